@@ -1,0 +1,74 @@
+package core
+
+import "fmt"
+
+// CrossValidateLinear runs folds-fold cross-validation as LIBLINEAR's -v
+// does: the rows are shuffled with p.Seed, split into folds nearly equal
+// parts, and each part is predicted by a model trained on the others. It
+// returns the prediction of every row of ds, in ds's order.
+// It returns an error wrapping ErrParams when folds < 2 or folds > ds.Len().
+func CrossValidateLinear(ds *Dataset, p LinearParams, folds int) ([]float64, error) {
+	l := ds.Len()
+	if folds < 2 || folds > l {
+		return nil, fmt.Errorf("%w: %d-fold cross validation of %d rows", ErrParams, folds, l)
+	}
+	perm := make([]int, l)
+	for i := range perm {
+		perm[i] = i
+	}
+	r := newRNG(p.Seed)
+	for i := range perm {
+		j := i + r.intn(l-i)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+
+	nnz := ds.Nonzeros()
+	var train *Dataset
+	if ds.IsDense() {
+		train = NewDense(l, ds.NumFeatures())
+	} else {
+		train = NewSparse(l, nnz, 0)
+	}
+	t, err := NewLinearTrainer(p, l, ds.NumFeatures())
+	if err != nil {
+		return nil, err
+	}
+	pred := make([]float64, l)
+	for f := range folds {
+		start, end := f*l/folds, (f+1)*l/folds
+		train.Reset()
+		for _, i := range perm[:start] {
+			appendRow(train, ds, i)
+		}
+		for _, i := range perm[end:] {
+			appendRow(train, ds, i)
+		}
+		m, _, err := t.Train(train, nil)
+		if err != nil {
+			return nil, fmt.Errorf("core: cross validation fold %d: %w", f+1, err)
+		}
+		for _, i := range perm[start:end] {
+			if ds.IsDense() {
+				pred[i] = m.predictAnyWidth(ds.DenseRow(i))
+			} else {
+				pred[i] = m.PredictSparse(ds.SparseRow(i))
+			}
+		}
+	}
+	return pred, nil
+}
+
+// appendRow copies row i of src to dst, which has room for it (a panic
+// otherwise: callers size dst from src).
+func appendRow(dst, src *Dataset, i int) {
+	var err error
+	if src.IsDense() {
+		err = dst.AppendDense(src.Label(i), src.DenseRow(i))
+	} else {
+		idx, val := src.SparseRow(i)
+		err = dst.AppendSparse(src.Label(i), idx, val)
+	}
+	if err != nil {
+		panic("core: appendRow: " + err.Error())
+	}
+}

@@ -1,0 +1,322 @@
+package core
+
+import "fmt"
+
+// LinearModel is a trained linear SVM: one weight vector per decision
+// function (a single one for two classes and for regression, one per class
+// for one-vs-rest), stored float32.
+//
+// A LinearModel is immutable once trained or loaded; its methods are safe
+// for concurrent use.
+type LinearModel struct {
+	// Solver is the formulation the model was trained with; it tells
+	// classification (SVC) from regression (SVR).
+	Solver LinearSolver
+	// Labels are the class labels in the order of the decision functions
+	// (LIBLINEAR's order: first appearance in the training data, except
+	// that a {-1,+1} problem puts +1 first). Nil for regression.
+	Labels []int32
+	// NumFeatures is the number of input features (indices 0..NumFeatures-1).
+	// Features past it are ignored by the sparse predictors.
+	NumFeatures int
+	// Bias is the value of the bias pseudo-feature (LIBLINEAR's -B); a
+	// negative value means the model has no bias term.
+	Bias float64
+	// W holds the weights feature-major, as LIBLINEAR does: W[j*NrW()+k] is
+	// feature j's weight in decision function k, and when Bias >= 0 row
+	// j = NumFeatures holds the bias weights. Feature-major keeps one
+	// row's reads of all classes' weights together.
+	W []float32
+	// Params are the parameters the model was trained with.
+	Params LinearParams
+	// Result describes the training run that produced the model.
+	Result TrainResult
+	// Created is the creation time in Unix seconds, 0 when not recorded.
+	// Training leaves it 0 so that equal inputs give equal model files;
+	// publishers (the daemon) set it.
+	Created int64
+}
+
+// IsRegression reports whether the model predicts real values (SVR).
+func (m *LinearModel) IsRegression() bool { return m.Solver.IsRegression() }
+
+// NrW returns the number of decision functions (weight vectors).
+func (m *LinearModel) NrW() int {
+	if m.Solver.IsRegression() || len(m.Labels) == 2 {
+		return 1
+	}
+	return len(m.Labels)
+}
+
+// NumDecisionValues returns how many decision values DecisionDense and
+// DecisionSparse write: NrW.
+func (m *LinearModel) NumDecisionValues() int { return m.NrW() }
+
+// weightRows returns the number of rows of W: the features plus the bias row.
+func (m *LinearModel) weightRows() int {
+	if m.Bias >= 0 {
+		return m.NumFeatures + 1
+	}
+	return m.NumFeatures
+}
+
+// Validate checks that the model's fields agree with each other: sizes,
+// labels and solver. Loaders call it before handing out a model.
+func (m *LinearModel) Validate() error {
+	if !m.Solver.valid() {
+		return fmt.Errorf("core: linear model: unknown solver %d", m.Solver)
+	}
+	if m.NumFeatures < 0 {
+		return fmt.Errorf("core: linear model: negative feature count %d", m.NumFeatures)
+	}
+	if m.Solver.IsRegression() {
+		if len(m.Labels) != 0 {
+			return fmt.Errorf("core: linear model: regression model with %d labels", len(m.Labels))
+		}
+	} else {
+		if len(m.Labels) < 2 {
+			return fmt.Errorf("core: linear model: classification model with %d labels, want at least 2", len(m.Labels))
+		}
+		seen := make(map[int32]bool, len(m.Labels))
+		for _, l := range m.Labels {
+			if seen[l] {
+				return fmt.Errorf("core: linear model: label %d repeated", l)
+			}
+			seen[l] = true
+		}
+	}
+	if want := m.weightRows() * m.NrW(); len(m.W) != want {
+		return fmt.Errorf("core: linear model: %d weights, want %d (%d rows × %d functions)",
+			len(m.W), want, m.weightRows(), m.NrW())
+	}
+	return nil
+}
+
+// DecisionDense writes the decision values of the dense row x (len(x) ==
+// NumFeatures) to dst[:NrW()] and returns that slice. It allocates nothing.
+// It panics if len(x) != NumFeatures or len(dst) < NrW().
+func (m *LinearModel) DecisionDense(dst []float64, x []float32) []float64 {
+	if len(x) != m.NumFeatures {
+		panic(fmt.Sprintf("core: DecisionDense: row has %d features, model %d", len(x), m.NumFeatures))
+	}
+	nrW := m.NrW()
+	dst = dst[:nrW]
+	if nrW == 1 {
+		dst[0] = dot32(x, m.W[:len(x)]) + m.biasTerm(0)
+		return dst
+	}
+	clear(dst)
+	for j, v := range x {
+		if v == 0 {
+			continue
+		}
+		wj := m.W[j*nrW : j*nrW+nrW]
+		for k := range dst {
+			dst[k] += float64(v) * float64(wj[k])
+		}
+	}
+	for k := range dst {
+		dst[k] += m.biasTerm(k)
+	}
+	return dst
+}
+
+// DecisionSparse writes the decision values of the sparse row (0-based
+// indices, strictly increasing, with their values) to dst[:NrW()] and
+// returns that slice. Indices at or past NumFeatures are ignored, as
+// LIBLINEAR does. It allocates nothing. It panics if len(index) !=
+// len(value) or len(dst) < NrW().
+func (m *LinearModel) DecisionSparse(dst []float64, index []int32, value []float32) []float64 {
+	if len(index) != len(value) {
+		panic("core: DecisionSparse: index and value lengths differ")
+	}
+	nrW := m.NrW()
+	dst = dst[:nrW]
+	clear(dst)
+	n := uint(m.NumFeatures)
+	for k, j := range index {
+		if uint(j) >= n {
+			continue
+		}
+		v := float64(value[k])
+		wj := m.W[int(j)*nrW : int(j)*nrW+nrW]
+		for c := range dst {
+			dst[c] += v * float64(wj[c])
+		}
+	}
+	for k := range dst {
+		dst[k] += m.biasTerm(k)
+	}
+	return dst
+}
+
+func (m *LinearModel) biasTerm(k int) float64 {
+	if m.Bias < 0 {
+		return 0
+	}
+	return m.Bias * float64(m.W[m.NumFeatures*m.NrW()+k])
+}
+
+// label turns decision values into a prediction: the regression value, the
+// sign's class for two classes, the arg-max class (first on ties) otherwise.
+func (m *LinearModel) label(dec []float64) float64 {
+	switch {
+	case m.Solver.IsRegression():
+		return dec[0]
+	case len(dec) == 1:
+		if dec[0] > 0 {
+			return float64(m.Labels[0])
+		}
+		return float64(m.Labels[1])
+	}
+	best := 0
+	for k, v := range dec {
+		if v > dec[best] {
+			best = k
+		}
+	}
+	return float64(m.Labels[best])
+}
+
+// maxStackDecisions bounds the number of decision functions handled with a
+// stack buffer by the single-row predictors; larger models use a slower
+// path that also allocates nothing.
+const maxStackDecisions = 64
+
+// PredictDense returns the predicted label (or value, for regression) of the
+// dense row x. It allocates nothing. It panics if len(x) != NumFeatures.
+func (m *LinearModel) PredictDense(x []float32) float64 {
+	if m.NrW() > maxStackDecisions {
+		return m.predictWide(func(k int) float64 { return m.denseOne(x, k) })
+	}
+	var buf [maxStackDecisions]float64
+	return m.label(m.DecisionDense(buf[:], x))
+}
+
+// PredictSparse returns the predicted label (or value) of a sparse row, as
+// DecisionSparse reads it. It allocates nothing.
+func (m *LinearModel) PredictSparse(index []int32, value []float32) float64 {
+	if m.NrW() > maxStackDecisions {
+		return m.predictWide(func(k int) float64 { return m.sparseOne(index, value, k) })
+	}
+	var buf [maxStackDecisions]float64
+	return m.label(m.DecisionSparse(buf[:], index, value))
+}
+
+// predictWide computes the arg-max one decision function at a time, for
+// models with more classes than the stack buffer holds.
+func (m *LinearModel) predictWide(decision func(k int) float64) float64 {
+	best, bestV := 0, decision(0)
+	for k := 1; k < m.NrW(); k++ {
+		if v := decision(k); v > bestV {
+			best, bestV = k, v
+		}
+	}
+	return float64(m.Labels[best])
+}
+
+func (m *LinearModel) denseOne(x []float32, k int) float64 {
+	if len(x) != m.NumFeatures {
+		panic(fmt.Sprintf("core: PredictDense: row has %d features, model %d", len(x), m.NumFeatures))
+	}
+	nrW := m.NrW()
+	var s float64
+	for j, v := range x {
+		s += float64(v) * float64(m.W[j*nrW+k])
+	}
+	return s + m.biasTerm(k)
+}
+
+func (m *LinearModel) sparseOne(index []int32, value []float32, k int) float64 {
+	nrW := m.NrW()
+	var s float64
+	for q, j := range index {
+		if uint(j) < uint(m.NumFeatures) {
+			s += float64(value[q]) * float64(m.W[int(j)*nrW+k])
+		}
+	}
+	return s + m.biasTerm(k)
+}
+
+// PredictBatch writes the prediction of every row of ds to dst[:ds.Len()]
+// and returns that slice. A dense ds may be wider or narrower than the
+// model: features past NumFeatures are ignored and missing ones read as
+// zero, as for sparse rows. It allocates nothing. It panics if len(dst) <
+// ds.Len().
+func (m *LinearModel) PredictBatch(dst []float64, ds *Dataset) []float64 {
+	dst = dst[:ds.Len()]
+	for i := range dst {
+		if ds.IsDense() {
+			dst[i] = m.predictAnyWidth(ds.DenseRow(i))
+		} else {
+			dst[i] = m.PredictSparse(ds.SparseRow(i))
+		}
+	}
+	return dst
+}
+
+// predictAnyWidth predicts a dense row of any width: features past
+// NumFeatures are ignored, missing ones are zero.
+func (m *LinearModel) predictAnyWidth(x []float32) float64 {
+	if len(x) == m.NumFeatures {
+		return m.PredictDense(x)
+	}
+	if len(x) > m.NumFeatures {
+		return m.PredictDense(x[:m.NumFeatures])
+	}
+	nrW := m.NrW()
+	if nrW > maxStackDecisions {
+		return m.predictWide(func(k int) float64 {
+			var s float64
+			for j, v := range x {
+				s += float64(v) * float64(m.W[j*nrW+k])
+			}
+			return s + m.biasTerm(k)
+		})
+	}
+	var buf [maxStackDecisions]float64
+	dec := buf[:nrW]
+	for j, v := range x {
+		for k := range dec {
+			dec[k] += float64(v) * float64(m.W[j*nrW+k])
+		}
+	}
+	for k := range dec {
+		dec[k] += m.biasTerm(k)
+	}
+	return m.label(dec)
+}
+
+// PredictDenseBatch writes the predictions of the rows of the row-major
+// matrix x (len(x) = rows × NumFeatures) to dst and returns dst[:rows]. It
+// allocates nothing. It panics on a size mismatch.
+func (m *LinearModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
+	n := m.NumFeatures
+	if n == 0 || len(x)%n != 0 {
+		panic("core: PredictDenseBatch: matrix size is not a multiple of NumFeatures")
+	}
+	rows := len(x) / n
+	dst = dst[:rows]
+	for i := range dst {
+		dst[i] = m.PredictDense(x[i*n : i*n+n])
+	}
+	return dst
+}
+
+// dot32 returns Σ x[j]·w[j] for float32 vectors of equal length, summed in
+// float64 with four accumulators.
+func dot32(x, w []float32) float64 {
+	w = w[:len(x)]
+	var s0, s1, s2, s3 float64
+	j := 0
+	for ; j+4 <= len(x); j += 4 {
+		s0 += float64(x[j]) * float64(w[j])
+		s1 += float64(x[j+1]) * float64(w[j+1])
+		s2 += float64(x[j+2]) * float64(w[j+2])
+		s3 += float64(x[j+3]) * float64(w[j+3])
+	}
+	for ; j < len(x); j++ {
+		s0 += float64(x[j]) * float64(w[j])
+	}
+	return (s0 + s1) + (s2 + s3)
+}

@@ -1,0 +1,297 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+)
+
+// ErrLabels is wrapped by the errors that report training labels a
+// formulation cannot use (a non-integer class, a single class, no rows).
+var ErrLabels = errors.New("core: unusable labels")
+
+// LinearDual holds the dual variables of a linear training run: one vector
+// per decision function, aligned with the rows of the data set trained on.
+// It is what a later run is warm-started from.
+type LinearDual struct {
+	// Labels names each vector's positive class (nil for regression).
+	Labels []int32
+	// Alpha[k][i] is row i's dual variable in decision function k (β_i for
+	// regression, signed).
+	Alpha [][]float64
+}
+
+// LinearTrainer trains linear SVMs by dual coordinate descent. Its work
+// buffers are sized at construction for a row and feature capacity, so
+// training allocates nothing per pass; Train allocates only its outputs.
+//
+// A LinearTrainer is not safe for concurrent use; it runs its own
+// goroutines (up to Params.Threads) inside Train.
+type LinearTrainer struct {
+	params      LinearParams
+	capRows     int
+	capFeatures int
+	xnorm       []float64 // per-row Q̄_ii, shared by subproblems of one worker
+	workers     []dcdWorker
+}
+
+// dcdWorker is one goroutine's buffers.
+type dcdWorker struct {
+	svc dcdSVC
+	svr dcdSVR
+	y   []int8
+	QD  []float64
+}
+
+// LinearTrainerBytes returns the memory, in bytes, that NewLinearTrainer
+// allocates for these parameters and capacities (outputs not included): the
+// size query for budgeting an edge device.
+func LinearTrainerBytes(p LinearParams, capRows, capFeatures int) int {
+	perWorker := capRows*(4+1+8) + (capFeatures+1)*8 // index, y, QD; w
+	return perWorker * p.workerCount()
+}
+
+func (p *LinearParams) workerCount() int {
+	if p.Solver.IsRegression() {
+		return 1
+	}
+	if p.Threads > 0 {
+		return p.Threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// NewLinearTrainer validates p and allocates the buffers for data sets of up
+// to capRows rows and capFeatures features.
+func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if capRows < 0 || capFeatures < 0 {
+		return nil, fmt.Errorf("%w: negative capacity", ErrParams)
+	}
+	p.Weights = append([]ClassWeight(nil), p.Weights...)
+	t := &LinearTrainer{params: p, capRows: capRows, capFeatures: capFeatures}
+	t.workers = make([]dcdWorker, p.workerCount())
+	for k := range t.workers {
+		wk := &t.workers[k]
+		index := make([]int32, capRows)
+		w := make([]float64, capFeatures+1)
+		wk.QD = make([]float64, capRows)
+		if p.Solver.IsRegression() {
+			wk.svr.index, wk.svr.w = index, w
+		} else {
+			wk.y = make([]int8, capRows)
+			wk.svc.index, wk.svc.w = index, w
+		}
+	}
+	return t, nil
+}
+
+// Params returns the trainer's parameters.
+func (t *LinearTrainer) Params() LinearParams { return t.params }
+
+// TrainLinear trains a model on ds with a trainer sized for it: the
+// one-call form of NewLinearTrainer and Train.
+func TrainLinear(ds *Dataset, p LinearParams) (*LinearModel, *LinearDual, error) {
+	t, err := NewLinearTrainer(p, ds.Len(), ds.NumFeatures())
+	if err != nil {
+		return nil, nil, err
+	}
+	return t.Train(ds, nil)
+}
+
+// Train trains on every row of ds. warm, when not nil, holds dual variables
+// aligned with ds's rows (a previous run's, with rows kept in place and new
+// rows at zero); each decision function starts from the vector of the same
+// positive class, or from zero when there is none. The solver clips them to
+// the new bounds and rebuilds w.
+//
+// It returns the model and its dual variables. Errors: ErrLabels wrapped for
+// unusable labels; a panic if ds exceeds the trainer's capacity or warm's
+// vectors are not ds.Len() long.
+func (t *LinearTrainer) Train(ds *Dataset, warm *LinearDual) (*LinearModel, *LinearDual, error) {
+	l, n := ds.Len(), ds.NumFeatures()
+	if l > t.capRows || n > t.capFeatures {
+		panic(fmt.Sprintf("core: LinearTrainer.Train: %d rows × %d features exceed the capacity %d × %d",
+			l, n, t.capRows, t.capFeatures))
+	}
+	if l == 0 {
+		return nil, nil, fmt.Errorf("%w: no training rows", ErrLabels)
+	}
+	p := &t.params
+	if warm != nil {
+		for _, a := range warm.Alpha {
+			if len(a) != l {
+				panic(fmt.Sprintf("core: LinearTrainer.Train: warm start has %d values for %d rows", len(a), l))
+			}
+		}
+	}
+
+	m := &LinearModel{Solver: p.Solver, NumFeatures: n, Bias: p.Bias, Params: *p}
+	m.Params.Weights = append([]ClassWeight(nil), p.Weights...)
+	dual := &LinearDual{}
+	if p.Solver.IsRegression() {
+		dual.Alpha = [][]float64{make([]float64, l)}
+		if warm != nil && len(warm.Alpha) == 1 && warm.Labels == nil {
+			copy(dual.Alpha[0], warm.Alpha[0])
+		}
+		wk := &t.workers[0]
+		s := &wk.svr
+		s.init(ds, dual.Alpha[0], wk.QD, p.C, p.P, p.Solver == L1LossSVRDual, p.Bias, p.Eps, p.AbsoluteEps, subSeed(p.Seed, 0))
+		res := s.solve(p.MaxIter, p.C, p.Solver == L1LossSVRDual)
+		m.W = make([]float32, len(s.w))
+		for j, v := range s.w {
+			m.W[j] = float32(v)
+		}
+		m.Result = summarize([]SolveResult{res}, dual.Alpha)
+		return m, dual, nil
+	}
+
+	labels, err := groupClasses(ds)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.Labels = labels
+	nrW := m.NrW()
+	dual.Labels = make([]int32, nrW)
+	dual.Alpha = make([][]float64, nrW)
+	for k := range dual.Alpha {
+		dual.Labels[k] = labels[k]
+		dual.Alpha[k] = make([]float64, l)
+		if a := warmVector(warm, labels, labels[k]); a != nil {
+			copy(dual.Alpha[k], a)
+		}
+	}
+	rows := m.weightRows()
+	m.W = make([]float32, rows*nrW)
+	results := make([]SolveResult, nrW)
+
+	solveOne := func(wk *dcdWorker, k int) {
+		pos := labels[k]
+		y := wk.y[:l]
+		for i, v := range ds.Labels() {
+			if int32(v) == pos {
+				y[i] = 1
+			} else {
+				y[i] = -1
+			}
+		}
+		// One-vs-rest costs as LIBLINEAR: the positive class's weighted C,
+		// plain C for the rest; a binary problem weights both classes.
+		Cp, Cn := p.C*p.weightOf(pos), p.C
+		if nrW == 1 {
+			Cn = p.C * p.weightOf(labels[1])
+		}
+		l1 := p.Solver == L1LossSVCDual
+		s := &wk.svc
+		s.init(ds, y, dual.Alpha[k], wk.QD, Cp, Cn, l1, p.Bias, p.Eps, subSeed(p.Seed, k))
+		res := s.solve(p.MaxIter, Cp, Cn, l1)
+		res.Label = pos
+		results[k] = res
+		for j := range rows {
+			m.W[j*nrW+k] = float32(s.w[j])
+		}
+	}
+
+	workers := min(len(t.workers), nrW)
+	if workers == 1 {
+		for k := range nrW {
+			solveOne(&t.workers[0], k)
+		}
+	} else {
+		var next sync.Mutex
+		k := 0
+		var wg sync.WaitGroup
+		for g := range workers {
+			wg.Go(func() {
+				for {
+					next.Lock()
+					mine := k
+					k++
+					next.Unlock()
+					if mine >= nrW {
+						return
+					}
+					solveOne(&t.workers[g], mine)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	m.Result = summarize(results, dual.Alpha)
+	return m, dual, nil
+}
+
+// warmVector returns the warm-start vector for the subproblem whose positive
+// class is pos: the one of the same positive class, or, when the previous
+// run was binary and both its classes are still present, its single vector
+// (α does not depend on which of two classes is called positive).
+func warmVector(warm *LinearDual, labels []int32, pos int32) []float64 {
+	if warm == nil {
+		return nil
+	}
+	for k, l := range warm.Labels {
+		if l == pos && k < len(warm.Alpha) {
+			return warm.Alpha[k]
+		}
+	}
+	if len(warm.Alpha) == 1 && len(warm.Labels) == 2 && len(labels) == 2 {
+		return warm.Alpha[0]
+	}
+	return nil
+}
+
+// groupClasses returns the class labels in LIBLINEAR's order: first
+// appearance, except that a {−1, +1} problem puts +1 first so that the
+// decision value is positive for the +1 class.
+func groupClasses(ds *Dataset) ([]int32, error) {
+	var labels []int32
+	for i, v := range ds.Labels() {
+		if v != math.Trunc(v) || v < math.MinInt32 || v > math.MaxInt32 {
+			return nil, fmt.Errorf("%w: label %v of row %d is not an integer class", ErrLabels, v, i+1)
+		}
+		c := int32(v)
+		seen := false
+		for _, l := range labels {
+			if l == c {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			labels = append(labels, c)
+		}
+	}
+	if len(labels) < 2 {
+		return nil, fmt.Errorf("%w: the training rows have a single class (%d)", ErrLabels, labels[0])
+	}
+	if len(labels) == 2 && labels[0] == -1 && labels[1] == 1 {
+		labels[0], labels[1] = 1, -1
+	}
+	return labels, nil
+}
+
+// summarize totals the subproblems' results.
+func summarize(results []SolveResult, alpha [][]float64) TrainResult {
+	r := TrainResult{Subproblems: results, Converged: true}
+	for _, s := range results {
+		r.Iterations = max(r.Iterations, s.Iterations)
+		r.Updates += s.Updates
+		r.DualObjective += s.DualObjective
+		r.PrimalObjective += s.PrimalObjective
+		r.DualityGap += s.DualityGap
+		r.Converged = r.Converged && s.Converged
+	}
+	for i := range alpha[0] {
+		for _, a := range alpha {
+			if a[i] != 0 {
+				r.NumSV++
+				break
+			}
+		}
+	}
+	return r
+}

@@ -1,0 +1,498 @@
+package core
+
+// Streaming readers for labelled data files (LIBSVM text and CSV).
+//
+// A file is read twice by ReadFile: a size query (Scan) that only counts,
+// then the parse into a Dataset allocated at exactly that size, because data
+// sets have a fixed capacity and never grow. Both passes stream the file
+// through one bufio.Reader; the only memory that grows with the input is
+// the scratch for a line longer than the reader's buffer, which is kept and
+// reused. After the first lines, parsing a line allocates nothing.
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Format is the text format of a data file.
+type Format int
+
+const (
+	// FormatAuto picks CSV for names ending in ".csv" (any case) and
+	// LIBSVM for every other name.
+	FormatAuto Format = iota
+	// FormatLIBSVM is LIBSVM's sparse text format: one row a line,
+	// "label index:value index:value ...", indices 1-based and strictly
+	// increasing, separated by spaces or tabs.
+	FormatLIBSVM
+	// FormatCSV is comma-separated values without quoting or a header: the
+	// label in the first column, feature j (0-based) in column j+2.
+	FormatCSV
+)
+
+// String returns "auto", "libsvm" or "csv".
+func (f Format) String() string {
+	switch f {
+	case FormatAuto:
+		return "auto"
+	case FormatLIBSVM:
+		return "libsvm"
+	case FormatCSV:
+		return "csv"
+	}
+	return "Format(" + strconv.Itoa(int(f)) + ")"
+}
+
+// resolve returns the concrete format for a file called name.
+func (f Format) resolve(name string) (Format, error) {
+	switch f {
+	case FormatLIBSVM, FormatCSV:
+		return f, nil
+	case FormatAuto:
+		if strings.EqualFold(filepath.Ext(name), ".csv") {
+			return FormatCSV, nil
+		}
+		return FormatLIBSVM, nil
+	}
+	return f, fmt.Errorf("core: unknown data file format %d", int(f))
+}
+
+// ReadOptions controls how a data file is read. The zero value reads any
+// LIBSVM or CSV file (chosen by the file name) with no feature limit.
+type ReadOptions struct {
+	// Format is the file's format; FormatAuto (the zero value) decides by
+	// the file name's extension.
+	Format Format
+	// MaxFeatures, when positive, is the number of features a row may
+	// have: a LIBSVM index above MaxFeatures (indices are 1-based in the
+	// file), or a CSV row with more than MaxFeatures feature columns, is a
+	// parse error. Zero or negative means no limit beyond int32.
+	MaxFeatures int
+}
+
+// FileStats is the answer to the size query: the capacity a data set needs
+// to hold a file.
+type FileStats struct {
+	// Rows is the number of rows (non-blank lines).
+	Rows int
+	// Nonzeros is the number of entries a sparse data set must hold. For
+	// LIBSVM it counts every index:value pair, explicit zeros included;
+	// for CSV every feature field not written as a plain zero.
+	Nonzeros int
+	// NumFeatures is the largest 1-based feature index seen (LIBSVM), or
+	// the number of columns minus one (CSV).
+	NumFeatures int
+}
+
+// ErrSyntax is wrapped by the ParseError for text that does not follow the
+// file's format.
+var ErrSyntax = errors.New("core: syntax error")
+
+// ParseError reports a line of a data file that could not be read. Its
+// Error is "file:line: what was wrong", for example
+//
+//	train.txt:17: feature 3: missing ':' in "3-0.5"
+//
+// Line numbers are 1-based and count every line, blank ones included.
+// Unwrap returns the cause: ErrSyntax for malformed text, ErrFull when the
+// row does not fit the data set, or the data set's error (wrapping
+// ErrBadRow) when it refuses the row.
+type ParseError struct {
+	File string // the name given to the reader (the path for ReadFile)
+	Line int    // 1-based line number
+	Msg  string // what was wrong, without the file and line
+	Err  error  // the cause, for errors.Is
+}
+
+// Error returns "file:line: msg".
+func (e *ParseError) Error() string {
+	return e.File + ":" + strconv.Itoa(e.Line) + ": " + e.Msg
+}
+
+// Unwrap returns the cause.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// readBufferSize is the bufio buffer of both passes: large enough that
+// read system calls and per-call overhead vanish against parsing, small
+// enough for an edge device.
+const readBufferSize = 256 << 10
+
+// ScanFile answers the size query for the file at path: see Scan. The
+// format is resolved from path when opt.Format is FormatAuto.
+func ScanFile(path string, opt ReadOptions) (FileStats, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return FileStats{}, err
+	}
+	defer f.Close()
+	return Scan(f, path, opt)
+}
+
+// Scan reads r to its end and returns the capacity needed to hold it: the
+// number of rows, nonzeros and features. It is much faster than parsing
+// because it does not validate: for a file that ReadInto accepts, the
+// counts are upper bounds (exact, for LIBSVM files) that make ReadInto
+// succeed into a data set of that size; for other files they are
+// meaningless, and the parse reports the error. name resolves FormatAuto
+// and appears in errors. Errors come only from reading r.
+func Scan(r io.Reader, name string, opt ReadOptions) (FileStats, error) {
+	format, err := opt.Format.resolve(name)
+	if err != nil {
+		return FileStats{}, err
+	}
+	return scanLines(newLineReader(r), name, format)
+}
+
+func scanLines(lr *lineReader, name string, format Format) (FileStats, error) {
+	var st FileStats
+	for {
+		line, err := lr.next()
+		if err != nil {
+			if err == io.EOF {
+				return st, nil
+			}
+			return st, fmt.Errorf("core: reading %s: %w", name, err)
+		}
+		if format == FormatCSV {
+			scanCSVLine(&st, line)
+		} else {
+			scanLIBSVMLine(&st, line)
+		}
+	}
+}
+
+// scanLIBSVMLine adds one line's counts to st. A valid line has one ':' a
+// feature and its last index is its largest, so two fast byte searches
+// (bytes.Count is vectorised) give everything without tokenising.
+func scanLIBSVMLine(st *FileStats, line []byte) {
+	c := bytes.Count(line, []byte{':'})
+	if c == 0 {
+		if !isBlankLine(line) {
+			st.Rows++ // a label alone: a row with no features
+		}
+		return
+	}
+	st.Rows++
+	st.Nonzeros += c
+	j := bytes.LastIndexByte(line, ':')
+	k := j
+	for k > 0 && line[k-1]-'0' <= 9 {
+		k--
+	}
+	idx, _ := scanIndex(line[k:j])
+	st.NumFeatures = max(st.NumFeatures, int(min(idx, maxIndex)))
+}
+
+// ReadFile reads the data file at path into a new Dataset of exactly the
+// capacity it needs. It scans the file first (see Scan), then allocates a
+// dense data set when DenseIsSmaller(rows, numFeatures, nonzeros), of
+// width NumFeatures, and a sparse one with maxFeatures = opt.MaxFeatures
+// otherwise, then parses the file into it (see ReadInto). The file must be
+// seekable (use Scan and ReadInto for streams) and must not change between
+// the passes. Errors are those of os.Open and ReadInto: a *ParseError for
+// a bad line.
+func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
+	format, err := opt.Format.resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	opt.Format = format
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	lr := newLineReader(f)
+	st, err := scanLines(lr, path, format)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("core: reading %s: %w", path, err)
+	}
+	lr.reset(f)
+	var ds *Dataset
+	if denseFits(st) {
+		ds = NewDense(st.Rows, st.NumFeatures)
+	} else {
+		ds = NewSparse(st.Rows, st.Nonzeros, max(opt.MaxFeatures, 0))
+	}
+	if _, err := readLines(ds, lr, path, opt); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// denseFits applies DenseIsSmaller to st, which may come from a file that
+// is not valid and so hold sizes whose product overflows an int.
+func denseFits(st FileStats) bool {
+	if st.Rows > 0 && st.NumFeatures > math.MaxInt/8/st.Rows {
+		return false
+	}
+	return DenseIsSmaller(st.Rows, st.NumFeatures, st.Nonzeros)
+}
+
+// ReadInto parses r and appends its rows to dst, and returns the number of
+// rows appended. name resolves FormatAuto and names the input in errors.
+//
+// A bad line stops the read with a *ParseError: ErrSyntax for malformed
+// text, ErrFull when dst has no room for the row, or dst's own error
+// (wrapping ErrBadRow) when dst refuses it, for example an index beyond a
+// dense data set's width. On any error, including a read error from r, dst
+// is restored to its state at entry (its rows and NumFeatures) and the
+// count returned is 0: nothing is half-appended.
+func ReadInto(dst *Dataset, r io.Reader, name string, opt ReadOptions) (int, error) {
+	format, err := opt.Format.resolve(name)
+	if err != nil {
+		return 0, err
+	}
+	opt.Format = format
+	return readLines(dst, newLineReader(r), name, opt)
+}
+
+func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int, error) {
+	rows0, features0 := dst.rows, dst.numFeatures
+	fail := func(err error) (int, error) {
+		dst.Truncate(rows0)
+		// Truncate keeps a sparse data set's width; a failed read must
+		// leave no trace, so put it back as well.
+		dst.numFeatures = features0
+		return 0, err
+	}
+	p := lineParser{format: opt.Format, maxFeatures: max(opt.MaxFeatures, 0)}
+	for {
+		line, err := lr.next()
+		if err != nil {
+			if err == io.EOF {
+				return dst.rows - rows0, nil
+			}
+			return fail(fmt.Errorf("core: reading %s: %w", name, err))
+		}
+		label, blank, perr := p.parse(line)
+		if perr != nil {
+			perr.File, perr.Line = name, lr.line
+			return fail(perr)
+		}
+		if blank {
+			continue
+		}
+		if err := dst.AppendSparse(label, p.index, p.value); err != nil {
+			msg := err.Error()
+			if err == ErrFull {
+				msg = fmt.Sprintf("data set is full (capacity %d rows, %d nonzeros)", dst.CapRows(), dst.CapNonzeros())
+			}
+			return fail(&ParseError{File: name, Line: lr.line, Msg: msg, Err: err})
+		}
+	}
+}
+
+// lineReader splits a stream into lines with bufio.Reader.ReadSlice, which
+// returns a view into its buffer: no copy for a line that fits, and a copy
+// into a reused scratch for one that does not.
+type lineReader struct {
+	br   *bufio.Reader
+	long []byte // scratch for lines longer than br's buffer
+	line int    // 1-based number of the line last returned
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, readBufferSize)}
+}
+
+// reset rewinds the line count and reads from r, keeping the buffers.
+func (lr *lineReader) reset(r io.Reader) {
+	lr.br.Reset(r)
+	lr.line = 0
+}
+
+// next returns the next line without its "\n" or "\r\n", valid until the
+// following call, and io.EOF after the last line. A last line without a
+// newline is still a line.
+func (lr *lineReader) next() ([]byte, error) {
+	line, err := lr.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		lr.long = append(lr.long[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = lr.br.ReadSlice('\n')
+			lr.long = append(lr.long, line...)
+		}
+		line = lr.long
+	}
+	if err != nil && (err != io.EOF || len(line) == 0) {
+		return nil, err
+	}
+	lr.line++
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+	}
+	return line, nil
+}
+
+// lineParser parses one line at a time into reused scratch slices.
+type lineParser struct {
+	format      Format // FormatLIBSVM or FormatCSV
+	maxFeatures int    // 0 = no limit
+	index       []int32
+	value       []float32
+	columns     int // CSV: the column count of the first row; 0 before it
+}
+
+// parse reads one line (without its newline) into p.index and p.value
+// (0-based indices) and returns its label; blank reports a line that holds
+// only spaces and tabs. perr has no File or Line: the caller knows them.
+func (p *lineParser) parse(line []byte) (label float64, blank bool, perr *ParseError) {
+	if p.format == FormatCSV {
+		return p.parseCSV(line)
+	}
+	return p.parseLIBSVM(line)
+}
+
+// parseLIBSVM parses "label index:value index:value ...".
+func (p *lineParser) parseLIBSVM(line []byte) (label float64, blank bool, perr *ParseError) {
+	p.index, p.value = p.index[:0], p.value[:0]
+	i := skipBlanks(line, 0)
+	if i == len(line) {
+		return 0, true, nil
+	}
+
+	d, n, ok := scanDecimal(line[i:])
+	end := i + n
+	if ok && (end == len(line) || isBlank(line[end])) {
+		label, ok = d.toFloat64()
+	} else {
+		ok = false
+	}
+	if !ok {
+		end = tokenEnd(line, i)
+		tok := line[i:end]
+		if bytes.IndexByte(tok, ':') >= 0 {
+			return 0, false, syntaxError("label missing: the line starts with feature %s", quoteToken(tok))
+		}
+		if label, ok = parseFloat64(tok); !ok {
+			return 0, false, syntaxError("label: %s", badNumber(tok, 64))
+		}
+	}
+	i = end
+
+	limit := int64(maxIndex)
+	if p.maxFeatures > 0 {
+		limit = int64(p.maxFeatures)
+	}
+	prev := int64(0)
+	for k := 1; ; k++ {
+		i = skipBlanks(line, i)
+		if i == len(line) {
+			return label, false, nil
+		}
+		start := i
+		idx, n := scanIndex(line[i:])
+		i += n
+		if n == 0 || i == len(line) || line[i] != ':' || idx <= prev || idx > limit {
+			// one test on the hot path; work out what was wrong here
+			return 0, false, badFeature(k, line[start:tokenEnd(line, start)], n, idx, prev, p.maxFeatures)
+		}
+		i++
+
+		v, n, ok := float32Prefix(line[i:])
+		end := i + n
+		if !ok || (end < len(line) && !isBlank(line[end])) {
+			end = tokenEnd(line, i)
+			if end == i {
+				return 0, false, syntaxError("feature %d: empty value in %s", k, quoteToken(line[start:end]))
+			}
+			if v, ok = parseFloat32(line[i:end]); !ok {
+				return 0, false, syntaxError("feature %d: value %s", k, badNumber(line[i:end], 32))
+			}
+		}
+		p.index = append(p.index, int32(idx-1))
+		p.value = append(p.value, v)
+		prev = idx
+		i = end
+	}
+}
+
+// badFeature explains why the k-th feature token tok was refused; n and
+// idx are scanIndex's result for its start.
+func badFeature(k int, tok []byte, n int, idx, prev int64, maxFeatures int) *ParseError {
+	q := quoteToken(tok)
+	switch {
+	case n < len(tok) && tok[n] == ':' && n == 0:
+		return syntaxError("feature %d: empty index in %s", k, q)
+	case n == len(tok) || (tok[n] != ':' && bytes.IndexByte(tok, ':') < 0):
+		return syntaxError("feature %d: missing ':' in %s", k, q)
+	case tok[n] != ':':
+		return syntaxError("feature %d: index is not a positive integer in %s", k, q)
+	case idx == 0:
+		return syntaxError("feature %d: index 0 in %s: indices start at 1", k, q)
+	case idx > maxIndex:
+		return syntaxError("feature %d: index overflows int32 in %s", k, q)
+	case idx <= prev:
+		return syntaxError("feature %d: index %d after %d in %s: indices must increase", k, idx, prev, q)
+	default:
+		return syntaxError("feature %d: index %d is above MaxFeatures %d", k, idx, maxFeatures)
+	}
+}
+
+// badNumber says why tok, which parseFloat refused, is not a usable
+// number. Only the error path gets here, so it may allocate.
+func badNumber(tok []byte, bitSize int) string {
+	f, err := strconv.ParseFloat(string(tok), bitSize)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return fmt.Sprintf("%s is out of range for float%d", quoteToken(tok), bitSize)
+	case err != nil:
+		return fmt.Sprintf("%s is not a number", quoteToken(tok))
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return fmt.Sprintf("%s is not finite", quoteToken(tok))
+	}
+	return fmt.Sprintf("%s was refused", quoteToken(tok)) // not reached
+}
+
+func syntaxError(format string, args ...any) *ParseError {
+	return &ParseError{Msg: fmt.Sprintf(format, args...), Err: ErrSyntax}
+}
+
+// quoteToken quotes a token for an error message, cut short: a token can
+// be megabytes long when a line has no separators.
+func quoteToken(tok []byte) string {
+	const maxShown = 40
+	if len(tok) > maxShown {
+		return strconv.Quote(string(tok[:maxShown])) + "..."
+	}
+	return strconv.Quote(string(tok))
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+func skipBlanks(line []byte, i int) int {
+	for i < len(line) && isBlank(line[i]) {
+		i++
+	}
+	return i
+}
+
+// tokenEnd returns the index of the first space or tab at or after i, or
+// len(line).
+func tokenEnd(line []byte, i int) int {
+	for i < len(line) && !isBlank(line[i]) {
+		i++
+	}
+	return i
+}
+
+// isBlankLine reports whether line holds only spaces and tabs; both passes
+// use it, so they agree on which lines are rows.
+func isBlankLine(line []byte) bool {
+	return skipBlanks(line, 0) == len(line)
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Records the LIBLINEAR reference figures that liblinear_parity_test.go checks
+# against. Needs Debian's liblinear-tools (2.3.0 when recorded). Prints, for
+# each case, the objective value of every subproblem and the test accuracy
+# (or MSE); copy the figures into the test's table.
+set -euo pipefail
+cd "$(dirname "$0")"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+run() { # name solver train test
+	out=$(liblinear-train -e 0.0001 -s "$2" "$3" "$tmp/m" 2>&1)
+	obj=$(echo "$out" | grep -o 'Objective value = [-0-9.e]*' | awk '{print $4}' | paste -sd, -)
+	res=$(liblinear-predict "$4" "$tmp/m" "$tmp/p" | paste -sd' ' -)
+	echo "$1 -s $2: objectives [$obj] $res"
+}
+for s in 1 3; do
+	run heart_scale "$s" heart_scale heart_scale
+	run breast_cancer "$s" breast_cancer.train breast_cancer.test
+	run debdesc_bin "$s" debdesc_bin.train debdesc_bin.test
+	run digits "$s" digits.train digits.test
+done
+for s in 12 13; do run diabetes "$s" diabetes.train diabetes.test; done

@@ -1,0 +1,60 @@
+// Command svmgo trains, inspects and serves libsvmgo models. Its train and
+// predict commands take LIBLINEAR's and LIBSVM's options, so their users need
+// not relearn them.
+//
+//	svmgo train-linear [options] train_file [model_file]
+//	svmgo predict [options] test_file model_file output_file
+//
+// Exit status: 0 on success, 1 on bad arguments or bad files (one line on
+// standard error says what was wrong), 2 on a usage error.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage: svmgo <command> [arguments]
+
+commands:
+  train-linear [options] train_file [model_file]   train a linear SVM (LIBLINEAR's train)
+  predict [options] test_file model_file output_file  predict a data file (svm-predict)
+
+Run 'svmgo <command> -h' for a command's options.
+`
+
+// run is the whole command, with its streams given, so tests can call it.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "train-linear":
+		return trainLinear(rest, stdout, stderr)
+	case "predict":
+		return predict(rest, stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "svmgo: unknown command %q\n%s", cmd, usage)
+	return 2
+}
+
+// fail prints one line for err and returns exit status 1.
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "svmgo: %v\n", err)
+	return 1
+}
+
+// wantsHelp reports whether args asks for a command's help.
+func wantsHelp(args []string) bool {
+	return len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help")
+}

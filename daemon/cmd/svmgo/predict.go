@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
+)
+
+const predictUsage = `usage: svmgo predict [options] test_file model_file output_file
+options:
+-q : quiet mode (no outputs)
+
+test_file is in LIBSVM format (or CSV when it ends in .csv); its labels are
+compared with the predictions. output_file gets one prediction a line; it is
+written atomically, so a failed run leaves none.
+`
+
+func predict(args []string, stdout, stderr io.Writer) int {
+	if wantsHelp(args) {
+		fmt.Fprint(stdout, predictUsage)
+		return 0
+	}
+	quiet := false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		switch args[0] {
+		case "-q":
+			quiet = true
+		default:
+			return fail(stderr, fmt.Errorf("predict: unknown option %s", args[0]))
+		}
+		args = args[1:]
+	}
+	if len(args) != 3 {
+		fmt.Fprint(stderr, predictUsage)
+		return 2
+	}
+	testFile, modelFile, outFile := args[0], args[1], args[2]
+	m, err := modelfile.ReadFile(modelFile)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	ds, err := core.ReadFile(testFile, core.ReadOptions{})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	pred := m.PredictBatch(make([]float64, ds.Len()), ds)
+	if err := writeLines(outFile, pred); err != nil {
+		return fail(stderr, err)
+	}
+	if quiet {
+		return 0
+	}
+	s := core.ScorePredictions(pred, ds.Labels(), m.IsRegression())
+	if s.Regression {
+		fmt.Fprintf(stdout, "Mean squared error = %.6g (regression)\n", s.MSE)
+		fmt.Fprintf(stdout, "Squared correlation coefficient = %.6g (regression)\n", s.SquaredCorrelation)
+	} else {
+		fmt.Fprintf(stdout, "Accuracy = %.6g%% (%d/%d)\n", 100*s.Accuracy(), s.Correct, s.Total)
+	}
+	return 0
+}
+
+// writeLines writes one value a line ("%g", as LIBLINEAR does) to path
+// through a temporary file renamed into place.
+func writeLines(path string, values []float64) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	w := bufio.NewWriter(tmp)
+	buf := make([]byte, 0, 32)
+	for _, v := range values {
+		buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
+		buf = append(buf, '\n')
+		if _, err = w.Write(buf); err != nil {
+			return err
+		}
+	}
+	if err = w.Flush(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# linear.sh — compare svmgo's linear SVM training with LIBLINEAR's
+# (liblinear-train / liblinear-predict) and print a Markdown table, also
+# written to examples/bench/out/linear.md.
+#
+# Run by `make bench`, or from a fresh clone after `make build`:
+#
+#   SVMGO_DATA=~/.cache/libsvmgo SHARED=../shared/data bash examples/bench/linear.sh
+#
+# Environment:
+#   SHARED       folder holding debdesc_bin.{train,test} (default: ../shared/data
+#                from the repository root, as in the Makefile)
+#   SVMGO_DATA   folder holding fashion.{train,test} (default: ~/.cache/libsvmgo;
+#                build them with `make bench-deps`)
+#   BENCH_CASES  cases to run, space or comma separated: debdesc, fashion
+#                (default: both)
+#   SVMGO        the svmgo binary to time (default: bin/svmgo, built by `make build`)
+#   BENCH_REPEAT runs per timing, median taken (default: 3 for debdesc, 1 for
+#                fashion, whose LIBLINEAR run alone takes minutes)
+#
+# What is measured, per case:
+#   LIBLINEAR  whole command: wall time of `liblinear-train OPTS train model`;
+#              parse: wall time of `liblinear-train OPTS -c 0 train`, which reads
+#              the whole file and then stops with "ERROR: C <= 0" (train.c runs
+#              check_parameter after read_problem); solver ≈ whole − parse;
+#              accuracy: liblinear-predict.
+#   svmgo      whole command: wall time of `bin/svmgo train-linear -q OPTS train
+#              model`; parse and solver: the in-process timings of
+#              examples/bench/lineartime (core.ReadFile, core.TrainLinear);
+#              accuracy: `bin/svmgo predict`.
+set -euo pipefail
+
+die() { echo "linear.sh: $*" >&2; exit 1; }
+say() { echo "linear.sh: $*" >&2; }
+
+# Resolve the data folders and SVMGO against the caller's directory before moving to
+# the repository root; the defaults are those of the Makefile.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
+if [[ -n ${SHARED:-} ]]; then SHARED=$(abs "$SHARED"); else SHARED=$root/../shared/data; fi
+if [[ -n ${SVMGO_DATA:-} ]]; then SVMGO_DATA=$(abs "$SVMGO_DATA"); else SVMGO_DATA=$HOME/.cache/libsvmgo; fi
+if [[ -n ${SVMGO:-} ]]; then svmgo=$(abs "$SVMGO"); else svmgo=$root/bin/svmgo; fi
+cd "$root"
+
+cases=${BENCH_CASES:-debdesc fashion}
+cases=${cases//,/ }
+for c in $cases; do
+	case $c in debdesc | fashion) ;; *) die "unknown case '$c' in BENCH_CASES (want debdesc, fashion)" ;; esac
+done
+
+# Tools and data, checked before anything is timed.
+[[ -x $svmgo ]] || die "$svmgo not found: run 'make build' first"
+for t in liblinear-train liblinear-predict go; do
+	command -v "$t" >/dev/null || die "$t not found (LIBLINEAR: 'make bench-deps' or apt-get install liblinear-tools)"
+done
+[[ -x /usr/bin/time ]] || die "/usr/bin/time not found (apt-get install time)"
+
+# use_case NAME sets train, test, opts (liblinear train options) and label.
+use_case() {
+	case $1 in
+	debdesc) train=$SHARED/debdesc_bin.train test=$SHARED/debdesc_bin.test opts="-s 1" label=debdesc_bin ;;
+	fashion) train=$SVMGO_DATA/fashion.train test=$SVMGO_DATA/fashion.test opts="-s 3 -B 1" label=Fashion-MNIST ;;
+	esac
+}
+for c in $cases; do
+	use_case "$c"
+	for f in "$train" "$test"; do
+		if [[ ! -r $f ]]; then
+			if [[ $c == fashion ]]; then
+				die "missing $f: run 'make bench-deps' (or bash $SHARED/make-fashion-mnist.sh $SVMGO_DATA)"
+			fi
+			die "missing $f: set SHARED to the folder holding debdesc_bin.train/.test"
+		fi
+	done
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+say "building examples/bench/lineartime"
+go build -o "$tmp/lineartime" ./examples/bench/lineartime
+
+# walltime FILE CMD... runs CMD with its output in FILE.out/FILE.err and
+# prints its wall seconds (/usr/bin/time's %e, 10 ms resolution). A failing
+# CMD is fatal unless ALLOW_FAIL=1.
+walltime() {
+	local out=$1
+	shift
+	local rc=0
+	/usr/bin/time -f %e -o "$out.time" "$@" >"$out.out" 2>"$out.err" || rc=$?
+	if [[ $rc -ne 0 && ${ALLOW_FAIL:-0} != 1 ]]; then
+		cat "$out.err" >&2
+		die "failed (status $rc): $*"
+	fi
+	tail -n 1 "$out.time"
+}
+
+median() { # numbers as arguments -> median
+	printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {
+		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+field() { # line key -> value of key=value in line
+	printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+accuracy() { # predict output file -> "84.5% (x/y)"
+	sed -n 's/^Accuracy = \(.*\)$/\1/p' "$1"
+}
+
+fmt() { awk -v v="$1" 'BEGIN { printf "%.2f", v }'; }
+
+ratio() { # a b -> a/b to two decimals, or n/a
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a >= 0) printf "%.2f", a / b; else printf "n/a" }'
+}
+
+llver=$(dpkg-query -W -f='${Version}' liblinear-tools 2>/dev/null | sed 's/[+~-].*//' || true)
+lltool="LIBLINEAR${llver:+ $llver}"
+rows=()
+notes=()
+ratios=()
+reps_used=()
+
+for c in $cases; do
+	use_case "$c"
+	read -ra optv <<<"$opts"
+	reps=${BENCH_REPEAT:-}
+	if [[ -z $reps ]]; then
+		if [[ $c == fashion ]]; then reps=1; else reps=3; fi
+	fi
+	reps_used+=("$label: $reps")
+	# Warm the page cache so that neither tool pays for the first read.
+	cat "$train" "$test" >/dev/null
+
+	llparse=() llwhole=() ourwhole=() ourparse=() ourtrain=()
+	for ((r = 1; r <= reps; r++)); do
+		say "$label $opts: run $r/$reps: LIBLINEAR parse"
+		t=$(ALLOW_FAIL=1 walltime "$tmp/llparse" liblinear-train "${optv[@]}" -c 0 "$train")
+		grep -q 'ERROR: C <= 0' "$tmp/llparse.err" ||
+			{ cat "$tmp/llparse.err" >&2; die "liblinear-train -c 0 did not stop with 'ERROR: C <= 0'"; }
+		llparse+=("$t")
+
+		say "$label $opts: run $r/$reps: LIBLINEAR train"
+		llwhole+=("$(walltime "$tmp/lltrain" liblinear-train "${optv[@]}" "$train" "$tmp/$c.liblinear.model")")
+
+		say "$label $opts: run $r/$reps: svmgo train-linear"
+		ourwhole+=("$(walltime "$tmp/ourtrain" "$svmgo" train-linear -q "${optv[@]}" "$train" "$tmp/$c.svmgo.model")")
+
+		say "$label $opts: run $r/$reps: lineartime"
+		walltime "$tmp/lt" "$tmp/lineartime" "${optv[@]}" "$train" "$test" >/dev/null
+		line=$(cat "$tmp/lt.out")
+		ourparse+=("$(field "$line" parse_s)")
+		ourtrain+=("$(field "$line" train_s)")
+	done
+
+	say "$label: predicting"
+	walltime "$tmp/llpredict" liblinear-predict "$test" "$tmp/$c.liblinear.model" "$tmp/$c.liblinear.out" >/dev/null
+	walltime "$tmp/ourpredict" "$svmgo" predict "$test" "$tmp/$c.svmgo.model" "$tmp/$c.svmgo.out" >/dev/null
+	llacc=$(accuracy "$tmp/llpredict.out")
+	ouracc=$(accuracy "$tmp/ourpredict.out")
+	[[ -n $llacc && -n $ouracc ]] || die "no accuracy in the predict output of $label"
+	ltacc=$(awk -v a="$(field "$line" acc)" 'BEGIN { printf "%.4f", 100 * a }')
+	predacc=$(awk -v a="${ouracc%%%*}" 'BEGIN { printf "%.4f", a }')
+	[[ $ltacc == "$predacc" ]] || say "warning: lineartime accuracy $ltacc% differs from svmgo predict $ouracc"
+
+	lp=$(median "${llparse[@]}")
+	lw=$(median "${llwhole[@]}")
+	lsolve=$(awk -v w="$lw" -v p="$lp" 'BEGIN { printf "%.4f", w - p }')
+	op=$(median "${ourparse[@]}")
+	ot=$(median "${ourtrain[@]}")
+	ow=$(median "${ourwhole[@]}")
+	lliter=$(grep -o '#iter = [0-9]*' "$tmp/lltrain.out" | awk '$3 > m { m = $3 } END { print m + 0 }')
+
+	rows+=("| $label | \`$opts\` | $lltool | $(fmt "$lp") | $(fmt "$lsolve") ¹ | $(fmt "$lw") | $llacc |")
+	rows+=("| $label | \`$opts\` | svmgo | $(fmt "$op") | $(fmt "$ot") | $(fmt "$ow") | $ouracc |")
+	ratios+=("- $label \`$opts\`: solver ours/LIBLINEAR = $(ratio "$ot" "$lsolve"), whole command ours/LIBLINEAR = $(ratio "$ow" "$lw"), parse LIBLINEAR/ours = $(ratio "$lp" "$op")")
+	notes+=("- $label: outer passes (largest over subproblems) LIBLINEAR $lliter, svmgo $(field "$line" iters); svmgo coordinate updates $(field "$line" updates).")
+done
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+{
+	echo "| data | options | tool | parse s | train (solver) s | whole command s | test accuracy |"
+	echo "|---|---|---|---:|---:|---:|---:|"
+	printf '%s\n' "${rows[@]}"
+	echo
+	echo "Ratios (below 1 means svmgo is faster, except parse, where above 1 means svmgo is faster):"
+	echo
+	printf '%s\n' "${ratios[@]}"
+	echo
+	echo "¹ LIBLINEAR's solver time is estimated as whole command − parse, so it also holds process"
+	echo "start and the model write. Its parse time is the wall time of"
+	echo "\`liblinear-train OPTS -c 0 train\`, which reads the whole file and then exits with"
+	echo "\"ERROR: C <= 0\" (train.c checks the parameters after read_problem)."
+	echo
+	echo "- svmgo parse and solver times are in-process (examples/bench/lineartime: core.ReadFile,"
+	echo "  core.TrainLinear); its whole command is \`bin/svmgo train-linear -q OPTS train model\`."
+	echo "- Whole commands are wall seconds from \`/usr/bin/time -f %e\` (10 ms resolution). Each"
+	echo "  time is the median of its runs (runs per timing: $(IFS=,; echo "${reps_used[*]}" | sed 's/,/, /g'))."
+	echo "- Test accuracy from liblinear-predict and \`bin/svmgo predict\` on the test file."
+	echo "- svmgo trains one-vs-rest classes in parallel, one per CPU by default (-n); LIBLINEAR's"
+	echo "  liblinear-train here is single-threaded."
+	printf '%s\n' "${notes[@]}"
+	echo "- Machine: $(nproc) CPU(s)${cpu:+, $cpu}; $(go env GOVERSION); $(date -u +%Y-%m-%d)."
+} >"$tmp/linear.md"
+
+mkdir -p examples/bench/out
+cp "$tmp/linear.md" examples/bench/out/linear.md
+cat "$tmp/linear.md"
+say "table written to examples/bench/out/linear.md"
