@@ -193,7 +193,7 @@ func scanLIBSVMLine(st *FileStats, line []byte) {
 
 // ReadFile reads the data file at path into a new Dataset of exactly the
 // capacity it needs. It scans the file first (see Scan), then allocates a
-// dense data set when DenseIsSmaller(rows, numFeatures, nonzeros), of
+// dense data set when PreferDense(rows, numFeatures, nonzeros), of
 // width NumFeatures, and a sparse one with maxFeatures = opt.MaxFeatures
 // otherwise, then parses the file into it (see ReadInto). The file must be
 // seekable (use Scan and ReadInto for streams) and must not change between
@@ -231,13 +231,13 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 	return ds, nil
 }
 
-// denseFits applies DenseIsSmaller to st, which may come from a file that
+// denseFits applies PreferDense to st, which may come from a file that
 // is not valid and so hold sizes whose product overflows an int.
 func denseFits(st FileStats) bool {
 	if st.Rows > 0 && st.NumFeatures > math.MaxInt/8/st.Rows {
 		return false
 	}
-	return DenseIsSmaller(st.Rows, st.NumFeatures, st.Nonzeros)
+	return PreferDense(st.Rows, st.NumFeatures, st.Nonzeros)
 }
 
 // ReadInto parses r and appends its rows to dst, and returns the number of
@@ -390,11 +390,16 @@ func (p *lineParser) parseLIBSVM(line []byte) (label float64, blank bool, perr *
 		limit = int64(p.maxFeatures)
 	}
 	prev := int64(0)
-	for k := 1; ; k++ {
+	for {
 		i = skipBlanks(line, i)
+		i, prev = p.parseFeatures(line, i, prev, limit)
 		if i == len(line) {
 			return label, false, nil
 		}
+		// The rest of the line, or a feature parseFeatures does not
+		// take: an unusual spelling, the line's last few features, or an
+		// error to report.
+		k := len(p.index) + 1 // the feature's position, for messages
 		start := i
 		idx, n := scanIndex(line[i:])
 		i += n

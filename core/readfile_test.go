@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -78,7 +79,7 @@ func TestReadFileHeartScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 4·270·13 = 14040 bytes dense against 8·3378 = 27024 sparse
+	// 4·270·13 = 14040 bytes dense against 8·3378 = 27024 sparse: PreferDense
 	if !d.IsDense() || d.Len() != 270 || d.NumFeatures() != 13 || d.CapRows() != 270 {
 		t.Fatalf("dense %v, %d rows (cap %d), %d features", d.IsDense(), d.Len(), d.CapRows(), d.NumFeatures())
 	}
@@ -347,7 +348,163 @@ func TestReadLIBSVMErrors(t *testing.T) {
 		if _, err := ReadFile(p, c.opt); err == nil || err.Error() != p+want[len("in.txt"):] {
 			t.Errorf("ReadFile %q: %v", c.in, err)
 		}
+		// and so does the fast path, which only runs with featureBytes of
+		// line left: give the bad line a long tail
+		lines := strings.Split(c.in, "\n")
+		bad := lines[c.line-1]
+		cr := strings.HasSuffix(bad, "\r")
+		bad = strings.TrimSuffix(bad, "\r") + strings.Repeat(" 99999:1", 20)
+		if cr {
+			bad += "\r"
+		}
+		lines[c.line-1] = bad
+		_, err = ReadInto(NewSparse(100, 1000, 0), strings.NewReader(strings.Join(lines, "\n")), "in.txt", c.opt)
+		if err == nil || err.Error() != want {
+			t.Errorf("%q with a long tail:\n got %v\nwant %s", c.in, err, want)
+		}
 	}
+}
+
+// rfReferenceLine parses a LIBSVM line the obvious way, with strconv: the
+// reference the fast parser must agree with. ok = false for a line the
+// format does not allow.
+func rfReferenceLine(line string, maxFeatures int) (label float64, idx []int32, val []float32, blank, ok bool) {
+	fields := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
+	if len(fields) == 0 {
+		return 0, nil, nil, true, true
+	}
+	label, err := strconv.ParseFloat(fields[0], 64)
+	if err != nil || math.IsInf(label, 0) || math.IsNaN(label) {
+		return 0, nil, nil, false, false
+	}
+	prev := 0
+	for _, f := range fields[1:] {
+		is, vs, found := strings.Cut(f, ":")
+		if !found || is == "" || strings.Trim(is, "0123456789") != "" {
+			return 0, nil, nil, false, false
+		}
+		j, err := strconv.ParseUint(is, 10, 64)
+		if err != nil || j <= uint64(prev) || j > math.MaxInt32 || (maxFeatures > 0 && j > uint64(maxFeatures)) {
+			return 0, nil, nil, false, false
+		}
+		v, err := strconv.ParseFloat(vs, 32)
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+			return 0, nil, nil, false, false
+		}
+		idx, val = append(idx, int32(j-1)), append(val, float32(v))
+		prev = int(j)
+	}
+	return label, idx, val, false, true
+}
+
+// rfCheckLine compares lineParser with rfReferenceLine on one line.
+func rfCheckLine(t testing.TB, line string, maxFeatures int) {
+	t.Helper()
+	p := lineParser{format: FormatLIBSVM, maxFeatures: maxFeatures}
+	label, blank, perr := p.parse([]byte(line))
+	wl, wi, wv, wblank, ok := rfReferenceLine(line, maxFeatures)
+	if ok != (perr == nil) {
+		t.Fatalf("%q: error %v, reference accepts: %v", line, perr, ok)
+	}
+	if !ok {
+		return
+	}
+	if blank != wblank || math.Float64bits(label) != math.Float64bits(wl) ||
+		!slices.Equal(p.index, wi) || len(p.value) != len(wv) {
+		t.Fatalf("%q: got %v %v %v, want %v %v %v", line, label, p.index, p.value, wl, wi, wv)
+	}
+	for k := range wv {
+		if math.Float32bits(p.value[k]) != math.Float32bits(wv[k]) {
+			t.Fatalf("%q: value %d is %v, want %v", line, k, p.value[k], wv[k])
+		}
+	}
+}
+
+// rfRandomValue returns a value token in one of the spellings files use,
+// and some they should not.
+func rfRandomValue(r *rand.Rand) string {
+	switch r.IntN(12) {
+	case 0:
+		return strconv.FormatFloat(r.NormFloat64(), 'g', -1, 64)
+	case 1:
+		return strconv.FormatFloat(r.Float64(), 'g', 8, 64)
+	case 2:
+		return strconv.FormatFloat(r.NormFloat64()*1e6, 'f', r.IntN(12), 64)
+	case 3:
+		return strconv.FormatFloat(r.Float64()*1e-6, 'e', r.IntN(10), 64)
+	case 4:
+		return strconv.Itoa(r.IntN(2000) - 1000)
+	case 5:
+		return string(randomDecimal(r, nil))
+	case 6:
+		return "0." + strings.Repeat("0", r.IntN(4)) + strconv.FormatUint(r.Uint64()>>r.IntN(64), 10)
+	case 7:
+		return []string{"0", "-0", "1", "-1", ".5", "5.", "+.5", "0x1p-3", "1e5", "00.25"}[r.IntN(10)]
+	case 8:
+		return []string{"", "-", ".", "nan", "inf", "1e", "1.2.3", "1:2", "0x", "1e99", "-1e39", "12a"}[r.IntN(12)]
+	default:
+		return strconv.FormatFloat(float64(r.IntN(256))/255, 'g', 8, 64)
+	}
+}
+
+// rfRandomLine returns a LIBSVM line of n features with random spellings,
+// mostly valid.
+func rfRandomLine(r *rand.Rand, n int) string {
+	var b strings.Builder
+	b.WriteString([]string{"+1", "-1", "3", "151.0", "1e3", "0x10", "-2.5"}[r.IntN(7)])
+	j := 0
+	for range n {
+		b.WriteString([]string{" ", " ", " ", "\t", "  ", " \t "}[r.IntN(6)])
+		switch r.IntN(200) {
+		case 0:
+			j -= r.IntN(3) // not increasing
+		case 1:
+			b.WriteString("0") // a leading zero
+		case 2:
+			j += 1 << 24 // 8 digits and more
+		case 3:
+			j = math.MaxInt32 - r.IntN(2)
+		}
+		j += 1 + r.IntN(30)
+		b.WriteString(strconv.Itoa(j))
+		if r.IntN(300) != 0 {
+			b.WriteByte(':')
+		}
+		b.WriteString(rfRandomValue(r))
+	}
+	if r.IntN(2) == 0 {
+		b.WriteString([]string{" ", "\t", "  \t"}[r.IntN(3)])
+	}
+	return b.String()
+}
+
+// TestReadLIBSVMRandomLines checks the line parser, fast path included,
+// against strconv on random lines of every length.
+func TestReadLIBSVMRandomLines(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for range n {
+		line := rfRandomLine(r, r.IntN(60))
+		rfCheckLine(t, line, 0)
+		if r.IntN(10) == 0 {
+			rfCheckLine(t, line, 1+r.IntN(500))
+		}
+	}
+}
+
+func FuzzParseLIBSVMLine(f *testing.F) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 20 {
+		f.Add(rfRandomLine(r, r.IntN(20)), 0)
+	}
+	f.Add("+1 1:0.708333 2:1 3:1 4:-0.320755 5:-0.105023 6:-1 7:1 8:-0.419847 9:-1 10:-0.225806 12:1 13:-1 ", 0)
+	f.Add("7 1:0.0039215689 2:0.52156866 3:1 4:0.99999999999999999 5:-1234567.1234567812345678 6:1", 5)
+	f.Fuzz(func(t *testing.T, line string, maxFeatures int) {
+		rfCheckLine(t, line, max(maxFeatures, 0))
+	})
 }
 
 func TestReadCSV(t *testing.T) {
@@ -544,6 +701,9 @@ func TestReadFileScanIsUpperBound(t *testing.T) {
 		if d.Len() != st.Rows || d.CapRows() != st.Rows || d.NumFeatures() != st.NumFeatures {
 			t.Errorf("%s: scan %+v, data set %d rows (cap %d), %d features", p, st, d.Len(), d.CapRows(), d.NumFeatures())
 		}
+		if d.IsDense() != PreferDense(st.Rows, st.NumFeatures, st.Nonzeros) {
+			t.Errorf("%s: scan %+v, dense %v", p, st, d.IsDense())
+		}
 		if !d.IsDense() && d.Nonzeros() != st.Nonzeros {
 			t.Errorf("%s: scan %+v, %d nonzeros stored", p, st, d.Nonzeros())
 		}
@@ -602,6 +762,14 @@ func TestReadFileFashion(t *testing.T) {
 	if _, err := os.Stat(p); err != nil || testing.Short() {
 		t.Skip("fashion.train absent or -short")
 	}
+	st, err := ScanFile(p, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// awk: 60000 rows, 23423502 pairs, largest index 784
+	if want := (FileStats{Rows: 60000, Nonzeros: 23423502, NumFeatures: 784}); st != want {
+		t.Fatalf("ScanFile = %+v, want %+v", st, want)
+	}
 	d, err := ReadFile(p, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -610,9 +778,24 @@ func TestReadFileFashion(t *testing.T) {
 	for _, y := range d.Labels() {
 		counts[int(y)]++
 	}
-	// README: 60000 rows, 784 features, 6000 of each label
-	if d.Len() != 60000 || d.NumFeatures() != 784 || d.IsDense() || !slices.Equal(counts, []int{6000, 6000, 6000, 6000, 6000, 6000, 6000, 6000, 6000, 6000}) {
-		t.Fatalf("%d rows, %d features, dense %v, label counts %v", d.Len(), d.NumFeatures(), d.IsDense(), counts)
+	nonzeros, sum := 0, 0.0
+	for i := range d.Len() {
+		for _, v := range rfRow(d, i, 784) {
+			if v != 0 {
+				nonzeros++
+			}
+			sum += float64(v)
+		}
+	}
+	// awk: 6000 rows of each label; Σ values = 13455349.68186 in float64.
+	// Values are in [0, 1], so rounding each to float32 moves it by at most
+	// 2^-25 ≈ 3e-8, and the sum by at most 23423502·2^-25 ≈ 0.7; the
+	// float64 summation adds under 0.05.
+	if d.Len() != 60000 || d.NumFeatures() != 784 || d.IsDense() != PreferDense(60000, 784, 23423502) ||
+		!slices.Equal(counts, []int{6000, 6000, 6000, 6000, 6000, 6000, 6000, 6000, 6000, 6000}) ||
+		nonzeros != 23423502 || math.Abs(sum-13455349.68186) > 0.75 {
+		t.Fatalf("%d rows, %d features, dense %v, label counts %v, %d nonzeros, sum %v",
+			d.Len(), d.NumFeatures(), d.IsDense(), counts, nonzeros, sum)
 	}
 }
 

@@ -33,12 +33,12 @@ set -euo pipefail
 die() { echo "linear.sh: $*" >&2; exit 1; }
 say() { echo "linear.sh: $*" >&2; }
 
-# Resolve the data folders and SVMGO against the caller's directory before moving to
-# the repository root; the defaults are those of the Makefile.
+# Resolve the data folders and SVMGO against the caller's directory before
+# moving to the repository root; the defaults are those of the Makefile.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
-if [[ -n ${SHARED:-} ]]; then SHARED=$(abs "$SHARED"); else SHARED=$root/../shared/data; fi
+if [[ -n ${SHARED:-} ]]; then SHARED=$(abs "$SHARED"); else SHARED=$(cd "$root/.." && pwd)/shared/data; fi
 if [[ -n ${SVMGO_DATA:-} ]]; then SVMGO_DATA=$(abs "$SVMGO_DATA"); else SVMGO_DATA=$HOME/.cache/libsvmgo; fi
 if [[ -n ${SVMGO:-} ]]; then svmgo=$(abs "$SVMGO"); else svmgo=$root/bin/svmgo; fi
 cd "$root"
@@ -109,10 +109,12 @@ accuracy() { # predict output file -> "84.5% (x/y)"
 	sed -n 's/^Accuracy = \(.*\)$/\1/p' "$1"
 }
 
-fmt() { awk -v v="$1" 'BEGIN { printf "%.2f", v }'; }
+# fmt prints seconds to /usr/bin/time's resolution; a difference of two
+# such times below it (LIBLINEAR's solver estimate) prints as "< 0.01".
+fmt() { awk -v v="$1" 'BEGIN { if (v < 0.005) print "< 0.01"; else printf "%.2f", v }'; }
 
-ratio() { # a b -> a/b to two decimals, or n/a
-	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a >= 0) printf "%.2f", a / b; else printf "n/a" }'
+ratio() { # a b -> a/b to two decimals, or n/a when b is below the timer's resolution
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b >= 0.005 && a >= 0) printf "%.2f", a / b; else printf "n/a" }'
 }
 
 llver=$(dpkg-query -W -f='${Version}' liblinear-tools 2>/dev/null | sed 's/[+~-].*//' || true)
@@ -133,7 +135,7 @@ for c in $cases; do
 	# Warm the page cache so that neither tool pays for the first read.
 	cat "$train" "$test" >/dev/null
 
-	llparse=() llwhole=() ourwhole=() ourparse=() ourtrain=()
+	llparse=() llwhole=() llsolve=() ourwhole=() ourparse=() ourtrain=()
 	for ((r = 1; r <= reps; r++)); do
 		say "$label $opts: run $r/$reps: LIBLINEAR parse"
 		t=$(ALLOW_FAIL=1 walltime "$tmp/llparse" liblinear-train "${optv[@]}" -c 0 "$train")
@@ -142,7 +144,9 @@ for c in $cases; do
 		llparse+=("$t")
 
 		say "$label $opts: run $r/$reps: LIBLINEAR train"
-		llwhole+=("$(walltime "$tmp/lltrain" liblinear-train "${optv[@]}" "$train" "$tmp/$c.liblinear.model")")
+		w=$(walltime "$tmp/lltrain" liblinear-train "${optv[@]}" "$train" "$tmp/$c.liblinear.model")
+		llwhole+=("$w")
+		llsolve+=("$(awk -v w="$w" -v p="$t" 'BEGIN { printf "%.4f", w - p }')")
 
 		say "$label $opts: run $r/$reps: svmgo train-linear"
 		ourwhole+=("$(walltime "$tmp/ourtrain" "$svmgo" train-linear -q "${optv[@]}" "$train" "$tmp/$c.svmgo.model")")
@@ -166,13 +170,13 @@ for c in $cases; do
 
 	lp=$(median "${llparse[@]}")
 	lw=$(median "${llwhole[@]}")
-	lsolve=$(awk -v w="$lw" -v p="$lp" 'BEGIN { printf "%.4f", w - p }')
+	lsolve=$(median "${llsolve[@]}")
 	op=$(median "${ourparse[@]}")
 	ot=$(median "${ourtrain[@]}")
 	ow=$(median "${ourwhole[@]}")
 	lliter=$(grep -o '#iter = [0-9]*' "$tmp/lltrain.out" | awk '$3 > m { m = $3 } END { print m + 0 }')
 
-	rows+=("| $label | \`$opts\` | $lltool | $(fmt "$lp") | $(fmt "$lsolve") ¹ | $(fmt "$lw") | $llacc |")
+	rows+=("| $label | \`$opts\` | $lltool | $(fmt "$lp") | $(fmt "$lsolve")¹ | $(fmt "$lw") | $llacc |")
 	rows+=("| $label | \`$opts\` | svmgo | $(fmt "$op") | $(fmt "$ot") | $(fmt "$ow") | $ouracc |")
 	ratios+=("- $label \`$opts\`: solver ours/LIBLINEAR = $(ratio "$ot" "$lsolve"), whole command ours/LIBLINEAR = $(ratio "$ow" "$lw"), parse LIBLINEAR/ours = $(ratio "$lp" "$op")")
 	notes+=("- $label: outer passes (largest over subproblems) LIBLINEAR $lliter, svmgo $(field "$line" iters); svmgo coordinate updates $(field "$line" updates).")
@@ -188,8 +192,9 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 	echo
 	printf '%s\n' "${ratios[@]}"
 	echo
-	echo "¹ LIBLINEAR's solver time is estimated as whole command − parse, so it also holds process"
-	echo "start and the model write. Its parse time is the wall time of"
+	echo "¹ LIBLINEAR's solver time is estimated as whole command − parse (the median of the"
+	echo "per-run differences), so it also holds process start and the model write, and carries"
+	echo "the timer's 10 ms resolution twice. Its parse time is the wall time of"
 	echo "\`liblinear-train OPTS -c 0 train\`, which reads the whole file and then exits with"
 	echo "\"ERROR: C <= 0\" (train.c checks the parameters after read_problem)."
 	echo
