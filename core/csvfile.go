@@ -32,19 +32,20 @@ func (p *lineParser) parseCSV(line []byte) (label float64, blank bool, perr *Par
 			return 0, false, p.csvError(col, false, "more than MaxFeatures = %d feature columns", limit)
 		}
 		i = skipBlanks(line, i)
-		d, n, ok := scanDecimal(line[i:])
-		end := skipBlanks(line, i+n)
-		fast := ok && (end == len(line) || line[end] == ',')
 		var f float64
 		var v float32
-		if fast {
-			if col == 1 {
-				f, fast = d.toFloat64()
-			} else {
-				v, fast = d.toFloat32()
+		var n int
+		var ok bool
+		if col == 1 {
+			var d decimal
+			if d, n, ok = scanDecimal(line[i:]); ok {
+				f, ok = d.toFloat64()
 			}
+		} else {
+			v, n, ok = float32Prefix(line[i:])
 		}
-		if !fast {
+		end := skipBlanks(line, i+n)
+		if !ok || (end < len(line) && line[end] != ',') {
 			end = bytes.IndexByte(line[i:], ',')
 			if end < 0 {
 				end = len(line)

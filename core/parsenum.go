@@ -4,14 +4,24 @@ package core
 // readers spend their time here; strconv.ParseFloat is correct but wants a
 // string (a copy, or unsafe) and runs its general machinery on every call.
 //
-// The fast path is Clinger's: a decimal with at most 19 significant digits
-// is read into a uint64 mantissa m and a power of ten e; when m < 2^53 and
-// |e| ≤ 22, both m and 10^|e| are exact float64s, so one IEEE multiply or
-// divide gives the correctly rounded result (W. D. Clinger, "How to read
-// floating point numbers accurately", PLDI 1990). Everything else — more
-// digits, larger exponents, hex floats, inf/nan words, malformed text — goes
-// to strconv.ParseFloat, which is correct for all inputs. Values written by
-// %g or %.8g, as data files are, almost always take the fast path.
+// Three paths, fastest first, each handing what it does not handle to the
+// next:
+//
+//   - digitRun finds and converts up to 8 digits at a time inside a 64-bit
+//     word (SWAR), for LIBSVM's hot loop (parseFeatures) and float32Prefix.
+//     A float32 result is taken from m × RN(10^-k), a multiplication, and is
+//     correct unless it lies within a few float64 ulps of a float32 rounding
+//     midpoint, which is tested.
+//   - scanDecimal reads any decimal with up to 19 significant digits and an
+//     exponent; Clinger's exact path converts it: when m < 2^53 and |e| ≤ 22,
+//     both m and 10^|e| are exact float64s, so one IEEE multiply or divide
+//     gives the correctly rounded result (W. D. Clinger, "How to read
+//     floating point numbers accurately", PLDI 1990).
+//   - strconv.ParseFloat takes everything else — more digits, larger
+//     exponents, hex floats, inf/nan words, malformed text — and is correct
+//     for all inputs.
+//
+// Values written by %g or %.8g, as data files are, take the first path.
 
 import (
 	"encoding/binary"
@@ -194,8 +204,8 @@ var inversePow10 = [...]float64{
 
 // float32Prefix parses the plain decimal at the start of b — [-]digits[.digits],
 // no exponent, at most 19 digits — as a float32, and returns its length. It
-// is the hot path of the readers: a data file's values are mostly written
-// this way. ok = false means "not handled here" (not "invalid"): the caller
+// takes the values parseFeatures leaves (a line's last few) and CSV
+// fields. ok = false means "not handled here" (not "invalid"): the caller
 // retries the whole token with parseFloat32.
 //
 // For a float32 result the correctly rounded float64 is more than needed:
@@ -298,100 +308,6 @@ func eightDigitsValue(v uint64) uint64 {
 	const mul1 = 100 + 1000000<<32
 	const mul2 = 1 + 10000<<32
 	return (v&mask*mul1 + v>>16&mask*mul2) >> 32
-}
-
-// eightDigits returns the value of the 8 ASCII digits b[0:8], or ok = false
-// if one of them is not a digit.
-func eightDigits(b []byte) (v uint64, ok bool) {
-	v = binary.LittleEndian.Uint64(b)
-	if nonDigits(v) != 0 {
-		return 0, false
-	}
-	return eightDigitsValue(v - 0x3030303030303030), true
-}
-
-// featureBytes is how much of a line parseFeatures needs from a feature's
-// start: the longest feature it handles, "9999999:-9999999.9999999999999999",
-// and a blank, with room for 8-byte loads.
-const featureBytes = 48
-
-// parseFeatures parses LIBSVM features from line[i:] into p.index and
-// p.value for as long as they take the common form — a blank-separated
-// index of 1 to 7 digits above prev and at most limit, ':', and a value
-// [-]digits[.digits] with at most 7 integer and 16 fraction digits, 19 in
-// all — and featureBytes of the line remain. It returns where it stopped
-// and the last index parsed; the caller goes on the general way from there,
-// which also reports errors. Values are exactly float32Prefix's.
-//
-// This is the hot loop of reading a LIBSVM file. Parsing a feature with
-// scanIndex and float32Prefix costs four calls and a branch per digit, and
-// the branch on where a number ends mispredicts whenever the digit count
-// changes, as it does from one feature to the next in every file. Here
-// digits are found and converted 8 at a time without branches (see
-// digitRun), and the fraction's two 8-byte loads do not wait on each other.
-func (p *lineParser) parseFeatures(line []byte, i int, prev, limit int64) (int, int64) {
-	const zeros = 0x3030303030303030
-	for i+featureBytes <= len(line) {
-		b := (*[featureBytes]byte)(line[i : i+featureBytes])
-		w := binary.LittleEndian.Uint64(b[0:8])
-		k := bits.TrailingZeros64(nonDigits(w)) >> 3
-		if k == 0 || k == 8 || b[k] != ':' {
-			break
-		}
-		idx := int64(eightDigitsValue((w - zeros) << (64 - 8*k))) // a shift by 64 gives 0
-		if idx <= prev || idx > limit {
-			break
-		}
-		j := k + 1
-		neg := b[j] == '-'
-		if neg {
-			j++
-		}
-		w = binary.LittleEndian.Uint64(b[j : j+8])
-		k = bits.TrailingZeros64(nonDigits(w)) >> 3
-		if k == 8 {
-			break
-		}
-		m := eightDigitsValue((w - zeros) << (64 - 8*k))
-		j += k
-		digits := k
-		frac := 0
-		if b[j] == '.' {
-			j++
-			w1 := binary.LittleEndian.Uint64(b[j : j+8])
-			w2 := binary.LittleEndian.Uint64(b[j+8 : j+16])
-			k1 := bits.TrailingZeros64(nonDigits(w1)) >> 3
-			k2 := bits.TrailingZeros64(nonDigits(w2)) >> 3
-			k2 &= -(k1 >> 3) // the second word counts only if the first is all digits
-			if k2 == 8 {
-				break
-			}
-			m = (m*exactPow10Int[k1]+eightDigitsValue((w1-zeros)<<(64-8*k1)))*exactPow10Int[k2] +
-				eightDigitsValue((w2-zeros)<<(64-8*k2))
-			frac = k1 + k2
-			j += frac
-			digits += frac
-		}
-		if digits == 0 || digits > 19 || m>>53 != 0 || (b[j] != ' ' && b[j] != '\t') {
-			break
-		}
-		x := float64(int64(m))
-		if frac > 0 && m != 0 {
-			x *= inversePow10[frac]
-			// see float32Prefix for this rounding test
-			if d := int64(math.Float64bits(x)&(1<<29-1)) - 1<<28; d >= -8 && d <= 8 {
-				break
-			}
-		}
-		if neg {
-			x = -x
-		}
-		p.index = append(p.index, int32(idx-1))
-		p.value = append(p.value, float32(x))
-		prev = idx
-		i = skipBlanks(line, i+j)
-	}
-	return i, prev
 }
 
 // bytesString views b as a string without copying. The result must not

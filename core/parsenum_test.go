@@ -2,7 +2,6 @@ package core
 
 import (
 	"bufio"
-	"bytes"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -202,23 +201,34 @@ func TestParseFloatDataFiles(t *testing.T) {
 	t.Logf("%d files, %d distinct tokens", len(files), len(seen))
 }
 
-func TestParseEightDigits(t *testing.T) {
+// TestParseDigitRun checks the SWAR digit runs against a byte loop, on
+// runs of every length followed by every kind of byte.
+func TestParseDigitRun(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for range 100000 {
-		var b [8]byte
-		allDigits := r.IntN(2) == 0
+	for range 200000 {
+		b := make([]byte, r.IntN(30))
+		nd := r.IntN(len(b) + 1)
 		for k := range b {
-			if allDigits {
+			if k < nd {
 				b[k] = byte('0' + r.IntN(10))
+			} else if r.IntN(2) == 0 {
+				b[k] = byte(r.Uint32()) // any byte, 0x2F, 0x3A and 0xFA..0xFF included
 			} else {
-				b[k] = byte(r.Uint32())
+				const seps = "/:.e ,\xff\xfa9"
+				b[k] = seps[r.IntN(len(seps))]
 			}
 		}
-		v, ok := eightDigits(b[:])
-		want, err := strconv.ParseUint(string(b[:]), 10, 64)
-		wantOK := err == nil && bytes.IndexAny(b[:], "+-_") < 0
-		if ok != wantOK || (ok && v != want) {
-			t.Fatalf("eightDigits(%q) = %d, %v; want %d, %v", b, v, ok, want, wantOK)
+		var want uint64
+		n := 0
+		for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+			want = want*10 + uint64(b[n]-'0')
+			n++
+		}
+		if n > 19 {
+			continue // m wraps; callers refuse such runs
+		}
+		if m, i := digitRun(b, 0, 0); m != want || i != n {
+			t.Fatalf("digitRun(%q) = %d, %d; want %d, %d", b, m, i, want, n)
 		}
 	}
 }

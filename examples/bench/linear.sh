@@ -48,6 +48,8 @@ cases=${cases//,/ }
 for c in $cases; do
 	case $c in debdesc | fashion) ;; *) die "unknown case '$c' in BENCH_CASES (want debdesc, fashion)" ;; esac
 done
+[[ -z ${BENCH_REPEAT:-} || $BENCH_REPEAT =~ ^[1-9][0-9]*$ ]] ||
+	die "BENCH_REPEAT=$BENCH_REPEAT: want a positive integer"
 
 # Tools and data, checked before anything is timed.
 [[ -x $svmgo ]] || die "$svmgo not found: run 'make build' first"
@@ -175,11 +177,14 @@ for c in $cases; do
 	ot=$(median "${ourtrain[@]}")
 	ow=$(median "${ourwhole[@]}")
 	lliter=$(grep -o '#iter = [0-9]*' "$tmp/lltrain.out" | awk '$3 > m { m = $3 } END { print m + 0 }')
+	llcapped=$(grep -c 'reaching max number of iterations' "$tmp/lltrain.out" || true)
 
 	rows+=("| $label | \`$opts\` | $lltool | $(fmt "$lp") | $(fmt "$lsolve")¹ | $(fmt "$lw") | $llacc |")
 	rows+=("| $label | \`$opts\` | svmgo | $(fmt "$op") | $(fmt "$ot") | $(fmt "$ow") | $ouracc |")
 	ratios+=("- $label \`$opts\`: solver ours/LIBLINEAR = $(ratio "$ot" "$lsolve"), whole command ours/LIBLINEAR = $(ratio "$ow" "$lw"), parse LIBLINEAR/ours = $(ratio "$lp" "$op")")
-	notes+=("- $label: outer passes (largest over subproblems) LIBLINEAR $lliter, svmgo $(field "$line" iters); svmgo coordinate updates $(field "$line" updates).")
+	notes+=("- $label: outer passes (largest over subproblems) LIBLINEAR $lliter, svmgo $(field "$line" iters);"
+		"  subproblems stopped by the iteration cap, not the -e test: LIBLINEAR $llcapped, svmgo $(field "$line" unconverged);"
+		"  svmgo coordinate updates $(field "$line" updates).")
 done
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
@@ -188,7 +193,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 	echo "|---|---|---|---:|---:|---:|---:|"
 	printf '%s\n' "${rows[@]}"
 	echo
-	echo "Ratios (below 1 means svmgo is faster, except parse, where above 1 means svmgo is faster):"
+	echo "Ratios: solver and whole command are svmgo / LIBLINEAR (below 1: svmgo is faster);"
+	echo "parse is LIBLINEAR / svmgo (above 1: svmgo is faster)."
 	echo
 	printf '%s\n' "${ratios[@]}"
 	echo

@@ -21,12 +21,13 @@
 //
 // It prints one machine-readable line of space-separated key=value fields:
 //
-//	parse_s=0.1234 train_s=0.5678 save_s=0.0012 acc=0.845621 iters=37 updates=1882204
+//	parse_s=0.1234 train_s=0.5678 save_s=0.0012 acc=0.845621 iters=37 updates=1882204 unconverged=0
 //
 // Times are seconds. acc is the test accuracy as a fraction (NaN for a
 // regression model, which gets an extra mse= field). iters is the largest
 // outer pass count of any subproblem and updates the total number of
-// coordinate steps (TrainResult.Iterations and Updates).
+// coordinate steps (TrainResult.Iterations and Updates); unconverged counts
+// the subproblems stopped by the -iter cap rather than the -e test.
 package main
 
 import (
@@ -108,12 +109,18 @@ func measure(p core.LinearParams, trainFile, testFile string) (string, error) {
 	pred := m.PredictBatch(make([]float64, test.Len()), test)
 	s := core.ScorePredictions(pred, test.Labels(), m.IsRegression())
 	acc := s.Accuracy()
+	unconverged := 0
+	for _, r := range m.Result.Subproblems {
+		if !r.Converged {
+			unconverged++
+		}
+	}
 	extra := ""
 	if s.Regression {
 		acc = math.NaN()
 		extra = fmt.Sprintf(" mse=%.6g", s.MSE)
 	}
-	return fmt.Sprintf("parse_s=%.4f train_s=%.4f save_s=%.4f acc=%.6f iters=%d updates=%d%s",
+	return fmt.Sprintf("parse_s=%.4f train_s=%.4f save_s=%.4f acc=%.6f iters=%d updates=%d unconverged=%d%s",
 		parse.Seconds(), trainTime.Seconds(), save.Seconds(), acc,
-		m.Result.Iterations, m.Result.Updates, extra), nil
+		m.Result.Iterations, m.Result.Updates, unconverged, extra), nil
 }
