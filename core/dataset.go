@@ -152,14 +152,23 @@ func (d *Dataset) DenseRow(i int) []float32 {
 // Reset removes every row; capacity is kept.
 func (d *Dataset) Reset() { d.Truncate(0) }
 
-// Truncate keeps the first n rows and drops the rest. It panics if n is
-// negative or above Len. A sparse data set's NumFeatures is not lowered.
+// Truncate keeps the first n rows and drops the rest, leaving no trace of
+// them: a sparse data set's NumFeatures becomes that of the rows kept (found
+// from each kept row's last index, so Truncate costs O(n) there). It panics
+// if n is negative or above Len.
 func (d *Dataset) Truncate(n int) {
 	if n < 0 || n > d.rows {
 		panic("core: Truncate out of range")
 	}
 	if d.dense {
 		clear(d.x[n*d.numFeatures : d.rows*d.numFeatures])
+	} else {
+		d.numFeatures = 0
+		for i := range n {
+			if e := d.rowStart[i+1]; e > d.rowStart[i] {
+				d.numFeatures = max(d.numFeatures, int(d.index[e-1])+1)
+			}
+		}
 	}
 	d.rows = n
 }

