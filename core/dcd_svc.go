@@ -17,8 +17,10 @@ import "math"
 // "A Dual Coordinate Descent Method for Large-scale Linear SVM", ICML 2008:
 // Algorithm 1 with the random permutation of Section 3.1 and the shrinking
 // of Algorithm 3 (Section 3.2). The stopping test is LIBLINEAR's: the
-// projected gradients PG over the active set satisfy max PG − min PG ≤ eps,
-// checked again on the whole set before stopping when shrinking was on.
+// projected gradients PG over the active set satisfy max PG − min PG ≤ eps.
+// Before stopping, the test is checked on every variable at the returned α
+// by one read-only pass (LIBLINEAR unshrinks and runs a pass with updates
+// instead); a failed check unshrinks and the passes go on.
 //
 // Warm start: alpha may hold a previous solution on entry; it is clipped to
 // the box and w is rebuilt from it (Section 3.3 of the paper notes that DCD
@@ -160,7 +162,7 @@ func (s *dcdSVC) init(ds *Dataset, y []int8, alpha, QD []float64, Cp, Cn float64
 }
 
 // pass runs one outer iteration over the active set and reports whether
-// the stopping test holds on the whole set. It allocates nothing.
+// the stopping test held on it. It allocates nothing.
 func (s *dcdSVC) pass() bool {
 	s.permute()
 	PGmaxNew, PGminNew := math.Inf(-1), math.Inf(1)
@@ -204,13 +206,7 @@ func (s *dcdSVC) pass() bool {
 	s.iter++
 
 	if PGmaxNew-PGminNew <= s.eps {
-		if s.activeSize == len(s.alpha) {
-			return true
-		}
-		// Converged on the shrunk set: check the whole set before stopping.
-		s.activeSize = len(s.alpha)
-		s.PGmaxOld, s.PGminOld = math.Inf(1), math.Inf(-1)
-		return false
+		return true
 	}
 	s.PGmaxOld, s.PGminOld = PGmaxNew, PGminNew
 	if s.PGmaxOld <= 0 {
@@ -220,6 +216,13 @@ func (s *dcdSVC) pass() bool {
 		s.PGminOld = math.Inf(-1)
 	}
 	return false
+}
+
+// unshrink makes every variable active again with LIBLINEAR's thresholds
+// reset, after a whole-set check found the shrunk solve not done.
+func (s *dcdSVC) unshrink() {
+	s.activeSize = len(s.alpha)
+	s.PGmaxOld, s.PGminOld = math.Inf(1), math.Inf(-1)
 }
 
 // spread returns max PG − min PG over all variables at the current α,
@@ -246,11 +249,19 @@ func (s *dcdSVC) spread() float64 {
 // done, and returns the result. Costs are per class as in init.
 func (s *dcdSVC) solve(maxIter int, Cp, Cn float64, l1 bool) SolveResult {
 	converged := false
-	for s.iter < maxIter && !converged {
-		// The last pass measured each PG before its own update, and later
-		// updates move earlier gradients: confirm the test at the α
-		// returned, with one pass that changes nothing.
-		converged = s.pass() && s.spread() <= s.eps
+	for s.iter < maxIter {
+		if !s.pass() {
+			continue
+		}
+		// The test held on the active set, measured on each PG before its
+		// own update. Check it on every variable at the α to be returned,
+		// with one read-only pass; LIBLINEAR instead unshrinks and runs a
+		// whole pass with updates, and then only knows the PGs before them.
+		if s.spread() <= s.eps {
+			converged = true
+			break
+		}
+		s.unshrink()
 	}
 	res := SolveResult{Iterations: s.iter, Updates: s.updates, Converged: converged}
 

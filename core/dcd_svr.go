@@ -63,7 +63,7 @@ func (s *dcdSVR) init(ds *Dataset, beta, QD []float64, C, p float64, l1 bool, bi
 }
 
 // pass runs one outer iteration over the active set and reports whether
-// the stopping test holds on the whole set. It allocates nothing.
+// the stopping test held on it. It allocates nothing.
 func (s *dcdSVR) pass() bool {
 	s.permute()
 	GmaxNew, Gnorm1New := 0.0, 0.0
@@ -133,15 +133,16 @@ func (s *dcdSVR) pass() bool {
 	s.iter++
 
 	if Gnorm1New <= s.tol {
-		if s.activeSize == len(s.beta) {
-			return true
-		}
-		s.activeSize = len(s.beta)
-		s.GmaxOld = math.Inf(1)
-		return false
+		return true
 	}
 	s.GmaxOld = GmaxNew
 	return false
+}
+
+// unshrink makes every variable active again, as dcdSVC.unshrink.
+func (s *dcdSVR) unshrink() {
+	s.activeSize = len(s.beta)
+	s.GmaxOld = math.Inf(1)
 }
 
 // gradNorm1 returns ‖∇ᴾf(β)‖₁ at the current β, reading every row once
@@ -172,9 +173,17 @@ func (s *dcdSVR) gradNorm1() float64 {
 // done, and returns the result.
 func (s *dcdSVR) solve(maxIter int, C float64, l1 bool) SolveResult {
 	converged := false
-	for s.iter < maxIter && !converged {
-		// As for SVC: confirm the test at the β returned.
-		converged = s.pass() && s.gradNorm1() <= s.tol
+	for s.iter < maxIter {
+		// As for SVC: a test that held on the active set is checked on
+		// every variable at the β to be returned before stopping.
+		if !s.pass() {
+			continue
+		}
+		if s.gradNorm1() <= s.tol {
+			converged = true
+			break
+		}
+		s.unshrink()
 	}
 	res := SolveResult{Iterations: s.iter, Updates: s.updates, Converged: converged}
 

@@ -83,8 +83,12 @@ func TestLinearWarmStartAtOptimum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if again.Result.Iterations > 3 {
-			t.Errorf("%s: %d passes from the optimum", args, again.Result.Iterations)
+		// The returned α passed the test with PG spread just under eps;
+		// rebuilding w in another order moves the PGs by rounding, so a
+		// restart may fail a check once and run a short shrunk solve, but
+		// never a solve from scratch.
+		if it, u := again.Result.Iterations, again.Result.Updates; it > 5 || u > 6*int64(ds.Len()) || u > m.Result.Updates {
+			t.Errorf("%s: %d passes, %d updates from the optimum (cold: %d, %d)", args, it, u, m.Result.Iterations, m.Result.Updates)
 		}
 		// The first pass still takes its steps, so f may improve a little;
 		// it must not get worse.
