@@ -183,37 +183,45 @@ func (d *Dataset) AppendSparse(label float64, index []int32, value []float32) er
 	if len(index) != len(value) {
 		panic("core: AppendSparse: index and value lengths differ")
 	}
-	if err := d.checkSparse(label, index, value); err != nil {
-		return err
-	}
-	if d.rows == len(d.y) {
-		return ErrFull
-	}
-	if d.dense {
+	if d.dense || d.rows == len(d.y) {
+		if err := d.checkSparse(label, index, value); err != nil {
+			return err
+		}
+		if d.rows == len(d.y) {
+			return ErrFull
+		}
 		row := d.x[d.rows*d.numFeatures : (d.rows+1)*d.numFeatures]
 		for k, j := range index {
 			row[j] = value[k]
 		}
 	} else {
+		// One pass checks and copies: the copy lands past the last row
+		// and counts only once rowStart[rows+1] is set.
+		if math.IsNaN(label) || math.IsInf(label, 0) {
+			return d.rowError(label, index, value)
+		}
 		p := d.rowStart[d.rows]
-		nz := 0
-		for _, v := range value {
-			if v != 0 {
-				nz++
-			}
-		}
-		if p+nz > len(d.index) {
-			return ErrFull
-		}
+		prev := int32(-1)
 		for k, j := range index {
-			if v := value[k]; v != 0 {
+			v := value[k]
+			if j <= prev || v-v != 0 || (d.maxFeatures > 0 && int(j) >= d.maxFeatures) {
+				return d.rowError(label, index, value) // v-v != 0: NaN or ±Inf
+			}
+			prev = j
+			if v != 0 {
+				if p == len(d.index) {
+					if err := d.checkSparse(label, index, value); err != nil {
+						return err
+					}
+					return ErrFull
+				}
 				d.index[p], d.value[p] = j, v
 				p++
 			}
 		}
-		if nz > 0 && int(index[len(index)-1])+1 > d.numFeatures {
-			// the last stored index is the largest; an explicit zero there
-			// does not widen the data set.
+		if p > d.rowStart[d.rows] && int(d.index[p-1])+1 > d.numFeatures {
+			// the last stored index is the largest; an explicit zero past
+			// it does not widen the data set.
 			d.numFeatures = int(d.index[p-1]) + 1
 		}
 		d.rowStart[d.rows+1] = p
@@ -221,6 +229,14 @@ func (d *Dataset) AppendSparse(label float64, index []int32, value []float32) er
 	d.y[d.rows] = label
 	d.rows++
 	return nil
+}
+
+// rowError names what is wrong with a row AppendSparse's fast loop refused.
+func (d *Dataset) rowError(label float64, index []int32, value []float32) error {
+	if err := d.checkSparse(label, index, value); err != nil {
+		return err
+	}
+	panic("core: AppendSparse and checkSparse disagree on a row")
 }
 
 func (d *Dataset) checkSparse(label float64, index []int32, value []float32) error {

@@ -2,6 +2,8 @@ package core
 
 import (
 	"errors"
+	"math"
+	"slices"
 	"testing"
 )
 
@@ -34,5 +36,77 @@ func TestTruncateRestoresWidth(t *testing.T) {
 	dense.AppendDense(1, []float32{1, 1, 1})
 	if err := dense.AppendDense(1, []float32{1, 1, 1}); !errors.Is(err, ErrFull) {
 		t.Errorf("third row in a 2-row set: %v, want ErrFull", err)
+	}
+}
+
+// BenchmarkAppendSparse appends Fashion-MNIST-like rows (390 nonzeros of
+// 784) to a sparse data set, the trainer's and the C API's add path.
+func BenchmarkAppendSparse(b *testing.B) {
+	const nnz, rows = 390, 1024
+	index := make([]int32, nnz)
+	value := make([]float32, nnz)
+	for k := range index {
+		index[k] = int32(2 * k)
+		value[k] = float32(k%255+1) / 255
+	}
+	ds := NewSparse(rows, rows*nnz, 784)
+	b.SetBytes(nnz * 8)
+	for i := 0; b.Loop(); i++ {
+		if i%rows == 0 {
+			ds.Reset()
+		}
+		if err := ds.AppendSparse(1, index, value); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestAppendSparseRefusesBadRows: every bad row is refused with the right
+// error and leaves the data set as it was, even when the refusal comes
+// after part of the row was copied; the next good row then reads back.
+func TestAppendSparseRefusesBadRows(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	cases := []struct {
+		name  string
+		label float64
+		index []int32
+		value []float32
+		want  error
+	}{
+		{"label NaN", math.NaN(), []int32{0}, []float32{1}, ErrBadRow},
+		{"negative index", 1, []int32{-1}, []float32{1}, ErrBadRow},
+		{"decreasing", 1, []int32{0, 3, 2}, []float32{1, 1, 1}, ErrBadRow},
+		{"repeated", 1, []int32{0, 3, 3}, []float32{1, 1, 1}, ErrBadRow},
+		{"beyond max", 1, []int32{0, 8}, []float32{1, 1}, ErrBadRow},
+		{"NaN value late", 1, []int32{0, 1, 2}, []float32{1, 1, nan}, ErrBadRow},
+		{"Inf value", 1, []int32{0, 1}, []float32{1, -inf}, ErrBadRow},
+		{"nonzeros past capacity", 1, []int32{0, 1, 2, 3, 4}, []float32{1, 2, 3, 4, 5}, ErrFull},
+		{"bad row past capacity", 1, []int32{0, 1, 2, 3, 2}, []float32{1, 2, 3, 4, 5}, ErrBadRow},
+	}
+	ds := NewSparse(3, 5, 8)
+	if err := ds.AppendSparse(-1, []int32{1, 2}, []float32{0.5, 0}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		err := ds.AppendSparse(c.label, c.index, c.value)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
+		}
+		if ds.Len() != 1 || ds.Nonzeros() != 1 || ds.NumFeatures() != 2 {
+			t.Errorf("%s: set changed: %d rows, %d nonzeros, %d features", c.name, ds.Len(), ds.Nonzeros(), ds.NumFeatures())
+		}
+	}
+	if err := ds.AppendSparse(1, []int32{0, 6}, []float32{2, -3}); err != nil {
+		t.Fatal(err)
+	}
+	index, value := ds.SparseRow(1)
+	if !slices.Equal(index, []int32{0, 6}) || !slices.Equal(value, []float32{2, -3}) || ds.NumFeatures() != 7 {
+		t.Errorf("row after refusals: %v %v, %d features", index, value, ds.NumFeatures())
+	}
+	if err := ds.AppendSparse(1, []int32{7}, []float32{1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.AppendSparse(1, []int32{0}, []float32{1}); !errors.Is(err, ErrFull) {
+		t.Errorf("fourth row in a 3-row set: %v, want ErrFull", err)
 	}
 }
