@@ -18,17 +18,19 @@ func svmgo(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-// TestTrainPredict trains on heart_scale as LIBLINEAR's defaults do and
-// checks the printed report: liblinear-train heart_scale gives 84.4444%
-// (228/270) on its own training data.
+// TestTrainPredict trains on heart_scale and checks the printed reports
+// against liblinear-train -s 1 -e 0.0001 heart_scale: objective -121.134724,
+// 84.4444% (228/270) on its own training data. (At the default eps the
+// accuracy depends on the permutation seed by a row either way, in
+// LIBLINEAR and here alike.)
 func TestTrainPredict(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "heart.model")
-	code, out, errs := svmgo(t, "train-linear", data+"heart_scale", model)
+	code, out, errs := svmgo(t, "train-linear", "-s", "1", "-e", "0.0001", data+"heart_scale", model)
 	if code != 0 {
 		t.Fatalf("train-linear: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "optimization finished, #iter = ") || !strings.Contains(out, "Objective value = -121.1") {
+	if !strings.Contains(out, "optimization finished, #iter = ") || !strings.Contains(out, "Objective value = -121.1347") {
 		t.Errorf("train report:\n%s", out)
 	}
 	pred := filepath.Join(dir, "heart.out")
