@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -349,5 +350,37 @@ func TestCrossValidateLinear(t *testing.T) {
 	}
 	if _, err := CrossValidateLinear(ds, p, ds.Len()+1); !errors.Is(err, ErrParams) {
 		t.Errorf("too many folds: %v", err)
+	}
+}
+
+// BenchmarkDecisionDense: one dense 784-feature row (half zeros, as in
+// Fashion-MNIST) through a 10-class and a 2-class model.
+func BenchmarkDecisionDense(b *testing.B) {
+	const n = 784
+	r := newRNG(1)
+	for _, classes := range []int{2, 10} {
+		nrW := classes
+		if classes == 2 {
+			nrW = 1
+		}
+		m := &LinearModel{Solver: L1LossSVCDual, Labels: make([]int32, classes), NumFeatures: n, Bias: -1, W: make([]float32, n*nrW)}
+		for i := range m.W {
+			m.W[i] = float32(r.intn(1000))/1000 - 0.5
+		}
+		rows := make([][]float32, 64)
+		for i := range rows {
+			rows[i] = make([]float32, n)
+			for j := range rows[i] {
+				if r.intn(2) == 0 {
+					rows[i][j] = float32(r.intn(255)) / 255
+				}
+			}
+		}
+		dst := make([]float64, nrW)
+		b.Run(fmt.Sprintf("classes=%d", classes), func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				m.DecisionDense(dst, rows[i&63])
+			}
+		})
 	}
 }

@@ -105,14 +105,25 @@ func (m *LinearModel) DecisionDense(dst []float64, x []float32) []float64 {
 		dst[0] = dot32(x, m.W[:len(x)]) + m.biasTerm(0)
 		return dst
 	}
+	// Two features per sweep over dst halve its loads and stores, which
+	// bound the loop; no test for zeros, whose branch a dense row
+	// mispredicts about half the time (10 classes × 784 features:
+	// 7.4 µs with both, 2.4 µs without).
 	clear(dst)
-	for j, v := range x {
-		if v == 0 {
-			continue
-		}
-		wj := m.W[j*nrW : j*nrW+nrW]
+	j := 0
+	for ; j+1 < len(x); j += 2 {
+		v0, v1 := float64(x[j]), float64(x[j+1])
+		w0 := m.W[j*nrW : j*nrW+nrW][:len(dst)]
+		w1 := m.W[(j+1)*nrW : (j+1)*nrW+nrW][:len(dst)]
 		for k := range dst {
-			dst[k] += float64(v) * float64(wj[k])
+			dst[k] += v0*float64(w0[k]) + v1*float64(w1[k])
+		}
+	}
+	if j < len(x) {
+		v := float64(x[j])
+		wj := m.W[j*nrW : j*nrW+nrW][:len(dst)]
+		for k := range dst {
+			dst[k] += v * float64(wj[k])
 		}
 	}
 	for k := range dst {
