@@ -1,21 +1,49 @@
-# libsvmgo — see README.md. `make demo` runs the main job on bundled data,
-# `make test` runs every test, `make bench` compares with LIBLINEAR.
+# libsvmgo — see README.md. `make` builds the command and the C library,
+# `make demo` runs the main job on bundled data, `make test` runs every test,
+# `make bench` compares with LIBLINEAR and times the C ABI.
 
 GO        ?= go
+# Make's built-in default for CC is cc; the examples are checked with gcc.
+ifeq ($(origin CC),default)
+CC        := gcc
+endif
+CXX       ?= g++
+PYTHON    ?= python3
 BIN       := bin/svmgo
+LIB       := lib/libsvmgo.so
+ARM64_LIB := lib/linux-arm64/libsvmgo.so
 SHARED    ?= ../shared/data
 # Large benchmark data (Fashion-MNIST) is built here, never in the repo.
 SVMGO_DATA ?= $(HOME)/.cache/libsvmgo
 DEMO_DATA := examples/data
 
-.PHONY: all build demo test vet fuzz-seeds bench bench-deps clean
+# The C and C++ clients: the strictest warnings, as a user's build might
+# have them; the rpath finds lib/libsvmgo.so from bin/ without LD_LIBRARY_PATH.
+EX_CFLAGS   := -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror -Iinclude
+EX_CXXFLAGS := -std=c++17 -O2 -Wall -Wextra -Werror -Iinclude
+EX_LDFLAGS  := -Llib -lsvmgo -Wl,-rpath,'$$ORIGIN/../lib'
+C_DEMO_SRC  := examples/c/svmgo_demo.c examples/c/libsvm_reader.c
 
-all: build
+GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
+CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
+
+.PHONY: all build lib demo test vet test-c test-cpp test-python readme-check cross-arm64 \
+	fuzz-seeds bench bench-deps clean
+
+all: build lib
 
 build: $(BIN)
 
-$(BIN): $(shell find core daemon -name '*.go' -not -name '*_test.go') go.mod go.sum
+lib: $(LIB)
+
+$(BIN): $(GO_SRC) go.mod go.sum
 	$(GO) build -trimpath -o $@ ./daemon/cmd/svmgo
+
+# The shared library. cgo also writes lib/libsvmgo.h, its own view of the
+# exports: it is not the contract (include/svmgo.h is), so it goes.
+$(LIB): $(GO_SRC) $(CAPI_C) include/svmgo.h go.mod go.sum
+	$(GO) build -trimpath -buildmode=c-shared -o $@ ./capi
+	rm -f lib/libsvmgo.h
 
 # The main job on the bundled example data: train a linear SVM on
 # heart_scale's first 200 rows, predict the other 70, then cross-validate.
@@ -33,19 +61,85 @@ vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
 
-# Every test, the fuzz targets' seed corpora included (go test runs them).
-test: vet $(BIN)
+# Every test, the fuzz targets' seed corpora included (go test runs them),
+# then the C, C++ and Python clients of libsvmgo.so, the README's examples,
+# the arm64 build under qemu, and the demo.
+test: vet $(BIN) $(LIB)
 	$(GO) test -count=1 ./...
+	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64
 	$(MAKE) --no-print-directory demo > /dev/null
+
+# ---- Clients of libsvmgo.so ---------------------------------------------------
+
+bin/svmgo_demo_c: $(C_DEMO_SRC) examples/c/libsvm_reader.h include/svmgo.h $(LIB)
+	@mkdir -p bin
+	$(CC) $(EX_CFLAGS) $(C_DEMO_SRC) $(EX_LDFLAGS) -o $@
+
+bin/readme_example_c: examples/c/readme_example.c include/svmgo.h $(LIB)
+	@mkdir -p bin
+	$(CC) $(EX_CFLAGS) $< $(EX_LDFLAGS) -o $@
+
+bin/svmgo_demo_cpp: examples/cpp/svmgo_demo.cpp include/svmgo.hpp include/svmgo.h $(LIB)
+	@mkdir -p bin
+	$(CXX) $(EX_CXXFLAGS) $< $(EX_LDFLAGS) -o $@
+
+test-c: bin/svmgo_demo_c bin/readme_example_c
+	bin/svmgo_demo_c
+	bin/readme_example_c
+
+test-cpp: bin/svmgo_demo_cpp
+	bin/svmgo_demo_cpp
+
+# The numpy and scipy tests skip when $(PYTHON) lacks them. Debian's
+# python3-numpy serves /usr/bin/python3, which may not be the python3 on
+# PATH: when only it has numpy, the suite runs again with it.
+test-python: $(LIB) $(BIN)
+	SVMGO_LIB=$(CURDIR)/$(LIB) SVMGO_BIN=$(CURDIR)/$(BIN) $(PYTHON) -m unittest discover -s examples/python
+	SVMGO_LIB=$(CURDIR)/$(LIB) $(PYTHON) examples/python/readme_example.py
+	@if ! $(PYTHON) -c 'import numpy' 2>/dev/null && [ -x /usr/bin/python3 ] && \
+		/usr/bin/python3 -c 'import numpy' 2>/dev/null; then \
+		echo "SVMGO_LIB=$(CURDIR)/$(LIB) SVMGO_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 -m unittest discover -s examples/python"; \
+		SVMGO_LIB=$(CURDIR)/$(LIB) SVMGO_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 -m unittest discover -s examples/python; \
+	fi
+
+# The README's C and Python examples are these files, byte for byte: each
+# is the fenced block after the line "<!-- file: PATH -->".
+README_EXAMPLES := examples/c/readme_example.c examples/python/readme_example.py
+readme-check:
+	@for f in $(README_EXAMPLES); do \
+		awk -v marker="<!-- file: $$f -->" \
+			'$$0 == marker { found = 1; next } \
+			 found && /^```/ { if (open) exit; open = 1; next } \
+			 open { print }' README.md | diff -u --label "$$f" --label "README.md" "$$f" - || \
+		{ echo "README.md: the code block after '<!-- file: $$f -->' differs from $$f"; exit 1; }; \
+	done; echo "README.md examples match $(README_EXAMPLES)"
+
+# The library for 64-bit ARM, and the C demo run on it under qemu-user.
+# Debian's cross compiler and qemu are installed when missing.
+cross-arm64:
+	@command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null || { \
+		echo "installing gcc-aarch64-linux-gnu and qemu-user"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			gcc-aarch64-linux-gnu qemu-user >/dev/null; }
+	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
+		$(GO) build -trimpath -buildmode=c-shared -o $(ARM64_LIB) ./capi
+	rm -f lib/linux-arm64/libsvmgo.h
+	@mkdir -p bin/linux-arm64
+	aarch64-linux-gnu-gcc $(EX_CFLAGS) $(C_DEMO_SRC) -Llib/linux-arm64 -lsvmgo -o bin/linux-arm64/svmgo_demo_c
+	qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$(CURDIR)/lib/linux-arm64 bin/linux-arm64/svmgo_demo_c
+
+# ---- Benchmarks ------------------------------------------------------------------
 
 bench-deps:
 	@command -v liblinear-train >/dev/null || { apt-get update -qq && apt-get install -y -qq liblinear-tools liblinear-dev; }
 	@test -f $(SVMGO_DATA)/fashion.train || bash $(SHARED)/make-fashion-mnist.sh $(SVMGO_DATA)
 
-# Go benchmarks, then the comparison table against liblinear-train.
-bench: $(BIN) bench-deps
+# Go benchmarks, the comparison table against liblinear-train, then the
+# C ABI's prediction costs (examples/bench/out/capi.md).
+bench: $(BIN) $(LIB) bench-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/linear.sh
+	SVMGO_DATA=$(SVMGO_DATA) PYTHON=$(PYTHON) bash examples/bench/capi.sh
 
 clean:
 	rm -rf bin lib

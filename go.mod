@@ -2,6 +2,12 @@ module github.com/libsvmgo/libsvmgo
 
 go 1.26
 
-require github.com/tinylib/msgp v1.6.5
+require (
+	github.com/fsnotify/fsnotify v1.10.1
+	github.com/tinylib/msgp v1.6.5
+)
 
-require github.com/philhofer/fwd v1.2.0 // indirect
+require (
+	github.com/philhofer/fwd v1.2.0 // indirect
+	golang.org/x/sys v0.13.0 // indirect
+)

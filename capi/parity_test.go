@@ -1,0 +1,169 @@
+package main
+
+import (
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
+)
+
+// testRows are the rows a parity run predicts, in every layout.
+type testRows struct {
+	rows, nf int
+	x32      []float32 // dense, rows × nf
+	x64      []float64 // x32 nudged by 2⁻⁴⁰ relative: rounds back to x32
+	indptr   []int64
+	indices  []int32
+	v32      []float32
+	v64      []float64
+}
+
+// makeTestRows reads a data file's rows for a model of nf features. The
+// dense rows are cut or zero-padded to nf; the CSR rows keep every
+// nonzero, and every third row gains one past nf, which must be ignored.
+func makeTestRows(t *testing.T, path string, nf int) *testRows {
+	t.Helper()
+	ds, err := core.ReadFile(path, core.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &testRows{rows: ds.Len(), nf: nf, x32: make([]float32, ds.Len()*nf), indptr: []int64{0}}
+	for i := range ds.Len() {
+		var idx []int32
+		var val []float32
+		if ds.IsDense() {
+			for j, v := range ds.DenseRow(i) {
+				if v != 0 {
+					idx = append(idx, int32(j))
+					val = append(val, v)
+				}
+			}
+		} else {
+			idx, val = ds.SparseRow(i)
+		}
+		for k, j := range idx {
+			if int(j) < nf {
+				tr.x32[i*nf+int(j)] = val[k]
+			}
+		}
+		tr.indices = append(tr.indices, idx...)
+		tr.v32 = append(tr.v32, val...)
+		if i%3 == 0 {
+			past := nf
+			if len(idx) > 0 {
+				past = max(past, int(idx[len(idx)-1])+1)
+			}
+			tr.indices = append(tr.indices, int32(past+3))
+			tr.v32 = append(tr.v32, 1.5)
+		}
+		tr.indptr = append(tr.indptr, int64(len(tr.indices)))
+	}
+	nudge := func(v float32) float64 { return float64(v) * (1 + 0x1p-40) }
+	for _, v := range tr.x32 {
+		tr.x64 = append(tr.x64, nudge(v))
+	}
+	for _, v := range tr.v32 {
+		tr.v64 = append(tr.v64, nudge(v))
+	}
+	return tr
+}
+
+func (tr *testRows) write(t *testing.T, prefix string) {
+	writeRaw(t, prefix+".f32", tr.x32)
+	writeRaw(t, prefix+".f64", tr.x64)
+	writeRaw(t, prefix+".indptr", tr.indptr)
+	writeRaw(t, prefix+".indices", tr.indices)
+	writeRaw(t, prefix+".v32", tr.v32)
+	writeRaw(t, prefix+".v64", tr.v64)
+}
+
+// want returns the Go API's labels and decision values for the rows, dense
+// (from x32) or sparse (from the CSR arrays as float32).
+func (tr *testRows) want(m *core.LinearModel, sparse bool) (labels, dec []float64) {
+	buf := make([]float64, m.NumDecisionValues())
+	for i := range tr.rows {
+		if sparse {
+			s, e := tr.indptr[i], tr.indptr[i+1]
+			idx, val := tr.indices[s:e], tr.v32[s:e]
+			labels = append(labels, m.PredictSparse(idx, val))
+			dec = append(dec, m.DecisionSparse(buf, idx, val)...)
+		} else {
+			x := tr.x32[i*tr.nf : i*tr.nf+tr.nf]
+			labels = append(labels, m.PredictDense(x))
+			dec = append(dec, m.DecisionDense(buf, x)...)
+		}
+	}
+	return labels, dec
+}
+
+// TestParityFromC: a model trained and written by Go, loaded through the C
+// ABI, predicts what the Go API predicts, bit for bit, in all four input
+// layouts, for binary, multi-class and regression models.
+func TestParityFromC(t *testing.T) {
+	exe := compileC(t, "parity", false)
+	cases := []struct {
+		name, train, test, options string
+	}{
+		{"heart_scale", "heart_scale", "heart_scale", "-s 1 -B 1"},
+		{"breast_cancer", "breast_cancer.train", "breast_cancer.test", "-s 3"},
+		{"digits", "digits.train", "digits.test", "-s 1 -B 1"},
+		{"diabetes", "diabetes.train", "diabetes.test", "-s 12 -B 1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ds, err := core.ReadFile(filepath.Join("../core/testdata", c.train), core.ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, _, err := core.ParseLinearOptions(strings.Fields(c.options))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, _, err := core.TrainLinear(ds, o.Params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			modelPath := filepath.Join(dir, "m.svmgo")
+			if err := modelfile.WriteFile(modelPath, m); err != nil {
+				t.Fatal(err)
+			}
+			tr := makeTestRows(t, filepath.Join("../core/testdata", c.test), m.NumFeatures)
+			tr.write(t, filepath.Join(dir, "data"))
+			out := filepath.Join(dir, "out")
+			runC(t, exe, modelPath, filepath.Join(dir, "data"), strconv.Itoa(tr.rows), strconv.Itoa(tr.nf),
+				strconv.Itoa(len(tr.indices)), out)
+
+			for _, layout := range []string{"dense_f32", "dense_f64", "csr_f32", "csr_f64"} {
+				sparse := layout[:3] == "csr"
+				labels, dec := tr.want(m, sparse)
+				sameBits(t, layout+" labels", readFloat64s(t, out+"."+layout+".label"), labels)
+				sameBits(t, layout+" decision values", readFloat64s(t, out+"."+layout+".dec"), dec)
+			}
+		})
+	}
+}
+
+// sameBits compares two vectors of doubles bit for bit.
+func sameBits(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	bad := 0
+	for i := range want {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			if bad < 5 {
+				t.Errorf("%s[%d] = %v (%#x), Go API %v (%#x)", what, i, got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%s: %d of %d values differ", what, bad, len(want))
+	}
+}

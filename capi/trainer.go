@@ -1,0 +1,230 @@
+package main
+
+import (
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/libsvmgo/libsvmgo/core"
+)
+
+// maxCells bounds the storage a trainer may ask for (rows × features for
+// dense rows, nonzeros for sparse): Go cannot recover from running out of
+// memory, so a size that cannot be right is refused before it is tried.
+const maxCells = 1 << 40
+
+// trainerHandle is what an svmgo_trainer * stands for: the rows, the
+// trainer's buffers and the dual variables of the last fit. mu serializes
+// the calls on one trainer (svmgo.h: a trainer is not shared).
+type trainerHandle struct {
+	mu          sync.Mutex
+	numFeatures int
+	ds          *core.Dataset
+	trainer     *core.LinearTrainer
+	// dual holds the last fit's dual variables for the rows then held: a
+	// prefix of the rows now held, since rows are appended at the end and
+	// removed from both alike. Rows added since start at zero.
+	dual *core.LinearDual
+}
+
+// newTrainer parses options (the command line's train options, split at
+// white space) and allocates a trainer for the given capacity: dense rows
+// when capNonzeros is 0, sparse ones otherwise.
+func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trainerHandle, error) {
+	o, rest, err := core.ParseLinearOptions(strings.Fields(options))
+	switch {
+	case err != nil:
+		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
+	case o.CrossValidation != 0:
+		return nil, errorf(statusInvalidArgument, "options %q: -v (cross-validation) is a command-line option, not a trainer's", options)
+	case len(rest) > 0:
+		return nil, errorf(statusInvalidArgument, "options %q: %q is not an option", options, rest[0])
+	case capRows == 0:
+		return nil, errorf(statusInvalidArgument, "capacity_rows is 0")
+	case numFeatures == 0:
+		return nil, errorf(statusInvalidArgument, "num_features is 0")
+	case numFeatures > math.MaxInt32:
+		return nil, errorf(statusInvalidArgument, "num_features is %d, more than the %d an int32_t index reaches", numFeatures, int64(math.MaxInt32))
+	case capRows > maxCells:
+		return nil, errorf(statusInvalidArgument, "capacity_rows is %d, more than %d", capRows, uint64(maxCells))
+	case capNonzeros > maxCells:
+		return nil, errorf(statusInvalidArgument, "capacity_nonzeros is %d, more than %d", capNonzeros, uint64(maxCells))
+	case capNonzeros == 0 && capRows > maxCells/numFeatures:
+		return nil, errorf(statusInvalidArgument, "capacity_rows × num_features is %d × %d, more than %d values", capRows, numFeatures, uint64(maxCells))
+	}
+	h := &trainerHandle{numFeatures: int(numFeatures)}
+	if capNonzeros == 0 {
+		h.ds = core.NewDense(int(capRows), int(numFeatures))
+	} else {
+		h.ds = core.NewSparse(int(capRows), int(capNonzeros), int(numFeatures))
+	}
+	h.trainer, err = core.NewLinearTrainer(o.Params, int(capRows), int(numFeatures))
+	if err != nil {
+		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
+	}
+	return h, nil
+}
+
+// all-or-none appending: each add function appends row by row and, on a
+// failing row, truncates back to the rows held before the call.
+
+// addDense appends rows dense rows of x with their labels.
+func addDense[T float32 | float64](h *trainerHandle, labels []float64, x []T, rows, nf int) error {
+	if nf != h.numFeatures {
+		return errorf(statusDimension, "num_features is %d, the trainer's is %d", nf, h.numFeatures)
+	}
+	// Non-finite inputs are found before anything is appended, so that
+	// they are reported as such (core calls them bad rows) with where.
+	if err := checkLabels(labels); err != nil {
+		return err
+	}
+	for r := range rows {
+		for j, v := range x[r*nf : r*nf+nf] {
+			if err := checkFinite(float64(v), r, j); err != nil {
+				return err
+			}
+		}
+	}
+	row32, _ := any(x).([]float32)
+	var buf []float32
+	if row32 == nil {
+		buf = make([]float32, nf)
+	}
+	n0 := h.ds.Len()
+	for r := range rows {
+		var row []float32
+		if buf == nil {
+			row = row32[r*nf : r*nf+nf]
+		} else {
+			for j, v := range x[r*nf : r*nf+nf] {
+				buf[j] = float32(v)
+			}
+			row = buf
+		}
+		if err := h.ds.AppendDense(labels[r], row); err != nil {
+			h.ds.Truncate(n0)
+			return appendError(h, err, r, rows)
+		}
+	}
+	return nil
+}
+
+// addCSR appends rows CSR rows with their labels; indices and values hold
+// the nonzeros up to indptr[rows].
+func addCSR[T float32 | float64](h *trainerHandle, labels []float64, indptr []int64, indices []int32, values []T, rows int) error {
+	longest, err := checkCSR(indptr, indices, values, rows, -1)
+	if err != nil {
+		return err
+	}
+	if err := checkLabels(labels); err != nil {
+		return err
+	}
+	for r := range rows {
+		for k := indptr[r]; k < indptr[r+1]; k++ {
+			if err := checkFinite(float64(values[k]), r, int(indices[k])); err != nil {
+				return err
+			}
+			if j := int(indices[k]); j >= h.numFeatures {
+				return errorf(statusInvalidArgument, "row %d: index %d, the trainer has %d features", r, j, h.numFeatures)
+			}
+		}
+	}
+	vals32, _ := any(values).([]float32)
+	var buf []float32
+	if vals32 == nil {
+		buf = make([]float32, longest)
+	}
+	n0 := h.ds.Len()
+	for r := range rows {
+		s, e := indptr[r], indptr[r+1]
+		var val []float32
+		if buf == nil {
+			val = vals32[s:e]
+		} else {
+			val = buf[:e-s]
+			for k, v := range values[s:e] {
+				val[k] = float32(v)
+			}
+		}
+		if err := h.ds.AppendSparse(labels[r], indices[s:e], val); err != nil {
+			h.ds.Truncate(n0)
+			return appendError(h, err, r, rows)
+		}
+	}
+	return nil
+}
+
+func checkLabels(labels []float64) error {
+	for r, y := range labels {
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			return errorf(statusNotFinite, "row %d: label %v", r, y)
+		}
+	}
+	return nil
+}
+
+// appendError reports the failure of row r of a call adding rows rows.
+func appendError(h *trainerHandle, err error, r, rows int) error {
+	return errorf(statusOf(err), "row %d of the call's %d: %w (nothing added; the trainer holds %d of %d rows, %d of %d values)",
+		r, rows, err, h.ds.Len(), h.ds.CapRows(), h.ds.Nonzeros(), h.ds.CapNonzeros())
+}
+
+// remove removes the rows at the given positions from the rows and from
+// the last fit's dual variables.
+func remove(h *trainerHandle, rows []int) error {
+	held := 0
+	if h.dual != nil && len(h.dual.Alpha) > 0 {
+		held = len(h.dual.Alpha[0])
+	}
+	if err := h.ds.DeleteRows(rows); err != nil {
+		return err
+	}
+	if held == 0 {
+		return nil
+	}
+	// Rows added since the last fit have no dual variables yet.
+	inDual := make([]int, 0, len(rows))
+	for _, r := range rows {
+		if r < held {
+			inDual = append(inDual, r)
+		}
+	}
+	return h.dual.DeleteRows(inDual)
+}
+
+// fit trains on the rows held, warm-started from the last fit, and keeps
+// the new dual variables for the next.
+func fit(h *trainerHandle) (*core.LinearModel, error) {
+	l := h.ds.Len()
+	var warm *core.LinearDual
+	if h.dual != nil {
+		warm = &core.LinearDual{Labels: h.dual.Labels, Alpha: make([][]float64, len(h.dual.Alpha))}
+		for k, a := range h.dual.Alpha {
+			warm.Alpha[k] = append(a[:len(a):len(a)], make([]float64, l-len(a))...)
+		}
+	}
+	m, dual, err := h.trainer.Train(h.ds, warm)
+	if err != nil {
+		return nil, err
+	}
+	h.dual = dual
+	return widen(m, h.numFeatures), nil
+}
+
+// widen returns m with n features, the trainer's: a sparse data set is as
+// wide as its largest index, so features that no row held are given zero
+// weights, which is what training gives them, and the model accepts the
+// dense rows of the width the trainer was created with.
+func widen(m *core.LinearModel, n int) *core.LinearModel {
+	if m.NumFeatures >= n {
+		return m
+	}
+	nrW := m.NrW()
+	w := make([]float32, n*nrW, (n+1)*nrW)
+	copy(w, m.W[:m.NumFeatures*nrW])
+	if m.Bias >= 0 {
+		w = append(w, m.W[m.NumFeatures*nrW:]...)
+	}
+	m.W, m.NumFeatures = w, n
+	return m
+}

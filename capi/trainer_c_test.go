@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
+)
+
+// denseRows reads rows [from, to) of a data file as dense rows of width nf
+// (features past nf dropped) with their labels; to < 0 means the end.
+func denseRows(t *testing.T, path string, from, to, nf int) (labels []float64, x []float32) {
+	t.Helper()
+	ds, err := core.ReadFile(path, core.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if to < 0 {
+		to = ds.Len()
+	}
+	for i := from; i < to; i++ {
+		row := make([]float32, nf)
+		if ds.IsDense() {
+			copy(row, ds.DenseRow(i))
+		} else {
+			idx, val := ds.SparseRow(i)
+			for k, j := range idx {
+				if int(j) < nf {
+					row[j] = val[k]
+				}
+			}
+		}
+		labels = append(labels, ds.Label(i))
+		x = append(x, row...)
+	}
+	return labels, x
+}
+
+// TestTrainerFromC trains through the C ABI (rows added in all four
+// layouts, rows removed, warm fits) and checks each model against the Go
+// API given the same rows and options, byte for byte, and the accuracy of
+// the last one.
+func TestTrainerFromC(t *testing.T) {
+	exe := compileC(t, "trainer", false)
+	cases := []struct {
+		name, options     string
+		train, test       string
+		trainTo, testFrom int
+		nf                int
+		sparse            bool
+		minAccuracy       float64 // 0: regression, not checked
+	}{
+		{"heart_scale dense", "-s 1 -B 1", "heart_scale", "heart_scale", 200, 200, 13, false, 0.80},
+		{"heart_scale sparse", "-s 3 -c 2 -B 1", "heart_scale", "heart_scale", 200, 200, 13, true, 0.80},
+		{"digits sparse", "-s 1 -B 1 -e 0.05", "digits.train", "digits.test", -1, 0, 64, true, 0.90},
+		{"diabetes dense", "-s 12 -B 1 -c 0.5", "diabetes.train", "diabetes.test", -1, 0, 10, false, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			labels, x := denseRows(t, filepath.Join("../core/testdata", c.train), 0, c.trainTo, c.nf)
+			testLabels, testX := denseRows(t, filepath.Join("../core/testdata", c.test), c.testFrom, -1, c.nf)
+			n := len(labels)
+			capRows := n + 10
+			capNNZ := 0
+			if c.sparse {
+				capNNZ = n*c.nf + 100
+			}
+			// Every 7th row goes, listed from the back: any order works.
+			var remove []int
+			for i := n - 1; i >= 0; i-- {
+				if i%7 == 3 {
+					remove = append(remove, i)
+				}
+			}
+
+			dir := t.TempDir()
+			data := filepath.Join(dir, "data")
+			writeRaw(t, data+".labels", labels)
+			writeRaw(t, data+".f32", x)
+			x64 := make([]float64, len(x))
+			for i, v := range x {
+				x64[i] = float64(v)
+			}
+			writeRaw(t, data+".f64", x64)
+			var indptr []int64
+			var indices []int32
+			var v32 []float32
+			var v64 []float64
+			indptr = append(indptr, 0)
+			for i := range n {
+				for j, v := range x[i*c.nf : (i+1)*c.nf] {
+					if v != 0 {
+						indices = append(indices, int32(j))
+						v32 = append(v32, v)
+						v64 = append(v64, float64(v))
+					}
+				}
+				indptr = append(indptr, int64(len(indices)))
+			}
+			writeRaw(t, data+".indptr", indptr)
+			writeRaw(t, data+".indices", indices)
+			writeRaw(t, data+".v32", v32)
+			writeRaw(t, data+".v64", v64)
+			removeU := make([]uint64, len(remove))
+			for i, r := range remove {
+				removeU[i] = uint64(r)
+			}
+			writeRaw(t, filepath.Join(dir, "remove"), removeU)
+			writeRaw(t, filepath.Join(dir, "test.f32"), testX)
+			out := filepath.Join(dir, "out")
+			runC(t, exe, c.options, strconv.Itoa(capRows), strconv.Itoa(c.nf), strconv.Itoa(capNNZ), data,
+				strconv.Itoa(n), filepath.Join(dir, "remove"), strconv.Itoa(len(remove)),
+				filepath.Join(dir, "test"), strconv.Itoa(len(testLabels)), out)
+
+			// The same steps through the Go API.
+			o, _, err := core.ParseLinearOptions(strings.Fields(c.options))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ds *core.Dataset
+			if c.sparse {
+				ds = core.NewSparse(capRows, capNNZ, c.nf)
+			} else {
+				ds = core.NewDense(capRows, c.nf)
+			}
+			appendRows := func(from, to int) {
+				for i := from; i < to; i++ {
+					if err := ds.AppendDense(labels[i], x[i*c.nf:(i+1)*c.nf]); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			extend := func(d *core.LinearDual) *core.LinearDual {
+				w := &core.LinearDual{Labels: d.Labels}
+				for _, a := range d.Alpha {
+					w.Alpha = append(w.Alpha, append(append([]float64(nil), a...), make([]float64, ds.Len()-len(a))...))
+				}
+				return w
+			}
+			tr, err := core.NewLinearTrainer(o.Params, capRows, c.nf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			appendRows(0, n)
+			m1, d1, err := tr.Train(ds, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := ds.DeleteRows(remove); err != nil {
+				t.Fatal(err)
+			}
+			if err := d1.DeleteRows(remove); err != nil {
+				t.Fatal(err)
+			}
+			appendRows(0, 5)
+			m2, d2, err := tr.Train(ds, extend(d1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			held := ds.Len()
+			appendRows(5, 8)
+			if err := ds.DeleteRows([]int{held + 2, 0}); err != nil {
+				t.Fatal(err)
+			}
+			if err := d2.DeleteRows([]int{0}); err != nil {
+				t.Fatal(err)
+			}
+			m3, _, err := tr.Train(ds, extend(d2))
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			for i, m := range []*core.LinearModel{m1, m2, m3} {
+				name := "m" + strconv.Itoa(i+1)
+				if m.NumFeatures != c.nf {
+					t.Fatalf("%s: the Go model has %d features, want %d: pick rows that use the last feature", name, m.NumFeatures, c.nf)
+				}
+				want, err := modelfile.Marshal(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := os.ReadFile(out + "." + name + ".svmgo")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					gm, _ := modelfile.Unmarshal(got)
+					t.Errorf("%s: the C-trained model file differs from the Go API's (C: %+v; Go: %+v)", name, gm.Result, m.Result)
+				}
+			}
+			pred := readFloat64s(t, out+".pred")
+			want := make([]float64, len(testLabels))
+			for i := range want {
+				want[i] = m3.PredictDense(testX[i*c.nf : (i+1)*c.nf])
+			}
+			sameBits(t, "predictions", pred, want)
+			if c.minAccuracy > 0 {
+				correct := 0
+				for i, y := range testLabels {
+					if pred[i] == y {
+						correct++
+					}
+				}
+				acc := float64(correct) / float64(len(testLabels))
+				t.Logf("accuracy %.4f (%d/%d)", acc, correct, len(testLabels))
+				if acc < c.minAccuracy {
+					t.Errorf("accuracy %.4f (%d/%d), want at least %.2f", acc, correct, len(testLabels), c.minAccuracy)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,128 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// ErrRowPosition is wrapped by the errors DeleteRows returns for a position
+// that is out of range or given twice.
+var ErrRowPosition = errors.New("core: bad row position")
+
+// DeleteRows removes the rows at the given 0-based positions, given in any
+// order, and keeps the remaining rows in their order: what a trainer needs
+// to forget samples while its other rows keep their dual variables (delete
+// the same positions from the LinearDual). Storage is compacted in place;
+// the only allocation is a sorted copy of rows.
+//
+// A position out of range or given twice is an error wrapping
+// ErrRowPosition, and then nothing is removed. As after Truncate, a sparse
+// data set's NumFeatures becomes that of the rows kept.
+func (d *Dataset) DeleteRows(rows []int) error {
+	del, err := sortedPositions(rows, d.rows)
+	if err != nil || len(del) == 0 {
+		return err
+	}
+	y := d.y[:d.rows]
+	w := del[0] // next row to write
+	k := 0      // next entry of del
+	if d.dense {
+		n := d.numFeatures
+		for r := del[0]; r < len(y); r++ {
+			if k < len(del) && del[k] == r {
+				k++
+				continue
+			}
+			copy(d.x[w*n:w*n+n], d.x[r*n:r*n+n])
+			y[w] = y[r]
+			w++
+		}
+		// AppendSparse on a dense set writes only a row's nonzeros, so
+		// storage past the last row must read as zero.
+		clear(d.x[w*n : len(y)*n])
+	} else {
+		p := d.rowStart[del[0]] // next nonzero to write
+		start := p              // the original start of row r
+		for r := del[0]; r < len(y); r++ {
+			// rowStart[r+1] is read before anything at r+1 or above is
+			// written: writes go to rowStart[w+1] and w < r here.
+			end := d.rowStart[r+1]
+			if k < len(del) && del[k] == r {
+				k++
+				start = end
+				continue
+			}
+			copy(d.index[p:], d.index[start:end])
+			copy(d.value[p:], d.value[start:end])
+			p += end - start
+			start = end
+			d.rowStart[w+1] = p
+			y[w] = y[r]
+			w++
+		}
+	}
+	d.rows = w
+	if !d.dense {
+		// Truncate to the current length keeps every row and recomputes
+		// the width from them.
+		d.Truncate(w)
+	}
+	return nil
+}
+
+// DeleteRows removes the dual variables of the rows at the given 0-based
+// positions from every vector, as Dataset.DeleteRows removes the rows, so
+// that the dual stays aligned with its data set for a warm start. The
+// vectors are compacted in place; the only allocation is a sorted copy of
+// rows.
+//
+// The dual's row count is the length of its vectors (0 without vectors).
+// A position out of range or given twice, or vectors of unequal lengths,
+// is an error wrapping ErrRowPosition, and then nothing is removed.
+func (dual *LinearDual) DeleteRows(rows []int) error {
+	n := 0
+	if len(dual.Alpha) > 0 {
+		n = len(dual.Alpha[0])
+	}
+	for k, a := range dual.Alpha {
+		if len(a) != n {
+			return fmt.Errorf("%w: dual vector %d has %d rows, vector 0 has %d", ErrRowPosition, k, len(a), n)
+		}
+	}
+	del, err := sortedPositions(rows, n)
+	if err != nil || len(del) == 0 {
+		return err
+	}
+	for k, a := range dual.Alpha {
+		w, j := del[0], 0
+		for r := del[0]; r < n; r++ {
+			if j < len(del) && del[j] == r {
+				j++
+				continue
+			}
+			a[w] = a[r]
+			w++
+		}
+		dual.Alpha[k] = a[:w]
+	}
+	return nil
+}
+
+// sortedPositions returns rows sorted in a new slice, after checking that
+// each lies in [0, n) and none repeats.
+func sortedPositions(rows []int, n int) ([]int, error) {
+	for _, r := range rows {
+		if r < 0 || r >= n {
+			return nil, fmt.Errorf("%w: position %d is outside the %d rows held", ErrRowPosition, r, n)
+		}
+	}
+	del := slices.Clone(rows)
+	slices.Sort(del)
+	for i := 1; i < len(del); i++ {
+		if del[i] == del[i-1] {
+			return nil, fmt.Errorf("%w: position %d given twice", ErrRowPosition, del[i])
+		}
+	}
+	return del, nil
+}

@@ -1,0 +1,190 @@
+// Package modeldir is a directory of versioned model files: atomic publishing
+// and a watcher that follows the newest valid version (DESIGN.md §6).
+//
+// A published model is named "model-<version>.svmgo" with a decimal version
+// that strictly increases. Publish writes a temporary dot-file ending in
+// ".tmp", syncs it, gives it its final name and syncs the directory, so a
+// reader sees either no file or a complete one. Watch loads the newest valid
+// version and then follows the directory with fsnotify, swapping each newer
+// valid version in with one atomic pointer store; a version that fails to
+// load is logged and skipped while the current model keeps serving.
+package modeldir
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
+)
+
+const (
+	filePrefix = "model-"
+	fileSuffix = ".svmgo"
+)
+
+// FileName returns the name a published model of the given version has:
+// "model-<version>.svmgo", the version in decimal without leading zeros.
+func FileName(version uint64) string {
+	return filePrefix + strconv.FormatUint(version, 10) + fileSuffix
+}
+
+// ParseFileName returns the version of a published model file name (a base
+// name, not a path), and ok=false for any other name: temporary files,
+// dot-files, "*.tmp", other extensions, and versions that are not canonical
+// decimals (signs, leading zeros, overflow), so that each version has exactly
+// one name and FileName(v) round-trips.
+func ParseFileName(name string) (version uint64, ok bool) {
+	digits, found := strings.CutPrefix(name, filePrefix)
+	if !found {
+		return 0, false
+	}
+	digits, found = strings.CutSuffix(digits, fileSuffix)
+	if !found || len(digits) > 1 && digits[0] == '0' {
+		return 0, false
+	}
+	// Base 10 refuses signs, underscores and overflow.
+	v, err := strconv.ParseUint(digits, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return v, true
+}
+
+// isTempName reports whether name is one a writer uses while a file is not
+// yet complete; scans and events ignore such names (DESIGN.md §8).
+func isTempName(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".tmp")
+}
+
+// highestVersion returns the highest version published in dir, and
+// found=false when there is none.
+func highestVersion(dir string) (highest uint64, found bool, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, false, err
+	}
+	for _, e := range entries {
+		if v, ok := ParseFileName(e.Name()); ok && (!found || v > highest) {
+			highest, found = v, true
+		}
+	}
+	return highest, found, nil
+}
+
+// Publish writes m into dir as the next version: one above the highest
+// "model-<v>.svmgo" present (whether or not that file is a valid model), 1
+// when there is none. It returns the version written.
+//
+// The model is written to a temporary ".model-*.tmp" file in dir, synced,
+// then given its final name and the directory synced (DESIGN.md §6), so a
+// watcher never sees a partial file. The final name is taken with a hard
+// link, which fails rather than replaces when the name exists: two
+// publishers racing for the same version do not overwrite each other, the
+// loser takes the next version. On a file system without hard links Publish
+// falls back to a rename, and concurrent publishers to one directory must
+// then be serialised by the caller.
+//
+// When m.Created is 0 the file records the time of publishing; m itself is
+// not modified. An error after the final name exists (syncing the directory)
+// is returned with the version, the file complete but not known durable.
+func Publish(dir string, m *core.LinearModel) (uint64, error) {
+	if m.Created == 0 {
+		stamped := *m // shallow: the slices are shared, read only
+		stamped.Created = time.Now().Unix()
+		m = &stamped
+	}
+	data, err := modelfile.Marshal(m)
+	if err != nil {
+		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
+	}
+	tmp, err := writeTemp(dir, data)
+	if err != nil {
+		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
+	}
+	// The temporary name is ignored by watchers, so a failure to remove it
+	// leaves only a stray file; the link (or rename) below is what matters.
+	defer os.Remove(tmp)
+
+	for {
+		highest, found, err := highestVersion(dir)
+		if err != nil {
+			return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
+		}
+		next := uint64(1)
+		if found {
+			if highest == ^uint64(0) {
+				return 0, fmt.Errorf("modeldir: publish in %s: version %d is the highest possible", dir, highest)
+			}
+			next = highest + 1
+		}
+		final := filepath.Join(dir, FileName(next))
+		err = os.Link(tmp, final)
+		if errors.Is(err, os.ErrExist) {
+			continue // another publisher took this version first
+		}
+		if err != nil {
+			// No hard links here (some FAT-like file systems): rename, which
+			// replaces silently, so the no-clobber guarantee is lost.
+			if rerr := os.Rename(tmp, final); rerr != nil {
+				return 0, fmt.Errorf("modeldir: publish %s: %w", final, rerr)
+			}
+		}
+		if err := syncDir(dir); err != nil {
+			return next, fmt.Errorf("modeldir: publish %s: sync directory: %w", final, err)
+		}
+		return next, nil
+	}
+}
+
+// writeTemp writes data to a new temporary file in dir, syncs and closes
+// it, and returns its path; on error nothing is left behind.
+func writeTemp(dir string, data []byte) (path string, err error) {
+	f, err := os.CreateTemp(dir, "."+filePrefix+"*.tmp")
+	if err != nil {
+		return "", err
+	}
+	path = f.Name()
+	defer func() {
+		if err != nil {
+			f.Close() // harmless when already closed
+			os.Remove(path)
+		}
+	}()
+	if err = f.Chmod(0o644); err != nil {
+		return "", err
+	}
+	if _, err = f.Write(data); err != nil {
+		return "", err
+	}
+	if err = f.Sync(); err != nil {
+		return "", err
+	}
+	if err = f.Close(); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// syncDir makes a new name in dir durable. Windows cannot open a directory
+// for syncing, and renames there are durable once they return.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

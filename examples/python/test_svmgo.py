@@ -1,0 +1,468 @@
+"""Tests of the ctypes bindings (svmgo.py) against libsvmgo.so.
+
+Run from the repository root after `make`:
+
+    python3 -m unittest discover -s examples/python
+
+The numpy and scipy tests skip when those are not installed; the rest run
+the standard-library paths (lists and array.array), which are also run with
+numpy hidden when numpy is installed.
+"""
+
+import array
+import math
+import os
+import subprocess
+import tempfile
+import time
+import unittest
+from unittest import mock
+
+import svmgo
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, os.pardir, os.pardir))
+DATA = os.path.join(ROOT, "examples", "data")
+SVMGO_BIN = os.environ.get("SVMGO_BIN", os.path.join(ROOT, "bin", "svmgo"))
+
+try:
+    import numpy as np
+except ImportError:
+    np = None
+try:
+    import scipy.sparse as sp
+except ImportError:
+    sp = None
+
+E = svmgo.Status
+
+
+def read_libsvm(path):
+    """A LIBSVM text file as (labels, indptr, indices, values), 0-based indices."""
+    labels, indptr, indices, values = [], [0], [], []
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            if not fields:
+                continue
+            labels.append(float(fields[0]))
+            for item in fields[1:]:
+                i, v = item.split(":")
+                indices.append(int(i) - 1)
+                values.append(float(v))
+            indptr.append(len(indices))
+    return labels, indptr, indices, values
+
+
+def dense_rows(indptr, indices, values, num_features):
+    rows = []
+    for r in range(len(indptr) - 1):
+        row = [0.0] * num_features
+        for k in range(indptr[r], indptr[r + 1]):
+            row[indices[k]] = values[k]
+        rows.append(row)
+    return rows
+
+
+TRAIN = read_libsvm(os.path.join(DATA, "heart_scale.train"))
+TEST = read_libsvm(os.path.join(DATA, "heart_scale.test"))
+NF = 13  # heart_scale's features
+TRAIN_DENSE = dense_rows(*TRAIN[1:], NF)
+TEST_DENSE = dense_rows(*TEST[1:], NF)
+OPTIONS = "-s 1 -B 1"
+
+
+def train_heart(options=OPTIONS):
+    """A model trained on heart_scale.train, rows added as CSR in file order."""
+    y, indptr, indices, values = TRAIN
+    with svmgo.Trainer(options, len(y), NF, capacity_nonzeros=len(values)) as t:
+        t.add((indptr, indices, values), y)
+        return t.fit()
+
+
+def accuracy(pred, truth):
+    return sum(p == t for p, t in zip(pred, truth)) / len(truth)
+
+
+def wait_for_version(model, want, timeout=10.0):
+    """Polls a watched model until it serves version want; returns the last version seen."""
+    deadline = time.monotonic() + timeout
+    v = None
+    while time.monotonic() < deadline:
+        try:
+            v = model.version
+            if v >= want:
+                return v
+        except svmgo.Error as e:
+            if e.code != E.E_NO_MODEL:
+                raise
+        time.sleep(0.01)
+    return v
+
+
+class TestTrainPredict(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.model = train_heart()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.model.close()
+
+    def test_properties(self):
+        m = self.model
+        self.assertEqual(m.kind, "linear_svc")
+        self.assertEqual(m.num_features, NF)
+        self.assertEqual(m.num_classes, 2)
+        self.assertEqual(m.num_decision_values, 1)
+        # LIBLINEAR's order for a {-1, +1} problem puts +1 first.
+        self.assertEqual(m.labels, [1, -1])
+        self.assertEqual(m.version, 0)
+        self.assertFalse(m.quantized)
+        self.assertFalse(m.has_probability)
+        self.assertRegex(svmgo.library_version(), r"^\d+\.\d+\.\d+$")
+
+    def test_accuracy_and_save_load(self):
+        pred = self.model.predict((TEST[1], TEST[2], TEST[3]))
+        self.assertEqual(len(pred), len(TEST[0]))
+        acc = accuracy(pred, TEST[0])
+        self.assertGreaterEqual(acc, 0.80, f"test accuracy {acc:.4f}")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "heart.svmgo")
+            self.model.save(path)
+            with svmgo.Model.load(path) as loaded:
+                self.assertEqual(loaded.predict(TEST_DENSE), pred)
+            with open(path, "rb") as f:
+                data = f.read()
+            with svmgo.Model.from_bytes(data) as from_bytes:
+                self.assertEqual(from_bytes.predict(TEST_DENSE), pred)
+                self.assertEqual(from_bytes.decision_function(TEST_DENSE), self.model.decision_function(TEST_DENSE))
+
+    def test_dense_csr_and_array_inputs_agree(self):
+        m = self.model
+        by_csr = m.predict((TEST[1], TEST[2], TEST[3]))
+        self.assertEqual(m.predict(TEST_DENSE), by_csr)
+        # array.array in the library's own types is passed without a copy.
+        f32_csr = (array.array("q", TEST[1]), array.array("i", TEST[2]), array.array("f", TEST[3]))
+        self.assertEqual(m.predict(f32_csr), by_csr)
+        self.assertEqual(m.predict([]), [])
+
+    def test_decision_values_give_labels(self):
+        m = self.model
+        dec = m.decision_function(TEST_DENSE)
+        self.assertEqual(len(dec), len(TEST_DENSE))
+        self.assertTrue(all(len(row) == 1 for row in dec))
+        pos, neg = m.labels
+        # Two classes: the first label when the decision value is positive.
+        want = [pos if row[0] > 0 else neg for row in dec]
+        self.assertEqual(m.predict(TEST_DENSE), want)
+        # A linear model: f(0) is the bias weight, f(2x) - f(0) = 2 (f(x) - f(0)).
+        f0 = m.decision_function([[0.0] * NF])[0][0]
+        x = TEST_DENSE[0]
+        fx = m.decision_function([x])[0][0]
+        f2x = m.decision_function([[2 * v for v in x]])[0][0]
+        self.assertAlmostEqual(f2x - f0, 2 * (fx - f0), places=5)
+
+    def test_matches_command_line(self):
+        """The same rows and options through bin/svmgo give the same labels."""
+        if not os.access(SVMGO_BIN, os.X_OK):
+            self.skipTest(f"{SVMGO_BIN} not built (run make build)")
+        with tempfile.TemporaryDirectory() as d:
+            model_path = os.path.join(d, "heart.model")
+            out_path = os.path.join(d, "heart.out")
+            subprocess.run(
+                [SVMGO_BIN, "train-linear", "-q", *OPTIONS.split(), os.path.join(DATA, "heart_scale.train"), model_path],
+                check=True,
+                capture_output=True,
+            )
+            subprocess.run(
+                [SVMGO_BIN, "predict", "-q", os.path.join(DATA, "heart_scale.test"), model_path, out_path],
+                check=True,
+                capture_output=True,
+            )
+            with open(out_path) as f:
+                cli = [float(line) for line in f]
+            self.assertEqual(len(cli), len(TEST[0]))
+            self.assertEqual(self.model.predict(TEST_DENSE), cli)
+            # The command's model file loads here and predicts the same.
+            with svmgo.Model.load(model_path) as m:
+                self.assertEqual(m.predict((TEST[1], TEST[2], TEST[3])), cli)
+
+    def test_without_numpy(self):
+        """The standard-library paths, also when numpy is installed."""
+        with mock.patch.object(svmgo, "_np", None):
+            pred = self.model.predict(TEST_DENSE)
+            self.assertIsInstance(pred, list)
+            self.assertGreaterEqual(accuracy(pred, TEST[0]), 0.80)
+            dec = self.model.decision_function((TEST[1], TEST[2], TEST[3]))
+            self.assertIsInstance(dec, list)
+            self.assertEqual(len(dec), len(TEST[0]))
+
+
+class TestTrainer(unittest.TestCase):
+    def test_dense_rows_and_remove(self):
+        y = TRAIN[0]
+        with svmgo.Trainer(OPTIONS, len(y), NF) as t:  # dense storage
+            t.add(TRAIN_DENSE[:5], y[:5])
+            t.add((TRAIN[1][5:], TRAIN[2], TRAIN[3]), y[5:])  # indptr need not start at 0
+            self.assertEqual(len(t), len(y))
+            with t.fit() as m, train_heart() as ref:
+                # Same rows, same options, same seed: the same model.
+                self.assertEqual(m.decision_function(TEST_DENSE), ref.decision_function(TEST_DENSE))
+            t.remove(range(10))
+            self.assertEqual(t.num_rows, len(y) - 10)
+            with t.fit() as warm:
+                acc = accuracy(warm.predict(TEST_DENSE), TEST[0])
+                self.assertGreaterEqual(acc, 0.80)
+            with svmgo.Trainer(OPTIONS, len(y), NF) as cold_t:
+                cold_t.add(TRAIN_DENSE[10:], y[10:])
+                with cold_t.fit() as cold, t.fit() as warm:
+                    # Warm and cold starts stop at the same tolerance, not the
+                    # same bits: most test labels agree.
+                    agree = accuracy(warm.predict(TEST_DENSE), cold.predict(TEST_DENSE))
+                    self.assertGreaterEqual(agree, 0.95)
+
+    def test_full(self):
+        with svmgo.Trainer(OPTIONS, 3, NF) as t:
+            t.add(TRAIN_DENSE[:3], TRAIN[0][:3])
+            with self.assertRaises(svmgo.Error) as cm:
+                t.add(TRAIN_DENSE[3:4], TRAIN[0][3:4])
+            self.assertEqual(cm.exception.code, E.E_FULL)
+            self.assertEqual(t.num_rows, 3)  # all or none
+
+    def test_single_class(self):
+        with svmgo.Trainer(OPTIONS, 4, 2) as t:
+            t.add([[1, 0], [0, 1], [1, 1], [2, 1]], [1, 1, 1, 1])
+            with self.assertRaises(svmgo.Error) as cm:
+                t.fit()
+            self.assertEqual(cm.exception.code, E.E_TRAIN)
+
+    def test_not_finite(self):
+        with svmgo.Trainer(OPTIONS, 4, 2) as t:
+            with self.assertRaises(svmgo.Error) as cm:
+                t.add([[1, 0], [math.nan, 1]], [1, -1])
+            self.assertEqual(cm.exception.code, E.E_NOT_FINITE)
+            self.assertEqual(t.num_rows, 0)
+        with train_heart() as m:
+            row = list(TEST_DENSE[0])
+            row[3] = math.inf
+            with self.assertRaises(svmgo.Error) as cm:
+                m.predict([row])
+            self.assertEqual(cm.exception.code, E.E_NOT_FINITE)
+
+    def test_regression(self):
+        # y = 2 x0 - x1 + 1, learned by L2-loss SVR with a bias.
+        X = [[i / 10, (i * 7 % 11) / 10] for i in range(40)]
+        y = [2 * a - b + 1 for a, b in X]
+        with svmgo.Trainer("-s 12 -c 100 -p 0.001 -e 0.0001 -B 1", len(X), 2) as t:
+            t.add(X, y)
+            with t.fit() as m:
+                self.assertEqual(m.kind, "linear_svr")
+                self.assertEqual(m.num_classes, 0)
+                self.assertEqual(m.labels, [])
+                for got, want in zip(m.predict(X), y):
+                    self.assertAlmostEqual(got, want, delta=0.05)
+
+
+class TestErrors(unittest.TestCase):
+    def assertCode(self, code, fn, *args):
+        with self.assertRaises(svmgo.Error) as cm:
+            fn(*args)
+        e = cm.exception
+        self.assertEqual(e.code, code, str(e))
+        self.assertEqual(e.name, "SVMGO_" + code.name)
+        self.assertTrue(e.message, "the library gave no message")
+        self.assertEqual(str(e), f"{e.name}: {e.message}")
+        return e
+
+    def test_wrong_feature_count(self):
+        with train_heart() as m:
+            e = self.assertCode(E.E_DIMENSION, m.predict, [[0.0] * (NF - 1)])
+            self.assertIn(str(NF), e.message)
+        with svmgo.Trainer(OPTIONS, 4, NF) as t:
+            self.assertCode(E.E_DIMENSION, t.add, [[0.0] * (NF + 1)], [1])
+
+    def test_closed_model(self):
+        m = train_heart()
+        stale = m._h.value
+        m.close()
+        m.close()  # twice is harmless
+        self.assertCode(E.E_BAD_HANDLE, m.predict, TEST_DENSE)
+        self.assertCode(E.E_BAD_HANDLE, lambda: m.num_features)
+        # The library itself refuses the freed handle, without crashing.
+        v = svmgo.c_int64()
+        status = svmgo._lib.svmgo_model_get(stale, 2, svmgo.ctypes.byref(v))
+        self.assertEqual(status, E.E_BAD_HANDLE)
+        self.assertEqual(svmgo._lib.svmgo_model_free(stale), E.E_BAD_HANDLE)
+        t = svmgo.Trainer(OPTIONS, 4, NF)
+        t.close()
+        self.assertCode(E.E_BAD_HANDLE, t.fit)
+
+    def test_bad_options(self):
+        for options in ["-s 99", "-c", "-c abc", "-v 5", "-s 1 extra"]:
+            with self.subTest(options=options):
+                self.assertCode(E.E_INVALID_ARGUMENT, svmgo.Trainer, options, 10, NF)
+
+    def test_corrupt_file(self):
+        with train_heart() as m, tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "m.svmgo")
+            m.save(path)
+            with open(path, "rb") as f:
+                good = f.read()
+            flipped = bytearray(good)
+            flipped[len(good) // 2] ^= 0x10
+            cases = {"bit flip": bytes(flipped), "truncated": good[: len(good) - 3], "not a model": b"hello, world\n" * 5}
+            for name, data in cases.items():
+                with self.subTest(name):
+                    bad = os.path.join(d, "bad.svmgo")
+                    with open(bad, "wb") as f:
+                        f.write(data)
+                    self.assertCode(E.E_CORRUPT, svmgo.Model.load, bad)
+                    self.assertCode(E.E_CORRUPT, svmgo.Model.from_bytes, data)
+
+    def test_missing_paths(self):
+        with tempfile.TemporaryDirectory() as d:
+            missing = os.path.join(d, "no", "such")
+            self.assertCode(E.E_IO, svmgo.Model.watch, missing)
+            self.assertCode(E.E_IO, svmgo.Model.load, os.path.join(d, "none.svmgo"))
+            with train_heart() as m:
+                self.assertCode(E.E_IO, m.publish, missing)
+                self.assertCode(E.E_IO, m.save, os.path.join(missing, "m.svmgo"))
+
+    def test_unsupported_probability(self):
+        with train_heart() as m:
+            self.assertCode(E.E_UNSUPPORTED, m.predict_proba, TEST_DENSE[:1])
+
+    def test_python_side_shape_errors(self):
+        with train_heart() as m:
+            with self.assertRaises(ValueError):
+                m.predict([[0.0] * NF, [0.0] * (NF - 1)])  # ragged rows
+        with svmgo.Trainer(OPTIONS, 4, NF) as t:
+            with self.assertRaises(ValueError):
+                t.add([[0.0] * NF], [1, -1])  # two labels, one row
+
+
+class TestThreads(unittest.TestCase):
+    def test_shared_model_and_per_thread_errors(self):
+        """One model serves several threads; each thread sees its own error message."""
+        import threading
+
+        with train_heart() as m:
+            want = m.predict(TEST_DENSE)
+            failures = []
+
+            def predict_loop():
+                for _ in range(50):
+                    if m.predict(TEST_DENSE) != want:
+                        failures.append("wrong labels")
+
+            def error_loop(width, other):
+                for _ in range(50):
+                    try:
+                        m.predict([[0.0] * width])
+                        failures.append(f"width {width} accepted")
+                    except svmgo.Error as e:
+                        # The message names this thread's row width, not the other thread's.
+                        if e.code != E.E_DIMENSION or str(width) not in e.message or str(other) in e.message:
+                            failures.append(f"width {width}: {e}")
+
+            threads = [threading.Thread(target=predict_loop) for _ in range(3)]
+            threads += [threading.Thread(target=error_loop, args=wo) for wo in ((5, 7), (7, 5))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            self.assertEqual(failures, [])
+
+
+class TestWatch(unittest.TestCase):
+    def test_watch_follows_published_versions(self):
+        with tempfile.TemporaryDirectory() as d, train_heart() as m1, train_heart("-s 1 -B 1 -c 0.01") as m2:
+            with svmgo.Model.watch(d) as w:
+                # Nothing published yet: no model to predict with.
+                with self.assertRaises(svmgo.Error) as cm:
+                    w.predict(TEST_DENSE[:1])
+                self.assertEqual(cm.exception.code, E.E_NO_MODEL)
+                v1 = m1.publish(d)
+                self.assertEqual(v1, 1)
+                self.assertEqual(wait_for_version(w, v1), v1)
+                self.assertEqual(w.decision_function(TEST_DENSE), m1.decision_function(TEST_DENSE))
+                v2 = m2.publish(d)
+                self.assertEqual(v2, 2)
+                self.assertEqual(wait_for_version(w, v2), v2)
+                self.assertEqual(w.decision_function(TEST_DENSE), m2.decision_function(TEST_DENSE))
+                self.assertNotEqual(m1.decision_function(TEST_DENSE), m2.decision_function(TEST_DENSE))
+            self.assertTrue(os.path.exists(os.path.join(d, "model-2.svmgo")))
+
+    def test_watch_skips_a_corrupt_version(self):
+        with tempfile.TemporaryDirectory() as d, train_heart() as m:
+            m.publish(d)
+            with svmgo.Model.watch(d) as w:
+                self.assertEqual(wait_for_version(w, 1), 1)
+                with open(os.path.join(d, ".junk.tmp"), "wb") as f:
+                    f.write(b"garbage")
+                os.rename(os.path.join(d, ".junk.tmp"), os.path.join(d, "model-2.svmgo"))
+                v3 = m.publish(d)
+                self.assertEqual(v3, 3)
+                self.assertEqual(wait_for_version(w, v3), v3)
+                self.assertEqual(w.predict(TEST_DENSE), m.predict(TEST_DENSE))
+
+
+@unittest.skipIf(np is None, "numpy is not installed")
+class TestNumpy(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.model = train_heart()
+        cls.X64 = np.array(TEST_DENSE, dtype=np.float64)
+        cls.X32 = cls.X64.astype(np.float32)
+        cls.want = cls.model.predict(TEST_DENSE)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.model.close()
+
+    def test_zero_copy(self):
+        for X in (self.X32, self.X64):
+            _, ptr, rows, cols, keep = svmgo._dense(X)
+            self.assertIs(keep, X)
+            self.assertEqual(svmgo.ctypes.addressof(ptr.contents), X.ctypes.data)
+            self.assertEqual((rows, cols), X.shape)
+
+    def test_predict(self):
+        for X in (self.X32, self.X64, np.asfortranarray(self.X64), np.hstack([self.X64, self.X64])[:, :NF]):
+            pred = self.model.predict(X)
+            self.assertIsInstance(pred, np.ndarray)
+            self.assertEqual(pred.tolist(), self.want)
+        dec = self.model.decision_function(self.X32)
+        self.assertEqual(dec.shape, (len(TEST_DENSE), 1))
+        self.assertEqual(dec.tolist(), self.model.decision_function(TEST_DENSE))
+        with self.assertRaises(ValueError):
+            self.model.predict(self.X32[0])  # 1-D
+
+    def test_csr_arrays_and_training(self):
+        csr = (np.array(TEST[1], dtype=np.int64), np.array(TEST[2], dtype=np.int32), np.array(TEST[3], dtype=np.float32))
+        self.assertEqual(self.model.predict(csr).tolist(), self.want)
+        y = np.array(TRAIN[0])
+        with svmgo.Trainer(OPTIONS, len(y), NF) as t:
+            t.add(np.array(TRAIN_DENSE, dtype=np.float32), y)
+            with t.fit() as m:
+                np.testing.assert_array_equal(m.decision_function(self.X32), self.model.decision_function(self.X32))
+
+
+@unittest.skipIf(sp is None, "scipy is not installed")
+class TestScipy(unittest.TestCase):
+    def test_csr_matrix(self):
+        with train_heart() as m:
+            X = sp.csr_matrix(np.array(TEST_DENSE, dtype=np.float64))
+            self.assertEqual(m.predict(X).tolist(), m.predict(TEST_DENSE))
+            self.assertEqual(m.predict(X.tocsc()).tolist(), m.predict(TEST_DENSE))
+            y = np.array(TRAIN[0])
+            Xtr = sp.csr_matrix(np.array(TRAIN_DENSE, dtype=np.float32))
+            with svmgo.Trainer(OPTIONS, len(y), NF, capacity_nonzeros=Xtr.nnz) as t:
+                t.add(Xtr, y)
+                with t.fit() as m2:
+                    self.assertEqual(m2.predict(X).tolist(), m.predict(TEST_DENSE))
+
+
+if __name__ == "__main__":
+    unittest.main()

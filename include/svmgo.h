@@ -1,0 +1,260 @@
+/*
+ * svmgo.h — the C interface of libsvmgo.so.
+ *
+ * libsvmgo trains and runs support vector machines on small machines. This
+ * header is the whole contract of the shared library: every symbol it
+ * declares is exported, and nothing else is (a test compares the two).
+ *
+ * Conventions (the same for every function below):
+ *
+ *  - Every function returns an svmgo_status: SVMGO_OK (0) on success, a
+ *    negative code on failure. After a failure, svmgo_last_error() returns a
+ *    message naming what was wrong, for the calling thread only.
+ *  - Handles (svmgo_model *, svmgo_trainer *) are opaque tokens, not
+ *    pointers to memory: never dereference them. Each *_free function
+ *    accepts NULL as a no-op; a handle that was already freed, or was never
+ *    returned by this library, gives SVMGO_E_BAD_HANDLE, never a crash.
+ *  - Inputs are caller-owned arrays, read only during the call; the library
+ *    keeps no pointer to them. Outputs go into caller-owned arrays whose
+ *    capacity, in elements, is passed beside them (dst, dst_cap); a call
+ *    whose output does not fit writes nothing and returns
+ *    SVMGO_E_CAPACITY with the size needed in the message.
+ *  - Dense rows are row-major: row r, feature j is x[r * num_features + j].
+ *    Sparse rows are CSR with 0-based feature indices, strictly increasing
+ *    within a row: row r is indices/values[indptr[r] .. indptr[r+1]).
+ *    Feature j of a sparse row is feature j + 1 of a LIBSVM text file.
+ *  - Non-finite inputs (NaN, ±Inf) are refused with SVMGO_E_NOT_FINITE.
+ *  - A Go panic never crosses this interface (it becomes SVMGO_E_INTERNAL),
+ *    and the library never writes to stdout or stderr.
+ */
+#ifndef SVMGO_H
+#define SVMGO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define SVMGO_API __declspec(dllimport)
+#elif defined(__GNUC__)
+#define SVMGO_API __attribute__((visibility("default")))
+#else
+#define SVMGO_API
+#endif
+
+/* ---- Version ------------------------------------------------------------ */
+
+#define SVMGO_VERSION_MAJOR 0
+#define SVMGO_VERSION_MINOR 3
+#define SVMGO_VERSION_PATCH 0
+/* One number for comparisons: major * 10000 + minor * 100 + patch. */
+#define SVMGO_VERSION_NUMBER \
+    (SVMGO_VERSION_MAJOR * 10000 + SVMGO_VERSION_MINOR * 100 + SVMGO_VERSION_PATCH)
+
+/* The SVMGO_VERSION_NUMBER the library was built with; compare it with the
+ * header's to detect a mismatched libsvmgo.so. Thread-safe. */
+SVMGO_API unsigned svmgo_version_number(void);
+
+/* The library version as "major.minor.patch", a static string owned by the
+ * library. Thread-safe. */
+SVMGO_API const char *svmgo_version_string(void);
+
+/* ---- Status codes --------------------------------------------------------- */
+
+/* Status codes. The values are pinned: they will not change meaning. */
+typedef enum svmgo_status {
+    SVMGO_OK = 0,
+    SVMGO_E_INVALID_ARGUMENT = -1, /* NULL pointer, zero size, bad option string */
+    SVMGO_E_BAD_HANDLE = -2,       /* freed, foreign or wrong-kind handle */
+    SVMGO_E_DIMENSION = -3,        /* input has the wrong number of features */
+    SVMGO_E_CAPACITY = -4,         /* output array too small (message: size needed) */
+    SVMGO_E_NOT_FINITE = -5,       /* NaN or infinite input value */
+    SVMGO_E_IO = -6,               /* file or directory could not be read or written */
+    SVMGO_E_CORRUPT = -7,          /* not a model file, truncated, or checksum mismatch */
+    SVMGO_E_VERSION = -8,          /* model file from a newer, unknown format version */
+    SVMGO_E_FULL = -9,             /* trainer holds as many rows as its capacity */
+    SVMGO_E_TRAIN = -10,           /* training impossible (for example a single class) */
+    SVMGO_E_NO_MODEL = -11,        /* watched directory has no valid model yet */
+    SVMGO_E_UNSUPPORTED = -12,     /* not available for this model (e.g. probabilities) */
+    SVMGO_E_INTERNAL = -13         /* a bug in libsvmgo; please report the message */
+} svmgo_status;
+
+/* The enumerator's name for a status code ("SVMGO_E_CAPACITY"), or
+ * "SVMGO_E_UNKNOWN" for a value outside the enum. A static string owned by
+ * the library. Thread-safe. */
+SVMGO_API const char *svmgo_status_name(int status);
+
+/* The message of the last failed call made by the calling thread, or "" if
+ * none failed yet. Owned by the library; valid until the calling thread's
+ * next failed call. Thread-safe (each thread has its own message). */
+SVMGO_API const char *svmgo_last_error(void);
+
+/* ---- Models --------------------------------------------------------------- */
+
+/* A trained model. Models are immutable: one handle can be used by any
+ * number of threads at once. A watched model (svmgo_model_watch) follows
+ * its directory; each call uses the version current when the call began. */
+typedef struct svmgo_model svmgo_model;
+
+/* What svmgo_model_get reports. Values are pinned. */
+typedef enum svmgo_model_property {
+    SVMGO_MODEL_KIND = 1,                /* an svmgo_model_kind value */
+    SVMGO_MODEL_NUM_FEATURES = 2,        /* features a dense row must have */
+    SVMGO_MODEL_NUM_CLASSES = 3,         /* classes; 0 for regression */
+    SVMGO_MODEL_NUM_DECISION_VALUES = 4, /* decision values per row */
+    SVMGO_MODEL_QUANTIZED = 5,           /* 1 if weights are int8, else 0 */
+    SVMGO_MODEL_HAS_PROBABILITY = 6,     /* 1 if SVMGO_OUTPUT_PROBABILITY works */
+    SVMGO_MODEL_VERSION = 7              /* version in use (watched), else 0 */
+} svmgo_model_property;
+
+/* Model kinds (SVMGO_MODEL_KIND). Values are pinned. */
+typedef enum svmgo_model_kind {
+    SVMGO_KIND_LINEAR_SVC = 1, /* linear classifier (LIBLINEAR -s 1, 3) */
+    SVMGO_KIND_LINEAR_SVR = 2, /* linear regression (LIBLINEAR -s 12, 13) */
+    SVMGO_KIND_KERNEL_SVC = 3, /* kernel classifier (LIBSVM -s 0) */
+    SVMGO_KIND_KERNEL_SVR = 4, /* kernel regression (LIBSVM -s 3) */
+    SVMGO_KIND_ONE_CLASS = 5   /* kernel one-class (LIBSVM -s 2) */
+} svmgo_model_kind;
+
+/* Loads the model file at path into *out. The caller owns *out and frees it
+ * with svmgo_model_free. Errors: SVMGO_E_IO, SVMGO_E_CORRUPT,
+ * SVMGO_E_VERSION. Thread-safe. */
+SVMGO_API int svmgo_model_load(const char *path, svmgo_model **out);
+
+/* Loads a model from the size bytes at buf (the contents of a model file)
+ * into *out. buf is read during the call only. Thread-safe. */
+SVMGO_API int svmgo_model_load_buffer(const void *buf, size_t size, svmgo_model **out);
+
+/* Writes model to path atomically: a reader sees the old file or the whole
+ * new one, never a part. Thread-safe. */
+SVMGO_API int svmgo_model_save(const svmgo_model *model, const char *path);
+
+/* Publishes model into dir as the next version, model-<version>.svmgo,
+ * atomically, and stores that version in *version (may be NULL). Every
+ * svmgo_model_watch of dir picks it up. Publishers of one directory must
+ * not run at the same time. */
+SVMGO_API int svmgo_model_publish(const svmgo_model *model, const char *dir, uint64_t *version);
+
+/* Opens a handle on the newest valid model in dir, following new versions
+ * as they are published: a new version is loaded and checked completely,
+ * then swapped in without blocking predictions; an invalid file is skipped
+ * and the current model keeps serving. Until a first model has loaded,
+ * predictions return SVMGO_E_NO_MODEL. Errors: SVMGO_E_IO when dir is not a
+ * readable directory. Free with svmgo_model_free, which stops watching. */
+SVMGO_API int svmgo_model_watch(const char *dir, svmgo_model **out);
+
+/* Frees model. NULL is a no-op. A handle must not be used after it is
+ * freed, and must not be freed while another thread uses it. */
+SVMGO_API int svmgo_model_free(svmgo_model *model);
+
+/* Stores a property of model (svmgo_model_property) in *value.
+ * Thread-safe. */
+SVMGO_API int svmgo_model_get(const svmgo_model *model, int property, int64_t *value);
+
+/* Copies the class labels, in decision-value order, into dst and stores
+ * their number in *count (may be NULL). Regression models have none.
+ * Thread-safe. */
+SVMGO_API int svmgo_model_labels(const svmgo_model *model, int32_t *dst, size_t dst_cap, size_t *count);
+
+/* ---- Prediction ------------------------------------------------------------ */
+
+/* What a predict call writes per row. Values are pinned. */
+typedef enum svmgo_output {
+    SVMGO_OUTPUT_LABEL = 1,          /* one value: the class label, or the regression value */
+    SVMGO_OUTPUT_DECISION_VALUES = 2,/* SVMGO_MODEL_NUM_DECISION_VALUES values */
+    SVMGO_OUTPUT_PROBABILITY = 3     /* SVMGO_MODEL_NUM_CLASSES values, when the model has them */
+} svmgo_output;
+
+/* Predicts num_rows dense rows of num_features float values each and
+ * writes the requested output (svmgo_output) row after row into dst, which
+ * holds dst_cap values. num_features must equal SVMGO_MODEL_NUM_FEATURES.
+ * Allocates nothing. Thread-safe. */
+SVMGO_API int svmgo_predict_dense_f32(const svmgo_model *model, int output,
+                                      double *dst, size_t dst_cap,
+                                      const float *x, size_t num_rows, size_t num_features);
+
+/* As svmgo_predict_dense_f32, for double rows (converted to float, the
+ * precision models are stored in, as each value is read). */
+SVMGO_API int svmgo_predict_dense_f64(const svmgo_model *model, int output,
+                                      double *dst, size_t dst_cap,
+                                      const double *x, size_t num_rows, size_t num_features);
+
+/* Predicts num_rows sparse rows in CSR form (indptr has num_rows + 1
+ * entries, indptr[0] = 0 is not required). Features at or past
+ * SVMGO_MODEL_NUM_FEATURES are ignored, as LIBSVM does. Allocates nothing.
+ * Thread-safe. */
+SVMGO_API int svmgo_predict_csr_f32(const svmgo_model *model, int output,
+                                    double *dst, size_t dst_cap,
+                                    const int64_t *indptr, const int32_t *indices,
+                                    const float *values, size_t num_rows);
+
+/* As svmgo_predict_csr_f32, for double values. */
+SVMGO_API int svmgo_predict_csr_f64(const svmgo_model *model, int output,
+                                    double *dst, size_t dst_cap,
+                                    const int64_t *indptr, const int32_t *indices,
+                                    const double *values, size_t num_rows);
+
+/* ---- Training --------------------------------------------------------------- */
+
+/* A trainer: a fixed-capacity set of labelled rows and the dual solution of
+ * its last fit, from which the next fit starts (a warm start). A trainer is
+ * not shared: calls on one trainer from several threads are serialized, and
+ * are best made from one thread. */
+typedef struct svmgo_trainer svmgo_trainer;
+
+/* Creates a trainer. options uses the command line's syntax: LIBLINEAR's
+ * train options ("-s 1 -c 10 -B 1 -w1 2"; -v is not accepted here).
+ * The trainer holds at most capacity_rows rows of num_features features.
+ * capacity_nonzeros > 0 stores rows sparse with room for that many nonzero
+ * values in all; 0 stores them dense (capacity_rows * num_features floats).
+ * The caller owns *out and frees it with svmgo_trainer_free. */
+SVMGO_API int svmgo_trainer_new(const char *options, size_t capacity_rows,
+                                size_t num_features, size_t capacity_nonzeros,
+                                svmgo_trainer **out);
+
+/* Frees trainer. NULL is a no-op. */
+SVMGO_API int svmgo_trainer_free(svmgo_trainer *trainer);
+
+/* Appends num_rows dense rows with their labels (class labels are
+ * integers). Either all rows are added or none: SVMGO_E_FULL when they do
+ * not fit, SVMGO_E_NOT_FINITE or SVMGO_E_INVALID_ARGUMENT for a bad row. */
+SVMGO_API int svmgo_trainer_add_dense_f32(svmgo_trainer *trainer, const double *labels,
+                                          const float *x, size_t num_rows, size_t num_features);
+
+/* As svmgo_trainer_add_dense_f32, for double rows. */
+SVMGO_API int svmgo_trainer_add_dense_f64(svmgo_trainer *trainer, const double *labels,
+                                          const double *x, size_t num_rows, size_t num_features);
+
+/* Appends num_rows sparse CSR rows (see the conventions at the top) with
+ * their labels; all or none. Indices must be below num_features. */
+SVMGO_API int svmgo_trainer_add_csr_f32(svmgo_trainer *trainer, const double *labels,
+                                        const int64_t *indptr, const int32_t *indices,
+                                        const float *values, size_t num_rows);
+
+/* As svmgo_trainer_add_csr_f32, for double values. */
+SVMGO_API int svmgo_trainer_add_csr_f64(svmgo_trainer *trainer, const double *labels,
+                                        const int64_t *indptr, const int32_t *indices,
+                                        const double *values, size_t num_rows);
+
+/* Removes the rows at the given positions (0-based, in the order rows were
+ * added, counting only rows still held; any order, no duplicates). The
+ * remaining rows keep their order and their dual variables. */
+SVMGO_API int svmgo_trainer_remove(svmgo_trainer *trainer, const size_t *rows, size_t count);
+
+/* Stores the number of rows held in *count. */
+SVMGO_API int svmgo_trainer_num_rows(const svmgo_trainer *trainer, size_t *count);
+
+/* Trains on the rows held, warm-started from the previous fit's dual
+ * variables (new rows start at 0), and stores the new model in *out (the
+ * caller owns it; free it with svmgo_model_free). The model does not change
+ * when the trainer does. Same rows and options give the same model. */
+SVMGO_API int svmgo_trainer_fit(svmgo_trainer *trainer, svmgo_model **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SVMGO_H */
