@@ -171,6 +171,59 @@ func TestLinearWarmStartNewClass(t *testing.T) {
 	}
 }
 
+// TestLinearWarmStartSwappedClasses: a binary problem whose other class
+// now comes first (its rows reordered, as eviction can do) still starts from
+// the previous α: from the optimum, a few passes instead of a solve.
+func TestLinearWarmStartSwappedClasses(t *testing.T) {
+	all := readTestdata(t, "digits.train")
+	var rows []int // classes 3 and 7, a 3 first
+	first7 := -1
+	for i := range all.Len() {
+		switch all.Label(i) {
+		case 3, 7:
+			if all.Label(i) == 7 && first7 < 0 {
+				first7 = len(rows)
+			}
+			rows = append(rows, i)
+		}
+	}
+	if all.Label(rows[0]) != 3 || first7 < 0 {
+		t.Fatal("digits.train: expected a 3 before the first 7")
+	}
+	swapped := append([]int{rows[first7]}, append(append([]int(nil), rows[:first7]...), rows[first7+1:]...)...)
+	a := NewSparse(len(rows), all.Nonzeros(), 0)
+	b := NewSparse(len(rows), all.Nonzeros(), 0)
+	for k := range rows {
+		appendRow(a, all, rows[k])
+		appendRow(b, all, swapped[k])
+	}
+	p := DefaultLinearParams()
+	p.Eps = 1e-4
+	ma, da, err := TrainLinear(a, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm := &LinearDual{Labels: da.Labels, Alpha: [][]float64{make([]float64, len(rows))}}
+	warm.Alpha[0][0] = da.Alpha[0][first7]
+	copy(warm.Alpha[0][1:], da.Alpha[0][:first7])
+	copy(warm.Alpha[0][1+first7:], da.Alpha[0][first7+1:])
+	tr, _ := NewLinearTrainer(p, b.Len(), b.NumFeatures())
+	mb, _, err := tr.Train(b, warm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mb.Labels[0] != 7 || ma.Labels[0] != 3 {
+		t.Fatalf("labels %v then %v, want 3 first then 7 first", ma.Labels, mb.Labels)
+	}
+	fa, fb := ma.Result.DualObjective, mb.Result.DualObjective
+	if rel := math.Abs(fa-fb) / math.Abs(fa); rel > objectiveRelTol {
+		t.Errorf("objective %.9g after the swap, %.9g before", fb, fa)
+	}
+	if mb.Result.Updates*4 > ma.Result.Updates {
+		t.Errorf("warm start after the swap took %d updates, the cold solve %d", mb.Result.Updates, ma.Result.Updates)
+	}
+}
+
 // TestLinearDeterministic: equal inputs and seed give equal models, whatever
 // the thread count; another seed gives other permutations.
 func TestLinearDeterministic(t *testing.T) {

@@ -227,8 +227,9 @@ func (t *LinearTrainer) Train(ds *Dataset, warm *LinearDual) (*LinearModel, *Lin
 
 // warmVector returns the warm-start vector for the subproblem whose positive
 // class is pos: the one of the same positive class, or, when the previous
-// run was binary and both its classes are still present, its single vector
-// (α does not depend on which of two classes is called positive).
+// run and this one are binary over the same classes, its single vector even
+// if the other class now comes first (α does not depend on which of two
+// classes is called positive; a binary dual names only its positive class).
 func warmVector(warm *LinearDual, labels []int32, pos int32) []float64 {
 	if warm == nil {
 		return nil
@@ -238,7 +239,8 @@ func warmVector(warm *LinearDual, labels []int32, pos int32) []float64 {
 			return warm.Alpha[k]
 		}
 	}
-	if len(warm.Alpha) == 1 && len(warm.Labels) == 2 && len(labels) == 2 {
+	if len(warm.Alpha) == 1 && len(warm.Labels) >= 1 && len(labels) == 2 &&
+		(warm.Labels[0] == labels[0] || warm.Labels[0] == labels[1]) {
 		return warm.Alpha[0]
 	}
 	return nil
