@@ -1,0 +1,419 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// Snapshot file format (store.snap). All integers are little-endian.
+//
+// Frame, as core/modelfile's:
+//
+//	bytes  0–7   magic "\x89SVS\r\n\x1a\n" (snapMagic)
+//	bytes  8–9   format major version, uint16 (1); another is refused
+//	bytes 10–11  format minor version, uint16 (0)
+//	bytes 12–19  payload length n, uint64; the file is exactly 24 + n bytes
+//	bytes 20–23  CRC-32C (Castagnoli) of the payload, uint32
+//
+// Payload:
+//
+//	u64 capacity, u64 nonzero capacity, u64 max features, u32 policy
+//	             the Config it was written under (the rows must fit it)
+//	u64 generation, u64 published (≤ generation)
+//	u64 h, then h × 32 bytes   batch hashes in ingestion order, distinct
+//	u64 rows, u64 nonzeros, u64 known (rows with α from SetDual, a prefix)
+//	rows × u64   ages, nondecreasing, each in 1..generation
+//	rows × f64   labels, finite
+//	(rows+1) × u64   row starts, from 0, nondecreasing, to nonzeros
+//	nonzeros × i32   feature indices, strictly increasing within a row
+//	nonzeros × f32   values, finite and nonzero
+//	u8 has dual (0 or 1); when 1:
+//	  u32 vectors, u32 labels, labels × i32, vectors × rows × f64 α (finite)
+//
+// and nothing after. Without a dual, known is 0.
+const (
+	snapMagic      = "\x89SVS\r\n\x1a\n"
+	snapHeaderSize = 24
+	snapMajor      = 1
+	snapMinor      = 0
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// encode appends the snapshot of s to dst.
+func (s *Store) encode(dst []byte) []byte {
+	le := binary.LittleEndian
+	start := len(dst)
+	dst = append(dst, make([]byte, snapHeaderSize)...)
+	dst = le.AppendUint64(dst, uint64(s.cfg.Capacity))
+	dst = le.AppendUint64(dst, uint64(s.cfg.CapacityNonzeros))
+	dst = le.AppendUint64(dst, uint64(s.cfg.MaxFeatures))
+	dst = le.AppendUint32(dst, uint32(s.cfg.Policy))
+	dst = le.AppendUint64(dst, s.gen)
+	dst = le.AppendUint64(dst, s.published)
+	dst = le.AppendUint64(dst, uint64(len(s.hashes)))
+	for _, h := range s.hashes {
+		dst = append(dst, h[:]...)
+	}
+	n := s.Len()
+	dst = le.AppendUint64(dst, uint64(n))
+	dst = le.AppendUint64(dst, uint64(s.ds.Nonzeros()))
+	dst = le.AppendUint64(dst, uint64(s.known))
+	for _, a := range s.age[:n] {
+		dst = le.AppendUint64(dst, a)
+	}
+	for _, y := range s.ds.Labels() {
+		dst = le.AppendUint64(dst, math.Float64bits(y))
+	}
+	p := 0
+	dst = le.AppendUint64(dst, 0)
+	for i := range n {
+		idx, _ := s.ds.SparseRow(i)
+		p += len(idx)
+		dst = le.AppendUint64(dst, uint64(p))
+	}
+	for i := range n {
+		idx, _ := s.ds.SparseRow(i)
+		for _, j := range idx {
+			dst = le.AppendUint32(dst, uint32(j))
+		}
+	}
+	for i := range n {
+		_, val := s.ds.SparseRow(i)
+		for _, v := range val {
+			dst = le.AppendUint32(dst, math.Float32bits(v))
+		}
+	}
+	if s.dual == nil {
+		dst = append(dst, 0)
+	} else {
+		dst = append(dst, 1)
+		dst = le.AppendUint32(dst, uint32(len(s.dual.Alpha)))
+		dst = le.AppendUint32(dst, uint32(len(s.dual.Labels)))
+		for _, l := range s.dual.Labels {
+			dst = le.AppendUint32(dst, uint32(l))
+		}
+		for _, a := range s.dual.Alpha {
+			for _, v := range a {
+				dst = le.AppendUint64(dst, math.Float64bits(v))
+			}
+		}
+	}
+	h := dst[start : start+snapHeaderSize]
+	payload := dst[start+snapHeaderSize:]
+	copy(h[0:8], snapMagic)
+	le.PutUint16(h[8:10], snapMajor)
+	le.PutUint16(h[10:12], snapMinor)
+	le.PutUint64(h[12:20], uint64(len(payload)))
+	le.PutUint32(h[20:24], crc32.Checksum(payload, castagnoli))
+	return dst
+}
+
+// reader reads little-endian values from a payload; the first read past
+// the end sets bad, and every later read returns zero.
+type reader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *reader) take(n uint64) []byte {
+	if r.bad || n > uint64(len(r.b)) {
+		r.bad = true
+		return nil
+	}
+	p := r.b[:n]
+	r.b = r.b[n:]
+	return p
+}
+
+func (r *reader) u64() uint64 {
+	if p := r.take(8); p != nil {
+		return binary.LittleEndian.Uint64(p)
+	}
+	return 0
+}
+
+func (r *reader) u32() uint32 {
+	if p := r.take(4); p != nil {
+		return binary.LittleEndian.Uint32(p)
+	}
+	return 0
+}
+
+func (r *reader) u8() uint8 {
+	if p := r.take(1); p != nil {
+		return p[0]
+	}
+	return 0
+}
+
+// fits reports whether count elements of size bytes each are left, without
+// overflow: the check made before anything is allocated for them.
+func (r *reader) fits(count, size uint64) bool {
+	return !r.bad && count <= uint64(len(r.b))/size
+}
+
+// corrupt returns an error wrapping ErrCorrupt.
+func corrupt(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
+}
+
+// decode loads the snapshot data into s, which must be empty (fresh from
+// newStore). It never panics. Allocation is bounded by s's Config and
+// len(data): the store's own buffers are already allocated; hashes take
+// 32 bytes of input each; a scratch row is at most MaxFeatures long; and α
+// vectors (Capacity values each) are at most min(rows, sqrt(len(data)/8))
+// in number. Errors wrap ErrCorrupt, or ErrConfig when a valid snapshot's
+// rows do not fit s's Config; on error s is left partly filled and must be
+// discarded.
+func (s *Store) decode(data []byte) error {
+	if len(data) < snapHeaderSize {
+		return corrupt("%d bytes, shorter than the %d-byte header", len(data), snapHeaderSize)
+	}
+	le := binary.LittleEndian
+	if string(data[:8]) != snapMagic {
+		return corrupt("not a store snapshot (bad magic)")
+	}
+	if v := le.Uint16(data[8:10]); v != snapMajor {
+		return corrupt("format version %d.%d, this reader knows %d", v, le.Uint16(data[10:12]), snapMajor)
+	}
+	if n := le.Uint64(data[12:20]); n != uint64(len(data)-snapHeaderSize) {
+		return corrupt("payload of %d bytes, the header says %d", len(data)-snapHeaderSize, n)
+	}
+	payload := data[snapHeaderSize:]
+	if crc32.Checksum(payload, castagnoli) != le.Uint32(data[20:24]) {
+		return corrupt("checksum mismatch")
+	}
+	r := &reader{b: payload}
+
+	wCap, wNZ, wMF, wPol := r.u64(), r.u64(), r.u64(), r.u32()
+	s.gen, s.published = r.u64(), r.u64()
+	if r.bad {
+		return corrupt("truncated header fields")
+	}
+	if wCap == 0 || wMF == 0 || wMF > math.MaxInt32+1 || wPol > uint32(EvictOldest) {
+		return corrupt("written under an impossible configuration (capacity %d, max features %d, policy %d)", wCap, wMF, wPol)
+	}
+	if s.published > s.gen {
+		return corrupt("published generation %d after the current %d", s.published, s.gen)
+	}
+
+	nh := r.u64()
+	if !r.fits(nh, 32) {
+		return corrupt("%d hashes claimed, %d bytes left", nh, len(r.b))
+	}
+	s.hashes = make([]Hash, nh)
+	for i := range s.hashes {
+		copy(s.hashes[i][:], r.take(32))
+		if s.Has(s.hashes[i]) {
+			return corrupt("hash %x recorded twice", s.hashes[i][:8])
+		}
+		s.seen[s.hashes[i]] = struct{}{}
+	}
+
+	rows, nnz, known := r.u64(), r.u64(), r.u64()
+	if r.bad {
+		return corrupt("truncated row counts")
+	}
+	// Per row 8 (age) + 8 (label) + 8 (start); per nonzero 4 + 4.
+	if !r.fits(rows, 24) || !r.fits(nnz, 8) || rows*24+nnz*8+8 > uint64(len(r.b)) {
+		return corrupt("%d rows and %d nonzeros claimed, %d bytes left", rows, nnz, len(r.b))
+	}
+	if rows > wCap || nnz > wNZ || known > rows {
+		return corrupt("%d rows, %d nonzeros, %d with α, beyond the capacity written (%d rows, %d nonzeros)",
+			rows, nnz, known, wCap, wNZ)
+	}
+	if rows > uint64(s.cfg.Capacity) || nnz > uint64(s.cfg.CapacityNonzeros) {
+		return fmt.Errorf("%w: the snapshot holds %d rows and %d nonzeros, the store is configured for %d and %d",
+			ErrConfig, rows, nnz, s.cfg.Capacity, s.cfg.CapacityNonzeros)
+	}
+	n := int(rows)
+	ages := r.take(rows * 8)
+	labels := r.take(rows * 8)
+	starts := r.take((rows + 1) * 8)
+	indices := r.take(nnz * 4)
+	values := r.take(nnz * 4)
+	prevAge := uint64(1)
+	for i := range n {
+		a := le.Uint64(ages[8*i:])
+		if a < prevAge || a > s.gen {
+			return corrupt("row %d has age %d (previous %d, generation %d)", i, a, prevAge, s.gen)
+		}
+		s.age[i], prevAge = a, a
+	}
+	if le.Uint64(starts) != 0 || le.Uint64(starts[8*n:]) != nnz {
+		return corrupt("row starts do not span the %d nonzeros", nnz)
+	}
+	for i := range n {
+		lo, hi := le.Uint64(starts[8*i:]), le.Uint64(starts[8*i+8:])
+		if hi < lo || hi > nnz {
+			return corrupt("row %d spans nonzeros %d to %d of %d", i, lo, hi, nnz)
+		}
+		y := math.Float64frombits(le.Uint64(labels[8*i:]))
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			return corrupt("row %d has label %v", i, y)
+		}
+		if err := s.decodeRow(i, y, indices[4*lo:4*hi], values[4*lo:4*hi], wMF); err != nil {
+			return err
+		}
+	}
+
+	switch r.u8() {
+	case 0:
+		if known != 0 {
+			return corrupt("%d rows with α but no dual", known)
+		}
+	case 1:
+		if err := s.decodeDual(r, n); err != nil {
+			return err
+		}
+		s.known = int(known)
+	default:
+		return corrupt("bad dual flag")
+	}
+	if r.bad {
+		return corrupt("truncated")
+	}
+	if len(r.b) != 0 {
+		return corrupt("%d bytes after the payload's last field", len(r.b))
+	}
+	return nil
+}
+
+// decodeRow checks row i (label y, little-endian indices and values) and
+// appends it to the data set; written is the MaxFeatures it was written
+// under, which its indices must respect.
+func (s *Store) decodeRow(i int, y float64, indices, values []byte, written uint64) error {
+	le := binary.LittleEndian
+	k := len(indices) / 4
+	if uint64(k) > written {
+		return corrupt("row %d has %d nonzeros, more than the %d features written", i, k, written)
+	}
+	if k > s.cfg.MaxFeatures {
+		return fmt.Errorf("%w: row %d has %d nonzeros, the store is configured for %d features", ErrConfig, i, k, s.cfg.MaxFeatures)
+	}
+	if cap(s.row) < k {
+		s.row, s.rowv = make([]int32, k), make([]float32, k)
+	}
+	idx, val := s.row[:k], s.rowv[:k]
+	prev := int64(-1)
+	for t := range k {
+		j := int32(le.Uint32(indices[4*t:]))
+		v := math.Float32frombits(le.Uint32(values[4*t:]))
+		if int64(j) <= prev || uint64(j) >= written {
+			return corrupt("row %d: index %d after %d (features written %d)", i, j, prev, written)
+		}
+		if v == 0 || v-v != 0 {
+			return corrupt("row %d: value %v at index %d", i, v, j)
+		}
+		if int(j) >= s.cfg.MaxFeatures {
+			return fmt.Errorf("%w: row %d has index %d, the store is configured for %d features", ErrConfig, i, j, s.cfg.MaxFeatures)
+		}
+		idx[t], val[t], prev = j, v, int64(j)
+	}
+	if err := s.ds.AppendSparse(y, idx, val); err != nil {
+		// The checks above and the capacities checked by decode rule
+		// this out.
+		return corrupt("row %d: %v", i, err)
+	}
+	return nil
+}
+
+// decodeDual reads the dual section for n rows.
+func (s *Store) decodeDual(r *reader, n int) error {
+	nvec, nlab := uint64(r.u32()), uint64(r.u32())
+	if r.bad {
+		return corrupt("truncated dual")
+	}
+	if nvec > uint64(max(1, n)) || !r.fits(nlab, 4) || (n > 0 && !r.fits(nvec, uint64(8*n))) {
+		return corrupt("dual with %d vectors and %d labels for %d rows, %d bytes left", nvec, nlab, n, len(r.b))
+	}
+	le := binary.LittleEndian
+	var labels []int32
+	if nlab > 0 {
+		labels = make([]int32, nlab)
+		for k := range labels {
+			labels[k] = int32(r.u32())
+		}
+	}
+	alpha := r.take(nvec * uint64(n) * 8)
+	if r.bad {
+		return corrupt("truncated dual")
+	}
+	for t := 0; t < len(alpha); t += 8 {
+		if v := math.Float64frombits(le.Uint64(alpha[t:])); math.IsNaN(v) || math.IsInf(v, 0) {
+			return corrupt("α[%d][%d] = %v", t/8/max(1, n), t/8%max(1, n), v)
+		}
+	}
+	s.setDual(labels, int(nvec), func(k int, dst []float64) {
+		src := alpha[8*n*k:]
+		for i := range dst {
+			dst[i] = math.Float64frombits(le.Uint64(src[8*i:]))
+		}
+	})
+	return nil
+}
+
+// Commit writes the snapshot durably (DESIGN §6's recipe): a temporary
+// dot-file ending in .tmp in the store's directory, written, synced and
+// closed, renamed to store.snap, then the directory synced. Once Commit
+// returns nil a crash loses nothing it wrote. On an error before the rename
+// the temporary file is removed and store.snap is the previous snapshot; an
+// error syncing the directory leaves the new snapshot in place, not yet
+// known to be durable.
+func (s *Store) Commit() (err error) {
+	s.buf = s.encode(s.buf[:0])
+	path := filepath.Join(s.dir, SnapshotName)
+	f, err := os.CreateTemp(s.dir, tempPrefix+"*"+tempSuffix)
+	if err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close() // harmless when already closed
+			os.Remove(tmp)
+		}
+	}()
+	if err = f.Chmod(0o644); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	if _, err = f.Write(s.buf); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	if err := syncDir(s.dir); err != nil {
+		return fmt.Errorf("store: commit: sync directory: %w", err)
+	}
+	return nil
+}
+
+// syncDir makes a rename in dir durable. Windows cannot open a directory
+// for syncing, and renames there are durable once they return.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
