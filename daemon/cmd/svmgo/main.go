@@ -4,6 +4,7 @@
 //
 //	svmgo train-linear [options] train_file [model_file]
 //	svmgo predict [options] test_file model_file output_file
+//	svmgo watch --root DIR [flags]
 //
 // Exit status: 0 on success, 1 on bad arguments or bad files (one line on
 // standard error says what was wrong), 2 on a usage error.
@@ -24,6 +25,7 @@ const usage = `usage: svmgo <command> [arguments]
 commands:
   train-linear [options] train_file [model_file]   train a linear SVM (LIBLINEAR's train)
   predict [options] test_file model_file output_file  predict a data file (svm-predict)
+  watch --root DIR [flags]                          ingest batches, retrain warm, publish models
 
 Run 'svmgo <command> -h' for a command's options.
 `
@@ -40,6 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return trainLinear(rest, stdout, stderr)
 	case "predict":
 		return predict(rest, stdout, stderr)
+	case "watch":
+		return watch(rest, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/libsvmgo/libsvmgo/daemon/store"
+	"github.com/libsvmgo/libsvmgo/daemon/watchd"
+)
+
+const watchUsage = `usage: svmgo watch --root DIR [flags]
+
+Ingests labelled batch files (LIBSVM text, or CSV for *.csv) renamed into
+DIR/incoming/, keeps their rows in a durable store (DIR/state/), retrains warm
+after each batch and publishes versioned models into DIR/models/. Ingested
+batches move to DIR/done/, refused ones to DIR/rejected/ with a NAME.reason
+file. SIGINT/SIGTERM stop after the current batch; SIGHUP rereads --config
+(training options, gate, retention, cold-solve interval, debounce and batch
+limits; an invalid file is logged and the running configuration kept).
+
+Exit status: 0 after a signal, 1 on a runtime failure, 2 on a usage or
+configuration error.
+
+flags:
+`
+
+// watchFlags declares the flags of svmgo watch on a new FlagSet; the values
+// land in cfg and the other pointers.
+type watchFlags struct {
+	fs         *flag.FlagSet
+	cfg        watchd.Config
+	policy     string
+	httpAddr   string
+	configFile string
+	logFormat  string
+}
+
+func newWatchFlags(stderr io.Writer) *watchFlags {
+	f := &watchFlags{cfg: watchd.DefaultConfig()}
+	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c := &f.cfg
+	fs.StringVar(&c.Root, "root", "", "root directory holding incoming/ done/ rejected/ models/ state/ (required)")
+	fs.StringVar(&c.TrainOptions, "train.options", watchd.DefaultTrainOptions, "LIBLINEAR train options (svmgo train-linear -h); -v is refused")
+	fs.IntVar(&c.Store.Capacity, "store.capacity", watchd.DefaultCapacity, "rows the sample store holds")
+	fs.IntVar(&c.Store.CapacityNonzeros, "store.nonzeros", 0, fmt.Sprintf("nonzeros the store holds (0: capacity × min(max-features, %d))", watchd.DefaultNonzerosPerRow))
+	fs.IntVar(&c.Store.MaxFeatures, "store.max-features", watchd.DefaultMaxFeatures, "largest feature index accepted (batches with a larger one are rejected)")
+	fs.StringVar(&f.policy, "store.policy", "nonsv-oldest", "eviction when full: nonsv-oldest (α = 0 first, oldest first) or oldest")
+	fs.IntVar(&c.Keep, "models.keep", watchd.DefaultKeep, "published models to retain (the newest is never removed)")
+	fs.Float64Var(&c.GateMinAccuracy, "gate.min-accuracy", 0, "publish only a model with at least this accuracy (squared correlation for SVR) on the last 20% of the newest batch; 0: off")
+	fs.IntVar(&c.ColdEvery, "metrics.cold-every", 0, "also run a cold solve every N retrains to measure the warm start's savings; 0: never")
+	fs.DurationVar(&c.Debounce, "watch.debounce", watchd.DefaultDebounce, "delay between a file event and the rescan of incoming/")
+	fs.Int64Var(&c.MaxBatchBytes, "ingest.max-bytes", watchd.DefaultMaxBatchBytes, "reject batch files larger than this")
+	fs.IntVar(&c.MaxLineBytes, "ingest.max-line-bytes", watchd.DefaultMaxLineBytes, "reject batches with a longer line")
+	fs.StringVar(&f.httpAddr, "http", "", "loopback address (127.0.0.1:PORT) serving /healthz and /metrics; empty: none")
+	fs.StringVar(&f.configFile, "config", "", `file of "name = value" lines using these flag names; command-line flags win`)
+	fs.StringVar(&f.logFormat, "log.format", "text", "log format on standard error: text or json")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, watchUsage)
+		fs.PrintDefaults()
+	}
+	f.fs = fs
+	return f
+}
+
+// loadWatchConfig parses args, then the config file they name (for the flags
+// args did not set), and validates the result.
+func loadWatchConfig(args []string, stderr io.Writer) (*watchFlags, error) {
+	f := newWatchFlags(stderr)
+	if err := f.fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if f.fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", f.fs.Arg(0))
+	}
+	if f.configFile != "" {
+		set := map[string]bool{}
+		f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+		if err := applyConfigFile(f.fs, f.configFile, set); err != nil {
+			return nil, err
+		}
+	}
+	p, err := store.ParsePolicy(f.policy)
+	if err != nil {
+		return nil, err
+	}
+	f.cfg.Store.Policy = p
+	if f.logFormat != "text" && f.logFormat != "json" {
+		return nil, fmt.Errorf("log format %q: want text or json", f.logFormat)
+	}
+	if f.httpAddr != "" {
+		if err := checkLoopback(f.httpAddr); err != nil {
+			return nil, err
+		}
+	}
+	if err := f.cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// applyConfigFile sets, from path's "name = value" lines, each flag not in
+// skip. Blank lines and lines starting with '#' are ignored; an unknown name
+// or a bad value is an error naming the line.
+func applyConfigFile(fs *flag.FlagSet, path string, skip map[string]bool) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for ln := 1; sc.Scan(); ln++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, value, ok := strings.Cut(line, "=")
+		if !ok {
+			return fmt.Errorf("%s:%d: want name = value", path, ln)
+		}
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		name = strings.TrimLeft(name, "-")
+		if name == "config" {
+			return fmt.Errorf("%s:%d: config cannot name another file", path, ln)
+		}
+		if fs.Lookup(name) == nil {
+			return fmt.Errorf("%s:%d: unknown setting %q", path, ln, name)
+		}
+		if skip[name] {
+			continue
+		}
+		if err := fs.Set(name, value); err != nil {
+			return fmt.Errorf("%s:%d: %s: %w", path, ln, name, err)
+		}
+	}
+	return sc.Err()
+}
+
+// checkLoopback refuses an HTTP address that is not on a loopback
+// interface: the endpoints have no authentication.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("http address %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("http address %q: not a loopback address", addr)
+	}
+	return nil
+}
+
+func watch(args []string, stdout, stderr io.Writer) int {
+	if wantsHelp(args) {
+		f := newWatchFlags(stdout)
+		f.fs.SetOutput(stdout)
+		f.fs.Usage()
+		return 0
+	}
+	f, err := loadWatchConfig(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "svmgo watch: %v\n", err)
+		}
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	var h slog.Handler = slog.NewTextHandler(stderr, nil)
+	if f.logFormat == "json" {
+		h = slog.NewJSONHandler(stderr, nil)
+	}
+	log := slog.New(h)
+
+	d, err := watchd.New(f.cfg, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "svmgo watch: %v\n", err)
+		if errors.Is(err, watchd.ErrConfig) {
+			return 2
+		}
+		return 1
+	}
+
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				nf, err := loadWatchConfig(args, io.Discard)
+				if err == nil {
+					err = d.Reload(nf.cfg)
+				}
+				if err != nil {
+					log.Error("reload failed: keeping the running configuration", "err", err)
+				} else {
+					log.Info("reload accepted", "config", f.configFile)
+				}
+			}
+		}
+	}()
+
+	if f.httpAddr != "" {
+		ln, err := net.Listen("tcp", f.httpAddr)
+		if err != nil {
+			fmt.Fprintf(stderr, "svmgo watch: %v\n", err)
+			return 1
+		}
+		srv := &http.Server{Handler: d.Handler(), ReadHeaderTimeout: 5 * time.Second}
+		go srv.Serve(ln)
+		defer srv.Close()
+		log.Info("http serving", "addr", ln.Addr().String())
+	}
+
+	if err := d.Run(ctx); err != nil {
+		log.Error("daemon failed", "err", err)
+		return 1
+	}
+	log.Info("daemon stopped")
+	return 0
+}

@@ -1,0 +1,164 @@
+package watchd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/daemon/store"
+)
+
+// ErrConfig is wrapped by every configuration error (Validate, New, Reload).
+var ErrConfig = errors.New("watchd: invalid configuration")
+
+// Defaults of the configuration; the svmgo watch flags document the same
+// values.
+const (
+	DefaultTrainOptions  = "-s 1"
+	DefaultCapacity      = 100000
+	DefaultMaxFeatures   = 1000000
+	DefaultKeep          = 5
+	DefaultDebounce      = 200 * time.Millisecond
+	DefaultMaxBatchBytes = 64 << 20
+	DefaultMaxLineBytes  = 1 << 20
+	// DefaultNonzerosPerRow sizes the store's nonzeros when
+	// Store.CapacityNonzeros is 0: 8 bytes a nonzero, 80 MB at the default
+	// capacity.
+	DefaultNonzerosPerRow = 100
+)
+
+// GateHoldBack is the fraction of the newest batch's rows, taken from its
+// end, on which the accuracy gate measures a candidate model.
+const GateHoldBack = 0.2
+
+// Config configures a Daemon. Start from DefaultConfig; Validate reports the
+// first field out of range.
+type Config struct {
+	// Root holds incoming/, done/, rejected/, models/ and state/.
+	Root string
+	// TrainOptions are LIBLINEAR train options ("-s 1 -c 10"), parsed by
+	// core.ParseLinearOptions; -v is refused. Reloadable.
+	TrainOptions string
+	// Store sizes the sample store; Store.MaxFeatures is also the reader's
+	// index limit (a feature index above it rejects the batch). A
+	// Store.CapacityNonzeros of 0 means Capacity × min(MaxFeatures,
+	// DefaultNonzerosPerRow): the store's own default, every row full,
+	// would reserve Capacity × MaxFeatures nonzeros (800 GB at the
+	// defaults).
+	Store store.Config
+	// Keep is how many published model files are retained (>= 1): the
+	// newest is never removed. Reloadable.
+	Keep int
+	// GateMinAccuracy, when > 0, is the accuracy (classification) a new
+	// model must reach on the last GateHoldBack of the newest batch's rows
+	// to be published; a refused model is logged, its samples stay stored.
+	// For regression it is a bound on the squared correlation. 0 turns the
+	// gate off. Reloadable.
+	GateMinAccuracy float64
+	// ColdEvery, when > 0, also runs a cold solve every ColdEvery retrains
+	// to measure what the warm start saves (extra CPU). Reloadable.
+	ColdEvery int
+	// Debounce delays a rescan of incoming/ after a file event, so a burst
+	// of events costs one scan. Reloadable.
+	Debounce time.Duration
+	// MaxBatchBytes rejects larger batch files before they are read, which
+	// bounds the daemon's memory. Reloadable.
+	MaxBatchBytes int64
+	// MaxLineBytes rejects a batch with a longer line. Reloadable.
+	MaxLineBytes int
+}
+
+// DefaultConfig returns the defaults, with no Root.
+func DefaultConfig() Config {
+	return Config{
+		TrainOptions:  DefaultTrainOptions,
+		Store:         store.Config{Capacity: DefaultCapacity, MaxFeatures: DefaultMaxFeatures, Policy: store.EvictNonSVOldest},
+		Keep:          DefaultKeep,
+		Debounce:      DefaultDebounce,
+		MaxBatchBytes: DefaultMaxBatchBytes,
+		MaxLineBytes:  DefaultMaxLineBytes,
+	}
+}
+
+// Validate reports the first field out of range, wrapping ErrConfig.
+func (c *Config) Validate() error {
+	_, err := c.validate()
+	return err
+}
+
+// validate checks c and returns its parsed training parameters.
+func (c *Config) validate() (core.LinearParams, error) {
+	bad := func(format string, a ...any) (core.LinearParams, error) {
+		return core.LinearParams{}, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)
+	}
+	if c.Root == "" {
+		return bad("no root directory")
+	}
+	p, err := parseTrainOptions(c.TrainOptions)
+	if err != nil {
+		return bad("train options %q: %v", c.TrainOptions, err)
+	}
+	switch {
+	case c.Store.Capacity < 1:
+		return bad("store capacity %d: must be at least 1", c.Store.Capacity)
+	case c.Store.CapacityNonzeros < 0:
+		return bad("store nonzeros %d: must not be negative", c.Store.CapacityNonzeros)
+	case c.Store.MaxFeatures < 1 || c.Store.MaxFeatures > math.MaxInt32:
+		return bad("store max features %d: must be in [1, %d]", c.Store.MaxFeatures, math.MaxInt32)
+	case c.Store.Capacity > math.MaxInt32/min(c.Store.MaxFeatures, DefaultNonzerosPerRow):
+		return bad("store capacity %d: too large", c.Store.Capacity)
+	case c.Keep < 1:
+		return bad("models to keep %d: must be at least 1", c.Keep)
+	case !(c.GateMinAccuracy >= 0 && c.GateMinAccuracy <= 1):
+		return bad("gate minimum accuracy %g: must be in [0, 1]", c.GateMinAccuracy)
+	case c.ColdEvery < 0:
+		return bad("cold solve interval %d: must not be negative", c.ColdEvery)
+	case c.Debounce < 0:
+		return bad("debounce %v: must not be negative", c.Debounce)
+	case c.MaxBatchBytes < 1:
+		return bad("max batch bytes %d: must be at least 1", c.MaxBatchBytes)
+	case c.MaxLineBytes < 1:
+		return bad("max line bytes %d: must be at least 1", c.MaxLineBytes)
+	}
+	return p, nil
+}
+
+// parseTrainOptions parses LIBLINEAR options for the daemon: a cross
+// validation (-v) or a file name makes no sense there.
+func parseTrainOptions(s string) (core.LinearParams, error) {
+	opts, rest, err := core.ParseLinearOptions(strings.Fields(s))
+	if err != nil {
+		return core.LinearParams{}, err
+	}
+	if len(rest) > 0 {
+		return core.LinearParams{}, fmt.Errorf("unexpected argument %q", rest[0])
+	}
+	if opts.CrossValidation > 0 {
+		return core.LinearParams{}, errors.New("-v (cross-validation) is not a daemon option")
+	}
+	return opts.Params, nil
+}
+
+// storeConfig returns c.Store with CapacityNonzeros resolved.
+func (c *Config) storeConfig() store.Config {
+	sc := c.Store
+	if sc.CapacityNonzeros == 0 {
+		sc.CapacityNonzeros = sc.Capacity * min(sc.MaxFeatures, DefaultNonzerosPerRow)
+	}
+	return sc
+}
+
+// sameFixed reports which field, if any, differs between a and b among
+// those a reload cannot change: the root and the store's layout.
+func sameFixed(a, b *Config) error {
+	switch {
+	case a.Root != b.Root:
+		return fmt.Errorf("%w: the root cannot change on reload (%q to %q)", ErrConfig, a.Root, b.Root)
+	case a.storeConfig() != b.storeConfig():
+		return fmt.Errorf("%w: the store configuration cannot change on reload", ErrConfig)
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package watchd
+
+import (
+	"io"
+	"net/http"
+
+	"github.com/VictoriaMetrics/metrics"
+)
+
+// daemonMetrics are the figures /metrics exports, in Prometheus's text
+// format written by the metrics library. Each Daemon has its own set, so two
+// daemons in one process (tests) do not share counters.
+type daemonMetrics struct {
+	set             *metrics.Set
+	ingested        *metrics.Counter
+	rejected        *metrics.Counter
+	duplicates      *metrics.Counter
+	gateRefused     *metrics.Counter
+	samples         *metrics.Gauge
+	modelVersion    *metrics.Gauge
+	retrainSeconds  *metrics.Summary
+	warmUpdates     *metrics.Gauge
+	warmIterations  *metrics.Gauge
+	coldUpdates     *metrics.Gauge
+	coldIterations  *metrics.Gauge
+	warmColdRatio   *metrics.Gauge
+	storeGeneration *metrics.Gauge
+}
+
+func newDaemonMetrics() *daemonMetrics {
+	s := metrics.NewSet()
+	return &daemonMetrics{
+		set:             s,
+		ingested:        s.NewCounter("batches_ingested_total"),
+		rejected:        s.NewCounter("batches_rejected_total"),
+		duplicates:      s.NewCounter("batches_duplicate_total"),
+		gateRefused:     s.NewCounter("models_gate_refused_total"),
+		samples:         s.NewGauge("samples_stored", nil),
+		modelVersion:    s.NewGauge("model_version", nil),
+		retrainSeconds:  s.NewSummary("retrain_seconds"),
+		warmUpdates:     s.NewGauge("warm_updates_last", nil),
+		warmIterations:  s.NewGauge("warm_iterations_last", nil),
+		coldUpdates:     s.NewGauge("cold_updates_last", nil),
+		coldIterations:  s.NewGauge("cold_iterations_last", nil),
+		warmColdRatio:   s.NewGauge("warm_cold_ratio", nil),
+		storeGeneration: s.NewGauge("store_generation", nil),
+	}
+}
+
+// WriteMetrics writes the daemon's metrics in Prometheus's text format. It is
+// safe to call from any goroutine.
+func (d *Daemon) WriteMetrics(w io.Writer) {
+	d.metrics.set.WritePrometheus(w)
+}
+
+// Handler serves GET /healthz ("ok" while Run is serving, 503 otherwise) and
+// GET /metrics (WriteMetrics). It is safe to call from any goroutine.
+func (d *Daemon) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		if !d.serving.Load() {
+			http.Error(w, "not serving", http.StatusServiceUnavailable)
+			return
+		}
+		io.WriteString(w, "ok\n")
+	})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		d.WriteMetrics(w)
+	})
+	return mux
+}

@@ -1,0 +1,440 @@
+package watchd
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/daemon/store"
+)
+
+// decisionTol bounds the difference of decision values between models
+// trained on the same rows with the same parameters from the same start:
+// float32 weights, so a few ulps of values of order 1.
+const decisionTol = 1e-6
+
+func testConfig(root string) Config {
+	cfg := DefaultConfig()
+	cfg.Root = root
+	cfg.TrainOptions = "-s 1 -c 1 -e 0.001"
+	cfg.Store = store.Config{Capacity: 200, MaxFeatures: 10, Policy: store.EvictNonSVOldest}
+	cfg.Debounce = 5 * time.Millisecond
+	return cfg
+}
+
+// batchText returns rows of a separable two-class problem in LIBSVM text:
+// the class is the sign of x1 + x2 - 1, features in [0, 2).
+func batchText(seed uint64, rows int) string {
+	r := rand.New(rand.NewPCG(seed, 7))
+	var b strings.Builder
+	for range rows {
+		x1, x2, x3 := 2*r.Float64(), 2*r.Float64(), r.Float64()
+		y := 1
+		if x1+x2 < 1 {
+			y = -1
+		}
+		fmt.Fprintf(&b, "%d 1:%.4f 2:%.4f 5:%.4f\n", y, x1, x2, x3)
+	}
+	return b.String()
+}
+
+// running is a daemon serving in the background.
+type running struct {
+	d      *Daemon
+	root   string
+	cancel context.CancelFunc
+	errc   chan error
+}
+
+func start(t *testing.T, cfg Config) *running {
+	t.Helper()
+	d, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{d: d, root: cfg.Root, cancel: cancel, errc: make(chan error, 1)}
+	go func() { r.errc <- d.Run(ctx) }()
+	t.Cleanup(func() { r.stop(t) })
+	return r
+}
+
+// stop cancels the daemon and waits for Run; calling it twice is harmless.
+func (r *running) stop(t *testing.T) {
+	t.Helper()
+	if r.cancel == nil {
+		return
+	}
+	r.cancel()
+	r.cancel = nil
+	if err := <-r.errc; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
+
+// drop publishes a batch into incoming/ as producers must: write a
+// temporary dot-file, then rename it to its final name.
+func drop(t *testing.T, root, name, text string) {
+	t.Helper()
+	tmp := filepath.Join(root, IncomingDir, "."+name+".tmp")
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(root, IncomingDir, name)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func modelVersions(t *testing.T, root string) []uint64 {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(root, ModelsDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []uint64
+	for _, e := range entries {
+		if v, ok := modeldir.ParseFileName(e.Name()); ok {
+			vs = append(vs, v)
+		}
+	}
+	slices.Sort(vs)
+	return vs
+}
+
+func openStore(t *testing.T, cfg Config) *store.Store {
+	t.Helper()
+	st, err := store.Open(filepath.Join(cfg.Root, StateDir), cfg.storeConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// assertSameDecisions checks that two models give the same decision values
+// on every row of ds.
+func assertSameDecisions(t *testing.T, got, want *core.LinearModel, ds *core.Dataset) {
+	t.Helper()
+	g := make([]float64, got.NrW())
+	w := make([]float64, want.NrW())
+	if len(g) != len(w) {
+		t.Fatalf("%d decision functions, want %d", len(g), len(w))
+	}
+	for i := range ds.Len() {
+		idx, val := ds.SparseRow(i)
+		got.DecisionSparse(g, idx, val)
+		want.DecisionSparse(w, idx, val)
+		for k := range g {
+			if math.Abs(g[k]-w[k]) > decisionTol {
+				t.Fatalf("row %d function %d: decision %v, want %v", i, k, g[k], w[k])
+			}
+		}
+	}
+}
+
+func TestIngestEndToEnd(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.ColdEvery = 1
+	r := start(t, cfg)
+	text := batchText(1, 40)
+	drop(t, r.root, "b1.txt", text)
+	waitFor(t, "b1 in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, "b1.txt")) })
+	r.stop(t)
+
+	if vs := modelVersions(t, r.root); !slices.Equal(vs, []uint64{1}) {
+		t.Fatalf("published versions %v, want [1]", vs)
+	}
+	if exists(filepath.Join(r.root, IncomingDir, "b1.txt")) {
+		t.Error("b1.txt still in incoming/")
+	}
+	st := openStore(t, cfg)
+	if st.Len() != 40 || st.Generation() != 1 || st.Published() != 1 {
+		t.Fatalf("store: %d rows, generation %d, published %d; want 40, 1, 1", st.Len(), st.Generation(), st.Published())
+	}
+	if h := sha256.Sum256([]byte(text)); !st.Has(store.Hash(h)) {
+		t.Error("store does not record the batch's hash")
+	}
+	// The independent reference: the same rows trained by core directly,
+	// read by core's file reader rather than the daemon's path.
+	path := filepath.Join(r.root, DoneDir, "b1.txt")
+	ds, err := core.ReadFile(path, core.ReadOptions{Format: core.FormatLIBSVM})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, _, _ := core.ParseLinearOptions(strings.Fields(cfg.TrainOptions))
+	want, _, err := core.TrainLinear(ds, opts.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := modelfile.ReadFile(filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Created == 0 {
+		t.Error("published model records no creation time")
+	}
+	sparse, _ := parseBatch("b1.txt", []byte(text), batchLimits{capacity: 100, maxFeatures: 10, maxLineBytes: 100})
+	assertSameDecisions(t, got, want, sparse)
+	var m bytes.Buffer
+	r.d.WriteMetrics(&m)
+	for _, line := range []string{"batches_ingested_total 1", "samples_stored 40", "model_version 1", "warm_cold_ratio 1"} {
+		if !strings.Contains(m.String(), line+"\n") {
+			t.Errorf("metrics lack %q:\n%s", line, m.String())
+		}
+	}
+}
+
+func TestRejectsBadBatches(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.Store.Capacity = 50
+	cfg.MaxLineBytes = 1 << 20
+	r := start(t, cfg)
+	drop(t, r.root, "a-good.txt", batchText(1, 30))
+	waitFor(t, "the good batch", func() bool { return exists(filepath.Join(r.root, DoneDir, "a-good.txt")) })
+
+	garbage := make([]byte, 4096)
+	rg := rand.New(rand.NewPCG(3, 4))
+	for i := range garbage {
+		garbage[i] = byte(rg.UintN(256))
+	}
+	garbage[0] = 0 // a NUL first, so it cannot start as a number
+	long := "1 " + strings.Repeat("1:1 ", 10<<20/4) + "\n"
+	cases := []struct {
+		name, text string
+		reason     string // a substring the reason must hold
+	}{
+		{"empty.txt", "", "empty.txt: empty batch"},
+		{"blank.txt", "\n  \n\t\n", "blank.txt: empty batch"},
+		{"garbage.bin", string(garbage), "garbage.bin:1: "},
+		{"longline.txt", "1 1:1\n" + long, "longline.txt:2: line of 10485762 bytes"},
+		{"nan.txt", "1 1:1\n-1 2:nan\n", "nan.txt:2: "},
+		{"inf.txt", "1 1:1\n\n-1 2:1 3:+Inf\n", "inf.txt:3: "},
+		{"nanlabel.txt", "1 1:1\nNaN 2:1\n", "nanlabel.txt:2: "},
+		{"label.txt", "1 1:1\n\n-1 2:1\n1.5 3:1\n", "label.txt:4: label 1.5 is not an integer class"},
+		{"index.txt", "1 1:1\n-1 11:1\n", "index.txt:2: "},
+		{"big.txt", batchText(2, 51), "big.txt: 51 rows, more than the store's capacity of 50"},
+		{"bad.csv", "1,0.5\n-1,0.5,0.25\n", "bad.csv:2: "},
+	}
+	for _, c := range cases {
+		drop(t, r.root, c.name, c.text)
+	}
+	for _, c := range cases {
+		reasonPath := filepath.Join(r.root, RejectedDir, c.name+ReasonSuffix)
+		waitFor(t, c.name+" rejected", func() bool { return exists(filepath.Join(r.root, RejectedDir, c.name)) })
+		reason, err := os.ReadFile(reasonPath)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !strings.Contains(string(reason), c.reason) {
+			t.Errorf("%s: reason %q lacks %q", c.name, reason, c.reason)
+		}
+	}
+	// The daemon keeps serving: a good batch after the bad ones is taken.
+	drop(t, r.root, "z-good.txt", batchText(5, 10))
+	waitFor(t, "the last good batch", func() bool { return exists(filepath.Join(r.root, DoneDir, "z-good.txt")) })
+	r.stop(t)
+
+	if vs := modelVersions(t, r.root); !slices.Equal(vs, []uint64{1, 2}) {
+		t.Errorf("published versions %v, want [1 2]: a rejected batch published a model", vs)
+	}
+	st := openStore(t, cfg)
+	if st.Generation() != 2 || st.Len() != 40 {
+		t.Errorf("store: generation %d, %d rows; want 2 and 40", st.Generation(), st.Len())
+	}
+	left, _ := os.ReadDir(filepath.Join(r.root, IncomingDir))
+	if len(left) != 0 {
+		t.Errorf("incoming/ still holds %d files", len(left))
+	}
+	var m bytes.Buffer
+	r.d.WriteMetrics(&m)
+	if want := fmt.Sprintf("batches_rejected_total %d\n", len(cases)); !strings.Contains(m.String(), want) {
+		t.Errorf("metrics lack %q", want)
+	}
+}
+
+func TestExactlyOnce(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	r := start(t, cfg)
+	text := batchText(9, 25)
+	drop(t, r.root, "first.txt", text)
+	drop(t, r.root, "second.txt", text)
+	waitFor(t, "both in done/", func() bool {
+		return exists(filepath.Join(r.root, DoneDir, "first.txt")) && exists(filepath.Join(r.root, DoneDir, "second.txt"))
+	})
+	r.stop(t)
+	st := openStore(t, cfg)
+	if st.Len() != 25 || st.Generation() != 1 || len(st.Hashes()) != 1 {
+		t.Errorf("store: %d rows, generation %d, %d hashes; want 25, 1, 1", st.Len(), st.Generation(), len(st.Hashes()))
+	}
+	if vs := modelVersions(t, r.root); !slices.Equal(vs, []uint64{1}) {
+		t.Errorf("published versions %v, want [1]", vs)
+	}
+}
+
+// TestRecoverUnpublished simulates a crash after the store was committed and
+// before the model was published: the batch is in the store (still in
+// incoming/), no model exists. The restarted daemon publishes the model of
+// the stored rows and moves the batch to done/ without adding it again.
+func TestRecoverUnpublished(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	d, err := New(cfg, nil) // creates the layout and the store
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := batchText(4, 30)
+	batch, err := parseBatch("crash.txt", []byte(text), batchLimits{capacity: 200, maxFeatures: 10, maxLineBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.st.Add(store.Hash(sha256.Sum256([]byte(text))), batch); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.st.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	drop(t, cfg.Root, "crash.txt", text)
+
+	r := start(t, cfg)
+	waitFor(t, "crash.txt in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, "crash.txt")) })
+	r.stop(t)
+	if vs := modelVersions(t, r.root); !slices.Equal(vs, []uint64{1}) {
+		t.Fatalf("published versions %v, want [1]", vs)
+	}
+	st := openStore(t, cfg)
+	if st.Len() != 30 || st.Generation() != 1 || st.Published() != 1 {
+		t.Errorf("store: %d rows, generation %d, published %d; want 30, 1, 1", st.Len(), st.Generation(), st.Published())
+	}
+	opts, _, _ := core.ParseLinearOptions(strings.Fields(cfg.TrainOptions))
+	want, _, err := core.TrainLinear(batch, opts.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := modelfile.ReadFile(filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSameDecisions(t, got, want, batch)
+}
+
+func TestRetentionKeepsNewest(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.Keep = 2
+	r := start(t, cfg)
+	for i := range 4 {
+		name := fmt.Sprintf("b%d.txt", i)
+		drop(t, r.root, name, batchText(uint64(10+i), 20))
+		waitFor(t, name, func() bool { return exists(filepath.Join(r.root, DoneDir, name)) })
+	}
+	r.stop(t)
+	if vs := modelVersions(t, r.root); !slices.Equal(vs, []uint64{3, 4}) {
+		t.Errorf("published versions %v, want [3 4]", vs)
+	}
+	st := openStore(t, cfg)
+	if st.Len() != 80 || st.Published() != 4 {
+		t.Errorf("store: %d rows, published %d; want 80, 4", st.Len(), st.Published())
+	}
+}
+
+// TestGateRefuses feeds a batch whose last rows contradict everything before
+// them: the model cannot fit them, the gate refuses it, the rows stay.
+func TestGateRefuses(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.GateMinAccuracy = 0.9
+	r := start(t, cfg)
+	drop(t, r.root, "a.txt", batchText(1, 50))
+	waitFor(t, "a.txt", func() bool { return exists(filepath.Join(r.root, DoneDir, "a.txt")) })
+	// 40 rows as before, then 10 with flipped labels: the held-back 20%.
+	var flipped strings.Builder
+	for i, line := range strings.Split(strings.TrimSpace(batchText(2, 50)), "\n") {
+		if i >= 40 {
+			if strings.HasPrefix(line, "-1 ") {
+				line = "1 " + line[3:]
+			} else {
+				line = "-1 " + line[2:]
+			}
+		}
+		flipped.WriteString(line + "\n")
+	}
+	drop(t, r.root, "b.txt", flipped.String())
+	waitFor(t, "b.txt", func() bool { return exists(filepath.Join(r.root, DoneDir, "b.txt")) })
+	r.stop(t)
+	if vs := modelVersions(t, r.root); !slices.Equal(vs, []uint64{1}) {
+		t.Errorf("published versions %v, want [1]: the gate let the model through", vs)
+	}
+	st := openStore(t, cfg)
+	if st.Len() != 100 || st.Generation() != 2 || st.Published() != 2 {
+		t.Errorf("store: %d rows, generation %d, published %d; want 100, 2, 2", st.Len(), st.Generation(), st.Published())
+	}
+}
+
+func TestReload(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	d, err := New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := cfg
+	bad.TrainOptions = "-s 1 -v 5"
+	if err := d.Reload(bad); err == nil {
+		t.Error("Reload accepted -v")
+	}
+	moved := cfg
+	moved.Root = t.TempDir()
+	if err := d.Reload(moved); err == nil {
+		t.Error("Reload accepted a new root")
+	}
+	grown := cfg
+	grown.Store.Capacity++
+	if err := d.Reload(grown); err == nil {
+		t.Error("Reload accepted a new store capacity")
+	}
+	good := cfg
+	good.TrainOptions = "-s 3 -c 2"
+	good.Keep = 1
+	if err := d.Reload(good); err != nil {
+		t.Fatal(err)
+	}
+	d.applyReload()
+	if d.cfg.Keep != 1 || d.params.Solver != core.L1LossSVCDual || d.params.C != 2 {
+		t.Errorf("after reload: keep %d, solver %v, C %v", d.cfg.Keep, d.params.Solver, d.params.C)
+	}
+}
+
+func TestRowLine(t *testing.T) {
+	data := []byte("\n1 1:1\r\n \t\n-1 2:1\n\n1 3:1")
+	for i, want := range []int{2, 4, 6} {
+		if got := rowLine(data, i); got != want {
+			t.Errorf("row %d: line %d, want %d", i, got, want)
+		}
+	}
+	if n, line := longestLine([]byte("ab\nabcd\nabc")); n != 4 || line != 2 {
+		t.Errorf("longestLine = %d, %d; want 4, 2", n, line)
+	}
+}
