@@ -45,16 +45,14 @@ $(LIB): $(GO_SRC) $(CAPI_C) include/svmgo.h go.mod go.sum
 	$(GO) build -trimpath -buildmode=c-shared -o $@ ./capi
 	rm -f lib/libsvmgo.h
 
-# The main job on the bundled example data: train a linear SVM on
-# heart_scale's first 200 rows, predict the other 70, then cross-validate.
-demo: $(BIN)
-	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-	echo "== svmgo train-linear -s 1 -B 1 $(DEMO_DATA)/heart_scale.train" && \
-	$(BIN) train-linear -s 1 -B 1 $(DEMO_DATA)/heart_scale.train $$tmp/heart.model && \
-	echo "== svmgo predict $(DEMO_DATA)/heart_scale.test" && \
-	$(BIN) predict $(DEMO_DATA)/heart_scale.test $$tmp/heart.model $$tmp/heart.out && \
-	echo "== svmgo train-linear -s 1 -B 1 -v 5 (5-fold cross validation)" && \
-	$(BIN) train-linear -q -s 1 -B 1 -v 5 $(DEMO_DATA)/heart_scale.train
+# The main job (issue 4, examples/demo/demo.sh): svmgo watch on a temporary
+# root, a Python client holding a watched model, the bundled batches dropped
+# into incoming/ one by one, each new version hot-swapped into the client;
+# then SIGTERM, a summary, and the offline train/predict/cross-validate
+# reference on the same rows.
+demo: $(BIN) $(LIB)
+	BIN=$(CURDIR)/$(BIN) DATA=$(CURDIR)/$(DEMO_DATA) PYTHON=$(PYTHON) SVMGO_LIB=$(CURDIR)/$(LIB) \
+		bash examples/demo/demo.sh
 
 vet:
 	$(GO) vet ./...
@@ -140,6 +138,7 @@ bench: $(BIN) $(LIB) bench-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/linear.sh
 	SVMGO_DATA=$(SVMGO_DATA) PYTHON=$(PYTHON) bash examples/bench/capi.sh
+	SVMGO=$(CURDIR)/$(BIN) bash examples/bench/daemon.sh
 
 clean:
 	rm -rf bin lib

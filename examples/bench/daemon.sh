@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# daemon.sh — what the warm start saves in `svmgo watch`: stream a data set
+# through the daemon in batches and compare, after each batch, the warm
+# retrain with a cold solve on the same rows (--metrics.cold-every 1). Prints
+# a Markdown table, also written to examples/bench/out/daemon.md.
+#
+# Run by hand (or from `make bench`) after `make build`:
+#
+#   bash examples/bench/daemon.sh
+#
+# Environment:
+#   DATA           LIBSVM file to stream (default: core/testdata/debdesc_bin.train)
+#   BATCHES        number of batches, cut in file order (default: 10)
+#   TRAIN_OPTIONS  the daemon's --train.options (default: -s 1, its default)
+#   SVMGO          the svmgo binary (default: bin/svmgo, built by `make build`)
+#   BATCH_TIMEOUT  seconds to wait for one batch (default: 600)
+#
+# What is measured, per batch, from the daemon's JSON log records:
+#   "batch added"                rows stored after the batch;
+#   "retrained"                  the warm retrain (from the stored α; the first
+#                                batch has none): outer iterations, coordinate
+#                                updates, support vectors, seconds;
+#   "cold solve for comparison"  the same solve from α = 0: iterations, updates,
+#                                seconds, and warm/cold updates.
+# The store is sized to hold the whole file, so no row is evicted and both
+# solves see exactly the rows streamed so far.
+set -euo pipefail
+
+die() { echo "daemon.sh: $*" >&2; exit 1; }
+say() { echo "daemon.sh: $*" >&2; }
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
+if [[ -n ${DATA:-} ]]; then data=$(abs "$DATA"); else data=$root/core/testdata/debdesc_bin.train; fi
+if [[ -n ${SVMGO:-} ]]; then svmgo=$(abs "$SVMGO"); else svmgo=$root/bin/svmgo; fi
+batches=${BATCHES:-10}
+train_opts=${TRAIN_OPTIONS:--s 1}
+batch_timeout=${BATCH_TIMEOUT:-600}
+cd "$root"
+
+[[ $batches =~ ^[1-9][0-9]*$ ]] || die "BATCHES=$batches: want a positive integer"
+[[ $batch_timeout =~ ^[1-9][0-9]*$ ]] || die "BATCH_TIMEOUT=$batch_timeout: want a positive integer"
+[[ -x $svmgo ]] || die "$svmgo not found: run 'make build' first"
+[[ -r $data ]] || die "missing $data (set DATA to a LIBSVM file)"
+
+# Size the store to the whole file: rows, largest feature index, nonzeros.
+read -r nrows maxfeat nnz < <(awk '{ for (i = 2; i <= NF; i++) { split($i, a, ":"); if (a[1] + 0 > m) m = a[1] + 0; z++ } }
+	END { print NR, m, z }' "$data")
+((nrows >= batches)) || die "$data has $nrows rows, fewer than BATCHES=$batches"
+per=$(((nrows + batches - 1) / batches))
+
+tmp=$(mktemp -d)
+pid=
+cleanup() {
+	if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+say "cutting $data ($nrows rows) into $batches batches of up to $per rows"
+mkdir -p "$tmp/batches" "$tmp/root/incoming"
+awk -v per="$per" -v dir="$tmp/batches" '{ f = sprintf("%s/batch-%03d.txt", dir, int((NR - 1) / per)); print > f }' "$data"
+
+"$svmgo" watch --root "$tmp/root" --log.format json --metrics.cold-every 1 \
+	--train.options "$train_opts" --store.capacity "$nrows" --store.max-features "$maxfeat" \
+	--store.nonzeros "$nnz" --watch.debounce 1ms --models.keep 2 2>"$tmp/daemon.log" &
+pid=$!
+
+# wait_for TEST DESCRIPTION: poll TEST until it holds, the daemon dies or
+# BATCH_TIMEOUT passes.
+wait_for() {
+	local deadline=$((SECONDS + batch_timeout))
+	until eval "$1"; do
+		kill -0 "$pid" 2>/dev/null || { cat "$tmp/daemon.log" >&2; die "the daemon exited while waiting for $2"; }
+		((SECONDS < deadline)) || { cat "$tmp/daemon.log" >&2; die "timed out waiting for $2"; }
+		sleep 0.05
+	done
+}
+wait_for "grep -q '\"msg\":\"daemon started\"' '$tmp/daemon.log'" "the daemon to start"
+
+for f in "$tmp"/batches/batch-*.txt; do
+	name=$(basename "$f")
+	say "streaming $name ($(wc -l <"$f") rows)"
+	# A producer's protocol: a dot-file temporary name, then a rename.
+	cp "$f" "$tmp/root/incoming/.$name.tmp"
+	mv "$tmp/root/incoming/.$name.tmp" "$tmp/root/incoming/$name"
+	wait_for "[[ -e '$tmp/root/done/$name' ]]" "$name to be ingested"
+	[[ ! -e $tmp/root/rejected/$name ]] || die "$name rejected: $(cat "$tmp/root/rejected/$name.reason")"
+done
+
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+pid=
+[[ $rc -eq 0 ]] || { cat "$tmp/daemon.log" >&2; die "the daemon exited with status $rc after SIGTERM"; }
+
+# One table row per batch from the JSON records (flat objects, so a
+# pattern per key does; mawk has no JSON).
+awk '
+function get(key,   s) {
+	if (!match($0, "\"" key "\":(\"[^\"]*\"|[^,}]*)")) return ""
+	s = substr($0, RSTART + length(key) + 3, RLENGTH - length(key) - 3)
+	gsub(/"/, "", s)
+	return s
+}
+function num(v, d) { return sprintf("%." d "f", v) }
+/"msg":"batch added"/ { b = get("batch"); stored[b] = get("samples"); order[++n] = b }
+/"msg":"retrained"/ {
+	b = get("batch"); warm[b] = get("warm"); wit[b] = get("iterations"); wup[b] = get("updates")
+	sv[b] = get("support_vectors"); conv[b] = get("converged"); wsec[b] = get("seconds"); cur = b
+}
+/"msg":"cold solve for comparison"/ {
+	cit[cur] = get("cold_iterations"); cup[cur] = get("cold_updates"); csec[cur] = get("seconds")
+	ratio[cur] = get("warm_cold_ratio")
+}
+END {
+	print "| batch | rows stored | start | warm iterations | warm updates | cold iterations | cold updates | warm/cold updates | warm retrain s | cold solve s | support vectors |"
+	print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= n; i++) {
+		b = order[i]
+		if (!(b in cup)) { print "daemon.sh: no cold solve logged for " b > "/dev/stderr"; exit 1 }
+		note = (conv[b] == "true") ? "" : " (iteration cap)"
+		printf "| %d | %d | %s | %d%s | %d | %d | %d | %s | %s | %s | %d |\n", i, stored[b], (warm[b] == "true") ? "warm" : "cold",
+			wit[b], note, wup[b], cit[b], cup[b], num(ratio[b], 3), num(wsec[b], 3), num(csec[b], 3), sv[b]
+		if (warm[b] == "true") { sw += wup[b]; sc += cup[b]; tw += wsec[b]; tc += csec[b]; k++ }
+	}
+	if (k > 0) {
+		print ""
+		printf "Over the %d warm retrains: %d updates warm against %d cold (%s), %s s against %s s (%s).\n",
+			k, sw, sc, num(sw / sc, 3), num(tw, 3), num(tc, 3), (tc > 0) ? num(tw / tc, 3) : "n/a"
+	}
+}' "$tmp/daemon.log" >"$tmp/table.md"
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+{
+	echo "Warm against cold retraining in \`svmgo watch\`: $(basename "$data") ($nrows rows) streamed in"
+	echo "$batches batches of up to $per rows, in file order; train options \`$train_opts\`."
+	echo
+	cat "$tmp/table.md"
+	echo
+	echo "- warm: the daemon's retrain after the batch, started from the α it stored after the"
+	echo "  previous one (new rows start at α = 0); cold: \`--metrics.cold-every 1\`'s solve of the"
+	echo "  same rows from α = 0, whose model is discarded. Batch 1 has no stored α, so both are cold."
+	echo "- iterations: outer passes of dual coordinate descent; updates: coordinate steps; each"
+	echo "  visits one α (the work measure behind the daemon's warm_cold_ratio metric)."
+	echo "- seconds: in-process solver wall time from the daemon's log records."
+	echo "- Machine: $(nproc) CPU(s)${cpu:+, $cpu}; $(go env GOVERSION 2>/dev/null || echo go); $(date -u +%Y-%m-%d)."
+} >"$tmp/daemon.md"
+
+mkdir -p examples/bench/out
+cp "$tmp/daemon.md" examples/bench/out/daemon.md
+cat "$tmp/daemon.md"
+say "table written to examples/bench/out/daemon.md"
