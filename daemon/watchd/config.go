@@ -31,7 +31,9 @@ const (
 )
 
 // GateHoldBack is the fraction of the newest batch's rows, taken from its
-// end, on which the accuracy gate measures a candidate model.
+// end, that the retrain for that batch leaves out and on which the accuracy
+// gate measures the candidate model; those rows are trained on from the next
+// retrain.
 const GateHoldBack = 0.2
 
 // Config configures a Daemon. Start from DefaultConfig; Validate reports the
@@ -53,8 +55,9 @@ type Config struct {
 	// newest is never removed. Reloadable.
 	Keep int
 	// GateMinAccuracy, when > 0, is the accuracy (classification) a new
-	// model must reach on the last GateHoldBack of the newest batch's rows
-	// to be published; a refused model is logged, its samples stay stored.
+	// model must reach on the last GateHoldBack of the newest batch's rows,
+	// held back from its training, to be published; a refused model is
+	// logged, its samples stay stored.
 	// For regression it is a bound on the squared correlation. 0 turns the
 	// gate off. Reloadable.
 	GateMinAccuracy float64

@@ -24,6 +24,21 @@
 // A batch leaves incoming/ only after the store holding its rows is durable,
 // so a crash at any point loses nothing and adds nothing twice; a crash
 // between steps 3 and 4 is repaired at start by retraining and publishing.
+//
+// The gate (Config.GateMinAccuracy > 0) scores the new model on rows it was
+// not trained on. Of a batch of n rows, the last max(1, ⌊n·GateHoldBack⌋)
+// are held back: they are stored like every row (nothing is lost, and
+// exactly-once ingestion is unchanged), but the retrain the batch triggers
+// uses every other stored row, and the gate measures the model's accuracy
+// (squared correlation for regression) on the held rows. The model
+// published when the gate passes is that one, trained without them. Their α
+// is recorded as 0 and they enter training at the next retrain: the next
+// batch's, or the recovery retrain after a restart, which trains on every
+// row and applies no gate. A batch of one row holds nothing back and skips
+// the gate. A refused model is logged and not published; its batch's rows
+// stay stored. Held rows count as non-support vectors (α = 0) for the
+// nonsv-oldest eviction policy, newest of them, so a full store may evict
+// them after the older such rows and before they are trained on.
 package watchd
 
 import (
@@ -401,17 +416,34 @@ func (d *Daemon) moveDone(name string) error {
 // retrainAndPublish trains on the store warm from its α, applies the gate
 // to newest (the batch just added, named name; nil at recovery, when the
 // gate does not apply), records α, commits the store and publishes the
-// model. When no model can be trained (one class so far) or the gate
-// refuses it, the store is committed with the publication marked done, so a
-// restart does not publish what was refused.
+// model. With the gate on, newest's held-back rows — the store's last rows,
+// since Add appends a batch after any eviction — are left out of training
+// and scored by the gate; their α is recorded as 0. When no model can be
+// trained (one class so far) or the gate refuses it, the store is committed
+// with the publication marked done, so a restart does not publish what was
+// refused.
 func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
-	ds := d.st.Dataset()
+	all := d.st.Dataset()
 	gen := d.st.Generation()
+	gated := newest != nil && d.cfg.GateMinAccuracy > 0
+	held := 0
+	if gated {
+		if held = heldBack(newest.Len()); held == 0 {
+			d.log.Info("gate skipped: batch too small to hold rows back", "batch", name, "rows", newest.Len())
+			gated = false
+		}
+	}
+	ds, warm := all, d.st.Dual()
+	if held > 0 {
+		ds = all.Prefix(all.Len() - held)
+		warm = dualPrefix(warm, ds.Len())
+	}
 	start := time.Now()
-	m, dual, err := d.trainer.Train(ds, d.st.Dual())
+	m, dual, err := d.trainer.Train(ds, warm)
 	elapsed := time.Since(start)
 	if errors.Is(err, core.ErrLabels) {
-		d.log.Warn("retrain skipped: no model for these labels yet", "batch", name, "samples", ds.Len(), "err", err)
+		d.log.Warn("retrain skipped: no model for these labels yet", "batch", name, "samples", ds.Len(),
+			"held_back", held, "err", err)
 		d.st.SetPublished(gen)
 		return d.commit()
 	}
@@ -422,7 +454,7 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	d.metrics.retrainSeconds.Update(elapsed.Seconds())
 	d.metrics.warmUpdates.Set(float64(m.Result.Updates))
 	d.metrics.warmIterations.Set(float64(m.Result.Iterations))
-	d.log.Info("retrained", "batch", name, "warm", d.st.Dual() != nil, "samples", ds.Len(),
+	d.log.Info("retrained", "batch", name, "warm", warm != nil, "samples", ds.Len(), "held_back", held,
 		"iterations", m.Result.Iterations, "updates", m.Result.Updates, "support_vectors", m.Result.NumSV,
 		"converged", m.Result.Converged, "seconds", elapsed.Seconds())
 	if d.cfg.ColdEvery > 0 && d.retrains%d.cfg.ColdEvery == 0 {
@@ -430,8 +462,11 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	}
 
 	publish := true
-	if newest != nil && d.cfg.GateMinAccuracy > 0 {
-		publish = d.gate(m, newest, name)
+	if gated {
+		publish = d.gate(m, all, ds.Len(), name)
+	}
+	if held > 0 {
+		padDual(dual, all.Len())
 	}
 	if err := d.st.SetDual(dual); err != nil {
 		return fmt.Errorf("watchd: record α: %w", err)
@@ -455,6 +490,37 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	}
 	d.st.SetPublished(gen)
 	return d.commit()
+}
+
+// heldBack returns how many of a batch's n rows the gate holds back from
+// training: max(1, ⌊n·GateHoldBack⌋), keeping at least one row to train on,
+// so 0 for a batch of one row.
+func heldBack(n int) int {
+	return min(n-1, max(1, int(float64(n)*GateHoldBack)))
+}
+
+// dualPrefix returns warm cut to its first m rows, for a run on the store's
+// Prefix(m); nil stays nil. The vectors alias warm's: Train only reads a
+// warm start, and reads m values of each.
+func dualPrefix(warm *core.LinearDual, m int) *core.LinearDual {
+	if warm == nil {
+		return nil
+	}
+	cut := &core.LinearDual{Labels: warm.Labels, Alpha: make([][]float64, len(warm.Alpha))}
+	for k, a := range warm.Alpha {
+		cut.Alpha[k] = a[:m]
+	}
+	return cut
+}
+
+// padDual extends each of dual's vectors with zeros to n values: the α of
+// the held-back rows the run left out.
+func padDual(dual *core.LinearDual, n int) {
+	for k, a := range dual.Alpha {
+		p := make([]float64, n)
+		copy(p, a)
+		dual.Alpha[k] = p
+	}
 }
 
 // commit makes the store durable.
@@ -488,17 +554,16 @@ func (d *Daemon) coldSolve(ds *core.Dataset, warm *core.LinearModel) {
 }
 
 // gate reports whether m may be published: its accuracy (squared
-// correlation for regression) on the last GateHoldBack of newest's rows must
-// reach GateMinAccuracy. Those rows are part of the training set too — the
-// store holds every accepted row — so the gate catches a model that fails
-// the newest data (drift, label noise, a solve cut short), not overfitting.
-func (d *Daemon) gate(m *core.LinearModel, newest *core.Dataset, name string) bool {
-	n := newest.Len()
-	held := max(1, int(float64(n)*GateHoldBack))
+// correlation for regression) on ds's rows from `from` on — the newest
+// batch's held-back rows, which m was not trained on — must reach
+// GateMinAccuracy.
+func (d *Daemon) gate(m *core.LinearModel, ds *core.Dataset, from int, name string) bool {
+	n := ds.Len()
+	held := n - from
 	pred := make([]float64, 0, held)
-	truth := newest.Labels()[n-held:]
-	for i := n - held; i < n; i++ {
-		idx, val := newest.SparseRow(i)
+	truth := ds.Labels()[from:]
+	for i := from; i < n; i++ {
+		idx, val := ds.SparseRow(i)
 		pred = append(pred, m.PredictSparse(idx, val))
 	}
 	s := core.ScorePredictions(pred, truth, m.IsRegression())

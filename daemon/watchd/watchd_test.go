@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -436,5 +438,233 @@ func TestRowLine(t *testing.T) {
 	}
 	if n, line := longestLine([]byte("ab\nabcd\nabc")); n != 4 || line != 2 {
 		t.Errorf("longestLine = %d, %d; want 4, 2", n, line)
+	}
+}
+
+// flipLast returns text with the labels of its lines from `from` on
+// negated: rows that contradict the pattern of the lines before them.
+func flipLast(text string, from int) string {
+	var b strings.Builder
+	for i, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		if i >= from {
+			if strings.HasPrefix(line, "-1 ") {
+				line = "1 " + line[3:]
+			} else {
+				line = "-1 " + line[2:]
+			}
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// firstLines returns the first n lines of text.
+func firstLines(text string, n int) string {
+	lines := strings.SplitAfter(text, "\n")
+	return strings.Join(lines[:n], "")
+}
+
+// syncDaemon is a daemon driven batch by batch from the test's goroutine,
+// so its store can be inspected between batches; its JSON log is kept.
+type syncDaemon struct {
+	d   *Daemon
+	log *bytes.Buffer
+}
+
+func newSync(t *testing.T, cfg Config) *syncDaemon {
+	t.Helper()
+	var buf bytes.Buffer
+	d, err := New(cfg, slog.New(slog.NewJSONHandler(&buf, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &syncDaemon{d: d, log: &buf}
+}
+
+func (s *syncDaemon) ingest(t *testing.T, name, text string) {
+	t.Helper()
+	drop(t, s.d.cfg.Root, name, text)
+	if err := s.d.ingest(name); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(filepath.Join(s.d.cfg.Root, DoneDir, name)) {
+		t.Fatalf("%s not in done/", name)
+	}
+}
+
+// records returns the logged records whose message is msg.
+func (s *syncDaemon) records(t *testing.T, msg string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(s.log.String()), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if r["msg"] == msg {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// trainText trains on text's rows with cfg's options, as an independent
+// reference: core's own reader and TrainLinear, from α = 0.
+func trainText(t *testing.T, cfg Config, text string) (*core.LinearModel, *core.LinearDual, *core.Dataset) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "ref.txt")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := core.ReadFile(path, core.ReadOptions{Format: core.FormatLIBSVM})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, _, err := core.ParseLinearOptions(strings.Fields(cfg.TrainOptions))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, dual, err := core.TrainLinear(ds, opts.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, dual, ds
+}
+
+// alphaOf returns the store's α of rows [from, to) in its single decision
+// function (a binary problem).
+func alphaOf(t *testing.T, st *store.Store, from, to int) []float64 {
+	t.Helper()
+	dual := st.Dual()
+	if dual == nil || len(dual.Alpha) != 1 || len(dual.Alpha[0]) != st.Len() {
+		t.Fatalf("store dual %+v for %d rows, want one vector of %d", dual, st.Len(), st.Len())
+	}
+	return dual.Alpha[0][from:to]
+}
+
+// TestGateHoldsBack follows three batches through the gate at 0.9: a clean
+// one (passes; the model is that of its first 80% alone), one whose last
+// 20% have flipped labels (the model, not trained on them, gets them all
+// wrong and is refused), and a clean one (passes; its retrain includes the
+// flipped rows held back before).
+func TestGateHoldsBack(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.GateMinAccuracy = 0.9
+	s := newSync(t, cfg)
+	st := s.d.st
+
+	a := batchText(1, 50)
+	s.ingest(t, "a.txt", a)
+	if vs := modelVersions(t, cfg.Root); !slices.Equal(vs, []uint64{1}) {
+		t.Fatalf("after a: published versions %v, want [1]", vs)
+	}
+	if st.Len() != 50 {
+		t.Fatalf("after a: %d rows stored, want 50", st.Len())
+	}
+	// The held rows are stored; their α is 0; the model published is the
+	// one of the first 40 rows alone (cold, so equal to the reference).
+	if got := alphaOf(t, st, 40, 50); slices.ContainsFunc(got, func(v float64) bool { return v != 0 }) {
+		t.Errorf("after a: held rows' α %v, want 0", got)
+	}
+	want, wantDual, _ := trainText(t, cfg, firstLines(a, 40))
+	got, err := modelfile.ReadFile(filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSameDecisions(t, got, want, st.Dataset())
+	for i, v := range alphaOf(t, st, 0, 40) {
+		if math.Abs(v-wantDual.Alpha[0][i]) > 1e-9 {
+			t.Fatalf("after a: α[%d] = %v, reference %v", i, v, wantDual.Alpha[0][i])
+		}
+	}
+
+	b := flipLast(batchText(2, 50), 40)
+	s.ingest(t, "b.txt", b)
+	if vs := modelVersions(t, cfg.Root); !slices.Equal(vs, []uint64{1}) {
+		t.Fatalf("after b: published versions %v, want [1]: the gate let the model through", vs)
+	}
+	if st.Len() != 100 || st.Generation() != 2 || st.Published() != 2 {
+		t.Errorf("after b: %d rows, generation %d, published %d; want 100, 2, 2", st.Len(), st.Generation(), st.Published())
+	}
+	refused := s.records(t, "gate refused the model: not published")
+	if len(refused) != 1 || refused[0]["rows"] != 10.0 {
+		t.Fatalf("after b: gate refusals %v, want one over 10 rows", refused)
+	}
+	// Trained without them, the model sides with the 40 rows before:
+	// every flipped row is misclassified. (Scored in-sample, as before
+	// the hold-back, it could fit some of them.)
+	if score := refused[0]["score"].(float64); score > 0.1 {
+		t.Errorf("after b: gate score %v on the flipped rows, want ≤ 0.1", score)
+	}
+	if got := alphaOf(t, st, 90, 100); slices.ContainsFunc(got, func(v float64) bool { return v != 0 }) {
+		t.Errorf("after b: held rows' α %v, want 0", got)
+	}
+
+	s.ingest(t, "c.txt", batchText(3, 50))
+	if vs := modelVersions(t, cfg.Root); !slices.Equal(vs, []uint64{1, 2}) {
+		t.Fatalf("after c: published versions %v, want [1 2]", vs)
+	}
+	// b's flipped rows were trained on this time: each is misclassified by
+	// any separator of the rest, and a row with y·w·x < 1 has α > 0 at
+	// the L2-loss dual's optimum (its gradient y·w·x − 1 + α/2C is
+	// negative at α = 0).
+	for i, v := range alphaOf(t, st, 90, 100) {
+		if v <= 0 {
+			t.Errorf("after c: b's formerly held row %d has α %v, want > 0: it was not trained on", 90+i, v)
+		}
+	}
+	if got := alphaOf(t, st, 140, 150); slices.ContainsFunc(got, func(v float64) bool { return v != 0 }) {
+		t.Errorf("after c: held rows' α %v, want 0", got)
+	}
+	if passed := s.records(t, "gate passed"); len(passed) != 2 {
+		t.Errorf("gate passed %d times, want 2 (a and c)", len(passed))
+	}
+}
+
+// TestGateOffTrainsOnAll checks that without the gate a batch's rows are all
+// trained on at once: model and α equal those of a cold run on every row.
+func TestGateOffTrainsOnAll(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	s := newSync(t, cfg)
+	text := flipLast(batchText(6, 50), 45)
+	s.ingest(t, "a.txt", text)
+	want, wantDual, _ := trainText(t, cfg, text)
+	got, err := modelfile.ReadFile(filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSameDecisions(t, got, want, s.d.st.Dataset())
+	for i, v := range alphaOf(t, s.d.st, 0, 50) {
+		if math.Abs(v-wantDual.Alpha[0][i]) > 1e-9 {
+			t.Errorf("α[%d] = %v, reference %v", i, v, wantDual.Alpha[0][i])
+		}
+	}
+	// The flipped last rows were trained on: misclassified, so α > 0.
+	for i, v := range alphaOf(t, s.d.st, 45, 50) {
+		if v <= 0 {
+			t.Errorf("row %d: α %v, want > 0", 45+i, v)
+		}
+	}
+	if n := len(s.records(t, "gate passed")) + len(s.records(t, "gate refused the model: not published")); n != 0 {
+		t.Errorf("gate ran %d times with the gate off", n)
+	}
+}
+
+// TestGateSkipsOneRowBatch: a batch of one row holds nothing back, so the
+// gate does not apply and the row is trained on at once.
+func TestGateSkipsOneRowBatch(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.GateMinAccuracy = 0.9
+	s := newSync(t, cfg)
+	s.ingest(t, "a.txt", batchText(1, 50))
+	s.ingest(t, "b.txt", flipLast(batchText(8, 1), 0))
+	if vs := modelVersions(t, cfg.Root); !slices.Equal(vs, []uint64{1, 2}) {
+		t.Fatalf("published versions %v, want [1 2]", vs)
+	}
+	if len(s.records(t, "gate skipped: batch too small to hold rows back")) != 1 {
+		t.Error("no log of the skipped gate")
+	}
+	if a := alphaOf(t, s.d.st, 50, 51)[0]; a <= 0 {
+		t.Errorf("the one-row batch's α %v, want > 0: it was not trained on", a)
 	}
 }

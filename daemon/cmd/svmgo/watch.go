@@ -60,7 +60,7 @@ func newWatchFlags(stderr io.Writer) *watchFlags {
 	fs.IntVar(&c.Store.MaxFeatures, "store.max-features", watchd.DefaultMaxFeatures, "largest feature index accepted (batches with a larger one are rejected)")
 	fs.StringVar(&f.policy, "store.policy", "nonsv-oldest", "eviction when full: nonsv-oldest (α = 0 first, oldest first) or oldest")
 	fs.IntVar(&c.Keep, "models.keep", watchd.DefaultKeep, "published models to retain (the newest is never removed)")
-	fs.Float64Var(&c.GateMinAccuracy, "gate.min-accuracy", 0, "publish only a model with at least this accuracy (squared correlation for SVR) on the last 20% of the newest batch; 0: off")
+	fs.Float64Var(&c.GateMinAccuracy, "gate.min-accuracy", 0, "publish only a model with at least this accuracy (squared correlation for SVR) on the last 20% of the newest batch's rows (at least 1; none for a 1-row batch, which skips the gate), held back from that retrain: the published model is trained without them, they are stored and trained on from the next retrain; 0: off")
 	fs.IntVar(&c.ColdEvery, "metrics.cold-every", 0, "also run a cold solve every N retrains to measure the warm start's savings; 0: never")
 	fs.DurationVar(&c.Debounce, "watch.debounce", watchd.DefaultDebounce, "delay between a file event and the rescan of incoming/")
 	fs.Int64Var(&c.MaxBatchBytes, "ingest.max-bytes", watchd.DefaultMaxBatchBytes, "reject batch files larger than this")
