@@ -1,0 +1,313 @@
+package core
+
+// The kernel cache: Q columns kept as float32 in one arena allocated once,
+// least recently used out (Chang & Lin, "LIBSVM: A Library for Support
+// Vector Machines", ACM TIST 2011, Section 4.1.5 and its cache; the
+// shrinking solver asks for columns of the active length only, and for
+// longer ones again after unshrinking, so a column's cached prefix can be
+// extended).
+//
+// LIBSVM mallocs each column and counts only the column bytes against its
+// budget. Here the whole budget is one []float32, carved into blocks by a
+// small allocator: a new or extended column takes the free tail of the
+// arena or a hole left by dropped columns, else evicts least recently used
+// columns until the hole one leaves (merged with its free neighbours) is
+// large enough. Columns never move, so a column handed out stays valid
+// while the solver uses it.
+//
+// The solver holds two columns at once (Q_i and Q_j): the column returned
+// by the previous get is pinned through the next get. That is why the
+// arena holds at least three full columns, where LIBSVM's minimum is two:
+// with the pinned column (≤ l entries) anywhere in an arena of 3l, the
+// free space on one side of it is at least l, so every request can be met
+// without moving the pinned column.
+
+// kernelCache is the cache of the l columns of an l×l matrix. Columns are
+// identified by their position in the solver's current ordering; swapIndex
+// follows the solver's swaps. It is used by one goroutine at a time.
+type kernelCache struct {
+	arena []float32
+	free  int // arena entries held by no column
+
+	slotOf []int32 // column → slot; slots carry the data, so swaps are O(1) bookkeeping
+
+	// Per slot, with slot l the sentinel (head and tail) of both lists:
+	off     []int   // start of the slot's block in arena
+	n       []int32 // entries cached, 0 when not cached
+	lruPrev []int32 // cached slots, least recently used first
+	lruNext []int32
+	adrPrev []int32 // cached slots in arena order
+	adrNext []int32
+
+	pin int32 // the slot the previous get returned; -1 when none
+}
+
+// cacheMinColumns is the number of full columns the arena can always hold;
+// see the file comment.
+const cacheMinColumns = 3
+
+// kernelCacheBookBytes is the bookkeeping a cache of l columns needs:
+// slotOf, off, n and the four links.
+func kernelCacheBookBytes(l int) int64 {
+	return 4*int64(l) + int64(l+1)*(8+4+4*4)
+}
+
+// kernelCacheEntries is the arena length, in float32 entries, of a cache
+// of l columns with the given byte budget.
+func kernelCacheEntries(l int, budget int64) int64 {
+	e := (budget - kernelCacheBookBytes(l)) / 4
+	return max(e, cacheMinColumns*int64(l))
+}
+
+// kernelCacheBytes returns the bytes newKernelCache(l, budget) allocates:
+// the arena plus the bookkeeping (about 32 bytes a column). It is at most
+// budget unless budget is below the bookkeeping plus three full columns of
+// l float32 entries, the least the cache works with.
+func kernelCacheBytes(l int, budget int64) int64 {
+	return 4*kernelCacheEntries(l, budget) + kernelCacheBookBytes(l)
+}
+
+// newKernelCache returns an empty cache for l columns of up to l entries
+// that holds at most kernelCacheBytes(l, budget) bytes, all allocated
+// here. It panics if l is negative.
+func newKernelCache(l int, budget int64) *kernelCache {
+	if l < 0 {
+		panic("core: newKernelCache: negative size")
+	}
+	c := &kernelCache{
+		arena:   make([]float32, kernelCacheEntries(l, budget)),
+		slotOf:  make([]int32, l),
+		off:     make([]int, l+1),
+		n:       make([]int32, l+1),
+		lruPrev: make([]int32, l+1),
+		lruNext: make([]int32, l+1),
+		adrPrev: make([]int32, l+1),
+		adrNext: make([]int32, l+1),
+	}
+	c.reset(l)
+	return c
+}
+
+// reset empties the cache and makes it a cache of l columns, so one arena
+// serves the subproblems of a one-vs-one training in turn. It panics if l
+// exceeds the size the cache was built for or the arena cannot hold three
+// columns of l entries.
+func (c *kernelCache) reset(l int) {
+	if l < 0 || l > cap(c.slotOf) || len(c.arena) < cacheMinColumns*l {
+		panic("core: kernelCache.reset: larger than the cache was built for")
+	}
+	c.slotOf = c.slotOf[:l]
+	for i := range c.slotOf {
+		c.slotOf[i] = int32(i)
+	}
+	c.off, c.n = c.off[:l+1], c.n[:l+1]
+	c.lruPrev, c.lruNext = c.lruPrev[:l+1], c.lruNext[:l+1]
+	c.adrPrev, c.adrNext = c.adrPrev[:l+1], c.adrNext[:l+1]
+	clear(c.n)
+	clear(c.off)
+	s := int32(l)
+	c.lruPrev[s], c.lruNext[s] = s, s
+	c.adrPrev[s], c.adrNext[s] = s, s
+	c.free = len(c.arena)
+	c.pin = -1
+}
+
+// sentinel returns the head/tail slot of both lists.
+func (c *kernelCache) sentinel() int32 { return int32(len(c.slotOf)) }
+
+// get returns the storage of column i with room for length entries, and
+// how many leading entries already hold the column's values; the caller
+// fills data[have:length]. Column i becomes the most recently used. The
+// slice stays valid until the second get after this one or the next
+// swapIndex or reset (the solver may hold the columns of two successive
+// gets at once). get may evict least recently used columns; it allocates
+// nothing. It panics if length is negative or above l.
+func (c *kernelCache) get(i, length int) (data []float32, have int) {
+	if length < 0 || length > len(c.slotOf) {
+		panic("core: kernelCache.get: length out of range")
+	}
+	s := c.slotOf[i]
+	cached := int(c.n[s])
+	if cached > 0 {
+		c.lruUnlink(s)
+	}
+	switch {
+	case length == 0:
+	case cached >= length:
+		have = length
+	case cached > 0 && c.gapAfter(s) >= length:
+		// the block can grow in place
+		c.free -= length - cached
+		c.n[s] = int32(length)
+		have = cached
+	default:
+		have = c.place(s, cached, length)
+	}
+	if c.n[s] > 0 {
+		c.lruPushBack(s)
+	}
+	c.pin = s
+	o := c.off[s]
+	return c.arena[o : o+length : o+length], have
+}
+
+// place gives slot s a new block of length entries, moving its cached
+// prefix of cached entries there, and returns how many entries survived:
+// cached, or 0 when the prefix had to be dropped to make room.
+func (c *kernelCache) place(s int32, cached, length int) int {
+	if cached > 0 {
+		if o, after, ok := c.alloc(length); ok && after == s {
+			// evictions freed the run after s's own block: grow in place
+			c.free -= length - cached
+			c.n[s] = int32(length)
+			return cached
+		} else if ok {
+			copy(c.arena[o:o+cached], c.arena[c.off[s]:c.off[s]+cached])
+			c.adrUnlink(s)
+			c.free += cached
+			c.link(s, o, after, length)
+			return cached
+		}
+		// Only s and the pinned column are left and no hole fits both
+		// blocks; without s's old block, one does.
+		c.adrUnlink(s)
+		c.free += cached
+		c.n[s] = 0
+	}
+	o, after, ok := c.alloc(length)
+	if !ok {
+		panic("core: kernelCache: no room for a column (bookkeeping broken)")
+	}
+	c.link(s, o, after, length)
+	return 0
+}
+
+// link records slot s's block of length entries at o, after slot after in
+// arena order.
+func (c *kernelCache) link(s int32, o int, after int32, length int) {
+	c.off[s], c.n[s] = o, int32(length)
+	c.free -= length
+	nx := c.adrNext[after]
+	c.adrPrev[s], c.adrNext[s] = after, nx
+	c.adrNext[after], c.adrPrev[nx] = s, s
+}
+
+// alloc finds a free run of need entries and returns its start and the
+// slot that precedes it in arena order (the sentinel for none), evicting
+// least recently used columns as needed; the pinned column and columns
+// not in the LRU list are never evicted. ok is false when no run can be
+// found without them.
+func (c *kernelCache) alloc(need int) (o int, after int32, ok bool) {
+	L := c.sentinel()
+	last := c.adrPrev[L]
+	if tail := len(c.arena) - c.end(last); tail >= need {
+		return c.end(last), last, true
+	} else if c.free-tail >= need {
+		if o, after, ok := c.firstFit(need); ok {
+			return o, after, true
+		}
+	}
+	for {
+		v := c.lruNext[L]
+		if v == L || v == c.pin {
+			break
+		}
+		p, nx := c.adrPrev[v], c.adrNext[v]
+		c.evict(v)
+		if c.start(nx)-c.end(p) >= need {
+			return c.end(p), p, true
+		}
+	}
+	return c.firstFit(need)
+}
+
+// firstFit returns the first free run of need entries in arena order.
+func (c *kernelCache) firstFit(need int) (int, int32, bool) {
+	L := c.sentinel()
+	p := L
+	for {
+		s := c.adrNext[p]
+		if c.start(s)-c.end(p) >= need {
+			return c.end(p), p, true
+		}
+		if s == L {
+			return 0, 0, false
+		}
+		p = s
+	}
+}
+
+// gapAfter returns how many entries slot s's block can grow to without
+// overlapping the next block.
+func (c *kernelCache) gapAfter(s int32) int { return c.start(c.adrNext[s]) - c.off[s] }
+
+// start returns where slot s's block starts; the sentinel marks the end of
+// the arena.
+func (c *kernelCache) start(s int32) int {
+	if s == c.sentinel() {
+		return len(c.arena)
+	}
+	return c.off[s]
+}
+
+// end returns where slot s's block ends; the sentinel marks the start of
+// the arena.
+func (c *kernelCache) end(s int32) int {
+	if s == c.sentinel() {
+		return 0
+	}
+	return c.off[s] + int(c.n[s])
+}
+
+// evict drops cached slot v.
+func (c *kernelCache) evict(v int32) {
+	c.lruUnlink(v)
+	c.adrUnlink(v)
+	c.free += int(c.n[v])
+	c.n[v] = 0
+}
+
+func (c *kernelCache) lruUnlink(s int32) {
+	p, nx := c.lruPrev[s], c.lruNext[s]
+	c.lruNext[p], c.lruPrev[nx] = nx, p
+}
+
+func (c *kernelCache) lruPushBack(s int32) {
+	L := c.sentinel()
+	p := c.lruPrev[L]
+	c.lruPrev[s], c.lruNext[s] = p, L
+	c.lruNext[p], c.lruPrev[L] = s, s
+}
+
+func (c *kernelCache) adrUnlink(s int32) {
+	p, nx := c.adrPrev[s], c.adrNext[s]
+	c.adrNext[p], c.adrPrev[nx] = nx, p
+}
+
+// swapIndex follows the solver's swap of variables i and j: columns i and j
+// trade places, and so do entries i and j inside every cached column. A
+// column that holds entry min(i, j) but not max(i, j) cannot be kept
+// consistent and is dropped, as LIBSVM's cache does.
+func (c *kernelCache) swapIndex(i, j int) {
+	if i == j {
+		return
+	}
+	c.slotOf[i], c.slotOf[j] = c.slotOf[j], c.slotOf[i]
+	if i > j {
+		i, j = j, i
+	}
+	L := c.sentinel()
+	for s := c.lruNext[L]; s != L; {
+		nx := c.lruNext[s]
+		if n := int(c.n[s]); n > i {
+			if n > j {
+				o := c.off[s]
+				c.arena[o+i], c.arena[o+j] = c.arena[o+j], c.arena[o+i]
+			} else {
+				c.evict(s)
+			}
+		}
+		s = nx
+	}
+	c.pin = -1
+}

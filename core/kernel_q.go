@@ -1,0 +1,191 @@
+package core
+
+// The matrices Q the SMO solver minimizes ½αᵀQα + pᵀα over, one per
+// formulation (Chang & Lin, "LIBSVM: A Library for Support Vector
+// Machines", ACM TIST 2011, Sections 2.1–2.3):
+//
+//	C-SVC:      Q_ij = y_i y_j K(x_i, x_j)
+//	one-class:  Q_ij = K(x_i, x_j)
+//	ε-SVR:      2l variables (α, α*); Q_st = z_s z_t K(x_{s mod l}, x_{t mod l})
+//	            with z_t = +1 for t < l and −1 for t ≥ l
+//
+// Columns are float32, filled through the kernel cache; the diagonal QD is
+// float64. Each matrix follows the solver's variable swaps (shrinking).
+// After construction nothing allocates.
+
+// svcQ is the Q matrix of C-SVC, and (with y nil) of one-class SVM.
+type svcQ struct {
+	kr    *kernelRows
+	cache *kernelCache
+	index []int32   // variable t is data row index[t]
+	y     []int8    // ±1 per variable; nil: all +1
+	qd    []float64 // Q_tt
+
+	// kernelEvals counts the kernel values computed (cache misses), the
+	// measure of a training run's work.
+	kernelEvals int64
+}
+
+// newSVCQ returns the C-SVC matrix of the variables rows (data rows of
+// kr's data set, copied) with labels y (±1, copied), caching columns
+// within cacheBytes (see kernelCacheBytes for what is allocated). It
+// panics if the lengths of rows and y differ.
+func newSVCQ(kr *kernelRows, rows []int32, y []int8, cacheBytes int64) *svcQ {
+	q := &svcQ{
+		kr:    kr,
+		cache: newKernelCache(len(rows), cacheBytes),
+		index: make([]int32, len(rows)),
+		y:     make([]int8, len(rows)),
+		qd:    make([]float64, len(rows)),
+	}
+	q.reset(rows, y)
+	return q
+}
+
+// reset makes q the matrix of another set of variables, at most as many as
+// q was built for, reusing its buffers and cache (for the subproblems of
+// one-vs-one). It panics if rows and y differ in length or are too long.
+func (q *svcQ) reset(rows []int32, y []int8) {
+	if len(rows) != len(y) || len(rows) > cap(q.index) {
+		panic("core: svcQ.reset: bad sizes")
+	}
+	q.index = append(q.index[:0], rows...)
+	q.y = append(q.y[:0], y...)
+	q.init()
+}
+
+// init fills QD and empties the cache for the variables in q.index.
+func (q *svcQ) init() {
+	l := len(q.index)
+	q.qd = q.qd[:l]
+	for t, r := range q.index {
+		q.qd[t] = q.kr.eval(int(r), int(r)) // y_t² = 1
+	}
+	q.cache.reset(l)
+	q.kernelEvals = 0
+}
+
+// getQ returns Q's column i, entries 0..length-1 in the current ordering.
+// The slice is valid until the second getQ after this one or the next
+// swapIndex.
+func (q *svcQ) getQ(i, length int) []float32 {
+	data, have := q.cache.get(i, length)
+	if have < length {
+		q.kr.column(data[have:length], int(q.index[i]), q.index[have:length])
+		q.kernelEvals += int64(length - have)
+		if q.y != nil {
+			yi := q.y[i]
+			for t := have; t < length; t++ {
+				if q.y[t] != yi {
+					data[t] = -data[t]
+				}
+			}
+		}
+	}
+	return data
+}
+
+// QD returns Q's diagonal in the current ordering.
+func (q *svcQ) QD() []float64 { return q.qd }
+
+// swapIndex exchanges variables i and j.
+func (q *svcQ) swapIndex(i, j int) {
+	q.cache.swapIndex(i, j)
+	q.index[i], q.index[j] = q.index[j], q.index[i]
+	if q.y != nil {
+		q.y[i], q.y[j] = q.y[j], q.y[i]
+	}
+	q.qd[i], q.qd[j] = q.qd[j], q.qd[i]
+}
+
+// oneClassQ is the Q matrix of one-class SVM: the kernel matrix itself.
+type oneClassQ struct{ *svcQ }
+
+// newOneClassQ returns the one-class matrix of the variables rows (data
+// rows of kr's data set, copied), caching columns within cacheBytes.
+func newOneClassQ(kr *kernelRows, rows []int32, cacheBytes int64) oneClassQ {
+	q := &svcQ{
+		kr:    kr,
+		cache: newKernelCache(len(rows), cacheBytes),
+		index: append([]int32(nil), rows...),
+		qd:    make([]float64, len(rows)),
+	}
+	q.init()
+	return oneClassQ{q}
+}
+
+// svrQ is the Q matrix of ε-SVR over 2l variables: variable t < l is α_t
+// (sign +1), variable t ≥ l is α*_{t−l} (sign −1). The cache holds kernel
+// columns of the l samples, in their original order (they are not swapped:
+// a swap moves variables, and each sample appears twice); getQ builds the
+// signed 2l-entry column in one of two buffers, used in turn so that the
+// two columns the solver holds at once stay valid.
+type svrQ struct {
+	kr    *kernelRows
+	cache *kernelCache
+	rows  []int32   // sample r is data row rows[r]
+	index []int32   // variable t is sample index[t]
+	sign  []int8    // ±1 per variable
+	qd    []float64 // Q_tt = K(x_r, x_r)
+	buf   [2][]float32
+	next  int // the buffer the next getQ fills
+
+	// kernelEvals counts the kernel values computed (cache misses).
+	kernelEvals int64
+}
+
+// newSVRQ returns the ε-SVR matrix of the samples rows (data rows of kr's
+// data set, copied), caching kernel columns within cacheBytes; it also
+// allocates two buffers of 2·len(rows) float32 for the signed columns.
+func newSVRQ(kr *kernelRows, rows []int32, cacheBytes int64) *svrQ {
+	l := len(rows)
+	q := &svrQ{
+		kr:    kr,
+		cache: newKernelCache(l, cacheBytes),
+		rows:  append([]int32(nil), rows...),
+		index: make([]int32, 2*l),
+		sign:  make([]int8, 2*l),
+		qd:    make([]float64, 2*l),
+		buf:   [2][]float32{make([]float32, 2*l), make([]float32, 2*l)},
+	}
+	for r, d := range q.rows {
+		k := q.kr.eval(int(d), int(d))
+		q.index[r], q.sign[r], q.qd[r] = int32(r), 1, k
+		q.index[r+l], q.sign[r+l], q.qd[r+l] = int32(r), -1, k
+	}
+	return q
+}
+
+// getQ returns Q's column i, entries 0..length-1 in the current ordering.
+// The slice is valid until the second getQ after this one.
+func (q *svrQ) getQ(i, length int) []float32 {
+	l := len(q.rows)
+	r := q.index[i]
+	data, have := q.cache.get(int(r), l)
+	if have < l {
+		q.kr.column(data[have:l], int(q.rows[r]), q.rows[have:l])
+		q.kernelEvals += int64(l - have)
+	}
+	buf := q.buf[q.next][:length]
+	q.next ^= 1
+	index, sign := q.index[:length], q.sign[:length]
+	si := q.sign[i]
+	for t, s := range index {
+		v := data[s]
+		if sign[t] != si {
+			v = -v
+		}
+		buf[t] = v
+	}
+	return buf
+}
+
+// QD returns Q's diagonal in the current ordering.
+func (q *svrQ) QD() []float64 { return q.qd }
+
+// swapIndex exchanges variables i and j.
+func (q *svrQ) swapIndex(i, j int) {
+	q.index[i], q.index[j] = q.index[j], q.index[i]
+	q.sign[i], q.sign[j] = q.sign[j], q.sign[i]
+	q.qd[i], q.qd[j] = q.qd[j], q.qd[i]
+}

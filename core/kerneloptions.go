@@ -1,0 +1,323 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// SVMType names a kernel SVM formulation. The values are LIBSVM's -s
+// numbers, so they mean the same thing on the command line and in files.
+type SVMType int
+
+// The formulations SMO solves (Chang & Lin 2011, Section 2). LIBSVM's ν-SVC
+// (-s 1) and ν-SVR (-s 4) are not offered.
+const (
+	CSVC     SVMType = 0 // -s 0: C-support vector classification (LIBSVM's default)
+	OneClass SVMType = 2 // -s 2: one-class SVM, distribution estimation with ν
+	EpsSVR   SVMType = 3 // -s 3: ε-support vector regression
+)
+
+func (t SVMType) valid() bool {
+	switch t {
+	case CSVC, OneClass, EpsSVR:
+		return true
+	}
+	return false
+}
+
+// IsRegression reports whether t predicts real values (ε-SVR).
+func (t SVMType) IsRegression() bool { return t == EpsSVR }
+
+// String returns the name LIBSVM writes in a model file's svm_type line.
+func (t SVMType) String() string {
+	switch t {
+	case CSVC:
+		return "c_svc"
+	case OneClass:
+		return "one_class"
+	case EpsSVR:
+		return "epsilon_svr"
+	}
+	return fmt.Sprintf("SVMType(%d)", int(t))
+}
+
+// KernelParams are the training parameters of a kernel SVM. Start from
+// DefaultKernelParams, which holds svm-train's defaults.
+type KernelParams struct {
+	SVMType SVMType
+	// Kernel is the kernel function (-t, -d, -g, -r). A zero Gamma means
+	// "automatic": 1/num_features, resolved when training starts (see
+	// ResolvedKernel), as svm-train does.
+	Kernel Kernel
+	// C is the cost of a loss unit (-c), > 0; used by C-SVC and ε-SVR.
+	C float64
+	// Nu is ν of one-class SVM (-n), in (0, 1]: an upper bound on the
+	// fraction of outliers and a lower bound on the fraction of support
+	// vectors.
+	Nu float64
+	// P is the width ε of the ε-insensitive loss of ε-SVR (-p), ≥ 0.
+	P float64
+	// Eps is the stopping tolerance (-e), > 0: SMO stops when the maximal
+	// violating pair violates the KKT conditions by at most Eps
+	// (m(α) − M(α) ≤ Eps, Chang & Lin 2011, Section 4.1.3).
+	Eps float64
+	// CacheMB is the kernel cache budget in MiB (-m), > 0. LIBSVM's -m is
+	// fractional too; an edge device may set a fraction of one MiB.
+	CacheMB float64
+	// Shrinking turns on the shrinking heuristics (-h 1).
+	Shrinking bool
+	// Probability asks for probability estimates (-b 1): Platt scaling for
+	// C-SVC, fitted on internal 5-fold cross-validation decision values;
+	// for ε-SVR, LIBSVM's Laplace noise width. One-class SVM has none.
+	Probability bool
+	// Weights scale C per class (-wi), C-SVC only; a label may appear once.
+	// Labels absent from the training set are ignored, as in LIBSVM.
+	Weights []ClassWeight
+	// Seed seeds the random fold assignment of the internal
+	// cross-validation of Probability: equal inputs and seeds give equal
+	// models, bit for bit. (LIBSVM uses the C library's rand.)
+	Seed uint64
+	// MaxIter caps the SMO iterations of each binary subproblem; a run that
+	// hits it reports Converged = false. Zero means LIBSVM's cap,
+	// max(10⁷, 100·l) for l training rows.
+	MaxIter int
+}
+
+// DefaultKernelParams returns svm-train's defaults: -s 0 -t 2 -d 3
+// -g 1/num_features (Gamma 0) -r 0 -c 1 -n 0.5 -p 0.1 -m 100 -e 0.001 -h 1
+// -b 0, with seed 1 and LIBSVM's iteration cap.
+func DefaultKernelParams() KernelParams {
+	return KernelParams{
+		SVMType:   CSVC,
+		Kernel:    Kernel{Type: RBFKernel, Degree: 3, Gamma: 0, Coef0: 0},
+		C:         1,
+		Nu:        0.5,
+		P:         0.1,
+		Eps:       0.001,
+		CacheMB:   100,
+		Shrinking: true,
+		Seed:      1,
+	}
+}
+
+// Validate reports the first parameter that is out of range. The checks are
+// LIBSVM's (svm_check_parameter), plus: finite values, positive class
+// weights named once each, and a non-negative MaxIter. Errors wrap
+// ErrParams.
+func (p KernelParams) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrParams}, args...)...)
+	}
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	if !p.SVMType.valid() {
+		return bad("unknown SVM type -s %d (want 0, 2 or 3; ν-SVC and ν-SVR are not supported)", int(p.SVMType))
+	}
+	// An automatic Gamma (0) is a valid kernel parameter as it stands.
+	if err := p.Kernel.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case p.SVMType != OneClass && (!(p.C > 0) || !finite(p.C)):
+		return bad("C = %v, want C > 0", p.C)
+	case p.SVMType == OneClass && (!(p.Nu > 0) || p.Nu > 1):
+		return bad("nu = %v, want 0 < nu <= 1", p.Nu)
+	case p.SVMType == EpsSVR && (!(p.P >= 0) || !finite(p.P)):
+		return bad("p = %v, want p >= 0", p.P)
+	case !(p.Eps > 0) || !finite(p.Eps):
+		return bad("eps = %v, want eps > 0", p.Eps)
+	case !(p.CacheMB > 0) || !finite(p.CacheMB):
+		return bad("cache size = %v MB, want > 0", p.CacheMB)
+	case p.Probability && p.SVMType == OneClass:
+		return bad("probability estimates (-b 1) are not available for one-class SVM")
+	case p.MaxIter < 0:
+		return bad("max iterations = %d, want >= 0 (0: LIBSVM's cap)", p.MaxIter)
+	}
+	for i, w := range p.Weights {
+		if !(w.Weight > 0) || !finite(w.Weight) {
+			return bad("weight %v for class %d, want > 0", w.Weight, w.Label)
+		}
+		for _, v := range p.Weights[:i] {
+			if v.Label == w.Label {
+				// LIBSVM multiplies repeated weights; naming a class twice
+				// is more likely a typo than a wish for that.
+				return bad("class %d is weighted twice", w.Label)
+			}
+		}
+	}
+	return nil
+}
+
+// ResolvedKernel returns p.Kernel with an automatic Gamma (0) replaced by
+// 1/numFeatures, as svm-train does; with no features Gamma stays 0.
+func (p KernelParams) ResolvedKernel(numFeatures int) Kernel {
+	k := p.Kernel
+	if k.Gamma == 0 && numFeatures > 0 {
+		k.Gamma = 1 / float64(numFeatures)
+	}
+	return k
+}
+
+// weightOf returns the C multiplier of a class: its -wi weight, or 1.
+func (p *KernelParams) weightOf(label int32) float64 {
+	for _, w := range p.Weights {
+		if w.Label == label {
+			return w.Weight
+		}
+	}
+	return 1
+}
+
+// cacheBytes is the kernel cache budget in bytes, rounded down as LIBSVM
+// rounds -m.
+func (p *KernelParams) cacheBytes() int64 {
+	return int64(p.CacheMB * (1 << 20))
+}
+
+// KernelOptions are the options of LIBSVM's svm-train command: the training
+// parameters and what the command does with them.
+type KernelOptions struct {
+	Params KernelParams
+	// CrossValidation is the fold count of -v (0: train a model instead).
+	CrossValidation int
+	// Quiet is -q: no training report.
+	Quiet bool
+}
+
+// KernelUsage lists the options ParseKernelOptions accepts, in svm-train's
+// layout.
+const KernelUsage = `options:
+-s svm_type : set type of SVM (default 0)
+	0 -- C-SVC		(multi-class classification)
+	2 -- one-class SVM
+	3 -- epsilon-SVR	(regression)
+-t kernel_type : set type of kernel function (default 2)
+	0 -- linear: u'*v
+	1 -- polynomial: (gamma*u'*v + coef0)^degree
+	2 -- radial basis function: exp(-gamma*|u-v|^2)
+	3 -- sigmoid: tanh(gamma*u'*v + coef0)
+-d degree : set degree in kernel function (default 3)
+-g gamma : set gamma in kernel function (default 1/num_features)
+-r coef0 : set coef0 in kernel function (default 0)
+-c cost : set the parameter C of C-SVC and epsilon-SVR (default 1)
+-n nu : set the parameter nu of one-class SVM (default 0.5)
+-p epsilon : set the epsilon in loss function of epsilon-SVR (default 0.1)
+-m cachesize : set cache memory size in MB (default 100)
+-e epsilon : set tolerance of termination criterion (default 0.001)
+-h shrinking : whether to use the shrinking heuristics, 0 or 1 (default 1)
+-b probability_estimates : whether to train a C-SVC or epsilon-SVR model for probability estimates, 0 or 1 (default 0)
+-wi weight : set the parameter C of class i to weight*C, for C-SVC (default 1)
+-v n : n-fold cross validation mode
+-q : quiet mode (no outputs)
+-seed n : seed of the cross-validation folds of -b 1 (default 1)
+-iter n : maximum SMO iterations per subproblem (default 0: max(10000000, 100*l))
+`
+
+// ParseKernelOptions parses svm-train options from args, starting from
+// DefaultKernelParams, and returns them with the arguments after the last
+// option (the file names). Errors name the option and wrap ErrParams.
+func ParseKernelOptions(args []string) (KernelOptions, []string, error) {
+	o := KernelOptions{Params: DefaultKernelParams()}
+	p := &o.Params
+	i := 0
+	for ; i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1; i++ {
+		name := args[i]
+		if name == "-q" {
+			o.Quiet = true
+			continue
+		}
+		if i+1 >= len(args) {
+			return o, nil, fmt.Errorf("%w: option %s needs a value", ErrParams, name)
+		}
+		i++
+		val := args[i]
+		num := func() (float64, error) {
+			v, err := strconv.ParseFloat(val, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, fmt.Errorf("%w: option %s: %q is not a number", ErrParams, name, val)
+			}
+			return v, nil
+		}
+		integer := func() (int, error) {
+			v, err := strconv.Atoi(val)
+			if err != nil {
+				return 0, fmt.Errorf("%w: option %s: %q is not an integer", ErrParams, name, val)
+			}
+			return v, nil
+		}
+		// LIBSVM reads -h and -b with atoi, so "-h 2" means on; here only 0
+		// and 1 are flags.
+		flag := func() (bool, error) {
+			switch val {
+			case "0":
+				return false, nil
+			case "1":
+				return true, nil
+			}
+			return false, fmt.Errorf("%w: option %s: %q is not 0 or 1", ErrParams, name, val)
+		}
+		var err error
+		switch {
+		case name == "-s":
+			var s int
+			s, err = integer()
+			p.SVMType = SVMType(s)
+		case name == "-t":
+			var t int
+			t, err = integer()
+			p.Kernel.Type = KernelType(t)
+		case name == "-d":
+			p.Kernel.Degree, err = integer()
+		case name == "-g":
+			p.Kernel.Gamma, err = num()
+		case name == "-r":
+			p.Kernel.Coef0, err = num()
+		case name == "-c":
+			p.C, err = num()
+		case name == "-n":
+			p.Nu, err = num()
+		case name == "-p":
+			p.P, err = num()
+		case name == "-m":
+			p.CacheMB, err = num()
+		case name == "-e":
+			p.Eps, err = num()
+		case name == "-h":
+			p.Shrinking, err = flag()
+		case name == "-b":
+			p.Probability, err = flag()
+		case name == "-v":
+			o.CrossValidation, err = integer()
+			if err == nil && o.CrossValidation < 2 {
+				err = fmt.Errorf("%w: -v %d: n-fold cross validation needs n >= 2", ErrParams, o.CrossValidation)
+			}
+		case name == "-seed":
+			var s uint64
+			s, err = strconv.ParseUint(val, 10, 64)
+			if err != nil {
+				err = fmt.Errorf("%w: option -seed: %q is not an unsigned integer", ErrParams, val)
+			}
+			p.Seed = s
+		case name == "-iter":
+			p.MaxIter, err = integer()
+		case strings.HasPrefix(name, "-w") && len(name) > 2:
+			label, lerr := strconv.ParseInt(name[2:], 10, 32)
+			if lerr != nil {
+				return o, nil, fmt.Errorf("%w: option %s: %q is not a class label", ErrParams, name, name[2:])
+			}
+			var w float64
+			w, err = num()
+			p.Weights = append(p.Weights, ClassWeight{Label: int32(label), Weight: w})
+		default:
+			return o, nil, fmt.Errorf("%w: unknown option %s", ErrParams, name)
+		}
+		if err != nil {
+			return o, nil, err
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return o, nil, err
+	}
+	return o, args[i:], nil
+}

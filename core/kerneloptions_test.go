@@ -1,0 +1,645 @@
+package core
+
+import (
+	"bufio"
+	"errors"
+	"math"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestDefaultKernelParams(t *testing.T) {
+	// svm-train's usage text, option by option.
+	want := KernelParams{
+		SVMType:   CSVC,
+		Kernel:    Kernel{Type: RBFKernel, Degree: 3, Gamma: 0, Coef0: 0},
+		C:         1,
+		Nu:        0.5,
+		P:         0.1,
+		Eps:       0.001,
+		CacheMB:   100,
+		Shrinking: true,
+		Seed:      1,
+	}
+	if got := DefaultKernelParams(); !reflect.DeepEqual(got, want) {
+		t.Errorf("DefaultKernelParams() = %+v, want %+v", got, want)
+	}
+	o, rest, err := ParseKernelOptions([]string{"train.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(o, KernelOptions{Params: want}) || !reflect.DeepEqual(rest, []string{"train.txt"}) {
+		t.Errorf("no options: got %+v %v", o, rest)
+	}
+	if got := want.cacheBytes(); got != 100<<20 {
+		t.Errorf("cacheBytes = %d, want %d", got, 100<<20)
+	}
+}
+
+func TestParseKernelOptionsEachFlag(t *testing.T) {
+	for _, c := range []struct {
+		args string
+		set  func(o *KernelOptions)
+	}{
+		{"-s 2", func(o *KernelOptions) { o.Params.SVMType = OneClass }},
+		{"-s 3", func(o *KernelOptions) { o.Params.SVMType = EpsSVR }},
+		{"-s 0", func(o *KernelOptions) {}},
+		{"-t 0", func(o *KernelOptions) { o.Params.Kernel.Type = LinearKernel }},
+		{"-t 1", func(o *KernelOptions) { o.Params.Kernel.Type = PolyKernel }},
+		{"-t 3", func(o *KernelOptions) { o.Params.Kernel.Type = SigmoidKernel }},
+		{"-d 5", func(o *KernelOptions) { o.Params.Kernel.Degree = 5 }},
+		{"-d 0", func(o *KernelOptions) { o.Params.Kernel.Degree = 0 }},
+		{"-g 0.25", func(o *KernelOptions) { o.Params.Kernel.Gamma = 0.25 }},
+		{"-g 0", func(o *KernelOptions) {}},
+		{"-r -1.5", func(o *KernelOptions) { o.Params.Kernel.Coef0 = -1.5 }},
+		{"-c 1e3", func(o *KernelOptions) { o.Params.C = 1000 }},
+		{"-n 0.1", func(o *KernelOptions) { o.Params.Nu = 0.1 }},
+		{"-n 1", func(o *KernelOptions) { o.Params.Nu = 1 }},
+		{"-p 0", func(o *KernelOptions) { o.Params.P = 0 }},
+		{"-p 2.5", func(o *KernelOptions) { o.Params.P = 2.5 }},
+		{"-m 0.5", func(o *KernelOptions) { o.Params.CacheMB = 0.5 }},
+		{"-e 1e-5", func(o *KernelOptions) { o.Params.Eps = 1e-5 }},
+		{"-h 0", func(o *KernelOptions) { o.Params.Shrinking = false }},
+		{"-h 1", func(o *KernelOptions) {}},
+		{"-b 1", func(o *KernelOptions) { o.Params.Probability = true }},
+		{"-b 0", func(o *KernelOptions) {}},
+		{"-w3 2", func(o *KernelOptions) { o.Params.Weights = []ClassWeight{{3, 2}} }},
+		{"-w-1 0.5", func(o *KernelOptions) { o.Params.Weights = []ClassWeight{{-1, 0.5}} }},
+		{"-v 5", func(o *KernelOptions) { o.CrossValidation = 5 }},
+		{"-v 2", func(o *KernelOptions) { o.CrossValidation = 2 }},
+		{"-q", func(o *KernelOptions) { o.Quiet = true }},
+		{"-seed 18446744073709551615", func(o *KernelOptions) { o.Params.Seed = math.MaxUint64 }},
+		{"-iter 0", func(o *KernelOptions) { o.Params.MaxIter = 0 }},
+		{"-iter 500", func(o *KernelOptions) { o.Params.MaxIter = 500 }},
+	} {
+		want := KernelOptions{Params: DefaultKernelParams()}
+		c.set(&want)
+		got, rest, err := ParseKernelOptions(append(strings.Fields(c.args), "train", "model"))
+		if err != nil {
+			t.Errorf("%q: %v", c.args, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: got %+v, want %+v", c.args, got, want)
+		}
+		if !reflect.DeepEqual(rest, []string{"train", "model"}) {
+			t.Errorf("%q: rest %q", c.args, rest)
+		}
+	}
+}
+
+func TestParseKernelOptionsCombined(t *testing.T) {
+	args := "-s 0 -t 1 -d 2 -g 0.1 -r 1 -c 4 -m 8 -e 0.01 -h 0 -b 1 -w1 2 -w-1 0.5 -w7 3 -v 10 -q -seed 9 -iter 1000 data.txt"
+	o, rest, err := ParseKernelOptions(strings.Fields(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultKernelParams()
+	want.Kernel = Kernel{Type: PolyKernel, Degree: 2, Gamma: 0.1, Coef0: 1}
+	want.C, want.CacheMB, want.Eps, want.Shrinking, want.Probability = 4, 8, 0.01, false, true
+	want.Weights = []ClassWeight{{1, 2}, {-1, 0.5}, {7, 3}} // in command-line order
+	want.Seed, want.MaxIter = 9, 1000
+	if !reflect.DeepEqual(o, KernelOptions{Params: want, CrossValidation: 10, Quiet: true}) {
+		t.Errorf("got %+v", o)
+	}
+	if !reflect.DeepEqual(rest, []string{"data.txt"}) {
+		t.Errorf("rest %q", rest)
+	}
+	for label, w := range map[int32]float64{1: 2, -1: 0.5, 7: 3, 2: 1} {
+		if got := o.Params.weightOf(label); got != w {
+			t.Errorf("weightOf(%d) = %v, want %v", label, got, w)
+		}
+	}
+	// A lone "-" is a file name (stdin), as it ends LIBSVM's option loop.
+	if _, rest, err := ParseKernelOptions([]string{"-c", "2", "-", "m"}); err != nil || !reflect.DeepEqual(rest, []string{"-", "m"}) {
+		t.Errorf(`"-" as file: %q, %v`, rest, err)
+	}
+}
+
+func TestParseKernelOptionsErrors(t *testing.T) {
+	for _, bad := range []string{
+		"-s 1", "-s 4", "-s 5", "-s -1", "-s x",
+		"-t 4", "-t -1", "-t rbf",
+		"-t 1 -d -1", "-d 2.5",
+		"-g -0.1", "-g x", "-g nan", "-g inf",
+		"-r inf", "-r y",
+		"-c 0", "-c -1", "-c nan", "-c +Inf",
+		"-s 2 -n 0", "-s 2 -n 1.5", "-s 2 -n -0.5", "-n x",
+		"-s 3 -p -0.1", "-p x",
+		"-m 0", "-m -5", "-m x",
+		"-e 0", "-e -1", "-e x",
+		"-h 2", "-h yes", "-b 2", "-b -1",
+		"-s 2 -b 1",
+		"-v 1", "-v 0", "-v x",
+		"-w1", "-wx 2", "-w1 0", "-w1 -2", "-w1 x", "-w1 2 -w1 3", "-w99999999999 1",
+		"-seed -1", "-seed x",
+		"-iter -1", "-iter x",
+		"-z 1", "-x", "-c",
+	} {
+		_, _, err := ParseKernelOptions(append(strings.Fields(bad), "train"))
+		if !errors.Is(err, ErrParams) {
+			t.Errorf("%q: error %v, want ErrParams", bad, err)
+		}
+	}
+	// Errors name the option that is wrong.
+	for args, want := range map[string]string{
+		"-c x":        "-c",
+		"-z 1":        "unknown option -z",
+		"-w1 2 -w1 3": "class 1 is weighted twice",
+		"-s 1":        "-s 1",
+		"-e":          "-e needs a value",
+	} {
+		if _, _, err := ParseKernelOptions(strings.Fields(args)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want one mentioning %q", args, err, want)
+		}
+	}
+}
+
+// LIBSVM checks only the parameters a formulation uses (svm_check_parameter):
+// one-class ignores C and p, C-SVC ignores ν and p, and so on.
+func TestKernelParamsValidateByType(t *testing.T) {
+	ok := func(mod func(p *KernelParams)) KernelParams {
+		p := DefaultKernelParams()
+		mod(&p)
+		return p
+	}
+	for name, p := range map[string]KernelParams{
+		"one-class ignores C":   ok(func(p *KernelParams) { p.SVMType, p.C = OneClass, 0 }),
+		"one-class ignores p":   ok(func(p *KernelParams) { p.SVMType, p.P = OneClass, -1 }),
+		"C-SVC ignores nu":      ok(func(p *KernelParams) { p.Nu = 7 }),
+		"C-SVC ignores p":       ok(func(p *KernelParams) { p.P = -1 }),
+		"SVR ignores nu":        ok(func(p *KernelParams) { p.SVMType, p.Nu = EpsSVR, 0 }),
+		"SVR probability":       ok(func(p *KernelParams) { p.SVMType, p.Probability = EpsSVR, true }),
+		"linear ignores gamma":  ok(func(p *KernelParams) { p.Kernel = Kernel{Type: LinearKernel, Gamma: -1, Degree: -1} }),
+		"rbf ignores degree":    ok(func(p *KernelParams) { p.Kernel.Degree = -3 }),
+		"fractional cache":      ok(func(p *KernelParams) { p.CacheMB = 0.01 }),
+		"unseen class weighted": ok(func(p *KernelParams) { p.Weights = []ClassWeight{{42, 3}} }),
+	} {
+		if err := p.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for name, p := range map[string]KernelParams{
+		"SVR C":           ok(func(p *KernelParams) { p.SVMType, p.C = EpsSVR, 0 }),
+		"SVR p":           ok(func(p *KernelParams) { p.SVMType, p.P = EpsSVR, math.NaN() }),
+		"one-class nu":    ok(func(p *KernelParams) { p.SVMType, p.Nu = OneClass, math.NaN() }),
+		"poly degree":     ok(func(p *KernelParams) { p.Kernel = Kernel{Type: PolyKernel, Degree: -1} }),
+		"sigmoid coef0":   ok(func(p *KernelParams) { p.Kernel = Kernel{Type: SigmoidKernel, Coef0: math.Inf(1)} }),
+		"nu-SVC":          ok(func(p *KernelParams) { p.SVMType = 1 }),
+		"weight infinite": ok(func(p *KernelParams) { p.Weights = []ClassWeight{{1, math.Inf(1)}} }),
+		"cache NaN":       ok(func(p *KernelParams) { p.CacheMB = math.NaN() }),
+		"eps infinite":    ok(func(p *KernelParams) { p.Eps = math.Inf(1) }),
+		"max iter":        ok(func(p *KernelParams) { p.MaxIter = -1 }),
+	} {
+		if err := p.Validate(); !errors.Is(err, ErrParams) {
+			t.Errorf("%s: error %v, want ErrParams", name, err)
+		}
+	}
+}
+
+func TestSVMTypeNames(t *testing.T) {
+	// LIBSVM's svm_type_table, as its model files spell them.
+	for typ, want := range map[SVMType]string{CSVC: "c_svc", OneClass: "one_class", EpsSVR: "epsilon_svr", 1: "SVMType(1)"} {
+		if got := typ.String(); got != want {
+			t.Errorf("SVMType(%d).String() = %q, want %q", int(typ), got, want)
+		}
+	}
+	if CSVC.IsRegression() || OneClass.IsRegression() || !EpsSVR.IsRegression() {
+		t.Error("IsRegression: only ε-SVR is regression")
+	}
+}
+
+func TestResolvedKernel(t *testing.T) {
+	p := DefaultKernelParams()
+	if k := p.ResolvedKernel(13); k.Gamma != 1.0/13 || k.Type != RBFKernel || k.Degree != 3 {
+		t.Errorf("ResolvedKernel(13) = %+v", k)
+	}
+	if k := p.ResolvedKernel(0); k.Gamma != 0 {
+		t.Errorf("ResolvedKernel(0) = %+v, want gamma 0", k)
+	}
+	p.Kernel.Gamma = 0.5
+	if k := p.ResolvedKernel(13); k.Gamma != 0.5 {
+		t.Errorf("explicit gamma: %+v", k)
+	}
+	if p.Kernel.Gamma != 0.5 {
+		t.Error("ResolvedKernel changed its receiver")
+	}
+}
+
+// libsvmRef is one record of testdata/libsvm-ref.txt, written by
+// testdata/libsvm-ref.sh; the file's header documents the format.
+type libsvmRef struct {
+	Name, Train, Test string
+	Options           []string
+	// Model holds the model file's header lines (svm_type, gamma, rho,
+	// label, nr_sv, probA, ...), by key.
+	Model map[string][]string
+	Subs  []libsvmRefSub
+	// Fields present only for some runs; has records which were.
+	TotalNSV          int
+	Accuracy          float64 // percent
+	Correct, Total    int
+	MSE, SCC, LogLoss float64
+	PredPos           int
+	has               map[string]bool
+	line              int // where the record starts, for messages
+}
+
+// libsvmRefSub is one binary subproblem as svm-train reports it. Nu is NaN
+// where svm-train prints none (one-class, or class weights).
+type libsvmRefSub struct {
+	Iter      int
+	Nu, Obj   float64
+	Rho       float64
+	NSV, NBSV int
+}
+
+// libsvmRefImport is the LIBSVM or LIBLINEAR prediction of every row of
+// Test with the text model Model.
+type libsvmRefImport struct {
+	Name, Tool, Model, Test string
+	Labels                  []float64   // predicted label per row
+	Dec                     [][]float64 // decision values per row
+}
+
+// floats parses every field of a model header line as a float64.
+func (r *libsvmRef) floats(t testing.TB, key string) []float64 {
+	t.Helper()
+	var v []float64
+	for _, f := range r.Model[key] {
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			t.Fatalf("libsvm-ref.txt:%d: %s: %v", r.line, key, err)
+		}
+		v = append(v, x)
+	}
+	return v
+}
+
+// readLibsvmRef parses testdata/libsvm-ref.txt, failing t on any line it
+// does not understand.
+func readLibsvmRef(t testing.TB) (versions map[string]string, cases []libsvmRef, imports []libsvmRefImport) {
+	t.Helper()
+	f, err := os.Open("testdata/libsvm-ref.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	versions = map[string]string{}
+	var c *libsvmRef
+	var im *libsvmRefImport
+	n := 0
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Fatalf("libsvm-ref.txt:%d: "+format, append([]any{n}, args...)...)
+	}
+	num := func(s string) float64 {
+		t.Helper()
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			fail("%v", err)
+		}
+		return v
+	}
+	integer := func(s string) int {
+		t.Helper()
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			fail("%v", err)
+		}
+		return v
+	}
+	one := func(f []string) string {
+		t.Helper()
+		if len(f) != 2 {
+			fail("%s wants one value, has %d", f[0], len(f)-1)
+		}
+		return f[1]
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key := f[0]
+		switch {
+		case c == nil && im == nil:
+			switch key {
+			case "libsvm", "liblinear":
+				versions[key] = one(f)
+			case "case":
+				c = &libsvmRef{Name: one(f), Model: map[string][]string{}, has: map[string]bool{}, line: n}
+			case "import":
+				im = &libsvmRefImport{Name: one(f)}
+			default:
+				fail("unknown top-level key %q", key)
+			}
+		case c != nil:
+			if c.has[key] && key != "sub" {
+				fail("%s repeated in case %s", key, c.Name)
+			}
+			c.has[key] = true
+			switch key {
+			case "train":
+				c.Train = one(f)
+			case "test":
+				c.Test = one(f)
+			case "options":
+				c.Options = f[1:]
+			case "svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class", "total_sv", "rho", "label", "probA", "probB", "nr_sv":
+				if len(f) < 2 {
+					fail("%s without a value", key)
+				}
+				c.Model[key] = f[1:]
+			case "sub":
+				s := libsvmRefSub{Nu: math.NaN()}
+				seen := map[string]bool{}
+				for _, kv := range f[1:] {
+					k, v, ok := strings.Cut(kv, "=")
+					if !ok || seen[k] {
+						fail("bad or repeated field %q", kv)
+					}
+					seen[k] = true
+					switch k {
+					case "iter":
+						s.Iter = integer(v)
+					case "nu":
+						s.Nu = num(v)
+					case "obj":
+						s.Obj = num(v)
+					case "rho":
+						s.Rho = num(v)
+					case "nSV":
+						s.NSV = integer(v)
+					case "nBSV":
+						s.NBSV = integer(v)
+					default:
+						fail("unknown sub field %q", k)
+					}
+				}
+				for _, k := range []string{"iter", "obj", "rho", "nSV", "nBSV"} {
+					if !seen[k] {
+						fail("sub without %s", k)
+					}
+				}
+				c.Subs = append(c.Subs, s)
+			case "total_nsv":
+				c.TotalNSV = integer(one(f))
+			case "accuracy":
+				if len(f) != 4 {
+					fail("accuracy wants PCT CORRECT TOTAL")
+				}
+				c.Accuracy, c.Correct, c.Total = num(f[1]), integer(f[2]), integer(f[3])
+			case "mse":
+				c.MSE = num(one(f))
+			case "scc":
+				c.SCC = num(one(f))
+			case "logloss":
+				c.LogLoss = num(one(f))
+			case "pred_pos":
+				c.PredPos = integer(one(f))
+			case "end":
+				if len(f) != 1 {
+					fail("end takes no value")
+				}
+				cases = append(cases, *c)
+				c = nil
+			default:
+				fail("unknown case key %q", key)
+			}
+		default:
+			switch key {
+			case "tool":
+				im.Tool = one(f)
+			case "model":
+				im.Model = one(f)
+			case "test":
+				im.Test = one(f)
+			case "dec":
+				if len(f) < 3 {
+					fail("dec wants a label and decision values")
+				}
+				im.Labels = append(im.Labels, num(f[1]))
+				d := make([]float64, len(f)-2)
+				for k := range d {
+					d[k] = num(f[k+2])
+				}
+				im.Dec = append(im.Dec, d)
+			case "end":
+				imports = append(imports, *im)
+				im = nil
+			default:
+				fail("unknown import key %q", key)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if c != nil || im != nil {
+		t.Fatal("libsvm-ref.txt: last record has no end")
+	}
+	return versions, cases, imports
+}
+
+// TestLibsvmRefWellFormed checks that the recorded figures are complete and
+// agree with each other and with the data files, so the parity tests can
+// trust them: counts add up, rounded printouts match full-precision values,
+// and every recorded option is one ParseKernelOptions accepts with the
+// meaning svm-train gave it.
+func TestLibsvmRefWellFormed(t *testing.T) {
+	versions, cases, imports := readLibsvmRef(t)
+	if versions["libsvm"] == "" || versions["liblinear"] == "" {
+		t.Errorf("tool versions missing: %v", versions)
+	}
+	names := map[string]bool{}
+	for _, c := range cases {
+		names[c.Name] = true
+	}
+	for _, want := range []string{"heart_scale", "breast_cancer", "digits", "diabetes",
+		"breast_cancer_prob", "digits_prob", "heart_scale_poly", "heart_scale_sigmoid", "heart_scale_oneclass"} {
+		if !names[want] {
+			t.Errorf("no case %s", want)
+		}
+	}
+	kernelNames := map[KernelType]string{LinearKernel: "linear", PolyKernel: "polynomial", RBFKernel: "rbf", SigmoidKernel: "sigmoid"}
+	rows := map[string]*Dataset{}
+	data := func(name string) *Dataset {
+		if rows[name] == nil {
+			rows[name] = readTestdata(t, name)
+		}
+		return rows[name]
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			for _, k := range []string{"train", "test", "options", "svm_type", "kernel_type", "nr_class", "total_sv", "rho"} {
+				if !c.has[k] && c.Model[k] == nil {
+					t.Fatalf("missing %s", k)
+				}
+			}
+			o, rest, err := ParseKernelOptions(c.Options)
+			if err != nil || len(rest) != 0 {
+				t.Fatalf("options %q: %v, rest %q", c.Options, err, rest)
+			}
+			p := o.Params
+			if got := c.Model["svm_type"][0]; got != p.SVMType.String() {
+				t.Errorf("svm_type %s, options say %s", got, p.SVMType)
+			}
+			if got := c.Model["kernel_type"][0]; got != kernelNames[p.Kernel.Type] {
+				t.Errorf("kernel_type %s, options say %s", got, kernelNames[p.Kernel.Type])
+			}
+			train, test := data(c.Train), data(c.Test)
+			// LIBSVM stores an explicit -g rounded to float32 (0.1 is
+			// written 0.10000000149011612); the automatic gamma is exact.
+			k := p.ResolvedKernel(train.NumFeatures())
+			if p.Kernel.Type != LinearKernel {
+				got := c.floats(t, "gamma")[0]
+				if d := math.Abs(got-k.Gamma) / k.Gamma; d > 1e-7 || (p.Kernel.Gamma == 0 && got != k.Gamma) {
+					t.Errorf("gamma %v, ResolvedKernel(%d) gives %v", got, train.NumFeatures(), k.Gamma)
+				}
+			}
+			if p.Kernel.Type == PolyKernel {
+				if d := c.floats(t, "degree")[0]; d != float64(k.Degree) {
+					t.Errorf("degree %v, options say %d", d, k.Degree)
+				}
+			}
+			if p.Kernel.Type == PolyKernel || p.Kernel.Type == SigmoidKernel {
+				if r := c.floats(t, "coef0")[0]; r != k.Coef0 {
+					t.Errorf("coef0 %v, options say %v", r, k.Coef0)
+				}
+			}
+
+			pairs := 1
+			classes := 0
+			if p.SVMType == CSVC {
+				// The classes of the training set, as LIBSVM lists them.
+				seen := map[float64]bool{}
+				for i := range train.Len() {
+					seen[train.Label(i)] = true
+				}
+				classes = len(seen)
+				pairs = classes * (classes - 1) / 2
+				if got := int(c.floats(t, "nr_class")[0]); got != classes {
+					t.Errorf("nr_class %d, training set has %d classes", got, classes)
+				}
+				labels := c.floats(t, "label")
+				for _, l := range labels {
+					if !seen[l] {
+						t.Errorf("label %v not in the training set", l)
+					}
+				}
+				if len(labels) != classes {
+					t.Errorf("%d labels, want %d", len(labels), classes)
+				}
+				nrSV, sum := c.floats(t, "nr_sv"), 0.0
+				for _, v := range nrSV {
+					sum += v
+				}
+				if len(nrSV) != classes || int(sum) != int(c.floats(t, "total_sv")[0]) {
+					t.Errorf("nr_sv %v does not add up to total_sv %v", nrSV, c.Model["total_sv"])
+				}
+			}
+			rho := c.floats(t, "rho")
+			if len(rho) != pairs {
+				t.Fatalf("%d rho values, want %d", len(rho), pairs)
+			}
+			totalSV := int(c.floats(t, "total_sv")[0])
+			if !(totalSV > 0 && totalSV <= train.Len()) {
+				t.Errorf("total_sv %d out of range (%d rows)", totalSV, train.Len())
+			}
+			if p.Probability {
+				if len(c.Subs) != 0 || c.has["total_nsv"] {
+					t.Error("-b 1 run records subproblems")
+				}
+				if len(c.floats(t, "probA")) != pairs || len(c.floats(t, "probB")) != pairs {
+					t.Errorf("probA/probB: %d/%d values, want %d", len(c.Model["probA"]), len(c.Model["probB"]), pairs)
+				}
+				if !c.has["logloss"] || !(c.LogLoss > 0 && c.LogLoss < math.Log(float64(classes))) {
+					t.Errorf("log-loss %v: want one better than uniform guessing (%v)", c.LogLoss, math.Log(float64(classes)))
+				}
+			} else {
+				if len(c.Subs) != pairs {
+					t.Fatalf("%d subproblems, want %d", len(c.Subs), pairs)
+				}
+				if p.SVMType == CSVC && c.TotalNSV != totalSV {
+					t.Errorf("Total nSV %d, model total_sv %d", c.TotalNSV, totalSV)
+				}
+				if p.SVMType != CSVC && (c.has["total_nsv"] || c.Subs[0].NSV != totalSV) {
+					t.Errorf("nSV %d, model total_sv %d", c.Subs[0].NSV, totalSV)
+				}
+				for s, sub := range c.Subs {
+					// svm-train prints rho with %f; the model keeps all digits.
+					if math.Abs(sub.Rho-rho[s]) > 5e-7 {
+						t.Errorf("sub %d: rho %v, model %v", s, sub.Rho, rho[s])
+					}
+					if !(sub.NBSV <= sub.NSV && sub.NSV <= totalSV && sub.Iter > 0) {
+						t.Errorf("sub %d: inconsistent %+v", s, sub)
+					}
+					// Dual objectives: C-SVC and ε-SVR minimize
+					// ½αᵀQα − eᵀα (or its SVR form) from 0, so the optimum
+					// is negative; one-class's ½αᵀQα is positive.
+					if (p.SVMType == OneClass) != (sub.Obj > 0) {
+						t.Errorf("sub %d: objective %v has the wrong sign", s, sub.Obj)
+					}
+				}
+			}
+			switch p.SVMType {
+			case EpsSVR:
+				if !c.has["mse"] || !c.has["scc"] || !(c.MSE > 0) || !(c.SCC >= 0 && c.SCC <= 1) {
+					t.Errorf("mse %v, scc %v", c.MSE, c.SCC)
+				}
+			default:
+				if c.Total != test.Len() || c.Correct > c.Total {
+					t.Errorf("accuracy %d/%d on %d test rows", c.Correct, c.Total, test.Len())
+				}
+				// svm-predict prints %g: six significant digits.
+				if pct := 100 * float64(c.Correct) / float64(c.Total); math.Abs(pct-c.Accuracy) > 5e-4*math.Max(1, pct/100) {
+					t.Errorf("accuracy %v%%, %d/%d is %v%%", c.Accuracy, c.Correct, c.Total, pct)
+				}
+			}
+			if p.SVMType == OneClass {
+				// ν bounds the fraction of training outliers from above.
+				if !c.has["pred_pos"] || c.Test == c.Train && float64(c.Total-c.PredPos) > p.Nu*float64(c.Total)+1 {
+					t.Errorf("%d of %d rows predicted inside with nu %v", c.PredPos, c.Total, p.Nu)
+				}
+			}
+		})
+	}
+
+	if len(imports) != 3 {
+		t.Errorf("%d import cases, want 3", len(imports))
+	}
+	for _, im := range imports {
+		t.Run("import_"+im.Name, func(t *testing.T) {
+			if _, err := os.Stat("testdata/" + im.Model); err != nil {
+				t.Fatal(err)
+			}
+			test := data(im.Test)
+			if len(im.Labels) != test.Len() {
+				t.Fatalf("%d rows recorded, test set has %d", len(im.Labels), test.Len())
+			}
+			for i, d := range im.Dec {
+				if len(d) != 1 {
+					t.Fatalf("row %d: %d decision values, want 1 (binary or regression)", i, len(d))
+				}
+				// Binary models predict their first label (1 in these
+				// files) on a positive decision value; SVR predicts it.
+				switch {
+				case im.Tool == "libsvm" && strings.HasPrefix(im.Name, "diabetes"):
+					if im.Labels[i] != d[0] {
+						t.Errorf("row %d: SVR label %v, decision value %v", i, im.Labels[i], d[0])
+					}
+				case (d[0] > 0) != (im.Labels[i] == 1):
+					t.Errorf("row %d: label %v, decision value %v", i, im.Labels[i], d[0])
+				}
+			}
+		})
+	}
+}

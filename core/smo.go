@@ -1,0 +1,627 @@
+package core
+
+import "math"
+
+// SMO-type decomposition for the kernel SVM duals.
+//
+// Problem (the general form every kernel formulation reduces to):
+//
+//	min_α  f(α) = ½ αᵀQα + pᵀα
+//	subject to  yᵀα = Δ,  0 ≤ α_t ≤ C_t,  t = 0..l−1,
+//
+// with y_t ∈ {+1, −1} and C_t = Cp where y_t = +1, Cn where y_t = −1.
+// C-SVC: Q_ij = y_i y_j K(x_i, x_j), p = −e, Δ = 0. ε-SVR (2l variables) and
+// one-class (Δ = νl) are other choices of Q, p, y and the starting α; Δ is
+// whatever yᵀα is on entry, and every step keeps it.
+//
+// G = ∇f(α) = Qα + p. With
+//
+//	I_up(α)  = {t | α_t < C_t, y_t = +1  or  α_t > 0, y_t = −1}
+//	I_low(α) = {t | α_t < C_t, y_t = −1  or  α_t > 0, y_t = +1}
+//	m(α) = max_{t ∈ I_up} −y_t G_t,   M(α) = min_{t ∈ I_low} −y_t G_t,
+//
+// α is optimal iff m(α) ≤ M(α); the solver stops when m(α) − M(α) ≤ eps.
+// Each iteration takes the working set of WSS 2 (R.-E. Fan, P.-H. Chen,
+// C.-J. Lin, "Working Set Selection Using Second Order Information for
+// Training Support Vector Machines", JMLR 6, 2005):
+//
+//	i ∈ argmax_{t ∈ I_up} −y_t G_t
+//	j ∈ argmin_{t ∈ I_low, −y_t G_t < −y_i G_i} −b_it² / ā_it,
+//	a_it = Q_ii + Q_tt − 2 y_i y_t Q_it,  b_it = −y_i G_i + y_t G_t > 0,
+//	ā_it = a_it if a_it > 0 else τ = 1e-12,
+//
+// and minimises f exactly along the feasible direction of the pair, clipped
+// to the box. Shrinking (T. Joachims, "Making large-scale SVM learning
+// practical", 1999, in the form of C.-C. Chang, C.-J. Lin, "LIBSVM: A
+// Library for Support Vector Machines", ACM TIST 2(3), 2011, Section 4.1)
+// sets aside bounded variables that cannot enter a violating pair given the
+// current m and M; their gradient is rebuilt from
+//
+//	Gbar_t = Σ_{j: α_j = C_j} C_j Q_tj,   G_t = Gbar_t + p_t + Σ_{j free} α_j Q_tj
+//
+// once when the gap first falls under 10·eps and again before returning.
+// rho is computed as in the same paper: the average of y_t G_t over free
+// variables, or the midpoint of the interval the bounded ones allow.
+// Nothing here copies LIBSVM's code; names follow the papers.
+
+// qMatrix is the matrix the SMO solver sees: Q of the problem above in the
+// solver's current ordering of the variables, which the solver changes
+// with swapIndex as it shrinks. Implementations cache columns; the solver
+// holds at most two columns returned by getQ at once (the last two).
+type qMatrix interface {
+	// getQ returns Q's column i, entries 0..length-1 in the current
+	// ordering. The slice stays valid until the second getQ call after it.
+	getQ(i, length int) []float32
+	// QD returns Q's diagonal in the current ordering: the matrix's own
+	// slice, which swapIndex keeps in step.
+	QD() []float64
+	// swapIndex exchanges variables i and j in the ordering.
+	swapIndex(i, j int)
+}
+
+// The status of α_t relative to its box.
+const (
+	lowerBound int8 = iota // α_t = 0
+	upperBound             // α_t = C_t
+	freeAlpha              // 0 < α_t < C_t
+)
+
+const (
+	smoTau        = 1e-12 // ā for pairs with non-positive curvature (Fan et al. 2005)
+	smoDefaultEps = 1e-3
+	// smoShrinkEvery is how many iterations pass between shrinking rounds,
+	// capped at l (LIBSVM's interval).
+	smoShrinkEvery = 1000
+)
+
+// smoParams are one solve's settings.
+type smoParams struct {
+	Cp, Cn    float64 // upper bound of α_t where y_t = +1, −1; both > 0
+	Eps       float64 // stop when m(α) − M(α) ≤ Eps; 0 means 1e-3
+	Shrinking bool
+	// MaxIter caps the iterations; 0 means max(10⁷, 100·l), LIBSVM's cap.
+	MaxIter int
+}
+
+// smoResult is what one solve returns.
+type smoResult struct {
+	Iterations int
+	// Objective is f(α) = ½ αᵀQα + pᵀα at the returned α.
+	Objective float64
+	// Rho is ρ: for C-SVC the decision function is Σ y_t α_t K(x_t, x) − ρ.
+	Rho float64
+	// Gap is m(α) − M(α) at the returned α, over all variables.
+	Gap float64
+	// QColumns counts getQ calls: an upper bound on the columns the matrix
+	// had to compute (a cache answers some of them without kernel work).
+	QColumns int64
+	// Converged is false when MaxIter stopped the solve first.
+	Converged bool
+	// NumSV counts α_t > 0; NumBoundSV those at α_t = C_t.
+	NumSV, NumBoundSV int
+}
+
+// smo holds the solver's buffers, sized for up to l variables at
+// construction; a solve allocates nothing. One smo serves one solve at a
+// time.
+type smo struct {
+	// Per-variable state in the current ordering (position t); index[t] is
+	// the caller's index of the variable at position t.
+	alpha       []float64
+	G           []float64
+	Gbar        []float64
+	p           []float64
+	y           []int8
+	alphaStatus []int8
+	index       []int32
+
+	Q          qMatrix
+	QD         []float64
+	Cp, Cn     float64
+	eps        float64
+	l          int
+	activeSize int
+	unshrunk   bool // the one unshrink at gap < 10·eps happened
+	qColumns   int64
+}
+
+// smoBytes returns the bytes newSMO(l) allocates for its buffers.
+func smoBytes(l int) int {
+	return l * (4*8 + 1 + 1 + 4) // alpha, G, Gbar, p; y, alphaStatus; index
+}
+
+// newSMO returns a solver for problems of up to l variables.
+func newSMO(l int) *smo {
+	return &smo{
+		alpha:       make([]float64, l),
+		G:           make([]float64, l),
+		Gbar:        make([]float64, l),
+		p:           make([]float64, l),
+		y:           make([]int8, l),
+		alphaStatus: make([]int8, l),
+		index:       make([]int32, l),
+	}
+}
+
+// solve minimises f over the variables given by p, y and alpha (all of
+// length l ≤ the capacity of s) with Q in its identity ordering, and
+// writes the solution into alpha. alpha on entry is the starting point
+// (zero for a cold start, a previous solution for a warm start); it must
+// be feasible: 0 ≤ α_t ≤ C_t (yᵀα = Δ holds by definition of Δ). y holds
+// ±1. The gradient is built from it with one
+// column of Q per nonzero α_t. On return Q is back in its identity
+// ordering, so it can serve another solve.
+//
+// solve panics if the lengths disagree, l exceeds the capacity, a bound is
+// not positive, Eps is negative or α is outside the box: those are caller
+// bugs.
+func (s *smo) solve(Q qMatrix, p []float64, y []int8, alpha []float64, par smoParams) smoResult {
+	l := len(alpha)
+	if len(p) != l || len(y) != l || l > cap(s.alpha) {
+		panic("core: smo.solve: length mismatch or l beyond capacity")
+	}
+	if !(par.Cp > 0) || !(par.Cn > 0) || !(par.Eps >= 0) {
+		panic("core: smo.solve: bounds must be positive and eps non-negative")
+	}
+	s.Q, s.l, s.Cp, s.Cn = Q, l, par.Cp, par.Cn
+	s.eps = par.Eps
+	if s.eps == 0 {
+		s.eps = smoDefaultEps
+	}
+	maxIter := par.MaxIter
+	if maxIter <= 0 {
+		maxIter = max(10000000, 100*l)
+		if l > math.MaxInt32/100 {
+			maxIter = math.MaxInt32
+		}
+	}
+	s.alpha, s.G, s.Gbar = s.alpha[:l], s.G[:l], s.Gbar[:l]
+	s.p, s.y, s.alphaStatus, s.index = s.p[:l], s.y[:l], s.alphaStatus[:l], s.index[:l]
+	copy(s.p, p)
+	copy(s.y, y)
+	for t, a := range alpha {
+		if !(a >= 0 && a <= s.C(t)) {
+			panic("core: smo.solve: starting alpha outside [0, C]")
+		}
+		s.alpha[t] = a
+		s.index[t] = int32(t)
+		s.setStatus(t)
+	}
+	s.activeSize = l
+	s.unshrunk = false
+	s.qColumns = 0
+	s.QD = Q.QD()
+	s.initGradient()
+
+	iter := 0
+	converged := false
+	counter := min(l, smoShrinkEvery) + 1
+	for iter < maxIter {
+		if counter--; counter == 0 {
+			counter = min(l, smoShrinkEvery)
+			if par.Shrinking {
+				s.shrink()
+			}
+		}
+		i, j, Qi := s.selectPair()
+		if j < 0 {
+			// Optimal on the active set; check the whole set before
+			// believing it.
+			s.reconstructGradient()
+			s.activeSize = l
+			if i, j, Qi = s.selectPair(); j < 0 {
+				converged = true
+				break
+			}
+			counter = 1 // the shrunk set was wrong: shrink again at once
+		}
+		iter++
+		s.update(i, j, Qi)
+	}
+	if !converged {
+		// MaxIter: the gradient of shrunk variables is stale.
+		s.reconstructGradient()
+		s.activeSize = l
+	}
+
+	res := smoResult{Iterations: iter, Converged: converged}
+	res.Rho = s.rho()
+	res.Gap = s.gap()
+	var obj float64
+	for t := 0; t < l; t++ {
+		a := s.alpha[t]
+		obj += a * (s.G[t] + s.p[t])
+		if a > 0 {
+			res.NumSV++
+			if s.alphaStatus[t] == upperBound {
+				res.NumBoundSV++
+			}
+		}
+	}
+	res.Objective = obj / 2
+
+	s.restoreOrder()
+	copy(alpha, s.alpha)
+	res.QColumns = s.qColumns
+	s.Q = nil
+	return res
+}
+
+// C returns the upper bound of the variable at position t.
+func (s *smo) C(t int) float64 {
+	if s.y[t] > 0 {
+		return s.Cp
+	}
+	return s.Cn
+}
+
+// setStatus classifies α_t and pins it to a bound it reached.
+func (s *smo) setStatus(t int) {
+	switch C := s.C(t); {
+	case s.alpha[t] >= C:
+		s.alpha[t] = C
+		s.alphaStatus[t] = upperBound
+	case s.alpha[t] <= 0:
+		s.alpha[t] = 0
+		s.alphaStatus[t] = lowerBound
+	default:
+		s.alphaStatus[t] = freeAlpha
+	}
+}
+
+// inUp and inLow report membership in I_up and I_low.
+func (s *smo) inUp(t int) bool {
+	if s.y[t] > 0 {
+		return s.alphaStatus[t] != upperBound
+	}
+	return s.alphaStatus[t] != lowerBound
+}
+
+func (s *smo) inLow(t int) bool {
+	if s.y[t] > 0 {
+		return s.alphaStatus[t] != lowerBound
+	}
+	return s.alphaStatus[t] != upperBound
+}
+
+func (s *smo) getQ(i, length int) []float32 {
+	s.qColumns++
+	return s.Q.getQ(i, length)[:length]
+}
+
+// initGradient builds G = Qα + p and Gbar from the starting α, one full
+// column per nonzero α_t: a cold start costs nothing, a warm start as many
+// columns as it has support vectors.
+func (s *smo) initGradient() {
+	copy(s.G, s.p)
+	clear(s.Gbar)
+	for t := 0; t < s.l; t++ {
+		if s.alphaStatus[t] == lowerBound {
+			continue
+		}
+		Qt := s.getQ(t, s.l)
+		G := s.G[:len(Qt)] // equal lengths let the compiler drop bounds checks
+		a := s.alpha[t]
+		for k, q := range Qt {
+			G[k] += a * float64(q)
+		}
+		if s.alphaStatus[t] == upperBound {
+			Gbar := s.Gbar[:len(Qt)]
+			C := s.C(t)
+			for k, q := range Qt {
+				Gbar[k] += C * float64(q)
+			}
+		}
+	}
+}
+
+// selectPair returns the WSS 2 working set over the active set and Q's
+// column i (length activeSize). j < 0 means m − M ≤ eps on the active set
+// (i < 0 too when I_up is empty).
+func (s *smo) selectPair() (i, j int, Qi []float32) {
+	m, i := math.Inf(-1), -1
+	for t := 0; t < s.activeSize; t++ {
+		if s.inUp(t) {
+			if v := -float64(s.y[t]) * s.G[t]; v >= m {
+				m, i = v, t
+			}
+		}
+	}
+	if i < 0 {
+		return -1, -1, nil
+	}
+	Qi = s.getQ(i, s.activeSize)
+	yi := float64(s.y[i])
+	QDi := s.QD[i]
+	M := math.Inf(1)
+	best := math.Inf(1)
+	j = -1
+	for t := 0; t < s.activeSize; t++ {
+		if !s.inLow(t) {
+			continue
+		}
+		yt := float64(s.y[t])
+		v := -yt * s.G[t]
+		M = min(M, v)
+		b := m - v // b_it
+		if b <= 0 {
+			continue
+		}
+		a := QDi + s.QD[t] - 2*yi*yt*float64(Qi[t])
+		if a <= 0 {
+			a = smoTau
+		}
+		if obj := -b * b / a; obj <= best {
+			best, j = obj, t
+		}
+	}
+	if m-M <= s.eps {
+		return i, -1, Qi
+	}
+	return i, j, Qi
+}
+
+// update minimises f along the pair's direction d (d_i = y_i, d_j = −y_j,
+// which keeps yᵀα) by a step δ ≥ 0 clipped to the box, then updates G on
+// the active set and Gbar where a bound status changed. Qi is column i of
+// length activeSize from selectPair.
+func (s *smo) update(i, j int, Qi []float32) {
+	Qj := s.getQ(j, s.activeSize)
+	yi, yj := float64(s.y[i]), float64(s.y[j])
+	// f(α + δd) = f(α) − δ b_ij + ½ δ² a_ij.
+	b := -yi*s.G[i] + yj*s.G[j]
+	a := s.QD[i] + s.QD[j] - 2*yi*yj*float64(Qi[j])
+	if a <= 0 {
+		a = smoTau
+	}
+	delta := b / a
+	// Room each variable has in its direction; both are positive because
+	// i ∈ I_up and j ∈ I_low.
+	roomI := s.alpha[i]
+	if yi > 0 {
+		roomI = s.C(i) - s.alpha[i]
+	}
+	roomJ := s.C(j) - s.alpha[j]
+	if yj > 0 {
+		roomJ = s.alpha[j]
+	}
+	oldI, oldJ := s.alpha[i], s.alpha[j]
+	statusI, statusJ := s.alphaStatus[i], s.alphaStatus[j]
+	switch {
+	case delta >= roomI && roomI <= roomJ:
+		delta = roomI
+		s.alpha[i] = s.boundIn(i, yi) // exactly at the bound
+		s.alpha[j] = oldJ - yj*delta
+		if roomJ == roomI {
+			s.alpha[j] = s.boundIn(j, -yj)
+		}
+	case delta >= roomJ:
+		delta = roomJ
+		s.alpha[i] = oldI + yi*delta
+		s.alpha[j] = s.boundIn(j, -yj)
+	default:
+		s.alpha[i] = oldI + yi*delta
+		s.alpha[j] = oldJ - yj*delta
+	}
+	s.setStatus(i)
+	s.setStatus(j)
+
+	dI, dJ := s.alpha[i]-oldI, s.alpha[j]-oldJ
+	n := s.activeSize
+	G, Qi, Qj := s.G[:n], Qi[:n], Qj[:n] // equal lengths let the compiler drop bounds checks
+	for t := range G {
+		G[t] += float64(Qi[t])*dI + float64(Qj[t])*dJ
+	}
+
+	// Gbar sums C_t Q_:t over variables at their upper bound, on all l.
+	if (statusI == upperBound) != (s.alphaStatus[i] == upperBound) {
+		s.addGbar(i, statusI == upperBound)
+	}
+	if (statusJ == upperBound) != (s.alphaStatus[j] == upperBound) {
+		s.addGbar(j, statusJ == upperBound)
+	}
+}
+
+// boundIn returns the bound variable t reaches moving in direction dir.
+func (s *smo) boundIn(t int, dir float64) float64 {
+	if dir > 0 {
+		return s.C(t)
+	}
+	return 0
+}
+
+// addGbar adds C_t Q_:t to Gbar (subtracts it when leaving is set).
+func (s *smo) addGbar(t int, leaving bool) {
+	C := s.C(t)
+	if leaving {
+		C = -C
+	}
+	Qt := s.getQ(t, s.l)
+	Gbar := s.Gbar[:len(Qt)]
+	for k, q := range Qt {
+		Gbar[k] += C * float64(q)
+	}
+}
+
+// mM returns m(α) and M(α) over the active set.
+func (s *smo) mM() (m, M float64) {
+	m, M = math.Inf(-1), math.Inf(1)
+	for t := 0; t < s.activeSize; t++ {
+		v := -float64(s.y[t]) * s.G[t]
+		if s.inUp(t) {
+			m = max(m, v)
+		}
+		if s.inLow(t) {
+			M = min(M, v)
+		}
+	}
+	return m, M
+}
+
+// gap returns m(α) − M(α) on the active set (all variables once solve has
+// unshrunk), 0 when either set is empty.
+func (s *smo) gap() float64 {
+	m, M := s.mM()
+	if math.IsInf(m, 0) || math.IsInf(M, 0) {
+		return 0
+	}
+	return m - M
+}
+
+// canShrink reports whether bounded variable t can leave the active set:
+// it is in only one of I_up and I_low, on the side of m or M where no
+// violating pair can use it.
+func (s *smo) canShrink(t int, m, M float64) bool {
+	if s.alphaStatus[t] == freeAlpha {
+		return false
+	}
+	v := -float64(s.y[t]) * s.G[t]
+	if s.inUp(t) {
+		return v < M // only in I_up, and below every I_low value
+	}
+	return v > m // only in I_low, and above every I_up value
+}
+
+// shrink moves the variables canShrink allows behind the active set. The
+// first time the gap falls under 10·eps it first makes every variable
+// active again, with its gradient rebuilt, so the shrinking decisions made
+// far from the optimum are revisited once.
+func (s *smo) shrink() {
+	m, M := s.mM()
+	if !s.unshrunk && m-M <= 10*s.eps {
+		s.unshrunk = true
+		s.reconstructGradient()
+		s.activeSize = s.l
+		m, M = s.mM()
+	}
+	for t := 0; t < s.activeSize; t++ {
+		if !s.canShrink(t, m, M) {
+			continue
+		}
+		// Fill position t with the last active variable that stays.
+		for s.activeSize--; s.activeSize > t; s.activeSize-- {
+			if !s.canShrink(s.activeSize, m, M) {
+				s.swap(t, s.activeSize)
+				break
+			}
+		}
+	}
+	s.QD = s.Q.QD()
+}
+
+// swap exchanges positions t and u in every per-variable array and in Q.
+func (s *smo) swap(t, u int) {
+	s.Q.swapIndex(t, u)
+	s.alpha[t], s.alpha[u] = s.alpha[u], s.alpha[t]
+	s.G[t], s.G[u] = s.G[u], s.G[t]
+	s.Gbar[t], s.Gbar[u] = s.Gbar[u], s.Gbar[t]
+	s.p[t], s.p[u] = s.p[u], s.p[t]
+	s.y[t], s.y[u] = s.y[u], s.y[t]
+	s.alphaStatus[t], s.alphaStatus[u] = s.alphaStatus[u], s.alphaStatus[t]
+	s.index[t], s.index[u] = s.index[u], s.index[t]
+}
+
+// restoreOrder swaps the variables back to the caller's ordering: each
+// swap puts one variable home, so at most l−1 swaps.
+func (s *smo) restoreOrder() {
+	for t := 0; t < s.l; t++ {
+		for int(s.index[t]) != t {
+			s.swap(t, int(s.index[t]))
+		}
+	}
+}
+
+// reconstructGradient rebuilds G for the inactive variables (positions
+// activeSize..l−1) as Gbar_t + p_t + Σ_{j free} α_j Q_tj; free variables
+// are all active, since only bounded ones are shrunk. Two loops compute the
+// sum: over the free variables' columns, extended to length l (their active
+// parts are likely cached), or over the inactive variables' columns of
+// length activeSize (rarely cached, so their cost counts double). The
+// cheaper one runs.
+func (s *smo) reconstructGradient() {
+	l, n := s.l, s.activeSize
+	if n == l {
+		return
+	}
+	nFree := 0
+	for t := 0; t < n; t++ {
+		if s.alphaStatus[t] == freeAlpha {
+			nFree++
+		}
+	}
+	if nFree*l > 2*n*(l-n) {
+		s.reconstructByInactive()
+	} else {
+		s.reconstructByFree()
+	}
+}
+
+// reconstructByInactive sums over each inactive variable's column.
+func (s *smo) reconstructByInactive() {
+	n := s.activeSize
+	for t := n; t < s.l; t++ {
+		Qt := s.getQ(t, n)
+		status, alpha := s.alphaStatus[:len(Qt)], s.alpha[:len(Qt)]
+		sum := s.Gbar[t] + s.p[t]
+		for j, q := range Qt {
+			if status[j] == freeAlpha {
+				sum += alpha[j] * float64(q)
+			}
+		}
+		s.G[t] = sum
+	}
+}
+
+// reconstructByFree adds each free variable's column to the inactive part.
+func (s *smo) reconstructByFree() {
+	l, n := s.l, s.activeSize
+	G := s.G[n:l]
+	for k := range G {
+		G[k] = s.Gbar[n+k] + s.p[n+k]
+	}
+	for j := 0; j < n; j++ {
+		if s.alphaStatus[j] != freeAlpha {
+			continue
+		}
+		Qj := s.getQ(j, l)[n:l]
+		Qj = Qj[:len(G)] // equal lengths let the compiler drop bounds checks
+		a := s.alpha[j]
+		for k, q := range Qj {
+			G[k] += a * float64(q)
+		}
+	}
+}
+
+// rho returns ρ over the active set: the mean of y_t G_t over free
+// variables (KKT makes them equal at the optimum), else the midpoint of
+// [lb, ub], the interval the bounded variables' KKT conditions allow.
+func (s *smo) rho() float64 {
+	ub, lb := math.Inf(1), math.Inf(-1)
+	var sum float64
+	nFree := 0
+	for t := 0; t < s.activeSize; t++ {
+		yG := float64(s.y[t]) * s.G[t]
+		switch {
+		case s.alphaStatus[t] == freeAlpha:
+			sum += yG
+			nFree++
+		case s.inUp(t): // only in I_up: α_t = 0, y_t = +1 or α_t = C_t, y_t = −1
+			ub = min(ub, yG)
+		default: // only in I_low
+			lb = max(lb, yG)
+		}
+	}
+	switch {
+	case nFree > 0:
+		return sum / float64(nFree)
+	// Departure from LIBSVM, which returns ±Inf or NaN here: with one side
+	// unbounded, take the finite end.
+	case math.IsInf(ub, 1) && math.IsInf(lb, -1):
+		return 0
+	case math.IsInf(ub, 1):
+		return lb
+	case math.IsInf(lb, -1):
+		return ub
+	}
+	return (ub + lb) / 2
+}
