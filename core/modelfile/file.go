@@ -22,11 +22,26 @@ import (
 //
 // Watchers ignore dot-files and "*.tmp" names (DESIGN §8), so the temporary
 // file is never mistaken for a model.
-func WriteFile(path string, m *core.LinearModel) (err error) {
+func WriteFile(path string, m *core.LinearModel) error {
 	data, err := Marshal(m)
 	if err != nil {
 		return fmt.Errorf("%w (writing %s)", err, path)
 	}
+	return writeAtomic(path, data)
+}
+
+// WriteKernelFile writes the kernel model m to path atomically, as
+// WriteFile does for a linear model.
+func WriteKernelFile(path string, m *core.KernelModel) error {
+	data, err := MarshalKernel(m)
+	if err != nil {
+		return fmt.Errorf("%w (writing %s)", err, path)
+	}
+	return writeAtomic(path, data)
+}
+
+// writeAtomic writes data to path as WriteFile documents.
+func writeAtomic(path string, data []byte) (err error) {
 	dir, name := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -85,6 +100,49 @@ func syncDir(dir string) error {
 // refuses a file larger than HeaderSize + MaxPayload before reading it.
 // Errors name the path and wrap Unmarshal's sentinels (or the os error).
 func ReadFile(path string) (*core.LinearModel, error) {
+	data, err := readModelBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w (reading %s)", err, path)
+	}
+	return m, nil
+}
+
+// ReadKernelFile reads and decodes the kernel model file at path, as
+// UnmarshalKernel does, with ReadFile's limits and errors.
+func ReadKernelFile(path string) (*core.KernelModel, error) {
+	data, err := readModelBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := UnmarshalKernel(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w (reading %s)", err, path)
+	}
+	return m, nil
+}
+
+// ReadKind returns the model kind of the file at path, as Kind does, with
+// ReadFile's limits and errors. It reads the whole file, since the kind is
+// trusted only once the checksum is.
+func ReadKind(path string) (string, error) {
+	data, err := readModelBytes(path)
+	if err != nil {
+		return "", err
+	}
+	k, err := Kind(data)
+	if err != nil {
+		return "", fmt.Errorf("%w (reading %s)", err, path)
+	}
+	return k, nil
+}
+
+// readModelBytes reads the file at path, refusing one larger than a model
+// file can be before reading it.
+func readModelBytes(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: %w", err)
@@ -111,9 +169,5 @@ func ReadFile(path string) (*core.LinearModel, error) {
 	}
 	// A file that grew after Stat is read up to its size at Stat: the
 	// frame's length field then reports it as truncated or not.
-	m, err := Unmarshal(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w (reading %s)", err, path)
-	}
-	return m, nil
+	return data, nil
 }

@@ -54,11 +54,14 @@ func fuzzSeeds(t testing.TB) map[string][]byte {
 	}
 	seeds["short-w"] = frame(p, Major, Minor)
 	bd = toBody(testModels()[0].m)
-	bd.Kind = "kernel"
+	bd.Kind = "quantized"
 	if p, err = bd.MarshalMsg(nil); err != nil {
 		t.Fatal(err)
 	}
-	seeds["kind-kernel-minor-1"] = frame(p, Major, Minor+1)
+	seeds["kind-unknown-minor-next"] = frame(p, Major, Minor+1)
+	for name, b := range kernelSeeds(t) {
+		seeds[name] = b
+	}
 
 	for name, p := range hostilePayloads() {
 		if name == "nested 50000 deep" {
@@ -115,7 +118,7 @@ func TestFuzzCorpusUpToDate(t *testing.T) {
 	}
 }
 
-var sentinels = []error{ErrNotModel, ErrVersion, ErrTruncated, ErrChecksum, ErrCorrupt}
+var sentinels = []error{ErrNotModel, ErrVersion, ErrTruncated, ErrChecksum, ErrCorrupt, ErrKind}
 
 // FuzzUnmarshal checks that Unmarshal never panics, that every refusal
 // wraps exactly one sentinel, and that every model it accepts is valid and
@@ -153,24 +156,39 @@ func FuzzBody(f *testing.F) {
 	})
 }
 
-// checkUnmarshal is the fuzz targets' property: Unmarshal does not panic,
-// every refusal wraps exactly one sentinel, and every accepted model is
-// valid and survives Marshal and Unmarshal unchanged.
+// wrapsOne fails t unless err wraps exactly one sentinel.
+func wrapsOne(t *testing.T, err error) {
+	t.Helper()
+	n := 0
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("error %q wraps %d sentinels, want 1", err, n)
+	}
+}
+
+// checkUnmarshal is the fuzz targets' property: Unmarshal, UnmarshalKernel
+// and Kind do not panic, every refusal wraps exactly one sentinel, Kind
+// agrees with the decoders, and every accepted model is valid and survives
+// encoding and decoding unchanged.
 func checkUnmarshal(t *testing.T, b []byte) {
+	kind, kerr := Kind(b)
+	if kerr != nil {
+		wrapsOne(t, kerr)
+	}
+	checkUnmarshalKernel(t, b, kind)
 	m, err := Unmarshal(b)
+	if (err == nil) && kind != KindLinear {
+		t.Fatalf("Unmarshal accepted a file Kind calls %q (%v)", kind, kerr)
+	}
 	if err != nil {
 		if m != nil {
 			t.Fatalf("Unmarshal returned a model and the error %v", err)
 		}
-		n := 0
-		for _, s := range sentinels {
-			if errors.Is(err, s) {
-				n++
-			}
-		}
-		if n != 1 {
-			t.Fatalf("error %q wraps %d sentinels, want 1", err, n)
-		}
+		wrapsOne(t, err)
 		return
 	}
 	if err := m.Validate(); err != nil {

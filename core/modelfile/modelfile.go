@@ -11,9 +11,13 @@
 //	             a DOS "type".
 //	bytes  8–9   format major version, uint16 (Major = 1). A reader refuses
 //	             a major version it does not know.
-//	bytes 10–11  format minor version, uint16 (Minor = 0). A reader accepts
-//	             any minor version of its major: minor versions only add
-//	             body fields that older readers may skip.
+//	bytes 10–11  format minor version, uint16. A reader accepts any minor
+//	             version of its major: minor versions only add body fields
+//	             that older readers may skip, or model kinds that older
+//	             readers refuse by name. 1.0 has the kind "linear"; 1.1
+//	             adds "kernel". Linear models are still written as 1.0, so
+//	             every 1.x reader reads them; kernel models as 1.1, so a 1.0
+//	             reader refuses them with ErrVersion.
 //	bytes 12–19  payload length n, uint64, at most MaxPayload. The file is
 //	             exactly 24 + n bytes long.
 //	bytes 20–23  CRC-32C (Castagnoli) of the payload, uint32.
@@ -27,7 +31,8 @@
 // # Body
 //
 // The body is a msgpack map with short string keys, written in a fixed order
-// so that equal models give equal files:
+// so that equal models give equal files. Its first key, k, is the model
+// kind, which Kind reports; the rest depends on the kind. A linear body:
 //
 //	k    kind, "linear"
 //	s    solver (LIBLINEAR's -s number)
@@ -40,6 +45,32 @@
 //	p    training parameters {s, c, e, ae, p, b, cw: [{l, w}...], mi, sd}
 //	r    training result {it, up, do, po, gap, sv, cv, sub: [{l, it, up,
 //	     do, po, gap, sv, bsv, cv}...]}
+//	t    creation time, Unix seconds
+//
+// A kernel body (format 1.1; see kbody.go for the details):
+//
+//	k    kind, "kernel"
+//	st   SVM type (LIBSVM's -s number)
+//	kt, kd, kg, kc
+//	     kernel type (-t), degree, gamma (resolved), coef0
+//	nf   number of features, 0..MaxInt32
+//	l    labels: bin, int32 little-endian (C-SVC only, else empty)
+//	ns   support vectors per class: bin, int32 (C-SVC only, else empty)
+//	sr   number of support vectors, 0..MaxInt32
+//	sd   true: the support vectors are stored dense, sx holding sr × nf
+//	     float32; false: sparse, sp holding sr+1 int32 row starts, si the
+//	     int32 0-based indices and sx the float32 values of the nonzeros.
+//	     The writer picks the smaller layout.
+//	sp, si, sx
+//	     bin blobs, little-endian, as sd says
+//	c    LIBSVM's sv_coef: bin, float64, (nr_class−1) × sr, row-major
+//	rho  ρ per decision function: bin, float64
+//	pa, pb
+//	     probability parameters: bin, float64, empty when absent
+//	p    training parameters {st, kt, kd, kg, kc, c, n, p, e, m, h, b,
+//	     cw: [{l, w}...], sd, mi}
+//	r    training result {sub: [{pos, neg, n, it, obj, rho, gap, ke, sv,
+//	     bsv, cv}...], it, ke, obj, sv, bsv, cv}
 //	t    creation time, Unix seconds
 //
 // Unknown keys are skipped, so later minor versions can add fields. A model
@@ -71,6 +102,7 @@ import (
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/tinylib/msgp/msgp"
 )
 
 // Frame constants.
@@ -81,9 +113,10 @@ const (
 	HeaderSize = 24
 	// Major is the format major version this package writes and reads.
 	Major = 1
-	// Minor is the format minor version this package writes. It reads
-	// every minor version of Major.
-	Minor = 0
+	// Minor is the newest format minor version this package writes: 1.1
+	// added kernel models. It reads every minor version of Major. Linear
+	// models are written as 1.0, kernel models as 1.1 (see the frame).
+	Minor = 1
 	// MaxPayload is the largest payload, in bytes, that Marshal writes and
 	// Unmarshal accepts: 4 GiB, which holds about a billion float32 weights
 	// (say 100M features × 10 classes). Unmarshal refuses a header that
@@ -97,8 +130,20 @@ const (
 // TestGeneratedDecoderLimits checks.
 const maxClasses = 1 << 16
 
-// kindLinear is the body kind of a linear model.
-const kindLinear = "linear"
+// The model kinds Kind reports.
+const (
+	// KindLinear is the kind of a linear model file (Marshal, Unmarshal).
+	KindLinear = "linear"
+	// KindKernel is the kind of a kernel model file (MarshalKernel,
+	// UnmarshalKernel), added in format 1.1.
+	KindKernel = "kernel"
+)
+
+// The minor version each kind is written with: the oldest that knows it.
+const (
+	minorLinear = 0
+	minorKernel = 1
+)
 
 // Errors returned by Unmarshal and ReadFile wrap one of these, so that
 // callers can tell them apart with errors.Is.
@@ -112,6 +157,10 @@ var (
 	ErrTruncated = errors.New("modelfile: truncated")
 	// ErrChecksum reports a payload whose CRC-32C does not match the frame.
 	ErrChecksum = errors.New("modelfile: checksum mismatch")
+	// ErrKind reports a valid model file of another kind than the reader
+	// wants: a kernel model given to Unmarshal, a linear one given to
+	// UnmarshalKernel. Kind tells which reader to use.
+	ErrKind = errors.New("modelfile: wrong model kind")
 	// ErrCorrupt reports input that is not a valid model although nothing
 	// is missing: a length field past MaxPayload, bytes after the payload,
 	// or a payload that passes its checksum but does not decode, has sizes
@@ -151,7 +200,7 @@ func Marshal(m *core.LinearModel) ([]byte, error) {
 	if uint64(len(payload)) > MaxPayload {
 		return nil, fmt.Errorf("modelfile: marshal: payload of %d bytes exceeds MaxPayload", len(payload))
 	}
-	putHeader(out[:HeaderSize], Major, Minor, payload)
+	putHeader(out[:HeaderSize], Major, minorLinear, payload)
 	return out, nil
 }
 
@@ -188,7 +237,7 @@ func check(m *core.LinearModel) error {
 // toBody converts m to the msgpack body.
 func toBody(m *core.LinearModel) *body {
 	bd := &body{
-		Kind:        kindLinear,
+		Kind:        KindLinear,
 		Solver:      int64(m.Solver),
 		NumFeatures: int64(m.NumFeatures),
 		Labels:      make([]byte, 4*len(m.Labels)),
@@ -247,45 +296,29 @@ func toBody(m *core.LinearModel) *body {
 	return bd
 }
 
-// Unmarshal decodes a model file. It never panics, whatever b holds, and
-// refuses anything that is not a valid model file with an error wrapping
-// ErrNotModel (wrong magic), ErrVersion (unknown major version, or a model
-// kind added by a newer minor version),
+// Unmarshal decodes a linear model file. It never panics, whatever b
+// holds, and refuses anything that is not a valid linear model file with an
+// error wrapping ErrNotModel (wrong magic), ErrVersion (unknown major
+// version, or a model kind added by a newer minor version),
 // ErrTruncated (shorter than its frame says), ErrChecksum (payload CRC
-// mismatch) or ErrCorrupt (trailing bytes, an undecodable body, sizes beyond
-// limits or inconsistent with each other, or a model core refuses), with the
-// detail in the message. The returned model shares no memory with b; empty
-// slices (Labels, W, Params.Weights, Result.Subproblems) decode as nil, and
-// Params.Threads as 0. It is safe for concurrent use.
+// mismatch), ErrKind (a valid file of another kind, such as a kernel model:
+// see Kind and UnmarshalKernel) or ErrCorrupt (trailing bytes, an
+// undecodable body, sizes beyond limits or inconsistent with each other,
+// or a model core refuses), with the detail in the message. The returned
+// model shares no memory with b; empty slices (Labels, W, Params.Weights,
+// Result.Subproblems) decode as nil, and Params.Threads as 0. It is safe
+// for concurrent use.
 func Unmarshal(b []byte) (*core.LinearModel, error) {
-	n := min(len(b), len(Magic))
-	if string(b[:n]) != Magic[:n] {
-		return nil, fmt.Errorf("%w: bad magic %q", ErrNotModel, b[:n])
+	payload, major, minor, err := openPayload(b)
+	if err != nil {
+		return nil, err
 	}
-	if len(b) < HeaderSize {
-		return nil, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", ErrTruncated, len(b), HeaderSize)
-	}
-	major := binary.LittleEndian.Uint16(b[8:10])
-	minor := binary.LittleEndian.Uint16(b[10:12])
-	if major != Major {
-		return nil, fmt.Errorf("%w: format %d.%d, this reader reads %d.x", ErrVersion, major, minor, Major)
-	}
-	size := binary.LittleEndian.Uint64(b[12:20])
-	have := uint64(len(b) - HeaderSize)
-	switch {
-	case size > MaxPayload:
-		return nil, fmt.Errorf("%w: header claims a %d-byte payload, more than MaxPayload", ErrCorrupt, size)
-	case size > have:
-		return nil, fmt.Errorf("%w: payload of %d bytes, header says %d", ErrTruncated, have, size)
-	case size < have:
-		return nil, fmt.Errorf("%w: %d bytes after the %d-byte payload", ErrCorrupt, have-size, size)
-	}
-	payload := b[HeaderSize:]
-	if want, got := binary.LittleEndian.Uint32(b[20:24]), crc32.Checksum(payload, castagnoli); got != want {
-		return nil, fmt.Errorf("%w: payload CRC-32C %08x, header says %08x", ErrChecksum, got, want)
-	}
-	if err := scanShape(payload); err != nil {
+	kind, err := bodyKind(payload)
+	if err != nil {
 		return nil, fmt.Errorf("%w: body: %w", ErrCorrupt, err)
+	}
+	if kind != KindLinear {
+		return nil, kindError(kind, KindLinear, major, minor)
 	}
 	var bd body
 	rest, err := bd.UnmarshalMsg(payload)
@@ -295,18 +328,121 @@ func Unmarshal(b []byte) (*core.LinearModel, error) {
 	if len(rest) != 0 { // scanShape has checked this already
 		return nil, fmt.Errorf("%w: %d bytes after the body", ErrCorrupt, len(rest))
 	}
-	if bd.Kind != kindLinear {
-		if minor > Minor {
-			return nil, fmt.Errorf("%w: model kind %q of format %d.%d is not known to this reader (%d.%d)",
-				ErrVersion, clip(bd.Kind), major, minor, Major, Minor)
-		}
-		return nil, fmt.Errorf("%w: model kind %q, want %q", ErrCorrupt, clip(bd.Kind), kindLinear)
-	}
 	m, err := fromBody(&bd)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return m, nil
+}
+
+// Kind returns the model kind of a model file, KindLinear or KindKernel,
+// after checking its frame, its checksum and the msgpack structure of its
+// body, without decoding the model: Unmarshal or UnmarshalKernel may still
+// refuse it. Errors are Unmarshal's, a kind this package does not know
+// giving ErrVersion (newer minor version) or ErrCorrupt. It never panics
+// and, for a known kind, allocates nothing beyond an error.
+func Kind(b []byte) (string, error) {
+	payload, major, minor, err := openPayload(b)
+	if err != nil {
+		return "", err
+	}
+	kind, err := bodyKind(payload)
+	if err != nil {
+		return "", fmt.Errorf("%w: body: %w", ErrCorrupt, err)
+	}
+	switch kind {
+	case KindLinear, KindKernel:
+		return kind, nil
+	}
+	return "", kindError(kind, "", major, minor)
+}
+
+// kindError is the error for a body of kind got when a reader wants kind
+// want ("" for any known kind): ErrKind for another known kind, ErrVersion
+// for an unknown kind in a file newer than this reader, ErrCorrupt for an
+// unknown kind otherwise.
+func kindError(got, want string, major, minor uint16) error {
+	switch got {
+	case KindLinear, KindKernel:
+		return fmt.Errorf("%w: a %s model, want a %s model", ErrKind, got, want)
+	}
+	if minor > Minor {
+		return fmt.Errorf("%w: model kind %q of format %d.%d is not known to this reader (%d.%d)",
+			ErrVersion, clip(got), major, minor, Major, Minor)
+	}
+	if want == "" {
+		return fmt.Errorf("%w: model kind %q, want %q or %q", ErrCorrupt, clip(got), KindLinear, KindKernel)
+	}
+	return fmt.Errorf("%w: model kind %q, want %q", ErrCorrupt, clip(got), want)
+}
+
+// openPayload checks b's frame and checksum and the msgpack structure of
+// its payload, and returns the payload and the format version.
+func openPayload(b []byte) (payload []byte, major, minor uint16, err error) {
+	n := min(len(b), len(Magic))
+	if string(b[:n]) != Magic[:n] {
+		return nil, 0, 0, fmt.Errorf("%w: bad magic %q", ErrNotModel, b[:n])
+	}
+	if len(b) < HeaderSize {
+		return nil, 0, 0, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", ErrTruncated, len(b), HeaderSize)
+	}
+	major = binary.LittleEndian.Uint16(b[8:10])
+	minor = binary.LittleEndian.Uint16(b[10:12])
+	if major != Major {
+		return nil, 0, 0, fmt.Errorf("%w: format %d.%d, this reader reads %d.x", ErrVersion, major, minor, Major)
+	}
+	size := binary.LittleEndian.Uint64(b[12:20])
+	have := uint64(len(b) - HeaderSize)
+	switch {
+	case size > MaxPayload:
+		return nil, 0, 0, fmt.Errorf("%w: header claims a %d-byte payload, more than MaxPayload", ErrCorrupt, size)
+	case size > have:
+		return nil, 0, 0, fmt.Errorf("%w: payload of %d bytes, header says %d", ErrTruncated, have, size)
+	case size < have:
+		return nil, 0, 0, fmt.Errorf("%w: %d bytes after the %d-byte payload", ErrCorrupt, have-size, size)
+	}
+	payload = b[HeaderSize:]
+	if want, got := binary.LittleEndian.Uint32(b[20:24]), crc32.Checksum(payload, castagnoli); got != want {
+		return nil, 0, 0, fmt.Errorf("%w: payload CRC-32C %08x, header says %08x", ErrChecksum, got, want)
+	}
+	if err := scanShape(payload); err != nil {
+		return nil, 0, 0, fmt.Errorf("%w: body: %w", ErrCorrupt, err)
+	}
+	return payload, major, minor, nil
+}
+
+// bodyKind returns the value of the body's "k" key, "" when it has none.
+// The payload must have passed scanShape. The kind string is copied only
+// when it is returned, and it is never longer than the payload.
+func bodyKind(payload []byte) (string, error) {
+	n, b, err := msgp.ReadMapHeaderBytes(payload)
+	if err != nil {
+		return "", err
+	}
+	for range n {
+		var key []byte
+		if key, b, err = msgp.ReadMapKeyZC(b); err != nil {
+			return "", err
+		}
+		if string(key) != "k" {
+			if b, err = msgp.Skip(b); err != nil {
+				return "", err
+			}
+			continue
+		}
+		var kind []byte
+		if kind, _, err = msgp.ReadStringZC(b); err != nil {
+			return "", fmt.Errorf("kind: %w", err)
+		}
+		switch string(kind) { // no allocation for the known kinds
+		case KindLinear:
+			return KindLinear, nil
+		case KindKernel:
+			return KindKernel, nil
+		}
+		return string(kind), nil
+	}
+	return "", nil
 }
 
 // clip shortens a string read from a file for an error message.

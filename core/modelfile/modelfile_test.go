@@ -424,7 +424,7 @@ func TestInconsistentBodyRefused(t *testing.T) {
 		{"solver past int", func(b *body) { b.Solver = math.MaxInt64 }, ""},
 		{"regression with labels", func(b *body) { b.Solver = int64(core.L2LossSVRDual); b.NrW = 1 }, "labels"},
 		{"kind empty", func(b *body) { b.Kind = "" }, "kind"},
-		{"kind unknown", func(b *body) { b.Kind = "kernel" }, "kind"},
+		{"kind unknown", func(b *body) { b.Kind = "quantized" }, "kind"},
 	}
 	for _, tc := range cases {
 		bd := toBody(base)
@@ -467,12 +467,15 @@ func TestVersions(t *testing.T) {
 	// A kind this reader does not know is a newer format's when the minor
 	// version is newer, and corruption when it is not.
 	bd := toBody(m)
-	bd.Kind = "kernel"
+	bd.Kind = "quantized"
 	if _, err := Unmarshal(reframe(t, bd, Minor+1)); !errors.Is(err, ErrVersion) {
-		t.Errorf("kind kernel at minor %d: err = %v, want ErrVersion", Minor+1, err)
+		t.Errorf("kind quantized at minor %d: err = %v, want ErrVersion", Minor+1, err)
 	}
 	if _, err := Unmarshal(reframe(t, bd, Minor)); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("kind kernel at minor %d: err = %v, want ErrCorrupt", Minor, err)
+		t.Errorf("kind quantized at minor %d: err = %v, want ErrCorrupt", Minor, err)
+	}
+	if _, err := Kind(reframe(t, bd, Minor+1)); !errors.Is(err, ErrVersion) {
+		t.Errorf("Kind of kind quantized at minor %d: err = %v, want ErrVersion", Minor+1, err)
 	}
 }
 

@@ -5,6 +5,7 @@
 //	svmgo train-linear [options] train_file [model_file]
 //	svmgo predict [options] test_file model_file output_file
 //	svmgo watch --root DIR [flags]
+//	svmgo import model_in model_out
 //
 // Exit status: 0 on success, 1 on bad arguments or bad files (one line on
 // standard error says what was wrong), 2 on a usage error.
@@ -26,6 +27,7 @@ commands:
   train-linear [options] train_file [model_file]   train a linear SVM (LIBLINEAR's train)
   predict [options] test_file model_file output_file  predict a data file (svm-predict)
   watch --root DIR [flags]                          ingest batches, retrain warm, publish models
+  import model_in model_out                         convert a LIBSVM or LIBLINEAR text model
 
 Run 'svmgo <command> -h' for a command's options.
 `
@@ -44,6 +46,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return predict(rest, stdout, stderr)
 	case "watch":
 		return watch(rest, stdout, stderr)
+	case "import":
+		return importModel(rest, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,691 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+)
+
+// Kernel SVM training: C-SVC (one-vs-one), one-class SVM and ε-SVR, each
+// reduced to the general problem smo.go solves (C.-C. Chang, C.-J. Lin,
+// "LIBSVM: A Library for Support Vector Machines", ACM TIST 2(3), 2011,
+// Sections 2 and 7):
+//
+//	C-SVC pair (i, j): the rows of classes i and j, y = +1 for class i,
+//	    p = −e, C_t = C·w_i (y = +1) or C·w_j (y = −1), Δ = 0;
+//	    sv_coef = y_t α_t.
+//	one-class:  y = e, p = 0, C = 1, Δ = νl: α starts with its first ⌊νl⌋
+//	    entries at 1 and the next at νl − ⌊νl⌋; sv_coef = α_t.
+//	ε-SVR:      2l variables (α, α*), y = (e, −e), p = (ε − z, ε + z),
+//	    C both, Δ = 0; sv_coef = β_t = α_t − α*_t.
+//
+// The classes of C-SVC are taken in LIBSVM's order (first appearance, a
+// {−1, +1} problem with −1 first swapped so that +1 is class 0), each
+// pair's rows in data order, class i's before class j's, so that the
+// subproblems are LIBSVM's.
+
+// KernelDual holds the dual variables of a kernel training run, aligned
+// with the rows of the data set trained on: what a later run is
+// warm-started from.
+type KernelDual struct {
+	// SVMType is the formulation the variables belong to.
+	SVMType SVMType
+	// Pairs names the classes of each C-SVC subproblem, (positive,
+	// negative); nil for one-class and ε-SVR.
+	Pairs [][2]int32
+	// Alpha holds one vector per subproblem, ds.Len() long. C-SVC: α_t ≥ 0
+	// of row t in the pair's subproblem, 0 for rows of other classes
+	// (unsigned, so it does not depend on which class of the pair is
+	// positive). One-class: α_t. ε-SVR: β_t = α_t − α*_t (at an optimum at
+	// most one of α_t, α*_t is nonzero, so β gives both back).
+	Alpha [][]float64
+}
+
+// KernelTrainer trains kernel SVMs by SMO. Its buffers and kernel caches
+// are sized at construction for a row and feature capacity (KernelTrainerBytes
+// tells how much that is), so a training run allocates only its outputs
+// and per-run bookkeeping of a few bytes a row.
+//
+// C-SVC subproblems run in parallel, one per worker (GOMAXPROCS workers);
+// each worker has its own solver and a kernel cache of CacheMB/workers.
+// LIBSVM gives each subproblem, solved one after the other, the whole -m
+// budget: the total here is the same, spread over the workers. The
+// results do not depend on the number of workers, bit for bit.
+//
+// A KernelTrainer is not safe for concurrent use.
+type KernelTrainer struct {
+	params      KernelParams
+	capRows     int
+	capFeatures int
+	sqnorm      []float64 // x_t'x_t of every row (RBF), shared read-only by workers
+	cls         []int32   // class index of each row (C-SVC)
+	perm        []int32   // rows grouped by class, data order within a class
+	svIndex     []int32   // row → support vector index, −1 for none
+	workers     []kernelWorker
+}
+
+// kernelWorker is one goroutine's solver, matrix and buffers.
+type kernelWorker struct {
+	kr    *kernelRows
+	q     *svcQ // C-SVC and one-class (y all +1)
+	svr   *svrQ // ε-SVR
+	s     *smo
+	rows  []int32
+	y     []int8
+	p     []float64
+	alpha []float64
+}
+
+// kernelWorkerCount is the number of workers of a trainer: one for the
+// single subproblem of one-class and ε-SVR.
+func kernelWorkerCount(p *KernelParams) int {
+	if p.SVMType != CSVC {
+		return 1
+	}
+	return max(1, runtime.GOMAXPROCS(0))
+}
+
+// KernelTrainerBytes returns the memory, in bytes, that NewKernelTrainer
+// allocates for these parameters and capacities (the models it returns not
+// included): the kernel caches (about CacheMB in total, at least three
+// columns a worker), the solvers and the per-row buffers.
+func KernelTrainerBytes(p KernelParams, capRows, capFeatures int) int64 {
+	return kernelTrainerBytes(p, capRows, capFeatures, kernelWorkerCount(&p))
+}
+
+func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers int) int64 {
+	l := int64(capRows)
+	shared := l * (8 + 4 + 4 + 4) // sqnorm, cls, perm, svIndex
+	vars := l                     // variables per subproblem
+	if p.SVMType == EpsSVR {
+		vars = 2 * l
+	}
+	perWorker := int64(smoBytes(int(vars))) +
+		kernelCacheBytes(capRows, p.cacheBytes()/int64(workers)) +
+		int64(capFeatures)*8 + // kernelRows scratch
+		l*4 + vars*(1+8+8) // rows; y, p, alpha
+	if p.SVMType == EpsSVR {
+		perWorker += vars * (4 + 1 + 8 + 2*4) // svrQ index, sign, qd, two column buffers
+	} else {
+		perWorker += l * (4 + 1 + 8) // svcQ index, y, qd
+	}
+	return shared + perWorker*int64(workers)
+}
+
+// NewKernelTrainer validates p and allocates the buffers and kernel caches
+// for data sets of up to capRows rows and capFeatures features.
+func NewKernelTrainer(p KernelParams, capRows, capFeatures int) (*KernelTrainer, error) {
+	return newKernelTrainer(p, capRows, capFeatures, kernelWorkerCount(&p))
+}
+
+func newKernelTrainer(p KernelParams, capRows, capFeatures, workers int) (*KernelTrainer, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if capRows < 0 || capFeatures < 0 {
+		return nil, fmt.Errorf("%w: negative capacity", ErrParams)
+	}
+	if p.SVMType != CSVC {
+		workers = 1
+	}
+	p.Weights = append([]ClassWeight(nil), p.Weights...)
+	t := &KernelTrainer{
+		params:      p,
+		capRows:     capRows,
+		capFeatures: capFeatures,
+		sqnorm:      make([]float64, capRows),
+		cls:         make([]int32, capRows),
+		perm:        make([]int32, capRows),
+		svIndex:     make([]int32, capRows),
+		workers:     make([]kernelWorker, workers),
+	}
+	vars := capRows
+	if p.SVMType == EpsSVR {
+		vars = 2 * capRows
+	}
+	budget := p.cacheBytes() / int64(workers)
+	for k := range t.workers {
+		w := &t.workers[k]
+		w.kr = &kernelRows{scratch: make([]float64, capFeatures)}
+		w.s = newSMO(vars)
+		w.rows = make([]int32, capRows)
+		w.y = make([]int8, vars)
+		w.p = make([]float64, vars)
+		w.alpha = make([]float64, vars)
+		cache := newKernelCache(capRows, budget)
+		if p.SVMType == EpsSVR {
+			w.svr = &svrQ{
+				kr:    w.kr,
+				cache: cache,
+				rows:  make([]int32, 0, capRows),
+				index: make([]int32, vars),
+				sign:  make([]int8, vars),
+				qd:    make([]float64, vars),
+				buf:   [2][]float32{make([]float32, vars), make([]float32, vars)},
+			}
+		} else {
+			w.q = &svcQ{
+				kr:    w.kr,
+				cache: cache,
+				index: make([]int32, 0, capRows),
+				y:     make([]int8, 0, capRows),
+				qd:    make([]float64, capRows),
+			}
+		}
+	}
+	return t, nil
+}
+
+// Params returns the trainer's parameters.
+func (t *KernelTrainer) Params() KernelParams { return t.params }
+
+// TrainKernel trains a model on ds with a trainer sized for it: the
+// one-call form of NewKernelTrainer and Train.
+func TrainKernel(ds *Dataset, p KernelParams) (*KernelModel, *KernelDual, error) {
+	t, err := NewKernelTrainer(p, ds.Len(), ds.NumFeatures())
+	if err != nil {
+		return nil, nil, err
+	}
+	return t.Train(ds, nil)
+}
+
+// Train trains on every row of ds and returns the model (initialised, see
+// KernelModel.Init) and its dual variables. A zero Gamma is resolved to
+// 1/ds.NumFeatures(). Probability estimates (Params.Probability) are not
+// fitted here: ProbA and ProbB stay nil.
+//
+// warm, when not nil, holds dual variables aligned with ds's rows: a
+// previous run's, with kept rows in place and new rows at zero. Each
+// subproblem starts from the vector of the same formulation and class pair
+// (in either order), or from the cold start when there is none. The start
+// is made feasible: clipped to the box [0, C_t], then moved onto the
+// equality yᵀα = Δ (Δ = 0, or νl for one-class, which changes with l) by
+// repairEquality. The solver rebuilds the gradient from it.
+//
+// Errors: ErrLabels wrapped for unusable labels (no rows; for C-SVC a
+// non-integer label or a single class). It panics if ds exceeds the
+// trainer's capacity or a warm vector is not ds.Len() long.
+func (t *KernelTrainer) Train(ds *Dataset, warm *KernelDual) (*KernelModel, *KernelDual, error) {
+	l, n := ds.Len(), ds.NumFeatures()
+	if l > t.capRows || n > t.capFeatures {
+		panic(fmt.Sprintf("core: KernelTrainer.Train: %d rows × %d features exceed the capacity %d × %d",
+			l, n, t.capRows, t.capFeatures))
+	}
+	if l == 0 {
+		return nil, nil, fmt.Errorf("%w: no training rows", ErrLabels)
+	}
+	if warm != nil {
+		if warm.SVMType != t.params.SVMType {
+			warm = nil // another formulation's variables mean nothing here
+		} else {
+			for _, a := range warm.Alpha {
+				if len(a) != l {
+					panic(fmt.Sprintf("core: KernelTrainer.Train: warm start has %d values for %d rows", len(a), l))
+				}
+			}
+		}
+	}
+	p := &t.params
+	k := p.ResolvedKernel(n)
+	sqnorm := t.sqnorm[:l]
+	if k.Type == RBFKernel {
+		// Summed as kernelRows sums them, so K(x, x) = 1 exactly.
+		for i := range sqnorm {
+			if ds.IsDense() {
+				x := ds.DenseRow(i)
+				sqnorm[i] = dotDense32(x, x)
+			} else {
+				_, v := ds.SparseRow(i)
+				sqnorm[i] = sqSparse32(v)
+			}
+		}
+	}
+	for w := range t.workers {
+		kr := t.workers[w].kr
+		kr.ds, kr.k, kr.sqnorm = ds, k, nil
+		if k.Type == RBFKernel {
+			kr.sqnorm = sqnorm
+		}
+	}
+	m := &KernelModel{SVMType: p.SVMType, Kernel: k, NumFeatures: n, Params: *p}
+	m.Params.Weights = append([]ClassWeight(nil), p.Weights...)
+	var dual *KernelDual
+	var err error
+	switch p.SVMType {
+	case CSVC:
+		dual, err = t.trainSVC(ds, warm, m)
+	case OneClass:
+		dual = t.trainOneClass(ds, warm, m)
+	case EpsSVR:
+		dual = t.trainSVR(ds, warm, m)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := m.Init(); err != nil {
+		// The trainer built the model; a failure is a bug here, or
+		// non-finite numbers from a degenerate problem.
+		return nil, nil, fmt.Errorf("core: kernel training produced an unusable model: %w", err)
+	}
+	return m, dual, nil
+}
+
+// trainSVC solves the one-vs-one subproblems and fills m's C-SVC fields.
+func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) (*KernelDual, error) {
+	p := &t.params
+	l := ds.Len()
+	labels, err := groupClasses(ds)
+	if err != nil {
+		return nil, err
+	}
+	nr := len(labels)
+	// Group the rows by class, data order within a class (a counting sort).
+	start := make([]int, nr+1)
+	cls := t.cls[:l]
+	for i, v := range ds.Labels() {
+		c := int32(0)
+		for labels[c] != int32(v) {
+			c++
+		}
+		cls[i] = c
+		start[c+1]++
+	}
+	for c := range nr {
+		start[c+1] += start[c]
+	}
+	next := append([]int(nil), start[:nr]...)
+	perm := t.perm[:l]
+	for i, c := range cls {
+		perm[next[c]] = int32(i)
+		next[c]++
+	}
+
+	nPairs := nr * (nr - 1) / 2
+	dual := &KernelDual{SVMType: CSVC, Pairs: make([][2]int32, 0, nPairs), Alpha: make([][]float64, nPairs)}
+	pairI := make([]int, 0, nPairs)
+	pairJ := make([]int, 0, nPairs)
+	for i := range nr {
+		for j := i + 1; j < nr; j++ {
+			dual.Pairs = append(dual.Pairs, [2]int32{labels[i], labels[j]})
+			pairI, pairJ = append(pairI, i), append(pairJ, j)
+		}
+	}
+	subs := make([]KernelSubproblem, nPairs)
+	evals := make([]int64, nPairs)
+	solvePair := func(w *kernelWorker, pi int) {
+		i, j := pairI[pi], pairJ[pi]
+		rows := w.rows[:0]
+		rows = append(rows, perm[start[i]:start[i+1]]...)
+		ni := len(rows)
+		rows = append(rows, perm[start[j]:start[j+1]]...)
+		lp := len(rows)
+		y, alpha, pv := w.y[:lp], w.alpha[:lp], w.p[:lp]
+		for r := range lp {
+			y[r] = -1
+			if r < ni {
+				y[r] = 1
+			}
+			pv[r] = -1
+		}
+		Cp, Cn := p.C*p.weightOf(labels[i]), p.C*p.weightOf(labels[j])
+		clear(alpha)
+		if a := warmPair(warm, labels[i], labels[j]); a != nil {
+			for r, row := range rows {
+				alpha[r] = clip(a[row], boxOf(y[r], Cp, Cn))
+			}
+			repairEquality(alpha, y, Cp, Cn, 0)
+		}
+		w.q.reset(rows, y)
+		res := w.s.solve(w.q, pv, y, alpha, smoParams{Cp: Cp, Cn: Cn, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
+		full := make([]float64, l)
+		for r, row := range rows {
+			full[row] = alpha[r]
+		}
+		dual.Alpha[pi] = full
+		subs[pi] = subproblemOf(res, labels[i], labels[j], lp, w.q.kernelEvals)
+		evals[pi] = w.q.kernelEvals
+	}
+	t.run(nPairs, solvePair)
+
+	// Support vectors: rows with α > 0 in some pair, grouped by class in
+	// Labels order, data order within a class (LIBSVM's layout).
+	svIndex := t.svIndex[:l]
+	m.Labels = labels
+	m.NumSV = make([]int32, nr)
+	nSV, nnz := 0, 0
+	for c := range nr {
+		for _, row := range perm[start[c]:start[c+1]] {
+			svIndex[row] = -1
+			for pi := range nPairs {
+				if (pairI[pi] == c || pairJ[pi] == c) && dual.Alpha[pi][row] > 0 {
+					svIndex[row] = int32(nSV)
+					nSV++
+					m.NumSV[c]++
+					nnz += rowNonzeros(ds, int(row))
+					break
+				}
+			}
+		}
+	}
+	m.SV = newLike(ds, nSV, nnz)
+	for c := range nr {
+		for _, row := range perm[start[c]:start[c+1]] {
+			if svIndex[row] >= 0 {
+				appendRow(m.SV, ds, int(row))
+			}
+		}
+	}
+	m.Coef = make([]float64, (nr-1)*nSV)
+	m.Rho = make([]float64, nPairs)
+	for pi := range nPairs {
+		i, j := pairI[pi], pairJ[pi]
+		a := dual.Alpha[pi]
+		for _, row := range perm[start[i]:start[i+1]] {
+			if s := svIndex[row]; s >= 0 {
+				m.Coef[(j-1)*nSV+int(s)] = a[row]
+			}
+		}
+		for _, row := range perm[start[j]:start[j+1]] {
+			if s := svIndex[row]; s >= 0 {
+				m.Coef[i*nSV+int(s)] = -a[row]
+			}
+		}
+		m.Rho[pi] = subs[pi].Rho
+	}
+	m.Result = summarizeKernel(subs, nSV)
+	return dual, nil
+}
+
+// trainOneClass solves the one-class problem and fills m's fields.
+func (t *KernelTrainer) trainOneClass(ds *Dataset, warm *KernelDual, m *KernelModel) *KernelDual {
+	p := &t.params
+	l := ds.Len()
+	w := &t.workers[0]
+	rows, y, alpha, pv := w.rows[:l], w.y[:l], w.alpha[:l], w.p[:l]
+	for r := range rows {
+		rows[r], y[r], pv[r] = int32(r), 1, 0
+	}
+	nul := p.Nu * float64(l)
+	if warm != nil && len(warm.Alpha) == 1 {
+		for r := range alpha {
+			alpha[r] = clip(warm.Alpha[0][r], 1)
+		}
+		repairEquality(alpha, y, 1, 1, nul)
+	} else {
+		// The cold start of Chang & Lin (2011, Section 2.2): Σα = νl with
+		// as few nonzero α as the box allows.
+		clear(alpha)
+		nOnes := int(nul)
+		for r := range min(nOnes, l) {
+			alpha[r] = 1
+		}
+		if nOnes < l {
+			alpha[nOnes] = nul - float64(nOnes)
+		}
+	}
+	w.q.reset(rows, y)
+	res := w.s.solve(w.q, pv, y, alpha, smoParams{Cp: 1, Cn: 1, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
+	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
+	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
+	t.collectSV(ds, m, dual.Alpha[0], sub)
+	return dual
+}
+
+// trainSVR solves the ε-SVR problem over 2l variables and fills m's fields.
+func (t *KernelTrainer) trainSVR(ds *Dataset, warm *KernelDual, m *KernelModel) *KernelDual {
+	p := &t.params
+	l := ds.Len()
+	w := &t.workers[0]
+	rows, y, alpha, pv := w.rows[:l], w.y[:2*l], w.alpha[:2*l], w.p[:2*l]
+	for r, z := range ds.Labels() {
+		rows[r] = int32(r)
+		y[r], y[r+l] = 1, -1
+		pv[r], pv[r+l] = p.P-z, p.P+z
+	}
+	clear(alpha)
+	if warm != nil && len(warm.Alpha) == 1 {
+		for r, b := range warm.Alpha[0] {
+			alpha[r] = clip(max(b, 0), p.C)
+			alpha[r+l] = clip(max(-b, 0), p.C)
+		}
+		repairEquality(alpha, y, p.C, p.C, 0)
+	}
+	resetSVRQ(w.svr, rows)
+	res := w.s.solve(w.svr, pv, y, alpha, smoParams{Cp: p.C, Cn: p.C, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
+	beta := make([]float64, l)
+	nBound := 0
+	for r := range beta {
+		beta[r] = alpha[r] - alpha[r+l]
+		if math.Abs(beta[r]) >= p.C {
+			nBound++
+		}
+	}
+	sub := subproblemOf(res, 0, 0, l, w.svr.kernelEvals)
+	sub.NumBoundSV = nBound
+	dual := &KernelDual{SVMType: EpsSVR, Alpha: [][]float64{beta}}
+	t.collectSV(ds, m, beta, sub)
+	return dual
+}
+
+// collectSV fills the fields of a single-subproblem model (one-class,
+// ε-SVR): the rows with a nonzero coefficient, in data order.
+func (t *KernelTrainer) collectSV(ds *Dataset, m *KernelModel, coef []float64, sub KernelSubproblem) {
+	nSV, nnz := 0, 0
+	for r, c := range coef {
+		if c != 0 {
+			nSV++
+			nnz += rowNonzeros(ds, r)
+		}
+	}
+	m.SV = newLike(ds, nSV, nnz)
+	m.Coef = make([]float64, 0, nSV)
+	for r, c := range coef {
+		if c != 0 {
+			appendRow(m.SV, ds, r)
+			m.Coef = append(m.Coef, c)
+		}
+	}
+	m.Rho = []float64{sub.Rho}
+	sub.NumSV = nSV
+	m.Result = summarizeKernel([]KernelSubproblem{sub}, nSV)
+}
+
+// run calls solve for tasks 0..n−1, spread over the workers.
+func (t *KernelTrainer) run(n int, solve func(w *kernelWorker, task int)) {
+	workers := min(len(t.workers), n)
+	if workers <= 1 {
+		for k := range n {
+			solve(&t.workers[0], k)
+		}
+		return
+	}
+	var mu sync.Mutex
+	next := 0
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				mine := next
+				next++
+				mu.Unlock()
+				if mine >= n {
+					return
+				}
+				solve(&t.workers[g], mine)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// resetSVRQ makes q the ε-SVR matrix of the samples rows (data rows of
+// q.kr's data set), reusing its buffers and cache, as newSVRQ builds it.
+func resetSVRQ(q *svrQ, rows []int32) {
+	l := len(rows)
+	q.rows = append(q.rows[:0], rows...)
+	q.index, q.sign, q.qd = q.index[:2*l], q.sign[:2*l], q.qd[:2*l]
+	for r, d := range q.rows {
+		k := q.kr.eval(int(d), int(d))
+		q.index[r], q.sign[r], q.qd[r] = int32(r), 1, k
+		q.index[r+l], q.sign[r+l], q.qd[r+l] = int32(r), -1, k
+	}
+	q.cache.reset(l)
+	q.next = 0
+	q.kernelEvals = 0
+}
+
+// warmPair returns the warm-start vector of the C-SVC pair {a, b}, in
+// either order, or nil.
+func warmPair(warm *KernelDual, a, b int32) []float64 {
+	if warm == nil {
+		return nil
+	}
+	for k, pr := range warm.Pairs {
+		if k < len(warm.Alpha) && (pr == [2]int32{a, b} || pr == [2]int32{b, a}) {
+			return warm.Alpha[k]
+		}
+	}
+	return nil
+}
+
+// boxOf returns the upper bound of a variable with label y.
+func boxOf(y int8, Cp, Cn float64) float64 {
+	if y > 0 {
+		return Cp
+	}
+	return Cn
+}
+
+// clip returns v clipped to [0, c]; NaN becomes 0.
+func clip(v, c float64) float64 {
+	if !(v > 0) {
+		return 0
+	}
+	return min(v, c)
+}
+
+// repairEquality moves a point of the box 0 ≤ α_t ≤ C_t onto the
+// hyperplane yᵀα = delta, for a warm start whose rows changed (dropped rows
+// take their α with them; for one-class νl changes with l). With
+// d = yᵀα − delta, it first lowers α on the side whose lowering reduces
+// |d| (y = +1 when d > 0, y = −1 when d < 0), which keeps the support
+// vector set from growing; whatever that cannot absorb (one-class, where
+// every y is +1 and νl may have grown) it raises on the other side. Each
+// side is adjusted free variables first (0 < α_t < C_t, proportionally, so
+// their ratios are kept and the variables at a bound stay there), then
+// variables at the upper bound proportionally when lowering, or variables
+// at zero in row order when raising (as the one-class cold start fills
+// them). The result is in the box; yᵀα = delta holds up to rounding.
+func repairEquality(alpha []float64, y []int8, Cp, Cn, delta float64) {
+	var s float64
+	for t, a := range alpha {
+		s += float64(y[t]) * a
+	}
+	d := s - delta
+	if d == 0 {
+		return
+	}
+	side := int8(1)
+	if d < 0 {
+		side, d = -1, -d
+	}
+	d = lowerSide(alpha, y, side, boxOf(side, Cp, Cn), d)
+	if d > 0 {
+		raiseSide(alpha, y, -side, boxOf(-side, Cp, Cn), d)
+	}
+}
+
+// lowerSide reduces Σ α_t over y_t = side by up to d and returns what it
+// could not remove.
+func lowerSide(alpha []float64, y []int8, side int8, C, d float64) float64 {
+	for pass := 0; pass < 2 && d > 0; pass++ {
+		var sum float64
+		for t, a := range alpha {
+			if y[t] == side && a > 0 && (pass == 1 || a < C) {
+				sum += a
+			}
+		}
+		if sum == 0 {
+			continue
+		}
+		f := 1 - min(d/sum, 1)
+		for t, a := range alpha {
+			if y[t] == side && a > 0 && (pass == 1 || a < C) {
+				alpha[t] = a * f
+			}
+		}
+		d = max(d-sum, 0)
+	}
+	return d
+}
+
+// raiseSide increases Σ α_t over y_t = side by up to d, within the box.
+func raiseSide(alpha []float64, y []int8, side int8, C, d float64) {
+	var room float64
+	for t, a := range alpha {
+		if y[t] == side && a > 0 && a < C {
+			room += C - a
+		}
+	}
+	if room > 0 {
+		f := min(d/room, 1)
+		for t, a := range alpha {
+			if y[t] == side && a > 0 && a < C {
+				alpha[t] = min(a+(C-a)*f, C)
+			}
+		}
+		d = max(d-room, 0)
+	}
+	for t, a := range alpha {
+		if d <= 0 {
+			break
+		}
+		if y[t] == side && a == 0 {
+			alpha[t] = min(C, d)
+			d -= alpha[t]
+		}
+	}
+}
+
+// subproblemOf converts one solve's result.
+func subproblemOf(res smoResult, pos, neg int32, rows int, evals int64) KernelSubproblem {
+	return KernelSubproblem{
+		Pos: pos, Neg: neg, Rows: rows,
+		Iterations: res.Iterations, Objective: res.Objective, Rho: res.Rho, Gap: res.Gap,
+		KernelEvals: evals, NumSV: res.NumSV, NumBoundSV: res.NumBoundSV, Converged: res.Converged,
+	}
+}
+
+// summarizeKernel totals the subproblems' results.
+func summarizeKernel(subs []KernelSubproblem, nSV int) KernelTrainResult {
+	r := KernelTrainResult{Subproblems: subs, NumSV: nSV, Converged: true}
+	for _, s := range subs {
+		r.Iterations += s.Iterations
+		r.KernelEvals += s.KernelEvals
+		r.Objective += s.Objective
+		r.NumBoundSV += s.NumBoundSV
+		r.Converged = r.Converged && s.Converged
+	}
+	return r
+}
+
+// rowNonzeros returns the stored entries of row i of a sparse data set
+// (0 for a dense one, whose copies need no nonzero capacity).
+func rowNonzeros(ds *Dataset, i int) int {
+	if ds.IsDense() {
+		return 0
+	}
+	idx, _ := ds.SparseRow(i)
+	return len(idx)
+}
+
+// newLike returns an empty data set of ds's layout for rows rows (and nnz
+// nonzeros when sparse).
+func newLike(ds *Dataset, rows, nnz int) *Dataset {
+	if ds.IsDense() {
+		return NewDense(rows, ds.NumFeatures())
+	}
+	return NewSparse(rows, nnz, ds.NumFeatures())
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
+)
+
+const importUsage = `usage: svmgo import model_in model_out
+
+Converts a LIBSVM (svm-train) or LIBLINEAR (train) text model to a libsvmgo
+model file, telling the two apart by the first line (svm_type or
+solver_type). The model predicts the same labels and decision values (up to
+float32 rounding of support vectors and weights). model_out is written
+atomically: a failed run leaves none. LIBSVM's nu_svc and nu_svr, its
+precomputed kernel and LIBLINEAR's ONECLASS_SVM are not supported.
+SOURCE_DATE_EPOCH, when set, is recorded as the model's creation time.
+`
+
+// importModel is the import command.
+func importModel(args []string, stdout, stderr io.Writer) int {
+	if wantsHelp(args) {
+		fmt.Fprint(stdout, importUsage)
+		return 0
+	}
+	if len(args) != 2 {
+		fmt.Fprint(stderr, importUsage)
+		return 2
+	}
+	in, out := args[0], args[1]
+	f, err := os.Open(in)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	// Peek at the first line without consuming it; a model's first line is
+	// short, so the peek is bounded.
+	first, _ := br.Peek(256)
+	if i := bytes.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	}
+	kind, err := core.DetectTextModel(first)
+	if err != nil {
+		return fail(stderr, fmt.Errorf("%s: %w", in, err))
+	}
+	created, stamp, err := sourceDateEpoch()
+	if err != nil {
+		return fail(stderr, err)
+	}
+	switch kind {
+	case core.LIBSVMText:
+		m, err := core.ReadLIBSVMModel(br, in)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		if stamp {
+			m.Created = created
+		}
+		if err := modelfile.WriteKernelFile(out, m); err != nil {
+			return fail(stderr, err)
+		}
+	default:
+		m, err := core.ReadLIBLINEARModel(br, in)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		if stamp {
+			m.Created = created
+		}
+		if err := modelfile.WriteFile(out, m); err != nil {
+			return fail(stderr, err)
+		}
+	}
+	return 0
+}
