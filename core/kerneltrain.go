@@ -40,6 +40,13 @@ type KernelDual struct {
 	// positive). One-class: α_t. ε-SVR: β_t = α_t − α*_t (at an optimum at
 	// most one of α_t, α*_t is nonzero, so β gives both back).
 	Alpha [][]float64
+	// Gradient, when not nil, is each subproblem's gradient at Alpha and
+	// what it was computed under (kernelwarm.go). Train returns it; as a
+	// warm start it spares rebuilding the gradient from Alpha, which costs
+	// about as much as a cold run, when the data set only grew by appended
+	// rows. Train ignores it when it does not fit ds, the parameters or
+	// Alpha.
+	Gradient *KernelGradient
 }
 
 // KernelTrainer trains kernel SVMs by SMO. Its buffers and kernel caches
@@ -63,6 +70,9 @@ type KernelTrainer struct {
 	perm        []int32   // rows grouped by class, data order within a class
 	svIndex     []int32   // row → support vector index, −1 for none
 	workers     []kernelWorker
+	// warmGrad is the usable gradient of the warm start during one Train's
+	// solves, nil otherwise.
+	warmGrad *KernelGradient
 }
 
 // kernelWorker is one goroutine's solver, matrix and buffers.
@@ -75,6 +85,9 @@ type kernelWorker struct {
 	y     []int8
 	p     []float64
 	alpha []float64
+	// alpha0 is α⁰ of a stored gradient (smo.solveFrom), in the solver's
+	// variables.
+	alpha0 []float64
 }
 
 // kernelWorkerCount is the number of workers of a trainer: one for the
@@ -104,7 +117,7 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers int) int64
 	perWorker := int64(smoBytes(int(vars))) +
 		kernelCacheBytes(capRows, p.cacheBytes()/int64(workers)) +
 		int64(capFeatures)*8 + // kernelRows scratch
-		l*4 + vars*(1+8+8) // rows; y, p, alpha
+		l*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
 	if p.SVMType == EpsSVR {
 		perWorker += vars * (4 + 1 + 8 + 2*4) // svrQ index, sign, qd, two column buffers
 	} else {
@@ -153,6 +166,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers int) (*Kerne
 		w.y = make([]int8, vars)
 		w.p = make([]float64, vars)
 		w.alpha = make([]float64, vars)
+		w.alpha0 = make([]float64, vars)
 		cache := newKernelCache(capRows, budget)
 		if p.SVMType == EpsSVR {
 			w.svr = &svrQ{
@@ -192,8 +206,9 @@ func TrainKernel(ds *Dataset, p KernelParams) (*KernelModel, *KernelDual, error)
 
 // Train trains on every row of ds and returns the model (initialised, see
 // KernelModel.Init) and its dual variables. A zero Gamma is resolved to
-// 1/ds.NumFeatures(). Probability estimates (Params.Probability) are not
-// fitted here: ProbA and ProbB stay nil.
+// 1/ds.NumFeatures(). With Params.Probability it also fits the
+// probability estimates, ProbA and ProbB (see kernelprob.go), which costs
+// about five more trainings on four fifths of the rows.
 //
 // warm, when not nil, holds dual variables aligned with ds's rows: a
 // previous run's, with kept rows in place and new rows at zero. Each
@@ -201,7 +216,11 @@ func TrainKernel(ds *Dataset, p KernelParams) (*KernelModel, *KernelDual, error)
 // (in either order), or from the cold start when there is none. The start
 // is made feasible: clipped to the box [0, C_t], then moved onto the
 // equality yᵀα = Δ (Δ = 0, or νl for one-class, which changes with l) by
-// repairEquality. The solver rebuilds the gradient from it.
+// repairEquality. When warm.Gradient fits (same kernel, bounds and ε, the
+// same first Gradient.Rows rows and α there), the solver updates that
+// gradient by a kernel column per α the repair changed and per row added
+// since; otherwise it rebuilds the gradient from α, a column per support
+// vector. The returned dual carries the gradient of this run.
 //
 // Errors: ErrLabels wrapped for unusable labels (no rows; for C-SVC a
 // non-integer label or a single class). It panics if ds exceeds the
@@ -250,6 +269,16 @@ func (t *KernelTrainer) Train(ds *Dataset, warm *KernelDual) (*KernelModel, *Ker
 	}
 	m := &KernelModel{SVMType: p.SVMType, Kernel: k, NumFeatures: n, Params: *p}
 	m.Params.Weights = append([]ClassWeight(nil), p.Weights...)
+	epsilon := 0.0
+	if p.SVMType == EpsSVR {
+		epsilon = p.P
+	}
+	mid := 0
+	if warm != nil && warm.Gradient != nil {
+		mid = warm.Gradient.Rows
+	}
+	hMid, hAll := hashRows(ds, mid)
+	t.warmGrad = usableGradient(warm, k, epsilon, hMid, l)
 	var dual *KernelDual
 	var err error
 	switch p.SVMType {
@@ -260,8 +289,18 @@ func (t *KernelTrainer) Train(ds *Dataset, warm *KernelDual) (*KernelModel, *Ker
 	case EpsSVR:
 		dual = t.trainSVR(ds, warm, m)
 	}
+	t.warmGrad = nil
 	if err != nil {
 		return nil, nil, err
+	}
+	if g := dual.Gradient; g != nil {
+		g.Kernel, g.Epsilon, g.Rows = k, epsilon, l
+		g.Check = hashAlpha(hAll, dual.Alpha, l)
+	}
+	if p.Probability {
+		if err := t.fitProbability(ds, m); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := m.Init(); err != nil {
 		// The trainer built the model; a failure is a bug here, or
@@ -313,6 +352,8 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 	}
 	subs := make([]KernelSubproblem, nPairs)
 	evals := make([]int64, nPairs)
+	grad := &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs)}
+	dual.Gradient = grad
 	solvePair := func(w *kernelWorker, pi int) {
 		i, j := pairI[pi], pairJ[pi]
 		rows := w.rows[:0]
@@ -330,19 +371,31 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		}
 		Cp, Cn := p.C*p.weightOf(labels[i]), p.C*p.weightOf(labels[j])
 		clear(alpha)
-		if a := warmPair(warm, labels[i], labels[j]); a != nil {
+		var a0, G0, Gbar0 []float64
+		if a, v := warmPair(warm, labels[i], labels[j]); a != nil {
 			for r, row := range rows {
 				alpha[r] = clip(a[row], boxOf(y[r], Cp, Cn))
 			}
 			repairEquality(alpha, y, Cp, Cn, 0)
+			flipped := warm.Pairs[v][0] != labels[i]
+			if g := t.warmGrad; g != nil && g.boxMatches(v, Cp, Cn, flipped) {
+				a0 = w.alpha0[:lp]
+				G0, Gbar0 = w.s.gradient(lp)
+				g.fillStored(a0, G0, Gbar0, rows, a, v)
+			}
 		}
 		w.q.reset(rows, y)
-		res := w.s.solve(w.q, pv, y, alpha, smoParams{Cp: Cp, Cn: Cn, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
+		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
 		full := make([]float64, l)
+		fullG, fullGbar := make([]float64, l), make([]float64, l)
+		G, Gbar := w.s.gradient(lp)
 		for r, row := range rows {
 			full[row] = alpha[r]
+			fullG[row], fullGbar[row] = G[r], Gbar[r]
 		}
 		dual.Alpha[pi] = full
+		grad.Box[pi] = [2]float64{Cp, Cn}
+		grad.G[pi], grad.Gbar[pi] = fullG, fullGbar
 		subs[pi] = subproblemOf(res, labels[i], labels[j], lp, w.q.kernelEvals)
 		evals[pi] = w.q.kernelEvals
 	}
@@ -407,11 +460,17 @@ func (t *KernelTrainer) trainOneClass(ds *Dataset, warm *KernelDual, m *KernelMo
 		rows[r], y[r], pv[r] = int32(r), 1, 0
 	}
 	nul := p.Nu * float64(l)
+	var a0, G0, Gbar0 []float64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r := range alpha {
 			alpha[r] = clip(warm.Alpha[0][r], 1)
 		}
 		repairEquality(alpha, y, 1, 1, nul)
+		if g := t.warmGrad; g != nil && g.boxMatches(0, 1, 1, false) {
+			a0 = w.alpha0[:l]
+			G0, Gbar0 = w.s.gradient(l)
+			g.fillStored(a0, G0, Gbar0, rows, warm.Alpha[0], 0)
+		}
 	} else {
 		// The cold start of Chang & Lin (2011, Section 2.2): Σα = νl with
 		// as few nonzero α as the box allows.
@@ -425,9 +484,12 @@ func (t *KernelTrainer) trainOneClass(ds *Dataset, warm *KernelDual, m *KernelMo
 		}
 	}
 	w.q.reset(rows, y)
-	res := w.s.solve(w.q, pv, y, alpha, smoParams{Cp: 1, Cn: 1, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
+	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
 	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
+	G, Gbar := w.s.gradient(l)
+	dual.Gradient = &KernelGradient{Box: [][2]float64{{1, 1}},
+		G: [][]float64{append([]float64(nil), G...)}, Gbar: [][]float64{append([]float64(nil), Gbar...)}}
 	t.collectSV(ds, m, dual.Alpha[0], sub)
 	return dual
 }
@@ -444,26 +506,39 @@ func (t *KernelTrainer) trainSVR(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		pv[r], pv[r+l] = p.P-z, p.P+z
 	}
 	clear(alpha)
+	var a0, G0, Gbar0 []float64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r, b := range warm.Alpha[0] {
 			alpha[r] = clip(max(b, 0), p.C)
 			alpha[r+l] = clip(max(-b, 0), p.C)
 		}
 		repairEquality(alpha, y, p.C, p.C, 0)
+		if g := t.warmGrad; g != nil && g.boxMatches(0, p.C, p.C, false) {
+			a0 = w.alpha0[:2*l]
+			G0, Gbar0 = w.s.gradient(2 * l)
+			g.fillStoredSVR(a0, G0, Gbar0, warm.Alpha[0])
+		}
 	}
 	resetSVRQ(w.svr, rows)
-	res := w.s.solve(w.svr, pv, y, alpha, smoParams{Cp: p.C, Cn: p.C, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
+	res := w.s.solveFrom(w.svr, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: p.C, Cn: p.C, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
 	beta := make([]float64, l)
 	nBound := 0
+	both := false // α_t and α*_t both nonzero: β does not give α back
 	for r := range beta {
 		beta[r] = alpha[r] - alpha[r+l]
 		if math.Abs(beta[r]) >= p.C {
 			nBound++
 		}
+		both = both || alpha[r] > 0 && alpha[r+l] > 0
 	}
 	sub := subproblemOf(res, 0, 0, l, w.svr.kernelEvals)
 	sub.NumBoundSV = nBound
 	dual := &KernelDual{SVMType: EpsSVR, Alpha: [][]float64{beta}}
+	if !both {
+		G, Gbar := w.s.gradient(l) // α's half; α*'s follows (fillStoredSVR)
+		dual.Gradient = &KernelGradient{Box: [][2]float64{{p.C, p.C}},
+			G: [][]float64{append([]float64(nil), G...)}, Gbar: [][]float64{append([]float64(nil), Gbar...)}}
+	}
 	t.collectSV(ds, m, beta, sub)
 	return dual
 }
@@ -537,17 +612,17 @@ func resetSVRQ(q *svrQ, rows []int32) {
 }
 
 // warmPair returns the warm-start vector of the C-SVC pair {a, b}, in
-// either order, or nil.
-func warmPair(warm *KernelDual, a, b int32) []float64 {
+// either order, and its index in warm.Alpha, or nil.
+func warmPair(warm *KernelDual, a, b int32) ([]float64, int) {
 	if warm == nil {
-		return nil
+		return nil, -1
 	}
 	for k, pr := range warm.Pairs {
 		if k < len(warm.Alpha) && (pr == [2]int32{a, b} || pr == [2]int32{b, a}) {
-			return warm.Alpha[k]
+			return warm.Alpha[k], k
 		}
 	}
-	return nil
+	return nil, -1
 }
 
 // boxOf returns the upper bound of a variable with label y.
@@ -578,13 +653,18 @@ func clip(v, c float64) float64 {
 // variables at the upper bound proportionally when lowering, or variables
 // at zero in row order when raising (as the one-class cold start fills
 // them). The result is in the box; yᵀα = delta holds up to rounding.
+//
+// A residual at rounding level (|d| ≤ 1e-12 Σα) is left alone: every SMO
+// step leaves one as large, and moving every free α for it would cost a
+// warm start with a stored gradient a kernel column per free α.
 func repairEquality(alpha []float64, y []int8, Cp, Cn, delta float64) {
-	var s float64
+	var s, sum float64
 	for t, a := range alpha {
 		s += float64(y[t]) * a
+		sum += a
 	}
 	d := s - delta
-	if d == 0 {
+	if math.Abs(d) <= 1e-12*sum {
 		return
 	}
 	side := int8(1)

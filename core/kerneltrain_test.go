@@ -8,7 +8,7 @@ import (
 // extendDual returns d's vectors padded with zeros to l rows: the warm start
 // of a run whose data set grew by appended rows.
 func extendDual(d *KernelDual, l int) *KernelDual {
-	w := &KernelDual{SVMType: d.SVMType, Pairs: d.Pairs}
+	w := &KernelDual{SVMType: d.SVMType, Pairs: d.Pairs, Gradient: d.Gradient}
 	for _, a := range d.Alpha {
 		w.Alpha = append(w.Alpha, append(append([]float64(nil), a...), make([]float64, l-len(a))...))
 	}
@@ -34,7 +34,7 @@ func TestKernelWarmStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	warm, _, err := tr.Train(ds, extendDual(d90, ds.Len()))
+	warm, wdual, err := tr.Train(ds, extendDual(d90, ds.Len()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,15 +51,158 @@ func TestKernelWarmStart(t *testing.T) {
 	ratio := float64(warm.Result.KernelEvals) / float64(cold.Result.KernelEvals)
 	t.Logf("kernel evaluations: cold %d, warm %d (ratio %.3f); iterations cold %d, warm %d",
 		cold.Result.KernelEvals, warm.Result.KernelEvals, ratio, cold.Result.Iterations, warm.Result.Iterations)
-	// Issue 5 asks for a ratio ≤ 0.4; measured 1.01, so it is reported, not
-	// asserted: smo.solve rebuilds the gradient from α with one kernel
-	// column per support vector, about the cost of the whole cold run on
-	// this set. Meeting it needs the previous gradient carried in
-	// KernelDual and a solve that starts from it (next step of issue 5).
-	// What is asserted is what must hold already: the warm start is no
-	// more than 10% costlier than cold and ends at the same objective.
-	if ratio > 1.1 {
-		t.Errorf("warm start used %.1f%% of the cold run's kernel evaluations", 100*ratio)
+	// Issue 5's target. Measured 0.388: the 144 new rows' gradients from
+	// their entries against the support vectors (about 0.1 of the cold
+	// work), the rest the iterations, whose columns start uncached.
+	if ratio > 0.4 {
+		t.Errorf("warm start used %.1f%% of the cold run's kernel evaluations, want ≤ 40%%", 100*ratio)
+	}
+	checkStoredGradient(t, ds, warm.Kernel, wdual, 1, []int{0, 17, 44})
+}
+
+// checkStoredGradient compares the stored G and Gbar of the C-SVC pairs
+// listed with G_r = −1 + Σ_s y_r y_s K(x_r, x_s) α_s and Gbar_r = Σ_{s:
+// α_s = C_s} C_s y_r y_s K(x_r, x_s) summed directly over the pair's rows
+// (K rounded to float32 as the solver's Q is), relative to the sum of the
+// terms' magnitudes. C is the same for every class (no weights).
+func checkStoredGradient(t *testing.T, ds *Dataset, k Kernel, d *KernelDual, C float64, pairs []int) {
+	t.Helper()
+	g := d.Gradient
+	if g == nil || g.Rows != ds.Len() {
+		t.Fatalf("dual carries no gradient for %d rows: %+v", ds.Len(), g)
+	}
+	kr := newKernelRows(ds, k, make([]float64, ds.Len()))
+	for _, v := range pairs {
+		pos, neg := d.Pairs[v][0], d.Pairs[v][1]
+		var rows []int
+		var y []float64
+		for r := range ds.Len() {
+			switch int32(ds.Label(r)) {
+			case pos:
+				rows, y = append(rows, r), append(y, 1)
+			case neg:
+				rows, y = append(rows, r), append(y, -1)
+			}
+		}
+		a := d.Alpha[v]
+		worst := 0.0
+		for ir, r := range rows {
+			G, Gbar, scale := -1.0, 0.0, 1.0
+			for is, s := range rows {
+				q := y[ir] * y[is] * float64(float32(kr.eval(r, s)))
+				G += a[s] * q
+				scale += math.Abs(a[s] * q)
+				if a[s] >= C {
+					Gbar += C * q
+				}
+			}
+			e := max(math.Abs(G-g.G[v][r]), math.Abs(Gbar-g.Gbar[v][r])) / scale
+			worst = max(worst, e)
+		}
+		if worst > 1e-9 {
+			t.Errorf("pair %d: stored gradient off by %.3g relative", v, worst)
+		}
+	}
+}
+
+// A warm start from a run's own dual, gradient included, is optimal at
+// once: no iteration, and no kernel work beyond the one column the first
+// working-set selection asks for, in each formulation.
+func TestKernelWarmStartAtOptimum(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		args []string
+	}{
+		{"digits.train", []string{"-s", "0"}},
+		{"heart_scale", []string{"-s", "2", "-n", "0.3"}},
+		{"diabetes.train", []string{"-s", "3", "-c", "10"}},
+	} {
+		opt, _, err := ParseKernelOptions(append(c.args, "-g", "0.1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds := readRefData(t, c.file)
+		tr, err := NewKernelTrainer(opt.Params, ds.Len(), ds.NumFeatures())
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, dual, err := tr.Train(ds, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, _, err := tr.Train(ds, dual)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var column int64 // one column of each subproblem
+		for _, s := range again.Result.Subproblems {
+			column += int64(s.Rows)
+		}
+		r := again.Result
+		if r.Iterations != 0 || r.KernelEvals > column || r.Objective != first.Result.Objective {
+			t.Errorf("%v: %d iterations, %d kernel evaluations (one column: %d), objective %.10g, first run %.10g",
+				c.args, r.Iterations, r.KernelEvals, column, r.Objective, first.Result.Objective)
+		}
+	}
+}
+
+// A stored gradient computed under other bounds, another kernel or at
+// another α is ignored: the run is the one without it, bit for bit, and
+// reaches the cold optimum.
+func TestKernelWarmStartStaleGradient(t *testing.T) {
+	ds := readRefData(t, "heart_scale")
+	p := DefaultKernelParams()
+	p.Kernel.Gamma = 0.1
+	_, dual, err := TrainKernel(ds, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changedC, changedGamma := p, p
+	changedC.C = 2
+	changedGamma.Kernel.Gamma = 0.2
+	editedAlpha := &KernelDual{SVMType: dual.SVMType, Pairs: dual.Pairs, Gradient: dual.Gradient,
+		Alpha: [][]float64{append([]float64(nil), dual.Alpha[0]...)}}
+	for r, a := range editedAlpha.Alpha[0] {
+		if a > 0 {
+			editedAlpha.Alpha[0][r] = 0 // forget one support vector
+			break
+		}
+	}
+	for _, c := range []struct {
+		name string
+		p    KernelParams
+		warm *KernelDual
+	}{
+		{"C", changedC, dual},
+		{"gamma", changedGamma, dual},
+		{"alpha", p, editedAlpha},
+	} {
+		noGrad := *c.warm
+		noGrad.Gradient = nil
+		tr, err := NewKernelTrainer(c.p, ds.Len(), ds.NumFeatures())
+		if err != nil {
+			t.Fatal(err)
+		}
+		with, _, err := tr.Train(ds, c.warm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, _, err := tr.Train(ds, &noGrad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cold, _, err := tr.Train(ds, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, o := with.Result, without.Result
+		if w.KernelEvals != o.KernelEvals || w.Iterations != o.Iterations || w.Objective != o.Objective {
+			t.Errorf("%s: with the stale gradient %d evaluations, %d iterations, objective %.10g; without %d, %d, %.10g",
+				c.name, w.KernelEvals, w.Iterations, w.Objective, o.KernelEvals, o.Iterations, o.Objective)
+		}
+		if co := cold.Result.Objective; math.Abs(w.Objective-co) > 1e-4*math.Abs(co) {
+			t.Errorf("%s: warm objective %.8g, cold %.8g", c.name, w.Objective, co)
+		}
 	}
 }
 
@@ -331,4 +474,41 @@ func TestKernelModelValidate(t *testing.T) {
 		}
 	}()
 	c.PredictDense(make([]float32, c.NumFeatures))
+}
+
+// A solve from a stored gradient, with rows lacking one, allocates nothing.
+func TestSMOSolveFromAllocs(t *testing.T) {
+	ds := readRefData(t, "heart_scale")
+	l := ds.Len()
+	kr := newKernelRows(ds, Kernel{Type: RBFKernel, Gamma: 0.1}, make([]float64, l))
+	rows, y, p := make([]int32, l), make([]int8, l), make([]float64, l)
+	for r := range l {
+		rows[r], y[r], p[r] = int32(r), 1, -1
+		if ds.Label(r) < 0 {
+			y[r] = -1
+		}
+	}
+	q := newSVCQ(kr, rows, y, 1<<20)
+	s := newSMO(l)
+	par := smoParams{Cp: 1, Cn: 1, Shrinking: true}
+	alpha := make([]float64, l)
+	s.solve(q, p, y, alpha, par)
+	G, Gbar := s.gradient(l)
+	a0 := append([]float64(nil), alpha...)
+	g0, gb0 := append([]float64(nil), G...), append([]float64(nil), Gbar...)
+	for r := l - 20; r < l; r++ { // as if the last 20 rows were new
+		g0[r] = math.NaN()
+	}
+	start := make([]float64, l)
+	var res smoResult
+	allocs := testing.AllocsPerRun(5, func() {
+		copy(start, a0)
+		copy(G, g0)
+		copy(Gbar, gb0)
+		q.reset(rows, y)
+		res = s.solveFrom(q, p, y, start, a0, G, Gbar, par)
+	})
+	if allocs != 0 || !res.Converged {
+		t.Errorf("%g allocations per solve (converged %v)", allocs, res.Converged)
+	}
 }

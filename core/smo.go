@@ -43,6 +43,24 @@ import "math"
 // rho is computed as in the same paper: the average of y_t G_t over free
 // variables, or the midpoint of the interval the bounded ones allow.
 // Nothing here copies LIBSVM's code; names follow the papers.
+//
+// Starting point. A cold start builds G and Gbar from α with one column of
+// Q per nonzero α_t (initGradient). A warm start after a few rows were
+// added costs about as much as the cold run that way, since most of the
+// work of a kernel SVM is one column per support vector. So solveFrom also
+// accepts the G and Gbar of a previous solve, together with the α⁰ they
+// were computed at (same Q, p and bounds: the caller checks that), and
+// updates them instead (initGradientFrom), Q being symmetric:
+//
+//	stored t:  G_t = G⁰_t + Σ_{j: α_j ≠ α⁰_j} Q_tj (α_j − α⁰_j)
+//	           Gbar_t = Gbar⁰_t ± C_j Q_tj for each j whose upper-bound
+//	           status differs from α⁰_j's
+//	new t:     G_t = p_t + Σ_j Q_tj α_j,  Gbar_t = Σ_{j: α_j = C_j} C_j Q_tj
+//
+// one column of Q per changed α_j (clipping and repairEquality change a
+// few) plus one per variable without a stored gradient (NaN in G⁰; α⁰ = 0
+// there). When that is no fewer columns than the cold rebuild would take,
+// the cold rebuild runs instead.
 
 // qMatrix is the matrix the SMO solver sees: Q of the problem above in the
 // solver's current ordering of the variables, which the solver changes
@@ -57,6 +75,14 @@ type qMatrix interface {
 	QD() []float64
 	// swapIndex exchanges variables i and j in the ordering.
 	swapIndex(i, j int)
+}
+
+// qEntries is implemented by matrices that can compute single entries of
+// Q, bit for bit those getQ returns, without filling a column: the warm
+// start uses it for the gradient of variables without a stored value.
+type qEntries interface {
+	// entry returns Q_ij, i and j in the current ordering.
+	entry(i, j int) float32
 }
 
 // The status of α_t relative to its box.
@@ -143,22 +169,44 @@ func newSMO(l int) *smo {
 	}
 }
 
-// solve minimises f over the variables given by p, y and alpha (all of
+// solve is solveFrom without a stored gradient: G and Gbar are built from
+// alpha.
+func (s *smo) solve(Q qMatrix, p []float64, y []int8, alpha []float64, par smoParams) smoResult {
+	return s.solveFrom(Q, p, y, alpha, nil, nil, nil, par)
+}
+
+// gradient returns the solver's G and Gbar buffers, the first l entries,
+// in the caller's ordering. After a solve they hold ∇f and Gbar at the
+// returned α, until the next solve. Before a solveFrom the caller may fill
+// them with a stored gradient and pass them back: solveFrom reads G0 and
+// Gbar0 before writing G and Gbar, so a trainer needs no buffers of its own.
+func (s *smo) gradient(l int) (G, Gbar []float64) {
+	return s.G[:l], s.Gbar[:l]
+}
+
+// solveFrom minimises f over the variables given by p, y and alpha (all of
 // length l ≤ the capacity of s) with Q in its identity ordering, and
 // writes the solution into alpha. alpha on entry is the starting point
 // (zero for a cold start, a previous solution for a warm start); it must
 // be feasible: 0 ≤ α_t ≤ C_t (yᵀα = Δ holds by definition of Δ). y holds
-// ±1. The gradient is built from it with one
-// column of Q per nonzero α_t. On return Q is back in its identity
-// ordering, so it can serve another solve.
+// ±1. With alpha0 nil the gradient is built from alpha with one column of
+// Q per nonzero α_t. Otherwise G0 and Gbar0 are ∇f and Gbar of this same
+// problem (Q, p, Cp, Cn) at alpha0, with G0_t NaN for a variable that has
+// no stored value (alpha0_t is then taken as 0), and the gradient at alpha
+// is updated from them (see the file comment); G0 and Gbar0 may be the
+// buffers gradient returns. On return Q is back in its identity ordering,
+// so it can serve another solve.
 //
-// solve panics if the lengths disagree, l exceeds the capacity, a bound is
-// not positive, Eps is negative or α is outside the box: those are caller
-// bugs.
-func (s *smo) solve(Q qMatrix, p []float64, y []int8, alpha []float64, par smoParams) smoResult {
+// solveFrom panics if the lengths disagree, l exceeds the capacity, a
+// bound is not positive, Eps is negative or α is outside the box: those
+// are caller bugs.
+func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gbar0 []float64, par smoParams) smoResult {
 	l := len(alpha)
 	if len(p) != l || len(y) != l || l > cap(s.alpha) {
 		panic("core: smo.solve: length mismatch or l beyond capacity")
+	}
+	if alpha0 != nil && (len(alpha0) != l || len(G0) != l || len(Gbar0) != l) {
+		panic("core: smo.solve: stored gradient length mismatch")
 	}
 	if !(par.Cp > 0) || !(par.Cn > 0) || !(par.Eps >= 0) {
 		panic("core: smo.solve: bounds must be positive and eps non-negative")
@@ -191,7 +239,11 @@ func (s *smo) solve(Q qMatrix, p []float64, y []int8, alpha []float64, par smoPa
 	s.unshrunk = false
 	s.qColumns = 0
 	s.QD = Q.QD()
-	s.initGradient()
+	if alpha0 == nil {
+		s.initGradient()
+	} else {
+		s.initGradientFrom(alpha0, G0, Gbar0)
+	}
 
 	iter := 0
 	converged := false
@@ -313,6 +365,112 @@ func (s *smo) initGradient() {
 			}
 		}
 	}
+}
+
+// initGradientFrom builds G and Gbar at α from their values G0, Gbar0 at
+// alpha0 (file comment): a column per changed α_j and per variable with
+// no stored value, or the cold rebuild when that is cheaper.
+func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
+	l := s.l
+	alpha0, G0, Gbar0 = alpha0[:l], G0[:l], Gbar0[:l]
+	changed, unknown, nonzero := 0, 0, 0
+	for t := range l {
+		a0 := alpha0[t]
+		if math.IsNaN(G0[t]) {
+			unknown++
+			a0 = 0
+		}
+		if s.alpha[t] != a0 {
+			changed++
+		}
+		if s.alphaStatus[t] != lowerBound {
+			nonzero++
+		}
+	}
+	if changed+unknown >= nonzero {
+		s.initGradient()
+		return
+	}
+	// Record which variables lack a stored value in Gbar before G0 and
+	// Gbar0 (possibly s.G and s.Gbar themselves) are overwritten: NaN in G
+	// marks them from here on.
+	G, Gbar := s.G[:l], s.Gbar[:l]
+	for t := range l {
+		if math.IsNaN(G0[t]) {
+			G[t], Gbar[t] = math.NaN(), 0
+		} else {
+			G[t], Gbar[t] = G0[t], Gbar0[t]
+		}
+	}
+	for j := range l {
+		known := !math.IsNaN(G[j])
+		a0 := 0.0
+		if known {
+			a0 = alpha0[j]
+		}
+		d := s.alpha[j] - a0
+		if d == 0 {
+			continue
+		}
+		Qj := s.getQ(j, l)
+		G := G[:len(Qj)] // equal lengths let the compiler drop bounds checks
+		for t, q := range Qj {
+			G[t] += d * float64(q) // NaN stays NaN where no value is stored
+		}
+		C := s.C(j)
+		wasUpper := known && a0 >= C
+		if isUpper := s.alphaStatus[j] == upperBound; wasUpper != isUpper {
+			if wasUpper {
+				C = -C
+			}
+			Gbar := Gbar[:len(Qj)]
+			for t, q := range Qj {
+				Gbar[t] += C * float64(q)
+			}
+		}
+	}
+	qe, byEntry := s.Q.(qEntries)
+	byEntry = byEntry && nonzero < l
+	for i := range l {
+		if !math.IsNaN(G[i]) {
+			continue
+		}
+		if byEntry {
+			s.rebuildByEntries(qe, i)
+			continue
+		}
+		Qi := s.getQ(i, l) // column i = row i: Q is symmetric
+		status, alpha := s.alphaStatus[:len(Qi)], s.alpha[:len(Qi)]
+		g, gbar := s.p[i], 0.0
+		for j, q := range Qi {
+			switch status[j] {
+			case freeAlpha:
+				g += alpha[j] * float64(q)
+			case upperBound:
+				g += alpha[j] * float64(q)
+				gbar += s.C(j) * float64(q)
+			}
+		}
+		G[i], Gbar[i] = g, gbar
+	}
+}
+
+// rebuildByEntries sets G_i and Gbar_i from the entries Q_ij of the
+// nonzero α_j alone: fewer kernel values than column i when the support
+// vectors are fewer than the variables, though none of them is cached.
+func (s *smo) rebuildByEntries(qe qEntries, i int) {
+	g, gbar := s.p[i], 0.0
+	for j, st := range s.alphaStatus[:s.l] {
+		if st == lowerBound {
+			continue
+		}
+		q := float64(qe.entry(i, j))
+		g += s.alpha[j] * q
+		if st == upperBound {
+			gbar += s.C(j) * q
+		}
+	}
+	s.G[i], s.Gbar[i] = g, gbar
 }
 
 // selectPair returns the WSS 2 working set over the active set and Q's

@@ -2,6 +2,7 @@
 // predict commands take LIBLINEAR's and LIBSVM's options, so their users need
 // not relearn them.
 //
+//	svmgo train [options] train_file [model_file]
 //	svmgo train-linear [options] train_file [model_file]
 //	svmgo predict [options] test_file model_file output_file
 //	svmgo watch --root DIR [flags]
@@ -24,6 +25,7 @@ func main() {
 const usage = `usage: svmgo <command> [arguments]
 
 commands:
+  train [options] train_file [model_file]          train a kernel SVM (LIBSVM's svm-train)
   train-linear [options] train_file [model_file]   train a linear SVM (LIBLINEAR's train)
   predict [options] test_file model_file output_file  predict a data file (svm-predict)
   watch --root DIR [flags]                          ingest batches, retrain warm, publish models
@@ -40,6 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
+	case "train":
+		return train(rest, stdout, stderr)
 	case "train-linear":
 		return trainLinear(rest, stdout, stderr)
 	case "predict":

@@ -14,6 +14,8 @@ import (
 
 const predictUsage = `usage: svmgo predict [options] test_file model_file output_file
 options:
+-b probability_estimates : whether to predict probability estimates, 0 or 1
+   (default 0); kernel models trained with -b 1 only
 -q : quiet mode (no outputs)
 
 test_file is in LIBSVM format (or CSV when it ends in .csv); its labels are
@@ -26,11 +28,17 @@ func predict(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, predictUsage)
 		return 0
 	}
-	quiet := false
+	quiet, prob := false, false
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		switch args[0] {
 		case "-q":
 			quiet = true
+		case "-b":
+			if len(args) < 2 || (args[1] != "0" && args[1] != "1") {
+				return fail(stderr, fmt.Errorf("predict: option -b wants 0 or 1"))
+			}
+			prob = args[1] == "1"
+			args = args[1:]
 		default:
 			return fail(stderr, fmt.Errorf("predict: unknown option %s", args[0]))
 		}
@@ -41,6 +49,14 @@ func predict(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	testFile, modelFile, outFile := args[0], args[1], args[2]
+	if kind, err := modelfile.ReadKind(modelFile); err != nil {
+		return fail(stderr, err)
+	} else if kind == modelfile.KindKernel {
+		return predictKernel(testFile, modelFile, outFile, prob, quiet, stdout, stderr)
+	}
+	if prob {
+		return fail(stderr, fmt.Errorf("%s: a linear model has no probability estimates (-b 1)", modelFile))
+	}
 	m, err := modelfile.ReadFile(modelFile)
 	if err != nil {
 		return fail(stderr, err)

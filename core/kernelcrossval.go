@@ -1,0 +1,155 @@
+package core
+
+import "fmt"
+
+// CrossValidateKernel runs folds-fold cross-validation as svm-train's -v
+// does and returns the prediction of every row of ds, in ds's order, from
+// a model trained on the other folds. For C-SVC the folds are stratified
+// as LIBSVM's svm_cross_validation makes them: each class's rows are
+// shuffled and dealt out in nearly equal parts to every fold, so each fold
+// keeps the class proportions. For ε-SVR and one-class the shuffled rows
+// are cut into nearly equal parts. Shuffles come from p.Seed. An automatic
+// Gamma is resolved against ds (1/ds.NumFeatures()), not against a fold,
+// as svm-train resolves it before splitting. With p.Probability, a C-SVC
+// row's prediction is the label of highest probability (svm-predict -b 1's
+// choice), and every fold fits its own probability estimates.
+//
+// Errors: ErrParams wrapped when folds < 2 or folds > ds.Len() or p is
+// invalid; Train's errors wrapped with the fold (ErrLabels when a fold's
+// training part has a single class).
+func CrossValidateKernel(ds *Dataset, p KernelParams, folds int) ([]float64, error) {
+	l := ds.Len()
+	if folds < 2 || folds > l {
+		return nil, fmt.Errorf("%w: %d-fold cross validation of %d rows", ErrParams, folds, l)
+	}
+	p.Kernel = p.ResolvedKernel(ds.NumFeatures())
+	t, err := NewKernelTrainer(p, l, ds.NumFeatures())
+	if err != nil {
+		return nil, err
+	}
+	perm, foldStart, err := kernelFolds(ds, p, folds)
+	if err != nil {
+		return nil, err
+	}
+
+	var train *Dataset
+	if ds.IsDense() {
+		train = NewDense(l, ds.NumFeatures())
+	} else {
+		train = NewSparse(l, ds.Nonzeros(), 0)
+	}
+	pred := make([]float64, l)
+	var prob []float64
+	for f := range folds {
+		begin, end := foldStart[f], foldStart[f+1]
+		train.Reset()
+		for _, i := range perm[:begin] {
+			appendRow(train, ds, int(i))
+		}
+		for _, i := range perm[end:] {
+			appendRow(train, ds, int(i))
+		}
+		m, _, err := t.Train(train, nil)
+		if err != nil {
+			return nil, fmt.Errorf("core: cross validation fold %d of %d: %w", f+1, folds, err)
+		}
+		withProb := m.SVMType == CSVC && m.HasProbability()
+		if withProb {
+			prob = make([]float64, len(m.Labels))
+		}
+		for _, i := range perm[begin:end] {
+			if !withProb {
+				pred[i] = predictRow(m, ds, int(i))
+				continue
+			}
+			if ds.IsDense() {
+				m.ProbabilityDense(prob, ds.DenseRow(int(i)))
+			} else {
+				idx, val := ds.SparseRow(int(i))
+				m.ProbabilitySparse(prob, idx, val)
+			}
+			best := 0
+			for c, v := range prob {
+				if v > prob[best] {
+					best = c
+				}
+			}
+			pred[i] = float64(m.Labels[best])
+		}
+	}
+	return pred, nil
+}
+
+// kernelFolds returns the rows in fold order and where each fold starts
+// (folds+1 offsets): fold f is perm[foldStart[f]:foldStart[f+1]].
+func kernelFolds(ds *Dataset, p KernelParams, folds int) (perm []int32, foldStart []int, err error) {
+	l := ds.Len()
+	r := newRNG(p.Seed)
+	shuffle := func(s []int32) {
+		for i := range s {
+			j := i + r.intn(len(s)-i)
+			s[i], s[j] = s[j], s[i]
+		}
+	}
+	perm = make([]int32, l)
+	foldStart = make([]int, folds+1)
+	if p.SVMType != CSVC {
+		for i := range perm {
+			perm[i] = int32(i)
+		}
+		shuffle(perm)
+		for f := range foldStart {
+			foldStart[f] = f * l / folds
+		}
+		return perm, foldStart, nil
+	}
+
+	labels, err := groupClasses(ds)
+	if err != nil {
+		return nil, nil, err
+	}
+	// index: the rows grouped by class (Labels order), each class shuffled.
+	nr := len(labels)
+	start := make([]int, nr+1)
+	cls := make([]int, l)
+	for i, v := range ds.Labels() {
+		c := 0
+		for float64(labels[c]) != v {
+			c++
+		}
+		cls[i] = c
+		start[c+1]++
+	}
+	for c := range nr {
+		start[c+1] += start[c]
+	}
+	index := make([]int32, l)
+	next := append([]int(nil), start[:nr]...)
+	for i, c := range cls {
+		index[next[c]] = int32(i)
+		next[c]++
+	}
+	for c := range nr {
+		shuffle(index[start[c]:start[c+1]])
+	}
+	// Fold f takes part f of every class: count_c·f/folds up to
+	// count_c·(f+1)/folds of that class's shuffled rows.
+	for f := range folds {
+		for c := range nr {
+			n := start[c+1] - start[c]
+			foldStart[f+1] += (f+1)*n/folds - f*n/folds
+		}
+		foldStart[f+1] += foldStart[f]
+	}
+	fill := append([]int(nil), foldStart[:folds]...)
+	for c := range nr {
+		n := start[c+1] - start[c]
+		for f := range folds {
+			for _, i := range index[start[c]+f*n/folds : start[c]+(f+1)*n/folds] {
+				perm[fill[f]] = i
+				fill[f]++
+			}
+		}
+	}
+	return perm, foldStart, nil
+}

@@ -1,0 +1,199 @@
+package core
+
+import (
+	"math"
+)
+
+// Warm starts that carry the solver's gradient.
+//
+// Rebuilding G = Qα + p from a previous α costs one kernel column per
+// support vector: on digits, about as many kernel evaluations as the cold
+// run. A KernelDual therefore also carries each subproblem's final G and
+// Gbar (KernelGradient), and the next run starts from them: a column per
+// α that clipping or repairEquality changed and one per row added since
+// (smo.solveFrom). Those values are only right for the same Q, p and box,
+// over the same rows; a KernelGradient records what they depend on and is
+// ignored, with G rebuilt from α as before, when anything differs.
+
+// KernelGradient is the gradient of each subproblem of a kernel training
+// run at its returned α (KernelDual.Alpha), and what it was computed
+// under. Rows appended to the data set after the run, with their α padded
+// with zeros (or any feasible value), keep it usable: those rows are
+// recognised by their position (≥ Rows) and get their gradient from one
+// kernel column each. Deleting, reordering or changing rows, or changing
+// the stored α of the first Rows rows, makes it unusable (Check no longer
+// matches) and Train silently rebuilds G from α.
+type KernelGradient struct {
+	// Kernel is the resolved kernel (Gamma not zero) of the run.
+	Kernel Kernel
+	// Box holds, per subproblem, the upper bounds C_t of its two sides: for
+	// C-SVC those of the classes Pairs[k][0] and Pairs[k][1] (C times the
+	// class weight), (1, 1) for one-class, (C, C) for ε-SVR.
+	Box [][2]float64
+	// Epsilon is ε of ε-SVR (p = ε ∓ z depends on it); 0 otherwise.
+	Epsilon float64
+	// Rows is the number of rows of the run: G and Gbar cover rows
+	// 0..Rows−1.
+	Rows int
+	// Check is a 64-bit FNV-1a hash of the labels and features of rows
+	// 0..Rows−1 and of Alpha[k][:Rows] for every k: it tells whether a data
+	// set and a dual still are the ones G was computed on.
+	Check uint64
+	// G holds, per subproblem, ∇f(α) = Qα + p, Rows long, in the layout of
+	// KernelDual.Alpha: for C-SVC the row's own variable in the pair's
+	// subproblem (0 for rows of other classes); for one-class the row's;
+	// for ε-SVR that of α_t (α*_t's is 2ε − G_t).
+	G [][]float64
+	// Gbar holds, per subproblem, Σ_{j: α_j = C_j} C_j Q_tj, laid out as
+	// G (for ε-SVR, α*_t's is −Gbar_t).
+	Gbar [][]float64
+}
+
+const (
+	fnvOffset64 = 14695981039346656037
+	fnvPrime64  = 1099511628211
+)
+
+// fnvWord folds the 8 bytes of v, low first, into the FNV-1a hash h.
+func fnvWord(h, v uint64) uint64 {
+	for range 8 {
+		h = (h ^ (v & 0xff)) * fnvPrime64
+		v >>= 8
+	}
+	return h
+}
+
+// hashRows returns the FNV-1a hash of the labels and nonzero features of
+// ds's rows 0..mid−1 and of rows 0..ds.Len()−1 (mid is clamped to
+// [0, ds.Len()]). Dense and sparse data hash alike.
+func hashRows(ds *Dataset, mid int) (hMid, hAll uint64) {
+	h := uint64(fnvOffset64)
+	l := ds.Len()
+	mid = max(0, min(mid, l))
+	for i := range l {
+		if i == mid {
+			hMid = h
+		}
+		h = fnvWord(h, math.Float64bits(ds.Label(i)))
+		if ds.IsDense() {
+			for j, v := range ds.DenseRow(i) {
+				if v != 0 {
+					h = fnvWord(h, uint64(j)<<32|uint64(math.Float32bits(v)))
+				}
+			}
+		} else {
+			idx, val := ds.SparseRow(i)
+			for k, j := range idx {
+				if val[k] != 0 {
+					h = fnvWord(h, uint64(j)<<32|uint64(math.Float32bits(val[k])))
+				}
+			}
+		}
+		h = fnvWord(h, ^uint64(0)) // row separator
+	}
+	if mid == l {
+		hMid = h
+	}
+	return hMid, h
+}
+
+// hashAlpha folds the first n entries of each vector into h.
+func hashAlpha(h uint64, alpha [][]float64, n int) uint64 {
+	for _, a := range alpha {
+		for _, v := range a[:n] {
+			h = fnvWord(h, math.Float64bits(v))
+		}
+	}
+	return h
+}
+
+// usableGradient returns warm's gradient if it was computed with kernel k
+// (and ε of ε-SVR) on the first Rows rows of ds, at warm's α; else nil.
+// hMid is hashRows(ds, warm.Gradient.Rows)'s first result. The bounds are
+// checked per subproblem (boxMatches).
+func usableGradient(warm *KernelDual, k Kernel, epsilon float64, hMid uint64, l int) *KernelGradient {
+	if warm == nil || warm.Gradient == nil {
+		return nil
+	}
+	g := warm.Gradient
+	n := len(warm.Alpha)
+	if g.Kernel != k || g.Epsilon != epsilon || g.Rows <= 0 || g.Rows > l ||
+		len(g.G) != n || len(g.Gbar) != n || len(g.Box) != n {
+		return nil
+	}
+	for v := range n {
+		if len(g.G[v]) != g.Rows || len(g.Gbar[v]) != g.Rows {
+			return nil
+		}
+	}
+	if hashAlpha(hMid, warm.Alpha, g.Rows) != g.Check {
+		return nil
+	}
+	return g
+}
+
+// boxMatches reports whether subproblem v of g was solved with the
+// bounds (Cp, Cn); flipped is set when the pair is taken in the other
+// order (Pairs[v] = (negative, positive)), which changes neither G nor
+// Gbar: Q and p do not depend on which side is +1.
+func (g *KernelGradient) boxMatches(v int, Cp, Cn float64, flipped bool) bool {
+	if flipped {
+		Cp, Cn = Cn, Cp
+	}
+	return g.Box[v] == [2]float64{Cp, Cn}
+}
+
+// fillStored writes subproblem v's stored values into the solver's
+// starting buffers for variables whose data rows are rows: α⁰, G⁰ and
+// Gbar⁰ for rows the gradient covers, NaN in G⁰ for the others.
+func (g *KernelGradient) fillStored(a0, G0, Gbar0 []float64, rows []int32, alpha []float64, v int) {
+	gv, gbv := g.G[v], g.Gbar[v]
+	for r, row := range rows {
+		if int(row) < g.Rows {
+			a0[r], G0[r], Gbar0[r] = alpha[row], gv[row], gbv[row]
+		} else {
+			a0[r], G0[r], Gbar0[r] = 0, math.NaN(), 0
+		}
+	}
+}
+
+// fillStoredSVR is fillStored for ε-SVR's 2l variables (α then α*), whose
+// stored values follow from those of α: α⁰ = max(β, 0) and α*⁰ =
+// max(−β, 0) from the stored β, G*_t = 2ε − G_t and Gbar*_t = −Gbar_t
+// (Q's rows for α*_t are the negated rows for α_t, and p*_t = 2ε − p_t).
+func (g *KernelGradient) fillStoredSVR(a0, G0, Gbar0 []float64, beta []float64) {
+	l := len(a0) / 2
+	gv, gbv := g.G[0], g.Gbar[0]
+	for r := range l {
+		if r < g.Rows {
+			a0[r], a0[r+l] = max(beta[r], 0), max(-beta[r], 0)
+			G0[r], G0[r+l] = gv[r], 2*g.Epsilon-gv[r]
+			Gbar0[r], Gbar0[r+l] = gbv[r], -gbv[r]
+		} else {
+			a0[r], a0[r+l] = 0, 0
+			G0[r], G0[r+l] = math.NaN(), math.NaN()
+			Gbar0[r], Gbar0[r+l] = 0, 0
+		}
+	}
+}
+
+// entry returns Q_ij (qEntries) without the cache, counted in kernelEvals;
+// kernelRows.column gives the same float32 bit for bit, and K is symmetric.
+func (q *svcQ) entry(i, j int) float32 {
+	q.kernelEvals++
+	v := float32(q.kr.eval(int(q.index[i]), int(q.index[j])))
+	if q.y != nil && q.y[i] != q.y[j] {
+		v = -v
+	}
+	return v
+}
+
+// entry returns Q_ij (qEntries) without the cache, counted in kernelEvals.
+func (q *svrQ) entry(i, j int) float32 {
+	q.kernelEvals++
+	v := float32(q.kr.eval(int(q.rows[q.index[i]]), int(q.rows[q.index[j]])))
+	if q.sign[i] != q.sign[j] {
+		v = -v
+	}
+	return v
+}
