@@ -4,7 +4,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -19,10 +18,10 @@ var (
 	lastHandle atomic.Uint64
 )
 
-// modelHandle is what an svmgo_model * stands for: a fixed model, or a
-// watcher following a directory.
+// modelHandle is what an svmgo_model * stands for: a fixed model of any
+// kind, or a watcher following a directory.
 type modelHandle struct {
-	fixed   *core.LinearModel
+	fixed   predictor
 	watcher *modeldir.Watcher
 }
 
@@ -30,7 +29,7 @@ type modelHandle struct {
 // fixed model). A watched handle reads the watcher's pointer once, so the
 // call uses one version from start to end however many are published
 // meanwhile.
-func (h *modelHandle) current() (*core.LinearModel, uint64, error) {
+func (h *modelHandle) current() (predictor, uint64, error) {
 	if h.watcher == nil {
 		return h.fixed, 0, nil
 	}
@@ -38,7 +37,7 @@ func (h *modelHandle) current() (*core.LinearModel, uint64, error) {
 	if l == nil {
 		return nil, 0, errNoModel
 	}
-	return l.Model, l.Version, nil
+	return predictorOf(l), l.Version, nil
 }
 
 // errNoModel is preallocated: a client polling a directory that has no

@@ -137,3 +137,17 @@ func readFloat64s(t *testing.T, path string) []float64 {
 	}
 	return v
 }
+
+// readInt64s reads a file of raw int64s.
+func readInt64s(t *testing.T, path string) []int64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := make([]int64, len(b)/8)
+	if err := binary.Read(bytes.NewReader(b), binary.NativeEndian, v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -20,29 +19,36 @@ const (
 	propVersion           = 7
 )
 
-// Model kinds, svmgo.h's enum svmgo_model_kind.
-const (
-	kindLinearSVC = 1
-	kindLinearSVR = 2
-)
-
-// loadFile reads the model file at path.
-func loadFile(path string) (*core.LinearModel, error) {
-	m, err := modelfile.ReadFile(path)
+// loadFile reads the model file at path, of either kind.
+func loadFile(path string) (predictor, error) {
+	l, err := modeldir.Load(path)
 	if err != nil {
 		return nil, err
 	}
-	return m, checkWeights(m)
+	return checked(l)
 }
 
-// loadBuffer decodes the bytes of a model file; the model shares no memory
-// with b.
-func loadBuffer(b []byte) (*core.LinearModel, error) {
-	m, err := modelfile.Unmarshal(b)
+// loadBuffer decodes the bytes of a model file of either kind; the model
+// shares no memory with b.
+func loadBuffer(b []byte) (predictor, error) {
+	l, err := modeldir.Decode(b)
 	if err != nil {
 		return nil, err
 	}
-	return m, checkWeights(m)
+	return checked(l)
+}
+
+// checked returns the predictor of a loaded model after the checks the
+// file format does not make.
+func checked(l *modeldir.Loaded) (predictor, error) {
+	if l.Model != nil {
+		if err := checkWeights(l.Model); err != nil {
+			return nil, err
+		}
+	}
+	// Validate, run by the kernel loader, already refuses every
+	// non-finite number of a kernel model.
+	return predictorOf(l), nil
 }
 
 // checkWeights refuses a model with a non-finite weight or bias, which the
@@ -64,7 +70,7 @@ func checkWeights(m *core.LinearModel) error {
 // stderr, so the watcher's log is discarded; a version that fails to load
 // shows as a version number that does not advance.
 func watch(dir string) (*modelHandle, error) {
-	w, err := modeldir.Watch(dir, modeldir.Options{Logger: slog.New(slog.DiscardHandler)})
+	w, err := modeldir.Watch(dir, modeldir.Options{Logger: slog.New(slog.DiscardHandler), Kernel: true})
 	if err != nil {
 		return nil, errorf(statusIO, "%w", err)
 	}
@@ -74,23 +80,25 @@ func watch(dir string) (*modelHandle, error) {
 // property returns a model property (svmgo_model_property). A watched
 // handle without a model has none: SVMGO_E_NO_MODEL, even for the version.
 func property(h *modelHandle, prop int) (int64, error) {
-	m, version, err := h.current()
+	p, version, err := h.current()
 	if err != nil {
 		return 0, err
 	}
 	switch prop {
 	case propKind:
-		if m.IsRegression() {
-			return kindLinearSVR, nil
-		}
-		return kindLinearSVC, nil
+		return int64(p.kind()), nil
 	case propNumFeatures:
-		return int64(m.NumFeatures), nil
+		return int64(p.numFeatures()), nil
 	case propNumClasses:
-		return int64(len(m.Labels)), nil
+		return int64(p.numClasses()), nil
 	case propNumDecisionValues:
-		return int64(m.NumDecisionValues()), nil
-	case propQuantized, propHasProbability:
+		return int64(p.numDecisionValues()), nil
+	case propQuantized:
+		return 0, nil
+	case propHasProbability:
+		if p.hasProbability() {
+			return 1, nil
+		}
 		return 0, nil
 	case propVersion:
 		if version > math.MaxInt64 {
@@ -103,9 +111,10 @@ func property(h *modelHandle, prop int) (int64, error) {
 
 // copyLabels copies m's class labels into dst and returns their number;
 // when they do not fit it writes nothing.
-func copyLabels(m *core.LinearModel, dst []int32) (int, error) {
-	if len(m.Labels) > len(dst) {
-		return 0, errorf(statusCapacity, "dst_cap is %d, %d labels needed", len(dst), len(m.Labels))
+func copyLabels(p predictor, dst []int32) (int, error) {
+	labels := p.labels()
+	if len(labels) > len(dst) {
+		return 0, errorf(statusCapacity, "dst_cap is %d, %d labels needed", len(dst), len(labels))
 	}
-	return copy(dst, m.Labels), nil
+	return copy(dst, labels), nil
 }

@@ -3,12 +3,7 @@ package main
 // #include "capi.h"
 import "C"
 
-import (
-	"unsafe"
-
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
-)
+import "unsafe"
 
 // The model exports: file and buffer loading, saving, publishing,
 // watching, properties and labels (model.go holds the Go side).
@@ -75,7 +70,7 @@ func svmgo_model_save(model C.capi_cmodel, path C.capi_cstr) (rc C.int) {
 	if err != nil {
 		return fail(fn, err)
 	}
-	if err := modelfile.WriteFile(p, m); err != nil {
+	if err := m.save(p); err != nil {
 		return fail(fn, err)
 	}
 	return statusOK
@@ -93,7 +88,7 @@ func svmgo_model_publish(model C.capi_cmodel, dir C.capi_cstr, version *C.uint64
 	if err != nil {
 		return fail(fn, err)
 	}
-	v, err := modeldir.Publish(d, m)
+	v, err := m.publish(d)
 	if err != nil {
 		return fail(fn, err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,68 +82,118 @@ func (tr *testRows) write(t *testing.T, prefix string) {
 	writeRaw(t, prefix+".v64", tr.v64)
 }
 
-// want returns the Go API's labels and decision values for the rows, dense
-// (from x32) or sparse (from the CSR arrays as float32).
-func (tr *testRows) want(m *core.LinearModel, sparse bool) (labels, dec []float64) {
-	buf := make([]float64, m.NumDecisionValues())
+// want returns the Go API's labels, decision values and, for a kernel
+// model with them, probabilities for the rows, dense (from x32) or sparse
+// (from the CSR arrays as float32).
+func (tr *testRows) want(g goAPI, nDec int, sparse bool) (labels, dec, prob []float64) {
+	buf := make([]float64, nDec)
+	km, _ := g.(*core.KernelModel)
+	hasProb := km != nil && km.SVMType == core.CSVC && km.HasProbability()
+	var pbuf []float64
+	if hasProb {
+		pbuf = make([]float64, km.NumClasses())
+	}
 	for i := range tr.rows {
 		if sparse {
 			s, e := tr.indptr[i], tr.indptr[i+1]
 			idx, val := tr.indices[s:e], tr.v32[s:e]
-			labels = append(labels, m.PredictSparse(idx, val))
-			dec = append(dec, m.DecisionSparse(buf, idx, val)...)
+			labels = append(labels, g.PredictSparse(idx, val))
+			dec = append(dec, g.DecisionSparse(buf, idx, val)...)
+			if hasProb {
+				prob = append(prob, km.ProbabilitySparse(pbuf, idx, val)...)
+			}
 		} else {
 			x := tr.x32[i*tr.nf : i*tr.nf+tr.nf]
-			labels = append(labels, m.PredictDense(x))
-			dec = append(dec, m.DecisionDense(buf, x)...)
+			labels = append(labels, g.PredictDense(x))
+			dec = append(dec, g.DecisionDense(buf, x)...)
+			if hasProb {
+				prob = append(prob, km.ProbabilityDense(pbuf, x)...)
+			}
 		}
 	}
-	return labels, dec
+	return labels, dec, prob
 }
 
 // TestParityFromC: a model trained and written by Go, loaded through the C
 // ABI, predicts what the Go API predicts, bit for bit, in all four input
-// layouts, for binary, multi-class and regression models.
+// layouts, for binary, multi-class and regression models, linear and
+// kernel, and gives the kernel model's probabilities bit for bit too.
+// Options starting with "-t" train a kernel model (svm-train's options).
 func TestParityFromC(t *testing.T) {
 	exe := compileC(t, "parity", false)
 	cases := []struct {
 		name, train, test, options string
+		// props are the properties svmgo_model_get reports: kind,
+		// classes, probabilities (features and decision values are
+		// checked against the model).
+		kind, classes, prob int64
 	}{
-		{"heart_scale", "heart_scale", "heart_scale", "-s 1 -B 1"},
-		{"breast_cancer", "breast_cancer.train", "breast_cancer.test", "-s 3"},
-		{"digits", "digits.train", "digits.test", "-s 1 -B 1"},
-		{"diabetes", "diabetes.train", "diabetes.test", "-s 12 -B 1"},
+		{"heart_scale", "heart_scale", "heart_scale", "-s 1 -B 1", kindLinearSVC, 2, 0},
+		{"breast_cancer", "breast_cancer.train", "breast_cancer.test", "-s 3", kindLinearSVC, 2, 0},
+		{"digits", "digits.train", "digits.test", "-s 1 -B 1", kindLinearSVC, 10, 0},
+		{"diabetes", "diabetes.train", "diabetes.test", "-s 12 -B 1", kindLinearSVR, 0, 0},
+		{"heart_scale_rbf", "heart_scale", "heart_scale", "-t 2 -c 10", kindKernelSVC, 2, 0},
+		{"digits_rbf_prob", "digits.train", "digits.test", "-t 2 -b 1", kindKernelSVC, 10, 1},
+		{"diabetes_rbf_svr", "diabetes.train", "diabetes.test", "-t 2 -s 3 -p 0.1", kindKernelSVR, 0, 0},
+		{"heart_scale_oneclass", "heart_scale", "heart_scale", "-t 2 -s 2 -n 0.3", kindOneClass, 0, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ds, err := core.ReadFile(filepath.Join("../core/testdata", c.train), core.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			o, _, err := core.ParseLinearOptions(strings.Fields(c.options))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, _, err := core.TrainLinear(ds, o.Params)
-			if err != nil {
-				t.Fatal(err)
-			}
 			dir := t.TempDir()
 			modelPath := filepath.Join(dir, "m.svmgo")
-			if err := modelfile.WriteFile(modelPath, m); err != nil {
-				t.Fatal(err)
+			var g goAPI
+			var nf, nDec int
+			if strings.HasPrefix(c.options, "-t") {
+				var m *core.KernelModel
+				if c.name == "digits_rbf_prob" {
+					m = kernelModels(t)["kernel_multiclass"] // the same options, trained once
+				} else {
+					m = trainKernelFile(t, c.train, c.options)
+				}
+				if err := modelfile.WriteKernelFile(modelPath, m); err != nil {
+					t.Fatal(err)
+				}
+				g, nf, nDec = m, m.NumFeatures, m.NumDecisionValues()
+			} else {
+				ds, err := core.ReadFile(filepath.Join("../core/testdata", c.train), core.ReadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				o, _, err := core.ParseLinearOptions(strings.Fields(c.options))
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, _, err := core.TrainLinear(ds, o.Params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := modelfile.WriteFile(modelPath, m); err != nil {
+					t.Fatal(err)
+				}
+				g, nf, nDec = m, m.NumFeatures, m.NumDecisionValues()
 			}
-			tr := makeTestRows(t, filepath.Join("../core/testdata", c.test), m.NumFeatures)
+			tr := makeTestRows(t, filepath.Join("../core/testdata", c.test), nf)
 			tr.write(t, filepath.Join(dir, "data"))
 			out := filepath.Join(dir, "out")
 			runC(t, exe, modelPath, filepath.Join(dir, "data"), strconv.Itoa(tr.rows), strconv.Itoa(tr.nf),
 				strconv.Itoa(len(tr.indices)), out)
 
+			props := readInt64s(t, out+".props")
+			wantProps := []int64{c.kind, int64(nf), c.classes, int64(nDec), 0, c.prob, 0}
+			if !slices.Equal(props, wantProps) {
+				t.Errorf("properties (kind, features, classes, decision values, quantized, probability, version) = %v, want %v", props, wantProps)
+			}
 			for _, layout := range []string{"dense_f32", "dense_f64", "csr_f32", "csr_f64"} {
 				sparse := layout[:3] == "csr"
-				labels, dec := tr.want(m, sparse)
+				labels, dec, prob := tr.want(g, nDec, sparse)
 				sameBits(t, layout+" labels", readFloat64s(t, out+"."+layout+".label"), labels)
 				sameBits(t, layout+" decision values", readFloat64s(t, out+"."+layout+".dec"), dec)
+				if c.prob == 1 {
+					if len(prob) != tr.rows*int(c.classes) {
+						t.Fatalf("the Go API gave %d probabilities", len(prob))
+					}
+					sameBits(t, layout+" probabilities", readFloat64s(t, out+"."+layout+".prob"), prob)
+				}
 			}
 		})
 	}

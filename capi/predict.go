@@ -3,8 +3,6 @@ package main
 import (
 	"math"
 	"sync"
-
-	"github.com/libsvmgo/libsvmgo/core"
 )
 
 // Output kinds, svmgo.h's enum svmgo_output.
@@ -14,13 +12,10 @@ const (
 	outputProbability    = 3
 )
 
-// stackDecisions bounds the decision values a label prediction keeps in a
-// stack array; wider models borrow a pooled buffer. Both allocate nothing.
-const stackDecisions = 64
-
 // Pools of scratch buffers for predictions that need one: a float32 copy
-// of a float64 row, and the decision values of a model too wide for the
-// stack array. Pointers to slices are pooled, so Get and Put allocate
+// of a float64 row, and the decision values a label is derived from (not
+// a stack array: passed to a predictor, an interface, it would escape to
+// the heap on every call). Pointers to slices are pooled, so Get and Put allocate
 // nothing once the pool holds a buffer.
 var (
 	f32Pool = sync.Pool{New: func() any { return new([]float32) }}
@@ -46,22 +41,25 @@ func getF64(n int) *[]float64 {
 }
 
 // outputWidth returns the values a row's output takes in dst.
-func outputWidth(m *core.LinearModel, output int) (int, error) {
+func outputWidth(p predictor, output int) (int, error) {
 	switch output {
 	case outputLabel:
 		return 1, nil
 	case outputDecisionValues:
-		return m.NumDecisionValues(), nil
+		return p.numDecisionValues(), nil
 	case outputProbability:
-		return 0, errorf(statusUnsupported, "SVMGO_OUTPUT_PROBABILITY: linear models give no probabilities")
+		if !p.hasProbability() {
+			return 0, errorf(statusUnsupported, "SVMGO_OUTPUT_PROBABILITY: %s", p.noProbability())
+		}
+		return p.numClasses(), nil
 	}
 	return 0, errorf(statusInvalidArgument, "output is %d, not an svmgo_output value", output)
 }
 
 // checkOutput checks the output kind and dst's capacity for rows rows and
 // returns the values a row takes.
-func checkOutput(m *core.LinearModel, output, dstCap, rows int) (int, error) {
-	width, err := outputWidth(m, output)
+func checkOutput(p predictor, output, dstCap, rows int) (int, error) {
+	width, err := outputWidth(p, output)
 	if err != nil {
 		return 0, err
 	}
@@ -71,31 +69,26 @@ func checkOutput(m *core.LinearModel, output, dstCap, rows int) (int, error) {
 	return width, nil
 }
 
-// rowSink takes a row's decision values and writes the row's output.
-// Decision values are computed straight into dst when they are the
-// output, and into scratch when a label is.
+// rowSink writes rows' outputs to dst. Decision values are computed
+// straight into dst when they are the output, and into scratch when a
+// label is derived from them.
 type rowSink struct {
-	m       *core.LinearModel
-	label   bool
-	nrW     int
+	p       predictor
+	output  int
+	width   int // values a row's output takes in dst
+	scan    bool
 	scratch []float64
 }
 
-// newRowSink prepares the sink for m and output; stack is the caller's
-// stack array, used as scratch when it is wide enough. It returns the
-// pooled buffer it took otherwise, for the caller to put back. (The sink
-// does not hold it: escape analysis would then move the caller's stack
-// array to the heap along with it.)
-func newRowSink(m *core.LinearModel, output int, stack []float64) (rowSink, *[]float64) {
-	s := rowSink{m: m, label: output == outputLabel, nrW: m.NumDecisionValues()}
+// newRowSink prepares the sink for p and output, whose rows take width
+// values each. It returns the pooled buffer it took, if any, for the
+// caller to put back with putF64.
+func newRowSink(p predictor, output, width int) (rowSink, *[]float64) {
+	s := rowSink{p: p, output: output, width: width, scan: p.scansInputs() || output == outputProbability}
 	var pooled *[]float64
-	if s.label {
-		if s.nrW <= len(stack) {
-			s.scratch = stack[:s.nrW]
-		} else {
-			pooled = getF64(s.nrW)
-			s.scratch = *pooled
-		}
+	if output == outputLabel {
+		pooled = getF64(p.numDecisionValues())
+		s.scratch = *pooled
 	}
 	return s, pooled
 }
@@ -107,76 +100,82 @@ func putF64(p *[]float64) {
 	}
 }
 
-// decisions returns where row r's decision values go.
-func (s *rowSink) decisions(dst []float64, r int) []float64 {
-	if s.label {
-		return s.scratch
+// dense writes the output of row r, the dense row x. It reports false
+// when a decision value is not finite, which the caller then explains.
+func (s *rowSink) dense(dst []float64, r int, x []float32) bool {
+	switch s.output {
+	case outputProbability:
+		s.p.probabilityDense(dst[r*s.width:r*s.width+s.width], x)
+		return true
+	case outputLabel:
+		if v, ok := s.p.predictDense(x); ok {
+			dst[r] = v
+			return true
+		}
+		return s.finish(dst, r, s.p.decisionDense(s.scratch, x))
 	}
-	return dst[r*s.nrW : r*s.nrW+s.nrW]
+	return s.finish(dst, r, s.p.decisionDense(dst[r*s.width:r*s.width+s.width], x))
+}
+
+// sparse is dense for a sparse row.
+func (s *rowSink) sparse(dst []float64, r int, idx []int32, val []float32) bool {
+	switch s.output {
+	case outputProbability:
+		s.p.probabilitySparse(dst[r*s.width:r*s.width+s.width], idx, val)
+		return true
+	case outputLabel:
+		if v, ok := s.p.predictSparse(idx, val); ok {
+			dst[r] = v
+			return true
+		}
+		return s.finish(dst, r, s.p.decisionSparse(s.scratch, idx, val))
+	}
+	return s.finish(dst, r, s.p.decisionSparse(dst[r*s.width:r*s.width+s.width], idx, val))
 }
 
 // finish checks row r's decision values and writes its label when that is
-// the output. It reports false when a value is not finite: the row holds
-// a non-finite input, found by the caller only then, so that valid rows
-// are never scanned.
+// the output. It reports false when a value is not finite: for a linear
+// model the row then holds a non-finite input, found by the caller only
+// then, so that valid rows are never scanned.
 func (s *rowSink) finish(dst []float64, r int, dec []float64) bool {
 	for _, v := range dec {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return false
 		}
 	}
-	if s.label {
-		dst[r] = labelOf(s.m, dec)
+	if s.output == outputLabel {
+		dst[r] = s.p.labelOf(dec)
 	}
 	return true
 }
 
-// labelOf turns decision values into a prediction as core's predictors do:
-// the value for regression, the sign's class for two classes, the first
-// class of largest value otherwise. The parity test holds it to
-// core.LinearModel.PredictDense bit for bit.
-func labelOf(m *core.LinearModel, dec []float64) float64 {
-	switch {
-	case m.IsRegression():
-		return dec[0]
-	case len(dec) == 1:
-		if dec[0] > 0 {
-			return float64(m.Labels[0])
-		}
-		return float64(m.Labels[1])
+// checkDense checks a dense call's shape against the model and dst and
+// returns the values a row's output takes.
+func checkDense(p predictor, output, dstCap, rows, nf int) (int, error) {
+	if nf != p.numFeatures() {
+		return 0, errorf(statusDimension, "num_features is %d, the model has %d", nf, p.numFeatures())
 	}
-	best := 0
-	for k, v := range dec {
-		if v > dec[best] {
-			best = k
-		}
-	}
-	return float64(m.Labels[best])
-}
-
-// checkDense checks a dense call's shape against the model and dst.
-func checkDense(m *core.LinearModel, output, dstCap, rows, nf int) error {
-	if nf != m.NumFeatures {
-		return errorf(statusDimension, "num_features is %d, the model has %d", nf, m.NumFeatures)
-	}
-	_, err := checkOutput(m, output, dstCap, rows)
-	return err
+	return checkOutput(p, output, dstCap, rows)
 }
 
 // predictDenseF32 writes the output of each of the rows rows of x
 // (row-major, nf values a row) to dst. It allocates nothing. On a
 // non-finite input dst may hold the outputs of the rows before it.
-func predictDenseF32(m *core.LinearModel, output int, dst []float64, x []float32, rows, nf int) error {
-	if err := checkDense(m, output, len(dst), rows, nf); err != nil {
+func predictDenseF32(p predictor, output int, dst []float64, x []float32, rows, nf int) error {
+	width, err := checkDense(p, output, len(dst), rows, nf)
+	if err != nil {
 		return err
 	}
-	var stack [stackDecisions]float64
-	s, pooled := newRowSink(m, output, stack[:])
+	s, pooled := newRowSink(p, output, width)
 	defer putF64(pooled)
 	for r := range rows {
 		row := x[r*nf : r*nf+nf]
-		dec := m.DecisionDense(s.decisions(dst, r), row)
-		if !s.finish(dst, r, dec) {
+		if s.scan {
+			if err := scanDense(row, r); err != nil {
+				return err
+			}
+		}
+		if !s.dense(dst, r, row) {
 			return notFiniteDense(row, r)
 		}
 	}
@@ -186,24 +185,38 @@ func predictDenseF32(m *core.LinearModel, output int, dst []float64, x []float32
 // predictDenseF64 is predictDenseF32 for float64 rows, each converted to
 // float32, the precision of the model, into a pooled row buffer: the
 // results are those of the float32 API on the rounded row, bit for bit.
-func predictDenseF64(m *core.LinearModel, output int, dst []float64, x []float64, rows, nf int) error {
-	if err := checkDense(m, output, len(dst), rows, nf); err != nil {
+func predictDenseF64(p predictor, output int, dst []float64, x []float64, rows, nf int) error {
+	width, err := checkDense(p, output, len(dst), rows, nf)
+	if err != nil {
 		return err
 	}
-	var stack [stackDecisions]float64
-	s, pooled := newRowSink(m, output, stack[:])
+	s, pooled := newRowSink(p, output, width)
 	defer putF64(pooled)
 	buf := getF32(nf)
 	defer f32Pool.Put(buf)
 	row32 := *buf
 	for r := range rows {
 		row := x[r*nf : r*nf+nf]
+		if s.scan {
+			if err := scanDense(row, r); err != nil {
+				return err
+			}
+		}
 		for j, v := range row {
 			row32[j] = float32(v)
 		}
-		dec := m.DecisionDense(s.decisions(dst, r), row32)
-		if !s.finish(dst, r, dec) {
+		if !s.dense(dst, r, row32) {
 			return notFiniteDense(row, r)
+		}
+	}
+	return nil
+}
+
+// scanDense refuses a row holding a value that is not finite as a float32.
+func scanDense[T float32 | float64](row []T, r int) error {
+	for j, v := range row {
+		if err := checkFinite(float64(v), r, j); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -270,22 +283,22 @@ func checkCSR[T float32 | float64](indptr []int64, indices []int32, values []T, 
 
 // predictCSRF32 writes the output of each CSR row to dst; indices and
 // values hold the nonzeros up to indptr[rows]. Features at or past the
-// model's are ignored. It allocates nothing.
-func predictCSRF32(m *core.LinearModel, output int, dst []float64, indptr []int64, indices []int32, values []float32, rows int) error {
-	if _, err := checkOutput(m, output, len(dst), rows); err != nil {
+// model's are ignored by linear models, and count only in the norm of an
+// RBF kernel's distance. It allocates nothing.
+func predictCSRF32(p predictor, output int, dst []float64, indptr []int64, indices []int32, values []float32, rows int) error {
+	width, err := checkOutput(p, output, len(dst), rows)
+	if err != nil {
 		return err
 	}
-	if _, err := checkCSR(indptr, indices, values, rows, m.NumFeatures); err != nil {
-		return err
-	}
-	var stack [stackDecisions]float64
-	s, pooled := newRowSink(m, output, stack[:])
+	s, pooled := newRowSink(p, output, width)
 	defer putF64(pooled)
+	if _, err := checkCSR(indptr, indices, values, rows, s.checkFrom()); err != nil {
+		return err
+	}
 	for r := range rows {
 		st, e := indptr[r], indptr[r+1]
 		idx, val := indices[st:e], values[st:e]
-		dec := m.DecisionSparse(s.decisions(dst, r), idx, val)
-		if !s.finish(dst, r, dec) {
+		if !s.sparse(dst, r, idx, val) {
 			return notFiniteSparse(idx, val, r)
 		}
 	}
@@ -294,17 +307,17 @@ func predictCSRF32(m *core.LinearModel, output int, dst []float64, indptr []int6
 
 // predictCSRF64 is predictCSRF32 for float64 values, converted to float32
 // row by row into a pooled buffer.
-func predictCSRF64(m *core.LinearModel, output int, dst []float64, indptr []int64, indices []int32, values []float64, rows int) error {
-	if _, err := checkOutput(m, output, len(dst), rows); err != nil {
-		return err
-	}
-	longest, err := checkCSR(indptr, indices, values, rows, m.NumFeatures)
+func predictCSRF64(p predictor, output int, dst []float64, indptr []int64, indices []int32, values []float64, rows int) error {
+	width, err := checkOutput(p, output, len(dst), rows)
 	if err != nil {
 		return err
 	}
-	var stack [stackDecisions]float64
-	s, pooled := newRowSink(m, output, stack[:])
+	s, pooled := newRowSink(p, output, width)
 	defer putF64(pooled)
+	longest, err := checkCSR(indptr, indices, values, rows, s.checkFrom())
+	if err != nil {
+		return err
+	}
 	buf := getF32(longest)
 	defer f32Pool.Put(buf)
 	for r := range rows {
@@ -314,12 +327,21 @@ func predictCSRF64(m *core.LinearModel, output int, dst []float64, indptr []int6
 		for k, v := range val {
 			val32[k] = float32(v)
 		}
-		dec := m.DecisionSparse(s.decisions(dst, r), idx, val32)
-		if !s.finish(dst, r, dec) {
+		if !s.sparse(dst, r, idx, val32) {
 			return notFiniteSparse(idx, val, r)
 		}
 	}
 	return nil
+}
+
+// checkFrom returns the first feature whose values checkCSR must check
+// before predicting: all of them when the sink scans inputs, else only
+// those the model ignores, which cannot show in a decision value.
+func (s *rowSink) checkFrom() int {
+	if s.scan {
+		return 0
+	}
+	return s.p.numFeatures()
 }
 
 func notFiniteSparse[T float32 | float64](idx []int32, val []T, r int) error {

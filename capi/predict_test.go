@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,8 +31,74 @@ func trainFile(t testing.TB, name string, p core.LinearParams) *core.LinearModel
 	return m
 }
 
-// wideModel is a classifier of more classes than stackDecisions, so that
-// its labels need the pooled buffer.
+// trainKernelFile trains a kernel model on a core/testdata file with
+// svm-train options.
+func trainKernelFile(t testing.TB, name, options string) *core.KernelModel {
+	t.Helper()
+	ds, err := core.ReadFile(filepath.Join("../core/testdata", name), core.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _, err := core.ParseKernelOptions(strings.Fields(options))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := core.TrainKernel(ds, o.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// kernelCache keeps the kernel models trained once for all the tests: the
+// probability fit of digits takes a while.
+var kernelCache struct {
+	once   sync.Once
+	models map[string]*core.KernelModel
+}
+
+// kernelModels are the kernel model kinds: binary RBF, multi-class RBF
+// with probabilities, ε-SVR and one-class.
+func kernelModels(t testing.TB) map[string]*core.KernelModel {
+	kernelCache.once.Do(func() {
+		kernelCache.models = map[string]*core.KernelModel{
+			"kernel_binary":     trainKernelFile(t, "heart_scale", "-t 2 -c 10"),
+			"kernel_multiclass": trainKernelFile(t, "digits.train", "-t 2 -b 1"),
+			"kernel_svr":        trainKernelFile(t, "diabetes.train", "-s 3 -t 2 -p 0.1"),
+			"kernel_oneclass":   trainKernelFile(t, "heart_scale", "-s 2 -t 2 -n 0.3"),
+		}
+		if !kernelCache.models["kernel_multiclass"].HasProbability() {
+			t.Fatal("digits -b 1 trained without probability estimates")
+		}
+	})
+	if kernelCache.models == nil {
+		t.Fatal("training the kernel models failed in an earlier test")
+	}
+	return kernelCache.models
+}
+
+// goAPI is what the tests compare the predict paths with: core's own
+// predictors, which both model types have.
+type goAPI interface {
+	PredictDense(x []float32) float64
+	PredictSparse(index []int32, value []float32) float64
+	DecisionDense(dst []float64, x []float32) []float64
+	DecisionSparse(dst []float64, index []int32, value []float32) []float64
+}
+
+// goAPIOf returns the core model behind p.
+func goAPIOf(p predictor) goAPI {
+	switch p := p.(type) {
+	case *linearPredictor:
+		return p.m()
+	case *kernelPredictor:
+		return p.m()
+	}
+	panic("unknown predictor")
+}
+
+// wideModel is a classifier of more classes than fit a small scratch
+// array, so that its labels need a wide pooled buffer.
 func wideModel(rng *rand.Rand, classes, nf int) *core.LinearModel {
 	m := &core.LinearModel{Solver: core.L2LossSVCDual, NumFeatures: nf, Bias: 1}
 	for k := range classes {
@@ -45,9 +112,21 @@ func wideModel(rng *rand.Rand, classes, nf int) *core.LinearModel {
 }
 
 // predictModels are the model shapes the predict paths handle differently:
-// one decision value (binary, regression), several on the stack, several
-// in the pool.
-func predictModels(t testing.TB) map[string]*core.LinearModel {
+// one decision value (binary, regression), several, very many; and the
+// kernel model kinds.
+func predictModels(t testing.TB) map[string]predictor {
+	ms := map[string]predictor{}
+	for name, m := range linearModels(t) {
+		ms[name] = (*linearPredictor)(m)
+	}
+	for name, m := range kernelModels(t) {
+		ms[name] = (*kernelPredictor)(m)
+	}
+	return ms
+}
+
+// linearModels are the linear models of predictModels.
+func linearModels(t testing.TB) map[string]*core.LinearModel {
 	bias := core.DefaultLinearParams()
 	bias.Bias = 1
 	svr := bias
@@ -56,7 +135,7 @@ func predictModels(t testing.TB) map[string]*core.LinearModel {
 		"binary":     trainFile(t, "heart_scale", bias),
 		"multiclass": trainFile(t, "digits.train", bias),
 		"regression": trainFile(t, "diabetes.train", svr),
-		"wide":       wideModel(rand.New(rand.NewPCG(1, 1)), stackDecisions+6, 20),
+		"wide":       wideModel(rand.New(rand.NewPCG(1, 1)), 70, 20),
 	}
 }
 
@@ -96,12 +175,16 @@ func TestPredictAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	for name, m := range predictModels(t) {
 		const rows = 8
-		nf := m.NumFeatures
+		nf := m.numFeatures()
 		x, indptr, indices, values := randomRows(rng, rows, nf)
 		x64, values64 := to64(x), to64(values)
-		dst := make([]float64, rows*m.NumDecisionValues())
+		dst := make([]float64, rows*max(m.numDecisionValues(), m.numClasses()))
 		id := newHandle(&modelHandle{fixed: m})
-		for _, output := range []int{outputLabel, outputDecisionValues} {
+		outputs := []int{outputLabel, outputDecisionValues}
+		if m.hasProbability() {
+			outputs = append(outputs, outputProbability)
+		}
+		for _, output := range outputs {
 			calls := map[string]func() error{
 				"dense_f32": func() error { return predictDenseF32(m, output, dst, x, rows, nf) },
 				"dense_f64": func() error { return predictDenseF64(m, output, dst, x64, rows, nf) },
@@ -138,8 +221,8 @@ func TestWatchedLookupAllocs(t *testing.T) {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	dir := t.TempDir()
-	m := predictModels(t)["binary"]
-	if _, err := modeldir.Publish(dir, m); err != nil {
+	m := kernelModels(t)["kernel_binary"]
+	if _, err := modeldir.PublishKernel(dir, m); err != nil {
 		t.Fatal(err)
 	}
 	h, err := watch(dir)
@@ -177,7 +260,8 @@ func TestPredictMatchesGoAPI(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	for name, m := range predictModels(t) {
 		const rows = 25
-		nf, nd := m.NumFeatures, m.NumDecisionValues()
+		nf, nd, nc := m.numFeatures(), m.numDecisionValues(), m.numClasses()
+		g := goAPIOf(m)
 		x, indptr, indices, values := randomRows(rng, rows, nf)
 		// Doubles that are not floats: each rounds to the float in x.
 		x64 := to64(x)
@@ -190,6 +274,7 @@ func TestPredictMatchesGoAPI(t *testing.T) {
 		}
 		labels := make([]float64, rows)
 		dec := make([]float64, rows*nd)
+		prob := make([]float64, rows*nc)
 		check := func(layout string, err error) {
 			t.Helper()
 			if err != nil {
@@ -197,34 +282,47 @@ func TestPredictMatchesGoAPI(t *testing.T) {
 			}
 		}
 		for _, layout := range []string{"dense_f32", "dense_f64", "csr_f32", "csr_f64"} {
-			var errL, errD error
-			switch layout {
-			case "dense_f32":
-				errL = predictDenseF32(m, outputLabel, labels, x, rows, nf)
-				errD = predictDenseF32(m, outputDecisionValues, dec, x, rows, nf)
-			case "dense_f64":
-				errL = predictDenseF64(m, outputLabel, labels, x64, rows, nf)
-				errD = predictDenseF64(m, outputDecisionValues, dec, x64, rows, nf)
-			case "csr_f32":
-				errL = predictCSRF32(m, outputLabel, labels, indptr, indices, values, rows)
-				errD = predictCSRF32(m, outputDecisionValues, dec, indptr, indices, values, rows)
-			case "csr_f64":
-				errL = predictCSRF64(m, outputLabel, labels, indptr, indices, values64, rows)
-				errD = predictCSRF64(m, outputDecisionValues, dec, indptr, indices, values64, rows)
+			run := func(output int, dst []float64) error {
+				switch layout {
+				case "dense_f32":
+					return predictDenseF32(m, output, dst, x, rows, nf)
+				case "dense_f64":
+					return predictDenseF64(m, output, dst, x64, rows, nf)
+				case "csr_f32":
+					return predictCSRF32(m, output, dst, indptr, indices, values, rows)
+				}
+				return predictCSRF64(m, output, dst, indptr, indices, values64, rows)
 			}
-			check(layout, errL)
-			check(layout, errD)
+			check(layout, run(outputLabel, labels))
+			check(layout, run(outputDecisionValues, dec))
+			if err := run(outputProbability, prob); m.hasProbability() {
+				check(layout, err)
+			} else if statusOf(err) != statusUnsupported {
+				t.Errorf("%s %s: probabilities without them: %v, want SVMGO_E_UNSUPPORTED", name, layout, err)
+			}
 			sparse := strings.HasPrefix(layout, "csr")
 			buf := make([]float64, nd)
+			pbuf := make([]float64, nc)
 			for r := range rows {
 				var wantL float64
-				var wantD []float64
+				var wantD, wantP []float64
 				if sparse {
 					idx, val := indices[indptr[r]:indptr[r+1]], values[indptr[r]:indptr[r+1]]
-					wantL, wantD = m.PredictSparse(idx, val), m.DecisionSparse(buf, idx, val)
+					wantL, wantD = g.PredictSparse(idx, val), g.DecisionSparse(buf, idx, val)
+					if m.hasProbability() {
+						wantP = m.probabilitySparse(pbuf, idx, val)
+					}
 				} else {
 					row := x[r*nf : r*nf+nf]
-					wantL, wantD = m.PredictDense(row), m.DecisionDense(buf, row)
+					wantL, wantD = g.PredictDense(row), g.DecisionDense(buf, row)
+					if m.hasProbability() {
+						wantP = m.probabilityDense(pbuf, row)
+					}
+				}
+				for k, w := range wantP {
+					if got := prob[r*nc+k]; math.Float64bits(got) != math.Float64bits(w) {
+						t.Errorf("%s %s row %d: probability %d is %v, Go API %v", name, layout, r, k, got, w)
+					}
 				}
 				if math.Float64bits(labels[r]) != math.Float64bits(wantL) {
 					t.Errorf("%s %s row %d: label %v, Go API %v", name, layout, r, labels[r], wantL)
@@ -242,7 +340,8 @@ func TestPredictMatchesGoAPI(t *testing.T) {
 // TestPredictErrors: codes and messages of the checks made before and
 // after predicting, for the shapes the C tests do not reach.
 func TestPredictErrors(t *testing.T) {
-	m := wideModel(rand.New(rand.NewPCG(4, 4)), 3, 4)
+	lm := wideModel(rand.New(rand.NewPCG(4, 4)), 3, 4)
+	m := (*linearPredictor)(lm)
 	x := []float32{1, 2, 3, 4, 5, 6, 7, 8}
 	dst := make([]float64, 6)
 	code := func(err error) int { return statusOf(err) }
@@ -255,18 +354,68 @@ func TestPredictErrors(t *testing.T) {
 	}
 	// A model that holds a NaN weight makes every row's values NaN, with
 	// finite inputs: the message says where the fault is.
-	m.W[5] = float32(math.NaN())
+	lm.W[5] = float32(math.NaN())
 	if err := predictDenseF32(m, outputLabel, dst, x, 2, 4); code(err) != statusNotFinite ||
 		!strings.Contains(err.Error(), "non-finite weight") {
 		t.Errorf("NaN weight: %v", err)
 	}
-	if err := checkWeights(m); code(err) != statusCorrupt || !strings.Contains(err.Error(), "weight 5 is NaN") {
+	if err := checkWeights(lm); code(err) != statusCorrupt || !strings.Contains(err.Error(), "weight 5 is NaN") {
 		t.Errorf("checkWeights with a NaN weight: %v", err)
 	}
-	if b, err := modelfile.Marshal(m); err == nil {
+	if b, err := modelfile.Marshal(lm); err == nil {
 		if _, err := loadBuffer(b); code(err) != statusCorrupt {
 			t.Errorf("loading a file with a NaN weight: %v, want SVMGO_E_CORRUPT", err)
 		}
+	}
+}
+
+// TestKernelPredictErrors: an RBF kernel maps an infinite input to a
+// finite decision value, so kernel inputs are checked before predicting:
+// an infinite value, a NaN or a double beyond float's range is refused
+// with SVMGO_E_NOT_FINITE in every layout and output, even at a feature
+// the model does not have; and probabilities without them are refused.
+func TestKernelPredictErrors(t *testing.T) {
+	ms := kernelModels(t)
+	m := (*kernelPredictor)(ms["kernel_binary"])
+	nf := m.numFeatures()
+	dst := make([]float64, 2*m.numClasses())
+	for _, bad := range []float64{math.Inf(1), math.NaN(), 1e300} {
+		x := make([]float64, 2*nf)
+		x[nf+2] = bad
+		x32 := make([]float32, len(x))
+		for i, v := range x {
+			x32[i] = float32(v)
+		}
+		indptr := []int64{0, 1, 2}
+		indices := []int32{0, int32(nf + 5)}
+		values := []float64{0.5, bad}
+		values32 := []float32{0.5, float32(bad)}
+		for _, output := range []int{outputLabel, outputDecisionValues} {
+			errs := map[string]error{
+				"dense_f64": predictDenseF64(m, output, dst, x, 2, nf),
+				"csr_f64":   predictCSRF64(m, output, dst, indptr, indices, values, 2),
+			}
+			// As floats, 1e300 is +Inf.
+			errs["dense_f32"] = predictDenseF32(m, output, dst, x32, 2, nf)
+			errs["csr_f32"] = predictCSRF32(m, output, dst, indptr, indices, values32, 2)
+			for layout, err := range errs {
+				if statusOf(err) != statusNotFinite {
+					t.Errorf("%v in %s, output %d: %v, want SVMGO_E_NOT_FINITE", bad, layout, output, err)
+				}
+			}
+		}
+	}
+	if err := predictDenseF32(m, outputProbability, dst, make([]float32, nf), 1, nf); statusOf(err) != statusUnsupported ||
+		!strings.Contains(err.Error(), "-b 1") {
+		t.Errorf("probabilities of a model trained without -b 1: %v", err)
+	}
+	svr := (*kernelPredictor)(ms["kernel_svr"])
+	if err := predictDenseF32(svr, outputProbability, dst, make([]float32, svr.numFeatures()), 1, svr.numFeatures()); statusOf(err) != statusUnsupported {
+		t.Errorf("probabilities of an SVR model: %v", err)
+	}
+	mc := (*kernelPredictor)(ms["kernel_multiclass"])
+	if err := predictDenseF32(mc, outputProbability, make([]float64, 9), make([]float32, mc.numFeatures()), 1, mc.numFeatures()); statusOf(err) != statusCapacity {
+		t.Errorf("10 probabilities into 9 values: %v, want SVMGO_E_CAPACITY", err)
 	}
 }
 

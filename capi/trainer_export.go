@@ -189,7 +189,7 @@ func svmgo_trainer_fit(trainer *C.svmgo_trainer, out **C.svmgo_model) (rc C.int)
 		if err != nil {
 			return err
 		}
-		storeModel(out, &modelHandle{fixed: m})
+		storeModel(out, &modelHandle{fixed: (*linearPredictor)(m)})
 		return nil
 	})
 	if err != nil {

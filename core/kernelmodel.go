@@ -3,7 +3,9 @@ package core
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // KernelModel is a trained kernel SVM: support vectors, their coefficients
@@ -561,7 +563,41 @@ func (m *KernelModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 func (m *KernelModel) PredictBatch(dst []float64, ds *Dataset) []float64 {
 	m.prepared()
 	dst = dst[:ds.Len()]
-	for i := range dst {
+	m.predictRows(dst, ds, 0, len(dst))
+	return dst
+}
+
+// PredictBatchParallel is PredictBatch with the rows split among workers
+// goroutines (0: GOMAXPROCS); the predictions are the same. A kernel model
+// predicts a row in time proportional to its support vectors, so a large
+// batch is worth the goroutines, which it allocates.
+func (m *KernelModel) PredictBatchParallel(dst []float64, ds *Dataset, workers int) []float64 {
+	m.prepared()
+	dst = dst[:ds.Len()]
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	const chunk = 64 // rows a worker takes at a time
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, (len(dst)+chunk-1)/chunk) {
+		wg.Go(func() {
+			for {
+				from := int(next.Add(chunk)) - chunk
+				if from >= len(dst) {
+					return
+				}
+				m.predictRows(dst, ds, from, min(from+chunk, len(dst)))
+			}
+		})
+	}
+	wg.Wait()
+	return dst
+}
+
+// predictRows predicts rows [from, to) of ds into dst[from:to].
+func (m *KernelModel) predictRows(dst []float64, ds *Dataset, from, to int) {
+	for i := from; i < to; i++ {
 		switch {
 		case !ds.IsDense():
 			dst[i] = m.PredictSparse(ds.SparseRow(i))
@@ -571,7 +607,6 @@ func (m *KernelModel) PredictBatch(dst []float64, ds *Dataset) []float64 {
 			dst[i] = m.predictDenseAnyWidth(ds.DenseRow(i))
 		}
 	}
-	return dst
 }
 
 // predictDenseAnyWidth predicts a dense row whose width differs from

@@ -512,3 +512,29 @@ func TestSMOSolveFromAllocs(t *testing.T) {
 		t.Errorf("%g allocations per solve (converged %v)", allocs, res.Converged)
 	}
 }
+
+// TestKernelPredictBatchParallel: splitting a batch among goroutines gives
+// PredictBatch's predictions, row for row, for dense and sparse test rows.
+func TestKernelPredictBatchParallel(t *testing.T) {
+	train := readRefData(t, "digits.train")
+	m, _, err := TrainKernel(train, DefaultKernelParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := readRefData(t, "digits.test")
+	sparse := NewSparse(test.Len(), test.Len()*test.NumFeatures(), 0)
+	for i := range test.Len() {
+		appendRow(sparse, test, i)
+	}
+	for _, ds := range []*Dataset{test, sparse} {
+		want := m.PredictBatch(make([]float64, ds.Len()), ds)
+		for _, workers := range []int{0, 1, 3, 1000} {
+			got := m.PredictBatchParallel(make([]float64, ds.Len()), ds, workers)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("dense=%v workers %d: row %d predicted %v, PredictBatch %v", ds.IsDense(), workers, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -7,14 +7,18 @@
  * DATA.f32 and DATA.f64 hold ROWS dense rows of NF values; DATA.indptr
  * (ROWS + 1 int64), DATA.indices (NNZ int32), DATA.v32 and DATA.v64 (NNZ
  * values) the same rows as CSR. Writes OUT.<layout>.<output> for layouts
- * dense_f32, dense_f64, csr_f32, csr_f64 and outputs label, dec.
+ * dense_f32, dense_f64, csr_f32, csr_f64 and outputs label, dec, and prob
+ * when the model has probabilities (else it checks that they are refused
+ * with SVMGO_E_UNSUPPORTED). Writes OUT.props, the model's properties
+ * KIND, NUM_FEATURES, NUM_CLASSES, NUM_DECISION_VALUES, QUANTIZED,
+ * HAS_PROBABILITY and VERSION as int64.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 
 #include "testutil.h"
 
-static size_t rows, nf, nnz, ndec;
+static size_t rows, nf, nnz, ndec, nclass;
 static float *x32;
 static double *x64;
 static int64_t *indptr;
@@ -25,7 +29,7 @@ static double *v64;
 /* predict runs one layout with one output over all rows, or over one row
  * at a time when single is set. */
 static int predict(svmgo_model *m, int layout, int output, double *dst, size_t cap, int single) {
-    size_t per = output == SVMGO_OUTPUT_LABEL ? 1 : ndec;
+    size_t per = output == SVMGO_OUTPUT_LABEL ? 1 : output == SVMGO_OUTPUT_DECISION_VALUES ? ndec : nclass;
     size_t r, n = single ? 1 : rows;
     int rc = SVMGO_OK;
     for (r = 0; r < rows && rc == SVMGO_OK; r += n) {
@@ -43,14 +47,14 @@ static int predict(svmgo_model *m, int layout, int output, double *dst, size_t c
 
 int main(int argc, char **argv) {
     static const char *const layouts[] = {"dense_f32", "dense_f64", "csr_f32", "csr_f64"};
-    static const char *const outputs[] = {"label", "dec"};
+    static const char *const outputs[] = {"label", "dec", "prob"};
     svmgo_model *file_model = NULL, *buf_model = NULL;
     char path[4096];
     void *buf;
     size_t size, cap;
-    int64_t v;
+    int64_t v, props[7], has_prob;
     double *out, *again;
-    int layout, o;
+    int layout, o, p, rc;
 
     if (argc != 7) {
         fprintf(stderr, "usage: parity MODEL DATA ROWS NF NNZ OUT\n");
@@ -76,18 +80,35 @@ int main(int argc, char **argv) {
     if (failures > 0) {
         return finish("parity");
     }
-    OK(svmgo_model_get(file_model, SVMGO_MODEL_NUM_DECISION_VALUES, &v));
-    ndec = (size_t)v;
-    OK(svmgo_model_get(file_model, SVMGO_MODEL_NUM_FEATURES, &v));
+    for (p = 0; p < 7; p++) {
+        OK(svmgo_model_get(file_model, p + 1, &props[p]));
+        OK(svmgo_model_get(buf_model, p + 1, &v));
+        CHECK(v == props[p], "property %d: %lld from the file, %lld from the buffer", p + 1, (long long)props[p], (long long)v);
+    }
+    snprintf(path, sizeof path, "%s.props", argv[6]);
+    write_file(path, props, sizeof props);
+    ndec = (size_t)props[SVMGO_MODEL_NUM_DECISION_VALUES - 1];
+    nclass = (size_t)props[SVMGO_MODEL_NUM_CLASSES - 1];
+    has_prob = props[SVMGO_MODEL_HAS_PROBABILITY - 1];
+    v = props[SVMGO_MODEL_NUM_FEATURES - 1];
     CHECK((size_t)v == nf, "model has %lld features, data %lu", (long long)v, (unsigned long)nf);
 
-    cap = rows * ndec;
+    cap = rows * (ndec > nclass ? ndec : nclass);
+    if (cap == 0) {
+        cap = rows;
+    }
     out = (double *)malloc(cap * sizeof(double));
     again = (double *)malloc(cap * sizeof(double));
     for (layout = 0; layout < 4; layout++) {
-        for (o = 0; o < 2; o++) {
-            int output = o == 0 ? SVMGO_OUTPUT_LABEL : SVMGO_OUTPUT_DECISION_VALUES;
-            size_t n = rows * (o == 0 ? 1 : ndec);
+        for (o = 0; o < 3; o++) {
+            int output = o + 1; /* SVMGO_OUTPUT_LABEL, _DECISION_VALUES, _PROBABILITY */
+            size_t n = rows * (o == 0 ? 1 : o == 1 ? ndec : nclass);
+            if (output == SVMGO_OUTPUT_PROBABILITY && !has_prob) {
+                rc = predict(file_model, layout, output, out, cap, 0);
+                CHECK(rc == SVMGO_E_UNSUPPORTED, "%s: probabilities of a model without them: %d, want SVMGO_E_UNSUPPORTED",
+                      layouts[layout], rc);
+                continue;
+            }
             memset(out, 0, cap * sizeof(double));
             OK(predict(file_model, layout, output, out, cap, 0));
             snprintf(path, sizeof path, "%s.%s.%s", argv[6], layouts[layout], outputs[o]);

@@ -104,6 +104,39 @@ func Publish(dir string, m *core.LinearModel) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 	}
+	return publishBytes(dir, data)
+}
+
+// PublishKernel is Publish for a kernel model: the same versioning, the
+// same atomic steps, the same errors. Kernel model files are format 1.1,
+// so a watcher only loads them when its Options.Kernel is set.
+func PublishKernel(dir string, m *core.KernelModel) (uint64, error) {
+	if m.Created == 0 {
+		m = stampedKernel(m, time.Now().Unix())
+	}
+	data, err := modelfile.MarshalKernel(m)
+	if err != nil {
+		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
+	}
+	return publishBytes(dir, data)
+}
+
+// stampedKernel returns a copy of m with its creation time set. Only the
+// exported fields are copied (a KernelModel's prediction tables are
+// unexported and built by Init), which is all marshalling reads; the
+// slices and support vectors are shared, read only.
+func stampedKernel(m *core.KernelModel, created int64) *core.KernelModel {
+	return &core.KernelModel{
+		SVMType: m.SVMType, Kernel: m.Kernel, NumFeatures: m.NumFeatures,
+		Labels: m.Labels, NumSV: m.NumSV, SV: m.SV, Coef: m.Coef, Rho: m.Rho,
+		ProbA: m.ProbA, ProbB: m.ProbB, Params: m.Params, Result: m.Result,
+		Created: created,
+	}
+}
+
+// publishBytes gives the model file data the next version in dir (see
+// Publish).
+func publishBytes(dir string, data []byte) (uint64, error) {
 	tmp, err := writeTemp(dir, data)
 	if err != nil {
 		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)

@@ -3,8 +3,10 @@ package modeldir
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,9 +28,17 @@ const defaultDebounce = 10 * time.Millisecond
 
 // Loaded is one loaded version of a model. A Watcher never modifies a Loaded
 // it has handed out, so its fields may be read without synchronisation.
+//
+// Exactly one of Model and Kernel is set. Without Options.Kernel a Watcher
+// loads linear models only, so Model is always set and callers written for
+// linear models need no change.
 type Loaded struct {
-	// Model is the decoded and validated model.
+	// Model is the decoded and validated linear model, nil for a kernel
+	// model.
 	Model *core.LinearModel
+	// Kernel is the decoded, validated and initialised kernel model, nil
+	// for a linear model.
+	Kernel *core.KernelModel
 	// Version is the version in the file's name.
 	Version uint64
 	// Path is the file the model was read from (it may since have been
@@ -46,6 +56,11 @@ type Options struct {
 	// one scan; the delay runs from the first event of a burst, so a steady
 	// stream of events cannot postpone scans for ever. 0 means 10ms.
 	Debounce time.Duration
+	// Kernel makes the watcher load kernel model files too, setting
+	// Loaded.Kernel. False (the default) treats them as files that fail to
+	// load, so a caller that reads only Loaded.Model never sees a Loaded
+	// without one.
+	Kernel bool
 }
 
 // Watcher follows the newest valid model version in a directory (DESIGN.md
@@ -55,6 +70,7 @@ type Watcher struct {
 	dir      string
 	log      *slog.Logger
 	debounce time.Duration
+	kernel   bool
 	fsw      *fsnotify.Watcher
 	current  atomic.Pointer[Loaded]
 	done     chan struct{} // closed when run returns
@@ -114,6 +130,7 @@ func newWatcher(dir string, opt Options) *Watcher {
 		dir:      dir,
 		log:      opt.Logger,
 		debounce: opt.Debounce,
+		kernel:   opt.Kernel,
 		done:     make(chan struct{}),
 		failed:   make(map[uint64]stamp),
 	}
@@ -260,16 +277,14 @@ func (w *Watcher) Rescan() {
 		if prev, seen := w.failed[v]; seen && prev == st {
 			continue
 		}
-		m, err := modelfile.ReadFile(path)
-		if err == nil {
-			err = m.Validate()
-		}
+		l, err := w.load(path)
 		if err != nil {
 			w.failed[v] = st
 			w.log.Warn("modeldir: skipping model that failed to load", "version", v, "path", path, "err", err)
 			continue
 		}
-		w.current.Store(&Loaded{Model: m, Version: v, Path: path})
+		l.Version, l.Path = v, path
+		w.current.Store(l)
 		if cur != nil {
 			w.log.Info("modeldir: model loaded", "version", v, "path", path, "previous", cur.Version)
 		} else {
@@ -282,4 +297,91 @@ func (w *Watcher) Rescan() {
 		}
 		return
 	}
+}
+
+// load reads and checks the model file at path, refusing a kernel model
+// unless the watcher takes them.
+func (w *Watcher) load(path string) (*Loaded, error) {
+	l, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if l.Kernel != nil && !w.kernel {
+		return nil, fmt.Errorf("modeldir: %s holds a kernel model; this watcher takes linear models only (Options.Kernel)", path)
+	}
+	return l, nil
+}
+
+// Load reads the model file at path, of either kind, and returns it
+// decoded and checked as a Watcher loads it (Version 0, Path path): a
+// linear model in Model, validated, or a kernel model in Kernel, validated
+// and initialised. The file is read once, and its kind taken from the same
+// bytes the model is decoded from, so a file replaced in between cannot
+// pair one file's kind with another's body. Errors wrap modelfile's
+// sentinels or the os error, as modelfile.ReadFile's do.
+func Load(path string) (*Loaded, error) {
+	data, err := readModelBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	l, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w (reading %s)", err, path)
+	}
+	l.Path = path
+	return l, nil
+}
+
+// Decode decodes the bytes of a model file of either kind, as Load reads
+// a file. The model shares no memory with data.
+func Decode(data []byte) (*Loaded, error) {
+	kind, err := modelfile.Kind(data)
+	if err != nil {
+		return nil, err
+	}
+	if kind == modelfile.KindKernel {
+		// UnmarshalKernel validates and initialises the model.
+		k, err := modelfile.UnmarshalKernel(data)
+		if err != nil {
+			return nil, err
+		}
+		return &Loaded{Kernel: k}, nil
+	}
+	m, err := modelfile.Unmarshal(data)
+	if err == nil {
+		err = m.Validate()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Loaded{Model: m}, nil
+}
+
+// readModelBytes reads a whole model file, refusing a file larger than a
+// model file can be before reading it (modelfile.ReadFile's limit).
+func readModelBytes(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("modeldir: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("modeldir: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file", modelfile.ErrNotModel, path)
+	}
+	if uint64(fi.Size()) > modelfile.HeaderSize+modelfile.MaxPayload || uint64(fi.Size()) > math.MaxInt {
+		return nil, fmt.Errorf("%w: %s is %d bytes, more than a model file can be", modelfile.ErrCorrupt, path, fi.Size())
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			// The file shrank after Stat: not an atomic publish.
+			return nil, fmt.Errorf("%w: %s: %w", modelfile.ErrTruncated, path, err)
+		}
+		return nil, fmt.Errorf("modeldir: read %s: %w", path, err)
+	}
+	return data, nil
 }

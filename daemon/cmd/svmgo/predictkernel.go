@@ -40,7 +40,7 @@ func predictKernel(testFile, modelFile, outFile string, prob, quiet bool, stdout
 	if prob && m.SVMType == core.CSVC {
 		pred = probabilityLines(&out, m, ds)
 	} else {
-		pred = m.PredictBatch(make([]float64, ds.Len()), ds)
+		pred = m.PredictBatchParallel(make([]float64, ds.Len()), ds, 0)
 		buf := make([]byte, 0, 32)
 		for _, v := range pred {
 			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
