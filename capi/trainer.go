@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -20,22 +21,63 @@ type trainerHandle struct {
 	mu          sync.Mutex
 	numFeatures int
 	ds          *core.Dataset
-	trainer     *core.LinearTrainer
-	// dual holds the last fit's dual variables for the rows then held: a
-	// prefix of the rows now held, since rows are appended at the end and
-	// removed from both alike. Rows added since start at zero.
-	dual *core.LinearDual
+	// Exactly one of trainer and kernel is set: the options chose
+	// LIBLINEAR's or LIBSVM's syntax (kernelSyntax).
+	trainer *core.LinearTrainer
+	kernel  *core.KernelTrainer
+	// dual (kdual for a kernel trainer) holds the last fit's dual
+	// variables for the rows then held: a prefix of the rows now held,
+	// since rows are appended at the end and removed from both alike. Rows
+	// added since start at zero.
+	dual  *core.LinearDual
+	kdual *core.KernelDual
+}
+
+// kernelOptionNames are the options that only LIBSVM's svm-train has (or
+// that mean something else in LIBLINEAR's train, where -n is its thread
+// count and -s its own solver numbers): one of them selects a kernel
+// trainer. -n is not among them although svm-train has it (ν), since
+// "-n 2" is a valid LIBLINEAR option string; with a kernel option present
+// it is parsed as ν.
+var kernelOptionNames = []string{"-t", "-g", "-d", "-r", "-m", "-h", "-b"}
+
+// kernelSyntax reports whether args, the options split at white space,
+// select a kernel trainer.
+func kernelSyntax(args []string) bool {
+	for _, a := range args {
+		if slices.Contains(kernelOptionNames, a) {
+			return true
+		}
+	}
+	return false
 }
 
 // newTrainer parses options (the command line's train options, split at
 // white space) and allocates a trainer for the given capacity: dense rows
 // when capNonzeros is 0, sparse ones otherwise.
 func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trainerHandle, error) {
-	o, rest, err := core.ParseLinearOptions(strings.Fields(options))
+	args := strings.Fields(options)
+	var (
+		kernel     bool
+		lp         core.LinearParams
+		kp         core.KernelParams
+		crossValid int
+		rest       []string
+		err        error
+	)
+	if kernel = kernelSyntax(args); kernel {
+		var o core.KernelOptions
+		o, rest, err = core.ParseKernelOptions(args)
+		kp, crossValid = o.Params, o.CrossValidation
+	} else {
+		var o core.LinearOptions
+		o, rest, err = core.ParseLinearOptions(args)
+		lp, crossValid = o.Params, o.CrossValidation
+	}
 	switch {
 	case err != nil:
 		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
-	case o.CrossValidation != 0:
+	case crossValid != 0:
 		return nil, errorf(statusInvalidArgument, "options %q: -v (cross-validation) is a command-line option, not a trainer's", options)
 	case len(rest) > 0:
 		return nil, errorf(statusInvalidArgument, "options %q: %q is not an option", options, rest[0])
@@ -58,7 +100,11 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 	} else {
 		h.ds = core.NewSparse(int(capRows), int(capNonzeros), int(numFeatures))
 	}
-	h.trainer, err = core.NewLinearTrainer(o.Params, int(capRows), int(numFeatures))
+	if kernel {
+		h.kernel, err = core.NewKernelTrainer(kp, int(capRows), int(numFeatures))
+	} else {
+		h.trainer, err = core.NewLinearTrainer(lp, int(capRows), int(numFeatures))
+	}
 	if err != nil {
 		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
 	}
@@ -172,9 +218,16 @@ func appendError(h *trainerHandle, err error, r, rows int) error {
 // remove removes the rows at the given positions from the rows and from
 // the last fit's dual variables.
 func remove(h *trainerHandle, rows []int) error {
+	var alpha [][]float64
+	switch {
+	case h.dual != nil:
+		alpha = h.dual.Alpha
+	case h.kdual != nil:
+		alpha = h.kdual.Alpha
+	}
 	held := 0
-	if h.dual != nil && len(h.dual.Alpha) > 0 {
-		held = len(h.dual.Alpha[0])
+	if len(alpha) > 0 {
+		held = len(alpha[0])
 	}
 	if err := h.ds.DeleteRows(rows); err != nil {
 		return err
@@ -189,7 +242,53 @@ func remove(h *trainerHandle, rows []int) error {
 			inDual = append(inDual, r)
 		}
 	}
+	if h.kdual != nil {
+		return h.kdual.DeleteRows(inDual)
+	}
 	return h.dual.DeleteRows(inDual)
+}
+
+// fitPredictor fits h's model, linear or kernel, as fit and fitKernel do.
+func fitPredictor(h *trainerHandle) (predictor, error) {
+	if h.kernel != nil {
+		m, err := fitKernel(h)
+		if err != nil {
+			return nil, err
+		}
+		return (*kernelPredictor)(m), nil
+	}
+	m, err := fit(h)
+	if err != nil {
+		return nil, err
+	}
+	return (*linearPredictor)(m), nil
+}
+
+// fitKernel is fit for a kernel trainer. The last fit's gradient is
+// passed on with the dual: it stays usable while rows were only appended
+// (KernelDual.DeleteRows drops it when rows go), which spares the warm
+// run rebuilding it.
+func fitKernel(h *trainerHandle) (*core.KernelModel, error) {
+	l := h.ds.Len()
+	var warm *core.KernelDual
+	if d := h.kdual; d != nil {
+		warm = &core.KernelDual{SVMType: d.SVMType, Pairs: d.Pairs, Alpha: make([][]float64, len(d.Alpha)), Gradient: d.Gradient}
+		for k, a := range d.Alpha {
+			warm.Alpha[k] = append(a[:len(a):len(a)], make([]float64, l-len(a))...)
+		}
+	}
+	m, dual, err := h.kernel.Train(h.ds, warm)
+	if err != nil {
+		return nil, err
+	}
+	h.kdual = dual
+	// As widen does for a linear model: sparse support vectors meet no
+	// feature past their own, so the model takes the trainer's width as
+	// is (its pre-computed state depends only on the support vectors).
+	if !m.SV.IsDense() && m.NumFeatures < h.numFeatures {
+		m.NumFeatures = h.numFeatures
+	}
+	return m, nil
 }
 
 // fit trains on the rows held, warm-started from the last fit, and keeps

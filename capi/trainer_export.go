@@ -185,11 +185,11 @@ func svmgo_trainer_fit(trainer *C.svmgo_trainer, out **C.svmgo_model) (rc C.int)
 		if out == nil {
 			return errorf(statusInvalidArgument, "out is NULL")
 		}
-		m, err := fit(h)
+		m, err := fitPredictor(h)
 		if err != nil {
 			return err
 		}
-		storeModel(out, &modelHandle{fixed: (*linearPredictor)(m)})
+		storeModel(out, &modelHandle{fixed: m})
 		return nil
 	})
 	if err != nil {

@@ -222,6 +222,26 @@ class TestTrainer(unittest.TestCase):
                     agree = accuracy(warm.predict(TEST_DENSE), cold.predict(TEST_DENSE))
                     self.assertGreaterEqual(agree, 0.95)
 
+    def test_kernel_rbf(self):
+        # LIBSVM's options (-t present) make a kernel trainer.
+        y, indptr, indices, values = TRAIN
+        with svmgo.Trainer("-t 2 -c 10 -b 1", len(y), NF, capacity_nonzeros=len(values)) as t:
+            t.add((indptr, indices, values), y)
+            with t.fit() as m:
+                self.assertEqual(m.kind, "kernel_svc")
+                acc = accuracy(m.predict(TEST_DENSE), TEST[0])
+                self.assertGreaterEqual(acc, 0.80)
+                proba = m.predict_proba(TEST_DENSE[:5])
+                for row in proba:
+                    self.assertAlmostEqual(sum(row), 1.0, places=12)
+            t.remove(range(0, len(y), 10))
+            self.assertEqual(t.num_rows, len(y) - len(range(0, len(y), 10)))
+            with t.fit() as warm:
+                self.assertGreaterEqual(accuracy(warm.predict(TEST_DENSE), TEST[0]), 0.80)
+        with self.assertRaises(svmgo.Error) as cm:
+            svmgo.Trainer("-t 9", 4, NF)
+        self.assertEqual(cm.exception.code, E.E_INVALID_ARGUMENT)
+
     def test_full(self):
         with svmgo.Trainer(OPTIONS, 3, NF) as t:
             t.add(TRAIN_DENSE[:3], TRAIN[0][:3])
