@@ -81,20 +81,28 @@ func (d *Dataset) DeleteRows(rows []int) error {
 // A position out of range or given twice, or vectors of unequal lengths,
 // is an error wrapping ErrRowPosition, and then nothing is removed.
 func (dual *LinearDual) DeleteRows(rows []int) error {
+	_, err := deleteAlignedRows(dual.Alpha, rows)
+	return err
+}
+
+// deleteAlignedRows removes the given row positions from every vector of
+// vecs (all of one length: the row count), compacting each in place, and
+// reports whether any row went. On error nothing is removed.
+func deleteAlignedRows(vecs [][]float64, rows []int) (bool, error) {
 	n := 0
-	if len(dual.Alpha) > 0 {
-		n = len(dual.Alpha[0])
+	if len(vecs) > 0 {
+		n = len(vecs[0])
 	}
-	for k, a := range dual.Alpha {
+	for k, a := range vecs {
 		if len(a) != n {
-			return fmt.Errorf("%w: dual vector %d has %d rows, vector 0 has %d", ErrRowPosition, k, len(a), n)
+			return false, fmt.Errorf("%w: dual vector %d has %d rows, vector 0 has %d", ErrRowPosition, k, len(a), n)
 		}
 	}
 	del, err := sortedPositions(rows, n)
 	if err != nil || len(del) == 0 {
-		return err
+		return false, err
 	}
-	for k, a := range dual.Alpha {
+	for k, a := range vecs {
 		w, j := del[0], 0
 		for r := del[0]; r < n; r++ {
 			if j < len(del) && del[j] == r {
@@ -104,9 +112,9 @@ func (dual *LinearDual) DeleteRows(rows []int) error {
 			a[w] = a[r]
 			w++
 		}
-		dual.Alpha[k] = a[:w]
+		vecs[k] = a[:w]
 	}
-	return nil
+	return true, nil
 }
 
 // sortedPositions returns rows sorted in a new slice, after checking that

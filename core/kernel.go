@@ -146,41 +146,16 @@ func powi(b float64, n int) float64 {
 	return r
 }
 
-// dotDense32 returns Σ x[j]·y[j] over j < min(len(x), len(y)), in float64
-// with four accumulators (see kernels.go for why four).
+// dotDense32 returns Σ x[j]·y[j] over j < min(len(x), len(y)), summed as
+// dot32 sums.
 func dotDense32(x, y []float32) float64 {
 	n := min(len(x), len(y))
-	x, y = x[:n], y[:n] // equal lengths let the compiler drop bounds checks
-	var s0, s1, s2, s3 float64
-	j := 0
-	for ; j+4 <= n; j += 4 {
-		s0 += float64(x[j]) * float64(y[j])
-		s1 += float64(x[j+1]) * float64(y[j+1])
-		s2 += float64(x[j+2]) * float64(y[j+2])
-		s3 += float64(x[j+3]) * float64(y[j+3])
-	}
-	for ; j < n; j++ {
-		s0 += float64(x[j]) * float64(y[j])
-	}
-	return (s0 + s1) + (s2 + s3)
+	return dot32(x[:n], y[:n])
 }
 
 // sqSparse32 returns Σ v[k]², accumulated as dotGather32 would accumulate
-// the row against itself scattered.
-func sqSparse32(v []float32) float64 {
-	var s0, s1, s2, s3 float64
-	k := 0
-	for ; k+4 <= len(v); k += 4 {
-		s0 += float64(v[k]) * float64(v[k])
-		s1 += float64(v[k+1]) * float64(v[k+1])
-		s2 += float64(v[k+2]) * float64(v[k+2])
-		s3 += float64(v[k+3]) * float64(v[k+3])
-	}
-	for ; k < len(v); k++ {
-		s0 += float64(v[k]) * float64(v[k])
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+// the row against itself scattered (the same rule as dot32's).
+func sqSparse32(v []float32) float64 { return dot32(v, v) }
 
 // dotGather32 returns Σ w[idx[k]]·val[k] where w is a row scattered into a
 // dense buffer (every idx[k] < len(w)). Term k goes to accumulator k mod 4,

@@ -1,7 +1,5 @@
 package core
 
-import "fmt"
-
 // DeleteRows removes the dual variables of the rows at the given 0-based
 // positions from every vector, as Dataset.DeleteRows removes the rows, so
 // that the dual stays aligned with its data set for a warm start. The
@@ -18,31 +16,9 @@ import "fmt"
 // A position out of range or given twice, or vectors of unequal lengths,
 // is an error wrapping ErrRowPosition, and then nothing is removed.
 func (d *KernelDual) DeleteRows(rows []int) error {
-	n := 0
-	if len(d.Alpha) > 0 {
-		n = len(d.Alpha[0])
+	removed, err := deleteAlignedRows(d.Alpha, rows)
+	if removed {
+		d.Gradient = nil
 	}
-	for k, a := range d.Alpha {
-		if len(a) != n {
-			return fmt.Errorf("%w: dual vector %d has %d rows, vector 0 has %d", ErrRowPosition, k, len(a), n)
-		}
-	}
-	del, err := sortedPositions(rows, n)
-	if err != nil || len(del) == 0 {
-		return err
-	}
-	for k, a := range d.Alpha {
-		w, j := del[0], 0
-		for r := del[0]; r < n; r++ {
-			if j < len(del) && del[j] == r {
-				j++
-				continue
-			}
-			a[w] = a[r]
-			w++
-		}
-		d.Alpha[k] = a[:w]
-	}
-	d.Gradient = nil
-	return nil
+	return err
 }

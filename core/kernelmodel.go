@@ -614,28 +614,8 @@ func (m *KernelModel) predictRows(dst []float64, ds *Dataset, from, to int) {
 // their extra features only in RBF's ‖x‖², as for sparse rows.
 func (m *KernelModel) predictDenseAnyWidth(x []float32) float64 {
 	pre := m.prepared()
-	k := m.Kernel
-	sv := m.SV
 	bp := pre.pool.Get().(*[]float64)
-	kv := (*bp)[:sv.Len()]
-	var xx float64
-	if k.Type == RBFKernel {
-		xx = dotDense32(x, x)
-	}
-	for i := range kv {
-		var dot float64
-		if sv.IsDense() {
-			dot = dotDense32(x, sv.DenseRow(i))
-		} else {
-			si, sx := sv.SparseRow(i)
-			dot = dotDenseSparse32(x, si, sx)
-		}
-		if k.Type == RBFKernel {
-			kv[i] = k.rbf(xx, pre.sqnorm[i], dot)
-		} else {
-			kv[i] = k.ofDot(dot)
-		}
-	}
+	m.kernelDense(*bp, x, pre)
 	v := m.predictWith(pre, *bp)
 	pre.pool.Put(bp)
 	return v

@@ -15,13 +15,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
 )
 
 const (
@@ -169,7 +169,7 @@ func publishBytes(dir string, data []byte) (uint64, error) {
 				return 0, fmt.Errorf("modeldir: publish %s: %w", final, rerr)
 			}
 		}
-		if err := syncDir(dir); err != nil {
+		if err := durable.SyncDir(dir); err != nil {
 			return next, fmt.Errorf("modeldir: publish %s: sync directory: %w", final, err)
 		}
 		return next, nil
@@ -203,21 +203,4 @@ func writeTemp(dir string, data []byte) (path string, err error) {
 		return "", err
 	}
 	return path, nil
-}
-
-// syncDir makes a new name in dir durable. Windows cannot open a directory
-// for syncing, and renames there are durable once they return.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

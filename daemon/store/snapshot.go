@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"os"
 	"path/filepath"
-	"runtime"
+
+	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
 )
 
 // Snapshot file format (store.snap). All integers are little-endian.
@@ -366,54 +366,10 @@ func (s *Store) decodeDual(r *reader, n int) error {
 // the temporary file is removed and store.snap is the previous snapshot; an
 // error syncing the directory leaves the new snapshot in place, not yet
 // known to be durable.
-func (s *Store) Commit() (err error) {
+func (s *Store) Commit() error {
 	s.buf = s.encode(s.buf[:0])
-	path := filepath.Join(s.dir, SnapshotName)
-	f, err := os.CreateTemp(s.dir, tempPrefix+"*"+tempSuffix)
-	if err != nil {
+	if err := durable.WriteFile(filepath.Join(s.dir, SnapshotName), s.buf); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close() // harmless when already closed
-			os.Remove(tmp)
-		}
-	}()
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
-	}
-	if _, err = f.Write(s.buf); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
-	}
-	if err := syncDir(s.dir); err != nil {
-		return fmt.Errorf("store: commit: sync directory: %w", err)
 	}
 	return nil
-}
-
-// syncDir makes a rename in dir durable. Windows cannot open a directory
-// for syncing, and renames there are durable once they return.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

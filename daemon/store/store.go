@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
 )
 
 // Hash is the SHA-256 of a batch file's bytes, which identifies the batch
@@ -131,9 +132,9 @@ const SnapshotName = "store.snap"
 // tempPrefix and tempSuffix frame the name of a snapshot being written:
 // a dot-file ending in .tmp, which Open removes as the leftover of a
 // crashed Commit.
-const (
-	tempPrefix = "." + SnapshotName + "-"
-	tempSuffix = ".tmp"
+var (
+	tempPrefix = durable.TempPrefix(SnapshotName)
+	tempSuffix = durable.TempSuffix
 )
 
 // Store holds the daemon's samples; see the package documentation.

@@ -1,15 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
 )
 
 const predictUsage = `usage: svmgo predict [options] test_file model_file output_file
@@ -69,46 +67,31 @@ func predict(args []string, stdout, stderr io.Writer) int {
 	if err := writeLines(outFile, pred); err != nil {
 		return fail(stderr, err)
 	}
-	if quiet {
-		return 0
-	}
-	s := core.ScorePredictions(pred, ds.Labels(), m.IsRegression())
-	if s.Regression {
-		fmt.Fprintf(stdout, "Mean squared error = %.6g (regression)\n", s.MSE)
-		fmt.Fprintf(stdout, "Squared correlation coefficient = %.6g (regression)\n", s.SquaredCorrelation)
-	} else {
-		fmt.Fprintf(stdout, "Accuracy = %.6g%% (%d/%d)\n", 100*s.Accuracy(), s.Correct, s.Total)
+	if !quiet {
+		printScore(stdout, core.ScorePredictions(pred, ds.Labels(), m.IsRegression()), "")
 	}
 	return 0
 }
 
-// writeLines writes one value a line ("%g", as LIBLINEAR does) to path
-// through a temporary file renamed into place.
-func writeLines(path string, values []float64) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	w := bufio.NewWriter(tmp)
-	buf := make([]byte, 0, 32)
+// writeLines writes one value a line ("%g", as liblinear-predict and
+// svm-predict do) to path, atomically.
+func writeLines(path string, values []float64) error {
+	buf := make([]byte, 0, 8*len(values))
 	for _, v := range values {
-		buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
+		buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		buf = append(buf, '\n')
-		if _, err = w.Write(buf); err != nil {
-			return err
-		}
 	}
-	if err = w.Flush(); err != nil {
-		return err
+	return durable.WriteFile(path, buf)
+}
+
+// printScore prints the report of liblinear-predict and svm-predict: MSE
+// and squared correlation for regression, else the accuracy line followed
+// by suffix (svm-predict adds " (classification)").
+func printScore(w io.Writer, s core.Score, suffix string) {
+	if s.Regression {
+		fmt.Fprintf(w, "Mean squared error = %.6g (regression)\n", s.MSE)
+		fmt.Fprintf(w, "Squared correlation coefficient = %.6g (regression)\n", s.SquaredCorrelation)
+		return
 	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	fmt.Fprintf(w, "Accuracy = %.6g%% (%d/%d)%s\n", 100*s.Accuracy(), s.Correct, s.Total, suffix)
 }

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
 )
 
 // predictKernel is svm-predict for a kernel model file: one prediction a
@@ -36,29 +34,19 @@ func predictKernel(testFile, modelFile, outFile string, prob, quiet bool, stdout
 	}
 
 	var pred []float64
-	var out bytes.Buffer
 	if prob && m.SVMType == core.CSVC {
+		var out bytes.Buffer
 		pred = probabilityLines(&out, m, ds)
+		err = durable.WriteFile(outFile, out.Bytes())
 	} else {
 		pred = m.PredictBatchParallel(make([]float64, ds.Len()), ds, 0)
-		buf := make([]byte, 0, 32)
-		for _, v := range pred {
-			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
-			out.Write(append(buf, '\n'))
-		}
+		err = writeLines(outFile, pred)
 	}
-	if err := writeFileAtomic(outFile, out.Bytes()); err != nil {
+	if err != nil {
 		return fail(stderr, err)
 	}
-	if quiet {
-		return 0
-	}
-	s := core.ScorePredictions(pred, ds.Labels(), m.IsRegression())
-	if s.Regression {
-		fmt.Fprintf(stdout, "Mean squared error = %.6g (regression)\n", s.MSE)
-		fmt.Fprintf(stdout, "Squared correlation coefficient = %.6g (regression)\n", s.SquaredCorrelation)
-	} else {
-		fmt.Fprintf(stdout, "Accuracy = %.6g%% (%d/%d) (classification)\n", 100*s.Accuracy(), s.Correct, s.Total)
+	if !quiet {
+		printScore(stdout, core.ScorePredictions(pred, ds.Labels(), m.IsRegression()), " (classification)")
 	}
 	return 0
 }
@@ -105,30 +93,4 @@ func probabilityLines(out *bytes.Buffer, m *core.KernelModel, ds *core.Dataset) 
 		out.WriteByte('\n')
 	}
 	return pred
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory, synced and renamed into place: a reader sees the old file or
-// the whole new one.
-func writeFileAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp.Name())
-		}
-	}()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -3,20 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
 const trainUsage = `usage: svmgo train [options] train_file [model_file]
-` + core.KernelUsage + `
-train_file is in LIBSVM format (or CSV, label first, when it ends in .csv).
-model_file defaults to the train file's name with .model appended, in the
-current directory. Models are written atomically: a failed run leaves none.
-SOURCE_DATE_EPOCH, when set, is recorded as the model's creation time;
-otherwise none is, so equal inputs give byte-identical files.
-`
+` + core.KernelUsage + trainFilesUsage
 
 // train is svm-train: a kernel SVM from a data file, or with -v the
 // cross-validation score.
@@ -33,11 +26,7 @@ func train(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, trainUsage)
 		return 2
 	}
-	trainFile := files[0]
-	modelFile := filepath.Base(trainFile) + ".model"
-	if len(files) == 2 {
-		modelFile = files[1]
-	}
+	trainFile, modelFile := trainFiles(files)
 	ds, err := core.ReadFile(trainFile, core.ReadOptions{})
 	if err != nil {
 		return fail(stderr, err)
@@ -48,13 +37,7 @@ func train(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
 		}
-		s := core.ScorePredictions(pred, ds.Labels(), opts.Params.SVMType.IsRegression())
-		if s.Regression {
-			fmt.Fprintf(stdout, "Cross Validation Mean squared error = %.6g\n", s.MSE)
-			fmt.Fprintf(stdout, "Cross Validation Squared correlation coefficient = %.6g\n", s.SquaredCorrelation)
-		} else {
-			fmt.Fprintf(stdout, "Cross Validation Accuracy = %.6g%%\n", 100*s.Accuracy())
-		}
+		printCVScore(stdout, core.ScorePredictions(pred, ds.Labels(), opts.Params.SVMType.IsRegression()))
 		return 0
 	}
 

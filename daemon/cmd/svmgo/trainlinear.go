@@ -13,7 +13,10 @@ import (
 )
 
 const trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_file]
-` + core.LinearUsage + `
+` + core.LinearUsage + trainFilesUsage
+
+// trainFilesUsage ends both train commands' usage: their file arguments.
+const trainFilesUsage = `
 train_file is in LIBSVM format (or CSV, label first, when it ends in .csv).
 model_file defaults to the train file's name with .model appended, in the
 current directory. Models are written atomically: a failed run leaves none.
@@ -34,11 +37,7 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, trainLinearUsage)
 		return 2
 	}
-	trainFile := files[0]
-	modelFile := filepath.Base(trainFile) + ".model"
-	if len(files) == 2 {
-		modelFile = files[1]
-	}
+	trainFile, modelFile := trainFiles(files)
 	ds, err := core.ReadFile(trainFile, core.ReadOptions{})
 	if err != nil {
 		return fail(stderr, err)
@@ -49,13 +48,7 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, err)
 		}
-		s := core.ScorePredictions(pred, ds.Labels(), opts.Params.Solver.IsRegression())
-		if s.Regression {
-			fmt.Fprintf(stdout, "Cross Validation Mean squared error = %.6g\n", s.MSE)
-			fmt.Fprintf(stdout, "Cross Validation Squared correlation coefficient = %.6g\n", s.SquaredCorrelation)
-		} else {
-			fmt.Fprintf(stdout, "Cross Validation Accuracy = %.6g%%\n", 100*s.Accuracy())
-		}
+		printCVScore(stdout, core.ScorePredictions(pred, ds.Labels(), opts.Params.Solver.IsRegression()))
 		return 0
 	}
 
@@ -81,6 +74,27 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	return 0
+}
+
+// trainFiles returns the train file and the model file of a train
+// command's one or two file arguments.
+func trainFiles(files []string) (trainFile, modelFile string) {
+	trainFile = files[0]
+	modelFile = filepath.Base(trainFile) + ".model"
+	if len(files) == 2 {
+		modelFile = files[1]
+	}
+	return trainFile, modelFile
+}
+
+// printCVScore prints a -v run's score as train and svm-train do.
+func printCVScore(w io.Writer, s core.Score) {
+	if s.Regression {
+		fmt.Fprintf(w, "Cross Validation Mean squared error = %.6g\n", s.MSE)
+		fmt.Fprintf(w, "Cross Validation Squared correlation coefficient = %.6g\n", s.SquaredCorrelation)
+		return
+	}
+	fmt.Fprintf(w, "Cross Validation Accuracy = %.6g%%\n", 100*s.Accuracy())
 }
 
 // sourceDateEpoch reads the reproducible-builds convention's variable.
