@@ -3,8 +3,6 @@ package core
 import (
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 )
 
 // SVMType names a kernel SVM formulation. The values are LIBSVM's -s
@@ -220,104 +218,61 @@ const KernelUsage = `options:
 func ParseKernelOptions(args []string) (KernelOptions, []string, error) {
 	o := KernelOptions{Params: DefaultKernelParams()}
 	p := &o.Params
-	i := 0
-	for ; i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1; i++ {
-		name := args[i]
-		if name == "-q" {
-			o.Quiet = true
-			continue
-		}
-		if i+1 >= len(args) {
-			return o, nil, fmt.Errorf("%w: option %s needs a value", ErrParams, name)
-		}
-		i++
-		val := args[i]
-		num := func() (float64, error) {
-			v, err := strconv.ParseFloat(val, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, fmt.Errorf("%w: option %s: %q is not a number", ErrParams, name, val)
-			}
-			return v, nil
-		}
-		integer := func() (int, error) {
-			v, err := strconv.Atoi(val)
-			if err != nil {
-				return 0, fmt.Errorf("%w: option %s: %q is not an integer", ErrParams, name, val)
-			}
-			return v, nil
+	files, err := scanOptions(args, &o.Quiet, func(v optionValue) error {
+		if ok, err := sharedOption(v, &o.CrossValidation, &p.Seed, &p.MaxIter, &p.Weights); ok {
+			return err
 		}
 		// LIBSVM reads -h and -b with atoi, so "-h 2" means on; here only 0
 		// and 1 are flags.
 		flag := func() (bool, error) {
-			switch val {
+			switch v.val {
 			case "0":
 				return false, nil
 			case "1":
 				return true, nil
 			}
-			return false, fmt.Errorf("%w: option %s: %q is not 0 or 1", ErrParams, name, val)
+			return false, fmt.Errorf("%w: option %s: %q is not 0 or 1", ErrParams, v.name, v.val)
 		}
 		var err error
-		switch {
-		case name == "-s":
+		switch v.name {
+		case "-s":
 			var s int
-			s, err = integer()
+			s, err = v.integer()
 			p.SVMType = SVMType(s)
-		case name == "-t":
+		case "-t":
 			var t int
-			t, err = integer()
+			t, err = v.integer()
 			p.Kernel.Type = KernelType(t)
-		case name == "-d":
-			p.Kernel.Degree, err = integer()
-		case name == "-g":
-			p.Kernel.Gamma, err = num()
-		case name == "-r":
-			p.Kernel.Coef0, err = num()
-		case name == "-c":
-			p.C, err = num()
-		case name == "-n":
-			p.Nu, err = num()
-		case name == "-p":
-			p.P, err = num()
-		case name == "-m":
-			p.CacheMB, err = num()
-		case name == "-e":
-			p.Eps, err = num()
-		case name == "-h":
+		case "-d":
+			p.Kernel.Degree, err = v.integer()
+		case "-g":
+			p.Kernel.Gamma, err = v.num()
+		case "-r":
+			p.Kernel.Coef0, err = v.num()
+		case "-c":
+			p.C, err = v.num()
+		case "-n":
+			p.Nu, err = v.num()
+		case "-p":
+			p.P, err = v.num()
+		case "-m":
+			p.CacheMB, err = v.num()
+		case "-e":
+			p.Eps, err = v.num()
+		case "-h":
 			p.Shrinking, err = flag()
-		case name == "-b":
+		case "-b":
 			p.Probability, err = flag()
-		case name == "-v":
-			o.CrossValidation, err = integer()
-			if err == nil && o.CrossValidation < 2 {
-				err = fmt.Errorf("%w: -v %d: n-fold cross validation needs n >= 2", ErrParams, o.CrossValidation)
-			}
-		case name == "-seed":
-			var s uint64
-			s, err = strconv.ParseUint(val, 10, 64)
-			if err != nil {
-				err = fmt.Errorf("%w: option -seed: %q is not an unsigned integer", ErrParams, val)
-			}
-			p.Seed = s
-		case name == "-iter":
-			p.MaxIter, err = integer()
-		case strings.HasPrefix(name, "-w") && len(name) > 2:
-			label, lerr := strconv.ParseInt(name[2:], 10, 32)
-			if lerr != nil {
-				return o, nil, fmt.Errorf("%w: option %s: %q is not a class label", ErrParams, name, name[2:])
-			}
-			var w float64
-			w, err = num()
-			p.Weights = append(p.Weights, ClassWeight{Label: int32(label), Weight: w})
 		default:
-			return o, nil, fmt.Errorf("%w: unknown option %s", ErrParams, name)
+			return fmt.Errorf("%w: unknown option %s", ErrParams, v.name)
 		}
-		if err != nil {
-			return o, nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return o, nil, err
 	}
 	if err := p.Validate(); err != nil {
 		return o, nil, err
 	}
-	return o, args[i:], nil
+	return o, files, nil
 }

@@ -1,11 +1,6 @@
 package core
 
-import (
-	"fmt"
-	"math"
-	"strconv"
-	"strings"
-)
+import "fmt"
 
 // LinearOptions are the options of LIBLINEAR's train command: the training
 // parameters and what the command does with them.
@@ -47,79 +42,36 @@ const LinearUsage = `options:
 func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
 	o := LinearOptions{Params: DefaultLinearParams()}
 	p := &o.Params
-	i := 0
-	for ; i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1; i++ {
-		name := args[i]
-		if name == "-q" {
-			o.Quiet = true
-			continue
-		}
-		if i+1 >= len(args) {
-			return o, nil, fmt.Errorf("%w: option %s needs a value", ErrParams, name)
-		}
-		i++
-		val := args[i]
-		num := func() (float64, error) {
-			v, err := strconv.ParseFloat(val, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, fmt.Errorf("%w: option %s: %q is not a number", ErrParams, name, val)
-			}
-			return v, nil
-		}
-		integer := func() (int, error) {
-			v, err := strconv.Atoi(val)
-			if err != nil {
-				return 0, fmt.Errorf("%w: option %s: %q is not an integer", ErrParams, name, val)
-			}
-			return v, nil
+	files, err := scanOptions(args, &o.Quiet, func(v optionValue) error {
+		if ok, err := sharedOption(v, &o.CrossValidation, &p.Seed, &p.MaxIter, &p.Weights); ok {
+			return err
 		}
 		var err error
-		switch {
-		case name == "-s":
+		switch v.name {
+		case "-s":
 			var s int
-			s, err = integer()
+			s, err = v.integer()
 			p.Solver = LinearSolver(s)
-		case name == "-c":
-			p.C, err = num()
-		case name == "-p":
-			p.P, err = num()
-		case name == "-e":
-			p.Eps, err = num()
-		case name == "-B":
-			p.Bias, err = num()
-		case name == "-v":
-			o.CrossValidation, err = integer()
-			if err == nil && o.CrossValidation < 2 {
-				err = fmt.Errorf("%w: -v %d: n-fold cross validation needs n >= 2", ErrParams, o.CrossValidation)
-			}
-		case name == "-n":
-			p.Threads, err = integer()
-		case name == "-seed":
-			var s uint64
-			s, err = strconv.ParseUint(val, 10, 64)
-			if err != nil {
-				err = fmt.Errorf("%w: option -seed: %q is not an unsigned integer", ErrParams, val)
-			}
-			p.Seed = s
-		case name == "-iter":
-			p.MaxIter, err = integer()
-		case strings.HasPrefix(name, "-w") && len(name) > 2:
-			label, lerr := strconv.ParseInt(name[2:], 10, 32)
-			if lerr != nil {
-				return o, nil, fmt.Errorf("%w: option %s: %q is not a class label", ErrParams, name, name[2:])
-			}
-			var w float64
-			w, err = num()
-			p.Weights = append(p.Weights, ClassWeight{Label: int32(label), Weight: w})
+		case "-c":
+			p.C, err = v.num()
+		case "-p":
+			p.P, err = v.num()
+		case "-e":
+			p.Eps, err = v.num()
+		case "-B":
+			p.Bias, err = v.num()
+		case "-n":
+			p.Threads, err = v.integer()
 		default:
-			return o, nil, fmt.Errorf("%w: unknown option %s", ErrParams, name)
+			return fmt.Errorf("%w: unknown option %s", ErrParams, v.name)
 		}
-		if err != nil {
-			return o, nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return o, nil, err
 	}
 	if err := p.Validate(); err != nil {
 		return o, nil, err
 	}
-	return o, args[i:], nil
+	return o, files, nil
 }

@@ -1,0 +1,81 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// optionValue is one option of a train command line (LIBLINEAR's or
+// svm-train's syntax) and the argument after it.
+type optionValue struct{ name, val string }
+
+func (v optionValue) num() (float64, error) {
+	f, err := strconv.ParseFloat(v.val, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("%w: option %s: %q is not a number", ErrParams, v.name, v.val)
+	}
+	return f, nil
+}
+
+func (v optionValue) integer() (int, error) {
+	n, err := strconv.Atoi(v.val)
+	if err != nil {
+		return 0, fmt.Errorf("%w: option %s: %q is not an integer", ErrParams, v.name, v.val)
+	}
+	return n, nil
+}
+
+// scanOptions walks args while they are options: "-q" sets *quiet, every
+// other option takes the next argument and goes to set. It returns the
+// arguments after the last option (the file names).
+func scanOptions(args []string, quiet *bool, set func(optionValue) error) ([]string, error) {
+	i := 0
+	for ; i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1; i++ {
+		name := args[i]
+		if name == "-q" {
+			*quiet = true
+			continue
+		}
+		if i+1 >= len(args) {
+			return nil, fmt.Errorf("%w: option %s needs a value", ErrParams, name)
+		}
+		i++
+		if err := set(optionValue{name, args[i]}); err != nil {
+			return nil, err
+		}
+	}
+	return args[i:], nil
+}
+
+// sharedOption sets the options both train commands give the same meaning
+// (-v, -seed, -iter, -wi) and reports whether v was one of them.
+func sharedOption(v optionValue, folds *int, seed *uint64, maxIter *int, weights *[]ClassWeight) (bool, error) {
+	var err error
+	switch {
+	case v.name == "-v":
+		*folds, err = v.integer()
+		if err == nil && *folds < 2 {
+			err = fmt.Errorf("%w: -v %d: n-fold cross validation needs n >= 2", ErrParams, *folds)
+		}
+	case v.name == "-seed":
+		*seed, err = strconv.ParseUint(v.val, 10, 64)
+		if err != nil {
+			err = fmt.Errorf("%w: option -seed: %q is not an unsigned integer", ErrParams, v.val)
+		}
+	case v.name == "-iter":
+		*maxIter, err = v.integer()
+	case strings.HasPrefix(v.name, "-w") && len(v.name) > 2:
+		label, lerr := strconv.ParseInt(v.name[2:], 10, 32)
+		if lerr != nil {
+			return true, fmt.Errorf("%w: option %s: %q is not a class label", ErrParams, v.name, v.name[2:])
+		}
+		var w float64
+		w, err = v.num()
+		*weights = append(*weights, ClassWeight{Label: int32(label), Weight: w})
+	default:
+		return false, nil
+	}
+	return true, err
+}
