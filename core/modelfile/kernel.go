@@ -292,24 +292,9 @@ func float64s(name string, b []byte) ([]float64, error) {
 // stores (the smaller one), with labels 0; empty slices decode as nil. It
 // is safe for concurrent use.
 func UnmarshalKernel(b []byte) (*core.KernelModel, error) {
-	payload, major, minor, err := openPayload(b)
-	if err != nil {
-		return nil, err
-	}
-	kind, err := bodyKind(payload)
-	if err != nil {
-		return nil, fmt.Errorf("%w: body: %w", ErrCorrupt, err)
-	}
-	if kind != KindKernel {
-		return nil, kindError(kind, KindKernel, major, minor)
-	}
 	var bd kbody
-	rest, err := bd.UnmarshalMsg(payload)
-	if err != nil {
-		return nil, fmt.Errorf("%w: body: %w", ErrCorrupt, err)
-	}
-	if len(rest) != 0 { // scanShape has checked this already
-		return nil, fmt.Errorf("%w: %d bytes after the body", ErrCorrupt, len(rest))
+	if err := decodeBody(b, KindKernel, &bd); err != nil {
+		return nil, err
 	}
 	m, err := fromKernelBody(&bd)
 	if err != nil {

@@ -309,30 +309,39 @@ func toBody(m *core.LinearModel) *body {
 // Result.Subproblems) decode as nil, and Params.Threads as 0. It is safe
 // for concurrent use.
 func Unmarshal(b []byte) (*core.LinearModel, error) {
-	payload, major, minor, err := openPayload(b)
-	if err != nil {
-		return nil, err
-	}
-	kind, err := bodyKind(payload)
-	if err != nil {
-		return nil, fmt.Errorf("%w: body: %w", ErrCorrupt, err)
-	}
-	if kind != KindLinear {
-		return nil, kindError(kind, KindLinear, major, minor)
-	}
 	var bd body
-	rest, err := bd.UnmarshalMsg(payload)
-	if err != nil {
-		return nil, fmt.Errorf("%w: body: %w", ErrCorrupt, err)
-	}
-	if len(rest) != 0 { // scanShape has checked this already
-		return nil, fmt.Errorf("%w: %d bytes after the body", ErrCorrupt, len(rest))
+	if err := decodeBody(b, KindLinear, &bd); err != nil {
+		return nil, err
 	}
 	m, err := fromBody(&bd)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return m, nil
+}
+
+// decodeBody checks b's frame and that its body is of kind want, then
+// decodes the body into bd.
+func decodeBody(b []byte, want string, bd msgp.Unmarshaler) error {
+	payload, major, minor, err := openPayload(b)
+	if err != nil {
+		return err
+	}
+	kind, err := bodyKind(payload)
+	if err != nil {
+		return fmt.Errorf("%w: body: %w", ErrCorrupt, err)
+	}
+	if kind != want {
+		return kindError(kind, want, major, minor)
+	}
+	rest, err := bd.UnmarshalMsg(payload)
+	if err != nil {
+		return fmt.Errorf("%w: body: %w", ErrCorrupt, err)
+	}
+	if len(rest) != 0 { // scanShape has checked this already
+		return fmt.Errorf("%w: %d bytes after the body", ErrCorrupt, len(rest))
+	}
+	return nil
 }
 
 // Kind returns the model kind of a model file, KindLinear or KindKernel,
