@@ -52,6 +52,36 @@ func (t *textReader) next() (line string, ok bool, err error) {
 	return strings.TrimRight(s, "\r\n"), true, nil
 }
 
+// headerLine reads the next "key value…" line of a text model's header,
+// recording where each key was seen; done reports the line holding endKey
+// alone (LIBSVM's SV, LIBLINEAR's w), which ends the header. A blank line,
+// a repeated key, a key without a value or the end of the file is an error.
+func (t *textReader) headerLine(seen map[string]int, endKey string) (key string, vals []string, done bool, err error) {
+	line, ok, err := t.next()
+	if err != nil {
+		return "", nil, false, err
+	}
+	if !ok {
+		return "", nil, false, t.errorf(ErrSyntax, "end of file before the %s line", endKey)
+	}
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return "", nil, false, t.errorf(ErrSyntax, "blank line in the header")
+	}
+	key, vals = f[0], f[1:]
+	if key == endKey && len(vals) == 0 {
+		return key, nil, true, nil
+	}
+	if at, dup := seen[key]; dup {
+		return "", nil, false, t.errorf(ErrSyntax, "%s repeated (first on line %d)", key, at)
+	}
+	seen[key] = t.line
+	if len(vals) == 0 {
+		return "", nil, false, t.errorf(ErrSyntax, "%s without a value", key)
+	}
+	return key, vals, false, nil
+}
+
 // errorf returns a ParseError at the current line wrapping cause.
 func (t *textReader) errorf(cause error, format string, args ...any) error {
 	return &ParseError{File: t.name, Line: t.line, Msg: fmt.Sprintf(format, args...), Err: cause}
@@ -129,27 +159,12 @@ func ReadLIBSVMModel(r io.Reader, name string) (*KernelModel, error) {
 		return &ParseError{File: name, Line: seen[key], Msg: fmt.Sprintf(format, args...), Err: ErrSyntax}
 	}
 	for {
-		line, ok, err := t.next()
+		key, vals, done, err := t.headerLine(seen, "SV")
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			return nil, syntax("end of file before the SV line")
-		}
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			return nil, syntax("blank line in the header")
-		}
-		key, vals := f[0], f[1:]
-		if key == "SV" && len(vals) == 0 {
+		if done {
 			break
-		}
-		if at, dup := seen[key]; dup {
-			return nil, syntax("%s repeated (first on line %d)", key, at)
-		}
-		seen[key] = t.line
-		if len(vals) == 0 {
-			return nil, syntax("%s without a value", key)
 		}
 		one := func() (string, error) {
 			if len(vals) != 1 {
@@ -440,27 +455,12 @@ func ReadLIBLINEARModel(r io.Reader, name string) (*LinearModel, error) {
 	var labels []int32
 	bias := -1.0
 	for {
-		line, ok, err := t.next()
+		key, vals, done, err := t.headerLine(seen, "w")
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			return nil, syntax("end of file before the w line")
-		}
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			return nil, syntax("blank line in the header")
-		}
-		key, vals := f[0], f[1:]
-		if key == "w" && len(vals) == 0 {
+		if done {
 			break
-		}
-		if at, dup := seen[key]; dup {
-			return nil, syntax("%s repeated (first on line %d)", key, at)
-		}
-		seen[key] = t.line
-		if len(vals) == 0 {
-			return nil, syntax("%s without a value", key)
 		}
 		if key != "label" && len(vals) != 1 {
 			return nil, syntax("%s wants one value, has %d", key, len(vals))
