@@ -23,6 +23,9 @@ EX_CFLAGS   := -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror -Iinclude
 EX_CXXFLAGS := -std=c++17 -O2 -Wall -Wextra -Werror -Iinclude
 EX_LDFLAGS  := -Llib -lsvmgo -Wl,-rpath,'$$ORIGIN/../lib'
 C_DEMO_SRC  := examples/c/svmgo_demo.c examples/c/libsvm_reader.c
+C_KERNEL_SRC := examples/c/svmgo_kernel_demo.c examples/c/libsvm_reader.c
+# The kernel clients fit an RBF C-SVC with probabilities on heart_scale.
+KERNEL_OPTIONS := -t 2 -c 4 -b 1
 
 GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
@@ -77,16 +80,45 @@ bin/readme_example_c: examples/c/readme_example.c include/svmgo.h $(LIB)
 	@mkdir -p bin
 	$(CC) $(EX_CFLAGS) $< $(EX_LDFLAGS) -o $@
 
-bin/svmgo_demo_cpp: examples/cpp/svmgo_demo.cpp include/svmgo.hpp include/svmgo.h $(LIB)
+bin/svmgo_kernel_demo_c: $(C_KERNEL_SRC) examples/c/libsvm_reader.h include/svmgo.h $(LIB)
+	@mkdir -p bin
+	$(CC) $(EX_CFLAGS) $(C_KERNEL_SRC) $(EX_LDFLAGS) -o $@
+
+bin/svmgo_demo_cpp: examples/cpp/svmgo_demo.cpp examples/cpp/libsvm_reader.hpp include/svmgo.hpp include/svmgo.h \
+		$(LIB)
 	@mkdir -p bin
 	$(CXX) $(EX_CXXFLAGS) $< $(EX_LDFLAGS) -o $@
 
-test-c: bin/svmgo_demo_c bin/readme_example_c
+bin/svmgo_kernel_demo_cpp: examples/cpp/svmgo_kernel_demo.cpp examples/cpp/libsvm_reader.hpp include/svmgo.hpp \
+		include/svmgo.h $(LIB)
+	@mkdir -p bin
+	$(CXX) $(EX_CXXFLAGS) $< $(EX_LDFLAGS) -o $@
+
+# run_kernel_client runs kernel client $(1) with $(KERNEL_OPTIONS) on
+# heart_scale and checks its two "Accuracy = P% (k/n)" lines (labels, most
+# probable classes) against bin/svmgo predict and predict -b 1 of a model
+# that bin/svmgo train fits here from the same files and options.
+define run_kernel_client
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	acc='Accuracy = [0-9.]*% ([0-9]*/[0-9]*)' && \
+	$(BIN) train -q $(KERNEL_OPTIONS) $(DEMO_DATA)/heart_scale.train $$tmp/model && \
+	{ $(BIN) predict $(DEMO_DATA)/heart_scale.test $$tmp/model $$tmp/out && \
+	  $(BIN) predict -b 1 $(DEMO_DATA)/heart_scale.test $$tmp/model $$tmp/out; } | grep -o "$$acc" > $$tmp/want && \
+	echo '$(1) $(DEMO_DATA)/heart_scale.train $(DEMO_DATA)/heart_scale.test "$(KERNEL_OPTIONS)"' && \
+	{ $(1) $(DEMO_DATA)/heart_scale.train $(DEMO_DATA)/heart_scale.test "$(KERNEL_OPTIONS)" > $$tmp/got; \
+	  st=$$?; cat $$tmp/got; [ $$st -eq 0 ]; } && \
+	grep -o "^$$acc" $$tmp/got | diff -u --label "bin/svmgo predict, predict -b 1" --label "$(1)" $$tmp/want - && \
+	[ $$(wc -l < $$tmp/want) -eq 2 ] && echo "$(1): accuracy as bin/svmgo predict and predict -b 1 print it"
+endef
+
+test-c: bin/svmgo_demo_c bin/readme_example_c bin/svmgo_kernel_demo_c $(BIN)
 	bin/svmgo_demo_c
 	bin/readme_example_c
+	$(call run_kernel_client,bin/svmgo_kernel_demo_c)
 
-test-cpp: bin/svmgo_demo_cpp
+test-cpp: bin/svmgo_demo_cpp bin/svmgo_kernel_demo_cpp $(BIN)
 	bin/svmgo_demo_cpp
+	$(call run_kernel_client,bin/svmgo_kernel_demo_cpp)
 
 # The numpy and scipy tests skip when $(PYTHON) lacks them. Debian's
 # python3-numpy serves /usr/bin/python3, which may not be the python3 on

@@ -208,8 +208,10 @@ public:
         return label;
     }
 
-    /* Labels of the rows of a row-major matrix whose row width is the
-     * model's number of features (T is float or double). */
+    /* The output of the rows of a row-major matrix whose row width is the
+     * model's number of features (T is float or double): one label a row,
+     * num_decision_values() decision values or num_classes() probabilities
+     * (Output::probability: models trained with -b 1), row after row. */
     template <class T> std::vector<double> predict(const std::vector<T> &x, Output output = Output::label) const
     {
         const std::size_t nf = num_features();
@@ -223,7 +225,8 @@ public:
         return out;
     }
 
-    /* Labels of CSR rows (indptr.size() - 1 rows; T is float or double). */
+    /* The output of CSR rows (indptr.size() - 1 rows; T is float or
+     * double), laid out as for dense rows. */
     template <class T>
     std::vector<double> predict_csr(const std::vector<std::int64_t> &indptr, const std::vector<std::int32_t> &indices,
                                     const std::vector<T> &values, Output output = Output::label) const
@@ -277,13 +280,15 @@ private:
     svmgo_model *handle_ = nullptr;
 };
 
-/* A trainer (svmgo_trainer): a fixed-capacity set of rows whose fits are
- * warm-started from the previous fit. Move-only; use it from one thread at
- * a time. */
+/* A trainer (svmgo_trainer), linear or kernel: a fixed-capacity set of rows
+ * whose fits are warm-started from the previous fit. Move-only; use it from
+ * one thread at a time. */
 class Trainer {
 public:
-    /* options: LIBLINEAR's train options ("-s 1 -B 1"). capacity_nonzeros >
-     * 0 stores rows sparse; 0 stores them dense. */
+    /* options: LIBLINEAR's train options ("-s 1 -B 1"), or svm-train's
+     * for a kernel trainer ("-t 2 -c 4 -b 1"; any of -t -g -d -r -m -h -b
+     * selects them, see svmgo_trainer_new). capacity_nonzeros > 0 stores
+     * rows sparse; 0 stores them dense. */
     Trainer(const std::string &options, std::size_t capacity_rows, std::size_t num_features,
             std::size_t capacity_nonzeros = 0)
         : num_features_(num_features)
