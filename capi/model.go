@@ -70,7 +70,7 @@ func checkWeights(m *core.LinearModel) error {
 // stderr, so the watcher's log is discarded; a version that fails to load
 // shows as a version number that does not advance.
 func watch(dir string) (*modelHandle, error) {
-	w, err := modeldir.Watch(dir, modeldir.Options{Logger: slog.New(slog.DiscardHandler), Kernel: true})
+	w, err := modeldir.Watch(dir, modeldir.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, errorf(statusIO, "%w", err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"math"
-	"slices"
 	"strings"
 	"sync"
 
@@ -22,7 +21,7 @@ type trainerHandle struct {
 	numFeatures int
 	ds          *core.Dataset
 	// Exactly one of trainer and kernel is set: the options chose
-	// LIBLINEAR's or LIBSVM's syntax (kernelSyntax).
+	// LIBLINEAR's or LIBSVM's syntax (core.KernelSyntax).
 	trainer *core.LinearTrainer
 	kernel  *core.KernelTrainer
 	// dual (kdual for a kernel trainer) holds the last fit's dual
@@ -31,25 +30,6 @@ type trainerHandle struct {
 	// added since start at zero.
 	dual  *core.LinearDual
 	kdual *core.KernelDual
-}
-
-// kernelOptionNames are the options that only LIBSVM's svm-train has (or
-// that mean something else in LIBLINEAR's train, where -n is its thread
-// count and -s its own solver numbers): one of them selects a kernel
-// trainer. -n is not among them although svm-train has it (ν), since
-// "-n 2" is a valid LIBLINEAR option string; with a kernel option present
-// it is parsed as ν.
-var kernelOptionNames = []string{"-t", "-g", "-d", "-r", "-m", "-h", "-b"}
-
-// kernelSyntax reports whether args, the options split at white space,
-// select a kernel trainer.
-func kernelSyntax(args []string) bool {
-	for _, a := range args {
-		if slices.Contains(kernelOptionNames, a) {
-			return true
-		}
-	}
-	return false
 }
 
 // newTrainer parses options (the command line's train options, split at
@@ -65,7 +45,7 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 		rest       []string
 		err        error
 	)
-	if kernel = kernelSyntax(args); kernel {
+	if kernel = core.KernelSyntax(args); kernel {
 		var o core.KernelOptions
 		o, rest, err = core.ParseKernelOptions(args)
 		kp, crossValid = o.Params, o.CrossValidation

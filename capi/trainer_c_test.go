@@ -136,7 +136,7 @@ func TestTrainerFromC(t *testing.T) {
 			}
 			var files [3][]byte
 			var predict3 func(x []float32) float64
-			if kernelSyntax(strings.Fields(c.options)) {
+			if core.KernelSyntax(strings.Fields(c.options)) {
 				files, predict3 = kernelSteps(t, c.options, ds, appendRows, n, remove, capRows, c.nf)
 			} else {
 				files, predict3 = linearSteps(t, c.options, ds, appendRows, n, remove, capRows, c.nf)

@@ -79,3 +79,27 @@ func sharedOption(v optionValue, folds *int, seed *uint64, maxIter *int, weights
 	}
 	return true, err
 }
+
+// kernelOptionNames are the options that only LIBSVM's svm-train has (or
+// that mean something else in LIBLINEAR's train, where -n is its thread
+// count and -s its own solver numbers). -n is not among them although
+// svm-train has it (ν), since "-n 2" is a valid LIBLINEAR option string;
+// with a kernel option present it is parsed as ν.
+var kernelOptionNames = [...]string{"-t", "-g", "-d", "-r", "-m", "-h", "-b"}
+
+// KernelSyntax reports whether args, train options split at white space,
+// are in svm-train's syntax (ParseKernelOptions) rather than LIBLINEAR's
+// (ParseLinearOptions): whether any of -t -g -d -r -m -h -b is present.
+// Otherwise the options are LIBLINEAR's, where -s and -n mean its solver and
+// thread count. Programs that take either kind of options in one string
+// (the C ABI trainer, svmgo watch) choose the trainer with it.
+func KernelSyntax(args []string) bool {
+	for _, a := range args {
+		for _, k := range kernelOptionNames {
+			if a == k {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -59,15 +59,15 @@ func samePredictions(t *testing.T, got, want *core.KernelModel) {
 }
 
 // TestPublishKernelAndWatch: kernel and linear versions published in turn
-// are each served, in the field of their kind, by a watcher that takes
-// kernel models; the kernel model predicts as the one published.
+// are each served, in the field of their kind, by a watcher with default
+// options; the kernel model predicts as the one published.
 func TestPublishKernelAndWatch(t *testing.T) {
 	dir := t.TempDir()
 	km := testKernelModel(t)
 	if v, err := Publish(dir, testModel(1)); err != nil || v != 1 {
 		t.Fatalf("Publish = %d, %v", v, err)
 	}
-	w, err := Watch(dir, Options{Kernel: true})
+	w, err := Watch(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,16 +105,17 @@ func TestPublishKernelAndWatch(t *testing.T) {
 	}
 }
 
-// TestWatchSkipsKernelByDefault: a watcher made for linear models logs a
-// kernel version as one that failed to load and keeps serving the linear
-// one, so Loaded.Model is never nil for its callers.
-func TestWatchSkipsKernelByDefault(t *testing.T) {
+// TestWatchLinearOnlySkipsKernel: a watcher made for linear models
+// (Options.LinearOnly) logs a kernel version as one that failed to load and
+// keeps serving the linear one, so Loaded.Model is never nil for its
+// callers; the next linear version is served.
+func TestWatchLinearOnlySkipsKernel(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := Publish(dir, testModel(1)); err != nil {
 		t.Fatal(err)
 	}
 	rec := &recorder{}
-	w, err := Watch(dir, Options{Logger: slog.New(rec)})
+	w, err := Watch(dir, Options{Logger: slog.New(rec), LinearOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,6 +128,10 @@ func TestWatchSkipsKernelByDefault(t *testing.T) {
 	if l := w.Current(); l.Version != 1 || l.Model == nil {
 		t.Fatalf("serving version %d (Model %v) after a kernel version, want linear version 1", l.Version, l.Model)
 	}
+	if v, err := Publish(dir, testModel(3)); err != nil || v != 3 {
+		t.Fatalf("Publish = %d, %v", v, err)
+	}
+	waitVersion(t, w, 3, 3)
 }
 
 // TestLoadAndDecodeBothKinds: Load and Decode return each kind in its

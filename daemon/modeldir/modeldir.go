@@ -2,12 +2,15 @@
 // and a watcher that follows the newest valid version (DESIGN.md §6).
 //
 // A published model is named "model-<version>.svmgo" with a decimal version
-// that strictly increases. Publish writes a temporary dot-file ending in
-// ".tmp", syncs it, gives it its final name and syncs the directory, so a
-// reader sees either no file or a complete one. Watch loads the newest valid
-// version and then follows the directory with fsnotify, swapping each newer
-// valid version in with one atomic pointer store; a version that fails to
-// load is logged and skipped while the current model keeps serving.
+// that strictly increases. Publish (linear models) and PublishKernel (kernel
+// models) write a temporary dot-file ending in ".tmp", sync it, give it its
+// final name and sync the directory, so a reader sees either no file or a
+// complete one. Watch loads the newest valid version, of either kind, and
+// then follows the directory with fsnotify, swapping each newer valid
+// version in with one atomic pointer store; a version that fails to load is
+// logged and skipped while the current model keeps serving. Loaded holds
+// the model in the field of its kind; a caller that serves linear models
+// only sets Options.LinearOnly.
 package modeldir
 
 import (
@@ -108,8 +111,9 @@ func Publish(dir string, m *core.LinearModel) (uint64, error) {
 }
 
 // PublishKernel is Publish for a kernel model: the same versioning, the
-// same atomic steps, the same errors. Kernel model files are format 1.1,
-// so a watcher only loads them when its Options.Kernel is set.
+// same atomic steps, the same errors, and the same version sequence, so a
+// directory may hold both kinds (a publisher may switch kinds). Watchers
+// load kernel versions unless their Options.LinearOnly is set.
 func PublishKernel(dir string, m *core.KernelModel) (uint64, error) {
 	if m.Created == 0 {
 		m = stampedKernel(m, time.Now().Unix())

@@ -29,9 +29,9 @@ const defaultDebounce = 10 * time.Millisecond
 // Loaded is one loaded version of a model. A Watcher never modifies a Loaded
 // it has handed out, so its fields may be read without synchronisation.
 //
-// Exactly one of Model and Kernel is set. Without Options.Kernel a Watcher
-// loads linear models only, so Model is always set and callers written for
-// linear models need no change.
+// Exactly one of Model and Kernel is set: a Watcher loads both kinds, so a
+// caller checks which (or sets Options.LinearOnly when it can serve linear
+// models only).
 type Loaded struct {
 	// Model is the decoded and validated linear model, nil for a kernel
 	// model.
@@ -56,24 +56,26 @@ type Options struct {
 	// one scan; the delay runs from the first event of a burst, so a steady
 	// stream of events cannot postpone scans for ever. 0 means 10ms.
 	Debounce time.Duration
-	// Kernel makes the watcher load kernel model files too, setting
-	// Loaded.Kernel. False (the default) treats them as files that fail to
-	// load, so a caller that reads only Loaded.Model never sees a Loaded
-	// without one.
-	Kernel bool
+	// LinearOnly makes the watcher treat kernel model files as files that
+	// fail to load (logged, skipped, the current model kept serving), for a
+	// caller that can serve linear models only: it then never sees a Loaded
+	// without Model. False, the default, loads both kinds, so a directory
+	// whose publisher switches from linear to kernel models (svmgo watch
+	// reloaded with svm-train options) is followed.
+	LinearOnly bool
 }
 
 // Watcher follows the newest valid model version in a directory (DESIGN.md
 // §6). Current may be called from any number of goroutines; Rescan and Close
 // are safe to call concurrently with everything else.
 type Watcher struct {
-	dir      string
-	log      *slog.Logger
-	debounce time.Duration
-	kernel   bool
-	fsw      *fsnotify.Watcher
-	current  atomic.Pointer[Loaded]
-	done     chan struct{} // closed when run returns
+	dir        string
+	log        *slog.Logger
+	debounce   time.Duration
+	linearOnly bool
+	fsw        *fsnotify.Watcher
+	current    atomic.Pointer[Loaded]
+	done       chan struct{} // closed when run returns
 
 	scanMu sync.Mutex
 	// failed remembers versions newer than the current one that did not
@@ -127,12 +129,12 @@ func Watch(dir string, opt Options) (*Watcher, error) {
 // watcher yet; tests drive its run loop with channels of their own.
 func newWatcher(dir string, opt Options) *Watcher {
 	w := &Watcher{
-		dir:      dir,
-		log:      opt.Logger,
-		debounce: opt.Debounce,
-		kernel:   opt.Kernel,
-		done:     make(chan struct{}),
-		failed:   make(map[uint64]stamp),
+		dir:        dir,
+		log:        opt.Logger,
+		debounce:   opt.Debounce,
+		linearOnly: opt.LinearOnly,
+		done:       make(chan struct{}),
+		failed:     make(map[uint64]stamp),
 	}
 	if w.log == nil {
 		w.log = slog.New(slog.DiscardHandler)
@@ -300,14 +302,14 @@ func (w *Watcher) Rescan() {
 }
 
 // load reads and checks the model file at path, refusing a kernel model
-// unless the watcher takes them.
+// when the watcher takes linear models only.
 func (w *Watcher) load(path string) (*Loaded, error) {
 	l, err := Load(path)
 	if err != nil {
 		return nil, err
 	}
-	if l.Kernel != nil && !w.kernel {
-		return nil, fmt.Errorf("modeldir: %s holds a kernel model; this watcher takes linear models only (Options.Kernel)", path)
+	if l.Kernel != nil && w.linearOnly {
+		return nil, fmt.Errorf("modeldir: %s holds a kernel model; this watcher takes linear models only (Options.LinearOnly)", path)
 	}
 	return l, nil
 }

@@ -42,18 +42,20 @@ type rawSnap struct {
 	starts              []uint64
 	idx                 []int32
 	val                 []float32
-	hasDual             byte
+	hasDual             byte // the dual kind: 0 none, 1 linear, 2 kernel
+	svmType             uint32
 	nvec, nlab          uint32
-	dualLabels          []int32
-	alpha               []float64 // vector-major
+	dualLabels          []int32    // linear
+	pairs               [][2]int32 // kernel C-SVC
+	alpha               []float64  // vector-major
 	trailing            []byte
 }
 
 // validRaw returns a valid snapshot for fuzzCfg: three batches, four rows,
-// a two-vector dual known for the first three rows.
+// a two-vector linear dual known for the first three rows.
 func validRaw() rawSnap {
 	return rawSnap{
-		major: 1, capacity: 8, nzCap: 24, mf: 8, policy: 0,
+		major: 2, capacity: 8, nzCap: 24, mf: 8, policy: 0,
 		gen: 3, published: 2,
 		nHashes: 3, hashes: []Hash{hashOf("a"), hashOf("b"), hashOf("c")},
 		rows: 4, nnz: 6, known: 3,
@@ -66,6 +68,30 @@ func validRaw() rawSnap {
 		dualLabels: []int32{1, 2},
 		alpha:      []float64{0.5, 0, 1, 0, 0, 0, 0.25, 0},
 	}
+}
+
+// validKernelRaw is validRaw's rows with a C-SVC kernel dual: classes 1,
+// −1 and 2 give three one-vs-one pairs, α known for the first three rows
+// (0 for rows outside a pair, as core returns them).
+func validKernelRaw() rawSnap {
+	r := validRaw()
+	r.hasDual, r.svmType, r.nvec, r.nlab, r.dualLabels = 2, uint32(core.CSVC), 3, 0, nil
+	r.pairs = [][2]int32{{1, -1}, {1, 2}, {-1, 2}}
+	r.alpha = []float64{
+		0.5, 0.5, 0, 0, // (1, −1): rows 0, 1
+		0.25, 0, 0.25, 0, // (1, 2): rows 0, 2
+		0, 1, 1, 0, // (−1, 2): rows 1, 2
+	}
+	return r
+}
+
+// validSVRRaw is validRaw's rows with an ε-SVR kernel dual: one vector of
+// signed β.
+func validSVRRaw() rawSnap {
+	r := validRaw()
+	r.hasDual, r.svmType, r.nvec, r.nlab, r.dualLabels = 2, uint32(core.EpsSVR), 1, 0, nil
+	r.alpha = []float64{0.75, -0.75, 0, 0}
+	return r
 }
 
 func (r rawSnap) bytes() []byte {
@@ -99,7 +125,19 @@ func (r rawSnap) bytes() []byte {
 		p = le.AppendUint32(p, math.Float32bits(v))
 	}
 	p = append(p, r.hasDual)
-	if r.hasDual != 0 {
+	switch r.hasDual {
+	case 0:
+	case 2:
+		p = le.AppendUint32(p, r.svmType)
+		p = le.AppendUint32(p, r.nvec)
+		for _, pr := range r.pairs {
+			p = le.AppendUint32(p, uint32(pr[0]))
+			p = le.AppendUint32(p, uint32(pr[1]))
+		}
+		for _, a := range r.alpha {
+			p = le.AppendUint64(p, math.Float64bits(a))
+		}
+	default:
 		p = le.AppendUint32(p, r.nvec)
 		p = le.AppendUint32(p, r.nlab)
 		for _, l := range r.dualLabels {
@@ -122,7 +160,8 @@ func (r rawSnap) bytes() []byte {
 // passes) whose contents are wrong, each in one way.
 func inconsistentSnapshots(t testing.TB) map[string][]byte {
 	edits := map[string]func(r *rawSnap){
-		"major-2":             func(r *rawSnap) { r.major = 2 },
+		"major-0":             func(r *rawSnap) { r.major = 0 },
+		"major-3":             func(r *rawSnap) { r.major = 3 },
 		"published-ahead":     func(r *rawSnap) { r.published = 4 },
 		"duplicate-hash":      func(r *rawSnap) { r.hashes[2] = r.hashes[0] },
 		"hashes-huge":         func(r *rawSnap) { r.nHashes = 1 << 60 },
@@ -162,9 +201,34 @@ func inconsistentSnapshots(t testing.TB) map[string][]byte {
 		"dual-missing":        func(r *rawSnap) { r.hasDual = 0; r.known = 0; r.trailing = []byte{1} },
 		"empty-rows-two-dual": func(r *rawSnap) { *r = emptyRaw(); r.hasDual, r.nvec = 1, 2 },
 	}
+	// Kernel duals, from validKernelRaw.
+	kernelEdits := map[string]func(r *rawSnap){
+		"v1-kernel-dual":          func(r *rawSnap) { r.major = 1 },
+		"kernel-nu-svc":           func(r *rawSnap) { r.svmType = 1 },
+		"kernel-svm-type":         func(r *rawSnap) { r.svmType = 4 },
+		"kernel-no-vectors":       func(r *rawSnap) { r.nvec, r.pairs, r.alpha = 0, nil, nil },
+		"kernel-pair-self":        func(r *rawSnap) { r.pairs[1] = [2]int32{2, 2} },
+		"kernel-pair-twice":       func(r *rawSnap) { r.pairs[2] = [2]int32{2, 1} },
+		"kernel-alpha-negative":   func(r *rawSnap) { r.alpha[4] = -0.25 },
+		"kernel-alpha-nan":        func(r *rawSnap) { r.alpha[11] = math.NaN() },
+		"kernel-alpha-inf":        func(r *rawSnap) { r.alpha[0] = math.Inf(1) },
+		"kernel-vectors-huge":     func(r *rawSnap) { r.nvec = 1 << 31 },
+		"kernel-vectors-rows":     func(r *rawSnap) { r.nvec, r.pairs, r.alpha = 7, make([][2]int32, 7), make([]float64, 28) },
+		"kernel-short":            func(r *rawSnap) { r.alpha = r.alpha[:11] },
+		"kernel-pairs-short":      func(r *rawSnap) { r.pairs, r.alpha = r.pairs[:2], nil },
+		"svr-two-vectors":         func(r *rawSnap) { *r = validSVRRaw(); r.nvec, r.alpha = 2, make([]float64, 8) },
+		"one-class-negative":      func(r *rawSnap) { *r = validSVRRaw(); r.svmType = uint32(core.OneClass) },
+		"kernel-dual-kind":        func(r *rawSnap) { r.hasDual = 3 },
+		"kernel-empty-two-vector": func(r *rawSnap) { *r = emptyRaw(); r.hasDual, r.svmType, r.nvec = 2, uint32(core.EpsSVR), 2 },
+	}
 	out := map[string][]byte{}
 	for name, edit := range edits {
 		r := validRaw()
+		edit(&r)
+		out[name] = r.bytes()
+	}
+	for name, edit := range kernelEdits {
+		r := validKernelRaw()
 		edit(&r)
 		out[name] = r.bytes()
 	}
@@ -174,7 +238,7 @@ func inconsistentSnapshots(t testing.TB) map[string][]byte {
 // emptyRaw is a valid snapshot of a store that has ingested one empty
 // batch and holds no rows.
 func emptyRaw() rawSnap {
-	return rawSnap{major: 1, capacity: 8, nzCap: 24, mf: 8, gen: 1, nHashes: 1,
+	return rawSnap{major: 2, capacity: 8, nzCap: 24, mf: 8, gen: 1, nHashes: 1,
 		hashes: []Hash{hashOf("empty")}, starts: []uint64{0}}
 }
 
@@ -191,6 +255,17 @@ func fuzzSeeds(t testing.TB) map[string][]byte {
 	noDual := validRaw()
 	noDual.hasDual, noDual.known = 0, 0
 	seeds["valid-no-dual"] = noDual.bytes()
+	seeds["valid-kernel"] = validKernelRaw().bytes()
+	seeds["valid-svr"] = validSVRRaw().bytes()
+	oneClass := validSVRRaw()
+	oneClass.svmType, oneClass.alpha = uint32(core.OneClass), []float64{1, 0.5, 0, 0}
+	seeds["valid-one-class"] = oneClass.bytes()
+	v1 := validRaw()
+	v1.major = 1
+	seeds["valid-v1"] = v1.bytes()
+	v1Empty := emptyRaw()
+	v1Empty.major = 1
+	seeds["valid-v1-empty"] = v1Empty.bytes()
 	seeds["truncated-header"] = valid[:snapHeaderSize-1]
 	seeds["truncated-payload"] = valid[:len(valid)/2]
 	flipped := slices.Clone(valid)
@@ -214,7 +289,8 @@ func fuzzSeeds(t testing.TB) map[string][]byte {
 func TestRawEncoderAgrees(t *testing.T) {
 	// The store's encoder writes what the documented format says: decode
 	// the test's own bytes and write them back.
-	for name, raw := range map[string]rawSnap{"valid": validRaw(), "empty": emptyRaw()} {
+	for name, raw := range map[string]rawSnap{"valid": validRaw(), "empty": emptyRaw(),
+		"kernel": validKernelRaw(), "svr": validSVRRaw()} {
 		data := raw.bytes()
 		s := newStore("", fuzzCfg)
 		if err := s.decode(data); err != nil {
@@ -240,6 +316,39 @@ func TestRawEncoderAgrees(t *testing.T) {
 	e := newStore("", fuzzCfg)
 	if err := e.decode(emptyRaw().bytes()); err != nil || e.Len() != 0 || !e.Has(hashOf("empty")) {
 		t.Errorf("empty: %v", err)
+	}
+	// The kernel dual: formulation, pairs and vectors as written.
+	k := newStore("", fuzzCfg)
+	if err := k.decode(validKernelRaw().bytes()); err != nil {
+		t.Fatal(err)
+	}
+	kd := k.KernelDual()
+	if k.Dual() != nil || kd == nil || kd.SVMType != core.CSVC || kd.Gradient != nil ||
+		!slices.Equal(kd.Pairs, [][2]int32{{1, -1}, {1, 2}, {-1, 2}}) {
+		t.Fatalf("kernel dual %+v, linear %v", kd, k.Dual())
+	}
+	wantKernelAlpha(t, k, []float64{0.5, 0.5, 0, 0}, []float64{0.25, 0, 0.25, 0}, []float64{0, 1, 1, 0})
+}
+
+// TestReadsVersion1 checks that a version 1 snapshot, the format before
+// kernel duals, still reads, and that the next Commit rewrites it as
+// version 2 with the same payload (version 2 only added the kernel dual
+// kind).
+func TestReadsVersion1(t *testing.T) {
+	for name, raw := range map[string]rawSnap{"linear": validRaw(), "empty": emptyRaw()} {
+		raw.major = 1
+		data := raw.bytes()
+		s := newStore("", fuzzCfg)
+		if err := s.decode(data); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		enc := s.encode(nil)
+		if got := binary.LittleEndian.Uint16(enc[8:10]); got != 2 {
+			t.Errorf("%s: rewritten as version %d, want 2", name, got)
+		}
+		if !bytes.Equal(enc[:8], data[:8]) || !bytes.Equal(enc[10:], data[10:]) {
+			t.Errorf("%s: the version 2 rewrite changed more than the version", name)
+		}
 	}
 }
 
@@ -270,7 +379,8 @@ func TestDecodeAllocations(t *testing.T) {
 		s.age = make([]uint64, 8)
 		_ = s.decode(valid)
 	})
-	for _, name := range []string{"hashes-huge", "rows-huge", "nonzeros-huge", "dual-vectors-huge", "dual-labels-huge"} {
+	for _, name := range []string{"hashes-huge", "rows-huge", "nonzeros-huge", "dual-vectors-huge", "dual-labels-huge",
+		"kernel-vectors-huge", "kernel-vectors-rows"} {
 		data := inconsistentSnapshots(t)[name]
 		got := testing.AllocsPerRun(20, func() {
 			s := &Store{cfg: fuzzCfg, seen: map[Hash]struct{}{}}
@@ -286,7 +396,8 @@ func TestDecodeAllocations(t *testing.T) {
 
 // FuzzDecode checks that decoding never panics, that every error wraps
 // ErrCorrupt or ErrConfig, and that whatever decodes encodes back to the
-// same bytes (when written under fuzzCfg) and decodes again.
+// same bytes (when written under fuzzCfg; a version 1 snapshot comes back as
+// version 2) and decodes again.
 func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := newStore("", fuzzCfg)
@@ -300,10 +411,13 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded %d rows, %d nonzeros", s.Len(), s.Dataset().Nonzeros())
 		}
 		enc := s.encode(nil)
+		if binary.LittleEndian.Uint16(enc[8:10]) != snapMajor {
+			t.Fatalf("re-encoded as version %d", binary.LittleEndian.Uint16(enc[8:10]))
+		}
 		if bytes.Equal(data[24:24+28], enc[24:24+28]) {
-			// Same configuration echo: same bytes, but for the minor
-			// version, which a reader accepts and does not keep.
-			if !bytes.Equal(data[:10], enc[:10]) || !bytes.Equal(data[12:], enc[12:]) {
+			// Same configuration echo: same bytes, but for the version,
+			// which is always the current major and minor.
+			if !bytes.Equal(data[:8], enc[:8]) || !bytes.Equal(data[12:], enc[12:]) {
 				t.Fatal("re-encoded snapshot differs")
 			}
 		}

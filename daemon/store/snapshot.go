@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 
+	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
 )
 
@@ -15,8 +16,9 @@ import (
 // Frame, as core/modelfile's:
 //
 //	bytes  0–7   magic "\x89SVS\r\n\x1a\n" (snapMagic)
-//	bytes  8–9   format major version, uint16 (1); another is refused
-//	bytes 10–11  format minor version, uint16 (0)
+//	bytes  8–9   format major version, uint16 (2; 1 is still read);
+//	             another is refused
+//	bytes 10–11  format minor version, uint16 (0); not checked
 //	bytes 12–19  payload length n, uint64; the file is exactly 24 + n bytes
 //	bytes 20–23  CRC-32C (Castagnoli) of the payload, uint32
 //
@@ -32,15 +34,38 @@ import (
 //	(rows+1) × u64   row starts, from 0, nondecreasing, to nonzeros
 //	nonzeros × i32   feature indices, strictly increasing within a row
 //	nonzeros × f32   values, finite and nonzero
-//	u8 has dual (0 or 1); when 1:
-//	  u32 vectors, u32 labels, labels × i32, vectors × rows × f64 α (finite)
+//	u8 dual kind: 0 none, 1 linear, 2 kernel (version 2 only); then
+//	  linear: u32 vectors (≤ max(1, rows)), u32 labels, labels × i32,
+//	          vectors × rows × f64 α (finite)
+//	  kernel: u32 SVM type (0 C-SVC, 2 one-class, 3 ε-SVR), u32 vectors;
+//	          for C-SVC vectors × (i32, i32) class pairs, distinct classes,
+//	          no pair twice in either order, vectors ≤ max(1, rows(rows−1)/2);
+//	          otherwise exactly one vector and no pairs;
+//	          vectors × rows × f64 α (finite; ≥ 0 but for ε-SVR's β)
 //
-// and nothing after. Without a dual, known is 0.
+// and nothing after. Without a dual, known is 0. A kernel dual's gradient
+// is not stored.
+//
+// Version history: 1 had no kernel dual (kind 2 did not exist); its bytes
+// are otherwise version 2's, so a version 1 snapshot reads as it was
+// written and is rewritten as version 2 by the next Commit. Version 1
+// readers refuse version 2 snapshots by their major version.
 const (
 	snapMagic      = "\x89SVS\r\n\x1a\n"
 	snapHeaderSize = 24
-	snapMajor      = 1
+	snapMajor      = 2
 	snapMinor      = 0
+	// snapMajorKernel is the first major version with kernel duals.
+	snapMajorKernel = 2
+	// snapMajorOldest is the oldest major version decode reads.
+	snapMajorOldest = 1
+)
+
+// Dual kinds in the snapshot.
+const (
+	dualNone   = 0
+	dualLinear = 1
+	dualKernel = 2
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -89,10 +114,24 @@ func (s *Store) encode(dst []byte) []byte {
 			dst = le.AppendUint32(dst, math.Float32bits(v))
 		}
 	}
-	if s.dual == nil {
-		dst = append(dst, 0)
-	} else {
-		dst = append(dst, 1)
+	switch {
+	case s.kdual != nil:
+		dst = append(dst, dualKernel)
+		dst = le.AppendUint32(dst, uint32(s.kdual.SVMType))
+		dst = le.AppendUint32(dst, uint32(len(s.kdual.Alpha)))
+		for _, p := range s.kdual.Pairs {
+			dst = le.AppendUint32(dst, uint32(p[0]))
+			dst = le.AppendUint32(dst, uint32(p[1]))
+		}
+		for _, a := range s.kdual.Alpha {
+			for _, v := range a {
+				dst = le.AppendUint64(dst, math.Float64bits(v))
+			}
+		}
+	case s.dual == nil:
+		dst = append(dst, dualNone)
+	default:
+		dst = append(dst, dualLinear)
 		dst = le.AppendUint32(dst, uint32(len(s.dual.Alpha)))
 		dst = le.AppendUint32(dst, uint32(len(s.dual.Labels)))
 		for _, l := range s.dual.Labels {
@@ -167,8 +206,10 @@ func corrupt(format string, args ...any) error {
 // newStore). It never panics. Allocation is bounded by s's Config and
 // len(data): the store's own buffers are already allocated; hashes take
 // 32 bytes of input each; a scratch row is at most MaxFeatures long; and α
-// vectors (Capacity values each) are at most min(rows, sqrt(len(data)/8))
-// in number. Errors wrap ErrCorrupt, or ErrConfig when a valid snapshot's
+// vectors (Capacity values each) are at most maxVectorsFor(rows) and
+// len(data)/(8·rows) in number (so at most sqrt(len(data)/8) for a linear
+// dual, (len(data)/8)^(2/3) for a kernel one), a kernel dual's pairs 8
+// bytes of input each. Errors wrap ErrCorrupt, or ErrConfig when a valid snapshot's
 // rows do not fit s's Config; on error s is left partly filled and must be
 // discarded.
 func (s *Store) decode(data []byte) error {
@@ -179,8 +220,9 @@ func (s *Store) decode(data []byte) error {
 	if string(data[:8]) != snapMagic {
 		return corrupt("not a store snapshot (bad magic)")
 	}
-	if v := le.Uint16(data[8:10]); v != snapMajor {
-		return corrupt("format version %d.%d, this reader knows %d", v, le.Uint16(data[10:12]), snapMajor)
+	major := le.Uint16(data[8:10])
+	if major < snapMajorOldest || major > snapMajor {
+		return corrupt("format version %d.%d, this reader knows %d to %d", major, le.Uint16(data[10:12]), snapMajorOldest, snapMajor)
 	}
 	if n := le.Uint64(data[12:20]); n != uint64(len(data)-snapHeaderSize) {
 		return corrupt("payload of %d bytes, the header says %d", len(data)-snapHeaderSize, n)
@@ -263,18 +305,23 @@ func (s *Store) decode(data []byte) error {
 		}
 	}
 
-	switch r.u8() {
-	case 0:
+	switch kind := r.u8(); {
+	case kind == dualNone:
 		if known != 0 {
 			return corrupt("%d rows with α but no dual", known)
 		}
-	case 1:
+	case kind == dualLinear:
 		if err := s.decodeDual(r, n); err != nil {
 			return err
 		}
 		s.known = int(known)
+	case kind == dualKernel && major >= snapMajorKernel:
+		if err := s.decodeKernelDual(r, n); err != nil {
+			return err
+		}
+		s.known = int(known)
 	default:
-		return corrupt("bad dual flag")
+		return corrupt("dual kind %d in a version %d snapshot", kind, major)
 	}
 	if r.bad {
 		return corrupt("truncated")
@@ -330,10 +377,9 @@ func (s *Store) decodeDual(r *reader, n int) error {
 	if r.bad {
 		return corrupt("truncated dual")
 	}
-	if nvec > uint64(max(1, n)) || !r.fits(nlab, 4) || (n > 0 && !r.fits(nvec, uint64(8*n))) {
+	if nvec > uint64(maxVectorsFor(false, 0, n)) || !r.fits(nlab, 4) || (n > 0 && !r.fits(nvec, uint64(8*n))) {
 		return corrupt("dual with %d vectors and %d labels for %d rows, %d bytes left", nvec, nlab, n, len(r.b))
 	}
-	le := binary.LittleEndian
 	var labels []int32
 	if nlab > 0 {
 		labels = make([]int32, nlab)
@@ -341,22 +387,65 @@ func (s *Store) decodeDual(r *reader, n int) error {
 			labels[k] = int32(r.u32())
 		}
 	}
-	alpha := r.take(nvec * uint64(n) * 8)
-	if r.bad {
-		return corrupt("truncated dual")
+	alpha, err := takeAlpha(r, nvec, n, false)
+	if err != nil {
+		return err
 	}
-	for t := 0; t < len(alpha); t += 8 {
-		if v := math.Float64frombits(le.Uint64(alpha[t:])); math.IsNaN(v) || math.IsInf(v, 0) {
-			return corrupt("α[%d][%d] = %v", t/8/max(1, n), t/8%max(1, n), v)
+	s.dual = &core.LinearDual{Labels: labels}
+	s.dual.Alpha = s.fillVectors(nil, int(nvec), alpha)
+	return nil
+}
+
+// decodeKernelDual reads the kernel dual section for n rows.
+func (s *Store) decodeKernelDual(r *reader, n int) error {
+	svm, nvec := core.SVMType(r.u32()), uint64(r.u32())
+	if r.bad {
+		return corrupt("truncated kernel dual")
+	}
+	// The counts are checked before the pairs are allocated.
+	if nvec > uint64(maxVectorsFor(true, svm, n)) || (n > 0 && !r.fits(nvec, uint64(8*n))) ||
+		svm == core.CSVC && !r.fits(nvec, 8) {
+		return corrupt("%v dual with %d vectors for %d rows, %d bytes left", svm, nvec, n, len(r.b))
+	}
+	var pairs [][2]int32
+	if svm == core.CSVC {
+		pairs = make([][2]int32, nvec)
+		for k := range pairs {
+			pairs[k] = [2]int32{int32(r.u32()), int32(r.u32())}
 		}
 	}
-	s.setDual(labels, int(nvec), func(k int, dst []float64) {
+	if err := checkKernelShape(svm, pairs, int(nvec), n); err != nil {
+		return corrupt("%v", err)
+	}
+	alpha, err := takeAlpha(r, nvec, n, svm != core.EpsSVR)
+	if err != nil {
+		return err
+	}
+	s.kdual = &core.KernelDual{SVMType: svm, Pairs: pairs}
+	s.kdual.Alpha = s.fillVectors(nil, int(nvec), alpha)
+	return nil
+}
+
+// takeAlpha reads nvec vectors of n α values, checks them (finite, and ≥ 0
+// when nonNeg) and returns the fill function that decodes vector k into
+// dst.
+func takeAlpha(r *reader, nvec uint64, n int, nonNeg bool) (func(k int, dst []float64), error) {
+	le := binary.LittleEndian
+	alpha := r.take(nvec * uint64(n) * 8)
+	if r.bad {
+		return nil, corrupt("truncated dual")
+	}
+	for t := 0; t < len(alpha); t += 8 {
+		if v := math.Float64frombits(le.Uint64(alpha[t:])); math.IsNaN(v) || math.IsInf(v, 0) || nonNeg && v < 0 {
+			return nil, corrupt("α[%d][%d] = %v", t/8/max(1, n), t/8%max(1, n), v)
+		}
+	}
+	return func(k int, dst []float64) {
 		src := alpha[8*n*k:]
 		for i := range dst {
 			dst[i] = math.Float64frombits(le.Uint64(src[8*i:]))
 		}
-	})
-	return nil
+	}, nil
 }
 
 // Commit writes the snapshot durably (DESIGN §6's recipe): a temporary

@@ -2,13 +2,25 @@
 // rows with their dual variables and the hashes of the batches ingested,
 // saved as one atomic snapshot (DESIGN §8).
 //
-// Memory is fixed when the store is opened: the rows (CSR, Capacity rows and
-// CapacityNonzeros nonzeros), one age a row, and one α vector of Capacity
-// values per decision function, allocated when a dual with more decision
-// functions than before is first recorded (a new class). The one thing that
-// grows is the set of ingested batch hashes, which exactly-once ingestion
-// needs for ever: 32 bytes a batch in the ordered slice plus a map entry,
-// under 100 bytes a batch in all.
+// The dual variables are those of the last training run, of either kind:
+// a linear dual (core.LinearDual: one α vector per decision function,
+// SetDual) or a kernel dual (core.KernelDual: one vector per SMO
+// subproblem — k(k−1)/2 one-vs-one pairs for k classes, one for one-class
+// and ε-SVR — SetKernelDual). The store holds at most one of them: recording
+// one kind drops the other. A kernel dual's gradient
+// (core.KernelDual.Gradient) is not stored: it is twice the size of α (G
+// and Ḡ), and core rebuilds it from α when a warm start has none.
+//
+// Memory is fixed by the Config: the rows (CSR, Capacity rows and
+// CapacityNonzeros nonzeros) and one age a row are allocated when the store
+// is opened; α vectors of Capacity values each (8 bytes a value) when first
+// needed — when a dual with
+// more vectors than any before is recorded (a new class, or for a kernel
+// dual a new pair of classes) — and then reused by every dual of either
+// kind, so their memory is Capacity × 8 bytes × the most vectors a dual has
+// had. The one thing that grows is the set of ingested batch hashes, which
+// exactly-once ingestion needs for ever: 32 bytes a batch in the ordered
+// slice plus a map entry, under 100 bytes a batch in all.
 //
 // A Store is not safe for concurrent use: the daemon owns it from one
 // goroutine.
@@ -36,10 +48,12 @@ type Policy int
 
 const (
 	// EvictNonSVOldest, the default, evicts first the rows whose α is 0 in
-	// every decision function (they do not shape the model), oldest first,
-	// then the oldest rows. A row whose α is unknown — added since the
-	// last SetDual, or any row before the first — counts as a support
-	// vector, so without a dual this policy is EvictOldest.
+	// every stored vector (they do not shape the model: non-support
+	// vectors, of a linear or a kernel dual alike; for ε-SVR β = 0),
+	// oldest first, then the oldest rows. A row whose α is unknown — added
+	// since the last SetDual or SetKernelDual, or any row before the first
+	// — counts as a support vector, so without a dual this policy is
+	// EvictOldest.
 	EvictNonSVOldest Policy = iota
 	// EvictOldest evicts the oldest rows: lowest batch sequence number,
 	// then lowest position within the batch.
@@ -121,8 +135,13 @@ var (
 	// recorded: the daemon checks Has first, and the store refuses to
 	// hold a batch twice.
 	ErrDuplicate = errors.New("store: batch already ingested")
-	// ErrDual reports a dual that SetDual cannot record: nil, vectors
-	// whose length is not Len, too many vectors, or non-finite values.
+	// ErrDual reports a dual that SetDual or SetKernelDual cannot record:
+	// nil, vectors whose length is not Len, too many vectors (more than
+	// max(1, Len) for a linear dual, max(1, Len(Len−1)/2) pairs for C-SVC,
+	// one for one-class and ε-SVR),
+	// non-finite values, or for a kernel dual an unknown formulation, pairs
+	// that do not match the vectors, or a negative α where the formulation
+	// has α ≥ 0.
 	ErrDual = errors.New("store: dual does not match the rows")
 )
 
@@ -145,12 +164,15 @@ type Store struct {
 	ds  *core.Dataset
 	age []uint64 // len Capacity; age[i] is the generation that added row i
 
-	// alpha holds one Capacity-long buffer per decision function ever
-	// recorded; dual's vectors are alpha[k][:Len()]. known is the number of
-	// leading rows whose α came from a SetDual: rows are appended at the
-	// end and eviction keeps order, so rows with unknown α are a suffix.
+	// alpha holds one Capacity-long buffer per vector ever recorded; the
+	// dual's vectors are alpha[k][:Len()]. At most one of dual and kdual is
+	// set: the kind of the last dual recorded. known is the number of
+	// leading rows whose α came from a SetDual or SetKernelDual: rows are
+	// appended at the end and eviction keeps order, so rows with unknown α
+	// are a suffix.
 	alpha [][]float64
-	dual  *core.LinearDual // nil before the first SetDual
+	dual  *core.LinearDual
+	kdual *core.KernelDual // Gradient always nil
 	known int
 
 	gen, published uint64
@@ -264,33 +286,77 @@ func (s *Store) Hashes() []Hash { return slices.Clone(s.hashes) }
 // valid until the next Add and callers must not modify it.
 func (s *Store) Dataset() *core.Dataset { return s.ds }
 
-// Dual returns the dual variables aligned with Dataset's rows, nil before
-// the first SetDual. Rows added since the last SetDual have α = 0. The store
-// owns it (callers must not modify it); it is valid until the next Add or
-// SetDual.
+// Dual returns the linear dual variables aligned with Dataset's rows, nil
+// when the store holds none (before the first SetDual, after a
+// SetKernelDual, or after an eviction dropped the dual, see Add). Rows
+// added since the last SetDual have α = 0. The store owns it (callers must
+// not modify it); it is valid until the next Add, SetDual or SetKernelDual.
 func (s *Store) Dual() *core.LinearDual { return s.dual }
 
-// SetDual records d, the dual of a training run on Dataset(): each vector
-// must hold Len() finite values, and there may be at most max(1, Len())
-// vectors (one per class at most). The values are copied. Otherwise it
-// returns an error wrapping ErrDual and keeps the dual it had.
+// KernelDual returns the kernel dual variables aligned with Dataset's rows,
+// nil when the store holds none (before the first SetKernelDual, after a
+// SetDual, or after an eviction dropped the dual). Rows added since the
+// last SetKernelDual have α = 0, and its Gradient is nil: a warm start from
+// it alone makes core rebuild the gradient from α. The store owns it
+// (callers must not modify it; a caller that adds a Gradient for a warm
+// start builds its own KernelDual around these vectors); it is valid until
+// the next Add, SetDual or SetKernelDual.
+func (s *Store) KernelDual() *core.KernelDual { return s.kdual }
+
+// maxVectorsFor returns the most vectors a dual over n rows may have: a
+// linear dual max(1, n) (one per class at most), a kernel C-SVC dual
+// max(1, n(n−1)/2) (one per pair of classes), one-class and ε-SVR one.
+// kernel selects the kernel rule for svm. Duals with more vectors are
+// refused by SetDual and SetKernelDual, and dropped by an eviction that
+// leaves too few rows for them (see Add), so that every snapshot's dual
+// fits its rows and decode can bound what it allocates by them.
+func maxVectorsFor(kernel bool, svm core.SVMType, n int) int {
+	switch {
+	case !kernel:
+		return max(1, n)
+	case svm == core.CSVC:
+		return max(1, n*(n-1)/2)
+	}
+	return 1
+}
+
+// vectors returns the stored dual's vectors, of either kind; nil without a
+// dual.
+func (s *Store) vectors() [][]float64 {
+	switch {
+	case s.dual != nil:
+		return s.dual.Alpha
+	case s.kdual != nil:
+		return s.kdual.Alpha
+	}
+	return nil
+}
+
+// maxVectors is maxVectorsFor for the stored dual's kind.
+func (s *Store) maxVectors(n int) int {
+	if s.kdual != nil {
+		return maxVectorsFor(true, s.kdual.SVMType, n)
+	}
+	return maxVectorsFor(false, 0, n)
+}
+
+// dropDual forgets the dual; the α buffers stay allocated for the next.
+func (s *Store) dropDual() {
+	s.dual, s.kdual, s.known = nil, nil, 0
+}
+
+// SetDual records d, the dual of a linear training run on Dataset(): each
+// vector must hold Len() finite values, and there may be at most
+// max(1, Len()) vectors (one per class at most). The values are copied; a
+// kernel dual the store held is dropped. Otherwise it returns an error
+// wrapping ErrDual and keeps the dual it had.
 func (s *Store) SetDual(d *core.LinearDual) error {
 	if d == nil {
 		return fmt.Errorf("%w: nil dual", ErrDual)
 	}
 	n := s.Len()
-	if len(d.Alpha) > max(1, n) {
-		return fmt.Errorf("%w: %d vectors for %d rows", ErrDual, len(d.Alpha), n)
-	}
-	for k, a := range d.Alpha {
-		if len(a) != n {
-			return fmt.Errorf("%w: vector %d has %d values for %d rows", ErrDual, k, len(a), n)
-		}
-		for i, v := range a {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: α[%d][%d] = %v is not finite", ErrDual, k, i, v)
-			}
-		}
+	if err := checkVectors(d.Alpha, n, maxVectorsFor(false, 0, n), false); err != nil {
+		return err
 	}
 	if d == s.dual {
 		// Its own dual back: the values are in place, and setDual would
@@ -298,40 +364,140 @@ func (s *Store) SetDual(d *core.LinearDual) error {
 		s.known = n
 		return nil
 	}
-	s.setDual(d.Labels, len(d.Alpha), func(k int, dst []float64) { copy(dst, d.Alpha[k]) })
-	s.known = n
-	return nil
-}
-
-// setDual makes the dual hold labels and nvec vectors of Len() values each,
-// filled by fill, allocating α buffers only for vectors never held before.
-func (s *Store) setDual(labels []int32, nvec int, fill func(k int, dst []float64)) {
-	n := s.Len()
-	for len(s.alpha) < nvec {
-		s.alpha = append(s.alpha, make([]float64, s.cfg.Capacity))
-	}
+	s.kdual = nil
 	if s.dual == nil {
 		s.dual = &core.LinearDual{}
 	}
 	// A copy of the labels, since the caller's may alias its own state;
 	// nil stays nil (regression).
-	if labels == nil {
+	if d.Labels == nil {
 		s.dual.Labels = nil
 	} else {
-		s.dual.Labels = append(s.dual.Labels[:0:0], labels...)
+		s.dual.Labels = append(s.dual.Labels[:0:0], d.Labels...)
 	}
-	s.dual.Alpha = s.dual.Alpha[:0]
+	s.dual.Alpha = s.fillVectors(s.dual.Alpha, len(d.Alpha), func(k int, dst []float64) { copy(dst, d.Alpha[k]) })
+	s.known = n
+	return nil
+}
+
+// SetKernelDual records d, the dual of a kernel training run on Dataset():
+// a formulation SMO trains (C-SVC, one-class, ε-SVR); for C-SVC one pair of
+// distinct classes per vector, no pair twice (in either order), at most
+// max(1, Len()(Len()−1)/2) of them; otherwise no pairs and one vector.
+// Each vector holds Len() finite values, ≥ 0 for C-SVC and one-class (ε-SVR's
+// β is signed). The values and pairs are copied, d.Gradient is not kept, and
+// a linear dual the store held is dropped. Otherwise it returns an error
+// wrapping ErrDual and keeps the dual it had.
+func (s *Store) SetKernelDual(d *core.KernelDual) error {
+	if d == nil {
+		return fmt.Errorf("%w: nil dual", ErrDual)
+	}
+	n := s.Len()
+	if err := checkKernelShape(d.SVMType, d.Pairs, len(d.Alpha), n); err != nil {
+		return err
+	}
+	if err := checkVectors(d.Alpha, n, maxVectorsFor(true, d.SVMType, n), d.SVMType != core.EpsSVR); err != nil {
+		return err
+	}
+	if d == s.kdual {
+		s.known = n
+		return nil
+	}
+	s.dual = nil
+	if s.kdual == nil {
+		s.kdual = &core.KernelDual{}
+	}
+	s.kdual.SVMType = d.SVMType
+	if d.Pairs == nil {
+		s.kdual.Pairs = nil
+	} else {
+		s.kdual.Pairs = append(s.kdual.Pairs[:0:0], d.Pairs...)
+	}
+	s.kdual.Alpha = s.fillVectors(s.kdual.Alpha, len(d.Alpha), func(k int, dst []float64) { copy(dst, d.Alpha[k]) })
+	s.known = n
+	return nil
+}
+
+// checkVectors checks that alpha has at most most vectors of n finite
+// values each, non-negative when nonNeg.
+func checkVectors(alpha [][]float64, n, most int, nonNeg bool) error {
+	if len(alpha) > most {
+		return fmt.Errorf("%w: %d vectors for %d rows (at most %d)", ErrDual, len(alpha), n, most)
+	}
+	for k, a := range alpha {
+		if len(a) != n {
+			return fmt.Errorf("%w: vector %d has %d values for %d rows", ErrDual, k, len(a), n)
+		}
+		for i, v := range a {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: α[%d][%d] = %v is not finite", ErrDual, k, i, v)
+			}
+			if nonNeg && v < 0 {
+				return fmt.Errorf("%w: α[%d][%d] = %v is negative", ErrDual, k, i, v)
+			}
+		}
+	}
+	return nil
+}
+
+// checkKernelShape checks a kernel dual's formulation and pairs against its
+// vector count nvec (the vectors themselves are checkVectors'). Its errors
+// wrap ErrDual.
+func checkKernelShape(svm core.SVMType, pairs [][2]int32, nvec, n int) error {
+	switch svm {
+	case core.CSVC:
+		if nvec == 0 || len(pairs) != nvec {
+			return fmt.Errorf("%w: C-SVC dual with %d pairs and %d vectors (want as many, at least one)", ErrDual, len(pairs), nvec)
+		}
+		if nvec > maxVectorsFor(true, svm, n) {
+			return fmt.Errorf("%w: %d pairs for %d rows (at most %d)", ErrDual, nvec, n, maxVectorsFor(true, svm, n))
+		}
+		seen := make(map[[2]int32]struct{}, len(pairs))
+		for k, p := range pairs {
+			if p[0] == p[1] {
+				return fmt.Errorf("%w: pair %d is class %d against itself", ErrDual, k, p[0])
+			}
+			u := [2]int32{min(p[0], p[1]), max(p[0], p[1])}
+			if _, dup := seen[u]; dup {
+				return fmt.Errorf("%w: pair %d (%d, %d) given twice", ErrDual, k, p[0], p[1])
+			}
+			seen[u] = struct{}{}
+		}
+	case core.OneClass, core.EpsSVR:
+		if nvec != 1 || len(pairs) != 0 {
+			return fmt.Errorf("%w: %v dual with %d vectors and %d pairs (want one vector, no pairs)", ErrDual, svm, nvec, len(pairs))
+		}
+	default:
+		return fmt.Errorf("%w: %v is not a formulation the store keeps", ErrDual, svm)
+	}
+	return nil
+}
+
+// fillVectors returns vecs holding nvec vectors of Len() values each,
+// filled by fill, allocating α buffers only for vectors never held before.
+func (s *Store) fillVectors(vecs [][]float64, nvec int, fill func(k int, dst []float64)) [][]float64 {
+	n := s.Len()
+	for len(s.alpha) < nvec {
+		s.alpha = append(s.alpha, make([]float64, s.cfg.Capacity))
+	}
+	vecs = vecs[:0]
 	for k := range nvec {
 		a := s.alpha[k][:n]
 		fill(k, a)
-		s.dual.Alpha = append(s.dual.Alpha, a)
+		vecs = append(vecs, a)
 	}
+	return vecs
 }
 
 // Add appends the rows of batch, with α = 0, and records h. When the rows
 // do not fit it first evicts rows by the policy, as few as make room for
-// both the rows and the nonzeros, and returns how many it evicted. The
-// change is in memory until Commit.
+// both the rows and the nonzeros, and returns how many it evicted; their α
+// leaves the dual with them (LinearDual.DeleteRows, KernelDual.DeleteRows).
+// Should the eviction leave fewer rows than the dual has vectors for
+// (more classes than rows, a degenerate store; see SetDual and
+// SetKernelDual for the counts), the dual is
+// dropped and the next training starts cold. The change is in memory until
+// Commit.
 //
 // Errors leave the store unchanged: ErrDuplicate when h is recorded
 // already, ErrBatchTooLarge when the batch alone has more rows or nonzeros
@@ -378,12 +544,15 @@ func (s *Store) Add(h Hash, batch *core.Dataset) (evicted int, err error) {
 		}
 		s.age[start+i] = s.gen
 	}
-	if s.dual != nil {
+	if vecs := s.vectors(); vecs != nil {
 		n := s.Len()
-		for k, a := range s.dual.Alpha {
-			a = s.alpha[k][:n]
+		for k := range vecs {
+			a := s.alpha[k][:n]
 			clear(a[start:])
-			s.dual.Alpha[k] = a
+			vecs[k] = a
+		}
+		if len(vecs) > s.maxVectors(n) {
+			s.dropDual()
 		}
 	}
 	s.hashes = append(s.hashes, h)
@@ -438,7 +607,7 @@ func (s *Store) victims(needRows, needNZ int) []int {
 		return needRows <= 0 && needNZ <= 0
 	}
 	first := 0
-	if s.cfg.Policy == EvictNonSVOldest && s.dual != nil {
+	if s.cfg.Policy == EvictNonSVOldest && s.vectors() != nil {
 		for i := range s.known {
 			if s.isNonSV(i) && take(i) {
 				return v
@@ -461,9 +630,9 @@ func (s *Store) victims(needRows, needNZ int) []int {
 	return v
 }
 
-// isNonSV reports whether row i's α is 0 in every decision function.
+// isNonSV reports whether row i's α is 0 in every vector of the dual.
 func (s *Store) isNonSV(i int) bool {
-	for _, a := range s.dual.Alpha {
+	for _, a := range s.vectors() {
 		if a[i] != 0 {
 			return false
 		}
@@ -478,8 +647,15 @@ func (s *Store) deleteRows(rows []int) error {
 	if err := s.ds.DeleteRows(rows); err != nil {
 		return fmt.Errorf("store: evict: %w", err)
 	}
-	if s.dual != nil {
-		if err := s.dual.DeleteRows(rows); err != nil {
+	// A dual without vectors has nothing to delete (and no row count).
+	if len(s.vectors()) > 0 {
+		var err error
+		if s.kdual != nil {
+			err = s.kdual.DeleteRows(rows)
+		} else {
+			err = s.dual.DeleteRows(rows)
+		}
+		if err != nil {
 			// DeleteRows checks before it moves anything, and the data
 			// set took the same positions: the dual is out of step.
 			panic("store: dual out of step with the rows: " + err.Error())
@@ -503,7 +679,8 @@ func (s *Store) deleteRows(rows []int) error {
 }
 
 // Bytes returns the memory, in bytes, the store's buffers hold: rows,
-// ages, α vectors, the hash set (its keys and slice; the map's own overhead
+// ages, α vectors (Capacity values each, shared by both kinds of dual), the
+// hash set (its keys and slice; the map's own overhead
 // is not counted) and Commit's encoding buffer.
 func (s *Store) Bytes() int {
 	c := s.cfg.Capacity
@@ -512,5 +689,8 @@ func (s *Store) Bytes() int {
 	b += len(s.alpha) * c * 8
 	b += cap(s.hashes)*32 + len(s.seen)*32
 	b += cap(s.evict)*8 + cap(s.buf) + cap(s.row)*4 + cap(s.rowv)*4
+	if s.kdual != nil {
+		b += cap(s.kdual.Pairs) * 8
+	}
 	return b
 }

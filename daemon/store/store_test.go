@@ -99,6 +99,23 @@ func wantAlpha(t *testing.T, s *Store, want ...[]float64) {
 	}
 }
 
+// wantKernelAlpha checks the store's kernel dual vectors.
+func wantKernelAlpha(t *testing.T, s *Store, want ...[]float64) {
+	t.Helper()
+	d := s.KernelDual()
+	if d == nil {
+		t.Fatal("no kernel dual")
+	}
+	if len(d.Alpha) != len(want) {
+		t.Fatalf("%d kernel dual vectors, want %d", len(d.Alpha), len(want))
+	}
+	for k := range want {
+		if !slices.Equal(d.Alpha[k], want[k]) {
+			t.Fatalf("α[%d] = %v, want %v", k, d.Alpha[k], want[k])
+		}
+	}
+}
+
 func TestParsePolicy(t *testing.T) {
 	for _, p := range []Policy{EvictNonSVOldest, EvictOldest} {
 		got, err := ParsePolicy(p.String())
@@ -412,6 +429,16 @@ func equalStores(t *testing.T, got, want *Store) {
 	if (got.Dual() == nil) != (want.Dual() == nil) {
 		t.Fatal("one has a dual")
 	}
+	if (got.KernelDual() == nil) != (want.KernelDual() == nil) {
+		t.Fatal("one has a kernel dual")
+	}
+	if wk := want.KernelDual(); wk != nil {
+		gk := got.KernelDual()
+		if gk.SVMType != wk.SVMType || !slices.Equal(gk.Pairs, wk.Pairs) || gk.Gradient != nil {
+			t.Fatalf("kernel dual %v %v, want %v %v", gk.SVMType, gk.Pairs, wk.SVMType, wk.Pairs)
+		}
+		wantKernelAlpha(t, got, wk.Alpha...)
+	}
 	if want.Dual() != nil {
 		if !slices.Equal(got.Dual().Labels, want.Dual().Labels) || (got.Dual().Labels == nil) != (want.Dual().Labels == nil) {
 			t.Fatal("dual labels differ")
@@ -584,9 +611,23 @@ func TestCorruptSnapshot(t *testing.T) {
 // with random duals, and checks after each that the capacity holds and that
 // the rows kept are those a plain reference implementation of the policy
 // keeps. Every 40 batches the store is committed and reopened.
+//
+// With kernel duals (subtest "kernel"), each "training" records a random
+// C-SVC dual over random class pairs (or an ε-SVR β, signed), the
+// reference drops a dual that an eviction leaves with more vectors than
+// maxVectorsFor allows, and a linear dual now and then switches the kind.
 func TestCapacityRandom(t *testing.T) {
-	for _, policy := range []Policy{EvictNonSVOldest, EvictOldest} {
-		t.Run(policy.String(), func(t *testing.T) {
+	type variant struct {
+		policy Policy
+		kernel bool
+	}
+	for _, v := range []variant{{EvictNonSVOldest, false}, {EvictOldest, false}, {EvictNonSVOldest, true}} {
+		policy := v.policy
+		name := policy.String()
+		if v.kernel {
+			name += "-kernel"
+		}
+		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			cfg := Config{Capacity: 12, CapacityNonzeros: 30, MaxFeatures: 6, Policy: policy}
 			s := open(t, dir, cfg)
@@ -599,6 +640,9 @@ func TestCapacityRandom(t *testing.T) {
 			}
 			var ref []refRow
 			nvec := 0
+			// The reference dual's kind: a kernel C-SVC dual has up to
+			// n(n−1)/2 vectors, a linear one n, an ε-SVR one 1.
+			kernelSVC := false
 			next := 1
 			for b := range 200 {
 				rows := make([]row, rng.IntN(6))
@@ -665,6 +709,16 @@ func TestCapacityRandom(t *testing.T) {
 						kept = append(kept, refRow{id: r.label, nnz: len(r.idx), alpha: make([]float64, nvec)})
 					}
 					ref = kept
+					most := max(1, len(ref))
+					if kernelSVC {
+						most = max(1, len(ref)*(len(ref)-1)/2)
+					}
+					if nvec > most {
+						nvec = 0 // the store drops the dual
+						for i := range ref {
+							ref[i].known, ref[i].alpha = false, nil
+						}
+					}
 				}
 				if s.Len() > cfg.Capacity || s.Dataset().Nonzeros() > cfg.CapacityNonzeros {
 					t.Fatalf("batch %d: %d rows, %d nonzeros", b, s.Len(), s.Dataset().Nonzeros())
@@ -674,8 +728,18 @@ func TestCapacityRandom(t *testing.T) {
 					want[i] = r.id
 				}
 				wantLabels(t, s, want...)
-				if d := s.Dual(); d != nil {
-					for k, a := range d.Alpha {
+				var vecs [][]float64
+				switch {
+				case s.Dual() != nil:
+					vecs = s.Dual().Alpha
+				case s.KernelDual() != nil:
+					vecs = s.KernelDual().Alpha
+				}
+				if len(vecs) != nvec {
+					t.Fatalf("batch %d: %d dual vectors, want %d", b, len(vecs), nvec)
+				}
+				{
+					for k, a := range vecs {
 						for i, r := range ref {
 							if a[i] != r.alpha[k] {
 								t.Fatalf("batch %d: α[%d][%d] = %v, want %v", b, k, i, a[i], r.alpha[k])
@@ -686,10 +750,26 @@ func TestCapacityRandom(t *testing.T) {
 				// Train, as it were: a random sparse dual, one to three
 				// vectors.
 				if s.Len() > 0 && rng.IntN(3) > 0 {
-					nvec = 1 + rng.IntN(min(3, s.Len()))
-					d := &core.LinearDual{Alpha: make([][]float64, nvec)}
-					for k := range d.Alpha {
-						d.Alpha[k] = make([]float64, s.Len())
+					kind := 0 // linear
+					if v.kernel {
+						kind = 1 + rng.IntN(3) // C-SVC twice as often as ε-SVR
+						if rng.IntN(5) == 0 {
+							kind = 0
+						}
+					}
+					n := s.Len()
+					switch kind {
+					case 0:
+						nvec = 1 + rng.IntN(min(3, n))
+					case 3:
+						nvec = 1
+					default:
+						nvec = 1 + rng.IntN(min(6, max(1, n*(n-1)/2)))
+					}
+					kernelSVC = kind == 1 || kind == 2
+					alpha := make([][]float64, nvec)
+					for k := range alpha {
+						alpha[k] = make([]float64, n)
 					}
 					for i := range ref {
 						ref[i].known = true
@@ -697,11 +777,33 @@ func TestCapacityRandom(t *testing.T) {
 						for k := range nvec {
 							if rng.IntN(3) == 0 {
 								ref[i].alpha[k] = rng.Float64()
-								d.Alpha[k][i] = ref[i].alpha[k]
+								if kind == 3 && rng.IntN(2) == 0 {
+									ref[i].alpha[k] = -ref[i].alpha[k] // β is signed
+								}
+								alpha[k][i] = ref[i].alpha[k]
 							}
 						}
 					}
-					if err := s.SetDual(d); err != nil {
+					var err error
+					switch kind {
+					case 0:
+						err = s.SetDual(&core.LinearDual{Alpha: alpha})
+					case 3:
+						err = s.SetKernelDual(&core.KernelDual{SVMType: core.EpsSVR, Alpha: alpha})
+					default:
+						// Distinct pairs of the classes 1..4: (a, b) with a < b
+						// in a random order, flipped now and then.
+						all := [][2]int32{{1, 2}, {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}}
+						rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+						pairs := all[:nvec]
+						for k := range pairs {
+							if rng.IntN(2) == 0 {
+								pairs[k] = [2]int32{pairs[k][1], pairs[k][0]}
+							}
+						}
+						err = s.SetKernelDual(&core.KernelDual{SVMType: core.CSVC, Pairs: pairs, Alpha: alpha})
+					}
+					if err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -23,7 +23,7 @@ type batchLimits struct {
 	capacity     int // rows the store holds
 	maxFeatures  int // feature indices 1..maxFeatures (as written)
 	maxLineBytes int
-	regression   bool // labels are targets; otherwise integer classes
+	realLabels   bool // labels are any finite number (targets, or ignored); otherwise integer classes
 }
 
 // parseBatch validates a whole batch file's bytes and returns its rows, or
@@ -48,7 +48,7 @@ func parseBatch(name string, data []byte, lim batchLimits) (*core.Dataset, error
 	if _, err := core.ReadInto(ds, bytes.NewReader(data), name, opt); err != nil {
 		return nil, reject("%v", err) // a *core.ParseError: "name:line: ..."
 	}
-	if lim.regression {
+	if lim.realLabels {
 		return ds, nil // the reader refuses labels that are not finite
 	}
 	for i, y := range ds.Labels() {

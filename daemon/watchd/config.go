@@ -41,8 +41,14 @@ const GateHoldBack = 0.2
 type Config struct {
 	// Root holds incoming/, done/, rejected/, models/ and state/.
 	Root string
-	// TrainOptions are LIBLINEAR train options ("-s 1 -c 10"), parsed by
-	// core.ParseLinearOptions; -v is refused. Reloadable.
+	// TrainOptions are the training options, in one of two syntaxes
+	// chosen by core.KernelSyntax: LIBLINEAR's train options ("-s 1 -c
+	// 10", core.ParseLinearOptions) train a linear model; options holding
+	// any of -t -g -d -r -m -h -b are svm-train's ("-t 2 -c 4",
+	// core.ParseKernelOptions; there -s and -n are LIBSVM's) and train a
+	// kernel model by SMO. -v (cross-validation) is refused in either.
+	// Reloadable, also from one kind to the other: the first retrain after
+	// a switch starts cold, the stored dual being of the other kind.
 	TrainOptions string
 	// Store sizes the sample store; Store.MaxFeatures is also the reader's
 	// index limit (a feature index above it rejects the batch). A
@@ -58,11 +64,16 @@ type Config struct {
 	// model must reach on the last GateHoldBack of the newest batch's rows,
 	// held back from its training, to be published; a refused model is
 	// logged, its samples stay stored.
-	// For regression it is a bound on the squared correlation. 0 turns the
-	// gate off. Reloadable.
+	// For regression (linear or ε-SVR) it is a bound on the squared
+	// correlation; for a one-class SVM, whose rows carry no class, on the
+	// fraction of the held rows the model predicts +1 (inliers): a batch
+	// the model calls outliers is refused. 0 turns the gate off.
+	// Reloadable.
 	GateMinAccuracy float64
 	// ColdEvery, when > 0, also runs a cold solve every ColdEvery retrains
-	// to measure what the warm start saves (extra CPU). Reloadable.
+	// to measure what the warm start saves (extra CPU): coordinate updates
+	// for a linear model, kernel evaluations for a kernel model.
+	// Reloadable.
 	ColdEvery int
 	// Debounce delays a rescan of incoming/ after a file event, so a burst
 	// of events costs one scan. Reloadable.
@@ -92,15 +103,41 @@ func (c *Config) Validate() error {
 	return err
 }
 
-// validate checks c and returns its parsed training parameters.
-func (c *Config) validate() (core.LinearParams, error) {
-	bad := func(format string, a ...any) (core.LinearParams, error) {
-		return core.LinearParams{}, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)
+// trainSpec is parsed training options: a linear or a kernel trainer's
+// parameters.
+type trainSpec struct {
+	kernel bool
+	linear core.LinearParams // when !kernel
+	params core.KernelParams // when kernel
+}
+
+// kind names the model kind, for logs.
+func (s trainSpec) kind() string {
+	if s.kernel {
+		return "kernel"
+	}
+	return "linear"
+}
+
+// realLabels reports whether a batch's labels may be any finite number:
+// regression targets, or the ignored labels of a one-class SVM. Otherwise
+// they are integer classes.
+func (s trainSpec) realLabels() bool {
+	if s.kernel {
+		return s.params.SVMType == core.EpsSVR || s.params.SVMType == core.OneClass
+	}
+	return s.linear.Solver.IsRegression()
+}
+
+// validate checks c and returns its parsed training options.
+func (c *Config) validate() (trainSpec, error) {
+	bad := func(format string, a ...any) (trainSpec, error) {
+		return trainSpec{}, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)
 	}
 	if c.Root == "" {
 		return bad("no root directory")
 	}
-	p, err := parseTrainOptions(c.TrainOptions)
+	spec, err := parseTrainOptions(c.TrainOptions)
 	if err != nil {
 		return bad("train options %q: %v", c.TrainOptions, err)
 	}
@@ -126,23 +163,38 @@ func (c *Config) validate() (core.LinearParams, error) {
 	case c.MaxLineBytes < 1:
 		return bad("max line bytes %d: must be at least 1", c.MaxLineBytes)
 	}
-	return p, nil
+	return spec, nil
 }
 
-// parseTrainOptions parses LIBLINEAR options for the daemon: a cross
-// validation (-v) or a file name makes no sense there.
-func parseTrainOptions(s string) (core.LinearParams, error) {
-	opts, rest, err := core.ParseLinearOptions(strings.Fields(s))
-	if err != nil {
-		return core.LinearParams{}, err
+// parseTrainOptions parses the daemon's training options, LIBLINEAR's or
+// svm-train's as core.KernelSyntax decides: a cross validation (-v) or a
+// file name makes no sense there.
+func parseTrainOptions(s string) (trainSpec, error) {
+	args := strings.Fields(s)
+	var (
+		spec  trainSpec
+		folds int
+		rest  []string
+		err   error
+	)
+	if spec.kernel = core.KernelSyntax(args); spec.kernel {
+		var o core.KernelOptions
+		o, rest, err = core.ParseKernelOptions(args)
+		spec.params, folds = o.Params, o.CrossValidation
+	} else {
+		var o core.LinearOptions
+		o, rest, err = core.ParseLinearOptions(args)
+		spec.linear, folds = o.Params, o.CrossValidation
 	}
-	if len(rest) > 0 {
-		return core.LinearParams{}, fmt.Errorf("unexpected argument %q", rest[0])
+	switch {
+	case err != nil:
+		return trainSpec{}, err
+	case len(rest) > 0:
+		return trainSpec{}, fmt.Errorf("unexpected argument %q", rest[0])
+	case folds > 0:
+		return trainSpec{}, errors.New("-v (cross-validation) is not a daemon option")
 	}
-	if opts.CrossValidation > 0 {
-		return core.LinearParams{}, errors.New("-v (cross-validation) is not a daemon option")
-	}
-	return opts.Params, nil
+	return spec, nil
 }
 
 // storeConfig returns c.Store with CapacityNonzeros resolved.

@@ -38,7 +38,46 @@
 // the gate. A refused model is logged and not published; its batch's rows
 // stay stored. Held rows count as non-support vectors (α = 0) for the
 // nonsv-oldest eviction policy, newest of them, so a full store may evict
-// them after the older such rows and before they are trained on.
+// them after the older such rows and before they are trained on. For a
+// one-class SVM, whose rows carry no class, the gate's score is the
+// fraction of the held rows the model predicts +1 (inliers).
+//
+// # Linear and kernel models
+//
+// The training options (Config.TrainOptions) choose the model kind, as
+// core.KernelSyntax reads them: LIBLINEAR's options train a linear model
+// by dual coordinate descent and publish it with modeldir.Publish;
+// svm-train's (any of -t -g -d -r -m -h -b present) a kernel model by SMO —
+// C-SVC one-vs-one, one-class or ε-SVR — published with
+// modeldir.PublishKernel. Either kind warm-starts from the dual variables
+// of the previous retrain, which the store persists (α vectors of either
+// kind; new rows start at α = 0, evicted rows take theirs with them).
+//
+// A kernel warm start also wants the SMO gradient G = Qα + p at that α:
+// rebuilding it from α costs a kernel column per support vector, about as
+// much as a cold solve. The daemon keeps the gradient the last run returned
+// (core.KernelDual.Gradient) in memory — G and Ḡ, twice the size of α; it is
+// never persisted — and passes it with the stored α while the store has
+// only grown by appended rows since; each appended row then costs one
+// kernel column. After a restart or an eviction the warm start is α alone
+// and core rebuilds the gradient. core checks a gradient before using it
+// (the kernel, the bounds, ε, and a hash of the rows and α it was computed
+// on) and rebuilds it when anything differs, so a stale gradient is never
+// used: a reload that changes -c or -g, for example, keeps it in memory and
+// core ignores it. Without -g the kernel's γ is 1/(1 + the largest feature
+// index stored), which may change as rows come and go (the gradient then
+// does not fit, α still starts the run); set -g for a fixed kernel.
+//
+// A stored dual of the other kind (the options switched kind, by Reload or
+// across a restart) or of another SVM formulation is no warm start: the
+// retrain starts cold, says so in the log, and records its own dual.
+//
+// The trainer is sized once for the store's capacity and MaxFeatures; a
+// kernel trainer's cache is the -m budget (100 MB unless set), allocated
+// at start and logged with core.KernelTrainerBytes. With Config.ColdEvery
+// the daemon measures the warm start against a cold solve: coordinate
+// updates for linear models, kernel evaluations for kernel models, logged
+// and exported in /metrics.
 package watchd
 
 import (
@@ -83,13 +122,23 @@ type Daemon struct {
 
 	// Owned by Run's goroutine.
 	cfg      Config
-	params   core.LinearParams
+	spec     trainSpec
 	incoming string
 	done     string
 	rejected string
 	models   string
 	st       *store.Store
+	// Exactly one trainer is set, of spec's kind.
 	trainer  *core.LinearTrainer
+	ktrainer *core.KernelTrainer
+	// kgrad is the gradient of the last kernel run, whose α the store
+	// holds; it is passed with the stored α as the warm start while the
+	// store's rows only grew by appends since (it is dropped when rows are
+	// evicted), which spares core rebuilding it from α. It is never
+	// persisted: after a restart the warm start is α alone. core checks
+	// that it fits (kernel, bounds, a hash of the rows and α it covers) and
+	// ignores it otherwise.
+	kgrad    *core.KernelGradient
 	retrains int // since start; drives ColdEvery
 
 	metrics *daemonMetrics
@@ -104,7 +153,7 @@ type Daemon struct {
 // whose rows do not fit it); others are runtime errors (I/O, a corrupt
 // store). A nil log discards the logs.
 func New(cfg Config, log *slog.Logger) (*Daemon, error) {
-	params, err := cfg.validate()
+	spec, err := cfg.validate()
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +163,6 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 	d := &Daemon{
 		log:      log,
 		cfg:      cfg,
-		params:   params,
 		incoming: filepath.Join(cfg.Root, IncomingDir),
 		done:     filepath.Join(cfg.Root, DoneDir),
 		rejected: filepath.Join(cfg.Root, RejectedDir),
@@ -133,7 +181,7 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watchd: %w", err)
 	}
-	if d.trainer, err = d.newTrainer(params); err != nil {
+	if err := d.setTrainer(spec); err != nil {
 		return nil, err
 	}
 	d.metrics.samples.Set(float64(d.st.Len()))
@@ -144,15 +192,32 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 	return d, nil
 }
 
-// newTrainer sizes a trainer to the store once, so a retrain allocates only
-// its outputs.
-func (d *Daemon) newTrainer(p core.LinearParams) (*core.LinearTrainer, error) {
+// setTrainer makes spec the training options, with a trainer of its kind
+// sized to the store once, so a retrain allocates only its outputs: the
+// store's capacity in rows and MaxFeatures (the kernel trainer's cache is
+// the -m budget, allocated here).
+func (d *Daemon) setTrainer(spec trainSpec) error {
 	sc := d.st.Config()
-	t, err := core.NewLinearTrainer(p, sc.Capacity, sc.MaxFeatures)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	var (
+		lt  *core.LinearTrainer
+		kt  *core.KernelTrainer
+		err error
+	)
+	if spec.kernel {
+		kt, err = core.NewKernelTrainer(spec.params, sc.Capacity, sc.MaxFeatures)
+	} else {
+		lt, err = core.NewLinearTrainer(spec.linear, sc.Capacity, sc.MaxFeatures)
 	}
-	return t, nil
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if spec.kernel {
+		d.log.Info("kernel trainer allocated", "svm_type", spec.params.SVMType.String(),
+			"kernel", spec.params.Kernel.Type.String(), "cache_mb", spec.params.CacheMB,
+			"bytes", core.KernelTrainerBytes(spec.params, sc.Capacity, sc.MaxFeatures))
+	}
+	d.spec, d.trainer, d.ktrainer = spec, lt, kt
+	return nil
 }
 
 // Reload replaces the reloadable part of the configuration (training
@@ -184,21 +249,26 @@ func (d *Daemon) applyReload() {
 	if cfg == nil {
 		return
 	}
-	params, err := cfg.validate() // checked by Reload; cannot fail
+	spec, err := cfg.validate() // checked by Reload; cannot fail
 	if err != nil {
 		d.log.Error("reload refused", "err", err)
 		return
 	}
 	if cfg.TrainOptions != d.cfg.TrainOptions {
-		t, err := d.newTrainer(params)
-		if err != nil {
+		from := d.spec.kind()
+		if err := d.setTrainer(spec); err != nil {
 			d.log.Error("reload refused", "err", err)
 			return
 		}
-		d.trainer, d.params = t, params
+		if spec.kind() != from {
+			// The stored dual is of the other kind: the next retrain
+			// starts cold (retrain logs it).
+			d.kgrad = nil
+			d.log.Info("training options switched kind", "from", from, "to", spec.kind())
+		}
 	}
 	d.cfg = *cfg
-	d.log.Info("configuration reloaded", "train_options", cfg.TrainOptions, "keep", cfg.Keep,
+	d.log.Info("configuration reloaded", "train_options", cfg.TrainOptions, "kind", d.spec.kind(), "keep", cfg.Keep,
 		"gate_min_accuracy", cfg.GateMinAccuracy, "cold_every", cfg.ColdEvery)
 }
 
@@ -353,7 +423,7 @@ func (d *Daemon) ingest(name string) error {
 		capacity:     d.st.Config().Capacity,
 		maxFeatures:  d.st.Config().MaxFeatures,
 		maxLineBytes: d.cfg.MaxLineBytes,
-		regression:   d.params.Solver.IsRegression(),
+		realLabels:   d.spec.realLabels(),
 	})
 	if err != nil {
 		return d.reject(name, err)
@@ -364,6 +434,11 @@ func (d *Daemon) ingest(name string) error {
 	}
 	if err != nil {
 		return fmt.Errorf("watchd: add %s to the store: %w", name, err)
+	}
+	if evicted > 0 {
+		// The gradient covers rows that are gone; core would find out
+		// by hashing, but need not.
+		d.kgrad = nil
 	}
 	d.log.Info("batch added", "batch", name, "rows", batch.Len(), "evicted", evicted,
 		"samples", d.st.Len(), "generation", d.st.Generation())
@@ -434,14 +509,19 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 			gated = false
 		}
 	}
-	ds, warm := all, d.st.Dual()
+	ds := all
 	if held > 0 {
 		ds = all.Prefix(all.Len() - held)
-		warm = dualPrefix(warm, ds.Len())
 	}
-	start := time.Now()
-	m, dual, err := d.trainer.Train(ds, warm)
-	elapsed := time.Since(start)
+	var (
+		r   *run
+		err error
+	)
+	if d.spec.kernel {
+		r, err = d.trainKernel(ds, name, held)
+	} else {
+		r, err = d.trainLinear(ds, name, held)
+	}
 	if errors.Is(err, core.ErrLabels) {
 		d.log.Warn("retrain skipped: no model for these labels yet", "batch", name, "samples", ds.Len(),
 			"held_back", held, "err", err)
@@ -451,25 +531,17 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	if err != nil {
 		return fmt.Errorf("watchd: retrain: %w", err)
 	}
-	d.retrains++
-	d.metrics.retrainSeconds.Update(elapsed.Seconds())
-	d.metrics.warmUpdates.Set(float64(m.Result.Updates))
-	d.metrics.warmIterations.Set(float64(m.Result.Iterations))
-	d.log.Info("retrained", "batch", name, "warm", warm != nil, "samples", ds.Len(), "held_back", held,
-		"iterations", m.Result.Iterations, "updates", m.Result.Updates, "support_vectors", m.Result.NumSV,
-		"converged", m.Result.Converged, "seconds", elapsed.Seconds())
-	if d.cfg.ColdEvery > 0 && d.retrains%d.cfg.ColdEvery == 0 {
-		d.coldSolve(ds, m)
-	}
 
 	publish := true
 	if gated {
-		publish = d.gate(m, all, ds.Len(), name)
+		publish = d.gate(r, all, ds.Len(), name)
 	}
-	if held > 0 {
-		padDual(dual, all.Len())
+	if d.spec.kernel {
+		err = d.st.SetKernelDual(padKernelDual(r.kdual, all.Len()))
+	} else {
+		err = d.st.SetDual(padDual(r.ldual, all.Len()))
 	}
-	if err := d.st.SetDual(dual); err != nil {
+	if err != nil {
 		return fmt.Errorf("watchd: record α: %w", err)
 	}
 	if !publish {
@@ -479,18 +551,119 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	if err := d.commit(); err != nil {
 		return err
 	}
-	m.Created = time.Now().Unix()
-	v, err := modeldir.Publish(d.models, m)
+	var v uint64
+	if d.spec.kernel {
+		r.kernel.Created = time.Now().Unix()
+		v, err = modeldir.PublishKernel(d.models, r.kernel)
+	} else {
+		r.linear.Created = time.Now().Unix()
+		v, err = modeldir.Publish(d.models, r.linear)
+	}
 	if err != nil {
 		return fmt.Errorf("watchd: %w", err)
 	}
 	d.metrics.modelVersion.Set(float64(v))
-	d.log.Info("model published", "version", v, "generation", gen, "batch", name)
+	d.log.Info("model published", "version", v, "kind", d.spec.kind(), "generation", gen, "batch", name)
 	if err := d.retain(); err != nil {
 		return err
 	}
 	d.st.SetPublished(gen)
 	return d.commit()
+}
+
+// run is a retrain's model and dual, of one kind: linear and ldual, or
+// kernel and kdual.
+type run struct {
+	linear *core.LinearModel
+	ldual  *core.LinearDual
+	kernel *core.KernelModel
+	kdual  *core.KernelDual
+}
+
+// predictSparse predicts the sparse row (index, value) with the run's model.
+func (r *run) predictSparse(index []int32, value []float32) float64 {
+	if r.kernel != nil {
+		return r.kernel.PredictSparse(index, value)
+	}
+	return r.linear.PredictSparse(index, value)
+}
+
+// trainLinear trains a linear model on ds, warm from the store's linear
+// dual cut to ds's rows, and logs the run; held is only logged.
+func (d *Daemon) trainLinear(ds *core.Dataset, name string, held int) (*run, error) {
+	warm := dualPrefix(d.st.Dual(), ds.Len())
+	if warm == nil && d.st.KernelDual() != nil {
+		d.log.Info("stored dual is of the other kind: training cold", "stored", "kernel", "training", "linear")
+	}
+	start := time.Now()
+	m, dual, err := d.trainer.Train(ds, warm)
+	elapsed := time.Since(start)
+	if err != nil {
+		return nil, err
+	}
+	d.retrains++
+	d.metrics.retrainSeconds.Update(elapsed.Seconds())
+	d.metrics.warmUpdates.Set(float64(m.Result.Updates))
+	d.metrics.warmIterations.Set(float64(m.Result.Iterations))
+	d.log.Info("retrained", "kind", "linear", "batch", name, "warm", warm != nil, "samples", ds.Len(), "held_back", held,
+		"iterations", m.Result.Iterations, "updates", m.Result.Updates, "support_vectors", m.Result.NumSV,
+		"converged", m.Result.Converged, "seconds", elapsed.Seconds())
+	if d.cfg.ColdEvery > 0 && d.retrains%d.cfg.ColdEvery == 0 {
+		d.coldSolveLinear(ds, m)
+	}
+	return &run{linear: m, ldual: dual}, nil
+}
+
+// trainKernel trains a kernel model on ds, warm from the store's kernel
+// dual cut to ds's rows and, while it fits, the last run's gradient, and
+// logs the run; held is only logged.
+func (d *Daemon) trainKernel(ds *core.Dataset, name string, held int) (*run, error) {
+	warm := d.kernelWarm(ds.Len())
+	switch sd := d.st.KernelDual(); {
+	case sd == nil && d.st.Dual() != nil:
+		d.log.Info("stored dual is of the other kind: training cold", "stored", "linear", "training", "kernel")
+	case sd != nil && sd.SVMType != d.spec.params.SVMType:
+		// core ignores another formulation's variables.
+		d.log.Info("stored dual is of another formulation: training cold", "stored", sd.SVMType.String(),
+			"training", d.spec.params.SVMType.String())
+		warm = nil
+	}
+	start := time.Now()
+	m, dual, err := d.ktrainer.Train(ds, warm)
+	elapsed := time.Since(start)
+	if err != nil {
+		return nil, err
+	}
+	d.kgrad = dual.Gradient
+	d.retrains++
+	res := &m.Result
+	d.metrics.retrainSeconds.Update(elapsed.Seconds())
+	d.metrics.warmKernelEvals.Set(float64(res.KernelEvals))
+	d.metrics.warmIterations.Set(float64(res.Iterations))
+	d.log.Info("retrained", "kind", "kernel", "batch", name, "warm", warm != nil,
+		"gradient", warm != nil && warm.Gradient != nil, "samples", ds.Len(), "held_back", held,
+		"iterations", res.Iterations, "kernel_evals", res.KernelEvals, "objective", res.Objective,
+		"support_vectors", res.NumSV, "converged", res.Converged, "seconds", elapsed.Seconds())
+	if d.cfg.ColdEvery > 0 && d.retrains%d.cfg.ColdEvery == 0 {
+		d.coldSolveKernel(ds, m)
+	}
+	return &run{kernel: m, kdual: dual}, nil
+}
+
+// kernelWarm returns the kernel warm start for a run on the store's first
+// m rows: the stored α cut to m rows, with kgrad; nil without a stored
+// kernel dual. The vectors alias the store's: Train only reads a warm
+// start.
+func (d *Daemon) kernelWarm(m int) *core.KernelDual {
+	sd := d.st.KernelDual()
+	if sd == nil {
+		return nil
+	}
+	warm := &core.KernelDual{SVMType: sd.SVMType, Pairs: sd.Pairs, Alpha: make([][]float64, len(sd.Alpha)), Gradient: d.kgrad}
+	for k, a := range sd.Alpha {
+		warm.Alpha[k] = a[:m]
+	}
+	return warm
 }
 
 // heldBack returns how many of a batch's n rows the gate holds back from
@@ -514,14 +687,31 @@ func dualPrefix(warm *core.LinearDual, m int) *core.LinearDual {
 	return cut
 }
 
-// padDual extends each of dual's vectors with zeros to n values: the α of
-// the held-back rows the run left out.
-func padDual(dual *core.LinearDual, n int) {
-	for k, a := range dual.Alpha {
-		p := make([]float64, n)
-		copy(p, a)
-		dual.Alpha[k] = p
+// padDual returns dual with each vector extended with zeros to n values:
+// the α of the held-back rows the run left out. dual is returned as is
+// when its vectors are n long already.
+func padDual(dual *core.LinearDual, n int) *core.LinearDual {
+	dual.Alpha = padVectors(dual.Alpha, n)
+	return dual
+}
+
+// padKernelDual is padDual for a kernel dual. Its gradient stays valid:
+// it covers the rows of the run, and the padded rows follow them.
+func padKernelDual(dual *core.KernelDual, n int) *core.KernelDual {
+	dual.Alpha = padVectors(dual.Alpha, n)
+	return dual
+}
+
+// padVectors extends each vector of alpha with zeros to n values.
+func padVectors(alpha [][]float64, n int) [][]float64 {
+	for k, a := range alpha {
+		if len(a) < n {
+			p := make([]float64, n)
+			copy(p, a)
+			alpha[k] = p
+		}
 	}
+	return alpha
 }
 
 // commit makes the store durable.
@@ -532,9 +722,9 @@ func (d *Daemon) commit() error {
 	return nil
 }
 
-// coldSolve trains from α = 0 on the same rows to measure what the warm start
-// saved; the cold model is discarded.
-func (d *Daemon) coldSolve(ds *core.Dataset, warm *core.LinearModel) {
+// coldSolveLinear trains from α = 0 on the same rows to measure what the
+// warm start saved, in coordinate updates; the cold model is discarded.
+func (d *Daemon) coldSolveLinear(ds *core.Dataset, warm *core.LinearModel) {
 	start := time.Now()
 	cold, _, err := d.trainer.Train(ds, nil)
 	if err != nil {
@@ -548,29 +738,69 @@ func (d *Daemon) coldSolve(ds *core.Dataset, warm *core.LinearModel) {
 	d.metrics.coldUpdates.Set(float64(cold.Result.Updates))
 	d.metrics.coldIterations.Set(float64(cold.Result.Iterations))
 	d.metrics.warmColdRatio.Set(ratio)
-	d.log.Info("cold solve for comparison", "samples", ds.Len(),
+	d.log.Info("cold solve for comparison", "kind", "linear", "samples", ds.Len(),
 		"warm_updates", warm.Result.Updates, "cold_updates", cold.Result.Updates,
 		"warm_iterations", warm.Result.Iterations, "cold_iterations", cold.Result.Iterations,
 		"warm_cold_ratio", ratio, "seconds", time.Since(start).Seconds())
 }
 
-// gate reports whether m may be published: its accuracy (squared
-// correlation for regression) on ds's rows from `from` on — the newest
-// batch's held-back rows, which m was not trained on — must reach
-// GateMinAccuracy.
-func (d *Daemon) gate(m *core.LinearModel, ds *core.Dataset, from int, name string) bool {
+// coldSolveKernel trains from α = 0 on the same rows to measure what the
+// warm start saved, in kernel evaluations (SMO's cost); the cold model is
+// discarded. The two objectives are logged too: the warm run must reach
+// the cold one's optimum.
+func (d *Daemon) coldSolveKernel(ds *core.Dataset, warm *core.KernelModel) {
+	start := time.Now()
+	cold, _, err := d.ktrainer.Train(ds, nil)
+	if err != nil {
+		d.log.Warn("cold solve failed", "err", err)
+		return
+	}
+	w, c := &warm.Result, &cold.Result
+	ratio := 0.0
+	if c.KernelEvals > 0 {
+		ratio = float64(w.KernelEvals) / float64(c.KernelEvals)
+	}
+	d.metrics.coldKernelEvals.Set(float64(c.KernelEvals))
+	d.metrics.coldIterations.Set(float64(c.Iterations))
+	d.metrics.warmColdRatio.Set(ratio)
+	d.log.Info("cold solve for comparison", "kind", "kernel", "samples", ds.Len(),
+		"warm_kernel_evals", w.KernelEvals, "cold_kernel_evals", c.KernelEvals,
+		"warm_iterations", w.Iterations, "cold_iterations", c.Iterations,
+		"warm_objective", w.Objective, "cold_objective", c.Objective,
+		"warm_cold_ratio", ratio, "seconds", time.Since(start).Seconds())
+}
+
+// gate reports whether r's model may be published: its score on ds's rows
+// from `from` on — the newest batch's held-back rows, which it was not
+// trained on — must reach GateMinAccuracy. The score is the accuracy for
+// classification, the squared correlation for regression, and for a
+// one-class SVM the fraction of the rows predicted +1 (inliers).
+func (d *Daemon) gate(r *run, ds *core.Dataset, from int, name string) bool {
 	n := ds.Len()
 	held := n - from
 	pred := make([]float64, 0, held)
 	truth := ds.Labels()[from:]
 	for i := from; i < n; i++ {
 		idx, val := ds.SparseRow(i)
-		pred = append(pred, m.PredictSparse(idx, val))
+		pred = append(pred, r.predictSparse(idx, val))
 	}
-	s := core.ScorePredictions(pred, truth, m.IsRegression())
-	score := s.Accuracy()
-	if s.Regression {
-		score = s.SquaredCorrelation
+	var score float64
+	switch {
+	case r.kernel != nil && r.kernel.SVMType == core.OneClass:
+		inliers := 0
+		for _, p := range pred {
+			if p == 1 {
+				inliers++
+			}
+		}
+		score = float64(inliers) / float64(held)
+	default:
+		regression := r.kernel != nil && r.kernel.IsRegression() || r.linear != nil && r.linear.IsRegression()
+		s := core.ScorePredictions(pred, truth, regression)
+		score = s.Accuracy()
+		if s.Regression {
+			score = s.SquaredCorrelation
+		}
 	}
 	if score >= d.cfg.GateMinAccuracy {
 		d.log.Info("gate passed", "batch", name, "rows", held, "score", score, "min", d.cfg.GateMinAccuracy)

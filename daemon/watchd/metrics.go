@@ -8,7 +8,11 @@ import (
 )
 
 // daemonMetrics are the figures /metrics exports, in Prometheus's text
-// format written by the metrics library. Each Daemon has its own set, so two
+// format written by the metrics library. The work of the last retrain is
+// warm_updates_last (linear: DCD coordinate updates) or
+// warm_kernel_evals_last (kernel: SMO kernel evaluations), and with
+// Config.ColdEvery the cold solve's cold_*_last and warm_cold_ratio, the
+// warm work over the cold, in the unit of the model's kind. Each Daemon has its own set, so two
 // daemons in one process (tests) do not share counters.
 type daemonMetrics struct {
 	set             *metrics.Set
@@ -20,8 +24,10 @@ type daemonMetrics struct {
 	modelVersion    *metrics.Gauge
 	retrainSeconds  *metrics.Summary
 	warmUpdates     *metrics.Gauge
+	warmKernelEvals *metrics.Gauge
 	warmIterations  *metrics.Gauge
 	coldUpdates     *metrics.Gauge
+	coldKernelEvals *metrics.Gauge
 	coldIterations  *metrics.Gauge
 	warmColdRatio   *metrics.Gauge
 	storeGeneration *metrics.Gauge
@@ -39,8 +45,10 @@ func newDaemonMetrics() *daemonMetrics {
 		modelVersion:    s.NewGauge("model_version", nil),
 		retrainSeconds:  s.NewSummary("retrain_seconds"),
 		warmUpdates:     s.NewGauge("warm_updates_last", nil),
+		warmKernelEvals: s.NewGauge("warm_kernel_evals_last", nil),
 		warmIterations:  s.NewGauge("warm_iterations_last", nil),
 		coldUpdates:     s.NewGauge("cold_updates_last", nil),
+		coldKernelEvals: s.NewGauge("cold_kernel_evals_last", nil),
 		coldIterations:  s.NewGauge("cold_iterations_last", nil),
 		warmColdRatio:   s.NewGauge("warm_cold_ratio", nil),
 		storeGeneration: s.NewGauge("store_generation", nil),

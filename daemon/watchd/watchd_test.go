@@ -424,8 +424,8 @@ func TestReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.applyReload()
-	if d.cfg.Keep != 1 || d.params.Solver != core.L1LossSVCDual || d.params.C != 2 {
-		t.Errorf("after reload: keep %d, solver %v, C %v", d.cfg.Keep, d.params.Solver, d.params.C)
+	if d.cfg.Keep != 1 || d.spec.kernel || d.spec.linear.Solver != core.L1LossSVCDual || d.spec.linear.C != 2 {
+		t.Errorf("after reload: keep %d, kernel %v, solver %v, C %v", d.cfg.Keep, d.spec.kernel, d.spec.linear.Solver, d.spec.linear.C)
 	}
 }
 

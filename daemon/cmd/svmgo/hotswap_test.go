@@ -33,6 +33,9 @@ const (
 	// against a cold solve of the same rows (the L2-loss primal is strictly
 	// convex, so both reach the one optimal w).
 	hotswapOptions = "-s 1 -B 1 -e 0.00001"
+	// hotswapKernelOptions are svm-train's: the daemon publishes kernel
+	// models, which the watcher loads by default.
+	hotswapKernelOptions = "-t 2 -c 4"
 	// hotswapDecisionTol bounds the relative difference of decision values
 	// between the daemon's last model and the cold reference: float32
 	// weights and the stopping tolerance, not the warm start, set it (2e-6
@@ -84,14 +87,15 @@ func hotswapReadRows(t *testing.T, path string) []hotswapRow {
 	return rows
 }
 
-// TestWatchHotSwapEndToEnd is issue 4's hot-swap acceptance test: the real
-// daemon publishes a version per batch while four goroutines predict
-// continuously through a modeldir.Watcher (the watcher behind
+// TestWatchHotSwapEndToEnd is issue 4's hot-swap acceptance test, for
+// linear models and (issue 5) kernel models: the real daemon publishes a
+// version per batch while four goroutines predict continuously through a
+// modeldir.Watcher with default options (the watcher behind
 // svmgo_model_watch). Each version must be served within 1 s of its file
 // appearing; no predict call may fail (a NaN or non-label prediction, a nil
-// model after the first load, a version going back); SIGTERM must stop the
-// daemon with status 0; and the last version must predict as a cold solve
-// of all the rows does.
+// model after the first load, a model of the wrong kind, a version going
+// back); SIGTERM must stop the daemon with status 0; and the last version
+// must predict as a cold solve of all the rows does.
 func TestWatchHotSwapEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
@@ -99,6 +103,18 @@ func TestWatchHotSwapEndToEnd(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("needs SIGTERM")
 	}
+	bin := filepath.Join(t.TempDir(), "svmgo")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	t.Run("linear", func(t *testing.T) { hotswapEndToEnd(t, bin, hotswapOptions) })
+	t.Run("kernel", func(t *testing.T) { hotswapEndToEnd(t, bin, hotswapKernelOptions) })
+}
+
+// hotswapEndToEnd runs TestWatchHotSwapEndToEnd's stream through the svmgo
+// binary bin with the given training options.
+func hotswapEndToEnd(t *testing.T, bin, options string) {
+	kernel := core.KernelSyntax(strings.Fields(options))
 	lines, err := os.ReadFile(hotswapData + "heart_scale.train")
 	if err != nil {
 		t.Fatal(err)
@@ -110,10 +126,6 @@ func TestWatchHotSwapEndToEnd(t *testing.T) {
 	per := len(trainLines) / hotswapBatches
 	test := hotswapReadRows(t, hotswapData+"heart_scale.test")
 
-	bin := filepath.Join(t.TempDir(), "svmgo")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	root := t.TempDir()
 	models := filepath.Join(root, "models")
 	for _, d := range []string{"incoming", "models"} {
@@ -121,7 +133,7 @@ func TestWatchHotSwapEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(bin, "watch", "--root", root, "--train.options", hotswapOptions,
+	cmd := exec.Command(bin, "watch", "--root", root, "--train.options", options,
 		"--store.capacity", "1000", "--store.max-features", "13", "--watch.debounce", "10ms")
 	logs := &lockedBuffer{}
 	cmd.Stderr = logs
@@ -190,8 +202,18 @@ func TestWatchHotSwapEndToEnd(t *testing.T) {
 					mu.Unlock()
 					last = l.Version
 				}
+				if (l.Kernel != nil) != kernel {
+					fail("worker %d: version %d is a kernel model: %v, want %v", g, l.Version, l.Kernel != nil, kernel)
+					continue
+				}
 				r := &test[k%len(test)]
-				if p := l.Model.PredictSparse(r.index, r.value); p != 1 && p != -1 {
+				var p float64
+				if kernel {
+					p = l.Kernel.PredictSparse(r.index, r.value)
+				} else {
+					p = l.Model.PredictSparse(r.index, r.value)
+				}
+				if p != 1 && p != -1 {
 					fail("worker %d: version %d predicted %v for test row %d", g, l.Version, p, k%len(test))
 				}
 				calls.Add(1)
@@ -280,11 +302,23 @@ func TestWatchHotSwapEndToEnd(t *testing.T) {
 	}
 
 	// The last version against a cold solve of all the rows at once.
-	opts, _, err := core.ParseLinearOptions(strings.Fields(hotswapOptions))
+	ds, err := core.ReadFile(hotswapData+"heart_scale.train", core.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := core.ReadFile(hotswapData+"heart_scale.train", core.ReadOptions{})
+	if kernel {
+		o, _, err := core.ParseKernelOptions(strings.Fields(options))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, err := core.TrainKernel(ds, o.Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameKernelOptimum(t, w.Current().Kernel, want, test)
+		return
+	}
+	opts, _, err := core.ParseLinearOptions(strings.Fields(options))
 	if err != nil {
 		t.Fatal(err)
 	}

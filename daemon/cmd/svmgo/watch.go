@@ -25,11 +25,14 @@ const watchUsage = `usage: svmgo watch --root DIR [flags]
 
 Ingests labelled batch files (LIBSVM text, or CSV for *.csv) renamed into
 DIR/incoming/, keeps their rows in a durable store (DIR/state/), retrains warm
-after each batch and publishes versioned models into DIR/models/. Ingested
-batches move to DIR/done/, refused ones to DIR/rejected/ with a NAME.reason
-file. SIGINT/SIGTERM stop after the current batch; SIGHUP rereads --config
-(training options, gate, retention, cold-solve interval, debounce and batch
-limits; an invalid file is logged and the running configuration kept).
+after each batch and publishes versioned models into DIR/models/: linear
+models for LIBLINEAR's train options, kernel models (SMO) for svm-train's
+(options with any of -t -g -d -r -m -h -b). Ingested batches move to
+DIR/done/, refused ones to DIR/rejected/ with a NAME.reason file.
+SIGINT/SIGTERM stop after the current batch; SIGHUP rereads --config
+(training options, also from one model kind to the other, gate, retention,
+cold-solve interval, debounce and batch limits; an invalid file is logged
+and the running configuration kept).
 
 Exit status: 0 after a signal, 1 on a runtime failure, 2 on a usage or
 configuration error.
@@ -54,14 +57,14 @@ func newWatchFlags(stderr io.Writer) *watchFlags {
 	fs.SetOutput(stderr)
 	c := &f.cfg
 	fs.StringVar(&c.Root, "root", "", "root directory holding incoming/ done/ rejected/ models/ state/ (required)")
-	fs.StringVar(&c.TrainOptions, "train.options", watchd.DefaultTrainOptions, "LIBLINEAR train options (svmgo train-linear -h); -v is refused")
+	fs.StringVar(&c.TrainOptions, "train.options", watchd.DefaultTrainOptions, "training options: LIBLINEAR's (svmgo train-linear -h) for a linear model, or svm-train's (svmgo train -h) for a kernel model, chosen when any of -t -g -d -r -m -h -b is present (\"-t 2 -c 4\"); -v is refused")
 	fs.IntVar(&c.Store.Capacity, "store.capacity", watchd.DefaultCapacity, "rows the sample store holds")
 	fs.IntVar(&c.Store.CapacityNonzeros, "store.nonzeros", 0, fmt.Sprintf("nonzeros the store holds (0: capacity × min(max-features, %d))", watchd.DefaultNonzerosPerRow))
 	fs.IntVar(&c.Store.MaxFeatures, "store.max-features", watchd.DefaultMaxFeatures, "largest feature index accepted (batches with a larger one are rejected)")
 	fs.StringVar(&f.policy, "store.policy", "nonsv-oldest", "eviction when full: nonsv-oldest (α = 0 first, oldest first) or oldest")
 	fs.IntVar(&c.Keep, "models.keep", watchd.DefaultKeep, "published models to retain (the newest is never removed)")
-	fs.Float64Var(&c.GateMinAccuracy, "gate.min-accuracy", 0, "publish only a model with at least this accuracy (squared correlation for SVR) on the last 20% of the newest batch's rows (at least 1; none for a 1-row batch, which skips the gate), held back from that retrain: the published model is trained without them, they are stored and trained on from the next retrain; 0: off")
-	fs.IntVar(&c.ColdEvery, "metrics.cold-every", 0, "also run a cold solve every N retrains to measure the warm start's savings; 0: never")
+	fs.Float64Var(&c.GateMinAccuracy, "gate.min-accuracy", 0, "publish only a model with at least this accuracy (squared correlation for SVR, fraction predicted +1 for a one-class SVM) on the last 20% of the newest batch's rows (at least 1; none for a 1-row batch, which skips the gate), held back from that retrain: the published model is trained without them, they are stored and trained on from the next retrain; 0: off")
+	fs.IntVar(&c.ColdEvery, "metrics.cold-every", 0, "also run a cold solve every N retrains to measure the warm start's savings (coordinate updates, or kernel evaluations for a kernel model); 0: never")
 	fs.DurationVar(&c.Debounce, "watch.debounce", watchd.DefaultDebounce, "delay between a file event and the rescan of incoming/")
 	fs.Int64Var(&c.MaxBatchBytes, "ingest.max-bytes", watchd.DefaultMaxBatchBytes, "reject batch files larger than this")
 	fs.IntVar(&c.MaxLineBytes, "ingest.max-line-bytes", watchd.DefaultMaxLineBytes, "reject batches with a longer line")

@@ -42,6 +42,11 @@ func TestWatchConfigPrecedence(t *testing.T) {
 	if c.Store.Capacity != watchd.DefaultCapacity || c.Debounce != watchd.DefaultDebounce {
 		t.Errorf("defaults lost: %+v", c)
 	}
+	// svm-train options are taken as they are; watchd parses them.
+	k, err := loadWatchConfig([]string{"--root", dir, "--train.options", "-t 2 -c 4"}, &bytes.Buffer{})
+	if err != nil || k.cfg.TrainOptions != "-t 2 -c 4" {
+		t.Errorf("kernel options: %+v, %v", k, err)
+	}
 }
 
 func TestWatchConfigErrors(t *testing.T) {
@@ -55,6 +60,9 @@ func TestWatchConfigErrors(t *testing.T) {
 		{[]string{}, "no root"},
 		{[]string{"--root", dir, "--train.options", "-s 1 -v 5"}, "-v"},
 		{[]string{"--root", dir, "--train.options", "-s 99"}, "train options"},
+		{[]string{"--root", dir, "--train.options", "-t 2 -v 5"}, "-v"},
+		{[]string{"--root", dir, "--train.options", "-t 2 -s 1"}, "train options"}, // ν-SVC is not offered
+		{[]string{"--root", dir, "--train.options", "-t 2 -g -1"}, "gamma"},
 		{[]string{"--root", dir, "--store.policy", "newest"}, "policy"},
 		{[]string{"--root", dir, "--models.keep", "0"}, "keep"},
 		{[]string{"--root", dir, "--http", "0.0.0.0:9000"}, "loopback"},
@@ -259,4 +267,149 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// The command-level kernel test's data: heart_scale.train cut into
+// batches of these row counts, the first trained with LIBLINEAR options and
+// the others with svm-train's.
+var kernelCommandBatches = []int{100, 40, 30, 30}
+
+// TestWatchKernelCommand runs `svmgo watch` switching from LIBLINEAR
+// options to svm-train options by SIGHUP, then restarting: the first
+// version is linear; the others are kernel models, the first of them
+// trained cold (the stored dual was linear), the next warm with the
+// gradient of the run before (fewer kernel evaluations than the cold solve
+// --metrics.cold-every runs, also in /metrics), and after the restart warm
+// from the stored α alone. The last version is the optimum of a cold
+// core.TrainKernel on the same 200 rows, and the store holds a kernel dual.
+func TestWatchKernelCommand(t *testing.T) {
+	bin := opsBuild(t)
+	lines, err := os.ReadFile(hotswapData + "heart_scale.train")
+	if err != nil {
+		t.Fatal(err)
+	}
+	train := strings.SplitAfter(strings.TrimSuffix(string(lines), "\n"), "\n")
+	root := t.TempDir()
+	conf := filepath.Join(t.TempDir(), "watch.conf")
+	writeConfig(t, conf, "train.options = -s 1\n")
+	addr := freeLoopbackPort(t)
+	args := []string{"--config", conf, "--watch.debounce", "1ms", "--metrics.cold-every", "1",
+		"--store.capacity", "1000", "--store.max-features", "13"}
+	d := startOpsDaemon(t, bin, root, append(args, "--http", addr)...)
+
+	at := 0
+	feed := func(d *opsDaemon, i int) {
+		t.Helper()
+		name := fmt.Sprintf("heart-%d.txt", i)
+		n := kernelCommandBatches[i]
+		d.drop(name, strings.Join(train[at:at+n], ""))
+		at += n
+		d.waitDone(name, 20*time.Second)
+	}
+	feed(d, 0)
+	writeConfig(t, conf, "train.options = -t 2 -c 4\n")
+	d.signal(syscall.SIGHUP)
+	d.waitRecord(5*time.Second, func(r opsRecord) bool { return r.MsgText() == "reload accepted" })
+	feed(d, 1)
+	feed(d, 2)
+	// The metrics of the last retrain, warm with a gradient.
+	m := waitMetric(t, addr, "model_version", 3, 5*time.Second)
+	warm, cold := m["warm_kernel_evals_last"], m["cold_kernel_evals_last"]
+	t.Logf("batch 2 (%d rows): kernel evaluations warm %v, cold %v, ratio %.3f", at, warm, cold, m["warm_cold_ratio"])
+	if !(warm > 0 && warm < cold) || math.Abs(m["warm_cold_ratio"]-warm/cold) > 1e-12 {
+		t.Errorf("/metrics: warm_kernel_evals_last %v, cold_kernel_evals_last %v, warm_cold_ratio %v; want 0 < warm < cold",
+			warm, cold, m["warm_cold_ratio"])
+	}
+	if st := d.stop(10 * time.Second); st != 0 {
+		t.Fatalf("exit status %d after SIGTERM\n%s", st, d.logs.String())
+	}
+	var retrained []opsRecord
+	for _, r := range d.records() {
+		if r.MsgText() == "retrained" {
+			retrained = append(retrained, r)
+		}
+	}
+	if d.countRecords("training options switched kind") != 1 || d.countRecords("stored dual is of the other kind: training cold") != 1 {
+		t.Errorf("the switch to kernel options was not logged as such\n%s", d.logs.String())
+	}
+	if len(retrained) != 3 || retrained[0]["kind"] != "linear" || retrained[1]["kind"] != "kernel" ||
+		retrained[1]["warm"] != false || retrained[2]["warm"] != true || retrained[2]["gradient"] != true {
+		t.Fatalf("retrains %v: want linear, kernel cold, kernel warm with a gradient", retrained)
+	}
+
+	// Restart: the config file names the kernel options now.
+	d = startOpsDaemon(t, bin, root, args...)
+	feed(d, 3)
+	if st := d.stop(10 * time.Second); st != 0 {
+		t.Fatalf("exit status %d after SIGTERM\n%s", st, d.logs.String())
+	}
+	r := d.waitRecord(time.Second, func(r opsRecord) bool { return r.MsgText() == "retrained" })
+	if r["kind"] != "kernel" || r["warm"] != true || r["gradient"] != false {
+		t.Errorf("retrain after the restart %v: want kernel, warm from α alone", r)
+	}
+
+	for v := uint64(1); v <= 4; v++ {
+		l, err := modeldir.Load(filepath.Join(root, "models", modeldir.FileName(v)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (l.Kernel != nil) != (v > 1) {
+			t.Errorf("version %d: kernel model %v, want %v", v, l.Kernel != nil, v > 1)
+		}
+	}
+	st, err := store.Open(filepath.Join(root, "state"), store.Config{Capacity: 1000, MaxFeatures: 13, CapacityNonzeros: 1000 * 13})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Len() != 200 || st.KernelDual() == nil || st.Dual() != nil {
+		t.Fatalf("store: %d rows, kernel dual %v, linear dual %v", st.Len(), st.KernelDual() != nil, st.Dual() != nil)
+	}
+	l, err := modeldir.Load(filepath.Join(root, "models", modeldir.FileName(4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := core.ReadFile(hotswapData+"heart_scale.train", core.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _, err := core.ParseKernelOptions([]string{"-t", "2", "-c", "4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := core.TrainKernel(ds, o.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameKernelOptimum(t, l.Kernel, want, hotswapReadRows(t, hotswapData+"heart_scale.test"))
+}
+
+// sameKernelOptimum checks that got, a model the daemon trained warm,
+// reached the optimum of want, a cold solve of the same rows: dual
+// objectives within 1e-4 relative, and on every test row decision values
+// within 1e-2 and the same label unless a decision value of want lies
+// within 1e-2 of 0 (two solutions meeting SMO's ε = 0.001 differ by a few
+// ε at most; the daemon's watchd tests measure 3.3e-3 at most).
+func sameKernelOptimum(t *testing.T, got, want *core.KernelModel, test []hotswapRow) {
+	t.Helper()
+	if g, w := got.Result.Objective, want.Result.Objective; math.Abs(g-w) > 1e-4*math.Abs(w) {
+		t.Errorf("objective %.10g, cold solve %.10g", g, w)
+	}
+	dg, dw := make([]float64, got.NumDecisionValues()), make([]float64, want.NumDecisionValues())
+	worst := 0.0
+	for i, r := range test {
+		got.DecisionSparse(dg, r.index, r.value)
+		want.DecisionSparse(dw, r.index, r.value)
+		near := false
+		for k := range dw {
+			worst = max(worst, math.Abs(dg[k]-dw[k]))
+			near = near || math.Abs(dw[k]) <= 1e-2
+		}
+		if pg, pw := got.PredictSparse(r.index, r.value), want.PredictSparse(r.index, r.value); pg != pw && !near {
+			t.Errorf("test row %d: predicted %v, cold solve %v", i, pg, pw)
+		}
+	}
+	t.Logf("decision values differ from a cold solve's by %.3g at most", worst)
+	if worst > 1e-2 {
+		t.Errorf("decision values differ from a cold solve's by %g, want <= 1e-2", worst)
+	}
 }
