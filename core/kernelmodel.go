@@ -402,41 +402,10 @@ func (m *KernelModel) decisions(dec, kv []float64, pre *kernelPre) {
 	}
 }
 
-// label turns decision values into a prediction: the value for ε-SVR, ±1
-// for one-class, and for C-SVC the class with the most pairwise votes (a
-// pair's vote goes to its first class when the decision value is > 0),
-// the first such class in Labels order on a tie, as LIBSVM decides.
+// label turns decision values into a prediction by LIBSVM's rules
+// (KernelPrediction).
 func (m *KernelModel) label(dec, votes []float64) float64 {
-	switch m.SVMType {
-	case EpsSVR:
-		return dec[0]
-	case OneClass:
-		if dec[0] > 0 {
-			return 1
-		}
-		return -1
-	}
-	nr := len(m.Labels)
-	votes = votes[:nr]
-	clear(votes)
-	p := 0
-	for i := 0; i < nr; i++ {
-		for j := i + 1; j < nr; j++ {
-			if dec[p] > 0 {
-				votes[i]++
-			} else {
-				votes[j]++
-			}
-			p++
-		}
-	}
-	best := 0
-	for c, v := range votes {
-		if v > votes[best] {
-			best = c
-		}
-	}
-	return float64(m.Labels[best])
+	return KernelPrediction(m.SVMType, m.Labels, dec, votes)
 }
 
 // DecisionDense writes the decision values of the dense row x (len(x) ==

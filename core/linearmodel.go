@@ -168,25 +168,10 @@ func (m *LinearModel) biasTerm(k int) float64 {
 	return m.Bias * float64(m.W[m.NumFeatures*m.NrW()+k])
 }
 
-// label turns decision values into a prediction: the regression value, the
-// sign's class for two classes, the arg-max class (first on ties) otherwise.
+// label turns decision values into a prediction by LIBLINEAR's rules
+// (LinearPrediction).
 func (m *LinearModel) label(dec []float64) float64 {
-	switch {
-	case m.Solver.IsRegression():
-		return dec[0]
-	case len(dec) == 1:
-		if dec[0] > 0 {
-			return float64(m.Labels[0])
-		}
-		return float64(m.Labels[1])
-	}
-	best := 0
-	for k, v := range dec {
-		if v > dec[best] {
-			best = k
-		}
-	}
-	return float64(m.Labels[best])
+	return LinearPrediction(dec, m.Labels, m.Solver.IsRegression())
 }
 
 // maxStackDecisions bounds the number of decision functions handled with a

@@ -40,6 +40,17 @@ func WriteKernelFile(path string, m *core.KernelModel) error {
 	return writeAtomic(path, data)
 }
 
+// WriteBytes writes data, the bytes of a model file of any kind (package
+// quantize makes the quantized ones), to path atomically, as WriteFile
+// does. It does not check data.
+func WriteBytes(path string, data []byte) error { return writeAtomic(path, data) }
+
+// ReadBytes reads the whole file at path without decoding it, refusing,
+// as ReadFile does, a file that is not a regular file (ErrNotModel) or
+// larger than HeaderSize + MaxPayload (ErrCorrupt) before reading it; a file
+// that shrinks while read gives ErrTruncated. Errors name the path.
+func ReadBytes(path string) ([]byte, error) { return readModelBytes(path) }
+
 // writeAtomic writes data to path as WriteFile documents.
 func writeAtomic(path string, data []byte) (err error) {
 	dir, name := filepath.Split(path)

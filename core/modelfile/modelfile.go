@@ -15,9 +15,12 @@
 //	             version of its major: minor versions only add body fields
 //	             that older readers may skip, or model kinds that older
 //	             readers refuse by name. 1.0 has the kind "linear"; 1.1
-//	             adds "kernel". Linear models are still written as 1.0, so
-//	             every 1.x reader reads them; kernel models as 1.1, so a 1.0
-//	             reader refuses them with ErrVersion.
+//	             adds "kernel"; 1.2 adds the quantized kinds "qlinear" and
+//	             "qkernel". Each kind is written with the oldest minor
+//	             version that knows it: linear models as 1.0, so every 1.x
+//	             reader reads them; kernel models as 1.1, so a 1.0 reader
+//	             refuses them with ErrVersion; quantized models as 1.2, so
+//	             1.0 and 1.1 readers refuse them with ErrVersion.
 //	bytes 12–19  payload length n, uint64, at most MaxPayload. The file is
 //	             exactly 24 + n bytes long.
 //	bytes 20–23  CRC-32C (Castagnoli) of the payload, uint32.
@@ -73,6 +76,12 @@
 //	     bsv, cv}...], it, ke, obj, sv, bsv, cv}
 //	t    creation time, Unix seconds
 //
+// Quantized bodies (format 1.2, kinds "qlinear" and "qkernel": int8 or int16
+// weights and support vectors with their scales) belong to package quantize,
+// which defines and decodes them and frames them with Seal and Open, so that
+// the frame, its checks and the structural walk below stay in this package.
+// Unmarshal and UnmarshalKernel refuse them with ErrKind.
+//
 // Unknown keys are skipped, so later minor versions can add fields. A model
 // that cannot be used correctly by a reader that skips the new fields
 // (kernel models, quantized weights) uses a new kind instead; a reader
@@ -114,9 +123,10 @@ const (
 	// Major is the format major version this package writes and reads.
 	Major = 1
 	// Minor is the newest format minor version this package writes: 1.1
-	// added kernel models. It reads every minor version of Major. Linear
-	// models are written as 1.0, kernel models as 1.1 (see the frame).
-	Minor = 1
+	// added kernel models, 1.2 the quantized kinds. It reads every minor
+	// version of Major. Linear models are written as 1.0, kernel models as
+	// 1.1, quantized models as 1.2 (see the frame).
+	Minor = 2
 	// MaxPayload is the largest payload, in bytes, that Marshal writes and
 	// Unmarshal accepts: 4 GiB, which holds about a billion float32 weights
 	// (say 100M features × 10 classes). Unmarshal refuses a header that
@@ -137,12 +147,19 @@ const (
 	// KindKernel is the kind of a kernel model file (MarshalKernel,
 	// UnmarshalKernel), added in format 1.1.
 	KindKernel = "kernel"
+	// KindQLinear is the kind of a quantized linear model file, added in
+	// format 1.2; package quantize reads and writes it.
+	KindQLinear = "qlinear"
+	// KindQKernel is the kind of a quantized kernel model file, added in
+	// format 1.2; package quantize reads and writes it.
+	KindQKernel = "qkernel"
 )
 
 // The minor version each kind is written with: the oldest that knows it.
 const (
-	minorLinear = 0
-	minorKernel = 1
+	minorLinear    = 0
+	minorKernel    = 1
+	minorQuantized = 2
 )
 
 // Errors returned by Unmarshal and ReadFile wrap one of these, so that
@@ -159,7 +176,8 @@ var (
 	ErrChecksum = errors.New("modelfile: checksum mismatch")
 	// ErrKind reports a valid model file of another kind than the reader
 	// wants: a kernel model given to Unmarshal, a linear one given to
-	// UnmarshalKernel. Kind tells which reader to use.
+	// UnmarshalKernel, a quantized one given to either. Kind tells which
+	// reader to use.
 	ErrKind = errors.New("modelfile: wrong model kind")
 	// ErrCorrupt reports input that is not a valid model although nothing
 	// is missing: a length field past MaxPayload, bytes after the payload,
@@ -344,10 +362,11 @@ func decodeBody(b []byte, want string, bd msgp.Unmarshaler) error {
 	return nil
 }
 
-// Kind returns the model kind of a model file, KindLinear or KindKernel,
-// after checking its frame, its checksum and the msgpack structure of its
-// body, without decoding the model: Unmarshal or UnmarshalKernel may still
-// refuse it. Errors are Unmarshal's, a kind this package does not know
+// Kind returns the model kind of a model file, KindLinear, KindKernel,
+// KindQLinear or KindQKernel, after checking its frame, its checksum and
+// the msgpack structure of its body, without decoding the model: the
+// kind's decoder (Unmarshal, UnmarshalKernel, or package quantize's for
+// the quantized kinds) may still refuse it. Errors are Unmarshal's, a kind this package does not know
 // giving ErrVersion (newer minor version) or ErrCorrupt. It never panics
 // and, for a known kind, allocates nothing beyond an error.
 func Kind(b []byte) (string, error) {
@@ -359,11 +378,19 @@ func Kind(b []byte) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%w: body: %w", ErrCorrupt, err)
 	}
-	switch kind {
-	case KindLinear, KindKernel:
+	if knownKind(kind) {
 		return kind, nil
 	}
 	return "", kindError(kind, "", major, minor)
+}
+
+// knownKind reports whether this package knows the model kind.
+func knownKind(kind string) bool {
+	switch kind {
+	case KindLinear, KindKernel, KindQLinear, KindQKernel:
+		return true
+	}
+	return false
 }
 
 // kindError is the error for a body of kind got when a reader wants kind
@@ -371,8 +398,7 @@ func Kind(b []byte) (string, error) {
 // for an unknown kind in a file newer than this reader, ErrCorrupt for an
 // unknown kind otherwise.
 func kindError(got, want string, major, minor uint16) error {
-	switch got {
-	case KindLinear, KindKernel:
+	if knownKind(got) {
 		return fmt.Errorf("%w: a %s model, want a %s model", ErrKind, got, want)
 	}
 	if minor > Minor {
@@ -380,7 +406,8 @@ func kindError(got, want string, major, minor uint16) error {
 			ErrVersion, clip(got), major, minor, Major, Minor)
 	}
 	if want == "" {
-		return fmt.Errorf("%w: model kind %q, want %q or %q", ErrCorrupt, clip(got), KindLinear, KindKernel)
+		return fmt.Errorf("%w: model kind %q, want %q, %q, %q or %q",
+			ErrCorrupt, clip(got), KindLinear, KindKernel, KindQLinear, KindQKernel)
 	}
 	return fmt.Errorf("%w: model kind %q, want %q", ErrCorrupt, clip(got), want)
 }
@@ -448,6 +475,10 @@ func bodyKind(payload []byte) (string, error) {
 			return KindLinear, nil
 		case KindKernel:
 			return KindKernel, nil
+		case KindQLinear:
+			return KindQLinear, nil
+		case KindQKernel:
+			return KindQKernel, nil
 		}
 		return string(kind), nil
 	}

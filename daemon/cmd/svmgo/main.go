@@ -7,6 +7,7 @@
 //	svmgo predict [options] test_file model_file output_file
 //	svmgo watch --root DIR [flags]
 //	svmgo import model_in model_out
+//	svmgo inspect [-v] model_file
 //
 // Exit status: 0 on success, 1 on bad arguments or bad files (one line on
 // standard error says what was wrong), 2 on a usage error.
@@ -30,6 +31,7 @@ commands:
   predict [options] test_file model_file output_file  predict a data file (svm-predict)
   watch --root DIR [flags]                          ingest batches, retrain warm, publish models
   import model_in model_out                         convert a LIBSVM or LIBLINEAR text model
+  inspect [-v] model_file                           describe a model file and where its bytes go
 
 Run 'svmgo <command> -h' for a command's options.
 `
@@ -52,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return watch(rest, stdout, stderr)
 	case "import":
 		return importModel(rest, stdout, stderr)
+	case "inspect":
+		return inspect(rest, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

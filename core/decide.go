@@ -1,0 +1,104 @@
+package core
+
+// The rules that turn decision values into predictions and probabilities,
+// exported so that models holding their parameters in another form (the
+// quantized models of package quantize) predict with exactly core's rules:
+// one copy of LIBSVM's voting and tie rule, of LIBLINEAR's arg-max and of
+// the Platt-and-coupling probability code.
+
+// LinearPrediction turns the decision values of a linear model into its
+// prediction, as LinearModel's predictors do: for regression the value
+// dec[0]; for one decision function (two classes) labels[0] when
+// dec[0] > 0, else labels[1]; otherwise the label of the largest decision
+// value, the first in labels order on a tie (LIBLINEAR's rule). It
+// allocates nothing; it panics if dec is empty or labels is shorter than
+// the rule needs.
+func LinearPrediction(dec []float64, labels []int32, regression bool) float64 {
+	switch {
+	case regression:
+		return dec[0]
+	case len(dec) == 1:
+		if dec[0] > 0 {
+			return float64(labels[0])
+		}
+		return float64(labels[1])
+	}
+	best := 0
+	for k, v := range dec {
+		if v > dec[best] {
+			best = k
+		}
+	}
+	return float64(labels[best])
+}
+
+// KernelPrediction turns the decision values of a kernel model of type t
+// into its prediction, as KernelModel's predictors do: the value dec[0] for
+// ε-SVR; +1 when dec[0] > 0, else −1, for one-class; for C-SVC the label
+// of the class with the most one-vs-one votes, where the pair (i, j), i < j,
+// in the pair order (0,1), (0,2), …, (1,2), … of dec votes for i when its
+// decision value is > 0 and for j otherwise, and a tie goes to the first
+// class in labels order (LIBSVM's svm_predict_values). votes is scratch of
+// at least len(labels) entries (C-SVC only; nil will do otherwise). It
+// allocates nothing; it panics if dec, labels or votes are too short.
+func KernelPrediction(t SVMType, labels []int32, dec, votes []float64) float64 {
+	switch t {
+	case EpsSVR:
+		return dec[0]
+	case OneClass:
+		if dec[0] > 0 {
+			return 1
+		}
+		return -1
+	}
+	nr := len(labels)
+	votes = votes[:nr]
+	clear(votes)
+	p := 0
+	for i := 0; i < nr; i++ {
+		for j := i + 1; j < nr; j++ {
+			if dec[p] > 0 {
+				votes[i]++
+			} else {
+				votes[j]++
+			}
+			p++
+		}
+	}
+	best := 0
+	for c, v := range votes {
+		if v > votes[best] {
+			best = c
+		}
+	}
+	return float64(labels[best])
+}
+
+// PairwiseProbabilities writes to dst[:k] (k = len(dst), the number of
+// classes) the class probabilities of a C-SVC model from the decision
+// values dec of its k(k−1)/2 class pairs, in pair order, and the Platt
+// parameters probA, probB of each pair, exactly as
+// KernelModel.ProbabilityDense computes them: Platt's sigmoid of each
+// pair's value, clipped, coupled over the pairs by method 2 of Wu, Lin &
+// Weng (2004) with LIBSVM's limits. It returns whether the coupling
+// converged (always true for two classes). scratch must hold at least
+// ProbabilityScratch(k) entries. It allocates nothing; it panics if an
+// argument is too short.
+func PairwiseProbabilities(dst, dec, probA, probB, scratch []float64) bool {
+	return pairwiseProbabilities(dst, dec, probA, probB, scratch)
+}
+
+// ProbabilityScratch returns the length of the scratch slice
+// PairwiseProbabilities needs for k classes.
+func ProbabilityScratch(k int) int { return probabilityScratch(k) }
+
+// FromDot returns K(u, v) from u'u, v'v and u'v, exactly as the kernel
+// predictors compute it: RBF as exp(−γ·max(0, u'u + v'v − 2u'v)) (the
+// clamp absorbs cancellation when u ≈ v), the other kernels from u'v
+// alone (uu and vv are then ignored).
+func (k Kernel) FromDot(uu, vv, uv float64) float64 {
+	if k.Type == RBFKernel {
+		return k.rbf(uu, vv, uv)
+	}
+	return k.ofDot(uv)
+}

@@ -1,0 +1,73 @@
+package modelfile
+
+import (
+	"fmt"
+)
+
+// Seal and Open let another package (quantize) define the body of a model
+// kind while this package keeps the frame: the magic, the version rule, the
+// length and CRC checks, MaxPayload and the allocation-free structural walk
+// of the body (scanShape) exist once, here.
+
+// Seal completes a model file whose body has been appended after HeaderSize
+// reserved bytes: it writes the frame into file[:HeaderSize] for the
+// payload file[HeaderSize:], with the minor version kind is written with
+// (the oldest that knows it: 1.2 for the quantized kinds). An encoder
+// reserves the header, appends its msgpack body (whose "k" key must be
+// kind) and calls Seal:
+//
+//	out := make([]byte, modelfile.HeaderSize, modelfile.HeaderSize+body.Msgsize())
+//	out, err = body.MarshalMsg(out)
+//	err = modelfile.Seal(out, modelfile.KindQLinear)
+//
+// It returns an error when the payload is longer than MaxPayload. It panics,
+// as for a caller bug, if file is shorter than HeaderSize or kind is not a
+// kind this package knows.
+func Seal(file []byte, kind string) error {
+	if len(file) < HeaderSize {
+		panic(fmt.Sprintf("modelfile: Seal: %d bytes, shorter than the %d-byte header", len(file), HeaderSize))
+	}
+	var minor uint16
+	switch kind {
+	case KindLinear:
+		minor = minorLinear
+	case KindKernel:
+		minor = minorKernel
+	case KindQLinear, KindQKernel:
+		minor = minorQuantized
+	default:
+		panic(fmt.Sprintf("modelfile: Seal: unknown model kind %q", kind))
+	}
+	payload := file[HeaderSize:]
+	if uint64(len(payload)) > MaxPayload {
+		return fmt.Errorf("modelfile: payload of %d bytes exceeds MaxPayload", len(payload))
+	}
+	putHeader(file[:HeaderSize], Major, minor, payload)
+	return nil
+}
+
+// Open checks a model file's frame, its checksum and the msgpack structure
+// of its body, as every decoder of this package does, and returns the
+// payload (the body, aliasing b) and its kind, one of the Kind constants.
+// After Open succeeds, no msgpack array, map, string or bin header in the
+// payload claims more elements or bytes than follow it, and containers nest
+// at most 32 deep, so a generated decoder run on it allocates in proportion
+// to len(b). Errors are Kind's: ErrNotModel, ErrVersion (unknown major
+// version, or an unknown kind in a newer minor version), ErrTruncated,
+// ErrChecksum or ErrCorrupt (including an unknown kind in a version this
+// package knows), each with the detail in the message. It never panics and,
+// for a known kind, allocates nothing beyond an error.
+func Open(b []byte) (payload []byte, kind string, err error) {
+	payload, major, minor, err := openPayload(b)
+	if err != nil {
+		return nil, "", err
+	}
+	kind, err = bodyKind(payload)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: body: %w", ErrCorrupt, err)
+	}
+	if !knownKind(kind) {
+		return nil, "", kindError(kind, "", major, minor)
+	}
+	return payload, kind, nil
+}

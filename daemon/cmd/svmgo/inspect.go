@@ -1,0 +1,678 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
+)
+
+const inspectUsage = `usage: svmgo inspect [-v] model_file
+
+Prints what a libsvmgo model file holds: kind and format version; the model
+(solver or SVM type and kernel with its parameters, labels, features,
+weights or support vectors, rho, probability model); when it was created;
+the training parameters, as train or svm-train options, and the training
+result; quantization; and where the file's bytes go, field by field. Names
+are LIBSVM's and LIBLINEAR's where they have one.
+
+-v : every subproblem and every rho, however many, and the training
+     parameters' and result's bytes field by field
+
+The file is checked as a model loader checks it: a damaged file prints one
+line on standard error and exits with status 1.
+`
+
+// kindView is what inspect knows of one model kind. A new kind (a
+// quantized model, say) is one more entry in kindViews: the header, the
+// byte breakdown and the output's layout are shared.
+type kindView struct {
+	// show decodes the file's bytes and adds the model's rows and
+	// sections to s, ending with the quantization section.
+	show func(s *sheet, b []byte, verbose bool) error
+	// fields describes the kind's body keys for the byte breakdown.
+	fields map[string]string
+}
+
+// kindViews maps each model kind modelfile knows to its view.
+var kindViews = map[string]kindView{
+	modelfile.KindLinear: {showLinear, linearFields},
+	modelfile.KindKernel: {showKernel, kernelFields},
+}
+
+// linearFields and kernelFields name the bodies' keys (modelfile's package
+// comment has the format).
+var (
+	linearFields = map[string]string{
+		"k": "kind", "s": "solver_type", "nf": "nr_feature", "l": "labels",
+		"b": "bias", "nw": "decision functions", "w": "weights",
+		"p": "training parameters", "r": "training result", "t": "creation time",
+	}
+	kernelFields = map[string]string{
+		"k": "kind", "st": "svm_type", "kt": "kernel_type", "kd": "degree",
+		"kg": "gamma", "kc": "coef0", "nf": "nr_feature", "l": "labels",
+		"ns": "nr_sv", "sr": "total_sv", "sd": "SV layout", "sp": "SV row starts",
+		"si": "SV indices", "sx": "SV values", "c": "sv_coef", "rho": "rho",
+		"pa": "probA", "pb": "probB", "p": "training parameters",
+		"r": "training result", "t": "creation time",
+	}
+)
+
+// inspect is the inspect command.
+func inspect(args []string, stdout, stderr io.Writer) int {
+	if wantsHelp(args) {
+		fmt.Fprint(stdout, inspectUsage)
+		return 0
+	}
+	verbose := false
+	if len(args) > 0 && args[0] == "-v" {
+		verbose, args = true, args[1:]
+	}
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprint(stderr, inspectUsage)
+		return 2
+	}
+	path := args[0]
+	b, err := readModelFile(path)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	out, err := describe(path, b, verbose)
+	if err != nil {
+		return fail(stderr, fmt.Errorf("%s: %w", path, err))
+	}
+	// Nothing is printed before the whole file has been checked.
+	if _, err := stdout.Write(out); err != nil {
+		return fail(stderr, err)
+	}
+	return 0
+}
+
+// readModelFile reads the file at path, refusing one that cannot be a model
+// file before reading it into memory.
+func readModelFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w: not a regular file", path, modelfile.ErrNotModel)
+	}
+	if uint64(fi.Size()) > modelfile.HeaderSize+modelfile.MaxPayload || uint64(fi.Size()) > math.MaxInt {
+		return nil, fmt.Errorf("%s: %w: %d bytes, more than a model file can be", path, modelfile.ErrCorrupt, fi.Size())
+	}
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
+}
+
+// describe returns inspect's report on the model file bytes b.
+func describe(path string, b []byte, verbose bool) ([]byte, error) {
+	kind, err := modelfile.Kind(b)
+	if err != nil {
+		return nil, err
+	}
+	view, ok := kindViews[kind]
+	if !ok { // a kind modelfile reads and inspect does not describe yet
+		return nil, fmt.Errorf("inspect does not describe %q models yet", kind)
+	}
+	lay, err := modelfile.Layout(b)
+	if err != nil {
+		return nil, err
+	}
+	s := &sheet{}
+	s.row("file", path)
+	s.row("kind", kind)
+	s.row("format", fmt.Sprintf("%d.%d", lay.Major, lay.Minor))
+	if err := view.show(s, b, verbose); err != nil {
+		return nil, err
+	}
+	showBytes(s, lay, view.fields, verbose)
+	s.flush()
+	return s.buf.Bytes(), nil
+}
+
+// showBytes adds the byte breakdown: each part of the file, its size and
+// its share of the file. The top-level rows add up to the file's size; with
+// verbose, the fields of nested maps follow their map as "p.c" rows.
+func showBytes(s *sheet, lay modelfile.Breakdown, names map[string]string, verbose bool) {
+	s.section(fmt.Sprintf("bytes (%s B in all)", commas(lay.Size)))
+	share := func(n int) string { return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(lay.Size)) }
+	rows := [][]string{
+		{"frame", "magic, version, length, CRC-32C", commas(lay.Frame) + " B", share(lay.Frame)},
+		{"map", "body map header", commas(lay.Header) + " B", share(lay.Header)},
+	}
+	for _, f := range lay.Fields {
+		name, ok := names[f.Key]
+		if !ok {
+			name = "(unknown to this reader)"
+		}
+		rows = append(rows, []string{f.Key, name, commas(f.Size) + " B", share(f.Size)})
+		if verbose {
+			for _, g := range f.Fields {
+				rows = append(rows, []string{f.Key + "." + g.Key, "", commas(g.Size) + " B", share(g.Size)})
+			}
+		}
+	}
+	rows = append(rows, []string{"total", "", commas(lay.Size) + " B", share(lay.Size)})
+	s.table(nil, rows, 2)
+}
+
+// linearSolverText is LIBLINEAR's description of each solver (train's
+// usage text).
+var linearSolverText = map[core.LinearSolver]string{
+	core.L2LossSVCDual: "L2-regularized L2-loss support vector classification, dual",
+	core.L1LossSVCDual: "L2-regularized L1-loss support vector classification, dual",
+	core.L2LossSVRDual: "L2-regularized L2-loss support vector regression, dual",
+	core.L1LossSVRDual: "L2-regularized L1-loss support vector regression, dual",
+}
+
+// showLinear describes a linear model.
+func showLinear(s *sheet, b []byte, verbose bool) error {
+	m, err := modelfile.Unmarshal(b)
+	if err != nil {
+		return err
+	}
+	s.row("solver_type", fmt.Sprintf("%v (-s %d: %s)", m.Solver, int(m.Solver), linearSolverText[m.Solver]))
+	if m.IsRegression() {
+		s.row("nr_class", "none (regression)")
+	} else {
+		s.row("nr_class", strconv.Itoa(len(m.Labels)))
+		s.row("label", joinInt32s(m.Labels))
+	}
+	s.row("nr_feature", commas(m.NumFeatures))
+	rows, bias := m.NumFeatures, "none ("+fmtG(m.Bias)+")"
+	if m.Bias >= 0 {
+		rows, bias = rows+1, fmtG(m.Bias)
+	}
+	s.row("bias", bias)
+	nrW := m.NrW()
+	ovr := ""
+	if !m.IsRegression() && nrW > 1 {
+		ovr = " (one-vs-rest)"
+	}
+	s.row("decision functions", strconv.Itoa(nrW)+ovr)
+	s.row("weights", fmt.Sprintf("%s float32 (%s rows × %d), %s B",
+		commas(len(m.W)), commas(rows), nrW, commas(4*len(m.W))))
+	s.row("created", createdText(m.Created))
+
+	p := m.Params
+	s.section("training parameters")
+	s.row("-s type", strconv.Itoa(int(p.Solver)))
+	s.row("-c cost", fmtG(p.C))
+	if p.Solver.IsRegression() {
+		s.row("-p epsilon", fmtG(p.P))
+		mode := " (relative to the gradient at 0)"
+		if p.AbsoluteEps {
+			mode = " (absolute)"
+		}
+		s.row("-e epsilon", fmtG(p.Eps)+mode)
+	} else {
+		s.row("-e epsilon", fmtG(p.Eps))
+	}
+	s.row("-B bias", fmtG(p.Bias))
+	s.row("-wi weight", classWeightsText(p.Weights))
+	s.row("-seed", strconv.FormatUint(p.Seed, 10))
+	s.row("-iter", strconv.Itoa(p.MaxIter))
+
+	r := m.Result
+	s.section("training result")
+	if len(r.Subproblems) == 0 {
+		s.row("result", "not recorded (imported models have none)")
+	} else {
+		s.row("iterations", strconv.Itoa(r.Iterations)+" (most outer passes of a subproblem)")
+		s.row("updates", commas(r.Updates))
+		s.row("dual objective", fmtObj(r.DualObjective))
+		s.row("primal objective", fmtObj(r.PrimalObjective))
+		s.row("duality gap", fmtGap(r.DualityGap))
+		s.row("nSV", commas(r.NumSV))
+		if len(r.Subproblems) == 1 {
+			s.row("nBSV", commas(r.Subproblems[0].NumBoundSV))
+		}
+		s.row("converged", yesNo(r.Converged))
+		if len(r.Subproblems) > 1 {
+			cols := []column{
+				{name: "iter", f: func(i int) float64 { return float64(r.Subproblems[i].Iterations) }, format: fmtCount},
+				{name: "updates", f: func(i int) float64 { return float64(r.Subproblems[i].Updates) }, format: fmtCount},
+				{name: "dual obj", f: func(i int) float64 { return r.Subproblems[i].DualObjective }, format: fmtObj},
+				{name: "primal obj", f: func(i int) float64 { return r.Subproblems[i].PrimalObjective }, format: fmtObj},
+				{name: "gap", f: func(i int) float64 { return r.Subproblems[i].DualityGap }, format: fmtGap},
+				{name: "nSV", f: func(i int) float64 { return float64(r.Subproblems[i].NumSV) }, format: fmtCount},
+				{name: "nBSV", f: func(i int) float64 { return float64(r.Subproblems[i].NumBoundSV) }, format: fmtCount},
+			}
+			s.subproblems("per class (one-vs-rest)", "label", len(r.Subproblems),
+				func(i int) string { return strconv.Itoa(int(r.Subproblems[i].Label)) },
+				func(i int) bool { return r.Subproblems[i].Converged }, cols, verbose)
+		}
+	}
+	s.section("quantization")
+	s.row("scheme", "none (float32 weights)")
+	return nil
+}
+
+// showKernel describes a kernel model.
+func showKernel(s *sheet, b []byte, verbose bool) error {
+	m, err := modelfile.UnmarshalKernel(b)
+	if err != nil {
+		return err
+	}
+	s.row("svm_type", fmt.Sprintf("%v (-s %d)", m.SVMType, int(m.SVMType)))
+	k := m.Kernel
+	s.row("kernel_type", fmt.Sprintf("%v (-t %d)", k.Type, int(k.Type)))
+	// LIBSVM's svm_save_model writes the parameters the kernel uses.
+	if k.Type == core.PolyKernel {
+		s.row("degree", strconv.Itoa(k.Degree))
+	}
+	if k.Type != core.LinearKernel {
+		s.row("gamma", fmtG(k.Gamma))
+	}
+	if k.Type == core.PolyKernel || k.Type == core.SigmoidKernel {
+		s.row("coef0", fmtG(k.Coef0))
+	}
+	if m.SVMType == core.CSVC {
+		s.row("nr_class", strconv.Itoa(len(m.Labels)))
+		// label and nr_sv in columns, so each count sits under its label.
+		labels, nsv := make([]string, len(m.Labels)), make([]string, len(m.NumSV))
+		for i := range labels {
+			labels[i], nsv[i] = strconv.Itoa(int(m.Labels[i])), strconv.Itoa(int(m.NumSV[i]))
+			w := max(len(labels[i]), len(nsv[i]))
+			labels[i], nsv[i] = pad(labels[i], w), pad(nsv[i], w)
+		}
+		s.row("label", strings.Join(labels, " "))
+		s.row("nr_sv", strings.Join(nsv, " "))
+	}
+	l := m.SV.Len()
+	s.row("total_sv", commas(l))
+	s.row("nr_feature", commas(m.NumFeatures))
+	s.row("SV storage", svStorageText(m.SV, m.NumFeatures))
+	switch {
+	case len(m.Rho) <= rhoPerLine:
+		s.row("rho", joinFloats(m.Rho, fmtRho))
+	case verbose:
+		for i := 0; i < len(m.Rho); i += rhoPerLine {
+			name := ""
+			if i == 0 {
+				name = "rho"
+			}
+			s.row(name, joinFloats(m.Rho[i:min(i+rhoPerLine, len(m.Rho))], fmtRho))
+		}
+	default:
+		s.row("rho", fmt.Sprintf("%d values from %s to %s (-v lists them)",
+			len(m.Rho), fmtRho(slices.Min(m.Rho)), fmtRho(slices.Max(m.Rho))))
+	}
+	switch {
+	case !m.HasProbability():
+		s.row("probability", "no")
+	case m.SVMType == core.EpsSVR:
+		s.row("probability", "yes: Laplace noise, sigma = "+fmtG(m.ProbA[0]))
+	default:
+		s.row("probability", fmt.Sprintf("yes: Platt's sigmoid per class pair (probA, probB: %d each)", len(m.ProbA)))
+	}
+	s.row("created", createdText(m.Created))
+
+	p := m.Params
+	s.section("training parameters")
+	s.row("-s svm_type", strconv.Itoa(int(p.SVMType)))
+	s.row("-t kernel_type", strconv.Itoa(int(p.Kernel.Type)))
+	if p.Kernel.Type == core.PolyKernel {
+		s.row("-d degree", strconv.Itoa(p.Kernel.Degree))
+	}
+	if p.Kernel.Type != core.LinearKernel {
+		g := fmtG(p.Kernel.Gamma)
+		if p.Kernel.Gamma == 0 {
+			g = "0 (default: 1/num_features)"
+		}
+		s.row("-g gamma", g)
+	}
+	if p.Kernel.Type == core.PolyKernel || p.Kernel.Type == core.SigmoidKernel {
+		s.row("-r coef0", fmtG(p.Kernel.Coef0))
+	}
+	if p.SVMType == core.OneClass {
+		s.row("-n nu", fmtG(p.Nu))
+	} else {
+		s.row("-c cost", fmtG(p.C))
+	}
+	if p.SVMType == core.EpsSVR {
+		s.row("-p epsilon", fmtG(p.P))
+	}
+	s.row("-e epsilon", fmtG(p.Eps))
+	s.row("-m cachesize", fmtG(p.CacheMB)+" MB")
+	s.row("-h shrinking", boolDigit(p.Shrinking))
+	s.row("-b probability_estimates", boolDigit(p.Probability))
+	if p.SVMType == core.CSVC {
+		s.row("-wi weight", classWeightsText(p.Weights))
+	}
+	s.row("-seed", strconv.FormatUint(p.Seed, 10))
+	iter := strconv.Itoa(p.MaxIter)
+	if p.MaxIter == 0 {
+		iter = "0 (LIBSVM's cap: max(10000000, 100·rows))"
+	}
+	s.row("-iter", iter)
+
+	r := m.Result
+	s.section("training result")
+	if len(r.Subproblems) == 0 {
+		s.row("result", "not recorded (imported models have none)")
+	} else {
+		s.row("iterations", commas(r.Iterations)+" (all subproblems)")
+		s.row("kernel evaluations", commas(r.KernelEvals))
+		s.row("objective", fmtObj(r.Objective)+" (summed)")
+		s.row("nSV", commas(r.NumSV))
+		s.row("nBSV", commas(r.NumBoundSV)+" (summed)")
+		s.row("converged", yesNo(r.Converged))
+		sub := r.Subproblems
+		cols := []column{
+			{name: "rows", f: func(i int) float64 { return float64(sub[i].Rows) }, format: fmtCount},
+			{name: "iter", f: func(i int) float64 { return float64(sub[i].Iterations) }, format: fmtCount},
+			{name: "kernel evals", f: func(i int) float64 { return float64(sub[i].KernelEvals) }, format: fmtCount},
+			{name: "obj", f: func(i int) float64 { return sub[i].Objective }, format: fmtObj},
+			{name: "rho", f: func(i int) float64 { return sub[i].Rho }, format: fmtRho},
+			{name: "gap", f: func(i int) float64 { return sub[i].Gap }, format: fmtGap},
+			{name: "nSV", f: func(i int) float64 { return float64(sub[i].NumSV) }, format: fmtCount},
+			{name: "nBSV", f: func(i int) float64 { return float64(sub[i].NumBoundSV) }, format: fmtCount},
+		}
+		title, key := "per subproblem", "subproblem"
+		name := func(int) string { return m.SVMType.String() }
+		if m.SVMType == core.CSVC {
+			title, key = "per class pair (one-vs-one)", "pair"
+			name = func(i int) string { return fmt.Sprintf("%d vs %d", sub[i].Pos, sub[i].Neg) }
+		}
+		s.subproblems(title, key, len(sub), name, func(i int) bool { return sub[i].Converged }, cols, verbose)
+	}
+	s.section("quantization")
+	s.row("scheme", "none (float32 support vectors, float64 coefficients)")
+	return nil
+}
+
+// rhoPerLine is the most ρ values printed on one line; without -v, a model
+// with more prints their range.
+const rhoPerLine = 9
+
+// svStorageText describes how the support vectors are stored: the layout
+// the file holds, which the decoder keeps, and how many nonzeros there are.
+func svStorageText(sv *core.Dataset, nf int) string {
+	l := sv.Len()
+	if l == 0 {
+		return "none"
+	}
+	nnz := 0
+	if sv.IsDense() {
+		for i := range l {
+			for _, v := range sv.DenseRow(i) {
+				if v != 0 {
+					nnz++
+				}
+			}
+		}
+	} else {
+		nnz = sv.Nonzeros()
+	}
+	density := ""
+	if cells := float64(l) * float64(nf); cells > 0 {
+		density = fmt.Sprintf(", %.1f%% of %s × %s", 100*float64(nnz)/cells, commas(l), commas(nf))
+	}
+	if sv.IsDense() {
+		return fmt.Sprintf("dense, %s float32; %s nonzeros%s", commas(l*nf), commas(nnz), density)
+	}
+	return fmt.Sprintf("sparse (CSR), %s nonzeros%s", commas(nnz), density)
+}
+
+// maxTableRows is the most subproblems listed one per row without -v; more
+// (a 10-class one-vs-one model has 45) are summarised.
+const maxTableRows = 12
+
+// column is one numeric column of a subproblem table: its heading, its
+// value in row i, and how to print a value.
+type column struct {
+	name   string
+	f      func(i int) float64
+	format func(float64) string
+}
+
+// subproblems adds a table of n subproblems, named by name(i) under the
+// heading key: one row each when there are at most maxTableRows or with
+// verbose, otherwise the minimum, median and maximum of each column, and
+// the subproblems that did not converge.
+func (s *sheet) subproblems(title, key string, n int, name func(int) string, converged func(int) bool, cols []column, verbose bool) {
+	s.flush()
+	s.line("")
+	if n <= maxTableRows || verbose {
+		s.line(title + ":")
+		head := []string{key}
+		for _, c := range cols {
+			head = append(head, c.name)
+		}
+		head = append(head, "converged")
+		rows := make([][]string, n)
+		for i := range n {
+			rows[i] = []string{name(i)}
+			for _, c := range cols {
+				rows[i] = append(rows[i], c.format(c.f(i)))
+			}
+			rows[i] = append(rows[i], yesNo(converged(i)))
+		}
+		s.table(head, rows, 1)
+		return
+	}
+	s.line(fmt.Sprintf("%s, %d subproblems (-v lists them):", title, n))
+	rows := make([][]string, len(cols))
+	v := make([]float64, n)
+	for j, c := range cols {
+		for i := range v {
+			v[i] = c.f(i)
+		}
+		slices.Sort(v)
+		rows[j] = []string{c.name, c.format(v[0]), c.format(median(v)), c.format(v[n-1])}
+	}
+	s.table([]string{"", "min", "median", "max"}, rows, 1)
+	var not []string
+	for i := range n {
+		if !converged(i) {
+			not = append(not, name(i))
+		}
+	}
+	if len(not) == 0 {
+		s.row("not converged", "none")
+	} else {
+		s.row("not converged", strings.Join(not, ", "))
+	}
+}
+
+// median returns the median of the sorted, non-empty v.
+func median(v []float64) float64 {
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
+}
+
+// sheet builds inspect's output: blocks of name/value rows whose values line
+// up, section headings, and tables. The rows of a block are held until the
+// block ends, so that the longest name sets the column.
+type sheet struct {
+	buf    bytes.Buffer
+	rows   [][2]string
+	indent string
+}
+
+// row adds a name/value row to the current block.
+func (s *sheet) row(name, value string) { s.rows = append(s.rows, [2]string{name, value}) }
+
+// flush prints the current block.
+func (s *sheet) flush() {
+	w := 0
+	for _, r := range s.rows {
+		w = max(w, len([]rune(r[0])))
+	}
+	for _, r := range s.rows {
+		fmt.Fprintf(&s.buf, "%s%s  %s\n", s.indent, pad(r[0], -w), r[1])
+	}
+	s.rows = s.rows[:0]
+}
+
+// line prints text as one line at the current indent.
+func (s *sheet) line(text string) {
+	if text == "" {
+		s.buf.WriteByte('\n')
+		return
+	}
+	s.buf.WriteString(s.indent + text + "\n")
+}
+
+// section ends the current block and starts an indented one under title.
+func (s *sheet) section(title string) {
+	s.flush()
+	s.indent = ""
+	s.line("")
+	s.line(title)
+	s.indent = "  "
+}
+
+// table prints head (nil for none) and rows with aligned columns: the first
+// left columns flush left, the others (numbers) flush right.
+func (s *sheet) table(head []string, rows [][]string, left int) {
+	s.flush()
+	all := rows
+	if head != nil {
+		all = append([][]string{head}, rows...)
+	}
+	var width []int
+	for _, r := range all {
+		for j, c := range r {
+			if j == len(width) {
+				width = append(width, 0)
+			}
+			width[j] = max(width[j], len([]rune(c)))
+		}
+	}
+	for _, r := range all {
+		cells := make([]string, len(r))
+		for j, c := range r {
+			if j < left {
+				cells[j] = pad(c, -width[j])
+			} else {
+				cells[j] = pad(c, width[j])
+			}
+		}
+		s.line(strings.TrimRight(strings.Join(cells, "  "), " "))
+	}
+}
+
+// pad pads text with spaces to w runes: on the left for w > 0, on the right
+// for w < 0.
+func pad(text string, w int) string {
+	n := len([]rune(text))
+	if w < 0 {
+		return text + strings.Repeat(" ", max(0, -w-n))
+	}
+	return strings.Repeat(" ", max(0, w-n)) + text
+}
+
+// commas prints an integer with thousands separators: 1,234,567.
+func commas[T int | int64](n T) string {
+	s := strconv.FormatInt(int64(n), 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, d := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return b.String()
+}
+
+// fmtG prints a parameter exactly, in the shortest form that reads back as
+// the same float64.
+func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// fmtObj prints an objective as svm-train and train do ("%f").
+func fmtObj(v float64) string { return fmt.Sprintf("%f", v) }
+
+// fmtRho prints ρ with six significant digits.
+func fmtRho(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+// fmtGap prints a duality gap or KKT violation with three significant
+// digits: its order of magnitude is what matters.
+func fmtGap(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+
+// fmtCount prints a count held in a float64 column.
+func fmtCount(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		return commas(int64(v))
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) // a median between two counts
+}
+
+// joinInt32s prints v separated by spaces.
+func joinInt32s(v []int32) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(int(x))
+	}
+	return strings.Join(s, " ")
+}
+
+// joinFloats prints v separated by spaces.
+func joinFloats(v []float64, format func(float64) string) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = format(x)
+	}
+	return strings.Join(s, " ")
+}
+
+// classWeightsText prints -wi weights as "label: weight" pairs.
+func classWeightsText(w []core.ClassWeight) string {
+	if len(w) == 0 {
+		return "none"
+	}
+	s := make([]string, len(w))
+	for i, cw := range w {
+		s[i] = fmt.Sprintf("%d: %s", cw.Label, fmtG(cw.Weight))
+	}
+	return strings.Join(s, ", ")
+}
+
+// createdText prints a creation time in UTC, RFC 3339.
+func createdText(unix int64) string {
+	if unix == 0 {
+		return "not recorded"
+	}
+	return time.Unix(unix, 0).UTC().Format(time.RFC3339)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// boolDigit prints a flag as svm-train's options take it.
+func boolDigit(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}

@@ -1,0 +1,124 @@
+package quantize
+
+//go:generate go run github.com/tinylib/msgp@v1.6.5 -file body.go -o body_gen.go -io=false -unexported
+
+// The bodies of the quantized model files (format 1.2), with the rules of
+// core/modelfile's bodies: the generated decoder runs only on a payload
+// that modelfile.Open has checked (frame, CRC-32C, kind, and the
+// allocation-free walk of its msgpack structure), arrays are refused past
+// 65536 elements before allocation, and every blob is zero-copy with its
+// own limit, so a blob is checked against the bytes left and never
+// allocated by the decoder (decode converts it at once and keeps nothing).
+// Limits: 4·65536 bytes for per-class blobs, and for the large blobs the
+// largest size a msgpack bin32 holds, rounded down to the element size.
+//
+// Floats go through msgp's compactfloats: a float64 that a float32 holds
+// exactly (a bias of 1, C = 1) takes 5 bytes instead of 9, and reads back
+// bit for bit. The small integer arrays (labels, support vectors per class)
+// are msgpack arrays, 1 byte an element for small values, instead of int32
+// blobs: a quantized file of a small model is a few dozen bytes, and
+// these arrays are a tenth of it.
+//
+// Fields are written in the order below; the only omitted fields are the
+// optional ones marked omitempty, omitted exactly when empty, so equal
+// models give equal bytes.
+
+//msgp:limit arrays:65536 maps:256
+//msgp:compactfloats
+
+// lbody is the payload of a quantized linear model file (kind "qlinear").
+type lbody struct {
+	// Kind is "qlinear".
+	Kind string `msg:"k"`
+	// Bits is 8 or 16: the width of the weight codes.
+	Bits int64 `msg:"qb"`
+	// Solver is core.LinearSolver: LIBLINEAR's -s number.
+	Solver int64 `msg:"s"`
+	// NumFeatures is the number of input features, at most MaxInt32.
+	NumFeatures int64 `msg:"nf"`
+	// Labels are the class labels in decision-function order; empty for
+	// regression.
+	Labels []int32 `msg:"l"`
+	// Bias is the bias pseudo-feature's value; absent when the model has
+	// no bias row.
+	Bias *float64 `msg:"b,omitempty"`
+	// Scales holds s_k of each decision function: float32 little-endian.
+	Scales []byte `msg:"sc,zerocopy,limit=262144"`
+	// W holds the weight codes feature-major, NumFeatures × nrW of them:
+	// int8, or int16 little-endian.
+	W []byte `msg:"w,zerocopy,limit=4294967294"`
+	// BiasW holds the bias row's weights, float32 little-endian, one per
+	// decision function; absent without a bias.
+	BiasW []byte `msg:"bw,zerocopy,omitempty,limit=262144"`
+	// SourceCRC is the CRC-32C of the float model file's payload (the
+	// frame's checksum field of modelfile.Marshal's output).
+	SourceCRC uint32 `msg:"crc"`
+	// Created is the float model's creation time, Unix seconds; absent
+	// when 0.
+	Created int64 `msg:"t,omitempty"`
+}
+
+// kbody is the payload of a quantized kernel model file (kind "qkernel").
+type kbody struct {
+	// Kind is "qkernel".
+	Kind string `msg:"k"`
+	// Bits is 8 or 16: the width of the support vector codes.
+	Bits int64 `msg:"qb"`
+	// SVMType is core.SVMType: LIBSVM's -s number.
+	SVMType int64 `msg:"st"`
+	// KernelType, Degree, Gamma and Coef0 are core.Kernel (Gamma resolved).
+	KernelType int64   `msg:"kt"`
+	Degree     int64   `msg:"kd"`
+	Gamma      float64 `msg:"kg"`
+	Coef0      float64 `msg:"kc"`
+	// NumFeatures is the number of input features, at most MaxInt32.
+	NumFeatures int64 `msg:"nf"`
+	// Labels are the C-SVC classes in LIBSVM's order; empty otherwise.
+	Labels []int32 `msg:"l"`
+	// NumSV counts the support vectors of each class (C-SVC only).
+	NumSV []int32 `msg:"ns"`
+	// SVRows is the number of support vectors.
+	SVRows int64 `msg:"sr"`
+	// FScale holds each feature's scale a_j ≥ 0, float32 little-endian.
+	FScale []byte `msg:"fa,zerocopy,limit=4294967292"`
+	// FOffset holds each feature's offset o_j, float64 little-endian.
+	FOffset []byte `msg:"fo,zerocopy,limit=4294967288"`
+	// SVDense tells the layout of SVCodes: true for SVRows × NumFeatures
+	// codes row-major, false for the codes of the entries SVIndex lists.
+	SVDense bool `msg:"sd"`
+	// SVIndex is the sparse layout's index stream: for each support
+	// vector, a uvarint count n, then n uvarint gaps (feature index minus
+	// the previous one, the first counted from −1). Empty when dense.
+	SVIndex []byte `msg:"si,zerocopy,limit=4294967295"`
+	// SVCodes holds the support vector codes, int8 or int16 little-endian.
+	SVCodes []byte `msg:"sq,zerocopy,limit=4294967294"`
+	// CoefScale holds σ_k of each row of sv_coef, float32 little-endian.
+	CoefScale []byte `msg:"cs,zerocopy,limit=262144"`
+	// Coef holds the sv_coef codes, int16 little-endian, (nrClass−1) ×
+	// SVRows, row-major.
+	Coef []byte `msg:"c,zerocopy,limit=4294967294"`
+	// Rho is ρ of each decision function, float64 little-endian.
+	Rho []byte `msg:"rho,zerocopy,limit=4294967288"`
+	// ProbA and ProbB are the probability model, float64 little-endian,
+	// empty when absent.
+	ProbA []byte `msg:"pa,zerocopy,limit=4294967288"`
+	ProbB []byte `msg:"pb,zerocopy,limit=4294967288"`
+	// Summary keeps a few training parameters and results.
+	Summary ksummary `msg:"sum"`
+	// SourceCRC is the CRC-32C of the float model file's payload.
+	SourceCRC uint32 `msg:"crc"`
+	// Created is the float model's creation time; absent when 0.
+	Created int64 `msg:"t,omitempty"`
+}
+
+// ksummary mirrors TrainSummary.
+type ksummary struct {
+	C          float64 `msg:"c"`
+	Nu         float64 `msg:"n"`
+	P          float64 `msg:"p"`
+	Eps        float64 `msg:"e"`
+	Iterations int64   `msg:"it"`
+	Objective  float64 `msg:"obj"`
+	NumBoundSV int64   `msg:"bsv"`
+	Converged  bool    `msg:"cv"`
+}
