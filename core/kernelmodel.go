@@ -3,9 +3,7 @@ package core
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"sync"
-	"sync/atomic"
 )
 
 // KernelModel is a trained kernel SVM: support vectors, their coefficients
@@ -543,24 +541,8 @@ func (m *KernelModel) PredictBatch(dst []float64, ds *Dataset) []float64 {
 func (m *KernelModel) PredictBatchParallel(dst []float64, ds *Dataset, workers int) []float64 {
 	m.prepared()
 	dst = dst[:ds.Len()]
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	const chunk = 64 // rows a worker takes at a time
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, (len(dst)+chunk-1)/chunk) {
-		wg.Go(func() {
-			for {
-				from := int(next.Add(chunk)) - chunk
-				if from >= len(dst) {
-					return
-				}
-				m.predictRows(dst, ds, from, min(from+chunk, len(dst)))
-			}
-		})
-	}
-	wg.Wait()
+	ParallelChunks(len(dst), chunk, workers, func(from, to int) { m.predictRows(dst, ds, from, to) })
 	return dst
 }
 

@@ -3,9 +3,6 @@ package quantize
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/libsvmgo/libsvmgo/core"
 )
@@ -480,24 +477,8 @@ func (m *Kernel) PredictBatch(dst []float64, ds *core.Dataset) []float64 {
 // the goroutines.
 func (m *Kernel) PredictBatchParallel(dst []float64, ds *core.Dataset, workers int) []float64 {
 	dst = dst[:ds.Len()]
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	const chunk = 64 // rows a worker takes at a time
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, (len(dst)+chunk-1)/chunk) {
-		wg.Go(func() {
-			for {
-				from := int(next.Add(chunk)) - chunk
-				if from >= len(dst) {
-					return
-				}
-				m.predictRows(dst, ds, from, min(from+chunk, len(dst)))
-			}
-		})
-	}
-	wg.Wait()
+	core.ParallelChunks(len(dst), chunk, workers, func(from, to int) { m.predictRows(dst, ds, from, to) })
 	return dst
 }
 
