@@ -9,6 +9,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // heartModel trains the binary heart_scale model (13 features, labels +1
@@ -30,7 +31,8 @@ func heartModel(t *testing.T) *core.LinearModel {
 
 // TestMisuseFromC runs testdata/misuse.c, compiled as C and as C++: NULL
 // pointers, wrong sizes, stale and wrong-kind handles, non-finite inputs,
-// damaged model files, bad directories and options, full trainers, and
+// damaged model files, bad directories and options, full trainers,
+// quantized models (the same checks, and save, publish and watch), and
 // per-thread messages.
 func TestMisuseFromC(t *testing.T) {
 	dir := t.TempDir()
@@ -58,8 +60,20 @@ func TestMisuseFromC(t *testing.T) {
 	binary.LittleEndian.PutUint16(major2[8:], 2)
 	write("major2.svmgo", major2)
 	write("notadir", []byte("a file"))
-	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{"empty", "qdir"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, m := range map[string]quantize.Model{
+		"q8.svmgo":     quantizeLinear(t, heartModel(t), 8),
+		"rbf_q8.svmgo": quantizeKernel(t, trainKernelFile(t, "heart_scale", "-t 2 -c 10"), 8),
+	} {
+		b, err := quantize.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(name, b)
 	}
 
 	for _, cxx := range []bool{false, true} {

@@ -19,7 +19,8 @@ const (
 	propVersion           = 7
 )
 
-// loadFile reads the model file at path, of either kind.
+// loadFile reads the model file at path, of any kind: linear or kernel,
+// float or quantized.
 func loadFile(path string) (predictor, error) {
 	l, err := modeldir.Load(path)
 	if err != nil {
@@ -28,7 +29,7 @@ func loadFile(path string) (predictor, error) {
 	return checked(l)
 }
 
-// loadBuffer decodes the bytes of a model file of either kind; the model
+// loadBuffer decodes the bytes of a model file of any kind; the model
 // shares no memory with b.
 func loadBuffer(b []byte) (predictor, error) {
 	l, err := modeldir.Decode(b)
@@ -47,7 +48,9 @@ func checked(l *modeldir.Loaded) (predictor, error) {
 		}
 	}
 	// Validate, run by the kernel loader, already refuses every
-	// non-finite number of a kernel model.
+	// non-finite number of a kernel model, and quantize.Unmarshal every
+	// non-finite scale, offset, bias weight, ρ or probability parameter
+	// of a quantized one (its codes are integers).
 	return predictorOf(l), nil
 }
 
@@ -94,7 +97,7 @@ func property(h *modelHandle, prop int) (int64, error) {
 	case propNumDecisionValues:
 		return int64(p.numDecisionValues()), nil
 	case propQuantized:
-		return 0, nil
+		return int64(p.bits()), nil
 	case propHasProbability:
 		if p.hasProbability() {
 			return 1, nil

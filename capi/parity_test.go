@@ -10,6 +10,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // testRows are the rows a parity run predicts, in every layout.
@@ -82,16 +83,28 @@ func (tr *testRows) write(t *testing.T, prefix string) {
 	writeRaw(t, prefix+".v64", tr.v64)
 }
 
+// probAPI is the probability half of the Go API, which kernel models
+// (float and quantized) have.
+type probAPI interface {
+	ProbabilityDense(dst []float64, x []float32) []float64
+	ProbabilitySparse(dst []float64, index []int32, value []float32) []float64
+}
+
 // want returns the Go API's labels, decision values and, for a kernel
 // model with them, probabilities for the rows, dense (from x32) or sparse
 // (from the CSR arrays as float32).
 func (tr *testRows) want(g goAPI, nDec int, sparse bool) (labels, dec, prob []float64) {
 	buf := make([]float64, nDec)
-	km, _ := g.(*core.KernelModel)
-	hasProb := km != nil && km.SVMType == core.CSVC && km.HasProbability()
+	var km probAPI
+	var hasProb bool
 	var pbuf []float64
-	if hasProb {
-		pbuf = make([]float64, km.NumClasses())
+	switch m := g.(type) {
+	case *core.KernelModel:
+		km, hasProb = m, m.SVMType == core.CSVC && m.HasProbability()
+		pbuf = make([]float64, m.NumClasses())
+	case *quantize.Kernel:
+		km, hasProb = m, m.SVMType() == core.CSVC && m.HasProbability()
+		pbuf = make([]float64, m.NumClasses())
 	}
 	for i := range tr.rows {
 		if sparse {
@@ -117,8 +130,10 @@ func (tr *testRows) want(g goAPI, nDec int, sparse bool) (labels, dec, prob []fl
 // TestParityFromC: a model trained and written by Go, loaded through the C
 // ABI, predicts what the Go API predicts, bit for bit, in all four input
 // layouts, for binary, multi-class and regression models, linear and
-// kernel, and gives the kernel model's probabilities bit for bit too.
-// Options starting with "-t" train a kernel model (svm-train's options).
+// kernel, float and quantized (int8 and int16: the Go API is then
+// quantize's predictors), and gives the kernel models' probabilities bit
+// for bit too. Options starting with "-t" train a kernel model (svm-train's
+// options).
 func TestParityFromC(t *testing.T) {
 	exe := compileC(t, "parity", false)
 	cases := []struct {
@@ -127,15 +142,27 @@ func TestParityFromC(t *testing.T) {
 		// classes, probabilities (features and decision values are
 		// checked against the model).
 		kind, classes, prob int64
+		// bits > 0 quantizes the trained model (quantize.QuantizeLinear
+		// or QuantizeKernel) and writes it with quantize.WriteFile: the
+		// ABI must then equal quantize's predictors.
+		bits int
 	}{
-		{"heart_scale", "heart_scale", "heart_scale", "-s 1 -B 1", kindLinearSVC, 2, 0},
-		{"breast_cancer", "breast_cancer.train", "breast_cancer.test", "-s 3", kindLinearSVC, 2, 0},
-		{"digits", "digits.train", "digits.test", "-s 1 -B 1", kindLinearSVC, 10, 0},
-		{"diabetes", "diabetes.train", "diabetes.test", "-s 12 -B 1", kindLinearSVR, 0, 0},
-		{"heart_scale_rbf", "heart_scale", "heart_scale", "-t 2 -c 10", kindKernelSVC, 2, 0},
-		{"digits_rbf_prob", "digits.train", "digits.test", "-t 2 -b 1", kindKernelSVC, 10, 1},
-		{"diabetes_rbf_svr", "diabetes.train", "diabetes.test", "-t 2 -s 3 -p 0.1", kindKernelSVR, 0, 0},
-		{"heart_scale_oneclass", "heart_scale", "heart_scale", "-t 2 -s 2 -n 0.3", kindOneClass, 0, 0},
+		{"heart_scale", "heart_scale", "heart_scale", "-s 1 -B 1", kindLinearSVC, 2, 0, 0},
+		{"breast_cancer", "breast_cancer.train", "breast_cancer.test", "-s 3", kindLinearSVC, 2, 0, 0},
+		{"digits", "digits.train", "digits.test", "-s 1 -B 1", kindLinearSVC, 10, 0, 0},
+		{"diabetes", "diabetes.train", "diabetes.test", "-s 12 -B 1", kindLinearSVR, 0, 0, 0},
+		{"heart_scale_rbf", "heart_scale", "heart_scale", "-t 2 -c 10", kindKernelSVC, 2, 0, 0},
+		{"digits_rbf_prob", "digits.train", "digits.test", "-t 2 -b 1", kindKernelSVC, 10, 1, 0},
+		{"diabetes_rbf_svr", "diabetes.train", "diabetes.test", "-t 2 -s 3 -p 0.1", kindKernelSVR, 0, 0, 0},
+		{"heart_scale_oneclass", "heart_scale", "heart_scale", "-t 2 -s 2 -n 0.3", kindOneClass, 0, 0, 0},
+		{"heart_scale_q8", "heart_scale", "heart_scale", "-s 1 -B 1", kindLinearSVC, 2, 0, 8},
+		{"digits_q8", "digits.train", "digits.test", "-s 1 -B 1", kindLinearSVC, 10, 0, 8},
+		{"diabetes_q16", "diabetes.train", "diabetes.test", "-s 12 -B 1", kindLinearSVR, 0, 0, 16},
+		{"heart_scale_rbf_q8", "heart_scale", "heart_scale", "-t 2 -c 10", kindKernelSVC, 2, 0, 8},
+		{"digits_rbf_prob_q8", "digits.train", "digits.test", "-t 2 -b 1", kindKernelSVC, 10, 1, 8},
+		{"digits_rbf_prob_q16", "digits.train", "digits.test", "-t 2 -b 1", kindKernelSVC, 10, 1, 16},
+		{"diabetes_rbf_svr_q8", "diabetes.train", "diabetes.test", "-t 2 -s 3 -p 0.1", kindKernelSVR, 0, 0, 8},
+		{"heart_scale_oneclass_q8", "heart_scale", "heart_scale", "-t 2 -s 2 -n 0.3", kindOneClass, 0, 0, 8},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -143,17 +170,25 @@ func TestParityFromC(t *testing.T) {
 			modelPath := filepath.Join(dir, "m.svmgo")
 			var g goAPI
 			var nf, nDec int
+			var err error
 			if strings.HasPrefix(c.options, "-t") {
 				var m *core.KernelModel
-				if c.name == "digits_rbf_prob" {
+				if strings.HasPrefix(c.name, "digits_rbf_prob") {
 					m = kernelModels(t)["kernel_multiclass"] // the same options, trained once
 				} else {
 					m = trainKernelFile(t, c.train, c.options)
 				}
-				if err := modelfile.WriteKernelFile(modelPath, m); err != nil {
+				g, nf, nDec = m, m.NumFeatures, m.NumDecisionValues()
+				if c.bits > 0 {
+					q := quantizeKernel(t, m, c.bits)
+					err = quantize.WriteFile(modelPath, q)
+					g = q
+				} else {
+					err = modelfile.WriteKernelFile(modelPath, m)
+				}
+				if err != nil {
 					t.Fatal(err)
 				}
-				g, nf, nDec = m, m.NumFeatures, m.NumDecisionValues()
 			} else {
 				ds, err := core.ReadFile(filepath.Join("../core/testdata", c.train), core.ReadOptions{})
 				if err != nil {
@@ -167,10 +202,17 @@ func TestParityFromC(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := modelfile.WriteFile(modelPath, m); err != nil {
+				g, nf, nDec = m, m.NumFeatures, m.NumDecisionValues()
+				if c.bits > 0 {
+					q := quantizeLinear(t, m, c.bits)
+					err = quantize.WriteFile(modelPath, q)
+					g = q
+				} else {
+					err = modelfile.WriteFile(modelPath, m)
+				}
+				if err != nil {
 					t.Fatal(err)
 				}
-				g, nf, nDec = m, m.NumFeatures, m.NumDecisionValues()
 			}
 			tr := makeTestRows(t, filepath.Join("../core/testdata", c.test), nf)
 			tr.write(t, filepath.Join(dir, "data"))
@@ -179,7 +221,7 @@ func TestParityFromC(t *testing.T) {
 				strconv.Itoa(len(tr.indices)), out)
 
 			props := readInt64s(t, out+".props")
-			wantProps := []int64{c.kind, int64(nf), c.classes, int64(nDec), 0, c.prob, 0}
+			wantProps := []int64{c.kind, int64(nf), c.classes, int64(nDec), int64(c.bits), c.prob, 0}
 			if !slices.Equal(props, wantProps) {
 				t.Errorf("properties (kind, features, classes, decision values, quantized, probability, version) = %v, want %v", props, wantProps)
 			}

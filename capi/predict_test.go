@@ -15,6 +15,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // trainFile trains a model on a core/testdata file.
@@ -78,7 +79,7 @@ func kernelModels(t testing.TB) map[string]*core.KernelModel {
 }
 
 // goAPI is what the tests compare the predict paths with: core's own
-// predictors, which both model types have.
+// predictors, which both model types have, and quantize's.
 type goAPI interface {
 	PredictDense(x []float32) float64
 	PredictSparse(index []int32, value []float32) float64
@@ -92,6 +93,10 @@ func goAPIOf(p predictor) goAPI {
 	case *linearPredictor:
 		return p.m()
 	case *kernelPredictor:
+		return p.m()
+	case *qlinearPredictor:
+		return p.m()
+	case *qkernelPredictor:
 		return p.m()
 	}
 	panic("unknown predictor")
@@ -113,16 +118,45 @@ func wideModel(rng *rand.Rand, classes, nf int) *core.LinearModel {
 
 // predictModels are the model shapes the predict paths handle differently:
 // one decision value (binary, regression), several, very many; and the
-// kernel model kinds.
+// kernel model kinds; each also quantized to int8 ("q8_" names), and the
+// multi-class ones to int16 ("q16_").
 func predictModels(t testing.TB) map[string]predictor {
 	ms := map[string]predictor{}
 	for name, m := range linearModels(t) {
 		ms[name] = (*linearPredictor)(m)
+		ms["q8_"+name] = (*qlinearPredictor)(quantizeLinear(t, m, 8))
+		if name == "multiclass" {
+			ms["q16_"+name] = (*qlinearPredictor)(quantizeLinear(t, m, 16))
+		}
 	}
 	for name, m := range kernelModels(t) {
 		ms[name] = (*kernelPredictor)(m)
+		ms["q8_"+name] = (*qkernelPredictor)(quantizeKernel(t, m, 8))
+		if name == "kernel_multiclass" {
+			ms["q16_"+name] = (*qkernelPredictor)(quantizeKernel(t, m, 16))
+		}
 	}
 	return ms
+}
+
+// quantizeLinear is quantize.QuantizeLinear for a test's model.
+func quantizeLinear(t testing.TB, m *core.LinearModel, bits int) *quantize.Linear {
+	t.Helper()
+	q, err := quantize.QuantizeLinear(m, bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// quantizeKernel is quantize.QuantizeKernel for a test's model.
+func quantizeKernel(t testing.TB, m *core.KernelModel, bits int) *quantize.Kernel {
+	t.Helper()
+	q, err := quantize.QuantizeKernel(m, bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }
 
 // linearModels are the linear models of predictModels.

@@ -4,6 +4,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // Model kinds, svmgo.h's enum svmgo_model_kind.
@@ -17,12 +18,17 @@ const (
 
 // predictor is what the predict paths and the property calls need of a
 // model, whatever its kind: one handle type and one set of exports serve
-// linear and kernel models alike. The implementations are pointer types
-// converted from the core models, so making a predictor from a model (once
-// per call, for a watched handle) allocates nothing.
+// linear and kernel models, float or quantized, alike. The implementations
+// are pointer types converted from the core and quantize models, so making
+// a predictor from a model (once per call, for a watched handle) allocates
+// nothing.
 type predictor interface {
-	// kind is the svmgo_model_kind value.
+	// kind is the svmgo_model_kind value: a quantized model has the kind
+	// of the float model it was made from.
 	kind() int
+	// bits is the width of a quantized model's codes, 8 or 16; 0 for a
+	// float model (SVMGO_MODEL_QUANTIZED).
+	bits() int
 	numFeatures() int
 	// numClasses is the number of labels, 0 for regression and one-class.
 	numClasses() int
@@ -66,6 +72,7 @@ func (p *linearPredictor) kind() int {
 	return kindLinearSVC
 }
 
+func (p *linearPredictor) bits() int              { return 0 }
 func (p *linearPredictor) numFeatures() int       { return p.NumFeatures }
 func (p *linearPredictor) numClasses() int        { return len(p.Labels) }
 func (p *linearPredictor) numDecisionValues() int { return p.m().NumDecisionValues() }
@@ -134,6 +141,7 @@ func (p *kernelPredictor) kind() int {
 	return kindKernelSVC
 }
 
+func (p *kernelPredictor) bits() int              { return 0 }
 func (p *kernelPredictor) numFeatures() int       { return p.NumFeatures }
 func (p *kernelPredictor) numClasses() int        { return len(p.Labels) }
 func (p *kernelPredictor) numDecisionValues() int { return p.m().NumDecisionValues() }
@@ -188,10 +196,171 @@ func (p *kernelPredictor) publish(dir string) (uint64, error) {
 	return modeldir.PublishKernel(dir, p.m())
 }
 
-// predictorOf returns the predictor of a loaded model of either kind.
+// qlinearPredictor adapts a quantize.Linear: int8 or int16 weights with
+// the float model's decision functions, labels and kind.
+type qlinearPredictor quantize.Linear
+
+func (p *qlinearPredictor) m() *quantize.Linear { return (*quantize.Linear)(p) }
+
+func (p *qlinearPredictor) kind() int {
+	if p.m().IsRegression() {
+		return kindLinearSVR
+	}
+	return kindLinearSVC
+}
+
+func (p *qlinearPredictor) bits() int              { return p.m().Bits() }
+func (p *qlinearPredictor) numFeatures() int       { return p.m().NumFeatures() }
+func (p *qlinearPredictor) numDecisionValues() int { return p.m().NumDecisionValues() }
+func (p *qlinearPredictor) hasProbability() bool   { return false }
+func (p *qlinearPredictor) noProbability() string  { return "linear models give no probabilities" }
+
+// numClasses and labels copy the labels (quantize hands out copies): they
+// serve the property and label calls only, never a predict path, since a
+// linear model has no probability output.
+func (p *qlinearPredictor) numClasses() int { return len(p.m().Labels()) }
+func (p *qlinearPredictor) labels() []int32 { return p.m().Labels() }
+
+// scansInputs is false for the reason it is for float linear models: the
+// dequantized dot product s_k·Σ x_j·q_jk, in float64 with the input as it
+// is, turns a NaN or infinite input into a non-finite decision value
+// (0·Inf is NaN), so the inputs are scanned only when one shows.
+func (p *qlinearPredictor) scansInputs() bool { return false }
+
+func (p *qlinearPredictor) decisionDense(dst []float64, x []float32) []float64 {
+	return p.m().DecisionDense(dst, x)
+}
+
+func (p *qlinearPredictor) decisionSparse(dst []float64, index []int32, value []float32) []float64 {
+	return p.m().DecisionSparse(dst, index, value)
+}
+
+func (p *qlinearPredictor) predictDense([]float32) (float64, bool)           { return 0, false }
+func (p *qlinearPredictor) predictSparse([]int32, []float32) (float64, bool) { return 0, false }
+
+// labelOf is quantize's, core.LinearPrediction: the parity tests hold it
+// to quantize.Linear.PredictDense bit for bit.
+func (p *qlinearPredictor) labelOf(dec []float64) float64 { return p.m().LabelOf(dec) }
+
+// The probability methods are never called: hasProbability is false.
+func (p *qlinearPredictor) probabilityDense(dst []float64, _ []float32) []float64 { return dst[:0] }
+func (p *qlinearPredictor) probabilitySparse(dst []float64, _ []int32, _ []float32) []float64 {
+	return dst[:0]
+}
+
+func (p *qlinearPredictor) save(path string) error { return quantize.WriteFile(path, p.m()) }
+
+func (p *qlinearPredictor) publish(dir string) (uint64, error) {
+	return modeldir.PublishQuantized(dir, p.m())
+}
+
+// qkernelPredictor adapts a quantize.Kernel: support vectors as int8 or
+// int16 codes, with the float model's SVM type, labels and probability
+// parameters.
+type qkernelPredictor quantize.Kernel
+
+func (p *qkernelPredictor) m() *quantize.Kernel { return (*quantize.Kernel)(p) }
+
+func (p *qkernelPredictor) kind() int {
+	switch p.m().SVMType() {
+	case core.EpsSVR:
+		return kindKernelSVR
+	case core.OneClass:
+		return kindOneClass
+	}
+	return kindKernelSVC
+}
+
+func (p *qkernelPredictor) bits() int              { return p.m().Bits() }
+func (p *qkernelPredictor) numFeatures() int       { return p.m().NumFeatures() }
+func (p *qkernelPredictor) numDecisionValues() int { return p.m().NumDecisionValues() }
+func (p *qkernelPredictor) labels() []int32        { return p.m().Labels() }
+
+// numClasses is on the probability path, so it does not copy the labels:
+// NumClasses is LIBSVM's nr_class (2 for ε-SVR and one-class, which have no
+// labels here).
+func (p *qkernelPredictor) numClasses() int {
+	if p.m().SVMType() != core.CSVC {
+		return 0
+	}
+	return p.m().NumClasses()
+}
+
+// scansInputs is true as for float kernel models, and for one more reason:
+// the input row is itself quantized against its largest value, which an
+// infinite value makes meaningless (quantize leaves the result
+// unspecified).
+func (p *qkernelPredictor) scansInputs() bool { return true }
+
+// hasProbability is true for C-SVC models with Platt parameters only, as
+// for float kernel models.
+func (p *qkernelPredictor) hasProbability() bool {
+	return p.m().SVMType() == core.CSVC && p.m().HasProbability()
+}
+
+func (p *qkernelPredictor) noProbability() string {
+	if p.m().SVMType() != core.CSVC {
+		return "only kernel C-SVC models give class probabilities"
+	}
+	return "the model was trained without probability estimates (-b 1)"
+}
+
+func (p *qkernelPredictor) decisionDense(dst []float64, x []float32) []float64 {
+	return p.m().DecisionDense(dst, x)
+}
+
+func (p *qkernelPredictor) decisionSparse(dst []float64, index []int32, value []float32) []float64 {
+	return p.m().DecisionSparse(dst, index, value)
+}
+
+// The label comes from quantize's predictor, which applies core's voting
+// and tie rule to the quantized decision values.
+func (p *qkernelPredictor) predictDense(x []float32) (float64, bool) {
+	return p.m().PredictDense(x), true
+}
+
+func (p *qkernelPredictor) predictSparse(index []int32, value []float32) (float64, bool) {
+	return p.m().PredictSparse(index, value), true
+}
+
+// labelOf is never called: predictDense and predictSparse always answer.
+func (p *qkernelPredictor) labelOf(dec []float64) float64 { return dec[0] }
+
+func (p *qkernelPredictor) probabilityDense(dst []float64, x []float32) []float64 {
+	return p.m().ProbabilityDense(dst, x)
+}
+
+func (p *qkernelPredictor) probabilitySparse(dst []float64, index []int32, value []float32) []float64 {
+	return p.m().ProbabilitySparse(dst, index, value)
+}
+
+func (p *qkernelPredictor) save(path string) error { return quantize.WriteFile(path, p.m()) }
+
+func (p *qkernelPredictor) publish(dir string) (uint64, error) {
+	return modeldir.PublishQuantized(dir, p.m())
+}
+
+// predictorOf returns the predictor of a loaded model of any kind. The
+// type switch converts pointers and allocates nothing.
 func predictorOf(l *modeldir.Loaded) predictor {
-	if l.Kernel != nil {
+	switch {
+	case l.Kernel != nil:
 		return (*kernelPredictor)(l.Kernel)
+	case l.Quantized != nil:
+		return quantizedPredictor(l.Quantized)
 	}
 	return (*linearPredictor)(l.Model)
+}
+
+// quantizedPredictor returns the predictor of a quantized model. quantize.Model
+// has an unexported method, so *quantize.Linear and *quantize.Kernel are
+// its only implementations; another type is a bug here.
+func quantizedPredictor(q quantize.Model) predictor {
+	switch q := q.(type) {
+	case *quantize.Linear:
+		return (*qlinearPredictor)(q)
+	case *quantize.Kernel:
+		return (*qkernelPredictor)(q)
+	}
+	panic("capi: quantized model of unknown type " + q.Kind())
 }

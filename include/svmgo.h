@@ -105,12 +105,15 @@ typedef enum svmgo_model_property {
     SVMGO_MODEL_NUM_FEATURES = 2,        /* features a dense row must have */
     SVMGO_MODEL_NUM_CLASSES = 3,         /* classes; 0 for regression */
     SVMGO_MODEL_NUM_DECISION_VALUES = 4, /* decision values per row */
-    SVMGO_MODEL_QUANTIZED = 5,           /* 1 if weights are int8, else 0 */
+    SVMGO_MODEL_QUANTIZED = 5,           /* code width of a quantized model, 8 or 16; 0 if float */
     SVMGO_MODEL_HAS_PROBABILITY = 6,     /* 1 if SVMGO_OUTPUT_PROBABILITY works */
     SVMGO_MODEL_VERSION = 7              /* version in use (watched), else 0 */
 } svmgo_model_property;
 
-/* Model kinds (SVMGO_MODEL_KIND). Values are pinned. */
+/* Model kinds (SVMGO_MODEL_KIND). Values are pinned. A quantized model
+ * (int8 or int16 weights or support vectors, SVMGO_MODEL_QUANTIZED != 0)
+ * has the kind of the float model it was made from, and the same calls
+ * serve it. */
 typedef enum svmgo_model_kind {
     SVMGO_KIND_LINEAR_SVC = 1, /* linear classifier (LIBLINEAR -s 1, 3) */
     SVMGO_KIND_LINEAR_SVR = 2, /* linear regression (LIBLINEAR -s 12, 13) */
@@ -119,9 +122,10 @@ typedef enum svmgo_model_kind {
     SVMGO_KIND_ONE_CLASS = 5   /* kernel one-class (LIBSVM -s 2) */
 } svmgo_model_kind;
 
-/* Loads the model file at path into *out. The caller owns *out and frees it
- * with svmgo_model_free. Errors: SVMGO_E_IO, SVMGO_E_CORRUPT,
- * SVMGO_E_VERSION. Thread-safe. */
+/* Loads the model file at path into *out: a linear or kernel model, float
+ * or quantized ("svmgo quantize", "svmgo watch --quantize"). The caller
+ * owns *out and frees it with svmgo_model_free. Errors: SVMGO_E_IO,
+ * SVMGO_E_CORRUPT, SVMGO_E_VERSION. Thread-safe. */
 SVMGO_API int svmgo_model_load(const char *path, svmgo_model **out);
 
 /* Loads a model from the size bytes at buf (the contents of a model file)
@@ -129,7 +133,8 @@ SVMGO_API int svmgo_model_load(const char *path, svmgo_model **out);
 SVMGO_API int svmgo_model_load_buffer(const void *buf, size_t size, svmgo_model **out);
 
 /* Writes model to path atomically: a reader sees the old file or the whole
- * new one, never a part. Thread-safe. */
+ * new one, never a part. A quantized model is written quantized.
+ * Thread-safe. */
 SVMGO_API int svmgo_model_save(const svmgo_model *model, const char *path);
 
 /* Publishes model into dir as the next version, model-<version>.svmgo,

@@ -6,7 +6,9 @@
  * FIXTURES holds good.svmgo (a binary model of 13 features with labels
  * +1, -1), flipped.svmgo, truncated.svmgo, random.svmgo (damaged copies),
  * major2.svmgo (format version 2), notadir (a plain file) and an empty
- * directory empty/.
+ * directory empty/; for the quantized models, q8.svmgo (good.svmgo
+ * quantized to int8), rbf_q8.svmgo (an int8 RBF C-SVC of heart_scale
+ * without probabilities) and an empty directory qdir/.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -376,6 +378,95 @@ static void test_trainer(void) {
     OK(svmgo_trainer_free(s));
 }
 
+/* decisions writes the decision values of n dense rows of NF features. */
+static int decisions(svmgo_model *m, const float *x, size_t n, double *dst) {
+    return svmgo_predict_dense_f32(m, SVMGO_OUTPUT_DECISION_VALUES, dst, n, x, n, NF);
+}
+
+/* Quantized models take the same calls, with the same checks: properties,
+ * refused probabilities, non-finite inputs (scanned first for the kernel
+ * model, found from the outputs for the linear one), damaged files, and
+ * save, publish and watch writing and reading them back quantized. */
+static void test_quantized(void) {
+    static const char *const names[] = {"q8.svmgo", "rbf_q8.svmgo"};
+    static const int64_t kinds[] = {SVMGO_KIND_LINEAR_SVC, SVMGO_KIND_KERNEL_SVC};
+    float x[2 * NF];
+    double dst[4], again[4];
+    int64_t indptr[3] = {0, 1, 2};
+    int32_t indices[2] = {2, 100};
+    float values[2] = {0.5f, NAN};
+    void *buf, *resaved;
+    size_t size, resaved_size;
+    uint64_t version = 0;
+    int64_t v;
+    int i, k;
+    for (i = 0; i < 2 * NF; i++) {
+        x[i] = (float)((i % 5) - 2) / 4;
+    }
+    for (k = 0; k < 2; k++) {
+        svmgo_model *q = NULL, *back = NULL, *w = NULL;
+        OK(svmgo_model_load(path_join(1, fixtures, names[k]), &q));
+        if (q == NULL) {
+            return;
+        }
+        OK(svmgo_model_get(q, SVMGO_MODEL_KIND, &v));
+        CHECK(v == kinds[k], "%s: kind %lld, want %lld", names[k], (long long)v, (long long)kinds[k]);
+        OK(svmgo_model_get(q, SVMGO_MODEL_QUANTIZED, &v));
+        CHECK(v == 8, "%s: SVMGO_MODEL_QUANTIZED is %lld, want 8", names[k], (long long)v);
+        OK(svmgo_model_get(q, SVMGO_MODEL_HAS_PROBABILITY, &v));
+        CHECK(v == 0, "%s: SVMGO_MODEL_HAS_PROBABILITY is %lld", names[k], (long long)v);
+        EXPECT(svmgo_predict_dense_f32(q, SVMGO_OUTPUT_PROBABILITY, dst, 4, x, 2, NF), SVMGO_E_UNSUPPORTED,
+               k == 0 ? "linear models give no probabilities" : "-b 1");
+        EXPECT(svmgo_predict_dense_f32(q, SVMGO_OUTPUT_LABEL, dst, 4, x, 2, NF + 1), SVMGO_E_DIMENSION,
+               "num_features is 14, the model has 13");
+
+        x[NF + 3] = NAN;
+        EXPECT(svmgo_predict_dense_f32(q, SVMGO_OUTPUT_LABEL, dst, 4, x, 2, NF), SVMGO_E_NOT_FINITE, "row 1, feature 3 is NaN");
+        x[NF + 3] = INFINITY;
+        EXPECT(svmgo_predict_dense_f32(q, SVMGO_OUTPUT_DECISION_VALUES, dst, 4, x, 2, NF), SVMGO_E_NOT_FINITE,
+               "row 1, feature 3 is +Inf");
+        x[NF + 3] = 0.25f;
+        EXPECT(svmgo_predict_csr_f32(q, SVMGO_OUTPUT_LABEL, dst, 4, indptr, indices, values, 2), SVMGO_E_NOT_FINITE,
+               "row 1, feature 100 is NaN");
+
+        /* Saved and published, the model is written back quantized: the
+         * same bytes, the same decision values. */
+        OK(decisions(q, x, 2, dst));
+        OK(svmgo_model_save(q, path_join(2, fixtures, "resaved.svmgo")));
+        buf = read_file(path_join(1, fixtures, names[k]), &size);
+        resaved = read_file(path_join(2, fixtures, "resaved.svmgo"), &resaved_size);
+        CHECK(size == resaved_size && memcmp(buf, resaved, size) == 0, "%s: saved again, %lu bytes differ from the %lu read",
+              names[k], (unsigned long)resaved_size, (unsigned long)size);
+        free(resaved);
+        OK(svmgo_model_load(path_join(2, fixtures, "resaved.svmgo"), &back));
+        OK(decisions(back, x, 2, again));
+        CHECK(memcmp(dst, again, 2 * sizeof(double)) == 0, "%s: the saved model decides otherwise", names[k]);
+        OK(svmgo_model_free(back));
+
+        /* The C and C++ builds share qdir/: the version is whatever is next. */
+        OK(svmgo_model_publish(q, path_join(3, fixtures, "qdir"), &version));
+        CHECK(version > 0, "%s: published as version 0", names[k]);
+        OK(svmgo_model_watch(path_join(3, fixtures, "qdir"), &w));
+        OK(svmgo_model_get(w, SVMGO_MODEL_VERSION, &v));
+        CHECK((uint64_t)v == version, "%s: the watcher serves version %lld, want %llu", names[k], (long long)v,
+              (unsigned long long)version);
+        OK(svmgo_model_get(w, SVMGO_MODEL_QUANTIZED, &v));
+        CHECK(v == 8, "%s: the watched model has SVMGO_MODEL_QUANTIZED %lld", names[k], (long long)v);
+        OK(decisions(w, x, 2, again));
+        CHECK(memcmp(dst, again, 2 * sizeof(double)) == 0, "%s: the watched model decides otherwise", names[k]);
+        OK(svmgo_model_free(w));
+
+        /* Damaged quantized files are refused as float ones are. */
+        back = NULL;
+        EXPECT(svmgo_model_load_buffer(buf, size - 1, &back), SVMGO_E_CORRUPT, "truncated");
+        ((unsigned char *)buf)[size / 2] ^= 0x20;
+        EXPECT(svmgo_model_load_buffer(buf, size, &back), SVMGO_E_CORRUPT, "checksum");
+        CHECK(back == NULL, "a failed load wrote *out");
+        free(buf);
+        OK(svmgo_model_free(q));
+    }
+}
+
 /* utf8_complete reports whether s is valid UTF-8 (no sequence cut). */
 static int utf8_complete(const char *s) {
     const unsigned char *p = (const unsigned char *)s;
@@ -472,6 +563,7 @@ int main(int argc, char **argv) {
     test_handles();
     test_files();
     test_trainer();
+    test_quantized();
     test_threads();
     test_internal();
     OK(svmgo_model_free(good));

@@ -2,15 +2,16 @@
 // and a watcher that follows the newest valid version (DESIGN.md §6).
 //
 // A published model is named "model-<version>.svmgo" with a decimal version
-// that strictly increases. Publish (linear models) and PublishKernel (kernel
-// models) write a temporary dot-file ending in ".tmp", sync it, give it its
-// final name and sync the directory, so a reader sees either no file or a
-// complete one. Watch loads the newest valid version, of either kind, and
-// then follows the directory with fsnotify, swapping each newer valid
-// version in with one atomic pointer store; a version that fails to load is
-// logged and skipped while the current model keeps serving. Loaded holds
-// the model in the field of its kind; a caller that serves linear models
-// only sets Options.LinearOnly.
+// that strictly increases. Publish (linear models), PublishKernel (kernel
+// models) and PublishQuantized (package quantize's int8 and int16 models)
+// write a temporary dot-file ending in ".tmp", sync it, give it its final
+// name and sync the directory, so a reader sees either no file or a
+// complete one. Watch loads the newest valid version, of any kind, and then
+// follows the directory with fsnotify, swapping each newer valid version in
+// with one atomic pointer store; a version that fails to load is logged and
+// skipped while the current model keeps serving. Loaded holds the model in
+// the field of its kind; a caller that serves linear float models only sets
+// Options.LinearOnly.
 package modeldir
 
 import (
@@ -25,6 +26,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 const (
@@ -119,6 +121,24 @@ func PublishKernel(dir string, m *core.KernelModel) (uint64, error) {
 		m = stampedKernel(m, time.Now().Unix())
 	}
 	data, err := modelfile.MarshalKernel(m)
+	if err != nil {
+		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
+	}
+	return publishBytes(dir, data)
+}
+
+// PublishQuantized is Publish for a quantized model (a *quantize.Linear or
+// a *quantize.Kernel, file format 1.2): the same versioning, atomic steps,
+// errors and version sequence, so one directory may hold float and
+// quantized versions alike. Watchers load them unless their
+// Options.LinearOnly is set.
+//
+// Unlike Publish it does not stamp a creation time: a quantized model
+// records its float model's (quantize.Model.Created), which cannot change
+// after quantizing, so a publisher sets the float model's Created before
+// quantizing it (svmgo watch does).
+func PublishQuantized(dir string, m quantize.Model) (uint64, error) {
+	data, err := quantize.Marshal(m)
 	if err != nil {
 		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 	}

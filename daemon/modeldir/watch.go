@@ -19,6 +19,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // defaultDebounce is short enough that a new model serves within a blink,
@@ -29,16 +30,20 @@ const defaultDebounce = 10 * time.Millisecond
 // Loaded is one loaded version of a model. A Watcher never modifies a Loaded
 // it has handed out, so its fields may be read without synchronisation.
 //
-// Exactly one of Model and Kernel is set: a Watcher loads both kinds, so a
-// caller checks which (or sets Options.LinearOnly when it can serve linear
-// models only).
+// Exactly one of Model, Kernel and Quantized is set: a Watcher loads every
+// kind, so a caller checks which (or sets Options.LinearOnly when it can
+// serve linear float models only).
 type Loaded struct {
-	// Model is the decoded and validated linear model, nil for a kernel
-	// model.
+	// Model is the decoded and validated linear model, nil for a model of
+	// another kind.
 	Model *core.LinearModel
 	// Kernel is the decoded, validated and initialised kernel model, nil
-	// for a linear model.
+	// for a model of another kind.
 	Kernel *core.KernelModel
+	// Quantized is the decoded and checked quantized model (file kinds
+	// "qlinear" and "qkernel": a *quantize.Linear or a *quantize.Kernel),
+	// nil for a float model.
+	Quantized quantize.Model
 	// Version is the version in the file's name.
 	Version uint64
 	// Path is the file the model was read from (it may since have been
@@ -56,12 +61,13 @@ type Options struct {
 	// one scan; the delay runs from the first event of a burst, so a steady
 	// stream of events cannot postpone scans for ever. 0 means 10ms.
 	Debounce time.Duration
-	// LinearOnly makes the watcher treat kernel model files as files that
-	// fail to load (logged, skipped, the current model kept serving), for a
-	// caller that can serve linear models only: it then never sees a Loaded
-	// without Model. False, the default, loads both kinds, so a directory
-	// whose publisher switches from linear to kernel models (svmgo watch
-	// reloaded with svm-train options) is followed.
+	// LinearOnly makes the watcher treat kernel and quantized model files
+	// as files that fail to load (logged, skipped, the current model kept
+	// serving), for a caller that can serve linear float models only: it
+	// then never sees a Loaded without Model. False, the default, loads
+	// every kind, so a directory whose publisher switches from linear to
+	// kernel models (svmgo watch reloaded with svm-train options) or to
+	// quantized ones (svmgo watch --quantize) is followed.
 	LinearOnly bool
 }
 
@@ -301,26 +307,31 @@ func (w *Watcher) Rescan() {
 	}
 }
 
-// load reads and checks the model file at path, refusing a kernel model
-// when the watcher takes linear models only.
+// load reads and checks the model file at path, refusing a kernel or
+// quantized model when the watcher takes linear float models only.
 func (w *Watcher) load(path string) (*Loaded, error) {
 	l, err := Load(path)
 	if err != nil {
 		return nil, err
 	}
-	if l.Kernel != nil && w.linearOnly {
-		return nil, fmt.Errorf("modeldir: %s holds a kernel model; this watcher takes linear models only (Options.LinearOnly)", path)
+	if l.Model == nil && w.linearOnly {
+		kind := "a kernel model"
+		if l.Quantized != nil {
+			kind = "a quantized model (" + l.Quantized.Kind() + ")"
+		}
+		return nil, fmt.Errorf("modeldir: %s holds %s; this watcher takes linear float models only (Options.LinearOnly)", path, kind)
 	}
 	return l, nil
 }
 
-// Load reads the model file at path, of either kind, and returns it
-// decoded and checked as a Watcher loads it (Version 0, Path path): a
-// linear model in Model, validated, or a kernel model in Kernel, validated
-// and initialised. The file is read once, and its kind taken from the same
-// bytes the model is decoded from, so a file replaced in between cannot
-// pair one file's kind with another's body. Errors wrap modelfile's
-// sentinels or the os error, as modelfile.ReadFile's do.
+// Load reads the model file at path, of any kind, and returns it decoded
+// and checked as a Watcher loads it (Version 0, Path path): a linear model
+// in Model, validated; a kernel model in Kernel, validated and
+// initialised; a quantized model ("qlinear" or "qkernel") in Quantized, as
+// quantize.Unmarshal checks it. The file is read once, and its kind taken
+// from the same bytes the model is decoded from, so a file replaced in
+// between cannot pair one file's kind with another's body. Errors wrap
+// modelfile's sentinels or the os error, as modelfile.ReadFile's do.
 func Load(path string) (*Loaded, error) {
 	data, err := readModelBytes(path)
 	if err != nil {
@@ -334,20 +345,30 @@ func Load(path string) (*Loaded, error) {
 	return l, nil
 }
 
-// Decode decodes the bytes of a model file of either kind, as Load reads
-// a file. The model shares no memory with data.
+// Decode decodes the bytes of a model file of any kind, as Load reads a
+// file. The model shares no memory with data.
 func Decode(data []byte) (*Loaded, error) {
 	kind, err := modelfile.Kind(data)
 	if err != nil {
 		return nil, err
 	}
-	if kind == modelfile.KindKernel {
+	switch kind {
+	case modelfile.KindKernel:
 		// UnmarshalKernel validates and initialises the model.
 		k, err := modelfile.UnmarshalKernel(data)
 		if err != nil {
 			return nil, err
 		}
 		return &Loaded{Kernel: k}, nil
+	case modelfile.KindQLinear, modelfile.KindQKernel:
+		// quantize.Unmarshal refuses codes out of range, non-finite or
+		// negative scales and inconsistent sizes: nothing is left for a
+		// Validate to check.
+		q, err := quantize.Unmarshal(data)
+		if err != nil {
+			return nil, err
+		}
+		return &Loaded{Quantized: q}, nil
 	}
 	m, err := modelfile.Unmarshal(data)
 	if err == nil {

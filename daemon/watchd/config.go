@@ -83,6 +83,13 @@ type Config struct {
 	MaxBatchBytes int64
 	// MaxLineBytes rejects a batch with a longer line. Reloadable.
 	MaxLineBytes int
+	// QuantizeBits, when 8 or 16, publishes each retrained model quantized
+	// to int8 or int16 codes (quantize.QuantizeLinear or QuantizeKernel)
+	// instead of the float model; 0, the default, publishes float models.
+	// The gate, when on, judges the quantized model, the one published.
+	// Training is unchanged: the store keeps the float solve's α, from
+	// which the next retrain starts. Reloadable.
+	QuantizeBits int
 }
 
 // DefaultConfig returns the defaults, with no Root.
@@ -162,6 +169,8 @@ func (c *Config) validate() (trainSpec, error) {
 		return bad("max batch bytes %d: must be at least 1", c.MaxBatchBytes)
 	case c.MaxLineBytes < 1:
 		return bad("max line bytes %d: must be at least 1", c.MaxLineBytes)
+	case c.QuantizeBits != 0 && c.QuantizeBits != 8 && c.QuantizeBits != 16:
+		return bad("quantize bits %d: must be 0 (off), 8 or 16", c.QuantizeBits)
 	}
 	return spec, nil
 }

@@ -72,6 +72,22 @@
 // across a restart) or of another SVM formulation is no warm start: the
 // retrain starts cold, says so in the log, and records its own dual.
 //
+// # Quantized models
+//
+// With Config.QuantizeBits (svmgo watch --quantize int8|int16) each
+// retrained model is quantized (quantize.QuantizeLinear or QuantizeKernel)
+// and the quantized model, not the float one, is published, with
+// modeldir.PublishQuantized: a smaller file that predicts faster, within
+// the error bound quantize documents. The gate judges the quantized model,
+// since that is what clients will serve: a model that passes as float but
+// fails once quantized is not published. Training does not change: the
+// store keeps the float solve's α, the next retrain starts from it, and a
+// kernel run's gradient is kept as without quantization. The quantized
+// model records the float model's creation time and the CRC-32C of its
+// file payload (quantize's SourceCRC), though that float file is never
+// written. "model published" logs the code width and the file's size, and
+// /metrics exports them (model_quantized_bits, model_file_bytes).
+//
 // The trainer is sized once for the store's capacity and MaxFeatures; a
 // kernel trainer's cache is the -m budget (100 MB unless set), allocated
 // at start and logged with core.KernelTrainerBytes. With Config.ColdEvery
@@ -100,6 +116,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // Names of the directories under the root.
@@ -269,7 +286,7 @@ func (d *Daemon) applyReload() {
 	}
 	d.cfg = *cfg
 	d.log.Info("configuration reloaded", "train_options", cfg.TrainOptions, "kind", d.spec.kind(), "keep", cfg.Keep,
-		"gate_min_accuracy", cfg.GateMinAccuracy, "cold_every", cfg.ColdEvery)
+		"gate_min_accuracy", cfg.GateMinAccuracy, "cold_every", cfg.ColdEvery, "quantize_bits", cfg.QuantizeBits)
 }
 
 // Run serves until ctx is cancelled or a runtime error (I/O on the root, a
@@ -489,15 +506,16 @@ func (d *Daemon) moveDone(name string) error {
 	return nil
 }
 
-// retrainAndPublish trains on the store warm from its α, applies the gate
-// to newest (the batch just added, named name; nil at recovery, when the
-// gate does not apply), records α, commits the store and publishes the
-// model. With the gate on, newest's held-back rows — the store's last rows,
-// since Add appends a batch after any eviction — are left out of training
-// and scored by the gate; their α is recorded as 0. When no model can be
-// trained (one class so far) or the gate refuses it, the store is committed
-// with the publication marked done, so a restart does not publish what was
-// refused.
+// retrainAndPublish trains on the store warm from its α, quantizes the
+// model when Config.QuantizeBits asks, applies the gate to newest (the
+// batch just added, named name; nil at recovery, when the gate does not
+// apply), records α, commits the store and publishes the model (the
+// quantized one when there is one). With the gate on, newest's held-back
+// rows — the store's last rows, since Add appends a batch after any
+// eviction — are left out of training and scored by the gate; their α is
+// recorded as 0. When no model can be trained (one class so far) or the
+// gate refuses it, the store is committed with the publication marked
+// done, so a restart does not publish what was refused.
 func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	all := d.st.Dataset()
 	gen := d.st.Generation()
@@ -531,6 +549,18 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	if err != nil {
 		return fmt.Errorf("watchd: retrain: %w", err)
 	}
+	// The creation time is set before quantizing: a quantized model
+	// records its float model's.
+	if r.kernel != nil {
+		r.kernel.Created = time.Now().Unix()
+	} else {
+		r.linear.Created = time.Now().Unix()
+	}
+	if bits := d.cfg.QuantizeBits; bits != 0 {
+		if err := r.quantize(bits); err != nil {
+			return fmt.Errorf("watchd: %w", err)
+		}
+	}
 
 	publish := true
 	if gated {
@@ -552,18 +582,28 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 		return err
 	}
 	var v uint64
-	if d.spec.kernel {
-		r.kernel.Created = time.Now().Unix()
+	switch {
+	case r.quantized != nil:
+		v, err = modeldir.PublishQuantized(d.models, r.quantized)
+	case d.spec.kernel:
 		v, err = modeldir.PublishKernel(d.models, r.kernel)
-	} else {
-		r.linear.Created = time.Now().Unix()
+	default:
 		v, err = modeldir.Publish(d.models, r.linear)
 	}
 	if err != nil {
 		return fmt.Errorf("watchd: %w", err)
 	}
+	// The size is the published file's: what a client loads. -1 if it
+	// cannot be read back (a retention race with another process).
+	size := int64(-1)
+	if fi, err := os.Stat(filepath.Join(d.models, modeldir.FileName(v))); err == nil {
+		size = fi.Size()
+	}
 	d.metrics.modelVersion.Set(float64(v))
-	d.log.Info("model published", "version", v, "kind", d.spec.kind(), "generation", gen, "batch", name)
+	d.metrics.modelBits.Set(float64(r.bits()))
+	d.metrics.modelBytes.Set(float64(size))
+	d.log.Info("model published", "version", v, "kind", d.spec.kind(), "quantized_bits", r.bits(), "bytes", size,
+		"generation", gen, "batch", name)
 	if err := d.retain(); err != nil {
 		return err
 	}
@@ -572,17 +612,46 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 }
 
 // run is a retrain's model and dual, of one kind: linear and ldual, or
-// kernel and kdual.
+// kernel and kdual; and quantized, the model quantized when the
+// configuration asks for it.
 type run struct {
-	linear *core.LinearModel
-	ldual  *core.LinearDual
-	kernel *core.KernelModel
-	kdual  *core.KernelDual
+	linear    *core.LinearModel
+	ldual     *core.LinearDual
+	kernel    *core.KernelModel
+	kdual     *core.KernelDual
+	quantized quantize.Model
 }
 
-// predictSparse predicts the sparse row (index, value) with the run's model.
-func (r *run) predictSparse(index []int32, value []float32) float64 {
+// quantize sets r.quantized to r's model quantized to bits-bit codes.
+func (r *run) quantize(bits int) error {
+	var err error
 	if r.kernel != nil {
+		r.quantized, err = quantize.QuantizeKernel(r.kernel, bits)
+	} else {
+		r.quantized, err = quantize.QuantizeLinear(r.linear, bits)
+	}
+	if err != nil {
+		r.quantized = nil // not a typed nil pointer in the interface
+		return fmt.Errorf("quantize to %d bits: %w", bits, err)
+	}
+	return nil
+}
+
+// bits is the code width of the model to publish, 0 for a float model.
+func (r *run) bits() int {
+	if r.quantized == nil {
+		return 0
+	}
+	return r.quantized.Bits()
+}
+
+// predictSparse predicts the sparse row (index, value) with the model to
+// publish: the quantized one when there is one.
+func (r *run) predictSparse(index []int32, value []float32) float64 {
+	switch {
+	case r.quantized != nil:
+		return r.quantized.PredictSparse(index, value)
+	case r.kernel != nil:
 		return r.kernel.PredictSparse(index, value)
 	}
 	return r.linear.PredictSparse(index, value)
@@ -774,7 +843,9 @@ func (d *Daemon) coldSolveKernel(ds *core.Dataset, warm *core.KernelModel) {
 // from `from` on — the newest batch's held-back rows, which it was not
 // trained on — must reach GateMinAccuracy. The score is the accuracy for
 // classification, the squared correlation for regression, and for a
-// one-class SVM the fraction of the rows predicted +1 (inliers).
+// one-class SVM the fraction of the rows predicted +1 (inliers). The model
+// scored is the one that would be published: the quantized model when
+// there is one.
 func (d *Daemon) gate(r *run, ds *core.Dataset, from int, name string) bool {
 	n := ds.Len()
 	held := n - from
@@ -803,12 +874,13 @@ func (d *Daemon) gate(r *run, ds *core.Dataset, from int, name string) bool {
 		}
 	}
 	if score >= d.cfg.GateMinAccuracy {
-		d.log.Info("gate passed", "batch", name, "rows", held, "score", score, "min", d.cfg.GateMinAccuracy)
+		d.log.Info("gate passed", "batch", name, "rows", held, "score", score, "min", d.cfg.GateMinAccuracy,
+			"quantized_bits", r.bits())
 		return true
 	}
 	d.metrics.gateRefused.Inc()
 	d.log.Warn("gate refused the model: not published", "batch", name, "rows", held,
-		"score", score, "min", d.cfg.GateMinAccuracy)
+		"score", score, "min", d.cfg.GateMinAccuracy, "quantized_bits", r.bits())
 	return false
 }
 

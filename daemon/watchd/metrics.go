@@ -12,8 +12,11 @@ import (
 // warm_updates_last (linear: DCD coordinate updates) or
 // warm_kernel_evals_last (kernel: SMO kernel evaluations), and with
 // Config.ColdEvery the cold solve's cold_*_last and warm_cold_ratio, the
-// warm work over the cold, in the unit of the model's kind. Each Daemon has its own set, so two
-// daemons in one process (tests) do not share counters.
+// warm work over the cold, in the unit of the model's kind. The last model
+// this process published is model_version, model_quantized_bits (0 for a
+// float model, else 8 or 16: Config.QuantizeBits) and model_file_bytes, the
+// size of its file. Each Daemon has its own set, so two daemons in one
+// process (tests) do not share counters.
 type daemonMetrics struct {
 	set             *metrics.Set
 	ingested        *metrics.Counter
@@ -22,6 +25,8 @@ type daemonMetrics struct {
 	gateRefused     *metrics.Counter
 	samples         *metrics.Gauge
 	modelVersion    *metrics.Gauge
+	modelBits       *metrics.Gauge
+	modelBytes      *metrics.Gauge
 	retrainSeconds  *metrics.Summary
 	warmUpdates     *metrics.Gauge
 	warmKernelEvals *metrics.Gauge
@@ -43,6 +48,8 @@ func newDaemonMetrics() *daemonMetrics {
 		gateRefused:     s.NewCounter("models_gate_refused_total"),
 		samples:         s.NewGauge("samples_stored", nil),
 		modelVersion:    s.NewGauge("model_version", nil),
+		modelBits:       s.NewGauge("model_quantized_bits", nil),
+		modelBytes:      s.NewGauge("model_file_bytes", nil),
 		retrainSeconds:  s.NewSummary("retrain_seconds"),
 		warmUpdates:     s.NewGauge("warm_updates_last", nil),
 		warmKernelEvals: s.NewGauge("warm_kernel_evals_last", nil),

@@ -392,8 +392,13 @@ class Model:
 
     @property
     def quantized(self):
-        """Whether the weights are int8."""
+        """Whether the model is quantized (int8 or int16 codes)."""
         return self._get(_QUANTIZED) != 0
+
+    @property
+    def quantization_bits(self):
+        """The width of a quantized model's codes, 8 or 16; 0 for a float model."""
+        return self._get(_QUANTIZED)
 
     @property
     def has_probability(self):

@@ -428,6 +428,73 @@ class TestWatch(unittest.TestCase):
                 self.assertEqual(w.predict(TEST_DENSE), m.predict(TEST_DENSE))
 
 
+class TestQuantized(unittest.TestCase):
+    def test_int8_model_from_svmgo_watch(self):
+        """`svmgo watch --quantize int8` publishes an int8 model of heart_scale.train;
+        a watched handle serves it, and it predicts within the int8 error bound
+        of the float model trained here on the same rows."""
+        if not os.access(SVMGO_BIN, os.X_OK):
+            self.skipTest(f"{SVMGO_BIN} not built (run make build)")
+        with tempfile.TemporaryDirectory() as root, train_heart() as float_model:
+            models = os.path.join(root, "models")
+            os.makedirs(models)
+            daemon = subprocess.Popen(
+                [SVMGO_BIN, "watch", "--root", root, "--quantize", "int8", "--train.options", OPTIONS,
+                 "--store.capacity", "1000", "--store.max-features", str(NF), "--watch.debounce", "1ms"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            )
+            try:
+                with svmgo.Model.watch(models) as w:
+                    incoming = os.path.join(root, "incoming")
+                    for _ in range(1000):  # the daemon creates incoming/ at start
+                        if os.path.isdir(incoming):
+                            break
+                        time.sleep(0.01)
+                    tmp = os.path.join(incoming, ".heart.tmp")
+                    with open(os.path.join(DATA, "heart_scale.train"), "rb") as src, open(tmp, "wb") as dst:
+                        dst.write(src.read())
+                    os.rename(tmp, os.path.join(incoming, "heart.txt"))
+                    self.assertEqual(wait_for_version(w, 1), 1)
+                    self.assertTrue(w.quantized)
+                    self.assertEqual(w.quantization_bits, 8)
+                    self.assertEqual(w.kind, "linear_svc")
+                    self.assertEqual((w.num_features, w.labels), (NF, float_model.labels))
+                    self.assertFalse(float_model.quantized)
+                    self.check_within_bound(w, float_model)
+                    # Loaded from its file, and saved again, it is the same int8 model.
+                    path = os.path.join(models, "model-1.svmgo")
+                    with svmgo.Model.load(path) as q:
+                        self.assertEqual(q.quantization_bits, 8)
+                        self.assertEqual(q.decision_function(TEST_DENSE), w.decision_function(TEST_DENSE))
+                        again = os.path.join(root, "again.svmgo")
+                        q.save(again)
+                        with open(path, "rb") as a, open(again, "rb") as b:
+                            self.assertEqual(a.read(), b.read())
+            finally:
+                daemon.terminate()
+                _, err = daemon.communicate(timeout=10)
+            self.assertEqual(daemon.returncode, 0, err.decode())
+
+    def check_within_bound(self, q, f):
+        """|q(x) - f(x)| <= (s/2) sum_j |x_j| on every test row, the int8 bound of
+        quantize's symmetric scheme: s = max_j |w_j| / 127 over the feature weights
+        (the bias weight stays float), w_j = f(e_j) - f(0) read off the float model,
+        plus 1e-6 for the two cold solves' float32 weights."""
+        f0 = f.decision_function([[0.0] * NF])[0][0]
+        unit = [[1.0 if j == i else 0.0 for j in range(NF)] for i in range(NF)]
+        w = [row[0] - f0 for row in f.decision_function(unit)]
+        s = max(abs(v) for v in w) / 127
+        dq, df = q.decision_function(TEST_DENSE), f.decision_function(TEST_DENSE)
+        worst = 0.0
+        for x, a, b in zip(TEST_DENSE, dq, df):
+            bound = (s / 2) * sum(abs(v) for v in x) * (1 + 1e-6) + 1e-6
+            worst = max(worst, abs(a[0] - b[0]) / bound)
+            self.assertLessEqual(abs(a[0] - b[0]), bound, f"int8 {a[0]}, float {b[0]}")
+        self.assertGreater(worst, 0, "the int8 model decides exactly as the float one: not quantized?")
+        pq, pf = q.predict(TEST_DENSE), f.predict(TEST_DENSE)
+        self.assertGreaterEqual(accuracy(pq, TEST[0]), accuracy(pf, TEST[0]) - 1 / len(TEST[0]))
+
+
 @unittest.skipIf(np is None, "numpy is not installed")
 class TestNumpy(unittest.TestCase):
     @classmethod

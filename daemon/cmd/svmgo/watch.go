@@ -27,12 +27,14 @@ Ingests labelled batch files (LIBSVM text, or CSV for *.csv) renamed into
 DIR/incoming/, keeps their rows in a durable store (DIR/state/), retrains warm
 after each batch and publishes versioned models into DIR/models/: linear
 models for LIBLINEAR's train options, kernel models (SMO) for svm-train's
-(options with any of -t -g -d -r -m -h -b). Ingested batches move to
-DIR/done/, refused ones to DIR/rejected/ with a NAME.reason file.
+(options with any of -t -g -d -r -m -h -b). With --quantize int8 or int16
+the published models are quantized (as svmgo quantize makes them; the gate
+judges the quantized model). Ingested batches move to DIR/done/, refused
+ones to DIR/rejected/ with a NAME.reason file.
 SIGINT/SIGTERM stop after the current batch; SIGHUP rereads --config
 (training options, also from one model kind to the other, gate, retention,
-cold-solve interval, debounce and batch limits; an invalid file is logged
-and the running configuration kept).
+cold-solve interval, debounce, batch limits and quantization; an invalid
+file is logged and the running configuration kept).
 
 Exit status: 0 after a signal, 1 on a runtime failure, 2 on a usage or
 configuration error.
@@ -46,6 +48,7 @@ type watchFlags struct {
 	fs         *flag.FlagSet
 	cfg        watchd.Config
 	policy     string
+	quantize   string
 	httpAddr   string
 	configFile string
 	logFormat  string
@@ -68,6 +71,7 @@ func newWatchFlags(stderr io.Writer) *watchFlags {
 	fs.DurationVar(&c.Debounce, "watch.debounce", watchd.DefaultDebounce, "delay between a file event and the rescan of incoming/")
 	fs.Int64Var(&c.MaxBatchBytes, "ingest.max-bytes", watchd.DefaultMaxBatchBytes, "reject batch files larger than this")
 	fs.IntVar(&c.MaxLineBytes, "ingest.max-line-bytes", watchd.DefaultMaxLineBytes, "reject batches with a longer line")
+	fs.StringVar(&f.quantize, "quantize", "off", "publish models quantized: int8 (about a quarter of the float file), int16 (more accurate), or off; the gate judges the quantized model, training and the stored α are unchanged")
 	fs.StringVar(&f.httpAddr, "http", "", "loopback address (127.0.0.1:PORT) serving /healthz and /metrics; empty: none")
 	fs.StringVar(&f.configFile, "config", "", `file of "name = value" lines using these flag names; command-line flags win`)
 	fs.StringVar(&f.logFormat, "log.format", "text", "log format on standard error: text or json")
@@ -101,6 +105,9 @@ func loadWatchConfig(args []string, stderr io.Writer) (*watchFlags, error) {
 		return nil, err
 	}
 	f.cfg.Store.Policy = p
+	if f.cfg.QuantizeBits, err = parseQuantize(f.quantize); err != nil {
+		return nil, err
+	}
 	if f.logFormat != "text" && f.logFormat != "json" {
 		return nil, fmt.Errorf("log format %q: want text or json", f.logFormat)
 	}
@@ -113,6 +120,20 @@ func loadWatchConfig(args []string, stderr io.Writer) (*watchFlags, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// parseQuantize returns the code width --quantize names: 8 for int8, 16
+// for int16, 0 for off.
+func parseQuantize(s string) (int, error) {
+	switch s {
+	case "off":
+		return 0, nil
+	case "int8":
+		return 8, nil
+	case "int16":
+		return 16, nil
+	}
+	return 0, fmt.Errorf("quantize %q: want int8, int16 or off", s)
 }
 
 // applyConfigFile sets, from path's "name = value" lines, each flag not in

@@ -22,12 +22,13 @@ import (
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 	"github.com/libsvmgo/libsvmgo/daemon/watchd"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 func TestWatchConfigPrecedence(t *testing.T) {
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "watch.conf")
-	text := "# comment\nroot = " + dir + "\ntrain.options = -s 3 -c 4\nmodels.keep = 9\n\nstore.policy = oldest\n"
+	text := "# comment\nroot = " + dir + "\ntrain.options = -s 3 -c 4\nmodels.keep = 9\n\nstore.policy = oldest\nquantize = int16\n"
 	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -36,16 +37,20 @@ func TestWatchConfigPrecedence(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := f.cfg
-	if c.Root != dir || c.TrainOptions != "-s 3 -c 4" || c.Keep != 3 || c.Store.Policy != store.EvictOldest {
-		t.Errorf("config %+v: want root from the file, keep 3 from the command line, policy oldest", c)
+	if c.Root != dir || c.TrainOptions != "-s 3 -c 4" || c.Keep != 3 || c.Store.Policy != store.EvictOldest || c.QuantizeBits != 16 {
+		t.Errorf("config %+v: want root from the file, keep 3 from the command line, policy oldest, 16-bit quantization", c)
+	}
+	// --quantize on the command line wins over the file's key too.
+	if q, err := loadWatchConfig([]string{"--config", conf, "--quantize", "int8"}, &bytes.Buffer{}); err != nil || q.cfg.QuantizeBits != 8 {
+		t.Errorf("--quantize int8 over the file's int16: %+v, %v", q, err)
 	}
 	if c.Store.Capacity != watchd.DefaultCapacity || c.Debounce != watchd.DefaultDebounce {
 		t.Errorf("defaults lost: %+v", c)
 	}
 	// svm-train options are taken as they are; watchd parses them.
 	k, err := loadWatchConfig([]string{"--root", dir, "--train.options", "-t 2 -c 4"}, &bytes.Buffer{})
-	if err != nil || k.cfg.TrainOptions != "-t 2 -c 4" {
-		t.Errorf("kernel options: %+v, %v", k, err)
+	if err != nil || k.cfg.TrainOptions != "-t 2 -c 4" || k.cfg.QuantizeBits != 0 {
+		t.Errorf("kernel options, quantization off by default: %+v, %v", k, err)
 	}
 }
 
@@ -67,6 +72,8 @@ func TestWatchConfigErrors(t *testing.T) {
 		{[]string{"--root", dir, "--models.keep", "0"}, "keep"},
 		{[]string{"--root", dir, "--http", "0.0.0.0:9000"}, "loopback"},
 		{[]string{"--config", conf}, "bad.conf:2: unknown setting"},
+		{[]string{"--root", dir, "--quantize", "int4"}, `quantize "int4": want int8, int16 or off`},
+		{[]string{"--root", dir, "--quantize", "8"}, `quantize "8"`},
 	} {
 		var stderr bytes.Buffer
 		if st := run(append([]string{"watch"}, c.args...), &bytes.Buffer{}, &stderr); st != 2 {
@@ -411,5 +418,88 @@ func sameKernelOptimum(t *testing.T, got, want *core.KernelModel, test []hotswap
 	t.Logf("decision values differ from a cold solve's by %.3g at most", worst)
 	if worst > 1e-2 {
 		t.Errorf("decision values differ from a cold solve's by %g, want <= 1e-2", worst)
+	}
+}
+
+// TestWatchQuantizeCommand runs `svmgo watch --quantize int8` with
+// svm-train options on heart_scale.train: the published version is an int8
+// qkernel file whose "model published" record gives its width and size,
+// a default modeldir watcher loads it as a quantized model, and its
+// decision values on heart_scale.test are within quantize's error bound of
+// core.TrainKernel's float model of the same rows (one batch, so the
+// daemon's solve is cold, as the reference's: the bound alone, no
+// tolerance). Its test accuracy is the float model's.
+func TestWatchQuantizeCommand(t *testing.T) {
+	bin := opsBuild(t)
+	root := t.TempDir()
+	d := startOpsDaemon(t, bin, root, "--quantize", "int8", "--train.options", "-t 2 -c 4",
+		"--store.capacity", "1000", "--store.max-features", "13", "--watch.debounce", "1ms")
+	train, err := os.ReadFile(hotswapData + "heart_scale.train")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.drop("heart.txt", string(train))
+	d.waitDone("heart.txt", 20*time.Second)
+	if st := d.stop(10 * time.Second); st != 0 {
+		t.Fatalf("exit status %d after SIGTERM\n%s", st, d.logs.String())
+	}
+
+	path := filepath.Join(root, "models", modeldir.FileName(1))
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := d.waitRecord(time.Second, func(r opsRecord) bool { return r.MsgText() == "model published" })
+	if r.Int("version") != 1 || r.Int("quantized_bits") != 8 || r.Int("bytes") != fi.Size() {
+		t.Errorf("model published %v: want version 1, quantized_bits 8, bytes %d", r, fi.Size())
+	}
+	l, err := modeldir.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, ok := l.Quantized.(*quantize.Kernel)
+	if !ok || q.Bits() != 8 || l.Kernel != nil {
+		t.Fatalf("version 1 loads as Quantized %T, Kernel %v; want an int8 *quantize.Kernel", l.Quantized, l.Kernel != nil)
+	}
+
+	ds, err := core.ReadFile(hotswapData+"heart_scale.train", core.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _, err := core.ParseKernelOptions([]string{"-t", "2", "-c", "4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _, err := core.TrainKernel(ds, o.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	floatFile, err := modelfile.MarshalKernel(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := hotswapReadRows(t, hotswapData+"heart_scale.test")
+	dq, dr, bound := make([]float64, 1), make([]float64, 1), make([]float64, 1)
+	rightQ, rightF, worst := 0, 0, 0.0
+	for i, row := range test {
+		q.DecisionSparse(dq, row.index, row.value)
+		ref.DecisionSparse(dr, row.index, row.value)
+		q.ErrorBoundSparse(bound, row.index, row.value)
+		e := math.Abs(dq[0] - dr[0])
+		worst = max(worst, e/bound[0])
+		if e > bound[0] {
+			t.Errorf("test row %d: int8 decision value %v, float %v: error %.3g past the bound %.3g", i, dq[0], dr[0], e, bound[0])
+		}
+		if q.PredictSparse(row.index, row.value) == row.label {
+			rightQ++
+		}
+		if ref.PredictSparse(row.index, row.value) == row.label {
+			rightF++
+		}
+	}
+	t.Logf("int8 file %d bytes (float %d), test accuracy %d/%d (float %d/%d), largest error/bound %.3g",
+		fi.Size(), len(floatFile), rightQ, len(test), rightF, len(test), worst)
+	if rightQ != rightF {
+		t.Errorf("test accuracy %d/%d, the float model's %d/%d", rightQ, len(test), rightF, len(test))
 	}
 }
