@@ -10,7 +10,11 @@ package quantize
 // own limit, so a blob is checked against the bytes left and never
 // allocated by the decoder (decode converts it at once and keeps nothing).
 // Limits: 4·65536 bytes for per-class blobs, and for the large blobs the
-// largest size a msgpack bin32 holds, rounded down to the element size.
+// largest size a msgpack bin32 holds, rounded down to the element size;
+// the byte stream si too stops one short of 2^32 − 1, because msgp reads
+// limit=4294967295 as "no limit of its own" and falls back to the arrays
+// limit (65536 bytes), which refused every sparse model with an index
+// stream past 64 KiB (TestQuantizeLargeSparseModel in daemon/cmd/svmgo).
 //
 // Floats go through msgp's compactfloats: a float64 that a float32 holds
 // exactly (a bias of 1, C = 1) takes 5 bytes instead of 9, and reads back
@@ -89,7 +93,7 @@ type kbody struct {
 	// SVIndex is the sparse layout's index stream: for each support
 	// vector, a uvarint count n, then n uvarint gaps (feature index minus
 	// the previous one, the first counted from −1). Empty when dense.
-	SVIndex []byte `msg:"si,zerocopy,limit=4294967295"`
+	SVIndex []byte `msg:"si,zerocopy,limit=4294967294"`
 	// SVCodes holds the support vector codes, int8 or int16 little-endian.
 	SVCodes []byte `msg:"sq,zerocopy,limit=4294967294"`
 	// CoefScale holds σ_k of each row of sv_coef, float32 little-endian.

@@ -285,7 +285,7 @@ func (z *kbody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "SVIndex")
 				return
 			}
-			if zb0006 > z7e66af09limitArrays {
+			if zb0006 > 4294967294 {
 				err = msgp.ErrLimitExceeded
 				return
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -13,16 +14,20 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 const inspectUsage = `usage: svmgo inspect [-v] model_file
 
-Prints what a libsvmgo model file holds: kind and format version; the model
-(solver or SVM type and kernel with its parameters, labels, features,
-weights or support vectors, rho, probability model); when it was created;
-the training parameters, as train or svm-train options, and the training
-result; quantization; and where the file's bytes go, field by field. Names
-are LIBSVM's and LIBLINEAR's where they have one.
+Prints what a libsvmgo model file holds: kind, format version and payload
+CRC-32C; the model (solver or SVM type and kernel with its parameters,
+labels, features, weights or support vectors, rho, probability model); when
+it was created; the training parameters, as train or svm-train options, and
+the training result (a quantized file keeps a summary, or nothing for a
+linear model); quantization (scheme, bits, scales, and the payload CRC-32C
+of the float model a quantized one was made from); and where the file's
+bytes go, field by field. Names are LIBSVM's and LIBLINEAR's where they
+have one.
 
 -v : every subproblem and every rho, however many, and the training
      parameters' and result's bytes field by field
@@ -44,8 +49,10 @@ type kindView struct {
 
 // kindViews maps each model kind modelfile knows to its view.
 var kindViews = map[string]kindView{
-	modelfile.KindLinear: {showLinear, linearFields},
-	modelfile.KindKernel: {showKernel, kernelFields},
+	modelfile.KindLinear:  {showLinear, linearFields},
+	modelfile.KindKernel:  {showKernel, kernelFields},
+	modelfile.KindQLinear: {showQLinear, qlinearFields},
+	modelfile.KindQKernel: {showQKernel, qkernelFields},
 }
 
 // linearFields and kernelFields name the bodies' keys (modelfile's package
@@ -63,6 +70,21 @@ var (
 		"si": "SV indices", "sx": "SV values", "c": "sv_coef", "rho": "rho",
 		"pa": "probA", "pb": "probB", "p": "training parameters",
 		"r": "training result", "t": "creation time",
+	}
+	// The quantized bodies' keys (package quantize's documentation).
+	qlinearFields = map[string]string{
+		"k": "kind", "qb": "bits", "s": "solver_type", "nf": "nr_feature",
+		"l": "labels", "b": "bias", "sc": "scales s_k", "w": "weight codes",
+		"bw": "bias weights", "crc": "source CRC-32C", "t": "creation time",
+	}
+	qkernelFields = map[string]string{
+		"k": "kind", "qb": "bits", "st": "svm_type", "kt": "kernel_type",
+		"kd": "degree", "kg": "gamma", "kc": "coef0", "nf": "nr_feature",
+		"l": "labels", "ns": "nr_sv", "sr": "total_sv", "fa": "feature scales a_j",
+		"fo": "feature offsets o_j", "sd": "SV layout", "si": "SV indices",
+		"sq": "SV codes", "cs": "sv_coef scales", "c": "sv_coef codes",
+		"rho": "rho", "pa": "probA", "pb": "probB", "sum": "training summary",
+		"crc": "source CRC-32C", "t": "creation time",
 	}
 )
 
@@ -139,6 +161,9 @@ func describe(path string, b []byte, verbose bool) ([]byte, error) {
 	s.row("file", path)
 	s.row("kind", kind)
 	s.row("format", fmt.Sprintf("%d.%d", lay.Major, lay.Minor))
+	// Layout has checked the frame: bytes 20–23 are the payload's CRC, by
+	// which a quantized model names the float model it was made from.
+	s.row("payload CRC-32C", crcText(binary.LittleEndian.Uint32(b[20:24])))
 	if err := view.show(s, b, verbose); err != nil {
 		return nil, err
 	}
@@ -285,44 +310,14 @@ func showKernel(s *sheet, b []byte, verbose bool) error {
 		s.row("coef0", fmtG(k.Coef0))
 	}
 	if m.SVMType == core.CSVC {
-		s.row("nr_class", strconv.Itoa(len(m.Labels)))
-		// label and nr_sv in columns, so each count sits under its label.
-		labels, nsv := make([]string, len(m.Labels)), make([]string, len(m.NumSV))
-		for i := range labels {
-			labels[i], nsv[i] = strconv.Itoa(int(m.Labels[i])), strconv.Itoa(int(m.NumSV[i]))
-			w := max(len(labels[i]), len(nsv[i]))
-			labels[i], nsv[i] = pad(labels[i], w), pad(nsv[i], w)
-		}
-		s.row("label", strings.Join(labels, " "))
-		s.row("nr_sv", strings.Join(nsv, " "))
+		classRows(s, m.Labels, m.NumSV)
 	}
 	l := m.SV.Len()
 	s.row("total_sv", commas(l))
 	s.row("nr_feature", commas(m.NumFeatures))
 	s.row("SV storage", svStorageText(m.SV, m.NumFeatures))
-	switch {
-	case len(m.Rho) <= rhoPerLine:
-		s.row("rho", joinFloats(m.Rho, fmtRho))
-	case verbose:
-		for i := 0; i < len(m.Rho); i += rhoPerLine {
-			name := ""
-			if i == 0 {
-				name = "rho"
-			}
-			s.row(name, joinFloats(m.Rho[i:min(i+rhoPerLine, len(m.Rho))], fmtRho))
-		}
-	default:
-		s.row("rho", fmt.Sprintf("%d values from %s to %s (-v lists them)",
-			len(m.Rho), fmtRho(slices.Min(m.Rho)), fmtRho(slices.Max(m.Rho))))
-	}
-	switch {
-	case !m.HasProbability():
-		s.row("probability", "no")
-	case m.SVMType == core.EpsSVR:
-		s.row("probability", "yes: Laplace noise, sigma = "+fmtG(m.ProbA[0]))
-	default:
-		s.row("probability", fmt.Sprintf("yes: Platt's sigmoid per class pair (probA, probB: %d each)", len(m.ProbA)))
-	}
+	s.values("rho", m.Rho, verbose)
+	s.row("probability", probabilityText(m.HasProbability(), m.SVMType, m.ProbA))
 	s.row("created", createdText(m.Created))
 
 	p := m.Params
@@ -399,9 +394,215 @@ func showKernel(s *sheet, b []byte, verbose bool) error {
 	return nil
 }
 
-// rhoPerLine is the most ρ values printed on one line; without -v, a model
-// with more prints their range.
+// showQLinear describes a quantized linear model.
+func showQLinear(s *sheet, b []byte, verbose bool) error {
+	q, err := quantize.Unmarshal(b)
+	if err != nil {
+		return err
+	}
+	m, ok := q.(*quantize.Linear)
+	if !ok {
+		return fmt.Errorf("%w: a %s file decoded as %T", modelfile.ErrCorrupt, modelfile.KindQLinear, q)
+	}
+	solver := m.Solver()
+	s.row("solver_type", fmt.Sprintf("%v (-s %d: %s)", solver, int(solver), linearSolverText[solver]))
+	if m.IsRegression() {
+		s.row("nr_class", "none (regression)")
+	} else {
+		s.row("nr_class", strconv.Itoa(len(m.Labels())))
+		s.row("label", joinInt32s(m.Labels()))
+	}
+	nf, nrW := m.NumFeatures(), m.NumDecisionValues()
+	s.row("nr_feature", commas(nf))
+	bias := "none (" + fmtG(m.Bias()) + ")"
+	if m.Bias() >= 0 {
+		bias = fmtG(m.Bias())
+	}
+	s.row("bias", bias)
+	ovr := ""
+	if !m.IsRegression() && nrW > 1 {
+		ovr = " (one-vs-rest)"
+	}
+	s.row("decision functions", strconv.Itoa(nrW)+ovr)
+	weights := fmt.Sprintf("%s int%d codes (%s features × %d), %s B", commas(nf*nrW), m.Bits(),
+		commas(nf), nrW, commas(nf*nrW*m.Bits()/8))
+	if m.Bias() >= 0 {
+		weights += fmt.Sprintf("; bias row: %d float32", nrW)
+	}
+	s.row("weights", weights)
+	s.row("created", createdText(m.Created()))
+
+	s.section("training")
+	s.row("parameters, result", "not kept in a quantized linear file: the float model (payload CRC-32C "+
+		crcText(m.SourceCRC())+") has them")
+
+	s.section("quantization")
+	qmax := 1<<(m.Bits()-1) - 1
+	s.row("scheme", fmt.Sprintf("symmetric, one scale per decision function: w_jk ≈ s_k·q_jk, q_jk ∈ [%d, %d]", -qmax, qmax))
+	s.row("bits", fmt.Sprintf("%d (int%d weight codes; the bias row stays float32)", m.Bits(), m.Bits()))
+	scales := float32sTo64(m.Scales())
+	s.values("scales s_k", scales, verbose)
+	s.row("weight error", "at most s_k/2: "+fmtRho(slices.Max(scales)/2)+" for the largest scale")
+	s.row("source CRC-32C", crcText(m.SourceCRC())+" (the float model file's payload CRC-32C)")
+	return nil
+}
+
+// showQKernel describes a quantized kernel model.
+func showQKernel(s *sheet, b []byte, verbose bool) error {
+	q, err := quantize.Unmarshal(b)
+	if err != nil {
+		return err
+	}
+	m, ok := q.(*quantize.Kernel)
+	if !ok {
+		return fmt.Errorf("%w: a %s file decoded as %T", modelfile.ErrCorrupt, modelfile.KindQKernel, q)
+	}
+	t := m.SVMType()
+	s.row("svm_type", fmt.Sprintf("%v (-s %d)", t, int(t)))
+	k := m.KernelFunc()
+	s.row("kernel_type", fmt.Sprintf("%v (-t %d)", k.Type, int(k.Type)))
+	if k.Type == core.PolyKernel {
+		s.row("degree", strconv.Itoa(k.Degree))
+	}
+	if k.Type != core.LinearKernel {
+		s.row("gamma", fmtG(k.Gamma))
+	}
+	if k.Type == core.PolyKernel || k.Type == core.SigmoidKernel {
+		s.row("coef0", fmtG(k.Coef0))
+	}
+	if t == core.CSVC {
+		classRows(s, m.Labels(), m.NumSV())
+	}
+	l, nf, bits := m.NumSupportVectors(), m.NumFeatures(), m.Bits()
+	s.row("total_sv", commas(l))
+	s.row("nr_feature", commas(nf))
+	// Stored codes: every one in the dense layout; in the sparse layout
+	// the nonzero ones, which are exactly the entries that decode to a
+	// nonzero (quantize refuses a stored code that decodes to 0).
+	codes := l * nf
+	if !m.DenseLayout() {
+		codes = 0
+		sv := make([]float64, nf)
+		for i := range l {
+			for _, v := range m.SupportVector(sv, i) {
+				if v != 0 {
+					codes++
+				}
+			}
+		}
+	}
+	share := ""
+	if cells := float64(l) * float64(nf); cells > 0 {
+		share = fmt.Sprintf(", %.1f%% of %s × %s", 100*float64(codes)/cells, commas(l), commas(nf))
+	}
+	if m.DenseLayout() {
+		s.row("SV storage", fmt.Sprintf("dense, %s int%d codes%s", commas(codes), bits, share))
+	} else {
+		s.row("SV storage", fmt.Sprintf("sparse, %s int%d codes with varint indices%s", commas(codes), bits, share))
+	}
+	s.values("rho", m.Rho(), verbose)
+	s.row("probability", probabilityText(m.HasProbability(), t, m.ProbA()))
+	s.row("created", createdText(m.Created()))
+
+	sum := m.Summary()
+	s.section("training summary")
+	if t == core.OneClass {
+		s.row("-n nu", fmtG(sum.Nu))
+	} else {
+		s.row("-c cost", fmtG(sum.C))
+	}
+	if t == core.EpsSVR {
+		s.row("-p epsilon", fmtG(sum.P))
+	}
+	s.row("-e epsilon", fmtG(sum.Eps))
+	s.row("iterations", commas(sum.Iterations)+" (all subproblems)")
+	s.row("objective", fmtObj(sum.Objective)+" (summed)")
+	s.row("nBSV", commas(sum.NumBoundSV)+" (summed)")
+	s.row("converged", yesNo(sum.Converged))
+	s.row("other parameters", "the float model (payload CRC-32C "+crcText(m.SourceCRC())+") has every parameter and subproblem")
+
+	s.section("quantization")
+	lo, hi := -(1 << (bits - 1)), 1<<(bits-1)-1
+	s.row("scheme", fmt.Sprintf("per-feature affine: sv_ij ≈ o_j + a_j·q_ij, q_ij ∈ [%d, %d]; zeros exact", lo, hi))
+	s.row("bits", fmt.Sprintf("%d (int%d support vector codes; sv_coef int16)", bits, bits))
+	a, o := make([]float64, nf), make([]float64, nf)
+	constant := 0
+	for j := range nf {
+		aj, oj := m.FeatureScale(j)
+		a[j], o[j] = float64(aj), oj
+		if aj == 0 {
+			constant++
+		}
+	}
+	if nf > 0 {
+		s.row("feature scales a_j", fmt.Sprintf("from %s to %s; %d of %s features constant (a_j = 0)",
+			fmtRho(slices.Min(a)), fmtRho(slices.Max(a)), constant, commas(nf)))
+		s.row("feature offsets o_j", fmt.Sprintf("from %s to %s", fmtRho(slices.Min(o)), fmtRho(slices.Max(o))))
+		s.row("SV error", "at most a_j/2: "+fmtRho(slices.Max(a)/2)+" for the largest scale")
+	}
+	s.values("sv_coef scales σ_k", float32sTo64(m.CoefScales()), verbose)
+	s.row("source CRC-32C", crcText(m.SourceCRC())+" (the float model file's payload CRC-32C)")
+	return nil
+}
+
+// float32sTo64 returns v converted to float64, exactly.
+func float32sTo64(v []float32) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// probabilityText describes a kernel model's probability estimates.
+func probabilityText(has bool, t core.SVMType, probA []float64) string {
+	switch {
+	case !has:
+		return "no"
+	case t == core.EpsSVR:
+		return "yes: Laplace noise, sigma = " + fmtG(probA[0])
+	}
+	return fmt.Sprintf("yes: Platt's sigmoid per class pair (probA, probB: %d each)", len(probA))
+}
+
+// classRows adds a C-SVC model's nr_class, label and nr_sv rows, label
+// and nr_sv in columns so that each count sits under its label.
+func classRows(s *sheet, labels, numSV []int32) {
+	s.row("nr_class", strconv.Itoa(len(labels)))
+	l, n := make([]string, len(labels)), make([]string, len(numSV))
+	for i := range l {
+		l[i], n[i] = strconv.Itoa(int(labels[i])), strconv.Itoa(int(numSV[i]))
+		w := max(len(l[i]), len(n[i]))
+		l[i], n[i] = pad(l[i], w), pad(n[i], w)
+	}
+	s.row("label", strings.Join(l, " "))
+	s.row("nr_sv", strings.Join(n, " "))
+}
+
+// rhoPerLine is the most values (ρ, scales) printed on one line; without
+// -v, a model with more prints their range.
 const rhoPerLine = 9
+
+// values adds the row name listing v with six significant digits: on one
+// line when they fit, on as many as they need with verbose, else their
+// number and range.
+func (s *sheet) values(name string, v []float64, verbose bool) {
+	switch {
+	case len(v) <= rhoPerLine:
+		s.row(name, joinFloats(v, fmtRho))
+	case verbose:
+		for i := 0; i < len(v); i += rhoPerLine {
+			n := ""
+			if i == 0 {
+				n = name
+			}
+			s.row(n, joinFloats(v[i:min(i+rhoPerLine, len(v))], fmtRho))
+		}
+	default:
+		s.row(name, fmt.Sprintf("%d values from %s to %s (-v lists them)",
+			len(v), fmtRho(slices.Min(v)), fmtRho(slices.Max(v))))
+	}
+}
 
 // svStorageText describes how the support vectors are stored: the layout
 // the file holds, which the decoder keeps, and how many nonzeros there are.

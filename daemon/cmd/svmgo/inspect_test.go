@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"math"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/quantize"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -575,5 +577,263 @@ func TestInspectBadFiles(t *testing.T) {
 	}
 	if code, stdout, _ := svmgo(t, "inspect", "-h"); code != 0 || !strings.HasPrefix(stdout, "usage: svmgo inspect") {
 		t.Errorf("inspect -h: exit %d, %q", code, stdout)
+	}
+}
+
+// quantizeFile trains a float model with the svmgo arguments train (the
+// model file last), quantizes it to bits and returns both paths.
+func quantizeFile(t *testing.T, bits int, train ...string) (float, quantized string) {
+	t.Helper()
+	float = train[len(train)-1]
+	if code, _, errs := svmgo(t, train...); code != 0 {
+		t.Fatal(errs)
+	}
+	quantized = fmt.Sprintf("%s.q%d", float, bits)
+	if code, _, errs := svmgo(t, "quantize", "--bits", strconv.Itoa(bits), float, quantized); code != 0 {
+		t.Fatal(errs)
+	}
+	return float, quantized
+}
+
+// payloadCRC returns bytes 20–23 of the model file at path, as inspect
+// prints a CRC-32C.
+func payloadCRC(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < modelfile.HeaderSize {
+		t.Fatalf("%s: %d bytes, %v", path, len(b), err)
+	}
+	return fmt.Sprintf("0x%08x", binary.LittleEndian.Uint32(b[20:24]))
+}
+
+// checkRange checks a "N values from LO to HI" row against v, or with a
+// list of values (at most rhoPerLine, or any number with -v), each value.
+func checkRange(t *testing.T, name, printed string, v []float64) {
+	t.Helper()
+	var lo, hi float64
+	if n, err := parseRange(printed, &lo, &hi); err == nil {
+		if n != len(v) || !near(lo, slices.Min(v), 6) || !near(hi, slices.Max(v), 6) {
+			t.Errorf("%s %q; the model has %d from %v to %v", name, printed, len(v), slices.Min(v), slices.Max(v))
+		}
+		return
+	}
+	f := strings.Fields(printed)
+	if len(f) != len(v) {
+		t.Fatalf("%s %q; the model has %v", name, printed, v)
+	}
+	for i := range f {
+		if !near(number(t, f[i]), v[i], 6) {
+			t.Errorf("%s[%d] printed %s, the model has %v", name, i, f[i], v[i])
+		}
+	}
+}
+
+// TestInspectQLinear: inspect of an int8 one-vs-rest model with a bias
+// prints the quantized model's fields, its scales, and the payload CRC-32C
+// of the float model it was made from.
+func TestInspectQLinear(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
+	dir := t.TempDir()
+	float, path := quantizeFile(t, 8, "train-linear", "-q", "-s", "3", "-B", "1", data+"digits.train", filepath.Join(dir, "digits.svmgo"))
+	q, err := quantize.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := q.(*quantize.Linear)
+	fm, err := modelfile.ReadFile(float)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := svmgo(t, "inspect", path)
+	if code != 0 || errs != "" {
+		t.Fatalf("inspect: exit %d: %s", code, errs)
+	}
+	r := parseReport(t, out)
+	v := func(name string) string { return r.value(t, "", name) }
+	if v("kind") != modelfile.KindQLinear || v("format") != "1.2" || v("payload CRC-32C") != payloadCRC(t, path) {
+		t.Errorf("kind %q, format %q, payload CRC-32C %q", v("kind"), v("format"), v("payload CRC-32C"))
+	}
+	if want := "L2R_L1LOSS_SVC_DUAL (-s 3: "; !strings.HasPrefix(v("solver_type"), want) || m.Solver() != fm.Solver {
+		t.Errorf("solver_type %q, want %q...", v("solver_type"), want)
+	}
+	if v("label") != joinInt32s(fm.Labels) || number(t, v("nr_class")) != float64(len(fm.Labels)) || !slices.Equal(m.Labels(), fm.Labels) {
+		t.Errorf("label %q, nr_class %q; the models have %v and %v", v("label"), v("nr_class"), m.Labels(), fm.Labels)
+	}
+	nf, nrW := m.NumFeatures(), m.NumDecisionValues()
+	if number(t, v("nr_feature")) != float64(fm.NumFeatures) || nf != fm.NumFeatures || number(t, v("bias")) != fm.Bias ||
+		number(t, v("decision functions")) != float64(fm.NrW()) || nrW != fm.NrW() {
+		t.Errorf("nr_feature %q, bias %q, decision functions %q; the float model has %d, %v, %d",
+			v("nr_feature"), v("bias"), v("decision functions"), fm.NumFeatures, fm.Bias, fm.NrW())
+	}
+	if w := v("weights"); number(t, w) != float64(nf*nrW) || !strings.Contains(w, " int8 codes ") || !strings.HasSuffix(w, fmt.Sprintf("; bias row: %d float32", nrW)) {
+		t.Errorf("weights %q; %d × %d codes and a bias row", w, nf, nrW)
+	}
+	if v("created") != "2023-11-14T22:13:20Z" || m.Created() != fm.Created {
+		t.Errorf("created %q; the models have %d and %d", v("created"), m.Created(), fm.Created)
+	}
+	floatCRC := payloadCRC(t, float)
+	if got := r.value(t, "training", "parameters, result"); !strings.Contains(got, floatCRC) {
+		t.Errorf("training %q, want the float model's CRC %s", got, floatCRC)
+	}
+	g := func(name string) string { return r.value(t, "quantization", name) }
+	if !strings.Contains(g("scheme"), "[-127, 127]") || number(t, g("bits")) != 8 {
+		t.Errorf("scheme %q, bits %q", g("scheme"), g("bits"))
+	}
+	scales := float32sTo64(m.Scales())
+	checkRange(t, "scales s_k", g("scales s_k"), scales)
+	if e := strings.Fields(g("weight error")); len(e) < 4 || !near(number(t, e[3]), slices.Max(scales)/2, 6) {
+		t.Errorf("weight error %q, the largest scale is %v", g("weight error"), slices.Max(scales))
+	}
+	if got := g("source CRC-32C"); !strings.HasPrefix(got, floatCRC+" ") || fmt.Sprintf("0x%08x", m.SourceCRC()) != floatCRC {
+		t.Errorf("source CRC-32C %q; the float model file's is %s", got, floatCRC)
+	}
+	got := checkBytes(t, r, path)
+	// msgpack: a fixstr key (1 + its length), then a bin of the codes or floats.
+	if got["w"] != 2+binSize(nf*nrW) || got["sc"] != 3+binSize(4*nrW) || got["bw"] != 3+binSize(4*nrW) {
+		t.Errorf("w %d B, sc %d B, bw %d B; want %d, %d, %d", got["w"], got["sc"], got["bw"], 2+binSize(nf*nrW), 3+binSize(4*nrW), 3+binSize(4*nrW))
+	}
+
+	// -v lists every scale.
+	code, out, errs = svmgo(t, "inspect", "-v", path)
+	if code != 0 {
+		t.Fatalf("inspect -v: exit %d: %s", code, errs)
+	}
+	var listed []string
+	for _, l := range parseReport(t, out)["quantization"] {
+		if m := rowPattern.FindStringSubmatch(l); m != nil && m[1] == "scales s_k" {
+			listed = append(listed, m[2])
+		} else if len(listed) > 0 && strings.HasPrefix(l, "    ") && rowPattern.FindStringSubmatch(l) == nil {
+			listed = append(listed, strings.TrimSpace(l))
+		} else if len(listed) > 0 {
+			break
+		}
+	}
+	checkRange(t, "scales s_k (-v)", strings.Join(listed, " "), scales)
+}
+
+// TestInspectQKernel: inspect of quantized kernel models — digits' RBF
+// model at 8 bits (dense codes) and 16 bits (sparse codes), and a
+// polynomial model with probability estimates — prints the quantized
+// model's fields, a training summary equal to the float model's result,
+// the scales, and a byte breakdown whose SV codes are the number printed.
+func TestInspectQKernel(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name  string
+		bits  int
+		train []string
+		dense bool
+		prob  string
+	}{
+		{"RBF digits int8", 8, []string{"train", "-q", data + "digits.train"}, true, "no"},
+		{"RBF digits int16", 16, []string{"train", "-q", data + "digits.train"}, false, "no"},
+		{"poly heart_scale -b 1 int8", 8, []string{"train", "-q", "-b", "1", "-t", "1", "-r", "0.5", data + "heart_scale"}, true,
+			"yes: Platt's sigmoid per class pair (probA, probB: 1 each)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			float, path := quantizeFile(t, c.bits, append(c.train, filepath.Join(dir, fmt.Sprintf("m%d.svmgo", c.bits)))...)
+			q, err := quantize.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := q.(*quantize.Kernel)
+			fm, err := modelfile.ReadKernelFile(float)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, out, errs := svmgo(t, "inspect", path)
+			if code != 0 || errs != "" {
+				t.Fatalf("inspect: exit %d: %s", code, errs)
+			}
+			r := parseReport(t, out)
+			v := func(name string) string { return r.value(t, "", name) }
+			if v("kind") != modelfile.KindQKernel || v("format") != "1.2" || v("payload CRC-32C") != payloadCRC(t, path) {
+				t.Errorf("kind %q, format %q, payload CRC-32C %q", v("kind"), v("format"), v("payload CRC-32C"))
+			}
+			k := m.KernelFunc()
+			if !strings.HasPrefix(v("svm_type"), fm.SVMType.String()+" (-s 0)") || m.SVMType() != fm.SVMType ||
+				!strings.HasPrefix(v("kernel_type"), fmt.Sprintf("%v (-t %d)", fm.Kernel.Type, int(fm.Kernel.Type))) || k != fm.Kernel {
+				t.Errorf("svm_type %q, kernel_type %q; the float model has %v, %+v", v("svm_type"), v("kernel_type"), fm.SVMType, fm.Kernel)
+			}
+			if number(t, v("gamma")) != fm.Kernel.Gamma {
+				t.Errorf("gamma %q, the float model has %v", v("gamma"), fm.Kernel.Gamma)
+			}
+			if k.Type == core.PolyKernel && (number(t, v("degree")) != float64(fm.Kernel.Degree) || number(t, v("coef0")) != fm.Kernel.Coef0) {
+				t.Errorf("degree %q, coef0 %q; the float model has %+v", v("degree"), v("coef0"), fm.Kernel)
+			}
+			labels, nsv := strings.Fields(v("label")), strings.Fields(v("nr_sv"))
+			if strings.Join(labels, " ") != joinInt32s(fm.Labels) || strings.Join(nsv, " ") != joinInt32s(fm.NumSV) ||
+				!slices.Equal(m.NumSV(), fm.NumSV) || number(t, v("nr_class")) != float64(len(fm.Labels)) {
+				t.Errorf("label %q, nr_sv %q; the float model has %v and %v", labels, nsv, fm.Labels, fm.NumSV)
+			}
+			l, nf := fm.SV.Len(), fm.NumFeatures
+			if number(t, v("total_sv")) != float64(l) || m.NumSupportVectors() != l || number(t, v("nr_feature")) != float64(nf) {
+				t.Errorf("total_sv %q, nr_feature %q; the float model has %d and %d", v("total_sv"), v("nr_feature"), l, nf)
+			}
+			checkRange(t, "rho", v("rho"), fm.Rho)
+			if v("probability") != c.prob {
+				t.Errorf("probability %q, want %q", v("probability"), c.prob)
+			}
+
+			// The summary is the float model's training result.
+			s := func(name string) string { return r.value(t, "training summary", name) }
+			res := fm.Result
+			if number(t, s("-c cost")) != fm.Params.C || number(t, s("-e epsilon")) != fm.Params.Eps ||
+				number(t, s("iterations")) != float64(res.Iterations) || !near(number(t, s("objective")), res.Objective, 0) ||
+				number(t, s("nBSV")) != float64(res.NumBoundSV) || s("converged") != yesNo(res.Converged) {
+				t.Errorf("training summary:\n%s\nthe float model has %+v, result %+v", strings.Join(r["training summary"], "\n"), fm.Params, res)
+			}
+			floatCRC := payloadCRC(t, float)
+			if !strings.Contains(s("other parameters"), floatCRC) {
+				t.Errorf("other parameters %q, want the float model's CRC %s", s("other parameters"), floatCRC)
+			}
+
+			g := func(name string) string { return r.value(t, "quantization", name) }
+			if want := fmt.Sprintf("[%d, %d]", -(1 << (c.bits - 1)), 1<<(c.bits-1)-1); !strings.Contains(g("scheme"), want) ||
+				number(t, g("bits")) != float64(c.bits) {
+				t.Errorf("scheme %q, bits %q; want %s and %d", g("scheme"), g("bits"), want, c.bits)
+			}
+			a, o := make([]float64, nf), make([]float64, nf)
+			constant := 0
+			for j := range nf {
+				aj, oj := m.FeatureScale(j)
+				a[j], o[j] = float64(aj), oj
+				if aj == 0 {
+					constant++
+				}
+			}
+			var alo, ahi, olo, ohi float64
+			var zero, of int
+			if _, err := fmt.Sscanf(g("feature scales a_j"), "from %g to %g; %d of %d features", &alo, &ahi, &zero, &of); err != nil ||
+				!near(alo, slices.Min(a), 6) || !near(ahi, slices.Max(a), 6) || zero != constant || of != nf {
+				t.Errorf("feature scales a_j %q (%v); the model's run from %v to %v, %d of %d zero", g("feature scales a_j"), err,
+					slices.Min(a), slices.Max(a), constant, nf)
+			}
+			if _, err := fmt.Sscanf(g("feature offsets o_j"), "from %g to %g", &olo, &ohi); err != nil ||
+				!near(olo, slices.Min(o), 6) || !near(ohi, slices.Max(o), 6) {
+				t.Errorf("feature offsets o_j %q (%v); the model's run from %v to %v", g("feature offsets o_j"), err, slices.Min(o), slices.Max(o))
+			}
+			checkRange(t, "sv_coef scales σ_k", g("sv_coef scales σ_k"), float32sTo64(m.CoefScales()))
+			if got := g("source CRC-32C"); !strings.HasPrefix(got, floatCRC+" ") {
+				t.Errorf("source CRC-32C %q; the float model file's is %s", got, floatCRC)
+			}
+
+			// The codes printed are the ones the file holds: the sq field
+			// is its key (a 3-byte fixstr) and a bin of the codes.
+			got := checkBytes(t, r, path)
+			storage := v("SV storage")
+			layout := map[bool]string{true: "dense, ", false: "sparse, "}[c.dense]
+			f := strings.Fields(strings.TrimPrefix(storage, layout))
+			if !strings.HasPrefix(storage, layout) || m.DenseLayout() != c.dense || len(f) < 2 || f[1] != fmt.Sprintf("int%d", c.bits) {
+				t.Fatalf("SV storage %q, want %s… int%d", storage, layout, c.bits)
+			}
+			codes := int(number(t, f[0]))
+			if got["sq"] != 3+binSize(codes*c.bits/8) || (c.dense && codes != l*nf) {
+				t.Errorf("SV storage %q: sq holds %d B, %d codes of %d bits would take %d", storage, got["sq"], codes, c.bits, 3+binSize(codes*c.bits/8))
+			}
+			if rows := len(fm.Coef) / max(l, 1); got["c"] != 2+binSize(2*rows*l) {
+				t.Errorf("c (sv_coef codes): %d B, want int16 × %d × %d: %d", got["c"], rows, l, 2+binSize(2*rows*l))
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@
 //	svmgo predict [options] test_file model_file output_file
 //	svmgo watch --root DIR [flags]
 //	svmgo import model_in model_out
+//	svmgo quantize [--bits 8|16] [--check test_file] model_in model_out
 //	svmgo inspect [-v] model_file
 //
 // Exit status: 0 on success, 1 on bad arguments or bad files (one line on
@@ -31,6 +32,8 @@ commands:
   predict [options] test_file model_file output_file  predict a data file (svm-predict)
   watch --root DIR [flags]                          ingest batches, retrain warm, publish models
   import model_in model_out                         convert a LIBSVM or LIBLINEAR text model
+  quantize [--bits 8|16] [--check test_file] model_in model_out
+                                                    make an int8 or int16 model from a float one
   inspect [-v] model_file                           describe a model file and where its bytes go
 
 Run 'svmgo <command> -h' for a command's options.
@@ -54,6 +57,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return watch(rest, stdout, stderr)
 	case "import":
 		return importModel(rest, stdout, stderr)
+	case "quantize":
+		return quantizeCmd(rest, stdout, stderr)
 	case "inspect":
 		return inspect(rest, stdout, stderr)
 	case "-h", "-help", "--help", "help":

@@ -8,17 +8,19 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 const predictUsage = `usage: svmgo predict [options] test_file model_file output_file
 options:
 -b probability_estimates : whether to predict probability estimates, 0 or 1
-   (default 0); kernel models trained with -b 1 only
+   (default 0); kernel models trained with -b 1 only (also quantized)
 -q : quiet mode (no outputs)
 
-test_file is in LIBSVM format (or CSV when it ends in .csv); its labels are
-compared with the predictions. output_file gets one prediction a line; it is
-written atomically, so a failed run leaves none.
+model_file is a libsvmgo model file: linear or kernel, float or quantized
+(svmgo quantize). test_file is in LIBSVM format (or CSV when it ends in
+.csv); its labels are compared with the predictions. output_file gets one
+prediction a line; it is written atomically, so a failed run leaves none.
 `
 
 func predict(args []string, stdout, stderr io.Writer) int {
@@ -47,15 +49,26 @@ func predict(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	testFile, modelFile, outFile := args[0], args[1], args[2]
-	if kind, err := modelfile.ReadKind(modelFile); err != nil {
+	kind, err := modelfile.ReadKind(modelFile)
+	if err != nil {
 		return fail(stderr, err)
-	} else if kind == modelfile.KindKernel {
-		return predictKernel(testFile, modelFile, outFile, prob, quiet, stdout, stderr)
+	}
+	if kind == modelfile.KindKernel || kind == modelfile.KindQKernel {
+		return predictKernel(kind, testFile, modelFile, outFile, prob, quiet, stdout, stderr)
 	}
 	if prob {
 		return fail(stderr, fmt.Errorf("%s: a linear model has no probability estimates (-b 1)", modelFile))
 	}
-	m, err := modelfile.ReadFile(modelFile)
+	// A quantized linear model predicts through the same two calls.
+	var m interface {
+		PredictBatch(dst []float64, ds *core.Dataset) []float64
+		IsRegression() bool
+	}
+	if kind == modelfile.KindQLinear {
+		m, err = quantize.ReadFile(modelFile)
+	} else {
+		m, err = modelfile.ReadFile(modelFile)
+	}
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -1,0 +1,344 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/quantize"
+)
+
+const quantizeUsage = `usage: svmgo quantize [--bits 8|16] [--check test_file] model_in model_out
+
+Quantizes a float model file (linear or kernel) into a smaller one that
+predicts nearly the same, faster (package quantize): linear weights to
+symmetric codes with one scale per decision function, support vectors to
+per-feature affine codes. model_out is a qlinear or qkernel model file
+(format 1.2) that svmgo predict and svmgo inspect read; it is written
+atomically, so a failed run leaves none.
+
+Prints the file sizes before and after. With --check, also predicts
+test_file (LIBSVM format, or CSV when it ends in .csv) with both models and
+prints the largest change of a decision value over its rows, the largest
+error bound (package quantize's bound on that change; every change must be
+within its own), and the accuracy of both models (mean squared error and
+squared correlation for regression).
+
+flags:
+--bits n          width of the codes: 8 (int8, the smallest) or 16 (int16,
+                  the most accurate); default 8
+--check test_file data to compare the two models on
+`
+
+// quantizeCmd is the quantize command.
+func quantizeCmd(args []string, stdout, stderr io.Writer) int {
+	if wantsHelp(args) {
+		fmt.Fprint(stdout, quantizeUsage)
+		return 0
+	}
+	fs := flag.NewFlagSet("quantize", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // the errors are printed below, once
+	bitsFlag := fs.String("bits", "8", "")
+	checkFile := fs.String("check", "", "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, quantizeUsage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "svmgo quantize: %v\n%s", err, quantizeUsage)
+		return 2
+	}
+	if fs.NArg() != 2 {
+		fmt.Fprint(stderr, quantizeUsage)
+		return 2
+	}
+	in, out := fs.Arg(0), fs.Arg(1)
+	var bits int
+	switch *bitsFlag {
+	case "8":
+		bits = 8
+	case "16":
+		bits = 16
+	default:
+		return fail(stderr, fmt.Errorf("quantize: --bits %q: want 8 or 16", *bitsFlag))
+	}
+
+	src, err := loadFloatModel(in)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	// The check file is read before anything is written, so that a bad
+	// one leaves no model_out behind.
+	var check *core.Dataset
+	if *checkFile != "" {
+		if check, err = core.ReadFile(*checkFile, core.ReadOptions{}); err != nil {
+			return fail(stderr, err)
+		}
+	}
+	q, err := src.quantize(bits)
+	if err != nil {
+		return fail(stderr, fmt.Errorf("%s: %w", in, err))
+	}
+	// quantize.WriteFile's two steps, with a check between them: the bytes
+	// must decode, or svmgo predict, the daemon and the C library would
+	// refuse the file. The comparison uses the decoded model: the file's.
+	b, err := quantize.Marshal(q)
+	if err != nil {
+		return fail(stderr, fmt.Errorf("%s: %w", in, err))
+	}
+	if q, err = quantize.Unmarshal(b); err != nil {
+		return fail(stderr, fmt.Errorf("%s: the quantized model does not read back, not written: %w", out, err))
+	}
+	var cmp checkResult
+	if check != nil {
+		cmp = compareModels(src, q, check)
+	}
+	if err := modelfile.WriteBytes(out, b); err != nil {
+		return fail(stderr, err)
+	}
+	outSize := int64(len(b))
+
+	s := &sheet{}
+	s.row("model_in", fmt.Sprintf("%s: %s, %s B", in, src.describe(), commas(src.size)))
+	s.row("model_out", fmt.Sprintf("%s: %s int%d, %s B", out, q.Kind(), bits, commas(outSize)))
+	size := fmt.Sprintf("%.2f%% of model_in", 100*float64(outSize)/float64(src.size))
+	if outSize <= src.size {
+		size += fmt.Sprintf(" (%.2f× smaller)", float64(src.size)/float64(outSize))
+	} else {
+		// Possible for a kernel model of few, sparse support vectors over
+		// many features: each feature costs a scale and an offset.
+		size += fmt.Sprintf(" (%.2f× larger: the per-feature scales outweigh the codes; keep the float model)",
+			float64(outSize)/float64(src.size))
+	}
+	s.row("size", size)
+	s.row("source CRC-32C", crcText(q.SourceCRC())+" (model_in's payload, recorded in model_out)")
+	if check != nil {
+		checkRows(s, *checkFile, cmp, q.IsRegression())
+	}
+	s.flush()
+	if _, err := stdout.Write(s.buf.Bytes()); err != nil {
+		return fail(stderr, err)
+	}
+	return 0
+}
+
+// floatModel is a float model file read for quantization: one of linear and
+// kernel is set.
+type floatModel struct {
+	linear *core.LinearModel
+	kernel *core.KernelModel
+	size   int64 // bytes of the file
+}
+
+// loadFloatModel reads the float model file at path, refusing a quantized
+// one: quantizing codes again would only add error.
+func loadFloatModel(path string) (*floatModel, error) {
+	kind, err := modelfile.ReadKind(path)
+	if err != nil {
+		return nil, err
+	}
+	f := &floatModel{}
+	switch kind {
+	case modelfile.KindLinear:
+		f.linear, err = modelfile.ReadFile(path)
+	case modelfile.KindKernel:
+		f.kernel, err = modelfile.ReadKernelFile(path)
+	case modelfile.KindQLinear, modelfile.KindQKernel:
+		q, err := quantize.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: already quantized (%s, int%d): quantize the float model it was made from "+
+			"(payload CRC-32C %s)", path, kind, q.Bits(), crcText(q.SourceCRC()))
+	default: // a kind modelfile knows and this command does not
+		return nil, fmt.Errorf("%s: cannot quantize %q models", path, kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	f.size = fi.Size()
+	return f, nil
+}
+
+// quantize returns the model quantized to bits-bit codes.
+func (f *floatModel) quantize(bits int) (quantize.Model, error) {
+	if f.linear != nil {
+		return quantize.QuantizeLinear(f.linear, bits)
+	}
+	return quantize.QuantizeKernel(f.kernel, bits)
+}
+
+// describe names the model's kind and formulation.
+func (f *floatModel) describe() string {
+	if f.linear != nil {
+		return fmt.Sprintf("%s (%v)", modelfile.KindLinear, f.linear.Solver)
+	}
+	return fmt.Sprintf("%s (%v, %v)", modelfile.KindKernel, f.kernel.SVMType, f.kernel.Kernel.Type)
+}
+
+// numFeatures returns the model's number of input features.
+func (f *floatModel) numFeatures() int {
+	if f.linear != nil {
+		return f.linear.NumFeatures
+	}
+	return f.kernel.NumFeatures
+}
+
+// decider is what the check needs of both models: core's float models and
+// quantize's models have these methods.
+type decider interface {
+	DecisionDense(dst []float64, x []float32) []float64
+	DecisionSparse(dst []float64, index []int32, value []float32) []float64
+	NumDecisionValues() int
+}
+
+// checkResult is the comparison of a float model and its quantized model
+// on the rows of a check file.
+type checkResult struct {
+	rows int
+	// maxChange is the largest |quantized − float| over every decision
+	// value of every row, at decision value maxValue of row maxRow.
+	maxChange        float64
+	maxRow, maxValue int
+	// maxBound is the largest error bound; outside counts the decision
+	// values whose change exceeds their own bound (0 unless quantize's
+	// bound is wrong).
+	maxBound float64
+	outside  int
+	// changed counts the rows whose prediction differs.
+	changed      int
+	float, quant core.Score
+}
+
+// compareModels predicts every row of ds with the float model f and its
+// quantized model q, on all CPUs (the bound costs about two predictions a
+// row, so a large check file takes a while on one).
+func compareModels(f *floatModel, q quantize.Model, ds *core.Dataset) checkResult {
+	// floatLabel turns the float model's decision values into its
+	// prediction as its own predictors do; votes is the kernel rule's
+	// scratch.
+	var fm decider
+	var floatLabel func(dec, votes []float64) float64
+	var votes []float64
+	if f.linear != nil {
+		fm = f.linear
+		floatLabel = func(dec, _ []float64) float64 {
+			return core.LinearPrediction(dec, f.linear.Labels, f.linear.IsRegression())
+		}
+	} else {
+		fm = f.kernel
+		floatLabel = func(dec, votes []float64) float64 {
+			return core.KernelPrediction(f.kernel.SVMType, f.kernel.Labels, dec, votes)
+		}
+		votes = make([]float64, len(f.kernel.Labels))
+	}
+	n := ds.Len()
+	nf := f.numFeatures()
+	predF, predQ := make([]float64, n), make([]float64, n)
+	// A dense row of another width than the model's is passed as a sparse
+	// row listing every feature, as the predictors' batch calls read it.
+	var all []int32
+	if ds.IsDense() && ds.NumFeatures() != nf {
+		all = make([]int32, ds.NumFeatures())
+		for j := range all {
+			all[j] = int32(j)
+		}
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), n))
+	parts := make([]checkResult, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			nd := q.NumDecisionValues()
+			decF, decQ, bound := make([]float64, nd), make([]float64, nd), make([]float64, nd)
+			v := append([]float64(nil), votes...)
+			r := &parts[w]
+			r.maxRow = -1
+			for i := w * n / workers; i < (w+1)*n/workers; i++ {
+				switch {
+				case !ds.IsDense():
+					idx, val := ds.SparseRow(i)
+					fm.DecisionSparse(decF, idx, val)
+					q.DecisionSparse(decQ, idx, val)
+					q.ErrorBoundSparse(bound, idx, val)
+				case all != nil:
+					x := ds.DenseRow(i)
+					fm.DecisionSparse(decF, all, x)
+					q.DecisionSparse(decQ, all, x)
+					q.ErrorBoundSparse(bound, all, x)
+				default:
+					x := ds.DenseRow(i)
+					fm.DecisionDense(decF, x)
+					q.DecisionDense(decQ, x)
+					q.ErrorBoundDense(bound, x)
+				}
+				for k := range decQ {
+					d := math.Abs(decQ[k] - decF[k])
+					if d > r.maxChange || r.maxRow < 0 {
+						r.maxChange, r.maxRow, r.maxValue = d, i, k
+					}
+					r.maxBound = max(r.maxBound, bound[k])
+					if !(d <= bound[k]) {
+						r.outside++
+					}
+				}
+				predF[i], predQ[i] = floatLabel(decF, v), q.LabelOf(decQ)
+			}
+		}()
+	}
+	wg.Wait()
+	res := checkResult{rows: n, maxRow: -1}
+	for _, p := range parts {
+		if p.maxRow >= 0 && (res.maxRow < 0 || p.maxChange > res.maxChange) {
+			res.maxChange, res.maxRow, res.maxValue = p.maxChange, p.maxRow, p.maxValue
+		}
+		res.maxBound = max(res.maxBound, p.maxBound)
+		res.outside += p.outside
+	}
+	for i := range predF {
+		if predF[i] != predQ[i] {
+			res.changed++
+		}
+	}
+	res.float = core.ScorePredictions(predF, ds.Labels(), q.IsRegression())
+	res.quant = core.ScorePredictions(predQ, ds.Labels(), q.IsRegression())
+	return res
+}
+
+// checkRows adds the comparison on the check file to s.
+func checkRows(s *sheet, path string, r checkResult, regression bool) {
+	s.row("check", fmt.Sprintf("%s: %s rows", path, commas(r.rows)))
+	if r.rows == 0 {
+		return
+	}
+	s.row("largest decision value change", fmt.Sprintf("%.6g (row %d, decision value %d)", r.maxChange, r.maxRow+1, r.maxValue+1))
+	within := "every change within its bound"
+	if r.outside > 0 {
+		within = fmt.Sprintf("%d changes OUTSIDE their bound", r.outside)
+	}
+	s.row("largest error bound", fmt.Sprintf("%.6g (%s)", r.maxBound, within))
+	if regression {
+		s.row("mean squared error", fmt.Sprintf("float %.6g, quantized %.6g", r.float.MSE, r.quant.MSE))
+		s.row("squared correlation", fmt.Sprintf("float %.6g, quantized %.6g", r.float.SquaredCorrelation, r.quant.SquaredCorrelation))
+		return
+	}
+	s.row("accuracy", fmt.Sprintf("float %.6g%% (%d/%d), quantized %.6g%% (%d/%d)",
+		100*r.float.Accuracy(), r.float.Correct, r.float.Total, 100*r.quant.Accuracy(), r.quant.Correct, r.quant.Total))
+	s.row("predictions changed", fmt.Sprintf("%d of %d", r.changed, r.rows))
+}
+
+// crcText prints a CRC-32C as inspect and quantize show it.
+func crcText(c uint32) string { return fmt.Sprintf("0x%08x", c) }

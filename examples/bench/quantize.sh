@@ -1,0 +1,258 @@
+#!/usr/bin/env bash
+# quantize.sh — compare float32 models with their int8 and int16
+# quantizations (svmgo quantize): model file size, test accuracy and predict
+# throughput on the same rows. Prints a Markdown table, also written to
+# examples/bench/out/quantize.md.
+#
+# Run by `make bench`, or from a fresh clone after `make build`:
+#
+#   SVMGO_DATA=~/.cache/libsvmgo bash examples/bench/quantize.sh
+#
+# Environment:
+#   SVMGO_DATA   folder holding fashion.{train,test} (default: ~/.cache/libsvmgo;
+#                build them with `make bench-deps`)
+#   BENCH_CASES  cases to run, space or comma separated (default: all):
+#                linear-breast_cancer linear-digits linear-debdesc_bin
+#                rbf-breast_cancer rbf-digits rbf-fashion10k linear-fashion;
+#                "small" stands for the five that need no Fashion-MNIST
+#   SVMGO        the svmgo binary (default: bin/svmgo, built by `make build`)
+#   BENCH_TARGET length of one throughput timing of the float model, a Go
+#                duration (default: 1s for rbf-fashion10k, whose float model
+#                predicts 500 rows in it; 250ms for the others)
+#   BENCH_REPEAT timed rounds, median taken (default: 5)
+#
+# Cases (issue 6's acceptance):
+#   linear-*       `svmgo train-linear` defaults (-s 1) on core/testdata's
+#                  breast_cancer, digits and debdesc_bin .train, tested on .test.
+#   rbf-*          `svmgo train` defaults (RBF, C 1, γ 1/num_features) on
+#                  breast_cancer and digits.
+#   rbf-fashion10k the first 10000 rows of fashion.train with -c 10 -g 0.03
+#                  -m 200 (as kernel.sh), predicting all of fashion.test.
+#   linear-fashion -s 3 -B 1 on the whole fashion.train (as linear.sh: about
+#                  40 s of training on 2 cores), predicting fashion.test.
+#
+# What is measured, per case: the float model is trained with bin/svmgo and
+# quantized with `bin/svmgo quantize --bits 8` and `--bits 16` (with --check
+# on the test file for the small cases, whose largest decision-value change
+# and error bound go in the notes). examples/bench/quanttime then loads the
+# three files in one process and measures, for each: test accuracy over all
+# test rows (batch predict on all CPUs), and predict throughput on one
+# goroutine, one PredictDense call a row, on the same rows for the three models
+# (warm-up, then BENCH_REPEAT rounds alternating the models, median).
+#
+# Goals (issue 6): int8 file at most 30% of the float32 file; test accuracy
+# within 0.5 points of the float32 model's for int8 and 0.05 for int16;
+# throughput at least 1.5× the float32 model's for Fashion-MNIST RBF and at
+# least 1.0× (no slower) for the linear models, at either width.
+set -euo pipefail
+
+die() { echo "quantize.sh: $*" >&2; exit 1; }
+say() { echo "quantize.sh: $*" >&2; }
+
+# Resolve the data folder and SVMGO against the caller's directory before
+# moving to the repository root; the defaults are those of the Makefile.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
+if [[ -n ${SVMGO_DATA:-} ]]; then SVMGO_DATA=$(abs "$SVMGO_DATA"); else SVMGO_DATA=$HOME/.cache/libsvmgo; fi
+if [[ -n ${SVMGO:-} ]]; then svmgo=$(abs "$SVMGO"); else svmgo=$root/bin/svmgo; fi
+cd "$root"
+
+all="linear-breast_cancer linear-digits linear-debdesc_bin rbf-breast_cancer rbf-digits rbf-fashion10k linear-fashion"
+small="linear-breast_cancer linear-digits linear-debdesc_bin rbf-breast_cancer rbf-digits"
+cases=${BENCH_CASES:-$all}
+cases=${cases//,/ }
+cases=${cases//small/$small}
+for c in $cases; do
+	[[ " $all " == *" $c "* ]] || die "unknown case '$c' in BENCH_CASES (want some of: $all; or small)"
+done
+repeat=${BENCH_REPEAT:-5}
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || die "BENCH_REPEAT=$repeat: want a positive integer"
+
+# Tools and data, checked before anything is timed.
+[[ -x $svmgo ]] || die "$svmgo not found: run 'make build' first"
+command -v go >/dev/null || die "go not found"
+[[ -x /usr/bin/time ]] || die "/usr/bin/time not found (apt-get install time)"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# use_case NAME sets kind (linear or rbf), train, test, opts, label, src
+# (the file train is cut from) and check (1: quantize --check on test).
+use_case() {
+	local data=${1#*-}
+	kind=${1%%-*} check=1
+	case $data in
+	fashion10k)
+		src=$SVMGO_DATA/fashion.train train=$tmp/fashion10k.train test=$SVMGO_DATA/fashion.test
+		opts="-c 10 -g 0.03 -m 200" label="Fashion-MNIST 10k" check=0
+		;;
+	fashion)
+		src=$SVMGO_DATA/fashion.train train=$src test=$SVMGO_DATA/fashion.test
+		opts="-s 3 -B 1" label=Fashion-MNIST check=0
+		;;
+	*)
+		src=core/testdata/$data.train train=$src test=core/testdata/$data.test
+		opts="" label=$data
+		;;
+	esac
+}
+for c in $cases; do
+	use_case "$c"
+	for f in "$src" "$test"; do
+		if [[ ! -r $f ]]; then
+			[[ $c == *fashion* ]] &&
+				die "missing $f: run 'make bench-deps' (or bash ../shared/data/make-fashion-mnist.sh $SVMGO_DATA)"
+			die "missing $f"
+		fi
+	done
+	if [[ $c == rbf-fashion10k ]]; then
+		head -n 10000 "$src" >"$train"
+		[[ $(wc -l <"$train") -eq 10000 ]] || die "$src has fewer than 10000 rows"
+	fi
+done
+
+say "building examples/bench/quanttime"
+go build -o "$tmp/quanttime" ./examples/bench/quanttime
+
+# walltime FILE CMD... runs CMD with its output in FILE.out/FILE.err and
+# prints its wall seconds (/usr/bin/time's %e). A failing CMD is fatal.
+walltime() {
+	local out=$1
+	shift
+	local rc=0
+	/usr/bin/time -f %e -o "$out.time" "$@" >"$out.out" 2>"$out.err" || rc=$?
+	if [[ $rc -ne 0 ]]; then
+		cat "$out.err" >&2
+		die "failed (status $rc): $*"
+	fi
+	tail -n 1 "$out.time"
+}
+
+field() { # line key -> value of key=value in line
+	printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+row() { # quanttime output file, model name -> its line
+	grep "^model=$2 " "$1" || die "no line for model $2 in quanttime's output"
+}
+
+qrow() { # quantize report file, row name -> its value
+	sed -n "s/^$2  *//p" "$1" | head -n 1
+}
+
+loadavg() { cut -d ' ' -f 1 /proc/loadavg; }
+
+# met VALUE TEST prints "met" when the number VALUE passes the awk comparison
+# TEST (e.g. "<= 0.3"), "**not met**" otherwise.
+met() {
+	if [[ $1 =~ ^-?[0-9.]+$ ]] && awk -v v="$1" "BEGIN { exit !(v $2) }"; then echo met; else echo "**not met**"; fi
+}
+
+calc() { awk "BEGIN { $1 }"; }
+
+commas() { # integer -> with thousands separators
+	printf '%s\n' "$1" | sed -e :a -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta'
+}
+
+rows=()
+goals=()
+notes=()
+targets=()
+for c in $cases; do
+	use_case "$c"
+	read -ra optv <<<"$opts"
+	cat "$train" "$test" >/dev/null # page cache
+	target=${BENCH_TARGET:-250ms}
+	[[ $c == rbf-fashion10k ]] && target=${BENCH_TARGET:-1s}
+	targets+=("$label ($kind): $target")
+	load0=$(loadavg)
+	float=$tmp/$c.svmgo
+	if [[ $kind == linear ]]; then
+		say "$label ${opts:-(defaults)}: svmgo train-linear"
+		tt=$(walltime "$tmp/train" "$svmgo" train-linear -q "${optv[@]}" "$train" "$float")
+	else
+		say "$label ${opts:-(defaults)}: svmgo train"
+		tt=$(walltime "$tmp/train" "$svmgo" train -q "${optv[@]}" "$train" "$float")
+	fi
+	checkv=()
+	[[ $check == 1 ]] && checkv=(--check "$test")
+	for bits in 8 16; do
+		say "$label: svmgo quantize --bits $bits ${checkv[*]}"
+		walltime "$tmp/q$bits" "$svmgo" quantize --bits "$bits" "${checkv[@]}" "$float" "$tmp/$c.q$bits" >/dev/null
+	done
+	say "$label: quanttime (accuracy on every test row, then throughput)"
+	walltime "$tmp/qt" "$tmp/quanttime" -target "$target" -repeat "$repeat" "$test" "$float" "$tmp/$c.q8" "$tmp/$c.q16" >/dev/null
+	load1=$(loadavg)
+
+	f32=$(row "$tmp/qt.out" float32)
+	fbytes=$(field "$f32" file_bytes) facc=$(field "$f32" acc) frate=$(field "$f32" rows_per_s)
+	[[ -n $facc ]] || die "$label: no accuracy (regression models are not in this table)"
+	what="linear \`${opts:--s 1}\`"
+	[[ $kind == rbf ]] && what="RBF \`${opts:-defaults}\`"
+	# Per width: size and throughput as fractions of float32's, accuracy
+	# change in points.
+	declare -A sizer=() rater=() dacc=()
+	for m in float32 int8 int16; do
+		l=$(row "$tmp/qt.out" $m)
+		b=$(field "$l" file_bytes) a=$(field "$l" acc) r=$(field "$l" rows_per_s)
+		sizer[$m]=$(calc "printf \"%.4f\", $b / $fbytes")
+		rater[$m]=$(calc "printf \"%.2f\", $r / $frate")
+		dacc[$m]=$(calc "printf \"%+.4f\", 100 * ($a - $facc)")
+		accs="$(calc "printf \"%.4f%%\", 100 * $a") ($(field "$l" correct)/$(field "$l" total))"
+		if [[ $m == float32 ]]; then
+			rows+=("| $label | $what | $m | $(commas "$b") | 100% | $accs | – | $(commas "$r") | 1× |")
+		else
+			rows+=("| $label | $what | $m | $(commas "$b") | $(calc "printf \"%.1f%%\", 100 * ${sizer[$m]}") | $accs | ${dacc[$m]} | $(commas "$r") | ${rater[$m]}× |")
+		fi
+	done
+	line="- $label ($kind): int8 size $(calc "printf \"%.1f%%\", 100 * ${sizer[int8]}") (goal ≤ 30%: $(met "${sizer[int8]}" "<= 0.30"))"
+	line+=", accuracy int8 ${dacc[int8]} (goal within 0.5: $(met "${dacc[int8]#[+-]}" "<= 0.5"))"
+	line+=", int16 ${dacc[int16]} points (goal within 0.05: $(met "${dacc[int16]#[+-]}" "<= 0.05"))"
+	case $c in
+	rbf-fashion10k) line+=", throughput int8 ${rater[int8]}×, int16 ${rater[int16]}× (goal ≥ 1.5: $(met "${rater[int8]}" ">= 1.5"), $(met "${rater[int16]}" ">= 1.5"))" ;;
+	linear-*) line+=", throughput int8 ${rater[int8]}×, int16 ${rater[int16]}× (goal ≥ 1.0: $(met "${rater[int8]}" ">= 1.0"), $(met "${rater[int16]}" ">= 1.0"))" ;;
+	*) line+=", throughput int8 ${rater[int8]}×, int16 ${rater[int16]}× (no goal)" ;;
+	esac
+	goals+=("$line")
+	note="- $label ($kind): trained in $tt s; throughput over $(field "$f32" rows) test rows × $(field "$f32" passes) passes a timing"
+	if [[ $check == 1 ]]; then
+		for bits in 8 16; do
+			note+="; int$bits largest decision-value change $(qrow "$tmp/q$bits.out" "largest decision value change" | cut -d ' ' -f 1)"
+			note+=", largest bound $(qrow "$tmp/q$bits.out" "largest error bound" | cut -d ' ' -f 1)"
+		done
+	fi
+	notes+=("$note; 1-minute load average $load0 before, $load1 after.")
+	unset dacc sizer rater
+done
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+{
+	echo "| data | model | weights | file bytes | size vs float32 | test accuracy | Δ accuracy, points | predict rows/s | throughput vs float32 |"
+	echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
+	printf '%s\n' "${rows[@]}"
+	echo
+	echo "Issue 6's goals:"
+	echo
+	printf '%s\n' "${goals[@]}"
+	echo
+	echo "- Files: \`bin/svmgo train-linear\` / \`bin/svmgo train\`, then \`bin/svmgo quantize --bits 8\` and"
+	echo "  \`--bits 16\` of that float32 model. Accuracy: every test row, each model's batch predict"
+	echo "  (examples/bench/quanttime, all CPUs for kernel models)."
+	echo "- Throughput: one goroutine, one PredictDense call a row (PredictSparse for sparse rows),"
+	echo "  the same first test rows for the three models (as many as the float32 model predicts in"
+	echo "  one timing), passes over them making a timing of the float32 model (target: $(IFS=,; echo "${targets[*]}" | sed 's/,/, /g'));"
+	echo "  a warm-up timing, then $repeat rounds alternating the three models, median. The timed calls"
+	echo "  return the batch predictions."
+	echo "- Fashion-MNIST 10k trains on the first 10000 rows of fashion.train, Fashion-MNIST on all"
+	echo "  60000; both predict the 10000 rows of fashion.test. The small data sets are core/testdata's."
+	printf '%s\n' "${notes[@]}"
+	echo "- Machine: $(nproc) CPU(s)${cpu:+, $cpu}; $(go env GOVERSION 2>/dev/null || echo go); $(date -u +%Y-%m-%d)."
+} >"$tmp/quantize.md"
+
+mkdir -p examples/bench/out
+cp "$tmp/quantize.md" examples/bench/out/quantize.md
+cat "$tmp/quantize.md"
+say "table written to examples/bench/out/quantize.md"
+missed=$(grep -o "\*\*not met\*\*" "$tmp/quantize.md" | wc -l)
+if ((missed > 0)); then say "$missed goal(s) not met (see the table); not an error"; fi
