@@ -102,3 +102,46 @@ func (k Kernel) FromDot(uu, vv, uv float64) float64 {
 	}
 	return k.ofDot(uv)
 }
+
+// KernelDecisions writes the decision values of a kernel model to dec from
+// the kernel values kv (one per support vector, len(kv) = l), LIBSVM's
+// sv_coef layout coef ((nrClass−1) rows of l) and rho. For C-SVC (t ==
+// CSVC), start[c]..start[c+1]−1 are class c's support vectors and pair
+// p = (i, j), i < j, in LIBSVM's order, gets
+//
+//	Σ_{s ∈ class i} coef[j−1][s]·kv[s] + Σ_{s ∈ class j} coef[i][s]·kv[s] − rho[p];
+//
+// otherwise dec[0] = Σ_s coef[s]·kv[s] − rho[0]. Float and quantized kernel
+// models share it, so both add in the same order. It allocates nothing.
+func KernelDecisions(t SVMType, dec, kv, coef, rho []float64, start []int) {
+	l := len(kv)
+	if t != CSVC {
+		var s float64
+		for i, c := range coef[:l] {
+			s += c * kv[i]
+		}
+		dec[0] = s - rho[0]
+		return
+	}
+	nr := len(start) - 1
+	p := 0
+	for i := 0; i < nr; i++ {
+		si, ei := start[i], start[i+1]
+		for j := i + 1; j < nr; j++ {
+			sj, ej := start[j], start[j+1]
+			ci := coef[(j-1)*l+si : (j-1)*l+ei]
+			cj := coef[i*l+sj : i*l+ej]
+			// equal lengths: no bounds checks in the loops
+			ki, kj := kv[si:ei][:len(ci)], kv[sj:ej][:len(cj)]
+			var s float64
+			for t, c := range ci {
+				s += c * ki[t]
+			}
+			for t, c := range cj {
+				s += c * kj[t]
+			}
+			dec[p] = s - rho[p]
+			p++
+		}
+	}
+}

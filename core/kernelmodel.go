@@ -360,44 +360,9 @@ func dotDenseSparse32(x []float32, idx []int32, val []float32) float64 {
 }
 
 // decisions turns the kernel values kv into the decision values dec
-// (NumDecisionValues of them): for C-SVC pair p = (i, j), i < j,
-//
-//	Σ_{s ∈ class i} Coef[j−1][s]·K(x, s) + Σ_{s ∈ class j} Coef[i][s]·K(x, s) − Rho[p]
-//
-// (LIBSVM's sv_coef layout); otherwise Σ_s Coef[s]·K(x, s) − Rho[0].
+// (NumDecisionValues of them) by LIBSVM's sv_coef layout (KernelDecisions).
 func (m *KernelModel) decisions(dec, kv []float64, pre *kernelPre) {
-	l := len(kv)
-	if m.SVMType != CSVC {
-		coef := m.Coef[:l]
-		var s float64
-		for i, c := range coef {
-			s += c * kv[i]
-		}
-		dec[0] = s - m.Rho[0]
-		return
-	}
-	nr := len(m.Labels)
-	p := 0
-	for i := 0; i < nr; i++ {
-		si, ei := pre.start[i], pre.start[i+1]
-		for j := i + 1; j < nr; j++ {
-			sj, ej := pre.start[j], pre.start[j+1]
-			ci := m.Coef[(j-1)*l+si : (j-1)*l+ei]
-			cj := m.Coef[i*l+sj : i*l+ej]
-			ki, kj := kv[si:ei], kv[sj:ej]
-			kj = kj[:len(cj)] // equal lengths: no bounds checks in the loops
-			ki = ki[:len(ci)]
-			var s float64
-			for t, c := range ci {
-				s += c * ki[t]
-			}
-			for t, c := range cj {
-				s += c * kj[t]
-			}
-			dec[p] = s - m.Rho[p]
-			p++
-		}
-	}
+	KernelDecisions(m.SVMType, dec, kv, m.Coef, m.Rho, pre.start)
 }
 
 // label turns decision values into a prediction by LIBSVM's rules

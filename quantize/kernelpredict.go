@@ -268,45 +268,10 @@ func (m *Kernel) kernelSparse(s *kernelScratch, index []int32, value []float32) 
 	m.kernelValues(s, &r)
 }
 
-// decisions turns the kernel values kv into the decision values dec, as
-// core.KernelModel does with LIBSVM's sv_coef layout: for the C-SVC pair
-// p = (i, j), i < j,
-//
-//	Σ_{s ∈ class i} coef[j−1][s]·K(x, s) + Σ_{s ∈ class j} coef[i][s]·K(x, s) − ρ_p,
-//
-// and Σ_s coef[s]·K(x, s) − ρ otherwise, with the decoded coefficients.
+// decisions turns the kernel values kv into the decision values dec with
+// the decoded coefficients, by core.KernelModel's rule (core.KernelDecisions).
 func (m *Kernel) decisions(dec, kv []float64) {
-	l := m.l
-	kv = kv[:l]
-	if m.svmType != core.CSVC {
-		coef := m.coef[:l]
-		var s float64
-		for i, c := range coef {
-			s += c * kv[i]
-		}
-		dec[0] = s - m.rho[0]
-		return
-	}
-	nr := len(m.labels)
-	p := 0
-	for i := 0; i < nr; i++ {
-		si, ei := m.start[i], m.start[i+1]
-		for j := i + 1; j < nr; j++ {
-			sj, ej := m.start[j], m.start[j+1]
-			ci := m.coef[(j-1)*l+si : (j-1)*l+ei]
-			cj := m.coef[i*l+sj : i*l+ej]
-			ki, kj := kv[si:ei][:len(ci)], kv[sj:ej][:len(cj)]
-			var s float64
-			for t, c := range ci {
-				s += c * ki[t]
-			}
-			for t, c := range cj {
-				s += c * kj[t]
-			}
-			dec[p] = s - m.rho[p]
-			p++
-		}
-	}
+	core.KernelDecisions(m.svmType, dec, kv[:m.l], m.coef, m.rho, m.start)
 }
 
 // DecisionDense writes the decision values of the dense row x (len(x) ==
