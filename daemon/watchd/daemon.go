@@ -191,6 +191,7 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 			return nil, fmt.Errorf("watchd: create layout: %w", err)
 		}
 	}
+	d.removeStaleTemps()
 	d.st, err = store.Open(filepath.Join(cfg.Root, StateDir), cfg.storeConfig())
 	if errors.Is(err, store.ErrConfig) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)

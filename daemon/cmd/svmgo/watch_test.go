@@ -219,9 +219,9 @@ func TestWatchSurvivesKill9(t *testing.T) {
 	for _, e := range entries {
 		v, ok := modeldir.ParseFileName(e.Name())
 		if !ok {
-			if !strings.HasSuffix(e.Name(), ".tmp") {
-				t.Errorf("models/ holds %s", e.Name())
-			}
+			// A publication's temporary file left by a kill is removed
+			// when the daemon starts again (issue 10, fault 5).
+			t.Errorf("models/ holds %s", e.Name())
 			continue
 		}
 		if _, err := modelfile.ReadFile(filepath.Join(root, "models", e.Name())); err != nil {
