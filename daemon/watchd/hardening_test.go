@@ -1,10 +1,19 @@
 package watchd
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
@@ -81,5 +90,153 @@ func testLinearModel() *core.LinearModel {
 	return &core.LinearModel{
 		Solver: core.L2LossSVCDual, Labels: []int32{1, -1}, NumFeatures: 2, Bias: -1,
 		W: []float32{0.5, -0.25},
+	}
+}
+
+// logBuffer is a daemon's JSON log, written by Run's goroutine while the
+// test reads it.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// records returns the records whose message is msg.
+func (b *logBuffer) records(t *testing.T, msg string) []map[string]any {
+	t.Helper()
+	b.mu.Lock()
+	text := b.buf.String()
+	b.mu.Unlock()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		if line == "" {
+			continue
+		}
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if r["msg"] == msg {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// startLogged is start with the daemon's log kept.
+func startLogged(t *testing.T, cfg Config) (*running, *logBuffer) {
+	t.Helper()
+	var logs logBuffer
+	d, err := New(cfg, slog.New(slog.NewJSONHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{d: d, root: cfg.Root, cancel: cancel, errc: make(chan error, 1)}
+	go func() { r.errc <- d.Run(ctx) }()
+	t.Cleanup(func() { r.stop(t) })
+	return r, &logs
+}
+
+// metric returns the daemon's current value of the metric name.
+func (r *running) metric(t *testing.T, name string) float64 {
+	t.Helper()
+	var m bytes.Buffer
+	r.d.WriteMetrics(&m)
+	return metricValue(t, m.String(), name)
+}
+
+// health returns the status and body of the daemon's /healthz.
+func (r *running) health(t *testing.T) (int, string) {
+	t.Helper()
+	w := httptest.NewRecorder()
+	r.d.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	return w.Code, w.Body.String()
+}
+
+// alive fails the test when Run has returned.
+func (r *running) alive(t *testing.T) {
+	t.Helper()
+	select {
+	case err := <-r.errc:
+		r.cancel = nil // stop must not wait for it again
+		t.Fatalf("Run returned %v; it must keep running", err)
+	default:
+	}
+}
+
+// reasonOf returns the reason file of a rejected name.
+func reasonOf(t *testing.T, root, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, RejectedDir, name+ReasonSuffix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// faultConfig is testConfig with retries after a storage fault quick enough
+// for a test.
+func faultConfig(root string) Config {
+	cfg := testConfig(root)
+	cfg.RetryMin = 2 * time.Millisecond
+	cfg.RetryMax = 20 * time.Millisecond
+	return cfg
+}
+
+// TestLayoutRemovedWhileRunning removes directories of the layout under a
+// running daemon. incoming/ removed and made again at once by someone
+// else: the new directory is watched (the old watch went with the old
+// directory). incoming/ removed and left missing: the daemon makes it
+// again. state/ removed: the next commit fails, and the retry makes state/
+// again and commits the store held in memory, every batch's rows.
+func TestLayoutRemovedWhileRunning(t *testing.T) {
+	cfg := faultConfig(t.TempDir())
+	r, logs := startLogged(t, cfg)
+	in := filepath.Join(r.root, IncomingDir)
+	feed := func(name string, seed uint64) {
+		t.Helper()
+		drop(t, r.root, name, batchText(seed, 20))
+		waitFor(t, name+" in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, name)) })
+	}
+	feed("b1.txt", 1)
+
+	if err := os.RemoveAll(in); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	feed("b2.txt", 2)
+
+	if err := os.RemoveAll(in); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "incoming/ made again", func() bool { return exists(in) })
+	feed("b3.txt", 3)
+
+	if err := os.RemoveAll(filepath.Join(r.root, StateDir)); err != nil {
+		t.Fatal(err)
+	}
+	feed("b4.txt", 4)
+	waitFor(t, "recovery", func() bool { return r.metric(t, "storage_degraded") == 0 })
+	r.alive(t)
+	r.stop(t)
+
+	st := openStore(t, cfg)
+	if st.Len() != 80 || st.Generation() != 4 || st.Published() != 4 || len(st.Hashes()) != 4 {
+		t.Errorf("store: %d rows, generation %d, published %d, %d batches; want 80, 4, 4, 4",
+			st.Len(), st.Generation(), st.Published(), len(st.Hashes()))
+	}
+	if vs := modelVersions(t, r.root); !slices.Equal(vs, []uint64{1, 2, 3, 4}) {
+		t.Errorf("published versions %v, want [1 2 3 4]", vs)
+	}
+	if n := len(logs.records(t, "storage fault: degraded, retrying")); n < 1 {
+		t.Error("the removed state/ was not reported as a storage fault")
 	}
 }

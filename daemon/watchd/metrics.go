@@ -16,7 +16,10 @@ import (
 // this process published is model_version, model_quantized_bits (0 for a
 // float model, else 8 or 16: Config.QuantizeBits) and model_file_bytes, the
 // size of its file. Each Daemon has its own set, so two daemons in one
-// process (tests) do not share counters.
+// process (tests) do not share counters. storage_degraded is 1 while a
+// storage fault lasts (a full disk, an unwritable root: see fault.go) and
+// 0 otherwise; storage_failures_total counts the passes such faults
+// failed, retries included.
 type daemonMetrics struct {
 	set             *metrics.Set
 	ingested        *metrics.Counter
@@ -36,6 +39,8 @@ type daemonMetrics struct {
 	coldIterations  *metrics.Gauge
 	warmColdRatio   *metrics.Gauge
 	storeGeneration *metrics.Gauge
+	storageDegraded *metrics.Gauge
+	storageFailures *metrics.Counter
 }
 
 func newDaemonMetrics() *daemonMetrics {
@@ -59,6 +64,8 @@ func newDaemonMetrics() *daemonMetrics {
 		coldIterations:  s.NewGauge("cold_iterations_last", nil),
 		warmColdRatio:   s.NewGauge("warm_cold_ratio", nil),
 		storeGeneration: s.NewGauge("store_generation", nil),
+		storageDegraded: s.NewGauge("storage_degraded", nil),
+		storageFailures: s.NewCounter("storage_failures_total"),
 	}
 }
 
@@ -68,13 +75,21 @@ func (d *Daemon) WriteMetrics(w io.Writer) {
 	d.metrics.set.WritePrometheus(w)
 }
 
-// Handler serves GET /healthz ("ok" while Run is serving, 503 otherwise) and
-// GET /metrics (WriteMetrics). It is safe to call from any goroutine.
+// Handler serves GET /healthz and GET /metrics (WriteMetrics). /healthz
+// answers 200 "ok" while Run is serving; 503 "degraded: ..." with the
+// storage fault while one lasts (Run keeps running and retrying: a restart
+// would not help, so a supervisor should alert on it rather than restart);
+// 503 "not serving" before Run and after it returns. It is safe to call
+// from any goroutine.
 func (d *Daemon) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		if !d.serving.Load() {
 			http.Error(w, "not serving", http.StatusServiceUnavailable)
+			return
+		}
+		if msg := d.degraded.Load(); msg != nil {
+			http.Error(w, *msg, http.StatusServiceUnavailable)
 			return
 		}
 		io.WriteString(w, "ok\n")
