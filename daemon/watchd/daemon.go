@@ -7,7 +7,11 @@
 // Layout under the root: incoming/ (producers rename finished batches in;
 // dot-files and *.tmp are ignored), done/ (ingested batches), rejected/ (a
 // refused batch and its NAME.reason file), models/ (published versions),
-// state/ (the store).
+// state/ (the store). Anything in incoming/ that is not a regular file (a
+// symbolic link, a directory, a FIFO, a socket, a device) is moved to
+// rejected/ unread, with a reason: a link is moved, never followed, and a
+// FIFO never opened (a batch is opened with O_NOFOLLOW and O_NONBLOCK and
+// must be a regular file once open, against a swap after the check).
 //
 // One batch at a time, in name order:
 //
@@ -519,8 +523,9 @@ func (d *Daemon) drain(ctx context.Context) error {
 	}
 }
 
-// listIncoming returns the names of the finished regular files in
-// incoming/, sorted.
+// listIncoming returns the names in incoming/ that are not temporary
+// names, sorted: finished batches, and anything else put there, which
+// ingest rejects.
 func (d *Daemon) listIncoming() ([]string, error) {
 	entries, err := os.ReadDir(d.incoming) // sorted by name
 	if err != nil {
@@ -528,7 +533,7 @@ func (d *Daemon) listIncoming() ([]string, error) {
 	}
 	var names []string
 	for _, e := range entries {
-		if !isTempName(e.Name()) && e.Type().IsRegular() {
+		if !isTempName(e.Name()) {
 			names = append(names, e.Name())
 		}
 	}
@@ -547,17 +552,29 @@ func (d *Daemon) ingest(name string) error {
 	if err != nil {
 		return fmt.Errorf("watchd: %w", err)
 	}
+	if !fi.Mode().IsRegular() {
+		return d.rejectSpecial(name, special(path, fi.Mode()))
+	}
 	if fi.Size() > d.cfg.MaxBatchBytes {
 		return d.reject(name, reject("%s: %d bytes, more than the limit of %d", name, fi.Size(), d.cfg.MaxBatchBytes))
 	}
-	data, err := os.ReadFile(path)
+	data, err := readBatch(path, d.cfg.MaxBatchBytes)
+	var sp *specialFile
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil
+	case errors.As(err, &sp): // replaced since Lstat
+		return d.rejectSpecial(name, sp)
+	case err != nil && isResourceFault(err):
+		return fmt.Errorf("watchd: read %s: %w", name, err) // the machine's condition, not the batch's
 	case err != nil:
+		// Replaced by a symbolic link since Lstat (ELOOP), or unreadable.
+		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
+			return d.rejectSpecial(name, special(path, fi.Mode()))
+		}
 		return d.reject(name, reject("%s: %v", name, err))
 	case int64(len(data)) > d.cfg.MaxBatchBytes: // grew since Lstat
-		return d.reject(name, reject("%s: %d bytes, more than the limit of %d", name, len(data), d.cfg.MaxBatchBytes))
+		return d.reject(name, reject("%s: more than the limit of %d bytes", name, d.cfg.MaxBatchBytes))
 	}
 	h := store.Hash(sha256.Sum256(data))
 	if d.st.Has(h) {
@@ -634,6 +651,17 @@ func (d *Daemon) reject(name string, why error) error {
 	d.metrics.rejected.Inc()
 	d.log.Warn("batch rejected", "batch", name, "reason", r.reason, "moved_to", dst)
 	return nil
+}
+
+// rejectSpecial moves name, which is not a regular file, to rejected/
+// unread, with a reason, and counts it: a symbolic link is moved as a link
+// (rename does not follow it), so nothing outside the root is touched.
+func (d *Daemon) rejectSpecial(name string, sp *specialFile) error {
+	err := d.reject(name, reject("%s: %v: not read (a batch is a regular file renamed into %s/)", name, sp, IncomingDir))
+	if err == nil {
+		d.metrics.special.Inc()
+	}
+	return err
 }
 
 // moveDone moves batch name from incoming/ to done/.

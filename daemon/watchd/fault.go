@@ -41,9 +41,18 @@ var storageErrnos = []syscall.Errno{
 	syscall.ENOMEM,
 }
 
+// resourceErrnos are the storage faults that say nothing about the file
+// being accessed: a batch that cannot be read for one of them is not
+// rejected but taken again later.
+var resourceErrnos = []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EMFILE, syscall.ENFILE, syscall.ENOMEM}
+
 // isStorageFault reports whether err, returned by a pass, is a storage
 // fault to wait out rather than a failure that stops the daemon.
 func isStorageFault(err error) bool { return isErrno(err, storageErrnos) }
+
+// isResourceFault reports whether err is a storage fault of the machine,
+// not of the file accessed.
+func isResourceFault(err error) bool { return isErrno(err, resourceErrnos) }
 
 func isErrno(err error, errnos []syscall.Errno) bool {
 	var e syscall.Errno

@@ -1,7 +1,11 @@
 package watchd
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -73,4 +77,76 @@ func (d *Daemon) removeStaleTemps() {
 		}
 		d.log.Info("stale temporary file removed", "path", path)
 	}
+}
+
+// specialFile is a name in incoming/ that is not a regular file: a symbolic
+// link, a directory, a FIFO, a socket or a device. The daemon never reads
+// one: it moves it to rejected/.
+type specialFile struct {
+	mode   fs.FileMode
+	target string // a symbolic link's, when it could be read
+}
+
+func (e *specialFile) Error() string {
+	kind := fileKind(e.mode)
+	if e.target != "" {
+		kind += " to " + e.target
+	}
+	return kind + ", not a regular file"
+}
+
+// fileKind names the type of a file mode for a reason file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	}
+	return fmt.Sprintf("a file of mode %v", m)
+}
+
+// special returns the *specialFile for path, whose Lstat mode is mode.
+func special(path string, mode fs.FileMode) *specialFile {
+	e := &specialFile{mode: mode}
+	if mode&fs.ModeSymlink != 0 {
+		e.target, _ = os.Readlink(path) // the link's text; never followed
+	}
+	return e
+}
+
+// readBatch reads the batch file at path, which Lstat found regular: at
+// most limit+1 bytes, so that a file grown past limit since is seen to be
+// too large without being read whole. The file is opened with
+// openBatchFlags (a name replaced by a symbolic link since is not followed,
+// a FIFO does not block) and must still be regular once open: a
+// *specialFile otherwise.
+func readBatch(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, openBatchFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, special(path, fi.Mode())
+	}
+	// Room for the whole file and the read that sees its end, so the
+	// buffer is not regrown: bytes.Buffer.ReadFrom grows when less than
+	// MinRead is free.
+	var b bytes.Buffer
+	b.Grow(int(min(fi.Size(), limit)) + bytes.MinRead)
+	_, err = b.ReadFrom(io.LimitReader(f, limit+1))
+	return b.Bytes(), err
 }

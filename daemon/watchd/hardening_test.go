@@ -180,6 +180,75 @@ func reasonOf(t *testing.T, root, name string) string {
 	return string(data)
 }
 
+// TestSpecialFilesRejected puts into incoming/ what is not a regular file
+// (issue 10, fault 4): a symbolic link to a valid batch outside the root, a
+// dangling link, a directory holding a batch. Each is moved to rejected/
+// unread, with a reason naming what it is, and counted; nothing outside
+// the root is read or touched; a good batch after them is ingested.
+// (FIFOs: TestFIFORejected.)
+func TestSpecialFilesRejected(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	r := start(t, cfg)
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	text := batchText(3, 20)
+	if err := os.WriteFile(outside, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(r.root, IncomingDir)
+	if err := os.Symlink(outside, filepath.Join(in, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/nonexistent/batch.txt", filepath.Join(in, "dangling.txt")); err != nil {
+		t.Fatal(err)
+	}
+	// A directory is made under a temporary name and renamed in, as a
+	// producer would a file.
+	if err := os.Mkdir(filepath.Join(in, ".dir.tmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(in, ".dir.tmp", "inner.txt"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(in, ".dir.tmp"), filepath.Join(in, "dir.txt")); err != nil {
+		t.Fatal(err)
+	}
+	drop(t, r.root, "z-good.txt", batchText(4, 10))
+
+	want := map[string]string{
+		"link.txt":     "link.txt: a symbolic link to " + outside + ", not a regular file: not read",
+		"dangling.txt": "dangling.txt: a symbolic link to /nonexistent/batch.txt, not a regular file",
+		"dir.txt":      "dir.txt: a directory, not a regular file",
+	}
+	for name, reason := range want {
+		waitFor(t, name+" rejected", func() bool { return exists(filepath.Join(r.root, RejectedDir, name)) })
+		if got := reasonOf(t, r.root, name); !strings.Contains(got, reason) {
+			t.Errorf("%s: reason %q lacks %q", name, got, reason)
+		}
+	}
+	waitFor(t, "z-good.txt in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, "z-good.txt")) })
+	if fi, err := os.Lstat(filepath.Join(r.root, RejectedDir, "link.txt")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("rejected/link.txt: %v, %v; want the link itself, moved", fi, err)
+	}
+	if got, err := os.ReadFile(outside); err != nil || string(got) != text {
+		t.Errorf("the link's target outside the root changed: %v", err)
+	}
+	if !exists(filepath.Join(r.root, RejectedDir, "dir.txt", "inner.txt")) {
+		t.Error("the directory was not moved whole")
+	}
+	if n := r.metric(t, "incoming_special_files_total"); n != 3 {
+		t.Errorf("incoming_special_files_total %v, want 3", n)
+	}
+	if n := r.metric(t, "batches_rejected_total"); n != 3 {
+		t.Errorf("batches_rejected_total %v, want 3", n)
+	}
+	if n := r.metric(t, "samples_stored"); n != 10 {
+		t.Errorf("samples_stored %v, want 10: only the good batch's rows", n)
+	}
+	if left := dirNames(t, in); len(left) != 0 {
+		t.Errorf("incoming/ still holds %q", left)
+	}
+}
+
 // faultConfig is testConfig with retries after a storage fault quick enough
 // for a test.
 func faultConfig(root string) Config {

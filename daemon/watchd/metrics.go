@@ -8,7 +8,10 @@ import (
 )
 
 // daemonMetrics are the figures /metrics exports, in Prometheus's text
-// format written by the metrics library. The work of the last retrain is
+// format written by the metrics library. batches_rejected_total counts
+// everything moved to rejected/; incoming_special_files_total the part of
+// it that was not a regular file (a symbolic link, a directory, a FIFO, a
+// socket or a device), moved there unread. The work of the last retrain is
 // warm_updates_last (linear: DCD coordinate updates) or
 // warm_kernel_evals_last (kernel: SMO kernel evaluations), and with
 // Config.ColdEvery the cold solve's cold_*_last and warm_cold_ratio, the
@@ -24,6 +27,7 @@ type daemonMetrics struct {
 	set             *metrics.Set
 	ingested        *metrics.Counter
 	rejected        *metrics.Counter
+	special         *metrics.Counter
 	duplicates      *metrics.Counter
 	gateRefused     *metrics.Counter
 	samples         *metrics.Gauge
@@ -49,6 +53,7 @@ func newDaemonMetrics() *daemonMetrics {
 		set:             s,
 		ingested:        s.NewCounter("batches_ingested_total"),
 		rejected:        s.NewCounter("batches_rejected_total"),
+		special:         s.NewCounter("incoming_special_files_total"),
 		duplicates:      s.NewCounter("batches_duplicate_total"),
 		gateRefused:     s.NewCounter("models_gate_refused_total"),
 		samples:         s.NewGauge("samples_stored", nil),

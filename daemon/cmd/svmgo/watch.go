@@ -40,6 +40,8 @@ A storage fault (a full disk, a read-only or unwritable root, a directory
 of the root removed) does not stop the daemon: the batch stays in incoming/,
 /healthz answers 503 "degraded: ..." and the daemon retries with backoff
 (--storage.retry-min, --storage.retry-max) until the fault is repaired.
+Anything in incoming/ that is not a regular file (a symbolic link, a
+directory, a FIFO) is moved to rejected/ unread, with a reason file.
 
 Exit status: 0 after a signal, 1 on a runtime failure (a corrupt store, a
 failed training), 2 on a usage or configuration error.
