@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -272,5 +273,54 @@ func TestReadOnlyRootAtStart(t *testing.T) {
 	}
 	if n := r.metric(t, "batches_ingested_total"); n != 1 {
 		t.Errorf("batches_ingested_total %v, want 1", n)
+	}
+}
+
+// chattr runs chattr(1) with flag (+i or -i) on path; the test is skipped
+// where it cannot.
+func chattr(t *testing.T, flag, path string) {
+	t.Helper()
+	if out, err := exec.Command("chattr", flag, path).CombinedOutput(); err != nil {
+		t.Skipf("chattr %s %s: %v %s", flag, path, err, out)
+	}
+}
+
+// TestUnwritableIncomingAtStart starts the daemon with a batch waiting in
+// an immutable incoming/ (chattr +i: EPERM even for root), so the last
+// step, moving the batch to done/, fails after its rows are committed and
+// its model published. The daemon degrades; once incoming/ is writable the
+// batch moves to done/ and counts as ingested (not as a duplicate), with
+// no second retrain or publication.
+func TestUnwritableIncomingAtStart(t *testing.T) {
+	root := t.TempDir()
+	mountTmpfs(t, root, 1<<20)
+	cfg := faultConfig(root)
+	if _, err := New(cfg, nil); err != nil { // the layout
+		t.Fatal(err)
+	}
+	drop(t, root, "b1.txt", batchText(1, 40))
+	in := filepath.Join(root, IncomingDir)
+	chattr(t, "+i", in)
+	t.Cleanup(func() { exec.Command("chattr", "-i", in).Run() })
+	r, logs := startLogged(t, cfg)
+	waitDegraded(t, r, logs, 3, "operation not permitted")
+	if st := openStore(t, cfg); st.Generation() != 1 || st.Published() != 1 || st.Len() != 40 {
+		t.Errorf("store on disk while degraded: generation %d, published %d, %d rows; want 1, 1, 40",
+			st.Generation(), st.Published(), st.Len())
+	}
+	chattr(t, "-i", in)
+	waitFor(t, "b1.txt in done/", func() bool { return exists(filepath.Join(root, DoneDir, "b1.txt")) })
+	waitHealed(t, r, logs)
+	if n := r.metric(t, "batches_ingested_total"); n != 1 {
+		t.Errorf("batches_ingested_total %v, want 1", n)
+	}
+	if n := r.metric(t, "batches_duplicate_total"); n != 0 {
+		t.Errorf("batches_duplicate_total %v, want 0", n)
+	}
+	if vs := modelVersions(t, root); !slices.Equal(vs, []uint64{1}) {
+		t.Errorf("published versions %v, want [1]", vs)
+	}
+	if n := len(logs.records(t, "retrained")); n != 1 {
+		t.Errorf("%d retrains, want 1", n)
 	}
 }
