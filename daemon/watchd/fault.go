@@ -3,6 +3,7 @@ package watchd
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -27,11 +28,11 @@ import (
 // storageErrnos are the errors of a storage fault: conditions of the file
 // system or the machine, not of the data, which the daemon waits out.
 var storageErrnos = []syscall.Errno{
-	syscall.ENOSPC, // the file system is full
-	syscall.EDQUOT, // the user's quota is used up
-	syscall.EROFS,  // the file system became read-only (after errors, or remounted)
-	syscall.EACCES, // the root's permissions changed
-	syscall.EPERM,
+	syscall.ENOSPC,  // the file system is full
+	syscall.EDQUOT,  // the user's quota is used up
+	syscall.EROFS,   // the file system became read-only (after errors, or remounted)
+	syscall.EACCES,  // the root's permissions changed
+	syscall.EPERM,   // ... or an immutable flag was set (chattr +i)
 	syscall.ENOENT,  // a directory of the layout was removed
 	syscall.ENOTDIR, // ... and replaced by a file
 	syscall.EIO,     // a failing device
@@ -54,17 +55,11 @@ func isStorageFault(err error) bool { return isErrno(err, storageErrnos) }
 // not of the file accessed.
 func isResourceFault(err error) bool { return isErrno(err, resourceErrnos) }
 
+// isErrno reports whether err wraps one of errnos (an *os.PathError, an
+// *os.LinkError and an *os.SyscallError all unwrap to their errno).
 func isErrno(err error, errnos []syscall.Errno) bool {
 	var e syscall.Errno
-	if !errors.As(err, &e) {
-		return false
-	}
-	for _, n := range errnos {
-		if e == n {
-			return true
-		}
-	}
-	return false
+	return errors.As(err, &e) && slices.Contains(errnos, e)
 }
 
 // faultLogInterval bounds the rate of the logs of a storage fault: the
