@@ -441,11 +441,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 //     is missed;
 //   - a store holding changes not yet durable (a commit failed) is
 //     committed: the rows a batch added are in memory, and that batch is
-//     still in incoming/ (it leaves only once they are durable);
+//     still in incoming/ (it leaves only once they are durable); so is a
+//     store whose snapshot was removed under the daemon (state/ or the
+//     whole root deleted), from the copy in memory;
 //   - a generation not yet published is published (see settle);
 //   - incoming/ is drained: the batch whose step failed is taken again,
 //     and one the store already holds only moves to done/.
 func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
+	lost := false
 	if !d.watching {
 		if err := d.makeLayout(); err != nil {
 			return err
@@ -454,8 +457,9 @@ func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
 			return fmt.Errorf("watchd: watch %s: %w", d.incoming, err)
 		}
 		d.watching = true
+		lost = d.snapshotLost()
 	}
-	if d.st.Uncommitted() {
+	if d.st.Uncommitted() || lost {
 		if err := d.commit(); err != nil {
 			return err
 		}
@@ -464,6 +468,23 @@ func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
 		return err
 	}
 	return d.drain(ctx)
+}
+
+// snapshotLost reports whether the store's snapshot is missing from
+// state/ although the store has ingested batches: someone removed it (or
+// the whole root) while the daemon ran. The rows are still in memory, and
+// the next commit writes them back.
+func (d *Daemon) snapshotLost() bool {
+	if d.st.Generation() == 0 {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(d.cfg.Root, StateDir, store.SnapshotName))
+	if !errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	d.log.Warn("store snapshot removed while running: writing it again from memory",
+		"generation", d.st.Generation(), "samples", d.st.Len())
+	return true
 }
 
 // makeLayout creates the directories under the root that are missing.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
 
 // dirNames returns the sorted names in dir.
@@ -307,5 +308,49 @@ func TestLayoutRemovedWhileRunning(t *testing.T) {
 	}
 	if n := len(logs.records(t, "storage fault: degraded, retrying")); n < 1 {
 		t.Error("the removed state/ was not reported as a storage fault")
+	}
+}
+
+// TestRootRemovedWhileRunning removes the whole root under a running
+// daemon: it makes the layout again and writes the store's snapshot back
+// from memory at once (not only at the next batch, which may be long to
+// come, and a crash meanwhile would lose every row), then takes batches as
+// before.
+func TestRootRemovedWhileRunning(t *testing.T) {
+	cfg := faultConfig(t.TempDir())
+	r, logs := startLogged(t, cfg)
+	for i, name := range []string{"b1.txt", "b2.txt"} {
+		drop(t, r.root, name, batchText(uint64(i+1), 20))
+		waitFor(t, name+" in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, name)) })
+	}
+	// The daemon may make directories again while RemoveAll runs.
+	for i := 0; ; i++ {
+		err := os.RemoveAll(r.root)
+		if err == nil {
+			break
+		}
+		if i == 100 {
+			t.Fatal(err)
+		}
+	}
+	snap := filepath.Join(r.root, StateDir, store.SnapshotName)
+	waitFor(t, "the snapshot written again", func() bool { return exists(snap) })
+	if st := openStore(t, cfg); st.Len() != 40 || st.Generation() != 2 || st.Published() != 2 {
+		t.Errorf("restored store: %d rows, generation %d, published %d; want 40, 2, 2", st.Len(), st.Generation(), st.Published())
+	}
+	if n := len(logs.records(t, "store snapshot removed while running: writing it again from memory")); n < 1 {
+		t.Error("no record of the restored snapshot")
+	}
+	drop(t, r.root, "b3.txt", batchText(3, 20))
+	waitFor(t, "b3.txt in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, "b3.txt")) })
+	r.alive(t)
+	r.stop(t)
+	if st := openStore(t, cfg); st.Len() != 60 || st.Generation() != 3 || len(st.Hashes()) != 3 {
+		t.Errorf("store: %d rows, generation %d, %d batches; want 60, 3, 3", st.Len(), st.Generation(), len(st.Hashes()))
+	}
+	// models/ went with the root: versions number from 1 again (modeldir
+	// numbers from the highest version present).
+	if vs := modelVersions(t, r.root); !slices.Equal(vs, []uint64{1}) {
+		t.Errorf("published versions %v, want [1]", vs)
 	}
 }
