@@ -397,10 +397,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 				d.log.Info("event channel closed: daemon stopping")
 				return nil
 			}
-			if ev.Name == d.incoming && ev.Has(fsnotify.Remove|fsnotify.Rename) {
-				// incoming/ itself was removed or moved away, and its
-				// watch with it: the next pass recreates and watches it.
-				d.log.Warn("incoming directory removed or moved: recreating it", "dir", d.incoming)
+			if d.isLayout(ev.Name) && ev.Has(fsnotify.Remove|fsnotify.Rename) {
+				// A directory of the layout (or the root) was removed or
+				// moved away, incoming/'s watch with it if it was that:
+				// the next pass makes and watches them again, and writes
+				// the store's snapshot back if it went too.
+				d.log.Warn("directory removed or moved: making it again", "dir", ev.Name)
 				d.watching = false
 			}
 			if !isTempName(filepath.Base(ev.Name)) {
@@ -435,10 +437,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 // ingests incoming/. At start, and again after a storage fault, this is
 // the whole repair:
 //
-//   - the layout and the watch on incoming/ are (re)made when they may be
-//     missing (at start, after a fault, after incoming/ was removed);
-//     watching comes before the scan, so no file arriving between the two
-//     is missed;
+//   - the layout and the watches on the root and incoming/ are (re)made
+//     when they may be missing (at start, after a fault, after a directory
+//     of the layout was removed); watching comes before the scan, so no
+//     file arriving between the two is missed;
 //   - a store holding changes not yet durable (a commit failed) is
 //     committed: the rows a batch added are in memory, and that batch is
 //     still in incoming/ (it leaves only once they are durable); so is a
@@ -453,8 +455,12 @@ func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
 		if err := d.makeLayout(); err != nil {
 			return err
 		}
-		if err := fsw.Add(d.incoming); err != nil {
-			return fmt.Errorf("watchd: watch %s: %w", d.incoming, err)
+		// The root too, to learn at once when a directory of the layout
+		// is removed; its other events only cause a rescan.
+		for _, dir := range []string{d.cfg.Root, d.incoming} {
+			if err := fsw.Add(dir); err != nil {
+				return fmt.Errorf("watchd: watch %s: %w", dir, err)
+			}
 		}
 		d.watching = true
 		lost = d.snapshotLost()
@@ -485,6 +491,18 @@ func (d *Daemon) snapshotLost() bool {
 	d.log.Warn("store snapshot removed while running: writing it again from memory",
 		"generation", d.st.Generation(), "samples", d.st.Len())
 	return true
+}
+
+// isLayout reports whether path is the root or one of the directories of
+// its layout.
+func (d *Daemon) isLayout(path string) bool {
+	// Cleaned: fsnotify joins the path it was given (the root, maybe "./x/")
+	// and a name.
+	switch filepath.Clean(path) {
+	case filepath.Clean(d.cfg.Root), d.incoming, d.done, d.rejected, d.models, filepath.Join(d.cfg.Root, StateDir):
+		return true
+	}
+	return false
 }
 
 // makeLayout creates the directories under the root that are missing.

@@ -263,8 +263,9 @@ func faultConfig(root string) Config {
 // running daemon. incoming/ removed and made again at once by someone
 // else: the new directory is watched (the old watch went with the old
 // directory). incoming/ removed and left missing: the daemon makes it
-// again. state/ removed: the next commit fails, and the retry makes state/
-// again and commits the store held in memory, every batch's rows.
+// again. state/ removed: the daemon makes it again and writes the store
+// held in memory back, every batch's rows. state/ replaced by a file: the
+// commit fails (ENOTDIR), a storage fault, until the file is removed.
 func TestLayoutRemovedWhileRunning(t *testing.T) {
 	cfg := faultConfig(t.TempDir())
 	r, logs := startLogged(t, cfg)
@@ -290,10 +291,31 @@ func TestLayoutRemovedWhileRunning(t *testing.T) {
 	waitFor(t, "incoming/ made again", func() bool { return exists(in) })
 	feed("b3.txt", 3)
 
+	// state/ removed while the daemon is idle: the snapshot is written
+	// back at once, not at the next batch's commit.
 	if err := os.RemoveAll(filepath.Join(r.root, StateDir)); err != nil {
 		t.Fatal(err)
 	}
-	feed("b4.txt", 4)
+	waitFor(t, "the snapshot written again", func() bool {
+		return exists(filepath.Join(r.root, StateDir, store.SnapshotName))
+	})
+	if st := openStore(t, cfg); st.Len() != 60 || st.Generation() != 3 {
+		t.Errorf("restored store: %d rows, generation %d; want 60, 3", st.Len(), st.Generation())
+	}
+	// state/ replaced by a file: ENOTDIR at the commit, a storage fault
+	// until the file is removed.
+	if err := os.RemoveAll(filepath.Join(r.root, StateDir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.root, StateDir), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	drop(t, r.root, "b4.txt", batchText(4, 20))
+	waitFor(t, "a storage fault", func() bool { return r.metric(t, "storage_degraded") == 1 })
+	if err := os.Remove(filepath.Join(r.root, StateDir)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "b4.txt in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, "b4.txt")) })
 	waitFor(t, "recovery", func() bool { return r.metric(t, "storage_degraded") == 0 })
 	r.alive(t)
 	r.stop(t)
@@ -307,7 +329,7 @@ func TestLayoutRemovedWhileRunning(t *testing.T) {
 		t.Errorf("published versions %v, want [1 2 3 4]", vs)
 	}
 	if n := len(logs.records(t, "storage fault: degraded, retrying")); n < 1 {
-		t.Error("the removed state/ was not reported as a storage fault")
+		t.Error("state/ replaced by a file was not reported as a storage fault")
 	}
 }
 
