@@ -43,11 +43,15 @@
 // failure is logged, then at most one line a minute) and retries after
 // Config.RetryMin, doubling up to Config.RetryMax. Each retry is one pass
 // of Run's loop, the same that runs at start: it remakes the layout and
-// the watch on incoming/, commits the store if it holds uncommitted
-// changes, publishes the model of the last retrain if its publication was
-// not recorded (without retraining), and takes incoming/ again, where the
-// batch that failed is found in the store and only moves to done/. The
-// first pass that succeeds ends the fault ("storage recovered").
+// the watches on the root and incoming/, commits the store if it holds
+// uncommitted changes (or its snapshot was removed), publishes the model
+// of the last retrain if its publication was not recorded (without
+// retraining), and takes incoming/ again, where the batch that failed is
+// found in the store and only moves to done/. The first pass that
+// succeeds ends the fault ("storage recovered"). Batches are taken in name
+// order, so the one that failed holds back those after it. A directory of
+// the layout removed under the daemon (the root is watched) is made again
+// by the next pass, the store's snapshot written back from memory.
 //
 // The gate (Config.GateMinAccuracy > 0) scores the new model on rows it was
 // not trained on. Of a batch of n rows, the last max(1, ⌊n·GateHoldBack⌋)
