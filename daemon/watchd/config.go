@@ -23,7 +23,7 @@ const (
 	DefaultKeep          = 5
 	DefaultDebounce      = 200 * time.Millisecond
 	DefaultMaxBatchBytes = 64 << 20
-	DefaultMaxLineBytes  = 1 << 20
+	DefaultMaxLineBytes  = core.DefaultMaxLineBytes
 	// DefaultNonzerosPerRow sizes the store's nonzeros when
 	// Store.CapacityNonzeros is 0: 8 bytes a nonzero, 80 MB at the default
 	// capacity.
