@@ -23,7 +23,7 @@ const (
 	DefaultKeep          = 5
 	DefaultDebounce      = 200 * time.Millisecond
 	DefaultMaxBatchBytes = 64 << 20
-	DefaultMaxLineBytes  = 1 << 20
+	DefaultMaxLineBytes  = core.DefaultMaxLineBytes
 	DefaultRetryMin      = time.Second
 	DefaultRetryMax      = time.Minute
 	// DefaultNonzerosPerRow sizes the store's nonzeros when
