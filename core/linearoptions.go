@@ -10,6 +10,19 @@ type LinearOptions struct {
 	CrossValidation int
 	// Quiet is -q: no training report.
 	Quiet bool
+	// TwinGiven records that -twin was given: Incremental then keeps it.
+	TwinGiven bool
+}
+
+// Incremental returns the parameters for a trainer that retrains as rows
+// arrive (the daemon, the C ABI trainer): those parsed, with PrimalTwin
+// set for -s 1 and -s 12 unless -twin said otherwise.
+func (o *LinearOptions) Incremental() LinearParams {
+	p := o.Params
+	if !o.TwinGiven {
+		p.PrimalTwin = p.Solver == L2LossSVCDual || p.Solver == L2LossSVRDual
+	}
+	return p
 }
 
 // LinearUsage lists the options ParseLinearOptions accepts, in LIBLINEAR's
@@ -18,30 +31,39 @@ const LinearUsage = `options:
 -s type : set type of solver (default 1)
    for multi-class classification (one-vs-rest)
 	 1 -- L2-regularized L2-loss support vector classification (dual)
+	 2 -- L2-regularized L2-loss support vector classification (primal)
 	 3 -- L2-regularized L1-loss support vector classification (dual)
    for regression
+	11 -- L2-regularized L2-loss support vector regression (primal)
 	12 -- L2-regularized L2-loss support vector regression (dual)
 	13 -- L2-regularized L1-loss support vector regression (dual)
 -c cost : set the parameter C (default 1)
 -p epsilon : set the epsilon in loss function of SVR (default 0.1)
--e epsilon : set tolerance of termination criterion (default 0.1)
-	-s 1 and 3: dual maximal violation <= eps
-	-s 12 and 13: |f'(alpha)|_1 <= eps |f'(alpha0)|_1, alpha0 = 0
+-e epsilon : set tolerance of termination criterion
+	-s 2 and 11: |f'(w)|_2 <= eps*min(pos,neg)/l*|f'(w0)|_2 (-s 2; -s 11 without
+		min(pos,neg)/l), f the primal function, w0 = 0; default 0.01 (-s 2), 0.001 (-s 11)
+	-s 1 and 3: dual maximal violation <= eps (default 0.1)
+	-s 12 and 13: |f'(alpha)|_1 <= eps |f'(alpha0)|_1, alpha0 = 0 (default 0.1)
 -B bias : if bias >= 0, instance x becomes [x; bias]; if < 0, no bias term added (default -1)
 -wi weight : weights adjust the parameter C of different classes (see README for details)
 -v n : n-fold cross validation mode
 -q : quiet mode (no outputs)
 -n threads : classes trained at once for one-vs-rest (default: one per CPU; does not change the model)
 -seed n : seed of the random permutations (default 1)
--iter n : maximum outer iterations per subproblem (default 1000)
+-twin 0|1 : 1 trains -s 1 and -s 12 through their primal twins (-s 2, -s 11) by Newton's
+	method, stopping at 0.1*eps (-s 1) or 0.01*eps (-s 12) of the primal rule (default 0;
+	the daemon and the C ABI trainer default to 1: it pays when rows are added)
+-iter n : maximum outer iterations (Newton iterations for -s 2 and 11) per subproblem (default 1000)
 `
 
 // ParseLinearOptions parses LIBLINEAR train options from args, starting from
-// DefaultLinearParams, and returns them with the arguments after the last
+// DefaultLinearParams (with the solver's DefaultEps when -e is not given),
+// and returns them with the arguments after the last
 // option (the file names). Errors name the option and wrap ErrParams.
 func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
 	o := LinearOptions{Params: DefaultLinearParams()}
 	p := &o.Params
+	epsSet := false
 	files, err := scanOptions(args, &o.Quiet, func(v optionValue) error {
 		if ok, err := sharedOption(v, &o.CrossValidation, &p.Seed, &p.MaxIter, &p.Weights); ok {
 			return err
@@ -58,10 +80,18 @@ func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
 			p.P, err = v.num()
 		case "-e":
 			p.Eps, err = v.num()
+			epsSet = true
 		case "-B":
 			p.Bias, err = v.num()
 		case "-n":
 			p.Threads, err = v.integer()
+		case "-twin":
+			var t int
+			t, err = v.integer()
+			if err == nil && t != 0 && t != 1 {
+				err = fmt.Errorf("%w: -twin %d: want 0 or 1", ErrParams, t)
+			}
+			p.PrimalTwin, o.TwinGiven = t == 1, true
 		default:
 			return fmt.Errorf("%w: unknown option %s", ErrParams, v.name)
 		}
@@ -69,6 +99,9 @@ func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
 	})
 	if err != nil {
 		return o, nil, err
+	}
+	if !epsSet {
+		p.Eps = DefaultEps(p.Solver)
 	}
 	if err := p.Validate(); err != nil {
 		return o, nil, err

@@ -63,6 +63,16 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 	}
 	if !opts.Quiet {
 		for _, r := range m.Result.Subproblems {
+			if m.Solver.IsPrimal() || m.Params.PrimalTwin {
+				// TRON: the primal objective, which LIBLINEAR does not print.
+				fmt.Fprintf(stdout, "optimization finished, #Newton iter = %d, #Hessian-vector products = %d\n",
+					r.NewtonIterations, r.HessianProducts)
+				if !r.Converged {
+					fmt.Fprintf(stdout, "\nWARNING: reaching max number of iterations\n")
+				}
+				fmt.Fprintf(stdout, "Primal objective value = %f\n", r.PrimalObjective)
+				continue
+			}
 			fmt.Fprintf(stdout, "optimization finished, #iter = %d\n", r.Iterations)
 			if !r.Converged {
 				fmt.Fprintf(stdout, "\nWARNING: reaching max number of iterations\n")
