@@ -152,9 +152,6 @@ func (t *tron) minimize(f primalFunction, w []float64, eps, epsCG float64, maxIt
 		}
 
 		accepted := actred > tronEta0*prered
-		if tronTrace != nil {
-			tronTrace(res.iterations, cg, actred, prered, delta, fnew, fw, res.gnorm, res.gnorm0*eps)
-		}
 		if accepted {
 			res.iterations++
 			copy(w, wNew)
@@ -180,8 +177,6 @@ func (t *tron) minimize(f primalFunction, w []float64, eps, epsCG float64, maxIt
 	}
 	return res
 }
-
-var tronTrace func(it, cg int, actred, prered, delta, fnew, f, gnorm, tol float64)
 
 // precondition sets M = (1 − a)I + a·diag(∇²f).
 func (t *tron) precondition(f primalFunction, M []float64) {
