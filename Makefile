@@ -173,6 +173,7 @@ bench: $(BIN) $(LIB) bench-deps
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/quantize.sh
 	SVMGO_DATA=$(SVMGO_DATA) PYTHON=$(PYTHON) bash examples/bench/capi.sh
 	SVMGO=$(CURDIR)/$(BIN) bash examples/bench/daemon.sh
+	bash examples/bench/warm.sh
 
 clean:
 	rm -rf bin lib
