@@ -1,6 +1,9 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // LinearOptions are the options of LIBLINEAR's train command: the training
 // parameters and what the command does with them.
@@ -12,6 +15,12 @@ type LinearOptions struct {
 	Quiet bool
 	// TwinGiven records that -twin was given: Incremental then keeps it.
 	TwinGiven bool
+	// FindC is -C: search C by cross-validation (FindLinearC) instead of
+	// training, over CrossValidation folds (5 when -v is not given).
+	FindC bool
+	// StartC is where the -C search starts: -c when given with -C, else 0
+	// (FindLinearC's own start).
+	StartC float64
 }
 
 // Incremental returns the parameters for a trainer that retrains as rows
@@ -47,6 +56,7 @@ const LinearUsage = `options:
 -B bias : if bias >= 0, instance x becomes [x; bias]; if < 0, no bias term added (default -1)
 -wi weight : weights adjust the parameter C of different classes (see README for details)
 -v n : n-fold cross validation mode
+-C : find parameter C by cross validation (-s 1, 2, 11, 12; 5 folds unless -v; -c gives the first C)
 -q : quiet mode (no outputs)
 -n threads : classes trained at once for one-vs-rest (default: one per CPU; does not change the model)
 -seed n : seed of the random permutations (default 1)
@@ -63,7 +73,8 @@ const LinearUsage = `options:
 func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
 	o := LinearOptions{Params: DefaultLinearParams()}
 	p := &o.Params
-	epsSet := false
+	epsSet, cSet := false, false
+	args = takeFlag(args, "-C", &o.FindC)
 	files, err := scanOptions(args, &o.Quiet, func(v optionValue) error {
 		if ok, err := sharedOption(v, &o.CrossValidation, &p.Seed, &p.MaxIter, &p.Weights); ok {
 			return err
@@ -76,6 +87,7 @@ func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
 			p.Solver = LinearSolver(s)
 		case "-c":
 			p.C, err = v.num()
+			cSet = true
 		case "-p":
 			p.P, err = v.num()
 		case "-e":
@@ -103,8 +115,39 @@ func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
 	if !epsSet {
 		p.Eps = DefaultEps(p.Solver)
 	}
+	if o.FindC {
+		if cSet {
+			o.StartC = p.C
+		}
+		if o.CrossValidation == 0 {
+			o.CrossValidation = 5
+		}
+	}
 	if err := p.Validate(); err != nil {
 		return o, nil, err
 	}
 	return o, files, nil
+}
+
+// takeFlag removes the value-less option name from the options at the head
+// of args (each other option taking one value, -q none) and reports in
+// *set whether it was there.
+func takeFlag(args []string, name string, set *bool) []string {
+	out := make([]string, 0, len(args))
+	i := 0
+	for ; i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1; i++ {
+		switch args[i] {
+		case name:
+			*set = true
+			continue
+		case "-q":
+		default:
+			if i+1 < len(args) {
+				out = append(out, args[i])
+				i++
+			}
+		}
+		out = append(out, args[i])
+	}
+	return append(out, args[i:]...)
 }

@@ -123,7 +123,7 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *Dataset, y []int8, alpha []
 	if dualTest {
 		f.dualEps = p.Eps
 	}
-	r := wk.tron.minimize(f, w, tol, tronEpsCG, p.MaxIter)
+	r := wk.tron.minimize(f, w, tol, tronEpsCG(warmed), p.MaxIter)
 	f.dual(alpha)
 	reads += f.reads
 	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
@@ -199,7 +199,7 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *Dataset, beta []float64, st
 		}
 		f.dualTol = p.Eps * scale
 	}
-	r := wk.tron.minimize(f, w, tol, tronEpsCG, p.MaxIter)
+	r := wk.tron.minimize(f, w, tol, tronEpsCG(warmed), p.MaxIter)
 	f.dual(beta)
 	reads += f.reads
 	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
@@ -238,11 +238,18 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *Dataset, beta []float64, st
 	return res, w
 }
 
-// tronEpsCG is the CG tolerance. LIBLINEAR uses 0.1, and 0.5 from a
-// warm start; 0.1 warm too did less work on debdesc_bin (rows added to a
-// previous solution: Hessian-vector products 0.44 against 0.51 of a cold
-// solve at -e 0.001, 0.57 against 0.62 at -e 0.0001).
-const tronEpsCG = 0.1
+// tronEpsCG is LIBLINEAR's CG tolerance: 0.1, and 0.5 from a warm start,
+// where a looser inner solve suffices near the optimum. (0.1 from a warm
+// start too did a little less work on debdesc_bin at tight tolerances —
+// Hessian-vector products 0.44 of a cold solve against 0.51 at -e 0.001 —
+// but LIBLINEAR's value makes a -C search's path match liblinear-train's
+// C by C.)
+func tronEpsCG(warm bool) float64 {
+	if warm {
+		return 0.5
+	}
+	return 0.1
+}
 
 // distSq returns ‖u − v‖².
 func distSq(u, v []float64) float64 {

@@ -254,7 +254,7 @@ func TestPrimalWarmStart(t *testing.T) {
 	}
 	full := readTestdata(t, "debdesc_bin.train")
 	l := full.Len()
-	for _, args := range []string{"-s 2 -e 0.001", "-s 1 -twin 1 -e 0.01", "-s 2 -e 0.001 -B 1"} {
+	for _, args := range []string{"-s 2 -e 0.0001", "-s 1 -twin 1 -e 0.001", "-s 2 -e 0.0001 -B 1"} {
 		opts, _, _ := ParseLinearOptions(strings.Fields(args))
 		tr, err := NewLinearTrainer(opts.Params, l, full.NumFeatures())
 		if err != nil {
@@ -461,7 +461,7 @@ func TestTRONAllocs(t *testing.T) {
 			w := wk.w[:data.NumFeatures()+1]
 			if n := testing.AllocsPerRun(10, func() {
 				clear(w)
-				wk.tron.minimize(f, w, 1e-6, tronEpsCG, 1000)
+				wk.tron.minimize(f, w, 1e-6, tronEpsCG(false), 1000)
 			}); n != 0 {
 				t.Errorf("%v dense=%v: minimize allocates %v times", s, data.IsDense(), n)
 			}

@@ -37,3 +37,10 @@ primal digits "-s 2" 1 0.1 digits.train digits.test
 primal digits "-s 2 -B 1" 1 0.1 digits.train digits.test
 primal diabetes "-s 11" 1 0.1 diabetes.train diabetes.test
 primal diabetes "-s 11 -B 1 -c 10" 10 0.1 diabetes.train diabetes.test
+
+# The C search (-C), on liblinear-train's own folds (glibc rand() from its
+# default seed), which FindLinearC reuses.
+for c in "heart_scale -s 2" "breast_cancer.train -s 2" "debdesc_bin.train -s 2" "digits.train -s 2"; do
+	set -- $c
+	echo "-C $2 $3 $1: $(liblinear-train -C "$2" "$3" "$1" 2>&1 | grep 'Best C')"
+done
