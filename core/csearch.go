@@ -43,21 +43,23 @@ const (
 // ... up to 2^10 (2^20 for regression), each fold's model warm-started from
 // its model at the previous C by the primal Newton method. The path starts
 // at startC, or, when startC is 0, at LIBLINEAR's smallest useful C: the
-// power of two below 1/(2·l·max‖x_i‖²) for SVC, and for SVR
+// power of two below 1/(2·l·max‖x_i‖²) for SVC (1/(l·max‖x_i‖²) for
+// logistic regression), and for SVR
 // 0.01·Σ max(|y_i| − p, 0)² / (8·(Σ|y_i|)²·max‖x_i‖²). It stops early once
 // no fold's weights changed for five Cs in a row (larger Cs no longer
 // change the models). LIBLINEAR's -C for -s 11 also searches p; this one
 // keeps p.P.
 //
-// It needs an L2-loss formulation: -s 2, -s 11, or -s 1 and -s 12, which
-// it trains through their primal twins (PrimalTwin). progress, when not
+// It needs a formulation the primal Newton method solves: -s 0, -s 2,
+// -s 11, or -s 1 and -s 12, which it trains through their primal twins
+// (PrimalTwin). progress, when not
 // nil, is called after each C. Errors wrap ErrParams for another
 // formulation or a bad fold count, and ErrLabels for unusable labels.
 func FindLinearC(ds *Dataset, p LinearParams, folds int, startC float64, progress func(CSearchStep)) (CSearchResult, error) {
 	var res CSearchResult
 	l := ds.Len()
 	if !p.Solver.hasL2Loss() {
-		return res, fmt.Errorf("%w: the C search needs an L2-loss solver (-s 1, 2, 11 or 12), not -s %d", ErrParams, int(p.Solver))
+		return res, fmt.Errorf("%w: the C search needs -s 0, 1, 2, 11 or 12, not -s %d", ErrParams, int(p.Solver))
 	}
 	if folds < 2 || folds > l {
 		return res, fmt.Errorf("%w: %d-fold cross validation of %d rows", ErrParams, folds, l)
@@ -193,6 +195,9 @@ func searchStartC(ds *Dataset, p *LinearParams) float64 {
 	}
 	l := float64(ds.Len())
 	minC := 1 / (2 * l * maxXX)
+	if p.Solver == L2Logistic {
+		minC = 1 / (l * maxXX)
+	}
 	if p.Solver.IsRegression() {
 		var sumY, loss float64
 		for _, y := range ds.Labels() {

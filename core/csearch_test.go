@@ -30,6 +30,8 @@ var liblinearBestC = []struct {
 	{"breast_cancer.train", "-s 2", 0.25, 97.5824},
 	{"digits.train", "-s 2", 0.25, 96.0334},
 	{"debdesc_bin.train", "-s 2", 2, 93.3651},
+	{"heart_scale", "-s 0", 0.00390625, 83.3333},
+	{"breast_cancer.train", "-s 0", 256, 97.3626},
 }
 
 // The rates liblinear-train -C -s 2 printed for breast_cancer.train, C by
@@ -60,7 +62,7 @@ func TestFindLinearCPath(t *testing.T) {
 
 func TestFindLinearCParity(t *testing.T) {
 	for _, ref := range liblinearBestC {
-		t.Run(ref.data, func(t *testing.T) {
+		t.Run(ref.data+strings.ReplaceAll(ref.args, " ", ""), func(t *testing.T) {
 			if testing.Short() && ref.data == "debdesc_bin.train" {
 				t.Skip("large set")
 			}

@@ -39,6 +39,7 @@ func (o *LinearOptions) Incremental() LinearParams {
 const LinearUsage = `options:
 -s type : set type of solver (default 1)
    for multi-class classification (one-vs-rest)
+	 0 -- L2-regularized logistic regression (primal; decision values only, no probabilities yet)
 	 1 -- L2-regularized L2-loss support vector classification (dual)
 	 2 -- L2-regularized L2-loss support vector classification (primal)
 	 3 -- L2-regularized L1-loss support vector classification (dual)
@@ -49,14 +50,14 @@ const LinearUsage = `options:
 -c cost : set the parameter C (default 1)
 -p epsilon : set the epsilon in loss function of SVR (default 0.1)
 -e epsilon : set tolerance of termination criterion
-	-s 2 and 11: |f'(w)|_2 <= eps*min(pos,neg)/l*|f'(w0)|_2 (-s 2; -s 11 without
-		min(pos,neg)/l), f the primal function, w0 = 0; default 0.01 (-s 2), 0.001 (-s 11)
+	-s 0, 2 and 11: |f'(w)|_2 <= eps*min(pos,neg)/l*|f'(w0)|_2 (-s 0 and 2; -s 11
+		without min(pos,neg)/l), f the primal function, w0 = 0; default 0.01 (-s 0, 2), 0.001 (-s 11)
 	-s 1 and 3: dual maximal violation <= eps (default 0.1)
 	-s 12 and 13: |f'(alpha)|_1 <= eps |f'(alpha0)|_1, alpha0 = 0 (default 0.1)
 -B bias : if bias >= 0, instance x becomes [x; bias]; if < 0, no bias term added (default -1)
 -wi weight : weights adjust the parameter C of different classes (see README for details)
 -v n : n-fold cross validation mode
--C : find parameter C by cross validation (-s 1, 2, 11, 12; 5 folds unless -v; -c gives the first C)
+-C : find parameter C by cross validation (-s 0, 1, 2, 11, 12; 5 folds unless -v; -c gives the first C)
 -q : quiet mode (no outputs)
 -n threads : classes trained at once for one-vs-rest (default: one per CPU; does not change the model)
 -seed n : seed of the random permutations (default 1)

@@ -13,6 +13,7 @@ type LinearSolver int
 // The formulations: duals solved by DCD (Hsieh et al. 2008; Ho & Lin 2012),
 // primals by the trust-region Newton method (Lin, Weng & Keerthi 2008).
 const (
+	L2Logistic      LinearSolver = 0  // -s 0: L2-regularized logistic regression, primal
 	L2LossSVCDual   LinearSolver = 1  // -s 1: L2-regularized L2-loss SVC, dual (LIBLINEAR's default)
 	L2LossSVCPrimal LinearSolver = 2  // -s 2: L2-regularized L2-loss SVC, primal
 	L1LossSVCDual   LinearSolver = 3  // -s 3: L2-regularized L1-loss SVC, dual
@@ -23,7 +24,7 @@ const (
 
 func (s LinearSolver) valid() bool {
 	switch s {
-	case L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual:
+	case L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual:
 		return true
 	}
 	return false
@@ -35,20 +36,22 @@ func (s LinearSolver) IsRegression() bool {
 }
 
 // IsPrimal reports whether s is solved in the primal (by TRON).
-func (s LinearSolver) IsPrimal() bool { return s == L2LossSVCPrimal || s == L2LossSVRPrimal }
+func (s LinearSolver) IsPrimal() bool {
+	return s == L2LossSVCPrimal || s == L2LossSVRPrimal || s == L2Logistic
+}
 
-// hasL2Loss reports whether s has the squared loss, whose primal and dual
-// solutions determine each other: those formulations warm-start through the
-// primal (TRON).
+// hasL2Loss reports whether s has the squared loss, or is logistic
+// regression: the formulations whose dual solution follows from w, so that
+// they warm-start through the primal (TRON).
 func (s LinearSolver) hasL2Loss() bool {
-	return s == L2LossSVCDual || s == L2LossSVCPrimal || s == L2LossSVRPrimal || s == L2LossSVRDual
+	return s == L2LossSVCDual || s == L2LossSVCPrimal || s == L2LossSVRPrimal || s == L2LossSVRDual || s == L2Logistic
 }
 
 // DefaultEps returns LIBLINEAR's default stopping tolerance (-e) for s:
-// 0.01 for -s 2, 0.001 for -s 11, 0.1 for the duals.
+// 0.01 for -s 0 and -s 2, 0.001 for -s 11, 0.1 for the duals.
 func DefaultEps(s LinearSolver) float64 {
 	switch s {
-	case L2LossSVCPrimal:
+	case L2LossSVCPrimal, L2Logistic:
 		return 0.01
 	case L2LossSVRPrimal:
 		return 0.001
@@ -59,6 +62,8 @@ func DefaultEps(s LinearSolver) float64 {
 // String returns LIBLINEAR's name for the formulation.
 func (s LinearSolver) String() string {
 	switch s {
+	case L2Logistic:
+		return "L2R_LR"
 	case L2LossSVCDual:
 		return "L2R_L2LOSS_SVC_DUAL"
 	case L2LossSVCPrimal:
@@ -150,7 +155,7 @@ func (p *LinearParams) Validate() error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
 	case !p.Solver.valid():
-		return bad("unknown solver -s %d (want 1, 2, 3, 11, 12 or 13)", int(p.Solver))
+		return bad("unknown solver -s %d (want 0, 1, 2, 3, 11, 12 or 13)", int(p.Solver))
 	case !(p.C > 0) || !finite(p.C):
 		return bad("C = %v, want C > 0", p.C)
 	case !(p.Eps > 0) || !finite(p.Eps):

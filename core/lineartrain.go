@@ -85,8 +85,10 @@ type dcdWorker struct {
 }
 
 // primalWorker is the TRON part of a worker, allocated for the L2-loss
-// formulations only: the solver's vectors, w, and per row the margins z
-// and the index set I of the objective.
+// formulations and logistic regression only: the solver's vectors, w, and
+// per row the margins z and the index set I of the objective (logistic
+// regression keeps its Hessian weights in the worker's QD instead, which
+// only DCD uses).
 type primalWorker struct {
 	tron tron
 	w    []float64
@@ -94,6 +96,7 @@ type primalWorker struct {
 	I    []int32
 	fsvc l2svcFun
 	fsvr l2svrFun
+	flr  lrFun
 }
 
 // LinearTrainerBytes returns the memory, in bytes, that NewLinearTrainer
@@ -302,7 +305,9 @@ func (t *LinearTrainer) train(ds *Dataset, warm *LinearDual, warmW *LinearPrimal
 		}
 		var res SolveResult
 		var w []float64
-		if p.usesTRON(starts[k] != nil && !warmed[k]) {
+		if p.Solver == L2Logistic {
+			res, w = t.primalLR(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil)
+		} else if p.usesTRON(starts[k] != nil && !warmed[k]) {
 			res, w = t.primalSVC(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil, k)
 		} else {
 			l1 := p.Solver == L1LossSVCDual

@@ -1,5 +1,5 @@
 # liblinear-primal.awk: the primal objective P(w) = ½‖w‖² + C Σ loss of a LIBLINEAR
-# model (L2-loss SVC or SVR, weights in its file) on a LIBSVM data file, one
+# model (L2-loss SVC or SVR, or logistic regression; weights in its file) on a LIBSVM data file, one
 # value per decision function, comma-separated; by liblinear-ref.sh.
 # usage: awk -v C=1 -v P=0.1 -f liblinear-primal.awk model data
 FNR == NR {
@@ -24,7 +24,10 @@ FNR == NR {
 		else {
 			pos = (nw == 1) ? label[0] : label[k]
 			y = ($1 == pos) ? 1 : -1
-			m = 1 - y * s[k]; if (m > 0) loss[k] += C * m * m
+			if (solver == "L2R_LR") {
+				t = -y * s[k]
+				loss[k] += C * ((t > 0) ? t + log(1 + exp(-t)) : log(1 + exp(t)))
+			} else { m = 1 - y * s[k]; if (m > 0) loss[k] += C * m * m }
 		}
 	}
 }
