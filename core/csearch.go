@@ -3,6 +3,9 @@ package core
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
+	"sync"
 )
 
 // CSearchStep is one C of FindLinearC's path and its cross-validation
@@ -50,6 +53,10 @@ const (
 // change the models). LIBLINEAR's -C for -s 11 also searches p; this one
 // keeps p.P.
 //
+// Folds train in parallel (p.Threads workers, 0: one per CPU); the result
+// does not depend on it. Memory: the rows twice over, and a trainer per
+// worker.
+//
 // It needs a formulation the primal Newton method solves: -s 0, -s 2,
 // -s 11, or -s 1 and -s 12, which it trains through their primal twins
 // (PrimalTwin). progress, when not
@@ -79,49 +86,93 @@ func FindLinearC(ds *Dataset, p LinearParams, folds int, startC float64, progres
 		return res, fmt.Errorf("%w: no C to start the search from (every |y| <= p?)", ErrParams)
 	}
 
+	// The rows twice over in liblinear-train's fold order: fold f's
+	// training rows, perm[end:] then perm[:start], are then one contiguous
+	// range, a view that costs no copy (2× the data's memory, once).
 	perm := liblinearFolds(l)
-	var train *Dataset
+	var twice *Dataset
 	if ds.IsDense() {
-		train = NewDense(l, ds.NumFeatures())
+		twice = NewDense(2*l, ds.NumFeatures())
 	} else {
-		train = NewSparse(l, ds.Nonzeros(), 0)
+		twice = NewSparse(2*l, 2*ds.Nonzeros(), 0)
 	}
+	for range 2 {
+		for _, i := range perm {
+			appendRow(twice, ds, i)
+		}
+	}
+	trainRows := make([]*Dataset, folds)
+	maxRows := 0
+	for f := range folds {
+		start, end := f*l/folds, (f+1)*l/folds
+		trainRows[f] = twice.rowRange(end, l+start)
+		maxRows = max(maxRows, l-(end-start))
+	}
+
+	// Folds train in parallel, one trainer each worker.
+	workers := p.Threads
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, folds)
 	p.C = startC
-	t, err := NewLinearTrainer(p, l, ds.NumFeatures())
-	if err != nil {
-		return res, err
+	if workers > 1 {
+		p.Threads = 1
+	}
+	trainers := make([]*LinearTrainer, workers)
+	for g := range trainers {
+		var err error
+		if trainers[g], err = NewLinearTrainer(p, maxRows, ds.NumFeatures()); err != nil {
+			return res, err
+		}
 	}
 	prev := make([]*LinearPrimal, folds)
+	changed := make([]bool, folds)
+	errs := make([]error, folds)
 	pred := make([]float64, l)
+	runFold := func(t *LinearTrainer, f int, C float64) {
+		start, end := f*l/folds, (f+1)*l/folds
+		m, _, err := t.TrainFrom(trainRows[f], nil, prev[f])
+		if err != nil {
+			errs[f] = fmt.Errorf("core: C search at C = %g, fold %d: %w", C, f+1, err)
+			return
+		}
+		w := PrimalOf(m)
+		changed[f] = prev[f] != nil && !samePrimal(prev[f], w)
+		prev[f] = w
+		for _, i := range perm[start:end] {
+			if ds.IsDense() {
+				pred[i] = m.predictAnyWidth(ds.DenseRow(i))
+			} else {
+				pred[i] = m.PredictSparse(ds.SparseRow(i))
+			}
+		}
+	}
 	unchanged := 0
 	C := startC
 	for ; C <= maxC; C *= 2 {
-		t.params.C = C
-		changed := false
-		for f := range folds {
-			start, end := f*l/folds, (f+1)*l/folds
-			train.Reset()
-			for _, i := range perm[:start] {
-				appendRow(train, ds, i)
-			}
-			for _, i := range perm[end:] {
-				appendRow(train, ds, i)
-			}
-			m, _, err := t.TrainFrom(train, nil, prev[f])
-			if err != nil {
-				return res, fmt.Errorf("core: C search at C = %g, fold %d: %w", C, f+1, err)
-			}
-			w := PrimalOf(m)
-			if prev[f] != nil && !samePrimal(prev[f], w) {
-				changed = true
-			}
-			prev[f] = w
-			for _, i := range perm[start:end] {
-				if ds.IsDense() {
-					pred[i] = m.predictAnyWidth(ds.DenseRow(i))
-				} else {
-					pred[i] = m.PredictSparse(ds.SparseRow(i))
+		var mu sync.Mutex
+		next := 0
+		var wg sync.WaitGroup
+		for _, t := range trainers {
+			t.params.C = C
+			wg.Go(func() {
+				for {
+					mu.Lock()
+					f := next
+					next++
+					mu.Unlock()
+					if f >= folds {
+						return
+					}
+					runFold(t, f, C)
 				}
+			})
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return res, err
 			}
 		}
 		step := CSearchStep{C: C, Score: ScorePredictions(pred, ds.Labels(), regression)}
@@ -134,7 +185,7 @@ func FindLinearC(ds *Dataset, p LinearParams, folds int, startC float64, progres
 		}
 		// LIBLINEAR's count: the first C counts as unchanged, a change
 		// anywhere starts the count again.
-		if changed {
+		if slices.Contains(changed, true) {
 			unchanged = 0
 		} else {
 			unchanged++
@@ -285,3 +336,31 @@ func (g *glibcRand) step() uint32 {
 }
 
 func (g *glibcRand) next() uint32 { return g.step() >> 1 }
+
+// rowRange returns a read-only view of rows [from, to) of d, sharing its
+// storage and keeping its NumFeatures (as LIBLINEAR's cross-validation
+// subproblems keep the whole problem's n). Like Prefix's view, it is valid
+// until d changes, and must not be appended to or truncated; its Nonzeros
+// is not a count (rowStart keeps offsets into d's arrays): only trainers
+// and predictions read it.
+func (d *Dataset) rowRange(from, to int) *Dataset {
+	if from < 0 || from > to || to > d.rows {
+		panic("core: rowRange out of range")
+	}
+	n := to - from
+	v := &Dataset{
+		dense:       d.dense,
+		numFeatures: d.numFeatures,
+		maxFeatures: d.maxFeatures,
+		rows:        n,
+		y:           d.y[from:to:to],
+	}
+	if d.dense {
+		v.x = d.x[from*d.numFeatures : to*d.numFeatures : to*d.numFeatures]
+		return v
+	}
+	// rowStart holds offsets into the whole index and value arrays.
+	v.rowStart = d.rowStart[from : to+1 : to+1]
+	v.index, v.value = d.index[:d.rowStart[to]:d.rowStart[to]], d.value[:d.rowStart[to]:d.rowStart[to]]
+	return v
+}
