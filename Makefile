@@ -176,6 +176,7 @@ bench: $(BIN) $(LIB) bench-deps
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/quantize.sh
 	SVMGO_DATA=$(SVMGO_DATA) PYTHON=$(PYTHON) bash examples/bench/capi.sh
 	SVMGO=$(CURDIR)/$(BIN) bash examples/bench/daemon.sh
+	bash examples/bench/warm.sh
 	$(MAKE) --no-print-directory bench-readme
 
 # README.md's benchmark tables are the scripts' output: each block between
