@@ -181,26 +181,39 @@ func (m *KernelModel) kernelRows(b *kernelBlocks, s *blockScratch, a []float32, 
 }
 
 // blockDecisions writes the decision values of one row's kernel values kv
-// (len l) to dec, by KernelDecisions' rule with float32 sums.
+// (len l) to dec (KernelDecisions32).
 func (m *KernelModel) blockDecisions(b *kernelBlocks, s *blockScratch, dec []float64, kv []float32) {
-	l := b.l
-	if m.SVMType != CSVC {
-		dec[0] = float64(simd.Dot(kv, b.coef[:l])) - m.Rho[0]
+	KernelDecisions32(m.SVMType, dec, kv, b.coef, m.Rho, m.pre.start, s.part)
+}
+
+// KernelDecisions32 is KernelDecisions for float32 kernel values and
+// coefficients, the blocked predictors' form: each class's coefficient-
+// weighted sums are float32 dot products (package simd), one per class and
+// coefficient row, kept in part (len(start)−1)·(len(start)−2) entries for
+// C-SVC, nil otherwise), and a pair's decision value adds its two classes'
+// sums in float64:
+//
+//	dec[p] = Σ_{s ∈ class i} coef[j−1][s]·kv[s] + Σ_{s ∈ class j} coef[i][s]·kv[s] − rho[p].
+//
+// Float and quantized kernel models share it. It allocates nothing; it
+// panics if a slice is too short.
+func KernelDecisions32(t SVMType, dec []float64, kv, coef []float32, rho []float64, start []int, part []float32) {
+	l := len(kv)
+	if t != CSVC {
+		dec[0] = float64(simd.Dot(kv, coef[:l])) - rho[0]
 		return
 	}
-	start := m.pre.start
-	nr := len(m.Labels)
-	part := s.part
+	nr := len(start) - 1
 	for c := range nr {
 		sc, ec := start[c], start[c+1]
 		for k := range nr - 1 {
-			part[c*(nr-1)+k] = simd.Dot(kv[sc:ec], b.coef[k*l+sc:k*l+ec])
+			part[c*(nr-1)+k] = simd.Dot(kv[sc:ec], coef[k*l+sc:k*l+ec])
 		}
 	}
 	p := 0
 	for i := range nr {
 		for j := i + 1; j < nr; j++ {
-			dec[p] = float64(part[i*(nr-1)+j-1]) + float64(part[j*(nr-1)+i]) - m.Rho[p]
+			dec[p] = float64(part[i*(nr-1)+j-1]) + float64(part[j*(nr-1)+i]) - rho[p]
 			p++
 		}
 	}

@@ -160,6 +160,12 @@ func DotU8S8(x []uint8, y []int8) int32 {
 	return dotU8S8(x, y)
 }
 
+// FastInt8 reports whether GemmU8S8 runs on wide integer multiply-add
+// instructions (AVX-512 VNNI) on this machine; without them it is the
+// portable loop, slower than a float32 Gemm of the same size, and callers
+// with a float path should prefer that.
+func FastInt8() bool { return vnni }
+
 // Round4 returns k rounded up to a multiple of 4: the int8 products take
 // four values of a row at a time.
 func Round4(k int) int { return (k + 3) &^ 3 }
