@@ -43,9 +43,9 @@ const qblockScratchBytes = 2 << 20
 // kernelBlocks is what newKernel prepares for blocked prediction.
 type kernelBlocks struct {
 	nf, nf4, l, lp int
-	rows           int    // rows a block takes
-	panels         []int8 // codes, simd.PackS8 layout
-	qsum           []int64
+	rows           int       // rows a block takes
+	panels         []int8    // codes, simd.PackS8 layout
+	qoff           []int64   // 32768·Σ_j q_ij: the shift of the input codes
 	base           []float32 // RBF: −γ‖sv'_i‖²
 	coef           []float32
 	pool           sync.Pool // *qblockScratch
@@ -72,11 +72,11 @@ func newKernelBlocks(m *Kernel) *kernelBlocks {
 	b.rows = min(64, max(4, qblockScratchBytes/(12*max(b.lp, 1))&^3))
 	b.panels = make([]int8, simd.PackedLenS8(l, nf))
 	simd.PackS8(b.panels, m.col8, l, nf, 1, l)
-	b.qsum = make([]int64, l)
+	b.qoff = make([]int64, l)
 	for j := range nf {
 		col := m.col8[j*l : j*l+l]
 		for i, q := range col {
-			b.qsum[i] += int64(q)
+			b.qoff[i] += 32768 * int64(q)
 		}
 	}
 	if m.ss != nil {
@@ -122,8 +122,11 @@ func (s *qblockScratch) setScale(r int, mx float64) float64 {
 	return inputCodeMax / mx
 }
 
+// encodeOne stores the code of x̃ = v at j: u = round(v·inv) + 32768, as
+// the truncation of a positive number (|v·inv| ≤ 32767), rounding halves
+// up, cheaper than math.Round.
 func encodeOne(hi, lo []uint8, j int, v float64, inv float64) {
-	u := int32(math.Round(v*inv)) + 32768
+	u := uint32(v*inv + 32768.5)
 	hi[j], lo[j] = uint8(u>>8), uint8(u)
 }
 
@@ -187,10 +190,10 @@ func (m *Kernel) blockLabels(b *kernelBlocks, s *qblockScratch, dst []float64, n
 	k := m.kernel
 	for r := range n {
 		h, lo := s.h[r*b.lp:][:b.l], s.s[r*b.lp:][:b.l]
-		kv, qsum := s.kv[:b.l], b.qsum[:b.l]
+		kv, qoff := s.kv[:b.l], b.qoff[:b.l]
 		t, c0 := s.t[r], s.c0[r]
 		for i := range kv {
-			sum := 256*int64(h[i]) + int64(lo[i]) - 32768*qsum[i]
+			sum := int64(h[i])<<8 + int64(lo[i]) - qoff[i]
 			kv[i] = float32(c0 + t*float64(sum))
 		}
 		switch k.Type {
