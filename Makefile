@@ -167,12 +167,14 @@ bench-deps:
 	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null || { apt-get update -qq && apt-get install -y -qq liblinear-tools liblinear-dev libsvm-tools; }
 	@test -f $(SVMGO_DATA)/fashion.train || bash $(SHARED)/make-fashion-mnist.sh $(SVMGO_DATA)
 
-# Go benchmarks, the comparison table against liblinear-train, then the
-# C ABI's prediction costs (examples/bench/out/capi.md).
+# Go benchmarks, the comparison table against liblinear-train, the kernel
+# predict path against svm-predict and svm_predict (examples/bench/out/predict.md),
+# then the C ABI's prediction costs (examples/bench/out/capi.md).
 bench: $(BIN) $(LIB) bench-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/linear.sh
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/kernel.sh
+	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/predict.sh
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/quantize.sh
 	SVMGO_DATA=$(SVMGO_DATA) PYTHON=$(PYTHON) bash examples/bench/capi.sh
 	SVMGO=$(CURDIR)/$(BIN) bash examples/bench/daemon.sh

@@ -20,6 +20,10 @@
 //     kernel evaluation's GFLOP/s counted as 2·rows·SVs·features (the dot
 //     products; exp and the pair sums are not counted).
 //
+// With -export-libsvm it writes an svmgo kernel model file as a LIBSVM text
+// model instead (predicttime -export-libsvm model.svmgo model.libsvm), so
+// that svm-predict can predict with the model svmgo trained.
+//
 // -peak first measures one core's float32 peak (16-lane FMAs in
 // independent chains, per CPU second) and prints peak_gflops_per_core=.
 //
@@ -58,10 +62,22 @@ func main() {
 	out := flag.String("out", "", "file for the first model's predictions")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	peak := flag.Bool("peak", false, "also measure one core's float32 FMA peak (AVX-512, amd64)")
+	export := flag.Bool("export-libsvm", false, "write the svmgo kernel model file ARG1 as a LIBSVM text model at ARG2, and exit")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: predicttime [-repeat 5] [-workers 0] [-out labels.txt] test_file model_file...")
+		fmt.Fprintln(os.Stderr, "usage: predicttime [-repeat 5] [-workers 0] [-out labels.txt] [-cpuprofile file] [-peak] test_file model_file...\n       predicttime -export-libsvm svmgo_model libsvm_model_out")
 	}
 	flag.Parse()
+	if *export {
+		if flag.NArg() != 2 {
+			flag.Usage()
+			os.Exit(2)
+		}
+		if err := exportLIBSVM(flag.Arg(0), flag.Arg(1)); err != nil {
+			fmt.Fprintln(os.Stderr, "predicttime:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *peak {
 		if g, ok := peakGFLOPS(); ok {
 			fmt.Printf("peak_gflops_per_core=%.1f\n", g)
