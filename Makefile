@@ -145,7 +145,8 @@ readme-check:
 	done; echo "README.md examples match $(README_EXAMPLES)"
 
 # The library for 64-bit ARM, the C demo run on it under qemu-user, and
-# the tests of core/simd (the portable path arm64 takes) under qemu too.
+# under qemu too the tests of core/simd (the portable path arm64 takes) and
+# core's blocked predictors on it.
 # Debian's cross compiler and qemu are installed when missing.
 cross-arm64:
 	@command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null || { \
@@ -160,6 +161,9 @@ cross-arm64:
 	qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$(CURDIR)/lib/linux-arm64 bin/linux-arm64/svmgo_demo_c
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) test -c -o bin/linux-arm64/simd.test ./core/simd
 	qemu-aarch64 bin/linux-arm64/simd.test -test.count=1
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) test -c -o bin/linux-arm64/core.test ./core
+	qemu-aarch64 bin/linux-arm64/core.test -test.count=1 \
+		-test.run 'BlockedDecisions|BlockedSpecial|BlockedPredictNoAllocs|LinearBlockedMatches'
 
 # ---- Benchmarks ------------------------------------------------------------------
 
