@@ -17,24 +17,27 @@ import (
 //
 // are the matrix product of the rows' input codes and the support vectors'
 // codes (packed once, when the model is made, by simd.PackS8). VPDPBUSD
-// multiplies unsigned by signed bytes, so a row is quantized to 16-bit
-// codes xq ∈ [−32767, 32767] with its own scale t (x̃_j = x_j·a_j ≈ t·xq_j,
-// 2¹⁵ steps: far finer than the support vectors' 2⁸), shifted to
+// multiplies unsigned by signed bytes, so a row is quantized to codes
+// |xq| ≤ Qb with its own scale t (x̃_j = x_j·a_j ≈ t·xq_j), shifted to
 // u = xq + 32768 = 256·hi + lo with hi, lo unsigned bytes, and
 //
-//	S_ri = 256·Σ_j hi_rj·q_ij + Σ_j lo_rj·q_ij − 32768·Σ_j q_ij,
+//	S_ri = Σ_j (256·hi_rj + lo_rj)·q_ij − 32768·Σ_j q_ij,
 //
-// two simd.GemmU8S8 products and a per-support-vector constant, all exact
-// in int32/int64. Then x·sv'_i = c0 + t·S_i and the kernel, the decision
+// one simd.GemmU16S8 product (both byte planes against each load of the
+// codes) and a per-support-vector constant. Qb = min(32767, (2³¹−1) /
+// (128·nf)) keeps |S_ri| below 2³¹, so the int32 sums, which wrap, give
+// S_ri exactly (for Fashion-MNIST's 784 features Qb = 21,399: 2¹⁴·³ steps,
+// far finer than the support vectors' 2⁸). Then x·sv'_i = c0 + t·S_i and the kernel, the decision
 // values (core.KernelDecisions32) and votes follow in float32 as in core's
 // blocked path. Single-row calls keep the exact column sums of
 // kernelpredict.go (a block of one row gains nothing from the packing).
 //
 // Memory: the packed codes take PaddedCols(l)·Round4(nf) bytes (as much as
 // the codes themselves), plus 12 bytes a support vector; a batch keeps
-// about 12·PaddedCols(l) bytes a row of its block per goroutine.
+// about 4·PaddedCols(l) + 2·Round4(nf) bytes a row of its block (at most 64
+// rows) per goroutine.
 
-// inputCodeMax is the largest |xq| of a blocked row.
+// inputCodeMax is the largest |xq| of a blocked row, for short rows.
 const inputCodeMax = 32767
 
 // qblockScratchBytes bounds a block's int32 sums and kernel values.
@@ -45,7 +48,8 @@ type kernelBlocks struct {
 	nf, nf4, l, lp int
 	rows           int       // rows a block takes
 	panels         []int8    // codes, simd.PackS8 layout
-	qoff           []int64   // 32768·Σ_j q_ij: the shift of the input codes
+	codeMax        float64   // Qb
+	qoff           []int32   // 32768·Σ_j q_ij (mod 2³²): the shift of the input codes
 	base           []float32 // RBF: −γ‖sv'_i‖²
 	coef           []float32
 	pool           sync.Pool // *qblockScratch
@@ -53,7 +57,7 @@ type kernelBlocks struct {
 
 type qblockScratch struct {
 	hi, lo    []uint8 // rows × nf4 input bytes
-	h, s      []int32 // rows × lp products
+	h         []int32 // rows × lp products
 	kv        []float32
 	xx, c0, t []float64 // rows
 	dec       []float64
@@ -69,14 +73,15 @@ func newKernelBlocks(m *Kernel) *kernelBlocks {
 	}
 	nf, l := m.nf, m.l
 	b := &kernelBlocks{nf: nf, nf4: simd.Round4(nf), l: l, lp: simd.PaddedCols(l)}
-	b.rows = min(64, max(4, qblockScratchBytes/(12*max(b.lp, 1))&^3))
+	b.rows = min(64, max(4, qblockScratchBytes/(8*max(b.lp, 1))&^3))
+	b.codeMax = float64(min(inputCodeMax, (1<<31-1)/(128*max(nf, 1))))
 	b.panels = make([]int8, simd.PackedLenS8(l, nf))
 	simd.PackS8(b.panels, m.col8, l, nf, 1, l)
-	b.qoff = make([]int64, l)
+	b.qoff = make([]int32, l)
 	for j := range nf {
 		col := m.col8[j*l : j*l+l]
 		for i, q := range col {
-			b.qoff[i] += 32768 * int64(q)
+			b.qoff[i] += 32768 * int32(q) // wraps, as the products do
 		}
 	}
 	if m.ss != nil {
@@ -93,7 +98,7 @@ func newKernelBlocks(m *Kernel) *kernelBlocks {
 	b.pool.New = func() any {
 		return &qblockScratch{
 			hi: make([]uint8, b.rows*b.nf4), lo: make([]uint8, b.rows*b.nf4),
-			h: make([]int32, b.rows*b.lp), s: make([]int32, b.rows*b.lp),
+			h:  make([]int32, b.rows*b.lp),
 			kv: make([]float32, b.lp),
 			xx: make([]float64, b.rows), c0: make([]float64, b.rows), t: make([]float64, b.rows),
 			dec: make([]float64, nDec), votes: make([]float64, nr), part: make([]float32, nr*max(nr-1, 0)),
@@ -113,18 +118,18 @@ func (b *kernelBlocks) encodeStart(s *qblockScratch, r int) (hi, lo []uint8) {
 
 // setScale sets row r's scale from mx = max |x_j·a_j| and returns the
 // multiplier that makes the codes (0 for a zero or non-finite row).
-func (s *qblockScratch) setScale(r int, mx float64) float64 {
+func (b *kernelBlocks) setScale(s *qblockScratch, r int, mx float64) float64 {
 	s.t[r] = 0
 	if !(mx > 0) || math.IsInf(mx, 0) {
 		return 0
 	}
-	s.t[r] = mx / inputCodeMax
-	return inputCodeMax / mx
+	s.t[r] = mx / b.codeMax
+	return b.codeMax / mx
 }
 
 // encodeOne stores the code of x̃ = v at j: u = round(v·inv) + 32768, as
-// the truncation of a positive number (|v·inv| ≤ 32767), rounding halves
-// up, cheaper than math.Round.
+// the truncation of a positive number (|v·inv| ≤ Qb), rounding halves up,
+// cheaper than math.Round.
 func encodeOne(hi, lo []uint8, j int, v float64, inv float64) {
 	u := uint32(v*inv + 32768.5)
 	hi[j], lo[j] = uint8(u>>8), uint8(u)
@@ -136,18 +141,38 @@ func (m *Kernel) encodeDense(b *kernelBlocks, s *qblockScratch, r int, x []float
 	n := min(len(x), b.nf)
 	xs := x[:n]
 	fa, fo := m.fa[:n], m.fo[:n]
-	var xx, c0, mx float64
-	for j, v := range xs {
-		f := float64(v)
-		xx += f * f
-		c0 += f * fo[j]
-		mx = max(mx, math.Abs(f*float64(fa[j])))
+	// Two accumulators each halve the add latency chains; a plain
+	// comparison, not max (whose NaN rules cost a branch), finds mx (a NaN
+	// input then leaves mx short, giving unspecified values as documented).
+	var xx0, xx1, c00, c01, mx float64
+	j := 0
+	for ; j+1 < len(xs); j += 2 {
+		f0, f1 := float64(xs[j]), float64(xs[j+1])
+		xx0 += f0 * f0
+		xx1 += f1 * f1
+		c00 += f0 * fo[j]
+		c01 += f1 * fo[j+1]
+		if a := math.Abs(f0 * float64(fa[j])); a > mx {
+			mx = a
+		}
+		if a := math.Abs(f1 * float64(fa[j+1])); a > mx {
+			mx = a
+		}
 	}
+	if j < len(xs) {
+		f := float64(xs[j])
+		xx0 += f * f
+		c00 += f * fo[j]
+		if a := math.Abs(f * float64(fa[j])); a > mx {
+			mx = a
+		}
+	}
+	xx, c0 := xx0+xx1, c00+c01
 	for _, v := range x[n:] {
 		xx += float64(v) * float64(v)
 	}
 	s.xx[r], s.c0[r] = xx, c0
-	inv := s.setScale(r, mx)
+	inv := b.setScale(s, r, mx)
 	if inv == 0 {
 		return
 	}
@@ -168,11 +193,13 @@ func (m *Kernel) encodeSparse(b *kernelBlocks, s *qblockScratch, r int, index []
 		xx += f * f
 		if uint(j) < uint(b.nf) {
 			c0 += f * m.fo[j]
-			mx = max(mx, math.Abs(f*float64(m.fa[j])))
+			if a := math.Abs(f * float64(m.fa[j])); a > mx {
+				mx = a
+			}
 		}
 	}
 	s.xx[r], s.c0[r] = xx, c0
-	inv := s.setScale(r, mx)
+	inv := b.setScale(s, r, mx)
 	if inv == 0 {
 		return
 	}
@@ -185,16 +212,14 @@ func (m *Kernel) encodeSparse(b *kernelBlocks, s *qblockScratch, r int, index []
 
 // blockLabels predicts the n encoded rows of s into dst.
 func (m *Kernel) blockLabels(b *kernelBlocks, s *qblockScratch, dst []float64, n int) {
-	simd.GemmU8S8(s.h, b.lp, s.hi, b.nf4, n, b.panels, b.l, b.nf)
-	simd.GemmU8S8(s.s, b.lp, s.lo, b.nf4, n, b.panels, b.l, b.nf)
+	simd.GemmU16S8(s.h, b.lp, s.hi, s.lo, b.nf4, n, b.panels, b.l, b.nf)
 	k := m.kernel
 	for r := range n {
-		h, lo := s.h[r*b.lp:][:b.l], s.s[r*b.lp:][:b.l]
-		kv, qoff := s.kv[:b.l], b.qoff[:b.l]
+		h := s.h[r*b.lp:][:b.l]
+		kv, qoff := s.kv[:len(h)], b.qoff[:len(h)]
 		t, c0 := s.t[r], s.c0[r]
-		for i := range kv {
-			sum := int64(h[i])<<8 + int64(lo[i]) - qoff[i]
-			kv[i] = float32(c0 + t*float64(sum))
+		for i, v := range h {
+			kv[i] = float32(c0 + t*float64(v-qoff[i])) // v − qoff wraps to S exactly
 		}
 		switch k.Type {
 		case core.RBFKernel:

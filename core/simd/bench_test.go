@@ -153,5 +153,13 @@ func BenchmarkGemmU8S8(b *testing.B) {
 				}
 			})
 		})
+		b.Run(fmt.Sprintf("u16/%dx%dx%d", sz.m, sz.n, sz.k), func(b *testing.B) {
+			benchLevels(b, func(b *testing.B) {
+				b.SetBytes(int64(2 * sz.m * sz.n * sz.k))
+				for b.Loop() {
+					GemmU16S8(c, PaddedCols(sz.n), a, a, k4, sz.m, bp, sz.n, sz.k)
+				}
+			})
+		})
 	}
 }

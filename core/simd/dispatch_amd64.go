@@ -45,6 +45,9 @@ func dotU8S8VNNI(x *uint8, y *int8, n int) int32
 func dotU8S8AVX2(x *uint8, y *int8, n int) int32
 
 //go:noescape
+func gemm4U16S8VNNI(c *int32, ldc int, hi, lo *uint8, lda int, bp *int8, panels, k4 int)
+
+//go:noescape
 func gemm4U8S8VNNI(c *int32, ldc int, a *uint8, lda int, bp *int8, panels, k4 int)
 
 func dot(x, y []float32) float32 {
@@ -174,5 +177,20 @@ func gemmU8S8Panels(c []int32, ldc int, a []uint8, lda, m int, bp []int8, panels
 	}
 	for ; i < m; i++ {
 		gemm4U8S8VNNI(&c[i*ldc], 0, &a[i*lda], 0, &bp[0], panels, k4)
+	}
+}
+
+func gemmU16S8Panels(c []int32, ldc int, hi, lo []uint8, lda, m int, bp []int8, panels, k int) {
+	if !vnni || k == 0 {
+		gemmU16S8Portable(c, ldc, hi, lo, lda, m, bp, panels, k)
+		return
+	}
+	k4 := Round4(k) / 4
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		gemm4U16S8VNNI(&c[i*ldc], ldc, &hi[i*lda], &lo[i*lda], lda, &bp[0], panels, k4)
+	}
+	for ; i < m; i++ {
+		gemm4U16S8VNNI(&c[i*ldc], 0, &hi[i*lda], &lo[i*lda], 0, &bp[0], panels, k4)
 	}
 }

@@ -239,3 +239,43 @@ func GemmU8S8(c []int32, ldc int, a []uint8, lda, m int, bp []int8, n, k int) {
 		gemmU8S8Panels(c[p0*PanelWidth:], ldc, a, lda, m, bp[p0*k4*PanelWidth:], np, k)
 	}
 }
+
+// GemmU16S8 is GemmU8S8 for unsigned 16-bit A given as two byte planes,
+// a = 256·hi + lo (hi and lo laid out alike: row i at [i·lda:], read
+// through Round4(k) bytes):
+//
+//	c[i·ldc + j] = Σ_{q<k} (256·hi[i·lda+q] + lo[i·lda+q])·B[j][q]   (int32, mod 2³²),
+//
+// for i < m, j < PaddedCols(n). With VNNI both planes share each load of B
+// (the cost of two GemmU8S8 calls without their second pass over B and C).
+// The sums wrap modulo 2³²: a caller whose true sums fit an int32 (after
+// its own offsets, also taken modulo 2³²) gets them exactly. It panics as
+// GemmU8S8 does, or if hi and lo differ in length.
+func GemmU16S8(c []int32, ldc int, hi, lo []uint8, lda, m int, bp []int8, n, k int) {
+	if len(hi) != len(lo) {
+		panic("simd: GemmU16S8: hi and lo lengths differ")
+	}
+	if m <= 0 || n <= 0 {
+		return
+	}
+	nc := PaddedCols(n)
+	k4 := Round4(k)
+	switch {
+	case k < 0 || lda < 0 || ldc < 0:
+		panic("simd: GemmU16S8: negative size")
+	case m > 1 && ldc < nc:
+		panic("simd: GemmU16S8: ldc smaller than PaddedCols(n)")
+	case len(c) < (m-1)*ldc+nc:
+		panic("simd: GemmU16S8: c too short")
+	case len(hi) < (m-1)*lda+k4:
+		panic("simd: GemmU16S8: hi shorter than (m−1)·lda + Round4(k)")
+	case len(bp) < PackedLenS8(n, k):
+		panic("simd: GemmU16S8: bp shorter than PackedLenS8(n, k)")
+	}
+	panels := nc / PanelWidth
+	block := max(1, gemmBlockBytes/(PanelWidth*max(k4, 4)))
+	for p0 := 0; p0 < panels; p0 += block {
+		np := min(block, panels-p0)
+		gemmU16S8Panels(c[p0*PanelWidth:], ldc, hi, lo, lda, m, bp[p0*k4*PanelWidth:], np, k)
+	}
+}

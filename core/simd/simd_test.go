@@ -466,19 +466,61 @@ func TestGemmU8S8(t *testing.T) {
 	})
 }
 
+func TestGemmU16S8(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(13, 14))
+		for _, k := range []int{0, 1, 3, 4, 5, 9, 64, 67, 784} {
+			for _, m := range []int{1, 3, 4, 5, 9} {
+				for _, n := range []int{1, 31, 33, 70} {
+					k4 := Round4(k)
+					lda := k4 + r.IntN(2)*4
+					ldc := PaddedCols(n) + r.IntN(3)
+					hi := make([]uint8, (m-1)*lda+k4)
+					lo := make([]uint8, len(hi))
+					for i := range hi {
+						hi[i], lo[i] = uint8(r.IntN(256)), uint8(r.IntN(256))
+					}
+					b := make([]int8, n*k)
+					for i := range b {
+						b[i] = int8(r.IntN(256) - 128)
+					}
+					bp := make([]int8, PackedLenS8(n, k))
+					PackS8(bp, b, n, k, k, 1)
+					c := make([]int32, (m-1)*ldc+PaddedCols(n))
+					GemmU16S8(c, ldc, hi, lo, lda, m, bp, n, k)
+					for i := range m {
+						for j := range PaddedCols(n) {
+							var w int64
+							for q := 0; q < k && j < n; q++ {
+								w += (256*int64(hi[i*lda+q]) + int64(lo[i*lda+q])) * int64(b[j*k+q])
+							}
+							if c[i*ldc+j] != int32(w) { // modulo 2³²
+								t.Fatalf("k=%d m=%d n=%d: c[%d][%d] = %d, want %d (mod 2³²)", k, m, n, i, j, c[i*ldc+j], int32(w))
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
 func TestPanics(t *testing.T) {
 	cases := map[string]func(){
-		"Dot":          func() { Dot(make([]float32, 3), make([]float32, 4)) },
-		"DotS8":        func() { DotS8(make([]int8, 3), make([]int8, 4)) },
-		"DotU8S8":      func() { DotU8S8(make([]uint8, 3), make([]int8, 4)) },
-		"Exp":          func() { Exp(make([]float32, 2), make([]float32, 3)) },
-		"ExpRBF":       func() { ExpRBF(make([]float32, 3), make([]float32, 3), make([]float32, 2), 1, 0) },
-		"Tanh":         func() { Tanh(make([]float32, 2), make([]float32, 3)) },
-		"Gemm c":       func() { Gemm(make([]float32, 31), 32, make([]float32, 4), 4, 1, make([]float32, 128), 1, 4) },
-		"Gemm a":       func() { Gemm(make([]float32, 64), 32, make([]float32, 7), 4, 2, make([]float32, 128), 1, 4) },
-		"Gemm bp":      func() { Gemm(make([]float32, 32), 32, make([]float32, 4), 4, 1, make([]float32, 127), 1, 4) },
-		"Gemm ldc":     func() { Gemm(make([]float32, 64), 16, make([]float32, 8), 4, 2, make([]float32, 128), 1, 4) },
-		"GemmU8S8 a":   func() { GemmU8S8(make([]int32, 32), 32, make([]uint8, 3), 4, 1, make([]int8, 128), 1, 3) },
+		"Dot":        func() { Dot(make([]float32, 3), make([]float32, 4)) },
+		"DotS8":      func() { DotS8(make([]int8, 3), make([]int8, 4)) },
+		"DotU8S8":    func() { DotU8S8(make([]uint8, 3), make([]int8, 4)) },
+		"Exp":        func() { Exp(make([]float32, 2), make([]float32, 3)) },
+		"ExpRBF":     func() { ExpRBF(make([]float32, 3), make([]float32, 3), make([]float32, 2), 1, 0) },
+		"Tanh":       func() { Tanh(make([]float32, 2), make([]float32, 3)) },
+		"Gemm c":     func() { Gemm(make([]float32, 31), 32, make([]float32, 4), 4, 1, make([]float32, 128), 1, 4) },
+		"Gemm a":     func() { Gemm(make([]float32, 64), 32, make([]float32, 7), 4, 2, make([]float32, 128), 1, 4) },
+		"Gemm bp":    func() { Gemm(make([]float32, 32), 32, make([]float32, 4), 4, 1, make([]float32, 127), 1, 4) },
+		"Gemm ldc":   func() { Gemm(make([]float32, 64), 16, make([]float32, 8), 4, 2, make([]float32, 128), 1, 4) },
+		"GemmU8S8 a": func() { GemmU8S8(make([]int32, 32), 32, make([]uint8, 3), 4, 1, make([]int8, 128), 1, 3) },
+		"GemmU16S8 lo": func() {
+			GemmU16S8(make([]int32, 32), 32, make([]uint8, 4), make([]uint8, 3), 4, 1, make([]int8, 128), 1, 3)
+		},
 		"Pack b":       func() { Pack(make([]float32, 128), make([]float32, 3), 1, 4, 4, 1) },
 		"PackS8 short": func() { PackS8(make([]int8, 127), make([]int8, 4), 1, 4, 4, 1) },
 	}
