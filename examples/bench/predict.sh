@@ -86,7 +86,7 @@ timed() {
 	awk '{ printf "%s %.3f\n", $1, $2 + $3 }' "$out.time"
 }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "n/a" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 met() { if awk -v v="$1" "BEGIN { exit !(v $2) }"; then echo met; else echo "**missed**"; fi; }
 field() { tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; } # key=value field of stdin
 differ() { awk 'NR == FNR { a[NR] = $1 + 0; next } a[FNR] != $1 + 0 { d++ } END { print d + 0 }' "$1" "$2"; }
