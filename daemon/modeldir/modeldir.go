@@ -210,8 +210,8 @@ func writeTemp(dir string, data []byte) (path string, err error) {
 	path = f.Name()
 	defer func() {
 		if err != nil {
-			f.Close() // harmless when already closed
-			os.Remove(path)
+			f.Close()           // harmless when already closed
+			os.Remove(f.Name()) // not path: a failing return has set it to ""
 		}
 	}()
 	if err = f.Chmod(0o644); err != nil {

@@ -94,6 +94,7 @@ load0=$(cut -d ' ' -f 1 /proc/loadavg)
 
 rows=()
 row() { rows+=("$*"); }
+fnote="" snote=""
 
 # whole NAME REPEAT_A REPEAT_B A_CMD... -- B_CMD... alternates the two
 # commands (A first) and sets wall_a cpu_a wall_b cpu_b (medians) and
@@ -134,9 +135,10 @@ for c in $cases; do
 		d=$(differ "$tmp/f.libsvm.pred" "$tmp/f.svmgo.pred")
 		acc=$(sed -n 's/^Accuracy = \([^ ]*\).*/\1/p' "$tmp/fashion.b.out" | head -n 1)
 		x=$(ratio "$wall_a" "$wall_b")
-		row "| Fashion-MNIST 10k RBF, \`predict fashion.test\` (10,000 rows), whole command, 2 cores wall | $wall_a s | $wall_b s | ${x}× | ≥ 25×: $(met "$x" ">= 25") |"
-		row "| same, CPU time (user + sys) | $cpu_a s | $cpu_b s | $(ratio "$cpu_a" "$cpu_b")× | |"
-		row "| same, labels differing / accuracy | | $d differ / $acc | | same labels: $(met "$d" "== 0") |"
+		row "| Fashion-MNIST 10k | whole \`predict fashion.test\`, 2 cores wall | $wall_a s | $wall_b s | ${x}× | ≥ 25×: $(met "$x" ">= 25") |"
+		row "| Fashion-MNIST 10k | whole command, CPU time (user + sys) | $cpu_a s | $cpu_b s | $(ratio "$cpu_a" "$cpu_b")× | |"
+		row "| Fashion-MNIST 10k | labels differing from svm-predict's; accuracy | | $d; $acc | | same labels: $(met "$d" "== 0") |"
+		fnote="- Fashion-MNIST 10k whole \`predict fashion.test\`, 2 cores wall: measured $(date -u +%Y-%m-%d), medians of $repeat runs of svmgo and $slow of svm-predict, alternating; 1-minute load average $(cut -d ' ' -f 1 /proc/loadavg) after them."
 
 		say "fashion10k: in-process predict work, float32 and int8, one core"
 		p=$(taskset -c 0 "$tmp/predicttime" -peak -repeat "$repeat" -workers 1 "$test" "$m" "$tmp/fashion10k.q8")
@@ -146,9 +148,9 @@ for c in $cases; do
 		gf=$(printf '%s\n' "$fl" | field gflops_per_cpu_s)
 		fcpu=$(printf '%s\n' "$fl" | field cpu_ms) qcpu=$(printf '%s\n' "$q8" | field cpu_ms)
 		pct=$(awk -v a="$gf" -v b="$peak" 'BEGIN { printf "%.0f", 100 * a / b }')
-		row "| Fashion kernel evaluation, float32 batch predict, 1 core (87 GFLOP of dot products) | | $fcpu ms CPU: $gf GFLOP/s | $pct% of the measured peak ($peak GFLOP/s a core) | |"
+		row "| Fashion-MNIST 10k | kernel evaluation, float32 batch predict in process, 1 core CPU | | $fcpu ms: $gf GFLOP/s | $pct% of one core's measured peak, $peak GFLOP/s | |"
 		qx=$(ratio "$fcpu" "$qcpu")
-		row "| Fashion int8 (\`quantize --bits 8\`) vs float32 batch predict, 1 core CPU | float32 $fcpu ms | int8 $qcpu ms ($(printf '%s\n' "$q8" | field differ) labels differ, acc $(printf '%s\n' "$q8" | field acc)) | ${qx}× | ≥ 1.5×: $(met "$qx" ">= 1.5") |"
+		row "| Fashion-MNIST 10k | int8 (\`quantize --bits 8\`) vs float32 batch predict, 1 core CPU | | float32 $fcpu ms, int8 $qcpu ms ($(printf '%s\n' "$q8" | field differ) labels differ from float32, accuracy $(printf '%s\n' "$q8" | field acc)) | ${qx}× | ≥ 1.5×: $(met "$qx" ">= 1.5") |"
 		;;
 	shuttle)
 		train=$SHARED/shuttle.train test=$SHARED/shuttle.test
@@ -167,30 +169,45 @@ for c in $cases; do
 		s=$(median "${sw[@]}") gm=$(median "${gw[@]}")
 		x=$(ratio "$s" "$gm")
 		d=$(differ "$tmp/s.libsvm.pred" "$tmp/s.svmgo.pred")
-		row "| shuttle (-c 100 -g 1, 14,500 rows), predict work in process, 1 core CPU, parsing excluded | svm_predict $s ms | $gm ms ($d labels differ) | ${x}× | ≥ 10×: $(met "$x" ">= 10") |"
+		row "| shuttle | predict work in process (\`svm_predict\` vs batch), 1 core CPU, parsing excluded | $s ms | $gm ms ($d labels differ) | ${x}× | ≥ 10×: $(met "$x" ">= 10") |"
 
 		say "shuttle: whole commands ×$((2 * repeat + 1)) alternating (2 cores)"
 		n=$((2 * repeat + 1))
 		whole shuttle "$n" "$n" svm-predict "$test" "$lm" "$tmp/s.libsvm.cmd" \
 			-- "$svmgo" predict "$test" "$tmp/shuttle.svmgo" "$tmp/s.svmgo.cmd"
 		x=$(ratio "$wall_a" "$wall_b")
-		row "| shuttle, whole command, 2 cores wall | $wall_a s | $wall_b s | ${x}× | ≥ 4×: $(met "$x" ">= 4") |"
-		row "| same, CPU time (user + sys) | $cpu_a s | $cpu_b s | $(ratio "$cpu_a" "$cpu_b")× | |"
+		row "| shuttle | whole \`predict shuttle.test\`, 2 cores wall | $wall_a s | $wall_b s | ${x}× | ≥ 4×: $(met "$x" ">= 4") |"
+		row "| shuttle | whole command, CPU time (user + sys) | $cpu_a s | $cpu_b s | $(ratio "$cpu_a" "$cpu_b")× | |"
 		g=$("$tmp/predicttime" -repeat 5 "$test" "$tmp/shuttle.svmgo")
 		parse=$(printf '%s\n' "$g" | field parse_ms) load=$(printf '%s\n' "$g" | grep '^model=' | field load_ms)
 		pw=$(printf '%s\n' "$g" | grep '^model=' | field predict_ms)
 		rest=$(awk -v w="$wall_b" -v a="$parse" -v b="$load" -v c="$pw" 'BEGIN { r = 1000 * w - a - b - c; printf "%.0f", r < 0 ? 0 : r }')
-		row "| shuttle \`svmgo predict\` split (in process, 2 cores) | | parse $parse ms, model load $load ms, predict $pw ms, rest (start-up, output) ≈ $rest ms | | |"
+		row "| shuttle | \`svmgo predict\` split, in process, 2 cores | | parse $parse ms, model load $load ms, predict $pw ms, rest (start-up, output) ≈ $rest ms | | |"
+		snote="- shuttle predict work in process (\`svm_predict\` vs batch), 1 core CPU, parsing excluded: measured $(date -u +%Y-%m-%d), medians of $repeat alternating runs (each the median of 3 passes of svm_predict, 5 of svmgo), whole commands of $n; 1-minute load average $(cut -d ' ' -f 1 /proc/loadavg) after them."
 		;;
 	esac
 done
 
-load1=$(cut -d ' ' -f 1 /proc/loadavg)
 simdinfo=$({ "$tmp/predicttime" -repeat 1 "$SHARED/heart_scale" /dev/null 2>/dev/null || true; } | sed -n 's/.*simd="\([^"]*\)".*/\1/p')
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 {
-	echo "| work | LIBSVM | svmgo | ratio | goal |"
-	echo "|---|---:|---:|---:|---|"
+	echo "| data | work | LIBSVM 3.24 | svmgo | ratio | goal (issue 12) |"
+	echo "|---|---|---:|---:|---:|---|"
 	printf '%s\n' "${rows[@]}"
 	echo
-	echo "$(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)), svmgo SIMD path ${simdinfo:-unknown}; load average $load0 at the start, $load1 at the end; medians of $repeat runs (svm-predict on Fashion: $slow)."
-} | tee examples/bench/out/predict.md
+	echo "- Both tools predict with the same model: svmgo's Fashion-MNIST model (\`svmgo train -c 10 -g 0.03"
+	echo "  -m 200\` on the first 10000 rows of fashion.train) written as a LIBSVM text model for"
+	echo "  svm-predict (predicttime -export-libsvm); shuttle's \`svm-train -c 100 -g 1\` model imported"
+	echo "  for svmgo (\`svmgo import\`). Whole commands: \`/usr/bin/time\` (10 ms resolution), svm-predict"
+	echo "  single-threaded, svmgo predict on every CPU. In process: examples/bench/predicttime (svmgo's"
+	echo "  batch call, one worker, pinned to CPU 0) and examples/bench/svmpredicttime.c (libsvm-dev's"
+	echo "  svm_predict over the same rows, parsed before timing, pinned to CPU 0), process CPU time."
+	echo "- GFLOP/s counts the dot products, 2·rows·SVs·features, per CPU second of the batch predict;"
+	echo "  the peak is one core's 16-lane float32 FMAs in independent chains (predicttime -peak),"
+	echo "  measured in the same run, so a loaded machine lowers both."
+	[[ -n $fnote ]] && echo "$fnote"
+	[[ -n $snote ]] && echo "$snote"
+	echo "- Machine: $(nproc) CPU(s)${cpu:+, $cpu}; svmgo SIMD path ${simdinfo:-unknown}; 1-minute load average $load0 at the start; $(go env GOVERSION 2>/dev/null || echo go); $(date -u +%Y-%m-%d)."
+} >examples/bench/out/predict.md
+cat examples/bench/out/predict.md
+say "table written to examples/bench/out/predict.md"

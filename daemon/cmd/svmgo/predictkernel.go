@@ -56,7 +56,7 @@ func readKernelFile(path, kind string) (kernelFile, error) {
 // svm-predict's layout — a "labels" line, then the predicted label and
 // each class's probability (%.6g) a row; for ε-SVR -b 1 it prints the
 // Laplace model's note and predicts values.
-func predictKernel(kind, testFile, modelFile, outFile string, prob, quiet bool, stdout, stderr io.Writer) int {
+func predictKernel(kind, testFile, modelFile, outFile string, readOpt core.ReadOptions, prob, quiet bool, stdout, stderr io.Writer) int {
 	f, err := readKernelFile(modelFile, kind)
 	if err != nil {
 		return fail(stderr, err)
@@ -71,7 +71,7 @@ func predictKernel(kind, testFile, modelFile, outFile string, prob, quiet bool, 
 	case prob && f.svmType == core.EpsSVR && !quiet:
 		fmt.Fprintf(stdout, "Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma=%.6g\n", f.probA[0])
 	}
-	ds, err := core.ReadFile(testFile, core.ReadOptions{})
+	ds, err := core.ReadFile(testFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}
