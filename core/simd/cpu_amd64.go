@@ -9,3 +9,6 @@ var (
 	hasAVX512 = hasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ
 	hasVNNI   = hasAVX512 && cpu.X86.HasAVX512VNNI
 )
+
+// hasNEON is arm64's.
+const hasNEON = false

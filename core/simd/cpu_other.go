@@ -1,4 +1,4 @@
-//go:build !amd64
+//go:build !amd64 && !arm64
 
 package simd
 
@@ -7,4 +7,5 @@ const (
 	hasAVX2   = false
 	hasAVX512 = false
 	hasVNNI   = false
+	hasNEON   = false
 )

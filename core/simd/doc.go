@@ -6,8 +6,10 @@
 // assembly, chosen once at start-up from the CPU's features
 // (golang.org/x/sys/cpu). The int8 dot products use AVX-512 BW or AVX2
 // (VNNI for u8×s8), the int8 matrix product AVX-512 VNNI only (VPDPBUSD;
-// without it, the portable code). Every other architecture, arm64
-// included, runs the portable code (tested under qemu by make test).
+// without it, the portable code). On arm64 the float32 matrix product has a
+// NEON micro-kernel (the rest is portable code there); every other
+// architecture runs the portable code. make test runs the arm64 paths under
+// qemu.
 //
 // Why Go assembly and not simd/archsimd: archsimd exists only under
 // GOEXPERIMENT=simd, so a user's plain `go build` (and the C library built

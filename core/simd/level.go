@@ -8,6 +8,7 @@ const (
 	Portable Level = iota // pure Go, every architecture
 	AVX2                  // amd64 AVX2 + FMA
 	AVX512                // amd64 AVX-512 F/BW/VL (+ VNNI for int8 when present)
+	NEON                  // arm64 Advanced SIMD (the float32 matrix product)
 )
 
 // String names the level as Info reports it.
@@ -17,6 +18,8 @@ func (l Level) String() string {
 		return "avx2+fma"
 	case AVX512:
 		return "avx512"
+	case NEON:
+		return "neon"
 	}
 	return "portable"
 }
@@ -51,6 +54,9 @@ func available() []Level {
 	if hasAVX512 {
 		ls = append(ls, AVX512)
 	}
+	if hasNEON {
+		ls = append(ls, NEON)
+	}
 	return ls
 }
 
@@ -69,6 +75,8 @@ func init() {
 		level = AVX512
 	case hasAVX2:
 		level = AVX2
+	case hasNEON:
+		level = NEON
 	}
 	vnni = level == AVX512 && hasVNNI
 }

@@ -562,10 +562,13 @@ func TestNoAllocs(t *testing.T) {
 
 func TestInfo(t *testing.T) {
 	want := Portable
-	if hasAVX512 {
+	switch {
+	case hasAVX512:
 		want = AVX512
-	} else if hasAVX2 {
+	case hasAVX2:
 		want = AVX2
+	case hasNEON:
+		want = NEON
 	}
 	if CurrentLevel() != want {
 		t.Fatalf("CurrentLevel() = %v, want %v", CurrentLevel(), want)
