@@ -298,6 +298,9 @@ func predictCSRF32(p predictor, output int, dst []float64, indptr []int64, indic
 	if _, err := checkCSR(indptr, indices, values, rows, s.checkFrom()); err != nil {
 		return err
 	}
+	if csrBatch(p, output, dst, indptr, indices, values, rows) {
+		return nil
+	}
 	for r := range rows {
 		st, e := indptr[r], indptr[r+1]
 		idx, val := indices[st:e], values[st:e]

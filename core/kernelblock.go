@@ -301,3 +301,42 @@ func (m *KernelModel) blockPredictMatrix(b *kernelBlocks, dst []float64, x []flo
 	}
 	b.batchPool.Put(s)
 }
+
+// PredictCSRBatch writes the predictions of len(dst) sparse rows given in
+// CSR form to dst and returns it: row r holds the 0-based, strictly
+// increasing indices indices[indptr[r]:indptr[r+1]] with their values,
+// read as PredictSparse reads a row. A packed model predicts them a block
+// at a time, scattered into dense rows (the C ABI's CSR batch calls). It
+// allocates nothing once warm. It panics if indptr has fewer than
+// len(dst)+1 entries or does not bound rows of indices and values, or if
+// Init was not called.
+func (m *KernelModel) PredictCSRBatch(dst []float64, indptr []int64, indices []int32, values []float32) []float64 {
+	pre := m.prepared()
+	rows := len(dst)
+	if len(indptr) < rows+1 {
+		panic("core: KernelModel.PredictCSRBatch: indptr shorter than len(dst)+1")
+	}
+	row := func(r int) ([]int32, []float32) {
+		s, e := indptr[r], indptr[r+1]
+		return indices[s:e], values[s:e]
+	}
+	b := pre.blk
+	if b == nil {
+		for r := range dst {
+			dst[r] = m.PredictSparse(row(r))
+		}
+		return dst
+	}
+	s := b.batchPool.Get().(*blockScratch)
+	for r0 := 0; r0 < rows; r0 += b.rows {
+		n := min(b.rows, rows-r0)
+		for r := range n {
+			idx, val := row(r0 + r)
+			b.stageSparse(s, r, idx, val)
+		}
+		m.kernelRows(b, s, s.x, b.nf, n)
+		m.blockLabels(b, s, dst[r0:r0+n], n)
+	}
+	b.batchPool.Put(s)
+	return dst
+}

@@ -263,6 +263,29 @@ func TestBlockedLabelsSharedData(t *testing.T) {
 					single[i] = m.predictDenseAnyWidth(test.DenseRow(i))
 				}
 			}
+			// The same rows in CSR form through PredictCSRBatch.
+			indptr := []int64{0}
+			var indices []int32
+			var values []float32
+			for i := range test.Len() {
+				if test.IsDense() {
+					for j, v := range test.DenseRow(i) {
+						if v != 0 {
+							indices, values = append(indices, int32(j)), append(values, v)
+						}
+					}
+				} else {
+					idx, val := test.SparseRow(i)
+					indices, values = append(indices, idx...), append(values, val...)
+				}
+				indptr = append(indptr, int64(len(indices)))
+			}
+			csr := m.PredictCSRBatch(make([]float64, test.Len()), indptr, indices, values)
+			for i := range csr {
+				if csr[i] != got[i] && !(m.IsRegression() && math.Abs(csr[i]-got[i]) <= 1e-4*(1+math.Abs(got[i]))) {
+					t.Fatalf("row %d: PredictCSRBatch %v, PredictBatchParallel %v", i, csr[i], got[i])
+				}
+			}
 			differ := 0
 			for i := range want {
 				if m.IsRegression() {
@@ -303,7 +326,13 @@ func TestBlockedPredictNoAllocs(t *testing.T) {
 	mat := ds.x[:ds.Len()*30]
 	m.PredictBatch(dst, ds)
 	m.PredictDenseBatch(dst, mat)
+	indptr := []int64{0, 3, 3, 6}
+	indices := []int32{0, 4, 9, 1, 2, 29}
+	values := []float32{0.5, -1, 0.25, 1, 1, -0.5}
+	csr := make([]float64, 3)
+	m.PredictCSRBatch(csr, indptr, indices, values)
 	for name, f := range map[string]func(){
+		"PredictCSRBatch":   func() { m.PredictCSRBatch(csr, indptr, indices, values) },
 		"PredictDense":      func() { m.PredictDense(x) },
 		"PredictSparse":     func() { m.PredictSparse(idx, val) },
 		"PredictBatch":      func() { m.PredictBatch(dst, ds) },
