@@ -415,27 +415,8 @@ func kindError(got, want string, major, minor uint16) error {
 // openPayload checks b's frame and checksum and the msgpack structure of
 // its payload, and returns the payload and the format version.
 func openPayload(b []byte) (payload []byte, major, minor uint16, err error) {
-	n := min(len(b), len(Magic))
-	if string(b[:n]) != Magic[:n] {
-		return nil, 0, 0, fmt.Errorf("%w: bad magic %q", ErrNotModel, b[:n])
-	}
-	if len(b) < HeaderSize {
-		return nil, 0, 0, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", ErrTruncated, len(b), HeaderSize)
-	}
-	major = binary.LittleEndian.Uint16(b[8:10])
-	minor = binary.LittleEndian.Uint16(b[10:12])
-	if major != Major {
-		return nil, 0, 0, fmt.Errorf("%w: format %d.%d, this reader reads %d.x", ErrVersion, major, minor, Major)
-	}
-	size := binary.LittleEndian.Uint64(b[12:20])
-	have := uint64(len(b) - HeaderSize)
-	switch {
-	case size > MaxPayload:
-		return nil, 0, 0, fmt.Errorf("%w: header claims a %d-byte payload, more than MaxPayload", ErrCorrupt, size)
-	case size > have:
-		return nil, 0, 0, fmt.Errorf("%w: payload of %d bytes, header says %d", ErrTruncated, have, size)
-	case size < have:
-		return nil, 0, 0, fmt.Errorf("%w: %d bytes after the %d-byte payload", ErrCorrupt, have-size, size)
+	if major, minor, _, err = checkFrame(b, uint64(len(b))); err != nil {
+		return nil, 0, 0, err
 	}
 	payload = b[HeaderSize:]
 	if want, got := binary.LittleEndian.Uint32(b[20:24]), crc32.Checksum(payload, castagnoli); got != want {
@@ -445,6 +426,37 @@ func openPayload(b []byte) (payload []byte, major, minor uint16, err error) {
 		return nil, 0, 0, fmt.Errorf("%w: body: %w", ErrCorrupt, err)
 	}
 	return payload, major, minor, nil
+}
+
+// checkFrame checks the frame at the start of h (all of it when h holds at
+// least HeaderSize bytes, else as much of the magic as h holds) for a file
+// of total bytes, and returns the version and the payload length. Every
+// reader of bytes or files checks the frame here, before it reads or
+// checksums a payload.
+func checkFrame(h []byte, total uint64) (major, minor uint16, size uint64, err error) {
+	n := min(len(h), len(Magic))
+	if string(h[:n]) != Magic[:n] {
+		return 0, 0, 0, fmt.Errorf("%w: bad magic %q", ErrNotModel, h[:n])
+	}
+	if len(h) < HeaderSize || total < HeaderSize {
+		return 0, 0, 0, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", ErrTruncated, min(uint64(len(h)), total), HeaderSize)
+	}
+	major = binary.LittleEndian.Uint16(h[8:10])
+	minor = binary.LittleEndian.Uint16(h[10:12])
+	if major != Major {
+		return 0, 0, 0, fmt.Errorf("%w: format %d.%d, this reader reads %d.x", ErrVersion, major, minor, Major)
+	}
+	size = binary.LittleEndian.Uint64(h[12:20])
+	have := total - HeaderSize
+	switch {
+	case size > MaxPayload:
+		return 0, 0, 0, fmt.Errorf("%w: header claims a %d-byte payload, more than MaxPayload", ErrCorrupt, size)
+	case size > have:
+		return 0, 0, 0, fmt.Errorf("%w: payload of %d bytes, header says %d", ErrTruncated, have, size)
+	case size < have:
+		return 0, 0, 0, fmt.Errorf("%w: %d bytes after the %d-byte payload", ErrCorrupt, have-size, size)
+	}
+	return major, minor, size, nil
 }
 
 // bodyKind returns the value of the body's "k" key, "" when it has none.

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -791,8 +792,8 @@ func TestReadFileErrors(t *testing.T) {
 	if _, err := ReadFile(text); !errors.Is(err, ErrNotModel) {
 		t.Errorf("text model: err = %v, want ErrNotModel", err)
 	}
-	if _, err := ReadFile(dir); !errors.Is(err, ErrNotModel) {
-		t.Errorf("directory: err = %v, want ErrNotModel", err)
+	if _, err := ReadFile(dir); !errors.Is(err, fileio.ErrNotRegular) || errors.Is(err, ErrNotModel) {
+		t.Errorf("directory: err = %v, want fileio.ErrNotRegular", err)
 	}
 }
 

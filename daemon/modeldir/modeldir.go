@@ -24,8 +24,8 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -60,12 +60,6 @@ func ParseFileName(name string) (version uint64, ok bool) {
 		return 0, false
 	}
 	return v, true
-}
-
-// isTempName reports whether name is one a writer uses while a file is not
-// yet complete; scans and events ignore such names (DESIGN.md §8).
-func isTempName(name string) bool {
-	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".tmp")
 }
 
 // highestVersion returns the highest version published in dir, and
@@ -161,7 +155,7 @@ func stampedKernel(m *core.KernelModel, created int64) *core.KernelModel {
 // publishBytes gives the model file data the next version in dir (see
 // Publish).
 func publishBytes(dir string, data []byte) (uint64, error) {
-	tmp, err := writeTemp(dir, data)
+	tmp, err := fileio.WriteTemp(dir, "model", data)
 	if err != nil {
 		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 	}
@@ -193,38 +187,9 @@ func publishBytes(dir string, data []byte) (uint64, error) {
 				return 0, fmt.Errorf("modeldir: publish %s: %w", final, rerr)
 			}
 		}
-		if err := durable.SyncDir(dir); err != nil {
+		if err := fileio.SyncDir(dir); err != nil {
 			return next, fmt.Errorf("modeldir: publish %s: sync directory: %w", final, err)
 		}
 		return next, nil
 	}
-}
-
-// writeTemp writes data to a new temporary file in dir, syncs and closes
-// it, and returns its path; on error nothing is left behind.
-func writeTemp(dir string, data []byte) (path string, err error) {
-	f, err := os.CreateTemp(dir, "."+filePrefix+"*.tmp")
-	if err != nil {
-		return "", err
-	}
-	path = f.Name()
-	defer func() {
-		if err != nil {
-			f.Close() // harmless when already closed
-			os.Remove(path)
-		}
-	}()
-	if err = f.Chmod(0o644); err != nil {
-		return "", err
-	}
-	if _, err = f.Write(data); err != nil {
-		return "", err
-	}
-	if err = f.Sync(); err != nil {
-		return "", err
-	}
-	if err = f.Close(); err != nil {
-		return "", err
-	}
-	return path, nil
 }

@@ -3,10 +3,8 @@ package modeldir
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -333,7 +331,7 @@ func (w *Watcher) load(path string) (*Loaded, error) {
 // between cannot pair one file's kind with another's body. Errors wrap
 // modelfile's sentinels or the os error, as modelfile.ReadFile's do.
 func Load(path string) (*Loaded, error) {
-	data, err := readModelBytes(path)
+	data, err := modelfile.ReadBytes(path)
 	if err != nil {
 		return nil, err
 	}
@@ -378,33 +376,4 @@ func Decode(data []byte) (*Loaded, error) {
 		return nil, err
 	}
 	return &Loaded{Model: m}, nil
-}
-
-// readModelBytes reads a whole model file, refusing a file larger than a
-// model file can be before reading it (modelfile.ReadFile's limit).
-func readModelBytes(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("modeldir: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("modeldir: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file", modelfile.ErrNotModel, path)
-	}
-	if uint64(fi.Size()) > modelfile.HeaderSize+modelfile.MaxPayload || uint64(fi.Size()) > math.MaxInt {
-		return nil, fmt.Errorf("%w: %s is %d bytes, more than a model file can be", modelfile.ErrCorrupt, path, fi.Size())
-	}
-	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			// The file shrank after Stat: not an atomic publish.
-			return nil, fmt.Errorf("%w: %s: %w", modelfile.ErrTruncated, path, err)
-		}
-		return nil, fmt.Errorf("modeldir: read %s: %w", path, err)
-	}
-	return data, nil
 }

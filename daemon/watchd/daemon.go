@@ -113,7 +113,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 	"github.com/libsvmgo/libsvmgo/quantize"
@@ -483,10 +483,10 @@ func (d *Daemon) reject(name string, why error) error {
 	if err != nil {
 		return fmt.Errorf("watchd: reject %s: %w", name, err)
 	}
-	if err := durable.WriteFile(dst+ReasonSuffix, []byte(r.reason+"\n")); err != nil {
+	if err := fileio.WriteFile(dst+ReasonSuffix, []byte(r.reason+"\n")); err != nil {
 		return fmt.Errorf("watchd: reject %s: %w", name, err)
 	}
-	if err := durable.Rename(filepath.Join(d.incoming, name), dst); err != nil {
+	if err := fileio.Rename(filepath.Join(d.incoming, name), dst); err != nil {
 		return fmt.Errorf("watchd: reject %s: %w", name, err)
 	}
 	d.metrics.rejected.Inc()
@@ -498,7 +498,7 @@ func (d *Daemon) reject(name string, why error) error {
 func (d *Daemon) moveDone(name string) error {
 	dst, err := freeName(d.done, name)
 	if err == nil {
-		err = durable.Rename(filepath.Join(d.incoming, name), dst)
+		err = fileio.Rename(filepath.Join(d.incoming, name), dst)
 	}
 	if err != nil {
 		return fmt.Errorf("watchd: move %s to done: %w", name, err)
@@ -909,7 +909,7 @@ func (d *Daemon) retain() error {
 		}
 		d.log.Info("old model removed", "version", v)
 	}
-	if err := durable.SyncDir(d.models); err != nil {
+	if err := fileio.SyncDir(d.models); err != nil {
 		return fmt.Errorf("watchd: retention: %w", err)
 	}
 	return nil

@@ -5,14 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
+
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
-// isTempName reports whether name is one a producer uses while a file is not
-// yet complete (DESIGN.md §8): such names are never ingested.
-func isTempName(name string) bool {
-	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".tmp")
-}
+// isTempName reports whether name is one a producer uses while a file is
+// not yet complete (DESIGN.md §8): such names are never ingested. The rule
+// is fileio's, shared with the model directory and the store.
+func isTempName(name string) bool { return fileio.IsTempName(name) }
 
 // freeName returns the path in dir for a file called base: dir/base, or
 // dir/base.1, dir/base.2, ... when that name is taken, because an archive

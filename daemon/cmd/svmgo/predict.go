@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -94,7 +94,7 @@ func writeLines(path string, values []float64) error {
 		buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		buf = append(buf, '\n')
 	}
-	return durable.WriteFile(path, buf)
+	return fileio.WriteFile(path, buf)
 }
 
 // printScore prints the report of liblinear-predict and svm-predict: MSE

@@ -6,8 +6,8 @@ import (
 	"io"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -80,7 +80,7 @@ func predictKernel(kind, testFile, modelFile, outFile string, prob, quiet bool, 
 	if prob && f.svmType == core.CSVC {
 		var out bytes.Buffer
 		pred = probabilityLines(&out, m, f.labels, f.nf, ds)
-		err = durable.WriteFile(outFile, out.Bytes())
+		err = fileio.WriteFile(outFile, out.Bytes())
 	} else {
 		pred = m.PredictBatchParallel(make([]float64, ds.Len()), ds, 0)
 		err = writeLines(outFile, pred)
