@@ -4,7 +4,6 @@ import (
 	"log/slog"
 	"math"
 
-	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -39,34 +38,12 @@ func loadBuffer(b []byte) (predictor, error) {
 	return checked(l)
 }
 
-// checked returns the predictor of a loaded model after the checks the
-// file format does not make.
+// checked returns the predictor of a loaded model. The model file
+// decoder has validated it (core's Validate for float models, refusing
+// non-finite weights too; quantize's checks for quantized ones): the one
+// validation every path shares, watchers and the command included.
 func checked(l *modeldir.Loaded) (predictor, error) {
-	if l.Model != nil {
-		if err := checkWeights(l.Model); err != nil {
-			return nil, err
-		}
-	}
-	// Validate, run by the kernel loader, already refuses every
-	// non-finite number of a kernel model, and quantize.Unmarshal every
-	// non-finite scale, offset, bias weight, ρ or probability parameter
-	// of a quantized one (its codes are integers).
 	return predictorOf(l), nil
-}
-
-// checkWeights refuses a model with a non-finite weight or bias, which the
-// file format carries but no training produces: every prediction from it
-// would be refused as non-finite, so the loader says why instead.
-func checkWeights(m *core.LinearModel) error {
-	if math.IsNaN(m.Bias) || math.IsInf(m.Bias, 0) {
-		return errorf(statusCorrupt, "the model's bias %v is not finite", m.Bias)
-	}
-	for i, w := range m.W {
-		if f := float64(w); math.IsNaN(f) || math.IsInf(f, 0) {
-			return errorf(statusCorrupt, "the model's weight %d is %v", i, f)
-		}
-	}
-	return nil
 }
 
 // watch opens a watcher on dir. The library never writes to stdout or

@@ -393,13 +393,14 @@ func TestPredictErrors(t *testing.T) {
 		!strings.Contains(err.Error(), "non-finite weight") {
 		t.Errorf("NaN weight: %v", err)
 	}
-	if err := checkWeights(lm); code(err) != statusCorrupt || !strings.Contains(err.Error(), "weight 5 is NaN") {
-		t.Errorf("checkWeights with a NaN weight: %v", err)
+	if err := lm.Validate(); err == nil || !strings.Contains(err.Error(), "weight 5 is NaN") {
+		t.Errorf("Validate with a NaN weight: %v", err)
 	}
-	if b, err := modelfile.Marshal(lm); err == nil {
-		if _, err := loadBuffer(b); code(err) != statusCorrupt {
-			t.Errorf("loading a file with a NaN weight: %v, want SVMGO_E_CORRUPT", err)
-		}
+	if _, err := modelfile.Marshal(lm); err == nil {
+		t.Error("Marshal wrote a model with a NaN weight")
+	}
+	if _, err := loadBuffer(withNaNWeight(t, lm, 5)); code(err) != statusCorrupt {
+		t.Errorf("loading a file with a NaN weight: %v, want SVMGO_E_CORRUPT", err)
 	}
 }
 

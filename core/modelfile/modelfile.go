@@ -194,8 +194,8 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // model always gives the same bytes. It returns an error, and no bytes, when
 // m fails its Validate or exceeds the format's limits (NumFeatures past
 // MaxInt32, more than 65536 labels, class weights or subproblem results, a
-// non-finite bias, a payload past MaxPayload). It does not modify m and
-// is safe for concurrent use.
+// payload past MaxPayload); Validate refuses a non-finite bias or weight.
+// It does not modify m and is safe for concurrent use.
 func Marshal(m *core.LinearModel) ([]byte, error) {
 	if m == nil {
 		return nil, errors.New("modelfile: marshal: nil model")
@@ -240,8 +240,6 @@ func check(m *core.LinearModel) error {
 	switch {
 	case m.NumFeatures > math.MaxInt32:
 		return fmt.Errorf("%d features, at most %d allowed", m.NumFeatures, math.MaxInt32)
-	case math.IsNaN(m.Bias) || math.IsInf(m.Bias, 0):
-		return fmt.Errorf("bias %v is not finite", m.Bias)
 	case len(m.Labels) > maxClasses:
 		return fmt.Errorf("%d labels, at most %d allowed", len(m.Labels), maxClasses)
 	case len(m.Params.Weights) > maxClasses:

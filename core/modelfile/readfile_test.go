@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
@@ -107,5 +109,34 @@ func TestReadBytesHugeNonModel(t *testing.T) {
 	}
 	if got, err := ReadBytes(ok); err != nil || string(got) != string(valid) {
 		t.Errorf("valid model: %v", err)
+	}
+}
+
+// TestKernelManyLabelsRefusedByCounts (issue 10, "also"): a kernel model
+// file declaring 65536 labels (about 0.5 MB) whose ρ count does not match
+// is refused by its counts, before any per-label work: the error names ρ,
+// not the label repeated at the end, which a quadratic label check took a
+// second to find.
+func TestKernelManyLabelsRefusedByCounts(t *testing.T) {
+	base := newKernelModel(t, core.CSVC, core.Kernel{Type: core.RBFKernel, Gamma: 0.5},
+		[]int32{1, 2}, []int32{1, 1}, 3, 1, true, false, 1)
+	bd, err := toKernelBody(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const nr = maxClasses
+	labels := make([]int32, nr)
+	nsv := make([]int32, nr)
+	for i := range labels {
+		labels[i] = int32(i)
+	}
+	labels[nr-1] = 0 // repeated, at the end
+	nsv[0] = int32(base.SV.Len())
+	bd.Labels, bd.NumSV = putInt32s(labels), putInt32s(nsv)
+	bd.Coef = make([]byte, 8*(nr-1)*base.SV.Len())
+	b := kernelReframe(t, bd)
+	_, err = UnmarshalKernel(b)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "rho") {
+		t.Errorf("%d-byte file with %d labels: %v, want ErrCorrupt naming the rho count", len(b), nr, err)
 	}
 }

@@ -1,12 +1,20 @@
 package modeldir
 
 import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
 	"log/slog"
+	"math"
+	"os"
 	"path/filepath"
 	"runtime"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
 // TestWatchSkipsFIFO (issue 10, fault 1): a FIFO named model-2.svmgo
@@ -50,4 +58,54 @@ func TestWatchSkipsFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitVersion(t, w, 3, 3)
+}
+
+// nanModelFile returns the bytes of a linear model file whose first weight
+// is NaN, with a valid checksum: what a damaged or hostile publisher can
+// write and no training gives.
+func nanModelFile(t *testing.T) []byte {
+	t.Helper()
+	b, err := modelfile.Marshal(testModel(1.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := binary.LittleEndian.AppendUint32(nil, math.Float32bits(1.5))
+	i := bytes.Index(b[modelfile.HeaderSize:], one)
+	if i < 0 {
+		t.Fatal("weight not found in the file")
+	}
+	binary.LittleEndian.PutUint32(b[modelfile.HeaderSize+i:], math.Float32bits(float32(math.NaN())))
+	binary.LittleEndian.PutUint32(b[20:24], crc32.Checksum(b[modelfile.HeaderSize:], crc32.MakeTable(crc32.Castagnoli)))
+	return b
+}
+
+// TestWatchSkipsWhatLoadRefuses (issue 10, fault 2): a model with NaN
+// weights and a valid checksum is refused by ReadFile and skipped by a
+// watcher alike, which keeps serving the version before it.
+func TestWatchSkipsWhatLoadRefuses(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Publish(dir, testModel(1)); err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	w, err := Watch(dir, Options{Logger: slog.New(rec), Debounce: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	waitVersion(t, w, 1, 1)
+	nan := nanModelFile(t)
+	path := filepath.Join(dir, FileName(2))
+	if err := os.WriteFile(path, nan, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); !errors.Is(err, modelfile.ErrCorrupt) {
+		t.Errorf("Load of a NaN model: %v, want ErrCorrupt", err)
+	}
+	if _, err := Decode(nan); !errors.Is(err, modelfile.ErrCorrupt) {
+		t.Errorf("Decode of a NaN model: %v, want ErrCorrupt", err)
+	}
+	w.Rescan()
+	waitFor(t, "the NaN version 2 to be skipped", func() bool { return rec.count(msgSkipped, 2) > 0 })
+	waitVersion(t, w, 1, 1)
 }

@@ -368,10 +368,9 @@ func Decode(data []byte) (*Loaded, error) {
 		}
 		return &Loaded{Quantized: q}, nil
 	}
+	// Unmarshal validates the model (core's Validate), as every decoder
+	// validates its kind: the one check every loading path shares.
 	m, err := modelfile.Unmarshal(data)
-	if err == nil {
-		err = m.Validate()
-	}
 	if err != nil {
 		return nil, err
 	}
