@@ -3,7 +3,11 @@ package main
 // #include "capi.h"
 import "C"
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+)
 
 // The model exports: file and buffer loading, saving, publishing,
 // watching, properties and labels (model.go holds the Go side).
@@ -70,7 +74,7 @@ func svmgo_model_save(model C.capi_cmodel, path C.capi_cstr) (rc C.int) {
 	if err != nil {
 		return fail(fn, err)
 	}
-	if err := m.save(p); err != nil {
+	if err := modeldir.WriteFile(p, m); err != nil {
 		return fail(fn, err)
 	}
 	return statusOK
@@ -88,7 +92,7 @@ func svmgo_model_publish(model C.capi_cmodel, dir C.capi_cstr, version *C.uint64
 	if err != nil {
 		return fail(fn, err)
 	}
-	v, err := m.publish(d)
+	v, err := modeldir.Publish(d, m)
 	if err != nil {
 		return fail(fn, err)
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"math"
 	"sync"
+
+	"github.com/libsvmgo/libsvmgo/core"
 )
 
 // Output kinds, svmgo.h's enum svmgo_output.
@@ -41,25 +43,25 @@ func getF64(n int) *[]float64 {
 }
 
 // outputWidth returns the values a row's output takes in dst.
-func outputWidth(p predictor, output int) (int, error) {
+func outputWidth(info core.ModelInfo, output int) (int, error) {
 	switch output {
 	case outputLabel:
 		return 1, nil
 	case outputDecisionValues:
-		return p.numDecisionValues(), nil
+		return info.NumDecisionValues, nil
 	case outputProbability:
-		if !p.hasProbability() {
-			return 0, errorf(statusUnsupported, "SVMGO_OUTPUT_PROBABILITY: %s", p.noProbability())
+		if !info.Probability {
+			return 0, errorf(statusUnsupported, "SVMGO_OUTPUT_PROBABILITY: %s", noProbability(info))
 		}
-		return p.numClasses(), nil
+		return len(info.Labels), nil
 	}
 	return 0, errorf(statusInvalidArgument, "output is %d, not an svmgo_output value", output)
 }
 
 // checkOutput checks the output kind and dst's capacity for rows rows and
 // returns the values a row takes.
-func checkOutput(p predictor, output, dstCap, rows int) (int, error) {
-	width, err := outputWidth(p, output)
+func checkOutput(info core.ModelInfo, output, dstCap, rows int) (int, error) {
+	width, err := outputWidth(info, output)
 	if err != nil {
 		return 0, err
 	}
@@ -72,22 +74,34 @@ func checkOutput(p predictor, output, dstCap, rows int) (int, error) {
 // rowSink writes rows' outputs to dst. Decision values are computed
 // straight into dst when they are the output, and into scratch when a
 // label is derived from them.
+//
+// A linear model's decision values turn any non-finite input into a
+// non-finite value, so its rows are checked only after a bad value shows
+// (its label is derived from the decision values by LabelOf, which lets
+// the check see them); a kernel model (ModelInfo.Kernel) maps an infinite
+// distance to 0, a quantized one quantizes the row against its largest
+// value, and a label or probability shows nothing, so those inputs are
+// checked first (scan).
 type rowSink struct {
-	p       predictor
+	m       core.Model
+	prob    core.ProbabilityModel // set for SVMGO_OUTPUT_PROBABILITY
 	output  int
 	width   int // values a row's output takes in dst
 	scan    bool
 	scratch []float64
 }
 
-// newRowSink prepares the sink for p and output, whose rows take width
-// values each. It returns the pooled buffer it took, if any, for the
-// caller to put back with putF64.
-func newRowSink(p predictor, output, width int) (rowSink, *[]float64) {
-	s := rowSink{p: p, output: output, width: width, scan: p.scansInputs() || output == outputProbability}
+// newRowSink prepares the sink for m (described by info) and output, whose
+// rows take width values each. It returns the pooled buffer it took, if
+// any, for the caller to put back with putF64.
+func newRowSink(m core.Model, info core.ModelInfo, output, width int) (rowSink, *[]float64) {
+	s := rowSink{m: m, output: output, width: width, scan: info.Kernel || output == outputProbability}
+	if output == outputProbability {
+		s.prob = m.(core.ProbabilityModel) // outputWidth checked info.Probability
+	}
 	var pooled *[]float64
-	if output == outputLabel {
-		pooled = getF64(p.numDecisionValues())
+	if output == outputLabel && !info.Kernel {
+		pooled = getF64(info.NumDecisionValues)
 		s.scratch = *pooled
 	}
 	return s, pooled
@@ -105,32 +119,32 @@ func putF64(p *[]float64) {
 func (s *rowSink) dense(dst []float64, r int, x []float32) bool {
 	switch s.output {
 	case outputProbability:
-		s.p.probabilityDense(dst[r*s.width:r*s.width+s.width], x)
+		s.prob.ProbabilityDense(dst[r*s.width:r*s.width+s.width], x)
 		return true
 	case outputLabel:
-		if v, ok := s.p.predictDense(x); ok {
-			dst[r] = v
+		if s.scan { // inputs checked: the model's own predictor decides
+			dst[r] = s.m.PredictDense(x)
 			return true
 		}
-		return s.finish(dst, r, s.p.decisionDense(s.scratch, x))
+		return s.finish(dst, r, s.m.DecisionDense(s.scratch, x))
 	}
-	return s.finish(dst, r, s.p.decisionDense(dst[r*s.width:r*s.width+s.width], x))
+	return s.finish(dst, r, s.m.DecisionDense(dst[r*s.width:r*s.width+s.width], x))
 }
 
 // sparse is dense for a sparse row.
 func (s *rowSink) sparse(dst []float64, r int, idx []int32, val []float32) bool {
 	switch s.output {
 	case outputProbability:
-		s.p.probabilitySparse(dst[r*s.width:r*s.width+s.width], idx, val)
+		s.prob.ProbabilitySparse(dst[r*s.width:r*s.width+s.width], idx, val)
 		return true
 	case outputLabel:
-		if v, ok := s.p.predictSparse(idx, val); ok {
-			dst[r] = v
+		if s.scan {
+			dst[r] = s.m.PredictSparse(idx, val)
 			return true
 		}
-		return s.finish(dst, r, s.p.decisionSparse(s.scratch, idx, val))
+		return s.finish(dst, r, s.m.DecisionSparse(s.scratch, idx, val))
 	}
-	return s.finish(dst, r, s.p.decisionSparse(dst[r*s.width:r*s.width+s.width], idx, val))
+	return s.finish(dst, r, s.m.DecisionSparse(dst[r*s.width:r*s.width+s.width], idx, val))
 }
 
 // finish checks row r's decision values and writes its label when that is
@@ -144,29 +158,30 @@ func (s *rowSink) finish(dst []float64, r int, dec []float64) bool {
 		}
 	}
 	if s.output == outputLabel {
-		dst[r] = s.p.labelOf(dec)
+		dst[r] = s.m.LabelOf(dec)
 	}
 	return true
 }
 
 // checkDense checks a dense call's shape against the model and dst and
 // returns the values a row's output takes.
-func checkDense(p predictor, output, dstCap, rows, nf int) (int, error) {
-	if nf != p.numFeatures() {
-		return 0, errorf(statusDimension, "num_features is %d, the model has %d", nf, p.numFeatures())
+func checkDense(info core.ModelInfo, output, dstCap, rows, nf int) (int, error) {
+	if nf != info.NumFeatures {
+		return 0, errorf(statusDimension, "num_features is %d, the model has %d", nf, info.NumFeatures)
 	}
-	return checkOutput(p, output, dstCap, rows)
+	return checkOutput(info, output, dstCap, rows)
 }
 
 // predictDenseF32 writes the output of each of the rows rows of x
 // (row-major, nf values a row) to dst. It allocates nothing. On a
 // non-finite input dst may hold the outputs of the rows before it.
-func predictDenseF32(p predictor, output int, dst []float64, x []float32, rows, nf int) error {
-	width, err := checkDense(p, output, len(dst), rows, nf)
+func predictDenseF32(p core.Model, output int, dst []float64, x []float32, rows, nf int) error {
+	info := p.Info()
+	width, err := checkDense(info, output, len(dst), rows, nf)
 	if err != nil {
 		return err
 	}
-	s, pooled := newRowSink(p, output, width)
+	s, pooled := newRowSink(p, info, output, width)
 	defer putF64(pooled)
 	for r := range rows {
 		row := x[r*nf : r*nf+nf]
@@ -185,12 +200,13 @@ func predictDenseF32(p predictor, output int, dst []float64, x []float32, rows, 
 // predictDenseF64 is predictDenseF32 for float64 rows, each converted to
 // float32, the precision of the model, into a pooled row buffer: the
 // results are those of the float32 API on the rounded row, bit for bit.
-func predictDenseF64(p predictor, output int, dst []float64, x []float64, rows, nf int) error {
-	width, err := checkDense(p, output, len(dst), rows, nf)
+func predictDenseF64(p core.Model, output int, dst []float64, x []float64, rows, nf int) error {
+	info := p.Info()
+	width, err := checkDense(info, output, len(dst), rows, nf)
 	if err != nil {
 		return err
 	}
-	s, pooled := newRowSink(p, output, width)
+	s, pooled := newRowSink(p, info, output, width)
 	defer putF64(pooled)
 	buf := getF32(nf)
 	defer f32Pool.Put(buf)
@@ -285,14 +301,15 @@ func checkCSR[T float32 | float64](indptr []int64, indices []int32, values []T, 
 // values hold the nonzeros up to indptr[rows]. Features at or past the
 // model's are ignored by linear models, and count only in the norm of an
 // RBF kernel's distance. It allocates nothing.
-func predictCSRF32(p predictor, output int, dst []float64, indptr []int64, indices []int32, values []float32, rows int) error {
-	width, err := checkOutput(p, output, len(dst), rows)
+func predictCSRF32(p core.Model, output int, dst []float64, indptr []int64, indices []int32, values []float32, rows int) error {
+	info := p.Info()
+	width, err := checkOutput(info, output, len(dst), rows)
 	if err != nil {
 		return err
 	}
-	s, pooled := newRowSink(p, output, width)
+	s, pooled := newRowSink(p, info, output, width)
 	defer putF64(pooled)
-	if _, err := checkCSR(indptr, indices, values, rows, s.checkFrom()); err != nil {
+	if _, err := checkCSR(indptr, indices, values, rows, checkFrom(info, s.scan)); err != nil {
 		return err
 	}
 	for r := range rows {
@@ -307,14 +324,15 @@ func predictCSRF32(p predictor, output int, dst []float64, indptr []int64, indic
 
 // predictCSRF64 is predictCSRF32 for float64 values, converted to float32
 // row by row into a pooled buffer.
-func predictCSRF64(p predictor, output int, dst []float64, indptr []int64, indices []int32, values []float64, rows int) error {
-	width, err := checkOutput(p, output, len(dst), rows)
+func predictCSRF64(p core.Model, output int, dst []float64, indptr []int64, indices []int32, values []float64, rows int) error {
+	info := p.Info()
+	width, err := checkOutput(info, output, len(dst), rows)
 	if err != nil {
 		return err
 	}
-	s, pooled := newRowSink(p, output, width)
+	s, pooled := newRowSink(p, info, output, width)
 	defer putF64(pooled)
-	longest, err := checkCSR(indptr, indices, values, rows, s.checkFrom())
+	longest, err := checkCSR(indptr, indices, values, rows, checkFrom(info, s.scan))
 	if err != nil {
 		return err
 	}
@@ -337,11 +355,11 @@ func predictCSRF64(p predictor, output int, dst []float64, indptr []int64, indic
 // checkFrom returns the first feature whose values checkCSR must check
 // before predicting: all of them when the sink scans inputs, else only
 // those the model ignores, which cannot show in a decision value.
-func (s *rowSink) checkFrom() int {
-	if s.scan {
+func checkFrom(info core.ModelInfo, scan bool) int {
+	if scan {
 		return 0
 	}
-	return s.p.numFeatures()
+	return info.NumFeatures
 }
 
 func notFiniteSparse[T float32 | float64](idx []int32, val []T, r int) error {

@@ -16,7 +16,8 @@ import (
 // a type switch reaches the rest (a kernel's probabilities, a linear
 // model's scales).
 type Model interface {
-	// Kind is modelfile.KindQLinear or modelfile.KindQKernel.
+	core.Model
+	// Kind is core.KindQLinear or core.KindQKernel.
 	Kind() string
 	Bits() int
 	NumFeatures() int

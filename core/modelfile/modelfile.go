@@ -140,19 +140,20 @@ const (
 // TestGeneratedDecoderLimits checks.
 const maxClasses = 1 << 16
 
-// The model kinds Kind reports.
+// The model kinds Kind reports: core's, which every core.Model reports in
+// its ModelInfo.Kind.
 const (
 	// KindLinear is the kind of a linear model file (Marshal, Unmarshal).
-	KindLinear = "linear"
+	KindLinear = core.KindLinear
 	// KindKernel is the kind of a kernel model file (MarshalKernel,
 	// UnmarshalKernel), added in format 1.1.
-	KindKernel = "kernel"
+	KindKernel = core.KindKernel
 	// KindQLinear is the kind of a quantized linear model file, added in
 	// format 1.2; package quantize reads and writes it.
-	KindQLinear = "qlinear"
+	KindQLinear = core.KindQLinear
 	// KindQKernel is the kind of a quantized kernel model file, added in
 	// format 1.2; package quantize reads and writes it.
-	KindQKernel = "qkernel"
+	KindQKernel = core.KindQKernel
 )
 
 // The minor version each kind is written with: the oldest that knows it.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // waitTimeout bounds every wait for the watcher; it is a failure bound, not
@@ -337,8 +338,8 @@ func waitVersion(t *testing.T, w *Watcher, v uint64, tag float32) {
 		return l != nil && l.Version == v
 	})
 	l := w.Current()
-	if want := []float32{tag, tag, tag, tag}; !slices.Equal(l.Model.W, want) {
-		t.Fatalf("version %d serves W = %v, want %v", v, l.Model.W, want)
+	if want := []float32{tag, tag, tag, tag}; !slices.Equal(linOf(l).W, want) {
+		t.Fatalf("version %d serves W = %v, want %v", v, linOf(l).W, want)
 	}
 	if want := filepath.Join(w.dir, FileName(v)); l.Path != want {
 		t.Fatalf("version %d has Path %q, want %q", v, l.Path, want)
@@ -429,7 +430,7 @@ func TestWatchInitialLoadFallsBackPastBadNewest(t *testing.T) {
 	defer w.Close()
 	// The initial load is synchronous: no waiting.
 	l := w.Current()
-	if l == nil || l.Version != 2 || l.Model.W[0] != 2 {
+	if l == nil || l.Version != 2 || linOf(l).W[0] != 2 {
 		t.Fatalf("initial Current = %+v, want version 2", l)
 	}
 	if rec.count(msgSkipped, 3) != 1 || rec.count(msgSkipped, 4) != 1 {
@@ -441,7 +442,7 @@ func TestWatchInitialLoadFallsBackPastBadNewest(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Rescan()
-	if l := w.Current(); l == nil || l.Version != 3 || l.Model.W[0] != 3 {
+	if l := w.Current(); l == nil || l.Version != 3 || linOf(l).W[0] != 3 {
 		t.Fatalf("after version 3 was repaired, Current = %+v, want version 3", l)
 	}
 }
@@ -560,9 +561,9 @@ func TestStressSwapWhileReading(t *testing.T) {
 					t.Errorf("reader %d saw version %d, never published", r, l.Version)
 					return
 				}
-				for _, x := range l.Model.W {
+				for _, x := range linOf(l).W {
 					if x != float32(l.Version) {
-						t.Errorf("reader %d: version %d has W %v, not the model published as it", r, l.Version, l.Model.W)
+						t.Errorf("reader %d: version %d has W %v, not the model published as it", r, l.Version, linOf(l).W)
 						return
 					}
 				}
@@ -592,7 +593,34 @@ func TestStressSwapWhileReading(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	t.Logf("published %d versions in %v; distinct versions seen per reader: %v", versions, publishTime, observed)
-	if l := w.Current(); l.Model.W[0] != versions {
-		t.Errorf("final model W = %v, want all %d", l.Model.W, versions)
+	if l := w.Current(); linOf(l).W[0] != versions {
+		t.Errorf("final model W = %v, want all %d", linOf(l).W, versions)
 	}
+}
+
+// linOf, kerOf and quantOf return the model of l as its kind, nil for
+// another kind.
+func linOf(l *Loaded) *core.LinearModel {
+	m, _ := l.Model.(*core.LinearModel)
+	return m
+}
+
+func kerOf(l *Loaded) *core.KernelModel {
+	m, _ := l.Model.(*core.KernelModel)
+	return m
+}
+
+func quantOf(l *Loaded) quantize.Model {
+	m, _ := l.Model.(quantize.Model)
+	return m
+}
+
+// loadLoaded reads a model file as ReadFile does, in a Loaded as a watcher
+// hands it out.
+func loadLoaded(path string) (*Loaded, error) {
+	m, err := ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Loaded{Model: m, Path: path}, nil
 }

@@ -99,7 +99,7 @@ func TestWatchSkipsWhatLoadRefuses(t *testing.T) {
 	if err := os.WriteFile(path, nan, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(path); !errors.Is(err, modelfile.ErrCorrupt) {
+	if _, err := loadLoaded(path); !errors.Is(err, modelfile.ErrCorrupt) {
 		t.Errorf("Load of a NaN model: %v, want ErrCorrupt", err)
 	}
 	if _, err := Decode(nan); !errors.Is(err, modelfile.ErrCorrupt) {

@@ -16,8 +16,6 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // defaultDebounce is short enough that a new model serves within a blink,
@@ -27,21 +25,9 @@ const defaultDebounce = 10 * time.Millisecond
 
 // Loaded is one loaded version of a model. A Watcher never modifies a Loaded
 // it has handed out, so its fields may be read without synchronisation.
-//
-// Exactly one of Model, Kernel and Quantized is set: a Watcher loads every
-// kind, so a caller checks which (or sets Options.LinearOnly when it can
-// serve linear float models only).
 type Loaded struct {
-	// Model is the decoded and validated linear model, nil for a model of
-	// another kind.
-	Model *core.LinearModel
-	// Kernel is the decoded, validated and initialised kernel model, nil
-	// for a model of another kind.
-	Kernel *core.KernelModel
-	// Quantized is the decoded and checked quantized model (file kinds
-	// "qlinear" and "qkernel": a *quantize.Linear or a *quantize.Kernel),
-	// nil for a float model.
-	Quantized quantize.Model
+	// Model is the decoded and validated model, of any kind.
+	Model core.Model
 	// Version is the version in the file's name.
 	Version uint64
 	// Path is the file the model was read from (it may since have been
@@ -308,71 +294,12 @@ func (w *Watcher) Rescan() {
 // load reads and checks the model file at path, refusing a kernel or
 // quantized model when the watcher takes linear float models only.
 func (w *Watcher) load(path string) (*Loaded, error) {
-	l, err := Load(path)
+	m, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if l.Model == nil && w.linearOnly {
-		kind := "a kernel model"
-		if l.Quantized != nil {
-			kind = "a quantized model (" + l.Quantized.Kind() + ")"
-		}
-		return nil, fmt.Errorf("modeldir: %s holds %s; this watcher takes linear float models only (Options.LinearOnly)", path, kind)
+	if kind := m.Info().Kind; kind != core.KindLinear && w.linearOnly {
+		return nil, fmt.Errorf("modeldir: %s holds a %s model; this watcher takes linear float models only (Options.LinearOnly)", path, kind)
 	}
-	return l, nil
-}
-
-// Load reads the model file at path, of any kind, and returns it decoded
-// and checked as a Watcher loads it (Version 0, Path path): a linear model
-// in Model, validated; a kernel model in Kernel, validated and
-// initialised; a quantized model ("qlinear" or "qkernel") in Quantized, as
-// quantize.Unmarshal checks it. The file is read once, and its kind taken
-// from the same bytes the model is decoded from, so a file replaced in
-// between cannot pair one file's kind with another's body. Errors wrap
-// modelfile's sentinels or the os error, as modelfile.ReadFile's do.
-func Load(path string) (*Loaded, error) {
-	data, err := modelfile.ReadBytes(path)
-	if err != nil {
-		return nil, err
-	}
-	l, err := Decode(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w (reading %s)", err, path)
-	}
-	l.Path = path
-	return l, nil
-}
-
-// Decode decodes the bytes of a model file of any kind, as Load reads a
-// file. The model shares no memory with data.
-func Decode(data []byte) (*Loaded, error) {
-	kind, err := modelfile.Kind(data)
-	if err != nil {
-		return nil, err
-	}
-	switch kind {
-	case modelfile.KindKernel:
-		// UnmarshalKernel validates and initialises the model.
-		k, err := modelfile.UnmarshalKernel(data)
-		if err != nil {
-			return nil, err
-		}
-		return &Loaded{Kernel: k}, nil
-	case modelfile.KindQLinear, modelfile.KindQKernel:
-		// quantize.Unmarshal refuses codes out of range, non-finite or
-		// negative scales and inconsistent sizes: nothing is left for a
-		// Validate to check.
-		q, err := quantize.Unmarshal(data)
-		if err != nil {
-			return nil, err
-		}
-		return &Loaded{Quantized: q}, nil
-	}
-	// Unmarshal validates the model (core's Validate), as every decoder
-	// validates its kind: the one check every loading path shares.
-	m, err := modelfile.Unmarshal(data)
-	if err != nil {
-		return nil, err
-	}
-	return &Loaded{Model: m}, nil
+	return &Loaded{Model: m, Path: path}, nil
 }

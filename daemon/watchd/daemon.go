@@ -46,10 +46,10 @@
 //
 // The training options (Config.TrainOptions) choose the model kind, as
 // core.KernelSyntax reads them: LIBLINEAR's options train a linear model
-// by dual coordinate descent and publish it with modeldir.Publish;
-// svm-train's (any of -t -g -d -r -m -h -b present) a kernel model by SMO —
-// C-SVC one-vs-one, one-class or ε-SVR — published with
-// modeldir.PublishKernel. Either kind warm-starts from the dual variables
+// by dual coordinate descent; svm-train's (any of -t -g -d -r -m -h -b
+// present) a kernel model by SMO — C-SVC one-vs-one, one-class or ε-SVR.
+// Either is published with modeldir.Publish, which takes any core.Model.
+// Either kind warm-starts from the dual variables
 // of the previous retrain, which the store persists (α vectors of either
 // kind; new rows start at α = 0, evicted rows take theirs with them).
 //
@@ -76,8 +76,7 @@
 //
 // With Config.QuantizeBits (svmgo watch --quantize int8|int16) each
 // retrained model is quantized (quantize.QuantizeLinear or QuantizeKernel)
-// and the quantized model, not the float one, is published, with
-// modeldir.PublishQuantized: a smaller file that predicts faster, within
+// and the quantized model, not the float one, is published: a smaller file that predicts faster, within
 // the error bound quantize documents. The gate judges the quantized model,
 // since that is what clients will serve: a model that passes as float but
 // fails once quantized is not published. Training does not change: the
@@ -581,15 +580,7 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	if err := d.commit(); err != nil {
 		return err
 	}
-	var v uint64
-	switch {
-	case r.quantized != nil:
-		v, err = modeldir.PublishQuantized(d.models, r.quantized)
-	case d.spec.kernel:
-		v, err = modeldir.PublishKernel(d.models, r.kernel)
-	default:
-		v, err = modeldir.Publish(d.models, r.linear)
-	}
+	v, err := modeldir.Publish(d.models, r.model())
 	if err != nil {
 		return fmt.Errorf("watchd: %w", err)
 	}
@@ -638,23 +629,23 @@ func (r *run) quantize(bits int) error {
 }
 
 // bits is the code width of the model to publish, 0 for a float model.
-func (r *run) bits() int {
-	if r.quantized == nil {
-		return 0
+func (r *run) bits() int { return r.model().Info().Bits }
+
+// model is the model to publish: the quantized one when there is one.
+func (r *run) model() core.Model {
+	switch {
+	case r.quantized != nil:
+		return r.quantized
+	case r.kernel != nil:
+		return r.kernel
 	}
-	return r.quantized.Bits()
+	return r.linear
 }
 
 // predictSparse predicts the sparse row (index, value) with the model to
-// publish: the quantized one when there is one.
+// publish.
 func (r *run) predictSparse(index []int32, value []float32) float64 {
-	switch {
-	case r.quantized != nil:
-		return r.quantized.PredictSparse(index, value)
-	case r.kernel != nil:
-		return r.kernel.PredictSparse(index, value)
-	}
-	return r.linear.PredictSparse(index, value)
+	return r.model().PredictSparse(index, value)
 }
 
 // trainLinear trains a linear model on ds, warm from the store's linear

@@ -118,14 +118,14 @@ func TestQuantizedPublish(t *testing.T) {
 					return l != nil && l.Version == v
 				})
 				l := w.Current()
-				if l.Quantized == nil || l.Model != nil || l.Kernel != nil {
+				if quantOf(l) == nil || linOf(l) != nil || kerOf(l) != nil {
 					t.Fatalf("version %d served as Model %v, Kernel %v, Quantized %v; want Quantized",
-						v, l.Model != nil, l.Kernel != nil, l.Quantized != nil)
+						v, linOf(l) != nil, kerOf(l) != nil, quantOf(l) != nil)
 				}
 				da, db := make([]float64, file.NumDecisionValues()), make([]float64, file.NumDecisionValues())
 				for r := range test.Len() {
 					idx, val := test.SparseRow(r)
-					l.Quantized.DecisionSparse(da, idx, val)
+					quantOf(l).DecisionSparse(da, idx, val)
 					file.DecisionSparse(db, idx, val)
 					if !slices.Equal(da, db) {
 						t.Fatalf("version %d, test row %d: served %v, the file %v", v, r, da, db)

@@ -7,8 +7,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/quantize"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 const predictUsage = `usage: svmgo predict [options] test_file model_file output_file
@@ -49,28 +48,18 @@ func predict(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	testFile, modelFile, outFile := args[0], args[1], args[2]
-	kind, err := modelfile.ReadKind(modelFile)
+	// One read of the file, whatever its kind, validated as every loader
+	// validates it.
+	m, err := modeldir.ReadFile(modelFile)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	if kind == modelfile.KindKernel || kind == modelfile.KindQKernel {
-		return predictKernel(kind, testFile, modelFile, outFile, prob, quiet, stdout, stderr)
+	info := m.Info()
+	if info.Kernel {
+		return predictKernel(m, info, testFile, modelFile, outFile, prob, quiet, stdout, stderr)
 	}
 	if prob {
 		return fail(stderr, fmt.Errorf("%s: a linear model has no probability estimates (-b 1)", modelFile))
-	}
-	// A quantized linear model predicts through the same two calls.
-	var m interface {
-		PredictBatch(dst []float64, ds *core.Dataset) []float64
-		IsRegression() bool
-	}
-	if kind == modelfile.KindQLinear {
-		m, err = quantize.ReadFile(modelFile)
-	} else {
-		m, err = modelfile.ReadFile(modelFile)
-	}
-	if err != nil {
-		return fail(stderr, err)
 	}
 	ds, err := core.ReadFile(testFile, core.ReadOptions{})
 	if err != nil {
@@ -81,7 +70,7 @@ func predict(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	if !quiet {
-		printScore(stdout, core.ScorePredictions(pred, ds.Labels(), m.IsRegression()), "")
+		printScore(stdout, core.ScorePredictions(pred, ds.Labels(), info.Task == core.TaskRegression), "")
 	}
 	return 0
 }
