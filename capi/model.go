@@ -3,6 +3,7 @@ package main
 import (
 	"log/slog"
 	"math"
+	"path/filepath"
 
 	"github.com/libsvmgo/libsvmgo/core"
 
@@ -122,4 +123,32 @@ func copyLabels(p core.Model, dst []int32) (int, error) {
 		return 0, errorf(statusCapacity, "dst_cap is %d, %d labels needed", len(dst), len(labels))
 	}
 	return copy(dst, labels), nil
+}
+
+// saveBuffer writes m's model file bytes into dst and returns their
+// number, which it also returns with SVMGO_E_CAPACITY when they do not fit
+// (dst is then left as it was).
+func saveBuffer(m core.Model, dst []byte) (int, error) {
+	b, err := modeldir.Encode(m)
+	if err != nil {
+		return 0, err
+	}
+	if len(b) > len(dst) {
+		return len(b), errorf(statusCapacity, "dst_cap is %d, %d bytes needed", len(dst), len(b))
+	}
+	return copy(dst, b), nil
+}
+
+// watchSkip returns why h's watcher does not serve the newest file of its
+// directory: the newest skipped version newer than the one in use and the
+// reason, or 0 and "" when none was skipped.
+func watchSkip(h *modelHandle) (uint64, string, error) {
+	if h.watcher == nil {
+		return 0, "", errorf(statusUnsupported, "the handle holds a model, it does not watch a directory")
+	}
+	s := h.watcher.LastSkip()
+	if s == nil {
+		return 0, "", nil
+	}
+	return s.Version, filepath.Base(s.Path) + ": " + s.Err.Error(), nil
 }

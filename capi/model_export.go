@@ -171,3 +171,54 @@ func svmgo_model_labels(model C.capi_cmodel, dst *C.int32_t, dstCap C.size_t, nL
 	}
 	return statusOK
 }
+
+//export svmgo_model_save_buffer
+func svmgo_model_save_buffer(model C.capi_cmodel, dst unsafe.Pointer, dstCap C.size_t, size *C.size_t) (rc C.int) {
+	const fn = "svmgo_model_save_buffer"
+	defer guard(fn, &rc)
+	m, err := callModel(model)
+	if err != nil {
+		return fail(fn, err)
+	}
+	d, err := view[byte]("dst", dst, int(min(uint64(dstCap), maxElems(1))))
+	if err != nil {
+		return fail(fn, err)
+	}
+	n, err := saveBuffer(m, d)
+	if size != nil {
+		*size = C.size_t(n)
+	}
+	if err != nil {
+		return fail(fn, err)
+	}
+	return statusOK
+}
+
+//export svmgo_model_watch_skip
+func svmgo_model_watch_skip(model C.capi_cmodel, version *C.uint64_t, dst *C.char, dstCap C.size_t, length *C.size_t) (rc C.int) {
+	const fn = "svmgo_model_watch_skip"
+	defer guard(fn, &rc)
+	h, err := lookupModel(handleID(unsafe.Pointer(model)))
+	if err != nil {
+		return fail(fn, err)
+	}
+	d, err := view[byte]("dst", unsafe.Pointer(dst), int(min(uint64(dstCap), maxElems(1))))
+	if err != nil {
+		return fail(fn, err)
+	}
+	v, reason, err := watchSkip(h)
+	if err != nil {
+		return fail(fn, err)
+	}
+	if len(d) > 0 {
+		n := copy(d[:len(d)-1], reason)
+		d[n] = 0
+	}
+	if version != nil {
+		*version = C.uint64_t(v)
+	}
+	if length != nil {
+		*length = C.size_t(len(reason))
+	}
+	return statusOK
+}

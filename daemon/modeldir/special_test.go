@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -108,4 +109,48 @@ func TestWatchSkipsWhatLoadRefuses(t *testing.T) {
 	w.Rescan()
 	waitFor(t, "the NaN version 2 to be skipped", func() bool { return rec.count(msgSkipped, 2) > 0 })
 	waitVersion(t, w, 1, 1)
+}
+
+// TestLastSkip (issue 11, item 8): a watcher says why the newest file is
+// not served, forgets it when a newer version loads, and reports the
+// newest of several skipped versions.
+func TestLastSkip(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Publish(dir, testModel(1)); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Watch(dir, Options{Debounce: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if s := w.LastSkip(); s != nil {
+		t.Fatalf("LastSkip with nothing skipped = %+v", s)
+	}
+	writeGarbage(t, dir, 2, "definitely not a model")
+	if err := os.WriteFile(filepath.Join(dir, FileName(3)), nanModelFile(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.Rescan()
+	s := w.LastSkip()
+	if s == nil || s.Version != 3 || s.Path != filepath.Join(dir, FileName(3)) ||
+		!errors.Is(s.Err, modelfile.ErrCorrupt) || !strings.Contains(s.Err.Error(), "NaN") {
+		t.Fatalf("LastSkip after versions 2 and 3 failed = %+v, want version 3 with its NaN weight", s)
+	}
+	waitVersion(t, w, 1, 1)
+	if err := os.Remove(filepath.Join(dir, FileName(3))); err != nil {
+		t.Fatal(err)
+	}
+	w.Rescan()
+	if s := w.LastSkip(); s != nil && s.Version != 2 {
+		t.Fatalf("after version 3 was removed, LastSkip = %+v, want none or version 2", s)
+	}
+	v, err := Publish(dir, testModel(4))
+	if err != nil || v != 3 {
+		t.Fatalf("Publish = %d, %v; want version 3", v, err)
+	}
+	waitVersion(t, w, 3, 4)
+	if s := w.LastSkip(); s != nil {
+		t.Errorf("after version 3 loaded, LastSkip = %+v, want nil", s)
+	}
 }

@@ -65,7 +65,8 @@ type Watcher struct {
 	linearOnly bool
 	fsw        *fsnotify.Watcher
 	current    atomic.Pointer[Loaded]
-	done       chan struct{} // closed when run returns
+	skip       atomic.Pointer[Skip] // the newest version skipped, newer than current
+	done       chan struct{}        // closed when run returns
 
 	scanMu sync.Mutex
 	// failed remembers versions newer than the current one that did not
@@ -142,6 +143,26 @@ func newWatcher(dir string, opt Options) *Watcher {
 // end, so that a swap in between cannot mix two models.
 func (w *Watcher) Current() *Loaded {
 	return w.current.Load()
+}
+
+// Skip describes a version a Watcher skipped because it failed to load.
+type Skip struct {
+	// Version is the version in the file's name.
+	Version uint64
+	// Path is the file's path.
+	Path string
+	// Err says why it did not load (it wraps modelfile's sentinels, the
+	// os error, or fileio.ErrNotRegular).
+	Err error
+}
+
+// LastSkip returns the newest version that failed to load and is newer
+// than the model in use, nil when there is none: why a directory's newest
+// file is not being served. It is one atomic load, safe for any number of
+// goroutines. The record goes when a version at least as new loads, or
+// when the skipped file is removed.
+func (w *Watcher) LastSkip() *Skip {
+	return w.skip.Load()
 }
 
 // Close stops watching and waits for the watcher goroutine to end. The
@@ -256,6 +277,9 @@ func (w *Watcher) Rescan() {
 			delete(w.failed, v)
 		}
 	}
+	if s := w.skip.Load(); s != nil && !slices.Contains(candidates, s.Version) {
+		w.skip.Store(nil)
+	}
 	slices.Sort(candidates)
 	for i := len(candidates) - 1; i >= 0; i-- {
 		v := candidates[i]
@@ -272,11 +296,17 @@ func (w *Watcher) Rescan() {
 		l, err := w.load(path)
 		if err != nil {
 			w.failed[v] = st
+			if s := w.skip.Load(); s == nil || v >= s.Version {
+				w.skip.Store(&Skip{Version: v, Path: path, Err: err})
+			}
 			w.log.Warn("modeldir: skipping model that failed to load", "version", v, "path", path, "err", err)
 			continue
 		}
 		l.Version, l.Path = v, path
 		w.current.Store(l)
+		if s := w.skip.Load(); s != nil && s.Version <= v {
+			w.skip.Store(nil)
+		}
 		if cur != nil {
 			w.log.Info("modeldir: model loaded", "version", v, "path", path, "previous", cur.Version)
 		} else {
