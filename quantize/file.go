@@ -77,32 +77,6 @@ func isNilModel(m Model) bool {
 	return false
 }
 
-// WriteFile writes m to path atomically, as modelfile.WriteFile writes a
-// float model: a temporary file in path's directory, synced, renamed, the
-// directory synced. Errors name the path.
-func WriteFile(path string, m Model) error {
-	data, err := Marshal(m)
-	if err != nil {
-		return fmt.Errorf("%w (writing %s)", err, path)
-	}
-	return modelfile.WriteBytes(path, data)
-}
-
-// ReadFile reads and decodes the quantized model file at path, as
-// Unmarshal does, with modelfile.ReadFile's limits. Errors name the path
-// and wrap modelfile's sentinels (or the os error).
-func ReadFile(path string) (Model, error) {
-	data, err := modelfile.ReadBytes(path)
-	if err != nil {
-		return nil, err
-	}
-	m, err := Unmarshal(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w (reading %s)", err, path)
-	}
-	return m, nil
-}
-
 // Unmarshal decodes a quantized model file, returning a *Linear or a
 // *Kernel. It never panics, whatever b holds, allocates in proportion to
 // len(b), and refuses anything that is not a valid quantized model file

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -442,10 +443,10 @@ func TestWriteReadFile(t *testing.T) {
 	dir := t.TempDir()
 	for name, q := range fileModels(t, false) {
 		path := filepath.Join(dir, name+".svmgo")
-		if err := WriteFile(path, q); err != nil {
+		if err := writeFile(path, q); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ReadFile(path)
+		got, err := readFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -462,17 +463,17 @@ func TestWriteReadFile(t *testing.T) {
 			t.Errorf("temporary file %s left behind", e.Name())
 		}
 	}
-	if _, err := ReadFile(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := readFile(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 	float := filepath.Join(dir, "float.svmgo")
-	if err := modelfile.WriteFile(float, handLinear()); err != nil {
+	if err := writeFloatFile(float, handLinear()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadFile(float); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), float) {
+	if _, err := readFile(float); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), float) {
 		t.Errorf("float file: %v, want ErrKind naming the path", err)
 	}
-	if err := WriteFile(filepath.Join(dir, "no", "such", "dir"), fileModels(t, false)["hand-linear-int8"]); err == nil {
+	if err := writeFile(filepath.Join(dir, "no", "such", "dir"), fileModels(t, false)["hand-linear-int8"]); err == nil {
 		t.Error("write into a missing directory succeeded")
 	}
 	if _, err := Marshal(nil); err == nil {
@@ -481,4 +482,34 @@ func TestWriteReadFile(t *testing.T) {
 	if _, err := Marshal((*Linear)(nil)); err == nil {
 		t.Error("Marshal of a nil *Linear succeeded")
 	}
+}
+
+// writeFile, readFile and writeFloatFile do what daemon/modeldir's
+// WriteFile and ReadFile do, with this package's and modelfile's codecs.
+func writeFile(path string, m Model) error {
+	data, err := Marshal(m)
+	if err != nil {
+		return fmt.Errorf("%w (writing %s)", err, path)
+	}
+	return modelfile.WriteBytes(path, data)
+}
+
+func readFile(path string) (Model, error) {
+	data, err := modelfile.ReadBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w (reading %s)", err, path)
+	}
+	return m, nil
+}
+
+func writeFloatFile(path string, m *core.LinearModel) error {
+	data, err := modelfile.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return modelfile.WriteBytes(path, data)
 }

@@ -6,42 +6,21 @@ import (
 	"io"
 	"math"
 
-	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
-// WriteFile writes m to path atomically (DESIGN §6): it writes a temporary
-// file ".<name>-*.tmp" in path's directory, syncs it to disk, closes it,
-// renames it to path and syncs the directory. A reader of path sees the old
-// file or the complete new one, never a partial one; on any error before the
-// rename the temporary file is removed. The file is created with mode 0644.
-// An error after the rename (syncing the directory) leaves the complete new
-// file at path, not yet known to be durable. Errors name the path.
-//
-// Watchers ignore dot-files and "*.tmp" names (DESIGN §8), so the temporary
-// file is never mistaken for a model.
-func WriteFile(path string, m *core.LinearModel) error {
-	data, err := Marshal(m)
-	if err != nil {
-		return fmt.Errorf("%w (writing %s)", err, path)
+// WriteBytes writes data, the bytes of a model file of any kind, to path
+// atomically (fileio.WriteFile: a temporary ".<name>-*.tmp" file in path's
+// directory, which watchers ignore, synced, renamed, the directory
+// synced): a reader of path sees the old file or the complete new one. It
+// does not check data; daemon/modeldir's WriteFile encodes a model of any
+// kind and writes it with this. Errors name the path.
+func WriteBytes(path string, data []byte) error {
+	if err := fileio.WriteFile(path, data); err != nil {
+		return fmt.Errorf("modelfile: write %s: %w", path, err)
 	}
-	return writeAtomic(path, data)
+	return nil
 }
-
-// WriteKernelFile writes the kernel model m to path atomically, as
-// WriteFile does for a linear model.
-func WriteKernelFile(path string, m *core.KernelModel) error {
-	data, err := MarshalKernel(m)
-	if err != nil {
-		return fmt.Errorf("%w (writing %s)", err, path)
-	}
-	return writeAtomic(path, data)
-}
-
-// WriteBytes writes data, the bytes of a model file of any kind (package
-// quantize makes the quantized ones), to path atomically, as WriteFile
-// does. It does not check data.
-func WriteBytes(path string, data []byte) error { return writeAtomic(path, data) }
 
 // ReadBytes reads the model file at path without decoding its body. It
 // opens the file without blocking and refuses anything but a regular file
@@ -53,58 +32,6 @@ func WriteBytes(path string, data []byte) error { return writeAtomic(path, data)
 // shrinks while read gives ErrTruncated. The checksum and the body are
 // left to the decoder. Errors name the path.
 func ReadBytes(path string) ([]byte, error) { return readModelBytes(path) }
-
-// writeAtomic writes data to path as WriteFile documents.
-func writeAtomic(path string, data []byte) error {
-	if err := fileio.WriteFile(path, data); err != nil {
-		return fmt.Errorf("modelfile: write %s: %w", path, err)
-	}
-	return nil
-}
-
-// ReadFile reads the model file at path as ReadBytes does and decodes it as
-// Unmarshal does. Errors name the path and wrap Unmarshal's sentinels (or
-// the os error).
-func ReadFile(path string) (*core.LinearModel, error) {
-	data, err := readModelBytes(path)
-	if err != nil {
-		return nil, err
-	}
-	m, err := Unmarshal(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w (reading %s)", err, path)
-	}
-	return m, nil
-}
-
-// ReadKernelFile reads and decodes the kernel model file at path, as
-// UnmarshalKernel does, with ReadFile's limits and errors.
-func ReadKernelFile(path string) (*core.KernelModel, error) {
-	data, err := readModelBytes(path)
-	if err != nil {
-		return nil, err
-	}
-	m, err := UnmarshalKernel(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w (reading %s)", err, path)
-	}
-	return m, nil
-}
-
-// ReadKind returns the model kind of the file at path, as Kind does, with
-// ReadFile's limits and errors. It reads the whole file, since the kind is
-// trusted only once the checksum is.
-func ReadKind(path string) (string, error) {
-	data, err := readModelBytes(path)
-	if err != nil {
-		return "", err
-	}
-	k, err := Kind(data)
-	if err != nil {
-		return "", fmt.Errorf("%w (reading %s)", err, path)
-	}
-	return k, nil
-}
 
 // readModelBytes reads the model file at path: it opens it without
 // blocking and refuses anything but a regular file (fileio.OpenRegular),

@@ -707,10 +707,10 @@ func TestWriteReadFile(t *testing.T) {
 	path := filepath.Join(dir, "model-1.svmgo")
 	ms := testModels()
 	for _, tc := range ms[:2] { // the second write replaces the first
-		if err := WriteFile(path, tc.m); err != nil {
+		if err := writeFile(path, tc.m); err != nil {
 			t.Fatalf("WriteFile: %v", err)
 		}
-		got, err := ReadFile(path)
+		got, err := readFile(path)
 		if err != nil {
 			t.Fatalf("ReadFile: %v", err)
 		}
@@ -746,7 +746,7 @@ func TestWriteFileFailuresLeaveNothing(t *testing.T) {
 	m := testModels()[0].m
 
 	missing := filepath.Join(dir, "no-such-dir", "model.svmgo")
-	err := WriteFile(missing, m)
+	err := writeFile(missing, m)
 	if err == nil {
 		t.Fatal("WriteFile into a missing directory succeeded")
 	}
@@ -757,7 +757,7 @@ func TestWriteFileFailuresLeaveNothing(t *testing.T) {
 	bad := *m
 	bad.W = bad.W[1:]
 	path := filepath.Join(dir, "bad.svmgo")
-	if err := WriteFile(path, &bad); err == nil {
+	if err := writeFile(path, &bad); err == nil {
 		t.Fatal("WriteFile of an invalid model succeeded")
 	}
 
@@ -769,7 +769,7 @@ func TestWriteFileFailuresLeaveNothing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(occupied, "x"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(occupied, m); err == nil {
+	if err := writeFile(occupied, m); err == nil {
 		t.Fatal("WriteFile over a non-empty directory succeeded")
 	}
 
@@ -785,7 +785,7 @@ func TestWriteFileFailuresLeaveNothing(t *testing.T) {
 func TestReadFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.svmgo")
-	_, err := ReadFile(missing)
+	_, err := readFile(missing)
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing file: err = %v, want fs.ErrNotExist naming the path", err)
 	}
@@ -796,7 +796,7 @@ func TestReadFileErrors(t *testing.T) {
 	if err := os.WriteFile(damaged, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = ReadFile(damaged)
+	_, err = readFile(damaged)
 	if !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), damaged) {
 		t.Errorf("damaged file: err = %v, want ErrChecksum naming the path", err)
 	}
@@ -805,10 +805,10 @@ func TestReadFileErrors(t *testing.T) {
 	if err := os.WriteFile(text, []byte("solver_type L2R_L2LOSS_SVC_DUAL\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadFile(text); !errors.Is(err, ErrNotModel) {
+	if _, err := readFile(text); !errors.Is(err, ErrNotModel) {
 		t.Errorf("text model: err = %v, want ErrNotModel", err)
 	}
-	if _, err := ReadFile(dir); !errors.Is(err, fileio.ErrNotRegular) || errors.Is(err, ErrNotModel) {
+	if _, err := readFile(dir); !errors.Is(err, fileio.ErrNotRegular) || errors.Is(err, ErrNotModel) {
 		t.Errorf("directory: err = %v, want fileio.ErrNotRegular", err)
 	}
 }

@@ -27,7 +27,7 @@ func TestReadBytesFIFO(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := ReadFile(path)
+		_, err := readFile(path)
 		done <- err
 	}()
 	select {

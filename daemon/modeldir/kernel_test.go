@@ -140,11 +140,11 @@ func TestLoadAndDecodeBothKinds(t *testing.T) {
 	dir := t.TempDir()
 	km := testKernelModel(t)
 	kp := filepath.Join(dir, "k.svmgo")
-	if err := modelfile.WriteKernelFile(kp, km); err != nil {
+	if err := WriteFile(kp, km); err != nil {
 		t.Fatal(err)
 	}
 	lp := filepath.Join(dir, "l.svmgo")
-	if err := modelfile.WriteFile(lp, testModel(7)); err != nil {
+	if err := WriteFile(lp, testModel(7)); err != nil {
 		t.Fatal(err)
 	}
 	l, err := loadLoaded(kp)

@@ -17,7 +17,6 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -120,7 +119,7 @@ func TestPublishNumbersFromOne(t *testing.T) {
 		if m.Created != 0 {
 			t.Errorf("Publish modified its argument: Created = %d", m.Created)
 		}
-		got, err := modelfile.ReadFile(filepath.Join(dir, FileName(v)))
+		got, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
 		if err != nil {
 			t.Fatalf("reading back version %d: %v", v, err)
 		}
@@ -148,7 +147,7 @@ func TestPublishKeepsCreated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := modelfile.ReadFile(filepath.Join(dir, FileName(v)))
+	got, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +183,7 @@ func TestPublishContinuesAfterHighestIgnoringJunk(t *testing.T) {
 	if v != 8 {
 		t.Fatalf("Publish after model-7 returned version %d, want 8", v)
 	}
-	if _, err := modelfile.ReadFile(filepath.Join(dir, "model-8.svmgo")); err != nil {
+	if _, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, "model-8.svmgo")); err != nil {
 		t.Fatal(err)
 	}
 	if got := len(names(t, dir)); got != len(junk)+2 {
@@ -216,7 +215,7 @@ func TestPublishConcurrentTakeDistinctVersions(t *testing.T) {
 	// Each file holds the model of the publisher that got its version.
 	seen := map[float32]bool{}
 	for v := uint64(1); v <= n; v++ {
-		m, err := modelfile.ReadFile(filepath.Join(dir, FileName(v)))
+		m, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -438,7 +437,7 @@ func TestWatchInitialLoadFallsBackPastBadNewest(t *testing.T) {
 	}
 
 	// A bad version whose file is replaced by a good one is tried again.
-	if err := modelfile.WriteFile(filepath.Join(dir, FileName(3)), testModel(3)); err != nil {
+	if err := WriteFile(filepath.Join(dir, FileName(3)), testModel(3)); err != nil {
 		t.Fatal(err)
 	}
 	w.Rescan()
@@ -449,7 +448,7 @@ func TestWatchInitialLoadFallsBackPastBadNewest(t *testing.T) {
 
 func TestWatchIgnoresOlderVersions(t *testing.T) {
 	dir := t.TempDir()
-	if err := modelfile.WriteFile(filepath.Join(dir, FileName(5)), testModel(5)); err != nil {
+	if err := WriteFile(filepath.Join(dir, FileName(5)), testModel(5)); err != nil {
 		t.Fatal(err)
 	}
 	w, err := Watch(dir, Options{})
@@ -458,7 +457,7 @@ func TestWatchIgnoresOlderVersions(t *testing.T) {
 	}
 	defer w.Close()
 	waitVersion(t, w, 5, 5)
-	if err := modelfile.WriteFile(filepath.Join(dir, FileName(3)), testModel(3)); err != nil {
+	if err := WriteFile(filepath.Join(dir, FileName(3)), testModel(3)); err != nil {
 		t.Fatal(err)
 	}
 	w.Rescan()

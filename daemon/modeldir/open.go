@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -90,14 +89,28 @@ func Encode(m core.Model) ([]byte, error) {
 
 // WriteFile writes m, of any kind, to path atomically (fileio.WriteFile: a
 // temporary file in path's directory, synced, renamed, the directory
-// synced). Errors name the path.
+// synced; modelfile.WriteBytes). Errors name the path.
 func WriteFile(path string, m core.Model) error {
 	data, err := Encode(m)
 	if err != nil {
 		return fmt.Errorf("%w (writing %s)", err, path)
 	}
-	if err := fileio.WriteFile(path, data); err != nil {
-		return fmt.Errorf("modeldir: write %s: %w", path, err)
+	return modelfile.WriteBytes(path, data)
+}
+
+// ReadFileAs reads the model file at path as ReadFile does and returns its
+// model as an M (a *core.LinearModel, a *core.KernelModel, a
+// quantize.Model, ...), for a caller that can use one kind only; a model
+// of another kind is refused with an error wrapping modelfile.ErrKind.
+func ReadFileAs[M core.Model](path string) (M, error) {
+	var zero M
+	m, err := ReadFile(path)
+	if err != nil {
+		return zero, err
 	}
-	return nil
+	as, ok := m.(M)
+	if !ok {
+		return zero, fmt.Errorf("%w: %s holds a %s model, want %T (reading %s)", modelfile.ErrKind, path, m.Info().Kind, zero, path)
+	}
+	return as, nil
 }

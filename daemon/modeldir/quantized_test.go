@@ -61,7 +61,7 @@ func sameQuantized(t *testing.T, got, want quantize.Model) {
 }
 
 // TestPublishQuantizedAndWatch: a float version, then an int8 linear and an
-// int8 kernel version published with PublishQuantized take the next
+// int8 kernel version published with Publish take the next
 // versions and are served by a default watcher in Quantized (Model and
 // Kernel nil), deciding as the models published, with their recorded
 // creation time; a LinearOnly watcher skips both and keeps the float one.
@@ -114,7 +114,7 @@ func TestLoadAndDecodeQuantized(t *testing.T) {
 	ql, qk := quantizedModels(t)
 	for _, q := range []quantize.Model{ql, qk} {
 		path := filepath.Join(dir, q.Kind()+".svmgo")
-		if err := quantize.WriteFile(path, q); err != nil {
+		if err := WriteFile(path, q); err != nil {
 			t.Fatal(err)
 		}
 		l, err := loadLoaded(path)

@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 const importUsage = `usage: svmgo import model_in model_out
@@ -62,7 +62,7 @@ func importModel(args []string, stdout, stderr io.Writer) int {
 		if stamp {
 			m.Created = created
 		}
-		if err := modelfile.WriteKernelFile(out, m); err != nil {
+		if err := modeldir.WriteFile(out, m); err != nil {
 			return fail(stderr, err)
 		}
 	default:
@@ -73,7 +73,7 @@ func importModel(args []string, stdout, stderr io.Writer) int {
 		if stamp {
 			m.Created = created
 		}
-		if err := modelfile.WriteFile(out, m); err != nil {
+		if err := modeldir.WriteFile(out, m); err != nil {
 			return fail(stderr, err)
 		}
 	}

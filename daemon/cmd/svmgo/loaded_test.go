@@ -32,3 +32,12 @@ func loadLoaded(path string) (*modeldir.Loaded, error) {
 	}
 	return &modeldir.Loaded{Model: m, Path: path}, nil
 }
+
+// fileKind returns the kind of the model in the file at path.
+func fileKind(path string) (string, error) {
+	m, err := modeldir.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return m.Info().Kind, nil
+}

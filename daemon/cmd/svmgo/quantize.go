@@ -86,7 +86,7 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", in, err))
 	}
-	// quantize.WriteFile's two steps, with a check between them: the bytes
+	// modeldir.WriteFile's two steps, with a check between them: the bytes
 	// must decode, or svmgo predict, the daemon and the C library would
 	// refuse the file. The comparison uses the decoded model: the file's.
 	b, err := quantize.Marshal(q)

@@ -224,12 +224,12 @@ func TestWatchSurvivesKill9(t *testing.T) {
 			}
 			continue
 		}
-		if _, err := modelfile.ReadFile(filepath.Join(root, "models", e.Name())); err != nil {
+		if _, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", e.Name())); err != nil {
 			t.Errorf("models/%s: %v", e.Name(), err)
 		}
 		newest = max(newest, v)
 	}
-	got, err := modelfile.ReadFile(filepath.Join(root, "models", modeldir.FileName(newest)))
+	got, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", modeldir.FileName(newest)))
 	if err != nil {
 		t.Fatal(err)
 	}
