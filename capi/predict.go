@@ -84,6 +84,7 @@ func checkOutput(info core.ModelInfo, output, dstCap, rows int) (int, error) {
 // checked first (scan).
 type rowSink struct {
 	m       core.Model
+	info    core.ModelInfo
 	prob    core.ProbabilityModel // set for SVMGO_OUTPUT_PROBABILITY
 	output  int
 	width   int // values a row's output takes in dst
@@ -95,7 +96,7 @@ type rowSink struct {
 // rows take width values each. It returns the pooled buffer it took, if
 // any, for the caller to put back with putF64.
 func newRowSink(m core.Model, info core.ModelInfo, output, width int) (rowSink, *[]float64) {
-	s := rowSink{m: m, output: output, width: width, scan: info.Kernel || output == outputProbability}
+	s := rowSink{m: m, info: info, output: output, width: width, scan: info.Kernel || output == outputProbability}
 	if output == outputProbability {
 		s.prob = m.(core.ProbabilityModel) // outputWidth checked info.Probability
 	}
@@ -163,6 +164,29 @@ func (s *rowSink) finish(dst []float64, r int, dec []float64) bool {
 	return true
 }
 
+// denseSink checks a dense call's shape against p and dst and prepares
+// the sink its rows go through (see newRowSink for the pooled buffer).
+func denseSink(p core.Model, output int, dst []float64, rows, nf int) (rowSink, *[]float64, error) {
+	info := p.Info()
+	width, err := checkDense(info, output, len(dst), rows, nf)
+	if err != nil {
+		return rowSink{}, nil, err
+	}
+	s, pooled := newRowSink(p, info, output, width)
+	return s, pooled, nil
+}
+
+// csrSink is denseSink for a CSR call, whose rows may be of any width.
+func csrSink(p core.Model, output int, dst []float64, rows int) (rowSink, *[]float64, error) {
+	info := p.Info()
+	width, err := checkOutput(info, output, len(dst), rows)
+	if err != nil {
+		return rowSink{}, nil, err
+	}
+	s, pooled := newRowSink(p, info, output, width)
+	return s, pooled, nil
+}
+
 // checkDense checks a dense call's shape against the model and dst and
 // returns the values a row's output takes.
 func checkDense(info core.ModelInfo, output, dstCap, rows, nf int) (int, error) {
@@ -176,12 +200,10 @@ func checkDense(info core.ModelInfo, output, dstCap, rows, nf int) (int, error) 
 // (row-major, nf values a row) to dst. It allocates nothing. On a
 // non-finite input dst may hold the outputs of the rows before it.
 func predictDenseF32(p core.Model, output int, dst []float64, x []float32, rows, nf int) error {
-	info := p.Info()
-	width, err := checkDense(info, output, len(dst), rows, nf)
+	s, pooled, err := denseSink(p, output, dst, rows, nf)
 	if err != nil {
 		return err
 	}
-	s, pooled := newRowSink(p, info, output, width)
 	defer putF64(pooled)
 	for r := range rows {
 		row := x[r*nf : r*nf+nf]
@@ -201,12 +223,10 @@ func predictDenseF32(p core.Model, output int, dst []float64, x []float32, rows,
 // float32, the precision of the model, into a pooled row buffer: the
 // results are those of the float32 API on the rounded row, bit for bit.
 func predictDenseF64(p core.Model, output int, dst []float64, x []float64, rows, nf int) error {
-	info := p.Info()
-	width, err := checkDense(info, output, len(dst), rows, nf)
+	s, pooled, err := denseSink(p, output, dst, rows, nf)
 	if err != nil {
 		return err
 	}
-	s, pooled := newRowSink(p, info, output, width)
 	defer putF64(pooled)
 	buf := getF32(nf)
 	defer f32Pool.Put(buf)
@@ -302,14 +322,12 @@ func checkCSR[T float32 | float64](indptr []int64, indices []int32, values []T, 
 // model's are ignored by linear models, and count only in the norm of an
 // RBF kernel's distance. It allocates nothing.
 func predictCSRF32(p core.Model, output int, dst []float64, indptr []int64, indices []int32, values []float32, rows int) error {
-	info := p.Info()
-	width, err := checkOutput(info, output, len(dst), rows)
+	s, pooled, err := csrSink(p, output, dst, rows)
 	if err != nil {
 		return err
 	}
-	s, pooled := newRowSink(p, info, output, width)
 	defer putF64(pooled)
-	if _, err := checkCSR(indptr, indices, values, rows, checkFrom(info, s.scan)); err != nil {
+	if _, err := checkCSR(indptr, indices, values, rows, s.checkFrom()); err != nil {
 		return err
 	}
 	for r := range rows {
@@ -325,14 +343,12 @@ func predictCSRF32(p core.Model, output int, dst []float64, indptr []int64, indi
 // predictCSRF64 is predictCSRF32 for float64 values, converted to float32
 // row by row into a pooled buffer.
 func predictCSRF64(p core.Model, output int, dst []float64, indptr []int64, indices []int32, values []float64, rows int) error {
-	info := p.Info()
-	width, err := checkOutput(info, output, len(dst), rows)
+	s, pooled, err := csrSink(p, output, dst, rows)
 	if err != nil {
 		return err
 	}
-	s, pooled := newRowSink(p, info, output, width)
 	defer putF64(pooled)
-	longest, err := checkCSR(indptr, indices, values, rows, checkFrom(info, s.scan))
+	longest, err := checkCSR(indptr, indices, values, rows, s.checkFrom())
 	if err != nil {
 		return err
 	}
@@ -355,11 +371,11 @@ func predictCSRF64(p core.Model, output int, dst []float64, indptr []int64, indi
 // checkFrom returns the first feature whose values checkCSR must check
 // before predicting: all of them when the sink scans inputs, else only
 // those the model ignores, which cannot show in a decision value.
-func checkFrom(info core.ModelInfo, scan bool) int {
-	if scan {
+func (s *rowSink) checkFrom() int {
+	if s.scan {
 		return 0
 	}
-	return info.NumFeatures
+	return s.info.NumFeatures
 }
 
 func notFiniteSparse[T float32 | float64](idx []int32, val []T, r int) error {

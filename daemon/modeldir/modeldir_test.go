@@ -597,29 +597,18 @@ func TestStressSwapWhileReading(t *testing.T) {
 	}
 }
 
-// linOf, kerOf and quantOf return the model of l as its kind, nil for
-// another kind.
-func linOf(l *Loaded) *core.LinearModel {
-	m, _ := l.Model.(*core.LinearModel)
-	return m
-}
+// as returns the model of l as an M, the zero M for a model of another
+// kind; linOf, kerOf and quantOf name the three the tests look for.
+func as[M any](l *Loaded) M { m, _ := l.Model.(M); return m }
 
-func kerOf(l *Loaded) *core.KernelModel {
-	m, _ := l.Model.(*core.KernelModel)
-	return m
-}
+var (
+	linOf   = as[*core.LinearModel]
+	kerOf   = as[*core.KernelModel]
+	quantOf = as[quantize.Model]
+)
 
-func quantOf(l *Loaded) quantize.Model {
-	m, _ := l.Model.(quantize.Model)
-	return m
-}
-
-// loadLoaded reads a model file as ReadFile does, in a Loaded as a watcher
-// hands it out.
+// loadLoaded reads a model file as a watcher hands it out.
 func loadLoaded(path string) (*Loaded, error) {
 	m, err := ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return &Loaded{Model: m, Path: path}, nil
+	return &Loaded{Model: m, Path: path}, err
 }

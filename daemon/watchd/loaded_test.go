@@ -6,34 +6,23 @@ import (
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
-// linOf, kerOf and quantOf return the model of l as its kind, nil for
-// another kind.
-func linOf(l *modeldir.Loaded) *core.LinearModel {
-	m, _ := l.Model.(*core.LinearModel)
-	return m
-}
+// as returns the model of l as an M, the zero M for a model of another
+// kind; linOf, kerOf and quantOf name the three the tests look for.
+func as[M any](l *modeldir.Loaded) M { m, _ := l.Model.(M); return m }
 
-func kerOf(l *modeldir.Loaded) *core.KernelModel {
-	m, _ := l.Model.(*core.KernelModel)
-	return m
-}
+var (
+	linOf   = as[*core.LinearModel]
+	kerOf   = as[*core.KernelModel]
+	quantOf = as[quantize.Model]
+)
 
-func quantOf(l *modeldir.Loaded) quantize.Model {
-	m, _ := l.Model.(quantize.Model)
-	return m
-}
-
-// loadLoaded reads a model file as modeldir.ReadFile does, in a Loaded as
-// a watcher hands it out.
+// loadLoaded reads a model file as a watcher hands it out; fileKind
+// returns the kind of the model it holds.
 func loadLoaded(path string) (*modeldir.Loaded, error) {
 	m, err := modeldir.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return &modeldir.Loaded{Model: m, Path: path}, nil
+	return &modeldir.Loaded{Model: m, Path: path}, err
 }
 
-// fileKind returns the kind of the model in the file at path.
 func fileKind(path string) (string, error) {
 	m, err := modeldir.ReadFile(path)
 	if err != nil {
