@@ -11,10 +11,11 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
-// Model is a quantized model: a *Linear or a *Kernel. It carries the
-// method set the command, the C ABI and the daemon need whatever the kind;
-// a type switch reaches the rest (a kernel's probabilities, a linear
-// model's scales).
+// Model is a quantized model: a *Linear or a *Kernel. It is a core.Model,
+// through which the C ABI, the model directory, the daemon and the command
+// serve it as any other kind, plus what only quantized models have (code
+// width, error bounds, the float model's CRC); a type switch reaches the
+// rest (a kernel's probabilities, a linear model's scales).
 type Model interface {
 	core.Model
 	// Kind is core.KindQLinear or core.KindQKernel.
@@ -24,13 +25,6 @@ type Model interface {
 	NumDecisionValues() int
 	IsRegression() bool
 	Labels() []int32
-	DecisionDense(dst []float64, x []float32) []float64
-	DecisionSparse(dst []float64, index []int32, value []float32) []float64
-	LabelOf(dec []float64) float64
-	PredictDense(x []float32) float64
-	PredictSparse(index []int32, value []float32) float64
-	PredictDenseBatch(dst []float64, x []float32) []float64
-	PredictBatch(dst []float64, ds *core.Dataset) []float64
 	ErrorBoundDense(dst []float64, x []float32) []float64
 	ErrorBoundSparse(dst []float64, index []int32, value []float32) []float64
 	SourceCRC() uint32
