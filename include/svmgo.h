@@ -124,8 +124,12 @@ typedef enum svmgo_model_kind {
 
 /* Loads the model file at path into *out: a linear or kernel model, float
  * or quantized ("svmgo quantize", "svmgo watch --quantize"). The caller
- * owns *out and frees it with svmgo_model_free. Errors: SVMGO_E_IO,
- * SVMGO_E_CORRUPT, SVMGO_E_VERSION. Thread-safe. */
+ * owns *out and frees it with svmgo_model_free. Errors: SVMGO_E_IO (missing
+ * or unreadable, or not a regular file: a directory or a FIFO is refused
+ * at once, never waited on), SVMGO_E_CORRUPT (not a model file, damaged,
+ * or a model no training gives, such as non-finite weights: every loader
+ * and watcher refuses the same files), SVMGO_E_VERSION. A large file that
+ * is not a model costs its first 24 bytes to refuse. Thread-safe. */
 SVMGO_API int svmgo_model_load(const char *path, svmgo_model **out);
 
 /* Loads a model from the size bytes at buf (the contents of a model file)

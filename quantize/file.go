@@ -108,14 +108,14 @@ func (m *Linear) marshal() ([]byte, error) {
 		Solver:      int64(m.solver),
 		NumFeatures: int64(m.nf),
 		Labels:      m.labels,
-		Scales:      putFloat32s(m.scale),
+		Scales:      modelfile.Float32Blob(m.scale),
 		SourceCRC:   m.sourceCRC,
 		Created:     m.created,
 	}
 	if m.bias >= 0 {
 		bias := m.bias
 		bd.Bias = &bias
-		bd.BiasW = putFloat32s(m.biasW)
+		bd.BiasW = modelfile.Float32Blob(m.biasW)
 	}
 	n := m.nf * m.nrW
 	if uint64(n)*uint64(m.bits/8) > maxBin {
@@ -142,13 +142,13 @@ func (m *Kernel) marshal() ([]byte, error) {
 		Labels:      m.labels,
 		NumSV:       m.numSV,
 		SVRows:      int64(l),
-		FScale:      putFloat32s(m.fa),
-		FOffset:     putFloat64s(m.fo),
+		FScale:      modelfile.Float32Blob(m.fa),
+		FOffset:     modelfile.Float64Blob(m.fo),
 		SVDense:     m.dense,
-		CoefScale:   putFloat32s(m.coefScale),
-		Rho:         putFloat64s(m.rho),
-		ProbA:       putFloat64s(m.probA),
-		ProbB:       putFloat64s(m.probB),
+		CoefScale:   modelfile.Float32Blob(m.coefScale),
+		Rho:         modelfile.Float64Blob(m.rho),
+		ProbA:       modelfile.Float64Blob(m.probA),
+		ProbB:       modelfile.Float64Blob(m.probB),
 		Summary: modelfile.QKernelSummary{
 			C: m.summary.C, Nu: m.summary.Nu, P: m.summary.P, Eps: m.summary.Eps,
 			Iterations: int64(m.summary.Iterations), Objective: m.summary.Objective,
@@ -239,28 +239,6 @@ func getCode(b []byte, p, bits int) int32 {
 		return int32(int8(b[p]))
 	}
 	return int32(int16(binary.LittleEndian.Uint16(b[2*p:])))
-}
-
-func putFloat32s(v []float32) []byte {
-	if len(v) == 0 {
-		return nil
-	}
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-func putFloat64s(v []float64) []byte {
-	if len(v) == 0 {
-		return nil
-	}
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
-	}
-	return b
 }
 
 // ---- decoding ----
