@@ -43,7 +43,7 @@ func getF64(n int) *[]float64 {
 }
 
 // outputWidth returns the values a row's output takes in dst.
-func outputWidth(info core.ModelInfo, output int) (int, error) {
+func outputWidth(info *core.ModelInfo, output int) (int, error) {
 	switch output {
 	case outputLabel:
 		return 1, nil
@@ -51,7 +51,7 @@ func outputWidth(info core.ModelInfo, output int) (int, error) {
 		return info.NumDecisionValues, nil
 	case outputProbability:
 		if !info.Probability {
-			return 0, errorf(statusUnsupported, "SVMGO_OUTPUT_PROBABILITY: %s", noProbability(info))
+			return 0, errorf(statusUnsupported, "SVMGO_OUTPUT_PROBABILITY: %s", noProbability(*info))
 		}
 		return len(info.Labels), nil
 	}
@@ -60,7 +60,7 @@ func outputWidth(info core.ModelInfo, output int) (int, error) {
 
 // checkOutput checks the output kind and dst's capacity for rows rows and
 // returns the values a row takes.
-func checkOutput(info core.ModelInfo, output, dstCap, rows int) (int, error) {
+func checkOutput(info *core.ModelInfo, output, dstCap, rows int) (int, error) {
 	width, err := outputWidth(info, output)
 	if err != nil {
 		return 0, err
@@ -84,7 +84,7 @@ func checkOutput(info core.ModelInfo, output, dstCap, rows int) (int, error) {
 // checked first (scan).
 type rowSink struct {
 	m       core.Model
-	info    core.ModelInfo
+	nf      int                   // the model's features
 	prob    core.ProbabilityModel // set for SVMGO_OUTPUT_PROBABILITY
 	output  int
 	width   int // values a row's output takes in dst
@@ -92,23 +92,39 @@ type rowSink struct {
 	scratch []float64
 }
 
-// newRowSink prepares the sink for m (described by info) and output, whose
-// rows take width values each. It returns the pooled buffer it took, if
-// any, for the caller to put back with putF64.
-func newRowSink(m core.Model, info core.ModelInfo, output, width int) (rowSink, *[]float64) {
-	s := rowSink{m: m, info: info, output: output, width: width, scan: info.Kernel || output == outputProbability}
+// csrRows is prepare's nf for CSR rows, which may be of any width.
+const csrRows = -1
+
+// prepare checks a call's shape against p and dst (nf, the dense row
+// width, must be the model's; csrRows skips that check) and sets the sink
+// up for p and output. It returns the pooled buffer it took, if any, for
+// the caller to put back with putF64. The model's description is read
+// once, into a local the checks see by pointer: the sink is set up in
+// place, not returned, since copying it and the description would cost
+// single-row calls a measurable part of their time.
+func (s *rowSink) prepare(p core.Model, output int, dst []float64, rows, nf int) (*[]float64, error) {
+	info := p.Info()
+	if nf != csrRows && nf != info.NumFeatures {
+		return nil, errorf(statusDimension, "num_features is %d, the model has %d", nf, info.NumFeatures)
+	}
+	width, err := checkOutput(&info, output, len(dst), rows)
+	if err != nil {
+		return nil, err
+	}
+	s.m, s.nf, s.output, s.width = p, info.NumFeatures, output, width
+	s.scan = info.Kernel || output == outputProbability
 	if output == outputProbability {
-		s.prob = m.(core.ProbabilityModel) // outputWidth checked info.Probability
+		s.prob = p.(core.ProbabilityModel) // checkOutput checked info.Probability
 	}
-	var pooled *[]float64
 	if output == outputLabel && !info.Kernel {
-		pooled = getF64(info.NumDecisionValues)
+		pooled := getF64(info.NumDecisionValues)
 		s.scratch = *pooled
+		return pooled, nil
 	}
-	return s, pooled
+	return nil, nil
 }
 
-// putF64 returns a buffer newRowSink took, if it took one.
+// putF64 returns a buffer prepare took, if it took one.
 func putF64(p *[]float64) {
 	if p != nil {
 		f64Pool.Put(p)
@@ -164,43 +180,12 @@ func (s *rowSink) finish(dst []float64, r int, dec []float64) bool {
 	return true
 }
 
-// denseSink checks a dense call's shape against p and dst and prepares
-// the sink its rows go through (see newRowSink for the pooled buffer).
-func denseSink(p core.Model, output int, dst []float64, rows, nf int) (rowSink, *[]float64, error) {
-	info := p.Info()
-	width, err := checkDense(info, output, len(dst), rows, nf)
-	if err != nil {
-		return rowSink{}, nil, err
-	}
-	s, pooled := newRowSink(p, info, output, width)
-	return s, pooled, nil
-}
-
-// csrSink is denseSink for a CSR call, whose rows may be of any width.
-func csrSink(p core.Model, output int, dst []float64, rows int) (rowSink, *[]float64, error) {
-	info := p.Info()
-	width, err := checkOutput(info, output, len(dst), rows)
-	if err != nil {
-		return rowSink{}, nil, err
-	}
-	s, pooled := newRowSink(p, info, output, width)
-	return s, pooled, nil
-}
-
-// checkDense checks a dense call's shape against the model and dst and
-// returns the values a row's output takes.
-func checkDense(info core.ModelInfo, output, dstCap, rows, nf int) (int, error) {
-	if nf != info.NumFeatures {
-		return 0, errorf(statusDimension, "num_features is %d, the model has %d", nf, info.NumFeatures)
-	}
-	return checkOutput(info, output, dstCap, rows)
-}
-
 // predictDenseF32 writes the output of each of the rows rows of x
 // (row-major, nf values a row) to dst. It allocates nothing. On a
 // non-finite input dst may hold the outputs of the rows before it.
 func predictDenseF32(p core.Model, output int, dst []float64, x []float32, rows, nf int) error {
-	s, pooled, err := denseSink(p, output, dst, rows, nf)
+	var s rowSink
+	pooled, err := s.prepare(p, output, dst, rows, nf)
 	if err != nil {
 		return err
 	}
@@ -223,7 +208,8 @@ func predictDenseF32(p core.Model, output int, dst []float64, x []float32, rows,
 // float32, the precision of the model, into a pooled row buffer: the
 // results are those of the float32 API on the rounded row, bit for bit.
 func predictDenseF64(p core.Model, output int, dst []float64, x []float64, rows, nf int) error {
-	s, pooled, err := denseSink(p, output, dst, rows, nf)
+	var s rowSink
+	pooled, err := s.prepare(p, output, dst, rows, nf)
 	if err != nil {
 		return err
 	}
@@ -322,7 +308,8 @@ func checkCSR[T float32 | float64](indptr []int64, indices []int32, values []T, 
 // model's are ignored by linear models, and count only in the norm of an
 // RBF kernel's distance. It allocates nothing.
 func predictCSRF32(p core.Model, output int, dst []float64, indptr []int64, indices []int32, values []float32, rows int) error {
-	s, pooled, err := csrSink(p, output, dst, rows)
+	var s rowSink
+	pooled, err := s.prepare(p, output, dst, rows, csrRows)
 	if err != nil {
 		return err
 	}
@@ -343,7 +330,8 @@ func predictCSRF32(p core.Model, output int, dst []float64, indptr []int64, indi
 // predictCSRF64 is predictCSRF32 for float64 values, converted to float32
 // row by row into a pooled buffer.
 func predictCSRF64(p core.Model, output int, dst []float64, indptr []int64, indices []int32, values []float64, rows int) error {
-	s, pooled, err := csrSink(p, output, dst, rows)
+	var s rowSink
+	pooled, err := s.prepare(p, output, dst, rows, csrRows)
 	if err != nil {
 		return err
 	}
@@ -375,7 +363,7 @@ func (s *rowSink) checkFrom() int {
 	if s.scan {
 		return 0
 	}
-	return s.info.NumFeatures
+	return s.nf
 }
 
 func notFiniteSparse[T float32 | float64](idx []int32, val []T, r int) error {
