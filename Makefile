@@ -31,7 +31,7 @@ GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_te
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
 
 .PHONY: all build lib demo test vet test-c test-cpp test-python readme-check cross-arm64 \
-	fuzz-seeds bench bench-deps clean
+	fuzz-seeds bench bench-deps bench-readme clean
 
 all: build lib
 
@@ -125,6 +125,7 @@ test-cpp: bin/svmgo_demo_cpp bin/svmgo_kernel_demo_cpp $(BIN)
 # PATH: when only it has numpy, the suite runs again with it.
 test-python: $(LIB) $(BIN)
 	SVMGO_LIB=$(CURDIR)/$(LIB) SVMGO_BIN=$(CURDIR)/$(BIN) $(PYTHON) -m unittest discover -s examples/python
+	$(PYTHON) -m unittest discover -s examples/bench
 	SVMGO_LIB=$(CURDIR)/$(LIB) $(PYTHON) examples/python/readme_example.py
 	@if ! $(PYTHON) -c 'import numpy' 2>/dev/null && [ -x /usr/bin/python3 ] && \
 		/usr/bin/python3 -c 'import numpy' 2>/dev/null; then \
@@ -164,8 +165,10 @@ bench-deps:
 	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null || { apt-get update -qq && apt-get install -y -qq liblinear-tools liblinear-dev libsvm-tools; }
 	@test -f $(SVMGO_DATA)/fashion.train || bash $(SHARED)/make-fashion-mnist.sh $(SVMGO_DATA)
 
-# Go benchmarks, the comparison table against liblinear-train, then the
-# C ABI's prediction costs (examples/bench/out/capi.md).
+# Go benchmarks, the comparison tables against LIBLINEAR and LIBSVM, the
+# quantized models, the C ABI's prediction costs and the daemon's warm
+# retraining (each script writes examples/bench/out/NAME.md), then the
+# tables spliced into README.md.
 bench: $(BIN) $(LIB) bench-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/linear.sh
@@ -173,6 +176,13 @@ bench: $(BIN) $(LIB) bench-deps
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/quantize.sh
 	SVMGO_DATA=$(SVMGO_DATA) PYTHON=$(PYTHON) bash examples/bench/capi.sh
 	SVMGO=$(CURDIR)/$(BIN) bash examples/bench/daemon.sh
+	$(MAKE) --no-print-directory bench-readme
+
+# README.md's benchmark tables are the scripts' output: each block between
+# "<!-- bench:NAME -->" and "<!-- /bench:NAME -->" is replaced by
+# examples/bench/out/NAME.md (cases a run did not cover keep their rows).
+bench-readme:
+	$(PYTHON) examples/bench/readme_tables.py README.md examples/bench/out
 
 clean:
 	rm -rf bin lib

@@ -6,11 +6,19 @@ import "fmt"
 // does: the rows are shuffled with p.Seed, split into folds nearly equal
 // parts, and each part is predicted by a model trained on the others. It
 // returns the prediction of every row of ds, in ds's order.
-// It returns an error wrapping ErrParams when folds < 2 or folds > ds.Len().
+// It returns an error wrapping ErrParams when folds < 2 or folds > ds.Len(),
+// and one wrapping ErrLabels, naming the row of ds, when a classifier's
+// labels are unusable (a fold would fail on them anyway, naming a row of
+// its own training part).
 func CrossValidateLinear(ds *Dataset, p LinearParams, folds int) ([]float64, error) {
 	l := ds.Len()
 	if folds < 2 || folds > l {
 		return nil, fmt.Errorf("%w: %d-fold cross validation of %d rows", ErrParams, folds, l)
+	}
+	if !p.Solver.IsRegression() {
+		if _, err := groupClasses(ds); err != nil {
+			return nil, err
+		}
 	}
 	perm := make([]int, l)
 	for i := range perm {

@@ -14,7 +14,6 @@ package core
 // that disagree, a non-finite number.
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -24,32 +23,31 @@ import (
 )
 
 // textReader reads a text model file line by line, counting lines for its
-// errors.
+// errors, through the data readers' lineReader and so under the same line
+// limit (DefaultMaxLineBytes): a stream without line breaks is refused at
+// its line, not read into memory.
 type textReader struct {
-	br   *bufio.Reader
+	lr   *lineReader
 	name string
 	line int
 }
 
 func newTextReader(r io.Reader, name string) *textReader {
-	return &textReader{br: bufio.NewReaderSize(r, 64<<10), name: name}
+	return &textReader{lr: newLineReader(r, DefaultMaxLineBytes), name: name}
 }
 
 // next returns the next line without its line ending; ok is false at the
 // end of the input.
 func (t *textReader) next() (line string, ok bool, err error) {
-	s, err := t.br.ReadString('\n')
+	b, err := t.lr.next()
 	if err == io.EOF {
-		if s == "" {
-			return "", false, nil
-		}
-		err = nil
+		return "", false, nil
 	}
 	if err != nil {
-		return "", false, fmt.Errorf("%s: %w", t.name, err)
+		return "", false, t.lr.readError(t.name, err)
 	}
-	t.line++
-	return strings.TrimRight(s, "\r\n"), true, nil
+	t.line = t.lr.line
+	return string(b), true, nil
 }
 
 // headerLine reads the next "key value…" line of a text model's header,
@@ -315,7 +313,7 @@ func ReadLIBSVMModel(r io.Reader, name string) (*KernelModel, error) {
 		sum := 0
 		for _, n := range m.NumSV {
 			if n < 0 {
-				return nil, syntax("negative nr_sv %d", n)
+				return nil, syntaxAt("nr_sv", "negative nr_sv %d", n)
 			}
 			sum += int(n)
 		}

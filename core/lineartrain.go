@@ -3,7 +3,6 @@ package core
 import (
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"sync"
 )
@@ -252,7 +251,7 @@ func warmVector(warm *LinearDual, labels []int32, pos int32) []float64 {
 func groupClasses(ds *Dataset) ([]int32, error) {
 	var labels []int32
 	for i, v := range ds.Labels() {
-		if v != math.Trunc(v) || v < math.MinInt32 || v > math.MaxInt32 {
+		if !isClassLabel(v) {
 			return nil, fmt.Errorf("%w: label %v of row %d is not an integer class", ErrLabels, v, i+1)
 		}
 		c := int32(v)

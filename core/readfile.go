@@ -69,8 +69,18 @@ func (f Format) resolve(name string) (Format, error) {
 	return f, fmt.Errorf("core: unknown data file format %d", int(f))
 }
 
+// DefaultMaxLineBytes is the longest line the readers accept when
+// ReadOptions.MaxLineBytes is zero: 1 MiB, about a hundred times the
+// longest row of Fashion-MNIST (10,882 bytes), and small enough that an
+// input without line breaks (a wrong file, /dev/zero) is refused before it
+// costs memory.
+// The command's --max-line-bytes and the daemon's --ingest.max-line-bytes
+// default to it.
+const DefaultMaxLineBytes = 1 << 20
+
 // ReadOptions controls how a data file is read. The zero value reads any
-// LIBSVM or CSV file (chosen by the file name) with no feature limit.
+// LIBSVM or CSV file (chosen by the file name) with no feature limit and
+// lines of up to DefaultMaxLineBytes.
 type ReadOptions struct {
 	// Format is the file's format; FormatAuto (the zero value) decides by
 	// the file name's extension.
@@ -80,6 +90,27 @@ type ReadOptions struct {
 	// file), or a CSV row with more than MaxFeatures feature columns, is a
 	// parse error. Zero or negative means no limit beyond int32.
 	MaxFeatures int
+	// MaxLineBytes is the longest line accepted, in bytes without its
+	// line ending; zero or negative means DefaultMaxLineBytes. Both passes
+	// (Scan and the parse) stop at the first longer line with a
+	// *ParseError wrapping ErrLineTooLong, having held no more than
+	// MaxLineBytes plus one read buffer (256 KiB) of it in memory. There is
+	// no "no limit": a caller that wants longer lines says how long.
+	MaxLineBytes int
+	// ClassLabels refuses a label that is not an integer class, for data
+	// that trains or tests a classifier: a label with a fraction or
+	// outside int32 is a *ParseError at its line wrapping ErrLabels. By
+	// default any finite label is accepted (regression targets; labels
+	// that a one-class model ignores).
+	ClassLabels bool
+}
+
+// maxLineBytes returns the line limit o asks for.
+func (o ReadOptions) maxLineBytes() int {
+	if o.MaxLineBytes > 0 {
+		return o.MaxLineBytes
+	}
+	return DefaultMaxLineBytes
 }
 
 // FileStats is the answer to the size query: the capacity a data set needs
@@ -100,15 +131,26 @@ type FileStats struct {
 // file's format.
 var ErrSyntax = errors.New("core: syntax error")
 
+// ErrLineTooLong is wrapped by the ParseError for a line longer than
+// ReadOptions.MaxLineBytes.
+var ErrLineTooLong = errors.New("core: line too long")
+
+// ErrNotRegularFile is wrapped by the error of ReadFile and ScanFile for a
+// path that is not a regular file (a FIFO, a device such as /dev/zero, a
+// directory): ReadFile reads its file twice, a size query and then the
+// parse, and a size query of a stream is not an answer.
+var ErrNotRegularFile = errors.New("core: not a regular file")
+
 // ParseError reports a line of a data file that could not be read. Its
 // Error is "file:line: what was wrong", for example
 //
 //	train.txt:17: feature 3: missing ':' in "3-0.5"
 //
 // Line numbers are 1-based and count every line, blank ones included.
-// Unwrap returns the cause: ErrSyntax for malformed text, ErrFull when the
-// row does not fit the data set, or the data set's error (wrapping
-// ErrBadRow) when it refuses the row.
+// Unwrap returns the cause: ErrSyntax for malformed text, ErrLineTooLong
+// for a line over the limit, ErrLabels for a label ReadOptions.ClassLabels
+// refuses, ErrFull when the row does not fit the data set, or the data
+// set's error (wrapping ErrBadRow) when it refuses the row.
 type ParseError struct {
 	File string // the name given to the reader (the path for ReadFile)
 	Line int    // 1-based line number
@@ -130,14 +172,53 @@ func (e *ParseError) Unwrap() error { return e.Err }
 const readBufferSize = 256 << 10
 
 // ScanFile answers the size query for the file at path: see Scan. The
-// format is resolved from path when opt.Format is FormatAuto.
+// format is resolved from path when opt.Format is FormatAuto. A path that
+// is not a regular file is refused (ErrNotRegularFile) before it is read.
 func ScanFile(path string, opt ReadOptions) (FileStats, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return FileStats{}, err
 	}
 	defer f.Close()
 	return Scan(f, path, opt)
+}
+
+// openRegular opens path for reading and returns it if it is a regular
+// file. The open does not block (openNonblock): opening a FIFO for reading
+// otherwise waits for a writer, before the check could refuse it.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("core: reading %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%w: %s is %s; a data file is read twice, a size query and then the parse",
+			ErrNotRegularFile, path, fileKind(fi.Mode()))
+	}
+	return f, nil
+}
+
+// fileKind names the type of a file that is not regular, for errors.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
 }
 
 // Scan reads r to its end and returns the capacity needed to hold it: the
@@ -146,14 +227,14 @@ func ScanFile(path string, opt ReadOptions) (FileStats, error) {
 // counts are upper bounds that make ReadInto succeed into a data set of
 // that size (for LIBSVM they are exact, but for explicit zero values); for
 // other files they are meaningless, and the parse reports the error. name
-// resolves FormatAuto and appears in errors. Errors come only from reading
-// r.
+// resolves FormatAuto and appears in errors. Errors come from reading r
+// and from a line longer than opt.MaxLineBytes (a *ParseError).
 func Scan(r io.Reader, name string, opt ReadOptions) (FileStats, error) {
 	format, err := opt.Format.resolve(name)
 	if err != nil {
 		return FileStats{}, err
 	}
-	return scanLines(newLineReader(r), name, format)
+	return scanLines(newLineReader(r, opt.maxLineBytes()), name, format)
 }
 
 func scanLines(lr *lineReader, name string, format Format) (FileStats, error) {
@@ -164,7 +245,7 @@ func scanLines(lr *lineReader, name string, format Format) (FileStats, error) {
 			if err == io.EOF {
 				return st, nil
 			}
-			return st, fmt.Errorf("core: reading %s: %w", name, err)
+			return st, lr.readError(name, err)
 		}
 		if format == FormatCSV {
 			scanCSVLine(&st, line)
@@ -202,20 +283,22 @@ func scanLIBSVMLine(st *FileStats, line []byte) {
 // width NumFeatures, and a sparse one with maxFeatures = opt.MaxFeatures
 // otherwise, then parses the file into it (see ReadInto). The file must be
 // seekable (use Scan and ReadInto for streams) and must not change between
-// the passes. Errors are those of os.Open and ReadInto: a *ParseError for
-// a bad line.
+// the passes: a path that is not a regular file (a FIFO, a device) is
+// refused before it is read, with an error wrapping ErrNotRegularFile.
+// Other errors are those of os.Open and ReadInto: a *ParseError for a bad
+// line.
 func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 	format, err := opt.Format.resolve(path)
 	if err != nil {
 		return nil, err
 	}
 	opt.Format = format
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	lr := newLineReader(f)
+	lr := newLineReader(f, opt.maxLineBytes())
 	st, err := scanLines(lr, path, format)
 	if err != nil {
 		return nil, err
@@ -260,7 +343,7 @@ func ReadInto(dst *Dataset, r io.Reader, name string, opt ReadOptions) (int, err
 		return 0, err
 	}
 	opt.Format = format
-	return readLines(dst, newLineReader(r), name, opt)
+	return readLines(dst, newLineReader(r, opt.maxLineBytes()), name, opt)
 }
 
 func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int, error) {
@@ -276,7 +359,7 @@ func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int,
 			if err == io.EOF {
 				return dst.rows - rows0, nil
 			}
-			return fail(fmt.Errorf("core: reading %s: %w", name, err))
+			return fail(lr.readError(name, err))
 		}
 		label, blank, perr := p.parse(line)
 		if perr != nil {
@@ -285,6 +368,10 @@ func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int,
 		}
 		if blank {
 			continue
+		}
+		if opt.ClassLabels && !isClassLabel(label) {
+			return fail(&ParseError{File: name, Line: lr.line, Err: ErrLabels,
+				Msg: fmt.Sprintf("label %v is not an integer class", label)})
 		}
 		if err := dst.AppendSparse(label, p.index, p.value); err != nil {
 			msg := err.Error()
@@ -296,17 +383,41 @@ func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int,
 	}
 }
 
+// isClassLabel reports whether a label names a class: an integer that
+// fits an int32, as the trainers and the model files store classes.
+func isClassLabel(y float64) bool {
+	return y == math.Trunc(y) && y >= math.MinInt32 && y <= math.MaxInt32
+}
+
 // lineReader splits a stream into lines with bufio.Reader.ReadSlice, which
 // returns a view into its buffer: no copy for a line that fits, and a copy
-// into a reused scratch for one that does not.
+// into a reused scratch for one that does not, up to the line limit.
 type lineReader struct {
 	br   *bufio.Reader
 	long []byte // scratch for lines longer than br's buffer
 	line int    // 1-based number of the line last returned
+	max  int    // longest line accepted, without its line ending
 }
 
-func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, bufferSize(r))}
+func newLineReader(r io.Reader, maxLineBytes int) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, bufferSize(r)), max: maxLineBytes}
+}
+
+// readError returns err, an error of next, for the input called name: a
+// *ParseError (a line too long) gets the name, any other error is the
+// input's and is wrapped.
+func (lr *lineReader) readError(name string, err error) error {
+	if pe, ok := err.(*ParseError); ok {
+		pe.File = name
+		return pe
+	}
+	return fmt.Errorf("core: reading %s: %w", name, err)
+}
+
+// tooLong is the error of next for a line past the limit.
+func (lr *lineReader) tooLong() error {
+	return &ParseError{Line: lr.line + 1, Err: ErrLineTooLong,
+		Msg: fmt.Sprintf("line longer than the limit of %d bytes", lr.max)}
 }
 
 // bufferSize returns the read buffer size for r: readBufferSize, or less
@@ -334,12 +445,17 @@ func (lr *lineReader) reset(r io.Reader) {
 
 // next returns the next line without its "\n" or "\r\n", valid until the
 // following call, and io.EOF after the last line. A last line without a
-// newline is still a line.
+// newline is still a line. A line longer than lr.max is a *ParseError
+// (without File), returned as soon as more than lr.max+2 bytes of it are
+// read: what is held of a line is bounded by the limit plus one buffer.
 func (lr *lineReader) next() ([]byte, error) {
 	line, err := lr.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		lr.long = append(lr.long[:0], line...)
 		for err == bufio.ErrBufferFull {
+			if len(lr.long) > lr.max+2 { // even without a "\r\n" ending
+				return nil, lr.tooLong()
+			}
 			line, err = lr.br.ReadSlice('\n')
 			lr.long = append(lr.long, line...)
 		}
@@ -348,13 +464,16 @@ func (lr *lineReader) next() ([]byte, error) {
 	if err != nil && (err != io.EOF || len(line) == 0) {
 		return nil, err
 	}
-	lr.line++
 	if n := len(line); n > 0 && line[n-1] == '\n' {
 		line = line[:n-1]
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
 	}
+	if len(line) > lr.max {
+		return nil, lr.tooLong()
+	}
+	lr.line++
 	return line, nil
 }
 

@@ -215,9 +215,13 @@ SVMGO_API int svmgo_predict_dense_f64(const svmgo_model *model, int output,
                                       const double *x, size_t num_rows, size_t num_features);
 
 /* Predicts num_rows sparse rows in CSR form (indptr has num_rows + 1
- * entries, indptr[0] = 0 is not required). Features at or past
- * SVMGO_MODEL_NUM_FEATURES are ignored, as LIBSVM does. Allocates nothing.
- * Thread-safe. */
+ * entries, indptr[0] = 0 is not required). Indices may be at or past
+ * SVMGO_MODEL_NUM_FEATURES, and such features count as LIBSVM counts them:
+ * a linear model (float or quantized) ignores them, having no weight for
+ * them; in a kernel model they meet zeros in every support vector, so they
+ * add nothing to u'v (linear, polynomial and sigmoid kernels), but the RBF
+ * kernel counts them in ||x - sv||^2: they change an RBF model's output.
+ * Allocates nothing. Thread-safe. */
 SVMGO_API int svmgo_predict_csr_f32(const svmgo_model *model, int output,
                                     double *dst, size_t dst_cap,
                                     const int64_t *indptr, const int32_t *indices,

@@ -220,7 +220,9 @@ public:
                                               num_features));
     }
 
-    /* CSR rows with 0-based indices (see svmgo.h). */
+    /* CSR rows with 0-based indices (see svmgo.h: indices past
+     * num_features() are ignored by linear models and counted by the RBF
+     * kernel in ||x - sv||^2, as in LIBSVM). */
     void predict_csr(double *dst, std::size_t dst_cap, const std::int64_t *indptr, const std::int32_t *indices,
                      const float *values, std::size_t num_rows, Output output = Output::label) const
     {

@@ -37,25 +37,32 @@ func IsTempName(name string) bool {
 // IsTempOf reports whether name (a base name) is a temporary file this
 // package made for a file called base, one a crash may have left behind.
 func IsTempOf(name, base string) bool {
-	return strings.HasPrefix(name, TempPrefix(base)) && strings.HasSuffix(name, TempSuffix)
+	return len(name) >= len(TempPrefix(base))+len(TempSuffix) &&
+		strings.HasPrefix(name, TempPrefix(base)) && strings.HasSuffix(name, TempSuffix)
 }
 
 // RemoveTemps removes the temporary files a crashed writer left in dir for
-// a file called base (IsTempOf names that are regular files). Only those
-// names are touched; one that vanishes meanwhile is not an error.
-func RemoveTemps(dir, base string) error {
+// a file called base (IsTempOf names that are regular files) and returns
+// their names. Only those names are touched: other dot-files and "*.tmp"
+// names, directories and symbolic links stay. Call it only while nothing
+// writes such a file in dir (at the start of its only writer): a write in
+// progress would lose its file. One that vanishes meanwhile is not an
+// error.
+func RemoveTemps(dir, base string) (removed []string, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, e := range entries {
-		if IsTempOf(e.Name(), base) && e.Type().IsRegular() {
-			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
+		if !IsTempOf(e.Name(), base) || !e.Type().IsRegular() {
+			continue
 		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, err
+		}
+		removed = append(removed, e.Name())
 	}
-	return nil
+	return removed, nil
 }
 
 // WriteFile writes data to path through a temporary file in the same
@@ -82,28 +89,30 @@ func WriteFile(path string, data []byte) error {
 // it, and returns its path, for a writer that gives the file its final
 // name itself (a publisher that must not replace an existing name links
 // it). On error nothing is left behind.
-func WriteTemp(dir, base string, data []byte) (path string, err error) {
+func WriteTemp(dir, base string, data []byte) (string, error) {
 	f, err := os.CreateTemp(dir, TempPrefix(base)+"*"+TempSuffix)
 	if err != nil {
 		return "", err
 	}
-	path = f.Name()
-	defer func() {
-		if err != nil {
-			f.Close() // harmless when already closed
-			os.Remove(path)
-		}
-	}()
-	if err = f.Chmod(0o644); err != nil {
+	tmp := f.Name()
+	fail := func(err error) (string, error) {
+		f.Close() // harmless when already closed
+		os.Remove(tmp)
 		return "", err
 	}
-	if _, err = f.Write(data); err != nil {
-		return "", err
+	if err := f.Chmod(0o644); err != nil {
+		return fail(err)
 	}
-	if err = f.Sync(); err != nil {
-		return "", err
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
 	}
-	return path, f.Close()
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		return fail(err)
+	}
+	return tmp, nil
 }
 
 // Rename renames src to dst and syncs both directories, so that after a

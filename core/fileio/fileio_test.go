@@ -92,8 +92,8 @@ func TestWriteTempAndRemoveTemps(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := RemoveTemps(dir, "model"); err != nil {
-		t.Fatal(err)
+	if removed, err := RemoveTemps(dir, "model"); err != nil || len(removed) != 1 || removed[0] != filepath.Base(a) {
+		t.Fatalf("RemoveTemps = %v, %v; want [%s]", removed, err, filepath.Base(a))
 	}
 	if _, err := os.Stat(a); !os.IsNotExist(err) {
 		t.Errorf("temporary model file still there: %v", err)

@@ -138,7 +138,7 @@ func stamped(m core.Model, created int64) core.Model {
 // publishBytes gives the model file data the next version in dir (see
 // Publish).
 func publishBytes(dir string, data []byte) (uint64, error) {
-	tmp, err := fileio.WriteTemp(dir, "model", data)
+	tmp, err := fileio.WriteTemp(dir, publishBase, data)
 	if err != nil {
 		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 	}

@@ -460,5 +460,6 @@ func (s *Store) Commit() error {
 	if err := fileio.WriteFile(filepath.Join(s.dir, SnapshotName), s.buf); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
+	s.dirty = false
 	return nil
 }

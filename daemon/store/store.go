@@ -175,8 +175,11 @@ type Store struct {
 	known int
 
 	gen, published uint64
-	hashes         []Hash
-	seen           map[Hash]struct{}
+	// dirty is whether the store changed since it was opened or last
+	// committed.
+	dirty  bool
+	hashes []Hash
+	seen   map[Hash]struct{}
 
 	evict []int   // Add's victims, cap Capacity
 	buf   []byte  // Commit's encoding, reused
@@ -238,7 +241,7 @@ func Open(dir string, cfg Config) (*Store, error) {
 // removeTemps removes the temporary snapshots a crashed Commit left in dir.
 // Only names Commit itself makes are touched.
 func removeTemps(dir string) error {
-	if err := fileio.RemoveTemps(dir, SnapshotName); err != nil {
+	if _, err := fileio.RemoveTemps(dir, SnapshotName); err != nil {
 		return fmt.Errorf("store: open: remove stale temporary file: %w", err)
 	}
 	return nil
@@ -267,7 +270,16 @@ func (s *Store) Published() uint64 { return s.published }
 
 // SetPublished records that a model trained on the rows of generation gen
 // was published. It is persisted with the next Commit.
-func (s *Store) SetPublished(gen uint64) { s.published = gen }
+func (s *Store) SetPublished(gen uint64) {
+	s.published = gen
+	s.dirty = true
+}
+
+// Uncommitted reports whether the store holds changes that are not durable
+// yet: an Add, SetDual, SetKernelDual or SetPublished since it was opened or
+// last committed. A Commit that failed leaves them uncommitted, in memory,
+// for a later Commit to make durable.
+func (s *Store) Uncommitted() bool { return s.dirty }
 
 // Hashes returns a copy of the ingested batch hashes in ingestion order.
 func (s *Store) Hashes() []Hash { return slices.Clone(s.hashes) }
@@ -352,6 +364,7 @@ func (s *Store) SetDual(d *core.LinearDual) error {
 		// Its own dual back: the values are in place, and setDual would
 		// overwrite d while reading it.
 		s.known = n
+		s.dirty = true
 		return nil
 	}
 	s.kdual = nil
@@ -367,6 +380,7 @@ func (s *Store) SetDual(d *core.LinearDual) error {
 	}
 	s.dual.Alpha = s.fillVectors(s.dual.Alpha, len(d.Alpha), func(k int, dst []float64) { copy(dst, d.Alpha[k]) })
 	s.known = n
+	s.dirty = true
 	return nil
 }
 
@@ -391,6 +405,7 @@ func (s *Store) SetKernelDual(d *core.KernelDual) error {
 	}
 	if d == s.kdual {
 		s.known = n
+		s.dirty = true
 		return nil
 	}
 	s.dual = nil
@@ -405,6 +420,7 @@ func (s *Store) SetKernelDual(d *core.KernelDual) error {
 	}
 	s.kdual.Alpha = s.fillVectors(s.kdual.Alpha, len(d.Alpha), func(k int, dst []float64) { copy(dst, d.Alpha[k]) })
 	s.known = n
+	s.dirty = true
 	return nil
 }
 
@@ -509,6 +525,7 @@ func (s *Store) Add(h Hash, batch *core.Dataset) (evicted int, err error) {
 			ErrBatchTooLarge, rows, nnz, s.cfg.Capacity, s.cfg.CapacityNonzeros)
 	}
 
+	s.dirty = true // from here on, even an error may have changed the rows
 	victims := s.victims(s.Len()+rows-s.cfg.Capacity, s.ds.Nonzeros()+nnz-s.cfg.CapacityNonzeros)
 	if len(victims) > 0 {
 		if err := s.deleteRows(victims); err != nil {

@@ -3,7 +3,6 @@ package watchd
 import (
 	"bytes"
 	"fmt"
-	"math"
 
 	"github.com/libsvmgo/libsvmgo/core"
 )
@@ -20,23 +19,21 @@ func reject(format string, a ...any) *rejection {
 
 // batchLimits are the limits a batch is validated against.
 type batchLimits struct {
-	capacity     int // rows the store holds
-	maxFeatures  int // feature indices 1..maxFeatures (as written)
-	maxLineBytes int
+	capacity     int  // rows the store holds
+	maxFeatures  int  // feature indices 1..maxFeatures (as written)
+	maxLineBytes int  // core.ReadOptions.MaxLineBytes
 	realLabels   bool // labels are any finite number (targets, or ignored); otherwise integer classes
 }
 
 // parseBatch validates a whole batch file's bytes and returns its rows, or
 // the *rejection that says which line is wrong. Nothing of a batch is used
-// unless all of it is valid.
+// unless all of it is valid. The line limit and the check of class labels
+// are the readers' (core.ReadOptions), as for the command's data files.
 func parseBatch(name string, data []byte, lim batchLimits) (*core.Dataset, error) {
-	if n, line := longestLine(data); n > lim.maxLineBytes {
-		return nil, reject("%s:%d: line of %d bytes, longer than the limit of %d", name, line, n, lim.maxLineBytes)
-	}
-	opt := core.ReadOptions{MaxFeatures: lim.maxFeatures}
+	opt := core.ReadOptions{MaxFeatures: lim.maxFeatures, MaxLineBytes: lim.maxLineBytes, ClassLabels: !lim.realLabels}
 	st, err := core.Scan(bytes.NewReader(data), name, opt)
 	if err != nil {
-		return nil, reject("%s: %v", name, err) // not reached: a bytes.Reader does not fail
+		return nil, reject("%v", err) // a line too long, a *core.ParseError: "name:line: ..."
 	}
 	switch {
 	case st.Rows == 0:
@@ -48,49 +45,5 @@ func parseBatch(name string, data []byte, lim batchLimits) (*core.Dataset, error
 	if _, err := core.ReadInto(ds, bytes.NewReader(data), name, opt); err != nil {
 		return nil, reject("%v", err) // a *core.ParseError: "name:line: ..."
 	}
-	if lim.realLabels {
-		return ds, nil // the reader refuses labels that are not finite
-	}
-	for i, y := range ds.Labels() {
-		if y != math.Trunc(y) || y < math.MinInt32 || y > math.MaxInt32 {
-			return nil, reject("%s:%d: label %v is not an integer class", name, rowLine(data, i), y)
-		}
-	}
 	return ds, nil
-}
-
-// longestLine returns the length of the longest line of data (without its
-// newline) and its 1-based number.
-func longestLine(data []byte) (n, line int) {
-	for ln := 1; len(data) > 0; ln++ {
-		end := bytes.IndexByte(data, '\n')
-		if end < 0 {
-			end = len(data)
-		}
-		if end > n {
-			n, line = end, ln
-		}
-		data = data[min(end+1, len(data)):]
-	}
-	return n, line
-}
-
-// rowLine returns the 1-based line number of row i (0-based) of data, as the
-// readers count them: every line counts, blank lines (only spaces and tabs)
-// hold no row.
-func rowLine(data []byte, i int) int {
-	for ln := 1; len(data) > 0; ln++ {
-		end := bytes.IndexByte(data, '\n')
-		if end < 0 {
-			end = len(data)
-		}
-		if len(bytes.Trim(data[:end], " \t\r")) > 0 {
-			if i == 0 {
-				return ln
-			}
-			i--
-		}
-		data = data[min(end+1, len(data)):]
-	}
-	return 0
 }

@@ -23,7 +23,9 @@ const (
 	DefaultKeep          = 5
 	DefaultDebounce      = 200 * time.Millisecond
 	DefaultMaxBatchBytes = 64 << 20
-	DefaultMaxLineBytes  = 1 << 20
+	DefaultMaxLineBytes  = core.DefaultMaxLineBytes
+	DefaultRetryMin      = time.Second
+	DefaultRetryMax      = time.Minute
 	// DefaultNonzerosPerRow sizes the store's nonzeros when
 	// Store.CapacityNonzeros is 0: 8 bytes a nonzero, 80 MB at the default
 	// capacity.
@@ -90,6 +92,12 @@ type Config struct {
 	// Training is unchanged: the store keeps the float solve's α, from
 	// which the next retrain starts. Reloadable.
 	QuantizeBits int
+	// RetryMin is the delay before the daemon retries after a storage
+	// fault (a full disk, a read-only or unwritable root: see fault.go);
+	// the delay doubles at each failure up to RetryMax. Reloadable.
+	RetryMin time.Duration
+	// RetryMax bounds the delay between retries (>= RetryMin). Reloadable.
+	RetryMax time.Duration
 }
 
 // DefaultConfig returns the defaults, with no Root.
@@ -101,6 +109,8 @@ func DefaultConfig() Config {
 		Debounce:      DefaultDebounce,
 		MaxBatchBytes: DefaultMaxBatchBytes,
 		MaxLineBytes:  DefaultMaxLineBytes,
+		RetryMin:      DefaultRetryMin,
+		RetryMax:      DefaultRetryMax,
 	}
 }
 
@@ -171,6 +181,10 @@ func (c *Config) validate() (trainSpec, error) {
 		return bad("max line bytes %d: must be at least 1", c.MaxLineBytes)
 	case c.QuantizeBits != 0 && c.QuantizeBits != 8 && c.QuantizeBits != 16:
 		return bad("quantize bits %d: must be 0 (off), 8 or 16", c.QuantizeBits)
+	case c.RetryMin <= 0:
+		return bad("storage retry delay %v: must be positive", c.RetryMin)
+	case c.RetryMax < c.RetryMin:
+		return bad("storage retry maximum %v: must be at least the first delay %v", c.RetryMax, c.RetryMin)
 	}
 	return spec, nil
 }

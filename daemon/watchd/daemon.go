@@ -7,7 +7,11 @@
 // Layout under the root: incoming/ (producers rename finished batches in;
 // dot-files and *.tmp are ignored), done/ (ingested batches), rejected/ (a
 // refused batch and its NAME.reason file), models/ (published versions),
-// state/ (the store).
+// state/ (the store). Anything in incoming/ that is not a regular file (a
+// symbolic link, a directory, a FIFO, a socket, a device) is moved to
+// rejected/ unread, with a reason: a link is moved, never followed, and a
+// FIFO never opened (a batch is opened with O_NOFOLLOW and O_NONBLOCK and
+// must be a regular file once open, against a swap after the check).
 //
 // One batch at a time, in name order:
 //
@@ -24,6 +28,30 @@
 // A batch leaves incoming/ only after the store holding its rows is durable,
 // so a crash at any point loses nothing and adds nothing twice; a crash
 // between steps 3 and 4 is repaired at start by retraining and publishing.
+// The temporary files a crash leaves in models/ and rejected/ are removed
+// at start (the store removes its own).
+//
+// # Storage faults
+//
+// A write under the root that fails for a reason of the file system, not
+// of the data — full (ENOSPC, EDQUOT), read-only (EROFS), unwritable
+// (EACCES, EPERM), a directory of the layout removed (ENOENT), a failing
+// device (EIO): see isStorageFault — does not stop the daemon. The step
+// stops where it was: the batch stays in incoming/, and what the store
+// could not commit stays in memory. The daemon reports itself degraded
+// (/healthz answers 503 "degraded: ...", storage_degraded is 1; the first
+// failure is logged, then at most one line a minute) and retries after
+// Config.RetryMin, doubling up to Config.RetryMax. Each retry is one pass
+// of Run's loop, the same that runs at start: it remakes the layout and
+// the watches on the root and incoming/, commits the store if it holds
+// uncommitted changes (or its snapshot was removed), publishes the model
+// of the last retrain if its publication was not recorded (without
+// retraining), and takes incoming/ again, where the batch that failed is
+// found in the store and only moves to done/. The first pass that
+// succeeds ends the fault ("storage recovered"). Batches are taken in name
+// order, so the one that failed holds back those after it. A directory of
+// the layout removed under the daemon (the root is watched) is made again
+// by the next pass, the store's snapshot written back from memory.
 //
 // The gate (Config.GateMinAccuracy > 0) scores the new model on rows it was
 // not trained on. Of a batch of n rows, the last max(1, ⌊n·GateHoldBack⌋)
@@ -157,8 +185,26 @@ type Daemon struct {
 	kgrad    *core.KernelGradient
 	retrains int // since start; drives ColdEvery
 
+	// watching is whether the layout exists and incoming/ is watched, as
+	// far as Run knows; pass (re)makes both when it is false.
+	watching bool
+	// unpublished is the model of the last retrain while its publication
+	// is not recorded in the store: a storage fault stopped it, and the
+	// next pass publishes it (settle) instead of training again.
+	unpublished *pendingModel
+	// added is the hash of the batch whose rows were added to the store
+	// last, until it moves to done/: found in the store when a pass takes
+	// it again after a storage fault, it counts as ingested, not as a
+	// duplicate.
+	added *store.Hash
+	// fault is the storage fault the daemon is degraded by; nil when
+	// healthy.
+	fault *faultState
+
 	metrics *daemonMetrics
 	serving atomic.Bool
+	// degraded is what /healthz says while fault is set; nil otherwise.
+	degraded atomic.Pointer[string]
 
 	mu      sync.Mutex
 	pending *Config // a reload to apply between batches
@@ -185,11 +231,10 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 		models:   filepath.Join(cfg.Root, ModelsDir),
 		metrics:  newDaemonMetrics(),
 	}
-	for _, dir := range []string{d.incoming, d.done, d.rejected, d.models, filepath.Join(cfg.Root, StateDir)} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("watchd: create layout: %w", err)
-		}
+	if err := d.makeLayout(); err != nil {
+		return nil, err
 	}
+	d.removeStaleTemps()
 	d.st, err = store.Open(filepath.Join(cfg.Root, StateDir), cfg.storeConfig())
 	if errors.Is(err, store.ErrConfig) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
@@ -288,48 +333,61 @@ func (d *Daemon) applyReload() {
 		"gate_min_accuracy", cfg.GateMinAccuracy, "cold_every", cfg.ColdEvery, "quantize_bits", cfg.QuantizeBits)
 }
 
-// Run serves until ctx is cancelled or a runtime error (I/O on the root, a
-// store that cannot commit) stops it. It first publishes a model the store
-// holds but that a crash kept from being published, then ingests what is in
-// incoming/ and follows it with fsnotify. Cancelling ctx stops Run after the
-// batch in progress; Run returns nil then.
+// Run serves until ctx is cancelled or a runtime error that is not a
+// storage fault (a corrupt store, a failed training) stops it. It first
+// publishes a model the store holds but that a crash kept from being
+// published, then ingests what is in incoming/ and follows it with
+// fsnotify. A storage fault (a full disk, a read-only or unwritable root, a
+// directory of the layout removed; see isStorageFault) does not stop it:
+// the daemon reports itself degraded and retries with backoff
+// (Config.RetryMin, RetryMax), the batch in progress left in incoming/,
+// until a pass succeeds. Cancelling ctx stops Run after the batch in
+// progress; Run returns nil then.
 func (d *Daemon) Run(ctx context.Context) error {
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watchd: watch %s: %w", d.incoming, err)
 	}
 	defer fsw.Close()
-	// Watch before the first scan, so that no file arriving between the
-	// two is missed.
-	if err := fsw.Add(d.incoming); err != nil {
-		return fmt.Errorf("watchd: watch %s: %w", d.incoming, err)
-	}
 	d.log.Info("daemon started", "root", d.cfg.Root, "samples", d.st.Len(),
 		"generation", d.st.Generation(), "published", d.st.Published())
-	if d.st.Published() < d.st.Generation() {
-		d.log.Warn("store newer than the published model: retraining", "generation", d.st.Generation(),
-			"published", d.st.Published())
-		if err := d.retrainAndPublish(nil, ""); err != nil {
-			return err
-		}
-	}
+	d.watching = false
 	d.serving.Store(true)
 	defer d.serving.Store(false)
 
-	var debounce <-chan time.Time
-	var timer *time.Timer
+	var (
+		debounce, retry           <-chan time.Time
+		debounceTimer, retryTimer *time.Timer
+	)
 	defer func() {
-		if timer != nil {
-			timer.Stop()
+		for _, t := range []*time.Timer{debounceTimer, retryTimer} {
+			if t != nil {
+				t.Stop()
+			}
 		}
 	}()
 	arm := func() {
-		if debounce == nil { // the delay runs from the first event of a burst
-			timer = time.NewTimer(d.cfg.Debounce)
-			debounce = timer.C
+		// The delay runs from the first event of a burst. While a retry
+		// is due, events wait for it: it rescans everything.
+		if debounce == nil && retry == nil {
+			debounceTimer = time.NewTimer(d.cfg.Debounce)
+			debounce = debounceTimer.C
 		}
 	}
-	if err := d.drain(ctx); err != nil {
+	// pass runs one pass; a storage fault schedules the next one.
+	pass := func() error {
+		err := d.pass(ctx, fsw)
+		switch {
+		case err == nil:
+			d.storageHealed()
+		case isStorageFault(err):
+			retryTimer = time.NewTimer(d.storageFault(err))
+			retry = retryTimer.C
+			err = nil
+		}
+		return err
+	}
+	if err := pass(); err != nil {
 		return err
 	}
 	for {
@@ -341,6 +399,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 			if !ok {
 				d.log.Info("event channel closed: daemon stopping")
 				return nil
+			}
+			if d.isLayout(ev.Name) && ev.Has(fsnotify.Remove|fsnotify.Rename) {
+				// A directory of the layout (or the root) was removed or
+				// moved away, incoming/'s watch with it if it was that:
+				// the next pass makes and watches them again, and writes
+				// the store's snapshot back if it went too.
+				d.log.Warn("directory removed or moved: making it again", "dir", ev.Name)
+				d.watching = false
 			}
 			if !isTempName(filepath.Base(ev.Name)) {
 				arm()
@@ -357,12 +423,122 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 			arm()
 		case <-debounce:
-			debounce, timer = nil, nil
-			if err := d.drain(ctx); err != nil {
+			debounce, debounceTimer = nil, nil
+			if err := pass(); err != nil {
+				return err
+			}
+		case <-retry:
+			retry, retryTimer = nil, nil
+			if err := pass(); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// pass brings the root in step with the store held in memory and then
+// ingests incoming/. At start, and again after a storage fault, this is
+// the whole repair:
+//
+//   - the layout and the watches on the root and incoming/ are (re)made
+//     when they may be missing (at start, after a fault, after a directory
+//     of the layout was removed); watching comes before the scan, so no
+//     file arriving between the two is missed;
+//   - a store holding changes not yet durable (a commit failed) is
+//     committed: the rows a batch added are in memory, and that batch is
+//     still in incoming/ (it leaves only once they are durable); so is a
+//     store whose snapshot was removed under the daemon (state/ or the
+//     whole root deleted), from the copy in memory;
+//   - a generation not yet published is published (see settle);
+//   - incoming/ is drained: the batch whose step failed is taken again,
+//     and one the store already holds only moves to done/.
+func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
+	lost := false
+	if !d.watching {
+		if err := d.makeLayout(); err != nil {
+			return err
+		}
+		// The root too, to learn at once when a directory of the layout
+		// is removed; its other events only cause a rescan.
+		for _, dir := range []string{d.cfg.Root, d.incoming} {
+			if err := fsw.Add(dir); err != nil {
+				return fmt.Errorf("watchd: watch %s: %w", dir, err)
+			}
+		}
+		d.watching = true
+		lost = d.snapshotLost()
+	}
+	if d.st.Uncommitted() || lost {
+		if err := d.commit(); err != nil {
+			return err
+		}
+	}
+	if err := d.settle(); err != nil {
+		return err
+	}
+	return d.drain(ctx)
+}
+
+// snapshotLost reports whether the store's snapshot is missing from
+// state/ although the store has ingested batches: someone removed it (or
+// the whole root) while the daemon ran. The rows are still in memory, and
+// the next commit writes them back.
+func (d *Daemon) snapshotLost() bool {
+	if d.st.Generation() == 0 {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(d.cfg.Root, StateDir, store.SnapshotName))
+	if !errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	d.log.Warn("store snapshot removed while running: writing it again from memory",
+		"generation", d.st.Generation(), "samples", d.st.Len())
+	return true
+}
+
+// isLayout reports whether path is the root or one of the directories of
+// its layout.
+func (d *Daemon) isLayout(path string) bool {
+	// Cleaned: fsnotify joins the path it was given (the root, maybe "./x/")
+	// and a name.
+	switch filepath.Clean(path) {
+	case filepath.Clean(d.cfg.Root), d.incoming, d.done, d.rejected, d.models, filepath.Join(d.cfg.Root, StateDir):
+		return true
+	}
+	return false
+}
+
+// makeLayout creates the directories under the root that are missing.
+func (d *Daemon) makeLayout() error {
+	for _, dir := range []string{d.incoming, d.done, d.rejected, d.models, filepath.Join(d.cfg.Root, StateDir)} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("watchd: create layout: %w", err)
+		}
+	}
+	return nil
+}
+
+// settle publishes a model for the store's generation when none is
+// published yet: the one the last retrain made, when a storage fault kept
+// it from being published (or its publication from being recorded);
+// otherwise, after a crash, a model retrained on the stored rows (without
+// the gate, as the rows of the batch are not known apart any more).
+func (d *Daemon) settle() error {
+	gen := d.st.Generation()
+	if d.st.Published() >= gen {
+		d.unpublished = nil
+		return nil
+	}
+	if p := d.unpublished; p != nil && p.gen == gen {
+		if !p.announced { // once, not at every retry
+			p.announced = true
+			d.log.Info("publishing the model retrained before a storage fault", "generation", gen, "batch", p.batch)
+		}
+		return d.publish(p)
+	}
+	d.log.Warn("store newer than the published model: retraining", "generation", gen,
+		"published", d.st.Published())
+	return d.retrainAndPublish(nil, "")
 }
 
 // drain ingests the batches in incoming/, in name order, until none is left
@@ -389,8 +565,9 @@ func (d *Daemon) drain(ctx context.Context) error {
 	}
 }
 
-// listIncoming returns the names of the finished regular files in
-// incoming/, sorted.
+// listIncoming returns the names in incoming/ that are not temporary
+// names, sorted: finished batches, and anything else put there, which
+// ingest rejects.
 func (d *Daemon) listIncoming() ([]string, error) {
 	entries, err := os.ReadDir(d.incoming) // sorted by name
 	if err != nil {
@@ -398,7 +575,7 @@ func (d *Daemon) listIncoming() ([]string, error) {
 	}
 	var names []string
 	for _, e := range entries {
-		if !isTempName(e.Name()) && e.Type().IsRegular() {
+		if !isTempName(e.Name()) {
 			names = append(names, e.Name())
 		}
 	}
@@ -417,20 +594,43 @@ func (d *Daemon) ingest(name string) error {
 	if err != nil {
 		return fmt.Errorf("watchd: %w", err)
 	}
+	if !fi.Mode().IsRegular() {
+		return d.rejectSpecial(name, special(path, fi.Mode()))
+	}
 	if fi.Size() > d.cfg.MaxBatchBytes {
 		return d.reject(name, reject("%s: %d bytes, more than the limit of %d", name, fi.Size(), d.cfg.MaxBatchBytes))
 	}
-	data, err := os.ReadFile(path)
+	data, err := readBatch(path, d.cfg.MaxBatchBytes)
+	var sp *specialFile
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil
+	case errors.As(err, &sp): // replaced since Lstat
+		return d.rejectSpecial(name, sp)
+	case err != nil && isResourceFault(err):
+		return fmt.Errorf("watchd: read %s: %w", name, err) // the machine's condition, not the batch's
 	case err != nil:
+		// Replaced by a symbolic link since Lstat (ELOOP), or unreadable.
+		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
+			return d.rejectSpecial(name, special(path, fi.Mode()))
+		}
 		return d.reject(name, reject("%s: %v", name, err))
 	case int64(len(data)) > d.cfg.MaxBatchBytes: // grew since Lstat
-		return d.reject(name, reject("%s: %d bytes, more than the limit of %d", name, len(data), d.cfg.MaxBatchBytes))
+		return d.reject(name, reject("%s: more than the limit of %d bytes", name, d.cfg.MaxBatchBytes))
 	}
 	h := store.Hash(sha256.Sum256(data))
 	if d.st.Has(h) {
+		if d.added != nil && *d.added == h {
+			// Taken again after a storage fault stopped it: its rows are
+			// durable and its model published (pass saw to both).
+			if err := d.moveDone(name); err != nil {
+				return err
+			}
+			d.added = nil
+			d.metrics.ingested.Inc()
+			d.log.Info("batch moved to done after a storage fault", "batch", name)
+			return nil
+		}
 		d.log.Info("batch already ingested: moving to done", "batch", name, "sha256", fmt.Sprintf("%x", h[:8]))
 		d.metrics.duplicates.Inc()
 		return d.moveDone(name)
@@ -451,6 +651,7 @@ func (d *Daemon) ingest(name string) error {
 	if err != nil {
 		return fmt.Errorf("watchd: add %s to the store: %w", name, err)
 	}
+	d.added = &h
 	if evicted > 0 {
 		// The gradient covers rows that are gone; core would find out
 		// by hashing, but need not.
@@ -466,6 +667,7 @@ func (d *Daemon) ingest(name string) error {
 	if err := d.moveDone(name); err != nil {
 		return err
 	}
+	d.added = nil
 	d.metrics.ingested.Inc()
 	return nil
 }
@@ -491,6 +693,17 @@ func (d *Daemon) reject(name string, why error) error {
 	d.metrics.rejected.Inc()
 	d.log.Warn("batch rejected", "batch", name, "reason", r.reason, "moved_to", dst)
 	return nil
+}
+
+// rejectSpecial moves name, which is not a regular file, to rejected/
+// unread, with a reason, and counts it: a symbolic link is moved as a link
+// (rename does not follow it), so nothing outside the root is touched.
+func (d *Daemon) rejectSpecial(name string, sp *specialFile) error {
+	err := d.reject(name, reject("%s: %v: not read (a batch is a regular file renamed into %s/)", name, sp, IncomingDir))
+	if err == nil {
+		d.metrics.special.Inc()
+	}
+	return err
 }
 
 // moveDone moves batch name from incoming/ to done/.
@@ -577,29 +790,73 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 		d.st.SetPublished(gen)
 		return d.commit()
 	}
+	// Kept until its publication is recorded, for the retry of a pass
+	// that a storage fault stops from here on (settle).
+	d.unpublished = &pendingModel{run: r, gen: gen, batch: name}
 	if err := d.commit(); err != nil {
 		return err
 	}
-	v, err := modeldir.Publish(d.models, r.model())
-	if err != nil {
-		return fmt.Errorf("watchd: %w", err)
+	return d.publish(d.unpublished)
+}
+
+// pendingModel is a retrained model to publish: the model of the store's
+// generation gen, retrained for batch (empty at recovery), and once its
+// file is named, the version it was given.
+type pendingModel struct {
+	run       *run
+	gen       uint64
+	batch     string
+	version   uint64
+	announced bool // settle logged that it publishes it
+}
+
+// publish publishes p's model into models/ (once: a retry after a storage
+// fault that struck later finds its version set), applies retention and
+// records the publication in the store.
+func (d *Daemon) publish(p *pendingModel) error {
+	if p.version == 0 {
+		v, err := modeldir.Publish(d.models, p.run.model())
+		if v != 0 {
+			// Named, so visible to watchers, even when syncing the
+			// directory failed (err): it is not published again.
+			p.version = v
+			d.published(p)
+		}
+		if err != nil {
+			return fmt.Errorf("watchd: %w", err)
+		}
+	} else if err := fileio.SyncDir(d.models); err != nil {
+		// A retry: the name may not be durable yet.
+		return fmt.Errorf("watchd: publish: %w", err)
 	}
-	// The size is the published file's: what a client loads. -1 if it
-	// cannot be read back (a retention race with another process).
-	size := int64(-1)
-	if fi, err := os.Stat(filepath.Join(d.models, modeldir.FileName(v))); err == nil {
-		size = fi.Size()
-	}
-	d.metrics.modelVersion.Set(float64(v))
-	d.metrics.modelBits.Set(float64(r.bits()))
-	d.metrics.modelBytes.Set(float64(size))
-	d.log.Info("model published", "version", v, "kind", d.spec.kind(), "quantized_bits", r.bits(), "bytes", size,
-		"generation", gen, "batch", name)
 	if err := d.retain(); err != nil {
 		return err
 	}
-	d.st.SetPublished(gen)
-	return d.commit()
+	d.st.SetPublished(p.gen)
+	if err := d.commit(); err != nil {
+		return err
+	}
+	d.unpublished = nil
+	return nil
+}
+
+// published logs and exports the publication of p.
+func (d *Daemon) published(p *pendingModel) {
+	// The size is the published file's: what a client loads. -1 if it
+	// cannot be read back (a retention race with another process).
+	size := int64(-1)
+	if fi, err := os.Stat(filepath.Join(d.models, modeldir.FileName(p.version))); err == nil {
+		size = fi.Size()
+	}
+	kind := "linear"
+	if p.run.kernel != nil {
+		kind = "kernel"
+	}
+	d.metrics.modelVersion.Set(float64(p.version))
+	d.metrics.modelBits.Set(float64(p.run.bits()))
+	d.metrics.modelBytes.Set(float64(size))
+	d.log.Info("model published", "version", p.version, "kind", kind, "quantized_bits", p.run.bits(), "bytes", size,
+		"generation", p.gen, "batch", p.batch)
 }
 
 // run is a retrain's model and dual, of one kind: linear and ldual, or

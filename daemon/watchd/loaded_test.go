@@ -16,14 +16,14 @@ var (
 	quantOf = as[quantize.Model]
 )
 
-// loadLoaded reads a model file as a watcher hands it out; fileKind
+// loadLoaded reads a model file as a watcher hands it out; modelKind
 // returns the kind of the model it holds.
 func loadLoaded(path string) (*modeldir.Loaded, error) {
 	m, err := modeldir.ReadFile(path)
 	return &modeldir.Loaded{Model: m, Path: path}, err
 }
 
-func fileKind(path string) (string, error) {
+func modelKind(path string) (string, error) {
 	m, err := modeldir.ReadFile(path)
 	if err != nil {
 		return "", err

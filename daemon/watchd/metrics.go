@@ -8,7 +8,10 @@ import (
 )
 
 // daemonMetrics are the figures /metrics exports, in Prometheus's text
-// format written by the metrics library. The work of the last retrain is
+// format written by the metrics library. batches_rejected_total counts
+// everything moved to rejected/; incoming_special_files_total the part of
+// it that was not a regular file (a symbolic link, a directory, a FIFO, a
+// socket or a device), moved there unread. The work of the last retrain is
 // warm_updates_last (linear: DCD coordinate updates) or
 // warm_kernel_evals_last (kernel: SMO kernel evaluations), and with
 // Config.ColdEvery the cold solve's cold_*_last and warm_cold_ratio, the
@@ -16,11 +19,15 @@ import (
 // this process published is model_version, model_quantized_bits (0 for a
 // float model, else 8 or 16: Config.QuantizeBits) and model_file_bytes, the
 // size of its file. Each Daemon has its own set, so two daemons in one
-// process (tests) do not share counters.
+// process (tests) do not share counters. storage_degraded is 1 while a
+// storage fault lasts (a full disk, an unwritable root: see fault.go) and
+// 0 otherwise; storage_failures_total counts the passes such faults
+// failed, retries included.
 type daemonMetrics struct {
 	set             *metrics.Set
 	ingested        *metrics.Counter
 	rejected        *metrics.Counter
+	special         *metrics.Counter
 	duplicates      *metrics.Counter
 	gateRefused     *metrics.Counter
 	samples         *metrics.Gauge
@@ -36,6 +43,8 @@ type daemonMetrics struct {
 	coldIterations  *metrics.Gauge
 	warmColdRatio   *metrics.Gauge
 	storeGeneration *metrics.Gauge
+	storageDegraded *metrics.Gauge
+	storageFailures *metrics.Counter
 }
 
 func newDaemonMetrics() *daemonMetrics {
@@ -44,6 +53,7 @@ func newDaemonMetrics() *daemonMetrics {
 		set:             s,
 		ingested:        s.NewCounter("batches_ingested_total"),
 		rejected:        s.NewCounter("batches_rejected_total"),
+		special:         s.NewCounter("incoming_special_files_total"),
 		duplicates:      s.NewCounter("batches_duplicate_total"),
 		gateRefused:     s.NewCounter("models_gate_refused_total"),
 		samples:         s.NewGauge("samples_stored", nil),
@@ -59,6 +69,8 @@ func newDaemonMetrics() *daemonMetrics {
 		coldIterations:  s.NewGauge("cold_iterations_last", nil),
 		warmColdRatio:   s.NewGauge("warm_cold_ratio", nil),
 		storeGeneration: s.NewGauge("store_generation", nil),
+		storageDegraded: s.NewGauge("storage_degraded", nil),
+		storageFailures: s.NewCounter("storage_failures_total"),
 	}
 }
 
@@ -68,13 +80,21 @@ func (d *Daemon) WriteMetrics(w io.Writer) {
 	d.metrics.set.WritePrometheus(w)
 }
 
-// Handler serves GET /healthz ("ok" while Run is serving, 503 otherwise) and
-// GET /metrics (WriteMetrics). It is safe to call from any goroutine.
+// Handler serves GET /healthz and GET /metrics (WriteMetrics). /healthz
+// answers 200 "ok" while Run is serving; 503 "degraded: ..." with the
+// storage fault while one lasts (Run keeps running and retrying: a restart
+// would not help, so a supervisor should alert on it rather than restart);
+// 503 "not serving" before Run and after it returns. It is safe to call
+// from any goroutine.
 func (d *Daemon) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		if !d.serving.Load() {
 			http.Error(w, "not serving", http.StatusServiceUnavailable)
+			return
+		}
+		if msg := d.degraded.Load(); msg != nil {
+			http.Error(w, *msg, http.StatusServiceUnavailable)
 			return
 		}
 		io.WriteString(w, "ok\n")

@@ -103,7 +103,7 @@ func TestQuantizedPublish(t *testing.T) {
 				plain.ingest(t, name, batch)
 
 				path := filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(v))
-				if kind, err := fileKind(path); err != nil || kind != c.kind {
+				if kind, err := modelKind(path); err != nil || kind != c.kind {
 					t.Fatalf("version %d: kind %q, %v; want %q", v, kind, err, c.kind)
 				}
 				file, err := modeldir.ReadFileAs[quantize.Model](path)

@@ -234,7 +234,7 @@ func TestRejectsBadBatches(t *testing.T) {
 		{"empty.txt", "", "empty.txt: empty batch"},
 		{"blank.txt", "\n  \n\t\n", "blank.txt: empty batch"},
 		{"garbage.bin", string(garbage), "garbage.bin:1: "},
-		{"longline.txt", "1 1:1\n" + long, "longline.txt:2: line of 10485762 bytes"},
+		{"longline.txt", "1 1:1\n" + long, "longline.txt:2: line longer than the limit of 1048576 bytes"},
 		{"nan.txt", "1 1:1\n-1 2:nan\n", "nan.txt:2: "},
 		{"inf.txt", "1 1:1\n\n-1 2:1 3:+Inf\n", "inf.txt:3: "},
 		{"nanlabel.txt", "1 1:1\nNaN 2:1\n", "nanlabel.txt:2: "},
@@ -425,18 +425,6 @@ func TestReload(t *testing.T) {
 	d.applyReload()
 	if d.cfg.Keep != 1 || d.spec.kernel || d.spec.linear.Solver != core.L1LossSVCDual || d.spec.linear.C != 2 {
 		t.Errorf("after reload: keep %d, kernel %v, solver %v, C %v", d.cfg.Keep, d.spec.kernel, d.spec.linear.Solver, d.spec.linear.C)
-	}
-}
-
-func TestRowLine(t *testing.T) {
-	data := []byte("\n1 1:1\r\n \t\n-1 2:1\n\n1 3:1")
-	for i, want := range []int{2, 4, 6} {
-		if got := rowLine(data, i); got != want {
-			t.Errorf("row %d: line %d, want %d", i, got, want)
-		}
-	}
-	if n, line := longestLine([]byte("ab\nabcd\nabc")); n != 4 || line != 2 {
-		t.Errorf("longestLine = %d, %d; want 4, 2", n, line)
 	}
 }
 

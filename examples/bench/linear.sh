@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # linear.sh — compare svmgo's linear SVM training with LIBLINEAR's
 # (liblinear-train / liblinear-predict) and print a Markdown table, also
-# written to examples/bench/out/linear.md.
+# written to examples/bench/out/linear.md, which `make bench-readme` splices
+# into README.md (examples/bench/readme_tables.py).
 #
 # Run by `make bench`, or from a fresh clone after `make build`:
 #
@@ -15,8 +16,9 @@
 #   BENCH_CASES  cases to run, space or comma separated: debdesc, fashion
 #                (default: both)
 #   SVMGO        the svmgo binary to time (default: bin/svmgo, built by `make build`)
-#   BENCH_REPEAT runs per timing, median taken (default: 3 for debdesc, 1 for
-#                fashion, whose LIBLINEAR run alone takes minutes)
+#   BENCH_REPEAT runs per timing, median taken, at least 3 (default: 3); the
+#                runs alternate the tools: LIBLINEAR parse, LIBLINEAR train,
+#                svmgo train-linear, lineartime, then again
 #
 # What is measured, per case:
 #   LIBLINEAR  whole command: wall time of `liblinear-train OPTS train model`;
@@ -48,8 +50,8 @@ cases=${cases//,/ }
 for c in $cases; do
 	case $c in debdesc | fashion) ;; *) die "unknown case '$c' in BENCH_CASES (want debdesc, fashion)" ;; esac
 done
-[[ -z ${BENCH_REPEAT:-} || $BENCH_REPEAT =~ ^[1-9][0-9]*$ ]] ||
-	die "BENCH_REPEAT=$BENCH_REPEAT: want a positive integer"
+[[ -z ${BENCH_REPEAT:-} || ($BENCH_REPEAT =~ ^[1-9][0-9]*$ && $BENCH_REPEAT -ge 3) ]] ||
+	die "BENCH_REPEAT=$BENCH_REPEAT: want an integer of at least 3 (the README quotes medians of alternating runs)"
 
 # Tools and data, checked before anything is timed.
 [[ -x $svmgo ]] || die "$svmgo not found: run 'make build' first"
@@ -115,6 +117,8 @@ accuracy() { # predict output file -> "84.5% (x/y)"
 # such times below it (LIBLINEAR's solver estimate) prints as "< 0.01".
 fmt() { awk -v v="$1" 'BEGIN { if (v < 0.005) print "< 0.01"; else printf "%.2f", v }'; }
 
+loadavg() { cut -d ' ' -f 1 /proc/loadavg; }
+
 ratio() { # a b -> a/b to two decimals, or n/a when b is below the timer's resolution
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b >= 0.005 && a >= 0) printf "%.2f", a / b; else printf "n/a" }'
 }
@@ -124,18 +128,14 @@ lltool="LIBLINEAR${llver:+ $llver}"
 rows=()
 notes=()
 ratios=()
-reps_used=()
 
 for c in $cases; do
 	use_case "$c"
 	read -ra optv <<<"$opts"
-	reps=${BENCH_REPEAT:-}
-	if [[ -z $reps ]]; then
-		if [[ $c == fashion ]]; then reps=1; else reps=3; fi
-	fi
-	reps_used+=("$label: $reps")
+	reps=${BENCH_REPEAT:-3}
 	# Warm the page cache so that neither tool pays for the first read.
 	cat "$train" "$test" >/dev/null
+	load0=$(loadavg)
 
 	llparse=() llwhole=() llsolve=() ourwhole=() ourparse=() ourtrain=()
 	for ((r = 1; r <= reps; r++)); do
@@ -160,6 +160,7 @@ for c in $cases; do
 		ourtrain+=("$(field "$line" train_s)")
 	done
 
+	load1=$(loadavg)
 	say "$label: predicting"
 	walltime "$tmp/llpredict" liblinear-predict "$test" "$tmp/$c.liblinear.model" "$tmp/$c.liblinear.out" >/dev/null
 	walltime "$tmp/ourpredict" "$svmgo" predict "$test" "$tmp/$c.svmgo.model" "$tmp/$c.svmgo.out" >/dev/null
@@ -181,10 +182,9 @@ for c in $cases; do
 
 	rows+=("| $label | \`$opts\` | $lltool | $(fmt "$lp") | $(fmt "$lsolve")¹ | $(fmt "$lw") | $llacc |")
 	rows+=("| $label | \`$opts\` | svmgo | $(fmt "$op") | $(fmt "$ot") | $(fmt "$ow") | $ouracc |")
-	ratios+=("- $label \`$opts\`: solver ours/LIBLINEAR = $(ratio "$ot" "$lsolve"), whole command ours/LIBLINEAR = $(ratio "$ow" "$lw"), parse LIBLINEAR/ours = $(ratio "$lp" "$op")")
-	notes+=("- $label: outer passes (largest over subproblems) LIBLINEAR $lliter, svmgo $(field "$line" iters);"
-		"  subproblems stopped by the iteration cap, not the -e test: LIBLINEAR $llcapped, svmgo $(field "$line" unconverged);"
-		"  svmgo coordinate updates $(field "$line" updates).")
+	key="$label \`$opts\`" # the rows' first two cells: readme_tables.py's case name
+	ratios+=("- $key: solver ours/LIBLINEAR = $(ratio "$ot" "$lsolve"), whole command ours/LIBLINEAR = $(ratio "$ow" "$lw"), parse LIBLINEAR/ours = $(ratio "$lp" "$op")")
+	notes+=("- $key: measured $(date -u +%Y-%m-%d), medians of $reps alternating runs, $lltool; 1-minute load average $load0 before the runs, $load1 after; outer passes (largest over subproblems) LIBLINEAR $lliter, svmgo $(field "$line" iters); subproblems stopped by the iteration cap, not the -e test: LIBLINEAR $llcapped, svmgo $(field "$line" unconverged); svmgo coordinate updates $(field "$line" updates).")
 done
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
@@ -207,7 +207,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 	echo "- svmgo parse and solver times are in-process (examples/bench/lineartime: core.ReadFile,"
 	echo "  core.TrainLinear); its whole command is \`bin/svmgo train-linear -q OPTS train model\`."
 	echo "- Whole commands are wall seconds from \`/usr/bin/time -f %e\` (10 ms resolution). Each"
-	echo "  time is the median of its runs (runs per timing: $(IFS=,; echo "${reps_used[*]}" | sed 's/,/, /g'))."
+	echo "  time is the median of its case's runs, which alternate the tools (LIBLINEAR parse,"
+	echo "  LIBLINEAR train, svmgo train-linear, lineartime, then again)."
 	echo "- Test accuracy from liblinear-predict and \`bin/svmgo predict\` on the test file."
 	echo "- svmgo trains one-vs-rest classes in parallel, one per CPU by default (-n); LIBLINEAR's"
 	echo "  liblinear-train here is single-threaded."

@@ -87,9 +87,16 @@ show_client() {
 	fi
 }
 
-# log_value LINE KEY: the value of KEY=value in one of the daemon's log lines.
+# log_value LINE KEY: the value of KEY=value in one of the daemon's log lines
+# (slog's text format). The demo fails when LINE lacks KEY, so a change of the
+# daemon's log cannot make it report blanks unnoticed (make test discards the
+# demo's output and sees only its status). Assign its output on a line of its
+# own (v=$(log_value ...)): set -e then stops the demo when it fails.
 log_value() {
-	sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"
+	local v
+	v=$(sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1")
+	[ -n "$v" ] || fail "no $2= in the daemon's log line: ${1:-(no line)}"
+	printf '%s\n' "$v"
 }
 
 client_has() { grep -q "^client: $1" "$tmp/client.log"; }
@@ -120,11 +127,19 @@ for i in $(seq 1 "$n"); do
 	# --metrics.cold-every 1: after each retrain the daemon also solves
 	# from α = 0 and logs both amounts of work.
 	wait_until "the daemon's log of retrain $i" cold_solves_logged "$i"
-	line=$(grep "msg=retrained batch=$name " "$tmp/daemon.log" || true)
+	line=$(grep ' msg=retrained ' "$tmp/daemon.log" | grep -F " batch=$name " || true)
 	cold=$(grep 'msg="cold solve' "$tmp/daemon.log" | sed -n "${i}p")
-	echo "  daemon: retrained $(log_value "$line" warm | sed 's/true/warm/;s/false/cold/') on" \
-		"$(log_value "$line" samples) samples, $(log_value "$cold" warm_updates) coordinate updates" \
-		"(from α = 0: $(log_value "$cold" cold_updates)), published model-$i.svmgo"
+	warm=$(log_value "$line" warm)
+	samples=$(log_value "$line" samples)
+	warm_updates=$(log_value "$cold" warm_updates)
+	cold_updates=$(log_value "$cold" cold_updates)
+	case $warm in
+	true) start=warm ;;
+	false) start=cold ;;
+	*) fail "warm=$warm in the daemon's log line, want true or false: $line" ;;
+	esac
+	echo "  daemon: retrained $start on $samples samples, $warm_updates coordinate updates" \
+		"(from α = 0: $cold_updates), published model-$i.svmgo"
 	wait_until "the client to serve version $i" client_has "now serving version $i:"
 	show_client
 done
@@ -141,7 +156,8 @@ done_n=$(find "$root/done" -type f | wc -l)
 rejected_n=$(find "$root/rejected" -type f | wc -l)
 published=$(grep -c 'msg="model published"' "$tmp/daemon.log" || true)
 served=$(sed -n 's/^client: stopped; versions served: //p' "$tmp/client.log")
-final=$(grep "^client: now serving version $n:" "$tmp/client.log" | sed 's/.*accuracy \([^ ]*\) .*/\1/')
+final=$(grep "^client: now serving version $n:" "$tmp/client.log" | sed -n 's/.*accuracy \([0-9.]*%\) .*/\1/p')
+[ -n "$final" ] || fail "no accuracy in the client's line for version $n"
 [ "$done_n" -eq "$n" ] && [ "$rejected_n" -eq 0 ] && [ "$published" -eq "$n" ] &&
 	[ "$served" = "$(seq -s ' ' 1 "$n")" ] ||
 	fail "expected $n batches in done/, none rejected, $n models published and served; got $done_n, $rejected_n, $published, \"$served\""

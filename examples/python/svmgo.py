@@ -19,6 +19,11 @@ Inputs ``X`` may be:
 - a CSR triple ``(indptr, indices, values)`` with 0-based feature indices,
   strictly increasing within a row (``array.array('q')``, ``('i')`` and
   ``('f')``/``('d')`` are used in place, as are numpy int64/int32/float arrays);
+  indptr and indices must be integers that fit int64 and int32: a float
+  array raises TypeError, a value out of range ValueError (never a silent
+  wrap or truncation). To predict, indices may reach past the model's
+  ``num_features``: linear models ignore those features, the RBF kernel
+  counts them in ||x - sv||^2, as in LIBSVM;
 - a ``scipy.sparse`` matrix (converted to CSR; scipy is not imported here).
 
 Outputs are numpy arrays when the input was a numpy array or scipy matrix,
@@ -247,8 +252,53 @@ def _dense(X):
     return False, _array_ptr(flat, c_double), len(rows), cols, flat
 
 
+_INT32 = (-(1 << 31), (1 << 31) - 1)
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def _np_index_array(a, name, dtype, bounds):
+    """A numpy index array as a C-contiguous array of dtype, refusing what
+    the cast would change: a non-integer array (TypeError) or a value out
+    of dtype's range (ValueError), which astype would silently wrap."""
+    a = _np.asarray(a)
+    if a.dtype.kind == "O" and all(isinstance(v, (int, _np.integer)) and not isinstance(v, bool) for v in a.flat):
+        bad = next((int(v) for v in a.flat if not bounds[0] <= v <= bounds[1]), None)  # ints beyond 64 bits
+        if bad is not None:
+            raise ValueError(f"CSR {name} holds {bad}, outside the range of {_np.dtype(dtype).name}")
+        a = a.astype(dtype)
+    if a.dtype.kind not in "iu" and not (a.size == 0 and a.dtype.kind == "f"):
+        raise TypeError(f"CSR {name} must be an integer array, got dtype {a.dtype}")
+    if a.size and a.dtype != dtype:
+        lo, hi = int(a.min()), int(a.max())
+        if lo < bounds[0] or hi > bounds[1]:
+            bad = lo if lo < bounds[0] else hi
+            raise ValueError(f"CSR {name} holds {bad}, outside the range of {_np.dtype(dtype).name}")
+    return _np.ascontiguousarray(a, dtype=dtype)
+
+
+def _index_array(seq, name, typecode, item_size, bounds):
+    """A CSR index sequence as an array.array of typecode, refusing
+    non-integers (TypeError) and values out of range (ValueError)."""
+    if isinstance(seq, array.array) and seq.typecode == typecode:
+        return seq
+    if isinstance(seq, array.array) and seq.typecode in "fd":
+        raise TypeError(f"CSR {name} must hold integers, got array.array({seq.typecode!r})")
+    try:
+        return _as_array(seq, typecode, item_size)
+    except OverflowError:
+        bad = next((v for v in seq if not bounds[0] <= v <= bounds[1]), "a value")
+        raise ValueError(f"CSR {name} holds {bad}, outside the range of a {8 * item_size}-bit integer") from None
+    except TypeError as e:
+        raise TypeError(f"CSR {name} must hold integers: {e}") from None
+
+
 def _csr(X):
-    """A CSR triple or scipy matrix as (is_f32, indptr, indices, values, rows, keepalive)."""
+    """A CSR triple or scipy matrix as (is_f32, indptr, indices, values, rows, keepalive).
+
+    indptr must hold integers that fit int64 and indices integers that fit
+    int32 (the library's types): anything else raises TypeError (not
+    integers, such as a float array) or ValueError (out of range), never a
+    silent cast that would wrap an index of 2**32 to 0 or truncate 1.7."""
     if _is_scipy_sparse(X):
         X = X.tocsr()  # no copy when it is CSR already
         if not X.has_canonical_format:
@@ -257,15 +307,15 @@ def _csr(X):
         X = (X.indptr, X.indices, X.data)
     indptr, indices, values = X
     if _np is not None and any(isinstance(a, _np.ndarray) for a in (indptr, indices, values)):
-        indptr = _np.ascontiguousarray(indptr, dtype=_np.int64)
-        indices = _np.ascontiguousarray(indices, dtype=_np.int32)
+        indptr = _np_index_array(indptr, "indptr", _np.int64, _INT64)
+        indices = _np_index_array(indices, "indices", _np.int32, _INT32)
         values = _np.asarray(values)
         f32 = values.dtype == _np.float32
         values = _np.ascontiguousarray(values, dtype=_np.float32 if f32 else _np.float64)
         ptrs = (_np_ptr(indptr, c_int64), _np_ptr(indices, c_int32), _np_ptr(values, c_float if f32 else c_double))
         return (f32,) + ptrs + (len(indptr) - 1, (indptr, indices, values))
-    indptr = _as_array(indptr, "q", 8)
-    indices = _as_array(indices, "i", 4)
+    indptr = _index_array(indptr, "indptr", "q", 8, _INT64)
+    indices = _index_array(indices, "indices", "i", 4, _INT32)
     f32 = isinstance(values, array.array) and values.typecode == "f"
     values = values if f32 else _as_array(values, "d")
     if len(indptr) == 0:

@@ -377,6 +377,80 @@ class TestErrors(unittest.TestCase):
                 t.add([[0.0] * NF], [1, -1])  # two labels, one row
 
 
+class TestCSRIndexTypes(unittest.TestCase):
+    """CSR indices that do not fit int32 and index arrays that are not
+    integers are refused with ValueError and TypeError, never wrapped or
+    truncated into another feature (issue 10, fault 9: an int64 index of
+    2**32 became feature 0, a float indptr was truncated). Run with numpy
+    hidden, and with numpy when it is installed."""
+
+    def check(self, trainer_or_model, call):
+        y = [1, -1]
+        bad = [
+            (ValueError, ([0, 1, 2], [2**32, 1], [1.0, 2.0])),
+            (ValueError, ([0, 1, 2], [0, 2**31], [1.0, 2.0])),
+            (ValueError, ([0, 1, 2], [-(2**31) - 1, 1], [1.0, 2.0])),
+            (ValueError, ([0, 1, 2], array.array("q", [2**32, 1]), [1.0, 2.0])),
+            (ValueError, ([0, 1, 2**63], [0, 1], [1.0, 2.0])),
+            (TypeError, ([0, 1.7, 2], [0, 1], [1.0, 2.0])),
+            (TypeError, ([0, 1, 2], [0.0, 1.0], [1.0, 2.0])),
+            (TypeError, (array.array("d", [0, 1, 2]), [0, 1], [1.0, 2.0])),
+        ]
+        if svmgo._np is not None:
+            v = np.array([1.0, 2.0])
+            bad += [
+                (ValueError, (np.array([0, 1, 2]), np.array([2**32, 1], dtype=np.int64), v)),
+                (ValueError, (np.array([0, 1, 2]), np.array([2**64 - 1, 1], dtype=np.uint64), v)),
+                (ValueError, (np.array([0, 1, 2], dtype=np.uint64) | np.uint64(2**63), np.array([0, 1]), v)),
+                (ValueError, ([0, 1, 2], [2**70, 1], v)),
+                (TypeError, (np.array([0, 1.7, 2.0]), np.array([0, 1]), v)),
+                (TypeError, (np.array([0, 1.0, 2.0]), np.array([0, 1]), v)),
+                (TypeError, (np.array([0, 1, 2]), np.array([0.0, 1.0]), v)),
+                (TypeError, (np.array([0, 1, 2]), np.array([False, True]), v)),
+            ]
+        for exc, X in bad:
+            with self.subTest(X=X):
+                with self.assertRaises(exc) as cm:
+                    call(X)
+                self.assertRegex(str(cm.exception), r"CSR (indptr|indices)")
+        # The same rows with indices that fit, of any integer type, read
+        # as written: index 1 is feature 1.
+        good = [([0, 1, 2], [0, 1], [1.0, 2.0]), ([0, 1, 2], array.array("i", [0, 1]), array.array("f", [1, 2]))]
+        if svmgo._np is not None:
+            good += [
+                (np.array([0, 1, 2], dtype=np.uint8), np.array([0, 1], dtype=np.int64), np.array([1.0, 2.0])),
+                (np.array([0, 1, 2], dtype=np.int32), np.array([0, 1], dtype=np.uint16), np.array([1.0, 2.0], dtype=np.float32)),
+            ]
+        return [call(X) for X in good]
+
+    def run_both(self, fn):
+        if svmgo._np is not None:
+            with self.subTest(numpy=True):
+                fn()
+        with self.subTest(numpy=False), mock.patch.object(svmgo, "_np", None):
+            fn()
+
+    def test_trainer_add(self):
+        def fn():
+            with svmgo.Trainer(OPTIONS, 100, 4) as t:
+                self.check(t, lambda X: t.add(X, [1, -1]))
+                self.assertEqual(t.num_rows, 2 * (4 if svmgo._np is not None else 2))
+
+        self.run_both(fn)
+
+    def test_model_predict(self):
+        # w = (1, -1, 0, 0): feature 0 votes for +1, feature 1 for -1, so a
+        # wrapped index (2**32 -> 0) would change the answer.
+        def fn():
+            with svmgo.Trainer("-s 1 -c 10", 2, 4) as t:
+                t.add(([0, 1, 2], [0, 1], [1.0, 1.0]), [1, -1])
+                with t.fit() as m:
+                    for pred in self.check(m, lambda X: m.predict(X)):
+                        self.assertEqual(list(pred), [1.0, -1.0])
+
+        self.run_both(fn)
+
+
 class TestThreads(unittest.TestCase):
     def test_shared_model_and_per_thread_errors(self):
         """One model serves several threads; each thread sees its own error message."""

@@ -10,12 +10,12 @@ import (
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
-const predictUsage = `usage: svmgo predict [options] test_file model_file output_file
+var predictUsage = `usage: svmgo predict [options] test_file model_file output_file
 options:
 -b probability_estimates : whether to predict probability estimates, 0 or 1
    (default 0); kernel models trained with -b 1 only (also quantized)
 -q : quiet mode (no outputs)
-
+` + readFlagsUsage + `
 model_file is a libsvmgo model file: linear or kernel, float or quantized
 (svmgo quantize). test_file is in LIBSVM format (or CSV when it ends in
 .csv); its labels are compared with the predictions. output_file gets one
@@ -26,6 +26,10 @@ func predict(args []string, stdout, stderr io.Writer) int {
 	if wantsHelp(args) {
 		fmt.Fprint(stdout, predictUsage)
 		return 0
+	}
+	args, readOpt, err := takeReadFlags(args)
+	if err != nil {
+		return fail(stderr, fmt.Errorf("predict: %w", err))
 	}
 	quiet, prob := false, false
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
@@ -56,12 +60,12 @@ func predict(args []string, stdout, stderr io.Writer) int {
 	}
 	info := m.Info()
 	if info.Kernel {
-		return predictKernel(m, info, testFile, modelFile, outFile, prob, quiet, stdout, stderr)
+		return predictKernel(m, info, testFile, modelFile, outFile, readOpt, prob, quiet, stdout, stderr)
 	}
 	if prob {
 		return fail(stderr, fmt.Errorf("%s: a linear model has no probability estimates (-b 1)", modelFile))
 	}
-	ds, err := core.ReadFile(testFile, core.ReadOptions{})
+	ds, err := core.ReadFile(testFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}

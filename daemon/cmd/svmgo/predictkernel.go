@@ -14,7 +14,7 @@ import (
 // layout — a "labels" line, then the predicted label and each class's
 // probability (%.6g) a row; for ε-SVR -b 1 it prints the Laplace model's
 // note and predicts values.
-func predictKernel(m core.Model, info core.ModelInfo, testFile, modelFile, outFile string, prob, quiet bool, stdout, stderr io.Writer) int {
+func predictKernel(m core.Model, info core.ModelInfo, testFile, modelFile, outFile string, readOpt core.ReadOptions, prob, quiet bool, stdout, stderr io.Writer) int {
 	regression := info.Task == core.TaskRegression
 	hasProb := info.Probability || info.LaplaceScale != 0
 	switch {
@@ -26,7 +26,7 @@ func predictKernel(m core.Model, info core.ModelInfo, testFile, modelFile, outFi
 	case prob && regression && !quiet:
 		fmt.Fprintf(stdout, "Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma=%.6g\n", info.LaplaceScale)
 	}
-	ds, err := core.ReadFile(testFile, core.ReadOptions{})
+	ds, err := core.ReadFile(testFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -35,6 +35,8 @@ flags:
 --bits n          width of the codes: 8 (int8, the smallest) or 16 (int16,
                   the most accurate); default 8
 --check test_file data to compare the two models on
+--max-line-bytes n refuse a test_file with a line longer than n bytes
+                  (default 1048576)
 `
 
 // quantizeCmd is the quantize command.
@@ -47,6 +49,7 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard) // the errors are printed below, once
 	bitsFlag := fs.String("bits", "8", "")
 	checkFile := fs.String("check", "", "")
+	maxLine := fs.Int(maxLineBytesFlag[2:], core.DefaultMaxLineBytes, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, quantizeUsage)
@@ -60,6 +63,9 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	in, out := fs.Arg(0), fs.Arg(1)
+	if *maxLine < 1 {
+		return fail(stderr, fmt.Errorf("quantize: %s %d: want a positive number of bytes", maxLineBytesFlag, *maxLine))
+	}
 	var bits int
 	switch *bitsFlag {
 	case "8":
@@ -78,7 +84,7 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	// one leaves no model_out behind.
 	var check *core.Dataset
 	if *checkFile != "" {
-		if check, err = core.ReadFile(*checkFile, core.ReadOptions{}); err != nil {
+		if check, err = core.ReadFile(*checkFile, core.ReadOptions{MaxLineBytes: *maxLine}); err != nil {
 			return fail(stderr, err)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
-const trainUsage = `usage: svmgo train [options] train_file [model_file]
+var trainUsage = `usage: svmgo train [options] train_file [model_file]
 ` + core.KernelUsage + trainFilesUsage
 
 // train is svm-train: a kernel SVM from a data file, or with -v the
@@ -17,6 +17,10 @@ func train(args []string, stdout, stderr io.Writer) int {
 	if wantsHelp(args) {
 		fmt.Fprint(stdout, trainUsage)
 		return 0
+	}
+	args, readOpt, err := takeReadFlags(args)
+	if err != nil {
+		return fail(stderr, err)
 	}
 	opts, files, err := core.ParseKernelOptions(args)
 	if err != nil {
@@ -27,7 +31,8 @@ func train(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	trainFile, modelFile := trainFiles(files)
-	ds, err := core.ReadFile(trainFile, core.ReadOptions{})
+	readOpt.ClassLabels = opts.Params.SVMType == core.CSVC
+	ds, err := core.ReadFile(trainFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -12,12 +12,13 @@ import (
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
-const trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_file]
+var trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_file]
 ` + core.LinearUsage + trainFilesUsage
 
 // trainFilesUsage ends both train commands' usage: their file arguments.
-const trainFilesUsage = `
-train_file is in LIBSVM format (or CSV, label first, when it ends in .csv).
+var trainFilesUsage = readFlagsUsage + `
+train_file is in LIBSVM format (or CSV, label first, when it ends in .csv);
+a classifier's labels must be integers.
 model_file defaults to the train file's name with .model appended, in the
 current directory. Models are written atomically: a failed run leaves none.
 SOURCE_DATE_EPOCH, when set, is recorded as the model's creation time;
@@ -29,6 +30,10 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, trainLinearUsage)
 		return 0
 	}
+	args, readOpt, err := takeReadFlags(args)
+	if err != nil {
+		return fail(stderr, err)
+	}
 	opts, files, err := core.ParseLinearOptions(args)
 	if err != nil {
 		return fail(stderr, err)
@@ -38,7 +43,8 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	trainFile, modelFile := trainFiles(files)
-	ds, err := core.ReadFile(trainFile, core.ReadOptions{})
+	readOpt.ClassLabels = !opts.Params.Solver.IsRegression()
+	ds, err := core.ReadFile(trainFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -46,7 +52,7 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 	if opts.CrossValidation > 0 {
 		pred, err := core.CrossValidateLinear(ds, opts.Params, opts.CrossValidation)
 		if err != nil {
-			return fail(stderr, err)
+			return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
 		}
 		printCVScore(stdout, core.ScorePredictions(pred, ds.Labels(), opts.Params.Solver.IsRegression()))
 		return 0

@@ -36,8 +36,15 @@ SIGINT/SIGTERM stop after the current batch; SIGHUP rereads --config
 cold-solve interval, debounce, batch limits and quantization; an invalid
 file is logged and the running configuration kept).
 
-Exit status: 0 after a signal, 1 on a runtime failure, 2 on a usage or
-configuration error.
+A storage fault (a full disk, a read-only or unwritable root, a directory
+of the root removed) does not stop the daemon: the batch stays in incoming/,
+/healthz answers 503 "degraded: ..." and the daemon retries with backoff
+(--storage.retry-min, --storage.retry-max) until the fault is repaired.
+Anything in incoming/ that is not a regular file (a symbolic link, a
+directory, a FIFO) is moved to rejected/ unread, with a reason file.
+
+Exit status: 0 after a signal, 1 on a runtime failure (a corrupt store, a
+failed training), 2 on a usage or configuration error.
 
 flags:
 `
@@ -72,6 +79,8 @@ func newWatchFlags(stderr io.Writer) *watchFlags {
 	fs.Int64Var(&c.MaxBatchBytes, "ingest.max-bytes", watchd.DefaultMaxBatchBytes, "reject batch files larger than this")
 	fs.IntVar(&c.MaxLineBytes, "ingest.max-line-bytes", watchd.DefaultMaxLineBytes, "reject batches with a longer line")
 	fs.StringVar(&f.quantize, "quantize", "off", "publish models quantized: int8 (about a quarter of the float file), int16 (more accurate), or off; the gate judges the quantized model, training and the stored α are unchanged")
+	fs.DurationVar(&c.RetryMin, "storage.retry-min", watchd.DefaultRetryMin, "after a storage fault (a full disk, a read-only or unwritable root, a directory of the root removed) the daemon stays up, reports itself degraded (/healthz, /metrics) and retries after this delay, doubling at each failure")
+	fs.DurationVar(&c.RetryMax, "storage.retry-max", watchd.DefaultRetryMax, "the longest delay between retries after a storage fault")
 	fs.StringVar(&f.httpAddr, "http", "", "loopback address (127.0.0.1:PORT) serving /healthz and /metrics; empty: none")
 	fs.StringVar(&f.configFile, "config", "", `file of "name = value" lines using these flag names; command-line flags win`)
 	fs.StringVar(&f.logFormat, "log.format", "text", "log format on standard error: text or json")

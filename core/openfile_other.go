@@ -1,0 +1,6 @@
+//go:build !unix
+
+package core
+
+// openNonblock is 0 where there are no FIFOs to block on.
+const openNonblock = 0
