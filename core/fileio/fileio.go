@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 )
 
 // TempSuffix ends the name of every temporary file this package makes;
@@ -145,20 +144,35 @@ func SyncDir(dir string) error {
 	return err
 }
 
-// ErrNotRegular is wrapped (in an *fs.PathError) by OpenRegular's error for
-// a directory, FIFO, socket or device.
+// ErrNotRegular is wrapped by OpenRegular's error for a directory, FIFO,
+// socket or device (through an *fs.PathError holding a *NotRegularError).
 var ErrNotRegular = errors.New("not a regular file")
 
+// NotRegularError is the error OpenRegular's *fs.PathError holds for a
+// file that is not regular; it wraps ErrNotRegular and tells what the file
+// is.
+type NotRegularError struct {
+	// Mode is the file's mode, as fstat gave it.
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string { return KindOf(e.Mode) + ", not a regular file" }
+
+// Unwrap returns ErrNotRegular.
+func (e *NotRegularError) Unwrap() error { return ErrNotRegular }
+
 // OpenRegular opens path for reading and returns it with its size, after
-// fstat says it is a regular file. It opens with O_NONBLOCK, so a FIFO
-// without a writer cannot block the caller (a FIFO named like a model file
-// in a watched directory would otherwise freeze the watcher), and refuses
-// anything that is not a regular file with an *fs.PathError wrapping
-// ErrNotRegular; a symbolic link is followed to what it names. Checking
-// the open descriptor, not the name, leaves no window for the name to be
-// replaced in between. The caller closes the file.
+// fstat says it is a regular file. It opens without blocking where the
+// system has FIFOs (O_NONBLOCK), so a FIFO without a writer cannot block
+// the caller (a FIFO named like a model file in a watched directory would
+// otherwise freeze the watcher), and refuses anything that is not a
+// regular file with an *fs.PathError holding a *NotRegularError (which
+// wraps ErrNotRegular); a symbolic link is followed to what it names.
+// Checking the open descriptor, not the name, leaves no window for the
+// name to be replaced in between. Model files, data files and the
+// command's inputs are opened with it. The caller closes the file.
 func OpenRegular(path string) (*os.File, int64, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -169,22 +183,29 @@ func OpenRegular(path string) (*os.File, int64, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kindOf(fi.Mode()))}
+		return nil, 0, &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Mode: fi.Mode()}}
 	}
 	return f, fi.Size(), nil
 }
 
-// kindOf names a file mode's type for an error message.
-func kindOf(m fs.FileMode) string {
+// KindOf names the type of a file mode for a message: "a directory", "a
+// FIFO (named pipe)", "a symbolic link" (of an Lstat mode), ...
+func KindOf(m fs.FileMode) string {
 	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
 	case m.IsDir():
 		return "a directory"
 	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
+		return "a FIFO (named pipe)"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
 	case m&fs.ModeDevice != 0:
-		return "a device"
+		return "a block device"
+	case m.IsRegular():
+		return "a regular file"
 	}
-	return "mode " + m.String()
+	return fmt.Sprintf("a file of mode %v", m)
 }

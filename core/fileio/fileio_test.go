@@ -119,7 +119,9 @@ func TestOpenRegular(t *testing.T) {
 	}
 	f.Close()
 	var pe *fs.PathError
-	if _, _, err := OpenRegular(dir); !errors.Is(err, ErrNotRegular) || !errors.As(err, &pe) {
+	var nr *NotRegularError
+	if _, _, err := OpenRegular(dir); !errors.Is(err, ErrNotRegular) || !errors.As(err, &pe) ||
+		!errors.As(err, &nr) || !nr.Mode.IsDir() || err.Error() != "open "+dir+": a directory, not a regular file" {
 		t.Errorf("OpenRegular of a directory: %v", err)
 	}
 }

@@ -3,7 +3,6 @@ package watchd
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -87,30 +86,11 @@ type specialFile struct {
 }
 
 func (e *specialFile) Error() string {
-	kind := fileKind(e.mode)
+	kind := fileio.KindOf(e.mode)
 	if e.target != "" {
 		kind += " to " + e.target
 	}
 	return kind + ", not a regular file"
-}
-
-// fileKind names the type of a file mode for a reason file.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	}
-	return fmt.Sprintf("a file of mode %v", m)
 }
 
 // special returns the *specialFile for path, whose Lstat mode is mode.
