@@ -35,7 +35,7 @@ type KernelGradient struct {
 	// Rows is the number of rows of the run: G and Gbar cover rows
 	// 0..Rows−1.
 	Rows int
-	// Check is a 64-bit FNV-1a hash of the labels and features of rows
+	// Check is a 64-bit hash (multiply-xorshift per word) of the labels and features of rows
 	// 0..Rows−1 and of Alpha[k][:Rows] for every k: it tells whether a data
 	// set and a dual still are the ones G was computed on.
 	Check uint64
@@ -50,46 +50,46 @@ type KernelGradient struct {
 }
 
 const (
-	fnvOffset64 = 14695981039346656037
-	fnvPrime64  = 1099511628211
+	hashSeed  = 14695981039346656037 // FNV-1a's offset basis
+	hashPrime = 0x9e3779b97f4a7c15   // 2⁶⁴/φ, odd
 )
 
-// fnvWord folds the 8 bytes of v, low first, into the FNV-1a hash h.
-func fnvWord(h, v uint64) uint64 {
-	for range 8 {
-		h = (h ^ (v & 0xff)) * fnvPrime64
-		v >>= 8
-	}
-	return h
+// hashWord folds the 64-bit word v into h: a multiply and a shift per
+// word, where FNV-1a took eight multiplies (one per byte); on few-feature
+// data the hash of every row, taken each Train, was visible next to the
+// solve. It only has to tell whether rows and α changed.
+func hashWord(h, v uint64) uint64 {
+	h = (h ^ v) * hashPrime
+	return h ^ h>>29
 }
 
-// hashRows returns the FNV-1a hash of the labels and nonzero features of
+// hashRows returns the hash (hashWord) of the labels and nonzero features of
 // ds's rows 0..mid−1 and of rows 0..ds.Len()−1 (mid is clamped to
 // [0, ds.Len()]). Dense and sparse data hash alike.
 func hashRows(ds *Dataset, mid int) (hMid, hAll uint64) {
-	h := uint64(fnvOffset64)
+	h := uint64(hashSeed)
 	l := ds.Len()
 	mid = max(0, min(mid, l))
 	for i := range l {
 		if i == mid {
 			hMid = h
 		}
-		h = fnvWord(h, math.Float64bits(ds.Label(i)))
+		h = hashWord(h, math.Float64bits(ds.Label(i)))
 		if ds.IsDense() {
 			for j, v := range ds.DenseRow(i) {
 				if v != 0 {
-					h = fnvWord(h, uint64(j)<<32|uint64(math.Float32bits(v)))
+					h = hashWord(h, uint64(j)<<32|uint64(math.Float32bits(v)))
 				}
 			}
 		} else {
 			idx, val := ds.SparseRow(i)
 			for k, j := range idx {
 				if val[k] != 0 {
-					h = fnvWord(h, uint64(j)<<32|uint64(math.Float32bits(val[k])))
+					h = hashWord(h, uint64(j)<<32|uint64(math.Float32bits(val[k])))
 				}
 			}
 		}
-		h = fnvWord(h, ^uint64(0)) // row separator
+		h = hashWord(h, ^uint64(0)) // row separator
 	}
 	if mid == l {
 		hMid = h
@@ -101,7 +101,7 @@ func hashRows(ds *Dataset, mid int) (hMid, hAll uint64) {
 func hashAlpha(h uint64, alpha [][]float64, n int) uint64 {
 	for _, a := range alpha {
 		for _, v := range a[:n] {
-			h = fnvWord(h, math.Float64bits(v))
+			h = hashWord(h, math.Float64bits(v))
 		}
 	}
 	return h

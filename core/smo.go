@@ -139,7 +139,10 @@ type smo struct {
 	p           []float64
 	y           []int8
 	alphaStatus []int8
-	index       []int32
+	// sets holds inUpSet and inLowSet bits of each variable, kept in step
+	// with alphaStatus by setStatus: one load instead of two in the scans.
+	sets  []uint8
+	index []int32
 
 	Q          qMatrix
 	QD         []float64
@@ -149,11 +152,25 @@ type smo struct {
 	activeSize int
 	unshrunk   bool // the one unshrink at gap < 10·eps happened
 	qColumns   int64
+	// nextM and nextI are m(α) and the first index of WSS 2 for the next
+	// selectPair, found by update's gradient loop (it touches every active
+	// G_t anyway); nextI = noNext when they must be searched for.
+	nextM float64
+	nextI int
 }
+
+// Bits of smo.sets.
+const (
+	inUpSet  uint8 = 1
+	inLowSet uint8 = 2
+)
+
+// noNext marks smo.nextI as not computed.
+const noNext = -2
 
 // smoBytes returns the bytes newSMO(l) allocates for its buffers.
 func smoBytes(l int) int {
-	return l * (4*8 + 1 + 1 + 4) // alpha, G, Gbar, p; y, alphaStatus; index
+	return l * (4*8 + 1 + 1 + 1 + 4) // alpha, G, Gbar, p; y, alphaStatus, sets; index
 }
 
 // newSMO returns a solver for problems of up to l variables.
@@ -165,6 +182,7 @@ func newSMO(l int) *smo {
 		p:           make([]float64, l),
 		y:           make([]int8, l),
 		alphaStatus: make([]int8, l),
+		sets:        make([]uint8, l),
 		index:       make([]int32, l),
 	}
 }
@@ -225,6 +243,8 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	}
 	s.alpha, s.G, s.Gbar = s.alpha[:l], s.G[:l], s.Gbar[:l]
 	s.p, s.y, s.alphaStatus, s.index = s.p[:l], s.y[:l], s.alphaStatus[:l], s.index[:l]
+	s.sets = s.sets[:l]
+	s.nextI = noNext
 	copy(s.p, p)
 	copy(s.y, y)
 	for t, a := range alpha {
@@ -307,7 +327,8 @@ func (s *smo) C(t int) float64 {
 	return s.Cn
 }
 
-// setStatus classifies α_t and pins it to a bound it reached.
+// setStatus classifies α_t, pins it to a bound it reached and records its
+// membership in I_up and I_low.
 func (s *smo) setStatus(t int) {
 	switch C := s.C(t); {
 	case s.alpha[t] >= C:
@@ -319,22 +340,24 @@ func (s *smo) setStatus(t int) {
 	default:
 		s.alphaStatus[t] = freeAlpha
 	}
+	atUpper, atLower := s.alphaStatus[t] == upperBound, s.alphaStatus[t] == lowerBound
+	if s.y[t] < 0 {
+		atUpper, atLower = atLower, atUpper
+	}
+	var b uint8
+	if !atUpper {
+		b |= inUpSet
+	}
+	if !atLower {
+		b |= inLowSet
+	}
+	s.sets[t] = b
 }
 
 // inUp and inLow report membership in I_up and I_low.
-func (s *smo) inUp(t int) bool {
-	if s.y[t] > 0 {
-		return s.alphaStatus[t] != upperBound
-	}
-	return s.alphaStatus[t] != lowerBound
-}
+func (s *smo) inUp(t int) bool { return s.sets[t]&inUpSet != 0 }
 
-func (s *smo) inLow(t int) bool {
-	if s.y[t] > 0 {
-		return s.alphaStatus[t] != lowerBound
-	}
-	return s.alphaStatus[t] != upperBound
-}
+func (s *smo) inLow(t int) bool { return s.sets[t]&inLowSet != 0 }
 
 func (s *smo) getQ(i, length int) []float32 {
 	s.qColumns++
@@ -477,35 +500,35 @@ func (s *smo) rebuildByEntries(qe qEntries, i int) {
 // column i (length activeSize). j < 0 means m − M ≤ eps on the active set
 // (i < 0 too when I_up is empty).
 func (s *smo) selectPair() (i, j int, Qi []float32) {
-	m, i := math.Inf(-1), -1
-	for t := 0; t < s.activeSize; t++ {
-		if s.inUp(t) {
-			if v := -float64(s.y[t]) * s.G[t]; v >= m {
-				m, i = v, t
-			}
-		}
+	m, i := s.nextM, s.nextI
+	if i == noNext {
+		m, i = s.maxUp()
 	}
+	s.nextI = noNext
 	if i < 0 {
 		return -1, -1, nil
 	}
-	Qi = s.getQ(i, s.activeSize)
+	n := s.activeSize
+	Qi = s.getQ(i, n)
 	yi := float64(s.y[i])
 	QDi := s.QD[i]
 	M := math.Inf(1)
 	best := math.Inf(1)
 	j = -1
-	for t := 0; t < s.activeSize; t++ {
-		if !s.inLow(t) {
+	// Equal lengths let the compiler drop bounds checks.
+	G, y, sets, QD, Qi := s.G[:n], s.y[:n], s.sets[:n], s.QD[:n], Qi[:n]
+	for t, g := range G {
+		if sets[t]&inLowSet == 0 {
 			continue
 		}
-		yt := float64(s.y[t])
-		v := -yt * s.G[t]
+		yt := float64(y[t])
+		v := -yt * g
 		M = min(M, v)
 		b := m - v // b_it
 		if b <= 0 {
 			continue
 		}
-		a := QDi + s.QD[t] - 2*yi*yt*float64(Qi[t])
+		a := QDi + QD[t] - 2*yi*yt*float64(Qi[t])
 		if a <= 0 {
 			a = smoTau
 		}
@@ -517,6 +540,20 @@ func (s *smo) selectPair() (i, j int, Qi []float32) {
 		return i, -1, Qi
 	}
 	return i, j, Qi
+}
+
+// maxUp returns m(α) over the active set and the last position attaining
+// it (−1 when I_up is empty): WSS 2's i.
+func (s *smo) maxUp() (m float64, i int) {
+	m, i = math.Inf(-1), -1
+	n := s.activeSize
+	G, y, sets := s.G[:n], s.y[:n], s.sets[:n]
+	for t, g := range G {
+		if v := -float64(y[t]) * g; v >= m && sets[t]&inUpSet != 0 {
+			m, i = v, t
+		}
+	}
+	return m, i
 }
 
 // update minimises f along the pair's direction d (d_i = y_i, d_j = −y_j,
@@ -566,10 +603,18 @@ func (s *smo) update(i, j int, Qi []float32) {
 
 	dI, dJ := s.alpha[i]-oldI, s.alpha[j]-oldJ
 	n := s.activeSize
-	G, Qi, Qj := s.G[:n], Qi[:n], Qj[:n] // equal lengths let the compiler drop bounds checks
-	for t := range G {
-		G[t] += float64(Qi[t])*dI + float64(Qj[t])*dJ
+	// Equal lengths let the compiler drop bounds checks. The loop also
+	// finds the next selectPair's i (maxUp), on the values it writes.
+	G, Qi, Qj, y, sets := s.G[:n], Qi[:n], Qj[:n], s.y[:n], s.sets[:n]
+	m, next := math.Inf(-1), -1
+	for t, g := range G {
+		g += float64(Qi[t])*dI + float64(Qj[t])*dJ
+		G[t] = g
+		if v := -float64(y[t]) * g; v >= m && sets[t]&inUpSet != 0 {
+			m, next = v, t
+		}
 	}
+	s.nextM, s.nextI = m, next
 
 	// Gbar sums C_t Q_:t over variables at their upper bound, on all l.
 	if (statusI == upperBound) != (s.alphaStatus[i] == upperBound) {
@@ -665,6 +710,7 @@ func (s *smo) shrink() {
 		}
 	}
 	s.QD = s.Q.QD()
+	s.nextI = noNext // the active set changed
 }
 
 // swap exchanges positions t and u in every per-variable array and in Q.
@@ -676,7 +722,9 @@ func (s *smo) swap(t, u int) {
 	s.p[t], s.p[u] = s.p[u], s.p[t]
 	s.y[t], s.y[u] = s.y[u], s.y[t]
 	s.alphaStatus[t], s.alphaStatus[u] = s.alphaStatus[u], s.alphaStatus[t]
+	s.sets[t], s.sets[u] = s.sets[u], s.sets[t]
 	s.index[t], s.index[u] = s.index[u], s.index[t]
+	s.nextI = noNext
 }
 
 // restoreOrder swaps the variables back to the caller's ordering: each
