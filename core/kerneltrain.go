@@ -65,6 +65,7 @@ type KernelTrainer struct {
 	params      KernelParams
 	capRows     int
 	capFeatures int
+	lMax        int       // rows of the largest subproblem the workers are sized for
 	sqnorm      []float64 // x_t'x_t of every row (RBF), shared read-only by workers
 	cls         []int32   // class index of each row (C-SVC)
 	perm        []int32   // rows grouped by class, data order within a class
@@ -101,38 +102,78 @@ func kernelWorkerCount(p *KernelParams) int {
 
 // KernelTrainerBytes returns the memory, in bytes, that NewKernelTrainer
 // allocates for these parameters and capacities (the models it returns not
-// included): the kernel caches (about CacheMB in total, at least three
-// columns a worker), the solvers and the per-row buffers.
+// included): the kernel caches, the solvers and the per-row buffers. The
+// caches take at most CacheMB in total (at least three columns a worker)
+// and never more than capRows² float32 entries a worker, what a
+// subproblem of capRows rows can use; how much of that becomes resident
+// depends on the run (kcache.go).
 func KernelTrainerBytes(p KernelParams, capRows, capFeatures int) int64 {
-	return kernelTrainerBytes(p, capRows, capFeatures, kernelWorkerCount(&p))
+	return kernelTrainerBytes(p, capRows, capFeatures, kernelWorkerCount(&p), capRows)
 }
 
-func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers int) int64 {
+// kernelTrainerBytes is KernelTrainerBytes for a trainer whose subproblems
+// have at most lMax rows (lMax ≤ capRows): the solvers, matrices and
+// caches are sized for lMax, the per-row buffers for capRows.
+func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int) int64 {
+	if p.SVMType != CSVC {
+		workers = 1
+	}
 	l := int64(capRows)
 	shared := l * (8 + 4 + 4 + 4) // sqnorm, cls, perm, svIndex
-	vars := l                     // variables per subproblem
+	lm := int64(lMax)
+	vars := lm // variables per subproblem
 	if p.SVMType == EpsSVR {
-		vars = 2 * l
+		vars = 2 * lm
 	}
 	perWorker := int64(smoBytes(int(vars))) +
-		kernelCacheBytes(capRows, p.cacheBytes()/int64(workers)) +
+		kernelCacheBytes(lMax, p.cacheBytes()/int64(workers)) +
 		int64(capFeatures)*8 + // kernelRows scratch
-		l*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
+		lm*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
 	if p.SVMType == EpsSVR {
-		perWorker += vars * (4 + 1 + 8 + 2*4) // svrQ index, sign, qd, two column buffers
+		perWorker += lm*4 + vars*(4+1+8+2*4) // svrQ rows; index, sign, qd, two column buffers
 	} else {
-		perWorker += l * (4 + 1 + 8) // svcQ index, y, qd
+		perWorker += lm * (4 + 1 + 8) // svcQ index, y, qd
 	}
 	return shared + perWorker*int64(workers)
+}
+
+// largestSubproblem returns the rows of the largest subproblem of a
+// training on ds: the two largest classes together for C-SVC (every row
+// when there are fewer than two), every row for one-class and ε-SVR.
+func largestSubproblem(ds *Dataset, t SVMType) int {
+	l := ds.Len()
+	if t != CSVC {
+		return l
+	}
+	count := make(map[float64]int)
+	for _, v := range ds.Labels() {
+		count[v]++
+	}
+	a, b := 0, 0 // the two largest counts
+	for _, c := range count {
+		switch {
+		case c > a:
+			a, b = c, a
+		case c > b:
+			b = c
+		}
+	}
+	if len(count) < 2 {
+		return l
+	}
+	return a + b
 }
 
 // NewKernelTrainer validates p and allocates the buffers and kernel caches
 // for data sets of up to capRows rows and capFeatures features.
 func NewKernelTrainer(p KernelParams, capRows, capFeatures int) (*KernelTrainer, error) {
-	return newKernelTrainer(p, capRows, capFeatures, kernelWorkerCount(&p))
+	return newKernelTrainer(p, capRows, capFeatures, kernelWorkerCount(&p), capRows)
 }
 
-func newKernelTrainer(p KernelParams, capRows, capFeatures, workers int) (*KernelTrainer, error) {
+// newKernelTrainer is NewKernelTrainer with the number of workers and the
+// rows of the largest subproblem it will solve (lMax ≤ capRows; Train
+// panics on a larger one), which sizes the solvers and caches.
+func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (*KernelTrainer, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -142,37 +183,39 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers int) (*Kerne
 	if p.SVMType != CSVC {
 		workers = 1
 	}
+	lMax = max(0, min(lMax, capRows))
 	p.Weights = append([]ClassWeight(nil), p.Weights...)
 	t := &KernelTrainer{
 		params:      p,
 		capRows:     capRows,
 		capFeatures: capFeatures,
+		lMax:        lMax,
 		sqnorm:      make([]float64, capRows),
 		cls:         make([]int32, capRows),
 		perm:        make([]int32, capRows),
 		svIndex:     make([]int32, capRows),
 		workers:     make([]kernelWorker, workers),
 	}
-	vars := capRows
+	vars := lMax
 	if p.SVMType == EpsSVR {
-		vars = 2 * capRows
+		vars = 2 * lMax
 	}
 	budget := p.cacheBytes() / int64(workers)
 	for k := range t.workers {
 		w := &t.workers[k]
 		w.kr = &kernelRows{scratch: make([]float64, capFeatures)}
 		w.s = newSMO(vars)
-		w.rows = make([]int32, capRows)
+		w.rows = make([]int32, lMax)
 		w.y = make([]int8, vars)
 		w.p = make([]float64, vars)
 		w.alpha = make([]float64, vars)
 		w.alpha0 = make([]float64, vars)
-		cache := newKernelCache(capRows, budget)
+		cache := newKernelCache(lMax, budget)
 		if p.SVMType == EpsSVR {
 			w.svr = &svrQ{
 				kr:    w.kr,
 				cache: cache,
-				rows:  make([]int32, 0, capRows),
+				rows:  make([]int32, 0, lMax),
 				index: make([]int32, vars),
 				sign:  make([]int8, vars),
 				qd:    make([]float64, vars),
@@ -182,9 +225,9 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers int) (*Kerne
 			w.q = &svcQ{
 				kr:    w.kr,
 				cache: cache,
-				index: make([]int32, 0, capRows),
-				y:     make([]int8, 0, capRows),
-				qd:    make([]float64, capRows),
+				index: make([]int32, 0, lMax),
+				y:     make([]int8, 0, lMax),
+				qd:    make([]float64, lMax),
 			}
 		}
 	}
@@ -197,7 +240,7 @@ func (t *KernelTrainer) Params() KernelParams { return t.params }
 // TrainKernel trains a model on ds with a trainer sized for it: the
 // one-call form of NewKernelTrainer and Train.
 func TrainKernel(ds *Dataset, p KernelParams) (*KernelModel, *KernelDual, error) {
-	t, err := NewKernelTrainer(p, ds.Len(), ds.NumFeatures())
+	t, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), kernelWorkerCount(&p), largestSubproblem(ds, p.SVMType))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -352,7 +395,8 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 	}
 	subs := make([]KernelSubproblem, nPairs)
 	evals := make([]int64, nPairs)
-	grad := &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs)}
+	grad := &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs),
+		First: make([]int, nPairs)}
 	dual.Gradient = grad
 	solvePair := func(w *kernelWorker, pi int) {
 		i, j := pairI[pi], pairJ[pi]
@@ -381,21 +425,21 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 			if g := t.warmGrad; g != nil && g.boxMatches(v, Cp, Cn, flipped) {
 				a0 = w.alpha0[:lp]
 				G0, Gbar0 = w.s.gradient(lp)
-				g.fillStored(a0, G0, Gbar0, rows, a, v)
+				g.fillStored(a0, G0, Gbar0, rows, ni, flipped, a, v)
 			}
 		}
 		w.q.reset(rows, y)
 		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
 		full := make([]float64, l)
-		fullG, fullGbar := make([]float64, l), make([]float64, l)
-		G, Gbar := w.s.gradient(lp)
 		for r, row := range rows {
 			full[row] = alpha[r]
-			fullG[row], fullGbar[row] = G[r], Gbar[r]
 		}
 		dual.Alpha[pi] = full
+		// The pair's own rows, in the solver's order (KernelGradient.G).
+		G, Gbar := w.s.gradient(lp)
 		grad.Box[pi] = [2]float64{Cp, Cn}
-		grad.G[pi], grad.Gbar[pi] = fullG, fullGbar
+		grad.G[pi], grad.Gbar[pi] = append([]float64(nil), G...), append([]float64(nil), Gbar...)
+		grad.First[pi] = ni
 		subs[pi] = subproblemOf(res, labels[i], labels[j], lp, w.q.kernelEvals)
 		evals[pi] = w.q.kernelEvals
 	}
@@ -469,7 +513,7 @@ func (t *KernelTrainer) trainOneClass(ds *Dataset, warm *KernelDual, m *KernelMo
 		if g := t.warmGrad; g != nil && g.boxMatches(0, 1, 1, false) {
 			a0 = w.alpha0[:l]
 			G0, Gbar0 = w.s.gradient(l)
-			g.fillStored(a0, G0, Gbar0, rows, warm.Alpha[0], 0)
+			g.fillStored(a0, G0, Gbar0, rows, l, false, warm.Alpha[0], 0)
 		}
 	} else {
 		// The cold start of Chang & Lin (2011, Section 2.2): Σα = νl with

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"runtime"
 	"testing"
 )
 
@@ -74,15 +75,19 @@ func checkStoredGradient(t *testing.T, ds *Dataset, k Kernel, d *KernelDual, C f
 	kr := newKernelRows(ds, k, make([]float64, ds.Len()))
 	for _, v := range pairs {
 		pos, neg := d.Pairs[v][0], d.Pairs[v][1]
-		var rows []int
+		var rows, at []int // at: the row's place in G[v] (pos rows, then neg rows)
 		var y []float64
+		nPos := g.First[v]
 		for r := range ds.Len() {
 			switch int32(ds.Label(r)) {
 			case pos:
-				rows, y = append(rows, r), append(y, 1)
+				rows, y, at = append(rows, r), append(y, 1), append(at, len(rows)-int(slicesCount(y, -1)))
 			case neg:
-				rows, y = append(rows, r), append(y, -1)
+				rows, y, at = append(rows, r), append(y, -1), append(at, nPos+int(slicesCount(y, -1)))
 			}
+		}
+		if len(g.G[v]) != len(rows) || int(slicesCount(y, 1)) != nPos {
+			t.Fatalf("pair %d: %d stored values, %d of the first class; want %d and %d", v, len(g.G[v]), nPos, len(rows), int(slicesCount(y, 1)))
 		}
 		a := d.Alpha[v]
 		worst := 0.0
@@ -96,13 +101,24 @@ func checkStoredGradient(t *testing.T, ds *Dataset, k Kernel, d *KernelDual, C f
 					Gbar += C * q
 				}
 			}
-			e := max(math.Abs(G-g.G[v][r]), math.Abs(Gbar-g.Gbar[v][r])) / scale
+			e := max(math.Abs(G-g.G[v][at[ir]]), math.Abs(Gbar-g.Gbar[v][at[ir]])) / scale
 			worst = max(worst, e)
 		}
 		if worst > 1e-9 {
 			t.Errorf("pair %d: stored gradient off by %.3g relative", v, worst)
 		}
 	}
+}
+
+// slicesCount returns how many entries of y equal v.
+func slicesCount(y []float64, v float64) int {
+	n := 0
+	for _, u := range y {
+		if u == v {
+			n++
+		}
+	}
+	return n
 }
 
 // A warm start from a run's own dual, gradient included, is optimal at
@@ -313,7 +329,7 @@ func TestKernelDeterministicAcrossWorkers(t *testing.T) {
 	p := DefaultKernelParams()
 	var models []*KernelModel
 	for _, w := range []int{1, 3} {
-		tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), w)
+		tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), w, ds.Len())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -536,5 +552,51 @@ func TestKernelPredictBatchParallel(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// KernelTrainerBytes is what NewKernelTrainer takes from the Go heap,
+// within the allocator's rounding, and a cache is sized by what the
+// subproblems can use (capRows² entries), not by a larger budget.
+func TestKernelTrainerBytes(t *testing.T) {
+	for _, c := range []struct {
+		opts              []string
+		capRows, features int
+	}{
+		{[]string{"-s", "0"}, 3000, 64}, // 100 MB budget, 36 MB of columns at most
+		{[]string{"-s", "0"}, 20000, 9}, // the budget caps the cache
+		{[]string{"-s", "3"}, 2000, 13}, // ε-SVR: 2l variables
+		{[]string{"-s", "2", "-m", "1"}, 5000, 20},
+	} {
+		opt, _, err := ParseKernelOptions(c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := KernelTrainerBytes(opt.Params, c.capRows, c.features)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		tr, err := NewKernelTrainer(opt.Params, c.capRows, c.features)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		got := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+		// Small allocations round up to a size class (≤ 12.5%), large
+		// ones to a page; the structs themselves are a few hundred bytes.
+		if d := got - want; d < -64<<10 || d > want/64+64<<10 {
+			t.Errorf("%v rows %d: heap grew %d bytes, KernelTrainerBytes %d", c.opts, c.capRows, got, want)
+		}
+		if budget := opt.Params.cacheBytes(); want > budget+int64(c.capRows)*400 {
+			t.Errorf("%v rows %d: %d bytes for a cache budget of %d", c.opts, c.capRows, want, budget)
+		}
+		runtime.KeepAlive(tr)
+	}
+	// capRows² float32 entries a worker are all the columns there are.
+	opt, _, _ := ParseKernelOptions(nil)
+	workers := int64(kernelWorkerCount(&opt.Params))
+	if got, most := KernelTrainerBytes(opt.Params, 1000, 10), workers*(1000*1000*4+1000*400); got > most {
+		t.Errorf("1,000 rows: %d bytes, more than %d", got, most)
 	}
 }

@@ -39,14 +39,19 @@ type KernelGradient struct {
 	// 0..Rows−1 and of Alpha[k][:Rows] for every k: it tells whether a data
 	// set and a dual still are the ones G was computed on.
 	Check uint64
-	// G holds, per subproblem, ∇f(α) = Qα + p, Rows long, in the layout of
-	// KernelDual.Alpha: for C-SVC the row's own variable in the pair's
-	// subproblem (0 for rows of other classes); for one-class the row's;
-	// for ε-SVR that of α_t (α*_t's is 2ε − G_t).
+	// G holds, per subproblem, ∇f(α) = Qα + p at the rows of the
+	// subproblem: for C-SVC the rows of class Pairs[k][0] among the first
+	// Rows rows, in data order, then those of class Pairs[k][1] (so a pair
+	// keeps values for its own rows only, not for the whole data set); for
+	// one-class every row's; for ε-SVR that of α_t of every row (α*_t's is
+	// 2ε − G_t).
 	G [][]float64
 	// Gbar holds, per subproblem, Σ_{j: α_j = C_j} C_j Q_tj, laid out as
 	// G (for ε-SVR, α*_t's is −Gbar_t).
 	Gbar [][]float64
+	// First holds, per C-SVC subproblem, how many entries of G[k] belong to
+	// class Pairs[k][0]; nil for one-class and ε-SVR.
+	First []int
 }
 
 const (
@@ -121,8 +126,13 @@ func usableGradient(warm *KernelDual, k Kernel, epsilon float64, hMid uint64, l 
 		len(g.G) != n || len(g.Gbar) != n || len(g.Box) != n {
 		return nil
 	}
+	svc := warm.SVMType == CSVC
+	if svc && len(g.First) != n {
+		return nil
+	}
 	for v := range n {
-		if len(g.G[v]) != g.Rows || len(g.Gbar[v]) != g.Rows {
+		if len(g.Gbar[v]) != len(g.G[v]) || svc && !(g.First[v] >= 0 && g.First[v] <= len(g.G[v])) ||
+			!svc && len(g.G[v]) != g.Rows {
 			return nil
 		}
 	}
@@ -145,12 +155,29 @@ func (g *KernelGradient) boxMatches(v int, Cp, Cn float64, flipped bool) bool {
 
 // fillStored writes subproblem v's stored values into the solver's
 // starting buffers for variables whose data rows are rows: α⁰, G⁰ and
-// Gbar⁰ for rows the gradient covers, NaN in G⁰ for the others.
-func (g *KernelGradient) fillStored(a0, G0, Gbar0 []float64, rows []int32, alpha []float64, v int) {
+// Gbar⁰ for rows the gradient covers, NaN in G⁰ for the others. For
+// C-SVC, rows are the positive class's rows in data order, then (from
+// position nPos) the negative class's; flipped says the positive class is
+// Pairs[v][1]. Rows the gradient covers come first within each class
+// (they are the data set's first Rows rows), so each class's stored values
+// are a prefix of its rows here. One-class passes the identity rows, nPos
+// = len(rows).
+func (g *KernelGradient) fillStored(a0, G0, Gbar0 []float64, rows []int32, nPos int, flipped bool, alpha []float64, v int) {
 	gv, gbv := g.G[v], g.Gbar[v]
+	posOff, negOff := 0, len(gv) // one-class: every row is "positive"
+	if g.First != nil {
+		posOff, negOff = 0, g.First[v]
+		if flipped {
+			posOff, negOff = g.First[v], 0
+		}
+	}
 	for r, row := range rows {
+		k := posOff + r
+		if r >= nPos {
+			k = negOff + r - nPos
+		}
 		if int(row) < g.Rows {
-			a0[r], G0[r], Gbar0[r] = alpha[row], gv[row], gbv[row]
+			a0[r], G0[r], Gbar0[r] = alpha[row], gv[k], gbv[k]
 		} else {
 			a0[r], G0[r], Gbar0[r] = 0, math.NaN(), 0
 		}
