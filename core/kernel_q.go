@@ -20,6 +20,7 @@ type svcQ struct {
 	index []int32   // variable t is data row index[t]
 	y     []int8    // ±1 per variable; nil: all +1
 	qd    []float64 // Q_tt
+	cols  columnSplitter
 
 	// kernelEvals counts the kernel values computed (cache misses), the
 	// measure of a training run's work.
@@ -71,7 +72,7 @@ func (q *svcQ) init() {
 func (q *svcQ) getQ(i, length int) []float32 {
 	data, have := q.cache.get(i, length)
 	if have < length {
-		q.kr.column(data[have:length], int(q.index[i]), q.index[have:length])
+		q.cols.column(q.kr, data[have:length], int(q.index[i]), q.index[have:length])
 		q.kernelEvals += int64(length - have)
 		if q.y != nil {
 			yi := q.y[i]
@@ -129,6 +130,7 @@ type svrQ struct {
 	qd    []float64 // Q_tt = K(x_r, x_r)
 	buf   [2][]float32
 	next  int // the buffer the next getQ fills
+	cols  columnSplitter
 
 	// kernelEvals counts the kernel values computed (cache misses).
 	kernelEvals int64
@@ -163,7 +165,7 @@ func (q *svrQ) getQ(i, length int) []float32 {
 	r := q.index[i]
 	data, have := q.cache.get(int(r), l)
 	if have < l {
-		q.kr.column(data[have:l], int(q.rows[r]), q.rows[have:l])
+		q.cols.column(q.kr, data[have:l], int(q.rows[r]), q.rows[have:l])
 		q.kernelEvals += int64(l - have)
 	}
 	buf := q.buf[q.next][:length]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -71,6 +72,11 @@ type KernelTrainer struct {
 	perm        []int32   // rows grouped by class, data order within a class
 	svIndex     []int32   // row → support vector index, −1 for none
 	workers     []kernelWorker
+	// helpers are the kernelRows of the column helpers (kparallel.go),
+	// GOMAXPROCS−1 of them, started for each Train.
+	helpers []*kernelRows
+	// wantDual is set during a Train, clear during a TrainModel.
+	wantDual bool
 	// warmGrad is the usable gradient of the warm start during one Train's
 	// solves, nil otherwise.
 	warmGrad *KernelGradient
@@ -90,6 +96,21 @@ type kernelWorker struct {
 	// variables.
 	alpha0 []float64
 }
+
+// setPool makes w's matrix split its kernel columns with pool's helpers
+// (nil: none).
+func (w *kernelWorker) setPool(pool *columnPool) {
+	if w.q != nil {
+		w.q.cols.pool = pool
+	}
+	if w.svr != nil {
+		w.svr.cols.pool = pool
+	}
+}
+
+// kernelHelperCount is the number of column helpers of a trainer
+// (kparallel.go): one per processor beyond the first.
+func kernelHelperCount() int { return max(0, runtime.GOMAXPROCS(0)-1) }
 
 // kernelWorkerCount is the number of workers of a trainer: one for the
 // single subproblem of one-class and ε-SVR.
@@ -134,7 +155,8 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int)
 	} else {
 		perWorker += lm * (4 + 1 + 8) // svcQ index, y, qd
 	}
-	return shared + perWorker*int64(workers)
+	helpers := int64(kernelHelperCount()) * (int64(capFeatures)*8 + 64) // scratch, kernelRows
+	return shared + perWorker*int64(workers) + helpers
 }
 
 // largestSubproblem returns the rows of the largest subproblem of a
@@ -195,6 +217,10 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (
 		perm:        make([]int32, capRows),
 		svIndex:     make([]int32, capRows),
 		workers:     make([]kernelWorker, workers),
+		helpers:     make([]*kernelRows, kernelHelperCount()),
+	}
+	for h := range t.helpers {
+		t.helpers[h] = &kernelRows{scratch: make([]float64, capFeatures)}
 	}
 	vars := lMax
 	if p.SVMType == EpsSVR {
@@ -269,6 +295,32 @@ func TrainKernel(ds *Dataset, p KernelParams) (*KernelModel, *KernelDual, error)
 // non-integer label or a single class). It panics if ds exceeds the
 // trainer's capacity or a warm vector is not ds.Len() long.
 func (t *KernelTrainer) Train(ds *Dataset, warm *KernelDual) (*KernelModel, *KernelDual, error) {
+	t.wantDual = true
+	return t.train(ds, warm)
+}
+
+// TrainModel is Train from a cold start that returns the model alone. It
+// keeps no dual variables beyond each pair's own rows while it runs (Train
+// returns α and the gradient of every subproblem for every row of ds: on
+// shuttle's 21 pairs of 43,500 rows, 11 MB), so it is the form for a
+// one-off training such as svmgo train.
+func (t *KernelTrainer) TrainModel(ds *Dataset) (*KernelModel, error) {
+	t.wantDual = false
+	m, _, err := t.train(ds, nil)
+	return m, err
+}
+
+// TrainKernelModel trains a model on ds with a trainer sized for it: the
+// one-call form of NewKernelTrainer and TrainModel.
+func TrainKernelModel(ds *Dataset, p KernelParams) (*KernelModel, error) {
+	t, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), kernelWorkerCount(&p), largestSubproblem(ds, p.SVMType))
+	if err != nil {
+		return nil, err
+	}
+	return t.TrainModel(ds)
+}
+
+func (t *KernelTrainer) train(ds *Dataset, warm *KernelDual) (*KernelModel, *KernelDual, error) {
 	l, n := ds.Len(), ds.NumFeatures()
 	if l > t.capRows || n > t.capFeatures {
 		panic(fmt.Sprintf("core: KernelTrainer.Train: %d rows × %d features exceed the capacity %d × %d",
@@ -303,13 +355,26 @@ func (t *KernelTrainer) Train(ds *Dataset, warm *KernelDual) (*KernelModel, *Ker
 			}
 		}
 	}
-	for w := range t.workers {
-		kr := t.workers[w].kr
+	setRows := func(kr *kernelRows) {
 		kr.ds, kr.k, kr.sqnorm = ds, k, nil
 		if k.Type == RBFKernel {
 			kr.sqnorm = sqnorm
 		}
 	}
+	for _, kr := range t.helpers {
+		setRows(kr)
+	}
+	pool := startColumnPool(t.helpers)
+	for w := range t.workers {
+		setRows(t.workers[w].kr)
+		t.workers[w].setPool(pool)
+	}
+	defer func() {
+		pool.stop()
+		for w := range t.workers {
+			t.workers[w].setPool(nil)
+		}
+	}()
 	m := &KernelModel{SVMType: p.SVMType, Kernel: k, NumFeatures: n, Params: *p}
 	m.Params.Weights = append([]ClassWeight(nil), p.Weights...)
 	epsilon := 0.0
@@ -336,7 +401,10 @@ func (t *KernelTrainer) Train(ds *Dataset, warm *KernelDual) (*KernelModel, *Ker
 	if err != nil {
 		return nil, nil, err
 	}
-	if g := dual.Gradient; g != nil {
+	if !t.wantDual {
+		dual = nil
+	}
+	if g := dual.gradient(); g != nil {
 		g.Kernel, g.Epsilon, g.Rows = k, epsilon, l
 		g.Check = hashAlpha(hAll, dual.Alpha, l)
 	}
@@ -394,6 +462,7 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		}
 	}
 	subs := make([]KernelSubproblem, nPairs)
+	pairAlpha := make([][]float64, nPairs) // α of each pair's rows, class i's then class j's
 	evals := make([]int64, nPairs)
 	grad := &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs),
 		First: make([]int, nPairs)}
@@ -430,32 +499,46 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		}
 		w.q.reset(rows, y)
 		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
-		full := make([]float64, l)
-		for r, row := range rows {
-			full[row] = alpha[r]
+		// The pair's own rows, in the solver's order; the data set's
+		// layout (KernelDual.Alpha) is built after the solves, if wanted.
+		pairAlpha[pi] = append([]float64(nil), alpha...)
+		if t.wantDual {
+			G, Gbar := w.s.gradient(lp)
+			grad.Box[pi] = [2]float64{Cp, Cn}
+			grad.G[pi], grad.Gbar[pi] = append([]float64(nil), G...), append([]float64(nil), Gbar...)
+			grad.First[pi] = ni
 		}
-		dual.Alpha[pi] = full
-		// The pair's own rows, in the solver's order (KernelGradient.G).
-		G, Gbar := w.s.gradient(lp)
-		grad.Box[pi] = [2]float64{Cp, Cn}
-		grad.G[pi], grad.Gbar[pi] = append([]float64(nil), G...), append([]float64(nil), Gbar...)
-		grad.First[pi] = ni
 		subs[pi] = subproblemOf(res, labels[i], labels[j], lp, w.q.kernelEvals)
 		evals[pi] = w.q.kernelEvals
 	}
-	t.run(nPairs, solvePair)
+	// Largest pairs first: the workers take pairs in this order, so the
+	// longest solves start at once and the small ones fill in after them
+	// (in data order, the largest pair could start last and run alone).
+	order := make([]int, nPairs)
+	for k := range order {
+		order[k] = k
+	}
+	size := func(pi int) int {
+		i, j := pairI[pi], pairJ[pi]
+		return start[i+1] - start[i] + start[j+1] - start[j]
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return size(b) - size(a) })
+	t.run(nPairs, func(w *kernelWorker, k int) { solvePair(w, order[k]) })
 
 	// Support vectors: rows with α > 0 in some pair, grouped by class in
 	// Labels order, data order within a class (LIBSVM's layout).
+	// A row of class c at position k of its class is at k in pairAlpha of
+	// a pair (c, ·) and at n_i + k in one of (i, c).
 	svIndex := t.svIndex[:l]
 	m.Labels = labels
 	m.NumSV = make([]int32, nr)
 	nSV, nnz := 0, 0
 	for c := range nr {
-		for _, row := range perm[start[c]:start[c+1]] {
+		for k, row := range perm[start[c]:start[c+1]] {
 			svIndex[row] = -1
 			for pi := range nPairs {
-				if (pairI[pi] == c || pairJ[pi] == c) && dual.Alpha[pi][row] > 0 {
+				i := pairI[pi]
+				if i == c && pairAlpha[pi][k] > 0 || pairJ[pi] == c && pairAlpha[pi][start[i+1]-start[i]+k] > 0 {
 					svIndex[row] = int32(nSV)
 					nSV++
 					m.NumSV[c]++
@@ -477,20 +560,36 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 	m.Rho = make([]float64, nPairs)
 	for pi := range nPairs {
 		i, j := pairI[pi], pairJ[pi]
-		a := dual.Alpha[pi]
-		for _, row := range perm[start[i]:start[i+1]] {
+		a := pairAlpha[pi]
+		ni := start[i+1] - start[i]
+		for k, row := range perm[start[i]:start[i+1]] {
 			if s := svIndex[row]; s >= 0 {
-				m.Coef[(j-1)*nSV+int(s)] = a[row]
+				m.Coef[(j-1)*nSV+int(s)] = a[k]
 			}
 		}
-		for _, row := range perm[start[j]:start[j+1]] {
+		for k, row := range perm[start[j]:start[j+1]] {
 			if s := svIndex[row]; s >= 0 {
-				m.Coef[i*nSV+int(s)] = -a[row]
+				m.Coef[i*nSV+int(s)] = -a[ni+k]
 			}
 		}
 		m.Rho[pi] = subs[pi].Rho
 	}
 	m.Result = summarizeKernel(subs, nSV)
+	if !t.wantDual {
+		return nil, nil
+	}
+	for pi := range nPairs {
+		i, j := pairI[pi], pairJ[pi]
+		full := make([]float64, l)
+		for k, row := range perm[start[i]:start[i+1]] {
+			full[row] = pairAlpha[pi][k]
+		}
+		ni := start[i+1] - start[i]
+		for k, row := range perm[start[j]:start[j+1]] {
+			full[row] = pairAlpha[pi][ni+k]
+		}
+		dual.Alpha[pi] = full
+	}
 	return dual, nil
 }
 
@@ -812,4 +911,12 @@ func newLike(ds *Dataset, rows, nnz int) *Dataset {
 		return NewDense(rows, ds.NumFeatures())
 	}
 	return NewSparse(rows, nnz, ds.NumFeatures())
+}
+
+// gradient returns d.Gradient, nil for a nil d.
+func (d *KernelDual) gradient() *KernelGradient {
+	if d == nil {
+		return nil
+	}
+	return d.Gradient
 }
