@@ -144,7 +144,8 @@ readme-check:
 		{ echo "README.md: the code block after '<!-- file: $$f -->' differs from $$f"; exit 1; }; \
 	done; echo "README.md examples match $(README_EXAMPLES)"
 
-# The library for 64-bit ARM, and the C demo run on it under qemu-user.
+# The library for 64-bit ARM, the C demo run on it under qemu-user, and
+# the tests of core/simd (the portable path arm64 takes) under qemu too.
 # Debian's cross compiler and qemu are installed when missing.
 cross-arm64:
 	@command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null || { \
@@ -157,6 +158,8 @@ cross-arm64:
 	@mkdir -p bin/linux-arm64
 	aarch64-linux-gnu-gcc $(EX_CFLAGS) $(C_DEMO_SRC) -Llib/linux-arm64 -lsvmgo -o bin/linux-arm64/svmgo_demo_c
 	qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$(CURDIR)/lib/linux-arm64 bin/linux-arm64/svmgo_demo_c
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) test -c -o bin/linux-arm64/simd.test ./core/simd
+	qemu-aarch64 bin/linux-arm64/simd.test -test.count=1
 
 # ---- Benchmarks ------------------------------------------------------------------
 

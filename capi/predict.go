@@ -166,6 +166,9 @@ func predictDenseF32(p predictor, output int, dst []float64, x []float32, rows, 
 	if err != nil {
 		return err
 	}
+	if done, err := denseBatch(p, output, dst, x, rows, nf); done {
+		return err
+	}
 	s, pooled := newRowSink(p, output, width)
 	defer putF64(pooled)
 	for r := range rows {
