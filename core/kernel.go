@@ -235,7 +235,7 @@ func newKernelRows(ds *Dataset, k Kernel, sqnorm []float64) *kernelRows {
 		for i := range r.sqnorm {
 			if ds.IsDense() {
 				x := ds.DenseRow(i)
-				r.sqnorm[i] = dotDense32(x, x)
+				r.sqnorm[i] = trainDot(x, x)
 			} else {
 				_, v := ds.SparseRow(i)
 				r.sqnorm[i] = sqSparse32(v)
@@ -252,7 +252,7 @@ func newKernelRows(ds *Dataset, k Kernel, sqnorm []float64) *kernelRows {
 func (r *kernelRows) eval(i, j int) float64 {
 	var dot float64
 	if r.ds.IsDense() {
-		dot = dotDense32(r.ds.DenseRow(i), r.ds.DenseRow(j))
+		dot = trainDot(r.ds.DenseRow(i), r.ds.DenseRow(j)) // as column computes it
 	} else {
 		xi, xv := r.ds.SparseRow(i)
 		yi, yv := r.ds.SparseRow(j)
@@ -277,7 +277,7 @@ func (r *kernelRows) column(dst []float32, i int, rows []int32) {
 	if r.ds.IsDense() {
 		x := r.ds.DenseRow(i)
 		for t, j := range rows {
-			dst[t] = float32(k.ofDot(dotDense32(x, r.ds.DenseRow(int(j)))))
+			dst[t] = float32(k.ofDot(trainDot(x, r.ds.DenseRow(int(j)))))
 		}
 		return
 	}

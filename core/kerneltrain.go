@@ -348,7 +348,7 @@ func (t *KernelTrainer) train(ds *Dataset, warm *KernelDual) (*KernelModel, *Ker
 		for i := range sqnorm {
 			if ds.IsDense() {
 				x := ds.DenseRow(i)
-				sqnorm[i] = dotDense32(x, x)
+				sqnorm[i] = trainDot(x, x)
 			} else {
 				_, v := ds.SparseRow(i)
 				sqnorm[i] = sqSparse32(v)
