@@ -151,9 +151,9 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int)
 		int64(capFeatures)*8 + // kernelRows scratch
 		lm*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
 	if p.SVMType == EpsSVR {
-		perWorker += lm*4 + vars*(4+1+8+2*4) // svrQ rows; index, sign, qd, two column buffers
+		perWorker += lm*4 + vars*(4+1+8+2*4+4) // svrQ rows; index, sign, qd, two column buffers, rowBuf
 	} else {
-		perWorker += lm * (4 + 1 + 8) // svcQ index, y, qd
+		perWorker += lm * (4 + 1 + 8 + 4) // svcQ index, y, qd, rowBuf
 	}
 	helpers := int64(kernelHelperCount()) * (int64(capFeatures)*8 + 64) // scratch, kernelRows
 	return shared + perWorker*int64(workers) + helpers
@@ -239,21 +239,23 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (
 		cache := newKernelCache(lMax, budget)
 		if p.SVMType == EpsSVR {
 			w.svr = &svrQ{
-				kr:    w.kr,
-				cache: cache,
-				rows:  make([]int32, 0, lMax),
-				index: make([]int32, vars),
-				sign:  make([]int8, vars),
-				qd:    make([]float64, vars),
-				buf:   [2][]float32{make([]float32, vars), make([]float32, vars)},
+				kr:     w.kr,
+				cache:  cache,
+				rows:   make([]int32, 0, lMax),
+				index:  make([]int32, vars),
+				sign:   make([]int8, vars),
+				qd:     make([]float64, vars),
+				buf:    [2][]float32{make([]float32, vars), make([]float32, vars)},
+				rowBuf: make([]int32, vars),
 			}
 		} else {
 			w.q = &svcQ{
-				kr:    w.kr,
-				cache: cache,
-				index: make([]int32, 0, lMax),
-				y:     make([]int8, 0, lMax),
-				qd:    make([]float64, lMax),
+				kr:     w.kr,
+				cache:  cache,
+				index:  make([]int32, 0, lMax),
+				y:      make([]int8, 0, lMax),
+				qd:     make([]float64, lMax),
+				rowBuf: make([]int32, lMax),
 			}
 		}
 	}
@@ -485,7 +487,9 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		Cp, Cn := p.C*p.weightOf(labels[i]), p.C*p.weightOf(labels[j])
 		clear(alpha)
 		var a0, G0, Gbar0 []float64
-		if a, v := warmPair(warm, labels[i], labels[j]); a != nil {
+		a, v := warmPair(warm, labels[i], labels[j])
+		warmStart := a != nil
+		if a != nil {
 			for r, row := range rows {
 				alpha[r] = clip(a[row], boxOf(y[r], Cp, Cn))
 			}
@@ -498,7 +502,8 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 			}
 		}
 		w.q.reset(rows, y)
-		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
+		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Eps: p.Eps, Shrinking: p.Shrinking,
+			MaxIter: p.MaxIter, ShrinkAtStart: warmStart})
 		// The pair's own rows, in the solver's order; the data set's
 		// layout (KernelDual.Alpha) is built after the solves, if wanted.
 		pairAlpha[pi] = append([]float64(nil), alpha...)
@@ -627,7 +632,8 @@ func (t *KernelTrainer) trainOneClass(ds *Dataset, warm *KernelDual, m *KernelMo
 		}
 	}
 	w.q.reset(rows, y)
-	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
+	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Eps: p.Eps, Shrinking: p.Shrinking,
+		MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
 	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
 	G, Gbar := w.s.gradient(l)
@@ -663,7 +669,8 @@ func (t *KernelTrainer) trainSVR(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		}
 	}
 	resetSVRQ(w.svr, rows)
-	res := w.s.solveFrom(w.svr, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: p.C, Cn: p.C, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
+	res := w.s.solveFrom(w.svr, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: p.C, Cn: p.C, Eps: p.Eps, Shrinking: p.Shrinking,
+		MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
 	beta := make([]float64, l)
 	nBound := 0
 	both := false // α_t and α*_t both nonzero: β does not give α back

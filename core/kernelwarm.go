@@ -204,23 +204,40 @@ func (g *KernelGradient) fillStoredSVR(a0, G0, Gbar0 []float64, beta []float64) 
 	}
 }
 
-// entry returns Q_ij (qEntries) without the cache, counted in kernelEvals;
-// kernelRows.column gives the same float32 bit for bit, and K is symmetric.
-func (q *svcQ) entry(i, j int) float32 {
-	q.kernelEvals++
-	v := float32(q.kr.eval(int(q.index[i]), int(q.index[j])))
-	if q.y != nil && q.y[i] != q.y[j] {
-		v = -v
+// entries sets dst[k] = Q_{i,js[k]} (qEntries) without the cache, counted
+// in kernelEvals: kernelRows.column gives what getQ's columns hold, bit for
+// bit, and K is symmetric. The data rows of js go through rowBuf.
+func (q *svcQ) entries(dst []float32, i int, js []int32) {
+	rows := q.rowBuf[:len(js)]
+	for k, j := range js {
+		rows[k] = q.index[j]
 	}
-	return v
+	dst = dst[:len(js)]
+	q.cols.column(q.kr, dst, int(q.index[i]), rows)
+	q.kernelEvals += int64(len(js))
+	if q.y != nil {
+		yi := q.y[i]
+		for k, j := range js {
+			if q.y[j] != yi {
+				dst[k] = -dst[k]
+			}
+		}
+	}
 }
 
-// entry returns Q_ij (qEntries) without the cache, counted in kernelEvals.
-func (q *svrQ) entry(i, j int) float32 {
-	q.kernelEvals++
-	v := float32(q.kr.eval(int(q.rows[q.index[i]]), int(q.rows[q.index[j]])))
-	if q.sign[i] != q.sign[j] {
-		v = -v
+// entries sets dst[k] = Q_{i,js[k]} (qEntries) without the cache, counted
+// in kernelEvals.
+func (q *svrQ) entries(dst []float32, i int, js []int32) {
+	rows := q.rowBuf[:len(js)]
+	for k, j := range js {
+		rows[k] = q.rows[q.index[j]]
 	}
-	return v
+	dst = dst[:len(js)]
+	q.cols.column(q.kr, dst, int(q.rows[q.index[i]]), rows)
+	q.kernelEvals += int64(len(js))
+	for k, j := range js {
+		if q.sign[j] != q.sign[i] {
+			dst[k] = -dst[k]
+		}
+	}
 }

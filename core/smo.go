@@ -77,12 +77,15 @@ type qMatrix interface {
 	swapIndex(i, j int)
 }
 
-// qEntries is implemented by matrices that can compute single entries of
-// Q, bit for bit those getQ returns, without filling a column: the warm
-// start uses it for the gradient of variables without a stored value.
+// qEntries is implemented by matrices that can compute entries of Q, bit
+// for bit those getQ returns, without filling a column: the warm start
+// uses it for the gradient of variables without a stored value, from
+// their entries against the support vectors only.
 type qEntries interface {
-	// entry returns Q_ij, i and j in the current ordering.
-	entry(i, j int) float32
+	// entries sets dst[k] = Q_{i,js[k]}, i and js in the current ordering,
+	// for k < len(js) (len(dst) ≥ len(js), len(js) ≤ the matrix's size),
+	// as one batch of kernel values.
+	entries(dst []float32, i int, js []int32)
 }
 
 // The status of α_t relative to its box.
@@ -107,6 +110,13 @@ type smoParams struct {
 	Shrinking bool
 	// MaxIter caps the iterations; 0 means max(10⁷, 100·l), LIBSVM's cap.
 	MaxIter int
+	// ShrinkAtStart runs the first shrinking round before the first
+	// iteration instead of after min(l, 1000): for a warm start, whose α
+	// and gradient already tell which variables sit at a bound with no
+	// chance of entering a violating pair (most rows of a previous
+	// solution), so the first thousand iterations do not scan them. It
+	// applies to problems of more than 1000 variables.
+	ShrinkAtStart bool
 }
 
 // smoResult is what one solve returns.
@@ -143,6 +153,10 @@ type smo struct {
 	// with alphaStatus by setStatus: one load instead of two in the scans.
 	sets  []uint8
 	index []int32
+	// nz and qbuf are the warm start's scratch: positions of the nonzero
+	// α and one batch of entries against them.
+	nz   []int32
+	qbuf []float32
 
 	Q          qMatrix
 	QD         []float64
@@ -151,7 +165,11 @@ type smo struct {
 	l          int
 	activeSize int
 	unshrunk   bool // the one unshrink at gap < 10·eps happened
-	qColumns   int64
+	// stale is set when α changed while some variables were inactive: their
+	// G is out of date until reconstructGradient. Without it (a warm start
+	// shrunk at once and found optimal) the reconstruction is skipped.
+	stale    bool
+	qColumns int64
 	// nextM and nextI are m(α) and the first index of WSS 2 for the next
 	// selectPair, found by update's gradient loop (it touches every active
 	// G_t anyway); nextI = noNext when they must be searched for.
@@ -170,7 +188,7 @@ const noNext = -2
 
 // smoBytes returns the bytes newSMO(l) allocates for its buffers.
 func smoBytes(l int) int {
-	return l * (4*8 + 1 + 1 + 1 + 4) // alpha, G, Gbar, p; y, alphaStatus, sets; index
+	return l * (4*8 + 1 + 1 + 1 + 4 + 4 + 4) // alpha, G, Gbar, p; y, alphaStatus, sets; index, nz, qbuf
 }
 
 // newSMO returns a solver for problems of up to l variables.
@@ -184,6 +202,8 @@ func newSMO(l int) *smo {
 		alphaStatus: make([]int8, l),
 		sets:        make([]uint8, l),
 		index:       make([]int32, l),
+		nz:          make([]int32, 0, l),
+		qbuf:        make([]float32, l),
 	}
 }
 
@@ -257,6 +277,7 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	}
 	s.activeSize = l
 	s.unshrunk = false
+	s.stale = false
 	s.qColumns = 0
 	s.QD = Q.QD()
 	if alpha0 == nil {
@@ -268,6 +289,11 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	iter := 0
 	converged := false
 	counter := min(l, smoShrinkEvery) + 1
+	if par.ShrinkAtStart && l > smoShrinkEvery {
+		// Small problems shrink after l iterations anyway; there an early
+		// round only costs the columns' extension after unshrinking.
+		counter = 1
+	}
 	for iter < maxIter {
 		if counter--; counter == 0 {
 			counter = min(l, smoShrinkEvery)
@@ -299,6 +325,10 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	res := smoResult{Iterations: iter, Converged: converged}
 	res.Rho = s.rho()
 	res.Gap = s.gap()
+	// The objective is summed in the caller's order, so that it does not
+	// depend on the shrinking path (a warm start at the optimum gives back
+	// its first run's objective bit for bit).
+	s.restoreOrder()
 	var obj float64
 	for t := 0; t < l; t++ {
 		a := s.alpha[t]
@@ -311,8 +341,6 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 		}
 	}
 	res.Objective = obj / 2
-
-	s.restoreOrder()
 	copy(alpha, s.alpha)
 	res.QColumns = s.qColumns
 	s.Q = nil
@@ -410,7 +438,20 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 			nonzero++
 		}
 	}
-	if changed+unknown >= nonzero {
+	// Kernel values each way: the cold rebuild takes a column of l per
+	// nonzero α; the update a column per changed α, and for each variable
+	// without a stored value either its entries against the nonzero α
+	// (qEntries) or a column. Counting an unknown variable as a whole
+	// column made a warm start after a batch of new rows (more new rows
+	// than support vectors) rebuild everything.
+	qe, byEntry := s.Q.(qEntries)
+	perUnknown := int64(l)
+	if byEntry && nonzero < l {
+		perUnknown = int64(nonzero)
+	} else {
+		byEntry = false
+	}
+	if int64(changed)*int64(l)+int64(unknown)*perUnknown >= int64(nonzero)*int64(l) {
 		s.initGradient()
 		return
 	}
@@ -452,14 +493,21 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 			}
 		}
 	}
-	qe, byEntry := s.Q.(qEntries)
-	byEntry = byEntry && nonzero < l
+	var nz []int32 // positions of the nonzero α, for byEntry
+	if byEntry && unknown > 0 {
+		nz = s.nz[:0]
+		for j, st := range s.alphaStatus[:l] {
+			if st != lowerBound {
+				nz = append(nz, int32(j))
+			}
+		}
+	}
 	for i := range l {
 		if !math.IsNaN(G[i]) {
 			continue
 		}
 		if byEntry {
-			s.rebuildByEntries(qe, i)
+			s.rebuildByEntries(qe, i, nz)
 			continue
 		}
 		Qi := s.getQ(i, l) // column i = row i: Q is symmetric
@@ -479,18 +527,18 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 }
 
 // rebuildByEntries sets G_i and Gbar_i from the entries Q_ij of the
-// nonzero α_j alone: fewer kernel values than column i when the support
-// vectors are fewer than the variables, though none of them is cached.
-func (s *smo) rebuildByEntries(qe qEntries, i int) {
+// nonzero α_j alone (positions nz, in increasing order): fewer kernel
+// values than column i when the support vectors are fewer than the
+// variables, though none of them is cached.
+func (s *smo) rebuildByEntries(qe qEntries, i int, nz []int32) {
+	q := s.qbuf[:len(nz)]
+	qe.entries(q, i, nz)
 	g, gbar := s.p[i], 0.0
-	for j, st := range s.alphaStatus[:s.l] {
-		if st == lowerBound {
-			continue
-		}
-		q := float64(qe.entry(i, j))
-		g += s.alpha[j] * q
-		if st == upperBound {
-			gbar += s.C(j) * q
+	for k, j := range nz {
+		v := float64(q[k])
+		g += s.alpha[j] * v
+		if s.alphaStatus[j] == upperBound {
+			gbar += s.C(int(j)) * v
 		}
 	}
 	s.G[i], s.Gbar[i] = g, gbar
@@ -603,6 +651,7 @@ func (s *smo) update(i, j int, Qi []float32) {
 
 	dI, dJ := s.alpha[i]-oldI, s.alpha[j]-oldJ
 	n := s.activeSize
+	s.stale = s.stale || n < s.l
 	// Equal lengths let the compiler drop bounds checks. The loop also
 	// finds the next selectPair's i (maxUp), on the values it writes.
 	G, Qi, Qj, y, sets := s.G[:n], Qi[:n], Qj[:n], s.y[:n], s.sets[:n]
@@ -746,9 +795,10 @@ func (s *smo) restoreOrder() {
 // cheaper one runs.
 func (s *smo) reconstructGradient() {
 	l, n := s.l, s.activeSize
-	if n == l {
+	if n == l || !s.stale {
 		return
 	}
+	s.stale = false
 	nFree := 0
 	for t := 0; t < n; t++ {
 		if s.alphaStatus[t] == freeAlpha {
