@@ -55,11 +55,14 @@ type KernelDual struct {
 // tells how much that is), so a training run allocates only its outputs
 // and per-run bookkeeping of a few bytes a row.
 //
-// C-SVC subproblems run in parallel, one per worker (GOMAXPROCS workers);
-// each worker has its own solver and a kernel cache of CacheMB/workers.
-// LIBSVM gives each subproblem, solved one after the other, the whole -m
-// budget: the total here is the same, spread over the workers. The
-// results do not depend on the number of workers, bit for bit.
+// C-SVC subproblems run in parallel, one per worker (GOMAXPROCS workers),
+// each with its own solver and kernel cache: worker 0 solves the pairs
+// too large for the others' small caches one after the other, with most of
+// the CacheMB budget (workerShape), while the others take the small pairs;
+// one subproblem's kernel columns are split with idle helper goroutines
+// (kparallel.go). The total stays within CacheMB, as LIBSVM's one
+// subproblem at a time does. The results do not depend on the number of
+// workers, bit for bit (the kernel evaluation counts do).
 //
 // A KernelTrainer is not safe for concurrent use.
 type KernelTrainer struct {
@@ -95,6 +98,28 @@ type kernelWorker struct {
 	// alpha0 is α⁰ of a stored gradient (smo.solveFrom), in the solver's
 	// variables.
 	alpha0 []float64
+	// lCap is the most rows a subproblem of this worker may have.
+	lCap int
+}
+
+// workerShape divides a cache budget between the workers of a one-vs-one
+// training whose pairs have at most lMax rows: the rows (l) and cache
+// budget (b) of worker 0 and of each other worker. The other workers take
+// only pairs whose every column fits their budget — a quarter of the whole
+// budget between them — so two pairs that each fill a cache never run at
+// once; worker 0 takes every pair, the large ones one after the other with
+// the rest of the budget, as LIBSVM does. So the resident cache stays what
+// one LIBSVM subproblem at a time would touch, plus small pairs' columns;
+// splitting the budget evenly let two large pairs (shuttle's) fill both
+// halves at once.
+func workerShape(budget int64, lMax, workers int) (l0 int, b0 int64, l1 int, b1 int64) {
+	if workers <= 1 {
+		return lMax, budget, 0, 0
+	}
+	b1 = budget / int64(4*(workers-1))
+	l1 = min(lMax, int(math.Sqrt(float64(b1/4))))
+	b0 = max(budget-int64(workers-1)*kernelCacheBytes(l1, b1), 0)
+	return lMax, b0, l1, b1
 }
 
 // setPool makes w's matrix split its kernel columns with pool's helpers
@@ -141,22 +166,27 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int)
 	}
 	l := int64(capRows)
 	shared := l * (8 + 4 + 4 + 4) // sqnorm, cls, perm, svIndex
-	lm := int64(lMax)
-	vars := lm // variables per subproblem
-	if p.SVMType == EpsSVR {
-		vars = 2 * lm
+	worker := func(lMax int, budget int64) int64 {
+		lm := int64(lMax)
+		vars := lm // variables per subproblem
+		if p.SVMType == EpsSVR {
+			vars = 2 * lm
+		}
+		b := int64(smoBytes(int(vars))) +
+			kernelCacheBytes(lMax, budget) +
+			int64(capFeatures)*8 + // kernelRows scratch
+			lm*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
+		if p.SVMType == EpsSVR {
+			b += lm*4 + vars*(4+1+8+2*4+4) // svrQ rows; index, sign, qd, two column buffers, rowBuf
+		} else {
+			b += lm * (4 + 1 + 8 + 4) // svcQ index, y, qd, rowBuf
+		}
+		return b
 	}
-	perWorker := int64(smoBytes(int(vars))) +
-		kernelCacheBytes(lMax, p.cacheBytes()/int64(workers)) +
-		int64(capFeatures)*8 + // kernelRows scratch
-		lm*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
-	if p.SVMType == EpsSVR {
-		perWorker += lm*4 + vars*(4+1+8+2*4+4) // svrQ rows; index, sign, qd, two column buffers, rowBuf
-	} else {
-		perWorker += lm * (4 + 1 + 8 + 4) // svcQ index, y, qd, rowBuf
-	}
+	l0, b0, l1, b1 := workerShape(p.cacheBytes(), lMax, workers)
+	total := shared + worker(l0, b0) + int64(workers-1)*worker(l1, b1)
 	helpers := int64(kernelHelperCount()) * (int64(capFeatures)*8 + 64) // scratch, kernelRows
-	return shared + perWorker*int64(workers) + helpers
+	return total + helpers
 }
 
 // largestSubproblem returns the rows of the largest subproblem of a
@@ -222,13 +252,18 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (
 	for h := range t.helpers {
 		t.helpers[h] = &kernelRows{scratch: make([]float64, capFeatures)}
 	}
-	vars := lMax
-	if p.SVMType == EpsSVR {
-		vars = 2 * lMax
-	}
-	budget := p.cacheBytes() / int64(workers)
+	l0, b0, l1, b1 := workerShape(p.cacheBytes(), lMax, workers)
 	for k := range t.workers {
 		w := &t.workers[k]
+		lMax, budget := l0, b0
+		if k > 0 {
+			lMax, budget = l1, b1
+		}
+		vars := lMax
+		if p.SVMType == EpsSVR {
+			vars = 2 * lMax
+		}
+		w.lCap = lMax
 		w.kr = &kernelRows{scratch: make([]float64, capFeatures)}
 		w.s = newSMO(vars)
 		w.rows = make([]int32, lMax)
@@ -528,7 +563,11 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		return start[i+1] - start[i] + start[j+1] - start[j]
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return size(b) - size(a) })
-	t.run(nPairs, func(w *kernelWorker, k int) { solvePair(w, order[k]) })
+	sizes := make([]int, nPairs)
+	for k, pi := range order {
+		sizes[k] = size(pi)
+	}
+	t.run(sizes, func(w *kernelWorker, k int) { solvePair(w, order[k]) })
 
 	// Support vectors: rows with α > 0 in some pair, grouped by class in
 	// Labels order, data order within a class (LIBSVM's layout).
@@ -717,7 +756,12 @@ func (t *KernelTrainer) collectSV(ds *Dataset, m *KernelModel, coef []float64, s
 }
 
 // run calls solve for tasks 0..n−1, spread over the workers.
-func (t *KernelTrainer) run(n int, solve func(w *kernelWorker, task int)) {
+// run calls solve for tasks 0..len(sizes)−1, whose subproblems have
+// sizes[k] rows (in decreasing order), spread over the workers: each
+// worker takes the next task it is sized for (workerShape), so worker 0
+// takes the large ones in turn and every worker the small ones.
+func (t *KernelTrainer) run(sizes []int, solve func(w *kernelWorker, task int)) {
+	n := len(sizes)
 	workers := min(len(t.workers), n)
 	if workers <= 1 {
 		for k := range n {
@@ -726,19 +770,26 @@ func (t *KernelTrainer) run(n int, solve func(w *kernelWorker, task int)) {
 		return
 	}
 	var mu sync.Mutex
-	next := 0
+	taken := make([]bool, n)
 	var wg sync.WaitGroup
 	for g := range workers {
+		w := &t.workers[g]
 		wg.Go(func() {
 			for {
+				mine := -1
 				mu.Lock()
-				mine := next
-				next++
+				for k := range n {
+					if !taken[k] && sizes[k] <= w.lCap {
+						mine = k
+						taken[k] = true
+						break
+					}
+				}
 				mu.Unlock()
-				if mine >= n {
+				if mine < 0 {
 					return
 				}
-				solve(&t.workers[g], mine)
+				solve(w, mine)
 			}
 		})
 	}
