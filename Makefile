@@ -173,6 +173,7 @@ bench: $(BIN) $(LIB) bench-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/linear.sh
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/kernel.sh
+	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) bash examples/bench/smo.sh
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/quantize.sh
 	SVMGO_DATA=$(SVMGO_DATA) PYTHON=$(PYTHON) bash examples/bench/capi.sh
 	SVMGO=$(CURDIR)/$(BIN) bash examples/bench/daemon.sh
