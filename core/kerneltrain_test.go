@@ -327,7 +327,21 @@ func TestKernelTinyCache(t *testing.T) {
 // One worker or several give the same model, bit for bit.
 func TestKernelDeterministicAcrossWorkers(t *testing.T) {
 	ds := readRefData(t, "digits.train")
-	p := DefaultKernelParams()
+	// 2.7 MiB: with 3 workers the small-pair workers take pairs of up to
+	// about 297 rows (workerShape), so digits' pairs (about 280 to 300 rows)
+	// are split between "worker 0 only" and "any worker".
+	for _, mb := range []float64{100, 2.7} {
+		p := DefaultKernelParams()
+		p.CacheMB = mb
+		if _, _, l1, _ := workerShape(p.cacheBytes(), ds.Len(), 3); mb < 100 && (l1 < 280 || l1 > 300) {
+			t.Fatalf("%v MiB: small pairs up to %d rows, want about 290", mb, l1)
+		}
+		checkSameAcrossWorkers(t, ds, p)
+	}
+}
+
+func checkSameAcrossWorkers(t *testing.T, ds *Dataset, p KernelParams) {
+	t.Helper()
 	var models []*KernelModel
 	for _, w := range []int{1, 3} {
 		tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), w, ds.Len())
@@ -349,7 +363,7 @@ func TestKernelDeterministicAcrossWorkers(t *testing.T) {
 		same = same && a.Rho[i] == b.Rho[i]
 	}
 	if !same {
-		t.Errorf("models trained with 1 and 3 workers differ")
+		t.Errorf("%v MiB: models trained with 1 and 3 workers differ", p.CacheMB)
 	}
 }
 
