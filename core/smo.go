@@ -149,6 +149,9 @@ type smo struct {
 	p           []float64
 	y           []int8
 	alphaStatus []int8
+	// ny holds −y_t as float64, kept in step with y: the scans multiply
+	// by it instead of converting and negating y_t.
+	ny []float64
 	// sets holds inUpSet and inLowSet bits of each variable, kept in step
 	// with alphaStatus by setStatus: one load instead of two in the scans.
 	sets  []uint8
@@ -188,7 +191,7 @@ const noNext = -2
 
 // smoBytes returns the bytes newSMO(l) allocates for its buffers.
 func smoBytes(l int) int {
-	return l * (4*8 + 1 + 1 + 1 + 4 + 4 + 4) // alpha, G, Gbar, p; y, alphaStatus, sets; index, nz, qbuf
+	return l * (5*8 + 1 + 1 + 1 + 4 + 4 + 4) // alpha, G, Gbar, p, ny; y, alphaStatus, sets; index, nz, qbuf
 }
 
 // newSMO returns a solver for problems of up to l variables.
@@ -201,6 +204,7 @@ func newSMO(l int) *smo {
 		y:           make([]int8, l),
 		alphaStatus: make([]int8, l),
 		sets:        make([]uint8, l),
+		ny:          make([]float64, l),
 		index:       make([]int32, l),
 		nz:          make([]int32, 0, l),
 		qbuf:        make([]float32, l),
@@ -264,6 +268,10 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	s.alpha, s.G, s.Gbar = s.alpha[:l], s.G[:l], s.Gbar[:l]
 	s.p, s.y, s.alphaStatus, s.index = s.p[:l], s.y[:l], s.alphaStatus[:l], s.index[:l]
 	s.sets = s.sets[:l]
+	s.ny = s.ny[:l]
+	for t, v := range y {
+		s.ny[t] = -float64(v)
+	}
 	s.nextI = noNext
 	copy(s.p, p)
 	copy(s.y, y)
@@ -564,19 +572,18 @@ func (s *smo) selectPair() (i, j int, Qi []float32) {
 	best := math.Inf(1)
 	j = -1
 	// Equal lengths let the compiler drop bounds checks.
-	G, y, sets, QD, Qi := s.G[:n], s.y[:n], s.sets[:n], s.QD[:n], Qi[:n]
+	G, ny, sets, QD, Qi := s.G[:n], s.ny[:n], s.sets[:n], s.QD[:n], Qi[:n]
 	for t, g := range G {
 		if sets[t]&inLowSet == 0 {
 			continue
 		}
-		yt := float64(y[t])
-		v := -yt * g
+		v := ny[t] * g // −y_t G_t
 		M = min(M, v)
 		b := m - v // b_it
 		if b <= 0 {
 			continue
 		}
-		a := QDi + QD[t] - 2*yi*yt*float64(Qi[t])
+		a := QDi + QD[t] + 2*yi*ny[t]*float64(Qi[t]) // −2 y_i y_t Q_it
 		if a <= 0 {
 			a = smoTau
 		}
@@ -595,9 +602,9 @@ func (s *smo) selectPair() (i, j int, Qi []float32) {
 func (s *smo) maxUp() (m float64, i int) {
 	m, i = math.Inf(-1), -1
 	n := s.activeSize
-	G, y, sets := s.G[:n], s.y[:n], s.sets[:n]
+	G, ny, sets := s.G[:n], s.ny[:n], s.sets[:n]
 	for t, g := range G {
-		if v := -float64(y[t]) * g; v >= m && sets[t]&inUpSet != 0 {
+		if v := ny[t] * g; v >= m && sets[t]&inUpSet != 0 {
 			m, i = v, t
 		}
 	}
@@ -654,12 +661,12 @@ func (s *smo) update(i, j int, Qi []float32) {
 	s.stale = s.stale || n < s.l
 	// Equal lengths let the compiler drop bounds checks. The loop also
 	// finds the next selectPair's i (maxUp), on the values it writes.
-	G, Qi, Qj, y, sets := s.G[:n], Qi[:n], Qj[:n], s.y[:n], s.sets[:n]
+	G, Qi, Qj, ny, sets := s.G[:n], Qi[:n], Qj[:n], s.ny[:n], s.sets[:n]
 	m, next := math.Inf(-1), -1
 	for t, g := range G {
 		g += float64(Qi[t])*dI + float64(Qj[t])*dJ
 		G[t] = g
-		if v := -float64(y[t]) * g; v >= m && sets[t]&inUpSet != 0 {
+		if v := ny[t] * g; v >= m && sets[t]&inUpSet != 0 {
 			m, next = v, t
 		}
 	}
@@ -772,6 +779,7 @@ func (s *smo) swap(t, u int) {
 	s.y[t], s.y[u] = s.y[u], s.y[t]
 	s.alphaStatus[t], s.alphaStatus[u] = s.alphaStatus[u], s.alphaStatus[t]
 	s.sets[t], s.sets[u] = s.sets[u], s.sets[t]
+	s.ny[t], s.ny[u] = s.ny[u], s.ny[t]
 	s.index[t], s.index[u] = s.index[u], s.index[t]
 	s.nextI = noNext
 }
