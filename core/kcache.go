@@ -8,12 +8,18 @@ package core
 // extended).
 //
 // LIBSVM mallocs each column and counts only the column bytes against its
-// budget. Here the whole budget is one []float32, carved into blocks by a
-// small allocator: a new or extended column takes the free tail of the
-// arena or a hole left by dropped columns, else evicts least recently used
-// columns until the hole one leaves (merged with its free neighbours) is
-// large enough. Columns never move, so a column handed out stays valid
-// while the solver uses it.
+// budget. Here the budget is one []float32, allocated once and carved into
+// blocks by a small allocator: a new or extended column takes the lowest
+// free run that fits (first fit in address order), else evicts least
+// recently used columns until the hole one leaves (merged with its free
+// neighbours) is large enough. Columns never move, so a column handed out
+// stays valid while the solver uses it.
+//
+// Memory by need: the arena is never longer than the l² entries all l
+// columns take, so a budget is a ceiling, not a target; and since the
+// lowest fitting run is taken, the arena's pages are touched (become
+// resident) only as far as the live columns ever reached, as LIBSVM's
+// malloc'd columns are.
 //
 // The solver holds two columns at once (Q_i and Q_j): the column returned
 // by the previous get is pinned through the next get. That is why the
@@ -53,16 +59,20 @@ func kernelCacheBookBytes(l int) int64 {
 }
 
 // kernelCacheEntries is the arena length, in float32 entries, of a cache
-// of l columns with the given byte budget.
+// of l columns with the given byte budget: what the budget leaves after the
+// bookkeeping, at most the l² entries of every column, at least three
+// columns.
 func kernelCacheEntries(l int, budget int64) int64 {
 	e := (budget - kernelCacheBookBytes(l)) / 4
+	e = min(e, int64(l)*int64(l))
 	return max(e, cacheMinColumns*int64(l))
 }
 
 // kernelCacheBytes returns the bytes newKernelCache(l, budget) allocates:
 // the arena plus the bookkeeping (about 32 bytes a column). It is at most
 // budget unless budget is below the bookkeeping plus three full columns of
-// l float32 entries, the least the cache works with.
+// l float32 entries, the least the cache works with; and at most l² float32
+// entries plus the bookkeeping, what the cache can use.
 func kernelCacheBytes(l int, budget int64) int64 {
 	return 4*kernelCacheEntries(l, budget) + kernelCacheBookBytes(l)
 }
@@ -199,10 +209,10 @@ func (c *kernelCache) link(s int32, o int, after int32, length int) {
 // found without them.
 func (c *kernelCache) alloc(need int) (o int, after int32, ok bool) {
 	L := c.sentinel()
-	last := c.adrPrev[L]
-	if tail := len(c.arena) - c.end(last); tail >= need {
-		return c.end(last), last, true
-	} else if c.free-tail >= need {
+	if c.free >= need {
+		// Lowest address first keeps the touched part of the arena as
+		// small as the live columns allow. The walk is over the cached
+		// columns, cheap next to the kernel column a miss computes.
 		if o, after, ok := c.firstFit(need); ok {
 			return o, after, true
 		}

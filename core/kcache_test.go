@@ -58,10 +58,11 @@ func TestKernelCacheBytes(t *testing.T) {
 	for _, c := range []struct {
 		l      int
 		budget int64
-	}{{100, 100 << 20}, {1000, 1 << 20}, {5000, 1 << 20}, {10, 0}, {0, 0}} {
+	}{{100, 100 << 20}, {1000, 1 << 20}, {5000, 1 << 20}, {10, 0}, {0, 0}, {2000, 100 << 20}} {
 		got := kernelCacheBytes(c.l, c.budget)
 		floor := 4*int64(cacheMinColumns*c.l) + kernelCacheBookBytes(c.l)
-		if want := max(c.budget, floor); got > want || (c.budget >= floor && got < c.budget-3) {
+		ceiling := 4*int64(c.l)*int64(c.l) + kernelCacheBookBytes(c.l) // every column cached
+		if want := max(min(c.budget, ceiling), floor); got > want || (c.budget >= floor && got < min(c.budget, ceiling)-3) {
 			t.Errorf("kernelCacheBytes(%d, %d) = %d, want %d", c.l, c.budget, got, want)
 		}
 		cc := newKernelCache(c.l, c.budget)

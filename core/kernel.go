@@ -208,7 +208,8 @@ func dotMerge32(xi []int32, xv []float32, yi []int32, yv []float32) float64 {
 // layout over contiguous float32 rows, the sparse one by scattering the
 // column's row into a dense buffer and gathering each other row against it
 // (no data-dependent branches, unlike a merge). RBF uses the squared norms
-// precomputed at construction.
+// precomputed at construction and the trainer's exp (kexp.go, kcolumn.go):
+// within a few float64 ulps of Kernel.rbf's.
 //
 // A kernelRows is used by one goroutine at a time (the sparse scratch is
 // shared by its calls); the data set must not change while it is in use.
@@ -234,7 +235,7 @@ func newKernelRows(ds *Dataset, k Kernel, sqnorm []float64) *kernelRows {
 		for i := range r.sqnorm {
 			if ds.IsDense() {
 				x := ds.DenseRow(i)
-				r.sqnorm[i] = dotDense32(x, x)
+				r.sqnorm[i] = trainDot(x, x)
 			} else {
 				_, v := ds.SparseRow(i)
 				r.sqnorm[i] = sqSparse32(v)
@@ -251,14 +252,14 @@ func newKernelRows(ds *Dataset, k Kernel, sqnorm []float64) *kernelRows {
 func (r *kernelRows) eval(i, j int) float64 {
 	var dot float64
 	if r.ds.IsDense() {
-		dot = dotDense32(r.ds.DenseRow(i), r.ds.DenseRow(j))
+		dot = trainDot(r.ds.DenseRow(i), r.ds.DenseRow(j)) // as column computes it
 	} else {
 		xi, xv := r.ds.SparseRow(i)
 		yi, yv := r.ds.SparseRow(j)
 		dot = dotMerge32(xi, xv, yi, yv)
 	}
 	if r.k.Type == RBFKernel {
-		return r.k.rbf(r.sqnorm[i], r.sqnorm[j], dot)
+		return rbfTrain(r.k.Gamma, r.sqnorm[i], r.sqnorm[j], dot) // columnRBF's exp
 	}
 	return r.k.ofDot(dot)
 }
@@ -269,15 +270,14 @@ func (r *kernelRows) eval(i, j int) float64 {
 func (r *kernelRows) column(dst []float32, i int, rows []int32) {
 	dst = dst[:len(rows)]
 	k := r.k
+	if k.Type == RBFKernel {
+		r.columnRBF(dst, i, rows)
+		return
+	}
 	if r.ds.IsDense() {
 		x := r.ds.DenseRow(i)
 		for t, j := range rows {
-			dot := dotDense32(x, r.ds.DenseRow(int(j)))
-			if k.Type == RBFKernel {
-				dst[t] = float32(k.rbf(r.sqnorm[i], r.sqnorm[j], dot))
-			} else {
-				dst[t] = float32(k.ofDot(dot))
-			}
+			dst[t] = float32(k.ofDot(trainDot(x, r.ds.DenseRow(int(j)))))
 		}
 		return
 	}
@@ -288,12 +288,7 @@ func (r *kernelRows) column(dst []float32, i int, rows []int32) {
 	}
 	for t, j := range rows {
 		yi, yv := r.ds.SparseRow(int(j))
-		dot := dotGather32(w, yi, yv)
-		if k.Type == RBFKernel {
-			dst[t] = float32(k.rbf(r.sqnorm[i], r.sqnorm[j], dot))
-		} else {
-			dst[t] = float32(k.ofDot(dot))
-		}
+		dst[t] = float32(k.ofDot(dotGather32(w, yi, yv)))
 	}
 	for _, j := range xi {
 		w[j] = 0

@@ -20,6 +20,9 @@ type svcQ struct {
 	index []int32   // variable t is data row index[t]
 	y     []int8    // ±1 per variable; nil: all +1
 	qd    []float64 // Q_tt
+	cols  columnSplitter
+	// rowBuf holds data rows for entries (kernelwarm.go), len(index) long.
+	rowBuf []int32
 
 	// kernelEvals counts the kernel values computed (cache misses), the
 	// measure of a training run's work.
@@ -32,11 +35,12 @@ type svcQ struct {
 // panics if the lengths of rows and y differ.
 func newSVCQ(kr *kernelRows, rows []int32, y []int8, cacheBytes int64) *svcQ {
 	q := &svcQ{
-		kr:    kr,
-		cache: newKernelCache(len(rows), cacheBytes),
-		index: make([]int32, len(rows)),
-		y:     make([]int8, len(rows)),
-		qd:    make([]float64, len(rows)),
+		kr:     kr,
+		cache:  newKernelCache(len(rows), cacheBytes),
+		index:  make([]int32, len(rows)),
+		y:      make([]int8, len(rows)),
+		qd:     make([]float64, len(rows)),
+		rowBuf: make([]int32, len(rows)),
 	}
 	q.reset(rows, y)
 	return q
@@ -71,7 +75,7 @@ func (q *svcQ) init() {
 func (q *svcQ) getQ(i, length int) []float32 {
 	data, have := q.cache.get(i, length)
 	if have < length {
-		q.kr.column(data[have:length], int(q.index[i]), q.index[have:length])
+		q.cols.column(q.kr, data[have:length], int(q.index[i]), q.index[have:length])
 		q.kernelEvals += int64(length - have)
 		if q.y != nil {
 			yi := q.y[i]
@@ -105,10 +109,11 @@ type oneClassQ struct{ *svcQ }
 // rows of kr's data set, copied), caching columns within cacheBytes.
 func newOneClassQ(kr *kernelRows, rows []int32, cacheBytes int64) oneClassQ {
 	q := &svcQ{
-		kr:    kr,
-		cache: newKernelCache(len(rows), cacheBytes),
-		index: append([]int32(nil), rows...),
-		qd:    make([]float64, len(rows)),
+		kr:     kr,
+		cache:  newKernelCache(len(rows), cacheBytes),
+		index:  append([]int32(nil), rows...),
+		qd:     make([]float64, len(rows)),
+		rowBuf: make([]int32, len(rows)),
 	}
 	q.init()
 	return oneClassQ{q}
@@ -129,6 +134,9 @@ type svrQ struct {
 	qd    []float64 // Q_tt = K(x_r, x_r)
 	buf   [2][]float32
 	next  int // the buffer the next getQ fills
+	cols  columnSplitter
+	// rowBuf holds data rows for entries (kernelwarm.go), 2·len(rows) long.
+	rowBuf []int32
 
 	// kernelEvals counts the kernel values computed (cache misses).
 	kernelEvals int64
@@ -140,13 +148,14 @@ type svrQ struct {
 func newSVRQ(kr *kernelRows, rows []int32, cacheBytes int64) *svrQ {
 	l := len(rows)
 	q := &svrQ{
-		kr:    kr,
-		cache: newKernelCache(l, cacheBytes),
-		rows:  append([]int32(nil), rows...),
-		index: make([]int32, 2*l),
-		sign:  make([]int8, 2*l),
-		qd:    make([]float64, 2*l),
-		buf:   [2][]float32{make([]float32, 2*l), make([]float32, 2*l)},
+		kr:     kr,
+		cache:  newKernelCache(l, cacheBytes),
+		rows:   append([]int32(nil), rows...),
+		index:  make([]int32, 2*l),
+		sign:   make([]int8, 2*l),
+		qd:     make([]float64, 2*l),
+		buf:    [2][]float32{make([]float32, 2*l), make([]float32, 2*l)},
+		rowBuf: make([]int32, 2*l),
 	}
 	for r, d := range q.rows {
 		k := q.kr.eval(int(d), int(d))
@@ -163,7 +172,7 @@ func (q *svrQ) getQ(i, length int) []float32 {
 	r := q.index[i]
 	data, have := q.cache.get(int(r), l)
 	if have < l {
-		q.kr.column(data[have:l], int(q.rows[r]), q.rows[have:l])
+		q.cols.column(q.kr, data[have:l], int(q.rows[r]), q.rows[have:l])
 		q.kernelEvals += int64(l - have)
 	}
 	buf := q.buf[q.next][:length]

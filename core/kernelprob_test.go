@@ -101,7 +101,7 @@ func TestKernelProbabilityDeterministic(t *testing.T) {
 	p.Probability = true
 	var ref *KernelModel
 	for _, workers := range []int{1, 3} {
-		tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), workers)
+		tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), workers, ds.Len())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -54,22 +55,31 @@ type KernelDual struct {
 // tells how much that is), so a training run allocates only its outputs
 // and per-run bookkeeping of a few bytes a row.
 //
-// C-SVC subproblems run in parallel, one per worker (GOMAXPROCS workers);
-// each worker has its own solver and a kernel cache of CacheMB/workers.
-// LIBSVM gives each subproblem, solved one after the other, the whole -m
-// budget: the total here is the same, spread over the workers. The
-// results do not depend on the number of workers, bit for bit.
+// C-SVC subproblems run in parallel, one per worker (GOMAXPROCS workers),
+// each with its own solver and kernel cache: worker 0 solves the pairs
+// too large for the others' small caches one after the other, with most of
+// the CacheMB budget (workerShape), while the others take the small pairs;
+// one subproblem's kernel columns are split with idle helper goroutines
+// (kparallel.go). The total stays within CacheMB, as LIBSVM's one
+// subproblem at a time does. The results do not depend on the number of
+// workers, bit for bit (the kernel evaluation counts do).
 //
 // A KernelTrainer is not safe for concurrent use.
 type KernelTrainer struct {
 	params      KernelParams
 	capRows     int
 	capFeatures int
+	lMax        int       // rows of the largest subproblem the workers are sized for
 	sqnorm      []float64 // x_t'x_t of every row (RBF), shared read-only by workers
 	cls         []int32   // class index of each row (C-SVC)
 	perm        []int32   // rows grouped by class, data order within a class
 	svIndex     []int32   // row → support vector index, −1 for none
 	workers     []kernelWorker
+	// helpers are the kernelRows of the column helpers (kparallel.go),
+	// GOMAXPROCS−1 of them, started for each Train.
+	helpers []*kernelRows
+	// wantDual is set during a Train, clear during a TrainModel.
+	wantDual bool
 	// warmGrad is the usable gradient of the warm start during one Train's
 	// solves, nil otherwise.
 	warmGrad *KernelGradient
@@ -88,7 +98,44 @@ type kernelWorker struct {
 	// alpha0 is α⁰ of a stored gradient (smo.solveFrom), in the solver's
 	// variables.
 	alpha0 []float64
+	// lCap is the most rows a subproblem of this worker may have.
+	lCap int
 }
+
+// workerShape divides a cache budget between the workers of a one-vs-one
+// training whose pairs have at most lMax rows: the rows (l) and cache
+// budget (b) of worker 0 and of each other worker. The other workers take
+// only pairs whose every column fits their budget — a quarter of the whole
+// budget between them — so two pairs that each fill a cache never run at
+// once; worker 0 takes every pair, the large ones one after the other with
+// the rest of the budget, as LIBSVM does. So the resident cache stays what
+// one LIBSVM subproblem at a time would touch, plus small pairs' columns;
+// splitting the budget evenly let two large pairs (shuttle's) fill both
+// halves at once.
+func workerShape(budget int64, lMax, workers int) (l0 int, b0 int64, l1 int, b1 int64) {
+	if workers <= 1 {
+		return lMax, budget, 0, 0
+	}
+	b1 = budget / int64(4*(workers-1))
+	l1 = min(lMax, int(math.Sqrt(float64(b1/4))))
+	b0 = max(budget-int64(workers-1)*kernelCacheBytes(l1, b1), 0)
+	return lMax, b0, l1, b1
+}
+
+// setPool makes w's matrix split its kernel columns with pool's helpers
+// (nil: none).
+func (w *kernelWorker) setPool(pool *columnPool) {
+	if w.q != nil {
+		w.q.cols.pool = pool
+	}
+	if w.svr != nil {
+		w.svr.cols.pool = pool
+	}
+}
+
+// kernelHelperCount is the number of column helpers of a trainer
+// (kparallel.go): one per processor beyond the first.
+func kernelHelperCount() int { return max(0, runtime.GOMAXPROCS(0)-1) }
 
 // kernelWorkerCount is the number of workers of a trainer: one for the
 // single subproblem of one-class and ε-SVR.
@@ -101,38 +148,84 @@ func kernelWorkerCount(p *KernelParams) int {
 
 // KernelTrainerBytes returns the memory, in bytes, that NewKernelTrainer
 // allocates for these parameters and capacities (the models it returns not
-// included): the kernel caches (about CacheMB in total, at least three
-// columns a worker), the solvers and the per-row buffers.
+// included): the kernel caches, the solvers and the per-row buffers. The
+// caches take at most CacheMB in total (at least three columns a worker)
+// and never more than capRows² float32 entries a worker, what a
+// subproblem of capRows rows can use; how much of that becomes resident
+// depends on the run (kcache.go).
 func KernelTrainerBytes(p KernelParams, capRows, capFeatures int) int64 {
-	return kernelTrainerBytes(p, capRows, capFeatures, kernelWorkerCount(&p))
+	return kernelTrainerBytes(p, capRows, capFeatures, kernelWorkerCount(&p), capRows)
 }
 
-func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers int) int64 {
+// kernelTrainerBytes is KernelTrainerBytes for a trainer whose subproblems
+// have at most lMax rows (lMax ≤ capRows): the solvers, matrices and
+// caches are sized for lMax, the per-row buffers for capRows.
+func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int) int64 {
+	if p.SVMType != CSVC {
+		workers = 1
+	}
 	l := int64(capRows)
 	shared := l * (8 + 4 + 4 + 4) // sqnorm, cls, perm, svIndex
-	vars := l                     // variables per subproblem
-	if p.SVMType == EpsSVR {
-		vars = 2 * l
+	worker := func(lMax int, budget int64) int64 {
+		lm := int64(lMax)
+		vars := lm // variables per subproblem
+		if p.SVMType == EpsSVR {
+			vars = 2 * lm
+		}
+		b := int64(smoBytes(int(vars))) +
+			kernelCacheBytes(lMax, budget) +
+			int64(capFeatures)*8 + // kernelRows scratch
+			lm*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
+		if p.SVMType == EpsSVR {
+			b += lm*4 + vars*(4+1+8+2*4+4) // svrQ rows; index, sign, qd, two column buffers, rowBuf
+		} else {
+			b += lm * (4 + 1 + 8 + 4) // svcQ index, y, qd, rowBuf
+		}
+		return b
 	}
-	perWorker := int64(smoBytes(int(vars))) +
-		kernelCacheBytes(capRows, p.cacheBytes()/int64(workers)) +
-		int64(capFeatures)*8 + // kernelRows scratch
-		l*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
-	if p.SVMType == EpsSVR {
-		perWorker += vars * (4 + 1 + 8 + 2*4) // svrQ index, sign, qd, two column buffers
-	} else {
-		perWorker += l * (4 + 1 + 8) // svcQ index, y, qd
+	l0, b0, l1, b1 := workerShape(p.cacheBytes(), lMax, workers)
+	total := shared + worker(l0, b0) + int64(workers-1)*worker(l1, b1)
+	helpers := int64(kernelHelperCount()) * (int64(capFeatures)*8 + 64) // scratch, kernelRows
+	return total + helpers
+}
+
+// largestSubproblem returns the rows of the largest subproblem of a
+// training on ds: the two largest classes together for C-SVC (every row
+// when there are fewer than two), every row for one-class and ε-SVR.
+func largestSubproblem(ds *Dataset, t SVMType) int {
+	l := ds.Len()
+	if t != CSVC {
+		return l
 	}
-	return shared + perWorker*int64(workers)
+	count := make(map[float64]int)
+	for _, v := range ds.Labels() {
+		count[v]++
+	}
+	a, b := 0, 0 // the two largest counts
+	for _, c := range count {
+		switch {
+		case c > a:
+			a, b = c, a
+		case c > b:
+			b = c
+		}
+	}
+	if len(count) < 2 {
+		return l
+	}
+	return a + b
 }
 
 // NewKernelTrainer validates p and allocates the buffers and kernel caches
 // for data sets of up to capRows rows and capFeatures features.
 func NewKernelTrainer(p KernelParams, capRows, capFeatures int) (*KernelTrainer, error) {
-	return newKernelTrainer(p, capRows, capFeatures, kernelWorkerCount(&p))
+	return newKernelTrainer(p, capRows, capFeatures, kernelWorkerCount(&p), capRows)
 }
 
-func newKernelTrainer(p KernelParams, capRows, capFeatures, workers int) (*KernelTrainer, error) {
+// newKernelTrainer is NewKernelTrainer with the number of workers and the
+// rows of the largest subproblem it will solve (lMax ≤ capRows; Train
+// panics on a larger one), which sizes the solvers and caches.
+func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (*KernelTrainer, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -142,49 +235,62 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers int) (*Kerne
 	if p.SVMType != CSVC {
 		workers = 1
 	}
+	lMax = max(0, min(lMax, capRows))
 	p.Weights = append([]ClassWeight(nil), p.Weights...)
 	t := &KernelTrainer{
 		params:      p,
 		capRows:     capRows,
 		capFeatures: capFeatures,
+		lMax:        lMax,
 		sqnorm:      make([]float64, capRows),
 		cls:         make([]int32, capRows),
 		perm:        make([]int32, capRows),
 		svIndex:     make([]int32, capRows),
 		workers:     make([]kernelWorker, workers),
+		helpers:     make([]*kernelRows, kernelHelperCount()),
 	}
-	vars := capRows
-	if p.SVMType == EpsSVR {
-		vars = 2 * capRows
+	for h := range t.helpers {
+		t.helpers[h] = &kernelRows{scratch: make([]float64, capFeatures)}
 	}
-	budget := p.cacheBytes() / int64(workers)
+	l0, b0, l1, b1 := workerShape(p.cacheBytes(), lMax, workers)
 	for k := range t.workers {
 		w := &t.workers[k]
+		lMax, budget := l0, b0
+		if k > 0 {
+			lMax, budget = l1, b1
+		}
+		vars := lMax
+		if p.SVMType == EpsSVR {
+			vars = 2 * lMax
+		}
+		w.lCap = lMax
 		w.kr = &kernelRows{scratch: make([]float64, capFeatures)}
 		w.s = newSMO(vars)
-		w.rows = make([]int32, capRows)
+		w.rows = make([]int32, lMax)
 		w.y = make([]int8, vars)
 		w.p = make([]float64, vars)
 		w.alpha = make([]float64, vars)
 		w.alpha0 = make([]float64, vars)
-		cache := newKernelCache(capRows, budget)
+		cache := newKernelCache(lMax, budget)
 		if p.SVMType == EpsSVR {
 			w.svr = &svrQ{
-				kr:    w.kr,
-				cache: cache,
-				rows:  make([]int32, 0, capRows),
-				index: make([]int32, vars),
-				sign:  make([]int8, vars),
-				qd:    make([]float64, vars),
-				buf:   [2][]float32{make([]float32, vars), make([]float32, vars)},
+				kr:     w.kr,
+				cache:  cache,
+				rows:   make([]int32, 0, lMax),
+				index:  make([]int32, vars),
+				sign:   make([]int8, vars),
+				qd:     make([]float64, vars),
+				buf:    [2][]float32{make([]float32, vars), make([]float32, vars)},
+				rowBuf: make([]int32, vars),
 			}
 		} else {
 			w.q = &svcQ{
-				kr:    w.kr,
-				cache: cache,
-				index: make([]int32, 0, capRows),
-				y:     make([]int8, 0, capRows),
-				qd:    make([]float64, capRows),
+				kr:     w.kr,
+				cache:  cache,
+				index:  make([]int32, 0, lMax),
+				y:      make([]int8, 0, lMax),
+				qd:     make([]float64, lMax),
+				rowBuf: make([]int32, lMax),
 			}
 		}
 	}
@@ -197,7 +303,7 @@ func (t *KernelTrainer) Params() KernelParams { return t.params }
 // TrainKernel trains a model on ds with a trainer sized for it: the
 // one-call form of NewKernelTrainer and Train.
 func TrainKernel(ds *Dataset, p KernelParams) (*KernelModel, *KernelDual, error) {
-	t, err := NewKernelTrainer(p, ds.Len(), ds.NumFeatures())
+	t, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), kernelWorkerCount(&p), largestSubproblem(ds, p.SVMType))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -226,6 +332,32 @@ func TrainKernel(ds *Dataset, p KernelParams) (*KernelModel, *KernelDual, error)
 // non-integer label or a single class). It panics if ds exceeds the
 // trainer's capacity or a warm vector is not ds.Len() long.
 func (t *KernelTrainer) Train(ds *Dataset, warm *KernelDual) (*KernelModel, *KernelDual, error) {
+	t.wantDual = true
+	return t.train(ds, warm)
+}
+
+// TrainModel is Train from a cold start that returns the model alone. It
+// keeps no dual variables beyond each pair's own rows while it runs (Train
+// returns α and the gradient of every subproblem for every row of ds: on
+// shuttle's 21 pairs of 43,500 rows, 11 MB), so it is the form for a
+// one-off training such as svmgo train.
+func (t *KernelTrainer) TrainModel(ds *Dataset) (*KernelModel, error) {
+	t.wantDual = false
+	m, _, err := t.train(ds, nil)
+	return m, err
+}
+
+// TrainKernelModel trains a model on ds with a trainer sized for it: the
+// one-call form of NewKernelTrainer and TrainModel.
+func TrainKernelModel(ds *Dataset, p KernelParams) (*KernelModel, error) {
+	t, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), kernelWorkerCount(&p), largestSubproblem(ds, p.SVMType))
+	if err != nil {
+		return nil, err
+	}
+	return t.TrainModel(ds)
+}
+
+func (t *KernelTrainer) train(ds *Dataset, warm *KernelDual) (*KernelModel, *KernelDual, error) {
 	l, n := ds.Len(), ds.NumFeatures()
 	if l > t.capRows || n > t.capFeatures {
 		panic(fmt.Sprintf("core: KernelTrainer.Train: %d rows × %d features exceed the capacity %d × %d",
@@ -253,20 +385,33 @@ func (t *KernelTrainer) Train(ds *Dataset, warm *KernelDual) (*KernelModel, *Ker
 		for i := range sqnorm {
 			if ds.IsDense() {
 				x := ds.DenseRow(i)
-				sqnorm[i] = dotDense32(x, x)
+				sqnorm[i] = trainDot(x, x)
 			} else {
 				_, v := ds.SparseRow(i)
 				sqnorm[i] = sqSparse32(v)
 			}
 		}
 	}
-	for w := range t.workers {
-		kr := t.workers[w].kr
+	setRows := func(kr *kernelRows) {
 		kr.ds, kr.k, kr.sqnorm = ds, k, nil
 		if k.Type == RBFKernel {
 			kr.sqnorm = sqnorm
 		}
 	}
+	for _, kr := range t.helpers {
+		setRows(kr)
+	}
+	pool := startColumnPool(t.helpers)
+	for w := range t.workers {
+		setRows(t.workers[w].kr)
+		t.workers[w].setPool(pool)
+	}
+	defer func() {
+		pool.stop()
+		for w := range t.workers {
+			t.workers[w].setPool(nil)
+		}
+	}()
 	m := &KernelModel{SVMType: p.SVMType, Kernel: k, NumFeatures: n, Params: *p}
 	m.Params.Weights = append([]ClassWeight(nil), p.Weights...)
 	epsilon := 0.0
@@ -293,7 +438,10 @@ func (t *KernelTrainer) Train(ds *Dataset, warm *KernelDual) (*KernelModel, *Ker
 	if err != nil {
 		return nil, nil, err
 	}
-	if g := dual.Gradient; g != nil {
+	if !t.wantDual {
+		dual = nil
+	}
+	if g := dual.gradient(); g != nil {
 		g.Kernel, g.Epsilon, g.Rows = k, epsilon, l
 		g.Check = hashAlpha(hAll, dual.Alpha, l)
 	}
@@ -351,8 +499,10 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		}
 	}
 	subs := make([]KernelSubproblem, nPairs)
+	pairAlpha := make([][]float64, nPairs) // α of each pair's rows, class i's then class j's
 	evals := make([]int64, nPairs)
-	grad := &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs)}
+	grad := &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs),
+		First: make([]int, nPairs)}
 	dual.Gradient = grad
 	solvePair := func(w *kernelWorker, pi int) {
 		i, j := pairI[pi], pairJ[pi]
@@ -372,7 +522,9 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		Cp, Cn := p.C*p.weightOf(labels[i]), p.C*p.weightOf(labels[j])
 		clear(alpha)
 		var a0, G0, Gbar0 []float64
-		if a, v := warmPair(warm, labels[i], labels[j]); a != nil {
+		a, v := warmPair(warm, labels[i], labels[j])
+		warmStart := a != nil
+		if a != nil {
 			for r, row := range rows {
 				alpha[r] = clip(a[row], boxOf(y[r], Cp, Cn))
 			}
@@ -381,37 +533,56 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 			if g := t.warmGrad; g != nil && g.boxMatches(v, Cp, Cn, flipped) {
 				a0 = w.alpha0[:lp]
 				G0, Gbar0 = w.s.gradient(lp)
-				g.fillStored(a0, G0, Gbar0, rows, a, v)
+				g.fillStored(a0, G0, Gbar0, rows, ni, flipped, a, v)
 			}
 		}
 		w.q.reset(rows, y)
-		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
-		full := make([]float64, l)
-		fullG, fullGbar := make([]float64, l), make([]float64, l)
-		G, Gbar := w.s.gradient(lp)
-		for r, row := range rows {
-			full[row] = alpha[r]
-			fullG[row], fullGbar[row] = G[r], Gbar[r]
+		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Eps: p.Eps, Shrinking: p.Shrinking,
+			MaxIter: p.MaxIter, ShrinkAtStart: warmStart})
+		// The pair's own rows, in the solver's order; the data set's
+		// layout (KernelDual.Alpha) is built after the solves, if wanted.
+		pairAlpha[pi] = append([]float64(nil), alpha...)
+		if t.wantDual {
+			G, Gbar := w.s.gradient(lp)
+			grad.Box[pi] = [2]float64{Cp, Cn}
+			grad.G[pi], grad.Gbar[pi] = append([]float64(nil), G...), append([]float64(nil), Gbar...)
+			grad.First[pi] = ni
 		}
-		dual.Alpha[pi] = full
-		grad.Box[pi] = [2]float64{Cp, Cn}
-		grad.G[pi], grad.Gbar[pi] = fullG, fullGbar
 		subs[pi] = subproblemOf(res, labels[i], labels[j], lp, w.q.kernelEvals)
 		evals[pi] = w.q.kernelEvals
 	}
-	t.run(nPairs, solvePair)
+	// Largest pairs first: the workers take pairs in this order, so the
+	// longest solves start at once and the small ones fill in after them
+	// (in data order, the largest pair could start last and run alone).
+	order := make([]int, nPairs)
+	for k := range order {
+		order[k] = k
+	}
+	size := func(pi int) int {
+		i, j := pairI[pi], pairJ[pi]
+		return start[i+1] - start[i] + start[j+1] - start[j]
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return size(b) - size(a) })
+	sizes := make([]int, nPairs)
+	for k, pi := range order {
+		sizes[k] = size(pi)
+	}
+	t.run(sizes, func(w *kernelWorker, k int) { solvePair(w, order[k]) })
 
 	// Support vectors: rows with α > 0 in some pair, grouped by class in
 	// Labels order, data order within a class (LIBSVM's layout).
+	// A row of class c at position k of its class is at k in pairAlpha of
+	// a pair (c, ·) and at n_i + k in one of (i, c).
 	svIndex := t.svIndex[:l]
 	m.Labels = labels
 	m.NumSV = make([]int32, nr)
 	nSV, nnz := 0, 0
 	for c := range nr {
-		for _, row := range perm[start[c]:start[c+1]] {
+		for k, row := range perm[start[c]:start[c+1]] {
 			svIndex[row] = -1
 			for pi := range nPairs {
-				if (pairI[pi] == c || pairJ[pi] == c) && dual.Alpha[pi][row] > 0 {
+				i := pairI[pi]
+				if i == c && pairAlpha[pi][k] > 0 || pairJ[pi] == c && pairAlpha[pi][start[i+1]-start[i]+k] > 0 {
 					svIndex[row] = int32(nSV)
 					nSV++
 					m.NumSV[c]++
@@ -433,20 +604,36 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 	m.Rho = make([]float64, nPairs)
 	for pi := range nPairs {
 		i, j := pairI[pi], pairJ[pi]
-		a := dual.Alpha[pi]
-		for _, row := range perm[start[i]:start[i+1]] {
+		a := pairAlpha[pi]
+		ni := start[i+1] - start[i]
+		for k, row := range perm[start[i]:start[i+1]] {
 			if s := svIndex[row]; s >= 0 {
-				m.Coef[(j-1)*nSV+int(s)] = a[row]
+				m.Coef[(j-1)*nSV+int(s)] = a[k]
 			}
 		}
-		for _, row := range perm[start[j]:start[j+1]] {
+		for k, row := range perm[start[j]:start[j+1]] {
 			if s := svIndex[row]; s >= 0 {
-				m.Coef[i*nSV+int(s)] = -a[row]
+				m.Coef[i*nSV+int(s)] = -a[ni+k]
 			}
 		}
 		m.Rho[pi] = subs[pi].Rho
 	}
 	m.Result = summarizeKernel(subs, nSV)
+	if !t.wantDual {
+		return nil, nil
+	}
+	for pi := range nPairs {
+		i, j := pairI[pi], pairJ[pi]
+		full := make([]float64, l)
+		for k, row := range perm[start[i]:start[i+1]] {
+			full[row] = pairAlpha[pi][k]
+		}
+		ni := start[i+1] - start[i]
+		for k, row := range perm[start[j]:start[j+1]] {
+			full[row] = pairAlpha[pi][ni+k]
+		}
+		dual.Alpha[pi] = full
+	}
 	return dual, nil
 }
 
@@ -469,7 +656,7 @@ func (t *KernelTrainer) trainOneClass(ds *Dataset, warm *KernelDual, m *KernelMo
 		if g := t.warmGrad; g != nil && g.boxMatches(0, 1, 1, false) {
 			a0 = w.alpha0[:l]
 			G0, Gbar0 = w.s.gradient(l)
-			g.fillStored(a0, G0, Gbar0, rows, warm.Alpha[0], 0)
+			g.fillStored(a0, G0, Gbar0, rows, l, false, warm.Alpha[0], 0)
 		}
 	} else {
 		// The cold start of Chang & Lin (2011, Section 2.2): Σα = νl with
@@ -484,7 +671,8 @@ func (t *KernelTrainer) trainOneClass(ds *Dataset, warm *KernelDual, m *KernelMo
 		}
 	}
 	w.q.reset(rows, y)
-	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
+	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Eps: p.Eps, Shrinking: p.Shrinking,
+		MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
 	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
 	G, Gbar := w.s.gradient(l)
@@ -520,7 +708,8 @@ func (t *KernelTrainer) trainSVR(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		}
 	}
 	resetSVRQ(w.svr, rows)
-	res := w.s.solveFrom(w.svr, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: p.C, Cn: p.C, Eps: p.Eps, Shrinking: p.Shrinking, MaxIter: p.MaxIter})
+	res := w.s.solveFrom(w.svr, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: p.C, Cn: p.C, Eps: p.Eps, Shrinking: p.Shrinking,
+		MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
 	beta := make([]float64, l)
 	nBound := 0
 	both := false // α_t and α*_t both nonzero: β does not give α back
@@ -567,7 +756,12 @@ func (t *KernelTrainer) collectSV(ds *Dataset, m *KernelModel, coef []float64, s
 }
 
 // run calls solve for tasks 0..n−1, spread over the workers.
-func (t *KernelTrainer) run(n int, solve func(w *kernelWorker, task int)) {
+// run calls solve for tasks 0..len(sizes)−1, whose subproblems have
+// sizes[k] rows (in decreasing order), spread over the workers: each
+// worker takes the next task it is sized for (workerShape), so worker 0
+// takes the large ones in turn and every worker the small ones.
+func (t *KernelTrainer) run(sizes []int, solve func(w *kernelWorker, task int)) {
+	n := len(sizes)
 	workers := min(len(t.workers), n)
 	if workers <= 1 {
 		for k := range n {
@@ -576,19 +770,26 @@ func (t *KernelTrainer) run(n int, solve func(w *kernelWorker, task int)) {
 		return
 	}
 	var mu sync.Mutex
-	next := 0
+	taken := make([]bool, n)
 	var wg sync.WaitGroup
 	for g := range workers {
+		w := &t.workers[g]
 		wg.Go(func() {
 			for {
+				mine := -1
 				mu.Lock()
-				mine := next
-				next++
+				for k := range n {
+					if !taken[k] && sizes[k] <= w.lCap {
+						mine = k
+						taken[k] = true
+						break
+					}
+				}
 				mu.Unlock()
-				if mine >= n {
+				if mine < 0 {
 					return
 				}
-				solve(&t.workers[g], mine)
+				solve(w, mine)
 			}
 		})
 	}
@@ -768,4 +969,12 @@ func newLike(ds *Dataset, rows, nnz int) *Dataset {
 		return NewDense(rows, ds.NumFeatures())
 	}
 	return NewSparse(rows, nnz, ds.NumFeatures())
+}
+
+// gradient returns d.Gradient, nil for a nil d.
+func (d *KernelDual) gradient() *KernelGradient {
+	if d == nil {
+		return nil
+	}
+	return d.Gradient
 }

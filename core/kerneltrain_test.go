@@ -2,6 +2,8 @@ package core
 
 import (
 	"math"
+	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -74,15 +76,19 @@ func checkStoredGradient(t *testing.T, ds *Dataset, k Kernel, d *KernelDual, C f
 	kr := newKernelRows(ds, k, make([]float64, ds.Len()))
 	for _, v := range pairs {
 		pos, neg := d.Pairs[v][0], d.Pairs[v][1]
-		var rows []int
+		var rows, at []int // at: the row's place in G[v] (pos rows, then neg rows)
 		var y []float64
+		nPos := g.First[v]
 		for r := range ds.Len() {
 			switch int32(ds.Label(r)) {
 			case pos:
-				rows, y = append(rows, r), append(y, 1)
+				rows, y, at = append(rows, r), append(y, 1), append(at, len(rows)-int(slicesCount(y, -1)))
 			case neg:
-				rows, y = append(rows, r), append(y, -1)
+				rows, y, at = append(rows, r), append(y, -1), append(at, nPos+int(slicesCount(y, -1)))
 			}
+		}
+		if len(g.G[v]) != len(rows) || int(slicesCount(y, 1)) != nPos {
+			t.Fatalf("pair %d: %d stored values, %d of the first class; want %d and %d", v, len(g.G[v]), nPos, len(rows), int(slicesCount(y, 1)))
 		}
 		a := d.Alpha[v]
 		worst := 0.0
@@ -96,13 +102,24 @@ func checkStoredGradient(t *testing.T, ds *Dataset, k Kernel, d *KernelDual, C f
 					Gbar += C * q
 				}
 			}
-			e := max(math.Abs(G-g.G[v][r]), math.Abs(Gbar-g.Gbar[v][r])) / scale
+			e := max(math.Abs(G-g.G[v][at[ir]]), math.Abs(Gbar-g.Gbar[v][at[ir]])) / scale
 			worst = max(worst, e)
 		}
 		if worst > 1e-9 {
 			t.Errorf("pair %d: stored gradient off by %.3g relative", v, worst)
 		}
 	}
+}
+
+// slicesCount returns how many entries of y equal v.
+func slicesCount(y []float64, v float64) int {
+	n := 0
+	for _, u := range y {
+		if u == v {
+			n++
+		}
+	}
+	return n
 }
 
 // A warm start from a run's own dual, gradient included, is optimal at
@@ -310,10 +327,24 @@ func TestKernelTinyCache(t *testing.T) {
 // One worker or several give the same model, bit for bit.
 func TestKernelDeterministicAcrossWorkers(t *testing.T) {
 	ds := readRefData(t, "digits.train")
-	p := DefaultKernelParams()
+	// 2.7 MiB: with 3 workers the small-pair workers take pairs of up to
+	// about 297 rows (workerShape), so digits' pairs (about 280 to 300 rows)
+	// are split between "worker 0 only" and "any worker".
+	for _, mb := range []float64{100, 2.7} {
+		p := DefaultKernelParams()
+		p.CacheMB = mb
+		if _, _, l1, _ := workerShape(p.cacheBytes(), ds.Len(), 3); mb < 100 && (l1 < 280 || l1 > 300) {
+			t.Fatalf("%v MiB: small pairs up to %d rows, want about 290", mb, l1)
+		}
+		checkSameAcrossWorkers(t, ds, p)
+	}
+}
+
+func checkSameAcrossWorkers(t *testing.T, ds *Dataset, p KernelParams) {
+	t.Helper()
 	var models []*KernelModel
 	for _, w := range []int{1, 3} {
-		tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), w)
+		tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), w, ds.Len())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,7 +363,7 @@ func TestKernelDeterministicAcrossWorkers(t *testing.T) {
 		same = same && a.Rho[i] == b.Rho[i]
 	}
 	if !same {
-		t.Errorf("models trained with 1 and 3 workers differ")
+		t.Errorf("%v MiB: models trained with 1 and 3 workers differ", p.CacheMB)
 	}
 }
 
@@ -535,6 +566,75 @@ func TestKernelPredictBatchParallel(t *testing.T) {
 					t.Fatalf("dense=%v workers %d: row %d predicted %v, PredictBatch %v", ds.IsDense(), workers, i, got[i], want[i])
 				}
 			}
+		}
+	}
+}
+
+// KernelTrainerBytes is what NewKernelTrainer takes from the Go heap,
+// within the allocator's rounding, and a cache is sized by what the
+// subproblems can use (capRows² entries), not by a larger budget.
+func TestKernelTrainerBytes(t *testing.T) {
+	for _, c := range []struct {
+		opts              []string
+		capRows, features int
+	}{
+		{[]string{"-s", "0"}, 3000, 64}, // 100 MB budget, 36 MB of columns at most
+		{[]string{"-s", "0"}, 20000, 9}, // the budget caps the cache
+		{[]string{"-s", "3"}, 2000, 13}, // ε-SVR: 2l variables
+		{[]string{"-s", "2", "-m", "1"}, 5000, 20},
+	} {
+		opt, _, err := ParseKernelOptions(c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := KernelTrainerBytes(opt.Params, c.capRows, c.features)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		tr, err := NewKernelTrainer(opt.Params, c.capRows, c.features)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		got := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+		// Small allocations round up to a size class (≤ 12.5%), large
+		// ones to a page; the structs themselves are a few hundred bytes.
+		if d := got - want; d < -(want/64+256<<10) || d > want/64+64<<10 {
+			t.Errorf("%v rows %d: heap grew %d bytes, KernelTrainerBytes %d", c.opts, c.capRows, got, want)
+		}
+		if budget := opt.Params.cacheBytes(); want > budget+int64(c.capRows)*400 {
+			t.Errorf("%v rows %d: %d bytes for a cache budget of %d", c.opts, c.capRows, want, budget)
+		}
+		runtime.KeepAlive(tr)
+	}
+	// capRows² float32 entries a worker are all the columns there are.
+	opt, _, _ := ParseKernelOptions(nil)
+	workers := int64(kernelWorkerCount(&opt.Params))
+	if got, most := KernelTrainerBytes(opt.Params, 1000, 10), workers*(1000*1000*4+1000*400); got > most {
+		t.Errorf("1,000 rows: %d bytes, more than %d", got, most)
+	}
+}
+
+// TrainModel is Train without the dual: the same model, bit for bit.
+func TestKernelTrainModel(t *testing.T) {
+	ds := readRefData(t, "digits.train")
+	for _, opts := range [][]string{nil, {"-s", "3", "-c", "10"}, {"-s", "2", "-n", "0.2"}} {
+		opt, _, err := ParseKernelOptions(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, err := TrainKernel(ds, opt.Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := TrainKernelModel(ds, opt.Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.SV.Len() != want.SV.Len() || !slices.Equal(got.Coef, want.Coef) || !slices.Equal(got.Rho, want.Rho) ||
+			!slices.Equal(got.NumSV, want.NumSV) || got.Result.Objective != want.Result.Objective {
+			t.Errorf("%v: TrainModel: %d SV, rho %v; Train: %d SV, rho %v", opts, got.SV.Len(), got.Rho[:1], want.SV.Len(), want.Rho[:1])
 		}
 	}
 }

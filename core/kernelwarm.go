@@ -35,61 +35,66 @@ type KernelGradient struct {
 	// Rows is the number of rows of the run: G and Gbar cover rows
 	// 0..Rows−1.
 	Rows int
-	// Check is a 64-bit FNV-1a hash of the labels and features of rows
+	// Check is a 64-bit hash (multiply-xorshift per word) of the labels and features of rows
 	// 0..Rows−1 and of Alpha[k][:Rows] for every k: it tells whether a data
 	// set and a dual still are the ones G was computed on.
 	Check uint64
-	// G holds, per subproblem, ∇f(α) = Qα + p, Rows long, in the layout of
-	// KernelDual.Alpha: for C-SVC the row's own variable in the pair's
-	// subproblem (0 for rows of other classes); for one-class the row's;
-	// for ε-SVR that of α_t (α*_t's is 2ε − G_t).
+	// G holds, per subproblem, ∇f(α) = Qα + p at the rows of the
+	// subproblem: for C-SVC the rows of class Pairs[k][0] among the first
+	// Rows rows, in data order, then those of class Pairs[k][1] (so a pair
+	// keeps values for its own rows only, not for the whole data set); for
+	// one-class every row's; for ε-SVR that of α_t of every row (α*_t's is
+	// 2ε − G_t).
 	G [][]float64
 	// Gbar holds, per subproblem, Σ_{j: α_j = C_j} C_j Q_tj, laid out as
 	// G (for ε-SVR, α*_t's is −Gbar_t).
 	Gbar [][]float64
+	// First holds, per C-SVC subproblem, how many entries of G[k] belong to
+	// class Pairs[k][0]; nil for one-class and ε-SVR.
+	First []int
 }
 
 const (
-	fnvOffset64 = 14695981039346656037
-	fnvPrime64  = 1099511628211
+	hashSeed  = 14695981039346656037 // FNV-1a's offset basis
+	hashPrime = 0x9e3779b97f4a7c15   // 2⁶⁴/φ, odd
 )
 
-// fnvWord folds the 8 bytes of v, low first, into the FNV-1a hash h.
-func fnvWord(h, v uint64) uint64 {
-	for range 8 {
-		h = (h ^ (v & 0xff)) * fnvPrime64
-		v >>= 8
-	}
-	return h
+// hashWord folds the 64-bit word v into h: a multiply and a shift per
+// word, where FNV-1a took eight multiplies (one per byte); on few-feature
+// data the hash of every row, taken each Train, was visible next to the
+// solve. It only has to tell whether rows and α changed.
+func hashWord(h, v uint64) uint64 {
+	h = (h ^ v) * hashPrime
+	return h ^ h>>29
 }
 
-// hashRows returns the FNV-1a hash of the labels and nonzero features of
+// hashRows returns the hash (hashWord) of the labels and nonzero features of
 // ds's rows 0..mid−1 and of rows 0..ds.Len()−1 (mid is clamped to
 // [0, ds.Len()]). Dense and sparse data hash alike.
 func hashRows(ds *Dataset, mid int) (hMid, hAll uint64) {
-	h := uint64(fnvOffset64)
+	h := uint64(hashSeed)
 	l := ds.Len()
 	mid = max(0, min(mid, l))
 	for i := range l {
 		if i == mid {
 			hMid = h
 		}
-		h = fnvWord(h, math.Float64bits(ds.Label(i)))
+		h = hashWord(h, math.Float64bits(ds.Label(i)))
 		if ds.IsDense() {
 			for j, v := range ds.DenseRow(i) {
 				if v != 0 {
-					h = fnvWord(h, uint64(j)<<32|uint64(math.Float32bits(v)))
+					h = hashWord(h, uint64(j)<<32|uint64(math.Float32bits(v)))
 				}
 			}
 		} else {
 			idx, val := ds.SparseRow(i)
 			for k, j := range idx {
 				if val[k] != 0 {
-					h = fnvWord(h, uint64(j)<<32|uint64(math.Float32bits(val[k])))
+					h = hashWord(h, uint64(j)<<32|uint64(math.Float32bits(val[k])))
 				}
 			}
 		}
-		h = fnvWord(h, ^uint64(0)) // row separator
+		h = hashWord(h, ^uint64(0)) // row separator
 	}
 	if mid == l {
 		hMid = h
@@ -101,7 +106,7 @@ func hashRows(ds *Dataset, mid int) (hMid, hAll uint64) {
 func hashAlpha(h uint64, alpha [][]float64, n int) uint64 {
 	for _, a := range alpha {
 		for _, v := range a[:n] {
-			h = fnvWord(h, math.Float64bits(v))
+			h = hashWord(h, math.Float64bits(v))
 		}
 	}
 	return h
@@ -121,8 +126,13 @@ func usableGradient(warm *KernelDual, k Kernel, epsilon float64, hMid uint64, l 
 		len(g.G) != n || len(g.Gbar) != n || len(g.Box) != n {
 		return nil
 	}
+	svc := warm.SVMType == CSVC
+	if svc && len(g.First) != n {
+		return nil
+	}
 	for v := range n {
-		if len(g.G[v]) != g.Rows || len(g.Gbar[v]) != g.Rows {
+		if len(g.Gbar[v]) != len(g.G[v]) || svc && !(g.First[v] >= 0 && g.First[v] <= len(g.G[v])) ||
+			!svc && len(g.G[v]) != g.Rows {
 			return nil
 		}
 	}
@@ -145,12 +155,29 @@ func (g *KernelGradient) boxMatches(v int, Cp, Cn float64, flipped bool) bool {
 
 // fillStored writes subproblem v's stored values into the solver's
 // starting buffers for variables whose data rows are rows: α⁰, G⁰ and
-// Gbar⁰ for rows the gradient covers, NaN in G⁰ for the others.
-func (g *KernelGradient) fillStored(a0, G0, Gbar0 []float64, rows []int32, alpha []float64, v int) {
+// Gbar⁰ for rows the gradient covers, NaN in G⁰ for the others. For
+// C-SVC, rows are the positive class's rows in data order, then (from
+// position nPos) the negative class's; flipped says the positive class is
+// Pairs[v][1]. Rows the gradient covers come first within each class
+// (they are the data set's first Rows rows), so each class's stored values
+// are a prefix of its rows here. One-class passes the identity rows, nPos
+// = len(rows).
+func (g *KernelGradient) fillStored(a0, G0, Gbar0 []float64, rows []int32, nPos int, flipped bool, alpha []float64, v int) {
 	gv, gbv := g.G[v], g.Gbar[v]
+	posOff, negOff := 0, len(gv) // one-class: every row is "positive"
+	if g.First != nil {
+		posOff, negOff = 0, g.First[v]
+		if flipped {
+			posOff, negOff = g.First[v], 0
+		}
+	}
 	for r, row := range rows {
+		k := posOff + r
+		if r >= nPos {
+			k = negOff + r - nPos
+		}
 		if int(row) < g.Rows {
-			a0[r], G0[r], Gbar0[r] = alpha[row], gv[row], gbv[row]
+			a0[r], G0[r], Gbar0[r] = alpha[row], gv[k], gbv[k]
 		} else {
 			a0[r], G0[r], Gbar0[r] = 0, math.NaN(), 0
 		}
@@ -177,23 +204,40 @@ func (g *KernelGradient) fillStoredSVR(a0, G0, Gbar0 []float64, beta []float64) 
 	}
 }
 
-// entry returns Q_ij (qEntries) without the cache, counted in kernelEvals;
-// kernelRows.column gives the same float32 bit for bit, and K is symmetric.
-func (q *svcQ) entry(i, j int) float32 {
-	q.kernelEvals++
-	v := float32(q.kr.eval(int(q.index[i]), int(q.index[j])))
-	if q.y != nil && q.y[i] != q.y[j] {
-		v = -v
+// entries sets dst[k] = Q_{i,js[k]} (qEntries) without the cache, counted
+// in kernelEvals: kernelRows.column gives what getQ's columns hold, bit for
+// bit, and K is symmetric. The data rows of js go through rowBuf.
+func (q *svcQ) entries(dst []float32, i int, js []int32) {
+	rows := q.rowBuf[:len(js)]
+	for k, j := range js {
+		rows[k] = q.index[j]
 	}
-	return v
+	dst = dst[:len(js)]
+	q.cols.column(q.kr, dst, int(q.index[i]), rows)
+	q.kernelEvals += int64(len(js))
+	if q.y != nil {
+		yi := q.y[i]
+		for k, j := range js {
+			if q.y[j] != yi {
+				dst[k] = -dst[k]
+			}
+		}
+	}
 }
 
-// entry returns Q_ij (qEntries) without the cache, counted in kernelEvals.
-func (q *svrQ) entry(i, j int) float32 {
-	q.kernelEvals++
-	v := float32(q.kr.eval(int(q.rows[q.index[i]]), int(q.rows[q.index[j]])))
-	if q.sign[i] != q.sign[j] {
-		v = -v
+// entries sets dst[k] = Q_{i,js[k]} (qEntries) without the cache, counted
+// in kernelEvals.
+func (q *svrQ) entries(dst []float32, i int, js []int32) {
+	rows := q.rowBuf[:len(js)]
+	for k, j := range js {
+		rows[k] = q.rows[q.index[j]]
 	}
-	return v
+	dst = dst[:len(js)]
+	q.cols.column(q.kr, dst, int(q.rows[q.index[i]]), rows)
+	q.kernelEvals += int64(len(js))
+	for k, j := range js {
+		if q.sign[j] != q.sign[i] {
+			dst[k] = -dst[k]
+		}
+	}
 }

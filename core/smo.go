@@ -77,12 +77,15 @@ type qMatrix interface {
 	swapIndex(i, j int)
 }
 
-// qEntries is implemented by matrices that can compute single entries of
-// Q, bit for bit those getQ returns, without filling a column: the warm
-// start uses it for the gradient of variables without a stored value.
+// qEntries is implemented by matrices that can compute entries of Q, bit
+// for bit those getQ returns, without filling a column: the warm start
+// uses it for the gradient of variables without a stored value, from
+// their entries against the support vectors only.
 type qEntries interface {
-	// entry returns Q_ij, i and j in the current ordering.
-	entry(i, j int) float32
+	// entries sets dst[k] = Q_{i,js[k]}, i and js in the current ordering,
+	// for k < len(js) (len(dst) ≥ len(js), len(js) ≤ the matrix's size),
+	// as one batch of kernel values.
+	entries(dst []float32, i int, js []int32)
 }
 
 // The status of α_t relative to its box.
@@ -107,6 +110,13 @@ type smoParams struct {
 	Shrinking bool
 	// MaxIter caps the iterations; 0 means max(10⁷, 100·l), LIBSVM's cap.
 	MaxIter int
+	// ShrinkAtStart runs the first shrinking round before the first
+	// iteration instead of after min(l, 1000): for a warm start, whose α
+	// and gradient already tell which variables sit at a bound with no
+	// chance of entering a violating pair (most rows of a previous
+	// solution), so the first thousand iterations do not scan them. It
+	// applies to problems of more than 1000 variables.
+	ShrinkAtStart bool
 }
 
 // smoResult is what one solve returns.
@@ -139,7 +149,17 @@ type smo struct {
 	p           []float64
 	y           []int8
 	alphaStatus []int8
-	index       []int32
+	// ny holds −y_t as float64, kept in step with y: the scans multiply
+	// by it instead of converting and negating y_t.
+	ny []float64
+	// sets holds inUpSet and inLowSet bits of each variable, kept in step
+	// with alphaStatus by setStatus: one load instead of two in the scans.
+	sets  []uint8
+	index []int32
+	// nz and qbuf are the warm start's scratch: positions of the nonzero
+	// α and one batch of entries against them.
+	nz   []int32
+	qbuf []float32
 
 	Q          qMatrix
 	QD         []float64
@@ -148,12 +168,30 @@ type smo struct {
 	l          int
 	activeSize int
 	unshrunk   bool // the one unshrink at gap < 10·eps happened
-	qColumns   int64
+	// stale is set when α changed while some variables were inactive: their
+	// G is out of date until reconstructGradient. Without it (a warm start
+	// shrunk at once and found optimal) the reconstruction is skipped.
+	stale    bool
+	qColumns int64
+	// nextM and nextI are m(α) and the first index of WSS 2 for the next
+	// selectPair, found by update's gradient loop (it touches every active
+	// G_t anyway); nextI = noNext when they must be searched for.
+	nextM float64
+	nextI int
 }
+
+// Bits of smo.sets.
+const (
+	inUpSet  uint8 = 1
+	inLowSet uint8 = 2
+)
+
+// noNext marks smo.nextI as not computed.
+const noNext = -2
 
 // smoBytes returns the bytes newSMO(l) allocates for its buffers.
 func smoBytes(l int) int {
-	return l * (4*8 + 1 + 1 + 4) // alpha, G, Gbar, p; y, alphaStatus; index
+	return l * (5*8 + 1 + 1 + 1 + 4 + 4 + 4) // alpha, G, Gbar, p, ny; y, alphaStatus, sets; index, nz, qbuf
 }
 
 // newSMO returns a solver for problems of up to l variables.
@@ -165,7 +203,11 @@ func newSMO(l int) *smo {
 		p:           make([]float64, l),
 		y:           make([]int8, l),
 		alphaStatus: make([]int8, l),
+		sets:        make([]uint8, l),
+		ny:          make([]float64, l),
 		index:       make([]int32, l),
+		nz:          make([]int32, 0, l),
+		qbuf:        make([]float32, l),
 	}
 }
 
@@ -225,6 +267,12 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	}
 	s.alpha, s.G, s.Gbar = s.alpha[:l], s.G[:l], s.Gbar[:l]
 	s.p, s.y, s.alphaStatus, s.index = s.p[:l], s.y[:l], s.alphaStatus[:l], s.index[:l]
+	s.sets = s.sets[:l]
+	s.ny = s.ny[:l]
+	for t, v := range y {
+		s.ny[t] = -float64(v)
+	}
+	s.nextI = noNext
 	copy(s.p, p)
 	copy(s.y, y)
 	for t, a := range alpha {
@@ -237,6 +285,7 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	}
 	s.activeSize = l
 	s.unshrunk = false
+	s.stale = false
 	s.qColumns = 0
 	s.QD = Q.QD()
 	if alpha0 == nil {
@@ -248,6 +297,11 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	iter := 0
 	converged := false
 	counter := min(l, smoShrinkEvery) + 1
+	if par.ShrinkAtStart && l > smoShrinkEvery {
+		// Small problems shrink after l iterations anyway; there an early
+		// round only costs the columns' extension after unshrinking.
+		counter = 1
+	}
 	for iter < maxIter {
 		if counter--; counter == 0 {
 			counter = min(l, smoShrinkEvery)
@@ -279,6 +333,10 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	res := smoResult{Iterations: iter, Converged: converged}
 	res.Rho = s.rho()
 	res.Gap = s.gap()
+	// The objective is summed in the caller's order, so that it does not
+	// depend on the shrinking path (a warm start at the optimum gives back
+	// its first run's objective bit for bit).
+	s.restoreOrder()
 	var obj float64
 	for t := 0; t < l; t++ {
 		a := s.alpha[t]
@@ -291,8 +349,6 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 		}
 	}
 	res.Objective = obj / 2
-
-	s.restoreOrder()
 	copy(alpha, s.alpha)
 	res.QColumns = s.qColumns
 	s.Q = nil
@@ -307,7 +363,8 @@ func (s *smo) C(t int) float64 {
 	return s.Cn
 }
 
-// setStatus classifies α_t and pins it to a bound it reached.
+// setStatus classifies α_t, pins it to a bound it reached and records its
+// membership in I_up and I_low.
 func (s *smo) setStatus(t int) {
 	switch C := s.C(t); {
 	case s.alpha[t] >= C:
@@ -319,22 +376,24 @@ func (s *smo) setStatus(t int) {
 	default:
 		s.alphaStatus[t] = freeAlpha
 	}
+	atUpper, atLower := s.alphaStatus[t] == upperBound, s.alphaStatus[t] == lowerBound
+	if s.y[t] < 0 {
+		atUpper, atLower = atLower, atUpper
+	}
+	var b uint8
+	if !atUpper {
+		b |= inUpSet
+	}
+	if !atLower {
+		b |= inLowSet
+	}
+	s.sets[t] = b
 }
 
 // inUp and inLow report membership in I_up and I_low.
-func (s *smo) inUp(t int) bool {
-	if s.y[t] > 0 {
-		return s.alphaStatus[t] != upperBound
-	}
-	return s.alphaStatus[t] != lowerBound
-}
+func (s *smo) inUp(t int) bool { return s.sets[t]&inUpSet != 0 }
 
-func (s *smo) inLow(t int) bool {
-	if s.y[t] > 0 {
-		return s.alphaStatus[t] != lowerBound
-	}
-	return s.alphaStatus[t] != upperBound
-}
+func (s *smo) inLow(t int) bool { return s.sets[t]&inLowSet != 0 }
 
 func (s *smo) getQ(i, length int) []float32 {
 	s.qColumns++
@@ -387,7 +446,20 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 			nonzero++
 		}
 	}
-	if changed+unknown >= nonzero {
+	// Kernel values each way: the cold rebuild takes a column of l per
+	// nonzero α; the update a column per changed α, and for each variable
+	// without a stored value either its entries against the nonzero α
+	// (qEntries) or a column. Counting an unknown variable as a whole
+	// column made a warm start after a batch of new rows (more new rows
+	// than support vectors) rebuild everything.
+	qe, byEntry := s.Q.(qEntries)
+	perUnknown := int64(l)
+	if byEntry && nonzero < l {
+		perUnknown = int64(nonzero)
+	} else {
+		byEntry = false
+	}
+	if int64(changed)*int64(l)+int64(unknown)*perUnknown >= int64(nonzero)*int64(l) {
 		s.initGradient()
 		return
 	}
@@ -429,14 +501,21 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 			}
 		}
 	}
-	qe, byEntry := s.Q.(qEntries)
-	byEntry = byEntry && nonzero < l
+	var nz []int32 // positions of the nonzero α, for byEntry
+	if byEntry && unknown > 0 {
+		nz = s.nz[:0]
+		for j, st := range s.alphaStatus[:l] {
+			if st != lowerBound {
+				nz = append(nz, int32(j))
+			}
+		}
+	}
 	for i := range l {
 		if !math.IsNaN(G[i]) {
 			continue
 		}
 		if byEntry {
-			s.rebuildByEntries(qe, i)
+			s.rebuildByEntries(qe, i, nz)
 			continue
 		}
 		Qi := s.getQ(i, l) // column i = row i: Q is symmetric
@@ -456,18 +535,18 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 }
 
 // rebuildByEntries sets G_i and Gbar_i from the entries Q_ij of the
-// nonzero α_j alone: fewer kernel values than column i when the support
-// vectors are fewer than the variables, though none of them is cached.
-func (s *smo) rebuildByEntries(qe qEntries, i int) {
+// nonzero α_j alone (positions nz, in increasing order): fewer kernel
+// values than column i when the support vectors are fewer than the
+// variables, though none of them is cached.
+func (s *smo) rebuildByEntries(qe qEntries, i int, nz []int32) {
+	q := s.qbuf[:len(nz)]
+	qe.entries(q, i, nz)
 	g, gbar := s.p[i], 0.0
-	for j, st := range s.alphaStatus[:s.l] {
-		if st == lowerBound {
-			continue
-		}
-		q := float64(qe.entry(i, j))
-		g += s.alpha[j] * q
-		if st == upperBound {
-			gbar += s.C(j) * q
+	for k, j := range nz {
+		v := float64(q[k])
+		g += s.alpha[j] * v
+		if s.alphaStatus[j] == upperBound {
+			gbar += s.C(int(j)) * v
 		}
 	}
 	s.G[i], s.Gbar[i] = g, gbar
@@ -477,35 +556,34 @@ func (s *smo) rebuildByEntries(qe qEntries, i int) {
 // column i (length activeSize). j < 0 means m − M ≤ eps on the active set
 // (i < 0 too when I_up is empty).
 func (s *smo) selectPair() (i, j int, Qi []float32) {
-	m, i := math.Inf(-1), -1
-	for t := 0; t < s.activeSize; t++ {
-		if s.inUp(t) {
-			if v := -float64(s.y[t]) * s.G[t]; v >= m {
-				m, i = v, t
-			}
-		}
+	m, i := s.nextM, s.nextI
+	if i == noNext {
+		m, i = s.maxUp()
 	}
+	s.nextI = noNext
 	if i < 0 {
 		return -1, -1, nil
 	}
-	Qi = s.getQ(i, s.activeSize)
+	n := s.activeSize
+	Qi = s.getQ(i, n)
 	yi := float64(s.y[i])
 	QDi := s.QD[i]
 	M := math.Inf(1)
 	best := math.Inf(1)
 	j = -1
-	for t := 0; t < s.activeSize; t++ {
-		if !s.inLow(t) {
+	// Equal lengths let the compiler drop bounds checks.
+	G, ny, sets, QD, Qi := s.G[:n], s.ny[:n], s.sets[:n], s.QD[:n], Qi[:n]
+	for t, g := range G {
+		if sets[t]&inLowSet == 0 {
 			continue
 		}
-		yt := float64(s.y[t])
-		v := -yt * s.G[t]
+		v := ny[t] * g // −y_t G_t
 		M = min(M, v)
 		b := m - v // b_it
 		if b <= 0 {
 			continue
 		}
-		a := QDi + s.QD[t] - 2*yi*yt*float64(Qi[t])
+		a := QDi + QD[t] + 2*yi*ny[t]*float64(Qi[t]) // −2 y_i y_t Q_it
 		if a <= 0 {
 			a = smoTau
 		}
@@ -517,6 +595,20 @@ func (s *smo) selectPair() (i, j int, Qi []float32) {
 		return i, -1, Qi
 	}
 	return i, j, Qi
+}
+
+// maxUp returns m(α) over the active set and the last position attaining
+// it (−1 when I_up is empty): WSS 2's i.
+func (s *smo) maxUp() (m float64, i int) {
+	m, i = math.Inf(-1), -1
+	n := s.activeSize
+	G, ny, sets := s.G[:n], s.ny[:n], s.sets[:n]
+	for t, g := range G {
+		if v := ny[t] * g; v >= m && sets[t]&inUpSet != 0 {
+			m, i = v, t
+		}
+	}
+	return m, i
 }
 
 // update minimises f along the pair's direction d (d_i = y_i, d_j = −y_j,
@@ -566,10 +658,19 @@ func (s *smo) update(i, j int, Qi []float32) {
 
 	dI, dJ := s.alpha[i]-oldI, s.alpha[j]-oldJ
 	n := s.activeSize
-	G, Qi, Qj := s.G[:n], Qi[:n], Qj[:n] // equal lengths let the compiler drop bounds checks
-	for t := range G {
-		G[t] += float64(Qi[t])*dI + float64(Qj[t])*dJ
+	s.stale = s.stale || n < s.l
+	// Equal lengths let the compiler drop bounds checks. The loop also
+	// finds the next selectPair's i (maxUp), on the values it writes.
+	G, Qi, Qj, ny, sets := s.G[:n], Qi[:n], Qj[:n], s.ny[:n], s.sets[:n]
+	m, next := math.Inf(-1), -1
+	for t, g := range G {
+		g += float64(Qi[t])*dI + float64(Qj[t])*dJ
+		G[t] = g
+		if v := ny[t] * g; v >= m && sets[t]&inUpSet != 0 {
+			m, next = v, t
+		}
 	}
+	s.nextM, s.nextI = m, next
 
 	// Gbar sums C_t Q_:t over variables at their upper bound, on all l.
 	if (statusI == upperBound) != (s.alphaStatus[i] == upperBound) {
@@ -665,6 +766,7 @@ func (s *smo) shrink() {
 		}
 	}
 	s.QD = s.Q.QD()
+	s.nextI = noNext // the active set changed
 }
 
 // swap exchanges positions t and u in every per-variable array and in Q.
@@ -676,7 +778,10 @@ func (s *smo) swap(t, u int) {
 	s.p[t], s.p[u] = s.p[u], s.p[t]
 	s.y[t], s.y[u] = s.y[u], s.y[t]
 	s.alphaStatus[t], s.alphaStatus[u] = s.alphaStatus[u], s.alphaStatus[t]
+	s.sets[t], s.sets[u] = s.sets[u], s.sets[t]
+	s.ny[t], s.ny[u] = s.ny[u], s.ny[t]
 	s.index[t], s.index[u] = s.index[u], s.index[t]
+	s.nextI = noNext
 }
 
 // restoreOrder swaps the variables back to the caller's ordering: each
@@ -698,9 +803,10 @@ func (s *smo) restoreOrder() {
 // cheaper one runs.
 func (s *smo) reconstructGradient() {
 	l, n := s.l, s.activeSize
-	if n == l {
+	if n == l || !s.stale {
 		return
 	}
+	s.stale = false
 	nFree := 0
 	for t := 0; t < n; t++ {
 		if s.alphaStatus[t] == freeAlpha {

@@ -46,7 +46,7 @@ func train(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 
-	m, _, err := core.TrainKernel(ds, opts.Params)
+	m, err := core.TrainKernelModel(ds, opts.Params)
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
 	}
