@@ -96,27 +96,8 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *Dataset, y []int8, alpha []
 	f := &wk.fsvc
 	f.init(ds, y, Cp, Cn, p.Bias, wk.z, wk.I)
 	w := wk.w[:f.dim()]
-	var reads int64
-	switch {
-	case start != nil:
-		start.fill(w, f.n, p.Bias)
-	case warmed:
-		clear(w)
-		for i, a := range alpha {
-			if a > 0 {
-				f.addRow(w, float64(y[i])*a, i)
-			}
-		}
-		reads += int64(l)
-	default:
-		clear(w)
-	}
-	pos := 0
-	for _, v := range y {
-		if v > 0 {
-			pos++
-		}
-	}
+	reads := f.startAt(w, start, warmed, alpha, y)
+	pos := positives(y)
 	tol := p.primalTol() * float64(max(min(pos, l-pos), 1)) / float64(l)
 	// An L2-loss dual started from w alone stops on its own test.
 	dualTest := tol == 0
@@ -247,27 +228,8 @@ func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *Dataset, y []int8, alpha []f
 	f := &wk.flr
 	f.init(ds, y, Cp, Cn, p.Bias, wk.z, wk.QD)
 	w := wk.w[:f.dim()]
-	var reads int64
-	switch {
-	case start != nil:
-		start.fill(w, f.n, p.Bias)
-	case warmed:
-		clear(w)
-		for i, a := range alpha {
-			if a > 0 {
-				f.addRow(w, float64(y[i])*a, i)
-			}
-		}
-		reads += int64(l)
-	default:
-		clear(w)
-	}
-	pos := 0
-	for _, v := range y {
-		if v > 0 {
-			pos++
-		}
-	}
+	reads := f.startAt(w, start, warmed, alpha, y)
+	pos := positives(y)
 	tol := p.Eps * float64(max(min(pos, l-pos), 1)) / float64(l)
 	r := wk.tron.minimize(f, w, tol, tronEpsCG(warmed), p.MaxIter)
 	f.dual(alpha)
@@ -317,4 +279,36 @@ func distSq(u, v []float64) float64 {
 		s += d * d
 	}
 	return s
+}
+
+// startAt sets w, TRON's starting point for a binary subproblem with labels
+// y: the given start, else w(α) = Σ y_i α_i x_i for a warm dual α, else 0.
+// It returns the rows it read.
+func (r *primalRows) startAt(w []float64, start *startW, warmed bool, alpha []float64, y []int8) int64 {
+	switch {
+	case start != nil:
+		start.fill(w, r.n, r.bias)
+	case warmed:
+		clear(w)
+		for i, a := range alpha {
+			if a > 0 {
+				r.addRow(w, float64(y[i])*a, i)
+			}
+		}
+		return int64(len(y))
+	default:
+		clear(w)
+	}
+	return 0
+}
+
+// positives counts the labels +1 in y.
+func positives(y []int8) int {
+	pos := 0
+	for _, v := range y {
+		if v > 0 {
+			pos++
+		}
+	}
+	return pos
 }
