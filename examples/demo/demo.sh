@@ -104,6 +104,10 @@ daemon_has() { grep -q "$1" "$tmp/daemon.log"; }
 cold_solves_logged() { [ "$(grep -c 'msg="cold solve' "$tmp/daemon.log")" -ge "$1" ]; }
 
 mkdir -p "$root/incoming" "$root/models"
+# The logs exist before their writers start: a background command's
+# redirection is opened in the child, which the polls below may outrun.
+: >"$tmp/daemon.log"
+: >"$tmp/client.log"
 echo "== svmgo watch --root $root --train.options \"$options\""
 "$BIN" watch --root "$root" --train.options "$options" --store.capacity 1000 \
 	--store.max-features 13 --watch.debounce 20ms --metrics.cold-every 1 2>"$tmp/daemon.log" &
@@ -138,7 +142,7 @@ for i in $(seq 1 "$n"); do
 	false) start=cold ;;
 	*) fail "warm=$warm in the daemon's log line, want true or false: $line" ;;
 	esac
-	echo "  daemon: retrained $start on $samples samples, $warm_updates coordinate updates" \
+	echo "  daemon: retrained $start on $samples samples, $warm_updates rows read" \
 		"(from α = 0: $cold_updates), published model-$i.svmgo"
 	wait_until "the client to serve version $i" client_has "now serving version $i:"
 	show_client
