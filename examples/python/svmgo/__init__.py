@@ -29,9 +29,14 @@ Inputs ``X`` may be:
 Outputs are numpy arrays when the input was a numpy array or scipy matrix,
 otherwise lists.
 
-The library is found through ``$SVMGO_LIB``, then ``../../lib/libsvmgo.so``
-relative to this file (the repository's build output), then
-``ctypes.util.find_library("svmgo")``.
+The library is found in this order: ``libsvmgo.so`` next to this file (the
+copy a wheel bundles, ``make wheel``), then ``$SVMGO_LIB``, then
+``../../../lib/libsvmgo.so`` relative to this file (the repository's build
+output, for a checkout with ``examples/python`` on ``sys.path``), then the
+system's (``ctypes.util.find_library("svmgo")``, e.g. after ``make install``).
+
+The scikit-learn estimators are in :mod:`svmgo.sklearn` (imported only when
+asked for, and only where scikit-learn is installed).
 
 Threads: a Model may be used from any number of threads at once (ctypes
 releases the GIL during each call); a Trainer from one thread at a time.
@@ -43,6 +48,7 @@ import ctypes
 import ctypes.util
 import enum
 import os
+import tempfile
 from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_int64, c_size_t, c_uint, c_uint64, c_void_p
 
 try:
@@ -50,7 +56,11 @@ try:
 except ImportError:  # numpy is optional
     _np = None
 
-__all__ = ["Error", "Status", "Output", "Model", "Trainer", "library_version", "library_path"]
+__all__ = ["Error", "Status", "Output", "Model", "Trainer", "library_version", "library_path", "__version__"]
+
+# The version of libsvmgo this package was made with (svmgo.h's
+# SVMGO_VERSION_*; make wheel checks the two agree). The wheel's version.
+__version__ = "0.3.0"
 
 
 class Status(enum.IntEnum):
@@ -108,19 +118,25 @@ class Error(Exception):
         super().__init__(f"{self.name}: {message}")
 
 
-def library_path():
+def library_path() -> str:
     """The path the library is loaded from (see the module's doc)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    bundled = os.path.join(here, "libsvmgo.so")
+    if os.path.exists(bundled):
+        return bundled
     env = os.environ.get("SVMGO_LIB")
     if env:
         return env
-    here = os.path.dirname(os.path.abspath(__file__))
-    built = os.path.normpath(os.path.join(here, os.pardir, os.pardir, "lib", "libsvmgo.so"))
+    built = os.path.normpath(os.path.join(here, os.pardir, os.pardir, os.pardir, "lib", "libsvmgo.so"))
     if os.path.exists(built):
         return built
     found = ctypes.util.find_library("svmgo")
     if found:
         return found
-    raise OSError("libsvmgo.so not found: set SVMGO_LIB to its path, or run make in the repository root")
+    raise OSError(
+        "libsvmgo.so not found: not bundled beside "
+        f"{here}, SVMGO_LIB unset, no repository build, none installed (make install)"
+    )
 
 
 def _load():
@@ -406,6 +422,15 @@ class Model:
     def save(self, path):
         """Writes the model file atomically."""
         _check(_lib.svmgo_model_save(self._handle, _path(path)))
+
+    def to_bytes(self) -> bytes:
+        """The model file's bytes, as :meth:`save` writes them (through a
+        temporary file: svmgo.h 0.3 has no call that writes to memory)."""
+        with tempfile.TemporaryDirectory(prefix="svmgo-") as d:
+            path = os.path.join(d, "model.svmgo")
+            self.save(path)
+            with open(path, "rb") as f:
+                return f.read()
 
     def publish(self, directory):
         """Publishes the model into directory as its next version; returns
