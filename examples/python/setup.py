@@ -6,8 +6,16 @@ in pyproject.toml."""
 
 import os
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from wheel.bdist_wheel import bdist_wheel
+
+
+class BinaryDistribution(Distribution):
+    """Says the package has compiled parts, so that its files go to the
+    wheel's root (platlib), not to a .data/purelib folder."""
+
+    def has_ext_modules(self):
+        return True
 
 
 class PlatformWheel(bdist_wheel):
@@ -23,4 +31,4 @@ class PlatformWheel(bdist_wheel):
         return "py3", "none", plat
 
 
-setup(cmdclass={"bdist_wheel": PlatformWheel})
+setup(distclass=BinaryDistribution, cmdclass={"bdist_wheel": PlatformWheel})
