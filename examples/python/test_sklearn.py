@@ -322,6 +322,11 @@ class TestFilesAndInputs(unittest.TestCase):
         self.assertTrue(q._model.quantized)
         self.assertGreaterEqual((q.predict(self.Xt) == clf.predict(self.Xt)).mean(), 0.99)
         self.assertFalse(clf._model.quantized)
+        np.testing.assert_array_equal(pickle.loads(pickle.dumps(q)).predict(self.Xt), q.predict(self.Xt))
+        with tempfile.TemporaryDirectory() as d, self.assertRaisesRegex(ValueError, "quantized"):
+            path = os.path.join(d, "q8.svmgo")
+            q._model.save(path)
+            sg.SVC.load(path)
 
     def test_string_classes(self):
         names = np.array(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])

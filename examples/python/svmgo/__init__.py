@@ -49,12 +49,18 @@ import ctypes.util
 import enum
 import os
 import tempfile
+from typing import Any, Iterable, List, Sequence, Union
 from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_int64, c_size_t, c_uint, c_uint64, c_void_p
 
 try:
     import numpy as _np
 except ImportError:  # numpy is optional
     _np = None
+
+PathLike = Union[str, bytes, "os.PathLike[str]"]
+# Rows: a sequence of dense rows, a 2-D numpy array, a CSR triple
+# (indptr, indices, values) or a scipy.sparse matrix (see the module's doc).
+Rows = Any
 
 __all__ = ["Error", "Status", "Output", "Model", "Trainer", "library_version", "library_path", "__version__"]
 
@@ -107,7 +113,7 @@ class Error(Exception):
     message for the failure).
     """
 
-    def __init__(self, code, message):
+    def __init__(self, code: int, message: str) -> None:
         try:
             code = Status(code)
         except ValueError:
@@ -195,7 +201,7 @@ def _load():
 _lib = _load()
 
 
-def library_version():
+def library_version() -> str:
     """The library's version string, e.g. ``"0.3.0"``."""
     return _lib.svmgo_version_string().decode()
 
@@ -367,19 +373,19 @@ class Model:
     ``with`` block; the garbage collector frees it otherwise.
     """
 
-    def __init__(self, handle):
+    def __init__(self, handle: c_void_p) -> None:
         """Takes ownership of a svmgo_model handle; use the class methods."""
         self._h = handle
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path: PathLike) -> "Model":
         """Loads a model file (Error E_IO, E_CORRUPT or E_VERSION)."""
         h = c_void_p()
         _check(_lib.svmgo_model_load(_path(path), ctypes.byref(h)))
         return cls(h)
 
     @classmethod
-    def from_bytes(cls, data):
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "Model":
         """Loads a model from the contents of a model file."""
         data = bytes(data)  # bytes are passed in place; others copied once
         h = c_void_p()
@@ -387,7 +393,7 @@ class Model:
         return cls(h)
 
     @classmethod
-    def watch(cls, directory):
+    def watch(cls, directory: PathLike) -> "Model":
         """Follows the newest valid model published in directory. Predictions
         raise E_NO_MODEL until a first version has loaded; :attr:`version`
         tells the version in use. E_IO when directory cannot be read."""
@@ -401,7 +407,7 @@ class Model:
             raise Error(Status.E_BAD_HANDLE, "the model is closed")
         return self._h
 
-    def close(self):
+    def close(self) -> None:
         """Frees the model (and stops watching). Closing twice is harmless."""
         h, self._h = self._h, None
         if h is not None and _lib is not None:
@@ -419,7 +425,7 @@ class Model:
         except Exception:  # interpreter shutdown: the module may be gone
             pass
 
-    def save(self, path):
+    def save(self, path: PathLike) -> None:
         """Writes the model file atomically."""
         _check(_lib.svmgo_model_save(self._handle, _path(path)))
 
@@ -432,7 +438,7 @@ class Model:
             with open(path, "rb") as f:
                 return f.read()
 
-    def publish(self, directory):
+    def publish(self, directory: PathLike) -> int:
         """Publishes the model into directory as its next version; returns
         the version. Publishers of one directory must not run at once."""
         v = c_uint64()
@@ -445,48 +451,48 @@ class Model:
         return v.value
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         """``"linear_svc"``, ``"linear_svr"``, ``"kernel_svc"``, ``"kernel_svr"`` or ``"one_class"``."""
         k = self._get(_KIND)
         return _KIND_NAMES.get(k, str(k))
 
     @property
-    def num_features(self):
+    def num_features(self) -> int:
         """Features a dense row must have."""
         return self._get(_NUM_FEATURES)
 
     @property
-    def num_classes(self):
+    def num_classes(self) -> int:
         """Number of classes; 0 for regression."""
         return self._get(_NUM_CLASSES)
 
     @property
-    def num_decision_values(self):
+    def num_decision_values(self) -> int:
         """Decision values per row."""
         return self._get(_NUM_DECISION_VALUES)
 
     @property
-    def quantized(self):
+    def quantized(self) -> bool:
         """Whether the model is quantized (int8 or int16 codes)."""
         return self._get(_QUANTIZED) != 0
 
     @property
-    def quantization_bits(self):
+    def quantization_bits(self) -> int:
         """The width of a quantized model's codes, 8 or 16; 0 for a float model."""
         return self._get(_QUANTIZED)
 
     @property
-    def has_probability(self):
+    def has_probability(self) -> bool:
         """Whether :attr:`Output.PROBABILITY` works."""
         return self._get(_HAS_PROBABILITY) != 0
 
     @property
-    def version(self):
+    def version(self) -> int:
         """The version in use of a watched model; 0 for any other model."""
         return self._get(_VERSION)
 
     @property
-    def labels(self):
+    def labels(self) -> List[int]:
         """The class labels in decision-value order (empty for regression)."""
         n = self.num_classes
         buf = (c_int32 * (n + 1))()  # never empty, so never NULL
@@ -525,15 +531,15 @@ class Model:
             return out.tolist()
         return [out[i * per_row : (i + 1) * per_row].tolist() for i in range(n)]
 
-    def predict(self, X):
+    def predict(self, X: Rows) -> Any:
         """The label (class, or regression value) of each row of X."""
         return self._predict(X, Output.LABEL, 1)
 
-    def decision_function(self, X):
+    def decision_function(self, X: Rows) -> Any:
         """The decision values of each row of X: shape (rows, num_decision_values)."""
         return self._predict(X, Output.DECISION_VALUES, self.num_decision_values)
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: Rows) -> Any:
         """Class probabilities, for models that have them (else E_UNSUPPORTED)."""
         return self._predict(X, Output.PROBABILITY, max(self.num_classes, 1))
 
@@ -555,7 +561,7 @@ class Trainer:
     nonzeros; 0 stores them dense. Use a trainer from one thread at a time.
     """
 
-    def __init__(self, options, capacity_rows, num_features, capacity_nonzeros=0):
+    def __init__(self, options: str, capacity_rows: int, num_features: int, capacity_nonzeros: int = 0) -> None:
         self._h = None
         h = c_void_p()
         _check(_lib.svmgo_trainer_new(options.encode(), capacity_rows, num_features, capacity_nonzeros, ctypes.byref(h)))
@@ -568,7 +574,7 @@ class Trainer:
             raise Error(Status.E_BAD_HANDLE, "the trainer is closed")
         return self._h
 
-    def close(self):
+    def close(self) -> None:
         """Frees the trainer. Closing twice is harmless."""
         h, self._h = self._h, None
         if h is not None and _lib is not None:
@@ -586,7 +592,7 @@ class Trainer:
         except Exception:
             pass
 
-    def add(self, X, y):
+    def add(self, X: Rows, y: Sequence[float]) -> None:
         """Appends the rows of X with labels y: all or none (E_FULL when they
         do not fit, E_NOT_FINITE or E_INVALID_ARGUMENT for a bad row)."""
         h = self._handle
@@ -606,7 +612,7 @@ class Trainer:
             _check(fn(h, labels, x, n, cols))
         del keep, ykeep
 
-    def remove(self, rows):
+    def remove(self, rows: Iterable[int]) -> None:
         """Removes the rows at these positions (0-based among the rows held)."""
         rows = [int(r) for r in rows]
         if not rows:
@@ -615,7 +621,7 @@ class Trainer:
         _check(_lib.svmgo_trainer_remove(self._handle, buf, len(rows)))
 
     @property
-    def num_rows(self):
+    def num_rows(self) -> int:
         """The number of rows held."""
         n = c_size_t()
         _check(_lib.svmgo_trainer_num_rows(self._handle, ctypes.byref(n)))
@@ -624,7 +630,7 @@ class Trainer:
     def __len__(self):
         return self.num_rows
 
-    def fit(self):
+    def fit(self) -> Model:
         """Trains on the rows held and returns a new :class:`Model` (E_TRAIN
         when training is impossible, e.g. a single class)."""
         h = c_void_p()

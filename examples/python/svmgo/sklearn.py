@@ -374,6 +374,8 @@ class _SVMBase(BaseEstimator):
         cannot partial_fit."""
         model = svmgo.Model.load(path)
         body = _modelfile.read_body(model.to_bytes())
+        if model.quantized:
+            raise ValueError(f"{path}: a quantized model; load its float model and call quantize()")
         est = cls(**cls._params_from_body(body))
         est._model = model
         est._trainer = None
