@@ -205,8 +205,8 @@ $(ARCHIVE): $(GO_SRC) $(CAPI_C) include/svmgo.h go.mod go.sum
 define SVMGO_PC
 prefix=$(PREFIX)
 exec_prefix=$${prefix}
-libdir=$(LIBDIR)
-includedir=$(INCLUDEDIR)
+libdir=$(patsubst $(PREFIX)/%,$${exec_prefix}/%,$(LIBDIR))
+includedir=$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))
 
 Name: svmgo
 Description: Support vector machines for edge devices: training with warm start, prediction, model files, hot swap
