@@ -170,7 +170,9 @@ readme-check:
 		{ echo "README.md: the code block after '<!-- file: $$f -->' differs from $$f"; exit 1; }; \
 	done; echo "README.md examples match $(README_EXAMPLES)"
 
-# The library for 64-bit ARM, and the C demo run on it under qemu-user.
+# The library for 64-bit ARM, the C demo run on it under qemu-user, and
+# under qemu too the tests of core/simd (the portable path arm64 takes) and
+# core's blocked predictors on it.
 # Debian's cross compiler and qemu are installed when missing.
 cross-arm64:
 	@command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null || { \
@@ -183,6 +185,11 @@ cross-arm64:
 	@mkdir -p bin/linux-arm64
 	aarch64-linux-gnu-gcc $(EX_CFLAGS) $(C_DEMO_SRC) -Llib/linux-arm64 -lsvmgo -o bin/linux-arm64/svmgo_demo_c
 	qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$(CURDIR)/lib/linux-arm64 bin/linux-arm64/svmgo_demo_c
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) test -c -o bin/linux-arm64/simd.test ./core/simd
+	qemu-aarch64 bin/linux-arm64/simd.test -test.count=1
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) test -c -o bin/linux-arm64/core.test ./core
+	qemu-aarch64 bin/linux-arm64/core.test -test.count=1 \
+		-test.run 'BlockedDecisions|BlockedSpecial|BlockedPredictNoAllocs|LinearBlockedMatches'
 
 # ---- Install -----------------------------------------------------------------
 
@@ -356,7 +363,8 @@ bench-deps:
 	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null || { apt-get update -qq && apt-get install -y -qq liblinear-tools liblinear-dev libsvm-tools; }
 	@test -f $(SVMGO_DATA)/fashion.train || bash $(SHARED)/make-fashion-mnist.sh $(SVMGO_DATA)
 
-# Go benchmarks, the comparison tables against LIBLINEAR and LIBSVM, the
+# Go benchmarks, the comparison tables against LIBLINEAR and LIBSVM (the
+# kernel predict path against svm-predict and svm_predict too), the
 # quantized models, the C ABI's prediction costs and the daemon's warm
 # retraining (each script writes examples/bench/out/NAME.md), then the
 # tables spliced into README.md.
@@ -364,9 +372,11 @@ bench: $(BIN) $(LIB) bench-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/linear.sh
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/kernel.sh
+	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/predict.sh
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/quantize.sh
 	SVMGO_DATA=$(SVMGO_DATA) PYTHON=$(PYTHON) bash examples/bench/capi.sh
 	SVMGO=$(CURDIR)/$(BIN) bash examples/bench/daemon.sh
+	bash examples/bench/warm.sh
 	$(MAKE) --no-print-directory bench-readme
 
 # README.md's benchmark tables are the scripts' output: each block between

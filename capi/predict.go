@@ -166,6 +166,9 @@ func predictDenseF32(p predictor, output int, dst []float64, x []float32, rows, 
 	if err != nil {
 		return err
 	}
+	if done, err := denseBatch(p, output, dst, x, rows, nf); done {
+		return err
+	}
 	s, pooled := newRowSink(p, output, width)
 	defer putF64(pooled)
 	for r := range rows {
@@ -294,6 +297,9 @@ func predictCSRF32(p predictor, output int, dst []float64, indptr []int64, indic
 	defer putF64(pooled)
 	if _, err := checkCSR(indptr, indices, values, rows, s.checkFrom()); err != nil {
 		return err
+	}
+	if csrBatch(p, output, dst, indptr, indices, values, rows) {
+		return nil
 	}
 	for r := range rows {
 		st, e := indptr[r], indptr[r+1]

@@ -30,6 +30,9 @@ type trainerHandle struct {
 	// added since start at zero.
 	dual  *core.LinearDual
 	kdual *core.KernelDual
+	// start is the last linear fit's w, the primal start of the next (see
+	// core.LinearTrainer.TrainFrom): better than w rebuilt from dual.
+	start *core.LinearPrimal
 }
 
 // newTrainer parses options (the command line's train options, split at
@@ -52,7 +55,9 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 	} else {
 		var o core.LinearOptions
 		o, rest, err = core.ParseLinearOptions(args)
-		lp, crossValid = o.Params, o.CrossValidation
+		// -s 1 and -s 12 retrain through their primal twins (-twin 0
+		// opts out): a warm-started Newton method is what pays here.
+		lp, crossValid = o.Incremental(), o.CrossValidation
 	}
 	switch {
 	case err != nil:
@@ -282,11 +287,11 @@ func fit(h *trainerHandle) (*core.LinearModel, error) {
 			warm.Alpha[k] = append(a[:len(a):len(a)], make([]float64, l-len(a))...)
 		}
 	}
-	m, dual, err := h.trainer.Train(h.ds, warm)
+	m, dual, err := h.trainer.TrainFrom(h.ds, warm, h.start)
 	if err != nil {
 		return nil, err
 	}
-	h.dual = dual
+	h.dual, h.start = dual, core.PrimalOf(m)
 	return widen(m, h.numFeatures), nil
 }
 

@@ -190,7 +190,7 @@ func linearSteps(t *testing.T, options string, ds *core.Dataset, appendRows func
 		}
 		return w
 	}
-	tr, err := core.NewLinearTrainer(o.Params, capRows, nf)
+	tr, err := core.NewLinearTrainer(o.Incremental(), capRows, nf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func linearSteps(t *testing.T, options string, ds *core.Dataset, appendRows func
 		t.Fatal(err)
 	}
 	appendRows(0, 5)
-	m2, d2, err := tr.Train(ds, extend(d1))
+	m2, d2, err := tr.TrainFrom(ds, extend(d1), core.PrimalOf(m1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func linearSteps(t *testing.T, options string, ds *core.Dataset, appendRows func
 	if err := d2.DeleteRows([]int{0}); err != nil {
 		t.Fatal(err)
 	}
-	m3, _, err := tr.Train(ds, extend(d2))
+	m3, _, err := tr.TrainFrom(ds, extend(d2), core.PrimalOf(m2))
 	if err != nil {
 		t.Fatal(err)
 	}

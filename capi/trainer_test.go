@@ -52,7 +52,7 @@ func TestFitWidensSparseModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		o, _, _ := core.ParseLinearOptions(strings.Fields("-s 1" + bias))
-		want, _, err := core.TrainLinear(ref, o.Params)
+		want, _, err := core.TrainLinear(ref, o.Incremental())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,15 +20,7 @@ func CrossValidateLinear(ds *Dataset, p LinearParams, folds int) ([]float64, err
 			return nil, err
 		}
 	}
-	perm := make([]int, l)
-	for i := range perm {
-		perm[i] = i
-	}
-	r := newRNG(p.Seed)
-	for i := range perm {
-		j := i + r.intn(l-i)
-		perm[i], perm[j] = perm[j], perm[i]
-	}
+	perm := foldPermutation(l, p.Seed)
 
 	nnz := ds.Nonzeros()
 	var train *Dataset

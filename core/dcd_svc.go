@@ -130,6 +130,9 @@ type dcdSVC struct {
 	diag  [2]float64 // D_ii for y = −1 (0) and y = +1 (1)
 	upper [2]float64 // U_i likewise
 	eps   float64
+	// polish marks a start from a given w (initFromW): solve checks the
+	// stopping test before any pass and computes QD only if one is needed.
+	polish bool
 
 	PGmaxOld, PGminOld float64
 }
@@ -159,6 +162,20 @@ func (s *dcdSVC) init(ds *Dataset, y []int8, alpha, QD []float64, Cp, Cn float64
 		}
 	}
 	s.PGmaxOld, s.PGminOld = math.Inf(1), math.Inf(-1)
+	s.polish = false
+}
+
+// initFromW prepares an L2-loss solve from alpha (α ≥ 0) and its
+// w0 = Σ y_i α_i x_i, computed by the caller (the primal twin's w − ∇f(w)),
+// so neither w nor QD costs a pass over the rows unless solve needs one.
+func (s *dcdSVC) initFromW(ds *Dataset, y []int8, alpha, QD []float64, Cp, Cn, bias, eps float64, seed uint64, w0 []float64) {
+	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
+	s.y, s.alpha, s.QD, s.eps = y, alpha, QD[:ds.Len()], eps
+	s.diag = [2]float64{0.5 / Cn, 0.5 / Cp}
+	s.upper = [2]float64{math.Inf(1), math.Inf(1)}
+	copy(s.w, w0)
+	s.PGmaxOld, s.PGminOld = math.Inf(1), math.Inf(-1)
+	s.polish = true
 }
 
 // pass runs one outer iteration over the active set and reports whether
@@ -249,7 +266,15 @@ func (s *dcdSVC) spread() float64 {
 // done, and returns the result. Costs are per class as in init.
 func (s *dcdSVC) solve(maxIter int, Cp, Cn float64, l1 bool) SolveResult {
 	converged := false
-	for s.iter < maxIter {
+	if s.polish {
+		converged = s.spread() <= s.eps
+		for i := range s.alpha {
+			if !converged {
+				s.QD[i] = s.sqNorm(i) + s.diag[s.class(i)]
+			}
+		}
+	}
+	for !converged && s.iter < maxIter {
 		if !s.pass() {
 			continue
 		}
@@ -264,7 +289,14 @@ func (s *dcdSVC) solve(maxIter int, Cp, Cn float64, l1 bool) SolveResult {
 		s.unshrink()
 	}
 	res := SolveResult{Iterations: s.iter, Updates: s.updates, Converged: converged}
+	s.objectives(&res, Cp, Cn, l1)
+	return res
+}
 
+// objectives sets res's dual and primal objectives, duality gap and
+// support vector counts at the current α and w, with one pass over the
+// rows.
+func (s *dcdSVC) objectives(res *SolveResult, Cp, Cn float64, l1 bool) {
 	// f(α) = ½‖w‖² + Σ (½ D_ii α_i² − α_i); P(w) = ½‖w‖² + Σ C_i ξ_i.
 	half := 0.5 * s.wNormSq()
 	f, loss := half, 0.0
@@ -291,5 +323,4 @@ func (s *dcdSVC) solve(maxIter int, Cp, Cn float64, l1 bool) SolveResult {
 	res.DualObjective = f
 	res.PrimalObjective = half + loss
 	res.DualityGap = res.PrimalObjective + f
-	return res
 }

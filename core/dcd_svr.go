@@ -31,6 +31,8 @@ type dcdSVR struct {
 	upper  float64
 	p      float64
 	tol    float64 // eps·scale
+	// polish marks a start from a given w (initFromW), as for dcdSVC.
+	polish bool
 
 	GmaxOld float64
 }
@@ -60,6 +62,26 @@ func (s *dcdSVR) init(ds *Dataset, beta, QD []float64, C, p float64, l1 bool, bi
 	}
 	s.tol = eps * scale
 	s.GmaxOld = math.Inf(1)
+	s.polish = false
+}
+
+// initFromW prepares an L2-loss solve from beta and its w0 = Σ β_i x_i,
+// computed by the caller, as dcdSVC.initFromW.
+func (s *dcdSVR) initFromW(ds *Dataset, beta, QD []float64, C, p, bias, eps float64, absolute bool, seed uint64, w0 []float64) {
+	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
+	s.y, s.beta, s.QD, s.p = ds.Labels(), beta, QD[:ds.Len()], p
+	s.lambda, s.upper = 0.5/C, math.Inf(1)
+	copy(s.w, w0)
+	scale := 0.0
+	for _, y := range s.y {
+		scale += max(0, math.Abs(y)-p)
+	}
+	if absolute {
+		scale = 1
+	}
+	s.tol = eps * scale
+	s.GmaxOld = math.Inf(1)
+	s.polish = true
 }
 
 // pass runs one outer iteration over the active set and reports whether
@@ -173,7 +195,15 @@ func (s *dcdSVR) gradNorm1() float64 {
 // done, and returns the result.
 func (s *dcdSVR) solve(maxIter int, C float64, l1 bool) SolveResult {
 	converged := false
-	for s.iter < maxIter {
+	if s.polish {
+		converged = s.gradNorm1() <= s.tol
+		for i := range s.beta {
+			if !converged {
+				s.QD[i] = s.sqNorm(i) + s.lambda
+			}
+		}
+	}
+	for !converged && s.iter < maxIter {
 		// As for SVC: a test that held on the active set is checked on
 		// every variable at the β to be returned before stopping.
 		if !s.pass() {
@@ -186,7 +216,14 @@ func (s *dcdSVR) solve(maxIter int, C float64, l1 bool) SolveResult {
 		s.unshrink()
 	}
 	res := SolveResult{Iterations: s.iter, Updates: s.updates, Converged: converged}
+	s.objectives(&res, C, l1)
+	return res
+}
 
+// objectives sets res's dual and primal objectives, duality gap and
+// support vector counts at the current β and w, with one pass over the
+// rows.
+func (s *dcdSVR) objectives(res *SolveResult, C float64, l1 bool) {
 	half := 0.5 * s.wNormSq()
 	f, loss := half, 0.0
 	for i, b := range s.beta {
@@ -207,5 +244,4 @@ func (s *dcdSVR) solve(maxIter int, C float64, l1 bool) SolveResult {
 	res.DualObjective = f
 	res.PrimalObjective = half + loss
 	res.DualityGap = res.PrimalObjective + f
-	return res
 }

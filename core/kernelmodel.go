@@ -105,10 +105,11 @@ type KernelSubproblem struct {
 
 // kernelPre holds what Init derives from a model's fields for prediction.
 type kernelPre struct {
-	sqnorm  []float64 // sv_i'sv_i of every support vector (RBF)
-	start   []int     // C-SVC: class c's support vectors are start[c]..start[c+1]-1
-	scratch int       // float64 scratch a prediction needs
-	pool    sync.Pool // *[]float64 of scratch entries, for models too big for the stack
+	sqnorm  []float64     // sv_i'sv_i of every support vector (RBF)
+	start   []int         // C-SVC: class c's support vectors are start[c]..start[c+1]-1
+	scratch int           // float64 scratch a prediction needs
+	pool    sync.Pool     // *[]float64 of scratch entries, for models too big for the stack
+	blk     *kernelBlocks // blocked prediction (kernelblock.go); nil: a row at a time
 }
 
 // maxStackKernel bounds the scratch (kernel values, decision values and
@@ -273,6 +274,7 @@ func (m *KernelModel) Init() error {
 		b := make([]float64, size)
 		return &b
 	}
+	pre.blk = newKernelBlocks(m, pre)
 	m.pre = pre
 	return nil
 }
@@ -435,10 +437,18 @@ func (m *KernelModel) predictWith(pre *kernelPre, buf []float64) float64 {
 // PredictDense returns the predicted label (C-SVC), value (ε-SVR) or ±1
 // (one-class) of the dense row x. It allocates nothing once warm. It
 // panics if len(x) != NumFeatures or Init was not called.
+//
+// The predictors (PredictDense, PredictSparse and the batch calls) take the
+// blocked float32 path of kernelblock.go when Init packed the model; their
+// decision values then agree with DecisionDense's float64 ones to about
+// 1e-6 of Σ|coef·K| (labels may differ only on such near-ties).
 func (m *KernelModel) PredictDense(x []float32) float64 {
 	pre := m.prepared()
 	if len(x) != m.NumFeatures {
 		panic(fmt.Sprintf("core: KernelModel.PredictDense: row has %d features, model %d", len(x), m.NumFeatures))
+	}
+	if pre.blk != nil {
+		return m.blockPredict(pre.blk, x, nil, nil, false)
 	}
 	if pre.scratch <= maxStackKernel {
 		var buf [maxStackKernel]float64
@@ -458,6 +468,9 @@ func (m *KernelModel) PredictSparse(index []int32, value []float32) float64 {
 	pre := m.prepared()
 	if len(index) != len(value) {
 		panic("core: KernelModel.PredictSparse: index and value lengths differ")
+	}
+	if pre.blk != nil {
+		return m.blockPredict(pre.blk, nil, index, value, true)
 	}
 	if pre.scratch <= maxStackKernel {
 		var buf [maxStackKernel]float64
@@ -481,6 +494,10 @@ func (m *KernelModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	}
 	rows := len(x) / n
 	dst = dst[:rows]
+	if b := m.prepared().blk; b != nil {
+		m.blockPredictMatrix(b, dst, x)
+		return dst
+	}
 	for i := range dst {
 		dst[i] = m.PredictDense(x[i*n : i*n+n])
 	}
@@ -504,15 +521,22 @@ func (m *KernelModel) PredictBatch(dst []float64, ds *Dataset) []float64 {
 // predicts a row in time proportional to its support vectors, so a large
 // batch is worth the goroutines, which it allocates.
 func (m *KernelModel) PredictBatchParallel(dst []float64, ds *Dataset, workers int) []float64 {
-	m.prepared()
+	pre := m.prepared()
 	dst = dst[:ds.Len()]
-	const chunk = 64 // rows a worker takes at a time
+	chunk := 64 // rows a worker takes at a time
+	if pre.blk != nil {
+		chunk = pre.blk.rows
+	}
 	ParallelChunks(len(dst), chunk, workers, func(from, to int) { m.predictRows(dst, ds, from, to) })
 	return dst
 }
 
 // predictRows predicts rows [from, to) of ds into dst[from:to].
 func (m *KernelModel) predictRows(dst []float64, ds *Dataset, from, to int) {
+	if b := m.prepared().blk; b != nil {
+		m.blockPredictRows(b, dst, ds, from, to)
+		return
+	}
 	for i := from; i < to; i++ {
 		switch {
 		case !ds.IsDense():
@@ -530,6 +554,9 @@ func (m *KernelModel) predictRows(dst []float64, ds *Dataset, from, to int) {
 // their extra features only in RBF's ‖x‖², as for sparse rows.
 func (m *KernelModel) predictDenseAnyWidth(x []float32) float64 {
 	pre := m.prepared()
+	if pre.blk != nil {
+		return m.blockPredict(pre.blk, x, nil, nil, false)
+	}
 	bp := pre.pool.Get().(*[]float64)
 	m.kernelDense(*bp, x, pre)
 	v := m.predictWith(pre, *bp)

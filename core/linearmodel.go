@@ -237,10 +237,14 @@ func (m *LinearModel) sparseOne(index []int32, value []float32, k int) float64 {
 // PredictBatch writes the prediction of every row of ds to dst[:ds.Len()]
 // and returns that slice. A dense ds may be wider or narrower than the
 // model: features past NumFeatures are ignored and missing ones read as
-// zero, as for sparse rows. It allocates nothing. It panics if len(dst) <
-// ds.Len().
+// zero, as for sparse rows. A dense ds of the model's width takes the
+// blocked path of PredictDenseBatch. It allocates nothing once warm. It
+// panics if len(dst) < ds.Len().
 func (m *LinearModel) PredictBatch(dst []float64, ds *Dataset) []float64 {
 	dst = dst[:ds.Len()]
+	if ds.IsDense() && ds.NumFeatures() == m.NumFeatures && m.blockedDense(dst, ds.x[:len(dst)*m.NumFeatures]) {
+		return dst
+	}
 	for i := range dst {
 		if ds.IsDense() {
 			dst[i] = m.predictAnyWidth(ds.DenseRow(i))
@@ -284,8 +288,10 @@ func (m *LinearModel) predictAnyWidth(x []float32) float64 {
 }
 
 // PredictDenseBatch writes the predictions of the rows of the row-major
-// matrix x (len(x) = rows × NumFeatures) to dst and returns dst[:rows]. It
-// allocates nothing. It panics on a size mismatch.
+// matrix x (len(x) = rows × NumFeatures) to dst and returns dst[:rows].
+// Batches of 8 rows or more take the blocked float32 path of
+// linearblock.go. It allocates nothing once warm. It panics on a size
+// mismatch.
 func (m *LinearModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	n := m.NumFeatures
 	if n == 0 || len(x)%n != 0 {
@@ -293,6 +299,9 @@ func (m *LinearModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	}
 	rows := len(x) / n
 	dst = dst[:rows]
+	if m.blockedDense(dst, x) {
+		return dst
+	}
 	for i := range dst {
 		dst[i] = m.PredictDense(x[i*n : i*n+n])
 	}

@@ -10,30 +10,66 @@ import (
 // -s numbers, so they mean the same thing on the command line and in files.
 type LinearSolver int
 
-// The formulations DCD solves (Hsieh et al. 2008; Ho & Lin 2012).
+// The formulations: duals solved by DCD (Hsieh et al. 2008; Ho & Lin 2012),
+// primals by the trust-region Newton method (Lin, Weng & Keerthi 2008).
 const (
-	L2LossSVCDual LinearSolver = 1  // -s 1: L2-regularized L2-loss SVC, dual (LIBLINEAR's default)
-	L1LossSVCDual LinearSolver = 3  // -s 3: L2-regularized L1-loss SVC, dual
-	L2LossSVRDual LinearSolver = 12 // -s 12: L2-regularized L2-loss SVR, dual
-	L1LossSVRDual LinearSolver = 13 // -s 13: L2-regularized L1-loss SVR, dual
+	L2Logistic      LinearSolver = 0  // -s 0: L2-regularized logistic regression, primal
+	L2LossSVCDual   LinearSolver = 1  // -s 1: L2-regularized L2-loss SVC, dual (LIBLINEAR's default)
+	L2LossSVCPrimal LinearSolver = 2  // -s 2: L2-regularized L2-loss SVC, primal
+	L1LossSVCDual   LinearSolver = 3  // -s 3: L2-regularized L1-loss SVC, dual
+	L2LossSVRPrimal LinearSolver = 11 // -s 11: L2-regularized L2-loss SVR, primal
+	L2LossSVRDual   LinearSolver = 12 // -s 12: L2-regularized L2-loss SVR, dual
+	L1LossSVRDual   LinearSolver = 13 // -s 13: L2-regularized L1-loss SVR, dual
 )
 
 func (s LinearSolver) valid() bool {
 	switch s {
-	case L2LossSVCDual, L1LossSVCDual, L2LossSVRDual, L1LossSVRDual:
+	case L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual:
 		return true
 	}
 	return false
 }
 
 // IsRegression reports whether s is an SVR formulation.
-func (s LinearSolver) IsRegression() bool { return s == L2LossSVRDual || s == L1LossSVRDual }
+func (s LinearSolver) IsRegression() bool {
+	return s == L2LossSVRPrimal || s == L2LossSVRDual || s == L1LossSVRDual
+}
+
+// IsPrimal reports whether s is solved in the primal (by TRON).
+func (s LinearSolver) IsPrimal() bool {
+	return s == L2LossSVCPrimal || s == L2LossSVRPrimal || s == L2Logistic
+}
+
+// hasL2Loss reports whether s has the squared loss, or is logistic
+// regression: the formulations whose dual solution follows from w, so that
+// they warm-start through the primal (TRON).
+func (s LinearSolver) hasL2Loss() bool {
+	return s == L2LossSVCDual || s == L2LossSVCPrimal || s == L2LossSVRPrimal || s == L2LossSVRDual || s == L2Logistic
+}
+
+// DefaultEps returns LIBLINEAR's default stopping tolerance (-e) for s:
+// 0.01 for -s 0 and -s 2, 0.001 for -s 11, 0.1 for the duals.
+func DefaultEps(s LinearSolver) float64 {
+	switch s {
+	case L2LossSVCPrimal, L2Logistic:
+		return 0.01
+	case L2LossSVRPrimal:
+		return 0.001
+	}
+	return 0.1
+}
 
 // String returns LIBLINEAR's name for the formulation.
 func (s LinearSolver) String() string {
 	switch s {
+	case L2Logistic:
+		return "L2R_LR"
 	case L2LossSVCDual:
 		return "L2R_L2LOSS_SVC_DUAL"
+	case L2LossSVCPrimal:
+		return "L2R_L2LOSS_SVC"
+	case L2LossSVRPrimal:
+		return "L2R_L2LOSS_SVR"
 	case L1LossSVCDual:
 		return "L2R_L1LOSS_SVC_DUAL"
 	case L2LossSVRDual:
@@ -56,23 +92,35 @@ type LinearParams struct {
 	Solver LinearSolver
 	// C is the cost of a loss unit (-c), > 0.
 	C float64
-	// Eps is the stopping tolerance (-e), > 0. For SVC it bounds the
-	// largest projected-gradient violation (max PG − min PG), as LIBLINEAR
-	// does. For SVR it bounds the 1-norm of the projected gradient, relative
-	// to its value at β = 0 unless AbsoluteEps is set.
+	// Eps is the stopping tolerance (-e), > 0; DefaultEps gives
+	// LIBLINEAR's per solver. For dual SVC it bounds the largest
+	// projected-gradient violation (max PG − min PG), as LIBLINEAR does.
+	// For dual SVR it bounds the 1-norm of the projected gradient, relative
+	// to its value at β = 0 unless AbsoluteEps is set. For the primal
+	// solvers it bounds ‖∇f(w)‖ relative to ‖∇f(0)‖, times
+	// max(min(#pos, #neg), 1)/#rows for SVC (LIBLINEAR's rule).
 	Eps float64
-	// AbsoluteEps makes the SVR test absolute: ‖∇ᴾf(β)‖₁ ≤ Eps. The
+	// AbsoluteEps makes the dual SVR test absolute: ‖∇ᴾf(β)‖₁ ≤ Eps. The
 	// relative test's scale is computed at β = 0 whatever the starting
 	// point, so a warm start is held to the same test as a cold one.
 	AbsoluteEps bool
+	// PrimalTwin trains the L2-loss duals -s 1 and -s 12 through their
+	// primal twins (the same problems as -s 2 and -s 11) by TRON, cold and
+	// warm, as an incremental trainer should: a warm-started primal Newton
+	// method saves far more than DCD's warm start when rows are added. The
+	// stopping rule is then the primal's, at Eps times 0.1 (-s 1) or 0.01
+	// (-s 12), the ratio of LIBLINEAR's default tolerances; the model and
+	// its dual variables are those of the dual formulation as usual. The
+	// daemon and the C ABI trainer set it unless told otherwise (-twin 0).
+	PrimalTwin bool
 	// P is the width of the ε-insensitive loss for SVR (-p), ≥ 0.
 	P float64
 	// Bias is the value of the bias pseudo-feature (-B); negative: no bias.
 	Bias float64
 	// Weights scale C per class (-wi).
 	Weights []ClassWeight
-	// MaxIter caps the outer passes of each binary subproblem; a run that
-	// hits it reports Converged = false.
+	// MaxIter caps the outer passes (DCD) or Newton iterations (TRON) of
+	// each binary subproblem; a run that hits it reports Converged = false.
 	MaxIter int
 	// Seed seeds the solver's random permutations: equal inputs and seeds
 	// give equal models, bit for bit.
@@ -107,7 +155,7 @@ func (p *LinearParams) Validate() error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
 	case !p.Solver.valid():
-		return bad("unknown solver -s %d (want 1, 3, 12 or 13)", int(p.Solver))
+		return bad("unknown solver -s %d (want 0, 1, 2, 3, 11, 12 or 13)", int(p.Solver))
 	case !(p.C > 0) || !finite(p.C):
 		return bad("C = %v, want C > 0", p.C)
 	case !(p.Eps > 0) || !finite(p.Eps):
@@ -144,10 +192,18 @@ type SolveResult struct {
 	// Label is the positive class of a one-vs-rest or binary subproblem
 	// (0 for regression).
 	Label int32
-	// Iterations counts outer passes over the active set.
+	// Iterations counts outer passes over the active set (DCD) or Newton
+	// iterations (TRON, -s 2 and -s 11).
 	Iterations int
-	// Updates counts coordinate steps: one per visited variable.
+	// Updates counts the rows read: for DCD one per visited variable (a
+	// coordinate step); for TRON every row a function, gradient or
+	// Hessian-vector product read. It measures work in the same unit for
+	// both methods.
 	Updates int64
+	// NewtonIterations and HessianProducts count TRON's accepted Newton
+	// steps and Hessian-vector products (its CG steps): those of -s 2 and
+	// -s 11, and of the primal warm start of -s 1 and -s 12.
+	NewtonIterations, HessianProducts int
 	// DualObjective is f(α), the dual objective as the papers state it, to
 	// be minimized: ½αᵀQ̄α − eᵀα for SVC and ½βᵀQ̄β − yᵀβ + p‖β‖₁ for SVR.
 	// It is the "Objective value" LIBLINEAR prints.
@@ -169,8 +225,10 @@ type TrainResult struct {
 	Subproblems []SolveResult
 	// Iterations is the largest outer pass count of a subproblem.
 	Iterations int
-	// Updates is the total number of coordinate steps.
+	// Updates is the total number of rows read (coordinate steps for DCD).
 	Updates int64
+	// NewtonIterations and HessianProducts are TRON's, summed.
+	NewtonIterations, HessianProducts int
 	// DualObjective, PrimalObjective and DualityGap are summed over the
 	// subproblems.
 	DualObjective, PrimalObjective, DualityGap float64

@@ -22,9 +22,47 @@ type LinearDual struct {
 	Alpha [][]float64
 }
 
-// LinearTrainer trains linear SVMs by dual coordinate descent. Its work
-// buffers are sized at construction for a row and feature capacity, so
-// training allocates nothing per pass; Train allocates only its outputs.
+// LinearPrimal is a primal warm start: one weight vector per decision
+// function, as a previous model holds them (PrimalOf).
+type LinearPrimal struct {
+	// Labels names each vector's positive class (nil for regression).
+	Labels []int32
+	// W[k] holds decision function k's feature weights; a vector shorter
+	// than the data set's features is extended with zeros, a longer one
+	// cut.
+	W [][]float64
+	// BiasW[k] is decision function k's bias weight (nil: zero).
+	BiasW []float64
+}
+
+// PrimalOf returns m's weights as a primal warm start.
+func PrimalOf(m *LinearModel) *LinearPrimal {
+	nrW, n := m.NrW(), m.NumFeatures
+	p := &LinearPrimal{W: make([][]float64, nrW)}
+	if !m.IsRegression() {
+		p.Labels = append([]int32(nil), m.Labels[:nrW]...)
+	}
+	if m.Bias >= 0 {
+		p.BiasW = make([]float64, nrW)
+	}
+	for k := range nrW {
+		w := make([]float64, n)
+		for j := range w {
+			w[j] = float64(m.W[j*nrW+k])
+		}
+		p.W[k] = w
+		if m.Bias >= 0 {
+			p.BiasW[k] = float64(m.W[n*nrW+k])
+		}
+	}
+	return p
+}
+
+// LinearTrainer trains linear SVMs: the duals by dual coordinate descent,
+// the primals (-s 2, -s 11) by the trust-region Newton method, which also
+// warm-starts the L2-loss duals (see Train). Its work buffers are sized at
+// construction for a row and feature capacity, so training allocates
+// nothing per pass; Train allocates only its outputs.
 //
 // A LinearTrainer is not safe for concurrent use; it runs its own
 // goroutines (up to Params.Threads) inside Train.
@@ -42,6 +80,22 @@ type dcdWorker struct {
 	svr dcdSVR
 	y   []int8
 	QD  []float64
+	primalWorker
+}
+
+// primalWorker is the TRON part of a worker, allocated for the L2-loss
+// formulations and logistic regression only: the solver's vectors, w, and
+// per row the margins z and the index set I of the objective (logistic
+// regression keeps its Hessian weights in the worker's QD instead, which
+// only DCD uses).
+type primalWorker struct {
+	tron tron
+	w    []float64
+	z    []float64
+	I    []int32
+	fsvc l2svcFun
+	fsvr l2svrFun
+	flr  lrFun
 }
 
 // LinearTrainerBytes returns the memory, in bytes, that NewLinearTrainer
@@ -49,6 +103,9 @@ type dcdWorker struct {
 // size query for budgeting an edge device.
 func LinearTrainerBytes(p LinearParams, capRows, capFeatures int) int {
 	perWorker := capRows*(4+1+8) + (capFeatures+1)*8 // index, y, QD; w
+	if p.Solver.hasL2Loss() {
+		perWorker += capRows*(8+4) + (tronBuffers+1)*(capFeatures+1)*8 // z, I; TRON's vectors, w
+	}
 	return perWorker * p.workerCount()
 }
 
@@ -85,6 +142,12 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 			wk.y = make([]int8, capRows)
 			wk.svc.index, wk.svc.w = index, w
 		}
+		if p.Solver.hasL2Loss() {
+			wk.tron = newTRON(capFeatures + 1)
+			wk.w = make([]float64, capFeatures+1)
+			wk.z = make([]float64, capRows)
+			wk.I = make([]int32, capRows)
+		}
 	}
 	return t, nil
 }
@@ -102,16 +165,51 @@ func TrainLinear(ds *Dataset, p LinearParams) (*LinearModel, *LinearDual, error)
 	return t.Train(ds, nil)
 }
 
-// Train trains on every row of ds. warm, when not nil, holds dual variables
-// aligned with ds's rows (a previous run's, with rows kept in place and new
-// rows at zero); each decision function starts from the vector of the same
-// positive class, or from zero when there is none. The solver clips them to
-// the new bounds and rebuilds w.
-//
-// It returns the model and its dual variables. Errors: ErrLabels wrapped for
-// unusable labels; a panic if ds exceeds the trainer's capacity or warm's
-// vectors are not ds.Len() long.
+// Train trains on every row of ds, warm-started from warm when it is not
+// nil: TrainFrom(ds, warm, nil).
 func (t *LinearTrainer) Train(ds *Dataset, warm *LinearDual) (*LinearModel, *LinearDual, error) {
+	return t.TrainFrom(ds, warm, nil)
+}
+
+// TrainFrom trains on every row of ds. warm, when not nil, holds dual
+// variables aligned with ds's rows (a previous run's, with rows kept in
+// place and new rows at zero); each decision function starts from the
+// vector of the same positive class, or from zero when there is none.
+// start, when not nil, is a primal starting point (for example
+// PrimalOf(previous model)), matched to the decision functions by positive
+// class in the same way.
+//
+// What a run does with them depends on the formulation:
+//   - L1-loss duals (-s 3, -s 13): DCD from warm, clipped to the new
+//     bounds; start is not used (w does not determine their α).
+//   - Primals (-s 2, -s 11), and the L2-loss duals trained through their
+//     primal twins (Params.PrimalTwin): TRON from start, else from
+//     w = Σ y_i α_i x_i (Σ β_i x_i) rebuilt from warm, else from 0. A
+//     warm-started primal Newton method stops after few iterations when
+//     rows are added (Tsai, Lin & Lin 2014). start is the better point when
+//     the previous run was a primal one: the α a primal run returns are
+//     exact only at the optimum, and w rebuilt from them is only as good
+//     as the run's tolerance.
+//   - L2-loss duals (-s 1, -s 12) otherwise: DCD from warm; or, given
+//     start and no warm vector, TRON from start until the dual's own
+//     stopping test holds at the α its w determines (DCD finishes if TRON
+//     cannot get there). A DCD warm start is the cheaper of the two under
+//     the dual's test, which is why the incremental trainers use
+//     PrimalTwin instead.
+//
+// Every run returns dual variables consistent with its model's w (for an
+// L2-loss formulation α_i = 2C_i·max(0, 1 − y_i wᵀx_i), β likewise), so
+// any later run can be warm-started from them. Errors: ErrLabels wrapped
+// for unusable labels; a panic if ds exceeds the trainer's capacity or
+// warm's vectors are not ds.Len() long.
+func (t *LinearTrainer) TrainFrom(ds *Dataset, warm *LinearDual, start *LinearPrimal) (*LinearModel, *LinearDual, error) {
+	if !t.params.Solver.hasL2Loss() {
+		start = nil
+	}
+	return t.train(ds, warm, start)
+}
+
+func (t *LinearTrainer) train(ds *Dataset, warm *LinearDual, warmW *LinearPrimal) (*LinearModel, *LinearDual, error) {
 	l, n := ds.Len(), ds.NumFeatures()
 	if l > t.capRows || n > t.capFeatures {
 		panic(fmt.Sprintf("core: LinearTrainer.Train: %d rows × %d features exceed the capacity %d × %d",
@@ -134,15 +232,31 @@ func (t *LinearTrainer) Train(ds *Dataset, warm *LinearDual) (*LinearModel, *Lin
 	dual := &LinearDual{}
 	if p.Solver.IsRegression() {
 		dual.Alpha = [][]float64{make([]float64, l)}
+		warmed := false // a dual warm start
 		if warm != nil && len(warm.Alpha) == 1 && warm.Labels == nil {
 			copy(dual.Alpha[0], warm.Alpha[0])
+			warmed = true
 		}
 		wk := &t.workers[0]
-		s := &wk.svr
-		s.init(ds, dual.Alpha[0], wk.QD, p.C, p.P, p.Solver == L1LossSVRDual, p.Bias, p.Eps, p.AbsoluteEps, subSeed(p.Seed, 0))
-		res := s.solve(p.MaxIter, p.C, p.Solver == L1LossSVRDual)
-		m.W = make([]float32, len(s.w))
-		for j, v := range s.w {
+		var start *startW
+		if warmW != nil && len(warmW.W) == 1 && warmW.Labels == nil {
+			start = &startW{w: warmW.W[0]}
+			if warmW.BiasW != nil {
+				start.b = warmW.BiasW[0]
+			}
+		}
+		var res SolveResult
+		var w []float64
+		if p.usesTRON(start != nil && !warmed) {
+			res, w = t.primalSVR(wk, ds, dual.Alpha[0], start, warmed || start != nil)
+		} else {
+			s := &wk.svr
+			s.init(ds, dual.Alpha[0], wk.QD, p.C, p.P, p.Solver == L1LossSVRDual, p.Bias, p.Eps, p.AbsoluteEps, subSeed(p.Seed, 0))
+			res = s.solve(p.MaxIter, p.C, p.Solver == L1LossSVRDual)
+			w = s.w
+		}
+		m.W = make([]float32, len(w))
+		for j, v := range w {
 			m.W[j] = float32(v)
 		}
 		m.Result = summarize([]SolveResult{res}, dual.Alpha)
@@ -157,12 +271,16 @@ func (t *LinearTrainer) Train(ds *Dataset, warm *LinearDual) (*LinearModel, *Lin
 	nrW := m.NrW()
 	dual.Labels = make([]int32, nrW)
 	dual.Alpha = make([][]float64, nrW)
+	warmed := make([]bool, nrW) // a dual warm start
+	starts := make([]*startW, nrW)
 	for k := range dual.Alpha {
 		dual.Labels[k] = labels[k]
 		dual.Alpha[k] = make([]float64, l)
 		if a := warmVector(warm, labels, labels[k]); a != nil {
 			copy(dual.Alpha[k], a)
+			warmed[k] = true
 		}
+		starts[k] = primalVector(warmW, labels, labels[k])
 	}
 	rows := m.weightRows()
 	m.W = make([]float32, rows*nrW)
@@ -184,14 +302,23 @@ func (t *LinearTrainer) Train(ds *Dataset, warm *LinearDual) (*LinearModel, *Lin
 		if nrW == 1 {
 			Cn = p.C * p.weightOf(labels[1])
 		}
-		l1 := p.Solver == L1LossSVCDual
-		s := &wk.svc
-		s.init(ds, y, dual.Alpha[k], wk.QD, Cp, Cn, l1, p.Bias, p.Eps, subSeed(p.Seed, k))
-		res := s.solve(p.MaxIter, Cp, Cn, l1)
+		var res SolveResult
+		var w []float64
+		if p.Solver == L2Logistic {
+			res, w = t.primalLR(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil)
+		} else if p.usesTRON(starts[k] != nil && !warmed[k]) {
+			res, w = t.primalSVC(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil, k)
+		} else {
+			l1 := p.Solver == L1LossSVCDual
+			s := &wk.svc
+			s.init(ds, y, dual.Alpha[k], wk.QD, Cp, Cn, l1, p.Bias, p.Eps, subSeed(p.Seed, k))
+			res = s.solve(p.MaxIter, Cp, Cn, l1)
+			w = s.w
+		}
 		res.Label = pos
 		results[k] = res
 		for j := range rows {
-			m.W[j*nrW+k] = float32(s.w[j])
+			m.W[j*nrW+k] = float32(w[j])
 		}
 	}
 
@@ -281,6 +408,8 @@ func summarize(results []SolveResult, alpha [][]float64) TrainResult {
 	for _, s := range results {
 		r.Iterations = max(r.Iterations, s.Iterations)
 		r.Updates += s.Updates
+		r.NewtonIterations += s.NewtonIterations
+		r.HessianProducts += s.HessianProducts
 		r.DualObjective += s.DualObjective
 		r.PrimalObjective += s.PrimalObjective
 		r.DualityGap += s.DualityGap

@@ -63,8 +63,9 @@ type Kernel struct {
 	sourceCRC uint32
 	created   int64
 
-	scratch int       // float64 scratch entries a prediction needs
-	pool    sync.Pool // *kernelScratch
+	scratch int           // float64 scratch entries a prediction needs
+	pool    sync.Pool     // *kernelScratch
+	blk     *kernelBlocks // blocked batch prediction (kernelblock.go), or nil
 }
 
 // TrainSummary is what a quantized kernel model keeps of its float model's
@@ -405,6 +406,7 @@ func newKernel(p *kernelParts) *Kernel {
 		m.scratch += core.ProbabilityScratch(nr)
 	}
 	m.pool.New = func() any { return m.newScratch() }
+	m.blk = newKernelBlocks(m)
 	return m
 }
 

@@ -417,6 +417,10 @@ func (m *Kernel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	}
 	rows := len(x) / n
 	dst = dst[:rows]
+	if m.blk != nil && rows > 1 {
+		m.blockPredictMatrix(m.blk, dst, x)
+		return dst
+	}
 	s := m.getScratch()
 	for i := range dst {
 		m.kernelDense(s, x[i*n:i*n+n])
@@ -449,6 +453,10 @@ func (m *Kernel) PredictBatchParallel(dst []float64, ds *core.Dataset, workers i
 
 // predictRows predicts rows [from, to) of ds into dst[from:to].
 func (m *Kernel) predictRows(dst []float64, ds *core.Dataset, from, to int) {
+	if m.blk != nil && to-from > 1 {
+		m.blockPredictRows(m.blk, dst, ds, from, to)
+		return
+	}
 	s := m.getScratch()
 	for i := from; i < to; i++ {
 		if ds.IsDense() {

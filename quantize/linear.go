@@ -489,8 +489,10 @@ func (m *Linear) PredictSparse(index []int32, value []float32) float64 {
 }
 
 // PredictDenseBatch writes the predictions of the rows of the row-major
-// matrix x (len(x) = rows × NumFeatures) to dst and returns dst[:rows]. It
-// allocates nothing once warm. It panics on a size mismatch.
+// matrix x (len(x) = rows × NumFeatures) to dst and returns dst[:rows].
+// Batches of 8 rows or more take the blocked float32 path of
+// linearblock.go. It allocates nothing once warm. It panics on a size
+// mismatch.
 func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	n := m.nf
 	if n == 0 || len(x)%n != 0 {
@@ -498,6 +500,9 @@ func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	}
 	rows := len(x) / n
 	dst = dst[:rows]
+	if m.blockedDense(dst, x) {
+		return dst
+	}
 	for i := range dst {
 		dst[i] = m.predictDense(x[i*n : i*n+n])
 	}
@@ -511,6 +516,9 @@ func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
 // once warm. It panics if len(dst) < ds.Len().
 func (m *Linear) PredictBatch(dst []float64, ds *core.Dataset) []float64 {
 	dst = dst[:ds.Len()]
+	if ds.IsDense() && ds.NumFeatures() == m.nf && m.blockedDense(dst, ds.DenseMatrix()) {
+		return dst
+	}
 	for i := range dst {
 		if ds.IsDense() {
 			x := ds.DenseRow(i)

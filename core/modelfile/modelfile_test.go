@@ -645,7 +645,7 @@ func TestMarshalRefusesInvalid(t *testing.T) {
 	cases := map[string]func(*core.LinearModel){
 		"W short":        func(m *core.LinearModel) { m.W = m.W[1:] },
 		"one label":      func(m *core.LinearModel) { m.Labels = m.Labels[:1] },
-		"unknown solver": func(m *core.LinearModel) { m.Solver = 2 },
+		"unknown solver": func(m *core.LinearModel) { m.Solver = 4 },
 		"NaN bias":       func(m *core.LinearModel) { m.Bias = math.NaN() },
 		"too many labels": func(m *core.LinearModel) {
 			m.NumFeatures, m.Bias, m.W = 0, -1, nil

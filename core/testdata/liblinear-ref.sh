@@ -19,3 +19,33 @@ for s in 1 3; do
 	run digits "$s" digits.train digits.test
 done
 for s in 12 13; do run diabetes "$s" diabetes.train diabetes.test; done
+
+# The primal solvers (-s 0, -s 2, -s 11): LIBLINEAR prints no objective for them,
+# so the primal objective of its model is computed from the weights in the
+# model file (liblinear-primal.awk, which needs the same -c and -p).
+primal() { # name "options" C P train test
+	liblinear-train -q -e 0.0001 $2 "$5" "$tmp/m"
+	obj=$(awk -v C="$3" -v P="$4" -f liblinear-primal.awk "$tmp/m" "$5")
+	res=$(liblinear-predict "$6" "$tmp/m" "$tmp/p" | paste -sd' ' -)
+	echo "$1 $2: primal objectives [$obj] $res"
+}
+primal heart_scale "-s 2" 1 0.1 heart_scale heart_scale
+primal heart_scale "-s 2 -B 1 -c 4" 4 0.1 heart_scale heart_scale
+primal breast_cancer "-s 2" 1 0.1 breast_cancer.train breast_cancer.test
+primal debdesc_bin "-s 2" 1 0.1 debdesc_bin.train debdesc_bin.test
+primal digits "-s 2" 1 0.1 digits.train digits.test
+primal digits "-s 2 -B 1" 1 0.1 digits.train digits.test
+primal heart_scale "-s 0" 1 0.1 heart_scale heart_scale
+primal breast_cancer "-s 0" 1 0.1 breast_cancer.train breast_cancer.test
+primal debdesc_bin "-s 0" 1 0.1 debdesc_bin.train debdesc_bin.test
+primal digits "-s 0 -B 1" 1 0.1 digits.train digits.test
+primal diabetes "-s 11" 1 0.1 diabetes.train diabetes.test
+primal diabetes "-s 11 -B 1 -c 10" 10 0.1 diabetes.train diabetes.test
+
+# The C search (-C), on liblinear-train's own folds (glibc rand() from its
+# default seed), which FindLinearC reuses.
+for c in "heart_scale -s 2" "breast_cancer.train -s 2" "debdesc_bin.train -s 2" "digits.train -s 2" \
+	"heart_scale -s 0" "breast_cancer.train -s 0"; do
+	set -- $c
+	echo "-C $2 $3 $1: $(liblinear-train -C "$2" "$3" "$1" 2>&1 | grep 'Best C')"
+done

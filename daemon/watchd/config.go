@@ -207,7 +207,9 @@ func parseTrainOptions(s string) (trainSpec, error) {
 	} else {
 		var o core.LinearOptions
 		o, rest, err = core.ParseLinearOptions(args)
-		spec.linear, folds = o.Params, o.CrossValidation
+		// -s 1 and -s 12 retrain through their primal twins (-twin 0
+		// opts out): a warm-started Newton method is what pays here.
+		spec.linear, folds = o.Incremental(), o.CrossValidation
 	}
 	switch {
 	case err != nil:

@@ -183,7 +183,13 @@ type Daemon struct {
 	// persisted: after a restart the warm start is α alone. core checks
 	// that it fits (kernel, bounds, a hash of the rows and α it covers) and
 	// ignores it otherwise.
-	kgrad    *core.KernelGradient
+	kgrad *core.KernelGradient
+	// lstart is the last linear run's w, the primal start of the next:
+	// the stored α give w only as exactly as the run's tolerance (a primal
+	// run's are exact only at the optimum), so the model's own w is the
+	// better start. Never persisted: after a restart the start is
+	// rebuilt from α. core uses it only for the L2-loss formulations.
+	lstart   *core.LinearPrimal
 	retrains int // since start; drives ColdEvery
 
 	// watching is whether the layout exists and incoming/ is watched, as
@@ -926,18 +932,21 @@ func (d *Daemon) trainLinear(ds *core.Dataset, name string, held int) (*run, err
 		d.log.Info("stored dual is of the other kind: training cold", "stored", "kernel", "training", "linear")
 	}
 	start := time.Now()
-	m, dual, err := d.trainer.Train(ds, warm)
+	m, dual, err := d.trainer.TrainFrom(ds, warm, d.lstart)
 	elapsed := time.Since(start)
 	if err != nil {
 		return nil, err
 	}
+	primalStart := d.lstart != nil
+	d.lstart = core.PrimalOf(m)
 	d.retrains++
 	d.metrics.retrainSeconds.Update(elapsed.Seconds())
 	d.metrics.warmUpdates.Set(float64(m.Result.Updates))
 	d.metrics.warmIterations.Set(float64(m.Result.Iterations))
-	d.log.Info("retrained", "kind", "linear", "batch", name, "warm", warm != nil, "samples", ds.Len(), "held_back", held,
-		"iterations", m.Result.Iterations, "updates", m.Result.Updates, "support_vectors", m.Result.NumSV,
-		"converged", m.Result.Converged, "seconds", elapsed.Seconds())
+	d.log.Info("retrained", "kind", "linear", "batch", name, "warm", warm != nil, "primal_start", primalStart,
+		"samples", ds.Len(), "held_back", held, "iterations", m.Result.Iterations, "updates", m.Result.Updates,
+		"hessian_products", m.Result.HessianProducts, "objective", m.Result.PrimalObjective,
+		"support_vectors", m.Result.NumSV, "converged", m.Result.Converged, "seconds", elapsed.Seconds())
 	if d.cfg.ColdEvery > 0 && d.retrains%d.cfg.ColdEvery == 0 {
 		d.coldSolveLinear(ds, m)
 	}
@@ -1053,7 +1062,10 @@ func (d *Daemon) commit() error {
 }
 
 // coldSolveLinear trains from α = 0 on the same rows to measure what the
-// warm start saved, in coordinate updates; the cold model is discarded.
+// warm start saved, in rows read (coordinate updates for DCD; function,
+// gradient and Hessian-vector passes for TRON); the cold model is
+// discarded. The primal objectives are logged too: the warm run must reach
+// the cold one's optimum, to the tolerance.
 func (d *Daemon) coldSolveLinear(ds *core.Dataset, warm *core.LinearModel) {
 	start := time.Now()
 	cold, _, err := d.trainer.Train(ds, nil)
@@ -1071,6 +1083,8 @@ func (d *Daemon) coldSolveLinear(ds *core.Dataset, warm *core.LinearModel) {
 	d.log.Info("cold solve for comparison", "kind", "linear", "samples", ds.Len(),
 		"warm_updates", warm.Result.Updates, "cold_updates", cold.Result.Updates,
 		"warm_iterations", warm.Result.Iterations, "cold_iterations", cold.Result.Iterations,
+		"warm_hessian_products", warm.Result.HessianProducts, "cold_hessian_products", cold.Result.HessianProducts,
+		"warm_objective", warm.Result.PrimalObjective, "cold_objective", cold.Result.PrimalObjective,
 		"warm_cold_ratio", ratio, "seconds", time.Since(start).Seconds())
 }
 

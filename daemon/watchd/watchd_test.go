@@ -191,7 +191,7 @@ func TestIngestEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts, _, _ := core.ParseLinearOptions(strings.Fields(cfg.TrainOptions))
-	want, _, err := core.TrainLinear(ds, opts.Params)
+	want, _, err := core.TrainLinear(ds, opts.Incremental())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +334,7 @@ func TestRecoverUnpublished(t *testing.T) {
 		t.Errorf("store: %d rows, generation %d, published %d; want 30, 1, 1", st.Len(), st.Generation(), st.Published())
 	}
 	opts, _, _ := core.ParseLinearOptions(strings.Fields(cfg.TrainOptions))
-	want, _, err := core.TrainLinear(batch, opts.Params)
+	want, _, err := core.TrainLinear(batch, opts.Incremental())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -512,7 +512,7 @@ func trainText(t *testing.T, cfg Config, text string) (*core.LinearModel, *core.
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, dual, err := core.TrainLinear(ds, opts.Params)
+	m, dual, err := core.TrainLinear(ds, opts.Incremental())
 	if err != nil {
 		t.Fatal(err)
 	}

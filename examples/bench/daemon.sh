@@ -17,9 +17,9 @@
 #
 # What is measured, per batch, from the daemon's JSON log records:
 #   "batch added"                rows stored after the batch;
-#   "retrained"                  the warm retrain (from the stored α; the first
-#                                batch has none): outer iterations, coordinate
-#                                updates, support vectors, seconds;
+#   "retrained"                  the warm retrain (from the stored α and the last
+#                                w; the first batch has none): iterations, rows
+#                                read ("updates"), support vectors, seconds;
 #   "cold solve for comparison"  the same solve from α = 0: iterations, updates,
 #                                seconds, and warm/cold updates.
 # The store is sized to hold the whole file, so no row is evicted and both
@@ -143,10 +143,14 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 	cat "$tmp/table.md"
 	echo
 	echo "- warm: the daemon's retrain after the batch, started from the α it stored after the"
-	echo "  previous one (new rows start at α = 0); cold: \`--metrics.cold-every 1\`'s solve of the"
-	echo "  same rows from α = 0, whose model is discarded. Batch 1 has no stored α, so both are cold."
-	echo "- iterations: outer passes of dual coordinate descent; updates: coordinate steps; each"
-	echo "  visits one α (the work measure behind the daemon's warm_cold_ratio metric)."
+	echo "  previous one (new rows start at α = 0) and, for the L2-loss formulations, from the"
+	echo "  previous model's w; cold: \`--metrics.cold-every 1\`'s solve of the same rows from"
+	echo "  α = 0, whose model is discarded. Batch 1 has no stored α, so both are cold."
+	echo "- iterations: outer passes of dual coordinate descent, or Newton iterations of TRON (-s 2,"
+	echo "  -s 11, and -s 1/-s 12, which the daemon trains through their primal twins unless"
+	echo "  \`-twin 0\`); updates: rows read (a DCD coordinate step reads one; TRON reads rows in"
+	echo "  its function, gradient and Hessian-vector passes), the work measure behind the"
+	echo "  daemon's warm_cold_ratio metric."
 	echo "- seconds: in-process solver wall time from the daemon's log records."
 	echo "- Machine: $(nproc) CPU(s)${cpu:+, $cpu}; $(go env GOVERSION 2>/dev/null || echo go); $(date -u +%Y-%m-%d)."
 } >"$tmp/daemon.md"

@@ -14,7 +14,8 @@
 #   SVMGO_DATA   folder holding fashion.{train,test} (default: ~/.cache/libsvmgo;
 #                build them with `make bench-deps`)
 #   BENCH_CASES  cases to run, space or comma separated: debdesc, fashion
-#                (default: both)
+#                (the dual solvers: -s 1, -s 3 -B 1), debdesc2, fashion2 (the
+#                primal Newton method: -s 2, -s 2 -B 1) (default: all four)
 #   SVMGO        the svmgo binary to time (default: bin/svmgo, built by `make build`)
 #   BENCH_REPEAT runs per timing, median taken, at least 3 (default: 3); the
 #                runs alternate the tools: LIBLINEAR parse, LIBLINEAR train,
@@ -45,10 +46,10 @@ if [[ -n ${SVMGO_DATA:-} ]]; then SVMGO_DATA=$(abs "$SVMGO_DATA"); else SVMGO_DA
 if [[ -n ${SVMGO:-} ]]; then svmgo=$(abs "$SVMGO"); else svmgo=$root/bin/svmgo; fi
 cd "$root"
 
-cases=${BENCH_CASES:-debdesc fashion}
+cases=${BENCH_CASES:-debdesc fashion debdesc2 fashion2}
 cases=${cases//,/ }
 for c in $cases; do
-	case $c in debdesc | fashion) ;; *) die "unknown case '$c' in BENCH_CASES (want debdesc, fashion)" ;; esac
+	case $c in debdesc | fashion | debdesc2 | fashion2) ;; *) die "unknown case '$c' in BENCH_CASES (want debdesc, fashion, debdesc2, fashion2)" ;; esac
 done
 [[ -z ${BENCH_REPEAT:-} || ($BENCH_REPEAT =~ ^[1-9][0-9]*$ && $BENCH_REPEAT -ge 3) ]] ||
 	die "BENCH_REPEAT=$BENCH_REPEAT: want an integer of at least 3 (the README quotes medians of alternating runs)"
@@ -65,13 +66,15 @@ use_case() {
 	case $1 in
 	debdesc) train=$SHARED/debdesc_bin.train test=$SHARED/debdesc_bin.test opts="-s 1" label=debdesc_bin ;;
 	fashion) train=$SVMGO_DATA/fashion.train test=$SVMGO_DATA/fashion.test opts="-s 3 -B 1" label=Fashion-MNIST ;;
+	debdesc2) train=$SHARED/debdesc_bin.train test=$SHARED/debdesc_bin.test opts="-s 2" label=debdesc_bin ;;
+	fashion2) train=$SVMGO_DATA/fashion.train test=$SVMGO_DATA/fashion.test opts="-s 2 -B 1" label=Fashion-MNIST ;;
 	esac
 }
 for c in $cases; do
 	use_case "$c"
 	for f in "$train" "$test"; do
 		if [[ ! -r $f ]]; then
-			if [[ $c == fashion ]]; then
+			if [[ $c == fashion* ]]; then
 				die "missing $f: run 'make bench-deps' (or bash $SHARED/make-fashion-mnist.sh $SVMGO_DATA)"
 			fi
 			die "missing $f: set SHARED to the folder holding debdesc_bin.train/.test"
@@ -177,14 +180,16 @@ for c in $cases; do
 	op=$(median "${ourparse[@]}")
 	ot=$(median "${ourtrain[@]}")
 	ow=$(median "${ourwhole[@]}")
-	lliter=$(grep -o '#iter = [0-9]*' "$tmp/lltrain.out" | awk '$3 > m { m = $3 } END { print m + 0 }')
+	# DCD prints "#iter = N" per subproblem; TRON a line "iter N act ..." per
+	# Newton iteration.
+	lliter=$(awk '/#iter = / { v = $NF } /^iter / { v = $2 } v + 0 > m { m = v + 0 } END { print m + 0 }' "$tmp/lltrain.out")
 	llcapped=$(grep -c 'reaching max number of iterations' "$tmp/lltrain.out" || true)
 
 	rows+=("| $label | \`$opts\` | $lltool | $(fmt "$lp") | $(fmt "$lsolve")¹ | $(fmt "$lw") | $llacc |")
 	rows+=("| $label | \`$opts\` | svmgo | $(fmt "$op") | $(fmt "$ot") | $(fmt "$ow") | $ouracc |")
 	key="$label \`$opts\`" # the rows' first two cells: readme_tables.py's case name
 	ratios+=("- $key: solver ours/LIBLINEAR = $(ratio "$ot" "$lsolve"), whole command ours/LIBLINEAR = $(ratio "$ow" "$lw"), parse LIBLINEAR/ours = $(ratio "$lp" "$op")")
-	notes+=("- $key: measured $(date -u +%Y-%m-%d), medians of $reps alternating runs, $lltool; 1-minute load average $load0 before the runs, $load1 after; outer passes (largest over subproblems) LIBLINEAR $lliter, svmgo $(field "$line" iters); subproblems stopped by the iteration cap, not the -e test: LIBLINEAR $llcapped, svmgo $(field "$line" unconverged); svmgo coordinate updates $(field "$line" updates).")
+	notes+=("- $key: measured $(date -u +%Y-%m-%d), medians of $reps alternating runs, $lltool; 1-minute load average $load0 before the runs, $load1 after; outer passes or Newton iterations (largest over subproblems) LIBLINEAR $lliter, svmgo $(field "$line" iters); subproblems stopped by the iteration cap, not the -e test: LIBLINEAR $llcapped, svmgo $(field "$line" unconverged); svmgo rows read (coordinate updates for DCD) $(field "$line" updates).")
 done
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)

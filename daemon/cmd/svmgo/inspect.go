@@ -201,10 +201,13 @@ func showBytes(s *sheet, lay modelfile.Breakdown, names map[string]string, verbo
 // linearSolverText is LIBLINEAR's description of each solver (train's
 // usage text).
 var linearSolverText = map[core.LinearSolver]string{
-	core.L2LossSVCDual: "L2-regularized L2-loss support vector classification, dual",
-	core.L1LossSVCDual: "L2-regularized L1-loss support vector classification, dual",
-	core.L2LossSVRDual: "L2-regularized L2-loss support vector regression, dual",
-	core.L1LossSVRDual: "L2-regularized L1-loss support vector regression, dual",
+	core.L2Logistic:      "L2-regularized logistic regression, primal",
+	core.L2LossSVCDual:   "L2-regularized L2-loss support vector classification, dual",
+	core.L2LossSVCPrimal: "L2-regularized L2-loss support vector classification, primal",
+	core.L2LossSVRPrimal: "L2-regularized L2-loss support vector regression, primal",
+	core.L1LossSVCDual:   "L2-regularized L1-loss support vector classification, dual",
+	core.L2LossSVRDual:   "L2-regularized L2-loss support vector regression, dual",
+	core.L1LossSVRDual:   "L2-regularized L1-loss support vector regression, dual",
 }
 
 // showLinear describes a linear model.

@@ -49,6 +49,9 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 
+	if opts.FindC {
+		return findC(ds, opts, stdout, stderr)
+	}
 	if opts.CrossValidation > 0 {
 		pred, err := core.CrossValidateLinear(ds, opts.Params, opts.CrossValidation)
 		if err != nil {
@@ -69,6 +72,16 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 	}
 	if !opts.Quiet {
 		for _, r := range m.Result.Subproblems {
+			if m.Solver.IsPrimal() || m.Params.PrimalTwin {
+				// TRON: the primal objective, which LIBLINEAR does not print.
+				fmt.Fprintf(stdout, "optimization finished, #Newton iter = %d, #Hessian-vector products = %d\n",
+					r.NewtonIterations, r.HessianProducts)
+				if !r.Converged {
+					fmt.Fprintf(stdout, "\nWARNING: reaching max number of iterations\n")
+				}
+				fmt.Fprintf(stdout, "Primal objective value = %f\n", r.PrimalObjective)
+				continue
+			}
 			fmt.Fprintf(stdout, "optimization finished, #iter = %d\n", r.Iterations)
 			if !r.Converged {
 				fmt.Fprintf(stdout, "\nWARNING: reaching max number of iterations\n")
@@ -78,6 +91,32 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := modelfile.WriteFile(modelFile, m); err != nil {
 		return fail(stderr, err)
+	}
+	return 0
+}
+
+// findC runs -C, printing as liblinear-train does: a line per C, then
+// the best C and its score.
+func findC(ds *core.Dataset, opts core.LinearOptions, stdout, stderr io.Writer) int {
+	fmt.Fprintf(stdout, "Doing parameter search with %d-fold cross validation.\n", opts.CrossValidation)
+	regression := opts.Params.Solver.IsRegression()
+	res, err := core.FindLinearC(ds, opts.Params, opts.CrossValidation, opts.StartC, func(s core.CSearchStep) {
+		if regression {
+			fmt.Fprintf(stdout, "log2c=%7.2f\tmse=%.6g\n", math.Log2(s.C), s.Score.MSE)
+		} else {
+			fmt.Fprintf(stdout, "log2c=%7.2f\trate=%.6g\n", math.Log2(s.C), 100*s.Score.Accuracy())
+		}
+	})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if res.MaxCReached {
+		fmt.Fprintf(stdout, "warning: maximum C reached.\n")
+	}
+	if regression {
+		fmt.Fprintf(stdout, "Best C = %.6g  CV MSE = %.6g\n", res.BestC, res.Best.MSE)
+	} else {
+		fmt.Fprintf(stdout, "Best C = %.6g  CV accuracy = %.6g%%\n", res.BestC, 100*res.Best.Accuracy())
 	}
 	return 0
 }

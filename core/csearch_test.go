@@ -1,0 +1,182 @@
+package core
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestGlibcRand: the first outputs of glibc's rand() from its default
+// seed, as printed by a C program calling rand() five times.
+func TestGlibcRand(t *testing.T) {
+	var g glibcRand
+	g.seed(1)
+	for k, want := range []uint32{1804289383, 846930886, 1681692777, 1714636915, 1957747793} {
+		if got := g.next(); got != want {
+			t.Fatalf("rand() #%d = %d, glibc %d", k+1, got, want)
+		}
+	}
+}
+
+// Best C of liblinear-train -C (Debian's 2.3.0), recorded by
+// testdata/liblinear-ref.sh.
+var liblinearBestC = []struct {
+	data, args string
+	bestC      float64
+	accuracy   float64 // percent
+}{
+	{"heart_scale", "-s 2", 0.000488281, 83.3333},
+	{"breast_cancer.train", "-s 2", 0.25, 97.5824},
+	{"digits.train", "-s 2", 0.25, 96.0334},
+	{"debdesc_bin.train", "-s 2", 2, 93.3651},
+	{"heart_scale", "-s 0", 0.00390625, 83.3333},
+	{"breast_cancer.train", "-s 0", 256, 97.3626},
+}
+
+// The rates liblinear-train -C -s 2 printed for breast_cancer.train, C by
+// C from 2^-15 (testdata/liblinear-ref.sh; percent, 6 digits).
+var liblinearBreastCancerRates = []float64{66.1538, 66.5934, 67.4725, 68.7912, 73.4066, 79.7802, 87.9121,
+	90.989, 93.6264, 94.5055, 95.8242, 96.9231, 97.3626, 97.5824, 96.9231, 96.9231, 96.7033, 96.9231,
+	96.9231, 97.1429, 97.1429, 96.7033, 96.7033, 96.7033, 96.7033, 96.7033}
+
+// TestFindLinearCPath: on liblinear-train's folds, with its TRON and
+// warm starts, the whole path of scores is LIBLINEAR's.
+func TestFindLinearCPath(t *testing.T) {
+	ds := readTestdata(t, "breast_cancer.train")
+	o, _, _ := ParseLinearOptions(strings.Fields("-s 2 -C"))
+	res, err := FindLinearC(ds, o.Params, o.CrossValidation, o.StartC, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Steps) != len(liblinearBreastCancerRates) || !res.MaxCReached || res.Steps[0].C != math.Pow(2, -15) {
+		t.Fatalf("%d steps from C = %g (maximum reached %v), LIBLINEAR %d from 2^-15 to the maximum",
+			len(res.Steps), res.Steps[0].C, res.MaxCReached, len(liblinearBreastCancerRates))
+	}
+	for k, want := range liblinearBreastCancerRates {
+		if got := 100 * res.Steps[k].Score.Accuracy(); math.Abs(got-want) > 1e-4 {
+			t.Errorf("C = %g: rate %.6g, LIBLINEAR %.6g", res.Steps[k].C, got, want)
+		}
+	}
+}
+
+func TestFindLinearCParity(t *testing.T) {
+	for _, ref := range liblinearBestC {
+		t.Run(ref.data+strings.ReplaceAll(ref.args, " ", ""), func(t *testing.T) {
+			if testing.Short() && ref.data == "debdesc_bin.train" {
+				t.Skip("large set")
+			}
+			ds := readTestdata(t, ref.data)
+			o, _, err := ParseLinearOptions(append(strings.Fields(ref.args), "-C"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps := 0
+			res, err := FindLinearC(ds, o.Params, o.CrossValidation, o.StartC, func(CSearchStep) { steps++ })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if steps != len(res.Steps) {
+				t.Errorf("progress called %d times for %d steps", steps, len(res.Steps))
+			}
+			if math.Abs(res.BestC-ref.bestC) > 1e-6*ref.bestC {
+				t.Errorf("best C %g, LIBLINEAR %g", res.BestC, ref.bestC)
+			}
+			if d := math.Abs(100*res.Best.Accuracy() - ref.accuracy); d > accuracyTol {
+				t.Errorf("CV accuracy %.4f%%, LIBLINEAR %.4f%%", 100*res.Best.Accuracy(), ref.accuracy)
+			}
+			for k, s := range res.Steps {
+				if k > 0 && s.C != 2*res.Steps[k-1].C {
+					t.Fatalf("step %d: C %g after %g", k, s.C, res.Steps[k-1].C)
+				}
+				if s.Score.Correct > res.Best.Correct {
+					t.Errorf("C %g scores %d correct, more than the best %d", s.C, s.Score.Correct, res.Best.Correct)
+				}
+			}
+		})
+	}
+}
+
+// TestFindLinearCWarmMatchesCold: a step's score is that of cross-validating
+// at its C from scratch, on the same folds, to within a few rows (the warm
+// path stops a little elsewhere within the tolerance).
+func TestFindLinearCWarmMatchesCold(t *testing.T) {
+	ds := readTestdata(t, "breast_cancer.train")
+	o, _, _ := ParseLinearOptions(strings.Fields("-s 1 -C -v 3"))
+	res, err := FindLinearC(ds, o.Params, o.CrossValidation, 0.5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Steps[0].C != 0.5 || !res.MaxCReached && len(res.Steps) < 5 {
+		t.Fatalf("path %+v", res.Steps)
+	}
+	l := ds.Len()
+	perm := liblinearFolds(l)
+	for _, s := range res.Steps[:3] {
+		p := o.Params
+		p.PrimalTwin, p.C = true, s.C
+		correct := 0
+		for f := range 3 {
+			start, end := f*l/3, (f+1)*l/3
+			train := NewDense(l, ds.NumFeatures())
+			for _, i := range append(append([]int(nil), perm[:start]...), perm[end:]...) {
+				appendRow(train, ds, i)
+			}
+			m, _, err := TrainLinear(train, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, i := range perm[start:end] {
+				if m.PredictDense(ds.DenseRow(i)) == ds.Label(i) {
+					correct++
+				}
+			}
+		}
+		if d := correct - s.Score.Correct; d < -2 || d > 2 {
+			t.Errorf("C %g: warm path %d correct, cold cross-validation %d", s.C, s.Score.Correct, correct)
+		}
+	}
+}
+
+func TestFindLinearCRegression(t *testing.T) {
+	ds := readTestdata(t, "diabetes.train")
+	o, _, _ := ParseLinearOptions(strings.Fields("-s 11 -p 10 -C"))
+	res, err := FindLinearC(ds, o.Params, o.CrossValidation, o.StartC, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Steps {
+		if s.Score.MSE < res.Best.MSE {
+			t.Errorf("C %g has MSE %g below the best %g", s.C, s.Score.MSE, res.Best.MSE)
+		}
+	}
+	// LIBLINEAR's start for SVR, computed here by its formula.
+	var sumY, loss, maxXX float64
+	for i := range ds.Len() {
+		y := math.Abs(ds.Label(i))
+		sumY += y
+		loss += max(y-10, 0) * max(y-10, 0)
+		maxXX = max(maxXX, ds.SquaredNorm(i))
+	}
+	want := math.Pow(2, math.Floor(math.Log2(0.01*loss/(8*sumY*sumY*maxXX))))
+	if res.Steps[0].C != want {
+		t.Errorf("first C %g, want %g", res.Steps[0].C, want)
+	}
+}
+
+func TestFindLinearCErrors(t *testing.T) {
+	ds := readTestdata(t, "heart_scale")
+	p := DefaultLinearParams()
+	p.Solver = L1LossSVCDual
+	if _, err := FindLinearC(ds, p, 5, 0, nil); !errors.Is(err, ErrParams) {
+		t.Errorf("-s 3: %v", err)
+	}
+	p.Solver = L2LossSVCPrimal
+	if _, err := FindLinearC(ds, p, 1, 0, nil); !errors.Is(err, ErrParams) {
+		t.Errorf("1 fold: %v", err)
+	}
+	o, rest, err := ParseLinearOptions(strings.Fields("-s 2 -C -c 0.5 -B -1 -q train"))
+	if err != nil || !o.FindC || o.StartC != 0.5 || o.CrossValidation != 5 || o.Params.Bias != -1 || !o.Quiet || len(rest) != 1 {
+		t.Errorf("parse -C: %+v %v %v", o, rest, err)
+	}
+}

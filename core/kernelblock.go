@@ -1,0 +1,342 @@
+package core
+
+import (
+	"sync"
+
+	"github.com/libsvmgo/libsvmgo/core/simd"
+)
+
+// Blocked kernel prediction. A kernel model's decision values for a block
+// of rows X (R rows × n features) against its l support vectors SV are
+//
+//	T = X·SVᵀ (R × l dot products),  K = f(T) elementwise,
+//	dec = per class pair, sums of coefficient-weighted K over two classes,
+//
+// so the dot products, the bulk of the work (2·R·l·n FLOPs), are one
+// matrix product: simd.Gemm, a register-blocked, cache-blocked float32
+// micro-kernel over the support vectors packed once, at Init, into
+// simd's panel layout. The kernel function is applied a row of T at a time
+// with the vectorized exp (RBF, simd.ExpRBF with −γ‖sv‖² precomputed) and
+// tanh (sigmoid), and each class pair's coefficient sums are float32 dot
+// products over its two classes' support vectors (simd.Dot). This is how
+// the fast engines (ThunderSVM, oneDAL) evaluate kernels; a row at a time,
+// by contrast, streams every support vector from memory for every row.
+//
+// Accuracy: dot products and sums are float32 (with float32 rounding of
+// the summands' order); the row-at-a-time path accumulates in float64. The
+// decision values differ by at most blockDecisionTol (kernelblock_test.go
+// checks it on every kernel and layout, and labels on every data set in
+// ../shared/data).
+//
+// Memory: Init adds the packed panels, PaddedCols(l)·NumFeatures float32
+// (about as much as dense support vectors take themselves), −γ‖sv‖² (4
+// bytes a support vector) and the coefficients as float32 (half of Coef).
+// A batch keeps one block's kernel values, at most blockScratchBytes, per
+// goroutine. Models whose panels would take much more memory than their
+// sparse support vectors (wide, sparse data) are not packed and predict a
+// row at a time, gathering each support vector's nonzeros.
+
+// blockScratchBytes bounds a batch block's kernel values (rows × padded
+// support vectors, float32): with up to 64 rows a block, the packed panels
+// are read from memory once per 64 rows.
+const blockScratchBytes = 2 << 20
+
+// maxBlockRows is the most rows a block takes.
+const maxBlockRows = 64
+
+// packSlack is how much memory the panels may always take; beyond it they
+// may take at most packRatio times the support vectors' own storage.
+const (
+	packSlack = 4 << 20
+	packRatio = 2
+)
+
+// kernelBlocks is what Init prepares for blocked prediction.
+type kernelBlocks struct {
+	nf, l, lp int       // features, support vectors, support vectors padded to whole panels
+	rows      int       // rows a batch block takes
+	panels    []float32 // the support vectors in simd.Pack's layout, lp × nf
+	base      []float32 // RBF: −γ‖sv_i‖²
+	coef      []float32 // Coef as float32, same layout
+	gamma     float32
+	coef0     float32
+
+	rowPool   sync.Pool // *blockScratch for one row
+	batchPool sync.Pool // *blockScratch for `rows` rows
+}
+
+// blockScratch is one goroutine's work space.
+type blockScratch struct {
+	kv    []float32 // rows × lp kernel values
+	x     []float32 // rows × nf: rows gathered from sparse or odd-width input
+	xx    []float64 // rows: ‖x‖²
+	dec   []float64 // decision values
+	votes []float64 // C-SVC votes
+	part  []float32 // C-SVC: per class c and coefficient row k, Σ coef·K over class c
+}
+
+// newKernelBlocks packs m's support vectors, or returns nil when the panels
+// would take too much memory (see above). m.pre.sqnorm must be set for RBF.
+func newKernelBlocks(m *KernelModel, pre *kernelPre) *kernelBlocks {
+	nf, l := m.NumFeatures, m.SV.Len()
+	lp := simd.PaddedCols(l)
+	packed := lp * nf * 4
+	own := m.SV.Nonzeros() * 8
+	if m.SV.IsDense() {
+		own = l * m.SV.NumFeatures() * 4
+	}
+	if packed > packSlack && packed > packRatio*own {
+		return nil
+	}
+	b := &kernelBlocks{nf: nf, l: l, lp: lp, panels: make([]float32, lp*nf)}
+	b.rows = min(maxBlockRows, max(4, blockScratchBytes/(4*max(lp, 1))&^3))
+	at := func(j, q int) int {
+		return (j/simd.PanelWidth)*nf*simd.PanelWidth + q*simd.PanelWidth + j%simd.PanelWidth
+	}
+	for j := range l {
+		if m.SV.IsDense() {
+			for q, v := range m.SV.DenseRow(j) {
+				b.panels[at(j, q)] = v
+			}
+		} else {
+			idx, val := m.SV.SparseRow(j)
+			for p, q := range idx {
+				b.panels[at(j, int(q))] = val[p]
+			}
+		}
+	}
+	k := m.Kernel
+	b.gamma, b.coef0 = float32(k.Gamma), float32(k.Coef0)
+	if k.Type == RBFKernel {
+		b.base = make([]float32, lp)
+		for j := range l {
+			b.base[j] = float32(-k.Gamma * pre.sqnorm[j])
+		}
+	}
+	b.coef = make([]float32, len(m.Coef))
+	for i, c := range m.Coef {
+		b.coef[i] = float32(c)
+	}
+	nDec, nr := m.NumDecisionValues(), len(m.Labels)
+	newScratch := func(rows int) func() any {
+		return func() any {
+			return &blockScratch{
+				kv:    make([]float32, rows*lp),
+				x:     make([]float32, rows*nf),
+				xx:    make([]float64, rows),
+				dec:   make([]float64, nDec),
+				votes: make([]float64, nr),
+				part:  make([]float32, nr*max(nr-1, 0)),
+			}
+		}
+	}
+	b.rowPool.New = newScratch(1)
+	b.batchPool.New = newScratch(b.rows)
+	return b
+}
+
+// stageDense puts a dense row of any width into row r of s.x (cut or
+// zero-padded to nf features) and sets s.xx[r] = ‖x‖² over the whole row.
+func (b *kernelBlocks) stageDense(s *blockScratch, r int, x []float32) {
+	dst := s.x[r*b.nf:][:b.nf]
+	n := copy(dst, x)
+	clear(dst[n:])
+	s.xx[r] = dotDense32(x, x)
+}
+
+// stageSparse scatters a sparse row into row r of s.x (features at or past
+// nf dropped, as they meet no support vector) and sets s.xx[r] = ‖x‖².
+func (b *kernelBlocks) stageSparse(s *blockScratch, r int, index []int32, value []float32) {
+	dst := s.x[r*b.nf:][:b.nf]
+	clear(dst)
+	for p, j := range index {
+		if uint(j) < uint(len(dst)) {
+			dst[j] = value[p]
+		}
+	}
+	s.xx[r] = sqSparse32(value)
+}
+
+// kernelRows computes s.kv's first n rows, K(x_r, sv_j), from the n rows of
+// a (lda apart) whose squared norms are in s.xx.
+func (m *KernelModel) kernelRows(b *kernelBlocks, s *blockScratch, a []float32, lda, n int) {
+	simd.Gemm(s.kv, b.lp, a, lda, n, b.panels, b.l, b.nf)
+	k := m.Kernel
+	for r := range n {
+		kv := s.kv[r*b.lp:][:b.l]
+		switch k.Type {
+		case RBFKernel:
+			simd.ExpRBF(kv, kv, b.base, 2*b.gamma, float32(-k.Gamma*s.xx[r]))
+		case PolyKernel:
+			for j, t := range kv {
+				kv[j] = float32(powi(k.Gamma*float64(t)+k.Coef0, k.Degree))
+			}
+		case SigmoidKernel:
+			for j, t := range kv {
+				kv[j] = b.gamma*t + b.coef0
+			}
+			simd.Tanh(kv, kv)
+		}
+	}
+}
+
+// blockDecisions writes the decision values of one row's kernel values kv
+// (len l) to dec (KernelDecisions32).
+func (m *KernelModel) blockDecisions(b *kernelBlocks, s *blockScratch, dec []float64, kv []float32) {
+	KernelDecisions32(m.SVMType, dec, kv, b.coef, m.Rho, m.pre.start, s.part)
+}
+
+// KernelDecisions32 is KernelDecisions for float32 kernel values and
+// coefficients, the blocked predictors' form: each class's coefficient-
+// weighted sums are float32 dot products (package simd), one per class and
+// coefficient row, kept in part (len(start)−1)·(len(start)−2) entries for
+// C-SVC, nil otherwise), and a pair's decision value adds its two classes'
+// sums in float64:
+//
+//	dec[p] = Σ_{s ∈ class i} coef[j−1][s]·kv[s] + Σ_{s ∈ class j} coef[i][s]·kv[s] − rho[p].
+//
+// Float and quantized kernel models share it. It allocates nothing; it
+// panics if a slice is too short.
+func KernelDecisions32(t SVMType, dec []float64, kv, coef []float32, rho []float64, start []int, part []float32) {
+	l := len(kv)
+	if t != CSVC {
+		dec[0] = float64(simd.Dot(kv, coef[:l])) - rho[0]
+		return
+	}
+	nr := len(start) - 1
+	for c := range nr {
+		sc, ec := start[c], start[c+1]
+		for k := range nr - 1 {
+			part[c*(nr-1)+k] = simd.Dot(kv[sc:ec], coef[k*l+sc:k*l+ec])
+		}
+	}
+	p := 0
+	for i := range nr {
+		for j := i + 1; j < nr; j++ {
+			dec[p] = float64(part[i*(nr-1)+j-1]) + float64(part[j*(nr-1)+i]) - rho[p]
+			p++
+		}
+	}
+}
+
+// blockRow computes the decision values of one row (dense x, or sparse
+// index/value when sparse) into s.dec and returns them.
+func (m *KernelModel) blockRow(b *kernelBlocks, s *blockScratch, x []float32, index []int32, value []float32, sparse bool) []float64 {
+	a := x
+	switch {
+	case sparse:
+		b.stageSparse(s, 0, index, value)
+		a = s.x
+	case len(x) != b.nf:
+		b.stageDense(s, 0, x)
+		a = s.x
+	default:
+		s.xx[0] = dotDense32(x, x)
+	}
+	m.kernelRows(b, s, a, b.nf, 1)
+	m.blockDecisions(b, s, s.dec, s.kv[:b.l])
+	return s.dec
+}
+
+// blockPredict is PredictDense/PredictSparse (and predictDenseAnyWidth) on
+// the blocked path.
+func (m *KernelModel) blockPredict(b *kernelBlocks, x []float32, index []int32, value []float32, sparse bool) float64 {
+	s := b.rowPool.Get().(*blockScratch)
+	v := m.label(m.blockRow(b, s, x, index, value, sparse), s.votes)
+	b.rowPool.Put(s)
+	return v
+}
+
+// blockLabels predicts the n rows whose kernel values are in s.kv.
+func (m *KernelModel) blockLabels(b *kernelBlocks, s *blockScratch, dst []float64, n int) {
+	for r := range n {
+		m.blockDecisions(b, s, s.dec, s.kv[r*b.lp:][:b.l])
+		dst[r] = m.label(s.dec, s.votes)
+	}
+}
+
+// blockPredictRows predicts rows [from, to) of ds into dst[from:to], a
+// block of b.rows rows at a time.
+func (m *KernelModel) blockPredictRows(b *kernelBlocks, dst []float64, ds *Dataset, from, to int) {
+	s := b.batchPool.Get().(*blockScratch)
+	direct := ds.IsDense() && ds.NumFeatures() == b.nf
+	for r0 := from; r0 < to; r0 += b.rows {
+		n := min(b.rows, to-r0)
+		a := s.x
+		if direct {
+			a = ds.x[r0*b.nf : (r0+n)*b.nf]
+			for r := range n {
+				x := a[r*b.nf:][:b.nf]
+				s.xx[r] = dotDense32(x, x)
+			}
+		} else {
+			for r := range n {
+				if ds.IsDense() {
+					b.stageDense(s, r, ds.DenseRow(r0+r))
+				} else {
+					idx, val := ds.SparseRow(r0 + r)
+					b.stageSparse(s, r, idx, val)
+				}
+			}
+		}
+		m.kernelRows(b, s, a, b.nf, n)
+		m.blockLabels(b, s, dst[r0:r0+n], n)
+	}
+	b.batchPool.Put(s)
+}
+
+// blockPredictMatrix predicts the rows of the row-major matrix x (nf
+// features a row) into dst.
+func (m *KernelModel) blockPredictMatrix(b *kernelBlocks, dst []float64, x []float32) {
+	s := b.batchPool.Get().(*blockScratch)
+	for r0 := 0; r0 < len(dst); r0 += b.rows {
+		n := min(b.rows, len(dst)-r0)
+		a := x[r0*b.nf : (r0+n)*b.nf]
+		for r := range n {
+			row := a[r*b.nf:][:b.nf]
+			s.xx[r] = dotDense32(row, row)
+		}
+		m.kernelRows(b, s, a, b.nf, n)
+		m.blockLabels(b, s, dst[r0:r0+n], n)
+	}
+	b.batchPool.Put(s)
+}
+
+// PredictCSRBatch writes the predictions of len(dst) sparse rows given in
+// CSR form to dst and returns it: row r holds the 0-based, strictly
+// increasing indices indices[indptr[r]:indptr[r+1]] with their values,
+// read as PredictSparse reads a row. A packed model predicts them a block
+// at a time, scattered into dense rows (the C ABI's CSR batch calls). It
+// allocates nothing once warm. It panics if indptr has fewer than
+// len(dst)+1 entries or does not bound rows of indices and values, or if
+// Init was not called.
+func (m *KernelModel) PredictCSRBatch(dst []float64, indptr []int64, indices []int32, values []float32) []float64 {
+	pre := m.prepared()
+	rows := len(dst)
+	if len(indptr) < rows+1 {
+		panic("core: KernelModel.PredictCSRBatch: indptr shorter than len(dst)+1")
+	}
+	row := func(r int) ([]int32, []float32) {
+		s, e := indptr[r], indptr[r+1]
+		return indices[s:e], values[s:e]
+	}
+	b := pre.blk
+	if b == nil {
+		for r := range dst {
+			dst[r] = m.PredictSparse(row(r))
+		}
+		return dst
+	}
+	s := b.batchPool.Get().(*blockScratch)
+	for r0 := 0; r0 < rows; r0 += b.rows {
+		n := min(b.rows, rows-r0)
+		for r := range n {
+			idx, val := row(r0 + r)
+			b.stageSparse(s, r, idx, val)
+		}
+		m.kernelRows(b, s, s.x, b.nf, n)
+		m.blockLabels(b, s, dst[r0:r0+n], n)
+	}
+	b.batchPool.Put(s)
+	return dst
+}

@@ -1,0 +1,345 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+)
+
+// blockDecisionTol is the stated accuracy of the blocked path (float32 dot
+// products, exp and sums): a decision value differs from the float64
+// row-at-a-time one by at most blockDecisionTol·(Σ_s |coef_s·K_s| + |ρ|),
+// the sum over the support vectors the value adds up, plus the
+// cancellation term of RBF (see rbfCancel).
+const blockDecisionTol = 1e-6
+
+// rowAtATime returns a copy of m that predicts a row at a time in float64
+// (the reference the blocked path is held to).
+func rowAtATime(t *testing.T, m *KernelModel) *KernelModel {
+	t.Helper()
+	c := *m
+	c.pre = nil
+	if err := c.Init(); err != nil {
+		t.Fatal(err)
+	}
+	c.pre.blk = nil
+	return &c
+}
+
+// decisionBound returns, per decision value of a row, Σ|coef·K| + |ρ| over
+// what it adds (kv are the row's float64 kernel values).
+func decisionBound(m *KernelModel, kv []float64) []float64 {
+	abs := make([]float64, len(kv))
+	for i, v := range kv {
+		abs[i] = math.Abs(v)
+	}
+	coef := make([]float64, len(m.Coef))
+	for i, c := range m.Coef {
+		coef[i] = math.Abs(c)
+	}
+	bound := make([]float64, m.NumDecisionValues())
+	rho := make([]float64, len(m.Rho))
+	KernelDecisions(m.SVMType, bound, abs, coef, rho, m.prepared().start)
+	for p := range bound {
+		bound[p] += math.Abs(m.Rho[p])
+	}
+	return bound
+}
+
+// rbfCancel returns the extra error RBF's ‖x‖² + ‖sv‖² − 2x·sv takes in
+// float32 when the rows are long: γ·2⁻²²·(‖x‖² + max ‖sv‖²) in the
+// exponent, times the largest Σ|coef·K|.
+func rbfCancel(m *KernelModel, xx float64) float64 {
+	if m.Kernel.Type != RBFKernel {
+		return 0
+	}
+	mx := 0.0
+	for _, v := range m.prepared().sqnorm {
+		mx = max(mx, v)
+	}
+	return m.Kernel.Gamma * 0x1p-22 * math.Sqrt(float64(m.NumFeatures)+1) * (xx + mx)
+}
+
+// checkBlockRow compares the blocked decision values of one row (dense x,
+// or sparse idx/val) with the reference.
+func checkBlockRow(t *testing.T, name string, m, ref *KernelModel, x []float32, idx []int32, val []float32, sparse bool) {
+	t.Helper()
+	pre, rpre := m.prepared(), ref.prepared()
+	b := pre.blk
+	if b == nil {
+		t.Fatalf("%s: model not packed", name)
+	}
+	s := b.rowPool.Get().(*blockScratch)
+	defer b.rowPool.Put(s)
+	got := m.blockRow(b, s, x, idx, val, sparse)
+	want := make([]float64, m.NumDecisionValues())
+	kv := make([]float64, m.SV.Len())
+	var xx float64
+	if sparse {
+		ref.DecisionSparse(want, idx, val)
+		ref.kernelSparse(kv, idx, val, rpre)
+		xx = sqSparse32(val)
+	} else {
+		ref.kernelDense(kv, x, rpre)
+		xx = dotDense32(x, x)
+		if len(x) == m.NumFeatures {
+			ref.DecisionDense(want, x)
+		} else {
+			ref.decisions(want, kv, rpre)
+		}
+	}
+	bound := decisionBound(m, kv)
+	for p := range want {
+		tol := blockDecisionTol*bound[p] + rbfCancel(m, xx)*bound[p]
+		if d := math.Abs(got[p] - want[p]); !(d <= tol) {
+			t.Fatalf("%s: decision %d = %.9g, row at a time %.9g (diff %.3g > %.3g)", name, p, got[p], want[p], d, tol)
+		}
+	}
+}
+
+// randomData returns n rows of nf features in [−1, 1], about a third of
+// them zero, labelled by class (nr classes from a linear rule) or by a
+// smooth target when nr == 0; dense or sparse storage.
+func randomData(r *rand.Rand, n, nf, nr int, dense bool) *Dataset {
+	var ds *Dataset
+	if dense {
+		ds = NewDense(n, nf)
+	} else {
+		ds = NewSparse(n, n*nf, 0)
+	}
+	x := make([]float32, nf)
+	for range n {
+		var s float64
+		for j := range x {
+			x[j] = 0
+			if r.IntN(3) > 0 {
+				x[j] = float32(r.Float64()*2 - 1)
+			}
+			s += float64(x[j]) * float64(j%5-2)
+		}
+		y := math.Sin(s)
+		if nr > 0 {
+			y = float64(int(math.Abs(s*2)) % nr)
+		}
+		if err := ds.AppendDense(y, x); err != nil {
+			panic(err)
+		}
+	}
+	return ds
+}
+
+func TestBlockedDecisionsMatchRowAtATime(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 1))
+	kernels := []Kernel{
+		{Type: LinearKernel},
+		{Type: PolyKernel, Degree: 3, Gamma: 0.3, Coef0: 1},
+		{Type: RBFKernel, Gamma: 0.5},
+		{Type: SigmoidKernel, Gamma: 0.05, Coef0: -0.5},
+	}
+	types := []struct {
+		t  SVMType
+		nr int
+	}{{CSVC, 3}, {CSVC, 2}, {EpsSVR, 0}, {OneClass, 2}}
+	const nf = 23
+	for _, dense := range []bool{true, false} {
+		for _, k := range kernels {
+			for _, ty := range types {
+				name := fmt.Sprintf("%v/%v/%d classes/dense=%v", k.Type, ty.t, ty.nr, dense)
+				ds := randomData(r, 150, nf, ty.nr, dense)
+				p := DefaultKernelParams()
+				p.SVMType, p.Kernel, p.C = ty.t, k, 4
+				m, _, err := TrainKernel(ds, p)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				ref := rowAtATime(t, m)
+				test := randomData(r, 40, nf, ty.nr, true)
+				for i := range test.Len() {
+					x := test.DenseRow(i)
+					checkBlockRow(t, name+"/dense row", m, ref, x, nil, nil, false)
+					checkBlockRow(t, name+"/narrow row", m, ref, x[:nf-3], nil, nil, false)
+					checkBlockRow(t, name+"/wide row", m, ref, append(append([]float32(nil), x...), 0.5, -0.25), nil, nil, false)
+					var idx []int32
+					var val []float32
+					for j, v := range x {
+						if v != 0 {
+							idx, val = append(idx, int32(j)), append(val, v)
+						}
+					}
+					idx, val = append(idx, nf+4), append(val, 0.75) // past the model: only in ‖x‖²
+					checkBlockRow(t, name+"/sparse row", m, ref, nil, idx, val, true)
+				}
+			}
+		}
+	}
+}
+
+// TestBlockedSpecialRows: an all-zero row and a model of one support
+// vector per class.
+func TestBlockedSpecialRows(t *testing.T) {
+	ds := NewDense(2, 3)
+	_ = ds.AppendDense(1, []float32{1, 0, 0})
+	_ = ds.AppendDense(2, []float32{0, 1, 0})
+	p := DefaultKernelParams()
+	m, _, err := TrainKernel(ds, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := rowAtATime(t, m)
+	for _, x := range [][]float32{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.4, 0.6, 7}} {
+		checkBlockRow(t, fmt.Sprint(x), m, ref, x, nil, nil, false)
+		if got, want := m.PredictDense(x), ref.PredictDense(x); got != want {
+			t.Fatalf("%v: PredictDense %v, row at a time %v", x, got, want)
+		}
+	}
+	checkBlockRow(t, "empty sparse", m, ref, nil, nil, nil, true)
+}
+
+// sharedCase is a data set of ../shared/data with the options it is
+// benchmarked with.
+type sharedCase struct {
+	name, train, test string
+	params            func(p *KernelParams)
+	maxTrain          int // 0: every row
+}
+
+func sharedCases() []sharedCase {
+	const dir = "../../shared/data/"
+	return []sharedCase{
+		{name: "heart_scale", train: dir + "heart_scale", test: dir + "heart_scale"},
+		{name: "breast_cancer", train: dir + "breast_cancer.train", test: dir + "breast_cancer.test"},
+		{name: "digits", train: dir + "digits.train", test: dir + "digits.test"},
+		{name: "digits poly", train: dir + "digits.train", test: dir + "digits.test",
+			params: func(p *KernelParams) { p.Kernel = Kernel{Type: PolyKernel, Degree: 3, Gamma: 1.0 / 64, Coef0: 1} }},
+		{name: "diabetes svr", train: dir + "diabetes.train", test: dir + "diabetes.test",
+			params: func(p *KernelParams) { p.SVMType, p.C = EpsSVR, 100 }},
+		{name: "shuttle", train: dir + "shuttle.train", test: dir + "shuttle.test",
+			params: func(p *KernelParams) { p.C, p.Kernel.Gamma = 100, 1 }},
+		{name: "debdesc_bin", train: dir + "debdesc_bin.train", test: dir + "debdesc_bin.test", maxTrain: 2000},
+	}
+}
+
+// TestBlockedLabelsSharedData trains each shared data set's model and
+// checks that the blocked batch predictions equal the row-at-a-time ones
+// on its test set: the same labels, regression values within the
+// tolerance.
+func TestBlockedLabelsSharedData(t *testing.T) {
+	for _, c := range sharedCases() {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := os.Stat(c.train); err != nil {
+				t.Skipf("no %s: %v", c.train, err)
+			}
+			train, err := ReadFile(c.train, ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.maxTrain > 0 && train.Len() > c.maxTrain {
+				train.Truncate(c.maxTrain)
+			}
+			test, err := ReadFile(c.test, ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := DefaultKernelParams()
+			if c.params != nil {
+				c.params(&p)
+			}
+			m, _, err := TrainKernel(train, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := rowAtATime(t, m)
+			want := ref.PredictBatch(make([]float64, test.Len()), test)
+			got := m.PredictBatchParallel(make([]float64, test.Len()), test, 2)
+			single := make([]float64, test.Len())
+			for i := range single {
+				if test.IsDense() && test.NumFeatures() == m.NumFeatures {
+					single[i] = m.PredictDense(test.DenseRow(i))
+				} else if !test.IsDense() {
+					single[i] = m.PredictSparse(test.SparseRow(i))
+				} else {
+					single[i] = m.predictDenseAnyWidth(test.DenseRow(i))
+				}
+			}
+			// The same rows in CSR form through PredictCSRBatch.
+			indptr := []int64{0}
+			var indices []int32
+			var values []float32
+			for i := range test.Len() {
+				if test.IsDense() {
+					for j, v := range test.DenseRow(i) {
+						if v != 0 {
+							indices, values = append(indices, int32(j)), append(values, v)
+						}
+					}
+				} else {
+					idx, val := test.SparseRow(i)
+					indices, values = append(indices, idx...), append(values, val...)
+				}
+				indptr = append(indptr, int64(len(indices)))
+			}
+			csr := m.PredictCSRBatch(make([]float64, test.Len()), indptr, indices, values)
+			for i := range csr {
+				if csr[i] != got[i] && !(m.IsRegression() && math.Abs(csr[i]-got[i]) <= 1e-4*(1+math.Abs(got[i]))) {
+					t.Fatalf("row %d: PredictCSRBatch %v, PredictBatchParallel %v", i, csr[i], got[i])
+				}
+			}
+			differ := 0
+			for i := range want {
+				if m.IsRegression() {
+					if d := math.Abs(got[i] - want[i]); d > 1e-4*(1+math.Abs(want[i])) {
+						t.Errorf("row %d: value %v, row at a time %v", i, got[i], want[i])
+					}
+					continue
+				}
+				if got[i] != want[i] || single[i] != want[i] {
+					differ++
+					if differ < 5 {
+						t.Errorf("row %d: batch %v, single %v, row at a time %v", i, got[i], single[i], want[i])
+					}
+				}
+			}
+			if differ > 0 {
+				t.Errorf("%d of %d labels differ", differ, len(want))
+			}
+			t.Logf("%d rows, %d support vectors, %d features, packed: %v", len(want), m.SV.Len(), m.NumFeatures, m.prepared().blk != nil)
+		})
+	}
+}
+
+func TestBlockedPredictNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	ds := randomData(r, 200, 30, 4, true)
+	p := DefaultKernelParams()
+	m, _, err := TrainKernel(ds, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := ds.DenseRow(3)
+	idx, val := []int32{0, 4, 9}, []float32{0.5, -1, 0.25}
+	dst := make([]float64, ds.Len())
+	mat := ds.x[:ds.Len()*30]
+	m.PredictBatch(dst, ds)
+	m.PredictDenseBatch(dst, mat)
+	indptr := []int64{0, 3, 3, 6}
+	indices := []int32{0, 4, 9, 1, 2, 29}
+	values := []float32{0.5, -1, 0.25, 1, 1, -0.5}
+	csr := make([]float64, 3)
+	m.PredictCSRBatch(csr, indptr, indices, values)
+	for name, f := range map[string]func(){
+		"PredictCSRBatch":   func() { m.PredictCSRBatch(csr, indptr, indices, values) },
+		"PredictDense":      func() { m.PredictDense(x) },
+		"PredictSparse":     func() { m.PredictSparse(idx, val) },
+		"PredictBatch":      func() { m.PredictBatch(dst, ds) },
+		"PredictDenseBatch": func() { m.PredictDenseBatch(dst, mat) },
+	} {
+		if a := testing.AllocsPerRun(20, f); a != 0 {
+			t.Errorf("%s: %v allocations a call, want 0", name, a)
+		}
+	}
+}

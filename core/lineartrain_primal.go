@@ -1,0 +1,320 @@
+package core
+
+import "math"
+
+// The primal side of linear training: -s 2 and -s 11 by TRON, and the
+// warm starts of the L2-loss duals -s 1 and -s 12 through their primal
+// twins (tron.go, primal_l2svc.go, primal_l2svr.go).
+
+// usesTRON reports whether a run (a subproblem) is solved by TRON: the
+// primals, the L2-loss duals through their primal twins, and the L2-loss
+// duals given only a primal start (startOnly).
+func (p *LinearParams) usesTRON(startOnly bool) bool {
+	return p.Solver.IsPrimal() || (p.Solver.hasL2Loss() && (p.PrimalTwin || startOnly))
+}
+
+// primalTol returns the primal stopping tolerance of a TRON run: Eps for
+// the primals; for a primal twin, Eps scaled by the ratio of LIBLINEAR's
+// default tolerances (-s 2 against -s 1, -s 11 against -s 12), so that the
+// defaults map to each other and a tighter -e gives a tighter solve; 0 for
+// an L2-loss dual started from w alone, which stops on the dual's test.
+func (p *LinearParams) primalTol() float64 {
+	switch {
+	case p.Solver.IsPrimal():
+		return p.Eps
+	case !p.PrimalTwin:
+		return 0
+	case p.Solver.IsRegression():
+		return p.Eps * DefaultEps(L2LossSVRPrimal) / DefaultEps(L2LossSVRDual)
+	}
+	return p.Eps * DefaultEps(L2LossSVCPrimal) / DefaultEps(L2LossSVCDual)
+}
+
+// startW is one decision function's primal warm start.
+type startW struct {
+	w []float64 // feature weights
+	b float64   // bias weight
+}
+
+// fill writes the start into w (n features, then the bias weight when
+// bias >= 0), cutting or zero-extending the feature weights.
+func (s *startW) fill(w []float64, n int, bias float64) {
+	clear(w)
+	copy(w[:n], s.w)
+	if bias >= 0 {
+		w[n] = s.b
+	}
+}
+
+// primalVector returns the primal warm start for the subproblem whose
+// positive class is pos: the vector of the same positive class or, when
+// both runs are binary over the same classes in the other order, the
+// single vector negated (w changes sign with the positive class).
+func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
+	if warm == nil {
+		return nil
+	}
+	at := func(k int, sign float64) *startW {
+		s := &startW{w: warm.W[k]}
+		if warm.BiasW != nil {
+			s.b = warm.BiasW[k]
+		}
+		if sign < 0 {
+			w := make([]float64, len(s.w))
+			for j, v := range s.w {
+				w[j] = -v
+			}
+			s.w, s.b = w, -s.b
+		}
+		return s
+	}
+	for k, l := range warm.Labels {
+		if l == pos && k < len(warm.W) {
+			return at(k, 1)
+		}
+	}
+	if len(warm.W) == 1 && len(warm.Labels) >= 1 && len(labels) == 2 && warm.Labels[0] != pos &&
+		(warm.Labels[0] == labels[0] || warm.Labels[0] == labels[1]) {
+		return at(0, -1)
+	}
+	return nil
+}
+
+// primalSVC solves one binary L2-loss SVC subproblem by TRON from start,
+// or from w = Σ y_i α_i x_i when warmed without a start, or from 0, and
+// writes the dual variables w determines to alpha. It returns the result
+// and the weights (a view of a worker buffer).
+//
+// For -s 1 started from w alone (not PrimalTwin) TRON stops on the dual's
+// own test, checked at the α its w determines, and the weights returned are
+// that α's, w − ∇f(w); should TRON stop short of the test (iteration cap,
+// no progress in floating point), DCD finishes from α.
+func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *Dataset, y []int8, alpha []float64, start *startW,
+	Cp, Cn float64, warmed bool, k int) (SolveResult, []float64) {
+	p := &t.params
+	l := ds.Len()
+	f := &wk.fsvc
+	f.init(ds, y, Cp, Cn, p.Bias, wk.z, wk.I)
+	w := wk.w[:f.dim()]
+	var reads int64
+	switch {
+	case start != nil:
+		start.fill(w, f.n, p.Bias)
+	case warmed:
+		clear(w)
+		for i, a := range alpha {
+			if a > 0 {
+				f.addRow(w, float64(y[i])*a, i)
+			}
+		}
+		reads += int64(l)
+	default:
+		clear(w)
+	}
+	pos := 0
+	for _, v := range y {
+		if v > 0 {
+			pos++
+		}
+	}
+	tol := p.primalTol() * float64(max(min(pos, l-pos), 1)) / float64(l)
+	// An L2-loss dual started from w alone stops on its own test.
+	dualTest := tol == 0
+	if dualTest {
+		f.dualEps = p.Eps
+	}
+	r := wk.tron.minimize(f, w, tol, tronEpsCG(warmed), p.MaxIter)
+	f.dual(alpha)
+	reads += f.reads
+	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
+		Updates: reads, Converged: r.converged}
+	g := wk.tron.g[:len(w)]
+
+	if dualTest {
+		wAlpha := g
+		for j, v := range w {
+			wAlpha[j] = v - wAlpha[j] // Σ y_i α_i x_i = w − ∇f(w)
+		}
+		s := &wk.svc
+		s.initFromW(ds, y, alpha, wk.QD, Cp, Cn, p.Bias, p.Eps, subSeed(p.Seed, k), wAlpha)
+		if r.converged {
+			s.objectives(&res, Cp, Cn, false)
+		} else {
+			d := s.solve(p.MaxIter, Cp, Cn, false)
+			d.Iterations += res.Iterations
+			d.Updates += res.Updates
+			d.NewtonIterations, d.HessianProducts = r.iterations, r.hv
+			res = d
+		}
+		return res, s.w
+	}
+
+	res.PrimalObjective = r.f
+	// The dual objective at α, with Σ y_i α_i x_i = w − ∇f(w).
+	fd := 0.5 * distSq(w, g)
+	for i, a := range alpha {
+		fd += a*a/(4*f.cost(i)) - a
+		if a > 0 {
+			res.NumSV++
+		}
+	}
+	res.DualObjective = fd
+	res.DualityGap = res.PrimalObjective + fd
+	return res, w
+}
+
+// primalSVR is primalSVC for L2-loss SVR: -s 11, and -s 12 as a primal
+// twin or from w alone, where TRON checks the dual test
+// ‖∇ᴾf(β)‖₁ ≤ eps·scale.
+func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *Dataset, beta []float64, start *startW, warmed bool) (SolveResult, []float64) {
+	p := &t.params
+	l := ds.Len()
+	f := &wk.fsvr
+	f.init(ds, p.C, p.P, p.Bias, wk.z, wk.I)
+	w := wk.w[:f.dim()]
+	var reads int64
+	switch {
+	case start != nil:
+		start.fill(w, f.n, p.Bias)
+	case warmed:
+		clear(w)
+		for i, b := range beta {
+			if b != 0 {
+				f.addRow(w, b, i)
+			}
+		}
+		reads += int64(l)
+	default:
+		clear(w)
+	}
+	tol := p.primalTol()
+	dualTest := tol == 0
+	if dualTest {
+		scale := 1.0
+		if !p.AbsoluteEps {
+			scale = 0
+			for _, y := range f.y {
+				scale += max(0, math.Abs(y)-p.P)
+			}
+		}
+		f.dualTol = p.Eps * scale
+	}
+	r := wk.tron.minimize(f, w, tol, tronEpsCG(warmed), p.MaxIter)
+	f.dual(beta)
+	reads += f.reads
+	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
+		Updates: reads, Converged: r.converged}
+	g := wk.tron.g[:len(w)]
+
+	if dualTest {
+		wBeta := g
+		for j, v := range w {
+			wBeta[j] = v - wBeta[j] // Σ β_i x_i = w − ∇f(w)
+		}
+		s := &wk.svr
+		s.initFromW(ds, beta, wk.QD, p.C, p.P, p.Bias, p.Eps, p.AbsoluteEps, subSeed(p.Seed, 0), wBeta)
+		if r.converged {
+			s.objectives(&res, p.C, false)
+		} else {
+			d := s.solve(p.MaxIter, p.C, false)
+			d.Iterations += res.Iterations
+			d.Updates += res.Updates
+			d.NewtonIterations, d.HessianProducts = r.iterations, r.hv
+			res = d
+		}
+		return res, s.w
+	}
+
+	res.PrimalObjective = r.f
+	fd := 0.5 * distSq(w, g)
+	for i, b := range beta {
+		fd += b*b/(4*p.C) - f.y[i]*b + p.P*math.Abs(b)
+		if b != 0 {
+			res.NumSV++
+		}
+	}
+	res.DualObjective = fd
+	res.DualityGap = res.PrimalObjective + fd
+	return res, w
+}
+
+// primalLR solves one binary logistic regression subproblem (-s 0) by TRON,
+// as primalSVC does -s 2, and writes α_i = C_i σ(−y_i wᵀx_i) to alpha.
+func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *Dataset, y []int8, alpha []float64, start *startW,
+	Cp, Cn float64, warmed bool) (SolveResult, []float64) {
+	p := &t.params
+	l := ds.Len()
+	f := &wk.flr
+	f.init(ds, y, Cp, Cn, p.Bias, wk.z, wk.QD)
+	w := wk.w[:f.dim()]
+	var reads int64
+	switch {
+	case start != nil:
+		start.fill(w, f.n, p.Bias)
+	case warmed:
+		clear(w)
+		for i, a := range alpha {
+			if a > 0 {
+				f.addRow(w, float64(y[i])*a, i)
+			}
+		}
+		reads += int64(l)
+	default:
+		clear(w)
+	}
+	pos := 0
+	for _, v := range y {
+		if v > 0 {
+			pos++
+		}
+	}
+	tol := p.Eps * float64(max(min(pos, l-pos), 1)) / float64(l)
+	r := wk.tron.minimize(f, w, tol, tronEpsCG(warmed), p.MaxIter)
+	f.dual(alpha)
+	reads += f.reads
+	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
+		Updates: reads, Converged: r.converged, PrimalObjective: r.f}
+	// The dual objective (Yu, Huang & Lin 2011) at α, with
+	// Σ y_i α_i x_i = w − ∇f(w): ½‖w_α‖² + Σ α log α + (C − α) log(C − α) − C log C.
+	xlogx := func(v float64) float64 {
+		if v <= 0 {
+			return 0
+		}
+		return v * math.Log(v)
+	}
+	fd := 0.5 * distSq(w, wk.tron.g[:len(w)])
+	for i, a := range alpha {
+		c := f.cost(i)
+		fd += xlogx(a) + xlogx(c-a) - xlogx(c)
+		if a > 0 {
+			res.NumSV++
+		}
+	}
+	res.DualObjective = fd
+	res.DualityGap = res.PrimalObjective + fd
+	return res, w
+}
+
+// tronEpsCG is LIBLINEAR's CG tolerance: 0.1, and 0.5 from a warm start,
+// where a looser inner solve suffices near the optimum. (0.1 from a warm
+// start too did a little less work on debdesc_bin at tight tolerances —
+// Hessian-vector products 0.44 of a cold solve against 0.51 at -e 0.001 —
+// but LIBLINEAR's value makes a -C search's path match liblinear-train's
+// C by C.)
+func tronEpsCG(warm bool) float64 {
+	if warm {
+		return 0.5
+	}
+	return 0.1
+}
+
+// distSq returns ‖u − v‖².
+func distSq(u, v []float64) float64 {
+	v = v[:len(u)]
+	var s float64
+	for j, x := range u {
+		d := x - v[j]
+		s += d * d
+	}
+	return s
+}

@@ -1,0 +1,149 @@
+package core
+
+import "math"
+
+// The primal of L2-regularized L2-loss SVC, the objective TRON minimizes
+// for -s 2 (and for -s 1's warm start, its primal twin).
+//
+// Problem: min_w f(w) = ½‖w‖² + Σ_i C_i max(0, 1 − y_i wᵀx_i)²,
+// y_i = ±1, C_i the cost of row i's class; no constraints.
+// With z_i = y_i wᵀx_i and I = {i : z_i < 1}:
+//
+//	∇f(w)  = w + 2 Σ_{i∈I} C_i y_i (z_i − 1) x_i
+//	∇²f(w) = I + 2 Σ_{i∈I} C_i x_i x_iᵀ  (a generalized Hessian: the loss
+//	         has no second derivative at z_i = 1)
+//
+// C.-J. Lin, R. C. Weng, S. S. Keerthi, "Trust Region Newton Method for
+// Large-Scale Logistic Regression", JMLR 9 (2008), Section 5 (L2-loss
+// SVM); K.-M. Chin et al. / Mangasarian (2002) for the generalized Hessian.
+//
+// The dual (dcd_svc.go) is tied to it by α_i = 2C_i max(0, 1 − z_i) at the
+// optimum (the L2-loss dual's D_ii = 1/(2C_i)), which is how a primal
+// solve hands a dual warm start back.
+
+// l2svcFun is the objective over one binary subproblem. The trainer owns
+// its buffers (z and I: one entry a row).
+type l2svcFun struct {
+	primalRows
+	y  []int8     // ±1
+	C  [2]float64 // C_i for y = −1 (0) and y = +1 (1)
+	z  []float64  // y_i wᵀx_i at the last fun call
+	I  []int32    // rows with z_i < 1 at the last grad call: I[:nI]
+	nI int
+	// dualEps, when positive, is the dual's stopping tolerance (-s 1):
+	// dualDone tests max PG − min PG ≤ dualEps at the α w determines.
+	dualEps float64
+}
+
+func (f *l2svcFun) cost(i int) float64 { return f.C[int(f.y[i]+1)>>1] }
+
+// init sets the subproblem: rows of ds, targets y, costs Cp and Cn. z and
+// I must have room for ds.Len() entries.
+func (f *l2svcFun) init(ds *Dataset, y []int8, Cp, Cn, bias float64, z []float64, I []int32) {
+	f.setRows(ds, bias)
+	l := ds.Len()
+	f.y, f.C, f.z, f.I, f.nI = y[:l], [2]float64{Cn, Cp}, z[:l], I[:l], 0
+	f.dualEps = 0
+}
+
+func (f *l2svcFun) fun(w []float64) float64 {
+	v := 0.5 * dot64(w, w)
+	for i := range f.z {
+		z := float64(f.y[i]) * f.dot(i, w)
+		f.z[i] = z
+		if z < 1 {
+			d := 1 - z
+			v += f.cost(i) * d * d
+		}
+	}
+	f.reads += int64(len(f.z))
+	return v
+}
+
+func (f *l2svcFun) grad(w, g []float64) {
+	copy(g, w)
+	f.nI = 0
+	for i, z := range f.z {
+		if z < 1 {
+			f.I[f.nI] = int32(i)
+			f.nI++
+			f.addRow(g, 2*f.cost(i)*float64(f.y[i])*(z-1), i)
+		}
+	}
+	f.reads += int64(f.nI)
+}
+
+func (f *l2svcFun) funAtZeroGrad(w, g0 []float64) float64 {
+	clear(g0)
+	v := 0.5 * dot64(w, w)
+	for i := range f.z {
+		yi, c := float64(f.y[i]), f.cost(i)
+		z := yi * f.dot(i, w)
+		f.z[i] = z
+		if z < 1 {
+			v += c * (1 - z) * (1 - z)
+		}
+		f.addRow(g0, -2*c*yi, i) // at w = 0 every z_i is 0 < 1
+	}
+	f.reads += int64(len(f.z))
+	return v
+}
+
+func (f *l2svcFun) Hv(s, Hs []float64) {
+	copy(Hs, s)
+	for _, i := range f.I[:f.nI] {
+		c := 2 * f.cost(int(i))
+		f.addRow(Hs, c*f.dot(int(i), s), int(i))
+	}
+	f.reads += int64(f.nI)
+}
+
+func (f *l2svcFun) diagH(M []float64) {
+	for j := range M {
+		M[j] = 1
+	}
+	for _, i := range f.I[:f.nI] {
+		f.addSquares(M, 2*f.cost(int(i)), int(i))
+	}
+	f.reads += int64(f.nI)
+}
+
+// dualDone tests the L2-loss SVC dual's stopping rule (dcd_svc.go) at
+// α_i = 2C_i max(0, 1 − z_i), whose w_α = Σ y_i α_i x_i is w − ∇f(w). With
+// D_ii = 1/(2C_i) the dual gradient G_i = y_i w_αᵀx_i − 1 + D_ii α_i is
+// −y_i gᵀx_i where z_i < 1 (α_i > 0: PG_i = G_i), and
+// z_i − 1 − y_i gᵀx_i elsewhere (α_i = 0: PG_i = min(G_i, 0)). One pass.
+func (f *l2svcFun) dualDone(g []float64) bool {
+	if f.dualEps <= 0 {
+		return false
+	}
+	PGmax, PGmin := math.Inf(-1), math.Inf(1)
+	for i, z := range f.z {
+		gx := float64(f.y[i]) * f.dot(i, g)
+		PG := -gx
+		if z >= 1 {
+			PG = min(z-1-gx, 0)
+		}
+		PGmax, PGmin = max(PGmax, PG), min(PGmin, PG)
+	}
+	f.reads += int64(len(f.z))
+	return PGmax-PGmin <= f.dualEps
+}
+
+// dual writes α_i = 2C_i max(0, 1 − z_i) at the w of the last fun call.
+func (f *l2svcFun) dual(alpha []float64) {
+	for i, z := range f.z {
+		alpha[i] = 2 * f.cost(i) * max(0, 1-z)
+	}
+}
+
+// loss returns Σ C_i max(0, 1 − z_i)² at the w of the last fun call.
+func (f *l2svcFun) loss() float64 {
+	var v float64
+	for i, z := range f.z {
+		if z < 1 {
+			v += f.cost(i) * (1 - z) * (1 - z)
+		}
+	}
+	return v
+}

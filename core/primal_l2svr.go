@@ -1,0 +1,158 @@
+package core
+
+import "math"
+
+// The primal of L2-regularized L2-loss ε-SVR, the objective TRON minimizes
+// for -s 11 (and for -s 12's warm start, its primal twin).
+//
+// Problem: min_w f(w) = ½‖w‖² + C Σ_i max(0, |wᵀx_i − y_i| − p)²; no
+// constraints. With z_i = wᵀx_i − y_i and I = {i : |z_i| > p}:
+//
+//	∇f(w)  = w + 2C Σ_{i∈I} (z_i − p·sign(z_i)) x_i
+//	∇²f(w) = I + 2C Σ_{i∈I} x_i x_iᵀ  (generalized Hessian)
+//
+// C.-H. Ho and C.-J. Lin, "Large-scale Linear Support Vector Regression",
+// JMLR 13 (2012), Section 3 (TRON for the L2-loss SVR primal).
+//
+// The dual (dcd_svr.go, λ = 1/(2C)) is tied to it by
+// β_i = −2C·sign(z_i)·max(0, |z_i| − p) at the optimum.
+
+// l2svrFun is the objective over one regression problem. The trainer owns
+// its buffers (z and I: one entry a row).
+type l2svrFun struct {
+	primalRows
+	y  []float64 // targets
+	C  float64
+	p  float64
+	z  []float64 // wᵀx_i − y_i at the last fun call
+	I  []int32   // rows with |z_i| > p at the last grad call: I[:nI]
+	nI int
+	// dualTol, when positive, is the dual's stopping bound (-s 12, eps
+	// times its scale): dualDone tests ‖∇ᴾf(β)‖₁ ≤ dualTol at the β w
+	// determines.
+	dualTol float64
+}
+
+// init sets the problem: rows and targets of ds, cost C, width p. z and I
+// must have room for ds.Len() entries.
+func (f *l2svrFun) init(ds *Dataset, C, p, bias float64, z []float64, I []int32) {
+	f.setRows(ds, bias)
+	l := ds.Len()
+	f.y, f.C, f.p, f.z, f.I, f.nI = ds.Labels(), C, p, z[:l], I[:l], 0
+	f.dualTol = 0
+}
+
+// excess returns z − p·sign(z) when |z| > p, else 0.
+func (f *l2svrFun) excess(z float64) float64 {
+	switch {
+	case z > f.p:
+		return z - f.p
+	case z < -f.p:
+		return z + f.p
+	}
+	return 0
+}
+
+func (f *l2svrFun) fun(w []float64) float64 {
+	v := 0.5 * dot64(w, w)
+	for i := range f.z {
+		z := f.dot(i, w) - f.y[i]
+		f.z[i] = z
+		d := f.excess(z)
+		v += f.C * d * d
+	}
+	f.reads += int64(len(f.z))
+	return v
+}
+
+func (f *l2svrFun) grad(w, g []float64) {
+	copy(g, w)
+	f.nI = 0
+	for i, z := range f.z {
+		if d := f.excess(z); d != 0 {
+			f.I[f.nI] = int32(i)
+			f.nI++
+			f.addRow(g, 2*f.C*d, i)
+		}
+	}
+	f.reads += int64(f.nI)
+}
+
+func (f *l2svrFun) funAtZeroGrad(w, g0 []float64) float64 {
+	clear(g0)
+	v := 0.5 * dot64(w, w)
+	for i := range f.z {
+		z := f.dot(i, w) - f.y[i]
+		f.z[i] = z
+		d := f.excess(z)
+		v += f.C * d * d
+		if d0 := f.excess(-f.y[i]); d0 != 0 { // z_i = −y_i at w = 0
+			f.addRow(g0, 2*f.C*d0, i)
+		}
+	}
+	f.reads += int64(len(f.z))
+	return v
+}
+
+func (f *l2svrFun) Hv(s, Hs []float64) {
+	copy(Hs, s)
+	c := 2 * f.C
+	for _, i := range f.I[:f.nI] {
+		f.addRow(Hs, c*f.dot(int(i), s), int(i))
+	}
+	f.reads += int64(f.nI)
+}
+
+func (f *l2svrFun) diagH(M []float64) {
+	for j := range M {
+		M[j] = 1
+	}
+	for _, i := range f.I[:f.nI] {
+		f.addSquares(M, 2*f.C, int(i))
+	}
+	f.reads += int64(f.nI)
+}
+
+// dualDone tests the L2-loss SVR dual's stopping rule (dcd_svr.go) at
+// β_i = −2C·excess(z_i), whose w_β = Σ β_i x_i is w − ∇f(w): with
+// λ = 1/(2C) the dual gradient G_i = w_βᵀx_i − y_i + λβ_i is
+// z_i − excess(z_i) − gᵀx_i, and the violations are dcdSVR.gradNorm1's.
+// One pass.
+func (f *l2svrFun) dualDone(g []float64) bool {
+	if f.dualTol <= 0 {
+		return false
+	}
+	var sum float64
+	for i, z := range f.z {
+		d := f.excess(z)
+		G := z - d - f.dot(i, g)
+		Gp, Gn := G+f.p, G-f.p
+		switch {
+		case d == 0: // β_i = 0
+			sum += max(0, -Gp, Gn)
+		case d < 0: // β_i > 0
+			sum += math.Abs(Gp)
+		default:
+			sum += math.Abs(Gn)
+		}
+	}
+	f.reads += int64(len(f.z))
+	return sum <= f.dualTol
+}
+
+// dual writes β_i = −2C·excess(z_i) at the w of the last fun call.
+func (f *l2svrFun) dual(beta []float64) {
+	for i, z := range f.z {
+		beta[i] = -2 * f.C * f.excess(z)
+	}
+}
+
+// loss returns C Σ max(0, |z_i| − p)² at the w of the last fun call.
+func (f *l2svrFun) loss() float64 {
+	var v float64
+	for _, z := range f.z {
+		d := f.excess(z)
+		v += d * d
+	}
+	return f.C * v
+}

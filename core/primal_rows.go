@@ -1,0 +1,63 @@
+package core
+
+// primalRows is how the primal objectives read the data: rows with the bias
+// pseudo-feature appended (w[n] is its weight when bias >= 0), counting
+// the rows read so that a solve's work compares with DCD's coordinate
+// updates (one row read each).
+type primalRows struct {
+	ds    *Dataset
+	n     int     // features of ds
+	bias  float64 // < 0: no bias pseudo-feature
+	reads int64
+}
+
+func (r *primalRows) setRows(ds *Dataset, bias float64) {
+	r.ds, r.n, r.bias, r.reads = ds, ds.NumFeatures(), bias, 0
+}
+
+// dim returns the number of primal variables: features plus the bias.
+func (r *primalRows) dim() int {
+	if r.bias >= 0 {
+		return r.n + 1
+	}
+	return r.n
+}
+
+// dot returns wᵀx_i including the bias pseudo-feature.
+func (r *primalRows) dot(i int, w []float64) float64 {
+	s := r.ds.Dot(i, w[:r.n])
+	if r.bias >= 0 {
+		s += w[r.n] * r.bias
+	}
+	return s
+}
+
+// addRow does dst += a·x_i including the bias pseudo-feature.
+func (r *primalRows) addRow(dst []float64, a float64, i int) {
+	r.ds.AddScaledTo(dst[:r.n], a, i)
+	if r.bias >= 0 {
+		dst[r.n] += a * r.bias
+	}
+}
+
+// addSquares does dst_j += a·x_ij² including the bias pseudo-feature.
+func (r *primalRows) addSquares(dst []float64, a float64, i int) {
+	if r.ds.IsDense() {
+		x := r.ds.DenseRow(i)
+		d := dst[:len(x)]
+		for j, v := range x {
+			d[j] += a * float64(v) * float64(v)
+		}
+	} else {
+		idx, val := r.ds.SparseRow(i)
+		val = val[:len(idx)]
+		for k, j := range idx {
+			dst[j] += a * float64(val[k]) * float64(val[k])
+		}
+	}
+	if r.bias >= 0 {
+		dst[r.n] += a * r.bias * r.bias
+	}
+}
+
+func (r *primalRows) rowReads() int64 { return r.reads }

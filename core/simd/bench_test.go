@@ -1,0 +1,165 @@
+package simd
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// Each benchmark runs the portable code (the scalar baseline) and the
+// path this machine takes, side by side: go test -bench . ./core/simd.
+
+func benchLevels(b *testing.B, f func(b *testing.B)) {
+	ls := []Level{Portable}
+	if CurrentLevel() != Portable {
+		ls = append(ls, CurrentLevel())
+	}
+	for _, l := range ls {
+		b.Run(l.String(), func(b *testing.B) {
+			defer use(l)()
+			b.ReportAllocs()
+			f(b)
+		})
+	}
+}
+
+var sinkF float32
+var sinkI int32
+
+func BenchmarkDot(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, n := range []int{16, 64, 784, 4096} {
+		x, y := randFloats(r, n, 0), randFloats(r, n, 0)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchLevels(b, func(b *testing.B) {
+				b.SetBytes(int64(8 * n))
+				for b.Loop() {
+					sinkF += Dot(x, y)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkGemm reports bytes as the FLOPs of the product (2·m·n·k), so
+// that MB/s reads as MFLOP/s.
+func BenchmarkGemm(b *testing.B) {
+	r := rand.New(rand.NewPCG(2, 2))
+	for _, sz := range []struct{ m, n, k int }{{1, 512, 64}, {4, 512, 9}, {32, 1024, 784}, {64, 5556, 784}} {
+		a := randFloats(r, sz.m*sz.k, 0)
+		bb := randFloats(r, sz.n*sz.k, 0)
+		bp := make([]float32, PackedLen(sz.n, sz.k))
+		Pack(bp, bb, sz.n, sz.k, sz.k, 1)
+		c := make([]float32, sz.m*PaddedCols(sz.n))
+		b.Run(fmt.Sprintf("%dx%dx%d", sz.m, sz.n, sz.k), func(b *testing.B) {
+			benchLevels(b, func(b *testing.B) {
+				b.SetBytes(int64(2 * sz.m * sz.n * sz.k))
+				for b.Loop() {
+					Gemm(c, PaddedCols(sz.n), a, sz.k, sz.m, bp, sz.n, sz.k)
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkExp(b *testing.B) {
+	for _, n := range []int{16, 1024, 5556} {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = -float32(i%100) * 0.37
+		}
+		d := make([]float32, n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchLevels(b, func(b *testing.B) {
+				b.SetBytes(int64(4 * n))
+				for b.Loop() {
+					Exp(d, x)
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkExpRBF(b *testing.B) {
+	const n = 5556
+	x := make([]float32, n)
+	base := make([]float32, n)
+	for i := range x {
+		x[i], base[i] = float32(i%100)*0.37, -float32(i%50)
+	}
+	d := make([]float32, n)
+	benchLevels(b, func(b *testing.B) {
+		b.SetBytes(4 * n)
+		for b.Loop() {
+			ExpRBF(d, x, base, 0.06, -3)
+		}
+	})
+}
+
+func BenchmarkTanh(b *testing.B) {
+	const n = 1024
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(i%100)*0.07 - 3.5
+	}
+	d := make([]float32, n)
+	benchLevels(b, func(b *testing.B) {
+		b.SetBytes(4 * n)
+		for b.Loop() {
+			Tanh(d, x)
+		}
+	})
+}
+
+func BenchmarkDotU8S8(b *testing.B) {
+	for _, n := range []int{64, 784, 4096} {
+		x := make([]uint8, n)
+		y := make([]int8, n)
+		for i := range x {
+			x[i], y[i] = uint8(i*7), int8(i*13)
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchLevels(b, func(b *testing.B) {
+				b.SetBytes(int64(2 * n))
+				for b.Loop() {
+					sinkI += DotU8S8(x, y)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkGemmU8S8 reports 2·m·n·k "bytes", as BenchmarkGemm does: MB/s
+// reads as millions of integer operations a second.
+func BenchmarkGemmU8S8(b *testing.B) {
+	for _, sz := range []struct{ m, n, k int }{{32, 1024, 784}, {64, 5556, 784}} {
+		k4 := Round4(sz.k)
+		a := make([]uint8, sz.m*k4)
+		for i := range a {
+			a[i] = uint8(i * 7)
+		}
+		bb := make([]int8, sz.n*sz.k)
+		for i := range bb {
+			bb[i] = int8(i * 13)
+		}
+		bp := make([]int8, PackedLenS8(sz.n, sz.k))
+		PackS8(bp, bb, sz.n, sz.k, sz.k, 1)
+		c := make([]int32, sz.m*PaddedCols(sz.n))
+		b.Run(fmt.Sprintf("%dx%dx%d", sz.m, sz.n, sz.k), func(b *testing.B) {
+			benchLevels(b, func(b *testing.B) {
+				b.SetBytes(int64(2 * sz.m * sz.n * sz.k))
+				for b.Loop() {
+					GemmU8S8(c, PaddedCols(sz.n), a, k4, sz.m, bp, sz.n, sz.k)
+				}
+			})
+		})
+		b.Run(fmt.Sprintf("u16/%dx%dx%d", sz.m, sz.n, sz.k), func(b *testing.B) {
+			benchLevels(b, func(b *testing.B) {
+				b.SetBytes(int64(2 * sz.m * sz.n * sz.k))
+				for b.Loop() {
+					GemmU16S8(c, PaddedCols(sz.n), a, a, k4, sz.m, bp, sz.n, sz.k)
+				}
+			})
+		})
+	}
+}

@@ -1,0 +1,196 @@
+package simd
+
+// The assembly kernels (*_amd64.s). Pointers are to the first element;
+// the Go callers have checked every length.
+
+//go:noescape
+func dotAVX512(x, y *float32, n int) float32
+
+//go:noescape
+func dotAVX2(x, y *float32, n int) float32
+
+// gemm4AVX512 and gemm4AVX2 compute four rows of C (rows of A and C
+// lda and ldc elements apart) against panels consecutive packed panels.
+//
+//go:noescape
+func gemm4AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
+
+//go:noescape
+func gemm4AVX2(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
+
+// expAVX512 and expAVX2 set dst[i] = exp(x[i]), or with rbf != 0
+// exp(min(0, scale·x[i] + base[i] + offset)). expAVX2 takes n a multiple
+// of 8.
+//
+//go:noescape
+func expAVX512(dst, x, base *float32, n int, scale, offset float32, rbf int)
+
+//go:noescape
+func expAVX2(dst, x, base *float32, n int, scale, offset float32, rbf int)
+
+// dotS8AVX512 and dotS8AVX2 take n a multiple of 32 and 16.
+//
+//go:noescape
+func dotS8AVX512(x, y *int8, n int) int32
+
+//go:noescape
+func dotS8AVX2(x, y *int8, n int) int32
+
+// dotU8S8VNNI and dotU8S8AVX2 take n a multiple of 64 and 16.
+//
+//go:noescape
+func dotU8S8VNNI(x *uint8, y *int8, n int) int32
+
+//go:noescape
+func dotU8S8AVX2(x *uint8, y *int8, n int) int32
+
+//go:noescape
+func gemm4U16S8VNNI(c *int32, ldc int, hi, lo *uint8, lda int, bp *int8, panels, k4 int)
+
+//go:noescape
+func gemm4U8S8VNNI(c *int32, ldc int, a *uint8, lda int, bp *int8, panels, k4 int)
+
+func dot(x, y []float32) float32 {
+	n := len(x)
+	switch {
+	case n == 0:
+		return 0
+	case level == AVX512:
+		return dotAVX512(&x[0], &y[0], n)
+	case level == AVX2:
+		n8 := n &^ 7
+		var s float32
+		if n8 > 0 {
+			s = dotAVX2(&x[0], &y[0], n8)
+		}
+		for i := n8; i < n; i++ {
+			s += x[i] * y[i]
+		}
+		return s
+	}
+	return dotPortable(x, y)
+}
+
+func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, panels, k int) {
+	if level == Portable || k == 0 {
+		gemmPortable(c, ldc, a, lda, m, bp, panels, k)
+		return
+	}
+	kernel := gemm4AVX2
+	if level == AVX512 {
+		kernel = gemm4AVX512
+	}
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		kernel(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k)
+	}
+	// The last rows one at a time: strides 0 make the kernel's four rows
+	// the same row, computed (and stored) four times over.
+	for ; i < m; i++ {
+		kernel(&c[i*ldc], 0, &a[i*lda], 0, &bp[0], panels, k)
+	}
+}
+
+func expRBF(dst, x, base []float32, scale, offset float32, rbf bool) {
+	n := len(x)
+	if n == 0 {
+		return
+	}
+	flag := 0
+	var pb *float32
+	if rbf {
+		flag = 1
+		pb = &base[0]
+	}
+	switch level {
+	case AVX512:
+		expAVX512(&dst[0], &x[0], pb, n, scale, offset, flag)
+		return
+	case AVX2:
+		n8 := n &^ 7
+		if n8 > 0 {
+			expAVX2(&dst[0], &x[0], pb, n8, scale, offset, flag)
+		}
+		if n8 == n {
+			return
+		}
+		// The tail through an 8-wide buffer.
+		var xb, bb, db [8]float32
+		copy(xb[:], x[n8:])
+		if rbf {
+			copy(bb[:], base[n8:n])
+		}
+		expAVX2(&db[0], &xb[0], &bb[0], 8, scale, offset, flag)
+		copy(dst[n8:n], db[:])
+		return
+	}
+	if rbf {
+		expRBFPortable(dst, x, base, scale, offset)
+	} else {
+		expPortable(dst, x)
+	}
+}
+
+func dotS8(x, y []int8) int32 {
+	n := len(x)
+	var n0 int
+	var s int32
+	switch {
+	case n == 0:
+		return 0
+	case level == AVX512 && n >= 32:
+		n0 = n &^ 31
+		s = dotS8AVX512(&x[0], &y[0], n0)
+	case level >= AVX2 && n >= 16:
+		n0 = n &^ 15
+		s = dotS8AVX2(&x[0], &y[0], n0)
+	}
+	return s + dotS8Portable(x[n0:], y[n0:])
+}
+
+func dotU8S8(x []uint8, y []int8) int32 {
+	n := len(x)
+	var n0 int
+	var s int32
+	switch {
+	case n == 0:
+		return 0
+	case vnni && n >= 64:
+		n0 = n &^ 63
+		s = dotU8S8VNNI(&x[0], &y[0], n0)
+	case level >= AVX2 && n >= 16:
+		n0 = n &^ 15
+		s = dotU8S8AVX2(&x[0], &y[0], n0)
+	}
+	return s + dotU8S8Portable(x[n0:], y[n0:])
+}
+
+func gemmU8S8Panels(c []int32, ldc int, a []uint8, lda, m int, bp []int8, panels, k int) {
+	if !vnni || k == 0 {
+		gemmU8S8Portable(c, ldc, a, lda, m, bp, panels, k)
+		return
+	}
+	k4 := Round4(k) / 4
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		gemm4U8S8VNNI(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k4)
+	}
+	for ; i < m; i++ {
+		gemm4U8S8VNNI(&c[i*ldc], 0, &a[i*lda], 0, &bp[0], panels, k4)
+	}
+}
+
+func gemmU16S8Panels(c []int32, ldc int, hi, lo []uint8, lda, m int, bp []int8, panels, k int) {
+	if !vnni || k == 0 {
+		gemmU16S8Portable(c, ldc, hi, lo, lda, m, bp, panels, k)
+		return
+	}
+	k4 := Round4(k) / 4
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		gemm4U16S8VNNI(&c[i*ldc], ldc, &hi[i*lda], &lo[i*lda], lda, &bp[0], panels, k4)
+	}
+	for ; i < m; i++ {
+		gemm4U16S8VNNI(&c[i*ldc], 0, &hi[i*lda], &lo[i*lda], 0, &bp[0], panels, k4)
+	}
+}

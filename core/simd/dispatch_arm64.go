@@ -1,0 +1,44 @@
+package simd
+
+// gemm4NEON computes four rows of C (rows of A and C lda and ldc elements
+// apart) against panels consecutive packed panels (gemm_arm64.s).
+//
+//go:noescape
+func gemm4NEON(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
+
+func dot(x, y []float32) float32 { return dotPortable(x, y) }
+
+func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, panels, k int) {
+	if level != NEON || k == 0 {
+		gemmPortable(c, ldc, a, lda, m, bp, panels, k)
+		return
+	}
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		gemm4NEON(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k)
+	}
+	// The last rows one at a time, the kernel's four rows all the same row.
+	for ; i < m; i++ {
+		gemm4NEON(&c[i*ldc], 0, &a[i*lda], 0, &bp[0], panels, k)
+	}
+}
+
+func expRBF(dst, x, base []float32, scale, offset float32, rbf bool) {
+	if rbf {
+		expRBFPortable(dst, x, base, scale, offset)
+	} else {
+		expPortable(dst, x)
+	}
+}
+
+func dotS8(x, y []int8) int32 { return dotS8Portable(x, y) }
+
+func dotU8S8(x []uint8, y []int8) int32 { return dotU8S8Portable(x, y) }
+
+func gemmU8S8Panels(c []int32, ldc int, a []uint8, lda, m int, bp []int8, panels, k int) {
+	gemmU8S8Portable(c, ldc, a, lda, m, bp, panels, k)
+}
+
+func gemmU16S8Panels(c []int32, ldc int, hi, lo []uint8, lda, m int, bp []int8, panels, k int) {
+	gemmU16S8Portable(c, ldc, hi, lo, lda, m, bp, panels, k)
+}

@@ -1,0 +1,34 @@
+// Package simd holds the hot loops of prediction and kernel evaluation:
+// float32 dot products and squared norms, a blocked matrix product
+// C = A·Bᵀ over packed panels of B, vectorized exp and tanh, and int8 dot
+// products and an int8 matrix product. Each has a portable pure-Go
+// reference and, on amd64, AVX-512 and AVX2+FMA paths written in Go
+// assembly, chosen once at start-up from the CPU's features
+// (golang.org/x/sys/cpu). The int8 dot products use AVX-512 BW or AVX2
+// (VNNI for u8×s8), the int8 matrix product AVX-512 VNNI only (VPDPBUSD;
+// without it, the portable code). On arm64 the float32 matrix product has a
+// NEON micro-kernel (the rest is portable code there); every other
+// architecture runs the portable code. make test runs the arm64 paths under
+// qemu.
+//
+// Why Go assembly and not simd/archsimd: archsimd exists only under
+// GOEXPERIMENT=simd, so a user's plain `go build` (and the C library built
+// by `make`) would not get it; Go assembly builds everywhere with the
+// standard toolchain, and the few kernels here are short.
+//
+// # Accuracy
+//
+// Integer paths are exact (sums wrap modulo 2³² as int32 arithmetic does,
+// on every path alike). Float paths accumulate float32 in another order than
+// the portable code: a dot product of n terms differs from the exact sum by
+// at most about n·2⁻²⁴·Σ|x_i·y_i| on any path (the tests hold every path to
+// 4·2⁻²⁴·√n·Σ|x_i·y_i| + 1e-30 against a float64 reference). Exp's
+// relative error is at most ExpMaxRelError for results ≥ 2⁻¹²⁶ (x ≥
+// −87.33); smaller results may be flushed to zero or returned as
+// subnormals. Tanh's error is at most TanhMaxRelError relative to |tanh x|.
+//
+// # Allocation and aliasing
+//
+// No function allocates. Length mismatches are programmer errors and
+// panic with a "simd:" message, before any memory is touched.
+package simd

@@ -1,0 +1,174 @@
+// Command warmtime measures what a warm start saves when rows are added to
+// a linear training set: it trains on the first part of a file (cold),
+// then on all of it twice, cold and warm from the first model, and
+// compares the two.
+//
+// Usage:
+//
+//	warmtime [-frac 0.9] [-runs 5] [-start w|alpha] [liblinear train options] train_file
+//
+// The options are those of svmgo train-linear (for example -s 2, or -s 1
+// -twin 1 for -s 1 through its primal twin); -frac is the part trained
+// first, -runs how many times the cold and warm runs are repeated, cold and
+// warm alternating, -start whether the warm run starts from the first
+// model's w (core.PrimalOf, what the daemon and the C ABI trainer pass) or
+// from its dual variables alone (what a restarted daemon has). It prints
+// one Markdown table row:
+//
+//	| options | frac | cold CPU s | warm CPU s | CPU warm/cold | Hv cold | Hv warm | Hv warm/cold | rows read warm/cold | objective rel. diff |
+//
+// CPU seconds are the process's user+system time around each Train call
+// (the medians of the runs), which a loaded machine disturbs less than wall
+// time; pin the command to one core (taskset -c 0) for per-core figures.
+// Hv counts Hessian-vector products (TrainResult.HessianProducts); rows
+// read is TrainResult.Updates; the objective difference is
+// (warm − cold)/cold of the primal objective.
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"syscall"
+
+	"github.com/libsvmgo/libsvmgo/core"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	// -frac, -runs and -start come first; the rest are train options.
+	frac, runs, start := 0.9, 5, "w"
+	for len(args) >= 2 {
+		var err error
+		switch args[0] {
+		case "-frac":
+			frac, err = strconv.ParseFloat(args[1], 64)
+		case "-runs":
+			runs, err = strconv.Atoi(args[1])
+		case "-start":
+			start = args[1]
+		default:
+			goto options
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "warmtime: %s %s: %v\n", args[0], args[1], err)
+			return 2
+		}
+		args = args[2:]
+	}
+options:
+	opts, files, err := core.ParseLinearOptions(args)
+	if err != nil || len(files) != 1 || !(frac > 0 && frac < 1) || runs < 1 || (start != "w" && start != "alpha") {
+		fmt.Fprintf(stderr, "usage: warmtime [-frac f] [-runs n] [-start w|alpha] [options] train_file (%v)\n", err)
+		return 2
+	}
+	line, err := measure(opts.Params, files[0], frac, runs, start == "w")
+	if err != nil {
+		fmt.Fprintf(stderr, "warmtime: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, line)
+	return 0
+}
+
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return math.NaN()
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+func measure(p core.LinearParams, file string, frac float64, runs int, fromW bool) (string, error) {
+	full, err := core.ReadFile(file, core.ReadOptions{})
+	if err != nil {
+		return "", err
+	}
+	l := full.Len()
+	m0 := int(frac * float64(l))
+	first := core.NewSparse(m0, full.Nonzeros(), 0)
+	if full.IsDense() {
+		first = core.NewDense(m0, full.NumFeatures())
+	}
+	for i := range m0 {
+		if full.IsDense() {
+			err = first.AppendDense(full.Label(i), full.DenseRow(i))
+		} else {
+			idx, val := full.SparseRow(i)
+			err = first.AppendSparse(full.Label(i), idx, val)
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	tr, err := core.NewLinearTrainer(p, l, full.NumFeatures())
+	if err != nil {
+		return "", err
+	}
+	prev, dual, err := tr.Train(first, nil)
+	if err != nil {
+		return "", err
+	}
+	var (
+		start *core.LinearPrimal
+		warm  *core.LinearDual
+	)
+	if fromW {
+		start = core.PrimalOf(prev)
+	} else {
+		warm = &core.LinearDual{Labels: dual.Labels}
+		for _, a := range dual.Alpha {
+			warm.Alpha = append(warm.Alpha, append(append([]float64(nil), a...), make([]float64, l-m0)...))
+		}
+	}
+	var coldT, warmT []float64
+	var cold, hot *core.LinearModel
+	for range runs {
+		t := cpuSeconds()
+		if cold, _, err = tr.Train(full, nil); err != nil {
+			return "", err
+		}
+		coldT = append(coldT, cpuSeconds()-t)
+		t = cpuSeconds()
+		if hot, _, err = tr.TrainFrom(full, warm, start); err != nil {
+			return "", err
+		}
+		warmT = append(warmT, cpuSeconds()-t)
+	}
+	c, w := cold.Result, hot.Result
+	ct, wt := median(coldT), median(warmT)
+	return fmt.Sprintf("| `%s` | %.2f | %.4f | %.4f | %.3f | %d | %d | %s | %.3f | %.2g |",
+		optString(p), frac, ct, wt, wt/ct, c.HessianProducts, w.HessianProducts, ratio(w.HessianProducts, c.HessianProducts),
+		float64(w.Updates)/float64(c.Updates), (w.PrimalObjective-c.PrimalObjective)/c.PrimalObjective), nil
+}
+
+func ratio(a, b int) string {
+	if b == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", float64(a)/float64(b))
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func optString(p core.LinearParams) string {
+	s := fmt.Sprintf("-s %d -e %g", int(p.Solver), p.Eps)
+	if p.PrimalTwin {
+		s += " -twin 1"
+	}
+	if p.Bias >= 0 {
+		s += fmt.Sprintf(" -B %g", p.Bias)
+	}
+	return s
+}
