@@ -1,8 +1,9 @@
 """scikit-learn estimators trained and run by libsvmgo.
 
 ``SVC``, ``SVR``, ``OneClassSVM`` (kernel models, LIBSVM's SMO) and
-``LinearSVC``, ``LinearSVR`` (linear models, LIBLINEAR's dual coordinate
-descent) take scikit-learn's parameter names and defaults and give its
+``LinearSVC``, ``LinearSVR``, ``LogisticRegression`` (linear models,
+LIBLINEAR's dual coordinate descent or primal trust-region Newton method)
+take scikit-learn's parameter names and defaults and give its
 ``fit``/``predict``/``decision_function``/``predict_proba``/``score`` and
 fitted attributes (``classes_``, ``n_features_in_``, ``coef_``,
 ``intercept_``, ``support_vectors_``, ``dual_coef_``, ``n_support_``,
@@ -28,8 +29,7 @@ file's bytes.
 Where scikit-learn's SVMs differ: no ``sample_weight`` (svmgo.h has no
 per-row weights; ``class_weight`` is supported), no ``kernel="precomputed"``
 or callable kernels, no ``support_`` indices (the library keeps the support
-vectors, not their row numbers), ``LinearSVC`` has no ``penalty="l1"`` and
-no primal solver (``dual=False``); models store float32, so fitted
+vectors, not their row numbers), no ``penalty="l1"``; models store float32, so fitted
 attributes are float32 values in float64 arrays. Class labels reach the
 library as they are when they are integers (so a saved model predicts them
 from C too), otherwise as their index in ``classes_``.
@@ -61,7 +61,7 @@ try:  # scikit-learn >= 1.6 has a function; before, a method
 except ImportError:  # pragma: no cover - depends on the installed version
     _validate_data_fn = None
 
-__all__ = ["SVC", "SVR", "OneClassSVM", "LinearSVC", "LinearSVR", "CapacityError"]
+__all__ = ["SVC", "SVR", "OneClassSVM", "LinearSVC", "LinearSVR", "LogisticRegression", "CapacityError"]
 
 _KERNELS = {"linear": 0, "poly": 1, "rbf": 2, "sigmoid": 3}
 _KERNEL_NAMES = {v: k for k, v in _KERNELS.items()}
@@ -887,11 +887,18 @@ def _linear_weights(body):
 class _LinearBase(_SVMBase):
     _kernel_syntax = False
 
+    def _primal(self, X) -> bool:
+        """Whether dual (True, False or "auto") chooses the primal solver:
+        "auto" does when there are more rows than features."""
+        if self.dual == "auto":
+            return X.shape[0] > X.shape[1]
+        if self.dual not in (True, False):
+            raise ValueError(f"dual={self.dual!r}: want True, False or 'auto'")
+        return not self.dual
+
     def _linear_options(self, solver: int) -> List[str]:
         if not self.C > 0:
             raise ValueError(f"C={self.C!r}: want a positive number")
-        if self.dual not in (True, "auto"):
-            raise ValueError(f"dual={self.dual!r}: libsvmgo solves the dual problem only (dual=True)")
         if not (isinstance(self.max_iter, (int, np.integer)) and self.max_iter > 0):
             raise ValueError(f"max_iter={self.max_iter!r}: want a positive integer")
         if self.fit_intercept and not self.intercept_scaling > 0:
@@ -930,15 +937,66 @@ class _LinearBase(_SVMBase):
         return out
 
 
-class LinearSVC(ClassifierMixin, _LinearBase):
+class _LinearClassifier(ClassifierMixin, _LinearBase):
+    """What LinearSVC and LogisticRegression share: one-vs-rest linear
+    decision functions put in classes_ order."""
+
+    _is_classifier = True
+
+    def fit(self, X, y):
+        """Trains on X (numpy array or scipy.sparse matrix) and labels y; returns self."""
+        return self._fit(X, y)
+
+    def partial_fit(self, X, y, classes=None):
+        """Appends the rows X, y and retrains warm from the previous solution
+        (its dual variables, or its weights for a primal solver). ``classes``
+        as for :meth:`SVC.partial_fit`."""
+        return self._partial_fit(X, y, classes)
+
+    def _read_body(self, body):
+        coef, intercept = self._weights(body)
+        labels = np.frombuffer(body["l"], dtype="<i4").astype(np.int64)
+        midx = np.searchsorted(self._lib_labels, labels)
+        self._midx = midx
+        if len(labels) == 2:
+            # The library's decision value is positive for its first label;
+            # scikit-learn's for classes_[1].
+            sign = 1.0 if midx[0] > midx[1] else -1.0
+            self.coef_ = sign * coef
+            self.intercept_ = sign * np.asarray(intercept).reshape(1)
+        else:
+            order = np.argsort(midx, kind="stable")
+            self.coef_ = coef[order]
+            self.intercept_ = np.asarray(intercept)[order]
+
+    def decision_function(self, X):
+        """Decision values: (rows,) for two classes (positive: classes_[1]),
+        else (rows, classes) one-vs-rest in classes_ order."""
+        dec = self._raw_decision(X)
+        midx = self._midx
+        if len(midx) == 2:
+            return dec.ravel() * (1.0 if midx[0] > midx[1] else -1.0)
+        if len(midx) != len(self.classes_):
+            raise ValueError(f"the rows trained have {len(midx)} of the {len(self.classes_)} classes of classes_")
+        return dec[:, np.argsort(midx, kind="stable")]
+
+    def predict(self, X):
+        """The class of each row."""
+        labels = self._raw_predict(X).astype(np.int64)
+        return self.classes_[np.searchsorted(self._lib_labels, labels)]
+
+
+class LinearSVC(_LinearClassifier):
     """Linear support vector classification (LIBLINEAR's L2-regularized
     dual solvers, one-vs-rest), as :class:`sklearn.svm.LinearSVC`.
 
-    ``loss="squared_hinge"`` is LIBLINEAR's ``-s 1``, ``"hinge"`` ``-s 3``;
-    the intercept is a bias feature of value ``intercept_scaling``
-    (regularized, as LIBLINEAR and scikit-learn do). Only ``penalty="l2"``
-    and ``dual=True``. ``capacity`` and ``capacity_nonzeros`` as
-    :class:`SVC`'s, for :meth:`partial_fit`.
+    ``loss="squared_hinge"`` is LIBLINEAR's ``-s 1`` (``dual=True``) or
+    ``-s 2`` (``dual=False``, the primal by trust-region Newton), ``"hinge"``
+    ``-s 3``; ``dual="auto"`` takes the primal when there are more rows than
+    features. The intercept is a bias feature of value ``intercept_scaling``
+    (regularized, as LIBLINEAR and scikit-learn do). Only ``penalty="l2"``.
+    ``capacity`` and ``capacity_nonzeros`` as :class:`SVC`'s, for
+    :meth:`partial_fit`.
     """
 
     _is_classifier = True
@@ -981,58 +1039,95 @@ class LinearSVC(ClassifierMixin, _LinearBase):
             raise ValueError(f"penalty={self.penalty!r}: libsvmgo has penalty='l2' only")
         if self.multi_class != "ovr":
             raise ValueError(f"multi_class={self.multi_class!r}: libsvmgo has 'ovr' only")
-        solver = {"squared_hinge": 1, "hinge": 3}.get(self.loss)
-        if solver is None:
+        if self.loss not in ("squared_hinge", "hinge"):
             raise ValueError(f"loss={self.loss!r}: want 'squared_hinge' or 'hinge'")
+        if self._primal(X):
+            if self.loss == "hinge":
+                raise ValueError("loss='hinge' has no primal solver: use dual=True")
+            solver = 2
+        else:
+            solver = 1 if self.loss == "squared_hinge" else 3
         return self._linear_options(solver) + self._weights_options(y)
 
-    def fit(self, X, y):
-        """Trains on X (numpy array or scipy.sparse matrix) and labels y; returns self."""
-        return self._fit(X, y)
+class LogisticRegression(_LinearClassifier):
+    """L2-regularized logistic regression (LIBLINEAR's ``-s 0``, the primal
+    by trust-region Newton, one-vs-rest), as
+    :class:`sklearn.linear_model.LogisticRegression` with
+    ``solver="liblinear"``: that solver is the only one, and the default
+    here (scikit-learn's default is ``"lbfgs"``, multinomial). The intercept
+    is a regularized bias feature, as liblinear's. ``predict_proba`` is
+    LIBLINEAR's: the sigmoid of each decision value, normalized over the
+    classes when there are more than two (computed here from the decision
+    values, since svmgo.h gives no probabilities for linear models).
+    ``capacity`` and ``capacity_nonzeros`` as :class:`SVC`'s, for
+    :meth:`partial_fit`.
+    """
 
-    def partial_fit(self, X, y, classes=None):
-        """Appends the rows X, y and retrains warm from the previous dual
-        variables. ``classes`` as for :meth:`SVC.partial_fit`."""
-        return self._partial_fit(X, y, classes)
+    def __init__(
+        self,
+        penalty="l2",
+        *,
+        dual=False,
+        tol=1e-4,
+        C=1.0,
+        fit_intercept=True,
+        intercept_scaling=1,
+        class_weight=None,
+        random_state=None,
+        solver="liblinear",
+        max_iter=100,
+        multi_class="auto",
+        verbose=0,
+        capacity=None,
+        capacity_nonzeros=None,
+    ):
+        self.penalty = penalty
+        self.dual = dual
+        self.tol = tol
+        self.C = C
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.class_weight = class_weight
+        self.random_state = random_state
+        self.solver = solver
+        self.max_iter = max_iter
+        self.multi_class = multi_class
+        self.verbose = verbose
+        self.capacity = capacity
+        self.capacity_nonzeros = capacity_nonzeros
 
-    def _read_body(self, body):
-        coef, intercept = self._weights(body)
-        labels = np.frombuffer(body["l"], dtype="<i4").astype(np.int64)
-        midx = np.searchsorted(self._lib_labels, labels)
-        self._midx = midx
-        if len(labels) == 2:
-            # The library's decision value is positive for its first label;
-            # scikit-learn's for classes_[1].
-            sign = 1.0 if midx[0] > midx[1] else -1.0
-            self.coef_ = sign * coef
-            self.intercept_ = sign * np.asarray(intercept).reshape(1)
-        else:
-            order = np.argsort(midx, kind="stable")
-            self.coef_ = coef[order]
-            self.intercept_ = np.asarray(intercept)[order]
+    def _options(self, X, y):
+        if self.penalty != "l2":
+            raise ValueError(f"penalty={self.penalty!r}: libsvmgo has penalty='l2' only")
+        if self.solver != "liblinear":
+            raise ValueError(f"solver={self.solver!r}: libsvmgo has LIBLINEAR's method only (solver='liblinear')")
+        if self.multi_class not in ("auto", "ovr"):
+            raise ValueError(f"multi_class={self.multi_class!r}: libsvmgo has one-vs-rest only ('ovr')")
+        if self.dual is not False:
+            raise ValueError("dual=True (LIBLINEAR's -s 7) is not available: libsvmgo solves the primal (dual=False)")
+        return self._linear_options(0) + self._weights_options(y)
 
-    def decision_function(self, X):
-        """Decision values: (rows,) for two classes (positive: classes_[1]),
-        else (rows, classes) one-vs-rest in classes_ order."""
-        dec = self._raw_decision(X)
-        midx = self._midx
-        if len(midx) == 2:
-            return dec.ravel() * (1.0 if midx[0] > midx[1] else -1.0)
-        if len(midx) != len(self.classes_):
-            raise ValueError(f"the rows trained have {len(midx)} of the {len(self.classes_)} classes of classes_")
-        return dec[:, np.argsort(midx, kind="stable")]
+    def predict_proba(self, X):
+        """LIBLINEAR's probabilities: the sigmoid of each decision value
+        (binary: of classes_[1]'s), normalized over the classes."""
+        d = self.decision_function(X)
+        if d.ndim == 1:
+            p1 = 1.0 / (1.0 + np.exp(-d))
+            return np.column_stack([1.0 - p1, p1])
+        p = 1.0 / (1.0 + np.exp(-d))
+        return p / p.sum(axis=1, keepdims=True)
 
-    def predict(self, X):
-        """The class of each row."""
-        labels = self._raw_predict(X).astype(np.int64)
-        return self.classes_[np.searchsorted(self._lib_labels, labels)]
+    def predict_log_proba(self, X):
+        """The log of predict_proba."""
+        return np.log(self.predict_proba(X))
 
 
 class LinearSVR(RegressorMixin, _LinearBase):
     """Linear support vector regression (LIBLINEAR's L2-regularized dual
     ε-SVR solvers), as :class:`sklearn.svm.LinearSVR`:
     ``loss="epsilon_insensitive"`` is ``-s 13``,
-    ``"squared_epsilon_insensitive"`` ``-s 12``. ``capacity`` and
+    ``"squared_epsilon_insensitive"`` ``-s 12`` (``dual=True``) or ``-s 11``
+    (``dual=False``, the primal by trust-region Newton). ``capacity`` and
     ``capacity_nonzeros`` as :class:`SVC`'s, for :meth:`partial_fit`."""
 
     def __init__(
@@ -1065,9 +1160,14 @@ class LinearSVR(RegressorMixin, _LinearBase):
         self.capacity_nonzeros = capacity_nonzeros
 
     def _options(self, X, y):
-        solver = {"epsilon_insensitive": 13, "squared_epsilon_insensitive": 12}.get(self.loss)
-        if solver is None:
+        if self.loss not in ("epsilon_insensitive", "squared_epsilon_insensitive"):
             raise ValueError(f"loss={self.loss!r}: want 'epsilon_insensitive' or 'squared_epsilon_insensitive'")
+        if self._primal(X):
+            if self.loss == "epsilon_insensitive":
+                raise ValueError("loss='epsilon_insensitive' has no primal solver: use dual=True")
+            solver = 11
+        else:
+            solver = 13 if self.loss == "epsilon_insensitive" else 12
         if self.epsilon < 0:
             raise ValueError(f"epsilon={self.epsilon!r}: want epsilon >= 0")
         return self._linear_options(solver) + ["-p", _num(self.epsilon)]
