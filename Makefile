@@ -52,7 +52,7 @@ CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/de
 
 .PHONY: all build lib demo test vet test-c test-cpp test-python readme-check cross-arm64 \
 	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
-	python-deps wheel wheel-arm64 test-wheel test-service
+	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib
 
 all: build lib
 
@@ -174,14 +174,7 @@ readme-check:
 # under qemu too the tests of core/simd (the portable path arm64 takes) and
 # core's blocked predictors on it.
 # Debian's cross compiler and qemu are installed when missing.
-cross-arm64:
-	@command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null || { \
-		echo "installing gcc-aarch64-linux-gnu and qemu-user"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			gcc-aarch64-linux-gnu qemu-user >/dev/null; }
-	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
-		$(GO) build -trimpath -buildmode=c-shared -o $(ARM64_LIB) ./capi
-	rm -f lib/linux-arm64/libsvmgo.h
+cross-arm64: arm64-lib
 	@mkdir -p bin/linux-arm64
 	aarch64-linux-gnu-gcc $(EX_CFLAGS) $(C_DEMO_SRC) -Llib/linux-arm64 -lsvmgo -o bin/linux-arm64/svmgo_demo_c
 	qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$(CURDIR)/lib/linux-arm64 bin/linux-arm64/svmgo_demo_c
@@ -308,8 +301,7 @@ wheel: $(LIB) $(BIN) python-deps
 
 # The arm64 wheel, from the cross build (dist/linux-arm64/, so that
 # `pip install dist/*.whl` on this machine finds only its own).
-wheel-arm64: python-deps
-	$(MAKE) --no-print-directory -s cross-arm64 > /dev/null
+wheel-arm64: python-deps arm64-lib
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -o bin/linux-arm64/svmgo ./daemon/cmd/svmgo
 	$(call build_wheel,bin/wheel-arm64,$(ARM64_LIB),bin/linux-arm64/svmgo,dist/linux-arm64,linux_aarch64)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && cd $$tmp && unzip -q $(CURDIR)/$(ARM64_WHEEL) && \
@@ -356,6 +348,16 @@ test-service: $(BIN)
 	{ kill -TERM $$pid && wait $$pid && grep -q 'http serving' $$tmp/log || { cat $$tmp/log; exit 1; }; } && \
 	for d in incoming done rejected models state; do test -d $$tmp/root/$$d; done && \
 	echo "$$unit: its ExecStart ran on a temporary root and stopped cleanly on SIGTERM"
+
+# lib/linux-arm64/libsvmgo.so alone (cross-arm64 and wheel-arm64 use it).
+arm64-lib:
+	@command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null || { \
+		echo "installing gcc-aarch64-linux-gnu and qemu-user"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			gcc-aarch64-linux-gnu qemu-user >/dev/null; }
+	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
+		$(GO) build -trimpath -buildmode=c-shared -o $(ARM64_LIB) ./capi
+	rm -f lib/linux-arm64/libsvmgo.h
 
 # ---- Benchmarks ------------------------------------------------------------------
 
