@@ -85,7 +85,9 @@ vet:
 
 # Every test, the fuzz targets' seed corpora included (go test runs them),
 # then the C, C++ and Python clients of libsvmgo.so, the README's examples,
-# the arm64 build under qemu, and the demo.
+# the arm64 build under qemu, make install with the examples built against
+# it by pkg-config, the Python wheels (the x86-64 one installed in a fresh
+# venv and tested there), the systemd unit, and the demo.
 test: vet $(BIN) $(LIB)
 	$(GO) test -count=1 ./...
 	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64
