@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // TestCSRFeaturesPastNumFeatures checks what include/svmgo.h says of CSR
@@ -28,7 +29,7 @@ func TestCSRFeaturesPastNumFeatures(t *testing.T) {
 
 	const extra = 0.75
 	for name, m := range predictModels(t) {
-		nf, nd := m.numFeatures(), m.numDecisionValues()
+		nf, nd := m.Info().NumFeatures, m.Info().NumDecisionValues
 		indptr := []int64{0, 2, 4}
 		indices := []int32{0, 1, 0, int32(nf)} // row 1: feature 0 and one past the model's
 		values := []float32{0.5, -0.25, 0.5, extra}
@@ -43,12 +44,12 @@ func TestCSRFeaturesPastNumFeatures(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		got := dec[nd:]
-		km, isKernel := m.(*kernelPredictor)
-		_, isQKernel := m.(*qkernelPredictor)
+		km, isKernel := m.(*core.KernelModel)
+		_, isQKernel := m.(*quantize.Kernel)
 		for k := range nd {
 			switch {
 			case isKernel:
-				rho, gamma := km.m().Rho[k], km.m().Kernel.Gamma
+				rho, gamma := km.Rho[k], km.Kernel.Gamma
 				want := (base[k]+rho)*math.Exp(-gamma*extra*extra) - rho
 				if math.Abs(got[k]-want) > 1e-9*(1+math.Abs(want)) {
 					t.Errorf("%s: decision value %d with feature %d = %v is %v, want (d + ρ)·exp(−γv²) − ρ = %v", name, k, nf, extra, got[k], want)
@@ -63,8 +64,8 @@ func TestCSRFeaturesPastNumFeatures(t *testing.T) {
 				}
 			}
 		}
-		if isKernel && km.m().Kernel.Type != core.RBFKernel {
-			t.Fatalf("%s: kernel %v, the test wants RBF", name, km.m().Kernel.Type)
+		if isKernel && km.Kernel.Type != core.RBFKernel {
+			t.Fatalf("%s: kernel %v, the test wants RBF", name, km.Kernel.Type)
 		}
 	}
 }

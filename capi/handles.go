@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -21,7 +22,7 @@ var (
 // modelHandle is what an svmgo_model * stands for: a fixed model of any
 // kind, or a watcher following a directory.
 type modelHandle struct {
-	fixed   predictor
+	fixed   core.Model
 	watcher *modeldir.Watcher
 }
 
@@ -29,7 +30,7 @@ type modelHandle struct {
 // fixed model). A watched handle reads the watcher's pointer once, so the
 // call uses one version from start to end however many are published
 // meanwhile.
-func (h *modelHandle) current() (predictor, uint64, error) {
+func (h *modelHandle) current() (core.Model, uint64, error) {
 	if h.watcher == nil {
 		return h.fixed, 0, nil
 	}
@@ -37,7 +38,7 @@ func (h *modelHandle) current() (predictor, uint64, error) {
 	if l == nil {
 		return nil, 0, errNoModel
 	}
-	return predictorOf(l), l.Version, nil
+	return l.Model, l.Version, nil
 }
 
 // errNoModel is preallocated: a client polling a directory that has no

@@ -12,7 +12,7 @@ import (
 // never as the other kind, and a handle freed by many goroutines at once
 // is freed by exactly one.
 func TestHandleLifecycle(t *testing.T) {
-	m := (*linearPredictor)(&core.LinearModel{})
+	m := core.Model(&core.LinearModel{})
 	id := newHandle(&modelHandle{fixed: m})
 	if h, err := lookupModel(id); err != nil || h.fixed != m {
 		t.Fatalf("lookupModel(%d) = %v, %v", id, h, err)

@@ -3,8 +3,10 @@ package main
 import (
 	"log/slog"
 	"math"
+	"path/filepath"
 
 	"github.com/libsvmgo/libsvmgo/core"
+
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -19,54 +21,54 @@ const (
 	propVersion           = 7
 )
 
-// loadFile reads the model file at path, of any kind: linear or kernel,
-// float or quantized.
-func loadFile(path string) (predictor, error) {
-	l, err := modeldir.Load(path)
-	if err != nil {
-		return nil, err
+// Model kinds, svmgo.h's enum svmgo_model_kind.
+const (
+	kindLinearSVC = 1
+	kindLinearSVR = 2
+	kindKernelSVC = 3
+	kindKernelSVR = 4
+	kindOneClass  = 5
+)
+
+// kindOf returns the svmgo_model_kind value of a model: a quantized model
+// has the kind of the float model it was made from.
+func kindOf(info core.ModelInfo) int {
+	switch {
+	case info.Task == core.TaskOneClass:
+		return kindOneClass
+	case info.Kernel && info.Task == core.TaskRegression:
+		return kindKernelSVR
+	case info.Kernel:
+		return kindKernelSVC
+	case info.Task == core.TaskRegression:
+		return kindLinearSVR
 	}
-	return checked(l)
+	return kindLinearSVC
+}
+
+// noProbability says why SVMGO_OUTPUT_PROBABILITY does not work for a
+// model whose info.Probability is false.
+func noProbability(info core.ModelInfo) string {
+	switch {
+	case !info.Kernel:
+		return "linear models give no probabilities"
+	case info.Task != core.TaskClassification:
+		return "only kernel C-SVC models give class probabilities"
+	}
+	return "the model was trained without probability estimates (-b 1)"
+}
+
+// loadFile reads the model file at path, of any kind: linear or kernel,
+// float or quantized, validated by the one decoder every loading path
+// shares (modeldir.ReadFile).
+func loadFile(path string) (core.Model, error) {
+	return modeldir.ReadFile(path)
 }
 
 // loadBuffer decodes the bytes of a model file of any kind; the model
 // shares no memory with b.
-func loadBuffer(b []byte) (predictor, error) {
-	l, err := modeldir.Decode(b)
-	if err != nil {
-		return nil, err
-	}
-	return checked(l)
-}
-
-// checked returns the predictor of a loaded model after the checks the
-// file format does not make.
-func checked(l *modeldir.Loaded) (predictor, error) {
-	if l.Model != nil {
-		if err := checkWeights(l.Model); err != nil {
-			return nil, err
-		}
-	}
-	// Validate, run by the kernel loader, already refuses every
-	// non-finite number of a kernel model, and quantize.Unmarshal every
-	// non-finite scale, offset, bias weight, ρ or probability parameter
-	// of a quantized one (its codes are integers).
-	return predictorOf(l), nil
-}
-
-// checkWeights refuses a model with a non-finite weight or bias, which the
-// file format carries but no training produces: every prediction from it
-// would be refused as non-finite, so the loader says why instead.
-func checkWeights(m *core.LinearModel) error {
-	if math.IsNaN(m.Bias) || math.IsInf(m.Bias, 0) {
-		return errorf(statusCorrupt, "the model's bias %v is not finite", m.Bias)
-	}
-	for i, w := range m.W {
-		if f := float64(w); math.IsNaN(f) || math.IsInf(f, 0) {
-			return errorf(statusCorrupt, "the model's weight %d is %v", i, f)
-		}
-	}
-	return nil
+func loadBuffer(b []byte) (core.Model, error) {
+	return modeldir.Decode(b)
 }
 
 // watch opens a watcher on dir. The library never writes to stdout or
@@ -87,19 +89,20 @@ func property(h *modelHandle, prop int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	info := p.Info()
 	switch prop {
 	case propKind:
-		return int64(p.kind()), nil
+		return int64(kindOf(info)), nil
 	case propNumFeatures:
-		return int64(p.numFeatures()), nil
+		return int64(info.NumFeatures), nil
 	case propNumClasses:
-		return int64(p.numClasses()), nil
+		return int64(len(info.Labels)), nil
 	case propNumDecisionValues:
-		return int64(p.numDecisionValues()), nil
+		return int64(info.NumDecisionValues), nil
 	case propQuantized:
-		return int64(p.bits()), nil
+		return int64(info.Bits), nil
 	case propHasProbability:
-		if p.hasProbability() {
+		if info.Probability {
 			return 1, nil
 		}
 		return 0, nil
@@ -114,10 +117,38 @@ func property(h *modelHandle, prop int) (int64, error) {
 
 // copyLabels copies m's class labels into dst and returns their number;
 // when they do not fit it writes nothing.
-func copyLabels(p predictor, dst []int32) (int, error) {
-	labels := p.labels()
+func copyLabels(p core.Model, dst []int32) (int, error) {
+	labels := p.Info().Labels
 	if len(labels) > len(dst) {
 		return 0, errorf(statusCapacity, "dst_cap is %d, %d labels needed", len(dst), len(labels))
 	}
 	return copy(dst, labels), nil
+}
+
+// saveBuffer writes m's model file bytes into dst and returns their
+// number, which it also returns with SVMGO_E_CAPACITY when they do not fit
+// (dst is then left as it was).
+func saveBuffer(m core.Model, dst []byte) (int, error) {
+	b, err := modeldir.Encode(m)
+	if err != nil {
+		return 0, err
+	}
+	if len(b) > len(dst) {
+		return len(b), errorf(statusCapacity, "dst_cap is %d, %d bytes needed", len(dst), len(b))
+	}
+	return copy(dst, b), nil
+}
+
+// watchSkip returns why h's watcher does not serve the newest file of its
+// directory: the newest skipped version newer than the one in use and the
+// reason, or 0 and "" when none was skipped.
+func watchSkip(h *modelHandle) (uint64, string, error) {
+	if h.watcher == nil {
+		return 0, "", errorf(statusUnsupported, "the handle holds a model, it does not watch a directory")
+	}
+	s := h.watcher.LastSkip()
+	if s == nil {
+		return 0, "", nil
+	}
+	return s.Version, filepath.Base(s.Path) + ": " + s.Err.Error(), nil
 }

@@ -3,7 +3,11 @@ package main
 // #include "capi.h"
 import "C"
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+)
 
 // The model exports: file and buffer loading, saving, publishing,
 // watching, properties and labels (model.go holds the Go side).
@@ -70,7 +74,7 @@ func svmgo_model_save(model C.capi_cmodel, path C.capi_cstr) (rc C.int) {
 	if err != nil {
 		return fail(fn, err)
 	}
-	if err := m.save(p); err != nil {
+	if err := modeldir.WriteFile(p, m); err != nil {
 		return fail(fn, err)
 	}
 	return statusOK
@@ -88,7 +92,7 @@ func svmgo_model_publish(model C.capi_cmodel, dir C.capi_cstr, version *C.uint64
 	if err != nil {
 		return fail(fn, err)
 	}
-	v, err := m.publish(d)
+	v, err := modeldir.Publish(d, m)
 	if err != nil {
 		return fail(fn, err)
 	}
@@ -164,6 +168,57 @@ func svmgo_model_labels(model C.capi_cmodel, dst *C.int32_t, dstCap C.size_t, nL
 	}
 	if nLabels != nil {
 		*nLabels = C.size_t(n)
+	}
+	return statusOK
+}
+
+//export svmgo_model_save_buffer
+func svmgo_model_save_buffer(model C.capi_cmodel, dst unsafe.Pointer, dstCap C.size_t, size *C.size_t) (rc C.int) {
+	const fn = "svmgo_model_save_buffer"
+	defer guard(fn, &rc)
+	m, err := callModel(model)
+	if err != nil {
+		return fail(fn, err)
+	}
+	d, err := view[byte]("dst", dst, int(min(uint64(dstCap), maxElems(1))))
+	if err != nil {
+		return fail(fn, err)
+	}
+	n, err := saveBuffer(m, d)
+	if size != nil {
+		*size = C.size_t(n)
+	}
+	if err != nil {
+		return fail(fn, err)
+	}
+	return statusOK
+}
+
+//export svmgo_model_watch_skip
+func svmgo_model_watch_skip(model C.capi_cmodel, version *C.uint64_t, dst *C.char, dstCap C.size_t, length *C.size_t) (rc C.int) {
+	const fn = "svmgo_model_watch_skip"
+	defer guard(fn, &rc)
+	h, err := lookupModel(handleID(unsafe.Pointer(model)))
+	if err != nil {
+		return fail(fn, err)
+	}
+	d, err := view[byte]("dst", unsafe.Pointer(dst), int(min(uint64(dstCap), maxElems(1))))
+	if err != nil {
+		return fail(fn, err)
+	}
+	v, reason, err := watchSkip(h)
+	if err != nil {
+		return fail(fn, err)
+	}
+	if len(d) > 0 {
+		n := copy(d[:len(d)-1], reason)
+		d[n] = 0
+	}
+	if version != nil {
+		*version = C.uint64_t(v)
+	}
+	if length != nil {
+		*length = C.size_t(len(reason))
 	}
 	return statusOK
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -181,10 +181,10 @@ func TestParityFromC(t *testing.T) {
 				g, nf, nDec = m, m.NumFeatures, m.NumDecisionValues()
 				if c.bits > 0 {
 					q := quantizeKernel(t, m, c.bits)
-					err = quantize.WriteFile(modelPath, q)
+					err = modeldir.WriteFile(modelPath, q)
 					g = q
 				} else {
-					err = modelfile.WriteKernelFile(modelPath, m)
+					err = modeldir.WriteFile(modelPath, m)
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -205,10 +205,10 @@ func TestParityFromC(t *testing.T) {
 				g, nf, nDec = m, m.NumFeatures, m.NumDecisionValues()
 				if c.bits > 0 {
 					q := quantizeLinear(t, m, c.bits)
-					err = quantize.WriteFile(modelPath, q)
+					err = modeldir.WriteFile(modelPath, q)
 					g = q
 				} else {
-					err = modelfile.WriteFile(modelPath, m)
+					err = modeldir.WriteFile(modelPath, m)
 				}
 				if err != nil {
 					t.Fatal(err)

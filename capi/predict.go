@@ -3,6 +3,8 @@ package main
 import (
 	"math"
 	"sync"
+
+	"github.com/libsvmgo/libsvmgo/core"
 )
 
 // Output kinds, svmgo.h's enum svmgo_output.
@@ -41,25 +43,25 @@ func getF64(n int) *[]float64 {
 }
 
 // outputWidth returns the values a row's output takes in dst.
-func outputWidth(p predictor, output int) (int, error) {
+func outputWidth(info *core.ModelInfo, output int) (int, error) {
 	switch output {
 	case outputLabel:
 		return 1, nil
 	case outputDecisionValues:
-		return p.numDecisionValues(), nil
+		return info.NumDecisionValues, nil
 	case outputProbability:
-		if !p.hasProbability() {
-			return 0, errorf(statusUnsupported, "SVMGO_OUTPUT_PROBABILITY: %s", p.noProbability())
+		if !info.Probability {
+			return 0, errorf(statusUnsupported, "SVMGO_OUTPUT_PROBABILITY: %s", noProbability(*info))
 		}
-		return p.numClasses(), nil
+		return len(info.Labels), nil
 	}
 	return 0, errorf(statusInvalidArgument, "output is %d, not an svmgo_output value", output)
 }
 
 // checkOutput checks the output kind and dst's capacity for rows rows and
 // returns the values a row takes.
-func checkOutput(p predictor, output, dstCap, rows int) (int, error) {
-	width, err := outputWidth(p, output)
+func checkOutput(info *core.ModelInfo, output, dstCap, rows int) (int, error) {
+	width, err := outputWidth(info, output)
 	if err != nil {
 		return 0, err
 	}
@@ -72,28 +74,57 @@ func checkOutput(p predictor, output, dstCap, rows int) (int, error) {
 // rowSink writes rows' outputs to dst. Decision values are computed
 // straight into dst when they are the output, and into scratch when a
 // label is derived from them.
+//
+// A linear model's decision values turn any non-finite input into a
+// non-finite value, so its rows are checked only after a bad value shows
+// (its label is derived from the decision values by LabelOf, which lets
+// the check see them); a kernel model (ModelInfo.Kernel) maps an infinite
+// distance to 0, a quantized one quantizes the row against its largest
+// value, and a label or probability shows nothing, so those inputs are
+// checked first (scan).
 type rowSink struct {
-	p       predictor
+	m       core.Model
+	nf      int                   // the model's features
+	prob    core.ProbabilityModel // set for SVMGO_OUTPUT_PROBABILITY
 	output  int
 	width   int // values a row's output takes in dst
 	scan    bool
 	scratch []float64
 }
 
-// newRowSink prepares the sink for p and output, whose rows take width
-// values each. It returns the pooled buffer it took, if any, for the
-// caller to put back with putF64.
-func newRowSink(p predictor, output, width int) (rowSink, *[]float64) {
-	s := rowSink{p: p, output: output, width: width, scan: p.scansInputs() || output == outputProbability}
-	var pooled *[]float64
-	if output == outputLabel {
-		pooled = getF64(p.numDecisionValues())
-		s.scratch = *pooled
+// csrRows is prepare's nf for CSR rows, which may be of any width.
+const csrRows = -1
+
+// prepare checks a call's shape against p and dst (nf, the dense row
+// width, must be the model's; csrRows skips that check) and sets the sink
+// up for p and output. It returns the pooled buffer it took, if any, for
+// the caller to put back with putF64. The model's description is read
+// once, into a local the checks see by pointer: the sink is set up in
+// place, not returned, since copying it and the description would cost
+// single-row calls a measurable part of their time.
+func (s *rowSink) prepare(p core.Model, output int, dst []float64, rows, nf int) (*[]float64, error) {
+	info := p.Info()
+	if nf != csrRows && nf != info.NumFeatures {
+		return nil, errorf(statusDimension, "num_features is %d, the model has %d", nf, info.NumFeatures)
 	}
-	return s, pooled
+	width, err := checkOutput(&info, output, len(dst), rows)
+	if err != nil {
+		return nil, err
+	}
+	s.m, s.nf, s.output, s.width = p, info.NumFeatures, output, width
+	s.scan = info.Kernel || output == outputProbability
+	if output == outputProbability {
+		s.prob = p.(core.ProbabilityModel) // checkOutput checked info.Probability
+	}
+	if output == outputLabel && !info.Kernel {
+		pooled := getF64(info.NumDecisionValues)
+		s.scratch = *pooled
+		return pooled, nil
+	}
+	return nil, nil
 }
 
-// putF64 returns a buffer newRowSink took, if it took one.
+// putF64 returns a buffer prepare took, if it took one.
 func putF64(p *[]float64) {
 	if p != nil {
 		f64Pool.Put(p)
@@ -105,32 +136,32 @@ func putF64(p *[]float64) {
 func (s *rowSink) dense(dst []float64, r int, x []float32) bool {
 	switch s.output {
 	case outputProbability:
-		s.p.probabilityDense(dst[r*s.width:r*s.width+s.width], x)
+		s.prob.ProbabilityDense(dst[r*s.width:r*s.width+s.width], x)
 		return true
 	case outputLabel:
-		if v, ok := s.p.predictDense(x); ok {
-			dst[r] = v
+		if s.scan { // inputs checked: the model's own predictor decides
+			dst[r] = s.m.PredictDense(x)
 			return true
 		}
-		return s.finish(dst, r, s.p.decisionDense(s.scratch, x))
+		return s.finish(dst, r, s.m.DecisionDense(s.scratch, x))
 	}
-	return s.finish(dst, r, s.p.decisionDense(dst[r*s.width:r*s.width+s.width], x))
+	return s.finish(dst, r, s.m.DecisionDense(dst[r*s.width:r*s.width+s.width], x))
 }
 
 // sparse is dense for a sparse row.
 func (s *rowSink) sparse(dst []float64, r int, idx []int32, val []float32) bool {
 	switch s.output {
 	case outputProbability:
-		s.p.probabilitySparse(dst[r*s.width:r*s.width+s.width], idx, val)
+		s.prob.ProbabilitySparse(dst[r*s.width:r*s.width+s.width], idx, val)
 		return true
 	case outputLabel:
-		if v, ok := s.p.predictSparse(idx, val); ok {
-			dst[r] = v
+		if s.scan {
+			dst[r] = s.m.PredictSparse(idx, val)
 			return true
 		}
-		return s.finish(dst, r, s.p.decisionSparse(s.scratch, idx, val))
+		return s.finish(dst, r, s.m.DecisionSparse(s.scratch, idx, val))
 	}
-	return s.finish(dst, r, s.p.decisionSparse(dst[r*s.width:r*s.width+s.width], idx, val))
+	return s.finish(dst, r, s.m.DecisionSparse(dst[r*s.width:r*s.width+s.width], idx, val))
 }
 
 // finish checks row r's decision values and writes its label when that is
@@ -144,32 +175,24 @@ func (s *rowSink) finish(dst []float64, r int, dec []float64) bool {
 		}
 	}
 	if s.output == outputLabel {
-		dst[r] = s.p.labelOf(dec)
+		dst[r] = s.m.LabelOf(dec)
 	}
 	return true
-}
-
-// checkDense checks a dense call's shape against the model and dst and
-// returns the values a row's output takes.
-func checkDense(p predictor, output, dstCap, rows, nf int) (int, error) {
-	if nf != p.numFeatures() {
-		return 0, errorf(statusDimension, "num_features is %d, the model has %d", nf, p.numFeatures())
-	}
-	return checkOutput(p, output, dstCap, rows)
 }
 
 // predictDenseF32 writes the output of each of the rows rows of x
 // (row-major, nf values a row) to dst. It allocates nothing. On a
 // non-finite input dst may hold the outputs of the rows before it.
-func predictDenseF32(p predictor, output int, dst []float64, x []float32, rows, nf int) error {
-	width, err := checkDense(p, output, len(dst), rows, nf)
+func predictDenseF32(p core.Model, output int, dst []float64, x []float32, rows, nf int) error {
+	var s rowSink
+	pooled, err := s.prepare(p, output, dst, rows, nf)
 	if err != nil {
 		return err
 	}
-	if done, err := denseBatch(p, output, dst, x, rows, nf); done {
+	if done, err := s.denseBatch(dst, x, rows); done {
+		putF64(pooled)
 		return err
 	}
-	s, pooled := newRowSink(p, output, width)
 	defer putF64(pooled)
 	for r := range rows {
 		row := x[r*nf : r*nf+nf]
@@ -188,12 +211,12 @@ func predictDenseF32(p predictor, output int, dst []float64, x []float32, rows, 
 // predictDenseF64 is predictDenseF32 for float64 rows, each converted to
 // float32, the precision of the model, into a pooled row buffer: the
 // results are those of the float32 API on the rounded row, bit for bit.
-func predictDenseF64(p predictor, output int, dst []float64, x []float64, rows, nf int) error {
-	width, err := checkDense(p, output, len(dst), rows, nf)
+func predictDenseF64(p core.Model, output int, dst []float64, x []float64, rows, nf int) error {
+	var s rowSink
+	pooled, err := s.prepare(p, output, dst, rows, nf)
 	if err != nil {
 		return err
 	}
-	s, pooled := newRowSink(p, output, width)
 	defer putF64(pooled)
 	buf := getF32(nf)
 	defer f32Pool.Put(buf)
@@ -288,17 +311,17 @@ func checkCSR[T float32 | float64](indptr []int64, indices []int32, values []T, 
 // values hold the nonzeros up to indptr[rows]. Features at or past the
 // model's are ignored by linear models, and count only in the norm of an
 // RBF kernel's distance. It allocates nothing.
-func predictCSRF32(p predictor, output int, dst []float64, indptr []int64, indices []int32, values []float32, rows int) error {
-	width, err := checkOutput(p, output, len(dst), rows)
+func predictCSRF32(p core.Model, output int, dst []float64, indptr []int64, indices []int32, values []float32, rows int) error {
+	var s rowSink
+	pooled, err := s.prepare(p, output, dst, rows, csrRows)
 	if err != nil {
 		return err
 	}
-	s, pooled := newRowSink(p, output, width)
 	defer putF64(pooled)
 	if _, err := checkCSR(indptr, indices, values, rows, s.checkFrom()); err != nil {
 		return err
 	}
-	if csrBatch(p, output, dst, indptr, indices, values, rows) {
+	if s.csrBatch(dst, indptr, indices, values, rows) {
 		return nil
 	}
 	for r := range rows {
@@ -313,12 +336,12 @@ func predictCSRF32(p predictor, output int, dst []float64, indptr []int64, indic
 
 // predictCSRF64 is predictCSRF32 for float64 values, converted to float32
 // row by row into a pooled buffer.
-func predictCSRF64(p predictor, output int, dst []float64, indptr []int64, indices []int32, values []float64, rows int) error {
-	width, err := checkOutput(p, output, len(dst), rows)
+func predictCSRF64(p core.Model, output int, dst []float64, indptr []int64, indices []int32, values []float64, rows int) error {
+	var s rowSink
+	pooled, err := s.prepare(p, output, dst, rows, csrRows)
 	if err != nil {
 		return err
 	}
-	s, pooled := newRowSink(p, output, width)
 	defer putF64(pooled)
 	longest, err := checkCSR(indptr, indices, values, rows, s.checkFrom())
 	if err != nil {
@@ -347,7 +370,7 @@ func (s *rowSink) checkFrom() int {
 	if s.scan {
 		return 0
 	}
-	return s.p.numFeatures()
+	return s.nf
 }
 
 func notFiniteSparse[T float32 | float64](idx []int32, val []T, r int) error {

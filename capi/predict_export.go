@@ -3,13 +3,17 @@ package main
 // #include "capi.h"
 import "C"
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/libsvmgo/libsvmgo/core"
+)
 
 // The predict exports make views of the caller's arrays and call the Go
 // functions of predict.go. A watched model is read once per call.
 
 // callModel returns the model a call on handle p uses.
-func callModel(p C.capi_cmodel) (predictor, error) {
+func callModel(p C.capi_cmodel) (core.Model, error) {
 	h, err := lookupModel(handleID(unsafe.Pointer(p)))
 	if err != nil {
 		return nil, err
@@ -20,7 +24,7 @@ func callModel(p C.capi_cmodel) (predictor, error) {
 
 // denseArgs checks a dense predict call's handle and sizes and returns the
 // model, dst's view, the row count, the row width and the cell count.
-func denseArgs(model C.capi_cmodel, dst *C.double, dstCap, numRows, numFeatures C.size_t) (predictor, []float64, int, int, int, error) {
+func denseArgs(model C.capi_cmodel, dst *C.double, dstCap, numRows, numFeatures C.size_t) (core.Model, []float64, int, int, int, error) {
 	m, err := callModel(model)
 	if err != nil {
 		return nil, nil, 0, 0, 0, err

@@ -87,20 +87,9 @@ type goAPI interface {
 	DecisionSparse(dst []float64, index []int32, value []float32) []float64
 }
 
-// goAPIOf returns the core model behind p.
-func goAPIOf(p predictor) goAPI {
-	switch p := p.(type) {
-	case *linearPredictor:
-		return p.m()
-	case *kernelPredictor:
-		return p.m()
-	case *qlinearPredictor:
-		return p.m()
-	case *qkernelPredictor:
-		return p.m()
-	}
-	panic("unknown predictor")
-}
+// goAPIOf returns the Go model behind p: p itself, which every kind's Go
+// API implements.
+func goAPIOf(p core.Model) goAPI { return p }
 
 // wideModel is a classifier of more classes than fit a small scratch
 // array, so that its labels need a wide pooled buffer.
@@ -120,20 +109,20 @@ func wideModel(rng *rand.Rand, classes, nf int) *core.LinearModel {
 // one decision value (binary, regression), several, very many; and the
 // kernel model kinds; each also quantized to int8 ("q8_" names), and the
 // multi-class ones to int16 ("q16_").
-func predictModels(t testing.TB) map[string]predictor {
-	ms := map[string]predictor{}
+func predictModels(t testing.TB) map[string]core.Model {
+	ms := map[string]core.Model{}
 	for name, m := range linearModels(t) {
-		ms[name] = (*linearPredictor)(m)
-		ms["q8_"+name] = (*qlinearPredictor)(quantizeLinear(t, m, 8))
+		ms[name] = m
+		ms["q8_"+name] = quantizeLinear(t, m, 8)
 		if name == "multiclass" {
-			ms["q16_"+name] = (*qlinearPredictor)(quantizeLinear(t, m, 16))
+			ms["q16_"+name] = quantizeLinear(t, m, 16)
 		}
 	}
 	for name, m := range kernelModels(t) {
-		ms[name] = (*kernelPredictor)(m)
-		ms["q8_"+name] = (*qkernelPredictor)(quantizeKernel(t, m, 8))
+		ms[name] = m
+		ms["q8_"+name] = quantizeKernel(t, m, 8)
 		if name == "kernel_multiclass" {
-			ms["q16_"+name] = (*qkernelPredictor)(quantizeKernel(t, m, 16))
+			ms["q16_"+name] = quantizeKernel(t, m, 16)
 		}
 	}
 	return ms
@@ -209,13 +198,13 @@ func TestPredictAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	for name, m := range predictModels(t) {
 		const rows = 8
-		nf := m.numFeatures()
+		nf := m.Info().NumFeatures
 		x, indptr, indices, values := randomRows(rng, rows, nf)
 		x64, values64 := to64(x), to64(values)
-		dst := make([]float64, rows*max(m.numDecisionValues(), m.numClasses()))
+		dst := make([]float64, rows*max(m.Info().NumDecisionValues, len(m.Info().Labels)))
 		id := newHandle(&modelHandle{fixed: m})
 		outputs := []int{outputLabel, outputDecisionValues}
-		if m.hasProbability() {
+		if m.Info().Probability {
 			outputs = append(outputs, outputProbability)
 		}
 		for _, output := range outputs {
@@ -256,7 +245,7 @@ func TestWatchedLookupAllocs(t *testing.T) {
 	}
 	dir := t.TempDir()
 	m := kernelModels(t)["kernel_binary"]
-	if _, err := modeldir.PublishKernel(dir, m); err != nil {
+	if _, err := modeldir.Publish(dir, m); err != nil {
 		t.Fatal(err)
 	}
 	h, err := watch(dir)
@@ -294,7 +283,7 @@ func TestPredictMatchesGoAPI(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	for name, m := range predictModels(t) {
 		const rows = 25
-		nf, nd, nc := m.numFeatures(), m.numDecisionValues(), m.numClasses()
+		nf, nd, nc := m.Info().NumFeatures, m.Info().NumDecisionValues, len(m.Info().Labels)
 		g := goAPIOf(m)
 		x, indptr, indices, values := randomRows(rng, rows, nf)
 		// Doubles that are not floats: each rounds to the float in x.
@@ -329,7 +318,7 @@ func TestPredictMatchesGoAPI(t *testing.T) {
 			}
 			check(layout, run(outputLabel, labels))
 			check(layout, run(outputDecisionValues, dec))
-			if err := run(outputProbability, prob); m.hasProbability() {
+			if err := run(outputProbability, prob); m.Info().Probability {
 				check(layout, err)
 			} else if statusOf(err) != statusUnsupported {
 				t.Errorf("%s %s: probabilities without them: %v, want SVMGO_E_UNSUPPORTED", name, layout, err)
@@ -343,14 +332,14 @@ func TestPredictMatchesGoAPI(t *testing.T) {
 				if sparse {
 					idx, val := indices[indptr[r]:indptr[r+1]], values[indptr[r]:indptr[r+1]]
 					wantL, wantD = g.PredictSparse(idx, val), g.DecisionSparse(buf, idx, val)
-					if m.hasProbability() {
-						wantP = m.probabilitySparse(pbuf, idx, val)
+					if m.Info().Probability {
+						wantP = m.(core.ProbabilityModel).ProbabilitySparse(pbuf, idx, val)
 					}
 				} else {
 					row := x[r*nf : r*nf+nf]
 					wantL, wantD = g.PredictDense(row), g.DecisionDense(buf, row)
-					if m.hasProbability() {
-						wantP = m.probabilityDense(pbuf, row)
+					if m.Info().Probability {
+						wantP = m.(core.ProbabilityModel).ProbabilityDense(pbuf, row)
 					}
 				}
 				for k, w := range wantP {
@@ -375,7 +364,7 @@ func TestPredictMatchesGoAPI(t *testing.T) {
 // after predicting, for the shapes the C tests do not reach.
 func TestPredictErrors(t *testing.T) {
 	lm := wideModel(rand.New(rand.NewPCG(4, 4)), 3, 4)
-	m := (*linearPredictor)(lm)
+	m := core.Model(lm)
 	x := []float32{1, 2, 3, 4, 5, 6, 7, 8}
 	dst := make([]float64, 6)
 	code := func(err error) int { return statusOf(err) }
@@ -393,13 +382,14 @@ func TestPredictErrors(t *testing.T) {
 		!strings.Contains(err.Error(), "non-finite weight") {
 		t.Errorf("NaN weight: %v", err)
 	}
-	if err := checkWeights(lm); code(err) != statusCorrupt || !strings.Contains(err.Error(), "weight 5 is NaN") {
-		t.Errorf("checkWeights with a NaN weight: %v", err)
+	if err := lm.Validate(); err == nil || !strings.Contains(err.Error(), "weight 5 is NaN") {
+		t.Errorf("Validate with a NaN weight: %v", err)
 	}
-	if b, err := modelfile.Marshal(lm); err == nil {
-		if _, err := loadBuffer(b); code(err) != statusCorrupt {
-			t.Errorf("loading a file with a NaN weight: %v, want SVMGO_E_CORRUPT", err)
-		}
+	if _, err := modelfile.Marshal(lm); err == nil {
+		t.Error("Marshal wrote a model with a NaN weight")
+	}
+	if _, err := loadBuffer(withNaNWeight(t, lm, 5)); code(err) != statusCorrupt {
+		t.Errorf("loading a file with a NaN weight: %v, want SVMGO_E_CORRUPT", err)
 	}
 }
 
@@ -410,9 +400,9 @@ func TestPredictErrors(t *testing.T) {
 // the model does not have; and probabilities without them are refused.
 func TestKernelPredictErrors(t *testing.T) {
 	ms := kernelModels(t)
-	m := (*kernelPredictor)(ms["kernel_binary"])
-	nf := m.numFeatures()
-	dst := make([]float64, 2*m.numClasses())
+	m := core.Model(ms["kernel_binary"])
+	nf := m.Info().NumFeatures
+	dst := make([]float64, 2*len(m.Info().Labels))
 	for _, bad := range []float64{math.Inf(1), math.NaN(), 1e300} {
 		x := make([]float64, 2*nf)
 		x[nf+2] = bad
@@ -443,12 +433,12 @@ func TestKernelPredictErrors(t *testing.T) {
 		!strings.Contains(err.Error(), "-b 1") {
 		t.Errorf("probabilities of a model trained without -b 1: %v", err)
 	}
-	svr := (*kernelPredictor)(ms["kernel_svr"])
-	if err := predictDenseF32(svr, outputProbability, dst, make([]float32, svr.numFeatures()), 1, svr.numFeatures()); statusOf(err) != statusUnsupported {
+	svr := core.Model(ms["kernel_svr"])
+	if err := predictDenseF32(svr, outputProbability, dst, make([]float32, svr.Info().NumFeatures), 1, svr.Info().NumFeatures); statusOf(err) != statusUnsupported {
 		t.Errorf("probabilities of an SVR model: %v", err)
 	}
-	mc := (*kernelPredictor)(ms["kernel_multiclass"])
-	if err := predictDenseF32(mc, outputProbability, make([]float64, 9), make([]float32, mc.numFeatures()), 1, mc.numFeatures()); statusOf(err) != statusCapacity {
+	mc := core.Model(ms["kernel_multiclass"])
+	if err := predictDenseF32(mc, outputProbability, make([]float64, 9), make([]float32, mc.Info().NumFeatures), 1, mc.Info().NumFeatures); statusOf(err) != statusCapacity {
 		t.Errorf("10 probabilities into 9 values: %v, want SVMGO_E_CAPACITY", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -92,10 +93,10 @@ func TestQuantizedNotFinite(t *testing.T) {
 	for _, name := range []string{"q8_binary", "q8_multiclass", "q16_multiclass", "q8_wide", "q8_regression",
 		"q8_kernel_binary", "q8_kernel_multiclass", "q8_kernel_svr", "q8_kernel_oneclass"} {
 		m := ms[name]
-		nf := m.numFeatures()
-		dst := make([]float64, 2*max(m.numDecisionValues(), m.numClasses()))
+		nf := m.Info().NumFeatures
+		dst := make([]float64, 2*max(m.Info().NumDecisionValues, len(m.Info().Labels)))
 		outputs := []int{outputLabel, outputDecisionValues}
-		if m.hasProbability() {
+		if m.Info().Probability {
 			outputs = append(outputs, outputProbability)
 		}
 		for _, bad := range []float64{math.Inf(-1), math.NaN(), 1e300} {
@@ -158,13 +159,13 @@ func TestQuantizedSavePublishWatch(t *testing.T) {
 	if err := os.Mkdir(models, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ms["binary"].publish(models); err != nil { // a float version 1 first
+	if _, err := modeldir.Publish(models, ms["binary"]); err != nil { // a float version 1 first
 		t.Fatal(err)
 	}
 	for i, name := range []string{"q8_multiclass", "q16_kernel_multiclass"} {
 		q := ms[name]
 		path := filepath.Join(dir, name+".svmgo")
-		if err := q.save(path); err != nil {
+		if err := modeldir.WriteFile(path, q); err != nil {
 			t.Fatal(err)
 		}
 		got, err := os.ReadFile(path)
@@ -182,11 +183,11 @@ func TestQuantizedSavePublishWatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if loaded.bits() != q.bits() || loaded.kind() != q.kind() {
-			t.Errorf("%s: loaded as kind %d, %d bits; saved kind %d, %d bits", name, loaded.kind(), loaded.bits(), q.kind(), q.bits())
+		if loaded.Info().Bits != q.Info().Bits || kindOf(loaded.Info()) != kindOf(q.Info()) {
+			t.Errorf("%s: loaded as kind %d, %d bits; saved kind %d, %d bits", name, kindOf(loaded.Info()), loaded.Info().Bits, kindOf(q.Info()), q.Info().Bits)
 		}
 
-		v, err := q.publish(models)
+		v, err := modeldir.Publish(models, q)
 		if err != nil || v != uint64(i+2) {
 			t.Fatalf("%s: published as version %d, %v; want %d", name, v, err, i+2)
 		}
@@ -205,10 +206,10 @@ func TestQuantizedSavePublishWatch(t *testing.T) {
 			}
 			time.Sleep(time.Millisecond)
 		}
-		if b := must(property(h, propQuantized)); b != int64(q.bits()) {
-			t.Errorf("%s: the watched model has SVMGO_MODEL_QUANTIZED %d, want %d", name, b, q.bits())
+		if b := must(property(h, propQuantized)); b != int64(q.Info().Bits) {
+			t.Errorf("%s: the watched model has SVMGO_MODEL_QUANTIZED %d, want %d", name, b, q.Info().Bits)
 		}
-		nf, nd := q.numFeatures(), q.numDecisionValues()
+		nf, nd := q.Info().NumFeatures, q.Info().NumDecisionValues
 		x := make([]float32, 3*nf)
 		for j := range x {
 			x[j] = float32(j%17) / 4

@@ -234,19 +234,19 @@ func remove(h *trainerHandle, rows []int) error {
 }
 
 // fitPredictor fits h's model, linear or kernel, as fit and fitKernel do.
-func fitPredictor(h *trainerHandle) (predictor, error) {
+func fitPredictor(h *trainerHandle) (core.Model, error) {
 	if h.kernel != nil {
 		m, err := fitKernel(h)
 		if err != nil {
 			return nil, err
 		}
-		return (*kernelPredictor)(m), nil
+		return m, nil
 	}
 	m, err := fit(h)
 	if err != nil {
 		return nil, err
 	}
-	return (*linearPredictor)(m), nil
+	return m, nil
 }
 
 // fitKernel is fit for a kernel trainer. The last fit's gradient is

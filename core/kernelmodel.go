@@ -169,13 +169,6 @@ func (m *KernelModel) Validate() error {
 		if nr < 2 {
 			return bad("C-SVC model with %d classes, want at least 2", nr)
 		}
-		for i, c := range m.Labels {
-			for _, d := range m.Labels[:i] {
-				if c == d {
-					return bad("label %d repeated", c)
-				}
-			}
-		}
 		if len(m.NumSV) != nr {
 			return bad("%d support vector counts for %d classes", len(m.NumSV), nr)
 		}
@@ -212,6 +205,11 @@ func (m *KernelModel) Validate() error {
 	}
 	if len(m.Rho) != nDec {
 		return bad("%d rho values, want %d", len(m.Rho), nDec)
+	}
+	// Per-label work comes after the counts, so a hostile file declaring
+	// 65536 labels is refused by its counts before it costs anything.
+	if c, ok := repeatedLabel(m.Labels); ok {
+		return bad("label %d repeated", c)
 	}
 	for _, v := range [][]float64{m.Coef, m.Rho, m.ProbA, m.ProbB} {
 		for _, x := range v {

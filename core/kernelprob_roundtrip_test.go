@@ -26,10 +26,10 @@ func TestKernelProbabilityModelFileRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "m.svmgo")
-	if err := modelfile.WriteKernelFile(path, m); err != nil {
+	if err := writeKernelModel(path, m); err != nil {
 		t.Fatal(err)
 	}
-	back, err := modelfile.ReadKernelFile(path)
+	back, err := readKernelModel(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,4 +47,20 @@ func TestKernelProbabilityModelFileRoundTrip(t *testing.T) {
 			t.Fatalf("row %d: %v before the file, %v after", i, a, b)
 		}
 	}
+}
+
+func writeKernelModel(path string, m *core.KernelModel) error {
+	b, err := modelfile.MarshalKernel(m)
+	if err != nil {
+		return err
+	}
+	return modelfile.WriteBytes(path, b)
+}
+
+func readKernelModel(path string) (*core.KernelModel, error) {
+	b, err := modelfile.ReadBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	return modelfile.UnmarshalKernel(b)
 }

@@ -60,8 +60,12 @@ func (m *LinearModel) weightRows() int {
 	return m.NumFeatures
 }
 
-// Validate checks that the model's fields agree with each other: sizes,
-// labels and solver. Loaders call it before handing out a model.
+// Validate checks that the model's fields agree with each other (sizes,
+// labels and solver) and that its bias and weights are finite, which every
+// training gives and without which every prediction would be refused.
+// The model file decoder calls it, so every path that loads a model (a
+// file, a buffer, a watched directory, the command) refuses what it
+// refuses.
 func (m *LinearModel) Validate() error {
 	if !m.Solver.valid() {
 		return fmt.Errorf("core: linear model: unknown solver %d", m.Solver)
@@ -89,7 +93,7 @@ func (m *LinearModel) Validate() error {
 		return fmt.Errorf("core: linear model: %d weights, want %d (%d rows × %d functions)",
 			len(m.W), want, m.weightRows(), m.NrW())
 	}
-	return nil
+	return m.checkFinite()
 }
 
 // DecisionDense writes the decision values of the dense row x (len(x) ==

@@ -24,6 +24,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
 // Format is the text format of a data file.
@@ -184,41 +186,15 @@ func ScanFile(path string, opt ReadOptions) (FileStats, error) {
 }
 
 // openRegular opens path for reading and returns it if it is a regular
-// file. The open does not block (openNonblock): opening a FIFO for reading
-// otherwise waits for a writer, before the check could refuse it.
+// file, with fileio's rule (no blocking on a FIFO, fstat of the open file).
 func openRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("core: reading %s: %w", path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
+	f, _, err := fileio.OpenRegular(path)
+	var nr *fileio.NotRegularError
+	if errors.As(err, &nr) {
 		return nil, fmt.Errorf("%w: %s is %s; a data file is read twice, a size query and then the parse",
-			ErrNotRegularFile, path, fileKind(fi.Mode()))
+			ErrNotRegularFile, path, fileio.KindOf(nr.Mode))
 	}
-	return f, nil
-}
-
-// fileKind names the type of a file that is not regular, for errors.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
+	return f, err
 }
 
 // Scan reads r to its end and returns the capacity needed to hold it: the

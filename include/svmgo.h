@@ -48,7 +48,7 @@ extern "C" {
 /* ---- Version ------------------------------------------------------------ */
 
 #define SVMGO_VERSION_MAJOR 0
-#define SVMGO_VERSION_MINOR 3
+#define SVMGO_VERSION_MINOR 4
 #define SVMGO_VERSION_PATCH 0
 /* One number for comparisons: major * 10000 + minor * 100 + patch. */
 #define SVMGO_VERSION_NUMBER \
@@ -124,8 +124,12 @@ typedef enum svmgo_model_kind {
 
 /* Loads the model file at path into *out: a linear or kernel model, float
  * or quantized ("svmgo quantize", "svmgo watch --quantize"). The caller
- * owns *out and frees it with svmgo_model_free. Errors: SVMGO_E_IO,
- * SVMGO_E_CORRUPT, SVMGO_E_VERSION. Thread-safe. */
+ * owns *out and frees it with svmgo_model_free. Errors: SVMGO_E_IO (missing
+ * or unreadable, or not a regular file: a directory or a FIFO is refused
+ * at once, never waited on), SVMGO_E_CORRUPT (not a model file, damaged,
+ * or a model no training gives, such as non-finite weights: every loader
+ * and watcher refuses the same files), SVMGO_E_VERSION. A large file that
+ * is not a model costs its first 24 bytes to refuse. Thread-safe. */
 SVMGO_API int svmgo_model_load(const char *path, svmgo_model **out);
 
 /* Loads a model from the size bytes at buf (the contents of a model file)
@@ -136,6 +140,15 @@ SVMGO_API int svmgo_model_load_buffer(const void *buf, size_t size, svmgo_model 
  * new one, never a part. A quantized model is written quantized.
  * Thread-safe. */
 SVMGO_API int svmgo_model_save(const svmgo_model *model, const char *path);
+
+/* Writes the bytes of model's file, as svmgo_model_save writes them, into
+ * dst, which holds dst_cap bytes, and stores their number in *size (may be
+ * NULL). When they do not fit it writes nothing to dst, stores the number
+ * needed in *size and returns SVMGO_E_CAPACITY, so a call with dst NULL
+ * and dst_cap 0 asks for the size. svmgo_model_load_buffer reads the bytes
+ * back. A watched handle writes the version in use at the call, which may
+ * differ from one call to the next. Thread-safe. (Since 0.4.) */
+SVMGO_API int svmgo_model_save_buffer(const svmgo_model *model, void *dst, size_t dst_cap, size_t *size);
 
 /* Publishes model into dir as the next version, model-<version>.svmgo,
  * atomically, and stores that version in *version (may be NULL). Every
@@ -150,6 +163,20 @@ SVMGO_API int svmgo_model_publish(const svmgo_model *model, const char *dir, uin
  * predictions return SVMGO_E_NO_MODEL. Errors: SVMGO_E_IO when dir is not a
  * readable directory. Free with svmgo_model_free, which stops watching. */
 SVMGO_API int svmgo_model_watch(const char *dir, svmgo_model **out);
+
+/* Tells why a watched handle does not serve the newest file in its
+ * directory: stores in *version (may be NULL) the newest version newer than
+ * the one in use that failed to load and was skipped, 0 when there is none,
+ * and copies the reason (for example "model-7.svmgo: modelfile: checksum
+ * mismatch: ...") into dst as a NUL-terminated string, truncated to
+ * dst_cap - 1 bytes; *length (may be NULL) gets the reason's full length
+ * without the NUL, 0 when nothing was skipped. dst may be NULL when
+ * dst_cap is 0. A truncated reason is not an error. A record goes when a
+ * version at least as new loads or the file is removed. Errors:
+ * SVMGO_E_UNSUPPORTED for a handle that does not watch a directory.
+ * Thread-safe. (Since 0.4.) */
+SVMGO_API int svmgo_model_watch_skip(const svmgo_model *model, uint64_t *version,
+                                     char *dst, size_t dst_cap, size_t *length);
 
 /* Frees model. NULL is a no-op. A handle must not be used after it is
  * freed, and must not be freed while another thread uses it. */

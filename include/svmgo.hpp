@@ -128,6 +128,42 @@ public:
     /* Writes the model to path atomically. */
     void save(const std::string &path) const { detail::check(svmgo_model_save(handle_, path.c_str())); }
 
+    /* The bytes of the model's file, as save writes them
+     * (svmgo_model_save_buffer); load_buffer reads them back. */
+    std::vector<unsigned char> save_buffer() const
+    {
+        for (;;) {
+            std::size_t size = 0;
+            int rc = svmgo_model_save_buffer(handle_, nullptr, 0, &size);
+            if (rc != SVMGO_E_CAPACITY) {
+                detail::check(rc);
+            }
+            std::vector<unsigned char> out(size);
+            rc = svmgo_model_save_buffer(handle_, out.data(), out.size(), &size);
+            if (rc == SVMGO_E_CAPACITY) {
+                continue; // a watched model swapped in a larger version meanwhile
+            }
+            detail::check(rc);
+            out.resize(size);
+            return out;
+        }
+    }
+
+    /* For a watched model: why the newest file newer than the one in use
+     * was skipped (svmgo_model_watch_skip); version 0 and an empty reason
+     * when none was. Throws SVMGO_E_UNSUPPORTED for a model that does not
+     * watch. */
+    std::uint64_t skipped(std::string &reason) const
+    {
+        std::uint64_t version = 0;
+        std::size_t length = 0;
+        detail::check(svmgo_model_watch_skip(handle_, &version, nullptr, 0, &length));
+        std::vector<char> buf(length + 1);
+        detail::check(svmgo_model_watch_skip(handle_, &version, buf.data(), buf.size(), &length));
+        reason.assign(buf.data());
+        return version;
+    }
+
     /* Publishes the model into dir as the next version and returns it. */
     std::uint64_t publish(const std::string &dir) const
     {

@@ -11,33 +11,28 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
-// Model is a quantized model: a *Linear or a *Kernel. It carries the
-// method set the command, the C ABI and the daemon need whatever the kind;
-// a type switch reaches the rest (a kernel's probabilities, a linear
-// model's scales).
+// Model is a quantized model: a *Linear or a *Kernel. It is a core.Model,
+// through which the C ABI, the model directory, the daemon and the command
+// serve it as any other kind, plus what only quantized models have (code
+// width, error bounds, the float model's CRC); a type switch reaches the
+// rest (a kernel's probabilities, a linear model's scales).
 type Model interface {
-	// Kind is modelfile.KindQLinear or modelfile.KindQKernel.
+	core.Model
+	// Kind is core.KindQLinear or core.KindQKernel.
 	Kind() string
 	Bits() int
 	NumFeatures() int
 	NumDecisionValues() int
 	IsRegression() bool
 	Labels() []int32
-	DecisionDense(dst []float64, x []float32) []float64
-	DecisionSparse(dst []float64, index []int32, value []float32) []float64
-	LabelOf(dec []float64) float64
-	PredictDense(x []float32) float64
-	PredictSparse(index []int32, value []float32) float64
-	PredictDenseBatch(dst []float64, x []float32) []float64
-	PredictBatch(dst []float64, ds *core.Dataset) []float64
 	ErrorBoundDense(dst []float64, x []float32) []float64
 	ErrorBoundSparse(dst []float64, index []int32, value []float32) []float64
 	SourceCRC() uint32
 	Created() int64
 
-	// appendBody appends the model's msgpack body to b; unexported, so
-	// that Model has no implementations outside this package.
-	appendBody(b []byte) ([]byte, error)
+	// marshal returns the model file bytes; unexported, so that Model has
+	// no implementations outside this package.
+	marshal() ([]byte, error)
 }
 
 // maxBin is the longest msgpack bin (bin32) the bodies' blobs can be.
@@ -54,12 +49,8 @@ func Marshal(m Model) ([]byte, error) {
 	if m == nil || isNilModel(m) {
 		return nil, errors.New("quantize: marshal: nil model")
 	}
-	out := make([]byte, modelfile.HeaderSize, modelfile.HeaderSize+64)
-	out, err := m.appendBody(out)
+	out, err := m.marshal()
 	if err != nil {
-		return nil, fmt.Errorf("quantize: marshal: %w", err)
-	}
-	if err := modelfile.Seal(out, m.Kind()); err != nil {
 		return nil, fmt.Errorf("quantize: marshal: %w", err)
 	}
 	return out, nil
@@ -76,107 +67,55 @@ func isNilModel(m Model) bool {
 	return false
 }
 
-// WriteFile writes m to path atomically, as modelfile.WriteFile writes a
-// float model: a temporary file in path's directory, synced, renamed, the
-// directory synced. Errors name the path.
-func WriteFile(path string, m Model) error {
-	data, err := Marshal(m)
-	if err != nil {
-		return fmt.Errorf("%w (writing %s)", err, path)
-	}
-	return modelfile.WriteBytes(path, data)
-}
-
-// ReadFile reads and decodes the quantized model file at path, as
-// Unmarshal does, with modelfile.ReadFile's limits. Errors name the path
-// and wrap modelfile's sentinels (or the os error).
-func ReadFile(path string) (Model, error) {
-	data, err := modelfile.ReadBytes(path)
-	if err != nil {
-		return nil, err
-	}
-	m, err := Unmarshal(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w (reading %s)", err, path)
-	}
-	return m, nil
-}
-
 // Unmarshal decodes a quantized model file, returning a *Linear or a
 // *Kernel. It never panics, whatever b holds, allocates in proportion to
 // len(b), and refuses anything that is not a valid quantized model file
 // with an error wrapping exactly one of modelfile's sentinels:
 // ErrNotModel, ErrVersion, ErrTruncated, ErrChecksum (the frame, as
-// modelfile.Open checks it), ErrKind (a valid float model file: use
-// modelfile's decoders) or ErrCorrupt (a body that does not decode, or
-// whose fields disagree: bits other than 8 or 16, an unknown solver, SVM
-// type or kernel, blob lengths that do not match the sizes, scales that are
+// modelfile.UnmarshalQuantized checks it), ErrKind (a valid float model
+// file: daemon/modeldir's Decode reads every kind) or ErrCorrupt (a body
+// that does not decode, or whose fields disagree: bits other than 8 or 16,
+// an unknown solver, SVM type or kernel, blob lengths that do not match the sizes, scales that are
 // NaN, infinite or negative, codes out of range or not zero under a zero
 // scale, labels repeated or inconsistent with the support vector counts,
 // sparse indices out of order or past the features, non-finite ρ or
 // probability parameters). The model shares no memory with b.
 func Unmarshal(b []byte) (Model, error) {
-	payload, kind, err := modelfile.Open(b)
+	lin, ker, err := modelfile.UnmarshalQuantized(b)
 	if err != nil {
 		return nil, err
 	}
-	switch kind {
-	case modelfile.KindQLinear:
-		var bd lbody
-		if err := decode(payload, &bd); err != nil {
-			return nil, err
-		}
-		m, err := fromLinearBody(&bd)
+	if lin != nil {
+		m, err := fromLinearBody(lin)
 		if err != nil {
 			return nil, fmt.Errorf("%w: qlinear: %w", modelfile.ErrCorrupt, err)
 		}
 		return m, nil
-	case modelfile.KindQKernel:
-		var bd kbody
-		if err := decode(payload, &bd); err != nil {
-			return nil, err
-		}
-		m, err := fromKernelBody(&bd)
-		if err != nil {
-			return nil, fmt.Errorf("%w: qkernel: %w", modelfile.ErrCorrupt, err)
-		}
-		return m, nil
 	}
-	return nil, fmt.Errorf("%w: a %s model, want a quantized one (read it with package modelfile)",
-		modelfile.ErrKind, kind)
-}
-
-// decode runs the generated decoder on a payload modelfile.Open accepted.
-func decode(payload []byte, bd interface {
-	UnmarshalMsg([]byte) ([]byte, error)
-}) error {
-	rest, err := bd.UnmarshalMsg(payload)
+	m, err := fromKernelBody(ker)
 	if err != nil {
-		return fmt.Errorf("%w: body: %w", modelfile.ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: qkernel: %w", modelfile.ErrCorrupt, err)
 	}
-	if len(rest) != 0 { // Open's structural walk rules this out
-		return fmt.Errorf("%w: %d bytes after the body", modelfile.ErrCorrupt, len(rest))
-	}
-	return nil
+	return m, nil
 }
 
 // ---- encoding ----
 
-func (m *Linear) appendBody(b []byte) ([]byte, error) {
-	bd := &lbody{
+func (m *Linear) marshal() ([]byte, error) {
+	bd := &modelfile.QLinearBody{
 		Kind:        modelfile.KindQLinear,
 		Bits:        int64(m.bits),
 		Solver:      int64(m.solver),
 		NumFeatures: int64(m.nf),
 		Labels:      m.labels,
-		Scales:      putFloat32s(m.scale),
+		Scales:      modelfile.Float32Blob(m.scale),
 		SourceCRC:   m.sourceCRC,
 		Created:     m.created,
 	}
 	if m.bias >= 0 {
 		bias := m.bias
 		bd.Bias = &bias
-		bd.BiasW = putFloat32s(m.biasW)
+		bd.BiasW = modelfile.Float32Blob(m.biasW)
 	}
 	n := m.nf * m.nrW
 	if uint64(n)*uint64(m.bits/8) > maxBin {
@@ -186,12 +125,12 @@ func (m *Linear) appendBody(b []byte) ([]byte, error) {
 	for p := range n {
 		putCode(bd.W, p, m.bits, m.code(p/m.nrW, p%m.nrW))
 	}
-	return bd.MarshalMsg(slices.Grow(b, bd.Msgsize()))
+	return modelfile.MarshalQLinear(bd)
 }
 
-func (m *Kernel) appendBody(b []byte) ([]byte, error) {
+func (m *Kernel) marshal() ([]byte, error) {
 	l, nf := m.l, m.nf
-	bd := &kbody{
+	bd := &modelfile.QKernelBody{
 		Kind:        modelfile.KindQKernel,
 		Bits:        int64(m.bits),
 		SVMType:     int64(m.svmType),
@@ -203,14 +142,14 @@ func (m *Kernel) appendBody(b []byte) ([]byte, error) {
 		Labels:      m.labels,
 		NumSV:       m.numSV,
 		SVRows:      int64(l),
-		FScale:      putFloat32s(m.fa),
-		FOffset:     putFloat64s(m.fo),
+		FScale:      modelfile.Float32Blob(m.fa),
+		FOffset:     modelfile.Float64Blob(m.fo),
 		SVDense:     m.dense,
-		CoefScale:   putFloat32s(m.coefScale),
-		Rho:         putFloat64s(m.rho),
-		ProbA:       putFloat64s(m.probA),
-		ProbB:       putFloat64s(m.probB),
-		Summary: ksummary{
+		CoefScale:   modelfile.Float32Blob(m.coefScale),
+		Rho:         modelfile.Float64Blob(m.rho),
+		ProbA:       modelfile.Float64Blob(m.probA),
+		ProbB:       modelfile.Float64Blob(m.probB),
+		Summary: modelfile.QKernelSummary{
 			C: m.summary.C, Nu: m.summary.Nu, P: m.summary.P, Eps: m.summary.Eps,
 			Iterations: int64(m.summary.Iterations), Objective: m.summary.Objective,
 			NumBoundSV: int64(m.summary.NumBoundSV), Converged: m.summary.Converged,
@@ -240,7 +179,7 @@ func (m *Kernel) appendBody(b []byte) ([]byte, error) {
 				putCode(bd.SVCodes, i*nf+j, m.bits, m.denseCode(j*l+i))
 			}
 		}
-		return bd.MarshalMsg(slices.Grow(b, bd.Msgsize()))
+		return modelfile.MarshalQKernel(bd)
 	}
 	// Sparse: the columns' entries by row, indices increasing.
 	entries := len(m.colRow)
@@ -282,7 +221,7 @@ func (m *Kernel) appendBody(b []byte) ([]byte, error) {
 		return nil, fmt.Errorf("sparse index of %d bytes needs a blob past 4 GiB", len(idx))
 	}
 	bd.SVIndex = idx
-	return bd.MarshalMsg(slices.Grow(b, bd.Msgsize()))
+	return modelfile.MarshalQKernel(bd)
 }
 
 // putCode writes code p of a blob of bits-bit little-endian codes.
@@ -300,28 +239,6 @@ func getCode(b []byte, p, bits int) int32 {
 		return int32(int8(b[p]))
 	}
 	return int32(int16(binary.LittleEndian.Uint16(b[2*p:])))
-}
-
-func putFloat32s(v []float32) []byte {
-	if len(v) == 0 {
-		return nil
-	}
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-func putFloat64s(v []float64) []byte {
-	if len(v) == 0 {
-		return nil
-	}
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
-	}
-	return b
 }
 
 // ---- decoding ----
@@ -385,7 +302,7 @@ func uniqueLabels(labels []int32) error {
 	return nil
 }
 
-func fromLinearBody(bd *lbody) (*Linear, error) {
+func fromLinearBody(bd *modelfile.QLinearBody) (*Linear, error) {
 	if err := checkCounts(bd.Bits, bd.NumFeatures); err != nil {
 		return nil, err
 	}
@@ -439,7 +356,7 @@ func fromLinearBody(bd *lbody) (*Linear, error) {
 	return m, nil
 }
 
-func fromKernelBody(bd *kbody) (*Kernel, error) {
+func fromKernelBody(bd *modelfile.QKernelBody) (*Kernel, error) {
 	if err := checkCounts(bd.Bits, bd.NumFeatures); err != nil {
 		return nil, err
 	}
@@ -546,7 +463,7 @@ func fromKernelBody(bd *kbody) (*Kernel, error) {
 
 // probability decodes the probability parameters, with core's rules:
 // C-SVC none or one A and B per pair, ε-SVR none or one A, one-class none.
-func probability(p *kernelParts, bd *kbody, nDec int) error {
+func probability(p *kernelParts, bd *modelfile.QKernelBody, nDec int) error {
 	na, nb := 0, 0 // the counts the blobs must hold
 	switch {
 	case p.svmType == core.CSVC && (len(bd.ProbA) != 0 || len(bd.ProbB) != 0):
@@ -563,7 +480,7 @@ func probability(p *kernelParts, bd *kbody, nDec int) error {
 }
 
 // denseCodes decodes the dense layout into columns.
-func denseCodes(p *kernelParts, bd *kbody) error {
+func denseCodes(p *kernelParts, bd *modelfile.QKernelBody) error {
 	l, nf, bits := p.l, p.nf, p.bits
 	if len(bd.SVIndex) != 0 {
 		return errors.New("dense support vectors with a sparse index")
@@ -585,7 +502,7 @@ func denseCodes(p *kernelParts, bd *kbody) error {
 }
 
 // sparseCodes decodes the sparse layout into columns of centred codes.
-func sparseCodes(p *kernelParts, bd *kbody) error {
+func sparseCodes(p *kernelParts, bd *modelfile.QKernelBody) error {
 	l, nf, bits := p.l, p.nf, p.bits
 	cb := bits / 8
 	if len(bd.SVCodes)%cb != 0 {

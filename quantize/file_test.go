@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -300,26 +301,26 @@ func sealed(t testing.TB, kind string, bd interface {
 	return out
 }
 
-func linearBodyOf(t testing.TB, m Model) *lbody {
+func linearBodyOf(t testing.TB, m Model) *modelfile.QLinearBody {
 	t.Helper()
 	payload, _, err := modelfile.Open(mustMarshal(t, m))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var bd lbody
+	var bd modelfile.QLinearBody
 	if _, err := bd.UnmarshalMsg(bytes.Clone(payload)); err != nil {
 		t.Fatal(err)
 	}
 	return &bd
 }
 
-func kernelBodyOf(t testing.TB, m Model) *kbody {
+func kernelBodyOf(t testing.TB, m Model) *modelfile.QKernelBody {
 	t.Helper()
 	payload, _, err := modelfile.Open(mustMarshal(t, m))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var bd kbody
+	var bd modelfile.QKernelBody
 	if _, err := bd.UnmarshalMsg(bytes.Clone(payload)); err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +341,7 @@ func corruptBodies(t testing.TB) map[string]struct {
 		file []byte
 		word string
 	}{}
-	lin := func(name, word string, from string, mutate func(*lbody)) {
+	lin := func(name, word string, from string, mutate func(*modelfile.QLinearBody)) {
 		bd := linearBodyOf(t, models[from])
 		mutate(bd)
 		out["qlinear-"+name] = struct {
@@ -348,7 +349,7 @@ func corruptBodies(t testing.TB) map[string]struct {
 			word string
 		}{sealed(t, modelfile.KindQLinear, bd), word}
 	}
-	ker := func(name, word string, from string, mutate func(*kbody)) {
+	ker := func(name, word string, from string, mutate func(*modelfile.QKernelBody)) {
 		bd := kernelBodyOf(t, models[from])
 		mutate(bd)
 		out["qkernel-"+name] = struct {
@@ -358,65 +359,65 @@ func corruptBodies(t testing.TB) map[string]struct {
 	}
 	const hl, hk, hs = "hand-linear-int8", "hand-kernel-int8", "hand-sparse-kernel-int8"
 	nan, inf := math.NaN(), math.Inf(1)
-	lin("bits-7", "bits", hl, func(b *lbody) { b.Bits = 7 })
-	lin("solver-9", "solver", hl, func(b *lbody) { b.Solver = 9 })
-	lin("features-negative", "feature count", hl, func(b *lbody) { b.NumFeatures = -1 })
-	lin("features-more", "weight blob", hl, func(b *lbody) { b.NumFeatures = 4 })
-	lin("labels-repeated", "repeated", hl, func(b *lbody) { b.Labels = []int32{1, 1} })
-	lin("labels-one", "labels", hl, func(b *lbody) { b.Labels = []int32{1} })
-	lin("labels-for-svr", "labels", "diabetes-s13-B1-int8", func(b *lbody) { b.Labels = []int32{1, 2} })
-	lin("scale-nan", "scale", hl, func(b *lbody) { b.Scales = f32(float32(nan)) })
-	lin("scale-inf", "scale", hl, func(b *lbody) { b.Scales = f32(float32(inf)) })
-	lin("scale-negative", "scale", hl, func(b *lbody) { b.Scales = f32(-1) })
-	lin("scale-zero-codes", "weight code", hl, func(b *lbody) { b.Scales = f32(0) })
-	lin("scales-short", "scale blob", hl, func(b *lbody) { b.Scales = nil })
-	lin("weights-short", "weight blob", hl, func(b *lbody) { b.W = b.W[1:] })
-	lin("weight-code-128", "weight code", hl, func(b *lbody) { b.W[0] = 0x80 })
-	lin("weight-code-16-min", "weight code", "hand-linear-int16", func(b *lbody) { b.W[0], b.W[1] = 0, 0x80 })
-	lin("bias-negative", "bias", hl, func(b *lbody) { v := -1.0; b.Bias = &v })
-	lin("bias-nan", "bias", hl, func(b *lbody) { b.Bias = &nan })
-	lin("bias-weights-without-bias", "bias weights", hl, func(b *lbody) { b.Bias = nil })
-	lin("bias-weights-short", "bias weight", hl, func(b *lbody) { b.BiasW = nil })
-	lin("bias-weight-inf", "bias weight", hl, func(b *lbody) { b.BiasW = f32(float32(inf)) })
+	lin("bits-7", "bits", hl, func(b *modelfile.QLinearBody) { b.Bits = 7 })
+	lin("solver-9", "solver", hl, func(b *modelfile.QLinearBody) { b.Solver = 9 })
+	lin("features-negative", "feature count", hl, func(b *modelfile.QLinearBody) { b.NumFeatures = -1 })
+	lin("features-more", "weight blob", hl, func(b *modelfile.QLinearBody) { b.NumFeatures = 4 })
+	lin("labels-repeated", "repeated", hl, func(b *modelfile.QLinearBody) { b.Labels = []int32{1, 1} })
+	lin("labels-one", "labels", hl, func(b *modelfile.QLinearBody) { b.Labels = []int32{1} })
+	lin("labels-for-svr", "labels", "diabetes-s13-B1-int8", func(b *modelfile.QLinearBody) { b.Labels = []int32{1, 2} })
+	lin("scale-nan", "scale", hl, func(b *modelfile.QLinearBody) { b.Scales = f32(float32(nan)) })
+	lin("scale-inf", "scale", hl, func(b *modelfile.QLinearBody) { b.Scales = f32(float32(inf)) })
+	lin("scale-negative", "scale", hl, func(b *modelfile.QLinearBody) { b.Scales = f32(-1) })
+	lin("scale-zero-codes", "weight code", hl, func(b *modelfile.QLinearBody) { b.Scales = f32(0) })
+	lin("scales-short", "scale blob", hl, func(b *modelfile.QLinearBody) { b.Scales = nil })
+	lin("weights-short", "weight blob", hl, func(b *modelfile.QLinearBody) { b.W = b.W[1:] })
+	lin("weight-code-128", "weight code", hl, func(b *modelfile.QLinearBody) { b.W[0] = 0x80 })
+	lin("weight-code-16-min", "weight code", "hand-linear-int16", func(b *modelfile.QLinearBody) { b.W[0], b.W[1] = 0, 0x80 })
+	lin("bias-negative", "bias", hl, func(b *modelfile.QLinearBody) { v := -1.0; b.Bias = &v })
+	lin("bias-nan", "bias", hl, func(b *modelfile.QLinearBody) { b.Bias = &nan })
+	lin("bias-weights-without-bias", "bias weights", hl, func(b *modelfile.QLinearBody) { b.Bias = nil })
+	lin("bias-weights-short", "bias weight", hl, func(b *modelfile.QLinearBody) { b.BiasW = nil })
+	lin("bias-weight-inf", "bias weight", hl, func(b *modelfile.QLinearBody) { b.BiasW = f32(float32(inf)) })
 
-	ker("bits-12", "bits", hk, func(b *kbody) { b.Bits = 12 })
-	ker("svm-type-9", "SVM type", hk, func(b *kbody) { b.SVMType = 9 })
-	ker("kernel-type-7", "kernel", hk, func(b *kbody) { b.KernelType = 7 })
-	ker("gamma-negative", "gamma", hk, func(b *kbody) { b.Gamma = -1 })
-	ker("degree-negative", "degree", hk, func(b *kbody) { b.Degree = -1 })
-	ker("rows-negative", "support vector count", hk, func(b *kbody) { b.SVRows = -1 })
-	ker("rows-huge", "support vector count", hk, func(b *kbody) { b.SVRows = math.MaxInt32 })
-	ker("labels-repeated", "repeated", hk, func(b *kbody) { b.Labels = []int32{3, 3} })
-	ker("labels-one", "classes", hk, func(b *kbody) { b.Labels, b.NumSV = []int32{3}, []int32{3} })
-	ker("nsv-sum", "add up", hk, func(b *kbody) { b.NumSV = []int32{2, 2} })
-	ker("nsv-negative", "negative", hk, func(b *kbody) { b.NumSV = []int32{4, -1} })
-	ker("nsv-count", "counts", hk, func(b *kbody) { b.NumSV = []int32{3} })
-	ker("labels-one-class", "labels", hs, func(b *kbody) { b.Labels = []int32{1, 2} })
-	ker("rho-short", "rho", hk, func(b *kbody) { b.Rho = nil })
-	ker("rho-nan", "rho", hk, func(b *kbody) { b.Rho = f64(nan) })
-	ker("coef-scale-negative", "coefficient scale", hk, func(b *kbody) { b.CoefScale = f32(-2) })
-	ker("coef-scale-nan", "coefficient scale", hk, func(b *kbody) { b.CoefScale = f32(float32(nan)) })
-	ker("coef-scale-zero", "coefficient code", hk, func(b *kbody) { b.CoefScale = f32(0) })
-	ker("coef-short", "coefficient blob", hk, func(b *kbody) { b.Coef = b.Coef[2:] })
-	ker("coef-code-min", "coefficient code", hk, func(b *kbody) { b.Coef[0], b.Coef[1] = 0, 0x80 })
-	ker("prob-a-only", "probB", hk, func(b *kbody) { b.ProbA = f64(1) })
-	ker("prob-nan", "probA", hk, func(b *kbody) { b.ProbA, b.ProbB = f64(nan), f64(1) })
-	ker("prob-one-class", "probA", hs, func(b *kbody) { b.ProbA = f64(1) })
-	ker("feature-scale-nan", "feature scale", hk, func(b *kbody) { copy(b.FScale, f32(float32(nan))) })
-	ker("feature-scale-negative", "feature scale", hk, func(b *kbody) { copy(b.FScale, f32(-0.5)) })
-	ker("feature-scale-short", "feature scale", hk, func(b *kbody) { b.FScale = b.FScale[4:] })
-	ker("feature-offset-inf", "feature offset", hk, func(b *kbody) { copy(b.FOffset, f64(inf)) })
-	ker("features-more", "feature scale", hk, func(b *kbody) { b.NumFeatures = 3 })
-	ker("dense-with-index", "sparse index", hk, func(b *kbody) { b.SVIndex = []byte{1} })
-	ker("dense-codes-short", "support vector blob", hk, func(b *kbody) { b.SVCodes = b.SVCodes[1:] })
-	ker("dense-code-zero-scale", "scale is 0", hk, func(b *kbody) { copy(b.FScale, f32(0)) })
-	ker("sparse-offset", "zero point", hs, func(b *kbody) { copy(b.FOffset, f64(0.123)) })
-	ker("sparse-count", "entry count", hs, func(b *kbody) { b.SVIndex[0] = 100 })
-	ker("sparse-gap-zero", "gap", hs, func(b *kbody) { b.SVIndex[1] = 0 })
-	ker("sparse-past-features", "gap", hs, func(b *kbody) { b.SVIndex[2] = 8 })
-	ker("sparse-trailing-index", "leaves", hs, func(b *kbody) { b.SVIndex = append(b.SVIndex, 0) })
-	ker("sparse-codes-extra", "entries", hs, func(b *kbody) { b.SVCodes = append(b.SVCodes, 1) })
-	ker("sparse-stored-zero", "decodes to 0", hs, func(b *kbody) {
+	ker("bits-12", "bits", hk, func(b *modelfile.QKernelBody) { b.Bits = 12 })
+	ker("svm-type-9", "SVM type", hk, func(b *modelfile.QKernelBody) { b.SVMType = 9 })
+	ker("kernel-type-7", "kernel", hk, func(b *modelfile.QKernelBody) { b.KernelType = 7 })
+	ker("gamma-negative", "gamma", hk, func(b *modelfile.QKernelBody) { b.Gamma = -1 })
+	ker("degree-negative", "degree", hk, func(b *modelfile.QKernelBody) { b.Degree = -1 })
+	ker("rows-negative", "support vector count", hk, func(b *modelfile.QKernelBody) { b.SVRows = -1 })
+	ker("rows-huge", "support vector count", hk, func(b *modelfile.QKernelBody) { b.SVRows = math.MaxInt32 })
+	ker("labels-repeated", "repeated", hk, func(b *modelfile.QKernelBody) { b.Labels = []int32{3, 3} })
+	ker("labels-one", "classes", hk, func(b *modelfile.QKernelBody) { b.Labels, b.NumSV = []int32{3}, []int32{3} })
+	ker("nsv-sum", "add up", hk, func(b *modelfile.QKernelBody) { b.NumSV = []int32{2, 2} })
+	ker("nsv-negative", "negative", hk, func(b *modelfile.QKernelBody) { b.NumSV = []int32{4, -1} })
+	ker("nsv-count", "counts", hk, func(b *modelfile.QKernelBody) { b.NumSV = []int32{3} })
+	ker("labels-one-class", "labels", hs, func(b *modelfile.QKernelBody) { b.Labels = []int32{1, 2} })
+	ker("rho-short", "rho", hk, func(b *modelfile.QKernelBody) { b.Rho = nil })
+	ker("rho-nan", "rho", hk, func(b *modelfile.QKernelBody) { b.Rho = f64(nan) })
+	ker("coef-scale-negative", "coefficient scale", hk, func(b *modelfile.QKernelBody) { b.CoefScale = f32(-2) })
+	ker("coef-scale-nan", "coefficient scale", hk, func(b *modelfile.QKernelBody) { b.CoefScale = f32(float32(nan)) })
+	ker("coef-scale-zero", "coefficient code", hk, func(b *modelfile.QKernelBody) { b.CoefScale = f32(0) })
+	ker("coef-short", "coefficient blob", hk, func(b *modelfile.QKernelBody) { b.Coef = b.Coef[2:] })
+	ker("coef-code-min", "coefficient code", hk, func(b *modelfile.QKernelBody) { b.Coef[0], b.Coef[1] = 0, 0x80 })
+	ker("prob-a-only", "probB", hk, func(b *modelfile.QKernelBody) { b.ProbA = f64(1) })
+	ker("prob-nan", "probA", hk, func(b *modelfile.QKernelBody) { b.ProbA, b.ProbB = f64(nan), f64(1) })
+	ker("prob-one-class", "probA", hs, func(b *modelfile.QKernelBody) { b.ProbA = f64(1) })
+	ker("feature-scale-nan", "feature scale", hk, func(b *modelfile.QKernelBody) { copy(b.FScale, f32(float32(nan))) })
+	ker("feature-scale-negative", "feature scale", hk, func(b *modelfile.QKernelBody) { copy(b.FScale, f32(-0.5)) })
+	ker("feature-scale-short", "feature scale", hk, func(b *modelfile.QKernelBody) { b.FScale = b.FScale[4:] })
+	ker("feature-offset-inf", "feature offset", hk, func(b *modelfile.QKernelBody) { copy(b.FOffset, f64(inf)) })
+	ker("features-more", "feature scale", hk, func(b *modelfile.QKernelBody) { b.NumFeatures = 3 })
+	ker("dense-with-index", "sparse index", hk, func(b *modelfile.QKernelBody) { b.SVIndex = []byte{1} })
+	ker("dense-codes-short", "support vector blob", hk, func(b *modelfile.QKernelBody) { b.SVCodes = b.SVCodes[1:] })
+	ker("dense-code-zero-scale", "scale is 0", hk, func(b *modelfile.QKernelBody) { copy(b.FScale, f32(0)) })
+	ker("sparse-offset", "zero point", hs, func(b *modelfile.QKernelBody) { copy(b.FOffset, f64(0.123)) })
+	ker("sparse-count", "entry count", hs, func(b *modelfile.QKernelBody) { b.SVIndex[0] = 100 })
+	ker("sparse-gap-zero", "gap", hs, func(b *modelfile.QKernelBody) { b.SVIndex[1] = 0 })
+	ker("sparse-past-features", "gap", hs, func(b *modelfile.QKernelBody) { b.SVIndex[2] = 8 })
+	ker("sparse-trailing-index", "leaves", hs, func(b *modelfile.QKernelBody) { b.SVIndex = append(b.SVIndex, 0) })
+	ker("sparse-codes-extra", "entries", hs, func(b *modelfile.QKernelBody) { b.SVCodes = append(b.SVCodes, 1) })
+	ker("sparse-stored-zero", "decodes to 0", hs, func(b *modelfile.QKernelBody) {
 		a := math.Float32frombits(binary.LittleEndian.Uint32(b.FScale[4:]))
 		o := math.Float64frombits(binary.LittleEndian.Uint64(b.FOffset[8:]))
 		b.SVCodes[0] = byte(int8(-o / float64(a))) // feature 1's zero point
@@ -442,10 +443,10 @@ func TestWriteReadFile(t *testing.T) {
 	dir := t.TempDir()
 	for name, q := range fileModels(t, false) {
 		path := filepath.Join(dir, name+".svmgo")
-		if err := WriteFile(path, q); err != nil {
+		if err := writeFile(path, q); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ReadFile(path)
+		got, err := readFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -462,17 +463,17 @@ func TestWriteReadFile(t *testing.T) {
 			t.Errorf("temporary file %s left behind", e.Name())
 		}
 	}
-	if _, err := ReadFile(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := readFile(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 	float := filepath.Join(dir, "float.svmgo")
-	if err := modelfile.WriteFile(float, handLinear()); err != nil {
+	if err := writeFloatFile(float, handLinear()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadFile(float); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), float) {
+	if _, err := readFile(float); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), float) {
 		t.Errorf("float file: %v, want ErrKind naming the path", err)
 	}
-	if err := WriteFile(filepath.Join(dir, "no", "such", "dir"), fileModels(t, false)["hand-linear-int8"]); err == nil {
+	if err := writeFile(filepath.Join(dir, "no", "such", "dir"), fileModels(t, false)["hand-linear-int8"]); err == nil {
 		t.Error("write into a missing directory succeeded")
 	}
 	if _, err := Marshal(nil); err == nil {
@@ -481,4 +482,34 @@ func TestWriteReadFile(t *testing.T) {
 	if _, err := Marshal((*Linear)(nil)); err == nil {
 		t.Error("Marshal of a nil *Linear succeeded")
 	}
+}
+
+// writeFile, readFile and writeFloatFile do what daemon/modeldir's
+// WriteFile and ReadFile do, with this package's and modelfile's codecs.
+func writeFile(path string, m Model) error {
+	data, err := Marshal(m)
+	if err != nil {
+		return fmt.Errorf("%w (writing %s)", err, path)
+	}
+	return modelfile.WriteBytes(path, data)
+}
+
+func readFile(path string) (Model, error) {
+	data, err := modelfile.ReadBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w (reading %s)", err, path)
+	}
+	return m, nil
+}
+
+func writeFloatFile(path string, m *core.LinearModel) error {
+	data, err := modelfile.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return modelfile.WriteBytes(path, data)
 }

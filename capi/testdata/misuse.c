@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <stdint.h>
 
 #include "testutil.h"
@@ -291,6 +292,72 @@ static void test_files(void) {
     EXPECT(svmgo_model_free(w), SVMGO_E_BAD_HANDLE, "freed");
 }
 
+/* svmgo_model_save_buffer gives the bytes svmgo_model_save writes (a size
+ * query first, a capacity error that writes nothing, then the bytes, which
+ * load back); svmgo_model_watch_skip says why a watched directory's newest
+ * file is not served. */
+static void test_buffers_and_skips(void) {
+    size_t need = 0, got = 0, fsize = 0, len = 99;
+    unsigned char *b, *file;
+    unsigned char small[8] = {0};
+    svmgo_model *m = NULL, *w = NULL;
+    uint64_t version = 99;
+    char reason[256], tiny[8];
+#ifdef __cplusplus
+#define SKIPDIR "skipdir-cxx" /* each build its own */
+#else
+#define SKIPDIR "skipdir-c"
+#endif
+    const char *dir = path_join(1, fixtures, SKIPDIR);
+    int64_t nf = 0;
+
+    EXPECT(svmgo_model_save_buffer(good, NULL, 0, &need), SVMGO_E_CAPACITY, "bytes needed");
+    CHECK(need > 24, "size query gave %zu bytes", need);
+    EXPECT(svmgo_model_save_buffer(good, small, sizeof small, &got), SVMGO_E_CAPACITY, "dst_cap is 8");
+    CHECK(got == need && small[0] == 0, "a capacity error gave %zu and wrote dst", got);
+    EXPECT(svmgo_model_save_buffer(NULL, small, sizeof small, &got), SVMGO_E_INVALID_ARGUMENT, "model is NULL");
+    EXPECT(svmgo_model_save_buffer(good, NULL, 16, &got), SVMGO_E_INVALID_ARGUMENT, "dst is NULL");
+    b = (unsigned char *)malloc(need);
+    OK(svmgo_model_save_buffer(good, b, need, NULL));
+    OK(svmgo_model_save(good, path_join(0, fixtures, "saved.svmgo")));
+    file = (unsigned char *)read_file(path_join(0, fixtures, "saved.svmgo"), &fsize);
+    CHECK(fsize == need && memcmp(file, b, need) == 0, "save_buffer's %zu bytes differ from save's %zu", need, fsize);
+    OK(svmgo_model_load_buffer(b, need, &m));
+    OK(svmgo_model_get(m, SVMGO_MODEL_NUM_FEATURES, &nf));
+    CHECK(nf == NF, "saved buffer loads with %lld features", (long long)nf);
+    OK(svmgo_model_free(m));
+    free(file);
+
+    EXPECT(svmgo_model_watch_skip(good, &version, reason, sizeof reason, &len), SVMGO_E_UNSUPPORTED,
+           "does not watch");
+    CHECK(mkdir(dir, 0755) == 0, "mkdir %s", dir);
+    {
+        FILE *f = fopen(path_join(2, fixtures, SKIPDIR "/model-1.svmgo"), "wb");
+        fwrite(b, 1, need, f);
+        fclose(f);
+    }
+    OK(svmgo_model_watch(dir, &w));
+    OK(svmgo_model_watch_skip(w, &version, reason, sizeof reason, &len));
+    CHECK(version == 0 && len == 0 && reason[0] == 0, "nothing skipped: version %llu, \"%s\"",
+          (unsigned long long)version, reason);
+    OK(svmgo_model_free(w));
+    {
+        FILE *f = fopen(path_join(2, fixtures, SKIPDIR "/model-2.svmgo"), "wb");
+        b[need - 3] ^= 0x10; /* a payload byte: the checksum fails */
+        fwrite(b, 1, need, f);
+        fclose(f);
+    }
+    OK(svmgo_model_watch(dir, &w));
+    OK(svmgo_model_watch_skip(w, &version, reason, sizeof reason, &len));
+    CHECK(version == 2 && len == strlen(reason) && strstr(reason, "model-2.svmgo") && strstr(reason, "checksum"),
+          "skipped: version %llu, \"%s\" (%zu)", (unsigned long long)version, reason, len);
+    OK(svmgo_model_watch_skip(w, NULL, tiny, sizeof tiny, NULL));
+    CHECK(strlen(tiny) == sizeof tiny - 1 && strncmp(tiny, reason, sizeof tiny - 1) == 0, "truncated: \"%s\"", tiny);
+    OK(svmgo_model_watch_skip(w, NULL, NULL, 0, &len));
+    OK(svmgo_model_free(w));
+    free(b);
+}
+
 static void test_trainer(void) {
     svmgo_trainer *t = NULL, *s = NULL;
     svmgo_model *m = NULL;
@@ -562,6 +629,7 @@ int main(int argc, char **argv) {
     test_predict();
     test_handles();
     test_files();
+    test_buffers_and_skips();
     test_trainer();
     test_quantized();
     test_threads();

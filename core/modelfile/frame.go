@@ -2,12 +2,15 @@ package modelfile
 
 import (
 	"fmt"
+
+	"github.com/tinylib/msgp/msgp"
 )
 
-// Seal and Open let another package (quantize) define the body of a model
-// kind while this package keeps the frame: the magic, the version rule, the
-// length and CRC checks, MaxPayload and the allocation-free structural walk
-// of the body (scanShape) exist once, here.
+// Seal and Open frame and unframe a body of any kind: the magic, the
+// version rule, the length and CRC checks, MaxPayload and the
+// allocation-free structural walk of the body (scanShape) exist once,
+// here. The quantized bodies (qbody.go) are encoded and decoded with them
+// by MarshalQLinear, MarshalQKernel and UnmarshalQuantized.
 
 // Seal completes a model file whose body has been appended after HeaderSize
 // reserved bytes: it writes the frame into file[:HeaderSize] for the
@@ -70,4 +73,64 @@ func Open(b []byte) (payload []byte, kind string, err error) {
 		return nil, "", kindError(kind, "", major, minor)
 	}
 	return payload, kind, nil
+}
+
+// MarshalQLinear returns the model file bytes of the quantized linear body
+// bd (kind "qlinear", format 1.2). It checks only the format's size limit:
+// package quantize, which makes the body from its model, is responsible for
+// the rest, and UnmarshalQuantized's caller for checking it on the way back.
+func MarshalQLinear(bd *QLinearBody) ([]byte, error) { return marshalBody(bd, KindQLinear) }
+
+// MarshalQKernel is MarshalQLinear for a quantized kernel body (kind
+// "qkernel").
+func MarshalQKernel(bd *QKernelBody) ([]byte, error) { return marshalBody(bd, KindQKernel) }
+
+// marshalBody frames the msgpack encoding of bd, a body whose "k" key is
+// kind.
+func marshalBody(bd interface {
+	MarshalMsg([]byte) ([]byte, error)
+	Msgsize() int
+}, kind string) ([]byte, error) {
+	out := make([]byte, HeaderSize, HeaderSize+bd.Msgsize())
+	out, err := bd.MarshalMsg(out)
+	if err != nil {
+		return nil, err
+	}
+	if err := Seal(out, kind); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// UnmarshalQuantized checks b's frame, checksum and body structure as
+// Unmarshal does and decodes the body of a quantized model file: exactly
+// one of lin and ker is set, by the file's kind. It does not check the
+// model the body describes (code ranges, scales, sizes against each
+// other): package quantize does that as it converts the body, and wraps
+// what it refuses in ErrCorrupt. Errors are Unmarshal's, ErrKind for a
+// float model file. It never panics and allocates in proportion to len(b).
+func UnmarshalQuantized(b []byte) (lin *QLinearBody, ker *QKernelBody, err error) {
+	payload, kind, err := Open(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	var bd msgp.Unmarshaler
+	switch kind {
+	case KindQLinear:
+		lin = new(QLinearBody)
+		bd = lin
+	case KindQKernel:
+		ker = new(QKernelBody)
+		bd = ker
+	default:
+		return nil, nil, fmt.Errorf("%w: a %s model, want a quantized one", ErrKind, kind)
+	}
+	rest, err := bd.UnmarshalMsg(payload)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: body: %w", ErrCorrupt, err)
+	}
+	if len(rest) != 0 { // Open's structural walk rules this out
+		return nil, nil, fmt.Errorf("%w: %d bytes after the body", ErrCorrupt, len(rest))
+	}
+	return lin, ker, nil
 }

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -121,8 +123,12 @@ func TestReadWriteBytes(t *testing.T) {
 	if err != nil || !bytes.Equal(got, b) {
 		t.Fatalf("ReadBytes: %v", err)
 	}
-	if _, err := ReadBytes(dir); !errors.Is(err, ErrNotModel) {
-		t.Errorf("ReadBytes of a directory: %v, want ErrNotModel", err)
+	// A directory is not a corrupt model but an I/O mistake (issue 10): a
+	// path error wrapping fileio.ErrNotRegular, none of the format's
+	// sentinels.
+	var pe *fs.PathError
+	if _, err := ReadBytes(dir); !errors.Is(err, fileio.ErrNotRegular) || !errors.As(err, &pe) || errors.Is(err, ErrNotModel) {
+		t.Errorf("ReadBytes of a directory: %v, want a path error wrapping fileio.ErrNotRegular", err)
 	}
 	if _, err := ReadBytes(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("ReadBytes of a missing file: %v", err)

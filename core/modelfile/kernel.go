@@ -88,10 +88,10 @@ func toKernelBody(m *core.KernelModel) (*kbody, error) {
 		Labels:      putInt32s(m.Labels),
 		NumSV:       putInt32s(m.NumSV),
 		SVRows:      int64(m.SV.Len()),
-		Coef:        putFloat64s(m.Coef),
-		Rho:         putFloat64s(m.Rho),
-		ProbA:       putFloat64s(m.ProbA),
-		ProbB:       putFloat64s(m.ProbB),
+		Coef:        Float64Blob(m.Coef),
+		Rho:         Float64Blob(m.Rho),
+		ProbA:       Float64Blob(m.ProbA),
+		ProbB:       Float64Blob(m.ProbB),
 		Params: kparams{
 			SVMType:     int64(m.Params.SVMType),
 			KernelType:  int64(m.Params.Kernel.Type),
@@ -229,18 +229,6 @@ func putInt32s(v []int32) []byte {
 	b := make([]byte, 4*len(v))
 	for i, x := range v {
 		binary.LittleEndian.PutUint32(b[4*i:], uint32(x))
-	}
-	return b
-}
-
-// putFloat64s returns v as little-endian bytes; nil for an empty v.
-func putFloat64s(v []float64) []byte {
-	if len(v) == 0 {
-		return nil
-	}
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
 	}
 	return b
 }

@@ -391,18 +391,18 @@ func TestWriteReadKernelFile(t *testing.T) {
 	dir := t.TempDir()
 	m := kernelTestModels(t)[0].m
 	path := filepath.Join(dir, "model-1.svmgo")
-	if err := WriteKernelFile(path, m); err != nil {
+	if err := writeKernelFile(path, m); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadKernelFile(path)
+	got, err := readKernelFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sameKernelPredictions(t, m, got)
-	if k, err := ReadKind(path); err != nil || k != KindKernel {
+	if k, err := readKind(path); err != nil || k != KindKernel {
 		t.Errorf("ReadKind = %q, %v", k, err)
 	}
-	if _, err := ReadFile(path); !errors.Is(err, ErrKind) || !strings.Contains(err.Error(), path) {
+	if _, err := readFile(path); !errors.Is(err, ErrKind) || !strings.Contains(err.Error(), path) {
 		t.Errorf("ReadFile of a kernel file: err = %v, want ErrKind naming the path", err)
 	}
 	entries, err := os.ReadDir(dir)
@@ -411,10 +411,10 @@ func TestWriteReadKernelFile(t *testing.T) {
 	}
 	bad := *m
 	bad.Coef = nil
-	if err := WriteKernelFile(filepath.Join(dir, "model-2.svmgo"), &bad); err == nil {
+	if err := writeKernelFile(filepath.Join(dir, "model-2.svmgo"), &bad); err == nil {
 		t.Error("invalid model written")
 	}
-	if _, err := ReadKernelFile(filepath.Join(dir, "model-2.svmgo")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := readKernelFile(filepath.Join(dir, "model-2.svmgo")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("invalid model left a file: %v", err)
 	}
 }

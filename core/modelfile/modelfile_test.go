@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -90,8 +91,8 @@ func testModels() []namedModel {
 	svr.Params.Eps = 1e-3
 
 	special := newModel(core.L2LossSVCDual, []int32{math.MaxInt32, math.MinInt32}, 5, 0, 6)
-	copy(special.W, []float32{float32(math.Copysign(0, -1)), float32(math.Inf(1)),
-		float32(math.Inf(-1)), math.SmallestNonzeroFloat32, math.MaxFloat32, -1})
+	copy(special.W, []float32{float32(math.Copysign(0, -1)), -math.MaxFloat32,
+		math.Float32frombits(0x807fffff), math.SmallestNonzeroFloat32, math.MaxFloat32, -1})
 	special.Created = -1
 	special.Result.Converged = false
 	special.Params.Seed = math.MaxUint64
@@ -189,17 +190,33 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-func TestRoundTripNaN(t *testing.T) {
+// TestNonFiniteWeightsRefused (issue 10, fault 2): a linear model whose
+// weights are NaN or infinite is refused by Marshal and, with a valid
+// checksum, by Unmarshal, as core's Validate refuses it: the decoder is the
+// one validation every loading path shares. A NaN in the training result
+// (metadata no prediction reads) still round-trips.
+func TestNonFiniteWeightsRefused(t *testing.T) {
+	for _, bits := range []uint32{0x7fc00123, 0x7f800000, 0xff800000} {
+		m := newModel(core.L2LossSVCDual, []int32{1, -1}, 3, -1, 1)
+		m.W[1] = math.Float32frombits(bits)
+		if _, err := Marshal(m); err == nil {
+			t.Errorf("Marshal of weight bits %#x succeeded", bits)
+		}
+		bd := toBody(newModel(core.L2LossSVCDual, []int32{1, -1}, 3, -1, 1))
+		binary.LittleEndian.PutUint32(bd.W[4:], bits)
+		p, err := bd.MarshalMsg(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Unmarshal(frame(p, Major, 0)); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "weight 1") {
+			t.Errorf("Unmarshal of weight bits %#x: %v, want ErrCorrupt naming weight 1", bits, err)
+		}
+	}
 	m := newModel(core.L2LossSVCDual, []int32{1, -1}, 3, -1, 1)
-	nan := math.Float32frombits(0x7fc00123) // a NaN with a payload
-	m.W[1] = nan
 	m.Result.DualityGap = math.NaN()
 	got, err := Unmarshal(marshal(t, m))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if math.Float32bits(got.W[1]) != 0x7fc00123 {
-		t.Errorf("NaN weight bits %#x, want 0x7fc00123", math.Float32bits(got.W[1]))
 	}
 	if !math.IsNaN(got.Result.DualityGap) {
 		t.Errorf("duality gap %v, want NaN", got.Result.DualityGap)
@@ -690,10 +707,10 @@ func TestWriteReadFile(t *testing.T) {
 	path := filepath.Join(dir, "model-1.svmgo")
 	ms := testModels()
 	for _, tc := range ms[:2] { // the second write replaces the first
-		if err := WriteFile(path, tc.m); err != nil {
+		if err := writeFile(path, tc.m); err != nil {
 			t.Fatalf("WriteFile: %v", err)
 		}
-		got, err := ReadFile(path)
+		got, err := readFile(path)
 		if err != nil {
 			t.Fatalf("ReadFile: %v", err)
 		}
@@ -729,7 +746,7 @@ func TestWriteFileFailuresLeaveNothing(t *testing.T) {
 	m := testModels()[0].m
 
 	missing := filepath.Join(dir, "no-such-dir", "model.svmgo")
-	err := WriteFile(missing, m)
+	err := writeFile(missing, m)
 	if err == nil {
 		t.Fatal("WriteFile into a missing directory succeeded")
 	}
@@ -740,7 +757,7 @@ func TestWriteFileFailuresLeaveNothing(t *testing.T) {
 	bad := *m
 	bad.W = bad.W[1:]
 	path := filepath.Join(dir, "bad.svmgo")
-	if err := WriteFile(path, &bad); err == nil {
+	if err := writeFile(path, &bad); err == nil {
 		t.Fatal("WriteFile of an invalid model succeeded")
 	}
 
@@ -752,7 +769,7 @@ func TestWriteFileFailuresLeaveNothing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(occupied, "x"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(occupied, m); err == nil {
+	if err := writeFile(occupied, m); err == nil {
 		t.Fatal("WriteFile over a non-empty directory succeeded")
 	}
 
@@ -768,7 +785,7 @@ func TestWriteFileFailuresLeaveNothing(t *testing.T) {
 func TestReadFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.svmgo")
-	_, err := ReadFile(missing)
+	_, err := readFile(missing)
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing file: err = %v, want fs.ErrNotExist naming the path", err)
 	}
@@ -779,7 +796,7 @@ func TestReadFileErrors(t *testing.T) {
 	if err := os.WriteFile(damaged, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = ReadFile(damaged)
+	_, err = readFile(damaged)
 	if !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), damaged) {
 		t.Errorf("damaged file: err = %v, want ErrChecksum naming the path", err)
 	}
@@ -788,11 +805,11 @@ func TestReadFileErrors(t *testing.T) {
 	if err := os.WriteFile(text, []byte("solver_type L2R_L2LOSS_SVC_DUAL\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadFile(text); !errors.Is(err, ErrNotModel) {
+	if _, err := readFile(text); !errors.Is(err, ErrNotModel) {
 		t.Errorf("text model: err = %v, want ErrNotModel", err)
 	}
-	if _, err := ReadFile(dir); !errors.Is(err, ErrNotModel) {
-		t.Errorf("directory: err = %v, want ErrNotModel", err)
+	if _, err := readFile(dir); !errors.Is(err, fileio.ErrNotRegular) || errors.Is(err, ErrNotModel) {
+		t.Errorf("directory: err = %v, want fileio.ErrNotRegular", err)
 	}
 }
 

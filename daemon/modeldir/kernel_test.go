@@ -73,11 +73,11 @@ func TestPublishKernelAndWatch(t *testing.T) {
 	}
 	defer w.Close()
 	waitVersion(t, w, 1, 1)
-	if l := w.Current(); l.Kernel != nil {
+	if l := w.Current(); kerOf(l) != nil {
 		t.Fatal("a linear version has a kernel model")
 	}
 
-	if v, err := PublishKernel(dir, km); err != nil || v != 2 {
+	if v, err := Publish(dir, km); err != nil || v != 2 {
 		t.Fatalf("PublishKernel = %d, %v", v, err)
 	}
 	if km.Created != 0 {
@@ -85,22 +85,22 @@ func TestPublishKernelAndWatch(t *testing.T) {
 	}
 	waitFor(t, "kernel version 2", func() bool { l := w.Current(); return l != nil && l.Version == 2 })
 	l := w.Current()
-	if l.Model != nil || l.Kernel == nil {
-		t.Fatalf("version 2: Model %v, Kernel %v; want only Kernel", l.Model, l.Kernel)
+	if linOf(l) != nil || kerOf(l) == nil {
+		t.Fatalf("version 2: Model %v, Kernel %v; want only Kernel", linOf(l), kerOf(l))
 	}
 	if l.Path != filepath.Join(dir, FileName(2)) {
 		t.Errorf("version 2 has Path %q", l.Path)
 	}
-	if l.Kernel.Created == 0 {
+	if kerOf(l).Created == 0 {
 		t.Error("the published kernel model records no creation time")
 	}
-	samePredictions(t, l.Kernel, km)
+	samePredictions(t, kerOf(l), km)
 
 	if v, err := Publish(dir, testModel(3)); err != nil || v != 3 {
 		t.Fatalf("Publish = %d, %v", v, err)
 	}
 	waitVersion(t, w, 3, 3)
-	if l := w.Current(); l.Kernel != nil {
+	if l := w.Current(); kerOf(l) != nil {
 		t.Fatal("linear version 3 has a kernel model")
 	}
 }
@@ -121,12 +121,12 @@ func TestWatchLinearOnlySkipsKernel(t *testing.T) {
 	}
 	defer w.Close()
 	waitVersion(t, w, 1, 1)
-	if v, err := PublishKernel(dir, testKernelModel(t)); err != nil || v != 2 {
+	if v, err := Publish(dir, testKernelModel(t)); err != nil || v != 2 {
 		t.Fatalf("PublishKernel = %d, %v", v, err)
 	}
 	waitFor(t, "kernel version 2 to be skipped", func() bool { return rec.count(msgSkipped, 2) > 0 })
-	if l := w.Current(); l.Version != 1 || l.Model == nil {
-		t.Fatalf("serving version %d (Model %v) after a kernel version, want linear version 1", l.Version, l.Model)
+	if l := w.Current(); l.Version != 1 || linOf(l) == nil {
+		t.Fatalf("serving version %d (Model %v) after a kernel version, want linear version 1", l.Version, linOf(l))
 	}
 	if v, err := Publish(dir, testModel(3)); err != nil || v != 3 {
 		t.Fatalf("Publish = %d, %v", v, err)
@@ -140,21 +140,21 @@ func TestLoadAndDecodeBothKinds(t *testing.T) {
 	dir := t.TempDir()
 	km := testKernelModel(t)
 	kp := filepath.Join(dir, "k.svmgo")
-	if err := modelfile.WriteKernelFile(kp, km); err != nil {
+	if err := WriteFile(kp, km); err != nil {
 		t.Fatal(err)
 	}
 	lp := filepath.Join(dir, "l.svmgo")
-	if err := modelfile.WriteFile(lp, testModel(7)); err != nil {
+	if err := WriteFile(lp, testModel(7)); err != nil {
 		t.Fatal(err)
 	}
-	l, err := Load(kp)
-	if err != nil || l.Kernel == nil || l.Model != nil || l.Path != kp {
-		t.Fatalf("Load(kernel file) = %+v, %v", l, err)
+	l, err := loadLoaded(kp)
+	if err != nil || kerOf(l) == nil || linOf(l) != nil || l.Path != kp {
+		t.Fatalf("loadLoaded(kernel file) = %+v, %v", l, err)
 	}
-	samePredictions(t, l.Kernel, km)
-	l, err = Load(lp)
-	if err != nil || l.Model == nil || l.Kernel != nil || l.Model.W[0] != 7 {
-		t.Fatalf("Load(linear file) = %+v, %v", l, err)
+	samePredictions(t, kerOf(l), km)
+	l, err = loadLoaded(lp)
+	if err != nil || linOf(l) == nil || kerOf(l) != nil || linOf(l).W[0] != 7 {
+		t.Fatalf("loadLoaded(linear file) = %+v, %v", l, err)
 	}
 	b, err := modelfile.MarshalKernel(km)
 	if err != nil {
@@ -164,7 +164,7 @@ func TestLoadAndDecodeBothKinds(t *testing.T) {
 	if _, err := Decode(b); !errors.Is(err, modelfile.ErrChecksum) {
 		t.Errorf("Decode(damaged kernel file) = %v, want ErrChecksum", err)
 	}
-	if _, err := Load(filepath.Join(dir, "absent")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Load(missing file) = %v, want fs.ErrNotExist", err)
+	if _, err := loadLoaded(filepath.Join(dir, "absent")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("loadLoaded(missing file) = %v, want fs.ErrNotExist", err)
 	}
 }

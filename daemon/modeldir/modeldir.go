@@ -1,17 +1,23 @@
 // Package modeldir is a directory of versioned model files: atomic publishing
 // and a watcher that follows the newest valid version (DESIGN.md §6).
 //
+// It is also the one place that opens and writes a model file of any kind
+// (issue 11): Decode and ReadFile return the core.Model of whatever kind a
+// file holds (linear or kernel, float or quantized), validated by the one
+// decoder of that kind, and Encode and WriteFile write any core.Model. It
+// sits above core/modelfile (the frame and the float bodies) and package
+// quantize (the quantized bodies and predictors), the lowest package that
+// sees every kind without an upward import.
+//
 // A published model is named "model-<version>.svmgo" with a decimal version
-// that strictly increases. Publish (linear models), PublishKernel (kernel
-// models) and PublishQuantized (package quantize's int8 and int16 models)
-// write a temporary dot-file ending in ".tmp", sync it, give it its final
-// name and sync the directory, so a reader sees either no file or a
-// complete one. Watch loads the newest valid version, of any kind, and then
-// follows the directory with fsnotify, swapping each newer valid version in
-// with one atomic pointer store; a version that fails to load is logged and
-// skipped while the current model keeps serving. Loaded holds the model in
-// the field of its kind; a caller that serves linear float models only sets
-// Options.LinearOnly.
+// that strictly increases. Publish writes a temporary dot-file ending in
+// ".tmp", syncs it, gives it its final name and syncs the directory, so a
+// reader sees either no file or a complete one. Watch loads the newest
+// valid version, of any kind, and then follows the directory with
+// fsnotify, swapping each newer valid version in with one atomic pointer
+// store; a version that fails to load is logged and skipped while the
+// current model keeps serving, and Watcher.LastSkip says why. A caller that
+// serves linear float models only sets Options.LinearOnly.
 package modeldir
 
 import (
@@ -24,9 +30,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
-	"github.com/libsvmgo/libsvmgo/quantize"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
 const (
@@ -62,12 +66,6 @@ func ParseFileName(name string) (version uint64, ok bool) {
 	return v, true
 }
 
-// isTempName reports whether name is one a writer uses while a file is not
-// yet complete; scans and events ignore such names (DESIGN.md §8).
-func isTempName(name string) bool {
-	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".tmp")
-}
-
 // highestVersion returns the highest version published in dir, and
 // found=false when there is none.
 func highestVersion(dir string) (highest uint64, found bool, err error) {
@@ -83,9 +81,11 @@ func highestVersion(dir string) (highest uint64, found bool, err error) {
 	return highest, found, nil
 }
 
-// Publish writes m into dir as the next version: one above the highest
-// "model-<v>.svmgo" present (whether or not that file is a valid model), 1
-// when there is none. It returns the version written.
+// Publish writes m, a model of any kind, into dir as the next version: one
+// above the highest "model-<v>.svmgo" present (whether or not that file is
+// a valid model), 1 when there is none. It returns the version written.
+// One directory may hold versions of every kind (a publisher may switch
+// kinds); watchers load them all unless Options.LinearOnly is set.
 //
 // The model is written to a temporary ".model-*.tmp" file in dir, synced,
 // then given its final name and the directory synced (DESIGN.md §6), so a
@@ -96,72 +96,49 @@ func highestVersion(dir string) (highest uint64, found bool, err error) {
 // falls back to a rename, and concurrent publishers to one directory must
 // then be serialised by the caller.
 //
-// When m.Created is 0 the file records the time of publishing; m itself is
-// not modified. An error after the final name exists (syncing the directory)
-// is returned with the version, the file complete but not known durable.
-func Publish(dir string, m *core.LinearModel) (uint64, error) {
-	if m.Created == 0 {
-		stamped := *m // shallow: the slices are shared, read only
-		stamped.Created = time.Now().Unix()
-		m = &stamped
-	}
-	data, err := modelfile.Marshal(m)
+// A float model whose Created is 0 is written with the time of publishing;
+// m itself is not modified. A quantized model records its float model's
+// creation time, which cannot change after quantizing, so a publisher sets
+// the float model's Created before quantizing it (svmgo watch does). An
+// error after the final name exists (syncing the directory) is returned
+// with the version, the file complete but not known durable.
+func Publish(dir string, m core.Model) (uint64, error) {
+	data, err := Encode(stamped(m, time.Now().Unix()))
 	if err != nil {
 		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 	}
 	return publishBytes(dir, data)
 }
 
-// PublishKernel is Publish for a kernel model: the same versioning, the
-// same atomic steps, the same errors, and the same version sequence, so a
-// directory may hold both kinds (a publisher may switch kinds). Watchers
-// load kernel versions unless their Options.LinearOnly is set.
-func PublishKernel(dir string, m *core.KernelModel) (uint64, error) {
-	if m.Created == 0 {
-		m = stampedKernel(m, time.Now().Unix())
+// stamped returns m, or for a float model without a creation time a copy
+// with Created set. Only a kernel model's exported fields are copied (its
+// prediction tables are unexported and built by Init), which is all
+// encoding reads; the slices and support vectors are shared, read only.
+func stamped(m core.Model, created int64) core.Model {
+	switch f := m.(type) {
+	case *core.LinearModel:
+		if f != nil && f.Created == 0 {
+			c := *f // shallow: the slices are shared, read only
+			c.Created = created
+			return &c
+		}
+	case *core.KernelModel:
+		if f != nil && f.Created == 0 {
+			return &core.KernelModel{
+				SVMType: f.SVMType, Kernel: f.Kernel, NumFeatures: f.NumFeatures,
+				Labels: f.Labels, NumSV: f.NumSV, SV: f.SV, Coef: f.Coef, Rho: f.Rho,
+				ProbA: f.ProbA, ProbB: f.ProbB, Params: f.Params, Result: f.Result,
+				Created: created,
+			}
+		}
 	}
-	data, err := modelfile.MarshalKernel(m)
-	if err != nil {
-		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
-	}
-	return publishBytes(dir, data)
-}
-
-// PublishQuantized is Publish for a quantized model (a *quantize.Linear or
-// a *quantize.Kernel, file format 1.2): the same versioning, atomic steps,
-// errors and version sequence, so one directory may hold float and
-// quantized versions alike. Watchers load them unless their
-// Options.LinearOnly is set.
-//
-// Unlike Publish it does not stamp a creation time: a quantized model
-// records its float model's (quantize.Model.Created), which cannot change
-// after quantizing, so a publisher sets the float model's Created before
-// quantizing it (svmgo watch does).
-func PublishQuantized(dir string, m quantize.Model) (uint64, error) {
-	data, err := quantize.Marshal(m)
-	if err != nil {
-		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
-	}
-	return publishBytes(dir, data)
-}
-
-// stampedKernel returns a copy of m with its creation time set. Only the
-// exported fields are copied (a KernelModel's prediction tables are
-// unexported and built by Init), which is all marshalling reads; the
-// slices and support vectors are shared, read only.
-func stampedKernel(m *core.KernelModel, created int64) *core.KernelModel {
-	return &core.KernelModel{
-		SVMType: m.SVMType, Kernel: m.Kernel, NumFeatures: m.NumFeatures,
-		Labels: m.Labels, NumSV: m.NumSV, SV: m.SV, Coef: m.Coef, Rho: m.Rho,
-		ProbA: m.ProbA, ProbB: m.ProbB, Params: m.Params, Result: m.Result,
-		Created: created,
-	}
+	return m
 }
 
 // publishBytes gives the model file data the next version in dir (see
 // Publish).
 func publishBytes(dir string, data []byte) (uint64, error) {
-	tmp, err := writeTemp(dir, data)
+	tmp, err := fileio.WriteTemp(dir, publishBase, data)
 	if err != nil {
 		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 	}
@@ -193,38 +170,9 @@ func publishBytes(dir string, data []byte) (uint64, error) {
 				return 0, fmt.Errorf("modeldir: publish %s: %w", final, rerr)
 			}
 		}
-		if err := durable.SyncDir(dir); err != nil {
+		if err := fileio.SyncDir(dir); err != nil {
 			return next, fmt.Errorf("modeldir: publish %s: sync directory: %w", final, err)
 		}
 		return next, nil
 	}
-}
-
-// writeTemp writes data to a new temporary file in dir, syncs and closes
-// it, and returns its path; on error nothing is left behind.
-func writeTemp(dir string, data []byte) (path string, err error) {
-	f, err := os.CreateTemp(dir, "."+filePrefix+"*.tmp")
-	if err != nil {
-		return "", err
-	}
-	path = f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()           // harmless when already closed
-			os.Remove(f.Name()) // not path: a failing return has set it to ""
-		}
-	}()
-	if err = f.Chmod(0o644); err != nil {
-		return "", err
-	}
-	if _, err = f.Write(data); err != nil {
-		return "", err
-	}
-	if err = f.Sync(); err != nil {
-		return "", err
-	}
-	if err = f.Close(); err != nil {
-		return "", err
-	}
-	return path, nil
 }

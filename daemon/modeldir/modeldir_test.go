@@ -17,7 +17,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // waitTimeout bounds every wait for the watcher; it is a failure bound, not
@@ -119,7 +119,7 @@ func TestPublishNumbersFromOne(t *testing.T) {
 		if m.Created != 0 {
 			t.Errorf("Publish modified its argument: Created = %d", m.Created)
 		}
-		got, err := modelfile.ReadFile(filepath.Join(dir, FileName(v)))
+		got, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
 		if err != nil {
 			t.Fatalf("reading back version %d: %v", v, err)
 		}
@@ -147,7 +147,7 @@ func TestPublishKeepsCreated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := modelfile.ReadFile(filepath.Join(dir, FileName(v)))
+	got, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestPublishContinuesAfterHighestIgnoringJunk(t *testing.T) {
 	if v != 8 {
 		t.Fatalf("Publish after model-7 returned version %d, want 8", v)
 	}
-	if _, err := modelfile.ReadFile(filepath.Join(dir, "model-8.svmgo")); err != nil {
+	if _, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, "model-8.svmgo")); err != nil {
 		t.Fatal(err)
 	}
 	if got := len(names(t, dir)); got != len(junk)+2 {
@@ -215,7 +215,7 @@ func TestPublishConcurrentTakeDistinctVersions(t *testing.T) {
 	// Each file holds the model of the publisher that got its version.
 	seen := map[float32]bool{}
 	for v := uint64(1); v <= n; v++ {
-		m, err := modelfile.ReadFile(filepath.Join(dir, FileName(v)))
+		m, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -337,8 +337,8 @@ func waitVersion(t *testing.T, w *Watcher, v uint64, tag float32) {
 		return l != nil && l.Version == v
 	})
 	l := w.Current()
-	if want := []float32{tag, tag, tag, tag}; !slices.Equal(l.Model.W, want) {
-		t.Fatalf("version %d serves W = %v, want %v", v, l.Model.W, want)
+	if want := []float32{tag, tag, tag, tag}; !slices.Equal(linOf(l).W, want) {
+		t.Fatalf("version %d serves W = %v, want %v", v, linOf(l).W, want)
 	}
 	if want := filepath.Join(w.dir, FileName(v)); l.Path != want {
 		t.Fatalf("version %d has Path %q, want %q", v, l.Path, want)
@@ -429,7 +429,7 @@ func TestWatchInitialLoadFallsBackPastBadNewest(t *testing.T) {
 	defer w.Close()
 	// The initial load is synchronous: no waiting.
 	l := w.Current()
-	if l == nil || l.Version != 2 || l.Model.W[0] != 2 {
+	if l == nil || l.Version != 2 || linOf(l).W[0] != 2 {
 		t.Fatalf("initial Current = %+v, want version 2", l)
 	}
 	if rec.count(msgSkipped, 3) != 1 || rec.count(msgSkipped, 4) != 1 {
@@ -437,18 +437,18 @@ func TestWatchInitialLoadFallsBackPastBadNewest(t *testing.T) {
 	}
 
 	// A bad version whose file is replaced by a good one is tried again.
-	if err := modelfile.WriteFile(filepath.Join(dir, FileName(3)), testModel(3)); err != nil {
+	if err := WriteFile(filepath.Join(dir, FileName(3)), testModel(3)); err != nil {
 		t.Fatal(err)
 	}
 	w.Rescan()
-	if l := w.Current(); l == nil || l.Version != 3 || l.Model.W[0] != 3 {
+	if l := w.Current(); l == nil || l.Version != 3 || linOf(l).W[0] != 3 {
 		t.Fatalf("after version 3 was repaired, Current = %+v, want version 3", l)
 	}
 }
 
 func TestWatchIgnoresOlderVersions(t *testing.T) {
 	dir := t.TempDir()
-	if err := modelfile.WriteFile(filepath.Join(dir, FileName(5)), testModel(5)); err != nil {
+	if err := WriteFile(filepath.Join(dir, FileName(5)), testModel(5)); err != nil {
 		t.Fatal(err)
 	}
 	w, err := Watch(dir, Options{})
@@ -457,7 +457,7 @@ func TestWatchIgnoresOlderVersions(t *testing.T) {
 	}
 	defer w.Close()
 	waitVersion(t, w, 5, 5)
-	if err := modelfile.WriteFile(filepath.Join(dir, FileName(3)), testModel(3)); err != nil {
+	if err := WriteFile(filepath.Join(dir, FileName(3)), testModel(3)); err != nil {
 		t.Fatal(err)
 	}
 	w.Rescan()
@@ -560,9 +560,9 @@ func TestStressSwapWhileReading(t *testing.T) {
 					t.Errorf("reader %d saw version %d, never published", r, l.Version)
 					return
 				}
-				for _, x := range l.Model.W {
+				for _, x := range linOf(l).W {
 					if x != float32(l.Version) {
-						t.Errorf("reader %d: version %d has W %v, not the model published as it", r, l.Version, l.Model.W)
+						t.Errorf("reader %d: version %d has W %v, not the model published as it", r, l.Version, linOf(l).W)
 						return
 					}
 				}
@@ -592,7 +592,23 @@ func TestStressSwapWhileReading(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	t.Logf("published %d versions in %v; distinct versions seen per reader: %v", versions, publishTime, observed)
-	if l := w.Current(); l.Model.W[0] != versions {
-		t.Errorf("final model W = %v, want all %d", l.Model.W, versions)
+	if l := w.Current(); linOf(l).W[0] != versions {
+		t.Errorf("final model W = %v, want all %d", linOf(l).W, versions)
 	}
+}
+
+// as returns the model of l as an M, the zero M for a model of another
+// kind; linOf, kerOf and quantOf name the three the tests look for.
+func as[M any](l *Loaded) M { m, _ := l.Model.(M); return m }
+
+var (
+	linOf   = as[*core.LinearModel]
+	kerOf   = as[*core.KernelModel]
+	quantOf = as[quantize.Model]
+)
+
+// loadLoaded reads a model file as a watcher hands it out.
+func loadLoaded(path string) (*Loaded, error) {
+	m, err := ReadFile(path)
+	return &Loaded{Model: m, Path: path}, err
 }

@@ -61,7 +61,7 @@ func sameQuantized(t *testing.T, got, want quantize.Model) {
 }
 
 // TestPublishQuantizedAndWatch: a float version, then an int8 linear and an
-// int8 kernel version published with PublishQuantized take the next
+// int8 kernel version published with Publish take the next
 // versions and are served by a default watcher in Quantized (Model and
 // Kernel nil), deciding as the models published, with their recorded
 // creation time; a LinearOnly watcher skips both and keeps the float one.
@@ -86,22 +86,22 @@ func TestPublishQuantizedAndWatch(t *testing.T) {
 
 	for i, q := range []quantize.Model{ql, qk} {
 		want := uint64(i + 2)
-		if v, err := PublishQuantized(dir, q); err != nil || v != want {
-			t.Fatalf("PublishQuantized(%s) = %d, %v; want version %d", q.Kind(), v, err, want)
+		if v, err := Publish(dir, q); err != nil || v != want {
+			t.Fatalf("Publish(%s) = %d, %v; want version %d", q.Kind(), v, err, want)
 		}
 		waitFor(t, "quantized version "+FileName(want), func() bool { l := w.Current(); return l.Version == want })
 		l := w.Current()
-		if l.Model != nil || l.Kernel != nil || l.Quantized == nil {
+		if linOf(l) != nil || kerOf(l) != nil || quantOf(l) == nil {
 			t.Fatalf("version %d: Model %v, Kernel %v, Quantized %v; want only Quantized", want,
-				l.Model != nil, l.Kernel != nil, l.Quantized != nil)
+				linOf(l) != nil, kerOf(l) != nil, quantOf(l) != nil)
 		}
 		if l.Path != filepath.Join(dir, FileName(want)) {
 			t.Errorf("version %d has Path %q", want, l.Path)
 		}
-		sameQuantized(t, l.Quantized, q)
+		sameQuantized(t, quantOf(l), q)
 		waitFor(t, "the LinearOnly watcher to skip "+FileName(want), func() bool { return rec.count(msgSkipped, want) > 0 })
-		if l := lw.Current(); l.Version != 1 || l.Model == nil {
-			t.Fatalf("the LinearOnly watcher serves version %d (Model %v), want float version 1", l.Version, l.Model != nil)
+		if l := lw.Current(); l.Version != 1 || linOf(l) == nil {
+			t.Fatalf("the LinearOnly watcher serves version %d (Model %v), want float version 1", l.Version, linOf(l) != nil)
 		}
 	}
 }
@@ -114,19 +114,19 @@ func TestLoadAndDecodeQuantized(t *testing.T) {
 	ql, qk := quantizedModels(t)
 	for _, q := range []quantize.Model{ql, qk} {
 		path := filepath.Join(dir, q.Kind()+".svmgo")
-		if err := quantize.WriteFile(path, q); err != nil {
+		if err := WriteFile(path, q); err != nil {
 			t.Fatal(err)
 		}
-		l, err := Load(path)
-		if err != nil || l.Quantized == nil || l.Model != nil || l.Kernel != nil || l.Path != path {
-			t.Fatalf("Load(%s file) = %+v, %v", q.Kind(), l, err)
+		l, err := loadLoaded(path)
+		if err != nil || quantOf(l) == nil || linOf(l) != nil || kerOf(l) != nil || l.Path != path {
+			t.Fatalf("loadLoaded(%s file) = %+v, %v", q.Kind(), l, err)
 		}
-		sameQuantized(t, l.Quantized, q)
+		sameQuantized(t, quantOf(l), q)
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l, err := Decode(b); err != nil || l.Quantized == nil {
+		if l, err := Decode(b); err != nil || quantOf(&Loaded{Model: l}) == nil {
 			t.Fatalf("Decode(%s file) = %+v, %v", q.Kind(), l, err)
 		}
 		b[len(b)-1] ^= 1
@@ -161,8 +161,8 @@ func TestLoadAndDecodeQuantized(t *testing.T) {
 // nothing.
 func TestPublishQuantizedRefusesNil(t *testing.T) {
 	dir := t.TempDir()
-	if v, err := PublishQuantized(dir, (*quantize.Linear)(nil)); err == nil {
-		t.Fatalf("PublishQuantized(nil) = version %d, want an error", v)
+	if v, err := Publish(dir, (*quantize.Linear)(nil)); err == nil {
+		t.Fatalf("Publish(nil) = version %d, want an error", v)
 	}
 	if got := names(t, dir); len(got) != 0 {
 		t.Errorf("directory holds %v after a refused publish", got)

@@ -1,27 +1,17 @@
 package modeldir
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
+
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
-// Publishers' temporary files are named tempPrefix + random + tempSuffix
-// (".model-*.tmp", the pattern writeTemp gives os.CreateTemp).
-const (
-	tempPrefix = "." + filePrefix
-	tempSuffix = ".tmp"
-)
+// IsPublishTemp reports whether name (a base name) is one Publish gives
+// its temporary files: ".model-*.tmp" (fileio.IsTempOf(name, "model")).
+func IsPublishTemp(name string) bool { return fileio.IsTempOf(name, publishBase) }
 
-// IsPublishTemp reports whether name (a base name) is one Publish,
-// PublishKernel and PublishQuantized give their temporary files:
-// ".model-*.tmp".
-func IsPublishTemp(name string) bool {
-	return len(name) >= len(tempPrefix)+len(tempSuffix) &&
-		strings.HasPrefix(name, tempPrefix) && strings.HasSuffix(name, tempSuffix)
-}
+// publishBase is the base name of Publish's temporary files.
+const publishBase = "model"
 
 // RemoveStaleTemps removes from dir the regular files named as a
 // publisher's temporary files (IsPublishTemp) and returns their names. A
@@ -33,23 +23,10 @@ func IsPublishTemp(name string) bool {
 // start of the directory's only publisher): a publication in progress
 // would lose its file and fail. A file that vanishes meanwhile is not an
 // error.
-func RemoveStaleTemps(dir string) (removed []string, err error) {
-	entries, err := os.ReadDir(dir)
+func RemoveStaleTemps(dir string) ([]string, error) {
+	removed, err := fileio.RemoveTemps(dir, publishBase)
 	if err != nil {
-		return nil, fmt.Errorf("modeldir: remove stale temporary files: %w", err)
-	}
-	for _, e := range entries {
-		if !IsPublishTemp(e.Name()) || !e.Type().IsRegular() {
-			continue
-		}
-		err := os.Remove(filepath.Join(dir, e.Name()))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return removed, fmt.Errorf("modeldir: remove stale temporary file: %w", err)
-		}
-		removed = append(removed, e.Name())
+		return removed, fmt.Errorf("modeldir: remove stale temporary files: %w", err)
 	}
 	return removed, nil
 }

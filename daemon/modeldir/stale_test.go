@@ -1,6 +1,8 @@
 package modeldir
 
 import (
+	"github.com/libsvmgo/libsvmgo/core/fileio"
+
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,12 +10,12 @@ import (
 )
 
 // TestRemoveStaleTemps plants what a publisher killed mid-publish leaves
-// (a temporary file made by writeTemp itself, so the rule cannot drift from
+// (a temporary file made by fileio.WriteTemp as Publish makes it, so the rule cannot drift from
 // the names publishing uses) among files that are not the publisher's to
 // remove, and checks that exactly the publisher's temporary files go.
 func TestRemoveStaleTemps(t *testing.T) {
 	dir := t.TempDir()
-	crashed, err := writeTemp(dir, []byte("partial"))
+	crashed, err := fileio.WriteTemp(dir, publishBase, []byte("partial"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,8 @@ package modeldir
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,8 +16,6 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // defaultDebounce is short enough that a new model serves within a blink,
@@ -29,21 +25,9 @@ const defaultDebounce = 10 * time.Millisecond
 
 // Loaded is one loaded version of a model. A Watcher never modifies a Loaded
 // it has handed out, so its fields may be read without synchronisation.
-//
-// Exactly one of Model, Kernel and Quantized is set: a Watcher loads every
-// kind, so a caller checks which (or sets Options.LinearOnly when it can
-// serve linear float models only).
 type Loaded struct {
-	// Model is the decoded and validated linear model, nil for a model of
-	// another kind.
-	Model *core.LinearModel
-	// Kernel is the decoded, validated and initialised kernel model, nil
-	// for a model of another kind.
-	Kernel *core.KernelModel
-	// Quantized is the decoded and checked quantized model (file kinds
-	// "qlinear" and "qkernel": a *quantize.Linear or a *quantize.Kernel),
-	// nil for a float model.
-	Quantized quantize.Model
+	// Model is the decoded and validated model, of any kind.
+	Model core.Model
 	// Version is the version in the file's name.
 	Version uint64
 	// Path is the file the model was read from (it may since have been
@@ -81,7 +65,8 @@ type Watcher struct {
 	linearOnly bool
 	fsw        *fsnotify.Watcher
 	current    atomic.Pointer[Loaded]
-	done       chan struct{} // closed when run returns
+	skip       atomic.Pointer[Skip] // the newest version skipped, newer than current
+	done       chan struct{}        // closed when run returns
 
 	scanMu sync.Mutex
 	// failed remembers versions newer than the current one that did not
@@ -158,6 +143,26 @@ func newWatcher(dir string, opt Options) *Watcher {
 // end, so that a swap in between cannot mix two models.
 func (w *Watcher) Current() *Loaded {
 	return w.current.Load()
+}
+
+// Skip describes a version a Watcher skipped because it failed to load.
+type Skip struct {
+	// Version is the version in the file's name.
+	Version uint64
+	// Path is the file's path.
+	Path string
+	// Err says why it did not load (it wraps modelfile's sentinels, the
+	// os error, or fileio.ErrNotRegular).
+	Err error
+}
+
+// LastSkip returns the newest version that failed to load and is newer
+// than the model in use, nil when there is none: why a directory's newest
+// file is not being served. It is one atomic load, safe for any number of
+// goroutines. The record goes when a version at least as new loads, or
+// when the skipped file is removed.
+func (w *Watcher) LastSkip() *Skip {
+	return w.skip.Load()
 }
 
 // Close stops watching and waits for the watcher goroutine to end. The
@@ -272,6 +277,9 @@ func (w *Watcher) Rescan() {
 			delete(w.failed, v)
 		}
 	}
+	if s := w.skip.Load(); s != nil && !slices.Contains(candidates, s.Version) {
+		w.skip.Store(nil)
+	}
 	slices.Sort(candidates)
 	for i := len(candidates) - 1; i >= 0; i-- {
 		v := candidates[i]
@@ -288,11 +296,17 @@ func (w *Watcher) Rescan() {
 		l, err := w.load(path)
 		if err != nil {
 			w.failed[v] = st
+			if s := w.skip.Load(); s == nil || v >= s.Version {
+				w.skip.Store(&Skip{Version: v, Path: path, Err: err})
+			}
 			w.log.Warn("modeldir: skipping model that failed to load", "version", v, "path", path, "err", err)
 			continue
 		}
 		l.Version, l.Path = v, path
 		w.current.Store(l)
+		if s := w.skip.Load(); s != nil && s.Version <= v {
+			w.skip.Store(nil)
+		}
 		if cur != nil {
 			w.log.Info("modeldir: model loaded", "version", v, "path", path, "previous", cur.Version)
 		} else {
@@ -310,101 +324,12 @@ func (w *Watcher) Rescan() {
 // load reads and checks the model file at path, refusing a kernel or
 // quantized model when the watcher takes linear float models only.
 func (w *Watcher) load(path string) (*Loaded, error) {
-	l, err := Load(path)
+	m, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if l.Model == nil && w.linearOnly {
-		kind := "a kernel model"
-		if l.Quantized != nil {
-			kind = "a quantized model (" + l.Quantized.Kind() + ")"
-		}
-		return nil, fmt.Errorf("modeldir: %s holds %s; this watcher takes linear float models only (Options.LinearOnly)", path, kind)
+	if kind := m.Info().Kind; kind != core.KindLinear && w.linearOnly {
+		return nil, fmt.Errorf("modeldir: %s holds a %s model; this watcher takes linear float models only (Options.LinearOnly)", path, kind)
 	}
-	return l, nil
-}
-
-// Load reads the model file at path, of any kind, and returns it decoded
-// and checked as a Watcher loads it (Version 0, Path path): a linear model
-// in Model, validated; a kernel model in Kernel, validated and
-// initialised; a quantized model ("qlinear" or "qkernel") in Quantized, as
-// quantize.Unmarshal checks it. The file is read once, and its kind taken
-// from the same bytes the model is decoded from, so a file replaced in
-// between cannot pair one file's kind with another's body. Errors wrap
-// modelfile's sentinels or the os error, as modelfile.ReadFile's do.
-func Load(path string) (*Loaded, error) {
-	data, err := readModelBytes(path)
-	if err != nil {
-		return nil, err
-	}
-	l, err := Decode(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w (reading %s)", err, path)
-	}
-	l.Path = path
-	return l, nil
-}
-
-// Decode decodes the bytes of a model file of any kind, as Load reads a
-// file. The model shares no memory with data.
-func Decode(data []byte) (*Loaded, error) {
-	kind, err := modelfile.Kind(data)
-	if err != nil {
-		return nil, err
-	}
-	switch kind {
-	case modelfile.KindKernel:
-		// UnmarshalKernel validates and initialises the model.
-		k, err := modelfile.UnmarshalKernel(data)
-		if err != nil {
-			return nil, err
-		}
-		return &Loaded{Kernel: k}, nil
-	case modelfile.KindQLinear, modelfile.KindQKernel:
-		// quantize.Unmarshal refuses codes out of range, non-finite or
-		// negative scales and inconsistent sizes: nothing is left for a
-		// Validate to check.
-		q, err := quantize.Unmarshal(data)
-		if err != nil {
-			return nil, err
-		}
-		return &Loaded{Quantized: q}, nil
-	}
-	m, err := modelfile.Unmarshal(data)
-	if err == nil {
-		err = m.Validate()
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &Loaded{Model: m}, nil
-}
-
-// readModelBytes reads a whole model file, refusing a file larger than a
-// model file can be before reading it (modelfile.ReadFile's limit).
-func readModelBytes(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("modeldir: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("modeldir: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file", modelfile.ErrNotModel, path)
-	}
-	if uint64(fi.Size()) > modelfile.HeaderSize+modelfile.MaxPayload || uint64(fi.Size()) > math.MaxInt {
-		return nil, fmt.Errorf("%w: %s is %d bytes, more than a model file can be", modelfile.ErrCorrupt, path, fi.Size())
-	}
-	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			// The file shrank after Stat: not an atomic publish.
-			return nil, fmt.Errorf("%w: %s: %w", modelfile.ErrTruncated, path, err)
-		}
-		return nil, fmt.Errorf("modeldir: read %s: %w", path, err)
-	}
-	return data, nil
+	return &Loaded{Model: m, Path: path}, nil
 }

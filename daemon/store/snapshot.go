@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
 // Snapshot file format (store.snap). All integers are little-endian.
@@ -457,7 +457,7 @@ func takeAlpha(r *reader, nvec uint64, n int, nonNeg bool) (func(k int, dst []fl
 // known to be durable.
 func (s *Store) Commit() error {
 	s.buf = s.encode(s.buf[:0])
-	if err := durable.WriteFile(filepath.Join(s.dir, SnapshotName), s.buf); err != nil {
+	if err := fileio.WriteFile(filepath.Join(s.dir, SnapshotName), s.buf); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	s.dirty = false

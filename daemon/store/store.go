@@ -33,10 +33,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
 // Hash is the SHA-256 of a batch file's bytes, which identifies the batch
@@ -152,8 +151,8 @@ const SnapshotName = "store.snap"
 // a dot-file ending in .tmp, which Open removes as the leftover of a
 // crashed Commit.
 var (
-	tempPrefix = durable.TempPrefix(SnapshotName)
-	tempSuffix = durable.TempSuffix
+	tempPrefix = fileio.TempPrefix(SnapshotName)
+	tempSuffix = fileio.TempSuffix
 )
 
 // Store holds the daemon's samples; see the package documentation.
@@ -242,17 +241,8 @@ func Open(dir string, cfg Config) (*Store, error) {
 // removeTemps removes the temporary snapshots a crashed Commit left in dir.
 // Only names Commit itself makes are touched.
 func removeTemps(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("store: open: %w", err)
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if strings.HasPrefix(name, tempPrefix) && strings.HasSuffix(name, tempSuffix) && e.Type().IsRegular() {
-			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return fmt.Errorf("store: open: remove stale temporary file: %w", err)
-			}
-		}
+	if _, err := fileio.RemoveTemps(dir, SnapshotName); err != nil {
+		return fmt.Errorf("store: open: remove stale temporary file: %w", err)
 	}
 	return nil
 }

@@ -74,10 +74,10 @@
 //
 // The training options (Config.TrainOptions) choose the model kind, as
 // core.KernelSyntax reads them: LIBLINEAR's options train a linear model
-// by dual coordinate descent and publish it with modeldir.Publish;
-// svm-train's (any of -t -g -d -r -m -h -b present) a kernel model by SMO —
-// C-SVC one-vs-one, one-class or ε-SVR — published with
-// modeldir.PublishKernel. Either kind warm-starts from the dual variables
+// by dual coordinate descent; svm-train's (any of -t -g -d -r -m -h -b
+// present) a kernel model by SMO — C-SVC one-vs-one, one-class or ε-SVR.
+// Either is published with modeldir.Publish, which takes any core.Model.
+// Either kind warm-starts from the dual variables
 // of the previous retrain, which the store persists (α vectors of either
 // kind; new rows start at α = 0, evicted rows take theirs with them).
 //
@@ -104,8 +104,7 @@
 //
 // With Config.QuantizeBits (svmgo watch --quantize int8|int16) each
 // retrained model is quantized (quantize.QuantizeLinear or QuantizeKernel)
-// and the quantized model, not the float one, is published, with
-// modeldir.PublishQuantized: a smaller file that predicts faster, within
+// and the quantized model, not the float one, is published: a smaller file that predicts faster, within
 // the error bound quantize documents. The gate judges the quantized model,
 // since that is what clients will serve: a model that passes as float but
 // fails once quantized is not published. Training does not change: the
@@ -141,7 +140,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 	"github.com/libsvmgo/libsvmgo/quantize"
@@ -691,10 +690,10 @@ func (d *Daemon) reject(name string, why error) error {
 	if err != nil {
 		return fmt.Errorf("watchd: reject %s: %w", name, err)
 	}
-	if err := durable.WriteFile(dst+ReasonSuffix, []byte(r.reason+"\n")); err != nil {
+	if err := fileio.WriteFile(dst+ReasonSuffix, []byte(r.reason+"\n")); err != nil {
 		return fmt.Errorf("watchd: reject %s: %w", name, err)
 	}
-	if err := durable.Rename(filepath.Join(d.incoming, name), dst); err != nil {
+	if err := fileio.Rename(filepath.Join(d.incoming, name), dst); err != nil {
 		return fmt.Errorf("watchd: reject %s: %w", name, err)
 	}
 	d.metrics.rejected.Inc()
@@ -717,7 +716,7 @@ func (d *Daemon) rejectSpecial(name string, sp *specialFile) error {
 func (d *Daemon) moveDone(name string) error {
 	dst, err := freeName(d.done, name)
 	if err == nil {
-		err = durable.Rename(filepath.Join(d.incoming, name), dst)
+		err = fileio.Rename(filepath.Join(d.incoming, name), dst)
 	}
 	if err != nil {
 		return fmt.Errorf("watchd: move %s to done: %w", name, err)
@@ -822,19 +821,7 @@ type pendingModel struct {
 // records the publication in the store.
 func (d *Daemon) publish(p *pendingModel) error {
 	if p.version == 0 {
-		var (
-			v   uint64
-			err error
-		)
-		r := p.run
-		switch {
-		case r.quantized != nil:
-			v, err = modeldir.PublishQuantized(d.models, r.quantized)
-		case r.kernel != nil:
-			v, err = modeldir.PublishKernel(d.models, r.kernel)
-		default:
-			v, err = modeldir.Publish(d.models, r.linear)
-		}
+		v, err := modeldir.Publish(d.models, p.run.model())
 		if v != 0 {
 			// Named, so visible to watchers, even when syncing the
 			// directory failed (err): it is not published again.
@@ -844,7 +831,7 @@ func (d *Daemon) publish(p *pendingModel) error {
 		if err != nil {
 			return fmt.Errorf("watchd: %w", err)
 		}
-	} else if err := durable.SyncDir(d.models); err != nil {
+	} else if err := fileio.SyncDir(d.models); err != nil {
 		// A retry: the name may not be durable yet.
 		return fmt.Errorf("watchd: publish: %w", err)
 	}
@@ -905,23 +892,23 @@ func (r *run) quantize(bits int) error {
 }
 
 // bits is the code width of the model to publish, 0 for a float model.
-func (r *run) bits() int {
-	if r.quantized == nil {
-		return 0
+func (r *run) bits() int { return r.model().Info().Bits }
+
+// model is the model to publish: the quantized one when there is one.
+func (r *run) model() core.Model {
+	switch {
+	case r.quantized != nil:
+		return r.quantized
+	case r.kernel != nil:
+		return r.kernel
 	}
-	return r.quantized.Bits()
+	return r.linear
 }
 
 // predictSparse predicts the sparse row (index, value) with the model to
-// publish: the quantized one when there is one.
+// publish.
 func (r *run) predictSparse(index []int32, value []float32) float64 {
-	switch {
-	case r.quantized != nil:
-		return r.quantized.PredictSparse(index, value)
-	case r.kernel != nil:
-		return r.kernel.PredictSparse(index, value)
-	}
-	return r.linear.PredictSparse(index, value)
+	return r.model().PredictSparse(index, value)
 }
 
 // trainLinear trains a linear model on ds, warm from the store's linear
@@ -1184,7 +1171,7 @@ func (d *Daemon) retain() error {
 		}
 		d.log.Info("old model removed", "version", v)
 	}
-	if err := durable.SyncDir(d.models); err != nil {
+	if err := fileio.SyncDir(d.models); err != nil {
 		return fmt.Errorf("watchd: retention: %w", err)
 	}
 	return nil

@@ -3,7 +3,6 @@ package watchd
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -11,15 +10,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
-// isTempName reports whether name is one a producer uses while a file is not
-// yet complete (DESIGN.md §8): such names are never ingested.
-func isTempName(name string) bool {
-	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".tmp")
-}
+// isTempName reports whether name is one a producer uses while a file is
+// not yet complete (DESIGN.md §8): such names are never ingested. The rule
+// is fileio's, shared with the model directory and the store.
+func isTempName(name string) bool { return fileio.IsTempName(name) }
 
 // freeName returns the path in dir for a file called base: dir/base, or
 // dir/base.1, dir/base.2, ... when that name is taken, because an archive
@@ -37,12 +35,12 @@ func freeName(dir, base string) (string, error) {
 }
 
 // isReasonTemp reports whether name is that of a temporary file
-// durable.WriteFile makes for a reason file (".NAME.reason-*.tmp"). Nothing
+// fileio.WriteFile makes for a reason file (".NAME.reason-*.tmp"). Nothing
 // else in rejected/ starts with a dot: batches with temporary names are
 // never taken from incoming/.
 func isReasonTemp(name string) bool {
 	rest, ok := strings.CutPrefix(name, ".")
-	return ok && strings.HasSuffix(rest, durable.TempSuffix) && strings.Contains(rest, ReasonSuffix+"-")
+	return ok && strings.HasSuffix(rest, fileio.TempSuffix) && strings.Contains(rest, ReasonSuffix+"-")
 }
 
 // removeStaleTemps removes the temporary files a crash (kill -9, power
@@ -88,30 +86,11 @@ type specialFile struct {
 }
 
 func (e *specialFile) Error() string {
-	kind := fileKind(e.mode)
+	kind := fileio.KindOf(e.mode)
 	if e.target != "" {
 		kind += " to " + e.target
 	}
 	return kind + ", not a regular file"
-}
-
-// fileKind names the type of a file mode for a reason file.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	}
-	return fmt.Sprintf("a file of mode %v", m)
 }
 
 // special returns the *specialFile for path, whose Lstat mode is mode.

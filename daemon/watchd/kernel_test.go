@@ -95,14 +95,14 @@ func coldKernel(t *testing.T, options string, ds *core.Dataset) *core.KernelMode
 // model.
 func publishedKernel(t *testing.T, root string, v uint64) *core.KernelModel {
 	t.Helper()
-	l, err := modeldir.Load(filepath.Join(root, ModelsDir, modeldir.FileName(v)))
+	l, err := loadLoaded(filepath.Join(root, ModelsDir, modeldir.FileName(v)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Kernel == nil {
+	if kerOf(l) == nil {
 		t.Fatalf("version %d is not a kernel model", v)
 	}
-	return l.Kernel
+	return kerOf(l)
 }
 
 // kernelDecisionTol bounds the difference of decision values between the
@@ -562,12 +562,12 @@ func TestSwitchKind(t *testing.T) {
 	if len(other) != 2 || other[1]["stored"] != "kernel" || other[1]["training"] != "linear" {
 		t.Fatalf("switch back to linear options logged %v", other)
 	}
-	l, err := modeldir.Load(filepath.Join(kernelCfg.Root, ModelsDir, modeldir.FileName(5)))
-	if err != nil || l.Model == nil {
+	l, err := loadLoaded(filepath.Join(kernelCfg.Root, ModelsDir, modeldir.FileName(5)))
+	if err != nil || linOf(l) == nil {
 		t.Fatalf("version 5: %+v, %v; want a linear model", l, err)
 	}
 	want, _, _ := trainText(t, linearCfg, text(180))
-	assertSameDecisions(t, l.Model, want, ker.d.st.Dataset())
+	assertSameDecisions(t, linOf(l), want, ker.d.st.Dataset())
 	if ker.d.st.Dual() == nil || ker.d.st.KernelDual() != nil {
 		t.Error("the store does not hold the linear dual alone")
 	}
@@ -712,8 +712,8 @@ func TestHotSwapKinds(t *testing.T) {
 		return w.Current()
 	}
 	drop(t, cfg.Root, "b1.txt", strings.Join(all[:100], ""))
-	if l := served(1); l.Model == nil || l.Kernel != nil {
-		t.Fatalf("version 1: Model %v, Kernel %v; want a linear model", l.Model != nil, l.Kernel != nil)
+	if l := served(1); linOf(l) == nil || kerOf(l) != nil {
+		t.Fatalf("version 1: Model %v, Kernel %v; want a linear model", linOf(l) != nil, kerOf(l) != nil)
 	}
 	kcfg := cfg
 	kcfg.TrainOptions = kernelOptions
@@ -722,8 +722,8 @@ func TestHotSwapKinds(t *testing.T) {
 	}
 	drop(t, cfg.Root, "b2.txt", strings.Join(all[100:140], ""))
 	l := served(2)
-	if l.Model != nil || l.Kernel == nil {
-		t.Fatalf("version 2: Model %v, Kernel %v; want a kernel model", l.Model != nil, l.Kernel != nil)
+	if linOf(l) != nil || kerOf(l) == nil {
+		t.Fatalf("version 2: Model %v, Kernel %v; want a kernel model", linOf(l) != nil, kerOf(l) != nil)
 	}
 	r.stop(t)
 	file := publishedKernel(t, cfg.Root, 2)
@@ -731,11 +731,11 @@ func TestHotSwapKinds(t *testing.T) {
 	d1, d2 := make([]float64, 1), make([]float64, 1)
 	for i := range test.Len() {
 		idx, val := test.SparseRow(i)
-		if a, b := l.Kernel.DecisionSparse(d1, idx, val)[0], file.DecisionSparse(d2, idx, val)[0]; a != b {
+		if a, b := kerOf(l).DecisionSparse(d1, idx, val)[0], file.DecisionSparse(d2, idx, val)[0]; a != b {
 			t.Fatalf("test row %d: served model's decision %v, the file's %v", i, a, b)
 		}
 	}
-	sameOptimum(t, "version 2", l.Kernel, coldKernel(t, kernelOptions, readText(t, strings.Join(all[:140], ""))), test)
+	sameOptimum(t, "version 2", kerOf(l), coldKernel(t, kernelOptions, readText(t, strings.Join(all[:140], ""))), test)
 }
 
 func TestParseTrainOptions(t *testing.T) {

@@ -103,10 +103,10 @@ func TestQuantizedPublish(t *testing.T) {
 				plain.ingest(t, name, batch)
 
 				path := filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(v))
-				if kind, err := modelfile.ReadKind(path); err != nil || kind != c.kind {
+				if kind, err := modelKind(path); err != nil || kind != c.kind {
 					t.Fatalf("version %d: kind %q, %v; want %q", v, kind, err, c.kind)
 				}
-				file, err := quantize.ReadFile(path)
+				file, err := modeldir.ReadFileAs[quantize.Model](path)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -118,14 +118,14 @@ func TestQuantizedPublish(t *testing.T) {
 					return l != nil && l.Version == v
 				})
 				l := w.Current()
-				if l.Quantized == nil || l.Model != nil || l.Kernel != nil {
+				if quantOf(l) == nil || linOf(l) != nil || kerOf(l) != nil {
 					t.Fatalf("version %d served as Model %v, Kernel %v, Quantized %v; want Quantized",
-						v, l.Model != nil, l.Kernel != nil, l.Quantized != nil)
+						v, linOf(l) != nil, kerOf(l) != nil, quantOf(l) != nil)
 				}
 				da, db := make([]float64, file.NumDecisionValues()), make([]float64, file.NumDecisionValues())
 				for r := range test.Len() {
 					idx, val := test.SparseRow(r)
-					l.Quantized.DecisionSparse(da, idx, val)
+					quantOf(l).DecisionSparse(da, idx, val)
 					file.DecisionSparse(db, idx, val)
 					if !slices.Equal(da, db) {
 						t.Fatalf("version %d, test row %d: served %v, the file %v", v, r, da, db)
@@ -214,7 +214,7 @@ func TestQuantizedGate(t *testing.T) {
 		if len(passed) != i+1 || passed[i]["quantized_bits"] != 8.0 {
 			t.Fatalf("gate records %v, want %d passes of an 8-bit model", passed, i+1)
 		}
-		q, err := quantize.ReadFile(filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(uint64(i+1))))
+		q, err := modeldir.ReadFileAs[quantize.Model](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(uint64(i+1))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,7 +245,7 @@ func TestQuantizedGate(t *testing.T) {
 	}
 	s.d.applyReload() // Run's drain does it before each batch
 	s.ingest(t, "b2.txt", strings.Join(all[150:200], ""))
-	q, err := quantize.ReadFile(filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(3)))
+	q, err := modeldir.ReadFileAs[quantize.Model](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(3)))
 	if err != nil || q.Bits() != 16 {
 		t.Fatalf("after a reload to 16 bits, version 3 is %v, %v; want an int16 model", q, err)
 	}

@@ -36,7 +36,7 @@ func TestFIFORejected(t *testing.T) {
 	drop(t, r.root, "z-good.txt", batchText(4, 10))
 	waitFor(t, "z-good.txt in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, "z-good.txt")) })
 	for name, reason := range map[string]string{
-		"pipe.txt":     "pipe.txt: a named pipe (FIFO), not a regular file",
+		"pipe.txt":     "pipe.txt: a FIFO (named pipe), not a regular file",
 		"pipelink.txt": "pipelink.txt: a symbolic link to " + outsidePipe + ", not a regular file",
 	} {
 		if got := reasonOf(t, r.root, name); !strings.Contains(got, reason) {

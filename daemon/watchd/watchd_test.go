@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -195,7 +194,7 @@ func TestIngestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := modelfile.ReadFile(filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
+	got, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +337,7 @@ func TestRecoverUnpublished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := modelfile.ReadFile(filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
+	got, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,7 +554,7 @@ func TestGateHoldsBack(t *testing.T) {
 		t.Errorf("after a: held rows' α %v, want 0", got)
 	}
 	want, wantDual, _ := trainText(t, cfg, firstLines(a, 40))
-	got, err := modelfile.ReadFile(filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
+	got, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -617,7 +616,7 @@ func TestGateOffTrainsOnAll(t *testing.T) {
 	text := flipLast(batchText(6, 50), 45)
 	s.ingest(t, "a.txt", text)
 	want, wantDual, _ := trainText(t, cfg, text)
-	got, err := modelfile.ReadFile(filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
+	got, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,7 +119,12 @@ int run(const std::string &train_path, const std::string &test_path)
     std::cout << "\n";
     const std::string model_path = (tmp.path() / "heart.svmgo").string();
     model.save(model_path);
-    const svmgo::Model loaded = svmgo::Model::load(model_path);
+    // The file and the model's bytes in memory are the same bytes.
+    const std::vector<unsigned char> bytes = model.save_buffer();
+    const svmgo::Model loaded = svmgo::Model::load_buffer(bytes.data(), bytes.size());
+    if (svmgo::Model::load(model_path).num_features() != loaded.num_features()) {
+        throw std::runtime_error("the saved file and save_buffer's bytes differ");
+    }
 
     // 5. Predict the test rows with both models; they must agree.
     const auto pred = model.predict_csr(test.indptr, test.indices, test.values);

@@ -137,6 +137,21 @@ class TestTrainPredict(unittest.TestCase):
             with svmgo.Model.from_bytes(data) as from_bytes:
                 self.assertEqual(from_bytes.predict(TEST_DENSE), pred)
                 self.assertEqual(from_bytes.decision_function(TEST_DENSE), self.model.decision_function(TEST_DENSE))
+            self.assertEqual(self.model.to_bytes(), data)
+            with self.assertRaises(svmgo.Error) as cm:
+                self.model.skipped
+            self.assertEqual(cm.exception.code, svmgo.Status.E_UNSUPPORTED)
+            models = os.path.join(d, "models")
+            os.mkdir(models)
+            self.model.publish(models)
+            with open(os.path.join(models, "model-2.svmgo"), "wb") as f:
+                f.write(data[:-1])
+            with svmgo.Model.watch(models) as w:
+                version, reason = w.skipped
+                self.assertEqual(version, 2)
+                self.assertIn("model-2.svmgo", reason)
+                self.assertIn("truncated", reason)
+                self.assertEqual(w.version, 1)
 
     def test_dense_csr_and_array_inputs_agree(self):
         m = self.model

@@ -202,16 +202,16 @@ func hotswapEndToEnd(t *testing.T, bin, options string) {
 					mu.Unlock()
 					last = l.Version
 				}
-				if (l.Kernel != nil) != kernel {
-					fail("worker %d: version %d is a kernel model: %v, want %v", g, l.Version, l.Kernel != nil, kernel)
+				if (kerOf(l) != nil) != kernel {
+					fail("worker %d: version %d is a kernel model: %v, want %v", g, l.Version, kerOf(l) != nil, kernel)
 					continue
 				}
 				r := &test[k%len(test)]
 				var p float64
 				if kernel {
-					p = l.Kernel.PredictSparse(r.index, r.value)
+					p = kerOf(l).PredictSparse(r.index, r.value)
 				} else {
-					p = l.Model.PredictSparse(r.index, r.value)
+					p = linOf(l).PredictSparse(r.index, r.value)
 				}
 				if p != 1 && p != -1 {
 					fail("worker %d: version %d predicted %v for test row %d", g, l.Version, p, k%len(test))
@@ -315,7 +315,7 @@ func hotswapEndToEnd(t *testing.T, bin, options string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameKernelOptimum(t, w.Current().Kernel, want, test)
+		sameKernelOptimum(t, kerOf(w.Current()), want, test)
 		return
 	}
 	opts, _, err := core.ParseLinearOptions(strings.Fields(options))
@@ -330,7 +330,7 @@ func hotswapEndToEnd(t *testing.T, bin, options string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := w.Current().Model
+	got := linOf(w.Current())
 	g, r := make([]float64, 1), make([]float64, 1)
 	worst := 0.0
 	for _, row := range test {

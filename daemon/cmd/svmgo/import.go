@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 const importUsage = `usage: svmgo import model_in model_out
@@ -53,29 +53,28 @@ func importModel(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
+	// The text model of either kind, stamped unless SOURCE_DATE_EPOCH
+	// says otherwise, written through the one model file writer.
+	var m core.Model
 	switch kind {
 	case core.LIBSVMText:
-		m, err := core.ReadLIBSVMModel(br, in)
-		if err != nil {
-			return fail(stderr, err)
+		var km *core.KernelModel
+		if km, err = core.ReadLIBSVMModel(br, in); err == nil && stamp {
+			km.Created = created
 		}
-		if stamp {
-			m.Created = created
-		}
-		if err := modelfile.WriteKernelFile(out, m); err != nil {
-			return fail(stderr, err)
-		}
+		m = km
 	default:
-		m, err := core.ReadLIBLINEARModel(br, in)
-		if err != nil {
-			return fail(stderr, err)
+		var lm *core.LinearModel
+		if lm, err = core.ReadLIBLINEARModel(br, in); err == nil && stamp {
+			lm.Created = created
 		}
-		if stamp {
-			m.Created = created
-		}
-		if err := modelfile.WriteFile(out, m); err != nil {
-			return fail(stderr, err)
-		}
+		m = lm
+	}
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if err := modeldir.WriteFile(out, m); err != nil {
+		return fail(stderr, err)
 	}
 	return 0
 }

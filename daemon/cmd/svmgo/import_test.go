@@ -9,6 +9,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 // TestImport converts the LIBSVM and LIBLINEAR text models of the test data
@@ -38,7 +39,7 @@ func TestImport(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			kind, err := modelfile.ReadKind(out)
+			kind, err := fileKind(out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +55,7 @@ func TestImport(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g, err := modelfile.ReadKernelFile(out)
+				g, err := modeldir.ReadFileAs[*core.KernelModel](out)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -67,7 +68,7 @@ func TestImport(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g, err := modelfile.ReadFile(out)
+				g, err := modeldir.ReadFileAs[*core.LinearModel](out)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,7 +102,7 @@ func inspect(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := args[0]
-	b, err := readModelFile(path)
+	b, err := modelfile.ReadBytes(path)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -116,31 +115,6 @@ func inspect(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	return 0
-}
-
-// readModelFile reads the file at path, refusing one that cannot be a model
-// file before reading it into memory.
-func readModelFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w: not a regular file", path, modelfile.ErrNotModel)
-	}
-	if uint64(fi.Size()) > modelfile.HeaderSize+modelfile.MaxPayload || uint64(fi.Size()) > math.MaxInt {
-		return nil, fmt.Errorf("%s: %w: %d bytes, more than a model file can be", path, modelfile.ErrCorrupt, fi.Size())
-	}
-	b := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, b); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return b, nil
 }
 
 // describe returns inspect's report on the model file bytes b.

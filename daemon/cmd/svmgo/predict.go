@@ -6,9 +6,8 @@ import (
 	"strconv"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
-	"github.com/libsvmgo/libsvmgo/quantize"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 var predictUsage = `usage: svmgo predict [options] test_file model_file output_file
@@ -53,28 +52,18 @@ func predict(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	testFile, modelFile, outFile := args[0], args[1], args[2]
-	kind, err := modelfile.ReadKind(modelFile)
+	// One read of the file, whatever its kind, validated as every loader
+	// validates it.
+	m, err := modeldir.ReadFile(modelFile)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	if kind == modelfile.KindKernel || kind == modelfile.KindQKernel {
-		return predictKernel(kind, testFile, modelFile, outFile, readOpt, prob, quiet, stdout, stderr)
+	info := m.Info()
+	if info.Kernel {
+		return predictKernel(m, info, testFile, modelFile, outFile, readOpt, prob, quiet, stdout, stderr)
 	}
 	if prob {
 		return fail(stderr, fmt.Errorf("%s: a linear model has no probability estimates (-b 1)", modelFile))
-	}
-	// A quantized linear model predicts through the same two calls.
-	var m interface {
-		PredictBatch(dst []float64, ds *core.Dataset) []float64
-		IsRegression() bool
-	}
-	if kind == modelfile.KindQLinear {
-		m, err = quantize.ReadFile(modelFile)
-	} else {
-		m, err = modelfile.ReadFile(modelFile)
-	}
-	if err != nil {
-		return fail(stderr, err)
 	}
 	ds, err := core.ReadFile(testFile, readOpt)
 	if err != nil {
@@ -85,7 +74,7 @@ func predict(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	if !quiet {
-		printScore(stdout, core.ScorePredictions(pred, ds.Labels(), m.IsRegression()), "")
+		printScore(stdout, core.ScorePredictions(pred, ds.Labels(), info.Task == core.TaskRegression), "")
 	}
 	return 0
 }
@@ -98,7 +87,7 @@ func writeLines(path string, values []float64) error {
 		buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		buf = append(buf, '\n')
 	}
-	return durable.WriteFile(path, buf)
+	return fileio.WriteFile(path, buf)
 }
 
 // printScore prints the report of liblinear-predict and svm-predict: MSE

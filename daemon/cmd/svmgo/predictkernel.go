@@ -6,70 +6,25 @@ import (
 	"io"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/daemon/internal/durable"
-	"github.com/libsvmgo/libsvmgo/quantize"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
-// kernelPredictor is a kernel model as predict uses it: a
-// *core.KernelModel or a *quantize.Kernel.
-type kernelPredictor interface {
-	probabilities
-	HasProbability() bool
-	IsRegression() bool
-	PredictBatchParallel(dst []float64, ds *core.Dataset, workers int) []float64
-}
-
-// kernelFile is a kernel model file read for predict, float or quantized,
-// with the fields the two kinds expose differently.
-type kernelFile struct {
-	m       kernelPredictor
-	svmType core.SVMType
-	labels  []int32
-	nf      int
-	probA   []float64
-}
-
-// readKernelFile reads the kernel model file at path, of kind
-// modelfile.KindKernel or KindQKernel.
-func readKernelFile(path, kind string) (kernelFile, error) {
-	if kind == modelfile.KindQKernel {
-		q, err := quantize.ReadFile(path)
-		if err != nil {
-			return kernelFile{}, err
-		}
-		k, ok := q.(*quantize.Kernel)
-		if !ok { // quantize.ReadFile decodes a qkernel file to a *Kernel
-			return kernelFile{}, fmt.Errorf("%s: %w: a %s file decoded as %T", path, modelfile.ErrCorrupt, kind, q)
-		}
-		return kernelFile{k, k.SVMType(), k.Labels(), k.NumFeatures(), k.ProbA()}, nil
-	}
-	m, err := modelfile.ReadKernelFile(path)
-	if err != nil {
-		return kernelFile{}, err
-	}
-	return kernelFile{m, m.SVMType, m.Labels, m.NumFeatures, m.ProbA}, nil
-}
-
-// predictKernel is svm-predict for a kernel model file of the given kind,
-// float or quantized: one prediction a line, or with prob (-b 1) for C-SVC
-// svm-predict's layout — a "labels" line, then the predicted label and
-// each class's probability (%.6g) a row; for ε-SVR -b 1 it prints the
-// Laplace model's note and predicts values.
-func predictKernel(kind, testFile, modelFile, outFile string, readOpt core.ReadOptions, prob, quiet bool, stdout, stderr io.Writer) int {
-	f, err := readKernelFile(modelFile, kind)
-	if err != nil {
-		return fail(stderr, err)
-	}
-	m := f.m
+// predictKernel is svm-predict for a kernel model m, float or quantized:
+// one prediction a line, or with prob (-b 1) for C-SVC svm-predict's
+// layout — a "labels" line, then the predicted label and each class's
+// probability (%.6g) a row; for ε-SVR -b 1 it prints the Laplace model's
+// note and predicts values.
+func predictKernel(m core.Model, info core.ModelInfo, testFile, modelFile, outFile string, readOpt core.ReadOptions, prob, quiet bool, stdout, stderr io.Writer) int {
+	regression := info.Task == core.TaskRegression
+	hasProb := info.Probability || info.LaplaceScale != 0
 	switch {
-	case prob && !m.HasProbability():
+	case prob && !hasProb:
 		// svm-predict's words, spelling corrected.
 		return fail(stderr, fmt.Errorf("%s: model does not support probability estimates", modelFile))
-	case !prob && m.HasProbability() && !quiet:
+	case !prob && hasProb && !quiet:
 		fmt.Fprintln(stdout, "Model supports probability estimates, but disabled in prediction.")
-	case prob && f.svmType == core.EpsSVR && !quiet:
-		fmt.Fprintf(stdout, "Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma=%.6g\n", f.probA[0])
+	case prob && regression && !quiet:
+		fmt.Fprintf(stdout, "Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma=%.6g\n", info.LaplaceScale)
 	}
 	ds, err := core.ReadFile(testFile, readOpt)
 	if err != nil {
@@ -77,35 +32,41 @@ func predictKernel(kind, testFile, modelFile, outFile string, readOpt core.ReadO
 	}
 
 	var pred []float64
-	if prob && f.svmType == core.CSVC {
+	if prob && info.Probability {
 		var out bytes.Buffer
-		pred = probabilityLines(&out, m, f.labels, f.nf, ds)
-		err = durable.WriteFile(outFile, out.Bytes())
+		pred = probabilityLines(&out, m.(core.ProbabilityModel), info.Labels, info.NumFeatures, ds)
+		err = fileio.WriteFile(outFile, out.Bytes())
 	} else {
-		pred = m.PredictBatchParallel(make([]float64, ds.Len()), ds, 0)
+		pred = predictBatch(m, ds)
 		err = writeLines(outFile, pred)
 	}
 	if err != nil {
 		return fail(stderr, err)
 	}
 	if !quiet {
-		printScore(stdout, core.ScorePredictions(pred, ds.Labels(), m.IsRegression()), " (classification)")
+		printScore(stdout, core.ScorePredictions(pred, ds.Labels(), regression), " (classification)")
 	}
 	return 0
 }
 
-// probabilities is a C-SVC model with probability estimates: a
-// *core.KernelModel or a *quantize.Kernel.
-type probabilities interface {
-	ProbabilityDense(dst []float64, x []float32) []float64
-	ProbabilitySparse(dst []float64, index []int32, value []float32) []float64
+// predictBatch predicts every row of ds, on every CPU when the model can
+// (a kernel model predicts a row in time proportional to its support
+// vectors, so a large batch is worth the goroutines).
+func predictBatch(m core.Model, ds *core.Dataset) []float64 {
+	dst := make([]float64, ds.Len())
+	if p, ok := m.(interface {
+		PredictBatchParallel(dst []float64, ds *core.Dataset, workers int) []float64
+	}); ok {
+		return p.PredictBatchParallel(dst, ds, 0)
+	}
+	return m.PredictBatch(dst, ds)
 }
 
 // probabilityLines writes svm-predict -b 1's output for a C-SVC model m,
 // of the given classes and number of features, to out and returns the
 // predicted labels: the label of highest probability, the first in labels
 // order on a tie.
-func probabilityLines(out *bytes.Buffer, m probabilities, labels []int32, nf int, ds *core.Dataset) []float64 {
+func probabilityLines(out *bytes.Buffer, m core.ProbabilityModel, labels []int32, nf int, ds *core.Dataset) []float64 {
 	out.WriteString("labels")
 	for _, l := range labels {
 		fmt.Fprintf(out, " %d", l)

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -92,7 +92,7 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", in, err))
 	}
-	// quantize.WriteFile's two steps, with a check between them: the bytes
+	// modeldir.WriteFile's two steps, with a check between them: the bytes
 	// must decode, or svmgo predict, the daemon and the C library would
 	// refuse the file. The comparison uses the decoded model: the file's.
 	b, err := quantize.Marshal(q)
@@ -143,37 +143,30 @@ type floatModel struct {
 	size   int64 // bytes of the file
 }
 
-// loadFloatModel reads the float model file at path, refusing a quantized
-// one: quantizing codes again would only add error.
+// loadFloatModel reads the float model file at path (once, as every
+// loader reads a model file), refusing a quantized one: quantizing codes
+// again would only add error.
 func loadFloatModel(path string) (*floatModel, error) {
-	kind, err := modelfile.ReadKind(path)
+	data, err := modelfile.ReadBytes(path)
 	if err != nil {
 		return nil, err
 	}
-	f := &floatModel{}
-	switch kind {
-	case modelfile.KindLinear:
-		f.linear, err = modelfile.ReadFile(path)
-	case modelfile.KindKernel:
-		f.kernel, err = modelfile.ReadKernelFile(path)
-	case modelfile.KindQLinear, modelfile.KindQKernel:
-		q, err := quantize.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
+	m, err := modeldir.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w (reading %s)", err, path)
+	}
+	f := &floatModel{size: int64(len(data))}
+	switch m := m.(type) {
+	case *core.LinearModel:
+		f.linear = m
+	case *core.KernelModel:
+		f.kernel = m
+	case quantize.Model:
 		return nil, fmt.Errorf("%s: already quantized (%s, int%d): quantize the float model it was made from "+
-			"(payload CRC-32C %s)", path, kind, q.Bits(), crcText(q.SourceCRC()))
-	default: // a kind modelfile knows and this command does not
-		return nil, fmt.Errorf("%s: cannot quantize %q models", path, kind)
+			"(payload CRC-32C %s)", path, m.Kind(), m.Bits(), crcText(m.SourceCRC()))
+	default: // a kind modeldir reads and this command does not
+		return nil, fmt.Errorf("%s: cannot quantize %q models", path, m.Info().Kind)
 	}
-	if err != nil {
-		return nil, err
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	f.size = fi.Size()
 	return f, nil
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -47,18 +48,18 @@ type floatModels struct {
 
 func readFloat(t *testing.T, path string) floatModels {
 	t.Helper()
-	kind, err := modelfile.ReadKind(path)
+	kind, err := fileKind(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if kind == modelfile.KindLinear {
-		m, err := modelfile.ReadFile(path)
+		m, err := modeldir.ReadFileAs[*core.LinearModel](path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return floatModels{linear: m}
 	}
-	m, err := modelfile.ReadKernelFile(path)
+	m, err := modeldir.ReadFileAs[*core.KernelModel](path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func checkQuantizeReport(t *testing.T, c quantizeCase, fm floatModels, ds *core.
 	if !bytes.Equal(outBytes, want) {
 		t.Errorf("model_out (%d B) is not the package's quantization of model_in (%d B)", len(outBytes), len(want))
 	}
-	q, err := quantize.ReadFile(out)
+	q, err := modeldir.ReadFileAs[quantize.Model](out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -481,7 +482,7 @@ func TestPredictQuantized(t *testing.T) {
 				if code, _, errs := svmgo(t, "quantize", "--bits", strconv.Itoa(bits), model, qpath); code != 0 {
 					t.Fatal(errs)
 				}
-				q, err := quantize.ReadFile(qpath)
+				q, err := modeldir.ReadFileAs[quantize.Model](qpath)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -531,7 +532,7 @@ func TestPredictQuantizedProbability(t *testing.T) {
 	if code, _, errs := svmgo(t, "quantize", "--bits", "16", model, q16); code != 0 {
 		t.Fatal(errs)
 	}
-	qm, err := quantize.ReadFile(q16)
+	qm, err := modeldir.ReadFileAs[quantize.Model](q16)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -574,7 +575,7 @@ func TestPredictQuantizedProbability(t *testing.T) {
 	if code, _, errs := svmgo(t, "quantize", svr, svrQ); code != 0 {
 		t.Fatal(errs)
 	}
-	fsvr, err := modelfile.ReadKernelFile(svr)
+	fsvr, err := modeldir.ReadFileAs[*core.KernelModel](svr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -635,7 +636,7 @@ func TestQuantizeLargeSparseModel(t *testing.T) {
 	}
 	dir := t.TempDir()
 	float, test := filepath.Join(dir, "sparse.svmgo"), filepath.Join(dir, "test.txt")
-	if err := modelfile.WriteKernelFile(float, m); err != nil {
+	if err := modeldir.WriteFile(float, m); err != nil {
 		t.Fatal(err)
 	}
 	// Test rows: the first support vectors with their class as label.
@@ -661,7 +662,7 @@ func TestQuantizeLargeSparseModel(t *testing.T) {
 			t.Errorf("quantize --bits %d: exit %d: %s", bits, code, errs)
 			continue
 		}
-		qm, err := quantize.ReadFile(q)
+		qm, err := modeldir.ReadFileAs[quantize.Model](q)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 var trainUsage = `usage: svmgo train [options] train_file [model_file]
@@ -71,7 +71,7 @@ func train(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, laplaceNote, m.ProbA[0])
 		}
 	}
-	if err := modelfile.WriteKernelFile(modelFile, m); err != nil {
+	if err := modeldir.WriteFile(modelFile, m); err != nil {
 		return fail(stderr, err)
 	}
 	return 0

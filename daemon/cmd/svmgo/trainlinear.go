@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 var trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_file]
@@ -89,7 +89,7 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "Objective value = %f\nnSV = %d\n", r.DualObjective, r.NumSV)
 		}
 	}
-	if err := modelfile.WriteFile(modelFile, m); err != nil {
+	if err := modeldir.WriteFile(modelFile, m); err != nil {
 		return fail(stderr, err)
 	}
 	return 0

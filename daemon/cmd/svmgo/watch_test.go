@@ -227,12 +227,12 @@ func TestWatchSurvivesKill9(t *testing.T) {
 			t.Errorf("models/ holds %s", e.Name())
 			continue
 		}
-		if _, err := modelfile.ReadFile(filepath.Join(root, "models", e.Name())); err != nil {
+		if _, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", e.Name())); err != nil {
 			t.Errorf("models/%s: %v", e.Name(), err)
 		}
 		newest = max(newest, v)
 	}
-	got, err := modelfile.ReadFile(filepath.Join(root, "models", modeldir.FileName(newest)))
+	got, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", modeldir.FileName(newest)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,12 +359,12 @@ func TestWatchKernelCommand(t *testing.T) {
 	}
 
 	for v := uint64(1); v <= 4; v++ {
-		l, err := modeldir.Load(filepath.Join(root, "models", modeldir.FileName(v)))
+		l, err := loadLoaded(filepath.Join(root, "models", modeldir.FileName(v)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if (l.Kernel != nil) != (v > 1) {
-			t.Errorf("version %d: kernel model %v, want %v", v, l.Kernel != nil, v > 1)
+		if (kerOf(l) != nil) != (v > 1) {
+			t.Errorf("version %d: kernel model %v, want %v", v, kerOf(l) != nil, v > 1)
 		}
 	}
 	st, err := store.Open(filepath.Join(root, "state"), store.Config{Capacity: 1000, MaxFeatures: 13, CapacityNonzeros: 1000 * 13})
@@ -374,7 +374,7 @@ func TestWatchKernelCommand(t *testing.T) {
 	if st.Len() != 200 || st.KernelDual() == nil || st.Dual() != nil {
 		t.Fatalf("store: %d rows, kernel dual %v, linear dual %v", st.Len(), st.KernelDual() != nil, st.Dual() != nil)
 	}
-	l, err := modeldir.Load(filepath.Join(root, "models", modeldir.FileName(4)))
+	l, err := loadLoaded(filepath.Join(root, "models", modeldir.FileName(4)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +390,7 @@ func TestWatchKernelCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameKernelOptimum(t, l.Kernel, want, hotswapReadRows(t, hotswapData+"heart_scale.test"))
+	sameKernelOptimum(t, kerOf(l), want, hotswapReadRows(t, hotswapData+"heart_scale.test"))
 }
 
 // sameKernelOptimum checks that got, a model the daemon trained warm,
@@ -456,13 +456,13 @@ func TestWatchQuantizeCommand(t *testing.T) {
 	if r.Int("version") != 1 || r.Int("quantized_bits") != 8 || r.Int("bytes") != fi.Size() {
 		t.Errorf("model published %v: want version 1, quantized_bits 8, bytes %d", r, fi.Size())
 	}
-	l, err := modeldir.Load(path)
+	l, err := loadLoaded(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, ok := l.Quantized.(*quantize.Kernel)
-	if !ok || q.Bits() != 8 || l.Kernel != nil {
-		t.Fatalf("version 1 loads as Quantized %T, Kernel %v; want an int8 *quantize.Kernel", l.Quantized, l.Kernel != nil)
+	q, ok := quantOf(l).(*quantize.Kernel)
+	if !ok || q.Bits() != 8 || kerOf(l) != nil {
+		t.Fatalf("version 1 loads as Quantized %T, Kernel %v; want an int8 *quantize.Kernel", quantOf(l), kerOf(l) != nil)
 	}
 
 	ds, err := core.ReadFile(hotswapData+"heart_scale.train", core.ReadOptions{})

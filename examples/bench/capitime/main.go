@@ -35,7 +35,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 const (
@@ -62,7 +63,7 @@ func main() {
 }
 
 func run(dir string, batchOnly bool, stdout io.Writer) error {
-	m, err := modelfile.ReadFile(filepath.Join(dir, "model.svmgo"))
+	m, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(dir, "model.svmgo"))
 	if err != nil {
 		return err
 	}

@@ -48,6 +48,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/simd"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -174,8 +175,8 @@ func run(testFile string, models []string, repeat, workers int, out string) erro
 // load reads a model file and returns it with its kind and the FLOPs of
 // one row's dot products (0 for quantized models).
 func load(path string) (batchModel, string, float64, error) {
-	kind, err := modelfile.ReadKind(path)
-	if err != nil {
+	m, err := modeldir.ReadFile(path)
+	if errors.Is(err, modelfile.ErrNotModel) {
 		// Not an svmgo model file: a LIBSVM text model.
 		f, ferr := os.Open(path)
 		if ferr != nil {
@@ -188,25 +189,16 @@ func load(path string) (batchModel, string, float64, error) {
 		}
 		return m, "libsvm-text", 2 * float64(m.SV.Len()*m.NumFeatures), nil
 	}
-	switch kind {
-	case modelfile.KindKernel:
-		m, err := modelfile.ReadKernelFile(path)
-		if err != nil {
-			return nil, "", 0, err
-		}
-		return m, kind, 2 * float64(m.SV.Len()*m.NumFeatures), nil
-	case modelfile.KindQKernel:
-		q, err := quantize.ReadFile(path)
-		if err != nil {
-			return nil, "", 0, err
-		}
-		k, ok := q.(*quantize.Kernel)
-		if !ok {
-			return nil, "", 0, fmt.Errorf("%s: not a quantized kernel model", path)
-		}
-		return k, fmt.Sprintf("qkernel-int%d", k.Bits()), 0, nil
+	if err != nil {
+		return nil, "", 0, err
 	}
-	return nil, "", 0, fmt.Errorf("%s: a %s model, want a kernel model", path, kind)
+	switch m := m.(type) {
+	case *core.KernelModel:
+		return m, core.KindKernel, 2 * float64(m.SV.Len()*m.NumFeatures), nil
+	case *quantize.Kernel:
+		return m, fmt.Sprintf("qkernel-int%d", m.Bits()), 0, nil
+	}
+	return nil, "", 0, fmt.Errorf("%s: a %s model, want a kernel model", path, m.Info().Kind)
 }
 
 func accuracy(pred, truth []float64) float64 {

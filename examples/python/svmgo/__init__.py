@@ -48,8 +48,7 @@ import ctypes
 import ctypes.util
 import enum
 import os
-import tempfile
-from typing import Any, Iterable, List, Sequence, Union
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_int64, c_size_t, c_uint, c_uint64, c_void_p
 
 try:
@@ -66,7 +65,7 @@ __all__ = ["Error", "Status", "Output", "Model", "Trainer", "library_version", "
 
 # The version of libsvmgo this package was made with (svmgo.h's
 # SVMGO_VERSION_*; make wheel checks the two agree). The wheel's version.
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 
 class Status(enum.IntEnum):
@@ -101,8 +100,8 @@ _KIND, _NUM_FEATURES, _NUM_CLASSES, _NUM_DECISION_VALUES, _QUANTIZED, _HAS_PROBA
 
 _KIND_NAMES = {1: "linear_svc", 2: "linear_svr", 3: "kernel_svc", 4: "kernel_svr", 5: "one_class"}
 
-# The oldest library this module was written against (svmgo.h 0.3.0).
-_MIN_VERSION = (0, 3)
+# The oldest library this module was written against (svmgo.h 0.4.0).
+_MIN_VERSION = (0, 4)
 
 
 class Error(Exception):
@@ -159,6 +158,8 @@ def _load():
         "svmgo_model_load": (c_int, [c_char_p, handle_out]),
         "svmgo_model_load_buffer": (c_int, [c_void_p, c_size_t, handle_out]),
         "svmgo_model_save": (c_int, [c_void_p, c_char_p]),
+        "svmgo_model_save_buffer": (c_int, [c_void_p, c_void_p, c_size_t, P(c_size_t)]),
+        "svmgo_model_watch_skip": (c_int, [c_void_p, P(c_uint64), ctypes.c_char_p, c_size_t, P(c_size_t)]),
         "svmgo_model_publish": (c_int, [c_void_p, c_char_p, P(c_uint64)]),
         "svmgo_model_watch": (c_int, [c_char_p, handle_out]),
         "svmgo_model_free": (c_int, [c_void_p]),
@@ -202,7 +203,7 @@ _lib = _load()
 
 
 def library_version() -> str:
-    """The library's version string, e.g. ``"0.3.0"``."""
+    """The library's version string, e.g. ``"0.4.0"``."""
     return _lib.svmgo_version_string().decode()
 
 
@@ -430,13 +431,32 @@ class Model:
         _check(_lib.svmgo_model_save(self._handle, _path(path)))
 
     def to_bytes(self) -> bytes:
-        """The model file's bytes, as :meth:`save` writes them (through a
-        temporary file: svmgo.h 0.3 has no call that writes to memory)."""
-        with tempfile.TemporaryDirectory(prefix="svmgo-") as d:
-            path = os.path.join(d, "model.svmgo")
-            self.save(path)
-            with open(path, "rb") as f:
-                return f.read()
+        """The bytes of the model's file, as :meth:`save` writes them;
+        :meth:`from_bytes` reads them back."""
+        n = c_size_t()
+        while True:
+            st = _lib.svmgo_model_save_buffer(self._handle, None, 0, ctypes.byref(n))
+            if st != Status.E_CAPACITY:
+                _check(st)
+            buf = ctypes.create_string_buffer(max(n.value, 1))
+            st = _lib.svmgo_model_save_buffer(self._handle, buf, n.value, ctypes.byref(n))
+            if st == Status.E_CAPACITY:
+                continue  # a watched model swapped in a larger version meanwhile
+            _check(st)
+            return buf.raw[: n.value]
+
+    @property
+    def skipped(self) -> Optional[Tuple[int, str]]:
+        """For a watched model: (version, reason) of the newest file newer
+        than the one in use that failed to load, or None when none was
+        skipped. E_UNSUPPORTED for a model that does not watch."""
+        v, n = c_uint64(), c_size_t()
+        _check(_lib.svmgo_model_watch_skip(self._handle, ctypes.byref(v), None, 0, ctypes.byref(n)))
+        if v.value == 0:
+            return None
+        buf = ctypes.create_string_buffer(n.value + 1)
+        _check(_lib.svmgo_model_watch_skip(self._handle, ctypes.byref(v), buf, n.value + 1, ctypes.byref(n)))
+        return v.value, buf.value.decode("utf-8", "replace")
 
     def publish(self, directory: PathLike) -> int:
         """Publishes the model into directory as its next version; returns

@@ -1,10 +1,9 @@
 //go:build unix
 
-package core
+package fileio
 
 import "syscall"
 
 // openNonblock makes opening a FIFO return at once instead of waiting for
-// a writer; openRegular then refuses it. On a regular file it changes
-// nothing.
+// a writer.
 const openNonblock = syscall.O_NONBLOCK

@@ -1,20 +1,27 @@
-package quantize
+package modelfile
 
-//go:generate go run github.com/tinylib/msgp@v1.6.5 -file body.go -o body_gen.go -io=false -unexported
+//go:generate go run github.com/tinylib/msgp@v1.6.5 -file qbody.go -o qbody_gen.go -io=false -unexported
 
-// The bodies of the quantized model files (format 1.2), with the rules of
-// core/modelfile's bodies: the generated decoder runs only on a payload
-// that modelfile.Open has checked (frame, CRC-32C, kind, and the
-// allocation-free walk of its msgpack structure), arrays are refused past
-// 65536 elements before allocation, and every blob is zero-copy with its
-// own limit, so a blob is checked against the bytes left and never
-// allocated by the decoder (decode converts it at once and keeps nothing).
+// The bodies of the quantized model files (format 1.2, kinds "qlinear" and
+// "qkernel"), with the rules of the float bodies (body.go, kbody.go): the
+// generated decoder runs only on a payload whose frame, CRC-32C, kind and
+// msgpack structure have been checked (UnmarshalQuantized), arrays are
+// refused past 65536 elements before allocation, and every blob is
+// zero-copy with its own limit, so a blob is checked against the bytes left
+// and never allocated by the decoder (package quantize converts it at once
+// and keeps nothing). They are exported because the quantized predictors,
+// which the bodies are converted to and from, live in package quantize
+// (above this one): this package holds every kind's body, quantize the
+// conversion that needs its predictors' internals.
 // Limits: 4·65536 bytes for per-class blobs, and for the large blobs the
 // largest size a msgpack bin32 holds, rounded down to the element size;
 // the byte stream si too stops one short of 2^32 − 1, because msgp reads
 // limit=4294967295 as "no limit of its own" and falls back to the arrays
 // limit (65536 bytes), which refused every sparse model with an index
 // stream past 64 KiB (TestQuantizeLargeSparseModel in daemon/cmd/svmgo).
+// The quantized bodies keep the encoding they were introduced with (format
+// 1.2), which files written since must keep loading with; the differences
+// from the float bodies are below.
 //
 // Floats go through msgp's compactfloats: a float64 that a float32 holds
 // exactly (a bias of 1, C = 1) takes 5 bytes instead of 9, and reads back
@@ -30,8 +37,9 @@ package quantize
 //msgp:limit arrays:65536 maps:256
 //msgp:compactfloats
 
-// lbody is the payload of a quantized linear model file (kind "qlinear").
-type lbody struct {
+// QLinearBody is the payload of a quantized linear model file (kind
+// "qlinear"), as package quantize writes and reads it.
+type QLinearBody struct {
 	// Kind is "qlinear".
 	Kind string `msg:"k"`
 	// Bits is 8 or 16: the width of the weight codes.
@@ -55,15 +63,16 @@ type lbody struct {
 	// decision function; absent without a bias.
 	BiasW []byte `msg:"bw,zerocopy,omitempty,limit=262144"`
 	// SourceCRC is the CRC-32C of the float model file's payload (the
-	// frame's checksum field of modelfile.Marshal's output).
+	// frame's checksum field of Marshal's output).
 	SourceCRC uint32 `msg:"crc"`
 	// Created is the float model's creation time, Unix seconds; absent
 	// when 0.
 	Created int64 `msg:"t,omitempty"`
 }
 
-// kbody is the payload of a quantized kernel model file (kind "qkernel").
-type kbody struct {
+// QKernelBody is the payload of a quantized kernel model file (kind
+// "qkernel"), as package quantize writes and reads it.
+type QKernelBody struct {
 	// Kind is "qkernel".
 	Kind string `msg:"k"`
 	// Bits is 8 or 16: the width of the support vector codes.
@@ -108,15 +117,16 @@ type kbody struct {
 	ProbA []byte `msg:"pa,zerocopy,limit=4294967288"`
 	ProbB []byte `msg:"pb,zerocopy,limit=4294967288"`
 	// Summary keeps a few training parameters and results.
-	Summary ksummary `msg:"sum"`
+	Summary QKernelSummary `msg:"sum"`
 	// SourceCRC is the CRC-32C of the float model file's payload.
 	SourceCRC uint32 `msg:"crc"`
 	// Created is the float model's creation time; absent when 0.
 	Created int64 `msg:"t,omitempty"`
 }
 
-// ksummary mirrors TrainSummary.
-type ksummary struct {
+// QKernelSummary mirrors quantize.TrainSummary: a few training parameters
+// and results of the float model.
+type QKernelSummary struct {
 	C          float64 `msg:"c"`
 	Nu         float64 `msg:"n"`
 	P          float64 `msg:"p"`

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package core
+package fileio
 
 // openNonblock is 0 where there are no FIFOs to block on.
 const openNonblock = 0

@@ -1,0 +1,211 @@
+// Package fileio is the one file layer of libsvmgo: atomic writes (a
+// temporary file in the target directory, fsync, rename, fsync of the
+// directory; DESIGN.md §6 and §8), renames that survive a crash, the rules
+// for temporary names that watchers and scans ignore, and opening a file
+// for a bounded read without blocking on special files. The model file
+// codec, the model directory, the daemon's store and ingestion, and the
+// command all go through it, so that each of these rules exists once.
+package fileio
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// TempSuffix ends the name of every temporary file this package makes;
+// with the leading dot (".BASE-*.tmp") it marks a file that is not
+// complete yet, which watchers ignore and owners may remove after a crash.
+const TempSuffix = ".tmp"
+
+// TempPrefix returns how the temporary files made for a file called base
+// begin: "." + base + "-".
+func TempPrefix(base string) string { return "." + base + "-" }
+
+// IsTempName reports whether name (a base name) is one a writer uses while
+// a file is not yet complete: a dot-file or a name ending in ".tmp"
+// (DESIGN.md §8). Scans and watchers skip such names.
+func IsTempName(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, TempSuffix)
+}
+
+// IsTempOf reports whether name (a base name) is a temporary file this
+// package made for a file called base, one a crash may have left behind.
+func IsTempOf(name, base string) bool {
+	return len(name) >= len(TempPrefix(base))+len(TempSuffix) &&
+		strings.HasPrefix(name, TempPrefix(base)) && strings.HasSuffix(name, TempSuffix)
+}
+
+// RemoveTemps removes the temporary files a crashed writer left in dir for
+// a file called base (IsTempOf names that are regular files) and returns
+// their names. Only those names are touched: other dot-files and "*.tmp"
+// names, directories and symbolic links stay. Call it only while nothing
+// writes such a file in dir (at the start of its only writer): a write in
+// progress would lose its file. One that vanishes meanwhile is not an
+// error.
+func RemoveTemps(dir, base string) (removed []string, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if !IsTempOf(e.Name(), base) || !e.Type().IsRegular() {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, err
+		}
+		removed = append(removed, e.Name())
+	}
+	return removed, nil
+}
+
+// WriteFile writes data to path through a temporary file in the same
+// directory: write, fsync, rename, fsync the directory. A reader of path
+// sees the old file or the complete new one, never a partial one. The file
+// has mode 0644. On an error before the rename the temporary file is
+// removed and path is untouched; an error syncing the directory leaves the
+// new file in place, not yet known durable.
+func WriteFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := WriteTemp(dir, filepath.Base(path), data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return SyncDir(dir)
+}
+
+// WriteTemp writes data to a new temporary file for a file called base in
+// dir (TempPrefix(base) + random + TempSuffix, mode 0644), syncs and closes
+// it, and returns its path, for a writer that gives the file its final
+// name itself (a publisher that must not replace an existing name links
+// it). On error nothing is left behind.
+func WriteTemp(dir, base string, data []byte) (string, error) {
+	f, err := os.CreateTemp(dir, TempPrefix(base)+"*"+TempSuffix)
+	if err != nil {
+		return "", err
+	}
+	tmp := f.Name()
+	fail := func(err error) (string, error) {
+		f.Close() // harmless when already closed
+		os.Remove(tmp)
+		return "", err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		return fail(err)
+	}
+	return tmp, nil
+}
+
+// Rename renames src to dst and syncs both directories, so that after a
+// crash the file is under exactly one of the two names.
+func Rename(src, dst string) error {
+	if err := os.Rename(src, dst); err != nil {
+		return err
+	}
+	if err := SyncDir(filepath.Dir(dst)); err != nil {
+		return err
+	}
+	return SyncDir(filepath.Dir(src))
+}
+
+// SyncDir makes the names created or removed in dir durable. Windows cannot
+// open a directory for syncing, and renames there are durable once they
+// return.
+func SyncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ErrNotRegular is wrapped by OpenRegular's error for a directory, FIFO,
+// socket or device (through an *fs.PathError holding a *NotRegularError).
+var ErrNotRegular = errors.New("not a regular file")
+
+// NotRegularError is the error OpenRegular's *fs.PathError holds for a
+// file that is not regular; it wraps ErrNotRegular and tells what the file
+// is.
+type NotRegularError struct {
+	// Mode is the file's mode, as fstat gave it.
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string { return KindOf(e.Mode) + ", not a regular file" }
+
+// Unwrap returns ErrNotRegular.
+func (e *NotRegularError) Unwrap() error { return ErrNotRegular }
+
+// OpenRegular opens path for reading and returns it with its size, after
+// fstat says it is a regular file. It opens without blocking where the
+// system has FIFOs (O_NONBLOCK), so a FIFO without a writer cannot block
+// the caller (a FIFO named like a model file in a watched directory would
+// otherwise freeze the watcher), and refuses anything that is not a
+// regular file with an *fs.PathError holding a *NotRegularError (which
+// wraps ErrNotRegular); a symbolic link is followed to what it names.
+// Checking the open descriptor, not the name, leaves no window for the
+// name to be replaced in between. Model files, data files and the
+// command's inputs are opened with it. The caller closes the file.
+func OpenRegular(path string) (*os.File, int64, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Mode: fi.Mode()}}
+	}
+	return f, fi.Size(), nil
+}
+
+// KindOf names the type of a file mode for a message: "a directory", "a
+// FIFO (named pipe)", "a symbolic link" (of an Lstat mode), ...
+func KindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO (named pipe)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return fmt.Sprintf("a file of mode %v", m)
+}

@@ -1,0 +1,227 @@
+package core
+
+// Model is the one interface every model kind implements (DESIGN.md §4½):
+// float linear and kernel models here, and the quantized ones of package
+// quantize. The C ABI, the model directory, the daemon and the command
+// predict and describe models through it alone, so a new kind or a faster
+// path is added in one place.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// The model kinds a Model reports in ModelInfo.Kind; they are also the
+// kinds the model file's body names (package modelfile).
+const (
+	// KindLinear is a LinearModel.
+	KindLinear = "linear"
+	// KindKernel is a KernelModel.
+	KindKernel = "kernel"
+	// KindQLinear is a linear model with int8 or int16 weights
+	// (package quantize).
+	KindQLinear = "qlinear"
+	// KindQKernel is a kernel model with int8 or int16 support vectors
+	// (package quantize).
+	KindQKernel = "qkernel"
+)
+
+// Task is what a model predicts.
+type Task int
+
+// The tasks.
+const (
+	// TaskClassification predicts a label (C-SVC, LIBLINEAR's SVC solvers).
+	TaskClassification Task = iota + 1
+	// TaskRegression predicts a real value (ε-SVR, LIBLINEAR's SVR solvers).
+	TaskRegression
+	// TaskOneClass predicts +1 inside the estimated support and −1 outside.
+	TaskOneClass
+)
+
+// String names the task.
+func (t Task) String() string {
+	switch t {
+	case TaskClassification:
+		return "classification"
+	case TaskRegression:
+		return "regression"
+	case TaskOneClass:
+		return "one-class"
+	}
+	return fmt.Sprintf("Task(%d)", int(t))
+}
+
+// ModelInfo describes a model: what a caller needs to size its buffers,
+// choose an output and report the model, whatever its kind. Info returns
+// it by value without allocating; Labels aliases the model's own labels and
+// must not be modified.
+type ModelInfo struct {
+	// Kind is KindLinear, KindKernel, KindQLinear or KindQKernel.
+	Kind string
+	// Task is what the model predicts.
+	Task Task
+	// Kernel is true for the kernel kinds (support vectors): their decision
+	// values can be finite for non-finite inputs (an RBF kernel maps an
+	// infinite distance to 0), so a caller that must refuse such inputs
+	// checks them first; a linear model's decision values carry a
+	// non-finite input through.
+	Kernel bool
+	// Bits is the width of a quantized model's codes, 8 or 16; 0 for a
+	// float model.
+	Bits int
+	// NumFeatures is the number of input features a dense row has.
+	NumFeatures int
+	// Labels are the class labels, in the order of the probabilities and
+	// of the decision functions; nil for regression and one-class models.
+	Labels []int32
+	// NumDecisionValues is the number of decision values of a row:
+	// NrW for a linear model, one per class pair for a kernel C-SVC model,
+	// 1 for regression and one-class.
+	NumDecisionValues int
+	// Probability reports whether the model gives class probabilities
+	// (a C-SVC kernel model trained with -b 1): then it implements
+	// ProbabilityModel.
+	Probability bool
+	// LaplaceScale is σ of the Laplace noise model of an ε-SVR kernel
+	// model trained with -b 1 (LIBSVM's probA), 0 for any other model.
+	LaplaceScale float64
+}
+
+// Model is what every model kind offers: a description, and decision
+// values and predictions for dense rows (len(x) == NumFeatures) and sparse
+// rows (0-based strictly increasing indices with their values), one at a
+// time or in batches. Implementations are immutable and safe for
+// concurrent use; the predicting methods allocate nothing once warm, and
+// panic only for a caller's bug (a row of the wrong width, dst too short),
+// as each kind documents.
+type Model interface {
+	// Info describes the model.
+	Info() ModelInfo
+	// DecisionDense writes the decision values of the dense row x to
+	// dst[:NumDecisionValues] and returns that slice.
+	DecisionDense(dst []float64, x []float32) []float64
+	// DecisionSparse is DecisionDense for a sparse row.
+	DecisionSparse(dst []float64, index []int32, value []float32) []float64
+	// LabelOf turns decision values, as DecisionDense writes them, into the
+	// prediction PredictDense would give.
+	LabelOf(dec []float64) float64
+	// PredictDense returns the label (classification), value (regression)
+	// or ±1 (one-class) of the dense row x.
+	PredictDense(x []float32) float64
+	// PredictSparse is PredictDense for a sparse row.
+	PredictSparse(index []int32, value []float32) float64
+	// PredictDenseBatch writes the predictions of the rows of the
+	// row-major matrix x (len(x) = rows × NumFeatures) to dst[:rows] and
+	// returns that slice.
+	PredictDenseBatch(dst []float64, x []float32) []float64
+	// PredictBatch writes the prediction of every row of ds to
+	// dst[:ds.Len()] and returns that slice.
+	PredictBatch(dst []float64, ds *Dataset) []float64
+}
+
+// ProbabilityModel is implemented by the kinds that can give class
+// probabilities. A caller checks ModelInfo.Probability first: a kernel
+// model trained without -b 1 implements the methods but panics in them,
+// as for a caller bug.
+type ProbabilityModel interface {
+	Model
+	// ProbabilityDense writes the class probabilities of the dense row x,
+	// in Labels order, to dst[:len(Labels)] and returns that slice.
+	ProbabilityDense(dst []float64, x []float32) []float64
+	// ProbabilitySparse is ProbabilityDense for a sparse row.
+	ProbabilitySparse(dst []float64, index []int32, value []float32) []float64
+}
+
+// Info describes the linear model (Model).
+func (m *LinearModel) Info() ModelInfo {
+	task := TaskClassification
+	if m.IsRegression() {
+		task = TaskRegression
+	}
+	return ModelInfo{
+		Kind: KindLinear, Task: task, NumFeatures: m.NumFeatures,
+		Labels: m.Labels, NumDecisionValues: m.NrW(),
+	}
+}
+
+// LabelOf turns decision values into the prediction, by LinearPrediction.
+func (m *LinearModel) LabelOf(dec []float64) float64 {
+	return LinearPrediction(dec, m.Labels, m.IsRegression())
+}
+
+// TaskOf returns the task of an SVM type.
+func TaskOf(t SVMType) Task {
+	switch t {
+	case EpsSVR:
+		return TaskRegression
+	case OneClass:
+		return TaskOneClass
+	}
+	return TaskClassification
+}
+
+// Info describes the kernel model (Model). Labels is nil for ε-SVR and
+// one-class models.
+func (m *KernelModel) Info() ModelInfo {
+	info := ModelInfo{
+		Kind: KindKernel, Task: TaskOf(m.SVMType), Kernel: true, NumFeatures: m.NumFeatures,
+		NumDecisionValues: m.NumDecisionValues(),
+		Probability:       m.SVMType == CSVC && m.HasProbability(),
+	}
+	switch m.SVMType {
+	case CSVC:
+		info.Labels = m.Labels
+	case EpsSVR:
+		if len(m.ProbA) > 0 {
+			info.LaplaceScale = m.ProbA[0]
+		}
+	}
+	return info
+}
+
+// LabelOf turns decision values into the prediction, by KernelPrediction.
+// It allocates nothing for up to 256 classes.
+func (m *KernelModel) LabelOf(dec []float64) float64 {
+	var buf [256]float64
+	votes := buf[:]
+	if len(m.Labels) > len(buf) {
+		votes = make([]float64, len(m.Labels))
+	}
+	return KernelPrediction(m.SVMType, m.Labels, dec, votes)
+}
+
+// checkFinite refuses a non-finite bias or weight: the file format can
+// carry them, no training produces them, and every prediction from them
+// would be refused as non-finite (issue 10, fault 2).
+func (m *LinearModel) checkFinite() error {
+	if math.IsNaN(m.Bias) || math.IsInf(m.Bias, 0) {
+		return fmt.Errorf("core: linear model: bias %v is not finite", m.Bias)
+	}
+	for i, w := range m.W {
+		if f := float64(w); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("core: linear model: weight %d is %v", i, f)
+		}
+	}
+	return nil
+}
+
+// repeatedLabel returns a label that occurs more than once, in n·log n
+// (a file may hold 65536 labels).
+func repeatedLabel(labels []int32) (int32, bool) {
+	s := slices.Clone(labels)
+	slices.Sort(s)
+	for i := 1; i < len(s); i++ {
+		if s[i] == s[i-1] {
+			return s[i], true
+		}
+	}
+	return 0, false
+}
+
+// Every float kind is a Model; kernel models can give probabilities.
+var (
+	_ Model            = (*LinearModel)(nil)
+	_ ProbabilityModel = (*KernelModel)(nil)
+)

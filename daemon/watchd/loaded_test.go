@@ -1,0 +1,32 @@
+package watchd
+
+import (
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/quantize"
+)
+
+// as returns the model of l as an M, the zero M for a model of another
+// kind; linOf, kerOf and quantOf name the three the tests look for.
+func as[M any](l *modeldir.Loaded) M { m, _ := l.Model.(M); return m }
+
+var (
+	linOf   = as[*core.LinearModel]
+	kerOf   = as[*core.KernelModel]
+	quantOf = as[quantize.Model]
+)
+
+// loadLoaded reads a model file as a watcher hands it out; modelKind
+// returns the kind of the model it holds.
+func loadLoaded(path string) (*modeldir.Loaded, error) {
+	m, err := modeldir.ReadFile(path)
+	return &modeldir.Loaded{Model: m, Path: path}, err
+}
+
+func modelKind(path string) (string, error) {
+	m, err := modeldir.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return m.Info().Kind, nil
+}

@@ -1,0 +1,46 @@
+package quantize
+
+import "github.com/libsvmgo/libsvmgo/core"
+
+// The quantized kinds are core.Models: the C ABI, the model directory, the
+// daemon and the command serve them through that interface as they serve
+// float models.
+var (
+	_ core.Model            = (*Linear)(nil)
+	_ core.ProbabilityModel = (*Kernel)(nil)
+)
+
+// Info describes the model (core.Model) as the float model it was made
+// from, with its code width in Bits. Labels aliases the model's labels and
+// must not be modified (Labels returns a copy).
+func (m *Linear) Info() core.ModelInfo {
+	task := core.TaskClassification
+	if m.IsRegression() {
+		task = core.TaskRegression
+	}
+	return core.ModelInfo{
+		Kind: core.KindQLinear, Task: task, Bits: m.bits, NumFeatures: m.nf,
+		Labels: m.labels, NumDecisionValues: m.nrW,
+	}
+}
+
+// Info describes the model (core.Model) as the float model it was made
+// from, with its code width in Bits. Labels is nil for ε-SVR and one-class
+// models and otherwise aliases the model's labels, which must not be
+// modified.
+func (m *Kernel) Info() core.ModelInfo {
+	info := core.ModelInfo{
+		Kind: core.KindQKernel, Task: core.TaskOf(m.svmType), Kernel: true, Bits: m.bits,
+		NumFeatures: m.nf, NumDecisionValues: m.NumDecisionValues(),
+		Probability: m.svmType == core.CSVC && m.HasProbability(),
+	}
+	switch m.svmType {
+	case core.CSVC:
+		info.Labels = m.labels
+	case core.EpsSVR:
+		if len(m.probA) > 0 {
+			info.LaplaceScale = m.probA[0]
+		}
+	}
+	return info
+}
