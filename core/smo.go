@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/simd"
+)
 
 // SMO-type decomposition for the kernel SVM duals.
 //
@@ -659,18 +663,11 @@ func (s *smo) update(i, j int, Qi []float32) {
 	dI, dJ := s.alpha[i]-oldI, s.alpha[j]-oldJ
 	n := s.activeSize
 	s.stale = s.stale || n < s.l
-	// Equal lengths let the compiler drop bounds checks. The loop also
-	// finds the next selectPair's i (maxUp), on the values it writes.
-	G, Qi, Qj, ny, sets := s.G[:n], Qi[:n], Qj[:n], s.ny[:n], s.sets[:n]
-	m, next := math.Inf(-1), -1
-	for t, g := range G {
-		g += float64(Qi[t])*dI + float64(Qj[t])*dJ
-		G[t] = g
-		if v := ny[t] * g; v >= m && sets[t]&inUpSet != 0 {
-			m, next = v, t
-		}
-	}
-	s.nextM, s.nextI = m, next
+	// G_t += Q_ti Δα_i + Q_tj Δα_j on the active set; the same pass finds
+	// the next selectPair's i (maxUp) on the values it writes. Vectorized
+	// (simd.GradStepMaxUp) with the scalar loop's roundings and its
+	// last-index tie-breaking, so the iterates are LIBSVM's.
+	s.nextM, s.nextI = simd.GradStepMaxUp(s.G[:n], Qi[:n], Qj[:n], dI, dJ, s.ny[:n], s.sets[:n], inUpSet)
 
 	// Gbar sums C_t Q_:t over variables at their upper bound, on all l.
 	if (statusI == upperBound) != (s.alphaStatus[i] == upperBound) {
