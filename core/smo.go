@@ -570,31 +570,11 @@ func (s *smo) selectPair() (i, j int, Qi []float32) {
 	}
 	n := s.activeSize
 	Qi = s.getQ(i, n)
-	yi := float64(s.y[i])
-	QDi := s.QD[i]
-	M := math.Inf(1)
-	best := math.Inf(1)
-	j = -1
-	// Equal lengths let the compiler drop bounds checks.
-	G, ny, sets, QD, Qi := s.G[:n], s.ny[:n], s.sets[:n], s.QD[:n], Qi[:n]
-	for t, g := range G {
-		if sets[t]&inLowSet == 0 {
-			continue
-		}
-		v := ny[t] * g // −y_t G_t
-		M = min(M, v)
-		b := m - v // b_it
-		if b <= 0 {
-			continue
-		}
-		a := QDi + QD[t] + 2*yi*ny[t]*float64(Qi[t]) // −2 y_i y_t Q_it
-		if a <= 0 {
-			a = smoTau
-		}
-		if obj := -b * b / a; obj <= best {
-			best, j = obj, t
-		}
-	}
+	// Over I_low: M = min −y_t G_t, and j minimising −b_it²/a_it with
+	// b_it = m − (−y_t G_t) > 0, a_it = Q_ii + Q_tt − 2 y_i y_t Q_it (smoTau
+	// where ≤ 0). Vectorized (simd.SelectJ) with the scalar loop's
+	// roundings and its last-index tie-breaking, so j is LIBSVM's.
+	M, j := simd.SelectJ(s.G[:n], s.ny[:n], s.QD[:n], Qi[:n], s.sets[:n], inLowSet, m, s.QD[i], 2*float64(s.y[i]), smoTau)
 	if m-M <= s.eps {
 		return i, -1, Qi
 	}

@@ -51,3 +51,63 @@ func reduceMaxLast(vals []float64, idx []int64) (m float64, i int) {
 	}
 	return m, i
 }
+
+// SelectJ is the scan for WSS 2's j (Fan, Chen and Lin 2005, Algorithm
+// 2; core/smo.go selectPair) given m and its i: over t with
+// sets[t]&mask ≠ 0 (I_low), with v_t = ny[t]·G[t] and b_t = m − v_t,
+//
+//	M = min v_t,
+//	a_t = (QDi + QD[t]) + c2·ny[t]·qi[t], replaced by tau when a_t ≤ 0,
+//	j = the last t with b_t > 0 minimising −b_t·b_t / a_t (−1 if none),
+//
+// each operation rounded once in float64 in that order, as the scalar
+// loop does (c2 = 2·y_i, so c2·ny[t]·qi[t] is exact). j is bit-for-bit
+// the scalar loop's choice, ties to the last index, NaN never chosen. M
+// is NaN when some v_t is NaN (Go's min); a zero M may carry either sign
+// (m − M compares the same). It allocates nothing; it panics if ny, QD,
+// qi or sets is shorter than G.
+func SelectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi, c2, tau float64) (M float64, j int) {
+	n := len(G)
+	if len(ny) < n || len(QD) < n || len(qi) < n || len(sets) < n {
+		panic("simd: SelectJ: a slice is shorter than G")
+	}
+	return selectJ(G, ny[:n], QD[:n], qi[:n], sets[:n], mask, m, QDi, c2, tau)
+}
+
+// selectJPortable is SelectJ's reference from position from on,
+// continuing a scan whose running M, best objective and j are given. The
+// explicit float64 conversions forbid fused multiply-adds.
+func selectJPortable(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi, c2, tau float64, from int, M, best float64, j int) (float64, float64, int) {
+	ny, QD, qi, sets = ny[:len(G)], QD[:len(G)], qi[:len(G)], sets[:len(G)]
+	for t := from; t < len(G); t++ {
+		if sets[t]&mask == 0 {
+			continue
+		}
+		v := float64(ny[t] * G[t])
+		M = min(M, v)
+		b := m - v
+		if b <= 0 {
+			continue
+		}
+		a := float64(QDi+QD[t]) + float64(float64(c2*ny[t])*float64(qi[t]))
+		if a <= 0 {
+			a = tau
+		}
+		if obj := float64(-b*b) / a; obj <= best {
+			best, j = obj, t
+		}
+	}
+	return M, best, j
+}
+
+// reduceMinLast combines per-lane (minimum, last index) pairs into the
+// scalar scan's result: the smallest value, and on equal values the
+// larger index.
+func reduceMinLast(vals []float64, idx []int64, best float64, j int) (float64, int) {
+	for l, v := range vals {
+		if v < best || (v == best && int(idx[l]) > j) {
+			best, j = v, int(idx[l])
+		}
+	}
+	return best, j
+}

@@ -24,3 +24,32 @@ func gradStepMaxUp(G []float64, qi, qj []float32, di, dj float64, ny []float64, 
 	}
 	return gradStepMaxUpPortable(G, qi, qj, di, dj, ny, sets, mask, from, m, i)
 }
+
+// selectJAVX512 runs SelectJ on the first n elements, n a multiple of 8,
+// and writes per lane: the minimum of v (float64 bits, out[0:8]; VMINPD,
+// which does not keep NaN), the best objective (out[8:16]) and its last
+// index (out[16:24], −1 for none), and in out[24] a nonzero value when a
+// v in I_low was NaN.
+//
+//go:noescape
+func selectJAVX512(G, ny, QD *float64, qi *float32, sets *uint8, mask uint64, n int, m, QDi, c2, tau float64, out *[25]int64)
+
+func selectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi, c2, tau float64) (float64, int) {
+	M, best, j, from := math.Inf(1), math.Inf(1), -1, 0
+	if n8 := len(G) &^ 7; level == AVX512 && n8 > 0 {
+		var out [25]int64
+		selectJAVX512(&G[0], &ny[0], &QD[0], &qi[0], &sets[0], uint64(mask), n8, m, QDi, c2, tau, &out)
+		var vals [8]float64
+		for l := range vals {
+			M = min(M, math.Float64frombits(uint64(out[l])))
+			vals[l] = math.Float64frombits(uint64(out[8+l]))
+		}
+		if out[24] != 0 {
+			M = math.NaN()
+		}
+		best, j = reduceMinLast(vals[:], out[16:24], best, j)
+		from = n8
+	}
+	M, _, j = selectJPortable(G, ny, QD, qi, sets, mask, m, QDi, c2, tau, from, M, best, j)
+	return M, j
+}

@@ -64,3 +64,75 @@ done:
 	VMOVDQU64 Z1, 64(DI)
 	VZEROUPPER
 	RET
+
+// func selectJAVX512(G, ny, QD *float64, qi *float32, sets *uint8, mask uint64, n int, m, QDi, c2, tau float64, out *[25]int64)
+// Eight float64 lanes a step, the scalar loop's operations in its order
+// (no FMA): K1 = I_low, v = ny·G, lane minima of v (masked VMINPD) and a
+// NaN flag (K5), b = m − v, K2 = K1 ∧ ¬(b ≤ 0), a = (QDi + QD) + (c2·ny)·qi
+// with tau where a ≤ 0, obj = (−b·b)/a (sign flip of b·b, exact), and per
+// lane the minimum obj with the last index of obj ≤ minimum (LE_OQ: NaN
+// never wins), kept by masked moves. n is a multiple of 8.
+TEXT ·selectJAVX512(SB), NOSPLIT, $0-96
+	MOVQ G+0(FP), SI
+	MOVQ ny+8(FP), R8
+	MOVQ QD+16(FP), R9
+	MOVQ qi+24(FP), R10
+	MOVQ sets+32(FP), R11
+	VPBROADCASTQ mask+40(FP), Z24
+	MOVQ n+48(FP), CX
+	VBROADCASTSD m+56(FP), Z20
+	VBROADCASTSD QDi+64(FP), Z21
+	VBROADCASTSD c2+72(FP), Z22
+	VBROADCASTSD tau+80(FP), Z23
+	MOVQ out+88(FP), DI
+
+	MOVQ $0x8000000000000000, AX
+	VPBROADCASTQ AX, Z25 // the sign bit
+	VPXORQ Z26, Z26, Z26 // +0
+	MOVQ $0x7ff0000000000000, AX
+	VPBROADCASTQ AX, Z0  // lane minima of v: +Inf
+	VMOVDQA64 Z0, Z2     // lane best objectives: +Inf
+	VPTERNLOGQ $0xff, Z3, Z3, Z3 // their indices: −1
+	VMOVDQU64 iota8<>(SB), Z4
+	MOVQ $8, AX
+	VPBROADCASTQ AX, Z5
+	KXORB K5, K5, K5
+	XORQ AX, AX
+
+sjloop:
+	CMPQ CX, AX
+	JLE  sjdone
+	VPMOVZXBQ (R11)(AX*1), Z7
+	VPTESTMQ  Z24, Z7, K1
+	VMOVUPD   (SI)(AX*8), Z8
+	VMULPD    (R8)(AX*8), Z8, Z8 // v
+	VMINPD    Z8, Z0, K1, Z0
+	VCMPPD    $0x03, Z8, Z8, K1, K3 // UNORD_Q: v is NaN
+	KORB      K3, K5, K5
+	VSUBPD    Z8, Z20, Z9 // b = m − v
+	VCMPPD    $0x06, Z26, Z9, K1, K2 // NLE_UQ: ¬(b ≤ 0)
+	VCVTPS2PD (R10)(AX*4), Z10
+	VMULPD    (R8)(AX*8), Z22, Z11 // c2·ny
+	VMULPD    Z11, Z10, Z10
+	VADDPD    (R9)(AX*8), Z21, Z12 // QDi + QD
+	VADDPD    Z10, Z12, Z12 // a
+	VCMPPD    $0x12, Z26, Z12, K4 // LE_OQ: a ≤ 0
+	VMOVAPD   Z23, K4, Z12
+	VMULPD    Z9, Z9, Z13
+	VPXORQ    Z25, Z13, Z13 // −b·b
+	VDIVPD    Z12, Z13, Z13 // obj
+	VCMPPD    $0x12, Z2, Z13, K2, K6 // LE_OQ: obj ≤ best
+	VMOVAPD   Z13, K6, Z2
+	VMOVDQA64 Z4, K6, Z3
+	VPADDQ    Z5, Z4, Z4
+	ADDQ      $8, AX
+	JMP       sjloop
+
+sjdone:
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 Z2, 64(DI)
+	VMOVDQU64 Z3, 128(DI)
+	KMOVB     K5, AX
+	MOVQ      AX, 192(DI)
+	VZEROUPPER
+	RET
