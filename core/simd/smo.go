@@ -111,3 +111,53 @@ func reduceMinLast(vals []float64, idx []int64, best float64, j int) (float64, i
 	}
 	return best, j
 }
+
+// RBFArgs sets a[t] = g·d_t for t < len(rows), the arguments of exp in a
+// training column of the RBF kernel exp(−γ‖x − y_t‖²) with g = −γ, where
+// y_t = data[rows[t]·n : rows[t]·n+n], n = len(x), and
+//
+//	d_t = (sqi + sq[rows[t]]) − 2·((s0 + s1) + (s2 + s3)),  0 where < 0,
+//
+// s_r summing x[k]·y_t[k] in float64 over k ≡ r (mod 4) below n&^3 in
+// increasing k, and s0 the rest too: core's dot32 order, so each a[t] is
+// bit-for-bit the scalar one (products and sums rounded once, never
+// fused). The fast path keeps s0..s3 as the four lanes of one register,
+// four features a step. It allocates nothing; it panics if a is shorter
+// than rows or a row is out of range.
+func RBFArgs(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g float64) {
+	if len(a) < len(rows) {
+		panic("simd: RBFArgs: a is shorter than rows")
+	}
+	n := len(x)
+	for _, j := range rows {
+		if j < 0 || int(j) >= len(sq) || (int(j)+1)*n > len(data) {
+			panic("simd: RBFArgs: row index out of range")
+		}
+	}
+	rbfArgs(a[:len(rows)], x, data, rows, sq, sqi, g)
+}
+
+// rbfArgsPortable is RBFArgs's reference.
+func rbfArgsPortable(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g float64) {
+	n := len(x)
+	for t, jr := range rows {
+		j := int(jr)
+		y := data[j*n : j*n+n : j*n+n]
+		var s0, s1, s2, s3 float64
+		k := 0
+		for ; k+4 <= n; k += 4 {
+			s0 += float64(x[k] * float64(y[k]))
+			s1 += float64(x[k+1] * float64(y[k+1]))
+			s2 += float64(x[k+2] * float64(y[k+2]))
+			s3 += float64(x[k+3] * float64(y[k+3]))
+		}
+		for ; k < n; k++ {
+			s0 += float64(x[k] * float64(y[k]))
+		}
+		d := float64(sqi+sq[j]) - float64(2*((s0+s1)+(s2+s3)))
+		if d < 0 {
+			d = 0
+		}
+		a[t] = g * d
+	}
+}

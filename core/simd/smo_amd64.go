@@ -53,3 +53,17 @@ func selectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi
 	M, _, j = selectJPortable(G, ny, QD, qi, sets, mask, m, QDi, c2, tau, from, M, best, j)
 	return M, j
 }
+
+// rbfArgsAVX2 runs RBFArgs on count rows (count > 0, n = len(x) > 0; the
+// caller checked every row index).
+//
+//go:noescape
+func rbfArgsAVX2(a, x *float64, data *float32, rows *int32, sq *float64, sqi, gam float64, n, count int)
+
+func rbfArgs(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g float64) {
+	if (level == AVX2 || level == AVX512) && len(rows) > 0 && len(x) > 0 {
+		rbfArgsAVX2(&a[0], &x[0], &data[0], &rows[0], &sq[0], sqi, g, len(x), len(rows))
+		return
+	}
+	rbfArgsPortable(a, x, data, rows, sq, sqi, g)
+}

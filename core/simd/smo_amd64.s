@@ -136,3 +136,83 @@ sjdone:
 	MOVQ      AX, 192(DI)
 	VZEROUPPER
 	RET
+
+// func rbfArgsAVX2(a, x *float64, data *float32, rows *int32, sq *float64, sqi, gam float64, n, count int)
+// A row at a time: Y0's four lanes are s0..s3, each step adding
+// cvt(y[k:k+4])·x[k:k+4] (VMULPD then VADDPD: the scalar roundings); the
+// n mod 4 last features go to s0 alone (scalar ops on X0's low lane,
+// which keep s1 in its high lane); then (s0+s1)+(s2+s3), doubled by a sum
+// (exact), subtracted from sqi + sq[row], 0 where < 0 (LT_OQ: NaN and −0
+// stay, as in the scalar code), times gam.
+TEXT ·rbfArgsAVX2(SB), NOSPLIT, $0-72
+	MOVQ   a+0(FP), DI
+	MOVQ   x+8(FP), SI
+	MOVQ   data+16(FP), R8
+	MOVQ   rows+24(FP), R9
+	MOVQ   sq+32(FP), R10
+	VMOVSD sqi+40(FP), X14
+	VMOVSD gam+48(FP), X15
+	MOVQ   n+56(FP), R11
+	MOVQ   count+64(FP), CX
+	MOVQ   R11, R12
+	SHRQ   $2, R12 // steps of four features
+	VXORPD X13, X13, X13
+	XORQ   BX, BX
+
+rarow:
+	CMPQ     BX, CX
+	JGE      radone
+	MOVLQSX  (R9)(BX*4), AX
+	VMOVSD   (R10)(AX*8), X12 // sq[row]
+	IMULQ    R11, AX
+	LEAQ     (R8)(AX*4), DX // &y[0]
+	MOVQ     SI, R13        // &x[0]
+	VXORPD   Y0, Y0, Y0
+	MOVQ     R12, AX
+
+rablk:
+	TESTQ     AX, AX
+	JZ        rarest
+	VCVTPS2PD (DX), Y1
+	VMULPD    (R13), Y1, Y1
+	VADDPD    Y1, Y0, Y0
+	ADDQ      $16, DX
+	ADDQ      $32, R13
+	DECQ      AX
+	JMP       rablk
+
+rarest:
+	VEXTRACTF128 $1, Y0, X2 // s2, s3
+	MOVQ         R11, AX
+	ANDQ         $3, AX
+
+ratail:
+	TESTQ     AX, AX
+	JZ        rareduce
+	VCVTSS2SD (DX), X3, X3
+	VMULSD    (R13), X3, X3
+	VADDSD    X3, X0, X0 // s0 += x[k]·y[k]; s1 stays in the high lane
+	ADDQ      $4, DX
+	ADDQ      $8, R13
+	DECQ      AX
+	JMP       ratail
+
+rareduce:
+	VPERMILPD $1, X0, X4
+	VADDSD    X4, X0, X0 // s0 + s1
+	VPERMILPD $1, X2, X5
+	VADDSD    X5, X2, X2 // s2 + s3
+	VADDSD    X2, X0, X0
+	VADDSD    X0, X0, X0   // 2·dot
+	VADDSD    X12, X14, X6 // sqi + sq[row]
+	VSUBSD    X0, X6, X6
+	VCMPSD    $0x11, X13, X6, X7 // LT_OQ: d < 0
+	VANDNPD   X6, X7, X6
+	VMULSD    X15, X6, X6
+	VMOVSD    X6, (DI)(BX*8)
+	INCQ      BX
+	JMP       rarow
+
+radone:
+	VZEROUPPER
+	RET

@@ -12,3 +12,7 @@ func selectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi
 	M, _, j := selectJPortable(G, ny, QD, qi, sets, mask, m, QDi, c2, tau, 0, math.Inf(1), math.Inf(1), -1)
 	return M, j
 }
+
+func rbfArgs(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g float64) {
+	rbfArgsPortable(a, x, data, rows, sq, sqi, g)
+}

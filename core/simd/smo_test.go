@@ -8,14 +8,16 @@ import (
 
 // scalarGradStep is the solver's loop as core/smo.go wrote it before
 // GradStepMaxUp, written out independently of gradStepMaxUpPortable: the
-// reference both paths are held to, bit for bit.
+// reference both paths are held to, bit for bit. Every product is
+// converted explicitly, which forbids the compiler to fuse it into an
+// FMA (arm64 would): the result is amd64's, and LIBSVM's there.
 func scalarGradStep(G []float64, qi, qj []float32, di, dj float64, ny []float64, sets []uint8, mask uint8) (float64, int) {
 	m, i := math.Inf(-1), -1
 	for t := range G {
-		a := float64(qi[t]) * di
-		b := float64(qj[t]) * dj
+		a := float64(float64(qi[t]) * di)
+		b := float64(float64(qj[t]) * dj)
 		G[t] = G[t] + (a + b)
-		if v := ny[t] * G[t]; v >= m && sets[t]&mask != 0 {
+		if v := float64(ny[t] * G[t]); v >= m && sets[t]&mask != 0 {
 			m, i = v, t
 		}
 	}
@@ -103,27 +105,27 @@ func BenchmarkGradStepMaxUp(b *testing.B) {
 }
 
 // scalarSelectJ is selectPair's j loop as core/smo.go wrote it before
-// SelectJ (there yi·2 was spelled 2*yi*ny[t]*float64(Qi[t])).
+// SelectJ (there yi·2 was spelled 2*yi*ny[t]*float64(Qi[t])), products
+// converted explicitly so that no architecture fuses them.
 func scalarSelectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi, c2, tau float64) (float64, int) {
 	M, best, j := math.Inf(1), math.Inf(1), -1
 	for t, g := range G {
 		if sets[t]&mask == 0 {
 			continue
 		}
-		v := ny[t] * g
+		v := float64(ny[t] * g)
 		M = min(M, v)
 		b := m - v
 		if b <= 0 {
 			continue
 		}
-		p := c2 * ny[t]
-		p *= float64(qi[t])
+		p := float64(float64(c2*ny[t]) * float64(qi[t]))
 		s := QDi + QD[t]
 		a := s + p
 		if a <= 0 {
 			a = tau
 		}
-		bb := -b * b
+		bb := float64(-b * b)
 		if obj := bb / a; obj <= best {
 			best, j = obj, t
 		}
@@ -203,6 +205,113 @@ func BenchmarkSelectJ(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				SelectJ(G, ny, QD, qi, sets, 2, 0.5, 1, 2, 1e-12)
+			}
+		})
+	}
+}
+
+// scalarRBFArgs is core's rbfArgsDense loop as it was written before
+// RBFArgs (core/kcolumn.go), products converted explicitly so that no
+// architecture fuses them.
+func scalarRBFArgs(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g float64) {
+	n := len(x)
+	for t, j := range rows {
+		y := data[int(j)*n : int(j)*n+n]
+		var s0, s1, s2, s3 float64
+		k := 0
+		for ; k+4 <= n; k += 4 {
+			s0 += float64(x[k] * float64(y[k]))
+			s1 += float64(x[k+1] * float64(y[k+1]))
+			s2 += float64(x[k+2] * float64(y[k+2]))
+			s3 += float64(x[k+3] * float64(y[k+3]))
+		}
+		for ; k < n; k++ {
+			s0 += float64(x[k] * float64(y[k]))
+		}
+		d := float64(sqi+sq[j]) - float64(2*((s0+s1)+(s2+s3)))
+		if d < 0 {
+			d = 0
+		}
+		a[t] = g * d
+	}
+}
+
+// TestRBFArgs checks every level bit for bit against the scalar loop for
+// 0 to 20 features (whole steps of four and every tail) and 0 to 40 rows,
+// rows repeated and in any order, values of mixed magnitude, and rows
+// equal to x (‖x − x‖² rounding below 0, clamped).
+func TestRBFArgs(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(13, 4))
+		const l = 50
+		for n := range 21 {
+			data := make([]float32, l*n)
+			for k := range data {
+				data[k] = float32(r.NormFloat64() * math.Exp(r.Float64()*6-3))
+			}
+			sq := make([]float64, l)
+			for j := range l {
+				for _, v := range data[j*n : j*n+n] {
+					sq[j] += float64(v) * float64(v)
+				}
+			}
+			for count := range 41 {
+				i := r.IntN(l)
+				x := make([]float64, n)
+				for k := range x {
+					x[k] = float64(data[i*n+k])
+				}
+				rows := make([]int32, count)
+				for k := range rows {
+					rows[k] = int32(r.IntN(l))
+					if k%5 == 0 {
+						rows[k] = int32(i)
+					}
+				}
+				want, got := make([]float64, count), make([]float64, count)
+				g := -r.Float64() * 2
+				scalarRBFArgs(want, x, data, rows, sq, sq[i], g)
+				RBFArgs(got, x, data, rows, sq, sq[i], g)
+				for k := range want {
+					if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+						t.Fatalf("n=%d count=%d: a[%d] = %v, scalar %v", n, count, k, got[k], want[k])
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestRBFArgsNoAllocs(t *testing.T) {
+	n, l := 9, 300
+	x, data, sq := make([]float64, n), make([]float32, n*l), make([]float64, l)
+	rows, a := make([]int32, l), make([]float64, l)
+	for k := range rows {
+		rows[k] = int32(k)
+	}
+	if al := testing.AllocsPerRun(20, func() { RBFArgs(a, x, data, rows, sq, 1, -1) }); al != 0 {
+		t.Errorf("%v allocations a call, want 0", al)
+	}
+}
+
+func BenchmarkRBFArgs(b *testing.B) {
+	for _, l := range available() {
+		b.Run(l.String(), func(b *testing.B) {
+			defer use(l)()
+			const n, rowsN = 9, 256
+			r := rand.New(rand.NewPCG(1, 3))
+			data := make([]float32, 40000*n)
+			for k := range data {
+				data[k] = float32(r.NormFloat64())
+			}
+			x, sq := make([]float64, n), make([]float64, 40000)
+			rows, a := make([]int32, rowsN), make([]float64, rowsN)
+			for k := range rows {
+				rows[k] = int32(k * 150)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				RBFArgs(a, x, data, rows, sq, 1, -1)
 			}
 		})
 	}
