@@ -161,3 +161,61 @@ func rbfArgsPortable(a, x []float64, data []float32, rows []int32, sq []float64,
 		a[t] = g * d
 	}
 }
+
+// ExpTo32 sets dst[t] = float32(e_t) for t < len(x), where e_t is exp(x[t])
+// by Tang's table method exactly as core's expFast computes it (core/
+// kexp.go: x = (32k + j)·ln2/32 + r, e = 2^(j/32)·p(r)·2^k with the
+// degree-6 Taylor polynomial p, each operation rounded once in float64,
+// never fused) for −708 ≤ x[t] ≤ 700, and float32(math.Exp(x[t])) outside
+// that range and for NaN. core holds the two bit for bit. It allocates
+// nothing; it panics if dst is shorter than x.
+func ExpTo32(dst []float32, x []float64) {
+	if len(dst) < len(x) {
+		panic("simd: ExpTo32: dst is shorter than x")
+	}
+	expTo32(dst[:len(x)], x)
+}
+
+// expTo32Table holds 2^(j/32), j = 0..31, as core's expTable.
+var expTo32Table = func() (t [32]float64) {
+	for j := range t {
+		t[j] = math.Exp2(float64(j) / 32)
+	}
+	return t
+}()
+
+// expTo32Const holds ExpTo32's constants, in the order the assembly reads
+// them; the values are core/kexp.go's.
+var expTo32Const = [...]float64{
+	32 / math.Ln2,                           // 0: 32/ln2
+	0x1.8p52,                                // 1: the rounding shift, 1.5·2^52
+	0.021660849390173098072,                 // 2: ln2/32, high part (32 bits)
+	math.Ln2/32 - 0.021660849390173098072,   // 3: ln2/32, low part
+	1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, // 4–7: Taylor coefficients
+	1.0 / 2, 1, // 8–9
+	-708, 700, // 10–11: the fast range
+}
+
+// expTo32Portable is ExpTo32's reference.
+func expTo32Portable(dst []float32, x []float64) {
+	c := &expTo32Const
+	dst = dst[:len(x)]
+	for t, v := range x {
+		if !(v >= c[10] && v <= c[11]) {
+			dst[t] = float32(math.Exp(v))
+			continue
+		}
+		kd := float64(v*c[0]) + c[1]
+		k := int64(math.Float64bits(kd))
+		kd -= c[1]
+		r := (v - float64(kd*c[2])) - float64(kd*c[3])
+		p := float64(r*c[4]) + c[5]
+		p = float64(r*p) + c[6]
+		p = float64(r*p) + c[7]
+		p = float64(r*p) + c[8]
+		p = float64(r*p) + c[9]
+		p = float64(r*p) + c[9]
+		scale := math.Float64frombits(uint64(int64(int32(k)>>5)+1023) << 52)
+		dst[t] = float32(float64(expTo32Table[k&31]*p) * scale)
+	}
+}

@@ -67,3 +67,26 @@ func rbfArgs(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g 
 	}
 	rbfArgsPortable(a, x, data, rows, sq, sqi, g)
 }
+
+// expTo32AVX512 runs ExpTo32's fast formula on the first n elements, n a
+// multiple of 8, whatever their range, and returns nonzero when some x was
+// outside [−708, 700] or NaN (those elements then need math.Exp).
+//
+//go:noescape
+func expTo32AVX512(dst *float32, x *float64, n int, c *[12]float64, table *[32]float64) int
+
+func expTo32(dst []float32, x []float64) {
+	n8 := len(x) &^ 7
+	if level != AVX512 || n8 == 0 {
+		expTo32Portable(dst, x)
+		return
+	}
+	if expTo32AVX512(&dst[0], &x[0], n8, &expTo32Const, &expTo32Table) != 0 {
+		for t, v := range x[:n8] {
+			if !(v >= expTo32Const[10] && v <= expTo32Const[11]) {
+				dst[t] = float32(math.Exp(v))
+			}
+		}
+	}
+	expTo32Portable(dst[n8:], x[n8:])
+}

@@ -216,3 +216,82 @@ rareduce:
 radone:
 	VZEROUPPER
 	RET
+
+// func expTo32AVX512(dst *float32, x *float64, n int, c *[12]float64, table *[32]float64) int
+// Eight float64 lanes a step, expTo32Portable's operations in its order
+// (VMULPD/VADDPD/VSUBPD, no FMA): kd = x·c0 + c1 (its low bits are k),
+// r = (x − (kd−c1)·c2) − (kd−c1)·c3, Horner's p, 2^(int32(k)>>5) built in
+// the exponent bits, table[k&31] gathered, e = (table·p)·scale rounded to
+// float32 (VCVTPD2PS, round to nearest even as Go's conversion). K7
+// collects the lanes outside [c10, c11] (or NaN) for the return value.
+TEXT ·expTo32AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), DX
+	MOVQ table+32(FP), R8
+	VBROADCASTSD 0(DX), Z20
+	VBROADCASTSD 8(DX), Z21
+	VBROADCASTSD 16(DX), Z22
+	VBROADCASTSD 24(DX), Z23
+	VBROADCASTSD 32(DX), Z24
+	VBROADCASTSD 40(DX), Z25
+	VBROADCASTSD 48(DX), Z26
+	VBROADCASTSD 56(DX), Z27
+	VBROADCASTSD 64(DX), Z28
+	VBROADCASTSD 72(DX), Z29
+	VBROADCASTSD 80(DX), Z30
+	VBROADCASTSD 88(DX), Z31
+	MOVQ $1023, AX
+	VPBROADCASTQ AX, Z18
+	MOVQ $31, AX
+	VPBROADCASTQ AX, Z19
+	KXORB K7, K7, K7
+	XORQ AX, AX
+
+exloop:
+	CMPQ CX, AX
+	JLE  exdone
+	VMOVUPD (SI)(AX*8), Z0
+	VCMPPD  $0x1d, Z30, Z0, K1     // GE_OQ: x ≥ −708
+	VCMPPD  $0x12, Z31, Z0, K1, K2 // LE_OQ: and x ≤ 700
+	KNOTB   K2, K3
+	KORB    K3, K7, K7
+	VMULPD  Z20, Z0, Z1
+	VADDPD  Z21, Z1, Z1 // kd, bits hold k
+	VSUBPD  Z21, Z1, Z2 // kd − shift
+	VMULPD  Z22, Z2, Z3
+	VSUBPD  Z3, Z0, Z3  // x − kd·hi
+	VMULPD  Z23, Z2, Z4
+	VSUBPD  Z4, Z3, Z3  // r
+	VMULPD  Z24, Z3, Z5
+	VADDPD  Z25, Z5, Z5
+	VMULPD  Z5, Z3, Z5
+	VADDPD  Z26, Z5, Z5
+	VMULPD  Z5, Z3, Z5
+	VADDPD  Z27, Z5, Z5
+	VMULPD  Z5, Z3, Z5
+	VADDPD  Z28, Z5, Z5
+	VMULPD  Z5, Z3, Z5
+	VADDPD  Z29, Z5, Z5
+	VMULPD  Z5, Z3, Z5
+	VADDPD  Z29, Z5, Z5 // p
+	VPSLLQ  $32, Z1, Z6
+	VPSRAQ  $37, Z6, Z6 // int64(int32(k) >> 5)
+	VPADDQ  Z18, Z6, Z6
+	VPSLLQ  $52, Z6, Z6 // scale
+	VPANDQ  Z19, Z1, Z7 // k & 31
+	KXNORB  K4, K4, K4
+	VGATHERQPD (R8)(Z7*8), K4, Z8
+	VMULPD  Z5, Z8, Z8
+	VMULPD  Z6, Z8, Z8
+	VCVTPD2PS Z8, Y9
+	VMOVUPS Y9, (DI)(AX*4)
+	ADDQ    $8, AX
+	JMP     exloop
+
+exdone:
+	KMOVB   K7, AX
+	MOVQ    AX, ret+40(FP)
+	VZEROUPPER
+	RET

@@ -16,3 +16,5 @@ func selectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi
 func rbfArgs(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g float64) {
 	rbfArgsPortable(a, x, data, rows, sq, sqi, g)
 }
+
+func expTo32(dst []float32, x []float64) { expTo32Portable(dst, x) }

@@ -316,3 +316,76 @@ func BenchmarkRBFArgs(b *testing.B) {
 		})
 	}
 }
+
+// TestExpTo32 checks every level bit for bit against the portable path
+// (itself held to core's expFast in core/kexp_test.go) on arguments across
+// the fast range, near its ends and outside it (math.Exp), NaN and ±Inf,
+// at every length up to 40 and on a long batch; and the values against
+// math.Exp within a float32 ulp.
+func TestExpTo32(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 5))
+	x := make([]float64, 4000)
+	for i := range x {
+		switch i % 5 {
+		case 0:
+			x[i] = -r.Float64() * 750
+		case 1:
+			x[i] = -r.Float64() * 20
+		case 2:
+			x[i] = -r.Float64() * 1e-6
+		case 3:
+			x[i] = (r.Float64() - 0.5) * 1420
+		default:
+			x[i] = []float64{0, -708, 700, -708.0000001, 700.0000001, math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1)}[r.IntN(9)]
+		}
+	}
+	want := make([]float32, len(x))
+	expTo32Portable(want, x)
+	for i, v := range x {
+		e := math.Exp(v)
+		w, e32 := float64(want[i]), float64(float32(e))
+		if w != e32 && !(math.IsNaN(w) && math.IsNaN(e)) && (math.IsInf(e32, 0) || math.Abs(w-e) > 1.2e-7*e) {
+			t.Fatalf("portable exp(%v) = %v, math.Exp %v", v, w, e)
+		}
+	}
+	forEachLevel(t, func(t *testing.T) {
+		got := make([]float32, len(x))
+		check := func(n int) {
+			clear(got)
+			ExpTo32(got[:n], x[:n])
+			for i := range n {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(math.IsNaN(float64(got[i])) && math.IsNaN(float64(want[i]))) {
+					t.Fatalf("n=%d: exp(%v) = %v, portable %v", n, x[i], got[i], want[i])
+				}
+			}
+		}
+		for n := range 41 {
+			check(n)
+		}
+		check(len(x))
+	})
+}
+
+func TestExpTo32NoAllocs(t *testing.T) {
+	x, dst := make([]float64, 256), make([]float32, 256)
+	if a := testing.AllocsPerRun(20, func() { ExpTo32(dst, x) }); a != 0 {
+		t.Errorf("%v allocations a call, want 0", a)
+	}
+}
+
+func BenchmarkExpTo32(b *testing.B) {
+	for _, l := range available() {
+		b.Run(l.String(), func(b *testing.B) {
+			defer use(l)()
+			r := rand.New(rand.NewPCG(1, 5))
+			x, dst := make([]float64, 256), make([]float32, 256)
+			for i := range x {
+				x[i] = -r.Float64() * 20
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				ExpTo32(dst, x)
+			}
+		})
+	}
+}
