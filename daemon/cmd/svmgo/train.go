@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
@@ -50,6 +51,12 @@ func train(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
 	}
+	// The training rows and the solvers' buffers are garbage from here on,
+	// but the heap has grown so far that no collection would come before the
+	// model is encoded, whose buffers would then stack on them: collect now
+	// (Fashion-MNIST 10k, -m 200, 2 cores: peak RSS 84 MB, svm-train's 78 MB;
+	// one core: 107 MB before, 73 MB after).
+	runtime.GC()
 	if t, ok, err := sourceDateEpoch(); err != nil {
 		return fail(stderr, err)
 	} else if ok {
