@@ -23,13 +23,14 @@ func (d *Daemon) gate(r *run, ds *core.Dataset, from int, name string) bool {
 	held := n - from
 	pred := make([]float64, 0, held)
 	truth := ds.Labels()[from:]
+	m := r.model()
 	for i := from; i < n; i++ {
 		idx, val := ds.SparseRow(i)
-		pred = append(pred, r.predictSparse(idx, val))
+		pred = append(pred, m.PredictSparse(idx, val))
 	}
 	var score float64
-	switch {
-	case r.kernel != nil && r.kernel.SVMType == core.OneClass:
+	switch task := m.Info().Task; task {
+	case core.TaskOneClass:
 		inliers := 0
 		for _, p := range pred {
 			if p == 1 {
@@ -38,8 +39,7 @@ func (d *Daemon) gate(r *run, ds *core.Dataset, from int, name string) bool {
 		}
 		score = float64(inliers) / float64(held)
 	default:
-		regression := r.kernel != nil && r.kernel.IsRegression() || r.linear != nil && r.linear.IsRegression()
-		s := core.ScorePredictions(pred, truth, regression)
+		s := core.ScorePredictions(pred, truth, task == core.TaskRegression)
 		score = s.Accuracy()
 		if s.Regression {
 			score = s.SquaredCorrelation

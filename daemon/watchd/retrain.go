@@ -158,12 +158,6 @@ func (r *run) model() core.Model {
 	return r.linear
 }
 
-// predictSparse predicts the sparse row (index, value) with the model to
-// publish.
-func (r *run) predictSparse(index []int32, value []float32) float64 {
-	return r.model().PredictSparse(index, value)
-}
-
 // trainLinear trains a linear model on ds, warm from the store's linear
 // dual cut to ds's rows, and logs the run; held is only logged.
 func (d *Daemon) trainLinear(ds *core.Dataset, name string, held int) (*run, error) {
