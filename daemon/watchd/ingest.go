@@ -95,11 +95,9 @@ func (d *Daemon) ingest(name string) error {
 		if d.added != nil && *d.added == h {
 			// Taken again after a storage fault stopped it: its rows are
 			// durable and its model published (pass saw to both).
-			if err := d.moveDone(name); err != nil {
+			if err := d.ingested(name); err != nil {
 				return err
 			}
-			d.added = nil
-			d.metrics.ingested.Inc()
 			d.log.Info("batch moved to done after a storage fault", "batch", name)
 			return nil
 		}
@@ -136,6 +134,13 @@ func (d *Daemon) ingest(name string) error {
 	if err := d.retrainAndPublish(batch, name); err != nil {
 		return err
 	}
+	return d.ingested(name)
+}
+
+// ingested moves batch name to done/ and counts it, the last step of
+// ingest: the store holds its rows durably and its retrain is settled
+// (published, refused by the gate, or skipped for want of a model).
+func (d *Daemon) ingested(name string) error {
 	if err := d.moveDone(name); err != nil {
 		return err
 	}
