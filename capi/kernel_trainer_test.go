@@ -162,6 +162,8 @@ func TestKernelTrainerOptions(t *testing.T) {
 		{"-s 3", false}, {"-s 1 -n 2", false}, {"-c 10 -B 1", false},
 		{"-t 0", true}, {"-s 3 -t 2 -p 0.1", true}, {"-g 0.5", true}, {"-h 0", true},
 		{"-b 1", true}, {"-m 1", true}, {"-s 2 -t 2 -n 0.3", true}, {"-d 2 -r 1 -t 1", true},
+		{"-syntax kernel -s 3", true}, {"-syntax kernel", true}, {"-syntax linear -s 3", false},
+		{"-syntax auto -t 0", true},
 	} {
 		h, err := newTrainer(c.options, 10, 4, 0)
 		if err != nil {
@@ -172,7 +174,15 @@ func TestKernelTrainerOptions(t *testing.T) {
 			t.Errorf("%q: kernel trainer %v, want %v", c.options, got, c.kernel)
 		}
 	}
-	for _, bad := range []string{"-t 9", "-t 2 -v 5", "-t 2 -c 0", "-t 2 -s 7", "-g 1 -B 1", "-t 2 file"} {
+	// -s 3 is L1-loss SVC in LIBLINEAR's syntax, ε-SVR in svm-train's.
+	if h, err := newTrainer("-syntax kernel -s 3", 10, 4, 0); err != nil || h.kernel.Params().SVMType != core.EpsSVR {
+		t.Errorf("-syntax kernel -s 3: %v, want an epsilon-SVR kernel trainer", err)
+	}
+	if h, err := newTrainer("-s 3", 10, 4, 0); err != nil || h.trainer.Params().Solver != core.L1LossSVCDual {
+		t.Errorf("-s 3: %v, want an L1-loss SVC linear trainer", err)
+	}
+	for _, bad := range []string{"-t 9", "-t 2 -v 5", "-t 2 -c 0", "-t 2 -s 7", "-g 1 -B 1", "-t 2 file",
+		"-syntax linear -t 2", "-syntax kernel -B 1", "-syntax svm", "-syntax", "-s 1 -syntax kernel"} {
 		_, err := newTrainer(bad, 10, 4, 0)
 		if err == nil || statusOf(err) != statusInvalidArgument {
 			t.Errorf("%q: %v, want SVMGO_E_INVALID_ARGUMENT", bad, err)

@@ -21,7 +21,7 @@ type trainerHandle struct {
 	numFeatures int
 	ds          *core.Dataset
 	// Exactly one of trainer and kernel is set: the options chose
-	// LIBLINEAR's or LIBSVM's syntax (core.KernelSyntax).
+	// LIBLINEAR's or LIBSVM's syntax (core.ParseTrainOptions).
 	trainer *core.LinearTrainer
 	kernel  *core.KernelTrainer
 	// dual (kdual for a kernel trainer) holds the last fit's dual
@@ -39,30 +39,11 @@ type trainerHandle struct {
 // white space) and allocates a trainer for the given capacity: dense rows
 // when capNonzeros is 0, sparse ones otherwise.
 func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trainerHandle, error) {
-	args := strings.Fields(options)
-	var (
-		kernel     bool
-		lp         core.LinearParams
-		kp         core.KernelParams
-		crossValid int
-		rest       []string
-		err        error
-	)
-	if kernel = core.KernelSyntax(args); kernel {
-		var o core.KernelOptions
-		o, rest, err = core.ParseKernelOptions(args)
-		kp, crossValid = o.Params, o.CrossValidation
-	} else {
-		var o core.LinearOptions
-		o, rest, err = core.ParseLinearOptions(args)
-		// -s 1 and -s 12 retrain through their primal twins (-twin 0
-		// opts out): a warm-started Newton method is what pays here.
-		lp, crossValid = o.Incremental(), o.CrossValidation
-	}
+	o, rest, err := core.ParseTrainOptions(strings.Fields(options))
 	switch {
 	case err != nil:
 		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
-	case crossValid != 0:
+	case o.CrossValidation() != 0:
 		return nil, errorf(statusInvalidArgument, "options %q: -v (cross-validation) is a command-line option, not a trainer's", options)
 	case len(rest) > 0:
 		return nil, errorf(statusInvalidArgument, "options %q: %q is not an option", options, rest[0])
@@ -85,10 +66,12 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 	} else {
 		h.ds = core.NewSparse(int(capRows), int(capNonzeros), int(numFeatures))
 	}
-	if kernel {
-		h.kernel, err = core.NewKernelTrainer(kp, int(capRows), int(numFeatures))
+	if o.IsKernel() {
+		h.kernel, err = core.NewKernelTrainer(o.Kernel.Params, int(capRows), int(numFeatures))
 	} else {
-		h.trainer, err = core.NewLinearTrainer(lp, int(capRows), int(numFeatures))
+		// -s 1 and -s 12 retrain through their primal twins (-twin 0
+		// opts out): a warm-started Newton method is what pays here.
+		h.trainer, err = core.NewLinearTrainer(o.Linear.Incremental(), int(capRows), int(numFeatures))
 	}
 	if err != nil {
 		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)

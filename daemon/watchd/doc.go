@@ -73,9 +73,10 @@
 // # Linear and kernel models
 //
 // The training options (Config.TrainOptions) choose the model kind, as
-// core.KernelSyntax reads them: LIBLINEAR's options train a linear model
-// by dual coordinate descent; svm-train's (any of -t -g -d -r -m -h -b
-// present) a kernel model by SMO — C-SVC one-vs-one, one-class or ε-SVR.
+// core.ParseTrainOptions reads them: LIBLINEAR's options train a linear
+// model by dual coordinate descent; svm-train's (a leading -syntax kernel,
+// or any of -t -g -d -r -m -h -b present) a kernel model by SMO — C-SVC
+// one-vs-one, one-class or ε-SVR.
 // Either is published with modeldir.Publish, which takes any core.Model.
 // Either kind warm-starts from the dual variables
 // of the previous retrain, which the store persists (α vectors of either
