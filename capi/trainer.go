@@ -39,7 +39,7 @@ type trainerHandle struct {
 // white space) and allocates a trainer for the given capacity: dense rows
 // when capNonzeros is 0, sparse ones otherwise.
 func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trainerHandle, error) {
-	o, rest, err := core.ParseTrainOptions(strings.Fields(options))
+	o, rest, err := core.ParseTrainOptions(strings.Fields(options), core.SyntaxAuto)
 	switch {
 	case err != nil:
 		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)

@@ -61,26 +61,29 @@ func (o *TrainOptions) CrossValidation() int {
 	return o.Linear.CrossValidation
 }
 
-// ParseTrainOptions parses training options of either syntax from args
-// (an option string split at white space) and returns them with the
-// arguments after the last option. The syntax is the one a leading
-// "-syntax linear|kernel" names; without it, or with "-syntax auto",
+// ParseTrainOptions parses training options from args (an option string
+// split at white space, or a command line) and returns them with the
+// arguments after the last option (the file names). syntax is the syntax
+// to read them in; with SyntaxAuto, the one a leading "-syntax
+// linear|kernel" names, and without it (or with "-syntax auto")
 // KernelSyntax decides. Errors name the option and wrap ErrParams; an
-// option of the other syntax is an unknown option.
-func ParseTrainOptions(args []string) (TrainOptions, []string, error) {
-	syntax := SyntaxAuto
-	if len(args) > 0 && args[0] == SyntaxOption {
-		if len(args) < 2 {
-			return TrainOptions{}, nil, fmt.Errorf("%w: option %s needs a value (linear, kernel or auto)", ErrParams, SyntaxOption)
+// option of the other syntax is an unknown option, and so is -syntax when
+// the caller chose the syntax.
+func ParseTrainOptions(args []string, syntax Syntax) (TrainOptions, []string, error) {
+	if syntax == SyntaxAuto {
+		if len(args) > 0 && args[0] == SyntaxOption {
+			if len(args) < 2 {
+				return TrainOptions{}, nil, fmt.Errorf("%w: option %s needs a value (linear, kernel or auto)", ErrParams, SyntaxOption)
+			}
+			i := slices.Index(syntaxNames[:], args[1])
+			if i < 0 {
+				return TrainOptions{}, nil, fmt.Errorf("%w: option %s: %q is not linear, kernel or auto", ErrParams, SyntaxOption, args[1])
+			}
+			syntax, args = Syntax(i), args[2:]
 		}
-		i := slices.Index(syntaxNames[:], args[1])
-		if i < 0 {
-			return TrainOptions{}, nil, fmt.Errorf("%w: option %s: %q is not linear, kernel or auto", ErrParams, SyntaxOption, args[1])
+		if slices.Contains(args, SyntaxOption) {
+			return TrainOptions{}, nil, fmt.Errorf("%w: option %s must come first, once", ErrParams, SyntaxOption)
 		}
-		syntax, args = Syntax(i), args[2:]
-	}
-	if slices.Contains(args, SyntaxOption) {
-		return TrainOptions{}, nil, fmt.Errorf("%w: option %s must come first, once", ErrParams, SyntaxOption)
 	}
 	if syntax == SyntaxAuto {
 		syntax = SyntaxLinear
@@ -93,10 +96,13 @@ func ParseTrainOptions(args []string) (TrainOptions, []string, error) {
 		rest []string
 		err  error
 	)
-	if syntax == SyntaxKernel {
+	switch syntax {
+	case SyntaxKernel:
 		o.Kernel, rest, err = ParseKernelOptions(args)
-	} else {
+	case SyntaxLinear:
 		o.Linear, rest, err = ParseLinearOptions(args)
+	default:
+		panic(fmt.Sprintf("core: ParseTrainOptions: %v", syntax))
 	}
 	if err != nil {
 		return TrainOptions{}, nil, err

@@ -64,7 +64,7 @@ func TestParseTrainOptions(t *testing.T) {
 		}},
 	} {
 		t.Run(c.options, func(t *testing.T) {
-			o, rest, err := ParseTrainOptions(append(strings.Fields(c.options), "train.txt"))
+			o, rest, err := ParseTrainOptions(append(strings.Fields(c.options), "train.txt"), SyntaxAuto)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func TestParseTrainOptionsRefuses(t *testing.T) {
 		"-syntax kernel -s 7":           "-s 7", // no such svm_type
 		"-syntax linear -s 4":           "4",    // Crammer and Singer: not offered
 	} {
-		_, _, err := ParseTrainOptions(strings.Fields(options))
+		_, _, err := ParseTrainOptions(strings.Fields(options), SyntaxAuto)
 		if err == nil || !errors.Is(err, ErrParams) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want one wrapping ErrParams that says %q", options, err, want)
 		}
@@ -101,5 +101,29 @@ func TestSyntaxString(t *testing.T) {
 		if got := s.String(); got != want {
 			t.Errorf("Syntax(%d).String() = %q, want %q", int(s), got, want)
 		}
+	}
+}
+
+// TestParseTrainOptionsFixedSyntax: a caller that chose the syntax (the
+// command's train and train-linear) gets that syntax whatever the options,
+// and -syntax is no option there.
+func TestParseTrainOptionsFixedSyntax(t *testing.T) {
+	o, _, err := ParseTrainOptions([]string{"-s", "3"}, SyntaxKernel)
+	if err != nil || o.Syntax != SyntaxKernel || o.Kernel.Params.SVMType != EpsSVR {
+		t.Errorf("-s 3 as svm-train's: %+v, %v; want epsilon-SVR", o, err)
+	}
+	o, _, err = ParseTrainOptions([]string{"-s", "3", "-n", "2"}, SyntaxLinear)
+	if err != nil || o.Syntax != SyntaxLinear || o.Linear.Params.Solver != L1LossSVCDual || o.Linear.Params.Threads != 2 {
+		t.Errorf("-s 3 -n 2 as train's: %+v, %v; want L1-loss SVC, 2 threads", o, err)
+	}
+	for _, s := range []Syntax{SyntaxLinear, SyntaxKernel} {
+		_, _, err := ParseTrainOptions([]string{"-syntax", s.String(), "-c", "1"}, s)
+		if !errors.Is(err, ErrParams) || !strings.Contains(err.Error(), "-syntax") {
+			t.Errorf("-syntax in %v options: %v, want an unknown option error", s, err)
+		}
+	}
+	_, _, err = ParseTrainOptions([]string{"-t", "2"}, SyntaxLinear)
+	if !errors.Is(err, ErrParams) || !strings.Contains(err.Error(), "-t") {
+		t.Errorf("-t in train's options: %v, want an unknown option error", err)
 	}
 }

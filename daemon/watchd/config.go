@@ -197,7 +197,7 @@ func (c *Config) validate() (trainSpec, error) {
 // core.KernelSyntax): a cross validation (-v) or a file name makes no
 // sense there.
 func parseTrainOptions(s string) (trainSpec, error) {
-	o, rest, err := core.ParseTrainOptions(strings.Fields(s))
+	o, rest, err := core.ParseTrainOptions(strings.Fields(s), core.SyntaxAuto)
 	switch {
 	case err != nil:
 		return trainSpec{}, err
