@@ -27,11 +27,32 @@ C_KERNEL_SRC := examples/c/svmgo_kernel_demo.c examples/c/libsvm_reader.c
 # The kernel clients fit an RBF C-SVC with probabilities on heart_scale.
 KERNEL_OPTIONS := -t 2 -c 4 -b 1
 
+# make install: GNU directory variables; DESTDIR stages the tree for a package.
+PREFIX       ?= /usr/local
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# The version is svmgo.h's SVMGO_VERSION_* macros; the soname carries the
+# major version (libsvmgo.so.0), the installed file the full one.
+VERSION := $(shell sed -n 's/^\#define SVMGO_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9][0-9]*\)$$/\2/p' include/svmgo.h | paste -sd.)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+SOLIB   := lib/libsvmgo.so.$(VERSION)
+ARCHIVE := lib/libsvmgo.a
+
+# make wheel: Debian's python3 (with its setuptools, wheel, numpy, scipy and
+# scikit-learn) builds and tests the Python package.
+DEB_PYTHON ?= /usr/bin/python3
+WHEEL_PLAT := linux_$(shell uname -m)
+WHEEL      := dist/svmgo-$(VERSION)-py3-none-$(WHEEL_PLAT).whl
+ARM64_WHEEL := dist/linux-arm64/svmgo-$(VERSION)-py3-none-linux_aarch64.whl
+
 GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
 
 .PHONY: all build lib demo test vet test-c test-cpp test-python readme-check cross-arm64 \
-	fuzz-seeds bench bench-deps bench-readme clean
+	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
+	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib
 
 all: build lib
 
@@ -64,10 +85,13 @@ vet:
 
 # Every test, the fuzz targets' seed corpora included (go test runs them),
 # then the C, C++ and Python clients of libsvmgo.so, the README's examples,
-# the arm64 build under qemu, and the demo.
+# the arm64 build under qemu, make install with the examples built against
+# it by pkg-config, the Python wheels (the x86-64 one installed in a fresh
+# venv and tested there), the systemd unit, and the demo.
 test: vet $(BIN) $(LIB)
 	$(GO) test -count=1 ./...
 	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64
+	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service
 	$(MAKE) --no-print-directory demo > /dev/null
 
 # ---- Clients of libsvmgo.so ---------------------------------------------------
@@ -120,17 +144,20 @@ test-cpp: bin/svmgo_demo_cpp bin/svmgo_kernel_demo_cpp $(BIN)
 	bin/svmgo_demo_cpp
 	$(call run_kernel_client,bin/svmgo_kernel_demo_cpp)
 
-# The numpy and scipy tests skip when $(PYTHON) lacks them. Debian's
+# The numpy, scipy and scikit-learn tests (test_sklearn.py) skip when
+# $(PYTHON) lacks them. Debian's
 # python3-numpy serves /usr/bin/python3, which may not be the python3 on
 # PATH: when only it has numpy, the suite runs again with it.
 test-python: $(LIB) $(BIN)
-	SVMGO_LIB=$(CURDIR)/$(LIB) SVMGO_BIN=$(CURDIR)/$(BIN) $(PYTHON) -m unittest discover -s examples/python
+	SVMGO_LIB=$(CURDIR)/$(LIB) SVMGO_BIN=$(CURDIR)/$(BIN) SVMGO_TEST_DATA=$(abspath $(SHARED)) \
+		$(PYTHON) -m unittest discover -s examples/python
 	$(PYTHON) -m unittest discover -s examples/bench
 	SVMGO_LIB=$(CURDIR)/$(LIB) $(PYTHON) examples/python/readme_example.py
 	@if ! $(PYTHON) -c 'import numpy' 2>/dev/null && [ -x /usr/bin/python3 ] && \
 		/usr/bin/python3 -c 'import numpy' 2>/dev/null; then \
 		echo "SVMGO_LIB=$(CURDIR)/$(LIB) SVMGO_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 -m unittest discover -s examples/python"; \
-		SVMGO_LIB=$(CURDIR)/$(LIB) SVMGO_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 -m unittest discover -s examples/python; \
+		SVMGO_LIB=$(CURDIR)/$(LIB) SVMGO_BIN=$(CURDIR)/$(BIN) SVMGO_TEST_DATA=$(abspath $(SHARED)) \
+			/usr/bin/python3 -m unittest discover -s examples/python; \
 	fi
 
 # The README's C and Python examples are these files, byte for byte: each
@@ -149,14 +176,7 @@ readme-check:
 # under qemu too the tests of core/simd (the portable path arm64 takes) and
 # core's blocked predictors on it.
 # Debian's cross compiler and qemu are installed when missing.
-cross-arm64:
-	@command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null || { \
-		echo "installing gcc-aarch64-linux-gnu and qemu-user"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			gcc-aarch64-linux-gnu qemu-user >/dev/null; }
-	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
-		$(GO) build -trimpath -buildmode=c-shared -o $(ARM64_LIB) ./capi
-	rm -f lib/linux-arm64/libsvmgo.h
+cross-arm64: arm64-lib
 	@mkdir -p bin/linux-arm64
 	aarch64-linux-gnu-gcc $(EX_CFLAGS) $(C_DEMO_SRC) -Llib/linux-arm64 -lsvmgo -o bin/linux-arm64/svmgo_demo_c
 	qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$(CURDIR)/lib/linux-arm64 bin/linux-arm64/svmgo_demo_c
@@ -165,6 +185,181 @@ cross-arm64:
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) test -c -o bin/linux-arm64/core.test ./core
 	qemu-aarch64 bin/linux-arm64/core.test -test.count=1 \
 		-test.run 'BlockedDecisions|BlockedSpecial|BlockedPredictNoAllocs|LinearBlockedMatches'
+
+# ---- Install -----------------------------------------------------------------
+
+# The installed shared library: its soname is libsvmgo.so.MAJOR, so programs
+# linked against it load any later MAJOR.x. (lib/libsvmgo.so, the build
+# tree's, has none: the examples and tests find it by path.)
+$(SOLIB): $(GO_SRC) $(CAPI_C) include/svmgo.h go.mod go.sum
+	$(GO) build -trimpath -buildmode=c-shared -ldflags=-extldflags=-Wl,-soname,libsvmgo.so.$(SOMAJOR) -o $@ ./capi
+	rm -f lib/libsvmgo.so.$(SOMAJOR).*.h lib/libsvmgo.so.*.h
+
+# The static archive, for linking the library into a program (devices
+# without a shared-library loader path, fully static binaries).
+$(ARCHIVE): $(GO_SRC) $(CAPI_C) include/svmgo.h go.mod go.sum
+	$(GO) build -trimpath -buildmode=c-archive -o $@ ./capi
+	rm -f lib/libsvmgo.h
+
+# svmgo.pc for pkg-config: `pkg-config --cflags --libs svmgo` links the
+# shared library, `pkg-config --static --libs svmgo` with -static the
+# archive (which needs the Go runtime's -lpthread).
+define SVMGO_PC
+prefix=$(PREFIX)
+exec_prefix=$${prefix}
+libdir=$(patsubst $(PREFIX)/%,$${exec_prefix}/%,$(LIBDIR))
+includedir=$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))
+
+Name: svmgo
+Description: Support vector machines for edge devices: training with warm start, prediction, model files, hot swap
+Version: $(VERSION)
+Cflags: -I$${includedir}
+Libs: -L$${libdir} -lsvmgo
+Libs.private: -lpthread
+endef
+export SVMGO_PC
+
+INSTALLED := $(BINDIR)/svmgo $(INCLUDEDIR)/svmgo.h $(INCLUDEDIR)/svmgo.hpp \
+	$(LIBDIR)/libsvmgo.so.$(VERSION) $(LIBDIR)/libsvmgo.so.$(SOMAJOR) $(LIBDIR)/libsvmgo.so \
+	$(LIBDIR)/libsvmgo.a $(PKGCONFIGDIR)/svmgo.pc
+
+install: $(BIN) $(SOLIB) $(ARCHIVE)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/svmgo
+	install -m 644 include/svmgo.h include/svmgo.hpp $(DESTDIR)$(INCLUDEDIR)/
+	install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/libsvmgo.so.$(VERSION)
+	ln -sfn libsvmgo.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libsvmgo.so.$(SOMAJOR)
+	ln -sfn libsvmgo.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libsvmgo.so
+	install -m 644 $(ARCHIVE) $(DESTDIR)$(LIBDIR)/libsvmgo.a
+	printf '%s\n' "$$SVMGO_PC" > $(DESTDIR)$(PKGCONFIGDIR)/svmgo.pc
+	@echo "installed libsvmgo $(VERSION) under $(DESTDIR)$(PREFIX) (run ldconfig if $(LIBDIR) is in the loader's path)"
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
+# make install into a temporary prefix, then the C and C++ examples built
+# with pkg-config against it, dynamically and statically, and run; the
+# installed command's --version; then DESTDIR staging and make uninstall,
+# which must leave no file behind.
+test-install: $(BIN) $(SOLIB) $(ARCHIVE)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && set -e && \
+	$(MAKE) --no-print-directory -s install PREFIX=$$tmp/usr > /dev/null && \
+	lib=$$tmp/usr/lib && \
+	test "$$(readlink $$lib/libsvmgo.so)" = libsvmgo.so.$(SOMAJOR) && \
+	test "$$(readlink $$lib/libsvmgo.so.$(SOMAJOR))" = libsvmgo.so.$(VERSION) && test -f $$lib/libsvmgo.so.$(VERSION) && \
+	readelf -d $$lib/libsvmgo.so.$(VERSION) | grep -q 'Library soname: \[libsvmgo.so.$(SOMAJOR)\]' && \
+	export PKG_CONFIG_PATH=$$lib/pkgconfig && \
+	test "$$(pkg-config --modversion svmgo)" = $(VERSION) && \
+	echo "make install PREFIX=$$tmp/usr: libsvmgo.so -> libsvmgo.so.$(SOMAJOR) -> libsvmgo.so.$(VERSION) (soname libsvmgo.so.$(SOMAJOR)), libsvmgo.a, svmgo.pc $(VERSION)" && \
+	cflags="-std=c99 -O2 -Wall -Wextra -Wpedantic -Werror" && \
+	echo "cc \$$(pkg-config --cflags --libs svmgo): examples/c/svmgo_demo.c, readme_example.c, svmgo_kernel_demo.c; c++: examples/cpp/svmgo_demo.cpp" && \
+	$(CC) $$cflags $(C_DEMO_SRC) $$(pkg-config --cflags --libs svmgo) -Wl,-rpath,$$lib -o $$tmp/demo_dyn && \
+	$(CC) $$cflags examples/c/readme_example.c $$(pkg-config --cflags --libs svmgo) -Wl,-rpath,$$lib -o $$tmp/readme_dyn && \
+	$(CC) $$cflags $(C_KERNEL_SRC) $$(pkg-config --cflags --libs svmgo) -Wl,-rpath,$$lib -o $$tmp/kernel_dyn && \
+	$(CXX) -std=c++17 -O2 -Wall -Wextra -Werror examples/cpp/svmgo_demo.cpp $$(pkg-config --cflags --libs svmgo) -Wl,-rpath,$$lib -o $$tmp/demo_cpp && \
+	ldd $$tmp/demo_dyn | grep -q "libsvmgo.so.$(SOMAJOR) => $$lib/libsvmgo.so.$(SOMAJOR)" && \
+	$$tmp/demo_dyn > /dev/null && $$tmp/readme_dyn && $$tmp/demo_cpp > /dev/null && \
+	$$tmp/kernel_dyn $(DEMO_DATA)/heart_scale.train $(DEMO_DATA)/heart_scale.test "$(KERNEL_OPTIONS)" | grep '^Accuracy' && \
+	echo "cc -static \$$(pkg-config --static --cflags --libs svmgo): examples/c/svmgo_demo.c, readme_example.c" && \
+	$(CC) $$cflags -static $(C_DEMO_SRC) $$(pkg-config --static --cflags --libs svmgo) -o $$tmp/demo_static && \
+	$(CC) $$cflags -static examples/c/readme_example.c $$(pkg-config --static --cflags --libs svmgo) -o $$tmp/readme_static && \
+	file $$tmp/demo_static | grep -q 'statically linked' && \
+	$$tmp/demo_static > /dev/null && $$tmp/readme_static && \
+	$$tmp/usr/bin/svmgo --version && \
+	$(MAKE) --no-print-directory -s install DESTDIR=$$tmp/stage PREFIX=/usr > /dev/null && \
+	grep -qx 'prefix=/usr' $$tmp/stage/usr/lib/pkgconfig/svmgo.pc && \
+	test $$(find $$tmp/stage -type f -o -type l | wc -l) -eq 8 && \
+	$(MAKE) --no-print-directory -s uninstall DESTDIR=$$tmp/stage PREFIX=/usr && \
+	left=$$(find $$tmp/stage -type f -o -type l) && test -z "$$left" || { echo "make uninstall left: $$left"; exit 1; } && \
+	echo "make install DESTDIR=… PREFIX=/usr staged 8 files (svmgo.pc prefix=/usr); make uninstall removed them"
+
+# ---- Python package ------------------------------------------------------------
+
+# Debian's packages for building and testing the wheel, installed when
+# missing (no other package index is used).
+python-deps:
+	@$(DEB_PYTHON) -c 'import numpy, scipy, sklearn, setuptools, wheel, ensurepip, venv' 2>/dev/null || { \
+		echo "installing python3-sklearn python3-venv python3-setuptools python3-wheel python3-pip"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-sklearn python3-numpy \
+			python3-scipy python3-venv python3-setuptools python3-wheel python3-pip >/dev/null; }
+
+# build_wheel(stage, lib, command, dist, platform): the package of
+# examples/python with the library and the command bundled, as a
+# py3-none-<platform> wheel, built offline in a scratch copy under bin/.
+define build_wheel
+	@grep -q '^__version__ = "$(VERSION)"$$' examples/python/svmgo/__init__.py || \
+		{ echo "examples/python/svmgo/__init__.py: __version__ is not svmgo.h's $(VERSION)"; exit 1; }
+	rm -rf $(1) && mkdir -p $(1)/svmgo/bin $(4)
+	cp examples/python/pyproject.toml examples/python/setup.py $(1)/
+	cp examples/python/svmgo/*.py examples/python/svmgo/py.typed $(1)/svmgo/
+	cp $(2) $(1)/svmgo/libsvmgo.so && cp $(3) $(1)/svmgo/bin/svmgo
+	rm -f $(4)/svmgo-*-py3-none-$(5).whl
+	cd $(1) && SVMGO_WHEEL_PLAT=$(5) $(DEB_PYTHON) -m pip wheel -q --no-deps --no-build-isolation --no-index -w $(CURDIR)/$(4) .
+endef
+
+wheel: $(LIB) $(BIN) python-deps
+	$(call build_wheel,bin/wheel,$(LIB),$(BIN),dist,$(WHEEL_PLAT))
+	@ls -l $(WHEEL)
+
+# The arm64 wheel, from the cross build (dist/linux-arm64/, so that
+# `pip install dist/*.whl` on this machine finds only its own).
+wheel-arm64: python-deps arm64-lib
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -o bin/linux-arm64/svmgo ./daemon/cmd/svmgo
+	$(call build_wheel,bin/wheel-arm64,$(ARM64_LIB),bin/linux-arm64/svmgo,dist/linux-arm64,linux_aarch64)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && cd $$tmp && unzip -q $(CURDIR)/$(ARM64_WHEEL) && \
+	file svmgo/libsvmgo.so svmgo/bin/svmgo | grep -c 'ARM aarch64' | grep -qx 2 && \
+	qemu-aarch64 svmgo/bin/svmgo --version && echo "$(ARM64_WHEEL): libsvmgo.so and svmgo for aarch64"
+
+# The acceptance run of the wheel: a fresh virtual environment of Debian's
+# python3 (system site packages: numpy, scipy, scikit-learn), pip install of
+# the wheel offline, then, outside the repository, import svmgo (the bundled
+# library), the console script, and test_sklearn.py against the installed
+# package.
+test-wheel: wheel
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && set -e && \
+	$(DEB_PYTHON) -m venv --system-site-packages $$tmp/venv && \
+	$$tmp/venv/bin/pip install -q --no-index --no-deps $(CURDIR)/$(WHEEL) && \
+	cp examples/python/test_sklearn.py $$tmp/ && cd $$tmp && \
+	env -u SVMGO_LIB -u SVMGO_BIN $$tmp/venv/bin/python -c \
+		'import svmgo; print("import svmgo:", svmgo.__file__, "library", svmgo.library_path(), svmgo.library_version())' && \
+	$$tmp/venv/bin/svmgo --version && \
+	env -u SVMGO_LIB -u SVMGO_BIN SVMGO_TEST_INSTALLED=1 SVMGO_TEST_DATA=$(abspath $(SHARED)) \
+		$$tmp/venv/bin/python -m unittest test_sklearn
+
+# ---- Service -------------------------------------------------------------------
+
+# The example unit (examples/systemd/svmgo-watch.service): systemd-analyze
+# verify on it, with ExecStart pointed at bin/svmgo, when systemd is
+# installed; then its svmgo watch command line, with the example watch.conf
+# (its HTTP port made 0, any free one), run on a temporary root until SIGTERM,
+# which must stop it cleanly (exit 0) with the root's layout made.
+test-service: $(BIN)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && set -e && \
+	unit=examples/systemd/svmgo-watch.service && \
+	sed 's|/usr/local/bin/svmgo|$(CURDIR)/$(BIN)|' $$unit > $$tmp/svmgo-watch.service && \
+	if command -v systemd-analyze > /dev/null; then \
+		out=$$(systemd-analyze verify $$tmp/svmgo-watch.service 2>&1) || { echo "$$out"; exit 1; }; \
+		if [ -n "$$out" ]; then echo "systemd-analyze verify $$unit:"; echo "$$out"; exit 1; fi; \
+		echo "systemd-analyze verify $$unit: clean"; \
+	else echo "systemd-analyze not installed: $$unit not verified"; fi && \
+	sed 's|^http = .*|http = 127.0.0.1:0|' examples/systemd/watch.conf > $$tmp/watch.conf && \
+	cmd=$$(sed -n 's/^ExecStart=//p' $$tmp/svmgo-watch.service | \
+		sed "s|/var/lib/svmgo|$$tmp/root|g; s|/etc/svmgo/watch.conf|$$tmp/watch.conf|") && \
+	mkdir $$tmp/root && { $$cmd > $$tmp/log 2>&1 & pid=$$!; } && \
+	for i in $$(seq 50); do grep -q 'daemon started' $$tmp/log && break; sleep 0.1; done && \
+	{ kill -TERM $$pid && wait $$pid && grep -q 'http serving' $$tmp/log || { cat $$tmp/log; exit 1; }; } && \
+	for d in incoming done rejected models state; do test -d $$tmp/root/$$d; done && \
+	echo "$$unit: its ExecStart ran on a temporary root and stopped cleanly on SIGTERM"
+
+# lib/linux-arm64/libsvmgo.so alone (cross-arm64 and wheel-arm64 use it).
+arm64-lib:
+	@command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null || { \
+		echo "installing gcc-aarch64-linux-gnu and qemu-user"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			gcc-aarch64-linux-gnu qemu-user >/dev/null; }
+	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
+		$(GO) build -trimpath -buildmode=c-shared -o $(ARM64_LIB) ./capi
+	rm -f lib/linux-arm64/libsvmgo.h
 
 # ---- Benchmarks ------------------------------------------------------------------
 
@@ -196,4 +391,4 @@ bench-readme:
 	$(PYTHON) examples/bench/readme_tables.py README.md examples/bench/out
 
 clean:
-	rm -rf bin lib
+	rm -rf bin lib dist

@@ -6,7 +6,7 @@ changes, prints that version and its accuracy on a LIBSVM test file.
 
 It prints "client: watching MODELS_DIR" once the handle is open, then one
 line per version served, and on SIGTERM or SIGINT a last line listing the
-versions it served; then it exits 0. Standard library only; svmgo.py is
+versions it served; then it exits 0. Standard library only; the svmgo package is
 taken from ../python.
 """
 

@@ -10,7 +10,7 @@
 #
 # Environment: BIN (bin/svmgo), DATA (examples/data, holding
 # heart_scale.train and .test), PYTHON (python3), SVMGO_LIB (the library
-# svmgo.py loads; by default the repository's lib/libsvmgo.so), DEMO_TIMEOUT
+# the svmgo package loads; by default the repository's lib/libsvmgo.so), DEMO_TIMEOUT
 # (seconds any one step may take, 20).
 set -euo pipefail
 

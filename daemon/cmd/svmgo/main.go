@@ -9,6 +9,7 @@
 //	svmgo import model_in model_out
 //	svmgo quantize [--bits 8|16] [--check test_file] model_in model_out
 //	svmgo inspect [-v] model_file
+//	svmgo --version
 //
 // Exit status: 0 on success, 1 on bad arguments or bad files (one line on
 // standard error says what was wrong), 2 on a usage error.
@@ -35,6 +36,7 @@ commands:
   quantize [--bits 8|16] [--check test_file] model_in model_out
                                                     make an int8 or int16 model from a float one
   inspect [-v] model_file                           describe a model file and where its bytes go
+  --version                                         print the version and what it was built from
 
 Run 'svmgo <command> -h' for a command's options.
 `
@@ -61,6 +63,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return quantizeCmd(rest, stdout, stderr)
 	case "inspect":
 		return inspect(rest, stdout, stderr)
+	case "--version", "-version", "version":
+		printVersion(stdout)
+		return 0
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -29,9 +29,14 @@ Inputs ``X`` may be:
 Outputs are numpy arrays when the input was a numpy array or scipy matrix,
 otherwise lists.
 
-The library is found through ``$SVMGO_LIB``, then ``../../lib/libsvmgo.so``
-relative to this file (the repository's build output), then
-``ctypes.util.find_library("svmgo")``.
+The library is found in this order: ``libsvmgo.so`` next to this file (the
+copy a wheel bundles, ``make wheel``), then ``$SVMGO_LIB``, then
+``../../../lib/libsvmgo.so`` relative to this file (the repository's build
+output, for a checkout with ``examples/python`` on ``sys.path``), then the
+system's (``ctypes.util.find_library("svmgo")``, e.g. after ``make install``).
+
+The scikit-learn estimators are in :mod:`svmgo.sklearn` (imported only when
+asked for, and only where scikit-learn is installed).
 
 Threads: a Model may be used from any number of threads at once (ctypes
 releases the GIL during each call); a Trainer from one thread at a time.
@@ -43,6 +48,7 @@ import ctypes
 import ctypes.util
 import enum
 import os
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_int64, c_size_t, c_uint, c_uint64, c_void_p
 
 try:
@@ -50,7 +56,16 @@ try:
 except ImportError:  # numpy is optional
     _np = None
 
-__all__ = ["Error", "Status", "Output", "Model", "Trainer", "library_version", "library_path"]
+PathLike = Union[str, bytes, "os.PathLike[str]"]
+# Rows: a sequence of dense rows, a 2-D numpy array, a CSR triple
+# (indptr, indices, values) or a scipy.sparse matrix (see the module's doc).
+Rows = Any
+
+__all__ = ["Error", "Status", "Output", "Model", "Trainer", "library_version", "library_path", "__version__"]
+
+# The version of libsvmgo this package was made with (svmgo.h's
+# SVMGO_VERSION_*; make wheel checks the two agree). The wheel's version.
+__version__ = "0.4.0"
 
 
 class Status(enum.IntEnum):
@@ -97,7 +112,7 @@ class Error(Exception):
     message for the failure).
     """
 
-    def __init__(self, code, message):
+    def __init__(self, code: int, message: str) -> None:
         try:
             code = Status(code)
         except ValueError:
@@ -108,19 +123,25 @@ class Error(Exception):
         super().__init__(f"{self.name}: {message}")
 
 
-def library_path():
+def library_path() -> str:
     """The path the library is loaded from (see the module's doc)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    bundled = os.path.join(here, "libsvmgo.so")
+    if os.path.exists(bundled):
+        return bundled
     env = os.environ.get("SVMGO_LIB")
     if env:
         return env
-    here = os.path.dirname(os.path.abspath(__file__))
-    built = os.path.normpath(os.path.join(here, os.pardir, os.pardir, "lib", "libsvmgo.so"))
+    built = os.path.normpath(os.path.join(here, os.pardir, os.pardir, os.pardir, "lib", "libsvmgo.so"))
     if os.path.exists(built):
         return built
     found = ctypes.util.find_library("svmgo")
     if found:
         return found
-    raise OSError("libsvmgo.so not found: set SVMGO_LIB to its path, or run make in the repository root")
+    raise OSError(
+        "libsvmgo.so not found: not bundled beside "
+        f"{here}, SVMGO_LIB unset, no repository build, none installed (make install)"
+    )
 
 
 def _load():
@@ -181,8 +202,8 @@ def _load():
 _lib = _load()
 
 
-def library_version():
-    """The library's version string, e.g. ``"0.3.0"``."""
+def library_version() -> str:
+    """The library's version string, e.g. ``"0.4.0"``."""
     return _lib.svmgo_version_string().decode()
 
 
@@ -353,19 +374,19 @@ class Model:
     ``with`` block; the garbage collector frees it otherwise.
     """
 
-    def __init__(self, handle):
+    def __init__(self, handle: c_void_p) -> None:
         """Takes ownership of a svmgo_model handle; use the class methods."""
         self._h = handle
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path: PathLike) -> "Model":
         """Loads a model file (Error E_IO, E_CORRUPT or E_VERSION)."""
         h = c_void_p()
         _check(_lib.svmgo_model_load(_path(path), ctypes.byref(h)))
         return cls(h)
 
     @classmethod
-    def from_bytes(cls, data):
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "Model":
         """Loads a model from the contents of a model file."""
         data = bytes(data)  # bytes are passed in place; others copied once
         h = c_void_p()
@@ -373,7 +394,7 @@ class Model:
         return cls(h)
 
     @classmethod
-    def watch(cls, directory):
+    def watch(cls, directory: PathLike) -> "Model":
         """Follows the newest valid model published in directory. Predictions
         raise E_NO_MODEL until a first version has loaded; :attr:`version`
         tells the version in use. E_IO when directory cannot be read."""
@@ -387,7 +408,7 @@ class Model:
             raise Error(Status.E_BAD_HANDLE, "the model is closed")
         return self._h
 
-    def close(self):
+    def close(self) -> None:
         """Frees the model (and stops watching). Closing twice is harmless."""
         h, self._h = self._h, None
         if h is not None and _lib is not None:
@@ -405,11 +426,11 @@ class Model:
         except Exception:  # interpreter shutdown: the module may be gone
             pass
 
-    def save(self, path):
+    def save(self, path: PathLike) -> None:
         """Writes the model file atomically."""
         _check(_lib.svmgo_model_save(self._handle, _path(path)))
 
-    def to_bytes(self):
+    def to_bytes(self) -> bytes:
         """The bytes of the model's file, as :meth:`save` writes them;
         :meth:`from_bytes` reads them back."""
         n = c_size_t()
@@ -425,7 +446,7 @@ class Model:
             return buf.raw[: n.value]
 
     @property
-    def skipped(self):
+    def skipped(self) -> Optional[Tuple[int, str]]:
         """For a watched model: (version, reason) of the newest file newer
         than the one in use that failed to load, or None when none was
         skipped. E_UNSUPPORTED for a model that does not watch."""
@@ -437,7 +458,7 @@ class Model:
         _check(_lib.svmgo_model_watch_skip(self._handle, ctypes.byref(v), buf, n.value + 1, ctypes.byref(n)))
         return v.value, buf.value.decode("utf-8", "replace")
 
-    def publish(self, directory):
+    def publish(self, directory: PathLike) -> int:
         """Publishes the model into directory as its next version; returns
         the version. Publishers of one directory must not run at once."""
         v = c_uint64()
@@ -450,48 +471,48 @@ class Model:
         return v.value
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         """``"linear_svc"``, ``"linear_svr"``, ``"kernel_svc"``, ``"kernel_svr"`` or ``"one_class"``."""
         k = self._get(_KIND)
         return _KIND_NAMES.get(k, str(k))
 
     @property
-    def num_features(self):
+    def num_features(self) -> int:
         """Features a dense row must have."""
         return self._get(_NUM_FEATURES)
 
     @property
-    def num_classes(self):
+    def num_classes(self) -> int:
         """Number of classes; 0 for regression."""
         return self._get(_NUM_CLASSES)
 
     @property
-    def num_decision_values(self):
+    def num_decision_values(self) -> int:
         """Decision values per row."""
         return self._get(_NUM_DECISION_VALUES)
 
     @property
-    def quantized(self):
+    def quantized(self) -> bool:
         """Whether the model is quantized (int8 or int16 codes)."""
         return self._get(_QUANTIZED) != 0
 
     @property
-    def quantization_bits(self):
+    def quantization_bits(self) -> int:
         """The width of a quantized model's codes, 8 or 16; 0 for a float model."""
         return self._get(_QUANTIZED)
 
     @property
-    def has_probability(self):
+    def has_probability(self) -> bool:
         """Whether :attr:`Output.PROBABILITY` works."""
         return self._get(_HAS_PROBABILITY) != 0
 
     @property
-    def version(self):
+    def version(self) -> int:
         """The version in use of a watched model; 0 for any other model."""
         return self._get(_VERSION)
 
     @property
-    def labels(self):
+    def labels(self) -> List[int]:
         """The class labels in decision-value order (empty for regression)."""
         n = self.num_classes
         buf = (c_int32 * (n + 1))()  # never empty, so never NULL
@@ -530,15 +551,15 @@ class Model:
             return out.tolist()
         return [out[i * per_row : (i + 1) * per_row].tolist() for i in range(n)]
 
-    def predict(self, X):
+    def predict(self, X: Rows) -> Any:
         """The label (class, or regression value) of each row of X."""
         return self._predict(X, Output.LABEL, 1)
 
-    def decision_function(self, X):
+    def decision_function(self, X: Rows) -> Any:
         """The decision values of each row of X: shape (rows, num_decision_values)."""
         return self._predict(X, Output.DECISION_VALUES, self.num_decision_values)
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: Rows) -> Any:
         """Class probabilities, for models that have them (else E_UNSUPPORTED)."""
         return self._predict(X, Output.PROBABILITY, max(self.num_classes, 1))
 
@@ -560,7 +581,7 @@ class Trainer:
     nonzeros; 0 stores them dense. Use a trainer from one thread at a time.
     """
 
-    def __init__(self, options, capacity_rows, num_features, capacity_nonzeros=0):
+    def __init__(self, options: str, capacity_rows: int, num_features: int, capacity_nonzeros: int = 0) -> None:
         self._h = None
         h = c_void_p()
         _check(_lib.svmgo_trainer_new(options.encode(), capacity_rows, num_features, capacity_nonzeros, ctypes.byref(h)))
@@ -573,7 +594,7 @@ class Trainer:
             raise Error(Status.E_BAD_HANDLE, "the trainer is closed")
         return self._h
 
-    def close(self):
+    def close(self) -> None:
         """Frees the trainer. Closing twice is harmless."""
         h, self._h = self._h, None
         if h is not None and _lib is not None:
@@ -591,7 +612,7 @@ class Trainer:
         except Exception:
             pass
 
-    def add(self, X, y):
+    def add(self, X: Rows, y: Sequence[float]) -> None:
         """Appends the rows of X with labels y: all or none (E_FULL when they
         do not fit, E_NOT_FINITE or E_INVALID_ARGUMENT for a bad row)."""
         h = self._handle
@@ -611,7 +632,7 @@ class Trainer:
             _check(fn(h, labels, x, n, cols))
         del keep, ykeep
 
-    def remove(self, rows):
+    def remove(self, rows: Iterable[int]) -> None:
         """Removes the rows at these positions (0-based among the rows held)."""
         rows = [int(r) for r in rows]
         if not rows:
@@ -620,7 +641,7 @@ class Trainer:
         _check(_lib.svmgo_trainer_remove(self._handle, buf, len(rows)))
 
     @property
-    def num_rows(self):
+    def num_rows(self) -> int:
         """The number of rows held."""
         n = c_size_t()
         _check(_lib.svmgo_trainer_num_rows(self._handle, ctypes.byref(n)))
@@ -629,7 +650,7 @@ class Trainer:
     def __len__(self):
         return self.num_rows
 
-    def fit(self):
+    def fit(self) -> Model:
         """Trains on the rows held and returns a new :class:`Model` (E_TRAIN
         when training is impossible, e.g. a single class)."""
         h = c_void_p()

@@ -1,0 +1,101 @@
+"""Reads the body of a libsvmgo model file, for what svmgo.h does not tell.
+
+The C ABI predicts with a model but does not hand out its numbers (weights,
+support vectors, dual coefficients, rho, the training result). The model
+file is a documented format (core/modelfile: a 24-byte frame around a
+msgpack body), so the scikit-learn estimators read those numbers from the
+file's bytes instead. Only bytes the library itself wrote (and checked:
+frame, CRC-32C, structure) are read here, so this reader checks the frame
+and decodes plain msgpack, nothing more; unknown keys (fields a later
+minor version adds) are kept in the dict and ignored by the callers.
+
+Standard library only.
+"""
+
+import struct
+from typing import Any, Dict, Tuple
+
+MAGIC = b"\x89SVM\r\n\x1a\n"
+HEADER_SIZE = 24
+
+
+def read_body(data: bytes) -> Dict[str, Any]:
+    """The msgpack body of a model file as a dict (str keys; bin as bytes)."""
+    if data[:8] != MAGIC or len(data) < HEADER_SIZE:
+        raise ValueError("not a libsvmgo model file")
+    (size,) = struct.unpack_from("<Q", data, 12)
+    payload = memoryview(data)[HEADER_SIZE : HEADER_SIZE + size]
+    value, end = _decode(payload, 0)
+    if end != len(payload) or not isinstance(value, dict):
+        raise ValueError("model file body is not one msgpack map")
+    return value
+
+
+def _decode(b: memoryview, i: int) -> Tuple[Any, int]:
+    """The msgpack value at b[i:] and the offset after it."""
+    t = b[i]
+    i += 1
+    if t <= 0x7F:
+        return t, i
+    if 0x80 <= t <= 0x8F:
+        return _map(b, i, t & 0x0F)
+    if 0x90 <= t <= 0x9F:
+        return _array(b, i, t & 0x0F)
+    if 0xA0 <= t <= 0xBF:
+        n = t & 0x1F
+        return bytes(b[i : i + n]).decode(), i + n
+    if t >= 0xE0:
+        return t - 0x100, i
+    if t == 0xC0:
+        return None, i
+    if t == 0xC2:
+        return False, i
+    if t == 0xC3:
+        return True, i
+    fixed = {
+        0xCA: "<f",
+        0xCB: "<d",
+        0xCC: "<B",
+        0xCD: "<H",
+        0xCE: "<I",
+        0xCF: "<Q",
+        0xD0: "<b",
+        0xD1: "<h",
+        0xD2: "<i",
+        0xD3: "<q",
+    }
+    if t in fixed:
+        fmt = fixed[t]
+        # msgpack numbers are big-endian.
+        fmt = ">" + fmt[1:]
+        return struct.unpack_from(fmt, b, i)[0], i + struct.calcsize(fmt)
+    lengths = {0xC4: ">B", 0xC5: ">H", 0xC6: ">I", 0xD9: ">B", 0xDA: ">H", 0xDB: ">I", 0xDC: ">H", 0xDD: ">I", 0xDE: ">H", 0xDF: ">I"}
+    if t in lengths:
+        fmt = lengths[t]
+        (n,) = struct.unpack_from(fmt, b, i)
+        i += struct.calcsize(fmt)
+        if t in (0xC4, 0xC5, 0xC6):
+            return bytes(b[i : i + n]), i + n
+        if t in (0xD9, 0xDA, 0xDB):
+            return bytes(b[i : i + n]).decode(), i + n
+        if t in (0xDC, 0xDD):
+            return _array(b, i, n)
+        return _map(b, i, n)
+    raise ValueError(f"msgpack type 0x{t:02x} is not used by model files")
+
+
+def _array(b: memoryview, i: int, n: int) -> Tuple[list, int]:
+    out = []
+    for _ in range(n):
+        v, i = _decode(b, i)
+        out.append(v)
+    return out, i
+
+
+def _map(b: memoryview, i: int, n: int) -> Tuple[dict, int]:
+    out = {}
+    for _ in range(n):
+        k, i = _decode(b, i)
+        v, i = _decode(b, i)
+        out[k] = v
+    return out, i

@@ -1,0 +1,1190 @@
+"""scikit-learn estimators trained and run by libsvmgo.
+
+``SVC``, ``SVR``, ``OneClassSVM`` (kernel models, LIBSVM's SMO) and
+``LinearSVC``, ``LinearSVR``, ``LogisticRegression`` (linear models,
+LIBLINEAR's dual coordinate descent or primal trust-region Newton method)
+take scikit-learn's parameter names and defaults and give its
+``fit``/``predict``/``decision_function``/``predict_proba``/``score`` and
+fitted attributes (``classes_``, ``n_features_in_``, ``coef_``,
+``intercept_``, ``support_vectors_``, ``dual_coef_``, ``n_support_``,
+``n_iter_``), in scikit-learn's class order::
+
+    from svmgo.sklearn import SVC
+    clf = SVC(C=4).fit(X, y)          # numpy, float32 used in place, or scipy.sparse
+    clf.predict(X_test)
+
+What scikit-learn's own SVMs cannot do, ``partial_fit`` does: it appends rows
+to a trainer of fixed capacity (``capacity`` rows, chosen at construction)
+and retrains warm from the previous solution's dual variables::
+
+    clf = SVC(C=4, capacity=100_000)
+    for X_batch, y_batch in stream:
+        clf.partial_fit(X_batch, y_batch, classes=[0, 1])   # CapacityError when full
+
+Also: ``save``/``load`` of libsvmgo model files (which the C ABI, the
+``svmgo`` command and ``svmgo watch`` read too), ``quantize()`` (int8 or
+int16 models, through the ``svmgo`` command), and pickling through the model
+file's bytes.
+
+Where scikit-learn's SVMs differ: no ``sample_weight`` (svmgo.h has no
+per-row weights; ``class_weight`` is supported), no ``kernel="precomputed"``
+or callable kernels, no ``support_`` indices (the library keeps the support
+vectors, not their row numbers), no ``penalty="l1"``; models store float32, so fitted
+attributes are float32 values in float64 arrays. Class labels reach the
+library as they are when they are integers (so a saved model predicts them
+from C too), otherwise as their index in ``classes_``.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import warnings
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin, OutlierMixin, RegressorMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import _ovr_decision_function, check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted
+
+import svmgo
+from svmgo import _modelfile
+
+try:  # scikit-learn >= 1.6 has a function; before, a method
+    from sklearn.utils.validation import validate_data as _validate_data_fn
+except ImportError:  # pragma: no cover - depends on the installed version
+    _validate_data_fn = None
+
+__all__ = ["SVC", "SVR", "OneClassSVM", "LinearSVC", "LinearSVR", "LogisticRegression", "CapacityError"]
+
+_KERNELS = {"linear": 0, "poly": 1, "rbf": 2, "sigmoid": 3}
+_KERNEL_NAMES = {v: k for k, v in _KERNELS.items()}
+
+
+class CapacityError(ValueError):
+    """partial_fit was given more rows (or nonzeros) than the estimator's
+    fixed capacity holds; nothing of that batch was added."""
+
+
+def _validate(est, X, y="no_validation", reset=True, **kw):
+    kw.setdefault("accept_sparse", "csr")
+    # float64 and float32 are used as they are (float32 without a copy),
+    # anything else becomes float64; C order is what the library reads.
+    kw.setdefault("dtype", [np.float64, np.float32])
+    kw.setdefault("order", "C")
+    if _validate_data_fn is not None:
+        return _validate_data_fn(est, X, y, reset=reset, **kw)
+    return est._validate_data(X, y, reset=reset, **kw)
+
+
+def _num(v) -> str:
+    """A float as the shortest text that reads back the same (an option value)."""
+    return repr(float(v))
+
+
+def _as_value_error(e: svmgo.Error) -> Exception:
+    if e.code == svmgo.Status.E_FULL:
+        return CapacityError(
+            f"{e.message}: construct the estimator with a larger capacity= (rows) or capacity_nonzeros= (sparse rows)"
+        )
+    return ValueError(f"libsvmgo: {e.message}")
+
+
+def _svmgo_command() -> str:
+    """The svmgo command: bundled in the wheel, $SVMGO_BIN, the repository's
+    bin/svmgo, or the one on PATH."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in (
+        os.path.join(here, "bin", "svmgo"),
+        os.environ.get("SVMGO_BIN", ""),
+        os.path.normpath(os.path.join(here, os.pardir, os.pardir, os.pardir, "bin", "svmgo")),
+    ):
+        if path and os.access(path, os.X_OK):
+            return path
+    found = shutil.which("svmgo")
+    if found:
+        return found
+    raise OSError("the svmgo command was not found (not bundled, SVMGO_BIN unset, none on PATH)")
+
+
+class _SVMBase(BaseEstimator):
+    """What every estimator shares: the trainer, the model, the fitted
+    attributes read from the model file, pickling, save/load/quantize."""
+
+    _kernel_syntax = True  # svm-train's options, else LIBLINEAR's
+    _is_classifier = False
+    _unsupervised = False
+
+    # ---- options --------------------------------------------------------------
+
+    def _seed(self) -> int:
+        return int(check_random_state(getattr(self, "random_state", None)).randint(np.iinfo(np.int32).max))
+
+    def _gamma_of(self, X) -> float:
+        g = self.gamma
+        if isinstance(g, str):
+            if g == "scale":
+                if sp.issparse(X):
+                    var = X.multiply(X).mean() - X.mean() ** 2
+                else:
+                    var = X.var()
+                return 1.0 / (X.shape[1] * var) if var != 0 else 1.0
+            if g == "auto":
+                return 1.0 / X.shape[1]
+            raise ValueError(f"gamma={g!r}: want 'scale', 'auto' or a positive number")
+        if not g > 0:
+            raise ValueError(f"gamma={g!r}: want 'scale', 'auto' or a positive number")
+        return float(g)
+
+    def _kernel_options(self, X) -> List[str]:
+        if not isinstance(self.kernel, str) or self.kernel not in _KERNELS:
+            raise ValueError(
+                f"kernel={self.kernel!r}: libsvmgo has the kernels {sorted(_KERNELS)} "
+                "(no 'precomputed' or callable kernels)"
+            )
+        if self.max_iter is None or (self.max_iter <= 0 and self.max_iter != -1):
+            raise ValueError(f"max_iter={self.max_iter!r}: want -1 (no limit) or a positive number")
+        self._gamma = self._gamma_of(X)
+        return [
+            "-t", str(_KERNELS[self.kernel]),
+            "-d", str(int(self.degree)),
+            "-g", _num(self._gamma),
+            "-r", _num(self.coef0),
+            "-e", _num(self.tol),
+            "-m", _num(self.cache_size),
+            "-h", "1" if self.shrinking else "0",
+            "-iter", str(self.max_iter if self.max_iter > 0 else 0),
+        ]
+
+    def _options(self, X, y) -> List[str]:
+        raise NotImplementedError
+
+    # ---- labels ---------------------------------------------------------------
+
+    def _encode_classes(self, classes) -> None:
+        """Sets classes_ and the labels the library sees for them."""
+        classes = np.asarray(classes)
+        self.classes_ = classes
+        integral = classes.dtype.kind in "iu" or (
+            classes.dtype.kind == "f" and np.all(np.isfinite(classes)) and np.all(classes == np.round(classes))
+        )
+        self._labels_encoded = not (integral and classes.size and classes.min() >= -(2**31) and classes.max() < 2**31)
+        if self._labels_encoded:
+            self._lib_labels = np.arange(classes.size, dtype=np.int64)
+        else:
+            self._lib_labels = classes.astype(np.int64)
+
+    def _lib_y(self, y) -> np.ndarray:
+        """y as the labels the library trains with."""
+        if not self._is_classifier:
+            return np.ascontiguousarray(y, dtype=np.float64)
+        y = np.asarray(y)
+        idx = np.searchsorted(self.classes_, y)
+        idx = np.clip(idx, 0, len(self.classes_) - 1)
+        unseen = self.classes_[idx] != y
+        if np.any(unseen):
+            bad = np.asarray(y)[unseen][0]
+            raise ValueError(f"y holds the class {bad!r}, not among classes_ {list(self.classes_)} given at the first partial_fit")
+        return self._lib_labels[idx].astype(np.float64)
+
+    def _weights_options(self, y) -> List[str]:
+        if not self._is_classifier or self.class_weight is None:
+            return []
+        if isinstance(self.class_weight, str):
+            if self.class_weight != "balanced":
+                raise ValueError(f"class_weight={self.class_weight!r}: want a dict, 'balanced' or None")
+            w = compute_class_weight("balanced", classes=self.classes_, y=y)
+        else:
+            w = np.array([float(self.class_weight.get(c, 1.0)) for c in self.classes_])
+        self.class_weight_ = w
+        opts = []
+        for lab, wc in zip(self._lib_labels, w):
+            if wc != 1.0:
+                opts += [f"-w{int(lab)}", _num(wc)]
+        return opts
+
+    # ---- fitting --------------------------------------------------------------
+
+    def _check_y(self, X, y):
+        if self._is_classifier:
+            check_classification_targets(y)
+        elif y is not None and not np.issubdtype(np.asarray(y).dtype, np.number):
+            y = np.asarray(y, dtype=np.float64)
+        return y
+
+    def _validate_fit(self, X, y, reset):
+        if self._unsupervised:  # OneClassSVM
+            X = _validate(self, X, reset=reset)
+            return X, np.ones(X.shape[0])
+        X, y = _validate(self, X, y, reset=reset, y_numeric=not self._is_classifier)
+        return X, self._check_y(X, y)
+
+    def _new_trainer(self, X, y, rows: int, nonzeros: int):
+        opts = " ".join(self._options(X, y))
+        try:
+            return svmgo.Trainer(opts, capacity_rows=rows, num_features=X.shape[1], capacity_nonzeros=nonzeros)
+        except svmgo.Error as e:
+            raise _as_value_error(e) from None
+
+    def _add_and_fit(self, trainer, X, y):
+        self._fit_sparse = sp.issparse(X)
+        try:
+            trainer.add(X, self._lib_y(y))
+            model = trainer.fit()
+        except svmgo.Error as e:
+            raise _as_value_error(e) from None
+        self._set_model(model)
+        return self
+
+    def _capacities(self, X):
+        """Rows and nonzeros of a new trainer whose first batch is X."""
+        n = X.shape[0]
+        rows = 2 * n if self.capacity is None else int(self.capacity)
+        if n > rows:
+            raise CapacityError(f"{n} rows, more than capacity={rows}")
+        nonzeros = 0
+        if sp.issparse(X):
+            if self.capacity_nonzeros is not None:
+                nonzeros = int(self.capacity_nonzeros)
+            else:
+                nonzeros = max(1, int(np.ceil(2 * rows * X.nnz / max(n, 1))))
+        return rows, nonzeros
+
+    def _fit(self, X, y):
+        X, y = self._validate_fit(X, y, reset=True)
+        if self._is_classifier:
+            self._encode_classes(np.unique(y))
+            if len(self.classes_) < 2:
+                raise ValueError(
+                    f"The number of classes has to be greater than one; got {len(self.classes_)} class"
+                )
+        self._trainer = None
+        trainer = self._new_trainer(X, y, *self._capacities(X))
+        self._add_and_fit(trainer, X, y)
+        # The rows stay in the library, for partial_fit to add to.
+        self._trainer = trainer
+        return self
+
+    def _partial_fit(self, X, y, classes=None):
+        first = not hasattr(self, "_model")
+        if not first and getattr(self, "_trainer", None) is None:
+            raise ValueError(
+                "partial_fit: this estimator holds no rows to add to (it was unpickled or loaded): "
+                "fit it, or start from a new estimator"
+            )
+        X, y = self._validate_fit(X, y, reset=first)
+        if first:
+            if self._is_classifier:
+                self._encode_classes(np.unique(y if classes is None else classes))
+                if isinstance(self.class_weight, str):
+                    raise ValueError("class_weight='balanced' needs every row at once: use fit, or give a dict")
+            self._trainer = self._new_trainer(X, y, *self._capacities(X))
+        elif self._is_classifier and classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(f"classes={list(classes)} differs from the first fit's {list(self.classes_)}")
+        self._add_and_fit(self._trainer, X, y)
+        return self
+
+    # ---- the model ------------------------------------------------------------
+
+    def _set_model(self, model: "svmgo.Model") -> None:
+        self._model = model
+        body = _modelfile.read_body(model.to_bytes())
+        self._read_body(body)
+        res = body.get("r", {})
+        self.fit_result_ = {k: v for k, v in res.items() if k != "sub"}
+        self.fit_result_["subproblems"] = res.get("sub", [])
+        self.fit_status_ = 0
+        if res and not res.get("cv", True):
+            self.fit_status_ = 1
+            warnings.warn(
+                f"{type(self).__name__}: the solver stopped at max_iter before meeting tol; "
+                "increase max_iter or tol",
+                ConvergenceWarning,
+            )
+        if getattr(self, "verbose", False):
+            print(f"[libsvmgo] {type(self).__name__}: {self.fit_result_}", file=sys.stderr)
+
+    def _read_body(self, body: Dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _model_labels_idx(self) -> np.ndarray:
+        """The class index (into classes_) of each of the model's labels, in the model's order."""
+        labels = np.asarray(self._model.labels, dtype=np.int64)
+        return np.searchsorted(self._lib_labels, labels)
+
+    def _X(self, X):
+        check_is_fitted(self, "_model")
+        return _validate(self, X, reset=False)
+
+    def _lib_call(self, fn, X):
+        try:
+            return fn(X)
+        except svmgo.Error as e:
+            raise _as_value_error(e) from None
+
+    def _raw_predict(self, X):
+        X = self._X(X)
+        return np.asarray(self._lib_call(self._model.predict, X))
+
+    def _raw_decision(self, X):
+        X = self._X(X)
+        out = np.asarray(self._lib_call(self._model.decision_function, X))
+        return out.reshape(X.shape[0], -1)
+
+    # ---- pickling, files, quantization ------------------------------------------
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())
+        model = state.pop("_model", None)
+        state.pop("_trainer", None)
+        if model is not None:
+            state["_model_bytes"] = model.to_bytes()
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        data = state.pop("_model_bytes", None)
+        super().__setstate__(state)
+        if data is not None:
+            self._model = svmgo.Model.from_bytes(data)
+            self._trainer = None
+
+    def save(self, path) -> None:
+        """Writes the model file (atomically), which ``load``, the C ABI, the
+        ``svmgo`` command and ``svmgo watch``'s clients read. Classes that
+        are not integers are stored as their index in ``classes_``: such a
+        file predicts indices elsewhere, so save refuses them (pickle the
+        estimator instead)."""
+        check_is_fitted(self, "_model")
+        if self._is_classifier and self._labels_encoded:
+            raise ValueError(f"save: classes_ {list(self.classes_)} are not integers; pickle the estimator instead")
+        self._model.save(path)
+
+    @classmethod
+    def load(cls, path):
+        """An estimator fitted with the model file at path (written by
+        ``save``, ``svmgo train``, ``svmgo watch``, the C ABI). Its
+        parameters are the model's; it keeps no rows, so it predicts but
+        cannot partial_fit."""
+        model = svmgo.Model.load(path)
+        body = _modelfile.read_body(model.to_bytes())
+        if model.quantized:
+            raise ValueError(f"{path}: a quantized model; load its float model and call quantize()")
+        est = cls(**cls._params_from_body(body))
+        est._model = model
+        est._trainer = None
+        est.n_features_in_ = model.num_features
+        if est._is_classifier:
+            est._encode_classes(np.sort(np.asarray(model.labels, dtype=np.int64)))
+        if "kg" in body:
+            est._gamma = float(body["kg"])
+        est._read_body(body)
+        return est
+
+    @classmethod
+    def _params_from_body(cls, body) -> Dict[str, Any]:
+        return {}
+
+    def quantize(self, bits: int = 8):
+        """A copy of this fitted estimator whose model is quantized to int8
+        or int16 (``svmgo quantize --bits``; svmgo.h has no quantize call,
+        so the bundled ``svmgo`` command makes it). Its fitted attributes
+        (coef_, support_vectors_, ...) are the float model's; it predicts
+        with the quantized one, and cannot partial_fit."""
+        check_is_fitted(self, "_model")
+        if bits not in (8, 16):
+            raise ValueError(f"bits={bits!r}: want 8 or 16")
+        with tempfile.TemporaryDirectory(prefix="svmgo-") as d:
+            src, dst = os.path.join(d, "float.svmgo"), os.path.join(d, "quant.svmgo")
+            self._model.save(src)
+            run = subprocess.run(
+                [_svmgo_command(), "quantize", "--bits", str(bits), src, dst],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            if run.returncode != 0:
+                raise ValueError(f"svmgo quantize: {run.stderr.strip()}")
+            model = svmgo.Model.load(dst)
+        q = self.__class__.__new__(self.__class__)
+        q.__dict__.update(self.__dict__)
+        q._model = model
+        q._trainer = None
+        q.quantized_bits_ = model.quantization_bits
+        return q
+
+
+# ---- kernel models ----------------------------------------------------------------
+
+
+def _kernel_arrays(body) -> Dict[str, Any]:
+    """The support vectors (dense ndarray or CSR), coef and rho of a kernel body."""
+    nf, rows = int(body["nf"]), int(body["sr"])
+    values = np.frombuffer(body["sx"], dtype="<f4").astype(np.float64)
+    if body["sd"]:
+        sv = values.reshape(rows, nf) if rows else np.zeros((0, nf))
+    else:
+        starts = np.frombuffer(body["sp"], dtype="<i4").astype(np.int64)
+        index = np.frombuffer(body["si"], dtype="<i4")
+        sv = sp.csr_matrix((values, index, starts), shape=(rows, nf))
+    coef = np.frombuffer(body["c"], dtype="<f8").reshape(-1, rows) if rows else np.zeros((0, 0))
+    rho = np.frombuffer(body["rho"], dtype="<f8").copy()
+    return {"sv": sv, "coef": coef, "rho": rho}
+
+
+class _KernelBase(_SVMBase):
+    _svm_type = 0
+
+    def _read_body(self, body):
+        a = _kernel_arrays(body)
+        sv = a["sv"]
+        # As scikit-learn's: sparse when fitted on sparse rows (the file
+        # keeps whichever layout is smaller, whatever the input was).
+        if getattr(self, "_fit_sparse", False):
+            sv = sp.csr_matrix(sv)
+        elif sp.issparse(sv):
+            sv = sv.toarray()
+        self.support_vectors_ = sv
+        self.dual_coef_ = a["coef"].copy()
+        self.intercept_ = -a["rho"]
+        self.n_iter_ = np.array([s.get("it", 0) for s in body.get("r", {}).get("sub", [])], dtype=np.int32)
+
+    @classmethod
+    def _params_from_body(cls, body):
+        p = body.get("p", {})
+        out = {
+            "kernel": _KERNEL_NAMES.get(int(body["kt"]), "rbf"),
+            "degree": int(body["kd"]),
+            "gamma": float(body["kg"]),
+            "coef0": float(body["kc"]),
+        }
+        for key, name in (("e", "tol"), ("m", "cache_size")):
+            if key in p:
+                out[name] = float(p[key])
+        if "h" in p:
+            out["shrinking"] = bool(p["h"])
+        return out
+
+
+class SVC(ClassifierMixin, _KernelBase):
+    """C-support vector classification (LIBSVM's C-SVC, one-vs-one), as
+    :class:`sklearn.svm.SVC`, trained by libsvmgo's SMO.
+
+    Parameters are scikit-learn's (``C``, ``kernel``, ``degree``, ``gamma``,
+    ``coef0``, ``shrinking``, ``probability``, ``tol``, ``cache_size``,
+    ``class_weight``, ``verbose``, ``max_iter``, ``decision_function_shape``,
+    ``break_ties``, ``random_state``) with its defaults, and:
+
+    capacity : int or None
+        Rows the estimator holds, for :meth:`partial_fit` to add to those
+        of ``fit`` or of the first ``partial_fit`` (fixed: a batch that
+        does not fit raises :class:`CapacityError` and adds nothing).
+        None: twice the rows of that first call.
+    capacity_nonzeros : int or None
+        For sparse rows, the nonzeros held in all. None: ``capacity`` times
+        twice the mean nonzeros per row of the first call.
+
+    ``gamma="scale"`` is computed from the rows of ``fit`` or of the first
+    ``partial_fit`` and then kept. ``verbose`` prints each fit's solver
+    result (iterations, kernel evaluations, objective) to stderr.
+    """
+
+    _is_classifier = True
+
+    def __init__(
+        self,
+        *,
+        C=1.0,
+        kernel="rbf",
+        degree=3,
+        gamma="scale",
+        coef0=0.0,
+        shrinking=True,
+        probability=False,
+        tol=1e-3,
+        cache_size=200,
+        class_weight=None,
+        verbose=False,
+        max_iter=-1,
+        decision_function_shape="ovr",
+        break_ties=False,
+        random_state=None,
+        capacity=None,
+        capacity_nonzeros=None,
+    ):
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.shrinking = shrinking
+        self.probability = probability
+        self.tol = tol
+        self.cache_size = cache_size
+        self.class_weight = class_weight
+        self.verbose = verbose
+        self.max_iter = max_iter
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+        self.random_state = random_state
+        self.capacity = capacity
+        self.capacity_nonzeros = capacity_nonzeros
+
+    def _options(self, X, y):
+        if self.decision_function_shape not in ("ovr", "ovo"):
+            raise ValueError(f"decision_function_shape={self.decision_function_shape!r}: want 'ovr' or 'ovo'")
+        if not self.C > 0:
+            raise ValueError(f"C={self.C!r}: want a positive number")
+        return (
+            ["-s", "0", "-c", _num(self.C), "-b", "1" if self.probability else "0", "-seed", str(self._seed())]
+            + self._kernel_options(X)
+            + self._weights_options(y)
+        )
+
+    def fit(self, X, y):
+        """Trains on X (numpy array or scipy.sparse matrix) and labels y; returns self."""
+        return self._fit(X, y)
+
+    def partial_fit(self, X, y, classes=None):
+        """Appends the rows X, y and retrains warm from the previous solution.
+        ``classes`` (all classes the stream will have) is needed at the first
+        call unless its batch already has them all."""
+        return self._partial_fit(X, y, classes)
+
+    def _read_body(self, body):
+        super()._read_body(body)
+        k = len(self.classes_)
+        labels = np.frombuffer(body["l"], dtype="<i4").astype(np.int64)
+        midx = np.searchsorted(self._lib_labels, labels)  # model position -> class index
+        nsv = np.frombuffer(body["ns"], dtype="<i4").astype(np.int64)
+        # Present classes in scikit-learn's order, and each model position's
+        # place among them.
+        order = np.argsort(midx, kind="stable")
+        pos = np.empty_like(order)
+        pos[order] = np.arange(len(order))
+        self._model_classes = midx
+        starts = np.concatenate([[0], np.cumsum(nsv)])
+        perm = np.concatenate([np.arange(starts[m], starts[m + 1]) for m in order]) if len(order) else np.zeros(0, int)
+        newstart = np.concatenate([[0], np.cumsum(nsv[order])])
+        coef = self.dual_coef_
+        m_cls = len(labels)
+        new_coef = np.zeros_like(coef)
+        col_of = np.empty(len(perm), dtype=np.int64)
+        col_of[perm] = np.arange(len(perm))
+        for m in range(m_cls):
+            cols = np.arange(starts[m], starts[m + 1])
+            for o in range(m_cls):
+                if o == m:
+                    continue
+                v = coef[o if o < m else o - 1, cols]
+                c, d = pos[m], pos[o]
+                sign = 1.0 if (m < o) == (c < d) else -1.0
+                new_coef[d if d < c else d - 1, col_of[cols]] = sign * v
+        rho = -self.intercept_
+        pair_old = {}
+        p = 0
+        for i in range(m_cls):
+            for j in range(i + 1, m_cls):
+                pair_old[(i, j)] = p
+                p += 1
+        self._pair_map = []  # per new pair: (old pair index, sign)
+        for a in range(m_cls):
+            for b in range(a + 1, m_cls):
+                ma, mb = order[a], order[b]
+                sign = 1.0 if ma < mb else -1.0
+                self._pair_map.append((pair_old[(min(ma, mb), max(ma, mb))], sign))
+        idx = np.array([q for q, _ in self._pair_map], dtype=np.int64)
+        sgn = np.array([s for _, s in self._pair_map])
+        sv = self.support_vectors_
+        self.support_vectors_ = sv[perm] if len(perm) else sv
+        self.dual_coef_ = new_coef
+        self.intercept_ = -(rho[idx] * sgn) if len(idx) else -rho
+        self.n_support_ = np.zeros(k, dtype=np.int32)
+        self.n_support_[midx] = nsv
+        self._n_support_present = nsv[order]
+        self._present = midx[order]
+        pa, pb = body.get("pa", b""), body.get("pb", b"")
+        if pa:
+            self.probA_ = np.frombuffer(pa, dtype="<f8")[idx].copy()
+            self.probB_ = np.frombuffer(pb, dtype="<f8")[idx] * sgn
+        else:
+            self.probA_ = np.zeros(0)
+            self.probB_ = np.zeros(0)
+        if m_cls == 2:
+            # scikit-learn's binary sign: positive for classes_[1].
+            self.intercept_ = -self.intercept_
+            self.dual_coef_ = -self.dual_coef_
+
+    @classmethod
+    def _params_from_body(cls, body):
+        out = super()._params_from_body(body)
+        p = body.get("p", {})
+        if "c" in p:
+            out["C"] = float(p["c"])
+        out["probability"] = bool(body.get("pa"))
+        return out
+
+    def _check_all_classes(self):
+        check_is_fitted(self, "_model")
+        if len(self._present) != len(self.classes_):
+            raise ValueError(
+                f"the rows trained have the classes {list(self.classes_[self._present])} of classes_ "
+                f"{list(self.classes_)}: decision values and probabilities need every class"
+            )
+
+    def _ovo(self, X):
+        dec = self._raw_decision(X)
+        idx = np.array([q for q, _ in self._pair_map], dtype=np.int64)
+        sgn = np.array([s for _, s in self._pair_map])
+        return dec[:, idx] * sgn
+
+    def decision_function(self, X):
+        """scikit-learn's decision values: shape (rows,) for two classes
+        (positive: classes_[1]); else (rows, classes) ('ovr', from the
+        one-vs-one votes as scikit-learn computes them) or (rows, pairs)."""
+        self._check_all_classes()
+        dec = self._ovo(X)
+        k = len(self.classes_)
+        if k == 2:
+            return -dec.ravel()
+        if self.decision_function_shape == "ovr":
+            return _ovr_decision_function(dec < 0, -dec, k)
+        return dec
+
+    def predict(self, X):
+        """The class of each row: LIBSVM's one-vs-one vote (and its tie
+        rule), or with ``break_ties`` the largest 'ovr' decision value."""
+        if self.break_ties and self.decision_function_shape == "ovr" and len(self.classes_) > 2:
+            return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+        labels = self._raw_predict(X).astype(np.int64)
+        return self.classes_[np.searchsorted(self._lib_labels, labels)]
+
+    def _check_proba(self):
+        if not self.probability:
+            raise AttributeError("predict_proba is not available when probability=False")
+        return True
+
+    @available_if(_check_proba)
+    def predict_proba(self, X):
+        """Class probabilities (Platt scaling and pairwise coupling, as
+        LIBSVM), columns in classes_ order. Needs probability=True."""
+        self._check_all_classes()
+        X = self._X(X)
+        out = np.asarray(self._lib_call(self._model.predict_proba, X)).reshape(X.shape[0], -1)
+        res = np.empty_like(out)
+        res[:, self._model_classes] = out  # column m of the library's is model label m
+        return res
+
+    @available_if(_check_proba)
+    def predict_log_proba(self, X):
+        """The log of predict_proba."""
+        return np.log(self.predict_proba(X))
+
+    def _more_tags(self):
+        if not self.probability:
+            return {}
+        return {
+            "_xfail_checks": {
+                "check_classifiers_train": (
+                    "argmax(predict_proba) may differ from predict: predict is LIBSVM's vote on the "
+                    "decision values, predict_proba Platt's sigmoids fitted by an internal cross-validation "
+                    "(so with scikit-learn's SVC too, whose check_estimator runs with probability=False)"
+                )
+            }
+        }
+
+    @property
+    def coef_(self):
+        """The weights of each one-vs-one decision function (linear kernel only)."""
+        if self.kernel != "linear":
+            raise AttributeError("coef_ is only available when using a linear kernel")
+        check_is_fitted(self, "_model")
+        sv = self.support_vectors_
+        k = len(self._present)
+        starts = np.concatenate([[0], np.cumsum(self._n_support_present)])
+        rows = []
+        for a in range(k):
+            for b in range(a + 1, k):
+                sa, sb = slice(starts[a], starts[a + 1]), slice(starts[b], starts[b + 1])
+                w = self.dual_coef_[b - 1, sa] @ sv[sa] + self.dual_coef_[a, sb] @ sv[sb]
+                rows.append(np.asarray(w).ravel())
+        return np.array(rows)
+
+
+class SVR(RegressorMixin, _KernelBase):
+    """Epsilon-support vector regression (LIBSVM's ε-SVR), as
+    :class:`sklearn.svm.SVR`, trained by libsvmgo's SMO. Parameters as
+    scikit-learn's, plus ``capacity`` and ``capacity_nonzeros`` (see
+    :class:`SVC`) for :meth:`partial_fit`."""
+
+    def __init__(
+        self,
+        *,
+        kernel="rbf",
+        degree=3,
+        gamma="scale",
+        coef0=0.0,
+        tol=1e-3,
+        C=1.0,
+        epsilon=0.1,
+        shrinking=True,
+        cache_size=200,
+        verbose=False,
+        max_iter=-1,
+        capacity=None,
+        capacity_nonzeros=None,
+    ):
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.tol = tol
+        self.C = C
+        self.epsilon = epsilon
+        self.shrinking = shrinking
+        self.cache_size = cache_size
+        self.verbose = verbose
+        self.max_iter = max_iter
+        self.capacity = capacity
+        self.capacity_nonzeros = capacity_nonzeros
+
+    def _options(self, X, y):
+        if not self.C > 0:
+            raise ValueError(f"C={self.C!r}: want a positive number")
+        return ["-s", "3", "-c", _num(self.C), "-p", _num(self.epsilon)] + self._kernel_options(X)
+
+    def fit(self, X, y):
+        """Trains on X and targets y; returns self."""
+        return self._fit(X, y)
+
+    def partial_fit(self, X, y):
+        """Appends the rows X, y and retrains warm from the previous solution."""
+        return self._partial_fit(X, y)
+
+    def predict(self, X):
+        """The regression value of each row."""
+        return self._raw_predict(X)
+
+    @classmethod
+    def _params_from_body(cls, body):
+        out = super()._params_from_body(body)
+        p = body.get("p", {})
+        if "c" in p:
+            out["C"] = float(p["c"])
+        if "p" in p:
+            out["epsilon"] = float(p["p"])
+        return out
+
+    @property
+    def coef_(self):
+        """The weights (linear kernel only): dual_coef_ @ support_vectors_."""
+        if self.kernel != "linear":
+            raise AttributeError("coef_ is only available when using a linear kernel")
+        check_is_fitted(self, "_model")
+        return np.asarray(self.dual_coef_ @ self.support_vectors_).reshape(1, -1)
+
+
+class OneClassSVM(OutlierMixin, _KernelBase):
+    """Unsupervised outlier detection (LIBSVM's one-class SVM), as
+    :class:`sklearn.svm.OneClassSVM`, trained by libsvmgo's SMO. Parameters
+    as scikit-learn's, plus ``capacity`` and ``capacity_nonzeros`` (see
+    :class:`SVC`) for :meth:`partial_fit`."""
+
+    def __init__(
+        self,
+        *,
+        kernel="rbf",
+        degree=3,
+        gamma="scale",
+        coef0=0.0,
+        tol=1e-3,
+        nu=0.5,
+        shrinking=True,
+        cache_size=200,
+        verbose=False,
+        max_iter=-1,
+        capacity=None,
+        capacity_nonzeros=None,
+    ):
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.tol = tol
+        self.nu = nu
+        self.shrinking = shrinking
+        self.cache_size = cache_size
+        self.verbose = verbose
+        self.max_iter = max_iter
+        self.capacity = capacity
+        self.capacity_nonzeros = capacity_nonzeros
+
+    _unsupervised = True
+
+    def _options(self, X, y):
+        if not 0 < self.nu <= 1:
+            raise ValueError(f"nu={self.nu!r}: want 0 < nu <= 1")
+        return ["-s", "2", "-n", _num(self.nu)] + self._kernel_options(X)
+
+    def fit(self, X, y=None):
+        """Learns the support of the rows X (y is ignored); returns self."""
+        return self._fit(X, None)
+
+    def partial_fit(self, X, y=None):
+        """Appends the rows X and retrains warm from the previous solution."""
+        return self._partial_fit(X, None)
+
+    def _read_body(self, body):
+        super()._read_body(body)
+        self.offset_ = -self.intercept_
+        self.n_support_ = np.array([int(body["sr"])], dtype=np.int32)
+
+    @classmethod
+    def _params_from_body(cls, body):
+        out = super()._params_from_body(body)
+        p = body.get("p", {})
+        if "n" in p:
+            out["nu"] = float(p["n"])
+        return out
+
+    def decision_function(self, X):
+        """Signed distance to the boundary: positive inside, negative for outliers."""
+        return self._raw_decision(X).ravel()
+
+    def score_samples(self, X):
+        """The raw score of each row: decision_function + offset_."""
+        return self.decision_function(X) + self.offset_
+
+    def predict(self, X):
+        """+1 for an inlier, -1 for an outlier."""
+        return self._raw_predict(X).astype(np.int64)
+
+    @property
+    def coef_(self):
+        """The weights (linear kernel only): dual_coef_ @ support_vectors_."""
+        if self.kernel != "linear":
+            raise AttributeError("coef_ is only available when using a linear kernel")
+        check_is_fitted(self, "_model")
+        return np.asarray(self.dual_coef_ @ self.support_vectors_).reshape(1, -1)
+
+
+# ---- linear models ------------------------------------------------------------------
+
+
+def _linear_weights(body):
+    """W as (features(+bias) rows, decision functions) and the bias value."""
+    nw = int(body["nw"])
+    w = np.frombuffer(body["w"], dtype="<f4").astype(np.float64).reshape(-1, nw)
+    return w, float(body["b"])
+
+
+class _LinearBase(_SVMBase):
+    _kernel_syntax = False
+
+    def _primal(self, X) -> bool:
+        """Whether dual (True, False or "auto") chooses the primal solver:
+        "auto" does when there are more rows than features."""
+        if self.dual == "auto":
+            return X.shape[0] > X.shape[1]
+        if self.dual not in (True, False):
+            raise ValueError(f"dual={self.dual!r}: want True, False or 'auto'")
+        return not self.dual
+
+    def _linear_options(self, solver: int) -> List[str]:
+        if not self.C > 0:
+            raise ValueError(f"C={self.C!r}: want a positive number")
+        if not (isinstance(self.max_iter, (int, np.integer)) and self.max_iter > 0):
+            raise ValueError(f"max_iter={self.max_iter!r}: want a positive integer")
+        if self.fit_intercept and not self.intercept_scaling > 0:
+            raise ValueError(f"intercept_scaling={self.intercept_scaling!r}: want a positive number")
+        bias = _num(self.intercept_scaling) if self.fit_intercept else "-1"
+        return [
+            "-s", str(solver),
+            "-c", _num(self.C),
+            "-e", _num(self.tol),
+            "-B", bias,
+            "-iter", str(int(self.max_iter)),
+            "-seed", str(self._seed()),
+        ]
+
+    def _weights(self, body):
+        w, bias = _linear_weights(body)
+        nf = int(body["nf"])
+        coef = w[:nf].T  # (decision functions, features)
+        intercept = bias * w[nf] if bias >= 0 and w.shape[0] > nf else np.zeros(w.shape[1])
+        subs = body.get("r", {}).get("sub", [])
+        self.n_iter_ = max([s.get("it", 0) for s in subs] or [body.get("r", {}).get("it", 0)])
+        return coef, intercept
+
+    @classmethod
+    def _params_from_body(cls, body):
+        p = body.get("p", {})
+        out = {}
+        if "c" in p:
+            out["C"] = float(p["c"])
+        if "e" in p:
+            out["tol"] = float(p["e"])
+        b = float(body.get("b", -1))
+        out["fit_intercept"] = b >= 0
+        if b >= 0:
+            out["intercept_scaling"] = b
+        return out
+
+
+class _LinearClassifier(ClassifierMixin, _LinearBase):
+    """What LinearSVC and LogisticRegression share: one-vs-rest linear
+    decision functions put in classes_ order."""
+
+    _is_classifier = True
+
+    def fit(self, X, y):
+        """Trains on X (numpy array or scipy.sparse matrix) and labels y; returns self."""
+        return self._fit(X, y)
+
+    def partial_fit(self, X, y, classes=None):
+        """Appends the rows X, y and retrains warm from the previous solution
+        (its dual variables, or its weights for a primal solver). ``classes``
+        as for :meth:`SVC.partial_fit`."""
+        return self._partial_fit(X, y, classes)
+
+    def _read_body(self, body):
+        coef, intercept = self._weights(body)
+        labels = np.frombuffer(body["l"], dtype="<i4").astype(np.int64)
+        midx = np.searchsorted(self._lib_labels, labels)
+        self._midx = midx
+        if len(labels) == 2:
+            # The library's decision value is positive for its first label;
+            # scikit-learn's for classes_[1].
+            sign = 1.0 if midx[0] > midx[1] else -1.0
+            self.coef_ = sign * coef
+            self.intercept_ = sign * np.asarray(intercept).reshape(1)
+        else:
+            order = np.argsort(midx, kind="stable")
+            self.coef_ = coef[order]
+            self.intercept_ = np.asarray(intercept)[order]
+
+    def decision_function(self, X):
+        """Decision values: (rows,) for two classes (positive: classes_[1]),
+        else (rows, classes) one-vs-rest in classes_ order."""
+        dec = self._raw_decision(X)
+        midx = self._midx
+        if len(midx) == 2:
+            return dec.ravel() * (1.0 if midx[0] > midx[1] else -1.0)
+        if len(midx) != len(self.classes_):
+            raise ValueError(f"the rows trained have {len(midx)} of the {len(self.classes_)} classes of classes_")
+        return dec[:, np.argsort(midx, kind="stable")]
+
+    def predict(self, X):
+        """The class of each row."""
+        labels = self._raw_predict(X).astype(np.int64)
+        return self.classes_[np.searchsorted(self._lib_labels, labels)]
+
+
+class LinearSVC(_LinearClassifier):
+    """Linear support vector classification (LIBLINEAR's L2-regularized
+    dual solvers, one-vs-rest), as :class:`sklearn.svm.LinearSVC`.
+
+    ``loss="squared_hinge"`` is LIBLINEAR's ``-s 1`` (``dual=True``) or
+    ``-s 2`` (``dual=False``, the primal by trust-region Newton), ``"hinge"``
+    ``-s 3``; ``dual="auto"`` takes the primal when there are more rows than
+    features. The intercept is a bias feature of value ``intercept_scaling``
+    (regularized, as LIBLINEAR and scikit-learn do). Only ``penalty="l2"``.
+    ``capacity`` and ``capacity_nonzeros`` as :class:`SVC`'s, for
+    :meth:`partial_fit`.
+    """
+
+    _is_classifier = True
+
+    def __init__(
+        self,
+        penalty="l2",
+        loss="squared_hinge",
+        *,
+        dual=True,
+        tol=1e-4,
+        C=1.0,
+        multi_class="ovr",
+        fit_intercept=True,
+        intercept_scaling=1,
+        class_weight=None,
+        verbose=0,
+        random_state=None,
+        max_iter=1000,
+        capacity=None,
+        capacity_nonzeros=None,
+    ):
+        self.penalty = penalty
+        self.loss = loss
+        self.dual = dual
+        self.tol = tol
+        self.C = C
+        self.multi_class = multi_class
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.class_weight = class_weight
+        self.verbose = verbose
+        self.random_state = random_state
+        self.max_iter = max_iter
+        self.capacity = capacity
+        self.capacity_nonzeros = capacity_nonzeros
+
+    def _options(self, X, y):
+        if self.penalty != "l2":
+            raise ValueError(f"penalty={self.penalty!r}: libsvmgo has penalty='l2' only")
+        if self.multi_class != "ovr":
+            raise ValueError(f"multi_class={self.multi_class!r}: libsvmgo has 'ovr' only")
+        if self.loss not in ("squared_hinge", "hinge"):
+            raise ValueError(f"loss={self.loss!r}: want 'squared_hinge' or 'hinge'")
+        if self._primal(X):
+            if self.loss == "hinge":
+                raise ValueError("loss='hinge' has no primal solver: use dual=True")
+            solver = 2
+        else:
+            solver = 1 if self.loss == "squared_hinge" else 3
+        return self._linear_options(solver) + self._weights_options(y)
+
+class LogisticRegression(_LinearClassifier):
+    """L2-regularized logistic regression (LIBLINEAR's ``-s 0``, the primal
+    by trust-region Newton, one-vs-rest), as
+    :class:`sklearn.linear_model.LogisticRegression` with
+    ``solver="liblinear"``: that solver is the only one, and the default
+    here (scikit-learn's default is ``"lbfgs"``, multinomial). The intercept
+    is a regularized bias feature, as liblinear's. ``predict_proba`` is
+    LIBLINEAR's: the sigmoid of each decision value, normalized over the
+    classes when there are more than two (computed here from the decision
+    values, since svmgo.h gives no probabilities for linear models).
+    ``capacity`` and ``capacity_nonzeros`` as :class:`SVC`'s, for
+    :meth:`partial_fit`.
+    """
+
+    def __init__(
+        self,
+        penalty="l2",
+        *,
+        dual=False,
+        tol=1e-4,
+        C=1.0,
+        fit_intercept=True,
+        intercept_scaling=1,
+        class_weight=None,
+        random_state=None,
+        solver="liblinear",
+        max_iter=100,
+        multi_class="auto",
+        verbose=0,
+        capacity=None,
+        capacity_nonzeros=None,
+    ):
+        self.penalty = penalty
+        self.dual = dual
+        self.tol = tol
+        self.C = C
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.class_weight = class_weight
+        self.random_state = random_state
+        self.solver = solver
+        self.max_iter = max_iter
+        self.multi_class = multi_class
+        self.verbose = verbose
+        self.capacity = capacity
+        self.capacity_nonzeros = capacity_nonzeros
+
+    def _options(self, X, y):
+        if self.penalty != "l2":
+            raise ValueError(f"penalty={self.penalty!r}: libsvmgo has penalty='l2' only")
+        if self.solver != "liblinear":
+            raise ValueError(f"solver={self.solver!r}: libsvmgo has LIBLINEAR's method only (solver='liblinear')")
+        if self.multi_class not in ("auto", "ovr"):
+            raise ValueError(f"multi_class={self.multi_class!r}: libsvmgo has one-vs-rest only ('ovr')")
+        if self.dual is not False:
+            raise ValueError("dual=True (LIBLINEAR's -s 7) is not available: libsvmgo solves the primal (dual=False)")
+        return self._linear_options(0) + self._weights_options(y)
+
+    def predict_proba(self, X):
+        """LIBLINEAR's probabilities: the sigmoid of each decision value
+        (binary: of classes_[1]'s), normalized over the classes."""
+        d = self.decision_function(X)
+        if d.ndim == 1:
+            p1 = 1.0 / (1.0 + np.exp(-d))
+            return np.column_stack([1.0 - p1, p1])
+        p = 1.0 / (1.0 + np.exp(-d))
+        return p / p.sum(axis=1, keepdims=True)
+
+    def predict_log_proba(self, X):
+        """The log of predict_proba."""
+        return np.log(self.predict_proba(X))
+
+
+class LinearSVR(RegressorMixin, _LinearBase):
+    """Linear support vector regression (LIBLINEAR's L2-regularized dual
+    ε-SVR solvers), as :class:`sklearn.svm.LinearSVR`:
+    ``loss="epsilon_insensitive"`` is ``-s 13``,
+    ``"squared_epsilon_insensitive"`` ``-s 12`` (``dual=True``) or ``-s 11``
+    (``dual=False``, the primal by trust-region Newton). ``capacity`` and
+    ``capacity_nonzeros`` as :class:`SVC`'s, for :meth:`partial_fit`."""
+
+    def __init__(
+        self,
+        *,
+        epsilon=0.0,
+        tol=1e-4,
+        C=1.0,
+        loss="epsilon_insensitive",
+        fit_intercept=True,
+        intercept_scaling=1.0,
+        dual=True,
+        verbose=0,
+        random_state=None,
+        max_iter=1000,
+        capacity=None,
+        capacity_nonzeros=None,
+    ):
+        self.epsilon = epsilon
+        self.tol = tol
+        self.C = C
+        self.loss = loss
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.dual = dual
+        self.verbose = verbose
+        self.random_state = random_state
+        self.max_iter = max_iter
+        self.capacity = capacity
+        self.capacity_nonzeros = capacity_nonzeros
+
+    def _options(self, X, y):
+        if self.loss not in ("epsilon_insensitive", "squared_epsilon_insensitive"):
+            raise ValueError(f"loss={self.loss!r}: want 'epsilon_insensitive' or 'squared_epsilon_insensitive'")
+        if self._primal(X):
+            if self.loss == "epsilon_insensitive":
+                raise ValueError("loss='epsilon_insensitive' has no primal solver: use dual=True")
+            solver = 11
+        else:
+            solver = 13 if self.loss == "epsilon_insensitive" else 12
+        if self.epsilon < 0:
+            raise ValueError(f"epsilon={self.epsilon!r}: want epsilon >= 0")
+        return self._linear_options(solver) + ["-p", _num(self.epsilon)]
+
+    def fit(self, X, y):
+        """Trains on X and targets y; returns self."""
+        return self._fit(X, y)
+
+    def partial_fit(self, X, y):
+        """Appends the rows X, y and retrains warm from the previous dual variables."""
+        return self._partial_fit(X, y)
+
+    def _read_body(self, body):
+        coef, intercept = self._weights(body)
+        self.coef_ = coef.ravel()
+        self.intercept_ = np.asarray(intercept).reshape(1)
+
+    def predict(self, X):
+        """The regression value of each row."""
+        return self._raw_predict(X)

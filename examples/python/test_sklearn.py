@@ -1,0 +1,392 @@
+"""Tests of svmgo.sklearn, the scikit-learn estimators.
+
+The references are independent of libsvmgo's Python code: scikit-learn's
+own estimator checks, scikit-learn's own SVMs (its bundled LIBSVM and
+LIBLINEAR) fitted on the same rows, and the svmgo command. Skipped when
+numpy, scipy or scikit-learn is missing (Debian's python3-sklearn).
+
+`make test-python` runs them on the package in examples/python;
+`make test-wheel` on the wheel installed in a fresh virtual environment,
+outside the repository (SVMGO_TEST_INSTALLED=1: the library must then be
+the bundled one). The data sets are $SVMGO_TEST_DATA (default
+../shared/data beside the repository).
+"""
+
+import os
+import pickle
+import subprocess
+import tempfile
+import time
+import unittest
+import warnings
+
+try:
+    import numpy as np
+    import scipy.sparse as sp
+    import sklearn
+    import sklearn.svm as sk
+    from sklearn.datasets import load_svmlight_file
+    from sklearn.utils.estimator_checks import check_estimator
+except ImportError:  # the suite is skipped below
+    sklearn = None
+
+import svmgo
+
+if sklearn is not None:
+    import svmgo.sklearn as sg
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.environ.get("SVMGO_TEST_DATA") or os.path.join(HERE, os.pardir, os.pardir, os.pardir, "shared", "data")
+
+
+def load(name, n_features):
+    X, y = load_svmlight_file(os.path.join(DATA, name), n_features=n_features)
+    return X, y
+
+
+@unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")
+class TestInstalled(unittest.TestCase):
+    @unittest.skipUnless(os.environ.get("SVMGO_TEST_INSTALLED"), "only for an installed wheel (make test-wheel)")
+    def test_bundled_library(self):
+        here = os.path.dirname(os.path.abspath(svmgo.__file__))
+        self.assertEqual(svmgo.library_path(), os.path.join(here, "libsvmgo.so"))
+        self.assertEqual(os.path.basename(os.path.dirname(here)), "site-packages")
+        self.assertEqual(svmgo.library_version(), svmgo.__version__)
+        self.assertEqual(sg._svmgo_command(), os.path.join(here, "bin", "svmgo"))
+
+
+@unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")
+class TestEstimatorChecks(unittest.TestCase):
+    def test_check_estimator(self):
+        """scikit-learn's check_estimator passes for every estimator. One
+        check is marked, through _more_tags' _xfail_checks, for SVC with
+        probability=True only: check_classifiers_train (its argmax of
+        predict_proba against predict; Platt scaling need not agree with the
+        vote). The other skips allowed are scikit-learn's own for a missing
+        optional package (pandas). The sample_weight checks do not apply: fit
+        has no sample_weight parameter (svmgo.h has no per-row weights)."""
+        estimators = [
+            sg.SVC(),
+            sg.SVC(probability=True, kernel="poly"),
+            sg.SVR(),
+            sg.OneClassSVM(),
+            sg.LinearSVC(),
+            sg.LinearSVC(dual=False),
+            sg.LinearSVR(),
+            sg.LogisticRegression(),
+        ]
+        for est in estimators:
+            with self.subTest(estimator=repr(est)), warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                t = time.process_time()
+                check_estimator(est)
+                skipped = [str(w.message) for w in caught if type(w.message).__name__ == "SkipTestWarning"]
+                ours = [m for m in skipped if "pandas is not installed" not in m]
+                if getattr(est, "probability", False):
+                    # Once per variant of the check (scikit-learn runs it on
+                    # read-only memory maps too).
+                    self.assertEqual(len(set(ours)), 1, ours)
+                    self.assertIn("Skipping check_classifiers_train for SVC: argmax(predict_proba)", ours[0])
+                else:
+                    self.assertEqual(ours, [])
+                print(f"check_estimator({est!r}): passed in {time.process_time() - t:.1f} s CPU")
+
+
+@unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")
+class TestAgainstReferences(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        X, y = load("digits.train", 64)
+        Xt, yt = load("digits.test", 64)
+        cls.X, cls.y, cls.Xt, cls.yt = X.toarray(), y, Xt.toarray(), yt
+
+    def test_digits_svc_matches_svmgo_train(self):
+        """SVC().fit on digits predicts what `svmgo train -g gamma` then
+        `svmgo predict` write, row for row (gamma='scale' computed as
+        scikit-learn does; C=1 and tol=1e-3 are both programs' defaults)."""
+        clf = sg.SVC().fit(self.X, self.y)
+        gamma = 1.0 / (64 * self.X.var())
+        self.assertAlmostEqual(clf._gamma, gamma, places=15)
+        cmd = sg._svmgo_command()
+        with tempfile.TemporaryDirectory() as d:
+            model, out = os.path.join(d, "m"), os.path.join(d, "out")
+            subprocess.run([cmd, "train", "-q", "-g", repr(clf._gamma), os.path.join(DATA, "digits.train"), model], check=True)
+            subprocess.run([cmd, "predict", os.path.join(DATA, "digits.test"), model, out], check=True, stdout=subprocess.PIPE)
+            want = np.loadtxt(out)
+        got = clf.predict(self.Xt)
+        self.assertEqual(len(want), 360)
+        np.testing.assert_array_equal(got, want)
+        self.assertGreaterEqual((got == self.yt).mean(), 0.95)
+
+    def test_svc_attributes_match_scikit_learn(self):
+        """On four digit classes (whose first appearance in the rows is not
+        their sorted order, so the class reordering is exercised), the
+        support vectors, n_support_, dual_coef_, intercept_ and both shapes
+        of decision values equal scikit-learn's SVC's within the solvers'
+        tolerance."""
+        sel = np.isin(self.y, [0, 1, 2, 3])
+        X, y = self.X[sel], self.y[sel]
+        first = list(dict.fromkeys(y))
+        self.assertNotEqual(first, sorted(first))
+        for shape in ("ovr", "ovo"):
+            a = sg.SVC(C=2, decision_function_shape=shape).fit(X, y)
+            b = sk.SVC(C=2, decision_function_shape=shape).fit(X, y)
+            np.testing.assert_array_equal(a.classes_, b.classes_)
+            np.testing.assert_array_equal(a.n_support_, b.n_support_)
+            np.testing.assert_array_equal(a.support_vectors_, b.support_vectors_)
+            np.testing.assert_allclose(a.dual_coef_, b.dual_coef_, atol=2e-2)
+            np.testing.assert_allclose(a.intercept_, b.intercept_, atol=2e-3)
+            np.testing.assert_allclose(a.decision_function(self.Xt), b.decision_function(self.Xt), atol=2e-3)
+            np.testing.assert_array_equal(a.predict(self.Xt), b.predict(self.Xt))
+        # The decision values from the fitted attributes, as scikit-learn's
+        # formula has them, are the library's.
+        from sklearn.metrics.pairwise import rbf_kernel
+
+        a = sg.SVC(C=2, decision_function_shape="ovo").fit(X, y)
+        K = rbf_kernel(self.Xt, a.support_vectors_, gamma=a._gamma)
+        starts = np.concatenate([[0], np.cumsum(a.n_support_)])
+        p = 0
+        dec = a.decision_function(self.Xt)
+        for i in range(4):
+            for j in range(i + 1, 4):
+                si, sj = slice(starts[i], starts[i + 1]), slice(starts[j], starts[j + 1])
+                d = K[:, si] @ a.dual_coef_[j - 1, si] + K[:, sj] @ a.dual_coef_[i, sj] + a.intercept_[p]
+                np.testing.assert_allclose(dec[:, p], d, atol=1e-5)
+                p += 1
+
+    def test_binary_sign_and_probability(self):
+        """Two classes: decision values positive for classes_[1], as
+        scikit-learn's; predict_proba columns in classes_ order and close to
+        scikit-learn's (Platt scaling over different random folds)."""
+        sel = np.isin(self.y, [3, 5])
+        X, y = self.X[sel], self.y[sel]
+        a = sg.SVC(probability=True, random_state=0).fit(X, y)
+        b = sk.SVC(probability=True, random_state=0).fit(X, y)
+        np.testing.assert_allclose(a.decision_function(self.Xt), b.decision_function(self.Xt), atol=2e-3)
+        np.testing.assert_allclose(a.intercept_, b.intercept_, atol=2e-3)
+        pa, pb = a.predict_proba(self.Xt), b.predict_proba(self.Xt)
+        np.testing.assert_allclose(pa.sum(axis=1), 1, atol=1e-9)
+        self.assertLess(np.abs(pa - pb).max(), 0.1)
+        self.assertFalse(hasattr(sg.SVC(), "predict_proba"))
+
+    def test_linear_classifiers_match_scikit_learn(self):
+        """LinearSVC (dual and primal) and LogisticRegression: coef_,
+        intercept_ and predictions (10 classes, one-vs-rest, and 2 classes)
+        equal those of scikit-learn's LIBLINEAR within tol's reach, and so
+        do LogisticRegression's probabilities."""
+        from sklearn.linear_model import LogisticRegression
+
+        for classes in (None, [3, 5]):
+            sel = np.ones(len(self.y), bool) if classes is None else np.isin(self.y, classes)
+            X, y = self.X[sel], self.y[sel]
+            pairs = [
+                (sg.LinearSVC(tol=1e-6, max_iter=10000), sk.LinearSVC(tol=1e-6, max_iter=10000)),
+                (sg.LinearSVC(dual=False, tol=1e-8), sk.LinearSVC(dual=False, tol=1e-8)),
+                (
+                    sg.LogisticRegression(tol=1e-8, max_iter=1000),
+                    LogisticRegression(solver="liblinear", tol=1e-8, max_iter=1000),
+                ),
+            ]
+            for a, b in pairs:
+                with self.subTest(est=repr(a), classes=classes):
+                    a.fit(X, y)
+                    b.fit(X, y)
+                    np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-3)
+                    np.testing.assert_allclose(a.intercept_, b.intercept_, atol=1e-3)
+                    np.testing.assert_array_equal(a.predict(self.Xt), b.predict(self.Xt))
+                    if hasattr(b, "predict_proba"):
+                        np.testing.assert_allclose(a.predict_proba(self.Xt), b.predict_proba(self.Xt), atol=1e-5)
+
+    def test_regressors_match_scikit_learn(self):
+        """SVR and LinearSVR on diabetes: predictions equal scikit-learn's
+        within the solvers' tolerance."""
+        X, y = load("diabetes.train", 10)
+        Xt, _ = load("diabetes.test", 10)
+        X, Xt = X.toarray(), Xt.toarray()
+        a, b = sg.SVR(C=100).fit(X, y), sk.SVR(C=100).fit(X, y)
+        np.testing.assert_allclose(a.predict(Xt), b.predict(Xt), rtol=1e-3, atol=0.05)
+        np.testing.assert_allclose(a.intercept_, b.intercept_, atol=0.05)
+        a = sg.LinearSVR(C=10, tol=1e-6, max_iter=100000).fit(X, y)
+        b = sk.LinearSVR(C=10, tol=1e-6, max_iter=100000).fit(X, y)
+        np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-3, atol=1e-2)
+
+    def test_one_class_matches_scikit_learn(self):
+        X = self.X[self.y == 0]
+        a, b = sg.OneClassSVM(nu=0.2).fit(X), sk.OneClassSVM(nu=0.2).fit(X)
+        np.testing.assert_allclose(a.decision_function(self.Xt), b.decision_function(self.Xt), atol=1e-3)
+        np.testing.assert_allclose(a.offset_, b.offset_, atol=1e-3)
+        np.testing.assert_array_equal(a.predict(self.Xt), b.predict(self.Xt))
+
+
+@unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")
+class TestPartialFit(unittest.TestCase):
+    def test_debdesc_ten_batches(self):
+        """partial_fit over 10 batches of debdesc_bin ends within 0.3 points
+        of one fit on all rows, with less solver work in all than 10 cold
+        fits on the same growing prefixes (printed: the figures). The work
+        is the rows the solver read (fit_result_["up"]: a coordinate step of
+        dual coordinate descent, or a row of a function, gradient or
+        Hessian product of the Newton method, which the C ABI trainer uses
+        for -s 1)."""
+        X, y = load("debdesc_bin.train", 9132)
+        Xt, yt = load("debdesc_bin.test", 9132)
+        X = X.astype(np.float32)
+        n = X.shape[0]
+        cuts = np.linspace(0, n, 11).astype(int)
+        warm = sg.LinearSVC(capacity=n, capacity_nonzeros=X.nnz, random_state=0)
+        warm_updates = cold_updates = 0
+        warm_cpu = cold_cpu = 0.0
+        for k in range(10):
+            t = time.process_time()
+            warm.partial_fit(X[cuts[k] : cuts[k + 1]], y[cuts[k] : cuts[k + 1]], classes=[-1, 1])
+            warm_cpu += time.process_time() - t
+            warm_updates += warm.fit_result_["up"]
+            t = time.process_time()
+            cold = sg.LinearSVC(random_state=0).fit(X[: cuts[k + 1]], y[: cuts[k + 1]])
+            cold_cpu += time.process_time() - t
+            cold_updates += cold.fit_result_["up"]
+        one = cold  # the last cold fit is the one fit on all rows
+        acc_warm, acc_one = warm.score(Xt, yt), one.score(Xt, yt)
+        print(
+            f"\ndebdesc_bin, LinearSVC, 10 batches: accuracy partial_fit {100 * acc_warm:.4f}%, one fit {100 * acc_one:.4f}%; "
+            f"rows read by the solver, warm {warm_updates:,} vs 10 cold fits {cold_updates:,} ({warm_updates / cold_updates:.2f}); "
+            f"CPU warm {warm_cpu:.2f} s vs cold {cold_cpu:.2f} s"
+        )
+        self.assertLessEqual(abs(acc_warm - acc_one), 0.003)
+        self.assertLess(warm_updates, cold_updates)
+        with self.assertRaises(sg.CapacityError):
+            warm.partial_fit(X[:1], y[:1])
+        self.assertEqual(len(warm._trainer), n)  # the refused batch added nothing
+
+    def test_kernel_partial_fit_reaches_fit(self):
+        """SVC.partial_fit on digits, 1037 rows then 8 batches of 50 (the
+        shape of svmgo watch's stream), ends at fit's decision values, with
+        fewer kernel evaluations in the 8 warm retrains than in 8 cold fits
+        of the same growing prefixes (printed; with batches of a quarter of
+        the rows the warm start saves nothing, the new rows dominate)."""
+        X, y = load("digits.train", 64)
+        Xt, _ = load("digits.test", 64)
+        X, Xt = X.toarray(), Xt.toarray()
+        clf = sg.SVC(C=4, gamma=0.02, capacity=len(y), decision_function_shape="ovo")
+        cuts = [1037 + 50 * k for k in range(9)]
+        self.assertEqual(cuts[-1], len(y))
+        clf.partial_fit(X[: cuts[0]], y[: cuts[0]], classes=np.arange(10))
+        warm_ke = cold_ke = 0
+        for a, b in zip(cuts, cuts[1:]):
+            clf.partial_fit(X[a:b], y[a:b])
+            warm_ke += clf.fit_result_["ke"]
+            ref = sg.SVC(C=4, gamma=0.02, decision_function_shape="ovo").fit(X[:b], y[:b])
+            cold_ke += ref.fit_result_["ke"]
+        print(f"\ndigits, SVC, 8 batches of 50: kernel evaluations warm {warm_ke:,} vs 8 cold fits {cold_ke:,} ({warm_ke / cold_ke:.2f})")
+        self.assertLess(warm_ke, cold_ke)
+        self.assertGreaterEqual((clf.predict(Xt) == ref.predict(Xt)).mean(), 0.995)
+        np.testing.assert_allclose(clf.decision_function(Xt), ref.decision_function(Xt), atol=5e-3)
+
+    def test_capacity_error_and_unseen_class(self):
+        X = np.array([[0.0, 1], [1, 0], [1, 1], [0, 0]])
+        y = np.array([1, 2, 1, 2])
+        clf = sg.SVC(capacity=5).partial_fit(X, y)
+        with self.assertRaises(sg.CapacityError):
+            clf.partial_fit(X[:2], y[:2])
+        self.assertEqual(len(clf._trainer), 4)
+        with self.assertRaisesRegex(ValueError, "class 3"):
+            clf.partial_fit(X[:1], [3])
+
+
+@unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")
+class TestFilesAndInputs(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        X, y = load("digits.train", 64)
+        Xt, _ = load("digits.test", 64)
+        cls.Xs, cls.y, cls.Xts = X, y, Xt
+        cls.X, cls.Xt = X.toarray(), Xt.toarray()
+
+    def test_float32_rows_are_not_copied(self):
+        X32 = np.ascontiguousarray(self.X, dtype=np.float32)
+        seen = []
+        add = svmgo.Trainer.add
+
+        def spy(trainer, X, y):
+            seen.append(X)
+            return add(trainer, X, y)
+
+        svmgo.Trainer.add = spy
+        try:
+            clf = sg.LinearSVC().fit(X32, self.y)
+        finally:
+            svmgo.Trainer.add = add
+        self.assertIs(seen[0], X32)
+        np.testing.assert_array_equal(clf.predict(self.Xt.astype(np.float32)), clf.predict(self.Xt))
+
+    def test_sparse_input_as_dense(self):
+        a = sg.SVC().fit(self.Xs, self.y)
+        b = sg.SVC().fit(self.X, self.y)
+        self.assertTrue(sp.issparse(a.support_vectors_))
+        np.testing.assert_array_equal(a.predict(self.Xts), b.predict(self.Xt))
+        np.testing.assert_allclose(a.decision_function(self.Xts), b.decision_function(self.Xt), atol=1e-9)
+
+    def test_pickle_save_load_and_svmgo_predict(self):
+        clf = sg.SVC(C=4).fit(self.X, self.y)
+        want = clf.predict(self.Xt)
+        data = pickle.dumps(clf)
+        self.assertIn(clf._model.to_bytes(), data)
+        np.testing.assert_array_equal(pickle.loads(data).predict(self.Xt), want)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "digits.svmgo")
+            clf.save(path)
+            back = sg.SVC.load(path)
+            self.assertEqual(back.C, 4.0)
+            np.testing.assert_array_equal(back.predict(self.Xt), want)
+            np.testing.assert_allclose(back.decision_function(self.Xt), clf.decision_function(self.Xt))
+            out = os.path.join(d, "out")
+            subprocess.run(
+                [sg._svmgo_command(), "predict", os.path.join(DATA, "digits.test"), path, out],
+                check=True,
+                stdout=subprocess.PIPE,
+            )
+            np.testing.assert_array_equal(np.loadtxt(out), want)
+            lin = sg.LinearSVC().fit(self.X, self.y)
+            lin.save(path)
+            np.testing.assert_allclose(sg.LinearSVC.load(path).coef_, lin.coef_)
+
+    def test_quantize(self):
+        clf = sg.SVC().fit(self.X, self.y)
+        q = clf.quantize(8)
+        self.assertEqual(q.quantized_bits_, 8)
+        self.assertTrue(q._model.quantized)
+        self.assertGreaterEqual((q.predict(self.Xt) == clf.predict(self.Xt)).mean(), 0.99)
+        self.assertFalse(clf._model.quantized)
+        np.testing.assert_array_equal(pickle.loads(pickle.dumps(q)).predict(self.Xt), q.predict(self.Xt))
+        with tempfile.TemporaryDirectory() as d, self.assertRaisesRegex(ValueError, "quantized"):
+            path = os.path.join(d, "q8.svmgo")
+            q._model.save(path)
+            sg.SVC.load(path)
+
+    def test_string_classes(self):
+        names = np.array(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])
+        ys = names[self.y.astype(int)]
+        a = sg.LinearSVC().fit(self.X, ys)
+        b = sg.LinearSVC().fit(self.X, self.y)
+        np.testing.assert_array_equal(a.predict(self.Xt), names[b.predict(self.Xt).astype(int)])
+        with tempfile.TemporaryDirectory() as d, self.assertRaisesRegex(ValueError, "not integers"):
+            a.save(os.path.join(d, "m"))
+
+    def test_bad_parameters_raise_value_error(self):
+        for est in (
+            sg.SVC(kernel="precomputed"),
+            sg.SVC(C=0),
+            sg.SVC(gamma=-1),
+            sg.LinearSVC(penalty="l1"),
+            sg.LinearSVC(loss="hinge", dual=False),
+            sg.LinearSVR(dual=False),
+            sg.LogisticRegression(dual=True),
+            sg.LogisticRegression(solver="lbfgs"),
+            sg.OneClassSVM(nu=2),
+        ):
+            with self.subTest(est=repr(est)), self.assertRaises(ValueError):
+                est.fit(self.X[:50], self.y[:50])
+
+
+if __name__ == "__main__":
+    unittest.main()
