@@ -385,18 +385,30 @@ func TestKernelPredictConsistent(t *testing.T) {
 		for i := range min(te.Len(), 200) {
 			idx, val := sparseRow(te, i)
 			want := core.KernelPrediction(q.SVMType(), q.Labels(), q.DecisionSparse(dec, idx, val), votes)
-			// Batches of int8 models take the blocked path (kernelblock.go):
-			// the same labels, regression values within its float32 rounding.
+			// Batches of int8 models take the blocked path (kernelblock.go),
+			// and so do single rows but for ε-SVR: the same labels, regression
+			// batch values within its float32 rounding, single ones exact.
 			near := func(v float64) bool {
 				return v == want || q.IsRegression() && math.Abs(v-want) <= 1e-5*(1+math.Abs(want))
 			}
-			if got := q.PredictSparse(idx, val); got != want || q.LabelOf(dec) != want || !near(batch[i]) || !near(par[i]) {
+			got := q.PredictSparse(idx, val)
+			if got != want || q.LabelOf(dec) != want || !near(batch[i]) || !near(par[i]) {
 				t.Fatalf("%s row %d: PredictSparse %v, LabelOf %v, PredictBatch %v, parallel %v; want %v",
 					c.name, i, got, q.LabelOf(dec), batch[i], par[i], want)
 			}
 			x := denseRow(te, i, nf)
-			if got := q.PredictDense(x); got != core.KernelPrediction(q.SVMType(), q.Labels(), q.DecisionDense(dec, x), votes) {
+			gotDense := q.PredictDense(x)
+			if gotDense != core.KernelPrediction(q.SVMType(), q.Labels(), q.DecisionDense(dec, x), votes) {
 				t.Fatalf("%s row %d: PredictDense disagrees with DecisionDense", c.name, i)
+			}
+			// A single row and the same row in a batch agree bit for bit
+			// (a dense set's rows are encoded as PredictDense encodes them).
+			single := got
+			if te.IsDense() {
+				single = gotDense
+			}
+			if !q.IsRegression() && (single != batch[i] || par[i] != batch[i]) {
+				t.Fatalf("%s row %d: single-row prediction %v, PredictBatch %v, parallel %v", c.name, i, single, batch[i], par[i])
 			}
 		}
 		for _, width := range []int{nf - 1, nf + 2} {
