@@ -14,8 +14,9 @@ import (
 //
 // so the dot products, the bulk of the work (2·R·l·n FLOPs), are one
 // matrix product: simd.Gemm, a register-blocked, cache-blocked float32
-// micro-kernel over the support vectors packed once, at Init, into
-// simd's panel layout. The kernel function is applied a row of T at a time
+// micro-kernel over the support vectors packed once into simd's panel
+// layout, by the first prediction (kernelPre.blocks; not by Init, so a
+// model that is only trained and written never holds the copy). The kernel function is applied a row of T at a time
 // with the vectorized exp (RBF, simd.ExpRBF with −γ‖sv‖² precomputed) and
 // tanh (sigmoid), and each class pair's coefficient sums are float32 dot
 // products over its two classes' support vectors (simd.Dot). This is how
@@ -28,7 +29,7 @@ import (
 // checks it on every kernel and layout, and labels on every data set in
 // ../shared/data).
 //
-// Memory: Init adds the packed panels, PaddedCols(l)·NumFeatures float32
+// Memory: packing adds the panels, PaddedCols(l)·NumFeatures float32
 // (about as much as dense support vectors take themselves), −γ‖sv‖² (4
 // bytes a support vector) and the coefficients as float32 (half of Coef).
 // A batch keeps one block's kernel values, at most blockScratchBytes, per
@@ -51,7 +52,7 @@ const (
 	packRatio = 2
 )
 
-// kernelBlocks is what Init prepares for blocked prediction.
+// kernelBlocks is what the first prediction prepares for blocked prediction.
 type kernelBlocks struct {
 	nf, l, lp int       // features, support vectors, support vectors padded to whole panels
 	rows      int       // rows a batch block takes
@@ -320,7 +321,7 @@ func (m *KernelModel) PredictCSRBatch(dst []float64, indptr []int64, indices []i
 		s, e := indptr[r], indptr[r+1]
 		return indices[s:e], values[s:e]
 	}
-	b := pre.blk
+	b := pre.blocks(m)
 	if b == nil {
 		for r := range dst {
 			dst[r] = m.PredictSparse(row(r))

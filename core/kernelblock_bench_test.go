@@ -39,7 +39,7 @@ func BenchmarkKernelPredict(b *testing.B) {
 		if err := ref.Init(); err != nil {
 			b.Fatal(err)
 		}
-		ref.pre.blk = nil
+		noBlocks(ref.pre)
 		flops := int64(2 * m.SV.Len() * m.NumFeatures)
 		for _, v := range []struct {
 			name string

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"sync"
 	"testing"
 )
 
@@ -24,9 +25,13 @@ func rowAtATime(t *testing.T, m *KernelModel) *KernelModel {
 	if err := c.Init(); err != nil {
 		t.Fatal(err)
 	}
-	c.pre.blk = nil
+	noBlocks(c.pre)
 	return &c
 }
+
+// noBlocks makes a freshly initialised model predict a row at a time: the
+// lazy pack is marked done with no blocks.
+func noBlocks(pre *kernelPre) { pre.blkOnce.Do(func() {}) }
 
 // decisionBound returns, per decision value of a row, Σ|coef·K| + |ρ| over
 // what it adds (kv are the row's float64 kernel values).
@@ -67,7 +72,7 @@ func rbfCancel(m *KernelModel, xx float64) float64 {
 func checkBlockRow(t *testing.T, name string, m, ref *KernelModel, x []float32, idx []int32, val []float32, sparse bool) {
 	t.Helper()
 	pre, rpre := m.prepared(), ref.prepared()
-	b := pre.blk
+	b := pre.blocks(m)
 	if b == nil {
 		t.Fatalf("%s: model not packed", name)
 	}
@@ -304,7 +309,7 @@ func TestBlockedLabelsSharedData(t *testing.T) {
 			if differ > 0 {
 				t.Errorf("%d of %d labels differ", differ, len(want))
 			}
-			t.Logf("%d rows, %d support vectors, %d features, packed: %v", len(want), m.SV.Len(), m.NumFeatures, m.prepared().blk != nil)
+			t.Logf("%d rows, %d support vectors, %d features, packed: %v", len(want), m.SV.Len(), m.NumFeatures, m.prepared().blocks(m) != nil)
 		})
 	}
 }
@@ -340,6 +345,60 @@ func TestBlockedPredictNoAllocs(t *testing.T) {
 	} {
 		if a := testing.AllocsPerRun(20, f); a != 0 {
 			t.Errorf("%s: %v allocations a call, want 0", name, a)
+		}
+	}
+}
+
+// TestBlocksPackedOnFirstPredict checks that training (Init) leaves the
+// support vectors unpacked, and that goroutines racing to make the first
+// prediction share one packing and get exactly the labels of a copy that
+// packed alone. Under -race it also checks the packing is published
+// safely.
+func TestBlocksPackedOnFirstPredict(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	ds := randomData(r, 300, 12, 3, true)
+	m, _, err := TrainKernel(ds, DefaultKernelParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.prepared().blk != nil {
+		t.Fatal("Init packed the support vectors; want them packed by the first prediction")
+	}
+	seq := *m
+	seq.pre = nil
+	if err := seq.Init(); err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float64, ds.Len())
+	for i := range want {
+		want[i] = seq.PredictDense(ds.DenseRow(i))
+	}
+
+	const workers = 4
+	got := make([][]float64, workers)
+	blks := make([]*kernelBlocks, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			got[w] = make([]float64, ds.Len())
+			for i := range got[w] {
+				got[w][i] = m.PredictDense(ds.DenseRow(i))
+			}
+			blks[w] = m.prepared().blocks(m)
+		})
+	}
+	wg.Wait()
+	if blks[0] == nil {
+		t.Fatal("model not packed after predicting")
+	}
+	for w := range workers {
+		if blks[w] != blks[0] {
+			t.Errorf("worker %d sees another packing", w)
+		}
+		for i, v := range got[w] {
+			if v != want[i] {
+				t.Fatalf("worker %d row %d: label %v, packed alone %v", w, i, v, want[i])
+			}
 		}
 	}
 }

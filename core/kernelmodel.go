@@ -105,11 +105,25 @@ type KernelSubproblem struct {
 
 // kernelPre holds what Init derives from a model's fields for prediction.
 type kernelPre struct {
-	sqnorm  []float64     // sv_i'sv_i of every support vector (RBF)
-	start   []int         // C-SVC: class c's support vectors are start[c]..start[c+1]-1
-	scratch int           // float64 scratch a prediction needs
-	pool    sync.Pool     // *[]float64 of scratch entries, for models too big for the stack
-	blk     *kernelBlocks // blocked prediction (kernelblock.go); nil: a row at a time
+	sqnorm  []float64 // sv_i'sv_i of every support vector (RBF)
+	start   []int     // C-SVC: class c's support vectors are start[c]..start[c+1]-1
+	scratch int       // float64 scratch a prediction needs
+	pool    sync.Pool // *[]float64 of scratch entries, for models too big for the stack
+
+	// blk is the blocked prediction state (kernelblock.go), nil to predict
+	// a row at a time. It is built by the first prediction (blocks), not
+	// by Init: a model that is only trained and written never needs the
+	// packed copy of its support vectors, about as large as they are.
+	blkOnce sync.Once
+	blk     *kernelBlocks
+}
+
+// blocks returns the blocked prediction state of m, packing the support
+// vectors on the first call. Concurrent callers wait for the one packing
+// (sync.Once), and every later call reads the result without allocating.
+func (pre *kernelPre) blocks(m *KernelModel) *kernelBlocks {
+	pre.blkOnce.Do(func() { pre.blk = newKernelBlocks(m, pre) })
+	return pre.blk
 }
 
 // maxStackKernel bounds the scratch (kernel values, decision values and
@@ -272,7 +286,6 @@ func (m *KernelModel) Init() error {
 		b := make([]float64, size)
 		return &b
 	}
-	pre.blk = newKernelBlocks(m, pre)
 	m.pre = pre
 	return nil
 }
@@ -437,7 +450,8 @@ func (m *KernelModel) predictWith(pre *kernelPre, buf []float64) float64 {
 // panics if len(x) != NumFeatures or Init was not called.
 //
 // The predictors (PredictDense, PredictSparse and the batch calls) take the
-// blocked float32 path of kernelblock.go when Init packed the model; their
+// blocked float32 path of kernelblock.go when the model is packed (by
+// the first prediction); their
 // decision values then agree with DecisionDense's float64 ones to about
 // 1e-6 of Σ|coef·K| (labels may differ only on such near-ties).
 func (m *KernelModel) PredictDense(x []float32) float64 {
@@ -445,8 +459,8 @@ func (m *KernelModel) PredictDense(x []float32) float64 {
 	if len(x) != m.NumFeatures {
 		panic(fmt.Sprintf("core: KernelModel.PredictDense: row has %d features, model %d", len(x), m.NumFeatures))
 	}
-	if pre.blk != nil {
-		return m.blockPredict(pre.blk, x, nil, nil, false)
+	if b := pre.blocks(m); b != nil {
+		return m.blockPredict(b, x, nil, nil, false)
 	}
 	if pre.scratch <= maxStackKernel {
 		var buf [maxStackKernel]float64
@@ -467,8 +481,8 @@ func (m *KernelModel) PredictSparse(index []int32, value []float32) float64 {
 	if len(index) != len(value) {
 		panic("core: KernelModel.PredictSparse: index and value lengths differ")
 	}
-	if pre.blk != nil {
-		return m.blockPredict(pre.blk, nil, index, value, true)
+	if b := pre.blocks(m); b != nil {
+		return m.blockPredict(b, nil, index, value, true)
 	}
 	if pre.scratch <= maxStackKernel {
 		var buf [maxStackKernel]float64
@@ -492,7 +506,7 @@ func (m *KernelModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	}
 	rows := len(x) / n
 	dst = dst[:rows]
-	if b := m.prepared().blk; b != nil {
+	if b := m.prepared().blocks(m); b != nil {
 		m.blockPredictMatrix(b, dst, x)
 		return dst
 	}
@@ -522,8 +536,8 @@ func (m *KernelModel) PredictBatchParallel(dst []float64, ds *Dataset, workers i
 	pre := m.prepared()
 	dst = dst[:ds.Len()]
 	chunk := 64 // rows a worker takes at a time
-	if pre.blk != nil {
-		chunk = pre.blk.rows
+	if b := pre.blocks(m); b != nil {
+		chunk = b.rows
 	}
 	ParallelChunks(len(dst), chunk, workers, func(from, to int) { m.predictRows(dst, ds, from, to) })
 	return dst
@@ -531,7 +545,7 @@ func (m *KernelModel) PredictBatchParallel(dst []float64, ds *Dataset, workers i
 
 // predictRows predicts rows [from, to) of ds into dst[from:to].
 func (m *KernelModel) predictRows(dst []float64, ds *Dataset, from, to int) {
-	if b := m.prepared().blk; b != nil {
+	if b := m.prepared().blocks(m); b != nil {
 		m.blockPredictRows(b, dst, ds, from, to)
 		return
 	}
@@ -552,8 +566,8 @@ func (m *KernelModel) predictRows(dst []float64, ds *Dataset, from, to int) {
 // their extra features only in RBF's ‖x‖², as for sparse rows.
 func (m *KernelModel) predictDenseAnyWidth(x []float32) float64 {
 	pre := m.prepared()
-	if pre.blk != nil {
-		return m.blockPredict(pre.blk, x, nil, nil, false)
+	if b := pre.blocks(m); b != nil {
+		return m.blockPredict(b, x, nil, nil, false)
 	}
 	bp := pre.pool.Get().(*[]float64)
 	m.kernelDense(*bp, x, pre)

@@ -32,6 +32,9 @@ func TestExpFast(t *testing.T) {
 		if want > 1e-300 && math.Abs(got-want) > 8e-16*want {
 			t.Fatalf("expFast(%v) = %v, math.Exp %v: relative error %.3g", v, got, want, (got-want)/want)
 		}
+		if f := float32(got); dst[i] != f && !(math.IsNaN(float64(f)) && math.IsNaN(float64(dst[i]))) {
+			t.Fatalf("expBatch32 at %v = %v, float32(expFast) %v: the batch and the scalar differ", v, dst[i], f)
+		}
 		if dst[i] != float32(want) {
 			mismatch++
 			if d := math.Abs(float64(dst[i]) - float64(float32(want))); d > 1.2e-7*want {

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/simd"
+)
 
 // SMO-type decomposition for the kernel SVM duals.
 //
@@ -566,31 +570,11 @@ func (s *smo) selectPair() (i, j int, Qi []float32) {
 	}
 	n := s.activeSize
 	Qi = s.getQ(i, n)
-	yi := float64(s.y[i])
-	QDi := s.QD[i]
-	M := math.Inf(1)
-	best := math.Inf(1)
-	j = -1
-	// Equal lengths let the compiler drop bounds checks.
-	G, ny, sets, QD, Qi := s.G[:n], s.ny[:n], s.sets[:n], s.QD[:n], Qi[:n]
-	for t, g := range G {
-		if sets[t]&inLowSet == 0 {
-			continue
-		}
-		v := ny[t] * g // −y_t G_t
-		M = min(M, v)
-		b := m - v // b_it
-		if b <= 0 {
-			continue
-		}
-		a := QDi + QD[t] + 2*yi*ny[t]*float64(Qi[t]) // −2 y_i y_t Q_it
-		if a <= 0 {
-			a = smoTau
-		}
-		if obj := -b * b / a; obj <= best {
-			best, j = obj, t
-		}
-	}
+	// Over I_low: M = min −y_t G_t, and j minimising −b_it²/a_it with
+	// b_it = m − (−y_t G_t) > 0, a_it = Q_ii + Q_tt − 2 y_i y_t Q_it (smoTau
+	// where ≤ 0). Vectorized (simd.SelectJ) with the scalar loop's
+	// roundings and its last-index tie-breaking, so j is LIBSVM's.
+	M, j := simd.SelectJ(s.G[:n], s.ny[:n], s.QD[:n], Qi[:n], s.sets[:n], inLowSet, m, s.QD[i], 2*float64(s.y[i]), smoTau)
 	if m-M <= s.eps {
 		return i, -1, Qi
 	}
@@ -659,18 +643,11 @@ func (s *smo) update(i, j int, Qi []float32) {
 	dI, dJ := s.alpha[i]-oldI, s.alpha[j]-oldJ
 	n := s.activeSize
 	s.stale = s.stale || n < s.l
-	// Equal lengths let the compiler drop bounds checks. The loop also
-	// finds the next selectPair's i (maxUp), on the values it writes.
-	G, Qi, Qj, ny, sets := s.G[:n], Qi[:n], Qj[:n], s.ny[:n], s.sets[:n]
-	m, next := math.Inf(-1), -1
-	for t, g := range G {
-		g += float64(Qi[t])*dI + float64(Qj[t])*dJ
-		G[t] = g
-		if v := ny[t] * g; v >= m && sets[t]&inUpSet != 0 {
-			m, next = v, t
-		}
-	}
-	s.nextM, s.nextI = m, next
+	// G_t += Q_ti Δα_i + Q_tj Δα_j on the active set; the same pass finds
+	// the next selectPair's i (maxUp) on the values it writes. Vectorized
+	// (simd.GradStepMaxUp) with the scalar loop's roundings and its
+	// last-index tie-breaking, so the iterates are LIBSVM's.
+	s.nextM, s.nextI = simd.GradStepMaxUp(s.G[:n], Qi[:n], Qj[:n], dI, dJ, s.ny[:n], s.sets[:n], inUpSet)
 
 	// Gbar sums C_t Q_:t over variables at their upper bound, on all l.
 	if (statusI == upperBound) != (s.alphaStatus[i] == upperBound) {

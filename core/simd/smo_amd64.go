@@ -1,0 +1,92 @@
+package simd
+
+import "math"
+
+// gradStepMaxUpAVX512 runs GradStepMaxUp on the first n elements, n a
+// multiple of 8, eight float64 lanes at a time, and writes each lane's
+// maximum (float64 bits) to out[0:8] and its last index attaining it to
+// out[8:16] (−Inf and −1 for a lane that saw no set element).
+//
+//go:noescape
+func gradStepMaxUpAVX512(G *float64, qi, qj *float32, di, dj float64, ny *float64, sets *uint8, mask uint64, n int, out *[16]int64)
+
+func gradStepMaxUp(G []float64, qi, qj []float32, di, dj float64, ny []float64, sets []uint8, mask uint8) (float64, int) {
+	m, i, from := math.Inf(-1), -1, 0
+	if n8 := len(G) &^ 7; level == AVX512 && n8 > 0 {
+		var out [16]int64
+		gradStepMaxUpAVX512(&G[0], &qi[0], &qj[0], di, dj, &ny[0], &sets[0], uint64(mask), n8, &out)
+		var vals [8]float64
+		for l := range vals {
+			vals[l] = math.Float64frombits(uint64(out[l]))
+		}
+		m, i = reduceMaxLast(vals[:], out[8:])
+		from = n8
+	}
+	return gradStepMaxUpPortable(G, qi, qj, di, dj, ny, sets, mask, from, m, i)
+}
+
+// selectJAVX512 runs SelectJ on the first n elements, n a multiple of 8,
+// and writes per lane: the minimum of v (float64 bits, out[0:8]; VMINPD,
+// which does not keep NaN), the best objective (out[8:16]) and its last
+// index (out[16:24], −1 for none), and in out[24] a nonzero value when a
+// v in I_low was NaN.
+//
+//go:noescape
+func selectJAVX512(G, ny, QD *float64, qi *float32, sets *uint8, mask uint64, n int, m, QDi, c2, tau float64, out *[25]int64)
+
+func selectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi, c2, tau float64) (float64, int) {
+	M, best, j, from := math.Inf(1), math.Inf(1), -1, 0
+	if n8 := len(G) &^ 7; level == AVX512 && n8 > 0 {
+		var out [25]int64
+		selectJAVX512(&G[0], &ny[0], &QD[0], &qi[0], &sets[0], uint64(mask), n8, m, QDi, c2, tau, &out)
+		var vals [8]float64
+		for l := range vals {
+			M = min(M, math.Float64frombits(uint64(out[l])))
+			vals[l] = math.Float64frombits(uint64(out[8+l]))
+		}
+		if out[24] != 0 {
+			M = math.NaN()
+		}
+		best, j = reduceMinLast(vals[:], out[16:24], best, j)
+		from = n8
+	}
+	M, _, j = selectJPortable(G, ny, QD, qi, sets, mask, m, QDi, c2, tau, from, M, best, j)
+	return M, j
+}
+
+// rbfArgsAVX2 runs RBFArgs on count rows (count > 0, n = len(x) > 0; the
+// caller checked every row index).
+//
+//go:noescape
+func rbfArgsAVX2(a, x *float64, data *float32, rows *int32, sq *float64, sqi, gam float64, n, count int)
+
+func rbfArgs(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g float64) {
+	if (level == AVX2 || level == AVX512) && len(rows) > 0 && len(x) > 0 {
+		rbfArgsAVX2(&a[0], &x[0], &data[0], &rows[0], &sq[0], sqi, g, len(x), len(rows))
+		return
+	}
+	rbfArgsPortable(a, x, data, rows, sq, sqi, g)
+}
+
+// expTo32AVX512 runs ExpTo32's fast formula on the first n elements, n a
+// multiple of 8, whatever their range, and returns nonzero when some x was
+// outside [−708, 700] or NaN (those elements then need math.Exp).
+//
+//go:noescape
+func expTo32AVX512(dst *float32, x *float64, n int, c *[12]float64, table *[32]float64) int
+
+func expTo32(dst []float32, x []float64) {
+	n8 := len(x) &^ 7
+	if level != AVX512 || n8 == 0 {
+		expTo32Portable(dst, x)
+		return
+	}
+	if expTo32AVX512(&dst[0], &x[0], n8, &expTo32Const, &expTo32Table) != 0 {
+		for t, v := range x[:n8] {
+			if !(v >= expTo32Const[10] && v <= expTo32Const[11]) {
+				dst[t] = float32(math.Exp(v))
+			}
+		}
+	}
+	expTo32Portable(dst[n8:], x[n8:])
+}

@@ -1,0 +1,297 @@
+#include "textflag.h"
+
+// iota8: the lane numbers 0..7 as int64.
+DATA iota8<>+0(SB)/8, $0
+DATA iota8<>+8(SB)/8, $1
+DATA iota8<>+16(SB)/8, $2
+DATA iota8<>+24(SB)/8, $3
+DATA iota8<>+32(SB)/8, $4
+DATA iota8<>+40(SB)/8, $5
+DATA iota8<>+48(SB)/8, $6
+DATA iota8<>+56(SB)/8, $7
+GLOBL iota8<>(SB), RODATA|NOPTR, $64
+
+// func gradStepMaxUpAVX512(G *float64, qi, qj *float32, di, dj float64, ny *float64, sets *uint8, mask uint64, n int, out *[16]int64)
+// Eight float64 lanes a step: G += cvt(qi)·di + cvt(qj)·dj (VMULPD,
+// VMULPD, VADDPD, VADDPD: the scalar loop's roundings, no FMA), v = ny·G,
+// and per lane the running maximum of v over set elements with the index
+// of the last v ≥ maximum (VCMPPD GE_OQ: NaN never wins), kept by masked
+// moves. n is a multiple of 8.
+TEXT ·gradStepMaxUpAVX512(SB), NOSPLIT, $0-80
+	MOVQ G+0(FP), SI
+	MOVQ qi+8(FP), R8
+	MOVQ qj+16(FP), R9
+	VBROADCASTSD di+24(FP), Z20
+	VBROADCASTSD dj+32(FP), Z21
+	MOVQ ny+40(FP), R10
+	MOVQ sets+48(FP), R11
+	VPBROADCASTQ mask+56(FP), Z22
+	MOVQ n+64(FP), CX
+	MOVQ out+72(FP), DI
+
+	// Z0: lane maxima (−Inf), Z1: their indices (−1), Z2: this step's
+	// indices (0..7), Z3: 8 in every lane.
+	MOVQ $0xfff0000000000000, AX
+	VPBROADCASTQ AX, Z0
+	VPTERNLOGQ $0xff, Z1, Z1, Z1
+	MOVQ $8, AX
+	VPBROADCASTQ AX, Z3
+	VMOVDQU64 iota8<>(SB), Z2
+	XORQ AX, AX
+
+loop:
+	CMPQ CX, AX
+	JLE  done
+	VCVTPS2PD (R8)(AX*4), Z4
+	VCVTPS2PD (R9)(AX*4), Z5
+	VMULPD    Z20, Z4, Z4
+	VMULPD    Z21, Z5, Z5
+	VADDPD    Z5, Z4, Z4
+	VADDPD    (SI)(AX*8), Z4, Z4
+	VMOVUPD   Z4, (SI)(AX*8)
+	VMULPD    (R10)(AX*8), Z4, Z6
+	VPMOVZXBQ (R11)(AX*1), Z7
+	VPTESTMQ  Z22, Z7, K1
+	VCMPPD    $0x1d, Z0, Z6, K1, K2
+	VMOVAPD   Z6, K2, Z0
+	VMOVDQA64 Z2, K2, Z1
+	VPADDQ    Z3, Z2, Z2
+	ADDQ      $8, AX
+	JMP       loop
+
+done:
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 Z1, 64(DI)
+	VZEROUPPER
+	RET
+
+// func selectJAVX512(G, ny, QD *float64, qi *float32, sets *uint8, mask uint64, n int, m, QDi, c2, tau float64, out *[25]int64)
+// Eight float64 lanes a step, the scalar loop's operations in its order
+// (no FMA): K1 = I_low, v = ny·G, lane minima of v (masked VMINPD) and a
+// NaN flag (K5), b = m − v, K2 = K1 ∧ ¬(b ≤ 0), a = (QDi + QD) + (c2·ny)·qi
+// with tau where a ≤ 0, obj = (−b·b)/a (sign flip of b·b, exact), and per
+// lane the minimum obj with the last index of obj ≤ minimum (LE_OQ: NaN
+// never wins), kept by masked moves. n is a multiple of 8.
+TEXT ·selectJAVX512(SB), NOSPLIT, $0-96
+	MOVQ G+0(FP), SI
+	MOVQ ny+8(FP), R8
+	MOVQ QD+16(FP), R9
+	MOVQ qi+24(FP), R10
+	MOVQ sets+32(FP), R11
+	VPBROADCASTQ mask+40(FP), Z24
+	MOVQ n+48(FP), CX
+	VBROADCASTSD m+56(FP), Z20
+	VBROADCASTSD QDi+64(FP), Z21
+	VBROADCASTSD c2+72(FP), Z22
+	VBROADCASTSD tau+80(FP), Z23
+	MOVQ out+88(FP), DI
+
+	MOVQ $0x8000000000000000, AX
+	VPBROADCASTQ AX, Z25 // the sign bit
+	VPXORQ Z26, Z26, Z26 // +0
+	MOVQ $0x7ff0000000000000, AX
+	VPBROADCASTQ AX, Z0  // lane minima of v: +Inf
+	VMOVDQA64 Z0, Z2     // lane best objectives: +Inf
+	VPTERNLOGQ $0xff, Z3, Z3, Z3 // their indices: −1
+	VMOVDQU64 iota8<>(SB), Z4
+	MOVQ $8, AX
+	VPBROADCASTQ AX, Z5
+	KXORB K5, K5, K5
+	XORQ AX, AX
+
+sjloop:
+	CMPQ CX, AX
+	JLE  sjdone
+	VPMOVZXBQ (R11)(AX*1), Z7
+	VPTESTMQ  Z24, Z7, K1
+	VMOVUPD   (SI)(AX*8), Z8
+	VMULPD    (R8)(AX*8), Z8, Z8 // v
+	VMINPD    Z8, Z0, K1, Z0
+	VCMPPD    $0x03, Z8, Z8, K1, K3 // UNORD_Q: v is NaN
+	KORB      K3, K5, K5
+	VSUBPD    Z8, Z20, Z9 // b = m − v
+	VCMPPD    $0x06, Z26, Z9, K1, K2 // NLE_UQ: ¬(b ≤ 0)
+	VCVTPS2PD (R10)(AX*4), Z10
+	VMULPD    (R8)(AX*8), Z22, Z11 // c2·ny
+	VMULPD    Z11, Z10, Z10
+	VADDPD    (R9)(AX*8), Z21, Z12 // QDi + QD
+	VADDPD    Z10, Z12, Z12 // a
+	VCMPPD    $0x12, Z26, Z12, K4 // LE_OQ: a ≤ 0
+	VMOVAPD   Z23, K4, Z12
+	VMULPD    Z9, Z9, Z13
+	VPXORQ    Z25, Z13, Z13 // −b·b
+	VDIVPD    Z12, Z13, Z13 // obj
+	VCMPPD    $0x12, Z2, Z13, K2, K6 // LE_OQ: obj ≤ best
+	VMOVAPD   Z13, K6, Z2
+	VMOVDQA64 Z4, K6, Z3
+	VPADDQ    Z5, Z4, Z4
+	ADDQ      $8, AX
+	JMP       sjloop
+
+sjdone:
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 Z2, 64(DI)
+	VMOVDQU64 Z3, 128(DI)
+	KMOVB     K5, AX
+	MOVQ      AX, 192(DI)
+	VZEROUPPER
+	RET
+
+// func rbfArgsAVX2(a, x *float64, data *float32, rows *int32, sq *float64, sqi, gam float64, n, count int)
+// A row at a time: Y0's four lanes are s0..s3, each step adding
+// cvt(y[k:k+4])·x[k:k+4] (VMULPD then VADDPD: the scalar roundings); the
+// n mod 4 last features go to s0 alone (scalar ops on X0's low lane,
+// which keep s1 in its high lane); then (s0+s1)+(s2+s3), doubled by a sum
+// (exact), subtracted from sqi + sq[row], 0 where < 0 (LT_OQ: NaN and −0
+// stay, as in the scalar code), times gam.
+TEXT ·rbfArgsAVX2(SB), NOSPLIT, $0-72
+	MOVQ   a+0(FP), DI
+	MOVQ   x+8(FP), SI
+	MOVQ   data+16(FP), R8
+	MOVQ   rows+24(FP), R9
+	MOVQ   sq+32(FP), R10
+	VMOVSD sqi+40(FP), X14
+	VMOVSD gam+48(FP), X15
+	MOVQ   n+56(FP), R11
+	MOVQ   count+64(FP), CX
+	MOVQ   R11, R12
+	SHRQ   $2, R12 // steps of four features
+	VXORPD X13, X13, X13
+	XORQ   BX, BX
+
+rarow:
+	CMPQ     BX, CX
+	JGE      radone
+	MOVLQSX  (R9)(BX*4), AX
+	VMOVSD   (R10)(AX*8), X12 // sq[row]
+	IMULQ    R11, AX
+	LEAQ     (R8)(AX*4), DX // &y[0]
+	MOVQ     SI, R13        // &x[0]
+	VXORPD   Y0, Y0, Y0
+	MOVQ     R12, AX
+
+rablk:
+	TESTQ     AX, AX
+	JZ        rarest
+	VCVTPS2PD (DX), Y1
+	VMULPD    (R13), Y1, Y1
+	VADDPD    Y1, Y0, Y0
+	ADDQ      $16, DX
+	ADDQ      $32, R13
+	DECQ      AX
+	JMP       rablk
+
+rarest:
+	VEXTRACTF128 $1, Y0, X2 // s2, s3
+	MOVQ         R11, AX
+	ANDQ         $3, AX
+
+ratail:
+	TESTQ     AX, AX
+	JZ        rareduce
+	VCVTSS2SD (DX), X3, X3
+	VMULSD    (R13), X3, X3
+	VADDSD    X3, X0, X0 // s0 += x[k]·y[k]; s1 stays in the high lane
+	ADDQ      $4, DX
+	ADDQ      $8, R13
+	DECQ      AX
+	JMP       ratail
+
+rareduce:
+	VPERMILPD $1, X0, X4
+	VADDSD    X4, X0, X0 // s0 + s1
+	VPERMILPD $1, X2, X5
+	VADDSD    X5, X2, X2 // s2 + s3
+	VADDSD    X2, X0, X0
+	VADDSD    X0, X0, X0   // 2·dot
+	VADDSD    X12, X14, X6 // sqi + sq[row]
+	VSUBSD    X0, X6, X6
+	VCMPSD    $0x11, X13, X6, X7 // LT_OQ: d < 0
+	VANDNPD   X6, X7, X6
+	VMULSD    X15, X6, X6
+	VMOVSD    X6, (DI)(BX*8)
+	INCQ      BX
+	JMP       rarow
+
+radone:
+	VZEROUPPER
+	RET
+
+// func expTo32AVX512(dst *float32, x *float64, n int, c *[12]float64, table *[32]float64) int
+// Eight float64 lanes a step, expTo32Portable's operations in its order
+// (VMULPD/VADDPD/VSUBPD, no FMA): kd = x·c0 + c1 (its low bits are k),
+// r = (x − (kd−c1)·c2) − (kd−c1)·c3, Horner's p, 2^(int32(k)>>5) built in
+// the exponent bits, table[k&31] gathered, e = (table·p)·scale rounded to
+// float32 (VCVTPD2PS, round to nearest even as Go's conversion). K7
+// collects the lanes outside [c10, c11] (or NaN) for the return value.
+TEXT ·expTo32AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), DX
+	MOVQ table+32(FP), R8
+	VBROADCASTSD 0(DX), Z20
+	VBROADCASTSD 8(DX), Z21
+	VBROADCASTSD 16(DX), Z22
+	VBROADCASTSD 24(DX), Z23
+	VBROADCASTSD 32(DX), Z24
+	VBROADCASTSD 40(DX), Z25
+	VBROADCASTSD 48(DX), Z26
+	VBROADCASTSD 56(DX), Z27
+	VBROADCASTSD 64(DX), Z28
+	VBROADCASTSD 72(DX), Z29
+	VBROADCASTSD 80(DX), Z30
+	VBROADCASTSD 88(DX), Z31
+	MOVQ $1023, AX
+	VPBROADCASTQ AX, Z18
+	MOVQ $31, AX
+	VPBROADCASTQ AX, Z19
+	KXORB K7, K7, K7
+	XORQ AX, AX
+
+exloop:
+	CMPQ CX, AX
+	JLE  exdone
+	VMOVUPD (SI)(AX*8), Z0
+	VCMPPD  $0x1d, Z30, Z0, K1     // GE_OQ: x ≥ −708
+	VCMPPD  $0x12, Z31, Z0, K1, K2 // LE_OQ: and x ≤ 700
+	KNOTB   K2, K3
+	KORB    K3, K7, K7
+	VMULPD  Z20, Z0, Z1
+	VADDPD  Z21, Z1, Z1 // kd, bits hold k
+	VSUBPD  Z21, Z1, Z2 // kd − shift
+	VMULPD  Z22, Z2, Z3
+	VSUBPD  Z3, Z0, Z3  // x − kd·hi
+	VMULPD  Z23, Z2, Z4
+	VSUBPD  Z4, Z3, Z3  // r
+	VMULPD  Z24, Z3, Z5
+	VADDPD  Z25, Z5, Z5
+	VMULPD  Z5, Z3, Z5
+	VADDPD  Z26, Z5, Z5
+	VMULPD  Z5, Z3, Z5
+	VADDPD  Z27, Z5, Z5
+	VMULPD  Z5, Z3, Z5
+	VADDPD  Z28, Z5, Z5
+	VMULPD  Z5, Z3, Z5
+	VADDPD  Z29, Z5, Z5
+	VMULPD  Z5, Z3, Z5
+	VADDPD  Z29, Z5, Z5 // p
+	VPSLLQ  $32, Z1, Z6
+	VPSRAQ  $37, Z6, Z6 // int64(int32(k) >> 5)
+	VPADDQ  Z18, Z6, Z6
+	VPSLLQ  $52, Z6, Z6 // scale
+	VPANDQ  Z19, Z1, Z7 // k & 31
+	KXNORB  K4, K4, K4
+	VGATHERQPD (R8)(Z7*8), K4, Z8
+	VMULPD  Z5, Z8, Z8
+	VMULPD  Z6, Z8, Z8
+	VCVTPD2PS Z8, Y9
+	VMOVUPS Y9, (DI)(AX*4)
+	ADDQ    $8, AX
+	JMP     exloop
+
+exdone:
+	KMOVB   K7, AX
+	MOVQ    AX, ret+40(FP)
+	VZEROUPPER
+	RET
