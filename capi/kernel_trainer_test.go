@@ -72,7 +72,7 @@ func TestKernelTrainerWarmRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.kernel == nil || h.trainer != nil {
+	if h.trainer.Syntax() != core.SyntaxKernel {
 		t.Fatal("-t 2 did not make a kernel trainer")
 	}
 	if err := addDense(h, labels[:200], x[:200*nf], 200, nf); err != nil {
@@ -88,7 +88,7 @@ func TestKernelTrainerWarmRemove(t *testing.T) {
 	if err := remove(h, del); err != nil {
 		t.Fatal(err)
 	}
-	if h.kdual.Gradient != nil {
+	if h.dual.Kernel.Gradient != nil {
 		t.Error("the gradient survived removing rows")
 	}
 	if err := addDense(h, labels[200:], x[200*nf:], 20, nf); err != nil {
@@ -162,17 +162,44 @@ func TestKernelTrainerOptions(t *testing.T) {
 		{"-s 3", false}, {"-s 1 -n 2", false}, {"-c 10 -B 1", false},
 		{"-t 0", true}, {"-s 3 -t 2 -p 0.1", true}, {"-g 0.5", true}, {"-h 0", true},
 		{"-b 1", true}, {"-m 1", true}, {"-s 2 -t 2 -n 0.3", true}, {"-d 2 -r 1 -t 1", true},
+		{"-syntax kernel -s 3", true}, {"-syntax kernel", true}, {"-syntax linear -s 3", false},
+		{"-syntax auto -t 0", true},
 	} {
 		h, err := newTrainer(c.options, 10, 4, 0)
 		if err != nil {
 			t.Errorf("%q: %v", c.options, err)
 			continue
 		}
-		if got := h.kernel != nil; got != c.kernel || (h.trainer != nil) == got {
+		if got := h.trainer.Syntax() == core.SyntaxKernel; got != c.kernel {
 			t.Errorf("%q: kernel trainer %v, want %v", c.options, got, c.kernel)
 		}
 	}
-	for _, bad := range []string{"-t 9", "-t 2 -v 5", "-t 2 -c 0", "-t 2 -s 7", "-g 1 -B 1", "-t 2 file"} {
+	// -s 3 is L1-loss SVC in LIBLINEAR's syntax, ε-SVR in svm-train's.
+	// Fitted on four rows of two classes: an ε-SVR kernel model for
+	// the one, an L1-loss SVC linear model for the other.
+	fitted := func(options string) core.Model {
+		t.Helper()
+		h, err := newTrainer(options, 10, 2, 0)
+		if err != nil {
+			t.Fatalf("%q: %v", options, err)
+		}
+		if err := addDense(h, []float64{1, -1, 1, -1}, []float32{1, 0, -1, 0, 2, 1, -2, 1}, 4, 2); err != nil {
+			t.Fatal(err)
+		}
+		m, err := fit(h)
+		if err != nil {
+			t.Fatalf("%q: %v", options, err)
+		}
+		return m
+	}
+	if info := fitted("-syntax kernel -s 3").Info(); info.Kind != core.KindKernel || info.Task != core.TaskRegression {
+		t.Errorf("-syntax kernel -s 3: a %s %v model, want a kernel regression (epsilon-SVR) one", info.Kind, info.Task)
+	}
+	if m, ok := fitted("-s 3").(*core.LinearModel); !ok || m.Solver != core.L1LossSVCDual {
+		t.Errorf("-s 3: %T, want a linear model of L1-loss SVC (dual)", m)
+	}
+	for _, bad := range []string{"-t 9", "-t 2 -v 5", "-t 2 -c 0", "-t 2 -s 7", "-g 1 -B 1", "-t 2 file",
+		"-syntax linear -t 2", "-syntax kernel -B 1", "-syntax svm", "-syntax", "-s 1 -syntax kernel"} {
 		_, err := newTrainer(bad, 10, 4, 0)
 		if err == nil || statusOf(err) != statusInvalidArgument {
 			t.Errorf("%q: %v, want SVMGO_E_INVALID_ARGUMENT", bad, err)

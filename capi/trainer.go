@@ -20,49 +20,25 @@ type trainerHandle struct {
 	mu          sync.Mutex
 	numFeatures int
 	ds          *core.Dataset
-	// Exactly one of trainer and kernel is set: the options chose
-	// LIBLINEAR's or LIBSVM's syntax (core.KernelSyntax).
-	trainer *core.LinearTrainer
-	kernel  *core.KernelTrainer
-	// dual (kdual for a kernel trainer) holds the last fit's dual
-	// variables for the rows then held: a prefix of the rows now held,
-	// since rows are appended at the end and removed from both alike. Rows
-	// added since start at zero.
-	dual  *core.LinearDual
-	kdual *core.KernelDual
-	// start is the last linear fit's w, the primal start of the next (see
-	// core.LinearTrainer.TrainFrom): better than w rebuilt from dual.
-	start *core.LinearPrimal
+	// trainer is linear or kernel as the options chose LIBLINEAR's or
+	// LIBSVM's syntax (core.ParseTrainOptions).
+	trainer core.Trainer
+	// dual holds the last fit's dual state for the rows then held: a
+	// prefix of the rows now held, since rows are appended at the end and
+	// removed from both alike. Rows added since start at zero
+	// (core.Dual.Extended).
+	dual *core.Dual
 }
 
 // newTrainer parses options (the command line's train options, split at
 // white space) and allocates a trainer for the given capacity: dense rows
 // when capNonzeros is 0, sparse ones otherwise.
 func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trainerHandle, error) {
-	args := strings.Fields(options)
-	var (
-		kernel     bool
-		lp         core.LinearParams
-		kp         core.KernelParams
-		crossValid int
-		rest       []string
-		err        error
-	)
-	if kernel = core.KernelSyntax(args); kernel {
-		var o core.KernelOptions
-		o, rest, err = core.ParseKernelOptions(args)
-		kp, crossValid = o.Params, o.CrossValidation
-	} else {
-		var o core.LinearOptions
-		o, rest, err = core.ParseLinearOptions(args)
-		// -s 1 and -s 12 retrain through their primal twins (-twin 0
-		// opts out): a warm-started Newton method is what pays here.
-		lp, crossValid = o.Incremental(), o.CrossValidation
-	}
+	o, rest, err := core.ParseTrainOptions(strings.Fields(options), core.SyntaxAuto)
 	switch {
 	case err != nil:
 		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
-	case crossValid != 0:
+	case o.CrossValidation() != 0:
 		return nil, errorf(statusInvalidArgument, "options %q: -v (cross-validation) is a command-line option, not a trainer's", options)
 	case len(rest) > 0:
 		return nil, errorf(statusInvalidArgument, "options %q: %q is not an option", options, rest[0])
@@ -85,11 +61,12 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 	} else {
 		h.ds = core.NewSparse(int(capRows), int(capNonzeros), int(numFeatures))
 	}
-	if kernel {
-		h.kernel, err = core.NewKernelTrainer(kp, int(capRows), int(numFeatures))
-	} else {
-		h.trainer, err = core.NewLinearTrainer(lp, int(capRows), int(numFeatures))
+	if !o.IsKernel() {
+		// -s 1 and -s 12 retrain through their primal twins (-twin 0
+		// opts out): a warm-started Newton method is what pays here.
+		o.Linear.Params = o.Linear.Incremental()
 	}
+	h.trainer, err = core.NewTrainer(o, int(capRows), int(numFeatures))
 	if err != nil {
 		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
 	}
@@ -203,17 +180,7 @@ func appendError(h *trainerHandle, err error, r, rows int) error {
 // remove removes the rows at the given positions from the rows and from
 // the last fit's dual variables.
 func remove(h *trainerHandle, rows []int) error {
-	var alpha [][]float64
-	switch {
-	case h.dual != nil:
-		alpha = h.dual.Alpha
-	case h.kdual != nil:
-		alpha = h.kdual.Alpha
-	}
-	held := 0
-	if len(alpha) > 0 {
-		held = len(alpha[0])
-	}
+	held := h.dual.Rows()
 	if err := h.ds.DeleteRows(rows); err != nil {
 		return err
 	}
@@ -227,72 +194,37 @@ func remove(h *trainerHandle, rows []int) error {
 			inDual = append(inDual, r)
 		}
 	}
-	if h.kdual != nil {
-		return h.kdual.DeleteRows(inDual)
-	}
 	return h.dual.DeleteRows(inDual)
 }
 
-// fitPredictor fits h's model, linear or kernel, as fit and fitKernel do.
-func fitPredictor(h *trainerHandle) (core.Model, error) {
-	if h.kernel != nil {
-		m, err := fitKernel(h)
-		if err != nil {
-			return nil, err
-		}
-		return m, nil
-	}
-	m, err := fit(h)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// fitKernel is fit for a kernel trainer. The last fit's gradient is
-// passed on with the dual: it stays usable while rows were only appended
-// (KernelDual.DeleteRows drops it when rows go), which spares the warm
-// run rebuilding it.
-func fitKernel(h *trainerHandle) (*core.KernelModel, error) {
-	l := h.ds.Len()
-	var warm *core.KernelDual
-	if d := h.kdual; d != nil {
-		warm = &core.KernelDual{SVMType: d.SVMType, Pairs: d.Pairs, Alpha: make([][]float64, len(d.Alpha)), Gradient: d.Gradient}
-		for k, a := range d.Alpha {
-			warm.Alpha[k] = append(a[:len(a):len(a)], make([]float64, l-len(a))...)
-		}
-	}
-	m, dual, err := h.kernel.Train(h.ds, warm)
-	if err != nil {
-		return nil, err
-	}
-	h.kdual = dual
-	// As widen does for a linear model: sparse support vectors meet no
-	// feature past their own, so the model takes the trainer's width as
-	// is (its pre-computed state depends only on the support vectors).
-	if !m.SV.IsDense() && m.NumFeatures < h.numFeatures {
-		m.NumFeatures = h.numFeatures
-	}
-	return m, nil
-}
-
-// fit trains on the rows held, warm-started from the last fit, and keeps
-// the new dual variables for the next.
-func fit(h *trainerHandle) (*core.LinearModel, error) {
-	l := h.ds.Len()
-	var warm *core.LinearDual
+// fit trains on the rows held, warm-started from the last fit (its α
+// extended to the rows added since, a linear model's w, a kernel run's
+// gradient, which stays usable while rows were only appended: deleting
+// rows drops it), and keeps the new dual state for the next. The model
+// takes the trainer's width (widen).
+func fit(h *trainerHandle) (core.Model, error) {
+	var warm *core.Dual
 	if h.dual != nil {
-		warm = &core.LinearDual{Labels: h.dual.Labels, Alpha: make([][]float64, len(h.dual.Alpha))}
-		for k, a := range h.dual.Alpha {
-			warm.Alpha[k] = append(a[:len(a):len(a)], make([]float64, l-len(a))...)
-		}
+		warm = h.dual.Extended(h.ds.Len())
 	}
-	m, dual, err := h.trainer.TrainFrom(h.ds, warm, h.start)
+	m, dual, err := h.trainer.Train(h.ds, warm)
 	if err != nil {
 		return nil, err
 	}
-	h.dual, h.start = dual, core.PrimalOf(m)
-	return widen(m, h.numFeatures), nil
+	h.dual = dual
+	switch m := m.(type) {
+	case *core.LinearModel:
+		return widen(m, h.numFeatures), nil
+	case *core.KernelModel:
+		// As widen does for a linear model: sparse support vectors meet
+		// no feature past their own, so the model takes the trainer's
+		// width as is (its pre-computed state depends only on the
+		// support vectors).
+		if !m.SV.IsDense() && m.NumFeatures < h.numFeatures {
+			m.NumFeatures = h.numFeatures
+		}
+	}
+	return m, nil
 }
 
 // widen returns m with n features, the trainer's: a sparse data set is as

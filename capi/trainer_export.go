@@ -185,7 +185,7 @@ func svmgo_trainer_fit(trainer *C.svmgo_trainer, out **C.svmgo_model) (rc C.int)
 		if out == nil {
 			return errorf(statusInvalidArgument, "out is NULL")
 		}
-		m, err := fitPredictor(h)
+		m, err := fit(h)
 		if err != nil {
 			return err
 		}

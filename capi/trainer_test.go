@@ -47,7 +47,7 @@ func TestFitWidensSparseModel(t *testing.T) {
 		if err := addCSR(h, labels, indptr, indices, values, len(rows)); err != nil {
 			t.Fatal(err)
 		}
-		m, err := fit(h)
+		m, err := fitLinear(h)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,8 +93,8 @@ func TestRemoveKeepsDualAligned(t *testing.T) {
 	if err := remove(h, []int{5, 1}); err != nil {
 		t.Fatal(err)
 	}
-	if h.ds.Len() != 4 || len(h.dual.Alpha[0]) != 3 {
-		t.Fatalf("%d rows, dual of %d; want 4 and 3", h.ds.Len(), len(h.dual.Alpha[0]))
+	if h.ds.Len() != 4 || len(h.dual.Linear.Alpha[0]) != 3 {
+		t.Fatalf("%d rows, dual of %d; want 4 and 3", h.ds.Len(), len(h.dual.Linear.Alpha[0]))
 	}
 	if _, err := fit(h); err != nil {
 		t.Fatal(err)
@@ -140,4 +140,22 @@ func TestTrainerCallsSerialize(t *testing.T) {
 	if got, want := h.ds.Len(), 4*(40-4); got != want || fits.Load() != 16 {
 		t.Errorf("%d rows after %d fits, want %d after 16", got, fits.Load(), want)
 	}
+}
+
+// fitLinear is fit for a linear trainer, with the model's own type.
+func fitLinear(h *trainerHandle) (*core.LinearModel, error) {
+	m, err := fit(h)
+	if err != nil {
+		return nil, err
+	}
+	return m.(*core.LinearModel), nil
+}
+
+// fitKernel is fit for a kernel trainer, with the model's own type.
+func fitKernel(h *trainerHandle) (*core.KernelModel, error) {
+	m, err := fit(h)
+	if err != nil {
+		return nil, err
+	}
+	return m.(*core.KernelModel), nil
 }

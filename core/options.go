@@ -91,8 +91,9 @@ var kernelOptionNames = [...]string{"-t", "-g", "-d", "-r", "-m", "-h", "-b"}
 // are in svm-train's syntax (ParseKernelOptions) rather than LIBLINEAR's
 // (ParseLinearOptions): whether any of -t -g -d -r -m -h -b is present.
 // Otherwise the options are LIBLINEAR's, where -s and -n mean its solver and
-// thread count. Programs that take either kind of options in one string
-// (the C ABI trainer, svmgo watch) choose the trainer with it.
+// thread count. ParseTrainOptions, which programs that take either kind
+// of options in one string use (the C ABI trainer, svmgo watch), asks it
+// when the options do not name their syntax.
 func KernelSyntax(args []string) bool {
 	for _, a := range args {
 		for _, k := range kernelOptionNames {

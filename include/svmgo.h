@@ -244,10 +244,12 @@ typedef struct svmgo_trainer svmgo_trainer;
 /* Creates a trainer. options uses the command line's syntax: LIBLINEAR's
  * train options ("-s 1 -c 10 -B 1 -w1 2"; -v is not accepted here), or,
  * for a kernel trainer, LIBSVM's svm-train options ("-t 2 -c 10 -b 1"; -v
- * not accepted either). LIBSVM's syntax is chosen when options contain
- * any of -t -g -d -r -m -h -b; then -s and -n are LIBSVM's (-s 3 is
- * epsilon-SVR, -n is nu), otherwise LIBLINEAR's (-s 3 is L1-loss SVC, -n
- * the thread count). A kernel trainer's automatic gamma is 1 / the number
+ * not accepted either). A leading "-syntax linear" or "-syntax kernel"
+ * names the syntax ("-syntax kernel -s 3" is an RBF epsilon-SVR; an option
+ * of the other syntax is then refused). Without it, LIBSVM's syntax is
+ * chosen when options contain any of -t -g -d -r -m -h -b; then -s and -n
+ * are LIBSVM's (-s 3 is epsilon-SVR, -n is nu), otherwise LIBLINEAR's (-s 3
+ * is L1-loss SVC, -n the thread count). A kernel trainer's automatic gamma is 1 / the number
  * of features of the rows held (num_features for dense rows).
  * The trainer holds at most capacity_rows rows of num_features features.
  * capacity_nonzeros > 0 stores rows sparse with room for that many nonzero

@@ -44,11 +44,14 @@ type Config struct {
 	// Root holds incoming/, done/, rejected/, models/ and state/.
 	Root string
 	// TrainOptions are the training options, in one of two syntaxes
-	// chosen by core.KernelSyntax: LIBLINEAR's train options ("-s 1 -c
-	// 10", core.ParseLinearOptions) train a linear model; options holding
-	// any of -t -g -d -r -m -h -b are svm-train's ("-t 2 -c 4",
-	// core.ParseKernelOptions; there -s and -n are LIBSVM's) and train a
-	// kernel model by SMO. -v (cross-validation) is refused in either.
+	// (core.ParseTrainOptions): LIBLINEAR's train options ("-s 1 -c 10",
+	// core.ParseLinearOptions) train a linear model; svm-train's ("-t 2
+	// -c 4", core.ParseKernelOptions; there -s and -n are LIBSVM's) train
+	// a kernel model by SMO. A leading "-syntax linear" or "-syntax
+	// kernel" names the syntax ("-syntax kernel -s 3" is ε-SVR with the
+	// RBF kernel); without it, options holding any of -t -g -d -r -m -h
+	// -b are svm-train's (core.KernelSyntax). -v (cross-validation) is
+	// refused in either.
 	// Reloadable, also from one kind to the other: the first retrain after
 	// a switch starts cold, the stored dual being of the other kind.
 	TrainOptions string
@@ -190,36 +193,25 @@ func (c *Config) validate() (trainSpec, error) {
 }
 
 // parseTrainOptions parses the daemon's training options, LIBLINEAR's or
-// svm-train's as core.KernelSyntax decides: a cross validation (-v) or a
-// file name makes no sense there.
+// svm-train's as core.ParseTrainOptions reads them (a leading -syntax, or
+// core.KernelSyntax): a cross validation (-v) or a file name makes no
+// sense there.
 func parseTrainOptions(s string) (trainSpec, error) {
-	args := strings.Fields(s)
-	var (
-		spec  trainSpec
-		folds int
-		rest  []string
-		err   error
-	)
-	if spec.kernel = core.KernelSyntax(args); spec.kernel {
-		var o core.KernelOptions
-		o, rest, err = core.ParseKernelOptions(args)
-		spec.params, folds = o.Params, o.CrossValidation
-	} else {
-		var o core.LinearOptions
-		o, rest, err = core.ParseLinearOptions(args)
-		// -s 1 and -s 12 retrain through their primal twins (-twin 0
-		// opts out): a warm-started Newton method is what pays here.
-		spec.linear, folds = o.Incremental(), o.CrossValidation
-	}
+	o, rest, err := core.ParseTrainOptions(strings.Fields(s), core.SyntaxAuto)
 	switch {
 	case err != nil:
 		return trainSpec{}, err
 	case len(rest) > 0:
 		return trainSpec{}, fmt.Errorf("unexpected argument %q", rest[0])
-	case folds > 0:
+	case o.CrossValidation() > 0:
 		return trainSpec{}, errors.New("-v (cross-validation) is not a daemon option")
 	}
-	return spec, nil
+	if o.IsKernel() {
+		return trainSpec{kernel: true, params: o.Kernel.Params}, nil
+	}
+	// -s 1 and -s 12 retrain through their primal twins (-twin 0 opts
+	// out): a warm-started Newton method is what pays here.
+	return trainSpec{linear: o.Linear.Incremental()}, nil
 }
 
 // storeConfig returns c.Store with CapacityNonzeros resolved.

@@ -758,6 +758,16 @@ func TestParseTrainOptions(t *testing.T) {
 		}},
 		{"-m 8 -b 1", func(s trainSpec) bool { return s.kernel && s.params.CacheMB == 8 && s.params.Probability }},
 		{"-h 0 -q", func(s trainSpec) bool { return s.kernel && !s.params.Shrinking }},
+		// The syntax named: -s 3 is then svm-train's ε-SVR (RBF by
+		// default), or LIBLINEAR's L1-loss SVC.
+		{"-syntax kernel -s 3", func(s trainSpec) bool {
+			return s.kernel && s.params.SVMType == core.EpsSVR && s.params.Kernel.Type == core.RBFKernel && s.realLabels()
+		}},
+		{"-syntax linear -s 3", func(s trainSpec) bool { return !s.kernel && s.linear.Solver == core.L1LossSVCDual }},
+		// -s 1 retrains through its primal twin, whichever way it is named.
+		{"-syntax linear -s 1", func(s trainSpec) bool {
+			return !s.kernel && s.linear.Solver == core.L2LossSVCDual && s.linear.PrimalTwin
+		}},
 	} {
 		s, err := parseTrainOptions(c.options)
 		if err != nil || !c.check(s) {
@@ -772,6 +782,10 @@ func TestParseTrainOptions(t *testing.T) {
 		{"-t 2 -s 1", "-s"}, // ν-SVC is not offered
 		{"-g -1", "gamma"},
 		{"-s 9", "-s"},
+		{"-syntax linear -t 2", "-t"},
+		{"-syntax kernel -B 1", "-B"},
+		{"-syntax libsvm", "libsvm"},
+		{"-c 1 -syntax kernel", "first"},
 	} {
 		_, err := parseTrainOptions(c.options)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

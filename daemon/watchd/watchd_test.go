@@ -655,3 +655,68 @@ func TestGateSkipsOneRowBatch(t *testing.T) {
 		t.Errorf("the one-row batch's α %v, want > 0: it was not trained on", a)
 	}
 }
+
+// regressionText returns rows of y = x1 + 2·x2 − 1 (features in [0, 2),
+// a third one noise) in LIBSVM text; with noise, the targets of rows from
+// `from` on are drawn at random from [−3, 3) instead, which no model of
+// the rows before can predict.
+func regressionText(seed uint64, rows, from int, noise bool) string {
+	r := rand.New(rand.NewPCG(seed, 11))
+	var b strings.Builder
+	for i := range rows {
+		x1, x2, x3 := 2*r.Float64(), 2*r.Float64(), r.Float64()
+		y := x1 + 2*x2 - 1
+		if noise && i >= from {
+			y = 6*r.Float64() - 3
+		}
+		fmt.Fprintf(&b, "%.6f 1:%.4f 2:%.4f 5:%.4f\n", y, x1, x2, x3)
+	}
+	return b.String()
+}
+
+// TestGateRegression: for a regression model the gate's score is the
+// squared correlation between the held-back rows' targets and the model's
+// predictions — recomputed here from the published model file — and a
+// batch whose held rows are noise is refused.
+func TestGateRegression(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.TrainOptions = "-s 11 -c 10 -p 0.01"
+	cfg.GateMinAccuracy = 0.9
+	s := newSync(t, cfg)
+
+	s.ingest(t, "a.txt", regressionText(1, 50, 0, false))
+	if vs := modelVersions(t, cfg.Root); !slices.Equal(vs, []uint64{1}) {
+		t.Fatalf("after a: published versions %v, want [1]", vs)
+	}
+	m, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// r² = (n·Σpy − Σp·Σy)² / ((n·Σp² − (Σp)²)·(n·Σy² − (Σy)²)) over the
+	// 10 held-back rows.
+	ds := s.d.st.Dataset()
+	var sp, sy, spp, syy, spy float64
+	for i := 40; i < 50; i++ {
+		idx, val := ds.SparseRow(i)
+		p, y := m.PredictSparse(idx, val), ds.Labels()[i]
+		sp, sy, spp, syy, spy = sp+p, sy+y, spp+p*p, syy+y*y, spy+p*y
+	}
+	const n = 10.0
+	want := math.Pow(n*spy-sp*sy, 2) / ((n*spp - sp*sp) * (n*syy - sy*sy))
+	passed := s.records(t, "gate passed")
+	if len(passed) != 1 || passed[0]["rows"] != 10.0 {
+		t.Fatalf("after a: gate passes %v, want one over 10 rows", passed)
+	}
+	if got := passed[0]["score"].(float64); math.Abs(got-want) > 1e-9 || want < 0.95 {
+		t.Errorf("after a: gate score %v, want the held rows' r² %v (≥ 0.95 for a noiseless linear target)", got, want)
+	}
+
+	s.ingest(t, "b.txt", regressionText(2, 50, 40, true))
+	if vs := modelVersions(t, cfg.Root); !slices.Equal(vs, []uint64{1}) {
+		t.Fatalf("after b: published versions %v, want [1]: the gate let the model through", vs)
+	}
+	refused := s.records(t, "gate refused the model: not published")
+	if len(refused) != 1 || refused[0]["rows"] != 10.0 || refused[0]["score"].(float64) >= 0.9 {
+		t.Errorf("after b: gate refusals %v, want one over 10 rows scoring below 0.9", refused)
+	}
+}

@@ -184,34 +184,124 @@ var linearSolverText = map[core.LinearSolver]string{
 	core.L1LossSVRDual:   "L2-regularized L1-loss support vector regression, dual",
 }
 
+// linearRows is what inspect shows of a linear model, float or quantized:
+// the two kinds differ only in how their weights are stored.
+type linearRows struct {
+	solver  core.LinearSolver
+	labels  []int32
+	nf      int     // nr_feature
+	bias    float64 // < 0: none
+	nrW     int     // decision functions
+	weights string  // how the weights are stored
+	created int64
+}
+
+// add adds the model's rows: solver, classes, features, bias, decision
+// functions, weights and creation time.
+func (m linearRows) add(s *sheet) {
+	s.row("solver_type", fmt.Sprintf("%v (-s %d: %s)", m.solver, int(m.solver), linearSolverText[m.solver]))
+	regression := m.solver.IsRegression()
+	if regression {
+		s.row("nr_class", "none (regression)")
+	} else {
+		s.row("nr_class", strconv.Itoa(len(m.labels)))
+		s.row("label", joinInt32s(m.labels))
+	}
+	s.row("nr_feature", commas(m.nf))
+	bias := "none (" + fmtG(m.bias) + ")"
+	if m.bias >= 0 {
+		bias = fmtG(m.bias)
+	}
+	s.row("bias", bias)
+	ovr := ""
+	if !regression && m.nrW > 1 {
+		ovr = " (one-vs-rest)"
+	}
+	s.row("decision functions", strconv.Itoa(m.nrW)+ovr)
+	s.row("weights", m.weights)
+	s.row("created", createdText(m.created))
+}
+
+// kernelRows is what inspect shows of a kernel model, float or quantized:
+// the two kinds differ only in how their support vectors are stored.
+type kernelRows struct {
+	svmType     core.SVMType
+	kernel      core.Kernel
+	labels      []int32 // C-SVC only
+	numSV       []int32 // C-SVC only
+	total       int     // total_sv
+	nf          int     // nr_feature
+	storage     string  // how the support vectors are stored
+	rho         []float64
+	probability bool
+	probA       []float64
+	created     int64
+}
+
+// add adds the model's rows: SVM type, kernel and the parameters it uses,
+// classes, support vectors, rho, probability model and creation time.
+func (m kernelRows) add(s *sheet, verbose bool) {
+	s.row("svm_type", fmt.Sprintf("%v (-s %d)", m.svmType, int(m.svmType)))
+	k := m.kernel
+	s.row("kernel_type", fmt.Sprintf("%v (-t %d)", k.Type, int(k.Type)))
+	degree, gamma, coef0 := kernelUses(k.Type)
+	if degree {
+		s.row("degree", strconv.Itoa(k.Degree))
+	}
+	if gamma {
+		s.row("gamma", fmtG(k.Gamma))
+	}
+	if coef0 {
+		s.row("coef0", fmtG(k.Coef0))
+	}
+	if m.svmType == core.CSVC {
+		classRows(s, m.labels, m.numSV)
+	}
+	s.row("total_sv", commas(m.total))
+	s.row("nr_feature", commas(m.nf))
+	s.row("SV storage", m.storage)
+	s.values("rho", m.rho, verbose)
+	s.row("probability", probabilityText(m.probability, m.svmType, m.probA))
+	s.row("created", createdText(m.created))
+}
+
+// kernelUses reports which of degree, gamma and coef0 a kernel of type t
+// uses: the parameters LIBSVM's svm_save_model writes.
+func kernelUses(t core.KernelType) (degree, gamma, coef0 bool) {
+	return t == core.PolyKernel, t != core.LinearKernel, t == core.PolyKernel || t == core.SigmoidKernel
+}
+
+// costRows adds the options of SVM formulation t that a kernel model's
+// training parameters and a quantized one's summary both keep: -n nu for
+// a one-class SVM, -c cost otherwise; -p epsilon for ε-SVR; -e epsilon.
+func costRows(s *sheet, t core.SVMType, c, nu, p, eps float64) {
+	if t == core.OneClass {
+		s.row("-n nu", fmtG(nu))
+	} else {
+		s.row("-c cost", fmtG(c))
+	}
+	if t == core.EpsSVR {
+		s.row("-p epsilon", fmtG(p))
+	}
+	s.row("-e epsilon", fmtG(eps))
+}
+
 // showLinear describes a linear model.
 func showLinear(s *sheet, b []byte, verbose bool) error {
 	m, err := modelfile.Unmarshal(b)
 	if err != nil {
 		return err
 	}
-	s.row("solver_type", fmt.Sprintf("%v (-s %d: %s)", m.Solver, int(m.Solver), linearSolverText[m.Solver]))
-	if m.IsRegression() {
-		s.row("nr_class", "none (regression)")
-	} else {
-		s.row("nr_class", strconv.Itoa(len(m.Labels)))
-		s.row("label", joinInt32s(m.Labels))
-	}
-	s.row("nr_feature", commas(m.NumFeatures))
-	rows, bias := m.NumFeatures, "none ("+fmtG(m.Bias)+")"
+	nrW, rows := m.NrW(), m.NumFeatures
 	if m.Bias >= 0 {
-		rows, bias = rows+1, fmtG(m.Bias)
+		rows++
 	}
-	s.row("bias", bias)
-	nrW := m.NrW()
-	ovr := ""
-	if !m.IsRegression() && nrW > 1 {
-		ovr = " (one-vs-rest)"
-	}
-	s.row("decision functions", strconv.Itoa(nrW)+ovr)
-	s.row("weights", fmt.Sprintf("%s float32 (%s rows × %d), %s B",
-		commas(len(m.W)), commas(rows), nrW, commas(4*len(m.W))))
-	s.row("created", createdText(m.Created))
+	linearRows{
+		solver: m.Solver, labels: m.Labels, nf: m.NumFeatures, bias: m.Bias, nrW: nrW,
+		weights: fmt.Sprintf("%s float32 (%s rows × %d), %s B",
+			commas(len(m.W)), commas(rows), nrW, commas(4*len(m.W))),
+		created: m.Created,
+	}.add(s)
 
 	p := m.Params
 	s.section("training parameters")
@@ -273,56 +363,31 @@ func showKernel(s *sheet, b []byte, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	s.row("svm_type", fmt.Sprintf("%v (-s %d)", m.SVMType, int(m.SVMType)))
-	k := m.Kernel
-	s.row("kernel_type", fmt.Sprintf("%v (-t %d)", k.Type, int(k.Type)))
-	// LIBSVM's svm_save_model writes the parameters the kernel uses.
-	if k.Type == core.PolyKernel {
-		s.row("degree", strconv.Itoa(k.Degree))
-	}
-	if k.Type != core.LinearKernel {
-		s.row("gamma", fmtG(k.Gamma))
-	}
-	if k.Type == core.PolyKernel || k.Type == core.SigmoidKernel {
-		s.row("coef0", fmtG(k.Coef0))
-	}
-	if m.SVMType == core.CSVC {
-		classRows(s, m.Labels, m.NumSV)
-	}
-	l := m.SV.Len()
-	s.row("total_sv", commas(l))
-	s.row("nr_feature", commas(m.NumFeatures))
-	s.row("SV storage", svStorageText(m.SV, m.NumFeatures))
-	s.values("rho", m.Rho, verbose)
-	s.row("probability", probabilityText(m.HasProbability(), m.SVMType, m.ProbA))
-	s.row("created", createdText(m.Created))
+	kernelRows{
+		svmType: m.SVMType, kernel: m.Kernel, labels: m.Labels, numSV: m.NumSV,
+		total: m.SV.Len(), nf: m.NumFeatures, storage: svStorageText(m.SV, m.NumFeatures),
+		rho: m.Rho, probability: m.HasProbability(), probA: m.ProbA, created: m.Created,
+	}.add(s, verbose)
 
 	p := m.Params
 	s.section("training parameters")
 	s.row("-s svm_type", strconv.Itoa(int(p.SVMType)))
 	s.row("-t kernel_type", strconv.Itoa(int(p.Kernel.Type)))
-	if p.Kernel.Type == core.PolyKernel {
+	degree, gamma, coef0 := kernelUses(p.Kernel.Type)
+	if degree {
 		s.row("-d degree", strconv.Itoa(p.Kernel.Degree))
 	}
-	if p.Kernel.Type != core.LinearKernel {
+	if gamma {
 		g := fmtG(p.Kernel.Gamma)
 		if p.Kernel.Gamma == 0 {
 			g = "0 (default: 1/num_features)"
 		}
 		s.row("-g gamma", g)
 	}
-	if p.Kernel.Type == core.PolyKernel || p.Kernel.Type == core.SigmoidKernel {
+	if coef0 {
 		s.row("-r coef0", fmtG(p.Kernel.Coef0))
 	}
-	if p.SVMType == core.OneClass {
-		s.row("-n nu", fmtG(p.Nu))
-	} else {
-		s.row("-c cost", fmtG(p.C))
-	}
-	if p.SVMType == core.EpsSVR {
-		s.row("-p epsilon", fmtG(p.P))
-	}
-	s.row("-e epsilon", fmtG(p.Eps))
+	costRows(s, p.SVMType, p.C, p.Nu, p.P, p.Eps)
 	s.row("-m cachesize", fmtG(p.CacheMB)+" MB")
 	s.row("-h shrinking", boolDigit(p.Shrinking))
 	s.row("-b probability_estimates", boolDigit(p.Probability))
@@ -371,43 +436,43 @@ func showKernel(s *sheet, b []byte, verbose bool) error {
 	return nil
 }
 
+// unmarshalQuantized decodes the quantized model file b, of the given
+// kind, into the model type T that kind decodes to.
+func unmarshalQuantized[T quantize.Model](b []byte, kind string) (T, error) {
+	var m T
+	q, err := quantize.Unmarshal(b)
+	if err != nil {
+		return m, err
+	}
+	m, ok := q.(T)
+	if !ok {
+		return m, fmt.Errorf("%w: a %s file decoded as %T", modelfile.ErrCorrupt, kind, q)
+	}
+	return m, nil
+}
+
+// sourceCRCRow adds a quantized model's last row: the float model it was
+// made from.
+func sourceCRCRow(s *sheet, crc uint32) {
+	s.row("source CRC-32C", crcText(crc)+" (the float model file's payload CRC-32C)")
+}
+
 // showQLinear describes a quantized linear model.
 func showQLinear(s *sheet, b []byte, verbose bool) error {
-	q, err := quantize.Unmarshal(b)
+	m, err := unmarshalQuantized[*quantize.Linear](b, modelfile.KindQLinear)
 	if err != nil {
 		return err
 	}
-	m, ok := q.(*quantize.Linear)
-	if !ok {
-		return fmt.Errorf("%w: a %s file decoded as %T", modelfile.ErrCorrupt, modelfile.KindQLinear, q)
-	}
-	solver := m.Solver()
-	s.row("solver_type", fmt.Sprintf("%v (-s %d: %s)", solver, int(solver), linearSolverText[solver]))
-	if m.IsRegression() {
-		s.row("nr_class", "none (regression)")
-	} else {
-		s.row("nr_class", strconv.Itoa(len(m.Labels())))
-		s.row("label", joinInt32s(m.Labels()))
-	}
 	nf, nrW := m.NumFeatures(), m.NumDecisionValues()
-	s.row("nr_feature", commas(nf))
-	bias := "none (" + fmtG(m.Bias()) + ")"
-	if m.Bias() >= 0 {
-		bias = fmtG(m.Bias())
-	}
-	s.row("bias", bias)
-	ovr := ""
-	if !m.IsRegression() && nrW > 1 {
-		ovr = " (one-vs-rest)"
-	}
-	s.row("decision functions", strconv.Itoa(nrW)+ovr)
 	weights := fmt.Sprintf("%s int%d codes (%s features × %d), %s B", commas(nf*nrW), m.Bits(),
 		commas(nf), nrW, commas(nf*nrW*m.Bits()/8))
 	if m.Bias() >= 0 {
 		weights += fmt.Sprintf("; bias row: %d float32", nrW)
 	}
-	s.row("weights", weights)
-	s.row("created", createdText(m.Created()))
+	linearRows{
+		solver: m.Solver(), labels: m.Labels(), nf: nf, bias: m.Bias(), nrW: nrW,
+		weights: weights, created: m.Created(),
+	}.add(s)
 
 	s.section("training")
 	s.row("parameters, result", "not kept in a quantized linear file: the float model (payload CRC-32C "+
@@ -420,39 +485,18 @@ func showQLinear(s *sheet, b []byte, verbose bool) error {
 	scales := float32sTo64(m.Scales())
 	s.values("scales s_k", scales, verbose)
 	s.row("weight error", "at most s_k/2: "+fmtRho(slices.Max(scales)/2)+" for the largest scale")
-	s.row("source CRC-32C", crcText(m.SourceCRC())+" (the float model file's payload CRC-32C)")
+	sourceCRCRow(s, m.SourceCRC())
 	return nil
 }
 
 // showQKernel describes a quantized kernel model.
 func showQKernel(s *sheet, b []byte, verbose bool) error {
-	q, err := quantize.Unmarshal(b)
+	m, err := unmarshalQuantized[*quantize.Kernel](b, modelfile.KindQKernel)
 	if err != nil {
 		return err
 	}
-	m, ok := q.(*quantize.Kernel)
-	if !ok {
-		return fmt.Errorf("%w: a %s file decoded as %T", modelfile.ErrCorrupt, modelfile.KindQKernel, q)
-	}
 	t := m.SVMType()
-	s.row("svm_type", fmt.Sprintf("%v (-s %d)", t, int(t)))
-	k := m.KernelFunc()
-	s.row("kernel_type", fmt.Sprintf("%v (-t %d)", k.Type, int(k.Type)))
-	if k.Type == core.PolyKernel {
-		s.row("degree", strconv.Itoa(k.Degree))
-	}
-	if k.Type != core.LinearKernel {
-		s.row("gamma", fmtG(k.Gamma))
-	}
-	if k.Type == core.PolyKernel || k.Type == core.SigmoidKernel {
-		s.row("coef0", fmtG(k.Coef0))
-	}
-	if t == core.CSVC {
-		classRows(s, m.Labels(), m.NumSV())
-	}
 	l, nf, bits := m.NumSupportVectors(), m.NumFeatures(), m.Bits()
-	s.row("total_sv", commas(l))
-	s.row("nr_feature", commas(nf))
 	// Stored codes: every one in the dense layout; in the sparse layout
 	// the nonzero ones, which are exactly the entries that decode to a
 	// nonzero (quantize refuses a stored code that decodes to 0).
@@ -468,30 +512,19 @@ func showQKernel(s *sheet, b []byte, verbose bool) error {
 			}
 		}
 	}
-	share := ""
-	if cells := float64(l) * float64(nf); cells > 0 {
-		share = fmt.Sprintf(", %.1f%% of %s × %s", 100*float64(codes)/cells, commas(l), commas(nf))
-	}
+	storage := fmt.Sprintf("sparse, %s int%d codes with varint indices%s", commas(codes), bits, shareText(codes, l, nf))
 	if m.DenseLayout() {
-		s.row("SV storage", fmt.Sprintf("dense, %s int%d codes%s", commas(codes), bits, share))
-	} else {
-		s.row("SV storage", fmt.Sprintf("sparse, %s int%d codes with varint indices%s", commas(codes), bits, share))
+		storage = fmt.Sprintf("dense, %s int%d codes%s", commas(codes), bits, shareText(codes, l, nf))
 	}
-	s.values("rho", m.Rho(), verbose)
-	s.row("probability", probabilityText(m.HasProbability(), t, m.ProbA()))
-	s.row("created", createdText(m.Created()))
+	kernelRows{
+		svmType: t, kernel: m.KernelFunc(), labels: m.Labels(), numSV: m.NumSV(),
+		total: l, nf: nf, storage: storage,
+		rho: m.Rho(), probability: m.HasProbability(), probA: m.ProbA(), created: m.Created(),
+	}.add(s, verbose)
 
 	sum := m.Summary()
 	s.section("training summary")
-	if t == core.OneClass {
-		s.row("-n nu", fmtG(sum.Nu))
-	} else {
-		s.row("-c cost", fmtG(sum.C))
-	}
-	if t == core.EpsSVR {
-		s.row("-p epsilon", fmtG(sum.P))
-	}
-	s.row("-e epsilon", fmtG(sum.Eps))
+	costRows(s, t, sum.C, sum.Nu, sum.P, sum.Eps)
 	s.row("iterations", commas(sum.Iterations)+" (all subproblems)")
 	s.row("objective", fmtObj(sum.Objective)+" (summed)")
 	s.row("nBSV", commas(sum.NumBoundSV)+" (summed)")
@@ -518,7 +551,7 @@ func showQKernel(s *sheet, b []byte, verbose bool) error {
 		s.row("SV error", "at most a_j/2: "+fmtRho(slices.Max(a)/2)+" for the largest scale")
 	}
 	s.values("sv_coef scales σ_k", float32sTo64(m.CoefScales()), verbose)
-	s.row("source CRC-32C", crcText(m.SourceCRC())+" (the float model file's payload CRC-32C)")
+	sourceCRCRow(s, m.SourceCRC())
 	return nil
 }
 
@@ -600,14 +633,20 @@ func svStorageText(sv *core.Dataset, nf int) string {
 	} else {
 		nnz = sv.Nonzeros()
 	}
-	density := ""
-	if cells := float64(l) * float64(nf); cells > 0 {
-		density = fmt.Sprintf(", %.1f%% of %s × %s", 100*float64(nnz)/cells, commas(l), commas(nf))
-	}
 	if sv.IsDense() {
-		return fmt.Sprintf("dense, %s float32; %s nonzeros%s", commas(l*nf), commas(nnz), density)
+		return fmt.Sprintf("dense, %s float32; %s nonzeros%s", commas(l*nf), commas(nnz), shareText(nnz, l, nf))
 	}
-	return fmt.Sprintf("sparse (CSR), %s nonzeros%s", commas(nnz), density)
+	return fmt.Sprintf("sparse (CSR), %s nonzeros%s", commas(nnz), shareText(nnz, l, nf))
+}
+
+// shareText prints n stored values as a share of the l × nf matrix of
+// support vectors (", 50.6% of 729 × 64"), or nothing for an empty one.
+func shareText(n, l, nf int) string {
+	cells := float64(l) * float64(nf)
+	if cells == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %.1f%% of %s × %s", 100*float64(n)/cells, commas(l), commas(nf))
 }
 
 // maxTableRows is the most subproblems listed one per row without -v; more

@@ -23,10 +23,12 @@ func train(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	opts, files, err := core.ParseKernelOptions(args)
+	// svm-train's syntax, whatever the options: -s 3 is ε-SVR here.
+	o, files, err := core.ParseTrainOptions(args, core.SyntaxKernel)
 	if err != nil {
 		return fail(stderr, err)
 	}
+	opts := o.Kernel
 	if len(files) < 1 || len(files) > 2 {
 		fmt.Fprint(stderr, trainUsage)
 		return 2

@@ -34,10 +34,12 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	opts, files, err := core.ParseLinearOptions(args)
+	// LIBLINEAR's syntax, whatever the options: -s 3 is L1-loss SVC here.
+	o, files, err := core.ParseTrainOptions(args, core.SyntaxLinear)
 	if err != nil {
 		return fail(stderr, err)
 	}
+	opts := o.Linear
 	if len(files) < 1 || len(files) > 2 {
 		fmt.Fprint(stderr, trainLinearUsage)
 		return 2

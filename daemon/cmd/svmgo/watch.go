@@ -27,7 +27,8 @@ Ingests labelled batch files (LIBSVM text, or CSV for *.csv) renamed into
 DIR/incoming/, keeps their rows in a durable store (DIR/state/), retrains warm
 after each batch and publishes versioned models into DIR/models/: linear
 models for LIBLINEAR's train options, kernel models (SMO) for svm-train's
-(options with any of -t -g -d -r -m -h -b). With --quantize int8 or int16
+(options led by -syntax kernel, or with any of -t -g -d -r -m -h -b; a
+leading -syntax linear names LIBLINEAR's). With --quantize int8 or int16
 the published models are quantized (as svmgo quantize makes them; the gate
 judges the quantized model). Ingested batches move to DIR/done/, refused
 ones to DIR/rejected/ with a NAME.reason file.
@@ -67,7 +68,7 @@ func newWatchFlags(stderr io.Writer) *watchFlags {
 	fs.SetOutput(stderr)
 	c := &f.cfg
 	fs.StringVar(&c.Root, "root", "", "root directory holding incoming/ done/ rejected/ models/ state/ (required)")
-	fs.StringVar(&c.TrainOptions, "train.options", watchd.DefaultTrainOptions, "training options: LIBLINEAR's (svmgo train-linear -h) for a linear model, or svm-train's (svmgo train -h) for a kernel model, chosen when any of -t -g -d -r -m -h -b is present (\"-t 2 -c 4\"); -v is refused")
+	fs.StringVar(&c.TrainOptions, "train.options", watchd.DefaultTrainOptions, "training options: LIBLINEAR's (svmgo train-linear -h) for a linear model, or svm-train's (svmgo train -h) for a kernel model, chosen by a leading -syntax linear|kernel or else when any of -t -g -d -r -m -h -b is present (\"-t 2 -c 4\"); -v is refused")
 	fs.IntVar(&c.Store.Capacity, "store.capacity", watchd.DefaultCapacity, "rows the sample store holds")
 	fs.IntVar(&c.Store.CapacityNonzeros, "store.nonzeros", 0, fmt.Sprintf("nonzeros the store holds (0: capacity × min(max-features, %d))", watchd.DefaultNonzerosPerRow))
 	fs.IntVar(&c.Store.MaxFeatures, "store.max-features", watchd.DefaultMaxFeatures, "largest feature index accepted (batches with a larger one are rejected)")

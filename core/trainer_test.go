@@ -1,0 +1,178 @@
+package core
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTrainerMatchesKindTrainers: a Trainer's runs, cold and warm after rows
+// were added and removed, give bit for bit the models and duals of the
+// linear and kernel trainers driven directly, as the C ABI drove them
+// before it held a Trainer.
+func TestTrainerMatchesKindTrainers(t *testing.T) {
+	full := readTestdata(t, "heart_scale") // 270 rows
+	for _, options := range []string{"-s 1 -c 2", "-s 1 -twin 1 -c 2", "-s 2 -B 1", "-s 12 -twin 1", "-s 3 -t 2 -c 4", "-syntax kernel -s 2 -n 0.3"} {
+		t.Run(options, func(t *testing.T) {
+			o, _, err := ParseTrainOptions(strings.Fields(options), SyntaxAuto)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := NewTrainer(o, full.Len(), full.NumFeatures())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Syntax() != o.Syntax {
+				t.Fatalf("trainer syntax %v, options %v", tr.Syntax(), o.Syntax)
+			}
+			// The reference: the kind's own trainer, warm as the C ABI
+			// warmed it (α extended with zeros; w; the kernel gradient).
+			var (
+				lt *LinearTrainer
+				kt *KernelTrainer
+			)
+			if o.IsKernel() {
+				kt, err = NewKernelTrainer(o.Kernel.Params, full.Len(), full.NumFeatures())
+			} else {
+				lt, err = NewLinearTrainer(o.Linear.Params, full.Len(), full.NumFeatures())
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var (
+				lDual  *LinearDual
+				lStart *LinearPrimal
+				kDual  *KernelDual
+				dual   *Dual
+			)
+			step := func(ds *Dataset) {
+				t.Helper()
+				var warm *Dual
+				if dual != nil {
+					warm = dual.Extended(ds.Len())
+				}
+				m, out, err := tr.Train(ds, warm)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dual = out
+				if out.Rows() != ds.Len() {
+					t.Fatalf("dual covers %d rows, want %d", out.Rows(), ds.Len())
+				}
+				var want Model
+				if kt != nil {
+					var w *KernelDual
+					if kDual != nil {
+						w = &KernelDual{SVMType: kDual.SVMType, Pairs: kDual.Pairs, Gradient: kDual.Gradient}
+						for _, a := range kDual.Alpha {
+							w.Alpha = append(w.Alpha, append(slices.Clone(a), make([]float64, ds.Len()-len(a))...))
+						}
+					}
+					var km *KernelModel
+					km, kDual, err = kt.Train(ds, w)
+					want = km
+					if err == nil && !equalVectors(out.Kernel.Alpha, kDual.Alpha) {
+						t.Errorf("%d rows: α differs from the kernel trainer's", ds.Len())
+					}
+				} else {
+					var w *LinearDual
+					if lDual != nil {
+						w = &LinearDual{Labels: lDual.Labels}
+						for _, a := range lDual.Alpha {
+							w.Alpha = append(w.Alpha, append(slices.Clone(a), make([]float64, ds.Len()-len(a))...))
+						}
+					}
+					var lm *LinearModel
+					lm, lDual, err = lt.TrainFrom(ds, w, lStart)
+					want, lStart = lm, PrimalOf(lm)
+					if err == nil && !equalVectors(out.Linear.Alpha, lDual.Alpha) {
+						t.Errorf("%d rows: α differs from the linear trainer's", ds.Len())
+					}
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The same work too: a start or gradient not passed on
+				// can reach the same model by more iterations.
+				switch m := m.(type) {
+				case *LinearModel:
+					if !reflect.DeepEqual(m.Result, want.(*LinearModel).Result) {
+						t.Errorf("%d rows: result %+v, the linear trainer's %+v", ds.Len(), m.Result, want.(*LinearModel).Result)
+					}
+				case *KernelModel:
+					if !reflect.DeepEqual(m.Result, want.(*KernelModel).Result) {
+						t.Errorf("%d rows: result %+v, the kernel trainer's %+v", ds.Len(), m.Result, want.(*KernelModel).Result)
+					}
+				}
+				for i := range full.Len() {
+					a := m.DecisionDense(make([]float64, m.Info().NumDecisionValues), full.DenseRow(i))
+					b := want.DecisionDense(make([]float64, want.Info().NumDecisionValues), full.DenseRow(i))
+					if !slices.Equal(a, b) {
+						t.Fatalf("%d rows: row %d decision %v, the kind's trainer %v", ds.Len(), i, a, b)
+					}
+				}
+			}
+			step(full.Prefix(200))
+			step(full.Prefix(240)) // rows added: warm from the dual extended
+			// Rows removed from both the data and the duals.
+			ds := NewDense(240, full.NumFeatures()) // heart_scale reads dense
+			for i := range 240 {
+				if err := ds.AppendDense(full.Labels()[i], full.DenseRow(i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			del := []int{3, 50, 199}
+			if err := ds.DeleteRows(del); err != nil {
+				t.Fatal(err)
+			}
+			if err := dual.DeleteRows(del); err != nil {
+				t.Fatal(err)
+			}
+			if kDual != nil {
+				err = kDual.DeleteRows(del)
+			} else {
+				err = lDual.DeleteRows(del)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			step(ds)
+		})
+	}
+}
+
+func equalVectors(a, b [][]float64) bool {
+	return slices.EqualFunc(a, b, func(x, y []float64) bool { return slices.Equal(x, y) })
+}
+
+// TestDualExtended: Extended pads each α vector with zeros without
+// touching the dual it came from, keeps the primal start and the kernel
+// gradient, and panics for fewer rows.
+func TestDualExtended(t *testing.T) {
+	var nilDual *Dual
+	if nilDual.Rows() != 0 {
+		t.Errorf("nil dual covers %d rows", nilDual.Rows())
+	}
+	start := &LinearPrimal{W: [][]float64{{1, 2}}}
+	d := &Dual{Linear: &LinearDual{Labels: []int32{1, -1}, Alpha: [][]float64{{0.5, 0, 1}}}, Primal: start}
+	e := d.Extended(5)
+	if !slices.Equal(e.Linear.Alpha[0], []float64{0.5, 0, 1, 0, 0}) || e.Primal != start || e.Rows() != 5 {
+		t.Errorf("extended %+v, want α [0.5 0 1 0 0] and the same start", e.Linear)
+	}
+	e.Linear.Alpha[0][0] = 9
+	if d.Linear.Alpha[0][0] != 0.5 || d.Rows() != 3 {
+		t.Errorf("Extended changed the dual it came from: %v", d.Linear.Alpha)
+	}
+	g := &KernelGradient{}
+	k := &Dual{Kernel: &KernelDual{SVMType: EpsSVR, Alpha: [][]float64{{1, 2}}, Gradient: g}}
+	if ke := k.Extended(3); ke.Kernel.Gradient != g || !slices.Equal(ke.Kernel.Alpha[0], []float64{1, 2, 0}) || ke.Kernel.SVMType != EpsSVR {
+		t.Errorf("extended kernel dual %+v", ke.Kernel)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Extended(2) of a 3-row dual did not panic")
+		}
+	}()
+	d.Extended(2)
+}
