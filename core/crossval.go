@@ -68,6 +68,9 @@ func appendRow(dst, src *Dataset, i int) {
 		idx, val := src.SparseRow(i)
 		err = dst.AppendSparse(src.Label(i), idx, val)
 	}
+	if err == nil && src.weight != nil {
+		err = dst.SetWeight(dst.Len()-1, src.weight[i])
+	}
 	if err != nil {
 		panic("core: appendRow: " + err.Error())
 	}

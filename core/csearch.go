@@ -355,6 +355,9 @@ func (d *Dataset) rowRange(from, to int) *Dataset {
 		rows:        n,
 		y:           d.y[from:to:to],
 	}
+	if d.weight != nil {
+		v.weight = d.weight[from:to:to]
+	}
 	if d.dense {
 		v.x = d.x[from*d.numFeatures : to*d.numFeatures : to*d.numFeatures]
 		return v

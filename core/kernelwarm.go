@@ -94,6 +94,11 @@ func hashRows(ds *Dataset, mid int) (hMid, hAll uint64) {
 				}
 			}
 		}
+		if ds.weight != nil && ds.weight[i] != 1 {
+			// Bounds of α depend on the weight; weight 1 hashes as a data
+			// set without weights, whose gradients stay usable.
+			h = hashWord(h, math.Float64bits(ds.weight[i]))
+		}
 		h = hashWord(h, ^uint64(0)) // row separator
 	}
 	if mid == l {

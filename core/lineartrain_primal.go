@@ -209,7 +209,7 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *Dataset, beta []float64, st
 	res.PrimalObjective = r.f
 	fd := 0.5 * distSq(w, g)
 	for i, b := range beta {
-		fd += b*b/(4*p.C) - f.y[i]*b + p.P*math.Abs(b)
+		fd += b*b/(4*f.cost(i)) - f.y[i]*b + p.P*math.Abs(b)
 		if b != 0 {
 			res.NumSV++
 		}

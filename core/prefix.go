@@ -21,6 +21,9 @@ func (d *Dataset) Prefix(n int) *Dataset {
 		rows:        n,
 		y:           d.y[:n:n],
 	}
+	if d.weight != nil {
+		v.weight = d.weight[:n:n]
+	}
 	if d.dense {
 		k := n * d.numFeatures
 		v.x = d.x[:k:k]

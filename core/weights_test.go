@@ -1,0 +1,480 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// weightObjRelTol is the acceptance tolerance of a weighted training
+// against the same rows duplicated: objectives equal to 1e-6, relative.
+const weightObjRelTol = 1e-6
+
+// weightedAndDuplicated returns ds with every third row given weight 2
+// (and row 1 weight 3), and the unweighted data set in which those rows
+// appear two (three) times, each copy right after the row.
+func weightedAndDuplicated(t *testing.T, ds *Dataset) (weighted, dup *Dataset) {
+	t.Helper()
+	times := func(i int) int {
+		switch {
+		case i == 1:
+			return 3
+		case i%3 == 0:
+			return 2
+		}
+		return 1
+	}
+	l, extra, extraNZ := ds.Len(), 0, 0
+	for i := range l {
+		extra += times(i) - 1
+		extraNZ += (times(i) - 1) * max(rowNonzeros(ds, i), 0)
+	}
+	weighted = newLike(ds, l, ds.Nonzeros())
+	dup = newLike(ds, l+extra, ds.Nonzeros()+extraNZ)
+	for i := range l {
+		appendRow(weighted, ds, i)
+		if err := weighted.SetWeight(i, float64(times(i))); err != nil {
+			t.Fatal(err)
+		}
+		for range times(i) {
+			appendRow(dup, ds, i)
+		}
+	}
+	return weighted, dup
+}
+
+func relDiff(a, b float64) float64 {
+	return math.Abs(a-b) / max(math.Abs(a), math.Abs(b), 1e-300)
+}
+
+// TestWeightedLinearMatchesDuplicatedRows: for every linear formulation a
+// row of weight k trains as the row given k times — the same optimal
+// objective (dual for the DCD solvers, primal for TRON's).
+func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
+	heart := readTestdata(t, "heart_scale")
+	diabetes := readTestdata(t, "diabetes.train")
+	for _, solver := range []LinearSolver{L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual,
+		L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual} {
+		t.Run(solver.String(), func(t *testing.T) {
+			ds := heart
+			if solver.IsRegression() {
+				ds = diabetes
+			}
+			wds, dup := weightedAndDuplicated(t, ds)
+			p := DefaultLinearParams()
+			p.Solver, p.C, p.Bias, p.MaxIter = solver, 0.5, 1, 100000
+			p.Eps = 1e-8
+			if solver.IsPrimal() {
+				p.Eps = 1e-7 // relative to ‖∇f(0)‖
+			}
+			if solver.IsRegression() {
+				p.C, p.P = 0.01, 0.2
+				p.AbsoluteEps = true
+			}
+			mw, _, err := TrainLinear(wds, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			md, _, err := TrainLinear(dup, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mw.Result.Converged || !md.Result.Converged {
+				t.Fatalf("not converged: weighted %v, duplicated %v", mw.Result.Converged, md.Result.Converged)
+			}
+			fw, fd := mw.Result.DualObjective, md.Result.DualObjective
+			if solver.IsPrimal() {
+				fw, fd = mw.Result.PrimalObjective, md.Result.PrimalObjective
+			}
+			d := relDiff(fw, fd)
+			if d > weightObjRelTol {
+				t.Errorf("objective weighted %.12g, duplicated %.12g: relative difference %.2g > %g", fw, fd, d, weightObjRelTol)
+			}
+			t.Logf("objective weighted %.12g, duplicated %.12g, relative difference %.2g", fw, fd, d)
+			// The weights matter: the unweighted rows give another optimum.
+			mu, _, err := TrainLinear(ds, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fu := mu.Result.DualObjective
+			if solver.IsPrimal() {
+				fu = mu.Result.PrimalObjective
+			}
+			if relDiff(fu, fd) < 100*weightObjRelTol {
+				t.Errorf("unweighted objective %.12g as the duplicated one %.12g: the test cannot tell", fu, fd)
+			}
+		})
+	}
+}
+
+// TestWeightedKernelMatchesDuplicatedRows is the same check for SMO:
+// C-SVC (binary and one-vs-one), ε-SVR and one-class, whose weight is the
+// row's bound (Σα = ν Σ w).
+func TestWeightedKernelMatchesDuplicatedRows(t *testing.T) {
+	heart := readTestdata(t, "heart_scale")
+	diabetes := readTestdata(t, "diabetes.train")
+	// Three classes: heart_scale's labels with every fifth row moved to a
+	// third class.
+	three := newLike(heart, heart.Len(), heart.Nonzeros())
+	for i := range heart.Len() {
+		appendRow(three, heart, i)
+		if i%5 == 0 {
+			three.y[i] = 2
+		}
+	}
+	cases := []struct {
+		name string
+		ds   *Dataset
+		set  func(p *KernelParams)
+	}{
+		{"C-SVC", heart, func(p *KernelParams) { p.C = 2 }},
+		{"C-SVC/3 classes, class weight", three, func(p *KernelParams) {
+			p.C = 2
+			p.Weights = []ClassWeight{{Label: 2, Weight: 1.5}}
+		}},
+		{"eps-SVR", diabetes, func(p *KernelParams) { p.SVMType, p.C, p.P = EpsSVR, 0.5, 0.2 }},
+		{"one-class", heart, func(p *KernelParams) { p.SVMType, p.Nu = OneClass, 0.3 }},
+		{"one-class/linear", heart, func(p *KernelParams) {
+			p.SVMType, p.Nu, p.Kernel = OneClass, 0.45, Kernel{Type: LinearKernel}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := DefaultKernelParams()
+			p.Eps = 1e-8
+			c.set(&p)
+			p.Kernel.Gamma = 1.0 / 13
+			wds, dup := weightedAndDuplicated(t, c.ds)
+			mw, _, err := TrainKernel(wds, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			md, _, err := TrainKernel(dup, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fw, fd := mw.Result.Objective, md.Result.Objective
+			d := relDiff(fw, fd)
+			if d > weightObjRelTol {
+				t.Errorf("objective weighted %.12g, duplicated %.12g: relative difference %.2g > %g", fw, fd, d, weightObjRelTol)
+			}
+			t.Logf("objective weighted %.12g, duplicated %.12g, relative difference %.2g", fw, fd, d)
+			for k := range mw.Rho {
+				if math.Abs(mw.Rho[k]-md.Rho[k]) > 1e-5*max(1, math.Abs(md.Rho[k])) {
+					t.Errorf("rho[%d] weighted %.10g, duplicated %.10g", k, mw.Rho[k], md.Rho[k])
+				}
+			}
+			mu, _, err := TrainKernel(c.ds, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if relDiff(mu.Result.Objective, fd) < 100*weightObjRelTol {
+				t.Errorf("unweighted objective %.12g as the duplicated one %.12g: the test cannot tell", mu.Result.Objective, fd)
+			}
+		})
+	}
+}
+
+// TestUnitWeightsTrainBitForBit: a data set whose weights were set and
+// are all 1 again trains exactly as one that never had weights.
+func TestUnitWeightsTrainBitForBit(t *testing.T) {
+	heart := readTestdata(t, "heart_scale")
+	ones := newLike(heart, heart.Len(), heart.Nonzeros())
+	for i := range heart.Len() {
+		appendRow(ones, heart, i)
+	}
+	for _, w := range []float64{2, 1} { // allocate the weights, then back to 1
+		for i := range ones.Len() {
+			if err := ones.SetWeight(i, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if ones.Weights() == nil {
+		t.Fatal("weights not allocated: the test does not test the weighted data set")
+	}
+	for _, solver := range []LinearSolver{L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual,
+		L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual} {
+		p := DefaultLinearParams()
+		p.Solver = solver
+		a, da, err := TrainLinear(heart, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, db, err := TrainLinear(ones, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(da, db) {
+			t.Errorf("-s %d: weights 1 give another model", int(solver))
+		}
+	}
+	for _, svm := range []SVMType{CSVC, EpsSVR, OneClass} {
+		p := DefaultKernelParams()
+		p.SVMType = svm
+		a, da, err := TrainKernel(heart, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, db, err := TrainKernel(ones, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := a.SV.Len() == b.SV.Len()
+		for i := 0; same && i < a.SV.Len(); i++ {
+			if a.SV.IsDense() {
+				same = b.SV.IsDense() && reflect.DeepEqual(a.SV.DenseRow(i), b.SV.DenseRow(i))
+				continue
+			}
+			ia, va := a.SV.SparseRow(i)
+			ib, vb := b.SV.SparseRow(i)
+			same = reflect.DeepEqual(ia, ib) && reflect.DeepEqual(va, vb)
+		}
+		if !same || !reflect.DeepEqual(a.Coef, b.Coef) || !reflect.DeepEqual(a.Rho, b.Rho) ||
+			!reflect.DeepEqual(a.Result, b.Result) || !reflect.DeepEqual(da.Alpha, db.Alpha) {
+			t.Errorf("%v: weights 1 give another model: %+v\n%+v", svm, a.Result, b.Result)
+		}
+	}
+}
+
+// TestWeightChangeWarmStart: after a weight changes, a warm start from the
+// previous α (clipped into the new box, the equality repaired) reaches the
+// cold start's optimum.
+func TestWeightChangeWarmStart(t *testing.T) {
+	heart := readTestdata(t, "heart_scale")
+	wds, _ := weightedAndDuplicated(t, heart)
+	p := DefaultKernelParams()
+	p.C, p.Eps = 4, 1e-6
+	tr, err := NewKernelTrainer(p, wds.Len(), wds.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dual, err := tr.Train(wds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Shrink the box of every bounded support vector: their α must be
+	// clipped.
+	clipped := 0
+	for i, a := range dual.Alpha[0] {
+		if a >= p.C*wds.Weight(i)-1e-12 {
+			_ = wds.SetWeight(i, 0.25)
+			clipped++
+		}
+	}
+	if clipped == 0 {
+		t.Fatal("no bounded support vector to clip")
+	}
+	warm, _, err := tr.Train(wds, dual)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, _, err := TrainKernel(wds, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(warm.Result.Objective, cold.Result.Objective); d > 1e-6 {
+		t.Errorf("warm objective %.10g, cold %.10g", warm.Result.Objective, cold.Result.Objective)
+	}
+	lp := DefaultLinearParams()
+	lp.Solver, lp.Eps = L1LossSVCDual, 1e-6
+	lt, err := NewLinearTrainer(lp, wds.Len(), wds.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ldual, err := lt.Train(heart, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lwarm, _, err := lt.Train(wds, ldual)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lcold, _, err := TrainLinear(wds, lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(lwarm.Result.DualObjective, lcold.Result.DualObjective); d > 1e-5 {
+		t.Errorf("linear warm objective %.10g, cold %.10g", lwarm.Result.DualObjective, lcold.Result.DualObjective)
+	}
+}
+
+func TestSetWeightRefusesBadWeights(t *testing.T) {
+	ds := NewSparse(2, 2, 0)
+	if err := ds.AppendSparse(1, []int32{0}, []float32{1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if err := ds.SetWeight(0, w); !errors.Is(err, ErrBadWeight) {
+			t.Errorf("SetWeight(%v) = %v, want ErrBadWeight", w, err)
+		}
+	}
+	if ds.Weights() != nil || ds.Weight(0) != 1 {
+		t.Errorf("a refused weight changed the data set: %v", ds.Weights())
+	}
+	if err := ds.SetWeight(0, 2.5); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.AppendSparse(-1, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := ds.Weights(); !reflect.DeepEqual(got, []float64{2.5, 1}) {
+		t.Errorf("weights %v, want [2.5 1] (an appended row weighs 1)", got)
+	}
+	if err := ds.DeleteRows([]int{0}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ds.Weights(); !reflect.DeepEqual(got, []float64{1}) {
+		t.Errorf("after DeleteRows weights %v, want [1]", got)
+	}
+}
+
+func TestReadWeightFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	w, err := ReadWeightFile(write("ok.wgt", "1\n2.5\n\n  0.125 \n1e1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(w, []float64{1, 2.5, 0.125, 10}) {
+		t.Errorf("weights %v", w)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"1\n-2\n", "bad.wgt:2: weight -2 is not positive and finite"},
+		{"1\n1\nnan\n", "bad.wgt:3: weight nan is not positive and finite"},
+		{"0\n", "bad.wgt:1: weight 0 is not positive and finite"},
+		{"1\n2 3\n", `bad.wgt:2: weight "2 3" is not a number`},
+		{"inf\n", "bad.wgt:1: weight inf is not positive and finite"},
+	} {
+		_, err := ReadWeightFile(write("bad.wgt", c.text))
+		if err == nil || !strings.HasSuffix(err.Error(), c.want) || !errors.Is(err, ErrBadWeight) {
+			t.Errorf("%q: error %v, want ...%s wrapping ErrBadWeight", c.text, err, c.want)
+		}
+	}
+	ds := readTestdata(t, "heart_scale")
+	err = ApplyWeightFile(ds, write("short.wgt", "1\n2\n"))
+	if err == nil || !strings.Contains(err.Error(), "has 2 weights for 270 rows") {
+		t.Errorf("count mismatch: %v", err)
+	}
+	text := strings.Repeat("1\n", 269) + "4\n"
+	if err := ApplyWeightFile(ds, write("heart.wgt", text)); err != nil {
+		t.Fatal(err)
+	}
+	if ds.Weight(269) != 4 || ds.Weight(0) != 1 {
+		t.Errorf("weights %v %v", ds.Weight(0), ds.Weight(269))
+	}
+}
+
+func TestCSVWeightColumn(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.csv")
+	if err := os.WriteFile(path, []byte("1,0.5,2,7\n-1,3,0,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := ReadFile(path, ReadOptions{WeightColumn: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Len() != 2 || ds.NumFeatures() != 2 || !reflect.DeepEqual(ds.Weights(), []float64{0.5, 3}) {
+		t.Fatalf("rows %d, features %d, weights %v", ds.Len(), ds.NumFeatures(), ds.Weights())
+	}
+	if got := fmt.Sprint(ds.Dot(0, []float64{1, 10}), ds.Dot(1, []float64{1, 10})); got != "72 40" {
+		t.Errorf("features read as %s, want 72 40", got)
+	}
+	// The last column as the weight.
+	ds, err = ReadFile(path, ReadOptions{WeightColumn: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ds.Weights(), []float64{7, 4}) || ds.NumFeatures() != 2 {
+		t.Errorf("weights %v, features %d", ds.Weights(), ds.NumFeatures())
+	}
+	if got := fmt.Sprint(ds.Dot(0, []float64{1, 10}), ds.Dot(1, []float64{1, 10})); got != "20.5 3" {
+		t.Errorf("features read as %s, want 20.5 3", got)
+	}
+	for _, c := range []struct {
+		text string
+		col  int
+		want string
+	}{
+		{"1,2,3\n1,-1,3\n", 2, "w.csv:2: column 2 (weight): -1 is not positive and finite"},
+		{"1,2,3\n1,x,3\n", 2, "w.csv:2: column 2 (weight): "},
+		{"1,2,3\n", 5, "w.csv:1: no weight column 5: the row has 3 columns"},
+	} {
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadFile(path, ReadOptions{WeightColumn: c.col})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q column %d: %v, want %s", c.text, c.col, err, c.want)
+		}
+	}
+	if _, err := ReadFile("testdata/heart_scale", ReadOptions{WeightColumn: 2}); !errors.Is(err, ErrBadWeight) {
+		t.Errorf("LIBSVM file with a weight column: %v", err)
+	}
+}
+
+// TestWeightedSolverAllocs: instance weights keep the solvers' iterations
+// allocation-free (DCD passes, TRON, SMO).
+func TestWeightedSolverAllocs(t *testing.T) {
+	wds, _ := weightedAndDuplicated(t, readTestdata(t, "heart_scale"))
+	p := DefaultLinearParams()
+	p.Solver, p.Bias = L2LossSVCPrimal, 1
+	tr, err := NewLinearTrainer(p, wds.Len(), wds.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wk := &tr.workers[0]
+	y := wk.y[:wds.Len()]
+	for i := range y {
+		y[i] = int8(wds.Label(i))
+	}
+	alpha := make([]float64, wds.Len())
+	wk.svc.init(wds, y, alpha, wk.QD, 1, 1, true, 1, 0.1, 1)
+	if wk.svc.wt == nil {
+		t.Fatal("DCD did not see the weights")
+	}
+	if n := testing.AllocsPerRun(20, func() { wk.svc.pass() }); n != 0 {
+		t.Errorf("weighted SVC pass allocates %v times", n)
+	}
+	wk.fsvc.init(wds, y, 1, 1, 1, wk.z, wk.I)
+	w := wk.w[:wds.NumFeatures()+1]
+	if n := testing.AllocsPerRun(5, func() {
+		clear(w)
+		wk.tron.minimize(&wk.fsvc, w, 1e-6, tronEpsCG(false), 1000)
+	}); n != 0 {
+		t.Errorf("weighted TRON allocates %v times", n)
+	}
+
+	pr := smoRBFProblem(60, 4, 10, 9)
+	s := newSMO(60)
+	wv := make([]float64, 60)
+	for i := range wv {
+		wv[i] = 0.5 + float64(i%4)
+	}
+	a := make([]float64, 60)
+	par := smoParams{Cp: pr.Cp, Cn: pr.Cn, Weight: wv, Shrinking: true}
+	var res smoResult
+	if n := testing.AllocsPerRun(10, func() {
+		clear(a)
+		res = s.solve(pr.Q, pr.p, pr.y, a, par)
+	}); n != 0 || !res.Converged {
+		t.Errorf("weighted SMO allocates %v times (converged %v)", n, res.Converged)
+	}
+	for i, v := range a {
+		if C := boxOf(pr.y[i], pr.Cp, pr.Cn) * wv[i]; v > C {
+			t.Fatalf("α_%d = %v above its bound %v", i, v, C)
+		}
+	}
+}
