@@ -23,6 +23,11 @@ func train(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
+	args, weights, err := takeWeightFlags(args)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	readOpt.WeightColumn = weights.column
 	// svm-train's syntax, whatever the options: -s 3 is ε-SVR here.
 	o, files, err := core.ParseTrainOptions(args, core.SyntaxKernel)
 	if err != nil {
@@ -37,6 +42,9 @@ func train(args []string, stdout, stderr io.Writer) int {
 	readOpt.ClassLabels = opts.Params.SVMType == core.CSVC
 	ds, err := core.ReadFile(trainFile, readOpt)
 	if err != nil {
+		return fail(stderr, err)
+	}
+	if err := weights.apply(ds); err != nil {
 		return fail(stderr, err)
 	}
 

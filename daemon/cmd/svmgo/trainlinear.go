@@ -16,7 +16,7 @@ var trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_fi
 ` + core.LinearUsage + trainFilesUsage
 
 // trainFilesUsage ends both train commands' usage: their file arguments.
-var trainFilesUsage = readFlagsUsage + `
+var trainFilesUsage = readFlagsUsage + weightFlagsUsage + `
 train_file is in LIBSVM format (or CSV, label first, when it ends in .csv);
 a classifier's labels must be integers.
 model_file defaults to the train file's name with .model appended, in the
@@ -34,6 +34,11 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
+	args, weights, err := takeWeightFlags(args)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	readOpt.WeightColumn = weights.column
 	// LIBLINEAR's syntax, whatever the options: -s 3 is L1-loss SVC here.
 	o, files, err := core.ParseTrainOptions(args, core.SyntaxLinear)
 	if err != nil {
@@ -48,6 +53,9 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 	readOpt.ClassLabels = !opts.Params.Solver.IsRegression()
 	ds, err := core.ReadFile(trainFile, readOpt)
 	if err != nil {
+		return fail(stderr, err)
+	}
+	if err := weights.apply(ds); err != nil {
 		return fail(stderr, err)
 	}
 

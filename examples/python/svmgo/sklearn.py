@@ -113,6 +113,30 @@ def _svmgo_command() -> str:
     raise OSError("the svmgo command was not found (not bundled, SVMGO_BIN unset, none on PATH)")
 
 
+def _sample_weights(X, y, sample_weight):
+    """X, y and the weights to give the library: scikit-learn's
+    sample_weight checked (one finite, non-negative value a row), rows of
+    weight 0 left out (they would contribute nothing), and None when every
+    weight is 1 (which trains bit for bit as no weights)."""
+    if sample_weight is None:
+        return X, y, None
+    w = np.asarray(sample_weight, dtype=np.float64)
+    if w.ndim == 0:
+        w = np.full(X.shape[0], float(w))
+    if w.shape != (X.shape[0],):
+        raise ValueError(f"sample_weight has shape {w.shape}, want ({X.shape[0]},)")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("sample_weight must be finite and non-negative")
+    keep = w > 0
+    if not np.all(keep):
+        X = X[keep]
+        y = None if y is None else np.asarray(y)[keep]
+        w = w[keep]
+    if np.all(w == 1):
+        return X, y, None
+    return X, y, w
+
+
 class _SVMBase(BaseEstimator):
     """What every estimator shares: the trainer, the model, the fitted
     attributes read from the model file, pickling, save/load/quantize."""
@@ -232,10 +256,11 @@ class _SVMBase(BaseEstimator):
         except svmgo.Error as e:
             raise _as_value_error(e) from None
 
-    def _add_and_fit(self, trainer, X, y):
+    def _add_and_fit(self, trainer, X, y, sample_weight=None):
         self._fit_sparse = sp.issparse(X)
+        X, y, weights = _sample_weights(X, y, sample_weight)
         try:
-            trainer.add(X, self._lib_y(y))
+            trainer.add(X, self._lib_y(y), weights=weights)
             model = trainer.fit()
         except svmgo.Error as e:
             raise _as_value_error(e) from None
@@ -256,7 +281,7 @@ class _SVMBase(BaseEstimator):
                 nonzeros = max(1, int(np.ceil(2 * rows * X.nnz / max(n, 1))))
         return rows, nonzeros
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, sample_weight=None):
         X, y = self._validate_fit(X, y, reset=True)
         if self._is_classifier:
             self._encode_classes(np.unique(y))
@@ -266,12 +291,12 @@ class _SVMBase(BaseEstimator):
                 )
         self._trainer = None
         trainer = self._new_trainer(X, y, *self._capacities(X))
-        self._add_and_fit(trainer, X, y)
+        self._add_and_fit(trainer, X, y, sample_weight)
         # The rows stay in the library, for partial_fit to add to.
         self._trainer = trainer
         return self
 
-    def _partial_fit(self, X, y, classes=None):
+    def _partial_fit(self, X, y, classes=None, sample_weight=None):
         first = not hasattr(self, "_model")
         if not first and getattr(self, "_trainer", None) is None:
             raise ValueError(
@@ -287,7 +312,7 @@ class _SVMBase(BaseEstimator):
             self._trainer = self._new_trainer(X, y, *self._capacities(X))
         elif self._is_classifier and classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes={list(classes)} differs from the first fit's {list(self.classes_)}")
-        self._add_and_fit(self._trainer, X, y)
+        self._add_and_fit(self._trainer, X, y, sample_weight)
         return self
 
     # ---- the model ------------------------------------------------------------
@@ -547,15 +572,18 @@ class SVC(ClassifierMixin, _KernelBase):
             + self._weights_options(y)
         )
 
-    def fit(self, X, y):
-        """Trains on X (numpy array or scipy.sparse matrix) and labels y; returns self."""
-        return self._fit(X, y)
+    def fit(self, X, y, sample_weight=None):
+        """Trains on X (numpy array or scipy.sparse matrix) and labels y; returns self.
+        ``sample_weight`` multiplies each row's C (a row of weight 2 trains as
+        the row given twice); rows of weight 0 are left out."""
+        return self._fit(X, y, sample_weight)
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Appends the rows X, y and retrains warm from the previous solution.
         ``classes`` (all classes the stream will have) is needed at the first
-        call unless its batch already has them all."""
-        return self._partial_fit(X, y, classes)
+        call unless its batch already has them all. ``sample_weight`` as for
+        :meth:`fit`, for the rows added."""
+        return self._partial_fit(X, y, classes, sample_weight)
 
     def _read_body(self, body):
         super()._read_body(body)
@@ -759,13 +787,14 @@ class SVR(RegressorMixin, _KernelBase):
             raise ValueError(f"C={self.C!r}: want a positive number")
         return ["-s", "3", "-c", _num(self.C), "-p", _num(self.epsilon)] + self._kernel_options(X)
 
-    def fit(self, X, y):
-        """Trains on X and targets y; returns self."""
-        return self._fit(X, y)
+    def fit(self, X, y, sample_weight=None):
+        """Trains on X and targets y; returns self. ``sample_weight`` as for
+        :meth:`SVC.fit`."""
+        return self._fit(X, y, sample_weight)
 
-    def partial_fit(self, X, y):
+    def partial_fit(self, X, y, sample_weight=None):
         """Appends the rows X, y and retrains warm from the previous solution."""
-        return self._partial_fit(X, y)
+        return self._partial_fit(X, y, None, sample_weight)
 
     def predict(self, X):
         """The regression value of each row."""
@@ -832,13 +861,15 @@ class OneClassSVM(OutlierMixin, _KernelBase):
             raise ValueError(f"nu={self.nu!r}: want 0 < nu <= 1")
         return ["-s", "2", "-n", _num(self.nu)] + self._kernel_options(X)
 
-    def fit(self, X, y=None):
-        """Learns the support of the rows X (y is ignored); returns self."""
-        return self._fit(X, None)
+    def fit(self, X, y=None, sample_weight=None):
+        """Learns the support of the rows X (y is ignored); returns self.
+        ``sample_weight`` bounds each row's dual variable (LIBSVM's
+        instance-weight branch: a row of weight 2 counts as two rows)."""
+        return self._fit(X, None, sample_weight)
 
-    def partial_fit(self, X, y=None):
+    def partial_fit(self, X, y=None, sample_weight=None):
         """Appends the rows X and retrains warm from the previous solution."""
-        return self._partial_fit(X, None)
+        return self._partial_fit(X, None, None, sample_weight)
 
     def _read_body(self, body):
         super()._read_body(body)
@@ -943,15 +974,16 @@ class _LinearClassifier(ClassifierMixin, _LinearBase):
 
     _is_classifier = True
 
-    def fit(self, X, y):
-        """Trains on X (numpy array or scipy.sparse matrix) and labels y; returns self."""
-        return self._fit(X, y)
+    def fit(self, X, y, sample_weight=None):
+        """Trains on X (numpy array or scipy.sparse matrix) and labels y; returns self.
+        ``sample_weight`` as for :meth:`SVC.fit`."""
+        return self._fit(X, y, sample_weight)
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Appends the rows X, y and retrains warm from the previous solution
         (its dual variables, or its weights for a primal solver). ``classes``
         as for :meth:`SVC.partial_fit`."""
-        return self._partial_fit(X, y, classes)
+        return self._partial_fit(X, y, classes, sample_weight)
 
     def _read_body(self, body):
         coef, intercept = self._weights(body)
@@ -1172,13 +1204,14 @@ class LinearSVR(RegressorMixin, _LinearBase):
             raise ValueError(f"epsilon={self.epsilon!r}: want epsilon >= 0")
         return self._linear_options(solver) + ["-p", _num(self.epsilon)]
 
-    def fit(self, X, y):
-        """Trains on X and targets y; returns self."""
-        return self._fit(X, y)
+    def fit(self, X, y, sample_weight=None):
+        """Trains on X and targets y; returns self. ``sample_weight`` as for
+        :meth:`SVC.fit`."""
+        return self._fit(X, y, sample_weight)
 
-    def partial_fit(self, X, y):
+    def partial_fit(self, X, y, sample_weight=None):
         """Appends the rows X, y and retrains warm from the previous dual variables."""
-        return self._partial_fit(X, y)
+        return self._partial_fit(X, y, None, sample_weight)
 
     def _read_body(self, body):
         coef, intercept = self._weights(body)
