@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -116,18 +117,14 @@ func GridSearch(ds *Dataset, o GridOptions) (GridResult, error) {
 	}
 	gamma0 := p.ResolvedKernel(ds.NumFeatures()).Gamma
 
-	// The training rows of each fold, shared read-only by its tasks.
-	trains := make([]*Dataset, o.Folds)
-	for f := range trains {
-		begin, end := foldStart[f], foldStart[f+1]
-		tr := newLike(ds, l-(end-begin), ds.Nonzeros())
-		for _, i := range perm[:begin] {
-			appendRow(tr, ds, int(i))
+	// The training rows of each fold, shared read-only by its tasks: the
+	// fold's rows, or, for more than two classes, each class pair's rows
+	// (gridFold).
+	fs := make([]*gridFold, o.Folds)
+	for f := range fs {
+		if fs[f], err = newGridFold(ds, p.SVMType, perm, foldStart[f], foldStart[f+1]); err != nil {
+			return GridResult{}, err
 		}
-		for _, i := range perm[end:] {
-			appendRow(tr, ds, int(i))
-		}
-		trains[f] = tr
 	}
 
 	workers := o.Workers
@@ -162,57 +159,69 @@ func GridSearch(ds *Dataset, o GridOptions) (GridResult, error) {
 		} else {
 			tp.Kernel.Gamma = gamma0
 		}
-		tr := trains[f]
-		t, err := newKernelTrainer(tp, tr.Len(), tr.NumFeatures(), 1, largestSubproblem(tr, tp.SVMType))
-		if err != nil {
-			return err
+		fd := fs[f]
+		// One trainer per subproblem, kept along the C path with its
+		// kernel cache; the task's cache budget is split by rows².
+		trainers := make([]*KernelTrainer, len(fd.sets))
+		duals := make([]*KernelDual, len(fd.sets))
+		hashes := make([]uint64, len(fd.sets))
+		for s, set := range fd.sets {
+			_, hashes[s] = hashRows(set, set.Len())
 		}
-		t.helpers = nil // the grid's workers use the cores
-		if !o.Cold {
-			for w := range t.workers {
-				if q := t.workers[w].q; q != nil {
-					q.reuse = true
+		var sq float64
+		for _, set := range fd.sets {
+			sq += float64(set.Len()) * float64(set.Len())
+		}
+		for s, set := range fd.sets {
+			sp := tp
+			sp.CacheMB = max(tp.CacheMB*float64(set.Len())*float64(set.Len())/sq, 0.01)
+			t, err := newKernelTrainer(sp, set.Len(), set.NumFeatures(), 1, largestSubproblem(set, sp.SVMType))
+			if err != nil {
+				return err
+			}
+			t.helpers = nil // the grid's workers use the cores
+			if !o.Cold {
+				for w := range t.workers {
+					if q := t.workers[w].q; q != nil {
+						q.reuse = true
+					}
 				}
 			}
+			trainers[s] = t
 		}
-		var dual *KernelDual
+		rhos := make([]float64, len(fd.sets))
+		K := fd.kernelTest(newKernelRows(ds, tp.ResolvedKernel(ds.NumFeatures()), make([]float64, ds.Len())))
 		prevC := 0.0
-		begin, end := foldStart[f], foldStart[f+1]
 		for _, ci := range order {
 			C := math.Exp2(log2c[ci])
 			if len(o.Log2C) == 0 {
 				C = p.C
 			}
-			t.params.C = C
-			var warm *KernelDual
-			if !o.Cold && dual != nil {
-				warm = dual.PathStart(tr, t.params, C/prevC)
-			}
-			m, d, err := t.Train(tr, warm)
-			if err != nil {
-				return fmt.Errorf("core: grid point log2c=%v log2g=%v, fold %d: %w", log2c[ci], log2g[gi], f+1, err)
-			}
-			dual, prevC = d, C
-			s := 0.0
-			for _, i := range perm[begin:end] {
-				v := predictRow(m, ds, int(i))
-				if p.SVMType == CSVC {
-					if v == ds.Label(int(i)) {
-						s++
-					}
-				} else {
-					e := v - ds.Label(int(i))
-					s += e * e
+			var its, evals int64
+			for s, t := range trainers {
+				t.params.C = C
+				var warm *KernelDual
+				if !o.Cold && duals[s] != nil {
+					warm = duals[s].pathStart(fd.sets[s], t.params, C/prevC, &hashes[s])
 				}
+				m, d, err := t.Train(fd.sets[s], warm)
+				if err != nil {
+					return fmt.Errorf("core: grid point log2c=%v log2g=%v, fold %d: %w", log2c[ci], log2g[gi], f+1, err)
+				}
+				rhos[s], duals[s] = m.Rho[0], d
+				its += int64(m.Result.Iterations)
+				evals += m.Result.KernelEvals
 			}
+			prevC = C
+			sc := fd.score(ds, K, duals, rhos)
 			pi := ci*len(log2g) + gi
 			mu.Lock()
 			pt := &res.Points[pi]
-			score[pi] += s
-			pt.Iterations += int64(m.Result.Iterations)
-			pt.KernelEvals += m.Result.KernelEvals
-			res.Iterations += int64(m.Result.Iterations)
-			res.KernelEvals += m.Result.KernelEvals
+			score[pi] += sc
+			pt.Iterations += its
+			pt.KernelEvals += evals
+			res.Iterations += its
+			res.KernelEvals += evals
 			foldsDone[pi]++
 			if foldsDone[pi] == o.Folds {
 				if p.SVMType == CSVC {
@@ -255,4 +264,166 @@ func GridSearch(ds *Dataset, o GridOptions) (GridResult, error) {
 		return GridResult{}, firstErr
 	}
 	return res, nil
+}
+
+// gridFold is one fold's training rows as a grid search trains them: the
+// whole training part for ε-SVR and two classes; for more classes each
+// one-vs-one pair's rows, class i's then class j's in data order, as the
+// C-SVC trainer cuts its subproblems, so that each pair keeps its own
+// trainer and kernel cache along a C path (a trainer of every class holds
+// one pair's columns at a time).
+type gridFold struct {
+	svm     SVMType
+	train   *Dataset // the training part
+	test    []int32  // the held-out rows of the data set
+	labels  []int32  // the training part's classes in the trainer's order (more than two)
+	sets    []*Dataset
+	setRows [][]int32 // each set's rows as rows of train
+	// trainRows are train's rows as rows of the data set.
+	trainRows []int32
+	pairs     [][2]int // class indices (i < j) of each set
+}
+
+func newGridFold(ds *Dataset, svm SVMType, perm []int32, begin, end int) (*gridFold, error) {
+	l := ds.Len()
+	train := newLike(ds, l-(end-begin), ds.Nonzeros())
+	for _, i := range perm[:begin] {
+		appendRow(train, ds, int(i))
+	}
+	for _, i := range perm[end:] {
+		appendRow(train, ds, int(i))
+	}
+	all := make([]int32, train.Len())
+	for r := range all {
+		all[r] = int32(r)
+	}
+	fd := &gridFold{svm: svm, train: train, test: perm[begin:end], sets: []*Dataset{train}, setRows: [][]int32{all},
+		trainRows: append(slices.Clone(perm[:begin]), perm[end:]...)}
+	if svm != CSVC {
+		return fd, nil
+	}
+	labels, err := groupClasses(train)
+	if err != nil {
+		return nil, err
+	}
+	if len(labels) <= 2 {
+		return fd, nil
+	}
+	fd.labels, fd.sets, fd.setRows = labels, nil, nil
+	for i := range labels {
+		for j := i + 1; j < len(labels); j++ {
+			n, nnz := 0, 0
+			for r := range train.Len() {
+				if c := int32(train.Label(r)); c == labels[i] || c == labels[j] {
+					n++
+					nnz += rowNonzeros(train, r)
+				}
+			}
+			set := newLike(train, n, nnz)
+			rows := make([]int32, 0, n)
+			for _, c := range []int32{labels[i], labels[j]} {
+				for r := range train.Len() {
+					if int32(train.Label(r)) == c {
+						appendRow(set, train, r)
+						rows = append(rows, int32(r))
+					}
+				}
+			}
+			fd.sets = append(fd.sets, set)
+			fd.setRows = append(fd.setRows, rows)
+			fd.pairs = append(fd.pairs, [2]int{i, j})
+		}
+	}
+	return fd, nil
+}
+
+// kernelTest returns K(x_i, x_r) for every held-out row i (fd.test) and
+// training row r (fd.train), row-major, as the trainers compute kernel
+// columns (float32, batched): what every model of a (γ, fold) task
+// predicts from, computed once for its whole C path. kr is the kernel over
+// ds's rows.
+func (fd *gridFold) kernelTest(kr *kernelRows) []float32 {
+	n := fd.train.Len()
+	K := make([]float32, len(fd.test)*n)
+	for a, i := range fd.test {
+		kr.column(K[a*n:(a+1)*n], int(i), fd.trainRows)
+	}
+	return K
+}
+
+// score returns the correct predictions (C-SVC) or the summed squared
+// error (ε-SVR) over fd's held-out rows of the models whose dual variables
+// and ρ are duals and rhos (one per set), with the kernel values K
+// (kernelTest). Pair models vote as LIBSVM's one-vs-one: a positive
+// decision value is a vote for the pair's first class, else for its
+// second; the most votes win, the first class in the trainer's order on a
+// tie.
+func (fd *gridFold) score(ds *Dataset, K []float32, duals []*KernelDual, rhos []float64) float64 {
+	n := fd.train.Len()
+	s := 0.0
+	votes := make([]int, len(fd.labels))
+	// Each model's support vectors: rows of train and y_t α_t (β_t).
+	svRow := make([][]int32, len(duals))
+	svCoef := make([][]float64, len(duals))
+	for k, d := range duals {
+		for t, a := range d.Alpha[0] {
+			if a == 0 {
+				continue
+			}
+			if d.SVMType == CSVC && int32(fd.sets[k].Label(t)) != d.Pairs[0][0] {
+				a = -a
+			}
+			svRow[k] = append(svRow[k], fd.setRows[k][t])
+			svCoef[k] = append(svCoef[k], a)
+		}
+	}
+	decision := func(k, a int) float64 {
+		row := K[a*n : (a+1)*n]
+		v := 0.0
+		for t, r := range svRow[k] {
+			v += svCoef[k][t] * float64(row[r])
+		}
+		return v - rhos[k]
+	}
+	for a, i := range fd.test {
+		y := ds.Label(int(i))
+		switch {
+		case fd.svm != CSVC:
+			e := decision(0, a) - y
+			s += e * e
+			continue
+		case fd.labels == nil:
+			v := duals[0].Pairs[0][1]
+			if decision(0, a) > 0 {
+				v = duals[0].Pairs[0][0]
+			}
+			if float64(v) == y {
+				s++
+			}
+			continue
+		}
+		clear(votes)
+		for k := range duals {
+			pi, pj := fd.pairs[k][0], fd.pairs[k][1]
+			d := decision(k, a)
+			if duals[k].Pairs[0][0] != fd.labels[pi] {
+				d = -d // the pair's set put the second class first (a {−1, +1} pair)
+			}
+			if d > 0 {
+				votes[pi]++
+			} else {
+				votes[pj]++
+			}
+		}
+		best := 0
+		for c, v := range votes {
+			if v > votes[best] {
+				best = c
+			}
+		}
+		if float64(fd.labels[best]) == y {
+			s++
+		}
+	}
+	return s
 }

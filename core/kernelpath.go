@@ -26,6 +26,12 @@ package core
 // over as above, so that Train uses it. For one-class SVM, which has no
 // C, it returns d. It panics if d does not cover ds's rows.
 func (d *KernelDual) PathStart(ds *Dataset, p KernelParams, r float64) *KernelDual {
+	return d.pathStart(ds, p, r, nil)
+}
+
+// pathStart is PathStart with the hash of ds's rows (hashRows' second
+// result) given, when hAll is not nil: a C path hashes its rows once.
+func (d *KernelDual) pathStart(ds *Dataset, p KernelParams, r float64, hAll *uint64) *KernelDual {
 	if d == nil || d.SVMType == OneClass {
 		return d
 	}
@@ -100,8 +106,11 @@ func (d *KernelDual) PathStart(ds *Dataset, p KernelParams, r float64) *KernelDu
 		ng.G[k], ng.Gbar[k] = G, Gbar
 	}
 	if ng != nil {
-		_, hAll := hashRows(ds, l)
-		ng.Check = hashAlpha(hAll, out.Alpha, l)
+		if hAll == nil {
+			_, h := hashRows(ds, l)
+			hAll = &h
+		}
+		ng.Check = hashAlpha(*hAll, out.Alpha, l)
 		out.Gradient = ng
 	}
 	return out
