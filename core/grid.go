@@ -54,6 +54,8 @@ type GridOptions struct {
 
 // GridPoint is the cross-validation result of one (C, γ).
 type GridPoint struct {
+	// Log2C and Log2G are the point's log2 C and log2 γ (NaN for γ when
+	// the search has no γ grid).
 	Log2C, Log2G float64
 	// Rate is the cross-validation accuracy in percent (C-SVC), or the
 	// mean squared error (ε-SVR).

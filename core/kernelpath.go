@@ -4,27 +4,35 @@ package core
 // then at C' = r·C (the C path of a grid search).
 //
 // The dual of C-SVC and ε-SVR, min ½ αᵀQα + pᵀα over 0 ≤ α_t ≤ C_t,
-// yᵀα = 0, changes with C only through the box. Scaling a solution by
-// r = C'/C keeps it feasible (yᵀ(rα) = 0, 0 ≤ rα_t ≤ C'_t) and keeps each
-// variable's status (free, or at 0, or at its bound), which is why it is
-// the seed the path literature uses (Hastie, Rosset, Tibshirani & Zhu,
-// "The Entire Regularization Path for the Support Vector Machine", JMLR 5,
-// 2004: α grows linearly in C between the path's breakpoints). Its
-// gradient follows without a kernel evaluation, Q(rα) = r(G − p):
+// yᵀα = 0, changes with C only through the box. Along the path α is
+// piecewise linear in C (Hastie, Rosset, Tibshirani & Zhu, "The Entire
+// Regularization Path for the Support Vector Machine", JMLR 5, 2004): the
+// variables at the bound stay there, α_t = C_t, while the free ones move
+// little between nearby values of C and not at all once the path has
+// passed its last breakpoint (the large-C end of a grid, where every
+// support vector is free). So the start at C' puts the variables at the
+// bound on the new bound and keeps the free ones. Its gradient follows
+// without a kernel evaluation: only the bounded α moved, each by
+// (r − 1)·C_j, and Gbar sums C_j·Q_:j over exactly those, so
 //
-//	G' = r·G + (1 − r)·p,   Gbar' = r·Gbar,
+//	G' = G + (r − 1)·Gbar,   Gbar' = r·Gbar.
 //
-// so the next solve starts from the stored gradient (KernelGradient) at
-// no cost, where rebuilding it from α costs a kernel column per support
-// vector.
+// yᵀα moves by (r − 1)·Σ_bounded y_j C_j; Train's repairEquality takes it
+// out of free variables, whose gradient it updates from their (usually
+// cached) columns. Measured on the default grid's C paths (log2 C from −5
+// to 15, γ = 2^−1, 2^−5, 2^−9, 2^−13, 5 folds): digits 0.61 M SMO
+// iterations against 1.28 M when every α is scaled by r (the other usual
+// seed, feasible as it is) and 1.42 M cold; heart_scale 0.40 M against
+// 0.49 M and 0.50 M.
 
 // PathStart returns the warm start for training the rows d was trained on
 // (ds, unchanged) with the parameters p, which differ from d's run only
-// in C, from d scaled by r = p.C / (the C of d's run): α scaled into the
-// new box (variables at their bound put on the new bound exactly), and,
-// when d carries a gradient for every row of ds, that gradient carried
-// over as above, so that Train uses it. For one-class SVM, which has no
-// C, it returns d. It panics if d does not cover ds's rows.
+// in C, larger by the factor r = p.C / (the C of d's run): α at its bound
+// put on the new bound, free α kept, and, when d carries a gradient for
+// every row of ds, that gradient carried over as above, so that Train
+// uses it. A free α above its new bound (r < 1) is clipped, and then no
+// gradient is carried. For one-class SVM, which has no C, it returns d.
+// It panics if d does not cover ds's rows.
 func (d *KernelDual) PathStart(ds *Dataset, p KernelParams, r float64) *KernelDual {
 	return d.pathStart(ds, p, r, nil)
 }
@@ -45,6 +53,7 @@ func (d *KernelDual) pathStart(ds *Dataset, p KernelParams, r float64, hAll *uin
 	if g != nil && (g.Rows != l || len(g.Box) != len(d.Alpha) || len(g.G) != len(d.Alpha) || len(g.Gbar) != len(d.Alpha)) {
 		g = nil
 	}
+	exact := true // no free α clipped: the carried gradient is G at the start
 	var ng *KernelGradient
 	if g != nil {
 		ng = &KernelGradient{Kernel: g.Kernel, Box: make([][2]float64, len(g.Box)), Epsilon: g.Epsilon, Rows: l,
@@ -59,6 +68,10 @@ func (d *KernelDual) pathStart(ds *Dataset, p KernelParams, r float64, hAll *uin
 		}
 		if g != nil {
 			old = g.Box[k]
+		} else {
+			// The previous bounds, to rounding: a bounded α is recognised
+			// within 1e-12 of its bound.
+			old = [2]float64{box[0] / r * (1 - 1e-12), box[1] / r * (1 - 1e-12)}
 		}
 		na := make([]float64, l)
 		for i, v := range a {
@@ -76,11 +89,14 @@ func (d *KernelDual) pathStart(ds *Dataset, p KernelParams, r float64, hAll *uin
 			if mag < 0 {
 				mag = -mag
 			}
-			n := mag * r
-			if g != nil && mag >= weighted(old[side], wt, i) {
-				n = weighted(box[side], wt, i) // at the bound before: exactly at the new one
+			n := mag // a free α is kept
+			C := weighted(box[side], wt, i)
+			switch {
+			case mag >= weighted(old[side], wt, i):
+				n = C // at the bound before: exactly at the new one
+			case n > C:
+				n, exact = C, false
 			}
-			n = min(n, weighted(box[side], wt, i))
 			if v < 0 {
 				n = -n
 			}
@@ -93,19 +109,14 @@ func (d *KernelDual) pathStart(ds *Dataset, p KernelParams, r float64, hAll *uin
 		ng.Box[k] = box
 		G, Gbar := make([]float64, len(g.G[k])), make([]float64, len(g.Gbar[k]))
 		for t, v := range g.G[k] {
-			// p_t = −1 for C-SVC; ε − z_t for ε-SVR's α (its stored half).
-			pt := -1.0
-			if d.SVMType == EpsSVR {
-				pt = g.Epsilon - ds.Label(t)
-			}
-			G[t] = r*v + (1-r)*pt
+			G[t] = v + (r-1)*g.Gbar[k][t]
 		}
 		for t, v := range g.Gbar[k] {
 			Gbar[t] = r * v
 		}
 		ng.G[k], ng.Gbar[k] = G, Gbar
 	}
-	if ng != nil {
+	if ng != nil && exact {
 		if hAll == nil {
 			_, h := hashRows(ds, l)
 			hAll = &h
