@@ -101,6 +101,35 @@ func (d *Dual) Extended(n int) *Dual {
 	return e
 }
 
+// Prefix returns the warm start for a run on the first m ≤ d.Rows() rows
+// of d's: each α vector cut to m values, aliasing d's (Train only reads a
+// warm start), with d's primal start and kernel gradient (core checks the
+// gradient against the rows it covers and ignores it when they differ). A
+// nil d gives nil. Panics if m > d.Rows().
+func (d *Dual) Prefix(m int) *Dual {
+	if d == nil {
+		return nil
+	}
+	if m > d.Rows() {
+		panic("core: Dual.Prefix: more rows than the dual covers")
+	}
+	cut := func(alpha [][]float64) [][]float64 {
+		out := make([][]float64, len(alpha))
+		for k, a := range alpha {
+			out[k] = a[:m:m]
+		}
+		return out
+	}
+	p := &Dual{Primal: d.Primal}
+	if k := d.Kernel; k != nil {
+		p.Kernel = &KernelDual{SVMType: k.SVMType, Pairs: k.Pairs, Alpha: cut(k.Alpha), Gradient: k.Gradient}
+	}
+	if l := d.Linear; l != nil {
+		p.Linear = &LinearDual{Labels: l.Labels, Alpha: cut(l.Alpha)}
+	}
+	return p
+}
+
 // DeleteRows removes the rows at the given positions (each < d.Rows())
 // from d's α vectors, as LinearDual.DeleteRows and KernelDual.DeleteRows
 // do (the latter drops the gradient). The primal start is kept: it is a
