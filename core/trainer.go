@@ -178,3 +178,51 @@ func (kt kernelTrainer) Train(ds *Dataset, warm *Dual) (Model, *Dual, error) {
 	}
 	return m, &Dual{Kernel: out}, nil
 }
+
+// ClassLabels reports whether the options train a classifier whose labels
+// must be integer classes (C-SVC, the LIBLINEAR classifiers), as a reader
+// checks them (ReadOptions.ClassLabels); false for regression and for a
+// one-class SVM, whose labels are targets or ignored.
+func (o *TrainOptions) ClassLabels() bool {
+	if o.IsKernel() {
+		return o.Kernel.Params.SVMType == CSVC
+	}
+	return !o.Linear.Params.Solver.IsRegression()
+}
+
+// IsRegression reports whether the options train a model that predicts
+// real values: ε-SVR, or LIBLINEAR's SVR solvers.
+func (o *TrainOptions) IsRegression() bool {
+	if o.IsKernel() {
+		return o.Kernel.Params.SVMType.IsRegression()
+	}
+	return o.Linear.Params.Solver.IsRegression()
+}
+
+// TrainModel trains a model of the kind the options say on all of ds,
+// cold, with no trainer kept: TrainKernelModel or TrainLinear, for a
+// program that trains once (svmgo train, svmgo train-linear).
+func TrainModel(ds *Dataset, o TrainOptions) (Model, error) {
+	if o.IsKernel() {
+		m, err := TrainKernelModel(ds, o.Kernel.Params)
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
+	m, _, err := TrainLinear(ds, o.Linear.Params)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// CrossValidate returns the k-fold cross-validation predictions of the
+// options' model on ds, k being the -v fold count (CrossValidateKernel or
+// CrossValidateLinear).
+func CrossValidate(ds *Dataset, o TrainOptions) ([]float64, error) {
+	if o.IsKernel() {
+		return CrossValidateKernel(ds, o.Kernel.Params, o.Kernel.CrossValidation)
+	}
+	return CrossValidateLinear(ds, o.Linear.Params, o.Linear.CrossValidation)
+}
