@@ -84,19 +84,30 @@ func (d *Dual) Extended(n int) *Dual {
 	if n < d.Rows() {
 		panic("core: Dual.Extended: fewer rows than the dual covers")
 	}
-	ext := func(alpha [][]float64) [][]float64 {
+	return d.withAlpha(func(a []float64) []float64 {
+		out := make([]float64, n)
+		copy(out, a)
+		return out
+	})
+}
+
+// withAlpha returns a Dual of d's kind with each α vector a replaced by
+// f(a), keeping everything else (labels, pairs, the primal start, the
+// kernel gradient).
+func (d *Dual) withAlpha(f func(a []float64) []float64) *Dual {
+	each := func(alpha [][]float64) [][]float64 {
 		out := make([][]float64, len(alpha))
 		for k, a := range alpha {
-			out[k] = append(a[:len(a):len(a)], make([]float64, n-len(a))...)
+			out[k] = f(a)
 		}
 		return out
 	}
 	e := &Dual{Primal: d.Primal}
 	if k := d.Kernel; k != nil {
-		e.Kernel = &KernelDual{SVMType: k.SVMType, Pairs: k.Pairs, Alpha: ext(k.Alpha), Gradient: k.Gradient}
+		e.Kernel = &KernelDual{SVMType: k.SVMType, Pairs: k.Pairs, Alpha: each(k.Alpha), Gradient: k.Gradient}
 	}
 	if l := d.Linear; l != nil {
-		e.Linear = &LinearDual{Labels: l.Labels, Alpha: ext(l.Alpha)}
+		e.Linear = &LinearDual{Labels: l.Labels, Alpha: each(l.Alpha)}
 	}
 	return e
 }
@@ -113,21 +124,7 @@ func (d *Dual) Prefix(m int) *Dual {
 	if m > d.Rows() {
 		panic("core: Dual.Prefix: more rows than the dual covers")
 	}
-	cut := func(alpha [][]float64) [][]float64 {
-		out := make([][]float64, len(alpha))
-		for k, a := range alpha {
-			out[k] = a[:m:m]
-		}
-		return out
-	}
-	p := &Dual{Primal: d.Primal}
-	if k := d.Kernel; k != nil {
-		p.Kernel = &KernelDual{SVMType: k.SVMType, Pairs: k.Pairs, Alpha: cut(k.Alpha), Gradient: k.Gradient}
-	}
-	if l := d.Linear; l != nil {
-		p.Linear = &LinearDual{Labels: l.Labels, Alpha: cut(l.Alpha)}
-	}
-	return p
+	return d.withAlpha(func(a []float64) []float64 { return a[:m:m] })
 }
 
 // DeleteRows removes the rows at the given positions (each < d.Rows())
