@@ -28,6 +28,10 @@ type trainerHandle struct {
 	// removed from both alike. Rows added since start at zero
 	// (core.Dual.Extended).
 	dual *core.Dual
+	// last is what the last fit reported (svmgo_trainer_fit_info); valid
+	// when fitted.
+	last   core.FitSummary
+	fitted bool
 }
 
 // newTrainer parses options (the command line's train options, split at
@@ -212,6 +216,7 @@ func fit(h *trainerHandle) (core.Model, error) {
 		return nil, err
 	}
 	h.dual = dual
+	h.last, h.fitted = core.SummaryOf(m)
 	switch m := m.(type) {
 	case *core.LinearModel:
 		return widen(m, h.numFeatures), nil

@@ -136,11 +136,23 @@ func TestTrainerFromC(t *testing.T) {
 			}
 			var files [3][]byte
 			var predict3 func(x []float32) float64
+			var info3 core.FitSummary
+			wantUnit := 0.0
 			if core.KernelSyntax(strings.Fields(c.options)) {
-				files, predict3 = kernelSteps(t, c.options, ds, appendRows, n, remove, capRows, c.nf)
+				files, predict3, info3 = kernelSteps(t, c.options, ds, appendRows, n, remove, capRows, c.nf)
+				wantUnit = 2 // SVMGO_WORK_KERNEL_EVALS
 			} else {
-				files, predict3 = linearSteps(t, c.options, ds, appendRows, n, remove, capRows, c.nf)
+				files, predict3, info3 = linearSteps(t, c.options, ds, appendRows, n, remove, capRows, c.nf)
+				wantUnit = 1 // SVMGO_WORK_ROWS_READ
 			}
+			// svmgo_trainer_fit_info reports the last fit as the Go API's
+			// run of the same steps does.
+			converged := 0.0
+			if info3.Converged {
+				converged = 1
+			}
+			sameBits(t, "fit info", readFloat64s(t, out+".info"), []float64{float64(info3.Iterations),
+				float64(info3.Work), info3.Objective, float64(info3.NumSV), converged, wantUnit})
 			for i, want := range files {
 				name := "m" + strconv.Itoa(i+1)
 				got, err := os.ReadFile(out + "." + name + ".svmgo")
@@ -176,8 +188,9 @@ func TestTrainerFromC(t *testing.T) {
 
 // linearSteps runs trainer.c's steps (fit; remove; add 5, fit warm; add
 // 3, remove 2, fit warm) through core's linear trainer on ds, empty, and
-// returns the three model files and the last model's label function.
-func linearSteps(t *testing.T, options string, ds *core.Dataset, appendRows func(from, to int), n int, remove []int, capRows, nf int) ([3][]byte, func([]float32) float64) {
+// returns the three model files, the last model's label function and the
+// last run's summary.
+func linearSteps(t *testing.T, options string, ds *core.Dataset, appendRows func(from, to int), n int, remove []int, capRows, nf int) ([3][]byte, func([]float32) float64, core.FitSummary) {
 	t.Helper()
 	o, _, err := core.ParseLinearOptions(strings.Fields(options))
 	if err != nil {
@@ -231,13 +244,13 @@ func linearSteps(t *testing.T, options string, ds *core.Dataset, appendRows func
 			t.Fatal(err)
 		}
 	}
-	return files, m3.PredictDense
+	return files, m3.PredictDense, m3.Result.Summary()
 }
 
 // kernelSteps is linearSteps for a kernel trainer (LIBSVM's options),
 // warm-started as the capi trainer does: kept rows' α, new rows at 0, the
 // gradient passed on (DeleteRows drops it).
-func kernelSteps(t *testing.T, options string, ds *core.Dataset, appendRows func(from, to int), n int, remove []int, capRows, nf int) ([3][]byte, func([]float32) float64) {
+func kernelSteps(t *testing.T, options string, ds *core.Dataset, appendRows func(from, to int), n int, remove []int, capRows, nf int) ([3][]byte, func([]float32) float64, core.FitSummary) {
 	t.Helper()
 	o, _, err := core.ParseKernelOptions(strings.Fields(options))
 	if err != nil {
@@ -291,5 +304,5 @@ func kernelSteps(t *testing.T, options string, ds *core.Dataset, appendRows func
 			t.Fatal(err)
 		}
 	}
-	return files, m3.PredictDense
+	return files, m3.PredictDense, m3.Result.Summary()
 }

@@ -501,11 +501,7 @@ func (m *KernelModel) PredictSparse(index []int32, value []float32) float64 {
 // allocates nothing once warm. It panics on a size mismatch.
 func (m *KernelModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	n := m.NumFeatures
-	if n == 0 || len(x)%n != 0 {
-		panic("core: KernelModel.PredictDenseBatch: matrix size is not a multiple of NumFeatures")
-	}
-	rows := len(x) / n
-	dst = dst[:rows]
+	dst = BatchRows(dst, x, n, "core: KernelModel.PredictDenseBatch")
 	if b := m.prepared().blocks(m); b != nil {
 		m.blockPredictMatrix(b, dst, x)
 		return dst

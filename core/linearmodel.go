@@ -298,11 +298,7 @@ func (m *LinearModel) predictAnyWidth(x []float32) float64 {
 // mismatch.
 func (m *LinearModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	n := m.NumFeatures
-	if n == 0 || len(x)%n != 0 {
-		panic("core: PredictDenseBatch: matrix size is not a multiple of NumFeatures")
-	}
-	rows := len(x) / n
-	dst = dst[:rows]
+	dst = BatchRows(dst, x, n, "core: LinearModel.PredictDenseBatch")
 	if m.blockedDense(dst, x) {
 		return dst
 	}

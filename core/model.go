@@ -225,3 +225,14 @@ var (
 	_ Model            = (*LinearModel)(nil)
 	_ ProbabilityModel = (*KernelModel)(nil)
 )
+
+// BatchRows is the first step of every kind's PredictDenseBatch: it checks
+// that x is a row-major matrix of rows of nf values and returns dst cut to
+// the row count. A matrix of another size is a caller's bug: it panics
+// with a message naming fn, the method it checks for.
+func BatchRows(dst []float64, x []float32, nf int, fn string) []float64 {
+	if nf == 0 || len(x)%nf != 0 {
+		panic(fn + ": matrix size is not a multiple of NumFeatures")
+	}
+	return dst[:len(x)/nf]
+}

@@ -513,3 +513,38 @@ func writeFloatFile(path string, m *core.LinearModel) error {
 	}
 	return modelfile.WriteBytes(path, data)
 }
+
+// TestQuantizeEitherKind: Quantize is QuantizeLinear or QuantizeKernel as
+// the float model's kind says, byte for byte, and refuses a quantized model
+// and a bad width with an untyped nil model.
+func TestQuantizeEitherKind(t *testing.T) {
+	lin, ker := linearCases[0].model(t), kernelCases[0].model(t)
+	for _, bits := range []int{8, 16} {
+		wantL, err := QuantizeLinear(lin, bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantK, err := QuantizeKernel(ker, bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			float core.Model
+			want  Model
+		}{{lin, wantL}, {ker, wantK}} {
+			got, err := Quantize(c.float, bits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(mustMarshal(t, got), mustMarshal(t, c.want)) {
+				t.Errorf("int%d %s: Quantize's file differs from the kind's own quantizer's", bits, c.float.Info().Kind)
+			}
+			if _, err := Quantize(got, bits); err == nil {
+				t.Errorf("int%d %s: a quantized model was quantized again", bits, c.float.Info().Kind)
+			}
+		}
+	}
+	if q, err := Quantize(lin, 4); err == nil || q != nil {
+		t.Errorf("Quantize(4 bits) = %v, %v; want an error and an untyped nil", q, err)
+	}
+}

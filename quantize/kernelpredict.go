@@ -449,11 +449,7 @@ func (m *Kernel) probabilityShape(fn string) {
 // allocates nothing once warm. It panics on a size mismatch.
 func (m *Kernel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	n := m.nf
-	if n == 0 || len(x)%n != 0 {
-		panic("quantize: Kernel.PredictDenseBatch: matrix size is not a multiple of NumFeatures")
-	}
-	rows := len(x) / n
-	dst = dst[:rows]
+	dst = core.BatchRows(dst, x, n, "quantize: Kernel.PredictDenseBatch")
 	if m.blk != nil {
 		m.blockPredictMatrix(m.blk, dst, x)
 		return dst

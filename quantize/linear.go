@@ -495,11 +495,7 @@ func (m *Linear) PredictSparse(index []int32, value []float32) float64 {
 // mismatch.
 func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	n := m.nf
-	if n == 0 || len(x)%n != 0 {
-		panic("quantize: Linear.PredictDenseBatch: matrix size is not a multiple of NumFeatures")
-	}
-	rows := len(x) / n
-	dst = dst[:rows]
+	dst = core.BatchRows(dst, x, n, "quantize: Linear.PredictDenseBatch")
 	if m.blockedDense(dst, x) {
 		return dst
 	}

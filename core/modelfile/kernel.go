@@ -31,16 +31,10 @@ func MarshalKernel(m *core.KernelModel) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: marshal kernel: %w", err)
 	}
-	out := make([]byte, HeaderSize, HeaderSize+bd.Msgsize())
-	out, err = bd.MarshalMsg(out)
+	out, err := marshalBody(bd, KindKernel)
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: marshal kernel: %w", err)
 	}
-	payload := out[HeaderSize:]
-	if uint64(len(payload)) > MaxPayload {
-		return nil, fmt.Errorf("modelfile: marshal kernel: payload of %d bytes exceeds MaxPayload", len(payload))
-	}
-	putHeader(out[:HeaderSize], Major, minorKernel, payload)
 	return out, nil
 }
 
@@ -280,15 +274,7 @@ func float64s(name string, b []byte) ([]float64, error) {
 // stores (the smaller one), with labels 0; empty slices decode as nil. It
 // is safe for concurrent use.
 func UnmarshalKernel(b []byte) (*core.KernelModel, error) {
-	var bd kbody
-	if err := decodeBody(b, KindKernel, &bd); err != nil {
-		return nil, err
-	}
-	m, err := fromKernelBody(&bd)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
-	}
-	return m, nil
+	return unmarshalModel(b, KindKernel, fromKernelBody)
 }
 
 // fromKernelBody converts a decoded body to a model and checks it as

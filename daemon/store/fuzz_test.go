@@ -322,10 +322,10 @@ func TestRawEncoderAgrees(t *testing.T) {
 	if err := k.decode(validKernelRaw().bytes()); err != nil {
 		t.Fatal(err)
 	}
-	kd := k.KernelDual()
-	if k.Dual() != nil || kd == nil || kd.SVMType != core.CSVC || kd.Gradient != nil ||
+	kd := kernelDual(k)
+	if linearDual(k) != nil || kd == nil || kd.SVMType != core.CSVC || kd.Gradient != nil ||
 		!slices.Equal(kd.Pairs, [][2]int32{{1, -1}, {1, 2}, {-1, 2}}) {
-		t.Fatalf("kernel dual %+v, linear %v", kd, k.Dual())
+		t.Fatalf("kernel dual %+v, linear %v", kd, linearDual(k))
 	}
 	wantKernelAlpha(t, k, []float64{0.5, 0.5, 0, 0}, []float64{0.25, 0, 0.25, 0}, []float64{0, 1, 1, 0})
 }

@@ -123,9 +123,7 @@ func (d *Daemon) ingest(name string) error {
 	}
 	d.added = &h
 	if evicted > 0 {
-		// The gradient covers rows that are gone; core would find out
-		// by hashing, but need not.
-		d.kgrad = nil
+		d.forgetGradient()
 	}
 	d.log.Info("batch added", "batch", name, "rows", batch.Len(), "evicted", evicted,
 		"samples", d.st.Len(), "generation", d.st.Generation())

@@ -423,8 +423,8 @@ func TestReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.applyReload()
-	if d.cfg.Keep != 1 || d.spec.kernel || d.spec.linear.Solver != core.L1LossSVCDual || d.spec.linear.C != 2 {
-		t.Errorf("after reload: keep %d, kernel %v, solver %v, C %v", d.cfg.Keep, d.spec.kernel, d.spec.linear.Solver, d.spec.linear.C)
+	if d.cfg.Keep != 1 || d.spec.opts.IsKernel() || d.spec.opts.Linear.Params.Solver != core.L1LossSVCDual || d.spec.opts.Linear.Params.C != 2 {
+		t.Errorf("after reload: keep %d, kernel %v, solver %v, C %v", d.cfg.Keep, d.spec.opts.IsKernel(), d.spec.opts.Linear.Params.Solver, d.spec.opts.Linear.Params.C)
 	}
 }
 
@@ -522,7 +522,7 @@ func trainText(t *testing.T, cfg Config, text string) (*core.LinearModel, *core.
 // function (a binary problem).
 func alphaOf(t *testing.T, st *store.Store, from, to int) []float64 {
 	t.Helper()
-	dual := st.Dual()
+	dual := linearDual(st)
 	if dual == nil || len(dual.Alpha) != 1 || len(dual.Alpha[0]) != st.Len() {
 		t.Fatalf("store dual %+v for %d rows, want one vector of %d", dual, st.Len(), st.Len())
 	}

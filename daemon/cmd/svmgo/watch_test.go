@@ -241,7 +241,7 @@ func TestWatchSurvivesKill9(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _, err := tr.Train(st.Dataset(), st.Dual())
+	want, _, err := tr.Train(st.Dataset(), linearDual(st))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,8 +371,8 @@ func TestWatchKernelCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Len() != 200 || st.KernelDual() == nil || st.Dual() != nil {
-		t.Fatalf("store: %d rows, kernel dual %v, linear dual %v", st.Len(), st.KernelDual() != nil, st.Dual() != nil)
+	if st.Len() != 200 || kernelDual(st) == nil || linearDual(st) != nil {
+		t.Fatalf("store: %d rows, kernel dual %v, linear dual %v", st.Len(), kernelDual(st) != nil, linearDual(st) != nil)
 	}
 	l, err := loadLoaded(filepath.Join(root, "models", modeldir.FileName(4)))
 	if err != nil {
