@@ -4,6 +4,8 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Parity with LIBSVM 3.24 on the cases of testdata/libsvm-ref.txt that do
@@ -120,9 +122,9 @@ func TestKernelParityLIBSVM(t *testing.T) {
 	}
 }
 
-func readRefData(t *testing.T, name string) *Dataset {
+func readRefData(t *testing.T, name string) *data.Dataset {
 	t.Helper()
-	ds, err := ReadFile(filepath.Join("testdata", name), ReadOptions{})
+	ds, err := data.ReadFile(filepath.Join("testdata", name), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +135,7 @@ func readRefData(t *testing.T, name string) *Dataset {
 // training row of a binary C-SVC or a one-class model, and checks the
 // optimality conditions of the dual at tolerance eps (f is the decision
 // function, y f ≥ 1 − tol for α = 0, ≤ 1 + tol at α = C, ≈ 1 when free).
-func checkKKT(t *testing.T, m *KernelModel, ds *Dataset) {
+func checkKKT(t *testing.T, m *KernelModel, ds *data.Dataset) {
 	t.Helper()
 	if m.SVMType != CSVC || len(m.Labels) != 2 || len(m.Params.Weights) != 0 {
 		return

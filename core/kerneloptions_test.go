@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 func TestDefaultKernelParams(t *testing.T) {
@@ -470,8 +472,8 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 		}
 	}
 	kernelNames := map[KernelType]string{LinearKernel: "linear", PolyKernel: "polynomial", RBFKernel: "rbf", SigmoidKernel: "sigmoid"}
-	rows := map[string]*Dataset{}
-	data := func(name string) *Dataset {
+	rows := map[string]*data.Dataset{}
+	data := func(name string) *data.Dataset {
 		if rows[name] == nil {
 			rows[name] = readTestdata(t, name)
 		}

@@ -20,33 +20,35 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // textReader reads a text model file line by line, counting lines for its
-// errors, through the data readers' lineReader and so under the same line
+// errors, through the data readers' LineReader and so under the same line
 // limit (DefaultMaxLineBytes): a stream without line breaks is refused at
 // its line, not read into memory.
 type textReader struct {
-	lr   *lineReader
+	lr   *data.LineReader
 	name string
 	line int
 }
 
 func newTextReader(r io.Reader, name string) *textReader {
-	return &textReader{lr: newLineReader(r, DefaultMaxLineBytes), name: name}
+	return &textReader{lr: data.NewLineReader(r, data.DefaultMaxLineBytes), name: name}
 }
 
 // next returns the next line without its line ending; ok is false at the
 // end of the input.
 func (t *textReader) next() (line string, ok bool, err error) {
-	b, err := t.lr.next()
+	b, err := t.lr.Next()
 	if err == io.EOF {
 		return "", false, nil
 	}
 	if err != nil {
-		return "", false, t.lr.readError(t.name, err)
+		return "", false, t.lr.Err(t.name, err)
 	}
-	t.line = t.lr.line
+	t.line = t.lr.Line()
 	return string(b), true, nil
 }
 
@@ -60,29 +62,29 @@ func (t *textReader) headerLine(seen map[string]int, endKey string) (key string,
 		return "", nil, false, err
 	}
 	if !ok {
-		return "", nil, false, t.errorf(ErrSyntax, "end of file before the %s line", endKey)
+		return "", nil, false, t.errorf(data.ErrSyntax, "end of file before the %s line", endKey)
 	}
 	f := strings.Fields(line)
 	if len(f) == 0 {
-		return "", nil, false, t.errorf(ErrSyntax, "blank line in the header")
+		return "", nil, false, t.errorf(data.ErrSyntax, "blank line in the header")
 	}
 	key, vals = f[0], f[1:]
 	if key == endKey && len(vals) == 0 {
 		return key, nil, true, nil
 	}
 	if at, dup := seen[key]; dup {
-		return "", nil, false, t.errorf(ErrSyntax, "%s repeated (first on line %d)", key, at)
+		return "", nil, false, t.errorf(data.ErrSyntax, "%s repeated (first on line %d)", key, at)
 	}
 	seen[key] = t.line
 	if len(vals) == 0 {
-		return "", nil, false, t.errorf(ErrSyntax, "%s without a value", key)
+		return "", nil, false, t.errorf(data.ErrSyntax, "%s without a value", key)
 	}
 	return key, vals, false, nil
 }
 
 // errorf returns a ParseError at the current line wrapping cause.
 func (t *textReader) errorf(cause error, format string, args ...any) error {
-	return &ParseError{File: t.name, Line: t.line, Msg: fmt.Sprintf(format, args...), Err: cause}
+	return &data.ParseError{File: t.name, Line: t.line, Msg: fmt.Sprintf(format, args...), Err: cause}
 }
 
 // finite parses a float64, refusing NaN and infinities.
@@ -151,10 +153,10 @@ func ReadLIBSVMModel(r io.Reader, name string) (*KernelModel, error) {
 	seen := map[string]int{} // header key → line
 	var nrClass, totalSV int
 	var err error
-	syntax := func(format string, args ...any) error { return t.errorf(ErrSyntax, format, args...) }
+	syntax := func(format string, args ...any) error { return t.errorf(data.ErrSyntax, format, args...) }
 	// syntaxAt reports a header line whose values disagree with others.
 	syntaxAt := func(key, format string, args ...any) error {
-		return &ParseError{File: name, Line: seen[key], Msg: fmt.Sprintf(format, args...), Err: ErrSyntax}
+		return &data.ParseError{File: name, Line: seen[key], Msg: fmt.Sprintf(format, args...), Err: data.ErrSyntax}
 	}
 	for {
 		key, vals, done, err := t.headerLine(seen, "SV")
@@ -389,10 +391,10 @@ func ReadLIBSVMModel(r io.Reader, name string) (*KernelModel, error) {
 	rowStart = append(rowStart, len(index))
 	l := totalSV
 	m.NumFeatures = numFeatures
-	if PreferDense(l, numFeatures, len(index)) {
-		m.SV = NewDense(l, numFeatures)
+	if data.PreferDense(l, numFeatures, len(index)) {
+		m.SV = data.NewDense(l, numFeatures)
 	} else {
-		m.SV = NewSparse(l, len(index), numFeatures)
+		m.SV = data.NewSparse(l, len(index), numFeatures)
 	}
 	for i := range l {
 		s, e := rowStart[i], rowStart[i+1]
@@ -446,7 +448,7 @@ var liblinearSolvers = map[string]LinearSolver{
 // the file's bias.
 func ReadLIBLINEARModel(r io.Reader, name string) (*LinearModel, error) {
 	t := newTextReader(r, name)
-	syntax := func(format string, args ...any) error { return t.errorf(ErrSyntax, format, args...) }
+	syntax := func(format string, args ...any) error { return t.errorf(data.ErrSyntax, format, args...) }
 	seen := map[string]int{}
 	var solverName string
 	var nrClass, nrFeature int

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -47,7 +48,7 @@ func (d *Daemon) setTrainer(spec trainSpec) error {
 // recorded as 0. When no model can be trained (one class so far) or the
 // gate refuses it, the store is committed with the publication marked
 // done, so a restart does not publish what was refused.
-func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
+func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	all := d.st.Dataset()
 	gen := d.st.Generation()
 	gated := newest != nil && d.cfg.GateMinAccuracy > 0
@@ -71,7 +72,7 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	} else {
 		r, err = d.trainLinear(ds, name, held)
 	}
-	if errors.Is(err, core.ErrLabels) {
+	if errors.Is(err, data.ErrLabels) {
 		d.log.Warn("retrain skipped: no model for these labels yet", "batch", name, "samples", ds.Len(),
 			"held_back", held, "err", err)
 		d.st.SetPublished(gen)
@@ -160,7 +161,7 @@ func (r *run) model() core.Model {
 
 // trainLinear trains a linear model on ds, warm from the store's linear
 // dual cut to ds's rows, and logs the run; held is only logged.
-func (d *Daemon) trainLinear(ds *core.Dataset, name string, held int) (*run, error) {
+func (d *Daemon) trainLinear(ds *data.Dataset, name string, held int) (*run, error) {
 	warm := dualPrefix(d.st.Dual(), ds.Len())
 	if warm == nil && d.st.KernelDual() != nil {
 		d.log.Info("stored dual is of the other kind: training cold", "stored", "kernel", "training", "linear")
@@ -190,7 +191,7 @@ func (d *Daemon) trainLinear(ds *core.Dataset, name string, held int) (*run, err
 // trainKernel trains a kernel model on ds, warm from the store's kernel
 // dual cut to ds's rows and, while it fits, the last run's gradient, and
 // logs the run; held is only logged.
-func (d *Daemon) trainKernel(ds *core.Dataset, name string, held int) (*run, error) {
+func (d *Daemon) trainKernel(ds *data.Dataset, name string, held int) (*run, error) {
 	warm := d.kernelWarm(ds.Len())
 	switch sd := d.st.KernelDual(); {
 	case sd == nil && d.st.Dual() != nil:
@@ -285,7 +286,7 @@ func padVectors(alpha [][]float64, n int) [][]float64 {
 // gradient and Hessian-vector passes for TRON); the cold model is
 // discarded. The primal objectives are logged too: the warm run must reach
 // the cold one's optimum, to the tolerance.
-func (d *Daemon) coldSolveLinear(ds *core.Dataset, warm *core.LinearModel) {
+func (d *Daemon) coldSolveLinear(ds *data.Dataset, warm *core.LinearModel) {
 	start := time.Now()
 	cold, _, err := d.trainer.Train(ds, nil)
 	if err != nil {
@@ -311,7 +312,7 @@ func (d *Daemon) coldSolveLinear(ds *core.Dataset, warm *core.LinearModel) {
 // warm start saved, in kernel evaluations (SMO's cost); the cold model is
 // discarded. The two objectives are logged too: the warm run must reach
 // the cold one's optimum.
-func (d *Daemon) coldSolveKernel(ds *core.Dataset, warm *core.KernelModel) {
+func (d *Daemon) coldSolveKernel(ds *data.Dataset, warm *core.KernelModel) {
 	start := time.Now()
 	cold, _, err := d.ktrainer.Train(ds, nil)
 	if err != nil {

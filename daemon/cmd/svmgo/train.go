@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -35,7 +36,7 @@ func train(args []string, stdout, stderr io.Writer) int {
 	}
 	trainFile, modelFile := trainFiles(files)
 	readOpt.ClassLabels = opts.Params.SVMType == core.CSVC
-	ds, err := core.ReadFile(trainFile, readOpt)
+	ds, err := data.ReadFile(trainFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}
