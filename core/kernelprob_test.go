@@ -64,7 +64,7 @@ func TestKernelProbabilityLogLossLIBSVM(t *testing.T) {
 		if err != nil || len(rest) != 0 {
 			t.Fatalf("%s: options %v: %v", c.Name, c.Options, err)
 		}
-		if !opt.Params.Probability || !c.has["logloss"] {
+		if !opt.Params.Probability || !c.Has["logloss"] {
 			continue
 		}
 		ran++

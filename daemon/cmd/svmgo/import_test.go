@@ -10,6 +10,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/textmodel"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -52,7 +53,7 @@ func TestImport(t *testing.T) {
 				if kind != modelfile.KindKernel {
 					t.Fatalf("kind %q", kind)
 				}
-				w, err := core.ReadLIBSVMModel(text, tc.model)
+				w, err := textmodel.ReadLIBSVMModel(text, tc.model)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -65,7 +66,7 @@ func TestImport(t *testing.T) {
 				if kind != modelfile.KindLinear {
 					t.Fatalf("kind %q", kind)
 				}
-				w, err := core.ReadLIBLINEARModel(text, tc.model)
+				w, err := textmodel.ReadLIBLINEARModel(text, tc.model)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -49,6 +49,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/simd"
+	"github.com/libsvmgo/libsvmgo/core/textmodel"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -184,7 +185,7 @@ func load(path string) (batchModel, string, float64, error) {
 			return nil, "", 0, ferr
 		}
 		defer f.Close()
-		m, lerr := core.ReadLIBSVMModel(f, path)
+		m, lerr := textmodel.ReadLIBSVMModel(f, path)
 		if lerr != nil {
 			return nil, "", 0, errors.Join(err, lerr)
 		}

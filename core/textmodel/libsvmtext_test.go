@@ -1,4 +1,4 @@
-package core
+package textmodel
 
 import (
 	"bytes"
@@ -11,7 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/libsvmref"
 )
 
 // decTol is the agreement asked of decision values with LIBSVM's and
@@ -96,20 +98,20 @@ func checkDecisions(t *testing.T, m importedModel, ds *data.Dataset, labels []fl
 // label and decision values against svm_predict_values and
 // predict_values.
 func TestImportAgainstReference(t *testing.T) {
-	_, _, imports := readLibsvmRef(t)
+	_, _, imports := libsvmref.Read(t, "../testdata/libsvm-ref.txt")
 	if len(imports) < 3 {
 		t.Fatalf("%d import records, want 3", len(imports))
 	}
 	for _, im := range imports {
 		t.Run(im.Name, func(t *testing.T) {
-			text, err := os.ReadFile("testdata/" + im.Model)
+			text, err := os.ReadFile("../testdata/" + im.Model)
 			if err != nil {
 				t.Fatal(err)
 			}
 			m := readTextModel(t, im.Tool, im.Model, string(text))
 			test := readTestdata(t, im.Test)
 			checkDecisions(t, m, test, im.Labels, im.Dec)
-			km, ok := m.(*KernelModel)
+			km, ok := m.(*core.KernelModel)
 			if !ok || test.NumFeatures() > km.NumFeatures {
 				return
 			}
@@ -134,7 +136,7 @@ func TestImportAgainstReference(t *testing.T) {
 }
 
 func TestImportHeader(t *testing.T) {
-	f, err := os.Open("testdata/heart_scale.libsvm.model")
+	f, err := os.Open("../testdata/heart_scale.libsvm.model")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +146,7 @@ func TestImportHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The figures of the file's header and its first support vector.
-	if m.SVMType != CSVC || m.Kernel.Type != RBFKernel || m.Kernel.Gamma != 0.076923076923076927 ||
+	if m.SVMType != core.CSVC || m.Kernel.Type != core.RBFKernel || m.Kernel.Gamma != 0.076923076923076927 ||
 		m.NumFeatures != 13 || m.SV.Len() != 132 || len(m.Rho) != 1 || m.Rho[0] != 0.42446205176771579 {
 		t.Errorf("header: %v %+v nf=%d sv=%d rho=%v", m.SVMType, m.Kernel, m.NumFeatures, m.SV.Len(), m.Rho)
 	}
@@ -168,7 +170,7 @@ func TestImportHeader(t *testing.T) {
 	if len(idx) != 13 || idx[0] != 0 || val[0] != float32(0.166667) || idx[12] != 12 || val[12] != 1 {
 		t.Errorf("first support vector %v %v", idx, val)
 	}
-	if m.Params.SVMType != CSVC || m.Params.Kernel != m.Kernel || m.Params.Probability {
+	if m.Params.SVMType != core.CSVC || m.Params.Kernel != m.Kernel || m.Params.Probability {
 		t.Errorf("params %+v", m.Params)
 	}
 }
@@ -437,7 +439,7 @@ func TestImportSmallFixtures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Solver != L2LossSVCDual || m.Bias != 1 || m.NumFeatures != 4 || len(m.W) != 15 ||
+		if m.Solver != core.L2LossSVCDual || m.Bias != 1 || m.NumFeatures != 4 || len(m.W) != 15 ||
 			m.W[0] != float32(1.0420653763162566) || m.W[14] != float32(-0.60180944878049691) {
 			t.Errorf("solver %v bias %v nf %d w %v", m.Solver, m.Bias, m.NumFeatures, m.W)
 		}
@@ -450,7 +452,7 @@ func TestImportSmallFixtures(t *testing.T) {
 func TestImportCrammerSingerBinary(t *testing.T) {
 	fx := parseFixtures(t)["l2cs"]
 	m := readTextModel(t, "liblinear", "l2cs", fx.model)
-	if lm := m.(*LinearModel); lm.NrW() != 1 || len(lm.W) != 4 || lm.W[1] != float32(-0.54394190772718043) {
+	if lm := m.(*core.LinearModel); lm.NrW() != 1 || len(lm.W) != 4 || lm.W[1] != float32(-0.54394190772718043) {
 		t.Errorf("weights %v, want the first column", lm.W)
 	}
 	if fx.dec[4][0] != 0 || fx.labels[4] != 2 {
@@ -475,9 +477,9 @@ func TestImportErrors(t *testing.T) {
 		line             int
 		detail           string
 	}{
-		{"nu_svc", "libsvm", replace(poly, "c_svc", "nu_svc"), ErrParams, 1, "nu_svc is not supported"},
-		{"nu_svr", "libsvm", replace(poly, "c_svc", "nu_svr"), ErrParams, 1, "nu_svr"},
-		{"precomputed", "libsvm", replace(poly, "polynomial", "precomputed"), ErrParams, 2, "precomputed"},
+		{"nu_svc", "libsvm", replace(poly, "c_svc", "nu_svc"), core.ErrParams, 1, "nu_svc is not supported"},
+		{"nu_svr", "libsvm", replace(poly, "c_svc", "nu_svr"), core.ErrParams, 1, "nu_svr"},
+		{"precomputed", "libsvm", replace(poly, "polynomial", "precomputed"), core.ErrParams, 2, "precomputed"},
 		{"unknown key", "libsvm", replace(poly, "coef0 1\n", "coef0 1\nfoo 2\n"), data.ErrSyntax, 6, "foo"},
 		{"repeated key", "libsvm", replace(poly, "coef0 1\n", "coef0 1\ncoef0 1\n"), data.ErrSyntax, 6, "repeated"},
 		{"no degree", "libsvm", replace(poly, "degree 2\n", ""), data.ErrSyntax, 10, "degree"},
@@ -490,7 +492,7 @@ func TestImportErrors(t *testing.T) {
 		{"too few SVs", "libsvm", poly[:strings.LastIndex(strings.TrimRight(poly, "\n"), "\n")+1], data.ErrSyntax, 17, "total_sv"},
 		{"no SV line", "libsvm", poly[:strings.Index(poly, "SV\n")], data.ErrSyntax, 10, "SV line"},
 		{"empty", "libsvm", "", data.ErrSyntax, 0, "SV line"},
-		{"one-class liblinear", "liblinear", replace(lr, "L2R_LR", "ONECLASS_SVM"), ErrParams, 1, "ONECLASS_SVM"},
+		{"one-class liblinear", "liblinear", replace(lr, "L2R_LR", "ONECLASS_SVM"), core.ErrParams, 1, "ONECLASS_SVM"},
 		{"unknown solver", "liblinear", replace(lr, "L2R_LR", "L3R_LR"), data.ErrSyntax, 1, "L3R_LR"},
 		{"weights short", "liblinear", replace(lr, "-0.60180944878049691 \n", "\n"), data.ErrSyntax, 11, "14 weights, want 15"},
 		{"weights long", "liblinear", lr + "1\n", data.ErrSyntax, 12, "more than"},
@@ -536,7 +538,7 @@ func TestDetectTextModel(t *testing.T) {
 		}
 	}
 	// A text model's bytes start with its first line.
-	if b, err := os.ReadFile("testdata/heart_scale.liblinear.model"); err != nil {
+	if b, err := os.ReadFile("../testdata/heart_scale.liblinear.model"); err != nil {
 		t.Fatal(err)
 	} else if k, err := DetectTextModel(b[:bytes.IndexByte(b, '\n')]); err != nil || k != LIBLINEARText {
 		t.Errorf("heart_scale.liblinear.model: %v, %v", k, err)
@@ -585,4 +587,14 @@ func TestTextModelLineLimit(t *testing.T) {
 		err.Error() != want || !errors.Is(err, data.ErrLineTooLong) {
 		t.Errorf("LIBLINEAR: %v, want %q", err, want)
 	}
+}
+
+// readTestdata reads core/testdata's data file name.
+func readTestdata(t testing.TB, name string) *data.Dataset {
+	t.Helper()
+	ds, err := data.ReadFile("../testdata/"+name, data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
 }
