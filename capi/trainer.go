@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // maxCells bounds the storage a trainer may ask for (rows × features for
@@ -19,7 +20,7 @@ const maxCells = 1 << 40
 type trainerHandle struct {
 	mu          sync.Mutex
 	numFeatures int
-	ds          *core.Dataset
+	ds          *data.Dataset
 	// trainer is linear or kernel as the options chose LIBLINEAR's or
 	// LIBSVM's syntax (core.ParseTrainOptions).
 	trainer core.Trainer
@@ -61,9 +62,9 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 	}
 	h := &trainerHandle{numFeatures: int(numFeatures)}
 	if capNonzeros == 0 {
-		h.ds = core.NewDense(int(capRows), int(numFeatures))
+		h.ds = data.NewDense(int(capRows), int(numFeatures))
 	} else {
-		h.ds = core.NewSparse(int(capRows), int(capNonzeros), int(numFeatures))
+		h.ds = data.NewSparse(int(capRows), int(capNonzeros), int(numFeatures))
 	}
 	if !o.IsKernel() {
 		// -s 1 and -s 12 retrain through their primal twins (-twin 0

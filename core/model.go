@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // The model kinds a Model reports in ModelInfo.Kind; they are also the
@@ -118,7 +120,7 @@ type Model interface {
 	PredictDenseBatch(dst []float64, x []float32) []float64
 	// PredictBatch writes the prediction of every row of ds to
 	// dst[:ds.Len()] and returns that slice.
-	PredictBatch(dst []float64, ds *Dataset) []float64
+	PredictBatch(dst []float64, ds *data.Dataset) []float64
 }
 
 // ProbabilityModel is implemented by the kinds that can give class

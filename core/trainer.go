@@ -1,5 +1,7 @@
 package core
 
+import "github.com/libsvmgo/libsvmgo/core/data"
+
 // Trainer is the one interface over linear and kernel training (DESIGN.md
 // §4): options in (NewTrainer), a model and its dual state out, the dual
 // state of the last run in as the warm start of the next. A program that
@@ -15,7 +17,7 @@ type Trainer interface {
 	// warm.Rows() rows of ds; Extended fits it to rows added since. ds
 	// must fit the capacity the trainer was made for. Train only reads
 	// warm.
-	Train(ds *Dataset, warm *Dual) (Model, *Dual, error)
+	Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error)
 }
 
 // NewTrainer returns a trainer for the options o, linear or kernel as
@@ -144,7 +146,7 @@ type linearTrainer struct{ t *LinearTrainer }
 
 func (linearTrainer) Syntax() Syntax { return SyntaxLinear }
 
-func (lt linearTrainer) Train(ds *Dataset, warm *Dual) (Model, *Dual, error) {
+func (lt linearTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	var (
 		dual  *LinearDual
 		start *LinearPrimal
@@ -164,7 +166,7 @@ type kernelTrainer struct{ t *KernelTrainer }
 
 func (kernelTrainer) Syntax() Syntax { return SyntaxKernel }
 
-func (kt kernelTrainer) Train(ds *Dataset, warm *Dual) (Model, *Dual, error) {
+func (kt kernelTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	var dual *KernelDual
 	if warm != nil {
 		dual = warm.Kernel
@@ -199,7 +201,7 @@ func (o *TrainOptions) IsRegression() bool {
 // TrainModel trains a model of the kind the options say on all of ds,
 // cold, with no trainer kept: TrainKernelModel or TrainLinear, for a
 // program that trains once (svmgo train, svmgo train-linear).
-func TrainModel(ds *Dataset, o TrainOptions) (Model, error) {
+func TrainModel(ds *data.Dataset, o TrainOptions) (Model, error) {
 	if o.IsKernel() {
 		m, err := TrainKernelModel(ds, o.Kernel.Params)
 		if err != nil {
@@ -217,7 +219,7 @@ func TrainModel(ds *Dataset, o TrainOptions) (Model, error) {
 // CrossValidate returns the k-fold cross-validation predictions of the
 // options' model on ds, k being the -v fold count (CrossValidateKernel or
 // CrossValidateLinear).
-func CrossValidate(ds *Dataset, o TrainOptions) ([]float64, error) {
+func CrossValidate(ds *data.Dataset, o TrainOptions) ([]float64, error) {
 	if o.IsKernel() {
 		return CrossValidateKernel(ds, o.Kernel.Params, o.Kernel.CrossValidation)
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // TestTrainerMatchesKindTrainers: a Trainer's runs, cold and warm after rows
@@ -46,7 +48,7 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 				kDual  *KernelDual
 				dual   *Dual
 			)
-			step := func(ds *Dataset) {
+			step := func(ds *data.Dataset) {
 				t.Helper()
 				var warm *Dual
 				if dual != nil {
@@ -116,7 +118,7 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 			step(full.Prefix(200))
 			step(full.Prefix(240)) // rows added: warm from the dual extended
 			// Rows removed from both the data and the duals.
-			ds := NewDense(240, full.NumFeatures()) // heart_scale reads dense
+			ds := data.NewDense(240, full.NumFeatures()) // heart_scale reads dense
 			for i := range 240 {
 				if err := ds.AppendDense(full.Labels()[i], full.DenseRow(i)); err != nil {
 					t.Fatal(err)

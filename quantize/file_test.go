@@ -13,13 +13,14 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
 // handSparseKernel is a one-class model of five support vectors over eight
 // features with two nonzeros each: the sparse layout is the smaller.
 func handSparseKernel(t testing.TB) *core.KernelModel {
-	sv := core.NewSparse(5, 10, 8)
+	sv := data.NewSparse(5, 10, 8)
 	rows := [][2][2]float32{{{1, 0.5}, {4, -1}}, {{0, 2}, {7, 0.25}}, {{1, -0.5}, {5, 1}}, {{3, 1.5}, {4, 0.75}}, {{2, 3}, {6, -2}}}
 	for _, r := range rows {
 		if err := sv.AppendSparse(0, []int32{int32(r[0][0]), int32(r[1][0])}, []float32{r[0][1], r[1][1]}); err != nil {

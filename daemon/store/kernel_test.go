@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 func TestSetKernelDual(t *testing.T) {
@@ -220,14 +221,14 @@ func TestReadsVersion1Fixture(t *testing.T) {
 	cfg := Config{Capacity: 40, MaxFeatures: 13}
 	s := open(t, dir, cfg)
 
-	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "data", "heart_scale.train"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "examples", "data", "heart_scale.train"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.SplitAfter(string(data), "\n")
+	lines := strings.SplitAfter(string(raw), "\n")
 	text := func(from, to int) string { return strings.Join(lines[from:to], "") }
-	want := core.NewSparse(35, 35*13, 13)
-	if _, err := core.ReadInto(want, strings.NewReader(text(0, 35)), "heart_scale.train", core.ReadOptions{Format: core.FormatLIBSVM}); err != nil {
+	want := data.NewSparse(35, 35*13, 13)
+	if _, err := data.ReadInto(want, strings.NewReader(text(0, 35)), "heart_scale.train", data.ReadOptions{Format: data.FormatLIBSVM}); err != nil {
 		t.Fatal(err)
 	}
 	got := s.Dataset()

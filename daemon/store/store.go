@@ -35,6 +35,7 @@ import (
 	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
@@ -160,7 +161,7 @@ type Store struct {
 	dir string
 	cfg Config // resolved
 
-	ds  *core.Dataset
+	ds  *data.Dataset
 	age []uint64 // len Capacity; age[i] is the generation that added row i
 
 	// alpha holds one Capacity-long buffer per vector ever recorded; the
@@ -192,7 +193,7 @@ func newStore(dir string, cfg Config) *Store {
 	return &Store{
 		dir:   dir,
 		cfg:   cfg,
-		ds:    core.NewSparse(cfg.Capacity, cfg.CapacityNonzeros, cfg.MaxFeatures),
+		ds:    data.NewSparse(cfg.Capacity, cfg.CapacityNonzeros, cfg.MaxFeatures),
 		age:   make([]uint64, cfg.Capacity),
 		seen:  map[Hash]struct{}{},
 		evict: make([]int, 0, cfg.Capacity),
@@ -286,7 +287,7 @@ func (s *Store) Hashes() []Hash { return slices.Clone(s.hashes) }
 
 // Dataset returns the rows held, oldest first. The store owns it: it is
 // valid until the next Add and callers must not modify it.
-func (s *Store) Dataset() *core.Dataset { return s.ds }
+func (s *Store) Dataset() *data.Dataset { return s.ds }
 
 // Dual returns the dual variables of the last training run recorded
 // (SetDual), aligned with Dataset's rows: a linear run's (Linear set) or a
@@ -518,9 +519,9 @@ func (s *Store) fillVectors(vecs [][]float64, nvec int, fill func(k int, dst []f
 //
 // Errors leave the store unchanged: ErrDuplicate when h is recorded
 // already, ErrBatchTooLarge when the batch alone has more rows or nonzeros
-// than the store holds, and an error wrapping core.ErrBadRow for a row with
+// than the store holds, and an error wrapping data.ErrBadRow for a row with
 // a feature index >= MaxFeatures. A nil batch is an empty one.
-func (s *Store) Add(h Hash, batch *core.Dataset) (evicted int, err error) {
+func (s *Store) Add(h Hash, batch *data.Dataset) (evicted int, err error) {
 	if s.Has(h) {
 		return 0, fmt.Errorf("%w: %x", ErrDuplicate, h[:8])
 	}
@@ -579,17 +580,17 @@ func (s *Store) Add(h Hash, batch *core.Dataset) (evicted int, err error) {
 }
 
 // checkBatch returns the number of nonzero values batch holds (what it will
-// take in the store), and an error wrapping core.ErrBadRow when a row has a
+// take in the store), and an error wrapping data.ErrBadRow when a row has a
 // nonzero at an index >= MaxFeatures. Everything else about a row was
 // checked when it was appended to batch.
-func (s *Store) checkBatch(batch *core.Dataset) (nnz int, err error) {
+func (s *Store) checkBatch(batch *data.Dataset) (nnz int, err error) {
 	mf := s.cfg.MaxFeatures
 	for i := range batch.Len() {
 		if batch.IsDense() {
 			for j, v := range batch.DenseRow(i) {
 				if v != 0 {
 					if j >= mf {
-						return 0, fmt.Errorf("%w: row %d has index %d beyond the %d features allowed", core.ErrBadRow, i, j, mf)
+						return 0, fmt.Errorf("%w: row %d has index %d beyond the %d features allowed", data.ErrBadRow, i, j, mf)
 					}
 					nnz++
 				}
@@ -600,7 +601,7 @@ func (s *Store) checkBatch(batch *core.Dataset) (nnz int, err error) {
 		for k, j := range idx {
 			if val[k] != 0 {
 				if int(j) >= mf || j < 0 {
-					return 0, fmt.Errorf("%w: row %d has index %d beyond the %d features allowed", core.ErrBadRow, i, j, mf)
+					return 0, fmt.Errorf("%w: row %d has index %d beyond the %d features allowed", data.ErrBadRow, i, j, mf)
 				}
 				nnz++
 			}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // row is a test row; its label doubles as its identity in eviction tests.
@@ -24,13 +25,13 @@ type row struct {
 
 // batch returns a sparse data set holding rows, with no feature limit (so
 // that a test can build rows the store must refuse).
-func batch(t testing.TB, rows ...row) *core.Dataset {
+func batch(t testing.TB, rows ...row) *data.Dataset {
 	t.Helper()
 	nnz := 0
 	for _, r := range rows {
 		nnz += len(r.idx)
 	}
-	ds := core.NewSparse(len(rows), nnz, 0)
+	ds := data.NewSparse(len(rows), nnz, 0)
 	for _, r := range rows {
 		if err := ds.AppendSparse(r.label, r.idx, r.val); err != nil {
 			t.Fatal(err)
@@ -280,24 +281,24 @@ func TestAddErrorsLeaveStoreUnchanged(t *testing.T) {
 	cases := []struct {
 		name string
 		h    Hash
-		b    *core.Dataset
+		b    *data.Dataset
 		want error
 	}{
 		{"rows", hashOf("x"), batch(t, ids(10, 5, 1)...), ErrBatchTooLarge},
 		{"nonzeros", hashOf("y"), batch(t, ids(10, 2, 5)...), ErrBatchTooLarge},
 		{"duplicate", hashOf("a"), batch(t, ids(10, 1, 1)...), ErrDuplicate},
-		{"index", hashOf("z"), batch(t, ids(10, 1, 1)[0], row{11, []int32{5}, []float32{1}}), core.ErrBadRow},
+		{"index", hashOf("z"), batch(t, ids(10, 1, 1)[0], row{11, []int32{5}, []float32{1}}), data.ErrBadRow},
 	}
-	dense := core.NewDense(1, 7)
+	dense := data.NewDense(1, 7)
 	if err := dense.AppendDense(12, []float32{1, 0, 0, 0, 0, 0, 2}); err != nil {
 		t.Fatal(err)
 	}
 	cases = append(cases, struct {
 		name string
 		h    Hash
-		b    *core.Dataset
+		b    *data.Dataset
 		want error
-	}{"dense-index", hashOf("w"), dense, core.ErrBadRow})
+	}{"dense-index", hashOf("w"), dense, data.ErrBadRow})
 	for _, tc := range cases {
 		ev, err := s.Add(tc.h, tc.b)
 		if !errors.Is(err, tc.want) || ev != 0 {
@@ -322,7 +323,7 @@ func TestAddErrorsLeaveStoreUnchanged(t *testing.T) {
 
 func TestAddDenseAndEmpty(t *testing.T) {
 	s := open(t, t.TempDir(), Config{Capacity: 4, MaxFeatures: 3})
-	d := core.NewDense(2, 5) // wider than the store, zeros past it
+	d := data.NewDense(2, 5) // wider than the store, zeros past it
 	if err := d.AppendDense(1, []float32{0, 2, 3, 0, 0}); err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +340,7 @@ func TestAddDenseAndEmpty(t *testing.T) {
 	if _, err := s.Add(hashOf("empty"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Add(hashOf("empty2"), core.NewSparse(0, 0, 0)); err != nil {
+	if _, err := s.Add(hashOf("empty2"), data.NewSparse(0, 0, 0)); err != nil {
 		t.Fatal(err)
 	}
 	if s.Len() != 2 || s.Generation() != 3 || !s.Has(hashOf("empty")) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
 
@@ -23,7 +24,7 @@ const (
 	DefaultKeep          = 5
 	DefaultDebounce      = 200 * time.Millisecond
 	DefaultMaxBatchBytes = 64 << 20
-	DefaultMaxLineBytes  = core.DefaultMaxLineBytes
+	DefaultMaxLineBytes  = data.DefaultMaxLineBytes
 	DefaultRetryMin      = time.Second
 	DefaultRetryMax      = time.Minute
 	// DefaultNonzerosPerRow sizes the store's nonzeros when

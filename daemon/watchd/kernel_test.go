@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -63,13 +64,13 @@ func kernelConfig(root, options string, capacity, maxFeatures int) Config {
 
 // readText reads LIBSVM text with core's file reader (dense or sparse as it
 // prefers), apart from the daemon's batch path.
-func readText(t *testing.T, text string) *core.Dataset {
+func readText(t *testing.T, text string) *data.Dataset {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "rows.txt")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := core.ReadFile(path, core.ReadOptions{Format: core.FormatLIBSVM})
+	ds, err := data.ReadFile(path, data.ReadOptions{Format: data.FormatLIBSVM})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func readText(t *testing.T, text string) *core.Dataset {
 
 // coldKernel is the independent reference: core.TrainKernel, from α = 0, on
 // rows read by core's reader, with the options parsed by core.
-func coldKernel(t *testing.T, options string, ds *core.Dataset) *core.KernelModel {
+func coldKernel(t *testing.T, options string, ds *data.Dataset) *core.KernelModel {
 	t.Helper()
 	o, _, err := core.ParseKernelOptions(strings.Fields(options))
 	if err != nil {
@@ -119,7 +120,7 @@ const kernelDecisionTol = 1e-2
 // decision value of want is within kernelDecisionTol of 0 (where any two
 // ε-optimal solutions may disagree); for regression, predictions within
 // 1e-3 of the targets' spread.
-func sameOptimum(t *testing.T, what string, got, want *core.KernelModel, test *core.Dataset) {
+func sameOptimum(t *testing.T, what string, got, want *core.KernelModel, test *data.Dataset) {
 	t.Helper()
 	g, w := got.Result.Objective, want.Result.Objective
 	if math.Abs(g-w) > objectiveTol*math.Abs(w) {
@@ -162,7 +163,7 @@ func sameOptimum(t *testing.T, what string, got, want *core.KernelModel, test *c
 
 // readTest reads a test file with core's reader, sparse, so that rows of
 // any width predict with models of fewer features.
-func readTest(t *testing.T, path string) *core.Dataset {
+func readTest(t *testing.T, path string) *data.Dataset {
 	t.Helper()
 	st, err := os.Stat(path)
 	if err != nil {
@@ -173,8 +174,8 @@ func readTest(t *testing.T, path string) *core.Dataset {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	ds := core.NewSparse(int(st.Size()), int(st.Size()), 0)
-	if _, err := core.ReadInto(ds, f, path, core.ReadOptions{Format: core.FormatLIBSVM}); err != nil {
+	ds := data.NewSparse(int(st.Size()), int(st.Size()), 0)
+	if _, err := data.ReadInto(ds, f, path, data.ReadOptions{Format: data.FormatLIBSVM}); err != nil {
 		t.Fatal(err)
 	}
 	return ds
@@ -325,8 +326,8 @@ func TestKernelWarmRetrain(t *testing.T) {
 
 // sameRows reports whether a and b hold the same rows in the same order:
 // labels and nonzero features, whether dense or sparse.
-func sameRows(a, b *core.Dataset) bool {
-	nonzeros := func(ds *core.Dataset, i int) ([]int32, []float32) {
+func sameRows(a, b *data.Dataset) bool {
+	nonzeros := func(ds *data.Dataset, i int) ([]int32, []float32) {
 		if !ds.IsDense() {
 			return ds.SparseRow(i)
 		}

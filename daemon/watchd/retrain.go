@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -39,7 +40,7 @@ func (d *Daemon) setTrainer(spec trainSpec) error {
 // recorded as 0. When no model can be trained (one class so far) or the
 // gate refuses it, the store is committed with the publication marked
 // done, so a restart does not publish what was refused.
-func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
+func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	all := d.st.Dataset()
 	gen := d.st.Generation()
 	gated := newest != nil && d.cfg.GateMinAccuracy > 0
@@ -55,7 +56,7 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 		ds = all.Prefix(all.Len() - held)
 	}
 	r, err := d.train(ds, name, held)
-	if errors.Is(err, core.ErrLabels) {
+	if errors.Is(err, data.ErrLabels) {
 		d.log.Warn("retrain skipped: no model for these labels yet", "batch", name, "samples", ds.Len(),
 			"held_back", held, "err", err)
 		d.st.SetPublished(gen)
@@ -127,7 +128,7 @@ func (r *run) model() core.Model {
 // train trains a model of the trainer's kind on ds, warm from the store's
 // dual cut to ds's rows with the last run's primal start and kernel
 // gradient (warm), and logs the run; held is only logged.
-func (d *Daemon) train(ds *core.Dataset, name string, held int) (*run, error) {
+func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 	warm := d.warm(ds.Len())
 	start := time.Now()
 	m, dual, err := d.trainer.Train(ds, warm)
@@ -214,7 +215,7 @@ func (d *Daemon) forgetGradient() {
 // for TRON), in kernel evaluations for a kernel one. The cold model is
 // discarded. The objectives are logged too: the warm run must reach the
 // cold one's optimum, to the tolerance.
-func (d *Daemon) coldSolve(ds *core.Dataset, warm core.FitSummary) {
+func (d *Daemon) coldSolve(ds *data.Dataset, warm core.FitSummary) {
 	start := time.Now()
 	m, _, err := d.trainer.Train(ds, nil)
 	if err != nil {

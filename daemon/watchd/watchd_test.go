@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -141,7 +142,7 @@ func openStore(t *testing.T, cfg Config) *store.Store {
 
 // assertSameDecisions checks that two models give the same decision values
 // on every row of ds.
-func assertSameDecisions(t *testing.T, got, want *core.LinearModel, ds *core.Dataset) {
+func assertSameDecisions(t *testing.T, got, want *core.LinearModel, ds *data.Dataset) {
 	t.Helper()
 	g := make([]float64, got.NrW())
 	w := make([]float64, want.NrW())
@@ -185,7 +186,7 @@ func TestIngestEndToEnd(t *testing.T) {
 	// The independent reference: the same rows trained by core directly,
 	// read by core's file reader rather than the daemon's path.
 	path := filepath.Join(r.root, DoneDir, "b1.txt")
-	ds, err := core.ReadFile(path, core.ReadOptions{Format: core.FormatLIBSVM})
+	ds, err := data.ReadFile(path, data.ReadOptions{Format: data.FormatLIBSVM})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,13 +498,13 @@ func (s *syncDaemon) records(t *testing.T, msg string) []map[string]any {
 
 // trainText trains on text's rows with cfg's options, as an independent
 // reference: core's own reader and TrainLinear, from α = 0.
-func trainText(t *testing.T, cfg Config, text string) (*core.LinearModel, *core.LinearDual, *core.Dataset) {
+func trainText(t *testing.T, cfg Config, text string) (*core.LinearModel, *core.LinearDual, *data.Dataset) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "ref.txt")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := core.ReadFile(path, core.ReadOptions{Format: core.FormatLIBSVM})
+	ds, err := data.ReadFile(path, data.ReadOptions{Format: data.FormatLIBSVM})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -55,7 +56,7 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 	}
 	trainFile, modelFile := trainFiles(files)
 	readOpt.ClassLabels = o.ClassLabels()
-	ds, err := core.ReadFile(trainFile, readOpt)
+	ds, err := data.ReadFile(trainFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -156,7 +157,7 @@ otherwise none is, so equal inputs give byte-identical files.
 
 // findC runs -C, printing as liblinear-train does: a line per C, then
 // the best C and its score.
-func findC(ds *core.Dataset, opts core.LinearOptions, stdout, stderr io.Writer) int {
+func findC(ds *data.Dataset, opts core.LinearOptions, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "Doing parameter search with %d-fold cross validation.\n", opts.CrossValidation)
 	regression := opts.Params.Solver.IsRegression()
 	res, err := core.FindLinearC(ds, opts.Params, opts.CrossValidation, opts.StartC, func(s core.CSearchStep) {

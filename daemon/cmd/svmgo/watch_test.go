@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
@@ -378,7 +379,7 @@ func TestWatchKernelCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := core.ReadFile(hotswapData+"heart_scale.train", core.ReadOptions{})
+	ds, err := data.ReadFile(hotswapData+"heart_scale.train", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +466,7 @@ func TestWatchQuantizeCommand(t *testing.T) {
 		t.Fatalf("version 1 loads as Quantized %T, Kernel %v; want an int8 *quantize.Kernel", quantOf(l), kerOf(l) != nil)
 	}
 
-	ds, err := core.ReadFile(hotswapData+"heart_scale.train", core.ReadOptions{})
+	ds, err := data.ReadFile(hotswapData+"heart_scale.train", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
