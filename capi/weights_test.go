@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // TestTrainerWeightsMatchDuplicatedRows: rows given weight 2 through
@@ -12,7 +13,7 @@ import (
 // and a kernel trainer; a refit after a weight changes starts warm and
 // reaches the cold fit's objective.
 func TestTrainerWeightsMatchDuplicatedRows(t *testing.T) {
-	ds, err := core.ReadFile("../core/testdata/heart_scale", core.ReadOptions{})
+	ds, err := data.ReadFile("../core/testdata/heart_scale", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

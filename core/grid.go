@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"math"
 	"runtime"
 	"slices"
@@ -79,7 +80,7 @@ var ErrGrid = errors.New("core: bad grid")
 // GridSearch cross-validates every (C, γ) of o on ds. Errors: ErrGrid
 // wrapped for a formulation without C or bad folds; Train's errors wrapped
 // with the fold and point.
-func GridSearch(ds *Dataset, o GridOptions) (GridResult, error) {
+func GridSearch(ds *data.Dataset, o GridOptions) (GridResult, error) {
 	p := o.Params
 	if p.SVMType != CSVC && p.SVMType != EpsSVR {
 		return GridResult{}, fmt.Errorf("%w: %v has no C to search", ErrGrid, p.SVMType)
@@ -276,17 +277,17 @@ func GridSearch(ds *Dataset, o GridOptions) (GridResult, error) {
 // one pair's columns at a time).
 type gridFold struct {
 	svm     SVMType
-	train   *Dataset // the training part
-	test    []int32  // the held-out rows of the data set
-	labels  []int32  // the training part's classes in the trainer's order (more than two)
-	sets    []*Dataset
+	train   *data.Dataset // the training part
+	test    []int32       // the held-out rows of the data set
+	labels  []int32       // the training part's classes in the trainer's order (more than two)
+	sets    []*data.Dataset
 	setRows [][]int32 // each set's rows as rows of train
 	// trainRows are train's rows as rows of the data set.
 	trainRows []int32
 	pairs     [][2]int // class indices (i < j) of each set
 }
 
-func newGridFold(ds *Dataset, svm SVMType, perm []int32, begin, end int) (*gridFold, error) {
+func newGridFold(ds *data.Dataset, svm SVMType, perm []int32, begin, end int) (*gridFold, error) {
 	l := ds.Len()
 	train := newLike(ds, l-(end-begin), ds.Nonzeros())
 	for _, i := range perm[:begin] {
@@ -299,7 +300,7 @@ func newGridFold(ds *Dataset, svm SVMType, perm []int32, begin, end int) (*gridF
 	for r := range all {
 		all[r] = int32(r)
 	}
-	fd := &gridFold{svm: svm, train: train, test: perm[begin:end], sets: []*Dataset{train}, setRows: [][]int32{all},
+	fd := &gridFold{svm: svm, train: train, test: perm[begin:end], sets: []*data.Dataset{train}, setRows: [][]int32{all},
 		trainRows: append(slices.Clone(perm[:begin]), perm[end:]...)}
 	if svm != CSVC {
 		return fd, nil
@@ -360,7 +361,7 @@ func (fd *gridFold) kernelTest(kr *kernelRows) []float32 {
 // decision value is a vote for the pair's first class, else for its
 // second; the most votes win, the first class in the trainer's order on a
 // tie.
-func (fd *gridFold) score(ds *Dataset, K []float32, duals []*KernelDual, rhos []float64) float64 {
+func (fd *gridFold) score(ds *data.Dataset, K []float32, duals []*KernelDual, rhos []float64) float64 {
 	n := fd.train.Len()
 	s := 0.0
 	votes := make([]int, len(fd.labels))

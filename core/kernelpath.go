@@ -1,5 +1,7 @@
 package core
 
+import "github.com/libsvmgo/libsvmgo/core/data"
+
 // Warm starts along a regularization path: the same rows trained at C and
 // then at C' = r·C (the C path of a grid search).
 //
@@ -33,13 +35,13 @@ package core
 // uses it. A free α above its new bound (r < 1) is clipped, and then no
 // gradient is carried. For one-class SVM, which has no C, it returns d.
 // It panics if d does not cover ds's rows.
-func (d *KernelDual) PathStart(ds *Dataset, p KernelParams, r float64) *KernelDual {
+func (d *KernelDual) PathStart(ds *data.Dataset, p KernelParams, r float64) *KernelDual {
 	return d.pathStart(ds, p, r, nil)
 }
 
 // pathStart is PathStart with the hash of ds's rows (hashRows' second
 // result) given, when hAll is not nil: a C path hashes its rows once.
-func (d *KernelDual) pathStart(ds *Dataset, p KernelParams, r float64, hAll *uint64) *KernelDual {
+func (d *KernelDual) pathStart(ds *data.Dataset, p KernelParams, r float64, hAll *uint64) *KernelDual {
 	if d == nil || d.SVMType == OneClass {
 		return d
 	}

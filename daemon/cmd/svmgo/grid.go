@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 var gridUsage = `usage: svmgo grid [grid_options] [svm-train options] dataset
@@ -269,7 +270,7 @@ func grid(args []string, stdout, stderr io.Writer) int {
 	}
 	regression := params.SVMType == core.EpsSVR
 	readOpt.ClassLabels = !regression
-	ds, err := core.ReadFile(dataset, readOpt)
+	ds, err := data.ReadFile(dataset, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // weightFlagsUsage documents the instance-weight options of the train
@@ -64,9 +64,9 @@ func takeWeightFlags(args []string) ([]string, weightFlags, error) {
 }
 
 // apply reads the weight file, if any, into ds's weights.
-func (wf weightFlags) apply(ds *core.Dataset) error {
+func (wf weightFlags) apply(ds *data.Dataset) error {
 	if wf.file == "" {
 		return nil
 	}
-	return core.ApplyWeightFile(ds, wf.file)
+	return data.ApplyWeightFile(ds, wf.file)
 }

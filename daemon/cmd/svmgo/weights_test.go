@@ -17,7 +17,7 @@ import (
 // objective), and bad weight files are refused with their file and line.
 func TestTrainWeightFile(t *testing.T) {
 	dir := t.TempDir()
-	text, err := os.ReadFile(data + "heart_scale")
+	text, err := os.ReadFile(dataDir + "heart_scale")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,15 +44,15 @@ func TestTrainWeightFile(t *testing.T) {
 	}
 	wfile, dfile := write("heart.wgt", wgt.String()), write("heart.dup", dup.String())
 	obj := regexp.MustCompile(`obj = (\S+)`)
-	_, ow, errs := svmgo(t, "train", "-e", "0.00001", "-W", wfile, data+"heart_scale", filepath.Join(dir, "w.model"))
+	_, ow, errs := svmgo(t, "train", "-e", "0.00001", "-W", wfile, dataDir+"heart_scale", filepath.Join(dir, "w.model"))
 	_, od, _ := svmgo(t, "train", "-e", "0.00001", dfile, filepath.Join(dir, "d.model"))
-	_, ou, _ := svmgo(t, "train", "-e", "0.00001", data+"heart_scale", filepath.Join(dir, "u.model"))
+	_, ou, _ := svmgo(t, "train", "-e", "0.00001", dataDir+"heart_scale", filepath.Join(dir, "u.model"))
 	mw, md, mu := obj.FindStringSubmatch(ow), obj.FindStringSubmatch(od), obj.FindStringSubmatch(ou)
 	if mw == nil || md == nil || mw[1] != md[1] || mw[1] == mu[1] {
 		t.Errorf("train: objective with -W %v, duplicated rows %v, unweighted %v (%s)", mw, md, mu, errs)
 	}
 	// train-linear prints no objective: compare the weights of the models.
-	svmgo(t, "train-linear", "-s", "1", "-e", "0.000001", "-W", wfile, data+"heart_scale", filepath.Join(dir, "lw.model"))
+	svmgo(t, "train-linear", "-s", "1", "-e", "0.000001", "-W", wfile, dataDir+"heart_scale", filepath.Join(dir, "lw.model"))
 	svmgo(t, "train-linear", "-s", "1", "-e", "0.000001", dfile, filepath.Join(dir, "ld.model"))
 	lw, err1 := modeldir.ReadFile(filepath.Join(dir, "lw.model"))
 	ld, err2 := modeldir.ReadFile(filepath.Join(dir, "ld.model"))
@@ -70,7 +70,7 @@ func TestTrainWeightFile(t *testing.T) {
 		{"1\n0.5\nx\n", "bad.wgt:3: weight \"x\" is not a number"},
 		{"1\n-0.5\n", "bad.wgt:2: weight -0.5 is not positive and finite"},
 	} {
-		code, _, errs := svmgo(t, "train", "-W", write("bad.wgt", c.text), data+"heart_scale", filepath.Join(dir, "x.model"))
+		code, _, errs := svmgo(t, "train", "-W", write("bad.wgt", c.text), dataDir+"heart_scale", filepath.Join(dir, "x.model"))
 		if code == 0 || !strings.Contains(errs, c.want) {
 			t.Errorf("weights %q: exit %d, %q, want %q", c.text, code, errs, c.want)
 		}
