@@ -25,7 +25,10 @@ import (
 // Stopping: ‖∇ᴾf(β)‖₁ ≤ eps·scale. LIBLINEAR takes scale from its first
 // pass, which depends on the starting point; here it is the norm at β = 0,
 // Σ max(0, |y_i| − p), computed without a pass, so a warm start meets the
-// same test as a cold one. With AbsoluteEps the scale is 1.
+// same test as a cold one. With AbsoluteEps the scale is 1. With instance
+// weights both the norm and the scale weigh each row's term by w_i, so
+// that a row of weight 2 counts as the row given twice (whose two
+// coordinates have the merged one's gradient).
 
 // dcdSVR is one regression problem's solver state.
 type dcdSVR struct {
@@ -73,7 +76,7 @@ func (s *dcdSVR) init(ds *data.Dataset, beta, QD []float64, C, p float64, l1 boo
 		if b != 0 {
 			s.addScaled(b, i)
 		}
-		scale += max(0, math.Abs(s.y[i])-p)
+		scale += weighted(max(0, math.Abs(s.y[i])-p), s.wt, i)
 	}
 	if absolute {
 		scale = 1
@@ -92,8 +95,8 @@ func (s *dcdSVR) initFromW(ds *data.Dataset, beta, QD []float64, C, p, bias, eps
 	s.lambda, s.upper = 0.5/C, math.Inf(1)
 	copy(s.w, w0)
 	scale := 0.0
-	for _, y := range s.y {
-		scale += max(0, math.Abs(y)-p)
+	for i, y := range s.y {
+		scale += weighted(max(0, math.Abs(y)-p), s.wt, i)
 	}
 	if absolute {
 		scale = 1
@@ -152,7 +155,7 @@ func (s *dcdSVR) pass() bool {
 			violation = math.Abs(Gn)
 		}
 		GmaxNew = max(GmaxNew, violation)
-		Gnorm1New += violation
+		Gnorm1New += weighted(violation, s.wt, i)
 
 		// Newton direction of the one-variable subproblem.
 		var d float64
@@ -196,18 +199,20 @@ func (s *dcdSVR) gradNorm1() float64 {
 		s.updates++
 		G := -s.y[i] + lambda*b + s.dot(i)
 		Gp, Gn := G+s.p, G-s.p
+		var v float64
 		switch {
 		case b == 0:
-			sum += max(0, -Gp, Gn)
+			v = max(0, -Gp, Gn)
 		case b >= U:
-			sum += max(0, Gp)
+			v = max(0, Gp)
 		case b <= -U:
-			sum += max(0, -Gn)
+			v = max(0, -Gn)
 		case b > 0:
-			sum += math.Abs(Gp)
+			v = math.Abs(Gp)
 		default:
-			sum += math.Abs(Gn)
+			v = math.Abs(Gn)
 		}
+		sum += weighted(v, s.wt, i)
 	}
 	return sum
 }

@@ -178,8 +178,8 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 		scale := 1.0
 		if !p.AbsoluteEps {
 			scale = 0
-			for _, y := range f.y {
-				scale += max(0, math.Abs(y)-p.P)
+			for i, y := range f.y {
+				scale += f.weigh(max(0, math.Abs(y)-p.P), i)
 			}
 		}
 		f.dualTol = p.Eps * scale

@@ -134,14 +134,16 @@ func (f *l2svrFun) dualDone(g []float64) bool {
 		d := f.excess(z)
 		G := z - d - f.dot(i, g)
 		Gp, Gn := G+f.p, G-f.p
+		var v float64
 		switch {
 		case d == 0: // β_i = 0
-			sum += max(0, -Gp, Gn)
+			v = max(0, -Gp, Gn)
 		case d < 0: // β_i > 0
-			sum += math.Abs(Gp)
+			v = math.Abs(Gp)
 		default:
-			sum += math.Abs(Gn)
+			v = math.Abs(Gn)
 		}
+		sum += f.weigh(v, i) // weighted as dcdSVR.gradNorm1
 	}
 	f.reads += int64(len(f.z))
 	return sum <= f.dualTol

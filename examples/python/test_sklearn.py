@@ -420,7 +420,7 @@ class TestSampleWeight(unittest.TestCase):
         self.check_dup(lambda: sg.LinearSVC(C=0.5, tol=1e-6, max_iter=100000))
         self.check_dup(lambda: sg.LinearSVC(C=0.5, loss="hinge", tol=1e-6, max_iter=100000))
         self.check_dup(lambda: sg.LogisticRegression(C=0.5, tol=1e-6, max_iter=10000))
-        self.check_dup(lambda: sg.LinearSVR(C=0.05, epsilon=0.2, tol=1e-6, max_iter=100000))
+        self.check_dup(lambda: sg.LinearSVR(C=0.05, epsilon=0.2, tol=1e-10, max_iter=1000000))
 
     def test_matches_scikit_learn(self):
         for ours, theirs in [
