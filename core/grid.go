@@ -30,6 +30,7 @@ import (
 type GridOptions struct {
 	// Params are the training parameters; C and the kernel's Gamma are
 	// replaced by each point's. C-SVC and ε-SVR only (one-class has no C).
+	// Probability is not used: the rates are those of decision values.
 	Params KernelParams
 	// Log2C are the values of log2 C (none: C stays Params.C); Log2G those
 	// of log2 γ (none: Gamma stays Params.Kernel's, for kernels without
@@ -82,6 +83,7 @@ var ErrGrid = errors.New("core: bad grid")
 // with the fold and point.
 func GridSearch(ds *data.Dataset, o GridOptions) (GridResult, error) {
 	p := o.Params
+	p.Probability = false
 	if p.SVMType != CSVC && p.SVMType != EpsSVR {
 		return GridResult{}, fmt.Errorf("%w: %v has no C to search", ErrGrid, p.SVMType)
 	}
