@@ -121,18 +121,25 @@ func reduceMinLast(vals []float64, idx []int64, best float64, j int) (float64, i
 // s_r summing x[k]·y_t[k] in float64 over k ≡ r (mod 4) below n&^3 in
 // increasing k, and s0 the rest too: core's dot32 order, so each a[t] is
 // bit-for-bit the scalar one (products and sums rounded once, never
-// fused). The fast path keeps s0..s3 as the four lanes of one register,
-// four features a step. It allocates nothing; it panics if a is shorter
+// fused). The fast paths keep s0..s3 as the four lanes of one register,
+// four features a step (AVX-512: eight, and four rows side by side). It allocates nothing; it panics if a is shorter
 // than rows or a row is out of range.
 func RBFArgs(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g float64) {
 	if len(a) < len(rows) {
 		panic("simd: RBFArgs: a is shorter than rows")
 	}
-	n := len(x)
+	// Rows below lim lie inside sq and data (row j needs data[j·n : j·n+n]);
+	// a negative int32 is huge as a uint32.
+	lim := len(sq)
+	if n := len(x); n > 0 {
+		lim = min(lim, len(data)/n)
+	}
+	var top uint32
 	for _, j := range rows {
-		if j < 0 || int(j) >= len(sq) || (int(j)+1)*n > len(data) {
-			panic("simd: RBFArgs: row index out of range")
-		}
+		top = max(top, uint32(j))
+	}
+	if len(rows) > 0 && int64(top) >= int64(lim) {
+		panic("simd: RBFArgs: row index out of range")
 	}
 	rbfArgs(a[:len(rows)], x, data, rows, sq, sqi, g)
 }

@@ -60,7 +60,17 @@ func selectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi
 //go:noescape
 func rbfArgsAVX2(a, x *float64, data *float32, rows *int32, sq *float64, sqi, gam float64, n, count int)
 
+// rbfArgs4AVX512 runs RBFArgs on count rows (count a multiple of 4,
+// n = len(x) > 0; the caller checked every row index), four at a time.
+//
+//go:noescape
+func rbfArgs4AVX512(a, x *float64, data *float32, rows *int32, sq *float64, sqi, gam float64, n, count int)
+
 func rbfArgs(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g float64) {
+	if n4 := len(rows) &^ 3; level == AVX512 && n4 > 0 && len(x) > 0 {
+		rbfArgs4AVX512(&a[0], &x[0], &data[0], &rows[0], &sq[0], sqi, g, len(x), n4)
+		a, rows = a[n4:], rows[n4:]
+	}
 	if (level == AVX2 || level == AVX512) && len(rows) > 0 && len(x) > 0 {
 		rbfArgsAVX2(&a[0], &x[0], &data[0], &rows[0], &sq[0], sqi, g, len(x), len(rows))
 		return

@@ -295,3 +295,161 @@ exdone:
 	MOVQ    AX, ret+40(FP)
 	VZEROUPPER
 	RET
+
+// func rbfArgs4AVX512(a, x *float64, data *float32, rows *int32, sq *float64, sqi, gam float64, n, count int)
+// Four rows a step, each row's s0..s3 the four lanes of its own register
+// (Y0..Y3), so the four sums run side by side: eight features a step
+// (VCVTPS2PD into a ZMM, VMULPD by x[k:k+8], then the low four lanes
+// added, then the high four: s_r += p_(k+r), then s_r += p_(k+4+r), the
+// scalar order), a step of four when n mod 8 ≥ 4, and the n mod 4 last
+// features added to lane 0 alone (masked VADDPD). Then (s0+s1)+(s2+s3) of
+// the four rows by a transpose (VUNPCKLPD/VUNPCKHPD, VPERM2F128), doubled
+// by a sum (exact), subtracted from sqi + sq[row], 0 where < 0 (LT_OQ: NaN
+// and −0 stay), times gam: rbfArgsAVX2's operations, four rows at once.
+// No FMA. count is a multiple of 4; the caller checked every row index.
+TEXT ·rbfArgs4AVX512(SB), NOSPLIT, $0-72
+	MOVQ         a+0(FP), DI
+	MOVQ         x+8(FP), SI
+	MOVQ         data+16(FP), R8
+	MOVQ         rows+24(FP), R9
+	MOVQ         sq+32(FP), R15
+	VBROADCASTSD sqi+40(FP), Y14
+	VBROADCASTSD gam+48(FP), Y15
+	MOVQ         n+56(FP), R14
+	MOVQ         count+64(FP), CX
+	VXORPD       Y13, Y13, Y13
+	MOVL         $1, AX
+	KMOVB        AX, K1 // lane 0
+	XORQ         BX, BX
+
+r4blk:
+	CMPQ    BX, CX
+	JGE     r4done
+	MOVLQSX (R9)(BX*4), AX
+	IMULQ   R14, AX
+	LEAQ    (R8)(AX*4), DX
+	MOVLQSX 4(R9)(BX*4), AX
+	IMULQ   R14, AX
+	LEAQ    (R8)(AX*4), R10
+	MOVLQSX 8(R9)(BX*4), AX
+	IMULQ   R14, AX
+	LEAQ    (R8)(AX*4), R11
+	MOVLQSX 12(R9)(BX*4), AX
+	IMULQ   R14, AX
+	LEAQ    (R8)(AX*4), R12
+	MOVQ    SI, R13
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y2, Y2, Y2
+	VXORPD  Y3, Y3, Y3
+	MOVQ    R14, AX
+	SHRQ    $3, AX
+
+r4eight:
+	TESTQ         AX, AX
+	JZ            r4four
+	VMOVUPD       (R13), Z8
+	VCVTPS2PD     (DX), Z4
+	VCVTPS2PD     (R10), Z5
+	VCVTPS2PD     (R11), Z6
+	VCVTPS2PD     (R12), Z7
+	VMULPD        Z8, Z4, Z4
+	VMULPD        Z8, Z5, Z5
+	VMULPD        Z8, Z6, Z6
+	VMULPD        Z8, Z7, Z7
+	VADDPD        Y4, Y0, Y0
+	VADDPD        Y5, Y1, Y1
+	VADDPD        Y6, Y2, Y2
+	VADDPD        Y7, Y3, Y3
+	VEXTRACTF64X4 $1, Z4, Y4
+	VEXTRACTF64X4 $1, Z5, Y5
+	VEXTRACTF64X4 $1, Z6, Y6
+	VEXTRACTF64X4 $1, Z7, Y7
+	VADDPD        Y4, Y0, Y0
+	VADDPD        Y5, Y1, Y1
+	VADDPD        Y6, Y2, Y2
+	VADDPD        Y7, Y3, Y3
+	ADDQ          $32, DX
+	ADDQ          $32, R10
+	ADDQ          $32, R11
+	ADDQ          $32, R12
+	ADDQ          $64, R13
+	DECQ          AX
+	JMP           r4eight
+
+r4four:
+	TESTQ     $4, R14
+	JZ        r4one
+	VMOVUPD   (R13), Y8
+	VCVTPS2PD (DX), Y4
+	VCVTPS2PD (R10), Y5
+	VCVTPS2PD (R11), Y6
+	VCVTPS2PD (R12), Y7
+	VMULPD    Y8, Y4, Y4
+	VMULPD    Y8, Y5, Y5
+	VMULPD    Y8, Y6, Y6
+	VMULPD    Y8, Y7, Y7
+	VADDPD    Y4, Y0, Y0
+	VADDPD    Y5, Y1, Y1
+	VADDPD    Y6, Y2, Y2
+	VADDPD    Y7, Y3, Y3
+	ADDQ      $16, DX
+	ADDQ      $16, R10
+	ADDQ      $16, R11
+	ADDQ      $16, R12
+	ADDQ      $32, R13
+
+r4one:
+	MOVQ R14, AX
+	ANDQ $3, AX
+
+r4tail:
+	TESTQ     AX, AX
+	JZ        r4reduce
+	VMOVSD    (R13), X8
+	VCVTSS2SD (DX), X4, X4
+	VCVTSS2SD (R10), X5, X5
+	VCVTSS2SD (R11), X6, X6
+	VCVTSS2SD (R12), X7, X7
+	VMULSD    X8, X4, X4
+	VMULSD    X8, X5, X5
+	VMULSD    X8, X6, X6
+	VMULSD    X8, X7, X7
+	VADDPD    Y4, Y0, K1, Y0 // s0 += x[k]·y[k]; s1..s3 stay
+	VADDPD    Y5, Y1, K1, Y1
+	VADDPD    Y6, Y2, K1, Y2
+	VADDPD    Y7, Y3, K1, Y3
+	ADDQ      $4, DX
+	ADDQ      $4, R10
+	ADDQ      $4, R11
+	ADDQ      $4, R12
+	ADDQ      $8, R13
+	DECQ      AX
+	JMP       r4tail
+
+r4reduce:
+	VUNPCKLPD  Y1, Y0, Y4       // a0 b0 a2 b2
+	VUNPCKHPD  Y1, Y0, Y5       // a1 b1 a3 b3
+	VADDPD     Y5, Y4, Y4       // a0+a1 b0+b1 a2+a3 b2+b3
+	VUNPCKLPD  Y3, Y2, Y6
+	VUNPCKHPD  Y3, Y2, Y7
+	VADDPD     Y7, Y6, Y6       // c0+c1 d0+d1 c2+c3 d2+d3
+	VPERM2F128 $0x20, Y6, Y4, Y7 // s0+s1 of a, b, c, d
+	VPERM2F128 $0x31, Y6, Y4, Y8 // s2+s3 of a, b, c, d
+	VADDPD     Y8, Y7, Y7
+	VADDPD     Y7, Y7, Y7       // 2·dot
+	VMOVDQU    (R9)(BX*4), X9
+	KXNORB     K2, K2, K2
+	VGATHERDPD (R15)(X9*8), K2, Y10 // sq[row]
+	VADDPD     Y10, Y14, Y10        // sqi + sq[row]
+	VSUBPD     Y7, Y10, Y10
+	VCMPPD     $0x11, Y13, Y10, K3 // LT_OQ: d < 0
+	VMOVAPD    Y13, K3, Y10
+	VMULPD     Y15, Y10, Y10
+	VMOVUPD    Y10, (DI)(BX*8)
+	ADDQ       $4, BX
+	JMP        r4blk
+
+r4done:
+	VZEROUPPER
+	RET
