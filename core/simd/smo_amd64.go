@@ -34,7 +34,7 @@ func gradStepMaxUp(G []float64, qi, qj []float32, di, dj float64, ny []float64, 
 //go:noescape
 func selectJAVX512(G, ny, QD *float64, qi *float32, sets *uint8, mask uint64, n int, m, QDi, c2, tau float64, out *[25]int64)
 
-func selectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi, c2, tau float64) (float64, int) {
+func selectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi, c2, tau float64) (float64, float64, int) {
 	M, best, j, from := math.Inf(1), math.Inf(1), -1, 0
 	if n8 := len(G) &^ 7; level == AVX512 && n8 > 0 {
 		var out [25]int64
@@ -50,8 +50,7 @@ func selectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi
 		best, j = reduceMinLast(vals[:], out[16:24], best, j)
 		from = n8
 	}
-	M, _, j = selectJPortable(G, ny, QD, qi, sets, mask, m, QDi, c2, tau, from, M, best, j)
-	return M, j
+	return selectJPortable(G, ny, QD, qi, sets, mask, m, QDi, c2, tau, from, M, best, j)
 }
 
 // rbfArgsAVX2 runs RBFArgs on count rows (count > 0, n = len(x) > 0; the
@@ -99,4 +98,18 @@ func expTo32(dst []float32, x []float64) {
 		}
 	}
 	expTo32Portable(dst[n8:], x[n8:])
+}
+
+// addScaled32AVX512 runs AddScaled32 on the first n elements, n a multiple
+// of 8.
+//
+//go:noescape
+func addScaled32AVX512(dst *float64, c float64, q *float32, n int)
+
+func addScaled32(dst []float64, c float64, q []float32) {
+	if n8 := len(dst) &^ 7; level == AVX512 && n8 > 0 {
+		addScaled32AVX512(&dst[0], c, &q[0], n8)
+		dst, q = dst[n8:], q[n8:]
+	}
+	addScaled32Portable(dst, c, q)
 }

@@ -453,3 +453,27 @@ r4reduce:
 r4done:
 	VZEROUPPER
 	RET
+
+// func addScaled32AVX512(dst *float64, c float64, q *float32, n int)
+// Eight lanes a step: dst += cvt(q)·c (VMULPD then VADDPD, no FMA). n is a
+// multiple of 8.
+TEXT ·addScaled32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), DI
+	VBROADCASTSD c+8(FP), Z0
+	MOVQ         q+16(FP), SI
+	MOVQ         n+24(FP), CX
+	XORQ         AX, AX
+
+asloop:
+	CMPQ      AX, CX
+	JGE       asdone
+	VCVTPS2PD (SI)(AX*4), Z1
+	VMULPD    Z0, Z1, Z1
+	VADDPD    (DI)(AX*8), Z1, Z1
+	VMOVUPD   Z1, (DI)(AX*8)
+	ADDQ      $8, AX
+	JMP       asloop
+
+asdone:
+	VZEROUPPER
+	RET
