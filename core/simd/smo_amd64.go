@@ -10,17 +10,30 @@ import "math"
 //go:noescape
 func gradStepMaxUpAVX512(G *float64, qi, qj *float32, di, dj float64, ny *float64, sets *uint8, mask uint64, n int, out *[16]int64)
 
+// gradStepMaxUpAVX2 is gradStepMaxUpAVX512 in four lanes (out[0:4] and
+// out[8:12]), n a multiple of 4.
+//
+//go:noescape
+func gradStepMaxUpAVX2(G *float64, qi, qj *float32, di, dj float64, ny *float64, sets *uint8, mask uint64, n int, out *[16]int64)
+
 func gradStepMaxUp(G []float64, qi, qj []float32, di, dj float64, ny []float64, sets []uint8, mask uint8) (float64, int) {
 	m, i, from := math.Inf(-1), -1, 0
-	if n8 := len(G) &^ 7; level == AVX512 && n8 > 0 {
-		var out [16]int64
-		gradStepMaxUpAVX512(&G[0], &qi[0], &qj[0], di, dj, &ny[0], &sets[0], uint64(mask), n8, &out)
+	lanes := 0
+	var out [16]int64
+	switch n := len(G); {
+	case level == AVX512 && n >= 8:
+		lanes, from = 8, n&^7
+		gradStepMaxUpAVX512(&G[0], &qi[0], &qj[0], di, dj, &ny[0], &sets[0], uint64(mask), from, &out)
+	case level == AVX2 && n >= 4:
+		lanes, from = 4, n&^3
+		gradStepMaxUpAVX2(&G[0], &qi[0], &qj[0], di, dj, &ny[0], &sets[0], uint64(mask), from, &out)
+	}
+	if lanes > 0 {
 		var vals [8]float64
-		for l := range vals {
+		for l := range lanes {
 			vals[l] = math.Float64frombits(uint64(out[l]))
 		}
-		m, i = reduceMaxLast(vals[:], out[8:])
-		from = n8
+		m, i = reduceMaxLast(vals[:lanes], out[8:8+lanes])
 	}
 	return gradStepMaxUpPortable(G, qi, qj, di, dj, ny, sets, mask, from, m, i)
 }
@@ -34,21 +47,34 @@ func gradStepMaxUp(G []float64, qi, qj []float32, di, dj float64, ny []float64, 
 //go:noescape
 func selectJAVX512(G, ny, QD *float64, qi *float32, sets *uint8, mask uint64, n int, m, QDi, c2, tau float64, out *[25]int64)
 
+// selectJAVX2 is selectJAVX512 in four lanes (out[0:4], out[8:12],
+// out[16:20] and out[24]), n a multiple of 4.
+//
+//go:noescape
+func selectJAVX2(G, ny, QD *float64, qi *float32, sets *uint8, mask uint64, n int, m, QDi, c2, tau float64, out *[25]int64)
+
 func selectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi, c2, tau float64) (float64, float64, int) {
 	M, best, j, from := math.Inf(1), math.Inf(1), -1, 0
-	if n8 := len(G) &^ 7; level == AVX512 && n8 > 0 {
-		var out [25]int64
-		selectJAVX512(&G[0], &ny[0], &QD[0], &qi[0], &sets[0], uint64(mask), n8, m, QDi, c2, tau, &out)
+	lanes := 0
+	var out [25]int64
+	switch n := len(G); {
+	case level == AVX512 && n >= 8:
+		lanes, from = 8, n&^7
+		selectJAVX512(&G[0], &ny[0], &QD[0], &qi[0], &sets[0], uint64(mask), from, m, QDi, c2, tau, &out)
+	case level == AVX2 && n >= 4:
+		lanes, from = 4, n&^3
+		selectJAVX2(&G[0], &ny[0], &QD[0], &qi[0], &sets[0], uint64(mask), from, m, QDi, c2, tau, &out)
+	}
+	if lanes > 0 {
 		var vals [8]float64
-		for l := range vals {
+		for l := range lanes {
 			M = min(M, math.Float64frombits(uint64(out[l])))
 			vals[l] = math.Float64frombits(uint64(out[8+l]))
 		}
 		if out[24] != 0 {
 			M = math.NaN()
 		}
-		best, j = reduceMinLast(vals[:], out[16:24], best, j)
-		from = n8
+		best, j = reduceMinLast(vals[:lanes], out[16:16+lanes], best, j)
 	}
 	return selectJPortable(G, ny, QD, qi, sets, mask, m, QDi, c2, tau, from, M, best, j)
 }
@@ -106,10 +132,19 @@ func expTo32(dst []float32, x []float64) {
 //go:noescape
 func addScaled32AVX512(dst *float64, c float64, q *float32, n int)
 
+// addScaled32AVX2 is addScaled32AVX512 in four lanes, n a multiple of 4.
+//
+//go:noescape
+func addScaled32AVX2(dst *float64, c float64, q *float32, n int)
+
 func addScaled32(dst []float64, c float64, q []float32) {
 	if n8 := len(dst) &^ 7; level == AVX512 && n8 > 0 {
 		addScaled32AVX512(&dst[0], c, &q[0], n8)
 		dst, q = dst[n8:], q[n8:]
+	}
+	if n4 := len(dst) &^ 3; level == AVX2 && n4 > 0 {
+		addScaled32AVX2(&dst[0], c, &q[0], n4)
+		dst, q = dst[n4:], q[n4:]
 	}
 	addScaled32Portable(dst, c, q)
 }

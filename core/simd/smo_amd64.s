@@ -477,3 +477,168 @@ asloop:
 asdone:
 	VZEROUPPER
 	RET
+
+// Four-lane constants of the AVX2 paths.
+DATA signbit4<>+0(SB)/8, $0x8000000000000000
+DATA signbit4<>+8(SB)/8, $0x8000000000000000
+DATA signbit4<>+16(SB)/8, $0x8000000000000000
+DATA signbit4<>+24(SB)/8, $0x8000000000000000
+GLOBL signbit4<>(SB), RODATA|NOPTR, $32
+
+DATA four4<>+0(SB)/8, $4
+DATA four4<>+8(SB)/8, $4
+DATA four4<>+16(SB)/8, $4
+DATA four4<>+24(SB)/8, $4
+GLOBL four4<>(SB), RODATA|NOPTR, $32
+
+// func gradStepMaxUpAVX2(G *float64, qi, qj *float32, di, dj float64, ny *float64, sets *uint8, mask uint64, n int, out *[16]int64)
+// gradStepMaxUpAVX512 in four lanes: the same operations in the same
+// order (no FMA); set membership and v ≥ maximum (GE_OQ: NaN never wins)
+// as lane masks, the running maximum and its index kept by VBLENDVPD.
+// Writes the lane maxima to out[0:4] and their indices to out[8:12]. n is
+// a multiple of 4.
+TEXT ·gradStepMaxUpAVX2(SB), NOSPLIT, $0-80
+	MOVQ         G+0(FP), SI
+	MOVQ         qi+8(FP), R8
+	MOVQ         qj+16(FP), R9
+	VBROADCASTSD di+24(FP), Y10
+	VBROADCASTSD dj+32(FP), Y11
+	MOVQ         ny+40(FP), R10
+	MOVQ         sets+48(FP), R11
+	VPBROADCASTQ mask+56(FP), Y12
+	MOVQ         n+64(FP), CX
+	MOVQ         out+72(FP), DI
+
+	MOVQ         $0xfff0000000000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0          // lane maxima: −Inf
+	VPCMPEQQ     Y1, Y1, Y1      // their indices: −1
+	VMOVDQU      iota8<>(SB), Y2 // this step's indices: 0..3
+	VPXOR        Y13, Y13, Y13
+	XORQ         AX, AX
+
+g2loop:
+	CMPQ      CX, AX
+	JLE       g2done
+	VCVTPS2PD (R8)(AX*4), Y4
+	VCVTPS2PD (R9)(AX*4), Y5
+	VMULPD    Y10, Y4, Y4
+	VMULPD    Y11, Y5, Y5
+	VADDPD    Y5, Y4, Y4
+	VADDPD    (SI)(AX*8), Y4, Y4
+	VMOVUPD   Y4, (SI)(AX*8)
+	VMULPD    (R10)(AX*8), Y4, Y6 // v
+	VPMOVZXBQ (R11)(AX*1), Y7
+	VPAND     Y12, Y7, Y7
+	VPCMPEQQ  Y13, Y7, Y7         // not in the set
+	VCMPPD    $0x1d, Y0, Y6, Y8   // GE_OQ: v ≥ maximum
+	VPANDN    Y8, Y7, Y8
+	VBLENDVPD Y8, Y6, Y0, Y0
+	VBLENDVPD Y8, Y2, Y1, Y1
+	VPADDQ    four4<>(SB), Y2, Y2
+	ADDQ      $4, AX
+	JMP       g2loop
+
+g2done:
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 64(DI)
+	VZEROUPPER
+	RET
+
+// func selectJAVX2(G, ny, QD *float64, qi *float32, sets *uint8, mask uint64, n int, m, QDi, c2, tau float64, out *[25]int64)
+// selectJAVX512 in four lanes, the same operations in the same order (no
+// FMA), lane masks for I_low, ¬(b ≤ 0), a ≤ 0 (tau by VBLENDVPD) and
+// obj ≤ best (LE_OQ: NaN never wins). Writes the lane minima of v to
+// out[0:4], the best objectives to out[8:12], their indices to
+// out[16:20] and in out[24] a nonzero value when a v in I_low was NaN. n
+// is a multiple of 4.
+TEXT ·selectJAVX2(SB), NOSPLIT, $0-96
+	MOVQ         G+0(FP), SI
+	MOVQ         ny+8(FP), R8
+	MOVQ         QD+16(FP), R9
+	MOVQ         qi+24(FP), R10
+	MOVQ         sets+32(FP), R11
+	VPBROADCASTQ mask+40(FP), Y12
+	MOVQ         n+48(FP), CX
+	VBROADCASTSD m+56(FP), Y10
+	VBROADCASTSD QDi+64(FP), Y11
+	VBROADCASTSD c2+72(FP), Y14
+	VBROADCASTSD tau+80(FP), Y15
+	MOVQ         out+88(FP), DI
+
+	VPXOR        Y13, Y13, Y13   // +0
+	MOVQ         $0x7ff0000000000000, AX
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0          // lane minima of v: +Inf
+	VMOVDQA      Y0, Y2          // lane best objectives: +Inf
+	VPCMPEQQ     Y3, Y3, Y3      // their indices: −1
+	VMOVDQU      iota8<>(SB), Y4 // this step's indices: 0..3
+	VPXOR        Y1, Y1, Y1      // NaN seen in I_low
+	XORQ         AX, AX
+
+s2loop:
+	CMPQ      CX, AX
+	JLE       s2done
+	VPMOVZXBQ (R11)(AX*1), Y7
+	VPAND     Y12, Y7, Y7
+	VPCMPEQQ  Y13, Y7, Y7        // not in I_low
+	VMOVUPD   (SI)(AX*8), Y8
+	VMULPD    (R8)(AX*8), Y8, Y8 // v
+	VMINPD    Y8, Y0, Y5
+	VBLENDVPD Y7, Y0, Y5, Y0     // the minimum over I_low
+	VCMPPD    $0x03, Y8, Y8, Y5  // UNORD_Q: v is NaN
+	VPANDN    Y5, Y7, Y5
+	VPOR      Y5, Y1, Y1
+	VSUBPD    Y8, Y10, Y9        // b = m − v
+	VCMPPD    $0x06, Y13, Y9, Y6 // NLE_UQ: ¬(b ≤ 0)
+	VPANDN    Y6, Y7, Y6         // and in I_low
+	VCVTPS2PD (R10)(AX*4), Y5
+	VMULPD    (R8)(AX*8), Y14, Y8 // c2·ny
+	VMULPD    Y8, Y5, Y5
+	VADDPD    (R9)(AX*8), Y11, Y8 // QDi + QD
+	VADDPD    Y5, Y8, Y8          // a
+	VCMPPD    $0x12, Y13, Y8, Y5  // LE_OQ: a ≤ 0
+	VBLENDVPD Y5, Y15, Y8, Y8
+	VMULPD    Y9, Y9, Y9
+	VXORPD    signbit4<>(SB), Y9, Y9 // −b·b
+	VDIVPD    Y8, Y9, Y9             // obj
+	VCMPPD    $0x12, Y2, Y9, Y5      // LE_OQ: obj ≤ best
+	VPAND     Y6, Y5, Y5
+	VBLENDVPD Y5, Y9, Y2, Y2
+	VBLENDVPD Y5, Y4, Y3, Y3
+	VPADDQ    four4<>(SB), Y4, Y4
+	ADDQ      $4, AX
+	JMP       s2loop
+
+s2done:
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   Y2, 64(DI)
+	VMOVDQU   Y3, 128(DI)
+	VMOVMSKPD Y1, AX
+	MOVQ      AX, 192(DI)
+	VZEROUPPER
+	RET
+
+// func addScaled32AVX2(dst *float64, c float64, q *float32, n int)
+// Four lanes a step: dst += cvt(q)·c (VMULPD then VADDPD, no FMA). n is a
+// multiple of 4.
+TEXT ·addScaled32AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), DI
+	VBROADCASTSD c+8(FP), Y0
+	MOVQ         q+16(FP), SI
+	MOVQ         n+24(FP), CX
+	XORQ         AX, AX
+
+a2loop:
+	CMPQ      AX, CX
+	JGE       a2done
+	VCVTPS2PD (SI)(AX*4), Y1
+	VMULPD    Y0, Y1, Y1
+	VADDPD    (DI)(AX*8), Y1, Y1
+	VMOVUPD   Y1, (DI)(AX*8)
+	ADDQ      $4, AX
+	JMP       a2loop
+
+a2done:
+	VZEROUPPER
+	RET
