@@ -132,8 +132,9 @@ func reduceMinLast(vals []float64, idx []int64, best float64, j int) (float64, i
 // increasing k, and s0 the rest too: core's dot32 order, so each a[t] is
 // bit-for-bit the scalar one (products and sums rounded once, never
 // fused). The fast paths keep s0..s3 as the four lanes of one register,
-// four features a step (AVX-512: eight, and four rows side by side). It allocates nothing; it panics if a is shorter
-// than rows or a row is out of range.
+// four features a step (AVX-512: eight, and four rows side by side). It
+// allocates nothing; it panics if a is shorter than rows or a row is out
+// of range.
 func RBFArgs(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g float64) {
 	if len(a) < len(rows) {
 		panic("simd: RBFArgs: a is shorter than rows")
