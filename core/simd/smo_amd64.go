@@ -110,13 +110,25 @@ func rbfArgs(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g 
 //go:noescape
 func expTo32AVX512(dst *float32, x *float64, n int, c *[12]float64, table *[32]float64) int
 
+// expTo32AVX2 is expTo32AVX512 in four lanes, n a multiple of 4.
+//
+//go:noescape
+func expTo32AVX2(dst *float32, x *float64, n int, c *[12]float64, table *[32]float64) int
+
 func expTo32(dst []float32, x []float64) {
-	n8 := len(x) &^ 7
-	if level != AVX512 || n8 == 0 {
+	n8, outside := 0, 0
+	switch {
+	case level == AVX512 && len(x) >= 8:
+		n8 = len(x) &^ 7
+		outside = expTo32AVX512(&dst[0], &x[0], n8, &expTo32Const, &expTo32Table)
+	case level == AVX2 && len(x) >= 4:
+		n8 = len(x) &^ 3
+		outside = expTo32AVX2(&dst[0], &x[0], n8, &expTo32Const, &expTo32Table)
+	default:
 		expTo32Portable(dst, x)
 		return
 	}
-	if expTo32AVX512(&dst[0], &x[0], n8, &expTo32Const, &expTo32Table) != 0 {
+	if outside != 0 {
 		for t, v := range x[:n8] {
 			if !(v >= expTo32Const[10] && v <= expTo32Const[11]) {
 				dst[t] = float32(math.Exp(v))

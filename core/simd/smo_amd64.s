@@ -642,3 +642,90 @@ a2loop:
 a2done:
 	VZEROUPPER
 	RET
+
+DATA int1023x4<>+0(SB)/8, $1023
+DATA int1023x4<>+8(SB)/8, $1023
+DATA int1023x4<>+16(SB)/8, $1023
+DATA int1023x4<>+24(SB)/8, $1023
+GLOBL int1023x4<>(SB), RODATA|NOPTR, $32
+
+DATA int31x4<>+0(SB)/8, $31
+DATA int31x4<>+8(SB)/8, $31
+DATA int31x4<>+16(SB)/8, $31
+DATA int31x4<>+24(SB)/8, $31
+GLOBL int31x4<>(SB), RODATA|NOPTR, $32
+
+// func expTo32AVX2(dst *float32, x *float64, n int, c *[12]float64, table *[32]float64) int
+// expTo32AVX512 in four lanes, the same operations in the same order (no
+// FMA); c0..c3 stay in registers, the other constants are broadcast from
+// c where used. 2^(int32(k)>>5) is built with VPSRAD on the low dword (only
+// the low 12 bits of the biased exponent reach the result, so the high
+// dword needs no sign extension). Returns nonzero when some x was outside
+// [c10, c11] or NaN. n is a multiple of 4.
+TEXT ·expTo32AVX2(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), DI
+	MOVQ         x+8(FP), SI
+	MOVQ         n+16(FP), CX
+	MOVQ         c+24(FP), DX
+	MOVQ         table+32(FP), R8
+	VBROADCASTSD 0(DX), Y10
+	VBROADCASTSD 8(DX), Y11
+	VBROADCASTSD 16(DX), Y12
+	VBROADCASTSD 24(DX), Y13
+	VPCMPEQQ     Y15, Y15, Y15 // every lane in range so far
+	XORQ         AX, AX
+
+e2loop:
+	CMPQ         CX, AX
+	JLE          e2done
+	VMOVUPD      (SI)(AX*8), Y0
+	VBROADCASTSD 80(DX), Y14
+	VCMPPD       $0x1d, Y14, Y0, Y4 // GE_OQ: x ≥ −708
+	VBROADCASTSD 88(DX), Y14
+	VCMPPD       $0x12, Y14, Y0, Y9 // LE_OQ: x ≤ 700
+	VANDPD       Y9, Y4, Y4
+	VANDPD       Y4, Y15, Y15
+	VMULPD       Y10, Y0, Y1
+	VADDPD       Y11, Y1, Y1 // kd, bits hold k
+	VSUBPD       Y11, Y1, Y2 // kd − shift
+	VMULPD       Y12, Y2, Y3
+	VSUBPD       Y3, Y0, Y3 // x − kd·hi
+	VMULPD       Y13, Y2, Y4
+	VSUBPD       Y4, Y3, Y3 // r
+	VBROADCASTSD 32(DX), Y14
+	VMULPD       Y14, Y3, Y5
+	VBROADCASTSD 40(DX), Y14
+	VADDPD       Y14, Y5, Y5
+	VMULPD       Y5, Y3, Y5
+	VBROADCASTSD 48(DX), Y14
+	VADDPD       Y14, Y5, Y5
+	VMULPD       Y5, Y3, Y5
+	VBROADCASTSD 56(DX), Y14
+	VADDPD       Y14, Y5, Y5
+	VMULPD       Y5, Y3, Y5
+	VBROADCASTSD 64(DX), Y14
+	VADDPD       Y14, Y5, Y5
+	VMULPD       Y5, Y3, Y5
+	VBROADCASTSD 72(DX), Y14
+	VADDPD       Y14, Y5, Y5
+	VMULPD       Y5, Y3, Y5
+	VADDPD       Y14, Y5, Y5 // p
+	VPSRAD       $5, Y1, Y6  // low dword: int32(k) >> 5
+	VPADDQ       int1023x4<>(SB), Y6, Y6
+	VPSLLQ       $52, Y6, Y6 // scale
+	VPAND        int31x4<>(SB), Y1, Y7 // k & 31
+	VPCMPEQQ     Y9, Y9, Y9
+	VGATHERQPD   Y9, (R8)(Y7*8), Y8
+	VMULPD       Y5, Y8, Y8
+	VMULPD       Y6, Y8, Y8
+	VCVTPD2PSY   Y8, X8
+	VMOVUPS      X8, (DI)(AX*4)
+	ADDQ         $4, AX
+	JMP          e2loop
+
+e2done:
+	VMOVMSKPD Y15, AX
+	XORQ      $15, AX
+	MOVQ      AX, ret+40(FP)
+	VZEROUPPER
+	RET
