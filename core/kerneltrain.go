@@ -184,21 +184,7 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int)
 	l := int64(capRows)
 	shared := l * (8 + 4 + 4 + 4) // sqnorm, cls, perm, svIndex
 	worker := func(lMax int, budget int64) int64 {
-		lm := int64(lMax)
-		vars := lm // variables per subproblem
-		if p.SVMType == EpsSVR {
-			vars = 2 * lm
-		}
-		b := int64(smoBytes(int(vars))) +
-			kernelCacheBytes(lMax, budget) +
-			int64(capFeatures)*8 + // kernelRows scratch
-			lm*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
-		if p.SVMType == EpsSVR {
-			b += lm*4 + vars*(4+1+8+2*4+4) // svrQ rows; index, sign, qd, two column buffers, rowBuf
-		} else {
-			b += lm * (4 + 1 + 8 + 4) // svcQ index, y, qd, rowBuf
-		}
-		return b
+		return kernelWorkerBytes(&p, lMax, capFeatures) + kernelCacheBytes(lMax, budget)
 	}
 	l0, b0, l1, b1 := workerShape(p.cacheBytes(), lMax, workers)
 	total := shared + worker(l0, b0)
@@ -209,6 +195,25 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int)
 	}
 	helpers := int64(kernelHelperCount()) * (int64(capFeatures)*8 + 64) // scratch, kernelRows
 	return total + helpers
+}
+
+// kernelWorkerBytes returns the bytes of a worker's solver, matrix and
+// buffers for subproblems of up to lMax rows, its cache not included.
+func kernelWorkerBytes(p *KernelParams, lMax, capFeatures int) int64 {
+	lm := int64(lMax)
+	vars := lm // variables per subproblem
+	if p.SVMType == EpsSVR {
+		vars = 2 * lm
+	}
+	b := int64(smoBytes(int(vars))) +
+		int64(capFeatures)*8 + // kernelRows scratch
+		lm*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
+	if p.SVMType == EpsSVR {
+		b += lm*4 + vars*(4+1+8+2*4+4) // svrQ rows; index, sign, qd, two column buffers, rowBuf
+	} else {
+		b += lm * (4 + 1 + 8 + 4) // svcQ index, y, qd, rowBuf
+	}
+	return b
 }
 
 // largestSubproblem returns the rows of the largest subproblem of a
@@ -850,7 +855,11 @@ func (t *KernelTrainer) shareArena(sizes []int) (restore func()) {
 	}
 	c0, c1 := w0.q.cache, w1.q.cache
 	whole, own := c0.arena, c1.arena
-	half := len(whole) / 2
+	// Worker 1's buffers and cache bookkeeping, sized for the largest pair
+	// and touched only now, come out of the shared arena: the two halves
+	// and they fill what worker 0's arena alone could.
+	extra := (kernelWorkerBytes(&t.params, w1.lCap, t.capFeatures) + kernelCacheBookBytes(w1.lCap) + 3) / 4
+	half := max(len(whole)-int(extra), 0) / 2
 	if half < cacheMinColumns*sizes[0] {
 		return restore // halves too small for the largest pair's three columns
 	}

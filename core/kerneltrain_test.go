@@ -360,7 +360,8 @@ func TestKernelShareArena(t *testing.T) {
 	}
 	large := []int{w1.lSmall + 20, w1.lSmall + 10, w1.lSmall}
 	restore := tr.shareArena(large)
-	half := len(whole) / 2
+	extra := (kernelWorkerBytes(&tr.params, w1.lCap, tr.capFeatures) + kernelCacheBookBytes(w1.lCap) + 3) / 4
+	half := (len(whole) - int(extra)) / 2
 	if len(w0.q.cache.arena) != half || len(w1.q.cache.arena) != half || &w1.q.cache.arena[0] != &whole[half] || w1.limit != w1.lCap {
 		t.Fatalf("two large pairs: arenas %d and %d entries (whole %d), worker 1 limit %d", len(w0.q.cache.arena), len(w1.q.cache.arena), len(whole), w1.limit)
 	}
