@@ -125,6 +125,7 @@ func FindLinearC(ds *Dataset, p LinearParams, folds int, startC float64, progres
 		if trainers[g], err = NewLinearTrainer(p, maxRows, ds.NumFeatures()); err != nil {
 			return res, err
 		}
+		trainers[g].cPath = true
 	}
 	prev := make([]*LinearPrimal, folds)
 	changed := make([]bool, folds)
