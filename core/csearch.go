@@ -127,6 +127,7 @@ func FindLinearC(ds *data.Dataset, p LinearParams, folds int, startC float64, pr
 		if trainers[g], err = NewLinearTrainer(p, maxRows, ds.NumFeatures()); err != nil {
 			return res, err
 		}
+		trainers[g].cPath = true
 	}
 	prev := make([]*LinearPrimal, folds)
 	changed := make([]bool, folds)

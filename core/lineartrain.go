@@ -69,6 +69,10 @@ type LinearTrainer struct {
 	capFeatures int
 	xnorm       []float64 // per-row Q̄_ii, shared by subproblems of one worker
 	workers     []dcdWorker
+	// cPath marks a -C search's trainer, whose warm starts come from the
+	// same rows at half the C: TRON keeps LIBLINEAR's warm settings there
+	// (tronCGFor), so the path matches liblinear-train's C by C.
+	cPath bool
 }
 
 // dcdWorker is one goroutine's buffers.
