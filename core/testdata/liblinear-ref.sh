@@ -20,7 +20,8 @@ for s in 1 3; do
 done
 for s in 12 13; do run diabetes "$s" diabetes.train diabetes.test; done
 
-# The primal solvers (-s 0, -s 2, -s 11): LIBLINEAR prints no objective for them,
+# The primal solvers (-s 0, -s 2, -s 11) and -s 7 (whose printed objective is the
+# dual's): LIBLINEAR prints no primal objective for them,
 # so the primal objective of its model is computed from the weights in the
 # model file (liblinear-primal.awk, which needs the same -c and -p).
 primal() { # name "options" C P train test
@@ -39,6 +40,12 @@ primal heart_scale "-s 0" 1 0.1 heart_scale heart_scale
 primal breast_cancer "-s 0" 1 0.1 breast_cancer.train breast_cancer.test
 primal debdesc_bin "-s 0" 1 0.1 debdesc_bin.train debdesc_bin.test
 primal digits "-s 0 -B 1" 1 0.1 digits.train digits.test
+primal heart_scale "-s 7" 1 0.1 heart_scale heart_scale
+primal heart_scale "-s 7 -B 1 -c 4" 4 0.1 heart_scale heart_scale
+primal breast_cancer "-s 7" 1 0.1 breast_cancer.train breast_cancer.test
+primal debdesc_bin "-s 7" 1 0.1 debdesc_bin.train debdesc_bin.test
+primal digits "-s 7" 1 0.1 digits.train digits.test
+primal digits "-s 7 -B 1" 1 0.1 digits.train digits.test
 primal diabetes "-s 11" 1 0.1 diabetes.train diabetes.test
 primal diabetes "-s 11 -B 1 -c 10" 10 0.1 diabetes.train diabetes.test
 

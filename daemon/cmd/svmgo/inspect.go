@@ -180,6 +180,7 @@ var linearSolverText = map[core.LinearSolver]string{
 	core.L2LossSVCPrimal: "L2-regularized L2-loss support vector classification, primal",
 	core.L2LossSVRPrimal: "L2-regularized L2-loss support vector regression, primal",
 	core.L1LossSVCDual:   "L2-regularized L1-loss support vector classification, dual",
+	core.L2LogisticDual:  "L2-regularized logistic regression, dual",
 	core.L2LossSVRDual:   "L2-regularized L2-loss support vector regression, dual",
 	core.L1LossSVRDual:   "L2-regularized L1-loss support vector regression, dual",
 }
