@@ -29,6 +29,7 @@ func CrossValidateLinear(ds *Dataset, p LinearParams, folds int) ([]float64, err
 	} else {
 		train = NewSparse(l, nnz, 0)
 	}
+	p.Probability = false // the predictions are labels: no sigmoid needed
 	t, err := NewLinearTrainer(p, l, ds.NumFeatures())
 	if err != nil {
 		return nil, err

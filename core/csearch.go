@@ -116,6 +116,7 @@ func FindLinearC(ds *Dataset, p LinearParams, folds int, startC float64, progres
 	}
 	workers = min(workers, folds)
 	p.C = startC
+	p.Probability = false // the folds are scored on labels
 	if workers > 1 {
 		p.Threads = 1
 	}

@@ -1,6 +1,9 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // LinearModel is a trained linear SVM: one weight vector per decision
 // function (a single one for two classes and for regression, one per class
@@ -27,6 +30,11 @@ type LinearModel struct {
 	// j = NumFeatures holds the bias weights. Feature-major keeps one
 	// row's reads of all classes' weights together.
 	W []float32
+	// ProbA and ProbB hold Platt's sigmoid of each decision function,
+	// P(class k | d_k) = 1/(1 + exp(ProbA[k]·d_k + ProbB[k])), for an SVC
+	// model trained with Params.Probability (linearprob.go); nil
+	// otherwise (logistic regression needs none).
+	ProbA, ProbB []float64
 	// Params are the parameters the model was trained with.
 	Params LinearParams
 	// Result describes the training run that produced the model.
@@ -92,6 +100,9 @@ func (m *LinearModel) Validate() error {
 	if want := m.weightRows() * m.NrW(); len(m.W) != want {
 		return fmt.Errorf("core: linear model: %d weights, want %d (%d rows × %d functions)",
 			len(m.W), want, m.weightRows(), m.NrW())
+	}
+	if err := m.checkPlatt(); err != nil {
+		return err
 	}
 	return m.checkFinite()
 }
@@ -163,6 +174,27 @@ func (m *LinearModel) DecisionSparse(dst []float64, index []int32, value []float
 		dst[k] += m.biasTerm(k)
 	}
 	return dst
+}
+
+// checkPlatt refuses Platt parameters that do not fit the model: on a
+// regression or logistic regression model, of another count than the
+// decision functions, or not finite.
+func (m *LinearModel) checkPlatt() error {
+	if len(m.ProbA) == 0 && len(m.ProbB) == 0 {
+		return nil
+	}
+	switch {
+	case m.IsRegression() || m.Solver.IsLogistic():
+		return fmt.Errorf("core: linear model: Platt parameters on a %v model", m.Solver)
+	case len(m.ProbA) != m.NrW() || len(m.ProbB) != m.NrW():
+		return fmt.Errorf("core: linear model: %d and %d Platt parameters, want %d each", len(m.ProbA), len(m.ProbB), m.NrW())
+	}
+	for k := range m.ProbA {
+		if a, b := m.ProbA[k], m.ProbB[k]; math.IsNaN(a) || math.IsInf(a, 0) || math.IsNaN(b) || math.IsInf(b, 0) {
+			return fmt.Errorf("core: linear model: Platt parameters %v, %v of decision function %d are not finite", a, b, k)
+		}
+	}
+	return nil
 }
 
 func (m *LinearModel) biasTerm(k int) float64 {

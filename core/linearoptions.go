@@ -58,6 +58,9 @@ const LinearUsage = `options:
 	-s 12 and 13: |f'(alpha)|_1 <= eps |f'(alpha0)|_1, alpha0 = 0 (default 0.1)
 -B bias : if bias >= 0, instance x becomes [x; bias]; if < 0, no bias term added (default -1)
 -wi weight : weights adjust the parameter C of different classes (see README for details)
+-b probability_estimates : 1 fits Platt's sigmoid to each decision function of an SVC
+	model by internal 5-fold cross-validation, for probability outputs (default 0);
+	logistic regression (-s 0, 7) gives probabilities without it
 -v n : n-fold cross validation mode
 -C : find parameter C by cross validation (-s 0, 1, 2, 11, 12; 5 folds unless -v; -c gives the first C)
 -q : quiet mode (no outputs)
@@ -100,6 +103,13 @@ func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
 			p.Bias, err = v.num()
 		case "-n":
 			p.Threads, err = v.integer()
+		case "-b":
+			var b int
+			b, err = v.integer()
+			if err == nil && b != 0 && b != 1 {
+				err = fmt.Errorf("%w: -b %d: want 0 or 1", ErrParams, b)
+			}
+			p.Probability = b == 1
 		case "-twin":
 			var t int
 			t, err = v.integer()

@@ -141,6 +141,11 @@ type LinearParams struct {
 	// Threads bounds how many one-vs-rest subproblems train at once (0: one
 	// per CPU). It does not change the result.
 	Threads int
+	// Probability (-b 1) fits Platt's sigmoid to each decision function of
+	// an SVC model by internal 5-fold cross-validation (linearprob.go), so
+	// that the model gives class probabilities. Logistic regression gives
+	// them without it: there it changes nothing. Not for regression.
+	Probability bool
 }
 
 // DefaultLinearParams returns LIBLINEAR's defaults: -s 1 -c 1 -e 0.1
@@ -181,6 +186,8 @@ func (p *LinearParams) Validate() error {
 		return bad("max iterations = %d, want > 0", p.MaxIter)
 	case p.Threads < 0:
 		return bad("threads = %d, want >= 0", p.Threads)
+	case p.Probability && p.Solver.IsRegression():
+		return bad("probability estimates (-b 1) are for classification, not -s %d", int(p.Solver))
 	}
 	for _, w := range p.Weights {
 		if !(w.Weight > 0) || !finite(w.Weight) {

@@ -365,6 +365,11 @@ func (t *LinearTrainer) train(ds *Dataset, warm *LinearDual, warmW *LinearPrimal
 		wg.Wait()
 	}
 	m.Result = summarize(results, dual.Alpha)
+	if p.Probability && !p.Solver.IsLogistic() {
+		if err := t.fitProbability(ds, m); err != nil {
+			return nil, nil, err
+		}
+	}
 	return m, dual, nil
 }
 
