@@ -1,0 +1,107 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// probLines parses predict -b 1's output: the labels line and the rows.
+func probLines(t *testing.T, path string) (header string, rows [][]float64) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	for _, l := range lines[1:] {
+		var row []float64
+		for _, f := range strings.Fields(l) {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				t.Fatalf("line %q: %v", l, err)
+			}
+			row = append(row, v)
+		}
+		rows = append(rows, row)
+	}
+	return lines[0], rows
+}
+
+// TestPredictLinearProbabilities checks predict -b 1 on linear logistic
+// regression models against liblinear-predict -b 1's output
+// (core/testdata/heart_scale.lr.prob, of liblinear-train -s 0 -B 1
+// -e 0.0001 heart_scale): the LIBLINEAR model imported gives its rows to
+// the 6 digits printed, a model trained here (-s 0 and -s 7) to 10⁻³; and
+// an SVC model gives probabilities only when trained with -b 1.
+func TestPredictLinearProbabilities(t *testing.T) {
+	dir := t.TempDir()
+	wantHeader, want := probLines(t, data+"heart_scale.lr.prob")
+	imported := filepath.Join(dir, "imported.model")
+	if code, _, errs := svmgo(t, "import", data+"heart_scale.lr.model", imported); code != 0 {
+		t.Fatalf("import: %s", errs)
+	}
+	models := map[string]float64{imported: 1e-5}
+	for _, s := range []string{"0", "7"} {
+		m := filepath.Join(dir, "lr"+s+".model")
+		if code, _, errs := svmgo(t, "train-linear", "-q", "-s", s, "-B", "1", "-e", "0.0001", data+"heart_scale", m); code != 0 {
+			t.Fatalf("train-linear -s %s: %s", s, errs)
+		}
+		models[m] = 1e-3
+	}
+	for model, tol := range models {
+		out := filepath.Join(dir, "out")
+		code, stdout, errs := svmgo(t, "predict", "-b", "1", data+"heart_scale", model, out)
+		if code != 0 {
+			t.Fatalf("predict -b 1 %s: %s", model, errs)
+		}
+		if stdout != "Accuracy = 84.4444% (228/270)\n" {
+			t.Errorf("%s: predict printed %q", filepath.Base(model), stdout)
+		}
+		header, rows := probLines(t, out)
+		if header != wantHeader || len(rows) != len(want) {
+			t.Fatalf("%s: header %q, %d rows; LIBLINEAR %q, %d rows", filepath.Base(model), header, len(rows), wantHeader, len(want))
+		}
+		for i, row := range rows {
+			for k, v := range row {
+				w := want[i][k]
+				if k == 0 && v != w || math.Abs(v-w) > tol*math.Max(w, 0.01) {
+					t.Errorf("%s row %d: %v, LIBLINEAR %v", filepath.Base(model), i+1, row, want[i])
+					break
+				}
+			}
+		}
+	}
+
+	svc := filepath.Join(dir, "svc.model")
+	if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "2", data+"digits.train", svc); code != 0 {
+		t.Fatal(errs)
+	}
+	code, _, errs := svmgo(t, "predict", "-b", "1", data+"digits.test", svc, filepath.Join(dir, "no"))
+	if code == 0 || !strings.Contains(errs, "logistic regression model (-s 0, -s 7) or an SVC model trained with -b 1") {
+		t.Errorf("predict -b 1 of an SVC model without -b 1: exit %d, %q", code, errs)
+	}
+	if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "2", "-b", "1", data+"digits.train", svc); code != 0 {
+		t.Fatal(errs)
+	}
+	out := filepath.Join(dir, "svc.out")
+	if code, _, errs := svmgo(t, "predict", "-b", "1", data+"digits.test", svc, out); code != 0 {
+		t.Fatal(errs)
+	}
+	header, rows := probLines(t, out)
+	if len(strings.Fields(header)) != 11 || len(rows) != 360 {
+		t.Fatalf("header %q, %d rows", header, len(rows))
+	}
+	for i, row := range rows {
+		sum := 0.0
+		for _, v := range row[1:] {
+			sum += v
+		}
+		if math.Abs(sum-1) > 1e-5 { // ten values printed to 6 digits
+			t.Errorf("row %d: probabilities sum to %v", i+1, sum)
+		}
+	}
+}
