@@ -176,21 +176,30 @@ func (m *LinearModel) DecisionSparse(dst []float64, index []int32, value []float
 	return dst
 }
 
-// checkPlatt refuses Platt parameters that do not fit the model: on a
-// regression or logistic regression model, of another count than the
-// decision functions, or not finite.
+// checkPlatt refuses Platt parameters that do not fit the model
+// (CheckLinearPlatt).
 func (m *LinearModel) checkPlatt() error {
-	if len(m.ProbA) == 0 && len(m.ProbB) == 0 {
+	return CheckLinearPlatt(m.Solver, m.NrW(), m.ProbA, m.ProbB)
+}
+
+// CheckLinearPlatt reports why Platt parameters probA, probB (either may
+// be empty when both are) do not fit a linear model of formulation s with
+// nrW decision functions: they are for SVC models only (regression has
+// no classes, logistic regression its own probabilities), one per decision
+// function, and finite. The model file readers of every linear kind share
+// it.
+func CheckLinearPlatt(s LinearSolver, nrW int, probA, probB []float64) error {
+	if len(probA) == 0 && len(probB) == 0 {
 		return nil
 	}
 	switch {
-	case m.IsRegression() || m.Solver.IsLogistic():
-		return fmt.Errorf("core: linear model: Platt parameters on a %v model", m.Solver)
-	case len(m.ProbA) != m.NrW() || len(m.ProbB) != m.NrW():
-		return fmt.Errorf("core: linear model: %d and %d Platt parameters, want %d each", len(m.ProbA), len(m.ProbB), m.NrW())
+	case s.IsRegression() || s.IsLogistic():
+		return fmt.Errorf("core: linear model: Platt parameters on a %v model", s)
+	case len(probA) != nrW || len(probB) != nrW:
+		return fmt.Errorf("core: linear model: %d and %d Platt parameters, want %d each", len(probA), len(probB), nrW)
 	}
-	for k := range m.ProbA {
-		if a, b := m.ProbA[k], m.ProbB[k]; math.IsNaN(a) || math.IsInf(a, 0) || math.IsNaN(b) || math.IsInf(b, 0) {
+	for k := range probA {
+		if a, b := probA[k], probB[k]; math.IsNaN(a) || math.IsInf(a, 0) || math.IsNaN(b) || math.IsInf(b, 0) {
 			return fmt.Errorf("core: linear model: Platt parameters %v, %v of decision function %d are not finite", a, b, k)
 		}
 	}

@@ -71,40 +71,50 @@ func (m *LinearModel) checkProbability(fn string) {
 	}
 }
 
-// logit returns t_k of decision function k for its decision value d.
-func (m *LinearModel) logit(k int, d float64) float64 {
-	if len(m.ProbA) > 0 {
-		return -(m.ProbA[k]*d + m.ProbB[k])
-	}
-	return d
+// ovrProbabilities writes the class probabilities for the decision values
+// dec to dst (LinearProbabilities with the model's Platt parameters).
+func (m *LinearModel) ovrProbabilities(dst, dec []float64) {
+	LinearProbabilities(dst, dec, m.ProbA, m.ProbB)
 }
 
-// ovrProbabilities writes the class probabilities for the decision values
-// dec (NrW of them) to dst[:len(Labels)]. With one decision function,
-// dst = (σ(t), 1 − σ(t)); with more, σ(t_k) normalized. Should every σ(t_k)
-// underflow to 0 (all t_k below about −745), the normalized values are
-// their limit, the softmax of the t_k, instead of 0/0.
-func (m *LinearModel) ovrProbabilities(dst, dec []float64) {
+// LinearProbabilities writes to dst the class probabilities that a linear
+// model's decision values dec (one per decision function, in Labels order)
+// give, and returns dst[:classes]: with probA and probB nil, logistic
+// regression's σ(d_k) (LIBLINEAR's convention); otherwise Platt's sigmoid
+// 1/(1 + exp(probA[k]·d_k + probB[k])) of each. One decision value gives
+// two classes, (p, 1 − p); more are one-vs-rest and normalized to sum 1.
+// Should every value underflow to 0 (all logits below about −745), the
+// normalized values are their limit, the softmax of the logits, instead of
+// 0/0. It allocates nothing; quantized linear models (package quantize)
+// share it. It panics if dst is shorter than the classes or probA, probB
+// are shorter than dec when given.
+func LinearProbabilities(dst, dec, probA, probB []float64) []float64 {
+	logit := func(k int, d float64) float64 {
+		if probA != nil {
+			return -(probA[k]*d + probB[k])
+		}
+		return d
+	}
 	if len(dec) == 1 {
-		p, q := sigmoidPQ(m.logit(0, dec[0]))
-		dst[0], dst[1] = p, q
-		return
+		dst = dst[:2]
+		dst[0], dst[1] = sigmoidPQ(logit(0, dec[0]))
+		return dst
 	}
 	dst = dst[:len(dec)]
 	sum := 0.0
 	for k, d := range dec {
-		dst[k], _ = sigmoidPQ(m.logit(k, d))
+		dst[k], _ = sigmoidPQ(logit(k, d))
 		sum += dst[k]
 	}
 	if sum > 0 {
 		for k := range dst {
 			dst[k] /= sum
 		}
-		return
+		return dst
 	}
 	tmax := math.Inf(-1)
 	for k, d := range dec {
-		dst[k] = m.logit(k, d)
+		dst[k] = logit(k, d)
 		tmax = max(tmax, dst[k])
 	}
 	sum = 0
@@ -115,6 +125,7 @@ func (m *LinearModel) ovrProbabilities(dst, dec []float64) {
 	for k := range dst {
 		dst[k] /= sum
 	}
+	return dst
 }
 
 // sigmoidPQ returns σ(t) = 1/(1 + e^{−t}) and 1 − σ(t), each without
