@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -39,7 +40,7 @@ func TestLinearProbabilities(t *testing.T) {
 		if err != nil || o.IsKernel() {
 			t.Fatalf("%s: %v, kernel %v", options, err, o.IsKernel())
 		}
-		ds := core.NewDense(len(labels), nf)
+		ds := data.NewDense(len(labels), nf)
 		for i, y := range labels {
 			if err := ds.AppendDense(y, x[i*nf:(i+1)*nf]); err != nil {
 				t.Fatal(err)

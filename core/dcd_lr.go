@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // Dual coordinate descent for L2-regularized logistic regression (-s 7).
 //
@@ -75,7 +79,7 @@ func lrStart(C float64) float64 { return min(1e-3*C, 1e-8) }
 // init prepares a solve over ds with targets y (±1) and dual variables
 // alpha (a warm start when nonzero), using alphaC and xTx (len ≥ ds.Len())
 // as work buffers. Cp and Cn are the costs of positive and negative rows.
-func (s *dcdLR) init(ds *Dataset, y []int8, alpha, alphaC, xTx []float64, Cp, Cn, bias, eps float64, seed uint64) {
+func (s *dcdLR) init(ds *data.Dataset, y []int8, alpha, alphaC, xTx []float64, Cp, Cn, bias, eps float64, seed uint64) {
 	l := ds.Len()
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.alpha, s.alphaC, s.xTx, s.eps = y[:l], alpha[:l], alphaC[:l], xTx[:l], eps

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Reference figures for -s 7 from Debian's liblinear-tools 2.3.0, recorded
@@ -80,7 +82,7 @@ func TestLRDualParityWithLIBLINEAR(t *testing.T) {
 
 // lrDualObjective recomputes D(α) − Σ C_i log C_i of subproblem k from the
 // returned α alone, with w = Σ y_i α_i x_i rebuilt in float64.
-func lrDualObjective(ds *Dataset, m *LinearModel, dual *LinearDual, k int) float64 {
+func lrDualObjective(ds *data.Dataset, m *LinearModel, dual *LinearDual, k int) float64 {
 	a := newKKT(ds, m, dual, k) // y and w = Σ y_i α_i x_i; its bounds are the SVM's
 	f := 0.5 * dot64(a.w, a.w)
 	for i, v := range dual.Alpha[k] {
@@ -99,7 +101,7 @@ func TestLRDualKKT(t *testing.T) {
 	dense := toDense(readTestdata(t, "heart_scale"))
 	for _, c := range []struct {
 		name string
-		ds   *Dataset
+		ds   *data.Dataset
 		args string
 	}{
 		{"heart", readTestdata(t, "heart_scale"), "-s 7 -w1 3"},
@@ -143,8 +145,8 @@ func TestLRDualKKT(t *testing.T) {
 }
 
 // toDense returns ds's rows in a dense data set of its width.
-func toDense(ds *Dataset) *Dataset {
-	out := NewDense(ds.Len(), ds.NumFeatures())
+func toDense(ds *data.Dataset) *data.Dataset {
+	out := data.NewDense(ds.Len(), ds.NumFeatures())
 	for i := range ds.Len() {
 		appendRow(out, ds, i)
 	}
@@ -163,7 +165,7 @@ func TestLRDualWarmStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	part := NewSparse(ds.Len(), ds.Nonzeros(), 0)
+	part := data.NewSparse(ds.Len(), ds.Nonzeros(), 0)
 	cut := ds.Len() * 9 / 10
 	for i := range cut {
 		appendRow(part, ds, i)

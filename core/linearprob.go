@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sync"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Class probabilities of linear models, in LIBLINEAR's convention for
@@ -143,7 +145,7 @@ func sigmoidPQ(t float64) (p, q float64) {
 // held-out decision values. The folds are trained by small trainers of
 // their own, not the main trainer's buffers; fitting runs once a training
 // call, so its allocation does not matter.
-func (t *LinearTrainer) fitProbability(ds *Dataset, m *LinearModel) error {
+func (t *LinearTrainer) fitProbability(ds *data.Dataset, m *LinearModel) error {
 	p := t.params
 	nrW := m.NrW()
 	m.ProbA = make([]float64, nrW)
@@ -227,17 +229,17 @@ func (t *LinearTrainer) fitProbability(ds *Dataset, m *LinearModel) error {
 // folds: a trainer and a data set sized once for all rows of src,
 // refilled for each fold.
 type linearFoldFitter struct {
-	src *Dataset
-	ds  *Dataset
+	src *data.Dataset
+	ds  *data.Dataset
 	tr  *LinearTrainer
 }
 
-func newLinearFoldFitter(p LinearParams, src *Dataset) (*linearFoldFitter, error) {
+func newLinearFoldFitter(p LinearParams, src *data.Dataset) (*linearFoldFitter, error) {
 	f := &linearFoldFitter{src: src}
 	if src.IsDense() {
-		f.ds = NewDense(src.Len(), src.NumFeatures())
+		f.ds = data.NewDense(src.Len(), src.NumFeatures())
 	} else {
-		f.ds = NewSparse(src.Len(), src.Nonzeros(), 0)
+		f.ds = data.NewSparse(src.Len(), src.Nonzeros(), 0)
 	}
 	var err error
 	f.tr, err = NewLinearTrainer(p, src.Len(), src.NumFeatures())

@@ -43,23 +43,17 @@ type Daemon struct {
 	rejected string
 	models   string
 	st       *store.Store
-	// Exactly one trainer is set, of spec's kind.
-	trainer  *core.LinearTrainer
-	ktrainer *core.KernelTrainer
-	// kgrad is the gradient of the last kernel run, whose α the store
-	// holds; it is passed with the stored α as the warm start while the
-	// store's rows only grew by appends since (it is dropped when rows are
-	// evicted), which spares core rebuilding it from α. It is never
-	// persisted: after a restart the warm start is α alone. core checks
-	// that it fits (kernel, bounds, a hash of the rows and α it covers) and
-	// ignores it otherwise.
-	kgrad *core.KernelGradient
-	// lstart is the last linear run's w, the primal start of the next:
-	// the stored α give w only as exactly as the run's tolerance (a primal
-	// run's are exact only at the optimum), so the model's own w is the
-	// better start. Never persisted: after a restart the start is
-	// rebuilt from α. core uses it only for the L2-loss formulations.
-	lstart   *core.LinearPrimal
+	trainer  core.Trainer // of spec's kind
+	// last is the dual state of the last run, whose α the store holds:
+	// warm passes its primal start (a linear run's w: the stored α give w
+	// only as exactly as the run's tolerance) and its kernel gradient (kept
+	// while the store's rows only grew by appends; forgetGradient drops
+	// it), which spare core rebuilding them from α. Never persisted: after
+	// a restart the warm start is α alone. core checks that a gradient
+	// fits (kernel, bounds, a hash of the rows and α it covers) and ignores
+	// it otherwise, and uses the primal start only for the L2-loss
+	// formulations.
+	last     *core.Dual
 	retrains int // since start; drives ColdEvery
 
 	// watching is whether the layout exists and incoming/ is watched, as
@@ -173,7 +167,7 @@ func (d *Daemon) applyReload() {
 		if spec.kind() != from {
 			// The stored dual is of the other kind: the next retrain
 			// starts cold (retrain logs it).
-			d.kgrad = nil
+			d.forgetGradient()
 			d.log.Info("training options switched kind", "from", from, "to", spec.kind())
 		}
 	}

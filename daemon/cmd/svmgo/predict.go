@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
@@ -69,7 +70,7 @@ func predict(args []string, stdout, stderr io.Writer) int {
 	if prob && !info.Probability {
 		return fail(stderr, fmt.Errorf("%s: probability output (-b 1) needs a logistic regression model (-s 0, -s 7) or an SVC model trained with -b 1", modelFile))
 	}
-	ds, err := core.ReadFile(testFile, readOpt)
+	ds, err := data.ReadFile(testFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}

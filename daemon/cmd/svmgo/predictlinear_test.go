@@ -39,22 +39,22 @@ func probLines(t *testing.T, path string) (header string, rows [][]float64) {
 // an SVC model gives probabilities only when trained with -b 1.
 func TestPredictLinearProbabilities(t *testing.T) {
 	dir := t.TempDir()
-	wantHeader, want := probLines(t, data+"heart_scale.lr.prob")
+	wantHeader, want := probLines(t, dataDir+"heart_scale.lr.prob")
 	imported := filepath.Join(dir, "imported.model")
-	if code, _, errs := svmgo(t, "import", data+"heart_scale.lr.model", imported); code != 0 {
+	if code, _, errs := svmgo(t, "import", dataDir+"heart_scale.lr.model", imported); code != 0 {
 		t.Fatalf("import: %s", errs)
 	}
 	models := map[string]float64{imported: 1e-5}
 	for _, s := range []string{"0", "7"} {
 		m := filepath.Join(dir, "lr"+s+".model")
-		if code, _, errs := svmgo(t, "train-linear", "-q", "-s", s, "-B", "1", "-e", "0.0001", data+"heart_scale", m); code != 0 {
+		if code, _, errs := svmgo(t, "train-linear", "-q", "-s", s, "-B", "1", "-e", "0.0001", dataDir+"heart_scale", m); code != 0 {
 			t.Fatalf("train-linear -s %s: %s", s, errs)
 		}
 		models[m] = 1e-3
 	}
 	for model, tol := range models {
 		out := filepath.Join(dir, "out")
-		code, stdout, errs := svmgo(t, "predict", "-b", "1", data+"heart_scale", model, out)
+		code, stdout, errs := svmgo(t, "predict", "-b", "1", dataDir+"heart_scale", model, out)
 		if code != 0 {
 			t.Fatalf("predict -b 1 %s: %s", model, errs)
 		}
@@ -77,18 +77,18 @@ func TestPredictLinearProbabilities(t *testing.T) {
 	}
 
 	svc := filepath.Join(dir, "svc.model")
-	if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "2", data+"digits.train", svc); code != 0 {
+	if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "2", dataDir+"digits.train", svc); code != 0 {
 		t.Fatal(errs)
 	}
-	code, _, errs := svmgo(t, "predict", "-b", "1", data+"digits.test", svc, filepath.Join(dir, "no"))
+	code, _, errs := svmgo(t, "predict", "-b", "1", dataDir+"digits.test", svc, filepath.Join(dir, "no"))
 	if code == 0 || !strings.Contains(errs, "logistic regression model (-s 0, -s 7) or an SVC model trained with -b 1") {
 		t.Errorf("predict -b 1 of an SVC model without -b 1: exit %d, %q", code, errs)
 	}
-	if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "2", "-b", "1", data+"digits.train", svc); code != 0 {
+	if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "2", "-b", "1", dataDir+"digits.train", svc); code != 0 {
 		t.Fatal(errs)
 	}
 	out := filepath.Join(dir, "svc.out")
-	if code, _, errs := svmgo(t, "predict", "-b", "1", data+"digits.test", svc, out); code != 0 {
+	if code, _, errs := svmgo(t, "predict", "-b", "1", dataDir+"digits.test", svc, out); code != 0 {
 		t.Fatal(errs)
 	}
 	header, rows := probLines(t, out)
