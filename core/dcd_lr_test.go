@@ -244,3 +244,16 @@ func TestLRDualAllocs(t *testing.T) {
 		t.Errorf("a pass allocates %v times", n)
 	}
 }
+
+// TestLRDualTrainerBytes checks the size query: -s 7 needs one float64 a
+// row more than the other DCD solvers (C_i − α_i), per worker.
+func TestLRDualTrainerBytes(t *testing.T) {
+	p := DefaultLinearParams()
+	p.Threads = 2
+	l1 := p
+	l1.Solver = L1LossSVCDual
+	p.Solver = L2LogisticDual
+	if got, want := LinearTrainerBytes(p, 1000, 100), LinearTrainerBytes(l1, 1000, 100)+2*1000*8; got != want {
+		t.Errorf("-s 7: %d bytes, want %d", got, want)
+	}
+}
