@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -103,5 +104,24 @@ func TestPredictLinearProbabilities(t *testing.T) {
 		if math.Abs(sum-1) > 1e-5 { // ten values printed to 6 digits
 			t.Errorf("row %d: probabilities sum to %v", i+1, sum)
 		}
+	}
+}
+
+// TestTrainLinearDualLRReport: train-linear -s 7 prints LIBLINEAR's report,
+// which for -s 7 has no nSV line; liblinear-train -s 7 -e 0.0001
+// heart_scale prints "Objective value = -98.226800".
+func TestTrainLinearDualLRReport(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m")
+	code, out, errs := svmgo(t, "train-linear", "-s", "7", "-e", "0.0001", dataDir+"heart_scale", model)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	var obj float64
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "optimization finished, #iter = ") {
+		t.Fatalf("report:\n%s", out)
+	}
+	if _, err := fmt.Sscanf(lines[1], "Objective value = %g", &obj); err != nil || math.Abs(obj+98.2268) > 1e-4*98.2268 {
+		t.Errorf("report:\n%s(objective %v, LIBLINEAR -98.226800)", out, obj)
 	}
 }
