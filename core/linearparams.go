@@ -143,8 +143,11 @@ type LinearParams struct {
 	Threads int
 	// Probability (-b 1) fits Platt's sigmoid to each decision function of
 	// an SVC model by internal 5-fold cross-validation (linearprob.go), so
-	// that the model gives class probabilities. Logistic regression gives
-	// them without it: there it changes nothing. Not for regression.
+	// that the model gives class probabilities. It costs about five more
+	// trainings, and each worker fitting sigmoids holds a copy of the rows
+	// and a trainer of its own while it runs. Logistic regression gives
+	// probabilities without it: there it changes nothing. Not for
+	// regression.
 	Probability bool
 }
 

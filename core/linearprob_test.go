@@ -339,3 +339,29 @@ func TestLinearPlattValidate(t *testing.T) {
 		t.Error("-s 12 -b 1 accepted")
 	}
 }
+
+// TestLinearPlattDeterministic checks that the sigmoids depend on the seed
+// alone: one thread and two give bit-identical ProbA and ProbB, another
+// seed other folds.
+func TestLinearPlattDeterministic(t *testing.T) {
+	ds := readTestdata(t, "digits.train")
+	opts, _, _ := ParseLinearOptions(strings.Fields("-s 1 -b 1"))
+	fit := func(seed uint64, threads int) *LinearModel {
+		p := opts.Params
+		p.Seed, p.Threads = seed, threads
+		m, _, err := TrainLinear(ds, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	a, b, c := fit(3, 1), fit(3, 2), fit(4, 1)
+	for k := range a.ProbA {
+		if math.Float64bits(a.ProbA[k]) != math.Float64bits(b.ProbA[k]) || math.Float64bits(a.ProbB[k]) != math.Float64bits(b.ProbB[k]) {
+			t.Fatalf("decision function %d: (%v, %v) with one thread, (%v, %v) with two", k, a.ProbA[k], a.ProbB[k], b.ProbA[k], b.ProbB[k])
+		}
+	}
+	if a.ProbA[0] == c.ProbA[0] && a.ProbB[0] == c.ProbB[0] {
+		t.Error("seeds 3 and 4 give the same sigmoid: the folds do not follow the seed")
+	}
+}
