@@ -118,6 +118,7 @@ func FindLinearC(ds *data.Dataset, p LinearParams, folds int, startC float64, pr
 	}
 	workers = min(workers, folds)
 	p.C = startC
+	p.Probability = false // the folds are scored on labels
 	if workers > 1 {
 		p.Threads = 1
 	}

@@ -87,7 +87,7 @@ func checkPrimal(ds *data.Dataset, m *LinearModel, k int) primalCheck {
 			C *= p.weightOf(int32(ds.Label(i)))
 		}
 		z := y * x
-		if m.Solver == L2Logistic {
+		if m.Solver.IsLogistic() {
 			c.f += C * math.Log1p(math.Exp(-z))
 			add(g, C*(1/(1+math.Exp(-z))-1)*y, i)
 			add(g0, -0.5*C*y, i)
