@@ -59,10 +59,10 @@ const (
 // trainer owns its buffers, as for dcdSVC.
 type dcdLR struct {
 	dcdRows
-	y      []int8    // +1 / −1
-	xTx    []float64 // Q_ii = x_iᵀx_i
-	alpha  []float64 // α_i
-	alphaC []float64 // α'_i = C_i − α_i
+	y      []int8     // +1 / −1
+	xTx    []float64  // Q_ii = x_iᵀx_i
+	alpha  []float64  // α_i
+	alphaC []float64  // α'_i = C_i − α_i
 	upper  [2]float64 // C_i of each class at weight 1
 	wt     []float64  // instance weights (nil: all 1): C_i = upper·wt[i]
 	eps    float64
