@@ -10,7 +10,8 @@ import (
 // minimizes for -s 0.
 //
 // Problem: min_w f(w) = ½‖w‖² + Σ_i C_i log(1 + exp(−y_i wᵀx_i)), y_i = ±1,
-// C_i the cost of row i's class times its instance weight; no constraints. With z_i = y_i wᵀx_i and σ(t) = 1/(1 + e^{−t}):
+// C_i the cost of row i's class times its instance weight; no constraints.
+// With z_i = y_i wᵀx_i and σ(t) = 1/(1 + e^{−t}):
 //
 //	∇f(w)  = w + Σ_i C_i (σ(z_i) − 1) y_i x_i
 //	∇²f(w) = I + Σ_i C_i σ(z_i)(1 − σ(z_i)) x_i x_iᵀ
