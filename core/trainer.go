@@ -1,5 +1,7 @@
 package core
 
+import "github.com/libsvmgo/libsvmgo/core/scale"
+
 // Trainer is the one interface over linear and kernel training (DESIGN.md
 // §4): options in (NewTrainer), a model and its dual state out, the dual
 // state of the last run in as the warm start of the next. A program that
@@ -24,6 +26,15 @@ type Trainer interface {
 // a caller that wants LIBLINEAR's incremental defaults sets o.Linear.Params
 // to o.Linear.Incremental() first.
 func NewTrainer(o TrainOptions, capRows, capFeatures int) (Trainer, error) {
+	if o.Scale.Enabled {
+		inner := o
+		inner.Scale.Enabled = false
+		t, err := NewTrainer(inner, capRows, capFeatures)
+		if err != nil {
+			return nil, err
+		}
+		return scaledTrainer{t, o.Scale}, nil
+	}
 	if o.IsKernel() {
 		t, err := NewKernelTrainer(o.Kernel.Params, capRows, capFeatures)
 		if err != nil {
@@ -52,6 +63,10 @@ type Dual struct {
 	// Kernel is a kernel run's α with its gradient (KernelDual.Gradient),
 	// which core checks before it uses it.
 	Kernel *KernelDual
+	// Scale is the scaling of the rows the run trained on (--scale), nil
+	// without: a trainer with --scale starts warm only from a Dual of the
+	// same ranges.
+	Scale *scale.Ranges
 }
 
 // alpha returns d's α vectors, whichever kind d is.
@@ -91,7 +106,7 @@ func (d *Dual) Extended(n int) *Dual {
 		}
 		return out
 	}
-	e := &Dual{Primal: d.Primal}
+	e := &Dual{Primal: d.Primal, Scale: d.Scale}
 	if k := d.Kernel; k != nil {
 		e.Kernel = &KernelDual{SVMType: k.SVMType, Pairs: k.Pairs, Alpha: ext(k.Alpha), Gradient: k.Gradient}
 	}

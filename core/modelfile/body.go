@@ -56,6 +56,9 @@ type body struct {
 	Result result `msg:"r"`
 	// Created is the creation time in Unix seconds, 0 when not recorded.
 	Created int64 `msg:"t"`
+	// Scale is the scaling the model was trained behind (format 1.3,
+	// sbody.go); absent without.
+	Scale *ScaleBody `msg:"xs,omitempty"`
 }
 
 // params mirrors core.LinearParams less Threads.

@@ -15,45 +15,71 @@ const (
 // MarshalMsg implements msgp.Marshaler
 func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 10
-	// string "k"
-	o = append(o, 0x8a, 0xa1, 0x6b)
-	o = msgp.AppendString(o, z.Kind)
-	// string "s"
-	o = append(o, 0xa1, 0x73)
-	o = msgp.AppendInt64(o, z.Solver)
-	// string "nf"
-	o = append(o, 0xa2, 0x6e, 0x66)
-	o = msgp.AppendInt64(o, z.NumFeatures)
-	// string "l"
-	o = append(o, 0xa1, 0x6c)
-	o = msgp.AppendBytes(o, z.Labels)
-	// string "b"
-	o = append(o, 0xa1, 0x62)
-	o = msgp.AppendFloat64(o, z.Bias)
-	// string "nw"
-	o = append(o, 0xa2, 0x6e, 0x77)
-	o = msgp.AppendInt64(o, z.NrW)
-	// string "w"
-	o = append(o, 0xa1, 0x77)
-	o = msgp.AppendBytes(o, z.W)
-	// string "p"
-	o = append(o, 0xa1, 0x70)
-	o, err = z.Params.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Params")
-		return
+	// check for omitted fields
+	zb0001Len := uint32(11)
+	var zb0001Mask uint16 /* 11 bits */
+	_ = zb0001Mask
+	if z.Scale == nil {
+		zb0001Len--
+		zb0001Mask |= 0x400
 	}
-	// string "r"
-	o = append(o, 0xa1, 0x72)
-	o, err = z.Result.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Result")
-		return
+	// variable map header, size zb0001Len
+	o = append(o, 0x80|uint8(zb0001Len))
+
+	// skip if no fields are to be emitted
+	if zb0001Len != 0 {
+		// string "k"
+		o = append(o, 0xa1, 0x6b)
+		o = msgp.AppendString(o, z.Kind)
+		// string "s"
+		o = append(o, 0xa1, 0x73)
+		o = msgp.AppendInt64(o, z.Solver)
+		// string "nf"
+		o = append(o, 0xa2, 0x6e, 0x66)
+		o = msgp.AppendInt64(o, z.NumFeatures)
+		// string "l"
+		o = append(o, 0xa1, 0x6c)
+		o = msgp.AppendBytes(o, z.Labels)
+		// string "b"
+		o = append(o, 0xa1, 0x62)
+		o = msgp.AppendFloat64(o, z.Bias)
+		// string "nw"
+		o = append(o, 0xa2, 0x6e, 0x77)
+		o = msgp.AppendInt64(o, z.NrW)
+		// string "w"
+		o = append(o, 0xa1, 0x77)
+		o = msgp.AppendBytes(o, z.W)
+		// string "p"
+		o = append(o, 0xa1, 0x70)
+		o, err = z.Params.MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Params")
+			return
+		}
+		// string "r"
+		o = append(o, 0xa1, 0x72)
+		o, err = z.Result.MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Result")
+			return
+		}
+		// string "t"
+		o = append(o, 0xa1, 0x74)
+		o = msgp.AppendInt64(o, z.Created)
+		if (zb0001Mask & 0x400) == 0 { // if not omitted
+			// string "xs"
+			o = append(o, 0xa2, 0x78, 0x73)
+			if z.Scale == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o, err = z.Scale.MarshalMsg(o)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
+		}
 	}
-	// string "t"
-	o = append(o, 0xa1, 0x74)
-	o = msgp.AppendInt64(o, z.Created)
 	return
 }
 
@@ -161,6 +187,23 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Created")
 				return
 			}
+		case "xs":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Scale = nil
+			} else {
+				if z.Scale == nil {
+					z.Scale = new(ScaleBody)
+				}
+				bts, err = z.Scale.UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -175,7 +218,12 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *body) Msgsize() (s int) {
-	s = 1 + 2 + msgp.StringPrefixSize + len(z.Kind) + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 2 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.W) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size
+	s = 1 + 2 + msgp.StringPrefixSize + len(z.Kind) + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 2 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.W) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size + 3
+	if z.Scale == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.Scale.Msgsize()
+	}
 	return
 }
 

@@ -68,6 +68,9 @@ type QLinearBody struct {
 	// Created is the float model's creation time, Unix seconds; absent
 	// when 0.
 	Created int64 `msg:"t,omitempty"`
+	// Scale is the float model's scaling (format 1.3, sbody.go); absent
+	// without.
+	Scale *ScaleBody `msg:"xs,omitempty"`
 }
 
 // QKernelBody is the payload of a quantized kernel model file (kind
@@ -122,6 +125,9 @@ type QKernelBody struct {
 	SourceCRC uint32 `msg:"crc"`
 	// Created is the float model's creation time; absent when 0.
 	Created int64 `msg:"t,omitempty"`
+	// Scale is the float model's scaling (format 1.3, sbody.go); absent
+	// without.
+	Scale *ScaleBody `msg:"xs,omitempty"`
 }
 
 // QKernelSummary mirrors quantize.TrainSummary: a few training parameters

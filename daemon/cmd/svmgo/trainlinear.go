@@ -13,7 +13,7 @@ import (
 )
 
 var trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_file]
-` + core.LinearUsage + trainFilesUsage
+` + core.LinearUsage + core.ScaleUsage + trainFilesUsage
 
 // trainFilesUsage ends both train commands' usage: their file arguments.
 var trainFilesUsage = readFlagsUsage + `
@@ -50,6 +50,12 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
+	// --scale: train on the scaled rows (cross-validation too, as on an
+	// svm-scale'd file) and keep the ranges in the model.
+	ranges, ds, err := core.ScaleTrainingRows(ds, o.Scale)
+	if err != nil {
+		return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
+	}
 
 	if opts.FindC {
 		return findC(ds, opts, stdout, stderr)
@@ -66,6 +72,11 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 	m, _, err := core.TrainLinear(ds, opts.Params)
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
+	}
+	if ranges != nil {
+		if err := m.SetScale(ranges); err != nil {
+			return fail(stderr, err)
+		}
 	}
 	if t, ok, err := sourceDateEpoch(); err != nil {
 		return fail(stderr, err)
