@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -274,12 +275,12 @@ func (m *LinearModel) sparseOne(index []int32, value []float32, k int) float64 {
 // zero, as for sparse rows. A dense ds of the model's width takes the
 // blocked path of PredictDenseBatch. It allocates nothing once warm. It
 // panics if len(dst) < ds.Len().
-func (m *LinearModel) PredictBatch(dst []float64, ds *Dataset) []float64 {
+func (m *LinearModel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 	if f := m.folded(); f != nil {
 		return f.PredictBatch(dst, ds)
 	}
 	dst = dst[:ds.Len()]
-	if ds.IsDense() && ds.NumFeatures() == m.NumFeatures && m.blockedDense(dst, ds.x[:len(dst)*m.NumFeatures]) {
+	if ds.IsDense() && ds.NumFeatures() == m.NumFeatures && m.blockedDense(dst, ds.DenseMatrix()) {
 		return dst
 	}
 	for i := range dst {
@@ -334,11 +335,7 @@ func (m *LinearModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 		return f.PredictDenseBatch(dst, x)
 	}
 	n := m.NumFeatures
-	if n == 0 || len(x)%n != 0 {
-		panic("core: PredictDenseBatch: matrix size is not a multiple of NumFeatures")
-	}
-	rows := len(x) / n
-	dst = dst[:rows]
+	dst = BatchRows(dst, x, n, "core: LinearModel.PredictDenseBatch")
 	if m.blockedDense(dst, x) {
 		return dst
 	}

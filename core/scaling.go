@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -30,7 +31,7 @@ import (
 // upper]: each feature's minimum and maximum over the rows, a row that
 // does not store a feature counting as 0. It returns an error wrapping
 // scale.ErrRanges unless lower < upper (both finite).
-func FitScale(ds *Dataset, lower, upper float64) (*scale.Ranges, error) {
+func FitScale(ds *data.Dataset, lower, upper float64) (*scale.Ranges, error) {
 	n := ds.NumFeatures()
 	r := &scale.Ranges{Lower: lower, Upper: upper, Min: make([]float64, n), Max: make([]float64, n)}
 	if err := r.Validate(); err != nil {
@@ -74,7 +75,7 @@ func FitScale(ds *Dataset, lower, upper float64) (*scale.Ranges, error) {
 // past r.NumFeatures() are dropped. The result is dense when scaling makes
 // most entries nonzero (always when some feature's 0 maps to a nonzero
 // value), sparse otherwise.
-func ScaleDataset(ds *Dataset, r *scale.Ranges) (*Dataset, error) {
+func ScaleDataset(ds *data.Dataset, r *scale.Ranges) (*data.Dataset, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
@@ -115,9 +116,9 @@ func ScaleDataset(ds *Dataset, r *scale.Ranges) (*Dataset, error) {
 			}
 		}
 	}
-	var out *Dataset
-	if zeroNonzero || PreferDense(rows, n, nnz) {
-		out = NewDense(rows, n)
+	var out *data.Dataset
+	if zeroNonzero || data.PreferDense(rows, n, nnz) {
+		out = data.NewDense(rows, n)
 		for i := range rows {
 			fill(i)
 			if err := out.AppendDense(ds.Label(i), row); err != nil {
@@ -126,7 +127,7 @@ func ScaleDataset(ds *Dataset, r *scale.Ranges) (*Dataset, error) {
 		}
 		return out, nil
 	}
-	out = NewSparse(rows, nnz, n)
+	out = data.NewSparse(rows, nnz, n)
 	idx := make([]int32, 0, n)
 	val := make([]float32, 0, n)
 	for i := range rows {
@@ -275,7 +276,7 @@ func (s *RowScaler) ScaleSparseInto(dst []float32, index []int32, value []float3
 }
 
 // ScaleDatasetRow writes row i of ds scaled into dst, dense or sparse.
-func (s *RowScaler) ScaleDatasetRow(dst []float32, ds *Dataset, i int) {
+func (s *RowScaler) ScaleDatasetRow(dst []float32, ds *data.Dataset, i int) {
 	if ds.IsDense() {
 		s.denseInto(dst, ds.DenseRow(i))
 	} else {
@@ -363,7 +364,7 @@ func SetModelScale(m Model, r *scale.Ranges) error {
 // ScaleTrainingRows fits o's ranges on ds and returns them with ds scaled,
 // for a training run with --scale; it returns nil ranges and ds itself
 // when o is not enabled.
-func ScaleTrainingRows(ds *Dataset, o ScaleOptions) (*scale.Ranges, *Dataset, error) {
+func ScaleTrainingRows(ds *data.Dataset, o ScaleOptions) (*scale.Ranges, *data.Dataset, error) {
 	if !o.Enabled {
 		return nil, ds, nil
 	}
@@ -394,7 +395,7 @@ type scaledTrainer struct {
 
 func (t scaledTrainer) Syntax() Syntax { return t.inner.Syntax() }
 
-func (t scaledTrainer) Train(ds *Dataset, warm *Dual) (Model, *Dual, error) {
+func (t scaledTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	r, sds, err := ScaleTrainingRows(ds, t.opt)
 	if err != nil {
 		return nil, nil, err

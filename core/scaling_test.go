@@ -5,13 +5,14 @@ import (
 	"os"
 	"testing"
 
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
 // readTestSet reads a data set of core/testdata.
-func readTestSet(t *testing.T, name string, classes bool) *Dataset {
+func readTestSet(t *testing.T, name string, classes bool) *data.Dataset {
 	t.Helper()
-	ds, err := ReadFile("testdata/"+name, ReadOptions{ClassLabels: classes})
+	ds, err := data.ReadFile("testdata/"+name, data.ReadOptions{ClassLabels: classes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 // ref (m without scaling) predicts the scaled rows of scaled: every
 // single-row and batch method, dense and sparse, with decision values
 // within tol·(1+|dec|); and that the single-row methods allocate nothing.
-func checkScaledModel(t *testing.T, m, ref Model, raw, scaled *Dataset, tol float64) {
+func checkScaledModel(t *testing.T, m, ref Model, raw, scaled *data.Dataset, tol float64) {
 	t.Helper()
 	info := m.Info()
 	nf := info.NumFeatures
@@ -128,7 +129,7 @@ func checkScaledModel(t *testing.T, m, ref Model, raw, scaled *Dataset, tol floa
 	}
 }
 
-func rowDense(ds *Dataset, i int, dst []float32) {
+func rowDense(ds *data.Dataset, i int, dst []float32) {
 	clear(dst)
 	if ds.IsDense() {
 		copy(dst, ds.DenseRow(i))
@@ -155,7 +156,7 @@ func sparseOf(x []float32) ([]int32, []float32) {
 
 // scaledSets fits the scaling of train onto [lower, upper] and returns it
 // with the scaled rows of train and of test.
-func scaledSets(t *testing.T, train, test *Dataset, lower, upper float64) (*scale.Ranges, *Dataset, *Dataset) {
+func scaledSets(t *testing.T, train, test *data.Dataset, lower, upper float64) (*scale.Ranges, *data.Dataset, *data.Dataset) {
 	t.Helper()
 	r, strain, err := ScaleTrainingRows(train, ScaleOptions{Enabled: true, Lower: lower, Upper: upper})
 	if err != nil {
@@ -251,9 +252,9 @@ func TestScaledKernelModel(t *testing.T) {
 }
 
 // toSparse returns ds stored sparse.
-func toSparse(t *testing.T, ds *Dataset) *Dataset {
+func toSparse(t *testing.T, ds *data.Dataset) *data.Dataset {
 	t.Helper()
-	out := NewSparse(ds.Len(), ds.Len()*ds.NumFeatures(), ds.NumFeatures())
+	out := data.NewSparse(ds.Len(), ds.Len()*ds.NumFeatures(), ds.NumFeatures())
 	row := make([]float32, ds.NumFeatures())
 	for i := range ds.Len() {
 		rowDense(ds, i, row)
