@@ -13,8 +13,8 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
-	"github.com/libsvmgo/libsvmgo/core/scale"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/scale"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
