@@ -111,7 +111,9 @@ func (m *Linear) marshal() ([]byte, error) {
 		Scales:      modelfile.Float32Blob(m.scale),
 		SourceCRC:   m.sourceCRC,
 		Created:     m.created,
+		Scale:       modelfile.NewScaleBody(m.Scale()),
 	}
+	bd.Kind = modelfile.BodyKind(bd.Kind, bd.Scale)
 	if m.bias >= 0 {
 		bias := m.bias
 		bd.Bias = &bias
@@ -156,7 +158,9 @@ func (m *Kernel) marshal() ([]byte, error) {
 		},
 		SourceCRC: m.sourceCRC,
 		Created:   m.created,
+		Scale:     modelfile.NewScaleBody(m.Scale()),
 	}
+	bd.Kind = modelfile.BodyKind(bd.Kind, bd.Scale)
 	cb := m.bits / 8
 	if uint64(len(m.coef))*2 > maxBin || uint64(len(m.rho))*8 > maxBin || uint64(nf)*8 > maxBin {
 		return nil, fmt.Errorf("%d coefficients or %d features need a blob past 4 GiB", len(m.coef), nf)
@@ -351,9 +355,13 @@ func fromLinearBody(bd *modelfile.QLinearBody) (*Linear, error) {
 			return nil, err
 		}
 	}
+	ranges, err := modelfile.ScaleRanges(bd.Kind, bd.Scale, nf)
+	if err != nil {
+		return nil, err
+	}
 	m := newLinear(bits, skeleton.Solver, labels, nf, bias, scale, codes, biasW)
 	m.sourceCRC, m.created = bd.SourceCRC, bd.Created
-	return m, nil
+	return m.withScale(ranges)
 }
 
 func fromKernelBody(bd *modelfile.QKernelBody) (*Kernel, error) {
@@ -458,7 +466,11 @@ func fromKernelBody(bd *modelfile.QKernelBody) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newKernel(p), nil
+	ranges, err := modelfile.ScaleRanges(bd.Kind, bd.Scale, nf)
+	if err != nil {
+		return nil, err
+	}
+	return newKernel(p).withScale(ranges)
 }
 
 // probability decodes the probability parameters, with core's rules:

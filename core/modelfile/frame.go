@@ -94,11 +94,11 @@ func Open(b []byte) (payload []byte, kind string, err error) {
 // bd (kind "qlinear", format 1.2). It checks only the format's size limit:
 // package quantize, which makes the body from its model, is responsible for
 // the rest, and UnmarshalQuantized's caller for checking it on the way back.
-func MarshalQLinear(bd *QLinearBody) ([]byte, error) { return marshalQuantized(bd, KindQLinear) }
+func MarshalQLinear(bd *QLinearBody) ([]byte, error) { return marshalQuantized(bd, bd.Kind) }
 
 // MarshalQKernel is MarshalQLinear for a quantized kernel body (kind
 // "qkernel").
-func MarshalQKernel(bd *QKernelBody) ([]byte, error) { return marshalQuantized(bd, KindQKernel) }
+func MarshalQKernel(bd *QKernelBody) ([]byte, error) { return marshalQuantized(bd, bd.Kind) }
 
 // marshalQuantized is marshalBody with its error prefixed by the package.
 func marshalQuantized(bd msgpBody, kind string) ([]byte, error) {
