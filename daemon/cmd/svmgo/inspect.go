@@ -477,6 +477,7 @@ func showQLinear(s *sheet, b []byte, verbose bool) error {
 		solver: m.Solver(), labels: m.Labels(), nf: nf, bias: m.Bias(), nrW: nrW,
 		weights: weights, created: m.Created(),
 	}.add(s)
+	scaleRows(s, m.Scale(), verbose)
 
 	s.section("training")
 	s.row("parameters, result", "not kept in a quantized linear file: the float model (payload CRC-32C "+
@@ -525,6 +526,7 @@ func showQKernel(s *sheet, b []byte, verbose bool) error {
 		total: l, nf: nf, storage: storage,
 		rho: m.Rho(), probability: m.HasProbability(), probA: m.ProbA(), created: m.Created(),
 	}.add(s, verbose)
+	scaleRows(s, m.Scale(), verbose)
 
 	sum := m.Summary()
 	s.section("training summary")
