@@ -388,19 +388,29 @@ func ScaleTrainingRows(ds *data.Dataset, o ScaleOptions) (*scale.Ranges, *data.D
 // beyond a range refits it and that retrain starts cold. Fixing the ranges
 // at the first fit instead would keep every retrain warm but scale later
 // rows by the first batch's extremes, however unrepresentative.
+//
+// The ranges cover the trainer's capFeatures (features no row reached are
+// dropped), so its models take the width it was made for, as unscaled
+// ones do.
 type scaledTrainer struct {
-	inner Trainer
-	opt   ScaleOptions
+	inner       Trainer
+	opt         ScaleOptions
+	capFeatures int
 }
 
 func (t scaledTrainer) Syntax() Syntax { return t.inner.Syntax() }
 
 func (t scaledTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
-	r, sds, err := ScaleTrainingRows(ds, t.opt)
+	r, err := FitScale(ds, t.opt.Lower, t.opt.Upper)
 	if err != nil {
 		return nil, nil, err
 	}
-	if warm != nil && !sameRanges(warm.Scale, r) {
+	r = r.Widen(t.capFeatures)
+	sds, err := ScaleDataset(ds, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if warm != nil && !SameScale(warm.Scale, r) {
 		warm = nil
 	}
 	m, d, err := t.inner.Train(sds, warm)
@@ -414,8 +424,10 @@ func (t scaledTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error)
 	return m, d, nil
 }
 
-// sameRanges reports whether a and b scale every row alike.
-func sameRanges(a, b *scale.Ranges) bool {
+// SameScale reports whether a and b scale every row alike (both nil, or
+// equal intervals and ranges): a trainer with --scale starts warm from a
+// Dual only when its Scale and the run's ranges are the same.
+func SameScale(a, b *scale.Ranges) bool {
 	if a == nil || b == nil {
 		return a == b
 	}

@@ -36,7 +36,7 @@ func NewTrainer(o TrainOptions, capRows, capFeatures int) (Trainer, error) {
 		if err != nil {
 			return nil, err
 		}
-		return scaledTrainer{t, o.Scale}, nil
+		return scaledTrainer{t, o.Scale, capFeatures}, nil
 	}
 	if o.IsKernel() {
 		t, err := NewKernelTrainer(o.Kernel.Params, capRows, capFeatures)

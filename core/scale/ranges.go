@@ -278,3 +278,16 @@ func ReadRanges(rd io.Reader, name string) (*Ranges, error) {
 	}
 	return r, nil
 }
+
+// Widen returns r for n ≥ NumFeatures() features: a copy whose features
+// past r's are dropped (they scale to 0, as svm-scale scales a feature its
+// range file does not list). It returns r itself when n ≤ NumFeatures().
+func (r *Ranges) Widen(n int) *Ranges {
+	if n <= len(r.Min) {
+		return r
+	}
+	w := *r
+	w.Min = append(append(make([]float64, 0, n), r.Min...), make([]float64, n-len(r.Min))...)
+	w.Max = append(append(make([]float64, 0, n), r.Max...), make([]float64, n-len(r.Max))...)
+	return &w
+}
