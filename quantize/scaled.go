@@ -63,7 +63,7 @@ func (m *Linear) shallowClone() *Linear {
 	c := &Linear{
 		bits: m.bits, solver: m.solver, labels: m.labels, nf: m.nf, nrW: m.nrW,
 		bias: m.bias, scale: m.scale, q8: m.q8, qf: m.qf, biasW: m.biasW,
-		sourceCRC: m.sourceCRC, created: m.created,
+		sourceCRC: m.sourceCRC, created: m.created, probA: m.probA, probB: m.probB,
 	}
 	c.pool.New = m.pool.New
 	return c

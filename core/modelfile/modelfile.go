@@ -51,6 +51,11 @@
 //	r    training result {it, up, do, po, gap, sv, cv, sub: [{l, it, up,
 //	     do, po, gap, sv, bsv, cv}...]}
 //	t    creation time, Unix seconds
+//	pa, pb
+//	     optional (absent when empty): Platt's sigmoid per decision function
+//	     of an SVC model trained with -b 1: bin, float64, nw values each
+//
+// The training parameters may also hold pr (-b 1), absent when false.
 //
 // A kernel body (format 1.1; see kbody.go for the details):
 //
@@ -273,6 +278,7 @@ func toBody(m *core.LinearModel) *body {
 			Bias:        m.Params.Bias,
 			MaxIter:     int64(m.Params.MaxIter),
 			Seed:        m.Params.Seed,
+			Probability: m.Params.Probability,
 		},
 		Result: result{
 			Iterations:      int64(m.Result.Iterations),
@@ -284,6 +290,8 @@ func toBody(m *core.LinearModel) *body {
 			Converged:       m.Result.Converged,
 		},
 		Created: m.Created,
+		ProbA:   Float64Blob(m.ProbA),
+		ProbB:   Float64Blob(m.ProbB),
 		Scale:   NewScaleBody(m.Scale),
 	}
 	bd.Kind = BodyKind(bd.Kind, bd.Scale)
@@ -558,6 +566,7 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 			Bias:        bd.Params.Bias,
 			MaxIter:     toInt("max iterations", bd.Params.MaxIter),
 			Seed:        bd.Params.Seed,
+			Probability: bd.Params.Probability,
 		},
 		Result: core.TrainResult{
 			Iterations:      toInt("iterations", bd.Result.Iterations),
@@ -598,6 +607,13 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 			}
 		}
 	}
+	var err error
+	if m.ProbA, err = float64s("Platt A", bd.ProbA); err != nil {
+		errs = append(errs, err)
+	}
+	if m.ProbB, err = float64s("Platt B", bd.ProbB); err != nil {
+		errs = append(errs, err)
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -611,7 +627,6 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 	for i := range m.W {
 		m.W[i] = math.Float32frombits(binary.LittleEndian.Uint32(bd.W[4*i:]))
 	}
-	var err error
 	if m.Scale, err = ScaleRanges(bd.Kind, bd.Scale, m.NumFeatures); err != nil {
 		return nil, err
 	}

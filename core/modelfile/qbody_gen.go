@@ -595,8 +595,8 @@ func (z *QKernelSummary) Msgsize() (s int) {
 func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(12)
-	var zb0001Mask uint16 /* 12 bits */
+	zb0001Len := uint32(14)
+	var zb0001Mask uint16 /* 14 bits */
 	_ = zb0001Mask
 	if z.Bias == nil {
 		zb0001Len--
@@ -610,9 +610,17 @@ func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 		zb0001Len--
 		zb0001Mask |= 0x400
 	}
-	if z.Scale == nil {
+	if z.ProbA == nil {
 		zb0001Len--
 		zb0001Mask |= 0x800
+	}
+	if z.ProbB == nil {
+		zb0001Len--
+		zb0001Mask |= 0x1000
+	}
+	if z.Scale == nil {
+		zb0001Len--
+		zb0001Mask |= 0x2000
 	}
 	// variable map header, size zb0001Len
 	o = append(o, 0x80|uint8(zb0001Len))
@@ -666,6 +674,16 @@ func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 			o = msgp.AppendInt64(o, z.Created)
 		}
 		if (zb0001Mask & 0x800) == 0 { // if not omitted
+			// string "pa"
+			o = append(o, 0xa2, 0x70, 0x61)
+			o = msgp.AppendBytes(o, z.ProbA)
+		}
+		if (zb0001Mask & 0x1000) == 0 { // if not omitted
+			// string "pb"
+			o = append(o, 0xa2, 0x70, 0x62)
+			o = msgp.AppendBytes(o, z.ProbB)
+		}
+		if (zb0001Mask & 0x2000) == 0 { // if not omitted
 			// string "xs"
 			o = append(o, 0xa2, 0x78, 0x73)
 			if z.Scale == nil {
@@ -831,6 +849,40 @@ func (z *QLinearBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Created")
 				return
 			}
+		case "pa":
+			var zb0006 uint32
+			zb0006, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ProbA")
+				return
+			}
+			if zb0006 > 524288 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0006 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.ProbA = bts[:zb0006]
+			bts = bts[zb0006:]
+		case "pb":
+			var zb0007 uint32
+			zb0007, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ProbB")
+				return
+			}
+			if zb0007 > 524288 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0007 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.ProbB = bts[:zb0007]
+			bts = bts[zb0007:]
 		case "xs":
 			if msgp.IsNil(bts) {
 				bts, err = msgp.ReadNilBytes(bts)
@@ -868,7 +920,7 @@ func (z *QLinearBody) Msgsize() (s int) {
 	} else {
 		s += msgp.Float64Size
 	}
-	s += 3 + msgp.BytesPrefixSize + len(z.Scales) + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.BiasW) + 4 + msgp.Uint32Size + 2 + msgp.Int64Size + 3
+	s += 3 + msgp.BytesPrefixSize + len(z.Scales) + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.BiasW) + 4 + msgp.Uint32Size + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 3
 	if z.Scale == nil {
 		s += msgp.NilSize
 	} else {
