@@ -44,15 +44,8 @@ func TestScaleMatchesLIBSVM(t *testing.T) {
 			}
 			train, test := read(c.train), read(c.test)
 			// The command's path (svmgo train --scale).
-			r, scaled, err := ScaleTrainingRows(train, o.Scale)
+			m, err := TrainModel(train, o)
 			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := TrainModel(scaled, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := SetModelScale(m, r); err != nil {
 				t.Fatal(err)
 			}
 			want := readPredictions(t, "testdata/scaled/"+c.name+".pred")

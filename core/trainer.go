@@ -216,8 +216,26 @@ func (o *TrainOptions) IsRegression() bool {
 
 // TrainModel trains a model of the kind the options say on all of ds,
 // cold, with no trainer kept: TrainKernelModel or TrainLinear, for a
-// program that trains once (svmgo train, svmgo train-linear).
+// program that trains once (svmgo train, svmgo train-linear). With
+// --scale (o.Scale) it fits the ranges on ds, trains on the scaled rows and
+// stores the ranges in the model (SetModelScale), which then takes raw rows.
 func TrainModel(ds *data.Dataset, o TrainOptions) (Model, error) {
+	if o.Scale.Enabled {
+		// --scale: train on the scaled rows, keep the ranges in the model.
+		r, sds, err := ScaleTrainingRows(ds, o.Scale)
+		if err != nil {
+			return nil, err
+		}
+		o.Scale.Enabled = false
+		m, err := TrainModel(sds, o)
+		if err != nil {
+			return nil, err
+		}
+		if err := SetModelScale(m, r); err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
 	if o.IsKernel() {
 		m, err := TrainKernelModel(ds, o.Kernel.Params)
 		if err != nil {
@@ -235,7 +253,17 @@ func TrainModel(ds *data.Dataset, o TrainOptions) (Model, error) {
 // CrossValidate returns the k-fold cross-validation predictions of the
 // options' model on ds, k being the -v fold count (CrossValidateKernel or
 // CrossValidateLinear).
+//
+// With --scale (o.Scale) the rows are scaled once by the ranges of all of
+// them, as cross-validating an svm-scale'd file does, not per fold.
 func CrossValidate(ds *data.Dataset, o TrainOptions) ([]float64, error) {
+	if o.Scale.Enabled {
+		_, sds, err := ScaleTrainingRows(ds, o.Scale)
+		if err != nil {
+			return nil, err
+		}
+		ds = sds
+	}
 	if o.IsKernel() {
 		return CrossValidateKernel(ds, o.Kernel.Params, o.Kernel.CrossValidation)
 	}

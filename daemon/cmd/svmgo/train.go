@@ -60,15 +60,13 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 	if err != nil {
 		return fail(stderr, err)
 	}
-	// --scale: train on the scaled rows (cross-validation too, as on an
-	// svm-scale'd file) and keep the ranges in the model.
-	ranges, ds, err := core.ScaleTrainingRows(ds, o.Scale)
-	if err != nil {
-		return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
-	}
-
+	// --scale: core.TrainModel and CrossValidate train on the scaled rows
+	// (the model keeps the ranges); the C search is given them scaled.
 	switch {
 	case !o.IsKernel() && o.Linear.FindC:
+		if _, ds, err = core.ScaleTrainingRows(ds, o.Scale); err != nil {
+			return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
+		}
 		return findC(ds, o.Linear, stdout, stderr)
 	case o.CrossValidation() > 0:
 		pred, err := core.CrossValidate(ds, o)
@@ -89,11 +87,6 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 	// (Fashion-MNIST 10k, -m 200, 2 cores: peak RSS 84 MB, svm-train's 78 MB;
 	// one core: 107 MB before, 73 MB after).
 	runtime.GC()
-	if ranges != nil {
-		if err := core.SetModelScale(m, ranges); err != nil {
-			return fail(stderr, err)
-		}
-	}
 	if t, ok, err := sourceDateEpoch(); err != nil {
 		return fail(stderr, err)
 	} else if ok {
