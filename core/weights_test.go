@@ -356,3 +356,20 @@ func TestWeightedSolverAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestScaleKeepsWeights: scaling (--scale) changes a row's features, not
+// its weight.
+func TestScaleKeepsWeights(t *testing.T) {
+	wds, _ := weightedAndDuplicated(t, readTestdata(t, "heart_scale"))
+	r, err := FitScale(wds, -1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sds, err := ScaleDataset(wds, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(sds.Weights(), wds.Weights()) || sds.Weights() == nil {
+		t.Errorf("scaled weights %v, want %v", sds.Weights()[:4], wds.Weights()[:4])
+	}
+}
