@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -192,11 +194,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 		return fmt.Errorf("watchd: watch %s: %w", d.incoming, err)
 	}
 	defer fsw.Close()
-	d.log.Info("daemon started", "root", d.cfg.Root, "samples", d.st.Len(),
-		"generation", d.st.Generation(), "published", d.st.Published())
 	d.watching = false
+	// Serving before the log line says so: a client that waits for the
+	// line finds /healthz answering.
 	d.serving.Store(true)
 	defer d.serving.Store(false)
+	d.log.Info("daemon started", "root", d.cfg.Root, "samples", d.st.Len(),
+		"generation", d.st.Generation(), "published", d.st.Published())
 
 	var (
 		debounce, retry           <-chan time.Time
@@ -355,6 +359,12 @@ func (d *Daemon) isLayout(path string) bool {
 func (d *Daemon) makeLayout() error {
 	for _, dir := range []string{d.incoming, d.done, d.rejected, d.models, filepath.Join(d.cfg.Root, StateDir)} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				// Something that is not a directory took the path between
+				// MkdirAll's look and its mkdir: the same fault as a file
+				// found there (ENOTDIR), waited out alike.
+				err = &fs.PathError{Op: "mkdir", Path: dir, Err: syscall.ENOTDIR}
+			}
 			return fmt.Errorf("watchd: create layout: %w", err)
 		}
 	}
