@@ -415,16 +415,17 @@ func ReadLIBSVMModel(r io.Reader, name string) (*KernelModel, error) {
 // liblinearSolvers maps LIBLINEAR's solver_type names to the formulation
 // recorded for an imported model. Prediction needs only w and whether the
 // model classifies or regresses, so every LIBLINEAR classifier is recorded
-// as an SVC (its L1-loss dual as L1LossSVCDual, the rest, logistic
-// regression included, as L2LossSVCDual) and every regressor as an SVR.
+// as an SVC (its L1-loss dual as L1LossSVCDual, its L1-regularized ones as
+// L1L2LossSVC and L1Logistic, the rest, logistic regression included, as
+// L2LossSVCDual) and every regressor as an SVR.
 var liblinearSolvers = map[string]LinearSolver{
 	"L2R_LR":              L2LossSVCDual,
 	"L2R_L2LOSS_SVC_DUAL": L2LossSVCDual,
 	"L2R_L2LOSS_SVC":      L2LossSVCDual,
 	"L2R_L1LOSS_SVC_DUAL": L1LossSVCDual,
 	"MCSVM_CS":            L2LossSVCDual,
-	"L1R_L2LOSS_SVC":      L2LossSVCDual,
-	"L1R_LR":              L2LossSVCDual,
+	"L1R_L2LOSS_SVC":      L1L2LossSVC,
+	"L1R_LR":              L1Logistic,
 	"L2R_LR_DUAL":         L2LossSVCDual,
 	"L2R_L2LOSS_SVR":      L2LossSVRDual,
 	"L2R_L2LOSS_SVR_DUAL": L2LossSVRDual,

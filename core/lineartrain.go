@@ -72,6 +72,7 @@ type LinearTrainer struct {
 	capFeatures int
 	xnorm       []float64 // per-row Q̄_ii, shared by subproblems of one worker
 	workers     []dcdWorker
+	cols        columns // -s 5 and -s 6: the column view, built per call
 }
 
 // dcdWorker is one goroutine's buffers.
@@ -81,6 +82,7 @@ type dcdWorker struct {
 	y   []int8
 	QD  []float64
 	primalWorker
+	l1 l1Worker // -s 5 and -s 6
 }
 
 // primalWorker is the TRON part of a worker, allocated for the L2-loss
@@ -100,11 +102,16 @@ type primalWorker struct {
 
 // LinearTrainerBytes returns the memory, in bytes, that NewLinearTrainer
 // allocates for these parameters and capacities (outputs not included): the
-// size query for budgeting an edge device.
+// size query for budgeting an edge device. The L1-regularized solvers
+// (-s 5, -s 6) also build a column view of the data at each training call,
+// ColumnViewBytes more.
 func LinearTrainerBytes(p LinearParams, capRows, capFeatures int) int {
 	perWorker := capRows*(4+1+8) + (capFeatures+1)*8 // index, y, QD; w
 	if p.Solver.hasL2Loss() {
 		perWorker += capRows*(8+4) + (tronBuffers+1)*(capFeatures+1)*8 // z, I; TRON's vectors, w
+	}
+	if p.Solver.IsL1() {
+		perWorker += (capFeatures+1)*8 + l1Bytes(p.Solver, capRows, capFeatures+1) // start w; the solver
 	}
 	return perWorker * p.workerCount()
 }
@@ -148,6 +155,10 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 			wk.z = make([]float64, capRows)
 			wk.I = make([]int32, capRows)
 		}
+		if p.Solver.IsL1() {
+			wk.w = make([]float64, capFeatures+1)
+			wk.l1 = newL1Worker(p.Solver, capRows, capFeatures+1)
+		}
 	}
 	return t, nil
 }
@@ -180,6 +191,12 @@ func (t *LinearTrainer) Train(ds *Dataset, warm *LinearDual) (*LinearModel, *Lin
 // class in the same way.
 //
 // What a run does with them depends on the formulation:
+//   - L1-regularized (-s 5, -s 6): coordinate descent over the features
+//     from start, else from 0 (their w does not follow from α); the α
+//     they return are the loss's derivatives at w (2C_i·max(0, 1 −
+//     y_i wᵀx_i) for -s 5, C_i σ(−y_i wᵀx_i) for -s 6), which no later
+//     run uses. A warm start from w scales the stopping test at w = 0,
+//     as a cold start's is (see cd_l1svc.go).
 //   - L1-loss duals (-s 3, -s 13): DCD from warm, clipped to the new
 //     bounds; start is not used (w does not determine their α).
 //   - Primals (-s 2, -s 11), and the L2-loss duals trained through their
@@ -203,7 +220,7 @@ func (t *LinearTrainer) Train(ds *Dataset, warm *LinearDual) (*LinearModel, *Lin
 // for unusable labels; a panic if ds exceeds the trainer's capacity or
 // warm's vectors are not ds.Len() long.
 func (t *LinearTrainer) TrainFrom(ds *Dataset, warm *LinearDual, start *LinearPrimal) (*LinearModel, *LinearDual, error) {
-	if !t.params.Solver.hasL2Loss() {
+	if !t.params.Solver.hasL2Loss() && !t.params.Solver.IsL1() {
 		start = nil
 	}
 	return t.train(ds, warm, start)
@@ -285,6 +302,9 @@ func (t *LinearTrainer) train(ds *Dataset, warm *LinearDual, warmW *LinearPrimal
 	rows := m.weightRows()
 	m.W = make([]float32, rows*nrW)
 	results := make([]SolveResult, nrW)
+	if p.Solver.IsL1() {
+		t.cols.build(ds, p.Bias)
+	}
 
 	solveOne := func(wk *dcdWorker, k int) {
 		pos := labels[k]
@@ -304,7 +324,9 @@ func (t *LinearTrainer) train(ds *Dataset, warm *LinearDual, warmW *LinearPrimal
 		}
 		var res SolveResult
 		var w []float64
-		if p.Solver == L2Logistic {
+		if p.Solver.IsL1() {
+			res, w = t.solveL1(wk, y, dual.Alpha[k], starts[k], Cp, Cn, k)
+		} else if p.Solver == L2Logistic {
 			res, w = t.primalLR(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil)
 		} else if p.usesTRON(starts[k] != nil && !warmed[k]) {
 			res, w = t.primalSVC(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil, k)

@@ -182,6 +182,8 @@ var linearSolverText = map[core.LinearSolver]string{
 	core.L1LossSVCDual:   "L2-regularized L1-loss support vector classification, dual",
 	core.L2LossSVRDual:   "L2-regularized L2-loss support vector regression, dual",
 	core.L1LossSVRDual:   "L2-regularized L1-loss support vector regression, dual",
+	core.L1L2LossSVC:     "L1-regularized L2-loss support vector classification",
+	core.L1Logistic:      "L1-regularized logistic regression",
 }
 
 // linearRows is what inspect shows of a linear model, float or quantized:

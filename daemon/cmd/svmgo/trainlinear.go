@@ -73,7 +73,7 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 		m.Created = t
 	}
 	if !opts.Quiet {
-		for _, r := range m.Result.Subproblems {
+		for k, r := range m.Result.Subproblems {
 			if m.Solver.IsPrimal() || m.Params.PrimalTwin {
 				// TRON: the primal objective, which LIBLINEAR does not print.
 				fmt.Fprintf(stdout, "optimization finished, #Newton iter = %d, #Hessian-vector products = %d\n",
@@ -82,6 +82,22 @@ func trainLinear(args []string, stdout, stderr io.Writer) int {
 					fmt.Fprintf(stdout, "\nWARNING: reaching max number of iterations\n")
 				}
 				fmt.Fprintf(stdout, "Primal objective value = %f\n", r.PrimalObjective)
+				continue
+			}
+			if m.Solver.IsL1() {
+				// Coordinate descent over w: the primal objective and the
+				// nonzero weights, as LIBLINEAR prints them.
+				fmt.Fprintf(stdout, "optimization finished, #iter = %d\n", r.Iterations)
+				if !r.Converged {
+					fmt.Fprintf(stdout, "\nWARNING: reaching max number of iterations\n")
+				}
+				nnz, rows := 0, len(m.W)/m.NrW()
+				for j := range rows {
+					if m.W[j*m.NrW()+k] != 0 {
+						nnz++
+					}
+				}
+				fmt.Fprintf(stdout, "Objective value = %f\n#nonzeros/#features = %d/%d\n", r.PrimalObjective, nnz, rows)
 				continue
 			}
 			fmt.Fprintf(stdout, "optimization finished, #iter = %d\n", r.Iterations)
