@@ -15,45 +15,72 @@ const (
 // MarshalMsg implements msgp.Marshaler
 func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 10
-	// string "k"
-	o = append(o, 0x8a, 0xa1, 0x6b)
-	o = msgp.AppendString(o, z.Kind)
-	// string "s"
-	o = append(o, 0xa1, 0x73)
-	o = msgp.AppendInt64(o, z.Solver)
-	// string "nf"
-	o = append(o, 0xa2, 0x6e, 0x66)
-	o = msgp.AppendInt64(o, z.NumFeatures)
-	// string "l"
-	o = append(o, 0xa1, 0x6c)
-	o = msgp.AppendBytes(o, z.Labels)
-	// string "b"
-	o = append(o, 0xa1, 0x62)
-	o = msgp.AppendFloat64(o, z.Bias)
-	// string "nw"
-	o = append(o, 0xa2, 0x6e, 0x77)
-	o = msgp.AppendInt64(o, z.NrW)
-	// string "w"
-	o = append(o, 0xa1, 0x77)
-	o = msgp.AppendBytes(o, z.W)
-	// string "p"
-	o = append(o, 0xa1, 0x70)
-	o, err = z.Params.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Params")
-		return
+	// check for omitted fields
+	zb0001Len := uint32(12)
+	var zb0001Mask uint16 /* 12 bits */
+	_ = zb0001Mask
+	if z.WI == nil {
+		zb0001Len--
+		zb0001Mask |= 0x80
 	}
-	// string "r"
-	o = append(o, 0xa1, 0x72)
-	o, err = z.Result.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Result")
-		return
+	if z.WX == nil {
+		zb0001Len--
+		zb0001Mask |= 0x100
 	}
-	// string "t"
-	o = append(o, 0xa1, 0x74)
-	o = msgp.AppendInt64(o, z.Created)
+	// variable map header, size zb0001Len
+	o = append(o, 0x80|uint8(zb0001Len))
+
+	// skip if no fields are to be emitted
+	if zb0001Len != 0 {
+		// string "k"
+		o = append(o, 0xa1, 0x6b)
+		o = msgp.AppendString(o, z.Kind)
+		// string "s"
+		o = append(o, 0xa1, 0x73)
+		o = msgp.AppendInt64(o, z.Solver)
+		// string "nf"
+		o = append(o, 0xa2, 0x6e, 0x66)
+		o = msgp.AppendInt64(o, z.NumFeatures)
+		// string "l"
+		o = append(o, 0xa1, 0x6c)
+		o = msgp.AppendBytes(o, z.Labels)
+		// string "b"
+		o = append(o, 0xa1, 0x62)
+		o = msgp.AppendFloat64(o, z.Bias)
+		// string "nw"
+		o = append(o, 0xa2, 0x6e, 0x77)
+		o = msgp.AppendInt64(o, z.NrW)
+		// string "w"
+		o = append(o, 0xa1, 0x77)
+		o = msgp.AppendBytes(o, z.W)
+		if (zb0001Mask & 0x80) == 0 { // if not omitted
+			// string "wi"
+			o = append(o, 0xa2, 0x77, 0x69)
+			o = msgp.AppendBytes(o, z.WI)
+		}
+		if (zb0001Mask & 0x100) == 0 { // if not omitted
+			// string "wx"
+			o = append(o, 0xa2, 0x77, 0x78)
+			o = msgp.AppendBytes(o, z.WX)
+		}
+		// string "p"
+		o = append(o, 0xa1, 0x70)
+		o, err = z.Params.MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Params")
+			return
+		}
+		// string "r"
+		o = append(o, 0xa1, 0x72)
+		o, err = z.Result.MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Result")
+			return
+		}
+		// string "t"
+		o = append(o, 0xa1, 0x74)
+		o = msgp.AppendInt64(o, z.Created)
+	}
 	return
 }
 
@@ -143,6 +170,40 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			}
 			z.W = bts[:zb0003]
 			bts = bts[zb0003:]
+		case "wi":
+			var zb0004 uint32
+			zb0004, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "WI")
+				return
+			}
+			if zb0004 > 4294967294 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0004 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.WI = bts[:zb0004]
+			bts = bts[zb0004:]
+		case "wx":
+			var zb0005 uint32
+			zb0005, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "WX")
+				return
+			}
+			if zb0005 > 4294967292 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0005 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.WX = bts[:zb0005]
+			bts = bts[zb0005:]
 		case "p":
 			bts, err = z.Params.UnmarshalMsg(bts)
 			if err != nil {
@@ -175,7 +236,7 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *body) Msgsize() (s int) {
-	s = 1 + 2 + msgp.StringPrefixSize + len(z.Kind) + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 2 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.W) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size
+	s = 1 + 2 + msgp.StringPrefixSize + len(z.Kind) + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 2 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.WI) + 3 + msgp.BytesPrefixSize + len(z.WX) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size
 	return
 }
 
