@@ -251,3 +251,27 @@ func TestL1WarmStart(t *testing.T) {
 			s, cold.Result.Updates, warm.Result.Updates, float64(warm.Result.Updates)/float64(cold.Result.Updates), fc, fw)
 	}
 }
+
+// BenchmarkL1Train trains -s 5 and -s 6 at -e 0.0001 on digits (dense, 10
+// classes one-vs-rest) and debdesc_bin (sparse, binary), one thread.
+func BenchmarkL1Train(b *testing.B) {
+	for _, data := range []string{"digits.train", "debdesc_bin.train"} {
+		ds := readTestdata(b, data)
+		for _, s := range []LinearSolver{L1L2LossSVC, L1Logistic} {
+			b.Run(data+"/"+s.String(), func(b *testing.B) {
+				p := DefaultLinearParams()
+				p.Solver, p.Eps, p.Threads = s, 0.0001, 1
+				tr, err := NewLinearTrainer(p, ds.Len(), ds.NumFeatures())
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, err := tr.Train(ds, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

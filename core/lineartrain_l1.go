@@ -16,7 +16,7 @@ type l1Worker struct {
 func l1Bytes(s LinearSolver, capRows, dim int) int {
 	switch s {
 	case L1L2LossSVC:
-		return capRows*8 + dim*(8+8+4) // b; w, xjSq, index
+		return capRows*3*8 + dim*(8+8+4) // b, y_i, C_i; w, xjSq, index
 	case L1Logistic:
 		return capRows*5*8 + dim*(5*8+4) // xTd, e^{wᵀx} twice, τ, D; w, wpd, Hdiag, Grad, xjnegSum, index
 	}
