@@ -40,16 +40,16 @@ import "math"
 // l1svc is the solver's state for one binary subproblem. Its vectors are
 // sized once for the trainer's capacity and resliced per solve.
 type l1svc struct {
-	cols  *columns
-	y     []int8     // ±1 per row
-	C     [2]float64 // C_i for y = −1 (0) and y = +1 (1)
+	cols *columns
+	y    []int8     // ±1 per row
+	C    [2]float64 // C_i for y = −1 (0) and y = +1 (1)
 	// Per row: b_i = 1 − y_i wᵀx_i, y_i and C_i together, so that a
 	// column's entry reads one place of memory (one bounds check, one
 	// cache line) and converts nothing.
 	r     []l1svcRow
 	w     []float64 // the weights, features then the bias
-	xjSq  []float64  // Σ_i C_i x_ij²: the step bound's curvature
-	index []int32    // the features, active ones first
+	xjSq  []float64 // Σ_i C_i x_ij²: the step bound's curvature
+	index []int32   // the features, active ones first
 	rng   rng
 }
 
