@@ -275,3 +275,105 @@ func BenchmarkL1Train(b *testing.B) {
 		}
 	}
 }
+
+// TestNonzeroRows checks the dense predictors over an L1 model's nonzero
+// rows against the same model read row by row (NonzeroRows nil): the same
+// decision values to rounding and the same labels, single rows, batches
+// and more classes than the stack holds; no allocation; and Validate's
+// refusal of an index that misses a nonzero row.
+func TestNonzeroRows(t *testing.T) {
+	dense, _ := readTestSets(t, "digits.train")
+	o, _, _ := ParseLinearOptions(strings.Fields("-s 6 -c 0.02 -B 1"))
+	m, _, err := TrainLinear(dense, o.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.NonzeroRows) == 0 || len(m.NonzeroRows) > m.NumFeatures/2 {
+		t.Fatalf("NonzeroRows %v: want the index of an L1 model's few nonzero rows", m.NonzeroRows)
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	plain := *m
+	plain.NonzeroRows = nil
+	got, want := make([]float64, m.NrW()), make([]float64, m.NrW())
+	for i := range dense.Len() {
+		x := dense.DenseRow(i)
+		m.DecisionDense(got, x)
+		plain.DecisionDense(want, x)
+		for k := range got {
+			if math.Abs(got[k]-want[k]) > 1e-12*max(1, math.Abs(want[k])) {
+				t.Fatalf("row %d function %d: %v over the nonzero rows, %v over all", i, k, got[k], want[k])
+			}
+		}
+	}
+	pg := m.PredictBatch(make([]float64, dense.Len()), dense)
+	pw := plain.PredictBatch(make([]float64, dense.Len()), dense)
+	if !slices.Equal(pg, pw) {
+		t.Error("PredictBatch differs with the nonzero rows index")
+	}
+	x := dense.DenseRow(0)
+	if n := testing.AllocsPerRun(100, func() { m.DecisionDense(got, x) }); n != 0 {
+		t.Errorf("DecisionDense over the nonzero rows allocates %v times", n)
+	}
+
+	// More classes than the stack paths hold: denseOne.
+	wide := &LinearModel{Solver: L1Logistic, NumFeatures: 4, Bias: -1, Labels: make([]int32, 70)}
+	for k := range wide.Labels {
+		wide.Labels[k] = int32(k)
+	}
+	wide.W = make([]float32, 4*70)
+	for k := range 70 {
+		wide.W[1*70+k] = float32(k % 9)
+		wide.W[3*70+k] = -float32(k % 5)
+	}
+	wide.IndexNonzeroRows()
+	if !slices.Equal(wide.NonzeroRows, []int32{1, 3}) {
+		t.Fatalf("wide model NonzeroRows %v, want [1 3]", wide.NonzeroRows)
+	}
+	// Decision value k is k%9 − 0.5·(k%5): largest, 8, at k = 35.
+	if got := wide.PredictDense([]float32{5, 1, 7, 0.5}); got != 35 {
+		t.Errorf("wide model predicts %v, want 35", got)
+	}
+
+	bad := *m
+	bad.NonzeroRows = m.NonzeroRows[1:]
+	if err := bad.Validate(); err == nil {
+		t.Error("Validate accepts an index that misses a nonzero row")
+	}
+}
+
+// BenchmarkDecisionDenseL1: one dense 784-feature row through a 10-class
+// model with 3% nonzero rows, over the nonzero rows and over all.
+func BenchmarkDecisionDenseL1(b *testing.B) {
+	const n, nrW = 784, 10
+	r := newRNG(1)
+	m := &LinearModel{Solver: L1L2LossSVC, Labels: make([]int32, nrW), NumFeatures: n, Bias: -1, W: make([]float32, n*nrW)}
+	for j := range n {
+		if r.intn(100) < 3 {
+			for k := range nrW {
+				m.W[j*nrW+k] = float32(r.intn(1000))/1000 - 0.5
+			}
+		}
+	}
+	x := make([]float32, n)
+	for j := range x {
+		if r.intn(2) == 0 {
+			x[j] = float32(r.intn(255)) / 255
+		}
+	}
+	dst := make([]float64, nrW)
+	m.IndexNonzeroRows()
+	plain := *m
+	plain.NonzeroRows = nil
+	b.Run("nonzero-rows", func(b *testing.B) {
+		for b.Loop() {
+			m.DecisionDense(dst, x)
+		}
+	})
+	b.Run("all-rows", func(b *testing.B) {
+		for b.Loop() {
+			plain.DecisionDense(dst, x)
+		}
+	})
+}

@@ -574,6 +574,9 @@ func ReadLIBLINEARModel(r io.Reader, name string) (*LinearModel, error) {
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if m.Solver.IsL1() {
+		m.IndexNonzeroRows()
+	}
 	return m, nil
 }
 

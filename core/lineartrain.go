@@ -370,6 +370,9 @@ func (t *LinearTrainer) train(ds *Dataset, warm *LinearDual, warmW *LinearPrimal
 		wg.Wait()
 	}
 	m.Result = summarize(results, dual.Alpha)
+	if p.Solver.IsL1() {
+		m.IndexNonzeroRows()
+	}
 	return m, dual, nil
 }
 

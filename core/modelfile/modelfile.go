@@ -623,5 +623,8 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 		return nil, fmt.Errorf("body says %d decision functions, solver %v with %d labels has %d",
 			bd.NrW, m.Solver, len(m.Labels), nrW)
 	}
+	if m.Solver.IsL1() {
+		m.IndexNonzeroRows()
+	}
 	return m, nil
 }

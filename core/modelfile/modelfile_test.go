@@ -124,6 +124,9 @@ func testModels() []namedModel {
 func stored(m *core.LinearModel) *core.LinearModel {
 	c := *m
 	c.Params.Threads = 0
+	if c.Solver.IsL1() {
+		c.IndexNonzeroRows() // the reader indexes an L1 model's nonzero rows
+	}
 	return &c
 }
 
