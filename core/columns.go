@@ -1,5 +1,7 @@
 package core
 
+import "github.com/libsvmgo/libsvmgo/core/data"
+
 // columns is a column (CSC) view of a data set, for the solvers that
 // update one feature at a time (-s 5 and -s 6, coordinate descent over w):
 // column j lists the rows where feature j is nonzero, in increasing row
@@ -45,7 +47,7 @@ func (c *columns) col(j int) ([]int32, []float32) {
 
 // build fills the view with ds's columns (and the bias column when
 // bias >= 0), growing its buffers only when they are too small.
-func (c *columns) build(ds *Dataset, bias float64) {
+func (c *columns) build(ds *data.Dataset, bias float64) {
 	l, n := ds.Len(), ds.NumFeatures()
 	cols := n
 	if bias >= 0 {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Reference figures of the L1-regularized solvers from Debian's
@@ -112,7 +114,7 @@ func TestL1ParityWithLIBLINEAR(t *testing.T) {
 // l1Objective recomputes decision function k's primal objective from the
 // model's weights in float64: ‖w‖₁ + Σ C_i loss(y_i wᵀx_i), with the
 // squared hinge (-s 5) or the logistic loss (-s 6).
-func l1Objective(ds *Dataset, m *LinearModel, k int) float64 {
+func l1Objective(ds *data.Dataset, m *LinearModel, k int) float64 {
 	p, nrW := m.Params, m.NrW()
 	var f float64
 	for j := range m.weightRows() {

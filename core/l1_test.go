@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // TestColumnView checks the column view against the rows it transposes:
@@ -12,7 +14,7 @@ import (
 // column full, and its size as ColumnViewBytes says.
 func TestColumnView(t *testing.T) {
 	dense, sparse := readTestSets(t, "digits.train")
-	for _, ds := range []*Dataset{dense, sparse} {
+	for _, ds := range []*data.Dataset{dense, sparse} {
 		for _, bias := range []float64{-1, 0.5} {
 			var c columns
 			c.build(ds, bias)
@@ -55,7 +57,7 @@ func TestColumnView(t *testing.T) {
 }
 
 // nonzeroCount counts the nonzero values stored in ds.
-func nonzeroCount(ds *Dataset) int {
+func nonzeroCount(ds *data.Dataset) int {
 	n := 0
 	for i := range ds.Len() {
 		if ds.IsDense() {
@@ -76,7 +78,7 @@ func nonzeroCount(ds *Dataset) int {
 // nothing, on both layouts.
 func TestL1SolversAllocateNothing(t *testing.T) {
 	dense, sparse := readTestSets(t, "heart_scale")
-	for _, ds := range []*Dataset{dense, sparse} {
+	for _, ds := range []*data.Dataset{dense, sparse} {
 		for _, s := range []LinearSolver{L1L2LossSVC, L1Logistic} {
 			p := DefaultLinearParams()
 			p.Solver, p.Bias, p.Eps = s, 1, 0.001
@@ -146,7 +148,7 @@ func TestL1LayoutsSeedsThreads(t *testing.T) {
 // what the stopping test allows, eps·min(#pos, #neg)/l times its value at
 // w = 0 (the solver's scale at a cold start is its first pass's, which is
 // of that size).
-func checkL1Optimality(t *testing.T, name string, ds *Dataset, m *LinearModel) {
+func checkL1Optimality(t *testing.T, name string, ds *data.Dataset, m *LinearModel) {
 	t.Helper()
 	p, nrW, n := m.Params, m.NrW(), m.NumFeatures
 	rows := m.weightRows()

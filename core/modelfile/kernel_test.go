@@ -12,18 +12,19 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // svSet returns l rows of nf features, about density of them nonzero, drawn
 // from a seeded generator, in a dense or a sparse data set as asked. The
 // rows are the same either way for equal arguments.
-func svSet(l, nf int, density float64, dense bool, seed uint64) *core.Dataset {
+func svSet(l, nf int, density float64, dense bool, seed uint64) *data.Dataset {
 	rng := rand.New(rand.NewPCG(seed, 3))
-	var ds *core.Dataset
+	var ds *data.Dataset
 	if dense {
-		ds = core.NewDense(l, nf)
+		ds = data.NewDense(l, nf)
 	} else {
-		ds = core.NewSparse(l, l*nf, nf)
+		ds = data.NewSparse(l, l*nf, nf)
 	}
 	x := make([]float32, nf)
 	for range l {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // TestSparseWeightsChosen checks the writer's choice: sparse exactly when
@@ -70,7 +71,7 @@ func TestSparseWeightsTrained(t *testing.T) {
 		{"digits.train", "-s 5 -B 1"},
 		{"heart_scale", "-s 6"},
 	} {
-		ds, err := core.ReadFile("../testdata/"+tc.file, core.ReadOptions{})
+		ds, err := data.ReadFile("../testdata/"+tc.file, data.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
