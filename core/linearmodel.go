@@ -2,8 +2,11 @@ package core
 
 import (
 	"fmt"
+	"math"
+	"unsafe"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
 // LinearModel is a trained linear SVM: one weight vector per decision
@@ -40,6 +43,11 @@ type LinearModel struct {
 	// LIBLINEAR text importer do for the L1-regularized models. Nil: every
 	// row is read.
 	NonzeroRows []int32
+	// ProbA and ProbB hold Platt's sigmoid of each decision function,
+	// P(class k | d_k) = 1/(1 + exp(ProbA[k]·d_k + ProbB[k])), for an SVC
+	// model trained with Params.Probability (linearprob.go); nil
+	// otherwise (logistic regression needs none).
+	ProbA, ProbB []float64
 	// Params are the parameters the model was trained with.
 	Params LinearParams
 	// Result describes the training run that produced the model.
@@ -48,6 +56,16 @@ type LinearModel struct {
 	// Training leaves it 0 so that equal inputs give equal model files;
 	// publishers (the daemon) set it.
 	Created int64
+	// Scale, when not nil, is the scaling the model was trained behind
+	// (train --scale): W applies to scaled rows, and every predict method
+	// takes raw rows and scales them, by weights folded with the ranges
+	// on the first prediction (scaling.go). Its ranges cover exactly
+	// NumFeatures features, without target scaling.
+	Scale *scale.Ranges
+
+	// fold is the *LinearModel folded from Scale (scaling.go), nil until
+	// the first prediction of a scaled model.
+	fold unsafe.Pointer
 }
 
 // IsRegression reports whether the model predicts real values (SVR).
@@ -108,6 +126,12 @@ func (m *LinearModel) Validate() error {
 	}
 	if err := m.checkNonzeroRows(); err != nil {
 		return err
+	}
+	if err := m.checkPlatt(); err != nil {
+		return err
+	}
+	if err := checkModelScale(m.Scale, m.NumFeatures); err != nil {
+		return fmt.Errorf("core: linear model: %w", err)
 	}
 	return m.checkFinite()
 }
@@ -178,6 +202,9 @@ func (m *LinearModel) checkNonzeroRows() error {
 // NumFeatures) to dst[:NrW()] and returns that slice. It allocates nothing.
 // It panics if len(x) != NumFeatures or len(dst) < NrW().
 func (m *LinearModel) DecisionDense(dst []float64, x []float32) []float64 {
+	if f := m.folded(); f != nil {
+		return f.DecisionDense(dst, x)
+	}
 	if len(x) != m.NumFeatures {
 		panic(fmt.Sprintf("core: DecisionDense: row has %d features, model %d", len(x), m.NumFeatures))
 	}
@@ -240,6 +267,9 @@ func (m *LinearModel) decisionNonzero(dst []float64, x []float32) []float64 {
 // LIBLINEAR does. It allocates nothing. It panics if len(index) !=
 // len(value) or len(dst) < NrW().
 func (m *LinearModel) DecisionSparse(dst []float64, index []int32, value []float32) []float64 {
+	if f := m.folded(); f != nil {
+		return f.DecisionSparse(dst, index, value)
+	}
 	if len(index) != len(value) {
 		panic("core: DecisionSparse: index and value lengths differ")
 	}
@@ -263,6 +293,36 @@ func (m *LinearModel) DecisionSparse(dst []float64, index []int32, value []float
 	return dst
 }
 
+// checkPlatt refuses Platt parameters that do not fit the model
+// (CheckLinearPlatt).
+func (m *LinearModel) checkPlatt() error {
+	return CheckLinearPlatt(m.Solver, m.NrW(), m.ProbA, m.ProbB)
+}
+
+// CheckLinearPlatt reports why Platt parameters probA, probB (either may
+// be empty when both are) do not fit a linear model of formulation s with
+// nrW decision functions: they are for SVC models only (regression has
+// no classes, logistic regression its own probabilities), one per decision
+// function, and finite. The model file readers of every linear kind share
+// it.
+func CheckLinearPlatt(s LinearSolver, nrW int, probA, probB []float64) error {
+	if len(probA) == 0 && len(probB) == 0 {
+		return nil
+	}
+	switch {
+	case s.IsRegression() || s.IsLogistic():
+		return fmt.Errorf("core: linear model: Platt parameters on a %v model", s)
+	case len(probA) != nrW || len(probB) != nrW:
+		return fmt.Errorf("core: linear model: %d and %d Platt parameters, want %d each", len(probA), len(probB), nrW)
+	}
+	for k := range probA {
+		if a, b := probA[k], probB[k]; math.IsNaN(a) || math.IsInf(a, 0) || math.IsNaN(b) || math.IsInf(b, 0) {
+			return fmt.Errorf("core: linear model: Platt parameters %v, %v of decision function %d are not finite", a, b, k)
+		}
+	}
+	return nil
+}
+
 func (m *LinearModel) biasTerm(k int) float64 {
 	if m.Bias < 0 {
 		return 0
@@ -284,6 +344,9 @@ const maxStackDecisions = 64
 // PredictDense returns the predicted label (or value, for regression) of the
 // dense row x. It allocates nothing. It panics if len(x) != NumFeatures.
 func (m *LinearModel) PredictDense(x []float32) float64 {
+	if f := m.folded(); f != nil {
+		return f.PredictDense(x)
+	}
 	if m.NrW() > maxStackDecisions {
 		return m.predictWide(func(k int) float64 { return m.denseOne(x, k) })
 	}
@@ -294,6 +357,9 @@ func (m *LinearModel) PredictDense(x []float32) float64 {
 // PredictSparse returns the predicted label (or value) of a sparse row, as
 // DecisionSparse reads it. It allocates nothing.
 func (m *LinearModel) PredictSparse(index []int32, value []float32) float64 {
+	if f := m.folded(); f != nil {
+		return f.PredictSparse(index, value)
+	}
 	if m.NrW() > maxStackDecisions {
 		return m.predictWide(func(k int) float64 { return m.sparseOne(index, value, k) })
 	}
@@ -349,6 +415,9 @@ func (m *LinearModel) sparseOne(index []int32, value []float32, k int) float64 {
 // blocked path of PredictDenseBatch. It allocates nothing once warm. It
 // panics if len(dst) < ds.Len().
 func (m *LinearModel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
+	if f := m.folded(); f != nil {
+		return f.PredictBatch(dst, ds)
+	}
 	dst = dst[:ds.Len()]
 	if ds.IsDense() && ds.NumFeatures() == m.NumFeatures && m.blockedDense(dst, ds.DenseMatrix()) {
 		return dst
@@ -401,6 +470,9 @@ func (m *LinearModel) predictAnyWidth(x []float32) float64 {
 // linearblock.go. It allocates nothing once warm. It panics on a size
 // mismatch.
 func (m *LinearModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
+	if f := m.folded(); f != nil {
+		return f.PredictDenseBatch(dst, x)
+	}
 	n := m.NumFeatures
 	dst = BatchRows(dst, x, n, "core: LinearModel.PredictDenseBatch")
 	if m.blockedDense(dst, x) {

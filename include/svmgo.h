@@ -197,7 +197,11 @@ SVMGO_API int svmgo_model_labels(const svmgo_model *model, int32_t *dst, size_t 
 typedef enum svmgo_output {
     SVMGO_OUTPUT_LABEL = 1,          /* one value: the class label, or the regression value */
     SVMGO_OUTPUT_DECISION_VALUES = 2,/* SVMGO_MODEL_NUM_DECISION_VALUES values */
-    SVMGO_OUTPUT_PROBABILITY = 3     /* SVMGO_MODEL_NUM_CLASSES values, when the model has them */
+    SVMGO_OUTPUT_PROBABILITY = 3     /* SVMGO_MODEL_NUM_CLASSES values, when the model has them
+                                      * (SVMGO_MODEL_HAS_PROBABILITY): kernel C-SVC and linear SVC
+                                      * trained with -b 1 (Platt), linear logistic regression
+                                      * (-s 0, -s 7: sigma of the decision values, LIBLINEAR's);
+                                      * they sum to 1 */
 } svmgo_output;
 
 /* Predicts num_rows dense rows of num_features float values each and
@@ -249,8 +253,16 @@ typedef struct svmgo_trainer svmgo_trainer;
  * of the other syntax is then refused). Without it, LIBSVM's syntax is
  * chosen when options contain any of -t -g -d -r -m -h -b; then -s and -n
  * are LIBSVM's (-s 3 is epsilon-SVR, -n is nu), otherwise LIBLINEAR's (-s 3
- * is L1-loss SVC, -n the thread count). A kernel trainer's automatic gamma is 1 / the number
+ * is L1-loss SVC, -n the thread count). A linear SVC with probabilities
+ * (Platt's sigmoids, fitted by internal 5-fold cross-validation at each
+ * fit) therefore needs "-syntax linear ... -b 1"; linear logistic
+ * regression ("-s 0", "-s 7") gives probabilities without it. A kernel trainer's automatic gamma is 1 / the number
  * of features of the rows held (num_features for dense rows).
+ * In either syntax, "--scale" (with "--scale-lower l" and "--scale-upper u",
+ * default -1 and 1) fits svm-scale's per-feature ranges on the rows of each
+ * fit, trains on the scaled rows and stores the ranges in the model, whose
+ * predict calls then take raw rows; a fit starts warm only when the ranges
+ * are those of the previous fit (a row outside them refits them).
  * The trainer holds at most capacity_rows rows of num_features features.
  * capacity_nonzeros > 0 stores rows sparse with room for that many nonzero
  * values in all; 0 stores them dense (capacity_rows * num_features floats).

@@ -38,6 +38,10 @@ type Linear struct {
 	sourceCRC uint32
 	created   int64
 	pool      sync.Pool // *[]float64 of nrW entries, for nrW > maxStackDecisions
+	// probA, probB: the float model's Platt sigmoids (an SVC trained with
+	// -b 1), nil otherwise.
+	probA, probB []float64
+	sc           *scaling[*Linear] // the model's scaling (scaled.go), nil for none
 }
 
 // table8 maps an int8 code, as a byte, to its value as a float64: one load
@@ -66,9 +70,10 @@ const denseBlock = 256
 //
 // so that |w_jk − s_k·q_jk| ≤ s_k/2 for every weight. The bias row keeps
 // its float32 weights. The result records m's solver, labels, features and
-// bias, the CRC-32C of m's model file payload (SourceCRC) and m's creation
-// time; not its training parameters or result (see the package
-// documentation). It returns an error for bits other than 8 and 16, and for
+// bias, the CRC-32C of m's model file payload (SourceCRC), m's creation
+// time and m's Platt sigmoids (ProbA, ProbB), so that the quantized model
+// gives class probabilities when m does; not its training parameters or
+// result (see the package documentation). It returns an error for bits other than 8 and 16, and for
 // a model modelfile.Marshal refuses (invalid, or beyond the format's
 // limits). It does not modify m.
 func QuantizeLinear(m *core.LinearModel, bits int) (*Linear, error) {
@@ -105,7 +110,12 @@ func QuantizeLinear(m *core.LinearModel, bits int) (*Linear, error) {
 	q := newLinear(bits, m.Solver, append([]int32(nil), m.Labels...), nf, m.Bias, scale, codes, biasW)
 	q.sourceCRC = binary.LittleEndian.Uint32(file[20:24])
 	q.created = m.Created
-	return q, nil
+	q.probA = append([]float64(nil), m.ProbA...)
+	q.probB = append([]float64(nil), m.ProbB...)
+	if len(m.ProbA) == 0 {
+		q.probA, q.probB = nil, nil
+	}
+	return q.withScale(m.Scale)
 }
 
 // newLinear assembles a Linear from checked parts; codes are feature-major.
@@ -222,6 +232,13 @@ func (m *Linear) biasTerm(k int) float64 {
 // accumulated in float64. It allocates nothing. It panics if len(x) !=
 // NumFeatures or dst is too short.
 func (m *Linear) DecisionDense(dst []float64, x []float32) []float64 {
+	if s := m.sc; s != nil {
+		if len(x) != m.nf {
+			panic(fmt.Sprintf("quantize: Linear.DecisionDense: row has %d features, model %d", len(x), m.nf))
+		}
+		s.dense(x, func(row []float32) { dst = s.inner.DecisionDense(dst, row) })
+		return dst
+	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Linear.DecisionDense: row has %d features, model %d", len(x), m.nf))
 	}
@@ -400,6 +417,10 @@ func sparseDotF(index []int32, value []float32, q []float32) float64 {
 // allocates nothing. It panics if len(index) != len(value) or dst is too
 // short.
 func (m *Linear) DecisionSparse(dst []float64, index []int32, value []float32) []float64 {
+	if s := m.sc; s != nil {
+		s.sparse(index, value, func(row []float32) { dst = s.inner.DecisionDense(dst, row) })
+		return dst
+	}
 	if len(index) != len(value) {
 		panic("quantize: Linear.DecisionSparse: index and value lengths differ")
 	}
@@ -450,6 +471,14 @@ func (m *Linear) LabelOf(dec []float64) float64 {
 // decision values. It allocates nothing once warm. It panics if len(x) !=
 // NumFeatures.
 func (m *Linear) PredictDense(x []float32) float64 {
+	if s := m.sc; s != nil {
+		if len(x) != m.nf {
+			panic(fmt.Sprintf("quantize: Linear.PredictDense: row has %d features, model %d", len(x), m.nf))
+		}
+		var v float64
+		s.dense(x, func(row []float32) { v = s.inner.PredictDense(row) })
+		return v
+	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Linear.PredictDense: row has %d features, model %d", len(x), m.nf))
 	}
@@ -475,6 +504,11 @@ func (m *Linear) predictDense(x []float32) float64 {
 // PredictSparse returns the prediction of a sparse row, read as
 // DecisionSparse reads it. It allocates nothing once warm.
 func (m *Linear) PredictSparse(index []int32, value []float32) float64 {
+	if s := m.sc; s != nil {
+		var v float64
+		s.sparse(index, value, func(row []float32) { v = s.inner.PredictDense(row) })
+		return v
+	}
 	if m.nrW == 1 {
 		var dec [1]float64
 		return m.LabelOf(m.DecisionSparse(dec[:], index, value))
@@ -495,6 +529,12 @@ func (m *Linear) PredictSparse(index []int32, value []float32) float64 {
 // linearblock.go. It allocates nothing once warm. It panics on a size
 // mismatch.
 func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
+	if s := m.sc; s != nil {
+		n := m.nf
+		dst = core.BatchRows(dst, x, n, "quantize: Linear.PredictDenseBatch")
+		s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDenseInto(row, x[r*n:r*n+n]) }, s.inner.predictMatrix)
+		return dst
+	}
 	n := m.nf
 	dst = core.BatchRows(dst, x, n, "quantize: Linear.PredictDenseBatch")
 	if m.blockedDense(dst, x) {
@@ -512,6 +552,11 @@ func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
 // zero, as core.LinearModel.PredictBatch reads them. It allocates nothing
 // once warm. It panics if len(dst) < ds.Len().
 func (m *Linear) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
+	if s := m.sc; s != nil {
+		dst = dst[:ds.Len()]
+		s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, r) }, s.inner.predictMatrix)
+		return dst
+	}
 	dst = dst[:ds.Len()]
 	if ds.IsDense() && ds.NumFeatures() == m.nf && m.blockedDense(dst, ds.DenseMatrix()) {
 		return dst
@@ -540,6 +585,13 @@ func (m *Linear) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 // the package documentation). It allocates nothing. It panics as
 // DecisionDense does.
 func (m *Linear) ErrorBoundDense(dst []float64, x []float32) []float64 {
+	if s := m.sc; s != nil {
+		if len(x) != m.nf {
+			panic(fmt.Sprintf("quantize: Linear.ErrorBoundDense: row has %d features, model %d", len(x), m.nf))
+		}
+		s.dense(x, func(row []float32) { dst = s.inner.ErrorBoundDense(dst, row) })
+		return dst
+	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Linear.ErrorBoundDense: row has %d features, model %d", len(x), m.nf))
 	}
@@ -562,6 +614,10 @@ func (m *Linear) ErrorBoundDense(dst []float64, x []float32) []float64 {
 // ErrorBoundSparse is ErrorBoundDense for a sparse row, read as
 // DecisionSparse reads it.
 func (m *Linear) ErrorBoundSparse(dst []float64, index []int32, value []float32) []float64 {
+	if s := m.sc; s != nil {
+		s.sparse(index, value, func(row []float32) { dst = s.inner.ErrorBoundDense(dst, row) })
+		return dst
+	}
 	if len(index) != len(value) {
 		panic("quantize: Linear.ErrorBoundSparse: index and value lengths differ")
 	}
@@ -592,3 +648,53 @@ func (m *Linear) bound(dst []float64, sumAbs float64, n int) []float64 {
 	}
 	return dst
 }
+
+// HasProbability reports whether the model gives class probabilities, as
+// core.LinearModel.HasProbability: logistic regression, or an SVC model
+// trained with -b 1 (whose Platt sigmoids quantization keeps).
+func (m *Linear) HasProbability() bool {
+	return !m.IsRegression() && (m.solver.IsLogistic() || len(m.probA) > 0)
+}
+
+// ProbabilityDense writes to dst[:len(Labels)] the class probabilities, in
+// Labels order, of the dense row x, from the quantized decision values as
+// core.LinearModel.ProbabilityDense computes them from its own
+// (core.LinearProbabilities), and returns that slice. It allocates nothing
+// once warm. It panics if the model has no probabilities
+// (HasProbability), if len(x) != NumFeatures or if dst is too short.
+func (m *Linear) ProbabilityDense(dst []float64, x []float32) []float64 {
+	m.checkProbability("ProbabilityDense")
+	if m.nrW <= maxStackDecisions {
+		var buf [maxStackDecisions]float64
+		return core.LinearProbabilities(dst, m.DecisionDense(buf[:m.nrW], x), m.probA, m.probB)
+	}
+	bp := m.pool.Get().(*[]float64)
+	defer m.pool.Put(bp)
+	return core.LinearProbabilities(dst, m.DecisionDense(*bp, x), m.probA, m.probB)
+}
+
+// ProbabilitySparse is ProbabilityDense for a sparse row, read as
+// DecisionSparse reads it.
+func (m *Linear) ProbabilitySparse(dst []float64, index []int32, value []float32) []float64 {
+	m.checkProbability("ProbabilitySparse")
+	if m.nrW <= maxStackDecisions {
+		var buf [maxStackDecisions]float64
+		return core.LinearProbabilities(dst, m.DecisionSparse(buf[:m.nrW], index, value), m.probA, m.probB)
+	}
+	bp := m.pool.Get().(*[]float64)
+	defer m.pool.Put(bp)
+	return core.LinearProbabilities(dst, m.DecisionSparse(*bp, index, value), m.probA, m.probB)
+}
+
+func (m *Linear) checkProbability(fn string) {
+	if !m.HasProbability() {
+		panic("quantize: Linear." + fn + ": the model has no class probabilities (logistic regression, or SVC trained with -b 1)")
+	}
+}
+
+// ProbA returns a copy of the Platt sigmoids' A, one per decision function
+// (an SVC model trained with -b 1); nil otherwise.
+func (m *Linear) ProbA() []float64 { return append([]float64(nil), m.probA...) }
+
+// ProbB returns a copy of the Platt sigmoids' B, as ProbA.
+func (m *Linear) ProbB() []float64 { return append([]float64(nil), m.probB...) }

@@ -16,8 +16,8 @@ const (
 func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(12)
-	var zb0001Mask uint16 /* 12 bits */
+	zb0001Len := uint32(15)
+	var zb0001Mask uint16 /* 15 bits */
 	_ = zb0001Mask
 	if z.WI == nil {
 		zb0001Len--
@@ -26,6 +26,18 @@ func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.WX == nil {
 		zb0001Len--
 		zb0001Mask |= 0x100
+	}
+	if z.ProbA == nil {
+		zb0001Len--
+		zb0001Mask |= 0x1000
+	}
+	if z.ProbB == nil {
+		zb0001Len--
+		zb0001Mask |= 0x2000
+	}
+	if z.Scale == nil {
+		zb0001Len--
+		zb0001Mask |= 0x4000
 	}
 	// variable map header, size zb0001Len
 	o = append(o, 0x80|uint8(zb0001Len))
@@ -80,6 +92,29 @@ func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 		// string "t"
 		o = append(o, 0xa1, 0x74)
 		o = msgp.AppendInt64(o, z.Created)
+		if (zb0001Mask & 0x1000) == 0 { // if not omitted
+			// string "pa"
+			o = append(o, 0xa2, 0x70, 0x61)
+			o = msgp.AppendBytes(o, z.ProbA)
+		}
+		if (zb0001Mask & 0x2000) == 0 { // if not omitted
+			// string "pb"
+			o = append(o, 0xa2, 0x70, 0x62)
+			o = msgp.AppendBytes(o, z.ProbB)
+		}
+		if (zb0001Mask & 0x4000) == 0 { // if not omitted
+			// string "xs"
+			o = append(o, 0xa2, 0x78, 0x73)
+			if z.Scale == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o, err = z.Scale.MarshalMsg(o)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
+		}
 	}
 	return
 }
@@ -222,6 +257,57 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Created")
 				return
 			}
+		case "pa":
+			var zb0006 uint32
+			zb0006, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ProbA")
+				return
+			}
+			if zb0006 > 524288 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0006 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.ProbA = bts[:zb0006]
+			bts = bts[zb0006:]
+		case "pb":
+			var zb0007 uint32
+			zb0007, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ProbB")
+				return
+			}
+			if zb0007 > 524288 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0007 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.ProbB = bts[:zb0007]
+			bts = bts[zb0007:]
+		case "xs":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Scale = nil
+			} else {
+				if z.Scale == nil {
+					z.Scale = new(ScaleBody)
+				}
+				bts, err = z.Scale.UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -236,7 +322,12 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *body) Msgsize() (s int) {
-	s = 1 + 2 + msgp.StringPrefixSize + len(z.Kind) + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 2 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.WI) + 3 + msgp.BytesPrefixSize + len(z.WX) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size
+	s = 1 + 2 + msgp.StringPrefixSize + len(z.Kind) + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 2 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.WI) + 3 + msgp.BytesPrefixSize + len(z.WX) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 3
+	if z.Scale == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.Scale.Msgsize()
+	}
 	return
 }
 
@@ -308,43 +399,61 @@ func (z classWeight) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *params) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 9
-	// string "s"
-	o = append(o, 0x89, 0xa1, 0x73)
-	o = msgp.AppendInt64(o, z.Solver)
-	// string "c"
-	o = append(o, 0xa1, 0x63)
-	o = msgp.AppendFloat64(o, z.C)
-	// string "e"
-	o = append(o, 0xa1, 0x65)
-	o = msgp.AppendFloat64(o, z.Eps)
-	// string "ae"
-	o = append(o, 0xa2, 0x61, 0x65)
-	o = msgp.AppendBool(o, z.AbsoluteEps)
-	// string "p"
-	o = append(o, 0xa1, 0x70)
-	o = msgp.AppendFloat64(o, z.P)
-	// string "b"
-	o = append(o, 0xa1, 0x62)
-	o = msgp.AppendFloat64(o, z.Bias)
-	// string "cw"
-	o = append(o, 0xa2, 0x63, 0x77)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Weights)))
-	for za0001 := range z.Weights {
-		// map header, size 2
-		// string "l"
-		o = append(o, 0x82, 0xa1, 0x6c)
-		o = msgp.AppendInt32(o, z.Weights[za0001].Label)
-		// string "w"
-		o = append(o, 0xa1, 0x77)
-		o = msgp.AppendFloat64(o, z.Weights[za0001].Weight)
+	// check for omitted fields
+	zb0001Len := uint32(10)
+	var zb0001Mask uint16 /* 10 bits */
+	_ = zb0001Mask
+	if z.Probability == false {
+		zb0001Len--
+		zb0001Mask |= 0x200
 	}
-	// string "mi"
-	o = append(o, 0xa2, 0x6d, 0x69)
-	o = msgp.AppendInt64(o, z.MaxIter)
-	// string "sd"
-	o = append(o, 0xa2, 0x73, 0x64)
-	o = msgp.AppendUint64(o, z.Seed)
+	// variable map header, size zb0001Len
+	o = append(o, 0x80|uint8(zb0001Len))
+
+	// skip if no fields are to be emitted
+	if zb0001Len != 0 {
+		// string "s"
+		o = append(o, 0xa1, 0x73)
+		o = msgp.AppendInt64(o, z.Solver)
+		// string "c"
+		o = append(o, 0xa1, 0x63)
+		o = msgp.AppendFloat64(o, z.C)
+		// string "e"
+		o = append(o, 0xa1, 0x65)
+		o = msgp.AppendFloat64(o, z.Eps)
+		// string "ae"
+		o = append(o, 0xa2, 0x61, 0x65)
+		o = msgp.AppendBool(o, z.AbsoluteEps)
+		// string "p"
+		o = append(o, 0xa1, 0x70)
+		o = msgp.AppendFloat64(o, z.P)
+		// string "b"
+		o = append(o, 0xa1, 0x62)
+		o = msgp.AppendFloat64(o, z.Bias)
+		// string "cw"
+		o = append(o, 0xa2, 0x63, 0x77)
+		o = msgp.AppendArrayHeader(o, uint32(len(z.Weights)))
+		for za0001 := range z.Weights {
+			// map header, size 2
+			// string "l"
+			o = append(o, 0x82, 0xa1, 0x6c)
+			o = msgp.AppendInt32(o, z.Weights[za0001].Label)
+			// string "w"
+			o = append(o, 0xa1, 0x77)
+			o = msgp.AppendFloat64(o, z.Weights[za0001].Weight)
+		}
+		// string "mi"
+		o = append(o, 0xa2, 0x6d, 0x69)
+		o = msgp.AppendInt64(o, z.MaxIter)
+		// string "sd"
+		o = append(o, 0xa2, 0x73, 0x64)
+		o = msgp.AppendUint64(o, z.Seed)
+		if (zb0001Mask & 0x200) == 0 { // if not omitted
+			// string "pr"
+			o = append(o, 0xa2, 0x70, 0x72)
+			o = msgp.AppendBool(o, z.Probability)
+		}
+	}
 	return
 }
 
@@ -474,6 +583,12 @@ func (z *params) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Seed")
 				return
 			}
+		case "pr":
+			z.Probability, bts, err = msgp.ReadBoolBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Probability")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -488,7 +603,7 @@ func (z *params) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *params) Msgsize() (s int) {
-	s = 1 + 2 + msgp.Int64Size + 2 + msgp.Float64Size + 2 + msgp.Float64Size + 3 + msgp.BoolSize + 2 + msgp.Float64Size + 2 + msgp.Float64Size + 3 + msgp.ArrayHeaderSize + (len(z.Weights) * (5 + msgp.Int32Size + msgp.Float64Size)) + 3 + msgp.Int64Size + 3 + msgp.Uint64Size
+	s = 1 + 2 + msgp.Int64Size + 2 + msgp.Float64Size + 2 + msgp.Float64Size + 3 + msgp.BoolSize + 2 + msgp.Float64Size + 2 + msgp.Float64Size + 3 + msgp.ArrayHeaderSize + (len(z.Weights) * (5 + msgp.Int32Size + msgp.Float64Size)) + 3 + msgp.Int64Size + 3 + msgp.Uint64Size + 3 + msgp.BoolSize
 	return
 }
 

@@ -57,6 +57,11 @@
 //	r    training result {it, up, do, po, gap, sv, cv, sub: [{l, it, up,
 //	     do, po, gap, sv, bsv, cv}...]}
 //	t    creation time, Unix seconds
+//	pa, pb
+//	     optional (absent when empty): Platt's sigmoid per decision function
+//	     of an SVC model trained with -b 1: bin, float64, nw values each
+//
+// The training parameters may also hold pr (-b 1), absent when false.
 //
 // A kernel body (format 1.1; see kbody.go for the details):
 //
@@ -137,10 +142,11 @@ const (
 	// Major is the format major version this package writes and reads.
 	Major = 1
 	// Minor is the newest format minor version this package writes: 1.1
-	// added kernel models, 1.2 the quantized kinds. It reads every minor
-	// version of Major. Linear models are written as 1.0, kernel models as
-	// 1.1, quantized models as 1.2 (see the frame).
-	Minor = 2
+	// added kernel models, 1.2 the quantized kinds, 1.3 the scaling a
+	// model carries (sbody.go). It reads every minor version of Major.
+	// Linear models are written as 1.0, kernel models as 1.1, quantized
+	// models as 1.2 (see the frame), any model with a scaling as 1.3.
+	Minor = 3
 	// MaxPayload is the largest payload, in bytes, that Marshal writes and
 	// Unmarshal accepts: 4 GiB, which holds about a billion float32 weights
 	// (say 100M features × 10 classes). Unmarshal refuses a header that
@@ -223,7 +229,8 @@ func Marshal(m *core.LinearModel) ([]byte, error) {
 	if uint64(len(m.W))*4 > MaxPayload {
 		return nil, fmt.Errorf("modelfile: marshal: %d weights need more than MaxPayload bytes", len(m.W))
 	}
-	out, err := marshalBody(toBody(m), KindLinear)
+	bd := toBody(m)
+	out, err := marshalBody(bd, bd.Kind)
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: marshal: %w", err)
 	}
@@ -277,6 +284,7 @@ func toBody(m *core.LinearModel) *body {
 			Bias:        m.Params.Bias,
 			MaxIter:     int64(m.Params.MaxIter),
 			Seed:        m.Params.Seed,
+			Probability: m.Params.Probability,
 		},
 		Result: result{
 			Iterations:      int64(m.Result.Iterations),
@@ -288,7 +296,11 @@ func toBody(m *core.LinearModel) *body {
 			Converged:       m.Result.Converged,
 		},
 		Created: m.Created,
+		ProbA:   Float64Blob(m.ProbA),
+		ProbB:   Float64Blob(m.ProbB),
+		Scale:   NewScaleBody(m.Scale),
 	}
+	bd.Kind = BodyKind(bd.Kind, bd.Scale)
 	for i, l := range m.Labels {
 		binary.LittleEndian.PutUint32(bd.Labels[4*i:], uint32(l))
 	}
@@ -505,14 +517,16 @@ func bodyKind(payload []byte) (string, error) {
 		if kind, _, err = msgp.ReadStringZC(b); err != nil {
 			return "", fmt.Errorf("kind: %w", err)
 		}
-		switch string(kind) { // no allocation for the known kinds
-		case KindLinear:
+		// No allocation for the known kinds; a scaled model's kind
+		// (ScaledKindSuffix) is its kind's.
+		switch string(kind) {
+		case KindLinear, KindLinear + ScaledKindSuffix:
 			return KindLinear, nil
-		case KindKernel:
+		case KindKernel, KindKernel + ScaledKindSuffix:
 			return KindKernel, nil
-		case KindQLinear:
+		case KindQLinear, KindQLinear + ScaledKindSuffix:
 			return KindQLinear, nil
-		case KindQKernel:
+		case KindQKernel, KindQKernel + ScaledKindSuffix:
 			return KindQKernel, nil
 		}
 		return string(kind), nil
@@ -562,6 +576,7 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 			Bias:        bd.Params.Bias,
 			MaxIter:     toInt("max iterations", bd.Params.MaxIter),
 			Seed:        bd.Params.Seed,
+			Probability: bd.Params.Probability,
 		},
 		Result: core.TrainResult{
 			Iterations:      toInt("iterations", bd.Result.Iterations),
@@ -602,6 +617,13 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 			}
 		}
 	}
+	var err error
+	if m.ProbA, err = float64s("Platt A", bd.ProbA); err != nil {
+		errs = append(errs, err)
+	}
+	if m.ProbB, err = float64s("Platt B", bd.ProbB); err != nil {
+		errs = append(errs, err)
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -621,6 +643,9 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 			return nil, err
 		}
 		m.W = w
+	}
+	if m.Scale, err = ScaleRanges(bd.Kind, bd.Scale, m.NumFeatures); err != nil {
+		return nil, err
 	}
 	if err := check(m); err != nil {
 		return nil, err

@@ -16,12 +16,16 @@ const (
 func (z *QKernelBody) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(24)
-	var zb0001Mask uint32 /* 24 bits */
+	zb0001Len := uint32(25)
+	var zb0001Mask uint32 /* 25 bits */
 	_ = zb0001Mask
 	if z.Created == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x800000
+	}
+	if z.Scale == nil {
+		zb0001Len--
+		zb0001Mask |= 0x1000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -111,6 +115,19 @@ func (z *QKernelBody) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "t"
 			o = append(o, 0xa1, 0x74)
 			o = msgp.AppendInt64(o, z.Created)
+		}
+		if (zb0001Mask & 0x1000000) == 0 { // if not omitted
+			// string "xs"
+			o = append(o, 0xa2, 0x78, 0x73)
+			if z.Scale == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o, err = z.Scale.MarshalMsg(o)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		}
 	}
 	return
@@ -415,6 +432,23 @@ func (z *QKernelBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Created")
 				return
 			}
+		case "xs":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Scale = nil
+			} else {
+				if z.Scale == nil {
+					z.Scale = new(ScaleBody)
+				}
+				bts, err = z.Scale.UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -429,7 +463,12 @@ func (z *QKernelBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *QKernelBody) Msgsize() (s int) {
-	s = 3 + 2 + msgp.StringPrefixSize + len(z.Kind) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Float64Size + 3 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.ArrayHeaderSize + (len(z.Labels) * (msgp.Int32Size)) + 3 + msgp.ArrayHeaderSize + (len(z.NumSV) * (msgp.Int32Size)) + 3 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.FScale) + 3 + msgp.BytesPrefixSize + len(z.FOffset) + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.SVIndex) + 3 + msgp.BytesPrefixSize + len(z.SVCodes) + 3 + msgp.BytesPrefixSize + len(z.CoefScale) + 2 + msgp.BytesPrefixSize + len(z.Coef) + 4 + msgp.BytesPrefixSize + len(z.Rho) + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 4 + z.Summary.Msgsize() + 4 + msgp.Uint32Size + 2 + msgp.Int64Size
+	s = 3 + 2 + msgp.StringPrefixSize + len(z.Kind) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Float64Size + 3 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.ArrayHeaderSize + (len(z.Labels) * (msgp.Int32Size)) + 3 + msgp.ArrayHeaderSize + (len(z.NumSV) * (msgp.Int32Size)) + 3 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.FScale) + 3 + msgp.BytesPrefixSize + len(z.FOffset) + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.SVIndex) + 3 + msgp.BytesPrefixSize + len(z.SVCodes) + 3 + msgp.BytesPrefixSize + len(z.CoefScale) + 2 + msgp.BytesPrefixSize + len(z.Coef) + 4 + msgp.BytesPrefixSize + len(z.Rho) + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 4 + z.Summary.Msgsize() + 4 + msgp.Uint32Size + 2 + msgp.Int64Size + 3
+	if z.Scale == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.Scale.Msgsize()
+	}
 	return
 }
 
@@ -556,8 +595,8 @@ func (z *QKernelSummary) Msgsize() (s int) {
 func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(12)
-	var zb0001Mask uint16 /* 12 bits */
+	zb0001Len := uint32(15)
+	var zb0001Mask uint16 /* 15 bits */
 	_ = zb0001Mask
 	if z.Bias == nil {
 		zb0001Len--
@@ -574,6 +613,18 @@ func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.Created == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x800
+	}
+	if z.ProbA == nil {
+		zb0001Len--
+		zb0001Mask |= 0x1000
+	}
+	if z.ProbB == nil {
+		zb0001Len--
+		zb0001Mask |= 0x2000
+	}
+	if z.Scale == nil {
+		zb0001Len--
+		zb0001Mask |= 0x4000
 	}
 	// variable map header, size zb0001Len
 	o = append(o, 0x80|uint8(zb0001Len))
@@ -630,6 +681,29 @@ func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "t"
 			o = append(o, 0xa1, 0x74)
 			o = msgp.AppendInt64(o, z.Created)
+		}
+		if (zb0001Mask & 0x1000) == 0 { // if not omitted
+			// string "pa"
+			o = append(o, 0xa2, 0x70, 0x61)
+			o = msgp.AppendBytes(o, z.ProbA)
+		}
+		if (zb0001Mask & 0x2000) == 0 { // if not omitted
+			// string "pb"
+			o = append(o, 0xa2, 0x70, 0x62)
+			o = msgp.AppendBytes(o, z.ProbB)
+		}
+		if (zb0001Mask & 0x4000) == 0 { // if not omitted
+			// string "xs"
+			o = append(o, 0xa2, 0x78, 0x73)
+			if z.Scale == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o, err = z.Scale.MarshalMsg(o)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		}
 	}
 	return
@@ -801,6 +875,57 @@ func (z *QLinearBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Created")
 				return
 			}
+		case "pa":
+			var zb0007 uint32
+			zb0007, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ProbA")
+				return
+			}
+			if zb0007 > 524288 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0007 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.ProbA = bts[:zb0007]
+			bts = bts[zb0007:]
+		case "pb":
+			var zb0008 uint32
+			zb0008, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ProbB")
+				return
+			}
+			if zb0008 > 524288 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0008 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.ProbB = bts[:zb0008]
+			bts = bts[zb0008:]
+		case "xs":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Scale = nil
+			} else {
+				if z.Scale == nil {
+					z.Scale = new(ScaleBody)
+				}
+				bts, err = z.Scale.UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -821,6 +946,11 @@ func (z *QLinearBody) Msgsize() (s int) {
 	} else {
 		s += msgp.Float64Size
 	}
-	s += 3 + msgp.BytesPrefixSize + len(z.Scales) + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.WI) + 3 + msgp.BytesPrefixSize + len(z.BiasW) + 4 + msgp.Uint32Size + 2 + msgp.Int64Size
+	s += 3 + msgp.BytesPrefixSize + len(z.Scales) + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.WI) + 3 + msgp.BytesPrefixSize + len(z.BiasW) + 4 + msgp.Uint32Size + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 3
+	if z.Scale == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.Scale.Msgsize()
+	}
 	return
 }

@@ -247,6 +247,27 @@ class TestTrainer(unittest.TestCase):
                     self.assertGreater(ci["work"], 0)
                     self.assertAlmostEqual(wi["objective"] / ci["objective"], 1, delta=1e-2)
 
+    def test_scale(self):
+        # --scale fits svm-scale's ranges on the rows and keeps them in the
+        # model, so an affine change of every feature (x -> 7x + 3) changes
+        # neither the scaled rows nor the model: the decision values of the
+        # changed rows are those of the raw rows, to float32 rounding (tight
+        # tolerances, so the solvers stop at the same point).
+        y = TRAIN[0]
+        moved = [[7 * v + 3 for v in row] for row in TRAIN_DENSE]
+        moved_test = [[7 * v + 3 for v in row] for row in TEST_DENSE]
+        for options in ("-s 1 -e 1e-6 --scale", "-t 2 -c 10 -e 1e-6 --scale --scale-lower 0"):
+            with svmgo.Trainer(options, len(y), NF) as a, svmgo.Trainer(options, len(y), NF) as b:
+                a.add(TRAIN_DENSE, y)
+                b.add(moved, y)
+                with a.fit() as ma, b.fit() as mb:
+                    da = ma.decision_function(TEST_DENSE)
+                    db = mb.decision_function(moved_test)
+                    for u, v in zip(da, db):
+                        for p, q in zip(u if isinstance(u, list) else [u], v if isinstance(v, list) else [v]):
+                            self.assertAlmostEqual(p, q, delta=1e-4 * (1 + abs(p)))
+                    self.assertGreaterEqual(accuracy(ma.predict(TEST_DENSE), TEST[0]), 0.80)
+
     def test_fit_info_before_fit(self):
         with svmgo.Trainer(OPTIONS, 10, NF) as t:
             with self.assertRaises(svmgo.Error) as cm:
@@ -379,6 +400,26 @@ class TestErrors(unittest.TestCase):
             with train_heart() as m:
                 self.assertCode(E.E_IO, m.publish, missing)
                 self.assertCode(E.E_IO, m.save, os.path.join(missing, "m.svmgo"))
+
+    def test_linear_probabilities(self):
+        # Logistic regression (-s 0, -s 7): LIBLINEAR's sigmoid of the
+        # decision value, computed here from the decision values; a linear
+        # SVC with -b 1 (LIBLINEAR's syntax named, since -b alone selects
+        # svm-train's): Platt's sigmoids, summing to 1.
+        for options in ("-s 0 -B 1", "-s 7 -B 1"):
+            with train_heart(options) as m:
+                self.assertEqual(m.kind, "linear_svc")
+                self.assertTrue(m.has_probability)
+                dec = m.decision_function(TEST_DENSE[:20])
+                for d, p in zip(dec, m.predict_proba(TEST_DENSE[:20])):
+                    sigma = 1.0 / (1.0 + math.exp(-d[0]))
+                    self.assertAlmostEqual(p[0], sigma, places=12)
+                    self.assertAlmostEqual(p[1], 1.0 - sigma, places=12)
+        with train_heart("-syntax linear -s 1 -b 1 -B 1") as m:
+            self.assertTrue(m.has_probability)
+            for p in m.predict_proba(TEST_DENSE[:20]):
+                self.assertAlmostEqual(sum(p), 1.0, places=12)
+                self.assertTrue(all(0 < v < 1 for v in p))
 
     def test_unsupported_probability(self):
         with train_heart() as m:

@@ -14,6 +14,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/scale"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -63,6 +64,7 @@ var (
 		"b": "bias", "nw": "decision functions", "w": "weights",
 		"wi": "sparse weight indices", "wx": "sparse weight values",
 		"p": "training parameters", "r": "training result", "t": "creation time",
+		"pa": "Platt A", "pb": "Platt B", "xs": "scaling ranges",
 	}
 	kernelFields = map[string]string{
 		"k": "kind", "st": "svm_type", "kt": "kernel_type", "kd": "degree",
@@ -70,13 +72,14 @@ var (
 		"ns": "nr_sv", "sr": "total_sv", "sd": "SV layout", "sp": "SV row starts",
 		"si": "SV indices", "sx": "SV values", "c": "sv_coef", "rho": "rho",
 		"pa": "probA", "pb": "probB", "p": "training parameters",
-		"r": "training result", "t": "creation time",
+		"r": "training result", "t": "creation time", "xs": "scaling ranges",
 	}
 	// The quantized bodies' keys (package quantize's documentation).
 	qlinearFields = map[string]string{
 		"k": "kind", "qb": "bits", "s": "solver_type", "nf": "nr_feature",
 		"l": "labels", "b": "bias", "sc": "scales s_k", "w": "weight codes",
 		"bw": "bias weights", "crc": "source CRC-32C", "t": "creation time",
+		"pa": "Platt A", "pb": "Platt B", "xs": "scaling ranges",
 	}
 	qkernelFields = map[string]string{
 		"k": "kind", "qb": "bits", "st": "svm_type", "kt": "kernel_type",
@@ -85,7 +88,7 @@ var (
 		"fo": "feature offsets o_j", "sd": "SV layout", "si": "SV indices",
 		"sq": "SV codes", "cs": "sv_coef scales", "c": "sv_coef codes",
 		"rho": "rho", "pa": "probA", "pb": "probB", "sum": "training summary",
-		"crc": "source CRC-32C", "t": "creation time",
+		"crc": "source CRC-32C", "t": "creation time", "xs": "scaling ranges",
 	}
 )
 
@@ -182,6 +185,7 @@ var linearSolverText = map[core.LinearSolver]string{
 	core.L2LossSVCPrimal: "L2-regularized L2-loss support vector classification, primal",
 	core.L2LossSVRPrimal: "L2-regularized L2-loss support vector regression, primal",
 	core.L1LossSVCDual:   "L2-regularized L1-loss support vector classification, dual",
+	core.L2LogisticDual:  "L2-regularized logistic regression, dual",
 	core.L2LossSVRDual:   "L2-regularized L2-loss support vector regression, dual",
 	core.L1LossSVRDual:   "L2-regularized L1-loss support vector regression, dual",
 	core.L1L2LossSVC:     "L1-regularized L2-loss support vector classification",
@@ -198,6 +202,8 @@ type linearRows struct {
 	nrW     int     // decision functions
 	weights string  // how the weights are stored
 	created int64
+	// probA, probB: Platt sigmoids of an SVC trained with -b 1, else nil.
+	probA, probB []float64
 }
 
 // add adds the model's rows: solver, classes, features, bias, decision
@@ -223,7 +229,34 @@ func (m linearRows) add(s *sheet) {
 	}
 	s.row("decision functions", strconv.Itoa(m.nrW)+ovr)
 	s.row("weights", m.weights)
+	switch {
+	case regression:
+	case m.solver.IsLogistic():
+		s.row("probability", "yes: logistic, σ of each decision value (normalized one-vs-rest)")
+	case len(m.probA) > 0:
+		s.row("probability", fmt.Sprintf("yes: Platt, 1/(1+exp(A·d+B)) per decision function; A %s; B %s",
+			joinG(m.probA), joinG(m.probB)))
+	default:
+		s.row("probability", "no (train with -b 1)")
+	}
 	s.row("created", createdText(m.created))
+}
+
+// joinG formats values to 4 significant digits, space-separated; the
+// first 4 and a count when there are more.
+func joinG(v []float64) string {
+	var b strings.Builder
+	for i, x := range v {
+		if i == 4 {
+			fmt.Fprintf(&b, " … (%d)", len(v))
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.FormatFloat(x, 'g', 4, 64))
+	}
+	return b.String()
 }
 
 // kernelRows is what inspect shows of a kernel model, float or quantized:
@@ -322,8 +355,9 @@ func showLinear(s *sheet, b []byte, verbose bool) error {
 	}
 	linearRows{
 		solver: m.Solver, labels: m.Labels, nf: m.NumFeatures, bias: m.Bias, nrW: nrW,
-		weights: weights, created: m.Created,
+		weights: weights, created: m.Created, probA: m.ProbA, probB: m.ProbB,
 	}.add(s)
+	scaleRows(s, m.Scale, verbose)
 
 	p := m.Params
 	s.section("training parameters")
@@ -341,6 +375,9 @@ func showLinear(s *sheet, b []byte, verbose bool) error {
 	}
 	s.row("-B bias", fmtG(p.Bias))
 	s.row("-wi weight", classWeightsText(p.Weights))
+	if !p.Solver.IsRegression() {
+		s.row("-b probability_estimates", boolDigit(p.Probability))
+	}
 	s.row("-seed", strconv.FormatUint(p.Seed, 10))
 	s.row("-iter", strconv.Itoa(p.MaxIter))
 
@@ -390,6 +427,7 @@ func showKernel(s *sheet, b []byte, verbose bool) error {
 		total: m.SV.Len(), nf: m.NumFeatures, storage: svStorageText(m.SV, m.NumFeatures),
 		rho: m.Rho, probability: m.HasProbability(), probA: m.ProbA, created: m.Created,
 	}.add(s, verbose)
+	scaleRows(s, m.Scale, verbose)
 
 	p := m.Params
 	s.section("training parameters")
@@ -493,8 +531,9 @@ func showQLinear(s *sheet, b []byte, verbose bool) error {
 	}
 	linearRows{
 		solver: m.Solver(), labels: m.Labels(), nf: nf, bias: m.Bias(), nrW: nrW,
-		weights: weights, created: m.Created(),
+		weights: weights, created: m.Created(), probA: m.ProbA(), probB: m.ProbB(),
 	}.add(s)
+	scaleRows(s, m.Scale(), verbose)
 
 	s.section("training")
 	s.row("parameters, result", "not kept in a quantized linear file: the float model (payload CRC-32C "+
@@ -543,6 +582,7 @@ func showQKernel(s *sheet, b []byte, verbose bool) error {
 		total: l, nf: nf, storage: storage,
 		rho: m.Rho(), probability: m.HasProbability(), probA: m.ProbA(), created: m.Created(),
 	}.add(s, verbose)
+	scaleRows(s, m.Scale(), verbose)
 
 	sum := m.Summary()
 	s.section("training summary")
@@ -914,4 +954,33 @@ func boolDigit(b bool) string {
 		return "1"
 	}
 	return "0"
+}
+
+// scaleRows adds the scaling section of a model trained with --scale: the
+// ranges it applies to raw rows. A model without has no such section.
+func scaleRows(s *sheet, r *scale.Ranges, verbose bool) {
+	if r == nil {
+		return
+	}
+	s.section("scaling")
+	dropped := 0
+	for j := range r.NumFeatures() {
+		if r.Dropped(j) {
+			dropped++
+		}
+	}
+	s.row("scaling", fmt.Sprintf("features to [%s, %s] from their training ranges (train --scale)", fmtG(r.Lower), fmtG(r.Upper)))
+	s.row("features", fmt.Sprintf("%s scaled, %s constant in training (scaled to 0)",
+		commas(r.NumFeatures()-dropped), commas(dropped)))
+	if !verbose {
+		s.row("ranges", "-v lists them (as svm-scale's range file)")
+		return
+	}
+	var rows [][]string
+	for j := range r.NumFeatures() {
+		if !r.Dropped(j) {
+			rows = append(rows, []string{strconv.Itoa(j + 1), fmtG(r.Min[j]), fmtG(r.Max[j])})
+		}
+	}
+	s.table([]string{"index", "min", "max"}, rows, 0)
 }
