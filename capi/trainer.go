@@ -261,3 +261,28 @@ func widen(m *core.LinearModel, n int) *core.LinearModel {
 	}
 	return m
 }
+
+// setWeights sets the instance weights of rows first .. first+len(w)−1,
+// all or none: every weight is checked (positive and finite) and the rows
+// must be held before any is set. The next fit's warm start clips the dual
+// variables of reweighted rows into their new boxes (core).
+func setWeights(h *trainerHandle, first uint64, w []float64) error {
+	n := uint64(h.ds.Len())
+	if first > n || uint64(len(w)) > n-first {
+		return errorf(statusInvalidArgument, "rows %d to %d: the trainer holds %d rows", first, first+uint64(len(w)), n)
+	}
+	for i, v := range w {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return errorf(statusNotFinite, "weights[%d] is %v", i, v)
+		}
+		if !(v > 0) {
+			return errorf(statusInvalidArgument, "weights[%d] is %v: a weight must be positive (remove the row instead of weighting it 0)", i, v)
+		}
+	}
+	for i, v := range w {
+		if err := h.ds.SetWeight(int(first)+i, v); err != nil {
+			return errorf(statusInternal, "weights[%d]: %w", i, err) // checked above
+		}
+	}
+	return nil
+}

@@ -200,6 +200,27 @@ func svmgo_trainer_fit(trainer *C.svmgo_trainer, out **C.svmgo_model) (rc C.int)
 	return statusOK
 }
 
+//export svmgo_trainer_set_weights
+func svmgo_trainer_set_weights(trainer *C.svmgo_trainer, firstRow C.size_t, weights C.capi_cf64, n C.size_t) (rc C.int) {
+	const fn = "svmgo_trainer_set_weights"
+	defer guard(fn, &rc)
+	err := withTrainer(handleID(unsafe.Pointer(trainer)), func(h *trainerHandle) error {
+		k, err := count("count", n, 8)
+		if err != nil {
+			return err
+		}
+		w, err := view[float64]("weights", unsafe.Pointer(weights), k)
+		if err != nil {
+			return err
+		}
+		return setWeights(h, uint64(firstRow), w)
+	})
+	if err != nil {
+		return fail(fn, err)
+	}
+	return statusOK
+}
+
 //export svmgo_trainer_fit_info
 func svmgo_trainer_fit_info(trainer C.capi_ctrainer, out *C.svmgo_fit_info) (rc C.int) {
 	const fn = "svmgo_trainer_fit_info"

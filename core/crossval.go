@@ -73,6 +73,9 @@ func appendRow(dst, src *data.Dataset, i int) {
 		idx, val := src.SparseRow(i)
 		err = dst.AppendSparse(src.Label(i), idx, val)
 	}
+	if w := src.Weight(i); err == nil && w != 1 {
+		err = dst.SetWeight(dst.Len()-1, w)
+	}
 	if err != nil {
 		panic("core: appendRow: " + err.Error())
 	}

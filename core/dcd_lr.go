@@ -59,11 +59,12 @@ const (
 // trainer owns its buffers, as for dcdSVC.
 type dcdLR struct {
 	dcdRows
-	y      []int8    // +1 / −1
-	xTx    []float64 // Q_ii = x_iᵀx_i
-	alpha  []float64 // α_i
-	alphaC []float64 // α'_i = C_i − α_i
-	upper  [2]float64
+	y      []int8     // +1 / −1
+	xTx    []float64  // Q_ii = x_iᵀx_i
+	alpha  []float64  // α_i
+	alphaC []float64  // α'_i = C_i − α_i
+	upper  [2]float64 // C_i of each class at weight 1
+	wt     []float64  // instance weights (nil: all 1): C_i = upper·wt[i]
 	eps    float64
 
 	innerEps, innerEpsMin float64
@@ -84,8 +85,9 @@ func (s *dcdLR) init(ds *data.Dataset, y []int8, alpha, alphaC, xTx []float64, C
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.alpha, s.alphaC, s.xTx, s.eps = y[:l], alpha[:l], alphaC[:l], xTx[:l], eps
 	s.upper = [2]float64{Cn, Cp}
+	s.wt = rowWeights(ds)
 	for i := range s.alpha {
-		C := s.upper[s.class(i)]
+		C := weighted(s.upper[s.class(i)], s.wt, i)
 		s.xTx[i] = s.sqNorm(i)
 		a := s.alpha[i]
 		switch lo := lrStart(C); {
@@ -110,7 +112,7 @@ func (s *dcdLR) pass() bool {
 	for k := 0; k < s.activeSize; k++ {
 		i := int(s.index[k])
 		s.touchNext(k)
-		C := s.upper[s.class(i)]
+		C := weighted(s.upper[s.class(i)], s.wt, i)
 		yi := float64(s.y[i])
 		a, b := s.xTx[i], yi*s.dot(i)
 		s.updates++
@@ -175,7 +177,7 @@ func (s *dcdLR) objectives(res *SolveResult) {
 	half := 0.5 * s.wNormSq()
 	f, loss := half, 0.0
 	for i, a := range s.alpha {
-		C := s.upper[s.class(i)]
+		C := weighted(s.upper[s.class(i)], s.wt, i)
 		f += a*math.Log(a) + s.alphaC[i]*math.Log(s.alphaC[i]) - C*math.Log(C)
 		loss += C * logisticLoss(float64(s.y[i])*s.dot(i))
 	}

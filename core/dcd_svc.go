@@ -13,7 +13,8 @@ import (
 // Dual:    min_α  f(α) = ½ αᵀ Q̄ α − eᵀα
 //          subject to 0 ≤ α_i ≤ U_i,
 //          Q̄ = Q + D,  Q_ij = y_i y_j x_iᵀx_j,
-//          L1 loss: U_i = C_i, D_ii = 0;  L2 loss: U_i = ∞, D_ii = 1/(2C_i).
+//          L1 loss: U_i = C_i, D_ii = 0;  L2 loss: U_i = ∞, D_ii = 1/(2C_i),
+//          C_i = C·(class weight)·w_i with w_i row i's instance weight.
 // Primal from dual: w = Σ y_i α_i x_i, kept up to date as α changes, so a
 // coordinate's gradient G = y_i wᵀx_i − 1 + D_ii α_i costs one row.
 //
@@ -131,9 +132,12 @@ type dcdSVC struct {
 	y     []int8    // +1 / −1
 	QD    []float64 // Q̄_ii = x_iᵀx_i + D_ii
 	alpha []float64
-	diag  [2]float64 // D_ii for y = −1 (0) and y = +1 (1)
+	diag  [2]float64 // D_ii for y = −1 (0) and y = +1 (1), at weight 1
 	upper [2]float64 // U_i likewise
-	eps   float64
+	// wt holds the instance weights (nil: all 1): row i's U_i is
+	// upper·wt[i] and its D_ii diag/wt[i] (bound).
+	wt  []float64
+	eps float64
 	// polish marks a start from a given w (initFromW): solve checks the
 	// stopping test before any pass and computes QD only if one is needed.
 	polish bool
@@ -143,12 +147,23 @@ type dcdSVC struct {
 
 func (s *dcdSVC) class(i int) int { return int(s.y[i]+1) >> 1 }
 
+// bound returns row i's U_i and D_ii, of its class c.
+func (s *dcdSVC) bound(i, c int) (U, D float64) {
+	U, D = s.upper[c], s.diag[c]
+	if s.wt != nil {
+		w := s.wt[i]
+		U, D = U*w, D/w
+	}
+	return U, D
+}
+
 // init prepares a solve over ds with targets y (±1) and dual variables alpha
 // (len ds.Len(); a warm start when nonzero, clipped here). Cp and Cn are the
 // costs of positive and negative rows; l1 selects the L1 loss.
 func (s *dcdSVC) init(ds *data.Dataset, y []int8, alpha, QD []float64, Cp, Cn float64, l1 bool, bias, eps float64, seed uint64) {
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.alpha, s.QD, s.eps = y, alpha, QD[:ds.Len()], eps
+	s.wt = rowWeights(ds)
 	if l1 {
 		s.diag = [2]float64{0, 0}
 		s.upper = [2]float64{Cn, Cp}
@@ -157,9 +172,9 @@ func (s *dcdSVC) init(ds *data.Dataset, y []int8, alpha, QD []float64, Cp, Cn fl
 		s.upper = [2]float64{math.Inf(1), math.Inf(1)}
 	}
 	for i := range s.alpha {
-		c := s.class(i)
-		s.QD[i] = s.sqNorm(i) + s.diag[c]
-		a := min(max(s.alpha[i], 0), s.upper[c])
+		U, D := s.bound(i, s.class(i))
+		s.QD[i] = s.sqNorm(i) + D
+		a := min(max(s.alpha[i], 0), U)
 		s.alpha[i] = a
 		if a != 0 {
 			s.addScaled(float64(s.y[i])*a, i)
@@ -175,6 +190,7 @@ func (s *dcdSVC) init(ds *data.Dataset, y []int8, alpha, QD []float64, Cp, Cn fl
 func (s *dcdSVC) initFromW(ds *data.Dataset, y []int8, alpha, QD []float64, Cp, Cn, bias, eps float64, seed uint64, w0 []float64) {
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.alpha, s.QD, s.eps = y, alpha, QD[:ds.Len()], eps
+	s.wt = rowWeights(ds)
 	s.diag = [2]float64{0.5 / Cn, 0.5 / Cp}
 	s.upper = [2]float64{math.Inf(1), math.Inf(1)}
 	copy(s.w, w0)
@@ -190,11 +206,10 @@ func (s *dcdSVC) pass() bool {
 	for k := 0; k < s.activeSize; k++ {
 		i := int(s.index[k])
 		s.touchNext(k)
-		c := s.class(i)
+		U, D := s.bound(i, s.class(i))
 		yi := float64(s.y[i])
 		s.updates++
-		G := yi*s.dot(i) - 1 + s.alpha[i]*s.diag[c]
-		U := s.upper[c]
+		G := yi*s.dot(i) - 1 + s.alpha[i]*D
 
 		PG := 0.0
 		switch a := s.alpha[i]; {
@@ -251,14 +266,14 @@ func (s *dcdSVC) unshrink() {
 func (s *dcdSVC) spread() float64 {
 	PGmax, PGmin := math.Inf(-1), math.Inf(1)
 	for i, a := range s.alpha { // in row order, which hardware prefetching follows
-		c := s.class(i)
+		U, D := s.bound(i, s.class(i))
 		s.updates++
-		G := float64(s.y[i])*s.dot(i) - 1 + a*s.diag[c]
+		G := float64(s.y[i])*s.dot(i) - 1 + a*D
 		PG := G
 		switch a {
 		case 0:
 			PG = min(G, 0)
-		case s.upper[c]:
+		case U:
 			PG = max(G, 0)
 		}
 		PGmax, PGmin = max(PGmax, PG), min(PGmin, PG)
@@ -274,7 +289,8 @@ func (s *dcdSVC) solve(maxIter int, Cp, Cn float64, l1 bool) SolveResult {
 		converged = s.spread() <= s.eps
 		for i := range s.alpha {
 			if !converged {
-				s.QD[i] = s.sqNorm(i) + s.diag[s.class(i)]
+				_, D := s.bound(i, s.class(i))
+				s.QD[i] = s.sqNorm(i) + D
 			}
 		}
 	}
@@ -306,16 +322,20 @@ func (s *dcdSVC) objectives(res *SolveResult, Cp, Cn float64, l1 bool) {
 	f, loss := half, 0.0
 	for i, a := range s.alpha {
 		c := s.class(i)
-		f += 0.5*s.diag[c]*a*a - a
+		U, D := s.bound(i, c)
+		f += 0.5*D*a*a - a
 		if a > 0 {
 			res.NumSV++
-			if a == s.upper[c] {
+			if a == U {
 				res.NumBoundSV++
 			}
 		}
 		C := Cn
 		if c == 1 {
 			C = Cp
+		}
+		if s.wt != nil {
+			C *= s.wt[i]
 		}
 		xi := max(0, 1-float64(s.y[i])*s.dot(i))
 		if l1 {

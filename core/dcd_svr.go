@@ -8,11 +8,13 @@ import (
 
 // Dual coordinate descent for L2-regularized L1- and L2-loss ε-SVR.
 //
-// Primal:  min_w  ½‖w‖² + C Σ ξ_ε(w; x_i, y_i),
+// Primal:  min_w  ½‖w‖² + Σ C_i ξ_ε(w; x_i, y_i),  C_i = C·w_i (w_i the
+//          instance weight of row i),
 //          ξ_ε = max(0, |y_i − wᵀx_i| − p) (L1 loss) or its square (L2 loss).
 // Dual:    min_β  f(β) = ½ βᵀ(Q + λI)β − yᵀβ + p‖β‖₁
-//          subject to −U ≤ β_i ≤ U,  Q_ij = x_iᵀx_j,
-//          L1 loss: U = C, λ = 0;  L2 loss: U = ∞, λ = 1/(2C).
+//          subject to −U_i ≤ β_i ≤ U_i,  Q_ij = x_iᵀx_j,
+//          L1 loss: U_i = C_i, λ_i = 0;  L2 loss: U_i = ∞, λ_i = 1/(2C_i)
+//          (λ_i on the diagonal: ½ Σ λ_i β_i²).
 // Primal from dual: w = Σ β_i x_i.
 //
 // C.-H. Ho and C.-J. Lin, "Large-scale Linear Support Vector Regression",
@@ -23,7 +25,10 @@ import (
 // Stopping: ‖∇ᴾf(β)‖₁ ≤ eps·scale. LIBLINEAR takes scale from its first
 // pass, which depends on the starting point; here it is the norm at β = 0,
 // Σ max(0, |y_i| − p), computed without a pass, so a warm start meets the
-// same test as a cold one. With AbsoluteEps the scale is 1.
+// same test as a cold one. With AbsoluteEps the scale is 1. With instance
+// weights both the norm and the scale weigh each row's term by w_i, so
+// that a row of weight 2 counts as the row given twice (whose two
+// coordinates have the merged one's gradient).
 
 // dcdSVR is one regression problem's solver state.
 type dcdSVR struct {
@@ -31,8 +36,9 @@ type dcdSVR struct {
 	y      []float64
 	QD     []float64 // x_iᵀx_i + λ
 	beta   []float64
-	lambda float64
+	lambda float64 // λ_i and U_i at weight 1 (bound)
 	upper  float64
+	wt     []float64 // instance weights; nil: all 1
 	p      float64
 	tol    float64 // eps·scale
 	// polish marks a start from a given w (initFromW), as for dcdSVC.
@@ -41,11 +47,21 @@ type dcdSVR struct {
 	GmaxOld float64
 }
 
+// bound returns row i's U_i and λ_i.
+func (s *dcdSVR) bound(i int) (U, lambda float64) {
+	if s.wt != nil {
+		w := s.wt[i]
+		return s.upper * w, s.lambda / w
+	}
+	return s.upper, s.lambda
+}
+
 // init prepares a solve over ds (targets ds.Labels()) with dual variables
 // beta, a warm start when nonzero (clipped here).
 func (s *dcdSVR) init(ds *data.Dataset, beta, QD []float64, C, p float64, l1 bool, bias, eps float64, absolute bool, seed uint64) {
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.beta, s.QD, s.p = ds.Labels(), beta, QD[:ds.Len()], p
+	s.wt = rowWeights(ds)
 	if l1 {
 		s.lambda, s.upper = 0, C
 	} else {
@@ -53,13 +69,14 @@ func (s *dcdSVR) init(ds *data.Dataset, beta, QD []float64, C, p float64, l1 boo
 	}
 	scale := 0.0
 	for i := range s.beta {
-		s.QD[i] = s.sqNorm(i) + s.lambda
-		b := min(max(s.beta[i], -s.upper), s.upper)
+		U, lambda := s.bound(i)
+		s.QD[i] = s.sqNorm(i) + lambda
+		b := min(max(s.beta[i], -U), U)
 		s.beta[i] = b
 		if b != 0 {
 			s.addScaled(b, i)
 		}
-		scale += max(0, math.Abs(s.y[i])-p)
+		scale += weighted(max(0, math.Abs(s.y[i])-p), s.wt, i)
 	}
 	if absolute {
 		scale = 1
@@ -74,11 +91,12 @@ func (s *dcdSVR) init(ds *data.Dataset, beta, QD []float64, C, p float64, l1 boo
 func (s *dcdSVR) initFromW(ds *data.Dataset, beta, QD []float64, C, p, bias, eps float64, absolute bool, seed uint64, w0 []float64) {
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.beta, s.QD, s.p = ds.Labels(), beta, QD[:ds.Len()], p
+	s.wt = rowWeights(ds)
 	s.lambda, s.upper = 0.5/C, math.Inf(1)
 	copy(s.w, w0)
 	scale := 0.0
-	for _, y := range s.y {
-		scale += max(0, math.Abs(y)-p)
+	for i, y := range s.y {
+		scale += weighted(max(0, math.Abs(y)-p), s.wt, i)
 	}
 	if absolute {
 		scale = 1
@@ -97,8 +115,9 @@ func (s *dcdSVR) pass() bool {
 		i := int(s.index[k])
 		s.touchNext(k)
 		b := s.beta[i]
+		U, lambda := s.bound(i)
 		s.updates++
-		G := -s.y[i] + s.lambda*b + s.dot(i)
+		G := -s.y[i] + lambda*b + s.dot(i)
 		H := s.QD[i]
 		Gp, Gn := G+s.p, G-s.p
 
@@ -114,7 +133,7 @@ func (s *dcdSVR) pass() bool {
 				k--
 				continue
 			}
-		case b >= s.upper:
+		case b >= U:
 			if Gp > 0 {
 				violation = Gp
 			} else if Gp < -s.GmaxOld {
@@ -122,7 +141,7 @@ func (s *dcdSVR) pass() bool {
 				k--
 				continue
 			}
-		case b <= -s.upper:
+		case b <= -U:
 			if Gn < 0 {
 				violation = -Gn
 			} else if Gn > s.GmaxOld {
@@ -136,7 +155,7 @@ func (s *dcdSVR) pass() bool {
 			violation = math.Abs(Gn)
 		}
 		GmaxNew = max(GmaxNew, violation)
-		Gnorm1New += violation
+		Gnorm1New += weighted(violation, s.wt, i)
 
 		// Newton direction of the one-variable subproblem.
 		var d float64
@@ -151,7 +170,7 @@ func (s *dcdSVR) pass() bool {
 		if math.Abs(d) < 1e-12 {
 			continue
 		}
-		s.beta[i] = min(max(b+d, -s.upper), s.upper)
+		s.beta[i] = min(max(b+d, -U), U)
 		if d = s.beta[i] - b; d != 0 {
 			s.addScaled(d, i)
 		}
@@ -176,21 +195,24 @@ func (s *dcdSVR) unshrink() {
 func (s *dcdSVR) gradNorm1() float64 {
 	var sum float64
 	for i, b := range s.beta { // in row order, which hardware prefetching follows
+		U, lambda := s.bound(i)
 		s.updates++
-		G := -s.y[i] + s.lambda*b + s.dot(i)
+		G := -s.y[i] + lambda*b + s.dot(i)
 		Gp, Gn := G+s.p, G-s.p
+		var v float64
 		switch {
 		case b == 0:
-			sum += max(0, -Gp, Gn)
-		case b >= s.upper:
-			sum += max(0, Gp)
-		case b <= -s.upper:
-			sum += max(0, -Gn)
+			v = max(0, -Gp, Gn)
+		case b >= U:
+			v = max(0, Gp)
+		case b <= -U:
+			v = max(0, -Gn)
 		case b > 0:
-			sum += math.Abs(Gp)
+			v = math.Abs(Gp)
 		default:
-			sum += math.Abs(Gn)
+			v = math.Abs(Gn)
 		}
+		sum += weighted(v, s.wt, i)
 	}
 	return sum
 }
@@ -203,7 +225,8 @@ func (s *dcdSVR) solve(maxIter int, C float64, l1 bool) SolveResult {
 		converged = s.gradNorm1() <= s.tol
 		for i := range s.beta {
 			if !converged {
-				s.QD[i] = s.sqNorm(i) + s.lambda
+				_, lambda := s.bound(i)
+				s.QD[i] = s.sqNorm(i) + lambda
 			}
 		}
 	}
@@ -231,18 +254,23 @@ func (s *dcdSVR) objectives(res *SolveResult, C float64, l1 bool) {
 	half := 0.5 * s.wNormSq()
 	f, loss := half, 0.0
 	for i, b := range s.beta {
-		f += s.p*math.Abs(b) - s.y[i]*b + 0.5*s.lambda*b*b
+		U, lambda := s.bound(i)
+		f += s.p*math.Abs(b) - s.y[i]*b + 0.5*lambda*b*b
 		if b != 0 {
 			res.NumSV++
-			if math.Abs(b) == s.upper {
+			if math.Abs(b) == U {
 				res.NumBoundSV++
 			}
 		}
+		Ci := C
+		if s.wt != nil {
+			Ci *= s.wt[i]
+		}
 		xi := max(0, math.Abs(s.y[i]-s.dot(i))-s.p)
 		if l1 {
-			loss += C * xi
+			loss += Ci * xi
 		} else {
-			loss += C * xi * xi
+			loss += Ci * xi * xi
 		}
 	}
 	res.DualObjective = f

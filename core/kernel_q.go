@@ -1,6 +1,9 @@
 package core
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // The matrices Q the SMO solver minimizes ½αᵀQα + pᵀα over, one per
 // formulation (Chang & Lin, "LIBSVM: A Library for Support Vector
@@ -29,6 +32,11 @@ type svcQ struct {
 	// kernelEvals counts the kernel values computed (cache misses), the
 	// measure of a training run's work.
 	kernelEvals int64
+	// reuse keeps the cache (and Q's diagonal) when reset is given the
+	// rows and labels q already holds: set by a caller that trains the same
+	// rows with the same kernel again, where only C changes and Q does not
+	// (a grid search's C path, grid.go).
+	reuse bool
 }
 
 // newSVCQ returns the C-SVC matrix of the variables rows (data rows of
@@ -54,6 +62,10 @@ func newSVCQ(kr *kernelRows, rows []int32, y []int8, cacheBytes int64) *svcQ {
 func (q *svcQ) reset(rows []int32, y []int8) {
 	if len(rows) != len(y) || len(rows) > cap(q.index) {
 		panic("core: svcQ.reset: bad sizes")
+	}
+	if q.reuse && slices.Equal(q.index, rows) && slices.Equal(q.y, y) {
+		q.kernelEvals = 0 // a solve leaves Q in its identity ordering
+		return
 	}
 	q.index = append(q.index[:0], rows...)
 	q.y = append(q.y[:0], y...)

@@ -87,11 +87,26 @@ func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64
 // kernelFolds returns the rows in fold order and where each fold starts
 // (folds+1 offsets): fold f is perm[foldStart[f]:foldStart[f+1]].
 func kernelFolds(ds *data.Dataset, p KernelParams, folds int) (perm []int32, foldStart []int, err error) {
-	l := ds.Len()
 	r := newRNG(p.Seed)
+	return kernelFoldsFrom(ds, p, folds, r.intn)
+}
+
+// libsvmFolds is kernelFolds with svm-train -v's random numbers: glibc's
+// rand() from its default seed (svm-train never seeds it), rand() % n for
+// a number below n. With them the folds are svm-train's, row for row.
+func libsvmFolds(ds *data.Dataset, p KernelParams, folds int) (perm []int32, foldStart []int, err error) {
+	var g glibcRand
+	g.seed(1)
+	return kernelFoldsFrom(ds, p, folds, func(n int) int { return int(g.next()) % n })
+}
+
+// kernelFoldsFrom is kernelFolds drawing the shuffles' numbers from intn
+// (a number in [0, n)).
+func kernelFoldsFrom(ds *data.Dataset, p KernelParams, folds int, intn func(n int) int) (perm []int32, foldStart []int, err error) {
+	l := ds.Len()
 	shuffle := func(s []int32) {
 		for i := range s {
-			j := i + r.intn(len(s)-i)
+			j := i + intn(len(s)-i)
 			s[i], s[j] = s[j], s[i]
 		}
 	}

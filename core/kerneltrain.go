@@ -23,6 +23,11 @@ import (
 //	ε-SVR:      2l variables (α, α*), y = (e, −e), p = (ε − z, ε + z),
 //	    C both, Δ = 0; sv_coef = β_t = α_t − α*_t.
 //
+// Instance weights (weights.go) multiply each row's bound, as in LIBSVM's
+// instance-weight branch: C_t·ω_t for C-SVC and both of ε-SVR's variables
+// of row t; for one-class the bound is ω_t and Δ = ν Σ ω_t, the cold start
+// filling rows in order up to their bounds.
+//
 // The classes of C-SVC are taken in LIBSVM's order (first appearance, a
 // {−1, +1} problem with −1 first swapped so that +1 is class 0), each
 // pair's rows in data order, class i's before class j's, so that the
@@ -101,6 +106,9 @@ type kernelWorker struct {
 	// alpha0 is α⁰ of a stored gradient (smo.solveFrom), in the solver's
 	// variables.
 	alpha0 []float64
+	// wt holds the instance weight of each of the solver's variables
+	// when the data set has weights.
+	wt []float64
 	// lCap is the most rows a subproblem of this worker may have: its
 	// buffers' size.
 	lCap int
@@ -207,7 +215,7 @@ func kernelWorkerBytes(p *KernelParams, lMax, capFeatures int) int64 {
 	}
 	b := int64(smoBytes(int(vars))) +
 		int64(capFeatures)*8 + // kernelRows scratch
-		lm*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
+		lm*4 + vars*(1+8+8+8+8) // rows; y, p, alpha, alpha0, wt
 	if p.SVMType == EpsSVR {
 		b += lm*4 + vars*(4+1+8+2*4+4) // svrQ rows; index, sign, qd, two column buffers, rowBuf
 	} else {
@@ -304,6 +312,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (
 		w.p = make([]float64, vars)
 		w.alpha = make([]float64, vars)
 		w.alpha0 = make([]float64, vars)
+		w.wt = make([]float64, vars)
 		cache := newKernelCache(lMax, budget)
 		if p.SVMType == EpsSVR {
 			w.svr = &svrQ{
@@ -531,6 +540,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			pairI, pairJ = append(pairI, i), append(pairJ, j)
 		}
 	}
+	dw := rowWeights(ds)
 	subs := make([]KernelSubproblem, nPairs)
 	pairAlpha := make([][]float64, nPairs) // α of each pair's rows, class i's then class j's
 	evals := make([]int64, nPairs)
@@ -553,15 +563,22 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			pv[r] = -1
 		}
 		Cp, Cn := p.C*p.weightOf(labels[i]), p.C*p.weightOf(labels[j])
+		var wv []float64 // the variables' instance weights; nil: all 1
+		if dw != nil {
+			wv = w.wt[:lp]
+			for r, row := range rows {
+				wv[r] = dw[row]
+			}
+		}
 		clear(alpha)
 		var a0, G0, Gbar0 []float64
 		a, v := warmPair(warm, labels[i], labels[j])
 		warmStart := a != nil
 		if a != nil {
 			for r, row := range rows {
-				alpha[r] = clip(a[row], boxOf(y[r], Cp, Cn))
+				alpha[r] = clip(a[row], weighted(boxOf(y[r], Cp, Cn), wv, r))
 			}
-			repairEquality(alpha, y, Cp, Cn, 0)
+			repairEquality(alpha, y, Cp, Cn, wv, 0)
 			flipped := warm.Pairs[v][0] != labels[i]
 			if g := t.warmGrad; g != nil && g.boxMatches(v, Cp, Cn, flipped) {
 				a0 = w.alpha0[:lp]
@@ -570,8 +587,8 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			}
 		}
 		w.q.reset(rows, y)
-		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Eps: p.Eps, Shrinking: p.Shrinking,
-			MaxIter: p.MaxIter, ShrinkAtStart: warmStart})
+		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Weight: wv, Eps: p.Eps,
+			Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart})
 		// The pair's own rows, in the solver's order; the data set's
 		// layout (KernelDual.Alpha) is built after the solves, if wanted.
 		pairAlpha[pi] = append([]float64(nil), alpha...)
@@ -682,16 +699,33 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 		rows[r], y[r], pv[r] = int32(r), 1, 0
 	}
 	nul := p.Nu * float64(l)
+	dw := rowWeights(ds) // the bounds of α; nil: all 1
+	if dw != nil {
+		sum := 0.0
+		for _, v := range dw {
+			sum += v
+		}
+		nul = p.Nu * sum
+	}
 	var a0, G0, Gbar0 []float64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r := range alpha {
-			alpha[r] = clip(warm.Alpha[0][r], 1)
+			alpha[r] = clip(warm.Alpha[0][r], weighted(1, dw, r))
 		}
-		repairEquality(alpha, y, 1, 1, nul)
+		repairEquality(alpha, y, 1, 1, dw, nul)
 		if g := t.warmGrad; g != nil && g.boxMatches(0, 1, 1, false) {
 			a0 = w.alpha0[:l]
 			G0, Gbar0 = w.s.gradient(l)
 			g.fillStored(a0, G0, Gbar0, rows, l, false, warm.Alpha[0], 0)
+		}
+	} else if dw != nil {
+		// The cold start below with bounds ω_r: rows in order filled up
+		// to their bound until Σα = ν Σ ω.
+		clear(alpha)
+		rest := nul
+		for r := 0; r < l && rest > 0; r++ {
+			alpha[r] = min(dw[r], rest)
+			rest -= alpha[r]
 		}
 	} else {
 		// The cold start of Chang & Lin (2011, Section 2.2): Σα = νl with
@@ -706,8 +740,8 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 		}
 	}
 	w.q.reset(rows, y)
-	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Eps: p.Eps, Shrinking: p.Shrinking,
-		MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
+	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
+		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
 	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
 	G, Gbar := w.s.gradient(l)
@@ -728,14 +762,21 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		y[r], y[r+l] = 1, -1
 		pv[r], pv[r+l] = p.P-z, p.P+z
 	}
+	var wv []float64 // the variables' instance weights; nil: all 1
+	if dw := rowWeights(ds); dw != nil {
+		wv = w.wt[:2*l]
+		copy(wv, dw)
+		copy(wv[l:], dw)
+	}
 	clear(alpha)
 	var a0, G0, Gbar0 []float64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r, b := range warm.Alpha[0] {
-			alpha[r] = clip(max(b, 0), p.C)
-			alpha[r+l] = clip(max(-b, 0), p.C)
+			C := weighted(p.C, wv, r)
+			alpha[r] = clip(max(b, 0), C)
+			alpha[r+l] = clip(max(-b, 0), C)
 		}
-		repairEquality(alpha, y, p.C, p.C, 0)
+		repairEquality(alpha, y, p.C, p.C, wv, 0)
 		if g := t.warmGrad; g != nil && g.boxMatches(0, p.C, p.C, false) {
 			a0 = w.alpha0[:2*l]
 			G0, Gbar0 = w.s.gradient(2 * l)
@@ -743,14 +784,14 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		}
 	}
 	resetSVRQ(w.svr, rows)
-	res := w.s.solveFrom(w.svr, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: p.C, Cn: p.C, Eps: p.Eps, Shrinking: p.Shrinking,
-		MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
+	res := w.s.solveFrom(w.svr, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: p.C, Cn: p.C, Weight: wv, Eps: p.Eps,
+		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
 	beta := make([]float64, l)
 	nBound := 0
 	both := false // α_t and α*_t both nonzero: β does not give α back
 	for r := range beta {
 		beta[r] = alpha[r] - alpha[r+l]
-		if math.Abs(beta[r]) >= p.C {
+		if math.Abs(beta[r]) >= weighted(p.C, wv, r) {
 			nBound++
 		}
 		both = both || alpha[r] > 0 && alpha[r+l] > 0
@@ -909,6 +950,14 @@ func boxOf(y int8, Cp, Cn float64) float64 {
 	return Cn
 }
 
+// weighted returns c times w[t], or c when w is nil (no instance weights).
+func weighted(c float64, w []float64, t int) float64 {
+	if w != nil {
+		return c * w[t]
+	}
+	return c
+}
+
 // clip returns v clipped to [0, c]; NaN becomes 0.
 func clip(v, c float64) float64 {
 	if !(v > 0) {
@@ -917,7 +966,8 @@ func clip(v, c float64) float64 {
 	return min(v, c)
 }
 
-// repairEquality moves a point of the box 0 ≤ α_t ≤ C_t onto the
+// repairEquality moves a point of the box 0 ≤ α_t ≤ C_t (C_t = Cp or Cn
+// times wt[t], wt nil for weights 1) onto the
 // hyperplane yᵀα = delta, for a warm start whose rows changed (dropped rows
 // take their α with them; for one-class νl changes with l). With
 // d = yᵀα − delta, it first lowers α on the side whose lowering reduces
@@ -933,7 +983,7 @@ func clip(v, c float64) float64 {
 // A residual at rounding level (|d| ≤ 1e-12 Σα) is left alone: every SMO
 // step leaves one as large, and moving every free α for it would cost a
 // warm start with a stored gradient a kernel column per free α.
-func repairEquality(alpha []float64, y []int8, Cp, Cn, delta float64) {
+func repairEquality(alpha []float64, y []int8, Cp, Cn float64, wt []float64, delta float64) {
 	var s, sum float64
 	for t, a := range alpha {
 		s += float64(y[t]) * a
@@ -947,19 +997,19 @@ func repairEquality(alpha []float64, y []int8, Cp, Cn, delta float64) {
 	if d < 0 {
 		side, d = -1, -d
 	}
-	d = lowerSide(alpha, y, side, boxOf(side, Cp, Cn), d)
+	d = lowerSide(alpha, y, side, boxOf(side, Cp, Cn), wt, d)
 	if d > 0 {
-		raiseSide(alpha, y, -side, boxOf(-side, Cp, Cn), d)
+		raiseSide(alpha, y, -side, boxOf(-side, Cp, Cn), wt, d)
 	}
 }
 
 // lowerSide reduces Σ α_t over y_t = side by up to d and returns what it
-// could not remove.
-func lowerSide(alpha []float64, y []int8, side int8, C, d float64) float64 {
+// could not remove. The side's bound is C·wt[t] (C when wt is nil).
+func lowerSide(alpha []float64, y []int8, side int8, C float64, wt []float64, d float64) float64 {
 	for pass := 0; pass < 2 && d > 0; pass++ {
 		var sum float64
 		for t, a := range alpha {
-			if y[t] == side && a > 0 && (pass == 1 || a < C) {
+			if y[t] == side && a > 0 && (pass == 1 || a < weighted(C, wt, t)) {
 				sum += a
 			}
 		}
@@ -968,7 +1018,7 @@ func lowerSide(alpha []float64, y []int8, side int8, C, d float64) float64 {
 		}
 		f := 1 - min(d/sum, 1)
 		for t, a := range alpha {
-			if y[t] == side && a > 0 && (pass == 1 || a < C) {
+			if y[t] == side && a > 0 && (pass == 1 || a < weighted(C, wt, t)) {
 				alpha[t] = a * f
 			}
 		}
@@ -977,18 +1027,19 @@ func lowerSide(alpha []float64, y []int8, side int8, C, d float64) float64 {
 	return d
 }
 
-// raiseSide increases Σ α_t over y_t = side by up to d, within the box.
-func raiseSide(alpha []float64, y []int8, side int8, C, d float64) {
+// raiseSide increases Σ α_t over y_t = side by up to d, within the box
+// (bound C·wt[t], C when wt is nil).
+func raiseSide(alpha []float64, y []int8, side int8, C0 float64, wt []float64, d float64) {
 	var room float64
 	for t, a := range alpha {
-		if y[t] == side && a > 0 && a < C {
+		if C := weighted(C0, wt, t); y[t] == side && a > 0 && a < C {
 			room += C - a
 		}
 	}
 	if room > 0 {
 		f := min(d/room, 1)
 		for t, a := range alpha {
-			if y[t] == side && a > 0 && a < C {
+			if C := weighted(C0, wt, t); y[t] == side && a > 0 && a < C {
 				alpha[t] = min(a+(C-a)*f, C)
 			}
 		}
@@ -999,7 +1050,7 @@ func raiseSide(alpha []float64, y []int8, side int8, C, d float64) {
 			break
 		}
 		if y[t] == side && a == 0 {
-			alpha[t] = min(C, d)
+			alpha[t] = min(weighted(C0, wt, t), d)
 			d -= alpha[t]
 		}
 	}

@@ -96,6 +96,11 @@ func hashRows(ds *data.Dataset, mid int) (hMid, hAll uint64) {
 				}
 			}
 		}
+		if w := ds.Weight(i); w != 1 {
+			// Bounds of α depend on the weight; weight 1 hashes as a data
+			// set without weights, whose gradients stay usable.
+			h = hashWord(h, math.Float64bits(w))
+		}
 		h = hashWord(h, ^uint64(0)) // row separator
 	}
 	if mid == l {

@@ -178,8 +178,8 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 		scale := 1.0
 		if !p.AbsoluteEps {
 			scale = 0
-			for _, y := range f.y {
-				scale += max(0, math.Abs(y)-p.P)
+			for i, y := range f.y {
+				scale += f.weigh(max(0, math.Abs(y)-p.P), i)
 			}
 		}
 		f.dualTol = p.Eps * scale
@@ -213,7 +213,7 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 	res.PrimalObjective = r.f
 	fd := 0.5 * distSq(w, g)
 	for i, b := range beta {
-		fd += b*b/(4*p.C) - f.y[i]*b + p.P*math.Abs(b)
+		fd += b*b/(4*f.cost(i)) - f.y[i]*b + p.P*math.Abs(b)
 		if b != 0 {
 			res.NumSV++
 		}

@@ -10,7 +10,8 @@ import (
 // for -s 2 (and for -s 1's warm start, its primal twin).
 //
 // Problem: min_w f(w) = ½‖w‖² + Σ_i C_i max(0, 1 − y_i wᵀx_i)²,
-// y_i = ±1, C_i the cost of row i's class; no constraints.
+// y_i = ±1, C_i the cost of row i's class times its instance weight; no
+// constraints.
 // With z_i = y_i wᵀx_i and I = {i : z_i < 1}:
 //
 //	∇f(w)  = w + 2 Σ_{i∈I} C_i y_i (z_i − 1) x_i
@@ -39,7 +40,7 @@ type l2svcFun struct {
 	dualEps float64
 }
 
-func (f *l2svcFun) cost(i int) float64 { return f.C[int(f.y[i]+1)>>1] }
+func (f *l2svcFun) cost(i int) float64 { return f.weigh(f.C[int(f.y[i]+1)>>1], i) }
 
 // init sets the subproblem: rows of ds, targets y, costs Cp and Cn. z and
 // I must have room for ds.Len() entries.

@@ -9,17 +9,18 @@ import (
 // The primal of L2-regularized L2-loss ε-SVR, the objective TRON minimizes
 // for -s 11 (and for -s 12's warm start, its primal twin).
 //
-// Problem: min_w f(w) = ½‖w‖² + C Σ_i max(0, |wᵀx_i − y_i| − p)²; no
-// constraints. With z_i = wᵀx_i − y_i and I = {i : |z_i| > p}:
+// Problem: min_w f(w) = ½‖w‖² + Σ_i C_i max(0, |wᵀx_i − y_i| − p)², C_i = C
+// times row i's instance weight; no constraints. With z_i = wᵀx_i − y_i and
+// I = {i : |z_i| > p}:
 //
-//	∇f(w)  = w + 2C Σ_{i∈I} (z_i − p·sign(z_i)) x_i
-//	∇²f(w) = I + 2C Σ_{i∈I} x_i x_iᵀ  (generalized Hessian)
+//	∇f(w)  = w + 2 Σ_{i∈I} C_i (z_i − p·sign(z_i)) x_i
+//	∇²f(w) = I + 2 Σ_{i∈I} C_i x_i x_iᵀ  (generalized Hessian)
 //
 // C.-H. Ho and C.-J. Lin, "Large-scale Linear Support Vector Regression",
 // JMLR 13 (2012), Section 3 (TRON for the L2-loss SVR primal).
 //
-// The dual (dcd_svr.go, λ = 1/(2C)) is tied to it by
-// β_i = −2C·sign(z_i)·max(0, |z_i| − p) at the optimum.
+// The dual (dcd_svr.go, λ_i = 1/(2C_i)) is tied to it by
+// β_i = −2C_i·sign(z_i)·max(0, |z_i| − p) at the optimum.
 
 // l2svrFun is the objective over one regression problem. The trainer owns
 // its buffers (z and I: one entry a row).
@@ -46,6 +47,9 @@ func (f *l2svrFun) init(ds *data.Dataset, C, p, bias float64, z []float64, I []i
 	f.dualTol = 0
 }
 
+// cost returns C_i.
+func (f *l2svrFun) cost(i int) float64 { return f.weigh(f.C, i) }
+
 // excess returns z − p·sign(z) when |z| > p, else 0.
 func (f *l2svrFun) excess(z float64) float64 {
 	switch {
@@ -63,7 +67,7 @@ func (f *l2svrFun) fun(w []float64) float64 {
 		z := f.dot(i, w) - f.y[i]
 		f.z[i] = z
 		d := f.excess(z)
-		v += f.C * d * d
+		v += f.cost(i) * d * d
 	}
 	f.reads += int64(len(f.z))
 	return v
@@ -76,7 +80,7 @@ func (f *l2svrFun) grad(w, g []float64) {
 		if d := f.excess(z); d != 0 {
 			f.I[f.nI] = int32(i)
 			f.nI++
-			f.addRow(g, 2*f.C*d, i)
+			f.addRow(g, 2*f.cost(i)*d, i)
 		}
 	}
 	f.reads += int64(f.nI)
@@ -89,9 +93,9 @@ func (f *l2svrFun) funAtZeroGrad(w, g0 []float64) float64 {
 		z := f.dot(i, w) - f.y[i]
 		f.z[i] = z
 		d := f.excess(z)
-		v += f.C * d * d
+		v += f.cost(i) * d * d
 		if d0 := f.excess(-f.y[i]); d0 != 0 { // z_i = −y_i at w = 0
-			f.addRow(g0, 2*f.C*d0, i)
+			f.addRow(g0, 2*f.cost(i)*d0, i)
 		}
 	}
 	f.reads += int64(len(f.z))
@@ -100,9 +104,8 @@ func (f *l2svrFun) funAtZeroGrad(w, g0 []float64) float64 {
 
 func (f *l2svrFun) Hv(s, Hs []float64) {
 	copy(Hs, s)
-	c := 2 * f.C
 	for _, i := range f.I[:f.nI] {
-		f.addRow(Hs, c*f.dot(int(i), s), int(i))
+		f.addRow(Hs, 2*f.cost(int(i))*f.dot(int(i), s), int(i))
 	}
 	f.reads += int64(f.nI)
 }
@@ -112,14 +115,14 @@ func (f *l2svrFun) diagH(M []float64) {
 		M[j] = 1
 	}
 	for _, i := range f.I[:f.nI] {
-		f.addSquares(M, 2*f.C, int(i))
+		f.addSquares(M, 2*f.cost(int(i)), int(i))
 	}
 	f.reads += int64(f.nI)
 }
 
 // dualDone tests the L2-loss SVR dual's stopping rule (dcd_svr.go) at
-// β_i = −2C·excess(z_i), whose w_β = Σ β_i x_i is w − ∇f(w): with
-// λ = 1/(2C) the dual gradient G_i = w_βᵀx_i − y_i + λβ_i is
+// β_i = −2C_i·excess(z_i), whose w_β = Σ β_i x_i is w − ∇f(w): with
+// λ_i = 1/(2C_i) the dual gradient G_i = w_βᵀx_i − y_i + λ_iβ_i is
 // z_i − excess(z_i) − gᵀx_i, and the violations are dcdSVR.gradNorm1's.
 // One pass.
 func (f *l2svrFun) dualDone(g []float64) bool {
@@ -131,28 +134,38 @@ func (f *l2svrFun) dualDone(g []float64) bool {
 		d := f.excess(z)
 		G := z - d - f.dot(i, g)
 		Gp, Gn := G+f.p, G-f.p
+		var v float64
 		switch {
 		case d == 0: // β_i = 0
-			sum += max(0, -Gp, Gn)
+			v = max(0, -Gp, Gn)
 		case d < 0: // β_i > 0
-			sum += math.Abs(Gp)
+			v = math.Abs(Gp)
 		default:
-			sum += math.Abs(Gn)
+			v = math.Abs(Gn)
 		}
+		sum += f.weigh(v, i) // weighted as dcdSVR.gradNorm1
 	}
 	f.reads += int64(len(f.z))
 	return sum <= f.dualTol
 }
 
-// dual writes β_i = −2C·excess(z_i) at the w of the last fun call.
+// dual writes β_i = −2C_i·excess(z_i) at the w of the last fun call.
 func (f *l2svrFun) dual(beta []float64) {
 	for i, z := range f.z {
-		beta[i] = -2 * f.C * f.excess(z)
+		beta[i] = -2 * f.cost(i) * f.excess(z)
 	}
 }
 
-// loss returns C Σ max(0, |z_i| − p)² at the w of the last fun call.
+// loss returns Σ C_i max(0, |z_i| − p)² at the w of the last fun call.
 func (f *l2svrFun) loss() float64 {
+	if f.wt != nil {
+		var v float64
+		for i, z := range f.z {
+			d := f.excess(z)
+			v += f.cost(i) * d * d
+		}
+		return v
+	}
 	var v float64
 	for _, z := range f.z {
 		d := f.excess(z)

@@ -9,8 +9,9 @@ import (
 // The primal of L2-regularized logistic regression, the objective TRON
 // minimizes for -s 0.
 //
-// Problem: min_w f(w) = ½‖w‖² + Σ_i C_i log(1 + exp(−y_i wᵀx_i)), y_i = ±1;
-// no constraints. With z_i = y_i wᵀx_i and σ(t) = 1/(1 + e^{−t}):
+// Problem: min_w f(w) = ½‖w‖² + Σ_i C_i log(1 + exp(−y_i wᵀx_i)), y_i = ±1,
+// C_i the cost of row i's class times its instance weight; no constraints.
+// With z_i = y_i wᵀx_i and σ(t) = 1/(1 + e^{−t}):
 //
 //	∇f(w)  = w + Σ_i C_i (σ(z_i) − 1) y_i x_i
 //	∇²f(w) = I + Σ_i C_i σ(z_i)(1 − σ(z_i)) x_i x_iᵀ
@@ -33,7 +34,7 @@ type lrFun struct {
 	D []float64  // at the last grad call
 }
 
-func (f *lrFun) cost(i int) float64 { return f.C[int(f.y[i]+1)>>1] }
+func (f *lrFun) cost(i int) float64 { return f.weigh(f.C[int(f.y[i]+1)>>1], i) }
 
 // init sets the subproblem, as l2svcFun.init; z and D must have room for
 // ds.Len() entries.

@@ -14,10 +14,20 @@ type primalRows struct {
 	n     int     // features of ds
 	bias  float64 // < 0: no bias pseudo-feature
 	reads int64
+	wt    []float64 // instance weights (nil: all 1), multiplying each row's C
 }
 
 func (r *primalRows) setRows(ds *data.Dataset, bias float64) {
 	r.ds, r.n, r.bias, r.reads = ds, ds.NumFeatures(), bias, 0
+	r.wt = rowWeights(ds)
+}
+
+// weigh returns c times row i's instance weight.
+func (r *primalRows) weigh(c float64, i int) float64 {
+	if r.wt != nil {
+		return c * r.wt[i]
+	}
+	return c
 }
 
 // dim returns the number of primal variables: features plus the bias.

@@ -71,8 +71,9 @@ func FitScale(ds *data.Dataset, lower, upper float64) (*scale.Ranges, error) {
 }
 
 // ScaleDataset returns a new data set holding the rows of ds scaled by r
-// (svm-scale's formula, rounded to float32), with their labels. Features
-// past r.NumFeatures() are dropped. The result is dense when scaling makes
+// (svm-scale's formula, rounded to float32), with their labels and
+// instance weights. Features past r.NumFeatures() are dropped. The result
+// is dense when scaling makes
 // most entries nonzero (always when some feature's 0 maps to a nonzero
 // value), sparse otherwise.
 func ScaleDataset(ds *data.Dataset, r *scale.Ranges) (*data.Dataset, error) {
@@ -125,7 +126,7 @@ func ScaleDataset(ds *data.Dataset, r *scale.Ranges) (*data.Dataset, error) {
 				return nil, fmt.Errorf("core: ScaleDataset: row %d: %w", i+1, err)
 			}
 		}
-		return out, nil
+		return out, keepWeights(out, ds)
 	}
 	out = data.NewSparse(rows, nnz, n)
 	idx := make([]int32, 0, n)
@@ -142,7 +143,16 @@ func ScaleDataset(ds *data.Dataset, r *scale.Ranges) (*data.Dataset, error) {
 			return nil, fmt.Errorf("core: ScaleDataset: row %d: %w", i+1, err)
 		}
 	}
-	return out, nil
+	return out, keepWeights(out, ds)
+}
+
+// keepWeights gives the scaled rows out the instance weights of their
+// source rows ds: scaling changes the features, not what a row weighs.
+func keepWeights(out, ds *data.Dataset) error {
+	if w := ds.Weights(); w != nil {
+		return out.SetWeights(w)
+	}
+	return nil
 }
 
 // checkModelScale is the check every model kind makes of its ranges: valid,

@@ -13,7 +13,8 @@ import (
 //	min_α  f(α) = ½ αᵀQα + pᵀα
 //	subject to  yᵀα = Δ,  0 ≤ α_t ≤ C_t,  t = 0..l−1,
 //
-// with y_t ∈ {+1, −1} and C_t = Cp where y_t = +1, Cn where y_t = −1.
+// with y_t ∈ {+1, −1} and C_t = Cp where y_t = +1, Cn where y_t = −1, times
+// the variable's instance weight w_t when the problem has weights.
 // C-SVC: Q_ij = y_i y_j K(x_i, x_j), p = −e, Δ = 0. ε-SVR (2l variables) and
 // one-class (Δ = νl) are other choices of Q, p, y and the starting α; Δ is
 // whatever yᵀα is on entry, and every step keeps it.
@@ -109,7 +110,10 @@ const (
 
 // smoParams are one solve's settings.
 type smoParams struct {
-	Cp, Cn    float64 // upper bound of α_t where y_t = +1, −1; both > 0
+	Cp, Cn float64 // upper bound of α_t where y_t = +1, −1; both > 0
+	// Weight, when not nil, holds each variable's instance weight w_t > 0
+	// (caller's ordering): the bound of α_t is Cp·w_t or Cn·w_t.
+	Weight    []float64
 	Eps       float64 // stop when m(α) − M(α) ≤ Eps; 0 means 1e-3
 	Shrinking bool
 	// MaxIter caps the iterations; 0 means max(10⁷, 100·l), LIBSVM's cap.
@@ -158,8 +162,12 @@ type smo struct {
 	ny []float64
 	// sets holds inUpSet and inLowSet bits of each variable, kept in step
 	// with alphaStatus by setStatus: one load instead of two in the scans.
-	sets  []uint8
-	index []int32
+	sets []uint8
+	// wt holds the instance weights w_t in the current ordering when
+	// weighted (smoParams.Weight), kept in step by swap.
+	wt       []float64
+	weighted bool
+	index    []int32
 	// nz and qbuf are the warm start's scratch: positions of the nonzero
 	// α and one batch of entries against them.
 	nz   []int32
@@ -195,7 +203,7 @@ const noNext = -2
 
 // smoBytes returns the bytes newSMO(l) allocates for its buffers.
 func smoBytes(l int) int {
-	return l * (5*8 + 1 + 1 + 1 + 4 + 4 + 4) // alpha, G, Gbar, p, ny; y, alphaStatus, sets; index, nz, qbuf
+	return l * (6*8 + 1 + 1 + 1 + 4 + 4 + 4) // alpha, G, Gbar, p, ny, wt; y, alphaStatus, sets; index, nz, qbuf
 }
 
 // newSMO returns a solver for problems of up to l variables.
@@ -209,6 +217,7 @@ func newSMO(l int) *smo {
 		alphaStatus: make([]int8, l),
 		sets:        make([]uint8, l),
 		ny:          make([]float64, l),
+		wt:          make([]float64, l),
 		index:       make([]int32, l),
 		nz:          make([]int32, 0, l),
 		qbuf:        make([]float32, l),
@@ -251,6 +260,9 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	if len(p) != l || len(y) != l || l > cap(s.alpha) {
 		panic("core: smo.solve: length mismatch or l beyond capacity")
 	}
+	if par.Weight != nil && len(par.Weight) != l {
+		panic("core: smo.solve: weight length mismatch")
+	}
 	if alpha0 != nil && (len(alpha0) != l || len(G0) != l || len(Gbar0) != l) {
 		panic("core: smo.solve: stored gradient length mismatch")
 	}
@@ -273,6 +285,11 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	s.p, s.y, s.alphaStatus, s.index = s.p[:l], s.y[:l], s.alphaStatus[:l], s.index[:l]
 	s.sets = s.sets[:l]
 	s.ny = s.ny[:l]
+	s.weighted = par.Weight != nil
+	if s.weighted {
+		s.wt = s.wt[:l]
+		copy(s.wt, par.Weight)
+	}
 	for t, v := range y {
 		s.ny[t] = -float64(v)
 	}
@@ -361,10 +378,14 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 
 // C returns the upper bound of the variable at position t.
 func (s *smo) C(t int) float64 {
+	c := s.Cn
 	if s.y[t] > 0 {
-		return s.Cp
+		c = s.Cp
 	}
-	return s.Cn
+	if s.weighted {
+		c *= s.wt[t]
+	}
+	return c
 }
 
 // setStatus classifies α_t, pins it to a bound it reached and records its
@@ -746,6 +767,9 @@ func (s *smo) swap(t, u int) {
 	s.alphaStatus[t], s.alphaStatus[u] = s.alphaStatus[u], s.alphaStatus[t]
 	s.sets[t], s.sets[u] = s.sets[u], s.sets[t]
 	s.ny[t], s.ny[u] = s.ny[u], s.ny[t]
+	if s.weighted {
+		s.wt[t], s.wt[u] = s.wt[u], s.wt[t]
+	}
 	s.index[t], s.index[u] = s.index[u], s.index[t]
 	s.nextI = noNext
 }

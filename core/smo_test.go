@@ -699,7 +699,7 @@ func TestSMOAllocs(t *testing.T) {
 
 func TestSMOSizeAndPanics(t *testing.T) {
 	s := newSMO(100)
-	want := 8*(cap(s.alpha)+cap(s.G)+cap(s.Gbar)+cap(s.p)+cap(s.ny)) + cap(s.y) + cap(s.alphaStatus) + cap(s.sets) + 4*(cap(s.index)+cap(s.nz)+cap(s.qbuf))
+	want := 8*(cap(s.alpha)+cap(s.G)+cap(s.Gbar)+cap(s.p)+cap(s.ny)+cap(s.wt)) + cap(s.y) + cap(s.alphaStatus) + cap(s.sets) + 4*(cap(s.index)+cap(s.nz)+cap(s.qbuf))
 	if got := smoBytes(100); got != want {
 		t.Errorf("smoBytes(100) = %d, want %d", got, want)
 	}

@@ -300,6 +300,19 @@ SVMGO_API int svmgo_trainer_add_csr_f64(svmgo_trainer *trainer, const double *la
  * remaining rows keep their order and their dual variables. */
 SVMGO_API int svmgo_trainer_remove(svmgo_trainer *trainer, const size_t *rows, size_t count);
 
+/* Sets the instance weights of count rows held, starting at row first_row
+ * (0-based, in the order rows were added, counting only rows still held):
+ * row i's cost C is multiplied by its weight in every formulation (for a
+ * one-class SVM the weight bounds its dual variable), so a weight of 2
+ * trains as the row added twice. Rows weigh 1 until set; a row keeps its
+ * weight until it is removed. All or none: SVMGO_E_NOT_FINITE for a NaN or
+ * infinite weight, SVMGO_E_INVALID_ARGUMENT for one that is not positive
+ * (remove the row instead) or rows beyond those held. The next fit starts
+ * from the previous dual variables clipped into the new bounds. weights is
+ * read during the call only. */
+SVMGO_API int svmgo_trainer_set_weights(svmgo_trainer *trainer, size_t first_row,
+                                        const double *weights, size_t count);
+
 /* Stores the number of rows held in *count. */
 SVMGO_API int svmgo_trainer_num_rows(const svmgo_trainer *trainer, size_t *count);
 

@@ -26,6 +26,10 @@ func (p *lineParser) parseCSV(line []byte) (label float64, blank bool, perr *Par
 		limit = p.maxFeatures
 	}
 	col := 0
+	skip := 0 // 1 once the weight column is behind: feature index = col − 2 − skip
+	if p.weightColumn > 0 {
+		limit++ // the weight column is not a feature
+	}
 	for i := 0; ; {
 		col++
 		if col-1 > limit {
@@ -36,7 +40,8 @@ func (p *lineParser) parseCSV(line []byte) (label float64, blank bool, perr *Par
 		var v float32
 		var n int
 		var ok bool
-		if col == 1 {
+		wcol := col == p.weightColumn
+		if col == 1 || wcol {
 			var d decimal
 			if d, n, ok = scanDecimal(line[i:]); ok {
 				f, ok = d.toFloat64()
@@ -57,14 +62,14 @@ func (p *lineParser) parseCSV(line []byte) (label float64, blank bool, perr *Par
 			if len(tok) == 0 {
 				return 0, false, p.csvError(col, true, "empty field")
 			}
-			if col == 1 {
+			if col == 1 || wcol {
 				f, ok = parseFloat64(tok)
 			} else {
 				v, ok = parseFloat32(tok)
 			}
 			if !ok {
 				bits := 32
-				if col == 1 {
+				if col == 1 || wcol {
 					bits = 64
 				}
 				return 0, false, p.csvError(col, true, "%s", badNumber(tok, bits))
@@ -72,14 +77,20 @@ func (p *lineParser) parseCSV(line []byte) (label float64, blank bool, perr *Par
 		}
 		if col == 1 {
 			label = f
+		} else if wcol {
+			p.weight = f
+			skip = 1
 		} else if v != 0 {
-			p.index = append(p.index, int32(col-2))
+			p.index = append(p.index, int32(col-2-skip))
 			p.value = append(p.value, v)
 		}
 		if end == len(line) {
 			break
 		}
 		i = end + 1
+	}
+	if p.weightColumn > col {
+		return 0, false, syntaxError("no weight column %d: the row has %d columns", p.weightColumn, col)
 	}
 	if p.columns == 0 {
 		p.columns = col
@@ -94,7 +105,9 @@ func (p *lineParser) parseCSV(line []byte) (label float64, blank bool, perr *Par
 // supported, since a header is the usual reason a first row is not numeric.
 func (p *lineParser) csvError(col int, badText bool, format string, args ...any) *ParseError {
 	what := "column 1 (label): "
-	if col > 1 {
+	if col == p.weightColumn {
+		what = "column " + strconv.Itoa(col) + " (weight): "
+	} else if col > 1 {
 		what = "column " + strconv.Itoa(col) + ": "
 	}
 	e := syntaxError(format, args...)

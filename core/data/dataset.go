@@ -48,6 +48,10 @@ type Dataset struct {
 
 	// dense
 	x []float32 // row capacity × numFeatures
+
+	// weight holds each row's instance weight (weights.go); nil while
+	// every row weighs 1, else len = row capacity.
+	weight []float64
 }
 
 // NewSparse returns an empty sparse data set that holds up to capRows rows
@@ -230,6 +234,7 @@ func (d *Dataset) AppendSparse(label float64, index []int32, value []float32) er
 		d.rowStart[d.rows+1] = p
 	}
 	d.y[d.rows] = label
+	d.unitWeight()
 	d.rows++
 	return nil
 }
@@ -286,6 +291,7 @@ func (d *Dataset) AppendDense(label float64, x []float32) error {
 		}
 		copy(d.x[d.rows*d.numFeatures:], x)
 		d.y[d.rows] = label
+		d.unitWeight()
 		d.rows++
 		return nil
 	}
@@ -318,6 +324,7 @@ func (d *Dataset) AppendDense(label float64, x []float32) error {
 	}
 	d.rowStart[d.rows+1] = p
 	d.y[d.rows] = label
+	d.unitWeight()
 	d.rows++
 	return nil
 }

@@ -25,6 +25,19 @@ func (d *Dataset) DeleteRows(rows []int) error {
 		return err
 	}
 	y := d.y[:d.rows]
+	if d.weight != nil {
+		// The weights move as the labels do; compacting them first keeps
+		// the loops below as they were.
+		wt, k := d.weight, 0
+		for r, at := del[0], del[0]; r < len(y); r++ {
+			if k < len(del) && del[k] == r {
+				k++
+				continue
+			}
+			wt[at] = wt[r]
+			at++
+		}
+	}
 	w := del[0] // next row to write
 	k := 0      // next entry of del
 	if d.dense {

@@ -21,6 +21,9 @@ func (d *Dataset) Prefix(n int) *Dataset {
 		rows:        n,
 		y:           d.y[:n:n],
 	}
+	if d.weight != nil {
+		v.weight = d.weight[:n:n]
+	}
 	if d.dense {
 		k := n * d.numFeatures
 		v.x = d.x[:k:k]
@@ -57,6 +60,9 @@ func (d *Dataset) RowRange(from, to int) *Dataset {
 		maxFeatures: d.maxFeatures,
 		rows:        n,
 		y:           d.y[from:to:to],
+	}
+	if d.weight != nil {
+		v.weight = d.weight[from:to:to]
 	}
 	if d.dense {
 		v.x = d.x[from*d.numFeatures : to*d.numFeatures : to*d.numFeatures]

@@ -105,6 +105,28 @@ type ReadOptions struct {
 	// default any finite label is accepted (regression targets; labels
 	// that a one-class model ignores).
 	ClassLabels bool
+	// WeightColumn, for a CSV file, is the 1-based column that holds each
+	// row's instance weight (see weights.go) instead of a feature: 2 or
+	// more, the label being column 1; the feature columns are the others,
+	// in order. A weight that is not positive and finite is a *ParseError
+	// at its line wrapping ErrBadWeight. Zero (the default) means no weight
+	// column. A LIBSVM file keeps its weights in a separate file
+	// (ReadWeightFile): a positive WeightColumn is an error for it.
+	WeightColumn int
+}
+
+// weightColumnError returns an error when o asks for a weight column that
+// format cannot have.
+func (o ReadOptions) weightColumnError(format Format) error {
+	switch {
+	case o.WeightColumn == 0:
+		return nil
+	case format != FormatCSV:
+		return fmt.Errorf("%w: a weight column needs a CSV file (a LIBSVM file's weights are a separate file)", ErrBadWeight)
+	case o.WeightColumn < 2:
+		return fmt.Errorf("%w: weight column %d (column 1 is the label)", ErrBadWeight, o.WeightColumn)
+	}
+	return nil
 }
 
 // maxLineBytes returns the line limit o asks for.
@@ -215,7 +237,19 @@ func Scan(r io.Reader, name string, opt ReadOptions) (FileStats, error) {
 	if err != nil {
 		return FileStats{}, err
 	}
-	return scanLines(newLineReader(r, opt.maxLineBytes()), name, format)
+	if err := opt.weightColumnError(format); err != nil {
+		return FileStats{}, err
+	}
+	st, err := scanLines(newLineReader(r, opt.maxLineBytes()), name, format)
+	return st.withoutWeightColumn(opt), err
+}
+
+// withoutWeightColumn takes a CSV weight column out of the feature count.
+func (st FileStats) withoutWeightColumn(opt ReadOptions) FileStats {
+	if opt.WeightColumn > 0 && st.NumFeatures > 0 {
+		st.NumFeatures--
+	}
+	return st
 }
 
 func scanLines(lr *lineReader, name string, format Format) (FileStats, error) {
@@ -274,6 +308,9 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	opt.Format = format
+	if err := opt.weightColumnError(format); err != nil {
+		return nil, err
+	}
 	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
@@ -284,6 +321,7 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	st = st.withoutWeightColumn(opt)
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("core: reading %s: %w", path, err)
 	}
@@ -324,6 +362,9 @@ func ReadInto(dst *Dataset, r io.Reader, name string, opt ReadOptions) (int, err
 		return 0, err
 	}
 	opt.Format = format
+	if err := opt.weightColumnError(format); err != nil {
+		return 0, err
+	}
 	return readLines(dst, newLineReader(r, opt.maxLineBytes()), name, opt)
 }
 
@@ -333,7 +374,7 @@ func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int,
 		dst.Truncate(rows0) // a failed read leaves no trace
 		return 0, err
 	}
-	p := lineParser{format: opt.Format, maxFeatures: max(opt.MaxFeatures, 0)}
+	p := lineParser{format: opt.Format, maxFeatures: max(opt.MaxFeatures, 0), weightColumn: opt.WeightColumn}
 	for {
 		line, err := lr.next()
 		if err != nil {
@@ -354,12 +395,21 @@ func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int,
 			return fail(&ParseError{File: name, Line: lr.line, Err: ErrLabels,
 				Msg: fmt.Sprintf("label %v is not an integer class", label)})
 		}
+		if p.weightColumn > 0 {
+			if err := checkWeight(p.weight); err != nil {
+				return fail(&ParseError{File: name, Line: lr.line, Err: ErrBadWeight,
+					Msg: fmt.Sprintf("column %d (weight): %v is not positive and finite", p.weightColumn, p.weight)})
+			}
+		}
 		if err := dst.AppendSparse(label, p.index, p.value); err != nil {
 			msg := err.Error()
 			if err == ErrFull {
 				msg = fmt.Sprintf("data set is full (capacity %d rows, %d nonzeros)", dst.CapRows(), dst.CapNonzeros())
 			}
 			return fail(&ParseError{File: name, Line: lr.line, Msg: msg, Err: err})
+		}
+		if p.weightColumn > 0 {
+			_ = dst.SetWeight(dst.rows-1, p.weight) // checked above
 		}
 	}
 }
@@ -490,6 +540,10 @@ type lineParser struct {
 	index       []int32
 	value       []float32
 	columns     int // CSV: the column count of the first row; 0 before it
+	// weightColumn is ReadOptions.WeightColumn (CSV); weight is the last
+	// row's value there.
+	weightColumn int
+	weight       float64
 }
 
 // parse reads one line (without its newline) into p.index and p.value

@@ -42,9 +42,12 @@ import (
 //	          no pair twice in either order, vectors ≤ max(1, rows(rows−1)/2);
 //	          otherwise exactly one vector and no pairs;
 //	          vectors × rows × f64 α (finite; ≥ 0 but for ε-SVR's β)
+//	only when some row's instance weight is not 1 (minor version 1):
+//	  u8 1, then rows × f64 weights (positive, finite)
 //
 // and nothing after. Without a dual, known is 0. A kernel dual's gradient
-// is not stored.
+// is not stored. A snapshot without the weights section (every snapshot
+// written before weights existed) reads with every weight 1.
 //
 // Version history: 1 had no kernel dual (kind 2 did not exist); its bytes
 // are otherwise version 2's, so a version 1 snapshot reads as it was
@@ -59,7 +62,19 @@ const (
 	snapMajorKernel = 2
 	// snapMajorOldest is the oldest major version decode reads.
 	snapMajorOldest = 1
+	// snapMinorWeights marks a snapshot with the instance-weights section.
+	snapMinorWeights = 1
 )
+
+// hasWeights reports whether some weight of w is not 1.
+func hasWeights(w []float64) bool {
+	for _, v := range w {
+		if v != 1 {
+			return true
+		}
+	}
+	return false
+}
 
 // Dual kinds in the snapshot.
 const (
@@ -143,11 +158,21 @@ func (s *Store) encode(dst []byte) []byte {
 			}
 		}
 	}
+	minor := uint16(snapMinor)
+	if w := s.ds.Weights(); hasWeights(w) {
+		// Written only when needed: a store without weights writes the
+		// bytes it wrote before weights existed.
+		minor = snapMinorWeights
+		dst = append(dst, 1)
+		for _, v := range w {
+			dst = le.AppendUint64(dst, math.Float64bits(v))
+		}
+	}
 	h := dst[start : start+snapHeaderSize]
 	payload := dst[start+snapHeaderSize:]
 	copy(h[0:8], snapMagic)
 	le.PutUint16(h[8:10], snapMajor)
-	le.PutUint16(h[10:12], snapMinor)
+	le.PutUint16(h[10:12], minor)
 	le.PutUint64(h[12:20], uint64(len(payload)))
 	le.PutUint32(h[20:24], crc32.Checksum(payload, castagnoli))
 	return dst
@@ -323,11 +348,34 @@ func (s *Store) decode(data []byte) error {
 	default:
 		return corrupt("dual kind %d in a version %d snapshot", kind, major)
 	}
+	if len(r.b) > 0 && !r.bad {
+		if err := s.decodeWeights(r, n); err != nil {
+			return err
+		}
+	}
 	if r.bad {
 		return corrupt("truncated")
 	}
 	if len(r.b) != 0 {
 		return corrupt("%d bytes after the payload's last field", len(r.b))
+	}
+	return nil
+}
+
+// decodeWeights reads the instance-weights section of n rows.
+func (s *Store) decodeWeights(r *reader, n int) error {
+	if flag := r.u8(); flag != 1 {
+		return corrupt("section %d after the dual, want the weights (1)", flag)
+	}
+	if !r.fits(uint64(n), 8) {
+		return corrupt("%d weights claimed, %d bytes left", n, len(r.b))
+	}
+	w := r.take(uint64(n) * 8)
+	for i := range n {
+		v := math.Float64frombits(binary.LittleEndian.Uint64(w[8*i:]))
+		if err := s.ds.SetWeight(i, v); err != nil {
+			return corrupt("row %d: %v", i, err)
+		}
 	}
 	return nil
 }

@@ -561,6 +561,11 @@ func (s *Store) Add(h Hash, batch *data.Dataset) (evicted int, err error) {
 			s.gen--
 			return len(victims), fmt.Errorf("store: add row %d of the batch: %w", i, err)
 		}
+		if w := batch.Weight(i); w != 1 {
+			// The batch checked it; the store's weights are allocated
+			// (Capacity values) by the first weight that is not 1.
+			_ = s.ds.SetWeight(start+i, w)
+		}
 		s.age[start+i] = s.gen
 	}
 	if vecs := s.vectors(); vecs != nil {
@@ -700,7 +705,8 @@ func (s *Store) deleteRows(rows []int) error {
 // Bytes returns the memory, in bytes, the store's buffers hold: rows,
 // ages, α vectors (Capacity values each, shared by both kinds of dual), the
 // hash set (its keys and slice; the map's own overhead
-// is not counted) and Commit's encoding buffer.
+// is not counted), instance weights once a row has one other than 1, and
+// Commit's encoding buffer.
 func (s *Store) Bytes() int {
 	c := s.cfg.Capacity
 	b := c*8 + (c+1)*8 + s.ds.CapNonzeros()*8 // labels, row starts, indices and values
@@ -710,6 +716,9 @@ func (s *Store) Bytes() int {
 	b += cap(s.evict)*8 + cap(s.buf) + cap(s.row)*4 + cap(s.rowv)*4
 	if s.kdual != nil {
 		b += cap(s.kdual.Pairs) * 8
+	}
+	if s.ds.Weights() != nil {
+		b += c * 8 // instance weights, allocated by the first one not 1
 	}
 	return b
 }

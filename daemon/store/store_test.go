@@ -424,6 +424,11 @@ func equalStores(t *testing.T, got, want *Store) {
 			t.Fatalf("row %d differs", i)
 		}
 	}
+	for i := range wd.Len() {
+		if gd.Weight(i) != wd.Weight(i) {
+			t.Fatalf("row %d weighs %v, want %v", i, gd.Weight(i), wd.Weight(i))
+		}
+	}
 	if !slices.Equal(got.age[:got.Len()], want.age[:want.Len()]) || got.known != want.known {
 		t.Fatal("ages or known rows differ")
 	}

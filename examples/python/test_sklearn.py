@@ -60,11 +60,15 @@ class TestEstimatorChecks(unittest.TestCase):
     def test_check_estimator(self):
         """scikit-learn's check_estimator passes for every estimator. One
         check is marked, through _more_tags' _xfail_checks, for SVC and
-        LinearSVC with probability=True only: check_classifiers_train (its
-        argmax of predict_proba against predict; Platt scaling need not agree
-        with the vote or the largest decision value). The other skips allowed are scikit-learn's own for a missing
-        optional package (pandas). The sample_weight checks do not apply: fit
-        has no sample_weight parameter (svmgo.h has no per-row weights)."""
+        LinearSVC with probability=True: check_classifiers_train (its argmax
+        of predict_proba against predict; Platt scaling need not agree with
+        the vote or the largest decision value); and
+        check_sample_weights_invariance for SVC, SVR, OneClassSVM, LinearSVR
+        and LogisticRegression(dual=True), as scikit-learn marks it for its
+        own SVMs (rows of weight 0
+        dropped from a shuffled copy train to another point within the
+        tolerance). The other skips allowed are scikit-learn's own for a
+        missing optional package (pandas)."""
         estimators = [
             sg.SVC(),
             sg.SVC(probability=True, kernel="poly"),
@@ -84,6 +88,12 @@ class TestEstimatorChecks(unittest.TestCase):
                 check_estimator(est)
                 skipped = [str(w.message) for w in caught if type(w.message).__name__ == "SkipTestWarning"]
                 ours = [m for m in skipped if "pandas is not installed" not in m]
+                weights = [m for m in ours if m.startswith("Skipping check_sample_weights_invariance")]
+                ours = [m for m in ours if m not in weights]
+                xfail_weights = type(est).__name__ in ("SVC", "SVR", "OneClassSVM", "LinearSVR") or (
+                    type(est).__name__ == "LogisticRegression" and est.dual
+                )
+                self.assertEqual(bool(weights), xfail_weights, weights)
                 if getattr(est, "probability", False):
                     # Once per variant of the check (scikit-learn runs it on
                     # read-only memory maps too).
@@ -490,6 +500,83 @@ class TestFilesAndInputs(unittest.TestCase):
         ):
             with self.subTest(est=repr(est)), self.assertRaises(ValueError):
                 est.fit(self.X[:50], self.y[:50])
+
+
+@unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")
+class TestSampleWeight(unittest.TestCase):
+    """sample_weight: a row of weight k trains as the row given k times, and
+    the kernel SVMs agree with scikit-learn's own (its LIBSVM has instance
+    weights)."""
+
+    @classmethod
+    def setUpClass(cls):
+        X, y = load("heart_scale", 13)
+        cls.X, cls.y = X.toarray(), y
+        cls.w = np.array([1 + (i % 3) for i in range(len(y))], dtype=np.float64)
+        rep = cls.w.astype(int)
+        cls.Xd, cls.yd = np.repeat(cls.X, rep, axis=0), np.repeat(cls.y, rep)
+
+    def check_dup(self, make, y=True, tol=1e-4):
+        a = make().fit(self.X, self.y if y else None, sample_weight=self.w)
+        b = make().fit(self.Xd, self.yd if y else None)
+        da, db = a.decision_function(self.X) if hasattr(a, "decision_function") else a.predict(self.X), None
+        db = b.decision_function(self.X) if hasattr(b, "decision_function") else b.predict(self.X)
+        np.testing.assert_allclose(da, db, rtol=tol, atol=tol)
+        c = make().fit(self.X, self.y if y else None)
+        dc = c.decision_function(self.X) if hasattr(c, "decision_function") else c.predict(self.X)
+        self.assertGreater(np.max(np.abs(dc - db)), 100 * tol, "the weights changed nothing")
+        return a
+
+    def test_weight_is_duplication(self):
+        self.check_dup(lambda: sg.SVC(C=2, gamma=0.1, tol=1e-7))
+        self.check_dup(lambda: sg.SVR(C=2, gamma=0.1, epsilon=0.2, tol=1e-7))
+        self.check_dup(lambda: sg.OneClassSVM(nu=0.3, gamma=0.1, tol=1e-7), y=False)
+        self.check_dup(lambda: sg.LinearSVC(C=0.5, tol=1e-6, max_iter=100000))
+        self.check_dup(lambda: sg.LinearSVC(C=0.5, loss="hinge", tol=1e-6, max_iter=100000))
+        self.check_dup(lambda: sg.LogisticRegression(C=0.5, tol=1e-6, max_iter=10000))
+        self.check_dup(lambda: sg.LinearSVR(C=0.05, epsilon=0.2, tol=1e-10, max_iter=1000000))
+
+    def test_matches_scikit_learn(self):
+        for ours, theirs in [
+            (sg.SVC(C=2, gamma=0.1, tol=1e-7), sk.SVC(C=2, gamma=0.1, tol=1e-7)),
+            (sg.SVR(C=2, gamma=0.1, epsilon=0.2, tol=1e-7), sk.SVR(C=2, gamma=0.1, epsilon=0.2, tol=1e-7)),
+        ]:
+            ours.fit(self.X, self.y, sample_weight=self.w)
+            theirs.fit(self.X, self.y, sample_weight=self.w)
+            f = "decision_function" if hasattr(theirs, "decision_function") else "predict"
+            np.testing.assert_allclose(getattr(ours, f)(self.X), getattr(theirs, f)(self.X), rtol=1e-4, atol=1e-4)
+
+    def test_zero_ones_and_errors(self):
+        w = np.ones(len(self.y))
+        w[:10] = 0
+        a = sg.SVC(gamma=0.1).fit(self.X, self.y, sample_weight=w)
+        b = sg.SVC(gamma=0.1).fit(self.X[10:], self.y[10:])
+        np.testing.assert_array_equal(a.decision_function(self.X), b.decision_function(self.X))
+        a = sg.LinearSVC().fit(self.X, self.y, sample_weight=np.ones(len(self.y)))
+        b = sg.LinearSVC().fit(self.X, self.y)
+        np.testing.assert_array_equal(a.coef_, b.coef_)
+        for bad in (-np.ones(len(self.y)), np.full(len(self.y), np.nan), np.ones(3)):
+            with self.assertRaises(ValueError):
+                sg.SVC().fit(self.X, self.y, sample_weight=bad)
+
+    def test_partial_fit_weights(self):
+        half = len(self.y) // 2
+        a = sg.SVC(C=2, gamma=0.1, tol=1e-7)
+        a.partial_fit(self.X[:half], self.y[:half], classes=[-1, 1], sample_weight=self.w[:half])
+        a.partial_fit(self.X[half:], self.y[half:], sample_weight=self.w[half:])
+        b = sg.SVC(C=2, gamma=0.1, tol=1e-7).fit(self.X, self.y, sample_weight=self.w)
+        np.testing.assert_allclose(a.decision_function(self.X), b.decision_function(self.X), rtol=1e-4, atol=1e-4)
+
+    def test_trainer_weights(self):
+        t = svmgo.Trainer("-s 3 -e 0.0001", capacity_rows=4, num_features=2)
+        t.add([[1, 0], [0, 1]], [1, -1], weights=[2, 0.5])
+        with self.assertRaises(svmgo.Error) as e:
+            t.set_weights(1, [-1])
+        self.assertEqual(e.exception.code, svmgo.Status.E_INVALID_ARGUMENT)
+        with self.assertRaises(svmgo.Error) as e:
+            t.set_weights(0, [float("nan")])
+        self.assertEqual(e.exception.code, svmgo.Status.E_NOT_FINITE)
+        t.fit()
 
 
 if __name__ == "__main__":

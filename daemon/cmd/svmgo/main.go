@@ -32,6 +32,7 @@ commands:
   train [options] train_file [model_file]          train a kernel SVM (LIBSVM's svm-train)
   train-linear [options] train_file [model_file]   train a linear SVM (LIBLINEAR's train)
   predict [options] test_file model_file output_file  predict a data file (svm-predict)
+  grid [grid_options] [options] dataset            search C and gamma by cross-validation (grid.py)
   watch --root DIR [flags]                          ingest batches, retrain warm, publish models
   import model_in model_out                         convert a LIBSVM or LIBLINEAR text model
   quantize [--bits 8|16] [--check test_file] model_in model_out
@@ -57,6 +58,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return trainLinear(rest, stdout, stderr)
 	case "predict":
 		return predict(rest, stdout, stderr)
+	case "grid":
+		return grid(rest, stdout, stderr)
 	case "watch":
 		return watch(rest, stdout, stderr)
 	case "import":

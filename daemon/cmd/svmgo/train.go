@@ -46,6 +46,11 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 	if err != nil {
 		return fail(stderr, err)
 	}
+	args, weights, err := takeWeightFlags(args)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	readOpt.WeightColumn = weights.column
 	o, files, err := core.ParseTrainOptions(args, syntax)
 	if err != nil {
 		return fail(stderr, err)
@@ -60,6 +65,10 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 	if err != nil {
 		return fail(stderr, err)
 	}
+	if err := weights.apply(ds); err != nil {
+		return fail(stderr, err)
+	}
+
 	// --scale: core.TrainModel and CrossValidate train on the scaled rows
 	// (the model keeps the ranges); the C search is given them scaled.
 	switch {
@@ -169,7 +178,7 @@ func reportLinear(w io.Writer, m *core.LinearModel) {
 const laplaceNote = "Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma= %.6g\n"
 
 // trainFilesUsage ends both train commands' usage: their file arguments.
-var trainFilesUsage = readFlagsUsage + `
+var trainFilesUsage = readFlagsUsage + weightFlagsUsage + `
 train_file is in LIBSVM format (or CSV, label first, when it ends in .csv);
 a classifier's labels must be integers.
 model_file defaults to the train file's name with .model appended, in the

@@ -194,6 +194,7 @@ def _load():
         "svmgo_trainer_add_dense_f64": (c_int, [c_void_p, P(c_double), P(c_double), c_size_t, c_size_t]),
         "svmgo_trainer_add_csr_f32": (c_int, [c_void_p, P(c_double), P(c_int64), P(c_int32), P(c_float), c_size_t]),
         "svmgo_trainer_add_csr_f64": (c_int, [c_void_p, P(c_double), P(c_int64), P(c_int32), P(c_double), c_size_t]),
+        "svmgo_trainer_set_weights": (c_int, [c_void_p, c_size_t, P(c_double), c_size_t]),
         "svmgo_trainer_remove": (c_int, [c_void_p, P(c_size_t), c_size_t]),
         "svmgo_trainer_num_rows": (c_int, [c_void_p, P(c_size_t)]),
         "svmgo_trainer_fit": (c_int, [c_void_p, handle_out]),
@@ -586,6 +587,13 @@ class Model:
 # ---- Trainer --------------------------------------------------------------------
 
 
+def _weights(weights: Sequence[float]) -> List[float]:
+    """weights as a list of floats (the library checks the values)."""
+    if _np is not None and isinstance(weights, _np.ndarray):
+        return [float(v) for v in weights.ravel()]
+    return [float(v) for v in weights]
+
+
 class Trainer:
     """A fixed-capacity set of labelled rows; each :meth:`fit` starts from the
     previous fit's dual variables (a warm start).
@@ -629,10 +637,33 @@ class Trainer:
         except Exception:
             pass
 
-    def add(self, X: Rows, y: Sequence[float]) -> None:
+    def add(self, X: Rows, y: Sequence[float], weights: Optional[Sequence[float]] = None) -> None:
         """Appends the rows of X with labels y: all or none (E_FULL when they
-        do not fit, E_NOT_FINITE or E_INVALID_ARGUMENT for a bad row)."""
+        do not fit, E_NOT_FINITE or E_INVALID_ARGUMENT for a bad row).
+        ``weights``, when given, are the rows' instance weights (see
+        :meth:`set_weights`), checked before any row is added."""
         h = self._handle
+        if weights is not None:
+            weights = _weights(weights)
+            first = self.num_rows
+        self._add(h, X, y)
+        if weights is not None:
+            if len(weights) != self.num_rows - first:
+                raise Error(Status.E_INVALID_ARGUMENT, f"{len(weights)} weights for {self.num_rows - first} rows")
+            self.set_weights(first, weights)
+
+    def set_weights(self, first_row: int, weights: Sequence[float]) -> None:
+        """Sets the instance weights of the rows held from ``first_row`` on:
+        each row's C is multiplied by its weight (a one-class SVM's bound is
+        the weight), so a weight of 2 trains as the row added twice. Weights
+        are positive and finite (E_INVALID_ARGUMENT, E_NOT_FINITE); all or
+        none. The next :meth:`fit` starts warm, from the previous dual
+        variables clipped to the new bounds."""
+        w = _weights(weights)
+        buf = (c_double * len(w))(*w) if len(w) else None
+        _check(_lib.svmgo_trainer_set_weights(self._handle, int(first_row), buf, len(w)))
+
+    def _add(self, h, X: Rows, y: Sequence[float]) -> None:
         if _is_csr(X):
             f32, indptr, indices, values, n, keep = _csr(X)
             labels, ykeep = _labels(y, n)

@@ -1,0 +1,20 @@
+package core
+
+import "github.com/libsvmgo/libsvmgo/core/data"
+
+// Instance weights (data.Dataset.SetWeight) multiply each row's cost in
+// every trainer: C_i = C · (class weight) · w_i (dcd_svc.go, dcd_svr.go,
+// primal_*.go, kerneltrain.go).
+
+// rowWeights returns ds's weights, or nil when every row weighs 1: what
+// the solvers take (nil keeps their unweighted arithmetic, so a data set
+// of weights 1 trains bit for bit as one without weights).
+func rowWeights(ds *data.Dataset) []float64 {
+	w := ds.Weights()
+	for _, v := range w {
+		if v != 1 {
+			return w
+		}
+	}
+	return nil
+}

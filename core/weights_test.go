@@ -1,0 +1,375 @@
+package core
+
+import (
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"math"
+	"reflect"
+	"testing"
+)
+
+// weightObjRelTol is the acceptance tolerance of a weighted training
+// against the same rows duplicated: objectives equal to 1e-6, relative.
+const weightObjRelTol = 1e-6
+
+// weightedAndDuplicated returns ds with every third row given weight 2
+// (and row 1 weight 3), and the unweighted data set in which those rows
+// appear two (three) times, each copy right after the row.
+func weightedAndDuplicated(t *testing.T, ds *data.Dataset) (weighted, dup *data.Dataset) {
+	t.Helper()
+	times := func(i int) int {
+		switch {
+		case i == 1:
+			return 3
+		case i%3 == 0:
+			return 2
+		}
+		return 1
+	}
+	l, extra, extraNZ := ds.Len(), 0, 0
+	for i := range l {
+		extra += times(i) - 1
+		extraNZ += (times(i) - 1) * max(rowNonzeros(ds, i), 0)
+	}
+	weighted = newLike(ds, l, ds.Nonzeros())
+	dup = newLike(ds, l+extra, ds.Nonzeros()+extraNZ)
+	for i := range l {
+		appendRow(weighted, ds, i)
+		if err := weighted.SetWeight(i, float64(times(i))); err != nil {
+			t.Fatal(err)
+		}
+		for range times(i) {
+			appendRow(dup, ds, i)
+		}
+	}
+	return weighted, dup
+}
+
+func relDiff(a, b float64) float64 {
+	return math.Abs(a-b) / max(math.Abs(a), math.Abs(b), 1e-300)
+}
+
+// TestWeightedLinearMatchesDuplicatedRows: for every linear formulation a
+// row of weight k trains as the row given k times — the same optimal
+// objective (dual for the DCD solvers, primal for TRON's).
+func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
+	heart := readTestdata(t, "heart_scale")
+	diabetes := readTestdata(t, "diabetes.train")
+	for _, solver := range []LinearSolver{L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual,
+		L2LogisticDual, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual} {
+		t.Run(solver.String(), func(t *testing.T) {
+			ds := heart
+			if solver.IsRegression() {
+				ds = diabetes
+			}
+			wds, dup := weightedAndDuplicated(t, ds)
+			p := DefaultLinearParams()
+			p.Solver, p.C, p.Bias, p.MaxIter = solver, 0.5, 1, 100000
+			p.Eps = 1e-8
+			if solver.IsPrimal() {
+				p.Eps = 1e-7 // relative to ‖∇f(0)‖
+			}
+			if solver.IsRegression() {
+				p.C, p.P = 0.01, 0.2
+				p.AbsoluteEps = true
+			}
+			mw, _, err := TrainLinear(wds, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			md, _, err := TrainLinear(dup, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mw.Result.Converged || !md.Result.Converged {
+				t.Fatalf("not converged: weighted %v, duplicated %v", mw.Result.Converged, md.Result.Converged)
+			}
+			fw, fd := mw.Result.DualObjective, md.Result.DualObjective
+			// -s 7's dual has −Σ C_i log C_i, which a merged row does not
+			// split as its copies do: compare its primal.
+			if solver.IsPrimal() || solver == L2LogisticDual {
+				fw, fd = mw.Result.PrimalObjective, md.Result.PrimalObjective
+			}
+			d := relDiff(fw, fd)
+			if d > weightObjRelTol {
+				t.Errorf("objective weighted %.12g, duplicated %.12g: relative difference %.2g > %g", fw, fd, d, weightObjRelTol)
+			}
+			t.Logf("objective weighted %.12g, duplicated %.12g, relative difference %.2g", fw, fd, d)
+			// The weights matter: the unweighted rows give another optimum.
+			mu, _, err := TrainLinear(ds, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fu := mu.Result.DualObjective
+			if solver.IsPrimal() || solver == L2LogisticDual {
+				fu = mu.Result.PrimalObjective
+			}
+			if relDiff(fu, fd) < 100*weightObjRelTol {
+				t.Errorf("unweighted objective %.12g as the duplicated one %.12g: the test cannot tell", fu, fd)
+			}
+		})
+	}
+}
+
+// TestWeightedKernelMatchesDuplicatedRows is the same check for SMO:
+// C-SVC (binary and one-vs-one), ε-SVR and one-class, whose weight is the
+// row's bound (Σα = ν Σ w).
+func TestWeightedKernelMatchesDuplicatedRows(t *testing.T) {
+	heart := readTestdata(t, "heart_scale")
+	diabetes := readTestdata(t, "diabetes.train")
+	// Three classes: heart_scale's labels with every fifth row moved to a
+	// third class.
+	three := newLike(heart, heart.Len(), heart.Nonzeros())
+	for i := range heart.Len() {
+		y := heart.Label(i)
+		if i%5 == 0 {
+			y = 2
+		}
+		if err := three.AppendDense(y, heart.DenseRow(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		name string
+		ds   *data.Dataset
+		set  func(p *KernelParams)
+	}{
+		{"C-SVC", heart, func(p *KernelParams) { p.C = 2 }},
+		{"C-SVC/3 classes, class weight", three, func(p *KernelParams) {
+			p.C = 2
+			p.Weights = []ClassWeight{{Label: 2, Weight: 1.5}}
+		}},
+		{"eps-SVR", diabetes, func(p *KernelParams) { p.SVMType, p.C, p.P = EpsSVR, 0.5, 0.2 }},
+		{"one-class", heart, func(p *KernelParams) { p.SVMType, p.Nu = OneClass, 0.3 }},
+		{"one-class/linear", heart, func(p *KernelParams) {
+			p.SVMType, p.Nu, p.Kernel = OneClass, 0.45, Kernel{Type: LinearKernel}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := DefaultKernelParams()
+			p.Eps = 1e-8
+			c.set(&p)
+			p.Kernel.Gamma = 1.0 / 13
+			wds, dup := weightedAndDuplicated(t, c.ds)
+			mw, _, err := TrainKernel(wds, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			md, _, err := TrainKernel(dup, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fw, fd := mw.Result.Objective, md.Result.Objective
+			d := relDiff(fw, fd)
+			if d > weightObjRelTol {
+				t.Errorf("objective weighted %.12g, duplicated %.12g: relative difference %.2g > %g", fw, fd, d, weightObjRelTol)
+			}
+			t.Logf("objective weighted %.12g, duplicated %.12g, relative difference %.2g", fw, fd, d)
+			for k := range mw.Rho {
+				if math.Abs(mw.Rho[k]-md.Rho[k]) > 1e-5*max(1, math.Abs(md.Rho[k])) {
+					t.Errorf("rho[%d] weighted %.10g, duplicated %.10g", k, mw.Rho[k], md.Rho[k])
+				}
+			}
+			mu, _, err := TrainKernel(c.ds, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if relDiff(mu.Result.Objective, fd) < 100*weightObjRelTol {
+				t.Errorf("unweighted objective %.12g as the duplicated one %.12g: the test cannot tell", mu.Result.Objective, fd)
+			}
+		})
+	}
+}
+
+// TestUnitWeightsTrainBitForBit: a data set whose weights were set and
+// are all 1 again trains exactly as one that never had weights.
+func TestUnitWeightsTrainBitForBit(t *testing.T) {
+	heart := readTestdata(t, "heart_scale")
+	ones := newLike(heart, heart.Len(), heart.Nonzeros())
+	for i := range heart.Len() {
+		appendRow(ones, heart, i)
+	}
+	for _, w := range []float64{2, 1} { // allocate the weights, then back to 1
+		for i := range ones.Len() {
+			if err := ones.SetWeight(i, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if ones.Weights() == nil {
+		t.Fatal("weights not allocated: the test does not test the weighted data set")
+	}
+	for _, solver := range []LinearSolver{L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual,
+		L2LogisticDual, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual} {
+		p := DefaultLinearParams()
+		p.Solver = solver
+		a, da, err := TrainLinear(heart, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, db, err := TrainLinear(ones, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(da, db) {
+			t.Errorf("-s %d: weights 1 give another model", int(solver))
+		}
+	}
+	for _, svm := range []SVMType{CSVC, EpsSVR, OneClass} {
+		p := DefaultKernelParams()
+		p.SVMType = svm
+		a, da, err := TrainKernel(heart, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, db, err := TrainKernel(ones, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := a.SV.Len() == b.SV.Len()
+		for i := 0; same && i < a.SV.Len(); i++ {
+			if a.SV.IsDense() {
+				same = b.SV.IsDense() && reflect.DeepEqual(a.SV.DenseRow(i), b.SV.DenseRow(i))
+				continue
+			}
+			ia, va := a.SV.SparseRow(i)
+			ib, vb := b.SV.SparseRow(i)
+			same = reflect.DeepEqual(ia, ib) && reflect.DeepEqual(va, vb)
+		}
+		if !same || !reflect.DeepEqual(a.Coef, b.Coef) || !reflect.DeepEqual(a.Rho, b.Rho) ||
+			!reflect.DeepEqual(a.Result, b.Result) || !reflect.DeepEqual(da.Alpha, db.Alpha) {
+			t.Errorf("%v: weights 1 give another model: %+v\n%+v", svm, a.Result, b.Result)
+		}
+	}
+}
+
+// TestWeightChangeWarmStart: after a weight changes, a warm start from the
+// previous α (clipped into the new box, the equality repaired) reaches the
+// cold start's optimum.
+func TestWeightChangeWarmStart(t *testing.T) {
+	heart := readTestdata(t, "heart_scale")
+	wds, _ := weightedAndDuplicated(t, heart)
+	p := DefaultKernelParams()
+	p.C, p.Eps = 4, 1e-6
+	tr, err := NewKernelTrainer(p, wds.Len(), wds.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dual, err := tr.Train(wds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Shrink the box of every bounded support vector: their α must be
+	// clipped.
+	clipped := 0
+	for i, a := range dual.Alpha[0] {
+		if a >= p.C*wds.Weight(i)-1e-12 {
+			_ = wds.SetWeight(i, 0.25)
+			clipped++
+		}
+	}
+	if clipped == 0 {
+		t.Fatal("no bounded support vector to clip")
+	}
+	warm, _, err := tr.Train(wds, dual)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, _, err := TrainKernel(wds, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(warm.Result.Objective, cold.Result.Objective); d > 1e-6 {
+		t.Errorf("warm objective %.10g, cold %.10g", warm.Result.Objective, cold.Result.Objective)
+	}
+	lp := DefaultLinearParams()
+	lp.Solver, lp.Eps = L1LossSVCDual, 1e-6
+	lt, err := NewLinearTrainer(lp, wds.Len(), wds.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ldual, err := lt.Train(heart, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lwarm, _, err := lt.Train(wds, ldual)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lcold, _, err := TrainLinear(wds, lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(lwarm.Result.DualObjective, lcold.Result.DualObjective); d > 1e-5 {
+		t.Errorf("linear warm objective %.10g, cold %.10g", lwarm.Result.DualObjective, lcold.Result.DualObjective)
+	}
+}
+
+func TestWeightedSolverAllocs(t *testing.T) {
+	wds, _ := weightedAndDuplicated(t, readTestdata(t, "heart_scale"))
+	p := DefaultLinearParams()
+	p.Solver, p.Bias = L2LossSVCPrimal, 1
+	tr, err := NewLinearTrainer(p, wds.Len(), wds.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wk := &tr.workers[0]
+	y := wk.y[:wds.Len()]
+	for i := range y {
+		y[i] = int8(wds.Label(i))
+	}
+	alpha := make([]float64, wds.Len())
+	wk.svc.init(wds, y, alpha, wk.QD, 1, 1, true, 1, 0.1, 1)
+	if wk.svc.wt == nil {
+		t.Fatal("DCD did not see the weights")
+	}
+	if n := testing.AllocsPerRun(20, func() { wk.svc.pass() }); n != 0 {
+		t.Errorf("weighted SVC pass allocates %v times", n)
+	}
+	wk.fsvc.init(wds, y, 1, 1, 1, wk.z, wk.I)
+	w := wk.w[:wds.NumFeatures()+1]
+	if n := testing.AllocsPerRun(5, func() {
+		clear(w)
+		wk.tron.minimize(&wk.fsvc, w, 1e-6, tronCGFor(false), 1000)
+	}); n != 0 {
+		t.Errorf("weighted TRON allocates %v times", n)
+	}
+
+	pr := smoRBFProblem(60, 4, 10, 9)
+	s := newSMO(60)
+	wv := make([]float64, 60)
+	for i := range wv {
+		wv[i] = 0.5 + float64(i%4)
+	}
+	a := make([]float64, 60)
+	par := smoParams{Cp: pr.Cp, Cn: pr.Cn, Weight: wv, Shrinking: true}
+	var res smoResult
+	if n := testing.AllocsPerRun(10, func() {
+		clear(a)
+		res = s.solve(pr.Q, pr.p, pr.y, a, par)
+	}); n != 0 || !res.Converged {
+		t.Errorf("weighted SMO allocates %v times (converged %v)", n, res.Converged)
+	}
+	for i, v := range a {
+		if C := boxOf(pr.y[i], pr.Cp, pr.Cn) * wv[i]; v > C {
+			t.Fatalf("α_%d = %v above its bound %v", i, v, C)
+		}
+	}
+}
+
+// TestScaleKeepsWeights: scaling (--scale) changes a row's features, not
+// its weight.
+func TestScaleKeepsWeights(t *testing.T) {
+	wds, _ := weightedAndDuplicated(t, readTestdata(t, "heart_scale"))
+	r, err := FitScale(wds, -1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sds, err := ScaleDataset(wds, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(sds.Weights(), wds.Weights()) || sds.Weights() == nil {
+		t.Errorf("scaled weights %v, want %v", sds.Weights()[:4], wds.Weights()[:4])
+	}
+}

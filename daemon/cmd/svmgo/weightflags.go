@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
+
+// weightFlagsUsage documents the instance-weight options of the train
+// commands.
+const weightFlagsUsage = `-W weight_file : instance weights, one a line for each row of train_file
+   (LIBSVM's instance-weight branch, libsvm-weights): row i's C is multiplied
+   by its weight, which must be positive and finite
+--weight-column n : for a CSV train_file, column n (2 or more; 1 is the
+   label) holds each row's instance weight instead of a feature
+`
+
+// weightFlags are the instance-weight options of a train command.
+type weightFlags struct {
+	file   string // -W: a weight file
+	column int    // --weight-column: a CSV column
+}
+
+// takeWeightFlags removes -W file and --weight-column n (or
+// --weight-column=n, one dash or two) from the options that start args,
+// whose other options all take a value except -q, and returns the rest.
+func takeWeightFlags(args []string) ([]string, weightFlags, error) {
+	var wf weightFlags
+	rest := make([]string, 0, len(args))
+	i := 0
+	for ; i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1; i++ {
+		name, val, hasVal := strings.Cut(args[i], "=")
+		if name != "-W" && name != "--weight-column" && name != "-weight-column" {
+			rest = append(rest, args[i])
+			if args[i] != "-q" && i+1 < len(args) {
+				i++
+				rest = append(rest, args[i])
+			}
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return nil, wf, fmt.Errorf("option %s needs a value", name)
+			}
+			i++
+			val = args[i]
+		}
+		if name == "-W" {
+			wf.file = val
+			continue
+		}
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 2 {
+			return nil, wf, fmt.Errorf("option --weight-column: %q is not a column number of 2 or more", val)
+		}
+		wf.column = n
+	}
+	if wf.file != "" && wf.column > 0 {
+		return nil, wf, fmt.Errorf("options -W and --weight-column: give the weights one way")
+	}
+	return append(rest, args[i:]...), wf, nil
+}
+
+// apply reads the weight file, if any, into ds's weights.
+func (wf weightFlags) apply(ds *data.Dataset) error {
+	if wf.file == "" {
+		return nil
+	}
+	return data.ApplyWeightFile(ds, wf.file)
+}
