@@ -65,7 +65,7 @@ __all__ = ["Error", "Status", "Output", "Model", "Trainer", "library_version", "
 
 # The version of libsvmgo this package was made with (svmgo.h's
 # SVMGO_VERSION_*; make wheel checks the two agree). The wheel's version.
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 
 class Status(enum.IntEnum):
@@ -100,8 +100,8 @@ _KIND, _NUM_FEATURES, _NUM_CLASSES, _NUM_DECISION_VALUES, _QUANTIZED, _HAS_PROBA
 
 _KIND_NAMES = {1: "linear_svc", 2: "linear_svr", 3: "kernel_svc", 4: "kernel_svr", 5: "one_class"}
 
-# The oldest library this module was written against (svmgo.h 0.4.0).
-_MIN_VERSION = (0, 4)
+# The oldest library this module was written against (svmgo.h 0.5.0: fit info, instance weights).
+_MIN_VERSION = (0, 5)
 
 
 class Error(Exception):
@@ -218,7 +218,7 @@ _lib = _load()
 
 
 def library_version() -> str:
-    """The library's version string, e.g. ``"0.4.0"``."""
+    """The library's version string, e.g. ``"0.5.0"``."""
     return _lib.svmgo_version_string().decode()
 
 
