@@ -55,7 +55,7 @@ func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
 	heart := readTestdata(t, "heart_scale")
 	diabetes := readTestdata(t, "diabetes.train")
 	for _, solver := range []LinearSolver{L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual,
-		L2LogisticDual, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual} {
+		L2LogisticDual, L1L2LossSVC, L1Logistic, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual} {
 		t.Run(solver.String(), func(t *testing.T) {
 			ds := heart
 			if solver.IsRegression() {
@@ -67,6 +67,9 @@ func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
 			p.Eps = 1e-8
 			if solver.IsPrimal() {
 				p.Eps = 1e-7 // relative to ‖∇f(0)‖
+			}
+			if solver.IsL1() {
+				p.Eps = 1e-10 // relative to the first pass's Σ_j |∇ˢ_j f|
 			}
 			if solver.IsRegression() {
 				p.C, p.P = 0.01, 0.2
@@ -86,7 +89,9 @@ func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
 			fw, fd := mw.Result.DualObjective, md.Result.DualObjective
 			// -s 7's dual has −Σ C_i log C_i, which a merged row does not
 			// split as its copies do: compare its primal.
-			if solver.IsPrimal() || solver == L2LogisticDual {
+			// -s 5 and -s 6 are solved in the primal and have no dual
+			// objective.
+			if solver.IsPrimal() || solver == L2LogisticDual || solver.IsL1() {
 				fw, fd = mw.Result.PrimalObjective, md.Result.PrimalObjective
 			}
 			d := relDiff(fw, fd)
@@ -100,7 +105,7 @@ func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
 				t.Fatal(err)
 			}
 			fu := mu.Result.DualObjective
-			if solver.IsPrimal() || solver == L2LogisticDual {
+			if solver.IsPrimal() || solver == L2LogisticDual || solver.IsL1() {
 				fu = mu.Result.PrimalObjective
 			}
 			if relDiff(fu, fd) < 100*weightObjRelTol {
@@ -200,7 +205,7 @@ func TestUnitWeightsTrainBitForBit(t *testing.T) {
 		t.Fatal("weights not allocated: the test does not test the weighted data set")
 	}
 	for _, solver := range []LinearSolver{L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual,
-		L2LogisticDual, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual} {
+		L2LogisticDual, L1L2LossSVC, L1Logistic, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual} {
 		p := DefaultLinearParams()
 		p.Solver = solver
 		a, da, err := TrainLinear(heart, p)
