@@ -115,6 +115,40 @@ func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
 	}
 }
 
+// TestWeightedL1StopsAsDuplicated: -s 5 and -s 6 at LIBLINEAR's default
+// tolerance stop where the run on duplicated rows stops, not only at the
+// same optimum under a tight one. Their tests scale by min(#pos, #neg)/l
+// and shrink by M/l; with the rows counted by their weights the two runs
+// agree to rounding, while counting the stored rows instead leaves them
+// apart in objective on digits (one-vs-rest over 10 classes, a class
+// weight on top): by 1.2e-3 (-s 5) through the tolerance, by 1.4e-3 (-s 5)
+// and 1.7e-2 (-s 6) through shrinking.
+func TestWeightedL1StopsAsDuplicated(t *testing.T) {
+	digits := readTestdata(t, "digits.train")
+	wds, dup := weightedAndDuplicated(t, digits)
+	for _, solver := range []LinearSolver{L1L2LossSVC, L1Logistic} {
+		p := DefaultLinearParams()
+		p.Solver, p.C, p.Bias = solver, 0.5, 1
+		p.Weights = []ClassWeight{{Label: 3, Weight: 2.5}}
+		mw, _, err := TrainLinear(wds, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md, _, err := TrainLinear(dup, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw, fd := mw.Result.PrimalObjective, md.Result.PrimalObjective
+		d := relDiff(fw, fd)
+		if d > weightObjRelTol || !mw.Result.Converged || !md.Result.Converged {
+			t.Errorf("%v: objective weighted %.12g, duplicated %.12g: relative difference %.2g > %g (converged %v, %v)",
+				solver, fw, fd, d, weightObjRelTol, mw.Result.Converged, md.Result.Converged)
+		}
+		t.Logf("%v: objective weighted %.12g, duplicated %.12g, relative difference %.2g; iterations %d, %d; updates %d, %d",
+			solver, fw, fd, d, mw.Result.Iterations, md.Result.Iterations, mw.Result.Updates, md.Result.Updates)
+	}
+}
+
 // TestWeightedKernelMatchesDuplicatedRows is the same check for SMO:
 // C-SVC (binary and one-vs-one), ε-SVR and one-class, whose weight is the
 // row's bound (Σα = ν Σ w).
