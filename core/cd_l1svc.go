@@ -4,8 +4,8 @@ import "math"
 
 // Coordinate descent for L1-regularized L2-loss SVC (-s 5).
 //
-// Problem: min_w f(w) = ‖w‖₁ + Σ_i C_i max(0, 1 − y_i wᵀx_i)², y_i = ±1;
-// no constraints. With a bias (-B) the bias pseudo-feature is one more
+// Problem: min_w f(w) = ‖w‖₁ + Σ_i C_i max(0, 1 − y_i wᵀx_i)², y_i = ±1,
+// C_i the cost of row i's class times its instance weight; no constraints. With a bias (-B) the bias pseudo-feature is one more
 // coordinate of w, regularized like the others, as LIBLINEAR does for its
 // L1-regularized solvers.
 //
@@ -30,7 +30,9 @@ import "math"
 // Shrinking (Section 4.1.2, as LIBLINEAR's solve_l1r_l2_svc): a feature
 // with w_j = 0 whose derivative lies well inside the subdifferential,
 // −1 + M/l < G < 1 − M/l with M the largest violation of the previous
-// pass, leaves the active set. Stopping: the 1-norm of the minimum-norm
+// pass, leaves the active set (l is Σ_i w_i under instance weights, the
+// rows a weighted row stands for, so that a row of weight 2 shrinks as the
+// row given twice would). Stopping: the 1-norm of the minimum-norm
 // subgradient over the active features, Σ_j |∇ˢ_j f|, at most eps times
 // its value in the first pass; once it holds on a shrunk set, every
 // feature comes back for a last check. A warm-started run (w ≠ 0 given)
@@ -40,9 +42,11 @@ import "math"
 // l1svc is the solver's state for one binary subproblem. Its vectors are
 // sized once for the trainer's capacity and resliced per solve.
 type l1svc struct {
-	cols *columns
-	y    []int8     // ±1 per row
-	C    [2]float64 // C_i for y = −1 (0) and y = +1 (1)
+	cols  *columns
+	y     []int8     // ±1 per row
+	C     [2]float64 // the class costs for y = −1 (0) and y = +1 (1)
+	wt    []float64  // instance weights (nil: all 1): C_i = C[class]·wt[i]
+	rowsW float64    // Σ_i wt[i] (the row count when wt is nil): shrinking's l
 	// Per row: b_i = 1 − y_i wᵀx_i, y_i and C_i together, so that a
 	// column's entry reads one place of memory (one bounds check, one
 	// cache line) and converts nothing.
@@ -72,13 +76,19 @@ func newL1SVC(capRows, dim int) l1svc {
 	}
 }
 
-func (s *l1svc) cost(i int32) float64 { return s.C[int(s.y[i]+1)>>1] }
+// cost returns C_i, row i's class cost times its instance weight.
+func (s *l1svc) cost(i int32) float64 { return weighted(s.C[int(s.y[i]+1)>>1], s.wt, int(i)) }
 
 // init sets the subproblem: the column view, labels y (len = rows), the
-// costs, a seed, and the start w (nil: w = 0; otherwise dim values).
-func (s *l1svc) init(cols *columns, y []int8, Cp, Cn float64, seed uint64, start []float64) {
+// class costs, the instance weights (nil: all 1; else len(y) values), a
+// seed, and the start w (nil: w = 0; otherwise dim values).
+func (s *l1svc) init(cols *columns, y []int8, Cp, Cn float64, wt []float64, seed uint64, start []float64) {
 	l, dim := len(y), cols.cols
-	s.cols, s.y, s.C, s.rng = cols, y, [2]float64{Cn, Cp}, newRNG(seed)
+	if wt != nil {
+		wt = wt[:l]
+	}
+	s.cols, s.y, s.C, s.wt, s.rng = cols, y, [2]float64{Cn, Cp}, wt, newRNG(seed)
+	s.rowsW = weightSum(wt, l)
 	w, r := s.w[:dim], s.r[:l]
 	if start == nil {
 		clear(w)
@@ -95,7 +105,7 @@ func (s *l1svc) init(cols *columns, y []int8, Cp, Cn float64, seed uint64, start
 		var sq float64
 		for k, i := range idx {
 			v := float64(val[k])
-			sq += s.cost(i) * v * v
+			sq += r[i].C * v * v
 			if w[j] != 0 {
 				r[i].b -= w[j] * v * r[i].y
 			}
@@ -113,7 +123,7 @@ func (s *l1svc) gnorm1AtZero() float64 {
 		val = val[:len(idx)]
 		var G float64
 		for k, i := range idx {
-			G -= s.cost(i) * float64(s.y[i]) * float64(val[k])
+			G -= s.r[i].C * float64(s.y[i]) * float64(val[k])
 		}
 		sum += max(0, math.Abs(2*G)-1)
 	}
@@ -130,6 +140,7 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 	dim, l := s.cols.cols, len(s.y)
 	w, rows := s.w[:dim], s.r[:l]
 	index := s.index[:dim]
+	fl := s.rowsW
 	activeSize := dim
 	GmaxOld := math.Inf(1)
 	Gnorm1Init := -1.0
@@ -172,7 +183,7 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 					violation = -Gp
 				case Gn > 0:
 					violation = Gn
-				case Gp > GmaxOld/float64(l) && Gn < -GmaxOld/float64(l):
+				case Gp > GmaxOld/fl && Gn < -GmaxOld/fl:
 					activeSize--
 					index[k], index[activeSize] = index[activeSize], index[k]
 					k--

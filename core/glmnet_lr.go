@@ -4,8 +4,8 @@ import "math"
 
 // newGLMNET for L1-regularized logistic regression (-s 6).
 //
-// Problem: min_w f(w) = ‖w‖₁ + Σ_i C_i log(1 + exp(−y_i wᵀx_i)), y_i = ±1;
-// no constraints. With a bias (-B) the bias pseudo-feature is one more
+// Problem: min_w f(w) = ‖w‖₁ + Σ_i C_i log(1 + exp(−y_i wᵀx_i)), y_i = ±1,
+// C_i the cost of row i's class times its instance weight; no constraints. With a bias (-B) the bias pseudo-feature is one more
 // coordinate of w, regularized like the others, as LIBLINEAR does.
 //
 // Method: G.-X. Yuan, C.-H. Ho, C.-J. Lin, "An Improved GLMNET for
@@ -27,7 +27,7 @@ import "math"
 // Shrinking at both levels (Section 3.4): a feature with w_j = 0 and
 // −1 + M/l < ∇_j L < 1 − M/l, M the largest violation of the previous
 // Newton iteration (of the previous coordinate pass, inside), leaves the
-// active set. Stopping (Section 3.5): Σ_j |∇ˢ_j f(w)| over the active
+// active set; l is Σ_i w_i under instance weights, as in cd_l1svc.go. Stopping (Section 3.5): Σ_j |∇ˢ_j f(w)| over the active
 // features at most eps times its value at w = 0 (the first Newton
 // iteration's, cold); the inner coordinate descent stops when its own sum
 // falls to ε_in times that scale, ε_in starting at 1 and divided by 4
@@ -37,9 +37,11 @@ import "math"
 // glmnetLR is the solver's state for one binary subproblem, sized once for
 // the trainer's capacity and resliced per solve.
 type glmnetLR struct {
-	cols *columns
-	y    []int8
-	C    [2]float64 // C_i for y = −1 (0) and y = +1 (1)
+	cols  *columns
+	y     []int8
+	C     [2]float64 // the class costs for y = −1 (0) and y = +1 (1)
+	wt    []float64  // instance weights (nil: all 1): C_i = C[class]·wt[i]
+	rowsW float64    // Σ_i wt[i] (the row count when wt is nil): shrinking's l
 	// Per feature: w, the trial point wpd = w + d, the Hessian's diagonal
 	// (plus ν), the loss gradient, and Σ_{y_i=−1} C_i x_ij.
 	w, wpd, Hdiag, Grad, xjnegSum []float64
@@ -69,12 +71,17 @@ func newGLMNET(capRows, dim int) glmnetLR {
 	}
 }
 
-func (s *glmnetLR) cost(i int32) float64 { return s.C[int(s.y[i]+1)>>1] }
+// cost returns C_i, row i's class cost times its instance weight.
+func (s *glmnetLR) cost(i int32) float64 { return weighted(s.C[int(s.y[i]+1)>>1], s.wt, int(i)) }
 
 // init sets the subproblem as l1svc.init does.
-func (s *glmnetLR) init(cols *columns, y []int8, Cp, Cn float64, seed uint64, start []float64) {
+func (s *glmnetLR) init(cols *columns, y []int8, Cp, Cn float64, wt []float64, seed uint64, start []float64) {
 	l, dim := len(y), cols.cols
-	s.cols, s.y, s.C, s.rng = cols, y, [2]float64{Cn, Cp}, newRNG(seed)
+	if wt != nil {
+		wt = wt[:l]
+	}
+	s.cols, s.y, s.C, s.wt, s.rng = cols, y, [2]float64{Cn, Cp}, wt, newRNG(seed)
+	s.rowsW = weightSum(wt, l)
 	w := s.w[:dim]
 	if start == nil {
 		clear(w)
@@ -143,7 +150,7 @@ func (s *glmnetLR) gnorm1AtZero() float64 {
 // coordinates visited. It allocates nothing.
 func (s *glmnetLR) solve(eps float64, maxIter int) SolveResult {
 	dim, l := s.cols.cols, len(s.y)
-	fl := float64(l)
+	fl := s.rowsW
 	w, wpd, Hdiag, Grad := s.w[:dim], s.wpd[:dim], s.Hdiag[:dim], s.Grad[:dim]
 	index := s.index[:dim]
 	xTd, expWTx, expWTxNew, tau, D := s.xTd[:l], s.expWTx[:l], s.expWTxNew[:l], s.tau[:l], s.D[:l]
@@ -303,7 +310,7 @@ func (s *glmnetLR) solve(eps float64, maxIter int) SolveResult {
 // tol or maxIter passes; it returns the passes made.
 func (s *glmnetLR) minimizeQuadratic(activeSize, maxIter int, tol float64, res *SolveResult) int {
 	dim, l := s.cols.cols, len(s.y)
-	fl := float64(l)
+	fl := s.rowsW
 	w, wpd, Hdiag, Grad := s.w[:dim], s.wpd[:dim], s.Hdiag[:dim], s.Grad[:dim]
 	index := s.index[:dim]
 	xTd, D := s.xTd[:l], s.D[:l]

@@ -75,11 +75,19 @@ func nonzeroCount(ds *data.Dataset) int {
 }
 
 // TestL1SolversAllocateNothing checks that a solve, after setup, allocates
-// nothing, on both layouts.
+// nothing, on both layouts, with and without instance weights.
 func TestL1SolversAllocateNothing(t *testing.T) {
 	dense, sparse := readTestSets(t, "heart_scale")
+	weights := make([]float64, dense.Len())
+	for i := range weights {
+		weights[i] = 0.5 + float64(i%4)
+	}
 	for _, ds := range []*data.Dataset{dense, sparse} {
-		for _, s := range []LinearSolver{L1L2LossSVC, L1Logistic} {
+		for _, c := range []struct {
+			s  LinearSolver
+			wt []float64
+		}{{L1L2LossSVC, nil}, {L1Logistic, nil}, {L1L2LossSVC, weights}, {L1Logistic, weights}} {
+			s := c.s
 			p := DefaultLinearParams()
 			p.Solver, p.Bias, p.Eps = s, 1, 0.001
 			tr, err := NewLinearTrainer(p, ds.Len(), ds.NumFeatures())
@@ -95,10 +103,10 @@ func TestL1SolversAllocateNothing(t *testing.T) {
 			alpha := make([]float64, ds.Len())
 			var res SolveResult
 			n := testing.AllocsPerRun(5, func() {
-				res, _ = tr.solveL1(wk, y, alpha, nil, 1, 1, 0)
+				res, _ = tr.solveL1(wk, y, c.wt, alpha, nil, 1, 1, 0)
 			})
 			if n != 0 {
-				t.Errorf("%v dense=%v: a solve allocates %v times", s, ds.IsDense(), n)
+				t.Errorf("%v dense=%v weighted=%v: a solve allocates %v times", s, ds.IsDense(), c.wt != nil, n)
 			}
 			if !res.Converged || res.Iterations < 2 {
 				t.Errorf("%v: %+v, want a converged solve of a few iterations", s, res)

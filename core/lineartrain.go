@@ -338,7 +338,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		var res SolveResult
 		var w []float64
 		if p.Solver.IsL1() {
-			res, w = t.solveL1(wk, y, dual.Alpha[k], starts[k], Cp, Cn, k)
+			res, w = t.solveL1(wk, y, rowWeights(ds), dual.Alpha[k], starts[k], Cp, Cn, k)
 		} else if p.Solver == L2LogisticDual {
 			s := &wk.lr
 			s.init(ds, y, dual.Alpha[k], wk.alphaC, wk.QD, Cp, Cn, p.Bias, p.Eps, subSeed(p.Seed, k))

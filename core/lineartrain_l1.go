@@ -38,10 +38,17 @@ func newL1Worker(s LinearSolver, capRows, dim int) l1Worker {
 // column view, from start when given (a warm start: the test is then
 // scaled at w = 0, see cd_l1svc.go) or from 0, writes the loss's
 // derivatives to alpha, and returns the result and the weights (a view of
-// a worker buffer). The tolerance is LIBLINEAR's: eps·min(#pos, #neg)/l.
-func (t *LinearTrainer) solveL1(wk *dcdWorker, y []int8, alpha []float64, start *startW, Cp, Cn float64, k int) (SolveResult, []float64) {
+// a worker buffer). wt holds the instance weights (nil: all 1), which
+// multiply each row's C.
+//
+// The tolerance is LIBLINEAR's, eps·min(#pos, #neg)/l, with the rows
+// counted by their weights (#pos = Σ_{y_i=+1} w_i, l = Σ_i w_i): a row of
+// weight 2 is the row given twice, so a weighted run meets the test of the
+// run on duplicated rows, not a looser or tighter one. With weights nil
+// the counts are integers, as before.
+func (t *LinearTrainer) solveL1(wk *dcdWorker, y []int8, wt []float64, alpha []float64, start *startW, Cp, Cn float64, k int) (SolveResult, []float64) {
 	p := &t.params
-	l, dim := len(y), t.cols.cols
+	dim := t.cols.cols
 	n := dim
 	if p.Bias >= 0 {
 		n--
@@ -51,22 +58,46 @@ func (t *LinearTrainer) solveL1(wk *dcdWorker, y []int8, alpha []float64, start 
 		w0 = wk.w[:dim]
 		start.fill(w0, n, p.Bias)
 	}
-	pos := positives(y)
-	eps := p.Eps * float64(max(min(pos, l-pos), 1)) / float64(l)
+	minority, rows := weightedCounts(y, wt)
+	eps := p.Eps * minority / rows
 	var res SolveResult
 	var w []float64
 	if p.Solver == L1L2LossSVC {
 		s := &wk.l1.svc
-		s.init(&t.cols, y, Cp, Cn, subSeed(p.Seed, k), w0)
+		s.init(&t.cols, y, Cp, Cn, wt, subSeed(p.Seed, k), w0)
 		res = s.solve(eps, p.MaxIter, w0 != nil)
 		s.dual(alpha)
 		w = s.w[:dim]
 	} else {
 		s := &wk.l1.lr
-		s.init(&t.cols, y, Cp, Cn, subSeed(p.Seed, k), w0)
+		s.init(&t.cols, y, Cp, Cn, wt, subSeed(p.Seed, k), w0)
 		res = s.solve(eps, p.MaxIter)
 		s.dual(alpha)
 		w = s.w[:dim]
 	}
 	return res, w
+}
+
+// weightedCounts returns LIBLINEAR's scale of the stopping tolerance,
+// min(#pos, #neg) and l, with each row counted by its instance weight (wt
+// nil: all 1; then the counts are the integers LIBLINEAR uses). A missing
+// class counts 1, as in LIBLINEAR, so that the tolerance is not 0.
+func weightedCounts(y []int8, wt []float64) (minority, rows float64) {
+	l := len(y)
+	if wt == nil {
+		pos := positives(y)
+		return float64(max(min(pos, l-pos), 1)), float64(l)
+	}
+	var pos float64
+	for i, v := range wt[:l] {
+		rows += v
+		if y[i] > 0 {
+			pos += v
+		}
+	}
+	minority = min(pos, rows-pos)
+	if minority == 0 {
+		minority = 1
+	}
+	return minority, rows
 }

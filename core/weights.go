@@ -18,3 +18,17 @@ func rowWeights(ds *data.Dataset) []float64 {
 	}
 	return nil
 }
+
+// weightSum returns Σ_i wt[i] over the l rows, or l when wt is nil: the
+// number of rows the weighted rows stand for (a row of weight 2 counts as
+// the row given twice).
+func weightSum(wt []float64, l int) float64 {
+	if wt == nil {
+		return float64(l)
+	}
+	var sum float64
+	for _, v := range wt[:l] {
+		sum += v
+	}
+	return sum
+}
