@@ -26,8 +26,8 @@ Also: ``save``/``load`` of libsvmgo model files (which the C ABI, the
 int16 models, through the ``svmgo`` command), and pickling through the model
 file's bytes.
 
-Where scikit-learn's SVMs differ: no ``sample_weight`` (svmgo.h has no
-per-row weights; ``class_weight`` is supported), no ``kernel="precomputed"``
+Where scikit-learn's SVMs differ (``sample_weight`` and ``class_weight``
+are supported, as instance weights multiplying each row's C): no ``kernel="precomputed"``
 or callable kernels, no ``support_`` indices (the library keeps the support
 vectors, not their row numbers), ``penalty="l1"`` only where LIBLINEAR has it
 (``LinearSVC`` with the squared hinge, primal; ``LogisticRegression``); models store float32, so fitted
