@@ -20,6 +20,10 @@ import (
 //	    entries at 1 and the next at νl − ⌊νl⌋; sv_coef = α_t.
 //	ε-SVR:      2l variables (α, α*), y = (e, −e), p = (ε − z, ε + z),
 //	    C both, Δ = 0; sv_coef = β_t = α_t − α*_t.
+//	ν-SVC pair: as C-SVC with p = 0, C_t = 1 and each class's α summing
+//	    to νl/2 (smo_nu.go); sv_coef = y_t α_t / r, ρ/r.
+//	ν-SVR:      as ε-SVR with p = (−z, z), Σα = Σα* = Cνl/2
+//	    (smo_nu.go); sv_coef = β_t, and the tube width is ε = −r.
 //
 // The classes of C-SVC are taken in LIBSVM's order (first appearance, a
 // {−1, +1} problem with −1 first swapped so that +1 is class 0), each
@@ -32,14 +36,16 @@ import (
 type KernelDual struct {
 	// SVMType is the formulation the variables belong to.
 	SVMType SVMType
-	// Pairs names the classes of each C-SVC subproblem, (positive,
-	// negative); nil for one-class and ε-SVR.
+	// Pairs names the classes of each C-SVC or ν-SVC subproblem,
+	// (positive, negative); nil for one-class and the SVRs.
 	Pairs [][2]int32
 	// Alpha holds one vector per subproblem, ds.Len() long. C-SVC: α_t ≥ 0
 	// of row t in the pair's subproblem, 0 for rows of other classes
 	// (unsigned, so it does not depend on which class of the pair is
-	// positive). One-class: α_t. ε-SVR: β_t = α_t − α*_t (at an optimum at
-	// most one of α_t, α*_t is nonzero, so β gives both back).
+	// positive). ν-SVC: the same, for the solver's problem with the box
+	// [0, 1] (the model's coefficients are these divided by r). One-class:
+	// α_t. ε-SVR and ν-SVR: β_t = α_t − α*_t (at an optimum at most one of
+	// α_t, α*_t is nonzero, so β gives both back).
 	Alpha [][]float64
 	// Gradient, when not nil, is each subproblem's gradient at Alpha and
 	// what it was computed under (kernelwarm.go). Train returns it; as a
@@ -83,13 +89,17 @@ type KernelTrainer struct {
 	// warmGrad is the usable gradient of the warm start during one Train's
 	// solves, nil otherwise.
 	warmGrad *KernelGradient
+	// nuUnchecked skips ν-SVC's feasibility check (nuFeasible): set for
+	// the internal cross-validation folds of Probability, which LIBSVM
+	// trains whatever their class counts.
+	nuUnchecked bool
 }
 
 // kernelWorker is one goroutine's solver, matrix and buffers.
 type kernelWorker struct {
 	kr    *kernelRows
-	q     *svcQ // C-SVC and one-class (y all +1)
-	svr   *svrQ // ε-SVR
+	q     *svcQ // C-SVC, ν-SVC and one-class (y all +1)
+	svr   *svrQ // ε-SVR and ν-SVR
 	s     *smo
 	rows  []int32
 	y     []int8
@@ -138,9 +148,9 @@ func (w *kernelWorker) setPool(pool *columnPool) {
 func kernelHelperCount() int { return max(0, runtime.GOMAXPROCS(0)-1) }
 
 // kernelWorkerCount is the number of workers of a trainer: one for the
-// single subproblem of one-class and ε-SVR.
+// single subproblem of one-class and the SVRs.
 func kernelWorkerCount(p *KernelParams) int {
-	if p.SVMType != CSVC {
+	if !p.SVMType.IsSVC() {
 		return 1
 	}
 	return max(1, runtime.GOMAXPROCS(0))
@@ -161,7 +171,7 @@ func KernelTrainerBytes(p KernelParams, capRows, capFeatures int) int64 {
 // have at most lMax rows (lMax ≤ capRows): the solvers, matrices and
 // caches are sized for lMax, the per-row buffers for capRows.
 func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int) int64 {
-	if p.SVMType != CSVC {
+	if !p.SVMType.IsSVC() {
 		workers = 1
 	}
 	l := int64(capRows)
@@ -169,14 +179,14 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int)
 	worker := func(lMax int, budget int64) int64 {
 		lm := int64(lMax)
 		vars := lm // variables per subproblem
-		if p.SVMType == EpsSVR {
+		if p.SVMType.IsRegression() {
 			vars = 2 * lm
 		}
 		b := int64(smoBytes(int(vars))) +
 			kernelCacheBytes(lMax, budget) +
 			int64(capFeatures)*8 + // kernelRows scratch
 			lm*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
-		if p.SVMType == EpsSVR {
+		if p.SVMType.IsRegression() {
 			b += lm*4 + vars*(4+1+8+2*4+4) // svrQ rows; index, sign, qd, two column buffers, rowBuf
 		} else {
 			b += lm * (4 + 1 + 8 + 4) // svcQ index, y, qd, rowBuf
@@ -190,11 +200,12 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int)
 }
 
 // largestSubproblem returns the rows of the largest subproblem of a
-// training on ds: the two largest classes together for C-SVC (every row
-// when there are fewer than two), every row for one-class and ε-SVR.
+// training on ds: the two largest classes together for C-SVC and ν-SVC
+// (every row when there are fewer than two), every row for one-class and
+// the SVRs.
 func largestSubproblem(ds *Dataset, t SVMType) int {
 	l := ds.Len()
-	if t != CSVC {
+	if !t.IsSVC() {
 		return l
 	}
 	count := make(map[float64]int)
@@ -232,7 +243,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (
 	if capRows < 0 || capFeatures < 0 {
 		return nil, fmt.Errorf("%w: negative capacity", ErrParams)
 	}
-	if p.SVMType != CSVC {
+	if !p.SVMType.IsSVC() {
 		workers = 1
 	}
 	lMax = max(0, min(lMax, capRows))
@@ -260,7 +271,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (
 			lMax, budget = l1, b1
 		}
 		vars := lMax
-		if p.SVMType == EpsSVR {
+		if p.SVMType.IsRegression() {
 			vars = 2 * lMax
 		}
 		w.lCap = lMax
@@ -272,7 +283,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (
 		w.alpha = make([]float64, vars)
 		w.alpha0 = make([]float64, vars)
 		cache := newKernelCache(lMax, budget)
-		if p.SVMType == EpsSVR {
+		if p.SVMType.IsRegression() {
 			w.svr = &svrQ{
 				kr:     w.kr,
 				cache:  cache,
@@ -414,7 +425,7 @@ func (t *KernelTrainer) train(ds *Dataset, warm *KernelDual) (*KernelModel, *Ker
 	}()
 	m := &KernelModel{SVMType: p.SVMType, Kernel: k, NumFeatures: n, Params: *p}
 	m.Params.Weights = append([]ClassWeight(nil), p.Weights...)
-	epsilon := 0.0
+	epsilon := 0.0 // ε in p of the SVR problem (ν-SVR has none)
 	if p.SVMType == EpsSVR {
 		epsilon = p.P
 	}
@@ -427,11 +438,11 @@ func (t *KernelTrainer) train(ds *Dataset, warm *KernelDual) (*KernelModel, *Ker
 	var dual *KernelDual
 	var err error
 	switch p.SVMType {
-	case CSVC:
+	case CSVC, NuSVC:
 		dual, err = t.trainSVC(ds, warm, m)
 	case OneClass:
 		dual = t.trainOneClass(ds, warm, m)
-	case EpsSVR:
+	case EpsSVR, NuSVR:
 		dual = t.trainSVR(ds, warm, m)
 	}
 	t.warmGrad = nil
@@ -481,6 +492,12 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 	for c := range nr {
 		start[c+1] += start[c]
 	}
+	nu := p.SVMType == NuSVC
+	if nu && !t.nuUnchecked {
+		if err := nuFeasible(p.Nu, labels, start); err != nil {
+			return nil, err
+		}
+	}
 	next := append([]int(nil), start[:nr]...)
 	perm := t.perm[:l]
 	for i, c := range cls {
@@ -489,7 +506,7 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 	}
 
 	nPairs := nr * (nr - 1) / 2
-	dual := &KernelDual{SVMType: CSVC, Pairs: make([][2]int32, 0, nPairs), Alpha: make([][]float64, nPairs)}
+	dual := &KernelDual{SVMType: p.SVMType, Pairs: make([][2]int32, 0, nPairs), Alpha: make([][]float64, nPairs)}
 	pairI := make([]int, 0, nPairs)
 	pairJ := make([]int, 0, nPairs)
 	for i := range nr {
@@ -500,6 +517,10 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 	}
 	subs := make([]KernelSubproblem, nPairs)
 	pairAlpha := make([][]float64, nPairs) // α of each pair's rows, class i's then class j's
+	// coefScale multiplies a pair's α into its coefficients: 1/r for
+	// ν-SVC, 1 for C-SVC.
+	coefScale := make([]float64, nPairs)
+	pairErr := make([]error, nPairs)
 	evals := make([]int64, nPairs)
 	grad := &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs),
 		First: make([]int, nPairs)}
@@ -520,6 +541,9 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 			pv[r] = -1
 		}
 		Cp, Cn := p.C*p.weightOf(labels[i]), p.C*p.weightOf(labels[j])
+		if nu {
+			Cp, Cn = 1, 1
+		}
 		clear(alpha)
 		var a0, G0, Gbar0 []float64
 		a, v := warmPair(warm, labels[i], labels[j])
@@ -528,7 +552,11 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 			for r, row := range rows {
 				alpha[r] = clip(a[row], boxOf(y[r], Cp, Cn))
 			}
-			repairEquality(alpha, y, Cp, Cn, 0)
+			if nu {
+				repairNuSums(alpha, y, ni, 1, p.Nu*float64(lp)/2)
+			} else {
+				repairEquality(alpha, y, Cp, Cn, 0)
+			}
 			flipped := warm.Pairs[v][0] != labels[i]
 			if g := t.warmGrad; g != nil && g.boxMatches(v, Cp, Cn, flipped) {
 				a0 = w.alpha0[:lp]
@@ -536,12 +564,33 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 				g.fillStored(a0, G0, Gbar0, rows, ni, flipped, a, v)
 			}
 		}
+		if nu {
+			for r := range pv {
+				pv[r] = 0
+			}
+			if !warmStart {
+				nuStart(alpha[:ni], 1, p.Nu*float64(lp)/2)
+				nuStart(alpha[ni:], 1, p.Nu*float64(lp)/2)
+			}
+		}
 		w.q.reset(rows, y)
 		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Eps: p.Eps, Shrinking: p.Shrinking,
-			MaxIter: p.MaxIter, ShrinkAtStart: warmStart})
+			MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Nu: nu})
 		// The pair's own rows, in the solver's order; the data set's
 		// layout (KernelDual.Alpha) is built after the solves, if wanted.
 		pairAlpha[pi] = append([]float64(nil), alpha...)
+		coefScale[pi] = 1
+		if nu {
+			if !(res.R > 0) {
+				pairErr[pi] = fmt.Errorf("%w: nu-SVC of classes %d and %d: r = %g at the optimum (the dual objective is 0: "+
+					"the classes' reduced convex hulls meet at nu = %v); a larger nu is needed", ErrParams, labels[i], labels[j], res.R, p.Nu)
+				res.R = 1
+			}
+			// The C-SVC solution with C = 1/r (Chang & Lin 2001, Theorem 2).
+			coefScale[pi] = 1 / res.R
+			res.Rho /= res.R
+			res.Objective /= res.R * res.R
+		}
 		if t.wantDual {
 			G, Gbar := w.s.gradient(lp)
 			grad.Box[pi] = [2]float64{Cp, Cn}
@@ -568,6 +617,11 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		sizes[k] = size(pi)
 	}
 	t.run(sizes, func(w *kernelWorker, k int) { solvePair(w, order[k]) })
+	for _, err := range pairErr {
+		if err != nil {
+			return nil, err
+		}
+	}
 
 	// Support vectors: rows with α > 0 in some pair, grouped by class in
 	// Labels order, data order within a class (LIBSVM's layout).
@@ -608,12 +662,12 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		ni := start[i+1] - start[i]
 		for k, row := range perm[start[i]:start[i+1]] {
 			if s := svIndex[row]; s >= 0 {
-				m.Coef[(j-1)*nSV+int(s)] = a[k]
+				m.Coef[(j-1)*nSV+int(s)] = a[k] * coefScale[pi]
 			}
 		}
 		for k, row := range perm[start[j]:start[j+1]] {
 			if s := svIndex[row]; s >= 0 {
-				m.Coef[i*nSV+int(s)] = -a[ni+k]
+				m.Coef[i*nSV+int(s)] = -a[ni+k] * coefScale[pi]
 			}
 		}
 		m.Rho[pi] = subs[pi].Rho
@@ -682,34 +736,50 @@ func (t *KernelTrainer) trainOneClass(ds *Dataset, warm *KernelDual, m *KernelMo
 	return dual
 }
 
-// trainSVR solves the ε-SVR problem over 2l variables and fills m's fields.
+// trainSVR solves the ε-SVR or ν-SVR problem over 2l variables and fills
+// m's fields.
 func (t *KernelTrainer) trainSVR(ds *Dataset, warm *KernelDual, m *KernelModel) *KernelDual {
 	p := &t.params
 	l := ds.Len()
 	w := &t.workers[0]
+	nu := p.SVMType == NuSVR
+	epsilon := p.P // ν-SVR has none in p: its ε is an outcome, −r
+	if nu {
+		epsilon = 0
+	}
 	rows, y, alpha, pv := w.rows[:l], w.y[:2*l], w.alpha[:2*l], w.p[:2*l]
 	for r, z := range ds.Labels() {
 		rows[r] = int32(r)
 		y[r], y[r+l] = 1, -1
-		pv[r], pv[r+l] = p.P-z, p.P+z
+		pv[r], pv[r+l] = epsilon-z, epsilon+z
 	}
 	clear(alpha)
+	// ν-SVR's two sums, Σα = Σα* = Cνl/2 (Chang & Lin 2011, Section 2.4).
+	nuSum := p.C * p.Nu * float64(l) / 2
 	var a0, G0, Gbar0 []float64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r, b := range warm.Alpha[0] {
 			alpha[r] = clip(max(b, 0), p.C)
 			alpha[r+l] = clip(max(-b, 0), p.C)
 		}
-		repairEquality(alpha, y, p.C, p.C, 0)
+		if nu {
+			repairNuSums(alpha, y, l, p.C, nuSum)
+		} else {
+			repairEquality(alpha, y, p.C, p.C, 0)
+		}
 		if g := t.warmGrad; g != nil && g.boxMatches(0, p.C, p.C, false) {
 			a0 = w.alpha0[:2*l]
 			G0, Gbar0 = w.s.gradient(2 * l)
 			g.fillStoredSVR(a0, G0, Gbar0, warm.Alpha[0])
 		}
+	} else if nu {
+		// The cold start: α_t = α*_t, filled to C in row order.
+		nuStart(alpha[:l], p.C, nuSum)
+		copy(alpha[l:], alpha[:l])
 	}
 	resetSVRQ(w.svr, rows)
 	res := w.s.solveFrom(w.svr, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: p.C, Cn: p.C, Eps: p.Eps, Shrinking: p.Shrinking,
-		MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
+		MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1, Nu: nu})
 	beta := make([]float64, l)
 	nBound := 0
 	both := false // α_t and α*_t both nonzero: β does not give α back
@@ -722,7 +792,7 @@ func (t *KernelTrainer) trainSVR(ds *Dataset, warm *KernelDual, m *KernelModel) 
 	}
 	sub := subproblemOf(res, 0, 0, l, w.svr.kernelEvals)
 	sub.NumBoundSV = nBound
-	dual := &KernelDual{SVMType: EpsSVR, Alpha: [][]float64{beta}}
+	dual := &KernelDual{SVMType: p.SVMType, Alpha: [][]float64{beta}}
 	if !both {
 		G, Gbar := w.s.gradient(l) // α's half; α*'s follows (fillStoredSVR)
 		dual.Gradient = &KernelGradient{Box: [][2]float64{{p.C, p.C}},
@@ -934,7 +1004,7 @@ func raiseSide(alpha []float64, y []int8, side int8, C, d float64) {
 func subproblemOf(res smoResult, pos, neg int32, rows int, evals int64) KernelSubproblem {
 	return KernelSubproblem{
 		Pos: pos, Neg: neg, Rows: rows,
-		Iterations: res.Iterations, Objective: res.Objective, Rho: res.Rho, Gap: res.Gap,
+		Iterations: res.Iterations, Objective: res.Objective, Rho: res.Rho, R: res.R, Gap: res.Gap,
 		KernelEvals: evals, NumSV: res.NumSV, NumBoundSV: res.NumBoundSV, Converged: res.Converged,
 	}
 }

@@ -126,7 +126,7 @@ func usableGradient(warm *KernelDual, k Kernel, epsilon float64, hMid uint64, l 
 		len(g.G) != n || len(g.Gbar) != n || len(g.Box) != n {
 		return nil
 	}
-	svc := warm.SVMType == CSVC
+	svc := warm.SVMType.IsSVC()
 	if svc && len(g.First) != n {
 		return nil
 	}

@@ -17,8 +17,8 @@ Converts a LIBSVM (svm-train) or LIBLINEAR (train) text model to a libsvmgo
 model file, telling the two apart by the first line (svm_type or
 solver_type). The model predicts the same labels and decision values (up to
 float32 rounding of support vectors and weights). model_out is written
-atomically: a failed run leaves none. LIBSVM's nu_svc and nu_svr, its
-precomputed kernel and LIBLINEAR's ONECLASS_SVM are not supported.
+atomically: a failed run leaves none. LIBSVM's precomputed kernel and
+LIBLINEAR's ONECLASS_SVM are not supported.
 SOURCE_DATE_EPOCH, when set, is recorded as the model's creation time.
 `
 
