@@ -53,7 +53,7 @@ func noProbability(info core.ModelInfo) string {
 	case !info.Kernel:
 		return "linear models give no probabilities"
 	case info.Task != core.TaskClassification:
-		return "only kernel C-SVC models give class probabilities"
+		return "only kernel classifiers (C-SVC, ν-SVC) give class probabilities"
 	}
 	return "the model was trained without probability estimates (-b 1)"
 }

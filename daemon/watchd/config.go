@@ -144,7 +144,7 @@ func (s trainSpec) kind() string {
 // they are integer classes.
 func (s trainSpec) realLabels() bool {
 	if s.kernel {
-		return s.params.SVMType == core.EpsSVR || s.params.SVMType == core.OneClass
+		return s.params.SVMType.IsRegression() || s.params.SVMType == core.OneClass
 	}
 	return s.linear.Solver.IsRegression()
 }

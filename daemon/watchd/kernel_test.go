@@ -779,7 +779,8 @@ func TestParseTrainOptions(t *testing.T) {
 		{"-t 2 -v 5", "-v"},
 		{"-t 2 data.txt", `unexpected argument "data.txt"`},
 		{"-t 9", "-t"},
-		{"-t 2 -s 1", "-s"}, // ν-SVC is not offered
+		{"-t 2 -s 5", "-s"},
+		{"-t 2 -s 1 -n 0", "nu"},
 		{"-g -1", "gamma"},
 		{"-s 9", "-s"},
 		{"-syntax linear -t 2", "-t"},

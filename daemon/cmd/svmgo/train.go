@@ -34,7 +34,7 @@ func train(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	trainFile, modelFile := trainFiles(files)
-	readOpt.ClassLabels = opts.Params.SVMType == core.CSVC
+	readOpt.ClassLabels = opts.Params.SVMType.IsSVC()
 	ds, err := core.ReadFile(trainFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
@@ -71,12 +71,18 @@ func train(args []string, stdout, stderr io.Writer) int {
 			if !r.Converged {
 				fmt.Fprintf(stdout, "\nWARNING: reaching max number of iterations\n")
 			}
+			switch m.SVMType {
+			case core.NuSVC:
+				fmt.Fprintf(stdout, "C = %f\n", 1/r.R)
+			case core.NuSVR:
+				fmt.Fprintf(stdout, "epsilon = %f\n", -r.R)
+			}
 			fmt.Fprintf(stdout, "obj = %f, rho = %f\nnSV = %d, nBSV = %d\n", r.Objective, r.Rho, r.NumSV, r.NumBoundSV)
 		}
-		if m.SVMType == core.CSVC {
+		if m.SVMType.IsSVC() {
 			fmt.Fprintf(stdout, "Total nSV = %d\n", m.SV.Len())
 		}
-		if m.SVMType == core.EpsSVR && m.HasProbability() {
+		if m.SVMType.IsRegression() && m.HasProbability() {
 			fmt.Fprintf(stdout, laplaceNote, m.ProbA[0])
 		}
 	}
