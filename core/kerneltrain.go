@@ -580,12 +580,17 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 		// layout (KernelDual.Alpha) is built after the solves, if wanted.
 		pairAlpha[pi] = append([]float64(nil), alpha...)
 		coefScale[pi] = 1
-		if nu {
-			if !(res.R > 0) {
+		if nu && !(res.R > 0) {
+			// r ≤ 0 only where the dual optimum is 0 (the classes' reduced
+			// convex hulls meet; Chang & Lin 2001, Section 3): LIBSVM
+			// divides by it anyway, flipping or blowing up the decision
+			// values. Refused, but in the internal cross-validation folds
+			// of Probability, whose decision values are kept unscaled.
+			if !t.nuUnchecked {
 				pairErr[pi] = fmt.Errorf("%w: nu-SVC of classes %d and %d: r = %g at the optimum (the dual objective is 0: "+
 					"the classes' reduced convex hulls meet at nu = %v); a larger nu is needed", ErrParams, labels[i], labels[j], res.R, p.Nu)
-				res.R = 1
 			}
+		} else if nu {
 			// The C-SVC solution with C = 1/r (Chang & Lin 2001, Theorem 2).
 			coefScale[pi] = 1 / res.R
 			res.Rho /= res.R
