@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -65,11 +66,11 @@ func statusOf(err error) int {
 	case errors.Is(err, modelfile.ErrNotModel), errors.Is(err, modelfile.ErrTruncated),
 		errors.Is(err, modelfile.ErrChecksum), errors.Is(err, modelfile.ErrCorrupt):
 		return statusCorrupt
-	case errors.Is(err, core.ErrFull):
+	case errors.Is(err, data.ErrFull):
 		return statusFull
-	case errors.Is(err, core.ErrLabels):
+	case errors.Is(err, data.ErrLabels):
 		return statusTrain
-	case errors.Is(err, core.ErrParams), errors.Is(err, core.ErrBadRow), errors.Is(err, core.ErrRowPosition):
+	case errors.Is(err, core.ErrParams), errors.Is(err, data.ErrBadRow), errors.Is(err, data.ErrRowPosition):
 		return statusInvalidArgument
 	case errors.As(err, &pathErr), errors.As(err, &errno), errors.Is(err, fs.ErrNotExist),
 		errors.Is(err, fs.ErrPermission), errors.Is(err, fs.ErrExist):

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // TestKernelTrainerProbabilityFromC trains "-t 2 -c 10 -b 1" through the
@@ -20,18 +21,18 @@ func TestKernelTrainerProbabilityFromC(t *testing.T) {
 	labels, x := denseRows(t, "../core/testdata/heart_scale", 0, 200, nf)
 	_, testX := denseRows(t, "../core/testdata/heart_scale", 200, -1, nf)
 	dir := t.TempDir()
-	data, test, out := filepath.Join(dir, "data"), filepath.Join(dir, "test"), filepath.Join(dir, "out")
-	writeRaw(t, data+".labels", labels)
-	writeRaw(t, data+".f32", x)
+	dataPath, test, out := filepath.Join(dir, "data"), filepath.Join(dir, "test"), filepath.Join(dir, "out")
+	writeRaw(t, dataPath+".labels", labels)
+	writeRaw(t, dataPath+".f32", x)
 	writeRaw(t, test+".f32", testX)
 	trows := len(testX) / nf
-	runC(t, exe, options, data, strconv.Itoa(len(labels)), strconv.Itoa(nf), test, strconv.Itoa(trows), out)
+	runC(t, exe, options, dataPath, strconv.Itoa(len(labels)), strconv.Itoa(nf), test, strconv.Itoa(trows), out)
 
 	o, _, err := core.ParseKernelOptions(strings.Fields(options))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds := core.NewDense(len(labels), nf)
+	ds := data.NewDense(len(labels), nf)
 	for i, y := range labels {
 		if err := ds.AppendDense(y, x[i*nf:(i+1)*nf]); err != nil {
 			t.Fatal(err)
@@ -116,7 +117,7 @@ func TestKernelTrainerWarmRemove(t *testing.T) {
 	}
 	// h.ds now also holds the last two rows; train cold on the rows the
 	// warm fit had too.
-	ds2 := core.NewDense(h.ds.Len(), nf)
+	ds2 := data.NewDense(h.ds.Len(), nf)
 	for i := range h.ds.Len() - 2 {
 		if err := ds2.AppendDense(h.ds.Label(i), h.ds.DenseRow(i)); err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -16,7 +17,7 @@ import (
 // and −1, -B 1) the misuse fixtures are made of.
 func heartModel(t *testing.T) *core.LinearModel {
 	t.Helper()
-	ds, err := core.ReadFile("../core/testdata/heart_scale", core.ReadOptions{})
+	ds, err := data.ReadFile("../core/testdata/heart_scale", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

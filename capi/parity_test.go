@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -29,7 +30,7 @@ type testRows struct {
 // nonzero, and every third row gains one past nf, which must be ignored.
 func makeTestRows(t *testing.T, path string, nf int) *testRows {
 	t.Helper()
-	ds, err := core.ReadFile(path, core.ReadOptions{})
+	ds, err := data.ReadFile(path, data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestParityFromC(t *testing.T) {
 					t.Fatal(err)
 				}
 			} else {
-				ds, err := core.ReadFile(filepath.Join("../core/testdata", c.train), core.ReadOptions{})
+				ds, err := data.ReadFile(filepath.Join("../core/testdata", c.train), data.ReadOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
@@ -21,7 +22,7 @@ import (
 // trainFile trains a model on a core/testdata file.
 func trainFile(t testing.TB, name string, p core.LinearParams) *core.LinearModel {
 	t.Helper()
-	ds, err := core.ReadFile(filepath.Join("../core/testdata", name), core.ReadOptions{})
+	ds, err := data.ReadFile(filepath.Join("../core/testdata", name), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func trainFile(t testing.TB, name string, p core.LinearParams) *core.LinearModel
 // svm-train options.
 func trainKernelFile(t testing.TB, name, options string) *core.KernelModel {
 	t.Helper()
-	ds, err := core.ReadFile(filepath.Join("../core/testdata", name), core.ReadOptions{})
+	ds, err := data.ReadFile(filepath.Join("../core/testdata", name), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,11 +457,11 @@ func TestStatusOf(t *testing.T) {
 		{modelfile.ErrChecksum, statusCorrupt},
 		{modelfile.ErrCorrupt, statusCorrupt},
 		{modelfile.ErrVersion, statusVersion},
-		{core.ErrFull, statusFull},
-		{core.ErrLabels, statusTrain},
+		{data.ErrFull, statusFull},
+		{data.ErrLabels, statusTrain},
 		{core.ErrParams, statusInvalidArgument},
-		{core.ErrBadRow, statusInvalidArgument},
-		{core.ErrRowPosition, statusInvalidArgument},
+		{data.ErrBadRow, statusInvalidArgument},
+		{data.ErrRowPosition, statusInvalidArgument},
 		{pathErr, statusIO},
 		{errors.New("something new"), statusInternal},
 		{errorf(statusNoModel, "x"), statusNoModel},

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // maxCells bounds the storage a trainer may ask for (rows × features for
@@ -19,7 +20,7 @@ const maxCells = 1 << 40
 type trainerHandle struct {
 	mu          sync.Mutex
 	numFeatures int
-	ds          *core.Dataset
+	ds          *data.Dataset
 	// trainer is linear or kernel as the options chose LIBLINEAR's or
 	// LIBSVM's syntax (core.ParseTrainOptions).
 	trainer core.Trainer
@@ -28,6 +29,10 @@ type trainerHandle struct {
 	// removed from both alike. Rows added since start at zero
 	// (core.Dual.Extended).
 	dual *core.Dual
+	// last is what the last fit reported (svmgo_trainer_fit_info); valid
+	// when fitted.
+	last   core.FitSummary
+	fitted bool
 }
 
 // newTrainer parses options (the command line's train options, split at
@@ -57,9 +62,9 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 	}
 	h := &trainerHandle{numFeatures: int(numFeatures)}
 	if capNonzeros == 0 {
-		h.ds = core.NewDense(int(capRows), int(numFeatures))
+		h.ds = data.NewDense(int(capRows), int(numFeatures))
 	} else {
-		h.ds = core.NewSparse(int(capRows), int(capNonzeros), int(numFeatures))
+		h.ds = data.NewSparse(int(capRows), int(capNonzeros), int(numFeatures))
 	}
 	if !o.IsKernel() {
 		// -s 1 and -s 12 retrain through their primal twins (-twin 0
@@ -212,6 +217,7 @@ func fit(h *trainerHandle) (core.Model, error) {
 		return nil, err
 	}
 	h.dual = dual
+	h.last, h.fitted = core.SummaryOf(m)
 	switch m := m.(type) {
 	case *core.LinearModel:
 		return widen(m, h.numFeatures), nil

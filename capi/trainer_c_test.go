@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -16,7 +17,7 @@ import (
 // (features past nf dropped) with their labels; to < 0 means the end.
 func denseRows(t *testing.T, path string, from, to, nf int) (labels []float64, x []float32) {
 	t.Helper()
-	ds, err := core.ReadFile(path, core.ReadOptions{})
+	ds, err := data.ReadFile(path, data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,14 +83,14 @@ func TestTrainerFromC(t *testing.T) {
 			}
 
 			dir := t.TempDir()
-			data := filepath.Join(dir, "data")
-			writeRaw(t, data+".labels", labels)
-			writeRaw(t, data+".f32", x)
+			dataPath := filepath.Join(dir, "data")
+			writeRaw(t, dataPath+".labels", labels)
+			writeRaw(t, dataPath+".f32", x)
 			x64 := make([]float64, len(x))
 			for i, v := range x {
 				x64[i] = float64(v)
 			}
-			writeRaw(t, data+".f64", x64)
+			writeRaw(t, dataPath+".f64", x64)
 			var indptr []int64
 			var indices []int32
 			var v32 []float32
@@ -105,10 +106,10 @@ func TestTrainerFromC(t *testing.T) {
 				}
 				indptr = append(indptr, int64(len(indices)))
 			}
-			writeRaw(t, data+".indptr", indptr)
-			writeRaw(t, data+".indices", indices)
-			writeRaw(t, data+".v32", v32)
-			writeRaw(t, data+".v64", v64)
+			writeRaw(t, dataPath+".indptr", indptr)
+			writeRaw(t, dataPath+".indices", indices)
+			writeRaw(t, dataPath+".v32", v32)
+			writeRaw(t, dataPath+".v64", v64)
 			removeU := make([]uint64, len(remove))
 			for i, r := range remove {
 				removeU[i] = uint64(r)
@@ -116,16 +117,16 @@ func TestTrainerFromC(t *testing.T) {
 			writeRaw(t, filepath.Join(dir, "remove"), removeU)
 			writeRaw(t, filepath.Join(dir, "test.f32"), testX)
 			out := filepath.Join(dir, "out")
-			runC(t, exe, c.options, strconv.Itoa(capRows), strconv.Itoa(c.nf), strconv.Itoa(capNNZ), data,
+			runC(t, exe, c.options, strconv.Itoa(capRows), strconv.Itoa(c.nf), strconv.Itoa(capNNZ), dataPath,
 				strconv.Itoa(n), filepath.Join(dir, "remove"), strconv.Itoa(len(remove)),
 				filepath.Join(dir, "test"), strconv.Itoa(len(testLabels)), out)
 
 			// The same steps through the Go API.
-			var ds *core.Dataset
+			var ds *data.Dataset
 			if c.sparse {
-				ds = core.NewSparse(capRows, capNNZ, c.nf)
+				ds = data.NewSparse(capRows, capNNZ, c.nf)
 			} else {
-				ds = core.NewDense(capRows, c.nf)
+				ds = data.NewDense(capRows, c.nf)
 			}
 			appendRows := func(from, to int) {
 				for i := from; i < to; i++ {
@@ -136,11 +137,23 @@ func TestTrainerFromC(t *testing.T) {
 			}
 			var files [3][]byte
 			var predict3 func(x []float32) float64
+			var info3 core.FitSummary
+			wantUnit := 0.0
 			if core.KernelSyntax(strings.Fields(c.options)) {
-				files, predict3 = kernelSteps(t, c.options, ds, appendRows, n, remove, capRows, c.nf)
+				files, predict3, info3 = kernelSteps(t, c.options, ds, appendRows, n, remove, capRows, c.nf)
+				wantUnit = 2 // SVMGO_WORK_KERNEL_EVALS
 			} else {
-				files, predict3 = linearSteps(t, c.options, ds, appendRows, n, remove, capRows, c.nf)
+				files, predict3, info3 = linearSteps(t, c.options, ds, appendRows, n, remove, capRows, c.nf)
+				wantUnit = 1 // SVMGO_WORK_ROWS_READ
 			}
+			// svmgo_trainer_fit_info reports the last fit as the Go API's
+			// run of the same steps does.
+			converged := 0.0
+			if info3.Converged {
+				converged = 1
+			}
+			sameBits(t, "fit info", readFloat64s(t, out+".info"), []float64{float64(info3.Iterations),
+				float64(info3.Work), info3.Objective, float64(info3.NumSV), converged, wantUnit})
 			for i, want := range files {
 				name := "m" + strconv.Itoa(i+1)
 				got, err := os.ReadFile(out + "." + name + ".svmgo")
@@ -176,8 +189,9 @@ func TestTrainerFromC(t *testing.T) {
 
 // linearSteps runs trainer.c's steps (fit; remove; add 5, fit warm; add
 // 3, remove 2, fit warm) through core's linear trainer on ds, empty, and
-// returns the three model files and the last model's label function.
-func linearSteps(t *testing.T, options string, ds *core.Dataset, appendRows func(from, to int), n int, remove []int, capRows, nf int) ([3][]byte, func([]float32) float64) {
+// returns the three model files, the last model's label function and the
+// last run's summary.
+func linearSteps(t *testing.T, options string, ds *data.Dataset, appendRows func(from, to int), n int, remove []int, capRows, nf int) ([3][]byte, func([]float32) float64, core.FitSummary) {
 	t.Helper()
 	o, _, err := core.ParseLinearOptions(strings.Fields(options))
 	if err != nil {
@@ -231,13 +245,13 @@ func linearSteps(t *testing.T, options string, ds *core.Dataset, appendRows func
 			t.Fatal(err)
 		}
 	}
-	return files, m3.PredictDense
+	return files, m3.PredictDense, m3.Result.Summary()
 }
 
 // kernelSteps is linearSteps for a kernel trainer (LIBSVM's options),
 // warm-started as the capi trainer does: kept rows' α, new rows at 0, the
 // gradient passed on (DeleteRows drops it).
-func kernelSteps(t *testing.T, options string, ds *core.Dataset, appendRows func(from, to int), n int, remove []int, capRows, nf int) ([3][]byte, func([]float32) float64) {
+func kernelSteps(t *testing.T, options string, ds *data.Dataset, appendRows func(from, to int), n int, remove []int, capRows, nf int) ([3][]byte, func([]float32) float64, core.FitSummary) {
 	t.Helper()
 	o, _, err := core.ParseKernelOptions(strings.Fields(options))
 	if err != nil {
@@ -291,5 +305,5 @@ func kernelSteps(t *testing.T, options string, ds *core.Dataset, appendRows func
 			t.Fatal(err)
 		}
 	}
-	return files, m3.PredictDense
+	return files, m3.PredictDense, m3.Result.Summary()
 }

@@ -5,6 +5,8 @@ import "C"
 
 import (
 	"unsafe"
+
+	"github.com/libsvmgo/libsvmgo/core"
 )
 
 // The trainer exports (trainer.go holds the Go side). Each locks its
@@ -196,4 +198,44 @@ func svmgo_trainer_fit(trainer *C.svmgo_trainer, out **C.svmgo_model) (rc C.int)
 		return fail(fn, err)
 	}
 	return statusOK
+}
+
+//export svmgo_trainer_fit_info
+func svmgo_trainer_fit_info(trainer C.capi_ctrainer, out *C.svmgo_fit_info) (rc C.int) {
+	const fn = "svmgo_trainer_fit_info"
+	defer guard(fn, &rc)
+	err := withTrainer(handleID(unsafe.Pointer(trainer)), func(h *trainerHandle) error {
+		if out == nil {
+			return errorf(statusInvalidArgument, "out is NULL")
+		}
+		if !h.fitted {
+			return errorf(statusNoModel, "the trainer has not fitted a model yet")
+		}
+		s := h.last
+		unit := C.int32_t(C.SVMGO_WORK_ROWS_READ)
+		if s.WorkUnit == core.WorkKernelEvals {
+			unit = C.SVMGO_WORK_KERNEL_EVALS
+		}
+		*out = C.svmgo_fit_info{
+			iterations: C.uint64_t(s.Iterations),
+			work:       C.uint64_t(s.Work),
+			objective:  C.double(s.Objective),
+			num_sv:     C.uint64_t(s.NumSV),
+			converged:  C.int32_t(boolInt(s.Converged)),
+			work_unit:  unit,
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(fn, err)
+	}
+	return statusOK
+}
+
+// boolInt is 1 for true, 0 for false: a C boolean.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // TestFitWidensSparseModel: a sparse trainer's rows may never reach its
@@ -20,7 +21,7 @@ func TestFitWidensSparseModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref := core.NewSparse(10, 100, 0)
+		ref := data.NewSparse(10, 100, 0)
 		rows := []struct {
 			y   float64
 			idx []int32
@@ -99,7 +100,7 @@ func TestRemoveKeepsDualAligned(t *testing.T) {
 	if _, err := fit(h); err != nil {
 		t.Fatal(err)
 	}
-	if err := remove(h, []int{4}); !errors.Is(err, core.ErrRowPosition) {
+	if err := remove(h, []int{4}); !errors.Is(err, data.ErrRowPosition) {
 		t.Errorf("removing row 4 of 4: %v, want ErrRowPosition", err)
 	}
 }

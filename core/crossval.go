@@ -1,6 +1,10 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // CrossValidateLinear runs folds-fold cross-validation as LIBLINEAR's -v
 // does: the rows are shuffled with p.Seed, split into folds nearly equal
@@ -10,7 +14,7 @@ import "fmt"
 // and one wrapping ErrLabels, naming the row of ds, when a classifier's
 // labels are unusable (a fold would fail on them anyway, naming a row of
 // its own training part).
-func CrossValidateLinear(ds *Dataset, p LinearParams, folds int) ([]float64, error) {
+func CrossValidateLinear(ds *data.Dataset, p LinearParams, folds int) ([]float64, error) {
 	l := ds.Len()
 	if folds < 2 || folds > l {
 		return nil, fmt.Errorf("%w: %d-fold cross validation of %d rows", ErrParams, folds, l)
@@ -23,11 +27,11 @@ func CrossValidateLinear(ds *Dataset, p LinearParams, folds int) ([]float64, err
 	perm := foldPermutation(l, p.Seed)
 
 	nnz := ds.Nonzeros()
-	var train *Dataset
+	var train *data.Dataset
 	if ds.IsDense() {
-		train = NewDense(l, ds.NumFeatures())
+		train = data.NewDense(l, ds.NumFeatures())
 	} else {
-		train = NewSparse(l, nnz, 0)
+		train = data.NewSparse(l, nnz, 0)
 	}
 	t, err := NewLinearTrainer(p, l, ds.NumFeatures())
 	if err != nil {
@@ -60,7 +64,7 @@ func CrossValidateLinear(ds *Dataset, p LinearParams, folds int) ([]float64, err
 
 // appendRow copies row i of src to dst, which has room for it (a panic
 // otherwise: callers size dst from src).
-func appendRow(dst, src *Dataset, i int) {
+func appendRow(dst, src *data.Dataset, i int) {
 	var err error
 	if src.IsDense() {
 		err = dst.AppendDense(src.Label(i), src.DenseRow(i))

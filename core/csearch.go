@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // CSearchStep is one C of FindLinearC's path and its cross-validation
@@ -62,7 +64,7 @@ const (
 // (PrimalTwin). progress, when not
 // nil, is called after each C. Errors wrap ErrParams for another
 // formulation or a bad fold count, and ErrLabels for unusable labels.
-func FindLinearC(ds *Dataset, p LinearParams, folds int, startC float64, progress func(CSearchStep)) (CSearchResult, error) {
+func FindLinearC(ds *data.Dataset, p LinearParams, folds int, startC float64, progress func(CSearchStep)) (CSearchResult, error) {
 	var res CSearchResult
 	l := ds.Len()
 	if !p.Solver.hasL2Loss() {
@@ -90,22 +92,22 @@ func FindLinearC(ds *Dataset, p LinearParams, folds int, startC float64, progres
 	// training rows, perm[end:] then perm[:start], are then one contiguous
 	// range, a view that costs no copy (2× the data's memory, once).
 	perm := liblinearFolds(l)
-	var twice *Dataset
+	var twice *data.Dataset
 	if ds.IsDense() {
-		twice = NewDense(2*l, ds.NumFeatures())
+		twice = data.NewDense(2*l, ds.NumFeatures())
 	} else {
-		twice = NewSparse(2*l, 2*ds.Nonzeros(), 0)
+		twice = data.NewSparse(2*l, 2*ds.Nonzeros(), 0)
 	}
 	for range 2 {
 		for _, i := range perm {
 			appendRow(twice, ds, i)
 		}
 	}
-	trainRows := make([]*Dataset, folds)
+	trainRows := make([]*data.Dataset, folds)
 	maxRows := 0
 	for f := range folds {
 		start, end := f*l/folds, (f+1)*l/folds
-		trainRows[f] = twice.rowRange(end, l+start)
+		trainRows[f] = twice.RowRange(end, l+start)
 		maxRows = max(maxRows, l-(end-start))
 	}
 
@@ -232,7 +234,7 @@ func samePrimal(a, b *LinearPrimal) bool {
 }
 
 // searchStartC is LIBLINEAR's first C of the search (see FindLinearC).
-func searchStartC(ds *Dataset, p *LinearParams) float64 {
+func searchStartC(ds *data.Dataset, p *LinearParams) float64 {
 	maxXX := 0.0
 	for i := range ds.Len() {
 		xx := ds.SquaredNorm(i)
@@ -336,31 +338,3 @@ func (g *glibcRand) step() uint32 {
 }
 
 func (g *glibcRand) next() uint32 { return g.step() >> 1 }
-
-// rowRange returns a read-only view of rows [from, to) of d, sharing its
-// storage and keeping its NumFeatures (as LIBLINEAR's cross-validation
-// subproblems keep the whole problem's n). Like Prefix's view, it is valid
-// until d changes, and must not be appended to or truncated; its Nonzeros
-// is not a count (rowStart keeps offsets into d's arrays): only trainers
-// and predictions read it.
-func (d *Dataset) rowRange(from, to int) *Dataset {
-	if from < 0 || from > to || to > d.rows {
-		panic("core: rowRange out of range")
-	}
-	n := to - from
-	v := &Dataset{
-		dense:       d.dense,
-		numFeatures: d.numFeatures,
-		maxFeatures: d.maxFeatures,
-		rows:        n,
-		y:           d.y[from:to:to],
-	}
-	if d.dense {
-		v.x = d.x[from*d.numFeatures : to*d.numFeatures : to*d.numFeatures]
-		return v
-	}
-	// rowStart holds offsets into the whole index and value arrays.
-	v.rowStart = d.rowStart[from : to+1 : to+1]
-	v.index, v.value = d.index[:d.rowStart[to]:d.rowStart[to]], d.value[:d.rowStart[to]:d.rowStart[to]]
-	return v
-}

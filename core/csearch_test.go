@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // TestGlibcRand: the first outputs of glibc's rand() from its default
@@ -118,7 +120,7 @@ func TestFindLinearCWarmMatchesCold(t *testing.T) {
 		correct := 0
 		for f := range 3 {
 			start, end := f*l/3, (f+1)*l/3
-			train := NewDense(l, ds.NumFeatures())
+			train := data.NewDense(l, ds.NumFeatures())
 			for _, i := range append(append([]int(nil), perm[:start]...), perm[end:]...) {
 				appendRow(train, ds, i)
 			}

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // Dual coordinate descent for L2-regularized L1- and L2-loss SVC.
 //
@@ -29,7 +33,7 @@ import "math"
 // dcdRows is what both DCD solvers share: the rows (with the bias pseudo-
 // feature), the primal vector w, the active set and the permutation stream.
 type dcdRows struct {
-	ds    *Dataset
+	ds    *data.Dataset
 	n     int     // features of ds; w[:n] are their weights
 	bias  float64 // bias pseudo-feature value; < 0: none
 	w     []float64
@@ -39,20 +43,20 @@ type dcdRows struct {
 	activeSize int
 	iter       int     // outer passes done
 	updates    int64   // coordinates visited (one row read each)
-	touched    float32 // keeps touchRow's loads alive
+	touched    float32 // keeps TouchRow's loads alive
 }
 
 // touchNext starts loading the row visited after position k of the active
-// set (see Dataset.touchRow).
+// set (see Dataset.TouchRow).
 func (r *dcdRows) touchNext(k int) {
 	if k+1 < r.activeSize {
-		r.touched += r.ds.touchRow(int(r.index[k+1]))
+		r.touched += r.ds.TouchRow(int(r.index[k+1]))
 	}
 }
 
 // sizeRows sets up the shared state for ds, using w's and index's capacity.
 // It panics if the buffers are too small (the trainer sizes them).
-func (r *dcdRows) sizeRows(ds *Dataset, bias float64, w []float64, index []int32, seed uint64) {
+func (r *dcdRows) sizeRows(ds *data.Dataset, bias float64, w []float64, index []int32, seed uint64) {
 	r.ds, r.n, r.bias = ds, ds.NumFeatures(), bias
 	nw := r.n
 	if bias >= 0 {
@@ -142,7 +146,7 @@ func (s *dcdSVC) class(i int) int { return int(s.y[i]+1) >> 1 }
 // init prepares a solve over ds with targets y (±1) and dual variables alpha
 // (len ds.Len(); a warm start when nonzero, clipped here). Cp and Cn are the
 // costs of positive and negative rows; l1 selects the L1 loss.
-func (s *dcdSVC) init(ds *Dataset, y []int8, alpha, QD []float64, Cp, Cn float64, l1 bool, bias, eps float64, seed uint64) {
+func (s *dcdSVC) init(ds *data.Dataset, y []int8, alpha, QD []float64, Cp, Cn float64, l1 bool, bias, eps float64, seed uint64) {
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.alpha, s.QD, s.eps = y, alpha, QD[:ds.Len()], eps
 	if l1 {
@@ -168,7 +172,7 @@ func (s *dcdSVC) init(ds *Dataset, y []int8, alpha, QD []float64, Cp, Cn float64
 // initFromW prepares an L2-loss solve from alpha (α ≥ 0) and its
 // w0 = Σ y_i α_i x_i, computed by the caller (the primal twin's w − ∇f(w)),
 // so neither w nor QD costs a pass over the rows unless solve needs one.
-func (s *dcdSVC) initFromW(ds *Dataset, y []int8, alpha, QD []float64, Cp, Cn, bias, eps float64, seed uint64, w0 []float64) {
+func (s *dcdSVC) initFromW(ds *data.Dataset, y []int8, alpha, QD []float64, Cp, Cn, bias, eps float64, seed uint64, w0 []float64) {
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.alpha, s.QD, s.eps = y, alpha, QD[:ds.Len()], eps
 	s.diag = [2]float64{0.5 / Cn, 0.5 / Cp}

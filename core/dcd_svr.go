@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // Dual coordinate descent for L2-regularized L1- and L2-loss ε-SVR.
 //
@@ -39,7 +43,7 @@ type dcdSVR struct {
 
 // init prepares a solve over ds (targets ds.Labels()) with dual variables
 // beta, a warm start when nonzero (clipped here).
-func (s *dcdSVR) init(ds *Dataset, beta, QD []float64, C, p float64, l1 bool, bias, eps float64, absolute bool, seed uint64) {
+func (s *dcdSVR) init(ds *data.Dataset, beta, QD []float64, C, p float64, l1 bool, bias, eps float64, absolute bool, seed uint64) {
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.beta, s.QD, s.p = ds.Labels(), beta, QD[:ds.Len()], p
 	if l1 {
@@ -67,7 +71,7 @@ func (s *dcdSVR) init(ds *Dataset, beta, QD []float64, C, p float64, l1 bool, bi
 
 // initFromW prepares an L2-loss solve from beta and its w0 = Σ β_i x_i,
 // computed by the caller, as dcdSVC.initFromW.
-func (s *dcdSVR) initFromW(ds *Dataset, beta, QD []float64, C, p, bias, eps float64, absolute bool, seed uint64, w0 []float64) {
+func (s *dcdSVR) initFromW(ds *data.Dataset, beta, QD []float64, C, p, bias, eps float64, absolute bool, seed uint64, w0 []float64) {
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.beta, s.QD, s.p = ds.Labels(), beta, QD[:ds.Len()], p
 	s.lambda, s.upper = 0.5/C, math.Inf(1)

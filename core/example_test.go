@@ -5,10 +5,11 @@ import (
 	"log"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // accuracy is the share of rows of ds whose prediction by m is their label.
-func accuracy(m core.Model, ds *core.Dataset) string {
+func accuracy(m core.Model, ds *data.Dataset) string {
 	pred := m.PredictBatch(make([]float64, ds.Len()), ds)
 	right := 0
 	for i, p := range pred {
@@ -22,7 +23,7 @@ func accuracy(m core.Model, ds *core.Dataset) string {
 // Train a linear SVM (LIBLINEAR's -s 1, its defaults) on a LIBSVM text file
 // and predict with it: the start of every linear use of the library.
 func ExampleLinearTrainer_Train() {
-	ds, err := core.ReadFile("testdata/heart_scale", core.ReadOptions{}) // sized by a first pass, then parsed
+	ds, err := data.ReadFile("testdata/heart_scale", data.ReadOptions{}) // sized by a first pass, then parsed
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -54,12 +55,12 @@ func ExampleLinearTrainer_Train() {
 // solves -s 1 by the Newton method from the w those α give and saves more
 // when many rows are added; see the README's warm-retraining figures.)
 func ExampleLinearTrainer_Train_warmStart() {
-	all, err := core.ReadFile("testdata/heart_scale", core.ReadOptions{})
+	all, err := data.ReadFile("testdata/heart_scale", data.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Capacity for every row, fixed now: appending past it is core.ErrFull.
-	ds := core.NewDense(all.Len(), all.NumFeatures())
+	// Capacity for every row, fixed now: appending past it is data.ErrFull.
+	ds := data.NewDense(all.Len(), all.NumFeatures())
 	p := core.DefaultLinearParams()
 	p.Eps = 0.0001 // each model predicts as liblinear-train -s 1 -e 0.0001 on the same rows
 	t, err := core.NewLinearTrainer(p, ds.CapRows(), ds.NumFeatures())
@@ -91,7 +92,7 @@ func ExampleLinearTrainer_Train_warmStart() {
 	// The same two retrains, cold.
 	var cold int64
 	for _, end := range []int{210, 270} {
-		sub := core.NewDense(end, all.NumFeatures())
+		sub := data.NewDense(end, all.NumFeatures())
 		for i := 0; i < end; i++ {
 			if err := sub.AppendDense(all.Label(i), all.DenseRow(i)); err != nil {
 				log.Fatal(err)
@@ -115,7 +116,7 @@ func ExampleLinearTrainer_Train_warmStart() {
 // and read its description through the one Model interface every kind
 // implements.
 func ExampleKernelTrainer_Train() {
-	ds, err := core.ReadFile("testdata/heart_scale", core.ReadOptions{})
+	ds, err := data.ReadFile("testdata/heart_scale", data.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

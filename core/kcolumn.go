@@ -73,9 +73,9 @@ func (r *kernelRows) columnRBF(dst []float32, i int, rows []int32) {
 		}
 		if dense && w != nil {
 			if rbfArgsFast {
-				simd.RBFArgs(a, w, r.ds.x, blk, sq, sqi, g)
+				simd.RBFArgs(a, w, r.ds.DenseMatrix(), blk, sq, sqi, g)
 			} else {
-				rbfArgsDense(a, w, r.ds.x, blk, sq, sqi, g)
+				rbfArgsDense(a, w, r.ds.DenseMatrix(), blk, sq, sqi, g)
 			}
 			expBatch32(dst[lo:lo+len(blk)], a)
 			continue

@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Kernel functions K(u, v) of the SMO solvers and kernel predictors, with
@@ -214,7 +216,7 @@ func dotMerge32(xi []int32, xv []float32, yi []int32, yv []float32) float64 {
 // A kernelRows is used by one goroutine at a time (the sparse scratch is
 // shared by its calls); the data set must not change while it is in use.
 type kernelRows struct {
-	ds      *Dataset
+	ds      *data.Dataset
 	k       Kernel
 	sqnorm  []float64 // x_i'x_i for every row (RBF only)
 	scratch []float64 // sparse: one row scattered, all zeros between calls
@@ -225,7 +227,7 @@ type kernelRows struct {
 // RBF; nil is fine for the other kernels). A sparse data set also gets a
 // scratch buffer of NumFeatures float64, allocated here. It panics if
 // sqnorm is too short for an RBF kernel.
-func newKernelRows(ds *Dataset, k Kernel, sqnorm []float64) *kernelRows {
+func newKernelRows(ds *data.Dataset, k Kernel, sqnorm []float64) *kernelRows {
 	r := &kernelRows{ds: ds, k: k}
 	if k.Type == RBFKernel {
 		if len(sqnorm) < ds.Len() {

@@ -3,6 +3,8 @@ package core
 import (
 	"math"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Optimality of the kernel trainer's solutions, checked from the returned
@@ -65,7 +67,7 @@ type kktReport struct {
 }
 
 // kernelOf returns K(x_i, x_j) of rows i and j of ds in float64.
-func kernelOf(k Kernel, ds *Dataset, i, j int) float64 {
+func kernelOf(k Kernel, ds *data.Dataset, i, j int) float64 {
 	if ds.IsDense() {
 		return k.Dense(ds.DenseRow(i), ds.DenseRow(j))
 	}
@@ -77,7 +79,7 @@ func kernelOf(k Kernel, ds *Dataset, i, j int) float64 {
 // checkKKTProblem recomputes G of pr on ds and checks the conditions; it
 // returns the measured gap, its allowance, |ρ − rule|, the equality
 // residual and the largest decision-value difference.
-func checkKKTProblem(t *testing.T, name string, m *KernelModel, ds *Dataset, pr *kktProblem) kktReport {
+func checkKKTProblem(t *testing.T, name string, m *KernelModel, ds *data.Dataset, pr *kktProblem) kktReport {
 	t.Helper()
 	n := len(pr.Alpha)
 	// Coefficients per data row: c_r = Σ_{v: Row v = r} Y_v α_v, a_r = Σ α_v.
@@ -225,7 +227,7 @@ func kktGapRho(pr *kktProblem, G []float64) (gap, rhoDiff float64) {
 }
 
 // sameRow reports whether row i of a and row j of b hold the same features.
-func sameRow(a *Dataset, i int, b *Dataset, j int) bool {
+func sameRow(a *data.Dataset, i int, b *data.Dataset, j int) bool {
 	if a.IsDense() != b.IsDense() {
 		return false
 	}
@@ -256,7 +258,7 @@ func sameRow(a *Dataset, i int, b *Dataset, j int) bool {
 
 // svcProblems builds the subproblems of a C-SVC dual and checks that m's
 // Labels, SV, NumSV and Coef follow from α by LIBSVM's layout.
-func svcProblems(t *testing.T, m *KernelModel, dual *KernelDual, ds *Dataset) []*kktProblem {
+func svcProblems(t *testing.T, m *KernelModel, dual *KernelDual, ds *data.Dataset) []*kktProblem {
 	t.Helper()
 	nr := len(m.Labels)
 	cls := make([]int, ds.Len())
@@ -367,7 +369,7 @@ func svcProblems(t *testing.T, m *KernelModel, dual *KernelDual, ds *Dataset) []
 // singleCoef checks the Coef and SV of a one-class or ε-SVR model against
 // the per-row coefficients coef (α, or β): the rows with coef ≠ 0, in data
 // order.
-func singleCoef(t *testing.T, m *KernelModel, ds *Dataset, coef []float64) {
+func singleCoef(t *testing.T, m *KernelModel, ds *data.Dataset, coef []float64) {
 	t.Helper()
 	s := 0
 	for r, v := range coef {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Parity with LIBSVM 3.24 on the cases of testdata/libsvm-ref.txt that do
@@ -44,7 +46,7 @@ func TestKernelParityLIBSVM(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g := c.floats(t, "gamma"); len(g) == 1 && m.Kernel.Type != LinearKernel && math.Abs(m.Kernel.Gamma-g[0]) > 1e-7*g[0] { // LIBSVM 3.24 as packaged writes a float32 gamma
+			if g := c.Floats(t, "gamma"); len(g) == 1 && m.Kernel.Type != LinearKernel && math.Abs(m.Kernel.Gamma-g[0]) > 1e-7*g[0] { // LIBSVM 3.24 as packaged writes a float32 gamma
 				t.Errorf("gamma %v, LIBSVM %v", m.Kernel.Gamma, g[0])
 			}
 			if len(m.Result.Subproblems) != len(c.Subs) {
@@ -75,12 +77,12 @@ func TestKernelParityLIBSVM(t *testing.T) {
 				t.Logf("sub %d: iter %d/%d obj %.6f/%.6f rho %.6f/%.6f nSV %d/%d nBSV %d/%d",
 					k, got.Iterations, ref.Iter, got.Objective, ref.Obj, got.Rho, ref.Rho, nsv, ref.NSV, got.NumBoundSV, ref.NBSV)
 			}
-			if ts := c.floats(t, "total_sv"); len(ts) == 1 {
+			if ts := c.Floats(t, "total_sv"); len(ts) == 1 {
 				if d := math.Abs(float64(m.SV.Len()) - ts[0]); d > max(1, paritySVFrac*ts[0]) {
 					t.Errorf("total SV %d, LIBSVM %v", m.SV.Len(), ts[0])
 				}
 			}
-			if lab := c.floats(t, "label"); lab != nil {
+			if lab := c.Floats(t, "label"); lab != nil {
 				for k, v := range lab {
 					if k >= len(m.Labels) || float64(m.Labels[k]) != v {
 						t.Fatalf("labels %v, LIBSVM %v", m.Labels, lab)
@@ -89,7 +91,7 @@ func TestKernelParityLIBSVM(t *testing.T) {
 			}
 			pred := m.PredictBatch(make([]float64, test.Len()), test)
 			switch {
-			case c.has["mse"]:
+			case c.Has["mse"]:
 				var se float64
 				for i, v := range pred {
 					se += (v - test.Label(i)) * (v - test.Label(i))
@@ -99,7 +101,7 @@ func TestKernelParityLIBSVM(t *testing.T) {
 					t.Errorf("test MSE %.6f, LIBSVM %.6f", mse, c.MSE)
 				}
 				t.Logf("MSE %.6f / LIBSVM %.6f", mse, c.MSE)
-			case c.has["accuracy"]:
+			case c.Has["accuracy"]:
 				correct, pos := 0, 0
 				for i, v := range pred {
 					if v == test.Label(i) {
@@ -114,7 +116,7 @@ func TestKernelParityLIBSVM(t *testing.T) {
 				if math.Abs(acc-refAcc) > parityAccPts {
 					t.Errorf("accuracy %.4f%% (%d/%d), LIBSVM %.4f%% (%d/%d)", acc, correct, test.Len(), refAcc, c.Correct, c.Total)
 				}
-				if c.has["pred_pos"] && math.Abs(float64(pos-c.PredPos)) > paritySVFrac*float64(test.Len()) {
+				if c.Has["pred_pos"] && math.Abs(float64(pos-c.PredPos)) > paritySVFrac*float64(test.Len()) {
 					t.Errorf("%d rows predicted +1, LIBSVM %d", pos, c.PredPos)
 				}
 				t.Logf("accuracy %.4f%% / LIBSVM %.4f%%", acc, refAcc)
@@ -127,9 +129,9 @@ func TestKernelParityLIBSVM(t *testing.T) {
 	}
 }
 
-func readRefData(t *testing.T, name string) *Dataset {
+func readRefData(t *testing.T, name string) *data.Dataset {
 	t.Helper()
-	ds, err := ReadFile(filepath.Join("testdata", name), ReadOptions{})
+	ds, err := data.ReadFile(filepath.Join("testdata", name), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +142,7 @@ func readRefData(t *testing.T, name string) *Dataset {
 // training row of a binary C-SVC or a one-class model, and checks the
 // optimality conditions of the dual at tolerance eps (f is the decision
 // function, y f ≥ 1 − tol for α = 0, ≤ 1 + tol at α = C, ≈ 1 when free).
-func checkKKT(t *testing.T, m *KernelModel, ds *Dataset) {
+func checkKKT(t *testing.T, m *KernelModel, ds *data.Dataset) {
 	t.Helper()
 	if m.SVMType != CSVC || len(m.Labels) != 2 || len(m.Params.Weights) != 0 {
 		return

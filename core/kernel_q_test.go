@@ -3,6 +3,8 @@ package core
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 var (
@@ -14,7 +16,7 @@ var (
 // exactQ returns the full Q of a formulation over the variables in their
 // original order, each entry the float64 value Kernel.Dense or
 // Kernel.Sparse gives with its sign: z_s z_t K(x_{row(s)}, x_{row(t)}).
-func exactQ(k Kernel, ds *Dataset, rowOf []int32, z []int8) [][]float64 {
+func exactQ(k Kernel, ds *data.Dataset, rowOf []int32, z []int8) [][]float64 {
 	n := len(rowOf)
 	q := make([][]float64, n)
 	for s := range q {
@@ -104,7 +106,7 @@ func TestSVCQ(t *testing.T) {
 	}
 	sq := make([]float64, dense.Len())
 	for _, k := range testKernels {
-		for _, ds := range []*Dataset{dense, sparse} {
+		for _, ds := range []*data.Dataset{dense, sparse} {
 			name := k.Type.String() + map[bool]string{true: "/dense", false: "/sparse"}[ds.IsDense()]
 			exact := exactQ(k, ds, rows, y)
 			kr := newKernelRows(ds, k, sq)
@@ -168,7 +170,7 @@ func TestSVRQ(t *testing.T) {
 	}
 	sq := make([]float64, l)
 	for _, k := range []Kernel{{Type: RBFKernel, Gamma: 0.1}, {Type: PolyKernel, Degree: 2, Gamma: 1, Coef0: 0.5}} {
-		for _, ds := range []*Dataset{dense, sparse} {
+		for _, ds := range []*data.Dataset{dense, sparse} {
 			name := "svr/" + k.Type.String() + map[bool]string{true: "/dense", false: "/sparse"}[ds.IsDense()]
 			q := newSVRQ(newKernelRows(ds, k, sq), rows, 0)
 			exerciseQ(t, name, q, exactQ(k, ds, rowOf, z), 300, 4)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // kernelTol bounds the difference between a kernel value and its naive
@@ -125,16 +127,16 @@ func TestKernelValidate(t *testing.T) {
 
 // readTestSets returns a data file read as ReadFile reads it, and the same
 // rows in the other layout.
-func readTestSets(t testing.TB, name string) (dense, sparse *Dataset) {
+func readTestSets(t testing.TB, name string) (dense, sparse *data.Dataset) {
 	t.Helper()
-	ds, err := ReadFile("testdata/"+name, ReadOptions{})
+	ds, err := data.ReadFile("testdata/"+name, data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !ds.IsDense() {
 		t.Fatalf("%s: expected a dense layout", name)
 	}
-	sp := NewSparse(ds.Len(), ds.Nonzeros(), 0)
+	sp := data.NewSparse(ds.Len(), ds.Nonzeros(), 0)
 	for i := range ds.Len() {
 		if err := sp.AppendDense(ds.Label(i), ds.DenseRow(i)); err != nil {
 			t.Fatal(err)
@@ -145,7 +147,7 @@ func readTestSets(t testing.TB, name string) (dense, sparse *Dataset) {
 
 // rowKernel evaluates k on rows i and j of ds through the exported
 // functions.
-func rowKernel(k Kernel, ds *Dataset, i, j int) float64 {
+func rowKernel(k Kernel, ds *data.Dataset, i, j int) float64 {
 	if ds.IsDense() {
 		return k.Dense(ds.DenseRow(i), ds.DenseRow(j))
 	}
@@ -164,7 +166,7 @@ func TestKernelRows(t *testing.T) {
 	col := make([]float32, l)
 	for _, k := range testKernels {
 		sq := make([]float64, l)
-		for _, ds := range []*Dataset{dense, sparse} {
+		for _, ds := range []*data.Dataset{dense, sparse} {
 			kr := newKernelRows(ds, k, sq)
 			for _, i := range []int{0, 1, 100, l - 1} {
 				kr.column(col, i, rows)
@@ -201,7 +203,7 @@ func BenchmarkKernelColumn(b *testing.B) {
 		rows[v] = int32(v)
 	}
 	col := make([]float32, l)
-	for _, ds := range []*Dataset{dense, sparse} {
+	for _, ds := range []*data.Dataset{dense, sparse} {
 		name := "sparse"
 		if ds.IsDense() {
 			name = "dense"

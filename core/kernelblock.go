@@ -3,6 +3,7 @@ package core
 import (
 	"sync"
 
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
@@ -258,14 +259,14 @@ func (m *KernelModel) blockLabels(b *kernelBlocks, s *blockScratch, dst []float6
 
 // blockPredictRows predicts rows [from, to) of ds into dst[from:to], a
 // block of b.rows rows at a time.
-func (m *KernelModel) blockPredictRows(b *kernelBlocks, dst []float64, ds *Dataset, from, to int) {
+func (m *KernelModel) blockPredictRows(b *kernelBlocks, dst []float64, ds *data.Dataset, from, to int) {
 	s := b.batchPool.Get().(*blockScratch)
 	direct := ds.IsDense() && ds.NumFeatures() == b.nf
 	for r0 := from; r0 < to; r0 += b.rows {
 		n := min(b.rows, to-r0)
 		a := s.x
 		if direct {
-			a = ds.x[r0*b.nf : (r0+n)*b.nf]
+			a = ds.DenseMatrix()[r0*b.nf : (r0+n)*b.nf]
 			for r := range n {
 				x := a[r*b.nf:][:b.nf]
 				s.xx[r] = dotDense32(x, x)

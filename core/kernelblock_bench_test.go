@@ -3,6 +3,8 @@ package core
 import (
 	"os"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // BenchmarkKernelPredict times the blocked predictors against the
@@ -18,11 +20,11 @@ func BenchmarkKernelPredict(b *testing.B) {
 		if _, err := os.Stat(c.train); err != nil {
 			b.Skipf("no %s", c.train)
 		}
-		train, err := ReadFile(c.train, ReadOptions{})
+		train, err := data.ReadFile(c.train, data.ReadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		test, err := ReadFile(c.test, ReadOptions{})
+		test, err := data.ReadFile(c.test, data.ReadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // blockDecisionTol is the stated accuracy of the blocked path (float32 dot
@@ -107,12 +109,12 @@ func checkBlockRow(t *testing.T, name string, m, ref *KernelModel, x []float32, 
 // randomData returns n rows of nf features in [−1, 1], about a third of
 // them zero, labelled by class (nr classes from a linear rule) or by a
 // smooth target when nr == 0; dense or sparse storage.
-func randomData(r *rand.Rand, n, nf, nr int, dense bool) *Dataset {
-	var ds *Dataset
+func randomData(r *rand.Rand, n, nf, nr int, dense bool) *data.Dataset {
+	var ds *data.Dataset
 	if dense {
-		ds = NewDense(n, nf)
+		ds = data.NewDense(n, nf)
 	} else {
-		ds = NewSparse(n, n*nf, 0)
+		ds = data.NewSparse(n, n*nf, 0)
 	}
 	x := make([]float32, nf)
 	for range n {
@@ -184,7 +186,7 @@ func TestBlockedDecisionsMatchRowAtATime(t *testing.T) {
 // TestBlockedSpecialRows: an all-zero row and a model of one support
 // vector per class.
 func TestBlockedSpecialRows(t *testing.T) {
-	ds := NewDense(2, 3)
+	ds := data.NewDense(2, 3)
 	_ = ds.AppendDense(1, []float32{1, 0, 0})
 	_ = ds.AppendDense(2, []float32{0, 1, 0})
 	p := DefaultKernelParams()
@@ -236,14 +238,14 @@ func TestBlockedLabelsSharedData(t *testing.T) {
 			if _, err := os.Stat(c.train); err != nil {
 				t.Skipf("no %s: %v", c.train, err)
 			}
-			train, err := ReadFile(c.train, ReadOptions{})
+			train, err := data.ReadFile(c.train, data.ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if c.maxTrain > 0 && train.Len() > c.maxTrain {
 				train.Truncate(c.maxTrain)
 			}
-			test, err := ReadFile(c.test, ReadOptions{})
+			test, err := data.ReadFile(c.test, data.ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -328,7 +330,7 @@ func TestBlockedPredictNoAllocs(t *testing.T) {
 	x := ds.DenseRow(3)
 	idx, val := []int32{0, 4, 9}, []float32{0.5, -1, 0.25}
 	dst := make([]float64, ds.Len())
-	mat := ds.x[:ds.Len()*30]
+	mat := ds.DenseMatrix()[:ds.Len()*30]
 	m.PredictBatch(dst, ds)
 	m.PredictDenseBatch(dst, mat)
 	indptr := []int64{0, 3, 3, 6}

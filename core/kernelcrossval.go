@@ -1,6 +1,10 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // CrossValidateKernel runs folds-fold cross-validation as svm-train's -v
 // does and returns the prediction of every row of ds, in ds's order, from
@@ -17,7 +21,7 @@ import "fmt"
 // Errors: ErrParams wrapped when folds < 2 or folds > ds.Len() or p is
 // invalid; Train's errors wrapped with the fold (ErrLabels when a fold's
 // training part has a single class).
-func CrossValidateKernel(ds *Dataset, p KernelParams, folds int) ([]float64, error) {
+func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64, error) {
 	l := ds.Len()
 	if folds < 2 || folds > l {
 		return nil, fmt.Errorf("%w: %d-fold cross validation of %d rows", ErrParams, folds, l)
@@ -40,11 +44,11 @@ func CrossValidateKernel(ds *Dataset, p KernelParams, folds int) ([]float64, err
 		return nil, err
 	}
 
-	var train *Dataset
+	var train *data.Dataset
 	if ds.IsDense() {
-		train = NewDense(l, ds.NumFeatures())
+		train = data.NewDense(l, ds.NumFeatures())
 	} else {
-		train = NewSparse(l, ds.Nonzeros(), 0)
+		train = data.NewSparse(l, ds.Nonzeros(), 0)
 	}
 	pred := make([]float64, l)
 	var prob []float64
@@ -90,7 +94,7 @@ func CrossValidateKernel(ds *Dataset, p KernelParams, folds int) ([]float64, err
 
 // kernelFolds returns the rows in fold order and where each fold starts
 // (folds+1 offsets): fold f is perm[foldStart[f]:foldStart[f+1]].
-func kernelFolds(ds *Dataset, p KernelParams, folds int) (perm []int32, foldStart []int, err error) {
+func kernelFolds(ds *data.Dataset, p KernelParams, folds int) (perm []int32, foldStart []int, err error) {
 	l := ds.Len()
 	r := newRNG(p.Seed)
 	shuffle := func(s []int32) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sync"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // KernelModel is a trained kernel SVM: support vectors, their coefficients
@@ -31,7 +33,7 @@ type KernelModel struct {
 	NumSV []int32
 	// SV holds the support vectors; for C-SVC grouped by class in Labels
 	// order (LIBSVM's layout). Its labels are not used.
-	SV *Dataset
+	SV *data.Dataset
 	// Coef is LIBSVM's sv_coef: (nrClass−1) rows of SV.Len() coefficients,
 	// row-major, Coef[k*SV.Len()+i] (one row for ε-SVR and one-class). For
 	// C-SVC, support vector i of class c carries, in row k, its y·α in the
@@ -505,11 +507,7 @@ func (m *KernelModel) PredictSparse(index []int32, value []float32) float64 {
 // allocates nothing once warm. It panics on a size mismatch.
 func (m *KernelModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	n := m.NumFeatures
-	if n == 0 || len(x)%n != 0 {
-		panic("core: KernelModel.PredictDenseBatch: matrix size is not a multiple of NumFeatures")
-	}
-	rows := len(x) / n
-	dst = dst[:rows]
+	dst = BatchRows(dst, x, n, "core: KernelModel.PredictDenseBatch")
 	if b := m.prepared().blocks(m); b != nil {
 		m.blockPredictMatrix(b, dst, x)
 		return dst
@@ -525,7 +523,7 @@ func (m *KernelModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 // read as sparse rows (missing features zero, extra ones as DecisionSparse
 // treats them). It allocates nothing once warm. It panics if len(dst) <
 // ds.Len().
-func (m *KernelModel) PredictBatch(dst []float64, ds *Dataset) []float64 {
+func (m *KernelModel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 	m.prepared()
 	dst = dst[:ds.Len()]
 	m.predictRows(dst, ds, 0, len(dst))
@@ -536,7 +534,7 @@ func (m *KernelModel) PredictBatch(dst []float64, ds *Dataset) []float64 {
 // goroutines (0: GOMAXPROCS); the predictions are the same. A kernel model
 // predicts a row in time proportional to its support vectors, so a large
 // batch is worth the goroutines, which it allocates.
-func (m *KernelModel) PredictBatchParallel(dst []float64, ds *Dataset, workers int) []float64 {
+func (m *KernelModel) PredictBatchParallel(dst []float64, ds *data.Dataset, workers int) []float64 {
 	pre := m.prepared()
 	dst = dst[:ds.Len()]
 	chunk := 64 // rows a worker takes at a time
@@ -548,7 +546,7 @@ func (m *KernelModel) PredictBatchParallel(dst []float64, ds *Dataset, workers i
 }
 
 // predictRows predicts rows [from, to) of ds into dst[from:to].
-func (m *KernelModel) predictRows(dst []float64, ds *Dataset, from, to int) {
+func (m *KernelModel) predictRows(dst []float64, ds *data.Dataset, from, to int) {
 	if b := m.prepared().blocks(m); b != nil {
 		m.blockPredictRows(b, dst, ds, from, to)
 		return

@@ -1,6 +1,10 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // The trainer's side of ν-SVC and ν-SVR (the solver's is smo_nu.go): the
 // feasibility of ν, the cold start and the warm start's repair of the two
@@ -50,7 +54,7 @@ func repairNuSums(alpha []float64, y []int8, n int, C, sum float64) {
 }
 
 // nuFeasibleOn is nuFeasible for the classes of ds (groupClasses' order).
-func nuFeasibleOn(ds *Dataset, nu float64) error {
+func nuFeasibleOn(ds *data.Dataset, nu float64) error {
 	labels, err := groupClasses(ds)
 	if err != nil {
 		return err

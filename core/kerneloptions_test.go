@@ -1,14 +1,15 @@
 package core
 
 import (
-	"bufio"
 	"errors"
 	"math"
 	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/libsvmref"
 )
 
 func TestDefaultKernelParams(t *testing.T) {
@@ -245,230 +246,20 @@ func TestResolvedKernel(t *testing.T) {
 	}
 }
 
-// libsvmRef is one record of testdata/libsvm-ref.txt, written by
-// testdata/libsvm-ref.sh; the file's header documents the format.
-type libsvmRef struct {
-	Name, Train, Test string
-	Options           []string
-	// Model holds the model file's header lines (svm_type, gamma, rho,
-	// label, nr_sv, probA, ...), by key.
-	Model map[string][]string
-	Subs  []libsvmRefSub
-	// Fields present only for some runs; has records which were.
-	TotalNSV          int
-	Accuracy          float64 // percent
-	Correct, Total    int
-	MSE, SCC, LogLoss float64
-	PredPos           int
-	has               map[string]bool
-	line              int // where the record starts, for messages
-}
-
-// libsvmRefSub is one binary subproblem as svm-train reports it. Nu is NaN
-// where svm-train prints none (one-class, or class weights).
-type libsvmRefSub struct {
-	Iter    int
-	Nu, Obj float64
-	// C is ν-SVC's C = 1/r, Epsilon ν-SVR's ε = −r; NaN when absent.
-	C, Epsilon float64
-	Rho        float64
-	NSV, NBSV  int
-}
-
-// libsvmRefImport is the LIBSVM or LIBLINEAR prediction of every row of
-// Test with the text model Model.
-type libsvmRefImport struct {
-	Name, Tool, Model, Test string
-	Labels                  []float64   // predicted label per row
-	Dec                     [][]float64 // decision values per row
-}
-
-// floats parses every field of a model header line as a float64.
-func (r *libsvmRef) floats(t testing.TB, key string) []float64 {
-	t.Helper()
-	var v []float64
-	for _, f := range r.Model[key] {
-		x, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			t.Fatalf("libsvm-ref.txt:%d: %s: %v", r.line, key, err)
-		}
-		v = append(v, x)
-	}
-	return v
-}
+// libsvmRef, libsvmRefSub and libsvmRefImport are the records of
+// testdata/libsvm-ref.txt (package libsvmref, shared with core/textmodel's
+// import tests).
+type (
+	libsvmRef       = libsvmref.Case
+	libsvmRefSub    = libsvmref.Sub
+	libsvmRefImport = libsvmref.Import
+)
 
 // readLibsvmRef parses testdata/libsvm-ref.txt, failing t on any line it
 // does not understand.
 func readLibsvmRef(t testing.TB) (versions map[string]string, cases []libsvmRef, imports []libsvmRefImport) {
 	t.Helper()
-	f, err := os.Open("testdata/libsvm-ref.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	versions = map[string]string{}
-	var c *libsvmRef
-	var im *libsvmRefImport
-	n := 0
-	fail := func(format string, args ...any) {
-		t.Helper()
-		t.Fatalf("libsvm-ref.txt:%d: "+format, append([]any{n}, args...)...)
-	}
-	num := func(s string) float64 {
-		t.Helper()
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			fail("%v", err)
-		}
-		return v
-	}
-	integer := func(s string) int {
-		t.Helper()
-		v, err := strconv.Atoi(s)
-		if err != nil {
-			fail("%v", err)
-		}
-		return v
-	}
-	one := func(f []string) string {
-		t.Helper()
-		if len(f) != 2 {
-			fail("%s wants one value, has %d", f[0], len(f)-1)
-		}
-		return f[1]
-	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(line, "#") {
-			continue
-		}
-		key := f[0]
-		switch {
-		case c == nil && im == nil:
-			switch key {
-			case "libsvm", "liblinear":
-				versions[key] = one(f)
-			case "case":
-				c = &libsvmRef{Name: one(f), Model: map[string][]string{}, has: map[string]bool{}, line: n}
-			case "import":
-				im = &libsvmRefImport{Name: one(f)}
-			default:
-				fail("unknown top-level key %q", key)
-			}
-		case c != nil:
-			if c.has[key] && key != "sub" {
-				fail("%s repeated in case %s", key, c.Name)
-			}
-			c.has[key] = true
-			switch key {
-			case "train":
-				c.Train = one(f)
-			case "test":
-				c.Test = one(f)
-			case "options":
-				c.Options = f[1:]
-			case "svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class", "total_sv", "rho", "label", "probA", "probB", "nr_sv":
-				if len(f) < 2 {
-					fail("%s without a value", key)
-				}
-				c.Model[key] = f[1:]
-			case "sub":
-				s := libsvmRefSub{Nu: math.NaN(), C: math.NaN(), Epsilon: math.NaN()}
-				seen := map[string]bool{}
-				for _, kv := range f[1:] {
-					k, v, ok := strings.Cut(kv, "=")
-					if !ok || seen[k] {
-						fail("bad or repeated field %q", kv)
-					}
-					seen[k] = true
-					switch k {
-					case "iter":
-						s.Iter = integer(v)
-					case "nu":
-						s.Nu = num(v)
-					case "c":
-						s.C = num(v)
-					case "epsilon":
-						s.Epsilon = num(v)
-					case "obj":
-						s.Obj = num(v)
-					case "rho":
-						s.Rho = num(v)
-					case "nSV":
-						s.NSV = integer(v)
-					case "nBSV":
-						s.NBSV = integer(v)
-					default:
-						fail("unknown sub field %q", k)
-					}
-				}
-				for _, k := range []string{"iter", "obj", "rho", "nSV", "nBSV"} {
-					if !seen[k] {
-						fail("sub without %s", k)
-					}
-				}
-				c.Subs = append(c.Subs, s)
-			case "total_nsv":
-				c.TotalNSV = integer(one(f))
-			case "accuracy":
-				if len(f) != 4 {
-					fail("accuracy wants PCT CORRECT TOTAL")
-				}
-				c.Accuracy, c.Correct, c.Total = num(f[1]), integer(f[2]), integer(f[3])
-			case "mse":
-				c.MSE = num(one(f))
-			case "scc":
-				c.SCC = num(one(f))
-			case "logloss":
-				c.LogLoss = num(one(f))
-			case "pred_pos":
-				c.PredPos = integer(one(f))
-			case "end":
-				if len(f) != 1 {
-					fail("end takes no value")
-				}
-				cases = append(cases, *c)
-				c = nil
-			default:
-				fail("unknown case key %q", key)
-			}
-		default:
-			switch key {
-			case "tool":
-				im.Tool = one(f)
-			case "model":
-				im.Model = one(f)
-			case "test":
-				im.Test = one(f)
-			case "dec":
-				if len(f) < 3 {
-					fail("dec wants a label and decision values")
-				}
-				im.Labels = append(im.Labels, num(f[1]))
-				d := make([]float64, len(f)-2)
-				for k := range d {
-					d[k] = num(f[k+2])
-				}
-				im.Dec = append(im.Dec, d)
-			case "end":
-				imports = append(imports, *im)
-				im = nil
-			default:
-				fail("unknown import key %q", key)
-			}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if c != nil || im != nil {
-		t.Fatal("libsvm-ref.txt: last record has no end")
-	}
-	return versions, cases, imports
+	return libsvmref.Read(t, "testdata/libsvm-ref.txt")
 }
 
 // TestLibsvmRefWellFormed checks that the recorded figures are complete and
@@ -493,8 +284,8 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 		}
 	}
 	kernelNames := map[KernelType]string{LinearKernel: "linear", PolyKernel: "polynomial", RBFKernel: "rbf", SigmoidKernel: "sigmoid"}
-	rows := map[string]*Dataset{}
-	data := func(name string) *Dataset {
+	rows := map[string]*data.Dataset{}
+	data := func(name string) *data.Dataset {
 		if rows[name] == nil {
 			rows[name] = readTestdata(t, name)
 		}
@@ -503,7 +294,7 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			for _, k := range []string{"train", "test", "options", "svm_type", "kernel_type", "nr_class", "total_sv", "rho"} {
-				if !c.has[k] && c.Model[k] == nil {
+				if !c.Has[k] && c.Model[k] == nil {
 					t.Fatalf("missing %s", k)
 				}
 			}
@@ -523,18 +314,18 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 			// written 0.10000000149011612); the automatic gamma is exact.
 			k := p.ResolvedKernel(train.NumFeatures())
 			if p.Kernel.Type != LinearKernel {
-				got := c.floats(t, "gamma")[0]
+				got := c.Floats(t, "gamma")[0]
 				if d := math.Abs(got-k.Gamma) / k.Gamma; d > 1e-7 || (p.Kernel.Gamma == 0 && got != k.Gamma) {
 					t.Errorf("gamma %v, ResolvedKernel(%d) gives %v", got, train.NumFeatures(), k.Gamma)
 				}
 			}
 			if p.Kernel.Type == PolyKernel {
-				if d := c.floats(t, "degree")[0]; d != float64(k.Degree) {
+				if d := c.Floats(t, "degree")[0]; d != float64(k.Degree) {
 					t.Errorf("degree %v, options say %d", d, k.Degree)
 				}
 			}
 			if p.Kernel.Type == PolyKernel || p.Kernel.Type == SigmoidKernel {
-				if r := c.floats(t, "coef0")[0]; r != k.Coef0 {
+				if r := c.Floats(t, "coef0")[0]; r != k.Coef0 {
 					t.Errorf("coef0 %v, options say %v", r, k.Coef0)
 				}
 			}
@@ -549,10 +340,10 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 				}
 				classes = len(seen)
 				pairs = classes * (classes - 1) / 2
-				if got := int(c.floats(t, "nr_class")[0]); got != classes {
+				if got := int(c.Floats(t, "nr_class")[0]); got != classes {
 					t.Errorf("nr_class %d, training set has %d classes", got, classes)
 				}
-				labels := c.floats(t, "label")
+				labels := c.Floats(t, "label")
 				for _, l := range labels {
 					if !seen[l] {
 						t.Errorf("label %v not in the training set", l)
@@ -561,30 +352,30 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 				if len(labels) != classes {
 					t.Errorf("%d labels, want %d", len(labels), classes)
 				}
-				nrSV, sum := c.floats(t, "nr_sv"), 0.0
+				nrSV, sum := c.Floats(t, "nr_sv"), 0.0
 				for _, v := range nrSV {
 					sum += v
 				}
-				if len(nrSV) != classes || int(sum) != int(c.floats(t, "total_sv")[0]) {
+				if len(nrSV) != classes || int(sum) != int(c.Floats(t, "total_sv")[0]) {
 					t.Errorf("nr_sv %v does not add up to total_sv %v", nrSV, c.Model["total_sv"])
 				}
 			}
-			rho := c.floats(t, "rho")
+			rho := c.Floats(t, "rho")
 			if len(rho) != pairs {
 				t.Fatalf("%d rho values, want %d", len(rho), pairs)
 			}
-			totalSV := int(c.floats(t, "total_sv")[0])
+			totalSV := int(c.Floats(t, "total_sv")[0])
 			if !(totalSV > 0 && totalSV <= train.Len()) {
 				t.Errorf("total_sv %d out of range (%d rows)", totalSV, train.Len())
 			}
 			if p.Probability {
-				if len(c.Subs) != 0 || c.has["total_nsv"] {
+				if len(c.Subs) != 0 || c.Has["total_nsv"] {
 					t.Error("-b 1 run records subproblems")
 				}
-				if len(c.floats(t, "probA")) != pairs || len(c.floats(t, "probB")) != pairs {
+				if len(c.Floats(t, "probA")) != pairs || len(c.Floats(t, "probB")) != pairs {
 					t.Errorf("probA/probB: %d/%d values, want %d", len(c.Model["probA"]), len(c.Model["probB"]), pairs)
 				}
-				if !c.has["logloss"] || !(c.LogLoss > 0 && c.LogLoss < math.Log(float64(classes))) {
+				if !c.Has["logloss"] || !(c.LogLoss > 0 && c.LogLoss < math.Log(float64(classes))) {
 					t.Errorf("log-loss %v: want one better than uniform guessing (%v)", c.LogLoss, math.Log(float64(classes)))
 				}
 			} else {
@@ -594,7 +385,7 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 				if p.SVMType.IsSVC() && c.TotalNSV != totalSV {
 					t.Errorf("Total nSV %d, model total_sv %d", c.TotalNSV, totalSV)
 				}
-				if !p.SVMType.IsSVC() && (c.has["total_nsv"] || c.Subs[0].NSV != totalSV) {
+				if !p.SVMType.IsSVC() && (c.Has["total_nsv"] || c.Subs[0].NSV != totalSV) {
 					t.Errorf("nSV %d, model total_sv %d", c.Subs[0].NSV, totalSV)
 				}
 				for s, sub := range c.Subs {
@@ -618,7 +409,7 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 			}
 			switch p.SVMType {
 			case EpsSVR, NuSVR:
-				if !c.has["mse"] || !c.has["scc"] || !(c.MSE > 0) || !(c.SCC >= 0 && c.SCC <= 1) {
+				if !c.Has["mse"] || !c.Has["scc"] || !(c.MSE > 0) || !(c.SCC >= 0 && c.SCC <= 1) {
 					t.Errorf("mse %v, scc %v", c.MSE, c.SCC)
 				}
 			default:
@@ -632,7 +423,7 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 			}
 			if p.SVMType == OneClass {
 				// ν bounds the fraction of training outliers from above.
-				if !c.has["pred_pos"] || c.Test == c.Train && float64(c.Total-c.PredPos) > p.Nu*float64(c.Total)+1 {
+				if !c.Has["pred_pos"] || c.Test == c.Train && float64(c.Total-c.PredPos) > p.Nu*float64(c.Total)+1 {
 					t.Errorf("%d of %d rows predicted inside with nu %v", c.PredPos, c.Total, p.Nu)
 				}
 			}

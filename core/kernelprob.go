@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"sync"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Probability estimates of a trained kernel model (svm-train -b 1, Chang &
@@ -28,7 +30,7 @@ import (
 // no estimates and Validate refuses Probability for it). Fold assignment
 // is seeded from t.params.Seed, per class pair for C-SVC, so the result
 // does not depend on the number of workers.
-func (t *KernelTrainer) fitProbability(ds *Dataset, m *KernelModel) error {
+func (t *KernelTrainer) fitProbability(ds *data.Dataset, m *KernelModel) error {
 	p := t.params
 	sub := p
 	sub.Probability = false
@@ -56,7 +58,7 @@ func (t *KernelTrainer) fitProbability(ds *Dataset, m *KernelModel) error {
 
 // fitSVCProbability fits Platt's sigmoid of every class pair, pairs spread
 // over as many workers as the main trainer has.
-func (t *KernelTrainer) fitSVCProbability(ds *Dataset, m *KernelModel, sub KernelParams) error {
+func (t *KernelTrainer) fitSVCProbability(ds *data.Dataset, m *KernelModel, sub KernelParams) error {
 	labels := m.Labels
 	nr := len(labels)
 	nPairs := nr * (nr - 1) / 2
@@ -154,21 +156,21 @@ func (t *KernelTrainer) fitSVCProbability(ds *Dataset, m *KernelModel, sub Kerne
 // trainer and a data set sized once, refilled for each fold.
 type foldFitter struct {
 	params KernelParams
-	src    *Dataset
-	ds     *Dataset
+	src    *data.Dataset
+	ds     *data.Dataset
 	capRow int
 	tr     *KernelTrainer
 }
 
 // newFoldFitter sizes a fitter for folds of up to capRows rows of src,
 // with the kernel cache budget p.CacheMB shared by workers fitters.
-func newFoldFitter(p KernelParams, src *Dataset, capRows, workers int) *foldFitter {
+func newFoldFitter(p KernelParams, src *data.Dataset, capRows, workers int) *foldFitter {
 	p.CacheMB /= float64(workers)
 	f := &foldFitter{params: p, src: src, capRow: capRows}
 	if src.IsDense() {
-		f.ds = NewDense(capRows, src.NumFeatures())
+		f.ds = data.NewDense(capRows, src.NumFeatures())
 	} else {
-		f.ds = NewSparse(capRows, src.Nonzeros(), 0)
+		f.ds = data.NewSparse(capRows, src.Nonzeros(), 0)
 	}
 	return f
 }
@@ -214,7 +216,7 @@ func (f *foldFitter) train(train []int32, relabel func(int32) (int32, float64)) 
 
 // decideRow returns the decision values of row i of ds under m, a model
 // trained on rows of ds (so a dense row has m's width).
-func decideRow(m *KernelModel, dst []float64, ds *Dataset, i int) []float64 {
+func decideRow(m *KernelModel, dst []float64, ds *data.Dataset, i int) []float64 {
 	if ds.IsDense() {
 		return m.DecisionDense(dst, ds.DenseRow(i))
 	}
@@ -224,7 +226,7 @@ func decideRow(m *KernelModel, dst []float64, ds *Dataset, i int) []float64 {
 
 // predictRow returns m's prediction of row i of ds, read as PredictBatch
 // reads it.
-func predictRow(m *KernelModel, ds *Dataset, i int) float64 {
+func predictRow(m *KernelModel, ds *data.Dataset, i int) float64 {
 	switch {
 	case !ds.IsDense():
 		return m.PredictSparse(ds.SparseRow(i))

@@ -5,17 +5,18 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
 // A model with probability estimates, written to a model file and read
 // back, gives bit-identical probabilities.
 func TestKernelProbabilityModelFileRoundTrip(t *testing.T) {
-	ds, err := core.ReadFile(filepath.Join("testdata", "breast_cancer.train"), core.ReadOptions{})
+	ds, err := data.ReadFile(filepath.Join("testdata", "breast_cancer.train"), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	test, err := core.ReadFile(filepath.Join("testdata", "breast_cancer.test"), core.ReadOptions{})
+	test, err := data.ReadFile(filepath.Join("testdata", "breast_cancer.test"), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package core
 import (
 	"math"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Tolerances of the probability estimates against LIBSVM 3.24. The folds
@@ -19,7 +21,7 @@ const (
 // logLoss returns −(1/n) Σ log p(true class) over the rows of test, and
 // the accuracy (percent) of the most probable label; it checks that each
 // row's probabilities sum to 1.
-func logLoss(t *testing.T, m *KernelModel, test *Dataset) (loss, acc float64) {
+func logLoss(t *testing.T, m *KernelModel, test *data.Dataset) (loss, acc float64) {
 	t.Helper()
 	prob := make([]float64, m.NumClasses())
 	correct := 0
@@ -62,7 +64,7 @@ func TestKernelProbabilityLogLossLIBSVM(t *testing.T) {
 		if err != nil || len(rest) != 0 {
 			t.Fatalf("%s: options %v: %v", c.Name, c.Options, err)
 		}
-		if !opt.Params.Probability || !c.has["logloss"] {
+		if !opt.Params.Probability || !c.Has["logloss"] {
 			continue
 		}
 		ran++

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Kernel SVM training: C-SVC (one-vs-one), one-class SVM and ε-SVR, each
@@ -203,7 +205,7 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int)
 // training on ds: the two largest classes together for C-SVC and ν-SVC
 // (every row when there are fewer than two), every row for one-class and
 // the SVRs.
-func largestSubproblem(ds *Dataset, t SVMType) int {
+func largestSubproblem(ds *data.Dataset, t SVMType) int {
 	l := ds.Len()
 	if !t.IsSVC() {
 		return l
@@ -313,7 +315,7 @@ func (t *KernelTrainer) Params() KernelParams { return t.params }
 
 // TrainKernel trains a model on ds with a trainer sized for it: the
 // one-call form of NewKernelTrainer and Train.
-func TrainKernel(ds *Dataset, p KernelParams) (*KernelModel, *KernelDual, error) {
+func TrainKernel(ds *data.Dataset, p KernelParams) (*KernelModel, *KernelDual, error) {
 	t, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), kernelWorkerCount(&p), largestSubproblem(ds, p.SVMType))
 	if err != nil {
 		return nil, nil, err
@@ -342,7 +344,7 @@ func TrainKernel(ds *Dataset, p KernelParams) (*KernelModel, *KernelDual, error)
 // Errors: ErrLabels wrapped for unusable labels (no rows; for C-SVC a
 // non-integer label or a single class). It panics if ds exceeds the
 // trainer's capacity or a warm vector is not ds.Len() long.
-func (t *KernelTrainer) Train(ds *Dataset, warm *KernelDual) (*KernelModel, *KernelDual, error) {
+func (t *KernelTrainer) Train(ds *data.Dataset, warm *KernelDual) (*KernelModel, *KernelDual, error) {
 	t.wantDual = true
 	return t.train(ds, warm)
 }
@@ -352,7 +354,7 @@ func (t *KernelTrainer) Train(ds *Dataset, warm *KernelDual) (*KernelModel, *Ker
 // returns α and the gradient of every subproblem for every row of ds: on
 // shuttle's 21 pairs of 43,500 rows, 11 MB), so it is the form for a
 // one-off training such as svmgo train.
-func (t *KernelTrainer) TrainModel(ds *Dataset) (*KernelModel, error) {
+func (t *KernelTrainer) TrainModel(ds *data.Dataset) (*KernelModel, error) {
 	t.wantDual = false
 	m, _, err := t.train(ds, nil)
 	return m, err
@@ -360,7 +362,7 @@ func (t *KernelTrainer) TrainModel(ds *Dataset) (*KernelModel, error) {
 
 // TrainKernelModel trains a model on ds with a trainer sized for it: the
 // one-call form of NewKernelTrainer and TrainModel.
-func TrainKernelModel(ds *Dataset, p KernelParams) (*KernelModel, error) {
+func TrainKernelModel(ds *data.Dataset, p KernelParams) (*KernelModel, error) {
 	t, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), kernelWorkerCount(&p), largestSubproblem(ds, p.SVMType))
 	if err != nil {
 		return nil, err
@@ -368,14 +370,14 @@ func TrainKernelModel(ds *Dataset, p KernelParams) (*KernelModel, error) {
 	return t.TrainModel(ds)
 }
 
-func (t *KernelTrainer) train(ds *Dataset, warm *KernelDual) (*KernelModel, *KernelDual, error) {
+func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel, *KernelDual, error) {
 	l, n := ds.Len(), ds.NumFeatures()
 	if l > t.capRows || n > t.capFeatures {
 		panic(fmt.Sprintf("core: KernelTrainer.Train: %d rows × %d features exceed the capacity %d × %d",
 			l, n, t.capRows, t.capFeatures))
 	}
 	if l == 0 {
-		return nil, nil, fmt.Errorf("%w: no training rows", ErrLabels)
+		return nil, nil, fmt.Errorf("%w: no training rows", data.ErrLabels)
 	}
 	if warm != nil {
 		if warm.SVMType != t.params.SVMType {
@@ -470,7 +472,7 @@ func (t *KernelTrainer) train(ds *Dataset, warm *KernelDual) (*KernelModel, *Ker
 }
 
 // trainSVC solves the one-vs-one subproblems and fills m's C-SVC fields.
-func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) (*KernelDual, error) {
+func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelModel) (*KernelDual, error) {
 	p := &t.params
 	l := ds.Len()
 	labels, err := groupClasses(ds)
@@ -697,7 +699,7 @@ func (t *KernelTrainer) trainSVC(ds *Dataset, warm *KernelDual, m *KernelModel) 
 }
 
 // trainOneClass solves the one-class problem and fills m's fields.
-func (t *KernelTrainer) trainOneClass(ds *Dataset, warm *KernelDual, m *KernelModel) *KernelDual {
+func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *KernelModel) *KernelDual {
 	p := &t.params
 	l := ds.Len()
 	w := &t.workers[0]
@@ -743,7 +745,7 @@ func (t *KernelTrainer) trainOneClass(ds *Dataset, warm *KernelDual, m *KernelMo
 
 // trainSVR solves the ε-SVR or ν-SVR problem over 2l variables and fills
 // m's fields.
-func (t *KernelTrainer) trainSVR(ds *Dataset, warm *KernelDual, m *KernelModel) *KernelDual {
+func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelModel) *KernelDual {
 	p := &t.params
 	l := ds.Len()
 	w := &t.workers[0]
@@ -809,7 +811,7 @@ func (t *KernelTrainer) trainSVR(ds *Dataset, warm *KernelDual, m *KernelModel) 
 
 // collectSV fills the fields of a single-subproblem model (one-class,
 // ε-SVR): the rows with a nonzero coefficient, in data order.
-func (t *KernelTrainer) collectSV(ds *Dataset, m *KernelModel, coef []float64, sub KernelSubproblem) {
+func (t *KernelTrainer) collectSV(ds *data.Dataset, m *KernelModel, coef []float64, sub KernelSubproblem) {
 	nSV, nnz := 0, 0
 	for r, c := range coef {
 		if c != 0 {
@@ -1029,7 +1031,7 @@ func summarizeKernel(subs []KernelSubproblem, nSV int) KernelTrainResult {
 
 // rowNonzeros returns the stored entries of row i of a sparse data set
 // (0 for a dense one, whose copies need no nonzero capacity).
-func rowNonzeros(ds *Dataset, i int) int {
+func rowNonzeros(ds *data.Dataset, i int) int {
 	if ds.IsDense() {
 		return 0
 	}
@@ -1039,11 +1041,11 @@ func rowNonzeros(ds *Dataset, i int) int {
 
 // newLike returns an empty data set of ds's layout for rows rows (and nnz
 // nonzeros when sparse).
-func newLike(ds *Dataset, rows, nnz int) *Dataset {
+func newLike(ds *data.Dataset, rows, nnz int) *data.Dataset {
 	if ds.IsDense() {
-		return NewDense(rows, ds.NumFeatures())
+		return data.NewDense(rows, ds.NumFeatures())
 	}
-	return NewSparse(rows, nnz, ds.NumFeatures())
+	return data.NewSparse(rows, nnz, ds.NumFeatures())
 }
 
 // gradient returns d.Gradient, nil for a nil d.

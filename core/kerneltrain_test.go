@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // extendDual returns d's vectors padded with zeros to l rows: the warm start
@@ -67,7 +69,7 @@ func TestKernelWarmStart(t *testing.T) {
 // α_s = C_s} C_s y_r y_s K(x_r, x_s) summed directly over the pair's rows
 // (K rounded to float32 as the solver's Q is), relative to the sum of the
 // terms' magnitudes. C is the same for every class (no weights).
-func checkStoredGradient(t *testing.T, ds *Dataset, k Kernel, d *KernelDual, C float64, pairs []int) {
+func checkStoredGradient(t *testing.T, ds *data.Dataset, k Kernel, d *KernelDual, C float64, pairs []int) {
 	t.Helper()
 	g := d.Gradient
 	if g == nil || g.Rows != ds.Len() {
@@ -340,7 +342,7 @@ func TestKernelDeterministicAcrossWorkers(t *testing.T) {
 	}
 }
 
-func checkSameAcrossWorkers(t *testing.T, ds *Dataset, p KernelParams) {
+func checkSameAcrossWorkers(t *testing.T, ds *data.Dataset, p KernelParams) {
 	t.Helper()
 	var models []*KernelModel
 	for _, w := range []int{1, 3} {
@@ -371,7 +373,7 @@ func checkSameAcrossWorkers(t *testing.T, ds *Dataset, p KernelParams) {
 // and sparse rows, and allocate nothing.
 func TestKernelPredict(t *testing.T) {
 	dense := readRefData(t, "heart_scale")
-	sparse := NewSparse(dense.Len(), dense.Len()*dense.NumFeatures(), 0)
+	sparse := data.NewSparse(dense.Len(), dense.Len()*dense.NumFeatures(), 0)
 	for i := range dense.Len() {
 		if err := sparse.AppendDense(dense.Label(i), dense.DenseRow(i)); err != nil {
 			t.Fatal(err)
@@ -553,11 +555,11 @@ func TestKernelPredictBatchParallel(t *testing.T) {
 		t.Fatal(err)
 	}
 	test := readRefData(t, "digits.test")
-	sparse := NewSparse(test.Len(), test.Len()*test.NumFeatures(), 0)
+	sparse := data.NewSparse(test.Len(), test.Len()*test.NumFeatures(), 0)
 	for i := range test.Len() {
 		appendRow(sparse, test, i)
 	}
-	for _, ds := range []*Dataset{test, sparse} {
+	for _, ds := range []*data.Dataset{test, sparse} {
 		want := m.PredictBatch(make([]float64, ds.Len()), ds)
 		for _, workers := range []int{0, 1, 3, 1000} {
 			got := m.PredictBatchParallel(make([]float64, ds.Len()), ds, workers)

@@ -2,6 +2,8 @@ package core
 
 import (
 	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Warm starts that carry the solver's gradient.
@@ -71,7 +73,7 @@ func hashWord(h, v uint64) uint64 {
 // hashRows returns the hash (hashWord) of the labels and nonzero features of
 // ds's rows 0..mid−1 and of rows 0..ds.Len()−1 (mid is clamped to
 // [0, ds.Len()]). Dense and sparse data hash alike.
-func hashRows(ds *Dataset, mid int) (hMid, hAll uint64) {
+func hashRows(ds *data.Dataset, mid int) (hMid, hAll uint64) {
 	h := uint64(hashSeed)
 	l := ds.Len()
 	mid = max(0, min(mid, l))

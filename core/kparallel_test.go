@@ -3,13 +3,15 @@ package core
 import (
 	"math"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // A column split with a helper is the column computed alone, bit for bit,
 // and the split allocates nothing.
 func TestColumnSplitter(t *testing.T) {
 	const l, n = 6000, 20
-	ds := NewDense(l, n)
+	ds := data.NewDense(l, n)
 	rng := newRNG(3)
 	row := make([]float32, n)
 	for range l {

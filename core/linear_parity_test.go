@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Reference figures from Debian's liblinear-tools 2.3.0, recorded by
@@ -39,9 +41,9 @@ const (
 	mseRelTol       = 0.01 // test MSE, relative
 )
 
-func readTestdata(t testing.TB, name string) *Dataset {
+func readTestdata(t testing.TB, name string) *data.Dataset {
 	t.Helper()
-	ds, err := ReadFile("testdata/"+name, ReadOptions{})
+	ds, err := data.ReadFile("testdata/"+name, data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func TestLinearParityWithLIBLINEAR(t *testing.T) {
 
 // checkDualObjective recomputes f(α) from the returned dual variables alone
 // (w rebuilt in float64) and compares it with the reported value.
-func checkDualObjective(t *testing.T, ds *Dataset, m *LinearModel, dual *LinearDual) {
+func checkDualObjective(t *testing.T, ds *data.Dataset, m *LinearModel, dual *LinearDual) {
 	t.Helper()
 	for k, alpha := range dual.Alpha {
 		a := newKKT(ds, m, dual, k)
@@ -102,7 +104,7 @@ func checkDualObjective(t *testing.T, ds *Dataset, m *LinearModel, dual *LinearD
 // kkt evaluates one subproblem's dual from scratch: targets, bounds and the
 // diagonal as the formulation defines them, and w = Σ y_i α_i x_i.
 type kkt struct {
-	ds      *Dataset
+	ds      *data.Dataset
 	y       []float64 // ±1 (SVC) or targets (SVR)
 	upper   []float64
 	diag    []float64
@@ -113,7 +115,7 @@ type kkt struct {
 	relTerm float64
 }
 
-func newKKT(ds *Dataset, m *LinearModel, dual *LinearDual, k int) *kkt {
+func newKKT(ds *data.Dataset, m *LinearModel, dual *LinearDual, k int) *kkt {
 	p := m.Params
 	l, n := ds.Len(), ds.NumFeatures()
 	a := &kkt{ds: ds, y: make([]float64, l), upper: make([]float64, l), diag: make([]float64, l),

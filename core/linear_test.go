@@ -7,11 +7,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // prefix returns a sparse copy of ds's first n rows.
-func prefix(ds *Dataset, n int) *Dataset {
-	out := NewSparse(n, ds.Nonzeros(), 0)
+func prefix(ds *data.Dataset, n int) *data.Dataset {
+	out := data.NewSparse(n, ds.Nonzeros(), 0)
 	for i := range n {
 		appendRow(out, ds, i)
 	}
@@ -134,8 +136,8 @@ func TestLinearWarmStartClips(t *testing.T) {
 // one-vs-rest run on more rows; the result equals the cold run's optimum.
 func TestLinearWarmStartNewClass(t *testing.T) {
 	all := readTestdata(t, "digits.train")
-	two := NewSparse(all.Len(), all.Nonzeros(), 0)
-	three := NewSparse(all.Len(), all.Nonzeros(), 0)
+	two := data.NewSparse(all.Len(), all.Nonzeros(), 0)
+	three := data.NewSparse(all.Len(), all.Nonzeros(), 0)
 	for i := range all.Len() {
 		switch all.Label(i) {
 		case 0, 1:
@@ -191,8 +193,8 @@ func TestLinearWarmStartSwappedClasses(t *testing.T) {
 		t.Fatal("digits.train: expected a 3 before the first 7")
 	}
 	swapped := append([]int{rows[first7]}, append(append([]int(nil), rows[:first7]...), rows[first7+1:]...)...)
-	a := NewSparse(len(rows), all.Nonzeros(), 0)
-	b := NewSparse(len(rows), all.Nonzeros(), 0)
+	a := data.NewSparse(len(rows), all.Nonzeros(), 0)
+	b := data.NewSparse(len(rows), all.Nonzeros(), 0)
 	for k := range rows {
 		appendRow(a, all, rows[k])
 		appendRow(b, all, swapped[k])
@@ -256,11 +258,11 @@ func TestLinearDeterministic(t *testing.T) {
 // TestLinearAllocs: an outer pass and the predictors allocate nothing.
 func TestLinearAllocs(t *testing.T) {
 	ds := readTestdata(t, "heart_scale")
-	dense := NewDense(ds.Len(), ds.NumFeatures())
+	dense := data.NewDense(ds.Len(), ds.NumFeatures())
 	for i := range ds.Len() {
 		appendRow(dense, ds, i)
 	}
-	for _, data := range []*Dataset{prefix(ds, ds.Len()), dense} {
+	for _, data := range []*data.Dataset{prefix(ds, ds.Len()), dense} {
 		p := DefaultLinearParams()
 		p.Bias = 1
 		tr, err := NewLinearTrainer(p, data.Len(), data.NumFeatures())
@@ -289,7 +291,7 @@ func TestLinearAllocs(t *testing.T) {
 	for _, args := range []string{"-s 1", "-s 1 -B 1"} {
 		opts, _, _ := ParseLinearOptions(strings.Fields(args))
 		// sparse copies, for SparseRow
-		for _, train := range []*Dataset{prefix(ds, ds.Len()), prefix(digits, digits.Len())} {
+		for _, train := range []*data.Dataset{prefix(ds, ds.Len()), prefix(digits, digits.Len())} {
 			m, _, err := TrainLinear(train, opts.Params)
 			if err != nil {
 				t.Fatal(err)
@@ -324,7 +326,7 @@ func TestLinearAllocs(t *testing.T) {
 // equal by symmetry: f(α) = ½(α₁+α₂)² − α₁ − α₂, optimum α₁+α₂ = 1, so
 // w = 1, f = −½, and with C = 0.25 the box binds: α = 0.25 each, w = 0.5.
 func TestLinearHandDerived(t *testing.T) {
-	ds := NewSparse(2, 2, 0)
+	ds := data.NewSparse(2, 2, 0)
 	if err := ds.AppendSparse(1, []int32{0}, []float32{1}); err != nil {
 		t.Fatal(err)
 	}
@@ -349,19 +351,19 @@ func TestLinearHandDerived(t *testing.T) {
 
 func TestLinearLabelErrors(t *testing.T) {
 	p := DefaultLinearParams()
-	one := NewSparse(2, 2, 0)
+	one := data.NewSparse(2, 2, 0)
 	one.AppendSparse(3, []int32{0}, []float32{1})
 	one.AppendSparse(3, []int32{0}, []float32{2})
-	if _, _, err := TrainLinear(one, p); !errors.Is(err, ErrLabels) || !strings.Contains(err.Error(), "single class") {
+	if _, _, err := TrainLinear(one, p); !errors.Is(err, data.ErrLabels) || !strings.Contains(err.Error(), "single class") {
 		t.Errorf("single class: %v", err)
 	}
-	frac := NewSparse(2, 2, 0)
+	frac := data.NewSparse(2, 2, 0)
 	frac.AppendSparse(1.5, []int32{0}, []float32{1})
 	frac.AppendSparse(1, []int32{0}, []float32{2})
-	if _, _, err := TrainLinear(frac, p); !errors.Is(err, ErrLabels) || !strings.Contains(err.Error(), "row 1") {
+	if _, _, err := TrainLinear(frac, p); !errors.Is(err, data.ErrLabels) || !strings.Contains(err.Error(), "row 1") {
 		t.Errorf("fractional label: %v", err)
 	}
-	if _, _, err := TrainLinear(NewSparse(1, 1, 0), p); !errors.Is(err, ErrLabels) {
+	if _, _, err := TrainLinear(data.NewSparse(1, 1, 0), p); !errors.Is(err, data.ErrLabels) {
 		t.Errorf("empty: %v", err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // randomLinear returns a linear model of nrW decision functions (nr labels)
@@ -38,7 +40,7 @@ func TestLinearBlockedMatchesRowAtATime(t *testing.T) {
 				}
 			}
 			got := m.PredictDenseBatch(make([]float64, rows), x)
-			ds := NewDense(rows, nf)
+			ds := data.NewDense(rows, nf)
 			for i := range rows {
 				_ = ds.AppendDense(0, x[i*nf:i*nf+nf])
 			}
@@ -92,11 +94,11 @@ func TestLinearBlockedSharedData(t *testing.T) {
 	if _, err := os.Stat(dir + "digits.train"); err != nil {
 		t.Skip(err)
 	}
-	train, err := ReadFile(dir+"digits.train", ReadOptions{})
+	train, err := data.ReadFile(dir+"digits.train", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	test, err := ReadFile(dir+"digits.test", ReadOptions{})
+	test, err := data.ReadFile(dir+"digits.test", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,10 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // LinearModel is a trained linear SVM: one weight vector per decision
 // function (a single one for two classes and for regression, one per class
@@ -244,9 +248,9 @@ func (m *LinearModel) sparseOne(index []int32, value []float32, k int) float64 {
 // zero, as for sparse rows. A dense ds of the model's width takes the
 // blocked path of PredictDenseBatch. It allocates nothing once warm. It
 // panics if len(dst) < ds.Len().
-func (m *LinearModel) PredictBatch(dst []float64, ds *Dataset) []float64 {
+func (m *LinearModel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 	dst = dst[:ds.Len()]
-	if ds.IsDense() && ds.NumFeatures() == m.NumFeatures && m.blockedDense(dst, ds.x[:len(dst)*m.NumFeatures]) {
+	if ds.IsDense() && ds.NumFeatures() == m.NumFeatures && m.blockedDense(dst, ds.DenseMatrix()) {
 		return dst
 	}
 	for i := range dst {
@@ -298,11 +302,7 @@ func (m *LinearModel) predictAnyWidth(x []float32) float64 {
 // mismatch.
 func (m *LinearModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	n := m.NumFeatures
-	if n == 0 || len(x)%n != 0 {
-		panic("core: PredictDenseBatch: matrix size is not a multiple of NumFeatures")
-	}
-	rows := len(x) / n
-	dst = dst[:rows]
+	dst = BatchRows(dst, x, n, "core: LinearModel.PredictDenseBatch")
 	if m.blockedDense(dst, x) {
 		return dst
 	}

@@ -1,15 +1,12 @@
 package core
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
 	"sync"
-)
 
-// ErrLabels is wrapped by the errors that report training labels a
-// formulation cannot use (a non-integer class, a single class, no rows).
-var ErrLabels = errors.New("core: unusable labels")
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // LinearDual holds the dual variables of a linear training run: one vector
 // per decision function, aligned with the rows of the data set trained on.
@@ -157,7 +154,7 @@ func (t *LinearTrainer) Params() LinearParams { return t.params }
 
 // TrainLinear trains a model on ds with a trainer sized for it: the
 // one-call form of NewLinearTrainer and Train.
-func TrainLinear(ds *Dataset, p LinearParams) (*LinearModel, *LinearDual, error) {
+func TrainLinear(ds *data.Dataset, p LinearParams) (*LinearModel, *LinearDual, error) {
 	t, err := NewLinearTrainer(p, ds.Len(), ds.NumFeatures())
 	if err != nil {
 		return nil, nil, err
@@ -167,7 +164,7 @@ func TrainLinear(ds *Dataset, p LinearParams) (*LinearModel, *LinearDual, error)
 
 // Train trains on every row of ds, warm-started from warm when it is not
 // nil: TrainFrom(ds, warm, nil).
-func (t *LinearTrainer) Train(ds *Dataset, warm *LinearDual) (*LinearModel, *LinearDual, error) {
+func (t *LinearTrainer) Train(ds *data.Dataset, warm *LinearDual) (*LinearModel, *LinearDual, error) {
 	return t.TrainFrom(ds, warm, nil)
 }
 
@@ -202,21 +199,21 @@ func (t *LinearTrainer) Train(ds *Dataset, warm *LinearDual) (*LinearModel, *Lin
 // any later run can be warm-started from them. Errors: ErrLabels wrapped
 // for unusable labels; a panic if ds exceeds the trainer's capacity or
 // warm's vectors are not ds.Len() long.
-func (t *LinearTrainer) TrainFrom(ds *Dataset, warm *LinearDual, start *LinearPrimal) (*LinearModel, *LinearDual, error) {
+func (t *LinearTrainer) TrainFrom(ds *data.Dataset, warm *LinearDual, start *LinearPrimal) (*LinearModel, *LinearDual, error) {
 	if !t.params.Solver.hasL2Loss() {
 		start = nil
 	}
 	return t.train(ds, warm, start)
 }
 
-func (t *LinearTrainer) train(ds *Dataset, warm *LinearDual, warmW *LinearPrimal) (*LinearModel, *LinearDual, error) {
+func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearPrimal) (*LinearModel, *LinearDual, error) {
 	l, n := ds.Len(), ds.NumFeatures()
 	if l > t.capRows || n > t.capFeatures {
 		panic(fmt.Sprintf("core: LinearTrainer.Train: %d rows × %d features exceed the capacity %d × %d",
 			l, n, t.capRows, t.capFeatures))
 	}
 	if l == 0 {
-		return nil, nil, fmt.Errorf("%w: no training rows", ErrLabels)
+		return nil, nil, fmt.Errorf("%w: no training rows", data.ErrLabels)
 	}
 	p := &t.params
 	if warm != nil {
@@ -375,11 +372,11 @@ func warmVector(warm *LinearDual, labels []int32, pos int32) []float64 {
 // groupClasses returns the class labels in LIBLINEAR's order: first
 // appearance, except that a {−1, +1} problem puts +1 first so that the
 // decision value is positive for the +1 class.
-func groupClasses(ds *Dataset) ([]int32, error) {
+func groupClasses(ds *data.Dataset) ([]int32, error) {
 	var labels []int32
 	for i, v := range ds.Labels() {
-		if !isClassLabel(v) {
-			return nil, fmt.Errorf("%w: label %v of row %d is not an integer class", ErrLabels, v, i+1)
+		if !data.IsClassLabel(v) {
+			return nil, fmt.Errorf("%w: label %v of row %d is not an integer class", data.ErrLabels, v, i+1)
 		}
 		c := int32(v)
 		seen := false
@@ -394,7 +391,7 @@ func groupClasses(ds *Dataset) ([]int32, error) {
 		}
 	}
 	if len(labels) < 2 {
-		return nil, fmt.Errorf("%w: the training rows have a single class (%d)", ErrLabels, labels[0])
+		return nil, fmt.Errorf("%w: the training rows have a single class (%d)", data.ErrLabels, labels[0])
 	}
 	if len(labels) == 2 && labels[0] == -1 && labels[1] == 1 {
 		labels[0], labels[1] = 1, -1

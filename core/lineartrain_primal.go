@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // The primal side of linear training: -s 2 and -s 11 by TRON, and the
 // warm starts of the L2-loss duals -s 1 and -s 12 through their primal
@@ -89,7 +93,7 @@ func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
 // own test, checked at the α its w determines, and the weights returned are
 // that α's, w − ∇f(w); should TRON stop short of the test (iteration cap,
 // no progress in floating point), DCD finishes from α.
-func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *Dataset, y []int8, alpha []float64, start *startW,
+func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alpha []float64, start *startW,
 	Cp, Cn float64, warmed bool, k int) (SolveResult, []float64) {
 	p := &t.params
 	l := ds.Len()
@@ -147,7 +151,7 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *Dataset, y []int8, alpha []
 // primalSVR is primalSVC for L2-loss SVR: -s 11, and -s 12 as a primal
 // twin or from w alone, where TRON checks the dual test
 // ‖∇ᴾf(β)‖₁ ≤ eps·scale.
-func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *Dataset, beta []float64, start *startW, warmed bool) (SolveResult, []float64) {
+func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float64, start *startW, warmed bool) (SolveResult, []float64) {
 	p := &t.params
 	l := ds.Len()
 	f := &wk.fsvr
@@ -221,7 +225,7 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *Dataset, beta []float64, st
 
 // primalLR solves one binary logistic regression subproblem (-s 0) by TRON,
 // as primalSVC does -s 2, and writes α_i = C_i σ(−y_i wᵀx_i) to alpha.
-func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *Dataset, y []int8, alpha []float64, start *startW,
+func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alpha []float64, start *startW,
 	Cp, Cn float64, warmed bool) (SolveResult, []float64) {
 	p := &t.params
 	l := ds.Len()

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // The model kinds a Model reports in ModelInfo.Kind; they are also the
@@ -118,7 +120,7 @@ type Model interface {
 	PredictDenseBatch(dst []float64, x []float32) []float64
 	// PredictBatch writes the prediction of every row of ds to
 	// dst[:ds.Len()] and returns that slice.
-	PredictBatch(dst []float64, ds *Dataset) []float64
+	PredictBatch(dst []float64, ds *data.Dataset) []float64
 }
 
 // ProbabilityModel is implemented by the kinds that can give class
@@ -225,3 +227,14 @@ var (
 	_ Model            = (*LinearModel)(nil)
 	_ ProbabilityModel = (*KernelModel)(nil)
 )
+
+// BatchRows is the first step of every kind's PredictDenseBatch: it checks
+// that x is a row-major matrix of rows of nf values and returns dst cut to
+// the row count. A matrix of another size is a caller's bug: it panics
+// with a message naming fn, the method it checks for.
+func BatchRows(dst []float64, x []float32, nf int, fn string) []float64 {
+	if nf == 0 || len(x)%nf != 0 {
+		panic(fn + ": matrix size is not a multiple of NumFeatures")
+	}
+	return dst[:len(x)/nf]
+}

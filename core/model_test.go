@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -53,5 +54,22 @@ func TestRepeatedLabel(t *testing.T) {
 	}
 	if _, ok := repeatedLabel([]int32{5, -1, 7, 2}); ok {
 		t.Error("repeatedLabel found a repeat among distinct labels")
+	}
+}
+
+func TestBatchRows(t *testing.T) {
+	dst := make([]float64, 10)
+	if got := BatchRows(dst, make([]float32, 12), 4, "f"); len(got) != 3 || &got[0] != &dst[0] {
+		t.Errorf("BatchRows of 3 rows of 4 gave %d values (or another array)", len(got))
+	}
+	for _, c := range []struct{ n, nf int }{{12, 5}, {4, 0}} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(r.(string), "f: matrix size") {
+					t.Errorf("BatchRows(%d values, %d features) panicked with %v, want the size message", c.n, c.nf, r)
+				}
+			}()
+			BatchRows(dst, make([]float32, c.n), c.nf, "f")
+		}()
 	}
 }

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // The primal of L2-regularized L2-loss SVC, the objective TRON minimizes
 // for -s 2 (and for -s 1's warm start, its primal twin).
@@ -39,7 +43,7 @@ func (f *l2svcFun) cost(i int) float64 { return f.C[int(f.y[i]+1)>>1] }
 
 // init sets the subproblem: rows of ds, targets y, costs Cp and Cn. z and
 // I must have room for ds.Len() entries.
-func (f *l2svcFun) init(ds *Dataset, y []int8, Cp, Cn, bias float64, z []float64, I []int32) {
+func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, z []float64, I []int32) {
 	f.setRows(ds, bias)
 	l := ds.Len()
 	f.y, f.C, f.z, f.I, f.nI = y[:l], [2]float64{Cn, Cp}, z[:l], I[:l], 0

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // The primal of L2-regularized L2-loss ε-SVR, the objective TRON minimizes
 // for -s 11 (and for -s 12's warm start, its primal twin).
@@ -35,7 +39,7 @@ type l2svrFun struct {
 
 // init sets the problem: rows and targets of ds, cost C, width p. z and I
 // must have room for ds.Len() entries.
-func (f *l2svrFun) init(ds *Dataset, C, p, bias float64, z []float64, I []int32) {
+func (f *l2svrFun) init(ds *data.Dataset, C, p, bias float64, z []float64, I []int32) {
 	f.setRows(ds, bias)
 	l := ds.Len()
 	f.y, f.C, f.p, f.z, f.I, f.nI = ds.Labels(), C, p, z[:l], I[:l], 0

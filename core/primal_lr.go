@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // The primal of L2-regularized logistic regression, the objective TRON
 // minimizes for -s 0.
@@ -33,7 +37,7 @@ func (f *lrFun) cost(i int) float64 { return f.C[int(f.y[i]+1)>>1] }
 
 // init sets the subproblem, as l2svcFun.init; z and D must have room for
 // ds.Len() entries.
-func (f *lrFun) init(ds *Dataset, y []int8, Cp, Cn, bias float64, z, D []float64) {
+func (f *lrFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, z, D []float64) {
 	f.setRows(ds, bias)
 	l := ds.Len()
 	f.y, f.C, f.z, f.D = y[:l], [2]float64{Cn, Cp}, z[:l], D[:l]

@@ -1,17 +1,19 @@
 package core
 
+import "github.com/libsvmgo/libsvmgo/core/data"
+
 // primalRows is how the primal objectives read the data: rows with the bias
 // pseudo-feature appended (w[n] is its weight when bias >= 0), counting
 // the rows read so that a solve's work compares with DCD's coordinate
 // updates (one row read each).
 type primalRows struct {
-	ds    *Dataset
+	ds    *data.Dataset
 	n     int     // features of ds
 	bias  float64 // < 0: no bias pseudo-feature
 	reads int64
 }
 
-func (r *primalRows) setRows(ds *Dataset, bias float64) {
+func (r *primalRows) setRows(ds *data.Dataset, bias float64) {
 	r.ds, r.n, r.bias, r.reads = ds, ds.NumFeatures(), bias, 0
 }
 

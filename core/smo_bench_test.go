@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Benchmarks of kernel training on the shared data sets (../shared/data
@@ -42,7 +44,7 @@ func sharedData(b testing.TB, name string) string {
 func BenchmarkSMOTrain(b *testing.B) {
 	for _, c := range smoBenchCases {
 		b.Run(c.name, func(b *testing.B) {
-			ds, err := ReadFile(sharedData(b, c.file), ReadOptions{})
+			ds, err := data.ReadFile(sharedData(b, c.file), data.ReadOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -75,7 +77,7 @@ func BenchmarkSMOTrain(b *testing.B) {
 // shuttle rows (9 dense features): the unit of work of an SMO iteration
 // on few-feature data.
 func BenchmarkKernelColumnShuttle(b *testing.B) {
-	ds, err := ReadFile(sharedData(b, "shuttle.train"), ReadOptions{})
+	ds, err := data.ReadFile(sharedData(b, "shuttle.train"), data.ReadOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

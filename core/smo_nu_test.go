@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Optimality of ν-SVC and ν-SVR solutions, checked from the returned α
@@ -37,7 +39,7 @@ type nuProblem struct {
 	Dec   int
 }
 
-func checkNuProblem(t *testing.T, name string, m *KernelModel, ds *Dataset, pr *nuProblem) {
+func checkNuProblem(t *testing.T, name string, m *KernelModel, ds *data.Dataset, pr *nuProblem) {
 	t.Helper()
 	n := len(pr.Alpha)
 	c := map[int]float64{}
@@ -169,7 +171,7 @@ func checkNuProblem(t *testing.T, name string, m *KernelModel, ds *Dataset, pr *
 }
 
 // nuSVCProblems builds the pairs of a ν-SVC dual.
-func nuSVCProblems(t *testing.T, m *KernelModel, dual *KernelDual, ds *Dataset) []*nuProblem {
+func nuSVCProblems(t *testing.T, m *KernelModel, dual *KernelDual, ds *data.Dataset) []*nuProblem {
 	t.Helper()
 	nr := len(m.Labels)
 	var probs []*nuProblem
@@ -202,7 +204,7 @@ func nuSVCProblems(t *testing.T, m *KernelModel, dual *KernelDual, ds *Dataset) 
 }
 
 // nuSVRProblem builds ν-SVR's 2l variables from β (α = β⁺, α* = β⁻).
-func nuSVRProblem(m *KernelModel, dual *KernelDual, ds *Dataset) *nuProblem {
+func nuSVRProblem(m *KernelModel, dual *KernelDual, ds *data.Dataset) *nuProblem {
 	l := ds.Len()
 	sub := m.Result.Subproblems[0]
 	pr := &nuProblem{C: m.Params.C, S: m.Params.C * m.Params.Nu * float64(l) / 2, Eps: m.Params.Eps,
@@ -279,7 +281,7 @@ func TestNuEquivalentC(t *testing.T) {
 	}
 	dec := []float64{0}
 	for i := range ds.Len() {
-		idx, val := sparseRow(ds, i)
+		idx, val := nuSparseRow(ds, i)
 		a := nm.DecisionSparse(dec, idx, val)[0]
 		b := cm.DecisionSparse(dec, idx, val)[0]
 		if math.Abs(a-b) > 1e-4*max(1, math.Abs(b)) {
@@ -314,7 +316,7 @@ func TestNuEquivalentC(t *testing.T) {
 
 func TestNuInfeasible(t *testing.T) {
 	// Classes of 10, 3 and 2 rows: the pair (10, 2) allows ν ≤ 4/12.
-	ds := NewDense(15, 1)
+	ds := data.NewDense(15, 1)
 	for i := range 15 {
 		label := 1.0
 		switch {
@@ -346,7 +348,7 @@ func TestNuInfeasible(t *testing.T) {
 // Identical rows in both classes: the reduced convex hulls meet, the dual
 // optimum is 0 and r = 0, where LIBSVM would divide by zero.
 func TestNuDegenerate(t *testing.T) {
-	ds := NewDense(8, 1)
+	ds := data.NewDense(8, 1)
 	for i := range 8 {
 		label := 1.0
 		if i%2 == 1 {
@@ -519,7 +521,7 @@ func TestNuPredictionsMatchLIBSVM(t *testing.T) {
 			dec := make([]float64, 1)
 			worst := 0.0
 			for i := range test.Len() {
-				idx, val := sparseRow(test, i)
+				idx, val := nuSparseRow(test, i)
 				got := m.DecisionSparse(dec, idx, val)[0]
 				want := ref.Dec[i][0]
 				d := math.Abs(got-want) / max(1, math.Abs(want))
@@ -534,4 +536,20 @@ func TestNuPredictionsMatchLIBSVM(t *testing.T) {
 			t.Logf("largest decision value difference %.3g (relative)", worst)
 		})
 	}
+}
+
+// nuSparseRow returns row i of ds as 0-based indices and values, the
+// nonzeros of a dense row.
+func nuSparseRow(ds *data.Dataset, i int) ([]int32, []float32) {
+	if !ds.IsDense() {
+		return ds.SparseRow(i)
+	}
+	var idx []int32
+	var val []float32
+	for j, v := range ds.DenseRow(i) {
+		if v != 0 {
+			idx, val = append(idx, int32(j)), append(val, v)
+		}
+	}
+	return idx, val
 }

@@ -1,5 +1,7 @@
 package core
 
+import "github.com/libsvmgo/libsvmgo/core/data"
+
 // Trainer is the one interface over linear and kernel training (DESIGN.md
 // §4): options in (NewTrainer), a model and its dual state out, the dual
 // state of the last run in as the warm start of the next. A program that
@@ -15,7 +17,7 @@ type Trainer interface {
 	// warm.Rows() rows of ds; Extended fits it to rows added since. ds
 	// must fit the capacity the trainer was made for. Train only reads
 	// warm.
-	Train(ds *Dataset, warm *Dual) (Model, *Dual, error)
+	Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error)
 }
 
 // NewTrainer returns a trainer for the options o, linear or kernel as
@@ -84,21 +86,47 @@ func (d *Dual) Extended(n int) *Dual {
 	if n < d.Rows() {
 		panic("core: Dual.Extended: fewer rows than the dual covers")
 	}
-	ext := func(alpha [][]float64) [][]float64 {
+	return d.withAlpha(func(a []float64) []float64 {
+		out := make([]float64, n)
+		copy(out, a)
+		return out
+	})
+}
+
+// withAlpha returns a Dual of d's kind with each α vector a replaced by
+// f(a), keeping everything else (labels, pairs, the primal start, the
+// kernel gradient).
+func (d *Dual) withAlpha(f func(a []float64) []float64) *Dual {
+	each := func(alpha [][]float64) [][]float64 {
 		out := make([][]float64, len(alpha))
 		for k, a := range alpha {
-			out[k] = append(a[:len(a):len(a)], make([]float64, n-len(a))...)
+			out[k] = f(a)
 		}
 		return out
 	}
 	e := &Dual{Primal: d.Primal}
 	if k := d.Kernel; k != nil {
-		e.Kernel = &KernelDual{SVMType: k.SVMType, Pairs: k.Pairs, Alpha: ext(k.Alpha), Gradient: k.Gradient}
+		e.Kernel = &KernelDual{SVMType: k.SVMType, Pairs: k.Pairs, Alpha: each(k.Alpha), Gradient: k.Gradient}
 	}
 	if l := d.Linear; l != nil {
-		e.Linear = &LinearDual{Labels: l.Labels, Alpha: ext(l.Alpha)}
+		e.Linear = &LinearDual{Labels: l.Labels, Alpha: each(l.Alpha)}
 	}
 	return e
+}
+
+// Prefix returns the warm start for a run on the first m ≤ d.Rows() rows
+// of d's: each α vector cut to m values, aliasing d's (Train only reads a
+// warm start), with d's primal start and kernel gradient (core checks the
+// gradient against the rows it covers and ignores it when they differ). A
+// nil d gives nil. Panics if m > d.Rows().
+func (d *Dual) Prefix(m int) *Dual {
+	if d == nil {
+		return nil
+	}
+	if m > d.Rows() {
+		panic("core: Dual.Prefix: more rows than the dual covers")
+	}
+	return d.withAlpha(func(a []float64) []float64 { return a[:m:m] })
 }
 
 // DeleteRows removes the rows at the given positions (each < d.Rows())
@@ -118,7 +146,7 @@ type linearTrainer struct{ t *LinearTrainer }
 
 func (linearTrainer) Syntax() Syntax { return SyntaxLinear }
 
-func (lt linearTrainer) Train(ds *Dataset, warm *Dual) (Model, *Dual, error) {
+func (lt linearTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	var (
 		dual  *LinearDual
 		start *LinearPrimal
@@ -138,7 +166,7 @@ type kernelTrainer struct{ t *KernelTrainer }
 
 func (kernelTrainer) Syntax() Syntax { return SyntaxKernel }
 
-func (kt kernelTrainer) Train(ds *Dataset, warm *Dual) (Model, *Dual, error) {
+func (kt kernelTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	var dual *KernelDual
 	if warm != nil {
 		dual = warm.Kernel
@@ -148,4 +176,52 @@ func (kt kernelTrainer) Train(ds *Dataset, warm *Dual) (Model, *Dual, error) {
 		return nil, nil, err
 	}
 	return m, &Dual{Kernel: out}, nil
+}
+
+// ClassLabels reports whether the options train a classifier whose labels
+// must be integer classes (C-SVC, ν-SVC, the LIBLINEAR classifiers), as a
+// reader checks them (ReadOptions.ClassLabels); false for regression and
+// for a one-class SVM, whose labels are targets or ignored.
+func (o *TrainOptions) ClassLabels() bool {
+	if o.IsKernel() {
+		return o.Kernel.Params.SVMType.IsSVC()
+	}
+	return !o.Linear.Params.Solver.IsRegression()
+}
+
+// IsRegression reports whether the options train a model that predicts
+// real values: ε-SVR, ν-SVR, or LIBLINEAR's SVR solvers.
+func (o *TrainOptions) IsRegression() bool {
+	if o.IsKernel() {
+		return o.Kernel.Params.SVMType.IsRegression()
+	}
+	return o.Linear.Params.Solver.IsRegression()
+}
+
+// TrainModel trains a model of the kind the options say on all of ds,
+// cold, with no trainer kept: TrainKernelModel or TrainLinear, for a
+// program that trains once (svmgo train, svmgo train-linear).
+func TrainModel(ds *data.Dataset, o TrainOptions) (Model, error) {
+	if o.IsKernel() {
+		m, err := TrainKernelModel(ds, o.Kernel.Params)
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
+	m, _, err := TrainLinear(ds, o.Linear.Params)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// CrossValidate returns the k-fold cross-validation predictions of the
+// options' model on ds, k being the -v fold count (CrossValidateKernel or
+// CrossValidateLinear).
+func CrossValidate(ds *data.Dataset, o TrainOptions) ([]float64, error) {
+	if o.IsKernel() {
+		return CrossValidateKernel(ds, o.Kernel.Params, o.Kernel.CrossValidation)
+	}
+	return CrossValidateLinear(ds, o.Linear.Params, o.Linear.CrossValidation)
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // TestTrainerMatchesKindTrainers: a Trainer's runs, cold and warm after rows
@@ -46,7 +48,7 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 				kDual  *KernelDual
 				dual   *Dual
 			)
-			step := func(ds *Dataset) {
+			step := func(ds *data.Dataset) {
 				t.Helper()
 				var warm *Dual
 				if dual != nil {
@@ -116,7 +118,7 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 			step(full.Prefix(200))
 			step(full.Prefix(240)) // rows added: warm from the dual extended
 			// Rows removed from both the data and the duals.
-			ds := NewDense(240, full.NumFeatures()) // heart_scale reads dense
+			ds := data.NewDense(240, full.NumFeatures()) // heart_scale reads dense
 			for i := range 240 {
 				if err := ds.AppendDense(full.Labels()[i], full.DenseRow(i)); err != nil {
 					t.Fatal(err)
@@ -175,4 +177,116 @@ func TestDualExtended(t *testing.T) {
 		}
 	}()
 	d.Extended(2)
+}
+
+func TestDualPrefix(t *testing.T) {
+	var nilDual *Dual
+	if nilDual.Prefix(0) != nil {
+		t.Error("the prefix of a nil dual is not nil")
+	}
+	start := &LinearPrimal{W: [][]float64{{1, 2}}}
+	d := &Dual{Linear: &LinearDual{Labels: []int32{1, -1}, Alpha: [][]float64{{0.5, 0, 1}}}, Primal: start}
+	p := d.Prefix(2)
+	if !slices.Equal(p.Linear.Alpha[0], []float64{0.5, 0}) || p.Primal != start || p.Rows() != 2 || !slices.Equal(p.Linear.Labels, []int32{1, -1}) {
+		t.Errorf("prefix %+v, want α [0.5 0], the labels and the same start", p.Linear)
+	}
+	// A cut, not a copy: capped, so an append cannot write into d's row 2.
+	if p.Linear.Alpha[0] = append(p.Linear.Alpha[0], 7); d.Linear.Alpha[0][2] != 1 {
+		t.Errorf("appending to the prefix wrote into the dual: %v", d.Linear.Alpha)
+	}
+	g := &KernelGradient{}
+	k := &Dual{Kernel: &KernelDual{SVMType: CSVC, Pairs: [][2]int32{{1, 2}}, Alpha: [][]float64{{1, 2, 3}}, Gradient: g}}
+	if kp := k.Prefix(1); kp.Kernel.Gradient != g || !slices.Equal(kp.Kernel.Alpha[0], []float64{1}) || kp.Kernel.SVMType != CSVC || len(kp.Kernel.Pairs) != 1 {
+		t.Errorf("kernel prefix %+v", kp.Kernel)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Prefix(4) of a 3-row dual did not panic")
+		}
+	}()
+	d.Prefix(4)
+}
+
+// TestTrainModelAndSummary: TrainModel trains what the kind's own entry
+// point trains, bit for bit; its summary restates the kind's result;
+// CrossValidate is the kind's cross-validation; SetCreated stamps the float
+// kinds.
+func TestTrainModelAndSummary(t *testing.T) {
+	ds := readTestdata(t, "heart_scale")
+	for _, options := range []string{"-s 1 -c 2 -v 3", "-s 2 -B 1 -v 3", "-t 2 -c 4 -v 3", "-syntax kernel -s 3 -p 0.2 -v 3"} {
+		t.Run(options, func(t *testing.T) {
+			o, _, err := ParseTrainOptions(strings.Fields(options), SyntaxAuto)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := TrainModel(ds, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, ok := SummaryOf(m)
+			if !ok {
+				t.Fatal("no summary for a trained model")
+			}
+			var want FitSummary
+			var pred []float64
+			if o.IsKernel() {
+				ref, err := TrainKernelModel(ds, o.Kernel.Params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(m.(*KernelModel).Coef, ref.Coef) {
+					t.Error("TrainModel's kernel model differs from TrainKernelModel's")
+				}
+				r := ref.Result
+				want = FitSummary{Iterations: r.Iterations, Work: r.KernelEvals, WorkUnit: WorkKernelEvals,
+					Objective: r.Objective, NumSV: r.NumSV, Converged: r.Converged}
+				if pred, err = CrossValidateKernel(ds, o.Kernel.Params, 3); err != nil {
+					t.Fatal(err)
+				}
+				if o.ClassLabels() != (o.Kernel.Params.SVMType == CSVC) || o.IsRegression() != (o.Kernel.Params.SVMType == EpsSVR) {
+					t.Errorf("ClassLabels %v, IsRegression %v for %v", o.ClassLabels(), o.IsRegression(), o.Kernel.Params.SVMType)
+				}
+			} else {
+				ref, _, err := TrainLinear(ds, o.Linear.Params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(m.(*LinearModel).W, ref.W) {
+					t.Error("TrainModel's linear model differs from TrainLinear's")
+				}
+				r := ref.Result
+				want = FitSummary{Iterations: r.Iterations, Work: r.Updates, WorkUnit: WorkRowsRead,
+					HessianProducts: r.HessianProducts, Objective: r.PrimalObjective, NumSV: r.NumSV, Converged: r.Converged}
+				if pred, err = CrossValidateLinear(ds, o.Linear.Params, 3); err != nil {
+					t.Fatal(err)
+				}
+				if !o.ClassLabels() || o.IsRegression() {
+					t.Errorf("ClassLabels %v, IsRegression %v for a classifier", o.ClassLabels(), o.IsRegression())
+				}
+			}
+			if s != want || s.Work <= 0 || s.NumSV <= 0 || !s.Converged {
+				t.Errorf("summary %+v, want %+v (positive work and nSV, converged)", s, want)
+			}
+			got, err := CrossValidate(ds, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, pred) {
+				t.Error("CrossValidate differs from the kind's cross-validation")
+			}
+			if !SetCreated(m, 1234) {
+				t.Fatal("SetCreated refused a float model")
+			}
+			switch m := m.(type) {
+			case *LinearModel:
+				if m.Created != 1234 {
+					t.Errorf("created %d", m.Created)
+				}
+			case *KernelModel:
+				if m.Created != 1234 {
+					t.Errorf("created %d", m.Created)
+				}
+			}
+		})
+	}
 }

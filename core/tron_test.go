@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Reference figures for the primal solvers from Debian's liblinear-tools
@@ -40,7 +42,7 @@ type primalCheck struct {
 	pos, l           int
 }
 
-func checkPrimal(ds *Dataset, m *LinearModel, k int) primalCheck {
+func checkPrimal(ds *data.Dataset, m *LinearModel, k int) primalCheck {
 	p := m.Params
 	n, nrW := m.NumFeatures, m.NrW()
 	rows := n
@@ -160,13 +162,13 @@ func TestPrimalParityWithLIBLINEAR(t *testing.T) {
 func TestPrimalStoppingRule(t *testing.T) {
 	const eps = 1e-3
 	heart := readTestdata(t, "heart_scale")
-	dense := NewDense(heart.Len(), heart.NumFeatures())
+	dense := data.NewDense(heart.Len(), heart.NumFeatures())
 	for i := range heart.Len() {
 		appendRow(dense, heart, i)
 	}
 	cases := []struct {
 		name string
-		ds   *Dataset
+		ds   *data.Dataset
 		args string
 	}{
 		{"heart", heart, "-s 2"}, {"heart dense", dense, "-s 2 -B 1"},
@@ -248,7 +250,7 @@ func widen64(m *LinearModel, k int) []float64 {
 // TestPrimalDenseEqualsSparse: both layouts give the same model.
 func TestPrimalDenseEqualsSparse(t *testing.T) {
 	ds := readTestdata(t, "breast_cancer.train")
-	dense := NewDense(ds.Len(), ds.NumFeatures())
+	dense := data.NewDense(ds.Len(), ds.NumFeatures())
 	for i := range ds.Len() {
 		appendRow(dense, ds, i)
 	}
@@ -457,11 +459,11 @@ func TestPrimalOptions(t *testing.T) {
 // nothing, sparse and dense.
 func TestTRONAllocs(t *testing.T) {
 	ds := readTestdata(t, "heart_scale")
-	dense := NewDense(ds.Len(), ds.NumFeatures())
+	dense := data.NewDense(ds.Len(), ds.NumFeatures())
 	for i := range ds.Len() {
 		appendRow(dense, ds, i)
 	}
-	for _, data := range []*Dataset{prefix(ds, ds.Len()), dense} {
+	for _, data := range []*data.Dataset{prefix(ds, ds.Len()), dense} {
 		for _, s := range []LinearSolver{L2LossSVCPrimal, L2LossSVRPrimal, L2Logistic} {
 			p := DefaultLinearParams()
 			p.Solver, p.Bias, p.Eps = s, 1, 1e-6

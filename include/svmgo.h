@@ -298,6 +298,34 @@ SVMGO_API int svmgo_trainer_num_rows(const svmgo_trainer *trainer, size_t *count
  * when the trainer does. Same rows and options give the same model. */
 SVMGO_API int svmgo_trainer_fit(svmgo_trainer *trainer, svmgo_model **out);
 
+/* The unit of svmgo_fit_info.work. */
+enum {
+    SVMGO_WORK_ROWS_READ = 1,   /* linear: training rows read (coordinate
+                                   steps, or rows per Newton pass) */
+    SVMGO_WORK_KERNEL_EVALS = 2 /* kernel: kernel evaluations, cache hits
+                                   excluded */
+};
+
+/* What the last svmgo_trainer_fit reported: a warm fit's work against a
+ * cold one's is what the warm start saved. */
+typedef struct svmgo_fit_info {
+    uint64_t iterations; /* linear: largest pass or Newton iteration count of
+                            a decision function; kernel: SMO iterations,
+                            summed over the subproblems */
+    uint64_t work;       /* the fit's cost, in work_unit */
+    double objective;    /* linear: primal objective; kernel: dual
+                            objective (svm-train's obj), summed over the
+                            subproblems */
+    uint64_t num_sv;     /* rows with a nonzero dual variable */
+    int32_t converged;   /* 1 when every subproblem met the tolerance, 0
+                            when an iteration cap stopped one */
+    int32_t work_unit;   /* SVMGO_WORK_ROWS_READ or SVMGO_WORK_KERNEL_EVALS */
+} svmgo_fit_info;
+
+/* Stores what the last svmgo_trainer_fit reported in *out.
+ * SVMGO_E_NO_MODEL before the first successful fit. */
+SVMGO_API int svmgo_trainer_fit_info(const svmgo_trainer *trainer, svmgo_fit_info *out);
+
 #ifdef __cplusplus
 }
 #endif

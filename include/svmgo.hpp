@@ -419,6 +419,14 @@ public:
         return Model(h);
     }
 
+    /* What the last fit reported (svmgo_trainer_fit_info). */
+    svmgo_fit_info fit_info() const
+    {
+        svmgo_fit_info info{};
+        detail::check(svmgo_trainer_fit_info(handle_, &info));
+        return info;
+    }
+
     /* The C handle, still owned by this Trainer. */
     svmgo_trainer *handle() const noexcept { return handle_; }
 

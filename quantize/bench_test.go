@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // The benchmarks predict one test row per op with the float32 model (the
@@ -22,7 +23,7 @@ type predictor interface {
 
 // benchPredict predicts rows of te from first on (up to 1000 of them,
 // round and round), one row per op.
-func benchPredict(b *testing.B, p predictor, te *core.Dataset, first, nf int, sparse bool) {
+func benchPredict(b *testing.B, p predictor, te *data.Dataset, first, nf int, sparse bool) {
 	type row struct {
 		x   []float32
 		idx []int32
@@ -49,7 +50,7 @@ func benchPredict(b *testing.B, p predictor, te *core.Dataset, first, nf int, sp
 }
 
 // benchModels runs the three widths of one float model.
-func benchModels(b *testing.B, float predictor, q8, q16 predictor, te *core.Dataset, first, nf int, sparse bool) {
+func benchModels(b *testing.B, float predictor, q8, q16 predictor, te *data.Dataset, first, nf int, sparse bool) {
 	for _, c := range []struct {
 		name string
 		p    predictor
@@ -129,7 +130,7 @@ func BenchmarkLinearPredict(b *testing.B) {
 
 // fashion returns Fashion-MNIST's test set, or nil (the benchmark skips
 // those rows) when it is not there.
-func fashion(b *testing.B) *core.Dataset {
+func fashion(b *testing.B) *data.Dataset {
 	dir := os.Getenv("SVMGO_DATA")
 	if dir == "" {
 		home, err := os.UserHomeDir()
@@ -143,7 +144,7 @@ func fashion(b *testing.B) *core.Dataset {
 		b.Logf("no %s: Fashion-MNIST rows skipped", path)
 		return nil
 	}
-	return cached(b, "data/fashion.test", func() (*core.Dataset, error) {
-		return core.ReadFile(path, core.ReadOptions{})
+	return cached(b, "data/fashion.test", func() (*data.Dataset, error) {
+		return data.ReadFile(path, data.ReadOptions{})
 	})
 }

@@ -13,13 +13,14 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
 // handSparseKernel is a one-class model of five support vectors over eight
 // features with two nonzeros each: the sparse layout is the smaller.
 func handSparseKernel(t testing.TB) *core.KernelModel {
-	sv := core.NewSparse(5, 10, 8)
+	sv := data.NewSparse(5, 10, 8)
 	rows := [][2][2]float32{{{1, 0.5}, {4, -1}}, {{0, 2}, {7, 0.25}}, {{1, -0.5}, {5, 1}}, {{3, 1.5}, {4, 0.75}}, {{2, 3}, {6, -2}}}
 	for _, r := range rows {
 		if err := sv.AppendSparse(0, []int32{int32(r[0][0]), int32(r[1][0])}, []float32{r[0][1], r[1][1]}); err != nil {
@@ -512,4 +513,39 @@ func writeFloatFile(path string, m *core.LinearModel) error {
 		return err
 	}
 	return modelfile.WriteBytes(path, data)
+}
+
+// TestQuantizeEitherKind: Quantize is QuantizeLinear or QuantizeKernel as
+// the float model's kind says, byte for byte, and refuses a quantized model
+// and a bad width with an untyped nil model.
+func TestQuantizeEitherKind(t *testing.T) {
+	lin, ker := linearCases[0].model(t), kernelCases[0].model(t)
+	for _, bits := range []int{8, 16} {
+		wantL, err := QuantizeLinear(lin, bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantK, err := QuantizeKernel(ker, bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			float core.Model
+			want  Model
+		}{{lin, wantL}, {ker, wantK}} {
+			got, err := Quantize(c.float, bits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(mustMarshal(t, got), mustMarshal(t, c.want)) {
+				t.Errorf("int%d %s: Quantize's file differs from the kind's own quantizer's", bits, c.float.Info().Kind)
+			}
+			if _, err := Quantize(got, bits); err == nil {
+				t.Errorf("int%d %s: a quantized model was quantized again", bits, c.float.Info().Kind)
+			}
+		}
+	}
+	if q, err := Quantize(lin, 4); err == nil || q != nil {
+		t.Errorf("Quantize(4 bits) = %v, %v; want an error and an untyped nil", q, err)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -18,37 +19,37 @@ var testdata = filepath.Join("..", "core", "testdata")
 
 var cache struct {
 	sync.Mutex
-	data   map[string]*core.Dataset
+	data   map[string]*data.Dataset
 	models map[string]any
 }
 
 // dataset reads core/testdata/name once.
-func dataset(t testing.TB, name string) *core.Dataset {
+func dataset(t testing.TB, name string) *data.Dataset {
 	t.Helper()
 	cache.Lock()
 	defer cache.Unlock()
 	if ds, ok := cache.data[name]; ok {
 		return ds
 	}
-	ds, err := core.ReadFile(filepath.Join(testdata, name), core.ReadOptions{})
+	ds, err := data.ReadFile(filepath.Join(testdata, name), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cache.data == nil {
-		cache.data = map[string]*core.Dataset{}
+		cache.data = map[string]*data.Dataset{}
 	}
 	cache.data[name] = ds
 	return ds
 }
 
 // subset returns the first n rows of ds in a data set of its layout.
-func subset(ds *core.Dataset, n int) *core.Dataset {
+func subset(ds *data.Dataset, n int) *data.Dataset {
 	n = min(n, ds.Len())
-	var out *core.Dataset
+	var out *data.Dataset
 	if ds.IsDense() {
-		out = core.NewDense(n, ds.NumFeatures())
+		out = data.NewDense(n, ds.NumFeatures())
 	} else {
-		out = core.NewSparse(n, ds.Nonzeros(), 0)
+		out = data.NewSparse(n, ds.Nonzeros(), 0)
 	}
 	for i := range n {
 		var err error
@@ -114,7 +115,7 @@ func (c linearCase) model(t testing.TB) *core.LinearModel {
 	})
 }
 
-func (c linearCase) test(t testing.TB) *core.Dataset { return dataset(t, c.data+".test") }
+func (c linearCase) test(t testing.TB) *data.Dataset { return dataset(t, c.data+".test") }
 
 // The acceptance models (svmgo train-linear defaults), then the other
 // formulations.
@@ -157,7 +158,7 @@ func (c kernelCase) model(t testing.TB) *core.KernelModel {
 	})
 }
 
-func (c kernelCase) test(t testing.TB) *core.Dataset {
+func (c kernelCase) test(t testing.TB) *data.Dataset {
 	ds := dataset(t, c.data+".test")
 	if c.rows > 0 {
 		return subset(ds, c.rows)
@@ -188,7 +189,7 @@ var kernelCases = []kernelCase{
 
 // sparseRow returns row i of ds as a sparse row (the nonzeros of a dense
 // row).
-func sparseRow(ds *core.Dataset, i int) ([]int32, []float32) {
+func sparseRow(ds *data.Dataset, i int) ([]int32, []float32) {
 	if !ds.IsDense() {
 		return ds.SparseRow(i)
 	}
@@ -205,12 +206,12 @@ func sparseRow(ds *core.Dataset, i int) ([]int32, []float32) {
 
 // denseRow returns row i of ds as a dense row of nf features (features at
 // or past nf dropped).
-func denseRow(ds *core.Dataset, i, nf int) []float32 {
+func denseRow(ds *data.Dataset, i, nf int) []float32 {
 	return denseRowTo(make([]float32, nf), ds, i)
 }
 
 // denseRowTo is denseRow writing into x, whose length is the width.
-func denseRowTo(x []float32, ds *core.Dataset, i int) []float32 {
+func denseRowTo(x []float32, ds *data.Dataset, i int) []float32 {
 	clear(x)
 	if ds.IsDense() {
 		copy(x, ds.DenseRow(i))
@@ -226,7 +227,7 @@ func denseRowTo(x []float32, ds *core.Dataset, i int) []float32 {
 }
 
 // accuracy returns the percentage of rows of ds that predict gets right.
-func accuracy(pred []float64, ds *core.Dataset) float64 {
+func accuracy(pred []float64, ds *data.Dataset) float64 {
 	return 100 * core.ScorePredictions(pred, ds.Labels(), false).Accuracy()
 }
 

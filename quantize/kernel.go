@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -239,7 +240,7 @@ type columns struct {
 }
 
 // transpose returns the nonzeros of the support vectors sv by feature.
-func transpose(sv *core.Dataset, nf int) columns {
+func transpose(sv *data.Dataset, nf int) columns {
 	l := sv.Len()
 	count := make([]int, nf+1)
 	each := func(f func(i int, j int32, v float32)) {
@@ -279,7 +280,7 @@ func transpose(sv *core.Dataset, nf int) columns {
 // stored, which only shortens the sparse layout (a merged gap never takes
 // more bytes than the two it replaces), so the choice errs towards dense
 // by at most those values.
-func denseIsSmaller(sv *core.Dataset, nf, bits int) bool {
+func denseIsSmaller(sv *data.Dataset, nf, bits int) bool {
 	cb := uint64(bits / 8)
 	var sparse uint64
 	var buf [binary.MaxVarintLen64]byte

@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // handKernel is a two-class RBF model of three support vectors over two
 // features whose codes are easy to derive (see TestQuantizeKernelHand).
 func handKernel(t testing.TB) *core.KernelModel {
-	sv := core.NewDense(3, 2)
+	sv := data.NewDense(3, 2)
 	for _, row := range [][]float32{{0, 2}, {1, 4}, {0.25, 2.5}} {
 		if err := sv.AppendDense(0, row); err != nil {
 			t.Fatal(err)
@@ -412,7 +413,7 @@ func TestKernelPredictConsistent(t *testing.T) {
 			}
 		}
 		for _, width := range []int{nf - 1, nf + 2} {
-			ds := core.NewDense(10, width)
+			ds := data.NewDense(10, width)
 			for i := range 10 {
 				row := make([]float32, width)
 				copy(row, denseRow(te, i, nf))

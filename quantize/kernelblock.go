@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
@@ -241,7 +242,7 @@ func (m *Kernel) blockLabels(b *kernelBlocks, s *qblockScratch, dst []float64, n
 }
 
 // blockPredictRows predicts rows [from, to) of ds into dst[from:to].
-func (m *Kernel) blockPredictRows(b *kernelBlocks, dst []float64, ds *core.Dataset, from, to int) {
+func (m *Kernel) blockPredictRows(b *kernelBlocks, dst []float64, ds *data.Dataset, from, to int) {
 	s := b.pool.Get().(*qblockScratch)
 	for r0 := from; r0 < to; r0 += b.rows {
 		n := min(b.rows, to-r0)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // The kernel predictors. For an input row x the dot products with every
@@ -449,11 +450,7 @@ func (m *Kernel) probabilityShape(fn string) {
 // allocates nothing once warm. It panics on a size mismatch.
 func (m *Kernel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	n := m.nf
-	if n == 0 || len(x)%n != 0 {
-		panic("quantize: Kernel.PredictDenseBatch: matrix size is not a multiple of NumFeatures")
-	}
-	rows := len(x) / n
-	dst = dst[:rows]
+	dst = core.BatchRows(dst, x, n, "quantize: Kernel.PredictDenseBatch")
 	if m.blk != nil {
 		m.blockPredictMatrix(m.blk, dst, x)
 		return dst
@@ -472,7 +469,7 @@ func (m *Kernel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 // read as core.KernelModel.PredictBatch reads them (missing features zero,
 // extra ones only in RBF's ‖x‖²). It allocates nothing once warm. It
 // panics if len(dst) < ds.Len().
-func (m *Kernel) PredictBatch(dst []float64, ds *core.Dataset) []float64 {
+func (m *Kernel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 	dst = dst[:ds.Len()]
 	m.predictRows(dst, ds, 0, len(dst))
 	return dst
@@ -481,7 +478,7 @@ func (m *Kernel) PredictBatch(dst []float64, ds *core.Dataset) []float64 {
 // PredictBatchParallel is PredictBatch with the rows split among workers
 // goroutines (0: GOMAXPROCS); the predictions are the same. It allocates
 // the goroutines.
-func (m *Kernel) PredictBatchParallel(dst []float64, ds *core.Dataset, workers int) []float64 {
+func (m *Kernel) PredictBatchParallel(dst []float64, ds *data.Dataset, workers int) []float64 {
 	dst = dst[:ds.Len()]
 	const chunk = 64 // rows a worker takes at a time
 	core.ParallelChunks(len(dst), chunk, workers, func(from, to int) { m.predictRows(dst, ds, from, to) })
@@ -489,7 +486,7 @@ func (m *Kernel) PredictBatchParallel(dst []float64, ds *core.Dataset, workers i
 }
 
 // predictRows predicts rows [from, to) of ds into dst[from:to].
-func (m *Kernel) predictRows(dst []float64, ds *core.Dataset, from, to int) {
+func (m *Kernel) predictRows(dst []float64, ds *data.Dataset, from, to int) {
 	if m.blk != nil {
 		m.blockPredictRows(m.blk, dst, ds, from, to)
 		return

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -495,11 +496,7 @@ func (m *Linear) PredictSparse(index []int32, value []float32) float64 {
 // mismatch.
 func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	n := m.nf
-	if n == 0 || len(x)%n != 0 {
-		panic("quantize: Linear.PredictDenseBatch: matrix size is not a multiple of NumFeatures")
-	}
-	rows := len(x) / n
-	dst = dst[:rows]
+	dst = core.BatchRows(dst, x, n, "quantize: Linear.PredictDenseBatch")
 	if m.blockedDense(dst, x) {
 		return dst
 	}
@@ -514,7 +511,7 @@ func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
 // model: features past NumFeatures are ignored and missing ones read as
 // zero, as core.LinearModel.PredictBatch reads them. It allocates nothing
 // once warm. It panics if len(dst) < ds.Len().
-func (m *Linear) PredictBatch(dst []float64, ds *core.Dataset) []float64 {
+func (m *Linear) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 	dst = dst[:ds.Len()]
 	if ds.IsDense() && ds.NumFeatures() == m.nf && m.blockedDense(dst, ds.DenseMatrix()) {
 		return dst

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // handLinear is a model whose quantization is exact to derive: the largest
@@ -222,7 +223,7 @@ func TestLinearPredictConsistent(t *testing.T) {
 		}
 		// A dense set 2 features narrower and one 2 wider than the model.
 		for _, width := range []int{nf - 2, nf + 2} {
-			ds := core.NewDense(10, width)
+			ds := data.NewDense(10, width)
 			for i := range 10 {
 				row := make([]float32, width)
 				copy(row, denseRow(te, i, nf))

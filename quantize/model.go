@@ -1,6 +1,10 @@
 package quantize
 
-import "github.com/libsvmgo/libsvmgo/core"
+import (
+	"fmt"
+
+	"github.com/libsvmgo/libsvmgo/core"
+)
 
 // The quantized kinds are core.Models: the C ABI, the model directory, the
 // daemon and the command serve them through that interface as they serve
@@ -43,4 +47,27 @@ func (m *Kernel) Info() core.ModelInfo {
 		}
 	}
 	return info
+}
+
+// Quantize returns the float model m (a *core.LinearModel or
+// *core.KernelModel) quantized to bits-bit codes: QuantizeLinear or
+// QuantizeKernel, for a caller that holds either kind as a core.Model.
+// Any other kind (a model quantized already) is an error.
+func Quantize(m core.Model, bits int) (Model, error) {
+	var (
+		q   Model
+		err error
+	)
+	switch m := m.(type) {
+	case *core.LinearModel:
+		q, err = QuantizeLinear(m, bits)
+	case *core.KernelModel:
+		q, err = QuantizeKernel(m, bits)
+	default:
+		return nil, fmt.Errorf("quantize: cannot quantize a %s model: only float linear and kernel models", m.Info().Kind)
+	}
+	if err != nil {
+		return nil, err // not a typed nil pointer in the interface
+	}
+	return q, nil
 }

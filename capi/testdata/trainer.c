@@ -8,7 +8,9 @@
  * DATA.labels, DATA.f32, DATA.f64 (N dense rows of NF values) and
  * DATA.indptr, DATA.indices, DATA.v32, DATA.v64 (the same rows as CSR);
  * REMOVE holds K size_t positions; TEST.f32 holds TROWS dense rows.
- * Writes OUT.m1.svmgo, OUT.m2.svmgo, OUT.m3.svmgo and OUT.pred.
+ * Writes OUT.m1.svmgo, OUT.m2.svmgo, OUT.m3.svmgo, OUT.pred and OUT.info
+ * (the last fit's svmgo_fit_info as six doubles: iterations, work,
+ * objective, num_sv, converged, work_unit).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -25,6 +27,8 @@ int main(int argc, char **argv) {
     size_t *remove_rows, again[2];
     svmgo_trainer *t = NULL;
     svmgo_model *m1 = NULL, *m2 = NULL, *m3 = NULL;
+    svmgo_fit_info info;
+    double info_out[6];
 
     if (argc != 12) {
         fprintf(stderr, "usage: trainer OPTIONS CAP_ROWS NF CAP_NNZ DATA N REMOVE K TEST TROWS OUT\n");
@@ -64,6 +68,7 @@ int main(int argc, char **argv) {
     OK(svmgo_trainer_num_rows(t, &held));
     CHECK(held == n, "trainer holds %lu rows, want %lu", (unsigned long)held, (unsigned long)n);
 
+    CHECK(svmgo_trainer_fit_info(t, &info) == SVMGO_E_NO_MODEL, "fit_info before a fit: want SVMGO_E_NO_MODEL");
     OK(svmgo_trainer_fit(t, &m1));
     snprintf(path, sizeof path, "%s.m1.svmgo", argv[11]);
     OK(svmgo_model_save(m1, path));
@@ -84,6 +89,15 @@ int main(int argc, char **argv) {
     again[1] = 0;
     OK(svmgo_trainer_remove(t, again, 2));
     OK(svmgo_trainer_fit(t, &m3));
+    OK(svmgo_trainer_fit_info(t, &info));
+    info_out[0] = (double)info.iterations;
+    info_out[1] = (double)info.work;
+    info_out[2] = info.objective;
+    info_out[3] = (double)info.num_sv;
+    info_out[4] = (double)info.converged;
+    info_out[5] = (double)info.work_unit;
+    snprintf(path, sizeof path, "%s.info", argv[11]);
+    write_file(path, info_out, sizeof info_out);
     snprintf(path, sizeof path, "%s.m3.svmgo", argv[11]);
     OK(svmgo_model_save(m3, path));
 

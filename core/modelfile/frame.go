@@ -27,6 +27,14 @@ import (
 // as for a caller bug, if file is shorter than HeaderSize or kind is not a
 // kind this package knows.
 func Seal(file []byte, kind string) error {
+	if err := seal(file, kind); err != nil {
+		return fmt.Errorf("modelfile: %w", err)
+	}
+	return nil
+}
+
+// seal is Seal, its error without the package prefix.
+func seal(file []byte, kind string) error {
 	if len(file) < HeaderSize {
 		panic(fmt.Sprintf("modelfile: Seal: %d bytes, shorter than the %d-byte header", len(file), HeaderSize))
 	}
@@ -43,7 +51,7 @@ func Seal(file []byte, kind string) error {
 	}
 	payload := file[HeaderSize:]
 	if uint64(len(payload)) > MaxPayload {
-		return fmt.Errorf("modelfile: payload of %d bytes exceeds MaxPayload", len(payload))
+		return fmt.Errorf("payload of %d bytes exceeds MaxPayload", len(payload))
 	}
 	putHeader(file[:HeaderSize], Major, minor, payload)
 	return nil
@@ -79,24 +87,36 @@ func Open(b []byte) (payload []byte, kind string, err error) {
 // bd (kind "qlinear", format 1.2). It checks only the format's size limit:
 // package quantize, which makes the body from its model, is responsible for
 // the rest, and UnmarshalQuantized's caller for checking it on the way back.
-func MarshalQLinear(bd *QLinearBody) ([]byte, error) { return marshalBody(bd, KindQLinear) }
+func MarshalQLinear(bd *QLinearBody) ([]byte, error) { return marshalQuantized(bd, KindQLinear) }
 
 // MarshalQKernel is MarshalQLinear for a quantized kernel body (kind
 // "qkernel").
-func MarshalQKernel(bd *QKernelBody) ([]byte, error) { return marshalBody(bd, KindQKernel) }
+func MarshalQKernel(bd *QKernelBody) ([]byte, error) { return marshalQuantized(bd, KindQKernel) }
 
-// marshalBody frames the msgpack encoding of bd, a body whose "k" key is
-// kind.
-func marshalBody(bd interface {
+// marshalQuantized is marshalBody with its error prefixed by the package.
+func marshalQuantized(bd msgpBody, kind string) ([]byte, error) {
+	out, err := marshalBody(bd, kind)
+	if err != nil {
+		return nil, fmt.Errorf("modelfile: %w", err)
+	}
+	return out, nil
+}
+
+// msgpBody is a generated msgp encoder: what marshalBody encodes.
+type msgpBody interface {
 	MarshalMsg([]byte) ([]byte, error)
 	Msgsize() int
-}, kind string) ([]byte, error) {
+}
+
+// marshalBody frames the msgpack encoding of bd, a body whose "k" key is
+// kind: every kind's encoder ends here. Its errors carry no package prefix.
+func marshalBody(bd msgpBody, kind string) ([]byte, error) {
 	out := make([]byte, HeaderSize, HeaderSize+bd.Msgsize())
 	out, err := bd.MarshalMsg(out)
 	if err != nil {
 		return nil, err
 	}
-	if err := Seal(out, kind); err != nil {
+	if err := seal(out, kind); err != nil {
 		return nil, err
 	}
 	return out, nil

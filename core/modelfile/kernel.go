@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // MarshalKernel returns the model file bytes of the kernel model m (format
@@ -31,16 +32,10 @@ func MarshalKernel(m *core.KernelModel) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: marshal kernel: %w", err)
 	}
-	out := make([]byte, HeaderSize, HeaderSize+bd.Msgsize())
-	out, err = bd.MarshalMsg(out)
+	out, err := marshalBody(bd, KindKernel)
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: marshal kernel: %w", err)
 	}
-	payload := out[HeaderSize:]
-	if uint64(len(payload)) > MaxPayload {
-		return nil, fmt.Errorf("modelfile: marshal kernel: payload of %d bytes exceeds MaxPayload", len(payload))
-	}
-	putHeader(out[:HeaderSize], Major, minorKernel, payload)
 	return out, nil
 }
 
@@ -280,15 +275,7 @@ func float64s(name string, b []byte) ([]float64, error) {
 // stores (the smaller one), with labels 0; empty slices decode as nil. It
 // is safe for concurrent use.
 func UnmarshalKernel(b []byte) (*core.KernelModel, error) {
-	var bd kbody
-	if err := decodeBody(b, KindKernel, &bd); err != nil {
-		return nil, err
-	}
-	m, err := fromKernelBody(&bd)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
-	}
-	return m, nil
+	return unmarshalModel(b, KindKernel, fromKernelBody)
 }
 
 // fromKernelBody converts a decoded body to a model and checks it as
@@ -419,7 +406,7 @@ func fromKernelBody(bd *kbody) (*core.KernelModel, error) {
 }
 
 // supportVectors decodes the l support vectors of bd.
-func supportVectors(bd *kbody, l, nf int) (*core.Dataset, error) {
+func supportVectors(bd *kbody, l, nf int) (*data.Dataset, error) {
 	if bd.SVDense {
 		if len(bd.SVStarts) != 0 || len(bd.SVIndex) != 0 {
 			return nil, errors.New("dense support vectors with row starts or indices")
@@ -428,7 +415,7 @@ func supportVectors(bd *kbody, l, nf int) (*core.Dataset, error) {
 			return nil, fmt.Errorf("dense support vector blob of %d bytes, want %d × %d float32",
 				len(bd.SVValues), l, nf)
 		}
-		sv := core.NewDense(l, nf)
+		sv := data.NewDense(l, nf)
 		row := make([]float32, nf)
 		for i := range l {
 			b := bd.SVValues[4*i*nf : 4*(i+1)*nf]
@@ -470,7 +457,7 @@ func supportVectors(bd *kbody, l, nf int) (*core.Dataset, error) {
 	}
 	// A zero maxFeatures would accept any index; with no features, no
 	// index is valid, and the loop below says so.
-	sv := core.NewSparse(l, nnz, nf)
+	sv := data.NewSparse(l, nnz, nf)
 	for i := range l {
 		s, e := starts[i], starts[i+1]
 		if e > s && int(index[e-1]) >= nf {

@@ -12,18 +12,19 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // svSet returns l rows of nf features, about density of them nonzero, drawn
 // from a seeded generator, in a dense or a sparse data set as asked. The
 // rows are the same either way for equal arguments.
-func svSet(l, nf int, density float64, dense bool, seed uint64) *core.Dataset {
+func svSet(l, nf int, density float64, dense bool, seed uint64) *data.Dataset {
 	rng := rand.New(rand.NewPCG(seed, 3))
-	var ds *core.Dataset
+	var ds *data.Dataset
 	if dense {
-		ds = core.NewDense(l, nf)
+		ds = data.NewDense(l, nf)
 	} else {
-		ds = core.NewSparse(l, l*nf, nf)
+		ds = data.NewSparse(l, l*nf, nf)
 	}
 	x := make([]float32, nf)
 	for range l {
@@ -342,7 +343,7 @@ func TestKernelInconsistentBodyRefused(t *testing.T) {
 		{"values short", false, func(b *kbody) { b.SVValues = b.SVValues[4:] }, "values"},
 		{"value NaN", false, func(b *kbody) { binary.LittleEndian.PutUint32(b.SVValues, 0x7fc00000) }, "finite"},
 		{"rho infinite", false, func(b *kbody) { binary.LittleEndian.PutUint64(b.Rho, math.Float64bits(math.Inf(1))) }, "finite"},
-		{"svm type unknown", false, func(b *kbody) { b.SVMType = 1 }, "SVM type"},
+		{"svm type unknown", false, func(b *kbody) { b.SVMType = 5 }, "SVM type"},
 		{"kernel unknown", false, func(b *kbody) { b.KernelType = 4 }, "kernel type"},
 		{"gamma negative", false, func(b *kbody) { b.Gamma = -1 }, "gamma"},
 		{"features negative", false, func(b *kbody) { b.NumFeatures = -1 }, "feature count"},

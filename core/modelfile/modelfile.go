@@ -217,17 +217,10 @@ func Marshal(m *core.LinearModel) ([]byte, error) {
 	if uint64(len(m.W))*4 > MaxPayload {
 		return nil, fmt.Errorf("modelfile: marshal: %d weights need more than MaxPayload bytes", len(m.W))
 	}
-	bd := toBody(m)
-	out := make([]byte, HeaderSize, HeaderSize+bd.Msgsize())
-	out, err := bd.MarshalMsg(out)
+	out, err := marshalBody(toBody(m), KindLinear)
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: marshal: %w", err)
 	}
-	payload := out[HeaderSize:]
-	if uint64(len(payload)) > MaxPayload {
-		return nil, fmt.Errorf("modelfile: marshal: payload of %d bytes exceeds MaxPayload", len(payload))
-	}
-	putHeader(out[:HeaderSize], Major, minorLinear, payload)
 	return out, nil
 }
 
@@ -334,13 +327,26 @@ func toBody(m *core.LinearModel) *body {
 // Result.Subproblems) decode as nil, and Params.Threads as 0. It is safe
 // for concurrent use.
 func Unmarshal(b []byte) (*core.LinearModel, error) {
-	var bd body
-	if err := decodeBody(b, KindLinear, &bd); err != nil {
-		return nil, err
+	return unmarshalModel(b, KindLinear, fromBody)
+}
+
+// unmarshalModel decodes b, a model file of the float kind kind, into its
+// body B and converts the body to the model with from, whose refusal is
+// ErrCorrupt: Unmarshal and UnmarshalKernel.
+func unmarshalModel[B any, PB interface {
+	*B
+	msgp.Unmarshaler
+}, M any](b []byte, kind string, from func(PB) (M, error)) (M, error) {
+	var (
+		bd   B
+		zero M
+	)
+	if err := decodeBody(b, kind, PB(&bd)); err != nil {
+		return zero, err
 	}
-	m, err := fromBody(&bd)
+	m, err := from(PB(&bd))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		return zero, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return m, nil
 }

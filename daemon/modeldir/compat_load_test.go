@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -21,7 +22,7 @@ func loadCompat(t *testing.T, path string) any {
 // compatPredict computes the outputs TestCompatFixtures compares through
 // the one model interface, core.Model, and checks that its description
 // agrees with the kind's own methods.
-func compatPredict(t *testing.T, a any, ds *core.Dataset) ([]compatRow, core.Task) {
+func compatPredict(t *testing.T, a any, ds *data.Dataset) ([]compatRow, core.Task) {
 	m := a.(core.Model)
 	info := m.Info()
 	var rows []compatRow

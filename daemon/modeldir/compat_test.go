@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -42,16 +43,16 @@ type compatCase struct {
 	make func(t *testing.T) any
 }
 
-func compatData(t *testing.T, name string, rows int) *core.Dataset {
+func compatData(t *testing.T, name string, rows int) *data.Dataset {
 	t.Helper()
-	ds, err := core.ReadFile(filepath.Join("..", "..", "core", "testdata", name), core.ReadOptions{})
+	ds, err := data.ReadFile(filepath.Join("..", "..", "core", "testdata", name), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rows <= 0 || rows >= ds.Len() {
 		return ds
 	}
-	out := core.NewSparse(rows, ds.Nonzeros(), 0)
+	out := data.NewSparse(rows, ds.Nonzeros(), 0)
 	for i := range rows {
 		idx, val := rowOf(ds, i)
 		if err := out.AppendSparse(ds.Label(i), idx, val); err != nil {
@@ -145,7 +146,7 @@ func bitsOf(v []float64) []uint64 {
 
 // compatPredict computes a fixture's expected outputs with the API of the
 // code that wrote it (e026e9a): each kind's own methods.
-func compatPredictOld(t *testing.T, m any, ds *core.Dataset) []compatRow {
+func compatPredictOld(t *testing.T, m any, ds *data.Dataset) []compatRow {
 	type predictor interface {
 		NumFeatures() int
 		DecisionDense(dst []float64, x []float32) []float64
@@ -202,7 +203,7 @@ func (s kernelShim) NumFeatures() int { return s.KernelModel.NumFeatures }
 
 // rowOf returns row i of ds as sparse index/value pairs, whatever its
 // layout (zeros of a dense row left out).
-func rowOf(ds *core.Dataset, i int) ([]int32, []float32) {
+func rowOf(ds *data.Dataset, i int) ([]int32, []float32) {
 	if !ds.IsDense() {
 		return ds.SparseRow(i)
 	}
@@ -218,7 +219,7 @@ func rowOf(ds *core.Dataset, i int) ([]int32, []float32) {
 
 // denseRow returns row i of ds as nf dense features (features past nf
 // dropped, as a model of nf features reads a dense row).
-func denseRow(ds *core.Dataset, i, nf int) []float32 {
+func denseRow(ds *data.Dataset, i, nf int) []float32 {
 	x := make([]float32, nf)
 	idx, val := rowOf(ds, i)
 	for k, j := range idx {

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // train returns a linear model of heart_scale and its rows.
-func train() (*core.LinearModel, *core.Dataset) {
-	ds, err := core.ReadFile("../../core/testdata/heart_scale", core.ReadOptions{})
+func train() (*core.LinearModel, *data.Dataset) {
+	ds, err := data.ReadFile("../../core/testdata/heart_scale", data.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

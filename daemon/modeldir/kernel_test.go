@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -25,7 +26,7 @@ var kernelRows = []struct {
 // testKernelModel trains a C-SVC RBF model on kernelRows.
 func testKernelModel(t *testing.T) *core.KernelModel {
 	t.Helper()
-	ds := core.NewDense(len(kernelRows), 2)
+	ds := data.NewDense(len(kernelRows), 2)
 	for _, r := range kernelRows {
 		if err := ds.AppendDense(r.label, r.x); err != nil {
 			t.Fatal(err)

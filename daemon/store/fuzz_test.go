@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 var updateCorpus = flag.Bool("update-corpus", false,
@@ -322,10 +323,10 @@ func TestRawEncoderAgrees(t *testing.T) {
 	if err := k.decode(validKernelRaw().bytes()); err != nil {
 		t.Fatal(err)
 	}
-	kd := k.KernelDual()
-	if k.Dual() != nil || kd == nil || kd.SVMType != core.CSVC || kd.Gradient != nil ||
+	kd := kernelDual(k)
+	if linearDual(k) != nil || kd == nil || kd.SVMType != core.CSVC || kd.Gradient != nil ||
 		!slices.Equal(kd.Pairs, [][2]int32{{1, -1}, {1, 2}, {-1, 2}}) {
-		t.Fatalf("kernel dual %+v, linear %v", kd, k.Dual())
+		t.Fatalf("kernel dual %+v, linear %v", kd, linearDual(k))
 	}
 	wantKernelAlpha(t, k, []float64{0.5, 0.5, 0, 0}, []float64{0.25, 0, 0.25, 0}, []float64{0, 1, 1, 0})
 }
@@ -375,18 +376,18 @@ func TestDecodeAllocations(t *testing.T) {
 	valid := validRaw().bytes()
 	base := testing.AllocsPerRun(20, func() {
 		s := &Store{cfg: fuzzCfg, seen: map[Hash]struct{}{}}
-		s.ds = core.NewSparse(8, 24, 8)
+		s.ds = data.NewSparse(8, 24, 8)
 		s.age = make([]uint64, 8)
 		_ = s.decode(valid)
 	})
 	for _, name := range []string{"hashes-huge", "rows-huge", "nonzeros-huge", "dual-vectors-huge", "dual-labels-huge",
 		"kernel-vectors-huge", "kernel-vectors-rows"} {
-		data := inconsistentSnapshots(t)[name]
+		snap := inconsistentSnapshots(t)[name]
 		got := testing.AllocsPerRun(20, func() {
 			s := &Store{cfg: fuzzCfg, seen: map[Hash]struct{}{}}
-			s.ds = core.NewSparse(8, 24, 8)
+			s.ds = data.NewSparse(8, 24, 8)
 			s.age = make([]uint64, 8)
-			_ = s.decode(data)
+			_ = s.decode(snap)
 		})
 		if got > base {
 			t.Errorf("%s: %v allocations, the valid snapshot takes %v", name, got, base)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 func TestSetKernelDual(t *testing.T) {
@@ -23,16 +24,16 @@ func TestSetKernelDual(t *testing.T) {
 		Alpha:    [][]float64{{1, 1, 0}, {0.5, 0, 0.5}, {0, 0, 0}},
 		Gradient: &core.KernelGradient{Rows: 3},
 	}
-	if err := s.SetKernelDual(good); err != nil {
+	if err := setKernelDual(s, good); err != nil {
 		t.Fatal(err)
 	}
 	// Copied, and the gradient is not kept.
 	good.Alpha[0][0], good.Pairs[0] = 9, [2]int32{7, 8}
 	wantKernelAlpha(t, s, []float64{1, 1, 0}, []float64{0.5, 0, 0.5}, []float64{0, 0, 0})
-	if kd := s.KernelDual(); !slices.Equal(kd.Pairs, [][2]int32{{1, 2}, {1, 3}, {2, 3}}) || kd.Gradient != nil || kd.SVMType != core.CSVC {
+	if kd := kernelDual(s); !slices.Equal(kd.Pairs, [][2]int32{{1, 2}, {1, 3}, {2, 3}}) || kd.Gradient != nil || kd.SVMType != core.CSVC {
 		t.Errorf("kernel dual %+v", kd)
 	}
-	if s.Dual() != nil {
+	if linearDual(s) != nil {
 		t.Error("a linear dual next to the kernel one")
 	}
 	three := func() [][]float64 { return [][]float64{{1, 1, 0}, {0, 0, 0}, {0, 0, 0}} }
@@ -56,12 +57,12 @@ func TestSetKernelDual(t *testing.T) {
 		"svr-pairs":     {SVMType: core.EpsSVR, Pairs: pairs[:1], Alpha: [][]float64{{1, 0, 0}}},
 		"one-class-neg": {SVMType: core.OneClass, Alpha: [][]float64{{1, -0.5, 0}}},
 	} {
-		if err := s.SetKernelDual(d); !errors.Is(err, ErrDual) {
+		if err := setKernelDual(s, d); !errors.Is(err, ErrDual) {
 			t.Errorf("%s: SetKernelDual = %v, want ErrDual", name, err)
 		}
 	}
 	wantKernelAlpha(t, s, []float64{1, 1, 0}, []float64{0.5, 0, 0.5}, []float64{0, 0, 0})
-	if err := s.SetKernelDual(s.KernelDual()); err != nil { // its own dual back
+	if err := setKernelDual(s, kernelDual(s)); err != nil { // its own dual back
 		t.Fatal(err)
 	}
 	wantKernelAlpha(t, s, []float64{1, 1, 0}, []float64{0.5, 0, 0.5}, []float64{0, 0, 0})
@@ -70,17 +71,17 @@ func TestSetKernelDual(t *testing.T) {
 	// were allocated; a linear dual of two and an ε-SVR dual of one
 	// allocate nothing more.
 	b := s.Bytes()
-	if err := s.SetDual(&core.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{3, 4, 5}, {6, 7, 8}}}); err != nil {
+	if err := setLinearDual(s, &core.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{3, 4, 5}, {6, 7, 8}}}); err != nil {
 		t.Fatal(err)
 	}
-	if s.KernelDual() != nil {
+	if kernelDual(s) != nil {
 		t.Error("SetDual kept the kernel dual")
 	}
 	wantAlpha(t, s, []float64{3, 4, 5}, []float64{6, 7, 8})
-	if err := s.SetKernelDual(&core.KernelDual{SVMType: core.EpsSVR, Alpha: [][]float64{{-1, 0, 2}}}); err != nil {
+	if err := setKernelDual(s, &core.KernelDual{SVMType: core.EpsSVR, Alpha: [][]float64{{-1, 0, 2}}}); err != nil {
 		t.Fatal(err)
 	}
-	if s.Dual() != nil {
+	if linearDual(s) != nil {
 		t.Error("SetKernelDual kept the linear dual")
 	}
 	wantKernelAlpha(t, s, []float64{-1, 0, 2})
@@ -102,7 +103,7 @@ func TestEvictNonSVKernel(t *testing.T) {
 	s := open(t, t.TempDir(), Config{Capacity: 6, MaxFeatures: 4})
 	add(t, s, "a", row{1, []int32{0}, []float32{1}}, row{2, []int32{0}, []float32{2}}, row{3, []int32{0}, []float32{3}},
 		row{1, []int32{0}, []float32{4}}, row{2, []int32{0}, []float32{5}})
-	if err := s.SetKernelDual(&core.KernelDual{
+	if err := setKernelDual(s, &core.KernelDual{
 		SVMType: core.CSVC,
 		Pairs:   [][2]int32{{1, 2}, {1, 3}, {2, 3}},
 		Alpha:   [][]float64{{.5, 0, 0, 0, 0}, {0, 0, 0, 0, .25}, {0, 0, 1, 0, 0}},
@@ -126,7 +127,7 @@ func TestEvictNonSVKernel(t *testing.T) {
 	// β = (0, −0.5, 0.5); one more row evicts row 10 only.
 	r := open(t, t.TempDir(), Config{Capacity: 3, MaxFeatures: 4})
 	add(t, r, "a", ids(10, 3, 1)...)
-	if err := r.SetKernelDual(&core.KernelDual{SVMType: core.EpsSVR, Alpha: [][]float64{{0, -0.5, 0.5}}}); err != nil {
+	if err := setKernelDual(r, &core.KernelDual{SVMType: core.EpsSVR, Alpha: [][]float64{{0, -0.5, 0.5}}}); err != nil {
 		t.Fatal(err)
 	}
 	add(t, r, "b", ids(13, 1, 1)...)
@@ -151,9 +152,9 @@ func TestEvictionDropsOversizedDual(t *testing.T) {
 		alpha := [][]float64{{1, 1, 0}, {1, 0, 1}, {0, 1, 1}}
 		var err error
 		if kernel {
-			err = s.SetKernelDual(&core.KernelDual{SVMType: core.CSVC, Pairs: [][2]int32{{1, 2}, {1, 3}, {2, 3}}, Alpha: alpha})
+			err = setKernelDual(s, &core.KernelDual{SVMType: core.CSVC, Pairs: [][2]int32{{1, 2}, {1, 3}, {2, 3}}, Alpha: alpha})
 		} else {
-			err = s.SetDual(&core.LinearDual{Labels: []int32{1, 2, 3}, Alpha: alpha})
+			err = setLinearDual(s, &core.LinearDual{Labels: []int32{1, 2, 3}, Alpha: alpha})
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -162,7 +163,7 @@ func TestEvictionDropsOversizedDual(t *testing.T) {
 			t.Fatalf("kernel %v: evicted %d, want 2", kernel, ev)
 		}
 		wantLabels(t, s, 3, 1)
-		if s.Dual() != nil || s.KernelDual() != nil || s.known != 0 {
+		if linearDual(s) != nil || kernelDual(s) != nil || s.known != 0 {
 			t.Errorf("kernel %v: the dual was kept for %d rows", kernel, s.Len())
 		}
 		if err := s.Commit(); err != nil {
@@ -182,7 +183,7 @@ func TestCommitRoundTripKernel(t *testing.T) {
 	} {
 		s := open(t, t.TempDir(), cfg)
 		add(t, s, "a", row{2, []int32{0}, []float32{1}}, row{-1, []int32{1, 3}, []float32{1, 2}}, row{-1, nil, nil})
-		if err := s.SetKernelDual(d); err != nil {
+		if err := setKernelDual(s, d); err != nil {
 			t.Fatal(err)
 		}
 		add(t, s, "b", ids(7, 1, 2)...)
@@ -194,8 +195,8 @@ func TestCommitRoundTripKernel(t *testing.T) {
 		}
 		r := open(t, dir, cfg)
 		equalStores(t, r, s)
-		if r.known != 3 || len(r.KernelDual().Alpha[0]) != 4 || r.KernelDual().Alpha[0][3] != 0 {
-			t.Errorf("%v: known %d, α %v", d.SVMType, r.known, r.KernelDual().Alpha)
+		if r.known != 3 || len(kernelDual(r).Alpha[0]) != 4 || kernelDual(r).Alpha[0][3] != 0 {
+			t.Errorf("%v: known %d, α %v", d.SVMType, r.known, kernelDual(r).Alpha)
 		}
 	}
 }
@@ -222,14 +223,14 @@ func TestReadsVersion1Fixture(t *testing.T) {
 	cfg := Config{Capacity: 40, MaxFeatures: 13}
 	s := open(t, dir, cfg)
 
-	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "data", "heart_scale.train"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "examples", "data", "heart_scale.train"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.SplitAfter(string(data), "\n")
+	lines := strings.SplitAfter(string(raw), "\n")
 	text := func(from, to int) string { return strings.Join(lines[from:to], "") }
-	want := core.NewSparse(35, 35*13, 13)
-	if _, err := core.ReadInto(want, strings.NewReader(text(0, 35)), "heart_scale.train", core.ReadOptions{Format: core.FormatLIBSVM}); err != nil {
+	want := data.NewSparse(35, 35*13, 13)
+	if _, err := data.ReadInto(want, strings.NewReader(text(0, 35)), "heart_scale.train", data.ReadOptions{Format: data.FormatLIBSVM}); err != nil {
 		t.Fatal(err)
 	}
 	got := s.Dataset()
@@ -247,7 +248,7 @@ func TestReadsVersion1Fixture(t *testing.T) {
 	if !slices.Equal(s.Hashes(), wantHashes) {
 		t.Error("batch hashes differ")
 	}
-	if s.Generation() != 3 || s.Published() != 2 || s.known != 30 || s.KernelDual() != nil {
+	if s.Generation() != 3 || s.Published() != 2 || s.known != 30 || kernelDual(s) != nil {
 		t.Errorf("generation %d, published %d, known %d; want 3, 2, 30", s.Generation(), s.Published(), s.known)
 	}
 	if !slices.Equal(s.age[:35], append(append(slices.Repeat([]uint64{1}, 20), slices.Repeat([]uint64{2}, 10)...), slices.Repeat([]uint64{3}, 5)...)) {
@@ -264,7 +265,7 @@ func TestReadsVersion1Fixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := s.Dual()
+	d := linearDual(s)
 	if d == nil || len(d.Alpha) != 1 || !slices.Equal(d.Labels, ref.Labels) {
 		t.Fatalf("dual %+v, want labels %v and one vector", d, ref.Labels)
 	}

@@ -3,11 +3,11 @@
 // saved as one atomic snapshot (DESIGN §8).
 //
 // The dual variables are those of the last training run, of either kind:
-// a linear dual (core.LinearDual: one α vector per decision function,
-// SetDual) or a kernel dual (core.KernelDual: one vector per SMO
+// a core.Dual holding a linear dual (core.LinearDual: one α vector per
+// decision function) or a kernel dual (core.KernelDual: one vector per SMO
 // subproblem — k(k−1)/2 one-vs-one pairs for k classes, one for one-class
-// and ε-SVR — SetKernelDual). The store holds at most one of them: recording
-// one kind drops the other. A kernel dual's gradient
+// and ε-SVR), recorded by SetDual. The store holds at most one of them:
+// recording one kind drops the other. A kernel dual's gradient
 // (core.KernelDual.Gradient) is not stored: it is twice the size of α (G
 // and Ḡ), and core rebuilds it from α when a warm start has none.
 //
@@ -35,6 +35,7 @@ import (
 	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
@@ -50,7 +51,7 @@ const (
 	// every stored vector (they do not shape the model: non-support
 	// vectors, of a linear or a kernel dual alike; for ε-SVR β = 0),
 	// oldest first, then the oldest rows. A row whose α is unknown — added
-	// since the last SetDual or SetKernelDual, or any row before the first
+	// since the last SetDual, or any row before the first
 	// — counts as a support vector, so without a dual this policy is
 	// EvictOldest.
 	EvictNonSVOldest Policy = iota
@@ -134,7 +135,7 @@ var (
 	// recorded: the daemon checks Has first, and the store refuses to
 	// hold a batch twice.
 	ErrDuplicate = errors.New("store: batch already ingested")
-	// ErrDual reports a dual that SetDual or SetKernelDual cannot record:
+	// ErrDual reports a dual that SetDual cannot record:
 	// nil, vectors whose length is not Len, too many vectors (more than
 	// max(1, Len) for a linear dual, max(1, Len(Len−1)/2) pairs for C-SVC,
 	// one for one-class and ε-SVR),
@@ -160,13 +161,13 @@ type Store struct {
 	dir string
 	cfg Config // resolved
 
-	ds  *core.Dataset
+	ds  *data.Dataset
 	age []uint64 // len Capacity; age[i] is the generation that added row i
 
 	// alpha holds one Capacity-long buffer per vector ever recorded; the
 	// dual's vectors are alpha[k][:Len()]. At most one of dual and kdual is
 	// set: the kind of the last dual recorded. known is the number of
-	// leading rows whose α came from a SetDual or SetKernelDual: rows are
+	// leading rows whose α came from a SetDual: rows are
 	// appended at the end and eviction keeps order, so rows with unknown α
 	// are a suffix.
 	alpha [][]float64
@@ -192,7 +193,7 @@ func newStore(dir string, cfg Config) *Store {
 	return &Store{
 		dir:   dir,
 		cfg:   cfg,
-		ds:    core.NewSparse(cfg.Capacity, cfg.CapacityNonzeros, cfg.MaxFeatures),
+		ds:    data.NewSparse(cfg.Capacity, cfg.CapacityNonzeros, cfg.MaxFeatures),
 		age:   make([]uint64, cfg.Capacity),
 		seen:  map[Hash]struct{}{},
 		evict: make([]int, 0, cfg.Capacity),
@@ -276,7 +277,7 @@ func (s *Store) SetPublished(gen uint64) {
 }
 
 // Uncommitted reports whether the store holds changes that are not durable
-// yet: an Add, SetDual, SetKernelDual or SetPublished since it was opened or
+// yet: an Add, SetDual or SetPublished since it was opened or
 // last committed. A Commit that failed leaves them uncommitted, in memory,
 // for a later Commit to make durable.
 func (s *Store) Uncommitted() bool { return s.dirty }
@@ -286,30 +287,32 @@ func (s *Store) Hashes() []Hash { return slices.Clone(s.hashes) }
 
 // Dataset returns the rows held, oldest first. The store owns it: it is
 // valid until the next Add and callers must not modify it.
-func (s *Store) Dataset() *core.Dataset { return s.ds }
+func (s *Store) Dataset() *data.Dataset { return s.ds }
 
-// Dual returns the linear dual variables aligned with Dataset's rows, nil
-// when the store holds none (before the first SetDual, after a
-// SetKernelDual, or after an eviction dropped the dual, see Add). Rows
-// added since the last SetDual have α = 0. The store owns it (callers must
-// not modify it); it is valid until the next Add, SetDual or SetKernelDual.
-func (s *Store) Dual() *core.LinearDual { return s.dual }
-
-// KernelDual returns the kernel dual variables aligned with Dataset's rows,
-// nil when the store holds none (before the first SetKernelDual, after a
-// SetDual, or after an eviction dropped the dual). Rows added since the
-// last SetKernelDual have α = 0, and its Gradient is nil: a warm start from
-// it alone makes core rebuild the gradient from α. The store owns it
-// (callers must not modify it; a caller that adds a Gradient for a warm
-// start builds its own KernelDual around these vectors); it is valid until
-// the next Add, SetDual or SetKernelDual.
-func (s *Store) KernelDual() *core.KernelDual { return s.kdual }
+// Dual returns the dual variables of the last training run recorded
+// (SetDual), aligned with Dataset's rows: a linear run's (Linear set) or a
+// kernel run's (Kernel set, without a Gradient: a warm start from it alone
+// makes core rebuild the gradient from α). It is nil when the store holds
+// none: before the first SetDual, or after an eviction dropped the dual
+// (see Add). Rows added since the last SetDual have α = 0. The store owns
+// the vectors (callers must not modify them; a caller that adds a primal
+// start or a gradient for a warm start sets them on the Dual returned,
+// which is its own); they are valid until the next Add or SetDual.
+func (s *Store) Dual() *core.Dual {
+	switch {
+	case s.dual != nil:
+		return &core.Dual{Linear: s.dual}
+	case s.kdual != nil:
+		return &core.Dual{Kernel: s.kdual}
+	}
+	return nil
+}
 
 // maxVectorsFor returns the most vectors a dual over n rows may have: a
 // linear dual max(1, n) (one per class at most), a kernel C-SVC dual
 // max(1, n(n−1)/2) (one per pair of classes), one-class and ε-SVR one.
 // kernel selects the kernel rule for svm. Duals with more vectors are
-// refused by SetDual and SetKernelDual, and dropped by an eviction that
+// refused by SetDual, and dropped by an eviction that
 // leaves too few rows for them (see Add), so that every snapshot's dual
 // fits its rows and decode can bound what it allocates by them.
 func maxVectorsFor(kernel bool, svm core.SVMType, n int) int {
@@ -347,15 +350,29 @@ func (s *Store) dropDual() {
 	s.dual, s.kdual, s.known = nil, nil, 0
 }
 
-// SetDual records d, the dual of a linear training run on Dataset(): each
-// vector must hold Len() finite values, and there may be at most
-// max(1, Len()) vectors (one per class at most). The values are copied; a
-// kernel dual the store held is dropped. Otherwise it returns an error
-// wrapping ErrDual and keeps the dual it had.
-func (s *Store) SetDual(d *core.LinearDual) error {
-	if d == nil {
+// SetDual records d's dual variables, those of a training run on
+// Dataset(): exactly one of d.Linear and d.Kernel, checked and copied as
+// setLinearDual and setKernelDual say; the dual of the other kind the store
+// held is dropped. d's primal start and kernel gradient are not kept: they
+// are a run's, not the rows'. Otherwise it returns an error wrapping ErrDual
+// and keeps the dual it had.
+func (s *Store) SetDual(d *core.Dual) error {
+	switch {
+	case d == nil || (d.Linear == nil && d.Kernel == nil):
 		return fmt.Errorf("%w: nil dual", ErrDual)
+	case d.Linear != nil && d.Kernel != nil:
+		return fmt.Errorf("%w: a dual of both kinds", ErrDual)
+	case d.Kernel != nil:
+		return s.setKernelDual(d.Kernel)
 	}
+	return s.setLinearDual(d.Linear)
+}
+
+// setLinearDual records d, the dual of a linear training run on Dataset():
+// each vector must hold Len() finite values, and there may be at most
+// max(1, Len()) vectors (one per class at most). The values are copied; a
+// kernel dual the store held is dropped.
+func (s *Store) setLinearDual(d *core.LinearDual) error {
 	n := s.Len()
 	if err := checkVectors(d.Alpha, n, maxVectorsFor(false, 0, n), false); err != nil {
 		return err
@@ -384,18 +401,14 @@ func (s *Store) SetDual(d *core.LinearDual) error {
 	return nil
 }
 
-// SetKernelDual records d, the dual of a kernel training run on Dataset():
+// setKernelDual records d, the dual of a kernel training run on Dataset():
 // a formulation SMO trains (C-SVC, one-class, ε-SVR); for C-SVC one pair of
 // distinct classes per vector, no pair twice (in either order), at most
 // max(1, Len()(Len()−1)/2) of them; otherwise no pairs and one vector.
 // Each vector holds Len() finite values, ≥ 0 for C-SVC and one-class (ε-SVR's
 // β is signed). The values and pairs are copied, d.Gradient is not kept, and
-// a linear dual the store held is dropped. Otherwise it returns an error
-// wrapping ErrDual and keeps the dual it had.
-func (s *Store) SetKernelDual(d *core.KernelDual) error {
-	if d == nil {
-		return fmt.Errorf("%w: nil dual", ErrDual)
-	}
+// a linear dual the store held is dropped.
+func (s *Store) setKernelDual(d *core.KernelDual) error {
 	n := s.Len()
 	if err := checkKernelShape(d.SVMType, d.Pairs, len(d.Alpha), n); err != nil {
 		return err
@@ -500,16 +513,15 @@ func (s *Store) fillVectors(vecs [][]float64, nvec int, fill func(k int, dst []f
 // both the rows and the nonzeros, and returns how many it evicted; their α
 // leaves the dual with them (LinearDual.DeleteRows, KernelDual.DeleteRows).
 // Should the eviction leave fewer rows than the dual has vectors for
-// (more classes than rows, a degenerate store; see SetDual and
-// SetKernelDual for the counts), the dual is
-// dropped and the next training starts cold. The change is in memory until
-// Commit.
+// (more classes than rows, a degenerate store; see setLinearDual and
+// setKernelDual for the counts), the dual is dropped and the next
+// training starts cold. The change is in memory until Commit.
 //
 // Errors leave the store unchanged: ErrDuplicate when h is recorded
 // already, ErrBatchTooLarge when the batch alone has more rows or nonzeros
-// than the store holds, and an error wrapping core.ErrBadRow for a row with
+// than the store holds, and an error wrapping data.ErrBadRow for a row with
 // a feature index >= MaxFeatures. A nil batch is an empty one.
-func (s *Store) Add(h Hash, batch *core.Dataset) (evicted int, err error) {
+func (s *Store) Add(h Hash, batch *data.Dataset) (evicted int, err error) {
 	if s.Has(h) {
 		return 0, fmt.Errorf("%w: %x", ErrDuplicate, h[:8])
 	}
@@ -568,17 +580,17 @@ func (s *Store) Add(h Hash, batch *core.Dataset) (evicted int, err error) {
 }
 
 // checkBatch returns the number of nonzero values batch holds (what it will
-// take in the store), and an error wrapping core.ErrBadRow when a row has a
+// take in the store), and an error wrapping data.ErrBadRow when a row has a
 // nonzero at an index >= MaxFeatures. Everything else about a row was
 // checked when it was appended to batch.
-func (s *Store) checkBatch(batch *core.Dataset) (nnz int, err error) {
+func (s *Store) checkBatch(batch *data.Dataset) (nnz int, err error) {
 	mf := s.cfg.MaxFeatures
 	for i := range batch.Len() {
 		if batch.IsDense() {
 			for j, v := range batch.DenseRow(i) {
 				if v != 0 {
 					if j >= mf {
-						return 0, fmt.Errorf("%w: row %d has index %d beyond the %d features allowed", core.ErrBadRow, i, j, mf)
+						return 0, fmt.Errorf("%w: row %d has index %d beyond the %d features allowed", data.ErrBadRow, i, j, mf)
 					}
 					nnz++
 				}
@@ -589,7 +601,7 @@ func (s *Store) checkBatch(batch *core.Dataset) (nnz int, err error) {
 		for k, j := range idx {
 			if val[k] != 0 {
 				if int(j) >= mf || j < 0 {
-					return 0, fmt.Errorf("%w: row %d has index %d beyond the %d features allowed", core.ErrBadRow, i, j, mf)
+					return 0, fmt.Errorf("%w: row %d has index %d beyond the %d features allowed", data.ErrBadRow, i, j, mf)
 				}
 				nnz++
 			}

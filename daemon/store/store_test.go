@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // row is a test row; its label doubles as its identity in eviction tests.
@@ -24,13 +25,13 @@ type row struct {
 
 // batch returns a sparse data set holding rows, with no feature limit (so
 // that a test can build rows the store must refuse).
-func batch(t testing.TB, rows ...row) *core.Dataset {
+func batch(t testing.TB, rows ...row) *data.Dataset {
 	t.Helper()
 	nnz := 0
 	for _, r := range rows {
 		nnz += len(r.idx)
 	}
-	ds := core.NewSparse(len(rows), nnz, 0)
+	ds := data.NewSparse(len(rows), nnz, 0)
 	for _, r := range rows {
 		if err := ds.AppendSparse(r.label, r.idx, r.val); err != nil {
 			t.Fatal(err)
@@ -85,7 +86,7 @@ func wantLabels(t *testing.T, s *Store, want ...float64) {
 // wantAlpha checks the store's dual vectors.
 func wantAlpha(t *testing.T, s *Store, want ...[]float64) {
 	t.Helper()
-	d := s.Dual()
+	d := linearDual(s)
 	if d == nil {
 		t.Fatal("no dual")
 	}
@@ -102,7 +103,7 @@ func wantAlpha(t *testing.T, s *Store, want ...[]float64) {
 // wantKernelAlpha checks the store's kernel dual vectors.
 func wantKernelAlpha(t *testing.T, s *Store, want ...[]float64) {
 	t.Helper()
-	d := s.KernelDual()
+	d := kernelDual(s)
 	if d == nil {
 		t.Fatal("no kernel dual")
 	}
@@ -156,7 +157,7 @@ func TestOpenConfig(t *testing.T) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		t.Errorf("Open did not create %s: %v", dir, err)
 	}
-	if s.Len() != 0 || s.Dual() != nil || s.Generation() != 0 || s.Published() != 0 || len(s.Hashes()) != 0 {
+	if s.Len() != 0 || linearDual(s) != nil || s.Generation() != 0 || s.Published() != 0 || len(s.Hashes()) != 0 {
 		t.Error("a new store is not empty")
 	}
 }
@@ -172,7 +173,7 @@ func TestEvictOldest(t *testing.T) {
 		t.Fatalf("evicted %d", ev)
 	}
 	// A dual with every α 0 must not change the oldest policy.
-	if err := s.SetDual(&core.LinearDual{Alpha: [][]float64{{1, 1, 1, 0, 0}}}); err != nil {
+	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{1, 1, 1, 0, 0}}}); err != nil {
 		t.Fatal(err)
 	}
 	if ev := add(t, s, "c", ids(6, 2, 2)...); ev != 2 {
@@ -204,7 +205,7 @@ func TestEvictOldest(t *testing.T) {
 func TestEvictNonSVOldest(t *testing.T) {
 	s := open(t, t.TempDir(), Config{Capacity: 6, MaxFeatures: 4})
 	add(t, s, "a", ids(1, 4, 1)...)
-	if err := s.SetDual(&core.LinearDual{
+	if err := setLinearDual(s, &core.LinearDual{
 		Labels: []int32{1, 2},
 		Alpha:  [][]float64{{.5, 0, .3, 0}, {0, 0, 0, 0}},
 	}); err != nil {
@@ -231,14 +232,14 @@ func TestEvictNonSVOldest(t *testing.T) {
 	if s.known != 0 {
 		t.Errorf("known = %d, want 0", s.known)
 	}
-	if d := s.Dual(); !slices.Equal(d.Labels, []int32{1, 2}) {
+	if d := linearDual(s); !slices.Equal(d.Labels, []int32{1, 2}) {
 		t.Errorf("dual labels %v", d.Labels)
 	}
 
 	// The same stream under the oldest policy.
 	o := open(t, t.TempDir(), Config{Capacity: 6, MaxFeatures: 4, Policy: EvictOldest})
 	add(t, o, "a", ids(1, 4, 1)...)
-	if err := o.SetDual(&core.LinearDual{Alpha: [][]float64{{.5, 0, .3, 0}}}); err != nil {
+	if err := setLinearDual(o, &core.LinearDual{Alpha: [][]float64{{.5, 0, .3, 0}}}); err != nil {
 		t.Fatal(err)
 	}
 	add(t, o, "b", ids(5, 2, 1)...)
@@ -271,7 +272,7 @@ func snapshotBytes(s *Store) []byte { return s.encode(nil) }
 func TestAddErrorsLeaveStoreUnchanged(t *testing.T) {
 	s := open(t, t.TempDir(), Config{Capacity: 4, CapacityNonzeros: 8, MaxFeatures: 5})
 	add(t, s, "a", ids(1, 3, 2)...)
-	if err := s.SetDual(&core.LinearDual{Alpha: [][]float64{{0, 1, 0}}}); err != nil {
+	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{0, 1, 0}}}); err != nil {
 		t.Fatal(err)
 	}
 	before := snapshotBytes(s)
@@ -280,24 +281,24 @@ func TestAddErrorsLeaveStoreUnchanged(t *testing.T) {
 	cases := []struct {
 		name string
 		h    Hash
-		b    *core.Dataset
+		b    *data.Dataset
 		want error
 	}{
 		{"rows", hashOf("x"), batch(t, ids(10, 5, 1)...), ErrBatchTooLarge},
 		{"nonzeros", hashOf("y"), batch(t, ids(10, 2, 5)...), ErrBatchTooLarge},
 		{"duplicate", hashOf("a"), batch(t, ids(10, 1, 1)...), ErrDuplicate},
-		{"index", hashOf("z"), batch(t, ids(10, 1, 1)[0], row{11, []int32{5}, []float32{1}}), core.ErrBadRow},
+		{"index", hashOf("z"), batch(t, ids(10, 1, 1)[0], row{11, []int32{5}, []float32{1}}), data.ErrBadRow},
 	}
-	dense := core.NewDense(1, 7)
+	dense := data.NewDense(1, 7)
 	if err := dense.AppendDense(12, []float32{1, 0, 0, 0, 0, 0, 2}); err != nil {
 		t.Fatal(err)
 	}
 	cases = append(cases, struct {
 		name string
 		h    Hash
-		b    *core.Dataset
+		b    *data.Dataset
 		want error
-	}{"dense-index", hashOf("w"), dense, core.ErrBadRow})
+	}{"dense-index", hashOf("w"), dense, data.ErrBadRow})
 	for _, tc := range cases {
 		ev, err := s.Add(tc.h, tc.b)
 		if !errors.Is(err, tc.want) || ev != 0 {
@@ -322,7 +323,7 @@ func TestAddErrorsLeaveStoreUnchanged(t *testing.T) {
 
 func TestAddDenseAndEmpty(t *testing.T) {
 	s := open(t, t.TempDir(), Config{Capacity: 4, MaxFeatures: 3})
-	d := core.NewDense(2, 5) // wider than the store, zeros past it
+	d := data.NewDense(2, 5) // wider than the store, zeros past it
 	if err := d.AppendDense(1, []float32{0, 2, 3, 0, 0}); err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +340,7 @@ func TestAddDenseAndEmpty(t *testing.T) {
 	if _, err := s.Add(hashOf("empty"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Add(hashOf("empty2"), core.NewSparse(0, 0, 0)); err != nil {
+	if _, err := s.Add(hashOf("empty2"), data.NewSparse(0, 0, 0)); err != nil {
 		t.Fatal(err)
 	}
 	if s.Len() != 2 || s.Generation() != 3 || !s.Has(hashOf("empty")) {
@@ -358,7 +359,7 @@ func TestSetDualErrors(t *testing.T) {
 	s := open(t, t.TempDir(), Config{Capacity: 4, MaxFeatures: 3})
 	add(t, s, "a", ids(1, 2, 1)...)
 	good := &core.LinearDual{Alpha: [][]float64{{1, 2}}}
-	if err := s.SetDual(good); err != nil {
+	if err := setLinearDual(s, good); err != nil {
 		t.Fatal(err)
 	}
 	good.Alpha[0][0] = 9 // SetDual copied
@@ -371,27 +372,27 @@ func TestSetDualErrors(t *testing.T) {
 		"nan":      {Alpha: [][]float64{{math.NaN(), 2}}},
 		"inf":      {Alpha: [][]float64{{1, math.Inf(-1)}}},
 	} {
-		if err := s.SetDual(d); !errors.Is(err, ErrDual) {
+		if err := setLinearDual(s, d); !errors.Is(err, ErrDual) {
 			t.Errorf("%s: SetDual = %v, want ErrDual", name, err)
 		}
 	}
 	wantAlpha(t, s, []float64{1, 2})
 	// A new class adds a vector buffer; fewer vectors keep the buffers.
 	b := s.Bytes()
-	if err := s.SetDual(&core.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{3, 4}, {5, 6}}}); err != nil {
+	if err := setLinearDual(s, &core.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{3, 4}, {5, 6}}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.Bytes() - b; got != 4*8 {
 		t.Errorf("a second vector cost %d bytes, want %d", got, 4*8)
 	}
-	if err := s.SetDual(&core.LinearDual{Alpha: [][]float64{{7, 8}}}); err != nil {
+	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{7, 8}}}); err != nil {
 		t.Fatal(err)
 	}
 	wantAlpha(t, s, []float64{7, 8})
-	if s.Dual().Labels != nil {
+	if linearDual(s).Labels != nil {
 		t.Error("nil labels not kept nil")
 	}
-	if err := s.SetDual(s.Dual()); err != nil { // its own dual back
+	if err := setLinearDual(s, linearDual(s)); err != nil { // its own dual back
 		t.Fatal(err)
 	}
 	wantAlpha(t, s, []float64{7, 8})
@@ -426,24 +427,24 @@ func equalStores(t *testing.T, got, want *Store) {
 	if !slices.Equal(got.age[:got.Len()], want.age[:want.Len()]) || got.known != want.known {
 		t.Fatal("ages or known rows differ")
 	}
-	if (got.Dual() == nil) != (want.Dual() == nil) {
+	if (linearDual(got) == nil) != (linearDual(want) == nil) {
 		t.Fatal("one has a dual")
 	}
-	if (got.KernelDual() == nil) != (want.KernelDual() == nil) {
+	if (kernelDual(got) == nil) != (kernelDual(want) == nil) {
 		t.Fatal("one has a kernel dual")
 	}
-	if wk := want.KernelDual(); wk != nil {
-		gk := got.KernelDual()
+	if wk := kernelDual(want); wk != nil {
+		gk := kernelDual(got)
 		if gk.SVMType != wk.SVMType || !slices.Equal(gk.Pairs, wk.Pairs) || gk.Gradient != nil {
 			t.Fatalf("kernel dual %v %v, want %v %v", gk.SVMType, gk.Pairs, wk.SVMType, wk.Pairs)
 		}
 		wantKernelAlpha(t, got, wk.Alpha...)
 	}
-	if want.Dual() != nil {
-		if !slices.Equal(got.Dual().Labels, want.Dual().Labels) || (got.Dual().Labels == nil) != (want.Dual().Labels == nil) {
+	if linearDual(want) != nil {
+		if !slices.Equal(linearDual(got).Labels, linearDual(want).Labels) || (linearDual(got).Labels == nil) != (linearDual(want).Labels == nil) {
 			t.Fatal("dual labels differ")
 		}
-		wantAlpha(t, got, want.Dual().Alpha...)
+		wantAlpha(t, got, linearDual(want).Alpha...)
 	}
 }
 
@@ -458,7 +459,7 @@ func TestCommitRoundTrip(t *testing.T) {
 	equalStores(t, open(t, dir, cfg), s)
 
 	add(t, s, "a", row{1, []int32{0, 5}, []float32{.5, -2}}, row{-1, nil, nil}, row{1, []int32{3}, []float32{1e-30}})
-	if err := s.SetDual(&core.LinearDual{Labels: []int32{1}, Alpha: [][]float64{{0.25, 0, -1e300}}}); err != nil {
+	if err := setLinearDual(s, &core.LinearDual{Labels: []int32{1}, Alpha: [][]float64{{0.25, 0, -1e300}}}); err != nil {
 		t.Fatal(err)
 	}
 	s.SetPublished(1)
@@ -552,7 +553,7 @@ func TestCorruptSnapshot(t *testing.T) {
 	cfg := fuzzCfg // which inconsistentSnapshots' rows fit
 	s := open(t, dir, cfg)
 	add(t, s, "a", ids(1, 3, 2)...)
-	if err := s.SetDual(&core.LinearDual{Alpha: [][]float64{{1, 0, 2}}}); err != nil {
+	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{1, 0, 2}}}); err != nil {
 		t.Fatal(err)
 	}
 	add(t, s, "b", ids(4, 1, 3)...)
@@ -730,10 +731,10 @@ func TestCapacityRandom(t *testing.T) {
 				wantLabels(t, s, want...)
 				var vecs [][]float64
 				switch {
-				case s.Dual() != nil:
-					vecs = s.Dual().Alpha
-				case s.KernelDual() != nil:
-					vecs = s.KernelDual().Alpha
+				case linearDual(s) != nil:
+					vecs = linearDual(s).Alpha
+				case kernelDual(s) != nil:
+					vecs = kernelDual(s).Alpha
 				}
 				if len(vecs) != nvec {
 					t.Fatalf("batch %d: %d dual vectors, want %d", b, len(vecs), nvec)
@@ -787,9 +788,9 @@ func TestCapacityRandom(t *testing.T) {
 					var err error
 					switch kind {
 					case 0:
-						err = s.SetDual(&core.LinearDual{Alpha: alpha})
+						err = setLinearDual(s, &core.LinearDual{Alpha: alpha})
 					case 3:
-						err = s.SetKernelDual(&core.KernelDual{SVMType: core.EpsSVR, Alpha: alpha})
+						err = setKernelDual(s, &core.KernelDual{SVMType: core.EpsSVR, Alpha: alpha})
 					default:
 						// Distinct pairs of the classes 1..4: (a, b) with a < b
 						// in a random order, flipped now and then.
@@ -801,7 +802,7 @@ func TestCapacityRandom(t *testing.T) {
 								pairs[k] = [2]int32{pairs[k][1], pairs[k][0]}
 							}
 						}
-						err = s.SetKernelDual(&core.KernelDual{SVMType: core.CSVC, Pairs: pairs, Alpha: alpha})
+						err = setKernelDual(s, &core.KernelDual{SVMType: core.CSVC, Pairs: pairs, Alpha: alpha})
 					}
 					if err != nil {
 						t.Fatal(err)

@@ -33,11 +33,11 @@ func TestUncommitted(t *testing.T) {
 	}{
 		{"Add", func() error { _, err := s.Add(hashOf("a"), batch(t, ids(1, 2, 2)...)); return err }},
 		{"SetDual", func() error {
-			return s.SetDual(&core.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{0.5, 0}}})
+			return setLinearDual(s, &core.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{0.5, 0}}})
 		}},
-		{"SetDual (its own)", func() error { return s.SetDual(s.Dual()) }},
+		{"SetDual (its own)", func() error { return setLinearDual(s, linearDual(s)) }},
 		{"SetKernelDual", func() error {
-			return s.SetKernelDual(&core.KernelDual{SVMType: core.OneClass, Alpha: [][]float64{{0.25, 0.75}}})
+			return setKernelDual(s, &core.KernelDual{SVMType: core.OneClass, Alpha: [][]float64{{0.25, 0.75}}})
 		}},
 		{"SetPublished", func() error { s.SetPublished(1); return nil }},
 	}
@@ -54,7 +54,7 @@ func TestUncommitted(t *testing.T) {
 	if _, err := s.Add(hashOf("a"), batch(t, ids(3, 1, 1)...)); err == nil {
 		t.Fatal("Add of a duplicate accepted")
 	}
-	if err := s.SetDual(&core.LinearDual{Alpha: [][]float64{{1}}}); err == nil {
+	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{1}}}); err == nil {
 		t.Fatal("SetDual of a wrong length accepted")
 	}
 	if s.Uncommitted() {

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // rejection is why a batch was refused: its Error is the text of the batch's
@@ -21,19 +21,19 @@ func reject(format string, a ...any) *rejection {
 type batchLimits struct {
 	capacity     int  // rows the store holds
 	maxFeatures  int  // feature indices 1..maxFeatures (as written)
-	maxLineBytes int  // core.ReadOptions.MaxLineBytes
+	maxLineBytes int  // data.ReadOptions.MaxLineBytes
 	realLabels   bool // labels are any finite number (targets, or ignored); otherwise integer classes
 }
 
 // parseBatch validates a whole batch file's bytes and returns its rows, or
 // the *rejection that says which line is wrong. Nothing of a batch is used
 // unless all of it is valid. The line limit and the check of class labels
-// are the readers' (core.ReadOptions), as for the command's data files.
-func parseBatch(name string, data []byte, lim batchLimits) (*core.Dataset, error) {
-	opt := core.ReadOptions{MaxFeatures: lim.maxFeatures, MaxLineBytes: lim.maxLineBytes, ClassLabels: !lim.realLabels}
-	st, err := core.Scan(bytes.NewReader(data), name, opt)
+// are the readers' (data.ReadOptions), as for the command's data files.
+func parseBatch(name string, raw []byte, lim batchLimits) (*data.Dataset, error) {
+	opt := data.ReadOptions{MaxFeatures: lim.maxFeatures, MaxLineBytes: lim.maxLineBytes, ClassLabels: !lim.realLabels}
+	st, err := data.Scan(bytes.NewReader(raw), name, opt)
 	if err != nil {
-		return nil, reject("%v", err) // a line too long, a *core.ParseError: "name:line: ..."
+		return nil, reject("%v", err) // a line too long, a *data.ParseError: "name:line: ..."
 	}
 	switch {
 	case st.Rows == 0:
@@ -41,9 +41,9 @@ func parseBatch(name string, data []byte, lim batchLimits) (*core.Dataset, error
 	case st.Rows > lim.capacity:
 		return nil, reject("%s: %d rows, more than the store's capacity of %d", name, st.Rows, lim.capacity)
 	}
-	ds := core.NewSparse(st.Rows, st.Nonzeros, lim.maxFeatures)
-	if _, err := core.ReadInto(ds, bytes.NewReader(data), name, opt); err != nil {
-		return nil, reject("%v", err) // a *core.ParseError: "name:line: ..."
+	ds := data.NewSparse(st.Rows, st.Nonzeros, lim.maxFeatures)
+	if _, err := data.ReadInto(ds, bytes.NewReader(raw), name, opt); err != nil {
+		return nil, reject("%v", err) // a *data.ParseError: "name:line: ..."
 	}
 	return ds, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
 
@@ -23,7 +24,7 @@ const (
 	DefaultKeep          = 5
 	DefaultDebounce      = 200 * time.Millisecond
 	DefaultMaxBatchBytes = 64 << 20
-	DefaultMaxLineBytes  = core.DefaultMaxLineBytes
+	DefaultMaxLineBytes  = data.DefaultMaxLineBytes
 	DefaultRetryMin      = time.Second
 	DefaultRetryMax      = time.Minute
 	// DefaultNonzerosPerRow sizes the store's nonzeros when
@@ -123,17 +124,17 @@ func (c *Config) Validate() error {
 	return err
 }
 
-// trainSpec is parsed training options: a linear or a kernel trainer's
-// parameters.
+// trainSpec is parsed training options, a linear trainer's with LIBLINEAR's
+// incremental defaults (LinearOptions.Incremental): -s 1 and -s 12 retrain
+// through their primal twins (-twin 0 opts out), since a warm-started
+// Newton method is what pays here.
 type trainSpec struct {
-	kernel bool
-	linear core.LinearParams // when !kernel
-	params core.KernelParams // when kernel
+	opts core.TrainOptions
 }
 
 // kind names the model kind, for logs.
 func (s trainSpec) kind() string {
-	if s.kernel {
+	if s.opts.IsKernel() {
 		return "kernel"
 	}
 	return "linear"
@@ -143,10 +144,11 @@ func (s trainSpec) kind() string {
 // regression targets, or the ignored labels of a one-class SVM. Otherwise
 // they are integer classes.
 func (s trainSpec) realLabels() bool {
-	if s.kernel {
-		return s.params.SVMType.IsRegression() || s.params.SVMType == core.OneClass
+	if s.opts.IsKernel() {
+		svm := s.opts.Kernel.Params.SVMType
+		return svm.IsRegression() || svm == core.OneClass
 	}
-	return s.linear.Solver.IsRegression()
+	return s.opts.Linear.Params.Solver.IsRegression()
 }
 
 // validate checks c and returns its parsed training options.
@@ -206,12 +208,10 @@ func parseTrainOptions(s string) (trainSpec, error) {
 	case o.CrossValidation() > 0:
 		return trainSpec{}, errors.New("-v (cross-validation) is not a daemon option")
 	}
-	if o.IsKernel() {
-		return trainSpec{kernel: true, params: o.Kernel.Params}, nil
+	if !o.IsKernel() {
+		o.Linear.Params = o.Linear.Incremental()
 	}
-	// -s 1 and -s 12 retrain through their primal twins (-twin 0 opts
-	// out): a warm-started Newton method is what pays here.
-	return trainSpec{linear: o.Linear.Incremental()}, nil
+	return trainSpec{opts: o}, nil
 }
 
 // storeConfig returns c.Store with CapacityNonzeros resolved.

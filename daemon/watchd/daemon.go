@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -43,23 +45,17 @@ type Daemon struct {
 	rejected string
 	models   string
 	st       *store.Store
-	// Exactly one trainer is set, of spec's kind.
-	trainer  *core.LinearTrainer
-	ktrainer *core.KernelTrainer
-	// kgrad is the gradient of the last kernel run, whose α the store
-	// holds; it is passed with the stored α as the warm start while the
-	// store's rows only grew by appends since (it is dropped when rows are
-	// evicted), which spares core rebuilding it from α. It is never
-	// persisted: after a restart the warm start is α alone. core checks
-	// that it fits (kernel, bounds, a hash of the rows and α it covers) and
-	// ignores it otherwise.
-	kgrad *core.KernelGradient
-	// lstart is the last linear run's w, the primal start of the next:
-	// the stored α give w only as exactly as the run's tolerance (a primal
-	// run's are exact only at the optimum), so the model's own w is the
-	// better start. Never persisted: after a restart the start is
-	// rebuilt from α. core uses it only for the L2-loss formulations.
-	lstart   *core.LinearPrimal
+	trainer  core.Trainer // of spec's kind
+	// last is the dual state of the last run, whose α the store holds:
+	// warm passes its primal start (a linear run's w: the stored α give w
+	// only as exactly as the run's tolerance) and its kernel gradient (kept
+	// while the store's rows only grew by appends; forgetGradient drops
+	// it), which spare core rebuilding them from α. Never persisted: after
+	// a restart the warm start is α alone. core checks that a gradient
+	// fits (kernel, bounds, a hash of the rows and α it covers) and ignores
+	// it otherwise, and uses the primal start only for the L2-loss
+	// formulations.
+	last     *core.Dual
 	retrains int // since start; drives ColdEvery
 
 	// watching is whether the layout exists and incoming/ is watched, as
@@ -173,7 +169,7 @@ func (d *Daemon) applyReload() {
 		if spec.kind() != from {
 			// The stored dual is of the other kind: the next retrain
 			// starts cold (retrain logs it).
-			d.kgrad = nil
+			d.forgetGradient()
 			d.log.Info("training options switched kind", "from", from, "to", spec.kind())
 		}
 	}
@@ -198,11 +194,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 		return fmt.Errorf("watchd: watch %s: %w", d.incoming, err)
 	}
 	defer fsw.Close()
-	d.log.Info("daemon started", "root", d.cfg.Root, "samples", d.st.Len(),
-		"generation", d.st.Generation(), "published", d.st.Published())
 	d.watching = false
+	// Serving before the log line says so: a client that waits for the
+	// line finds /healthz answering.
 	d.serving.Store(true)
 	defer d.serving.Store(false)
+	d.log.Info("daemon started", "root", d.cfg.Root, "samples", d.st.Len(),
+		"generation", d.st.Generation(), "published", d.st.Published())
 
 	var (
 		debounce, retry           <-chan time.Time
@@ -361,6 +359,12 @@ func (d *Daemon) isLayout(path string) bool {
 func (d *Daemon) makeLayout() error {
 	for _, dir := range []string{d.incoming, d.done, d.rejected, d.models, filepath.Join(d.cfg.Root, StateDir)} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				// Something that is not a directory took the path between
+				// MkdirAll's look and its mkdir: the same fault as a file
+				// found there (ENOTDIR), waited out alike.
+				err = &fs.PathError{Op: "mkdir", Path: dir, Err: syscall.ENOTDIR}
+			}
 			return fmt.Errorf("watchd: create layout: %w", err)
 		}
 	}

@@ -2,6 +2,7 @@ package watchd
 
 import (
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // heldBack returns how many of a batch's n rows the gate holds back from
@@ -18,7 +19,7 @@ func heldBack(n int) int {
 // one-class SVM the fraction of the rows predicted +1 (inliers). The model
 // scored is the one that would be published: the quantized model when
 // there is one.
-func (d *Daemon) gate(r *run, ds *core.Dataset, from int, name string) bool {
+func (d *Daemon) gate(r *run, ds *data.Dataset, from int, name string) bool {
 	n := ds.Len()
 	held := n - from
 	pred := make([]float64, 0, held)

@@ -303,12 +303,19 @@ func TestLayoutRemovedWhileRunning(t *testing.T) {
 		t.Errorf("restored store: %d rows, generation %d; want 60, 3", st.Len(), st.Generation())
 	}
 	// state/ replaced by a file: ENOTDIR at the commit, a storage fault
-	// until the file is removed.
-	if err := os.RemoveAll(filepath.Join(r.root, StateDir)); err != nil {
+	// until the file is removed. The daemon remakes state/ as soon as it
+	// sees it gone, so the file is renamed in until it wins that race.
+	stateFile := filepath.Join(t.TempDir(), "state-file")
+	if err := os.WriteFile(stateFile, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(r.root, StateDir), nil, 0o644); err != nil {
-		t.Fatal(err)
+	for {
+		if err := os.RemoveAll(filepath.Join(r.root, StateDir)); err != nil {
+			t.Fatal(err)
+		}
+		if os.Rename(stateFile, filepath.Join(r.root, StateDir)) == nil {
+			break
+		}
 	}
 	drop(t, r.root, "b4.txt", batchText(4, 20))
 	waitFor(t, "a storage fault", func() bool { return r.metric(t, "storage_degraded") == 1 })

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -72,7 +72,7 @@ func (d *Daemon) ingest(name string) error {
 	if fi.Size() > d.cfg.MaxBatchBytes {
 		return d.reject(name, reject("%s: %d bytes, more than the limit of %d", name, fi.Size(), d.cfg.MaxBatchBytes))
 	}
-	data, err := readBatch(path, d.cfg.MaxBatchBytes)
+	raw, err := readBatch(path, d.cfg.MaxBatchBytes)
 	var sp *specialFile
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -87,10 +87,10 @@ func (d *Daemon) ingest(name string) error {
 			return d.rejectSpecial(name, special(path, fi.Mode()))
 		}
 		return d.reject(name, reject("%s: %v", name, err))
-	case int64(len(data)) > d.cfg.MaxBatchBytes: // grew since Lstat
+	case int64(len(raw)) > d.cfg.MaxBatchBytes: // grew since Lstat
 		return d.reject(name, reject("%s: more than the limit of %d bytes", name, d.cfg.MaxBatchBytes))
 	}
-	h := store.Hash(sha256.Sum256(data))
+	h := store.Hash(sha256.Sum256(raw))
 	if d.st.Has(h) {
 		if d.added != nil && *d.added == h {
 			// Taken again after a storage fault stopped it: its rows are
@@ -105,7 +105,7 @@ func (d *Daemon) ingest(name string) error {
 		d.metrics.duplicates.Inc()
 		return d.moveDone(name)
 	}
-	batch, err := parseBatch(name, data, batchLimits{
+	batch, err := parseBatch(name, raw, batchLimits{
 		capacity:     d.st.Config().Capacity,
 		maxFeatures:  d.st.Config().MaxFeatures,
 		maxLineBytes: d.cfg.MaxLineBytes,
@@ -115,7 +115,7 @@ func (d *Daemon) ingest(name string) error {
 		return d.reject(name, err)
 	}
 	evicted, err := d.st.Add(h, batch)
-	if errors.Is(err, store.ErrBatchTooLarge) || errors.Is(err, core.ErrBadRow) {
+	if errors.Is(err, store.ErrBatchTooLarge) || errors.Is(err, data.ErrBadRow) {
 		return d.reject(name, reject("%s: %v", name, err))
 	}
 	if err != nil {
@@ -123,9 +123,7 @@ func (d *Daemon) ingest(name string) error {
 	}
 	d.added = &h
 	if evicted > 0 {
-		// The gradient covers rows that are gone; core would find out
-		// by hashing, but need not.
-		d.kgrad = nil
+		d.forgetGradient()
 	}
 	d.log.Info("batch added", "batch", name, "rows", batch.Len(), "evicted", evicted,
 		"samples", d.st.Len(), "generation", d.st.Generation())

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -63,13 +64,13 @@ func kernelConfig(root, options string, capacity, maxFeatures int) Config {
 
 // readText reads LIBSVM text with core's file reader (dense or sparse as it
 // prefers), apart from the daemon's batch path.
-func readText(t *testing.T, text string) *core.Dataset {
+func readText(t *testing.T, text string) *data.Dataset {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "rows.txt")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := core.ReadFile(path, core.ReadOptions{Format: core.FormatLIBSVM})
+	ds, err := data.ReadFile(path, data.ReadOptions{Format: data.FormatLIBSVM})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func readText(t *testing.T, text string) *core.Dataset {
 
 // coldKernel is the independent reference: core.TrainKernel, from α = 0, on
 // rows read by core's reader, with the options parsed by core.
-func coldKernel(t *testing.T, options string, ds *core.Dataset) *core.KernelModel {
+func coldKernel(t *testing.T, options string, ds *data.Dataset) *core.KernelModel {
 	t.Helper()
 	o, _, err := core.ParseKernelOptions(strings.Fields(options))
 	if err != nil {
@@ -119,7 +120,7 @@ const kernelDecisionTol = 1e-2
 // decision value of want is within kernelDecisionTol of 0 (where any two
 // ε-optimal solutions may disagree); for regression, predictions within
 // 1e-3 of the targets' spread.
-func sameOptimum(t *testing.T, what string, got, want *core.KernelModel, test *core.Dataset) {
+func sameOptimum(t *testing.T, what string, got, want *core.KernelModel, test *data.Dataset) {
 	t.Helper()
 	g, w := got.Result.Objective, want.Result.Objective
 	if math.Abs(g-w) > objectiveTol*math.Abs(w) {
@@ -162,7 +163,7 @@ func sameOptimum(t *testing.T, what string, got, want *core.KernelModel, test *c
 
 // readTest reads a test file with core's reader, sparse, so that rows of
 // any width predict with models of fewer features.
-func readTest(t *testing.T, path string) *core.Dataset {
+func readTest(t *testing.T, path string) *data.Dataset {
 	t.Helper()
 	st, err := os.Stat(path)
 	if err != nil {
@@ -173,8 +174,8 @@ func readTest(t *testing.T, path string) *core.Dataset {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	ds := core.NewSparse(int(st.Size()), int(st.Size()), 0)
-	if _, err := core.ReadInto(ds, f, path, core.ReadOptions{Format: core.FormatLIBSVM}); err != nil {
+	ds := data.NewSparse(int(st.Size()), int(st.Size()), 0)
+	if _, err := data.ReadInto(ds, f, path, data.ReadOptions{Format: data.FormatLIBSVM}); err != nil {
 		t.Fatal(err)
 	}
 	return ds
@@ -316,8 +317,8 @@ func TestKernelWarmRetrain(t *testing.T) {
 				}
 			}
 			st := s.d.st
-			if st.KernelDual() == nil || st.Dual() != nil || st.Len() != at {
-				t.Errorf("store: %d rows, kernel dual %v, linear dual %v", st.Len(), st.KernelDual() != nil, st.Dual() != nil)
+			if kernelDual(st) == nil || linearDual(st) != nil || st.Len() != at {
+				t.Errorf("store: %d rows, kernel dual %v, linear dual %v", st.Len(), kernelDual(st) != nil, linearDual(st) != nil)
 			}
 		})
 	}
@@ -325,8 +326,8 @@ func TestKernelWarmRetrain(t *testing.T) {
 
 // sameRows reports whether a and b hold the same rows in the same order:
 // labels and nonzero features, whether dense or sparse.
-func sameRows(a, b *core.Dataset) bool {
-	nonzeros := func(ds *core.Dataset, i int) ([]int32, []float32) {
+func sameRows(a, b *data.Dataset) bool {
+	nonzeros := func(ds *data.Dataset, i int) ([]int32, []float32) {
 		if !ds.IsDense() {
 			return ds.SparseRow(i)
 		}
@@ -378,16 +379,16 @@ func TestKernelRestart(t *testing.T) {
 	for i := range 3 {
 		first.ingest(t, fmt.Sprintf("b%d.txt", i), text(i))
 	}
-	before := cloneKernelDual(first.d.st.KernelDual())
-	if first.d.kgrad == nil {
+	before := cloneKernelDual(kernelDual(first.d.st))
+	if lastGradient(first.d) == nil {
 		t.Fatal("the first daemon kept no gradient")
 	}
 
 	second := newSync(t, cfg)
-	if second.d.kgrad != nil {
+	if lastGradient(second.d) != nil {
 		t.Fatal("a new daemon has a gradient")
 	}
-	got := second.d.st.KernelDual()
+	got := kernelDual(second.d.st)
 	if got == nil || got.SVMType != before.SVMType || !slices.Equal(got.Pairs, before.Pairs) || len(got.Alpha) != len(before.Alpha) {
 		t.Fatalf("restored kernel dual %+v, want %+v", got, before)
 	}
@@ -444,7 +445,7 @@ func TestKernelEviction(t *testing.T) {
 				if evicting {
 					need := len(held) + n - c.capacity
 					gone := map[int]bool{}
-					kd := s.d.st.KernelDual()
+					kd := kernelDual(s.d.st)
 					for pass := 0; pass < 2 && len(gone) < need; pass++ {
 						for r := range held {
 							if len(gone) == need {
@@ -478,7 +479,7 @@ func TestKernelEviction(t *testing.T) {
 				s.ingest(t, fmt.Sprintf("b%d.txt", i), strings.Join(all[at:at+n], ""))
 				at += n
 				held = want
-				if evicting && s.d.kgrad == nil {
+				if evicting && lastGradient(s.d) == nil {
 					t.Error("no gradient after the retrain")
 				}
 
@@ -525,7 +526,7 @@ func TestSwitchKind(t *testing.T) {
 	lin := newSync(t, linearCfg)
 	lin.ingest(t, "b0.txt", text(100))
 	lin.ingest(t, "b1.txt", strings.Join(all[100:120], ""))
-	if lin.d.st.Dual() == nil || lin.d.st.KernelDual() != nil {
+	if linearDual(lin.d.st) == nil || kernelDual(lin.d.st) != nil {
 		t.Fatal("the linear daemon did not store a linear dual")
 	}
 
@@ -539,7 +540,7 @@ func TestSwitchKind(t *testing.T) {
 		t.Errorf("first kernel retrain %v: want cold", r[0])
 	}
 	sameOptimum(t, "kernel after linear", publishedKernel(t, kernelCfg.Root, 3), coldKernel(t, kernelOptions, readText(t, text(140))), test)
-	if st := openStore(t, kernelCfg); st.KernelDual() == nil || st.Dual() != nil {
+	if st := openStore(t, kernelCfg); kernelDual(st) == nil || linearDual(st) != nil {
 		t.Fatal("the snapshot does not hold the kernel dual alone")
 	}
 	ker.ingest(t, "b3.txt", strings.Join(all[140:160], ""))
@@ -551,7 +552,7 @@ func TestSwitchKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	ker.d.applyReload()
-	if ker.d.kgrad != nil || ker.d.spec.kernel {
+	if lastGradient(ker.d) != nil || ker.d.spec.opts.IsKernel() {
 		t.Fatal("the reload to LIBLINEAR options kept the kernel trainer or gradient")
 	}
 	if sw := ker.records(t, "training options switched kind"); len(sw) != 1 || sw[0]["from"] != "kernel" || sw[0]["to"] != "linear" {
@@ -568,7 +569,7 @@ func TestSwitchKind(t *testing.T) {
 	}
 	want, _, _ := trainText(t, linearCfg, text(180))
 	assertSameDecisions(t, linOf(l), want, ker.d.st.Dataset())
-	if ker.d.st.Dual() == nil || ker.d.st.KernelDual() != nil {
+	if linearDual(ker.d.st) == nil || kernelDual(ker.d.st) != nil {
 		t.Error("the store does not hold the linear dual alone")
 	}
 	ker.ingest(t, "b5.txt", strings.Join(all[180:200], ""))
@@ -600,7 +601,7 @@ func TestStaleGradientIgnored(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.d.applyReload()
-		if s.d.kgrad == nil {
+		if lastGradient(s.d) == nil {
 			t.Fatal("the reload dropped the gradient; the test needs it passed on")
 		}
 		s.ingest(t, "b2.txt", text(120, 140))
@@ -616,10 +617,10 @@ func TestStaleGradientIgnored(t *testing.T) {
 		cfg := kernelConfig(t.TempDir(), kernelOptions, 1000, 13)
 		b := newSync(t, cfg)
 		b.ingest(t, "b0.txt", text(100, 200))
-		if a.d.kgrad.Rows != b.d.kgrad.Rows {
+		if lastGradient(a.d).Rows != lastGradient(b.d).Rows {
 			t.Fatal("the two gradients cover different row counts; the test wants them alike")
 		}
-		b.d.kgrad = a.d.kgrad // same row count, other rows and α
+		b.d.last.Kernel.Gradient = a.d.last.Kernel.Gradient // same row count, other rows and α
 		b.ingest(t, "b1.txt", text(0, 20))
 		if r := b.records(t, "retrained"); r[1]["gradient"] != true {
 			t.Fatalf("retrain %v: the injected gradient was not passed", r[1])
@@ -654,7 +655,7 @@ func TestKernelGate(t *testing.T) {
 		if score := refused[0]["score"].(float64); score > 0.3 {
 			t.Errorf("b.txt's flipped rows scored %v, want ≤ 0.3", score)
 		}
-		kd := s.d.st.KernelDual()
+		kd := kernelDual(s.d.st)
 		for i := 140; i < 150; i++ {
 			if kd.Alpha[0][i] <= 0 {
 				t.Errorf("after c: b's formerly held row %d has α %v, want > 0", i, kd.Alpha[0][i])
@@ -743,30 +744,38 @@ func TestParseTrainOptions(t *testing.T) {
 		options string
 		check   func(s trainSpec) bool
 	}{
-		{"", func(s trainSpec) bool { return !s.kernel && s.linear.Solver == core.DefaultLinearParams().Solver }},
-		{"-s 3 -c 2", func(s trainSpec) bool { return !s.kernel && s.linear.Solver == core.L1LossSVCDual && s.linear.C == 2 }},
+		{"", func(s trainSpec) bool {
+			return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == core.DefaultLinearParams().Solver
+		}},
+		{"-s 3 -c 2", func(s trainSpec) bool {
+			return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == core.L1LossSVCDual && s.opts.Linear.Params.C == 2
+		}},
 		// -n alone is LIBLINEAR's thread count, -s 12 its ε-SVR.
-		{"-s 12 -n 2", func(s trainSpec) bool { return !s.kernel && s.linear.Threads == 2 && s.realLabels() }},
+		{"-s 12 -n 2", func(s trainSpec) bool {
+			return !s.opts.IsKernel() && s.opts.Linear.Params.Threads == 2 && s.realLabels()
+		}},
 		{kernelOptions, func(s trainSpec) bool {
-			return s.kernel && s.params.SVMType == core.CSVC && s.params.Kernel.Type == core.RBFKernel && s.params.C == 4 && !s.realLabels()
+			return s.opts.IsKernel() && s.opts.Kernel.Params.SVMType == core.CSVC && s.opts.Kernel.Params.Kernel.Type == core.RBFKernel && s.opts.Kernel.Params.C == 4 && !s.realLabels()
 		}},
 		{"-s 2 -t 2 -n 0.25", func(s trainSpec) bool {
-			return s.kernel && s.params.SVMType == core.OneClass && s.params.Nu == 0.25 && s.realLabels()
+			return s.opts.IsKernel() && s.opts.Kernel.Params.SVMType == core.OneClass && s.opts.Kernel.Params.Nu == 0.25 && s.realLabels()
 		}},
 		{"-s 3 -g 0.5", func(s trainSpec) bool {
-			return s.kernel && s.params.SVMType == core.EpsSVR && s.params.Kernel.Gamma == 0.5 && s.realLabels()
+			return s.opts.IsKernel() && s.opts.Kernel.Params.SVMType == core.EpsSVR && s.opts.Kernel.Params.Kernel.Gamma == 0.5 && s.realLabels()
 		}},
-		{"-m 8 -b 1", func(s trainSpec) bool { return s.kernel && s.params.CacheMB == 8 && s.params.Probability }},
-		{"-h 0 -q", func(s trainSpec) bool { return s.kernel && !s.params.Shrinking }},
+		{"-m 8 -b 1", func(s trainSpec) bool {
+			return s.opts.IsKernel() && s.opts.Kernel.Params.CacheMB == 8 && s.opts.Kernel.Params.Probability
+		}},
+		{"-h 0 -q", func(s trainSpec) bool { return s.opts.IsKernel() && !s.opts.Kernel.Params.Shrinking }},
 		// The syntax named: -s 3 is then svm-train's ε-SVR (RBF by
 		// default), or LIBLINEAR's L1-loss SVC.
 		{"-syntax kernel -s 3", func(s trainSpec) bool {
-			return s.kernel && s.params.SVMType == core.EpsSVR && s.params.Kernel.Type == core.RBFKernel && s.realLabels()
+			return s.opts.IsKernel() && s.opts.Kernel.Params.SVMType == core.EpsSVR && s.opts.Kernel.Params.Kernel.Type == core.RBFKernel && s.realLabels()
 		}},
-		{"-syntax linear -s 3", func(s trainSpec) bool { return !s.kernel && s.linear.Solver == core.L1LossSVCDual }},
+		{"-syntax linear -s 3", func(s trainSpec) bool { return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == core.L1LossSVCDual }},
 		// -s 1 retrains through its primal twin, whichever way it is named.
 		{"-syntax linear -s 1", func(s trainSpec) bool {
-			return !s.kernel && s.linear.Solver == core.L2LossSVCDual && s.linear.PrimalTwin
+			return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == core.L2LossSVCDual && s.opts.Linear.Params.PrimalTwin
 		}},
 	} {
 		s, err := parseTrainOptions(c.options)
@@ -798,4 +807,13 @@ func TestParseTrainOptions(t *testing.T) {
 			t.Errorf("%q: Validate = %v, want ErrConfig", c.options, err)
 		}
 	}
+}
+
+// lastGradient is the kernel gradient the daemon passes to its next
+// retrain; nil when it has none.
+func lastGradient(d *Daemon) *core.KernelGradient {
+	if d.last == nil || d.last.Kernel == nil {
+		return nil
+	}
+	return d.last.Kernel.Gradient
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	"github.com/VictoriaMetrics/metrics"
+
+	"github.com/libsvmgo/libsvmgo/core"
 )
 
 // daemonMetrics are the figures /metrics exports, in Prometheus's text
@@ -104,4 +106,21 @@ func (d *Daemon) Handler() http.Handler {
 		d.WriteMetrics(w)
 	})
 	return mux
+}
+
+// warmWork is the gauge of the last retrain's work in unit (a
+// core.FitSummary's WorkUnit): rows read or kernel evaluations.
+func (m *daemonMetrics) warmWork(unit string) *metrics.Gauge {
+	if unit == core.WorkKernelEvals {
+		return m.warmKernelEvals
+	}
+	return m.warmUpdates
+}
+
+// coldWork is warmWork's gauge for the last cold solve.
+func (m *daemonMetrics) coldWork(unit string) *metrics.Gauge {
+	if unit == core.WorkKernelEvals {
+		return m.coldKernelEvals
+	}
+	return m.coldUpdates
 }

@@ -85,7 +85,7 @@ func (d *Daemon) published(p *pendingModel) {
 		size = fi.Size()
 	}
 	kind := "linear"
-	if p.run.kernel != nil {
+	if p.run.float.Info().Kernel {
 		kind = "kernel"
 	}
 	d.metrics.modelVersion.Set(float64(p.version))

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
@@ -28,7 +28,7 @@ type decisionModel interface {
 // the difference between ref and the daemon's own float model, which the
 // bound does not cover (0 when both are the same cold solve). It returns
 // the largest |q − ref| / (bound + tol) seen.
-func withinBound(t *testing.T, what string, q quantize.Model, ref decisionModel, test *core.Dataset, tol float64) float64 {
+func withinBound(t *testing.T, what string, q quantize.Model, ref decisionModel, test *data.Dataset, tol float64) float64 {
 	t.Helper()
 	nd := q.NumDecisionValues()
 	if ref.NumDecisionValues() != nd {
@@ -170,14 +170,14 @@ func TestQuantizedPublish(t *testing.T) {
 			}
 			// The store holds the float solves' α, as without quantizing.
 			if c.kind == modelfile.KindQKernel {
-				got, want := s.d.st.KernelDual(), plain.d.st.KernelDual()
+				got, want := kernelDual(s.d.st), kernelDual(plain.d.st)
 				for k := range want.Alpha {
 					if !slices.Equal(got.Alpha[k], want.Alpha[k]) {
 						t.Fatalf("stored α of subproblem %d differs from the unquantized daemon's", k)
 					}
 				}
 			} else {
-				got, want := s.d.st.Dual(), plain.d.st.Dual()
+				got, want := linearDual(s.d.st), linearDual(plain.d.st)
 				for k := range want.Alpha {
 					if !slices.Equal(got.Alpha[k], want.Alpha[k]) {
 						t.Fatalf("stored α of function %d differs from the unquantized daemon's", k)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -15,25 +16,17 @@ import (
 // the -m budget, allocated here).
 func (d *Daemon) setTrainer(spec trainSpec) error {
 	sc := d.st.Config()
-	var (
-		lt  *core.LinearTrainer
-		kt  *core.KernelTrainer
-		err error
-	)
-	if spec.kernel {
-		kt, err = core.NewKernelTrainer(spec.params, sc.Capacity, sc.MaxFeatures)
-	} else {
-		lt, err = core.NewLinearTrainer(spec.linear, sc.Capacity, sc.MaxFeatures)
-	}
+	t, err := core.NewTrainer(spec.opts, sc.Capacity, sc.MaxFeatures)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	if spec.kernel {
-		d.log.Info("kernel trainer allocated", "svm_type", spec.params.SVMType.String(),
-			"kernel", spec.params.Kernel.Type.String(), "cache_mb", spec.params.CacheMB,
-			"bytes", core.KernelTrainerBytes(spec.params, sc.Capacity, sc.MaxFeatures))
+	if spec.opts.IsKernel() {
+		p := spec.opts.Kernel.Params
+		d.log.Info("kernel trainer allocated", "svm_type", p.SVMType.String(),
+			"kernel", p.Kernel.Type.String(), "cache_mb", p.CacheMB,
+			"bytes", core.KernelTrainerBytes(p, sc.Capacity, sc.MaxFeatures))
 	}
-	d.spec, d.trainer, d.ktrainer = spec, lt, kt
+	d.spec, d.trainer = spec, t
 	return nil
 }
 
@@ -47,7 +40,7 @@ func (d *Daemon) setTrainer(spec trainSpec) error {
 // recorded as 0. When no model can be trained (one class so far) or the
 // gate refuses it, the store is committed with the publication marked
 // done, so a restart does not publish what was refused.
-func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
+func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	all := d.st.Dataset()
 	gen := d.st.Generation()
 	gated := newest != nil && d.cfg.GateMinAccuracy > 0
@@ -62,16 +55,8 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	if held > 0 {
 		ds = all.Prefix(all.Len() - held)
 	}
-	var (
-		r   *run
-		err error
-	)
-	if d.spec.kernel {
-		r, err = d.trainKernel(ds, name, held)
-	} else {
-		r, err = d.trainLinear(ds, name, held)
-	}
-	if errors.Is(err, core.ErrLabels) {
+	r, err := d.train(ds, name, held)
+	if errors.Is(err, data.ErrLabels) {
 		d.log.Warn("retrain skipped: no model for these labels yet", "batch", name, "samples", ds.Len(),
 			"held_back", held, "err", err)
 		d.st.SetPublished(gen)
@@ -82,11 +67,7 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	}
 	// The creation time is set before quantizing: a quantized model
 	// records its float model's.
-	if r.kernel != nil {
-		r.kernel.Created = time.Now().Unix()
-	} else {
-		r.linear.Created = time.Now().Unix()
-	}
+	core.SetCreated(r.float, time.Now().Unix())
 	if bits := d.cfg.QuantizeBits; bits != 0 {
 		if err := r.quantize(bits); err != nil {
 			return fmt.Errorf("watchd: %w", err)
@@ -97,12 +78,8 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	if gated {
 		publish = d.gate(r, all, ds.Len(), name)
 	}
-	if d.spec.kernel {
-		err = d.st.SetKernelDual(padKernelDual(r.kdual, all.Len()))
-	} else {
-		err = d.st.SetDual(padDual(r.ldual, all.Len()))
-	}
-	if err != nil {
+	// The α of the held-back rows the run left out are 0.
+	if err := d.st.SetDual(r.dual.Extended(all.Len())); err != nil {
 		return fmt.Errorf("watchd: record α: %w", err)
 	}
 	if !publish {
@@ -118,29 +95,22 @@ func (d *Daemon) retrainAndPublish(newest *core.Dataset, name string) error {
 	return d.publish(d.unpublished)
 }
 
-// run is a retrain's model and dual, of one kind: linear and ldual, or
-// kernel and kdual; and quantized, the model quantized when the
-// configuration asks for it.
+// run is a retrain's model (a *core.LinearModel or *core.KernelModel) and
+// dual state, and quantized, the model quantized when the configuration
+// asks for it.
 type run struct {
-	linear    *core.LinearModel
-	ldual     *core.LinearDual
-	kernel    *core.KernelModel
-	kdual     *core.KernelDual
+	float     core.Model
+	dual      *core.Dual
 	quantized quantize.Model
 }
 
 // quantize sets r.quantized to r's model quantized to bits-bit codes.
 func (r *run) quantize(bits int) error {
-	var err error
-	if r.kernel != nil {
-		r.quantized, err = quantize.QuantizeKernel(r.kernel, bits)
-	} else {
-		r.quantized, err = quantize.QuantizeLinear(r.linear, bits)
-	}
+	q, err := quantize.Quantize(r.float, bits)
 	if err != nil {
-		r.quantized = nil // not a typed nil pointer in the interface
 		return fmt.Errorf("quantize to %d bits: %w", bits, err)
 	}
+	r.quantized = q
 	return nil
 }
 
@@ -149,186 +119,123 @@ func (r *run) bits() int { return r.model().Info().Bits }
 
 // model is the model to publish: the quantized one when there is one.
 func (r *run) model() core.Model {
-	switch {
-	case r.quantized != nil:
+	if r.quantized != nil {
 		return r.quantized
-	case r.kernel != nil:
-		return r.kernel
 	}
-	return r.linear
+	return r.float
 }
 
-// trainLinear trains a linear model on ds, warm from the store's linear
-// dual cut to ds's rows, and logs the run; held is only logged.
-func (d *Daemon) trainLinear(ds *core.Dataset, name string, held int) (*run, error) {
-	warm := dualPrefix(d.st.Dual(), ds.Len())
-	if warm == nil && d.st.KernelDual() != nil {
-		d.log.Info("stored dual is of the other kind: training cold", "stored", "kernel", "training", "linear")
-	}
+// train trains a model of the trainer's kind on ds, warm from the store's
+// dual cut to ds's rows with the last run's primal start and kernel
+// gradient (warm), and logs the run; held is only logged.
+func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
+	warm := d.warm(ds.Len())
 	start := time.Now()
-	m, dual, err := d.trainer.TrainFrom(ds, warm, d.lstart)
+	m, dual, err := d.trainer.Train(ds, warm)
 	elapsed := time.Since(start)
 	if err != nil {
 		return nil, err
 	}
-	primalStart := d.lstart != nil
-	d.lstart = core.PrimalOf(m)
+	d.last = dual
 	d.retrains++
+	s, _ := core.SummaryOf(m)
 	d.metrics.retrainSeconds.Update(elapsed.Seconds())
-	d.metrics.warmUpdates.Set(float64(m.Result.Updates))
-	d.metrics.warmIterations.Set(float64(m.Result.Iterations))
-	d.log.Info("retrained", "kind", "linear", "batch", name, "warm", warm != nil, "primal_start", primalStart,
-		"samples", ds.Len(), "held_back", held, "iterations", m.Result.Iterations, "updates", m.Result.Updates,
-		"hessian_products", m.Result.HessianProducts, "objective", m.Result.PrimalObjective,
-		"support_vectors", m.Result.NumSV, "converged", m.Result.Converged, "seconds", elapsed.Seconds())
-	if d.cfg.ColdEvery > 0 && d.retrains%d.cfg.ColdEvery == 0 {
-		d.coldSolveLinear(ds, m)
+	d.metrics.warmWork(s.WorkUnit).Set(float64(s.Work))
+	d.metrics.warmIterations.Set(float64(s.Iterations))
+	attrs := []any{"kind", d.spec.kind(), "batch", name, "warm", warm != nil}
+	if d.spec.opts.IsKernel() {
+		attrs = append(attrs, "gradient", warm != nil && warm.Kernel.Gradient != nil)
+	} else {
+		attrs = append(attrs, "primal_start", warm != nil && warm.Primal != nil)
 	}
-	return &run{linear: m, ldual: dual}, nil
+	attrs = append(attrs, "samples", ds.Len(), "held_back", held, "iterations", s.Iterations, s.WorkUnit, s.Work)
+	if !d.spec.opts.IsKernel() {
+		attrs = append(attrs, "hessian_products", s.HessianProducts)
+	}
+	d.log.Info("retrained", append(attrs, "objective", s.Objective, "support_vectors", s.NumSV,
+		"converged", s.Converged, "seconds", elapsed.Seconds())...)
+	if d.cfg.ColdEvery > 0 && d.retrains%d.cfg.ColdEvery == 0 {
+		d.coldSolve(ds, s)
+	}
+	return &run{float: m, dual: dual}, nil
 }
 
-// trainKernel trains a kernel model on ds, warm from the store's kernel
-// dual cut to ds's rows and, while it fits, the last run's gradient, and
-// logs the run; held is only logged.
-func (d *Daemon) trainKernel(ds *core.Dataset, name string, held int) (*run, error) {
-	warm := d.kernelWarm(ds.Len())
-	switch sd := d.st.KernelDual(); {
-	case sd == nil && d.st.Dual() != nil:
-		d.log.Info("stored dual is of the other kind: training cold", "stored", "linear", "training", "kernel")
-	case sd != nil && sd.SVMType != d.spec.params.SVMType:
+// warm returns the warm start for a run on the store's first m rows: the
+// stored α cut to m rows, with the last run's primal start and, while the
+// rows only grew by appends since, its kernel gradient (core checks that
+// the gradient fits and ignores it otherwise). It is nil, with a log line
+// saying why, when the store holds no dual or one that cannot start this
+// trainer: of the other kind, or of another kernel formulation.
+func (d *Daemon) warm(m int) *core.Dual {
+	sd := d.st.Dual()
+	switch {
+	case sd == nil && d.last != nil && d.last.Primal != nil && !d.spec.opts.IsKernel():
+		// No α (an eviction dropped them), but the last linear model's w.
+		return &core.Dual{Primal: d.last.Primal}
+	case sd == nil:
+		return nil
+	case (sd.Kernel != nil) != d.spec.opts.IsKernel():
+		stored := "linear"
+		if sd.Kernel != nil {
+			stored = "kernel"
+		}
+		d.log.Info("stored dual is of the other kind: training cold", "stored", stored, "training", d.spec.kind())
+		return nil
+	case sd.Kernel != nil && sd.Kernel.SVMType != d.spec.opts.Kernel.Params.SVMType:
 		// core ignores another formulation's variables.
-		d.log.Info("stored dual is of another formulation: training cold", "stored", sd.SVMType.String(),
-			"training", d.spec.params.SVMType.String())
-		warm = nil
-	}
-	start := time.Now()
-	m, dual, err := d.ktrainer.Train(ds, warm)
-	elapsed := time.Since(start)
-	if err != nil {
-		return nil, err
-	}
-	d.kgrad = dual.Gradient
-	d.retrains++
-	res := &m.Result
-	d.metrics.retrainSeconds.Update(elapsed.Seconds())
-	d.metrics.warmKernelEvals.Set(float64(res.KernelEvals))
-	d.metrics.warmIterations.Set(float64(res.Iterations))
-	d.log.Info("retrained", "kind", "kernel", "batch", name, "warm", warm != nil,
-		"gradient", warm != nil && warm.Gradient != nil, "samples", ds.Len(), "held_back", held,
-		"iterations", res.Iterations, "kernel_evals", res.KernelEvals, "objective", res.Objective,
-		"support_vectors", res.NumSV, "converged", res.Converged, "seconds", elapsed.Seconds())
-	if d.cfg.ColdEvery > 0 && d.retrains%d.cfg.ColdEvery == 0 {
-		d.coldSolveKernel(ds, m)
-	}
-	return &run{kernel: m, kdual: dual}, nil
-}
-
-// kernelWarm returns the kernel warm start for a run on the store's first
-// m rows: the stored α cut to m rows, with kgrad; nil without a stored
-// kernel dual. The vectors alias the store's: Train only reads a warm
-// start.
-func (d *Daemon) kernelWarm(m int) *core.KernelDual {
-	sd := d.st.KernelDual()
-	if sd == nil {
+		d.log.Info("stored dual is of another formulation: training cold", "stored", sd.Kernel.SVMType.String(),
+			"training", d.spec.opts.Kernel.Params.SVMType.String())
 		return nil
 	}
-	warm := &core.KernelDual{SVMType: sd.SVMType, Pairs: sd.Pairs, Alpha: make([][]float64, len(sd.Alpha)), Gradient: d.kgrad}
-	for k, a := range sd.Alpha {
-		warm.Alpha[k] = a[:m]
+	warm := sd.Prefix(m)
+	if last := d.last; last != nil {
+		warm.Primal = last.Primal
+		if warm.Kernel != nil && last.Kernel != nil {
+			warm.Kernel.Gradient = last.Kernel.Gradient
+		}
 	}
 	return warm
 }
 
-// dualPrefix returns warm cut to its first m rows, for a run on the store's
-// Prefix(m); nil stays nil. The vectors alias warm's: Train only reads a
-// warm start, and reads m values of each.
-func dualPrefix(warm *core.LinearDual, m int) *core.LinearDual {
-	if warm == nil {
-		return nil
+// forgetGradient drops the last kernel run's gradient, which covers rows
+// that are gone (an eviction) or of another kind; core would find out by
+// hashing, but need not. The primal start stays: it is a start, not a
+// certificate.
+func (d *Daemon) forgetGradient() {
+	if d.last != nil && d.last.Kernel != nil {
+		k := *d.last.Kernel
+		k.Gradient = nil
+		d.last = &core.Dual{Linear: d.last.Linear, Primal: d.last.Primal, Kernel: &k}
 	}
-	cut := &core.LinearDual{Labels: warm.Labels, Alpha: make([][]float64, len(warm.Alpha))}
-	for k, a := range warm.Alpha {
-		cut.Alpha[k] = a[:m]
-	}
-	return cut
 }
 
-// padDual returns dual with each vector extended with zeros to n values:
-// the α of the held-back rows the run left out. dual is returned as is
-// when its vectors are n long already.
-func padDual(dual *core.LinearDual, n int) *core.LinearDual {
-	dual.Alpha = padVectors(dual.Alpha, n)
-	return dual
-}
-
-// padKernelDual is padDual for a kernel dual. Its gradient stays valid:
-// it covers the rows of the run, and the padded rows follow them.
-func padKernelDual(dual *core.KernelDual, n int) *core.KernelDual {
-	dual.Alpha = padVectors(dual.Alpha, n)
-	return dual
-}
-
-// padVectors extends each vector of alpha with zeros to n values.
-func padVectors(alpha [][]float64, n int) [][]float64 {
-	for k, a := range alpha {
-		if len(a) < n {
-			p := make([]float64, n)
-			copy(p, a)
-			alpha[k] = p
-		}
-	}
-	return alpha
-}
-
-// coldSolveLinear trains from α = 0 on the same rows to measure what the
-// warm start saved, in rows read (coordinate updates for DCD; function,
-// gradient and Hessian-vector passes for TRON); the cold model is
-// discarded. The primal objectives are logged too: the warm run must reach
-// the cold one's optimum, to the tolerance.
-func (d *Daemon) coldSolveLinear(ds *core.Dataset, warm *core.LinearModel) {
+// coldSolve trains from α = 0 on the same rows to measure what the warm
+// start, whose summary is warm, saved: in rows read for a linear model
+// (coordinate updates for DCD; function, gradient and Hessian-vector passes
+// for TRON), in kernel evaluations for a kernel one. The cold model is
+// discarded. The objectives are logged too: the warm run must reach the
+// cold one's optimum, to the tolerance.
+func (d *Daemon) coldSolve(ds *data.Dataset, warm core.FitSummary) {
 	start := time.Now()
-	cold, _, err := d.trainer.Train(ds, nil)
+	m, _, err := d.trainer.Train(ds, nil)
 	if err != nil {
 		d.log.Warn("cold solve failed", "err", err)
 		return
 	}
+	cold, _ := core.SummaryOf(m)
 	ratio := 0.0
-	if cold.Result.Updates > 0 {
-		ratio = float64(warm.Result.Updates) / float64(cold.Result.Updates)
+	if cold.Work > 0 {
+		ratio = float64(warm.Work) / float64(cold.Work)
 	}
-	d.metrics.coldUpdates.Set(float64(cold.Result.Updates))
-	d.metrics.coldIterations.Set(float64(cold.Result.Iterations))
+	d.metrics.coldWork(cold.WorkUnit).Set(float64(cold.Work))
+	d.metrics.coldIterations.Set(float64(cold.Iterations))
 	d.metrics.warmColdRatio.Set(ratio)
-	d.log.Info("cold solve for comparison", "kind", "linear", "samples", ds.Len(),
-		"warm_updates", warm.Result.Updates, "cold_updates", cold.Result.Updates,
-		"warm_iterations", warm.Result.Iterations, "cold_iterations", cold.Result.Iterations,
-		"warm_hessian_products", warm.Result.HessianProducts, "cold_hessian_products", cold.Result.HessianProducts,
-		"warm_objective", warm.Result.PrimalObjective, "cold_objective", cold.Result.PrimalObjective,
-		"warm_cold_ratio", ratio, "seconds", time.Since(start).Seconds())
-}
-
-// coldSolveKernel trains from α = 0 on the same rows to measure what the
-// warm start saved, in kernel evaluations (SMO's cost); the cold model is
-// discarded. The two objectives are logged too: the warm run must reach
-// the cold one's optimum.
-func (d *Daemon) coldSolveKernel(ds *core.Dataset, warm *core.KernelModel) {
-	start := time.Now()
-	cold, _, err := d.ktrainer.Train(ds, nil)
-	if err != nil {
-		d.log.Warn("cold solve failed", "err", err)
-		return
+	attrs := []any{"kind", d.spec.kind(), "samples", ds.Len(),
+		"warm_" + warm.WorkUnit, warm.Work, "cold_" + cold.WorkUnit, cold.Work,
+		"warm_iterations", warm.Iterations, "cold_iterations", cold.Iterations}
+	if !d.spec.opts.IsKernel() {
+		attrs = append(attrs, "warm_hessian_products", warm.HessianProducts, "cold_hessian_products", cold.HessianProducts)
 	}
-	w, c := &warm.Result, &cold.Result
-	ratio := 0.0
-	if c.KernelEvals > 0 {
-		ratio = float64(w.KernelEvals) / float64(c.KernelEvals)
-	}
-	d.metrics.coldKernelEvals.Set(float64(c.KernelEvals))
-	d.metrics.coldIterations.Set(float64(c.Iterations))
-	d.metrics.warmColdRatio.Set(ratio)
-	d.log.Info("cold solve for comparison", "kind", "kernel", "samples", ds.Len(),
-		"warm_kernel_evals", w.KernelEvals, "cold_kernel_evals", c.KernelEvals,
-		"warm_iterations", w.Iterations, "cold_iterations", c.Iterations,
-		"warm_objective", w.Objective, "cold_objective", c.Objective,
-		"warm_cold_ratio", ratio, "seconds", time.Since(start).Seconds())
+	d.log.Info("cold solve for comparison", append(attrs, "warm_objective", warm.Objective, "cold_objective", cold.Objective,
+		"warm_cold_ratio", ratio, "seconds", time.Since(start).Seconds())...)
 }

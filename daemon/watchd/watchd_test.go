@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -141,7 +142,7 @@ func openStore(t *testing.T, cfg Config) *store.Store {
 
 // assertSameDecisions checks that two models give the same decision values
 // on every row of ds.
-func assertSameDecisions(t *testing.T, got, want *core.LinearModel, ds *core.Dataset) {
+func assertSameDecisions(t *testing.T, got, want *core.LinearModel, ds *data.Dataset) {
 	t.Helper()
 	g := make([]float64, got.NrW())
 	w := make([]float64, want.NrW())
@@ -185,7 +186,7 @@ func TestIngestEndToEnd(t *testing.T) {
 	// The independent reference: the same rows trained by core directly,
 	// read by core's file reader rather than the daemon's path.
 	path := filepath.Join(r.root, DoneDir, "b1.txt")
-	ds, err := core.ReadFile(path, core.ReadOptions{Format: core.FormatLIBSVM})
+	ds, err := data.ReadFile(path, data.ReadOptions{Format: data.FormatLIBSVM})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,8 +424,8 @@ func TestReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.applyReload()
-	if d.cfg.Keep != 1 || d.spec.kernel || d.spec.linear.Solver != core.L1LossSVCDual || d.spec.linear.C != 2 {
-		t.Errorf("after reload: keep %d, kernel %v, solver %v, C %v", d.cfg.Keep, d.spec.kernel, d.spec.linear.Solver, d.spec.linear.C)
+	if d.cfg.Keep != 1 || d.spec.opts.IsKernel() || d.spec.opts.Linear.Params.Solver != core.L1LossSVCDual || d.spec.opts.Linear.Params.C != 2 {
+		t.Errorf("after reload: keep %d, kernel %v, solver %v, C %v", d.cfg.Keep, d.spec.opts.IsKernel(), d.spec.opts.Linear.Params.Solver, d.spec.opts.Linear.Params.C)
 	}
 }
 
@@ -497,13 +498,13 @@ func (s *syncDaemon) records(t *testing.T, msg string) []map[string]any {
 
 // trainText trains on text's rows with cfg's options, as an independent
 // reference: core's own reader and TrainLinear, from α = 0.
-func trainText(t *testing.T, cfg Config, text string) (*core.LinearModel, *core.LinearDual, *core.Dataset) {
+func trainText(t *testing.T, cfg Config, text string) (*core.LinearModel, *core.LinearDual, *data.Dataset) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "ref.txt")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := core.ReadFile(path, core.ReadOptions{Format: core.FormatLIBSVM})
+	ds, err := data.ReadFile(path, data.ReadOptions{Format: data.FormatLIBSVM})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,7 +523,7 @@ func trainText(t *testing.T, cfg Config, text string) (*core.LinearModel, *core.
 // function (a binary problem).
 func alphaOf(t *testing.T, st *store.Store, from, to int) []float64 {
 	t.Helper()
-	dual := st.Dual()
+	dual := linearDual(st)
 	if dual == nil || len(dual.Alpha) != 1 || len(dual.Alpha[0]) != st.Len() {
 		t.Fatalf("store dual %+v for %d rows, want one vector of %d", dual, st.Len(), st.Len())
 	}

@@ -239,6 +239,19 @@ class TestTrainer(unittest.TestCase):
                     # same bits: most test labels agree.
                     agree = accuracy(warm.predict(TEST_DENSE), cold.predict(TEST_DENSE))
                     self.assertGreaterEqual(agree, 0.95)
+                    # fit_info reports the last fit of each: the same rows
+                    # and optimum, to the tolerance, in the linear unit.
+                    wi, ci = t.fit_info(), cold_t.fit_info()
+                    self.assertEqual(wi["work_unit"], "rows_read")
+                    self.assertTrue(wi["converged"] and ci["converged"])
+                    self.assertGreater(ci["work"], 0)
+                    self.assertAlmostEqual(wi["objective"] / ci["objective"], 1, delta=1e-2)
+
+    def test_fit_info_before_fit(self):
+        with svmgo.Trainer(OPTIONS, 10, NF) as t:
+            with self.assertRaises(svmgo.Error) as cm:
+                t.fit_info()
+            self.assertEqual(cm.exception.code, svmgo.Status.E_NO_MODEL)
 
     def test_kernel_rbf(self):
         # LIBSVM's options (-t present) make a kernel trainer.

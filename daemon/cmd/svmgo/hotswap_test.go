@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -302,7 +303,7 @@ func hotswapEndToEnd(t *testing.T, bin, options string) {
 	}
 
 	// The last version against a cold solve of all the rows at once.
-	ds, err := core.ReadFile(hotswapData+"heart_scale.train", core.ReadOptions{})
+	ds, err := data.ReadFile(hotswapData+"heart_scale.train", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

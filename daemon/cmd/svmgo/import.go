@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/textmodel"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -45,7 +46,7 @@ func importModel(args []string, stdout, stderr io.Writer) int {
 	if i := bytes.IndexByte(first, '\n'); i >= 0 {
 		first = first[:i]
 	}
-	kind, err := core.DetectTextModel(first)
+	kind, err := textmodel.DetectTextModel(first)
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", in, err))
 	}
@@ -57,15 +58,15 @@ func importModel(args []string, stdout, stderr io.Writer) int {
 	// says otherwise, written through the one model file writer.
 	var m core.Model
 	switch kind {
-	case core.LIBSVMText:
+	case textmodel.LIBSVMText:
 		var km *core.KernelModel
-		if km, err = core.ReadLIBSVMModel(br, in); err == nil && stamp {
+		if km, err = textmodel.ReadLIBSVMModel(br, in); err == nil && stamp {
 			km.Created = created
 		}
 		m = km
 	default:
 		var lm *core.LinearModel
-		if lm, err = core.ReadLIBLINEARModel(br, in); err == nil && stamp {
+		if lm, err = textmodel.ReadLIBLINEARModel(br, in); err == nil && stamp {
 			lm.Created = created
 		}
 		m = lm

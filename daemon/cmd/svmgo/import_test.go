@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/textmodel"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -26,16 +28,16 @@ func TestImport(t *testing.T) {
 	} {
 		t.Run(tc.model, func(t *testing.T) {
 			out := filepath.Join(dir, tc.model+".svmgo")
-			code, stdout, stderr := svmgo(t, "import", data+tc.model, out)
+			code, stdout, stderr := svmgo(t, "import", dataDir+tc.model, out)
 			if code != 0 || stdout != "" || stderr != "" {
 				t.Fatalf("import: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 			}
-			text, err := os.Open(data + tc.model)
+			text, err := os.Open(dataDir + tc.model)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer text.Close()
-			test, err := core.ReadFile(data+tc.test, core.ReadOptions{})
+			test, err := data.ReadFile(dataDir+tc.test, data.ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,14 +46,14 @@ func TestImport(t *testing.T) {
 				t.Fatal(err)
 			}
 			var want, got interface {
-				PredictBatch(dst []float64, ds *core.Dataset) []float64
+				PredictBatch(dst []float64, ds *data.Dataset) []float64
 			}
 			var created int64
 			if strings.Contains(tc.model, "libsvm") {
 				if kind != modelfile.KindKernel {
 					t.Fatalf("kind %q", kind)
 				}
-				w, err := core.ReadLIBSVMModel(text, tc.model)
+				w, err := textmodel.ReadLIBSVMModel(text, tc.model)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -64,7 +66,7 @@ func TestImport(t *testing.T) {
 				if kind != modelfile.KindLinear {
 					t.Fatalf("kind %q", kind)
 				}
-				w, err := core.ReadLIBLINEARModel(text, tc.model)
+				w, err := textmodel.ReadLIBLINEARModel(text, tc.model)
 				if err != nil {
 					t.Fatal(err)
 				}

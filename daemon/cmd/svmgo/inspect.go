@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -618,7 +619,7 @@ func (s *sheet) values(name string, v []float64, verbose bool) {
 
 // svStorageText describes how the support vectors are stored: the layout
 // the file holds, which the decoder keeps, and how many nonzeros there are.
-func svStorageText(sv *core.Dataset, nf int) string {
+func svStorageText(sv *data.Dataset, nf int) string {
 	l := sv.Len()
 	if l == 0 {
 		return "none"

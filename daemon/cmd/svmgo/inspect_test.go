@@ -178,7 +178,7 @@ func (r report) table(t *testing.T, title, head string, nameFields int) [][]stri
 func TestInspectLinear(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
 	path := filepath.Join(t.TempDir(), "digits.model")
-	if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "3", "-B", "1", "-c", "0.5", data+"digits.train", path); code != 0 {
+	if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "3", "-B", "1", "-c", "0.5", dataDir+"digits.train", path); code != 0 {
 		t.Fatal(errs)
 	}
 	m, err := modeldir.ReadFileAs[*core.LinearModel](path)
@@ -272,7 +272,7 @@ func binSize(n int) int {
 // pairs, and with -v every pair and every ρ.
 func TestInspectKernel(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "digits.model")
-	if code, _, errs := svmgo(t, "train", "-q", data+"digits.train", path); code != 0 {
+	if code, _, errs := svmgo(t, "train", "-q", dataDir+"digits.train", path); code != 0 {
 		t.Fatal(errs)
 	}
 	m, err := modeldir.ReadFileAs[*core.KernelModel](path)
@@ -475,7 +475,7 @@ func parseRange(s string, lo, hi *float64) (int, error) {
 func TestInspectProbabilityAndImport(t *testing.T) {
 	dir := t.TempDir()
 	prob := filepath.Join(dir, "prob.model")
-	if code, _, errs := svmgo(t, "train", "-q", "-b", "1", "-t", "1", "-r", "0.5", data+"heart_scale", prob); code != 0 {
+	if code, _, errs := svmgo(t, "train", "-q", "-b", "1", "-t", "1", "-r", "0.5", dataDir+"heart_scale", prob); code != 0 {
 		t.Fatal(errs)
 	}
 	m, err := modeldir.ReadFileAs[*core.KernelModel](prob)
@@ -500,7 +500,7 @@ func TestInspectProbabilityAndImport(t *testing.T) {
 	checkBytes(t, r, prob)
 
 	imported := filepath.Join(dir, "imported.svmgo")
-	if code, _, errs := svmgo(t, "import", data+"heart_scale.libsvm.model", imported); code != 0 {
+	if code, _, errs := svmgo(t, "import", dataDir+"heart_scale.libsvm.model", imported); code != 0 {
 		t.Fatal(errs)
 	}
 	code, out, errs = svmgo(t, "inspect", imported)
@@ -529,7 +529,7 @@ func frameOf(payload []byte, minor uint16) []byte {
 func TestInspectBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.model")
-	if code, _, errs := svmgo(t, "train-linear", "-q", data+"heart_scale", good); code != 0 {
+	if code, _, errs := svmgo(t, "train-linear", "-q", dataDir+"heart_scale", good); code != 0 {
 		t.Fatal(errs)
 	}
 	valid, err := os.ReadFile(good)
@@ -635,7 +635,7 @@ func checkRange(t *testing.T, name, printed string, v []float64) {
 func TestInspectQLinear(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
 	dir := t.TempDir()
-	float, path := quantizeFile(t, 8, "train-linear", "-q", "-s", "3", "-B", "1", data+"digits.train", filepath.Join(dir, "digits.svmgo"))
+	float, path := quantizeFile(t, 8, "train-linear", "-q", "-s", "3", "-B", "1", dataDir+"digits.train", filepath.Join(dir, "digits.svmgo"))
 	q, err := modeldir.ReadFileAs[quantize.Model](path)
 	if err != nil {
 		t.Fatal(err)
@@ -726,9 +726,9 @@ func TestInspectQKernel(t *testing.T) {
 		dense bool
 		prob  string
 	}{
-		{"RBF digits int8", 8, []string{"train", "-q", data + "digits.train"}, true, "no"},
-		{"RBF digits int16", 16, []string{"train", "-q", data + "digits.train"}, false, "no"},
-		{"poly heart_scale -b 1 int8", 8, []string{"train", "-q", "-b", "1", "-t", "1", "-r", "0.5", data + "heart_scale"}, true,
+		{"RBF digits int8", 8, []string{"train", "-q", dataDir + "digits.train"}, true, "no"},
+		{"RBF digits int16", 16, []string{"train", "-q", dataDir + "digits.train"}, false, "no"},
+		{"poly heart_scale -b 1 int8", 8, []string{"train", "-q", "-b", "1", "-t", "1", "-r", "0.5", dataDir + "heart_scale"}, true,
 			"yes: Platt's sigmoid per class pair (probA, probB: 1 each)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-const data = "../../../core/testdata/"
+const dataDir = "../../../core/testdata/"
 
 // svmgo runs the command in-process and returns its exit status and output.
 func svmgo(t *testing.T, args ...string) (int, string, string) {
@@ -26,7 +26,7 @@ func svmgo(t *testing.T, args ...string) (int, string, string) {
 func TestTrainPredict(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "heart.model")
-	code, out, errs := svmgo(t, "train-linear", "-s", "1", "-e", "0.0001", data+"heart_scale", model)
+	code, out, errs := svmgo(t, "train-linear", "-s", "1", "-e", "0.0001", dataDir+"heart_scale", model)
 	if code != 0 {
 		t.Fatalf("train-linear: exit %d: %s", code, errs)
 	}
@@ -34,7 +34,7 @@ func TestTrainPredict(t *testing.T) {
 		t.Errorf("train report:\n%s", out)
 	}
 	pred := filepath.Join(dir, "heart.out")
-	code, out, errs = svmgo(t, "predict", data+"heart_scale", model, pred)
+	code, out, errs = svmgo(t, "predict", dataDir+"heart_scale", model, pred)
 	if code != 0 {
 		t.Fatalf("predict: exit %d: %s", code, errs)
 	}
@@ -58,10 +58,10 @@ func TestTrainPredict(t *testing.T) {
 func TestRegressionReport(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "d.model")
-	if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "12", "-e", "0.0001", data+"diabetes.train", model); code != 0 {
+	if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "12", "-e", "0.0001", dataDir+"diabetes.train", model); code != 0 {
 		t.Fatal(errs)
 	}
-	code, out, errs := svmgo(t, "predict", data+"diabetes.test", model, filepath.Join(dir, "out"))
+	code, out, errs := svmgo(t, "predict", dataDir+"diabetes.test", model, filepath.Join(dir, "out"))
 	if code != 0 {
 		t.Fatal(errs)
 	}
@@ -76,7 +76,7 @@ func TestByteIdenticalModels(t *testing.T) {
 	var files [][]byte
 	for i := range 2 {
 		model := filepath.Join(dir, "m"+string(rune('0'+i)))
-		if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "3", "-B", "1", data+"digits.train", model); code != 0 {
+		if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "3", "-B", "1", dataDir+"digits.train", model); code != 0 {
 			t.Fatal(errs)
 		}
 		b, err := os.ReadFile(model)
@@ -91,14 +91,14 @@ func TestByteIdenticalModels(t *testing.T) {
 }
 
 func TestCrossValidationReport(t *testing.T) {
-	code, out, errs := svmgo(t, "train-linear", "-v", "5", "-q", data+"heart_scale")
+	code, out, errs := svmgo(t, "train-linear", "-v", "5", "-q", dataDir+"heart_scale")
 	if code != 0 {
 		t.Fatal(errs)
 	}
 	if !strings.HasPrefix(out, "Cross Validation Accuracy = ") {
 		t.Errorf("printed %q", out)
 	}
-	code, out, _ = svmgo(t, "train-linear", "-s", "12", "-v", "3", data+"diabetes.train")
+	code, out, _ = svmgo(t, "train-linear", "-s", "12", "-v", "3", dataDir+"diabetes.train")
 	if code != 0 || !strings.Contains(out, "Cross Validation Mean squared error = ") ||
 		!strings.Contains(out, "Cross Validation Squared correlation coefficient = ") {
 		t.Errorf("exit %d, printed %q", code, out)
@@ -115,7 +115,7 @@ func TestBadInput(t *testing.T) {
 	}
 	model := filepath.Join(dir, "out.model")
 	good := filepath.Join(dir, "good.model")
-	if code, _, errs := svmgo(t, "train-linear", "-q", data+"heart_scale", good); code != 0 {
+	if code, _, errs := svmgo(t, "train-linear", "-q", dataDir+"heart_scale", good); code != 0 {
 		t.Fatal(errs)
 	}
 	notModel := filepath.Join(dir, "not.model")
@@ -125,14 +125,14 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"train-linear", "-c", "0", data + "heart_scale", model}, "C = 0"},
-		{[]string{"train-linear", "-s", "7", data + "heart_scale", model}, "unknown solver -s 7"},
-		{[]string{"train-linear", "-e", data + "heart_scale"}, "option -e"},
+		{[]string{"train-linear", "-c", "0", dataDir + "heart_scale", model}, "C = 0"},
+		{[]string{"train-linear", "-s", "7", dataDir + "heart_scale", model}, "unknown solver -s 7"},
+		{[]string{"train-linear", "-e", dataDir + "heart_scale"}, "option -e"},
 		{[]string{"train-linear", bad, model}, "bad.txt:2:"},
 		{[]string{"train-linear", filepath.Join(dir, "missing"), model}, "missing"},
 		{[]string{"predict", bad, good, filepath.Join(dir, "p.out")}, "bad.txt:2:"},
-		{[]string{"predict", data + "heart_scale", notModel, filepath.Join(dir, "p.out")}, "not.model"},
-		{[]string{"predict", data + "heart_scale", good, filepath.Join(dir, "nodir", "p.out")}, "nodir"},
+		{[]string{"predict", dataDir + "heart_scale", notModel, filepath.Join(dir, "p.out")}, "not.model"},
+		{[]string{"predict", dataDir + "heart_scale", good, filepath.Join(dir, "nodir", "p.out")}, "nodir"},
 	} {
 		code, _, errs := svmgo(t, c.args...)
 		if code != 1 {

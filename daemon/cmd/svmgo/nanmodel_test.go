@@ -19,7 +19,7 @@ import (
 func TestPredictRefusesNaNModel(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "heart.model")
-	if code, _, errs := svmgo(t, "train-linear", "-q", data+"heart_scale", model); code != 0 {
+	if code, _, errs := svmgo(t, "train-linear", "-q", dataDir+"heart_scale", model); code != 0 {
 		t.Fatalf("train-linear: %s", errs)
 	}
 	b, err := os.ReadFile(model)
@@ -41,7 +41,7 @@ func TestPredictRefusesNaNModel(t *testing.T) {
 	if err := os.WriteFile(nan, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := svmgo(t, "predict", data+"heart_scale", nan, filepath.Join(dir, "out"))
+	code, out, errs := svmgo(t, "predict", dataDir+"heart_scale", nan, filepath.Join(dir, "out"))
 	if code == 0 || !strings.Contains(errs, "corrupt") || !strings.Contains(errs, "weight 0") {
 		t.Errorf("predict with a NaN model: exit %d, stdout %q, stderr %q; want a failure naming weight 0", code, out, errs)
 	}

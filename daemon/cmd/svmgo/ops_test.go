@@ -416,10 +416,13 @@ func TestWatchHTTPAndSIGTERM(t *testing.T) {
 	d := startOpsDaemon(t, bin, root, "--http", addr, "--watch.debounce", "1ms",
 		"--metrics.cold-every", "1", "--train.options", "-s 1 -e 0.01",
 		"--store.capacity", "1000", "--store.max-features", "8")
-	rec := d.waitRecord(time.Second, func(r opsRecord) bool { return r.MsgText() == "http serving" })
+	rec := d.waitRecord(5*time.Second, func(r opsRecord) bool { return r.MsgText() == "http serving" })
 	if got, _ := rec["addr"].(string); got != addr {
 		t.Errorf("http serving on %q, want %q", got, addr)
 	}
+	// /healthz says ok once Run serves, which its first line announces:
+	// the HTTP server starts before it.
+	d.waitRecord(5*time.Second, func(r opsRecord) bool { return r.MsgText() == "daemon started" })
 
 	resp, err := http.Get("http://" + addr + "/healthz")
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
@@ -65,7 +66,7 @@ func predict(args []string, stdout, stderr io.Writer) int {
 	if prob {
 		return fail(stderr, fmt.Errorf("%s: a linear model has no probability estimates (-b 1)", modelFile))
 	}
-	ds, err := core.ReadFile(testFile, readOpt)
+	ds, err := data.ReadFile(testFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
@@ -14,7 +15,7 @@ import (
 // layout — a "labels" line, then the predicted label and each class's
 // probability (%.6g) a row; for ε-SVR -b 1 it prints the Laplace model's
 // note and predicts values.
-func predictKernel(m core.Model, info core.ModelInfo, testFile, modelFile, outFile string, readOpt core.ReadOptions, prob, quiet bool, stdout, stderr io.Writer) int {
+func predictKernel(m core.Model, info core.ModelInfo, testFile, modelFile, outFile string, readOpt data.ReadOptions, prob, quiet bool, stdout, stderr io.Writer) int {
 	regression := info.Task == core.TaskRegression
 	hasProb := info.Probability || info.LaplaceScale != 0
 	switch {
@@ -26,7 +27,7 @@ func predictKernel(m core.Model, info core.ModelInfo, testFile, modelFile, outFi
 	case prob && regression && !quiet:
 		fmt.Fprintf(stdout, "Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma=%.6g\n", info.LaplaceScale)
 	}
-	ds, err := core.ReadFile(testFile, readOpt)
+	ds, err := data.ReadFile(testFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -52,10 +53,10 @@ func predictKernel(m core.Model, info core.ModelInfo, testFile, modelFile, outFi
 // predictBatch predicts every row of ds, on every CPU when the model can
 // (a kernel model predicts a row in time proportional to its support
 // vectors, so a large batch is worth the goroutines).
-func predictBatch(m core.Model, ds *core.Dataset) []float64 {
+func predictBatch(m core.Model, ds *data.Dataset) []float64 {
 	dst := make([]float64, ds.Len())
 	if p, ok := m.(interface {
-		PredictBatchParallel(dst []float64, ds *core.Dataset, workers int) []float64
+		PredictBatchParallel(dst []float64, ds *data.Dataset, workers int) []float64
 	}); ok {
 		return p.PredictBatchParallel(dst, ds, 0)
 	}
@@ -66,7 +67,7 @@ func predictBatch(m core.Model, ds *core.Dataset) []float64 {
 // of the given classes and number of features, to out and returns the
 // predicted labels: the label of highest probability, the first in labels
 // order on a tie.
-func probabilityLines(out *bytes.Buffer, m core.ProbabilityModel, labels []int32, nf int, ds *core.Dataset) []float64 {
+func probabilityLines(out *bytes.Buffer, m core.ProbabilityModel, labels []int32, nf int, ds *data.Dataset) []float64 {
 	out.WriteString("labels")
 	for _, l := range labels {
 		fmt.Fprintf(out, " %d", l)

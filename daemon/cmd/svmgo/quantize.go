@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
@@ -49,7 +50,7 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard) // the errors are printed below, once
 	bitsFlag := fs.String("bits", "8", "")
 	checkFile := fs.String("check", "", "")
-	maxLine := fs.Int(maxLineBytesFlag[2:], core.DefaultMaxLineBytes, "")
+	maxLine := fs.Int(maxLineBytesFlag[2:], data.DefaultMaxLineBytes, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, quantizeUsage)
@@ -82,9 +83,9 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	// The check file is read before anything is written, so that a bad
 	// one leaves no model_out behind.
-	var check *core.Dataset
+	var check *data.Dataset
 	if *checkFile != "" {
-		if check, err = core.ReadFile(*checkFile, core.ReadOptions{MaxLineBytes: *maxLine}); err != nil {
+		if check, err = data.ReadFile(*checkFile, data.ReadOptions{MaxLineBytes: *maxLine}); err != nil {
 			return fail(stderr, err)
 		}
 	}
@@ -223,7 +224,7 @@ type checkResult struct {
 // compareModels predicts every row of ds with the float model f and its
 // quantized model q, on all CPUs (the bound costs about two predictions a
 // row, so a large check file takes a while on one).
-func compareModels(f *floatModel, q quantize.Model, ds *core.Dataset) checkResult {
+func compareModels(f *floatModel, q quantize.Model, ds *data.Dataset) checkResult {
 	// floatLabel turns the float model's decision values into its
 	// prediction as its own predictors do; votes is the kernel rule's
 	// scratch.

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
@@ -100,7 +101,7 @@ func (f floatModels) quantizeInTest(t *testing.T, bits int) quantize.Model {
 // eachRow calls dense for row i of ds when it is a dense row as wide as
 // the model, else sparse with its nonzero (or, for a dense row, every)
 // feature.
-func eachRow(ds *core.Dataset, nf int, dense func(i int, x []float32), sparse func(i int, index []int32, value []float32)) {
+func eachRow(ds *data.Dataset, nf int, dense func(i int, x []float32), sparse func(i int, index []int32, value []float32)) {
 	for i := range ds.Len() {
 		if !ds.IsDense() {
 			idx, val := ds.SparseRow(i)
@@ -150,11 +151,11 @@ func firstLines(t *testing.T, dir, src string, n int) string {
 }
 
 // narrowRows writes the rows of src with features 1..n only, every one
-// set, so that core.ReadFile reads them as dense rows narrower than a model
+// set, so that data.ReadFile reads them as dense rows narrower than a model
 // of src's width: the predictors read the missing features as zeros.
 func narrowRows(t *testing.T, dir, src string, n int) string {
 	t.Helper()
-	ds, err := core.ReadFile(src, core.ReadOptions{})
+	ds, err := data.ReadFile(src, data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func narrowRows(t *testing.T, dir, src string, n int) string {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if ds, err := core.ReadFile(path, core.ReadOptions{}); err != nil || !ds.IsDense() || ds.NumFeatures() != n {
+	if ds, err := data.ReadFile(path, data.ReadOptions{}); err != nil || !ds.IsDense() || ds.NumFeatures() != n {
 		t.Fatalf("%s: not read as dense rows of %d features (%v)", path, n, err)
 	}
 	return path
@@ -187,26 +188,26 @@ func narrowRows(t *testing.T, dir, src string, n int) string {
 // against the package's quantization of the same float model.
 func TestQuantizeCommand(t *testing.T) {
 	dir := t.TempDir()
-	deb300 := firstLines(t, dir, data+"debdesc_bin.train", 300)
-	debTest := firstLines(t, dir, data+"debdesc_bin.test", 200)
+	deb300 := firstLines(t, dir, dataDir+"debdesc_bin.train", 300)
+	debTest := firstLines(t, dir, dataDir+"debdesc_bin.test", 200)
 	narrow := narrowRows(t, dir, "../../../examples/data/heart_scale.test", 5)
 	cases := []quantizeCase{
 		{name: "linear digits -s 3 -B 1", train: []string{"train-linear", "-s", "3", "-B", "1"},
-			trainFile: data + "digits.train", testFile: data + "digits.test"},
+			trainFile: dataDir + "digits.train", testFile: dataDir + "digits.test"},
 		{name: "linear breast_cancer", train: []string{"train-linear"},
-			trainFile: data + "breast_cancer.train", testFile: data + "breast_cancer.test"},
+			trainFile: dataDir + "breast_cancer.train", testFile: dataDir + "breast_cancer.test"},
 		{name: "linear SVR diabetes", train: []string{"train-linear", "-s", "12", "-B", "1"},
-			trainFile: data + "diabetes.train", testFile: data + "diabetes.test", regression: true},
+			trainFile: dataDir + "diabetes.train", testFile: dataDir + "diabetes.test", regression: true},
 		{name: "RBF digits", train: []string{"train"},
-			trainFile: data + "digits.train", testFile: data + "digits.test"},
+			trainFile: dataDir + "digits.train", testFile: dataDir + "digits.test"},
 		{name: "RBF heart_scale -b 1", train: []string{"train", "-b", "1"},
-			trainFile: data + "heart_scale", testFile: "../../../examples/data/heart_scale.test"},
+			trainFile: dataDir + "heart_scale", testFile: "../../../examples/data/heart_scale.test"},
 		{name: "epsilon-SVR diabetes", train: []string{"train", "-s", "3", "-c", "100", "-g", "0.5"},
-			trainFile: data + "diabetes.train", testFile: data + "diabetes.test", regression: true},
+			trainFile: dataDir + "diabetes.train", testFile: dataDir + "diabetes.test", regression: true},
 		{name: "linear heart_scale, check rows of 5 of 13 features", train: []string{"train-linear", "-B", "1"},
-			trainFile: data + "heart_scale", testFile: narrow},
+			trainFile: dataDir + "heart_scale", testFile: narrow},
 		{name: "RBF heart_scale, check rows of 5 of 13 features", train: []string{"train"},
-			trainFile: data + "heart_scale", testFile: narrow},
+			trainFile: dataDir + "heart_scale", testFile: narrow},
 		{name: "RBF debdesc_bin 300 rows", train: []string{"train"},
 			trainFile: deb300, testFile: debTest, larger: true},
 	}
@@ -217,7 +218,7 @@ func TestQuantizeCommand(t *testing.T) {
 			t.Fatalf("%s: svmgo %v: %s", c.name, args, errs)
 		}
 		fm := readFloat(t, in)
-		ds, err := core.ReadFile(c.testFile, core.ReadOptions{})
+		ds, err := data.ReadFile(c.testFile, data.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +236,7 @@ func TestQuantizeCommand(t *testing.T) {
 }
 
 // checkQuantizeReport checks the quantize command's report on case c.
-func checkQuantizeReport(t *testing.T, c quantizeCase, fm floatModels, ds *core.Dataset, bits int, in, out string, rows map[string]string) {
+func checkQuantizeReport(t *testing.T, c quantizeCase, fm floatModels, ds *data.Dataset, bits int, in, out string, rows map[string]string) {
 	t.Helper()
 	inBytes, err := os.ReadFile(in)
 	if err != nil {
@@ -371,7 +372,7 @@ func checkQuantizeReport(t *testing.T, c quantizeCase, fm floatModels, ds *core.
 func TestQuantizeErrors(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "heart.svmgo")
-	if code, _, errs := svmgo(t, "train-linear", "-q", data+"heart_scale", in); code != 0 {
+	if code, _, errs := svmgo(t, "train-linear", "-q", dataDir+"heart_scale", in); code != 0 {
 		t.Fatal(errs)
 	}
 	q8 := filepath.Join(dir, "heart.q8")
@@ -453,8 +454,8 @@ func TestPredictQuantized(t *testing.T) {
 		suffix   string // of the accuracy line
 		prologue string // the line before it
 	}{
-		{"RBF digits", []string{"train"}, data + "digits.train", data + "digits.test", " (classification)", ""},
-		{"linear digits", []string{"train-linear", "-s", "3", "-B", "1"}, data + "digits.train", data + "digits.test", "", ""},
+		{"RBF digits", []string{"train"}, dataDir + "digits.train", dataDir + "digits.test", " (classification)", ""},
+		{"linear digits", []string{"train-linear", "-s", "3", "-B", "1"}, dataDir + "digits.train", dataDir + "digits.test", "", ""},
 		{"linear heart_scale", []string{"train-linear"}, "../../../examples/data/heart_scale.train", heartTest, "", ""},
 		{"RBF heart_scale -b 1", []string{"train", "-b", "1"}, "../../../examples/data/heart_scale.train", heartTest,
 			" (classification)", "Model supports probability estimates, but disabled in prediction.\n"},
@@ -465,7 +466,7 @@ func TestPredictQuantized(t *testing.T) {
 			if code, _, errs := svmgo(t, args...); code != 0 {
 				t.Fatal(errs)
 			}
-			ds, err := core.ReadFile(c.testF, core.ReadOptions{})
+			ds, err := data.ReadFile(c.testF, data.ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -521,7 +522,7 @@ func TestPredictQuantized(t *testing.T) {
 func TestPredictQuantizedProbability(t *testing.T) {
 	dir := t.TempDir()
 	train, test := "../../../examples/data/heart_scale.train", "../../../examples/data/heart_scale.test"
-	ds, err := core.ReadFile(test, core.ReadOptions{})
+	ds, err := data.ReadFile(test, data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -616,7 +617,7 @@ func TestPredictQuantizedProbability(t *testing.T) {
 func TestQuantizeLargeSparseModel(t *testing.T) {
 	const l, nf, nnz = 8000, 200, 10
 	rng := rand.New(rand.NewPCG(1, 2))
-	sv := core.NewSparse(l, l*nnz, nf)
+	sv := data.NewSparse(l, l*nnz, nf)
 	coef := make([]float64, l)
 	for i := range l {
 		var idx []int32
@@ -652,7 +653,7 @@ func TestQuantizeLargeSparseModel(t *testing.T) {
 	if err := os.WriteFile(test, []byte(text.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := core.ReadFile(test, core.ReadOptions{})
+	ds, err := data.ReadFile(test, data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 func TestSpecialAndEndlessInputs(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.model")
-	if code, _, errs := svmgo(t, "train-linear", "-q", data+"heart_scale", good); code != 0 {
+	if code, _, errs := svmgo(t, "train-linear", "-q", dataDir+"heart_scale", good); code != 0 {
 		t.Fatal(errs)
 	}
 	fifo := filepath.Join(dir, "data.fifo")

@@ -3,53 +3,77 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 var trainUsage = `usage: svmgo train [options] train_file [model_file]
 ` + core.KernelUsage + trainFilesUsage
 
+var trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_file]
+` + core.LinearUsage + trainFilesUsage
+
 // train is svm-train: a kernel SVM from a data file, or with -v the
-// cross-validation score.
+// cross-validation score. Its options are svm-train's whatever they are:
+// -s 3 is ε-SVR here.
 func train(args []string, stdout, stderr io.Writer) int {
+	return trainCommand(args, core.SyntaxKernel, trainUsage, stdout, stderr)
+}
+
+// trainLinear is LIBLINEAR's train: a linear model from a data file, with
+// -v the cross-validation score, with -C the search for C. Its options
+// are LIBLINEAR's whatever they are: -s 3 is L1-loss SVC here.
+func trainLinear(args []string, stdout, stderr io.Writer) int {
+	return trainCommand(args, core.SyntaxLinear, trainLinearUsage, stdout, stderr)
+}
+
+// trainCommand is both train commands, with options in syntax: it reads
+// the train file, then runs -C (linear), -v, or trains a model, prints the
+// report of the program it stands for and writes the model file.
+func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stderr io.Writer) int {
 	if wantsHelp(args) {
-		fmt.Fprint(stdout, trainUsage)
+		fmt.Fprint(stdout, usage)
 		return 0
 	}
 	args, readOpt, err := takeReadFlags(args)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	// svm-train's syntax, whatever the options: -s 3 is ε-SVR here.
-	o, files, err := core.ParseTrainOptions(args, core.SyntaxKernel)
+	o, files, err := core.ParseTrainOptions(args, syntax)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	opts := o.Kernel
 	if len(files) < 1 || len(files) > 2 {
-		fmt.Fprint(stderr, trainUsage)
+		fmt.Fprint(stderr, usage)
 		return 2
 	}
 	trainFile, modelFile := trainFiles(files)
-	readOpt.ClassLabels = opts.Params.SVMType.IsSVC()
-	ds, err := core.ReadFile(trainFile, readOpt)
+	readOpt.ClassLabels = o.ClassLabels()
+	ds, err := data.ReadFile(trainFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}
 
-	if opts.CrossValidation > 0 {
-		pred, err := core.CrossValidateKernel(ds, opts.Params, opts.CrossValidation)
+	switch {
+	case !o.IsKernel() && o.Linear.FindC:
+		return findC(ds, o.Linear, stdout, stderr)
+	case o.CrossValidation() > 0:
+		pred, err := core.CrossValidate(ds, o)
 		if err != nil {
 			return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
 		}
-		printCVScore(stdout, core.ScorePredictions(pred, ds.Labels(), opts.Params.SVMType.IsRegression()))
+		printCVScore(stdout, core.ScorePredictions(pred, ds.Labels(), o.IsRegression()))
 		return 0
 	}
 
-	m, err := core.TrainKernelModel(ds, opts.Params)
+	m, err := core.TrainModel(ds, o)
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
 	}
@@ -62,28 +86,14 @@ func train(args []string, stdout, stderr io.Writer) int {
 	if t, ok, err := sourceDateEpoch(); err != nil {
 		return fail(stderr, err)
 	} else if ok {
-		m.Created = t
+		core.SetCreated(m, t)
 	}
-	if !opts.Quiet {
-		// svm-train's report, without its shrinking dots and ν line.
-		for _, r := range m.Result.Subproblems {
-			fmt.Fprintf(stdout, "optimization finished, #iter = %d\n", r.Iterations)
-			if !r.Converged {
-				fmt.Fprintf(stdout, "\nWARNING: reaching max number of iterations\n")
-			}
-			switch m.SVMType {
-			case core.NuSVC:
-				fmt.Fprintf(stdout, "C = %f\n", 1/r.R)
-			case core.NuSVR:
-				fmt.Fprintf(stdout, "epsilon = %f\n", -r.R)
-			}
-			fmt.Fprintf(stdout, "obj = %f, rho = %f\nnSV = %d, nBSV = %d\n", r.Objective, r.Rho, r.NumSV, r.NumBoundSV)
-		}
-		if m.SVMType.IsSVC() {
-			fmt.Fprintf(stdout, "Total nSV = %d\n", m.SV.Len())
-		}
-		if m.SVMType.IsRegression() && m.HasProbability() {
-			fmt.Fprintf(stdout, laplaceNote, m.ProbA[0])
+	if !o.Kernel.Quiet && !o.Linear.Quiet {
+		switch m := m.(type) {
+		case *core.KernelModel:
+			reportKernel(stdout, m)
+		case *core.LinearModel:
+			reportLinear(stdout, m)
 		}
 	}
 	if err := modeldir.WriteFile(modelFile, m); err != nil {
@@ -92,5 +102,121 @@ func train(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// reportKernel prints svm-train's report of a training run, without its
+// shrinking dots and ν line.
+func reportKernel(w io.Writer, m *core.KernelModel) {
+	for _, r := range m.Result.Subproblems {
+		fmt.Fprintf(w, "optimization finished, #iter = %d\n", r.Iterations)
+		if !r.Converged {
+			fmt.Fprintf(w, "\nWARNING: reaching max number of iterations\n")
+		}
+		switch m.SVMType {
+		case core.NuSVC:
+			fmt.Fprintf(w, "C = %f\n", 1/r.R)
+		case core.NuSVR:
+			fmt.Fprintf(w, "epsilon = %f\n", -r.R)
+		}
+		fmt.Fprintf(w, "obj = %f, rho = %f\nnSV = %d, nBSV = %d\n", r.Objective, r.Rho, r.NumSV, r.NumBoundSV)
+	}
+	if m.SVMType.IsSVC() {
+		fmt.Fprintf(w, "Total nSV = %d\n", m.SV.Len())
+	}
+	if m.SVMType.IsRegression() && m.HasProbability() {
+		fmt.Fprintf(w, laplaceNote, m.ProbA[0])
+	}
+}
+
+// reportLinear prints LIBLINEAR's report of a training run; for the
+// Newton method (TRON) its iteration counts and the primal objective,
+// which LIBLINEAR does not print.
+func reportLinear(w io.Writer, m *core.LinearModel) {
+	for _, r := range m.Result.Subproblems {
+		if m.Solver.IsPrimal() || m.Params.PrimalTwin {
+			fmt.Fprintf(w, "optimization finished, #Newton iter = %d, #Hessian-vector products = %d\n",
+				r.NewtonIterations, r.HessianProducts)
+			if !r.Converged {
+				fmt.Fprintf(w, "\nWARNING: reaching max number of iterations\n")
+			}
+			fmt.Fprintf(w, "Primal objective value = %f\n", r.PrimalObjective)
+			continue
+		}
+		fmt.Fprintf(w, "optimization finished, #iter = %d\n", r.Iterations)
+		if !r.Converged {
+			fmt.Fprintf(w, "\nWARNING: reaching max number of iterations\n")
+		}
+		fmt.Fprintf(w, "Objective value = %f\nnSV = %d\n", r.DualObjective, r.NumSV)
+	}
+}
+
 // laplaceNote is LIBSVM's description of ε-SVR's probability model, with σ.
 const laplaceNote = "Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma= %.6g\n"
+
+// trainFilesUsage ends both train commands' usage: their file arguments.
+var trainFilesUsage = readFlagsUsage + `
+train_file is in LIBSVM format (or CSV, label first, when it ends in .csv);
+a classifier's labels must be integers.
+model_file defaults to the train file's name with .model appended, in the
+current directory. Models are written atomically: a failed run leaves none.
+SOURCE_DATE_EPOCH, when set, is recorded as the model's creation time;
+otherwise none is, so equal inputs give byte-identical files.
+`
+
+// findC runs -C, printing as liblinear-train does: a line per C, then
+// the best C and its score.
+func findC(ds *data.Dataset, opts core.LinearOptions, stdout, stderr io.Writer) int {
+	fmt.Fprintf(stdout, "Doing parameter search with %d-fold cross validation.\n", opts.CrossValidation)
+	regression := opts.Params.Solver.IsRegression()
+	res, err := core.FindLinearC(ds, opts.Params, opts.CrossValidation, opts.StartC, func(s core.CSearchStep) {
+		if regression {
+			fmt.Fprintf(stdout, "log2c=%7.2f\tmse=%.6g\n", math.Log2(s.C), s.Score.MSE)
+		} else {
+			fmt.Fprintf(stdout, "log2c=%7.2f\trate=%.6g\n", math.Log2(s.C), 100*s.Score.Accuracy())
+		}
+	})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if res.MaxCReached {
+		fmt.Fprintf(stdout, "warning: maximum C reached.\n")
+	}
+	if regression {
+		fmt.Fprintf(stdout, "Best C = %.6g  CV MSE = %.6g\n", res.BestC, res.Best.MSE)
+	} else {
+		fmt.Fprintf(stdout, "Best C = %.6g  CV accuracy = %.6g%%\n", res.BestC, 100*res.Best.Accuracy())
+	}
+	return 0
+}
+
+// trainFiles returns the train file and the model file of a train
+// command's one or two file arguments.
+func trainFiles(files []string) (trainFile, modelFile string) {
+	trainFile = files[0]
+	modelFile = filepath.Base(trainFile) + ".model"
+	if len(files) == 2 {
+		modelFile = files[1]
+	}
+	return trainFile, modelFile
+}
+
+// printCVScore prints a -v run's score as train and svm-train do.
+func printCVScore(w io.Writer, s core.Score) {
+	if s.Regression {
+		fmt.Fprintf(w, "Cross Validation Mean squared error = %.6g\n", s.MSE)
+		fmt.Fprintf(w, "Cross Validation Squared correlation coefficient = %.6g\n", s.SquaredCorrelation)
+		return
+	}
+	fmt.Fprintf(w, "Cross Validation Accuracy = %.6g%%\n", 100*s.Accuracy())
+}
+
+// sourceDateEpoch reads the reproducible-builds convention's variable.
+func sourceDateEpoch() (int64, bool, error) {
+	v, ok := os.LookupEnv("SOURCE_DATE_EPOCH")
+	if !ok || v == "" {
+		return 0, false, nil
+	}
+	t, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || t < 0 || t > math.MaxInt64/2 {
+		return 0, false, fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a Unix time", v)
+	}
+	return t, true, nil
+}

@@ -17,7 +17,7 @@ import (
 func TestTrainPredictKernel(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "heart.svmgo")
-	code, out, errs := svmgo(t, "train", data+"heart_scale", model)
+	code, out, errs := svmgo(t, "train", dataDir+"heart_scale", model)
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, errs)
 	}
@@ -27,7 +27,7 @@ func TestTrainPredictKernel(t *testing.T) {
 		}
 	}
 	pred := filepath.Join(dir, "heart.out")
-	code, out, errs = svmgo(t, "predict", data+"heart_scale", model, pred)
+	code, out, errs = svmgo(t, "predict", dataDir+"heart_scale", model, pred)
 	if code != 0 {
 		t.Fatalf("predict: exit %d: %s", code, errs)
 	}
@@ -41,7 +41,7 @@ func TestTrainPredictKernel(t *testing.T) {
 	if n := bytes.Count(lines, []byte("\n")); n != 270 {
 		t.Errorf("%d prediction lines, want 270", n)
 	}
-	if code, out, _ := svmgo(t, "train", "-q", data+"heart_scale", model); code != 0 || out != "" {
+	if code, out, _ := svmgo(t, "train", "-q", dataDir+"heart_scale", model); code != 0 || out != "" {
 		t.Errorf("train -q: exit %d, printed %q", code, out)
 	}
 }
@@ -72,7 +72,7 @@ func TestTrainNu(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			model := filepath.Join(dir, c.name+".svmgo")
-			code, out, errs := svmgo(t, append(append([]string{"train"}, c.opts...), data+c.train, model)...)
+			code, out, errs := svmgo(t, append(append([]string{"train"}, c.opts...), dataDir+c.train, model)...)
 			if code != 0 {
 				t.Fatalf("train: exit %d: %s", code, errs)
 			}
@@ -81,7 +81,7 @@ func TestTrainNu(t *testing.T) {
 					t.Errorf("train report lacks %q:\n%s", want, out)
 				}
 			}
-			code, out, errs = svmgo(t, "predict", data+c.test, model, filepath.Join(dir, c.name+".out"))
+			code, out, errs = svmgo(t, "predict", dataDir+c.test, model, filepath.Join(dir, c.name+".out"))
 			if code != 0 {
 				t.Fatalf("predict: exit %d: %s", code, errs)
 			}
@@ -111,11 +111,11 @@ func TestTrainNu(t *testing.T) {
 func TestPredictProbabilityLayout(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "heart.svmgo")
-	if code, _, errs := svmgo(t, "train", "-q", "-b", "1", data+"heart_scale", model); code != 0 {
+	if code, _, errs := svmgo(t, "train", "-q", "-b", "1", dataDir+"heart_scale", model); code != 0 {
 		t.Fatalf("train -b 1: %s", errs)
 	}
 	pred := filepath.Join(dir, "heart.out")
-	code, out, errs := svmgo(t, "predict", "-b", "1", data+"heart_scale", model, pred)
+	code, out, errs := svmgo(t, "predict", "-b", "1", dataDir+"heart_scale", model, pred)
 	if code != 0 {
 		t.Fatalf("predict -b 1: exit %d: %s", code, errs)
 	}
@@ -147,7 +147,7 @@ func TestPredictProbabilityLayout(t *testing.T) {
 	}
 
 	// Without -b 1 the same model predicts labels and says so, as svm-predict.
-	code, out, _ = svmgo(t, "predict", data+"heart_scale", model, pred)
+	code, out, _ = svmgo(t, "predict", dataDir+"heart_scale", model, pred)
 	if code != 0 || !strings.HasPrefix(out, "Model supports probability estimates, but disabled in prediction.\n") {
 		t.Errorf("predict without -b: exit %d, %q", code, out)
 	}
@@ -166,11 +166,11 @@ func fmtSscanAccuracy(out string, correct, total *int) (float64, error) {
 func TestSVRProbabilityNote(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "r.svmgo")
-	code, out, errs := svmgo(t, "train", "-s", "3", "-b", "1", data+"heart_scale", model)
+	code, out, errs := svmgo(t, "train", "-s", "3", "-b", "1", dataDir+"heart_scale", model)
 	if code != 0 || !strings.Contains(out, "z: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma= ") {
 		t.Fatalf("train -s 3 -b 1: exit %d: %s%s", code, out, errs)
 	}
-	code, out, errs = svmgo(t, "predict", "-b", "1", data+"heart_scale", model, filepath.Join(dir, "r.out"))
+	code, out, errs = svmgo(t, "predict", "-b", "1", dataDir+"heart_scale", model, filepath.Join(dir, "r.out"))
 	if code != 0 {
 		t.Fatalf("predict -b 1: %s", errs)
 	}
@@ -184,7 +184,7 @@ func TestSVRProbabilityNote(t *testing.T) {
 // "Cross Validation Accuracy = 82.963%" (LIBSVM 3.24); folds are random,
 // so within a few points.
 func TestKernelCrossValidationReport(t *testing.T) {
-	code, out, errs := svmgo(t, "train", "-v", "5", data+"heart_scale")
+	code, out, errs := svmgo(t, "train", "-v", "5", dataDir+"heart_scale")
 	if code != 0 {
 		t.Fatalf("train -v 5: %s", errs)
 	}
@@ -192,7 +192,7 @@ func TestKernelCrossValidationReport(t *testing.T) {
 	if _, err := fmt.Sscanf(out, "Cross Validation Accuracy = %g%%\n", &pct); err != nil || pct < 80 || pct > 86 {
 		t.Errorf("train -v 5 printed %q", out)
 	}
-	code, out, _ = svmgo(t, "train", "-s", "3", "-v", "5", data+"heart_scale")
+	code, out, _ = svmgo(t, "train", "-s", "3", "-v", "5", dataDir+"heart_scale")
 	if code != 0 || !strings.HasPrefix(out, "Cross Validation Mean squared error = ") ||
 		!strings.Contains(out, "\nCross Validation Squared correlation coefficient = ") {
 		t.Errorf("train -s 3 -v 5: exit %d, %q", code, out)
@@ -202,22 +202,22 @@ func TestKernelCrossValidationReport(t *testing.T) {
 func TestTrainKernelBadInput(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "m.svmgo")
-	if code, _, errs := svmgo(t, "train", "-q", data+"heart_scale", model); code != 0 {
+	if code, _, errs := svmgo(t, "train", "-q", dataDir+"heart_scale", model); code != 0 {
 		t.Fatal(errs)
 	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"train", "-c", "-1", data + "heart_scale", model}, "C = -1"},
-		{[]string{"train", "-x", "1", data + "heart_scale", model}, "unknown option -x"},
-		{[]string{"train", "-s", "1", "-n", "0.9", data + "heart_scale", model}, "specified nu is infeasible"},
-		{[]string{"train", "-s", "5", data + "heart_scale", model}, "-s 5"},
-		{[]string{"train", "-v", "1", data + "heart_scale"}, "-v 1"},
-		{[]string{"train", "-s", "2", "-b", "1", data + "heart_scale", model}, "one-class"},
+		{[]string{"train", "-c", "-1", dataDir + "heart_scale", model}, "C = -1"},
+		{[]string{"train", "-x", "1", dataDir + "heart_scale", model}, "unknown option -x"},
+		{[]string{"train", "-s", "1", "-n", "0.9", dataDir + "heart_scale", model}, "specified nu is infeasible"},
+		{[]string{"train", "-s", "5", dataDir + "heart_scale", model}, "-s 5"},
+		{[]string{"train", "-v", "1", dataDir + "heart_scale"}, "-v 1"},
+		{[]string{"train", "-s", "2", "-b", "1", dataDir + "heart_scale", model}, "one-class"},
 		{[]string{"train", filepath.Join(dir, "missing"), model}, "missing"},
-		{[]string{"predict", "-b", "1", data + "heart_scale", model, filepath.Join(dir, "p.out")}, "does not support probability"},
-		{[]string{"predict", "-b", "2", data + "heart_scale", model, filepath.Join(dir, "p.out")}, "-b"},
+		{[]string{"predict", "-b", "1", dataDir + "heart_scale", model, filepath.Join(dir, "p.out")}, "does not support probability"},
+		{[]string{"predict", "-b", "2", dataDir + "heart_scale", model, filepath.Join(dir, "p.out")}, "-b"},
 	} {
 		code, out, errs := svmgo(t, c.args...)
 		if code != 1 {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
@@ -67,7 +68,8 @@ func TestWatchConfigErrors(t *testing.T) {
 		{[]string{"--root", dir, "--train.options", "-s 1 -v 5"}, "-v"},
 		{[]string{"--root", dir, "--train.options", "-s 99"}, "train options"},
 		{[]string{"--root", dir, "--train.options", "-t 2 -v 5"}, "-v"},
-		{[]string{"--root", dir, "--train.options", "-t 2 -s 1"}, "train options"}, // ν-SVC is not offered
+		{[]string{"--root", dir, "--train.options", "-t 2 -s 5"}, "train options"},
+		{[]string{"--root", dir, "--train.options", "-t 2 -s 1 -n 1.5"}, "nu"},
 		{[]string{"--root", dir, "--train.options", "-t 2 -g -1"}, "gamma"},
 		{[]string{"--root", dir, "--store.policy", "newest"}, "policy"},
 		{[]string{"--root", dir, "--models.keep", "0"}, "keep"},
@@ -241,7 +243,7 @@ func TestWatchSurvivesKill9(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _, err := tr.Train(st.Dataset(), st.Dual())
+	want, _, err := tr.Train(st.Dataset(), linearDual(st))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,14 +373,14 @@ func TestWatchKernelCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Len() != 200 || st.KernelDual() == nil || st.Dual() != nil {
-		t.Fatalf("store: %d rows, kernel dual %v, linear dual %v", st.Len(), st.KernelDual() != nil, st.Dual() != nil)
+	if st.Len() != 200 || kernelDual(st) == nil || linearDual(st) != nil {
+		t.Fatalf("store: %d rows, kernel dual %v, linear dual %v", st.Len(), kernelDual(st) != nil, linearDual(st) != nil)
 	}
 	l, err := loadLoaded(filepath.Join(root, "models", modeldir.FileName(4)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := core.ReadFile(hotswapData+"heart_scale.train", core.ReadOptions{})
+	ds, err := data.ReadFile(hotswapData+"heart_scale.train", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +467,7 @@ func TestWatchQuantizeCommand(t *testing.T) {
 		t.Fatalf("version 1 loads as Quantized %T, Kernel %v; want an int8 *quantize.Kernel", quantOf(l), kerOf(l) != nil)
 	}
 
-	ds, err := core.ReadFile(hotswapData+"heart_scale.train", core.ReadOptions{})
+	ds, err := data.ReadFile(hotswapData+"heart_scale.train", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@
 // are refused or ignored). It measures, with the monotonic clock, one run of
 // each stage:
 //
-//   - parse: core.ReadFile of train_file (size scan, allocation and parse);
+//   - parse: data.ReadFile of train_file (size scan, allocation and parse);
 //   - train: core.TrainLinear on the parsed data, the solver alone (trainer
 //     buffers included, no I/O);
 //   - save: modelfile.Marshal of the model, in memory (no file is written);
@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -79,7 +80,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // measure runs the timed stages and returns the report line.
 func measure(p core.LinearParams, trainFile, testFile string) (string, error) {
 	start := time.Now()
-	train, err := core.ReadFile(trainFile, core.ReadOptions{})
+	train, err := data.ReadFile(trainFile, data.ReadOptions{})
 	if err != nil {
 		return "", err
 	}
@@ -102,7 +103,7 @@ func measure(p core.LinearParams, trainFile, testFile string) (string, error) {
 		return "", errors.New("modelfile.Marshal returned no bytes")
 	}
 
-	test, err := core.ReadFile(testFile, core.ReadOptions{})
+	test, err := data.ReadFile(testFile, data.ReadOptions{})
 	if err != nil {
 		return "", err
 	}

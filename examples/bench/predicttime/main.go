@@ -12,7 +12,7 @@
 // imported as svmgo import reads it). For the test file it measures, with
 // the monotonic clock:
 //
-//   - parse: core.ReadFile of test_file (once);
+//   - parse: data.ReadFile of test_file (once);
 //   - load: reading each model file (once);
 //   - predict: PredictBatchParallel over every row with -workers goroutines
 //     (0: every CPU), repeated -repeat times after one untimed call, the
@@ -46,15 +46,17 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/simd"
+	"github.com/libsvmgo/libsvmgo/core/textmodel"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // batchModel is what both kernel model kinds offer.
 type batchModel interface {
-	PredictBatchParallel(dst []float64, ds *core.Dataset, workers int) []float64
+	PredictBatchParallel(dst []float64, ds *data.Dataset, workers int) []float64
 }
 
 func main() {
@@ -109,7 +111,7 @@ func main() {
 
 func run(testFile string, models []string, repeat, workers int, out string) error {
 	t0 := time.Now()
-	ds, err := core.ReadFile(testFile, core.ReadOptions{})
+	ds, err := data.ReadFile(testFile, data.ReadOptions{})
 	if err != nil {
 		return err
 	}
@@ -183,7 +185,7 @@ func load(path string) (batchModel, string, float64, error) {
 			return nil, "", 0, ferr
 		}
 		defer f.Close()
-		m, lerr := core.ReadLIBSVMModel(f, path)
+		m, lerr := textmodel.ReadLIBSVMModel(f, path)
 		if lerr != nil {
 			return nil, "", 0, errors.Join(err, lerr)
 		}

@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -78,7 +79,7 @@ type model struct {
 	}
 	// batch predicts every row of ds into dst, on all CPUs where the
 	// model offers it.
-	batch func(dst []float64, ds *core.Dataset) []float64
+	batch func(dst []float64, ds *data.Dataset) []float64
 }
 
 // load reads the float model file and its two quantized files.
@@ -108,7 +109,7 @@ func load(paths []string) ([]model, int, error) {
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %w", paths[0], err)
 		}
-		models[0] = model{predict: m, batch: func(dst []float64, ds *core.Dataset) []float64 {
+		models[0] = model{predict: m, batch: func(dst []float64, ds *data.Dataset) []float64 {
 			return m.PredictBatchParallel(dst, ds, 0)
 		}}
 		nf = m.NumFeatures
@@ -136,7 +137,7 @@ func load(paths []string) ([]model, int, error) {
 		}
 		models[i+1] = model{predict: q, batch: q.PredictBatch, fileBytes: len(qb)}
 		if k, ok := q.(*quantize.Kernel); ok {
-			models[i+1].batch = func(dst []float64, ds *core.Dataset) []float64 { return k.PredictBatchParallel(dst, ds, 0) }
+			models[i+1].batch = func(dst []float64, ds *data.Dataset) []float64 { return k.PredictBatchParallel(dst, ds, 0) }
 		}
 	}
 	for i := range models {
@@ -159,7 +160,7 @@ type rowSet struct {
 // (a narrower dense row padded with zeros, which the predictors read as
 // missing features), or sparse rows, a dense row wider than the models
 // listing every feature as the batch calls read it.
-func newRowSet(ds *core.Dataset, n, nf int) rowSet {
+func newRowSet(ds *data.Dataset, n, nf int) rowSet {
 	r := rowSet{n: n, nf: nf}
 	if ds.IsDense() && ds.NumFeatures() <= nf {
 		r.dense = make([]float32, n*nf)
@@ -220,7 +221,7 @@ func run(w io.Writer, testFile string, modelFiles []string, target time.Duration
 	if err != nil {
 		return err
 	}
-	ds, err := core.ReadFile(testFile, core.ReadOptions{})
+	ds, err := data.ReadFile(testFile, data.ReadOptions{})
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 func cpuSeconds() float64 {
@@ -32,7 +33,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: smotime [svm-train options] FILE", err)
 		os.Exit(2)
 	}
-	ds, err := core.ReadFile(files[0], core.ReadOptions{})
+	ds, err := data.ReadFile(files[0], data.ReadOptions{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "smotime:", err)
 		os.Exit(1)

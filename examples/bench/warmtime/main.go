@@ -35,6 +35,7 @@ import (
 	"syscall"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -84,15 +85,15 @@ func cpuSeconds() float64 {
 }
 
 func measure(p core.LinearParams, file string, frac float64, runs int, fromW bool) (string, error) {
-	full, err := core.ReadFile(file, core.ReadOptions{})
+	full, err := data.ReadFile(file, data.ReadOptions{})
 	if err != nil {
 		return "", err
 	}
 	l := full.Len()
 	m0 := int(frac * float64(l))
-	first := core.NewSparse(m0, full.Nonzeros(), 0)
+	first := data.NewSparse(m0, full.Nonzeros(), 0)
 	if full.IsDense() {
-		first = core.NewDense(m0, full.NumFeatures())
+		first = data.NewDense(m0, full.NumFeatures())
 	}
 	for i := range m0 {
 		if full.IsDense() {

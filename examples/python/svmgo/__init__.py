@@ -144,6 +144,19 @@ def library_path() -> str:
     )
 
 
+class FitInfo(ctypes.Structure):
+    """svmgo_fit_info: what a trainer's last fit reported (Trainer.fit_info)."""
+
+    _fields_ = [
+        ("iterations", c_uint64),
+        ("work", c_uint64),
+        ("objective", c_double),
+        ("num_sv", c_uint64),
+        ("converged", c_int32),
+        ("work_unit", c_int32),
+    ]
+
+
 def _load():
     lib = ctypes.CDLL(library_path())
     P = POINTER
@@ -184,6 +197,7 @@ def _load():
         "svmgo_trainer_remove": (c_int, [c_void_p, P(c_size_t), c_size_t]),
         "svmgo_trainer_num_rows": (c_int, [c_void_p, P(c_size_t)]),
         "svmgo_trainer_fit": (c_int, [c_void_p, handle_out]),
+        "svmgo_trainer_fit_info": (c_int, [c_void_p, P(FitInfo)]),
     }
     for name, (restype, argtypes) in sigs.items():
         fn = getattr(lib, name)
@@ -656,3 +670,19 @@ class Trainer:
         h = c_void_p()
         _check(_lib.svmgo_trainer_fit(self._handle, ctypes.byref(h)))
         return Model(h)
+
+    def fit_info(self) -> dict:
+        """What the last :meth:`fit` reported: ``iterations``, ``work`` (in
+        ``work_unit``: ``"rows_read"`` for a linear model, ``"kernel_evals"``
+        for a kernel one), ``objective``, ``num_sv`` and ``converged``.
+        E_NO_MODEL before the first fit."""
+        info = FitInfo()
+        _check(_lib.svmgo_trainer_fit_info(self._handle, ctypes.byref(info)))
+        return {
+            "iterations": info.iterations,
+            "work": info.work,
+            "work_unit": {1: "rows_read", 2: "kernel_evals"}.get(info.work_unit, str(info.work_unit)),
+            "objective": info.objective,
+            "num_sv": info.num_sv,
+            "converged": bool(info.converged),
+        }

@@ -1,13 +1,19 @@
-package core
+package textmodel
 
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/libsvmref"
 )
 
 // decTol is the agreement asked of decision values with LIBSVM's and
@@ -57,7 +63,7 @@ func readTextModel(t *testing.T, tool, name, text string) importedModel {
 
 // sparseRow returns row i of ds as 0-based indices and values, whatever
 // its layout.
-func sparseRow(ds *Dataset, i int) ([]int32, []float32) {
+func sparseRow(ds *data.Dataset, i int) ([]int32, []float32) {
 	if !ds.IsDense() {
 		return ds.SparseRow(i)
 	}
@@ -73,7 +79,7 @@ func sparseRow(ds *Dataset, i int) ([]int32, []float32) {
 
 // checkDecisions compares m's labels and decision values on the rows of ds
 // with the reference's, row by row.
-func checkDecisions(t *testing.T, m importedModel, ds *Dataset, labels []float64, dec [][]float64) {
+func checkDecisions(t *testing.T, m importedModel, ds *data.Dataset, labels []float64, dec [][]float64) {
 	t.Helper()
 	if ds.Len() != len(labels) {
 		t.Fatalf("%d test rows, %d reference predictions", ds.Len(), len(labels))
@@ -101,20 +107,20 @@ func checkDecisions(t *testing.T, m importedModel, ds *Dataset, labels []float64
 // label and decision values against svm_predict_values and
 // predict_values.
 func TestImportAgainstReference(t *testing.T) {
-	_, _, imports := readLibsvmRef(t)
+	_, _, imports := libsvmref.Read(t, "../testdata/libsvm-ref.txt")
 	if len(imports) < 5 {
 		t.Fatalf("%d import records, want 5", len(imports))
 	}
 	for _, im := range imports {
 		t.Run(im.Name, func(t *testing.T) {
-			text, err := os.ReadFile("testdata/" + im.Model)
+			text, err := os.ReadFile("../testdata/" + im.Model)
 			if err != nil {
 				t.Fatal(err)
 			}
 			m := readTextModel(t, im.Tool, im.Model, string(text))
 			test := readTestdata(t, im.Test)
 			checkDecisions(t, m, test, im.Labels, im.Dec)
-			km, ok := m.(*KernelModel)
+			km, ok := m.(*core.KernelModel)
 			if !ok || test.NumFeatures() > km.NumFeatures {
 				return
 			}
@@ -139,7 +145,7 @@ func TestImportAgainstReference(t *testing.T) {
 }
 
 func TestImportHeader(t *testing.T) {
-	f, err := os.Open("testdata/heart_scale.libsvm.model")
+	f, err := os.Open("../testdata/heart_scale.libsvm.model")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +155,7 @@ func TestImportHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The figures of the file's header and its first support vector.
-	if m.SVMType != CSVC || m.Kernel.Type != RBFKernel || m.Kernel.Gamma != 0.076923076923076927 ||
+	if m.SVMType != core.CSVC || m.Kernel.Type != core.RBFKernel || m.Kernel.Gamma != 0.076923076923076927 ||
 		m.NumFeatures != 13 || m.SV.Len() != 132 || len(m.Rho) != 1 || m.Rho[0] != 0.42446205176771579 {
 		t.Errorf("header: %v %+v nf=%d sv=%d rho=%v", m.SVMType, m.Kernel, m.NumFeatures, m.SV.Len(), m.Rho)
 	}
@@ -173,7 +179,7 @@ func TestImportHeader(t *testing.T) {
 	if len(idx) != 13 || idx[0] != 0 || val[0] != float32(0.166667) || idx[12] != 12 || val[12] != 1 {
 		t.Errorf("first support vector %v %v", idx, val)
 	}
-	if m.Params.SVMType != CSVC || m.Params.Kernel != m.Kernel || m.Params.Probability {
+	if m.Params.SVMType != core.CSVC || m.Params.Kernel != m.Kernel || m.Params.Probability {
 		t.Errorf("params %+v", m.Params)
 	}
 }
@@ -394,15 +400,15 @@ func parseFixtures(t *testing.T) map[string]fixture {
 	return out
 }
 
-func readSmallTest(t *testing.T) *Dataset {
+func readSmallTest(t *testing.T) *data.Dataset {
 	t.Helper()
-	opt := ReadOptions{Format: FormatLIBSVM}
-	st, err := Scan(strings.NewReader(testSmall), "testSmall", opt)
+	opt := data.ReadOptions{Format: data.FormatLIBSVM}
+	st, err := data.Scan(strings.NewReader(testSmall), "testSmall", opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds := NewSparse(st.Rows, st.Nonzeros, 0)
-	if _, err := ReadInto(ds, strings.NewReader(testSmall), "testSmall", opt); err != nil {
+	ds := data.NewSparse(st.Rows, st.Nonzeros, 0)
+	if _, err := data.ReadInto(ds, strings.NewReader(testSmall), "testSmall", opt); err != nil {
 		t.Fatal(err)
 	}
 	return ds
@@ -442,7 +448,7 @@ func TestImportSmallFixtures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Solver != L2LossSVCDual || m.Bias != 1 || m.NumFeatures != 4 || len(m.W) != 15 ||
+		if m.Solver != core.L2LossSVCDual || m.Bias != 1 || m.NumFeatures != 4 || len(m.W) != 15 ||
 			m.W[0] != float32(1.0420653763162566) || m.W[14] != float32(-0.60180944878049691) {
 			t.Errorf("solver %v bias %v nf %d w %v", m.Solver, m.Bias, m.NumFeatures, m.W)
 		}
@@ -455,7 +461,7 @@ func TestImportSmallFixtures(t *testing.T) {
 func TestImportCrammerSingerBinary(t *testing.T) {
 	fx := parseFixtures(t)["l2cs"]
 	m := readTextModel(t, "liblinear", "l2cs", fx.model)
-	if lm := m.(*LinearModel); lm.NrW() != 1 || len(lm.W) != 4 || lm.W[1] != float32(-0.54394190772718043) {
+	if lm := m.(*core.LinearModel); lm.NrW() != 1 || len(lm.W) != 4 || lm.W[1] != float32(-0.54394190772718043) {
 		t.Errorf("weights %v, want the first column", lm.W)
 	}
 	if fx.dec[4][0] != 0 || fx.labels[4] != 2 {
@@ -480,26 +486,26 @@ func TestImportErrors(t *testing.T) {
 		line             int
 		detail           string
 	}{
-		{"precomputed", "libsvm", replace(poly, "polynomial", "precomputed"), ErrParams, 2, "precomputed"},
-		{"unknown key", "libsvm", replace(poly, "coef0 1\n", "coef0 1\nfoo 2\n"), ErrSyntax, 6, "foo"},
-		{"repeated key", "libsvm", replace(poly, "coef0 1\n", "coef0 1\ncoef0 1\n"), ErrSyntax, 6, "repeated"},
-		{"no degree", "libsvm", replace(poly, "degree 2\n", ""), ErrSyntax, 10, "degree"},
-		{"rho count", "libsvm", replace(poly, "rho 0.25809157447648795 ", "rho "), ErrSyntax, 8, "rho"},
-		{"nr_sv sum", "libsvm", replace(poly, "nr_sv 2 2 3", "nr_sv 2 2 4"), ErrSyntax, 10, "total_sv"},
-		{"bad index", "libsvm", replace(poly, "1:0.9 2:-0.5", "1:0.9 x:-0.5"), ErrSyntax, 12, "index"},
-		{"index order", "libsvm", replace(poly, "1:0.9 2:-0.5", "2:0.9 1:-0.5"), ErrSyntax, 12, "increase"},
-		{"missing colon", "libsvm", replace(poly, "1:0.9 2:-0.5", "1:0.9 2-0.5"), ErrSyntax, 12, "':'"},
-		{"NaN coef", "libsvm", replace(poly, "0 0.40259529365862973", "nan 0.40259529365862973"), ErrSyntax, 12, "finite"},
-		{"too few SVs", "libsvm", poly[:strings.LastIndex(strings.TrimRight(poly, "\n"), "\n")+1], ErrSyntax, 17, "total_sv"},
-		{"no SV line", "libsvm", poly[:strings.Index(poly, "SV\n")], ErrSyntax, 10, "SV line"},
-		{"empty", "libsvm", "", ErrSyntax, 0, "SV line"},
-		{"one-class liblinear", "liblinear", replace(lr, "L2R_LR", "ONECLASS_SVM"), ErrParams, 1, "ONECLASS_SVM"},
-		{"unknown solver", "liblinear", replace(lr, "L2R_LR", "L3R_LR"), ErrSyntax, 1, "L3R_LR"},
-		{"weights short", "liblinear", replace(lr, "-0.60180944878049691 \n", "\n"), ErrSyntax, 11, "14 weights, want 15"},
-		{"weights long", "liblinear", lr + "1\n", ErrSyntax, 12, "more than"},
-		{"labels", "liblinear", replace(lr, "label 1 2 3", "label 1 2"), ErrSyntax, 6, "labels"},
-		{"no w", "liblinear", lr[:strings.Index(lr, "w\n")], ErrSyntax, 5, "w line"},
-		{"weight NaN", "liblinear", replace(lr, "1.0420653763162566", "NaN"), ErrSyntax, 7, "finite"},
+		{"precomputed", "libsvm", replace(poly, "polynomial", "precomputed"), core.ErrParams, 2, "precomputed"},
+		{"unknown key", "libsvm", replace(poly, "coef0 1\n", "coef0 1\nfoo 2\n"), data.ErrSyntax, 6, "foo"},
+		{"repeated key", "libsvm", replace(poly, "coef0 1\n", "coef0 1\ncoef0 1\n"), data.ErrSyntax, 6, "repeated"},
+		{"no degree", "libsvm", replace(poly, "degree 2\n", ""), data.ErrSyntax, 10, "degree"},
+		{"rho count", "libsvm", replace(poly, "rho 0.25809157447648795 ", "rho "), data.ErrSyntax, 8, "rho"},
+		{"nr_sv sum", "libsvm", replace(poly, "nr_sv 2 2 3", "nr_sv 2 2 4"), data.ErrSyntax, 10, "total_sv"},
+		{"bad index", "libsvm", replace(poly, "1:0.9 2:-0.5", "1:0.9 x:-0.5"), data.ErrSyntax, 12, "index"},
+		{"index order", "libsvm", replace(poly, "1:0.9 2:-0.5", "2:0.9 1:-0.5"), data.ErrSyntax, 12, "increase"},
+		{"missing colon", "libsvm", replace(poly, "1:0.9 2:-0.5", "1:0.9 2-0.5"), data.ErrSyntax, 12, "':'"},
+		{"NaN coef", "libsvm", replace(poly, "0 0.40259529365862973", "nan 0.40259529365862973"), data.ErrSyntax, 12, "finite"},
+		{"too few SVs", "libsvm", poly[:strings.LastIndex(strings.TrimRight(poly, "\n"), "\n")+1], data.ErrSyntax, 17, "total_sv"},
+		{"no SV line", "libsvm", poly[:strings.Index(poly, "SV\n")], data.ErrSyntax, 10, "SV line"},
+		{"empty", "libsvm", "", data.ErrSyntax, 0, "SV line"},
+		{"one-class liblinear", "liblinear", replace(lr, "L2R_LR", "ONECLASS_SVM"), core.ErrParams, 1, "ONECLASS_SVM"},
+		{"unknown solver", "liblinear", replace(lr, "L2R_LR", "L3R_LR"), data.ErrSyntax, 1, "L3R_LR"},
+		{"weights short", "liblinear", replace(lr, "-0.60180944878049691 \n", "\n"), data.ErrSyntax, 11, "14 weights, want 15"},
+		{"weights long", "liblinear", lr + "1\n", data.ErrSyntax, 12, "more than"},
+		{"labels", "liblinear", replace(lr, "label 1 2 3", "label 1 2"), data.ErrSyntax, 6, "labels"},
+		{"no w", "liblinear", lr[:strings.Index(lr, "w\n")], data.ErrSyntax, 5, "w line"},
+		{"weight NaN", "liblinear", replace(lr, "1.0420653763162566", "NaN"), data.ErrSyntax, 7, "finite"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -509,7 +515,7 @@ func TestImportErrors(t *testing.T) {
 			} else {
 				_, err = ReadLIBLINEARModel(strings.NewReader(tc.text), "f.model")
 			}
-			var pe *ParseError
+			var pe *data.ParseError
 			if !errors.As(err, &pe) || !errors.Is(err, tc.cause) {
 				t.Fatalf("err = %v, want a ParseError wrapping %v", err, tc.cause)
 			}
@@ -539,9 +545,63 @@ func TestDetectTextModel(t *testing.T) {
 		}
 	}
 	// A text model's bytes start with its first line.
-	if b, err := os.ReadFile("testdata/heart_scale.liblinear.model"); err != nil {
+	if b, err := os.ReadFile("../testdata/heart_scale.liblinear.model"); err != nil {
 		t.Fatal(err)
 	} else if k, err := DetectTextModel(b[:bytes.IndexByte(b, '\n')]); err != nil || k != LIBLINEARText {
 		t.Errorf("heart_scale.liblinear.model: %v, %v", k, err)
 	}
+}
+
+// endlessReader is an input without line breaks (as /dev/zero is): it
+// returns fill bytes until limit bytes are read, then an error, so that a
+// reader that does not bound its lines fails the test instead of eating
+// the machine's memory.
+type endlessReader struct {
+	fill  byte
+	n     int64
+	limit int64
+}
+
+var errEndless = errors.New("endless input read past the test's limit")
+
+func (r *endlessReader) Read(p []byte) (int, error) {
+	if r.n >= r.limit {
+		return 0, errEndless
+	}
+	p = p[:min(int64(len(p)), r.limit-r.n)]
+	for i := range p {
+		p[i] = r.fill
+	}
+	r.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestTextModelLineLimit: the text model readers share the data readers'
+// line limit: a model whose support vectors run on without a line break is
+// refused at that line.
+func TestTextModelLineLimit(t *testing.T) {
+	header := "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 1\nrho 0\nlabel 1 -1\nnr_sv 1 0\nSV\n"
+	r := io.MultiReader(strings.NewReader(header), &endlessReader{fill: ' ', limit: 64 << 20})
+	_, err := ReadLIBSVMModel(r, "m.txt")
+	if want := fmt.Sprintf("m.txt:9: line longer than the limit of %d bytes", data.DefaultMaxLineBytes); err == nil ||
+		err.Error() != want || !errors.Is(err, data.ErrLineTooLong) {
+		t.Errorf("LIBSVM: %v, want %q", err, want)
+	}
+	header = "solver_type L2R_L2LOSS_SVC_DUAL\nnr_class 2\nlabel 1 -1\nnr_feature 1\nbias -1\nw\n"
+	r = io.MultiReader(strings.NewReader(header), &endlessReader{fill: '1', limit: 64 << 20})
+	_, err = ReadLIBLINEARModel(r, "m.txt")
+	if want := fmt.Sprintf("m.txt:7: line longer than the limit of %d bytes", data.DefaultMaxLineBytes); err == nil ||
+		err.Error() != want || !errors.Is(err, data.ErrLineTooLong) {
+		t.Errorf("LIBLINEAR: %v, want %q", err, want)
+	}
+}
+
+// readTestdata reads core/testdata's data file name.
+func readTestdata(t testing.TB, name string) *data.Dataset {
+	t.Helper()
+	ds, err := data.ReadFile("../testdata/"+name, data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
 }

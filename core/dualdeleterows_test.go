@@ -5,13 +5,15 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // TestKernelDualDeleteRows removes rows from a trained dual and its data
 // set and checks the values kept, the dropped gradient, and that the warm
 // run from it reaches the cold run's objective on the remaining rows.
 func TestKernelDualDeleteRows(t *testing.T) {
-	ds, err := ReadFile("testdata/heart_scale", ReadOptions{})
+	ds, err := data.ReadFile("testdata/heart_scale", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func TestKernelDualDeleteRowsRefuses(t *testing.T) {
 	g := &KernelGradient{Rows: 3}
 	d := &KernelDual{Alpha: [][]float64{{1, 2, 3}, {4, 5, 6}}, Gradient: g}
 	for _, rows := range [][]int{{3}, {-1}, {1, 1}} {
-		if err := d.DeleteRows(rows); !errors.Is(err, ErrRowPosition) {
+		if err := d.DeleteRows(rows); !errors.Is(err, data.ErrRowPosition) {
 			t.Errorf("DeleteRows(%v): %v, want ErrRowPosition", rows, err)
 		}
 	}
@@ -79,7 +81,7 @@ func TestKernelDualDeleteRowsRefuses(t *testing.T) {
 		t.Error("a refused call changed the dual")
 	}
 	bad := &KernelDual{Alpha: [][]float64{{1, 2}, {3}}}
-	if err := bad.DeleteRows([]int{0}); !errors.Is(err, ErrRowPosition) {
+	if err := bad.DeleteRows([]int{0}); !errors.Is(err, data.ErrRowPosition) {
 		t.Errorf("unequal vectors: %v, want ErrRowPosition", err)
 	}
 	// An empty call removes nothing and keeps the gradient usable.
@@ -91,5 +93,60 @@ func TestKernelDualDeleteRowsRefuses(t *testing.T) {
 	}
 	if !slices.Equal(d.Alpha[0], []float64{2}) || !slices.Equal(d.Alpha[1], []float64{5}) || d.Gradient != nil {
 		t.Errorf("after removing rows 2 and 0: %v, gradient %v", d.Alpha, d.Gradient)
+	}
+}
+
+// TestLinearDualDeleteRowsRefuses: bad positions are errors and change
+// nothing, as for the data set (data's TestDeleteRowsRefuses).
+func TestLinearDualDeleteRowsRefuses(t *testing.T) {
+	for _, del := range [][]int{{5}, {-1}, {0, 2, 0}, {4, 1, 4}} {
+		dual := &LinearDual{Alpha: [][]float64{{0, 1, 2, 3, 4}}}
+		if err := dual.DeleteRows(del); !errors.Is(err, data.ErrRowPosition) {
+			t.Errorf("LinearDual.DeleteRows(%v): %v, want ErrRowPosition", del, err)
+		}
+		if !slices.Equal(dual.Alpha[0], []float64{0, 1, 2, 3, 4}) {
+			t.Errorf("LinearDual.DeleteRows(%v) changed the dual to %v", del, dual.Alpha[0])
+		}
+	}
+	uneven := &LinearDual{Alpha: [][]float64{{1, 2}, {1}}}
+	if err := uneven.DeleteRows([]int{0}); !errors.Is(err, data.ErrRowPosition) {
+		t.Errorf("uneven dual: %v, want ErrRowPosition", err)
+	}
+	if err := (&LinearDual{}).DeleteRows([]int{0}); !errors.Is(err, data.ErrRowPosition) {
+		t.Errorf("empty dual: %v, want ErrRowPosition", err)
+	}
+	if err := (&LinearDual{}).DeleteRows(nil); err != nil {
+		t.Errorf("nothing from an empty dual: %v", err)
+	}
+}
+
+// TestLinearDualDeleteRows: every vector loses the same positions and keeps
+// the order of the rest.
+func TestLinearDualDeleteRows(t *testing.T) {
+	dual := &LinearDual{
+		Labels: []int32{3, 5},
+		Alpha:  [][]float64{{0, 1, 2, 3, 4, 5}, {10, 11, 12, 13, 14, 15}},
+	}
+	if err := dual.DeleteRows([]int{5, 0, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(dual.Alpha[0], []float64{1, 2, 4}) || !slices.Equal(dual.Alpha[1], []float64{11, 12, 14}) {
+		t.Errorf("dual after deleting 5, 0, 3: %v", dual.Alpha)
+	}
+}
+
+// TestLinearDualDeleteRowsAllocs: compaction is in place; only the sorted
+// copy of the positions is allocated.
+func TestLinearDualDeleteRowsAllocs(t *testing.T) {
+	dual := &LinearDual{Alpha: [][]float64{make([]float64, 30), make([]float64, 30)}}
+	del := []int{7, 2}
+	fn := func() {
+		dual.DeleteRows(del)
+		for k := range dual.Alpha {
+			dual.Alpha[k] = dual.Alpha[k][:30]
+		}
+	}
+	if got := testing.AllocsPerRun(100, fn); got > 1 {
+		t.Errorf("dual: %v allocations a call, want at most 1", got)
 	}
 }

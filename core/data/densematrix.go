@@ -1,4 +1,4 @@
-package core
+package data
 
 // DenseMatrix returns the rows of a dense data set as one row-major matrix,
 // Len() × NumFeatures() values: a view into its storage (valid until the

@@ -1,4 +1,4 @@
-package core
+package data
 
 // Streaming readers for labelled data files (LIBSVM text and CSV).
 //
@@ -142,6 +142,11 @@ var ErrLineTooLong = errors.New("core: line too long")
 // directory): ReadFile reads its file twice, a size query and then the
 // parse, and a size query of a stream is not an answer.
 var ErrNotRegularFile = errors.New("core: not a regular file")
+
+// ErrLabels is wrapped by the errors that report training labels a
+// formulation cannot use (a non-integer class, a single class, no rows),
+// and by the readers' error for a label ReadOptions.ClassLabels refuses.
+var ErrLabels = errors.New("core: unusable labels")
 
 // ParseError reports a line of a data file that could not be read. Its
 // Error is "file:line: what was wrong", for example
@@ -345,7 +350,7 @@ func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int,
 		if blank {
 			continue
 		}
-		if opt.ClassLabels && !isClassLabel(label) {
+		if opt.ClassLabels && !IsClassLabel(label) {
 			return fail(&ParseError{File: name, Line: lr.line, Err: ErrLabels,
 				Msg: fmt.Sprintf("label %v is not an integer class", label)})
 		}
@@ -359,9 +364,9 @@ func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int,
 	}
 }
 
-// isClassLabel reports whether a label names a class: an integer that
+// IsClassLabel reports whether a label names a class: an integer that
 // fits an int32, as the trainers and the model files store classes.
-func isClassLabel(y float64) bool {
+func IsClassLabel(y float64) bool {
 	return y == math.Trunc(y) && y >= math.MinInt32 && y <= math.MaxInt32
 }
 
@@ -452,6 +457,31 @@ func (lr *lineReader) next() ([]byte, error) {
 	lr.line++
 	return line, nil
 }
+
+// LineReader reads a stream line by line under a line limit, as the data
+// readers do: for other line formats read under the same rules (the
+// LIBSVM and LIBLINEAR text model import), so that a stream without line
+// breaks is refused at its line, not read into memory.
+type LineReader struct{ lr *lineReader }
+
+// NewLineReader returns a LineReader of r that accepts lines of at most
+// maxLineBytes bytes, without their line ending.
+func NewLineReader(r io.Reader, maxLineBytes int) *LineReader {
+	return &LineReader{newLineReader(r, maxLineBytes)}
+}
+
+// Next returns the next line without its "\n" or "\r\n", valid until the
+// following call, and io.EOF after the last line. A line over the limit is
+// a *ParseError wrapping ErrLineTooLong (without File; see Err).
+func (l *LineReader) Next() ([]byte, error) { return l.lr.next() }
+
+// Line returns the 1-based number of the line Next returned last.
+func (l *LineReader) Line() int { return l.lr.line }
+
+// Err returns err, an error of Next, for the input called name: a
+// *ParseError gets the name, any other error is the input's and is
+// wrapped.
+func (l *LineReader) Err(name string, err error) error { return l.lr.readError(name, err) }
 
 // lineParser parses one line at a time into reused scratch slices.
 type lineParser struct {

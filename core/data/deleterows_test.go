@@ -1,4 +1,4 @@
-package core
+package data
 
 import (
 	"errors"
@@ -135,39 +135,6 @@ func TestDeleteRowsRefuses(t *testing.T) {
 			t.Errorf("DeleteRows(%v): %v, want ErrRowPosition", del, err)
 		}
 		sameRows(t, d, f.build(t, NewSparse(5, 20, 0), all))
-
-		dual := &LinearDual{Alpha: [][]float64{{0, 1, 2, 3, 4}}}
-		if err := dual.DeleteRows(del); !errors.Is(err, ErrRowPosition) {
-			t.Errorf("LinearDual.DeleteRows(%v): %v, want ErrRowPosition", del, err)
-		}
-		if !slices.Equal(dual.Alpha[0], []float64{0, 1, 2, 3, 4}) {
-			t.Errorf("LinearDual.DeleteRows(%v) changed the dual to %v", del, dual.Alpha[0])
-		}
-	}
-	uneven := &LinearDual{Alpha: [][]float64{{1, 2}, {1}}}
-	if err := uneven.DeleteRows([]int{0}); !errors.Is(err, ErrRowPosition) {
-		t.Errorf("uneven dual: %v, want ErrRowPosition", err)
-	}
-	if err := (&LinearDual{}).DeleteRows([]int{0}); !errors.Is(err, ErrRowPosition) {
-		t.Errorf("empty dual: %v, want ErrRowPosition", err)
-	}
-	if err := (&LinearDual{}).DeleteRows(nil); err != nil {
-		t.Errorf("nothing from an empty dual: %v", err)
-	}
-}
-
-// TestLinearDualDeleteRows: every vector loses the same positions and keeps
-// the order of the rest.
-func TestLinearDualDeleteRows(t *testing.T) {
-	dual := &LinearDual{
-		Labels: []int32{3, 5},
-		Alpha:  [][]float64{{0, 1, 2, 3, 4, 5}, {10, 11, 12, 13, 14, 15}},
-	}
-	if err := dual.DeleteRows([]int{5, 0, 3}); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(dual.Alpha[0], []float64{1, 2, 4}) || !slices.Equal(dual.Alpha[1], []float64{11, 12, 14}) {
-		t.Errorf("dual after deleting 5, 0, 3: %v", dual.Alpha)
 	}
 }
 
@@ -177,7 +144,6 @@ func TestDeleteRowsAllocs(t *testing.T) {
 	f := newDeleteRowsFixture(rand.New(rand.NewPCG(5, 6)), 30, 8)
 	sparse := f.build(t, NewSparse(30, 240, 0), func(int) bool { return true })
 	dense := f.build(t, NewDense(30, 8), func(int) bool { return true })
-	dual := &LinearDual{Alpha: [][]float64{make([]float64, 30), make([]float64, 30)}}
 	del := []int{7, 2}
 	row := make([]float32, 8)
 	row[3] = 1
@@ -190,12 +156,6 @@ func TestDeleteRowsAllocs(t *testing.T) {
 	for name, fn := range map[string]func(){
 		"sparse": func() { sparse.DeleteRows(del); refill(sparse) },
 		"dense":  func() { dense.DeleteRows(del); refill(dense) },
-		"dual": func() {
-			dual.DeleteRows(del)
-			for k := range dual.Alpha {
-				dual.Alpha[k] = dual.Alpha[k][:30]
-			}
-		},
 	} {
 		if got := testing.AllocsPerRun(100, fn); got > 1 {
 			t.Errorf("%s: %v allocations a call, want at most 1", name, got)

@@ -1,8 +1,8 @@
-package core
-
-// Import of LIBSVM and LIBLINEAR text model files (DESIGN §5), so that a
-// model trained with svm-train or LIBLINEAR's train predicts here with the
-// same labels and decision values.
+// Package textmodel imports LIBSVM and LIBLINEAR text model files (DESIGN
+// §5) as core models, so that a model trained with svm-train or
+// LIBLINEAR's train predicts here with the same labels and decision values.
+// It sits above core (it builds core.KernelModel and core.LinearModel);
+// the command's import and anything else that reads such files call it.
 //
 // Both formats are a header of "key value..." lines followed by the
 // numbers: LIBSVM's after a line "SV", one support vector a line (its
@@ -12,6 +12,7 @@ package core
 // svm.cpp's svm_save_model and linear.cpp's save_model write, and refuse
 // with a file:line error anything else: a missing or repeated key, counts
 // that disagree, a non-finite number.
+package textmodel
 
 import (
 	"errors"
@@ -20,33 +21,36 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // textReader reads a text model file line by line, counting lines for its
-// errors, through the data readers' lineReader and so under the same line
+// errors, through the data readers' LineReader and so under the same line
 // limit (DefaultMaxLineBytes): a stream without line breaks is refused at
 // its line, not read into memory.
 type textReader struct {
-	lr   *lineReader
+	lr   *data.LineReader
 	name string
 	line int
 }
 
 func newTextReader(r io.Reader, name string) *textReader {
-	return &textReader{lr: newLineReader(r, DefaultMaxLineBytes), name: name}
+	return &textReader{lr: data.NewLineReader(r, data.DefaultMaxLineBytes), name: name}
 }
 
 // next returns the next line without its line ending; ok is false at the
 // end of the input.
 func (t *textReader) next() (line string, ok bool, err error) {
-	b, err := t.lr.next()
+	b, err := t.lr.Next()
 	if err == io.EOF {
 		return "", false, nil
 	}
 	if err != nil {
-		return "", false, t.lr.readError(t.name, err)
+		return "", false, t.lr.Err(t.name, err)
 	}
-	t.line = t.lr.line
+	t.line = t.lr.Line()
 	return string(b), true, nil
 }
 
@@ -60,29 +64,29 @@ func (t *textReader) headerLine(seen map[string]int, endKey string) (key string,
 		return "", nil, false, err
 	}
 	if !ok {
-		return "", nil, false, t.errorf(ErrSyntax, "end of file before the %s line", endKey)
+		return "", nil, false, t.errorf(data.ErrSyntax, "end of file before the %s line", endKey)
 	}
 	f := strings.Fields(line)
 	if len(f) == 0 {
-		return "", nil, false, t.errorf(ErrSyntax, "blank line in the header")
+		return "", nil, false, t.errorf(data.ErrSyntax, "blank line in the header")
 	}
 	key, vals = f[0], f[1:]
 	if key == endKey && len(vals) == 0 {
 		return key, nil, true, nil
 	}
 	if at, dup := seen[key]; dup {
-		return "", nil, false, t.errorf(ErrSyntax, "%s repeated (first on line %d)", key, at)
+		return "", nil, false, t.errorf(data.ErrSyntax, "%s repeated (first on line %d)", key, at)
 	}
 	seen[key] = t.line
 	if len(vals) == 0 {
-		return "", nil, false, t.errorf(ErrSyntax, "%s without a value", key)
+		return "", nil, false, t.errorf(data.ErrSyntax, "%s without a value", key)
 	}
 	return key, vals, false, nil
 }
 
 // errorf returns a ParseError at the current line wrapping cause.
 func (t *textReader) errorf(cause error, format string, args ...any) error {
-	return &ParseError{File: t.name, Line: t.line, Msg: fmt.Sprintf(format, args...), Err: cause}
+	return &data.ParseError{File: t.name, Line: t.line, Msg: fmt.Sprintf(format, args...), Err: cause}
 }
 
 // finite parses a float64, refusing NaN and infinities.
@@ -145,16 +149,16 @@ func parseInt32s(f []string) ([]int32, error) {
 // dense, whichever PreferDense picks. Params holds svm-train's defaults
 // with the file's SVM type and kernel, and Probability set when the file
 // has probA.
-func ReadLIBSVMModel(r io.Reader, name string) (*KernelModel, error) {
+func ReadLIBSVMModel(r io.Reader, name string) (*core.KernelModel, error) {
 	t := newTextReader(r, name)
-	m := &KernelModel{Params: DefaultKernelParams()}
+	m := &core.KernelModel{Params: core.DefaultKernelParams()}
 	seen := map[string]int{} // header key → line
 	var nrClass, totalSV int
 	var err error
-	syntax := func(format string, args ...any) error { return t.errorf(ErrSyntax, format, args...) }
+	syntax := func(format string, args ...any) error { return t.errorf(data.ErrSyntax, format, args...) }
 	// syntaxAt reports a header line whose values disagree with others.
 	syntaxAt := func(key, format string, args ...any) error {
-		return &ParseError{File: name, Line: seen[key], Msg: fmt.Sprintf(format, args...), Err: ErrSyntax}
+		return &data.ParseError{File: name, Line: seen[key], Msg: fmt.Sprintf(format, args...), Err: data.ErrSyntax}
 	}
 	for {
 		key, vals, done, err := t.headerLine(seen, "SV")
@@ -178,15 +182,15 @@ func ReadLIBSVMModel(r io.Reader, name string) (*KernelModel, error) {
 			}
 			switch v {
 			case "c_svc":
-				m.SVMType = CSVC
+				m.SVMType = core.CSVC
 			case "nu_svc":
-				m.SVMType = NuSVC
+				m.SVMType = core.NuSVC
 			case "one_class":
-				m.SVMType = OneClass
+				m.SVMType = core.OneClass
 			case "epsilon_svr":
-				m.SVMType = EpsSVR
+				m.SVMType = core.EpsSVR
 			case "nu_svr":
-				m.SVMType = NuSVR
+				m.SVMType = core.NuSVR
 			default:
 				return nil, syntax("unknown svm_type %q", v)
 			}
@@ -196,15 +200,15 @@ func ReadLIBSVMModel(r io.Reader, name string) (*KernelModel, error) {
 			}
 			switch v {
 			case "linear":
-				m.Kernel.Type = LinearKernel
+				m.Kernel.Type = core.LinearKernel
 			case "polynomial":
-				m.Kernel.Type = PolyKernel
+				m.Kernel.Type = core.PolyKernel
 			case "rbf":
-				m.Kernel.Type = RBFKernel
+				m.Kernel.Type = core.RBFKernel
 			case "sigmoid":
-				m.Kernel.Type = SigmoidKernel
+				m.Kernel.Type = core.SigmoidKernel
 			case "precomputed":
-				return nil, t.errorf(ErrParams, "kernel_type precomputed is not supported")
+				return nil, t.errorf(core.ErrParams, "kernel_type precomputed is not supported")
 			default:
 				return nil, syntax("unknown kernel_type %q", v)
 			}
@@ -273,11 +277,11 @@ func ReadLIBSVMModel(r io.Reader, name string) (*KernelModel, error) {
 	}
 	required := []string{"svm_type", "kernel_type", "nr_class", "total_sv", "rho"}
 	switch m.Kernel.Type {
-	case PolyKernel:
+	case core.PolyKernel:
 		required = append(required, "degree", "gamma", "coef0")
-	case RBFKernel:
+	case core.RBFKernel:
 		required = append(required, "gamma")
-	case SigmoidKernel:
+	case core.SigmoidKernel:
 		required = append(required, "gamma", "coef0")
 	}
 	if m.SVMType.IsSVC() {
@@ -391,10 +395,10 @@ func ReadLIBSVMModel(r io.Reader, name string) (*KernelModel, error) {
 	rowStart = append(rowStart, len(index))
 	l := totalSV
 	m.NumFeatures = numFeatures
-	if PreferDense(l, numFeatures, len(index)) {
-		m.SV = NewDense(l, numFeatures)
+	if data.PreferDense(l, numFeatures, len(index)) {
+		m.SV = data.NewDense(l, numFeatures)
 	} else {
-		m.SV = NewSparse(l, len(index), numFeatures)
+		m.SV = data.NewSparse(l, len(index), numFeatures)
 	}
 	for i := range l {
 		s, e := rowStart[i], rowStart[i+1]
@@ -419,18 +423,18 @@ func ReadLIBSVMModel(r io.Reader, name string) (*KernelModel, error) {
 // model classifies or regresses, so every LIBLINEAR classifier is recorded
 // as an SVC (its L1-loss dual as L1LossSVCDual, the rest, logistic
 // regression included, as L2LossSVCDual) and every regressor as an SVR.
-var liblinearSolvers = map[string]LinearSolver{
-	"L2R_LR":              L2LossSVCDual,
-	"L2R_L2LOSS_SVC_DUAL": L2LossSVCDual,
-	"L2R_L2LOSS_SVC":      L2LossSVCDual,
-	"L2R_L1LOSS_SVC_DUAL": L1LossSVCDual,
-	"MCSVM_CS":            L2LossSVCDual,
-	"L1R_L2LOSS_SVC":      L2LossSVCDual,
-	"L1R_LR":              L2LossSVCDual,
-	"L2R_LR_DUAL":         L2LossSVCDual,
-	"L2R_L2LOSS_SVR":      L2LossSVRDual,
-	"L2R_L2LOSS_SVR_DUAL": L2LossSVRDual,
-	"L2R_L1LOSS_SVR_DUAL": L1LossSVRDual,
+var liblinearSolvers = map[string]core.LinearSolver{
+	"L2R_LR":              core.L2LossSVCDual,
+	"L2R_L2LOSS_SVC_DUAL": core.L2LossSVCDual,
+	"L2R_L2LOSS_SVC":      core.L2LossSVCDual,
+	"L2R_L1LOSS_SVC_DUAL": core.L1LossSVCDual,
+	"MCSVM_CS":            core.L2LossSVCDual,
+	"L1R_L2LOSS_SVC":      core.L2LossSVCDual,
+	"L1R_LR":              core.L2LossSVCDual,
+	"L2R_LR_DUAL":         core.L2LossSVCDual,
+	"L2R_L2LOSS_SVR":      core.L2LossSVRDual,
+	"L2R_L2LOSS_SVR_DUAL": core.L2LossSVRDual,
+	"L2R_L1LOSS_SVR_DUAL": core.L1LossSVRDual,
 }
 
 // ReadLIBLINEARModel reads a LIBLINEAR text model file (as train and
@@ -446,9 +450,9 @@ var liblinearSolvers = map[string]LinearSolver{
 // import keeps w₀ only. Errors are *ParseError, "file:line: what", wrapping ErrSyntax or
 // ErrParams. Params holds LIBLINEAR's defaults with the recorded Solver and
 // the file's bias.
-func ReadLIBLINEARModel(r io.Reader, name string) (*LinearModel, error) {
+func ReadLIBLINEARModel(r io.Reader, name string) (*core.LinearModel, error) {
 	t := newTextReader(r, name)
-	syntax := func(format string, args ...any) error { return t.errorf(ErrSyntax, format, args...) }
+	syntax := func(format string, args ...any) error { return t.errorf(data.ErrSyntax, format, args...) }
 	seen := map[string]int{}
 	var solverName string
 	var nrClass, nrFeature int
@@ -469,7 +473,7 @@ func ReadLIBLINEARModel(r io.Reader, name string) (*LinearModel, error) {
 		case "solver_type":
 			solverName = vals[0]
 			if solverName == "ONECLASS_SVM" {
-				return nil, t.errorf(ErrParams, "solver_type ONECLASS_SVM is not supported")
+				return nil, t.errorf(core.ErrParams, "solver_type ONECLASS_SVM is not supported")
 			}
 			if _, ok := liblinearSolvers[solverName]; !ok {
 				return nil, syntax("unknown solver_type %q", solverName)
@@ -504,11 +508,11 @@ func ReadLIBLINEARModel(r io.Reader, name string) (*LinearModel, error) {
 		}
 	}
 	solver := liblinearSolvers[solverName]
-	m := &LinearModel{
+	m := &core.LinearModel{
 		Solver:      solver,
 		NumFeatures: nrFeature,
 		Bias:        bias,
-		Params:      DefaultLinearParams(),
+		Params:      core.DefaultLinearParams(),
 	}
 	m.Params.Solver = solver
 	m.Params.Bias = bias

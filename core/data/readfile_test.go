@@ -1,4 +1,4 @@
-package core
+package data
 
 import (
 	"bufio"
@@ -67,7 +67,7 @@ func rfEqual(t *testing.T, a, b *Dataset) {
 }
 
 func TestReadFileHeartScale(t *testing.T) {
-	const path = "testdata/heart_scale"
+	const path = "../testdata/heart_scale"
 	st, err := ScanFile(path, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestReadFileHeartScale(t *testing.T) {
 }
 
 func TestReadFileDiabetesDense(t *testing.T) {
-	const path = "testdata/diabetes.train"
+	const path = "../testdata/diabetes.train"
 	st, err := ScanFile(path, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -175,18 +175,18 @@ func TestReadFileDiabetesDense(t *testing.T) {
 func TestReadFileCSVMatchesLIBSVM(t *testing.T) {
 	// heart_scale.csv was made from heart_scale by awk, absent features
 	// written as 0.
-	st, err := ScanFile("testdata/heart_scale.csv", ReadOptions{})
+	st, err := ScanFile("../testdata/heart_scale.csv", ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := (FileStats{Rows: 270, Nonzeros: 3378, NumFeatures: 13}); st != want {
 		t.Fatalf("ScanFile(csv) = %+v, want %+v", st, want)
 	}
-	lib, err := ReadFile("testdata/heart_scale", ReadOptions{})
+	lib, err := ReadFile("../testdata/heart_scale", ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	csv, err := ReadFile("testdata/heart_scale.csv", ReadOptions{})
+	csv, err := ReadFile("../testdata/heart_scale.csv", ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestReadFileCSVMatchesLIBSVM(t *testing.T) {
 	for _, c := range []struct {
 		d    *Dataset
 		path string
-	}{{libS, "testdata/heart_scale"}, {csvS, "testdata/heart_scale.csv"}} {
+	}{{libS, "../testdata/heart_scale"}, {csvS, "../testdata/heart_scale.csv"}} {
 		f, err := os.Open(c.path)
 		if err != nil {
 			t.Fatal(err)
@@ -687,7 +687,7 @@ func TestReadFileMissing(t *testing.T) {
 // ReadFile's data set is exactly as large as the scan said.
 func TestReadFileScanIsUpperBound(t *testing.T) {
 	files, _ := filepath.Glob("/work/shared/data/*.t*")
-	files = append(files, "testdata/heart_scale.csv")
+	files = append(files, "../testdata/heart_scale.csv")
 	for _, p := range files {
 		if strings.HasSuffix(p, ".txt") {
 			continue
@@ -740,7 +740,7 @@ func TestReadParseLineAllocs(t *testing.T) {
 	}
 	// and a whole read allocates the same for 270 rows as for 27000: none
 	// of it is per line
-	heart, err := os.ReadFile("testdata/heart_scale")
+	heart, err := os.ReadFile("../testdata/heart_scale")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -851,7 +851,7 @@ func rfStrconvRead(d *Dataset, path string) error {
 }
 
 func BenchmarkReadFile(b *testing.B) {
-	heart, err := os.ReadFile("testdata/heart_scale")
+	heart, err := os.ReadFile("../testdata/heart_scale")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -861,8 +861,8 @@ func BenchmarkReadFile(b *testing.B) {
 		b.Fatal(err)
 	}
 	files := []struct{ name, path string }{
-		{"heart_scale", "testdata/heart_scale"},
-		{"heart_scale_csv", "testdata/heart_scale.csv"},
+		{"heart_scale", "../testdata/heart_scale"},
+		{"heart_scale_csv", "../testdata/heart_scale.csv"},
 		{"heart_scale_x400", heart400},
 		{"fashion", rfFashionPath()},
 	}

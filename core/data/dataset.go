@@ -1,29 +1,16 @@
-// Package core holds libsvmgo's data sets, file readers, solvers, models and
-// predictors. Everything that trains or predicts — the command, the daemon
-// and the C ABI — calls this package; nothing here prints, reads globals or
-// grows a buffer behind the caller's back.
-//
-// Where to start (example_test.go shows each at work):
-//
-//   - ReadFile reads a LIBSVM text or CSV file into a Dataset; NewSparse and
-//     NewDense make an empty one of fixed capacity to append rows to.
-//   - NewLinearTrainer and LinearTrainer.Train train a linear model
-//     (LIBLINEAR's solvers, DefaultLinearParams); NewKernelTrainer and
-//     KernelTrainer.Train a kernel one (LIBSVM's, DefaultKernelParams).
-//     Passing the previous run's dual variables retrains warm.
-//   - Model is the one interface every model kind implements (these two,
-//     and the quantized ones of package quantize): Info, decision values,
-//     predictions, dense or sparse, one row or a batch.
-//   - Package daemon/modeldir writes and opens model files of any kind
-//     (WriteFile, ReadFile), publishes versions into a directory and
-//     watches one (Publish, Watch); package quantize makes int8 or int16
-//     models.
+// Package data is libsvmgo's data layer: data sets of fixed capacity
+// (Dataset, sparse CSR or row-major dense, float32 values and int32
+// indices), the readers of LIBSVM text and CSV files (ReadFile, ReadInto,
+// Scan, with their line and feature limits and file:line errors), the
+// number parsing they use, and the row operations the solvers and
+// predictors build on (Dot, AddScaledTo, views such as Prefix and
+// RowRange, DeleteRows). It depends on nothing of the solvers: package core
+// and everything above it import it.
 //
 // Conventions: feature values are float32 and feature indices int32,
 // 0-based in every API (LIBSVM text files are 1-based; the readers convert).
-// Labels and regression targets are float64. Dual variables, gradients and
-// weights being accumulated are float64; models store float32.
-package core
+// Labels and regression targets are float64.
+package data
 
 import (
 	"errors"
@@ -373,13 +360,13 @@ func (d *Dataset) SquaredNorm(i int) float64 {
 	return s
 }
 
-// touchRow reads one value per 64-byte cache line of row i and returns
+// TouchRow reads one value per 64-byte cache line of row i and returns
 // their sum. Solvers visit rows in random order, so each row's first reads
 // would wait out a memory miss; touching the next row while the current one
 // is processed lets those misses overlap with useful work (Go has no
 // prefetch instruction, but these independent loads act as one). The
 // caller keeps the sum so the loads are not optimized away.
-func (d *Dataset) touchRow(i int) float32 {
+func (d *Dataset) TouchRow(i int) float32 {
 	var s float32
 	if d.dense {
 		x := d.DenseRow(i)

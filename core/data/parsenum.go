@@ -1,4 +1,4 @@
-package core
+package data
 
 // Number parsing for the readers. A data file is mostly numbers, so the
 // readers spend their time here; strconv.ParseFloat is correct but wants a

@@ -1,9 +1,8 @@
-package core
+package data
 
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,40 +159,5 @@ func TestClassLabelsNameTheLine(t *testing.T) {
 	in := "2147483647 1:1\n-2147483648 1:1\n-0 1:1\n3.0 1:1\n"
 	if n, err := ReadInto(d, strings.NewReader(in), "ok", ReadOptions{ClassLabels: true}); n != 4 || err != nil {
 		t.Errorf("int32 extremes: %d rows, %v", n, err)
-	}
-}
-
-// TestCrossValidateLinearLabelRow: a bad label is reported with its row
-// of the data set given, not of a fold's training part.
-func TestCrossValidateLinearLabelRow(t *testing.T) {
-	d := NewSparse(6, 6, 0)
-	for i, y := range []float64{1, -1, 1, -1, 2.5, 1} {
-		if err := d.AppendSparse(y, []int32{0}, []float32{float32(i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	_, err := CrossValidateLinear(d, DefaultLinearParams(), 3)
-	if !errors.Is(err, ErrLabels) || !strings.Contains(err.Error(), "label 2.5 of row 5 ") || strings.Contains(err.Error(), "fold") {
-		t.Errorf("err = %v, want ErrLabels naming row 5 and no fold", err)
-	}
-}
-
-// TestTextModelLineLimit: the text model readers share the data readers'
-// line limit: a model whose support vectors run on without a line break is
-// refused at that line.
-func TestTextModelLineLimit(t *testing.T) {
-	header := "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 1\nrho 0\nlabel 1 -1\nnr_sv 1 0\nSV\n"
-	r := io.MultiReader(strings.NewReader(header), &endlessReader{fill: ' ', limit: 64 << 20})
-	_, err := ReadLIBSVMModel(r, "m.txt")
-	if want := fmt.Sprintf("m.txt:9: line longer than the limit of %d bytes", DefaultMaxLineBytes); err == nil ||
-		err.Error() != want || !errors.Is(err, ErrLineTooLong) {
-		t.Errorf("LIBSVM: %v, want %q", err, want)
-	}
-	header = "solver_type L2R_L2LOSS_SVC_DUAL\nnr_class 2\nlabel 1 -1\nnr_feature 1\nbias -1\nw\n"
-	r = io.MultiReader(strings.NewReader(header), &endlessReader{fill: '1', limit: 64 << 20})
-	_, err = ReadLIBLINEARModel(r, "m.txt")
-	if want := fmt.Sprintf("m.txt:7: line longer than the limit of %d bytes", DefaultMaxLineBytes); err == nil ||
-		err.Error() != want || !errors.Is(err, ErrLineTooLong) {
-		t.Errorf("LIBLINEAR: %v, want %q", err, want)
 	}
 }

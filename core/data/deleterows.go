@@ -1,4 +1,4 @@
-package core
+package data
 
 import (
 	"errors"
@@ -20,7 +20,7 @@ var ErrRowPosition = errors.New("core: bad row position")
 // ErrRowPosition, and then nothing is removed. As after Truncate, a sparse
 // data set's NumFeatures becomes that of the rows kept.
 func (d *Dataset) DeleteRows(rows []int) error {
-	del, err := sortedPositions(rows, d.rows)
+	del, err := SortedPositions(rows, d.rows)
 	if err != nil || len(del) == 0 {
 		return err
 	}
@@ -71,55 +71,11 @@ func (d *Dataset) DeleteRows(rows []int) error {
 	return nil
 }
 
-// DeleteRows removes the dual variables of the rows at the given 0-based
-// positions from every vector, as Dataset.DeleteRows removes the rows, so
-// that the dual stays aligned with its data set for a warm start. The
-// vectors are compacted in place; the only allocation is a sorted copy of
-// rows.
-//
-// The dual's row count is the length of its vectors (0 without vectors).
-// A position out of range or given twice, or vectors of unequal lengths,
-// is an error wrapping ErrRowPosition, and then nothing is removed.
-func (dual *LinearDual) DeleteRows(rows []int) error {
-	_, err := deleteAlignedRows(dual.Alpha, rows)
-	return err
-}
-
-// deleteAlignedRows removes the given row positions from every vector of
-// vecs (all of one length: the row count), compacting each in place, and
-// reports whether any row went. On error nothing is removed.
-func deleteAlignedRows(vecs [][]float64, rows []int) (bool, error) {
-	n := 0
-	if len(vecs) > 0 {
-		n = len(vecs[0])
-	}
-	for k, a := range vecs {
-		if len(a) != n {
-			return false, fmt.Errorf("%w: dual vector %d has %d rows, vector 0 has %d", ErrRowPosition, k, len(a), n)
-		}
-	}
-	del, err := sortedPositions(rows, n)
-	if err != nil || len(del) == 0 {
-		return false, err
-	}
-	for k, a := range vecs {
-		w, j := del[0], 0
-		for r := del[0]; r < n; r++ {
-			if j < len(del) && del[j] == r {
-				j++
-				continue
-			}
-			a[w] = a[r]
-			w++
-		}
-		vecs[k] = a[:w]
-	}
-	return true, nil
-}
-
-// sortedPositions returns rows sorted in a new slice, after checking that
-// each lies in [0, n) and none repeats.
-func sortedPositions(rows []int, n int) ([]int, error) {
+// SortedPositions returns rows sorted in a new slice, after checking that
+// each lies in [0, n) and none repeats (an error wrapping ErrRowPosition):
+// the check every DeleteRows makes, the data set's and the duals', so that
+// they refuse the same positions.
+func SortedPositions(rows []int, n int) ([]int, error) {
 	for _, r := range rows {
 		if r < 0 || r >= n {
 			return nil, fmt.Errorf("%w: position %d is outside the %d rows held", ErrRowPosition, r, n)

@@ -1,6 +1,7 @@
-package core
+package data
 
-// The inner loops every solver and predictor spends its time in. Each sum
+// The loops of Dataset.Dot and AddScaledTo, which the linear solvers spend
+// their time in (every coordinate step reads a row this way). Each sum
 // keeps four independent accumulators: a single running sum makes the loop
 // wait out the floating-point add latency (about 4 cycles) on every element,
 // which is what bounds LIBLINEAR's sparse dot product. The summation order is

@@ -1,4 +1,4 @@
-package core
+package data
 
 // Prefix returns a read-only view of d's first n rows: a Dataset sharing d's
 // storage, so making it allocates only the Dataset header (and, for a sparse
@@ -37,5 +37,33 @@ func (d *Dataset) Prefix(n int) *Dataset {
 			v.numFeatures = max(v.numFeatures, int(d.index[e-1])+1)
 		}
 	}
+	return v
+}
+
+// RowRange returns a read-only view of rows [from, to) of d, sharing its
+// storage and keeping its NumFeatures (as LIBLINEAR's cross-validation
+// subproblems keep the whole problem's n). Like Prefix's view, it is valid
+// until d changes, and must not be appended to or truncated; its Nonzeros
+// is not a count (rowStart keeps offsets into d's arrays): only trainers
+// and predictions read it.
+func (d *Dataset) RowRange(from, to int) *Dataset {
+	if from < 0 || from > to || to > d.rows {
+		panic("core: RowRange out of range")
+	}
+	n := to - from
+	v := &Dataset{
+		dense:       d.dense,
+		numFeatures: d.numFeatures,
+		maxFeatures: d.maxFeatures,
+		rows:        n,
+		y:           d.y[from:to:to],
+	}
+	if d.dense {
+		v.x = d.x[from*d.numFeatures : to*d.numFeatures : to*d.numFeatures]
+		return v
+	}
+	// rowStart holds offsets into the whole index and value arrays.
+	v.rowStart = d.rowStart[from : to+1 : to+1]
+	v.index, v.value = d.index[:d.rowStart[to]:d.rowStart[to]], d.value[:d.rowStart[to]:d.rowStart[to]]
 	return v
 }

@@ -1,4 +1,4 @@
-package core
+package data
 
 // CSV data files: "label,x1,x2,...", one row a line, every row with the
 // same number of columns. This is the plain numeric CSV that numpy.savetxt

@@ -1,0 +1,27 @@
+// Package core holds libsvmgo's solvers, models and predictors. Everything
+// that trains or predicts — the command, the daemon and the C ABI — calls
+// this package; nothing here prints, reads globals or grows a buffer behind
+// the caller's back.
+//
+// Where to start (example_test.go shows each at work):
+//
+//   - data.ReadFile (package core/data) reads a LIBSVM text or CSV file into
+//     a data.Dataset; data.NewSparse and data.NewDense make an empty one of
+//     fixed capacity to append rows to.
+//   - NewLinearTrainer and LinearTrainer.Train train a linear model
+//     (LIBLINEAR's solvers, DefaultLinearParams); NewKernelTrainer and
+//     KernelTrainer.Train a kernel one (LIBSVM's, DefaultKernelParams).
+//     Passing the previous run's dual variables retrains warm.
+//   - Model is the one interface every model kind implements (these two,
+//     and the quantized ones of package quantize): Info, decision values,
+//     predictions, dense or sparse, one row or a batch.
+//   - Package daemon/modeldir writes and opens model files of any kind
+//     (WriteFile, ReadFile), publishes versions into a directory and
+//     watches one (Publish, Watch); package quantize makes int8 or int16
+//     models.
+//
+// Conventions: feature values are float32 and feature indices int32,
+// 0-based in every API (LIBSVM text files are 1-based; the readers convert).
+// Labels and regression targets are float64. Dual variables, gradients and
+// weights being accumulated are float64; models store float32.
+package core

@@ -1,0 +1,241 @@
+// Package libsvmref reads core/testdata/libsvm-ref.txt: the figures of
+// LIBSVM's svm-train and svm-predict and LIBLINEAR's predict on the test
+// data sets (written by core/testdata/libsvm-ref.sh; the file's header
+// documents the format), which core's parity tests and core/textmodel's
+// import tests compare against. Only tests import it.
+package libsvmref
+
+import (
+	"bufio"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Case is one training run's record: svm-train's options, model header and
+// reported figures.
+type Case struct {
+	Name, Train, Test string
+	Options           []string
+	// Model holds the model file's header lines (svm_type, gamma, rho,
+	// label, nr_sv, probA, ...), by key.
+	Model map[string][]string
+	Subs  []Sub
+	// Fields present only for some runs; Has records which were.
+	TotalNSV          int
+	Accuracy          float64 // percent
+	Correct, Total    int
+	MSE, SCC, LogLoss float64
+	PredPos           int
+	Has               map[string]bool
+	Line              int // where the record starts, for messages
+}
+
+// Sub is one binary subproblem as svm-train reports it. Nu is NaN
+// where svm-train prints none (one-class, or class weights).
+type Sub struct {
+	Iter    int
+	Nu, Obj float64
+	// C is ν-SVC's C = 1/r, Epsilon ν-SVR's ε = −r; NaN when absent.
+	C, Epsilon float64
+	Rho        float64
+	NSV, NBSV  int
+}
+
+// Import is the LIBSVM or LIBLINEAR prediction of every row of
+// Test with the text model Model.
+type Import struct {
+	Name, Tool, Model, Test string
+	Labels                  []float64   // predicted label per row
+	Dec                     [][]float64 // decision values per row
+}
+
+// Floats parses every field of a model header line as a float64.
+func (r *Case) Floats(t testing.TB, key string) []float64 {
+	t.Helper()
+	var v []float64
+	for _, f := range r.Model[key] {
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			t.Fatalf("libsvm-ref.txt:%d: %s: %v", r.Line, key, err)
+		}
+		v = append(v, x)
+	}
+	return v
+}
+
+// Read parses the reference file at path (core/testdata/libsvm-ref.txt),
+// failing t on any line it does not understand.
+func Read(t testing.TB, path string) (versions map[string]string, cases []Case, imports []Import) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	versions = map[string]string{}
+	var c *Case
+	var im *Import
+	n := 0
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Fatalf("libsvm-ref.txt:%d: "+format, append([]any{n}, args...)...)
+	}
+	num := func(s string) float64 {
+		t.Helper()
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			fail("%v", err)
+		}
+		return v
+	}
+	integer := func(s string) int {
+		t.Helper()
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			fail("%v", err)
+		}
+		return v
+	}
+	one := func(f []string) string {
+		t.Helper()
+		if len(f) != 2 {
+			fail("%s wants one value, Has %d", f[0], len(f)-1)
+		}
+		return f[1]
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key := f[0]
+		switch {
+		case c == nil && im == nil:
+			switch key {
+			case "libsvm", "liblinear":
+				versions[key] = one(f)
+			case "case":
+				c = &Case{Name: one(f), Model: map[string][]string{}, Has: map[string]bool{}, Line: n}
+			case "import":
+				im = &Import{Name: one(f)}
+			default:
+				fail("unknown top-level key %q", key)
+			}
+		case c != nil:
+			if c.Has[key] && key != "sub" {
+				fail("%s repeated in case %s", key, c.Name)
+			}
+			c.Has[key] = true
+			switch key {
+			case "train":
+				c.Train = one(f)
+			case "test":
+				c.Test = one(f)
+			case "options":
+				c.Options = f[1:]
+			case "svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class", "total_sv", "rho", "label", "probA", "probB", "nr_sv":
+				if len(f) < 2 {
+					fail("%s without a value", key)
+				}
+				c.Model[key] = f[1:]
+			case "sub":
+				s := Sub{Nu: math.NaN(), C: math.NaN(), Epsilon: math.NaN()}
+				seen := map[string]bool{}
+				for _, kv := range f[1:] {
+					k, v, ok := strings.Cut(kv, "=")
+					if !ok || seen[k] {
+						fail("bad or repeated field %q", kv)
+					}
+					seen[k] = true
+					switch k {
+					case "iter":
+						s.Iter = integer(v)
+					case "nu":
+						s.Nu = num(v)
+					case "c":
+						s.C = num(v)
+					case "epsilon":
+						s.Epsilon = num(v)
+					case "obj":
+						s.Obj = num(v)
+					case "rho":
+						s.Rho = num(v)
+					case "nSV":
+						s.NSV = integer(v)
+					case "nBSV":
+						s.NBSV = integer(v)
+					default:
+						fail("unknown sub field %q", k)
+					}
+				}
+				for _, k := range []string{"iter", "obj", "rho", "nSV", "nBSV"} {
+					if !seen[k] {
+						fail("sub without %s", k)
+					}
+				}
+				c.Subs = append(c.Subs, s)
+			case "total_nsv":
+				c.TotalNSV = integer(one(f))
+			case "accuracy":
+				if len(f) != 4 {
+					fail("accuracy wants PCT CORRECT TOTAL")
+				}
+				c.Accuracy, c.Correct, c.Total = num(f[1]), integer(f[2]), integer(f[3])
+			case "mse":
+				c.MSE = num(one(f))
+			case "scc":
+				c.SCC = num(one(f))
+			case "logloss":
+				c.LogLoss = num(one(f))
+			case "pred_pos":
+				c.PredPos = integer(one(f))
+			case "end":
+				if len(f) != 1 {
+					fail("end takes no value")
+				}
+				cases = append(cases, *c)
+				c = nil
+			default:
+				fail("unknown case key %q", key)
+			}
+		default:
+			switch key {
+			case "tool":
+				im.Tool = one(f)
+			case "model":
+				im.Model = one(f)
+			case "test":
+				im.Test = one(f)
+			case "dec":
+				if len(f) < 3 {
+					fail("dec wants a label and decision values")
+				}
+				im.Labels = append(im.Labels, num(f[1]))
+				d := make([]float64, len(f)-2)
+				for k := range d {
+					d[k] = num(f[k+2])
+				}
+				im.Dec = append(im.Dec, d)
+			case "end":
+				imports = append(imports, *im)
+				im = nil
+			default:
+				fail("unknown import key %q", key)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if c != nil || im != nil {
+		t.Fatal("libsvm-ref.txt: last record Has no end")
+	}
+	return versions, cases, imports
+}
