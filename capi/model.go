@@ -50,8 +50,10 @@ func kindOf(info core.ModelInfo) int {
 // model whose info.Probability is false.
 func noProbability(info core.ModelInfo) string {
 	switch {
+	case !info.Kernel && info.Task != core.TaskClassification:
+		return "linear regression models give no class probabilities"
 	case !info.Kernel:
-		return "linear models give no probabilities"
+		return "a linear SVC model gives them only when trained with -b 1 (logistic regression always does)"
 	case info.Task != core.TaskClassification:
 		return "only kernel classifiers (C-SVC, ν-SVC) give class probabilities"
 	}

@@ -84,8 +84,8 @@ func (tr *testRows) write(t *testing.T, prefix string) {
 	writeRaw(t, prefix+".v64", tr.v64)
 }
 
-// probAPI is the probability half of the Go API, which kernel models
-// (float and quantized) have.
+// probAPI is the probability half of the Go API, which kernel models and
+// linear models (float and quantized) have.
 type probAPI interface {
 	ProbabilityDense(dst []float64, x []float32) []float64
 	ProbabilitySparse(dst []float64, index []int32, value []float32) []float64
@@ -106,6 +106,12 @@ func (tr *testRows) want(g goAPI, nDec int, sparse bool) (labels, dec, prob []fl
 	case *quantize.Kernel:
 		km, hasProb = m, m.SVMType().IsSVC() && m.HasProbability()
 		pbuf = make([]float64, m.NumClasses())
+	case *core.LinearModel:
+		km, hasProb = m, m.HasProbability()
+		pbuf = make([]float64, len(m.Labels))
+	case *quantize.Linear:
+		km, hasProb = m, m.HasProbability()
+		pbuf = make([]float64, len(m.Labels()))
 	}
 	for i := range tr.rows {
 		if sparse {
@@ -132,8 +138,8 @@ func (tr *testRows) want(g goAPI, nDec int, sparse bool) (labels, dec, prob []fl
 // ABI, predicts what the Go API predicts, bit for bit, in all four input
 // layouts, for binary, multi-class and regression models, linear and
 // kernel, float and quantized (int8 and int16: the Go API is then
-// quantize's predictors), and gives the kernel models' probabilities bit
-// for bit too. Options starting with "-t" train a kernel model (svm-train's
+// quantize's predictors), and gives the probabilities of the kernel and
+// linear models that have them bit for bit too. Options starting with "-t" train a kernel model (svm-train's
 // options).
 func TestParityFromC(t *testing.T) {
 	exe := compileC(t, "parity", false)
@@ -167,6 +173,12 @@ func TestParityFromC(t *testing.T) {
 		{"digits_rbf_prob_q16", "digits.train", "digits.test", "-t 2 -b 1", kindKernelSVC, 10, 1, 16},
 		{"diabetes_rbf_svr_q8", "diabetes.train", "diabetes.test", "-t 2 -s 3 -p 0.1", kindKernelSVR, 0, 0, 8},
 		{"heart_scale_oneclass_q8", "heart_scale", "heart_scale", "-t 2 -s 2 -n 0.3", kindOneClass, 0, 0, 8},
+		// Linear probabilities: logistic regression and Platt (-b 1).
+		{"heart_scale_lr0", "heart_scale", "heart_scale", "-s 0", kindLinearSVC, 2, 1, 0},
+		{"digits_lr7", "digits.train", "digits.test", "-s 7 -B 1", kindLinearSVC, 10, 1, 0},
+		{"digits_platt", "digits.train", "digits.test", "-s 1 -b 1", kindLinearSVC, 10, 1, 0},
+		{"heart_scale_platt_q8", "heart_scale", "heart_scale", "-s 2 -b 1 -B 1", kindLinearSVC, 2, 1, 8},
+		{"digits_lr7_q16", "digits.train", "digits.test", "-s 7 -B 1", kindLinearSVC, 10, 1, 16},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -33,6 +33,7 @@ func CrossValidateLinear(ds *data.Dataset, p LinearParams, folds int) ([]float64
 	} else {
 		train = data.NewSparse(l, nnz, 0)
 	}
+	p.Probability = false // the predictions are labels: no sigmoid needed
 	t, err := NewLinearTrainer(p, l, ds.NumFeatures())
 	if err != nil {
 		return nil, err

@@ -118,6 +118,7 @@ func FindLinearC(ds *data.Dataset, p LinearParams, folds int, startC float64, pr
 	}
 	workers = min(workers, folds)
 	p.C = startC
+	p.Probability = false // the folds are scored on labels
 	if workers > 1 {
 		p.Threads = 1
 	}
@@ -127,6 +128,7 @@ func FindLinearC(ds *data.Dataset, p LinearParams, folds int, startC float64, pr
 		if trainers[g], err = NewLinearTrainer(p, maxRows, ds.NumFeatures()); err != nil {
 			return res, err
 		}
+		trainers[g].cPath = true
 	}
 	prev := make([]*LinearPrimal, folds)
 	changed := make([]bool, folds)

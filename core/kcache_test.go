@@ -29,6 +29,20 @@ func checkCache(t *testing.T, c *kernelCache, budget int64) int {
 		live += int(c.n[s])
 		count++
 	}
+	// The gapless run firstFit starts after.
+	end := 0
+	for s := c.adrNext[L]; c.packed != L; s = c.adrNext[s] {
+		if s == L {
+			t.Fatalf("packed slot %d not in the arena list", c.packed)
+		}
+		if c.off[s] != end {
+			t.Fatalf("gap before slot %d at %d, before packed slot %d", s, end, c.packed)
+		}
+		end = c.end(s)
+		if s == c.packed {
+			break
+		}
+	}
 	lru := 0
 	for s := c.lruNext[L]; s != L; s = c.lruNext[s] {
 		if c.n[s] <= 0 || c.lruPrev[c.lruNext[s]] != s {

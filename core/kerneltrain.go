@@ -65,10 +65,11 @@ type KernelDual struct {
 //
 // C-SVC subproblems run in parallel, one per worker (GOMAXPROCS workers),
 // each with its own solver and kernel cache: worker 0 solves the pairs
-// too large for the others' small caches one after the other, with most of
-// the CacheMB budget (workerShape), while the others take the small pairs;
-// one subproblem's kernel columns are split with idle helper goroutines
-// (kparallel.go). The total stays within CacheMB, as LIBSVM's one
+// too large for the others' small caches, with most of the CacheMB budget
+// (workerShape), while the others take the small pairs; when there are two
+// or more large pairs, worker 1 shares worker 0's arena and takes large
+// pairs too (shareArena); one subproblem's kernel columns are split with
+// idle helper goroutines (kparallel.go). The total stays within CacheMB, as LIBSVM's one
 // subproblem at a time does. The results do not depend on the number of
 // workers, bit for bit (the kernel evaluation counts do).
 //
@@ -110,8 +111,14 @@ type kernelWorker struct {
 	// alpha0 is α⁰ of a stored gradient (smo.solveFrom), in the solver's
 	// variables.
 	alpha0 []float64
-	// lCap is the most rows a subproblem of this worker may have.
+	// lCap is the most rows a subproblem of this worker may have: its
+	// buffers' size.
 	lCap int
+	// lSmall is the most rows of a pair this worker takes when it is not
+	// sharing worker 0's arena (workerShape); lCap for worker 0.
+	lSmall int
+	// limit is the most rows of a pair the worker takes in this Train.
+	limit int
 }
 
 // workerShape divides a cache budget between the workers of a one-vs-one
@@ -124,13 +131,21 @@ type kernelWorker struct {
 // one LIBSVM subproblem at a time would touch, plus small pairs' columns;
 // splitting the budget evenly let two large pairs (shuttle's) fill both
 // halves at once.
+//
+// Worker 1 is the exception that lets two large pairs run at once without
+// more cache: its buffers and cache bookkeeping are sized for lMax rows,
+// and when a training has two or more pairs too large for the small
+// workers, worker 0's arena is split in halves between worker 0 and
+// worker 1 for that training (KernelTrainer.shareArena), each taking large
+// pairs. Its own arena (b1) then stays untouched. So the arenas' total is
+// still the budget, and the resident cache at most worker 0's arena.
 func workerShape(budget int64, lMax, workers int) (l0 int, b0 int64, l1 int, b1 int64) {
 	if workers <= 1 {
 		return lMax, budget, 0, 0
 	}
 	b1 = budget / int64(4*(workers-1))
 	l1 = min(lMax, int(math.Sqrt(float64(b1/4))))
-	b0 = max(budget-int64(workers-1)*kernelCacheBytes(l1, b1), 0)
+	b0 = max(budget-kernelCacheBytes(lMax, b1)-int64(workers-2)*kernelCacheBytes(l1, b1), 0)
 	return lMax, b0, l1, b1
 }
 
@@ -179,26 +194,36 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int)
 	l := int64(capRows)
 	shared := l * (8 + 4 + 4 + 4) // sqnorm, cls, perm, svIndex
 	worker := func(lMax int, budget int64) int64 {
-		lm := int64(lMax)
-		vars := lm // variables per subproblem
-		if p.SVMType.IsRegression() {
-			vars = 2 * lm
-		}
-		b := int64(smoBytes(int(vars))) +
-			kernelCacheBytes(lMax, budget) +
-			int64(capFeatures)*8 + // kernelRows scratch
-			lm*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
-		if p.SVMType.IsRegression() {
-			b += lm*4 + vars*(4+1+8+2*4+4) // svrQ rows; index, sign, qd, two column buffers, rowBuf
-		} else {
-			b += lm * (4 + 1 + 8 + 4) // svcQ index, y, qd, rowBuf
-		}
-		return b
+		return kernelWorkerBytes(&p, lMax, capFeatures) + kernelCacheBytes(lMax, budget)
 	}
 	l0, b0, l1, b1 := workerShape(p.cacheBytes(), lMax, workers)
-	total := shared + worker(l0, b0) + int64(workers-1)*worker(l1, b1)
+	total := shared + worker(l0, b0)
+	if workers > 1 {
+		// worker 1 is sized for lMax rows with the small budget, the
+		// others for l1 rows (workerShape).
+		total += worker(lMax, b1) + int64(workers-2)*worker(l1, b1)
+	}
 	helpers := int64(kernelHelperCount()) * (int64(capFeatures)*8 + 64) // scratch, kernelRows
 	return total + helpers
+}
+
+// kernelWorkerBytes returns the bytes of a worker's solver, matrix and
+// buffers for subproblems of up to lMax rows, its cache not included.
+func kernelWorkerBytes(p *KernelParams, lMax, capFeatures int) int64 {
+	lm := int64(lMax)
+	vars := lm // variables per subproblem
+	if p.SVMType.IsRegression() {
+		vars = 2 * lm
+	}
+	b := int64(smoBytes(int(vars))) +
+		int64(capFeatures)*8 + // kernelRows scratch
+		lm*4 + vars*(1+8+8+8) // rows; y, p, alpha, alpha0
+	if p.SVMType.IsRegression() {
+		b += lm*4 + vars*(4+1+8+2*4+4) // svrQ rows; index, sign, qd, two column buffers, rowBuf
+	} else {
+		b += lm * (4 + 1 + 8 + 4) // svcQ index, y, qd, rowBuf
+	}
+	return b
 }
 
 // largestSubproblem returns the rows of the largest subproblem of a
@@ -269,8 +294,14 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (
 	for k := range t.workers {
 		w := &t.workers[k]
 		lMax, budget := l0, b0
-		if k > 0 {
+		w.lSmall = l0
+		switch {
+		case k == 1:
+			lMax, budget = l0, b1
+			w.lSmall = l1
+		case k > 1:
 			lMax, budget = l1, b1
+			w.lSmall = l1
 		}
 		vars := lMax
 		if p.SVMType.IsRegression() {
@@ -623,7 +654,9 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	for k, pi := range order {
 		sizes[k] = size(pi)
 	}
+	restore := t.shareArena(sizes)
 	t.run(sizes, func(w *kernelWorker, k int) { solvePair(w, order[k]) })
+	restore()
 	for _, err := range pairErr {
 		if err != nil {
 			return nil, err
@@ -856,7 +889,7 @@ func (t *KernelTrainer) run(sizes []int, solve func(w *kernelWorker, task int)) 
 				mine := -1
 				mu.Lock()
 				for k := range n {
-					if !taken[k] && sizes[k] <= w.lCap {
+					if !taken[k] && sizes[k] <= w.limit {
 						mine = k
 						taken[k] = true
 						break
@@ -871,6 +904,46 @@ func (t *KernelTrainer) run(sizes []int, solve func(w *kernelWorker, task int)) 
 		})
 	}
 	wg.Wait()
+}
+
+// shareArena sets each worker's pair limit for a one-vs-one training whose
+// pairs have sizes rows (decreasing), and, when two or more pairs are too
+// large for the small workers and GOMAXPROCS allows two workers, splits
+// worker 0's cache arena in halves between workers 0 and 1, so that two
+// large pairs run at once within the arena one of them had (workerShape).
+// On shuttle the two largest pairs (40,856 and 34,240 rows, most of the
+// time) then overlap instead of running one after the other. A half holds
+// fewer columns than the whole, so a pair that would have filled the
+// whole recomputes some (the solution does not depend on the cache). It
+// returns the function that gives each worker its own arena back.
+func (t *KernelTrainer) shareArena(sizes []int) (restore func()) {
+	for k := range t.workers {
+		t.workers[k].limit = t.workers[k].lSmall
+	}
+	restore = func() {}
+	if len(t.workers) < 2 || t.workers[0].q == nil || t.workers[1].q == nil || len(sizes) < 2 {
+		return restore
+	}
+	w0, w1 := &t.workers[0], &t.workers[1]
+	if sizes[1] <= w1.lSmall || sizes[0] > w1.lCap {
+		return restore // at most one large pair: worker 0 keeps the whole arena
+	}
+	c0, c1 := w0.q.cache, w1.q.cache
+	whole, own := c0.arena, c1.arena
+	// Worker 1's buffers and cache bookkeeping, sized for the largest pair
+	// and touched only now, come out of the shared arena: the two halves
+	// and they fill what worker 0's arena alone could.
+	extra := (kernelWorkerBytes(&t.params, w1.lCap, t.capFeatures) + kernelCacheBookBytes(w1.lCap) + 3) / 4
+	half := max(len(whole)-int(extra), 0) / 2
+	if half < cacheMinColumns*sizes[0] {
+		return restore // halves too small for the largest pair's three columns
+	}
+	c0.arena, c1.arena = whole[:half:half], whole[half:2*half:2*half]
+	w1.limit = w1.lCap
+	return func() {
+		c0.arena, c1.arena = whole, own
+		w1.limit = w1.lSmall
+	}
 }
 
 // resetSVRQ makes q the ε-SVR matrix of the samples rows (data rows of

@@ -342,10 +342,44 @@ func TestKernelDeterministicAcrossWorkers(t *testing.T) {
 	}
 }
 
+// Two pairs too large for the small workers share worker 0's arena in
+// halves (workers 0 and 1 each take large pairs) for one training, and get
+// their own arenas back after it; the model is the one-worker model.
+func TestKernelShareArena(t *testing.T) {
+	ds := readRefData(t, "digits.train")
+	p := DefaultKernelParams()
+	p.CacheMB = 1.2 // two workers: worker 1 alone takes pairs of up to about 280 rows
+	tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), 2, ds.Len())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w0, w1 := &tr.workers[0], &tr.workers[1]
+	whole, own := w0.q.cache.arena, w1.q.cache.arena
+	if w1.lCap != ds.Len() || w1.lSmall >= 285 {
+		t.Fatalf("worker 1: %d rows, takes up to %d alone; want %d and under digits' pairs (about 285 to 300)", w1.lCap, w1.lSmall, ds.Len())
+	}
+	large := []int{w1.lSmall + 20, w1.lSmall + 10, w1.lSmall}
+	restore := tr.shareArena(large)
+	extra := (kernelWorkerBytes(&tr.params, w1.lCap, tr.capFeatures) + kernelCacheBookBytes(w1.lCap) + 3) / 4
+	half := (len(whole) - int(extra)) / 2
+	if len(w0.q.cache.arena) != half || len(w1.q.cache.arena) != half || &w1.q.cache.arena[0] != &whole[half] || w1.limit != w1.lCap {
+		t.Fatalf("two large pairs: arenas %d and %d entries (whole %d), worker 1 limit %d", len(w0.q.cache.arena), len(w1.q.cache.arena), len(whole), w1.limit)
+	}
+	restore()
+	if len(w0.q.cache.arena) != len(whole) || &w1.q.cache.arena[0] != &own[0] || w1.limit != w1.lSmall {
+		t.Fatal("restore did not give the arenas back")
+	}
+	tr.shareArena([]int{w1.lSmall + 20, w1.lSmall, 3})() // one large pair: nothing shared
+	if tr.workers[1].limit != w1.lSmall || len(w0.q.cache.arena) != len(whole) {
+		t.Fatal("one large pair: the arena was shared")
+	}
+	checkSameAcrossWorkers(t, ds, p) // digits' pairs: most are large here
+}
+
 func checkSameAcrossWorkers(t *testing.T, ds *data.Dataset, p KernelParams) {
 	t.Helper()
 	var models []*KernelModel
-	for _, w := range []int{1, 3} {
+	for _, w := range []int{1, 2, 3} {
 		tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), w, ds.Len())
 		if err != nil {
 			t.Fatal(err)
@@ -356,16 +390,18 @@ func checkSameAcrossWorkers(t *testing.T, ds *data.Dataset, p KernelParams) {
 		}
 		models = append(models, m)
 	}
-	a, b := models[0], models[1]
-	same := len(a.Coef) == len(b.Coef) && len(a.Rho) == len(b.Rho)
-	for i := range a.Coef {
-		same = same && a.Coef[i] == b.Coef[i]
-	}
-	for i := range a.Rho {
-		same = same && a.Rho[i] == b.Rho[i]
-	}
-	if !same {
-		t.Errorf("%v MiB: models trained with 1 and 3 workers differ", p.CacheMB)
+	for k, b := range models[1:] {
+		a := models[0]
+		same := len(a.Coef) == len(b.Coef) && len(a.Rho) == len(b.Rho)
+		for i := range a.Coef {
+			same = same && a.Coef[i] == b.Coef[i]
+		}
+		for i := range a.Rho {
+			same = same && a.Rho[i] == b.Rho[i]
+		}
+		if !same {
+			t.Errorf("%v MiB: models trained with 1 and %d workers differ", p.CacheMB, k+2)
+		}
 	}
 }
 

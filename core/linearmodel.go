@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
@@ -31,6 +32,11 @@ type LinearModel struct {
 	// j = NumFeatures holds the bias weights. Feature-major keeps one
 	// row's reads of all classes' weights together.
 	W []float32
+	// ProbA and ProbB hold Platt's sigmoid of each decision function,
+	// P(class k | d_k) = 1/(1 + exp(ProbA[k]·d_k + ProbB[k])), for an SVC
+	// model trained with Params.Probability (linearprob.go); nil
+	// otherwise (logistic regression needs none).
+	ProbA, ProbB []float64
 	// Params are the parameters the model was trained with.
 	Params LinearParams
 	// Result describes the training run that produced the model.
@@ -96,6 +102,9 @@ func (m *LinearModel) Validate() error {
 	if want := m.weightRows() * m.NrW(); len(m.W) != want {
 		return fmt.Errorf("core: linear model: %d weights, want %d (%d rows × %d functions)",
 			len(m.W), want, m.weightRows(), m.NrW())
+	}
+	if err := m.checkPlatt(); err != nil {
+		return err
 	}
 	return m.checkFinite()
 }
@@ -167,6 +176,36 @@ func (m *LinearModel) DecisionSparse(dst []float64, index []int32, value []float
 		dst[k] += m.biasTerm(k)
 	}
 	return dst
+}
+
+// checkPlatt refuses Platt parameters that do not fit the model
+// (CheckLinearPlatt).
+func (m *LinearModel) checkPlatt() error {
+	return CheckLinearPlatt(m.Solver, m.NrW(), m.ProbA, m.ProbB)
+}
+
+// CheckLinearPlatt reports why Platt parameters probA, probB (either may
+// be empty when both are) do not fit a linear model of formulation s with
+// nrW decision functions: they are for SVC models only (regression has
+// no classes, logistic regression its own probabilities), one per decision
+// function, and finite. The model file readers of every linear kind share
+// it.
+func CheckLinearPlatt(s LinearSolver, nrW int, probA, probB []float64) error {
+	if len(probA) == 0 && len(probB) == 0 {
+		return nil
+	}
+	switch {
+	case s.IsRegression() || s.IsLogistic():
+		return fmt.Errorf("core: linear model: Platt parameters on a %v model", s)
+	case len(probA) != nrW || len(probB) != nrW:
+		return fmt.Errorf("core: linear model: %d and %d Platt parameters, want %d each", len(probA), len(probB), nrW)
+	}
+	for k := range probA {
+		if a, b := probA[k], probB[k]; math.IsNaN(a) || math.IsInf(a, 0) || math.IsNaN(b) || math.IsInf(b, 0) {
+			return fmt.Errorf("core: linear model: Platt parameters %v, %v of decision function %d are not finite", a, b, k)
+		}
+	}
+	return nil
 }
 
 func (m *LinearModel) biasTerm(k int) float64 {

@@ -39,10 +39,11 @@ func (o *LinearOptions) Incremental() LinearParams {
 const LinearUsage = `options:
 -s type : set type of solver (default 1)
    for multi-class classification (one-vs-rest)
-	 0 -- L2-regularized logistic regression (primal; decision values only, no probabilities yet)
+	 0 -- L2-regularized logistic regression (primal)
 	 1 -- L2-regularized L2-loss support vector classification (dual)
 	 2 -- L2-regularized L2-loss support vector classification (primal)
 	 3 -- L2-regularized L1-loss support vector classification (dual)
+	 7 -- L2-regularized logistic regression (dual)
    for regression
 	11 -- L2-regularized L2-loss support vector regression (primal)
 	12 -- L2-regularized L2-loss support vector regression (dual)
@@ -53,9 +54,13 @@ const LinearUsage = `options:
 	-s 0, 2 and 11: |f'(w)|_2 <= eps*min(pos,neg)/l*|f'(w0)|_2 (-s 0 and 2; -s 11
 		without min(pos,neg)/l), f the primal function, w0 = 0; default 0.01 (-s 0, 2), 0.001 (-s 11)
 	-s 1 and 3: dual maximal violation <= eps (default 0.1)
+	-s 7: max |dual sub-problem gradient| <= eps (default 0.1)
 	-s 12 and 13: |f'(alpha)|_1 <= eps |f'(alpha0)|_1, alpha0 = 0 (default 0.1)
 -B bias : if bias >= 0, instance x becomes [x; bias]; if < 0, no bias term added (default -1)
 -wi weight : weights adjust the parameter C of different classes (see README for details)
+-b probability_estimates : 1 fits Platt's sigmoid to each decision function of an SVC
+	model by internal 5-fold cross-validation, for probability outputs (default 0);
+	logistic regression (-s 0, 7) gives probabilities without it
 -v n : n-fold cross validation mode
 -C : find parameter C by cross validation (-s 0, 1, 2, 11, 12; 5 folds unless -v; -c gives the first C)
 -q : quiet mode (no outputs)
@@ -98,6 +103,13 @@ func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
 			p.Bias, err = v.num()
 		case "-n":
 			p.Threads, err = v.integer()
+		case "-b":
+			var b int
+			b, err = v.integer()
+			if err == nil && b != 0 && b != 1 {
+				err = fmt.Errorf("%w: -b %d: want 0 or 1", ErrParams, b)
+			}
+			p.Probability = b == 1
 		case "-twin":
 			var t int
 			t, err = v.integer()

@@ -17,6 +17,7 @@ const (
 	L2LossSVCDual   LinearSolver = 1  // -s 1: L2-regularized L2-loss SVC, dual (LIBLINEAR's default)
 	L2LossSVCPrimal LinearSolver = 2  // -s 2: L2-regularized L2-loss SVC, primal
 	L1LossSVCDual   LinearSolver = 3  // -s 3: L2-regularized L1-loss SVC, dual
+	L2LogisticDual  LinearSolver = 7  // -s 7: L2-regularized logistic regression, dual (Yu, Huang & Lin 2011)
 	L2LossSVRPrimal LinearSolver = 11 // -s 11: L2-regularized L2-loss SVR, primal
 	L2LossSVRDual   LinearSolver = 12 // -s 12: L2-regularized L2-loss SVR, dual
 	L1LossSVRDual   LinearSolver = 13 // -s 13: L2-regularized L1-loss SVR, dual
@@ -26,8 +27,17 @@ func (s LinearSolver) valid() bool {
 	switch s {
 	case L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual:
 		return true
+	case L2LogisticDual:
+		return true
 	}
 	return false
+}
+
+// IsLogistic reports whether s is logistic regression, whose decision
+// values are log-odds: its models give class probabilities (LIBLINEAR's
+// convention, LinearModel.ProbabilityDense) without a fitted sigmoid.
+func (s LinearSolver) IsLogistic() bool {
+	return s == L2Logistic || s == L2LogisticDual
 }
 
 // IsRegression reports whether s is an SVR formulation.
@@ -48,7 +58,8 @@ func (s LinearSolver) hasL2Loss() bool {
 }
 
 // DefaultEps returns LIBLINEAR's default stopping tolerance (-e) for s:
-// 0.01 for -s 0 and -s 2, 0.001 for -s 11, 0.1 for the duals.
+// 0.01 for -s 0 and -s 2, 0.001 for -s 11, 0.1 for the duals (-s 7
+// included).
 func DefaultEps(s LinearSolver) float64 {
 	switch s {
 	case L2LossSVCPrimal, L2Logistic:
@@ -74,6 +85,8 @@ func (s LinearSolver) String() string {
 		return "L2R_L1LOSS_SVC_DUAL"
 	case L2LossSVRDual:
 		return "L2R_L2LOSS_SVR_DUAL"
+	case L2LogisticDual:
+		return "L2R_LR_DUAL"
 	case L1LossSVRDual:
 		return "L2R_L1LOSS_SVR_DUAL"
 	}
@@ -128,6 +141,14 @@ type LinearParams struct {
 	// Threads bounds how many one-vs-rest subproblems train at once (0: one
 	// per CPU). It does not change the result.
 	Threads int
+	// Probability (-b 1) fits Platt's sigmoid to each decision function of
+	// an SVC model by internal 5-fold cross-validation (linearprob.go), so
+	// that the model gives class probabilities. It costs about five more
+	// trainings, and each worker fitting sigmoids holds a copy of the rows
+	// and a trainer of its own while it runs. Logistic regression gives
+	// probabilities without it: there it changes nothing. Not for
+	// regression.
+	Probability bool
 }
 
 // DefaultLinearParams returns LIBLINEAR's defaults: -s 1 -c 1 -e 0.1
@@ -155,7 +176,7 @@ func (p *LinearParams) Validate() error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
 	case !p.Solver.valid():
-		return bad("unknown solver -s %d (want 0, 1, 2, 3, 11, 12 or 13)", int(p.Solver))
+		return bad("unknown solver -s %d (want 0, 1, 2, 3, 7, 11, 12 or 13)", int(p.Solver))
 	case !(p.C > 0) || !finite(p.C):
 		return bad("C = %v, want C > 0", p.C)
 	case !(p.Eps > 0) || !finite(p.Eps):
@@ -168,6 +189,8 @@ func (p *LinearParams) Validate() error {
 		return bad("max iterations = %d, want > 0", p.MaxIter)
 	case p.Threads < 0:
 		return bad("threads = %d, want >= 0", p.Threads)
+	case p.Probability && p.Solver.IsRegression():
+		return bad("probability estimates (-b 1) are for classification, not -s %d", int(p.Solver))
 	}
 	for _, w := range p.Weights {
 		if !(w.Weight > 0) || !finite(w.Weight) {
@@ -201,12 +224,15 @@ type SolveResult struct {
 	// both methods.
 	Updates int64
 	// NewtonIterations and HessianProducts count TRON's accepted Newton
-	// steps and Hessian-vector products (its CG steps): those of -s 2 and
-	// -s 11, and of the primal warm start of -s 1 and -s 12.
+	// steps and Hessian-vector products (its CG steps): those of -s 0, -s 2
+	// and -s 11, and of the primal warm start of -s 1 and -s 12. For -s 7
+	// NewtonIterations counts the inner Newton steps of the one-variable
+	// sub-problems.
 	NewtonIterations, HessianProducts int
 	// DualObjective is f(α), the dual objective as the papers state it, to
-	// be minimized: ½αᵀQ̄α − eᵀα for SVC and ½βᵀQ̄β − yᵀβ + p‖β‖₁ for SVR.
-	// It is the "Objective value" LIBLINEAR prints.
+	// be minimized: ½αᵀQ̄α − eᵀα for SVC, ½βᵀQ̄β − yᵀβ + p‖β‖₁ for SVR, and
+	// for logistic regression ½αᵀQα + Σ α_i log α_i + (C_i − α_i) log(C_i − α_i)
+	// − C_i log C_i. It is the "Objective value" LIBLINEAR prints.
 	DualObjective float64
 	// PrimalObjective is P(w) = ½‖w‖² + C·Σ loss. At the optimum P(w) = −f(α).
 	PrimalObjective float64

@@ -69,14 +69,21 @@ type LinearTrainer struct {
 	capFeatures int
 	xnorm       []float64 // per-row Q̄_ii, shared by subproblems of one worker
 	workers     []dcdWorker
+	// cPath marks a -C search's trainer, whose warm starts come from the
+	// same rows at half the C: TRON keeps LIBLINEAR's warm settings there
+	// (tronCGFor), so the path matches liblinear-train's C by C.
+	cPath bool
 }
 
 // dcdWorker is one goroutine's buffers.
 type dcdWorker struct {
 	svc dcdSVC
 	svr dcdSVR
+	lr  dcdLR
 	y   []int8
 	QD  []float64
+	// alphaC holds C_i − α_i for -s 7 (dcd_lr.go); nil otherwise.
+	alphaC []float64
 	primalWorker
 }
 
@@ -100,6 +107,9 @@ type primalWorker struct {
 // size query for budgeting an edge device.
 func LinearTrainerBytes(p LinearParams, capRows, capFeatures int) int {
 	perWorker := capRows*(4+1+8) + (capFeatures+1)*8 // index, y, QD; w
+	if p.Solver == L2LogisticDual {
+		perWorker += capRows * 8 // alphaC
+	}
 	if p.Solver.hasL2Loss() {
 		perWorker += capRows*(8+4) + (tronBuffers+1)*(capFeatures+1)*8 // z, I; TRON's vectors, w
 	}
@@ -138,6 +148,10 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 		} else {
 			wk.y = make([]int8, capRows)
 			wk.svc.index, wk.svc.w = index, w
+		}
+		if p.Solver == L2LogisticDual {
+			wk.lr.index, wk.lr.w = index, w
+			wk.alphaC = make([]float64, capRows)
 		}
 		if p.Solver.hasL2Loss() {
 			wk.tron = newTRON(capFeatures + 1)
@@ -179,6 +193,8 @@ func (t *LinearTrainer) Train(ds *data.Dataset, warm *LinearDual) (*LinearModel,
 // What a run does with them depends on the formulation:
 //   - L1-loss duals (-s 3, -s 13): DCD from warm, clipped to the new
 //     bounds; start is not used (w does not determine their α).
+//   - Dual logistic regression (-s 7): DCD from warm (Yu, Huang & Lin
+//     2011), values outside (0, C_i) moved inside; start is not used.
 //   - Primals (-s 2, -s 11), and the L2-loss duals trained through their
 //     primal twins (Params.PrimalTwin): TRON from start, else from
 //     w = Σ y_i α_i x_i (Σ β_i x_i) rebuilt from warm, else from 0. A
@@ -301,7 +317,12 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		}
 		var res SolveResult
 		var w []float64
-		if p.Solver == L2Logistic {
+		if p.Solver == L2LogisticDual {
+			s := &wk.lr
+			s.init(ds, y, dual.Alpha[k], wk.alphaC, wk.QD, Cp, Cn, p.Bias, p.Eps, subSeed(p.Seed, k))
+			res = s.solve(p.MaxIter)
+			w = s.w
+		} else if p.Solver == L2Logistic {
 			res, w = t.primalLR(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil)
 		} else if p.usesTRON(starts[k] != nil && !warmed[k]) {
 			res, w = t.primalSVC(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil, k)
@@ -345,6 +366,11 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		wg.Wait()
 	}
 	m.Result = summarize(results, dual.Alpha)
+	if p.Probability && !p.Solver.IsLogistic() {
+		if err := t.fitProbability(ds, m); err != nil {
+			return nil, nil, err
+		}
+	}
 	return m, dual, nil
 }
 

@@ -83,7 +83,8 @@ type ModelInfo struct {
 	// 1 for regression and one-class.
 	NumDecisionValues int
 	// Probability reports whether the model gives class probabilities
-	// (a C-SVC kernel model trained with -b 1): then it implements
+	// (a C-SVC kernel model trained with -b 1, a logistic regression
+	// model, a linear SVC model trained with -b 1): then it implements
 	// ProbabilityModel.
 	Probability bool
 	// LaplaceScale is σ of the Laplace noise model of an ε-SVR kernel
@@ -124,9 +125,10 @@ type Model interface {
 }
 
 // ProbabilityModel is implemented by the kinds that can give class
-// probabilities. A caller checks ModelInfo.Probability first: a kernel
-// model trained without -b 1 implements the methods but panics in them,
-// as for a caller bug.
+// probabilities. A caller checks ModelInfo.Probability first: a model
+// without them (a kernel model trained without -b 1, a linear SVC model
+// trained without -b 1) implements the methods but panics in them, as for
+// a caller bug.
 type ProbabilityModel interface {
 	Model
 	// ProbabilityDense writes the class probabilities of the dense row x,
@@ -144,7 +146,7 @@ func (m *LinearModel) Info() ModelInfo {
 	}
 	return ModelInfo{
 		Kind: KindLinear, Task: task, NumFeatures: m.NumFeatures,
-		Labels: m.Labels, NumDecisionValues: m.NrW(),
+		Labels: m.Labels, NumDecisionValues: m.NrW(), Probability: m.HasProbability(),
 	}
 }
 
@@ -222,9 +224,9 @@ func repeatedLabel(labels []int32) (int32, bool) {
 	return 0, false
 }
 
-// Every float kind is a Model; kernel models can give probabilities.
+// Every float kind is a Model that can give probabilities.
 var (
-	_ Model            = (*LinearModel)(nil)
+	_ ProbabilityModel = (*LinearModel)(nil)
 	_ ProbabilityModel = (*KernelModel)(nil)
 )
 

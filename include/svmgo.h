@@ -197,7 +197,11 @@ SVMGO_API int svmgo_model_labels(const svmgo_model *model, int32_t *dst, size_t 
 typedef enum svmgo_output {
     SVMGO_OUTPUT_LABEL = 1,          /* one value: the class label, or the regression value */
     SVMGO_OUTPUT_DECISION_VALUES = 2,/* SVMGO_MODEL_NUM_DECISION_VALUES values */
-    SVMGO_OUTPUT_PROBABILITY = 3     /* SVMGO_MODEL_NUM_CLASSES values, when the model has them */
+    SVMGO_OUTPUT_PROBABILITY = 3     /* SVMGO_MODEL_NUM_CLASSES values, when the model has them
+                                      * (SVMGO_MODEL_HAS_PROBABILITY): kernel C-SVC and linear SVC
+                                      * trained with -b 1 (Platt), linear logistic regression
+                                      * (-s 0, -s 7: sigma of the decision values, LIBLINEAR's);
+                                      * they sum to 1 */
 } svmgo_output;
 
 /* Predicts num_rows dense rows of num_features float values each and
@@ -250,7 +254,10 @@ typedef struct svmgo_trainer svmgo_trainer;
  * of the other syntax is then refused). Without it, LIBSVM's syntax is
  * chosen when options contain any of -t -g -d -r -m -h -b; then -s and -n
  * are LIBSVM's (-s 3 is epsilon-SVR, -n is nu), otherwise LIBLINEAR's (-s 3
- * is L1-loss SVC, -n the thread count). A kernel trainer's automatic gamma is 1 / the number
+ * is L1-loss SVC, -n the thread count). A linear SVC with probabilities
+ * (Platt's sigmoids, fitted by internal 5-fold cross-validation at each
+ * fit) therefore needs "-syntax linear ... -b 1"; linear logistic
+ * regression ("-s 0", "-s 7") gives probabilities without it. A kernel trainer's automatic gamma is 1 / the number
  * of features of the rows held (num_features for dense rows).
  * The trainer holds at most capacity_rows rows of num_features features.
  * capacity_nonzeros > 0 stores rows sparse with room for that many nonzero

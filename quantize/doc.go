@@ -10,9 +10,10 @@
 //
 // Linear and Kernel mirror core.LinearModel and core.KernelModel: the same
 // decision values in the same order, the same predictions from them (core's
-// LinearPrediction, KernelPrediction and PairwiseProbabilities: LIBLINEAR's
-// arg-max, LIBSVM's one-vs-one vote and tie rule, Platt and pairwise
-// coupling), the same batch and width rules. They are immutable and safe
+// LinearPrediction, KernelPrediction, LinearProbabilities and
+// PairwiseProbabilities: LIBLINEAR's arg-max, LIBSVM's one-vs-one vote and
+// tie rule, logistic regression's and Platt's sigmoids, pairwise coupling),
+// the same batch and width rules. They are immutable and safe
 // for concurrent use, and report the float model's metadata (solver or SVM
 // type, kernel, labels, support vectors per class, ρ, probability
 // parameters, creation time) plus the CRC-32C of its model file payload
@@ -218,7 +219,9 @@
 //	crc  CRC-32C of the float model's          count n, then n uvarint gaps (index − previous,
 //	     file payload                          the first from −1); empty when dense
 //	t    creation time (absent when 0)    sq   codes: sr × nf row-major (dense), or the
-//	                                           listed entries' codes (sparse)
+//	pa, pb  Platt sigmoids of an SVC          listed entries' codes (sparse)
+//	     trained with -b 1: float64 × nrW
+//	     each (absent otherwise)
 //	                                      cs   σ_k: float32 × (nrClass − 1)
 //	                                      c    sv_coef codes: int16 × (nrClass − 1)·sr
 //	                                      rho, pa, pb   float64 blobs (pa, pb empty if none)

@@ -111,6 +111,8 @@ func (m *Linear) marshal() ([]byte, error) {
 		Scales:      modelfile.Float32Blob(m.scale),
 		SourceCRC:   m.sourceCRC,
 		Created:     m.created,
+		ProbA:       modelfile.Float64Blob(m.probA),
+		ProbB:       modelfile.Float64Blob(m.probB),
 	}
 	if m.bias >= 0 {
 		bias := m.bias
@@ -351,8 +353,21 @@ func fromLinearBody(bd *modelfile.QLinearBody) (*Linear, error) {
 			return nil, err
 		}
 	}
+	var probA, probB []float64
+	if len(bd.ProbA) != 0 || len(bd.ProbB) != 0 {
+		if probA, err = float64s("Platt A", bd.ProbA, nrW); err != nil {
+			return nil, err
+		}
+		if probB, err = float64s("Platt B", bd.ProbB, nrW); err != nil {
+			return nil, err
+		}
+		if err := core.CheckLinearPlatt(skeleton.Solver, nrW, probA, probB); err != nil {
+			return nil, err
+		}
+	}
 	m := newLinear(bits, skeleton.Solver, labels, nf, bias, scale, codes, biasW)
 	m.sourceCRC, m.created = bd.SourceCRC, bd.Created
+	m.probA, m.probB = probA, probB
 	return m, nil
 }
 

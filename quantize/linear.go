@@ -38,6 +38,9 @@ type Linear struct {
 	sourceCRC uint32
 	created   int64
 	pool      sync.Pool // *[]float64 of nrW entries, for nrW > maxStackDecisions
+	// probA, probB: the float model's Platt sigmoids (an SVC trained with
+	// -b 1), nil otherwise.
+	probA, probB []float64
 }
 
 // table8 maps an int8 code, as a byte, to its value as a float64: one load
@@ -66,9 +69,10 @@ const denseBlock = 256
 //
 // so that |w_jk − s_k·q_jk| ≤ s_k/2 for every weight. The bias row keeps
 // its float32 weights. The result records m's solver, labels, features and
-// bias, the CRC-32C of m's model file payload (SourceCRC) and m's creation
-// time; not its training parameters or result (see the package
-// documentation). It returns an error for bits other than 8 and 16, and for
+// bias, the CRC-32C of m's model file payload (SourceCRC), m's creation
+// time and m's Platt sigmoids (ProbA, ProbB), so that the quantized model
+// gives class probabilities when m does; not its training parameters or
+// result (see the package documentation). It returns an error for bits other than 8 and 16, and for
 // a model modelfile.Marshal refuses (invalid, or beyond the format's
 // limits). It does not modify m.
 func QuantizeLinear(m *core.LinearModel, bits int) (*Linear, error) {
@@ -105,6 +109,11 @@ func QuantizeLinear(m *core.LinearModel, bits int) (*Linear, error) {
 	q := newLinear(bits, m.Solver, append([]int32(nil), m.Labels...), nf, m.Bias, scale, codes, biasW)
 	q.sourceCRC = binary.LittleEndian.Uint32(file[20:24])
 	q.created = m.Created
+	q.probA = append([]float64(nil), m.ProbA...)
+	q.probB = append([]float64(nil), m.ProbB...)
+	if len(m.ProbA) == 0 {
+		q.probA, q.probB = nil, nil
+	}
 	return q, nil
 }
 
@@ -592,3 +601,53 @@ func (m *Linear) bound(dst []float64, sumAbs float64, n int) []float64 {
 	}
 	return dst
 }
+
+// HasProbability reports whether the model gives class probabilities, as
+// core.LinearModel.HasProbability: logistic regression, or an SVC model
+// trained with -b 1 (whose Platt sigmoids quantization keeps).
+func (m *Linear) HasProbability() bool {
+	return !m.IsRegression() && (m.solver.IsLogistic() || len(m.probA) > 0)
+}
+
+// ProbabilityDense writes to dst[:len(Labels)] the class probabilities, in
+// Labels order, of the dense row x, from the quantized decision values as
+// core.LinearModel.ProbabilityDense computes them from its own
+// (core.LinearProbabilities), and returns that slice. It allocates nothing
+// once warm. It panics if the model has no probabilities
+// (HasProbability), if len(x) != NumFeatures or if dst is too short.
+func (m *Linear) ProbabilityDense(dst []float64, x []float32) []float64 {
+	m.checkProbability("ProbabilityDense")
+	if m.nrW <= maxStackDecisions {
+		var buf [maxStackDecisions]float64
+		return core.LinearProbabilities(dst, m.DecisionDense(buf[:m.nrW], x), m.probA, m.probB)
+	}
+	bp := m.pool.Get().(*[]float64)
+	defer m.pool.Put(bp)
+	return core.LinearProbabilities(dst, m.DecisionDense(*bp, x), m.probA, m.probB)
+}
+
+// ProbabilitySparse is ProbabilityDense for a sparse row, read as
+// DecisionSparse reads it.
+func (m *Linear) ProbabilitySparse(dst []float64, index []int32, value []float32) []float64 {
+	m.checkProbability("ProbabilitySparse")
+	if m.nrW <= maxStackDecisions {
+		var buf [maxStackDecisions]float64
+		return core.LinearProbabilities(dst, m.DecisionSparse(buf[:m.nrW], index, value), m.probA, m.probB)
+	}
+	bp := m.pool.Get().(*[]float64)
+	defer m.pool.Put(bp)
+	return core.LinearProbabilities(dst, m.DecisionSparse(*bp, index, value), m.probA, m.probB)
+}
+
+func (m *Linear) checkProbability(fn string) {
+	if !m.HasProbability() {
+		panic("quantize: Linear." + fn + ": the model has no class probabilities (logistic regression, or SVC trained with -b 1)")
+	}
+}
+
+// ProbA returns a copy of the Platt sigmoids' A, one per decision function
+// (an SVC model trained with -b 1); nil otherwise.
+func (m *Linear) ProbA() []float64 { return append([]float64(nil), m.probA...) }
+
+// ProbB returns a copy of the Platt sigmoids' B, as ProbA.
+func (m *Linear) ProbB() []float64 { return append([]float64(nil), m.probB...) }

@@ -10,7 +10,7 @@ import (
 // daemon and the command serve them through that interface as they serve
 // float models.
 var (
-	_ core.Model            = (*Linear)(nil)
+	_ core.ProbabilityModel = (*Linear)(nil)
 	_ core.ProbabilityModel = (*Kernel)(nil)
 )
 
@@ -24,7 +24,7 @@ func (m *Linear) Info() core.ModelInfo {
 	}
 	return core.ModelInfo{
 		Kind: core.KindQLinear, Task: task, Bits: m.bits, NumFeatures: m.nf,
-		Labels: m.labels, NumDecisionValues: m.nrW,
+		Labels: m.labels, NumDecisionValues: m.nrW, Probability: m.HasProbability(),
 	}
 }
 

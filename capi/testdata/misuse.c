@@ -483,7 +483,7 @@ static void test_quantized(void) {
         OK(svmgo_model_get(q, SVMGO_MODEL_HAS_PROBABILITY, &v));
         CHECK(v == 0, "%s: SVMGO_MODEL_HAS_PROBABILITY is %lld", names[k], (long long)v);
         EXPECT(svmgo_predict_dense_f32(q, SVMGO_OUTPUT_PROBABILITY, dst, 4, x, 2, NF), SVMGO_E_UNSUPPORTED,
-               k == 0 ? "linear models give no probabilities" : "-b 1");
+               k == 0 ? "linear SVC model gives them only when trained with -b 1" : "-b 1");
         EXPECT(svmgo_predict_dense_f32(q, SVMGO_OUTPUT_LABEL, dst, 4, x, 2, NF + 1), SVMGO_E_DIMENSION,
                "num_features is 14, the model has 13");
 

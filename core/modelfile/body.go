@@ -25,7 +25,10 @@ package modelfile
 
 // body is the msgpack payload of a model file. Keys are short because they
 // are repeated in every subproblem result; the generated encoder writes the
-// fields in this order, with no omitempty, so equal models give equal bytes.
+// fields in this order, so equal models give equal bytes. The fields of
+// format 1.0 are always written; those added since are optional
+// (omitempty), omitted exactly when empty, so a model without them is
+// written as it was before they existed.
 //
 // Compatibility: a later minor version may add fields, which the generated
 // decoder of this version skips. A model that a reader of this version could
@@ -56,6 +59,13 @@ type body struct {
 	Result result `msg:"r"`
 	// Created is the creation time in Unix seconds, 0 when not recorded.
 	Created int64 `msg:"t"`
+	// ProbA and ProbB hold Platt's sigmoid of each decision function of an
+	// SVC model trained with -b 1 (core.LinearModel.ProbA, ProbB), float64
+	// little-endian, NrW values each; absent otherwise. Optional: a reader
+	// that skips them predicts the same labels and decision values, and
+	// offers no probabilities.
+	ProbA []byte `msg:"pa,zerocopy,omitempty,limit=524288"`
+	ProbB []byte `msg:"pb,zerocopy,omitempty,limit=524288"`
 }
 
 // params mirrors core.LinearParams less Threads.
@@ -69,6 +79,8 @@ type params struct {
 	Weights     []classWeight `msg:"cw"`
 	MaxIter     int64         `msg:"mi"`
 	Seed        uint64        `msg:"sd"`
+	// Probability is -b 1 (optional: absent when false).
+	Probability bool `msg:"pr,omitempty"`
 }
 
 // classWeight mirrors core.ClassWeight.

@@ -15,45 +15,72 @@ const (
 // MarshalMsg implements msgp.Marshaler
 func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 10
-	// string "k"
-	o = append(o, 0x8a, 0xa1, 0x6b)
-	o = msgp.AppendString(o, z.Kind)
-	// string "s"
-	o = append(o, 0xa1, 0x73)
-	o = msgp.AppendInt64(o, z.Solver)
-	// string "nf"
-	o = append(o, 0xa2, 0x6e, 0x66)
-	o = msgp.AppendInt64(o, z.NumFeatures)
-	// string "l"
-	o = append(o, 0xa1, 0x6c)
-	o = msgp.AppendBytes(o, z.Labels)
-	// string "b"
-	o = append(o, 0xa1, 0x62)
-	o = msgp.AppendFloat64(o, z.Bias)
-	// string "nw"
-	o = append(o, 0xa2, 0x6e, 0x77)
-	o = msgp.AppendInt64(o, z.NrW)
-	// string "w"
-	o = append(o, 0xa1, 0x77)
-	o = msgp.AppendBytes(o, z.W)
-	// string "p"
-	o = append(o, 0xa1, 0x70)
-	o, err = z.Params.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Params")
-		return
+	// check for omitted fields
+	zb0001Len := uint32(12)
+	var zb0001Mask uint16 /* 12 bits */
+	_ = zb0001Mask
+	if z.ProbA == nil {
+		zb0001Len--
+		zb0001Mask |= 0x400
 	}
-	// string "r"
-	o = append(o, 0xa1, 0x72)
-	o, err = z.Result.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Result")
-		return
+	if z.ProbB == nil {
+		zb0001Len--
+		zb0001Mask |= 0x800
 	}
-	// string "t"
-	o = append(o, 0xa1, 0x74)
-	o = msgp.AppendInt64(o, z.Created)
+	// variable map header, size zb0001Len
+	o = append(o, 0x80|uint8(zb0001Len))
+
+	// skip if no fields are to be emitted
+	if zb0001Len != 0 {
+		// string "k"
+		o = append(o, 0xa1, 0x6b)
+		o = msgp.AppendString(o, z.Kind)
+		// string "s"
+		o = append(o, 0xa1, 0x73)
+		o = msgp.AppendInt64(o, z.Solver)
+		// string "nf"
+		o = append(o, 0xa2, 0x6e, 0x66)
+		o = msgp.AppendInt64(o, z.NumFeatures)
+		// string "l"
+		o = append(o, 0xa1, 0x6c)
+		o = msgp.AppendBytes(o, z.Labels)
+		// string "b"
+		o = append(o, 0xa1, 0x62)
+		o = msgp.AppendFloat64(o, z.Bias)
+		// string "nw"
+		o = append(o, 0xa2, 0x6e, 0x77)
+		o = msgp.AppendInt64(o, z.NrW)
+		// string "w"
+		o = append(o, 0xa1, 0x77)
+		o = msgp.AppendBytes(o, z.W)
+		// string "p"
+		o = append(o, 0xa1, 0x70)
+		o, err = z.Params.MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Params")
+			return
+		}
+		// string "r"
+		o = append(o, 0xa1, 0x72)
+		o, err = z.Result.MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Result")
+			return
+		}
+		// string "t"
+		o = append(o, 0xa1, 0x74)
+		o = msgp.AppendInt64(o, z.Created)
+		if (zb0001Mask & 0x400) == 0 { // if not omitted
+			// string "pa"
+			o = append(o, 0xa2, 0x70, 0x61)
+			o = msgp.AppendBytes(o, z.ProbA)
+		}
+		if (zb0001Mask & 0x800) == 0 { // if not omitted
+			// string "pb"
+			o = append(o, 0xa2, 0x70, 0x62)
+			o = msgp.AppendBytes(o, z.ProbB)
+		}
+	}
 	return
 }
 
@@ -161,6 +188,40 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Created")
 				return
 			}
+		case "pa":
+			var zb0004 uint32
+			zb0004, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ProbA")
+				return
+			}
+			if zb0004 > 524288 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0004 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.ProbA = bts[:zb0004]
+			bts = bts[zb0004:]
+		case "pb":
+			var zb0005 uint32
+			zb0005, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ProbB")
+				return
+			}
+			if zb0005 > 524288 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0005 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.ProbB = bts[:zb0005]
+			bts = bts[zb0005:]
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -175,7 +236,7 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *body) Msgsize() (s int) {
-	s = 1 + 2 + msgp.StringPrefixSize + len(z.Kind) + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 2 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.W) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size
+	s = 1 + 2 + msgp.StringPrefixSize + len(z.Kind) + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 2 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.W) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB)
 	return
 }
 
@@ -247,43 +308,61 @@ func (z classWeight) Msgsize() (s int) {
 // MarshalMsg implements msgp.Marshaler
 func (z *params) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 9
-	// string "s"
-	o = append(o, 0x89, 0xa1, 0x73)
-	o = msgp.AppendInt64(o, z.Solver)
-	// string "c"
-	o = append(o, 0xa1, 0x63)
-	o = msgp.AppendFloat64(o, z.C)
-	// string "e"
-	o = append(o, 0xa1, 0x65)
-	o = msgp.AppendFloat64(o, z.Eps)
-	// string "ae"
-	o = append(o, 0xa2, 0x61, 0x65)
-	o = msgp.AppendBool(o, z.AbsoluteEps)
-	// string "p"
-	o = append(o, 0xa1, 0x70)
-	o = msgp.AppendFloat64(o, z.P)
-	// string "b"
-	o = append(o, 0xa1, 0x62)
-	o = msgp.AppendFloat64(o, z.Bias)
-	// string "cw"
-	o = append(o, 0xa2, 0x63, 0x77)
-	o = msgp.AppendArrayHeader(o, uint32(len(z.Weights)))
-	for za0001 := range z.Weights {
-		// map header, size 2
-		// string "l"
-		o = append(o, 0x82, 0xa1, 0x6c)
-		o = msgp.AppendInt32(o, z.Weights[za0001].Label)
-		// string "w"
-		o = append(o, 0xa1, 0x77)
-		o = msgp.AppendFloat64(o, z.Weights[za0001].Weight)
+	// check for omitted fields
+	zb0001Len := uint32(10)
+	var zb0001Mask uint16 /* 10 bits */
+	_ = zb0001Mask
+	if z.Probability == false {
+		zb0001Len--
+		zb0001Mask |= 0x200
 	}
-	// string "mi"
-	o = append(o, 0xa2, 0x6d, 0x69)
-	o = msgp.AppendInt64(o, z.MaxIter)
-	// string "sd"
-	o = append(o, 0xa2, 0x73, 0x64)
-	o = msgp.AppendUint64(o, z.Seed)
+	// variable map header, size zb0001Len
+	o = append(o, 0x80|uint8(zb0001Len))
+
+	// skip if no fields are to be emitted
+	if zb0001Len != 0 {
+		// string "s"
+		o = append(o, 0xa1, 0x73)
+		o = msgp.AppendInt64(o, z.Solver)
+		// string "c"
+		o = append(o, 0xa1, 0x63)
+		o = msgp.AppendFloat64(o, z.C)
+		// string "e"
+		o = append(o, 0xa1, 0x65)
+		o = msgp.AppendFloat64(o, z.Eps)
+		// string "ae"
+		o = append(o, 0xa2, 0x61, 0x65)
+		o = msgp.AppendBool(o, z.AbsoluteEps)
+		// string "p"
+		o = append(o, 0xa1, 0x70)
+		o = msgp.AppendFloat64(o, z.P)
+		// string "b"
+		o = append(o, 0xa1, 0x62)
+		o = msgp.AppendFloat64(o, z.Bias)
+		// string "cw"
+		o = append(o, 0xa2, 0x63, 0x77)
+		o = msgp.AppendArrayHeader(o, uint32(len(z.Weights)))
+		for za0001 := range z.Weights {
+			// map header, size 2
+			// string "l"
+			o = append(o, 0x82, 0xa1, 0x6c)
+			o = msgp.AppendInt32(o, z.Weights[za0001].Label)
+			// string "w"
+			o = append(o, 0xa1, 0x77)
+			o = msgp.AppendFloat64(o, z.Weights[za0001].Weight)
+		}
+		// string "mi"
+		o = append(o, 0xa2, 0x6d, 0x69)
+		o = msgp.AppendInt64(o, z.MaxIter)
+		// string "sd"
+		o = append(o, 0xa2, 0x73, 0x64)
+		o = msgp.AppendUint64(o, z.Seed)
+		if (zb0001Mask & 0x200) == 0 { // if not omitted
+			// string "pr"
+			o = append(o, 0xa2, 0x70, 0x72)
+			o = msgp.AppendBool(o, z.Probability)
+		}
+	}
 	return
 }
 
@@ -413,6 +492,12 @@ func (z *params) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Seed")
 				return
 			}
+		case "pr":
+			z.Probability, bts, err = msgp.ReadBoolBytes(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "Probability")
+				return
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -427,7 +512,7 @@ func (z *params) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *params) Msgsize() (s int) {
-	s = 1 + 2 + msgp.Int64Size + 2 + msgp.Float64Size + 2 + msgp.Float64Size + 3 + msgp.BoolSize + 2 + msgp.Float64Size + 2 + msgp.Float64Size + 3 + msgp.ArrayHeaderSize + (len(z.Weights) * (5 + msgp.Int32Size + msgp.Float64Size)) + 3 + msgp.Int64Size + 3 + msgp.Uint64Size
+	s = 1 + 2 + msgp.Int64Size + 2 + msgp.Float64Size + 2 + msgp.Float64Size + 3 + msgp.BoolSize + 2 + msgp.Float64Size + 2 + msgp.Float64Size + 3 + msgp.ArrayHeaderSize + (len(z.Weights) * (5 + msgp.Int32Size + msgp.Float64Size)) + 3 + msgp.Int64Size + 3 + msgp.Uint64Size + 3 + msgp.BoolSize
 	return
 }
 

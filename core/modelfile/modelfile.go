@@ -51,6 +51,11 @@
 //	r    training result {it, up, do, po, gap, sv, cv, sub: [{l, it, up,
 //	     do, po, gap, sv, bsv, cv}...]}
 //	t    creation time, Unix seconds
+//	pa, pb
+//	     optional (absent when empty): Platt's sigmoid per decision function
+//	     of an SVC model trained with -b 1: bin, float64, nw values each
+//
+// The training parameters may also hold pr (-b 1), absent when false.
 //
 // A kernel body (format 1.1; see kbody.go for the details):
 //
@@ -271,6 +276,7 @@ func toBody(m *core.LinearModel) *body {
 			Bias:        m.Params.Bias,
 			MaxIter:     int64(m.Params.MaxIter),
 			Seed:        m.Params.Seed,
+			Probability: m.Params.Probability,
 		},
 		Result: result{
 			Iterations:      int64(m.Result.Iterations),
@@ -282,6 +288,8 @@ func toBody(m *core.LinearModel) *body {
 			Converged:       m.Result.Converged,
 		},
 		Created: m.Created,
+		ProbA:   Float64Blob(m.ProbA),
+		ProbB:   Float64Blob(m.ProbB),
 	}
 	for i, l := range m.Labels {
 		binary.LittleEndian.PutUint32(bd.Labels[4*i:], uint32(l))
@@ -552,6 +560,7 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 			Bias:        bd.Params.Bias,
 			MaxIter:     toInt("max iterations", bd.Params.MaxIter),
 			Seed:        bd.Params.Seed,
+			Probability: bd.Params.Probability,
 		},
 		Result: core.TrainResult{
 			Iterations:      toInt("iterations", bd.Result.Iterations),
@@ -591,6 +600,13 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 				Converged:       s.Converged,
 			}
 		}
+	}
+	var err error
+	if m.ProbA, err = float64s("Platt A", bd.ProbA); err != nil {
+		errs = append(errs, err)
+	}
+	if m.ProbB, err = float64s("Platt B", bd.ProbB); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

@@ -68,6 +68,12 @@ type QLinearBody struct {
 	// Created is the float model's creation time, Unix seconds; absent
 	// when 0.
 	Created int64 `msg:"t,omitempty"`
+	// ProbA and ProbB are the float model's Platt sigmoids, one per
+	// decision function (an SVC trained with -b 1), float64 little-endian;
+	// absent otherwise. Optional, added after format 1.2: a reader that
+	// skips them predicts the same labels and offers no probabilities.
+	ProbA []byte `msg:"pa,zerocopy,omitempty,limit=524288"`
+	ProbB []byte `msg:"pb,zerocopy,omitempty,limit=524288"`
 }
 
 // QKernelBody is the payload of a quantized kernel model file (kind

@@ -556,8 +556,8 @@ func (z *QKernelSummary) Msgsize() (s int) {
 func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(11)
-	var zb0001Mask uint16 /* 11 bits */
+	zb0001Len := uint32(13)
+	var zb0001Mask uint16 /* 13 bits */
 	_ = zb0001Mask
 	if z.Bias == nil {
 		zb0001Len--
@@ -570,6 +570,14 @@ func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.Created == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x400
+	}
+	if z.ProbA == nil {
+		zb0001Len--
+		zb0001Mask |= 0x800
+	}
+	if z.ProbB == nil {
+		zb0001Len--
+		zb0001Mask |= 0x1000
 	}
 	// variable map header, size zb0001Len
 	o = append(o, 0x80|uint8(zb0001Len))
@@ -621,6 +629,16 @@ func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "t"
 			o = append(o, 0xa1, 0x74)
 			o = msgp.AppendInt64(o, z.Created)
+		}
+		if (zb0001Mask & 0x800) == 0 { // if not omitted
+			// string "pa"
+			o = append(o, 0xa2, 0x70, 0x61)
+			o = msgp.AppendBytes(o, z.ProbA)
+		}
+		if (zb0001Mask & 0x1000) == 0 { // if not omitted
+			// string "pb"
+			o = append(o, 0xa2, 0x70, 0x62)
+			o = msgp.AppendBytes(o, z.ProbB)
 		}
 	}
 	return
@@ -775,6 +793,40 @@ func (z *QLinearBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Created")
 				return
 			}
+		case "pa":
+			var zb0006 uint32
+			zb0006, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ProbA")
+				return
+			}
+			if zb0006 > 524288 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0006 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.ProbA = bts[:zb0006]
+			bts = bts[zb0006:]
+		case "pb":
+			var zb0007 uint32
+			zb0007, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ProbB")
+				return
+			}
+			if zb0007 > 524288 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0007 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.ProbB = bts[:zb0007]
+			bts = bts[zb0007:]
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -795,6 +847,6 @@ func (z *QLinearBody) Msgsize() (s int) {
 	} else {
 		s += msgp.Float64Size
 	}
-	s += 3 + msgp.BytesPrefixSize + len(z.Scales) + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.BiasW) + 4 + msgp.Uint32Size + 2 + msgp.Int64Size
+	s += 3 + msgp.BytesPrefixSize + len(z.Scales) + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.BiasW) + 4 + msgp.Uint32Size + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB)
 	return
 }

@@ -67,6 +67,16 @@ func reduceMaxLast(vals []float64, idx []int64) (m float64, i int) {
 // (m − M compares the same). It allocates nothing; it panics if ny, QD,
 // qi or sets is shorter than G.
 func SelectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi, c2, tau float64) (M float64, j int) {
+	M, _, j = SelectJBest(G, ny, QD, qi, sets, mask, m, QDi, c2, tau)
+	return M, j
+}
+
+// SelectJBest is SelectJ that also returns the objective −b_j·b_j/a_j of
+// the j it chose (+Inf when j = −1), so that scans of consecutive parts of
+// the variables combine into the scan of the whole: part by part, a later
+// part's j wins when its objective is ≤ the earlier best (the last-index
+// rule), and M is the min of the parts' M.
+func SelectJBest(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi, c2, tau float64) (M, best float64, j int) {
 	n := len(G)
 	if len(ny) < n || len(QD) < n || len(qi) < n || len(sets) < n {
 		panic("simd: SelectJ: a slice is shorter than G")
@@ -121,18 +131,26 @@ func reduceMinLast(vals []float64, idx []int64, best float64, j int) (float64, i
 // s_r summing x[k]·y_t[k] in float64 over k ≡ r (mod 4) below n&^3 in
 // increasing k, and s0 the rest too: core's dot32 order, so each a[t] is
 // bit-for-bit the scalar one (products and sums rounded once, never
-// fused). The fast path keeps s0..s3 as the four lanes of one register,
-// four features a step. It allocates nothing; it panics if a is shorter
-// than rows or a row is out of range.
+// fused). The fast paths keep s0..s3 as the four lanes of one register,
+// four features a step (AVX-512: eight, and four rows side by side). It
+// allocates nothing; it panics if a is shorter than rows or a row is out
+// of range.
 func RBFArgs(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g float64) {
 	if len(a) < len(rows) {
 		panic("simd: RBFArgs: a is shorter than rows")
 	}
-	n := len(x)
+	// Rows below lim lie inside sq and data (row j needs data[j·n : j·n+n]);
+	// a negative int32 is huge as a uint32.
+	lim := len(sq)
+	if n := len(x); n > 0 {
+		lim = min(lim, len(data)/n)
+	}
+	var top uint32
 	for _, j := range rows {
-		if j < 0 || int(j) >= len(sq) || (int(j)+1)*n > len(data) {
-			panic("simd: RBFArgs: row index out of range")
-		}
+		top = max(top, uint32(j))
+	}
+	if len(rows) > 0 && int64(top) >= int64(lim) {
+		panic("simd: RBFArgs: row index out of range")
 	}
 	rbfArgs(a[:len(rows)], x, data, rows, sq, sqi, g)
 }
@@ -217,5 +235,25 @@ func expTo32Portable(dst []float32, x []float64) {
 		p = float64(r*p) + c[9]
 		scale := math.Float64frombits(uint64(int64(int32(k)>>5)+1023) << 52)
 		dst[t] = float32(float64(expTo32Table[k&31]*p) * scale)
+	}
+}
+
+// AddScaled32 sets dst[t] += c·q[t] for t < len(dst), the product and the
+// sum each rounded once in float64 in that order (never fused): SMO's
+// Gbar and gradient updates over a kernel column, bit for bit the scalar
+// loop. It allocates nothing; it panics if q is shorter than dst.
+func AddScaled32(dst []float64, c float64, q []float32) {
+	if len(q) < len(dst) {
+		panic("simd: AddScaled32: q is shorter than dst")
+	}
+	addScaled32(dst, c, q[:len(dst)])
+}
+
+// addScaled32Portable is AddScaled32's reference. The explicit float64
+// conversion forbids the compiler to fuse the product into the sum.
+func addScaled32Portable(dst []float64, c float64, q []float32) {
+	q = q[:len(dst)]
+	for t, v := range q {
+		dst[t] += float64(c * float64(v))
 	}
 }

@@ -108,6 +108,12 @@ func BenchmarkGradStepMaxUp(b *testing.B) {
 // SelectJ (there yi·2 was spelled 2*yi*ny[t]*float64(Qi[t])), products
 // converted explicitly so that no architecture fuses them.
 func scalarSelectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi, c2, tau float64) (float64, int) {
+	M, _, j := scalarSelectJBest(G, ny, QD, qi, sets, mask, m, QDi, c2, tau)
+	return M, j
+}
+
+// scalarSelectJBest is scalarSelectJ with the chosen objective.
+func scalarSelectJBest(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, m, QDi, c2, tau float64) (float64, float64, int) {
 	M, best, j := math.Inf(1), math.Inf(1), -1
 	for t, g := range G {
 		if sets[t]&mask == 0 {
@@ -130,7 +136,7 @@ func scalarSelectJ(G, ny, QD []float64, qi []float32, sets []uint8, mask uint8, 
 			best, j = obj, t
 		}
 	}
-	return M, j
+	return M, best, j
 }
 
 // TestSelectJ checks every level against the scalar loop on every length
@@ -170,10 +176,13 @@ func TestSelectJ(t *testing.T) {
 					QDi = -3 // a ≤ 0 often: tau
 				}
 				c2 := float64(2 - 4*r.IntN(2))
-				wM, wj := scalarSelectJ(G, ny, QD, qi, sets, 2, m, QDi, c2, 1e-12)
+				wM, wb, wj := scalarSelectJBest(G, ny, QD, qi, sets, 2, m, QDi, c2, 1e-12)
 				gM, gj := SelectJ(G, ny, QD, qi, sets, 2, m, QDi, c2, 1e-12)
 				if gj != wj || (gM != wM && !(math.IsNaN(gM) && math.IsNaN(wM))) {
 					t.Fatalf("n=%d trial %d: (M, j) = (%v, %d), scalar (%v, %d)", n, trial, gM, gj, wM, wj)
+				}
+				if _, gb, _ := SelectJBest(G, ny, QD, qi, sets, 2, m, QDi, c2, 1e-12); math.Float64bits(gb) != math.Float64bits(wb) {
+					t.Fatalf("n=%d trial %d: best %v, scalar %v", n, trial, gb, wb)
 				}
 			}
 		}
@@ -387,5 +396,51 @@ func BenchmarkExpTo32(b *testing.B) {
 				ExpTo32(dst, x)
 			}
 		})
+	}
+}
+
+// TestAddScaled32 checks every level bit for bit against the scalar loop
+// (products converted explicitly: never fused) at every length up to 40,
+// with values of mixed magnitude, signed zeros, infinities and NaN.
+func TestAddScaled32(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(13, 6))
+		for n := range 41 {
+			for trial := range 20 {
+				dst, q := make([]float64, n), make([]float32, n)
+				for k := range n {
+					dst[k] = r.NormFloat64() * math.Exp(r.Float64()*20-10)
+					q[k] = float32(r.NormFloat64() * math.Exp(r.Float64()*20-10))
+					switch r.IntN(30) {
+					case 0:
+						dst[k] = math.Copysign(0, -1)
+						q[k] = 0
+					case 1:
+						q[k] = float32(math.Inf(1))
+					case 2:
+						dst[k] = math.NaN()
+					}
+				}
+				c := r.NormFloat64()
+				want := append([]float64(nil), dst...)
+				for k := range want {
+					p := float64(c * float64(q[k]))
+					want[k] = want[k] + p
+				}
+				AddScaled32(dst, c, q)
+				for k := range want {
+					if math.Float64bits(dst[k]) != math.Float64bits(want[k]) && !(math.IsNaN(dst[k]) && math.IsNaN(want[k])) {
+						t.Fatalf("n=%d trial %d: dst[%d] = %v, scalar %v", n, trial, k, dst[k], want[k])
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestAddScaled32NoAllocs(t *testing.T) {
+	dst, q := make([]float64, 1000), make([]float32, 1000)
+	if a := testing.AllocsPerRun(20, func() { AddScaled32(dst, 0.5, q) }); a != 0 {
+		t.Errorf("%v allocations a call, want 0", a)
 	}
 }

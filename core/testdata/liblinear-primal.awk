@@ -24,7 +24,7 @@ FNR == NR {
 		else {
 			pos = (nw == 1) ? label[0] : label[k]
 			y = ($1 == pos) ? 1 : -1
-			if (solver == "L2R_LR") {
+			if (solver ~ /_LR/) {
 				t = -y * s[k]
 				loss[k] += C * ((t > 0) ? t + log(1 + exp(-t)) : log(1 + exp(t)))
 			} else { m = 1 - y * s[k]; if (m > 0) loss[k] += C * m * m }

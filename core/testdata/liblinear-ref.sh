@@ -20,7 +20,8 @@ for s in 1 3; do
 done
 for s in 12 13; do run diabetes "$s" diabetes.train diabetes.test; done
 
-# The primal solvers (-s 0, -s 2, -s 11): LIBLINEAR prints no objective for them,
+# The primal solvers (-s 0, -s 2, -s 11) and -s 7 (whose printed objective is the
+# dual's): LIBLINEAR prints no primal objective for them,
 # so the primal objective of its model is computed from the weights in the
 # model file (liblinear-primal.awk, which needs the same -c and -p).
 primal() { # name "options" C P train test
@@ -39,6 +40,12 @@ primal heart_scale "-s 0" 1 0.1 heart_scale heart_scale
 primal breast_cancer "-s 0" 1 0.1 breast_cancer.train breast_cancer.test
 primal debdesc_bin "-s 0" 1 0.1 debdesc_bin.train debdesc_bin.test
 primal digits "-s 0 -B 1" 1 0.1 digits.train digits.test
+primal heart_scale "-s 7" 1 0.1 heart_scale heart_scale
+primal heart_scale "-s 7 -B 1 -c 4" 4 0.1 heart_scale heart_scale
+primal breast_cancer "-s 7" 1 0.1 breast_cancer.train breast_cancer.test
+primal debdesc_bin "-s 7" 1 0.1 debdesc_bin.train debdesc_bin.test
+primal digits "-s 7" 1 0.1 digits.train digits.test
+primal digits "-s 7 -B 1" 1 0.1 digits.train digits.test
 primal diabetes "-s 11" 1 0.1 diabetes.train diabetes.test
 primal diabetes "-s 11 -B 1 -c 10" 10 0.1 diabetes.train diabetes.test
 
@@ -49,3 +56,22 @@ for c in "heart_scale -s 2" "breast_cancer.train -s 2" "debdesc_bin.train -s 2" 
 	set -- $c
 	echo "-C $2 $3 $1: $(liblinear-train -C "$2" "$3" "$1" 2>&1 | grep 'Best C')"
 done
+
+# Logistic regression probabilities (liblinear-predict -b 1): the mean log-loss on the test file
+# (liblinear-logloss.awk), and two models with their per-row probabilities for the import test.
+for s in 0 7; do
+	for c in "heart_scale heart_scale heart_scale" "breast_cancer breast_cancer.train breast_cancer.test" \
+		"digits digits.train digits.test"; do
+		set -- $c
+		liblinear-train -q -e 0.0001 -s "$s" "$2" "$tmp/m"
+		liblinear-predict -b 1 "$3" "$tmp/m" "$tmp/p" >/dev/null
+		echo "$1 -s $s -b 1: log-loss $(awk -f liblinear-logloss.awk "$tmp/p" "$3")"
+	done
+done
+# heart_scale.lr.model, heart_scale.lr.prob; digits.lr7.model, digits.lr7.prob (first 40 rows)
+liblinear-train -q -e 0.0001 -s 0 -B 1 heart_scale "$tmp/hm"
+liblinear-predict -b 1 heart_scale "$tmp/hm" "$tmp/hp" >/dev/null
+cmp "$tmp/hm" heart_scale.lr.model && cmp "$tmp/hp" heart_scale.lr.prob
+liblinear-train -q -e 0.0001 -s 7 digits.train "$tmp/dm"
+liblinear-predict -b 1 digits.test "$tmp/dm" "$tmp/dp" >/dev/null
+cmp "$tmp/dm" digits.lr7.model && head -41 "$tmp/dp" | cmp - digits.lr7.prob

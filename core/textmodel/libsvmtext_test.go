@@ -448,7 +448,7 @@ func TestImportSmallFixtures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Solver != core.L2LossSVCDual || m.Bias != 1 || m.NumFeatures != 4 || len(m.W) != 15 ||
+		if m.Solver != core.L2Logistic || m.Bias != 1 || m.NumFeatures != 4 || len(m.W) != 15 ||
 			m.W[0] != float32(1.0420653763162566) || m.W[14] != float32(-0.60180944878049691) {
 			t.Errorf("solver %v bias %v nf %d w %v", m.Solver, m.Bias, m.NumFeatures, m.W)
 		}

@@ -59,10 +59,10 @@ class TestInstalled(unittest.TestCase):
 class TestEstimatorChecks(unittest.TestCase):
     def test_check_estimator(self):
         """scikit-learn's check_estimator passes for every estimator. One
-        check is marked, through _more_tags' _xfail_checks, for SVC with
-        probability=True only: check_classifiers_train (its argmax of
-        predict_proba against predict; Platt scaling need not agree with the
-        vote). The other skips allowed are scikit-learn's own for a missing
+        check is marked, through _more_tags' _xfail_checks, for SVC and
+        LinearSVC with probability=True only: check_classifiers_train (its
+        argmax of predict_proba against predict; Platt scaling need not agree
+        with the vote or the largest decision value). The other skips allowed are scikit-learn's own for a missing
         optional package (pandas). The sample_weight checks do not apply: fit
         has no sample_weight parameter (svmgo.h has no per-row weights)."""
         estimators = [
@@ -76,6 +76,8 @@ class TestEstimatorChecks(unittest.TestCase):
             sg.LinearSVC(dual=False),
             sg.LinearSVR(),
             sg.LogisticRegression(),
+            sg.LogisticRegression(dual=True),
+            sg.LinearSVC(probability=True),
         ]
         for est in estimators:
             with self.subTest(estimator=repr(est)), warnings.catch_warnings(record=True) as caught:
@@ -88,7 +90,7 @@ class TestEstimatorChecks(unittest.TestCase):
                     # Once per variant of the check (scikit-learn runs it on
                     # read-only memory maps too).
                     self.assertEqual(len(set(ours)), 1, ours)
-                    self.assertIn("Skipping check_classifiers_train for SVC: argmax(predict_proba)", ours[0])
+                    self.assertIn(f"Skipping check_classifiers_train for {type(est).__name__}: argmax(predict_proba)", ours[0])
                 else:
                     self.assertEqual(ours, [])
                 print(f"check_estimator({est!r}): passed in {time.process_time() - t:.1f} s CPU")
@@ -198,6 +200,65 @@ class TestAgainstReferences(unittest.TestCase):
                     np.testing.assert_array_equal(a.predict(self.Xt), b.predict(self.Xt))
                     if hasattr(b, "predict_proba"):
                         np.testing.assert_allclose(a.predict_proba(self.Xt), b.predict_proba(self.Xt), atol=1e-5)
+
+    def test_logistic_dual_matches_scikit_learn(self):
+        """LogisticRegression(dual=True) is LIBLINEAR's -s 7, as
+        scikit-learn's liblinear solver with dual=True: coef_, predictions
+        and predict_proba (from the library) agree, for 10 classes and 2."""
+        from sklearn.linear_model import LogisticRegression
+
+        for classes in (None, [3, 5]):
+            sel = np.ones(len(self.y), bool) if classes is None else np.isin(self.y, classes)
+            X, y = self.X[sel], self.y[sel]
+            with self.subTest(classes=classes):
+                a = sg.LogisticRegression(dual=True, tol=1e-8, max_iter=1000).fit(X, y)
+                b = LogisticRegression(solver="liblinear", dual=True, tol=1e-8, max_iter=1000).fit(X, y)
+                np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-3)
+                np.testing.assert_allclose(a.intercept_, b.intercept_, atol=1e-3)
+                np.testing.assert_array_equal(a.predict(self.Xt), b.predict(self.Xt))
+                np.testing.assert_allclose(a.predict_proba(self.Xt), b.predict_proba(self.Xt), atol=1e-5)
+                with tempfile.TemporaryDirectory() as d:
+                    path = os.path.join(d, "lr.svmgo")
+                    a.save(path)
+                    back = sg.LogisticRegression.load(path)
+                    self.assertTrue(back.dual)
+                    np.testing.assert_array_equal(back.predict_proba(self.Xt), a.predict_proba(self.Xt))
+
+    def test_linear_svc_probability(self):
+        """LinearSVC(probability=True) trains with -b 1: predict_proba in
+        classes_ order sums to 1 and equals what the library's own command
+        gives for the saved model (svmgo predict -b 1), its argmax agrees
+        with predict on most rows, and its test log-loss beats the class
+        prior's; without probability=True there is no predict_proba."""
+        self.assertFalse(hasattr(sg.LinearSVC(), "predict_proba"))
+        for classes in (None, [3, 5]):
+            sel = np.ones(len(self.y), bool) if classes is None else np.isin(self.y, classes)
+            selt = np.ones(len(self.yt), bool) if classes is None else np.isin(self.yt, classes)
+            X, y, Xt, yt = self.X[sel], self.y[sel], self.Xt[selt], self.yt[selt]
+            with self.subTest(classes=classes):
+                a = sg.LinearSVC(probability=True, random_state=0).fit(X, y)
+                p = a.predict_proba(Xt)
+                self.assertEqual(p.shape, (Xt.shape[0], len(a.classes_)))
+                np.testing.assert_allclose(p.sum(axis=1), 1, atol=1e-12)
+                agree = np.mean(a.classes_[np.argmax(p, axis=1)] == a.predict(Xt))
+                self.assertGreater(agree, 0.97)
+                loss = -np.mean(np.log(p[np.arange(len(yt)), np.searchsorted(a.classes_, yt)]))
+                prior = np.array([np.mean(y == c) for c in a.classes_])
+                prior_loss = -np.mean(np.log(prior[np.searchsorted(a.classes_, yt)]))
+                self.assertLess(loss, 0.5 * prior_loss)
+                with tempfile.TemporaryDirectory() as d:
+                    model, test, out = (os.path.join(d, n) for n in ("m.svmgo", "t.libsvm", "p.out"))
+                    a.save(model)
+                    self.assertTrue(sg.LinearSVC.load(model).probability)
+                    with open(test, "w") as f:
+                        for row, lab in zip(Xt, yt):
+                            f.write(f"{int(lab)} " + " ".join(f"{j + 1}:{v:.9g}" for j, v in enumerate(row) if v) + "\n")
+                    subprocess.run([sg._svmgo_command(), "predict", "-b", "1", test, model, out], check=True, capture_output=True)
+                    with open(out) as f:
+                        header = f.readline().split()[1:]
+                        cli = np.array([[float(v) for v in line.split()[1:]] for line in f])
+                    cols = np.searchsorted(a.classes_, np.array(header, dtype=float))
+                    np.testing.assert_allclose(p[:, cols], cli, rtol=1e-5, atol=1e-12)
 
     def test_regressors_match_scikit_learn(self):
         """SVR and LinearSVR on diabetes: predictions equal scikit-learn's
@@ -403,7 +464,7 @@ class TestFilesAndInputs(unittest.TestCase):
             sg.LinearSVC(penalty="l1"),
             sg.LinearSVC(loss="hinge", dual=False),
             sg.LinearSVR(dual=False),
-            sg.LogisticRegression(dual=True),
+            sg.LogisticRegression(dual="auto"),
             sg.LogisticRegression(solver="lbfgs"),
             sg.OneClassSVM(nu=2),
             sg.NuSVC(nu=0),

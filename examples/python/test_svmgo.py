@@ -380,6 +380,26 @@ class TestErrors(unittest.TestCase):
                 self.assertCode(E.E_IO, m.publish, missing)
                 self.assertCode(E.E_IO, m.save, os.path.join(missing, "m.svmgo"))
 
+    def test_linear_probabilities(self):
+        # Logistic regression (-s 0, -s 7): LIBLINEAR's sigmoid of the
+        # decision value, computed here from the decision values; a linear
+        # SVC with -b 1 (LIBLINEAR's syntax named, since -b alone selects
+        # svm-train's): Platt's sigmoids, summing to 1.
+        for options in ("-s 0 -B 1", "-s 7 -B 1"):
+            with train_heart(options) as m:
+                self.assertEqual(m.kind, "linear_svc")
+                self.assertTrue(m.has_probability)
+                dec = m.decision_function(TEST_DENSE[:20])
+                for d, p in zip(dec, m.predict_proba(TEST_DENSE[:20])):
+                    sigma = 1.0 / (1.0 + math.exp(-d[0]))
+                    self.assertAlmostEqual(p[0], sigma, places=12)
+                    self.assertAlmostEqual(p[1], 1.0 - sigma, places=12)
+        with train_heart("-syntax linear -s 1 -b 1 -B 1") as m:
+            self.assertTrue(m.has_probability)
+            for p in m.predict_proba(TEST_DENSE[:20]):
+                self.assertAlmostEqual(sum(p), 1.0, places=12)
+                self.assertTrue(all(0 < v < 1 for v in p))
+
     def test_unsupported_probability(self):
         with train_heart() as m:
             self.assertCode(E.E_UNSUPPORTED, m.predict_proba, TEST_DENSE[:1])

@@ -17,7 +17,9 @@ const importUsage = `usage: svmgo import model_in model_out
 Converts a LIBSVM (svm-train) or LIBLINEAR (train) text model to a libsvmgo
 model file, telling the two apart by the first line (svm_type or
 solver_type). The model predicts the same labels and decision values (up to
-float32 rounding of support vectors and weights). model_out is written
+float32 rounding of support vectors and weights), and the same probabilities
+(predict -b 1) for LIBSVM models trained with -b 1 and LIBLINEAR logistic
+regression models (L2R_LR, L2R_LR_DUAL). model_out is written
 atomically: a failed run leaves none. LIBSVM's precomputed kernel and
 LIBLINEAR's ONECLASS_SVM are not supported.
 SOURCE_DATE_EPOCH, when set, is recorded as the model's creation time.

@@ -62,6 +62,7 @@ var (
 		"k": "kind", "s": "solver_type", "nf": "nr_feature", "l": "labels",
 		"b": "bias", "nw": "decision functions", "w": "weights",
 		"p": "training parameters", "r": "training result", "t": "creation time",
+		"pa": "Platt A", "pb": "Platt B",
 	}
 	kernelFields = map[string]string{
 		"k": "kind", "st": "svm_type", "kt": "kernel_type", "kd": "degree",
@@ -76,6 +77,7 @@ var (
 		"k": "kind", "qb": "bits", "s": "solver_type", "nf": "nr_feature",
 		"l": "labels", "b": "bias", "sc": "scales s_k", "w": "weight codes",
 		"bw": "bias weights", "crc": "source CRC-32C", "t": "creation time",
+		"pa": "Platt A", "pb": "Platt B",
 	}
 	qkernelFields = map[string]string{
 		"k": "kind", "qb": "bits", "st": "svm_type", "kt": "kernel_type",
@@ -181,6 +183,7 @@ var linearSolverText = map[core.LinearSolver]string{
 	core.L2LossSVCPrimal: "L2-regularized L2-loss support vector classification, primal",
 	core.L2LossSVRPrimal: "L2-regularized L2-loss support vector regression, primal",
 	core.L1LossSVCDual:   "L2-regularized L1-loss support vector classification, dual",
+	core.L2LogisticDual:  "L2-regularized logistic regression, dual",
 	core.L2LossSVRDual:   "L2-regularized L2-loss support vector regression, dual",
 	core.L1LossSVRDual:   "L2-regularized L1-loss support vector regression, dual",
 }
@@ -195,6 +198,8 @@ type linearRows struct {
 	nrW     int     // decision functions
 	weights string  // how the weights are stored
 	created int64
+	// probA, probB: Platt sigmoids of an SVC trained with -b 1, else nil.
+	probA, probB []float64
 }
 
 // add adds the model's rows: solver, classes, features, bias, decision
@@ -220,7 +225,34 @@ func (m linearRows) add(s *sheet) {
 	}
 	s.row("decision functions", strconv.Itoa(m.nrW)+ovr)
 	s.row("weights", m.weights)
+	switch {
+	case regression:
+	case m.solver.IsLogistic():
+		s.row("probability", "yes: logistic, σ of each decision value (normalized one-vs-rest)")
+	case len(m.probA) > 0:
+		s.row("probability", fmt.Sprintf("yes: Platt, 1/(1+exp(A·d+B)) per decision function; A %s; B %s",
+			joinG(m.probA), joinG(m.probB)))
+	default:
+		s.row("probability", "no (train with -b 1)")
+	}
 	s.row("created", createdText(m.created))
+}
+
+// joinG formats values to 4 significant digits, space-separated; the
+// first 4 and a count when there are more.
+func joinG(v []float64) string {
+	var b strings.Builder
+	for i, x := range v {
+		if i == 4 {
+			fmt.Fprintf(&b, " … (%d)", len(v))
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.FormatFloat(x, 'g', 4, 64))
+	}
+	return b.String()
 }
 
 // kernelRows is what inspect shows of a kernel model, float or quantized:
@@ -303,7 +335,7 @@ func showLinear(s *sheet, b []byte, verbose bool) error {
 		solver: m.Solver, labels: m.Labels, nf: m.NumFeatures, bias: m.Bias, nrW: nrW,
 		weights: fmt.Sprintf("%s float32 (%s rows × %d), %s B",
 			commas(len(m.W)), commas(rows), nrW, commas(4*len(m.W))),
-		created: m.Created,
+		created: m.Created, probA: m.ProbA, probB: m.ProbB,
 	}.add(s)
 
 	p := m.Params
@@ -322,6 +354,9 @@ func showLinear(s *sheet, b []byte, verbose bool) error {
 	}
 	s.row("-B bias", fmtG(p.Bias))
 	s.row("-wi weight", classWeightsText(p.Weights))
+	if !p.Solver.IsRegression() {
+		s.row("-b probability_estimates", boolDigit(p.Probability))
+	}
 	s.row("-seed", strconv.FormatUint(p.Seed, 10))
 	s.row("-iter", strconv.Itoa(p.MaxIter))
 
@@ -474,7 +509,7 @@ func showQLinear(s *sheet, b []byte, verbose bool) error {
 	}
 	linearRows{
 		solver: m.Solver(), labels: m.Labels(), nf: nf, bias: m.Bias(), nrW: nrW,
-		weights: weights, created: m.Created(),
+		weights: weights, created: m.Created(), probA: m.ProbA(), probB: m.ProbB(),
 	}.add(s)
 
 	s.section("training")

@@ -126,7 +126,7 @@ func TestBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"train-linear", "-c", "0", dataDir + "heart_scale", model}, "C = 0"},
-		{[]string{"train-linear", "-s", "7", dataDir + "heart_scale", model}, "unknown solver -s 7"},
+		{[]string{"train-linear", "-s", "8", dataDir + "heart_scale", model}, "unknown solver -s 8"},
 		{[]string{"train-linear", "-e", dataDir + "heart_scale"}, "option -e"},
 		{[]string{"train-linear", bad, model}, "bad.txt:2:"},
 		{[]string{"train-linear", filepath.Join(dir, "missing"), model}, "missing"},

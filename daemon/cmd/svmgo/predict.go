@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -14,7 +15,10 @@ import (
 var predictUsage = `usage: svmgo predict [options] test_file model_file output_file
 options:
 -b probability_estimates : whether to predict probability estimates, 0 or 1
-   (default 0); kernel models trained with -b 1 only (also quantized)
+   (default 0): kernel C-SVC and epsilon-SVR models trained with -b 1, linear
+   logistic regression models (-s 0, -s 7) and linear SVC models trained with
+   -b 1 (float or quantized). The output file then starts with a "labels" line
+   and holds the predicted label and each class's probability a row.
 -q : quiet mode (no outputs)
 ` + readFlagsUsage + `
 model_file is a libsvmgo model file: linear or kernel, float or quantized
@@ -63,15 +67,24 @@ func predict(args []string, stdout, stderr io.Writer) int {
 	if info.Kernel {
 		return predictKernel(m, info, testFile, modelFile, outFile, readOpt, prob, quiet, stdout, stderr)
 	}
-	if prob {
-		return fail(stderr, fmt.Errorf("%s: a linear model has no probability estimates (-b 1)", modelFile))
+	if prob && !info.Probability {
+		return fail(stderr, fmt.Errorf("%s: probability output (-b 1) needs a logistic regression model (-s 0, -s 7) or an SVC model trained with -b 1", modelFile))
 	}
 	ds, err := data.ReadFile(testFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	pred := m.PredictBatch(make([]float64, ds.Len()), ds)
-	if err := writeLines(outFile, pred); err != nil {
+	var pred []float64
+	if prob {
+		// liblinear-predict -b 1's layout, which is svm-predict's.
+		var out bytes.Buffer
+		pred = probabilityLines(&out, m.(core.ProbabilityModel), info.Labels, info.NumFeatures, ds)
+		err = fileio.WriteFile(outFile, out.Bytes())
+	} else {
+		pred = m.PredictBatch(make([]float64, ds.Len()), ds)
+		err = writeLines(outFile, pred)
+	}
+	if err != nil {
 		return fail(stderr, err)
 	}
 	if !quiet {

@@ -63,8 +63,9 @@ func predictBatch(m core.Model, ds *data.Dataset) []float64 {
 	return m.PredictBatch(dst, ds)
 }
 
-// probabilityLines writes svm-predict -b 1's output for a C-SVC model m,
-// of the given classes and number of features, to out and returns the
+// probabilityLines writes svm-predict -b 1's output (liblinear-predict
+// -b 1's has the same layout) for a model m with class probabilities, of
+// the given classes and number of features, to out and returns the
 // predicted labels: the label of highest probability, the first in labels
 // order on a tie.
 func probabilityLines(out *bytes.Buffer, m core.ProbabilityModel, labels []int32, nf int, ds *data.Dataset) []float64 {

@@ -595,7 +595,7 @@ func TestPredictQuantizedProbability(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ model, want string }{
-		{linQ, "a linear model has no probability estimates"},
+		{linQ, "needs a logistic regression model (-s 0, -s 7) or an SVC model trained with -b 1"},
 		{rbfQ, "model does not support probability estimates"},
 	} {
 		code, out, errs := svmgo(t, "predict", "-b", "1", test, c.model, filepath.Join(dir, "p.out"))

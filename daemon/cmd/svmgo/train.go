@@ -144,7 +144,10 @@ func reportLinear(w io.Writer, m *core.LinearModel) {
 		if !r.Converged {
 			fmt.Fprintf(w, "\nWARNING: reaching max number of iterations\n")
 		}
-		fmt.Fprintf(w, "Objective value = %f\nnSV = %d\n", r.DualObjective, r.NumSV)
+		fmt.Fprintf(w, "Objective value = %f\n", r.DualObjective)
+		if m.Solver != core.L2LogisticDual { // every α of -s 7 is positive: LIBLINEAR prints no count
+			fmt.Fprintf(w, "nSV = %d\n", r.NumSV)
+		}
 	}
 }
 

@@ -1106,6 +1106,18 @@ class _LinearClassifier(ClassifierMixin, _LinearBase):
         labels = self._raw_predict(X).astype(np.int64)
         return self.classes_[np.searchsorted(self._lib_labels, labels)]
 
+    def _lib_proba(self, X):
+        """The library's class probabilities (SVMGO_OUTPUT_PROBABILITY),
+        columns put in classes_ order."""
+        X = self._X(X)  # NotFittedError first
+        midx = self._midx
+        if len(midx) != len(self.classes_):
+            raise ValueError(f"the rows trained have {len(midx)} of the {len(self.classes_)} classes of classes_")
+        out = np.asarray(self._lib_call(self._model.predict_proba, X)).reshape(X.shape[0], -1)
+        res = np.empty_like(out)
+        res[:, midx] = out  # column m of the library's is the model's label m
+        return res
+
 
 class LinearSVC(_LinearClassifier):
     """Linear support vector classification (LIBLINEAR's L2-regularized
@@ -1118,6 +1130,13 @@ class LinearSVC(_LinearClassifier):
     (regularized, as LIBLINEAR and scikit-learn do). Only ``penalty="l2"``.
     ``capacity`` and ``capacity_nonzeros`` as :class:`SVC`'s, for
     :meth:`partial_fit`.
+
+    ``probability=True`` (not in scikit-learn's LinearSVC, whose models give
+    no probabilities) trains with ``-b 1``: each one-vs-rest decision
+    function gets Platt's sigmoid, fitted to the decision values of an
+    internal 5-fold cross-validation (as :class:`SVC` fits each class
+    pair), and :meth:`predict_proba` gives the sigmoids normalized over the
+    classes. Each fit then costs about six trainings.
     """
 
     _is_classifier = True
@@ -1139,6 +1158,7 @@ class LinearSVC(_LinearClassifier):
         max_iter=1000,
         capacity=None,
         capacity_nonzeros=None,
+        probability=False,
     ):
         self.penalty = penalty
         self.loss = loss
@@ -1154,6 +1174,7 @@ class LinearSVC(_LinearClassifier):
         self.max_iter = max_iter
         self.capacity = capacity
         self.capacity_nonzeros = capacity_nonzeros
+        self.probability = probability
 
     def _options(self, X, y):
         if self.penalty != "l2":
@@ -1168,18 +1189,60 @@ class LinearSVC(_LinearClassifier):
             solver = 2
         else:
             solver = 1 if self.loss == "squared_hinge" else 3
-        return self._linear_options(solver) + self._weights_options(y)
+        opts = self._linear_options(solver) + self._weights_options(y)
+        if self.probability:
+            # -b alone would select svm-train's syntax (svmgo.h).
+            opts = ["-syntax", "linear"] + opts + ["-b", "1"]
+        return opts
+
+    @classmethod
+    def _params_from_body(cls, body):
+        out = super()._params_from_body(body)
+        out["probability"] = bool(body.get("pa"))
+        return out
+
+    def _check_proba(self):
+        if not self.probability:
+            raise AttributeError("predict_proba is not available when probability=False")
+        return True
+
+    def _more_tags(self):
+        if not self.probability:
+            return {}
+        return {
+            "_xfail_checks": {
+                "check_classifiers_train": (
+                    "argmax(predict_proba) may differ from predict: predict is the largest decision value, "
+                    "predict_proba Platt's sigmoids fitted by an internal cross-validation, whose offsets "
+                    "move the boundary"
+                )
+            }
+        }
+
+    @available_if(_check_proba)
+    def predict_proba(self, X):
+        """Class probabilities, columns in classes_ order: Platt's sigmoid
+        of each decision function, normalized (two classes: p and 1 − p).
+        Needs probability=True."""
+        return self._lib_proba(X)
+
+    @available_if(_check_proba)
+    def predict_log_proba(self, X):
+        """The log of predict_proba."""
+        return np.log(self.predict_proba(X))
+
 
 class LogisticRegression(_LinearClassifier):
     """L2-regularized logistic regression (LIBLINEAR's ``-s 0``, the primal
-    by trust-region Newton, one-vs-rest), as
+    by trust-region Newton, or with ``dual=True`` ``-s 7``, the dual by
+    coordinate descent; one-vs-rest), as
     :class:`sklearn.linear_model.LogisticRegression` with
     ``solver="liblinear"``: that solver is the only one, and the default
     here (scikit-learn's default is ``"lbfgs"``, multinomial). The intercept
     is a regularized bias feature, as liblinear's. ``predict_proba`` is
-    LIBLINEAR's: the sigmoid of each decision value, normalized over the
-    classes when there are more than two (computed here from the decision
-    values, since svmgo.h gives no probabilities for linear models).
+    LIBLINEAR's, from the library (SVMGO_OUTPUT_PROBABILITY): the sigmoid of
+    each decision value, normalized over the classes when there are more
+    than two.
     ``capacity`` and ``capacity_nonzeros`` as :class:`SVC`'s, for
     :meth:`partial_fit`.
     """
@@ -1224,19 +1287,21 @@ class LogisticRegression(_LinearClassifier):
             raise ValueError(f"solver={self.solver!r}: libsvmgo has LIBLINEAR's method only (solver='liblinear')")
         if self.multi_class not in ("auto", "ovr"):
             raise ValueError(f"multi_class={self.multi_class!r}: libsvmgo has one-vs-rest only ('ovr')")
-        if self.dual is not False:
-            raise ValueError("dual=True (LIBLINEAR's -s 7) is not available: libsvmgo solves the primal (dual=False)")
-        return self._linear_options(0) + self._weights_options(y)
+        if self.dual not in (True, False):
+            raise ValueError(f"dual={self.dual!r}: want True (LIBLINEAR's -s 7) or False (-s 0)")
+        return self._linear_options(7 if self.dual else 0) + self._weights_options(y)
+
+    @classmethod
+    def _params_from_body(cls, body):
+        out = super()._params_from_body(body)
+        out["dual"] = int(body.get("s", 0)) == 7
+        return out
 
     def predict_proba(self, X):
-        """LIBLINEAR's probabilities: the sigmoid of each decision value
-        (binary: of classes_[1]'s), normalized over the classes."""
-        d = self.decision_function(X)
-        if d.ndim == 1:
-            p1 = 1.0 / (1.0 + np.exp(-d))
-            return np.column_stack([1.0 - p1, p1])
-        p = 1.0 / (1.0 + np.exp(-d))
-        return p / p.sum(axis=1, keepdims=True)
+        """LIBLINEAR's probabilities, columns in classes_ order: the
+        sigmoid of each decision value (binary: p and 1 − p), normalized
+        over the classes."""
+        return self._lib_proba(X)
 
     def predict_log_proba(self, X):
         """The log of predict_proba."""
