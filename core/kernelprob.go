@@ -26,7 +26,7 @@ import (
 // untouched.
 
 // fitProbability sets m.ProbA and m.ProbB from internal cross-validation
-// over ds, for a model Train has just filled (C-SVC or ε-SVR; one-class has
+// over ds, for a model Train has just filled (C-SVC, ν-SVC or an SVR; one-class has
 // no estimates and Validate refuses Probability for it). Fold assignment
 // is seeded from t.params.Seed, per class pair for C-SVC, so the result
 // does not depend on the number of workers.

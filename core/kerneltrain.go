@@ -366,7 +366,8 @@ func TrainKernel(ds *data.Dataset, p KernelParams) (*KernelModel, *KernelDual, e
 // (in either order), or from the cold start when there is none. The start
 // is made feasible: clipped to the box [0, C_t], then moved onto the
 // equality yᵀα = Δ (Δ = 0, or νl for one-class, which changes with l) by
-// repairEquality. When warm.Gradient fits (same kernel, bounds and ε, the
+// repairEquality; for ν-SVC and ν-SVR onto each side's sum (νl/2 of the
+// pair's l rows, Cνl/2), the same way side by side (repairNuSums). When warm.Gradient fits (same kernel, bounds and ε, the
 // same first Gradient.Rows rows and α there), the solver updates that
 // gradient by a kernel column per α the repair changed and per row added
 // since; otherwise it rebuilds the gradient from α, a column per support
