@@ -228,6 +228,12 @@ func fit(h *trainerHandle) (core.Model, error) {
 		// support vectors).
 		if !m.SV.IsDense() && m.NumFeatures < h.numFeatures {
 			m.NumFeatures = h.numFeatures
+			if m.Scale != nil {
+				// --scale: the features past the rows' are dropped.
+				if err := m.SetScale(m.Scale.Widen(h.numFeatures)); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	return m, nil
@@ -248,5 +254,10 @@ func widen(m *core.LinearModel, n int) *core.LinearModel {
 		w = append(w, m.W[m.NumFeatures*nrW:]...)
 	}
 	m.W, m.NumFeatures = w, n
+	if m.Scale != nil {
+		// --scale: the features past the rows' are dropped (no prediction
+		// has folded the ranges yet).
+		m.Scale = m.Scale.Widen(n)
+	}
 	return m
 }

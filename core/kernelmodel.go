@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
 // KernelModel is a trained kernel SVM: support vectors, their coefficients
@@ -53,6 +54,12 @@ type KernelModel struct {
 	// Created is the creation time in Unix seconds, 0 when not recorded
 	// (training leaves it 0 so that equal inputs give equal model files).
 	Created int64
+	// Scale, when not nil, is the scaling the model was trained behind
+	// (train --scale): the support vectors are scaled rows, and every
+	// predict method takes raw rows and scales each into pooled scratch
+	// before the kernel (scaling.go). Its ranges cover exactly
+	// NumFeatures features, without target scaling.
+	Scale *scale.Ranges
 
 	// pre is what Init precomputes; nil before Init.
 	pre *kernelPre
@@ -122,6 +129,11 @@ type kernelPre struct {
 	// packed copy of its support vectors, about as large as they are.
 	blkOnce sync.Once
 	blk     *kernelBlocks
+
+	// inner is the model without Scale that a scaled model's predict
+	// methods hand the rows scaler scaled; both nil for an unscaled model.
+	inner  *KernelModel
+	scaler *RowScaler
 }
 
 // blocks returns the blocked prediction state of m, packing the support
@@ -292,6 +304,17 @@ func (m *KernelModel) Init() error {
 		b := make([]float64, size)
 		return &b
 	}
+	if m.Scale != nil {
+		if err := checkModelScale(m.Scale, m.NumFeatures); err != nil {
+			return fmt.Errorf("core: kernel model: %w", err)
+		}
+		inner := *m
+		inner.Scale, inner.pre = nil, nil
+		if err := inner.Init(); err != nil {
+			return err
+		}
+		pre.inner, pre.scaler = &inner, NewRowScaler(m.Scale)
+	}
 	m.pre = pre
 	return nil
 }
@@ -396,6 +419,15 @@ func (m *KernelModel) label(dec, votes []float64) float64 {
 // dst is too short, or if Init was not called.
 func (m *KernelModel) DecisionDense(dst []float64, x []float32) []float64 {
 	pre := m.prepared()
+	if in := pre.inner; in != nil {
+		if len(x) != m.NumFeatures {
+			panic(fmt.Sprintf("core: KernelModel.DecisionDense: row has %d features, model %d", len(x), m.NumFeatures))
+		}
+		b := pre.scaler.Dense(x)
+		dst = in.DecisionDense(dst, *b)
+		pre.scaler.Put(b)
+		return dst
+	}
 	if len(x) != m.NumFeatures {
 		panic(fmt.Sprintf("core: KernelModel.DecisionDense: row has %d features, model %d", len(x), m.NumFeatures))
 	}
@@ -422,6 +454,12 @@ func (m *KernelModel) DecisionDense(dst []float64, x []float32) []float64 {
 // or if Init was not called.
 func (m *KernelModel) DecisionSparse(dst []float64, index []int32, value []float32) []float64 {
 	pre := m.prepared()
+	if in := pre.inner; in != nil {
+		b := pre.scaler.Sparse(index, value)
+		dst = in.DecisionDense(dst, *b)
+		pre.scaler.Put(b)
+		return dst
+	}
 	if len(index) != len(value) {
 		panic("core: KernelModel.DecisionSparse: index and value lengths differ")
 	}
@@ -462,6 +500,15 @@ func (m *KernelModel) predictWith(pre *kernelPre, buf []float64) float64 {
 // 1e-6 of Σ|coef·K| (labels may differ only on such near-ties).
 func (m *KernelModel) PredictDense(x []float32) float64 {
 	pre := m.prepared()
+	if in := pre.inner; in != nil {
+		if len(x) != m.NumFeatures {
+			panic(fmt.Sprintf("core: KernelModel.PredictDense: row has %d features, model %d", len(x), m.NumFeatures))
+		}
+		b := pre.scaler.Dense(x)
+		v := in.PredictDense(*b)
+		pre.scaler.Put(b)
+		return v
+	}
 	if len(x) != m.NumFeatures {
 		panic(fmt.Sprintf("core: KernelModel.PredictDense: row has %d features, model %d", len(x), m.NumFeatures))
 	}
@@ -484,6 +531,12 @@ func (m *KernelModel) PredictDense(x []float32) float64 {
 // DecisionSparse reads it. It allocates nothing once warm.
 func (m *KernelModel) PredictSparse(index []int32, value []float32) float64 {
 	pre := m.prepared()
+	if in := pre.inner; in != nil {
+		b := pre.scaler.Sparse(index, value)
+		v := in.PredictDense(*b)
+		pre.scaler.Put(b)
+		return v
+	}
 	if len(index) != len(value) {
 		panic("core: KernelModel.PredictSparse: index and value lengths differ")
 	}
@@ -508,6 +561,10 @@ func (m *KernelModel) PredictSparse(index []int32, value []float32) float64 {
 func (m *KernelModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	n := m.NumFeatures
 	dst = BatchRows(dst, x, n, "core: KernelModel.PredictDenseBatch")
+	if pre := m.prepared(); pre.inner != nil {
+		pre.scaler.Batch(dst, len(dst), func(r int, row []float32) { pre.scaler.ScaleDenseInto(row, x[r*n:r*n+n]) }, pre.inner.predictMatrix)
+		return dst
+	}
 	if b := m.prepared().blocks(m); b != nil {
 		m.blockPredictMatrix(b, dst, x)
 		return dst
@@ -526,6 +583,10 @@ func (m *KernelModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 func (m *KernelModel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 	m.prepared()
 	dst = dst[:ds.Len()]
+	if pre := m.pre; pre.inner != nil {
+		pre.scaler.Batch(dst, len(dst), func(r int, row []float32) { pre.scaler.ScaleDatasetRow(row, ds, r) }, pre.inner.predictMatrix)
+		return dst
+	}
 	m.predictRows(dst, ds, 0, len(dst))
 	return dst
 }
@@ -537,6 +598,12 @@ func (m *KernelModel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 func (m *KernelModel) PredictBatchParallel(dst []float64, ds *data.Dataset, workers int) []float64 {
 	pre := m.prepared()
 	dst = dst[:ds.Len()]
+	if pre.inner != nil {
+		ParallelChunks(len(dst), ScalerBatchRows, workers, func(from, to int) {
+			pre.scaler.Batch(dst[from:to], to-from, func(r int, row []float32) { pre.scaler.ScaleDatasetRow(row, ds, from+r) }, pre.inner.predictMatrix)
+		})
+		return dst
+	}
 	chunk := 64 // rows a worker takes at a time
 	if b := pre.blocks(m); b != nil {
 		chunk = b.rows
@@ -577,3 +644,6 @@ func (m *KernelModel) predictDenseAnyWidth(x []float32) float64 {
 	pre.pool.Put(bp)
 	return v
 }
+
+// predictMatrix is PredictDenseBatch without its result, for RowScaler.Batch.
+func (m *KernelModel) predictMatrix(dst []float64, x []float32) { m.PredictDenseBatch(dst, x) }

@@ -3,8 +3,10 @@ package core
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
 // LinearModel is a trained linear SVM: one weight vector per decision
@@ -45,6 +47,16 @@ type LinearModel struct {
 	// Training leaves it 0 so that equal inputs give equal model files;
 	// publishers (the daemon) set it.
 	Created int64
+	// Scale, when not nil, is the scaling the model was trained behind
+	// (train --scale): W applies to scaled rows, and every predict method
+	// takes raw rows and scales them, by weights folded with the ranges
+	// on the first prediction (scaling.go). Its ranges cover exactly
+	// NumFeatures features, without target scaling.
+	Scale *scale.Ranges
+
+	// fold is the *LinearModel folded from Scale (scaling.go), nil until
+	// the first prediction of a scaled model.
+	fold unsafe.Pointer
 }
 
 // IsRegression reports whether the model predicts real values (SVR).
@@ -106,6 +118,9 @@ func (m *LinearModel) Validate() error {
 	if err := m.checkPlatt(); err != nil {
 		return err
 	}
+	if err := checkModelScale(m.Scale, m.NumFeatures); err != nil {
+		return fmt.Errorf("core: linear model: %w", err)
+	}
 	return m.checkFinite()
 }
 
@@ -113,6 +128,9 @@ func (m *LinearModel) Validate() error {
 // NumFeatures) to dst[:NrW()] and returns that slice. It allocates nothing.
 // It panics if len(x) != NumFeatures or len(dst) < NrW().
 func (m *LinearModel) DecisionDense(dst []float64, x []float32) []float64 {
+	if f := m.folded(); f != nil {
+		return f.DecisionDense(dst, x)
+	}
 	if len(x) != m.NumFeatures {
 		panic(fmt.Sprintf("core: DecisionDense: row has %d features, model %d", len(x), m.NumFeatures))
 	}
@@ -155,6 +173,9 @@ func (m *LinearModel) DecisionDense(dst []float64, x []float32) []float64 {
 // LIBLINEAR does. It allocates nothing. It panics if len(index) !=
 // len(value) or len(dst) < NrW().
 func (m *LinearModel) DecisionSparse(dst []float64, index []int32, value []float32) []float64 {
+	if f := m.folded(); f != nil {
+		return f.DecisionSparse(dst, index, value)
+	}
 	if len(index) != len(value) {
 		panic("core: DecisionSparse: index and value lengths differ")
 	}
@@ -229,6 +250,9 @@ const maxStackDecisions = 64
 // PredictDense returns the predicted label (or value, for regression) of the
 // dense row x. It allocates nothing. It panics if len(x) != NumFeatures.
 func (m *LinearModel) PredictDense(x []float32) float64 {
+	if f := m.folded(); f != nil {
+		return f.PredictDense(x)
+	}
 	if m.NrW() > maxStackDecisions {
 		return m.predictWide(func(k int) float64 { return m.denseOne(x, k) })
 	}
@@ -239,6 +263,9 @@ func (m *LinearModel) PredictDense(x []float32) float64 {
 // PredictSparse returns the predicted label (or value) of a sparse row, as
 // DecisionSparse reads it. It allocates nothing.
 func (m *LinearModel) PredictSparse(index []int32, value []float32) float64 {
+	if f := m.folded(); f != nil {
+		return f.PredictSparse(index, value)
+	}
 	if m.NrW() > maxStackDecisions {
 		return m.predictWide(func(k int) float64 { return m.sparseOne(index, value, k) })
 	}
@@ -288,6 +315,9 @@ func (m *LinearModel) sparseOne(index []int32, value []float32, k int) float64 {
 // blocked path of PredictDenseBatch. It allocates nothing once warm. It
 // panics if len(dst) < ds.Len().
 func (m *LinearModel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
+	if f := m.folded(); f != nil {
+		return f.PredictBatch(dst, ds)
+	}
 	dst = dst[:ds.Len()]
 	if ds.IsDense() && ds.NumFeatures() == m.NumFeatures && m.blockedDense(dst, ds.DenseMatrix()) {
 		return dst
@@ -340,6 +370,9 @@ func (m *LinearModel) predictAnyWidth(x []float32) float64 {
 // linearblock.go. It allocates nothing once warm. It panics on a size
 // mismatch.
 func (m *LinearModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
+	if f := m.folded(); f != nil {
+		return f.PredictDenseBatch(dst, x)
+	}
 	n := m.NumFeatures
 	dst = BatchRows(dst, x, n, "core: LinearModel.PredictDenseBatch")
 	if m.blockedDense(dst, x) {

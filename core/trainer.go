@@ -1,6 +1,9 @@
 package core
 
-import "github.com/libsvmgo/libsvmgo/core/data"
+import (
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/scale"
+)
 
 // Trainer is the one interface over linear and kernel training (DESIGN.md
 // §4): options in (NewTrainer), a model and its dual state out, the dual
@@ -26,6 +29,15 @@ type Trainer interface {
 // a caller that wants LIBLINEAR's incremental defaults sets o.Linear.Params
 // to o.Linear.Incremental() first.
 func NewTrainer(o TrainOptions, capRows, capFeatures int) (Trainer, error) {
+	if o.Scale.Enabled {
+		inner := o
+		inner.Scale.Enabled = false
+		t, err := NewTrainer(inner, capRows, capFeatures)
+		if err != nil {
+			return nil, err
+		}
+		return scaledTrainer{t, o.Scale, capFeatures}, nil
+	}
 	if o.IsKernel() {
 		t, err := NewKernelTrainer(o.Kernel.Params, capRows, capFeatures)
 		if err != nil {
@@ -54,6 +66,10 @@ type Dual struct {
 	// Kernel is a kernel run's α with its gradient (KernelDual.Gradient),
 	// which core checks before it uses it.
 	Kernel *KernelDual
+	// Scale is the scaling of the rows the run trained on (--scale), nil
+	// without: a trainer with --scale starts warm only from a Dual of the
+	// same ranges.
+	Scale *scale.Ranges
 }
 
 // alpha returns d's α vectors, whichever kind d is.
@@ -104,7 +120,7 @@ func (d *Dual) withAlpha(f func(a []float64) []float64) *Dual {
 		}
 		return out
 	}
-	e := &Dual{Primal: d.Primal}
+	e := &Dual{Primal: d.Primal, Scale: d.Scale}
 	if k := d.Kernel; k != nil {
 		e.Kernel = &KernelDual{SVMType: k.SVMType, Pairs: k.Pairs, Alpha: each(k.Alpha), Gradient: k.Gradient}
 	}
@@ -200,8 +216,26 @@ func (o *TrainOptions) IsRegression() bool {
 
 // TrainModel trains a model of the kind the options say on all of ds,
 // cold, with no trainer kept: TrainKernelModel or TrainLinear, for a
-// program that trains once (svmgo train, svmgo train-linear).
+// program that trains once (svmgo train, svmgo train-linear). With
+// --scale (o.Scale) it fits the ranges on ds, trains on the scaled rows and
+// stores the ranges in the model (SetModelScale), which then takes raw rows.
 func TrainModel(ds *data.Dataset, o TrainOptions) (Model, error) {
+	if o.Scale.Enabled {
+		// --scale: train on the scaled rows, keep the ranges in the model.
+		r, sds, err := ScaleTrainingRows(ds, o.Scale)
+		if err != nil {
+			return nil, err
+		}
+		o.Scale.Enabled = false
+		m, err := TrainModel(sds, o)
+		if err != nil {
+			return nil, err
+		}
+		if err := SetModelScale(m, r); err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
 	if o.IsKernel() {
 		m, err := TrainKernelModel(ds, o.Kernel.Params)
 		if err != nil {
@@ -219,7 +253,17 @@ func TrainModel(ds *data.Dataset, o TrainOptions) (Model, error) {
 // CrossValidate returns the k-fold cross-validation predictions of the
 // options' model on ds, k being the -v fold count (CrossValidateKernel or
 // CrossValidateLinear).
+//
+// With --scale (o.Scale) the rows are scaled once by the ranges of all of
+// them, as cross-validating an svm-scale'd file does, not per fold.
 func CrossValidate(ds *data.Dataset, o TrainOptions) ([]float64, error) {
+	if o.Scale.Enabled {
+		_, sds, err := ScaleTrainingRows(ds, o.Scale)
+		if err != nil {
+			return nil, err
+		}
+		ds = sds
+	}
 	if o.IsKernel() {
 		return CrossValidateKernel(ds, o.Kernel.Params, o.Kernel.CrossValidation)
 	}

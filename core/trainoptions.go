@@ -2,7 +2,10 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Syntax is which program's options a training option string is written
@@ -48,6 +51,9 @@ type TrainOptions struct {
 	Linear LinearOptions
 	// Kernel holds svm-train's options when Syntax is SyntaxKernel.
 	Kernel KernelOptions
+	// Scale is the scaling trained into the model (--scale), in either
+	// syntax.
+	Scale ScaleOptions
 }
 
 // IsKernel reports whether the options train a kernel model.
@@ -91,11 +97,12 @@ func ParseTrainOptions(args []string, syntax Syntax) (TrainOptions, []string, er
 			syntax = SyntaxKernel
 		}
 	}
-	o := TrainOptions{Syntax: syntax}
-	var (
-		rest []string
-		err  error
-	)
+	scaleOpt, args, err := takeScaleOptions(args)
+	if err != nil {
+		return TrainOptions{}, nil, err
+	}
+	o := TrainOptions{Syntax: syntax, Scale: scaleOpt}
+	var rest []string
 	switch syntax {
 	case SyntaxKernel:
 		o.Kernel, rest, err = ParseKernelOptions(args)
@@ -108,4 +115,85 @@ func ParseTrainOptions(args []string, syntax Syntax) (TrainOptions, []string, er
 		return TrainOptions{}, nil, err
 	}
 	return o, rest, nil
+}
+
+// ---- Scaling options (issue 16 item 2), the same in both syntaxes ----
+
+// ScaleOptions are the training options of a scaling stored in the model:
+// --scale fits svm-scale's per-feature ranges on the training rows, trains
+// on the rows scaled to [Lower, Upper] and stores the ranges in the model,
+// whose predict methods then take raw rows (scaling.go).
+type ScaleOptions struct {
+	// Enabled is --scale.
+	Enabled bool
+	// Lower and Upper are --scale-lower and --scale-upper, svm-scale's
+	// -l and -u: -1 and 1 by default.
+	Lower, Upper float64
+}
+
+// ScaleUsage documents the scaling options for the commands' usage.
+const ScaleUsage = `--scale : fit per-feature ranges on the training rows (as svm-scale does),
+   train on the scaled rows and store the ranges in the model, which then
+   scales raw rows itself when it predicts
+--scale-lower l, --scale-upper u : the interval features are scaled to
+   (default -1 and 1; give -l 0 for sparse non-negative data to keep it sparse)
+`
+
+// takeScaleOptions removes the scaling options (with one dash or two,
+// with the value as the next argument or after "=") from the options
+// that start args and returns them with the rest. The options end at the
+// first argument that does not start with "-" and does not follow an
+// option that takes a value (every other option of both syntaxes takes
+// one, except -q and -C), as the syntax parsers read them.
+func takeScaleOptions(args []string) (ScaleOptions, []string, error) {
+	o := ScaleOptions{Lower: -1, Upper: 1}
+	if !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(strings.TrimLeft(a, "-"), "scale") }) {
+		return o, args, nil
+	}
+	rest := make([]string, 0, len(args))
+	set := false
+	i := 0
+	for ; i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1; i++ {
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(args[i], "-"), "=")
+		name = strings.TrimPrefix(name, "-")
+		switch name {
+		case "scale":
+			if hasVal {
+				return o, nil, fmt.Errorf("%w: option --scale takes no value", ErrParams)
+			}
+			o.Enabled = true
+			continue
+		case "scale-lower", "scale-upper":
+			if !hasVal {
+				if i+1 >= len(args) {
+					return o, nil, fmt.Errorf("%w: option --%s needs a value", ErrParams, name)
+				}
+				i++
+				val = args[i]
+			}
+			v, err := strconv.ParseFloat(val, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return o, nil, fmt.Errorf("%w: option --%s: %q is not a finite number", ErrParams, name, val)
+			}
+			if name == "scale-lower" {
+				o.Lower = v
+			} else {
+				o.Upper = v
+			}
+			set = true
+			continue
+		}
+		rest = append(rest, args[i])
+		if args[i] != "-q" && args[i] != "-C" && i+1 < len(args) {
+			i++
+			rest = append(rest, args[i])
+		}
+	}
+	if set && !o.Enabled {
+		return o, nil, fmt.Errorf("%w: --scale-lower and --scale-upper need --scale", ErrParams)
+	}
+	if !(o.Lower < o.Upper) {
+		return o, nil, fmt.Errorf("%w: --scale-lower %v is not below --scale-upper %v", ErrParams, o.Lower, o.Upper)
+	}
+	return o, append(rest, args[i:]...), nil
 }

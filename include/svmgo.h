@@ -259,6 +259,11 @@ typedef struct svmgo_trainer svmgo_trainer;
  * fit) therefore needs "-syntax linear ... -b 1"; linear logistic
  * regression ("-s 0", "-s 7") gives probabilities without it. A kernel trainer's automatic gamma is 1 / the number
  * of features of the rows held (num_features for dense rows).
+ * In either syntax, "--scale" (with "--scale-lower l" and "--scale-upper u",
+ * default -1 and 1) fits svm-scale's per-feature ranges on the rows of each
+ * fit, trains on the scaled rows and stores the ranges in the model, whose
+ * predict calls then take raw rows; a fit starts warm only when the ranges
+ * are those of the previous fit (a row outside them refits them).
  * The trainer holds at most capacity_rows rows of num_features features.
  * capacity_nonzeros > 0 stores rows sparse with room for that many nonzero
  * values in all; 0 stores them dense (capacity_rows * num_features floats).

@@ -113,7 +113,9 @@ func (m *Linear) marshal() ([]byte, error) {
 		Created:     m.created,
 		ProbA:       modelfile.Float64Blob(m.probA),
 		ProbB:       modelfile.Float64Blob(m.probB),
+		Scale:       modelfile.NewScaleBody(m.Scale()),
 	}
+	bd.Kind = modelfile.BodyKind(bd.Kind, bd.Scale)
 	if m.bias >= 0 {
 		bias := m.bias
 		bd.Bias = &bias
@@ -158,7 +160,9 @@ func (m *Kernel) marshal() ([]byte, error) {
 		},
 		SourceCRC: m.sourceCRC,
 		Created:   m.created,
+		Scale:     modelfile.NewScaleBody(m.Scale()),
 	}
+	bd.Kind = modelfile.BodyKind(bd.Kind, bd.Scale)
 	cb := m.bits / 8
 	if uint64(len(m.coef))*2 > maxBin || uint64(len(m.rho))*8 > maxBin || uint64(nf)*8 > maxBin {
 		return nil, fmt.Errorf("%d coefficients or %d features need a blob past 4 GiB", len(m.coef), nf)
@@ -353,6 +357,10 @@ func fromLinearBody(bd *modelfile.QLinearBody) (*Linear, error) {
 			return nil, err
 		}
 	}
+	ranges, err := modelfile.ScaleRanges(bd.Kind, bd.Scale, nf)
+	if err != nil {
+		return nil, err
+	}
 	var probA, probB []float64
 	if len(bd.ProbA) != 0 || len(bd.ProbB) != 0 {
 		if probA, err = float64s("Platt A", bd.ProbA, nrW); err != nil {
@@ -368,7 +376,7 @@ func fromLinearBody(bd *modelfile.QLinearBody) (*Linear, error) {
 	m := newLinear(bits, skeleton.Solver, labels, nf, bias, scale, codes, biasW)
 	m.sourceCRC, m.created = bd.SourceCRC, bd.Created
 	m.probA, m.probB = probA, probB
-	return m, nil
+	return m.withScale(ranges)
 }
 
 func fromKernelBody(bd *modelfile.QKernelBody) (*Kernel, error) {
@@ -473,7 +481,11 @@ func fromKernelBody(bd *modelfile.QKernelBody) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newKernel(p), nil
+	ranges, err := modelfile.ScaleRanges(bd.Kind, bd.Scale, nf)
+	if err != nil {
+		return nil, err
+	}
+	return newKernel(p).withScale(ranges)
 }
 
 // probability decodes the probability parameters, with core's rules:

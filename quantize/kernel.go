@@ -64,9 +64,10 @@ type Kernel struct {
 	sourceCRC uint32
 	created   int64
 
-	scratch int           // float64 scratch entries a prediction needs
-	pool    sync.Pool     // *kernelScratch
-	blk     *kernelBlocks // blocked batch prediction (kernelblock.go), or nil
+	scratch int               // float64 scratch entries a prediction needs
+	pool    sync.Pool         // *kernelScratch
+	blk     *kernelBlocks     // blocked batch prediction (kernelblock.go), or nil
+	sc      *scaling[*Kernel] // the model's scaling (scaled.go), nil for none
 }
 
 // TrainSummary is what a quantized kernel model keeps of its float model's
@@ -199,7 +200,7 @@ func QuantizeKernel(m *core.KernelModel, bits int) (*Kernel, error) {
 	}
 	p.sourceCRC = binary.LittleEndian.Uint32(file[20:24])
 	p.created = m.Created
-	return newKernel(&p), nil
+	return newKernel(&p).withScale(m.Scale)
 }
 
 // quantizeFeature returns the scale, offset and codes of one feature whose

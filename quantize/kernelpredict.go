@@ -281,6 +281,13 @@ func (m *Kernel) decisions(dec, kv []float64) {
 // len(x) != NumFeatures or dst is too short. Non-finite inputs give
 // unspecified values, never a panic.
 func (m *Kernel) DecisionDense(dst []float64, x []float32) []float64 {
+	if s := m.sc; s != nil {
+		if len(x) != m.nf {
+			panic(fmt.Sprintf("quantize: Kernel.DecisionDense: row has %d features, model %d", len(x), m.nf))
+		}
+		s.dense(x, func(row []float32) { dst = s.inner.DecisionDense(dst, row) })
+		return dst
+	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Kernel.DecisionDense: row has %d features, model %d", len(x), m.nf))
 	}
@@ -297,6 +304,10 @@ func (m *Kernel) DecisionDense(dst []float64, x []float32) []float64 {
 // dst[:NumDecisionValues()] and returns that slice. It allocates nothing
 // once warm. It panics if len(index) != len(value) or dst is too short.
 func (m *Kernel) DecisionSparse(dst []float64, index []int32, value []float32) []float64 {
+	if s := m.sc; s != nil {
+		s.sparse(index, value, func(row []float32) { dst = s.inner.DecisionDense(dst, row) })
+		return dst
+	}
 	if len(index) != len(value) {
 		panic("quantize: Kernel.DecisionSparse: index and value lengths differ")
 	}
@@ -339,6 +350,14 @@ func (m *Kernel) LabelOf(dec []float64) float64 {
 // DecisionDense's values but at near-ties. ε-SVR models, and all models
 // elsewhere, take the exact sums of DecisionDense.
 func (m *Kernel) PredictDense(x []float32) float64 {
+	if s := m.sc; s != nil {
+		if len(x) != m.nf {
+			panic(fmt.Sprintf("quantize: Kernel.PredictDense: row has %d features, model %d", len(x), m.nf))
+		}
+		var v float64
+		s.dense(x, func(row []float32) { v = s.inner.PredictDense(row) })
+		return v
+	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Kernel.PredictDense: row has %d features, model %d", len(x), m.nf))
 	}
@@ -379,6 +398,11 @@ func (m *Kernel) predictDense(x []float32) float64 {
 // DecisionSparse reads it, by the path PredictDense takes. It allocates
 // nothing once warm.
 func (m *Kernel) PredictSparse(index []int32, value []float32) float64 {
+	if s := m.sc; s != nil {
+		var v float64
+		s.sparse(index, value, func(row []float32) { v = s.inner.PredictDense(row) })
+		return v
+	}
 	if len(index) != len(value) {
 		panic("quantize: Kernel.PredictSparse: index and value lengths differ")
 	}
@@ -405,6 +429,13 @@ func (m *Kernel) PredictSparse(index []int32, value []float32) float64 {
 // panics, as for a caller bug, if the model is not a C-SVC model with
 // probability estimates, if len(x) != NumFeatures or if dst is too short.
 func (m *Kernel) ProbabilityDense(dst []float64, x []float32) []float64 {
+	if s := m.sc; s != nil {
+		if len(x) != m.nf {
+			panic(fmt.Sprintf("quantize: Kernel.ProbabilityDense: row has %d features, model %d", len(x), m.nf))
+		}
+		s.dense(x, func(row []float32) { dst = s.inner.ProbabilityDense(dst, row) })
+		return dst
+	}
 	m.probabilityShape("ProbabilityDense")
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Kernel.ProbabilityDense: row has %d features, model %d", len(x), m.nf))
@@ -419,6 +450,10 @@ func (m *Kernel) ProbabilityDense(dst []float64, x []float32) []float64 {
 // ProbabilitySparse is ProbabilityDense for a sparse row, read as
 // DecisionSparse reads it.
 func (m *Kernel) ProbabilitySparse(dst []float64, index []int32, value []float32) []float64 {
+	if s := m.sc; s != nil {
+		s.sparse(index, value, func(row []float32) { dst = s.inner.ProbabilityDense(dst, row) })
+		return dst
+	}
 	m.probabilityShape("ProbabilitySparse")
 	if len(index) != len(value) {
 		panic("quantize: Kernel.ProbabilitySparse: index and value lengths differ")
@@ -449,6 +484,12 @@ func (m *Kernel) probabilityShape(fn string) {
 // matrix x (len(x) = rows × NumFeatures) to dst and returns dst[:rows]. It
 // allocates nothing once warm. It panics on a size mismatch.
 func (m *Kernel) PredictDenseBatch(dst []float64, x []float32) []float64 {
+	if s := m.sc; s != nil {
+		n := m.nf
+		dst = core.BatchRows(dst, x, n, "quantize: Kernel.PredictDenseBatch")
+		s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDenseInto(row, x[r*n:r*n+n]) }, s.inner.predictMatrix)
+		return dst
+	}
 	n := m.nf
 	dst = core.BatchRows(dst, x, n, "quantize: Kernel.PredictDenseBatch")
 	if m.blk != nil {
@@ -470,6 +511,11 @@ func (m *Kernel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 // extra ones only in RBF's ‖x‖²). It allocates nothing once warm. It
 // panics if len(dst) < ds.Len().
 func (m *Kernel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
+	if s := m.sc; s != nil {
+		dst = dst[:ds.Len()]
+		s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, r) }, s.inner.predictMatrix)
+		return dst
+	}
 	dst = dst[:ds.Len()]
 	m.predictRows(dst, ds, 0, len(dst))
 	return dst
@@ -479,6 +525,13 @@ func (m *Kernel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 // goroutines (0: GOMAXPROCS); the predictions are the same. It allocates
 // the goroutines.
 func (m *Kernel) PredictBatchParallel(dst []float64, ds *data.Dataset, workers int) []float64 {
+	if s := m.sc; s != nil {
+		dst = dst[:ds.Len()]
+		core.ParallelChunks(len(dst), core.ScalerBatchRows, workers, func(from, to int) {
+			s.rs.Batch(dst[from:to], to-from, func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, from+r) }, s.inner.predictMatrix)
+		})
+		return dst
+	}
 	dst = dst[:ds.Len()]
 	const chunk = 64 // rows a worker takes at a time
 	core.ParallelChunks(len(dst), chunk, workers, func(from, to int) { m.predictRows(dst, ds, from, to) })

@@ -41,6 +41,7 @@ type Linear struct {
 	// probA, probB: the float model's Platt sigmoids (an SVC trained with
 	// -b 1), nil otherwise.
 	probA, probB []float64
+	sc           *scaling[*Linear] // the model's scaling (scaled.go), nil for none
 }
 
 // table8 maps an int8 code, as a byte, to its value as a float64: one load
@@ -114,7 +115,7 @@ func QuantizeLinear(m *core.LinearModel, bits int) (*Linear, error) {
 	if len(m.ProbA) == 0 {
 		q.probA, q.probB = nil, nil
 	}
-	return q, nil
+	return q.withScale(m.Scale)
 }
 
 // newLinear assembles a Linear from checked parts; codes are feature-major.
@@ -231,6 +232,13 @@ func (m *Linear) biasTerm(k int) float64 {
 // accumulated in float64. It allocates nothing. It panics if len(x) !=
 // NumFeatures or dst is too short.
 func (m *Linear) DecisionDense(dst []float64, x []float32) []float64 {
+	if s := m.sc; s != nil {
+		if len(x) != m.nf {
+			panic(fmt.Sprintf("quantize: Linear.DecisionDense: row has %d features, model %d", len(x), m.nf))
+		}
+		s.dense(x, func(row []float32) { dst = s.inner.DecisionDense(dst, row) })
+		return dst
+	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Linear.DecisionDense: row has %d features, model %d", len(x), m.nf))
 	}
@@ -409,6 +417,10 @@ func sparseDotF(index []int32, value []float32, q []float32) float64 {
 // allocates nothing. It panics if len(index) != len(value) or dst is too
 // short.
 func (m *Linear) DecisionSparse(dst []float64, index []int32, value []float32) []float64 {
+	if s := m.sc; s != nil {
+		s.sparse(index, value, func(row []float32) { dst = s.inner.DecisionDense(dst, row) })
+		return dst
+	}
 	if len(index) != len(value) {
 		panic("quantize: Linear.DecisionSparse: index and value lengths differ")
 	}
@@ -459,6 +471,14 @@ func (m *Linear) LabelOf(dec []float64) float64 {
 // decision values. It allocates nothing once warm. It panics if len(x) !=
 // NumFeatures.
 func (m *Linear) PredictDense(x []float32) float64 {
+	if s := m.sc; s != nil {
+		if len(x) != m.nf {
+			panic(fmt.Sprintf("quantize: Linear.PredictDense: row has %d features, model %d", len(x), m.nf))
+		}
+		var v float64
+		s.dense(x, func(row []float32) { v = s.inner.PredictDense(row) })
+		return v
+	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Linear.PredictDense: row has %d features, model %d", len(x), m.nf))
 	}
@@ -484,6 +504,11 @@ func (m *Linear) predictDense(x []float32) float64 {
 // PredictSparse returns the prediction of a sparse row, read as
 // DecisionSparse reads it. It allocates nothing once warm.
 func (m *Linear) PredictSparse(index []int32, value []float32) float64 {
+	if s := m.sc; s != nil {
+		var v float64
+		s.sparse(index, value, func(row []float32) { v = s.inner.PredictDense(row) })
+		return v
+	}
 	if m.nrW == 1 {
 		var dec [1]float64
 		return m.LabelOf(m.DecisionSparse(dec[:], index, value))
@@ -504,6 +529,12 @@ func (m *Linear) PredictSparse(index []int32, value []float32) float64 {
 // linearblock.go. It allocates nothing once warm. It panics on a size
 // mismatch.
 func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
+	if s := m.sc; s != nil {
+		n := m.nf
+		dst = core.BatchRows(dst, x, n, "quantize: Linear.PredictDenseBatch")
+		s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDenseInto(row, x[r*n:r*n+n]) }, s.inner.predictMatrix)
+		return dst
+	}
 	n := m.nf
 	dst = core.BatchRows(dst, x, n, "quantize: Linear.PredictDenseBatch")
 	if m.blockedDense(dst, x) {
@@ -521,6 +552,11 @@ func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
 // zero, as core.LinearModel.PredictBatch reads them. It allocates nothing
 // once warm. It panics if len(dst) < ds.Len().
 func (m *Linear) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
+	if s := m.sc; s != nil {
+		dst = dst[:ds.Len()]
+		s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, r) }, s.inner.predictMatrix)
+		return dst
+	}
 	dst = dst[:ds.Len()]
 	if ds.IsDense() && ds.NumFeatures() == m.nf && m.blockedDense(dst, ds.DenseMatrix()) {
 		return dst
@@ -549,6 +585,13 @@ func (m *Linear) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 // the package documentation). It allocates nothing. It panics as
 // DecisionDense does.
 func (m *Linear) ErrorBoundDense(dst []float64, x []float32) []float64 {
+	if s := m.sc; s != nil {
+		if len(x) != m.nf {
+			panic(fmt.Sprintf("quantize: Linear.ErrorBoundDense: row has %d features, model %d", len(x), m.nf))
+		}
+		s.dense(x, func(row []float32) { dst = s.inner.ErrorBoundDense(dst, row) })
+		return dst
+	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Linear.ErrorBoundDense: row has %d features, model %d", len(x), m.nf))
 	}
@@ -571,6 +614,10 @@ func (m *Linear) ErrorBoundDense(dst []float64, x []float32) []float64 {
 // ErrorBoundSparse is ErrorBoundDense for a sparse row, read as
 // DecisionSparse reads it.
 func (m *Linear) ErrorBoundSparse(dst []float64, index []int32, value []float32) []float64 {
+	if s := m.sc; s != nil {
+		s.sparse(index, value, func(row []float32) { dst = s.inner.ErrorBoundDense(dst, row) })
+		return dst
+	}
 	if len(index) != len(value) {
 		panic("quantize: Linear.ErrorBoundSparse: index and value lengths differ")
 	}

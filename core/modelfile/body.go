@@ -66,6 +66,9 @@ type body struct {
 	// offers no probabilities.
 	ProbA []byte `msg:"pa,zerocopy,omitempty,limit=524288"`
 	ProbB []byte `msg:"pb,zerocopy,omitempty,limit=524288"`
+	// Scale is the scaling the model was trained behind (format 1.3,
+	// sbody.go); absent without.
+	Scale *ScaleBody `msg:"xs,omitempty"`
 }
 
 // params mirrors core.LinearParams less Threads.

@@ -16,8 +16,8 @@ const (
 func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(12)
-	var zb0001Mask uint16 /* 12 bits */
+	zb0001Len := uint32(13)
+	var zb0001Mask uint16 /* 13 bits */
 	_ = zb0001Mask
 	if z.ProbA == nil {
 		zb0001Len--
@@ -26,6 +26,10 @@ func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.ProbB == nil {
 		zb0001Len--
 		zb0001Mask |= 0x800
+	}
+	if z.Scale == nil {
+		zb0001Len--
+		zb0001Mask |= 0x1000
 	}
 	// variable map header, size zb0001Len
 	o = append(o, 0x80|uint8(zb0001Len))
@@ -79,6 +83,19 @@ func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "pb"
 			o = append(o, 0xa2, 0x70, 0x62)
 			o = msgp.AppendBytes(o, z.ProbB)
+		}
+		if (zb0001Mask & 0x1000) == 0 { // if not omitted
+			// string "xs"
+			o = append(o, 0xa2, 0x78, 0x73)
+			if z.Scale == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o, err = z.Scale.MarshalMsg(o)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		}
 	}
 	return
@@ -222,6 +239,23 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			}
 			z.ProbB = bts[:zb0005]
 			bts = bts[zb0005:]
+		case "xs":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Scale = nil
+			} else {
+				if z.Scale == nil {
+					z.Scale = new(ScaleBody)
+				}
+				bts, err = z.Scale.UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -236,7 +270,12 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *body) Msgsize() (s int) {
-	s = 1 + 2 + msgp.StringPrefixSize + len(z.Kind) + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 2 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.W) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB)
+	s = 1 + 2 + msgp.StringPrefixSize + len(z.Kind) + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 2 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.W) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 3
+	if z.Scale == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.Scale.Msgsize()
+	}
 	return
 }
 

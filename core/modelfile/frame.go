@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tinylib/msgp/msgp"
 )
@@ -23,6 +24,8 @@ import (
 //	out, err = body.MarshalMsg(out)
 //	err = modelfile.Seal(out, modelfile.KindQLinear)
 //
+// A model with a scaling is sealed with its body's kind, the kind plus
+// ScaledKindSuffix, which sets format 1.3.
 // It returns an error when the payload is longer than MaxPayload. It panics,
 // as for a caller bug, if file is shorter than HeaderSize or kind is not a
 // kind this package knows.
@@ -39,7 +42,8 @@ func seal(file []byte, kind string) error {
 		panic(fmt.Sprintf("modelfile: Seal: %d bytes, shorter than the %d-byte header", len(file), HeaderSize))
 	}
 	var minor uint16
-	switch kind {
+	base, scaled := strings.CutSuffix(kind, ScaledKindSuffix)
+	switch base {
 	case KindLinear:
 		minor = minorLinear
 	case KindKernel:
@@ -48,6 +52,9 @@ func seal(file []byte, kind string) error {
 		minor = minorQuantized
 	default:
 		panic(fmt.Sprintf("modelfile: Seal: unknown model kind %q", kind))
+	}
+	if scaled {
+		minor = minorScaled
 	}
 	payload := file[HeaderSize:]
 	if uint64(len(payload)) > MaxPayload {
@@ -87,11 +94,11 @@ func Open(b []byte) (payload []byte, kind string, err error) {
 // bd (kind "qlinear", format 1.2). It checks only the format's size limit:
 // package quantize, which makes the body from its model, is responsible for
 // the rest, and UnmarshalQuantized's caller for checking it on the way back.
-func MarshalQLinear(bd *QLinearBody) ([]byte, error) { return marshalQuantized(bd, KindQLinear) }
+func MarshalQLinear(bd *QLinearBody) ([]byte, error) { return marshalQuantized(bd, bd.Kind) }
 
 // MarshalQKernel is MarshalQLinear for a quantized kernel body (kind
 // "qkernel").
-func MarshalQKernel(bd *QKernelBody) ([]byte, error) { return marshalQuantized(bd, KindQKernel) }
+func MarshalQKernel(bd *QKernelBody) ([]byte, error) { return marshalQuantized(bd, bd.Kind) }
 
 // marshalQuantized is marshalBody with its error prefixed by the package.
 func marshalQuantized(bd msgpBody, kind string) ([]byte, error) {

@@ -66,6 +66,9 @@ type kbody struct {
 	Result kresult `msg:"r"`
 	// Created is the creation time in Unix seconds, 0 when not recorded.
 	Created int64 `msg:"t"`
+	// Scale is the scaling the model was trained behind (format 1.3,
+	// sbody.go); absent without.
+	Scale *ScaleBody `msg:"xs,omitempty"`
 }
 
 // kparams mirrors core.KernelParams.

@@ -15,78 +15,104 @@ const (
 // MarshalMsg implements msgp.Marshaler
 func (z *kbody) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
-	// map header, size 21
-	// string "k"
-	o = append(o, 0xde, 0x0, 0x15, 0xa1, 0x6b)
-	o = msgp.AppendString(o, z.Kind)
-	// string "st"
-	o = append(o, 0xa2, 0x73, 0x74)
-	o = msgp.AppendInt64(o, z.SVMType)
-	// string "kt"
-	o = append(o, 0xa2, 0x6b, 0x74)
-	o = msgp.AppendInt64(o, z.KernelType)
-	// string "kd"
-	o = append(o, 0xa2, 0x6b, 0x64)
-	o = msgp.AppendInt64(o, z.Degree)
-	// string "kg"
-	o = append(o, 0xa2, 0x6b, 0x67)
-	o = msgp.AppendFloat64(o, z.Gamma)
-	// string "kc"
-	o = append(o, 0xa2, 0x6b, 0x63)
-	o = msgp.AppendFloat64(o, z.Coef0)
-	// string "nf"
-	o = append(o, 0xa2, 0x6e, 0x66)
-	o = msgp.AppendInt64(o, z.NumFeatures)
-	// string "l"
-	o = append(o, 0xa1, 0x6c)
-	o = msgp.AppendBytes(o, z.Labels)
-	// string "ns"
-	o = append(o, 0xa2, 0x6e, 0x73)
-	o = msgp.AppendBytes(o, z.NumSV)
-	// string "sr"
-	o = append(o, 0xa2, 0x73, 0x72)
-	o = msgp.AppendInt64(o, z.SVRows)
-	// string "sd"
-	o = append(o, 0xa2, 0x73, 0x64)
-	o = msgp.AppendBool(o, z.SVDense)
-	// string "sp"
-	o = append(o, 0xa2, 0x73, 0x70)
-	o = msgp.AppendBytes(o, z.SVStarts)
-	// string "si"
-	o = append(o, 0xa2, 0x73, 0x69)
-	o = msgp.AppendBytes(o, z.SVIndex)
-	// string "sx"
-	o = append(o, 0xa2, 0x73, 0x78)
-	o = msgp.AppendBytes(o, z.SVValues)
-	// string "c"
-	o = append(o, 0xa1, 0x63)
-	o = msgp.AppendBytes(o, z.Coef)
-	// string "rho"
-	o = append(o, 0xa3, 0x72, 0x68, 0x6f)
-	o = msgp.AppendBytes(o, z.Rho)
-	// string "pa"
-	o = append(o, 0xa2, 0x70, 0x61)
-	o = msgp.AppendBytes(o, z.ProbA)
-	// string "pb"
-	o = append(o, 0xa2, 0x70, 0x62)
-	o = msgp.AppendBytes(o, z.ProbB)
-	// string "p"
-	o = append(o, 0xa1, 0x70)
-	o, err = z.Params.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Params")
-		return
+	// check for omitted fields
+	zb0001Len := uint32(22)
+	var zb0001Mask uint32 /* 22 bits */
+	_ = zb0001Mask
+	if z.Scale == nil {
+		zb0001Len--
+		zb0001Mask |= 0x200000
 	}
-	// string "r"
-	o = append(o, 0xa1, 0x72)
-	o, err = z.Result.MarshalMsg(o)
-	if err != nil {
-		err = msgp.WrapError(err, "Result")
-		return
+	// variable map header, size zb0001Len
+	o = msgp.AppendMapHeader(o, zb0001Len)
+
+	// skip if no fields are to be emitted
+	if zb0001Len != 0 {
+		// string "k"
+		o = append(o, 0xa1, 0x6b)
+		o = msgp.AppendString(o, z.Kind)
+		// string "st"
+		o = append(o, 0xa2, 0x73, 0x74)
+		o = msgp.AppendInt64(o, z.SVMType)
+		// string "kt"
+		o = append(o, 0xa2, 0x6b, 0x74)
+		o = msgp.AppendInt64(o, z.KernelType)
+		// string "kd"
+		o = append(o, 0xa2, 0x6b, 0x64)
+		o = msgp.AppendInt64(o, z.Degree)
+		// string "kg"
+		o = append(o, 0xa2, 0x6b, 0x67)
+		o = msgp.AppendFloat64(o, z.Gamma)
+		// string "kc"
+		o = append(o, 0xa2, 0x6b, 0x63)
+		o = msgp.AppendFloat64(o, z.Coef0)
+		// string "nf"
+		o = append(o, 0xa2, 0x6e, 0x66)
+		o = msgp.AppendInt64(o, z.NumFeatures)
+		// string "l"
+		o = append(o, 0xa1, 0x6c)
+		o = msgp.AppendBytes(o, z.Labels)
+		// string "ns"
+		o = append(o, 0xa2, 0x6e, 0x73)
+		o = msgp.AppendBytes(o, z.NumSV)
+		// string "sr"
+		o = append(o, 0xa2, 0x73, 0x72)
+		o = msgp.AppendInt64(o, z.SVRows)
+		// string "sd"
+		o = append(o, 0xa2, 0x73, 0x64)
+		o = msgp.AppendBool(o, z.SVDense)
+		// string "sp"
+		o = append(o, 0xa2, 0x73, 0x70)
+		o = msgp.AppendBytes(o, z.SVStarts)
+		// string "si"
+		o = append(o, 0xa2, 0x73, 0x69)
+		o = msgp.AppendBytes(o, z.SVIndex)
+		// string "sx"
+		o = append(o, 0xa2, 0x73, 0x78)
+		o = msgp.AppendBytes(o, z.SVValues)
+		// string "c"
+		o = append(o, 0xa1, 0x63)
+		o = msgp.AppendBytes(o, z.Coef)
+		// string "rho"
+		o = append(o, 0xa3, 0x72, 0x68, 0x6f)
+		o = msgp.AppendBytes(o, z.Rho)
+		// string "pa"
+		o = append(o, 0xa2, 0x70, 0x61)
+		o = msgp.AppendBytes(o, z.ProbA)
+		// string "pb"
+		o = append(o, 0xa2, 0x70, 0x62)
+		o = msgp.AppendBytes(o, z.ProbB)
+		// string "p"
+		o = append(o, 0xa1, 0x70)
+		o, err = z.Params.MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Params")
+			return
+		}
+		// string "r"
+		o = append(o, 0xa1, 0x72)
+		o, err = z.Result.MarshalMsg(o)
+		if err != nil {
+			err = msgp.WrapError(err, "Result")
+			return
+		}
+		// string "t"
+		o = append(o, 0xa1, 0x74)
+		o = msgp.AppendInt64(o, z.Created)
+		if (zb0001Mask & 0x200000) == 0 { // if not omitted
+			// string "xs"
+			o = append(o, 0xa2, 0x78, 0x73)
+			if z.Scale == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o, err = z.Scale.MarshalMsg(o)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
+		}
 	}
-	// string "t"
-	o = append(o, 0xa1, 0x74)
-	o = msgp.AppendInt64(o, z.Created)
 	return
 }
 
@@ -337,6 +363,23 @@ func (z *kbody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Created")
 				return
 			}
+		case "xs":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Scale = nil
+			} else {
+				if z.Scale == nil {
+					z.Scale = new(ScaleBody)
+				}
+				bts, err = z.Scale.UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -351,7 +394,12 @@ func (z *kbody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *kbody) Msgsize() (s int) {
-	s = 3 + 2 + msgp.StringPrefixSize + len(z.Kind) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Float64Size + 3 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 3 + msgp.BytesPrefixSize + len(z.NumSV) + 3 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.SVStarts) + 3 + msgp.BytesPrefixSize + len(z.SVIndex) + 3 + msgp.BytesPrefixSize + len(z.SVValues) + 2 + msgp.BytesPrefixSize + len(z.Coef) + 4 + msgp.BytesPrefixSize + len(z.Rho) + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size
+	s = 3 + 2 + msgp.StringPrefixSize + len(z.Kind) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Float64Size + 3 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 3 + msgp.BytesPrefixSize + len(z.NumSV) + 3 + msgp.Int64Size + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.SVStarts) + 3 + msgp.BytesPrefixSize + len(z.SVIndex) + 3 + msgp.BytesPrefixSize + len(z.SVValues) + 2 + msgp.BytesPrefixSize + len(z.Coef) + 4 + msgp.BytesPrefixSize + len(z.Rho) + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size + 3
+	if z.Scale == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.Scale.Msgsize()
+	}
 	return
 }
 

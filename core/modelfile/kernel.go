@@ -32,7 +32,7 @@ func MarshalKernel(m *core.KernelModel) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: marshal kernel: %w", err)
 	}
-	out, err := marshalBody(bd, KindKernel)
+	out, err := marshalBody(bd, bd.Kind)
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: marshal kernel: %w", err)
 	}
@@ -112,7 +112,9 @@ func toKernelBody(m *core.KernelModel) (*kbody, error) {
 			Converged:   m.Result.Converged,
 		},
 		Created: m.Created,
+		Scale:   NewScaleBody(m.Scale),
 	}
+	bd.Kind = BodyKind(bd.Kind, bd.Scale)
 	for i, cw := range m.Params.Weights {
 		if i == 0 {
 			bd.Params.Weights = make([]classWeight, len(m.Params.Weights))
@@ -394,6 +396,9 @@ func fromKernelBody(bd *kbody) (*core.KernelModel, error) {
 		return nil, fmt.Errorf("%d coefficients for %d classes and %d support vectors", len(m.Coef), k, l)
 	}
 	if m.SV, err = supportVectors(bd, l, m.NumFeatures); err != nil {
+		return nil, err
+	}
+	if m.Scale, err = ScaleRanges(bd.Kind, bd.Scale, m.NumFeatures); err != nil {
 		return nil, err
 	}
 	if err := checkKernel(m); err != nil {

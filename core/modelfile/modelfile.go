@@ -136,10 +136,11 @@ const (
 	// Major is the format major version this package writes and reads.
 	Major = 1
 	// Minor is the newest format minor version this package writes: 1.1
-	// added kernel models, 1.2 the quantized kinds. It reads every minor
-	// version of Major. Linear models are written as 1.0, kernel models as
-	// 1.1, quantized models as 1.2 (see the frame).
-	Minor = 2
+	// added kernel models, 1.2 the quantized kinds, 1.3 the scaling a
+	// model carries (sbody.go). It reads every minor version of Major.
+	// Linear models are written as 1.0, kernel models as 1.1, quantized
+	// models as 1.2 (see the frame), any model with a scaling as 1.3.
+	Minor = 3
 	// MaxPayload is the largest payload, in bytes, that Marshal writes and
 	// Unmarshal accepts: 4 GiB, which holds about a billion float32 weights
 	// (say 100M features × 10 classes). Unmarshal refuses a header that
@@ -222,7 +223,8 @@ func Marshal(m *core.LinearModel) ([]byte, error) {
 	if uint64(len(m.W))*4 > MaxPayload {
 		return nil, fmt.Errorf("modelfile: marshal: %d weights need more than MaxPayload bytes", len(m.W))
 	}
-	out, err := marshalBody(toBody(m), KindLinear)
+	bd := toBody(m)
+	out, err := marshalBody(bd, bd.Kind)
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: marshal: %w", err)
 	}
@@ -290,7 +292,9 @@ func toBody(m *core.LinearModel) *body {
 		Created: m.Created,
 		ProbA:   Float64Blob(m.ProbA),
 		ProbB:   Float64Blob(m.ProbB),
+		Scale:   NewScaleBody(m.Scale),
 	}
+	bd.Kind = BodyKind(bd.Kind, bd.Scale)
 	for i, l := range m.Labels {
 		binary.LittleEndian.PutUint32(bd.Labels[4*i:], uint32(l))
 	}
@@ -503,14 +507,16 @@ func bodyKind(payload []byte) (string, error) {
 		if kind, _, err = msgp.ReadStringZC(b); err != nil {
 			return "", fmt.Errorf("kind: %w", err)
 		}
-		switch string(kind) { // no allocation for the known kinds
-		case KindLinear:
+		// No allocation for the known kinds; a scaled model's kind
+		// (ScaledKindSuffix) is its kind's.
+		switch string(kind) {
+		case KindLinear, KindLinear + ScaledKindSuffix:
 			return KindLinear, nil
-		case KindKernel:
+		case KindKernel, KindKernel + ScaledKindSuffix:
 			return KindKernel, nil
-		case KindQLinear:
+		case KindQLinear, KindQLinear + ScaledKindSuffix:
 			return KindQLinear, nil
-		case KindQKernel:
+		case KindQKernel, KindQKernel + ScaledKindSuffix:
 			return KindQKernel, nil
 		}
 		return string(kind), nil
@@ -620,6 +626,9 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 	}
 	for i := range m.W {
 		m.W[i] = math.Float32frombits(binary.LittleEndian.Uint32(bd.W[4*i:]))
+	}
+	if m.Scale, err = ScaleRanges(bd.Kind, bd.Scale, m.NumFeatures); err != nil {
+		return nil, err
 	}
 	if err := check(m); err != nil {
 		return nil, err

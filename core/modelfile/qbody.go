@@ -74,6 +74,9 @@ type QLinearBody struct {
 	// skips them predicts the same labels and offers no probabilities.
 	ProbA []byte `msg:"pa,zerocopy,omitempty,limit=524288"`
 	ProbB []byte `msg:"pb,zerocopy,omitempty,limit=524288"`
+	// Scale is the float model's scaling (format 1.3, sbody.go); absent
+	// without.
+	Scale *ScaleBody `msg:"xs,omitempty"`
 }
 
 // QKernelBody is the payload of a quantized kernel model file (kind
@@ -128,6 +131,9 @@ type QKernelBody struct {
 	SourceCRC uint32 `msg:"crc"`
 	// Created is the float model's creation time; absent when 0.
 	Created int64 `msg:"t,omitempty"`
+	// Scale is the float model's scaling (format 1.3, sbody.go); absent
+	// without.
+	Scale *ScaleBody `msg:"xs,omitempty"`
 }
 
 // QKernelSummary mirrors quantize.TrainSummary: a few training parameters

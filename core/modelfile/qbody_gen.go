@@ -16,12 +16,16 @@ const (
 func (z *QKernelBody) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(24)
-	var zb0001Mask uint32 /* 24 bits */
+	zb0001Len := uint32(25)
+	var zb0001Mask uint32 /* 25 bits */
 	_ = zb0001Mask
 	if z.Created == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x800000
+	}
+	if z.Scale == nil {
+		zb0001Len--
+		zb0001Mask |= 0x1000000
 	}
 	// variable map header, size zb0001Len
 	o = msgp.AppendMapHeader(o, zb0001Len)
@@ -111,6 +115,19 @@ func (z *QKernelBody) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "t"
 			o = append(o, 0xa1, 0x74)
 			o = msgp.AppendInt64(o, z.Created)
+		}
+		if (zb0001Mask & 0x1000000) == 0 { // if not omitted
+			// string "xs"
+			o = append(o, 0xa2, 0x78, 0x73)
+			if z.Scale == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o, err = z.Scale.MarshalMsg(o)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		}
 	}
 	return
@@ -415,6 +432,23 @@ func (z *QKernelBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.WrapError(err, "Created")
 				return
 			}
+		case "xs":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Scale = nil
+			} else {
+				if z.Scale == nil {
+					z.Scale = new(ScaleBody)
+				}
+				bts, err = z.Scale.UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -429,7 +463,12 @@ func (z *QKernelBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *QKernelBody) Msgsize() (s int) {
-	s = 3 + 2 + msgp.StringPrefixSize + len(z.Kind) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Float64Size + 3 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.ArrayHeaderSize + (len(z.Labels) * (msgp.Int32Size)) + 3 + msgp.ArrayHeaderSize + (len(z.NumSV) * (msgp.Int32Size)) + 3 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.FScale) + 3 + msgp.BytesPrefixSize + len(z.FOffset) + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.SVIndex) + 3 + msgp.BytesPrefixSize + len(z.SVCodes) + 3 + msgp.BytesPrefixSize + len(z.CoefScale) + 2 + msgp.BytesPrefixSize + len(z.Coef) + 4 + msgp.BytesPrefixSize + len(z.Rho) + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 4 + z.Summary.Msgsize() + 4 + msgp.Uint32Size + 2 + msgp.Int64Size
+	s = 3 + 2 + msgp.StringPrefixSize + len(z.Kind) + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Int64Size + 3 + msgp.Float64Size + 3 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.ArrayHeaderSize + (len(z.Labels) * (msgp.Int32Size)) + 3 + msgp.ArrayHeaderSize + (len(z.NumSV) * (msgp.Int32Size)) + 3 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.FScale) + 3 + msgp.BytesPrefixSize + len(z.FOffset) + 3 + msgp.BoolSize + 3 + msgp.BytesPrefixSize + len(z.SVIndex) + 3 + msgp.BytesPrefixSize + len(z.SVCodes) + 3 + msgp.BytesPrefixSize + len(z.CoefScale) + 2 + msgp.BytesPrefixSize + len(z.Coef) + 4 + msgp.BytesPrefixSize + len(z.Rho) + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 4 + z.Summary.Msgsize() + 4 + msgp.Uint32Size + 2 + msgp.Int64Size + 3
+	if z.Scale == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.Scale.Msgsize()
+	}
 	return
 }
 
@@ -556,8 +595,8 @@ func (z *QKernelSummary) Msgsize() (s int) {
 func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(13)
-	var zb0001Mask uint16 /* 13 bits */
+	zb0001Len := uint32(14)
+	var zb0001Mask uint16 /* 14 bits */
 	_ = zb0001Mask
 	if z.Bias == nil {
 		zb0001Len--
@@ -578,6 +617,10 @@ func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 	if z.ProbB == nil {
 		zb0001Len--
 		zb0001Mask |= 0x1000
+	}
+	if z.Scale == nil {
+		zb0001Len--
+		zb0001Mask |= 0x2000
 	}
 	// variable map header, size zb0001Len
 	o = append(o, 0x80|uint8(zb0001Len))
@@ -639,6 +682,19 @@ func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 			// string "pb"
 			o = append(o, 0xa2, 0x70, 0x62)
 			o = msgp.AppendBytes(o, z.ProbB)
+		}
+		if (zb0001Mask & 0x2000) == 0 { // if not omitted
+			// string "xs"
+			o = append(o, 0xa2, 0x78, 0x73)
+			if z.Scale == nil {
+				o = msgp.AppendNil(o)
+			} else {
+				o, err = z.Scale.MarshalMsg(o)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		}
 	}
 	return
@@ -827,6 +883,23 @@ func (z *QLinearBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			}
 			z.ProbB = bts[:zb0007]
 			bts = bts[zb0007:]
+		case "xs":
+			if msgp.IsNil(bts) {
+				bts, err = msgp.ReadNilBytes(bts)
+				if err != nil {
+					return
+				}
+				z.Scale = nil
+			} else {
+				if z.Scale == nil {
+					z.Scale = new(ScaleBody)
+				}
+				bts, err = z.Scale.UnmarshalMsg(bts)
+				if err != nil {
+					err = msgp.WrapError(err, "Scale")
+					return
+				}
+			}
 		default:
 			bts, err = msgp.Skip(bts)
 			if err != nil {
@@ -847,6 +920,11 @@ func (z *QLinearBody) Msgsize() (s int) {
 	} else {
 		s += msgp.Float64Size
 	}
-	s += 3 + msgp.BytesPrefixSize + len(z.Scales) + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.BiasW) + 4 + msgp.Uint32Size + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB)
+	s += 3 + msgp.BytesPrefixSize + len(z.Scales) + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.BiasW) + 4 + msgp.Uint32Size + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 3
+	if z.Scale == nil {
+		s += msgp.NilSize
+	} else {
+		s += z.Scale.Msgsize()
+	}
 	return
 }

@@ -148,6 +148,11 @@ func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 	} else {
 		attrs = append(attrs, "primal_start", warm != nil && warm.Primal != nil)
 	}
+	if d.spec.opts.Scale.Enabled {
+		// --scale: a warm start counts only under the same ranges; a row
+		// beyond them refits the ranges and the run starts cold.
+		attrs = append(attrs, "scale_kept", warm != nil && core.SameScale(warm.Scale, dual.Scale))
+	}
 	attrs = append(attrs, "samples", ds.Len(), "held_back", held, "iterations", s.Iterations, s.WorkUnit, s.Work)
 	if !d.spec.opts.IsKernel() {
 		attrs = append(attrs, "hessian_products", s.HessianProducts)
@@ -171,7 +176,7 @@ func (d *Daemon) warm(m int) *core.Dual {
 	switch {
 	case sd == nil && d.last != nil && d.last.Primal != nil && !d.spec.opts.IsKernel():
 		// No α (an eviction dropped them), but the last linear model's w.
-		return &core.Dual{Primal: d.last.Primal}
+		return &core.Dual{Primal: d.last.Primal, Scale: d.last.Scale}
 	case sd == nil:
 		return nil
 	case (sd.Kernel != nil) != d.spec.opts.IsKernel():
@@ -189,7 +194,9 @@ func (d *Daemon) warm(m int) *core.Dual {
 	}
 	warm := sd.Prefix(m)
 	if last := d.last; last != nil {
-		warm.Primal = last.Primal
+		// --scale: the ranges the stored α were computed under (the
+		// trainer starts cold when this run's differ).
+		warm.Primal, warm.Scale = last.Primal, last.Scale
 		if warm.Kernel != nil && last.Kernel != nil {
 			warm.Kernel.Gradient = last.Kernel.Gradient
 		}
@@ -205,7 +212,7 @@ func (d *Daemon) forgetGradient() {
 	if d.last != nil && d.last.Kernel != nil {
 		k := *d.last.Kernel
 		k.Gradient = nil
-		d.last = &core.Dual{Linear: d.last.Linear, Primal: d.last.Primal, Kernel: &k}
+		d.last = &core.Dual{Linear: d.last.Linear, Primal: d.last.Primal, Kernel: &k, Scale: d.last.Scale}
 	}
 }
 

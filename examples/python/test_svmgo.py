@@ -247,6 +247,27 @@ class TestTrainer(unittest.TestCase):
                     self.assertGreater(ci["work"], 0)
                     self.assertAlmostEqual(wi["objective"] / ci["objective"], 1, delta=1e-2)
 
+    def test_scale(self):
+        # --scale fits svm-scale's ranges on the rows and keeps them in the
+        # model, so an affine change of every feature (x -> 7x + 3) changes
+        # neither the scaled rows nor the model: the decision values of the
+        # changed rows are those of the raw rows, to float32 rounding (tight
+        # tolerances, so the solvers stop at the same point).
+        y = TRAIN[0]
+        moved = [[7 * v + 3 for v in row] for row in TRAIN_DENSE]
+        moved_test = [[7 * v + 3 for v in row] for row in TEST_DENSE]
+        for options in ("-s 1 -e 1e-6 --scale", "-t 2 -c 10 -e 1e-6 --scale --scale-lower 0"):
+            with svmgo.Trainer(options, len(y), NF) as a, svmgo.Trainer(options, len(y), NF) as b:
+                a.add(TRAIN_DENSE, y)
+                b.add(moved, y)
+                with a.fit() as ma, b.fit() as mb:
+                    da = ma.decision_function(TEST_DENSE)
+                    db = mb.decision_function(moved_test)
+                    for u, v in zip(da, db):
+                        for p, q in zip(u if isinstance(u, list) else [u], v if isinstance(v, list) else [v]):
+                            self.assertAlmostEqual(p, q, delta=1e-4 * (1 + abs(p)))
+                    self.assertGreaterEqual(accuracy(ma.predict(TEST_DENSE), TEST[0]), 0.80)
+
     def test_fit_info_before_fit(self):
         with svmgo.Trainer(OPTIONS, 10, NF) as t:
             with self.assertRaises(svmgo.Error) as cm:

@@ -14,6 +14,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/scale"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -62,7 +63,7 @@ var (
 		"k": "kind", "s": "solver_type", "nf": "nr_feature", "l": "labels",
 		"b": "bias", "nw": "decision functions", "w": "weights",
 		"p": "training parameters", "r": "training result", "t": "creation time",
-		"pa": "Platt A", "pb": "Platt B",
+		"pa": "Platt A", "pb": "Platt B", "xs": "scaling ranges",
 	}
 	kernelFields = map[string]string{
 		"k": "kind", "st": "svm_type", "kt": "kernel_type", "kd": "degree",
@@ -70,14 +71,14 @@ var (
 		"ns": "nr_sv", "sr": "total_sv", "sd": "SV layout", "sp": "SV row starts",
 		"si": "SV indices", "sx": "SV values", "c": "sv_coef", "rho": "rho",
 		"pa": "probA", "pb": "probB", "p": "training parameters",
-		"r": "training result", "t": "creation time",
+		"r": "training result", "t": "creation time", "xs": "scaling ranges",
 	}
 	// The quantized bodies' keys (package quantize's documentation).
 	qlinearFields = map[string]string{
 		"k": "kind", "qb": "bits", "s": "solver_type", "nf": "nr_feature",
 		"l": "labels", "b": "bias", "sc": "scales s_k", "w": "weight codes",
 		"bw": "bias weights", "crc": "source CRC-32C", "t": "creation time",
-		"pa": "Platt A", "pb": "Platt B",
+		"pa": "Platt A", "pb": "Platt B", "xs": "scaling ranges",
 	}
 	qkernelFields = map[string]string{
 		"k": "kind", "qb": "bits", "st": "svm_type", "kt": "kernel_type",
@@ -86,7 +87,7 @@ var (
 		"fo": "feature offsets o_j", "sd": "SV layout", "si": "SV indices",
 		"sq": "SV codes", "cs": "sv_coef scales", "c": "sv_coef codes",
 		"rho": "rho", "pa": "probA", "pb": "probB", "sum": "training summary",
-		"crc": "source CRC-32C", "t": "creation time",
+		"crc": "source CRC-32C", "t": "creation time", "xs": "scaling ranges",
 	}
 )
 
@@ -337,6 +338,7 @@ func showLinear(s *sheet, b []byte, verbose bool) error {
 			commas(len(m.W)), commas(rows), nrW, commas(4*len(m.W))),
 		created: m.Created, probA: m.ProbA, probB: m.ProbB,
 	}.add(s)
+	scaleRows(s, m.Scale, verbose)
 
 	p := m.Params
 	s.section("training parameters")
@@ -406,6 +408,7 @@ func showKernel(s *sheet, b []byte, verbose bool) error {
 		total: m.SV.Len(), nf: m.NumFeatures, storage: svStorageText(m.SV, m.NumFeatures),
 		rho: m.Rho, probability: m.HasProbability(), probA: m.ProbA, created: m.Created,
 	}.add(s, verbose)
+	scaleRows(s, m.Scale, verbose)
 
 	p := m.Params
 	s.section("training parameters")
@@ -511,6 +514,7 @@ func showQLinear(s *sheet, b []byte, verbose bool) error {
 		solver: m.Solver(), labels: m.Labels(), nf: nf, bias: m.Bias(), nrW: nrW,
 		weights: weights, created: m.Created(), probA: m.ProbA(), probB: m.ProbB(),
 	}.add(s)
+	scaleRows(s, m.Scale(), verbose)
 
 	s.section("training")
 	s.row("parameters, result", "not kept in a quantized linear file: the float model (payload CRC-32C "+
@@ -559,6 +563,7 @@ func showQKernel(s *sheet, b []byte, verbose bool) error {
 		total: l, nf: nf, storage: storage,
 		rho: m.Rho(), probability: m.HasProbability(), probA: m.ProbA(), created: m.Created(),
 	}.add(s, verbose)
+	scaleRows(s, m.Scale(), verbose)
 
 	sum := m.Summary()
 	s.section("training summary")
@@ -930,4 +935,33 @@ func boolDigit(b bool) string {
 		return "1"
 	}
 	return "0"
+}
+
+// scaleRows adds the scaling section of a model trained with --scale: the
+// ranges it applies to raw rows. A model without has no such section.
+func scaleRows(s *sheet, r *scale.Ranges, verbose bool) {
+	if r == nil {
+		return
+	}
+	s.section("scaling")
+	dropped := 0
+	for j := range r.NumFeatures() {
+		if r.Dropped(j) {
+			dropped++
+		}
+	}
+	s.row("scaling", fmt.Sprintf("features to [%s, %s] from their training ranges (train --scale)", fmtG(r.Lower), fmtG(r.Upper)))
+	s.row("features", fmt.Sprintf("%s scaled, %s constant in training (scaled to 0)",
+		commas(r.NumFeatures()-dropped), commas(dropped)))
+	if !verbose {
+		s.row("ranges", "-v lists them (as svm-scale's range file)")
+		return
+	}
+	var rows [][]string
+	for j := range r.NumFeatures() {
+		if !r.Dropped(j) {
+			rows = append(rows, []string{strconv.Itoa(j + 1), fmtG(r.Min[j]), fmtG(r.Max[j])})
+		}
+	}
+	s.table([]string{"index", "min", "max"}, rows, 0)
 }

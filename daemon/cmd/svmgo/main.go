@@ -9,6 +9,7 @@
 //	svmgo import model_in model_out
 //	svmgo quantize [--bits 8|16] [--check test_file] model_in model_out
 //	svmgo inspect [-v] model_file
+//	svmgo scale [-l lower] [-u upper] [-y y_lower y_upper] [-s save | -r restore] data_file
 //	svmgo --version
 //
 // Exit status: 0 on success, 1 on bad arguments or bad files (one line on
@@ -36,6 +37,7 @@ commands:
   quantize [--bits 8|16] [--check test_file] model_in model_out
                                                     make an int8 or int16 model from a float one
   inspect [-v] model_file                           describe a model file and where its bytes go
+  scale [options] data_file                         scale a data file (svm-scale), to standard output
   --version                                         print the version and what it was built from
 
 Run 'svmgo <command> -h' for a command's options.
@@ -63,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return quantizeCmd(rest, stdout, stderr)
 	case "inspect":
 		return inspect(rest, stdout, stderr)
+	case "scale":
+		return scaleCmd(rest, stdout, stderr)
 	case "--version", "-version", "version":
 		printVersion(stdout)
 		return 0

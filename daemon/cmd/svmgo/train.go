@@ -15,10 +15,10 @@ import (
 )
 
 var trainUsage = `usage: svmgo train [options] train_file [model_file]
-` + core.KernelUsage + trainFilesUsage
+` + core.KernelUsage + core.ScaleUsage + trainFilesUsage
 
 var trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_file]
-` + core.LinearUsage + trainFilesUsage
+` + core.LinearUsage + core.ScaleUsage + trainFilesUsage
 
 // train is svm-train: a kernel SVM from a data file, or with -v the
 // cross-validation score. Its options are svm-train's whatever they are:
@@ -60,9 +60,13 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 	if err != nil {
 		return fail(stderr, err)
 	}
-
+	// --scale: core.TrainModel and CrossValidate train on the scaled rows
+	// (the model keeps the ranges); the C search is given them scaled.
 	switch {
 	case !o.IsKernel() && o.Linear.FindC:
+		if _, ds, err = core.ScaleTrainingRows(ds, o.Scale); err != nil {
+			return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
+		}
 		return findC(ds, o.Linear, stdout, stderr)
 	case o.CrossValidation() > 0:
 		pred, err := core.CrossValidate(ds, o)

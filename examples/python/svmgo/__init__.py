@@ -591,6 +591,9 @@ class Trainer:
     previous fit's dual variables (a warm start).
 
     ``options`` are LIBLINEAR's train options (``"-s 1 -c 10 -B 1"``).
+    ``--scale`` (with ``--scale-lower``/``--scale-upper``, default -1 and 1)
+    fits svm-scale's per-feature ranges on the rows of each fit and keeps
+    them in the model, which then takes raw rows.
     ``capacity_nonzeros > 0`` stores rows sparse with room for that many
     nonzeros; 0 stores them dense. Use a trainer from one thread at a time.
     """
