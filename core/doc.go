@@ -1,7 +1,10 @@
-// Package core holds libsvmgo's solvers, models and predictors. Everything
+// Package core trains and predicts: libsvmgo's solvers (DCD, TRON, SMO),
+// kernels and kernel cache, multi-class and cross-validation, the models
+// and their predictors and probability estimates, the training parameters
+// and the parsers of LIBLINEAR's and svm-train's option strings. Everything
 // that trains or predicts — the command, the daemon and the C ABI — calls
 // this package; nothing here prints, reads globals or grows a buffer behind
-// the caller's back.
+// the caller's back. Its data sets and readers are package core/data's.
 //
 // Where to start (example_test.go shows each at work):
 //

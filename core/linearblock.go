@@ -1,10 +1,6 @@
 package core
 
-import (
-	"sync"
-
-	"github.com/libsvmgo/libsvmgo/core/simd"
-)
+import "github.com/libsvmgo/libsvmgo/core/simd"
 
 // Blocked linear batch prediction. The decision values of a block of dense
 // rows X against the weight vectors are one matrix product D = X·W (rows ×
@@ -27,23 +23,6 @@ const (
 	minLinearBlock  = 8
 )
 
-// linearScratch is a batch call's work space, pooled and grown to the
-// largest model seen.
-type linearScratch struct {
-	panels []float32 // packed W
-	dec    []float32 // linearBlockRows × padded decision functions
-	dec64  []float64 // one row's decision values
-}
-
-var linearScratchPool = sync.Pool{New: func() any { return new(linearScratch) }}
-
-func growF32(b []float32, n int) []float32 {
-	if cap(b) < n {
-		return make([]float32, n)
-	}
-	return b[:n]
-}
-
 // blockedDense predicts the rows of the row-major matrix x (NumFeatures
 // values a row) into dst, len(dst) rows. It reports false, doing nothing,
 // when the batch is too small to be worth it or the model has more
@@ -64,26 +43,21 @@ func (m *LinearModel) blockedDense(dst []float64, x []float32) bool {
 		}
 		return true
 	}
-	s := linearScratchPool.Get().(*linearScratch)
 	nc := simd.PaddedCols(nrW)
-	s.panels = growF32(s.panels, simd.PackedLen(nrW, nf))
-	s.dec = growF32(s.dec, linearBlockRows*nc)
-	if cap(s.dec64) < nrW {
-		s.dec64 = make([]float64, nrW)
-	}
-	dec64 := s.dec64[:nrW]
-	simd.Pack(s.panels, m.W, nrW, nf, 1, nrW)
+	s := simd.GetWorkspace(simd.PackedLen(nrW, nf), linearBlockRows*nc, nrW)
+	dec64 := s.Row
+	simd.Pack(s.Panels, m.W, nrW, nf, 1, nrW)
 	for r0 := 0; r0 < rows; r0 += linearBlockRows {
 		n := min(linearBlockRows, rows-r0)
-		simd.Gemm(s.dec, nc, x[r0*nf:(r0+n)*nf], nf, n, s.panels, nrW, nf)
+		simd.Gemm(s.C, nc, x[r0*nf:(r0+n)*nf], nf, n, s.Panels, nrW, nf)
 		for r := range n {
-			d := s.dec[r*nc:][:nrW]
+			d := s.C[r*nc:][:nrW]
 			for k := range dec64 {
 				dec64[k] = float64(d[k]) + m.biasTerm(k)
 			}
 			dst[r0+r] = m.label(dec64)
 		}
 	}
-	linearScratchPool.Put(s)
+	simd.PutWorkspace(s)
 	return true
 }

@@ -1,10 +1,6 @@
 package quantize
 
-import (
-	"sync"
-
-	"github.com/libsvmgo/libsvmgo/core/simd"
-)
+import "github.com/libsvmgo/libsvmgo/core/simd"
 
 // Blocked linear batch prediction, as core.LinearModel's batches predict
 // (core/linearblock.go): the codes q_jk, exact as float32, padded into
@@ -23,21 +19,6 @@ const (
 	minLinearBlock  = 8
 )
 
-type linearScratch struct {
-	panels []float32
-	dec    []float32
-	dec64  []float64
-}
-
-var linearScratchPool = sync.Pool{New: func() any { return new(linearScratch) }}
-
-func growF32(b []float32, n int) []float32 {
-	if cap(b) < n {
-		return make([]float32, n)
-	}
-	return b[:n]
-}
-
 // codeF returns code q_jk as a float32 (exact for int8 and int16 codes).
 func (m *Linear) codeF(j, k int) float32 {
 	if m.bits == 8 {
@@ -55,15 +36,10 @@ func (m *Linear) blockedDense(dst []float64, x []float32) bool {
 	if rows < minLinearBlock || nf == 0 || nrW > maxStackDecisions {
 		return false
 	}
-	s := linearScratchPool.Get().(*linearScratch)
-	defer linearScratchPool.Put(s)
-	if cap(s.dec64) < nrW {
-		s.dec64 = make([]float64, nrW)
-	}
-	dec64 := s.dec64[:nrW]
 	if nrW == 1 {
-		w := growF32(s.panels, nf)
-		s.panels = w
+		s := simd.GetWorkspace(nf, 0, nrW)
+		defer simd.PutWorkspace(s)
+		dec64, w := s.Row, s.Panels
 		for j := range w {
 			w[j] = m.codeF(j, 0)
 		}
@@ -75,11 +51,12 @@ func (m *Linear) blockedDense(dst []float64, x []float32) bool {
 		return true
 	}
 	nc := simd.PaddedCols(nrW)
-	s.panels = growF32(s.panels, simd.PackedLen(nrW, nf))
-	s.dec = growF32(s.dec, linearBlockRows*nc)
+	s := simd.GetWorkspace(simd.PackedLen(nrW, nf), linearBlockRows*nc, nrW)
+	defer simd.PutWorkspace(s)
+	dec64 := s.Row
 	// simd.Pack's layout, filled from the codes: panel p, feature j, lane t.
 	for p := 0; p < nc/simd.PanelWidth; p++ {
-		panel := s.panels[p*nf*simd.PanelWidth:][:nf*simd.PanelWidth]
+		panel := s.Panels[p*nf*simd.PanelWidth:][:nf*simd.PanelWidth]
 		for j := range nf {
 			col := panel[j*simd.PanelWidth:][:simd.PanelWidth]
 			for t := range col {
@@ -92,9 +69,9 @@ func (m *Linear) blockedDense(dst []float64, x []float32) bool {
 	}
 	for r0 := 0; r0 < rows; r0 += linearBlockRows {
 		n := min(linearBlockRows, rows-r0)
-		simd.Gemm(s.dec, nc, x[r0*nf:(r0+n)*nf], nf, n, s.panels, nrW, nf)
+		simd.Gemm(s.C, nc, x[r0*nf:(r0+n)*nf], nf, n, s.Panels, nrW, nf)
 		for r := range n {
-			d := s.dec[r*nc:][:nrW]
+			d := s.C[r*nc:][:nrW]
 			for k := range dec64 {
 				dec64[k] = float64(m.scale[k])*float64(d[k]) + m.biasTerm(k)
 			}

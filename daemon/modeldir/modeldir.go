@@ -1,7 +1,8 @@
-// Package modeldir is a directory of versioned model files: atomic publishing
-// and a watcher that follows the newest valid version (DESIGN.md §6).
+// Package modeldir opens and writes model files of every kind, and keeps a
+// directory of versioned model files: atomic publishing and a watcher that
+// follows the newest valid version (DESIGN.md §6).
 //
-// It is also the one place that opens and writes a model file of any kind
+// It is the one place that opens and writes a model file of any kind
 // (issue 11): Decode and ReadFile return the core.Model of whatever kind a
 // file holds (linear or kernel, float or quantized), validated by the one
 // decoder of that kind, and Encode and WriteFile write any core.Model. It

@@ -29,7 +29,7 @@
 #              accuracy: liblinear-predict.
 #   svmgo      whole command: wall time of `bin/svmgo train-linear -q OPTS train
 #              model`; parse and solver: the in-process timings of
-#              examples/bench/lineartime (core.ReadFile, core.TrainLinear);
+#              examples/bench/lineartime (data.ReadFile, core.TrainLinear);
 #              accuracy: `bin/svmgo predict`.
 set -euo pipefail
 
@@ -209,7 +209,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 	echo "\`liblinear-train OPTS -c 0 train\`, which reads the whole file and then exits with"
 	echo "\"ERROR: C <= 0\" (train.c checks the parameters after read_problem)."
 	echo
-	echo "- svmgo parse and solver times are in-process (examples/bench/lineartime: core.ReadFile,"
+	echo "- svmgo parse and solver times are in-process (examples/bench/lineartime: data.ReadFile,"
 	echo "  core.TrainLinear); its whole command is \`bin/svmgo train-linear -q OPTS train model\`."
 	echo "- Whole commands are wall seconds from \`/usr/bin/time -f %e\` (10 ms resolution). Each"
 	echo "  time is the median of its case's runs, which alternate the tools (LIBLINEAR parse,"
