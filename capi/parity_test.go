@@ -158,6 +158,11 @@ func TestParityFromC(t *testing.T) {
 		{"breast_cancer", "breast_cancer.train", "breast_cancer.test", "-s 3", kindLinearSVC, 2, 0, 0},
 		{"digits", "digits.train", "digits.test", "-s 1 -B 1", kindLinearSVC, 10, 0, 0},
 		{"diabetes", "diabetes.train", "diabetes.test", "-s 12 -B 1", kindLinearSVR, 0, 0, 0},
+		// L1-regularized: weights stored sparse in the file; -s 6 gives
+		// logistic probabilities as -s 0 does.
+		{"digits_l1svc", "digits.train", "digits.test", "-s 5 -B 1", kindLinearSVC, 10, 0, 0},
+		{"breast_cancer_l1lr", "breast_cancer.train", "breast_cancer.test", "-s 6 -c 0.1", kindLinearSVC, 2, 1, 0},
+		{"digits_l1lr_q8", "digits.train", "digits.test", "-s 6", kindLinearSVC, 10, 1, 8},
 		{"heart_scale_rbf", "heart_scale", "heart_scale", "-t 2 -c 10", kindKernelSVC, 2, 0, 0},
 		{"digits_rbf_prob", "digits.train", "digits.test", "-t 2 -b 1", kindKernelSVC, 10, 1, 0},
 		{"diabetes_rbf_svr", "diabetes.train", "diabetes.test", "-t 2 -s 3 -p 0.1", kindKernelSVR, 0, 0, 0},

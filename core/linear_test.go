@@ -379,7 +379,12 @@ func TestParseLinearOptions(t *testing.T) {
 	if !reflect.DeepEqual(o.Params, want) || !o.Quiet || !reflect.DeepEqual(rest, []string{"a", "b"}) {
 		t.Errorf("got %+v %v", o, rest)
 	}
-	for _, bad := range []string{"-s 5", "-s 4", "-s 14", "-twin 2", "-c 0", "-c x", "-e -1", "-p -1", "-v 1", "-w1", "-wx 2", "-z 1", "-c nan", "-iter 0"} {
+	for _, s := range []string{"5", "6"} {
+		if o, _, err := ParseLinearOptions([]string{"-s", s}); err != nil || o.Params.Eps != 0.01 {
+			t.Errorf("-s %s: eps %v, error %v; want LIBLINEAR's default 0.01", s, o.Params.Eps, err)
+		}
+	}
+	for _, bad := range []string{"-s 8", "-s 4", "-s 14", "-twin 2", "-c 0", "-c x", "-e -1", "-p -1", "-v 1", "-w1", "-wx 2", "-z 1", "-c nan", "-iter 0"} {
 		if _, _, err := ParseLinearOptions(strings.Fields(bad)); !errors.Is(err, ErrParams) {
 			t.Errorf("%q: error %v, want ErrParams", bad, err)
 		}

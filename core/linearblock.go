@@ -25,12 +25,13 @@ const (
 
 // blockedDense predicts the rows of the row-major matrix x (NumFeatures
 // values a row) into dst, len(dst) rows. It reports false, doing nothing,
-// when the batch is too small to be worth it or the model has more
-// decision functions than the stack paths handle.
+// when the batch is too small to be worth it, the model has more
+// decision functions than the stack paths handle, or its weights are
+// sparse (NonzeroRows: a row at a time over the nonzero weights is faster).
 func (m *LinearModel) blockedDense(dst []float64, x []float32) bool {
 	nf, nrW := m.NumFeatures, m.NrW()
 	rows := len(dst)
-	if rows < minLinearBlock || nf == 0 || nrW > maxStackDecisions {
+	if rows < minLinearBlock || nf == 0 || nrW > maxStackDecisions || m.NonzeroRows != nil {
 		return false
 	}
 	if nrW == 1 {

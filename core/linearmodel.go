@@ -34,6 +34,15 @@ type LinearModel struct {
 	// j = NumFeatures holds the bias weights. Feature-major keeps one
 	// row's reads of all classes' weights together.
 	W []float32
+	// NonzeroRows, when not nil, lists in increasing order the feature
+	// rows of W (j < NumFeatures) that hold a nonzero weight; every other
+	// feature row is zero. The dense predictors then read those rows only:
+	// an L1-regularized model (-s 5, -s 6) with 3% of its rows nonzero
+	// predicts a dense 784-feature row of 10 classes about 10× faster.
+	// IndexNonzeroRows sets it; training, the model file reader and the
+	// LIBLINEAR text importer do for the L1-regularized models. Nil: every
+	// row is read.
+	NonzeroRows []int32
 	// ProbA and ProbB hold Platt's sigmoid of each decision function,
 	// P(class k | d_k) = 1/(1 + exp(ProbA[k]·d_k + ProbB[k])), for an SVC
 	// model trained with Params.Probability (linearprob.go); nil
@@ -115,6 +124,9 @@ func (m *LinearModel) Validate() error {
 		return fmt.Errorf("core: linear model: %d weights, want %d (%d rows × %d functions)",
 			len(m.W), want, m.weightRows(), m.NrW())
 	}
+	if err := m.checkNonzeroRows(); err != nil {
+		return err
+	}
 	if err := m.checkPlatt(); err != nil {
 		return err
 	}
@@ -122,6 +134,68 @@ func (m *LinearModel) Validate() error {
 		return fmt.Errorf("core: linear model: %w", err)
 	}
 	return m.checkFinite()
+}
+
+// IndexNonzeroRows sets NonzeroRows from W when at most half the feature
+// rows hold a nonzero weight, and to nil otherwise (reading every row is
+// then as fast). Call it before the model is shared: it writes the field.
+func (m *LinearModel) IndexNonzeroRows() {
+	m.NonzeroRows = nil
+	nrW, n := m.NrW(), m.NumFeatures
+	if nrW == 0 || len(m.W) < n*nrW {
+		return
+	}
+	count := 0
+	for j := range n {
+		if !allZero(m.W[j*nrW : j*nrW+nrW]) {
+			count++
+		}
+	}
+	if 2*count > n {
+		return
+	}
+	m.NonzeroRows = make([]int32, 0, count)
+	for j := range n {
+		if !allZero(m.W[j*nrW : j*nrW+nrW]) {
+			m.NonzeroRows = append(m.NonzeroRows, int32(j))
+		}
+	}
+}
+
+func allZero(w []float32) bool {
+	for _, v := range w {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkNonzeroRows reports whether NonzeroRows is nil or lists, in
+// increasing order, exactly the feature rows of W holding a nonzero
+// weight, or a superset of them.
+func (m *LinearModel) checkNonzeroRows() error {
+	if m.NonzeroRows == nil {
+		return nil
+	}
+	nrW, next := m.NrW(), 0
+	for q, j := range m.NonzeroRows {
+		if j < 0 || int(j) >= m.NumFeatures || (q > 0 && j <= m.NonzeroRows[q-1]) {
+			return fmt.Errorf("core: linear model: nonzero row index %d out of order or range", j)
+		}
+		for r := next; r < int(j); r++ {
+			if !allZero(m.W[r*nrW : r*nrW+nrW]) {
+				return fmt.Errorf("core: linear model: row %d has nonzero weights but is not in NonzeroRows", r)
+			}
+		}
+		next = int(j) + 1
+	}
+	for r := next; r < m.NumFeatures; r++ {
+		if !allZero(m.W[r*nrW : r*nrW+nrW]) {
+			return fmt.Errorf("core: linear model: row %d has nonzero weights but is not in NonzeroRows", r)
+		}
+	}
+	return nil
 }
 
 // DecisionDense writes the decision values of the dense row x (len(x) ==
@@ -136,6 +210,9 @@ func (m *LinearModel) DecisionDense(dst []float64, x []float32) []float64 {
 	}
 	nrW := m.NrW()
 	dst = dst[:nrW]
+	if m.NonzeroRows != nil {
+		return m.decisionNonzero(dst, x)
+	}
 	if nrW == 1 {
 		dst[0] = dot32(x, m.W[:len(x)]) + m.biasTerm(0)
 		return dst
@@ -157,6 +234,23 @@ func (m *LinearModel) DecisionDense(dst []float64, x []float32) []float64 {
 	if j < len(x) {
 		v := float64(x[j])
 		wj := m.W[j*nrW : j*nrW+nrW][:len(dst)]
+		for k := range dst {
+			dst[k] += v * float64(wj[k])
+		}
+	}
+	for k := range dst {
+		dst[k] += m.biasTerm(k)
+	}
+	return dst
+}
+
+// decisionNonzero is DecisionDense over the rows NonzeroRows lists.
+func (m *LinearModel) decisionNonzero(dst []float64, x []float32) []float64 {
+	nrW := len(dst)
+	clear(dst)
+	for _, j := range m.NonzeroRows {
+		v := float64(x[j])
+		wj := m.W[int(j)*nrW : int(j)*nrW+nrW][:len(dst)]
 		for k := range dst {
 			dst[k] += v * float64(wj[k])
 		}
@@ -291,6 +385,12 @@ func (m *LinearModel) denseOne(x []float32, k int) float64 {
 	}
 	nrW := m.NrW()
 	var s float64
+	if m.NonzeroRows != nil {
+		for _, j := range m.NonzeroRows {
+			s += float64(x[j]) * float64(m.W[int(j)*nrW+k])
+		}
+		return s + m.biasTerm(k)
+	}
 	for j, v := range x {
 		s += float64(v) * float64(m.W[j*nrW+k])
 	}

@@ -43,6 +43,8 @@ const LinearUsage = `options:
 	 1 -- L2-regularized L2-loss support vector classification (dual)
 	 2 -- L2-regularized L2-loss support vector classification (primal)
 	 3 -- L2-regularized L1-loss support vector classification (dual)
+	 5 -- L1-regularized L2-loss support vector classification
+	 6 -- L1-regularized logistic regression
 	 7 -- L2-regularized logistic regression (dual)
    for regression
 	11 -- L2-regularized L2-loss support vector regression (primal)
@@ -54,6 +56,8 @@ const LinearUsage = `options:
 	-s 0, 2 and 11: |f'(w)|_2 <= eps*min(pos,neg)/l*|f'(w0)|_2 (-s 0 and 2; -s 11
 		without min(pos,neg)/l), f the primal function, w0 = 0; default 0.01 (-s 0, 2), 0.001 (-s 11)
 	-s 1 and 3: dual maximal violation <= eps (default 0.1)
+	-s 5 and 6: |f'(w)|_1 <= eps*min(pos,neg)/l*|f'(w0)|_1, f'(w) the minimum-norm
+		subgradient (default 0.01)
 	-s 7: max |dual sub-problem gradient| <= eps (default 0.1)
 	-s 12 and 13: |f'(alpha)|_1 <= eps |f'(alpha0)|_1, alpha0 = 0 (default 0.1)
 -B bias : if bias >= 0, instance x becomes [x; bias]; if < 0, no bias term added (default -1)

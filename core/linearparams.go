@@ -11,12 +11,16 @@ import (
 type LinearSolver int
 
 // The formulations: duals solved by DCD (Hsieh et al. 2008; Ho & Lin 2012),
-// primals by the trust-region Newton method (Lin, Weng & Keerthi 2008).
+// L2-regularized primals by the trust-region Newton method (Lin, Weng &
+// Keerthi 2008), the L1-regularized ones by coordinate descent (Yuan et al.
+// 2010; Yuan, Ho & Lin 2012).
 const (
 	L2Logistic      LinearSolver = 0  // -s 0: L2-regularized logistic regression, primal
 	L2LossSVCDual   LinearSolver = 1  // -s 1: L2-regularized L2-loss SVC, dual (LIBLINEAR's default)
 	L2LossSVCPrimal LinearSolver = 2  // -s 2: L2-regularized L2-loss SVC, primal
 	L1LossSVCDual   LinearSolver = 3  // -s 3: L2-regularized L1-loss SVC, dual
+	L1L2LossSVC     LinearSolver = 5  // -s 5: L1-regularized L2-loss SVC, primal (coordinate descent)
+	L1Logistic      LinearSolver = 6  // -s 6: L1-regularized logistic regression, primal (newGLMNET)
 	L2LogisticDual  LinearSolver = 7  // -s 7: L2-regularized logistic regression, dual (Yu, Huang & Lin 2011)
 	L2LossSVRPrimal LinearSolver = 11 // -s 11: L2-regularized L2-loss SVR, primal
 	L2LossSVRDual   LinearSolver = 12 // -s 12: L2-regularized L2-loss SVR, dual
@@ -25,7 +29,8 @@ const (
 
 func (s LinearSolver) valid() bool {
 	switch s {
-	case L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual:
+	case L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual,
+		L1L2LossSVC, L1Logistic:
 		return true
 	case L2LogisticDual:
 		return true
@@ -37,13 +42,18 @@ func (s LinearSolver) valid() bool {
 // values are log-odds: its models give class probabilities (LIBLINEAR's
 // convention, LinearModel.ProbabilityDense) without a fitted sigmoid.
 func (s LinearSolver) IsLogistic() bool {
-	return s == L2Logistic || s == L2LogisticDual
+	return s == L2Logistic || s == L2LogisticDual || s == L1Logistic
 }
 
 // IsRegression reports whether s is an SVR formulation.
 func (s LinearSolver) IsRegression() bool {
 	return s == L2LossSVRPrimal || s == L2LossSVRDual || s == L1LossSVRDual
 }
+
+// IsL1 reports whether s is L1-regularized (-s 5, -s 6): min ‖w‖₁ + C·Σ
+// loss, solved by coordinate descent over the features, whose weight
+// vectors are sparse.
+func (s LinearSolver) IsL1() bool { return s == L1L2LossSVC || s == L1Logistic }
 
 // IsPrimal reports whether s is solved in the primal (by TRON).
 func (s LinearSolver) IsPrimal() bool {
@@ -58,11 +68,11 @@ func (s LinearSolver) hasL2Loss() bool {
 }
 
 // DefaultEps returns LIBLINEAR's default stopping tolerance (-e) for s:
-// 0.01 for -s 0 and -s 2, 0.001 for -s 11, 0.1 for the duals (-s 7
-// included).
+// 0.01 for -s 0, -s 2, -s 5 and -s 6, 0.001 for -s 11, 0.1 for the duals
+// (-s 7 included).
 func DefaultEps(s LinearSolver) float64 {
 	switch s {
-	case L2LossSVCPrimal, L2Logistic:
+	case L2LossSVCPrimal, L2Logistic, L1L2LossSVC, L1Logistic:
 		return 0.01
 	case L2LossSVRPrimal:
 		return 0.001
@@ -89,6 +99,10 @@ func (s LinearSolver) String() string {
 		return "L2R_LR_DUAL"
 	case L1LossSVRDual:
 		return "L2R_L1LOSS_SVR_DUAL"
+	case L1L2LossSVC:
+		return "L1R_L2LOSS_SVC"
+	case L1Logistic:
+		return "L1R_LR"
 	}
 	return fmt.Sprintf("LinearSolver(%d)", int(s))
 }
@@ -111,7 +125,11 @@ type LinearParams struct {
 	// For dual SVR it bounds the 1-norm of the projected gradient, relative
 	// to its value at β = 0 unless AbsoluteEps is set. For the primal
 	// solvers it bounds ‖∇f(w)‖ relative to ‖∇f(0)‖, times
-	// max(min(#pos, #neg), 1)/#rows for SVC (LIBLINEAR's rule).
+	// max(min(#pos, #neg), 1)/#rows for SVC (LIBLINEAR's rule). For the
+	// L1-regularized solvers (-s 5, -s 6) it bounds the 1-norm of the
+	// minimum-norm subgradient, ‖∇ˢf(w)‖₁, relative to its value in the
+	// first pass (-s 5) or at w = 0 (-s 6, and a warm-started -s 5),
+	// times the same class ratio.
 	Eps float64
 	// AbsoluteEps makes the dual SVR test absolute: ‖∇ᴾf(β)‖₁ ≤ Eps. The
 	// relative test's scale is computed at β = 0 whatever the starting
@@ -176,7 +194,7 @@ func (p *LinearParams) Validate() error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
 	case !p.Solver.valid():
-		return bad("unknown solver -s %d (want 0, 1, 2, 3, 7, 11, 12 or 13)", int(p.Solver))
+		return bad("unknown solver -s %d (want 0, 1, 2, 3, 5, 6, 7, 11, 12 or 13)", int(p.Solver))
 	case !(p.C > 0) || !finite(p.C):
 		return bad("C = %v, want C > 0", p.C)
 	case !(p.Eps > 0) || !finite(p.Eps):

@@ -69,6 +69,7 @@ type LinearTrainer struct {
 	capFeatures int
 	xnorm       []float64 // per-row Q̄_ii, shared by subproblems of one worker
 	workers     []dcdWorker
+	cols        columns // -s 5 and -s 6: the column view, built per call
 	// cPath marks a -C search's trainer, whose warm starts come from the
 	// same rows at half the C: TRON keeps LIBLINEAR's warm settings there
 	// (tronCGFor), so the path matches liblinear-train's C by C.
@@ -85,6 +86,7 @@ type dcdWorker struct {
 	// alphaC holds C_i − α_i for -s 7 (dcd_lr.go); nil otherwise.
 	alphaC []float64
 	primalWorker
+	l1 l1Worker // -s 5 and -s 6
 }
 
 // primalWorker is the TRON part of a worker, allocated for the L2-loss
@@ -104,7 +106,9 @@ type primalWorker struct {
 
 // LinearTrainerBytes returns the memory, in bytes, that NewLinearTrainer
 // allocates for these parameters and capacities (outputs not included): the
-// size query for budgeting an edge device.
+// size query for budgeting an edge device. The L1-regularized solvers
+// (-s 5, -s 6) also build a column view of the data at each training call,
+// ColumnViewBytes more.
 func LinearTrainerBytes(p LinearParams, capRows, capFeatures int) int {
 	perWorker := capRows*(4+1+8) + (capFeatures+1)*8 // index, y, QD; w
 	if p.Solver == L2LogisticDual {
@@ -112,6 +116,9 @@ func LinearTrainerBytes(p LinearParams, capRows, capFeatures int) int {
 	}
 	if p.Solver.hasL2Loss() {
 		perWorker += capRows*(8+4) + (tronBuffers+1)*(capFeatures+1)*8 // z, I; TRON's vectors, w
+	}
+	if p.Solver.IsL1() {
+		perWorker += (capFeatures+1)*8 + l1Bytes(p.Solver, capRows, capFeatures+1) // start w; the solver
 	}
 	return perWorker * p.workerCount()
 }
@@ -159,6 +166,10 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 			wk.z = make([]float64, capRows)
 			wk.I = make([]int32, capRows)
 		}
+		if p.Solver.IsL1() {
+			wk.w = make([]float64, capFeatures+1)
+			wk.l1 = newL1Worker(p.Solver, capRows, capFeatures+1)
+		}
 	}
 	return t, nil
 }
@@ -191,6 +202,12 @@ func (t *LinearTrainer) Train(ds *data.Dataset, warm *LinearDual) (*LinearModel,
 // class in the same way.
 //
 // What a run does with them depends on the formulation:
+//   - L1-regularized (-s 5, -s 6): coordinate descent over the features
+//     from start, else from 0 (their w does not follow from α); the α
+//     they return are the loss's derivatives at w (2C_i·max(0, 1 −
+//     y_i wᵀx_i) for -s 5, C_i σ(−y_i wᵀx_i) for -s 6), which no later
+//     run uses. A warm start from w scales the stopping test at w = 0,
+//     as a cold start's is (see cd_l1svc.go).
 //   - L1-loss duals (-s 3, -s 13): DCD from warm, clipped to the new
 //     bounds; start is not used (w does not determine their α).
 //   - Dual logistic regression (-s 7): DCD from warm (Yu, Huang & Lin
@@ -216,7 +233,7 @@ func (t *LinearTrainer) Train(ds *data.Dataset, warm *LinearDual) (*LinearModel,
 // for unusable labels; a panic if ds exceeds the trainer's capacity or
 // warm's vectors are not ds.Len() long.
 func (t *LinearTrainer) TrainFrom(ds *data.Dataset, warm *LinearDual, start *LinearPrimal) (*LinearModel, *LinearDual, error) {
-	if !t.params.Solver.hasL2Loss() {
+	if !t.params.Solver.hasL2Loss() && !t.params.Solver.IsL1() {
 		start = nil
 	}
 	return t.train(ds, warm, start)
@@ -298,6 +315,9 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 	rows := m.weightRows()
 	m.W = make([]float32, rows*nrW)
 	results := make([]SolveResult, nrW)
+	if p.Solver.IsL1() {
+		t.cols.build(ds, p.Bias)
+	}
 
 	solveOne := func(wk *dcdWorker, k int) {
 		pos := labels[k]
@@ -317,7 +337,9 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		}
 		var res SolveResult
 		var w []float64
-		if p.Solver == L2LogisticDual {
+		if p.Solver.IsL1() {
+			res, w = t.solveL1(wk, y, dual.Alpha[k], starts[k], Cp, Cn, k)
+		} else if p.Solver == L2LogisticDual {
 			s := &wk.lr
 			s.init(ds, y, dual.Alpha[k], wk.alphaC, wk.QD, Cp, Cn, p.Bias, p.Eps, subSeed(p.Seed, k))
 			res = s.solve(p.MaxIter)
@@ -366,6 +388,9 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		wg.Wait()
 	}
 	m.Result = summarize(results, dual.Alpha)
+	if p.Solver.IsL1() {
+		m.IndexNonzeroRows()
+	}
 	if p.Probability && !p.Solver.IsLogistic() {
 		if err := t.fitProbability(ds, m); err != nil {
 			return nil, nil, err

@@ -213,7 +213,12 @@
 //	b    bias value; absent: no bias      l, ns   labels, support vectors per class (arrays)
 //	sc   s_k: float32 × nrW               sr   number of support vectors
 //	w    codes, feature-major:            fa   a_j: float32 × nf
-//	     int8 or int16 × nf·nrW           fo   o_j: float64 × nf
+//	     int8 or int16 × nf·nrW, or       fo   o_j: float64 × nf
+//	     the codes wi lists
+//	wi   sparse codes (when smaller: L1
+//	     models): per function a uvarint
+//	     count, then uvarint feature gaps
+//	     (absent when dense)
 //	bw   bias weights: float32 × nrW      sd   true: dense layout
 //	     (absent without a bias)          si   sparse layout: per support vector a uvarint
 //	crc  CRC-32C of the float model's          count n, then n uvarint gaps (index − previous,

@@ -125,7 +125,25 @@ func (m *Linear) marshal() ([]byte, error) {
 	if uint64(n)*uint64(m.bits/8) > maxBin {
 		return nil, fmt.Errorf("%d weights need a blob past 4 GiB", n)
 	}
-	bd.W = make([]byte, n*m.bits/8)
+	cb := m.bits / 8
+	nonzero := func(j, k int) bool { return m.code(j, k) != 0 }
+	if wi, nnz := modelfile.SparseIndex(m.nf, m.nrW, nonzero); len(wi)+nnz*cb < n*cb &&
+		4*n <= modelfile.MaxSparseExpansion*(len(wi)+nnz*cb) {
+		// Sparse codes (an L1-regularized model's): the listed codes in
+		// the index stream's order, function by function.
+		bd.WI, bd.W = wi, make([]byte, nnz*cb)
+		p := 0
+		for k := range m.nrW {
+			for j := range m.nf {
+				if c := m.code(j, k); c != 0 {
+					putCode(bd.W, p, m.bits, c)
+					p++
+				}
+			}
+		}
+		return modelfile.MarshalQLinear(bd)
+	}
+	bd.W = make([]byte, n*cb)
 	for p := range n {
 		putCode(bd.W, p, m.bits, m.code(p/m.nrW, p%m.nrW))
 	}
@@ -329,19 +347,26 @@ func fromLinearBody(bd *modelfile.QLinearBody) (*Linear, error) {
 		return nil, err
 	}
 	cb := uint64(bits / 8)
-	if uint64(len(bd.W)) != uint64(nf)*uint64(nrW)*cb {
-		return nil, fmt.Errorf("weight blob of %d bytes, want %d features × %d functions × %d bytes",
-			len(bd.W), nf, nrW, cb)
-	}
 	_, qmax := codeRange(bits)
-	codes := make([]int32, nf*nrW)
-	for p := range codes {
-		c := getCode(bd.W, p, bits)
-		k := p % nrW
-		if c < -qmax || (scale[k] == 0 && c != 0) {
-			return nil, fmt.Errorf("weight code %d of feature %d, function %d, with scale %v", c, p/nrW, k, scale[k])
+	var codes []int32
+	if len(bd.WI) > 0 {
+		if codes, err = sparseWeightCodes(bd, nf, nrW, scale); err != nil {
+			return nil, err
 		}
-		codes[p] = c
+	} else {
+		if uint64(len(bd.W)) != uint64(nf)*uint64(nrW)*cb {
+			return nil, fmt.Errorf("weight blob of %d bytes, want %d features × %d functions × %d bytes",
+				len(bd.W), nf, nrW, cb)
+		}
+		codes = make([]int32, nf*nrW)
+		for p := range codes {
+			c := getCode(bd.W, p, bits)
+			k := p % nrW
+			if c < -qmax || (scale[k] == 0 && c != 0) {
+				return nil, fmt.Errorf("weight code %d of feature %d, function %d, with scale %v", c, p/nrW, k, scale[k])
+			}
+			codes[p] = c
+		}
 	}
 	bias := -1.0
 	var biasW []float32
@@ -377,6 +402,42 @@ func fromLinearBody(bd *modelfile.QLinearBody) (*Linear, error) {
 	m.sourceCRC, m.created = bd.SourceCRC, bd.Created
 	m.probA, m.probB = probA, probB
 	return m.withScale(ranges)
+}
+
+// sparseWeightCodes expands the sparse codes of bd (WI listing the codes W
+// holds) to the dense feature-major codes, refusing what fromLinearBody
+// refuses of dense ones, a malformed index stream, a zero code listed, and
+// an expansion past modelfile.MaxSparseExpansion.
+func sparseWeightCodes(bd *modelfile.QLinearBody, nf, nrW int, scale []float32) ([]int32, error) {
+	bits := int(bd.Bits)
+	cb := bits / 8
+	if len(bd.W)%cb != 0 {
+		return nil, fmt.Errorf("sparse code blob of %d bytes is not a whole number of codes", len(bd.W))
+	}
+	if uint64(nf)*uint64(nrW)*4 > modelfile.MaxSparseExpansion*uint64(len(bd.WI)+len(bd.W)) {
+		return nil, fmt.Errorf("sparse codes of %d bytes expand past %d times as many", len(bd.WI)+len(bd.W), modelfile.MaxSparseExpansion)
+	}
+	_, qmax := codeRange(bits)
+	codes := make([]int32, nf*nrW)
+	p := 0
+	var bad error
+	n, err := modelfile.WalkSparseIndex(bd.WI, nf, nrW, len(bd.W)/cb, func(j, k int) {
+		c := getCode(bd.W, p, bits)
+		p++
+		if bad == nil && (c < -qmax || c == 0 || scale[k] == 0) {
+			bad = fmt.Errorf("weight code %d of feature %d, function %d, with scale %v", c, j, k, scale[k])
+		}
+		codes[j*nrW+k] = c
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case bad != nil:
+		return nil, bad
+	case n != len(bd.W)/cb:
+		return nil, fmt.Errorf("sparse codes: %d listed, %d stored", n, len(bd.W)/cb)
+	}
+	return codes, nil
 }
 
 func fromKernelBody(bd *modelfile.QKernelBody) (*Kernel, error) {

@@ -64,6 +64,8 @@ func fileModels(t testing.TB, large bool) map[string]Model {
 		add("breast_cancer-linear"+suffix, q, err)
 		q, err = QuantizeLinear(linearCases[5].model(t), bits)
 		add("diabetes-s13-B1"+suffix, q, err)
+		q, err = QuantizeLinear(linearCases[6].model(t), bits)
+		add("breast_cancer-s6"+suffix, q, err)
 		if large {
 			for _, c := range kernelCases {
 				k, err := QuantizeKernel(c.model(t), bits)
@@ -380,6 +382,15 @@ func corruptBodies(t testing.TB) map[string]struct {
 	lin("bias-weights-without-bias", "bias weights", hl, func(b *modelfile.QLinearBody) { b.Bias = nil })
 	lin("bias-weights-short", "bias weight", hl, func(b *modelfile.QLinearBody) { b.BiasW = nil })
 	lin("bias-weight-inf", "bias weight", hl, func(b *modelfile.QLinearBody) { b.BiasW = f32(float32(inf)) })
+	const sl = "breast_cancer-s6-int8" // codes stored sparse
+	lin("sparse-count", "entry count", sl, func(b *modelfile.QLinearBody) { b.WI[0] = 31 })
+	lin("sparse-gap-zero", "gap", sl, func(b *modelfile.QLinearBody) { b.WI[1] = 0 })
+	lin("sparse-past-features", "gap", sl, func(b *modelfile.QLinearBody) { b.WI[1] = 30 })
+	lin("sparse-trailing-index", "left over", sl, func(b *modelfile.QLinearBody) { b.WI = append(b.WI, 1) })
+	lin("sparse-codes-long", "stored", sl, func(b *modelfile.QLinearBody) { b.W = append(b.W, 1) })
+	lin("sparse-codes-short", "entry count", sl, func(b *modelfile.QLinearBody) { b.W = b.W[1:] })
+	lin("sparse-code-zero", "weight code", sl, func(b *modelfile.QLinearBody) { b.W[0] = 0 })
+	lin("sparse-code-16-odd", "whole number", "breast_cancer-s6-int16", func(b *modelfile.QLinearBody) { b.W = b.W[1:] })
 
 	ker("bits-12", "bits", hk, func(b *modelfile.QKernelBody) { b.Bits = 12 })
 	ker("svm-type-9", "SVM type", hk, func(b *modelfile.QKernelBody) { b.SVMType = 9 })

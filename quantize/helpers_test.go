@@ -126,6 +126,10 @@ var linearCases = []linearCase{
 	{name: "digits-s3-B1", data: "digits", p: func(p *core.LinearParams) { p.Solver, p.Bias = core.L1LossSVCDual, 1 }},
 	{name: "diabetes-s12", data: "diabetes", p: func(p *core.LinearParams) { p.Solver = core.L2LossSVRDual }},
 	{name: "diabetes-s13-B1", data: "diabetes", p: func(p *core.LinearParams) { p.Solver, p.Bias = core.L1LossSVRDual, 1 }},
+	// L1-regularized: sparse weights, stored sparse.
+	{name: "breast_cancer-s6", data: "breast_cancer", p: func(p *core.LinearParams) { p.Solver, p.C, p.Eps = core.L1Logistic, 0.1, 0.01 }},
+	{name: "digits-s5-B1", data: "digits", p: func(p *core.LinearParams) { p.Solver, p.Bias, p.Eps = core.L1L2LossSVC, 1, 0.01 }},
+	{name: "debdesc_bin-s6", data: "debdesc_bin", p: func(p *core.LinearParams) { p.Solver, p.C, p.Eps = core.L1Logistic, 0.05, 0.01 }},
 }
 
 // kernelCase is a kernel model of the tests with its test set.

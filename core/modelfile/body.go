@@ -50,8 +50,20 @@ type body struct {
 	// and Labels.
 	NrW int64 `msg:"nw"`
 	// W holds the weights feature-major as float32 little-endian, exactly
-	// rows × NrW × 4 bytes (rows = NumFeatures, plus one with a bias).
+	// rows × NrW × 4 bytes (rows = NumFeatures, plus one with a bias);
+	// empty when the weights are stored sparse (WI, WX).
 	W []byte `msg:"w,zerocopy,limit=4294967292"`
+	// WI and WX store the weights sparse, in place of W, when that is
+	// smaller (the L1-regularized solvers' models): WI is an index
+	// stream, for each decision function in turn a uvarint count n, then
+	// n uvarint gaps (row index minus the previous one, the first counted
+	// from −1, so every gap is ≥ 1); WX holds the weights it lists,
+	// float32 little-endian, in the same order. Both absent for dense
+	// weights, so dense files keep the bytes they had before the fields
+	// existed. A reader older than them finds no W and refuses the file
+	// as corrupt rather than misreading it.
+	WI []byte `msg:"wi,zerocopy,omitempty,limit=4294967294"`
+	WX []byte `msg:"wx,zerocopy,omitempty,limit=4294967292"`
 	// Params are the training parameters, without Threads (it does not
 	// change the model, so it must not change the file).
 	Params params `msg:"p"`

@@ -16,20 +16,28 @@ const (
 func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(13)
-	var zb0001Mask uint16 /* 13 bits */
+	zb0001Len := uint32(15)
+	var zb0001Mask uint16 /* 15 bits */
 	_ = zb0001Mask
+	if z.WI == nil {
+		zb0001Len--
+		zb0001Mask |= 0x80
+	}
+	if z.WX == nil {
+		zb0001Len--
+		zb0001Mask |= 0x100
+	}
 	if z.ProbA == nil {
 		zb0001Len--
-		zb0001Mask |= 0x400
+		zb0001Mask |= 0x1000
 	}
 	if z.ProbB == nil {
 		zb0001Len--
-		zb0001Mask |= 0x800
+		zb0001Mask |= 0x2000
 	}
 	if z.Scale == nil {
 		zb0001Len--
-		zb0001Mask |= 0x1000
+		zb0001Mask |= 0x4000
 	}
 	// variable map header, size zb0001Len
 	o = append(o, 0x80|uint8(zb0001Len))
@@ -57,6 +65,16 @@ func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 		// string "w"
 		o = append(o, 0xa1, 0x77)
 		o = msgp.AppendBytes(o, z.W)
+		if (zb0001Mask & 0x80) == 0 { // if not omitted
+			// string "wi"
+			o = append(o, 0xa2, 0x77, 0x69)
+			o = msgp.AppendBytes(o, z.WI)
+		}
+		if (zb0001Mask & 0x100) == 0 { // if not omitted
+			// string "wx"
+			o = append(o, 0xa2, 0x77, 0x78)
+			o = msgp.AppendBytes(o, z.WX)
+		}
 		// string "p"
 		o = append(o, 0xa1, 0x70)
 		o, err = z.Params.MarshalMsg(o)
@@ -74,17 +92,17 @@ func (z *body) MarshalMsg(b []byte) (o []byte, err error) {
 		// string "t"
 		o = append(o, 0xa1, 0x74)
 		o = msgp.AppendInt64(o, z.Created)
-		if (zb0001Mask & 0x400) == 0 { // if not omitted
+		if (zb0001Mask & 0x1000) == 0 { // if not omitted
 			// string "pa"
 			o = append(o, 0xa2, 0x70, 0x61)
 			o = msgp.AppendBytes(o, z.ProbA)
 		}
-		if (zb0001Mask & 0x800) == 0 { // if not omitted
+		if (zb0001Mask & 0x2000) == 0 { // if not omitted
 			// string "pb"
 			o = append(o, 0xa2, 0x70, 0x62)
 			o = msgp.AppendBytes(o, z.ProbB)
 		}
-		if (zb0001Mask & 0x1000) == 0 { // if not omitted
+		if (zb0001Mask & 0x4000) == 0 { // if not omitted
 			// string "xs"
 			o = append(o, 0xa2, 0x78, 0x73)
 			if z.Scale == nil {
@@ -187,6 +205,40 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			}
 			z.W = bts[:zb0003]
 			bts = bts[zb0003:]
+		case "wi":
+			var zb0004 uint32
+			zb0004, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "WI")
+				return
+			}
+			if zb0004 > 4294967294 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0004 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.WI = bts[:zb0004]
+			bts = bts[zb0004:]
+		case "wx":
+			var zb0005 uint32
+			zb0005, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "WX")
+				return
+			}
+			if zb0005 > 4294967292 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0005 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.WX = bts[:zb0005]
+			bts = bts[zb0005:]
 		case "p":
 			bts, err = z.Params.UnmarshalMsg(bts)
 			if err != nil {
@@ -206,39 +258,39 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				return
 			}
 		case "pa":
-			var zb0004 uint32
-			zb0004, bts, err = msgp.ReadBytesHeader(bts)
+			var zb0006 uint32
+			zb0006, bts, err = msgp.ReadBytesHeader(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "ProbA")
 				return
 			}
-			if zb0004 > 524288 {
+			if zb0006 > 524288 {
 				err = msgp.ErrLimitExceeded
 				return
 			}
-			if uint32(len(bts)) < zb0004 {
+			if uint32(len(bts)) < zb0006 {
 				err = msgp.ErrShortBytes
 				return
 			}
-			z.ProbA = bts[:zb0004]
-			bts = bts[zb0004:]
+			z.ProbA = bts[:zb0006]
+			bts = bts[zb0006:]
 		case "pb":
-			var zb0005 uint32
-			zb0005, bts, err = msgp.ReadBytesHeader(bts)
+			var zb0007 uint32
+			zb0007, bts, err = msgp.ReadBytesHeader(bts)
 			if err != nil {
 				err = msgp.WrapError(err, "ProbB")
 				return
 			}
-			if zb0005 > 524288 {
+			if zb0007 > 524288 {
 				err = msgp.ErrLimitExceeded
 				return
 			}
-			if uint32(len(bts)) < zb0005 {
+			if uint32(len(bts)) < zb0007 {
 				err = msgp.ErrShortBytes
 				return
 			}
-			z.ProbB = bts[:zb0005]
-			bts = bts[zb0005:]
+			z.ProbB = bts[:zb0007]
+			bts = bts[zb0007:]
 		case "xs":
 			if msgp.IsNil(bts) {
 				bts, err = msgp.ReadNilBytes(bts)
@@ -270,7 +322,7 @@ func (z *body) UnmarshalMsg(bts []byte) (o []byte, err error) {
 
 // Msgsize returns an upper bound estimate of the number of bytes occupied by the serialized message
 func (z *body) Msgsize() (s int) {
-	s = 1 + 2 + msgp.StringPrefixSize + len(z.Kind) + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 2 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.W) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 3
+	s = 1 + 2 + msgp.StringPrefixSize + len(z.Kind) + 2 + msgp.Int64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.Labels) + 2 + msgp.Float64Size + 3 + msgp.Int64Size + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.WI) + 3 + msgp.BytesPrefixSize + len(z.WX) + 2 + z.Params.Msgsize() + 2 + z.Result.Msgsize() + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 3
 	if z.Scale == nil {
 		s += msgp.NilSize
 	} else {

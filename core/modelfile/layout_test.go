@@ -107,14 +107,20 @@ func TestLayoutLinear(t *testing.T) {
 		if bd.Major != 1 || bd.Minor != 0 {
 			t.Errorf("%s: format %d.%d, want 1.0", tc.name, bd.Major, bd.Minor)
 		}
-		if got, want := keys(bd.Fields), []string{"k", "s", "nf", "l", "b", "nw", "w", "p", "r", "t"}; !slices.Equal(got, want) {
+		want := []string{"k", "s", "nf", "l", "b", "nw", "w", "p", "r", "t"}
+		wBytes := 4 * len(tc.m.W)
+		if tc.m.Solver.IsL1() { // stored sparse: no dense weights
+			want = []string{"k", "s", "nf", "l", "b", "nw", "w", "wi", "wx", "p", "r", "t"}
+			wBytes = 0
+		}
+		if got := keys(bd.Fields); !slices.Equal(got, want) {
 			t.Fatalf("%s: keys %v, want %v", tc.name, got, want)
 		}
 		// Sizes the msgpack specification gives for these fields.
 		for k, want := range map[string]int{
 			"k": keySize("k") + keySize(KindLinear),
 			"l": keySize("l") + binSize(4*len(tc.m.Labels)),
-			"w": keySize("w") + binSize(4*len(tc.m.W)),
+			"w": keySize("w") + binSize(wBytes),
 			"b": keySize("b") + 9, // float64
 		} {
 			if f := field(t, bd.Fields, k); f.Size != want || f.KeySize != keySize(k) {

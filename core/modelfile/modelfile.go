@@ -46,7 +46,13 @@
 //	b    bias value (negative: no bias row)
 //	nw   number of decision functions
 //	w    weights: bin, float32 little-endian, feature-major, exactly
-//	     rows × nw × 4 bytes (rows = nf, plus 1 with a bias)
+//	     rows × nw × 4 bytes (rows = nf, plus 1 with a bias); empty when
+//	     wi and wx hold them
+//	wi, wx
+//	     optional, present together: the weights stored sparse when that
+//	     is smaller (the L1-regularized models), wi an index stream (per
+//	     decision function a uvarint count, then uvarint row gaps, the
+//	     first from −1), wx the listed weights as float32 (sparsew.go)
 //	p    training parameters {s, c, e, ae, p, b, cw: [{l, w}...], mi, sd}
 //	r    training result {it, up, do, po, gap, sv, cv, sub: [{l, it, up,
 //	     do, po, gap, sv, bsv, cv}...]}
@@ -298,8 +304,12 @@ func toBody(m *core.LinearModel) *body {
 	for i, l := range m.Labels {
 		binary.LittleEndian.PutUint32(bd.Labels[4*i:], uint32(l))
 	}
-	for i, w := range m.W {
-		binary.LittleEndian.PutUint32(bd.W[4*i:], math.Float32bits(w))
+	if wi, wx, ok := sparseWeights(m); ok {
+		bd.W, bd.WI, bd.WX = nil, wi, wx
+	} else {
+		for i, w := range m.W {
+			binary.LittleEndian.PutUint32(bd.W[4*i:], math.Float32bits(w))
+		}
 	}
 	if len(m.Params.Weights) > 0 {
 		bd.Params.Weights = make([]classWeight, len(m.Params.Weights))
@@ -627,6 +637,13 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 	for i := range m.W {
 		m.W[i] = math.Float32frombits(binary.LittleEndian.Uint32(bd.W[4*i:]))
 	}
+	if len(bd.WI) > 0 || len(bd.WX) > 0 {
+		w, err := denseWeights(bd, m)
+		if err != nil {
+			return nil, err
+		}
+		m.W = w
+	}
 	if m.Scale, err = ScaleRanges(bd.Kind, bd.Scale, m.NumFeatures); err != nil {
 		return nil, err
 	}
@@ -636,6 +653,9 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 	if nrW := int64(m.NrW()); bd.NrW != nrW {
 		return nil, fmt.Errorf("body says %d decision functions, solver %v with %d labels has %d",
 			bd.NrW, m.Solver, len(m.Labels), nrW)
+	}
+	if m.Solver.IsL1() {
+		m.IndexNonzeroRows()
 	}
 	return m, nil
 }

@@ -97,6 +97,15 @@ func testModels() []namedModel {
 	special.Result.Converged = false
 	special.Params.Seed = math.MaxUint64
 
+	// An L1-regularized model with most weights zero, stored sparse: one
+	// function's nonzeros at its first and last rows.
+	l1 := newModel(core.L1L2LossSVC, []int32{3, 1, 2}, 40, 1, 9)
+	for i := range l1.W {
+		if i%7 != 0 && i != 1 && i != len(l1.W)-1 {
+			l1.W[i] = 0
+		}
+	}
+
 	return []namedModel{
 		{"binary", newModel(core.L2LossSVCDual, []int32{1, -1}, 5, -1, 1)},
 		{"binary-bias", newModel(core.L2LossSVCDual, []int32{7, 3}, 8, 1, 2)},
@@ -106,6 +115,7 @@ func testModels() []namedModel {
 		{"svr-bias", newModel(core.L1LossSVRDual, nil, 3, 2.5, 7)},
 		{"no-features", newModel(core.L2LossSVCDual, []int32{1, 2, 3}, 0, 1, 8)},
 		{"special-floats", special},
+		{"l1-sparse", l1},
 	}
 }
 
@@ -114,6 +124,9 @@ func testModels() []namedModel {
 func stored(m *core.LinearModel) *core.LinearModel {
 	c := *m
 	c.Params.Threads = 0
+	if c.Solver.IsL1() {
+		c.IndexNonzeroRows() // the reader indexes an L1 model's nonzero rows
+	}
 	return &c
 }
 

@@ -57,8 +57,15 @@ type QLinearBody struct {
 	// Scales holds s_k of each decision function: float32 little-endian.
 	Scales []byte `msg:"sc,zerocopy,limit=262144"`
 	// W holds the weight codes feature-major, NumFeatures × nrW of them:
-	// int8, or int16 little-endian.
+	// int8, or int16 little-endian; or, with WI, only the nonzero codes
+	// WI lists, in its order.
 	W []byte `msg:"w,zerocopy,limit=4294967294"`
+	// WI, when present, stores the codes sparse (an L1-regularized
+	// model's, when that is smaller): the index stream of the nonzero
+	// codes over NumFeatures rows × nrW functions (sparsew.go). Absent for
+	// dense codes, so their files keep their bytes; a reader older than
+	// the field refuses a sparse file (W too short), never misreads it.
+	WI []byte `msg:"wi,zerocopy,omitempty,limit=4294967294"`
 	// BiasW holds the bias row's weights, float32 little-endian, one per
 	// decision function; absent without a bias.
 	BiasW []byte `msg:"bw,zerocopy,omitempty,limit=262144"`

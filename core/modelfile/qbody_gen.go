@@ -595,32 +595,36 @@ func (z *QKernelSummary) Msgsize() (s int) {
 func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 	o = msgp.Require(b, z.Msgsize())
 	// check for omitted fields
-	zb0001Len := uint32(14)
-	var zb0001Mask uint16 /* 14 bits */
+	zb0001Len := uint32(15)
+	var zb0001Mask uint16 /* 15 bits */
 	_ = zb0001Mask
 	if z.Bias == nil {
 		zb0001Len--
 		zb0001Mask |= 0x20
 	}
-	if z.BiasW == nil {
+	if z.WI == nil {
 		zb0001Len--
 		zb0001Mask |= 0x100
 	}
-	if z.Created == 0 {
+	if z.BiasW == nil {
 		zb0001Len--
-		zb0001Mask |= 0x400
+		zb0001Mask |= 0x200
 	}
-	if z.ProbA == nil {
+	if z.Created == 0 {
 		zb0001Len--
 		zb0001Mask |= 0x800
 	}
-	if z.ProbB == nil {
+	if z.ProbA == nil {
 		zb0001Len--
 		zb0001Mask |= 0x1000
 	}
-	if z.Scale == nil {
+	if z.ProbB == nil {
 		zb0001Len--
 		zb0001Mask |= 0x2000
+	}
+	if z.Scale == nil {
+		zb0001Len--
+		zb0001Mask |= 0x4000
 	}
 	// variable map header, size zb0001Len
 	o = append(o, 0x80|uint8(zb0001Len))
@@ -661,6 +665,11 @@ func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 		o = append(o, 0xa1, 0x77)
 		o = msgp.AppendBytes(o, z.W)
 		if (zb0001Mask & 0x100) == 0 { // if not omitted
+			// string "wi"
+			o = append(o, 0xa2, 0x77, 0x69)
+			o = msgp.AppendBytes(o, z.WI)
+		}
+		if (zb0001Mask & 0x200) == 0 { // if not omitted
 			// string "bw"
 			o = append(o, 0xa2, 0x62, 0x77)
 			o = msgp.AppendBytes(o, z.BiasW)
@@ -668,22 +677,22 @@ func (z *QLinearBody) MarshalMsg(b []byte) (o []byte, err error) {
 		// string "crc"
 		o = append(o, 0xa3, 0x63, 0x72, 0x63)
 		o = msgp.AppendUint32(o, z.SourceCRC)
-		if (zb0001Mask & 0x400) == 0 { // if not omitted
+		if (zb0001Mask & 0x800) == 0 { // if not omitted
 			// string "t"
 			o = append(o, 0xa1, 0x74)
 			o = msgp.AppendInt64(o, z.Created)
 		}
-		if (zb0001Mask & 0x800) == 0 { // if not omitted
+		if (zb0001Mask & 0x1000) == 0 { // if not omitted
 			// string "pa"
 			o = append(o, 0xa2, 0x70, 0x61)
 			o = msgp.AppendBytes(o, z.ProbA)
 		}
-		if (zb0001Mask & 0x1000) == 0 { // if not omitted
+		if (zb0001Mask & 0x2000) == 0 { // if not omitted
 			// string "pb"
 			o = append(o, 0xa2, 0x70, 0x62)
 			o = msgp.AppendBytes(o, z.ProbB)
 		}
-		if (zb0001Mask & 0x2000) == 0 { // if not omitted
+		if (zb0001Mask & 0x4000) == 0 { // if not omitted
 			// string "xs"
 			o = append(o, 0xa2, 0x78, 0x73)
 			if z.Scale == nil {
@@ -820,14 +829,14 @@ func (z *QLinearBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 			}
 			z.W = bts[:zb0004]
 			bts = bts[zb0004:]
-		case "bw":
+		case "wi":
 			var zb0005 uint32
 			zb0005, bts, err = msgp.ReadBytesHeader(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "BiasW")
+				err = msgp.WrapError(err, "WI")
 				return
 			}
-			if zb0005 > 262144 {
+			if zb0005 > 4294967294 {
 				err = msgp.ErrLimitExceeded
 				return
 			}
@@ -835,8 +844,25 @@ func (z *QLinearBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.ErrShortBytes
 				return
 			}
-			z.BiasW = bts[:zb0005]
+			z.WI = bts[:zb0005]
 			bts = bts[zb0005:]
+		case "bw":
+			var zb0006 uint32
+			zb0006, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "BiasW")
+				return
+			}
+			if zb0006 > 262144 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0006 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.BiasW = bts[:zb0006]
+			bts = bts[zb0006:]
 		case "crc":
 			z.SourceCRC, bts, err = msgp.ReadUint32Bytes(bts)
 			if err != nil {
@@ -850,27 +876,10 @@ func (z *QLinearBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				return
 			}
 		case "pa":
-			var zb0006 uint32
-			zb0006, bts, err = msgp.ReadBytesHeader(bts)
-			if err != nil {
-				err = msgp.WrapError(err, "ProbA")
-				return
-			}
-			if zb0006 > 524288 {
-				err = msgp.ErrLimitExceeded
-				return
-			}
-			if uint32(len(bts)) < zb0006 {
-				err = msgp.ErrShortBytes
-				return
-			}
-			z.ProbA = bts[:zb0006]
-			bts = bts[zb0006:]
-		case "pb":
 			var zb0007 uint32
 			zb0007, bts, err = msgp.ReadBytesHeader(bts)
 			if err != nil {
-				err = msgp.WrapError(err, "ProbB")
+				err = msgp.WrapError(err, "ProbA")
 				return
 			}
 			if zb0007 > 524288 {
@@ -881,8 +890,25 @@ func (z *QLinearBody) UnmarshalMsg(bts []byte) (o []byte, err error) {
 				err = msgp.ErrShortBytes
 				return
 			}
-			z.ProbB = bts[:zb0007]
+			z.ProbA = bts[:zb0007]
 			bts = bts[zb0007:]
+		case "pb":
+			var zb0008 uint32
+			zb0008, bts, err = msgp.ReadBytesHeader(bts)
+			if err != nil {
+				err = msgp.WrapError(err, "ProbB")
+				return
+			}
+			if zb0008 > 524288 {
+				err = msgp.ErrLimitExceeded
+				return
+			}
+			if uint32(len(bts)) < zb0008 {
+				err = msgp.ErrShortBytes
+				return
+			}
+			z.ProbB = bts[:zb0008]
+			bts = bts[zb0008:]
 		case "xs":
 			if msgp.IsNil(bts) {
 				bts, err = msgp.ReadNilBytes(bts)
@@ -920,7 +946,7 @@ func (z *QLinearBody) Msgsize() (s int) {
 	} else {
 		s += msgp.Float64Size
 	}
-	s += 3 + msgp.BytesPrefixSize + len(z.Scales) + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.BiasW) + 4 + msgp.Uint32Size + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 3
+	s += 3 + msgp.BytesPrefixSize + len(z.Scales) + 2 + msgp.BytesPrefixSize + len(z.W) + 3 + msgp.BytesPrefixSize + len(z.WI) + 3 + msgp.BytesPrefixSize + len(z.BiasW) + 4 + msgp.Uint32Size + 2 + msgp.Int64Size + 3 + msgp.BytesPrefixSize + len(z.ProbA) + 3 + msgp.BytesPrefixSize + len(z.ProbB) + 3
 	if z.Scale == nil {
 		s += msgp.NilSize
 	} else {

@@ -59,7 +59,7 @@ done
 
 # Logistic regression probabilities (liblinear-predict -b 1): the mean log-loss on the test file
 # (liblinear-logloss.awk), and two models with their per-row probabilities for the import test.
-for s in 0 7; do
+for s in 0 7 6; do
 	for c in "heart_scale heart_scale heart_scale" "breast_cancer breast_cancer.train breast_cancer.test" \
 		"digits digits.train digits.test"; do
 		set -- $c
@@ -75,3 +75,20 @@ cmp "$tmp/hm" heart_scale.lr.model && cmp "$tmp/hp" heart_scale.lr.prob
 liblinear-train -q -e 0.0001 -s 7 digits.train "$tmp/dm"
 liblinear-predict -b 1 digits.test "$tmp/dm" "$tmp/dp" >/dev/null
 cmp "$tmp/dm" digits.lr7.model && head -41 "$tmp/dp" | cmp - digits.lr7.prob
+# The L1-regularized solvers (-s 5, -s 6): LIBLINEAR prints the primal
+# objective and the nonzero weights of each subproblem.
+l1() { # name "options" train test
+	out=$(liblinear-train -e 0.0001 $2 "$3" "$tmp/m" 2>&1)
+	obj=$(echo "$out" | grep -o 'Objective value = [-0-9.e]*' | awk '{print $4}' | paste -sd, -)
+	nnz=$(echo "$out" | grep -o 'nonzeros/#features = [0-9]*' | awk '{print $3}' | paste -sd, -)
+	res=$(liblinear-predict "$4" "$tmp/m" "$tmp/p" | paste -sd' ' -)
+	echo "$1 $2: objectives [$obj] nonzeros [$nnz] $res"
+}
+for s in 5 6; do
+	l1 heart_scale "-s $s" heart_scale heart_scale
+	l1 heart_scale "-s $s -B 1 -c 4 -w-1 2" heart_scale heart_scale
+	l1 breast_cancer "-s $s" breast_cancer.train breast_cancer.test
+	l1 debdesc_bin "-s $s" debdesc_bin.train debdesc_bin.test
+	l1 digits "-s $s" digits.train digits.test
+	l1 digits "-s $s -B 1" digits.train digits.test
+done

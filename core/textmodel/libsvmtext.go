@@ -422,18 +422,19 @@ func ReadLIBSVMModel(r io.Reader, name string) (*core.KernelModel, error) {
 // recorded for an imported model. Prediction needs only w, whether the
 // model classifies or regresses, and whether it is logistic regression
 // (whose decision values give probabilities, liblinear-predict -b 1): so
-// L2-regularized logistic regression is recorded as itself
-// (core.L2Logistic, core.L2LogisticDual), every other LIBLINEAR classifier
-// as an SVC (its L1-loss dual as L1LossSVCDual, the rest as L2LossSVCDual)
-// and every regressor as an SVR.
+// logistic regression is recorded as itself (core.L2Logistic,
+// core.L2LogisticDual, core.L1Logistic), the L1-regularized SVC as
+// core.L1L2LossSVC, every other LIBLINEAR classifier as an SVC (its
+// L1-loss dual as L1LossSVCDual, the rest as L2LossSVCDual) and every
+// regressor as an SVR.
 var liblinearSolvers = map[string]core.LinearSolver{
 	"L2R_LR":              core.L2Logistic,
 	"L2R_L2LOSS_SVC_DUAL": core.L2LossSVCDual,
 	"L2R_L2LOSS_SVC":      core.L2LossSVCDual,
 	"L2R_L1LOSS_SVC_DUAL": core.L1LossSVCDual,
 	"MCSVM_CS":            core.L2LossSVCDual,
-	"L1R_L2LOSS_SVC":      core.L2LossSVCDual,
-	"L1R_LR":              core.L2LossSVCDual,
+	"L1R_L2LOSS_SVC":      core.L1L2LossSVC,
+	"L1R_LR":              core.L1Logistic,
 	"L2R_LR_DUAL":         core.L2LogisticDual,
 	"L2R_L2LOSS_SVR":      core.L2LossSVRDual,
 	"L2R_L2LOSS_SVR_DUAL": core.L2LossSVRDual,
@@ -581,6 +582,9 @@ func ReadLIBLINEARModel(r io.Reader, name string) (*core.LinearModel, error) {
 	}
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if m.Solver.IsL1() {
+		m.IndexNonzeroRows()
 	}
 	return m, nil
 }

@@ -260,6 +260,49 @@ class TestAgainstReferences(unittest.TestCase):
                     cols = np.searchsorted(a.classes_, np.array(header, dtype=float))
                     np.testing.assert_allclose(p[:, cols], cli, rtol=1e-5, atol=1e-12)
 
+    def test_l1_classifiers_match_scikit_learn(self):
+        """LinearSVC(penalty="l1") (-s 5) and LogisticRegression(penalty="l1")
+        (-s 6) against scikit-learn's LIBLINEAR: the same sparsity (nonzero
+        coefficients within 2%, or 2), coefficients and predictions within
+        tol's reach; the model file stores the weights sparse and reads
+        back the same coefficients."""
+        from sklearn.linear_model import LogisticRegression
+
+        for classes in (None, [3, 5]):
+            sel = np.ones(len(self.y), bool) if classes is None else np.isin(self.y, classes)
+            X, y = self.X[sel], self.y[sel]
+            pairs = [
+                (
+                    sg.LinearSVC(penalty="l1", dual=False, tol=1e-6, max_iter=10000),
+                    sk.LinearSVC(penalty="l1", dual=False, tol=1e-6, max_iter=10000),
+                ),
+                (
+                    sg.LogisticRegression(penalty="l1", tol=1e-6),
+                    LogisticRegression(penalty="l1", solver="liblinear", tol=1e-6),
+                ),
+            ]
+            for a, b in pairs:
+                with self.subTest(est=repr(a), classes=classes):
+                    a.fit(X, y)
+                    b.fit(X, y)
+                    na, nb = np.count_nonzero(a.coef_), np.count_nonzero(b.coef_)
+                    self.assertLessEqual(abs(na - nb), max(2, 0.02 * nb), (na, nb))
+                    self.assertLess(na, 0.8 * a.coef_.size)
+                    np.testing.assert_allclose(a.coef_, b.coef_, atol=2e-2)
+                    np.testing.assert_allclose(a.intercept_, b.intercept_, atol=2e-2)
+                    self.assertGreaterEqual((a.predict(self.Xt) == b.predict(self.Xt)).mean(), 0.99)
+                    with tempfile.TemporaryDirectory() as d:
+                        path = os.path.join(d, "m.svmgo")
+                        a.save(path)
+                        c = type(a).load(path)
+                        with open(path, "rb") as f:
+                            self.assertIn("wi", svmgo._modelfile.read_body(f.read()))
+                    np.testing.assert_array_equal(c.coef_, a.coef_)
+                    np.testing.assert_array_equal(c.predict(self.Xt), a.predict(self.Xt))
+                    if hasattr(b, "predict_proba"):  # -s 6: LIBLINEAR's probabilities, from the library
+                        np.testing.assert_allclose(a.predict_proba(self.Xt), b.predict_proba(self.Xt), atol=1e-2)
+                        np.testing.assert_array_equal(c.predict_proba(self.Xt), a.predict_proba(self.Xt))
+
     def test_regressors_match_scikit_learn(self):
         """SVR and LinearSVR on diabetes: predictions equal scikit-learn's
         within the solvers' tolerance."""

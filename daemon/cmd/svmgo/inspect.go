@@ -62,6 +62,7 @@ var (
 	linearFields = map[string]string{
 		"k": "kind", "s": "solver_type", "nf": "nr_feature", "l": "labels",
 		"b": "bias", "nw": "decision functions", "w": "weights",
+		"wi": "sparse weight indices", "wx": "sparse weight values",
 		"p": "training parameters", "r": "training result", "t": "creation time",
 		"pa": "Platt A", "pb": "Platt B", "xs": "scaling ranges",
 	}
@@ -187,6 +188,8 @@ var linearSolverText = map[core.LinearSolver]string{
 	core.L2LogisticDual:  "L2-regularized logistic regression, dual",
 	core.L2LossSVRDual:   "L2-regularized L2-loss support vector regression, dual",
 	core.L1LossSVRDual:   "L2-regularized L1-loss support vector regression, dual",
+	core.L1L2LossSVC:     "L1-regularized L2-loss support vector classification",
+	core.L1Logistic:      "L1-regularized logistic regression",
 }
 
 // linearRows is what inspect shows of a linear model, float or quantized:
@@ -332,11 +335,29 @@ func showLinear(s *sheet, b []byte, verbose bool) error {
 	if m.Bias >= 0 {
 		rows++
 	}
+	weights := fmt.Sprintf("%s float32 (%s rows × %d), %s B",
+		commas(len(m.W)), commas(rows), nrW, commas(4*len(m.W)))
+	if lay, err := modelfile.Layout(b); err == nil {
+		stored := 0 // bytes of the sparse fields, when the file has them
+		for _, f := range lay.Fields {
+			if f.Key == "wi" || f.Key == "wx" {
+				stored += f.Size
+			}
+		}
+		if stored > 0 {
+			nnz := 0
+			for _, w := range m.W {
+				if w != 0 {
+					nnz++
+				}
+			}
+			weights = fmt.Sprintf("%s float32 (%s rows × %d), %s nonzero (%.1f%%) stored sparse in %s B",
+				commas(len(m.W)), commas(rows), nrW, commas(nnz), 100*float64(nnz)/float64(max(len(m.W), 1)), commas(stored))
+		}
+	}
 	linearRows{
 		solver: m.Solver, labels: m.Labels, nf: m.NumFeatures, bias: m.Bias, nrW: nrW,
-		weights: fmt.Sprintf("%s float32 (%s rows × %d), %s B",
-			commas(len(m.W)), commas(rows), nrW, commas(4*len(m.W))),
-		created: m.Created, probA: m.ProbA, probB: m.ProbB,
+		weights: weights, created: m.Created, probA: m.ProbA, probB: m.ProbB,
 	}.add(s)
 	scaleRows(s, m.Scale, verbose)
 

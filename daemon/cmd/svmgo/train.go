@@ -134,7 +134,23 @@ func reportKernel(w io.Writer, m *core.KernelModel) {
 // Newton method (TRON) its iteration counts and the primal objective,
 // which LIBLINEAR does not print.
 func reportLinear(w io.Writer, m *core.LinearModel) {
-	for _, r := range m.Result.Subproblems {
+	for k, r := range m.Result.Subproblems {
+		if m.Solver.IsL1() {
+			// Coordinate descent over w: the primal objective and the
+			// nonzero weights, as LIBLINEAR prints them.
+			fmt.Fprintf(w, "optimization finished, #iter = %d\n", r.Iterations)
+			if !r.Converged {
+				fmt.Fprintf(w, "\nWARNING: reaching max number of iterations\n")
+			}
+			nnz, rows := 0, len(m.W)/m.NrW()
+			for j := range rows {
+				if m.W[j*m.NrW()+k] != 0 {
+					nnz++
+				}
+			}
+			fmt.Fprintf(w, "Objective value = %f\n#nonzeros/#features = %d/%d\n", r.PrimalObjective, nnz, rows)
+			continue
+		}
 		if m.Solver.IsPrimal() || m.Params.PrimalTwin {
 			fmt.Fprintf(w, "optimization finished, #Newton iter = %d, #Hessian-vector products = %d\n",
 				r.NewtonIterations, r.HessianProducts)

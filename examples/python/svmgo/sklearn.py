@@ -29,7 +29,8 @@ file's bytes.
 Where scikit-learn's SVMs differ: no ``sample_weight`` (svmgo.h has no
 per-row weights; ``class_weight`` is supported), no ``kernel="precomputed"``
 or callable kernels, no ``support_`` indices (the library keeps the support
-vectors, not their row numbers), no ``penalty="l1"``; models store float32, so fitted
+vectors, not their row numbers), ``penalty="l1"`` only where LIBLINEAR has it
+(``LinearSVC`` with the squared hinge, primal; ``LogisticRegression``); models store float32, so fitted
 attributes are float32 values in float64 arrays. Class labels reach the
 library as they are when they are integers (so a saved model predicts them
 from C too), otherwise as their index in ``classes_``.
@@ -1001,8 +1002,40 @@ class OneClassSVM(OutlierMixin, _KernelBase):
 def _linear_weights(body):
     """W as (features(+bias) rows, decision functions) and the bias value."""
     nw = int(body["nw"])
+    if body.get("wi"):
+        return _sparse_linear_weights(body), float(body["b"])
     w = np.frombuffer(body["w"], dtype="<f4").astype(np.float64).reshape(-1, nw)
     return w, float(body["b"])
+
+
+def _sparse_linear_weights(body):
+    """W of a file that stores its weights sparse (wi: per decision
+    function a uvarint count, then uvarint row gaps, the first from -1;
+    wx: the weights listed, float32), expanded to the dense layout."""
+    nw = int(body["nw"])
+    rows = int(body["nf"]) + (1 if float(body["b"]) >= 0 else 0)
+    w = np.zeros((rows, nw))
+    values = np.frombuffer(body["wx"], dtype="<f4").astype(np.float64)
+    stream, pos, v = bytes(body["wi"]), 0, 0
+
+    def uvarint():
+        nonlocal pos
+        x = shift = 0
+        while True:
+            b = stream[pos]
+            pos += 1
+            x |= (b & 0x7F) << shift
+            if b < 0x80:
+                return x
+            shift += 7
+
+    for k in range(nw):
+        j = -1
+        for _ in range(uvarint()):
+            j += uvarint()
+            w[j, k] = values[v]
+            v += 1
+    return w
 
 
 class _LinearBase(_SVMBase):
@@ -1127,7 +1160,9 @@ class LinearSVC(_LinearClassifier):
     ``-s 2`` (``dual=False``, the primal by trust-region Newton), ``"hinge"``
     ``-s 3``; ``dual="auto"`` takes the primal when there are more rows than
     features. The intercept is a bias feature of value ``intercept_scaling``
-    (regularized, as LIBLINEAR and scikit-learn do). Only ``penalty="l2"``.
+    (regularized, as LIBLINEAR and scikit-learn do). ``penalty="l1"`` with
+    the squared hinge is LIBLINEAR's ``-s 5`` (coordinate descent, sparse
+    ``coef_``), primal only: it needs ``dual=False`` (or ``"auto"``).
     ``capacity`` and ``capacity_nonzeros`` as :class:`SVC`'s, for
     :meth:`partial_fit`.
 
@@ -1177,8 +1212,14 @@ class LinearSVC(_LinearClassifier):
         self.probability = probability
 
     def _options(self, X, y):
+        if self.penalty == "l1":
+            if self.loss != "squared_hinge" or self.dual is True:
+                raise ValueError("penalty='l1' needs loss='squared_hinge' and dual=False (LIBLINEAR's -s 5)")
+            if self.multi_class != "ovr":
+                raise ValueError(f"multi_class={self.multi_class!r}: libsvmgo has 'ovr' only")
+            return self._linear_options(5) + self._weights_options(y)
         if self.penalty != "l2":
-            raise ValueError(f"penalty={self.penalty!r}: libsvmgo has penalty='l2' only")
+            raise ValueError(f"penalty={self.penalty!r}: want 'l2' or 'l1'")
         if self.multi_class != "ovr":
             raise ValueError(f"multi_class={self.multi_class!r}: libsvmgo has 'ovr' only")
         if self.loss not in ("squared_hinge", "hinge"):
@@ -1242,7 +1283,8 @@ class LogisticRegression(_LinearClassifier):
     is a regularized bias feature, as liblinear's. ``predict_proba`` is
     LIBLINEAR's, from the library (SVMGO_OUTPUT_PROBABILITY): the sigmoid of
     each decision value, normalized over the classes when there are more
-    than two.
+    than two. ``penalty="l1"`` is L1-regularized logistic regression,
+    LIBLINEAR's ``-s 6`` (newGLMNET, sparse ``coef_``; ``dual=False``).
     ``capacity`` and ``capacity_nonzeros`` as :class:`SVC`'s, for
     :meth:`partial_fit`.
     """
@@ -1281,20 +1323,26 @@ class LogisticRegression(_LinearClassifier):
         self.capacity_nonzeros = capacity_nonzeros
 
     def _options(self, X, y):
-        if self.penalty != "l2":
-            raise ValueError(f"penalty={self.penalty!r}: libsvmgo has penalty='l2' only")
+        if self.penalty not in ("l2", "l1"):
+            raise ValueError(f"penalty={self.penalty!r}: want 'l2' or 'l1'")
         if self.solver != "liblinear":
             raise ValueError(f"solver={self.solver!r}: libsvmgo has LIBLINEAR's method only (solver='liblinear')")
         if self.multi_class not in ("auto", "ovr"):
             raise ValueError(f"multi_class={self.multi_class!r}: libsvmgo has one-vs-rest only ('ovr')")
         if self.dual not in (True, False):
             raise ValueError(f"dual={self.dual!r}: want True (LIBLINEAR's -s 7) or False (-s 0)")
+        if self.penalty == "l1":
+            if self.dual:
+                raise ValueError("penalty='l1' has no dual solver: use dual=False (LIBLINEAR's -s 6)")
+            return self._linear_options(6) + self._weights_options(y)
         return self._linear_options(7 if self.dual else 0) + self._weights_options(y)
 
     @classmethod
     def _params_from_body(cls, body):
         out = super()._params_from_body(body)
         out["dual"] = int(body.get("s", 0)) == 7
+        if int(body.get("s", 0)) == 6:
+            out["penalty"] = "l1"
         return out
 
     def predict_proba(self, X):
