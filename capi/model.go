@@ -55,7 +55,7 @@ func noProbability(info core.ModelInfo) string {
 	case !info.Kernel:
 		return "a linear SVC model gives them only when trained with -b 1 (logistic regression always does)"
 	case info.Task != core.TaskClassification:
-		return "only kernel C-SVC models give class probabilities"
+		return "only kernel classifiers (C-SVC, ν-SVC) give class probabilities"
 	}
 	return "the model was trained without probability estimates (-b 1)"
 }

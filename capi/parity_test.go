@@ -101,10 +101,10 @@ func (tr *testRows) want(g goAPI, nDec int, sparse bool) (labels, dec, prob []fl
 	var pbuf []float64
 	switch m := g.(type) {
 	case *core.KernelModel:
-		km, hasProb = m, m.SVMType == core.CSVC && m.HasProbability()
+		km, hasProb = m, m.SVMType.IsSVC() && m.HasProbability()
 		pbuf = make([]float64, m.NumClasses())
 	case *quantize.Kernel:
-		km, hasProb = m, m.SVMType() == core.CSVC && m.HasProbability()
+		km, hasProb = m, m.SVMType().IsSVC() && m.HasProbability()
 		pbuf = make([]float64, m.NumClasses())
 	case *core.LinearModel:
 		km, hasProb = m, m.HasProbability()
@@ -167,6 +167,9 @@ func TestParityFromC(t *testing.T) {
 		{"digits_rbf_prob", "digits.train", "digits.test", "-t 2 -b 1", kindKernelSVC, 10, 1, 0},
 		{"diabetes_rbf_svr", "diabetes.train", "diabetes.test", "-t 2 -s 3 -p 0.1", kindKernelSVR, 0, 0, 0},
 		{"heart_scale_oneclass", "heart_scale", "heart_scale", "-t 2 -s 2 -n 0.3", kindOneClass, 0, 0, 0},
+		{"digits_nu_svc_prob", "digits.train", "digits.test", "-t 2 -s 1 -n 0.1 -b 1", kindKernelSVC, 10, 1, 0},
+		{"diabetes_nu_svr", "diabetes.train", "diabetes.test", "-t 2 -s 4 -n 0.5 -c 10", kindKernelSVR, 0, 0, 0},
+		{"digits_nu_svc_prob_q8", "digits.train", "digits.test", "-t 2 -s 1 -n 0.1 -b 1", kindKernelSVC, 10, 1, 8},
 		{"heart_scale_q8", "heart_scale", "heart_scale", "-s 1 -B 1", kindLinearSVC, 2, 0, 8},
 		{"digits_q8", "digits.train", "digits.test", "-s 1 -B 1", kindLinearSVC, 10, 0, 8},
 		{"diabetes_q16", "diabetes.train", "diabetes.test", "-s 12 -B 1", kindLinearSVR, 0, 0, 16},

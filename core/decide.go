@@ -43,7 +43,7 @@ func LinearPrediction(dec []float64, labels []int32, regression bool) float64 {
 // allocates nothing; it panics if dec, labels or votes are too short.
 func KernelPrediction(t SVMType, labels []int32, dec, votes []float64) float64 {
 	switch t {
-	case EpsSVR:
+	case EpsSVR, NuSVR:
 		return dec[0]
 	case OneClass:
 		if dec[0] > 0 {
@@ -115,7 +115,7 @@ func (k Kernel) FromDot(uu, vv, uv float64) float64 {
 // models share it, so both add in the same order. It allocates nothing.
 func KernelDecisions(t SVMType, dec, kv, coef, rho []float64, start []int) {
 	l := len(kv)
-	if t != CSVC {
+	if !t.IsSVC() {
 		var s float64
 		for i, c := range coef[:l] {
 			s += c * kv[i]

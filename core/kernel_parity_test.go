@@ -63,6 +63,13 @@ func TestKernelParityLIBSVM(t *testing.T) {
 				if d := math.Abs(got.Rho - ref.Rho); d > parityRho*max(1, math.Abs(ref.Rho)) {
 					t.Errorf("sub %d: rho %.6f, LIBSVM %.6f", k, got.Rho, ref.Rho)
 				}
+				// ν-SVC's C = 1/r and ν-SVR's ε = −r, printed with %f.
+				if !math.IsNaN(ref.C) && math.Abs(1/got.R-ref.C) > parityObjRel*ref.C+1e-6 {
+					t.Errorf("sub %d: C = 1/r %.6f, LIBSVM %.6f", k, 1/got.R, ref.C)
+				}
+				if !math.IsNaN(ref.Epsilon) && math.Abs(-got.R-ref.Epsilon) > parityObjRel*math.Abs(ref.Epsilon)+1e-6 {
+					t.Errorf("sub %d: epsilon = -r %.6f, LIBSVM %.6f", k, -got.R, ref.Epsilon)
+				}
 				nsv := got.NumSV
 				if d := math.Abs(float64(nsv - ref.NSV)); d > max(1, paritySVFrac*float64(ref.NSV)) {
 					t.Errorf("sub %d: nSV %d, LIBSVM %d", k, nsv, ref.NSV)

@@ -201,7 +201,7 @@ func (m *KernelModel) blockDecisions(b *kernelBlocks, s *blockScratch, dec []flo
 // panics if a slice is too short.
 func KernelDecisions32(t SVMType, dec []float64, kv, coef []float32, rho []float64, start []int, part []float32) {
 	l := len(kv)
-	if t != CSVC {
+	if !t.IsSVC() {
 		dec[0] = float64(simd.Dot(kv, coef[:l])) - rho[0]
 		return
 	}

@@ -8,7 +8,7 @@ import (
 
 // CrossValidateKernel runs folds-fold cross-validation as svm-train's -v
 // does and returns the prediction of every row of ds, in ds's order, from
-// a model trained on the other folds. For C-SVC the folds are stratified
+// a model trained on the other folds. For C-SVC and ν-SVC the folds are stratified
 // as LIBSVM's svm_cross_validation makes them: each class's rows are
 // shuffled and dealt out in nearly equal parts to every fold, so each fold
 // keeps the class proportions. For ε-SVR and one-class the shuffled rows
@@ -30,6 +30,14 @@ func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64
 	t, err := NewKernelTrainer(p, l, ds.NumFeatures())
 	if err != nil {
 		return nil, err
+	}
+	if p.SVMType == NuSVC {
+		// svm-train checks ν on all rows, then trains the folds whatever
+		// their counts.
+		if err := nuFeasibleOn(ds, p.Nu); err != nil {
+			return nil, err
+		}
+		t.nuUnchecked = true
 	}
 	perm, foldStart, err := kernelFolds(ds, p, folds)
 	if err != nil {
@@ -57,7 +65,7 @@ func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64
 		if err != nil {
 			return nil, fmt.Errorf("core: cross validation fold %d of %d: %w", f+1, folds, err)
 		}
-		withProb := m.SVMType == CSVC && m.HasProbability()
+		withProb := m.SVMType.IsSVC() && m.HasProbability()
 		if withProb {
 			prob = make([]float64, len(m.Labels))
 		}
@@ -112,7 +120,7 @@ func kernelFoldsFrom(ds *data.Dataset, p KernelParams, folds int, intn func(n in
 	}
 	perm = make([]int32, l)
 	foldStart = make([]int, folds+1)
-	if p.SVMType != CSVC {
+	if !p.SVMType.IsSVC() {
 		for i := range perm {
 			perm[i] = int32(i)
 		}

@@ -101,6 +101,10 @@ type KernelSubproblem struct {
 	Objective float64
 	// Rho is ρ of the decision function.
 	Rho float64
+	// R is r of ν-SVC and ν-SVR, 0 otherwise: a ν-SVC pair's model is the
+	// C-SVC one with C = 1/R (LIBSVM prints "C = 1/R"), and ν-SVR's tube
+	// width is ε = −R (LIBSVM's "epsilon").
+	R float64
 	// Gap is the maximal KKT violation m(α) − M(α) at the solution.
 	Gap float64
 	// KernelEvals counts kernel evaluations of this solve.
@@ -151,7 +155,7 @@ func (m *KernelModel) IsRegression() bool { return m.SVMType.IsRegression() }
 // NumClasses returns the number of classes of a C-SVC model, 2 for
 // one-class and ε-SVR (LIBSVM's nr_class).
 func (m *KernelModel) NumClasses() int {
-	if m.SVMType == CSVC {
+	if m.SVMType.IsSVC() {
 		return len(m.Labels)
 	}
 	return 2
@@ -160,7 +164,7 @@ func (m *KernelModel) NumClasses() int {
 // NumDecisionValues returns how many decision values DecisionDense and
 // DecisionSparse write: one per class pair for C-SVC, else one.
 func (m *KernelModel) NumDecisionValues() int {
-	if m.SVMType == CSVC {
+	if m.SVMType.IsSVC() {
 		n := len(m.Labels)
 		return n * (n - 1) / 2
 	}
@@ -192,10 +196,10 @@ func (m *KernelModel) Validate() error {
 		return bad("support vectors have %d features, model %d", m.SV.NumFeatures(), m.NumFeatures)
 	}
 	nDec := 1
-	if m.SVMType == CSVC {
+	if m.SVMType.IsSVC() {
 		nr := len(m.Labels)
 		if nr < 2 {
-			return bad("C-SVC model with %d classes, want at least 2", nr)
+			return bad("%v model with %d classes, want at least 2", m.SVMType, nr)
 		}
 		if len(m.NumSV) != nr {
 			return bad("%d support vector counts for %d classes", len(m.NumSV), nr)
@@ -227,8 +231,8 @@ func (m *KernelModel) Validate() error {
 		switch {
 		case m.SVMType == OneClass && (m.ProbA != nil || m.ProbB != nil):
 			return bad("one-class model with probability parameters")
-		case m.SVMType == EpsSVR && (len(m.ProbB) != 0 || (m.ProbA != nil && len(m.ProbA) != 1)):
-			return bad("ε-SVR model with %d probA and %d probB values, want none or one probA", len(m.ProbA), len(m.ProbB))
+		case m.SVMType.IsRegression() && (len(m.ProbB) != 0 || (m.ProbA != nil && len(m.ProbA) != 1)):
+			return bad("%v model with %d probA and %d probB values, want none or one probA", m.SVMType, len(m.ProbA), len(m.ProbB))
 		}
 	}
 	if len(m.Rho) != nDec {
@@ -288,7 +292,7 @@ func (m *KernelModel) Init() error {
 	}
 	nDec := m.NumDecisionValues()
 	pre.scratch = l + nDec
-	if m.SVMType == CSVC {
+	if m.SVMType.IsSVC() {
 		pre.start = make([]int, len(m.Labels)+1)
 		for c, n := range m.NumSV {
 			pre.start[c+1] = pre.start[c] + int(n)

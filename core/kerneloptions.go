@@ -9,34 +9,47 @@ import (
 // numbers, so they mean the same thing on the command line and in files.
 type SVMType int
 
-// The formulations SMO solves (Chang & Lin 2011, Section 2). LIBSVM's ν-SVC
-// (-s 1) and ν-SVR (-s 4) are not offered.
+// The formulations SMO solves (Chang & Lin 2011, Section 2).
 const (
 	CSVC     SVMType = 0 // -s 0: C-support vector classification (LIBSVM's default)
+	NuSVC    SVMType = 1 // -s 1: ν-support vector classification
 	OneClass SVMType = 2 // -s 2: one-class SVM, distribution estimation with ν
 	EpsSVR   SVMType = 3 // -s 3: ε-support vector regression
+	NuSVR    SVMType = 4 // -s 4: ν-support vector regression
 )
 
 func (t SVMType) valid() bool {
 	switch t {
-	case CSVC, OneClass, EpsSVR:
+	case CSVC, NuSVC, OneClass, EpsSVR, NuSVR:
 		return true
 	}
 	return false
 }
 
-// IsRegression reports whether t predicts real values (ε-SVR).
-func (t SVMType) IsRegression() bool { return t == EpsSVR }
+// IsRegression reports whether t predicts real values (ε-SVR, ν-SVR).
+func (t SVMType) IsRegression() bool { return t == EpsSVR || t == NuSVR }
+
+// IsSVC reports whether t is a one-vs-one classifier (C-SVC, ν-SVC): its
+// models have class labels, a support vector count per class and a
+// decision value per class pair, and predict by voting.
+func (t SVMType) IsSVC() bool { return t == CSVC || t == NuSVC }
+
+// usesNu reports whether ν (-n) is a parameter of t.
+func (t SVMType) usesNu() bool { return t == NuSVC || t == OneClass || t == NuSVR }
 
 // String returns the name LIBSVM writes in a model file's svm_type line.
 func (t SVMType) String() string {
 	switch t {
 	case CSVC:
 		return "c_svc"
+	case NuSVC:
+		return "nu_svc"
 	case OneClass:
 		return "one_class"
 	case EpsSVR:
 		return "epsilon_svr"
+	case NuSVR:
+		return "nu_svr"
 	}
 	return fmt.Sprintf("SVMType(%d)", int(t))
 }
@@ -49,11 +62,15 @@ type KernelParams struct {
 	// "automatic": 1/num_features, resolved when training starts (see
 	// ResolvedKernel), as svm-train does.
 	Kernel Kernel
-	// C is the cost of a loss unit (-c), > 0; used by C-SVC and ε-SVR.
+	// C is the cost of a loss unit (-c), > 0; used by C-SVC, ε-SVR and
+	// ν-SVR.
 	C float64
-	// Nu is ν of one-class SVM (-n), in (0, 1]: an upper bound on the
-	// fraction of outliers and a lower bound on the fraction of support
-	// vectors.
+	// Nu is ν of ν-SVC, one-class SVM and ν-SVR (-n), in (0, 1]: an upper
+	// bound on the fraction of margin errors (outliers) and a lower bound
+	// on the fraction of support vectors. For ν-SVC it must also be
+	// feasible for every class pair (i, j) of the data:
+	// ν·(n_i + n_j)/2 ≤ min(n_i, n_j), or Train fails as svm-train does
+	// ("specified nu is infeasible").
 	Nu float64
 	// P is the width ε of the ε-insensitive loss of ε-SVR (-p), ≥ 0.
 	P float64
@@ -67,10 +84,12 @@ type KernelParams struct {
 	// Shrinking turns on the shrinking heuristics (-h 1).
 	Shrinking bool
 	// Probability asks for probability estimates (-b 1): Platt scaling for
-	// C-SVC, fitted on internal 5-fold cross-validation decision values;
-	// for ε-SVR, LIBSVM's Laplace noise width. One-class SVM has none.
+	// C-SVC and ν-SVC, fitted on internal 5-fold cross-validation decision
+	// values; for ε-SVR and ν-SVR, LIBSVM's Laplace noise width. One-class
+	// SVM has none.
 	Probability bool
-	// Weights scale C per class (-wi), C-SVC only; a label may appear once.
+	// Weights scale C per class (-wi), C-SVC only (ν-SVC refuses them: it
+	// has no C; LIBSVM ignores them there); a label may appear once.
 	// Labels absent from the training set are ignored, as in LIBSVM.
 	Weights []ClassWeight
 	// Seed seeds the random fold assignment of the internal
@@ -110,16 +129,16 @@ func (p KernelParams) Validate() error {
 	}
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	if !p.SVMType.valid() {
-		return bad("unknown SVM type -s %d (want 0, 2 or 3; ν-SVC and ν-SVR are not supported)", int(p.SVMType))
+		return bad("unknown SVM type -s %d (want 0, 1, 2, 3 or 4)", int(p.SVMType))
 	}
 	// An automatic Gamma (0) is a valid kernel parameter as it stands.
 	if err := p.Kernel.Validate(); err != nil {
 		return err
 	}
 	switch {
-	case p.SVMType != OneClass && (!(p.C > 0) || !finite(p.C)):
+	case p.SVMType != OneClass && p.SVMType != NuSVC && (!(p.C > 0) || !finite(p.C)):
 		return bad("C = %v, want C > 0", p.C)
-	case p.SVMType == OneClass && (!(p.Nu > 0) || p.Nu > 1):
+	case p.SVMType.usesNu() && (!(p.Nu > 0) || p.Nu > 1):
 		return bad("nu = %v, want 0 < nu <= 1", p.Nu)
 	case p.SVMType == EpsSVR && (!(p.P >= 0) || !finite(p.P)):
 		return bad("p = %v, want p >= 0", p.P)
@@ -129,6 +148,8 @@ func (p KernelParams) Validate() error {
 		return bad("cache size = %v MB, want > 0", p.CacheMB)
 	case p.Probability && p.SVMType == OneClass:
 		return bad("probability estimates (-b 1) are not available for one-class SVM")
+	case p.SVMType == NuSVC && len(p.Weights) != 0:
+		return bad("class weights (-wi) are for C-SVC; ν-SVC has no C to weight")
 	case p.MaxIter < 0:
 		return bad("max iterations = %d, want >= 0 (0: LIBSVM's cap)", p.MaxIter)
 	}
@@ -188,8 +209,10 @@ type KernelOptions struct {
 const KernelUsage = `options:
 -s svm_type : set type of SVM (default 0)
 	0 -- C-SVC		(multi-class classification)
+	1 -- nu-SVC		(multi-class classification)
 	2 -- one-class SVM
 	3 -- epsilon-SVR	(regression)
+	4 -- nu-SVR		(regression)
 -t kernel_type : set type of kernel function (default 2)
 	0 -- linear: u'*v
 	1 -- polynomial: (gamma*u'*v + coef0)^degree
@@ -198,13 +221,13 @@ const KernelUsage = `options:
 -d degree : set degree in kernel function (default 3)
 -g gamma : set gamma in kernel function (default 1/num_features)
 -r coef0 : set coef0 in kernel function (default 0)
--c cost : set the parameter C of C-SVC and epsilon-SVR (default 1)
--n nu : set the parameter nu of one-class SVM (default 0.5)
+-c cost : set the parameter C of C-SVC, epsilon-SVR, and nu-SVR (default 1)
+-n nu : set the parameter nu of nu-SVC, one-class SVM, and nu-SVR (default 0.5)
 -p epsilon : set the epsilon in loss function of epsilon-SVR (default 0.1)
 -m cachesize : set cache memory size in MB (default 100)
 -e epsilon : set tolerance of termination criterion (default 0.001)
 -h shrinking : whether to use the shrinking heuristics, 0 or 1 (default 1)
--b probability_estimates : whether to train a C-SVC or epsilon-SVR model for probability estimates, 0 or 1 (default 0)
+-b probability_estimates : whether to train a SVC or SVR model for probability estimates, 0 or 1 (default 0)
 -wi weight : set the parameter C of class i to weight*C, for C-SVC (default 1)
 -v n : n-fold cross validation mode
 -q : quiet mode (no outputs)

@@ -122,7 +122,8 @@ func TestParseKernelOptionsCombined(t *testing.T) {
 
 func TestParseKernelOptionsErrors(t *testing.T) {
 	for _, bad := range []string{
-		"-s 1", "-s 4", "-s 5", "-s -1", "-s x",
+		"-s 5", "-s -1", "-s x",
+		"-s 1 -n 0", "-s 1 -n 1.01", "-s 4 -n 0", "-s 4 -n nan", "-s 4 -c 0", "-s 1 -w1 2",
 		"-t 4", "-t -1", "-t rbf",
 		"-t 1 -d -1", "-d 2.5",
 		"-g -0.1", "-g x", "-g nan", "-g inf",
@@ -150,7 +151,8 @@ func TestParseKernelOptionsErrors(t *testing.T) {
 		"-c x":        "-c",
 		"-z 1":        "unknown option -z",
 		"-w1 2 -w1 3": "class 1 is weighted twice",
-		"-s 1":        "-s 1",
+		"-s 5":        "-s 5",
+		"-s 1 -w1 2":  "ν-SVC has no C",
 		"-e":          "-e needs a value",
 	} {
 		if _, _, err := ParseKernelOptions(strings.Fields(args)); err == nil || !strings.Contains(err.Error(), want) {
@@ -174,6 +176,12 @@ func TestKernelParamsValidateByType(t *testing.T) {
 		"C-SVC ignores p":       ok(func(p *KernelParams) { p.P = -1 }),
 		"SVR ignores nu":        ok(func(p *KernelParams) { p.SVMType, p.Nu = EpsSVR, 0 }),
 		"SVR probability":       ok(func(p *KernelParams) { p.SVMType, p.Probability = EpsSVR, true }),
+		"nu-SVC ignores C":      ok(func(p *KernelParams) { p.SVMType, p.C = NuSVC, 0 }),
+		"nu-SVC ignores p":      ok(func(p *KernelParams) { p.SVMType, p.P = NuSVC, -1 }),
+		"nu-SVC probability":    ok(func(p *KernelParams) { p.SVMType, p.Probability = NuSVC, true }),
+		"nu-SVR ignores p":      ok(func(p *KernelParams) { p.SVMType, p.P = NuSVR, -1 }),
+		"nu-SVR probability":    ok(func(p *KernelParams) { p.SVMType, p.Probability = NuSVR, true }),
+		"nu 1":                  ok(func(p *KernelParams) { p.SVMType, p.Nu = NuSVR, 1 }),
 		"linear ignores gamma":  ok(func(p *KernelParams) { p.Kernel = Kernel{Type: LinearKernel, Gamma: -1, Degree: -1} }),
 		"rbf ignores degree":    ok(func(p *KernelParams) { p.Kernel.Degree = -3 }),
 		"fractional cache":      ok(func(p *KernelParams) { p.CacheMB = 0.01 }),
@@ -189,7 +197,11 @@ func TestKernelParamsValidateByType(t *testing.T) {
 		"one-class nu":    ok(func(p *KernelParams) { p.SVMType, p.Nu = OneClass, math.NaN() }),
 		"poly degree":     ok(func(p *KernelParams) { p.Kernel = Kernel{Type: PolyKernel, Degree: -1} }),
 		"sigmoid coef0":   ok(func(p *KernelParams) { p.Kernel = Kernel{Type: SigmoidKernel, Coef0: math.Inf(1)} }),
-		"nu-SVC":          ok(func(p *KernelParams) { p.SVMType = 1 }),
+		"nu-SVC nu":       ok(func(p *KernelParams) { p.SVMType, p.Nu = NuSVC, 0 }),
+		"nu-SVR nu":       ok(func(p *KernelParams) { p.SVMType, p.Nu = NuSVR, 1.5 }),
+		"nu-SVR C":        ok(func(p *KernelParams) { p.SVMType, p.C = NuSVR, -1 }),
+		"nu-SVC weights":  ok(func(p *KernelParams) { p.SVMType, p.Weights = NuSVC, []ClassWeight{{1, 2}} }),
+		"type 5":          ok(func(p *KernelParams) { p.SVMType = 5 }),
 		"weight infinite": ok(func(p *KernelParams) { p.Weights = []ClassWeight{{1, math.Inf(1)}} }),
 		"cache NaN":       ok(func(p *KernelParams) { p.CacheMB = math.NaN() }),
 		"eps infinite":    ok(func(p *KernelParams) { p.Eps = math.Inf(1) }),
@@ -203,13 +215,17 @@ func TestKernelParamsValidateByType(t *testing.T) {
 
 func TestSVMTypeNames(t *testing.T) {
 	// LIBSVM's svm_type_table, as its model files spell them.
-	for typ, want := range map[SVMType]string{CSVC: "c_svc", OneClass: "one_class", EpsSVR: "epsilon_svr", 1: "SVMType(1)"} {
+	for typ, want := range map[SVMType]string{CSVC: "c_svc", NuSVC: "nu_svc", OneClass: "one_class", EpsSVR: "epsilon_svr",
+		NuSVR: "nu_svr", 5: "SVMType(5)"} {
 		if got := typ.String(); got != want {
 			t.Errorf("SVMType(%d).String() = %q, want %q", int(typ), got, want)
 		}
 	}
-	if CSVC.IsRegression() || OneClass.IsRegression() || !EpsSVR.IsRegression() {
-		t.Error("IsRegression: only ε-SVR is regression")
+	if CSVC.IsRegression() || NuSVC.IsRegression() || OneClass.IsRegression() || !EpsSVR.IsRegression() || !NuSVR.IsRegression() {
+		t.Error("IsRegression: only ε-SVR and ν-SVR are regression")
+	}
+	if !CSVC.IsSVC() || !NuSVC.IsSVC() || OneClass.IsSVC() || EpsSVR.IsSVC() || NuSVR.IsSVC() {
+		t.Error("IsSVC: only C-SVC and ν-SVC are one-vs-one classifiers")
 	}
 }
 
@@ -261,7 +277,8 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 		names[c.Name] = true
 	}
 	for _, want := range []string{"heart_scale", "breast_cancer", "digits", "diabetes",
-		"breast_cancer_prob", "digits_prob", "heart_scale_poly", "heart_scale_sigmoid", "heart_scale_oneclass"} {
+		"breast_cancer_prob", "digits_prob", "heart_scale_poly", "heart_scale_sigmoid", "heart_scale_oneclass",
+		"heart_scale_nu", "digits_nu", "shuttle_nu", "diabetes_nu"} {
 		if !names[want] {
 			t.Errorf("no case %s", want)
 		}
@@ -315,7 +332,7 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 
 			pairs := 1
 			classes := 0
-			if p.SVMType == CSVC {
+			if p.SVMType.IsSVC() {
 				// The classes of the training set, as LIBSVM lists them.
 				seen := map[float64]bool{}
 				for i := range train.Len() {
@@ -365,10 +382,10 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 				if len(c.Subs) != pairs {
 					t.Fatalf("%d subproblems, want %d", len(c.Subs), pairs)
 				}
-				if p.SVMType == CSVC && c.TotalNSV != totalSV {
+				if p.SVMType.IsSVC() && c.TotalNSV != totalSV {
 					t.Errorf("Total nSV %d, model total_sv %d", c.TotalNSV, totalSV)
 				}
-				if p.SVMType != CSVC && (c.Has["total_nsv"] || c.Subs[0].NSV != totalSV) {
+				if !p.SVMType.IsSVC() && (c.Has["total_nsv"] || c.Subs[0].NSV != totalSV) {
 					t.Errorf("nSV %d, model total_sv %d", c.Subs[0].NSV, totalSV)
 				}
 				for s, sub := range c.Subs {
@@ -376,19 +393,22 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 					if math.Abs(sub.Rho-rho[s]) > 5e-7 {
 						t.Errorf("sub %d: rho %v, model %v", s, sub.Rho, rho[s])
 					}
-					if !(sub.NBSV <= sub.NSV && sub.NSV <= totalSV && sub.Iter > 0) {
+					// A ν-SVC pair may start optimal (shuttle's small pairs,
+					// one α per class).
+					if !(sub.NBSV <= sub.NSV && sub.NSV <= totalSV && (sub.Iter > 0 || p.SVMType == NuSVC && sub.Iter == 0)) {
 						t.Errorf("sub %d: inconsistent %+v", s, sub)
 					}
 					// Dual objectives: C-SVC and ε-SVR minimize
 					// ½αᵀQα − eᵀα (or its SVR form) from 0, so the optimum
-					// is negative; one-class's ½αᵀQα is positive.
-					if (p.SVMType == OneClass) != (sub.Obj > 0) {
+					// is negative; one-class's and ν-SVC's ½αᵀQα is
+					// positive; ν-SVR's ½αᵀQα − zᵀ(α − α*) negative.
+					if (p.SVMType == OneClass || p.SVMType == NuSVC) != (sub.Obj > 0) {
 						t.Errorf("sub %d: objective %v has the wrong sign", s, sub.Obj)
 					}
 				}
 			}
 			switch p.SVMType {
-			case EpsSVR:
+			case EpsSVR, NuSVR:
 				if !c.Has["mse"] || !c.Has["scc"] || !(c.MSE > 0) || !(c.SCC >= 0 && c.SCC <= 1) {
 					t.Errorf("mse %v, scc %v", c.MSE, c.SCC)
 				}
@@ -410,8 +430,8 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 		})
 	}
 
-	if len(imports) != 3 {
-		t.Errorf("%d import cases, want 3", len(imports))
+	if len(imports) != 5 {
+		t.Errorf("%d import cases, want 5", len(imports))
 	}
 	for _, im := range imports {
 		t.Run("import_"+im.Name, func(t *testing.T) {

@@ -15,8 +15,10 @@ import (
 //     gives. Each fold trains the pair's binary subproblem with the pair's
 //     Cp = C·w_i and Cn = C·w_j on the other four folds, as LIBSVM's
 //     svm_binary_svc_probability does.
-//   - ε-SVR: ProbA[0] = σ, the scale of the Laplace noise of the residuals
-//     of 5-fold cross-validation over all rows.
+//     ν-SVC's folds train the pair's ν-SVC subproblem with the same ν,
+//     unchecked for feasibility on the fold, as LIBSVM's do.
+//   - ε-SVR and ν-SVR: ProbA[0] = σ, the scale of the Laplace noise of the
+//     residuals of 5-fold cross-validation over all rows.
 //
 // The folds are solved by small trainers of their own (one per worker),
 // not by the main trainer's solvers: fitting runs once a training call, so
@@ -24,7 +26,7 @@ import (
 // untouched.
 
 // fitProbability sets m.ProbA and m.ProbB from internal cross-validation
-// over ds, for a model Train has just filled (C-SVC or ε-SVR; one-class has
+// over ds, for a model Train has just filled (C-SVC, ν-SVC or an SVR; one-class has
 // no estimates and Validate refuses Probability for it). Fold assignment
 // is seeded from t.params.Seed, per class pair for C-SVC, so the result
 // does not depend on the number of workers.
@@ -34,9 +36,9 @@ func (t *KernelTrainer) fitProbability(ds *data.Dataset, m *KernelModel) error {
 	sub.Probability = false
 	sub.Kernel = m.Kernel // the resolved Gamma: a fold may lack some features
 	switch p.SVMType {
-	case CSVC:
+	case CSVC, NuSVC:
 		return t.fitSVCProbability(ds, m, sub)
-	case EpsSVR:
+	case EpsSVR, NuSVR:
 		f := newFoldFitter(sub, ds, ds.Len(), 1)
 		y := append([]float64(nil), ds.Labels()...)
 		sigma, err := fitSVRScale(y, p.Seed, func(train []int32) (func(int32) float64, error) {
@@ -111,11 +113,13 @@ func (t *KernelTrainer) fitSVCProbability(ds *data.Dataset, m *KernelModel, sub 
 						y = append(y, -1)
 					}
 				}
-				f.params.Weights = []ClassWeight{
-					{Label: 1, Weight: t.params.C * t.params.weightOf(labels[i])},
-					{Label: -1, Weight: t.params.C * t.params.weightOf(labels[j])},
+				if t.params.SVMType == CSVC {
+					f.params.Weights = []ClassWeight{
+						{Label: 1, Weight: t.params.C * t.params.weightOf(labels[i])},
+						{Label: -1, Weight: t.params.C * t.params.weightOf(labels[j])},
+					}
+					f.params.C = 1
 				}
-				f.params.C = 1
 				A, B, err := fitBinaryProbability(y, subSeed(t.params.Seed, pi), func(train []int32) (func(int32) float64, error) {
 					sm, err := f.train(train, func(k int32) (int32, float64) { return rows[k], float64(y[k]) })
 					if err != nil {
@@ -200,6 +204,7 @@ func (f *foldFitter) train(train []int32, relabel func(int32) (int32, float64)) 
 		if err != nil {
 			return nil, err
 		}
+		tr.nuUnchecked = true
 		f.tr = tr
 	}
 	// The class weights change from pair to pair; the buffers do not.
@@ -240,7 +245,7 @@ const maxStackProbability = 1024
 // Platt parameters for C-SVC, which ProbabilityDense and ProbabilitySparse
 // need, or the Laplace scale ProbA[0] for ε-SVR.
 func (m *KernelModel) HasProbability() bool {
-	return (m.SVMType == CSVC || m.SVMType == EpsSVR) && len(m.ProbA) > 0
+	return m.SVMType != OneClass && len(m.ProbA) > 0
 }
 
 // ProbabilityDense writes to dst[:NumClasses()] the class probabilities,
@@ -284,7 +289,7 @@ func (m *KernelModel) ProbabilitySparse(dst []float64, index []int32, value []fl
 // probabilityShape checks that m can give class probabilities and returns
 // the class count, the decision value count and the scratch they need.
 func (m *KernelModel) probabilityShape(fn string) (k, nDec, need int) {
-	if m.SVMType != CSVC || len(m.ProbA) == 0 {
+	if !m.SVMType.IsSVC() || len(m.ProbA) == 0 {
 		panic("core: KernelModel." + fn + ": the model has no class probability estimates (train C-SVC with Probability)")
 	}
 	k = len(m.Labels)

@@ -22,6 +22,10 @@ import (
 //	    entries at 1 and the next at νl − ⌊νl⌋; sv_coef = α_t.
 //	ε-SVR:      2l variables (α, α*), y = (e, −e), p = (ε − z, ε + z),
 //	    C both, Δ = 0; sv_coef = β_t = α_t − α*_t.
+//	ν-SVC pair: as C-SVC with p = 0, C_t = 1 and each class's α summing
+//	    to νl/2 (smo_nu.go); sv_coef = y_t α_t / r, ρ/r.
+//	ν-SVR:      as ε-SVR with p = (−z, z), Σα = Σα* = Cνl/2
+//	    (smo_nu.go); sv_coef = β_t, and the tube width is ε = −r.
 //
 // Instance weights (weights.go) multiply each row's bound, as in LIBSVM's
 // instance-weight branch: C_t·ω_t for C-SVC and both of ε-SVR's variables
@@ -39,14 +43,16 @@ import (
 type KernelDual struct {
 	// SVMType is the formulation the variables belong to.
 	SVMType SVMType
-	// Pairs names the classes of each C-SVC subproblem, (positive,
-	// negative); nil for one-class and ε-SVR.
+	// Pairs names the classes of each C-SVC or ν-SVC subproblem,
+	// (positive, negative); nil for one-class and the SVRs.
 	Pairs [][2]int32
 	// Alpha holds one vector per subproblem, ds.Len() long. C-SVC: α_t ≥ 0
 	// of row t in the pair's subproblem, 0 for rows of other classes
 	// (unsigned, so it does not depend on which class of the pair is
-	// positive). One-class: α_t. ε-SVR: β_t = α_t − α*_t (at an optimum at
-	// most one of α_t, α*_t is nonzero, so β gives both back).
+	// positive). ν-SVC: the same, for the solver's problem with the box
+	// [0, 1] (the model's coefficients are these divided by r). One-class:
+	// α_t. ε-SVR and ν-SVR: β_t = α_t − α*_t (at an optimum at most one of
+	// α_t, α*_t is nonzero, so β gives both back).
 	Alpha [][]float64
 	// Gradient, when not nil, is each subproblem's gradient at Alpha and
 	// what it was computed under (kernelwarm.go). Train returns it; as a
@@ -91,13 +97,17 @@ type KernelTrainer struct {
 	// warmGrad is the usable gradient of the warm start during one Train's
 	// solves, nil otherwise.
 	warmGrad *KernelGradient
+	// nuUnchecked skips ν-SVC's feasibility check (nuFeasible): set for
+	// the internal cross-validation folds of Probability, which LIBSVM
+	// trains whatever their class counts.
+	nuUnchecked bool
 }
 
 // kernelWorker is one goroutine's solver, matrix and buffers.
 type kernelWorker struct {
 	kr    *kernelRows
-	q     *svcQ // C-SVC and one-class (y all +1)
-	svr   *svrQ // ε-SVR
+	q     *svcQ // C-SVC, ν-SVC and one-class (y all +1)
+	svr   *svrQ // ε-SVR and ν-SVR
 	s     *smo
 	rows  []int32
 	y     []int8
@@ -163,9 +173,9 @@ func (w *kernelWorker) setPool(pool *columnPool) {
 func kernelHelperCount() int { return max(0, runtime.GOMAXPROCS(0)-1) }
 
 // kernelWorkerCount is the number of workers of a trainer: one for the
-// single subproblem of one-class and ε-SVR.
+// single subproblem of one-class and the SVRs.
 func kernelWorkerCount(p *KernelParams) int {
-	if p.SVMType != CSVC {
+	if !p.SVMType.IsSVC() {
 		return 1
 	}
 	return max(1, runtime.GOMAXPROCS(0))
@@ -186,7 +196,7 @@ func KernelTrainerBytes(p KernelParams, capRows, capFeatures int) int64 {
 // have at most lMax rows (lMax ≤ capRows): the solvers, matrices and
 // caches are sized for lMax, the per-row buffers for capRows.
 func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int) int64 {
-	if p.SVMType != CSVC {
+	if !p.SVMType.IsSVC() {
 		workers = 1
 	}
 	l := int64(capRows)
@@ -210,13 +220,13 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int)
 func kernelWorkerBytes(p *KernelParams, lMax, capFeatures int) int64 {
 	lm := int64(lMax)
 	vars := lm // variables per subproblem
-	if p.SVMType == EpsSVR {
+	if p.SVMType.IsRegression() {
 		vars = 2 * lm
 	}
 	b := int64(smoBytes(int(vars))) +
 		int64(capFeatures)*8 + // kernelRows scratch
 		lm*4 + vars*(1+8+8+8+8) // rows; y, p, alpha, alpha0, wt
-	if p.SVMType == EpsSVR {
+	if p.SVMType.IsRegression() {
 		b += lm*4 + vars*(4+1+8+2*4+4) // svrQ rows; index, sign, qd, two column buffers, rowBuf
 	} else {
 		b += lm * (4 + 1 + 8 + 4) // svcQ index, y, qd, rowBuf
@@ -225,11 +235,12 @@ func kernelWorkerBytes(p *KernelParams, lMax, capFeatures int) int64 {
 }
 
 // largestSubproblem returns the rows of the largest subproblem of a
-// training on ds: the two largest classes together for C-SVC (every row
-// when there are fewer than two), every row for one-class and ε-SVR.
+// training on ds: the two largest classes together for C-SVC and ν-SVC
+// (every row when there are fewer than two), every row for one-class and
+// the SVRs.
 func largestSubproblem(ds *data.Dataset, t SVMType) int {
 	l := ds.Len()
-	if t != CSVC {
+	if !t.IsSVC() {
 		return l
 	}
 	count := make(map[float64]int)
@@ -267,7 +278,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (
 	if capRows < 0 || capFeatures < 0 {
 		return nil, fmt.Errorf("%w: negative capacity", ErrParams)
 	}
-	if p.SVMType != CSVC {
+	if !p.SVMType.IsSVC() {
 		workers = 1
 	}
 	lMax = max(0, min(lMax, capRows))
@@ -301,7 +312,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (
 			w.lSmall = l1
 		}
 		vars := lMax
-		if p.SVMType == EpsSVR {
+		if p.SVMType.IsRegression() {
 			vars = 2 * lMax
 		}
 		w.lCap = lMax
@@ -314,7 +325,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int) (
 		w.alpha0 = make([]float64, vars)
 		w.wt = make([]float64, vars)
 		cache := newKernelCache(lMax, budget)
-		if p.SVMType == EpsSVR {
+		if p.SVMType.IsRegression() {
 			w.svr = &svrQ{
 				kr:     w.kr,
 				cache:  cache,
@@ -364,7 +375,8 @@ func TrainKernel(ds *data.Dataset, p KernelParams) (*KernelModel, *KernelDual, e
 // (in either order), or from the cold start when there is none. The start
 // is made feasible: clipped to the box [0, C_t], then moved onto the
 // equality yᵀα = Δ (Δ = 0, or νl for one-class, which changes with l) by
-// repairEquality. When warm.Gradient fits (same kernel, bounds and ε, the
+// repairEquality; for ν-SVC and ν-SVR onto each side's sum (νl/2 of the
+// pair's l rows, Cνl/2), the same way side by side (repairNuSums). When warm.Gradient fits (same kernel, bounds and ε, the
 // same first Gradient.Rows rows and α there), the solver updates that
 // gradient by a kernel column per α the repair changed and per row added
 // since; otherwise it rebuilds the gradient from α, a column per support
@@ -407,6 +419,12 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	}
 	if l == 0 {
 		return nil, nil, fmt.Errorf("%w: no training rows", data.ErrLabels)
+	}
+	if svm := t.params.SVMType; (svm == NuSVC || svm == NuSVR) && rowWeights(ds) != nil {
+		// ν's starts and repairs (nuStart, repairNuSums) assume one bound
+		// per side; weighted ν problems are refused until they take the
+		// per-row bounds, rather than trained as if unweighted.
+		return nil, nil, fmt.Errorf("%w: instance weights with %v are not supported", ErrParams, svm)
 	}
 	if warm != nil {
 		if warm.SVMType != t.params.SVMType {
@@ -456,7 +474,7 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	}()
 	m := &KernelModel{SVMType: p.SVMType, Kernel: k, NumFeatures: n, Params: *p}
 	m.Params.Weights = append([]ClassWeight(nil), p.Weights...)
-	epsilon := 0.0
+	epsilon := 0.0 // ε in p of the SVR problem (ν-SVR has none)
 	if p.SVMType == EpsSVR {
 		epsilon = p.P
 	}
@@ -469,11 +487,11 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	var dual *KernelDual
 	var err error
 	switch p.SVMType {
-	case CSVC:
+	case CSVC, NuSVC:
 		dual, err = t.trainSVC(ds, warm, m)
 	case OneClass:
 		dual = t.trainOneClass(ds, warm, m)
-	case EpsSVR:
+	case EpsSVR, NuSVR:
 		dual = t.trainSVR(ds, warm, m)
 	}
 	t.warmGrad = nil
@@ -523,6 +541,12 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	for c := range nr {
 		start[c+1] += start[c]
 	}
+	nu := p.SVMType == NuSVC
+	if nu && !t.nuUnchecked {
+		if err := nuFeasible(p.Nu, labels, start); err != nil {
+			return nil, err
+		}
+	}
 	next := append([]int(nil), start[:nr]...)
 	perm := t.perm[:l]
 	for i, c := range cls {
@@ -531,7 +555,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	}
 
 	nPairs := nr * (nr - 1) / 2
-	dual := &KernelDual{SVMType: CSVC, Pairs: make([][2]int32, 0, nPairs), Alpha: make([][]float64, nPairs)}
+	dual := &KernelDual{SVMType: p.SVMType, Pairs: make([][2]int32, 0, nPairs), Alpha: make([][]float64, nPairs)}
 	pairI := make([]int, 0, nPairs)
 	pairJ := make([]int, 0, nPairs)
 	for i := range nr {
@@ -543,6 +567,10 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	dw := rowWeights(ds)
 	subs := make([]KernelSubproblem, nPairs)
 	pairAlpha := make([][]float64, nPairs) // α of each pair's rows, class i's then class j's
+	// coefScale multiplies a pair's α into its coefficients: 1/r for
+	// ν-SVC, 1 for C-SVC.
+	coefScale := make([]float64, nPairs)
+	pairErr := make([]error, nPairs)
 	evals := make([]int64, nPairs)
 	grad := &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs),
 		First: make([]int, nPairs)}
@@ -563,12 +591,15 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			pv[r] = -1
 		}
 		Cp, Cn := p.C*p.weightOf(labels[i]), p.C*p.weightOf(labels[j])
-		var wv []float64 // the variables' instance weights; nil: all 1
+		var wv []float64 // the variables' instance weights; nil: all 1 (always for ν)
 		if dw != nil {
 			wv = w.wt[:lp]
 			for r, row := range rows {
 				wv[r] = dw[row]
 			}
+		}
+		if nu {
+			Cp, Cn = 1, 1
 		}
 		clear(alpha)
 		var a0, G0, Gbar0 []float64
@@ -578,7 +609,11 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			for r, row := range rows {
 				alpha[r] = clip(a[row], weighted(boxOf(y[r], Cp, Cn), wv, r))
 			}
-			repairEquality(alpha, y, Cp, Cn, wv, 0)
+			if nu {
+				repairNuSums(alpha, y, ni, 1, p.Nu*float64(lp)/2)
+			} else {
+				repairEquality(alpha, y, Cp, Cn, wv, 0)
+			}
 			flipped := warm.Pairs[v][0] != labels[i]
 			if g := t.warmGrad; g != nil && g.boxMatches(v, Cp, Cn, flipped) {
 				a0 = w.alpha0[:lp]
@@ -586,12 +621,38 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 				g.fillStored(a0, G0, Gbar0, rows, ni, flipped, a, v)
 			}
 		}
+		if nu {
+			for r := range pv {
+				pv[r] = 0
+			}
+			if !warmStart {
+				nuStart(alpha[:ni], 1, p.Nu*float64(lp)/2)
+				nuStart(alpha[ni:], 1, p.Nu*float64(lp)/2)
+			}
+		}
 		w.q.reset(rows, y)
 		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Weight: wv, Eps: p.Eps,
-			Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart})
+			Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Nu: nu})
 		// The pair's own rows, in the solver's order; the data set's
 		// layout (KernelDual.Alpha) is built after the solves, if wanted.
 		pairAlpha[pi] = append([]float64(nil), alpha...)
+		coefScale[pi] = 1
+		if nu && !(res.R > 0) {
+			// r ≤ 0 only where the dual optimum is 0 (the classes' reduced
+			// convex hulls meet; Chang & Lin 2001, Section 3): LIBSVM
+			// divides by it anyway, flipping or blowing up the decision
+			// values. Refused, but in the internal cross-validation folds
+			// of Probability, whose decision values are kept unscaled.
+			if !t.nuUnchecked {
+				pairErr[pi] = fmt.Errorf("%w: nu-SVC of classes %d and %d: r = %g at the optimum (the dual objective is 0: "+
+					"the classes' reduced convex hulls meet at nu = %v); a larger nu is needed", ErrParams, labels[i], labels[j], res.R, p.Nu)
+			}
+		} else if nu {
+			// The C-SVC solution with C = 1/r (Chang & Lin 2001, Theorem 2).
+			coefScale[pi] = 1 / res.R
+			res.Rho /= res.R
+			res.Objective /= res.R * res.R
+		}
 		if t.wantDual {
 			G, Gbar := w.s.gradient(lp)
 			grad.Box[pi] = [2]float64{Cp, Cn}
@@ -620,6 +681,11 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	restore := t.shareArena(sizes)
 	t.run(sizes, func(w *kernelWorker, k int) { solvePair(w, order[k]) })
 	restore()
+	for _, err := range pairErr {
+		if err != nil {
+			return nil, err
+		}
+	}
 
 	// Support vectors: rows with α > 0 in some pair, grouped by class in
 	// Labels order, data order within a class (LIBSVM's layout).
@@ -660,12 +726,12 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		ni := start[i+1] - start[i]
 		for k, row := range perm[start[i]:start[i+1]] {
 			if s := svIndex[row]; s >= 0 {
-				m.Coef[(j-1)*nSV+int(s)] = a[k]
+				m.Coef[(j-1)*nSV+int(s)] = a[k] * coefScale[pi]
 			}
 		}
 		for k, row := range perm[start[j]:start[j+1]] {
 			if s := svIndex[row]; s >= 0 {
-				m.Coef[i*nSV+int(s)] = -a[ni+k]
+				m.Coef[i*nSV+int(s)] = -a[ni+k] * coefScale[pi]
 			}
 		}
 		m.Rho[pi] = subs[pi].Rho
@@ -751,16 +817,22 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	return dual
 }
 
-// trainSVR solves the ε-SVR problem over 2l variables and fills m's fields.
+// trainSVR solves the ε-SVR or ν-SVR problem over 2l variables and fills
+// m's fields.
 func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelModel) *KernelDual {
 	p := &t.params
 	l := ds.Len()
 	w := &t.workers[0]
+	nu := p.SVMType == NuSVR
+	epsilon := p.P // ν-SVR has none in p: its ε is an outcome, −r
+	if nu {
+		epsilon = 0
+	}
 	rows, y, alpha, pv := w.rows[:l], w.y[:2*l], w.alpha[:2*l], w.p[:2*l]
 	for r, z := range ds.Labels() {
 		rows[r] = int32(r)
 		y[r], y[r+l] = 1, -1
-		pv[r], pv[r+l] = p.P-z, p.P+z
+		pv[r], pv[r+l] = epsilon-z, epsilon+z
 	}
 	var wv []float64 // the variables' instance weights; nil: all 1
 	if dw := rowWeights(ds); dw != nil {
@@ -769,6 +841,8 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		copy(wv[l:], dw)
 	}
 	clear(alpha)
+	// ν-SVR's two sums, Σα = Σα* = Cνl/2 (Chang & Lin 2011, Section 2.4).
+	nuSum := p.C * p.Nu * float64(l) / 2
 	var a0, G0, Gbar0 []float64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r, b := range warm.Alpha[0] {
@@ -776,16 +850,24 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			alpha[r] = clip(max(b, 0), C)
 			alpha[r+l] = clip(max(-b, 0), C)
 		}
-		repairEquality(alpha, y, p.C, p.C, wv, 0)
+		if nu {
+			repairNuSums(alpha, y, l, p.C, nuSum)
+		} else {
+			repairEquality(alpha, y, p.C, p.C, wv, 0)
+		}
 		if g := t.warmGrad; g != nil && g.boxMatches(0, p.C, p.C, false) {
 			a0 = w.alpha0[:2*l]
 			G0, Gbar0 = w.s.gradient(2 * l)
 			g.fillStoredSVR(a0, G0, Gbar0, warm.Alpha[0])
 		}
+	} else if nu {
+		// The cold start: α_t = α*_t, filled to C in row order.
+		nuStart(alpha[:l], p.C, nuSum)
+		copy(alpha[l:], alpha[:l])
 	}
 	resetSVRQ(w.svr, rows)
 	res := w.s.solveFrom(w.svr, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: p.C, Cn: p.C, Weight: wv, Eps: p.Eps,
-		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
+		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1, Nu: nu})
 	beta := make([]float64, l)
 	nBound := 0
 	both := false // α_t and α*_t both nonzero: β does not give α back
@@ -798,7 +880,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	}
 	sub := subproblemOf(res, 0, 0, l, w.svr.kernelEvals)
 	sub.NumBoundSV = nBound
-	dual := &KernelDual{SVMType: EpsSVR, Alpha: [][]float64{beta}}
+	dual := &KernelDual{SVMType: p.SVMType, Alpha: [][]float64{beta}}
 	if !both {
 		G, Gbar := w.s.gradient(l) // α's half; α*'s follows (fillStoredSVR)
 		dual.Gradient = &KernelGradient{Box: [][2]float64{{p.C, p.C}},
@@ -1060,7 +1142,7 @@ func raiseSide(alpha []float64, y []int8, side int8, C0 float64, wt []float64, d
 func subproblemOf(res smoResult, pos, neg int32, rows int, evals int64) KernelSubproblem {
 	return KernelSubproblem{
 		Pos: pos, Neg: neg, Rows: rows,
-		Iterations: res.Iterations, Objective: res.Objective, Rho: res.Rho, Gap: res.Gap,
+		Iterations: res.Iterations, Objective: res.Objective, Rho: res.Rho, R: res.R, Gap: res.Gap,
 		KernelEvals: evals, NumSV: res.NumSV, NumBoundSV: res.NumBoundSV, Converged: res.Converged,
 	}
 }

@@ -30,9 +30,12 @@ type KernelGradient struct {
 	Kernel Kernel
 	// Box holds, per subproblem, the upper bounds C_t of its two sides: for
 	// C-SVC those of the classes Pairs[k][0] and Pairs[k][1] (C times the
-	// class weight), (1, 1) for one-class, (C, C) for ε-SVR.
+	// class weight), (1, 1) for ν-SVC and one-class, (C, C) for ε-SVR and
+	// ν-SVR. ν itself does not enter Q, p or the box, only the starting
+	// sums: a gradient stays usable when ν changes.
 	Box [][2]float64
-	// Epsilon is ε of ε-SVR (p = ε ∓ z depends on it); 0 otherwise.
+	// Epsilon is ε of ε-SVR (p = ε ∓ z depends on it); 0 otherwise (ν-SVR's
+	// p = ∓z has none).
 	Epsilon float64
 	// Rows is the number of rows of the run: G and Gbar cover rows
 	// 0..Rows−1.
@@ -133,7 +136,7 @@ func usableGradient(warm *KernelDual, k Kernel, epsilon float64, hMid uint64, l 
 		len(g.G) != n || len(g.Gbar) != n || len(g.Box) != n {
 		return nil
 	}
-	svc := warm.SVMType == CSVC
+	svc := warm.SVMType.IsSVC()
 	if svc && len(g.First) != n {
 		return nil
 	}

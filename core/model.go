@@ -158,7 +158,7 @@ func (m *LinearModel) LabelOf(dec []float64) float64 {
 // TaskOf returns the task of an SVM type.
 func TaskOf(t SVMType) Task {
 	switch t {
-	case EpsSVR:
+	case EpsSVR, NuSVR:
 		return TaskRegression
 	case OneClass:
 		return TaskOneClass
@@ -172,12 +172,12 @@ func (m *KernelModel) Info() ModelInfo {
 	info := ModelInfo{
 		Kind: KindKernel, Task: TaskOf(m.SVMType), Kernel: true, NumFeatures: m.NumFeatures,
 		NumDecisionValues: m.NumDecisionValues(),
-		Probability:       m.SVMType == CSVC && m.HasProbability(),
+		Probability:       m.SVMType.IsSVC() && m.HasProbability(),
 	}
 	switch m.SVMType {
-	case CSVC:
+	case CSVC, NuSVC:
 		info.Labels = m.Labels
-	case EpsSVR:
+	case EpsSVR, NuSVR:
 		if len(m.ProbA) > 0 {
 			info.LaplaceScale = m.ProbA[0]
 		}

@@ -125,6 +125,9 @@ type smoParams struct {
 	// solution), so the first thousand iterations do not scan them. It
 	// applies to problems of more than 1000 variables.
 	ShrinkAtStart bool
+	// Nu solves the ν problem (smo_nu.go): pairs within one class of y,
+	// both classes' sums of α kept, ρ and r from each class's variables.
+	Nu bool
 }
 
 // smoResult is what one solve returns.
@@ -143,6 +146,8 @@ type smoResult struct {
 	Converged bool
 	// NumSV counts α_t > 0; NumBoundSV those at α_t = C_t.
 	NumSV, NumBoundSV int
+	// R is r of the ν problem (smo_nu.go); 0 otherwise.
+	R float64
 }
 
 // smo holds the solver's buffers, sized for up to l variables at
@@ -180,6 +185,7 @@ type smo struct {
 	l          int
 	activeSize int
 	unshrunk   bool // the one unshrink at gap < 10·eps happened
+	nu         bool // the ν problem (smoParams.Nu)
 	// stale is set when α changed while some variables were inactive: their
 	// G is out of date until reconstructGradient. Without it (a warm start
 	// shrunk at once and found optimal) the reconstruction is skipped.
@@ -271,6 +277,7 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	}
 	s.Q, s.l, s.Cp, s.Cn = Q, l, par.Cp, par.Cn
 	s.eps = par.Eps
+	s.nu = par.Nu
 	if s.eps == 0 {
 		s.eps = smoDefaultEps
 	}
@@ -352,7 +359,11 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	}
 
 	res := smoResult{Iterations: iter, Converged: converged}
-	res.Rho = s.rho()
+	if s.nu {
+		res.Rho, res.R = s.rhoNu()
+	} else {
+		res.Rho = s.rho()
+	}
 	res.Gap = s.gap()
 	// The objective is summed in the caller's order, so that it does not
 	// depend on the shrinking path (a warm start at the optimum gives back
@@ -573,6 +584,9 @@ func (s *smo) rebuildByEntries(qe qEntries, i int, nz []int32) {
 // column i (length activeSize). j < 0 means m − M ≤ eps on the active set
 // (i < 0 too when I_up is empty).
 func (s *smo) selectPair() (i, j int, Qi []float32) {
+	if s.nu {
+		return s.selectPairNu()
+	}
 	m, i := s.nextM, s.nextI
 	if i == noNext {
 		m, i = s.maxUp()
@@ -707,6 +721,9 @@ func (s *smo) mM() (m, M float64) {
 // gap returns m(α) − M(α) on the active set (all variables once solve has
 // unshrunk), 0 when either set is empty.
 func (s *smo) gap() float64 {
+	if s.nu {
+		return s.gapNu()
+	}
 	m, M := s.mM()
 	if math.IsInf(m, 0) || math.IsInf(M, 0) {
 		return 0
@@ -733,6 +750,10 @@ func (s *smo) canShrink(t int, m, M float64) bool {
 // active again, with its gradient rebuilt, so the shrinking decisions made
 // far from the optimum are revisited once.
 func (s *smo) shrink() {
+	if s.nu {
+		s.shrinkNu()
+		return
+	}
 	m, M := s.mM()
 	if !s.unshrunk && m-M <= 10*s.eps {
 		s.unshrunk = true

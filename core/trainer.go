@@ -195,18 +195,18 @@ func (kt kernelTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error
 }
 
 // ClassLabels reports whether the options train a classifier whose labels
-// must be integer classes (C-SVC, the LIBLINEAR classifiers), as a reader
-// checks them (ReadOptions.ClassLabels); false for regression and for a
-// one-class SVM, whose labels are targets or ignored.
+// must be integer classes (C-SVC, ν-SVC, the LIBLINEAR classifiers), as a
+// reader checks them (ReadOptions.ClassLabels); false for regression and
+// for a one-class SVM, whose labels are targets or ignored.
 func (o *TrainOptions) ClassLabels() bool {
 	if o.IsKernel() {
-		return o.Kernel.Params.SVMType == CSVC
+		return o.Kernel.Params.SVMType.IsSVC()
 	}
 	return !o.Linear.Params.Solver.IsRegression()
 }
 
 // IsRegression reports whether the options train a model that predicts
-// real values: ε-SVR, or LIBLINEAR's SVR solvers.
+// real values: ε-SVR, ν-SVR, or LIBLINEAR's SVR solvers.
 func (o *TrainOptions) IsRegression() bool {
 	if o.IsKernel() {
 		return o.Kernel.Params.SVMType.IsRegression()

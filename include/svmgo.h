@@ -117,8 +117,8 @@ typedef enum svmgo_model_property {
 typedef enum svmgo_model_kind {
     SVMGO_KIND_LINEAR_SVC = 1, /* linear classifier (LIBLINEAR -s 1, 3) */
     SVMGO_KIND_LINEAR_SVR = 2, /* linear regression (LIBLINEAR -s 12, 13) */
-    SVMGO_KIND_KERNEL_SVC = 3, /* kernel classifier (LIBSVM -s 0) */
-    SVMGO_KIND_KERNEL_SVR = 4, /* kernel regression (LIBSVM -s 3) */
+    SVMGO_KIND_KERNEL_SVC = 3, /* kernel classifier (LIBSVM -s 0, 1) */
+    SVMGO_KIND_KERNEL_SVR = 4, /* kernel regression (LIBSVM -s 3, 4) */
     SVMGO_KIND_ONE_CLASS = 5   /* kernel one-class (LIBSVM -s 2) */
 } svmgo_model_kind;
 
@@ -249,7 +249,8 @@ typedef struct svmgo_trainer svmgo_trainer;
  * train options ("-s 1 -c 10 -B 1 -w1 2"; -v is not accepted here), or,
  * for a kernel trainer, LIBSVM's svm-train options ("-t 2 -c 10 -b 1"; -v
  * not accepted either). A leading "-syntax linear" or "-syntax kernel"
- * names the syntax ("-syntax kernel -s 3" is an RBF epsilon-SVR; an option
+ * names the syntax ("-syntax kernel -s 3" is an RBF epsilon-SVR, "-syntax
+ * kernel -s 1 -n 0.2" an RBF nu-SVC; an option
  * of the other syntax is then refused). Without it, LIBSVM's syntax is
  * chosen when options contain any of -t -g -d -r -m -h -b; then -s and -n
  * are LIBSVM's (-s 3 is epsilon-SVR, -n is nu), otherwise LIBLINEAR's (-s 3

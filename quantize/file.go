@@ -469,17 +469,17 @@ func fromKernelBody(bd *modelfile.QKernelBody) (*Kernel, error) {
 		return nil, err
 	}
 	switch t := core.SVMType(bd.SVMType); {
-	case bd.SVMType == int64(t) && (t == core.CSVC || t == core.OneClass || t == core.EpsSVR):
+	case bd.SVMType == int64(t) && (t.IsSVC() || t == core.OneClass || t.IsRegression()):
 		p.svmType = t
 	default:
 		return nil, fmt.Errorf("unknown SVM type %d", bd.SVMType)
 	}
 	l, nf := p.l, p.nf
 	nr, nDec := 2, 1
-	if p.svmType == core.CSVC {
+	if p.svmType.IsSVC() {
 		nr = len(p.labels)
 		if nr < 2 {
-			return nil, fmt.Errorf("C-SVC model with %d classes, want at least 2", nr)
+			return nil, fmt.Errorf("%v model with %d classes, want at least 2", p.svmType, nr)
 		}
 		if err := uniqueLabels(p.labels); err != nil {
 			return nil, err
@@ -554,9 +554,9 @@ func fromKernelBody(bd *modelfile.QKernelBody) (*Kernel, error) {
 func probability(p *kernelParts, bd *modelfile.QKernelBody, nDec int) error {
 	na, nb := 0, 0 // the counts the blobs must hold
 	switch {
-	case p.svmType == core.CSVC && (len(bd.ProbA) != 0 || len(bd.ProbB) != 0):
+	case p.svmType.IsSVC() && (len(bd.ProbA) != 0 || len(bd.ProbB) != 0):
 		na, nb = nDec, nDec
-	case p.svmType == core.EpsSVR && len(bd.ProbA) != 0:
+	case p.svmType.IsRegression() && len(bd.ProbA) != 0:
 		na = 1
 	}
 	var err error

@@ -379,7 +379,7 @@ func newKernel(p *kernelParts) *Kernel {
 	for i, c := range p.coefCodes {
 		m.coef[i] = float64(m.coefScale[i/max(l, 1)]) * float64(c)
 	}
-	if m.svmType == core.CSVC {
+	if m.svmType.IsSVC() {
 		m.start = make([]int, len(m.labels)+1)
 		for c, n := range m.numSV {
 			m.start[c+1] = m.start[c] + int(n)
@@ -404,7 +404,7 @@ func newKernel(p *kernelParts) *Kernel {
 	nDec := m.NumDecisionValues()
 	nr := len(m.labels)
 	m.scratch = nDec + nr
-	if m.HasProbability() && m.svmType == core.CSVC {
+	if m.HasProbability() && m.svmType.IsSVC() {
 		m.scratch += core.ProbabilityScratch(nr)
 	}
 	m.pool.New = func() any { return m.newScratch() }
@@ -504,7 +504,7 @@ func (m *Kernel) NumSupportVectors() int { return m.l }
 // NumClasses returns the number of classes of a C-SVC model, 2 for
 // one-class and ε-SVR (LIBSVM's nr_class), as core.KernelModel does.
 func (m *Kernel) NumClasses() int {
-	if m.svmType == core.CSVC {
+	if m.svmType.IsSVC() {
 		return len(m.labels)
 	}
 	return 2
@@ -513,7 +513,7 @@ func (m *Kernel) NumClasses() int {
 // NumDecisionValues returns how many decision values DecisionDense and
 // DecisionSparse write: one per class pair for C-SVC, else one.
 func (m *Kernel) NumDecisionValues() int {
-	if m.svmType == core.CSVC {
+	if m.svmType.IsSVC() {
 		n := len(m.labels)
 		return n * (n - 1) / 2
 	}
@@ -535,7 +535,7 @@ func (m *Kernel) ProbB() []float64 { return cloneFloat64(m.probB) }
 // which ProbabilityDense and ProbabilitySparse need, or the Laplace scale
 // for ε-SVR.
 func (m *Kernel) HasProbability() bool {
-	return (m.svmType == core.CSVC || m.svmType == core.EpsSVR) && len(m.probA) > 0
+	return m.svmType != core.OneClass && len(m.probA) > 0
 }
 
 // DenseLayout reports whether the support vector codes are stored dense

@@ -218,7 +218,7 @@ func (m *Kernel) decisionBound(dst, kv, kappa []float64) []float64 {
 			*size += (c + half) * K
 		}
 	}
-	if m.svmType != core.CSVC {
+	if !m.svmType.IsSVC() {
 		var sum, size float64
 		term(0, 0, l, &sum, &size)
 		dst[0] = (sum + g*(2*size+2*math.Abs(m.rho[0]))) * boundSlack

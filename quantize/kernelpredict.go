@@ -371,7 +371,7 @@ func (m *Kernel) PredictDense(x []float32) float64 {
 // 1.6e-5 relative measured, diabetes -c 100 -g 0.5), more than the 1e-6
 // that single-row regression values are held to (the compat fixtures).
 func (m *Kernel) rowBlocks() *kernelBlocks {
-	if m.svmType == core.EpsSVR {
+	if m.svmType.IsRegression() {
 		return nil
 	}
 	return m.blk
@@ -475,7 +475,7 @@ func (m *Kernel) probability(dst []float64, s *kernelScratch) []float64 {
 }
 
 func (m *Kernel) probabilityShape(fn string) {
-	if m.svmType != core.CSVC || len(m.probA) == 0 {
+	if !m.svmType.IsSVC() || len(m.probA) == 0 {
 		panic("quantize: Kernel." + fn + ": the model has no class probability estimates (train C-SVC with Probability)")
 	}
 }

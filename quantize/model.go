@@ -36,12 +36,12 @@ func (m *Kernel) Info() core.ModelInfo {
 	info := core.ModelInfo{
 		Kind: core.KindQKernel, Task: core.TaskOf(m.svmType), Kernel: true, Bits: m.bits,
 		NumFeatures: m.nf, NumDecisionValues: m.NumDecisionValues(),
-		Probability: m.svmType == core.CSVC && m.HasProbability(),
+		Probability: m.svmType.IsSVC() && m.HasProbability(),
 	}
 	switch m.svmType {
-	case core.CSVC:
+	case core.CSVC, core.NuSVC:
 		info.Labels = m.labels
-	case core.EpsSVR:
+	case core.EpsSVR, core.NuSVR:
 		if len(m.probA) > 0 {
 			info.LaplaceScale = m.probA[0]
 		}

@@ -384,7 +384,7 @@ func fromKernelBody(bd *kbody) (*core.KernelModel, error) {
 		return nil, err
 	}
 	switch m.SVMType {
-	case core.CSVC, core.OneClass, core.EpsSVR:
+	case core.CSVC, core.NuSVC, core.OneClass, core.EpsSVR, core.NuSVR:
 	default: // NumClasses below would not mean anything
 		return nil, fmt.Errorf("unknown SVM type %d", bd.SVMType)
 	}

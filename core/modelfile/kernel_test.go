@@ -343,7 +343,7 @@ func TestKernelInconsistentBodyRefused(t *testing.T) {
 		{"values short", false, func(b *kbody) { b.SVValues = b.SVValues[4:] }, "values"},
 		{"value NaN", false, func(b *kbody) { binary.LittleEndian.PutUint32(b.SVValues, 0x7fc00000) }, "finite"},
 		{"rho infinite", false, func(b *kbody) { binary.LittleEndian.PutUint64(b.Rho, math.Float64bits(math.Inf(1))) }, "finite"},
-		{"svm type unknown", false, func(b *kbody) { b.SVMType = 1 }, "SVM type"},
+		{"svm type unknown", false, func(b *kbody) { b.SVMType = 5 }, "SVM type"},
 		{"kernel unknown", false, func(b *kbody) { b.KernelType = 4 }, "kernel type"},
 		{"gamma negative", false, func(b *kbody) { b.Gamma = -1 }, "gamma"},
 		{"features negative", false, func(b *kbody) { b.NumFeatures = -1 }, "feature count"},

@@ -115,13 +115,15 @@ case_() {
 		awk '
 			/^optimization finished/ { if (s != "") print s; s = "sub iter=" $NF }
 			/^nu = / { s = s " nu=" $3 }
+			/^C = / { s = s " c=" $3 }
+			/^epsilon = / { s = s " epsilon=" $3 }
 			/^obj = / { sub(",", "", $3); s = s " obj=" $3 " rho=" $6 }
 			/^nSV = / { sub(",", "", $3); s = s " nSV=" $3 " nBSV=" $6 }
 			/^Total nSV = / { t = $4 }
 			END { if (s != "") print s; if (t != "") print "total_nsv " t }
 		' "$tmp/train.out"
 	fi
-	if grep -q '^svm_type epsilon_svr' "$tmp/m"; then
+	if grep -qE '^svm_type (epsilon|nu)_svr' "$tmp/m"; then
 		# MSE and squared correlation at full precision from the %.17g
 		# predictions (svm-predict prints them with %g).
 		paste -d' ' <(cut -d' ' -f1 "$test") "$tmp/p" | awk '
@@ -194,9 +196,10 @@ import_() {
 #                           LIBSVM writes them: rho, probA, probB one per class
 #                           pair; gamma as resolved). LIBSVM's pair order over
 #                           the label line: (l0,l1), (l0,l2), ..., (l1,l2), ...
-#   sub iter=N [nu=X] obj=X rho=X nSV=N nBSV=N
+#   sub iter=N [nu=X] [c=X] [epsilon=X] obj=X rho=X nSV=N nBSV=N
 #                           one line per binary subproblem, in LIBSVM's pair
-#                           order, as svm-train prints them (%f); absent for
+#                           order, as svm-train prints them (%f; c is ν-SVC's
+#                           C = 1/r, epsilon ν-SVR's ε = −r); absent for
 #                           -b 1 runs, whose output mixes in the internal
 #                           cross-validation solves
 #   total_nsv N             svm-train's "Total nSV" (C-SVC without -b 1)
@@ -204,7 +207,7 @@ import_() {
 #                           svm-predict's accuracy on the test file (for -b 1,
 #                           the label of highest probability); for one-class,
 #                           agreement of the ±1 prediction with the label
-#   mse X, scc X            ε-SVR: test mean squared error and squared
+#   mse X, scc X            ε-SVR, ν-SVR: test mean squared error and squared
 #                           correlation, from svm-predict's %.17g predictions
 #   pred_pos N              one-class: test rows predicted +1
 #   logloss X               -b 1: −(1/n) Σ log p(true class) over the test
@@ -236,10 +239,25 @@ EOF
 	case_ diabetes_c1000 diabetes.train diabetes.test "-s 3 -t 2 -c 1000 -g 1 -p 5"
 	case_ breast_cancer_prob breast_cancer.train breast_cancer.test "-s 0 -t 2 -b 1"
 	case_ digits_prob digits.train digits.test "-s 0 -t 2 -b 1"
+	# ν-SVC and ν-SVR (issue 16). Shuttle is read from the shared data
+	# directory (../shared/data from the repository root). Its class pair
+	# (1, 6) allows ν ≤ 2·6/34114, and at such a ν several pairs of large
+	# classes have r ≈ 0 (their reduced convex hulls meet; LIBSVM then
+	# divides by a tiny or negative r) unless γ is small: -g 0.01 -n 0.0001
+	# gives every pair r > 0.
+	case_ heart_scale_nu heart_scale heart_scale "-s 1 -t 2 -n 0.5" heart_scale_nu.libsvm.model
+	case_ heart_scale_nu_poly heart_scale heart_scale "-s 1 -t 1 -d 2 -g 0.1 -r 1 -n 0.3"
+	case_ digits_nu digits.train digits.test "-s 1 -t 2 -n 0.1"
+	case_ shuttle_nu ../../../shared/data/shuttle.train ../../../shared/data/shuttle.test "-s 1 -t 2 -n 0.0001 -g 0.01"
+	case_ diabetes_nu diabetes.train diabetes.test "-s 4 -t 2 -n 0.5 -c 10" diabetes_nu.libsvm.model
+	case_ diabetes_nu_default diabetes.train diabetes.test "-s 4 -t 2"
+	case_ heart_scale_nu_prob heart_scale heart_scale "-s 1 -t 2 -n 0.5 -b 1"
 
 	liblinear-train -q -s 1 heart_scale heart_scale.liblinear.model
 	import_ heart_scale_libsvm libsvm heart_scale.libsvm.model heart_scale
 	import_ diabetes_libsvm libsvm diabetes.libsvm.model diabetes.test
+	import_ heart_scale_nu_libsvm libsvm heart_scale_nu.libsvm.model heart_scale
+	import_ diabetes_nu_libsvm libsvm diabetes_nu.libsvm.model diabetes.test
 	import_ heart_scale_liblinear liblinear heart_scale.liblinear.model heart_scale
 } >"$tmp/out"
 mv "$tmp/out" "$out"

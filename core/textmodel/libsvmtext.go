@@ -132,10 +132,10 @@ func parseInt32s(f []string) ([]int32, error) {
 // values equal to svm_predict_values' up to the rounding of the support
 // vectors to float32.
 //
-// It reads C-SVC (c_svc), one-class (one_class) and ε-SVR (epsilon_svr)
-// models with the linear, polynomial, RBF and sigmoid kernels. ν-SVC,
-// ν-SVR and the precomputed kernel are refused with an error wrapping
-// ErrParams; malformed text, missing or repeated header lines and counts
+// It reads C-SVC (c_svc), ν-SVC (nu_svc), one-class (one_class), ε-SVR
+// (epsilon_svr) and ν-SVR (nu_svr) models with the linear, polynomial, RBF
+// and sigmoid kernels. The precomputed kernel is refused with an error
+// wrapping ErrParams; malformed text, missing or repeated header lines and counts
 // that disagree with an error wrapping ErrSyntax; both are *ParseError,
 // "file:line: what". A one-class model's prob_density_marks (LIBSVM 3.25+)
 // are skipped: they serve its probability output only, which this library
@@ -183,12 +183,14 @@ func ReadLIBSVMModel(r io.Reader, name string) (*core.KernelModel, error) {
 			switch v {
 			case "c_svc":
 				m.SVMType = core.CSVC
+			case "nu_svc":
+				m.SVMType = core.NuSVC
 			case "one_class":
 				m.SVMType = core.OneClass
 			case "epsilon_svr":
 				m.SVMType = core.EpsSVR
-			case "nu_svc", "nu_svr":
-				return nil, t.errorf(core.ErrParams, "svm_type %s is not supported (this library trains and predicts c_svc, one_class and epsilon_svr)", v)
+			case "nu_svr":
+				m.SVMType = core.NuSVR
 			default:
 				return nil, syntax("unknown svm_type %q", v)
 			}
@@ -282,7 +284,7 @@ func ReadLIBSVMModel(r io.Reader, name string) (*core.KernelModel, error) {
 	case core.SigmoidKernel:
 		required = append(required, "gamma", "coef0")
 	}
-	if m.SVMType == core.CSVC {
+	if m.SVMType.IsSVC() {
 		required = append(required, "label", "nr_sv")
 	}
 	for _, k := range required {
@@ -296,24 +298,24 @@ func ReadLIBSVMModel(r io.Reader, name string) (*core.KernelModel, error) {
 	switch {
 	case nrClass < 2:
 		return nil, syntaxAt("nr_class", "nr_class %d, want at least 2", nrClass)
-	case m.SVMType != core.CSVC && nrClass != 2:
+	case !m.SVMType.IsSVC() && nrClass != 2:
 		return nil, syntaxAt("nr_class", "nr_class %d for %v, want 2", nrClass, m.SVMType)
 	case len(m.Rho) != pairs:
 		return nil, syntaxAt("rho", "%d rho values, want %d for %d classes", len(m.Rho), pairs, nrClass)
-	case m.SVMType == core.CSVC && len(m.Labels) != nrClass:
+	case m.SVMType.IsSVC() && len(m.Labels) != nrClass:
 		return nil, syntaxAt("label", "%d labels, want %d", len(m.Labels), nrClass)
-	case m.SVMType == core.CSVC && len(m.NumSV) != nrClass:
+	case m.SVMType.IsSVC() && len(m.NumSV) != nrClass:
 		return nil, syntaxAt("nr_sv", "%d nr_sv values, want %d", len(m.NumSV), nrClass)
-	case m.SVMType != core.CSVC && m.Labels != nil:
+	case !m.SVMType.IsSVC() && m.Labels != nil:
 		return nil, syntaxAt("label", "label line in a %v model", m.SVMType)
-	case m.SVMType != core.CSVC && m.NumSV != nil:
+	case !m.SVMType.IsSVC() && m.NumSV != nil:
 		return nil, syntaxAt("nr_sv", "nr_sv line in a %v model", m.SVMType)
 	case m.ProbA != nil && len(m.ProbA) != pairs:
 		return nil, syntaxAt("probA", "%d probA values, want %d", len(m.ProbA), pairs)
 	case m.ProbB != nil && len(m.ProbB) != pairs:
 		return nil, syntaxAt("probB", "%d probB values, want %d", len(m.ProbB), pairs)
 	}
-	if m.SVMType == core.CSVC {
+	if m.SVMType.IsSVC() {
 		sum := 0
 		for _, n := range m.NumSV {
 			if n < 0 {

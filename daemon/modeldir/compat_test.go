@@ -127,6 +127,10 @@ func compatCases() []compatCase {
 		{"qkernel-int8-sparse", "debdesc_bin.test", qker(8, "debdesc_bin.train", 300, core.CSVC, false)},
 		{"qkernel-int16-svr", "diabetes.test", qker(16, "diabetes.train", 0, core.EpsSVR, true)},
 		{"qkernel-int8-oneclass", "heart_scale", qker(8, "heart_scale", 0, core.OneClass, false)},
+		// Added with ν-SVC and ν-SVR (issue 16), written by that code.
+		{"kernel-nusvc-prob", "digits.test", ker("digits.train", 300, core.NuSVC, true)},
+		{"kernel-nusvr", "diabetes.test", ker("diabetes.train", 0, core.NuSVR, false)},
+		{"qkernel-int8-nusvc", "heart_scale", qker(8, "heart_scale", 0, core.NuSVC, false)},
 	}
 }
 
@@ -157,14 +161,14 @@ func compatPredictOld(t *testing.T, m any, ds *data.Dataset) []compatRow {
 		p = linearShim{m}
 	case *core.KernelModel:
 		p = kernelShim{m}
-		if m.SVMType == core.CSVC && m.HasProbability() {
+		if m.SVMType.IsSVC() && m.HasProbability() {
 			prob = m.ProbabilityDense
 		}
 	case *quantize.Linear:
 		p = m
 	case *quantize.Kernel:
 		p = m
-		if m.SVMType() == core.CSVC && m.HasProbability() {
+		if m.SVMType().IsSVC() && m.HasProbability() {
 			prob = m.ProbabilityDense
 		}
 	default:

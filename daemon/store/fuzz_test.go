@@ -205,7 +205,7 @@ func inconsistentSnapshots(t testing.TB) map[string][]byte {
 	// Kernel duals, from validKernelRaw.
 	kernelEdits := map[string]func(r *rawSnap){
 		"v1-kernel-dual":          func(r *rawSnap) { r.major = 1 },
-		"kernel-nu-svc":           func(r *rawSnap) { r.svmType = 1 },
+		"kernel-svm-type-5":       func(r *rawSnap) { r.svmType = 5 },
 		"kernel-svm-type":         func(r *rawSnap) { r.svmType = 4 },
 		"kernel-no-vectors":       func(r *rawSnap) { r.nvec, r.pairs, r.alpha = 0, nil, nil },
 		"kernel-pair-self":        func(r *rawSnap) { r.pairs[1] = [2]int32{2, 2} },

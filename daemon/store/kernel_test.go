@@ -40,8 +40,10 @@ func TestSetKernelDual(t *testing.T) {
 	pairs := [][2]int32{{1, 2}, {1, 3}, {2, 3}}
 	for name, d := range map[string]*core.KernelDual{
 		"nil":           nil,
-		"nu-svc":        {SVMType: 1, Alpha: [][]float64{{0, 0, 0}}},
-		"nu-svr":        {SVMType: 4, Alpha: [][]float64{{0, 0, 0}}},
+		"nu-svc-pairs":  {SVMType: core.NuSVC, Alpha: [][]float64{{0, 0, 0}}},
+		"nu-svc-neg":    {SVMType: core.NuSVC, Pairs: pairs[:1], Alpha: [][]float64{{1, -1, 0}}},
+		"nu-svr-two":    {SVMType: core.NuSVR, Alpha: [][]float64{{0, 0, 0}, {0, 0, 0}}},
+		"type-5":        {SVMType: 5, Alpha: [][]float64{{0, 0, 0}}},
 		"no-vectors":    {SVMType: core.CSVC},
 		"pairs-short":   {SVMType: core.CSVC, Pairs: pairs[:2], Alpha: three()},
 		"pair-self":     {SVMType: core.CSVC, Pairs: [][2]int32{{1, 2}, {3, 3}, {2, 3}}, Alpha: three()},

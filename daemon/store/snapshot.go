@@ -37,7 +37,7 @@ import (
 //	u8 dual kind: 0 none, 1 linear, 2 kernel (version 2 only); then
 //	  linear: u32 vectors (≤ max(1, rows)), u32 labels, labels × i32,
 //	          vectors × rows × f64 α (finite)
-//	  kernel: u32 SVM type (0 C-SVC, 2 one-class, 3 ε-SVR), u32 vectors;
+//	  kernel: u32 SVM type (LIBSVM's -s: 0 C-SVC, 1 ν-SVC, 2 one-class, 3 ε-SVR, 4 ν-SVR), u32 vectors;
 //	          for C-SVC vectors × (i32, i32) class pairs, distinct classes,
 //	          no pair twice in either order, vectors ≤ max(1, rows(rows−1)/2);
 //	          otherwise exactly one vector and no pairs;
@@ -452,11 +452,11 @@ func (s *Store) decodeKernelDual(r *reader, n int) error {
 	}
 	// The counts are checked before the pairs are allocated.
 	if nvec > uint64(maxVectorsFor(true, svm, n)) || (n > 0 && !r.fits(nvec, uint64(8*n))) ||
-		svm == core.CSVC && !r.fits(nvec, 8) {
+		svm.IsSVC() && !r.fits(nvec, 8) {
 		return corrupt("%v dual with %d vectors for %d rows, %d bytes left", svm, nvec, n, len(r.b))
 	}
 	var pairs [][2]int32
-	if svm == core.CSVC {
+	if svm.IsSVC() {
 		pairs = make([][2]int32, nvec)
 		for k := range pairs {
 			pairs[k] = [2]int32{int32(r.u32()), int32(r.u32())}
@@ -465,7 +465,7 @@ func (s *Store) decodeKernelDual(r *reader, n int) error {
 	if err := checkKernelShape(svm, pairs, int(nvec), n); err != nil {
 		return corrupt("%v", err)
 	}
-	alpha, err := takeAlpha(r, nvec, n, svm != core.EpsSVR)
+	alpha, err := takeAlpha(r, nvec, n, !svm.IsRegression())
 	if err != nil {
 		return err
 	}

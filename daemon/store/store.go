@@ -319,7 +319,7 @@ func maxVectorsFor(kernel bool, svm core.SVMType, n int) int {
 	switch {
 	case !kernel:
 		return max(1, n)
-	case svm == core.CSVC:
+	case svm.IsSVC():
 		return max(1, n*(n-1)/2)
 	}
 	return 1
@@ -413,7 +413,7 @@ func (s *Store) setKernelDual(d *core.KernelDual) error {
 	if err := checkKernelShape(d.SVMType, d.Pairs, len(d.Alpha), n); err != nil {
 		return err
 	}
-	if err := checkVectors(d.Alpha, n, maxVectorsFor(true, d.SVMType, n), d.SVMType != core.EpsSVR); err != nil {
+	if err := checkVectors(d.Alpha, n, maxVectorsFor(true, d.SVMType, n), !d.SVMType.IsRegression()); err != nil {
 		return err
 	}
 	if d == s.kdual {
@@ -464,9 +464,9 @@ func checkVectors(alpha [][]float64, n, most int, nonNeg bool) error {
 // wrap ErrDual.
 func checkKernelShape(svm core.SVMType, pairs [][2]int32, nvec, n int) error {
 	switch svm {
-	case core.CSVC:
+	case core.CSVC, core.NuSVC:
 		if nvec == 0 || len(pairs) != nvec {
-			return fmt.Errorf("%w: C-SVC dual with %d pairs and %d vectors (want as many, at least one)", ErrDual, len(pairs), nvec)
+			return fmt.Errorf("%w: %v dual with %d pairs and %d vectors (want as many, at least one)", ErrDual, svm, len(pairs), nvec)
 		}
 		if nvec > maxVectorsFor(true, svm, n) {
 			return fmt.Errorf("%w: %d pairs for %d rows (at most %d)", ErrDual, nvec, n, maxVectorsFor(true, svm, n))
@@ -482,7 +482,7 @@ func checkKernelShape(svm core.SVMType, pairs [][2]int32, nvec, n int) error {
 			}
 			seen[u] = struct{}{}
 		}
-	case core.OneClass, core.EpsSVR:
+	case core.OneClass, core.EpsSVR, core.NuSVR:
 		if nvec != 1 || len(pairs) != 0 {
 			return fmt.Errorf("%w: %v dual with %d vectors and %d pairs (want one vector, no pairs)", ErrDual, svm, nvec, len(pairs))
 		}

@@ -146,7 +146,7 @@ func (s trainSpec) kind() string {
 func (s trainSpec) realLabels() bool {
 	if s.opts.IsKernel() {
 		svm := s.opts.Kernel.Params.SVMType
-		return svm == core.EpsSVR || svm == core.OneClass
+		return svm.IsRegression() || svm == core.OneClass
 	}
 	return s.opts.Linear.Params.Solver.IsRegression()
 }

@@ -72,7 +72,9 @@ class TestEstimatorChecks(unittest.TestCase):
         estimators = [
             sg.SVC(),
             sg.SVC(probability=True, kernel="poly"),
+            sg.NuSVC(),
             sg.SVR(),
+            sg.NuSVR(),
             sg.OneClassSVM(),
             sg.LinearSVC(),
             sg.LinearSVC(dual=False),
@@ -324,6 +326,27 @@ class TestAgainstReferences(unittest.TestCase):
         b = sk.LinearSVR(C=10, tol=1e-6, max_iter=100000).fit(X, y)
         np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-3, atol=1e-2)
 
+    def test_nu_matches_scikit_learn(self):
+        """NuSVC on digits and NuSVR on diabetes: predictions equal
+        scikit-learn's (its LIBSVM's ν-SVC and ν-SVR) within the solvers'
+        tolerance; an infeasible nu raises ValueError as scikit-learn's does."""
+        a = sg.NuSVC(nu=0.1, decision_function_shape="ovo").fit(self.X, self.y)
+        b = sk.NuSVC(nu=0.1, decision_function_shape="ovo").fit(self.X, self.y)
+        np.testing.assert_array_equal(a.predict(self.Xt), b.predict(self.Xt))
+        np.testing.assert_allclose(a.decision_function(self.Xt), b.decision_function(self.Xt), atol=0.05)
+        np.testing.assert_array_equal(a.n_support_, b.n_support_)
+        X, y = load("diabetes.train", 10)
+        Xt, _ = load("diabetes.test", 10)
+        X, Xt = X.toarray(), Xt.toarray()
+        a, b = sg.NuSVR(nu=0.4, C=100).fit(X, y), sk.NuSVR(nu=0.4, C=100).fit(X, y)
+        np.testing.assert_allclose(a.predict(Xt), b.predict(Xt), rtol=1e-3, atol=0.05)
+        np.testing.assert_allclose(a.intercept_, b.intercept_, atol=0.05)
+        yb = np.r_[np.zeros(40), np.ones(4)]
+        Xb = np.random.RandomState(0).randn(44, 3)
+        for est in (sg.NuSVC(nu=0.5), sk.NuSVC(nu=0.5)):
+            with self.subTest(est=type(est).__module__), self.assertRaisesRegex(ValueError, "specified nu is infeasible"):
+                est.fit(Xb, yb)
+
     def test_one_class_matches_scikit_learn(self):
         X = self.X[self.y == 0]
         a, b = sg.OneClassSVM(nu=0.2).fit(X), sk.OneClassSVM(nu=0.2).fit(X)
@@ -497,6 +520,9 @@ class TestFilesAndInputs(unittest.TestCase):
             sg.LogisticRegression(dual="auto"),
             sg.LogisticRegression(solver="lbfgs"),
             sg.OneClassSVM(nu=2),
+            sg.NuSVC(nu=0),
+            sg.NuSVR(nu=1.5),
+            sg.NuSVR(C=0),
         ):
             with self.subTest(est=repr(est)), self.assertRaises(ValueError):
                 est.fit(self.X[:50], self.y[:50])

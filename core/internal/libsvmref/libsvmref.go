@@ -36,10 +36,12 @@ type Case struct {
 // Sub is one binary subproblem as svm-train reports it. Nu is NaN
 // where svm-train prints none (one-class, or class weights).
 type Sub struct {
-	Iter      int
-	Nu, Obj   float64
-	Rho       float64
-	NSV, NBSV int
+	Iter    int
+	Nu, Obj float64
+	// C is ν-SVC's C = 1/r, Epsilon ν-SVR's ε = −r; NaN when absent.
+	C, Epsilon float64
+	Rho        float64
+	NSV, NBSV  int
 }
 
 // Import is the LIBSVM or LIBLINEAR prediction of every row of
@@ -144,7 +146,7 @@ func Read(t testing.TB, path string) (versions map[string]string, cases []Case, 
 				}
 				c.Model[key] = f[1:]
 			case "sub":
-				s := Sub{Nu: math.NaN()}
+				s := Sub{Nu: math.NaN(), C: math.NaN(), Epsilon: math.NaN()}
 				seen := map[string]bool{}
 				for _, kv := range f[1:] {
 					k, v, ok := strings.Cut(kv, "=")
@@ -157,6 +159,10 @@ func Read(t testing.TB, path string) (versions map[string]string, cases []Case, 
 						s.Iter = integer(v)
 					case "nu":
 						s.Nu = num(v)
+					case "c":
+						s.C = num(v)
+					case "epsilon":
+						s.Epsilon = num(v)
 					case "obj":
 						s.Obj = num(v)
 					case "rho":

@@ -20,8 +20,8 @@ solver_type). The model predicts the same labels and decision values (up to
 float32 rounding of support vectors and weights), and the same probabilities
 (predict -b 1) for LIBSVM models trained with -b 1 and LIBLINEAR logistic
 regression models (L2R_LR, L2R_LR_DUAL). model_out is written
-atomically: a failed run leaves none. LIBSVM's nu_svc and nu_svr, its
-precomputed kernel and LIBLINEAR's ONECLASS_SVM are not supported.
+atomically: a failed run leaves none. LIBSVM's precomputed kernel and
+LIBLINEAR's ONECLASS_SVM are not supported.
 SOURCE_DATE_EPOCH, when set, is recorded as the model's creation time.
 `
 

@@ -99,7 +99,7 @@ func TestImportErrors(t *testing.T) {
 		}
 		return p
 	}
-	nu := write("nu.model", "svm_type nu_svc\nkernel_type rbf\n")
+	pre := write("pre.model", "svm_type nu_svc\nkernel_type precomputed\n")
 	garbage := write("garbage.model", "1 1:0.5 2:1\n")
 	short := write("short.model", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 2\nbias -1\nw\n0.5\n")
 	for _, tc := range []struct {
@@ -108,7 +108,7 @@ func TestImportErrors(t *testing.T) {
 		code   int
 		detail string
 	}{
-		{"nu_svc", []string{nu}, 1, "nu.model:1: svm_type nu_svc is not supported"},
+		{"precomputed", []string{pre}, 1, "pre.model:2: "},
 		{"not a model", []string{garbage}, 1, "want svm_type or solver_type"},
 		{"short weights", []string{short}, 1, "short.model:7: 1 weights, want 2"},
 		{"missing", []string{filepath.Join(dir, "none.model")}, 1, "no such file"},

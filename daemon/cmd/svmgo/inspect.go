@@ -291,7 +291,7 @@ func (m kernelRows) add(s *sheet, verbose bool) {
 	if coef0 {
 		s.row("coef0", fmtG(k.Coef0))
 	}
-	if m.svmType == core.CSVC {
+	if m.svmType.IsSVC() {
 		classRows(s, m.labels, m.numSV)
 	}
 	s.row("total_sv", commas(m.total))
@@ -309,13 +309,15 @@ func kernelUses(t core.KernelType) (degree, gamma, coef0 bool) {
 }
 
 // costRows adds the options of SVM formulation t that a kernel model's
-// training parameters and a quantized one's summary both keep: -n nu for
-// a one-class SVM, -c cost otherwise; -p epsilon for ε-SVR; -e epsilon.
+// training parameters and a quantized one's summary both keep: -c cost
+// but for one-class and ν-SVC; -n nu for the ν formulations; -p epsilon
+// for ε-SVR; -e epsilon.
 func costRows(s *sheet, t core.SVMType, c, nu, p, eps float64) {
-	if t == core.OneClass {
-		s.row("-n nu", fmtG(nu))
-	} else {
+	if t != core.OneClass && t != core.NuSVC {
 		s.row("-c cost", fmtG(c))
+	}
+	if t == core.OneClass || t == core.NuSVC || t == core.NuSVR {
+		s.row("-n nu", fmtG(nu))
 	}
 	if t == core.EpsSVR {
 		s.row("-p epsilon", fmtG(p))
@@ -485,7 +487,7 @@ func showKernel(s *sheet, b []byte, verbose bool) error {
 		}
 		title, key := "per subproblem", "subproblem"
 		name := func(int) string { return m.SVMType.String() }
-		if m.SVMType == core.CSVC {
+		if m.SVMType.IsSVC() {
 			title, key = "per class pair (one-vs-one)", "pair"
 			name = func(i int) string { return fmt.Sprintf("%d vs %d", sub[i].Pos, sub[i].Neg) }
 		}
@@ -631,7 +633,7 @@ func probabilityText(has bool, t core.SVMType, probA []float64) string {
 	switch {
 	case !has:
 		return "no"
-	case t == core.EpsSVR:
+	case t.IsRegression():
 		return "yes: Laplace noise, sigma = " + fmtG(probA[0])
 	}
 	return fmt.Sprintf("yes: Platt's sigmoid per class pair (probA, probB: %d each)", len(probA))

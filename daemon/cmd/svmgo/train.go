@@ -123,12 +123,18 @@ func reportKernel(w io.Writer, m *core.KernelModel) {
 		if !r.Converged {
 			fmt.Fprintf(w, "\nWARNING: reaching max number of iterations\n")
 		}
+		switch m.SVMType {
+		case core.NuSVC:
+			fmt.Fprintf(w, "C = %f\n", 1/r.R)
+		case core.NuSVR:
+			fmt.Fprintf(w, "epsilon = %f\n", -r.R)
+		}
 		fmt.Fprintf(w, "obj = %f, rho = %f\nnSV = %d, nBSV = %d\n", r.Objective, r.Rho, r.NumSV, r.NumBoundSV)
 	}
-	if m.SVMType == core.CSVC {
+	if m.SVMType.IsSVC() {
 		fmt.Fprintf(w, "Total nSV = %d\n", m.SV.Len())
 	}
-	if m.SVMType == core.EpsSVR && m.HasProbability() {
+	if m.SVMType.IsRegression() && m.HasProbability() {
 		fmt.Fprintf(w, laplaceNote, m.ProbA[0])
 	}
 }

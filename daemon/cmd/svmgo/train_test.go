@@ -46,6 +46,63 @@ func TestTrainPredictKernel(t *testing.T) {
 	}
 }
 
+// TestTrainNu trains ν-SVC and ν-SVR and checks the report and the
+// predictions against LIBSVM 3.24 (core/testdata/libsvm-ref.txt, cases
+// heart_scale_nu: C = 0.465959, obj 9.563391, rho 0.226612, nSV 145, nBSV
+// 125, 84.8148% (229/270); diabetes_nu: epsilon 59.189546, obj
+// -173835.480099, rho -143.397540, nSV 178, nBSV 176, MSE 5464.81), and
+// that inspect names the formulation and its ν.
+func TestTrainNu(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name            string
+		opts            []string
+		train, test     string
+		report, predict []string
+		inspect         []string
+	}{
+		{"nu-svc", []string{"-s", "1", "-n", "0.5"}, "heart_scale", "heart_scale",
+			[]string{"C = 0.4659", "obj = 9.5633", "rho = 0.2266", "nSV = 145, nBSV = 125", "Total nSV = 145\n"},
+			[]string{"Accuracy = 84.8148% (229/270) (classification)"},
+			[]string{"nu_svc", "-n nu", "0.5"}},
+		{"nu-svr", []string{"-s", "4", "-n", "0.5", "-c", "10"}, "diabetes.train", "diabetes.test",
+			[]string{"epsilon = 59.18", "obj = -173835.4", "rho = -143.397", "nSV = 178, nBSV = 176"},
+			[]string{"Mean squared error = 5464.8"},
+			[]string{"nu_svr", "-n nu", "-c cost"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			model := filepath.Join(dir, c.name+".svmgo")
+			code, out, errs := svmgo(t, append(append([]string{"train"}, c.opts...), dataDir+c.train, model)...)
+			if code != 0 {
+				t.Fatalf("train: exit %d: %s", code, errs)
+			}
+			for _, want := range c.report {
+				if !strings.Contains(out, want) {
+					t.Errorf("train report lacks %q:\n%s", want, out)
+				}
+			}
+			code, out, errs = svmgo(t, "predict", dataDir+c.test, model, filepath.Join(dir, c.name+".out"))
+			if code != 0 {
+				t.Fatalf("predict: exit %d: %s", code, errs)
+			}
+			for _, want := range c.predict {
+				if !strings.Contains(out, want) {
+					t.Errorf("predict printed %q, want %q", out, want)
+				}
+			}
+			code, out, errs = svmgo(t, "inspect", model)
+			if code != 0 {
+				t.Fatalf("inspect: exit %d: %s", code, errs)
+			}
+			for _, want := range c.inspect {
+				if !strings.Contains(out, want) {
+					t.Errorf("inspect lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
 // TestPredictProbabilityLayout checks svm-predict -b 1's layout: a labels
 // line in the model's class order, then the predicted label and one
 // probability per class, summing to 1 (to %g's 6 digits), the label being
@@ -154,7 +211,8 @@ func TestTrainKernelBadInput(t *testing.T) {
 	}{
 		{[]string{"train", "-c", "-1", dataDir + "heart_scale", model}, "C = -1"},
 		{[]string{"train", "-x", "1", dataDir + "heart_scale", model}, "unknown option -x"},
-		{[]string{"train", "-s", "1", dataDir + "heart_scale", model}, "-s 1"},
+		{[]string{"train", "-s", "1", "-n", "0.9", dataDir + "heart_scale", model}, "specified nu is infeasible"},
+		{[]string{"train", "-s", "5", dataDir + "heart_scale", model}, "-s 5"},
 		{[]string{"train", "-v", "1", dataDir + "heart_scale"}, "-v 1"},
 		{[]string{"train", "-s", "2", "-b", "1", dataDir + "heart_scale", model}, "one-class"},
 		{[]string{"train", filepath.Join(dir, "missing"), model}, "missing"},

@@ -68,7 +68,8 @@ func TestWatchConfigErrors(t *testing.T) {
 		{[]string{"--root", dir, "--train.options", "-s 1 -v 5"}, "-v"},
 		{[]string{"--root", dir, "--train.options", "-s 99"}, "train options"},
 		{[]string{"--root", dir, "--train.options", "-t 2 -v 5"}, "-v"},
-		{[]string{"--root", dir, "--train.options", "-t 2 -s 1"}, "train options"}, // ν-SVC is not offered
+		{[]string{"--root", dir, "--train.options", "-t 2 -s 5"}, "train options"},
+		{[]string{"--root", dir, "--train.options", "-t 2 -s 1 -n 1.5"}, "nu"},
 		{[]string{"--root", dir, "--train.options", "-t 2 -g -1"}, "gamma"},
 		{[]string{"--root", dir, "--store.policy", "newest"}, "policy"},
 		{[]string{"--root", dir, "--models.keep", "0"}, "keep"},

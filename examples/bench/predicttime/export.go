@@ -27,8 +27,7 @@ func exportLIBSVM(in, out string) error {
 	}
 	w := bufio.NewWriter(f)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 17, 64) }
-	types := map[core.SVMType]string{core.CSVC: "c_svc", core.OneClass: "one_class", core.EpsSVR: "epsilon_svr"}
-	fmt.Fprintf(w, "svm_type %s\nkernel_type %s\n", types[m.SVMType], m.Kernel.Type)
+	fmt.Fprintf(w, "svm_type %s\nkernel_type %s\n", m.SVMType, m.Kernel.Type) // LIBSVM's names
 	k := m.Kernel
 	if k.Type == core.PolyKernel {
 		fmt.Fprintf(w, "degree %d\n", k.Degree)
@@ -45,7 +44,7 @@ func exportLIBSVM(in, out string) error {
 		fmt.Fprintf(w, " %s", g(r))
 	}
 	fmt.Fprintln(w)
-	if m.SVMType == core.CSVC {
+	if m.SVMType.IsSVC() {
 		fmt.Fprint(w, "label")
 		for _, c := range m.Labels {
 			fmt.Fprintf(w, " %d", c)
@@ -61,7 +60,7 @@ func exportLIBSVM(in, out string) error {
 			fmt.Fprintln(w)
 		}
 	}
-	if m.SVMType == core.CSVC {
+	if m.SVMType.IsSVC() {
 		fmt.Fprint(w, "nr_sv")
 		for _, n := range m.NumSV {
 			fmt.Fprintf(w, " %d", n)

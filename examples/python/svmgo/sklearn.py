@@ -62,7 +62,7 @@ try:  # scikit-learn >= 1.6 has a function; before, a method
 except ImportError:  # pragma: no cover - depends on the installed version
     _validate_data_fn = None
 
-__all__ = ["SVC", "SVR", "OneClassSVM", "LinearSVC", "LinearSVR", "LogisticRegression", "CapacityError"]
+__all__ = ["SVC", "NuSVC", "SVR", "NuSVR", "OneClassSVM", "LinearSVC", "LinearSVR", "LogisticRegression", "CapacityError"]
 
 _KERNELS = {"linear": 0, "poly": 1, "rbf": 2, "sigmoid": 3}
 _KERNEL_NAMES = {v: k for k, v in _KERNELS.items()}
@@ -843,6 +843,127 @@ class SVR(RegressorMixin, _KernelBase):
             raise AttributeError("coef_ is only available when using a linear kernel")
         check_is_fitted(self, "_model")
         return np.asarray(self.dual_coef_ @ self.support_vectors_).reshape(1, -1)
+
+
+class NuSVC(SVC):
+    """Nu-support vector classification (LIBSVM's ν-SVC, one-vs-one), as
+    :class:`sklearn.svm.NuSVC`, trained by libsvmgo's SMO. Parameters as
+    :class:`SVC`'s with ``nu`` (in (0, 1]: an upper bound on the fraction
+    of margin errors, a lower bound on that of support vectors) in place of
+    ``C``, and no ``class_weight`` (ν-SVC has no C to weight; LIBSVM
+    ignores the weights there). A ``nu`` that some pair of classes cannot
+    meet (nu * (n_i + n_j) / 2 > min(n_i, n_j)) raises ValueError
+    "specified nu is infeasible", as scikit-learn's NuSVC does."""
+
+    def __init__(
+        self,
+        *,
+        nu=0.5,
+        kernel="rbf",
+        degree=3,
+        gamma="scale",
+        coef0=0.0,
+        shrinking=True,
+        probability=False,
+        tol=1e-3,
+        cache_size=200,
+        verbose=False,
+        max_iter=-1,
+        decision_function_shape="ovr",
+        break_ties=False,
+        random_state=None,
+        capacity=None,
+        capacity_nonzeros=None,
+    ):
+        self.nu = nu
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.shrinking = shrinking
+        self.probability = probability
+        self.tol = tol
+        self.cache_size = cache_size
+        self.verbose = verbose
+        self.max_iter = max_iter
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+        self.random_state = random_state
+        self.capacity = capacity
+        self.capacity_nonzeros = capacity_nonzeros
+
+    class_weight = None  # read by _weights_options: none for ν-SVC
+
+    def _options(self, X, y):
+        if self.decision_function_shape not in ("ovr", "ovo"):
+            raise ValueError(f"decision_function_shape={self.decision_function_shape!r}: want 'ovr' or 'ovo'")
+        if not 0 < self.nu <= 1:
+            raise ValueError(f"nu={self.nu!r}: want 0 < nu <= 1")
+        return ["-s", "1", "-n", _num(self.nu), "-b", "1" if self.probability else "0", "-seed", str(self._seed())] + self._kernel_options(X)
+
+    @classmethod
+    def _params_from_body(cls, body):
+        out = super()._params_from_body(body)
+        out.pop("C", None)
+        p = body.get("p", {})
+        if "n" in p:
+            out["nu"] = float(p["n"])
+        return out
+
+
+class NuSVR(SVR):
+    """Nu-support vector regression (LIBSVM's ν-SVR), as
+    :class:`sklearn.svm.NuSVR`, trained by libsvmgo's SMO: ``nu`` in (0, 1]
+    sets the fraction of support vectors in place of SVR's ``epsilon``,
+    which comes out of the fit. Parameters as scikit-learn's, plus
+    ``capacity`` and ``capacity_nonzeros`` (see :class:`SVC`)."""
+
+    def __init__(
+        self,
+        *,
+        nu=0.5,
+        C=1.0,
+        kernel="rbf",
+        degree=3,
+        gamma="scale",
+        coef0=0.0,
+        shrinking=True,
+        tol=1e-3,
+        cache_size=200,
+        verbose=False,
+        max_iter=-1,
+        capacity=None,
+        capacity_nonzeros=None,
+    ):
+        self.nu = nu
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.shrinking = shrinking
+        self.tol = tol
+        self.cache_size = cache_size
+        self.verbose = verbose
+        self.max_iter = max_iter
+        self.capacity = capacity
+        self.capacity_nonzeros = capacity_nonzeros
+
+    def _options(self, X, y):
+        if not self.C > 0:
+            raise ValueError(f"C={self.C!r}: want a positive number")
+        if not 0 < self.nu <= 1:
+            raise ValueError(f"nu={self.nu!r}: want 0 < nu <= 1")
+        return ["-s", "4", "-n", _num(self.nu), "-c", _num(self.C)] + self._kernel_options(X)
+
+    @classmethod
+    def _params_from_body(cls, body):
+        out = super()._params_from_body(body)
+        out.pop("epsilon", None)
+        p = body.get("p", {})
+        if "n" in p:
+            out["nu"] = float(p["n"])
+        return out
 
 
 class OneClassSVM(OutlierMixin, _KernelBase):
