@@ -901,6 +901,19 @@ class NuSVC(SVC):
             raise ValueError(f"nu={self.nu!r}: want 0 < nu <= 1")
         return ["-s", "1", "-n", _num(self.nu), "-b", "1" if self.probability else "0", "-seed", str(self._seed())] + self._kernel_options(X)
 
+    # ν-SVC takes no sample_weight (the library refuses instance weights
+    # with ν), so fit and partial_fit leave the parameter out: scikit-learn
+    # then knows the estimator has none.
+    def fit(self, X, y):
+        """Trains on X and labels y; returns self. No ``sample_weight``:
+        ν-SVC does not take instance weights."""
+        return self._fit(X, y, None)
+
+    def partial_fit(self, X, y, classes=None):
+        """Appends the rows X, y and retrains warm from the previous
+        solution (see :meth:`SVC.partial_fit`)."""
+        return self._partial_fit(X, y, classes, None)
+
     @classmethod
     def _params_from_body(cls, body):
         out = super()._params_from_body(body)
@@ -955,6 +968,15 @@ class NuSVR(SVR):
         if not 0 < self.nu <= 1:
             raise ValueError(f"nu={self.nu!r}: want 0 < nu <= 1")
         return ["-s", "4", "-n", _num(self.nu), "-c", _num(self.C)] + self._kernel_options(X)
+
+    def fit(self, X, y):
+        """Trains on X and targets y; returns self. No ``sample_weight``:
+        ν-SVR does not take instance weights."""
+        return self._fit(X, y, None)
+
+    def partial_fit(self, X, y):
+        """Appends the rows X, y and retrains warm from the previous solution."""
+        return self._partial_fit(X, y, None, None)
 
     @classmethod
     def _params_from_body(cls, body):
