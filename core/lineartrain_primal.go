@@ -96,13 +96,15 @@ func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
 func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alpha []float64, start *startW,
 	Cp, Cn float64, warmed bool, k int) (SolveResult, []float64) {
 	p := &t.params
-	l := ds.Len()
 	f := &wk.fsvc
 	f.init(ds, y, Cp, Cn, p.Bias, wk.z, wk.I)
 	w := wk.w[:f.dim()]
 	reads := f.startAt(w, start, warmed, alpha, y)
-	pos := positives(y)
-	tol := p.primalTol() * float64(max(min(pos, l-pos), 1)) / float64(l)
+	// LIBLINEAR's scale, min(#pos, #neg)/l, with rows counted by their
+	// instance weights, so that a weighted run stops where its duplicated
+	// rows would (the same numbers when every weight is 1).
+	minority, rows := weightedCounts(y, rowWeights(ds))
+	tol := p.primalTol() * minority / rows
 	// An L2-loss dual started from w alone stops on its own test.
 	dualTest := tol == 0
 	if dualTest {
@@ -228,13 +230,12 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alpha []float64, start *startW,
 	Cp, Cn float64, warmed bool) (SolveResult, []float64) {
 	p := &t.params
-	l := ds.Len()
 	f := &wk.flr
 	f.init(ds, y, Cp, Cn, p.Bias, wk.z, wk.QD)
 	w := wk.w[:f.dim()]
 	reads := f.startAt(w, start, warmed, alpha, y)
-	pos := positives(y)
-	tol := p.Eps * float64(max(min(pos, l-pos), 1)) / float64(l)
+	minority, rows := weightedCounts(y, rowWeights(ds)) // as primalSVC counts them
+	tol := p.Eps * minority / rows
 	r := wk.tron.minimize(f, w, tol, t.tronCG(warmed), p.MaxIter)
 	f.dual(alpha)
 	reads += f.reads

@@ -115,18 +115,19 @@ func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
 	}
 }
 
-// TestWeightedL1StopsAsDuplicated: -s 5 and -s 6 at LIBLINEAR's default
-// tolerance stop where the run on duplicated rows stops, not only at the
-// same optimum under a tight one. Their tests scale by min(#pos, #neg)/l
-// and shrink by M/l; with the rows counted by their weights the two runs
-// agree to rounding, while counting the stored rows instead leaves them
-// apart in objective on digits (one-vs-rest over 10 classes, a class
-// weight on top): by 1.2e-3 (-s 5) through the tolerance, by 1.4e-3 (-s 5)
-// and 1.7e-2 (-s 6) through shrinking.
+// TestWeightedL1StopsAsDuplicated: -s 5 and -s 6, and TRON's -s 0 and
+// -s 2, at LIBLINEAR's default tolerance stop where the run on duplicated
+// rows stops, not only at the same optimum under a tight one. Their tests
+// scale by min(#pos, #neg)/l (and -s 5/-s 6 shrink by M/l); with the rows
+// counted by their weights the two runs agree to rounding, while counting
+// the stored rows instead leaves them apart in objective on digits
+// (one-vs-rest over 10 classes, a class weight on top): by 1.2e-3 (-s 5)
+// through the tolerance, by 1.4e-3 (-s 5) and 1.7e-2 (-s 6) through
+// shrinking, by 1.4e-2 (-s 2) through TRON's tolerance.
 func TestWeightedL1StopsAsDuplicated(t *testing.T) {
 	digits := readTestdata(t, "digits.train")
 	wds, dup := weightedAndDuplicated(t, digits)
-	for _, solver := range []LinearSolver{L1L2LossSVC, L1Logistic} {
+	for _, solver := range []LinearSolver{L1L2LossSVC, L1Logistic, L2LossSVCPrimal, L2Logistic} {
 		p := DefaultLinearParams()
 		p.Solver, p.C, p.Bias = solver, 0.5, 1
 		p.Weights = []ClassWeight{{Label: 3, Weight: 2.5}}
@@ -140,9 +141,17 @@ func TestWeightedL1StopsAsDuplicated(t *testing.T) {
 		}
 		fw, fd := mw.Result.PrimalObjective, md.Result.PrimalObjective
 		d := relDiff(fw, fd)
-		if d > weightObjRelTol || !mw.Result.Converged || !md.Result.Converged {
+		tol := weightObjRelTol
+		if solver == L2LossSVCPrimal {
+			// Stopped at LIBLINEAR's loose -e 0.01 after the same 7 Newton
+			// iterations, the two runs' CG steps differ by rounding (the
+			// duplicated rows are summed in another order): 1.1e-6 apart.
+			// Counting stored rows in the tolerance left them 1.4e-2 apart.
+			tol = 1e-5
+		}
+		if d > tol || !mw.Result.Converged || !md.Result.Converged {
 			t.Errorf("%v: objective weighted %.12g, duplicated %.12g: relative difference %.2g > %g (converged %v, %v)",
-				solver, fw, fd, d, weightObjRelTol, mw.Result.Converged, md.Result.Converged)
+				solver, fw, fd, d, tol, mw.Result.Converged, md.Result.Converged)
 		}
 		t.Logf("%v: objective weighted %.12g, duplicated %.12g, relative difference %.2g; iterations %d, %d; updates %d, %d",
 			solver, fw, fd, d, mw.Result.Iterations, md.Result.Iterations, mw.Result.Updates, md.Result.Updates)
