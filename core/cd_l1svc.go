@@ -174,39 +174,18 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 			G := Gloss
 			H = max(2*H, 1e-12)
 
-			Gp, Gn := G+1, G-1
-			violation := 0.0
-			switch {
-			case w[j] == 0:
-				switch {
-				case Gp < 0:
-					violation = -Gp
-				case Gn > 0:
-					violation = Gn
-				case Gp > GmaxOld/fl && Gn < -GmaxOld/fl:
-					activeSize--
-					index[k], index[activeSize] = index[activeSize], index[k]
-					k--
-					continue
-				}
-			case w[j] > 0:
-				violation = math.Abs(Gp)
-			default:
-				violation = math.Abs(Gn)
+			if l1Shrinkable(w[j], G, GmaxOld/fl) {
+				activeSize--
+				index[k], index[activeSize] = index[activeSize], index[k]
+				k--
+				continue
 			}
+			violation := l1Violation(w[j], G)
 			Gmax = max(Gmax, violation)
 			Gnorm1 += violation
 
 			// The Newton direction of the one-variable problem.
-			var d float64
-			switch {
-			case Gp < H*w[j]:
-				d = -Gp / H
-			case Gn > H*w[j]:
-				d = -Gn / H
-			default:
-				d = -w[j]
-			}
+			d := l1NewtonStep(w[j], G, H)
 			if math.Abs(d) < 1e-12 {
 				continue
 			}

@@ -183,26 +183,13 @@ func (s *glmnetLR) solve(eps float64, maxIter int) SolveResult {
 			Grad[j] = -t + s.xjnegSum[j]
 			res.Updates++
 
-			Gp, Gn := Grad[j]+1, Grad[j]-1
-			violation := 0.0
-			switch {
-			case w[j] == 0:
-				switch {
-				case Gp < 0:
-					violation = -Gp
-				case Gn > 0:
-					violation = Gn
-				case Gp > GmaxOld/fl && Gn < -GmaxOld/fl:
-					activeSize--
-					index[k], index[activeSize] = index[activeSize], index[k]
-					k--
-					continue
-				}
-			case w[j] > 0:
-				violation = math.Abs(Gp)
-			default:
-				violation = math.Abs(Gn)
+			if l1Shrinkable(w[j], Grad[j], GmaxOld/fl) {
+				activeSize--
+				index[k], index[activeSize] = index[activeSize], index[k]
+				k--
+				continue
 			}
+			violation := l1Violation(w[j], Grad[j])
 			Gmax = max(Gmax, violation)
 			Gnorm1 += violation
 		}
@@ -334,39 +321,18 @@ func (s *glmnetLR) minimizeQuadratic(activeSize, maxIter int, tol float64, res *
 			for q, i := range idx {
 				G += float64(val[q]) * D[i] * xTd[i]
 			}
-			Gp, Gn := G+1, G-1
-			violation := 0.0
-			switch {
-			case wpd[j] == 0:
-				switch {
-				case Gp < 0:
-					violation = -Gp
-				case Gn > 0:
-					violation = Gn
-				case Gp > QPGmaxOld/fl && Gn < -QPGmaxOld/fl:
-					QPActiveSize--
-					index[k], index[QPActiveSize] = index[QPActiveSize], index[k]
-					k--
-					continue
-				}
-			case wpd[j] > 0:
-				violation = math.Abs(Gp)
-			default:
-				violation = math.Abs(Gn)
+			if l1Shrinkable(wpd[j], G, QPGmaxOld/fl) {
+				QPActiveSize--
+				index[k], index[QPActiveSize] = index[QPActiveSize], index[k]
+				k--
+				continue
 			}
+			violation := l1Violation(wpd[j], G)
 			QPGmax = max(QPGmax, violation)
 			QPGnorm1 += violation
 
 			// The one-variable problem's solution, clipped.
-			var z float64
-			switch {
-			case Gp < H*wpd[j]:
-				z = -Gp / H
-			case Gn > H*wpd[j]:
-				z = -Gn / H
-			default:
-				z = -wpd[j]
-			}
+			z := l1NewtonStep(wpd[j], G, H)
 			if math.Abs(z) < 1e-12 {
 				continue
 			}

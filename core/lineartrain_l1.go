@@ -1,5 +1,7 @@
 package core
 
+import "math"
+
 // The L1-regularized formulations in the linear trainer: -s 5 by CDN
 // (cd_l1svc.go) and -s 6 by newGLMNET (glmnet_lr.go), both coordinate
 // methods over the features of a column view (columns.go) that the
@@ -100,4 +102,43 @@ func weightedCounts(y []int8, wt []float64) (minority, rows float64) {
 		minority = 1
 	}
 	return minority, rows
+}
+
+// l1Violation is how far one coordinate of an L1-regularized problem is
+// from optimal: the minimum-norm subgradient of G·d + |w + d| at d = 0,
+// with G the loss's partial derivative at w.
+func l1Violation(w, G float64) float64 {
+	Gp, Gn := G+1, G-1
+	switch {
+	case w > 0:
+		return math.Abs(Gp)
+	case w < 0:
+		return math.Abs(Gn)
+	case Gp < 0:
+		return -Gp
+	case Gn > 0:
+		return Gn
+	}
+	return 0
+}
+
+// l1Shrinkable reports a coordinate at w = 0 whose G lies inside
+// (−1 + bound, 1 − bound), which LIBLINEAR's shrinking expects to stay at
+// 0; bound ≥ 0 is the last pass's largest violation over l (+Inf on the
+// first pass). Such a coordinate's violation is 0.
+func l1Shrinkable(w, G, bound float64) bool {
+	return w == 0 && G+1 > bound && G-1 < -bound
+}
+
+// l1NewtonStep is the d that minimizes G·d + ½H·d² + |w + d| − |w|: the
+// one-variable Newton direction of CDN and of newGLMNET's inner problem.
+func l1NewtonStep(w, G, H float64) float64 {
+	Gp, Gn := G+1, G-1
+	switch {
+	case Gp < H*w:
+		return -Gp / H
+	case Gn > H*w:
+		return -Gn / H
+	}
+	return -w
 }
