@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,11 +25,27 @@ var readFlagsUsage = fmt.Sprintf(`--max-line-bytes n : refuse a data file with a
 // do, and returns the rest with the read options it sets.
 func takeReadFlags(args []string) ([]string, data.ReadOptions, error) {
 	opt := data.ReadOptions{MaxLineBytes: data.DefaultMaxLineBytes}
+	rest, err := takeFlags(args, []string{maxLineBytesFlag, maxLineBytesFlag[1:]}, func(_, val string) error {
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return fmt.Errorf("option %s: %q is not a positive number of bytes", maxLineBytesFlag, val)
+		}
+		opt.MaxLineBytes = n
+		return nil
+	})
+	return rest, opt, err
+}
+
+// takeFlags removes the options named in names (each "-x value" or
+// "-x=value") from the options that start args, whose other options all
+// take a value except -q, calling set with each one's name and value, and
+// returns the rest: the options left and the arguments after them.
+func takeFlags(args, names []string, set func(name, val string) error) ([]string, error) {
 	rest := make([]string, 0, len(args))
 	i := 0
 	for ; i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1; i++ {
 		name, val, hasVal := strings.Cut(args[i], "=")
-		if name != maxLineBytesFlag && name != maxLineBytesFlag[1:] {
+		if !slices.Contains(names, name) {
 			rest = append(rest, args[i])
 			if args[i] != "-q" && i+1 < len(args) {
 				i++
@@ -38,16 +55,14 @@ func takeReadFlags(args []string) ([]string, data.ReadOptions, error) {
 		}
 		if !hasVal {
 			if i+1 >= len(args) {
-				return nil, opt, fmt.Errorf("option %s needs a value", maxLineBytesFlag)
+				return nil, fmt.Errorf("option %s needs a value", name)
 			}
 			i++
 			val = args[i]
 		}
-		n, err := strconv.Atoi(val)
-		if err != nil || n < 1 {
-			return nil, opt, fmt.Errorf("option %s: %q is not a positive number of bytes", maxLineBytesFlag, val)
+		if err := set(name, val); err != nil {
+			return nil, err
 		}
-		opt.MaxLineBytes = n
 	}
-	return append(rest, args[i:]...), opt, nil
+	return append(rest, args[i:]...), nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
@@ -28,39 +27,25 @@ type weightFlags struct {
 // whose other options all take a value except -q, and returns the rest.
 func takeWeightFlags(args []string) ([]string, weightFlags, error) {
 	var wf weightFlags
-	rest := make([]string, 0, len(args))
-	i := 0
-	for ; i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1; i++ {
-		name, val, hasVal := strings.Cut(args[i], "=")
-		if name != "-W" && name != "--weight-column" && name != "-weight-column" {
-			rest = append(rest, args[i])
-			if args[i] != "-q" && i+1 < len(args) {
-				i++
-				rest = append(rest, args[i])
-			}
-			continue
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				return nil, wf, fmt.Errorf("option %s needs a value", name)
-			}
-			i++
-			val = args[i]
-		}
+	rest, err := takeFlags(args, []string{"-W", "--weight-column", "-weight-column"}, func(name, val string) error {
 		if name == "-W" {
 			wf.file = val
-			continue
+			return nil
 		}
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 2 {
-			return nil, wf, fmt.Errorf("option --weight-column: %q is not a column number of 2 or more", val)
+			return fmt.Errorf("option --weight-column: %q is not a column number of 2 or more", val)
 		}
 		wf.column = n
+		return nil
+	})
+	if err != nil {
+		return nil, wf, err
 	}
 	if wf.file != "" && wf.column > 0 {
 		return nil, wf, fmt.Errorf("options -W and --weight-column: give the weights one way")
 	}
-	return append(rest, args[i:]...), wf, nil
+	return rest, wf, nil
 }
 
 // apply reads the weight file, if any, into ds's weights.
