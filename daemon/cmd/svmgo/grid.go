@@ -154,15 +154,10 @@ func grid(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	args, readOpt, err := takeReadFlags(args)
+	args, readOpt, weights, err := takeTrainFlags(args)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	args, weights, err := takeWeightFlags(args)
-	if err != nil {
-		return fail(stderr, err)
-	}
-	readOpt.WeightColumn = weights.column
 	dataset := args[len(args)-1]
 	c := gridAxis{on: true, begin: -5, end: 15, step: 2}
 	g := gridAxis{on: true, begin: 3, end: -15, step: -2}

@@ -42,15 +42,10 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	args, readOpt, err := takeReadFlags(args)
+	args, readOpt, weights, err := takeTrainFlags(args)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	args, weights, err := takeWeightFlags(args)
-	if err != nil {
-		return fail(stderr, err)
-	}
-	readOpt.WeightColumn = weights.column
 	o, files, err := core.ParseTrainOptions(args, syntax)
 	if err != nil {
 		return fail(stderr, err)

@@ -48,6 +48,19 @@ func takeWeightFlags(args []string) ([]string, weightFlags, error) {
 	return rest, wf, nil
 }
 
+// takeTrainFlags takes the read flags (takeReadFlags) and the weight
+// flags (takeWeightFlags) out of a training command's options: the read
+// options it returns include the CSV weight column.
+func takeTrainFlags(args []string) ([]string, data.ReadOptions, weightFlags, error) {
+	args, readOpt, err := takeReadFlags(args)
+	if err != nil {
+		return nil, readOpt, weightFlags{}, err
+	}
+	args, weights, err := takeWeightFlags(args)
+	readOpt.WeightColumn = weights.column
+	return args, readOpt, weights, err
+}
+
 // apply reads the weight file, if any, into ds's weights.
 func (wf weightFlags) apply(ds *data.Dataset) error {
 	if wf.file == "" {
