@@ -1,7 +1,9 @@
 package core
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/simd"
 )
@@ -45,6 +47,13 @@ import (
 //	Gbar_t = Σ_{j: α_j = C_j} C_j Q_tj,   G_t = Gbar_t + p_t + Σ_{j free} α_j Q_tj
 //
 // once when the gap first falls under 10·eps and again before returning.
+// Departure from LIBSVM: when α_t reaches or leaves its bound while some
+// variables are inactive, Gbar of the active ones is updated at once from
+// the column the iteration already holds, and that of the inactive ones
+// only at the next reconstruction, one column per variable whose updates
+// did not cancel (deferGbar). Gbar is read only there, and the inactive
+// part of a column is rarely cached: a warm start, shrunk from its first
+// iteration, paid most of its kernel evaluations for it.
 // rho is computed as in the same paper: the average of y_t G_t over free
 // variables, or the midpoint of the interval the bounded ones allow.
 // Nothing here copies LIBSVM's code; names follow the papers.
@@ -174,9 +183,13 @@ type smo struct {
 	weighted bool
 	index    []int32
 	// nz and qbuf are the warm start's scratch: positions of the nonzero
-	// α and one batch of entries against them.
+	// α and one batch of entries against them. flushGbar uses nz too, as
+	// the map from a caller's index to its position.
 	nz   []int32
 	qbuf []float32
+	// gbarEv holds the Gbar updates of inactive variables not made yet
+	// (deferGbar), in the order they happened; at most cap(gbarEv).
+	gbarEv []gbarEvent
 
 	Q          qMatrix
 	QD         []float64
@@ -198,6 +211,20 @@ type smo struct {
 	nextI int
 }
 
+// gbarEvent is an update of Gbar deferred for the inactive variables:
+// Gbar_u += C·Q_uj for positions u ≥ from, j being the variable whose
+// caller's index is j (positions change with shrinking; the inactive ones
+// stay put until the next reconstruction).
+type gbarEvent struct {
+	j    int32
+	from int32
+	c    float64
+}
+
+// gbarEventsMax caps the deferred Gbar updates a solver holds; when they
+// fill up they are made at once (flushGbar), which is correct at any time.
+const gbarEventsMax = 4096
+
 // Bits of smo.sets.
 const (
 	inUpSet  uint8 = 1
@@ -209,8 +236,14 @@ const noNext = -2
 
 // smoBytes returns the bytes newSMO(l) allocates for its buffers.
 func smoBytes(l int) int {
-	return l * (6*8 + 1 + 1 + 1 + 4 + 4 + 4) // alpha, G, Gbar, p, ny, wt; y, alphaStatus, sets; index, nz, qbuf
+	// alpha, G, Gbar, p, ny, wt; y, alphaStatus, sets; index, nz, qbuf;
+	// the deferred Gbar updates.
+	return l*(6*8+1+1+1+4+4+4) + 16*gbarEventCap(l)
 }
+
+// gbarEventCap is the capacity of smo.gbarEv for l variables (≥ 2: an
+// iteration defers up to two updates).
+func gbarEventCap(l int) int { return max(2, min(l, gbarEventsMax)) }
 
 // newSMO returns a solver for problems of up to l variables.
 func newSMO(l int) *smo {
@@ -227,6 +260,7 @@ func newSMO(l int) *smo {
 		index:       make([]int32, l),
 		nz:          make([]int32, 0, l),
 		qbuf:        make([]float32, l),
+		gbarEv:      make([]gbarEvent, 0, gbarEventCap(l)),
 	}
 }
 
@@ -314,6 +348,7 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	s.activeSize = l
 	s.unshrunk = false
 	s.stale = false
+	s.gbarEv = s.gbarEv[:0]
 	s.qColumns = 0
 	s.QD = Q.QD()
 	if alpha0 == nil {
@@ -331,6 +366,9 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 		counter = 1
 	}
 	for iter < maxIter {
+		if len(s.gbarEv) > cap(s.gbarEv)-2 {
+			s.flushGbar() // room for this iteration's two
+		}
 		if counter--; counter == 0 {
 			counter = min(l, smoShrinkEvery)
 			if par.Shrinking {
@@ -678,10 +716,10 @@ func (s *smo) update(i, j int, Qi []float32) {
 
 	// Gbar sums C_t Q_:t over variables at their upper bound, on all l.
 	if (statusI == upperBound) != (s.alphaStatus[i] == upperBound) {
-		s.addGbar(i, statusI == upperBound)
+		s.addGbar(i, statusI == upperBound, Qi)
 	}
 	if (statusJ == upperBound) != (s.alphaStatus[j] == upperBound) {
-		s.addGbar(j, statusJ == upperBound)
+		s.addGbar(j, statusJ == upperBound, Qj)
 	}
 }
 
@@ -693,14 +731,91 @@ func (s *smo) boundIn(t int, dir float64) float64 {
 	return 0
 }
 
-// addGbar adds C_t Q_:t to Gbar (subtracts it when leaving is set).
-func (s *smo) addGbar(t int, leaving bool) {
+// addGbar adds C_t Q_:t to Gbar (subtracts it when leaving is set). Qt is
+// column t over the active set, which the iteration holds; the inactive
+// positions' share is deferred (deferGbar).
+func (s *smo) addGbar(t int, leaving bool, Qt []float32) {
 	C := s.C(t)
 	if leaving {
 		C = -C
 	}
-	Qt := s.getQ(t, s.l)
-	simd.AddScaled32(s.Gbar[:len(Qt)], C, Qt)
+	n := s.activeSize
+	simd.AddScaled32(s.Gbar[:n], C, Qt[:n])
+	if n < s.l {
+		s.deferGbar(t, n, C)
+	}
+}
+
+// deferGbar records Gbar_u += C·Q_ut for the inactive positions u ≥ n,
+// made by flushGbar. Column t beyond the active set costs l − n kernel
+// values, rarely cached; deferred, an α that reaches its bound and leaves
+// it again before the next reconstruction costs none, and one column per
+// variable serves all its updates.
+func (s *smo) deferGbar(t, n int, C float64) {
+	s.gbarEv = append(s.gbarEv, gbarEvent{j: s.index[t], from: int32(n), c: C})
+}
+
+// flushGbar makes the deferred Gbar updates. The inactive positions have
+// not moved since (only a reconstruction makes them active again, and it
+// flushes first), and the active set only shrank, so the events of one
+// variable, in the order they happened, have non-increasing from: a
+// position u in [from_k, from_{k−1}) missed events k, k+1, ... of it, and
+// gets their sum, once. Sums that cancel (an α that reached its bound and
+// left it) cost nothing.
+func (s *smo) flushGbar() {
+	ev := s.gbarEv
+	if len(ev) == 0 {
+		return
+	}
+	pos := s.nz[:s.l]
+	for t, j := range s.index[:s.l] {
+		pos[j] = int32(t)
+	}
+	// By variable, and in time order within one (a stable sort allocates
+	// nothing).
+	slices.SortStableFunc(ev, func(a, b gbarEvent) int { return cmp.Compare(a.j, b.j) })
+	for lo := 0; lo < len(ev); {
+		hi := lo + 1
+		for hi < len(ev) && ev[hi].j == ev[lo].j {
+			hi++
+		}
+		s.applyGbar(int(pos[ev[lo].j]), ev[lo:hi])
+		lo = hi
+	}
+	s.gbarEv = ev[:0]
+}
+
+// applyGbar makes the deferred updates ev (one variable's, at position t,
+// in time order) of Gbar: with one column of Q, as long as the last
+// segment of positions whose sum does not cancel.
+func (s *smo) applyGbar(t int, ev []gbarEvent) {
+	// segment k is [ev[k].from, end of segment k−1), with sum ev[k:].c.
+	segment := func(k int) (lo, hi int) {
+		hi = s.l
+		if k > 0 {
+			hi = int(ev[k-1].from)
+		}
+		return int(ev[k].from), hi
+	}
+	end := 0
+	var c float64
+	for k := len(ev) - 1; k >= 0; k-- {
+		c += ev[k].c
+		if lo, hi := segment(k); c != 0 && lo < hi {
+			end = max(end, hi)
+		}
+	}
+	if end == 0 {
+		return
+	}
+	Qt := s.getQ(t, end)
+	c = 0
+	for k := len(ev) - 1; k >= 0; k-- {
+		c += ev[k].c
+		if lo, hi := segment(k); c != 0 && lo < hi {
+			simd.AddScaled32(s.Gbar[lo:hi], c, Qt[lo:hi])
+		}
+	}
 }
 
 // mM returns m(α) and M(α) over the active set.
@@ -818,6 +933,7 @@ func (s *smo) reconstructGradient() {
 		return
 	}
 	s.stale = false
+	s.flushGbar()
 	nFree := 0
 	for t := 0; t < n; t++ {
 		if s.alphaStatus[t] == freeAlpha {
