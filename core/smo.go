@@ -187,6 +187,10 @@ type smo struct {
 	// the map from a caller's index to its position.
 	nz   []int32
 	qbuf []float32
+	// blkRows, blkG and blkGbar are rebuildByEntries's block of variables
+	// and their partial sums.
+	blkRows       [entryBlock]int32
+	blkG, blkGbar [entryBlock]float64
 	// gbarEv holds the Gbar updates of inactive variables not made yet
 	// (deferGbar), in the order they happened; at most cap(gbarEv).
 	gbarEv []gbarEvent
@@ -576,12 +580,12 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 			}
 		}
 	}
+	if byEntry {
+		s.rebuildByEntries(qe, nz)
+		return
+	}
 	for i := range l {
 		if !math.IsNaN(G[i]) {
-			continue
-		}
-		if byEntry {
-			s.rebuildByEntries(qe, i, nz)
 			continue
 		}
 		Qi := s.getQ(i, l) // column i = row i: Q is symmetric
@@ -600,22 +604,49 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 	}
 }
 
-// rebuildByEntries sets G_i and Gbar_i from the entries Q_ij of the
-// nonzero α_j alone (positions nz, in increasing order): fewer kernel
-// values than column i when the support vectors are fewer than the
-// variables, though none of them is cached.
-func (s *smo) rebuildByEntries(qe qEntries, i int, nz []int32) {
-	q := s.qbuf[:len(nz)]
-	qe.entries(q, i, nz)
-	g, gbar := s.p[i], 0.0
-	for k, j := range nz {
-		v := float64(q[k])
-		g += s.alpha[j] * v
-		if s.alphaStatus[j] == upperBound {
-			gbar += s.C(int(j)) * v
+// entryBlock is how many variables rebuildByEntries takes at a time.
+const entryBlock = 256
+
+// rebuildByEntries sets G_i and Gbar_i of every variable i without a
+// stored value (NaN in G) from the entries Q_ij of the nonzero α_j alone
+// (positions nz, in increasing order): fewer kernel values than column i
+// when the support vectors are fewer than the variables, though none of
+// them is cached. It takes the variables a block at a time and, per
+// support vector j, one batch of entries Q_ji over the block (Q is
+// symmetric; the kernels compute K(x, z) and K(z, x) alike, bit for bit,
+// on dense rows), added with simd.AddScaled32: each G_i still sums its
+// terms from p_i in the order of nz. One batch per row against the
+// support vectors, as before, gathered scattered support vector rows and
+// summed with a branch per term: twice the time per kernel value of a
+// column.
+func (s *smo) rebuildByEntries(qe qEntries, nz []int32) {
+	G, Gbar := s.G[:s.l], s.Gbar[:s.l]
+	for lo := 0; lo < s.l; {
+		blk := s.blkRows[:0]
+		for ; lo < s.l && len(blk) < entryBlock; lo++ {
+			if math.IsNaN(G[lo]) {
+				blk = append(blk, int32(lo))
+			}
+		}
+		if len(blk) == 0 {
+			return
+		}
+		g, gbar := s.blkG[:len(blk)], s.blkGbar[:len(blk)]
+		for k, i := range blk {
+			g[k], gbar[k] = s.p[i], 0
+		}
+		q := s.qbuf[:len(blk)]
+		for _, j := range nz {
+			qe.entries(q, int(j), blk)
+			simd.AddScaled32(g, s.alpha[j], q)
+			if s.alphaStatus[j] == upperBound {
+				simd.AddScaled32(gbar, s.C(int(j)), q)
+			}
+		}
+		for k, i := range blk {
+			G[i], Gbar[i] = g[k], gbar[k]
 		}
 	}
-	s.G[i], s.Gbar[i] = g, gbar
 }
 
 // selectPair returns the WSS 2 working set over the active set and Q's
