@@ -1045,7 +1045,7 @@ func resetSVRQ(q *svrQ, rows []int32) {
 	q.rows = append(q.rows[:0], rows...)
 	q.index, q.sign, q.qd = q.index[:2*l], q.sign[:2*l], q.qd[:2*l]
 	for r, d := range q.rows {
-		k := q.kr.eval(int(d), int(d))
+		k := q.kr.diag(int(d))
 		q.index[r], q.sign[r], q.qd[r] = int32(r), 1, k
 		q.index[r+l], q.sign[r+l], q.qd[r+l] = int32(r), -1, k
 	}
