@@ -159,11 +159,15 @@ func TestWeightedL1StopsAsDuplicated(t *testing.T) {
 }
 
 // TestWeightedKernelMatchesDuplicatedRows is the same check for SMO:
-// C-SVC (binary and one-vs-one), ε-SVR and one-class, whose weight is the
-// row's bound (Σα = ν Σ w).
+// C-SVC (binary and one-vs-one), ε-SVR, one-class, whose weight is the
+// row's bound (Σα = ν Σ w), and ν-SVC (binary and one-vs-one) and ν-SVR,
+// whose weight is the row's bound (C w_t for ν-SVR) and counts in the sums
+// (νΣw/2 per class, CνΣw/2 per side): the same objective, ρ, and decision
+// value at every row.
 func TestWeightedKernelMatchesDuplicatedRows(t *testing.T) {
 	heart := readTestdata(t, "heart_scale")
 	diabetes := readTestdata(t, "diabetes.train")
+	digits := readTestdata(t, "digits.train").Prefix(500) // 10 classes, 45 pairs
 	// Three classes: heart_scale's labels with every fifth row moved to a
 	// third class.
 	three := newLike(heart, heart.Len(), heart.Nonzeros())
@@ -191,13 +195,21 @@ func TestWeightedKernelMatchesDuplicatedRows(t *testing.T) {
 		{"one-class/linear", heart, func(p *KernelParams) {
 			p.SVMType, p.Nu, p.Kernel = OneClass, 0.45, Kernel{Type: LinearKernel}
 		}},
+		{"nu-SVC", heart, func(p *KernelParams) { p.SVMType, p.Nu = NuSVC, 0.4 }},
+		{"nu-SVC/no shrinking", heart, func(p *KernelParams) { p.SVMType, p.Nu, p.Shrinking = NuSVC, 0.2, false }},
+		{"nu-SVC/3 classes", three, func(p *KernelParams) { p.SVMType, p.Nu = NuSVC, 0.3 }},
+		{"nu-SVC/digits", digits, func(p *KernelParams) { p.SVMType, p.Nu, p.Kernel.Gamma = NuSVC, 0.1, 1.0/64 }},
+		{"nu-SVR", diabetes, func(p *KernelParams) { p.SVMType, p.C, p.Nu = NuSVR, 10, 0.4 }},
+		{"nu-SVR/linear", diabetes, func(p *KernelParams) {
+			p.SVMType, p.C, p.Nu, p.Kernel = NuSVR, 0.5, 0.6, Kernel{Type: LinearKernel}
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := DefaultKernelParams()
 			p.Eps = 1e-8
-			c.set(&p)
 			p.Kernel.Gamma = 1.0 / 13
+			c.set(&p)
 			wds, dup := weightedAndDuplicated(t, c.ds)
 			mw, _, err := TrainKernel(wds, p)
 			if err != nil {
@@ -216,6 +228,24 @@ func TestWeightedKernelMatchesDuplicatedRows(t *testing.T) {
 			for k := range mw.Rho {
 				if math.Abs(mw.Rho[k]-md.Rho[k]) > 1e-5*max(1, math.Abs(md.Rho[k])) {
 					t.Errorf("rho[%d] weighted %.10g, duplicated %.10g", k, mw.Rho[k], md.Rho[k])
+				}
+			}
+			for k, s := range mw.Result.Subproblems {
+				// ν's r: 1/C of the equivalent C-SVC, −ε of the ε-SVR.
+				if r := md.Result.Subproblems[k].R; math.Abs(s.R-r) > 1e-5*max(1, math.Abs(r)) {
+					t.Errorf("sub %d: r weighted %.10g, duplicated %.10g", k, s.R, r)
+				}
+			}
+			dw := make([]float64, mw.NumDecisionValues())
+			dd := make([]float64, md.NumDecisionValues())
+			for i := range c.ds.Len() {
+				x := c.ds.DenseRow(i)
+				mw.DecisionDense(dw, x)
+				md.DecisionDense(dd, x)
+				for k := range dw {
+					if math.Abs(dw[k]-dd[k]) > 1e-5*max(1, math.Abs(dd[k])) {
+						t.Fatalf("row %d: decision value %d weighted %.10g, duplicated %.10g", i, k, dw[k], dd[k])
+					}
 				}
 			}
 			mu, _, err := TrainKernel(c.ds, p)
@@ -263,7 +293,7 @@ func TestUnitWeightsTrainBitForBit(t *testing.T) {
 			t.Errorf("-s %d: weights 1 give another model", int(solver))
 		}
 	}
-	for _, svm := range []SVMType{CSVC, EpsSVR, OneClass} {
+	for _, svm := range []SVMType{CSVC, EpsSVR, OneClass, NuSVC, NuSVR} {
 		p := DefaultKernelParams()
 		p.SVMType = svm
 		a, da, err := TrainKernel(heart, p)
