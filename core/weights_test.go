@@ -451,3 +451,55 @@ func TestScaleKeepsWeights(t *testing.T) {
 		t.Errorf("scaled weights %v, want %v", sds.Weights()[:4], wds.Weights()[:4])
 	}
 }
+
+// TestWeightedProbabilityFolds: the internal cross-validation of -b 1
+// trains its folds with the rows' instance weights, as LIBSVM's
+// instance-weight branch does. Every row at weight 2 is C doubled for
+// C-SVC and ε-SVR, so the weighted model's ProbA and ProbB are those of
+// the unweighted one at 2C (the folds do not depend on the weights).
+func TestWeightedProbabilityFolds(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		data string
+		svm  SVMType
+	}{
+		{"C-SVC", "heart_scale", CSVC},
+		{"C-SVC/10 classes", "digits.train", CSVC},
+		{"eps-SVR", "diabetes.train", EpsSVR},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ds := readTestdata(t, c.data)
+			if c.data == "digits.train" {
+				ds = ds.Prefix(300)
+			}
+			p := DefaultKernelParams()
+			p.SVMType, p.Probability, p.C, p.Eps = c.svm, true, 0.5, 1e-6
+			p.Kernel.Gamma = 1.0 / float64(ds.NumFeatures())
+			p2 := p
+			p2.C = 2 * p.C
+			m2, _, err := TrainKernel(ds, p2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range ds.Len() {
+				if err := ds.SetWeight(i, 2); err != nil {
+					t.Fatal(err)
+				}
+			}
+			mw, _, err := TrainKernel(ds, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range m2.ProbA {
+				if relDiff(mw.ProbA[k], m2.ProbA[k]) > 1e-4 {
+					t.Errorf("ProbA[%d]: weights 2 %.8g, 2C %.8g", k, mw.ProbA[k], m2.ProbA[k])
+				}
+			}
+			for k := range m2.ProbB {
+				if math.Abs(mw.ProbB[k]-m2.ProbB[k]) > 1e-4*max(1, math.Abs(m2.ProbB[k])) {
+					t.Errorf("ProbB[%d]: weights 2 %.8g, 2C %.8g", k, mw.ProbB[k], m2.ProbB[k])
+				}
+			}
+		})
+	}
+}
