@@ -503,3 +503,38 @@ func TestWeightedProbabilityFolds(t *testing.T) {
 		})
 	}
 }
+
+// TestWeightedLinearProbabilityFolds is TestWeightedProbabilityFolds for
+// the Platt sigmoids of linear SVC (-s 1, -s 3 with -b 1).
+func TestWeightedLinearProbabilityFolds(t *testing.T) {
+	for _, solver := range []LinearSolver{L2LossSVCDual, L1LossSVCDual} {
+		ds := readTestdata(t, "digits.train").Prefix(300)
+		p := DefaultLinearParams()
+		p.Solver, p.Probability, p.C, p.Bias, p.Eps = solver, true, 0.5, 1, 1e-6
+		p2 := p
+		p2.C = 2 * p.C
+		m2, _, err := TrainLinear(ds, p2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range ds.Len() {
+			if err := ds.SetWeight(i, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mw, _, err := TrainLinear(ds, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m2.ProbA) == 0 {
+			t.Fatalf("-s %d: no Platt parameters", int(solver))
+		}
+		for k := range m2.ProbA {
+			if math.Abs(mw.ProbA[k]-m2.ProbA[k]) > 1e-3*max(1, math.Abs(m2.ProbA[k])) ||
+				math.Abs(mw.ProbB[k]-m2.ProbB[k]) > 1e-3*max(1, math.Abs(m2.ProbB[k])) {
+				t.Errorf("-s %d: sigmoid %d: weights 2 (%.8g, %.8g), 2C (%.8g, %.8g)",
+					int(solver), k, mw.ProbA[k], mw.ProbB[k], m2.ProbA[k], m2.ProbB[k])
+			}
+		}
+	}
+}
