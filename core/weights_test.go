@@ -433,6 +433,21 @@ func TestWeightedSolverAllocs(t *testing.T) {
 			t.Fatalf("α_%d = %v above its bound %v", i, v, C)
 		}
 	}
+	// ν: a weighted solve allocates nothing either (started as nuStart
+	// starts, per side: rows filled in order to their bounds w_t).
+	pn := make([]float64, 60)
+	par = smoParams{Cp: 1, Cn: 1, Weight: wv, Shrinking: true, Nu: true}
+	if n := testing.AllocsPerRun(10, func() {
+		rest := [2]float64{0.3 * weightSum(wv, 60) / 2, 0.3 * weightSum(wv, 60) / 2}
+		for i, y := range pr.y {
+			side := (1 - int(y)) / 2 // 0 for y = +1
+			a[i] = min(wv[i], rest[side])
+			rest[side] -= a[i]
+		}
+		res = s.solve(pr.Q, pn, pr.y, a, par)
+	}); n != 0 || !res.Converged || res.Iterations == 0 {
+		t.Errorf("weighted ν SMO allocates %v times (converged %v, %d iterations)", n, res.Converged, res.Iterations)
+	}
 }
 
 // TestScaleKeepsWeights: scaling (--scale) changes a row's features, not
