@@ -72,9 +72,12 @@ import (
 //	new t:     G_t = p_t + Σ_j Q_tj α_j,  Gbar_t = Σ_{j: α_j = C_j} C_j Q_tj
 //
 // one column of Q per changed α_j (clipping and repairEquality change a
-// few) plus one per variable without a stored gradient (NaN in G⁰; α⁰ = 0
-// there). When that is no fewer columns than the cold rebuild would take,
-// the cold rebuild runs instead.
+// few), and for the variables without a stored gradient (NaN in G⁰; α⁰ = 0
+// there) their entries against the nonzero α_j only (rebuildByEntries,
+// when Q computes entries) or else a column each. When that is no fewer
+// kernel values than the cold rebuild would take, the cold rebuild runs
+// instead. A warm start is then shrunk at once and every
+// smoShrinkEveryWarm iterations (ShrinkAtStart).
 
 // qMatrix is the matrix the SMO solver sees: Q of the problem above in the
 // solver's current ordering of the variables, which the solver changes
