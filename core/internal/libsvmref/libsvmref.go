@@ -239,3 +239,32 @@ func Read(t testing.TB, path string) (versions map[string]string, cases []Case, 
 	}
 	return versions, cases, imports
 }
+
+// ReadOptions returns Options as Debian's svm-train 3.24 (libsvm-tools
+// 3.24+ds-6) read them: that build parses every real-valued option with
+// strtof, so it trains with the float32 nearest the text (-n 0.1 is
+// ν = 0.100000001490116…, and -g, -r are written to the model so), where
+// upstream svm-train's atof keeps the double. Checked against upstream's
+// svm-train 3.24 given the float32 values in full: its model files are
+// byte-identical to Debian's for -s 1 -t 2 -n 0.1 on digits.train, -s 0
+// -c 0.3 -e 0.0123 and -s 0 -t 1 -r 0.3 -w1 0.3 on heart_scale and -s 3
+// -p 0.3 on diabetes.train, while upstream given -n 0.1 as written differs
+// from Debian in 4 of digits' 45 subproblems (iterations, and nSV in 3).
+// The -m cache size only sizes the cache; integer options are unchanged.
+func (r *Case) ReadOptions() []string {
+	out := make([]string, len(r.Options))
+	copy(out, r.Options)
+	// Every svm-train option takes one value but -q.
+	for k := 0; k+1 < len(out); k += 2 {
+		switch name := out[k]; {
+		case name == "-q":
+			k--
+		case name == "-g", name == "-r", name == "-c", name == "-n", name == "-p", name == "-e",
+			strings.HasPrefix(name, "-w"):
+			if v, err := strconv.ParseFloat(out[k+1], 64); err == nil {
+				out[k+1] = strconv.FormatFloat(float64(float32(v)), 'g', -1, 64)
+			}
+		}
+	}
+	return out
+}
