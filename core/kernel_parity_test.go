@@ -10,7 +10,8 @@ import (
 
 // Parity with LIBSVM 3.24 on the cases of testdata/libsvm-ref.txt that do
 // not ask for probability estimates: per subproblem objective and ρ, the
-// support vector counts, and test accuracy or error.
+// support vector counts, test accuracy or error, and every test
+// prediction (labels equal; regression values within parityPredRel).
 //
 // The options are those Debian's svm-train actually trained with: its
 // real-valued options rounded to float32 (libsvmref's ReadOptions).
@@ -28,6 +29,7 @@ const (
 	paritySVFrac  = 0.01 // total support vector count, relative
 	parityAccPts  = 0.3  // accuracy, percentage points
 	parityMSEFrac = 0.01 // ε-SVR test MSE, relative
+	parityPredRel = 1e-4 // ε-SVR, ν-SVR: each test prediction, relative (absolute below 1)
 )
 
 // paritySVSlack is how far a subproblem's nSV may be from LIBSVM's, by
@@ -105,6 +107,28 @@ func TestKernelParityLIBSVM(t *testing.T) {
 				}
 			}
 			pred := m.PredictBatch(make([]float64, test.Len()), test)
+			// Every prediction: the same label, or for regression the same
+			// value within parityPredRel.
+			if c.Pred != nil {
+				if len(c.Pred) != len(pred) {
+					t.Fatalf("%d recorded predictions for %d test rows", len(c.Pred), len(pred))
+				}
+				differ, worst := 0, 0.0
+				for i, v := range pred {
+					d := math.Abs(v-c.Pred[i]) / max(1, math.Abs(c.Pred[i]))
+					worst = max(worst, d)
+					if m.IsRegression() && d <= parityPredRel || v == c.Pred[i] {
+						continue
+					}
+					if differ++; differ <= 3 {
+						t.Errorf("test row %d: predicted %v, svm-predict %v", i+1, v, c.Pred[i])
+					}
+				}
+				if differ > 0 {
+					t.Errorf("%d of %d predictions differ from svm-predict's", differ, len(pred))
+				}
+				t.Logf("predictions: %d of %d differ from svm-predict's (largest relative difference %.3g)", differ, len(pred), worst)
+			}
 			switch {
 			case c.Has["mse"]:
 				var se float64

@@ -427,6 +427,37 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 					t.Errorf("%d of %d rows predicted inside with nu %v", c.PredPos, c.Total, p.Nu)
 				}
 			}
+			// The predictions give back the figures svm-predict printed.
+			if c.Has["pred"] == p.Probability {
+				t.Fatalf("pred recorded: %v, -b 1: %v", c.Has["pred"], p.Probability)
+			}
+			if c.Pred != nil {
+				if len(c.Pred) != test.Len() {
+					t.Fatalf("%d predictions for %d test rows", len(c.Pred), test.Len())
+				}
+				var se float64
+				correct, pos := 0, 0
+				for i, v := range c.Pred {
+					y := test.Label(i)
+					se += (v - y) * (v - y)
+					if v == y {
+						correct++
+					}
+					if v == 1 {
+						pos++
+					}
+				}
+				switch {
+				case p.SVMType.IsRegression():
+					if mse := se / float64(test.Len()); math.Abs(mse-c.MSE) > 1e-9*c.MSE {
+						t.Errorf("predictions' MSE %.10g, recorded %.10g", mse, c.MSE)
+					}
+				case correct != c.Correct:
+					t.Errorf("%d predictions correct, recorded %d", correct, c.Correct)
+				case p.SVMType == OneClass && pos != c.PredPos:
+					t.Errorf("%d predictions +1, recorded %d", pos, c.PredPos)
+				}
+			}
 		})
 	}
 

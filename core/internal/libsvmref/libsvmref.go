@@ -29,8 +29,11 @@ type Case struct {
 	Correct, Total    int
 	MSE, SCC, LogLoss float64
 	PredPos           int
-	Has               map[string]bool
-	Line              int // where the record starts, for messages
+	// Pred holds svm-predict's prediction of every test row, in order
+	// (runs without -b 1).
+	Pred []float64
+	Has  map[string]bool
+	Line int // where the record starts, for messages
 }
 
 // Sub is one binary subproblem as svm-train reports it. Nu is NaN
@@ -196,6 +199,13 @@ func Read(t testing.TB, path string) (versions map[string]string, cases []Case, 
 				c.LogLoss = num(one(f))
 			case "pred_pos":
 				c.PredPos = integer(one(f))
+			case "pred":
+				if len(f) < 2 {
+					fail("pred without a value")
+				}
+				for _, v := range f[1:] {
+					c.Pred = append(c.Pred, num(v))
+				}
 			case "end":
 				if len(f) != 1 {
 					fail("end takes no value")
