@@ -28,18 +28,19 @@ import (
 // Accuracy: dot products and sums are float32 (with float32 rounding of
 // the summands' order); the row-at-a-time path accumulates in float64. The
 // decision values differ by at most blockDecisionTol's bound
-// (kernelblock_test.go checks it on every kernel and layout; on
-// ../shared/data's models the largest error is 0.03 to 0.12 of it). A
-// label depends only on the signs of the decision values, so a classifying
-// model recomputes in float64, as the row-at-a-time path does, each
-// decision value within that bound of 0, from its two classes' kernel
-// values (refineTies): its labels are then the row-at-a-time ones (checked
-// on every data set in ../shared/data). Few kernel values are recomputed
-// where the coefficients are of order 1 (test sets: digits 0.27% of them,
-// shuttle at C = 100 0.31%), more where they are large: a ν-SVC model's
-// coefficients are α/r, up to 6·10⁵ on shuttle at ν = 10⁻⁴, on kernel
-// values near 1, so float32 sums of order 10⁶ decide the signs of values
-// of order 10⁻² (7.6% recomputed; without it 7 of 14,500 labels differed).
+// (kernelblock_test.go checks it on every kernel and layout and on the
+// test rows of ../shared/data's models). A label depends only on the signs
+// of the decision values, so a classifying model recomputes in float64, as
+// the row-at-a-time path does, each decision value within that bound of 0,
+// from its two classes' kernel values (refineTies): its labels are then
+// the row-at-a-time ones (checked on every data set in ../shared/data).
+// Few kernel values are recomputed where the coefficients are of order 1
+// (test sets: digits 0.066% of them, shuttle at C = 100 0.061%), more
+// where they are large: a ν-SVC model's coefficients are α/r, up to 6·10⁵
+// on shuttle at ν = 10⁻⁴, on kernel values near 1, so float32 sums of
+// order 10⁶ decide the signs of values of order 10⁻² (1.8% recomputed;
+// without it 7 of 14,500 labels differed). CPU time of a batch, one core:
+// digits +7%, shuttle +4%, that ν-SVC model +12%.
 //
 // Memory: packing adds the panels, PaddedCols(l)·NumFeatures float32
 // (about as much as dense support vectors take themselves), −γ‖sv‖² (4
@@ -53,8 +54,11 @@ import (
 // products, exp and sums): a decision value differs from the float64
 // row-at-a-time one by at most blockDecisionTol·(Σ_s |coef_s·K_s| + |ρ|),
 // the sum over the support vectors the value adds up, plus, for RBF, the
-// cancellation in ‖x‖² + ‖sv‖² − 2x·sv (kernelBlocks.rbfSlack).
-const blockDecisionTol = 1e-6
+// cancellation in ‖x‖² + ‖sv‖² − 2x·sv (kernelBlocks.rbfSlack). Measured,
+// not proven: the tests' largest error is 0.43 of it (sigmoid, random
+// rows), 0.5 of it on ../shared/data's models. refineTies recomputes what
+// it leaves in doubt, so a tighter statement costs fewer recomputations.
+const blockDecisionTol = 2.5e-7
 
 // blockScratchBytes bounds a batch block's kernel values (rows × padded
 // support vectors, float32): with up to 64 rows a block, the packed panels
@@ -81,11 +85,13 @@ type kernelBlocks struct {
 	gamma     float32
 	coef0     float32
 	// absCoef holds, per decision value of a classifying model, Σ|coef_s|
-	// over the support vectors it sums (nil for regression): with the
-	// largest |K_s| of a row, a bound on Σ|coef_s·K_s| (refineTies).
-	absCoef []float64
+	// over the support vectors it sums, and absRho |ρ| (both nil for
+	// regression): with the largest |K_s| of a row, absCoef bounds
+	// Σ|coef_s·K_s| (refineTies). tieW is absCoef + absRho, the bound's
+	// weight where |K_s| ≤ 1 (RBF, sigmoid).
+	absCoef, absRho, tieW []float64
 	// rbfSlack·(‖x‖² + maxSq) is RBF's relative error of K from the
-	// float32 ‖x‖² + ‖sv‖² − 2x·sv: γ·2⁻²²·√(nf+1) times the largest norms.
+	// float32 ‖x‖² + ‖sv‖² − 2x·sv: γ·2⁻²⁴·√(nf+1) times the largest norms.
 	rbfSlack, maxSq float64
 
 	rowPool   sync.Pool // *blockScratch for one row
@@ -97,6 +103,7 @@ type blockScratch struct {
 	kv    []float32 // rows × lp kernel values
 	kv64  []float64 // l kernel values of a row recomputed in float64 (refineTies)
 	done  []bool    // C-SVC: classes whose kv64 entries refineTies has computed
+	tieW  []float64 // refineTies' bound weight per decision value
 	x     []float32 // rows × nf: rows gathered from sparse or odd-width input
 	xx    []float64 // rows: ‖x‖²
 	dec   []float64 // decision values
@@ -158,9 +165,14 @@ func newKernelBlocks(m *KernelModel, pre *kernelPre) *kernelBlocks {
 		}
 		b.absCoef = make([]float64, nDec)
 		KernelDecisions(m.SVMType, b.absCoef, ones, abs, make([]float64, len(m.Rho)), pre.start)
+		b.absRho, b.tieW = make([]float64, nDec), make([]float64, nDec)
+		for p, r := range m.Rho[:nDec] {
+			b.absRho[p] = math.Abs(r)
+			b.tieW[p] = b.absCoef[p] + b.absRho[p]
+		}
 	}
 	if k.Type == RBFKernel {
-		b.rbfSlack = k.Gamma * 0x1p-22 * math.Sqrt(float64(nf)+1)
+		b.rbfSlack = k.Gamma * 0x1p-24 * math.Sqrt(float64(nf)+1)
 		for _, v := range pre.sqnorm {
 			b.maxSq = max(b.maxSq, v)
 		}
@@ -171,6 +183,7 @@ func newKernelBlocks(m *KernelModel, pre *kernelPre) *kernelBlocks {
 				kv:    make([]float32, rows*lp),
 				kv64:  make([]float64, l),
 				done:  make([]bool, nr),
+				tieW:  make([]float64, nDec),
 				x:     make([]float32, rows*nf),
 				xx:    make([]float64, rows),
 				dec:   make([]float64, nDec),
@@ -326,29 +339,39 @@ func (m *KernelModel) blockLabel(b *kernelBlocks, s *blockScratch, kv, x []float
 // same kernel values and sums, bit for bit), each decision value of a
 // classifying model whose blocked value may have the wrong sign: |dec_p|
 // within the stated error bound (blockDecisionTol), with Σ_s |coef_s·K_s|
-// bounded by absCoef_p·max_s |K_s| (max_s |K_s| ≤ 1 for RBF). Only the
-// kernel values of the pair's two classes are recomputed, each class's
-// once a row. kv are the row's blocked kernel values, x the row (nf
-// features), xx its squared norm.
+// bounded by absCoef_p·max_s |K_s| (max_s |K_s| ≤ 1 for RBF and sigmoid).
+// Only the kernel values of the pair's two classes are recomputed, each
+// class's once a row. kv are the row's blocked kernel values, x the row
+// (nf features), xx its squared norm.
 func (m *KernelModel) refineTies(b *kernelBlocks, s *blockScratch, kv, x []float32, xx float64) {
-	kmax := 1.0
-	if m.Kernel.Type != RBFKernel {
+	tol := blockDecisionTol + b.rbfSlack*(xx+b.maxSq)
+	w := s.tieW[:len(s.dec)]
+	switch m.Kernel.Type {
+	case RBFKernel, SigmoidKernel:
+		copy(w, b.tieW)
+	default:
 		var mx float32
 		for _, v := range kv {
-			if v < 0 {
-				v = -v
-			}
-			mx = max(mx, v)
+			mx = max(mx, v, -v)
 		}
-		kmax = float64(mx)
+		for p := range w {
+			w[p] = b.absCoef[p]*float64(mx) + b.absRho[p]
+		}
 	}
-	tol := blockDecisionTol + b.rbfSlack*(xx+b.maxSq)
+	tie := false
+	for p, d := range s.dec {
+		if math.Abs(d) <= tol*w[p] {
+			tie = true
+			break
+		}
+	}
+	if !tie {
+		return
+	}
 	pre, l := m.pre, b.l
 	if !m.SVMType.IsSVC() {
-		if math.Abs(s.dec[0]) <= tol*(b.absCoef[0]*kmax+math.Abs(m.Rho[0])) {
-			m.kernelDenseRange(s.kv64, x, xx, pre, 0, l)
-			KernelDecisions(m.SVMType, s.dec, s.kv64[:l], m.Coef, m.Rho, pre.start)
-		}
+		m.kernelDenseRange(s.kv64, x, xx, pre, 0, l)
+		KernelDecisions(m.SVMType, s.dec, s.kv64[:l], m.Coef, m.Rho, pre.start)
 		return
 	}
 	start, done := pre.start, s.done
@@ -357,7 +380,7 @@ func (m *KernelModel) refineTies(b *kernelBlocks, s *blockScratch, kv, x []float
 	p := 0
 	for i := range nr {
 		for j := i + 1; j < nr; j++ {
-			if math.Abs(s.dec[p]) > tol*(b.absCoef[p]*kmax+math.Abs(m.Rho[p])) {
+			if math.Abs(s.dec[p]) > tol*w[p] {
 				p++
 				continue
 			}
