@@ -415,7 +415,8 @@ func TestBlocksPackedOnFirstPredict(t *testing.T) {
 // refineTies recomputes equals the row-at-a-time one bit for bit, every
 // other one has the row-at-a-time sign, the labels are the row-at-a-time
 // ones, and some values were recomputed (without which the test would
-// check nothing). Refining allocates nothing.
+// check nothing). Refining allocates nothing. A C-SVC model of the same
+// data does not refine (blockRefineAbove).
 func TestBlockedRefinesTies(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 2))
 	const nf = 6
@@ -428,8 +429,18 @@ func TestBlockedRefinesTies(t *testing.T) {
 	}
 	ref := rowAtATime(t, m)
 	b := m.prepared().blocks(m)
-	if b == nil {
-		t.Fatal("model not packed")
+	if b == nil || b.absCoef == nil {
+		t.Fatalf("model not packed (%v) or not refining its ties", b == nil)
+	}
+	// The same data at C-SVC's coefficients of order 1: nothing to refine
+	// (blockRefineAbove).
+	p.SVMType = CSVC
+	mc, _, err := TrainKernel(ds, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bc := mc.prepared().blocks(mc); bc == nil || bc.absCoef != nil {
+		t.Errorf("C-SVC model not packed (%v) or refining its ties", bc == nil)
 	}
 	s := b.rowPool.Get().(*blockScratch)
 	defer b.rowPool.Put(s)
