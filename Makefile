@@ -370,7 +370,8 @@ bench-deps:
 # Go benchmarks, the comparison tables against LIBLINEAR and LIBSVM (the
 # kernel predict path against svm-predict and svm_predict too), the
 # quantized models, the C ABI's prediction costs and the daemon's warm
-# retraining (each script writes examples/bench/out/NAME.md), then the
+# retraining, linear and kernel (each script writes
+# examples/bench/out/NAME.md), then the
 # tables spliced into README.md.
 bench: $(BIN) $(LIB) bench-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
@@ -381,6 +382,8 @@ bench: $(BIN) $(LIB) bench-deps
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/quantize.sh
 	SVMGO_DATA=$(SVMGO_DATA) PYTHON=$(PYTHON) bash examples/bench/capi.sh
 	SVMGO=$(CURDIR)/$(BIN) bash examples/bench/daemon.sh
+	SVMGO=$(CURDIR)/$(BIN) DATA=$(SHARED)/shuttle.train TRAIN_OPTIONS="-t 2 -c 100 -g 1" OUT=daemon-kernel \
+		bash examples/bench/daemon.sh
 	bash examples/bench/warm.sh
 	$(MAKE) --no-print-directory bench-readme
 

@@ -180,7 +180,7 @@ func GridSearch(ds *data.Dataset, o GridOptions) (GridResult, error) {
 		for s, set := range fd.sets {
 			sp := tp
 			sp.CacheMB = max(tp.CacheMB*float64(set.Len())*float64(set.Len())/sq, 0.01)
-			t, err := newKernelTrainer(sp, set.Len(), set.NumFeatures(), 1, largestSubproblem(set, sp.SVMType))
+			t, err := newKernelTrainer(sp, set.Len(), set.NumFeatures(), 1, largestSubproblem(set, sp.SVMType), false)
 			if err != nil {
 				return err
 			}

@@ -46,6 +46,9 @@ type kernelCache struct {
 	adrNext []int32
 
 	pin int32 // the slot the previous get returned; -1 when none
+	// pending holds the swaps (i < j) whose exchanges of entries inside
+	// the cached columns are not made yet (swapIndex, applySwaps).
+	pending []swapPair
 	// packed is a cached slot (or the sentinel) such that the blocks up
 	// to it in arena order fill the arena from 0 without a gap: firstFit
 	// starts there. Without it, a cache that never evicts (every column
@@ -54,14 +57,17 @@ type kernelCache struct {
 	packed int32
 }
 
+// swapPair is a swap of positions i < j.
+type swapPair struct{ i, j int32 }
+
 // cacheMinColumns is the number of full columns the arena can always hold;
 // see the file comment.
 const cacheMinColumns = 3
 
 // kernelCacheBookBytes is the bookkeeping a cache of l columns needs:
-// slotOf, off, n and the four links.
+// slotOf, off, n, the four links and the pending swaps.
 func kernelCacheBookBytes(l int) int64 {
-	return 4*int64(l) + int64(l+1)*(8+4+4*4)
+	return 4*int64(l) + int64(l+1)*(8+4+4*4) + 8*int64(l)
 }
 
 // kernelCacheEntries is the arena length, in float32 entries, of a cache
@@ -99,6 +105,7 @@ func newKernelCache(l int, budget int64) *kernelCache {
 		lruNext: make([]int32, l+1),
 		adrPrev: make([]int32, l+1),
 		adrNext: make([]int32, l+1),
+		pending: make([]swapPair, 0, l),
 	}
 	c.reset(l)
 	return c
@@ -127,6 +134,7 @@ func (c *kernelCache) reset(l int) {
 	c.free = len(c.arena)
 	c.pin = -1
 	c.packed = s
+	c.pending = c.pending[:0]
 }
 
 // sentinel returns the head/tail slot of both lists.
@@ -143,6 +151,7 @@ func (c *kernelCache) get(i, length int) (data []float32, have int) {
 	if length < 0 || length > len(c.slotOf) {
 		panic("core: kernelCache.get: length out of range")
 	}
+	c.applySwaps()
 	s := c.slotOf[i]
 	cached := int(c.n[s])
 	if cached > 0 {
@@ -314,6 +323,13 @@ func (c *kernelCache) adrUnlink(s int32) {
 // trade places, and so do entries i and j inside every cached column. A
 // column that holds entry min(i, j) but not max(i, j) cannot be kept
 // consistent and is dropped, as LIBSVM's cache does.
+//
+// The exchanges inside the columns wait for the next get (applySwaps):
+// LIBSVM walks every cached column at each swap, and a shrinking round
+// or the restoring of the caller's order after a solve (thousands of
+// swaps, hundreds of columns) cost a fifth of a warm retrain on shuttle.
+// Made a column at a time they touch one column's memory, and the swaps
+// before a reset (the next subproblem's) are never made.
 func (c *kernelCache) swapIndex(i, j int) {
 	if i == j {
 		return
@@ -322,18 +338,37 @@ func (c *kernelCache) swapIndex(i, j int) {
 	if i > j {
 		i, j = j, i
 	}
+	if len(c.pending) == cap(c.pending) {
+		c.applySwaps()
+	}
+	c.pending = append(c.pending, swapPair{int32(i), int32(j)})
+	c.pin = -1
+}
+
+// applySwaps makes the pending swaps' exchanges (swapIndex) in every
+// cached column, in order, one column at a time: the same columns and
+// evictions as made at each swap, since a column's fate depends only on
+// its length and the swaps.
+func (c *kernelCache) applySwaps() {
+	if len(c.pending) == 0 {
+		return
+	}
 	L := c.sentinel()
 	for s := c.lruNext[L]; s != L; {
 		nx := c.lruNext[s]
-		if n := int(c.n[s]); n > i {
-			if n > j {
-				o := c.off[s]
-				c.arena[o+i], c.arena[o+j] = c.arena[o+j], c.arena[o+i]
-			} else {
-				c.evict(s)
+		n := int32(c.n[s])
+		o := c.off[s]
+		col := c.arena[o : o+int(n)]
+		for _, p := range c.pending {
+			if n > p.i {
+				if n <= p.j {
+					c.evict(s)
+					break
+				}
+				col[p.i], col[p.j] = col[p.j], col[p.i]
 			}
 		}
 		s = nx
 	}
-	c.pin = -1
+	c.pending = c.pending[:0]
 }

@@ -216,3 +216,53 @@ func TestKernelCacheNoAllocs(t *testing.T) {
 		t.Errorf("get allocates %v times a call", a)
 	}
 }
+
+// Swaps wait for the next get; more of them than the cache has columns (its
+// room for pending swaps) are made along the way, and the columns still
+// hold the matrix of the current ordering.
+func TestKernelCacheManySwapsBetweenGets(t *testing.T) {
+	const l = 40
+	value := func(a, b int32) float32 { return float32(a)*1000 + float32(b) }
+	c := newKernelCache(l, 1<<20)
+	perm := make([]int32, l)
+	for v := range perm {
+		perm[v] = int32(v)
+	}
+	fill := func(i, length int) {
+		d, have := c.get(i, length)
+		for k := have; k < length; k++ {
+			d[k] = value(perm[i], perm[k])
+		}
+	}
+	for i := range l {
+		fill(i, l-i%3) // some columns short of l: swaps into their tail evict them
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	for range 3 * l {
+		i, j := r.IntN(l), r.IntN(l)
+		c.swapIndex(i, j)
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	if len(c.pending) == 0 || len(c.pending) > l {
+		t.Fatalf("%d swaps pending after %d swaps, room for %d", len(c.pending), 3*l, l)
+	}
+	kept := 0
+	for i := range l {
+		d, have := c.get(i, l)
+		if have > 0 {
+			kept++
+		}
+		for k := range have {
+			if d[k] != value(perm[i], perm[k]) {
+				t.Fatalf("column %d entry %d = %v, want %v", i, k, d[k], value(perm[i], perm[k]))
+			}
+		}
+		for k := have; k < l; k++ {
+			d[k] = value(perm[i], perm[k])
+		}
+	}
+	if kept == 0 {
+		t.Errorf("every column was dropped: the test checks nothing")
+	}
+	checkCache(t, c, 1<<20)
+}

@@ -77,7 +77,7 @@ func (q *svcQ) init() {
 	l := len(q.index)
 	q.qd = q.qd[:l]
 	for t, r := range q.index {
-		q.qd[t] = q.kr.eval(int(r), int(r)) // y_t² = 1
+		q.qd[t] = q.kr.diag(int(r)) // y_t² = 1
 	}
 	q.cache.reset(l)
 	q.kernelEvals = 0
@@ -172,7 +172,7 @@ func newSVRQ(kr *kernelRows, rows []int32, cacheBytes int64) *svrQ {
 		rowBuf: make([]int32, 2*l),
 	}
 	for r, d := range q.rows {
-		k := q.kr.eval(int(d), int(d))
+		k := q.kr.diag(int(d))
 		q.index[r], q.sign[r], q.qd[r] = int32(r), 1, k
 		q.index[r+l], q.sign[r+l], q.qd[r+l] = int32(r), -1, k
 	}

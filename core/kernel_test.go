@@ -188,6 +188,11 @@ func TestKernelRows(t *testing.T) {
 					}
 				}
 			}
+			for i := range l {
+				if d, e := kr.diag(i), kr.eval(i, i); d != e {
+					t.Fatalf("%v dense=%v diag(%d) = %v, eval %v", k, ds.IsDense(), i, d, e)
+				}
+			}
 			if a := testing.AllocsPerRun(20, func() { kr.column(col, 5, rows) }); a != 0 {
 				t.Errorf("%v dense=%v: column allocates %v", k, ds.IsDense(), a)
 			}

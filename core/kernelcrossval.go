@@ -27,7 +27,7 @@ func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64
 		return nil, fmt.Errorf("%w: %d-fold cross validation of %d rows", ErrParams, folds, l)
 	}
 	p.Kernel = p.ResolvedKernel(ds.NumFeatures())
-	t, err := NewKernelTrainer(p, l, ds.NumFeatures())
+	t, err := newKernelTrainer(p, l, ds.NumFeatures(), kernelWorkerCount(&p), l, wantsDenseView(ds))
 	if err != nil {
 		return nil, err
 	}

@@ -206,7 +206,7 @@ func (f *foldFitter) train(train []int32, relabel func(int32) (int32, float64)) 
 		}
 	}
 	if f.tr == nil {
-		tr, err := newKernelTrainer(f.params, f.capRow, f.src.NumFeatures(), 1, f.capRow)
+		tr, err := newKernelTrainer(f.params, f.capRow, f.src.NumFeatures(), 1, f.capRow, wantsDenseView(f.src))
 		if err != nil {
 			return nil, err
 		}

@@ -103,7 +103,7 @@ func TestKernelProbabilityDeterministic(t *testing.T) {
 	p.Probability = true
 	var ref *KernelModel
 	for _, workers := range []int{1, 3} {
-		tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), workers, ds.Len())
+		tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), workers, ds.Len(), false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -349,7 +349,7 @@ func TestKernelShareArena(t *testing.T) {
 	ds := readRefData(t, "digits.train")
 	p := DefaultKernelParams()
 	p.CacheMB = 1.2 // two workers: worker 1 alone takes pairs of up to about 280 rows
-	tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), 2, ds.Len())
+	tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), 2, ds.Len(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +380,7 @@ func checkSameAcrossWorkers(t *testing.T, ds *data.Dataset, p KernelParams) {
 	t.Helper()
 	var models []*KernelModel
 	for _, w := range []int{1, 2, 3} {
-		tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), w, ds.Len())
+		tr, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), w, ds.Len(), false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -678,5 +678,92 @@ func TestKernelTrainModel(t *testing.T) {
 			!slices.Equal(got.NumSV, want.NumSV) || got.Result.Objective != want.Result.Objective {
 			t.Errorf("%v: TrainModel: %d SV, rho %v; Train: %d SV, rho %v", opts, got.SV.Len(), got.Rho[:1], want.SV.Len(), want.Rho[:1])
 		}
+	}
+}
+
+// A trainer made for a capacity reads a narrow sparse data set whose rows
+// are mostly nonzero through its dense copy: the model is the one trained
+// on the same rows stored dense, bit for bit, and so is a warm retrain's.
+func TestKernelDenseViewOfSparse(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		opts []string
+	}{
+		{"heart_scale", []string{"-c", "4", "-g", "0.1"}},
+		{"diabetes.train", []string{"-s", "3", "-c", "10", "-p", "0.5"}},
+	} {
+		dense := readRefData(t, c.file)
+		sparse := toSparse(t, dense)
+		if !dense.IsDense() || !wantsDenseView(sparse) {
+			t.Fatalf("%s: dense %v, sparse copy wants a dense view %v", c.file, dense.IsDense(), wantsDenseView(sparse))
+		}
+		opt, _, err := ParseKernelOptions(c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := NewKernelTrainer(opt.Params, sparse.Len(), sparse.NumFeatures()+3) // wider than the rows
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, err := TrainKernel(dense, opt.Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := tr.Train(sparse, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.dense == nil || tr.workers[0].kr.ds != tr.dense || tr.dense.Len() != sparse.Len() {
+			t.Fatalf("%s: the kernels did not read the sparse rows through the dense copy", c.file)
+		}
+		same := func(what string, a, b *KernelModel) {
+			t.Helper()
+			if !slices.Equal(a.Rho, b.Rho) || !slices.Equal(a.Coef, b.Coef) || a.Result.Iterations != b.Result.Iterations ||
+				a.Result.KernelEvals != b.Result.KernelEvals {
+				t.Errorf("%s %s: rho %v, %d coefficients, %d iterations, %d kernel values; dense %v, %d, %d, %d", c.file, what,
+					a.Rho, len(a.Coef), a.Result.Iterations, a.Result.KernelEvals, b.Rho, len(b.Coef), b.Result.Iterations, b.Result.KernelEvals)
+			}
+		}
+		same("cold", got, want)
+		// A warm retrain after rows were appended, from the dual and its
+		// gradient (the hash treats both layouts alike).
+		n := sparse.Len() / 2
+		half, halfDense := sparse.Prefix(n), dense.Prefix(n)
+		_, d1, err := tr.Train(half, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, d1Dense, err := TrainKernel(halfDense, opt.Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warmGot, _, err := tr.Train(sparse, (&Dual{Kernel: d1}).Extended(sparse.Len()).Kernel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warmWant, _, err := TrainKernel(dense, opt.Params) // the cold model, for the optimum
+		if err != nil {
+			t.Fatal(err)
+		}
+		dt, err := NewKernelTrainer(opt.Params, dense.Len(), dense.NumFeatures())
+		if err != nil {
+			t.Fatal(err)
+		}
+		warmDense, _, err := dt.Train(dense, (&Dual{Kernel: d1Dense}).Extended(dense.Len()).Kernel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same("warm", warmGot, warmDense)
+		if rel := math.Abs(warmGot.Result.Objective-warmWant.Result.Objective) / math.Abs(warmWant.Result.Objective); rel > 1e-4 {
+			t.Errorf("%s: warm objective %.8g, cold %.8g", c.file, warmGot.Result.Objective, warmWant.Result.Objective)
+		}
+	}
+	// Wide data keeps no copy; a dense data set needs none.
+	p := DefaultKernelParams()
+	if tr, _ := NewKernelTrainer(p, 10, denseViewMaxFeatures+1); tr.dense != nil {
+		t.Errorf("a trainer for %d features keeps a dense copy", denseViewMaxFeatures+1)
+	}
+	if d := readRefData(t, "heart_scale"); wantsDenseView(d) {
+		t.Errorf("a dense data set wants a dense copy")
 	}
 }

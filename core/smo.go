@@ -1,7 +1,9 @@
 package core
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/simd"
 )
@@ -45,6 +47,13 @@ import (
 //	Gbar_t = Σ_{j: α_j = C_j} C_j Q_tj,   G_t = Gbar_t + p_t + Σ_{j free} α_j Q_tj
 //
 // once when the gap first falls under 10·eps and again before returning.
+// Departure from LIBSVM: when α_t reaches or leaves its bound while some
+// variables are inactive, Gbar of the active ones is updated at once from
+// the column the iteration already holds, and that of the inactive ones
+// only at the next reconstruction, one column per variable whose updates
+// did not cancel (deferGbar). Gbar is read only there, and the inactive
+// part of a column is rarely cached: a warm start, shrunk from its first
+// iteration, paid most of its kernel evaluations for it.
 // rho is computed as in the same paper: the average of y_t G_t over free
 // variables, or the midpoint of the interval the bounded ones allow.
 // Nothing here copies LIBSVM's code; names follow the papers.
@@ -63,9 +72,12 @@ import (
 //	new t:     G_t = p_t + Σ_j Q_tj α_j,  Gbar_t = Σ_{j: α_j = C_j} C_j Q_tj
 //
 // one column of Q per changed α_j (clipping and repairEquality change a
-// few) plus one per variable without a stored gradient (NaN in G⁰; α⁰ = 0
-// there). When that is no fewer columns than the cold rebuild would take,
-// the cold rebuild runs instead.
+// few), and for the variables without a stored gradient (NaN in G⁰; α⁰ = 0
+// there) their entries against the nonzero α_j only (rebuildByEntries,
+// when Q computes entries) or else a column each. When that is no fewer
+// kernel values than the cold rebuild would take, the cold rebuild runs
+// instead. A warm start is then shrunk at once and every
+// smoShrinkEveryWarm iterations (ShrinkAtStart).
 
 // qMatrix is the matrix the SMO solver sees: Q of the problem above in the
 // solver's current ordering of the variables, which the solver changes
@@ -106,6 +118,14 @@ const (
 	// smoShrinkEvery is how many iterations pass between shrinking rounds,
 	// capped at l (LIBSVM's interval).
 	smoShrinkEvery = 1000
+	// smoShrinkEveryWarm is the interval of a warm start (ShrinkAtStart).
+	// Its first round, before any iteration, sets little aside when new
+	// rows violate the optimality conditions (m − M is then wide), and
+	// LIBSVM's interval kept such a run on all its variables for a
+	// thousand iterations, most of the run: on the daemon's shuttle stream
+	// a pair of 34,240 rows had 34,075 active until then, 273 after. A
+	// round scans the active set once, what an iteration does twice.
+	smoShrinkEveryWarm = 100
 )
 
 // smoParams are one solve's settings.
@@ -123,7 +143,8 @@ type smoParams struct {
 	// and gradient already tell which variables sit at a bound with no
 	// chance of entering a violating pair (most rows of a previous
 	// solution), so the first thousand iterations do not scan them. It
-	// applies to problems of more than 1000 variables.
+	// applies to problems of more than 1000 variables, and then the rounds
+	// come every smoShrinkEveryWarm iterations.
 	ShrinkAtStart bool
 	// Nu solves the ν problem (smo_nu.go): pairs within one class of y,
 	// both classes' sums of α kept, ρ and r from each class's variables.
@@ -174,9 +195,17 @@ type smo struct {
 	weighted bool
 	index    []int32
 	// nz and qbuf are the warm start's scratch: positions of the nonzero
-	// α and one batch of entries against them.
+	// α and one batch of entries against them. flushGbar uses nz too, as
+	// the map from a caller's index to its position.
 	nz   []int32
 	qbuf []float32
+	// blkRows, blkG and blkGbar are rebuildByEntries's block of variables
+	// and their partial sums.
+	blkRows       [entryBlock]int32
+	blkG, blkGbar [entryBlock]float64
+	// gbarEv holds the Gbar updates of inactive variables not made yet
+	// (deferGbar), in the order they happened; at most cap(gbarEv).
+	gbarEv []gbarEvent
 
 	Q          qMatrix
 	QD         []float64
@@ -198,6 +227,20 @@ type smo struct {
 	nextI int
 }
 
+// gbarEvent is an update of Gbar deferred for the inactive variables:
+// Gbar_u += C·Q_uj for positions u ≥ from, j being the variable whose
+// caller's index is j (positions change with shrinking; the inactive ones
+// stay put until the next reconstruction).
+type gbarEvent struct {
+	j    int32
+	from int32
+	c    float64
+}
+
+// gbarEventsMax caps the deferred Gbar updates a solver holds; when they
+// fill up they are made at once (flushGbar), which is correct at any time.
+const gbarEventsMax = 4096
+
 // Bits of smo.sets.
 const (
 	inUpSet  uint8 = 1
@@ -209,8 +252,14 @@ const noNext = -2
 
 // smoBytes returns the bytes newSMO(l) allocates for its buffers.
 func smoBytes(l int) int {
-	return l * (6*8 + 1 + 1 + 1 + 4 + 4 + 4) // alpha, G, Gbar, p, ny, wt; y, alphaStatus, sets; index, nz, qbuf
+	// alpha, G, Gbar, p, ny, wt; y, alphaStatus, sets; index, nz, qbuf;
+	// the deferred Gbar updates.
+	return l*(6*8+1+1+1+4+4+4) + 16*gbarEventCap(l)
 }
+
+// gbarEventCap is the capacity of smo.gbarEv for l variables (≥ 2: an
+// iteration defers up to two updates).
+func gbarEventCap(l int) int { return max(2, min(l, gbarEventsMax)) }
 
 // newSMO returns a solver for problems of up to l variables.
 func newSMO(l int) *smo {
@@ -227,6 +276,7 @@ func newSMO(l int) *smo {
 		index:       make([]int32, l),
 		nz:          make([]int32, 0, l),
 		qbuf:        make([]float32, l),
+		gbarEv:      make([]gbarEvent, 0, gbarEventCap(l)),
 	}
 }
 
@@ -314,6 +364,7 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	s.activeSize = l
 	s.unshrunk = false
 	s.stale = false
+	s.gbarEv = s.gbarEv[:0]
 	s.qColumns = 0
 	s.QD = Q.QD()
 	if alpha0 == nil {
@@ -324,15 +375,19 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 
 	iter := 0
 	converged := false
-	counter := min(l, smoShrinkEvery) + 1
+	every := min(l, smoShrinkEvery)
+	counter := every + 1
 	if par.ShrinkAtStart && l > smoShrinkEvery {
 		// Small problems shrink after l iterations anyway; there an early
 		// round only costs the columns' extension after unshrinking.
-		counter = 1
+		counter, every = 1, smoShrinkEveryWarm
 	}
 	for iter < maxIter {
+		if len(s.gbarEv) > cap(s.gbarEv)-2 {
+			s.flushGbar() // room for this iteration's two
+		}
 		if counter--; counter == 0 {
-			counter = min(l, smoShrinkEvery)
+			counter = every
 			if par.Shrinking {
 				s.shrink()
 			}
@@ -538,12 +593,12 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 			}
 		}
 	}
+	if byEntry {
+		s.rebuildByEntries(qe, nz)
+		return
+	}
 	for i := range l {
 		if !math.IsNaN(G[i]) {
-			continue
-		}
-		if byEntry {
-			s.rebuildByEntries(qe, i, nz)
 			continue
 		}
 		Qi := s.getQ(i, l) // column i = row i: Q is symmetric
@@ -562,22 +617,49 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 	}
 }
 
-// rebuildByEntries sets G_i and Gbar_i from the entries Q_ij of the
-// nonzero α_j alone (positions nz, in increasing order): fewer kernel
-// values than column i when the support vectors are fewer than the
-// variables, though none of them is cached.
-func (s *smo) rebuildByEntries(qe qEntries, i int, nz []int32) {
-	q := s.qbuf[:len(nz)]
-	qe.entries(q, i, nz)
-	g, gbar := s.p[i], 0.0
-	for k, j := range nz {
-		v := float64(q[k])
-		g += s.alpha[j] * v
-		if s.alphaStatus[j] == upperBound {
-			gbar += s.C(int(j)) * v
+// entryBlock is how many variables rebuildByEntries takes at a time.
+const entryBlock = 256
+
+// rebuildByEntries sets G_i and Gbar_i of every variable i without a
+// stored value (NaN in G) from the entries Q_ij of the nonzero α_j alone
+// (positions nz, in increasing order): fewer kernel values than column i
+// when the support vectors are fewer than the variables, though none of
+// them is cached. It takes the variables a block at a time and, per
+// support vector j, one batch of entries Q_ji over the block (Q is
+// symmetric; the kernels compute K(x, z) and K(z, x) alike, bit for bit,
+// on dense rows), added with simd.AddScaled32: each G_i still sums its
+// terms from p_i in the order of nz. One batch per row against the
+// support vectors, as before, gathered scattered support vector rows and
+// summed with a branch per term: twice the time per kernel value of a
+// column.
+func (s *smo) rebuildByEntries(qe qEntries, nz []int32) {
+	G, Gbar := s.G[:s.l], s.Gbar[:s.l]
+	for lo := 0; lo < s.l; {
+		blk := s.blkRows[:0]
+		for ; lo < s.l && len(blk) < entryBlock; lo++ {
+			if math.IsNaN(G[lo]) {
+				blk = append(blk, int32(lo))
+			}
+		}
+		if len(blk) == 0 {
+			return
+		}
+		g, gbar := s.blkG[:len(blk)], s.blkGbar[:len(blk)]
+		for k, i := range blk {
+			g[k], gbar[k] = s.p[i], 0
+		}
+		q := s.qbuf[:len(blk)]
+		for _, j := range nz {
+			qe.entries(q, int(j), blk)
+			simd.AddScaled32(g, s.alpha[j], q)
+			if s.alphaStatus[j] == upperBound {
+				simd.AddScaled32(gbar, s.C(int(j)), q)
+			}
+		}
+		for k, i := range blk {
+			G[i], Gbar[i] = g[k], gbar[k]
 		}
 	}
-	s.G[i], s.Gbar[i] = g, gbar
 }
 
 // selectPair returns the WSS 2 working set over the active set and Q's
@@ -678,10 +760,10 @@ func (s *smo) update(i, j int, Qi []float32) {
 
 	// Gbar sums C_t Q_:t over variables at their upper bound, on all l.
 	if (statusI == upperBound) != (s.alphaStatus[i] == upperBound) {
-		s.addGbar(i, statusI == upperBound)
+		s.addGbar(i, statusI == upperBound, Qi)
 	}
 	if (statusJ == upperBound) != (s.alphaStatus[j] == upperBound) {
-		s.addGbar(j, statusJ == upperBound)
+		s.addGbar(j, statusJ == upperBound, Qj)
 	}
 }
 
@@ -693,14 +775,91 @@ func (s *smo) boundIn(t int, dir float64) float64 {
 	return 0
 }
 
-// addGbar adds C_t Q_:t to Gbar (subtracts it when leaving is set).
-func (s *smo) addGbar(t int, leaving bool) {
+// addGbar adds C_t Q_:t to Gbar (subtracts it when leaving is set). Qt is
+// column t over the active set, which the iteration holds; the inactive
+// positions' share is deferred (deferGbar).
+func (s *smo) addGbar(t int, leaving bool, Qt []float32) {
 	C := s.C(t)
 	if leaving {
 		C = -C
 	}
-	Qt := s.getQ(t, s.l)
-	simd.AddScaled32(s.Gbar[:len(Qt)], C, Qt)
+	n := s.activeSize
+	simd.AddScaled32(s.Gbar[:n], C, Qt[:n])
+	if n < s.l {
+		s.deferGbar(t, n, C)
+	}
+}
+
+// deferGbar records Gbar_u += C·Q_ut for the inactive positions u ≥ n,
+// made by flushGbar. Column t beyond the active set costs l − n kernel
+// values, rarely cached; deferred, an α that reaches its bound and leaves
+// it again before the next reconstruction costs none, and one column per
+// variable serves all its updates.
+func (s *smo) deferGbar(t, n int, C float64) {
+	s.gbarEv = append(s.gbarEv, gbarEvent{j: s.index[t], from: int32(n), c: C})
+}
+
+// flushGbar makes the deferred Gbar updates. The inactive positions have
+// not moved since (only a reconstruction makes them active again, and it
+// flushes first), and the active set only shrank, so the events of one
+// variable, in the order they happened, have non-increasing from: a
+// position u in [from_k, from_{k−1}) missed events k, k+1, ... of it, and
+// gets their sum, once. Sums that cancel (an α that reached its bound and
+// left it) cost nothing.
+func (s *smo) flushGbar() {
+	ev := s.gbarEv
+	if len(ev) == 0 {
+		return
+	}
+	pos := s.nz[:s.l]
+	for t, j := range s.index[:s.l] {
+		pos[j] = int32(t)
+	}
+	// By variable, and in time order within one (a stable sort allocates
+	// nothing).
+	slices.SortStableFunc(ev, func(a, b gbarEvent) int { return cmp.Compare(a.j, b.j) })
+	for lo := 0; lo < len(ev); {
+		hi := lo + 1
+		for hi < len(ev) && ev[hi].j == ev[lo].j {
+			hi++
+		}
+		s.applyGbar(int(pos[ev[lo].j]), ev[lo:hi])
+		lo = hi
+	}
+	s.gbarEv = ev[:0]
+}
+
+// applyGbar makes the deferred updates ev (one variable's, at position t,
+// in time order) of Gbar: with one column of Q, as long as the last
+// segment of positions whose sum does not cancel.
+func (s *smo) applyGbar(t int, ev []gbarEvent) {
+	// segment k is [ev[k].from, end of segment k−1), with sum ev[k:].c.
+	segment := func(k int) (lo, hi int) {
+		hi = s.l
+		if k > 0 {
+			hi = int(ev[k-1].from)
+		}
+		return int(ev[k].from), hi
+	}
+	end := 0
+	var c float64
+	for k := len(ev) - 1; k >= 0; k-- {
+		c += ev[k].c
+		if lo, hi := segment(k); c != 0 && lo < hi {
+			end = max(end, hi)
+		}
+	}
+	if end == 0 {
+		return
+	}
+	Qt := s.getQ(t, end)
+	c = 0
+	for k := len(ev) - 1; k >= 0; k-- {
+		c += ev[k].c
+		if lo, hi := segment(k); c != 0 && lo < hi {
+			simd.AddScaled32(s.Gbar[lo:hi], c, Qt[lo:hi])
+		}
+	}
 }
 
 // mM returns m(α) and M(α) over the active set.
@@ -818,6 +977,7 @@ func (s *smo) reconstructGradient() {
 		return
 	}
 	s.stale = false
+	s.flushGbar()
 	nFree := 0
 	for t := 0; t < n; t++ {
 		if s.alphaStatus[t] == freeAlpha {

@@ -699,7 +699,7 @@ func TestSMOAllocs(t *testing.T) {
 
 func TestSMOSizeAndPanics(t *testing.T) {
 	s := newSMO(100)
-	want := 8*(cap(s.alpha)+cap(s.G)+cap(s.Gbar)+cap(s.p)+cap(s.ny)+cap(s.wt)) + cap(s.y) + cap(s.alphaStatus) + cap(s.sets) + 4*(cap(s.index)+cap(s.nz)+cap(s.qbuf))
+	want := 8*(cap(s.alpha)+cap(s.G)+cap(s.Gbar)+cap(s.p)+cap(s.ny)+cap(s.wt)) + cap(s.y) + cap(s.alphaStatus) + cap(s.sets) + 4*(cap(s.index)+cap(s.nz)+cap(s.qbuf)) + 16*cap(s.gbarEv)
 	if got := smoBytes(100); got != want {
 		t.Errorf("smoBytes(100) = %d, want %d", got, want)
 	}
@@ -731,4 +731,107 @@ func TestSMOSizeAndPanics(t *testing.T) {
 	mustPanic("zero bound", func() {
 		newSMO(10).solve(pr.Q, pr.p, pr.y, make([]float64, 10), smoParams{Cp: 0, Cn: 1})
 	})
+}
+
+// flushGbar makes each deferred update on exactly the positions that were
+// inactive when it happened, and a variable whose updates cancel costs no
+// column.
+func TestSMOFlushGbar(t *testing.T) {
+	const l = 50
+	pr := smoRBFProblem(l, 4, 10, 17)
+	s := newSMO(l)
+	s.Q, s.l, s.Cp, s.Cn = pr.Q, l, pr.Cp, pr.Cn
+	s.Gbar = s.Gbar[:l]
+	clear(s.Gbar)
+	s.index = s.index[:l]
+	for t := range l {
+		s.index[t] = int32(t)
+	}
+	r := newRNG(3)
+	for range 200 { // any ordering: the events name variables by the caller's index
+		i, j := r.intn(l), r.intn(l)
+		s.Q.swapIndex(i, j)
+		s.index[i], s.index[j] = s.index[j], s.index[i]
+	}
+	pos := make([]int, l)
+	for t, j := range s.index[:l] {
+		pos[j] = t
+	}
+	// In time order; from (the active size then) never grows.
+	ev := []gbarEvent{
+		{j: 3, from: 45, c: 10}, {j: 7, from: 45, c: -10}, {j: 3, from: 45, c: -10}, // 3 cancels at once
+		{j: 9, from: 40, c: 10}, {j: 7, from: 40, c: 10}, // 7 cancels from 45 up
+		{j: 9, from: 30, c: -10}, {j: 12, from: 30, c: 10}, {j: 9, from: 20, c: 10},
+	}
+	s.gbarEv = append(s.gbarEv[:0], ev...)
+	want := make([]float64, l)
+	for u := range l {
+		for _, e := range ev {
+			if u >= int(e.from) {
+				want[u] += e.c * pr.Q.at(u, pos[e.j])
+			}
+		}
+	}
+	calls := pr.Q.calls
+	s.flushGbar()
+	for u := range l {
+		if math.Abs(s.Gbar[u]-want[u]) > 1e-12*(1+math.Abs(want[u])) {
+			t.Errorf("Gbar at position %d = %.15g, want %.15g", u, s.Gbar[u], want[u])
+		}
+	}
+	if n := pr.Q.calls - calls; n != 3 {
+		t.Errorf("%d columns for variables 3, 7, 9 and 12, want 3 (3's updates cancel)", n)
+	}
+	if len(s.gbarEv) != 0 {
+		t.Errorf("%d events left after the flush", len(s.gbarEv))
+	}
+}
+
+// A warm start shrunk from its first iteration defers the Gbar updates of
+// inactive variables; with any room for them (down to the two of one
+// iteration, flushed every iteration) the solve reaches the optimum, and G
+// and Gbar agree with their definitions.
+func TestSMOWarmShrunkGbar(t *testing.T) {
+	const l = 1200 // ShrinkAtStart needs more than smoShrinkEvery variables
+	pr := smoRBFProblem(l, 4, 10, 19)
+	const eps = 1e-5
+	par := smoParams{Cp: pr.Cp, Cn: pr.Cn, Eps: eps, Shrinking: true}
+	s := newSMO(l)
+	cold, rc := pr.run(t, s, par)
+	smoCheckOptimal(t, pr, cold, rc, eps)
+	r := newRNG(7)
+	pert := append([]float64(nil), cold...)
+	for range 400 {
+		i, j := r.intn(l), r.intn(l)
+		if i == j || pr.y[i] != pr.y[j] {
+			continue
+		}
+		d := smoFloat(&r) * min(pr.C(i)-pert[i], pert[j])
+		pert[i] += d
+		pert[j] -= d
+	}
+	pr.alpha0 = pert
+	par.ShrinkAtStart = true
+	for _, room := range []int{gbarEventCap(l), 2} {
+		s.gbarEv = s.gbarEv[:0:room]
+		warm, rw := pr.run(t, s, par)
+		smoCheckOptimal(t, pr, warm, rw, eps)
+		if rel := math.Abs(rw.Objective-rc.Objective) / math.Abs(rc.Objective); rel > 1e-6 {
+			t.Errorf("room %d: warm objective %.10g, cold %.10g", room, rw.Objective, rc.Objective)
+		}
+		G, Gbar := s.gradient(l)
+		wantG := pr.gradient(warm)
+		for u := range l {
+			var gbar float64
+			for j, a := range warm {
+				if a == pr.C(j) {
+					gbar += a * pr.Q.at(u, j)
+				}
+			}
+			if math.Abs(G[u]-wantG[u]) > 1e-9*(1+math.Abs(wantG[u])) || math.Abs(Gbar[u]-gbar) > 1e-9*(1+math.Abs(gbar)) {
+				t.Fatalf("room %d: at %d G, Gbar = %.12g, %.12g; want %.12g, %.12g", room, u, G[u], Gbar[u], wantG[u], gbar)
+			}
+		}
+		t.Logf("room %d: %d iterations, %d columns (cold %d, %d)", room, rw.Iterations, rw.QColumns, rc.Iterations, rc.QColumns)
+	}
 }

@@ -180,6 +180,19 @@ func (d *Dataset) Truncate(n int) {
 	d.rows = n
 }
 
+// ResetDense empties a dense data set and makes its rows numFeatures wide,
+// within the storage it was made with: a dense copy of rows of varying
+// width kept in one buffer (the kernel trainer's view of a sparse data set
+// whose rows are mostly nonzero). It panics if the data set is sparse or
+// numFeatures is negative or wider than NewDense's.
+func (d *Dataset) ResetDense(numFeatures int) {
+	if !d.dense || numFeatures < 0 || numFeatures*len(d.y) > len(d.x) {
+		panic("core: ResetDense: sparse data set or width beyond its storage")
+	}
+	d.Truncate(0)
+	d.numFeatures, d.maxFeatures = numFeatures, numFeatures
+}
+
 // AppendSparse appends a row given by its nonzeros: 0-based indices, strictly
 // increasing, with their values. Zero values are accepted and dropped.
 // It returns ErrFull when the row does not fit, and an error wrapping

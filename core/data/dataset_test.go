@@ -39,6 +39,38 @@ func TestTruncateRestoresWidth(t *testing.T) {
 	}
 }
 
+// TestResetDense: a dense data set's storage takes rows of another width,
+// zeros where the sparse rows appended have none, and refuses to widen
+// beyond what it was made with.
+func TestResetDense(t *testing.T) {
+	d := NewDense(3, 4)
+	d.AppendDense(1, []float32{1, 2, 3, 4})
+	d.AppendDense(2, []float32{5, 6, 7, 8})
+	d.ResetDense(2)
+	if d.Len() != 0 || d.NumFeatures() != 2 {
+		t.Fatalf("after ResetDense(2): %d rows of width %d", d.Len(), d.NumFeatures())
+	}
+	d.AppendSparse(-1, []int32{1}, []float32{9})
+	d.AppendSparse(1, []int32{0}, []float32{3})
+	if err := d.AppendSparse(1, []int32{2}, []float32{1}); !errors.Is(err, ErrBadRow) {
+		t.Errorf("index 2 in rows of width 2: %v, want ErrBadRow", err)
+	}
+	if got := d.DenseMatrix(); !slices.Equal(got, []float32{0, 9, 3, 0}) || d.Label(0) != -1 {
+		t.Errorf("rows %v (first label %v), want [0 9 3 0] (-1)", got, d.Label(0))
+	}
+	d.ResetDense(4) // back to the width it was made with: the old cells are gone
+	d.AppendSparse(1, []int32{3}, []float32{1})
+	if got := d.DenseRow(0); !slices.Equal(got, []float32{0, 0, 0, 1}) {
+		t.Errorf("row %v, want [0 0 0 1]", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("ResetDense(5) of a 4-wide data set did not panic")
+		}
+	}()
+	d.ResetDense(5)
+}
+
 // BenchmarkAppendSparse appends Fashion-MNIST-like rows (390 nonzeros of
 // 784) to a sparse data set, the trainer's and the C API's add path.
 func BenchmarkAppendSparse(b *testing.B) {

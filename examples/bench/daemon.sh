@@ -2,7 +2,7 @@
 # daemon.sh — what the warm start saves in `svmgo watch`: stream a data set
 # through the daemon in batches and compare, after each batch, the warm
 # retrain with a cold solve on the same rows (--metrics.cold-every 1). Prints
-# a Markdown table, also written to examples/bench/out/daemon.md.
+# a Markdown table, also written to examples/bench/out/$OUT.md.
 #
 # Run by hand (or from `make bench`) after `make build`:
 #
@@ -14,6 +14,10 @@
 #   TRAIN_OPTIONS  the daemon's --train.options (default: -s 1, its default)
 #   SVMGO          the svmgo binary (default: bin/svmgo, built by `make build`)
 #   BATCH_TIMEOUT  seconds to wait for one batch (default: 600)
+#   OUT            name of the table's file in examples/bench/out, without
+#                  .md (default: daemon); make bench runs the script twice:
+#                  daemon (debdesc_bin, -s 1) and daemon-kernel (shuttle,
+#                  -t 2 -c 100 -g 1)
 #
 # What is measured, per batch, from the daemon's JSON log records:
 #   "batch added"                rows stored after the batch;
@@ -41,10 +45,12 @@ if [[ -n ${SVMGO:-} ]]; then svmgo=$(abs "$SVMGO"); else svmgo=$root/bin/svmgo; 
 batches=${BATCHES:-10}
 train_opts=${TRAIN_OPTIONS:--s 1}
 batch_timeout=${BATCH_TIMEOUT:-600}
+out=${OUT:-daemon}
 cd "$root"
 
 [[ $batches =~ ^[1-9][0-9]*$ ]] || die "BATCHES=$batches: want a positive integer"
 [[ $batch_timeout =~ ^[1-9][0-9]*$ ]] || die "BATCH_TIMEOUT=$batch_timeout: want a positive integer"
+[[ $out =~ ^[a-z0-9_-]+$ ]] || die "OUT=$out: want a name of [a-z0-9_-]"
 [[ -x $svmgo ]] || die "$svmgo not found: run 'make build' first"
 [[ -r $data ]] || die "missing $data (set DATA to a LIBSVM file)"
 
@@ -53,6 +59,10 @@ read -r nrows maxfeat nnz < <(awk '{ for (i = 2; i <= NF; i++) { split($i, a, ":
 	END { print NR, m, z }' "$data")
 ((nrows >= batches)) || die "$data has $nrows rows, fewer than BATCHES=$batches"
 per=$(((nrows + batches - 1) / batches))
+
+# loadavg: the 1-minute load average, which moves the wall times.
+loadavg() { cut -d ' ' -f 1 /proc/loadavg 2>/dev/null || echo '?'; }
+load_start=$(loadavg)
 
 tmp=$(mktemp -d)
 pid=
@@ -165,11 +175,12 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 		echo "  its function, gradient and Hessian-vector passes), the work measure behind the"
 		echo "  daemon's warm_cold_ratio metric."
 	fi
-	echo "- seconds: in-process solver wall time from the daemon's log records."
+	echo "- seconds: in-process solver wall time from the daemon's log records; load average"
+	echo "  $load_start at the start, $(loadavg) at the end (other work on the machine lengthens both solves)."
 	echo "- Machine: $(nproc) CPU(s)${cpu:+, $cpu}; $(go env GOVERSION 2>/dev/null || echo go); $(date -u +%Y-%m-%d)."
 } >"$tmp/daemon.md"
 
 mkdir -p examples/bench/out
-cp "$tmp/daemon.md" examples/bench/out/daemon.md
+cp "$tmp/daemon.md" "examples/bench/out/$out.md"
 cat "$tmp/daemon.md"
-say "table written to examples/bench/out/daemon.md"
+say "table written to examples/bench/out/$out.md"
