@@ -97,7 +97,7 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	Cp, Cn float64, warmed bool, k int) (SolveResult, []float64) {
 	p := &t.params
 	f := &wk.fsvc
-	f.init(ds, y, Cp, Cn, p.Bias, wk.z, wk.I)
+	f.init(ds, y, Cp, Cn, p.Bias, wk.QD, wk.z, wk.I) // QD is DCD's, free until TRON is done
 	w := wk.w[:f.dim()]
 	reads := f.startAt(w, start, warmed, alpha, y)
 	// LIBLINEAR's scale, min(#pos, #neg)/l, with rows counted by their

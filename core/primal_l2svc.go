@@ -32,6 +32,7 @@ type l2svcFun struct {
 	primalRows
 	y  []int8     // ±1
 	C  [2]float64 // C_i for y = −1 (0) and y = +1 (1)
+	c  []float64  // C_i of every row, set once: the passes read it, not y and the weights
 	z  []float64  // y_i wᵀx_i at the last fun call
 	I  []int32    // rows with z_i < 1 at the last grad call: I[:nI]
 	nI int
@@ -40,14 +41,17 @@ type l2svcFun struct {
 	dualEps float64
 }
 
-func (f *l2svcFun) cost(i int) float64 { return f.weigh(f.C[int(f.y[i]+1)>>1], i) }
+func (f *l2svcFun) cost(i int) float64 { return f.c[i] }
 
-// init sets the subproblem: rows of ds, targets y, costs Cp and Cn. z and
-// I must have room for ds.Len() entries.
-func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, z []float64, I []int32) {
+// init sets the subproblem: rows of ds, targets y, costs Cp and Cn. c, z
+// and I must have room for ds.Len() entries.
+func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z []float64, I []int32) {
 	f.setRows(ds, bias)
 	l := ds.Len()
-	f.y, f.C, f.z, f.I, f.nI = y[:l], [2]float64{Cn, Cp}, z[:l], I[:l], 0
+	f.y, f.C, f.c, f.z, f.I, f.nI = y[:l], [2]float64{Cn, Cp}, c[:l], z[:l], I[:l], 0
+	for i, v := range f.y {
+		f.c[i] = f.weigh(f.C[int(v+1)>>1], i)
+	}
 	f.dualEps = 0
 }
 

@@ -485,7 +485,7 @@ func TestTRONAllocs(t *testing.T) {
 			}
 			switch s {
 			case L2LossSVCPrimal:
-				wk.fsvc.init(data, y, 1, 1, 1, wk.z, wk.I)
+				wk.fsvc.init(data, y, 1, 1, 1, wk.QD, wk.z, wk.I)
 				f = &wk.fsvc
 			case L2Logistic:
 				wk.flr.init(data, y, 1, 1, 1, wk.z, wk.QD)

@@ -374,7 +374,7 @@ func TestWeightedSolverAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { wk.svc.pass() }); n != 0 {
 		t.Errorf("weighted SVC pass allocates %v times", n)
 	}
-	wk.fsvc.init(wds, y, 1, 1, 1, wk.z, wk.I)
+	wk.fsvc.init(wds, y, 1, 1, 1, wk.QD, wk.z, wk.I)
 	w := wk.w[:wds.NumFeatures()+1]
 	if n := testing.AllocsPerRun(5, func() {
 		clear(w)
