@@ -378,7 +378,7 @@ func TestWeightedSolverAllocs(t *testing.T) {
 	w := wk.w[:wds.NumFeatures()+1]
 	if n := testing.AllocsPerRun(5, func() {
 		clear(w)
-		wk.tron.minimize(&wk.fsvc, w, 1e-6, tronCGFor(false), 1000)
+		wk.tron.minimize(&wk.fsvc, w, 1e-6, 0, tronCGFor(false), 1000)
 	}); n != 0 {
 		t.Errorf("weighted TRON allocates %v times", n)
 	}
