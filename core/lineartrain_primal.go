@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
@@ -93,13 +94,24 @@ func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
 // own test, checked at the α its w determines, and the weights returned are
 // that α's, w − ∇f(w); should TRON stop short of the test (iteration cap,
 // no progress in floating point), DCD finishes from α.
+//
+// from, when not nil, is the previous run's state (usableGradient): TRON
+// starts at its exact w with f, ∇f and ∇f(0) over its rows as it gives
+// them, reading only the rows added since. keep, when not nil, receives
+// this run's state as decision function k's.
 func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alpha []float64, start *startW,
-	Cp, Cn float64, warmed bool, k int) (SolveResult, []float64) {
+	Cp, Cn float64, warmed bool, k int, from, keep *LinearGradient) (SolveResult, []float64) {
 	p := &t.params
 	f := &wk.fsvc
 	f.init(ds, y, Cp, Cn, p.Bias, wk.QD, wk.z, wk.I) // QD is DCD's, free until TRON is done
 	w := wk.w[:f.dim()]
-	reads := f.startAt(w, start, warmed, alpha, y)
+	var reads int64
+	if from != nil {
+		copyWidened(w, from.W[k], from.Features, p.Bias)
+		f.startKnown(from.known(k), alpha)
+	} else {
+		reads = f.startAt(w, start, warmed, alpha, y)
+	}
 	// LIBLINEAR's scale, min(#pos, #neg)/l, with rows counted by their
 	// instance weights, so that a weighted run stops where its duplicated
 	// rows would (the same numbers when every weight is 1).
@@ -137,6 +149,11 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	}
 
 	res.PrimalObjective = r.f
+	if keep != nil {
+		keep.Box[k] = [2]float64{Cp, Cn}
+		keep.W[k], keep.G[k] = slices.Clone(w), slices.Clone(g)
+		keep.G0[k], keep.Loss[k] = slices.Clone(wk.tron.g0[:len(w)]), f.loss()
+	}
 	// The dual objective at α, with Σ y_i α_i x_i = w − ∇f(w).
 	fd := 0.5 * distSq(w, g)
 	for i, a := range alpha {

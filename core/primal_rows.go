@@ -88,3 +88,7 @@ func (r *primalRows) addSquares(dst []float64, a float64, i int) {
 }
 
 func (r *primalRows) rowReads() int64 { return r.reads }
+
+// forgetStart is false: values are read from the rows, unless an
+// objective overrides it (l2svcFun).
+func (r *primalRows) forgetStart() bool { return false }

@@ -78,6 +78,11 @@ type primalFunction interface {
 	dualDone(g []float64) bool
 	// rowReads returns how many rows the calls so far have read.
 	rowReads() int64
+	// forgetStart reports whether the values of the first funAtZeroGrad
+	// and grad were given for some rows rather than read from them (a
+	// previous run's, LinearGradient), and makes any later call read
+	// every row.
+	forgetStart() bool
 }
 
 // TRON's constants (Lin, Weng & Keerthi 2008, Section 2.1; Hsia et al.
@@ -99,17 +104,18 @@ type tronCG struct {
 // once by the trainer (capacity) and resliced per solve.
 type tron struct {
 	g, s, r, d, Hd, z, M, wNew []float64
+	g0                         []float64 // ∇f(0), kept for a later warm start (LinearGradient)
 	cg                         tronCG
 }
 
 // tronBuffers is the number of float64 vectors a tron holds.
-const tronBuffers = 8
+const tronBuffers = 9
 
 // newTRON allocates a tron for problems of up to n variables.
 func newTRON(n int) tron {
 	buf := make([]float64, tronBuffers*n)
 	v := func(k int) []float64 { return buf[k*n : (k+1)*n : (k+1)*n] }
-	return tron{g: v(0), s: v(1), r: v(2), d: v(3), Hd: v(4), z: v(5), M: v(6), wNew: v(7)}
+	return tron{g: v(0), s: v(1), r: v(2), d: v(3), Hd: v(4), z: v(5), M: v(6), wNew: v(7), g0: v(8)}
 }
 
 // tronResult is what one minimization did.
@@ -125,24 +131,30 @@ type tronResult struct {
 // minimize runs TRON on f from w (updated in place) until
 // ‖∇f(w)‖ ≤ eps·‖∇f(0)‖ and, when objEps > 0, ½∇fᵀD⁻¹∇f ≤ objEps·|f(w)|
 // (D the Hessian's diagonal), or maxIter Newton iterations, its CG run as
-// cg says. On return t.g holds ∇f(w) and f's margins are those of w. It
+// cg says. On return t.g holds ∇f(w), t.g0 ∇f(0), and f's margins are
+// those of w. It
 // panics if w is longer than the buffers, or if objEps > 0 and cg's
 // preconditioner is not the plain diagonal (precond 1), which the
 // objective test reads.
 func (t *tron) minimize(f primalFunction, w []float64, eps, objEps float64, cg tronCG, maxIter int) tronResult {
 	n := len(w)
-	g, s, r, M, wNew := t.g[:n], t.s[:n], t.r[:n], t.M[:n], t.wNew[:n]
+	g, s, r, M, wNew, g0 := t.g[:n], t.s[:n], t.r[:n], t.M[:n], t.wNew[:n], t.g0[:n]
 	if objEps > 0 && cg.precond != 1 {
 		panic("core: tron.minimize: the objective test needs the diagonal preconditioner")
 	}
 	t.cg = cg
 	var res tronResult
 
-	fw := f.funAtZeroGrad(w, g)
-	res.gnorm0 = norm2(g)
-	f.grad(w, g)
-	gnorm := norm2(g)
-	res.f, res.gnorm = fw, gnorm
+	var fw, gnorm float64
+	// evaluate sets f(w), ∇f(0) and ∇f(w).
+	evaluate := func() {
+		fw = f.funAtZeroGrad(w, g0)
+		res.gnorm0 = norm2(g0)
+		f.grad(w, g)
+		gnorm = norm2(g)
+		res.f, res.gnorm = fw, gnorm
+	}
+	evaluate()
 	// done tests the stopping rule at w; whenever it returns false it has
 	// set M for the next CG run (after the test: a run that stops needs no
 	// M, unless the objective test reads it).
@@ -163,9 +175,13 @@ func (t *tron) minimize(f primalFunction, w []float64, eps, objEps float64, cg t
 		t.precondition(f, M)
 		return false
 	}
-	if done() {
-		res.converged = true
-		return res
+	for done() {
+		if !f.forgetStart() {
+			res.converged = true
+			return res
+		}
+		// Stopping at a start whose values were partly given: read them.
+		evaluate()
 	}
 	delta := math.Sqrt(dotMinv(g, g, M))
 	deltaSet := false
@@ -205,7 +221,19 @@ func (t *tron) minimize(f primalFunction, w []float64, eps, objEps float64, cg t
 		}
 
 		accepted := actred > tronEta0*prered
+		if !accepted && res.iterations == 0 && f.forgetStart() {
+			// A first step that fails from given values: read them, and
+			// start again from w.
+			evaluate()
+			if done() {
+				res.converged = true
+				return res
+			}
+			delta, deltaSet = math.Sqrt(dotMinv(g, g, M)), false
+			continue
+		}
 		if accepted {
+			f.forgetStart()
 			res.iterations++
 			copy(w, wNew)
 			fw = fnew
