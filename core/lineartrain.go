@@ -497,6 +497,14 @@ func summarize(results []SolveResult, alpha [][]float64) TrainResult {
 		r.DualityGap += s.DualityGap
 		r.Converged = r.Converged && s.Converged
 	}
+	if len(alpha) == 1 { // one pass over one vector: a warm run's share
+		for _, a := range alpha[0] {
+			if a != 0 {
+				r.NumSV++
+			}
+		}
+		return r
+	}
 	for i := range alpha[0] {
 		for _, a := range alpha {
 			if a[i] != 0 {

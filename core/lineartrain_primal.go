@@ -152,7 +152,8 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	if keep != nil {
 		keep.Box[k] = [2]float64{Cp, Cn}
 		keep.W[k], keep.G[k] = slices.Clone(w), slices.Clone(g)
-		keep.G0[k], keep.Loss[k] = slices.Clone(wk.tron.g0[:len(w)]), f.loss()
+		// The loss is f less its regularizer: fun summed them in one pass.
+		keep.G0[k], keep.Loss[k] = slices.Clone(wk.tron.g0[:len(w)]), r.f-0.5*dot64(w, w)
 	}
 	// The dual objective at α, with Σ y_i α_i x_i = w − ∇f(w).
 	fd := 0.5 * distSq(w, g)

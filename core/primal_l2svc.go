@@ -213,14 +213,3 @@ func (f *l2svcFun) dual(alpha []float64) {
 		alpha[i] = 2 * f.cost(i) * max(0, 1-z)
 	}
 }
-
-// loss returns Σ C_i max(0, 1 − z_i)² at the w of the last fun call.
-func (f *l2svcFun) loss() float64 {
-	var v float64
-	for i, z := range f.z {
-		if z < 1 {
-			v += f.cost(i) * (1 - z) * (1 - z)
-		}
-	}
-	return v
-}
