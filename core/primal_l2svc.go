@@ -175,6 +175,24 @@ func (f *l2svcFun) Hv(s, Hs []float64) {
 	f.reads += int64(f.nI)
 }
 
+// gradDiag is grad and diagH reading each row of I once.
+func (f *l2svcFun) gradDiag(w, g, M []float64) {
+	copy(g, w)
+	for j := range M {
+		M[j] = 1
+	}
+	f.nI = 0
+	for i, z := range f.z {
+		if z < 1 {
+			f.I[f.nI] = int32(i)
+			f.nI++
+			c := 2 * f.cost(i)
+			f.addRowSquares(g, c*float64(f.y[i])*(z-1), M, c, i)
+		}
+	}
+	f.reads += int64(f.nI)
+}
+
 func (f *l2svcFun) diagH(M []float64) {
 	for j := range M {
 		M[j] = 1

@@ -71,6 +71,9 @@ type primalFunction interface {
 	Hv(s, Hs []float64)
 	// diagH writes the diagonal of ∇²f to M.
 	diagH(M []float64)
+	// gradDiag is grad then diagH, in one pass over the rows where they
+	// can share it (the same values).
+	gradDiag(w, g, M []float64)
 	// dualDone reports whether the dual variables w determines meet the
 	// dual's stopping test (the primal twin of a dual formulation, where
 	// it replaces TRON's own test); g is ∇f at the w of the last grad
@@ -157,13 +160,19 @@ func (t *tron) minimize(f primalFunction, w []float64, eps, objEps float64, cg t
 	evaluate()
 	// done tests the stopping rule at w; whenever it returns false it has
 	// set M for the next CG run (after the test: a run that stops needs no
-	// M, unless the objective test reads it).
+	// M, unless the objective test reads it). haveD: M already holds the
+	// diagonal at w (gradDiag), which is M itself when precond is 1.
+	haveD := false
 	done := func() bool {
+		fresh := haveD
+		haveD = false
 		if gnorm <= eps*res.gnorm0 {
 			if objEps <= 0 {
 				return true
 			}
-			t.precondition(f, M) // D itself: precond is 1
+			if !fresh {
+				t.precondition(f, M) // D itself: precond is 1
+			}
 			if 0.5*dotMinv(g, g, M) <= objEps*math.Abs(fw) {
 				return true
 			}
@@ -172,7 +181,9 @@ func (t *tron) minimize(f primalFunction, w []float64, eps, objEps float64, cg t
 		if f.dualDone(g) {
 			return true
 		}
-		t.precondition(f, M)
+		if !fresh {
+			t.precondition(f, M)
+		}
 		return false
 	}
 	for done() {
@@ -237,7 +248,15 @@ func (t *tron) minimize(f primalFunction, w []float64, eps, objEps float64, cg t
 			res.iterations++
 			copy(w, wNew)
 			fw = fnew
-			f.grad(w, g)
+			if cg.precond == 1 {
+				// The plain diagonal (a warm start's) is read next unless
+				// the run stops on the gradient test alone: by the
+				// objective test or the CG run. With ∇f, in one pass.
+				f.gradDiag(w, g, M)
+				haveD = true
+			} else {
+				f.grad(w, g)
+			}
 			gnorm = norm2(g)
 			res.f, res.gnorm = fw, gnorm
 			if done() {
