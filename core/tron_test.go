@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -530,6 +531,29 @@ func TestTRONAllocs(t *testing.T) {
 				wk.tron.minimize(f, w, 1e-6, 0, tronCGFor(false), 1000)
 			}); n != 0 {
 				t.Errorf("%v dense=%v: minimize allocates %v times", s, data.IsDense(), n)
+			}
+			// Warm: the diagonal preconditioner, the objective test and
+			// gradDiag, from a point a little off the optimum.
+			opt := slices.Clone(w)
+			if n := testing.AllocsPerRun(10, func() {
+				for j := range w {
+					w[j] = 0.9 * opt[j]
+				}
+				wk.tron.minimize(f, w, 1e-6, 1e-12, tronCGFor(true), 1000)
+			}); n != 0 {
+				t.Errorf("%v dense=%v: warm minimize allocates %v times", s, data.IsDense(), n)
+			}
+			if s == L2LossSVCPrimal {
+				// From a kept state over the first half of the rows.
+				k := &knownRows{rows: data.Len() / 2, n: data.NumFeatures(), g: slices.Clone(w), g0: slices.Clone(w)}
+				alpha := make([]float64, data.Len())
+				if n := testing.AllocsPerRun(10, func() {
+					copy(w, opt)
+					wk.fsvc.startKnown(k, alpha)
+					wk.tron.minimize(f, w, 1e-6, 1e-12, tronCGFor(true), 1000)
+				}); n != 0 {
+					t.Errorf("dense=%v: minimize from a kept state allocates %v times", data.IsDense(), n)
+				}
 			}
 		}
 	}
