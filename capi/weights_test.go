@@ -10,8 +10,8 @@ import (
 
 // TestTrainerWeightsMatchDuplicatedRows: rows given weight 2 through
 // svmgo_trainer_set_weights train as the rows added twice, for a linear
-// and a kernel trainer; a refit after a weight changes starts warm and
-// reaches the cold fit's objective.
+// and kernel trainers (C-SVC, ν-SVC, ν-SVR); a refit after a weight
+// changes starts warm and reaches the cold fit's objective.
 func TestTrainerWeightsMatchDuplicatedRows(t *testing.T) {
 	ds, err := data.ReadFile("../core/testdata/heart_scale", data.ReadOptions{})
 	if err != nil {
@@ -32,7 +32,7 @@ func TestTrainerWeightsMatchDuplicatedRows(t *testing.T) {
 			dupX, dupY = append(dupX, ds.DenseRow(i)...), append(dupY, ds.Label(i))
 		}
 	}
-	for _, opts := range []string{"-s 3 -e 0.00001", "-t 2 -c 4 -e 0.00001"} {
+	for _, opts := range []string{"-s 3 -e 0.00001", "-t 2 -c 4 -e 0.00001", "-s 1 -t 2 -n 0.4 -e 0.0000001", "-s 4 -t 2 -n 0.4 -c 2 -e 0.0000001"} {
 		hw, err := newTrainer(opts, uint64(l), uint64(nf), 0)
 		if err != nil {
 			t.Fatal(err)

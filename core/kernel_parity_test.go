@@ -10,25 +10,51 @@ import (
 
 // Parity with LIBSVM 3.24 on the cases of testdata/libsvm-ref.txt that do
 // not ask for probability estimates: per subproblem objective and ρ, the
-// support vector counts, and test accuracy or error.
+// support vector counts, test accuracy or error, and every test
+// prediction (labels equal; regression values within parityPredRel).
+//
+// The options are those Debian's svm-train actually trained with: its
+// real-valued options rounded to float32 (libsvmref's ReadOptions).
 //
 // Tolerances: LIBSVM stops at the same ε = 1e-3 on the same KKT gap, but
 // kernel values here are float32 columns where LIBSVM's are float32 too
 // (its Qfloat) and rows are float32 where LIBSVM's are double, so the two
-// stop at slightly different points of the same face.
+// may stop at slightly different points of the same face. Where the rows
+// are exact in float32 (digits: k/16) the iterates are LIBSVM's and the
+// support vector counts equal in every subproblem; they are equal in every
+// case recorded, but for paritySVSlack's.
 const (
 	parityObjRel  = 1e-3 // objective, relative
 	parityRho     = 1e-3 // ρ, relative, absolute when |ρ| < 1
-	paritySVFrac  = 0.01 // support vector count, relative
+	paritySVFrac  = 0.01 // total support vector count, relative
 	parityAccPts  = 0.3  // accuracy, percentage points
 	parityMSEFrac = 0.01 // ε-SVR test MSE, relative
+	parityPredRel = 1e-4 // ε-SVR, ν-SVR: each test prediction, relative (absolute below 1)
 )
+
+// paritySVSlack is how far a subproblem's nSV may be from LIBSVM's, by
+// case; 0 elsewhere. heart_scale_nu_poly: heart_scale's values (0.708333,
+// …) are not float32 numbers, and upstream svm-train 3.24 trained on the
+// file with each value rounded to float32 (and the options as
+// ReadOptions gives them) ends where this solver does: 916 iterations,
+// obj 86.315906, rho -1.515785, nSV 107 (Debian's run on the decimal
+// file: 948, 86.310133, -1.514751, 108).
+var paritySVSlack = map[string]int{"heart_scale_nu_poly": 1}
+
+// paritySameIterates are the ν cases whose every subproblem takes as many
+// SMO iterations as svm-train's: the same start, working sets, shrinking
+// and stopping test on the same numbers (digits' rows are exact in float32;
+// shuttle's, heart_scale's and diabetes' rounding happens not to change a
+// step). The C-SVC cases differ by a few iterations in some subproblems
+// (exp and kernel rounding), heart_scale_nu_poly by 32 (paritySVSlack).
+var paritySameIterates = map[string]bool{"heart_scale_nu": true, "digits_nu": true, "shuttle_nu": true,
+	"diabetes_nu": true, "diabetes_nu_default": true}
 
 func TestKernelParityLIBSVM(t *testing.T) {
 	_, cases, _ := readLibsvmRef(t)
 	ran := 0
 	for _, c := range cases {
-		opt, rest, err := ParseKernelOptions(c.Options)
+		opt, rest, err := ParseKernelOptions(c.ReadOptions())
 		if err != nil || len(rest) != 0 {
 			t.Fatalf("%s: options %v: %v", c.Name, c.Options, err)
 		}
@@ -46,7 +72,7 @@ func TestKernelParityLIBSVM(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g := c.Floats(t, "gamma"); len(g) == 1 && m.Kernel.Type != LinearKernel && math.Abs(m.Kernel.Gamma-g[0]) > 1e-7*g[0] { // LIBSVM 3.24 as packaged writes a float32 gamma
+			if g := c.Floats(t, "gamma"); len(g) == 1 && m.Kernel.Type != LinearKernel && m.Kernel.Gamma != g[0] {
 				t.Errorf("gamma %v, LIBSVM %v", m.Kernel.Gamma, g[0])
 			}
 			if len(m.Result.Subproblems) != len(c.Subs) {
@@ -70,8 +96,11 @@ func TestKernelParityLIBSVM(t *testing.T) {
 				if !math.IsNaN(ref.Epsilon) && math.Abs(-got.R-ref.Epsilon) > parityObjRel*math.Abs(ref.Epsilon)+1e-6 {
 					t.Errorf("sub %d: epsilon = -r %.6f, LIBSVM %.6f", k, -got.R, ref.Epsilon)
 				}
+				if paritySameIterates[c.Name] && got.Iterations != ref.Iter {
+					t.Errorf("sub %d: %d iterations, LIBSVM %d", k, got.Iterations, ref.Iter)
+				}
 				nsv := got.NumSV
-				if d := math.Abs(float64(nsv - ref.NSV)); d > max(1, paritySVFrac*float64(ref.NSV)) {
+				if d := nsv - ref.NSV; d < -paritySVSlack[c.Name] || d > paritySVSlack[c.Name] {
 					t.Errorf("sub %d: nSV %d, LIBSVM %d", k, nsv, ref.NSV)
 				}
 				t.Logf("sub %d: iter %d/%d obj %.6f/%.6f rho %.6f/%.6f nSV %d/%d nBSV %d/%d",
@@ -90,6 +119,28 @@ func TestKernelParityLIBSVM(t *testing.T) {
 				}
 			}
 			pred := m.PredictBatch(make([]float64, test.Len()), test)
+			// Every prediction: the same label, or for regression the same
+			// value within parityPredRel.
+			if c.Pred != nil {
+				if len(c.Pred) != len(pred) {
+					t.Fatalf("%d recorded predictions for %d test rows", len(c.Pred), len(pred))
+				}
+				differ, worst := 0, 0.0
+				for i, v := range pred {
+					d := math.Abs(v-c.Pred[i]) / max(1, math.Abs(c.Pred[i]))
+					worst = max(worst, d)
+					if m.IsRegression() && d <= parityPredRel || v == c.Pred[i] {
+						continue
+					}
+					if differ++; differ <= 3 {
+						t.Errorf("test row %d: predicted %v, svm-predict %v", i+1, v, c.Pred[i])
+					}
+				}
+				if differ > 0 {
+					t.Errorf("%d of %d predictions differ from svm-predict's", differ, len(pred))
+				}
+				t.Logf("predictions: %d of %d differ from svm-predict's (largest relative difference %.3g)", differ, len(pred), worst)
+			}
 			switch {
 			case c.Has["mse"]:
 				var se float64

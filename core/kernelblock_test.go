@@ -5,18 +5,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
-
-// blockDecisionTol is the stated accuracy of the blocked path (float32 dot
-// products, exp and sums): a decision value differs from the float64
-// row-at-a-time one by at most blockDecisionTol·(Σ_s |coef_s·K_s| + |ρ|),
-// the sum over the support vectors the value adds up, plus the
-// cancellation term of RBF (see rbfCancel).
-const blockDecisionTol = 1e-6
 
 // rowAtATime returns a copy of m that predicts a row at a time in float64
 // (the reference the blocked path is held to).
@@ -56,8 +50,8 @@ func decisionBound(m *KernelModel, kv []float64) []float64 {
 }
 
 // rbfCancel returns the extra error RBF's ‖x‖² + ‖sv‖² − 2x·sv takes in
-// float32 when the rows are long: γ·2⁻²²·(‖x‖² + max ‖sv‖²) in the
-// exponent, times the largest Σ|coef·K|.
+// float32 when the rows are long: γ·2⁻²⁴·√(nf+1)·(‖x‖² + max ‖sv‖²) in
+// the exponent, times the largest Σ|coef·K|.
 func rbfCancel(m *KernelModel, xx float64) float64 {
 	if m.Kernel.Type != RBFKernel {
 		return 0
@@ -66,7 +60,7 @@ func rbfCancel(m *KernelModel, xx float64) float64 {
 	for _, v := range m.prepared().sqnorm {
 		mx = max(mx, v)
 	}
-	return m.Kernel.Gamma * 0x1p-22 * math.Sqrt(float64(m.NumFeatures)+1) * (xx + mx)
+	return m.Kernel.Gamma * 0x1p-24 * math.Sqrt(float64(m.NumFeatures)+1) * (xx + mx)
 }
 
 // checkBlockRow compares the blocked decision values of one row (dense x,
@@ -224,14 +218,19 @@ func sharedCases() []sharedCase {
 			params: func(p *KernelParams) { p.SVMType, p.C = EpsSVR, 100 }},
 		{name: "shuttle", train: dir + "shuttle.train", test: dir + "shuttle.test",
 			params: func(p *KernelParams) { p.C, p.Kernel.Gamma = 100, 1 }},
+		// ν-SVC at a tiny ν: coefficients α/r up to 6·10⁵ on kernel values
+		// near 1, so float32 sums lose the sign of decision values of
+		// order 0.01 (the parity case shuttle_nu).
+		{name: "shuttle nu", train: dir + "shuttle.train", test: dir + "shuttle.test",
+			params: func(p *KernelParams) { p.SVMType, p.Nu, p.Kernel.Gamma = NuSVC, 1e-4, 0.01 }},
 		{name: "debdesc_bin", train: dir + "debdesc_bin.train", test: dir + "debdesc_bin.test", maxTrain: 2000},
 	}
 }
 
 // TestBlockedLabelsSharedData trains each shared data set's model and
-// checks that the blocked batch predictions equal the row-at-a-time ones
-// on its test set: the same labels, regression values within the
-// tolerance.
+// checks on its test set the blocked decision values against the stated
+// accuracy and the blocked batch predictions against the row-at-a-time
+// ones: the same labels, regression values within the tolerance.
 func TestBlockedLabelsSharedData(t *testing.T) {
 	for _, c := range sharedCases() {
 		t.Run(c.name, func(t *testing.T) {
@@ -258,6 +257,12 @@ func TestBlockedLabelsSharedData(t *testing.T) {
 				t.Fatal(err)
 			}
 			ref := rowAtATime(t, m)
+			// The stated accuracy, which refineTies relies on, on real rows.
+			if test.IsDense() && m.prepared().blocks(m) != nil {
+				for i := range test.Len() {
+					checkBlockRow(t, c.name, m, ref, test.DenseRow(i), nil, nil, false)
+				}
+			}
 			want := ref.PredictBatch(make([]float64, test.Len()), test)
 			got := m.PredictBatchParallel(make([]float64, test.Len()), test, 2)
 			single := make([]float64, test.Len())
@@ -402,5 +407,92 @@ func TestBlocksPackedOnFirstPredict(t *testing.T) {
 				t.Fatalf("worker %d row %d: label %v, packed alone %v", w, i, v, want[i])
 			}
 		}
+	}
+}
+
+// TestBlockedRefinesTies: on a ν-SVC model with large coefficients on
+// kernel values near 1 (small ν and γ), every blocked decision value that
+// refineTies recomputes equals the row-at-a-time one bit for bit, every
+// other one has the row-at-a-time sign, the labels are the row-at-a-time
+// ones, and some values were recomputed (without which the test would
+// check nothing). Refining allocates nothing. A C-SVC model of the same
+// data does not refine (blockRefineAbove).
+func TestBlockedRefinesTies(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 2))
+	const nf = 6
+	ds := randomData(r, 400, nf, 3, true)
+	p := DefaultKernelParams()
+	p.SVMType, p.Nu, p.Kernel.Gamma = NuSVC, 0.05, 0.005
+	m, _, err := TrainKernel(ds, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := rowAtATime(t, m)
+	b := m.prepared().blocks(m)
+	if b == nil || b.absCoef == nil {
+		t.Fatalf("model not packed (%v) or not refining its ties", b == nil)
+	}
+	// The same data at C-SVC's coefficients of order 1: nothing to refine
+	// (blockRefineAbove).
+	p.SVMType = CSVC
+	mc, _, err := TrainKernel(ds, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bc := mc.prepared().blocks(mc); bc == nil || bc.absCoef != nil {
+		t.Errorf("C-SVC model not packed (%v) or refining its ties", bc == nil)
+	}
+	s := b.rowPool.Get().(*blockScratch)
+	defer b.rowPool.Put(s)
+	test := randomData(r, 2000, nf, 3, true)
+	raw := make([]float64, m.NumDecisionValues())
+	want := make([]float64, m.NumDecisionValues())
+	refined, wrongSign := 0, 0
+	for i := range test.Len() {
+		x := test.DenseRow(i)
+		a := b.stageRow(s, x, nil, nil, false)
+		m.kernelRows(b, s, a, b.nf, 1)
+		m.blockDecisions(b, s, raw, s.kv[:b.l])
+		label := m.blockLabel(b, s, s.kv[:b.l], a, s.xx[0])
+		ref.DecisionDense(want, x)
+		for q := range want {
+			if (raw[q] > 0) != (want[q] > 0) {
+				wrongSign++
+			}
+			switch {
+			case s.dec[q] != raw[q]:
+				refined++
+				if s.dec[q] != want[q] {
+					t.Fatalf("row %d, pair %d: refined %.17g, row at a time %.17g", i, q, s.dec[q], want[q])
+				}
+			case (raw[q] > 0) != (want[q] > 0):
+				t.Fatalf("row %d, pair %d: blocked %.9g kept, row at a time %.9g", i, q, raw[q], want[q])
+			}
+		}
+		if w := ref.PredictDense(x); label != w || m.PredictDense(x) != w {
+			t.Fatalf("row %d: blocked label %v (PredictDense %v), row at a time %v", i, label, m.PredictDense(x), w)
+		}
+	}
+	t.Logf("%d of %d decision values recomputed; %d blocked signs were wrong", refined, test.Len()*len(want), wrongSign)
+	if refined == 0 {
+		t.Fatal("no decision value was recomputed: the model does not exercise refineTies")
+	}
+	if raceEnabled {
+		return
+	}
+	// A row that needs refining, through the public single-row predictor.
+	for i := range test.Len() {
+		x := test.DenseRow(i)
+		a := b.stageRow(s, x, nil, nil, false)
+		m.kernelRows(b, s, a, b.nf, 1)
+		m.blockDecisions(b, s, raw, s.kv[:b.l])
+		m.blockLabel(b, s, s.kv[:b.l], a, s.xx[0])
+		if slices.Equal(raw, s.dec) {
+			continue
+		}
+		if n := testing.AllocsPerRun(20, func() { m.PredictDense(x) }); n != 0 {
+			t.Errorf("PredictDense of a refined row: %v allocations a call, want 0", n)
+		}
+		break
 	}
 }

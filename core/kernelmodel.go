@@ -330,14 +330,21 @@ func (m *KernelModel) prepared() *kernelPre {
 
 // kernelDense sets kv[i] = K(x, sv_i) for every support vector.
 func (m *KernelModel) kernelDense(kv []float64, x []float32, pre *kernelPre) {
-	k := m.Kernel
-	sv := m.SV
-	kv = kv[:sv.Len()]
 	var xx float64
-	if k.Type == RBFKernel {
+	if m.Kernel.Type == RBFKernel {
 		xx = dotDense32(x, x)
 	}
-	for i := range kv {
+	m.kernelDenseRange(kv, x, xx, pre, 0, m.SV.Len())
+}
+
+// kernelDenseRange is kernelDense for support vectors from..to−1 only
+// (kv[from:to]), with ‖x‖² given as xx (RBF), which may count features
+// past NumFeatures that x no longer holds.
+func (m *KernelModel) kernelDenseRange(kv []float64, x []float32, xx float64, pre *kernelPre, from, to int) {
+	k := m.Kernel
+	sv := m.SV
+	kv = kv[:to]
+	for i := from; i < to; i++ {
 		var dot float64
 		if sv.IsDense() {
 			dot = dotDense32(x, sv.DenseRow(i))
@@ -494,10 +501,11 @@ func (m *KernelModel) predictWith(pre *kernelPre, buf []float64) float64 {
 // panics if len(x) != NumFeatures or Init was not called.
 //
 // The predictors (PredictDense, PredictSparse and the batch calls) take the
-// blocked float32 path of kernelblock.go when the model is packed (by
-// the first prediction); their
-// decision values then agree with DecisionDense's float64 ones to about
-// 1e-6 of Σ|coef·K| (labels may differ only on such near-ties).
+// blocked float32 path of kernelblock.go when the model is packed (by the
+// first prediction); their decision values then agree with DecisionDense's
+// float64 ones to about 2.5e-7 of Σ|coef·K|, and a classifier recomputes
+// in float64 each value that close to 0, so its labels are those of the
+// float64 decision values.
 func (m *KernelModel) PredictDense(x []float32) float64 {
 	pre := m.prepared()
 	if in := pre.inner; in != nil {

@@ -238,6 +238,11 @@ const KernelUsage = `options:
 // ParseKernelOptions parses svm-train options from args, starting from
 // DefaultKernelParams, and returns them with the arguments after the last
 // option (the file names). Errors name the option and wrap ErrParams.
+// Real values are read as float64, as upstream svm-train's atof reads
+// them; Debian's svm-train 3.24 (libsvm-tools 3.24+ds-6) reads them as
+// float32 (-n 0.1 trains with ν = 0.100000001490116…), so its models can
+// differ from ones trained with the same text in the last digits and, near
+// a tie, in a support vector.
 func ParseKernelOptions(args []string) (KernelOptions, []string, error) {
 	o := KernelOptions{Params: DefaultKernelParams()}
 	p := &o.Params

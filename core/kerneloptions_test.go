@@ -298,7 +298,7 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 					t.Fatalf("missing %s", k)
 				}
 			}
-			o, rest, err := ParseKernelOptions(c.Options)
+			o, rest, err := ParseKernelOptions(c.ReadOptions())
 			if err != nil || len(rest) != 0 {
 				t.Fatalf("options %q: %v, rest %q", c.Options, err, rest)
 			}
@@ -310,12 +310,12 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 				t.Errorf("kernel_type %s, options say %s", got, kernelNames[p.Kernel.Type])
 			}
 			train, test := data(c.Train), data(c.Test)
-			// LIBSVM stores an explicit -g rounded to float32 (0.1 is
-			// written 0.10000000149011612); the automatic gamma is exact.
+			// Debian's svm-train reads an explicit -g as float32 (0.1 is
+			// written 0.10000000149011612; ReadOptions); the automatic
+			// gamma is the double 1/features.
 			k := p.ResolvedKernel(train.NumFeatures())
 			if p.Kernel.Type != LinearKernel {
-				got := c.Floats(t, "gamma")[0]
-				if d := math.Abs(got-k.Gamma) / k.Gamma; d > 1e-7 || (p.Kernel.Gamma == 0 && got != k.Gamma) {
+				if got := c.Floats(t, "gamma")[0]; got != k.Gamma {
 					t.Errorf("gamma %v, ResolvedKernel(%d) gives %v", got, train.NumFeatures(), k.Gamma)
 				}
 			}
@@ -425,6 +425,37 @@ func TestLibsvmRefWellFormed(t *testing.T) {
 				// ν bounds the fraction of training outliers from above.
 				if !c.Has["pred_pos"] || c.Test == c.Train && float64(c.Total-c.PredPos) > p.Nu*float64(c.Total)+1 {
 					t.Errorf("%d of %d rows predicted inside with nu %v", c.PredPos, c.Total, p.Nu)
+				}
+			}
+			// The predictions give back the figures svm-predict printed.
+			if c.Has["pred"] == p.Probability {
+				t.Fatalf("pred recorded: %v, -b 1: %v", c.Has["pred"], p.Probability)
+			}
+			if c.Pred != nil {
+				if len(c.Pred) != test.Len() {
+					t.Fatalf("%d predictions for %d test rows", len(c.Pred), test.Len())
+				}
+				var se float64
+				correct, pos := 0, 0
+				for i, v := range c.Pred {
+					y := test.Label(i)
+					se += (v - y) * (v - y)
+					if v == y {
+						correct++
+					}
+					if v == 1 {
+						pos++
+					}
+				}
+				switch {
+				case p.SVMType.IsRegression():
+					if mse := se / float64(test.Len()); math.Abs(mse-c.MSE) > 1e-9*c.MSE {
+						t.Errorf("predictions' MSE %.10g, recorded %.10g", mse, c.MSE)
+					}
+				case correct != c.Correct:
+					t.Errorf("%d predictions correct, recorded %d", correct, c.Correct)
+				case p.SVMType == OneClass && pos != c.PredPos:
+					t.Errorf("%d predictions +1, recorded %d", pos, c.PredPos)
 				}
 			}
 		})

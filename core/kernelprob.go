@@ -175,7 +175,8 @@ func newFoldFitter(p KernelParams, src *data.Dataset, capRows, workers int) *fol
 	return f
 }
 
-// train trains a model with f.params on the rows train. With relabel nil
+// train trains a model with f.params on the rows train, each with its
+// instance weight in f.src. With relabel nil
 // they are rows of f.src with their own labels; otherwise relabel maps
 // each entry of train to a row of f.src and the label to train it with.
 func (f *foldFitter) train(train []int32, relabel func(int32) (int32, float64)) (*KernelModel, error) {
@@ -194,6 +195,11 @@ func (f *foldFitter) train(train []int32, relabel func(int32) (int32, float64)) 
 		} else {
 			idx, val := f.src.SparseRow(row)
 			err = f.ds.AppendSparse(label, idx, val)
+		}
+		// The row's instance weight goes with it, as in LIBSVM's
+		// instance-weight branch: a fold trains the problem the model does.
+		if w := f.src.Weight(row); err == nil && w != 1 {
+			err = f.ds.SetWeight(f.ds.Len()-1, w)
 		}
 		if err != nil {
 			panic("core: foldFitter: " + err.Error()) // sized from src: a bug

@@ -60,7 +60,7 @@ func TestKernelProbabilityLogLossLIBSVM(t *testing.T) {
 	_, cases, _ := readLibsvmRef(t)
 	ran := 0
 	for _, c := range cases {
-		opt, rest, err := ParseKernelOptions(c.Options)
+		opt, rest, err := ParseKernelOptions(c.ReadOptions())
 		if err != nil || len(rest) != 0 {
 			t.Fatalf("%s: options %v: %v", c.Name, c.Options, err)
 		}

@@ -30,7 +30,10 @@ import (
 // Instance weights (weights.go) multiply each row's bound, as in LIBSVM's
 // instance-weight branch: C_t·ω_t for C-SVC and both of ε-SVR's variables
 // of row t; for one-class the bound is ω_t and Δ = ν Σ ω_t, the cold start
-// filling rows in order up to their bounds.
+// filling rows in order up to their bounds; for ν-SVC the bound is ω_t and
+// each class's α sums to ν Σ ω_t / 2 over the pair's rows, for ν-SVR C·ω_t
+// and Cν Σ ω_t / 2 (kernelnu.go), the cold starts filling rows in order
+// up to their bounds.
 //
 // The classes of C-SVC are taken in LIBSVM's order (first appearance, a
 // {−1, +1} problem with −1 first swapped so that +1 is class 0), each
@@ -50,7 +53,8 @@ type KernelDual struct {
 	// of row t in the pair's subproblem, 0 for rows of other classes
 	// (unsigned, so it does not depend on which class of the pair is
 	// positive). ν-SVC: the same, for the solver's problem with the box
-	// [0, 1] (the model's coefficients are these divided by r). One-class:
+	// [0, w_t] (w_t the row's instance weight, 1 without; the model's
+	// coefficients are these divided by r). One-class:
 	// α_t. ε-SVR and ν-SVR: β_t = α_t − α*_t (at an optimum at most one of
 	// α_t, α*_t is nonzero, so β gives both back).
 	Alpha [][]float64
@@ -376,15 +380,19 @@ func TrainKernel(ds *data.Dataset, p KernelParams) (*KernelModel, *KernelDual, e
 // is made feasible: clipped to the box [0, C_t], then moved onto the
 // equality yᵀα = Δ (Δ = 0, or νl for one-class, which changes with l) by
 // repairEquality; for ν-SVC and ν-SVR onto each side's sum (νl/2 of the
-// pair's l rows, Cνl/2), the same way side by side (repairNuSums). When warm.Gradient fits (same kernel, bounds and ε, the
-// same first Gradient.Rows rows and α there), the solver updates that
-// gradient by a kernel column per α the repair changed and per row added
-// since; otherwise it rebuilds the gradient from α, a column per support
-// vector. The returned dual carries the gradient of this run.
+// pair's l rows, Cνl/2; l counts rows by their instance weights), the same
+// way side by side (repairNuSums). When warm.Gradient fits (same kernel,
+// bounds and ε, the same first Gradient.Rows rows and α there), the solver
+// updates that gradient by a kernel column per α the repair changed and per
+// row added since; otherwise it rebuilds the gradient from α, a column per
+// support vector. The returned dual carries the gradient of this run.
 //
 // Errors: ErrLabels wrapped for unusable labels (no rows; for C-SVC a
-// non-integer label or a single class). It panics if ds exceeds the
-// trainer's capacity or a warm vector is not ds.Len() long.
+// non-integer label or a single class); ErrParams wrapped for a ν that
+// ν-SVC cannot meet (nuFeasible: some pair's νL/2 exceeds a class's L,
+// rows counted by their instance weights) or meets only at r = 0. It
+// panics if ds exceeds the trainer's capacity or a warm vector is not
+// ds.Len() long.
 func (t *KernelTrainer) Train(ds *data.Dataset, warm *KernelDual) (*KernelModel, *KernelDual, error) {
 	t.wantDual = true
 	return t.train(ds, warm)
@@ -419,12 +427,6 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	}
 	if l == 0 {
 		return nil, nil, fmt.Errorf("%w: no training rows", data.ErrLabels)
-	}
-	if svm := t.params.SVMType; (svm == NuSVC || svm == NuSVR) && rowWeights(ds) != nil {
-		// ν's starts and repairs (nuStart, repairNuSums) assume one bound
-		// per side; weighted ν problems are refused until they take the
-		// per-row bounds, rather than trained as if unweighted.
-		return nil, nil, fmt.Errorf("%w: instance weights with %v are not supported", ErrParams, svm)
 	}
 	if warm != nil {
 		if warm.SVMType != t.params.SVMType {
@@ -541,9 +543,10 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	for c := range nr {
 		start[c+1] += start[c]
 	}
+	dw := rowWeights(ds)
 	nu := p.SVMType == NuSVC
 	if nu && !t.nuUnchecked {
-		if err := nuFeasible(p.Nu, labels, start); err != nil {
+		if err := nuFeasible(p.Nu, labels, classSizes(labels, start, cls, dw), dw != nil); err != nil {
 			return nil, err
 		}
 	}
@@ -564,7 +567,6 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			pairI, pairJ = append(pairI, i), append(pairJ, j)
 		}
 	}
-	dw := rowWeights(ds)
 	subs := make([]KernelSubproblem, nPairs)
 	pairAlpha := make([][]float64, nPairs) // α of each pair's rows, class i's then class j's
 	// coefScale multiplies a pair's α into its coefficients: 1/r for
@@ -591,15 +593,19 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			pv[r] = -1
 		}
 		Cp, Cn := p.C*p.weightOf(labels[i]), p.C*p.weightOf(labels[j])
-		var wv []float64 // the variables' instance weights; nil: all 1 (always for ν)
+		var wv []float64 // the variables' instance weights; nil: all 1
 		if dw != nil {
 			wv = w.wt[:lp]
 			for r, row := range rows {
 				wv[r] = dw[row]
 			}
 		}
+		var nuSum float64 // ν-SVC: each class's Σα, νL/2 with L = Σ w_t (kernelnu.go)
 		if nu {
+			// svm-train ignores class weights here (its ν-SVC has no C);
+			// KernelParams.Validate refuses them.
 			Cp, Cn = 1, 1
+			nuSum = p.Nu * weightSum(wv, lp) / 2
 		}
 		clear(alpha)
 		var a0, G0, Gbar0 []float64
@@ -610,7 +616,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 				alpha[r] = clip(a[row], weighted(boxOf(y[r], Cp, Cn), wv, r))
 			}
 			if nu {
-				repairNuSums(alpha, y, ni, 1, p.Nu*float64(lp)/2)
+				repairNuSums(alpha, y, ni, 1, wv, nuSum)
 			} else {
 				repairEquality(alpha, y, Cp, Cn, wv, 0)
 			}
@@ -626,8 +632,12 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 				pv[r] = 0
 			}
 			if !warmStart {
-				nuStart(alpha[:ni], 1, p.Nu*float64(lp)/2)
-				nuStart(alpha[ni:], 1, p.Nu*float64(lp)/2)
+				nuStart(alpha[:ni], 1, wv, nuSum)
+				var wn []float64
+				if wv != nil {
+					wn = wv[ni:]
+				}
+				nuStart(alpha[ni:], 1, wn, nuSum)
 			}
 		}
 		w.q.reset(rows, y)
@@ -841,8 +851,9 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		copy(wv[l:], dw)
 	}
 	clear(alpha)
-	// ν-SVR's two sums, Σα = Σα* = Cνl/2 (Chang & Lin 2011, Section 2.4).
-	nuSum := p.C * p.Nu * float64(l) / 2
+	// ν-SVR's two sums, Σα = Σα* = Cνl/2 (Chang & Lin 2011, Section 2.4),
+	// CνL/2 with L = Σ w_t under instance weights (kernelnu.go).
+	nuSum := p.C * p.Nu * weightSum(wv, l) / 2
 	var a0, G0, Gbar0 []float64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r, b := range warm.Alpha[0] {
@@ -851,7 +862,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			alpha[r+l] = clip(max(-b, 0), C)
 		}
 		if nu {
-			repairNuSums(alpha, y, l, p.C, nuSum)
+			repairNuSums(alpha, y, l, p.C, wv, nuSum)
 		} else {
 			repairEquality(alpha, y, p.C, p.C, wv, 0)
 		}
@@ -861,8 +872,8 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			g.fillStoredSVR(a0, G0, Gbar0, warm.Alpha[0])
 		}
 	} else if nu {
-		// The cold start: α_t = α*_t, filled to C in row order.
-		nuStart(alpha[:l], p.C, nuSum)
+		// The cold start: α_t = α*_t, filled to C_t in row order.
+		nuStart(alpha[:l], p.C, wv, nuSum)
 		copy(alpha[l:], alpha[:l])
 	}
 	resetSVRQ(w.svr, rows)

@@ -246,7 +246,8 @@ func newLinearFoldFitter(p LinearParams, src *data.Dataset) (*linearFoldFitter, 
 	return f, err
 }
 
-// train trains a binary model on the rows train of src, labelled y (±1).
+// train trains a binary model on the rows train of src, labelled y (±1),
+// each with its instance weight.
 func (f *linearFoldFitter) train(train []int32, y []int8) (*LinearModel, error) {
 	f.ds.Reset()
 	for _, i := range train {
@@ -256,6 +257,11 @@ func (f *linearFoldFitter) train(train []int32, y []int8) (*LinearModel, error) 
 		} else {
 			idx, val := f.src.SparseRow(int(i))
 			err = f.ds.AppendSparse(float64(y[i]), idx, val)
+		}
+		// The row's instance weight goes with it: a fold trains the
+		// problem the model does.
+		if w := f.src.Weight(int(i)); err == nil && w != 1 {
+			err = f.ds.SetWeight(f.ds.Len()-1, w)
 		}
 		if err != nil {
 			panic("core: linearFoldFitter: " + err.Error()) // sized from src: a bug

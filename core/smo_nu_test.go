@@ -16,7 +16,8 @@ import (
 //
 //	min ½ αᵀQα + pᵀα   s.t.  Σ_{y=+1} α = Σ_{y=−1} α = S,  0 ≤ α ≤ C:
 //
-// the box and the two sums (S = νl/2 for ν-SVC, Cνl/2 for ν-SVR), the
+// the box and the two sums (S = νl/2 for ν-SVC, Cνl/2 for ν-SVR; with
+// instance weights w_t the box is 0 ≤ α_t ≤ C w_t and l is Σ w_t), the
 // per-class violation max_c (m_c − M_c) ≤ eps, r₊ and r₋ by the rule of
 // smo_nu.go against the model's ρ and the result's R, Schölkopf's bounds
 // (bounded α ≤ νl ≤ support vectors, per pair), and the model's decision
@@ -30,7 +31,8 @@ type nuProblem struct {
 	Row   []int
 	Y     []float64
 	Alpha []float64
-	C, S  float64 // the box and each side's sum
+	C, S  float64   // the box and each side's sum
+	W     []float64 // each variable's instance weight (its box is C·W[v]); nil: all 1
 	P     []float64
 	Eps   float64
 	Rho   float64 // the model's ρ of the subproblem
@@ -45,18 +47,24 @@ func checkNuProblem(t *testing.T, name string, m *KernelModel, ds *data.Dataset,
 	c := map[int]float64{}
 	a := map[int]float64{}
 	var sum [2]float64
-	nSV, nBSV := 0, 0
+	bound := func(v int) float64 {
+		if pr.W == nil {
+			return pr.C
+		}
+		return pr.C * pr.W[v]
+	}
+	var nSV, nBSV float64 // the support vectors' and bounded ones' Σ C_t / C
 	for v, al := range pr.Alpha {
-		if !(al >= 0 && al <= pr.C) {
-			t.Errorf("%s: α_%d = %v outside [0, %v]", name, v, al, pr.C)
+		if !(al >= 0 && al <= bound(v)) {
+			t.Errorf("%s: α_%d = %v outside [0, %v]", name, v, al, bound(v))
 		}
 		if al != 0 {
 			c[pr.Row[v]] += pr.Y[v] * al
 			a[pr.Row[v]] += al
-			nSV++
+			nSV += bound(v) / pr.C
 		}
-		if al == pr.C {
-			nBSV++
+		if al == bound(v) {
+			nBSV += bound(v) / pr.C
 		}
 		side := 0
 		if pr.Y[v] < 0 {
@@ -71,9 +79,9 @@ func checkNuProblem(t *testing.T, name string, m *KernelModel, ds *data.Dataset,
 	}
 	// Schölkopf et al. (2000), Proposition 5, in the scaled variables:
 	// α ≤ C and Σα = 2S make at least 2S/C of them nonzero and at most
-	// 2S/C of them bounded.
-	if float64(nBSV) > 2*pr.S/pr.C+1e-9 || float64(nSV) < 2*pr.S/pr.C-1e-9 {
-		t.Errorf("%s: %d bounded and %d support vectors for Σα/C = %v", name, nBSV, nSV, 2*pr.S/pr.C)
+	// 2S/C of them bounded (with weights, counting each by w_t).
+	if nBSV > 2*pr.S/pr.C*(1+1e-12)+1e-9 || nSV < 2*pr.S/pr.C*(1-1e-12)-1e-9 {
+		t.Errorf("%s: %v bounded and %v support vectors (by weight) for Σα/C = %v", name, nBSV, nSV, 2*pr.S/pr.C)
 	}
 	// G_v = Y_v Σ_s c_s K(x_v, x_s) + p_v, the sum once per data row.
 	sumK := map[int]float64{}
@@ -111,8 +119,8 @@ func checkNuProblem(t *testing.T, name string, m *KernelModel, ds *data.Dataset,
 		}
 		al := pr.Alpha[v]
 		g := -pr.Y[v] * G[v]
-		up := pr.Y[v] > 0 && al < pr.C || pr.Y[v] < 0 && al > 0
-		low := pr.Y[v] < 0 && al < pr.C || pr.Y[v] > 0 && al > 0
+		up := pr.Y[v] > 0 && al < bound(v) || pr.Y[v] < 0 && al > 0
+		low := pr.Y[v] < 0 && al < bound(v) || pr.Y[v] > 0 && al > 0
 		if up {
 			m_[side] = max(m_[side], g)
 		}
@@ -120,10 +128,10 @@ func checkNuProblem(t *testing.T, name string, m *KernelModel, ds *data.Dataset,
 			M_[side] = min(M_[side], g)
 		}
 		switch {
-		case al > 0 && al < pr.C:
+		case al > 0 && al < bound(v):
 			freeSum[side] += G[v]
 			nFree[side]++
-		case al >= pr.C:
+		case al >= bound(v):
 			lb[side] = max(lb[side], G[v])
 		default:
 			ub[side] = min(ub[side], G[v])
@@ -183,6 +191,7 @@ func nuSVCProblems(t *testing.T, m *KernelModel, dual *KernelDual, ds *data.Data
 			}
 			sub := m.Result.Subproblems[pi]
 			pr := &nuProblem{C: 1, Eps: m.Params.Eps, Rho: m.Rho[pi], R: sub.R, Scale: 1 / sub.R, Dec: pi}
+			L := 0.0 // the pair's rows counted by weight
 			for _, side := range []int32{m.Labels[i], m.Labels[j]} {
 				for r := range ds.Len() {
 					if int32(ds.Label(r)) != side {
@@ -194,9 +203,11 @@ func nuSVCProblems(t *testing.T, m *KernelModel, dual *KernelDual, ds *data.Data
 					}
 					pr.Row, pr.Y = append(pr.Row, r), append(pr.Y, y)
 					pr.Alpha, pr.P = append(pr.Alpha, dual.Alpha[pi][r]), append(pr.P, 0)
+					pr.W = append(pr.W, ds.Weight(r))
+					L += ds.Weight(r)
 				}
 			}
-			pr.S = m.Params.Nu * float64(len(pr.Row)) / 2
+			pr.S = m.Params.Nu * L / 2
 			probs = append(probs, pr)
 		}
 	}
@@ -207,7 +218,11 @@ func nuSVCProblems(t *testing.T, m *KernelModel, dual *KernelDual, ds *data.Data
 func nuSVRProblem(m *KernelModel, dual *KernelDual, ds *data.Dataset) *nuProblem {
 	l := ds.Len()
 	sub := m.Result.Subproblems[0]
-	pr := &nuProblem{C: m.Params.C, S: m.Params.C * m.Params.Nu * float64(l) / 2, Eps: m.Params.Eps,
+	L := 0.0 // the rows counted by weight
+	for r := range l {
+		L += ds.Weight(r)
+	}
+	pr := &nuProblem{C: m.Params.C, S: m.Params.C * m.Params.Nu * L / 2, Eps: m.Params.Eps,
 		Rho: m.Rho[0], R: sub.R, Scale: 1}
 	for side := range 2 {
 		for r, b := range dual.Alpha[0] {
@@ -216,21 +231,41 @@ func nuSVRProblem(m *KernelModel, dual *KernelDual, ds *data.Dataset) *nuProblem
 				y, al, p = -1, max(-b, 0), ds.Label(r)
 			}
 			pr.Row, pr.Y, pr.Alpha, pr.P = append(pr.Row, r), append(pr.Y, y), append(pr.Alpha, al), append(pr.P, p)
+			pr.W = append(pr.W, ds.Weight(r))
 		}
 	}
 	return pr
 }
 
+// setNuTestWeights gives row r of ds the weight nuTestWeights[r % 6]:
+// fractional and whole, below and above 1.
+func setNuTestWeights(t *testing.T, ds *data.Dataset) {
+	t.Helper()
+	for r := range ds.Len() {
+		if err := ds.SetWeight(r, nuTestWeights[r%len(nuTestWeights)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var nuTestWeights = []float64{1, 2, 0.5, 1, 3, 1.75}
+
 func TestNuKKT(t *testing.T) {
 	for _, c := range []struct {
 		name, data, opts string
+		weighted         bool // instance weights (setNuTestWeights)
 	}{
-		{"heart_scale", "heart_scale", "-s 1 -n 0.5"},
-		{"heart_scale_poly", "heart_scale", "-s 1 -t 1 -d 2 -g 0.1 -r 1 -n 0.3"},
-		{"heart_scale_noshrink", "heart_scale", "-s 1 -n 0.2 -h 0"},
-		{"digits", "digits.train", "-s 1 -n 0.1"},
-		{"diabetes", "diabetes.train", "-s 4 -n 0.5 -c 10"},
-		{"diabetes_nu0.2", "diabetes.train", "-s 4 -n 0.2 -c 100 -g 1"},
+		{"heart_scale", "heart_scale", "-s 1 -n 0.5", false},
+		{"heart_scale_poly", "heart_scale", "-s 1 -t 1 -d 2 -g 0.1 -r 1 -n 0.3", false},
+		{"heart_scale_noshrink", "heart_scale", "-s 1 -n 0.2 -h 0", false},
+		{"digits", "digits.train", "-s 1 -n 0.1", false},
+		{"diabetes", "diabetes.train", "-s 4 -n 0.5 -c 10", false},
+		{"diabetes_nu0.2", "diabetes.train", "-s 4 -n 0.2 -c 100 -g 1", false},
+		{"heart_scale_weighted", "heart_scale", "-s 1 -n 0.5", true},
+		{"heart_scale_weighted_noshrink", "heart_scale", "-s 1 -n 0.2 -h 0", true},
+		{"digits_weighted", "digits.train", "-s 1 -n 0.1", true},
+		{"diabetes_weighted", "diabetes.train", "-s 4 -n 0.5 -c 10", true},
+		{"diabetes_weighted_nu0.2", "diabetes.train", "-s 4 -n 0.2 -c 100 -g 1", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o, _, err := ParseKernelOptions(strings.Fields(c.opts))
@@ -238,6 +273,9 @@ func TestNuKKT(t *testing.T) {
 				t.Fatal(err)
 			}
 			ds := readRefData(t, c.data)
+			if c.weighted {
+				setNuTestWeights(t, ds)
+			}
 			m, dual, err := TrainKernel(ds, o.Params)
 			if err != nil {
 				t.Fatal(err)
@@ -366,19 +404,43 @@ func TestNuDegenerate(t *testing.T) {
 	}
 }
 
+// TestNuWarmStart: a warm start from the solution on the first 90% of the
+// rows (under another ν; with instance weights, the same or none) reaches
+// the cold optimum on all of them, optimal by checkNuProblem.
 func TestNuWarmStart(t *testing.T) {
 	for _, c := range []struct {
 		name, data string
 		typ        SVMType
 		nu0, nu    float64
+		// weights: 0 none; 1 the rows weigh setNuTestWeights' weights in
+		// both runs; 2 in the second run only, so the warm α are clipped
+		// into the new boxes and the sums repaired (repairNuSums).
+		weights int
 	}{
-		{"svc", "digits.train", NuSVC, 0.1, 0.1},
-		{"svc_new_nu", "digits.train", NuSVC, 0.2, 0.1},
-		{"svr", "diabetes.train", NuSVR, 0.5, 0.5},
-		{"svr_new_nu", "diabetes.train", NuSVR, 0.3, 0.5},
+		{"svc", "digits.train", NuSVC, 0.1, 0.1, 0},
+		{"svc_new_nu", "digits.train", NuSVC, 0.2, 0.1, 0},
+		{"svr", "diabetes.train", NuSVR, 0.5, 0.5, 0},
+		{"svr_new_nu", "diabetes.train", NuSVR, 0.3, 0.5, 0},
+		{"svc_weighted", "digits.train", NuSVC, 0.1, 0.1, 1},
+		{"svc_weighted_new_nu", "digits.train", NuSVC, 0.2, 0.1, 1},
+		{"svc_reweighted", "digits.train", NuSVC, 0.1, 0.1, 2},
+		{"svr_weighted", "diabetes.train", NuSVR, 0.5, 0.5, 1},
+		{"svr_weighted_new_nu", "diabetes.train", NuSVR, 0.3, 0.5, 1},
+		{"svr_reweighted", "diabetes.train", NuSVR, 0.5, 0.5, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ds := readRefData(t, c.data)
+			first := ds // the rows of the 90% run
+			if c.weights == 2 {
+				first = readRefData(t, c.data)
+			}
+			if c.weights > 0 {
+				setNuTestWeights(t, ds)
+			}
+			L := 0.0 // the rows counted by weight
+			for r := range ds.Len() {
+				L += ds.Weight(r)
+			}
 			p := DefaultKernelParams()
 			p.SVMType, p.Nu, p.C = c.typ, c.nu, 10
 			p.Kernel.Gamma = 1 / float64(ds.NumFeatures())
@@ -396,7 +458,7 @@ func TestNuWarmStart(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, d90, err := tr0.Train(ds.Prefix(ds.Len()*9/10), nil)
+			_, d90, err := tr0.Train(first.Prefix(ds.Len()*9/10), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -409,9 +471,16 @@ func TestNuWarmStart(t *testing.T) {
 			// optimal to eps differ by at most about eps·Σα.
 			for k, s := range warm.Result.Subproblems {
 				cs := cold.Result.Subproblems[k]
-				wo, co, sum := s.Objective, cs.Objective, p.C*p.Nu*float64(s.Rows)
+				wo, co, sum := s.Objective, cs.Objective, p.C*p.Nu*L
 				if c.typ == NuSVC {
-					wo, co, sum = wo*s.R*s.R, co*cs.R*cs.R, p.Nu*float64(s.Rows)
+					// Σα of the pair's rows, counted by weight.
+					sum = 0
+					for r := range ds.Len() {
+						if y := int32(ds.Label(r)); y == s.Pos || y == s.Neg {
+							sum += ds.Weight(r)
+						}
+					}
+					wo, co, sum = wo*s.R*s.R, co*cs.R*cs.R, p.Nu*sum
 				}
 				if math.Abs(wo-co) > p.Eps*sum {
 					t.Errorf("sub %d: warm objective %.8g, cold %.8g (solver's scale)", k, wo, co)
@@ -426,7 +495,7 @@ func TestNuWarmStart(t *testing.T) {
 			}
 			t.Logf("kernel evaluations: cold %d, warm %d; iterations cold %d, warm %d",
 				cold.Result.KernelEvals, warm.Result.KernelEvals, cold.Result.Iterations, warm.Result.Iterations)
-			if c.nu0 == c.nu && warm.Result.KernelEvals >= cold.Result.KernelEvals {
+			if c.nu0 == c.nu && c.weights < 2 && warm.Result.KernelEvals >= cold.Result.KernelEvals {
 				t.Errorf("warm start took %d kernel evaluations, cold %d", warm.Result.KernelEvals, cold.Result.KernelEvals)
 			}
 			// From its own dual and gradient, a run is optimal at once.

@@ -159,11 +159,15 @@ func TestWeightedL1StopsAsDuplicated(t *testing.T) {
 }
 
 // TestWeightedKernelMatchesDuplicatedRows is the same check for SMO:
-// C-SVC (binary and one-vs-one), ε-SVR and one-class, whose weight is the
-// row's bound (Σα = ν Σ w).
+// C-SVC (binary and one-vs-one), ε-SVR, one-class, whose weight is the
+// row's bound (Σα = ν Σ w), and ν-SVC (binary and one-vs-one) and ν-SVR,
+// whose weight is the row's bound (C w_t for ν-SVR) and counts in the sums
+// (νΣw/2 per class, CνΣw/2 per side): the same objective, ρ, and decision
+// value at every row.
 func TestWeightedKernelMatchesDuplicatedRows(t *testing.T) {
 	heart := readTestdata(t, "heart_scale")
 	diabetes := readTestdata(t, "diabetes.train")
+	digits := readTestdata(t, "digits.train").Prefix(500) // 10 classes, 45 pairs
 	// Three classes: heart_scale's labels with every fifth row moved to a
 	// third class.
 	three := newLike(heart, heart.Len(), heart.Nonzeros())
@@ -191,13 +195,21 @@ func TestWeightedKernelMatchesDuplicatedRows(t *testing.T) {
 		{"one-class/linear", heart, func(p *KernelParams) {
 			p.SVMType, p.Nu, p.Kernel = OneClass, 0.45, Kernel{Type: LinearKernel}
 		}},
+		{"nu-SVC", heart, func(p *KernelParams) { p.SVMType, p.Nu = NuSVC, 0.4 }},
+		{"nu-SVC/no shrinking", heart, func(p *KernelParams) { p.SVMType, p.Nu, p.Shrinking = NuSVC, 0.2, false }},
+		{"nu-SVC/3 classes", three, func(p *KernelParams) { p.SVMType, p.Nu = NuSVC, 0.3 }},
+		{"nu-SVC/digits", digits, func(p *KernelParams) { p.SVMType, p.Nu, p.Kernel.Gamma = NuSVC, 0.1, 1.0/64 }},
+		{"nu-SVR", diabetes, func(p *KernelParams) { p.SVMType, p.C, p.Nu = NuSVR, 10, 0.4 }},
+		{"nu-SVR/linear", diabetes, func(p *KernelParams) {
+			p.SVMType, p.C, p.Nu, p.Kernel = NuSVR, 0.5, 0.6, Kernel{Type: LinearKernel}
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := DefaultKernelParams()
 			p.Eps = 1e-8
-			c.set(&p)
 			p.Kernel.Gamma = 1.0 / 13
+			c.set(&p)
 			wds, dup := weightedAndDuplicated(t, c.ds)
 			mw, _, err := TrainKernel(wds, p)
 			if err != nil {
@@ -216,6 +228,24 @@ func TestWeightedKernelMatchesDuplicatedRows(t *testing.T) {
 			for k := range mw.Rho {
 				if math.Abs(mw.Rho[k]-md.Rho[k]) > 1e-5*max(1, math.Abs(md.Rho[k])) {
 					t.Errorf("rho[%d] weighted %.10g, duplicated %.10g", k, mw.Rho[k], md.Rho[k])
+				}
+			}
+			for k, s := range mw.Result.Subproblems {
+				// ν's r: 1/C of the equivalent C-SVC, −ε of the ε-SVR.
+				if r := md.Result.Subproblems[k].R; math.Abs(s.R-r) > 1e-5*max(1, math.Abs(r)) {
+					t.Errorf("sub %d: r weighted %.10g, duplicated %.10g", k, s.R, r)
+				}
+			}
+			dw := make([]float64, mw.NumDecisionValues())
+			dd := make([]float64, md.NumDecisionValues())
+			for i := range c.ds.Len() {
+				x := c.ds.DenseRow(i)
+				mw.DecisionDense(dw, x)
+				md.DecisionDense(dd, x)
+				for k := range dw {
+					if math.Abs(dw[k]-dd[k]) > 1e-5*max(1, math.Abs(dd[k])) {
+						t.Fatalf("row %d: decision value %d weighted %.10g, duplicated %.10g", i, k, dw[k], dd[k])
+					}
 				}
 			}
 			mu, _, err := TrainKernel(c.ds, p)
@@ -263,7 +293,7 @@ func TestUnitWeightsTrainBitForBit(t *testing.T) {
 			t.Errorf("-s %d: weights 1 give another model", int(solver))
 		}
 	}
-	for _, svm := range []SVMType{CSVC, EpsSVR, OneClass} {
+	for _, svm := range []SVMType{CSVC, EpsSVR, OneClass, NuSVC, NuSVR} {
 		p := DefaultKernelParams()
 		p.SVMType = svm
 		a, da, err := TrainKernel(heart, p)
@@ -403,6 +433,21 @@ func TestWeightedSolverAllocs(t *testing.T) {
 			t.Fatalf("α_%d = %v above its bound %v", i, v, C)
 		}
 	}
+	// ν: a weighted solve allocates nothing either (started as nuStart
+	// starts, per side: rows filled in order to their bounds w_t).
+	pn := make([]float64, 60)
+	par = smoParams{Cp: 1, Cn: 1, Weight: wv, Shrinking: true, Nu: true}
+	if n := testing.AllocsPerRun(10, func() {
+		rest := [2]float64{0.3 * weightSum(wv, 60) / 2, 0.3 * weightSum(wv, 60) / 2}
+		for i, y := range pr.y {
+			side := (1 - int(y)) / 2 // 0 for y = +1
+			a[i] = min(wv[i], rest[side])
+			rest[side] -= a[i]
+		}
+		res = s.solve(pr.Q, pn, pr.y, a, par)
+	}); n != 0 || !res.Converged || res.Iterations == 0 {
+		t.Errorf("weighted ν SMO allocates %v times (converged %v, %d iterations)", n, res.Converged, res.Iterations)
+	}
 }
 
 // TestScaleKeepsWeights: scaling (--scale) changes a row's features, not
@@ -419,5 +464,92 @@ func TestScaleKeepsWeights(t *testing.T) {
 	}
 	if !reflect.DeepEqual(sds.Weights(), wds.Weights()) || sds.Weights() == nil {
 		t.Errorf("scaled weights %v, want %v", sds.Weights()[:4], wds.Weights()[:4])
+	}
+}
+
+// TestWeightedProbabilityFolds: the internal cross-validation of -b 1
+// trains its folds with the rows' instance weights, as LIBSVM's
+// instance-weight branch does. Every row at weight 2 is C doubled for
+// C-SVC and ε-SVR, so the weighted model's ProbA and ProbB are those of
+// the unweighted one at 2C (the folds do not depend on the weights).
+func TestWeightedProbabilityFolds(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		data string
+		svm  SVMType
+	}{
+		{"C-SVC", "heart_scale", CSVC},
+		{"C-SVC/10 classes", "digits.train", CSVC},
+		{"eps-SVR", "diabetes.train", EpsSVR},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ds := readTestdata(t, c.data)
+			if c.data == "digits.train" {
+				ds = ds.Prefix(300)
+			}
+			p := DefaultKernelParams()
+			p.SVMType, p.Probability, p.C, p.Eps = c.svm, true, 0.5, 1e-6
+			p.Kernel.Gamma = 1.0 / float64(ds.NumFeatures())
+			p2 := p
+			p2.C = 2 * p.C
+			m2, _, err := TrainKernel(ds, p2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range ds.Len() {
+				if err := ds.SetWeight(i, 2); err != nil {
+					t.Fatal(err)
+				}
+			}
+			mw, _, err := TrainKernel(ds, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range m2.ProbA {
+				if relDiff(mw.ProbA[k], m2.ProbA[k]) > 1e-4 {
+					t.Errorf("ProbA[%d]: weights 2 %.8g, 2C %.8g", k, mw.ProbA[k], m2.ProbA[k])
+				}
+			}
+			for k := range m2.ProbB {
+				if math.Abs(mw.ProbB[k]-m2.ProbB[k]) > 1e-4*max(1, math.Abs(m2.ProbB[k])) {
+					t.Errorf("ProbB[%d]: weights 2 %.8g, 2C %.8g", k, mw.ProbB[k], m2.ProbB[k])
+				}
+			}
+		})
+	}
+}
+
+// TestWeightedLinearProbabilityFolds is TestWeightedProbabilityFolds for
+// the Platt sigmoids of linear SVC (-s 1, -s 3 with -b 1).
+func TestWeightedLinearProbabilityFolds(t *testing.T) {
+	for _, solver := range []LinearSolver{L2LossSVCDual, L1LossSVCDual} {
+		ds := readTestdata(t, "digits.train").Prefix(300)
+		p := DefaultLinearParams()
+		p.Solver, p.Probability, p.C, p.Bias, p.Eps = solver, true, 0.5, 1, 1e-6
+		p2 := p
+		p2.C = 2 * p.C
+		m2, _, err := TrainLinear(ds, p2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range ds.Len() {
+			if err := ds.SetWeight(i, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mw, _, err := TrainLinear(ds, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m2.ProbA) == 0 {
+			t.Fatalf("-s %d: no Platt parameters", int(solver))
+		}
+		for k := range m2.ProbA {
+			if math.Abs(mw.ProbA[k]-m2.ProbA[k]) > 1e-3*max(1, math.Abs(m2.ProbA[k])) ||
+				math.Abs(mw.ProbB[k]-m2.ProbB[k]) > 1e-3*max(1, math.Abs(m2.ProbB[k])) {
+				t.Errorf("-s %d: sigmoid %d: weights 2 (%.8g, %.8g), 2C (%.8g, %.8g)",
+					int(solver), k, mw.ProbA[k], mw.ProbB[k], m2.ProbA[k], m2.ProbB[k])
+			}
+		}
 	}
 }

@@ -304,8 +304,9 @@ SVMGO_API int svmgo_trainer_remove(svmgo_trainer *trainer, const size_t *rows, s
 /* Sets the instance weights of count rows held, starting at row first_row
  * (0-based, in the order rows were added, counting only rows still held):
  * row i's cost C is multiplied by its weight in every formulation (for a
- * one-class SVM the weight bounds its dual variable), so a weight of 2
- * trains as the row added twice. Rows weigh 1 until set; a row keeps its
+ * one-class SVM and nu-SVC the weight bounds its dual variable; for nu-SVC
+ * and nu-SVR the row also counts that many times in nu's share), so a
+ * weight of 2 trains as the row added twice. Rows weigh 1 until set; a row keeps its
  * weight until it is removed. All or none: SVMGO_E_NOT_FINITE for a NaN or
  * infinite weight, SVMGO_E_INVALID_ARGUMENT for one that is not positive
  * (remove the row instead) or rows beyond those held. The next fit starts

@@ -138,6 +138,10 @@ case_() {
 	if grep -q '^svm_type one_class' "$tmp/m"; then
 		echo "pred_pos $(grep -c '^1$' "$tmp/p" || true)"
 	fi
+	if ((!prob)); then
+		# Every prediction, in test file order, as svm-predict wrote it.
+		echo "pred $(paste -sd' ' "$tmp/p")"
+	fi
 	if ((prob)); then
 		# Log-loss: −mean log p(true class), p read from svm-predict -b 1's
 		# columns (its first line names the class of each column).
@@ -210,6 +214,8 @@ import_() {
 #   mse X, scc X            ε-SVR, ν-SVR: test mean squared error and squared
 #                           correlation, from svm-predict's %.17g predictions
 #   pred_pos N              one-class: test rows predicted +1
+#   pred Y...               every svm-predict prediction (label or value),
+#                           in test file order; absent for -b 1 runs
 #   logloss X               -b 1: −(1/n) Σ log p(true class) over the test
 #                           rows, from svm-predict -b 1's probabilities (%g)
 # Inside an import:

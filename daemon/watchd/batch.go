@@ -3,6 +3,8 @@ package watchd
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
@@ -23,14 +25,20 @@ type batchLimits struct {
 	maxFeatures  int  // feature indices 1..maxFeatures (as written)
 	maxLineBytes int  // data.ReadOptions.MaxLineBytes
 	realLabels   bool // labels are any finite number (targets, or ignored); otherwise integer classes
+	weightColumn int  // a CSV batch's instance-weight column (Config.WeightColumn); 0: none
 }
 
 // parseBatch validates a whole batch file's bytes and returns its rows, or
 // the *rejection that says which line is wrong. Nothing of a batch is used
 // unless all of it is valid. The line limit and the check of class labels
 // are the readers' (data.ReadOptions), as for the command's data files.
+// A CSV batch's weight column, when configured, gives its rows' instance
+// weights; the batch's hash covers them, as they are part of its bytes.
 func parseBatch(name string, raw []byte, lim batchLimits) (*data.Dataset, error) {
 	opt := data.ReadOptions{MaxFeatures: lim.maxFeatures, MaxLineBytes: lim.maxLineBytes, ClassLabels: !lim.realLabels}
+	if strings.EqualFold(filepath.Ext(name), ".csv") {
+		opt.WeightColumn = lim.weightColumn
+	}
 	st, err := data.Scan(bytes.NewReader(raw), name, opt)
 	if err != nil {
 		return nil, reject("%v", err) // a line too long, a *data.ParseError: "name:line: ..."

@@ -89,6 +89,14 @@ type Config struct {
 	MaxBatchBytes int64
 	// MaxLineBytes rejects a batch with a longer line. Reloadable.
 	MaxLineBytes int
+	// WeightColumn, when >= 2, is the 1-based column of a CSV batch (*.csv)
+	// that holds each row's instance weight instead of a feature
+	// (data.ReadOptions.WeightColumn): the weight multiplies the row's C,
+	// is stored with the row and kept across restarts. A weight that is
+	// not positive and finite rejects the batch at its line. LIBSVM text
+	// batches carry no weights: their rows weigh 1. 0, the default, reads
+	// every CSV column after the label as a feature. Reloadable.
+	WeightColumn int
 	// QuantizeBits, when 8 or 16, publishes each retrained model quantized
 	// to int8 or int16 codes (quantize.QuantizeLinear or QuantizeKernel)
 	// instead of the float model; 0, the default, publishes float models.
@@ -184,6 +192,8 @@ func (c *Config) validate() (trainSpec, error) {
 		return bad("max batch bytes %d: must be at least 1", c.MaxBatchBytes)
 	case c.MaxLineBytes < 1:
 		return bad("max line bytes %d: must be at least 1", c.MaxLineBytes)
+	case c.WeightColumn != 0 && c.WeightColumn < 2:
+		return bad("weight column %d: must be 0 (none) or 2 or more (column 1 is the label)", c.WeightColumn)
 	case c.QuantizeBits != 0 && c.QuantizeBits != 8 && c.QuantizeBits != 16:
 		return bad("quantize bits %d: must be 0 (off), 8 or 16", c.QuantizeBits)
 	case c.RetryMin <= 0:

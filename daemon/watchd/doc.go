@@ -17,8 +17,10 @@
 //
 //  1. read the file and hash it (SHA-256); a batch whose hash the store holds
 //     was ingested before a crash and only moves to done/;
-//  2. validate it in full (LIBSVM text, or CSV for *.csv): a bad batch moves
-//     to rejected/ after its reason file is durable, and nothing else changes;
+//  2. validate it in full (LIBSVM text, or CSV for *.csv, whose column
+//     Config.WeightColumn holds the rows' instance weights when set): a bad
+//     batch moves to rejected/ after its reason file is durable, and nothing
+//     else changes;
 //  3. add its rows to the store (evicting by the store's policy), retrain
 //     warm, apply the gate, record α and commit the store durably;
 //  4. publish the model into models/ and keep the newest Keep versions;

@@ -110,6 +110,7 @@ func (d *Daemon) ingest(name string) error {
 		maxFeatures:  d.st.Config().MaxFeatures,
 		maxLineBytes: d.cfg.MaxLineBytes,
 		realLabels:   d.spec.realLabels(),
+		weightColumn: d.cfg.WeightColumn,
 	})
 	if err != nil {
 		return d.reject(name, err)

@@ -63,7 +63,7 @@ class TestEstimatorChecks(unittest.TestCase):
         LinearSVC with probability=True: check_classifiers_train (its argmax
         of predict_proba against predict; Platt scaling need not agree with
         the vote or the largest decision value); and
-        check_sample_weights_invariance for SVC, SVR, OneClassSVM, LinearSVR
+        check_sample_weights_invariance for SVC, NuSVC, SVR, NuSVR, OneClassSVM, LinearSVR
         and LogisticRegression(dual=True), as scikit-learn marks it for its
         own SVMs (rows of weight 0
         dropped from a shuffled copy train to another point within the
@@ -92,7 +92,7 @@ class TestEstimatorChecks(unittest.TestCase):
                 ours = [m for m in skipped if "pandas is not installed" not in m]
                 weights = [m for m in ours if m.startswith("Skipping check_sample_weights_invariance")]
                 ours = [m for m in ours if m not in weights]
-                xfail_weights = type(est).__name__ in ("SVC", "SVR", "OneClassSVM", "LinearSVR") or (
+                xfail_weights = type(est).__name__ in ("SVC", "NuSVC", "SVR", "NuSVR", "OneClassSVM", "LinearSVR") or (
                     type(est).__name__ == "LogisticRegression" and est.dual
                 )
                 self.assertEqual(bool(weights), xfail_weights, weights)
@@ -557,6 +557,8 @@ class TestSampleWeight(unittest.TestCase):
         self.check_dup(lambda: sg.SVC(C=2, gamma=0.1, tol=1e-7))
         self.check_dup(lambda: sg.SVR(C=2, gamma=0.1, epsilon=0.2, tol=1e-7))
         self.check_dup(lambda: sg.OneClassSVM(nu=0.3, gamma=0.1, tol=1e-7), y=False)
+        self.check_dup(lambda: sg.NuSVC(nu=0.4, gamma=0.1, tol=1e-7))
+        self.check_dup(lambda: sg.NuSVR(nu=0.4, C=2, gamma=0.1, tol=1e-7))
         self.check_dup(lambda: sg.LinearSVC(C=0.5, tol=1e-6, max_iter=100000))
         self.check_dup(lambda: sg.LinearSVC(C=0.5, loss="hinge", tol=1e-6, max_iter=100000))
         self.check_dup(lambda: sg.LogisticRegression(C=0.5, tol=1e-6, max_iter=10000))
@@ -566,6 +568,8 @@ class TestSampleWeight(unittest.TestCase):
         for ours, theirs in [
             (sg.SVC(C=2, gamma=0.1, tol=1e-7), sk.SVC(C=2, gamma=0.1, tol=1e-7)),
             (sg.SVR(C=2, gamma=0.1, epsilon=0.2, tol=1e-7), sk.SVR(C=2, gamma=0.1, epsilon=0.2, tol=1e-7)),
+            (sg.NuSVC(nu=0.4, gamma=0.1, tol=1e-7), sk.NuSVC(nu=0.4, gamma=0.1, tol=1e-7)),
+            (sg.NuSVR(nu=0.4, C=2, gamma=0.1, tol=1e-7), sk.NuSVR(nu=0.4, C=2, gamma=0.1, tol=1e-7)),
         ]:
             ours.fit(self.X, self.y, sample_weight=self.w)
             theirs.fit(self.X, self.y, sample_weight=self.w)
@@ -592,6 +596,30 @@ class TestSampleWeight(unittest.TestCase):
         a.partial_fit(self.X[half:], self.y[half:], sample_weight=self.w[half:])
         b = sg.SVC(C=2, gamma=0.1, tol=1e-7).fit(self.X, self.y, sample_weight=self.w)
         np.testing.assert_allclose(a.decision_function(self.X), b.decision_function(self.X), rtol=1e-4, atol=1e-4)
+
+    def test_nu_weights(self):
+        """NuSVC and NuSVR: partial_fit with weights reaches fit's model, and
+        nu's feasibility counts rows by weight (scikit-learn's does too): 40
+        rows against 4 allow nu <= 8/44, against 4 rows of weight 10, 80/80."""
+        half = len(self.y) // 2
+        for make in (lambda: sg.NuSVC(nu=0.4, gamma=0.1, tol=1e-7), lambda: sg.NuSVR(nu=0.4, C=2, gamma=0.1, tol=1e-7)):
+            a = make()
+            a.partial_fit(self.X[:half], self.y[:half], sample_weight=self.w[:half], **(
+                {"classes": [-1, 1]} if isinstance(a, sg.NuSVC) else {}))
+            a.partial_fit(self.X[half:], self.y[half:], sample_weight=self.w[half:])
+            b = make().fit(self.X, self.y, sample_weight=self.w)
+            f = "decision_function" if isinstance(a, sg.NuSVC) else "predict"
+            np.testing.assert_allclose(getattr(a, f)(self.X), getattr(b, f)(self.X), rtol=1e-4, atol=1e-4)
+        yb = np.r_[np.zeros(40), np.ones(4)]
+        Xb = np.random.RandomState(0).randn(44, 3)
+        wb = np.r_[np.ones(40), np.full(4, 10.0)]
+        for est in (sg.NuSVC(nu=0.5), sk.NuSVC(nu=0.5)):
+            with self.subTest(est=type(est).__module__):
+                est.fit(Xb, yb, sample_weight=wb)
+                with self.assertRaisesRegex(ValueError, "specified nu is infeasible"):
+                    est.fit(Xb, yb)
+        with self.assertRaisesRegex(ValueError, "specified nu is infeasible"):
+            sg.NuSVC(nu=0.5).fit(Xb, yb, sample_weight=np.r_[np.full(40, 10.0), np.ones(4)])
 
     def test_trainer_weights(self):
         t = svmgo.Trainer("-s 3 -e 0.0001", capacity_rows=4, num_features=2)

@@ -29,8 +29,11 @@ type Case struct {
 	Correct, Total    int
 	MSE, SCC, LogLoss float64
 	PredPos           int
-	Has               map[string]bool
-	Line              int // where the record starts, for messages
+	// Pred holds svm-predict's prediction of every test row, in order
+	// (runs without -b 1).
+	Pred []float64
+	Has  map[string]bool
+	Line int // where the record starts, for messages
 }
 
 // Sub is one binary subproblem as svm-train reports it. Nu is NaN
@@ -196,6 +199,13 @@ func Read(t testing.TB, path string) (versions map[string]string, cases []Case, 
 				c.LogLoss = num(one(f))
 			case "pred_pos":
 				c.PredPos = integer(one(f))
+			case "pred":
+				if len(f) < 2 {
+					fail("pred without a value")
+				}
+				for _, v := range f[1:] {
+					c.Pred = append(c.Pred, num(v))
+				}
 			case "end":
 				if len(f) != 1 {
 					fail("end takes no value")
@@ -238,4 +248,33 @@ func Read(t testing.TB, path string) (versions map[string]string, cases []Case, 
 		t.Fatal("libsvm-ref.txt: last record Has no end")
 	}
 	return versions, cases, imports
+}
+
+// ReadOptions returns Options as Debian's svm-train 3.24 (libsvm-tools
+// 3.24+ds-6) read them: that build parses every real-valued option with
+// strtof, so it trains with the float32 nearest the text (-n 0.1 is
+// ν = 0.100000001490116…, and -g, -r are written to the model so), where
+// upstream svm-train's atof keeps the double. Checked against upstream's
+// svm-train 3.24 given the float32 values in full: its model files are
+// byte-identical to Debian's for -s 1 -t 2 -n 0.1 on digits.train, -s 0
+// -c 0.3 -e 0.0123 and -s 0 -t 1 -r 0.3 -w1 0.3 on heart_scale and -s 3
+// -p 0.3 on diabetes.train, while upstream given -n 0.1 as written differs
+// from Debian in 4 of digits' 45 subproblems (iterations, and nSV in 3).
+// The -m cache size only sizes the cache; integer options are unchanged.
+func (r *Case) ReadOptions() []string {
+	out := make([]string, len(r.Options))
+	copy(out, r.Options)
+	// Every svm-train option takes one value but -q.
+	for k := 0; k+1 < len(out); k += 2 {
+		switch name := out[k]; {
+		case name == "-q":
+			k--
+		case name == "-g", name == "-r", name == "-c", name == "-n", name == "-p", name == "-e",
+			strings.HasPrefix(name, "-w"):
+			if v, err := strconv.ParseFloat(out[k+1], 64); err == nil {
+				out[k+1] = strconv.FormatFloat(float64(float32(v)), 'g', -1, 64)
+			}
+		}
+	}
+	return out
 }

@@ -79,6 +79,7 @@ func newWatchFlags(stderr io.Writer) *watchFlags {
 	fs.DurationVar(&c.Debounce, "watch.debounce", watchd.DefaultDebounce, "delay between a file event and the rescan of incoming/")
 	fs.Int64Var(&c.MaxBatchBytes, "ingest.max-bytes", watchd.DefaultMaxBatchBytes, "reject batch files larger than this")
 	fs.IntVar(&c.MaxLineBytes, "ingest.max-line-bytes", watchd.DefaultMaxLineBytes, "reject batches with a longer line")
+	fs.IntVar(&c.WeightColumn, "ingest.weight-column", 0, "column n (2 or more; 1 is the label) of a CSV batch (*.csv) holds each row's instance weight, which multiplies its C and is stored with the row; LIBSVM text batches weigh 1; 0: none")
 	fs.StringVar(&f.quantize, "quantize", "off", "publish models quantized: int8 (about a quarter of the float file), int16 (more accurate), or off; the gate judges the quantized model, training and the stored α are unchanged")
 	fs.DurationVar(&c.RetryMin, "storage.retry-min", watchd.DefaultRetryMin, "after a storage fault (a full disk, a read-only or unwritable root, a directory of the root removed) the daemon stays up, reports itself degraded (/healthz, /metrics) and retries after this delay, doubling at each failure")
 	fs.DurationVar(&c.RetryMax, "storage.retry-max", watchd.DefaultRetryMax, "the longest delay between retries after a storage fault")

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -50,6 +51,30 @@ func TestTrainWeightFile(t *testing.T) {
 	mw, md, mu := obj.FindStringSubmatch(ow), obj.FindStringSubmatch(od), obj.FindStringSubmatch(ou)
 	if mw == nil || md == nil || mw[1] != md[1] || mw[1] == mu[1] {
 		t.Errorf("train: objective with -W %v, duplicated rows %v, unweighted %v (%s)", mw, md, mu, errs)
+	}
+	// ν-SVC and ν-SVR (on heart_scale's ±1 as targets): the weights count
+	// in ν's sums too. svm-train's report rounds obj to 6 decimals: equal
+	// to 1e-6 relative.
+	for _, s := range []string{"1", "4"} {
+		objOf := func(out string) float64 {
+			m := obj.FindStringSubmatch(out)
+			if m == nil {
+				t.Fatalf("-s %s: no objective in %q", s, out)
+			}
+			v, err := strconv.ParseFloat(strings.TrimSuffix(m[1], ","), 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		_, ow, errs := svmgo(t, "train", "-s", s, "-n", "0.4", "-e", "0.0000001", "-W", wfile, dataDir+"heart_scale", filepath.Join(dir, "w.model"))
+		_, od, _ := svmgo(t, "train", "-s", s, "-n", "0.4", "-e", "0.0000001", dfile, filepath.Join(dir, "d.model"))
+		_, ou, _ := svmgo(t, "train", "-s", s, "-n", "0.4", "-e", "0.0000001", dataDir+"heart_scale", filepath.Join(dir, "u.model"))
+		fw, fd, fu := objOf(ow+errs), objOf(od), objOf(ou)
+		t.Logf("-s %s: objective with -W %v, duplicated rows %v, unweighted %v", s, fw, fd, fu)
+		if math.Abs(fw-fd) > 1e-6*math.Abs(fd)+1e-6 || math.Abs(fu-fd) < 1e-3*math.Abs(fd) {
+			t.Errorf("train -s %s: objective with -W %v, duplicated rows %v, unweighted %v", s, fw, fd, fu)
+		}
 	}
 	// train-linear prints no objective: compare the weights of the models.
 	svmgo(t, "train-linear", "-s", "1", "-e", "0.000001", "-W", wfile, dataDir+"heart_scale", filepath.Join(dir, "lw.model"))

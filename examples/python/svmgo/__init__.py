@@ -654,8 +654,9 @@ class Trainer:
 
     def set_weights(self, first_row: int, weights: Sequence[float]) -> None:
         """Sets the instance weights of the rows held from ``first_row`` on:
-        each row's C is multiplied by its weight (a one-class SVM's bound is
-        the weight), so a weight of 2 trains as the row added twice. Weights
+        each row's C is multiplied by its weight (a one-class SVM's and a
+        ν-SVC's bound is the weight; ν-SVC and ν-SVR count the row that many
+        times in ν's share), so a weight of 2 trains as the row added twice. Weights
         are positive and finite (E_INVALID_ARGUMENT, E_NOT_FINITE); all or
         none. The next :meth:`fit` starts warm, from the previous dual
         variables clipped to the new bounds."""

@@ -114,7 +114,7 @@ def _svmgo_command() -> str:
     raise OSError("the svmgo command was not found (not bundled, SVMGO_BIN unset, none on PATH)")
 
 
-# scikit-learn's own SVC, SVR, OneClassSVM and LinearSVR mark this check
+# scikit-learn's own SVC, NuSVC, SVR, NuSVR, OneClassSVM and LinearSVR mark this check
 # as expected to fail, for the same reason: it drops the rows of weight 0
 # from a shuffled copy of the data, and a solver stopped at its tolerance
 # on rows in another order lands on another point within it (here too;
@@ -852,8 +852,9 @@ class NuSVC(SVC):
     of margin errors, a lower bound on that of support vectors) in place of
     ``C``, and no ``class_weight`` (ν-SVC has no C to weight; LIBSVM
     ignores the weights there). A ``nu`` that some pair of classes cannot
-    meet (nu * (n_i + n_j) / 2 > min(n_i, n_j)) raises ValueError
-    "specified nu is infeasible", as scikit-learn's NuSVC does."""
+    meet (nu * (n_i + n_j) / 2 > min(n_i, n_j), n_c the rows of class c
+    counted by their sample weights) raises ValueError "specified nu is
+    infeasible", as scikit-learn's NuSVC does."""
 
     def __init__(
         self,
@@ -901,18 +902,18 @@ class NuSVC(SVC):
             raise ValueError(f"nu={self.nu!r}: want 0 < nu <= 1")
         return ["-s", "1", "-n", _num(self.nu), "-b", "1" if self.probability else "0", "-seed", str(self._seed())] + self._kernel_options(X)
 
-    # ν-SVC takes no sample_weight (the library refuses instance weights
-    # with ν), so fit and partial_fit leave the parameter out: scikit-learn
-    # then knows the estimator has none.
-    def fit(self, X, y):
-        """Trains on X and labels y; returns self. No ``sample_weight``:
-        ν-SVC does not take instance weights."""
-        return self._fit(X, y, None)
+    def fit(self, X, y, sample_weight=None):
+        """Trains on X and labels y; returns self. ``sample_weight`` bounds
+        each row's dual variable and counts the row that many times in
+        ``nu``'s share (a row of weight 2 trains as the row given twice, as
+        in scikit-learn's NuSVC); rows of weight 0 are left out."""
+        return self._fit(X, y, sample_weight)
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Appends the rows X, y and retrains warm from the previous
-        solution (see :meth:`SVC.partial_fit`)."""
-        return self._partial_fit(X, y, classes, None)
+        solution (see :meth:`SVC.partial_fit`). ``sample_weight`` as for
+        :meth:`fit`, for the rows added."""
+        return self._partial_fit(X, y, classes, sample_weight)
 
     @classmethod
     def _params_from_body(cls, body):
@@ -969,14 +970,17 @@ class NuSVR(SVR):
             raise ValueError(f"nu={self.nu!r}: want 0 < nu <= 1")
         return ["-s", "4", "-n", _num(self.nu), "-c", _num(self.C)] + self._kernel_options(X)
 
-    def fit(self, X, y):
-        """Trains on X and targets y; returns self. No ``sample_weight``:
-        ν-SVR does not take instance weights."""
-        return self._fit(X, y, None)
+    def fit(self, X, y, sample_weight=None):
+        """Trains on X and targets y; returns self. ``sample_weight``
+        multiplies each row's C and counts the row that many times in
+        ``nu``'s share (a row of weight 2 trains as the row given twice);
+        rows of weight 0 are left out."""
+        return self._fit(X, y, sample_weight)
 
-    def partial_fit(self, X, y):
-        """Appends the rows X, y and retrains warm from the previous solution."""
-        return self._partial_fit(X, y, None, None)
+    def partial_fit(self, X, y, sample_weight=None):
+        """Appends the rows X, y and retrains warm from the previous
+        solution. ``sample_weight`` as for :meth:`fit`, for the rows added."""
+        return self._partial_fit(X, y, None, sample_weight)
 
     @classmethod
     def _params_from_body(cls, body):
