@@ -37,9 +37,13 @@ func (d *KernelDual) DeleteRows(rows []int) error {
 //
 // The dual's row count is the length of its vectors (0 without vectors).
 // A position out of range or given twice, or vectors of unequal lengths,
-// is an error wrapping ErrRowPosition, and then nothing is removed.
+// is an error wrapping ErrRowPosition, and then nothing is removed. The
+// Gradient is dropped (set to nil) whenever a row is removed.
 func (dual *LinearDual) DeleteRows(rows []int) error {
-	_, err := deleteAlignedRows(dual.Alpha, rows)
+	gone, err := deleteAlignedRows(dual.Alpha, rows)
+	if gone {
+		dual.Gradient = nil // it covers rows that are gone
+	}
 	return err
 }
 

@@ -17,6 +17,12 @@ type LinearDual struct {
 	// Alpha[k][i] is row i's dual variable in decision function k (β_i for
 	// regression, signed).
 	Alpha [][]float64
+	// Gradient, when not nil, is the primal Newton method's state at the
+	// end of the run (-s 2, and -s 1 through its primal twin, with a
+	// trainer that keeps it: LinearTrainer.KeepGradient), which the next
+	// run starts from instead of reading the rows it covers; Train checks
+	// it before it uses it.
+	Gradient *LinearGradient
 }
 
 // LinearPrimal is a primal warm start: one weight vector per decision
@@ -74,7 +80,18 @@ type LinearTrainer struct {
 	// same rows at half the C: TRON keeps LIBLINEAR's warm settings there
 	// (tronCGFor), so the path matches liblinear-train's C by C.
 	cPath bool
+	// keepGradient: Train fills LinearDual.Gradient (KeepGradient).
+	keepGradient bool
 }
+
+// KeepGradient makes t's runs of -s 2 (and of -s 1 through its primal
+// twin) return the primal Newton method's state with their dual
+// (LinearDual.Gradient), from which a warm run on the same rows and more
+// starts without reading the rows it covers. It is for trainers that
+// retrain as rows arrive (NewTrainer's, behind the daemon and the C ABI):
+// keeping it costs each run a hash of its rows and three weight-sized
+// vectors per decision function.
+func (t *LinearTrainer) KeepGradient() { t.keepGradient = true }
 
 // dcdWorker is one goroutine's buffers.
 type dcdWorker struct {
@@ -318,6 +335,24 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 	if p.Solver.IsL1() {
 		t.cols.build(ds, p.Bias)
 	}
+	// One-vs-rest costs as LIBLINEAR: the positive class's weighted C,
+	// plain C for the rest; a binary problem weights both classes.
+	box := make([][2]float64, nrW)
+	for k := range box {
+		box[k] = [2]float64{p.C * p.weightOf(labels[k]), p.C}
+		if nrW == 1 {
+			box[k][1] = p.C * p.weightOf(labels[1])
+		}
+	}
+	// The primal Newton state: the previous run's, if it fits; this run's.
+	var from, keep *LinearGradient
+	var hAll [4]uint64
+	if t.keepsGradient() {
+		var hMid [4]uint64
+		hMid, hAll = t.hashTrainRows(ds, warm)
+		from = t.usableGradient(warm, labels, box, n, hMid, l)
+		keep = newLinearGradient(nrW, l, n, p.Bias)
+	}
 
 	solveOne := func(wk *dcdWorker, k int) {
 		pos := labels[k]
@@ -329,12 +364,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 				y[i] = -1
 			}
 		}
-		// One-vs-rest costs as LIBLINEAR: the positive class's weighted C,
-		// plain C for the rest; a binary problem weights both classes.
-		Cp, Cn := p.C*p.weightOf(pos), p.C
-		if nrW == 1 {
-			Cn = p.C * p.weightOf(labels[1])
-		}
+		Cp, Cn := box[k][0], box[k][1]
 		var res SolveResult
 		var w []float64
 		if p.Solver.IsL1() {
@@ -347,7 +377,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		} else if p.Solver == L2Logistic {
 			res, w = t.primalLR(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil)
 		} else if p.usesTRON(starts[k] != nil && !warmed[k]) {
-			res, w = t.primalSVC(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil, k)
+			res, w = t.primalSVC(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil, k, from, keep)
 		} else {
 			l1 := p.Solver == L1LossSVCDual
 			s := &wk.svc
@@ -386,6 +416,10 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 			})
 		}
 		wg.Wait()
+	}
+	if keep != nil {
+		keep.Check = hashLinearAlpha(hAll, dual.Alpha, l)
+		dual.Gradient = keep
 	}
 	m.Result = summarize(results, dual.Alpha)
 	if p.Solver.IsL1() {
@@ -462,6 +496,14 @@ func summarize(results []SolveResult, alpha [][]float64) TrainResult {
 		r.PrimalObjective += s.PrimalObjective
 		r.DualityGap += s.DualityGap
 		r.Converged = r.Converged && s.Converged
+	}
+	if len(alpha) == 1 { // one pass over one vector: a warm run's share
+		for _, a := range alpha[0] {
+			if a != 0 {
+				r.NumSV++
+			}
+		}
+		return r
 	}
 	for i := range alpha[0] {
 		for _, a := range alpha {

@@ -32,23 +32,57 @@ type l2svcFun struct {
 	primalRows
 	y  []int8     // ±1
 	C  [2]float64 // C_i for y = −1 (0) and y = +1 (1)
+	c  []float64  // C_i of every row, set once: the passes read it, not y and the weights
 	z  []float64  // y_i wᵀx_i at the last fun call
 	I  []int32    // rows with z_i < 1 at the last grad call: I[:nI]
 	nI int
 	// dualEps, when positive, is the dual's stopping tolerance (-s 1):
 	// dualDone tests max PG − min PG ≤ dualEps at the α w determines.
 	dualEps float64
+	// known, when not nil, is what the first funAtZeroGrad and grad take
+	// as given for the first known.rows rows instead of reading them (a
+	// previous run's LinearGradient at this w); alpha holds those rows'
+	// α_i = 2C_i max(0, 1 − z_i), which give their margins where the loss
+	// is not 0. grad clears it: every later call reads every row.
+	known *knownRows
+	alpha []float64
+	given bool // the start's values were given (forgetStart)
 }
 
-func (f *l2svcFun) cost(i int) float64 { return f.weigh(f.C[int(f.y[i]+1)>>1], i) }
+// knownRows is a previous run's f, ∇f and ∇f(0) over its rows at its
+// final w, the current start.
+type knownRows struct {
+	rows  int
+	n     int       // features of g and g0 (then the bias's entry, if any)
+	loss  float64   // Σ C_i max(0, 1 − z_i)² over the rows
+	g, g0 []float64 // ∇f(w), ∇f(0) over the rows
+}
 
-// init sets the subproblem: rows of ds, targets y, costs Cp and Cn. z and
-// I must have room for ds.Len() entries.
-func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, z []float64, I []int32) {
+// startKnown makes the next funAtZeroGrad and grad take rows 0..k.rows−1
+// as k gives them, with α (their α_i) for their margins.
+func (f *l2svcFun) startKnown(k *knownRows, alpha []float64) {
+	f.known, f.alpha, f.given = k, alpha, true
+}
+
+func (f *l2svcFun) forgetStart() bool {
+	given := f.given
+	f.known, f.alpha, f.given = nil, nil, false
+	return given
+}
+
+func (f *l2svcFun) cost(i int) float64 { return f.c[i] }
+
+// init sets the subproblem: rows of ds, targets y, costs Cp and Cn. c, z
+// and I must have room for ds.Len() entries.
+func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z []float64, I []int32) {
 	f.setRows(ds, bias)
 	l := ds.Len()
-	f.y, f.C, f.z, f.I, f.nI = y[:l], [2]float64{Cn, Cp}, z[:l], I[:l], 0
+	f.y, f.C, f.c, f.z, f.I, f.nI = y[:l], [2]float64{Cn, Cp}, c[:l], z[:l], I[:l], 0
+	for i, v := range f.y {
+		f.c[i] = f.weigh(f.C[int(v+1)>>1], i)
+	}
 	f.dualEps = 0
+	f.known, f.alpha, f.given = nil, nil, false
 }
 
 func (f *l2svcFun) fun(w []float64) float64 {
@@ -66,6 +100,10 @@ func (f *l2svcFun) fun(w []float64) float64 {
 }
 
 func (f *l2svcFun) grad(w, g []float64) {
+	if f.known != nil {
+		f.gradKnown(g)
+		return
+	}
 	copy(g, w)
 	f.nI = 0
 	for i, z := range f.z {
@@ -81,7 +119,22 @@ func (f *l2svcFun) grad(w, g []float64) {
 func (f *l2svcFun) funAtZeroGrad(w, g0 []float64) float64 {
 	clear(g0)
 	v := 0.5 * dot64(w, w)
-	for i := range f.z {
+	first := 0
+	if k := f.known; k != nil {
+		// Rows 0..k.rows−1: their loss and ∇f(0) as given, and their
+		// margins z_i = 1 − α_i/(2C_i) where α_i > 0; elsewhere z_i ≥ 1,
+		// recorded as 1 (no loss, out of I) until the next fun.
+		copyWidened(g0, k.g0, k.n, f.bias)
+		v += k.loss
+		for i, a := range f.alpha[:k.rows] {
+			f.z[i] = 1
+			if a > 0 {
+				f.z[i] = 1 - a/(2*f.cost(i))
+			}
+		}
+		first = k.rows
+	}
+	for i := first; i < len(f.z); i++ {
 		yi, c := float64(f.y[i]), f.cost(i)
 		z := yi * f.dot(i, w)
 		f.z[i] = z
@@ -90,8 +143,27 @@ func (f *l2svcFun) funAtZeroGrad(w, g0 []float64) float64 {
 		}
 		f.addRow(g0, -2*c*yi, i) // at w = 0 every z_i is 0 < 1
 	}
-	f.reads += int64(len(f.z))
+	f.reads += int64(len(f.z) - first)
 	return v
+}
+
+// gradKnown is grad after a funAtZeroGrad from known rows: ∇f over them
+// as given, the rows added since read.
+func (f *l2svcFun) gradKnown(g []float64) {
+	k := f.known
+	f.known, f.alpha = nil, nil
+	copyWidened(g, k.g, k.n, f.bias)
+	f.nI = 0
+	for i, z := range f.z {
+		if z < 1 {
+			f.I[f.nI] = int32(i)
+			f.nI++
+			if i >= k.rows {
+				f.addRow(g, 2*f.cost(i)*float64(f.y[i])*(z-1), i)
+				f.reads++
+			}
+		}
+	}
 }
 
 func (f *l2svcFun) Hv(s, Hs []float64) {
@@ -99,6 +171,24 @@ func (f *l2svcFun) Hv(s, Hs []float64) {
 	for _, i := range f.I[:f.nI] {
 		c := 2 * f.cost(int(i))
 		f.addRow(Hs, c*f.dot(int(i), s), int(i))
+	}
+	f.reads += int64(f.nI)
+}
+
+// gradDiag is grad and diagH reading each row of I once.
+func (f *l2svcFun) gradDiag(w, g, M []float64) {
+	copy(g, w)
+	for j := range M {
+		M[j] = 1
+	}
+	f.nI = 0
+	for i, z := range f.z {
+		if z < 1 {
+			f.I[f.nI] = int32(i)
+			f.nI++
+			c := 2 * f.cost(i)
+			f.addRowSquares(g, c*float64(f.y[i])*(z-1), M, c, i)
+		}
 	}
 	f.reads += int64(f.nI)
 }
@@ -140,15 +230,4 @@ func (f *l2svcFun) dual(alpha []float64) {
 	for i, z := range f.z {
 		alpha[i] = 2 * f.cost(i) * max(0, 1-z)
 	}
-}
-
-// loss returns Σ C_i max(0, 1 − z_i)² at the w of the last fun call.
-func (f *l2svcFun) loss() float64 {
-	var v float64
-	for i, z := range f.z {
-		if z < 1 {
-			v += f.cost(i) * (1 - z) * (1 - z)
-		}
-	}
-	return v
 }

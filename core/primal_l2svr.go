@@ -110,6 +110,8 @@ func (f *l2svrFun) Hv(s, Hs []float64) {
 	f.reads += int64(f.nI)
 }
 
+func (f *l2svrFun) gradDiag(w, g, M []float64) { f.grad(w, g); f.diagH(M) }
+
 func (f *l2svrFun) diagH(M []float64) {
 	for j := range M {
 		M[j] = 1

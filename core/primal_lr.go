@@ -98,6 +98,8 @@ func (f *lrFun) Hv(s, Hs []float64) {
 	f.reads += int64(len(f.D))
 }
 
+func (f *lrFun) gradDiag(w, g, M []float64) { f.grad(w, g); f.diagH(M) }
+
 func (f *lrFun) diagH(M []float64) {
 	for j := range M {
 		M[j] = 1

@@ -87,4 +87,33 @@ func (r *primalRows) addSquares(dst []float64, a float64, i int) {
 	}
 }
 
+// addRowSquares does addRow(dst, a, i) and addSquares(M, b, i) with one
+// fetch of the row, the same values in the same order.
+func (r *primalRows) addRowSquares(dst []float64, a float64, M []float64, b float64, i int) {
+	if r.ds.IsDense() {
+		x := r.ds.DenseRow(i)
+		simd.AxpyWiden(dst[:r.n], a, x)
+		m := M[:len(x)]
+		for j, v := range x {
+			m[j] += b * float64(v) * float64(v)
+		}
+	} else {
+		idx, val := r.ds.SparseRow(i)
+		val = val[:len(idx)]
+		for k, j := range idx {
+			v := float64(val[k])
+			dst[j] += a * v
+			M[j] += b * v * v
+		}
+	}
+	if r.bias >= 0 {
+		dst[r.n] += a * r.bias
+		M[r.n] += b * r.bias * r.bias
+	}
+}
+
 func (r *primalRows) rowReads() int64 { return r.reads }
+
+// forgetStart is false: values are read from the rows, unless an
+// objective overrides it (l2svcFun).
+func (r *primalRows) forgetStart() bool { return false }

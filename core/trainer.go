@@ -49,6 +49,7 @@ func NewTrainer(o TrainOptions, capRows, capFeatures int) (Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.KeepGradient()
 	return linearTrainer{t}, nil
 }
 
@@ -95,8 +96,8 @@ func (d *Dual) Rows() int {
 
 // Extended returns the warm start for a run on n ≥ d.Rows() rows whose
 // first d.Rows() are d's: each α vector extended with zeros (rows added
-// since start at α = 0), the primal start and a kernel gradient kept (the
-// gradient covers the rows it was computed on; core checks it). The
+// since start at α = 0), the primal start and a kernel or linear gradient
+// kept (a gradient covers the rows it was computed on; core checks it). The
 // vectors are new; d is not changed. Panics if n < d.Rows().
 func (d *Dual) Extended(n int) *Dual {
 	if n < d.Rows() {
@@ -111,7 +112,7 @@ func (d *Dual) Extended(n int) *Dual {
 
 // withAlpha returns a Dual of d's kind with each α vector a replaced by
 // f(a), keeping everything else (labels, pairs, the primal start, the
-// kernel gradient).
+// kernel or linear gradient).
 func (d *Dual) withAlpha(f func(a []float64) []float64) *Dual {
 	each := func(alpha [][]float64) [][]float64 {
 		out := make([][]float64, len(alpha))
@@ -125,15 +126,16 @@ func (d *Dual) withAlpha(f func(a []float64) []float64) *Dual {
 		e.Kernel = &KernelDual{SVMType: k.SVMType, Pairs: k.Pairs, Alpha: each(k.Alpha), Gradient: k.Gradient}
 	}
 	if l := d.Linear; l != nil {
-		e.Linear = &LinearDual{Labels: l.Labels, Alpha: each(l.Alpha)}
+		e.Linear = &LinearDual{Labels: l.Labels, Alpha: each(l.Alpha), Gradient: l.Gradient}
 	}
 	return e
 }
 
 // Prefix returns the warm start for a run on the first m ≤ d.Rows() rows
 // of d's: each α vector cut to m values, aliasing d's (Train only reads a
-// warm start), with d's primal start and kernel gradient (core checks the
-// gradient against the rows it covers and ignores it when they differ). A
+// warm start), with d's primal start and kernel or linear gradient (core
+// checks a gradient against the rows it covers and ignores it when they
+// differ). A
 // nil d gives nil. Panics if m > d.Rows().
 func (d *Dual) Prefix(m int) *Dual {
 	if d == nil {
@@ -147,7 +149,7 @@ func (d *Dual) Prefix(m int) *Dual {
 
 // DeleteRows removes the rows at the given positions (each < d.Rows())
 // from d's α vectors, as LinearDual.DeleteRows and KernelDual.DeleteRows
-// do (the latter drops the gradient). The primal start is kept: it is a
+// do (both drop their gradient). The primal start is kept: it is a
 // start, not a certificate.
 func (d *Dual) DeleteRows(rows []int) error {
 	if d.Kernel != nil {

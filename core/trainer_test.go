@@ -29,7 +29,8 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 				t.Fatalf("trainer syntax %v, options %v", tr.Syntax(), o.Syntax)
 			}
 			// The reference: the kind's own trainer, warm as the C ABI
-			// warmed it (α extended with zeros; w; the kernel gradient).
+			// warmed it (α extended with zeros; w; the kernel gradient;
+			// the linear gradient, which NewTrainer's trainer keeps).
 			var (
 				lt *LinearTrainer
 				kt *KernelTrainer
@@ -38,6 +39,9 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 				kt, err = NewKernelTrainer(o.Kernel.Params, full.Len(), full.NumFeatures())
 			} else {
 				lt, err = NewLinearTrainer(o.Linear.Params, full.Len(), full.NumFeatures())
+				if err == nil {
+					lt.KeepGradient()
+				}
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -80,7 +84,7 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 				} else {
 					var w *LinearDual
 					if lDual != nil {
-						w = &LinearDual{Labels: lDual.Labels}
+						w = &LinearDual{Labels: lDual.Labels, Gradient: lDual.Gradient}
 						for _, a := range lDual.Alpha {
 							w.Alpha = append(w.Alpha, append(slices.Clone(a), make([]float64, ds.Len()-len(a))...))
 						}

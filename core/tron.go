@@ -34,7 +34,18 @@ import "math"
 // ‖r‖_{M⁻¹} ≤ epsCG·‖∇f(w)‖_{M⁻¹}; LIBLINEAR's epsCG is 0.1 cold and 0.5
 // warm.
 //
-// The test bounds the objective only loosely: for the L2 losses,
+// A warm start adds a test on the objective (objEps > 0): the Newton
+// decrement's estimate of what is left, f(w) − f(w*) ≈ ½∇fᵀ(∇²f)⁻¹∇f
+// (S. Boyd, L. Vandenberghe, "Convex Optimization", 2004, Section 9.5.1),
+// with the Hessian replaced by its diagonal D, must be at most
+// objEps·|f(w)|. The gradient test alone lets a warm start stop as soon as
+// it is inside, where a cold run, whose last Newton step lands well inside,
+// is much nearer the optimum (below; LinearTrainer.objEps says how far).
+// D is the preconditioner of a warm start (tronCGFor), so the estimate
+// costs one pass over the rows of I, made only once the gradient test
+// holds.
+//
+// The gradient test bounds the objective only loosely: for the L2 losses,
 // f(w) − f(w*) ≤ ½‖∇f(w)‖² (f is 1-strongly convex; for the L2-loss SVC it
 // is exactly the duality gap at α(w)), so two runs that pass it may differ
 // by up to ½(eps·‖∇f(0)‖)². A cold run usually ends well inside the test,
@@ -60,6 +71,9 @@ type primalFunction interface {
 	Hv(s, Hs []float64)
 	// diagH writes the diagonal of ∇²f to M.
 	diagH(M []float64)
+	// gradDiag is grad then diagH, in one pass over the rows where they
+	// can share it (the same values).
+	gradDiag(w, g, M []float64)
 	// dualDone reports whether the dual variables w determines meet the
 	// dual's stopping test (the primal twin of a dual formulation, where
 	// it replaces TRON's own test); g is ∇f at the w of the last grad
@@ -67,6 +81,11 @@ type primalFunction interface {
 	dualDone(g []float64) bool
 	// rowReads returns how many rows the calls so far have read.
 	rowReads() int64
+	// forgetStart reports whether the values of the first funAtZeroGrad
+	// and grad were given for some rows rather than read from them (a
+	// previous run's, LinearGradient), and makes any later call read
+	// every row.
+	forgetStart() bool
 }
 
 // TRON's constants (Lin, Weng & Keerthi 2008, Section 2.1; Hsia et al.
@@ -88,17 +107,18 @@ type tronCG struct {
 // once by the trainer (capacity) and resliced per solve.
 type tron struct {
 	g, s, r, d, Hd, z, M, wNew []float64
+	g0                         []float64 // ∇f(0), kept for a later warm start (LinearGradient)
 	cg                         tronCG
 }
 
 // tronBuffers is the number of float64 vectors a tron holds.
-const tronBuffers = 8
+const tronBuffers = 9
 
 // newTRON allocates a tron for problems of up to n variables.
 func newTRON(n int) tron {
 	buf := make([]float64, tronBuffers*n)
 	v := func(k int) []float64 { return buf[k*n : (k+1)*n : (k+1)*n] }
-	return tron{g: v(0), s: v(1), r: v(2), d: v(3), Hd: v(4), z: v(5), M: v(6), wNew: v(7)}
+	return tron{g: v(0), s: v(1), r: v(2), d: v(3), Hd: v(4), z: v(5), M: v(6), wNew: v(7), g0: v(8)}
 }
 
 // tronResult is what one minimization did.
@@ -112,25 +132,68 @@ type tronResult struct {
 }
 
 // minimize runs TRON on f from w (updated in place) until
-// ‖∇f(w)‖ ≤ eps·‖∇f(0)‖ or maxIter Newton iterations, its CG run as cg
-// says. On return t.g holds ∇f(w) and f's margins are those of w. It
-// panics if w is longer than the buffers.
-func (t *tron) minimize(f primalFunction, w []float64, eps float64, cg tronCG, maxIter int) tronResult {
+// ‖∇f(w)‖ ≤ eps·‖∇f(0)‖ and, when objEps > 0, ½∇fᵀD⁻¹∇f ≤ objEps·|f(w)|
+// (D the Hessian's diagonal), or maxIter Newton iterations, its CG run as
+// cg says. On return t.g holds ∇f(w), t.g0 ∇f(0), and f's margins are
+// those of w. It
+// panics if w is longer than the buffers, or if objEps > 0 and cg's
+// preconditioner is not the plain diagonal (precond 1), which the
+// objective test reads.
+func (t *tron) minimize(f primalFunction, w []float64, eps, objEps float64, cg tronCG, maxIter int) tronResult {
 	n := len(w)
-	g, s, r, M, wNew := t.g[:n], t.s[:n], t.r[:n], t.M[:n], t.wNew[:n]
+	g, s, r, M, wNew, g0 := t.g[:n], t.s[:n], t.r[:n], t.M[:n], t.wNew[:n], t.g0[:n]
+	if objEps > 0 && cg.precond != 1 {
+		panic("core: tron.minimize: the objective test needs the diagonal preconditioner")
+	}
 	t.cg = cg
 	var res tronResult
 
-	fw := f.funAtZeroGrad(w, g)
-	res.gnorm0 = norm2(g)
-	f.grad(w, g)
-	gnorm := norm2(g)
-	res.f, res.gnorm = fw, gnorm
-	if gnorm <= eps*res.gnorm0 || f.dualDone(g) {
-		res.converged = true
-		return res
+	var fw, gnorm float64
+	// evaluate sets f(w), ∇f(0) and ∇f(w).
+	evaluate := func() {
+		fw = f.funAtZeroGrad(w, g0)
+		res.gnorm0 = norm2(g0)
+		f.grad(w, g)
+		gnorm = norm2(g)
+		res.f, res.gnorm = fw, gnorm
 	}
-	t.precondition(f, M)
+	evaluate()
+	// done tests the stopping rule at w; whenever it returns false it has
+	// set M for the next CG run (after the test: a run that stops needs no
+	// M, unless the objective test reads it). haveD: M already holds the
+	// diagonal at w (gradDiag), which is M itself when precond is 1.
+	haveD := false
+	done := func() bool {
+		fresh := haveD
+		haveD = false
+		if gnorm <= eps*res.gnorm0 {
+			if objEps <= 0 {
+				return true
+			}
+			if !fresh {
+				t.precondition(f, M) // D itself: precond is 1
+			}
+			if 0.5*dotMinv(g, g, M) <= objEps*math.Abs(fw) {
+				return true
+			}
+			return false
+		}
+		if f.dualDone(g) {
+			return true
+		}
+		if !fresh {
+			t.precondition(f, M)
+		}
+		return false
+	}
+	for done() {
+		if !f.forgetStart() {
+			res.converged = true
+			return res
+		}
+		// Stopping at a start whose values were partly given: read them.
+		evaluate()
+	}
 	delta := math.Sqrt(dotMinv(g, g, M))
 	deltaSet := false
 
@@ -169,15 +232,34 @@ func (t *tron) minimize(f primalFunction, w []float64, eps float64, cg tronCG, m
 		}
 
 		accepted := actred > tronEta0*prered
+		if !accepted && res.iterations == 0 && f.forgetStart() {
+			// A first step that fails from given values: read them, and
+			// start again from w.
+			evaluate()
+			if done() {
+				res.converged = true
+				return res
+			}
+			delta, deltaSet = math.Sqrt(dotMinv(g, g, M)), false
+			continue
+		}
 		if accepted {
+			f.forgetStart()
 			res.iterations++
 			copy(w, wNew)
 			fw = fnew
-			f.grad(w, g)
-			t.precondition(f, M)
+			if cg.precond == 1 {
+				// The plain diagonal (a warm start's) is read next unless
+				// the run stops on the gradient test alone: by the
+				// objective test or the CG run. With ∇f, in one pass.
+				f.gradDiag(w, g, M)
+				haveD = true
+			} else {
+				f.grad(w, g)
+			}
 			gnorm = norm2(g)
 			res.f, res.gnorm = fw, gnorm
-			if gnorm <= eps*res.gnorm0 || f.dualDone(g) {
+			if done() {
 				res.converged = true
 				return res
 			}

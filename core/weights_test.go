@@ -404,11 +404,11 @@ func TestWeightedSolverAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { wk.svc.pass() }); n != 0 {
 		t.Errorf("weighted SVC pass allocates %v times", n)
 	}
-	wk.fsvc.init(wds, y, 1, 1, 1, wk.z, wk.I)
+	wk.fsvc.init(wds, y, 1, 1, 1, wk.QD, wk.z, wk.I)
 	w := wk.w[:wds.NumFeatures()+1]
 	if n := testing.AllocsPerRun(5, func() {
 		clear(w)
-		wk.tron.minimize(&wk.fsvc, w, 1e-6, tronCGFor(false), 1000)
+		wk.tron.minimize(&wk.fsvc, w, 1e-6, 0, tronCGFor(false), 1000)
 	}); n != 0 {
 		t.Errorf("weighted TRON allocates %v times", n)
 	}

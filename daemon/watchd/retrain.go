@@ -200,19 +200,28 @@ func (d *Daemon) warm(m int) *core.Dual {
 		if warm.Kernel != nil && last.Kernel != nil {
 			warm.Kernel.Gradient = last.Kernel.Gradient
 		}
+		if warm.Linear != nil && last.Linear != nil {
+			// The primal Newton state (-s 1, -s 2): core checks it too.
+			warm.Linear.Gradient = last.Linear.Gradient
+		}
 	}
 	return warm
 }
 
-// forgetGradient drops the last kernel run's gradient, which covers rows
-// that are gone (an eviction) or of another kind; core would find out by
-// hashing, but need not. The primal start stays: it is a start, not a
-// certificate.
+// forgetGradient drops the last kernel run's gradient, or linear run's
+// primal Newton state, which covers rows that are gone (an eviction) or of
+// another kind; core would find out by hashing, but need not. The primal
+// start stays: it is a start, not a certificate.
 func (d *Daemon) forgetGradient() {
 	if d.last != nil && d.last.Kernel != nil {
 		k := *d.last.Kernel
 		k.Gradient = nil
 		d.last = &core.Dual{Linear: d.last.Linear, Primal: d.last.Primal, Kernel: &k, Scale: d.last.Scale}
+	}
+	if d.last != nil && d.last.Linear != nil && d.last.Linear.Gradient != nil {
+		l := *d.last.Linear
+		l.Gradient = nil
+		d.last = &core.Dual{Linear: &l, Primal: d.last.Primal, Kernel: d.last.Kernel, Scale: d.last.Scale}
 	}
 }
 

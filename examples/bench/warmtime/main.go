@@ -5,17 +5,20 @@
 //
 // Usage:
 //
-//	warmtime [-frac 0.9] [-runs 5] [-start w|alpha] [liblinear train options] train_file
+//	warmtime [-frac 0.9] [-runs 5] [-start state|w|alpha] [liblinear train options] train_file
 //
 // The options are those of svmgo train-linear (for example -s 2, or -s 1
 // -twin 1 for -s 1 through its primal twin); -frac is the part trained
 // first, -runs how many times the cold and warm runs are repeated, cold and
-// warm alternating, -start whether the warm run starts from the first
-// model's w (core.PrimalOf, what the daemon and the C ABI trainer pass) or
-// from its dual variables alone (what a restarted daemon has). It prints
-// one Markdown table row:
+// warm alternating, -start what the warm run starts from: state, the first
+// run's dual (α, with the primal Newton method's state for -s 2 and the
+// twin, LinearDual.Gradient) and model's w (core.PrimalOf), what the
+// daemon and the C ABI trainer pass, with a trainer that keeps that state
+// (KeepGradient) for both runs; w, the model's w alone; alpha, the dual
+// variables alone (what a restarted daemon has). It prints one Markdown
+// table row:
 //
-//	| options | frac | cold CPU s | warm CPU s | CPU warm/cold | wall warm/cold | Hv cold | Hv warm | Hv warm/cold | rows read warm/cold | (warm − cold)/cold | (cold − f*)/f* | (warm − f*)/f* |
+//	| options | start | frac | cold CPU s | warm CPU s | CPU warm/cold | wall warm/cold | Hv cold | Hv warm | Hv warm/cold | rows read warm/cold | (warm − cold)/cold | (cold − f*)/f* | (warm − f*)/f* |
 //
 // CPU seconds are the process's user+system time around each Train call
 // (the medians of the runs), which a loaded machine disturbs less than wall
@@ -46,7 +49,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	// -frac, -runs and -start come first; the rest are train options.
-	frac, runs, start := 0.9, 5, "w"
+	frac, runs, start := 0.9, 5, "state"
 	for len(args) >= 2 {
 		var err error
 		switch args[0] {
@@ -67,11 +70,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 options:
 	opts, files, err := core.ParseLinearOptions(args)
-	if err != nil || len(files) != 1 || !(frac > 0 && frac < 1) || runs < 1 || (start != "w" && start != "alpha") {
-		fmt.Fprintf(stderr, "usage: warmtime [-frac f] [-runs n] [-start w|alpha] [options] train_file (%v)\n", err)
+	if err != nil || len(files) != 1 || !(frac > 0 && frac < 1) || runs < 1 ||
+		(start != "state" && start != "w" && start != "alpha") {
+		fmt.Fprintf(stderr, "usage: warmtime [-frac f] [-runs n] [-start state|w|alpha] [options] train_file (%v)\n", err)
 		return 2
 	}
-	line, err := measure(opts.Params, files[0], frac, runs, start == "w")
+	line, err := measure(opts.Params, files[0], frac, runs, start)
 	if err != nil {
 		fmt.Fprintf(stderr, "warmtime: %v\n", err)
 		return 1
@@ -88,7 +92,7 @@ func cpuSeconds() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-func measure(p core.LinearParams, file string, frac float64, runs int, fromW bool) (string, error) {
+func measure(p core.LinearParams, file string, frac float64, runs int, start string) (string, error) {
 	full, err := data.ReadFile(file, data.ReadOptions{})
 	if err != nil {
 		return "", err
@@ -114,17 +118,24 @@ func measure(p core.LinearParams, file string, frac float64, runs int, fromW boo
 	if err != nil {
 		return "", err
 	}
+	if start == "state" {
+		tr.KeepGradient()
+	}
 	prev, dual, err := tr.Train(first, nil)
 	if err != nil {
 		return "", err
 	}
 	var (
-		start *core.LinearPrimal
+		fromW *core.LinearPrimal
 		warm  *core.LinearDual
 	)
-	if fromW {
-		start = core.PrimalOf(prev)
-	} else {
+	if start != "alpha" {
+		fromW = core.PrimalOf(prev)
+	}
+	switch start {
+	case "state":
+		warm = (&core.Dual{Linear: dual}).Extended(l).Linear
+	case "alpha":
 		warm = &core.LinearDual{Labels: dual.Labels}
 		for _, a := range dual.Alpha {
 			warm.Alpha = append(warm.Alpha, append(append([]float64(nil), a...), make([]float64, l-m0)...))
@@ -139,7 +150,7 @@ func measure(p core.LinearParams, file string, frac float64, runs int, fromW boo
 		}
 		coldT, coldW = append(coldT, cpuSeconds()-t), append(coldW, time.Since(t0).Seconds())
 		t, t0 = cpuSeconds(), time.Now()
-		if hot, _, err = tr.TrainFrom(full, warm, start); err != nil {
+		if hot, _, err = tr.TrainFrom(full, warm, fromW); err != nil {
 			return "", err
 		}
 		warmT, warmW = append(warmT, cpuSeconds()-t), append(warmW, time.Since(t0).Seconds())
@@ -154,8 +165,8 @@ func measure(p core.LinearParams, file string, frac float64, runs int, fromW boo
 	}
 	c, w, fs := cold.Result, hot.Result, opt.Result.PrimalObjective
 	ct, wt := median(coldT), median(warmT)
-	return fmt.Sprintf("| `%s` | %.2f | %.4f | %.4f | %.3f | %.3f | %d | %d | %s | %.3f | %.1e | %.1e | %.1e |",
-		optString(p), frac, ct, wt, wt/ct, median(warmW)/median(coldW), c.HessianProducts, w.HessianProducts,
+	return fmt.Sprintf("| `%s` | %s | %.2f | %.4f | %.4f | %.3f | %.3f | %d | %d | %s | %.3f | %.1e | %.1e | %.1e |",
+		optString(p), start, frac, ct, wt, wt/ct, median(warmW)/median(coldW), c.HessianProducts, w.HessianProducts,
 		ratio(w.HessianProducts, c.HessianProducts), float64(w.Updates)/float64(c.Updates),
 		(w.PrimalObjective-c.PrimalObjective)/c.PrimalObjective,
 		(c.PrimalObjective-fs)/fs, (w.PrimalObjective-fs)/fs), nil
