@@ -161,14 +161,16 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 			idx, val := s.cols.col(j)
 			val = val[:len(idx)]
 			// The loss's derivative and generalized second derivative.
+			// Rows with b_i ≤ 0 add nothing; they are masked to +0
+			// rather than skipped (see ifPositive), the same sums.
 			var Gloss, H float64
 			for q, i := range idx {
-				if r := &rows[i]; r.b > 0 {
-					v := float64(val[q])
-					c := r.C * v
-					Gloss -= c * r.y * r.b
-					H += c * v
-				}
+				r := &rows[i]
+				v := float64(val[q])
+				c := r.C * v
+				m := positiveMask(r.b)
+				Gloss -= ifPositive(c*r.y*r.b, m)
+				H += ifPositive(c*v, m)
 			}
 			Gloss *= 2
 			G := Gloss
@@ -251,23 +253,17 @@ func (s *l1svc) lineSearch(j int, d, G, Gloss float64, idx []int32, val []float3
 			lossOld = 0
 			for q, i := range idx {
 				r := &rows[i]
-				if r.b > 0 {
-					lossOld += r.C * r.b * r.b
-				}
+				lossOld += ifPositive(r.C*r.b*r.b, positiveMask(r.b))
 				bNew := r.b + dDiff*float64(val[q])*r.y
 				r.b = bNew
-				if bNew > 0 {
-					lossNew += r.C * bNew * bNew
-				}
+				lossNew += ifPositive(r.C*bNew*bNew, positiveMask(bNew))
 			}
 		} else {
 			for q, i := range idx {
 				r := &rows[i]
 				bNew := r.b + dDiff*float64(val[q])*r.y
 				r.b = bNew
-				if bNew > 0 {
-					lossNew += r.C * bNew * bNew
-				}
+				lossNew += ifPositive(r.C*bNew*bNew, positiveMask(bNew))
 			}
 		}
 		if cond+lossNew-lossOld <= 0 {
