@@ -161,17 +161,7 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 			idx, val := s.cols.col(j)
 			val = val[:len(idx)]
 			// The loss's derivative and generalized second derivative.
-			// Rows with b_i ≤ 0 add nothing; they are masked to +0
-			// rather than skipped (see ifPositive), the same sums.
-			var Gloss, H float64
-			for q, i := range idx {
-				r := &rows[i]
-				v := float64(val[q])
-				c := r.C * v
-				m := positiveMask(r.b)
-				Gloss -= ifPositive(c*r.y*r.b, m)
-				H += ifPositive(c*v, m)
-			}
+			Gloss, H := s.derivatives(idx, val)
 			Gloss *= 2
 			G := Gloss
 			H = max(2*H, 1e-12)
@@ -229,9 +219,7 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 // the Armijo test, keeping b in step; G is the derivative of the loss (and
 // Gloss, equal to it, the part the step bound uses).
 func (s *l1svc) lineSearch(j int, d, G, Gloss float64, idx []int32, val []float32) {
-	l := len(s.y)
-	w, rows := s.w, s.r[:l]
-	val = val[:len(idx)]
+	w := s.w
 	wj := w[j]
 	delta := math.Abs(wj+d) - math.Abs(wj) + G*d
 	dOld := 0.0
@@ -242,29 +230,13 @@ func (s *l1svc) lineSearch(j int, d, G, Gloss float64, idx []int32, val []float3
 		cond := math.Abs(wj+d) - math.Abs(wj) - l1Sigma*delta
 		// The bound on the loss's change accepts the step unread.
 		if s.xjSq[j]*d*d+Gloss*d+cond <= 0 {
-			for q, i := range idx {
-				r := &rows[i]
-				r.b += dDiff * float64(val[q]) * r.y
-			}
+			s.moveB(dDiff, idx, val)
 			break
 		}
-		lossNew = 0
 		if ls == 0 {
-			lossOld = 0
-			for q, i := range idx {
-				r := &rows[i]
-				lossOld += ifPositive(r.C*r.b*r.b, positiveMask(r.b))
-				bNew := r.b + dDiff*float64(val[q])*r.y
-				r.b = bNew
-				lossNew += ifPositive(r.C*bNew*bNew, positiveMask(bNew))
-			}
+			lossOld, lossNew = s.moveBLoss(dDiff, idx, val)
 		} else {
-			for q, i := range idx {
-				r := &rows[i]
-				bNew := r.b + dDiff*float64(val[q])*r.y
-				r.b = bNew
-				lossNew += ifPositive(r.C*bNew*bNew, positiveMask(bNew))
-			}
+			_, lossNew = s.moveBLoss(dDiff, idx, val)
 		}
 		if cond+lossNew-lossOld <= 0 {
 			break
@@ -279,6 +251,86 @@ func (s *l1svc) lineSearch(j int, d, G, Gloss float64, idx []int32, val []float3
 		// recompute it from w.
 		s.recomputeB()
 	}
+}
+
+// A column's entries name their rows (idx); a column that has every row
+// (len(idx) = l, a feature nonzero everywhere, as most are on few-feature
+// dense data) lists them in order, idx[q] = q, and the loops below read the
+// rows directly: the same terms in the same order, without the index load
+// and its bounds check.
+
+// derivatives returns the column's Σ_i C_i y_i x_ij b_i and Σ_i C_i x_ij²
+// over its rows with b_i > 0 (the loss's derivative and half its second
+// derivative, up to the factors −2 and 2). Rows with b_i ≤ 0 add a masked
+// +0 instead of being skipped (see ifPositive): the same sums.
+func (s *l1svc) derivatives(idx []int32, val []float32) (Gloss, H float64) {
+	rows := s.r[:len(s.y)]
+	if len(idx) == len(rows) {
+		rows = rows[:len(val)]
+		for q, x := range val {
+			r := &rows[q]
+			v := float64(x)
+			c := r.C * v
+			m := positiveMask(r.b)
+			Gloss -= ifPositive(c*r.y*r.b, m)
+			H += ifPositive(c*v, m)
+		}
+		return Gloss, H
+	}
+	val = val[:len(idx)]
+	for q, i := range idx {
+		r := &rows[i]
+		v := float64(val[q])
+		c := r.C * v
+		m := positiveMask(r.b)
+		Gloss -= ifPositive(c*r.y*r.b, m)
+		H += ifPositive(c*v, m)
+	}
+	return Gloss, H
+}
+
+// moveB adds dDiff·y_i x_ij to the column's b_i.
+func (s *l1svc) moveB(dDiff float64, idx []int32, val []float32) {
+	rows := s.r[:len(s.y)]
+	if len(idx) == len(rows) {
+		rows = rows[:len(val)]
+		for q, x := range val {
+			r := &rows[q]
+			r.b += dDiff * float64(x) * r.y
+		}
+		return
+	}
+	val = val[:len(idx)]
+	for q, i := range idx {
+		r := &rows[i]
+		r.b += dDiff * float64(val[q]) * r.y
+	}
+}
+
+// moveBLoss adds dDiff·y_i x_ij to the column's b_i and returns the
+// column's rows' losses Σ C_i max(0, b_i)² before and after.
+func (s *l1svc) moveBLoss(dDiff float64, idx []int32, val []float32) (lossOld, lossNew float64) {
+	rows := s.r[:len(s.y)]
+	if len(idx) == len(rows) {
+		rows = rows[:len(val)]
+		for q, x := range val {
+			r := &rows[q]
+			lossOld += ifPositive(r.C*r.b*r.b, positiveMask(r.b))
+			bNew := r.b + dDiff*float64(x)*r.y
+			r.b = bNew
+			lossNew += ifPositive(r.C*bNew*bNew, positiveMask(bNew))
+		}
+		return lossOld, lossNew
+	}
+	val = val[:len(idx)]
+	for q, i := range idx {
+		r := &rows[i]
+		lossOld += ifPositive(r.C*r.b*r.b, positiveMask(r.b))
+		bNew := r.b + dDiff*float64(val[q])*r.y
+		r.b = bNew
+		lossNew += ifPositive(r.C*bNew*bNew, positiveMask(bNew))
+	}
+	return lossOld, lossNew
 }
 
 // recomputeB sets b_i = 1 − y_i wᵀx_i from w.
