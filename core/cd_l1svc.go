@@ -161,7 +161,7 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 			idx, val := s.cols.col(j)
 			val = val[:len(idx)]
 			// The loss's derivative and generalized second derivative.
-			Gloss, H := s.derivatives(idx, val)
+			Gloss, H, loss := s.derivatives(idx, val)
 			Gloss *= 2
 			G := Gloss
 			H = max(2*H, 1e-12)
@@ -181,7 +181,7 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 			if math.Abs(d) < 1e-12 {
 				continue
 			}
-			s.lineSearch(j, d, G, Gloss, idx, val)
+			s.lineSearch(j, d, G, Gloss, loss, idx, val)
 		}
 		if iter == 0 && !warm {
 			Gnorm1Init = Gnorm1
@@ -217,13 +217,13 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 
 // lineSearch moves w_j along d by the first step λ = 1, ½, … that passes
 // the Armijo test, keeping b in step; G is the derivative of the loss (and
-// Gloss, equal to it, the part the step bound uses).
-func (s *l1svc) lineSearch(j int, d, G, Gloss float64, idx []int32, val []float32) {
+// Gloss, equal to it, the part the step bound uses), lossOld the column's
+// rows' loss Σ C_i max(0, b_i)² at w.
+func (s *l1svc) lineSearch(j int, d, G, Gloss, lossOld float64, idx []int32, val []float32) {
 	w := s.w
 	wj := w[j]
 	delta := math.Abs(wj+d) - math.Abs(wj) + G*d
 	dOld := 0.0
-	var lossOld, lossNew float64
 	ls := 0
 	for ; ls < l1MaxLineSearch; ls++ {
 		dDiff := dOld - d
@@ -233,11 +233,7 @@ func (s *l1svc) lineSearch(j int, d, G, Gloss float64, idx []int32, val []float3
 			s.moveB(dDiff, idx, val)
 			break
 		}
-		if ls == 0 {
-			lossOld, lossNew = s.moveBLoss(dDiff, idx, val)
-		} else {
-			_, lossNew = s.moveBLoss(dDiff, idx, val)
-		}
+		lossNew := s.moveBLoss(dDiff, idx, val)
 		if cond+lossNew-lossOld <= 0 {
 			break
 		}
@@ -259,11 +255,14 @@ func (s *l1svc) lineSearch(j int, d, G, Gloss float64, idx []int32, val []float3
 // rows directly: the same terms in the same order, without the index load
 // and its bounds check.
 
-// derivatives returns the column's Σ_i C_i y_i x_ij b_i and Σ_i C_i x_ij²
-// over its rows with b_i > 0 (the loss's derivative and half its second
-// derivative, up to the factors −2 and 2). Rows with b_i ≤ 0 add a masked
-// +0 instead of being skipped (see ifPositive): the same sums.
-func (s *l1svc) derivatives(idx []int32, val []float32) (Gloss, H float64) {
+// derivatives returns the column's Σ_i C_i y_i x_ij b_i, Σ_i C_i x_ij² and
+// Σ_i C_i b_i² over its rows with b_i > 0 (the loss's derivative and half
+// its second derivative, up to the factors −2 and 2, and the column's
+// rows' loss, which the line search needs next and would otherwise read
+// the column again for). Rows with b_i ≤ 0 add +0 instead of being skipped:
+// b_i is masked to +0 (see ifPositive), so C_i y_i x_ij·0 = ±0 and
+// C_i·0·0 = +0 leave the sums as they were.
+func (s *l1svc) derivatives(idx []int32, val []float32) (Gloss, H, loss float64) {
 	rows := s.r[:len(s.y)]
 	if len(idx) == len(rows) {
 		rows = rows[:len(val)]
@@ -272,10 +271,12 @@ func (s *l1svc) derivatives(idx []int32, val []float32) (Gloss, H float64) {
 			v := float64(x)
 			c := r.C * v
 			m := positiveMask(r.b)
-			Gloss -= ifPositive(c*r.y*r.b, m)
+			b := ifPositive(r.b, m)
+			Gloss -= c * r.y * b
 			H += ifPositive(c*v, m)
+			loss += r.C * b * b
 		}
-		return Gloss, H
+		return Gloss, H, loss
 	}
 	val = val[:len(idx)]
 	for q, i := range idx {
@@ -283,10 +284,12 @@ func (s *l1svc) derivatives(idx []int32, val []float32) (Gloss, H float64) {
 		v := float64(val[q])
 		c := r.C * v
 		m := positiveMask(r.b)
-		Gloss -= ifPositive(c*r.y*r.b, m)
+		b := ifPositive(r.b, m)
+		Gloss -= c * r.y * b
 		H += ifPositive(c*v, m)
+		loss += r.C * b * b
 	}
-	return Gloss, H
+	return Gloss, H, loss
 }
 
 // moveB adds dDiff·y_i x_ij to the column's b_i.
@@ -308,29 +311,29 @@ func (s *l1svc) moveB(dDiff float64, idx []int32, val []float32) {
 }
 
 // moveBLoss adds dDiff·y_i x_ij to the column's b_i and returns the
-// column's rows' losses Σ C_i max(0, b_i)² before and after.
-func (s *l1svc) moveBLoss(dDiff float64, idx []int32, val []float32) (lossOld, lossNew float64) {
+// column's rows' loss Σ C_i max(0, b_i)² after.
+func (s *l1svc) moveBLoss(dDiff float64, idx []int32, val []float32) (loss float64) {
 	rows := s.r[:len(s.y)]
 	if len(idx) == len(rows) {
 		rows = rows[:len(val)]
 		for q, x := range val {
 			r := &rows[q]
-			lossOld += ifPositive(r.C*r.b*r.b, positiveMask(r.b))
-			bNew := r.b + dDiff*float64(x)*r.y
-			r.b = bNew
-			lossNew += ifPositive(r.C*bNew*bNew, positiveMask(bNew))
+			b := r.b + dDiff*float64(x)*r.y
+			r.b = b
+			b = ifPositive(b, positiveMask(b))
+			loss += r.C * b * b
 		}
-		return lossOld, lossNew
+		return loss
 	}
 	val = val[:len(idx)]
 	for q, i := range idx {
 		r := &rows[i]
-		lossOld += ifPositive(r.C*r.b*r.b, positiveMask(r.b))
-		bNew := r.b + dDiff*float64(val[q])*r.y
-		r.b = bNew
-		lossNew += ifPositive(r.C*bNew*bNew, positiveMask(bNew))
+		b := r.b + dDiff*float64(val[q])*r.y
+		r.b = b
+		b = ifPositive(b, positiveMask(b))
+		loss += r.C * b * b
 	}
-	return lossOld, lossNew
+	return loss
 }
 
 // recomputeB sets b_i = 1 − y_i wᵀx_i from w.
