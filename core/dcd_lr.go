@@ -140,11 +140,11 @@ func (s *dcdLR) pass() bool {
 		switch {
 		case C-z < 0.5*C:
 			z *= 0.1
-			logRatio = math.Log(z / (C - z))
+			logRatio = lrLog(z / (C - z))
 		case s.logSide[i] == side:
 			logRatio = s.logRatio[i]
 		default:
-			logRatio = math.Log(z / (C - z))
+			logRatio = lrLog(z / (C - z))
 		}
 		gp := a*(z-old) + sign*b + logRatio
 		Gmax = max(Gmax, math.Abs(gp))
@@ -157,7 +157,7 @@ func (s *dcdLR) pass() bool {
 			} else {
 				z *= lrXi
 			}
-			logRatio = math.Log(z / (C - z))
+			logRatio = lrLog(z / (C - z))
 			gp = a*(z-old) + sign*b + logRatio
 		}
 		if inner > 0 {
