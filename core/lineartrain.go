@@ -117,8 +117,10 @@ type primalWorker struct {
 	z    []float64
 	I    []int32
 	fsvc l2svcFun
-	fsvr l2svrFun
-	flr  lrFun
+	// stiff: rebuilding an L2-loss SVC start from α (primal_rebuild.go).
+	stiff stiffBlock
+	fsvr  l2svrFun
+	flr   lrFun
 }
 
 // LinearTrainerBytes returns the memory, in bytes, that NewLinearTrainer
@@ -133,6 +135,9 @@ func LinearTrainerBytes(p LinearParams, capRows, capFeatures int) int {
 	}
 	if p.Solver.hasL2Loss() {
 		perWorker += capRows*(8+4) + (tronBuffers+1)*(capFeatures+1)*8 // z, I; TRON's vectors, w
+		if p.Solver.isL2LossSVC() {
+			perWorker += stiffBlockBytes(capFeatures + 1)
+		}
 	}
 	if p.Solver.IsL1() {
 		perWorker += (capFeatures+1)*8 + l1Bytes(p.Solver, capRows, capFeatures+1) // start w; the solver
@@ -182,6 +187,9 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 			wk.w = make([]float64, capFeatures+1)
 			wk.z = make([]float64, capRows)
 			wk.I = make([]int32, capRows)
+			if p.Solver.isL2LossSVC() {
+				wk.stiff = newStiffBlock(capFeatures + 1)
+			}
 		}
 		if p.Solver.IsL1() {
 			wk.w = make([]float64, capFeatures+1)

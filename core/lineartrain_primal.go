@@ -106,10 +106,14 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	f.init(ds, y, Cp, Cn, p.Bias, wk.QD, wk.z, wk.I) // QD is DCD's, free until TRON is done
 	w := wk.w[:f.dim()]
 	var reads int64
-	if from != nil {
+	rebuilt := false // w from α alone, below
+	switch {
+	case from != nil:
 		copyWidened(w, from.W[k], from.Features, p.Bias)
 		f.startKnown(from.known(k), alpha)
-	} else {
+	case start == nil && warmed:
+		rebuilt = true
+	default:
 		reads = f.startAt(w, start, warmed, alpha, y)
 	}
 	// LIBLINEAR's scale, min(#pos, #neg)/l, with rows counted by their
@@ -117,6 +121,16 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	// rows would (the same numbers when every weight is 1).
 	minority, rows := weightedCounts(y, rowWeights(ds))
 	tol := p.primalTol() * minority / rows
+	var rebuildHv int
+	if rebuilt {
+		// w(α) with what the previous run's w was restored
+		// (primal_rebuild.go); TRON's vectors are free until it runs.
+		D := wk.tron.M[:len(w)]
+		reads = f.rebuildFromAlpha(w, alpha, D, &wk.stiff)
+		if tol > 0 {
+			rebuildHv = f.refineOnQ(w, alpha, D, &wk.tron, tol)
+		}
+	}
 	// An L2-loss dual started from w alone stops on its own test.
 	dualTest := tol == 0
 	if dualTest {
@@ -125,7 +139,7 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	r := wk.tron.minimize(f, w, tol, t.objEps(warmed, p.primalTol()), t.tronCG(warmed), p.MaxIter)
 	f.dual(alpha)
 	reads += f.reads
-	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
+	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv + rebuildHv,
 		Updates: reads, Converged: r.converged}
 	g := wk.tron.g[:len(w)]
 
