@@ -243,8 +243,11 @@ func (t *LinearTrainer) Train(ds *data.Dataset, warm *LinearDual) (*LinearModel,
 //     warm-started primal Newton method stops after few iterations when
 //     rows are added (Tsai, Lin & Lin 2014). start is the better point when
 //     the previous run was a primal one: the α a primal run returns are
-//     exact only at the optimum, and w rebuilt from them is only as good
-//     as the run's tolerance.
+//     exact only at the optimum, and Σ y_i α_i x_i misses its w by its last
+//     gradient, most along the bias and common features; for the L2-loss
+//     SVC the rebuild restores those from the margins α records
+//     (primal_rebuild.go), so a start from α alone costs at most about a
+//     cold run (debdesc_bin -s 2 -B 1: half its Hessian products).
 //   - L2-loss duals (-s 1, -s 12) otherwise: DCD from warm; or, given
 //     start and no warm vector, TRON from start until the dual's own
 //     stopping test holds at the α its w determines (DCD finishes if TRON

@@ -86,7 +86,8 @@ func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
 }
 
 // primalSVC solves one binary L2-loss SVC subproblem by TRON from start,
-// or from w = Σ y_i α_i x_i when warmed without a start, or from 0, and
+// or from w = Σ y_i α_i x_i with its stiff coordinates restored
+// (rebuildFromAlpha, refineOnQ) when warmed without a start, or from 0, and
 // writes the dual variables w determines to alpha. It returns the result
 // and the weights (a view of a worker buffer).
 //
