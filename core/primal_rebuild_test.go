@@ -101,3 +101,32 @@ func TestRebuildFromAlpha(t *testing.T) {
 		t.Errorf("rebuilt f %.8g, the run's own w %.8g: %.1e relative", fw, fPrev, rel)
 	}
 }
+
+// TestRebuildFromAlphaAllocs: the rebuild works in the trainer's buffers.
+func TestRebuildFromAlphaAllocs(t *testing.T) {
+	ds := readTestdata(t, "heart_scale")
+	opts, _, _ := ParseLinearOptions(strings.Fields("-s 2 -B 1"))
+	p := opts.Params
+	m, d, err := TrainLinear(ds, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := ds.Len()
+	y := make([]int8, l)
+	for i, v := range ds.Labels() {
+		y[i] = -1
+		if int32(v) == m.Labels[0] {
+			y[i] = 1
+		}
+	}
+	var f l2svcFun
+	f.init(ds, y, p.C, p.C, p.Bias, make([]float64, l), make([]float64, l), make([]int32, l))
+	dim := f.dim()
+	tr, b, w := newTRON(dim), newStiffBlock(dim), make([]float64, dim)
+	if a := testing.AllocsPerRun(10, func() {
+		f.rebuildFromAlpha(w, d.Alpha[0], tr.M[:dim], &b)
+		f.refineOnQ(w, d.Alpha[0], tr.M[:dim], &tr, p.Eps)
+	}); a != 0 {
+		t.Errorf("%v allocations a rebuild", a)
+	}
+}
