@@ -86,7 +86,8 @@ func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
 }
 
 // primalSVC solves one binary L2-loss SVC subproblem by TRON from start,
-// or from w = Σ y_i α_i x_i when warmed without a start, or from 0, and
+// or from w = Σ y_i α_i x_i with its stiff coordinates restored
+// (rebuildFromAlpha, refineOnQ) when warmed without a start, or from 0, and
 // writes the dual variables w determines to alpha. It returns the result
 // and the weights (a view of a worker buffer).
 //
@@ -106,10 +107,14 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	f.init(ds, y, Cp, Cn, p.Bias, wk.QD, wk.z, wk.I) // QD is DCD's, free until TRON is done
 	w := wk.w[:f.dim()]
 	var reads int64
-	if from != nil {
+	rebuilt := false // w from α alone, below
+	switch {
+	case from != nil:
 		copyWidened(w, from.W[k], from.Features, p.Bias)
 		f.startKnown(from.known(k), alpha)
-	} else {
+	case start == nil && warmed:
+		rebuilt = true
+	default:
 		reads = f.startAt(w, start, warmed, alpha, y)
 	}
 	// LIBLINEAR's scale, min(#pos, #neg)/l, with rows counted by their
@@ -117,6 +122,16 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	// rows would (the same numbers when every weight is 1).
 	minority, rows := weightedCounts(y, rowWeights(ds))
 	tol := p.primalTol() * minority / rows
+	var rebuildHv int
+	if rebuilt {
+		// w(α) with what the previous run's w was restored
+		// (primal_rebuild.go); TRON's vectors are free until it runs.
+		D := wk.tron.M[:len(w)]
+		reads = f.rebuildFromAlpha(w, alpha, D, &wk.stiff)
+		if tol > 0 {
+			rebuildHv = f.refineOnQ(w, alpha, D, &wk.tron, tol)
+		}
+	}
 	// An L2-loss dual started from w alone stops on its own test.
 	dualTest := tol == 0
 	if dualTest {
@@ -125,7 +140,7 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	r := wk.tron.minimize(f, w, tol, t.objEps(warmed, p.primalTol()), t.tronCG(warmed), p.MaxIter)
 	f.dual(alpha)
 	reads += f.reads
-	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
+	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv + rebuildHv,
 		Updates: reads, Converged: r.converged}
 	g := wk.tron.g[:len(w)]
 

@@ -51,6 +51,11 @@ go build -o "$tmp/warmtime" ./examples/bench/warmtime
 		row state "${optv[@]}"
 	done
 	row w -s 2
+	# What a restarted daemon has: the first run's α alone.
+	for opts in "-s 2" "-s 2 -B 1"; do
+		read -ra optv <<<"$opts"
+		row alpha "${optv[@]}"
+	done
 	# The dual solvers keep DCD's warm start from α.
 	for opts in "-s 1" "-s 3"; do
 		read -ra optv <<<"$opts"
@@ -61,8 +66,11 @@ go build -o "$tmp/warmtime" ./examples/bench/warmtime
 	echo "  the primal Newton method's state (LinearDual.Gradient: its exact w, ∇f, ∇f(0) and"
 	echo "  loss over its rows, so the warm run reads only the rows added at its start) and"
 	echo "  model's w, with a trainer that keeps that state for both runs; w: the first model's"
-	echo "  w alone (core.PrimalOf), every row read at the start; alpha: the first run's α,"
-	echo "  DCD for -s 1 and -s 3. -s 1 -twin 1: -s 1 through its primal twin, at 0.1 × its -e."
+	echo "  w alone (core.PrimalOf), every row read at the start; alpha: the first run's α"
+	echo "  alone (a restarted daemon's), DCD for -s 1 and -s 3, and for -s 2 TRON from w(α)"
+	echo "  with the stiff coordinates w(α) = w − ∇f(w) lost restored (core/primal_rebuild.go;"
+	echo "  its passes and Hessian products counted). -s 1 -twin 1: -s 1 through its primal"
+	echo "  twin, at 0.1 × its -e."
 	echo "- CPU: user+system seconds of the in-process Train call (data read before);"
 	echo "  wall: its elapsed time (same runs). Medians; pinned to one core."
 	echo "- Hv: Hessian-vector products of TRON (n/a for DCD); rows read: TrainResult.Updates."
