@@ -161,15 +161,7 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 			idx, val := s.cols.col(j)
 			val = val[:len(idx)]
 			// The loss's derivative and generalized second derivative.
-			var Gloss, H float64
-			for q, i := range idx {
-				if r := &rows[i]; r.b > 0 {
-					v := float64(val[q])
-					c := r.C * v
-					Gloss -= c * r.y * r.b
-					H += c * v
-				}
-			}
+			Gloss, H, loss := s.derivatives(idx, val)
 			Gloss *= 2
 			G := Gloss
 			H = max(2*H, 1e-12)
@@ -189,7 +181,7 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 			if math.Abs(d) < 1e-12 {
 				continue
 			}
-			s.lineSearch(j, d, G, Gloss, idx, val)
+			s.lineSearch(j, d, G, Gloss, loss, idx, val)
 		}
 		if iter == 0 && !warm {
 			Gnorm1Init = Gnorm1
@@ -225,51 +217,23 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 
 // lineSearch moves w_j along d by the first step λ = 1, ½, … that passes
 // the Armijo test, keeping b in step; G is the derivative of the loss (and
-// Gloss, equal to it, the part the step bound uses).
-func (s *l1svc) lineSearch(j int, d, G, Gloss float64, idx []int32, val []float32) {
-	l := len(s.y)
-	w, rows := s.w, s.r[:l]
-	val = val[:len(idx)]
+// Gloss, equal to it, the part the step bound uses), lossOld the column's
+// rows' loss Σ C_i max(0, b_i)² at w.
+func (s *l1svc) lineSearch(j int, d, G, Gloss, lossOld float64, idx []int32, val []float32) {
+	w := s.w
 	wj := w[j]
 	delta := math.Abs(wj+d) - math.Abs(wj) + G*d
 	dOld := 0.0
-	var lossOld, lossNew float64
 	ls := 0
 	for ; ls < l1MaxLineSearch; ls++ {
 		dDiff := dOld - d
 		cond := math.Abs(wj+d) - math.Abs(wj) - l1Sigma*delta
 		// The bound on the loss's change accepts the step unread.
 		if s.xjSq[j]*d*d+Gloss*d+cond <= 0 {
-			for q, i := range idx {
-				r := &rows[i]
-				r.b += dDiff * float64(val[q]) * r.y
-			}
+			s.moveB(dDiff, idx, val)
 			break
 		}
-		lossNew = 0
-		if ls == 0 {
-			lossOld = 0
-			for q, i := range idx {
-				r := &rows[i]
-				if r.b > 0 {
-					lossOld += r.C * r.b * r.b
-				}
-				bNew := r.b + dDiff*float64(val[q])*r.y
-				r.b = bNew
-				if bNew > 0 {
-					lossNew += r.C * bNew * bNew
-				}
-			}
-		} else {
-			for q, i := range idx {
-				r := &rows[i]
-				bNew := r.b + dDiff*float64(val[q])*r.y
-				r.b = bNew
-				if bNew > 0 {
-					lossNew += r.C * bNew * bNew
-				}
-			}
-		}
+		lossNew := s.moveBLoss(dDiff, idx, val)
 		if cond+lossNew-lossOld <= 0 {
 			break
 		}
@@ -283,6 +247,93 @@ func (s *l1svc) lineSearch(j int, d, G, Gloss float64, idx []int32, val []float3
 		// recompute it from w.
 		s.recomputeB()
 	}
+}
+
+// A column's entries name their rows (idx); a column that has every row
+// (len(idx) = l, a feature nonzero everywhere, as most are on few-feature
+// dense data) lists them in order, idx[q] = q, and the loops below read the
+// rows directly: the same terms in the same order, without the index load
+// and its bounds check.
+
+// derivatives returns the column's Σ_i C_i y_i x_ij b_i, Σ_i C_i x_ij² and
+// Σ_i C_i b_i² over its rows with b_i > 0 (the loss's derivative and half
+// its second derivative, up to the factors −2 and 2, and the column's
+// rows' loss, which the line search needs next and would otherwise read
+// the column again for). Rows with b_i ≤ 0 add +0 instead of being skipped:
+// b_i is masked to +0 (see ifPositive), so C_i y_i x_ij·0 = ±0 and
+// C_i·0·0 = +0 leave the sums as they were.
+func (s *l1svc) derivatives(idx []int32, val []float32) (Gloss, H, loss float64) {
+	rows := s.r[:len(s.y)]
+	if len(idx) == len(rows) {
+		rows = rows[:len(val)]
+		for q, x := range val {
+			r := &rows[q]
+			v := float64(x)
+			c := r.C * v
+			m := positiveMask(r.b)
+			b := ifPositive(r.b, m)
+			Gloss -= c * r.y * b
+			H += ifPositive(c*v, m)
+			loss += r.C * b * b
+		}
+		return Gloss, H, loss
+	}
+	val = val[:len(idx)]
+	for q, i := range idx {
+		r := &rows[i]
+		v := float64(val[q])
+		c := r.C * v
+		m := positiveMask(r.b)
+		b := ifPositive(r.b, m)
+		Gloss -= c * r.y * b
+		H += ifPositive(c*v, m)
+		loss += r.C * b * b
+	}
+	return Gloss, H, loss
+}
+
+// moveB adds dDiff·y_i x_ij to the column's b_i.
+func (s *l1svc) moveB(dDiff float64, idx []int32, val []float32) {
+	rows := s.r[:len(s.y)]
+	if len(idx) == len(rows) {
+		rows = rows[:len(val)]
+		for q, x := range val {
+			r := &rows[q]
+			r.b += dDiff * float64(x) * r.y
+		}
+		return
+	}
+	val = val[:len(idx)]
+	for q, i := range idx {
+		r := &rows[i]
+		r.b += dDiff * float64(val[q]) * r.y
+	}
+}
+
+// moveBLoss adds dDiff·y_i x_ij to the column's b_i and returns the
+// column's rows' loss Σ C_i max(0, b_i)² after.
+func (s *l1svc) moveBLoss(dDiff float64, idx []int32, val []float32) (loss float64) {
+	rows := s.r[:len(s.y)]
+	if len(idx) == len(rows) {
+		rows = rows[:len(val)]
+		for q, x := range val {
+			r := &rows[q]
+			b := r.b + dDiff*float64(x)*r.y
+			r.b = b
+			b = ifPositive(b, positiveMask(b))
+			loss += r.C * b * b
+		}
+		return loss
+	}
+	val = val[:len(idx)]
+	for q, i := range idx {
+		r := &rows[i]
+		b := r.b + dDiff*float64(val[q])*r.y
+		r.b = b
+		b = ifPositive(b, positiveMask(b))
+		loss += r.C * b * b
+	}
+	return loss
 }
 
 // recomputeB sets b_i = 1 − y_i wᵀx_i from w.

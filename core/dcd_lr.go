@@ -69,6 +69,15 @@ type dcdLR struct {
 
 	innerEps, innerEpsMin float64
 	newton                int64 // inner Newton steps done
+
+	// log(z/(C_i − z)) at z = α_i (logSide[i] = +1) or z = α'_i (−1), as
+	// the last visit of row i computed it (0: none yet). Each visit starts
+	// with g′ at the chosen side's current value; when that is the side
+	// the last visit ended on, the logarithm is the one it already took,
+	// the same bits, and the visit saves one of its two or three calls to
+	// math.Log, the solver's largest cost. Sized by the trainer.
+	logRatio []float64
+	logSide  []int8
 }
 
 func (s *dcdLR) class(i int) int { return int(s.y[i]+1) >> 1 }
@@ -99,6 +108,7 @@ func (s *dcdLR) init(ds *data.Dataset, y []int8, alpha, alphaC, xTx []float64, C
 		s.alpha[i], s.alphaC[i] = a, C-a
 		s.addScaled(float64(s.y[i])*a, i)
 	}
+	clear(s.logSide[:l])
 	s.innerEps, s.innerEpsMin = lrInnerStart, min(1e-8, eps)
 	s.newton = 0
 }
@@ -123,12 +133,20 @@ func (s *dcdLR) pass() bool {
 		if 0.5*a*(s.alphaC[i]-s.alpha[i])+b < 0 {
 			zp, zq, sign = zq, zp, -1.0
 		}
+		side := int8(sign)
 		old := *zp
 		z := old
-		if C-z < 0.5*C {
+		var logRatio float64 // log(z/(C − z))
+		switch {
+		case C-z < 0.5*C:
 			z *= 0.1
+			logRatio = lrLog(z / (C - z))
+		case s.logSide[i] == side:
+			logRatio = s.logRatio[i]
+		default:
+			logRatio = lrLog(z / (C - z))
 		}
-		gp := a*(z-old) + sign*b + math.Log(z/(C-z))
+		gp := a*(z-old) + sign*b + logRatio
 		Gmax = max(Gmax, math.Abs(gp))
 
 		inner := 0
@@ -139,12 +157,16 @@ func (s *dcdLR) pass() bool {
 			} else {
 				z *= lrXi
 			}
-			gp = a*(z-old) + sign*b + math.Log(z/(C-z))
+			logRatio = lrLog(z / (C - z))
+			gp = a*(z-old) + sign*b + logRatio
 		}
 		if inner > 0 {
 			*zp, *zq = z, C-z
 			s.addScaled(sign*(z-old)*yi, i)
 			steps += int64(inner)
+		}
+		if z == *zp {
+			s.logRatio[i], s.logSide[i] = logRatio, side
 		}
 	}
 	s.iter++

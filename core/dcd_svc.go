@@ -45,14 +45,31 @@ type dcdRows struct {
 	iter       int     // outer passes done
 	updates    int64   // coordinates visited (one row read each)
 	touched    float32 // keeps TouchRow's loads alive
+	touch      bool    // whether touchNext touches: the rows outgrow the cache
 }
 
 // touchNext starts loading the row visited after position k of the active
 // set (see Dataset.TouchRow).
 func (r *dcdRows) touchNext(k int) {
-	if k+1 < r.activeSize {
+	if r.touch && k+1 < r.activeSize {
 		r.touched += r.ds.TouchRow(int(r.index[k+1]))
 	}
+}
+
+// touchMinBytes is the size of the rows below which touchNext does nothing:
+// rows that fit in a core's L2 cache (1 MiB on the Zen 4 and 5 cores this
+// is tuned on, 256 KiB to 2 MiB elsewhere) stay there after the first
+// pass, so the next row's loads do not miss and touching it early only adds
+// its loads (8% of digits -s 7).
+const touchMinBytes = 512 << 10
+
+// rowEntryBytes is the memory of one stored entry of ds: a float32, plus
+// its int32 index when sparse.
+func rowEntryBytes(ds *data.Dataset) int {
+	if ds.IsDense() {
+		return 4
+	}
+	return 8
 }
 
 // sizeRows sets up the shared state for ds, using w's and index's capacity.
@@ -70,6 +87,7 @@ func (r *dcdRows) sizeRows(ds *data.Dataset, bias float64, w []float64, index []
 		r.index[i] = int32(i)
 	}
 	r.rng = newRNG(seed)
+	r.touch = ds.Nonzeros()*rowEntryBytes(ds) > touchMinBytes
 	r.activeSize = ds.Len()
 	r.iter, r.updates = 0, 0
 }

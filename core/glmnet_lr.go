@@ -173,12 +173,7 @@ func (s *glmnetLR) solve(eps float64, maxIter int) SolveResult {
 			j := int(index[k])
 			idx, val := s.cols.col(j)
 			val = val[:len(idx)]
-			h, t := glmnetNu, 0.0
-			for q, i := range idx {
-				v := float64(val[q])
-				h += v * v * D[i]
-				t += v * tau[i]
-			}
+			h, t := s.curvature(idx, val)
 			Hdiag[j] = h
 			Grad[j] = -t + s.xjnegSum[j]
 			res.Updates++
@@ -300,8 +295,7 @@ func (s *glmnetLR) minimizeQuadratic(activeSize, maxIter int, tol float64, res *
 	fl := s.rowsW
 	w, wpd, Hdiag, Grad := s.w[:dim], s.wpd[:dim], s.Hdiag[:dim], s.Grad[:dim]
 	index := s.index[:dim]
-	xTd, D := s.xTd[:l], s.D[:l]
-	clear(xTd)
+	clear(s.xTd[:l])
 	QPGmaxOld := math.Inf(1)
 	QPActiveSize := activeSize
 	iter := 0
@@ -318,9 +312,7 @@ func (s *glmnetLR) minimizeQuadratic(activeSize, maxIter int, tol float64, res *
 			G := Grad[j] + (wpd[j]-w[j])*glmnetNu
 			idx, val := s.cols.col(j)
 			val = val[:len(idx)]
-			for q, i := range idx {
-				G += float64(val[q]) * D[i] * xTd[i]
-			}
+			G = s.quadGradient(G, idx, val)
 			if l1Shrinkable(wpd[j], G, QPGmaxOld/fl) {
 				QPActiveSize--
 				index[k], index[QPActiveSize] = index[QPActiveSize], index[k]
@@ -338,9 +330,7 @@ func (s *glmnetLR) minimizeQuadratic(activeSize, maxIter int, tol float64, res *
 			}
 			z = min(max(z, -glmnetMaxStep), glmnetMaxStep)
 			wpd[j] += z
-			for q, i := range idx {
-				xTd[i] += float64(val[q]) * z
-			}
+			s.moveXTd(z, idx, val)
 		}
 		iter++
 		if QPGnorm1 <= tol {
@@ -354,6 +344,69 @@ func (s *glmnetLR) minimizeQuadratic(activeSize, maxIter int, tol float64, res *
 		QPGmaxOld = QPGmax
 	}
 	return iter
+}
+
+// The column loops: a column that has every row (len(idx) = l) lists them
+// in order, idx[q] = q, and is read without its row indices, as in
+// cd_l1svc.go: the same terms in the same order.
+
+// curvature returns the column's ν + Σ_i x_ij² D_i (the Hessian's
+// diagonal) and Σ_i x_ij τ_i.
+func (s *glmnetLR) curvature(idx []int32, val []float32) (h, t float64) {
+	l := len(s.y)
+	D, tau := s.D[:l], s.tau[:l]
+	h = glmnetNu
+	if len(idx) == l {
+		D, tau = D[:len(val)], tau[:len(val)]
+		for q, x := range val {
+			v := float64(x)
+			h += v * v * D[q]
+			t += v * tau[q]
+		}
+		return h, t
+	}
+	val = val[:len(idx)]
+	for q, i := range idx {
+		v := float64(val[q])
+		h += v * v * D[i]
+		t += v * tau[i]
+	}
+	return h, t
+}
+
+// quadGradient returns G + Σ_i x_ij D_i (Xd)_i, the column's derivative of
+// the quadratic model at d given the rest of it in G.
+func (s *glmnetLR) quadGradient(G float64, idx []int32, val []float32) float64 {
+	l := len(s.y)
+	D, xTd := s.D[:l], s.xTd[:l]
+	if len(idx) == l {
+		D, xTd = D[:len(val)], xTd[:len(val)]
+		for q, x := range val {
+			G += float64(x) * D[q] * xTd[q]
+		}
+		return G
+	}
+	val = val[:len(idx)]
+	for q, i := range idx {
+		G += float64(val[q]) * D[i] * xTd[i]
+	}
+	return G
+}
+
+// moveXTd adds z·x_ij to the column's (Xd)_i.
+func (s *glmnetLR) moveXTd(z float64, idx []int32, val []float32) {
+	xTd := s.xTd[:len(s.y)]
+	if len(idx) == len(xTd) {
+		xTd = xTd[:len(val)]
+		for q, x := range val {
+			xTd[q] += float64(x) * z
+		}
+		return
+	}
+	val = val[:len(idx)]
+	for q, i := range idx {
+		xTd[i] += float64(val[q]) * z
+	}
 }
 
 // dual writes α_i = C_i σ(−y_i wᵀx_i), the loss's derivative in each

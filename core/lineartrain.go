@@ -131,7 +131,7 @@ type primalWorker struct {
 func LinearTrainerBytes(p LinearParams, capRows, capFeatures int) int {
 	perWorker := capRows*(4+1+8) + (capFeatures+1)*8 // index, y, QD; w
 	if p.Solver == L2LogisticDual {
-		perWorker += capRows * 8 // alphaC
+		perWorker += capRows * (8 + 8 + 1) // alphaC; logRatio, logSide
 	}
 	if p.Solver.hasL2Loss() {
 		perWorker += capRows*(8+4) + (tronBuffers+1)*(capFeatures+1)*8 // z, I; TRON's vectors, w
@@ -181,6 +181,7 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 		if p.Solver == L2LogisticDual {
 			wk.lr.index, wk.lr.w = index, w
 			wk.alphaC = make([]float64, capRows)
+			wk.lr.logRatio, wk.lr.logSide = make([]float64, capRows), make([]int8, capRows)
 		}
 		if p.Solver.hasL2Loss() {
 			wk.tron = newTRON(capFeatures + 1)
