@@ -71,7 +71,12 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 		// opts out): a warm-started Newton method is what pays here.
 		o.Linear.Params = o.Linear.Incremental()
 	}
-	h.trainer, err = core.NewTrainer(o, int(capRows), int(numFeatures))
+	if capNonzeros == 0 {
+		// Dense rows: a kernel trainer needs no dense copy of them.
+		h.trainer, err = core.NewDenseTrainer(o, int(capRows), int(numFeatures))
+	} else {
+		h.trainer, err = core.NewTrainer(o, int(capRows), int(numFeatures))
+	}
 	if err != nil {
 		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
 	}

@@ -766,4 +766,37 @@ func TestKernelDenseViewOfSparse(t *testing.T) {
 	if d := readRefData(t, "heart_scale"); wantsDenseView(d) {
 		t.Errorf("a dense data set wants a dense copy")
 	}
+	// A trainer for data stored dense (NewDenseTrainer, the C ABI's dense
+	// trainer) keeps none and trains the same model.
+	heart := readRefData(t, "heart_scale")
+	o, _, err := ParseTrainOptions([]string{"-t", "2", "-c", "4"}, SyntaxKernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dt, err := NewDenseTrainer(o, heart.Len(), heart.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := NewTrainer(o, heart.Len(), heart.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kt := dt.(kernelTrainer).t; kt.dense != nil {
+		t.Errorf("NewDenseTrainer's kernel trainer keeps a dense copy")
+	}
+	if kt := st.(kernelTrainer).t; kt.dense == nil {
+		t.Errorf("NewTrainer's kernel trainer for %d features keeps no dense copy", heart.NumFeatures())
+	}
+	md, _, err := dt.Train(heart, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, _, err := st.Train(heart, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := md.(*KernelModel), ms.(*KernelModel)
+	if !slices.Equal(a.Rho, b.Rho) || !slices.Equal(a.Coef, b.Coef) || a.Result.Iterations != b.Result.Iterations {
+		t.Errorf("NewDenseTrainer's model: rho %v, %d iterations; NewTrainer's %v, %d", a.Rho, a.Result.Iterations, b.Rho, b.Result.Iterations)
+	}
 }

@@ -29,17 +29,33 @@ type Trainer interface {
 // a caller that wants LIBLINEAR's incremental defaults sets o.Linear.Params
 // to o.Linear.Incremental() first.
 func NewTrainer(o TrainOptions, capRows, capFeatures int) (Trainer, error) {
+	return newTrainer(o, capRows, capFeatures, false)
+}
+
+// NewDenseTrainer is NewTrainer for a caller whose data sets are always
+// stored dense (data.NewDense, as the C ABI trainer's without a nonzero
+// capacity): its kernel trainer keeps no dense copy of sparse rows
+// (NewKernelTrainer keeps one for 64 features or fewer), which such data
+// never reads, and so takes capRows × (4·capFeatures + 8) bytes less. A
+// sparse data set still trains, through the sparse kernels.
+func NewDenseTrainer(o TrainOptions, capRows, capFeatures int) (Trainer, error) {
+	return newTrainer(o, capRows, capFeatures, true)
+}
+
+// newTrainer is NewTrainer, or NewDenseTrainer when dense is set.
+func newTrainer(o TrainOptions, capRows, capFeatures int, dense bool) (Trainer, error) {
 	if o.Scale.Enabled {
 		inner := o
 		inner.Scale.Enabled = false
-		t, err := NewTrainer(inner, capRows, capFeatures)
+		t, err := newTrainer(inner, capRows, capFeatures, dense)
 		if err != nil {
 			return nil, err
 		}
 		return scaledTrainer{t, o.Scale, capFeatures}, nil
 	}
 	if o.IsKernel() {
-		t, err := NewKernelTrainer(o.Kernel.Params, capRows, capFeatures)
+		p := o.Kernel.Params
+		t, err := newKernelTrainer(p, capRows, capFeatures, kernelWorkerCount(&p), capRows, !dense && capFeatures <= denseViewMaxFeatures)
 		if err != nil {
 			return nil, err
 		}
