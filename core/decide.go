@@ -126,22 +126,29 @@ func KernelDecisions(t SVMType, dec, kv, coef, rho []float64, start []int) {
 	nr := len(start) - 1
 	p := 0
 	for i := 0; i < nr; i++ {
-		si, ei := start[i], start[i+1]
 		for j := i + 1; j < nr; j++ {
-			sj, ej := start[j], start[j+1]
-			ci := coef[(j-1)*l+si : (j-1)*l+ei]
-			cj := coef[i*l+sj : i*l+ej]
-			// equal lengths: no bounds checks in the loops
-			ki, kj := kv[si:ei][:len(ci)], kv[sj:ej][:len(cj)]
-			var s float64
-			for t, c := range ci {
-				s += c * ki[t]
-			}
-			for t, c := range cj {
-				s += c * kj[t]
-			}
-			dec[p] = s - rho[p]
+			dec[p] = pairDecision(kv, coef, rho, start, i, j, p)
 			p++
 		}
 	}
+}
+
+// pairDecision is KernelDecisions' decision value p, that of classes i < j
+// of a C-SVC or ν-SVC model, from the kernel values kv of all its support
+// vectors.
+func pairDecision(kv, coef, rho []float64, start []int, i, j, p int) float64 {
+	l := len(kv)
+	si, ei, sj, ej := start[i], start[i+1], start[j], start[j+1]
+	ci := coef[(j-1)*l+si : (j-1)*l+ei]
+	cj := coef[i*l+sj : i*l+ej]
+	// equal lengths: no bounds checks in the loops
+	ki, kj := kv[si:ei][:len(ci)], kv[sj:ej][:len(cj)]
+	var s float64
+	for t, c := range ci {
+		s += c * ki[t]
+	}
+	for t, c := range cj {
+		s += c * kj[t]
+	}
+	return s - rho[p]
 }

@@ -408,18 +408,7 @@ func (m *KernelModel) refineTies(b *kernelBlocks, s *blockScratch, kv, x []float
 					done[c] = true
 				}
 			}
-			// KernelDecisions' sum for the pair, in its order.
-			si, ei, sj, ej := start[i], start[i+1], start[j], start[j+1]
-			ci, cj := m.Coef[(j-1)*l+si:(j-1)*l+ei], m.Coef[i*l+sj:i*l+ej]
-			ki, kj := s.kv64[si:ei][:len(ci)], s.kv64[sj:ej][:len(cj)]
-			var sum float64
-			for t, c := range ci {
-				sum += c * ki[t]
-			}
-			for t, c := range cj {
-				sum += c * kj[t]
-			}
-			s.dec[p] = sum - m.Rho[p]
+			s.dec[p] = pairDecision(s.kv64[:l], m.Coef, m.Rho, start, i, j, p)
 			p++
 		}
 	}
