@@ -235,21 +235,38 @@ func fit(h *trainerHandle) (core.Model, error) {
 	case *core.LinearModel:
 		return widen(m, h.numFeatures), nil
 	case *core.KernelModel:
-		// As widen does for a linear model: sparse support vectors meet
-		// no feature past their own, so the model takes the trainer's
-		// width as is (its pre-computed state depends only on the
-		// support vectors).
-		if !m.SV.IsDense() && m.NumFeatures < h.numFeatures {
-			m.NumFeatures = h.numFeatures
-			if m.Scale != nil {
-				// --scale: the features past the rows' are dropped.
-				if err := m.SetScale(m.Scale.Widen(h.numFeatures)); err != nil {
-					return nil, err
-				}
-			}
-		}
+		return widenKernel(m, h.numFeatures)
 	}
 	return m, nil
+}
+
+// widenKernel returns m with n features, the trainer's, as widen does for
+// a linear model: sparse support vectors meet no feature past their own,
+// so they stay as they are; dense ones (the rows of a dense trainer, or
+// rows scaled by --scale) are padded with zeros, the value the features
+// past the rows' have in training. With --scale those features are
+// dropped (they scale to 0).
+func widenKernel(m *core.KernelModel, n int) (*core.KernelModel, error) {
+	if m.NumFeatures >= n {
+		return m, nil
+	}
+	if m.SV.IsDense() {
+		l := m.SV.Len()
+		sv := data.NewDense(l, n)
+		row := make([]float32, n)
+		for i := range l {
+			copy(row, m.SV.DenseRow(i)) // the rest of row stays 0
+			if err := sv.AppendDense(m.SV.Label(i), row); err != nil {
+				return nil, err
+			}
+		}
+		m.SV = sv
+	}
+	m.NumFeatures = n
+	if m.Scale != nil {
+		m.Scale = m.Scale.Widen(n)
+	}
+	return m, m.Init()
 }
 
 // widen returns m with n features, the trainer's: a sparse data set is as
