@@ -484,6 +484,13 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 		}
 	}
 	p := &t.params
+	c := p.C
+	if p.SVMType == OneClass || p.SVMType == NuSVC {
+		c = 1 // the weight alone bounds α
+	}
+	if err := checkCosts(ds, c, p.Weights); err != nil {
+		return nil, nil, err
+	}
 	k := p.ResolvedKernel(n)
 	// kds is what the kernels read: ds, or its dense copy.
 	kds := ds

@@ -282,6 +282,9 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		return nil, nil, fmt.Errorf("%w: no training rows", data.ErrLabels)
 	}
 	p := &t.params
+	if err := checkCosts(ds, p.C, p.Weights); err != nil {
+		return nil, nil, err
+	}
 	if warm != nil {
 		for _, a := range warm.Alpha {
 			if len(a) != l {

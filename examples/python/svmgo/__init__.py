@@ -118,7 +118,9 @@ class Error(Exception):
         except ValueError:
             pass
         self.code = code
-        self.name = _lib.svmgo_status_name(int(code)).decode()
+        # The enum names the pinned codes without a call into the library
+        # (which a forked child must not make).
+        self.name = f"SVMGO_{code.name}" if isinstance(code, Status) else _lib.svmgo_status_name(int(code)).decode()
         self.message = message
         super().__init__(f"{self.name}: {message}")
 
@@ -215,6 +217,36 @@ def _load():
 
 
 _lib = _load()
+
+
+class _Forked:
+    """What _lib becomes in a child forked from the process that loaded
+    the library: the Go runtime does not survive fork() (only the forking
+    thread is copied, not the runtime's threads), so a call into it there,
+    a fit above all, could wait for ever. Every call raises instead."""
+
+    def __getattr__(self, name):
+        raise Error(
+            Status.E_UNSUPPORTED,
+            f"{name}: libsvmgo cannot be used in a process forked from the one that loaded it "
+            "(the Go runtime does not survive fork); use multiprocessing's 'spawn' or 'forkserver' "
+            "start method, or import svmgo after forking",
+        )
+
+
+def _after_fork_in_child():
+    global _lib
+    _lib = _Forked()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _usable():
+    """Whether handles can be freed: not in a forked child, whose copies of
+    them belong to the parent's runtime."""
+    return _lib is not None and not isinstance(_lib, _Forked)
 
 
 def library_version() -> str:
@@ -426,7 +458,7 @@ class Model:
     def close(self) -> None:
         """Frees the model (and stops watching). Closing twice is harmless."""
         h, self._h = self._h, None
-        if h is not None and _lib is not None:
+        if h is not None and _usable():
             _lib.svmgo_model_free(h)
 
     def __enter__(self):
@@ -622,7 +654,7 @@ class Trainer:
     def close(self) -> None:
         """Frees the trainer. Closing twice is harmless."""
         h, self._h = self._h, None
-        if h is not None and _lib is not None:
+        if h is not None and _usable():
             _lib.svmgo_trainer_free(h)
 
     def __enter__(self):
@@ -641,16 +673,23 @@ class Trainer:
         """Appends the rows of X with labels y: all or none (E_FULL when they
         do not fit, E_NOT_FINITE or E_INVALID_ARGUMENT for a bad row).
         ``weights``, when given, are the rows' instance weights (see
-        :meth:`set_weights`), checked before any row is added."""
+        :meth:`set_weights`): one a row, positive and finite, or the call
+        adds nothing (E_INVALID_ARGUMENT, E_NOT_FINITE)."""
         h = self._handle
         if weights is not None:
             weights = _weights(weights)
             first = self.num_rows
         self._add(h, X, y)
-        if weights is not None:
+        if weights is None:
+            return
+        try:
             if len(weights) != self.num_rows - first:
                 raise Error(Status.E_INVALID_ARGUMENT, f"{len(weights)} weights for {self.num_rows - first} rows")
             self.set_weights(first, weights)
+        except Error:
+            # All or none: the rows just added leave again.
+            self.remove(range(first, self.num_rows))
+            raise
 
     def set_weights(self, first_row: int, weights: Sequence[float]) -> None:
         """Sets the instance weights of the rows held from ``first_row`` on:
