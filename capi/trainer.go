@@ -231,65 +231,12 @@ func fit(h *trainerHandle) (core.Model, error) {
 	}
 	h.dual = dual
 	h.last, h.fitted = core.SummaryOf(m)
-	switch m := m.(type) {
-	case *core.LinearModel:
-		return widen(m, h.numFeatures), nil
-	case *core.KernelModel:
-		return widenKernel(m, h.numFeatures)
+	// The model takes the trainer's width: a sparse data set is as wide
+	// as its largest index.
+	if err := core.Widen(m, h.numFeatures); err != nil {
+		return nil, err
 	}
 	return m, nil
-}
-
-// widenKernel returns m with n features, the trainer's, as widen does for
-// a linear model: sparse support vectors meet no feature past their own,
-// so they stay as they are; dense ones (the rows of a dense trainer, or
-// rows scaled by --scale) are padded with zeros, the value the features
-// past the rows' have in training. With --scale those features are
-// dropped (they scale to 0).
-func widenKernel(m *core.KernelModel, n int) (*core.KernelModel, error) {
-	if m.NumFeatures >= n {
-		return m, nil
-	}
-	if m.SV.IsDense() {
-		l := m.SV.Len()
-		sv := data.NewDense(l, n)
-		row := make([]float32, n)
-		for i := range l {
-			copy(row, m.SV.DenseRow(i)) // the rest of row stays 0
-			if err := sv.AppendDense(m.SV.Label(i), row); err != nil {
-				return nil, err
-			}
-		}
-		m.SV = sv
-	}
-	m.NumFeatures = n
-	if m.Scale != nil {
-		m.Scale = m.Scale.Widen(n)
-	}
-	return m, m.Init()
-}
-
-// widen returns m with n features, the trainer's: a sparse data set is as
-// wide as its largest index, so features that no row held are given zero
-// weights, which is what training gives them, and the model accepts the
-// dense rows of the width the trainer was created with.
-func widen(m *core.LinearModel, n int) *core.LinearModel {
-	if m.NumFeatures >= n {
-		return m
-	}
-	nrW := m.NrW()
-	w := make([]float32, n*nrW, (n+1)*nrW)
-	copy(w, m.W[:m.NumFeatures*nrW])
-	if m.Bias >= 0 {
-		w = append(w, m.W[m.NumFeatures*nrW:]...)
-	}
-	m.W, m.NumFeatures = w, n
-	if m.Scale != nil {
-		// --scale: the features past the rows' are dropped (no prediction
-		// has folded the ranges yet).
-		m.Scale = m.Scale.Widen(n)
-	}
-	return m
 }
 
 // setWeights sets the instance weights of rows first .. first+len(w)−1,

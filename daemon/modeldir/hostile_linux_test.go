@@ -60,7 +60,7 @@ func hostileBodies(t testing.TB) map[string][]byte {
 		files[strings.TrimSuffix(filepath.Base(p), ".svmgo")] = b
 	}
 	for _, name := range []string{"linear-svc-binary", "kernel-csvc-sparse"} {
-		m, err := Decode(files[name])
+		m, err := modelfile.Decode(files[name])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func hostileBodies(t testing.TB) map[string][]byte {
 		case *core.KernelModel:
 			m.Scale = r
 		}
-		if files[name+"-scaled"], err = Encode(m); err != nil {
+		if files[name+"-scaled"], err = modelfile.Encode(m); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -163,7 +163,7 @@ type hostileResult struct {
 
 // TestHostileBodiesRefusedUnderRSSBound (issue 22, item 5): every body of
 // every kind that declares a huge size with a tiny payload is refused by
-// Decode, the one opener, and the process that decodes them all (a child,
+// modelfile.Decode, the one opener, and the process that decodes them all (a child,
 // so that an abort fails this test instead of killing it) stays under
 // hostileRSSBound of peak resident memory, each body allocating at most
 // hostileAllocBound. Before the bound on a kernel model's feature count, a
@@ -228,7 +228,7 @@ func decodeHostileBodies(t *testing.T) {
 	for _, name := range sortedKeys(bodies) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err := Decode(bodies[name])
+		_, err := modelfile.Decode(bodies[name])
 		runtime.ReadMemStats(&after)
 		r := hostileResult{Name: name, Alloc: after.TotalAlloc - before.TotalAlloc}
 		if err != nil {
@@ -254,7 +254,7 @@ func lastLines(b []byte, n int) string {
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
-// FuzzDecode checks that Decode, the one opener, never panics on any
+// FuzzDecode checks that modelfile.Decode, the one opener, never panics on any
 // bytes and that a refusal wraps one of modelfile's sentinels. Its seeds
 // are the hostile bodies of every kind (TestHostileBodiesRefusedUnderRSSBound).
 func FuzzDecode(f *testing.F) {
@@ -265,7 +265,7 @@ func FuzzDecode(f *testing.F) {
 	sentinels := []error{modelfile.ErrNotModel, modelfile.ErrVersion, modelfile.ErrTruncated,
 		modelfile.ErrChecksum, modelfile.ErrCorrupt, modelfile.ErrKind}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := Decode(b)
+		m, err := modelfile.Decode(b)
 		if (m == nil) == (err == nil) {
 			t.Fatalf("Decode returned the model %v and the error %v", m, err)
 		}

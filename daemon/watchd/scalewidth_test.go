@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -29,7 +30,7 @@ func TestScaledModelsTakeTheRowsWidth(t *testing.T) {
 			cfg := kernelConfig(t.TempDir(), options, 2000, maxFeatures)
 			s := newSync(t, cfg)
 			s.ingest(t, "b00.txt", rows)
-			got, err := modeldir.ReadFile(filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
+			got, err := modelfile.ReadFile(filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
 			if err != nil {
 				t.Fatal(err)
 			}
