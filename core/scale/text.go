@@ -317,9 +317,11 @@ func Write(dst io.Writer, src io.Reader, name string, format Format, rg *Ranges)
 	// index.
 	var feature, pos []int // pos[k]: feature[k]'s position in rg.Min and rg.Max
 	var zero []float64
+	zeroesStay := true // every absent entry scales to 0
 	for k := range rg.Min {
 		if j := rg.feature(k); !rg.Dropped(j) {
 			feature, pos, zero = append(feature, j), append(pos, k), append(zero, rg.Value(j, 0))
+			zeroesStay = zeroesStay && zero[len(zero)-1] == 0
 		}
 	}
 	rr := newRowReader(src, name, format)
@@ -336,22 +338,50 @@ func Write(dst io.Writer, src io.Reader, name string, format Format, rg *Ranges)
 		b = b[:0]
 		b = appendG17(b, rg.Target(rr.label))
 		b = append(b, ' ')
-		p := 0
-		for k, j := range feature {
-			for p < len(rr.index) && int(rr.index[p]) < j {
-				p++ // a dropped feature
+		put := func(j int, v float64) {
+			b = strconv.AppendInt(b, int64(j+1), 10)
+			b = append(b, ':')
+			b = appendG(b, v)
+			b = append(b, ' ')
+			written++
+		}
+		if zeroesStay {
+			// Only the row's entries can scale to nonzero values: find
+			// each one's position among the features (sparse data with
+			// -l 0 costs its nonzeros, not its features).
+			for p, j := range rr.index {
+				k, ok := slices.BinarySearch(feature, int(j))
+				if !ok {
+					continue // a dropped feature
+				}
+				if v := affineValue(rg.Lower, rg.Upper, rg.Min[pos[k]], rg.Max[pos[k]], rr.value[p]); v != 0 {
+					put(int(j), v)
+				}
 			}
-			v := zero[k]
-			if p < len(rr.index) && int(rr.index[p]) == j {
-				v = affineValue(rg.Lower, rg.Upper, rg.Min[pos[k]], rg.Max[pos[k]], rr.value[p])
-				p++
+		} else {
+			// Every feature may be written; next is the row's next
+			// entry's feature (MaxInt past the last), so that a feature
+			// the row does not write costs one comparison.
+			p, next := 0, math.MaxInt
+			if len(rr.index) > 0 {
+				next = int(rr.index[0])
 			}
-			if v != 0 {
-				b = strconv.AppendInt(b, int64(j+1), 10)
-				b = append(b, ':')
-				b = appendG(b, v)
-				b = append(b, ' ')
-				written++
+			for k, j := range feature {
+				v := zero[k]
+				if j >= next {
+					for next < j { // entries of dropped features
+						p++
+						next = nextEntry(rr.index, p)
+					}
+					if next == j {
+						v = affineValue(rg.Lower, rg.Upper, rg.Min[pos[k]], rg.Max[pos[k]], rr.value[p])
+						p++
+						next = nextEntry(rr.index, p)
+					}
+				}
+				if v != 0 {
+					put(j, v)
+				}
 			}
 		}
 		b = append(b, '\n')
@@ -360,6 +390,14 @@ func Write(dst io.Writer, src io.Reader, name string, format Format, rg *Ranges)
 		}
 	}
 	return written, bw.Flush()
+}
+
+// nextEntry returns index[p], or MaxInt past the last entry.
+func nextEntry(index []int32, p int) int {
+	if p < len(index) {
+		return int(index[p])
+	}
+	return math.MaxInt
 }
 
 // NonzeroWarning is svm-scale's warning, for its standard error, when the
