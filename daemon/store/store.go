@@ -1,6 +1,8 @@
 // Package store is the daemon's sample store: a fixed number of labelled
 // rows with their dual variables and the hashes of the batches ingested,
-// saved as one atomic snapshot (DESIGN §8).
+// saved as one atomic snapshot (DESIGN §8). Rows leave by the eviction
+// policy, a sliding window, a maximum age, or a named batch forgotten
+// (forget.go), their α with them.
 //
 // The dual variables are those of the last training run, of either kind:
 // a core.Dual holding a linear dual (core.LinearDual: one α vector per

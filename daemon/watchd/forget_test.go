@@ -198,3 +198,50 @@ func TestMaxAgeRetrains(t *testing.T) {
 	}
 	assertClose(t, newestModel(t, r.root), want, st.Dataset(), 1e-2)
 }
+
+// TestForgetKernel forgets a batch under kernel options (RBF C-SVC with a
+// fixed γ): the α of the rows that remain start the retrain (SMO restores
+// Σ yᵢαᵢ = 0 itself), which reaches the model a cold core.TrainKernel of
+// those rows gives.
+func TestForgetKernel(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.TrainOptions = "-t 2 -g 0.5 -c 4 -e 0.0001"
+	s := newSync(t, cfg)
+	a, b, c := batchText(51, 40), batchText(52, 30), batchText(53, 40)
+	s.ingest(t, "a.txt", a)
+	s.ingest(t, "b.txt", b)
+	s.ingest(t, "c.txt", c)
+	request(t, cfg.Root, "req", hexHash(b)+"\n")
+	if err := s.d.drainForget(); err != nil {
+		t.Fatal(err)
+	}
+	st := s.d.st
+	if st.Len() != 80 || st.Dual() == nil || st.Dual().Kernel == nil {
+		t.Fatalf("store: %d rows, dual %+v", st.Len(), st.Dual())
+	}
+	vs := modelVersions(t, cfg.Root)
+	got, err := modeldir.ReadFileAs[*core.KernelModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(vs[len(vs)-1])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _, err := core.ParseKernelOptions(strings.Fields(cfg.TrainOptions))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := core.TrainKernelModel(st.Dataset(), o.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := st.Dataset()
+	g, w := make([]float64, 1), make([]float64, 1)
+	for i := range ds.Len() {
+		idx, val := ds.SparseRow(i)
+		gv, wv := got.DecisionSparse(g, idx, val)[0], want.DecisionSparse(w, idx, val)[0]
+		if math.Abs(gv-wv) > 1e-3*max(1, math.Abs(wv)) {
+			t.Fatalf("row %d: decision %v, a cold solve's %v", i, gv, wv)
+		}
+	}
+	if recs := s.records(t, "retrained"); recs[len(recs)-1]["warm"] != true {
+		t.Error("the retrain after the forget was not warm")
+	}
+}

@@ -26,8 +26,10 @@ import (
 // 0 otherwise; storage_failures_total counts the passes such faults
 // failed, retries included. batches_forgotten_total and rows_forgotten_total
 // count the batches a forget request removed (each once) and their rows
-// still stored then; rows_expired_total the rows the window or the maximum
-// age removed (evictions to make room are not counted there).
+// still stored then; rows_expired_total the rows the maximum age removed,
+// and the window when it was made smaller across a restart (rows leaving
+// to make room for a batch, by the window or the eviction policy, are the
+// "evicted" of its "batch added" log line).
 type daemonMetrics struct {
 	set             *metrics.Set
 	ingested        *metrics.Counter
