@@ -214,16 +214,15 @@ func remove(h *trainerHandle, rows []int) error {
 	if err := h.ds.DeleteRows(rows); err != nil {
 		return err
 	}
-	// DeleteRows checked the positions: distinct and held.
-	gone := make(map[int]struct{}, len(rows))
-	for _, r := range rows {
-		gone[r] = struct{}{}
-	}
-	kept := h.batch[:0]
+	// DeleteRows checked the positions (distinct, held), so this cannot fail.
+	gone, _ := data.SortedPositions(rows, len(h.batch))
+	kept, j := h.batch[:0], 0
 	for i, b := range h.batch {
-		if _, ok := gone[i]; !ok {
-			kept = append(kept, b)
+		if j < len(gone) && gone[j] == i {
+			j++
+			continue
 		}
+		kept = append(kept, b)
 	}
 	h.batch = kept
 	if held == 0 {

@@ -21,8 +21,9 @@
 // dual a new pair of classes) — and then reused by every dual of either
 // kind, so their memory is Capacity × 8 bytes × the most vectors a dual has
 // had. The one thing that grows is the record of ingested batches, which
-// exactly-once ingestion needs for ever: 32 bytes of hash and 24 of record a batch in the ordered
-// slice plus a map entry, under 100 bytes a batch in all.
+// exactly-once ingestion needs for ever: a 32-byte hash and a 24-byte
+// record a batch in ordered slices plus a map entry, under 150 bytes a
+// batch in all.
 //
 // A Store is not safe for concurrent use: the daemon owns it from one
 // goroutine.

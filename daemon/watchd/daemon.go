@@ -26,7 +26,8 @@ const (
 	RejectedDir = "rejected"
 	ModelsDir   = "models"
 	StateDir    = "state"
-	// ForgetDir (forget.go) holds requests to forget ingested batches.
+	// ForgetDir holds requests to forget ingested batches (forget.go).
+	ForgetDir = "forget"
 )
 
 // ReasonSuffix ends the name of a rejected batch's reason file.

@@ -36,9 +36,6 @@ import (
 // removes nothing twice. A forgotten batch stays recorded: the same file
 // dropped into incoming/ again is a duplicate.
 
-// ForgetDir holds forget requests under the root.
-const ForgetDir = "forget"
-
 // maxForgetBytes bounds a forget request's file: a thousand hashes a line
 // each with room for file names.
 const maxForgetBytes = 1 << 20
