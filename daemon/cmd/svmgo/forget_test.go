@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -39,16 +38,7 @@ var forgotten = []int{2, 5, 9, 14, 20}
 // removes nothing and does not count); forget/ and rejected/ are empty;
 // and the newest model is the one the final store trains to.
 func TestWatchForgetSurvivesKill9(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("needs SIGKILL and SIGTERM")
-	}
-	bin := filepath.Join(t.TempDir(), "svmgo")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := opsBuild(t)
 	root := t.TempDir()
 	args := []string{"watch", "--root", root, "--train.options", "-s 1 -e 0.00001",
 		"--store.capacity", "2000", "--store.max-features", "8", "--watch.debounce", "1ms", "--models.keep", "3"}

@@ -151,21 +151,7 @@ func measure(p core.LinearParams, file string, frac float64, runs int, start str
 			warm.Alpha = append(warm.Alpha, append(append([]float64(nil), a...), make([]float64, l-m0)...))
 		}
 	}
-	var coldT, warmT, coldW, warmW []float64
-	var cold, hot *core.LinearModel
-	for range runs {
-		t, t0 := cpuSeconds(), time.Now()
-		if cold, _, err = tr.Train(full, nil); err != nil {
-			return "", err
-		}
-		coldT, coldW = append(coldT, cpuSeconds()-t), append(coldW, time.Since(t0).Seconds())
-		t, t0 = cpuSeconds(), time.Now()
-		if hot, _, err = tr.TrainFrom(full, warm, fromW); err != nil {
-			return "", err
-		}
-		warmT, warmW = append(warmT, cpuSeconds()-t), append(warmW, time.Since(t0).Seconds())
-	}
-	return compare(p, full, start, frac, cold, hot, coldT, warmT, coldW, warmW)
+	return coldWarm(p, tr, full, warm, fromW, runs, start, frac)
 }
 
 // measureRemove is measure for rows leaving: it trains on all of full
@@ -203,8 +189,16 @@ func measureRemove(p core.LinearParams, full *data.Dataset, frac float64, runs i
 		}
 		warm = dual
 	}
+	return coldWarm(p, tr, full, warm, fromW, runs, start+", remove", frac)
+}
+
+// coldWarm trains on full cold and warm (from warm and fromW) runs times
+// each, alternating, and returns the table row; start and frac label it.
+func coldWarm(p core.LinearParams, tr *core.LinearTrainer, full *data.Dataset, warm *core.LinearDual, fromW *core.LinearPrimal,
+	runs int, start string, frac float64) (string, error) {
 	var coldT, warmT, coldW, warmW []float64
 	var cold, hot *core.LinearModel
+	var err error
 	for range runs {
 		t, t0 := cpuSeconds(), time.Now()
 		if cold, _, err = tr.Train(full, nil); err != nil {
@@ -217,12 +211,6 @@ func measureRemove(p core.LinearParams, full *data.Dataset, frac float64, runs i
 		}
 		warmT, warmW = append(warmT, cpuSeconds()-t), append(warmW, time.Since(t0).Seconds())
 	}
-	return compare(p, full, start+", remove", frac, cold, hot, coldT, warmT, coldW, warmW)
-}
-
-// compare returns the table row for a cold and a warm run on full and their
-// CPU and wall times.
-func compare(p core.LinearParams, full *data.Dataset, start string, frac float64, cold, hot *core.LinearModel, coldT, warmT, coldW, warmW []float64) (string, error) {
 	// The optimum's stand-in: a cold run at a 1000 times tighter tolerance.
 	q := p
 	q.Eps /= 1000
