@@ -13,6 +13,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -39,7 +40,7 @@ func newestModel(t *testing.T, root string) *core.LinearModel {
 	if len(vs) == 0 {
 		t.Fatal("no model published")
 	}
-	m, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(root, ModelsDir, modeldir.FileName(vs[len(vs)-1])))
+	m, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(root, ModelsDir, modeldir.FileName(vs[len(vs)-1])))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +221,7 @@ func TestForgetKernel(t *testing.T) {
 		t.Fatalf("store: %d rows, dual %+v", st.Len(), st.Dual())
 	}
 	vs := modelVersions(t, cfg.Root)
-	got, err := modeldir.ReadFileAs[*core.KernelModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(vs[len(vs)-1])))
+	got, err := modelfile.ReadFileAs[*core.KernelModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(vs[len(vs)-1])))
 	if err != nil {
 		t.Fatal(err)
 	}

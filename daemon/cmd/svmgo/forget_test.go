@@ -16,6 +16,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -168,7 +169,7 @@ func TestWatchForgetSurvivesKill9(t *testing.T) {
 	}
 
 	newest := slices.Max(modelVersionsIn(t, filepath.Join(root, "models")))
-	model, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", modeldir.FileName(newest)))
+	model, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", modeldir.FileName(newest)))
 	if err != nil {
 		t.Fatal(err)
 	}
