@@ -36,8 +36,8 @@ import (
 // removes nothing twice. A forgotten batch stays recorded: the same file
 // dropped into incoming/ again is a duplicate.
 
-// maxForgetBytes bounds a forget request's file: a thousand hashes a line
-// each with room for file names.
+// maxForgetBytes bounds a forget request's file: over ten thousand
+// sha256sum lines.
 const maxForgetBytes = 1 << 20
 
 // listDir returns the names in dir that are not temporary names, sorted.
@@ -127,13 +127,15 @@ func (d *Daemon) forgetRequest(name string) error {
 		rows += n
 	}
 	if batches > 0 {
+		// Counted now: a storage fault in what follows retries the
+		// request, which then finds the batches forgotten.
+		d.metrics.batchesForgotten.Add(batches)
+		d.metrics.rowsForgotten.Add(rows)
 		d.log.Info("batches forgotten", "request", name, "batches", batches, "rows", rows,
 			"samples", d.st.Len(), "generation", d.st.Generation())
 		if err := d.rowsRemoved(name, rows); err != nil {
 			return err
 		}
-		d.metrics.batchesForgotten.Add(batches)
-		d.metrics.rowsForgotten.Add(rows)
 	}
 	if err := removeRequest(d.forget, name); err != nil {
 		return fmt.Errorf("watchd: remove forget request %s: %w", name, err)
