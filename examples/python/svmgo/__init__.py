@@ -47,6 +47,7 @@ import array
 import ctypes
 import ctypes.util
 import enum
+import math
 import os
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_int64, c_size_t, c_uint, c_uint64, c_void_p
@@ -198,6 +199,8 @@ def _load():
         "svmgo_trainer_add_csr_f64": (c_int, [c_void_p, P(c_double), P(c_int64), P(c_int32), P(c_double), c_size_t]),
         "svmgo_trainer_set_weights": (c_int, [c_void_p, c_size_t, P(c_double), c_size_t]),
         "svmgo_trainer_remove": (c_int, [c_void_p, P(c_size_t), c_size_t]),
+        "svmgo_trainer_last_batch": (c_int, [c_void_p, P(ctypes.c_uint64)]),
+        "svmgo_trainer_forget": (c_int, [c_void_p, ctypes.c_uint64, P(c_size_t)]),
         "svmgo_trainer_num_rows": (c_int, [c_void_p, P(c_size_t)]),
         "svmgo_trainer_fit": (c_int, [c_void_p, handle_out]),
         "svmgo_trainer_fit_info": (c_int, [c_void_p, P(FitInfo)]),
@@ -626,6 +629,21 @@ def _weights(weights: Sequence[float]) -> List[float]:
     return [float(v) for v in weights]
 
 
+def _check_weights(weights: Optional[List[float]], n: int) -> None:
+    """Refuses weights that svmgo_trainer_set_weights would refuse, before
+    Trainer.add adds the rows they are for (all or none): not one a row,
+    not finite, not positive."""
+    if weights is None:
+        return
+    if len(weights) != n:
+        raise Error(Status.E_INVALID_ARGUMENT, f"{len(weights)} weights for {n} rows")
+    for i, w in enumerate(weights):
+        if not math.isfinite(w):
+            raise Error(Status.E_NOT_FINITE, f"weight {i}: {w}")
+        if not w > 0:
+            raise Error(Status.E_INVALID_ARGUMENT, f"weight {i}: {w}, want a positive weight")
+
+
 class Trainer:
     """A fixed-capacity set of labelled rows; each :meth:`fit` starts from the
     previous fit's dual variables (a warm start).
@@ -669,27 +687,42 @@ class Trainer:
         except Exception:
             pass
 
-    def add(self, X: Rows, y: Sequence[float], weights: Optional[Sequence[float]] = None) -> None:
+    def add(self, X: Rows, y: Sequence[float], weights: Optional[Sequence[float]] = None) -> int:
         """Appends the rows of X with labels y: all or none (E_FULL when they
         do not fit, E_NOT_FINITE or E_INVALID_ARGUMENT for a bad row).
         ``weights``, when given, are the rows' instance weights (see
-        :meth:`set_weights`): one a row, positive and finite, or the call
-        adds nothing (E_INVALID_ARGUMENT, E_NOT_FINITE)."""
+        :meth:`set_weights`): one a row, positive and finite, checked
+        before any row is added (E_INVALID_ARGUMENT, E_NOT_FINITE). Returns
+        the batch number of the rows added, for :meth:`forget`: 1 for the
+        first call that adds rows, one more for each after; 0 when X has no
+        rows."""
         h = self._handle
         if weights is not None:
             weights = _weights(weights)
-            first = self.num_rows
-        self._add(h, X, y)
-        if weights is None:
-            return
-        try:
-            if len(weights) != self.num_rows - first:
-                raise Error(Status.E_INVALID_ARGUMENT, f"{len(weights)} weights for {self.num_rows - first} rows")
+        first, before = self.num_rows, self.last_batch
+        self._add(h, X, y, weights)
+        if weights is not None:
             self.set_weights(first, weights)
-        except Error:
-            # All or none: the rows just added leave again.
-            self.remove(range(first, self.num_rows))
-            raise
+        batch = self.last_batch
+        return batch if batch != before else 0
+
+    @property
+    def last_batch(self) -> int:
+        """The batch number of the last :meth:`add` that added rows (0
+        before any)."""
+        b = ctypes.c_uint64()
+        _check(_lib.svmgo_trainer_last_batch(self._handle, ctypes.byref(b)))
+        return b.value
+
+    def forget(self, batch: int) -> int:
+        """Forgets batch number ``batch`` (what :meth:`add` returned): removes
+        the rows it added that are still held, with their dual variables,
+        and returns how many (0 when they are gone already). The next
+        :meth:`fit` starts warm from the rows that remain and reaches their
+        optimum. E_INVALID_ARGUMENT for a number :meth:`add` never gave."""
+        n = c_size_t()
+        _check(_lib.svmgo_trainer_forget(self._handle, int(batch), ctypes.byref(n)))
+        return n.value
 
     def set_weights(self, first_row: int, weights: Sequence[float]) -> None:
         """Sets the instance weights of the rows held from ``first_row`` on:
@@ -703,10 +736,11 @@ class Trainer:
         buf = (c_double * len(w))(*w) if len(w) else None
         _check(_lib.svmgo_trainer_set_weights(self._handle, int(first_row), buf, len(w)))
 
-    def _add(self, h, X: Rows, y: Sequence[float]) -> None:
+    def _add(self, h, X: Rows, y: Sequence[float], weights: Optional[List[float]]) -> None:
         if _is_csr(X):
             f32, indptr, indices, values, n, keep = _csr(X)
             labels, ykeep = _labels(y, n)
+            _check_weights(weights, n)
             if n == 0:
                 return
             fn = _lib.svmgo_trainer_add_csr_f32 if f32 else _lib.svmgo_trainer_add_csr_f64
@@ -714,6 +748,7 @@ class Trainer:
         else:
             f32, x, n, cols, keep = _dense(X)
             labels, ykeep = _labels(y, n)
+            _check_weights(weights, n)
             if n == 0:
                 return
             fn = _lib.svmgo_trainer_add_dense_f32 if f32 else _lib.svmgo_trainer_add_dense_f64

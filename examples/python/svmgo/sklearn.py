@@ -282,9 +282,9 @@ class _SVMBase(BaseEstimator):
         self._fit_sparse = sp.issparse(X)
         try:
             if weights is None:
-                trainer.add(X, self._lib_y(y))
+                batch = trainer.add(X, self._lib_y(y))
             else:
-                trainer.add(X, self._lib_y(y), weights=weights)
+                batch = trainer.add(X, self._lib_y(y), weights=weights)
         except svmgo.Error as e:
             raise _as_value_error(e) from None
         try:
@@ -294,6 +294,23 @@ class _SVMBase(BaseEstimator):
             if kept:
                 err = type(err)(f"{err} ({kept})")
             raise err from None
+        self._set_model(model)
+        self.last_batch_ = batch
+        return self
+
+    def forget(self, batch: int):
+        """Forgets the rows one fit or partial_fit call added: ``batch`` is
+        that call's ``last_batch_`` (1 for the fit, or the first
+        partial_fit, 2 for the next partial_fit, ...). The rows leave with
+        their dual variables and the estimator is refitted warm from the
+        rows that remain, to their optimum. Returns self."""
+        if getattr(self, "_trainer", None) is None:
+            raise ValueError("forget: this estimator holds no rows (it was not fitted here, or was unpickled or loaded)")
+        try:
+            self._trainer.forget(batch)
+            model = self._trainer.fit()
+        except svmgo.Error as e:
+            raise _as_value_error(e) from None
         self._set_model(model)
         return self
 
