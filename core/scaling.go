@@ -180,7 +180,8 @@ func keepWeights(out, ds *data.Dataset) error {
 }
 
 // checkModelScale is the check every model kind makes of its ranges: valid,
-// without target scaling, and covering exactly the model's features.
+// without target scaling, dense (no Index), and covering exactly the
+// model's features.
 func checkModelScale(r *scale.Ranges, numFeatures int) error {
 	if r == nil {
 		return nil
@@ -190,6 +191,9 @@ func checkModelScale(r *scale.Ranges, numFeatures int) error {
 	}
 	if r.Y != nil {
 		return fmt.Errorf("%w: a model's scaling has no target range", scale.ErrRanges)
+	}
+	if r.Index != nil {
+		return fmt.Errorf("%w: a model's scaling has a range for every feature, not sparse ones", scale.ErrRanges)
 	}
 	if r.NumFeatures() != numFeatures {
 		return fmt.Errorf("%w: %d feature ranges for %d features", scale.ErrRanges, r.NumFeatures(), numFeatures)

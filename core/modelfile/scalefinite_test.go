@@ -21,6 +21,18 @@ func TestUnscalableRangesRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// svmgo scale's sparse ranges are valid, but no model takes them,
+	// even listing every feature.
+	sparse := &scale.Ranges{Lower: -1, Upper: 1, Min: slices.Clone(r.Min), Max: slices.Clone(r.Max)}
+	for j := range r.Min {
+		sparse.Index = append(sparse.Index, int32(j))
+	}
+	if err := sparse.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if m := *lin; m.SetScale(sparse) == nil {
+		t.Error("a model took sparse ranges")
+	}
 	for _, c := range []struct {
 		name                   string
 		lower, upper, min, max float64
