@@ -83,6 +83,15 @@ func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, 
 }
 
 func (f *l2svcFun) start(w, g0 []float64) float64 {
+	if g0 == nil { // w = 0: every margin is 0, every row has loss C_i
+		f.known, f.alpha, f.exact = nil, nil, 0 // nothing to save
+		clear(f.z)
+		var v float64
+		for _, c := range f.c {
+			v += c
+		}
+		return v
+	}
 	clear(g0)
 	v := 0.5 * dot64(w, w)
 	first := 0

@@ -60,6 +60,15 @@ func (f *l2svrFun) excess(z float64) float64 {
 }
 
 func (f *l2svrFun) start(w, g0 []float64) float64 {
+	if g0 == nil { // w = 0: the margins are −y_i
+		var v float64
+		for i, y := range f.y {
+			f.z[i] = -y
+			d := f.excess(-y)
+			v += f.c[i] * d * d
+		}
+		return v
+	}
 	clear(g0)
 	v := 0.5 * dot64(w, w)
 	for i := range f.z {

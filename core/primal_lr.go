@@ -54,6 +54,14 @@ func logisticLoss(z float64) float64 {
 func sigma(t float64) float64 { return 1 / (1 + math.Exp(-t)) }
 
 func (f *lrFun) start(w, g0 []float64) float64 {
+	if g0 == nil { // w = 0: every margin is 0, every loss log 2
+		clear(f.z)
+		var v float64
+		for _, c := range f.c {
+			v += c
+		}
+		return v * math.Ln2
+	}
 	clear(g0)
 	v := 0.5 * dot64(w, w)
 	for i := range f.z {

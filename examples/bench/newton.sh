@@ -88,7 +88,7 @@ bench() {
 	lm=$(cut -d' ' -f3 "$tmp/lw" | median) gm=$(cut -d' ' -f3 "$tmp/gw" | median)
 	# LIBLINEAR prints a line "iter N ... CG K" a Newton step; svmgo one
 	# line a decision function (daemon/cmd/svmgo/train.go).
-	lwork=$(awk '/^iter/ { n++; for (k = 1; k < NF; k++) if ($k == "CG") cg += $(k + 1) } END { printf "%d/%d", n / k, cg / k }' k="$inner" "$tmp/l.log")
+	lwork=$(awk '/^iter/ { n++; for (k = 1; k < NF; k++) if ($k == "CG") cg += $(k + 1) } END { printf "%d/%d", n / reps, cg / reps }' reps="$inner" "$tmp/l.log")
 	gwork=$(grep -o '#Newton iter = [0-9]*, #Hessian-vector products = [0-9]*' "$tmp/g.log" | tr -d ',' |
 		awk -v k="$inner" '{ n += $4; cg += $8 } END { printf "%d/%d", n / k, cg / k }')
 	rows+=("$(awk -v l="$label" -v o="$opts" -v lc="$lc" -v gc="$gc" -v lw="$lw" -v gw="$gw" -v lm="$lm" -v gm="$gm" \
