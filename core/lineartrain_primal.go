@@ -13,9 +13,8 @@ import (
 // primal_l2svr.go).
 
 // usesNewton reports whether a run (a subproblem) is solved by the Newton
-// method: the
-// primals, the L2-loss duals through their primal twins, and the L2-loss
-// duals given only a primal start (startOnly).
+// method: the primals, the L2-loss duals through their primal twins, and
+// the L2-loss duals given only a primal start (startOnly).
 func (p *LinearParams) usesNewton(startOnly bool) bool {
 	return p.Solver.IsPrimal() || (p.Solver.hasL2Loss() && (p.PrimalTwin || startOnly))
 }
@@ -88,8 +87,7 @@ func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
 }
 
 // primalSVC solves one binary L2-loss SVC subproblem by the Newton method
-// from start,
-// or from w = Σ y_i α_i x_i with its stiff coordinates restored
+// from start, or from w = Σ y_i α_i x_i with its stiff coordinates restored
 // (rebuildFromAlpha, refineOnQ) when warmed without a start, or from 0, and
 // writes the dual variables w determines to alpha. It returns the result
 // and the weights (a view of a worker buffer).
@@ -100,8 +98,8 @@ func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
 // (iteration cap, no progress in floating point), DCD finishes from α.
 //
 // from, when not nil, is the previous run's state (usableGradient): the
-// Newton method starts at its exact w with f, ∇f and ∇f(0) over its rows as it gives
-// them, reading only the rows added since. keep, when not nil, receives
+// Newton method starts at its exact w with f, ∇f, ∇f(0) and ∇²f's diagonal
+// over its rows as it gives them, reading only the rows added since. keep, when not nil, receives
 // this run's state as decision function k's.
 func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alpha []float64, start *startW,
 	Cp, Cn float64, warmed bool, k int, from, keep *LinearGradient) (SolveResult, []float64) {
@@ -268,8 +266,8 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 }
 
 // primalLR solves one binary logistic regression subproblem (-s 0) by the
-// Newton method,
-// as primalSVC does -s 2, and writes α_i = C_i σ(−y_i wᵀx_i) to alpha.
+// Newton method, as primalSVC does -s 2, and writes
+// α_i = C_i σ(−y_i wᵀx_i) to alpha.
 func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alpha []float64, start *startW,
 	Cp, Cn float64, warmed bool) (SolveResult, []float64) {
 	p := &t.params

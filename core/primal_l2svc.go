@@ -7,7 +7,8 @@ import (
 )
 
 // The primal of L2-regularized L2-loss SVC, the objective the Newton
-// method (newton.go) minimizes for -s 2 (and for -s 1's warm start, its primal twin).
+// method (newton.go) minimizes for -s 2 (and for -s 1's warm start, its
+// primal twin).
 //
 // Problem: min_w f(w) = ½‖w‖² + Σ_i C_i max(0, 1 − y_i wᵀx_i)²,
 // y_i = ±1, C_i the cost of row i's class times its instance weight; no
