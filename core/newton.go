@@ -46,7 +46,8 @@ import "math"
 //     its passes over the rows with a loss (I, all rows for logistic
 //     regression) as ours.
 //   - A warm start (rows added to a trained model) preconditions CG by
-//     the plain diagonal (a = 1) and, besides the gradient test, stops only
+//     the plain diagonal (a = 1), solves its first Newton system to CG
+//     tolerance 0.1, and, besides the gradient test, stops only
 //     once the Newton decrement estimated with that diagonal,
 //     ½∇fᵀD⁻¹∇f, is at most objEps·|f(w)| (S. Boyd, L. Vandenberghe,
 //     "Convex Optimization", 2004, Section 9.5.1). A cold run's last Newton
@@ -88,11 +89,12 @@ type primalFunction interface {
 
 // newtonSettings is how the Newton method's inner CG runs: it is
 // preconditioned by M = (1 − precond)I + precond·diag(∇²f) and stops by
-// the quadratic decrease rule with tolerance min(epsCG, ‖∇f‖_{M⁻¹}^{1/2});
-// objEps > 0 adds the objective test of a warm start, which reads the
-// plain diagonal (precond must then be 1).
+// the quadratic decrease rule with tolerance min(epsCG, ‖∇f‖_{M⁻¹}^{1/2}),
+// epsCG0 instead of epsCG in the first iteration; objEps > 0 adds the
+// objective test of a warm start, which reads the plain diagonal (precond
+// must then be 1).
 type newtonSettings struct {
-	epsCG, precond, objEps float64
+	epsCG0, epsCG, precond, objEps float64
 }
 
 // The line search's constants (Galli & Lin 2022, Section II-B; LIBLINEAR
@@ -174,7 +176,11 @@ func (t *newton) minimize(f primalFunction, w []float64, eps float64, set newton
 		for j, h := range D {
 			M[j] = (1 - a) + a*h
 		}
-		res.hv += t.pcg(f, n, set.epsCG)
+		epsCG := set.epsCG
+		if res.iterations == 0 {
+			epsCG = set.epsCG0
+		}
+		res.hv += t.pcg(f, n, epsCG)
 		eta, fnew := f.lineSearch(w, s, fw, dot64(g, s))
 		given := f.forgetStart()
 		if eta == 0 {
