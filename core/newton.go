@@ -19,12 +19,13 @@ import "math"
 // once per iteration (the loss's lineSearch).
 //
 // L. Galli, C.-J. Lin, "A Study on Truncated Newton Methods for Linear
-// Classification", IEEE TNNLS 33(7), 2022: Algorithm 1 (line-search
-// truncated Newton) with the backtracking of Section II-B and the
-// O(l)-per-trial evaluation of Section IV; CG stops by the quadratic
-// model's relative decrease (their Section III-B, after S. G. Nash, A.
-// Sofer, "Assessing a search direction within a truncated-Newton method",
-// Oper. Res. Lett. 9, 1990): with Q_j = ∇fᵀs_j + ½ s_jᵀ∇²f s_j after j CG
+// Classification", IEEE Transactions on Neural Networks and Learning
+// Systems, 2022: the line-search truncated Newton method they set against
+// the trust region, with backtracking from the full step, the function
+// along the direction evaluated in O(l) from Xw and Xs, and CG stopped by
+// the quadratic model's relative decrease (S. G. Nash, A. Sofer,
+// "Assessing a search direction within a truncated-Newton method", Oper.
+// Res. Lett. 9, 1990): with Q_j = ∇fᵀs_j + ½ s_jᵀ∇²f s_j after j CG
 // steps, stop once j·(Q_j − Q_{j−1}) ≥ tol·Q_j, where, as LIBLINEAR 2.50
 // sets it, tol = min(epsCG, ‖∇f(w)‖_{M⁻¹}^{1/2}), epsCG = 0.5. CG is
 // preconditioned by M = (1 − a)I + a·diag(∇²f), a = 0.01 (C.-Y. Hsia,
@@ -53,9 +54,9 @@ import "math"
 //     "Convex Optimization", 2004, Section 9.5.1). A cold run's last Newton
 //     step lands well inside the gradient test; a warm start from a good w
 //     is inside at once, and the gradient test alone would leave it as far
-//     from the optimum as the test allows (LinearTrainer.objEps).
-//   - A warm start may take f, ∇f and ∇f(0) over the rows trained before
-//     as given (LinearGradient): should it stop there, or its first line
+//     from the optimum as the test allows (LinearTrainer.newtonSettings).
+//   - A warm start may take f, ∇f, ∇f(0) and ∇²f's diagonal over the rows
+//     trained before as given (LinearGradient): should it stop there, or its first line
 //     search fail, it reads every row and decides again (forgetStart).
 
 // primalFunction is an objective the Newton method minimizes: LIBLINEAR's
@@ -97,8 +98,8 @@ type newtonSettings struct {
 	epsCG0, epsCG, precond, objEps float64
 }
 
-// The line search's constants (Galli & Lin 2022, Section II-B; LIBLINEAR
-// 2.50's): sufficient decrease 0.01, at most 20 halvings.
+// The line search's constants (LIBLINEAR 2.50's): sufficient decrease
+// 0.01, at most 20 halvings; and the cold preconditioner's mix a.
 const (
 	armijoEta      = 0.01
 	maxLineSearch  = 20
