@@ -96,6 +96,9 @@ type KernelTrainer struct {
 	cls     []int32 // class index of each row (C-SVC)
 	perm    []int32 // rows grouped by class, data order within a class
 	svIndex []int32 // row → support vector index, −1 for none
+	// rowHash holds hashRow of each row of a Train's data set, kept in
+	// the gradient it returns (gradientRows.hash).
+	rowHash []uint64
 	workers []kernelWorker
 	// helpers are the kernelRows of the column helpers (kparallel.go),
 	// GOMAXPROCS−1 of them, started for each Train.
@@ -232,7 +235,7 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int,
 		workers = 1
 	}
 	l := int64(capRows)
-	shared := l * (8 + 4 + 4 + 4) // sqnorm, cls, perm, svIndex
+	shared := l * (8 + 4 + 4 + 4 + 8) // sqnorm, cls, perm, svIndex, rowHash
 	if view {
 		shared += denseViewBytes(capRows, capFeatures)
 	}
@@ -333,6 +336,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 		cls:         make([]int32, capRows),
 		perm:        make([]int32, capRows),
 		svIndex:     make([]int32, capRows),
+		rowHash:     make([]uint64, capRows),
 		workers:     make([]kernelWorker, workers),
 		helpers:     make([]*kernelRows, kernelHelperCount()),
 	}
@@ -529,7 +533,7 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	if warm != nil && warm.Gradient != nil {
 		mid = warm.Gradient.Rows
 	}
-	hMid, hAll := hashRows(ds, mid)
+	hMid, hAll := hashRows(ds, mid, t.rowHash)
 	t.warmGrad = usableGradient(warm, k, epsilon, hMid, l)
 	var dual *KernelDual
 	var err error
@@ -551,6 +555,7 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	if g := dual.gradient(); g != nil {
 		g.Kernel, g.Epsilon, g.Rows = k, epsilon, l
 		g.Check = hashAlpha(hAll, dual.Alpha, l)
+		t.keepRows(dual, ds, m)
 	}
 	if p.Probability {
 		if err := t.fitProbability(ds, m); err != nil {
@@ -654,6 +659,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		}
 		clear(alpha)
 		var a0, G0, Gbar0 []float64
+		var goneEvals int64 // kernel values of removed support vectors (takeOutRemoved)
 		a, v := warmPair(warm, labels[i], labels[j])
 		warmStart := a != nil
 		if a != nil {
@@ -670,6 +676,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 				a0 = w.alpha0[:lp]
 				G0, Gbar0 = w.s.gradient(lp)
 				g.fillStored(a0, G0, Gbar0, rows, ni, flipped, a, v)
+				goneEvals = g.takeOutRemoved(G0, Gbar0, rows, y, flipped, v, ds, m.Kernel)
 			}
 		}
 		if nu {
@@ -714,8 +721,8 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			grad.G[pi], grad.Gbar[pi] = append([]float64(nil), G...), append([]float64(nil), Gbar...)
 			grad.First[pi] = ni
 		}
-		subs[pi] = subproblemOf(res, labels[i], labels[j], lp, w.q.kernelEvals)
-		evals[pi] = w.q.kernelEvals
+		subs[pi] = subproblemOf(res, labels[i], labels[j], lp, w.q.kernelEvals+goneEvals)
+		evals[pi] = w.q.kernelEvals + goneEvals
 	}
 	// Largest pairs first: the workers take pairs in this order, so the
 	// longest solves start at once and the small ones fill in after them
@@ -829,6 +836,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 		nul = p.Nu * sum
 	}
 	var a0, G0, Gbar0 []float64
+	var goneEvals int64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r := range alpha {
 			alpha[r] = clip(warm.Alpha[0][r], weighted(1, dw, r))
@@ -838,6 +846,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 			a0 = w.alpha0[:l]
 			G0, Gbar0 = w.s.gradient(l)
 			g.fillStored(a0, G0, Gbar0, rows, l, false, warm.Alpha[0], 0)
+			goneEvals = g.takeOutRemoved(G0, Gbar0, rows, y, false, 0, ds, m.Kernel)
 		}
 	} else if dw != nil {
 		// The cold start below with bounds ω_r: rows in order filled up
@@ -863,7 +872,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	w.q.reset(rows, y)
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
 		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
-	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
+	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals+goneEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
 	G, Gbar := w.s.gradient(l)
 	dual.Gradient = &KernelGradient{Box: [][2]float64{{1, 1}},
@@ -900,6 +909,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	// CνL/2 with L = Σ w_t under instance weights (kernelnu.go).
 	nuSum := p.C * p.Nu * weightSum(wv, l) / 2
 	var a0, G0, Gbar0 []float64
+	var goneEvals int64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r, b := range warm.Alpha[0] {
 			C := weighted(p.C, wv, r)
@@ -915,6 +925,13 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			a0 = w.alpha0[:2*l]
 			G0, Gbar0 = w.s.gradient(2 * l)
 			g.fillStoredSVR(a0, G0, Gbar0, warm.Alpha[0])
+			if g.rows.gone != nil {
+				// α's half; α*'s follows as fillStoredSVR has it.
+				goneEvals = g.takeOutRemoved(G0[:l], Gbar0[:l], rows, y[:l], false, 0, ds, m.Kernel)
+				for r := range min(g.Rows, l) {
+					G0[r+l], Gbar0[r+l] = 2*g.Epsilon-G0[r], -Gbar0[r]
+				}
+			}
 		}
 	} else if nu {
 		// The cold start: α_t = α*_t, filled to C_t in row order.
@@ -934,7 +951,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		}
 		both = both || alpha[r] > 0 && alpha[r+l] > 0
 	}
-	sub := subproblemOf(res, 0, 0, l, w.svr.kernelEvals)
+	sub := subproblemOf(res, 0, 0, l, w.svr.kernelEvals+goneEvals)
 	sub.NumBoundSV = nBound
 	dual := &KernelDual{SVMType: p.SVMType, Alpha: [][]float64{beta}}
 	if !both {
@@ -1248,6 +1265,34 @@ func newLike(ds *data.Dataset, rows, nnz int) *data.Dataset {
 		return data.NewDense(rows, ds.NumFeatures())
 	}
 	return data.NewSparse(rows, nnz, ds.NumFeatures())
+}
+
+// keepRows records in dual's gradient, from a Train on ds that made m,
+// what lets it outlive removed rows (gradientRows): the rows' hashes,
+// their classes for C-SVC and ν-SVC, and where each row is among m's
+// support vectors, which it reads (m's support vectors are not changed
+// after training).
+func (t *KernelTrainer) keepRows(dual *KernelDual, ds *data.Dataset, m *KernelModel) {
+	l := ds.Len()
+	rs := gradientRows{hash: append([]uint64(nil), t.rowHash[:l]...), sv: m.SV, svOf: make([]int32, l)}
+	if t.params.SVMType.IsSVC() {
+		copy(rs.svOf, t.svIndex[:l])
+		rs.label = make([]int32, l)
+		for i, y := range ds.Labels() {
+			rs.label[i] = int32(y)
+		}
+	} else {
+		// collectSV: the rows with a nonzero coefficient, in data order.
+		n := int32(0)
+		for i, a := range dual.Alpha[0] {
+			rs.svOf[i] = -1
+			if a != 0 {
+				rs.svOf[i] = n
+				n++
+			}
+		}
+	}
+	dual.Gradient.rows = rs
 }
 
 // gradient returns d.Gradient, nil for a nil d.
