@@ -99,6 +99,9 @@ type KernelTrainer struct {
 	// rowHash holds hashRow of each row of a Train's data set, kept in
 	// the gradient it returns (gradientRows.hash).
 	rowHash []uint64
+	// kept holds the kernel columns kept between warm Trains (KeepMB,
+	// kkeep.go); nil when KeepMB is 0.
+	kept    *keptColumns
 	workers []kernelWorker
 	// helpers are the kernelRows of the column helpers (kparallel.go),
 	// GOMAXPROCS−1 of them, started for each Train.
@@ -106,8 +109,10 @@ type KernelTrainer struct {
 	// wantDual is set during a Train, clear during a TrainModel.
 	wantDual bool
 	// warmGrad is the usable gradient of the warm start during one Train's
-	// solves, nil otherwise.
+	// solves, nil otherwise; goneK the kernel columns of the support
+	// vectors removed since its run (KernelGradient.removedColumns).
 	warmGrad *KernelGradient
+	goneK    [][]float32
 	// nuUnchecked skips ν-SVC's feasibility check (nuFeasible): set for
 	// the internal cross-validation folds of Probability, which LIBSVM
 	// trains whatever their class counts.
@@ -235,7 +240,7 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int,
 		workers = 1
 	}
 	l := int64(capRows)
-	shared := l * (8 + 4 + 4 + 4 + 8) // sqnorm, cls, perm, svIndex, rowHash
+	shared := l*(8+4+4+4+8) + keptColumnsBytes(capRows, p.keepBytes()) // sqnorm, cls, perm, svIndex, rowHash, kept columns
 	if view {
 		shared += denseViewBytes(capRows, capFeatures)
 	}
@@ -343,6 +348,9 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 	if view && capFeatures <= denseViewMaxFeatures {
 		t.dense = data.NewDense(capRows, capFeatures)
 	}
+	if b := p.keepBytes(); b > 0 && !p.SVMType.IsRegression() {
+		t.kept = &keptColumns{budget: b, oldOf: make([]int32, 0, capRows), cur: make([][]float32, 0, capRows)}
+	}
 	for h := range t.helpers {
 		t.helpers[h] = &kernelRows{scratch: make([]float64, capFeatures)}
 	}
@@ -392,6 +400,9 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 				y:      make([]int8, 0, lMax),
 				qd:     make([]float64, lMax),
 				rowBuf: make([]int32, lMax),
+			}
+			if t.kept != nil {
+				w.q.missing, w.q.keptBuf = make([]int32, 0, lMax), make([]float32, lMax)
 			}
 		}
 	}
@@ -535,6 +546,15 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	}
 	hMid, hAll := hashRows(ds, mid, t.rowHash)
 	t.warmGrad = usableGradient(warm, k, epsilon, hMid, l)
+	var goneEvals int64 // the removed support vectors' columns (removedColumns)
+	if t.warmGrad != nil {
+		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr)
+	}
+	if t.kept != nil && t.warmGrad != nil && t.kept.begin(t.rowHash, l, t.warmGrad.Rows) {
+		for w := range t.workers {
+			t.workers[w].q.kept = t.kept
+		}
+	}
 	var dual *KernelDual
 	var err error
 	switch p.SVMType {
@@ -545,9 +565,24 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	case EpsSVR, NuSVR:
 		dual = t.trainSVR(ds, warm, m)
 	}
-	t.warmGrad = nil
+	t.warmGrad, t.goneK = nil, nil
+	for w := range t.workers {
+		if q := t.workers[w].q; q != nil {
+			q.kept = nil
+		}
+	}
 	if err != nil {
 		return nil, nil, err
+	}
+	m.Result.KernelEvals += goneEvals
+	if t.kept != nil && warm != nil && dual != nil && t.wantDual {
+		// Kept after warm runs only: a cold run's work stays what it was.
+		sv := func(i int) bool { return dual.Alpha[0][i] != 0 }
+		if p.SVMType.IsSVC() {
+			sv = func(i int) bool { return t.svIndex[i] >= 0 }
+		}
+		w := &t.workers[0]
+		m.Result.KernelEvals += t.kept.end(w.kr, ds, t.rowHash, sv)
 	}
 	if !t.wantDual {
 		dual = nil
@@ -659,7 +694,6 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		}
 		clear(alpha)
 		var a0, G0, Gbar0 []float64
-		var goneEvals int64 // kernel values of removed support vectors (takeOutRemoved)
 		a, v := warmPair(warm, labels[i], labels[j])
 		warmStart := a != nil
 		if a != nil {
@@ -676,7 +710,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 				a0 = w.alpha0[:lp]
 				G0, Gbar0 = w.s.gradient(lp)
 				g.fillStored(a0, G0, Gbar0, rows, ni, flipped, a, v)
-				goneEvals = g.takeOutRemoved(G0, Gbar0, rows, y, flipped, v, ds, m.Kernel)
+				g.takeOutRemoved(G0, Gbar0, rows, y, flipped, v, t.goneK)
 			}
 		}
 		if nu {
@@ -721,8 +755,8 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			grad.G[pi], grad.Gbar[pi] = append([]float64(nil), G...), append([]float64(nil), Gbar...)
 			grad.First[pi] = ni
 		}
-		subs[pi] = subproblemOf(res, labels[i], labels[j], lp, w.q.kernelEvals+goneEvals)
-		evals[pi] = w.q.kernelEvals + goneEvals
+		subs[pi] = subproblemOf(res, labels[i], labels[j], lp, w.q.kernelEvals)
+		evals[pi] = w.q.kernelEvals
 	}
 	// Largest pairs first: the workers take pairs in this order, so the
 	// longest solves start at once and the small ones fill in after them
@@ -836,7 +870,6 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 		nul = p.Nu * sum
 	}
 	var a0, G0, Gbar0 []float64
-	var goneEvals int64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r := range alpha {
 			alpha[r] = clip(warm.Alpha[0][r], weighted(1, dw, r))
@@ -846,7 +879,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 			a0 = w.alpha0[:l]
 			G0, Gbar0 = w.s.gradient(l)
 			g.fillStored(a0, G0, Gbar0, rows, l, false, warm.Alpha[0], 0)
-			goneEvals = g.takeOutRemoved(G0, Gbar0, rows, y, false, 0, ds, m.Kernel)
+			g.takeOutRemoved(G0, Gbar0, rows, y, false, 0, t.goneK)
 		}
 	} else if dw != nil {
 		// The cold start below with bounds ω_r: rows in order filled up
@@ -872,7 +905,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	w.q.reset(rows, y)
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
 		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
-	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals+goneEvals)
+	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
 	G, Gbar := w.s.gradient(l)
 	dual.Gradient = &KernelGradient{Box: [][2]float64{{1, 1}},
@@ -909,7 +942,6 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	// CνL/2 with L = Σ w_t under instance weights (kernelnu.go).
 	nuSum := p.C * p.Nu * weightSum(wv, l) / 2
 	var a0, G0, Gbar0 []float64
-	var goneEvals int64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r, b := range warm.Alpha[0] {
 			C := weighted(p.C, wv, r)
@@ -927,7 +959,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			g.fillStoredSVR(a0, G0, Gbar0, warm.Alpha[0])
 			if g.rows.gone != nil {
 				// α's half; α*'s follows as fillStoredSVR has it.
-				goneEvals = g.takeOutRemoved(G0[:l], Gbar0[:l], rows, y[:l], false, 0, ds, m.Kernel)
+				g.takeOutRemoved(G0[:l], Gbar0[:l], rows, y[:l], false, 0, t.goneK)
 				for r := range min(g.Rows, l) {
 					G0[r+l], Gbar0[r+l] = 2*g.Epsilon-G0[r], -Gbar0[r]
 				}
@@ -951,7 +983,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		}
 		both = both || alpha[r] > 0 && alpha[r+l] > 0
 	}
-	sub := subproblemOf(res, 0, 0, l, w.svr.kernelEvals+goneEvals)
+	sub := subproblemOf(res, 0, 0, l, w.svr.kernelEvals)
 	sub.NumBoundSV = nBound
 	dual := &KernelDual{SVMType: p.SVMType, Alpha: [][]float64{beta}}
 	if !both {

@@ -261,20 +261,87 @@ func compact[T any](s []T, del []int) []T {
 	return out
 }
 
+// removedColumns returns, per removed support vector (removedRows), its
+// kernel values against the rows 0..Rows−1 the gradient covers: one
+// column over the data set, which every pair of the row's class reads
+// (takeOutRemoved), computed by kr (which reads the data set's rows, or
+// their dense copy) from the removed row kept in gradientRows.sv.
+// Returns nil when nothing was removed, and the number of kernel
+// evaluations.
+func (g *KernelGradient) removedColumns(kr *kernelRows) ([][]float32, int64) {
+	gone := g.rows.gone
+	if gone == nil {
+		return nil, 0
+	}
+	n := g.Rows
+	kds := kr.ds
+	nf := kds.NumFeatures()
+	z := make([]float32, nf) // the removed row, as wide as kds's rows
+	rows := make([]int32, n)
+	for t := range rows {
+		rows[t] = int32(t)
+	}
+	cols := make([][]float32, len(gone.SV))
+	sv := g.rows.sv
+	for q, s := range gone.SV {
+		clear(z)
+		var zi []int32
+		var zv []float32
+		if sv.IsDense() {
+			zv = sv.DenseRow(int(s))
+			zi = make([]int32, len(zv))
+			for j := range zi {
+				zi[j] = int32(j)
+			}
+		} else {
+			zi, zv = sv.SparseRow(int(s))
+		}
+		// Features past kds's width meet only zeros in its rows but
+		// count in z'z.
+		zz := sqSparse32(zv)
+		var si []int32
+		var sx []float32
+		for a, j := range zi {
+			if int(j) < nf {
+				z[j] = zv[a]
+				if zv[a] != 0 {
+					si, sx = append(si, j), append(sx, zv[a])
+				}
+			}
+		}
+		col := make([]float32, n)
+		switch {
+		case kr.k.Type == RBFKernel && kds.IsDense():
+			kr.columnRBFOf(col, z, nil, nil, zz, rows)
+		case kr.k.Type == RBFKernel:
+			kr.columnRBFOf(col, nil, si, sx, zz, rows)
+		default:
+			for t := range n {
+				if kds.IsDense() {
+					col[t] = float32(kr.k.ofDot(trainDot(kds.DenseRow(t), z)))
+				} else {
+					xi, xv := kds.SparseRow(t)
+					col[t] = float32(kr.k.ofDot(dotMerge32(xi, xv, si, sx)))
+				}
+			}
+		}
+		cols[q] = col
+	}
+	return cols, int64(len(gone.SV)) * int64(n)
+}
+
 // takeOutRemoved subtracts the terms of the removed support vectors
 // (removedRows) of subproblem v from the stored starting values G0 and
 // Gbar0 of the variables whose data rows are rows (fillStored's layout),
 // for the rows the gradient covers; y gives each variable's side, which
-// flipped turns into the stored orientation's. It reads the data rows
-// from ds and returns the number of kernel evaluations.
-func (g *KernelGradient) takeOutRemoved(G0, Gbar0 []float64, rows []int32, y []int8, flipped bool, v int, ds *data.Dataset, k Kernel) int64 {
+// flipped turns into the stored orientation's. cols holds the removed
+// rows' kernel values (removedColumns).
+func (g *KernelGradient) takeOutRemoved(G0, Gbar0 []float64, rows []int32, y []int8, flipped bool, v int, cols [][]float32) {
 	gone := g.rows.gone
 	if gone == nil {
-		return 0
+		return
 	}
-	var evals int64
-	sv := g.rows.sv
-	for q, s := range gone.SV {
+	for q, col := range cols {
 		c, b := gone.Coef[v][q], gone.Bar[v][q]
 		if c == 0 && b == 0 {
 			continue
@@ -283,27 +350,14 @@ func (g *KernelGradient) takeOutRemoved(G0, Gbar0 []float64, rows []int32, y []i
 			if int(row) >= g.Rows {
 				continue
 			}
-			kv := kernelAcross(k, ds, int(row), sv, int(s))
+			kv := float64(col[row])
 			if (y[r] < 0) != flipped {
 				kv = -kv
 			}
 			G0[r] -= kv * c
 			Gbar0[r] -= kv * b
-			evals++
 		}
 	}
-	return evals
-}
-
-// kernelAcross returns K(x_i, z_j) for row i of ds and row j of sv, which
-// are stored alike (both dense or both sparse).
-func kernelAcross(k Kernel, ds *data.Dataset, i int, sv *data.Dataset, j int) float64 {
-	if ds.IsDense() {
-		return k.Dense(ds.DenseRow(i), sv.DenseRow(j))
-	}
-	xi, xv := ds.SparseRow(i)
-	zi, zv := sv.SparseRow(j)
-	return k.Sparse(xi, xv, zi, zv)
 }
 
 const (

@@ -122,7 +122,18 @@ func checkRemovedGradient(t *testing.T, ds *data.Dataset, dual *KernelDual, p Ke
 		} else {
 			g.fillStored(a0, G0, Gbar0, rows, ni, false, dual.Alpha[v], v)
 		}
-		g.takeOutRemoved(G0, Gbar0, rows, y, false, v, ds, k)
+		sqnorm := make([]float64, l)
+		for i := range l {
+			if ds.IsDense() {
+				sqnorm[i] = trainDot(ds.DenseRow(i), ds.DenseRow(i))
+			} else {
+				_, v := ds.SparseRow(i)
+				sqnorm[i] = sqSparse32(v)
+			}
+		}
+		kr := &kernelRows{ds: ds, k: k, sqnorm: sqnorm, scratch: make([]float64, ds.NumFeatures())}
+		cols, _ := g.removedColumns(kr)
+		g.takeOutRemoved(G0, Gbar0, rows, y, false, v, cols)
 		for r, row := range rows {
 			want, wantBar, scale := 0.0, 0.0, 1.0
 			switch p.SVMType {
@@ -155,4 +166,15 @@ func checkRemovedGradient(t *testing.T, ds *data.Dataset, dual *KernelDual, p Ke
 			}
 		}
 	}
+}
+
+// kernelAcross returns K(x_i, z_j) for row i of ds and row j of sv, which
+// are stored alike (both dense or both sparse).
+func kernelAcross(k Kernel, ds *data.Dataset, i int, sv *data.Dataset, j int) float64 {
+	if ds.IsDense() {
+		return k.Dense(ds.DenseRow(i), sv.DenseRow(j))
+	}
+	xi, xv := ds.SparseRow(i)
+	zi, zv := sv.SparseRow(j)
+	return k.Sparse(xi, xv, zi, zv)
 }
