@@ -9,8 +9,8 @@ import (
 // DeleteRows removes the dual variables of the rows at the given 0-based
 // positions from every vector, as Dataset.DeleteRows removes the rows, so
 // that the dual stays aligned with its data set for a warm start. The
-// vectors are compacted in place; the only allocation is a sorted copy of
-// rows.
+// vectors are compacted in place; the gradient kept is a new value (duals
+// made by Dual.Extended and Prefix share the old one).
 //
 // The stored gradient covers the rows that stay, but each removed row's
 // α entered their gradients: Gradient keeps them without the removed

@@ -222,7 +222,8 @@ func kernelWorkerCount(p *KernelParams) int {
 // KernelTrainerBytes returns the memory, in bytes, that NewKernelTrainer
 // allocates for these parameters and capacities (the models it returns not
 // included): the kernel caches, the solvers, the per-row buffers and, for
-// capFeatures ≤ 64, the dense copy of sparse rows (NewKernelTrainer). The
+// capFeatures ≤ 64, the dense copy of sparse rows (NewKernelTrainer), and
+// the kernel columns kept between warm Trains (KeepMB, at most that). The
 // caches take at most CacheMB in total (at least three columns a worker)
 // and never more than capRows² float32 entries a worker, what a
 // subproblem of capRows rows can use; how much of that becomes resident

@@ -16,15 +16,21 @@ import (
 // α that clipping or repairEquality changed and one per row added since
 // (smo.solveFrom). Those values are only right for the same Q, p and box,
 // over the same rows; a KernelGradient records what they depend on and is
-// ignored, with G rebuilt from α as before, when anything differs.
+// ignored, with G rebuilt from α as before, when anything differs. Rows
+// removed through KernelDual.DeleteRows keep it usable: it drops their
+// entries and remembers the removed support vectors, whose terms the next
+// Train takes out of G and Gbar with one kernel column each
+// (removedColumns, takeOutRemoved), where rebuilding G cost a column per
+// support vector of every pair.
 
 // KernelGradient is the gradient of each subproblem of a kernel training
 // run at its returned α (KernelDual.Alpha), and what it was computed
 // under. Rows appended to the data set after the run, with their α padded
 // with zeros (or any feasible value), keep it usable: those rows are
 // recognised by their position (≥ Rows) and get their gradient from one
-// kernel column each. Deleting, reordering or changing rows, or changing
-// the stored α of the first Rows rows, makes it unusable (Check no longer
+// kernel column each. Rows removed by KernelDual.DeleteRows leave it
+// usable (gradientRows). Reordering or changing rows, or changing the
+// stored α of the first Rows rows, makes it unusable (Check no longer
 // matches) and Train silently rebuilds G from α.
 type KernelGradient struct {
 	// Kernel is the resolved kernel (Gamma not zero) of the run.
@@ -99,11 +105,6 @@ type removedRows struct {
 	// ε-SVR, 0 where the row is not in the subproblem); Bar the same
 	// where α_k was at its upper bound, 0 elsewhere.
 	Coef, Bar [][]float64
-}
-
-// bytes returns the memory the gradient holds beyond G and Gbar.
-func (r *gradientRows) bytes() int64 {
-	return int64(8*len(r.hash) + 4*len(r.label) + 4*len(r.svOf))
 }
 
 // deleteRows returns g with the rows at the sorted positions del
