@@ -238,6 +238,7 @@ const KernelUsage = `options:
 -n nu : set the parameter nu of nu-SVC, one-class SVM, and nu-SVR (default 0.5)
 -p epsilon : set the epsilon in loss function of epsilon-SVR (default 0.1)
 -m cachesize : set cache memory size in MB (default 100)
+-M keptsize : MB of support vectors' kernel columns a trainer keeps between warm retrains (default 0: none)
 -e epsilon : set tolerance of termination criterion (default 0.001)
 -h shrinking : whether to use the shrinking heuristics, 0 or 1 (default 1)
 -b probability_estimates : whether to train a SVC or SVR model for probability estimates, 0 or 1 (default 0)

@@ -105,3 +105,16 @@ func TestKeptColumns(t *testing.T) {
 		})
 	}
 }
+
+// TestKeepMBOption reads -M and refuses a negative or non-finite budget.
+func TestKeepMBOption(t *testing.T) {
+	o, files, err := ParseKernelOptions([]string{"-M", "12.5", "train.txt"})
+	if err != nil || o.Params.KeepMB != 12.5 || len(files) != 1 {
+		t.Fatalf("-M 12.5: %v, KeepMB %v, files %v", err, o.Params.KeepMB, files)
+	}
+	for _, v := range []string{"-1", "NaN", "Inf"} {
+		if _, _, err := ParseKernelOptions([]string{"-M", v, "train.txt"}); err == nil {
+			t.Errorf("-M %s: accepted", v)
+		}
+	}
+}
