@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -1176,12 +1177,17 @@ func clip(v, c float64) float64 {
 // d = yᵀα − delta, it first lowers α on the side whose lowering reduces
 // |d| (y = +1 when d > 0, y = −1 when d < 0), which keeps the support
 // vector set from growing; whatever that cannot absorb (one-class, where
-// every y is +1 and νl may have grown) it raises on the other side. Each
-// side is adjusted free variables first (0 < α_t < C_t, proportionally, so
-// their ratios are kept and the variables at a bound stay there), then
-// variables at the upper bound proportionally when lowering, or variables
-// at zero in row order when raising (as the one-class cold start fills
-// them). The result is in the box; yᵀα = delta holds up to rounding.
+// every y is +1 and νl may have grown) it raises on the other side. It
+// changes as few α as it can, since the solver pays a kernel column for
+// each α that differs from the one its stored gradient was computed at:
+// lowering takes free variables (0 < α_t < C_t) largest first, each down
+// to 0 or by what is left of d, then variables at the upper bound in row
+// order; raising takes free variables with the most room first, each up
+// to its bound, then variables at zero in row order (as the one-class cold
+// start fills them). Scaling every free α of a side instead changed them
+// all, and a warm start after removed rows then rebuilt its whole gradient
+// (a Fashion-MNIST pair: as many kernel evaluations as a cold run). The
+// result is in the box; yᵀα = delta holds up to rounding.
 //
 // A residual at rounding level (|d| ≤ 1e-12 Σα) is left alone: every SMO
 // step leaves one as large, and moving every free α for it would cost a
@@ -1206,47 +1212,56 @@ func repairEquality(alpha []float64, y []int8, Cp, Cn float64, wt []float64, del
 	}
 }
 
+// byDecreasing returns the positions t with y_t = side that ok accepts,
+// ordered by key(t) decreasing, ties in row order.
+func byDecreasing(alpha []float64, y []int8, side int8, ok func(t int) bool, key func(t int) float64) []int {
+	var ts []int
+	for t := range alpha {
+		if y[t] == side && ok(t) {
+			ts = append(ts, t)
+		}
+	}
+	slices.SortStableFunc(ts, func(a, b int) int { return cmp.Compare(key(b), key(a)) })
+	return ts
+}
+
 // lowerSide reduces Σ α_t over y_t = side by up to d and returns what it
 // could not remove. The side's bound is C·wt[t] (C when wt is nil).
 func lowerSide(alpha []float64, y []int8, side int8, C float64, wt []float64, d float64) float64 {
-	for pass := 0; pass < 2 && d > 0; pass++ {
-		var sum float64
-		for t, a := range alpha {
-			if y[t] == side && a > 0 && (pass == 1 || a < weighted(C, wt, t)) {
-				sum += a
-			}
+	free := func(t int) bool { return alpha[t] > 0 && alpha[t] < weighted(C, wt, t) }
+	for _, t := range byDecreasing(alpha, y, side, free, func(t int) float64 { return alpha[t] }) {
+		if d <= 0 {
+			return 0
 		}
-		if sum == 0 {
-			continue
-		}
-		f := 1 - min(d/sum, 1)
-		for t, a := range alpha {
-			if y[t] == side && a > 0 && (pass == 1 || a < weighted(C, wt, t)) {
-				alpha[t] = a * f
-			}
-		}
-		d = max(d-sum, 0)
+		take := min(alpha[t], d)
+		alpha[t] -= take
+		d -= take
 	}
-	return d
+	for t, a := range alpha {
+		if d <= 0 {
+			return 0
+		}
+		if y[t] == side && a > 0 {
+			take := min(a, d)
+			alpha[t] = a - take
+			d -= take
+		}
+	}
+	return max(d, 0)
 }
 
 // raiseSide increases Σ α_t over y_t = side by up to d, within the box
 // (bound C·wt[t], C when wt is nil).
 func raiseSide(alpha []float64, y []int8, side int8, C0 float64, wt []float64, d float64) {
-	var room float64
-	for t, a := range alpha {
-		if C := weighted(C0, wt, t); y[t] == side && a > 0 && a < C {
-			room += C - a
+	room := func(t int) float64 { return weighted(C0, wt, t) - alpha[t] }
+	free := func(t int) bool { return alpha[t] > 0 && room(t) > 0 }
+	for _, t := range byDecreasing(alpha, y, side, free, room) {
+		if d <= 0 {
+			return
 		}
-	}
-	if room > 0 {
-		f := min(d/room, 1)
-		for t, a := range alpha {
-			if C := weighted(C0, wt, t); y[t] == side && a > 0 && a < C {
-				alpha[t] = min(a+(C-a)*f, C)
-			}
-		}
-		d = max(d-room, 0)
+		r := min(room(t), d)
+		alpha[t] = min(alpha[t]+r, weighted(C0, wt, t))
+		d -= r
 	}
 	for t, a := range alpha {
 		if d <= 0 {
