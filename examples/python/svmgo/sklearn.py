@@ -2,7 +2,7 @@
 
 ``SVC``, ``SVR``, ``OneClassSVM`` (kernel models, LIBSVM's SMO) and
 ``LinearSVC``, ``LinearSVR``, ``LogisticRegression`` (linear models,
-LIBLINEAR's dual coordinate descent or primal trust-region Newton method)
+LIBLINEAR's dual coordinate descent or primal line-search Newton method)
 take scikit-learn's parameter names and defaults and give its
 ``fit``/``predict``/``decision_function``/``predict_proba``/``score`` and
 fitted attributes (``classes_``, ``n_features_in_``, ``coef_``,
@@ -1303,7 +1303,7 @@ class LinearSVC(_LinearClassifier):
     dual solvers, one-vs-rest), as :class:`sklearn.svm.LinearSVC`.
 
     ``loss="squared_hinge"`` is LIBLINEAR's ``-s 1`` (``dual=True``) or
-    ``-s 2`` (``dual=False``, the primal by trust-region Newton), ``"hinge"``
+    ``-s 2`` (``dual=False``, the primal by line-search Newton), ``"hinge"``
     ``-s 3``; ``dual="auto"`` takes the primal when there are more rows than
     features. The intercept is a bias feature of value ``intercept_scaling``
     (regularized, as LIBLINEAR and scikit-learn do). ``penalty="l1"`` with
@@ -1422,7 +1422,7 @@ class LinearSVC(_LinearClassifier):
 
 class LogisticRegression(_LinearClassifier):
     """L2-regularized logistic regression (LIBLINEAR's ``-s 0``, the primal
-    by trust-region Newton, or with ``dual=True`` ``-s 7``, the dual by
+    by line-search Newton, or with ``dual=True`` ``-s 7``, the dual by
     coordinate descent; one-vs-rest), as
     :class:`sklearn.linear_model.LogisticRegression` with
     ``solver="liblinear"``: that solver is the only one, and the default
@@ -1515,7 +1515,7 @@ class LinearSVR(RegressorMixin, _LinearBase):
     ε-SVR solvers), as :class:`sklearn.svm.LinearSVR`:
     ``loss="epsilon_insensitive"`` is ``-s 13``,
     ``"squared_epsilon_insensitive"`` ``-s 12`` (``dual=True``) or ``-s 11``
-    (``dual=False``, the primal by trust-region Newton). ``capacity`` and
+    (``dual=False``, the primal by line-search Newton). ``capacity`` and
     ``capacity_nonzeros`` as :class:`SVC`'s, for :meth:`partial_fit`."""
 
     _model_kind = "linear"
