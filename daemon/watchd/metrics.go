@@ -24,7 +24,12 @@ import (
 // process (tests) do not share counters. storage_degraded is 1 while a
 // storage fault lasts (a full disk, an unwritable root: see fault.go) and
 // 0 otherwise; storage_failures_total counts the passes such faults
-// failed, retries included.
+// failed, retries included. batches_forgotten_total and rows_forgotten_total
+// count the batches a forget request removed (each once) and their rows
+// still stored then; rows_expired_total the rows the maximum age removed,
+// and the window when it was made smaller across a restart (rows leaving
+// to make room for a batch, by the window or the eviction policy, are the
+// "evicted" of its "batch added" log line).
 type daemonMetrics struct {
 	set             *metrics.Set
 	ingested        *metrics.Counter
@@ -47,6 +52,11 @@ type daemonMetrics struct {
 	storeGeneration *metrics.Gauge
 	storageDegraded *metrics.Gauge
 	storageFailures *metrics.Counter
+	// Forgetting (forget.go): batches and rows forgotten by request, rows
+	// that left by the window or the maximum age.
+	batchesForgotten *metrics.Counter
+	rowsForgotten    *metrics.Counter
+	rowsExpired      *metrics.Counter
 }
 
 func newDaemonMetrics() *daemonMetrics {
@@ -73,6 +83,10 @@ func newDaemonMetrics() *daemonMetrics {
 		storeGeneration: s.NewGauge("store_generation", nil),
 		storageDegraded: s.NewGauge("storage_degraded", nil),
 		storageFailures: s.NewCounter("storage_failures_total"),
+
+		batchesForgotten: s.NewCounter("batches_forgotten_total"),
+		rowsForgotten:    s.NewCounter("rows_forgotten_total"),
+		rowsExpired:      s.NewCounter("rows_expired_total"),
 	}
 }
 
