@@ -178,14 +178,6 @@ func (f *floatModel) describe() string {
 // numFeatures returns the model's number of input features.
 func (f *floatModel) numFeatures() int { return f.model.Info().NumFeatures }
 
-// decider is what the check needs of both models: core's float models and
-// quantize's models have these methods.
-type decider interface {
-	DecisionDense(dst []float64, x []float32) []float64
-	DecisionSparse(dst []float64, index []int32, value []float32) []float64
-	NumDecisionValues() int
-}
-
 // checkResult is the comparison of a float model and its quantized model
 // on the rows of a check file.
 type checkResult struct {

@@ -66,6 +66,14 @@ func readFloat(t *testing.T, path string) floatModels {
 	return floatModels{kernel: m}
 }
 
+// decider is what the tests compare of both models: core's float models and
+// quantize's models have these methods.
+type decider interface {
+	DecisionDense(dst []float64, x []float32) []float64
+	DecisionSparse(dst []float64, index []int32, value []float32) []float64
+	NumDecisionValues() int
+}
+
 // predictor is the part of core's and quantize's models the tests call
 // row by row.
 type predictor interface {
