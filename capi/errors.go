@@ -70,7 +70,7 @@ func statusOf(err error) int {
 		return statusFull
 	case errors.Is(err, data.ErrLabels):
 		return statusTrain
-	case errors.Is(err, core.ErrParams), errors.Is(err, data.ErrBadRow), errors.Is(err, data.ErrRowPosition):
+	case errors.Is(err, core.ErrParams), errors.Is(err, core.ErrTooLarge), errors.Is(err, data.ErrBadRow), errors.Is(err, data.ErrRowPosition):
 		return statusInvalidArgument
 	case errors.As(err, &pathErr), errors.As(err, &errno), errors.Is(err, fs.ErrNotExist),
 		errors.Is(err, fs.ErrPermission), errors.Is(err, fs.ErrExist):

@@ -66,6 +66,15 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 	case capNonzeros == 0 && capRows > maxCells/numFeatures:
 		return nil, errorf(statusInvalidArgument, "capacity_rows × num_features is %d × %d, more than %d values", capRows, numFeatures, uint64(maxCells))
 	}
+	// The rows' own storage and batch numbers; the trainer checks its
+	// buffers itself.
+	rowBytes := 16*capRows + 8*capNonzeros // labels, batches; indices and values
+	if capNonzeros == 0 {
+		rowBytes = 16*capRows + 4*capRows*numFeatures
+	}
+	if err := core.CheckMemory("the trainer's rows", int64(rowBytes)); err != nil {
+		return nil, errorf(statusInvalidArgument, "%w", err)
+	}
 	h := &trainerHandle{numFeatures: int(numFeatures), batch: make([]uint64, 0, capRows)}
 	if capNonzeros == 0 {
 		h.ds = data.NewDense(int(capRows), int(numFeatures))

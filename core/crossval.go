@@ -10,14 +10,17 @@ import (
 // does: the rows are shuffled with p.Seed, split into folds nearly equal
 // parts, and each part is predicted by a model trained on the others. It
 // returns the prediction of every row of ds, in ds's order.
-// It returns an error wrapping ErrParams when folds < 2 or folds > ds.Len(),
-// and one wrapping ErrLabels, naming the row of ds, when a classifier's
+// More folds than rows run leave-one-out (folds = ds.Len()), as LIBLINEAR
+// does (it warns; the command prints its warning, LeaveOneOutWarning).
+// It returns an error wrapping ErrParams when folds < 2 or ds has fewer
+// than two rows, and one wrapping ErrLabels, naming the row of ds, when a classifier's
 // labels are unusable (a fold would fail on them anyway, naming a row of
 // its own training part).
 func CrossValidateLinear(ds *data.Dataset, p LinearParams, folds int) ([]float64, error) {
 	l := ds.Len()
-	if folds < 2 || folds > l {
-		return nil, fmt.Errorf("%w: %d-fold cross validation of %d rows", ErrParams, folds, l)
+	folds, err := foldCount(folds, l)
+	if err != nil {
+		return nil, err
 	}
 	if !p.Solver.IsRegression() {
 		if _, err := groupClasses(ds); err != nil {
@@ -61,6 +64,23 @@ func CrossValidateLinear(ds *data.Dataset, p LinearParams, folds int) ([]float64
 		}
 	}
 	return pred, nil
+}
+
+// LeaveOneOutWarning is LIBSVM's and LIBLINEAR's warning, for a
+// command's standard error, when -v asks for more folds than there are
+// rows: the cross-validation functions then run leave-one-out.
+const LeaveOneOutWarning = "WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out cross validation)\n"
+
+// foldCount returns the folds a cross-validation of l rows runs: folds,
+// or l (leave-one-out) when folds > l, as svm_cross_validation and
+// LIBLINEAR's cross_validation and find_parameters do. It refuses folds
+// < 2 and fewer than two rows (ErrParams).
+func foldCount(folds, l int) (int, error) {
+	folds = min(folds, l)
+	if folds < 2 {
+		return 0, fmt.Errorf("%w: %d-fold cross validation of %d rows", ErrParams, folds, l)
+	}
+	return folds, nil
 }
 
 // appendRow copies row i of src to dst, which has room for it (a panic

@@ -70,8 +70,9 @@ func FindLinearC(ds *data.Dataset, p LinearParams, folds int, startC float64, pr
 	if !p.Solver.hasL2Loss() {
 		return res, fmt.Errorf("%w: the C search needs -s 0, 1, 2, 11 or 12, not -s %d", ErrParams, int(p.Solver))
 	}
-	if folds < 2 || folds > l {
-		return res, fmt.Errorf("%w: %d-fold cross validation of %d rows", ErrParams, folds, l)
+	folds, err := foldCount(folds, l)
+	if err != nil {
+		return res, err
 	}
 	if !p.Solver.IsPrimal() {
 		p.PrimalTwin = true

@@ -79,8 +79,9 @@ type GridResult struct {
 var ErrGrid = errors.New("core: bad grid")
 
 // GridSearch cross-validates every (C, γ) of o on ds. Errors: ErrGrid
-// wrapped for a formulation without C or bad folds; Train's errors wrapped
-// with the fold and point.
+// wrapped for a formulation without C, bad folds, or a point whose C or γ
+// is not positive and finite (log2c = −2000 or 2000); Train's errors
+// wrapped with the fold and point.
 func GridSearch(ds *data.Dataset, o GridOptions) (GridResult, error) {
 	p := o.Params
 	p.Probability = false
@@ -88,9 +89,11 @@ func GridSearch(ds *data.Dataset, o GridOptions) (GridResult, error) {
 		return GridResult{}, fmt.Errorf("%w: %v has no C to search", ErrGrid, p.SVMType)
 	}
 	l := ds.Len()
-	if o.Folds < 2 || o.Folds > l {
-		return GridResult{}, fmt.Errorf("%w: %d-fold cross validation of %d rows", ErrGrid, o.Folds, l)
+	nFolds, err := foldCount(o.Folds, l)
+	if err != nil {
+		return GridResult{}, fmt.Errorf("%w: %w", ErrGrid, err)
 	}
+	o.Folds = nFolds // leave-one-out for more folds than rows, as svm-train -v
 	if err := p.Validate(); err != nil {
 		return GridResult{}, err
 	}
@@ -101,6 +104,21 @@ func GridSearch(ds *data.Dataset, o GridOptions) (GridResult, error) {
 	gridG := len(log2g) > 0
 	if !gridG {
 		log2g = []float64{0}
+	}
+	// Every point's parameters must be valid: 2^-2000 is a C of 0 (the
+	// solver's bounds) and 2^2000 an infinite one, whose rates are
+	// meaningless.
+	for _, c := range log2c {
+		for _, g := range log2g {
+			q := p
+			q.C = math.Exp2(c)
+			if gridG {
+				q.Kernel.Gamma = math.Exp2(g)
+			}
+			if err := q.Validate(); err != nil || (gridG && !(q.Kernel.Gamma > 0 && q.Kernel.Gamma <= math.MaxFloat64)) {
+				return GridResult{}, fmt.Errorf("%w: log2c %v, log2g %v give C = %v, γ = %v: want both positive and finite", ErrGrid, c, g, q.C, q.Kernel.Gamma)
+			}
+		}
 	}
 	// Each C path runs in ascending C.
 	order := make([]int, len(log2c))

@@ -128,6 +128,12 @@ type blockScratch struct {
 // would take too much memory (see above). m.pre.sqnorm must be set for RBF.
 func newKernelBlocks(m *KernelModel, pre *kernelPre) *kernelBlocks {
 	nf, l := m.NumFeatures, m.SV.Len()
+	if l == 0 {
+		// Nothing to pack, and the staged rows (up to maxBlockRows × nf
+		// float32) would be bounded by no panel: a model of 2³¹−1
+		// features and no support vectors took 512 GiB here.
+		return nil
+	}
 	lp := simd.PaddedCols(l)
 	packed := lp * nf * 4
 	own := m.SV.Nonzeros() * 8

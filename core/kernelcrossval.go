@@ -18,13 +18,17 @@ import (
 // row's prediction is the label of highest probability (svm-predict -b 1's
 // choice), and every fold fits its own probability estimates.
 //
-// Errors: ErrParams wrapped when folds < 2 or folds > ds.Len() or p is
-// invalid; Train's errors wrapped with the fold (ErrLabels when a fold's
+// More folds than rows run leave-one-out (folds = ds.Len()), whose folds
+// are not stratified, as in svm-train.
+//
+// Errors: ErrParams wrapped when folds < 2, ds has fewer than two rows or
+// p is invalid; Train's errors wrapped with the fold (ErrLabels when a fold's
 // training part has a single class).
 func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64, error) {
 	l := ds.Len()
-	if folds < 2 || folds > l {
-		return nil, fmt.Errorf("%w: %d-fold cross validation of %d rows", ErrParams, folds, l)
+	folds, err := foldCount(folds, l)
+	if err != nil {
+		return nil, err
 	}
 	p.Kernel = p.ResolvedKernel(ds.NumFeatures())
 	t, err := newKernelTrainer(p, l, ds.NumFeatures(), kernelWorkerCount(&p), l, wantsDenseView(ds))
@@ -120,7 +124,9 @@ func kernelFoldsFrom(ds *data.Dataset, p KernelParams, folds int, intn func(n in
 	}
 	perm = make([]int32, l)
 	foldStart = make([]int, folds+1)
-	if !p.SVMType.IsSVC() {
+	// svm_cross_validation stratifies classifiers' folds only when there
+	// are fewer folds than rows.
+	if !p.SVMType.IsSVC() || folds >= l {
 		for i := range perm {
 			perm[i] = int32(i)
 		}

@@ -656,19 +656,31 @@ func (m *KernelModel) predictDenseAnyWidth(x []float32) float64 {
 // predictMatrix is PredictDenseBatch without its result, for RowScaler.Batch.
 func (m *KernelModel) predictMatrix(dst []float64, x []float32) { m.PredictDenseBatch(dst, x) }
 
-// Widen makes m take rows of n features when it has fewer (Widen). Only
-// sparse support vectors can: they meet no feature past their own, so the
-// model takes the width as is (its pre-computed state depends only on the
-// support vectors); dense ones keep their width. Its scaling (--scale)
-// drops the features past its ranges. Call it before the model is shared
-// or predicts.
+// Widen makes m take rows of n features when it has fewer (Widen). Sparse
+// support vectors meet no feature past their own, so they stay as they
+// are; dense ones (a dense trainer's rows, or rows scaled by --scale) are
+// padded with zeros, the value the features past the rows' have in
+// training. Its scaling (--scale) drops the features past its ranges.
+// Call it before the model is shared or predicts.
 func (m *KernelModel) Widen(n int) error {
-	if m.SV.IsDense() || m.NumFeatures >= n {
+	if m.NumFeatures >= n {
 		return nil
+	}
+	if m.SV.IsDense() {
+		l := m.SV.Len()
+		sv := data.NewDense(l, n)
+		row := make([]float32, n)
+		for i := range l {
+			copy(row, m.SV.DenseRow(i)) // the rest of row stays 0
+			if err := sv.AppendDense(m.SV.Label(i), row); err != nil {
+				return err
+			}
+		}
+		m.SV = sv
 	}
 	m.NumFeatures = n
 	if m.Scale != nil {
-		return m.SetScale(m.Scale.Widen(n))
+		m.Scale = m.Scale.Widen(n)
 	}
-	return nil
+	return m.Init()
 }

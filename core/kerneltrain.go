@@ -312,7 +312,8 @@ func largestSubproblem(ds *data.Dataset, t SVMType) int {
 // capFeatures ≤ 64 also a dense copy of the rows, which the kernels read a
 // sparse data set through when most of its entries are nonzero (a sparse
 // store of sensor data): the same model as from the rows read dense, in a
-// third of the time on 9 features.
+// third of the time on 9 features. It refuses (ErrTooLarge) capacities
+// whose buffers, KernelTrainerBytes, exceed the machine's memory.
 func NewKernelTrainer(p KernelParams, capRows, capFeatures int) (*KernelTrainer, error) {
 	return newKernelTrainer(p, capRows, capFeatures, kernelWorkerCount(&p), capRows, capFeatures <= denseViewMaxFeatures)
 }
@@ -333,6 +334,9 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 		workers = 1
 	}
 	lMax = max(0, min(lMax, capRows))
+	if err := CheckMemory("kernel trainer", kernelTrainerBytes(p, capRows, capFeatures, workers, lMax, view)); err != nil {
+		return nil, err
+	}
 	p.Weights = append([]ClassWeight(nil), p.Weights...)
 	t := &KernelTrainer{
 		params:      p,
@@ -497,6 +501,13 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 		}
 	}
 	p := &t.params
+	c := p.C
+	if p.SVMType == OneClass || p.SVMType == NuSVC {
+		c = 1 // the weight alone bounds α
+	}
+	if err := checkCosts(ds, c, p.Weights); err != nil {
+		return nil, nil, err
+	}
 	k := p.ResolvedKernel(n)
 	// kds is what the kernels read: ds, or its dense copy.
 	kds := ds

@@ -408,8 +408,16 @@ func TestCrossValidateLinear(t *testing.T) {
 	if !reflect.DeepEqual(pred, again) {
 		t.Error("cross validation is not deterministic")
 	}
-	if _, err := CrossValidateLinear(ds, p, ds.Len()+1); !errors.Is(err, ErrParams) {
-		t.Errorf("too many folds: %v", err)
+	// More folds than rows run leave-one-out, as liblinear-train does.
+	loo, err := CrossValidateLinear(ds, p, ds.Len())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if more, err := CrossValidateLinear(ds, p, ds.Len()+1); err != nil || !reflect.DeepEqual(more, loo) {
+		t.Errorf("more folds than rows: %v, not leave-one-out", err)
+	}
+	if _, err := CrossValidateLinear(ds, p, 1); !errors.Is(err, ErrParams) {
+		t.Errorf("one fold: %v", err)
 	}
 }
 

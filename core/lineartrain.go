@@ -161,13 +161,17 @@ func (p *LinearParams) workerCount() int {
 }
 
 // NewLinearTrainer validates p and allocates the buffers for data sets of up
-// to capRows rows and capFeatures features.
+// to capRows rows and capFeatures features. It refuses (ErrTooLarge)
+// capacities whose buffers, LinearTrainerBytes, exceed the machine's memory.
 func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	if capRows < 0 || capFeatures < 0 {
 		return nil, fmt.Errorf("%w: negative capacity", ErrParams)
+	}
+	if err := CheckMemory("linear trainer", int64(LinearTrainerBytes(p, capRows, capFeatures))); err != nil {
+		return nil, err
 	}
 	p.Weights = append([]ClassWeight(nil), p.Weights...)
 	t := &LinearTrainer{params: p, capRows: capRows, capFeatures: capFeatures}
@@ -287,6 +291,9 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		return nil, nil, fmt.Errorf("%w: no training rows", data.ErrLabels)
 	}
 	p := &t.params
+	if err := checkCosts(ds, p.C, p.Weights); err != nil {
+		return nil, nil, err
+	}
 	if warm != nil {
 		for _, a := range warm.Alpha {
 			if len(a) != l {

@@ -29,14 +29,22 @@ import (
 
 // FitScale returns svm-scale's ranges for the rows of ds onto [lower,
 // upper]: each feature's minimum and maximum over the rows, a row that
-// does not store a feature counting as 0. It returns an error wrapping
-// scale.ErrRanges unless lower < upper (both finite).
+// does not store a feature counting as 0. A feature whose range cannot
+// scale finitely onto [lower, upper] (scale.Scalable: a range a denormal
+// wide) is dropped, as a constant one is, so the model predicts finite
+// values. It returns an error wrapping scale.ErrRanges unless lower <
+// upper within ±scale.MaxLimit, and ErrTooLarge when the ranges of
+// NumFeatures features exceed the machine's memory.
 func FitScale(ds *data.Dataset, lower, upper float64) (*scale.Ranges, error) {
 	n := ds.NumFeatures()
-	r := &scale.Ranges{Lower: lower, Upper: upper, Min: make([]float64, n), Max: make([]float64, n)}
-	if err := r.Validate(); err != nil {
+	if err := (&scale.Ranges{Lower: lower, Upper: upper}).Validate(); err != nil {
 		return nil, err
 	}
+	if err := CheckMemory("scaling ranges", 24*int64(n)); err != nil {
+		return nil, err
+	}
+	r := &scale.Ranges{Lower: lower, Upper: upper, Min: make([]float64, n), Max: make([]float64, n)}
+	defer dropUnscalable(r)
 	rows := ds.Len()
 	if rows == 0 {
 		return r, nil
@@ -70,6 +78,16 @@ func FitScale(ds *data.Dataset, lower, upper float64) (*scale.Ranges, error) {
 	return r, nil
 }
 
+// dropUnscalable drops the features of r whose ranges cannot scale
+// finitely.
+func dropUnscalable(r *scale.Ranges) {
+	for j := range r.Min {
+		if !scale.Scalable(r.Lower, r.Upper, r.Min[j], r.Max[j]) {
+			r.Max[j] = r.Min[j]
+		}
+	}
+}
+
 // ScaleDataset returns a new data set holding the rows of ds scaled by r
 // (svm-scale's formula, rounded to float32), with their labels and
 // instance weights. Features past r.NumFeatures() are dropped. The result
@@ -82,6 +100,9 @@ func ScaleDataset(ds *data.Dataset, r *scale.Ranges) (*data.Dataset, error) {
 	}
 	n := r.NumFeatures()
 	rows := ds.Len()
+	if err := CheckMemory("a scaled row", 8*int64(n)); err != nil {
+		return nil, err
+	}
 	row := make([]float32, n)
 	// scaled zero of each feature, the value of every absent entry
 	zero := make([]float32, n)
@@ -119,6 +140,9 @@ func ScaleDataset(ds *data.Dataset, r *scale.Ranges) (*data.Dataset, error) {
 	}
 	var out *data.Dataset
 	if zeroNonzero || data.PreferDense(rows, n, nnz) {
+		if err := CheckMemory("dense scaled rows", 4*int64(rows)*int64(n)); err != nil {
+			return nil, err
+		}
 		out = data.NewDense(rows, n)
 		for i := range rows {
 			fill(i)
@@ -156,7 +180,8 @@ func keepWeights(out, ds *data.Dataset) error {
 }
 
 // checkModelScale is the check every model kind makes of its ranges: valid,
-// without target scaling, and covering exactly the model's features.
+// without target scaling, dense (no Index), and covering exactly the
+// model's features.
 func checkModelScale(r *scale.Ranges, numFeatures int) error {
 	if r == nil {
 		return nil
@@ -166,6 +191,9 @@ func checkModelScale(r *scale.Ranges, numFeatures int) error {
 	}
 	if r.Y != nil {
 		return fmt.Errorf("%w: a model's scaling has no target range", scale.ErrRanges)
+	}
+	if r.Index != nil {
+		return fmt.Errorf("%w: a model's scaling has a range for every feature, not sparse ones", scale.ErrRanges)
 	}
 	if r.NumFeatures() != numFeatures {
 		return fmt.Errorf("%w: %d feature ranges for %d features", scale.ErrRanges, r.NumFeatures(), numFeatures)
@@ -397,13 +425,15 @@ func ScaleTrainingRows(ds *data.Dataset, o ScaleOptions) (*scale.Ranges, *data.D
 // at the first fit instead would keep every retrain warm but scale later
 // rows by the first batch's extremes, however unrepresentative.
 //
-// The ranges cover the trainer's capFeatures (features no row reached are
-// dropped), so its models take the width it was made for, as unscaled
-// ones do.
+// The ranges cover the features of the rows trained on (the width of ds),
+// so its models are as wide as an unscaled trainer's on the same rows, and
+// the automatic γ is 1/that width: covering the trainer's capacity instead
+// made the daemon's models as wide as --store.max-features (16 MB, γ 10⁻⁶
+// and 24% accuracy where svmgo train --scale has 84%). A caller that wants
+// its own width (the C ABI's trainer) widens the model.
 type scaledTrainer struct {
-	inner       Trainer
-	opt         ScaleOptions
-	capFeatures int
+	inner Trainer
+	opt   ScaleOptions
 }
 
 func (t scaledTrainer) Syntax() Syntax { return t.inner.Syntax() }
@@ -417,7 +447,6 @@ func (t scaledTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	r = r.Widen(t.capFeatures)
 	sds, err := ScaleDataset(ds, r)
 	if err != nil {
 		return nil, nil, err

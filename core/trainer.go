@@ -61,7 +61,7 @@ func newTrainer(o TrainOptions, capRows, capFeatures int, dense bool) (Trainer, 
 		if err != nil {
 			return nil, err
 		}
-		return scaledTrainer{t, o.Scale, capFeatures}, nil
+		return scaledTrainer{t, o.Scale}, nil
 	}
 	if o.IsKernel() {
 		p := o.Kernel.Params

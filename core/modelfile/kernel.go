@@ -29,6 +29,9 @@ func MarshalKernel(m *core.KernelModel) ([]byte, error) {
 		return nil, fmt.Errorf("modelfile: marshal kernel: %w", err)
 	}
 	bd, err := toKernelBody(m)
+	if err == nil {
+		err = checkFeaturesBacked(bd)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: marshal kernel: %w", err)
 	}
@@ -419,6 +422,28 @@ func fromKernelBody(bd *kbody) (*core.KernelModel, error) {
 	return m, nil
 }
 
+// checkFeaturesBacked refuses a body whose feature count its blobs do not
+// back. Predicting sizes buffers by the feature count (a dense row of a
+// block of rows, quantize's per-feature scales), but only dense support
+// vectors store a value per feature: a body of a few bytes could declare
+// 2³¹−1 features and no support vectors, load, and make the first sparse
+// batch predict allocate 512 GiB. So, as for sparse linear weights, the
+// feature count may be at most MaxSparseExpansion times the bytes of the
+// body's blobs: a sparse model of a million features needs 1 KiB of them
+// (about 40 support vector nonzeros); dense support vectors always pass.
+func checkFeaturesBacked(bd *kbody) error {
+	backing := uint64(len(bd.Labels) + len(bd.NumSV) + len(bd.SVStarts) + len(bd.SVIndex) + len(bd.SVValues) +
+		len(bd.Coef) + len(bd.Rho) + len(bd.ProbA) + len(bd.ProbB))
+	if bd.Scale != nil {
+		backing += uint64(len(bd.Scale.Min) + len(bd.Scale.Max))
+	}
+	if bd.NumFeatures > 0 && uint64(bd.NumFeatures) > MaxSparseExpansion*backing {
+		return fmt.Errorf("%d features backed by %d bytes of support vectors and coefficients, at most %d times as many allowed",
+			bd.NumFeatures, backing, MaxSparseExpansion)
+	}
+	return nil
+}
+
 // supportVectors decodes the l support vectors of bd.
 func supportVectors(bd *kbody, l, nf int) (*data.Dataset, error) {
 	if bd.SVDense {
@@ -428,6 +453,9 @@ func supportVectors(bd *kbody, l, nf int) (*data.Dataset, error) {
 		if uint64(len(bd.SVValues)) != 4*uint64(l)*uint64(nf) {
 			return nil, fmt.Errorf("dense support vector blob of %d bytes, want %d × %d float32",
 				len(bd.SVValues), l, nf)
+		}
+		if err := checkFeaturesBacked(bd); err != nil { // no support vectors
+			return nil, err
 		}
 		sv := data.NewDense(l, nf)
 		row := make([]float32, nf)
@@ -441,6 +469,9 @@ func supportVectors(bd *kbody, l, nf int) (*data.Dataset, error) {
 			}
 		}
 		return sv, nil
+	}
+	if err := checkFeaturesBacked(bd); err != nil {
+		return nil, err
 	}
 	if uint64(len(bd.SVStarts)) != 4*(uint64(l)+1) {
 		return nil, fmt.Errorf("row starts blob of %d bytes, want %d int32", len(bd.SVStarts), l+1)

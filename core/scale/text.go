@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -35,8 +36,11 @@ type Summary struct {
 	// index:value pair, zeros included, as svm-scale counts them; CSV:
 	// the nonzero cells).
 	Nonzeros int64
-	// Min and Max hold each feature's range over the rows, absent
-	// features counting as 0; their length is the largest feature index.
+	// Index lists the features (0-based) that some row writes, in
+	// increasing order; Min[k] and Max[k] hold feature Index[k]'s range
+	// over the rows, absent entries counting as 0. Memory follows the
+	// features present, not the largest index.
+	Index    []int32
 	Min, Max []float64
 	// YMin and YMax are the targets' range.
 	YMin, YMax float64
@@ -45,8 +49,16 @@ type Summary struct {
 // Fit returns the ranges svm-scale fits for the summarised rows:
 // [lower, upper] from each feature's range, and the target's scaling to
 // y = [y_lower, y_upper] when y is not nil.
+// A feature whose range cannot scale finitely onto [lower, upper]
+// (Scalable: one a denormal wide, say) is dropped, as a constant one is.
+// The ranges are sparse (Index set).
 func (s *Summary) Fit(lower, upper float64, y *[2]float64) *Ranges {
-	r := &Ranges{Lower: lower, Upper: upper, Min: s.Min, Max: s.Max}
+	r := &Ranges{Lower: lower, Upper: upper, Index: s.Index, Min: slices.Clone(s.Min), Max: slices.Clone(s.Max)}
+	for k := range r.Min {
+		if !Scalable(lower, upper, r.Min[k], r.Max[k]) {
+			r.Max[k] = r.Min[k]
+		}
+	}
 	if y != nil {
 		r.Y = &YRange{Lower: y[0], Upper: y[1], Min: s.YMin, Max: s.YMax}
 	}
@@ -59,18 +71,22 @@ func (s *Summary) Fit(lower, upper float64, y *[2]float64) *Ranges {
 // unseen is called when the rows do vary it (svm-scale warns "feature
 // index j appeared in file ... was not seen in the scaling factor file").
 // Without a y section in the file, y (the command's -y) scales the target
-// over the rows' range, as in Fit. The result covers the larger of the
-// file's and the rows' feature counts.
+// over the rows' range, as in Fit. The result lists the file's features
+// that are not dropped (sparse ranges, Index set); unseen is called in
+// increasing index order.
 func (s *Summary) Restore(file *Ranges, y *[2]float64, unseen func(index int)) *Ranges {
-	n := max(len(file.Min), len(s.Min))
-	r := &Ranges{Lower: file.Lower, Upper: file.Upper, Min: make([]float64, n), Max: make([]float64, n)}
-	for j := range n {
-		if j < len(file.Min) && file.Min[j] != file.Max[j] {
-			r.Min[j], r.Max[j] = file.Min[j], file.Max[j]
-			continue
+	r := &Ranges{Lower: file.Lower, Upper: file.Upper, Index: []int32{}}
+	for k := range file.Min {
+		if file.Min[k] != file.Max[k] {
+			r.Index = append(r.Index, int32(file.feature(k)))
+			r.Min, r.Max = append(r.Min, file.Min[k]), append(r.Max, file.Max[k])
 		}
-		if j < len(s.Min) && s.Min[j] != s.Max[j] && unseen != nil {
-			unseen(j + 1)
+	}
+	if unseen != nil {
+		for k, j := range s.Index {
+			if s.Min[k] != s.Max[k] && r.Dropped(int(j)) {
+				unseen(int(j) + 1)
+			}
 		}
 	}
 	switch {
@@ -92,7 +108,14 @@ type rowReader struct {
 	label  float64
 	index  []int32 // 0-based
 	value  []float64
+	long   []byte // a line longer than br's buffer
 }
+
+// MaxLineBytes is the longest line Scan, Write and ReadRanges read, the
+// data readers' default (core/data's DefaultMaxLineBytes): an input
+// without line breaks (/dev/zero, a wrong file) is refused after 1 MiB
+// instead of being gathered whole.
+const MaxLineBytes = 1 << 20
 
 func newRowReader(r io.Reader, name string, format Format) *rowReader {
 	return &rowReader{br: bufio.NewReaderSize(r, 1<<16), name: name, format: format}
@@ -101,12 +124,17 @@ func newRowReader(r io.Reader, name string, format Format) *rowReader {
 // next reads the next row; it returns io.EOF after the last.
 func (rr *rowReader) next() error {
 	line, err := rr.br.ReadSlice('\n')
-	for err == bufio.ErrBufferFull {
-		// A long line: gather it whole.
-		buf := append([]byte(nil), line...)
-		line, err = rr.br.ReadSlice('\n')
-		buf = append(buf, line...)
-		line = buf
+	if err == bufio.ErrBufferFull {
+		// A long line: gather it, up to MaxLineBytes.
+		rr.long = append(rr.long[:0], line...)
+		for err == bufio.ErrBufferFull && len(rr.long) <= MaxLineBytes+1 {
+			line, err = rr.br.ReadSlice('\n')
+			rr.long = append(rr.long, line...)
+		}
+		line = rr.long
+	}
+	if len(bytes.TrimRight(line, "\r\n")) > MaxLineBytes {
+		return fmt.Errorf("%s:%d: line longer than %d bytes", rr.name, rr.line+1, MaxLineBytes)
 	}
 	if err == io.EOF && len(line) == 0 {
 		return io.EOF
@@ -219,8 +247,11 @@ func (rr *rowReader) parseCSV(line []byte) error {
 func Scan(r io.Reader, name string, format Format) (*Summary, error) {
 	rr := newRowReader(r, name, format)
 	s := &Summary{YMin: math.MaxFloat64, YMax: -math.MaxFloat64}
-	// seen[j] counts the rows that write feature j: the others hold an
-	// implicit 0, which enters its range once the rows are counted.
+	// slot[j] is feature j's position in s.Min and s.Max, in the order
+	// the rows first write the features; seen[k] counts the rows that
+	// write it: the others hold an implicit 0, which enters its range
+	// once the rows are counted.
+	slot := map[int32]int{}
 	var seen []int
 	for {
 		err := rr.next()
@@ -233,22 +264,37 @@ func Scan(r io.Reader, name string, format Format) (*Summary, error) {
 		s.Rows++
 		s.YMin, s.YMax = min(s.YMin, rr.label), max(s.YMax, rr.label)
 		s.Nonzeros += int64(len(rr.index))
-		for k, j := range rr.index {
-			for int(j) >= len(s.Min) {
+		for p, j := range rr.index {
+			k, ok := slot[j]
+			if !ok {
+				k = len(s.Index)
+				slot[j] = k
+				s.Index = append(s.Index, j)
 				s.Min = append(s.Min, math.MaxFloat64)
 				s.Max = append(s.Max, -math.MaxFloat64)
 				seen = append(seen, 0)
 			}
-			v := rr.value[k]
-			s.Min[j], s.Max[j] = min(s.Min[j], v), max(s.Max[j], v)
-			seen[j]++
+			v := rr.value[p]
+			s.Min[k], s.Max[k] = min(s.Min[k], v), max(s.Max[k], v)
+			seen[k]++
 		}
 	}
-	for j := range s.Min {
-		if seen[j] < s.Rows {
-			s.Min[j], s.Max[j] = min(s.Min[j], 0), max(s.Max[j], 0)
+	for k := range s.Min {
+		if seen[k] < s.Rows {
+			s.Min[k], s.Max[k] = min(s.Min[k], 0), max(s.Max[k], 0)
 		}
 	}
+	// Put the features in increasing order.
+	order := make([]int, len(s.Index))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int { return int(s.Index[a]) - int(s.Index[b]) })
+	index, lo, hi := make([]int32, len(order)), make([]float64, len(order)), make([]float64, len(order))
+	for k, o := range order {
+		index[k], lo[k], hi[k] = s.Index[o], s.Min[o], s.Max[o]
+	}
+	s.Index, s.Min, s.Max = index, lo, hi
 	return s, nil
 }
 
@@ -264,12 +310,19 @@ func Write(dst io.Writer, src io.Reader, name string, format Format, rg *Ranges)
 	if err := rg.Validate(); err != nil {
 		return 0, err
 	}
-	n := rg.NumFeatures()
-	// zero[j] is feature j's scaled 0: the value of every row that does
-	// not write the feature.
-	zero := make([]float64, n)
-	for j := range zero {
-		zero[j] = rg.Value(j, 0)
+	// feature lists the features rg scales (not dropped), increasing;
+	// zero[k] is feature[k]'s scaled 0: the value of every row that does
+	// not write the feature. Every other feature scales to 0 and is not
+	// written, so a row costs the features rg scales, not its largest
+	// index.
+	var feature, pos []int // pos[k]: feature[k]'s position in rg.Min and rg.Max
+	var zero []float64
+	zeroesStay := true // every absent entry scales to 0
+	for k := range rg.Min {
+		if j := rg.feature(k); !rg.Dropped(j) {
+			feature, pos, zero = append(feature, j), append(pos, k), append(zero, rg.Value(j, 0))
+			zeroesStay = zeroesStay && zero[len(zero)-1] == 0
+		}
 	}
 	rr := newRowReader(src, name, format)
 	bw := bufio.NewWriterSize(dst, 1<<16)
@@ -285,19 +338,50 @@ func Write(dst io.Writer, src io.Reader, name string, format Format, rg *Ranges)
 		b = b[:0]
 		b = appendG17(b, rg.Target(rr.label))
 		b = append(b, ' ')
-		k := 0
-		for j := range n {
-			v := zero[j]
-			if k < len(rr.index) && int(rr.index[k]) == j {
-				v = rg.Value(j, rr.value[k])
-				k++
+		put := func(j int, v float64) {
+			b = strconv.AppendInt(b, int64(j+1), 10)
+			b = append(b, ':')
+			b = appendG(b, v)
+			b = append(b, ' ')
+			written++
+		}
+		if zeroesStay {
+			// Only the row's entries can scale to nonzero values: find
+			// each one's position among the features (sparse data with
+			// -l 0 costs its nonzeros, not its features).
+			for p, j := range rr.index {
+				k, ok := slices.BinarySearch(feature, int(j))
+				if !ok {
+					continue // a dropped feature
+				}
+				if v := affineValue(rg.Lower, rg.Upper, rg.Min[pos[k]], rg.Max[pos[k]], rr.value[p]); v != 0 {
+					put(int(j), v)
+				}
 			}
-			if v != 0 {
-				b = strconv.AppendInt(b, int64(j+1), 10)
-				b = append(b, ':')
-				b = appendG(b, v)
-				b = append(b, ' ')
-				written++
+		} else {
+			// Every feature may be written; next is the row's next
+			// entry's feature (MaxInt past the last), so that a feature
+			// the row does not write costs one comparison.
+			p, next := 0, math.MaxInt
+			if len(rr.index) > 0 {
+				next = int(rr.index[0])
+			}
+			for k, j := range feature {
+				v := zero[k]
+				if j >= next {
+					for next < j { // entries of dropped features
+						p++
+						next = nextEntry(rr.index, p)
+					}
+					if next == j {
+						v = affineValue(rg.Lower, rg.Upper, rg.Min[pos[k]], rg.Max[pos[k]], rr.value[p])
+						p++
+						next = nextEntry(rr.index, p)
+					}
+				}
+				if v != 0 {
+					put(j, v)
+				}
 			}
 		}
 		b = append(b, '\n')
@@ -306,6 +390,14 @@ func Write(dst io.Writer, src io.Reader, name string, format Format, rg *Ranges)
 		}
 	}
 	return written, bw.Flush()
+}
+
+// nextEntry returns index[p], or MaxInt past the last entry.
+func nextEntry(index []int32, p int) int {
+	if p < len(index) {
+		return int(index[p])
+	}
+	return math.MaxInt
 }
 
 // NonzeroWarning is svm-scale's warning, for its standard error, when the

@@ -285,18 +285,21 @@ func grid(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, fmt.Errorf("an empty range: check begin, end and the step's sign"))
 	}
 	var resultFile *bufio.Writer
+	var outFile *os.File
 	var svgPath string
 	if out != "" && strings.HasSuffix(strings.ToLower(out), ".svg") {
 		svgPath = out
 	} else if out != "" {
-		f, err := os.Create(out)
-		if err != nil {
+		if outFile, err = os.Create(out); err != nil {
 			return fail(stderr, err)
 		}
-		defer f.Close()
-		resultFile = bufio.NewWriter(f)
-		defer resultFile.Flush()
+		defer outFile.Close() // after an error; closed and checked below
+		resultFile = bufio.NewWriter(outFile)
 	}
+	// writeErr is the first failed write of the results (a full disk,
+	// /dev/full): the search goes on, and the command fails at its end
+	// instead of reporting success over a short file.
+	var writeErr error
 
 	// Points arrive as their folds finish; they are reported in grid.py's
 	// job order, each as soon as the points before it are in.
@@ -349,9 +352,9 @@ func grid(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(&line, "rate=%s)\n", pyFloat(bestRate))
 		io.WriteString(stdout, line.String())
-		if resultFile != nil {
+		if resultFile != nil && writeErr == nil {
 			fmt.Fprintf(resultFile, "%srate=%s\n", rec.String(), pyFloat(rate))
-			resultFile.Flush()
+			writeErr = resultFile.Flush()
 		}
 	}
 	progress := func(pt core.GridPoint) {
@@ -367,6 +370,10 @@ func grid(args []string, stdout, stderr io.Writer) int {
 			report(jobs[next][0], jobs[next][1], *done[next])
 			next++
 		}
+	}
+	if folds > ds.Len() {
+		fmt.Fprint(stderr, core.LeaveOneOutWarning) // core runs leave-one-out
+		folds = ds.Len()
 	}
 	start := time.Now()
 	res, err := core.GridSearch(ds, core.GridOptions{Params: params, Log2C: cs, Log2G: gs, Folds: folds,
@@ -384,6 +391,14 @@ func grid(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s %s\n", strings.Join(best, " "), pyFloat(bestRate))
 	fmt.Fprintf(stderr, "svmgo grid: %d points × %d folds, %d SMO iterations, %d kernel evaluations, %.2f s (warm %v)\n",
 		len(res.Points), folds, res.Iterations, res.KernelEvals, time.Since(start).Seconds(), warm)
+	if outFile != nil {
+		if err := outFile.Close(); writeErr == nil {
+			writeErr = err
+		}
+		if writeErr != nil {
+			return fail(stderr, fmt.Errorf("%s: %w", out, writeErr))
+		}
+	}
 	if svgPath != "" {
 		if err := writeGridSVG(svgPath, filepath.Base(dataset), c, g, res, regression, cs, gs, bestC, bestG, bestRate); err != nil {
 			return fail(stderr, err)

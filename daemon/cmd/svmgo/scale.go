@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -30,7 +31,11 @@ upper]. Warnings go to standard error, as svm-scale's: a feature of
 data_file that a restored range file does not list is scaled to 0, and a
 lower limit that maps 0 elsewhere can make sparse rows dense. Unlike
 svm-scale, malformed lines (blank, bad index:value pairs, indices not
-increasing, NaN or infinite values) are errors, with file and line.
+increasing, NaN or infinite values, lines over 1 MiB) are errors, with
+file and line, and data_file and the range file must be regular files
+(not a FIFO or a device). A feature whose range is too narrow to scale
+in float32 (a denormal wide) is dropped, as a constant one is. Memory
+follows the features present, whatever their indices.
 To keep the scaling with the model instead, see train --scale.
 `
 
@@ -102,7 +107,10 @@ func scaleCmd(args []string, stdout, stderr io.Writer) int {
 		format = scale.CSV
 	}
 
-	f, err := os.Open(data)
+	// Both files are read as the data readers read theirs: regular files
+	// only (a FIFO would hang the two passes, /dev/zero never end) and
+	// lines of at most scale.MaxLineBytes.
+	f, _, err := fileio.OpenRegular(data)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -113,7 +121,7 @@ func scaleCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	var rg *scale.Ranges
 	if restore != "" {
-		rf, err := os.Open(restore)
+		rf, _, err := fileio.OpenRegular(restore)
 		if err != nil {
 			return fail(stderr, err)
 		}

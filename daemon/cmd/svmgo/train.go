@@ -64,6 +64,9 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 		return fail(stderr, err)
 	}
 
+	if o.CrossValidation() > ds.Len() {
+		fmt.Fprint(stderr, core.LeaveOneOutWarning) // core runs leave-one-out
+	}
 	// --scale: core.TrainModel and CrossValidate train on the scaled rows
 	// (the model keeps the ranges); the C search is given them scaled.
 	switch {

@@ -47,6 +47,7 @@ import array
 import ctypes
 import ctypes.util
 import enum
+import math
 import os
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 from ctypes import POINTER, c_char_p, c_double, c_float, c_int, c_int32, c_int64, c_size_t, c_uint, c_uint64, c_void_p
@@ -118,7 +119,9 @@ class Error(Exception):
         except ValueError:
             pass
         self.code = code
-        self.name = _lib.svmgo_status_name(int(code)).decode()
+        # The enum names the pinned codes without a call into the library
+        # (which a forked child must not make).
+        self.name = f"SVMGO_{code.name}" if isinstance(code, Status) else _lib.svmgo_status_name(int(code)).decode()
         self.message = message
         super().__init__(f"{self.name}: {message}")
 
@@ -217,6 +220,36 @@ def _load():
 
 
 _lib = _load()
+
+
+class _Forked:
+    """What _lib becomes in a child forked from the process that loaded
+    the library: the Go runtime does not survive fork() (only the forking
+    thread is copied, not the runtime's threads), so a call into it there,
+    a fit above all, could wait for ever. Every call raises instead."""
+
+    def __getattr__(self, name):
+        raise Error(
+            Status.E_UNSUPPORTED,
+            f"{name}: libsvmgo cannot be used in a process forked from the one that loaded it "
+            "(the Go runtime does not survive fork); use multiprocessing's 'spawn' or 'forkserver' "
+            "start method, or import svmgo after forking",
+        )
+
+
+def _after_fork_in_child():
+    global _lib
+    _lib = _Forked()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _usable():
+    """Whether handles can be freed: not in a forked child, whose copies of
+    them belong to the parent's runtime."""
+    return _lib is not None and not isinstance(_lib, _Forked)
 
 
 def library_version() -> str:
@@ -428,7 +461,7 @@ class Model:
     def close(self) -> None:
         """Frees the model (and stops watching). Closing twice is harmless."""
         h, self._h = self._h, None
-        if h is not None and _lib is not None:
+        if h is not None and _usable():
             _lib.svmgo_model_free(h)
 
     def __enter__(self):
@@ -596,6 +629,21 @@ def _weights(weights: Sequence[float]) -> List[float]:
     return [float(v) for v in weights]
 
 
+def _check_weights(weights: Optional[List[float]], n: int) -> None:
+    """Refuses weights that svmgo_trainer_set_weights would refuse, before
+    Trainer.add adds the rows they are for (all or none): not one a row,
+    not finite, not positive."""
+    if weights is None:
+        return
+    if len(weights) != n:
+        raise Error(Status.E_INVALID_ARGUMENT, f"{len(weights)} weights for {n} rows")
+    for i, w in enumerate(weights):
+        if not math.isfinite(w):
+            raise Error(Status.E_NOT_FINITE, f"weight {i}: {w}")
+        if not w > 0:
+            raise Error(Status.E_INVALID_ARGUMENT, f"weight {i}: {w}, want a positive weight")
+
+
 class Trainer:
     """A fixed-capacity set of labelled rows; each :meth:`fit` starts from the
     previous fit's dual variables (a warm start).
@@ -624,7 +672,7 @@ class Trainer:
     def close(self) -> None:
         """Frees the trainer. Closing twice is harmless."""
         h, self._h = self._h, None
-        if h is not None and _lib is not None:
+        if h is not None and _usable():
             _lib.svmgo_trainer_free(h)
 
     def __enter__(self):
@@ -643,19 +691,17 @@ class Trainer:
         """Appends the rows of X with labels y: all or none (E_FULL when they
         do not fit, E_NOT_FINITE or E_INVALID_ARGUMENT for a bad row).
         ``weights``, when given, are the rows' instance weights (see
-        :meth:`set_weights`), checked before any row is added. Returns the
-        batch number of the rows added, for :meth:`forget`: 1 for the first
-        call that adds rows, one more for each after; 0 when X has no
+        :meth:`set_weights`): one a row, positive and finite, checked
+        before any row is added (E_INVALID_ARGUMENT, E_NOT_FINITE). Returns
+        the batch number of the rows added, for :meth:`forget`: 1 for the
+        first call that adds rows, one more for each after; 0 when X has no
         rows."""
         h = self._handle
         if weights is not None:
             weights = _weights(weights)
-            first = self.num_rows
-        before = self.last_batch
-        self._add(h, X, y)
+        first, before = self.num_rows, self.last_batch
+        self._add(h, X, y, weights)
         if weights is not None:
-            if len(weights) != self.num_rows - first:
-                raise Error(Status.E_INVALID_ARGUMENT, f"{len(weights)} weights for {self.num_rows - first} rows")
             self.set_weights(first, weights)
         batch = self.last_batch
         return batch if batch != before else 0
@@ -690,10 +736,11 @@ class Trainer:
         buf = (c_double * len(w))(*w) if len(w) else None
         _check(_lib.svmgo_trainer_set_weights(self._handle, int(first_row), buf, len(w)))
 
-    def _add(self, h, X: Rows, y: Sequence[float]) -> None:
+    def _add(self, h, X: Rows, y: Sequence[float], weights: Optional[List[float]]) -> None:
         if _is_csr(X):
             f32, indptr, indices, values, n, keep = _csr(X)
             labels, ykeep = _labels(y, n)
+            _check_weights(weights, n)
             if n == 0:
                 return
             fn = _lib.svmgo_trainer_add_csr_f32 if f32 else _lib.svmgo_trainer_add_csr_f64
@@ -701,6 +748,7 @@ class Trainer:
         else:
             f32, x, n, cols, keep = _dense(X)
             labels, ykeep = _labels(y, n)
+            _check_weights(weights, n)
             if n == 0:
                 return
             fn = _lib.svmgo_trainer_add_dense_f32 if f32 else _lib.svmgo_trainer_add_dense_f64

@@ -158,6 +158,11 @@ class _SVMBase(BaseEstimator):
     _kernel_syntax = True  # svm-train's options, else LIBLINEAR's
     _is_classifier = False
     _unsupervised = False
+    # The models an estimator holds: their kind ("kernel" or "linear",
+    # float or quantized, scaled or not) and LIBSVM -s types or LIBLINEAR
+    # solvers (body keys "st" and "s").
+    _model_kind = "kernel"
+    _model_types = frozenset()
 
     # ---- options --------------------------------------------------------------
 
@@ -270,18 +275,25 @@ class _SVMBase(BaseEstimator):
         except svmgo.Error as e:
             raise _as_value_error(e) from None
 
-    def _add_and_fit(self, trainer, X, y, weights=None):
+    def _add_and_fit(self, trainer, X, y, weights=None, kept=""):
         """Adds the rows X, y (with weights, already checked by
-        _sample_weights) and fits."""
+        _sample_weights) and fits. A failed add adds nothing; a failed fit
+        keeps the rows, and says so with kept (partial_fit's note)."""
         self._fit_sparse = sp.issparse(X)
         try:
             if weights is None:
                 batch = trainer.add(X, self._lib_y(y))
             else:
                 batch = trainer.add(X, self._lib_y(y), weights=weights)
-            model = trainer.fit()
         except svmgo.Error as e:
             raise _as_value_error(e) from None
+        try:
+            model = trainer.fit()
+        except svmgo.Error as e:
+            err = _as_value_error(e)
+            if kept:
+                err = type(err)(f"{err} ({kept})")
+            raise err from None
         self._set_model(model)
         self.last_batch_ = batch
         return self
@@ -335,8 +347,10 @@ class _SVMBase(BaseEstimator):
         return self
 
     def _partial_fit(self, X, y, classes=None, sample_weight=None):
-        first = not hasattr(self, "_model")
-        if not first and getattr(self, "_trainer", None) is None:
+        # The first call makes the trainer; one whose fit failed (a batch of
+        # one class) keeps it and its rows, which the next call adds to.
+        first = getattr(self, "_trainer", None) is None
+        if first and hasattr(self, "_model"):
             raise ValueError(
                 "partial_fit: this estimator holds no rows to add to (it was unpickled or loaded): "
                 "fit it, or start from a new estimator"
@@ -351,7 +365,10 @@ class _SVMBase(BaseEstimator):
             self._trainer = self._new_trainer(X, y, *self._capacities(X))
         elif self._is_classifier and classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes={list(classes)} differs from the first fit's {list(self.classes_)}")
-        self._add_and_fit(self._trainer, X, y, sample_weight)
+        self._add_and_fit(
+            self._trainer, X, y, sample_weight,
+            kept="the rows are kept: the next partial_fit trains on them and its own",
+        )
         return self
 
     # ---- the model ------------------------------------------------------------
@@ -416,8 +433,24 @@ class _SVMBase(BaseEstimator):
         data = state.pop("_model_bytes", None)
         super().__setstate__(state)
         if data is not None:
-            self._model = svmgo.Model.from_bytes(data)
+            model = svmgo.Model.from_bytes(data)
+            self._check_model(_modelfile.read_body(model.to_bytes()), "pickle")
+            self._model = model
             self._trainer = None
+
+    @classmethod
+    def _check_model(cls, body, where) -> None:
+        """Refuses a model of another kind than the estimator's (a
+        regression model under a classifier would predict its values as
+        labels without an error)."""
+        kind = str(body.get("k", "")).split("+")[0]
+        kind = kind[1:] if kind.startswith("q") else kind
+        t = body.get("st" if kind == "kernel" else "s")
+        if kind != cls._model_kind or t not in cls._model_types:
+            raise ValueError(
+                f"{where}: a {kind} model of type -s {t}, not a {cls.__name__}'s "
+                f"({cls._model_kind}, -s {' or '.join(str(s) for s in sorted(cls._model_types))})"
+            )
 
     def save(self, path) -> None:
         """Writes the model file (atomically), which ``load``, the C ABI, the
@@ -440,6 +473,7 @@ class _SVMBase(BaseEstimator):
         body = _modelfile.read_body(model.to_bytes())
         if model.quantized:
             raise ValueError(f"{path}: a quantized model; load its float model and call quantize()")
+        cls._check_model(body, str(path))
         est = cls(**cls._params_from_body(body))
         est._model = model
         est._trainer = None
@@ -559,6 +593,7 @@ class SVC(ClassifierMixin, _KernelBase):
     result (iterations, kernel evaluations, objective) to stderr.
     """
 
+    _model_types = frozenset({0})
     _is_classifier = True
 
     def __init__(
@@ -791,6 +826,8 @@ class SVR(RegressorMixin, _KernelBase):
     scikit-learn's, plus ``capacity`` and ``capacity_nonzeros`` (see
     :class:`SVC`) for :meth:`partial_fit`."""
 
+    _model_types = frozenset({3})
+
     def __init__(
         self,
         *,
@@ -873,6 +910,8 @@ class NuSVC(SVC):
     counted by their sample weights) raises ValueError "specified nu is
     infeasible", as scikit-learn's NuSVC does."""
 
+    _model_types = frozenset({1})
+
     def __init__(
         self,
         *,
@@ -948,6 +987,8 @@ class NuSVR(SVR):
     sets the fraction of support vectors in place of SVR's ``epsilon``,
     which comes out of the fit. Parameters as scikit-learn's, plus
     ``capacity`` and ``capacity_nonzeros`` (see :class:`SVC`)."""
+
+    _model_types = frozenset({4})
 
     def __init__(
         self,
@@ -1044,6 +1085,7 @@ class OneClassSVM(OutlierMixin, _KernelBase):
         self.capacity = capacity
         self.capacity_nonzeros = capacity_nonzeros
 
+    _model_types = frozenset({2})
     _unsupervised = True
 
     def _options(self, X, y):
@@ -1141,6 +1183,7 @@ def _sparse_linear_weights(body):
 
 
 class _LinearBase(_SVMBase):
+    _model_kind = "linear"
     _kernel_syntax = False
 
     def _primal(self, X) -> bool:
@@ -1277,6 +1320,7 @@ class LinearSVC(_LinearClassifier):
     classes. Each fit then costs about six trainings.
     """
 
+    _model_types = frozenset({1, 2, 3, 4, 5})
     _is_classifier = True
 
     def __init__(
@@ -1392,6 +1436,8 @@ class LogisticRegression(_LinearClassifier):
     :meth:`partial_fit`.
     """
 
+    _model_types = frozenset({0, 6, 7})
+
     def __init__(
         self,
         penalty="l2",
@@ -1471,6 +1517,9 @@ class LinearSVR(RegressorMixin, _LinearBase):
     ``"squared_epsilon_insensitive"`` ``-s 12`` (``dual=True``) or ``-s 11``
     (``dual=False``, the primal by line-search Newton). ``capacity`` and
     ``capacity_nonzeros`` as :class:`SVC`'s, for :meth:`partial_fit`."""
+
+    _model_kind = "linear"
+    _model_types = frozenset({11, 12, 13})
 
     def __init__(
         self,

@@ -1,0 +1,32 @@
+package core
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// TestTrainersRefuseSizesBeyondMemory: capacities whose buffers cannot fit
+// in any machine (2³¹−1 features: TRON's ten vectors of 16 GiB a worker;
+// 2⁴⁰ rows: 20 bytes a row before any cache) are refused with ErrTooLarge
+// by the size query, where before the allocation aborted the process
+// (issue 22, fault 6).
+func TestTrainersRefuseSizesBeyondMemory(t *testing.T) {
+	for _, s := range []LinearSolver{L2LossSVCDual, L2LossSVCPrimal, L2Logistic} {
+		p := DefaultLinearParams()
+		p.Solver = s
+		if _, err := NewLinearTrainer(p, 4, math.MaxInt32); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("solver %v, 2³¹−1 features: %v, want ErrTooLarge", s, err)
+		}
+	}
+	p := DefaultKernelParams()
+	if _, err := NewKernelTrainer(p, 1<<40, 10); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("kernel trainer, 2⁴⁰ rows: %v, want ErrTooLarge", err)
+	}
+	if err := CheckMemory("a negative count", -1); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("CheckMemory(-1): %v, want ErrTooLarge", err)
+	}
+	if err := CheckMemory("a small buffer", 1<<20); err != nil {
+		t.Errorf("CheckMemory(1 MiB): %v", err)
+	}
+}
