@@ -44,8 +44,11 @@ import (
 //	          vectors × rows × f64 α (finite; ≥ 0 but for ε-SVR's β)
 //	only when some row's instance weight is not 1 (minor version 1):
 //	  u8 1, then rows × f64 weights (positive, finite)
+//	only when a model version was recorded (SetVersion; minor version 2):
+//	  u8 2, then u64 the version
 //
-// and nothing after. Without a dual, known is 0. A kernel dual's gradient
+// and nothing after: the optional sections in that order, each at most
+// once. Without a dual, known is 0. A kernel dual's gradient
 // is not stored. A snapshot without the weights section (every snapshot
 // written before weights existed) reads with every weight 1.
 //
@@ -64,6 +67,14 @@ const (
 	snapMajorOldest = 1
 	// snapMinorWeights marks a snapshot with the instance-weights section.
 	snapMinorWeights = 1
+	// snapMinorVersion marks a snapshot with the model-version section.
+	snapMinorVersion = 2
+)
+
+// Tags of the optional sections after the dual.
+const (
+	sectionWeights = 1
+	sectionVersion = 2
 )
 
 // hasWeights reports whether some weight of w is not 1.
@@ -163,10 +174,17 @@ func (s *Store) encode(dst []byte) []byte {
 		// Written only when needed: a store without weights writes the
 		// bytes it wrote before weights existed.
 		minor = snapMinorWeights
-		dst = append(dst, 1)
+		dst = append(dst, sectionWeights)
 		for _, v := range w {
 			dst = le.AppendUint64(dst, math.Float64bits(v))
 		}
+	}
+	if s.version != 0 {
+		// Likewise: a store that never recorded a version writes the
+		// bytes it wrote before versions were recorded.
+		minor = snapMinorVersion
+		dst = append(dst, sectionVersion)
+		dst = le.AppendUint64(dst, s.version)
 	}
 	h := dst[start : start+snapHeaderSize]
 	payload := dst[start+snapHeaderSize:]
@@ -348,9 +366,21 @@ func (s *Store) decode(data []byte) error {
 	default:
 		return corrupt("dual kind %d in a version %d snapshot", kind, major)
 	}
-	if len(r.b) > 0 && !r.bad {
-		if err := s.decodeWeights(r, n); err != nil {
-			return err
+	for last := 0; len(r.b) > 0 && !r.bad; {
+		switch tag := int(r.u8()); {
+		case tag == sectionWeights && last < tag:
+			if err := s.decodeWeights(r, n); err != nil {
+				return err
+			}
+			last = tag
+		case tag == sectionVersion && last < tag:
+			if s.version = r.u64(); s.version == 0 && !r.bad {
+				return corrupt("model version section holding 0")
+			}
+			last = tag
+		default:
+			return corrupt("section %d after the dual (want weights %d, then version %d, each once)",
+				tag, sectionWeights, sectionVersion)
 		}
 	}
 	if r.bad {
@@ -362,11 +392,9 @@ func (s *Store) decode(data []byte) error {
 	return nil
 }
 
-// decodeWeights reads the instance-weights section of n rows.
+// decodeWeights reads the instance-weights section of n rows, after its
+// tag.
 func (s *Store) decodeWeights(r *reader, n int) error {
-	if flag := r.u8(); flag != 1 {
-		return corrupt("section %d after the dual, want the weights (1)", flag)
-	}
 	if !r.fits(uint64(n), 8) {
 		return corrupt("%d weights claimed, %d bytes left", n, len(r.b))
 	}
@@ -504,10 +532,10 @@ func takeAlpha(r *reader, nvec uint64, n int, nonNeg bool) (func(k int, dst []fl
 // error syncing the directory leaves the new snapshot in place, not yet
 // known to be durable.
 func (s *Store) Commit() error {
-	s.buf = s.encode(s.buf[:0])
-	if err := fileio.WriteFile(filepath.Join(s.dir, SnapshotName), s.buf); err != nil {
+	s.buf, s.durable = s.encode(s.buf[:0]), false
+	if err := fileio.WriteFileFS(s.fs, filepath.Join(s.dir, SnapshotName), s.buf); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
-	s.dirty = false
+	s.dirty, s.durable = false, true
 	return nil
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
 
@@ -38,6 +40,7 @@ type Daemon struct {
 	log *slog.Logger
 
 	// Owned by Run's goroutine.
+	fs       fileio.FS // Config.FS, fixed at New
 	cfg      Config
 	spec     trainSpec
 	incoming string
@@ -73,6 +76,15 @@ type Daemon struct {
 	// fault is the storage fault the daemon is degraded by; nil when
 	// healthy.
 	fault *faultState
+	// stuck are the entries of incoming/ that could not be moved out (a
+	// directory the daemon may not rename, say), by name, with why: each
+	// pass skips past them and tries them again, and the pass ends as a
+	// storage fault while any is left, so the operator hears of them.
+	stuck map[string]error
+	// current is the model published last, kept to publish again when
+	// models/ loses it (removed while running); nil until this run
+	// publishes, so after a restart a lost model is retrained.
+	current *pendingModel
 
 	metrics *daemonMetrics
 	serving atomic.Bool
@@ -97,6 +109,7 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 	}
 	d := &Daemon{
 		log:      log,
+		fs:       fileio.OrOS(cfg.FS),
 		cfg:      cfg,
 		incoming: filepath.Join(cfg.Root, IncomingDir),
 		done:     filepath.Join(cfg.Root, DoneDir),
@@ -108,7 +121,7 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 		return nil, err
 	}
 	d.removeStaleTemps()
-	d.st, err = store.Open(filepath.Join(cfg.Root, StateDir), cfg.storeConfig())
+	d.st, err = store.OpenFS(d.fs, filepath.Join(cfg.Root, StateDir), cfg.storeConfig())
 	if errors.Is(err, store.ErrConfig) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
@@ -120,8 +133,8 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 	}
 	d.metrics.samples.Set(float64(d.st.Len()))
 	d.metrics.storeGeneration.Set(float64(d.st.Generation()))
-	if v, ok, err := newestVersion(d.models); err == nil && ok {
-		d.metrics.modelVersion.Set(float64(v))
+	if v, _, err := modeldir.HighestVersion(d.fs, d.models); err == nil {
+		d.metrics.modelVersion.Set(float64(max(v, d.st.Version())))
 	}
 	return d, nil
 }
@@ -155,6 +168,7 @@ func (d *Daemon) applyReload() {
 	if cfg == nil {
 		return
 	}
+	cfg.FS = d.cfg.FS           // fixed at New
 	spec, err := cfg.validate() // checked by Reload; cannot fail
 	if err != nil {
 		d.log.Error("reload refused", "err", err)
@@ -222,8 +236,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 	}
 	// pass runs one pass; a storage fault schedules the next one.
+	watch := func(dir string) error { return fsw.Add(dir) }
 	pass := func() error {
-		err := d.pass(ctx, fsw)
+		err := d.pass(ctx, watch)
 		switch {
 		case err == nil:
 			d.storageHealed()
@@ -299,7 +314,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 //   - a generation not yet published is published (see settle);
 //   - incoming/ is drained: the batch whose step failed is taken again,
 //     and one the store already holds only moves to done/.
-func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
+func (d *Daemon) pass(ctx context.Context, watch func(dir string) error) error {
 	lost := false
 	if !d.watching {
 		if err := d.makeLayout(); err != nil {
@@ -308,7 +323,7 @@ func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
 		// The root too, to learn at once when a directory of the layout
 		// is removed; its other events only cause a rescan.
 		for _, dir := range []string{d.cfg.Root, d.incoming} {
-			if err := fsw.Add(dir); err != nil {
+			if err := watch(dir); err != nil {
 				return fmt.Errorf("watchd: watch %s: %w", dir, err)
 			}
 		}
@@ -323,7 +338,13 @@ func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
 	if err := d.settle(); err != nil {
 		return err
 	}
-	return d.drain(ctx)
+	if err := d.republish(); err != nil {
+		return err
+	}
+	if err := d.drain(ctx); err != nil {
+		return err
+	}
+	return d.stuckFault()
 }
 
 // snapshotLost reports whether the store's snapshot is missing from
@@ -334,7 +355,7 @@ func (d *Daemon) snapshotLost() bool {
 	if d.st.Generation() == 0 {
 		return false
 	}
-	_, err := os.Lstat(filepath.Join(d.cfg.Root, StateDir, store.SnapshotName))
+	_, err := d.fs.Lstat(filepath.Join(d.cfg.Root, StateDir, store.SnapshotName))
 	if !errors.Is(err, os.ErrNotExist) {
 		return false
 	}
@@ -358,7 +379,7 @@ func (d *Daemon) isLayout(path string) bool {
 // makeLayout creates the directories under the root that are missing.
 func (d *Daemon) makeLayout() error {
 	for _, dir := range []string{d.incoming, d.done, d.rejected, d.models, filepath.Join(d.cfg.Root, StateDir)} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := d.fs.MkdirAll(dir, 0o755); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				// Something that is not a directory took the path between
 				// MkdirAll's look and its mkdir: the same fault as a file

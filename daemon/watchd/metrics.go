@@ -24,7 +24,10 @@ import (
 // process (tests) do not share counters. storage_degraded is 1 while a
 // storage fault lasts (a full disk, an unwritable root: see fault.go) and
 // 0 otherwise; storage_failures_total counts the passes such faults
-// failed, retries included.
+// failed, retries included. incoming_stuck is the number of entries of
+// incoming/ the last pass could not move out (skipped, the rest flowing);
+// batches_train_failed_total counts the batches rejected because training
+// with them failed (part of batches_rejected_total).
 type daemonMetrics struct {
 	set             *metrics.Set
 	ingested        *metrics.Counter
@@ -47,6 +50,8 @@ type daemonMetrics struct {
 	storeGeneration *metrics.Gauge
 	storageDegraded *metrics.Gauge
 	storageFailures *metrics.Counter
+	stuck           *metrics.Gauge
+	trainFailed     *metrics.Counter
 }
 
 func newDaemonMetrics() *daemonMetrics {
@@ -73,6 +78,8 @@ func newDaemonMetrics() *daemonMetrics {
 		storeGeneration: s.NewGauge("store_generation", nil),
 		storageDegraded: s.NewGauge("storage_degraded", nil),
 		storageFailures: s.NewCounter("storage_failures_total"),
+		stuck:           s.NewGauge("incoming_stuck", nil),
+		trainFailed:     s.NewCounter("batches_train_failed_total"),
 	}
 }
 

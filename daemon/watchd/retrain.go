@@ -7,6 +7,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -39,7 +40,11 @@ func (d *Daemon) setTrainer(spec trainSpec) error {
 // eviction — are left out of training and scored by the gate; their α is
 // recorded as 0. When no model can be trained (one class so far) or the
 // gate refuses it, the store is committed with the publication marked
-// done, so a restart does not publish what was refused.
+// done, so a restart does not publish what was refused. When training
+// fails otherwise, or its model cannot be quantized, encoded or its α
+// stored, it returns a *rejection before anything is committed: the
+// caller rolls the store back and rejects the batch (ingest), or keeps the
+// last model (retrainStored).
 func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	all := d.st.Dataset()
 	gen := d.st.Generation()
@@ -63,14 +68,14 @@ func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 		return d.commit()
 	}
 	if err != nil {
-		return fmt.Errorf("watchd: retrain: %w", err)
+		return reject("training failed: %v", err)
 	}
 	// The creation time is set before quantizing: a quantized model
 	// records its float model's.
 	core.SetCreated(r.float, time.Now().Unix())
 	if bits := d.cfg.QuantizeBits; bits != 0 {
 		if err := r.quantize(bits); err != nil {
-			return fmt.Errorf("watchd: %w", err)
+			return reject("%v", err)
 		}
 	}
 
@@ -78,9 +83,17 @@ func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	if gated {
 		publish = d.gate(r, all, ds.Len(), name)
 	}
+	var file []byte
+	if publish {
+		// Encoded before anything is committed: a model that cannot be
+		// written refuses its batch like a failed training.
+		if file, err = modeldir.Encode(r.model()); err != nil {
+			return reject("the retrained model cannot be written: %v", err)
+		}
+	}
 	// The α of the held-back rows the run left out are 0.
 	if err := d.st.SetDual(r.dual.Extended(all.Len())); err != nil {
-		return fmt.Errorf("watchd: record α: %w", err)
+		return reject("training gave α the store refuses: %v", err)
 	}
 	if !publish {
 		d.st.SetPublished(gen)
@@ -88,7 +101,7 @@ func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	}
 	// Kept until its publication is recorded, for the retry of a pass
 	// that a storage fault stops from here on (settle).
-	d.unpublished = &pendingModel{run: r, gen: gen, batch: name}
+	d.unpublished = &pendingModel{run: r, file: file, gen: gen, batch: name}
 	if err := d.commit(); err != nil {
 		return err
 	}

@@ -1,0 +1,322 @@
+package watchd
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/fileio"
+)
+
+// Issue 22, faults 1–5: single inputs that stopped the daemon (and, the
+// input still there, stopped it again at every restart) or held the queue.
+
+// nuOptions is a ν-SVC daemon's: ν = 0.5 needs ν ≤ 2·min(n₊, n₋)/n, by
+// weight, so a batch that tips the classes (or weighs one row heavily)
+// makes the problem infeasible.
+const nuOptions = "-s 1 -t 2 -n 0.5"
+
+// heartOf returns n rows of heart_scale of the class label ("+1" or "-1"),
+// skipping the first skip of them.
+func heartOf(t *testing.T, label string, skip, n int) []string {
+	t.Helper()
+	var out []string
+	for _, l := range lines(t, heartTrain) {
+		if strings.HasPrefix(l, label+" ") {
+			if skip > 0 {
+				skip--
+				continue
+			}
+			out = append(out, l)
+			if len(out) == n {
+				return out
+			}
+		}
+	}
+	t.Fatalf("heart_scale has fewer than %d rows of class %s", n, label)
+	return nil
+}
+
+// weighted returns rows as a CSV batch (weight column 2), every weight 1
+// but the row at, which weighs w.
+func weighted(t *testing.T, rows []string, at int, w string) string {
+	t.Helper()
+	csv, _ := weightedCSV(t, rows, 13, func(int) int { return 1 })
+	ls := strings.SplitAfter(csv, "\n")
+	f := strings.SplitN(ls[at], ",", 3)
+	f[1] = w
+	ls[at] = strings.Join(f, ",")
+	return strings.Join(ls, "")
+}
+
+// waitRejected waits for name in rejected/ and returns its reason.
+func waitRejected(t *testing.T, root, name string) string {
+	t.Helper()
+	waitFor(t, name+" in rejected/", func() bool {
+		return exists(filepath.Join(root, RejectedDir, name+ReasonSuffix)) &&
+			exists(filepath.Join(root, RejectedDir, name))
+	})
+	return reasonOf(t, root, name)
+}
+
+// TestTrainingFailureRejectsBatch (fault 1): batches training fails with —
+// one weight of 1e6 or 1.797e308 in a CSV batch for a ν-SVC daemon (ν
+// infeasible by weight) and a one-sided batch (70 rows of one class against
+// 20) — are
+// rejected with the training's reason; their rows leave the store, the
+// published model stays, the daemon lives and takes the next good batch.
+// A poison batch waiting at a restart is rejected the same way.
+func TestTrainingFailureRejectsBatch(t *testing.T) {
+	pos, neg := heartOf(t, "+1", 0, 80), heartOf(t, "-1", 0, 40)
+	good := strings.Join(append(slices.Clone(pos[:20]), neg[:20]...), "")
+	cases := []struct {
+		name, options, batch, reason string
+	}{
+		{"w1e6.csv", nuOptions, weighted(t, append(slices.Clone(pos[20:30]), neg[20:30]...), 12, "1e6"), "nu is infeasible"},
+		{"wmax.csv", nuOptions, weighted(t, append(slices.Clone(pos[20:30]), neg[20:30]...), 12, "1.797e308"), "nu is infeasible"},
+		{"one-sided.txt", nuOptions, strings.Join(pos[20:70], ""), "nu is infeasible"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := kernelConfig(t.TempDir(), c.options, 500, 13)
+			cfg.WeightColumn = 2
+			r := start(t, cfg)
+			drop(t, r.root, "good.txt", good)
+			waitFor(t, "good.txt in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, "good.txt")) })
+			v1, err := os.ReadFile(filepath.Join(r.root, ModelsDir, "model-1.svmgo"))
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			drop(t, r.root, c.name, c.batch)
+			reason := waitRejected(t, r.root, c.name)
+			if !strings.Contains(reason, c.name+": training") || !strings.Contains(reason, c.reason) {
+				t.Errorf("reason %q does not say training failed (%s)", reason, c.reason)
+			}
+			r.alive(t)
+			if n := r.metric(t, "samples_stored"); n != 40 {
+				t.Errorf("samples_stored %v after the rejection, want 40: the batch's rows must leave the store", n)
+			}
+			if n := r.metric(t, "batches_train_failed_total"); n != 1 {
+				t.Errorf("batches_train_failed_total %v, want 1", n)
+			}
+			// Across a restart: the poison waiting in incoming/.
+			r.stop(t)
+			drop(t, r.root, "again-"+c.name, c.batch+c.batch[:strings.IndexByte(c.batch, '\n')+1])
+			r = start(t, cfg)
+			waitRejected(t, r.root, "again-"+c.name)
+			r.alive(t)
+
+			drop(t, r.root, "after.txt", strings.Join(append(slices.Clone(pos[70:80]), neg[30:40]...), ""))
+			waitFor(t, "after.txt in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, "after.txt")) })
+			r.alive(t)
+			r.stop(t)
+			st := openStore(t, cfg)
+			if st.Len() != 60 || st.Generation() != 2 || len(st.Hashes()) != 2 {
+				t.Errorf("store: %d rows, generation %d, %d batches; want 60, 2, 2 (good and after)", st.Len(), st.Generation(), len(st.Hashes()))
+			}
+			if vs := modelVersions(t, r.root); !slices.Equal(vs, []uint64{1, 2}) {
+				t.Errorf("versions %v, want [1 2]", vs)
+			}
+			if v, err := os.ReadFile(filepath.Join(r.root, ModelsDir, "model-1.svmgo")); err != nil || !bytes.Equal(v, v1) {
+				t.Errorf("version 1 changed: %v", err)
+			}
+		})
+	}
+}
+
+// dropAs is drop for names too long for drop's temporary name.
+func dropAs(t *testing.T, root, name, text string) {
+	t.Helper()
+	tmp := filepath.Join(root, IncomingDir, ".drop.tmp")
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(root, IncomingDir, name)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// archived returns the names in root's dir whose bytes are text.
+func archived(t *testing.T, root, dir, text string) []string {
+	t.Helper()
+	var out []string
+	for _, n := range dirNames(t, filepath.Join(root, dir)) {
+		if b, err := os.ReadFile(filepath.Join(root, dir, n)); err == nil && string(b) == text {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// TestLongNames (fault 2): batches named with 255 bytes (the file-name
+// limit), twice each, good and bad, and names a few bytes shorter: done/
+// NAME.1 and rejected/NAME.reason would not fit. Every batch is archived
+// under a name that fits, with its reason file when rejected; nothing stays
+// in incoming/, and the daemon lives.
+func TestLongNames(t *testing.T) {
+	r := start(t, faultConfig(t.TempDir()))
+	long := func(n int, c string) string { return strings.Repeat(c, n-4) + ".txt" }
+	names := []string{long(255, "a"), long(250, "b"), long(255, "é"[:1]+"é"[1:])}
+	names[2] = strings.Repeat("é", 125) + ".txt" // 254 bytes of two-byte runes
+	seed := uint64(10)
+	for _, name := range names {
+		for range 2 {
+			seed++
+			good := batchText(seed, 10)
+			dropAs(t, r.root, name, good)
+			waitFor(t, "incoming/ empty", func() bool { return len(dirNames(t, filepath.Join(r.root, IncomingDir))) == 0 })
+			r.alive(t)
+			if got := archived(t, r.root, DoneDir, good); len(got) != 1 {
+				t.Fatalf("batch %d bytes long named: in done/ as %q, want once", len(name), got)
+			}
+			bad := "1 1:x\n" + good
+			dropAs(t, r.root, name, bad)
+			waitFor(t, "incoming/ empty", func() bool { return len(dirNames(t, filepath.Join(r.root, IncomingDir))) == 0 })
+			r.alive(t)
+			got := archived(t, r.root, RejectedDir, bad)
+			if len(got) != 1 {
+				t.Fatalf("bad batch %d bytes long named: in rejected/ as %q, want once", len(name), got)
+			}
+			if reason := reasonOf(t, r.root, got[0]); !strings.Contains(reason, ":1: ") {
+				t.Errorf("reason of %q: %q", got[0], reason)
+			}
+		}
+	}
+	for _, dir := range []string{DoneDir, RejectedDir} {
+		for _, n := range dirNames(t, filepath.Join(r.root, dir)) {
+			if len(n) > fileio.MaxNameBytes {
+				t.Errorf("%s/%s: %d bytes", dir, n, len(n))
+			}
+		}
+	}
+	if n := r.metric(t, "batches_ingested_total"); n != 6 {
+		t.Errorf("batches_ingested_total %v, want 6", n)
+	}
+}
+
+// TestNameCollisions (fault 3): a rejected batch named "x.txt.reason" and
+// the reason file of a later rejected "x.txt" (and the other way round)
+// never overwrite each other; a name with a newline (or other control
+// bytes, or bytes that are not UTF-8) gets a reason file of one line that
+// quotes it.
+func TestNameCollisions(t *testing.T) {
+	r := start(t, faultConfig(t.TempDir()))
+	bad := func(i int) string { return strings.Repeat("1 1:1\n", i) + "oops\n" }
+	names := []string{"x.txt.reason", "x.txt", "y.txt", "y.txt.reason", "a\nb.txt", "c\x01\xff.txt"}
+	for i, name := range names {
+		dropAs(t, r.root, name, bad(i))
+		waitFor(t, "incoming/ empty", func() bool { return len(dirNames(t, filepath.Join(r.root, IncomingDir))) == 0 })
+		r.alive(t)
+	}
+	for i, name := range names {
+		got := archived(t, r.root, RejectedDir, bad(i))
+		if len(got) != 1 {
+			t.Errorf("batch %q: in rejected/ as %q, want once, intact", name, got)
+			continue
+		}
+		reason := reasonOf(t, r.root, got[0])
+		if strings.Count(reason, "\n") != 1 || !strings.HasSuffix(reason, "\n") {
+			t.Errorf("reason of %q is not one line: %q", name, reason)
+		}
+		if want := shown(name) + ":" + string(rune('1'+i)) + ": "; !strings.HasPrefix(reason, want) {
+			t.Errorf("reason of %q: %q, want it to start %q", name, reason, want)
+		}
+	}
+	if shown("a\nb.txt") != `"a\nb.txt"` || shown("plain é.txt") != "plain é.txt" {
+		t.Errorf("shown quotes wrongly: %s, %s", shown("a\nb.txt"), shown("plain é.txt"))
+	}
+}
+
+// TestUnmovableEntrySkipped (fault 4): a directory in incoming/ that cannot
+// be moved (immutable, chattr +i: rename fails with EPERM even for root, as
+// a root-owned directory does for the daemon's user) is skipped and
+// reported — incoming_stuck, /healthz degraded naming it — while the
+// batches behind it flow; once it can move, it is rejected and the daemon
+// heals.
+func TestUnmovableEntrySkipped(t *testing.T) {
+	cfg := faultConfig(t.TempDir())
+	if _, err := New(cfg, nil); err != nil { // the layout
+		t.Fatal(err)
+	}
+	dir := filepath.Join(cfg.Root, IncomingDir, "a-dir.txt")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	chattr(t, "+i", dir)
+	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
+	r, logs := startLogged(t, cfg)
+	for i, name := range []string{"b.txt", "c.txt"} {
+		drop(t, r.root, name, batchText(uint64(i+1), 20))
+		waitFor(t, name+" in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, name)) })
+	}
+	r.alive(t)
+	if n := r.metric(t, "incoming_stuck"); n != 1 {
+		t.Errorf("incoming_stuck %v, want 1", n)
+	}
+	if code, body := r.health(t); code != 503 || !strings.Contains(body, "a-dir.txt") {
+		t.Errorf("/healthz %d %q; want 503 naming a-dir.txt", code, body)
+	}
+	if len(logs.records(t, "entry of incoming cannot be moved: skipped")) == 0 {
+		t.Error("the stuck entry was not logged")
+	}
+	chattr(t, "-i", dir)
+	waitRejected(t, r.root, "a-dir.txt")
+	waitFor(t, "healed", func() bool { return r.metric(t, "storage_degraded") == 0 })
+	if n := r.metric(t, "incoming_stuck"); n != 0 {
+		t.Errorf("incoming_stuck %v after the entry moved, want 0", n)
+	}
+}
+
+// TestModelsRemovedRepublished (fault 5): models/ removed while the daemon
+// runs: the current model is published again at once (no batch needed),
+// as the next version of the sequence the store records, never from 1;
+// model_version never goes back. models/ removed while it is stopped: the
+// restart retrains on the stored rows and publishes the next version.
+func TestModelsRemovedRepublished(t *testing.T) {
+	cfg := faultConfig(t.TempDir())
+	r := start(t, cfg)
+	models := filepath.Join(cfg.Root, ModelsDir)
+	for i, name := range []string{"b1.txt", "b2.txt"} {
+		drop(t, r.root, name, batchText(uint64(i+1), 20))
+		waitFor(t, name+" in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, name)) })
+	}
+	v2, err := os.ReadFile(filepath.Join(models, "model-2.svmgo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(models); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "version 3 published", func() bool { return exists(filepath.Join(models, "model-3.svmgo")) })
+	if v3, err := os.ReadFile(filepath.Join(models, "model-3.svmgo")); err != nil || !bytes.Equal(v3, v2) {
+		t.Errorf("version 3 is not version 2's model published again: %v", err)
+	}
+	if n := r.metric(t, "model_version"); n != 3 {
+		t.Errorf("model_version %v, want 3", n)
+	}
+	drop(t, r.root, "b3.txt", batchText(3, 20))
+	waitFor(t, "version 4 published", func() bool { return exists(filepath.Join(models, "model-4.svmgo")) })
+	r.alive(t)
+	r.stop(t)
+
+	if err := os.RemoveAll(models); err != nil {
+		t.Fatal(err)
+	}
+	r2 := start(t, cfg)
+	waitFor(t, "version 5 published", func() bool { return exists(filepath.Join(models, "model-5.svmgo")) })
+	if n := r2.metric(t, "model_version"); n != 5 {
+		t.Errorf("model_version %v after the restart, want 5", n)
+	}
+	r2.stop(t)
+	if vs := modelVersions(t, cfg.Root); !slices.Equal(vs, []uint64{5}) {
+		t.Errorf("versions %v, want [5]", vs)
+	}
+	if st := openStore(t, cfg); st.Version() != 5 || st.Len() != 60 {
+		t.Errorf("store: version %d, %d rows; want 5, 60", st.Version(), st.Len())
+	}
+}
