@@ -196,6 +196,29 @@ func SyncDirFS(fsys FS, dir string) error {
 	return err
 }
 
+// MkdirAllSynced is MkdirAll on fsys that also makes the directories it
+// creates durable: it syncs the parent of each one. Without that, a crash
+// may take a new directory away with everything later put there and
+// synced (a batch a producer renamed into a new incoming/, say).
+func MkdirAllSynced(fsys FS, dir string, perm fs.FileMode) error {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := fsys.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) || d == filepath.Dir(d) {
+			break
+		}
+		missing = append(missing, d)
+	}
+	if err := fsys.MkdirAll(dir, perm); err != nil {
+		return err
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := SyncDirFS(fsys, filepath.Dir(missing[i])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ReadFileFS reads the whole file at path on fsys, as os.ReadFile does.
 func ReadFileFS(fsys FS, path string) ([]byte, error) {
 	f, err := fsys.OpenFile(path, os.O_RDONLY, 0)

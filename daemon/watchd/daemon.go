@@ -33,6 +33,10 @@ const (
 // ReasonSuffix ends the name of a rejected batch's reason file.
 const ReasonSuffix = ".reason"
 
+// BatchSuffix is added to the name of a rejected batch that ends in
+// ReasonSuffix: in rejected/ such names are the reason files'.
+const BatchSuffix = ".batch"
+
 // Daemon ingests batches and publishes models; see the package
 // documentation. Run it once; Reload, Handler and WriteMetrics may be
 // called from other goroutines while it runs.
@@ -76,7 +80,7 @@ type Daemon struct {
 	// fault is the storage fault the daemon is degraded by; nil when
 	// healthy.
 	fault *faultState
-	// stuck are the entries of incoming/ that could not be moved out (a
+	// stuck are the entries of incoming/ that could not be taken (a
 	// directory the daemon may not rename, say), by name, with why: each
 	// pass skips past them and tries them again, and the pass ends as a
 	// storage fault while any is left, so the operator hears of them.
@@ -376,10 +380,11 @@ func (d *Daemon) isLayout(path string) bool {
 	return false
 }
 
-// makeLayout creates the directories under the root that are missing.
+// makeLayout creates the directories under the root that are missing,
+// durably (their parents synced).
 func (d *Daemon) makeLayout() error {
 	for _, dir := range []string{d.incoming, d.done, d.rejected, d.models, filepath.Join(d.cfg.Root, StateDir)} {
-		if err := d.fs.MkdirAll(dir, 0o755); err != nil {
+		if err := fileio.MkdirAllSynced(d.fs, dir, 0o755); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				// Something that is not a directory took the path between
 				// MkdirAll's look and its mkdir: the same fault as a file

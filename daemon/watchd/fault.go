@@ -47,6 +47,11 @@ var storageErrnos = []syscall.Errno{
 // rejected but taken again later.
 var resourceErrnos = []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EMFILE, syscall.ENFILE, syscall.ENOMEM}
 
+// deviceErrnos are the storage faults of a device that reading one file may
+// meet: the file is not to blame for them (a batch is not rejected), nor
+// are the other files (they are read on).
+var deviceErrnos = []syscall.Errno{syscall.EIO, syscall.ESTALE}
+
 // isStorageFault reports whether err, returned by a pass, is a storage
 // fault to wait out rather than a failure that stops the daemon.
 func isStorageFault(err error) bool { return isErrno(err, storageErrnos) }

@@ -25,15 +25,21 @@ func isTempName(name string) bool { return fileio.IsTempName(name) }
 
 // archiveName returns the path in dir (done/ or rejected/) for a batch
 // called name: dir/name, or when that is taken name.1, name.2, ..., because
-// an archive keeps every file it was given. In rejected/ (reason set) the
-// name's reason file (+ ReasonSuffix) must be free too, so a batch called
-// "x.txt.reason" and the reason file of a batch "x.txt" never overwrite
-// each other. Every name returned fits the file-name limit with the
-// reason suffix: one that would not is cut (fitName).
+// an archive keeps every file it was given. In rejected/ (reason set) a
+// name ending in ReasonSuffix is taken only by reason files: a batch called
+// "x.txt.reason" is archived as "x.txt.reason.batch", so neither it nor
+// the reason file of a batch "x.txt" ever overwrites the other, and a
+// reason file left without its batch (a crash between writing it and
+// moving the batch) is the daemon's own, replaced by the next attempt.
+// Every name returned fits the file-name limit with the reason suffix: one
+// that would not is cut (fitName).
 func (d *Daemon) archiveName(dir, name string, reason bool) (string, error) {
 	extra := 0
 	if reason {
 		extra = len(ReasonSuffix)
+		if strings.HasSuffix(name, ReasonSuffix) {
+			name += BatchSuffix
+		}
 	}
 	for i := 0; ; i++ {
 		base := name
@@ -42,9 +48,6 @@ func (d *Daemon) archiveName(dir, name string, reason bool) (string, error) {
 		}
 		dst := filepath.Join(dir, fitName(base, extra))
 		free, err := d.free(dst)
-		if err == nil && free && reason {
-			free, err = d.free(dst + ReasonSuffix)
-		}
 		if err != nil {
 			return "", err
 		}

@@ -18,8 +18,8 @@ import (
 
 // drain ingests the batches in incoming/, in name order, until none is left
 // or ctx is cancelled; batches that arrive meanwhile are taken too. An entry
-// that cannot be moved out of incoming/ (a storage fault at its own move:
-// a directory the daemon may not rename) is skipped for this pass and
+// that cannot be taken (a storage fault of its own: a directory the daemon
+// may not rename, a file that gives EIO) is skipped for this pass and
 // recorded in d.stuck, so one such entry never holds up the batches behind
 // it; pass reports them (stuckFault) after the rest has flowed.
 func (d *Daemon) drain(ctx context.Context) error {
@@ -41,13 +41,13 @@ func (d *Daemon) drain(ctx context.Context) error {
 			}
 			d.applyReload()
 			err := d.ingest(name)
-			var me *moveError
-			if errors.As(err, &me) && isStorageFault(err) {
+			var ee *entryError
+			if errors.As(err, &ee) && isStorageFault(err) {
 				if d.stuck == nil {
 					d.stuck = map[string]error{}
 				}
 				d.stuck[name] = err
-				d.log.Warn("entry of incoming cannot be moved: skipped", "entry", name, "err", err)
+				d.log.Warn("entry of incoming cannot be taken: skipped", "entry", name, "err", err)
 				continue
 			}
 			if err != nil {
@@ -65,17 +65,18 @@ func (d *Daemon) stuckFault() error {
 		return nil
 	}
 	names := slices.Sorted(maps.Keys(d.stuck))
-	return fmt.Errorf("watchd: %d entries of %s cannot be moved out, skipped (%s: %w)",
+	return fmt.Errorf("watchd: %d entries of %s cannot be taken, skipped (%s: %w)",
 		len(names), IncomingDir, shown(names[0]), d.stuck[names[0]])
 }
 
-// moveError is the failure to move a batch out of incoming/: the entry's
-// own trouble when it is a storage fault (drain skips it), unless every
-// entry has it.
-type moveError struct{ err error }
+// entryError is a failure of one entry of incoming/: moving it out, or
+// reading it with an error of the device (EIO, ESTALE), which may be its
+// own or pass. A storage fault there makes drain skip the entry and try it
+// again later, rather than stop every batch behind it or reject a good one.
+type entryError struct{ err error }
 
-func (e *moveError) Error() string { return e.err.Error() }
-func (e *moveError) Unwrap() error { return e.err }
+func (e *entryError) Error() string { return e.err.Error() }
+func (e *entryError) Unwrap() error { return e.err }
 
 // listIncoming returns the names in incoming/ that are not temporary
 // names, sorted: finished batches, and anything else put there, which
@@ -124,6 +125,8 @@ func (d *Daemon) ingest(name string) error {
 		return d.rejectSpecial(name, sp)
 	case err != nil && isResourceFault(err):
 		return fmt.Errorf("watchd: read %s: %w", label, err) // the machine's condition, not the batch's
+	case err != nil && isErrno(err, deviceErrnos):
+		return &entryError{fmt.Errorf("watchd: read %s: %w", label, err)}
 	case err != nil:
 		// Replaced by a symbolic link since Lstat (ELOOP), or unreadable.
 		if fi, lerr := d.fs.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
@@ -228,7 +231,7 @@ func (d *Daemon) reject(name string, why error) error {
 			// Not moved: the reason goes, or every retry would leave one.
 			d.fs.Remove(dst + ReasonSuffix)
 		}
-		return &moveError{fmt.Errorf("watchd: reject %s: %w", shown(name), err)}
+		return &entryError{fmt.Errorf("watchd: reject %s: %w", shown(name), err)}
 	}
 	d.metrics.rejected.Inc()
 	d.log.Warn("batch rejected", "batch", name, "reason", reason, "moved_to", dst)
@@ -253,7 +256,7 @@ func (d *Daemon) moveDone(name string) error {
 		return fmt.Errorf("watchd: move %s to done: %w", shown(name), err)
 	}
 	if err := fileio.RenameFS(d.fs, filepath.Join(d.incoming, name), dst); err != nil {
-		return &moveError{fmt.Errorf("watchd: move %s to done: %w", shown(name), err)}
+		return &entryError{fmt.Errorf("watchd: move %s to done: %w", shown(name), err)}
 	}
 	return nil
 }

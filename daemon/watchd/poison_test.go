@@ -201,7 +201,9 @@ func TestLongNames(t *testing.T) {
 
 // TestNameCollisions (fault 3): a rejected batch named "x.txt.reason" and
 // the reason file of a later rejected "x.txt" (and the other way round)
-// never overwrite each other; a name with a newline (or other control
+// never overwrite each other (the batch is archived as
+// "x.txt.reason.batch"); a reason file a crash left without its batch is
+// replaced, not kept beside a renamed batch; a name with a newline (or other control
 // bytes, or bytes that are not UTF-8) gets a reason file of one line that
 // quotes it.
 func TestNameCollisions(t *testing.T) {
@@ -226,6 +228,20 @@ func TestNameCollisions(t *testing.T) {
 		if want := shown(name) + ":" + string(rune('1'+i)) + ": "; !strings.HasPrefix(reason, want) {
 			t.Errorf("reason of %q: %q, want it to start %q", name, reason, want)
 		}
+	}
+	if got := archived(t, r.root, RejectedDir, bad(0)); len(got) != 1 || got[0] != "x.txt.reason.batch" {
+		t.Errorf("x.txt.reason archived as %q, want x.txt.reason.batch", got)
+	}
+	// An orphaned reason file (a crash after it was written, before the
+	// batch moved): the next attempt takes the same name.
+	rej := filepath.Join(r.root, RejectedDir)
+	if err := os.WriteFile(filepath.Join(rej, "z.txt.reason"), []byte("z.txt: stale\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dropAs(t, r.root, "z.txt", bad(7))
+	waitRejected(t, r.root, "z.txt")
+	if reason := reasonOf(t, r.root, "z.txt"); !strings.HasPrefix(reason, "z.txt:8: ") {
+		t.Errorf("z.txt's reason %q, want its own", reason)
 	}
 	if shown("a\nb.txt") != `"a\nb.txt"` || shown("plain é.txt") != "plain é.txt" {
 		t.Errorf("shown quotes wrongly: %s, %s", shown("a\nb.txt"), shown("plain é.txt"))
@@ -261,7 +277,7 @@ func TestUnmovableEntrySkipped(t *testing.T) {
 	if code, body := r.health(t); code != 503 || !strings.Contains(body, "a-dir.txt") {
 		t.Errorf("/healthz %d %q; want 503 naming a-dir.txt", code, body)
 	}
-	if len(logs.records(t, "entry of incoming cannot be moved: skipped")) == 0 {
+	if len(logs.records(t, "entry of incoming cannot be taken: skipped")) == 0 {
 		t.Error("the stuck entry was not logged")
 	}
 	chattr(t, "-i", dir)

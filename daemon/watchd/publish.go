@@ -57,17 +57,22 @@ func (d *Daemon) retrainStored() error {
 // the version go on from the one recorded in the store, never back. The
 // model is the one this run published last, or when the daemon restarted
 // since, one retrained on the stored rows.
+//
+// A version in models/ above the store's record (published, then a crash
+// before the store recorded it) becomes the record, so that the sequence
+// goes on from it even should models/ lose it later.
 func (d *Daemon) republish() error {
-	v := d.st.Version()
-	if v == 0 {
-		return nil // nothing published yet (or a store older than versions)
-	}
 	highest, _, err := modeldir.HighestVersion(d.fs, d.models)
 	if err != nil {
 		return fmt.Errorf("watchd: republish: %w", err)
 	}
-	if highest >= v {
-		return nil
+	v := d.st.Version()
+	if highest > v {
+		d.st.SetVersion(highest)
+		return d.commit()
+	}
+	if highest == v {
+		return nil // v = 0: nothing published yet (or a store older than versions)
 	}
 	d.log.Warn("the current model is gone from models: publishing it again", "version", v, "highest_left", highest)
 	cur := d.current

@@ -72,6 +72,13 @@ func (f *FS) FailAt(op Op, n int, errno syscall.Errno) {
 	f.failOp, f.failN, f.err, f.failed = op, n, errno, false
 }
 
+// Clear stops failing calls (the fault clears); the counts go on.
+func (f *FS) Clear() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.failN = 0
+}
+
 // Counts returns how many calls of each kind were made since New or the
 // last FailAt.
 func (f *FS) Counts() [NumOps]int {

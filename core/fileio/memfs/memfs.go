@@ -10,8 +10,9 @@
 //     of the new ones, or a prefix of them (a torn write);
 //   - the names in a directory: creating, renaming, linking and removing
 //     are recorded in a log of operations, in order; syncing a directory
-//     makes durable every operation up to the last one that touched it (a
-//     journal commits in order). A crash keeps the durable names plus a
+//     makes durable the operations that touched it and the earlier ones
+//     they build on, not those of other directories. A crash keeps the
+//     durable names plus a
 //     random subset of the later operations, applied in order (one whose
 //     source a dropped operation removed is skipped).
 //
@@ -401,19 +402,34 @@ func (m *FS) Symlink(target, name string) error {
 	return nil
 }
 
-// syncDir makes durable the logged operations up to the last one that
-// touched dir; the caller holds mu.
+// syncDir makes durable the logged operations that touched dir, with the
+// earlier ones they build on (those that touched a directory they touch,
+// and so on back): a sync of one directory does not make another's names
+// durable (POSIX promises no more; a journal that commits everything
+// would hide a missing sync). The caller holds mu.
 func (m *FS) syncDir(dir string) {
-	last := -1
-	for i, o := range m.pending {
-		if slices.Contains(o.dirs, dir) {
-			last = i
+	dirs := map[string]bool{dir: true}
+	take := make([]bool, len(m.pending))
+	for i := len(m.pending) - 1; i >= 0; i-- {
+		o := m.pending[i]
+		if !slices.ContainsFunc(o.dirs, func(d string) bool { return dirs[d] }) {
+			continue
+		}
+		take[i] = true
+		for _, d := range o.dirs {
+			dirs[d] = true
 		}
 	}
-	for _, o := range m.pending[:last+1] {
-		o.apply(m.durable)
+	kept := m.pending[:0]
+	for i, o := range m.pending {
+		if take[i] {
+			o.apply(m.durable)
+		} else {
+			kept = append(kept, o)
+		}
 	}
-	m.pending = slices.Delete(m.pending, 0, last+1)
+	clear(m.pending[len(kept):])
+	m.pending = kept
 }
 
 // CrashClone returns the file system a crash at this moment could leave,
