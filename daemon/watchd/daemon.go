@@ -196,16 +196,19 @@ func (d *Daemon) applyReload() {
 		"gate_min_accuracy", cfg.GateMinAccuracy, "cold_every", cfg.ColdEvery, "quantize_bits", cfg.QuantizeBits)
 }
 
-// Run serves until ctx is cancelled or a runtime error that is not a
-// storage fault (a corrupt store, a failed training) stops it. It first
-// publishes a model the store holds but that a crash kept from being
-// published, then ingests what is in incoming/ and follows it with
-// fsnotify. A storage fault (a full disk, a read-only or unwritable root, a
-// directory of the layout removed; see isStorageFault) does not stop it:
-// the daemon reports itself degraded and retries with backoff
+// Run serves until ctx is cancelled. It first publishes a model the store
+// holds but that a crash kept from being published, then ingests what is
+// in incoming/ and follows it with fsnotify. Nothing that happens to one
+// input stops it: a bad batch, or one training fails with, is rejected
+// with its reason; an entry that cannot be taken is skipped. A pass that
+// fails otherwise — a storage fault (a full disk, a read-only or
+// unwritable root, a directory of the layout removed; see isStorageFault)
+// or any other error of the file system — does not stop it either: the
+// daemon reports itself degraded and retries with backoff
 // (Config.RetryMin, RetryMax), the batch in progress left in incoming/,
-// until a pass succeeds. Cancelling ctx stops Run after the batch in
-// progress; Run returns nil then.
+// until a pass succeeds. Run returns an error only when it cannot start
+// watching incoming/; cancelling ctx stops it after the batch in progress,
+// and Run returns nil then.
 func (d *Daemon) Run(ctx context.Context) error {
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -241,21 +244,15 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	// pass runs one pass; a storage fault schedules the next one.
 	watch := func(dir string) error { return fsw.Add(dir) }
-	pass := func() error {
-		err := d.pass(ctx, watch)
-		switch {
-		case err == nil:
-			d.storageHealed()
-		case isStorageFault(err):
+	pass := func() {
+		if err := d.pass(ctx, watch); err != nil {
 			retryTimer = time.NewTimer(d.storageFault(err))
 			retry = retryTimer.C
-			err = nil
+			return
 		}
-		return err
+		d.storageHealed()
 	}
-	if err := pass(); err != nil {
-		return err
-	}
+	pass()
 	for {
 		select {
 		case <-ctx.Done():
@@ -290,14 +287,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 			arm()
 		case <-debounce:
 			debounce, debounceTimer = nil, nil
-			if err := pass(); err != nil {
-				return err
-			}
+			pass()
 		case <-retry:
 			retry, retryTimer = nil, nil
-			if err := pass(); err != nil {
-				return err
-			}
+			pass()
 		}
 	}
 }

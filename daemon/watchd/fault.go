@@ -52,8 +52,9 @@ var resourceErrnos = []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EMF
 // are the other files (they are read on).
 var deviceErrnos = []syscall.Errno{syscall.EIO, syscall.ESTALE}
 
-// isStorageFault reports whether err, returned by a pass, is a storage
-// fault to wait out rather than a failure that stops the daemon.
+// isStorageFault reports whether err is a storage fault: the condition of
+// the file system or the machine, not of an input. (Run waits out every
+// failed pass; drain skips an entry only for these.)
 func isStorageFault(err error) bool { return isErrno(err, storageErrnos) }
 
 // isResourceFault reports whether err is a storage fault of the machine,
@@ -103,7 +104,11 @@ func (d *Daemon) storageFault(err error) time.Duration {
 	switch {
 	case f.failures == 1:
 		f.logged = now
-		d.log.Error("storage fault: degraded, retrying", "err", err, "retry_in", f.delay.String())
+		// storage is false for an error the list of storage faults does
+		// not know (EXDEV, say: done/ made a mount point): waited out
+		// alike, as no input is to blame.
+		d.log.Error("storage fault: degraded, retrying", "err", err, "storage", isStorageFault(err),
+			"retry_in", f.delay.String())
 	case now.Sub(f.logged) >= faultLogInterval:
 		f.logged = now
 		d.log.Warn("storage fault persists: retrying", "err", err, "failures", f.failures,
