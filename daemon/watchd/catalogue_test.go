@@ -148,4 +148,3 @@ func TestHostileBatchCatalogue(t *testing.T) {
 		t.Errorf("store holds %d rows", st.Len())
 	}
 }
-
