@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/fileio"
@@ -286,6 +288,56 @@ func TestUnmovableEntrySkipped(t *testing.T) {
 	if n := r.metric(t, "incoming_stuck"); n != 0 {
 		t.Errorf("incoming_stuck %v after the entry moved, want 0", n)
 	}
+}
+
+// denyRename is the operating system's file system, but renaming one path
+// fails with EACCES while deny is set: a root-owned directory in incoming/
+// under a daemon running as its own user (renaming a directory needs write
+// permission on it, to update its "..").
+type denyRename struct {
+	fileio.FS
+	path string
+	deny atomic.Bool
+}
+
+func (d *denyRename) Rename(oldpath, newpath string) error {
+	if oldpath == d.path && d.deny.Load() {
+		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: syscall.EACCES}
+	}
+	return d.FS.Rename(oldpath, newpath)
+}
+
+// TestUnmovableEntrySkippedSeam is TestUnmovableEntrySkipped through the
+// file-system seam, where chattr is not available: a directory whose rename
+// fails with EACCES (as a root-owned one does for the daemon's user) is
+// skipped while the batches behind it flow, then moves once it can.
+func TestUnmovableEntrySkippedSeam(t *testing.T) {
+	cfg := faultConfig(t.TempDir())
+	dir := filepath.Join(cfg.Root, IncomingDir, "a-dir.txt")
+	fsys := &denyRename{FS: fileio.OS, path: dir}
+	fsys.deny.Store(true)
+	cfg.FS = fsys
+	if _, err := New(cfg, nil); err != nil { // the layout
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, cfg)
+	for i, name := range []string{"b.txt", "c.txt"} {
+		drop(t, r.root, name, batchText(uint64(i+1), 20))
+		waitFor(t, name+" in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, name)) })
+	}
+	r.alive(t)
+	if n := r.metric(t, "incoming_stuck"); n != 1 {
+		t.Errorf("incoming_stuck %v, want 1", n)
+	}
+	if code, body := r.health(t); code != 503 || !strings.Contains(body, "permission denied") {
+		t.Errorf("/healthz %d %q; want 503 saying permission denied", code, body)
+	}
+	fsys.deny.Store(false)
+	waitRejected(t, r.root, "a-dir.txt")
+	waitFor(t, "healed", func() bool { return r.metric(t, "storage_degraded") == 0 })
 }
 
 // TestModelsRemovedRepublished (fault 5): models/ removed while the daemon
