@@ -253,41 +253,16 @@ func TestNameCollisions(t *testing.T) {
 // TestUnmovableEntrySkipped (fault 4): a directory in incoming/ that cannot
 // be moved (immutable, chattr +i: rename fails with EPERM even for root, as
 // a root-owned directory does for the daemon's user) is skipped and
-// reported — incoming_stuck, /healthz degraded naming it — while the
-// batches behind it flow; once it can move, it is rejected and the daemon
-// heals.
+// reported — incoming_stuck, /healthz degraded naming it, a log line —
+// while the batches behind it flow; once it can move, it is rejected and
+// the daemon heals.
 func TestUnmovableEntrySkipped(t *testing.T) {
 	cfg := faultConfig(t.TempDir())
-	if _, err := New(cfg, nil); err != nil { // the layout
-		t.Fatal(err)
-	}
 	dir := filepath.Join(cfg.Root, IncomingDir, "a-dir.txt")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	chattr(t, "+i", dir)
-	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
-	r, logs := startLogged(t, cfg)
-	for i, name := range []string{"b.txt", "c.txt"} {
-		drop(t, r.root, name, batchText(uint64(i+1), 20))
-		waitFor(t, name+" in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, name)) })
-	}
-	r.alive(t)
-	if n := r.metric(t, "incoming_stuck"); n != 1 {
-		t.Errorf("incoming_stuck %v, want 1", n)
-	}
-	if code, body := r.health(t); code != 503 || !strings.Contains(body, "a-dir.txt") {
-		t.Errorf("/healthz %d %q; want 503 naming a-dir.txt", code, body)
-	}
-	if len(logs.records(t, "entry of incoming cannot be taken: skipped")) == 0 {
-		t.Error("the stuck entry was not logged")
-	}
-	chattr(t, "-i", dir)
-	waitRejected(t, r.root, "a-dir.txt")
-	waitFor(t, "healed", func() bool { return r.metric(t, "storage_degraded") == 0 })
-	if n := r.metric(t, "incoming_stuck"); n != 0 {
-		t.Errorf("incoming_stuck %v after the entry moved, want 0", n)
-	}
+	unmovable(t, cfg, dir, func() {
+		chattr(t, "+i", dir)
+		t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
+	}, func() { chattr(t, "-i", dir) })
 }
 
 // denyRename is the operating system's file system, but renaming one path
@@ -308,22 +283,31 @@ func (d *denyRename) Rename(oldpath, newpath string) error {
 }
 
 // TestUnmovableEntrySkippedSeam is TestUnmovableEntrySkipped through the
-// file-system seam, where chattr is not available: a directory whose rename
-// fails with EACCES (as a root-owned one does for the daemon's user) is
-// skipped while the batches behind it flow, then moves once it can.
+// file-system seam, for where chattr is not available: the directory's
+// rename fails with EACCES, as a root-owned one's does for the daemon's
+// user.
 func TestUnmovableEntrySkippedSeam(t *testing.T) {
 	cfg := faultConfig(t.TempDir())
 	dir := filepath.Join(cfg.Root, IncomingDir, "a-dir.txt")
 	fsys := &denyRename{FS: fileio.OS, path: dir}
-	fsys.deny.Store(true)
 	cfg.FS = fsys
+	unmovable(t, cfg, dir, func() { fsys.deny.Store(true) }, func() { fsys.deny.Store(false) })
+}
+
+// unmovable makes the directory dir in incoming/, makes it unmovable
+// (block) and starts the daemon; two batches after it must flow while it
+// is reported; once it can move (unblock) it is rejected and the daemon
+// heals.
+func unmovable(t *testing.T, cfg Config, dir string, block, unblock func()) {
+	t.Helper()
 	if _, err := New(cfg, nil); err != nil { // the layout
 		t.Fatal(err)
 	}
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r := start(t, cfg)
+	block()
+	r, logs := startLogged(t, cfg)
 	for i, name := range []string{"b.txt", "c.txt"} {
 		drop(t, r.root, name, batchText(uint64(i+1), 20))
 		waitFor(t, name+" in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, name)) })
@@ -332,12 +316,18 @@ func TestUnmovableEntrySkippedSeam(t *testing.T) {
 	if n := r.metric(t, "incoming_stuck"); n != 1 {
 		t.Errorf("incoming_stuck %v, want 1", n)
 	}
-	if code, body := r.health(t); code != 503 || !strings.Contains(body, "permission denied") {
-		t.Errorf("/healthz %d %q; want 503 saying permission denied", code, body)
+	if code, body := r.health(t); code != 503 || !strings.Contains(body, filepath.Base(dir)) {
+		t.Errorf("/healthz %d %q; want 503 naming %s", code, body, filepath.Base(dir))
 	}
-	fsys.deny.Store(false)
-	waitRejected(t, r.root, "a-dir.txt")
+	if len(logs.records(t, "entry of incoming cannot be taken: skipped")) == 0 {
+		t.Error("the stuck entry was not logged")
+	}
+	unblock()
+	waitRejected(t, r.root, filepath.Base(dir))
 	waitFor(t, "healed", func() bool { return r.metric(t, "storage_degraded") == 0 })
+	if n := r.metric(t, "incoming_stuck"); n != 0 {
+		t.Errorf("incoming_stuck %v after the entry moved, want 0", n)
+	}
 }
 
 // TestModelsRemovedRepublished (fault 5): models/ removed while the daemon

@@ -126,8 +126,10 @@ func (ns namespace) move(old, new string) {
 	}
 }
 
-// log records an operation done on live; the caller holds mu.
-func (m *FS) log(apply func(ns namespace) bool, dirs ...string) {
+// change applies a change of names to live and logs it until a sync of
+// one of dirs makes it durable; the caller holds mu.
+func (m *FS) change(apply func(ns namespace) bool, dirs ...string) {
+	apply(m.live)
 	m.pending = append(m.pending, op{dirs: dirs, apply: apply})
 }
 
@@ -159,8 +161,7 @@ func (m *FS) OpenFile(name string, flag int, perm fs.FileMode) (fileio.File, err
 			return nil, err
 		}
 		n = &node{mode: perm & fs.ModePerm}
-		m.live[p] = n
-		m.log(func(ns namespace) bool {
+		m.change(func(ns namespace) bool {
 			if ns.parentDir("", p) != nil {
 				return false
 			}
@@ -216,8 +217,7 @@ func (m *FS) Rename(oldpath, newpath string) error {
 		ns.move(o, n)
 		return true
 	}
-	apply(m.live)
-	m.log(apply, filepath.Dir(o), filepath.Dir(n))
+	m.change(apply, filepath.Dir(o), filepath.Dir(n))
 	return nil
 }
 
@@ -251,8 +251,7 @@ func (m *FS) Link(oldname, newname string) error {
 		ns[n] = s
 		return true
 	}
-	apply(m.live)
-	m.log(apply, filepath.Dir(n))
+	m.change(apply, filepath.Dir(n))
 	return nil
 }
 
@@ -277,8 +276,7 @@ func (m *FS) Remove(name string) error {
 		delete(ns, p)
 		return true
 	}
-	apply(m.live)
-	m.log(apply, filepath.Dir(p))
+	m.change(apply, filepath.Dir(p))
 	return nil
 }
 
@@ -299,8 +297,7 @@ func (m *FS) RemoveAll(name string) error {
 		}
 		return true
 	}
-	apply(m.live)
-	m.log(apply, filepath.Dir(p))
+	m.change(apply, filepath.Dir(p))
 	return nil
 }
 
@@ -379,8 +376,7 @@ func (m *FS) MkdirAll(path string, perm fs.FileMode) error {
 			ns[q] = d
 			return true
 		}
-		apply(m.live)
-		m.log(apply, filepath.Dir(q))
+		m.change(apply, filepath.Dir(q))
 	}
 	return nil
 }
@@ -397,8 +393,7 @@ func (m *FS) Symlink(target, name string) error {
 		return err
 	}
 	n := &node{mode: fs.ModeSymlink | 0o777, target: target}
-	m.live[p] = n
-	m.log(func(ns namespace) bool { ns[p] = n; return true }, filepath.Dir(p))
+	m.change(func(ns namespace) bool { ns[p] = n; return true }, filepath.Dir(p))
 	return nil
 }
 
