@@ -54,7 +54,7 @@ var deviceErrnos = []syscall.Errno{syscall.EIO, syscall.ESTALE}
 
 // isStorageFault reports whether err is a storage fault: the condition of
 // the file system or the machine, not of an input. (Run waits out every
-// failed pass; drain skips an entry only for these.)
+// failed pass; the log says whether it was a known storage fault.)
 func isStorageFault(err error) bool { return isErrno(err, storageErrnos) }
 
 // isResourceFault reports whether err is a storage fault of the machine,

@@ -18,8 +18,8 @@ import (
 
 // drain ingests the batches in incoming/, in name order, until none is left
 // or ctx is cancelled; batches that arrive meanwhile are taken too. An entry
-// that cannot be taken (a storage fault of its own: a directory the daemon
-// may not rename, a file that gives EIO) is skipped for this pass and
+// that cannot be taken (a directory the daemon may not rename, a file that
+// reads with EIO: an entryError) is skipped for this pass and
 // recorded in d.stuck, so one such entry never holds up the batches behind
 // it; pass reports them (stuckFault) after the rest has flowed.
 func (d *Daemon) drain(ctx context.Context) error {
@@ -42,7 +42,7 @@ func (d *Daemon) drain(ctx context.Context) error {
 			d.applyReload()
 			err := d.ingest(name)
 			var ee *entryError
-			if errors.As(err, &ee) && isStorageFault(err) {
+			if errors.As(err, &ee) {
 				if d.stuck == nil {
 					d.stuck = map[string]error{}
 				}
@@ -71,8 +71,8 @@ func (d *Daemon) stuckFault() error {
 
 // entryError is a failure of one entry of incoming/: moving it out, or
 // reading it with an error of the device (EIO, ESTALE), which may be its
-// own or pass. A storage fault there makes drain skip the entry and try it
-// again later, rather than stop every batch behind it or reject a good one.
+// own or pass. drain skips the entry and tries it again later, rather than
+// stop every batch behind it or reject a good one.
 type entryError struct{ err error }
 
 func (e *entryError) Error() string { return e.err.Error() }
