@@ -279,16 +279,21 @@ func (h *harness) check(what string) {
 	}
 }
 
-// injectOps are the calls failed, with the errno each fails with: EIO, a
-// storage fault the daemon waits out.
-var injectOps = []faultfs.Op{faultfs.Open, faultfs.Write, faultfs.Sync, faultfs.Rename, faultfs.ReadDir, faultfs.Remove, faultfs.Mkdir}
+// injectOps are the kinds of calls failed, and injectErrnos the errnos
+// each is failed with: EIO (a failing device: a batch that reads with it is
+// skipped, not rejected) and ENOSPC (a full disk: the pass stops). Both are
+// storage faults the daemon waits out.
+var (
+	injectOps    = []faultfs.Op{faultfs.Open, faultfs.Write, faultfs.Sync, faultfs.Rename, faultfs.ReadDir, faultfs.Remove, faultfs.Mkdir}
+	injectErrnos = []syscall.Errno{syscall.EIO, syscall.ENOSPC}
+)
 
 // TestFaultInjectionEveryCall runs the scenario once to count its calls of
-// each kind, then once for every N up to that count and every kind,
-// failing the Nth call with EIO; the daemon must report it as a storage
-// fault and, once it clears, recover with every batch exactly once, the store
-// exact, every model whole and the versions never back. With -short it
-// takes every third N.
+// each kind, then once for every N up to that count, every kind and every
+// errno of injectErrnos, failing the Nth call; the daemon must report it as
+// a storage fault and, once it clears, recover with every batch exactly
+// once, the store exact, every model whole and the versions never back.
+// With -short it takes every third N.
 func TestFaultInjectionEveryCall(t *testing.T) {
 	clean := newHarness(t, memfs.New())
 	clean.scenario()
@@ -306,27 +311,30 @@ func TestFaultInjectionEveryCall(t *testing.T) {
 	var perOp []string
 	for _, op := range injectOps {
 		n := 0
-		for k := 1; k <= counts[op]; k += step {
-			h := newHarness(t, memfs.New())
-			h.ffs.FailAt(op, k, syscall.EIO)
-			h.scenario()
-			if !h.ffs.Failed() {
-				continue // this run did not reach k calls
-			}
-			n++
-			h.settle()
-			h.check(fmt.Sprintf("%v #%d failed", op, k))
-			odd += len(h.odd)
-			if t.Failed() {
-				t.Fatalf("stopping at the first failing point: %v #%d", op, k)
+		for _, errno := range injectErrnos {
+			for k := 1; k <= counts[op]; k += step {
+				h := newHarness(t, memfs.New())
+				h.ffs.FailAt(op, k, errno)
+				h.scenario()
+				if !h.ffs.Failed() {
+					continue // this run did not reach k calls
+				}
+				n++
+				h.settle()
+				h.check(fmt.Sprintf("%v #%d failed with %v", op, k, errno))
+				odd += len(h.odd)
+				if t.Failed() {
+					t.Fatalf("stopping at the first failing point: %v #%d, %v", op, k, errno)
+				}
 			}
 		}
 		points += n
 		perOp = append(perOp, fmt.Sprintf("%v %d", op, n))
 	}
-	t.Logf("fault injection: %d failure points exercised (%s)", points, strings.Join(perOp, ", "))
+	t.Logf("fault injection: %d failure points exercised, one failed call each (%s): the scenario's calls, each failed with %v",
+		points, strings.Join(perOp, ", "), injectErrnos)
 	if odd != 0 {
-		t.Errorf("an injected EIO failed %d passes with errors that are not storage faults", odd)
+		t.Errorf("injected storage faults failed %d passes with errors that are not storage faults", odd)
 	}
 }
 
