@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
@@ -129,6 +131,39 @@ func TestTrainingFailureRejectsBatch(t *testing.T) {
 			}
 		})
 	}
+}
+
+// panicTrainer is a trainer with a bug some input trips.
+type panicTrainer struct{ core.Trainer }
+
+func (p panicTrainer) Train(ds *data.Dataset, warm *core.Dual) (core.Model, *core.Dual, error) {
+	panic("index out of range [7] with length 7")
+}
+
+// TestTrainingPanicRejectsBatch: a panic in training (a solver bug an
+// input trips) rejects the batch like a training error and rolls its rows
+// back; the daemon takes the next batch once the trainer works again.
+func TestTrainingPanicRejectsBatch(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	s := newSync(t, cfg)
+	s.ingest(t, "good.txt", batchText(1, 20))
+	works := s.d.trainer
+	s.d.trainer = panicTrainer{works}
+	drop(t, cfg.Root, "trips.txt", batchText(2, 20))
+	if err := s.d.ingest("trips.txt"); err != nil {
+		t.Fatalf("ingest: %v", err)
+	}
+	if reason := reasonOf(t, cfg.Root, "trips.txt"); !strings.Contains(reason, "trips.txt: training failed: training panicked: index out of range") {
+		t.Errorf("reason %q", reason)
+	}
+	if s.d.st.Len() != 20 || s.d.st.Generation() != 1 {
+		t.Errorf("store: %d rows, generation %d; want 20, 1", s.d.st.Len(), s.d.st.Generation())
+	}
+	if len(s.records(t, "training panicked")) != 1 {
+		t.Error("the panic was not logged")
+	}
+	s.d.trainer = works
+	s.ingest(t, "next.txt", batchText(2, 20))
 }
 
 // dropAs is drop for names too long for drop's temporary name.

@@ -3,6 +3,7 @@ package watchd
 import (
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
@@ -144,7 +145,7 @@ func (r *run) model() core.Model {
 func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 	warm := d.warm(ds.Len())
 	start := time.Now()
-	m, dual, err := d.trainer.Train(ds, warm)
+	m, dual, err := d.guardedTrain(ds, warm)
 	elapsed := time.Since(start)
 	if err != nil {
 		return nil, err
@@ -176,6 +177,20 @@ func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 		d.coldSolve(ds, s)
 	}
 	return &run{float: m, dual: dual}, nil
+}
+
+// guardedTrain is d.trainer.Train with a panic turned into an error: the
+// daemon's last guard against an input that trips a solver bug, which
+// then refuses that batch (logged with its stack, to be fixed) instead of
+// stopping the daemon and, the batch still in incoming/, every restart.
+func (d *Daemon) guardedTrain(ds *data.Dataset, warm *core.Dual) (m core.Model, dual *core.Dual, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			d.log.Error("training panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			m, dual, err = nil, nil, fmt.Errorf("training panicked: %v", p)
+		}
+	}()
+	return d.trainer.Train(ds, warm)
 }
 
 // warm returns the warm start for a run on the store's first m rows: the
