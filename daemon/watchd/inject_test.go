@@ -16,6 +16,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/core/fileio/faultfs"
 	"github.com/libsvmgo/libsvmgo/core/fileio/memfs"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -268,7 +269,7 @@ func (h *harness) check(what string) {
 		newest = max(newest, v)
 		data, err := fileio.ReadFileFS(h.mem, filepath.Join(models, e.Name()))
 		if err == nil {
-			_, err = modeldir.Decode(data)
+			_, err = modelfile.Decode(data)
 		}
 		if err != nil {
 			t.Errorf("%s: %s: %v", what, e.Name(), err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -73,7 +73,7 @@ func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	}
 	// The creation time is set before quantizing: a quantized model
 	// records its float model's.
-	core.SetCreated(r.float, time.Now().Unix())
+	r.float = core.WithCreated(r.float, time.Now().Unix())
 	if bits := d.cfg.QuantizeBits; bits != 0 {
 		if err := r.quantize(bits); err != nil {
 			return reject("%v", err)
@@ -88,7 +88,7 @@ func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	if publish {
 		// Encoded before anything is committed: a model that cannot be
 		// written refuses its batch like a failed training.
-		if file, err = modeldir.Encode(r.model()); err != nil {
+		if file, err = modelfile.Encode(r.model()); err != nil {
 			return reject("the retrained model cannot be written: %v", err)
 		}
 	}

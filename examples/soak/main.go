@@ -42,6 +42,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -358,7 +359,7 @@ func (s *soak) checkModels(cycle int, recorded uint64) {
 			continue
 		}
 		highest = max(highest, v)
-		if _, err := modeldir.ReadFile(filepath.Join(dir, e.Name())); err != nil {
+		if _, err := modelfile.ReadFile(filepath.Join(dir, e.Name())); err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				continue // removed by retention since the listing: impossible with the daemon dead
 			}
