@@ -340,7 +340,7 @@ func (s *Store) Uncommitted() bool { return s.dirty }
 func (s *Store) Hashes() []Hash { return slices.Clone(s.hashes) }
 
 // Dataset returns the rows held, oldest first. The store owns it: it is
-// valid until the next Add and callers must not modify it.
+// valid until the next Add or Rollback and callers must not modify it.
 func (s *Store) Dataset() *data.Dataset { return s.ds }
 
 // Dual returns the dual variables of the last training run recorded
@@ -351,7 +351,7 @@ func (s *Store) Dataset() *data.Dataset { return s.ds }
 // (see Add). Rows added since the last SetDual have α = 0. The store owns
 // the vectors (callers must not modify them; a caller that adds a primal
 // start or a gradient for a warm start sets them on the Dual returned,
-// which is its own); they are valid until the next Add or SetDual.
+// which is its own); they are valid until the next Add, SetDual or Rollback.
 func (s *Store) Dual() *core.Dual {
 	switch {
 	case s.dual != nil:
