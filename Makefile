@@ -378,6 +378,10 @@ bench-deps:
 	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null || { $(APT_GET) update -qq && $(APT_GET) install -y -qq liblinear-tools liblinear-dev libsvm-tools; }
 	@test -f $(SVMGO_DATA)/fashion.train || bash $(SHARED)/make-fashion-mnist.sh $(SVMGO_DATA)
 
+# LIBLINEAR250: upstream LIBLINEAR 2.50's train binary, built outside the
+# repository, for examples/bench/newton.sh (skipped with a message if unset).
+LIBLINEAR250 ?=
+
 # Go benchmarks, the comparison tables against LIBLINEAR and LIBSVM (the
 # kernel predict path against svm-predict and svm_predict too), the
 # quantized models, the C ABI's prediction costs and the daemon's warm
@@ -387,6 +391,8 @@ bench-deps:
 bench: $(BIN) $(LIB) bench-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/linear.sh
+	LIBLINEAR250=$(LIBLINEAR250) SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) \
+		bash examples/bench/newton.sh
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/kernel.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/predict.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) bash examples/bench/smo.sh

@@ -1,4 +1,4 @@
-// Package core trains and predicts: libsvmgo's solvers (DCD, TRON, SMO),
+// Package core trains and predicts: libsvmgo's solvers (DCD, Newton, SMO),
 // kernels and kernel cache, multi-class and cross-validation, the models
 // and their predictors and probability estimates, the training parameters
 // and the parsers of LIBLINEAR's and svm-train's option strings. Everything

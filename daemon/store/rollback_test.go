@@ -94,14 +94,15 @@ func TestVersionRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if snap[10] != snapMinorVersion || !bytes.Equal(snap[snapHeaderSize:len(snap)-9], plain[snapHeaderSize:]) {
-		t.Errorf("minor %d; the snapshot is not the one without a version plus its section", snap[10])
+	if snap[8] != snapMajorBatches || !bytes.Equal(snap[snapHeaderSize:len(snap)-9], plain[snapHeaderSize:]) {
+		t.Errorf("major %d; the snapshot is not the one without a version plus its section", snap[8])
 	}
 	for name, tail := range map[string][]byte{
 		"zero":  {sectionVersion, 0, 0, 0, 0, 0, 0, 0, 0},
 		"twice": {sectionVersion, 1, 0, 0, 0, 0, 0, 0, 0, sectionVersion, 2, 0, 0, 0, 0, 0, 0, 0},
 	} {
 		bad := append(bytes.Clone(plain), tail...)
+		binary.LittleEndian.PutUint16(bad[8:10], snapMajorBatches)
 		setPayloadLen(bad)
 		fixCRC(bad)
 		if err := newStore("", cfgResolved(t, cfg)).decode(bad); !errors.Is(err, ErrCorrupt) {

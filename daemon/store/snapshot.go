@@ -44,37 +44,44 @@ import (
 //	          vectors × rows × f64 α (finite; ≥ 0 but for ε-SVR's β)
 //	only when some row's instance weight is not 1 (minor version 1):
 //	  u8 1, then rows × f64 weights (positive, finite)
-//	only when a model version was recorded (SetVersion; minor version 2):
-//	  u8 2, then u64 the version
+//	only when some batch's record is not the default (version 3):
+//	  u8 2, then h × (u64 generation, i64 time added in Unix nanoseconds
+//	  (0: unknown), u8 flags (bit 0: forgotten; no other bit set)), one
+//	  per hash in the same order, generations strictly increasing, each
+//	  in 1..generation
+//	only when a model version was recorded (SetVersion; version 3):
+//	  u8 3, then u64 the version (> 0)
 //
-// and nothing after: the optional sections in that order, each at most
-// once. Without a dual, known is 0. A kernel dual's gradient
+// and nothing after. Without a dual, known is 0. A kernel dual's gradient
 // is not stored. A snapshot without the weights section (every snapshot
-// written before weights existed) reads with every weight 1.
+// written before weights existed) reads with every weight 1. Without the
+// batches section, batch i (from 0) added generation i + 1 at an unknown
+// time and is not forgotten: what every Add recorded before windows, ages
+// and Forget existed, so such snapshots keep their bytes.
+//
+// A snapshot is written with the oldest major version that holds it: 2
+// without the batches and version sections, 3 with either.
 //
 // Version history: 1 had no kernel dual (kind 2 did not exist); its bytes
 // are otherwise version 2's, so a version 1 snapshot reads as it was
 // written and is rewritten as version 2 by the next Commit. Version 1
-// readers refuse version 2 snapshots by their major version.
+// readers refuse version 2 snapshots by their major version. Version 3
+// added the batches section; its bytes are otherwise version 2's, and
+// version 2 readers refuse it by its major version.
 const (
 	snapMagic      = "\x89SVS\r\n\x1a\n"
 	snapHeaderSize = 24
-	snapMajor      = 2
+	snapMajor      = 3
 	snapMinor      = 0
 	// snapMajorKernel is the first major version with kernel duals.
 	snapMajorKernel = 2
+	// snapMajorBatches is the first major version with the batches
+	// section.
+	snapMajorBatches = 3
 	// snapMajorOldest is the oldest major version decode reads.
 	snapMajorOldest = 1
 	// snapMinorWeights marks a snapshot with the instance-weights section.
 	snapMinorWeights = 1
-	// snapMinorVersion marks a snapshot with the model-version section.
-	snapMinorVersion = 2
-)
-
-// Tags of the optional sections after the dual.
-const (
-	sectionWeights = 1
-	sectionVersion = 2
 )
 
 // hasWeights reports whether some weight of w is not 1.
@@ -85,6 +92,28 @@ func hasWeights(w []float64) bool {
 		}
 	}
 	return false
+}
+
+// Sections after the dual, in this order when present.
+const (
+	sectionWeights = 1
+	sectionBatches = 2
+	sectionVersion = 3
+)
+
+// batchFlagForgotten marks a forgotten batch in the batches section.
+const batchFlagForgotten = 1
+
+// defaultBatches reports whether every batch record is the one a snapshot
+// without the batches section reads as: batch i added generation i + 1 at
+// an unknown time, not forgotten.
+func (s *Store) defaultBatches() bool {
+	for i, b := range s.batches {
+		if b.gen != uint64(i+1) || b.added != 0 || b.forgotten {
+			return false
+		}
+	}
+	return true
 }
 
 // Dual kinds in the snapshot.
@@ -179,17 +208,31 @@ func (s *Store) encode(dst []byte) []byte {
 			dst = le.AppendUint64(dst, math.Float64bits(v))
 		}
 	}
+	major := uint16(snapMajorKernel)
+	if !s.defaultBatches() {
+		major = snapMajorBatches
+		dst = append(dst, sectionBatches)
+		for _, b := range s.batches {
+			dst = le.AppendUint64(dst, b.gen)
+			dst = le.AppendUint64(dst, uint64(b.added))
+			var flags byte
+			if b.forgotten {
+				flags = batchFlagForgotten
+			}
+			dst = append(dst, flags)
+		}
+	}
 	if s.version != 0 {
 		// Likewise: a store that never recorded a version writes the
 		// bytes it wrote before versions were recorded.
-		minor = snapMinorVersion
+		major = snapMajorBatches
 		dst = append(dst, sectionVersion)
 		dst = le.AppendUint64(dst, s.version)
 	}
 	h := dst[start : start+snapHeaderSize]
 	payload := dst[start+snapHeaderSize:]
 	copy(h[0:8], snapMagic)
-	le.PutUint16(h[8:10], snapMajor)
+	le.PutUint16(h[8:10], major)
 	le.PutUint16(h[10:12], minor)
 	le.PutUint64(h[12:20], uint64(len(payload)))
 	le.PutUint32(h[20:24], crc32.Checksum(payload, castagnoli))
@@ -293,7 +336,9 @@ func (s *Store) decode(data []byte) error {
 		return corrupt("%d hashes claimed, %d bytes left", nh, len(r.b))
 	}
 	s.hashes = make([]Hash, nh)
+	s.batches = make([]batchRecord, nh)
 	for i := range s.hashes {
+		s.batches[i].gen = uint64(i + 1) // unless the batches section says otherwise
 		copy(s.hashes[i][:], r.take(32))
 		if s.Has(s.hashes[i]) {
 			return corrupt("hash %x recorded twice", s.hashes[i][:8])
@@ -366,22 +411,25 @@ func (s *Store) decode(data []byte) error {
 	default:
 		return corrupt("dual kind %d in a version %d snapshot", kind, major)
 	}
-	for last := 0; len(r.b) > 0 && !r.bad; {
-		switch tag := int(r.u8()); {
-		case tag == sectionWeights && last < tag:
-			if err := s.decodeWeights(r, n); err != nil {
-				return err
-			}
-			last = tag
-		case tag == sectionVersion && last < tag:
+	for last := byte(0); len(r.b) > 0 && !r.bad; {
+		var err error
+		sec := r.u8()
+		switch {
+		case sec == sectionWeights && last < sectionWeights:
+			err = s.decodeWeights(r, n)
+		case sec == sectionBatches && last < sectionBatches && major >= snapMajorBatches:
+			err = s.decodeBatches(r)
+		case sec == sectionVersion && last < sectionVersion && major >= snapMajorBatches:
 			if s.version = r.u64(); s.version == 0 && !r.bad {
-				return corrupt("model version section holding 0")
+				err = corrupt("model version section holding 0")
 			}
-			last = tag
 		default:
-			return corrupt("section %d after the dual (want weights %d, then version %d, each once)",
-				tag, sectionWeights, sectionVersion)
+			return corrupt("section %d after section %d in a version %d snapshot", sec, last, major)
 		}
+		if err != nil {
+			return err
+		}
+		last = sec
 	}
 	if r.bad {
 		return corrupt("truncated")
@@ -392,8 +440,28 @@ func (s *Store) decode(data []byte) error {
 	return nil
 }
 
+// decodeBatches reads the batches section: one record per hash decoded.
+func (s *Store) decodeBatches(r *reader) error {
+	const size = 17 // u64 generation, i64 time, u8 flags
+	if !r.fits(uint64(len(s.batches)), size) {
+		return corrupt("%d batch records claimed, %d bytes left", len(s.batches), len(r.b))
+	}
+	le := binary.LittleEndian
+	prev := uint64(0)
+	for i := range s.batches {
+		p := r.take(size)
+		gen, added, flags := le.Uint64(p), int64(le.Uint64(p[8:])), p[16]
+		if gen <= prev || gen > s.gen || flags&^batchFlagForgotten != 0 {
+			return corrupt("batch %d: generation %d (previous %d, current %d), flags %#x", i, gen, prev, s.gen, flags)
+		}
+		s.batches[i] = batchRecord{gen: gen, added: added, forgotten: flags&batchFlagForgotten != 0}
+		prev = gen
+	}
+	return nil
+}
+
 // decodeWeights reads the instance-weights section of n rows, after its
-// tag.
+// section byte.
 func (s *Store) decodeWeights(r *reader, n int) error {
 	if !r.fits(uint64(n), 8) {
 		return corrupt("%d weights claimed, %d bytes left", n, len(r.b))

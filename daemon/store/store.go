@@ -1,6 +1,8 @@
 // Package store is the daemon's sample store: a fixed number of labelled
 // rows with their dual variables and the hashes of the batches ingested,
-// saved as one atomic snapshot (DESIGN §8).
+// saved as one atomic snapshot (DESIGN §8). Rows leave by the eviction
+// policy, a sliding window, a maximum age, or a named batch forgotten
+// (forget.go), their α with them.
 //
 // The dual variables are those of the last training run, of either kind:
 // a core.Dual holding a linear dual (core.LinearDual: one α vector per
@@ -18,9 +20,10 @@
 // more vectors than any before is recorded (a new class, or for a kernel
 // dual a new pair of classes) — and then reused by every dual of either
 // kind, so their memory is Capacity × 8 bytes × the most vectors a dual has
-// had. The one thing that grows is the set of ingested batch hashes, which
-// exactly-once ingestion needs for ever: 32 bytes a batch in the ordered
-// slice plus a map entry, under 100 bytes a batch in all.
+// had. The one thing that grows is the record of ingested batches, which
+// exactly-once ingestion needs for ever: a 32-byte hash and a 24-byte
+// record a batch in ordered slices plus a map entry, under 150 bytes a
+// batch in all.
 //
 // A Store is not safe for concurrent use: the daemon owns it from one
 // goroutine.
@@ -33,6 +36,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
+	"unsafe"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -95,6 +100,16 @@ type Config struct {
 	// Policy chooses the rows evicted when a batch does not fit; the zero
 	// value is EvictNonSVOldest.
 	Policy Policy
+	// Window, when > 0, is a sliding window: the store keeps at most the
+	// Window newest rows, the oldest leaving first whatever their α (Add
+	// retires them before the Policy makes room; Expire after the window
+	// shrank). 0 means Capacity. Not persisted: it applies from Open.
+	Window int
+	// MaxAge, when > 0, is how long a row stays: rows of a batch added
+	// more than MaxAge ago leave at the next Expire (see Expire and
+	// NextExpiry). 0 keeps rows until they are evicted or forgotten. Not
+	// persisted.
+	MaxAge time.Duration
 }
 
 // resolve checks c and fills in its defaults.
@@ -108,6 +123,10 @@ func (c Config) resolve() (Config, error) {
 		return c, fmt.Errorf("%w: nonzero capacity %d, want >= 0", ErrConfig, c.CapacityNonzeros)
 	case c.Policy != EvictNonSVOldest && c.Policy != EvictOldest:
 		return c, fmt.Errorf("%w: unknown policy %v", ErrConfig, c.Policy)
+	case c.Window < 0:
+		return c, fmt.Errorf("%w: window %d, want >= 0", ErrConfig, c.Window)
+	case c.MaxAge < 0:
+		return c, fmt.Errorf("%w: max age %v, want >= 0", ErrConfig, c.MaxAge)
 	}
 	if c.CapacityNonzeros == 0 {
 		if c.Capacity > math.MaxInt/c.MaxFeatures {
@@ -189,6 +208,12 @@ type Store struct {
 	durable bool
 	hashes  []Hash
 	seen    map[Hash]struct{}
+	// batches records, for hashes[i], the generation that added its rows
+	// (their age), when, and whether it was forgotten (forget.go).
+	batches []batchRecord
+	// opened is when the store was opened: the time of rows whose batch
+	// was added before times were recorded (MaxAge).
+	opened time.Time
 
 	evict []int   // Add's victims, cap Capacity
 	buf   []byte  // Commit's encoding, reused
@@ -199,13 +224,14 @@ type Store struct {
 // newStore allocates an empty store for the resolved cfg.
 func newStore(dir string, cfg Config) *Store {
 	return &Store{
-		fs:    fileio.OS,
-		dir:   dir,
-		cfg:   cfg,
-		ds:    data.NewSparse(cfg.Capacity, cfg.CapacityNonzeros, cfg.MaxFeatures),
-		age:   make([]uint64, cfg.Capacity),
-		seen:  map[Hash]struct{}{},
-		evict: make([]int, 0, cfg.Capacity),
+		fs:     fileio.OS,
+		dir:    dir,
+		cfg:    cfg,
+		ds:     data.NewSparse(cfg.Capacity, cfg.CapacityNonzeros, cfg.MaxFeatures),
+		age:    make([]uint64, cfg.Capacity),
+		seen:   map[Hash]struct{}{},
+		evict:  make([]int, 0, cfg.Capacity),
+		opened: time.Now(),
 	}
 }
 
@@ -576,6 +602,14 @@ func (s *Store) fillVectors(vecs [][]float64, nvec int, fill func(k int, dst []f
 // than the store holds, and an error wrapping data.ErrBadRow for a row with
 // a feature index >= MaxFeatures. A nil batch is an empty one.
 func (s *Store) Add(h Hash, batch *data.Dataset) (evicted int, err error) {
+	return s.AddAt(h, batch, time.Now())
+}
+
+// AddAt is Add for a batch that arrived at t, from which Config.MaxAge
+// counts its rows' age. With a Config.Window, the oldest rows beyond it
+// leave first (counted in evicted), and a batch of more rows than the
+// window is refused with ErrBatchTooLarge.
+func (s *Store) AddAt(h Hash, batch *data.Dataset, t time.Time) (evicted int, err error) {
 	if s.Has(h) {
 		return 0, fmt.Errorf("%w: %x", ErrDuplicate, h[:8])
 	}
@@ -590,14 +624,26 @@ func (s *Store) Add(h Hash, batch *data.Dataset) (evicted int, err error) {
 		return 0, fmt.Errorf("%w: %d rows and %d nonzeros, the store holds %d and %d",
 			ErrBatchTooLarge, rows, nnz, s.cfg.Capacity, s.cfg.CapacityNonzeros)
 	}
+	if w := s.cfg.Window; w > 0 && rows > w {
+		return 0, fmt.Errorf("%w: %d rows, the window holds %d", ErrBatchTooLarge, rows, w)
+	}
 
 	s.dirty = true // from here on, even an error may have changed the rows
-	victims := s.victims(s.Len()+rows-s.cfg.Capacity, s.ds.Nonzeros()+nnz-s.cfg.CapacityNonzeros)
-	if len(victims) > 0 {
-		if err := s.deleteRows(victims); err != nil {
+	retired := 0
+	if s.cfg.Window > 0 {
+		// The sliding window first: its rows leave oldest first, whatever
+		// their α; the policy then makes room for the nonzeros.
+		if retired, err = s.retireOldest(s.Len() + rows - s.window()); err != nil {
 			return 0, err
 		}
 	}
+	victims := s.victims(s.Len()+rows-s.cfg.Capacity, s.ds.Nonzeros()+nnz-s.cfg.CapacityNonzeros)
+	if len(victims) > 0 {
+		if err := s.deleteRows(victims); err != nil {
+			return retired, err
+		}
+	}
+	evicted = retired + len(victims)
 
 	s.gen++
 	start := s.Len()
@@ -613,7 +659,7 @@ func (s *Store) Add(h Hash, batch *data.Dataset) (evicted int, err error) {
 			// it happen, the batch is not half-added.
 			s.ds.Truncate(start)
 			s.gen--
-			return len(victims), fmt.Errorf("store: add row %d of the batch: %w", i, err)
+			return evicted, fmt.Errorf("store: add row %d of the batch: %w", i, err)
 		}
 		if w := batch.Weight(i); w != 1 {
 			// The batch checked it; the store's weights are allocated
@@ -634,8 +680,9 @@ func (s *Store) Add(h Hash, batch *data.Dataset) (evicted int, err error) {
 		}
 	}
 	s.hashes = append(s.hashes, h)
+	s.batches = append(s.batches, batchRecord{gen: s.gen, added: t.UnixNano()})
 	s.seen[h] = struct{}{}
-	return len(victims), nil
+	return evicted, nil
 }
 
 // checkBatch returns the number of nonzero values batch holds (what it will
@@ -766,7 +813,7 @@ func (s *Store) Bytes() int {
 	b := c*8 + (c+1)*8 + s.ds.CapNonzeros()*8 // labels, row starts, indices and values
 	b += len(s.age) * 8
 	b += len(s.alpha) * c * 8
-	b += cap(s.hashes)*32 + len(s.seen)*32
+	b += cap(s.hashes)*32 + len(s.seen)*32 + cap(s.batches)*int(unsafe.Sizeof(batchRecord{}))
 	b += cap(s.evict)*8 + cap(s.buf) + cap(s.row)*4 + cap(s.rowv)*4
 	if s.kdual != nil {
 		b += cap(s.kdual.Pairs) * 8

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -405,8 +406,8 @@ func equalStores(t *testing.T, got, want *Store) {
 		t.Fatalf("len/generation/published %d/%d/%d, want %d/%d/%d", got.Len(), got.Generation(), got.Published(),
 			want.Len(), want.Generation(), want.Published())
 	}
-	if !slices.Equal(got.Hashes(), want.Hashes()) {
-		t.Fatal("hashes differ")
+	if !slices.Equal(got.Hashes(), want.Hashes()) || !slices.Equal(got.batches, want.batches) {
+		t.Fatal("hashes or batch records differ")
 	}
 	for _, h := range want.Hashes() {
 		if !got.Has(h) {
@@ -485,8 +486,12 @@ func TestCommitRoundTrip(t *testing.T) {
 		t.Errorf("generation %d published %d known %d", r.Generation(), r.Published(), r.known)
 	}
 	// The reopened store evicts as the original would.
-	add(t, s, "c", ids(9, 1, 1)...)
-	add(t, r, "c", ids(9, 1, 1)...)
+	at := time.Now()
+	for _, st := range []*Store{s, r} {
+		if _, err := st.AddAt(hashOf("c"), batch(t, ids(9, 1, 1)...), at); err != nil {
+			t.Fatal(err)
+		}
+	}
 	equalStores(t, r, s)
 	wantLabels(t, r, 1, 2, -1, 1, 9)
 

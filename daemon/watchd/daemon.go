@@ -28,6 +28,8 @@ const (
 	RejectedDir = "rejected"
 	ModelsDir   = "models"
 	StateDir    = "state"
+	// ForgetDir holds requests to forget ingested batches (forget.go).
+	ForgetDir = "forget"
 )
 
 // ReasonSuffix ends the name of a rejected batch's reason file.
@@ -51,6 +53,7 @@ type Daemon struct {
 	done     string
 	rejected string
 	models   string
+	forget   string
 	st       *store.Store
 	trainer  core.Trainer // of spec's kind
 	// last is the dual state of the last run, whose α the store holds:
@@ -119,6 +122,7 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 		done:     filepath.Join(cfg.Root, DoneDir),
 		rejected: filepath.Join(cfg.Root, RejectedDir),
 		models:   filepath.Join(cfg.Root, ModelsDir),
+		forget:   filepath.Join(cfg.Root, ForgetDir),
 		metrics:  newDaemonMetrics(),
 	}
 	if err := d.makeLayout(); err != nil {
@@ -224,11 +228,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 		"generation", d.st.Generation(), "published", d.st.Published())
 
 	var (
-		debounce, retry           <-chan time.Time
-		debounceTimer, retryTimer *time.Timer
+		debounce, retry, expiry                <-chan time.Time
+		debounceTimer, retryTimer, expiryTimer *time.Timer
 	)
 	defer func() {
-		for _, t := range []*time.Timer{debounceTimer, retryTimer} {
+		for _, t := range []*time.Timer{debounceTimer, retryTimer, expiryTimer} {
 			if t != nil {
 				t.Stop()
 			}
@@ -242,10 +246,20 @@ func (d *Daemon) Run(ctx context.Context) error {
 			debounce = debounceTimer.C
 		}
 	}
-	// pass runs one pass; a storage fault schedules the next one.
+	// pass runs one pass; a failed pass schedules the next one, and so
+	// does the oldest row's expiry (Config.Store.MaxAge).
 	watch := func(dir string) error { return fsw.Add(dir) }
 	pass := func() {
-		if err := d.pass(ctx, watch); err != nil {
+		err := d.pass(ctx, watch)
+		if expiryTimer != nil {
+			expiryTimer.Stop()
+			expiry, expiryTimer = nil, nil
+		}
+		if t, ok := d.st.NextExpiry(); ok {
+			expiryTimer = time.NewTimer(max(0, time.Until(t)))
+			expiry = expiryTimer.C
+		}
+		if err != nil {
 			retryTimer = time.NewTimer(d.storageFault(err))
 			retry = retryTimer.C
 			return
@@ -291,6 +305,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 		case <-retry:
 			retry, retryTimer = nil, nil
 			pass()
+		case <-expiry:
+			expiry, expiryTimer = nil, nil
+			if retry == nil { // else the retry's pass expires them
+				pass()
+			}
 		}
 	}
 }
@@ -319,7 +338,7 @@ func (d *Daemon) pass(ctx context.Context, watch func(dir string) error) error {
 		}
 		// The root too, to learn at once when a directory of the layout
 		// is removed; its other events only cause a rescan.
-		for _, dir := range []string{d.cfg.Root, d.incoming} {
+		for _, dir := range []string{d.cfg.Root, d.incoming, d.forget} {
 			if err := watch(dir); err != nil {
 				return fmt.Errorf("watchd: watch %s: %w", dir, err)
 			}
@@ -338,7 +357,15 @@ func (d *Daemon) pass(ctx context.Context, watch func(dir string) error) error {
 	if err := d.republish(); err != nil {
 		return err
 	}
-	if err := d.drain(ctx); err != nil {
+	if err := d.drain(ctx); err != nil || ctx.Err() != nil {
+		return err
+	}
+	// After the batches, so that a request may name a batch that arrived
+	// with it.
+	if err := d.drainForget(); err != nil {
+		return err
+	}
+	if err := d.expire(time.Now()); err != nil {
 		return err
 	}
 	return d.stuckFault()
@@ -367,7 +394,7 @@ func (d *Daemon) isLayout(path string) bool {
 	// Cleaned: fsnotify joins the path it was given (the root, maybe "./x/")
 	// and a name.
 	switch filepath.Clean(path) {
-	case filepath.Clean(d.cfg.Root), d.incoming, d.done, d.rejected, d.models, filepath.Join(d.cfg.Root, StateDir):
+	case filepath.Clean(d.cfg.Root), d.incoming, d.done, d.rejected, d.models, d.forget, filepath.Join(d.cfg.Root, StateDir):
 		return true
 	}
 	return false
@@ -376,7 +403,7 @@ func (d *Daemon) isLayout(path string) bool {
 // makeLayout creates the directories under the root that are missing,
 // durably (their parents synced).
 func (d *Daemon) makeLayout() error {
-	for _, dir := range []string{d.incoming, d.done, d.rejected, d.models, filepath.Join(d.cfg.Root, StateDir)} {
+	for _, dir := range []string{d.incoming, d.done, d.rejected, d.models, d.forget, filepath.Join(d.cfg.Root, StateDir)} {
 		if err := fileio.MkdirAllSynced(d.fs, dir, 0o755); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				// Something that is not a directory took the path between

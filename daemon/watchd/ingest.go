@@ -27,7 +27,7 @@ func (d *Daemon) drain(ctx context.Context) error {
 	defer func() { d.metrics.stuck.Set(float64(len(d.stuck))) }()
 	for {
 		d.applyReload()
-		names, err := d.listIncoming()
+		names, err := d.listDir(d.incoming)
 		if err != nil {
 			return err
 		}
@@ -77,23 +77,6 @@ type entryError struct{ err error }
 
 func (e *entryError) Error() string { return e.err.Error() }
 func (e *entryError) Unwrap() error { return e.err }
-
-// listIncoming returns the names in incoming/ that are not temporary
-// names, sorted: finished batches, and anything else put there, which
-// ingest rejects.
-func (d *Daemon) listIncoming() ([]string, error) {
-	entries, err := d.fs.ReadDir(d.incoming) // sorted by name
-	if err != nil {
-		return nil, fmt.Errorf("watchd: scan %s: %w", d.incoming, err)
-	}
-	var names []string
-	for _, e := range entries {
-		if !isTempName(e.Name()) {
-			names = append(names, e.Name())
-		}
-	}
-	return names, nil
-}
 
 // ingest takes one batch through the steps of the package documentation.
 // Only runtime failures are returned; a bad batch is rejected and ingest
@@ -214,6 +197,11 @@ func (d *Daemon) ingested(name string) error {
 // rejection error is returned as is. The reason is one line: a name with a
 // newline is quoted (shown), and so is anything else that would break it.
 func (d *Daemon) reject(name string, why error) error {
+	return d.rejectFrom(d.incoming, name, why)
+}
+
+// rejectFrom is reject for the file name in dir (incoming/ or forget/).
+func (d *Daemon) rejectFrom(dir, name string, why error) error {
 	var r *rejection
 	if !errors.As(why, &r) {
 		return why
@@ -226,7 +214,7 @@ func (d *Daemon) reject(name string, why error) error {
 	if err := fileio.WriteFileFS(d.fs, dst+ReasonSuffix, []byte(reason+"\n")); err != nil {
 		return fmt.Errorf("watchd: reject %s: %w", shown(name), err)
 	}
-	if err := fileio.RenameFS(d.fs, filepath.Join(d.incoming, name), dst); err != nil {
+	if err := fileio.RenameFS(d.fs, filepath.Join(dir, name), dst); err != nil {
 		if _, lerr := d.fs.Lstat(dst); errors.Is(lerr, os.ErrNotExist) {
 			// Not moved: the reason goes, or every retry would leave one.
 			d.fs.Remove(dst + ReasonSuffix)

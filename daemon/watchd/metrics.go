@@ -24,7 +24,12 @@ import (
 // process (tests) do not share counters. storage_degraded is 1 while a
 // storage fault lasts (a full disk, an unwritable root: see fault.go) and
 // 0 otherwise; storage_failures_total counts the passes such faults
-// failed, retries included. incoming_stuck is the number of entries of
+// failed, retries included. batches_forgotten_total and rows_forgotten_total
+// count the batches a forget request removed (each once) and their rows
+// still stored then; rows_expired_total the rows the maximum age removed,
+// and the window when it was made smaller across a restart (rows leaving
+// to make room for a batch, by the window or the eviction policy, are the
+// "evicted" of its "batch added" log line). incoming_stuck is the number of entries of
 // incoming/ the last pass could not move out (skipped, the rest flowing);
 // batches_train_failed_total counts the batches rejected because training
 // with them failed (part of batches_rejected_total).
@@ -50,8 +55,13 @@ type daemonMetrics struct {
 	storeGeneration *metrics.Gauge
 	storageDegraded *metrics.Gauge
 	storageFailures *metrics.Counter
-	stuck           *metrics.Gauge
-	trainFailed     *metrics.Counter
+	// Forgetting (forget.go): batches and rows forgotten by request, rows
+	// that left by the window or the maximum age.
+	batchesForgotten *metrics.Counter
+	rowsForgotten    *metrics.Counter
+	rowsExpired      *metrics.Counter
+	stuck            *metrics.Gauge
+	trainFailed      *metrics.Counter
 }
 
 func newDaemonMetrics() *daemonMetrics {
@@ -78,8 +88,12 @@ func newDaemonMetrics() *daemonMetrics {
 		storeGeneration: s.NewGauge("store_generation", nil),
 		storageDegraded: s.NewGauge("storage_degraded", nil),
 		storageFailures: s.NewCounter("storage_failures_total"),
-		stuck:           s.NewGauge("incoming_stuck", nil),
-		trainFailed:     s.NewCounter("batches_train_failed_total"),
+
+		batchesForgotten: s.NewCounter("batches_forgotten_total"),
+		rowsForgotten:    s.NewCounter("rows_forgotten_total"),
+		rowsExpired:      s.NewCounter("rows_expired_total"),
+		stuck:            s.NewGauge("incoming_stuck", nil),
+		trainFailed:      s.NewCounter("batches_train_failed_total"),
 	}
 }
 

@@ -255,8 +255,8 @@ func (d *Daemon) forgetGradient() {
 
 // coldSolve trains from α = 0 on the same rows to measure what the warm
 // start, whose summary is warm, saved: in rows read for a linear model
-// (coordinate updates for DCD; function, gradient and Hessian-vector passes
-// for TRON), in kernel evaluations for a kernel one. The cold model is
+// (coordinate updates for DCD; function, gradient, line search and
+// Hessian-vector passes for the Newton method), in kernel evaluations for a kernel one. The cold model is
 // discarded. The objectives are logged too: the warm run must reach the
 // cold one's optimum, to the tolerance.
 func (d *Daemon) coldSolve(ds *data.Dataset, warm core.FitSummary) {
