@@ -14,6 +14,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 // Issue 22, faults 1–5: single inputs that stopped the daemon (and, the
@@ -231,9 +232,8 @@ func TestLongNames(t *testing.T) {
 			}
 		}
 	}
-	if n := r.metric(t, "batches_ingested_total"); n != 6 {
-		t.Errorf("batches_ingested_total %v, want 6", n)
-	}
+	// Counted just after the move that emptied incoming/.
+	waitFor(t, "batches_ingested_total 6", func() bool { return r.metric(t, "batches_ingested_total") == 6 })
 }
 
 // TestNameCollisions (fault 3): a rejected batch named "x.txt.reason" and
@@ -348,12 +348,12 @@ func unmovable(t *testing.T, cfg Config, dir string, block, unblock func()) {
 		waitFor(t, name+" in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, name)) })
 	}
 	r.alive(t)
-	if n := r.metric(t, "incoming_stuck"); n != 1 {
-		t.Errorf("incoming_stuck %v, want 1", n)
-	}
-	if code, body := r.health(t); code != 503 || !strings.Contains(body, filepath.Base(dir)) {
-		t.Errorf("/healthz %d %q; want 503 naming %s", code, body, filepath.Base(dir))
-	}
+	// The pass that moved them reports the stuck entry when it ends.
+	waitFor(t, "incoming_stuck 1", func() bool { return r.metric(t, "incoming_stuck") == 1 })
+	waitFor(t, "/healthz 503 naming "+filepath.Base(dir), func() bool {
+		code, body := r.health(t)
+		return code == 503 && strings.Contains(body, filepath.Base(dir))
+	})
 	if len(logs.records(t, "entry of incoming cannot be taken: skipped")) == 0 {
 		t.Error("the stuck entry was not logged")
 	}
@@ -382,30 +382,53 @@ func TestModelsRemovedRepublished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.RemoveAll(models); err != nil {
-		t.Fatal(err)
+	removeModels(t, models)
+	// The daemon may republish while RemoveAll runs (a pass that finds the
+	// files gone before the directory), and removeModels then removes that
+	// version too: the version republished is 3 or more, never below.
+	var v uint64
+	waitFor(t, "version 2 published again", func() bool {
+		highest, found, err := modeldir.HighestVersion(fileio.OS, models)
+		if err != nil || !found {
+			return false // not made again yet
+		}
+		v = highest
+		b, err := os.ReadFile(filepath.Join(models, modeldir.FileName(v)))
+		return err == nil && bytes.Equal(b, v2)
+	})
+	if v < 3 {
+		t.Errorf("version 2's model published again as version %d, want 3 or more", v)
 	}
-	waitFor(t, "version 3 published", func() bool { return exists(filepath.Join(models, "model-3.svmgo")) })
-	if v3, err := os.ReadFile(filepath.Join(models, "model-3.svmgo")); err != nil || !bytes.Equal(v3, v2) {
-		t.Errorf("version 3 is not version 2's model published again: %v", err)
-	}
-	waitFor(t, "model_version 3", func() bool { return r.metric(t, "model_version") == 3 })
+	waitFor(t, "model_version to follow", func() bool { return r.metric(t, "model_version") == float64(v) })
 	drop(t, r.root, "b3.txt", batchText(3, 20))
-	waitFor(t, "version 4 published", func() bool { return exists(filepath.Join(models, "model-4.svmgo")) })
+	waitFor(t, "b3's version published", func() bool { return exists(filepath.Join(models, modeldir.FileName(v+1))) })
 	r.alive(t)
 	r.stop(t)
 
-	if err := os.RemoveAll(models); err != nil {
-		t.Fatal(err)
-	}
+	removeModels(t, models)
 	r2 := start(t, cfg)
-	waitFor(t, "version 5 published", func() bool { return exists(filepath.Join(models, "model-5.svmgo")) })
-	waitFor(t, "model_version 5", func() bool { return r2.metric(t, "model_version") == 5 })
+	waitFor(t, "the restart's version published", func() bool { return exists(filepath.Join(models, modeldir.FileName(v+2))) })
+	waitFor(t, "model_version to follow", func() bool { return r2.metric(t, "model_version") == float64(v+2) })
 	r2.stop(t)
-	if vs := modelVersions(t, cfg.Root); !slices.Equal(vs, []uint64{5}) {
-		t.Errorf("versions %v, want [5]", vs)
+	if vs := modelVersions(t, cfg.Root); !slices.Equal(vs, []uint64{v + 2}) {
+		t.Errorf("versions %v, want [%d]", vs, v+2)
 	}
-	if st := openStore(t, cfg); st.Version() != 5 || st.Len() != 60 {
-		t.Errorf("store: version %d, %d rows; want 5, 60", st.Version(), st.Len())
+	if st := openStore(t, cfg); st.Version() != v+2 || st.Len() != 60 {
+		t.Errorf("store: version %d, %d rows; want %d, 60", st.Version(), st.Len(), v+2)
+	}
+}
+
+// removeModels removes models/, again while the daemon makes it again
+// meanwhile (RemoveAll then finds it not empty).
+func removeModels(t *testing.T, models string) {
+	t.Helper()
+	for i := 0; ; i++ {
+		err := os.RemoveAll(models)
+		if err == nil {
+			return
+		}
+		if i == 100 {
+			t.Fatal(err)
+		}
 	}
 }
