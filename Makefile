@@ -385,7 +385,8 @@ LIBLINEAR250 ?=
 # Go benchmarks, the comparison tables against LIBLINEAR and LIBSVM (the
 # kernel predict path against svm-predict and svm_predict too), the
 # quantized models, the C ABI's prediction costs and the daemon's warm
-# retraining, linear and kernel (each script writes
+# retraining, linear and kernel, the kernel streams with the store full
+# (stream.sh; each script writes
 # examples/bench/out/NAME.md), then the
 # tables spliced into README.md.
 bench: $(BIN) $(LIB) bench-deps
@@ -402,6 +403,7 @@ bench: $(BIN) $(LIB) bench-deps
 	SVMGO=$(CURDIR)/$(BIN) DATA=$(SHARED)/shuttle.train TRAIN_OPTIONS="-t 2 -c 100 -g 1" OUT=daemon-kernel \
 		bash examples/bench/daemon.sh
 	bash examples/bench/warm.sh
+	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/stream.sh
 	$(MAKE) --no-print-directory bench-readme
 
 # README.md's benchmark tables are the scripts' output: each block between

@@ -21,6 +21,16 @@ type Trainer interface {
 	// must fit the capacity the trainer was made for. Train only reads
 	// warm.
 	Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error)
+	// WarmStart returns the warm start of a run on the first rows rows of
+	// a keeper's data, from stored, the state the keeper kept for its
+	// rows (no primal start, gradient or scaling: Dual.CopyInto), cut to
+	// rows, and last, the state the trainer's previous run left (its
+	// primal start, gradients and scaling; core checks a gradient against
+	// the rows before it uses it). It is nil when there is nothing to
+	// start from, and nil with a *StateMismatch when stored is of another
+	// kind or formulation than the trainer's, whose variables Train would
+	// ignore.
+	WarmStart(stored, last *Dual, rows int) (*Dual, error)
 }
 
 // NewTrainer returns a trainer for the options o, linear or kernel as
@@ -180,6 +190,10 @@ type linearTrainer struct{ t *LinearTrainer }
 
 func (linearTrainer) Syntax() Syntax { return SyntaxLinear }
 
+func (linearTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
+	return warmStart(false, 0, stored, last, rows)
+}
+
 func (lt linearTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	var (
 		dual  *LinearDual
@@ -199,6 +213,10 @@ func (lt linearTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error
 type kernelTrainer struct{ t *KernelTrainer }
 
 func (kernelTrainer) Syntax() Syntax { return SyntaxKernel }
+
+func (kt kernelTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
+	return warmStart(true, kt.t.params.SVMType, stored, last, rows)
+}
 
 func (kt kernelTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	var dual *KernelDual

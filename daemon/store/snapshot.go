@@ -34,7 +34,10 @@ import (
 //	(rows+1) × u64   row starts, from 0, nondecreasing, to nonzeros
 //	nonzeros × i32   feature indices, strictly increasing within a row
 //	nonzeros × f32   values, finite and nonzero
-//	u8 dual kind: 0 none, 1 linear, 2 kernel (version 2 only); then
+//	the dual: core.Dual's own encoding (Dual.AppendBinary, read back by
+//	  core.DecodeDual, which checks it as SetDual does; kind 2, kernel,
+//	  in version 2 only):
+//	  u8 dual kind: 0 none, 1 linear, 2 kernel; then
 //	  linear: u32 vectors (≤ max(1, rows)), u32 labels, labels × i32,
 //	          vectors × rows × f64 α (finite)
 //	  kernel: u32 SVM type (LIBSVM's -s: 0 C-SVC, 1 ν-SVC, 2 one-class, 3 ε-SVR, 4 ν-SVR), u32 vectors;
@@ -116,13 +119,6 @@ func (s *Store) defaultBatches() bool {
 	return true
 }
 
-// Dual kinds in the snapshot.
-const (
-	dualNone   = 0
-	dualLinear = 1
-	dualKernel = 2
-)
-
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // encode appends the snapshot of s to dst.
@@ -169,35 +165,7 @@ func (s *Store) encode(dst []byte) []byte {
 			dst = le.AppendUint32(dst, math.Float32bits(v))
 		}
 	}
-	switch {
-	case s.kdual != nil:
-		dst = append(dst, dualKernel)
-		dst = le.AppendUint32(dst, uint32(s.kdual.SVMType))
-		dst = le.AppendUint32(dst, uint32(len(s.kdual.Alpha)))
-		for _, p := range s.kdual.Pairs {
-			dst = le.AppendUint32(dst, uint32(p[0]))
-			dst = le.AppendUint32(dst, uint32(p[1]))
-		}
-		for _, a := range s.kdual.Alpha {
-			for _, v := range a {
-				dst = le.AppendUint64(dst, math.Float64bits(v))
-			}
-		}
-	case s.dual == nil:
-		dst = append(dst, dualNone)
-	default:
-		dst = append(dst, dualLinear)
-		dst = le.AppendUint32(dst, uint32(len(s.dual.Alpha)))
-		dst = le.AppendUint32(dst, uint32(len(s.dual.Labels)))
-		for _, l := range s.dual.Labels {
-			dst = le.AppendUint32(dst, uint32(l))
-		}
-		for _, a := range s.dual.Alpha {
-			for _, v := range a {
-				dst = le.AppendUint64(dst, math.Float64bits(v))
-			}
-		}
-	}
+	dst = s.dual.AppendBinary(dst)
 	minor := uint16(snapMinor)
 	if w := s.ds.Weights(); hasWeights(w) {
 		// Written only when needed: a store without weights writes the
@@ -393,23 +361,16 @@ func (s *Store) decode(data []byte) error {
 		}
 	}
 
-	switch kind := r.u8(); {
-	case kind == dualNone:
-		if known != 0 {
-			return corrupt("%d rows with α but no dual", known)
-		}
-	case kind == dualLinear:
-		if err := s.decodeDual(r, n); err != nil {
-			return err
-		}
-		s.known = int(known)
-	case kind == dualKernel && major >= snapMajorKernel:
-		if err := s.decodeKernelDual(r, n); err != nil {
-			return err
-		}
-		s.known = int(known)
-	default:
-		return corrupt("dual kind %d in a version %d snapshot", kind, major)
+	dual, rest, err := core.DecodeDual(r.b, n, core.StateOptions{NoKernel: major < snapMajorKernel}, s.buffer)
+	if err != nil {
+		return corrupt("%v", err)
+	}
+	r.b = rest
+	if dual == nil && known != 0 {
+		return corrupt("%d rows with α but no dual", known)
+	}
+	if dual != nil {
+		s.dual, s.known = dual, int(known)
 	}
 	for last := byte(0); len(r.b) > 0 && !r.bad; {
 		var err error
@@ -513,83 +474,6 @@ func (s *Store) decodeRow(i int, y float64, indices, values []byte, written uint
 		return corrupt("row %d: %v", i, err)
 	}
 	return nil
-}
-
-// decodeDual reads the dual section for n rows.
-func (s *Store) decodeDual(r *reader, n int) error {
-	nvec, nlab := uint64(r.u32()), uint64(r.u32())
-	if r.bad {
-		return corrupt("truncated dual")
-	}
-	if nvec > uint64(maxVectorsFor(false, 0, n)) || !r.fits(nlab, 4) || (n > 0 && !r.fits(nvec, uint64(8*n))) {
-		return corrupt("dual with %d vectors and %d labels for %d rows, %d bytes left", nvec, nlab, n, len(r.b))
-	}
-	var labels []int32
-	if nlab > 0 {
-		labels = make([]int32, nlab)
-		for k := range labels {
-			labels[k] = int32(r.u32())
-		}
-	}
-	alpha, err := takeAlpha(r, nvec, n, false)
-	if err != nil {
-		return err
-	}
-	s.dual = &core.LinearDual{Labels: labels}
-	s.dual.Alpha = s.fillVectors(nil, int(nvec), alpha)
-	return nil
-}
-
-// decodeKernelDual reads the kernel dual section for n rows.
-func (s *Store) decodeKernelDual(r *reader, n int) error {
-	svm, nvec := core.SVMType(r.u32()), uint64(r.u32())
-	if r.bad {
-		return corrupt("truncated kernel dual")
-	}
-	// The counts are checked before the pairs are allocated.
-	if nvec > uint64(maxVectorsFor(true, svm, n)) || (n > 0 && !r.fits(nvec, uint64(8*n))) ||
-		svm.IsSVC() && !r.fits(nvec, 8) {
-		return corrupt("%v dual with %d vectors for %d rows, %d bytes left", svm, nvec, n, len(r.b))
-	}
-	var pairs [][2]int32
-	if svm.IsSVC() {
-		pairs = make([][2]int32, nvec)
-		for k := range pairs {
-			pairs[k] = [2]int32{int32(r.u32()), int32(r.u32())}
-		}
-	}
-	if err := checkKernelShape(svm, pairs, int(nvec), n); err != nil {
-		return corrupt("%v", err)
-	}
-	alpha, err := takeAlpha(r, nvec, n, !svm.IsRegression())
-	if err != nil {
-		return err
-	}
-	s.kdual = &core.KernelDual{SVMType: svm, Pairs: pairs}
-	s.kdual.Alpha = s.fillVectors(nil, int(nvec), alpha)
-	return nil
-}
-
-// takeAlpha reads nvec vectors of n α values, checks them (finite, and ≥ 0
-// when nonNeg) and returns the fill function that decodes vector k into
-// dst.
-func takeAlpha(r *reader, nvec uint64, n int, nonNeg bool) (func(k int, dst []float64), error) {
-	le := binary.LittleEndian
-	alpha := r.take(nvec * uint64(n) * 8)
-	if r.bad {
-		return nil, corrupt("truncated dual")
-	}
-	for t := 0; t < len(alpha); t += 8 {
-		if v := math.Float64frombits(le.Uint64(alpha[t:])); math.IsNaN(v) || math.IsInf(v, 0) || nonNeg && v < 0 {
-			return nil, corrupt("α[%d][%d] = %v", t/8/max(1, n), t/8%max(1, n), v)
-		}
-	}
-	return func(k int, dst []float64) {
-		src := alpha[8*n*k:]
-		for i := range dst {
-			dst[i] = math.Float64frombits(le.Uint64(src[8*i:]))
-		}
-	}, nil
 }
 
 // Commit writes the snapshot durably (DESIGN §6's recipe): a temporary

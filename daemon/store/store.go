@@ -5,13 +5,12 @@
 // (forget.go), their α with them.
 //
 // The dual variables are those of the last training run, of either kind:
-// a core.Dual holding a linear dual (core.LinearDual: one α vector per
-// decision function) or a kernel dual (core.KernelDual: one vector per SMO
-// subproblem — k(k−1)/2 one-vs-one pairs for k classes, one for one-class
-// and ε-SVR), recorded by SetDual. The store holds at most one of them:
-// recording one kind drops the other. A kernel dual's gradient
-// (core.KernelDual.Gradient) is not stored: it is twice the size of α (G
-// and Ḡ), and core rebuilds it from α when a warm start has none.
+// a core.Dual, which the store keeps without looking inside (its methods
+// check it, copy it into the store's buffers, drop rows from it, tell a
+// support vector and encode it into the snapshot), recorded by SetDual.
+// Recording one kind drops the other. A run's gradients and primal start
+// are not stored: core rebuilds a gradient from α when a warm start has
+// none.
 //
 // Memory is fixed by the Config: the rows (CSR, Capacity rows and
 // CapacityNonzeros nonzeros) and one age a row are allocated when the store
@@ -185,14 +184,12 @@ type Store struct {
 	age []uint64 // len Capacity; age[i] is the generation that added row i
 
 	// alpha holds one Capacity-long buffer per vector ever recorded; the
-	// dual's vectors are alpha[k][:Len()]. At most one of dual and kdual is
-	// set: the kind of the last dual recorded. known is the number of
-	// leading rows whose α came from a SetDual: rows are
+	// dual's vectors are alpha[k][:Len()] (core.Dual.CopyInto). known is
+	// the number of leading rows whose α came from a SetDual: rows are
 	// appended at the end and eviction keeps order, so rows with unknown α
 	// are a suffix.
 	alpha [][]float64
-	dual  *core.LinearDual
-	kdual *core.KernelDual // Gradient always nil
+	dual  *core.Dual // no gradients, no primal start
 	known int
 
 	gen, published uint64
@@ -344,7 +341,7 @@ func (s *Store) Rollback() error {
 		return errors.New("store: rollback after a failed commit")
 	}
 	s.ds.Reset()
-	s.dual, s.kdual, s.known = nil, nil, 0
+	s.dual, s.known = nil, 0
 	s.gen, s.published, s.version = 0, 0, 0
 	s.hashes = s.hashes[:0]
 	clear(s.seen)
@@ -370,231 +367,52 @@ func (s *Store) Hashes() []Hash { return slices.Clone(s.hashes) }
 func (s *Store) Dataset() *data.Dataset { return s.ds }
 
 // Dual returns the dual variables of the last training run recorded
-// (SetDual), aligned with Dataset's rows: a linear run's (Linear set) or a
-// kernel run's (Kernel set, without a Gradient: a warm start from it alone
-// makes core rebuild the gradient from α). It is nil when the store holds
-// none: before the first SetDual, or after an eviction dropped the dual
-// (see Add). Rows added since the last SetDual have α = 0. The store owns
-// the vectors (callers must not modify them; a caller that adds a primal
-// start or a gradient for a warm start sets them on the Dual returned,
-// which is its own); they are valid until the next Add, SetDual or Rollback.
-func (s *Store) Dual() *core.Dual {
-	switch {
-	case s.dual != nil:
-		return &core.Dual{Linear: s.dual}
-	case s.kdual != nil:
-		return &core.Dual{Kernel: s.kdual}
-	}
-	return nil
-}
+// (SetDual), aligned with Dataset's rows, without gradients or a primal
+// start (a trainer's WarmStart adds the last run's). It is nil when the
+// store holds none: before the first SetDual, or after an eviction dropped
+// the dual (see Add). Rows added since the last SetDual have α = 0. The
+// store owns it (callers must not modify it: a warm start is cut from it
+// by Prefix); it is valid until the next Add, SetDual or Rollback.
+func (s *Store) Dual() *core.Dual { return s.dual }
 
-// maxVectorsFor returns the most vectors a dual over n rows may have: a
-// linear dual max(1, n) (one per class at most), a kernel C-SVC dual
-// max(1, n(n−1)/2) (one per pair of classes), one-class and ε-SVR one.
-// kernel selects the kernel rule for svm. Duals with more vectors are
-// refused by SetDual, and dropped by an eviction that
-// leaves too few rows for them (see Add), so that every snapshot's dual
-// fits its rows and decode can bound what it allocates by them.
-func maxVectorsFor(kernel bool, svm core.SVMType, n int) int {
-	switch {
-	case !kernel:
-		return max(1, n)
-	case svm.IsSVC():
-		return max(1, n*(n-1)/2)
+// buffer returns α buffer k, Capacity values, allocating the buffers up to
+// k the first time a dual has that many vectors.
+func (s *Store) buffer(k int) []float64 {
+	for len(s.alpha) <= k {
+		s.alpha = append(s.alpha, make([]float64, s.cfg.Capacity))
 	}
-	return 1
-}
-
-// vectors returns the stored dual's vectors, of either kind; nil without a
-// dual.
-func (s *Store) vectors() [][]float64 {
-	switch {
-	case s.dual != nil:
-		return s.dual.Alpha
-	case s.kdual != nil:
-		return s.kdual.Alpha
-	}
-	return nil
-}
-
-// maxVectors is maxVectorsFor for the stored dual's kind.
-func (s *Store) maxVectors(n int) int {
-	if s.kdual != nil {
-		return maxVectorsFor(true, s.kdual.SVMType, n)
-	}
-	return maxVectorsFor(false, 0, n)
+	return s.alpha[k]
 }
 
 // dropDual forgets the dual; the α buffers stay allocated for the next.
 func (s *Store) dropDual() {
-	s.dual, s.kdual, s.known = nil, nil, 0
+	s.dual, s.known = nil, 0
 }
 
 // SetDual records d's dual variables, those of a training run on
-// Dataset(): exactly one of d.Linear and d.Kernel, checked and copied as
-// setLinearDual and setKernelDual say; the dual of the other kind the store
-// held is dropped. d's primal start and kernel gradient are not kept: they
-// are a run's, not the rows'. Otherwise it returns an error wrapping ErrDual
-// and keeps the dual it had.
+// Dataset(), as core.Dual.Check accepts them for Len() rows; they are
+// copied into the store's α buffers (core.Dual.CopyInto), and the dual the
+// store held, of either kind, is dropped. d's primal start and gradients
+// are not kept: they are a run's, not the rows'. Otherwise it returns an
+// error wrapping ErrDual and keeps the dual it had.
 func (s *Store) SetDual(d *core.Dual) error {
-	switch {
-	case d == nil || (d.Linear == nil && d.Kernel == nil):
-		return fmt.Errorf("%w: nil dual", ErrDual)
-	case d.Linear != nil && d.Kernel != nil:
-		return fmt.Errorf("%w: a dual of both kinds", ErrDual)
-	case d.Kernel != nil:
-		return s.setKernelDual(d.Kernel)
-	}
-	return s.setLinearDual(d.Linear)
-}
-
-// setLinearDual records d, the dual of a linear training run on Dataset():
-// each vector must hold Len() finite values, and there may be at most
-// max(1, Len()) vectors (one per class at most). The values are copied; a
-// kernel dual the store held is dropped.
-func (s *Store) setLinearDual(d *core.LinearDual) error {
 	n := s.Len()
-	if err := checkVectors(d.Alpha, n, maxVectorsFor(false, 0, n), false); err != nil {
-		return err
+	if err := d.Check(n); err != nil {
+		return fmt.Errorf("%w: %w", ErrDual, err)
 	}
-	if d == s.dual {
-		// Its own dual back: the values are in place, and setDual would
-		// overwrite d while reading it.
-		s.known = n
-		s.dirty = true
-		return nil
-	}
-	s.kdual = nil
-	if s.dual == nil {
-		s.dual = &core.LinearDual{}
-	}
-	// A copy of the labels, since the caller's may alias its own state;
-	// nil stays nil (regression).
-	if d.Labels == nil {
-		s.dual.Labels = nil
-	} else {
-		s.dual.Labels = append(s.dual.Labels[:0:0], d.Labels...)
-	}
-	s.dual.Alpha = s.fillVectors(s.dual.Alpha, len(d.Alpha), func(k int, dst []float64) { copy(dst, d.Alpha[k]) })
+	// Its own dual back copies each vector onto itself.
+	s.dual = d.CopyInto(s.buffer)
 	s.known = n
 	s.dirty = true
 	return nil
-}
-
-// setKernelDual records d, the dual of a kernel training run on Dataset():
-// a formulation SMO trains (C-SVC, one-class, ε-SVR); for C-SVC one pair of
-// distinct classes per vector, no pair twice (in either order), at most
-// max(1, Len()(Len()−1)/2) of them; otherwise no pairs and one vector.
-// Each vector holds Len() finite values, ≥ 0 for C-SVC and one-class (ε-SVR's
-// β is signed). The values and pairs are copied, d.Gradient is not kept, and
-// a linear dual the store held is dropped.
-func (s *Store) setKernelDual(d *core.KernelDual) error {
-	n := s.Len()
-	if err := checkKernelShape(d.SVMType, d.Pairs, len(d.Alpha), n); err != nil {
-		return err
-	}
-	if err := checkVectors(d.Alpha, n, maxVectorsFor(true, d.SVMType, n), !d.SVMType.IsRegression()); err != nil {
-		return err
-	}
-	if d == s.kdual {
-		s.known = n
-		s.dirty = true
-		return nil
-	}
-	s.dual = nil
-	if s.kdual == nil {
-		s.kdual = &core.KernelDual{}
-	}
-	s.kdual.SVMType = d.SVMType
-	if d.Pairs == nil {
-		s.kdual.Pairs = nil
-	} else {
-		s.kdual.Pairs = append(s.kdual.Pairs[:0:0], d.Pairs...)
-	}
-	s.kdual.Alpha = s.fillVectors(s.kdual.Alpha, len(d.Alpha), func(k int, dst []float64) { copy(dst, d.Alpha[k]) })
-	s.known = n
-	s.dirty = true
-	return nil
-}
-
-// checkVectors checks that alpha has at most most vectors of n finite
-// values each, non-negative when nonNeg.
-func checkVectors(alpha [][]float64, n, most int, nonNeg bool) error {
-	if len(alpha) > most {
-		return fmt.Errorf("%w: %d vectors for %d rows (at most %d)", ErrDual, len(alpha), n, most)
-	}
-	for k, a := range alpha {
-		if len(a) != n {
-			return fmt.Errorf("%w: vector %d has %d values for %d rows", ErrDual, k, len(a), n)
-		}
-		for i, v := range a {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: α[%d][%d] = %v is not finite", ErrDual, k, i, v)
-			}
-			if nonNeg && v < 0 {
-				return fmt.Errorf("%w: α[%d][%d] = %v is negative", ErrDual, k, i, v)
-			}
-		}
-	}
-	return nil
-}
-
-// checkKernelShape checks a kernel dual's formulation and pairs against its
-// vector count nvec (the vectors themselves are checkVectors'). Its errors
-// wrap ErrDual.
-func checkKernelShape(svm core.SVMType, pairs [][2]int32, nvec, n int) error {
-	switch svm {
-	case core.CSVC, core.NuSVC:
-		if nvec == 0 || len(pairs) != nvec {
-			return fmt.Errorf("%w: %v dual with %d pairs and %d vectors (want as many, at least one)", ErrDual, svm, len(pairs), nvec)
-		}
-		if nvec > maxVectorsFor(true, svm, n) {
-			return fmt.Errorf("%w: %d pairs for %d rows (at most %d)", ErrDual, nvec, n, maxVectorsFor(true, svm, n))
-		}
-		seen := make(map[[2]int32]struct{}, len(pairs))
-		for k, p := range pairs {
-			if p[0] == p[1] {
-				return fmt.Errorf("%w: pair %d is class %d against itself", ErrDual, k, p[0])
-			}
-			u := [2]int32{min(p[0], p[1]), max(p[0], p[1])}
-			if _, dup := seen[u]; dup {
-				return fmt.Errorf("%w: pair %d (%d, %d) given twice", ErrDual, k, p[0], p[1])
-			}
-			seen[u] = struct{}{}
-		}
-	case core.OneClass, core.EpsSVR, core.NuSVR:
-		if nvec != 1 || len(pairs) != 0 {
-			return fmt.Errorf("%w: %v dual with %d vectors and %d pairs (want one vector, no pairs)", ErrDual, svm, nvec, len(pairs))
-		}
-	default:
-		return fmt.Errorf("%w: %v is not a formulation the store keeps", ErrDual, svm)
-	}
-	return nil
-}
-
-// fillVectors returns vecs holding nvec vectors of Len() values each,
-// filled by fill, allocating α buffers only for vectors never held before.
-func (s *Store) fillVectors(vecs [][]float64, nvec int, fill func(k int, dst []float64)) [][]float64 {
-	n := s.Len()
-	for len(s.alpha) < nvec {
-		s.alpha = append(s.alpha, make([]float64, s.cfg.Capacity))
-	}
-	vecs = vecs[:0]
-	for k := range nvec {
-		a := s.alpha[k][:n]
-		fill(k, a)
-		vecs = append(vecs, a)
-	}
-	return vecs
 }
 
 // Add appends the rows of batch, with α = 0, and records h. When the rows
 // do not fit it first evicts rows by the policy, as few as make room for
 // both the rows and the nonzeros, and returns how many it evicted; their α
-// leaves the dual with them (LinearDual.DeleteRows, KernelDual.DeleteRows).
-// Should the eviction leave fewer rows than the dual has vectors for
-// (more classes than rows, a degenerate store; see setLinearDual and
-// setKernelDual for the counts), the dual is dropped and the next
+// leaves the dual with them (core.Dual.DeleteRows). Should the eviction
+// leave fewer rows than the dual has vectors for (more classes than rows,
+// a degenerate store: core.Dual.Fits), the dual is dropped and the next
 // training starts cold. The change is in memory until Commit.
 //
 // Errors leave the store unchanged: ErrDuplicate when h is recorded
@@ -668,14 +486,11 @@ func (s *Store) AddAt(h Hash, batch *data.Dataset, t time.Time) (evicted int, er
 		}
 		s.age[start+i] = s.gen
 	}
-	if vecs := s.vectors(); vecs != nil {
+	if s.dual != nil {
+		// The rows added have α = 0, in the buffers' room.
 		n := s.Len()
-		for k := range vecs {
-			a := s.alpha[k][:n]
-			clear(a[start:])
-			vecs[k] = a
-		}
-		if len(vecs) > s.maxVectors(n) {
+		s.dual.GrowInPlace(n)
+		if !s.dual.Fits(n) {
 			s.dropDual()
 		}
 	}
@@ -732,9 +547,9 @@ func (s *Store) victims(needRows, needNZ int) []int {
 		return needRows <= 0 && needNZ <= 0
 	}
 	first := 0
-	if s.cfg.Policy == EvictNonSVOldest && s.vectors() != nil {
+	if s.cfg.Policy == EvictNonSVOldest && s.dual != nil {
 		for i := range s.known {
-			if s.isNonSV(i) && take(i) {
+			if !s.dual.IsSupport(i) && take(i) {
 				return v
 			}
 		}
@@ -755,16 +570,6 @@ func (s *Store) victims(needRows, needNZ int) []int {
 	return v
 }
 
-// isNonSV reports whether row i's α is 0 in every vector of the dual.
-func (s *Store) isNonSV(i int) bool {
-	for _, a := range s.vectors() {
-		if a[i] != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // deleteRows removes the rows at positions rows (which it sorts) from the
 // data set, the dual and the ages, keeping them aligned.
 func (s *Store) deleteRows(rows []int) error {
@@ -773,14 +578,8 @@ func (s *Store) deleteRows(rows []int) error {
 		return fmt.Errorf("store: evict: %w", err)
 	}
 	// A dual without vectors has nothing to delete (and no row count).
-	if len(s.vectors()) > 0 {
-		var err error
-		if s.kdual != nil {
-			err = s.kdual.DeleteRows(rows)
-		} else {
-			err = s.dual.DeleteRows(rows)
-		}
-		if err != nil {
+	if s.dual.Rows() > 0 {
+		if err := s.dual.DeleteRows(rows); err != nil {
 			// DeleteRows checks before it moves anything, and the data
 			// set took the same positions: the dual is out of step.
 			panic("store: dual out of step with the rows: " + err.Error())
@@ -815,8 +614,8 @@ func (s *Store) Bytes() int {
 	b += len(s.alpha) * c * 8
 	b += cap(s.hashes)*32 + len(s.seen)*32 + cap(s.batches)*int(unsafe.Sizeof(batchRecord{}))
 	b += cap(s.evict)*8 + cap(s.buf) + cap(s.row)*4 + cap(s.rowv)*4
-	if s.kdual != nil {
-		b += cap(s.kdual.Pairs) * 8
+	if s.dual != nil {
+		b += s.dual.MetadataBytes() // labels, pairs
 	}
 	if s.ds.Weights() != nil {
 		b += c * 8 // instance weights, allocated by the first one not 1

@@ -383,8 +383,8 @@ func TestSetDualErrors(t *testing.T) {
 	if err := setLinearDual(s, &core.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{3, 4}, {5, 6}}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Bytes() - b; got != 4*8 {
-		t.Errorf("a second vector cost %d bytes, want %d", got, 4*8)
+	if got := s.Bytes() - b; got != 4*8+2*4 {
+		t.Errorf("a second vector and two labels cost %d bytes, want %d", got, 4*8+2*4)
 	}
 	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{7, 8}}}); err != nil {
 		t.Fatal(err)
