@@ -8,12 +8,15 @@
 package fileio
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 )
 
@@ -23,8 +26,24 @@ import (
 const TempSuffix = ".tmp"
 
 // TempPrefix returns how the temporary files made for a file called base
-// begin: "." + base + "-".
-func TempPrefix(base string) string { return "." + base + "-" }
+// begin: "." + base + "-", base cut to its first MaxTempBase bytes so that
+// a temporary name fits the file-name limit (NAME_MAX, 255 bytes) even
+// when base alone nearly fills it.
+func TempPrefix(base string) string {
+	if len(base) > MaxTempBase {
+		base = base[:MaxTempBase]
+	}
+	return "." + base + "-"
+}
+
+// MaxNameBytes is the longest file name (one path component) the file
+// systems the daemon runs on accept: Linux's NAME_MAX, which ext4, XFS,
+// btrfs and tmpfs share.
+const MaxNameBytes = 255
+
+// MaxTempBase is how much of base a temporary name keeps: with the dot,
+// the dash, ten random digits and ".tmp" it stays within MaxNameBytes.
+const MaxTempBase = MaxNameBytes - 16
 
 // IsTempName reports whether name (a base name) is one a writer uses while
 // a file is not yet complete: a dot-file or a name ending in ".tmp"
@@ -48,7 +67,12 @@ func IsTempOf(name, base string) bool {
 // progress would lose its file. One that vanishes meanwhile is not an
 // error.
 func RemoveTemps(dir, base string) (removed []string, err error) {
-	entries, err := os.ReadDir(dir)
+	return RemoveTempsFS(OS, dir, base)
+}
+
+// RemoveTempsFS is RemoveTemps on fsys.
+func RemoveTempsFS(fsys FS, dir, base string) (removed []string, err error) {
+	entries, err := fsys.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +80,7 @@ func RemoveTemps(dir, base string) (removed []string, err error) {
 		if !IsTempOf(e.Name(), base) || !e.Type().IsRegular() {
 			continue
 		}
-		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := fsys.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return removed, err
 		}
 		removed = append(removed, e.Name())
@@ -70,17 +94,20 @@ func RemoveTemps(dir, base string) (removed []string, err error) {
 // has mode 0644. On an error before the rename the temporary file is
 // removed and path is untouched; an error syncing the directory leaves the
 // new file in place, not yet known durable.
-func WriteFile(path string, data []byte) error {
+func WriteFile(path string, data []byte) error { return WriteFileFS(OS, path, data) }
+
+// WriteFileFS is WriteFile on fsys.
+func WriteFileFS(fsys FS, path string, data []byte) error {
 	dir := filepath.Dir(path)
-	tmp, err := WriteTemp(dir, filepath.Base(path), data)
+	tmp, err := WriteTempFS(fsys, dir, filepath.Base(path), data)
 	if err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := fsys.Rename(tmp, path); err != nil {
+		fsys.Remove(tmp)
 		return err
 	}
-	return SyncDir(dir)
+	return SyncDirFS(fsys, dir)
 }
 
 // WriteTemp writes data to a new temporary file for a file called base in
@@ -89,14 +116,19 @@ func WriteFile(path string, data []byte) error {
 // name itself (a publisher that must not replace an existing name links
 // it). On error nothing is left behind.
 func WriteTemp(dir, base string, data []byte) (string, error) {
-	f, err := os.CreateTemp(dir, TempPrefix(base)+"*"+TempSuffix)
+	return WriteTempFS(OS, dir, base, data)
+}
+
+// WriteTempFS is WriteTemp on fsys.
+func WriteTempFS(fsys FS, dir, base string, data []byte) (string, error) {
+	f, err := createTemp(fsys, dir, TempPrefix(base))
 	if err != nil {
 		return "", err
 	}
 	tmp := f.Name()
 	fail := func(err error) (string, error) {
 		f.Close() // harmless when already closed
-		os.Remove(tmp)
+		fsys.Remove(tmp)
 		return "", err
 	}
 	if err := f.Chmod(0o644); err != nil {
@@ -114,26 +146,46 @@ func WriteTemp(dir, base string, data []byte) (string, error) {
 	return tmp, nil
 }
 
+// createTemp creates a new file in dir named prefix + random digits +
+// TempSuffix, as os.CreateTemp does (mode 0600 until WriteTemp sets it),
+// through fsys.
+func createTemp(fsys FS, dir, prefix string) (File, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+TempSuffix)
+		f, err := fsys.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) && try < 10000 {
+			continue
+		}
+		return f, err
+	}
+}
+
 // Rename renames src to dst and syncs both directories, so that after a
 // crash the file is under exactly one of the two names.
-func Rename(src, dst string) error {
-	if err := os.Rename(src, dst); err != nil {
+func Rename(src, dst string) error { return RenameFS(OS, src, dst) }
+
+// RenameFS is Rename on fsys.
+func RenameFS(fsys FS, src, dst string) error {
+	if err := fsys.Rename(src, dst); err != nil {
 		return err
 	}
-	if err := SyncDir(filepath.Dir(dst)); err != nil {
+	if err := SyncDirFS(fsys, filepath.Dir(dst)); err != nil {
 		return err
 	}
-	return SyncDir(filepath.Dir(src))
+	return SyncDirFS(fsys, filepath.Dir(src))
 }
 
 // SyncDir makes the names created or removed in dir durable. Windows cannot
 // open a directory for syncing, and renames there are durable once they
 // return.
-func SyncDir(dir string) error {
+func SyncDir(dir string) error { return SyncDirFS(OS, dir) }
+
+// SyncDirFS is SyncDir on fsys.
+func SyncDirFS(fsys FS, dir string) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}
-	d, err := os.Open(dir)
+	d, err := fsys.OpenFile(dir, os.O_RDONLY, 0)
 	if err != nil {
 		return err
 	}
@@ -142,6 +194,45 @@ func SyncDir(dir string) error {
 		err = cerr
 	}
 	return err
+}
+
+// MkdirAllSynced is MkdirAll on fsys that also makes the directories it
+// creates durable: it syncs the parent of each one. Without that, a crash
+// may take a new directory away with everything later put there and
+// synced (a batch a producer renamed into a new incoming/, say).
+func MkdirAllSynced(fsys FS, dir string, perm fs.FileMode) error {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := fsys.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) || d == filepath.Dir(d) {
+			break
+		}
+		missing = append(missing, d)
+	}
+	if err := fsys.MkdirAll(dir, perm); err != nil {
+		return err
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := SyncDirFS(fsys, filepath.Dir(missing[i])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReadFileFS reads the whole file at path on fsys, as os.ReadFile does.
+func ReadFileFS(fsys FS, path string) ([]byte, error) {
+	f, err := fsys.OpenFile(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	b := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err = b.ReadFrom(f)
+	return b.Bytes(), err
 }
 
 // ErrNotRegular is wrapped by OpenRegular's error for a directory, FIFO,

@@ -68,10 +68,11 @@ func ParseFileName(name string) (version uint64, ok bool) {
 	return v, true
 }
 
-// highestVersion returns the highest version published in dir, and
-// found=false when there is none.
-func highestVersion(dir string) (highest uint64, found bool, err error) {
-	entries, err := os.ReadDir(dir)
+// HighestVersion returns the highest version published in dir on fsys (the
+// highest "model-<v>.svmgo" name, whether or not the file is a valid
+// model), and found=false when there is none.
+func HighestVersion(fsys fileio.FS, dir string) (highest uint64, found bool, err error) {
+	entries, err := fsys.ReadDir(dir)
 	if err != nil {
 		return 0, false, err
 	}
@@ -109,7 +110,7 @@ func Publish(dir string, m core.Model) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 	}
-	return publishBytes(dir, data)
+	return PublishEncoded(fileio.OS, dir, data, 0)
 }
 
 // stamped returns m, or for a model without a creation time a copy with
@@ -121,42 +122,45 @@ func stamped(m core.Model, created int64) core.Model {
 	return core.WithCreated(m, created)
 }
 
-// publishBytes gives the model file data the next version in dir (see
-// Publish).
-func publishBytes(dir string, data []byte) (uint64, error) {
-	tmp, err := fileio.WriteTemp(dir, publishBase, data)
+// PublishEncoded publishes data, a model file modelfile.Encode made, into dir on
+// the file system fsys as Publish does, as a version above both the
+// highest one in dir and after: a publisher that recorded the versions it
+// gave out (the daemon, in its store) passes the last, so that the
+// sequence never goes back when the directory lost its files. A caller
+// that encodes first learns of a model that cannot be written before it
+// commits to publishing it.
+func PublishEncoded(fsys fileio.FS, dir string, data []byte, after uint64) (uint64, error) {
+	tmp, err := fileio.WriteTempFS(fsys, dir, publishBase, data)
 	if err != nil {
 		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 	}
 	// The temporary name is ignored by watchers, so a failure to remove it
 	// leaves only a stray file; the link (or rename) below is what matters.
-	defer os.Remove(tmp)
+	defer fsys.Remove(tmp)
 
 	for {
-		highest, found, err := highestVersion(dir)
+		highest, _, err := HighestVersion(fsys, dir)
 		if err != nil {
 			return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 		}
-		next := uint64(1)
-		if found {
-			if highest == ^uint64(0) {
-				return 0, fmt.Errorf("modeldir: publish in %s: version %d is the highest possible", dir, highest)
-			}
-			next = highest + 1
+		highest = max(highest, after)
+		if highest == ^uint64(0) {
+			return 0, fmt.Errorf("modeldir: publish in %s: version %d is the highest possible", dir, highest)
 		}
+		next := highest + 1
 		final := filepath.Join(dir, FileName(next))
-		err = os.Link(tmp, final)
+		err = fsys.Link(tmp, final)
 		if errors.Is(err, os.ErrExist) {
 			continue // another publisher took this version first
 		}
 		if err != nil {
 			// No hard links here (some FAT-like file systems): rename, which
 			// replaces silently, so the no-clobber guarantee is lost.
-			if rerr := os.Rename(tmp, final); rerr != nil {
+			if rerr := fsys.Rename(tmp, final); rerr != nil {
 				return 0, fmt.Errorf("modeldir: publish %s: %w", final, rerr)
 			}
 		}
-		if err := fileio.SyncDir(dir); err != nil {
+		if err := fileio.SyncDirFS(fsys, dir); err != nil {
 			return next, fmt.Errorf("modeldir: publish %s: sync directory: %w", final, err)
 		}
 		return next, nil

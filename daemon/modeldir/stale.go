@@ -23,8 +23,11 @@ const publishBase = "model"
 // start of the directory's only publisher): a publication in progress
 // would lose its file and fail. A file that vanishes meanwhile is not an
 // error.
-func RemoveStaleTemps(dir string) ([]string, error) {
-	removed, err := fileio.RemoveTemps(dir, publishBase)
+func RemoveStaleTemps(dir string) ([]string, error) { return RemoveStaleTempsFS(fileio.OS, dir) }
+
+// RemoveStaleTempsFS is RemoveStaleTemps on the file system fsys.
+func RemoveStaleTempsFS(fsys fileio.FS, dir string) ([]string, error) {
+	removed, err := fileio.RemoveTempsFS(fsys, dir, publishBase)
 	if err != nil {
 		return removed, fmt.Errorf("modeldir: remove stale temporary files: %w", err)
 	}

@@ -52,6 +52,8 @@ import (
 //	  (0: unknown), u8 flags (bit 0: forgotten; no other bit set)), one
 //	  per hash in the same order, generations strictly increasing, each
 //	  in 1..generation
+//	only when a model version was recorded (SetVersion; version 3):
+//	  u8 3, then u64 the version (> 0)
 //
 // and nothing after. Without a dual, known is 0. A kernel dual's gradient
 // is not stored. A snapshot without the weights section (every snapshot
@@ -61,7 +63,7 @@ import (
 // and Forget existed, so such snapshots keep their bytes.
 //
 // A snapshot is written with the oldest major version that holds it: 2
-// without the batches section, 3 with it.
+// without the batches and version sections, 3 with either.
 //
 // Version history: 1 had no kernel dual (kind 2 did not exist); its bytes
 // are otherwise version 2's, so a version 1 snapshot reads as it was
@@ -99,6 +101,7 @@ func hasWeights(w []float64) bool {
 const (
 	sectionWeights = 1
 	sectionBatches = 2
+	sectionVersion = 3
 )
 
 // batchFlagForgotten marks a forgotten batch in the batches section.
@@ -186,6 +189,13 @@ func (s *Store) encode(dst []byte) []byte {
 			}
 			dst = append(dst, flags)
 		}
+	}
+	if s.version != 0 {
+		// Likewise: a store that never recorded a version writes the
+		// bytes it wrote before versions were recorded.
+		major = snapMajorBatches
+		dst = append(dst, sectionVersion)
+		dst = le.AppendUint64(dst, s.version)
 	}
 	h := dst[start : start+snapHeaderSize]
 	payload := dst[start+snapHeaderSize:]
@@ -370,6 +380,10 @@ func (s *Store) decode(data []byte) error {
 			err = s.decodeWeights(r, n)
 		case sec == sectionBatches && last < sectionBatches && major >= snapMajorBatches:
 			err = s.decodeBatches(r)
+		case sec == sectionVersion && last < sectionVersion && major >= snapMajorBatches:
+			if s.version = r.u64(); s.version == 0 && !r.bad {
+				err = corrupt("model version section holding 0")
+			}
 		default:
 			return corrupt("section %d after section %d in a version %d snapshot", sec, last, major)
 		}
@@ -470,10 +484,10 @@ func (s *Store) decodeRow(i int, y float64, indices, values []byte, written uint
 // error syncing the directory leaves the new snapshot in place, not yet
 // known to be durable.
 func (s *Store) Commit() error {
-	s.buf = s.encode(s.buf[:0])
-	if err := fileio.WriteFile(filepath.Join(s.dir, SnapshotName), s.buf); err != nil {
+	s.buf, s.durable = s.encode(s.buf[:0]), false
+	if err := fileio.WriteFileFS(s.fs, filepath.Join(s.dir, SnapshotName), s.buf); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
-	s.dirty = false
+	s.dirty, s.durable = false, true
 	return nil
 }

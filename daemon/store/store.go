@@ -176,6 +176,7 @@ var (
 
 // Store holds the daemon's samples; see the package documentation.
 type Store struct {
+	fs  fileio.FS
 	dir string
 	cfg Config // resolved
 
@@ -192,11 +193,18 @@ type Store struct {
 	known int
 
 	gen, published uint64
+	// version is the model version of the last publication recorded
+	// (SetVersion): the sequence a new publication continues, whatever is
+	// left in the model directory.
+	version uint64
 	// dirty is whether the store changed since it was opened or last
 	// committed.
-	dirty  bool
-	hashes []Hash
-	seen   map[Hash]struct{}
+	dirty bool
+	// durable is whether buf holds the snapshot of the store as it was
+	// last opened or committed, the state Rollback returns to.
+	durable bool
+	hashes  []Hash
+	seen    map[Hash]struct{}
 	// batches records, for hashes[i], the generation that added its rows
 	// (their age), when, and whether it was forgotten (forget.go).
 	batches []batchRecord
@@ -213,6 +221,7 @@ type Store struct {
 // newStore allocates an empty store for the resolved cfg.
 func newStore(dir string, cfg Config) *Store {
 	return &Store{
+		fs:     fileio.OS,
 		dir:    dir,
 		cfg:    cfg,
 		ds:     data.NewSparse(cfg.Capacity, cfg.CapacityNonzeros, cfg.MaxFeatures),
@@ -230,42 +239,49 @@ func newStore(dir string, cfg Config) *Store {
 // is kept when its rows fit cfg, and refused with an error wrapping
 // ErrConfig when they do not. Temporary files left by a Commit that crashed
 // are removed.
-func Open(dir string, cfg Config) (*Store, error) {
+func Open(dir string, cfg Config) (*Store, error) { return OpenFS(fileio.OS, dir, cfg) }
+
+// OpenFS is Open on the file system fsys, which the store's Commits then
+// write to.
+func OpenFS(fsys fileio.FS, dir string, cfg Config) (*Store, error) {
 	cfg, err := cfg.resolve()
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := fsys.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("store: open: %w", err)
 	}
-	if err := removeTemps(dir); err != nil {
+	if err := removeTemps(fsys, dir); err != nil {
 		return nil, err
 	}
 	s := newStore(dir, cfg)
+	s.fs = fsys
 	path := filepath.Join(dir, SnapshotName)
-	fi, err := os.Lstat(path)
+	fi, err := fsys.Lstat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
+		s.buf, s.durable = s.encode(s.buf), true
 		return s, nil
 	case err != nil:
 		return nil, fmt.Errorf("store: open: %w", err)
 	case !fi.Mode().IsRegular():
 		return nil, fmt.Errorf("%w: %s is not a regular file", ErrCorrupt, path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFileFS(fsys, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: open: %w", err)
 	}
 	if err := s.decode(data); err != nil {
 		return nil, fmt.Errorf("%w (reading %s)", err, path)
 	}
+	s.buf, s.durable = data, true
 	return s, nil
 }
 
 // removeTemps removes the temporary snapshots a crashed Commit left in dir.
 // Only names Commit itself makes are touched.
-func removeTemps(dir string) error {
-	if _, err := fileio.RemoveTemps(dir, SnapshotName); err != nil {
+func removeTemps(fsys fileio.FS, dir string) error {
+	if _, err := fileio.RemoveTempsFS(fsys, dir, SnapshotName); err != nil {
 		return fmt.Errorf("store: open: remove stale temporary file: %w", err)
 	}
 	return nil
@@ -299,6 +315,44 @@ func (s *Store) SetPublished(gen uint64) {
 	s.dirty = true
 }
 
+// Version returns the model version of the last publication recorded by
+// SetVersion, 0 when none was: the sequence the next publication
+// continues even when the model directory lost its files.
+func (s *Store) Version() uint64 { return s.version }
+
+// SetVersion records that version v was published. It is persisted with
+// the next Commit.
+func (s *Store) SetVersion(v uint64) {
+	s.version = v
+	s.dirty = true
+}
+
+// Rollback discards every change since the store was opened or last
+// committed (an Add, with the rows it evicted back in place, a SetDual, a
+// SetPublished, a SetVersion): the store is again the one its snapshot
+// holds. The daemon rolls back the rows of a batch that training refuses.
+// It fails only when the last Commit failed (the state to return to is
+// not known); the store is then unchanged.
+func (s *Store) Rollback() error {
+	if !s.dirty {
+		return nil
+	}
+	if !s.durable {
+		return errors.New("store: rollback after a failed commit")
+	}
+	s.ds.Reset()
+	s.dual, s.known = nil, 0
+	s.gen, s.published, s.version = 0, 0, 0
+	s.hashes = s.hashes[:0]
+	clear(s.seen)
+	if err := s.decode(s.buf); err != nil {
+		// buf is what the last Open or Commit read or wrote.
+		panic("store: rollback: the last snapshot does not decode: " + err.Error())
+	}
+	s.dirty = false
+	return nil
+}
+
 // Uncommitted reports whether the store holds changes that are not durable
 // yet: an Add, SetDual or SetPublished since it was opened or
 // last committed. A Commit that failed leaves them uncommitted, in memory,
@@ -309,7 +363,7 @@ func (s *Store) Uncommitted() bool { return s.dirty }
 func (s *Store) Hashes() []Hash { return slices.Clone(s.hashes) }
 
 // Dataset returns the rows held, oldest first. The store owns it: it is
-// valid until the next Add and callers must not modify it.
+// valid until the next Add or Rollback and callers must not modify it.
 func (s *Store) Dataset() *data.Dataset { return s.ds }
 
 // Dual returns the dual variables of the last training run recorded
@@ -318,7 +372,7 @@ func (s *Store) Dataset() *data.Dataset { return s.ds }
 // store holds none: before the first SetDual, or after an eviction dropped
 // the dual (see Add). Rows added since the last SetDual have α = 0. The
 // store owns it (callers must not modify it: a warm start is cut from it
-// by Prefix); it is valid until the next Add or SetDual.
+// by Prefix); it is valid until the next Add, SetDual or Rollback.
 func (s *Store) Dual() *core.Dual { return s.dual }
 
 // buffer returns α buffer k, Capacity values, allocating the buffers up to

@@ -34,23 +34,26 @@ type batchLimits struct {
 // are the readers' (data.ReadOptions), as for the command's data files.
 // A CSV batch's weight column, when configured, gives its rows' instance
 // weights; the batch's hash covers them, as they are part of its bytes.
-func parseBatch(name string, raw []byte, lim batchLimits) (*data.Dataset, error) {
+//
+// name is the batch's file name (its extension chooses the format), label
+// the name as reasons print it (shown).
+func parseBatch(name, label string, raw []byte, lim batchLimits) (*data.Dataset, error) {
 	opt := data.ReadOptions{MaxFeatures: lim.maxFeatures, MaxLineBytes: lim.maxLineBytes, ClassLabels: !lim.realLabels}
 	if strings.EqualFold(filepath.Ext(name), ".csv") {
 		opt.WeightColumn = lim.weightColumn
 	}
-	st, err := data.Scan(bytes.NewReader(raw), name, opt)
+	st, err := data.Scan(bytes.NewReader(raw), label, opt)
 	if err != nil {
 		return nil, reject("%v", err) // a line too long, a *data.ParseError: "name:line: ..."
 	}
 	switch {
 	case st.Rows == 0:
-		return nil, reject("%s: empty batch: no rows", name)
+		return nil, reject("%s: empty batch: no rows", label)
 	case st.Rows > lim.capacity:
-		return nil, reject("%s: %d rows, more than the store's capacity of %d", name, st.Rows, lim.capacity)
+		return nil, reject("%s: %d rows, more than the store's capacity of %d", label, st.Rows, lim.capacity)
 	}
 	ds := data.NewSparse(st.Rows, st.Nonzeros, lim.maxFeatures)
-	if _, err := data.ReadInto(ds, bytes.NewReader(raw), name, opt); err != nil {
+	if _, err := data.ReadInto(ds, bytes.NewReader(raw), label, opt); err != nil {
 		return nil, reject("%v", err) // a *data.ParseError: "name:line: ..."
 	}
 	return ds, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
 
@@ -111,6 +112,14 @@ type Config struct {
 	RetryMin time.Duration
 	// RetryMax bounds the delay between retries (>= RetryMin). Reloadable.
 	RetryMax time.Duration
+	// FS is the file system the root is on: nil, the default, is the
+	// operating system's (fileio.OS). Every file operation of the daemon,
+	// its store and its model publishing goes through it, so tests can
+	// fail any one of them or take crash clones (fileio/faultfs,
+	// fileio/memfs); Run's watch on incoming/ uses the operating system's
+	// notifications, which only the operating system's file system has.
+	// Fixed at New: a reload keeps the daemon's.
+	FS fileio.FS
 }
 
 // DefaultConfig returns the defaults, with no Root.

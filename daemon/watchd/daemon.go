@@ -16,6 +16,8 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
 
@@ -33,6 +35,10 @@ const (
 // ReasonSuffix ends the name of a rejected batch's reason file.
 const ReasonSuffix = ".reason"
 
+// BatchSuffix is added to the name of a rejected batch that ends in
+// ReasonSuffix: in rejected/ such names are the reason files'.
+const BatchSuffix = ".batch"
+
 // Daemon ingests batches and publishes models; see the package
 // documentation. Run it once; Reload, Handler and WriteMetrics may be
 // called from other goroutines while it runs.
@@ -40,6 +46,7 @@ type Daemon struct {
 	log *slog.Logger
 
 	// Owned by Run's goroutine.
+	fs       fileio.FS // Config.FS, fixed at New
 	cfg      Config
 	spec     trainSpec
 	incoming string
@@ -76,6 +83,15 @@ type Daemon struct {
 	// fault is the storage fault the daemon is degraded by; nil when
 	// healthy.
 	fault *faultState
+	// stuck are the entries of incoming/ that could not be taken (a
+	// directory the daemon may not rename, say), by name, with why: each
+	// pass skips past them and tries them again, and the pass ends as a
+	// storage fault while any is left, so the operator hears of them.
+	stuck map[string]error
+	// current is the model published last, kept to publish again when
+	// models/ loses it (removed while running); nil until this run
+	// publishes, so after a restart a lost model is retrained.
+	current *pendingModel
 
 	metrics *daemonMetrics
 	serving atomic.Bool
@@ -100,6 +116,7 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 	}
 	d := &Daemon{
 		log:      log,
+		fs:       fileio.OrOS(cfg.FS),
 		cfg:      cfg,
 		incoming: filepath.Join(cfg.Root, IncomingDir),
 		done:     filepath.Join(cfg.Root, DoneDir),
@@ -112,7 +129,7 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 		return nil, err
 	}
 	d.removeStaleTemps()
-	d.st, err = store.Open(filepath.Join(cfg.Root, StateDir), cfg.storeConfig())
+	d.st, err = store.OpenFS(d.fs, filepath.Join(cfg.Root, StateDir), cfg.storeConfig())
 	if errors.Is(err, store.ErrConfig) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
@@ -124,8 +141,8 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 	}
 	d.metrics.samples.Set(float64(d.st.Len()))
 	d.metrics.storeGeneration.Set(float64(d.st.Generation()))
-	if v, ok, err := newestVersion(d.models); err == nil && ok {
-		d.metrics.modelVersion.Set(float64(v))
+	if v, _, err := modeldir.HighestVersion(d.fs, d.models); err == nil {
+		d.metrics.modelVersion.Set(float64(max(v, d.st.Version())))
 	}
 	return d, nil
 }
@@ -159,6 +176,7 @@ func (d *Daemon) applyReload() {
 	if cfg == nil {
 		return
 	}
+	cfg.FS = d.cfg.FS           // fixed at New
 	spec, err := cfg.validate() // checked by Reload; cannot fail
 	if err != nil {
 		d.log.Error("reload refused", "err", err)
@@ -182,16 +200,19 @@ func (d *Daemon) applyReload() {
 		"gate_min_accuracy", cfg.GateMinAccuracy, "cold_every", cfg.ColdEvery, "quantize_bits", cfg.QuantizeBits)
 }
 
-// Run serves until ctx is cancelled or a runtime error that is not a
-// storage fault (a corrupt store, a failed training) stops it. It first
-// publishes a model the store holds but that a crash kept from being
-// published, then ingests what is in incoming/ and follows it with
-// fsnotify. A storage fault (a full disk, a read-only or unwritable root, a
-// directory of the layout removed; see isStorageFault) does not stop it:
-// the daemon reports itself degraded and retries with backoff
+// Run serves until ctx is cancelled. It first publishes a model the store
+// holds but that a crash kept from being published, then ingests what is
+// in incoming/ and follows it with fsnotify. Nothing that happens to one
+// input stops it: a bad batch, or one training fails with, is rejected
+// with its reason; an entry that cannot be taken is skipped. A pass that
+// fails otherwise — a storage fault (a full disk, a read-only or
+// unwritable root, a directory of the layout removed; see isStorageFault)
+// or any other error of the file system — does not stop it either: the
+// daemon reports itself degraded and retries with backoff
 // (Config.RetryMin, RetryMax), the batch in progress left in incoming/,
-// until a pass succeeds. Cancelling ctx stops Run after the batch in
-// progress; Run returns nil then.
+// until a pass succeeds. Run returns an error only when it cannot start
+// watching incoming/; cancelling ctx stops it after the batch in progress,
+// and Run returns nil then.
 func (d *Daemon) Run(ctx context.Context) error {
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -225,10 +246,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 			debounce = debounceTimer.C
 		}
 	}
-	// pass runs one pass; a storage fault schedules the next one, and so
+	// pass runs one pass; a failed pass schedules the next one, and so
 	// does the oldest row's expiry (Config.Store.MaxAge).
-	pass := func() error {
-		err := d.pass(ctx, fsw)
+	watch := func(dir string) error { return fsw.Add(dir) }
+	pass := func() {
+		err := d.pass(ctx, watch)
 		if expiryTimer != nil {
 			expiryTimer.Stop()
 			expiry, expiryTimer = nil, nil
@@ -237,19 +259,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 			expiryTimer = time.NewTimer(max(0, time.Until(t)))
 			expiry = expiryTimer.C
 		}
-		switch {
-		case err == nil:
-			d.storageHealed()
-		case isStorageFault(err):
+		if err != nil {
 			retryTimer = time.NewTimer(d.storageFault(err))
 			retry = retryTimer.C
-			err = nil
+			return
 		}
-		return err
+		d.storageHealed()
 	}
-	if err := pass(); err != nil {
-		return err
-	}
+	pass()
 	for {
 		select {
 		case <-ctx.Done():
@@ -284,20 +301,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 			arm()
 		case <-debounce:
 			debounce, debounceTimer = nil, nil
-			if err := pass(); err != nil {
-				return err
-			}
+			pass()
 		case <-retry:
 			retry, retryTimer = nil, nil
-			if err := pass(); err != nil {
-				return err
-			}
+			pass()
 		case <-expiry:
 			expiry, expiryTimer = nil, nil
 			if retry == nil { // else the retry's pass expires them
-				if err := pass(); err != nil {
-					return err
-				}
+				pass()
 			}
 		}
 	}
@@ -319,7 +330,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 //   - a generation not yet published is published (see settle);
 //   - incoming/ is drained: the batch whose step failed is taken again,
 //     and one the store already holds only moves to done/.
-func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
+func (d *Daemon) pass(ctx context.Context, watch func(dir string) error) error {
 	lost := false
 	if !d.watching {
 		if err := d.makeLayout(); err != nil {
@@ -328,7 +339,7 @@ func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
 		// The root too, to learn at once when a directory of the layout
 		// is removed; its other events only cause a rescan.
 		for _, dir := range []string{d.cfg.Root, d.incoming, d.forget} {
-			if err := fsw.Add(dir); err != nil {
+			if err := watch(dir); err != nil {
 				return fmt.Errorf("watchd: watch %s: %w", dir, err)
 			}
 		}
@@ -343,6 +354,9 @@ func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
 	if err := d.settle(); err != nil {
 		return err
 	}
+	if err := d.republish(); err != nil {
+		return err
+	}
 	if err := d.drain(ctx); err != nil || ctx.Err() != nil {
 		return err
 	}
@@ -351,7 +365,10 @@ func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
 	if err := d.drainForget(); err != nil {
 		return err
 	}
-	return d.expire(time.Now())
+	if err := d.expire(time.Now()); err != nil {
+		return err
+	}
+	return d.stuckFault()
 }
 
 // snapshotLost reports whether the store's snapshot is missing from
@@ -362,7 +379,7 @@ func (d *Daemon) snapshotLost() bool {
 	if d.st.Generation() == 0 {
 		return false
 	}
-	_, err := os.Lstat(filepath.Join(d.cfg.Root, StateDir, store.SnapshotName))
+	_, err := d.fs.Lstat(filepath.Join(d.cfg.Root, StateDir, store.SnapshotName))
 	if !errors.Is(err, os.ErrNotExist) {
 		return false
 	}
@@ -383,10 +400,11 @@ func (d *Daemon) isLayout(path string) bool {
 	return false
 }
 
-// makeLayout creates the directories under the root that are missing.
+// makeLayout creates the directories under the root that are missing,
+// durably (their parents synced).
 func (d *Daemon) makeLayout() error {
 	for _, dir := range []string{d.incoming, d.done, d.rejected, d.models, d.forget, filepath.Join(d.cfg.Root, StateDir)} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := fileio.MkdirAllSynced(d.fs, dir, 0o755); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				// Something that is not a directory took the path between
 				// MkdirAll's look and its mkdir: the same fault as a file

@@ -27,6 +27,24 @@
 //     record the publication in the store;
 //  5. move the batch to done/.
 //
+// Nothing one input does stops the daemon (issue 22): a batch training
+// fails with (a weight that overflows the solver, a ν the classes make
+// infeasible) is rejected with the training's reason and its rows leave
+// the store again (store.Rollback: nothing of it was committed), the model
+// published last serving on. Archive names fit the file-name limit (a long
+// name is cut and given a hash), a name ending in .reason is archived as
+// NAME.reason.batch so only reason files end so in rejected/, and a name
+// with a newline or other control bytes is quoted in its reason. An entry
+// of incoming/ that cannot be taken — one the daemon may not move, one
+// that reads with EIO — is skipped for the pass, the batches behind it
+// flowing, and reported (incoming_stuck, a storage fault naming it) until
+// it moves. The version of the last model published is in the store: if
+// models/ loses it (removed while running, or while stopped) the current
+// model is published again as the next version, never from 1. Every file
+// operation goes through Config.FS (a fileio.FS), so tests fail each one in
+// turn (faultfs) and take crash clones (memfs); make soak kills the real
+// daemon at random.
+//
 // A batch leaves incoming/ only after the store holding its rows is durable,
 // so a crash at any point loses nothing and adds nothing twice; a crash
 // between steps 3 and 4 is repaired at start by retraining and publishing.
@@ -69,8 +87,9 @@
 // of the last retrain if its publication was not recorded (without
 // retraining), and takes incoming/ again, where the batch that failed is
 // found in the store and only moves to done/. The first pass that
-// succeeds ends the fault ("storage recovered"). Batches are taken in name
-// order, so the one that failed holds back those after it. A directory of
+// succeeds ends the fault ("storage recovered"). A pass that fails for any
+// other reason is waited out alike: the daemon exits only when it cannot
+// start. A directory of
 // the layout removed under the daemon (the root is watched) is made again
 // by the next pass, the store's snapshot written back from memory.
 //

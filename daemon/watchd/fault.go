@@ -47,8 +47,14 @@ var storageErrnos = []syscall.Errno{
 // rejected but taken again later.
 var resourceErrnos = []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EMFILE, syscall.ENFILE, syscall.ENOMEM}
 
-// isStorageFault reports whether err, returned by a pass, is a storage
-// fault to wait out rather than a failure that stops the daemon.
+// deviceErrnos are the storage faults of a device that reading one file may
+// meet: the file is not to blame for them (a batch is not rejected), nor
+// are the other files (they are read on).
+var deviceErrnos = []syscall.Errno{syscall.EIO, syscall.ESTALE}
+
+// isStorageFault reports whether err is a storage fault: the condition of
+// the file system or the machine, not of an input. (Run waits out every
+// failed pass; the log says whether it was a known storage fault.)
 func isStorageFault(err error) bool { return isErrno(err, storageErrnos) }
 
 // isResourceFault reports whether err is a storage fault of the machine,
@@ -98,7 +104,11 @@ func (d *Daemon) storageFault(err error) time.Duration {
 	switch {
 	case f.failures == 1:
 		f.logged = now
-		d.log.Error("storage fault: degraded, retrying", "err", err, "retry_in", f.delay.String())
+		// storage is false for an error the list of storage faults does
+		// not know (EXDEV, say: done/ made a mount point): waited out
+		// alike, as no input is to blame.
+		d.log.Error("storage fault: degraded, retrying", "err", err, "storage", isStorageFault(err),
+			"retry_in", f.delay.String())
 	case now.Sub(f.logged) >= faultLogInterval:
 		f.logged = now
 		d.log.Warn("storage fault persists: retrying", "err", err, "failures", f.failures,

@@ -41,8 +41,8 @@ import (
 const maxForgetBytes = 1 << 20
 
 // listDir returns the names in dir that are not temporary names, sorted.
-func listDir(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir) // sorted by name
+func (d *Daemon) listDir(dir string) ([]string, error) {
+	entries, err := d.fs.ReadDir(dir) // sorted by name
 	if err != nil {
 		return nil, fmt.Errorf("watchd: scan %s: %w", dir, err)
 	}
@@ -57,7 +57,7 @@ func listDir(dir string) ([]string, error) {
 
 // drainForget applies the forget requests in forget/, in name order.
 func (d *Daemon) drainForget() error {
-	names, err := listDir(d.forget)
+	names, err := d.listDir(d.forget)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (d *Daemon) drainForget() error {
 // failures are returned, a bad request is rejected.
 func (d *Daemon) forgetRequest(name string) error {
 	path := filepath.Join(d.forget, name)
-	fi, err := os.Lstat(path)
+	fi, err := d.fs.Lstat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil
@@ -81,9 +81,9 @@ func (d *Daemon) forgetRequest(name string) error {
 		return fmt.Errorf("watchd: %w", err)
 	case !fi.Mode().IsRegular():
 		return d.rejectFrom(d.forget, name, reject("%s: %v: not read (a forget request is a regular file renamed into %s/)",
-			name, special(path, fi.Mode()), ForgetDir))
+			shown(name), d.special(path, fi.Mode()), ForgetDir))
 	}
-	raw, err := readBatch(path, maxForgetBytes)
+	raw, err := d.readBatch(path, maxForgetBytes)
 	var sp *specialFile
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -108,7 +108,7 @@ func (d *Daemon) forgetRequest(name string) error {
 		// The batch may have been renamed into incoming/ after the last
 		// scan: the request waits for the pass that takes it (its event
 		// starts one). Only with incoming/ empty is it refused.
-		if pending, err := listDir(d.incoming); err != nil || len(pending) > 0 {
+		if pending, err := d.listDir(d.incoming); err != nil || len(pending) > 0 {
 			d.log.Info("forget request waits for incoming batches", "request", name, "sha256", fmt.Sprintf("%x", h[:8]))
 			return err
 		}
@@ -137,7 +137,7 @@ func (d *Daemon) forgetRequest(name string) error {
 			return err
 		}
 	}
-	if err := removeRequest(d.forget, name); err != nil {
+	if err := d.removeRequest(d.forget, name); err != nil {
 		return fmt.Errorf("watchd: remove forget request %s: %w", name, err)
 	}
 	return nil
@@ -176,11 +176,11 @@ func (d *Daemon) expire(now time.Time) error {
 // durable, so that a crash after it does not bring the request back.
 // (Applied twice, a request would forget nothing more; this saves the
 // retrain a restart would otherwise find nothing to do for.)
-func removeRequest(dir, name string) error {
-	if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+func (d *Daemon) removeRequest(dir, name string) error {
+	if err := d.fs.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	return fileio.SyncDir(dir)
+	return fileio.SyncDirFS(d.fs, dir)
 }
 
 // parseForget returns the hashes a forget request names (see the top of

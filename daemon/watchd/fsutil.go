@@ -2,6 +2,8 @@ package watchd
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
@@ -9,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
@@ -19,28 +23,82 @@ import (
 // is fileio's, shared with the model directory and the store.
 func isTempName(name string) bool { return fileio.IsTempName(name) }
 
-// freeName returns the path in dir for a file called base: dir/base, or
-// dir/base.1, dir/base.2, ... when that name is taken, because an archive
-// (done/, rejected/) keeps every file it was given.
-func freeName(dir, base string) (string, error) {
-	dst := filepath.Join(dir, base)
-	for i := 1; ; i++ {
-		if _, err := os.Lstat(dst); errors.Is(err, os.ErrNotExist) {
-			return dst, nil
-		} else if err != nil {
+// archiveName returns the path in dir (done/ or rejected/) for a batch
+// called name: dir/name, or when that is taken name.1, name.2, ..., because
+// an archive keeps every file it was given. In rejected/ (reason set) a
+// name ending in ReasonSuffix is taken only by reason files: a batch called
+// "x.txt.reason" is archived as "x.txt.reason.batch", so neither it nor
+// the reason file of a batch "x.txt" ever overwrites the other, and a
+// reason file left without its batch (a crash between writing it and
+// moving the batch) is the daemon's own, replaced by the next attempt.
+// Every name returned fits the file-name limit with the reason suffix: one
+// that would not is cut (fitName).
+func (d *Daemon) archiveName(dir, name string, reason bool) (string, error) {
+	extra := 0
+	if reason {
+		extra = len(ReasonSuffix)
+		if strings.HasSuffix(name, ReasonSuffix) {
+			name += BatchSuffix
+		}
+	}
+	for i := 0; ; i++ {
+		base := name
+		if i > 0 {
+			base += "." + strconv.Itoa(i)
+		}
+		dst := filepath.Join(dir, fitName(base, extra))
+		free, err := d.free(dst)
+		if err != nil {
 			return "", err
 		}
-		dst = filepath.Join(dir, base+"."+strconv.Itoa(i))
+		if free {
+			return dst, nil
+		}
 	}
 }
 
+// free reports whether nothing is at path.
+func (d *Daemon) free(path string) (bool, error) {
+	_, err := d.fs.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return true, nil
+	}
+	return false, err
+}
+
+// fitName returns name when name plus extra more bytes fits
+// fileio.MaxNameBytes; otherwise name cut (at a UTF-8 boundary) and ended
+// with "~" and 16 hexadecimal digits of its SHA-256, so that two long names
+// sharing their first 230-odd bytes stay apart.
+func fitName(name string, extra int) string {
+	if len(name)+extra <= fileio.MaxNameBytes {
+		return name
+	}
+	h := sha256.Sum256([]byte(name))
+	tag := "~" + hex.EncodeToString(h[:8])
+	keep := fileio.MaxNameBytes - extra - len(tag)
+	for keep > 0 && !utf8.RuneStart(name[keep]) {
+		keep--
+	}
+	return name[:keep] + tag
+}
+
+// shown returns name as reasons and errors print it: as it is when it is
+// valid UTF-8 without control characters, quoted (Go syntax) otherwise, so
+// that a newline in a name cannot split a reason file's line.
+func shown(name string) string {
+	if !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
+		return strconv.Quote(name)
+	}
+	return name
+}
+
 // isReasonTemp reports whether name is that of a temporary file
-// fileio.WriteFile makes for a reason file (".NAME.reason-*.tmp"). Nothing
-// else in rejected/ starts with a dot: batches with temporary names are
-// never taken from incoming/.
+// fileio.WriteFile makes for a reason file (".NAME.reason-*.tmp", NAME cut
+// when long). Nothing else in rejected/ starts with a dot: batches with
+// temporary names are never taken from incoming/.
 func isReasonTemp(name string) bool {
-	rest, ok := strings.CutPrefix(name, ".")
-	return ok && strings.HasSuffix(rest, fileio.TempSuffix) && strings.Contains(rest, ReasonSuffix+"-")
+	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, fileio.TempSuffix)
 }
 
 // removeStaleTemps removes the temporary files a crash (kill -9, power
@@ -52,14 +110,14 @@ func isReasonTemp(name string) bool {
 // harmless, and the daemon must start on a root it cannot write to (it
 // reports that as a storage fault when it first writes).
 func (d *Daemon) removeStaleTemps() {
-	removed, err := modeldir.RemoveStaleTemps(d.models)
+	removed, err := modeldir.RemoveStaleTempsFS(d.fs, d.models)
 	if err != nil {
 		d.log.Warn("stale temporary files not removed", "dir", d.models, "err", err)
 	}
 	for _, name := range removed {
 		d.log.Info("stale temporary file removed", "path", filepath.Join(d.models, name))
 	}
-	entries, err := os.ReadDir(d.rejected)
+	entries, err := d.fs.ReadDir(d.rejected)
 	if err != nil {
 		d.log.Warn("stale temporary files not removed", "dir", d.rejected, "err", err)
 		return
@@ -69,7 +127,7 @@ func (d *Daemon) removeStaleTemps() {
 			continue
 		}
 		path := filepath.Join(d.rejected, e.Name())
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := d.fs.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			d.log.Warn("stale temporary file not removed", "path", path, "err", err)
 			continue
 		}
@@ -94,10 +152,10 @@ func (e *specialFile) Error() string {
 }
 
 // special returns the *specialFile for path, whose Lstat mode is mode.
-func special(path string, mode fs.FileMode) *specialFile {
+func (d *Daemon) special(path string, mode fs.FileMode) *specialFile {
 	e := &specialFile{mode: mode}
 	if mode&fs.ModeSymlink != 0 {
-		e.target, _ = os.Readlink(path) // the link's text; never followed
+		e.target, _ = d.fs.Readlink(path) // the link's text; never followed
 	}
 	return e
 }
@@ -108,8 +166,8 @@ func special(path string, mode fs.FileMode) *specialFile {
 // openBatchFlags (a name replaced by a symbolic link since is not followed,
 // a FIFO does not block) and must still be regular once open: a
 // *specialFile otherwise.
-func readBatch(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, openBatchFlags, 0)
+func (d *Daemon) readBatch(path string, limit int64) ([]byte, error) {
+	f, err := d.fs.OpenFile(path, openBatchFlags, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +177,7 @@ func readBatch(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, special(path, fi.Mode())
+		return nil, d.special(path, fi.Mode())
 	}
 	// Room for the whole file and the read that sees its end, so the
 	// buffer is not regrown: bytes.Buffer.ReadFrom grows when less than

@@ -5,8 +5,11 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
@@ -14,14 +17,21 @@ import (
 )
 
 // drain ingests the batches in incoming/, in name order, until none is left
-// or ctx is cancelled; batches that arrive meanwhile are taken too.
+// or ctx is cancelled; batches that arrive meanwhile are taken too. An entry
+// that cannot be taken (a directory the daemon may not rename, a file that
+// reads with EIO: an entryError) is skipped for this pass and
+// recorded in d.stuck, so one such entry never holds up the batches behind
+// it; pass reports them (stuckFault) after the rest has flowed.
 func (d *Daemon) drain(ctx context.Context) error {
+	d.stuck = nil
+	defer func() { d.metrics.stuck.Set(float64(len(d.stuck))) }()
 	for {
 		d.applyReload()
-		names, err := listDir(d.incoming)
+		names, err := d.listDir(d.incoming)
 		if err != nil {
 			return err
 		}
+		names = slices.DeleteFunc(names, func(n string) bool { _, ok := d.stuck[n]; return ok })
 		if len(names) == 0 {
 			return nil
 		}
@@ -30,19 +40,53 @@ func (d *Daemon) drain(ctx context.Context) error {
 				return nil
 			}
 			d.applyReload()
-			if err := d.ingest(name); err != nil {
+			err := d.ingest(name)
+			var ee *entryError
+			if errors.As(err, &ee) {
+				if d.stuck == nil {
+					d.stuck = map[string]error{}
+				}
+				d.stuck[name] = err
+				d.log.Warn("entry of incoming cannot be taken: skipped", "entry", name, "err", err)
+				continue
+			}
+			if err != nil {
 				return err
 			}
 		}
 	}
 }
 
+// stuckFault returns, when the last drain skipped entries it could not
+// move, a storage fault naming them: the daemon reports itself degraded and
+// tries them again at its retries.
+func (d *Daemon) stuckFault() error {
+	if len(d.stuck) == 0 {
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(d.stuck))
+	return fmt.Errorf("watchd: %d entries of %s cannot be taken, skipped (%s: %w)",
+		len(names), IncomingDir, shown(names[0]), d.stuck[names[0]])
+}
+
+// entryError is a failure of one entry of incoming/: moving it out, or
+// reading it with an error of the device (EIO, ESTALE), which may be its
+// own or pass. drain skips the entry and tries it again later, rather than
+// stop every batch behind it or reject a good one.
+type entryError struct{ err error }
+
+func (e *entryError) Error() string { return e.err.Error() }
+func (e *entryError) Unwrap() error { return e.err }
+
 // ingest takes one batch through the steps of the package documentation.
 // Only runtime failures are returned; a bad batch is rejected and ingest
-// returns nil.
+// returns nil. So is a batch training fails with (weights that overflow
+// the solver, a ν the classes make infeasible): its rows leave the store
+// again (Rollback) and the model published last keeps serving.
 func (d *Daemon) ingest(name string) error {
 	path := filepath.Join(d.incoming, name)
-	fi, err := os.Lstat(path)
+	label := shown(name) // the name as reasons print it
+	fi, err := d.fs.Lstat(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil // taken back by its producer
 	}
@@ -50,12 +94,12 @@ func (d *Daemon) ingest(name string) error {
 		return fmt.Errorf("watchd: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return d.rejectSpecial(name, special(path, fi.Mode()))
+		return d.rejectSpecial(name, d.special(path, fi.Mode()))
 	}
 	if fi.Size() > d.cfg.MaxBatchBytes {
-		return d.reject(name, reject("%s: %d bytes, more than the limit of %d", name, fi.Size(), d.cfg.MaxBatchBytes))
+		return d.reject(name, reject("%s: %d bytes, more than the limit of %d", label, fi.Size(), d.cfg.MaxBatchBytes))
 	}
-	raw, err := readBatch(path, d.cfg.MaxBatchBytes)
+	raw, err := d.readBatch(path, d.cfg.MaxBatchBytes)
 	var sp *specialFile
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -63,15 +107,17 @@ func (d *Daemon) ingest(name string) error {
 	case errors.As(err, &sp): // replaced since Lstat
 		return d.rejectSpecial(name, sp)
 	case err != nil && isResourceFault(err):
-		return fmt.Errorf("watchd: read %s: %w", name, err) // the machine's condition, not the batch's
+		return fmt.Errorf("watchd: read %s: %w", label, err) // the machine's condition, not the batch's
+	case err != nil && isErrno(err, deviceErrnos):
+		return &entryError{fmt.Errorf("watchd: read %s: %w", label, err)}
 	case err != nil:
 		// Replaced by a symbolic link since Lstat (ELOOP), or unreadable.
-		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
-			return d.rejectSpecial(name, special(path, fi.Mode()))
+		if fi, lerr := d.fs.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
+			return d.rejectSpecial(name, d.special(path, fi.Mode()))
 		}
-		return d.reject(name, reject("%s: %v", name, err))
+		return d.reject(name, reject("%s: %v", label, err))
 	case int64(len(raw)) > d.cfg.MaxBatchBytes: // grew since Lstat
-		return d.reject(name, reject("%s: more than the limit of %d bytes", name, d.cfg.MaxBatchBytes))
+		return d.reject(name, reject("%s: more than the limit of %d bytes", label, d.cfg.MaxBatchBytes))
 	}
 	h := store.Hash(sha256.Sum256(raw))
 	if d.st.Has(h) {
@@ -88,7 +134,7 @@ func (d *Daemon) ingest(name string) error {
 		d.metrics.duplicates.Inc()
 		return d.moveDone(name)
 	}
-	batch, err := parseBatch(name, raw, batchLimits{
+	batch, err := parseBatch(name, label, raw, batchLimits{
 		capacity:     d.st.Config().Capacity,
 		maxFeatures:  d.st.Config().MaxFeatures,
 		maxLineBytes: d.cfg.MaxLineBytes,
@@ -98,12 +144,13 @@ func (d *Daemon) ingest(name string) error {
 	if err != nil {
 		return d.reject(name, err)
 	}
+	last := d.last // restored if training refuses the batch
 	evicted, err := d.st.Add(h, batch)
 	if errors.Is(err, store.ErrBatchTooLarge) || errors.Is(err, data.ErrBadRow) {
-		return d.reject(name, reject("%s: %v", name, err))
+		return d.reject(name, reject("%s: %v", label, err))
 	}
 	if err != nil {
-		return fmt.Errorf("watchd: add %s to the store: %w", name, err)
+		return fmt.Errorf("watchd: add %s to the store: %w", label, err)
 	}
 	d.added = &h
 	if evicted > 0 {
@@ -113,7 +160,21 @@ func (d *Daemon) ingest(name string) error {
 		"samples", d.st.Len(), "generation", d.st.Generation())
 	d.metrics.samples.Set(float64(d.st.Len()))
 	d.metrics.storeGeneration.Set(float64(d.st.Generation()))
-	if err := d.retrainAndPublish(batch, name); err != nil {
+	err = d.retrainAndPublish(batch, name)
+	var refused *rejection
+	if errors.As(err, &refused) {
+		// Nothing of the batch was committed: retrainAndPublish refuses
+		// before it commits.
+		if err := d.st.Rollback(); err != nil {
+			return fmt.Errorf("watchd: %w", err)
+		}
+		d.last, d.added = last, nil
+		d.metrics.samples.Set(float64(d.st.Len()))
+		d.metrics.storeGeneration.Set(float64(d.st.Generation()))
+		d.metrics.trainFailed.Inc()
+		return d.reject(name, reject("%s: %v", label, refused))
+	}
+	if err != nil {
 		return err
 	}
 	return d.ingested(name)
@@ -133,7 +194,8 @@ func (d *Daemon) ingested(name string) error {
 
 // reject moves batch name to rejected/ with its reason file: the reason is
 // made durable first, so a rejected batch is never without one. A non-
-// rejection error is returned as is.
+// rejection error is returned as is. The reason is one line: a name with a
+// newline is quoted (shown), and so is anything else that would break it.
 func (d *Daemon) reject(name string, why error) error {
 	return d.rejectFrom(d.incoming, name, why)
 }
@@ -144,18 +206,23 @@ func (d *Daemon) rejectFrom(dir, name string, why error) error {
 	if !errors.As(why, &r) {
 		return why
 	}
-	dst, err := freeName(d.rejected, name)
+	reason := strings.ReplaceAll(r.reason, "\n", `\n`)
+	dst, err := d.archiveName(d.rejected, name, true)
 	if err != nil {
-		return fmt.Errorf("watchd: reject %s: %w", name, err)
+		return fmt.Errorf("watchd: reject %s: %w", shown(name), err)
 	}
-	if err := fileio.WriteFile(dst+ReasonSuffix, []byte(r.reason+"\n")); err != nil {
-		return fmt.Errorf("watchd: reject %s: %w", name, err)
+	if err := fileio.WriteFileFS(d.fs, dst+ReasonSuffix, []byte(reason+"\n")); err != nil {
+		return fmt.Errorf("watchd: reject %s: %w", shown(name), err)
 	}
-	if err := fileio.Rename(filepath.Join(dir, name), dst); err != nil {
-		return fmt.Errorf("watchd: reject %s: %w", name, err)
+	if err := fileio.RenameFS(d.fs, filepath.Join(dir, name), dst); err != nil {
+		if _, lerr := d.fs.Lstat(dst); errors.Is(lerr, os.ErrNotExist) {
+			// Not moved: the reason goes, or every retry would leave one.
+			d.fs.Remove(dst + ReasonSuffix)
+		}
+		return &entryError{fmt.Errorf("watchd: reject %s: %w", shown(name), err)}
 	}
 	d.metrics.rejected.Inc()
-	d.log.Warn("batch rejected", "batch", name, "reason", r.reason, "moved_to", dst)
+	d.log.Warn("batch rejected", "batch", name, "reason", reason, "moved_to", dst)
 	return nil
 }
 
@@ -163,7 +230,7 @@ func (d *Daemon) rejectFrom(dir, name string, why error) error {
 // unread, with a reason, and counts it: a symbolic link is moved as a link
 // (rename does not follow it), so nothing outside the root is touched.
 func (d *Daemon) rejectSpecial(name string, sp *specialFile) error {
-	err := d.reject(name, reject("%s: %v: not read (a batch is a regular file renamed into %s/)", name, sp, IncomingDir))
+	err := d.reject(name, reject("%s: %v: not read (a batch is a regular file renamed into %s/)", shown(name), sp, IncomingDir))
 	if err == nil {
 		d.metrics.special.Inc()
 	}
@@ -172,12 +239,12 @@ func (d *Daemon) rejectSpecial(name string, sp *specialFile) error {
 
 // moveDone moves batch name from incoming/ to done/.
 func (d *Daemon) moveDone(name string) error {
-	dst, err := freeName(d.done, name)
-	if err == nil {
-		err = fileio.Rename(filepath.Join(d.incoming, name), dst)
-	}
+	dst, err := d.archiveName(d.done, name, false)
 	if err != nil {
-		return fmt.Errorf("watchd: move %s to done: %w", name, err)
+		return fmt.Errorf("watchd: move %s to done: %w", shown(name), err)
+	}
+	if err := fileio.RenameFS(d.fs, filepath.Join(d.incoming, name), dst); err != nil {
+		return &entryError{fmt.Errorf("watchd: move %s to done: %w", shown(name), err)}
 	}
 	return nil
 }

@@ -29,7 +29,10 @@ import (
 // still stored then; rows_expired_total the rows the maximum age removed,
 // and the window when it was made smaller across a restart (rows leaving
 // to make room for a batch, by the window or the eviction policy, are the
-// "evicted" of its "batch added" log line).
+// "evicted" of its "batch added" log line). incoming_stuck is the number of entries of
+// incoming/ the last pass could not move out (skipped, the rest flowing);
+// batches_train_failed_total counts the batches rejected because training
+// with them failed (part of batches_rejected_total).
 type daemonMetrics struct {
 	set             *metrics.Set
 	ingested        *metrics.Counter
@@ -57,6 +60,8 @@ type daemonMetrics struct {
 	batchesForgotten *metrics.Counter
 	rowsForgotten    *metrics.Counter
 	rowsExpired      *metrics.Counter
+	stuck            *metrics.Gauge
+	trainFailed      *metrics.Counter
 }
 
 func newDaemonMetrics() *daemonMetrics {
@@ -87,6 +92,8 @@ func newDaemonMetrics() *daemonMetrics {
 		batchesForgotten: s.NewCounter("batches_forgotten_total"),
 		rowsForgotten:    s.NewCounter("rows_forgotten_total"),
 		rowsExpired:      s.NewCounter("rows_expired_total"),
+		stuck:            s.NewGauge("incoming_stuck", nil),
+		trainFailed:      s.NewCounter("batches_train_failed_total"),
 	}
 }
 

@@ -32,14 +32,62 @@ func (d *Daemon) settle() error {
 	}
 	d.log.Warn("store newer than the published model: retraining", "generation", gen,
 		"published", d.st.Published())
-	return d.retrainAndPublish(nil, "")
+	return d.retrainStored()
+}
+
+// retrainStored retrains on the stored rows and publishes, with no batch
+// to blame should training fail (a restart under options the stored rows
+// do not suit): then the failure is logged, the generation marked
+// published, and the model published last keeps serving.
+func (d *Daemon) retrainStored() error {
+	err := d.retrainAndPublish(nil, "")
+	var r *rejection
+	if !errors.As(err, &r) {
+		return err
+	}
+	d.log.Error("retrain of the stored rows failed: the last model keeps serving", "err", r.reason,
+		"generation", d.st.Generation(), "samples", d.st.Len())
+	d.st.SetPublished(d.st.Generation())
+	return d.commit()
+}
+
+// republish publishes the current model again when models/ lost it (the
+// directory or the whole root removed while the daemon ran, or while it
+// was stopped): a client starting then finds a model, and a watcher sees
+// the version go on from the one recorded in the store, never back. The
+// model is the one this run published last, or when the daemon restarted
+// since, one retrained on the stored rows.
+//
+// A version in models/ above the store's record (published, then a crash
+// before the store recorded it) becomes the record, so that the sequence
+// goes on from it even should models/ lose it later.
+func (d *Daemon) republish() error {
+	highest, _, err := modeldir.HighestVersion(d.fs, d.models)
+	if err != nil {
+		return fmt.Errorf("watchd: republish: %w", err)
+	}
+	v := d.st.Version()
+	if highest > v {
+		d.st.SetVersion(highest)
+		return d.commit()
+	}
+	if highest == v {
+		return nil // v = 0: nothing published yet (or a store older than versions)
+	}
+	d.log.Warn("the current model is gone from models: publishing it again", "version", v, "highest_left", highest)
+	cur := d.current
+	if cur == nil {
+		return d.retrainStored()
+	}
+	return d.publish(&pendingModel{run: cur.run, file: cur.file, gen: d.st.Published(), batch: cur.batch})
 }
 
 // pendingModel is a retrained model to publish: the model of the store's
-// generation gen, retrained for batch (empty at recovery), and once its
-// file is named, the version it was given.
+// generation gen, retrained for batch (empty at recovery), its file, and
+// once its file is named, the version it was given.
 type pendingModel struct {
 	run       *run
+	file      []byte // modeldir.Encode's
 	gen       uint64
 	batch     string
 	version   uint64
@@ -47,11 +95,12 @@ type pendingModel struct {
 }
 
 // publish publishes p's model into models/ (once: a retry after a storage
-// fault that struck later finds its version set), applies retention and
-// records the publication in the store.
+// fault that struck later finds its version set) as the version after the
+// one the store recorded last, applies retention and records the
+// publication, and its version, in the store.
 func (d *Daemon) publish(p *pendingModel) error {
 	if p.version == 0 {
-		v, err := modeldir.Publish(d.models, p.run.model())
+		v, err := modeldir.PublishEncoded(d.fs, d.models, p.file, d.st.Version())
 		if v != 0 {
 			// Named, so visible to watchers, even when syncing the
 			// directory failed (err): it is not published again.
@@ -61,7 +110,7 @@ func (d *Daemon) publish(p *pendingModel) error {
 		if err != nil {
 			return fmt.Errorf("watchd: %w", err)
 		}
-	} else if err := fileio.SyncDir(d.models); err != nil {
+	} else if err := fileio.SyncDirFS(d.fs, d.models); err != nil {
 		// A retry: the name may not be durable yet.
 		return fmt.Errorf("watchd: publish: %w", err)
 	}
@@ -69,6 +118,7 @@ func (d *Daemon) publish(p *pendingModel) error {
 		return err
 	}
 	d.st.SetPublished(p.gen)
+	d.st.SetVersion(p.version)
 	if err := d.commit(); err != nil {
 		return err
 	}
@@ -76,22 +126,18 @@ func (d *Daemon) publish(p *pendingModel) error {
 	return nil
 }
 
-// published logs and exports the publication of p.
+// published logs and exports the publication of p, which becomes the
+// current model.
 func (d *Daemon) published(p *pendingModel) {
-	// The size is the published file's: what a client loads. -1 if it
-	// cannot be read back (a retention race with another process).
-	size := int64(-1)
-	if fi, err := os.Stat(filepath.Join(d.models, modeldir.FileName(p.version))); err == nil {
-		size = fi.Size()
-	}
+	d.current = p
 	kind := "linear"
 	if p.run.float.Info().Kernel {
 		kind = "kernel"
 	}
 	d.metrics.modelVersion.Set(float64(p.version))
 	d.metrics.modelBits.Set(float64(p.run.bits()))
-	d.metrics.modelBytes.Set(float64(size))
-	d.log.Info("model published", "version", p.version, "kind", kind, "quantized_bits", p.run.bits(), "bytes", size,
+	d.metrics.modelBytes.Set(float64(len(p.file)))
+	d.log.Info("model published", "version", p.version, "kind", kind, "quantized_bits", p.run.bits(), "bytes", len(p.file),
 		"generation", p.gen, "batch", p.batch)
 }
 
@@ -99,7 +145,7 @@ func (d *Daemon) published(p *pendingModel) {
 // never removed (Keep >= 1). Files that are not published models are left
 // alone.
 func (d *Daemon) retain() error {
-	entries, err := os.ReadDir(d.models)
+	entries, err := d.fs.ReadDir(d.models)
 	if err != nil {
 		return fmt.Errorf("watchd: retention: %w", err)
 	}
@@ -115,29 +161,13 @@ func (d *Daemon) retain() error {
 	slices.SortFunc(versions, func(a, b uint64) int { return cmp.Compare(b, a) })
 	for _, v := range versions[d.cfg.Keep:] {
 		path := filepath.Join(d.models, modeldir.FileName(v))
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := d.fs.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("watchd: retention: %w", err)
 		}
 		d.log.Info("old model removed", "version", v)
 	}
-	if err := fileio.SyncDir(d.models); err != nil {
+	if err := fileio.SyncDirFS(d.fs, d.models); err != nil {
 		return fmt.Errorf("watchd: retention: %w", err)
 	}
 	return nil
-}
-
-// newestVersion returns the highest published version in dir.
-func newestVersion(dir string) (uint64, bool, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return 0, false, err
-	}
-	var best uint64
-	found := false
-	for _, e := range entries {
-		if v, ok := modeldir.ParseFileName(e.Name()); ok && (!found || v > best) {
-			best, found = v, true
-		}
-	}
-	return best, found, nil
 }

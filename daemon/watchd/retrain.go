@@ -3,10 +3,12 @@ package watchd
 import (
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -39,7 +41,11 @@ func (d *Daemon) setTrainer(spec trainSpec) error {
 // eviction — are left out of training and scored by the gate; their α is
 // recorded as 0. When no model can be trained (one class so far) or the
 // gate refuses it, the store is committed with the publication marked
-// done, so a restart does not publish what was refused.
+// done, so a restart does not publish what was refused. When training
+// fails otherwise, or its model cannot be quantized, encoded or its α
+// stored, it returns a *rejection before anything is committed: the
+// caller rolls the store back and rejects the batch (ingest), or keeps the
+// last model (retrainStored).
 func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	all := d.st.Dataset()
 	gen := d.st.Generation()
@@ -63,14 +69,14 @@ func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 		return d.commit()
 	}
 	if err != nil {
-		return fmt.Errorf("watchd: retrain: %w", err)
+		return reject("training failed: %v", err)
 	}
 	// The creation time is set before quantizing: a quantized model
 	// records its float model's.
 	r.float = core.WithCreated(r.float, time.Now().Unix())
 	if bits := d.cfg.QuantizeBits; bits != 0 {
 		if err := r.quantize(bits); err != nil {
-			return fmt.Errorf("watchd: %w", err)
+			return reject("%v", err)
 		}
 	}
 
@@ -78,9 +84,17 @@ func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	if gated {
 		publish = d.gate(r, all, ds.Len(), name)
 	}
+	var file []byte
+	if publish {
+		// Encoded before anything is committed: a model that cannot be
+		// written refuses its batch like a failed training.
+		if file, err = modelfile.Encode(r.model()); err != nil {
+			return reject("the retrained model cannot be written: %v", err)
+		}
+	}
 	// The α of the held-back rows the run left out are 0.
 	if err := d.st.SetDual(r.dual.Extended(all.Len())); err != nil {
-		return fmt.Errorf("watchd: record α: %w", err)
+		return reject("training gave α the store refuses: %v", err)
 	}
 	if !publish {
 		d.st.SetPublished(gen)
@@ -88,7 +102,7 @@ func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	}
 	// Kept until its publication is recorded, for the retry of a pass
 	// that a storage fault stops from here on (settle).
-	d.unpublished = &pendingModel{run: r, gen: gen, batch: name}
+	d.unpublished = &pendingModel{run: r, file: file, gen: gen, batch: name}
 	if err := d.commit(); err != nil {
 		return err
 	}
@@ -131,7 +145,7 @@ func (r *run) model() core.Model {
 func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 	warm := d.warm(ds.Len())
 	start := time.Now()
-	m, dual, err := d.trainer.Train(ds, warm)
+	m, dual, err := d.guardedTrain(ds, warm)
 	elapsed := time.Since(start)
 	if err != nil {
 		return nil, err
@@ -163,6 +177,20 @@ func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 		d.coldSolve(ds, s)
 	}
 	return &run{float: m, dual: dual}, nil
+}
+
+// guardedTrain is d.trainer.Train with a panic turned into an error: the
+// daemon's last guard against an input that trips a solver bug, which
+// then refuses that batch (logged with its stack, to be fixed) instead of
+// stopping the daemon and, the batch still in incoming/, every restart.
+func (d *Daemon) guardedTrain(ds *data.Dataset, warm *core.Dual) (m core.Model, dual *core.Dual, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			d.log.Error("training panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			m, dual, err = nil, nil, fmt.Errorf("training panicked: %v", p)
+		}
+	}()
+	return d.trainer.Train(ds, warm)
 }
 
 // warm returns the warm start for a run on the store's first m rows: the

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
 // TestFIFORejected: a FIFO in incoming/, renamed in as a batch, and a
@@ -70,7 +72,7 @@ func TestReadBatchRefusesSpecial(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := readBatch(fifo, 1<<20)
+		_, err := osDaemon.readBatch(fifo, 1<<20)
 		done <- err
 	}()
 	select {
@@ -82,15 +84,19 @@ func TestReadBatchRefusesSpecial(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("readBatch blocked on a FIFO")
 	}
-	if data, err := readBatch(link, 1<<20); err == nil {
+	if data, err := osDaemon.readBatch(link, 1<<20); err == nil {
 		t.Errorf("readBatch followed a symbolic link: read %q", data)
 	}
 	// A regular file is read whole, and a file past the limit by one
 	// byte more than the limit, no further.
-	if data, err := readBatch(target, 1<<20); err != nil || string(data) != "1 1:1\n" {
-		t.Errorf("readBatch(regular) = %q, %v", data, err)
+	if data, err := osDaemon.readBatch(target, 1<<20); err != nil || string(data) != "1 1:1\n" {
+		t.Errorf("osDaemon.readBatch(regular) = %q, %v", data, err)
 	}
-	if data, err := readBatch(target, 3); err != nil || string(data) != "1 1:" {
-		t.Errorf("readBatch(regular, limit 3) = %q, %v; want the first 4 bytes", data, err)
+	if data, err := osDaemon.readBatch(target, 3); err != nil || string(data) != "1 1:" {
+		t.Errorf("osDaemon.readBatch(regular, limit 3) = %q, %v; want the first 4 bytes", data, err)
 	}
 }
+
+// osDaemon reads through the operating system's file system, as a daemon
+// does by default.
+var osDaemon = &Daemon{fs: fileio.OS}

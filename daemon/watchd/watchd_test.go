@@ -203,7 +203,7 @@ func TestIngestEndToEnd(t *testing.T) {
 	if got.Created == 0 {
 		t.Error("published model records no creation time")
 	}
-	sparse, _ := parseBatch("b1.txt", []byte(text), batchLimits{capacity: 100, maxFeatures: 10, maxLineBytes: 100})
+	sparse, _ := parseBatch("b1.txt", "b1.txt", []byte(text), batchLimits{capacity: 100, maxFeatures: 10, maxLineBytes: 100})
 	assertSameDecisions(t, got, want, sparse)
 	var m bytes.Buffer
 	r.d.WriteMetrics(&m)
@@ -312,7 +312,7 @@ func TestRecoverUnpublished(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := batchText(4, 30)
-	batch, err := parseBatch("crash.txt", []byte(text), batchLimits{capacity: 200, maxFeatures: 10, maxLineBytes: 1 << 20})
+	batch, err := parseBatch("crash.txt", "crash.txt", []byte(text), batchLimits{capacity: 200, maxFeatures: 10, maxLineBytes: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
