@@ -155,7 +155,7 @@ func reportLinear(w io.Writer, m *core.LinearModel) {
 			fmt.Fprintf(w, "Objective value = %f\n#nonzeros/#features = %d/%d\n", r.PrimalObjective, nnz, rows)
 			continue
 		}
-		if m.Solver.IsPrimal() || m.Params.PrimalTwin {
+		if m.Solver.IsPrimal() || m.Params.PrimalTwin || m.Solver.IsMultinomial() {
 			fmt.Fprintf(w, "optimization finished, #Newton iter = %d, #Hessian-vector products = %d\n",
 				r.NewtonIterations, r.HessianProducts)
 			if !r.Converged {

@@ -612,6 +612,9 @@ class Trainer:
         _check(_lib.svmgo_trainer_new(options.encode(), capacity_rows, num_features, capacity_nonzeros, ctypes.byref(h)))
         self._h = h
         self.num_features = num_features
+        self.options = options
+        self.capacity_rows = capacity_rows
+        self.capacity_nonzeros = capacity_nonzeros
 
     @property
     def _handle(self):

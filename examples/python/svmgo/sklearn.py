@@ -1359,18 +1359,43 @@ class LinearSVC(_LinearClassifier):
         return np.log(self.predict_proba(X))
 
 
+# scikit-learn's solvers for the multinomial loss; libsvmgo solves it with
+# one method (-s 40, a line-search Newton method), so they all mean it.
+_MULTINOMIAL_SOLVERS = ("lbfgs", "newton-cg", "newton-cholesky", "sag", "saga")
+# -s 40's stopping test is ‖∇f‖ ≤ eps‖∇f(0)‖; tol/100 puts the solution
+# where scikit-learn's converged lbfgs is (probabilities within 1e-3 on
+# digits and shuttle), at a few more Newton steps.
+_MULTINOMIAL_TOL_SCALE = 0.01
+
+
 class LogisticRegression(_LinearClassifier):
-    """L2-regularized logistic regression (LIBLINEAR's ``-s 0``, the primal
-    by trust-region Newton, or with ``dual=True`` ``-s 7``, the dual by
-    coordinate descent; one-vs-rest), as
-    :class:`sklearn.linear_model.LogisticRegression` with
-    ``solver="liblinear"``: that solver is the only one, and the default
-    here (scikit-learn's default is ``"lbfgs"``, multinomial). The intercept
-    is a regularized bias feature, as liblinear's. ``predict_proba`` is
-    LIBLINEAR's, from the library (SVMGO_OUTPUT_PROBABILITY): the sigmoid of
-    each decision value, normalized over the classes when there are more
-    than two. ``penalty="l1"`` is L1-regularized logistic regression,
-    LIBLINEAR's ``-s 6`` (newGLMNET, sparse ``coef_``; ``dual=False``).
+    """L2-regularized logistic regression, as
+    :class:`sklearn.linear_model.LogisticRegression`, with its defaults.
+
+    ``solver="lbfgs"`` (the default; ``"newton-cg"``, ``"newton-cholesky"``,
+    ``"sag"`` and ``"saga"`` mean the same here) minimizes scikit-learn's
+    objective, the multinomial (softmax) loss with an L2 penalty and an
+    unpenalized intercept, by libsvmgo's line-search Newton method (``-s
+    40``): ``predict_proba`` is the softmax of the decision values. Two
+    classes with ``multi_class="auto"`` give scikit-learn's binary logistic
+    regression (solved as the softmax over two vectors at C/2, the same
+    optimum). ``tol`` is scaled by 1/100 for ``-s 40``'s relative gradient
+    test, which puts the solution where scikit-learn's converged one is;
+    ``max_iter`` caps its Newton iterations.
+
+    ``solver="liblinear"`` or ``multi_class="ovr"`` is LIBLINEAR's
+    one-vs-rest: ``-s 0`` (primal, trust-region Newton) or with
+    ``dual=True`` ``-s 7``; the intercept is then a regularized bias
+    feature, as liblinear's, and ``predict_proba`` the normalized
+    sigmoids. ``penalty="l1"`` (``solver="liblinear"``) is LIBLINEAR's
+    ``-s 6``. ``penalty="elasticnet"`` is refused: no libsvmgo solver has
+    the elastic net (``l1_ratio`` is accepted and, as scikit-learn does,
+    ignored with a warning for the other penalties).
+
+    ``warm_start=True`` starts a fit from the previous fit's weights (the
+    rows are replaced in the same trainer, when they fit its capacity);
+    ``n_jobs`` is the number of one-vs-rest classes trained at once
+    (``-n``; no effect on the multinomial solver, as in scikit-learn).
     ``capacity`` and ``capacity_nonzeros`` as :class:`SVC`'s, for
     :meth:`partial_fit`.
     """
@@ -1386,10 +1411,13 @@ class LogisticRegression(_LinearClassifier):
         intercept_scaling=1,
         class_weight=None,
         random_state=None,
-        solver="liblinear",
+        solver="lbfgs",
         max_iter=100,
         multi_class="auto",
         verbose=0,
+        warm_start=False,
+        n_jobs=None,
+        l1_ratio=None,
         capacity=None,
         capacity_nonzeros=None,
     ):
@@ -1405,29 +1433,146 @@ class LogisticRegression(_LinearClassifier):
         self.max_iter = max_iter
         self.multi_class = multi_class
         self.verbose = verbose
+        self.warm_start = warm_start
+        self.n_jobs = n_jobs
+        self.l1_ratio = l1_ratio
         self.capacity = capacity
         self.capacity_nonzeros = capacity_nonzeros
 
+    def _mode(self):
+        """'ovr' (LIBLINEAR's path), 'binary' or 'multinomial' (-s 40)."""
+        if self.solver not in _MULTINOMIAL_SOLVERS + ("liblinear",):
+            raise ValueError(f"solver={self.solver!r}: want one of {list(_MULTINOMIAL_SOLVERS) + ['liblinear']}")
+        if self.multi_class not in ("auto", "ovr", "multinomial"):
+            raise ValueError(f"multi_class={self.multi_class!r}: want 'auto', 'ovr' or 'multinomial'")
+        if self.solver == "liblinear":
+            if self.multi_class == "multinomial":
+                raise ValueError("multi_class='multinomial' needs a multinomial solver (solver='lbfgs'), not 'liblinear'")
+            return "ovr"
+        if self.multi_class == "ovr":
+            return "ovr"
+        if self.multi_class == "auto" and len(self.classes_) == 2:
+            return "binary"
+        return "multinomial"
+
     def _options(self, X, y):
+        if self.penalty == "elasticnet":
+            raise ValueError(
+                f"penalty='elasticnet' (l1_ratio={self.l1_ratio!r}): no libsvmgo solver has the elastic net; "
+                "use penalty='l2', or penalty='l1' with solver='liblinear'"
+            )
         if self.penalty not in ("l2", "l1"):
-            raise ValueError(f"penalty={self.penalty!r}: want 'l2' or 'l1'")
-        if self.solver != "liblinear":
-            raise ValueError(f"solver={self.solver!r}: libsvmgo has LIBLINEAR's method only (solver='liblinear')")
-        if self.multi_class not in ("auto", "ovr"):
-            raise ValueError(f"multi_class={self.multi_class!r}: libsvmgo has one-vs-rest only ('ovr')")
+            raise ValueError(f"penalty={self.penalty!r}: want 'l2' or 'l1' (no unpenalized fit: use a large C)")
+        if self.l1_ratio is not None:
+            warnings.warn(f"l1_ratio parameter is only used when penalty is 'elasticnet'. Got (penalty={self.penalty})")
         if self.dual not in (True, False):
-            raise ValueError(f"dual={self.dual!r}: want True (LIBLINEAR's -s 7) or False (-s 0)")
+            raise ValueError(f"dual={self.dual!r}: want True (LIBLINEAR's -s 7) or False")
+        if self.n_jobs is not None and not isinstance(self.n_jobs, (int, np.integer)):
+            raise ValueError(f"n_jobs={self.n_jobs!r}: want None or an integer")
+        mode = self._mode()
+        self._binary_scale = 1.0 if mode == "binary" else 0.5
+        if mode != "ovr":
+            if self.penalty == "l1" or self.dual:
+                raise ValueError(
+                    f"solver={self.solver!r} has penalty='l2' and dual=False only: use solver='liblinear' "
+                    "for penalty='l1' or dual=True"
+                )
+            opts = self._linear_options(40)
+            if mode == "binary":
+                # Binary logistic regression at C is the softmax over two
+                # vectors at C/2 (½(‖w₁‖² + ‖w₂‖²) = ¼‖w₁ − w₂‖² at w₁ = −w₂).
+                opts[opts.index("-c") + 1] = _num(self.C / 2)
+            opts[opts.index("-e") + 1] = _num(self.tol * _MULTINOMIAL_TOL_SCALE)
+            return opts + self._weights_options(y)
+        threads = []
+        if self.n_jobs is not None and self.n_jobs > 0:
+            threads = ["-n", str(int(self.n_jobs))]
         if self.penalty == "l1":
             if self.dual:
                 raise ValueError("penalty='l1' has no dual solver: use dual=False (LIBLINEAR's -s 6)")
-            return self._linear_options(6) + self._weights_options(y)
-        return self._linear_options(7 if self.dual else 0) + self._weights_options(y)
+            return self._linear_options(6) + self._weights_options(y) + threads
+        return self._linear_options(7 if self.dual else 0) + self._weights_options(y) + threads
+
+    def fit(self, X, y, sample_weight=None):
+        """Trains on X (numpy array or scipy.sparse matrix) and labels y;
+        returns self. With ``warm_start=True`` and a previous fit, starts
+        from its weights. ``sample_weight`` as for :meth:`SVC.fit`."""
+        if self.warm_start and getattr(self, "_trainer", None) is not None:
+            return self._warm_fit(X, y, sample_weight)
+        return self._fit(X, y, sample_weight)
+
+    def _warm_fit(self, X, y, sample_weight):
+        """fit from the previous fit's weights: the trainer's rows replaced
+        by X, y (the trainer keeps the last model's w as the next start).
+        Rows beyond its capacity, other classes or other options: a cold fit."""
+        X, y = self._validate_fit(X, y, reset=True)
+        X, y, sample_weight = _sample_weights(X, y, sample_weight)
+        classes = np.unique(y)
+        trainer = self._trainer
+        def unseeded(opts):  # a fresh seed each call unless random_state is set
+            opts = list(opts)
+            if "-seed" in opts:
+                del opts[opts.index("-seed") : opts.index("-seed") + 2]
+            return opts
+
+        fits = (
+            np.array_equal(classes, self.classes_)
+            and X.shape[0] <= trainer.capacity_rows
+            and sp.issparse(X) == self._fit_sparse
+            and (not sp.issparse(X) or X.nnz <= trainer.capacity_nonzeros)
+            and unseeded(self._options(X, y)) == unseeded(trainer.options.split())
+        )
+        if not fits:
+            return self._fit(X, y, sample_weight)
+        trainer.remove(range(len(trainer)))
+        return self._add_and_fit(trainer, X, y, sample_weight)
+
+    def _read_body(self, body):
+        self._multinomial = int(body.get("s", 0)) == 40
+        if not self._multinomial:
+            return super()._read_body(body)
+        coef, intercept = self._weights(body)
+        labels = np.frombuffer(body["l"], dtype="<i4").astype(np.int64)
+        midx = np.searchsorted(self._lib_labels, labels)
+        self._midx = midx
+        order = np.argsort(midx, kind="stable")
+        coef, intercept = coef[order], np.asarray(intercept)[order]
+        if len(labels) == 2:
+            scale = getattr(self, "_binary_scale", 1.0)
+            self.coef_ = scale * (coef[1] - coef[0]).reshape(1, -1)
+            self.intercept_ = scale * np.asarray(intercept[1] - intercept[0]).reshape(1)
+        else:
+            self.coef_, self.intercept_ = coef, intercept
+
+    def decision_function(self, X):
+        """Decision values: (rows,) for two classes (positive: classes_[1]),
+        else (rows, classes) in classes_ order (multinomial: W x + b, whose
+        softmax is predict_proba)."""
+        if not getattr(self, "_multinomial", False):
+            return super().decision_function(X)
+        dec = self._raw_decision(X)
+        midx = self._midx
+        if len(midx) != len(self.classes_):
+            raise ValueError(f"the rows trained have {len(midx)} of the {len(self.classes_)} classes of classes_")
+        dec = dec[:, np.argsort(midx, kind="stable")]
+        if len(midx) == 2:
+            return getattr(self, "_binary_scale", 1.0) * (dec[:, 1] - dec[:, 0])
+        return dec
 
     @classmethod
     def _params_from_body(cls, body):
         out = super()._params_from_body(body)
-        out["dual"] = int(body.get("s", 0)) == 7
-        if int(body.get("s", 0)) == 6:
+        s = int(body.get("s", 0))
+        if s == 40:
+            out["solver"] = "lbfgs"
+            if "tol" in out:
+                out["tol"] = out["tol"] / _MULTINOMIAL_TOL_SCALE
+            if len(body.get("l", b"")) == 8 and "C" in out:
+                out["C"] = 2 * out["C"]  # the binary problem at C is -s 40 at C/2
+            return out
+        out["solver"] = "liblinear"
+        out["dual"] = s == 7
+        if s == 6:
             out["penalty"] = "l1"
         return out
 
@@ -1437,9 +1582,10 @@ class LogisticRegression(_LinearClassifier):
         return {"_xfail_checks": dict(_WEIGHTS_XFAIL)} if self.dual else {}
 
     def predict_proba(self, X):
-        """LIBLINEAR's probabilities, columns in classes_ order: the
-        sigmoid of each decision value (binary: p and 1 − p), normalized
-        over the classes."""
+        """Class probabilities, columns in classes_ order, from the library:
+        the softmax of the decision values (multinomial and binary
+        ``solver="lbfgs"``), or LIBLINEAR's sigmoid of each decision value
+        normalized over the classes (``solver="liblinear"``, ``"ovr"``)."""
         return self._lib_proba(X)
 
     def predict_log_proba(self, X):
