@@ -33,6 +33,9 @@ type trainerHandle struct {
 	// when fitted.
 	last   core.FitSummary
 	fitted bool
+	// bytes is what the trainer's buffers and rows take (the size
+	// queries): freeTrainer returns a large trainer's pages to the system.
+	bytes int64
 }
 
 // newTrainer parses options (the command line's train options, split at
@@ -79,6 +82,17 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 	}
 	if err != nil {
 		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
+	}
+	h.bytes = int64(capRows) * 8 // labels
+	if capNonzeros == 0 {
+		h.bytes += int64(capRows) * int64(numFeatures) * 4
+	} else {
+		h.bytes += int64(capNonzeros) * 8
+	}
+	if o.IsKernel() {
+		h.bytes += core.KernelTrainerBytes(o.Kernel.Params, int(capRows), int(numFeatures))
+	} else {
+		h.bytes += int64(core.LinearTrainerBytes(o.Linear.Params, int(capRows), int(numFeatures)))
 	}
 	return h, nil
 }

@@ -15,6 +15,7 @@ the bundled one). The data sets are $SVMGO_TEST_DATA (default
 import os
 import pickle
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -262,6 +263,65 @@ class TestAgainstReferences(unittest.TestCase):
             np.testing.assert_allclose(back.coef_, a.coef_)
             np.testing.assert_array_equal(back.predict_proba(self.Xt), a.predict_proba(self.Xt))
 
+    def test_support_and_fitted_attributes(self):
+        """Every kernel estimator has scikit-learn's fitted attributes;
+        support_ names rows of X whose values are support_vectors_, and
+        nearly all of scikit-learn's own (the solvers stop within tol at
+        points a few support vectors apart)."""
+        X, y = self.X[:600], self.y[:600]
+        w = np.ones(len(y))
+        w[::7] = 0  # rows of weight 0 are left out, and indices still X's
+        cases = [
+            (sg.SVC(), sk.SVC(), None),
+            (sg.NuSVC(), sk.NuSVC(), None),
+            (sg.SVC(), sk.SVC(), w),
+            (sg.SVR(), sk.SVR(), None),
+            (sg.NuSVR(), sk.NuSVR(), None),
+            (sg.OneClassSVM(gamma=0.05), sk.OneClassSVM(gamma=0.05), None),
+        ]
+        for ours, theirs, sw in cases:
+            with self.subTest(est=repr(ours), weights=sw is not None):
+                ours.fit(X, y, sample_weight=sw)
+                theirs.fit(X, y, sample_weight=sw)
+                names = ["support_", "support_vectors_", "n_support_", "dual_coef_", "intercept_",
+                         "fit_status_", "n_iter_", "shape_fit_", "n_features_in_"]
+                if ours._is_classifier:  # scikit-learn 1.2 deprecates it for the others
+                    names.append("class_weight_")
+                for name in names:
+                    self.assertTrue(hasattr(ours, name), name)
+                    self.assertEqual(np.shape(getattr(ours, name)), np.shape(getattr(theirs, name))
+                                     if name not in ("support_", "support_vectors_", "dual_coef_", "n_iter_") else np.shape(getattr(ours, name)), name)
+                self.assertEqual(len(set(ours.support_)), len(ours.support_))
+                np.testing.assert_array_equal(X[ours.support_].astype(np.float32), np.asarray(ours.support_vectors_, np.float32))
+                if sw is not None:
+                    self.assertTrue(np.all(sw[ours.support_] > 0))
+                theirs_rows = theirs.support_
+                if sw is not None:
+                    # scikit-learn's support_ then indexes the rows of
+                    # nonzero weight (its X[support_] is not its
+                    # support_vectors_); ours index X.
+                    theirs_rows = np.flatnonzero(sw > 0)[theirs.support_]
+                common = len(set(ours.support_) & set(theirs_rows))
+                self.assertGreaterEqual(common, 0.97 * len(theirs.support_), (len(ours.support_), len(theirs.support_)))
+                self.assertEqual(int(np.sum(ours.n_support_)), len(ours.support_))
+        p = sg.SVC().fit(X, y)
+        p.partial_fit(X[:10], y[:10])
+        self.assertFalse(hasattr(p, "support_"))
+
+    def test_load_refuses_another_kind(self):
+        """load of a file another estimator wrote names that estimator."""
+        with tempfile.TemporaryDirectory() as d:
+            k, lin = os.path.join(d, "k.svmgo"), os.path.join(d, "l.svmgo")
+            sg.SVC().fit(self.X[:200], self.y[:200]).save(k)
+            sg.LinearSVC().fit(self.X[:200], self.y[:200]).save(lin)
+            with self.assertRaisesRegex(ValueError, r"a kernel model \(-s 0\), which LinearSVC does not read: load it with SVC.load"):
+                sg.LinearSVC.load(k)
+            with self.assertRaisesRegex(ValueError, "load it with LinearSVC.load"):
+                sg.SVR.load(lin)
+            with self.assertRaisesRegex(ValueError, "load it with LinearSVC.load"):
+                sg.LogisticRegression.load(lin)
+            self.assertEqual(sg.SVC.load(k).predict(self.Xt[:5]).shape, (5,))
+
     def test_logistic_warm_start_and_options(self):
         """warm_start=True starts from the previous weights (fewer Newton
         iterations, the same solution); n_jobs and l1_ratio are accepted."""
@@ -418,6 +478,51 @@ class TestAgainstReferences(unittest.TestCase):
         np.testing.assert_allclose(a.decision_function(self.Xt), b.decision_function(self.Xt), atol=1e-3)
         np.testing.assert_allclose(a.offset_, b.offset_, atol=1e-3)
         np.testing.assert_array_equal(a.predict(self.Xt), b.predict(self.Xt))
+
+
+_RSS_SCRIPT = """
+import sys
+import numpy as np
+from sklearn.datasets import load_svmlight_file
+import svmgo.sklearn as sg
+
+def rss():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS"))
+
+X, y = load_svmlight_file(sys.argv[1], n_features=int(sys.argv[2]))
+X, y = X.toarray()[: int(sys.argv[3])], y[: int(sys.argv[3])]
+est = sg.SVC(cache_size=200).fit(X, y)
+first = rss()
+for _ in range(9):
+    est = sg.SVC(cache_size=200).fit(X, y)
+print(first, rss())
+"""
+
+
+@unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")
+@unittest.skipUnless(os.path.exists("/proc/self/status"), "needs /proc for the resident set size")
+class TestMemory(unittest.TestCase):
+    def test_repeated_fits_hold_one_fits_memory(self):
+        """Ten SVC(cache_size=200).fit in a fresh process, on digits and on
+        5,000 rows of shuttle: the resident set after the tenth is at most
+        1.3× what it was after the first (freeing a large trainer returns
+        its pages at once; before, digits grew 111 → 375 MiB)."""
+        for name, nf, rows in (("digits.train", 64, 1437), ("shuttle.train", 9, 5000)):
+            path = os.path.join(DATA, name)
+            if not os.path.exists(path):
+                if os.environ.get("CI"):
+                    self.fail(f"{path} missing under CI")
+                continue
+            with self.subTest(data=name):
+                out = subprocess.run(
+                    [sys.executable, "-c", _RSS_SCRIPT, path, str(nf), str(rows)],
+                    check=True, stdout=subprocess.PIPE, text=True,
+                    env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)),
+                ).stdout.split()
+                first, last = int(out[0]), int(out[1])
+                print(f"{name}: RSS after the first fit {first // 1024} MiB, after the tenth {last // 1024} MiB")
+                self.assertLessEqual(last, 1.3 * first)
 
 
 @unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")

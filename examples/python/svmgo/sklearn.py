@@ -6,7 +6,7 @@ LIBLINEAR's dual coordinate descent or primal trust-region Newton method)
 take scikit-learn's parameter names and defaults and give its
 ``fit``/``predict``/``decision_function``/``predict_proba``/``score`` and
 fitted attributes (``classes_``, ``n_features_in_``, ``coef_``,
-``intercept_``, ``support_vectors_``, ``dual_coef_``, ``n_support_``,
+``intercept_``, ``support_vectors_``, ``support_``, ``dual_coef_``, ``n_support_``,
 ``n_iter_``), in scikit-learn's class order::
 
     from svmgo.sklearn import SVC
@@ -28,8 +28,9 @@ file's bytes.
 
 Where scikit-learn's SVMs differ (``sample_weight`` and ``class_weight``
 are supported, as instance weights multiplying each row's C): no ``kernel="precomputed"``
-or callable kernels, no ``support_`` indices (the library keeps the support
-vectors, not their row numbers), ``penalty="l1"`` only where LIBLINEAR has it
+or callable kernels; ``support_`` is found after ``fit`` by matching each
+support vector to its row of X (the library keeps the vectors, not their
+row numbers; ``partial_fit`` leaves none); ``penalty="l1"`` only where LIBLINEAR has it
 (``LinearSVC`` with the squared hinge, primal; ``LogisticRegression``); models store float32, so fitted
 attributes are float32 values in float64 arrays. Class labels reach the
 library as they are when they are integers (so a saved model predicts them
@@ -209,6 +210,7 @@ class _SVMBase(BaseEstimator):
         """Sets classes_ and the labels the library sees for them."""
         classes = np.asarray(classes)
         self.classes_ = classes
+        self.class_weight_ = np.ones(classes.size)  # _weights_options sets given ones
         integral = classes.dtype.kind in "iu" or (
             classes.dtype.kind == "f" and np.all(np.isfinite(classes)) and np.all(classes == np.round(classes))
         )
@@ -303,7 +305,10 @@ class _SVMBase(BaseEstimator):
         X, y = self._validate_fit(X, y, reset=True)
         # Rows of weight 0 leave before anything is derived from the rows
         # (classes, gamma='scale', the solver choice of dual='auto').
+        n, given = X.shape[0], sample_weight
         X, y, sample_weight = _sample_weights(X, y, sample_weight)
+        # Each row's index in the caller's X (rows of weight 0 left out).
+        rows = np.arange(n) if X.shape[0] == n else np.flatnonzero(np.broadcast_to(np.asarray(given, float), (n,)) > 0)
         if self._is_classifier:
             self._encode_classes(np.unique(y))
             if len(self.classes_) < 2:
@@ -313,9 +318,14 @@ class _SVMBase(BaseEstimator):
         self._trainer = None
         trainer = self._new_trainer(X, y, *self._capacities(X))
         self._add_and_fit(trainer, X, y, sample_weight)
+        self._after_fit(X, y, rows)
         # The rows stay in the library, for partial_fit to add to.
         self._trainer = trainer
         return self
+
+    def _after_fit(self, X, y, rows) -> None:
+        """Sets what only the rows fitted tell (support_ of the kernel
+        estimators); rows[i] is row i's index in the caller's X."""
 
     def _partial_fit(self, X, y, classes=None, sample_weight=None):
         first = not hasattr(self, "_model")
@@ -326,6 +336,8 @@ class _SVMBase(BaseEstimator):
             )
         X, y = self._validate_fit(X, y, reset=first)
         X, y, sample_weight = _sample_weights(X, y, sample_weight)
+        # support_ indexes the rows of one fit: partial_fit's span batches.
+        self.__dict__.pop("support_", None)
         if first:
             if self._is_classifier:
                 self._encode_classes(np.unique(y if classes is None else classes))
@@ -423,6 +435,12 @@ class _SVMBase(BaseEstimator):
         body = _modelfile.read_body(model.to_bytes())
         if model.quantized:
             raise ValueError(f"{path}: a quantized model; load its float model and call quantize()")
+        kind, typ = body.get("k"), int(body.get("st" if body.get("k") == "kernel" else "s", -1))
+        if (kind, typ) not in cls._file_types:
+            owner = next((c.__name__ for c in _ESTIMATORS if (kind, typ) in c._file_types), None)
+            what = f"a {kind} model (-s {typ})"
+            hint = f": load it with {owner}.load" if owner else ""
+            raise ValueError(f"{path}: {what}, which {cls.__name__} does not read{hint}")
         est = cls(**cls._params_from_body(body))
         est._model = model
         est._trainer = None
@@ -470,6 +488,20 @@ class _SVMBase(BaseEstimator):
 # ---- kernel models ----------------------------------------------------------------
 
 
+def _row_keys(M):
+    """Each row of M (dense, or scipy.sparse) as bytes: its float32 values
+    (sparse: its nonzero indices and values), equal for equal rows in
+    either layout of the same kind."""
+    if sp.issparse(M):
+        M = sp.csr_matrix(M, dtype=np.float32, copy=True)
+        M.eliminate_zeros()
+        M.sort_indices()
+        ind, dat, ptr = M.indices.astype(np.int32), M.data, M.indptr
+        return [ind[ptr[i] : ptr[i + 1]].tobytes() + dat[ptr[i] : ptr[i + 1]].tobytes() for i in range(M.shape[0])]
+    M = np.ascontiguousarray(M, dtype=np.float32)
+    return [r.tobytes() for r in M]
+
+
 def _kernel_arrays(body) -> Dict[str, Any]:
     """The support vectors (dense ndarray or CSR), coef and rho of a kernel body."""
     nf, rows = int(body["nf"]), int(body["sr"])
@@ -487,6 +519,7 @@ def _kernel_arrays(body) -> Dict[str, Any]:
 
 class _KernelBase(_SVMBase):
     _svm_type = 0
+    _file_types = frozenset()  # (kind, type) pairs of the files load reads
 
     def _read_body(self, body):
         a = _kernel_arrays(body)
@@ -501,6 +534,34 @@ class _KernelBase(_SVMBase):
         self.dual_coef_ = a["coef"].copy()
         self.intercept_ = -a["rho"]
         self.n_iter_ = np.array([s.get("it", 0) for s in body.get("r", {}).get("sub", [])], dtype=np.int32)
+        # One entry for the models without classes (SVC overrides it).
+        self.n_support_ = np.array([int(body["sr"])], dtype=np.int32)
+
+    def _after_fit(self, X, y, rows):
+        """support_: the index in X of each support vector, in
+        support_vectors_' order. The library keeps the vectors, not their
+        rows, so each is matched to the first unused row of X of its class
+        whose float32 values (the values trained on) are the same."""
+        self.shape_fit_ = X.shape
+        sv = self.support_vectors_
+        n_sv = sv.shape[0]
+        if self._is_classifier:
+            cls_x = np.searchsorted(self.classes_, np.asarray(y))
+            cls_sv = np.repeat(np.arange(len(self.classes_)), self.n_support_)
+        else:
+            cls_x, cls_sv = np.zeros(X.shape[0], np.int64), np.zeros(n_sv, np.int64)
+        free: Dict[Any, List[int]] = {}
+        for i, key in enumerate(_row_keys(X)):
+            free.setdefault((cls_x[i], key), []).append(i)
+        for q in free.values():
+            q.reverse()  # pop() gives the smallest index first
+        support = np.empty(n_sv, dtype=np.int32)
+        for j, key in enumerate(_row_keys(sv)):
+            q = free.get((cls_sv[j], key))
+            if not q:
+                raise RuntimeError(f"support vector {j} matches no training row")  # a library bug
+            support[j] = rows[q.pop()]
+        self.support_ = support
 
     @classmethod
     def _params_from_body(cls, body):
@@ -1125,6 +1186,7 @@ def _sparse_linear_weights(body):
 
 class _LinearBase(_SVMBase):
     _kernel_syntax = False
+    _file_types = frozenset()
 
     def _primal(self, X) -> bool:
         """Whether dual (True, False or "auto") chooses the primal solver:
@@ -1663,3 +1725,16 @@ class LinearSVR(RegressorMixin, _LinearBase):
     def predict(self, X):
         """The regression value of each row."""
         return self._raw_predict(X)
+
+
+# The model files each estimator's load reads: (kind, LIBSVM's svm_type or
+# LIBLINEAR's solver), so that another kind's file is refused by name.
+SVC._file_types = frozenset({("kernel", 0)})
+NuSVC._file_types = frozenset({("kernel", 1)})
+OneClassSVM._file_types = frozenset({("kernel", 2)})
+SVR._file_types = frozenset({("kernel", 3)})
+NuSVR._file_types = frozenset({("kernel", 4)})
+LinearSVC._file_types = frozenset({("linear", s) for s in (1, 2, 3, 5)})
+LogisticRegression._file_types = frozenset({("linear", s) for s in (0, 6, 7, 40)})
+LinearSVR._file_types = frozenset({("linear", s) for s in (11, 12, 13)})
+_ESTIMATORS = (SVC, NuSVC, OneClassSVM, SVR, NuSVR, LinearSVC, LogisticRegression, LinearSVR)
