@@ -50,7 +50,7 @@ ARM64_WHEEL := dist/linux-arm64/svmgo-$(VERSION)-py3-none-linux_aarch64.whl
 GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
 
-.PHONY: all build lib demo test vet test-c test-cpp test-python readme-check cross-arm64 \
+.PHONY: all build lib demo test test-deps vet test-c test-cpp test-python readme-check cross-arm64 \
 	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
 	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib
 
@@ -88,11 +88,20 @@ vet:
 # the arm64 build under qemu, make install with the examples built against
 # it by pkg-config, the Python wheels (the x86-64 one installed in a fresh
 # venv and tested there), the systemd unit, and the demo.
-test: vet $(BIN) $(LIB)
+test: vet $(BIN) $(LIB) test-deps
 	$(GO) test -count=1 ./...
 	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64
 	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service
 	$(MAKE) --no-print-directory demo > /dev/null
+
+# Debian's packages the Go tests compare with, installed when missing:
+# promtool (prometheus) checks the daemon's /metrics, svm-predict and
+# liblinear-predict (libsvm-tools, liblinear-tools) read exported models.
+test-deps:
+	@command -v promtool >/dev/null && command -v svm-predict >/dev/null && command -v liblinear-predict >/dev/null || { \
+		echo "installing prometheus libsvm-tools liblinear-tools"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus libsvm-tools \
+			liblinear-tools >/dev/null; }
 
 # ---- Clients of libsvmgo.so ---------------------------------------------------
 

@@ -48,7 +48,7 @@ extern "C" {
 /* ---- Version ------------------------------------------------------------ */
 
 #define SVMGO_VERSION_MAJOR 0
-#define SVMGO_VERSION_MINOR 5
+#define SVMGO_VERSION_MINOR 6
 #define SVMGO_VERSION_PATCH 0
 /* One number for comparisons: major * 10000 + minor * 100 + patch. */
 #define SVMGO_VERSION_NUMBER \

@@ -76,6 +76,8 @@ type Daemon struct {
 
 	metrics *daemonMetrics
 	serving atomic.Bool
+	// hasModel is set once models/ holds a model (/readyz).
+	hasModel atomic.Bool
 	// degraded is what /healthz says while fault is set; nil otherwise.
 	degraded atomic.Pointer[string]
 
@@ -122,6 +124,7 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 	d.metrics.storeGeneration.Set(float64(d.st.Generation()))
 	if v, ok, err := newestVersion(d.models); err == nil && ok {
 		d.metrics.modelVersion.Set(float64(v))
+		d.hasModel.Store(true)
 	}
 	return d, nil
 }

@@ -91,6 +91,7 @@ func (d *Daemon) published(p *pendingModel) {
 	d.metrics.modelVersion.Set(float64(p.version))
 	d.metrics.modelBits.Set(float64(p.run.bits()))
 	d.metrics.modelBytes.Set(float64(size))
+	d.hasModel.Store(true)
 	d.log.Info("model published", "version", p.version, "kind", kind, "quantized_bits", p.run.bits(), "bytes", size,
 		"generation", p.gen, "batch", p.batch)
 }

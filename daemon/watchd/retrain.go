@@ -131,7 +131,10 @@ func (r *run) model() core.Model {
 func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 	warm := d.warm(ds.Len())
 	start := time.Now()
+	d.metrics.trainingStart.Set(float64(start.UnixNano()) / 1e9)
+	d.metrics.training.Set(1)
 	m, dual, err := d.trainer.Train(ds, warm)
+	d.metrics.training.Set(0)
 	elapsed := time.Since(start)
 	if err != nil {
 		return nil, err
