@@ -103,8 +103,7 @@ test: vet $(BIN) $(LIB) test-deps
 test-deps:
 	@command -v promtool >/dev/null && command -v svm-predict >/dev/null && command -v liblinear-predict >/dev/null || { \
 		echo "installing prometheus libsvm-tools liblinear-tools"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus libsvm-tools \
-			liblinear-tools >/dev/null; }
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq prometheus libsvm-tools liblinear-tools >/dev/null; }
 
 # ---- Clients of libsvmgo.so ---------------------------------------------------
 
