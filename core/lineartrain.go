@@ -88,9 +88,26 @@ type LinearTrainer struct {
 	progress ProgressFunc
 }
 
-// SetProgress makes t's runs report their progress to fn (nil: none).
-// Only -s 40 reports so far.
+// SetProgress makes t's runs report their progress to fn (nil: none):
+// each Newton step of the primal solvers (-s 0, 2, 11, 40, and the primal
+// twins of -s 1 and 12) and each outer pass of dual coordinate descent for
+// SVC (-s 1, 3), per subproblem. fn may be called from several goroutines
+// at once (one-vs-rest classes train in parallel). The dual solvers of
+// -s 7, 12, 13 and the L1-regularized -s 5, 6 do not report.
 func (t *LinearTrainer) SetProgress(fn ProgressFunc) { t.progress = fn }
+
+// reporter returns the solvers' callback reporting the subproblem over
+// classes (ProgressEvent.Classes: 0, or 1 with positive class pos), or nil
+// without a progress function.
+func (t *LinearTrainer) reporter(classes int, pos int32) func(int, float64, float64) {
+	fn := t.progress
+	if fn == nil {
+		return nil
+	}
+	return func(iter int, objective, violation float64) {
+		fn(ProgressEvent{Classes: classes, Subproblem: pos, Iteration: iter, Objective: objective, Violation: violation})
+	}
+}
 
 // KeepGradient makes t's runs of -s 2 (and of -s 1 through its primal
 // twin) return the primal Newton method's state with their dual
@@ -310,6 +327,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 			warmed = true
 		}
 		wk := &t.workers[0]
+		wk.tron.progress = t.reporter(0, 0)
 		var start *startW
 		if warmW != nil && len(warmW.W) == 1 && warmW.Labels == nil {
 			start = &startW{w: warmW.W[0]}
@@ -393,6 +411,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 			}
 		}
 		Cp, Cn := box[k][0], box[k][1]
+		wk.tron.progress, wk.svc.progress = t.reporter(1, pos), t.reporter(1, pos)
 		var res SolveResult
 		var w []float64
 		if p.Solver.IsL1() {

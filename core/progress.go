@@ -5,13 +5,15 @@ package core
 // solver's goroutine, between iterations; it must be quick and must not
 // keep the event's address.
 type ProgressEvent struct {
-	// Subproblem is the positive class of a one-vs-rest or binary
-	// subproblem, the class pair (First, Second) of a one-vs-one kernel
-	// subproblem, 0 for one over every class (regression, one-class,
-	// multinomial).
+	// Classes says which classes the subproblem is over: 0 for the whole
+	// problem (regression, one-class, multinomial), 1 for a one-vs-rest or
+	// binary subproblem whose positive class is Subproblem, 2 for the
+	// one-vs-one kernel subproblem of Subproblem against Second.
+	Classes int
+	// Subproblem is the subproblem's (positive or first) class when
+	// Classes ≥ 1.
 	Subproblem int32
-	// Second is the other class of a one-vs-one kernel subproblem, 0
-	// otherwise.
+	// Second is the other class of a one-vs-one subproblem (Classes 2).
 	Second int32
 	// Iteration counts the solver's iterations so far: Newton iterations
 	// for the primal solvers, outer passes for dual coordinate descent,

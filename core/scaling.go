@@ -410,6 +410,8 @@ type scaledTrainer struct {
 
 func (t scaledTrainer) Syntax() Syntax { return t.inner.Syntax() }
 
+func (t scaledTrainer) SetProgress(fn ProgressFunc) { t.inner.SetProgress(fn) }
+
 func (t scaledTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	r, err := FitScale(ds, t.opt.Lower, t.opt.Upper)
 	if err != nil {

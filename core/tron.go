@@ -109,6 +109,9 @@ type tron struct {
 	g, s, r, d, Hd, z, M, wNew []float64
 	g0                         []float64 // ∇f(0), kept for a later warm start (LinearGradient)
 	cg                         tronCG
+	// progress, when not nil, is told of each accepted Newton step (the
+	// trainer sets it, with the subproblem's class, before minimize).
+	progress func(iteration int, objective, violation float64)
 }
 
 // tronBuffers is the number of float64 vectors a tron holds.
@@ -259,6 +262,9 @@ func (t *tron) minimize(f primalFunction, w []float64, eps, objEps float64, cg t
 			}
 			gnorm = norm2(g)
 			res.f, res.gnorm = fw, gnorm
+			if t.progress != nil {
+				t.progress(res.iterations, fw, gnorm/res.gnorm0)
+			}
 			if done() {
 				res.converged = true
 				return res

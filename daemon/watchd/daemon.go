@@ -78,6 +78,8 @@ type Daemon struct {
 	serving atomic.Bool
 	// hasModel is set once models/ holds a model (/readyz).
 	hasModel atomic.Bool
+	// progress logs a long retrain's progress (setTrainer makes it).
+	progress *progressLog
 	// degraded is what /healthz says while fault is set; nil otherwise.
 	degraded atomic.Pointer[string]
 

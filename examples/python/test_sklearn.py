@@ -500,6 +500,36 @@ print(first, rss())
 """
 
 
+_VERBOSE_SCRIPT = """
+import sys
+from sklearn.datasets import load_svmlight_file
+import svmgo.sklearn as sg
+
+X, y = load_svmlight_file(sys.argv[1], n_features=30)
+sg.SVC(C=1000, gamma=0.1, tol=1e-6, verbose=True).fit(X.toarray(), y)
+sg.LogisticRegression(verbose=1).fit(X.toarray(), y)
+"""
+
+
+@unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")
+class TestVerbose(unittest.TestCase):
+    def test_verbose_prints_during_the_fit(self):
+        """verbose=True: the library prints the solvers' progress to stderr
+        as they run (before the fit's summary line), for SMO and Newton."""
+        run = subprocess.run(
+            [sys.executable, "-c", _VERBOSE_SCRIPT, os.path.join(HERE, os.pardir, os.pardir, "core", "testdata", "breast_cancer.train")
+             if not os.environ.get("SVMGO_TEST_INSTALLED") else os.path.join(DATA, "breast_cancer.train")],
+            check=True, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)),
+        )
+        lines = run.stderr.splitlines()
+        svc = [k for k, l in enumerate(lines) if l.startswith("svmgo: progress classes ")]
+        done = [k for k, l in enumerate(lines) if l.startswith("[libsvmgo] SVC:")]
+        self.assertTrue(svc and done and max(svc) < done[0], run.stderr)
+        lr = [l for l in lines if l.startswith("svmgo: progress: iter ")]
+        self.assertTrue(lr and all("objective" in l and "violation" in l for l in lr), run.stderr)
+
+
 @unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")
 @unittest.skipUnless(os.path.exists("/proc/self/status"), "needs /proc for the resident set size")
 class TestMemory(unittest.TestCase):

@@ -42,6 +42,7 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
+	args, showProgress := takeProgressFlag(args)
 	args, readOpt, weights, err := takeTrainFlags(args)
 	if err != nil {
 		return fail(stderr, err)
@@ -81,7 +82,8 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 		return 0
 	}
 
-	m, err := core.TrainModel(ds, o)
+	progress := newProgressPrinter(stderr, showProgress, o.Kernel.Quiet || o.Linear.Quiet)
+	m, err := core.TrainModelReporting(ds, o, progress.fn())
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
 	}
@@ -179,7 +181,7 @@ func reportLinear(w io.Writer, m *core.LinearModel) {
 const laplaceNote = "Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma= %.6g\n"
 
 // trainFilesUsage ends both train commands' usage: their file arguments.
-var trainFilesUsage = readFlagsUsage + weightFlagsUsage + `
+var trainFilesUsage = readFlagsUsage + weightFlagsUsage + progressUsage + `
 train_file is in LIBSVM format (or CSV, label first, when it ends in .csv);
 a classifier's labels must be integers.
 model_file defaults to the train file's name with .model appended, in the

@@ -266,7 +266,10 @@ class _SVMBase(BaseEstimator):
         return X, self._check_y(X, y)
 
     def _new_trainer(self, X, y, rows: int, nonzeros: int):
-        opts = " ".join(self._options(X, y))
+        opts = self._options(X, y)
+        if getattr(self, "verbose", False):
+            opts = opts + ["--progress"]  # the library prints as the solvers run
+        opts = " ".join(opts)
         try:
             return svmgo.Trainer(opts, capacity_rows=rows, num_features=X.shape[1], capacity_nonzeros=nonzeros)
         except svmgo.Error as e:
@@ -599,8 +602,10 @@ class SVC(ClassifierMixin, _KernelBase):
         twice the mean nonzeros per row of the first call.
 
     ``gamma="scale"`` is computed from the rows of ``fit`` or of the first
-    ``partial_fit`` and then kept. ``verbose`` prints each fit's solver
-    result (iterations, kernel evaluations, objective) to stderr.
+    ``partial_fit`` and then kept. ``verbose`` prints the solvers' progress
+    to stderr as they run (every 1000 SMO iterations of each class pair:
+    iterations and violation), then each fit's result (iterations, kernel
+    evaluations, objective).
     """
 
     _is_classifier = True
@@ -1572,7 +1577,7 @@ class LogisticRegression(_LinearClassifier):
         classes = np.unique(y)
         trainer = self._trainer
         def unseeded(opts):  # a fresh seed each call unless random_state is set
-            opts = list(opts)
+            opts = [o for o in opts if o != "--progress"]
             if "-seed" in opts:
                 del opts[opts.index("-seed") : opts.index("-seed") + 2]
             return opts
