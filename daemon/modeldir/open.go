@@ -1,11 +1,15 @@
 package modeldir
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/textmodel"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -19,13 +23,42 @@ import (
 func ReadFile(path string) (core.Model, error) {
 	data, err := modelfile.ReadBytes(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w%s", err, importHint(err, path))
 	}
 	m, err := Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w (reading %s)", err, path)
 	}
 	return m, nil
+}
+
+// importHint is what the error of a LIBSVM or LIBLINEAR text model given
+// where a model file is wanted adds: the command that converts it. It
+// reads the file's first line again, on this error path only.
+func importHint(err error, path string) string {
+	if !errors.Is(err, modelfile.ErrNotModel) {
+		return ""
+	}
+	f, oerr := os.Open(path)
+	if oerr != nil {
+		return ""
+	}
+	defer f.Close()
+	var buf [256]byte
+	n, _ := io.ReadFull(f, buf[:])
+	first := buf[:n]
+	if i := bytes.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	}
+	kind, terr := textmodel.DetectTextModel(first)
+	if terr != nil {
+		return ""
+	}
+	name := "LIBSVM"
+	if kind == textmodel.LIBLINEARText {
+		name = "LIBLINEAR"
+	}
+	return fmt.Sprintf(": it is a %s text model; convert it with `svmgo import %s MODEL.svmgo`", name, path)
 }
 
 // Decode decodes the bytes of a model file of any kind: a *core.LinearModel,

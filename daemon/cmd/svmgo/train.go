@@ -184,8 +184,9 @@ const laplaceNote = "Prob. model for test data: target value = predicted value +
 var trainFilesUsage = readFlagsUsage + weightFlagsUsage + progressUsage + `
 train_file is in LIBSVM format (or CSV, label first, when it ends in .csv);
 a classifier's labels must be integers.
-model_file defaults to the train file's name with .model appended, in the
-current directory. Models are written atomically: a failed run leaves none.
+model_file defaults to the train file's name with .svmgo appended, in the
+current directory (not LIBSVM's .model, which names its text models:
+svmgo export writes those). Models are written atomically: a failed run leaves none.
 SOURCE_DATE_EPOCH, when set, is recorded as the model's creation time;
 otherwise none is, so equal inputs give byte-identical files.
 `
@@ -218,9 +219,15 @@ func findC(ds *data.Dataset, opts core.LinearOptions, stdout, stderr io.Writer) 
 
 // trainFiles returns the train file and the model file of a train
 // command's one or two file arguments.
+// defaultModelExt names the model file train writes when none is given:
+// TRAIN.svmgo, never LIBSVM's TRAIN.model, whose name svm-predict users
+// expect to hold a text model (and which a libsvmgo file would silently
+// replace). The model directory's files are model-N.svmgo alike.
+const defaultModelExt = ".svmgo"
+
 func trainFiles(files []string) (trainFile, modelFile string) {
 	trainFile = files[0]
-	modelFile = filepath.Base(trainFile) + ".model"
+	modelFile = filepath.Base(trainFile) + defaultModelExt
 	if len(files) == 2 {
 		modelFile = files[1]
 	}
