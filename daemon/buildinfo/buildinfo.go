@@ -8,6 +8,7 @@ package buildinfo
 import (
 	"runtime"
 	"runtime/debug"
+	"strings"
 )
 
 // Version is libsvmgo's version without the "v" of its tag (v0.6.0: module
@@ -15,6 +16,12 @@ import (
 // resolves them). Tests hold include/svmgo.h's SVMGO_VERSION_* macros, the
 // library's and the Python package's versions to it.
 const Version = "0.6.0"
+
+// commit is the commit a build was made from when the Go toolchain did
+// not record one (GOFLAGS=-buildvcs=false, a tree without .git): the
+// Makefile sets it with -ldflags "-X ...buildinfo.commit=$(git rev-parse
+// HEAD)".
+var commit string
 
 // Info is what a binary was built from.
 type Info struct {
@@ -42,6 +49,9 @@ func Read() Info {
 			}
 		}
 	}
+	if in.Revision == "" {
+		in.Revision = commit
+	}
 	return in
 }
 
@@ -51,11 +61,11 @@ func (in Info) ShortRevision() string {
 	if in.Revision == "" {
 		return ""
 	}
-	r := in.Revision
+	r, dirty := strings.CutSuffix(in.Revision, "+modified") // the Makefile's form
 	if len(r) > 12 {
 		r = r[:12]
 	}
-	if in.Modified {
+	if in.Modified || dirty {
 		r += "+modified"
 	}
 	return r
