@@ -10,7 +10,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -202,10 +202,10 @@ func TestParityFromC(t *testing.T) {
 				g, nf, nDec = m, m.NumFeatures, m.NumDecisionValues()
 				if c.bits > 0 {
 					q := quantizeKernel(t, m, c.bits)
-					err = modeldir.WriteFile(modelPath, q)
+					err = modelfile.WriteFile(modelPath, q)
 					g = q
 				} else {
-					err = modeldir.WriteFile(modelPath, m)
+					err = modelfile.WriteFile(modelPath, m)
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -226,10 +226,10 @@ func TestParityFromC(t *testing.T) {
 				g, nf, nDec = m, m.NumFeatures, m.NumDecisionValues()
 				if c.bits > 0 {
 					q := quantizeLinear(t, m, c.bits)
-					err = modeldir.WriteFile(modelPath, q)
+					err = modelfile.WriteFile(modelPath, q)
 					g = q
 				} else {
-					err = modeldir.WriteFile(modelPath, m)
+					err = modelfile.WriteFile(modelPath, m)
 				}
 				if err != nil {
 					t.Fatal(err)

@@ -2,13 +2,10 @@
 // directory of versioned model files: atomic publishing and a watcher that
 // follows the newest valid version (DESIGN.md §6).
 //
-// It is the one place that opens and writes a model file of any kind
-// (issue 11): Decode and ReadFile return the core.Model of whatever kind a
-// file holds (linear or kernel, float or quantized), validated by the one
-// decoder of that kind, and Encode and WriteFile write any core.Model. It
-// sits above core/modelfile (the frame and the float bodies) and package
-// quantize (the quantized bodies and predictors), the lowest package that
-// sees every kind without an upward import.
+// It opens and writes model files through core/modelfile's one codec
+// (modelfile.Decode, Encode, ReadFile and WriteFile), which reads every
+// registered kind: the float kinds, and the quantized ones, which package
+// quantize registers (imported below for that).
 //
 // A published model is named "model-<version>.svmgo" with a decimal version
 // that strictly increases. Publish writes a temporary dot-file ending in
@@ -26,12 +23,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	// The quantized kinds' codecs: a watcher serves every kind.
+	_ "github.com/libsvmgo/libsvmgo/quantize"
 )
 
 const (
@@ -104,36 +105,20 @@ func highestVersion(dir string) (highest uint64, found bool, err error) {
 // error after the final name exists (syncing the directory) is returned
 // with the version, the file complete but not known durable.
 func Publish(dir string, m core.Model) (uint64, error) {
-	data, err := Encode(stamped(m, time.Now().Unix()))
+	data, err := modelfile.Encode(stamped(m, time.Now().Unix()))
 	if err != nil {
 		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 	}
 	return publishBytes(dir, data)
 }
 
-// stamped returns m, or for a float model without a creation time a copy
-// with Created set. Only a kernel model's exported fields are copied (its
-// prediction tables are unexported and built by Init), which is all
-// encoding reads; the slices and support vectors are shared, read only.
+// stamped returns m, or for a model without a creation time a copy with
+// created set (core.WithCreated: the kinds that record one after training).
 func stamped(m core.Model, created int64) core.Model {
-	switch f := m.(type) {
-	case *core.LinearModel:
-		if f != nil && f.Created == 0 {
-			c := *f // shallow: the slices are shared, read only
-			c.Created = created
-			return &c
-		}
-	case *core.KernelModel:
-		if f != nil && f.Created == 0 {
-			return &core.KernelModel{
-				SVMType: f.SVMType, Kernel: f.Kernel, NumFeatures: f.NumFeatures,
-				Labels: f.Labels, NumSV: f.NumSV, SV: f.SV, Coef: f.Coef, Rho: f.Rho,
-				ProbA: f.ProbA, ProbB: f.ProbB, Params: f.Params, Result: f.Result,
-				Created: created,
-			}
-		}
+	if v := reflect.ValueOf(m); !v.IsValid() || v.Kind() == reflect.Pointer && v.IsNil() || m.Info().Created != 0 {
+		return m
 	}
-	return m
+	return core.WithCreated(m, created)
 }
 
 // publishBytes gives the model file data the next version in dir (see

@@ -47,3 +47,25 @@ func TestTrainPandasCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestTextModelNamesImport: a LIBSVM or LIBLINEAR text model given to
+// predict, quantize or export is refused with the svmgo import command
+// that converts it.
+func TestTextModelNamesImport(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	for _, c := range []struct{ model, kind string }{
+		{"heart_scale.libsvm.model", "LIBSVM"}, {"heart_scale.liblinear.model", "LIBLINEAR"},
+	} {
+		for _, args := range [][]string{
+			{"predict", dataDir + "heart_scale", dataDir + c.model, out},
+			{"quantize", dataDir + c.model, out},
+			{"export", "--format", "libsvm", dataDir + c.model, out},
+		} {
+			code, _, errs := svmgo(t, args...)
+			want := "it is a " + c.kind + " text model; convert it with `svmgo import " + dataDir + c.model + " MODEL.svmgo`"
+			if code != 1 || !strings.Contains(errs, want) {
+				t.Errorf("%v: exit %d, %q; want %q", args, code, errs, want)
+			}
+		}
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/core/textmodel"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 const exportUsage = `usage: svmgo export --format libsvm|liblinear model_file text_model_file
@@ -48,7 +47,7 @@ func exportModel(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	in, out := args[0], args[1]
-	m, err := modeldir.ReadFile(in)
+	m, err := readModelFile(in)
 	if err != nil {
 		return fail(stderr, err)
 	}
