@@ -192,7 +192,6 @@ func (s *multinomialLR) gradient() {
 	K, d, n := s.K, s.d, s.n
 	copy(s.G, s.W)
 	for k := range K {
-		s.M[k*d : k*d+n][0] = 0 // bounds hint
 		for j := range n {
 			s.M[k*d+j] = 1
 		}
