@@ -635,8 +635,8 @@ class TestFilesAndInputs(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         X, y = load("digits.train", 64)
-        Xt, _ = load("digits.test", 64)
-        cls.Xs, cls.y, cls.Xts = X, y, Xt
+        Xt, yt = load("digits.test", 64)
+        cls.Xs, cls.y, cls.Xts, cls.yt = X, y, Xt, yt
         cls.X, cls.Xt = X.toarray(), Xt.toarray()
 
     def test_float32_rows_are_not_copied(self):
@@ -699,6 +699,18 @@ class TestFilesAndInputs(unittest.TestCase):
             path = os.path.join(d, "q8.svmgo")
             q._model.save(path)
             sg.SVC.load(path)
+        # The measurement on held-out rows, and the guard.
+        q = clf.quantize(8, self.Xt, self.yt)
+        c = q.quantization_check_
+        self.assertEqual(c["rows"], len(self.yt))
+        self.assertEqual(c["predictions_changed"], int(np.sum(q.predict(self.Xt) != clf.predict(self.Xt))))
+        self.assertAlmostEqual(c["score_float"], clf.score(self.Xt, self.yt))
+        self.assertAlmostEqual(c["score_loss"], 100 * (clf.score(self.Xt, self.yt) - q.score(self.Xt, self.yt)))
+        self.assertGreater(c["max_decision_change"], 0)
+        with self.assertRaisesRegex(ValueError, "more than max_loss"):
+            clf.quantize(8, self.Xt, self.yt, max_loss=c["score_loss"] - 1)
+        with self.assertRaisesRegex(ValueError, "needs"):
+            clf.quantize(8, max_loss=1)
 
     def test_string_classes(self):
         names = np.array(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])

@@ -459,12 +459,20 @@ class _SVMBase(BaseEstimator):
     def _params_from_body(cls, body) -> Dict[str, Any]:
         return {}
 
-    def quantize(self, bits: int = 8):
+    def quantize(self, bits: int = 8, X_check=None, y_check=None, max_loss=None):
         """A copy of this fitted estimator whose model is quantized to int8
         or int16 (``svmgo quantize --bits``; svmgo.h has no quantize call,
         so the bundled ``svmgo`` command makes it). Its fitted attributes
         (coef_, support_vectors_, ...) are the float model's; it predicts
-        with the quantized one, and cannot partial_fit."""
+        with the quantized one, and cannot partial_fit.
+
+        With ``X_check`` (and ``y_check``), the copy's ``quantization_check_``
+        is the measurement on those rows: the largest decision value change,
+        the predictions changed, and both models' score (accuracy, or R² for
+        regression) when ``y_check`` is given. ``max_loss`` (needs both)
+        refuses, with ValueError, a quantized model whose score is lower by
+        more than that (accuracy points in percent; R² points for
+        regression)."""
         check_is_fitted(self, "_model")
         if bits not in (8, 16):
             raise ValueError(f"bits={bits!r}: want 8 or 16")
@@ -485,7 +493,36 @@ class _SVMBase(BaseEstimator):
         q._model = model
         q._trainer = None
         q.quantized_bits_ = model.quantization_bits
+        q.__dict__.pop("quantization_check_", None)
+        if X_check is not None:
+            q.quantization_check_ = check = self._quantization_check(q, X_check, y_check)
+            if max_loss is not None:
+                if "score_loss" not in check:
+                    raise ValueError("max_loss needs y_check: the loss is measured on labelled rows")
+                if check["score_loss"] > max_loss:
+                    raise ValueError(
+                        f"quantize({bits}): the quantized model loses {check['score_loss']:.4g} points on the check rows, "
+                        f"more than max_loss={max_loss}"
+                    )
+        elif max_loss is not None:
+            raise ValueError("max_loss needs X_check and y_check")
         return q
+
+    def _quantization_check(self, q, X, y):
+        """The float model against the quantized copy q on X (and y)."""
+        dec_f = np.asarray(self._raw_decision(X))
+        dec_q = np.asarray(q._raw_decision(X))
+        pf, pq = self.predict(X), q.predict(X)
+        out = {
+            "rows": int(len(pf)),
+            "max_decision_change": float(np.max(np.abs(dec_q - dec_f))) if dec_f.size else 0.0,
+            "predictions_changed": int(np.sum(pf != pq)),
+        }
+        if y is not None:
+            sf, sq = self.score(X, y), q.score(X, y)
+            scale = 100.0 if self._is_classifier else 1.0
+            out.update(score_float=float(sf), score_quantized=float(sq), score_loss=float(scale * (sf - sq)))
+        return out
 
 
 # ---- kernel models ----------------------------------------------------------------
