@@ -399,15 +399,22 @@ bench-deps:
 	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null || { $(APT_GET) update -qq && $(APT_GET) install -y -qq liblinear-tools liblinear-dev libsvm-tools; }
 	@test -f $(SVMGO_DATA)/fashion.train || bash $(SHARED)/make-fashion-mnist.sh $(SVMGO_DATA)
 
+# LIBLINEAR250: upstream LIBLINEAR 2.50's train binary, built outside the
+# repository, for examples/bench/newton.sh (skipped with a message if unset).
+LIBLINEAR250 ?=
+
 # Go benchmarks, the comparison tables against LIBLINEAR and LIBSVM (the
 # kernel predict path against svm-predict and svm_predict too), the
 # quantized models, the C ABI's prediction costs and the daemon's warm
-# retraining, linear and kernel (each script writes
+# retraining, linear and kernel, the kernel streams with the store full
+# (stream.sh; each script writes
 # examples/bench/out/NAME.md), then the
 # tables spliced into README.md.
 bench: $(BIN) $(LIB) bench-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/linear.sh
+	LIBLINEAR250=$(LIBLINEAR250) SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) \
+		bash examples/bench/newton.sh
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/kernel.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/predict.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) bash examples/bench/smo.sh
@@ -417,6 +424,7 @@ bench: $(BIN) $(LIB) bench-deps
 	SVMGO=$(CURDIR)/$(BIN) DATA=$(SHARED)/shuttle.train TRAIN_OPTIONS="-t 2 -c 100 -g 1" OUT=daemon-kernel \
 		bash examples/bench/daemon.sh
 	bash examples/bench/warm.sh
+	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/stream.sh
 	$(MAKE) --no-print-directory bench-readme
 
 # README.md's benchmark tables are the scripts' output: each block between

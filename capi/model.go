@@ -7,8 +7,9 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
-
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	// The quantized kinds' codecs: load and save read and write every kind.
+	_ "github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // Model properties, svmgo.h's enum svmgo_model_property.

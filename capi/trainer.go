@@ -31,6 +31,12 @@ type trainerHandle struct {
 	// removed from both alike. Rows added since start at zero
 	// (core.Dual.Extended).
 	dual *core.Dual
+	// batch[i] numbers the add call that added row i (1 for the first
+	// call that added rows, one more for each call after), so that a
+	// caller can forget the rows of one call (svmgo_trainer_forget);
+	// lastBatch is the newest number given, 0 before any.
+	batch     []uint64
+	lastBatch uint64
 	// last is what the last fit reported (svmgo_trainer_fit_info); valid
 	// when fitted.
 	last   core.FitSummary
@@ -66,7 +72,7 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 	case capNonzeros == 0 && capRows > maxCells/numFeatures:
 		return nil, errorf(statusInvalidArgument, "capacity_rows × num_features is %d × %d, more than %d values", capRows, numFeatures, uint64(maxCells))
 	}
-	h := &trainerHandle{numFeatures: int(numFeatures)}
+	h := &trainerHandle{numFeatures: int(numFeatures), batch: make([]uint64, 0, capRows)}
 	if capNonzeros == 0 {
 		h.ds = data.NewDense(int(capRows), int(numFeatures))
 	} else {
@@ -144,6 +150,7 @@ func addDense[T float32 | float64](h *trainerHandle, labels []float64, x []T, ro
 			return appendError(h, err, r, rows)
 		}
 	}
+	h.addedBatch(rows)
 	return nil
 }
 
@@ -189,7 +196,20 @@ func addCSR[T float32 | float64](h *trainerHandle, labels []float64, indptr []in
 			return appendError(h, err, r, rows)
 		}
 	}
+	h.addedBatch(rows)
 	return nil
+}
+
+// addedBatch numbers the rows rows an add call appended as the next batch;
+// a call that added no rows takes no number.
+func (h *trainerHandle) addedBatch(rows int) {
+	if rows == 0 {
+		return
+	}
+	h.lastBatch++
+	for range rows {
+		h.batch = append(h.batch, h.lastBatch)
+	}
 }
 
 func checkLabels(labels []float64) error {
@@ -207,13 +227,24 @@ func appendError(h *trainerHandle, err error, r, rows int) error {
 		r, rows, err, h.ds.Len(), h.ds.CapRows(), h.ds.Nonzeros(), h.ds.CapNonzeros())
 }
 
-// remove removes the rows at the given positions from the rows and from
-// the last fit's dual variables.
+// remove removes the rows at the given positions from the rows, their
+// batch numbers and the last fit's dual variables.
 func remove(h *trainerHandle, rows []int) error {
 	held := h.dual.Rows()
 	if err := h.ds.DeleteRows(rows); err != nil {
 		return err
 	}
+	// DeleteRows checked the positions (distinct, held), so this cannot fail.
+	gone, _ := data.SortedPositions(rows, len(h.batch))
+	kept, j := h.batch[:0], 0
+	for i, b := range h.batch {
+		if j < len(gone) && gone[j] == i {
+			j++
+			continue
+		}
+		kept = append(kept, b)
+	}
+	h.batch = kept
 	if held == 0 {
 		return nil
 	}
@@ -225,6 +256,28 @@ func remove(h *trainerHandle, rows []int) error {
 		}
 	}
 	return h.dual.DeleteRows(inDual)
+}
+
+// forget removes the rows batch number batch added that are still held
+// (remove) and returns how many; 0 when they are gone already. A number no
+// add call was given is an invalid argument.
+func forget(h *trainerHandle, batch uint64) (int, error) {
+	switch {
+	case h.lastBatch == 0:
+		return 0, errorf(statusInvalidArgument, "batch %d: no rows were added yet", batch)
+	case batch == 0 || batch > h.lastBatch:
+		return 0, errorf(statusInvalidArgument, "batch %d: the trainer has numbered batches 1 to %d", batch, h.lastBatch)
+	}
+	var rows []int
+	for i, b := range h.batch {
+		if b == batch {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	return len(rows), remove(h, rows)
 }
 
 // fit trains on the rows held, warm-started from the last fit (its α

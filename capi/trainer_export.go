@@ -162,6 +162,43 @@ func svmgo_trainer_remove(trainer *C.svmgo_trainer, rows C.capi_csize, n C.size_
 	return statusOK
 }
 
+//export svmgo_trainer_last_batch
+func svmgo_trainer_last_batch(trainer C.capi_ctrainer, batch *C.uint64_t) (rc C.int) {
+	const fn = "svmgo_trainer_last_batch"
+	defer guard(fn, &rc)
+	err := withTrainer(handleID(unsafe.Pointer(trainer)), func(h *trainerHandle) error {
+		if batch == nil {
+			return errorf(statusInvalidArgument, "batch is NULL")
+		}
+		*batch = C.uint64_t(h.lastBatch)
+		return nil
+	})
+	if err != nil {
+		return fail(fn, err)
+	}
+	return statusOK
+}
+
+//export svmgo_trainer_forget
+func svmgo_trainer_forget(trainer *C.svmgo_trainer, batch C.uint64_t, removed *C.size_t) (rc C.int) {
+	const fn = "svmgo_trainer_forget"
+	defer guard(fn, &rc)
+	err := withTrainer(handleID(unsafe.Pointer(trainer)), func(h *trainerHandle) error {
+		n, err := forget(h, uint64(batch))
+		if err != nil {
+			return err
+		}
+		if removed != nil {
+			*removed = C.size_t(n)
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(fn, err)
+	}
+	return statusOK
+}
+
 //export svmgo_trainer_num_rows
 func svmgo_trainer_num_rows(trainer C.capi_ctrainer, n *C.size_t) (rc C.int) {
 	const fn = "svmgo_trainer_num_rows"

@@ -21,29 +21,21 @@ func TestGlibcRand(t *testing.T) {
 	}
 }
 
-// Best C of liblinear-train -C (Debian's 2.3.0), recorded by
-// testdata/liblinear-ref.sh.
-var liblinearBestC = []struct {
-	data, args string
-	bestC      float64
-	accuracy   float64 // percent
-}{
-	{"heart_scale", "-s 2", 0.000488281, 83.3333},
-	{"breast_cancer.train", "-s 2", 0.25, 97.5824},
-	{"digits.train", "-s 2", 0.25, 96.0334},
-	{"debdesc_bin.train", "-s 2", 2, 93.3651},
-	{"heart_scale", "-s 0", 0.00390625, 83.3333},
-	{"breast_cancer.train", "-s 0", 256, 97.3626},
+// liblinear250CSearch returns the -C search of testdata/liblinear250-ref.txt
+// on file with options args (LIBLINEAR 2.50's, liblinear250-ref.sh).
+func liblinear250CSearch(t *testing.T, file, args string) liblinear250Case {
+	t.Helper()
+	for _, c := range readLiblinear250Refs(t) {
+		if c.csearch && c.train == file && c.options == args {
+			return c
+		}
+	}
+	t.Fatalf("no -C search of %s %s in testdata/liblinear250-ref.txt", file, args)
+	return liblinear250Case{}
 }
 
-// The rates liblinear-train -C -s 2 printed for breast_cancer.train, C by
-// C from 2^-15 (testdata/liblinear-ref.sh; percent, 6 digits).
-var liblinearBreastCancerRates = []float64{66.1538, 66.5934, 67.4725, 68.7912, 73.4066, 79.7802, 87.9121,
-	90.989, 93.6264, 94.5055, 95.8242, 96.9231, 97.3626, 97.5824, 96.9231, 96.9231, 96.7033, 96.9231,
-	96.9231, 97.1429, 97.1429, 96.7033, 96.7033, 96.7033, 96.7033, 96.7033}
-
-// TestFindLinearCPath: on liblinear-train's folds, with its TRON and
-// warm starts, the whole path of scores is LIBLINEAR's.
+// TestFindLinearCPath: on liblinear-train's folds, with its Newton method
+// and warm starts, the whole path of scores is LIBLINEAR 2.50's.
 func TestFindLinearCPath(t *testing.T) {
 	ds := readTestdata(t, "breast_cancer.train")
 	o, _, _ := ParseLinearOptions(strings.Fields("-s 2 -C"))
@@ -51,11 +43,12 @@ func TestFindLinearCPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Steps) != len(liblinearBreastCancerRates) || !res.MaxCReached || res.Steps[0].C != math.Pow(2, -15) {
+	rates := liblinear250CSearch(t, "breast_cancer.train", "-s 2").rates
+	if len(res.Steps) != len(rates) || !res.MaxCReached || res.Steps[0].C != math.Pow(2, -15) {
 		t.Fatalf("%d steps from C = %g (maximum reached %v), LIBLINEAR %d from 2^-15 to the maximum",
-			len(res.Steps), res.Steps[0].C, res.MaxCReached, len(liblinearBreastCancerRates))
+			len(res.Steps), res.Steps[0].C, res.MaxCReached, len(rates))
 	}
-	for k, want := range liblinearBreastCancerRates {
+	for k, want := range rates {
 		if got := 100 * res.Steps[k].Score.Accuracy(); math.Abs(got-want) > 1e-4 {
 			t.Errorf("C = %g: rate %.6g, LIBLINEAR %.6g", res.Steps[k].C, got, want)
 		}
@@ -63,13 +56,16 @@ func TestFindLinearCPath(t *testing.T) {
 }
 
 func TestFindLinearCParity(t *testing.T) {
-	for _, ref := range liblinearBestC {
-		t.Run(ref.data+strings.ReplaceAll(ref.args, " ", ""), func(t *testing.T) {
-			if testing.Short() && ref.data == "debdesc_bin.train" {
+	for _, ref := range readLiblinear250Refs(t) {
+		if !ref.csearch {
+			continue
+		}
+		t.Run(ref.train+strings.ReplaceAll(ref.options, " ", ""), func(t *testing.T) {
+			if testing.Short() && ref.train == "debdesc_bin.train" {
 				t.Skip("large set")
 			}
-			ds := readTestdata(t, ref.data)
-			o, _, err := ParseLinearOptions(append(strings.Fields(ref.args), "-C"))
+			ds := readTestdata(t, ref.train)
+			o, _, err := ParseLinearOptions(append(strings.Fields(ref.options), "-C"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +97,9 @@ func TestFindLinearCParity(t *testing.T) {
 
 // TestFindLinearCWarmMatchesCold: a step's score is that of cross-validating
 // at its C from scratch, on the same folds, to within a few rows (the warm
-// path stops a little elsewhere within the tolerance).
+// path stops a little elsewhere within the tolerance: three rows of 455 at
+// C = 2, where the line-search Newton method's runs, as LIBLINEAR 2.50's,
+// end farther inside the test than TRON's did, which kept within two).
 func TestFindLinearCWarmMatchesCold(t *testing.T) {
 	ds := readTestdata(t, "breast_cancer.train")
 	o, _, _ := ParseLinearOptions(strings.Fields("-s 1 -C -v 3"))
@@ -134,7 +132,7 @@ func TestFindLinearCWarmMatchesCold(t *testing.T) {
 				}
 			}
 		}
-		if d := correct - s.Score.Correct; d < -2 || d > 2 {
+		if d := correct - s.Score.Correct; d < -3 || d > 3 {
 			t.Errorf("C %g: warm path %d correct, cold cross-validation %d", s.C, s.Score.Correct, correct)
 		}
 	}

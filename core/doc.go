@@ -1,4 +1,4 @@
-// Package core trains and predicts: libsvmgo's solvers (DCD, TRON, SMO),
+// Package core trains and predicts: libsvmgo's solvers (DCD, Newton, SMO),
 // kernels and kernel cache, multi-class and cross-validation, the models
 // and their predictors and probability estimates, the training parameters
 // and the parsers of LIBLINEAR's and svm-train's option strings. Everything
@@ -18,10 +18,10 @@
 //   - Model is the one interface every model kind implements (these two,
 //     and the quantized ones of package quantize): Info, decision values,
 //     predictions, dense or sparse, one row or a batch.
-//   - Package daemon/modeldir writes and opens model files of any kind
-//     (WriteFile, ReadFile), publishes versions into a directory and
-//     watches one (Publish, Watch); package quantize makes int8 or int16
-//     models.
+//   - Package core/modelfile writes and opens model files of any kind
+//     (WriteFile, ReadFile; each kind registers its codec there); package
+//     daemon/modeldir publishes versions into a directory and watches one
+//     (Publish, Watch); package quantize makes int8 or int16 models.
 //
 // Conventions: feature values are float32 and feature indices int32,
 // 0-based in every API (LIBSVM text files are 1-based; the readers convert).

@@ -9,22 +9,38 @@ import (
 // DeleteRows removes the dual variables of the rows at the given 0-based
 // positions from every vector, as Dataset.DeleteRows removes the rows, so
 // that the dual stays aligned with its data set for a warm start. The
-// vectors are compacted in place; the only allocation is a sorted copy of
-// rows.
+// vectors are compacted in place; the gradient kept is a new value (duals
+// made by Dual.Extended and Prefix share the old one).
 //
-// Removing rows changes Q for the rows that stay and, since each row's α
-// entered every other row's gradient, invalidates the stored gradient, so
-// Gradient is dropped (set to nil) whenever a row is removed: the next
-// Train rebuilds it from Alpha. Train would also notice the mismatch
-// through the gradient's Check, but only after hashing every row.
+// The stored gradient covers the rows that stay, but each removed row's
+// α entered their gradients: Gradient keeps them without the removed
+// rows and remembers the removed support vectors, whose terms the next
+// Train takes out of G with one kernel value per remaining row of their
+// pairs (KernelGradient.deleteRows), instead of rebuilding G from Alpha,
+// which costs as much as a cold run. A gradient that cannot be kept so
+// (one not made by Train, or whose Alpha was changed since) is dropped
+// (set to nil) and the next Train rebuilds it.
 //
 // The dual's row count is the length of its vectors (0 without vectors).
 // A position out of range or given twice, or vectors of unequal lengths,
 // is an error wrapping ErrRowPosition, and then nothing is removed.
 func (d *KernelDual) DeleteRows(rows []int) error {
+	n := 0
+	if len(d.Alpha) > 0 {
+		n = len(d.Alpha[0])
+	}
+	var ng *KernelGradient
+	if g := d.Gradient; g != nil && len(rows) > 0 && g.Rows <= n {
+		if del, err := data.SortedPositions(rows, n); err == nil {
+			ng = g.deleteRows(d.SVMType, d.Pairs, d.Alpha, del)
+		}
+	}
 	removed, err := deleteAlignedRows(d.Alpha, rows)
 	if removed {
-		d.Gradient = nil
+		d.Gradient = ng
+		if ng != nil {
+			ng.Check = hashAlpha(foldRows(ng.rows.hash), d.Alpha, ng.Rows)
+		}
 	}
 	return err
 }

@@ -171,7 +171,7 @@ func GridSearch(ds *data.Dataset, o GridOptions) (GridResult, error) {
 		duals := make([]*KernelDual, len(fd.sets))
 		hashes := make([]uint64, len(fd.sets))
 		for s, set := range fd.sets {
-			_, hashes[s] = hashRows(set, set.Len())
+			_, hashes[s] = hashRows(set, set.Len(), nil)
 		}
 		var sq float64
 		for _, set := range fd.sets {

@@ -35,16 +35,25 @@ const rbfChunk = 256
 // columnRBF is column for the RBF kernel: dst[t] = float32(K(x_i,
 // x_rows[t])), each value bit for bit float32(r.eval(i, rows[t])).
 func (r *kernelRows) columnRBF(dst []float32, i int, rows []int32) {
+	if r.ds.IsDense() {
+		r.columnRBFOf(dst, r.ds.DenseRow(i), nil, nil, r.sqnorm[i], rows)
+		return
+	}
+	xi, xv := r.ds.SparseRow(i)
+	r.columnRBFOf(dst, nil, xi, xv, r.sqnorm[i], rows)
+}
+
+// columnRBFOf is columnRBF for a row x given by its values, dense (x, as
+// wide as the data set's rows) or sparse (xi, xv) as the data set is
+// stored, and sqi = x'x: dst[t] = float32(K(x, x_rows[t])). It serves rows
+// that are not in the data set (a removed support vector, kernelwarm.go).
+func (r *kernelRows) columnRBFOf(dst []float32, x []float32, xi []int32, xv []float32, sqi float64, rows []int32) {
 	var arg [rbfChunk]float64
 	g := -r.k.Gamma
 	sq := r.sqnorm
-	sqi := sq[i]
 	dense := r.ds.IsDense()
-	var x []float32
 	w := r.scratch
-	var xi []int32
 	if dense {
-		x = r.ds.DenseRow(i)
 		if len(w) >= len(x) && len(x) < simdDotMin {
 			// x_i widened once: each dot then converts one operand, not two.
 			w = w[:len(x)]
@@ -55,8 +64,6 @@ func (r *kernelRows) columnRBF(dst []float32, i int, rows []int32) {
 			w = nil
 		}
 	} else {
-		var xv []float32
-		xi, xv = r.ds.SparseRow(i)
 		for a, j := range xi {
 			w[j] = float64(xv[a])
 		}

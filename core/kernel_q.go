@@ -28,6 +28,12 @@ type svcQ struct {
 	cols  columnSplitter
 	// rowBuf holds data rows for entries (kernelwarm.go), len(index) long.
 	rowBuf []int32
+	// kept, when not nil, gives the entries of kernel columns kept from
+	// the last warm Train (kkeep.go); missing and keptBuf hold the
+	// positions and values of the entries it lacks.
+	kept    *keptColumns
+	missing []int32
+	keptBuf []float32
 
 	// kernelEvals counts the kernel values computed (cache misses), the
 	// measure of a training run's work.
@@ -89,8 +95,7 @@ func (q *svcQ) init() {
 func (q *svcQ) getQ(i, length int) []float32 {
 	data, have := q.cache.get(i, length)
 	if have < length {
-		q.cols.column(q.kr, data[have:length], int(q.index[i]), q.index[have:length])
-		q.kernelEvals += int64(length - have)
+		q.fill(data, i, have, length)
 		if q.y != nil {
 			yi := q.y[i]
 			for t := have; t < length; t++ {
@@ -101,6 +106,29 @@ func (q *svcQ) getQ(i, length int) []float32 {
 		}
 	}
 	return data
+}
+
+// fill computes K's entries data[have:length] of column i, reading those
+// of a kept column where there is one (kkeep.go).
+func (q *svcQ) fill(data []float32, i, have, length int) {
+	if q.kept != nil {
+		var ok bool
+		var rows []int32
+		ok, q.missing, rows = q.kept.fill(data, q.index, i, have, length, q.missing, q.rowBuf)
+		if ok {
+			if n := len(rows); n > 0 {
+				buf := q.keptBuf[:n]
+				q.cols.column(q.kr, buf, int(q.index[i]), rows)
+				for k, t := range q.missing {
+					data[t] = buf[k]
+				}
+				q.kernelEvals += int64(n)
+			}
+			return
+		}
+	}
+	q.cols.column(q.kr, data[have:length], int(q.index[i]), q.index[have:length])
+	q.kernelEvals += int64(length - have)
 }
 
 // QD returns Q's diagonal in the current ordering.

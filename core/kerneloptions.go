@@ -81,6 +81,12 @@ type KernelParams struct {
 	// CacheMB is the kernel cache budget in MiB (-m), > 0. LIBSVM's -m is
 	// fractional too; an edge device may set a fraction of one MiB.
 	CacheMB float64
+	// KeepMB is the budget in MiB (-M, ≥ 0) of the kernel columns a
+	// KernelTrainer keeps from one warm Train to the next (kkeep.go): the
+	// support vectors' columns, which the next warm run reads instead of
+	// computing them again. 0, the default, keeps none. It changes the
+	// work of warm runs, not their results.
+	KeepMB float64
 	// Shrinking turns on the shrinking heuristics (-h 1).
 	Shrinking bool
 	// Probability asks for probability estimates (-b 1): Platt scaling for
@@ -146,6 +152,8 @@ func (p KernelParams) Validate() error {
 		return bad("eps = %v, want eps > 0", p.Eps)
 	case !(p.CacheMB > 0) || !finite(p.CacheMB):
 		return bad("cache size = %v MB, want > 0", p.CacheMB)
+	case !(p.KeepMB >= 0) || !finite(p.KeepMB):
+		return bad("kept columns = %v MB, want >= 0", p.KeepMB)
 	case p.Probability && p.SVMType == OneClass:
 		return bad("probability estimates (-b 1) are not available for one-class SVM")
 	case p.SVMType == NuSVC && len(p.Weights) != 0:
@@ -188,6 +196,11 @@ func (p *KernelParams) weightOf(label int32) float64 {
 	return 1
 }
 
+// keepBytes is KeepMB in bytes.
+func (p *KernelParams) keepBytes() int64 {
+	return int64(p.KeepMB * (1 << 20))
+}
+
 // cacheBytes is the kernel cache budget in bytes, rounded down as LIBSVM
 // rounds -m.
 func (p *KernelParams) cacheBytes() int64 {
@@ -225,6 +238,7 @@ const KernelUsage = `options:
 -n nu : set the parameter nu of nu-SVC, one-class SVM, and nu-SVR (default 0.5)
 -p epsilon : set the epsilon in loss function of epsilon-SVR (default 0.1)
 -m cachesize : set cache memory size in MB (default 100)
+-M keptsize : MB of support vectors' kernel columns a trainer keeps between warm retrains (default 0: none)
 -e epsilon : set tolerance of termination criterion (default 0.001)
 -h shrinking : whether to use the shrinking heuristics, 0 or 1 (default 1)
 -b probability_estimates : whether to train a SVC or SVR model for probability estimates, 0 or 1 (default 0)
@@ -285,6 +299,8 @@ func ParseKernelOptions(args []string) (KernelOptions, []string, error) {
 			p.P, err = v.num()
 		case "-m":
 			p.CacheMB, err = v.num()
+		case "-M":
+			p.KeepMB, err = v.num()
 		case "-e":
 			p.Eps, err = v.num()
 		case "-h":

@@ -120,7 +120,7 @@ func (d *KernelDual) pathStart(ds *data.Dataset, p KernelParams, r float64, hAll
 	}
 	if ng != nil && exact {
 		if hAll == nil {
-			_, h := hashRows(ds, l)
+			_, h := hashRows(ds, l, nil)
 			hAll = &h
 		}
 		ng.Check = hashAlpha(*hAll, out.Alpha, l)

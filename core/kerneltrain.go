@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -99,6 +100,12 @@ type KernelTrainer struct {
 	cls     []int32 // class index of each row (C-SVC)
 	perm    []int32 // rows grouped by class, data order within a class
 	svIndex []int32 // row → support vector index, −1 for none
+	// rowHash holds hashRow of each row of a Train's data set, kept in
+	// the gradient it returns (gradientRows.hash).
+	rowHash []uint64
+	// kept holds the kernel columns kept between warm Trains (KeepMB,
+	// kkeep.go); nil when KeepMB is 0.
+	kept    *keptColumns
 	workers []kernelWorker
 	// helpers are the kernelRows of the column helpers (kparallel.go),
 	// GOMAXPROCS−1 of them, started for each Train.
@@ -106,8 +113,10 @@ type KernelTrainer struct {
 	// wantDual is set during a Train, clear during a TrainModel.
 	wantDual bool
 	// warmGrad is the usable gradient of the warm start during one Train's
-	// solves, nil otherwise.
+	// solves, nil otherwise; goneK the kernel columns of the support
+	// vectors removed since its run (KernelGradient.removedColumns).
 	warmGrad *KernelGradient
+	goneK    [][]float32
 	// nuUnchecked skips ν-SVC's feasibility check (nuFeasible): set for
 	// the internal cross-validation folds of Probability, which LIBSVM
 	// trains whatever their class counts.
@@ -217,7 +226,8 @@ func kernelWorkerCount(p *KernelParams) int {
 // KernelTrainerBytes returns the memory, in bytes, that NewKernelTrainer
 // allocates for these parameters and capacities (the models it returns not
 // included): the kernel caches, the solvers, the per-row buffers and, for
-// capFeatures ≤ 64, the dense copy of sparse rows (NewKernelTrainer). The
+// capFeatures ≤ 64, the dense copy of sparse rows (NewKernelTrainer), and
+// the kernel columns kept between warm Trains (KeepMB, at most that). The
 // caches take at most CacheMB in total (at least three columns a worker)
 // and never more than capRows² float32 entries a worker, what a
 // subproblem of capRows rows can use; how much of that becomes resident
@@ -235,7 +245,7 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int,
 		workers = 1
 	}
 	l := int64(capRows)
-	shared := l * (8 + 4 + 4 + 4) // sqnorm, cls, perm, svIndex
+	shared := l*(8+4+4+4+8) + keptColumnsBytes(capRows, p.keepBytes()) // sqnorm, cls, perm, svIndex, rowHash, kept columns
 	if view {
 		shared += denseViewBytes(capRows, capFeatures)
 	}
@@ -336,11 +346,15 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 		cls:         make([]int32, capRows),
 		perm:        make([]int32, capRows),
 		svIndex:     make([]int32, capRows),
+		rowHash:     make([]uint64, capRows),
 		workers:     make([]kernelWorker, workers),
 		helpers:     make([]*kernelRows, kernelHelperCount()),
 	}
 	if view && capFeatures <= denseViewMaxFeatures {
 		t.dense = data.NewDense(capRows, capFeatures)
+	}
+	if b := p.keepBytes(); b > 0 && !p.SVMType.IsRegression() {
+		t.kept = &keptColumns{budget: b, oldOf: make([]int32, 0, capRows), cur: make([][]float32, 0, capRows)}
 	}
 	for h := range t.helpers {
 		t.helpers[h] = &kernelRows{scratch: make([]float64, capFeatures)}
@@ -391,6 +405,9 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 				y:      make([]int8, 0, lMax),
 				qd:     make([]float64, lMax),
 				rowBuf: make([]int32, lMax),
+			}
+			if t.kept != nil {
+				w.q.missing, w.q.keptBuf = make([]int32, 0, lMax), make([]float32, lMax)
 			}
 		}
 	}
@@ -560,8 +577,17 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	if warm != nil && warm.Gradient != nil {
 		mid = warm.Gradient.Rows
 	}
-	hMid, hAll := hashRows(ds, mid)
+	hMid, hAll := hashRows(ds, mid, t.rowHash)
 	t.warmGrad = usableGradient(warm, k, epsilon, hMid, l)
+	var goneEvals int64 // the removed support vectors' columns (removedColumns)
+	if t.warmGrad != nil {
+		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr)
+	}
+	if t.kept != nil && t.warmGrad != nil && t.kept.begin(t.rowHash, l, t.warmGrad.Rows) {
+		for w := range t.workers {
+			t.workers[w].q.kept = t.kept
+		}
+	}
 	var dual *KernelDual
 	var err error
 	switch p.SVMType {
@@ -572,9 +598,24 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	case EpsSVR, NuSVR:
 		dual = t.trainSVR(ds, warm, m)
 	}
-	t.warmGrad = nil
+	t.warmGrad, t.goneK = nil, nil
+	for w := range t.workers {
+		if q := t.workers[w].q; q != nil {
+			q.kept = nil
+		}
+	}
 	if err != nil {
 		return nil, nil, err
+	}
+	m.Result.KernelEvals += goneEvals
+	if t.kept != nil && warm != nil && dual != nil && t.wantDual {
+		// Kept after warm runs only: a cold run's work stays what it was.
+		sv := func(i int) bool { return dual.Alpha[0][i] != 0 }
+		if p.SVMType.IsSVC() {
+			sv = func(i int) bool { return t.svIndex[i] >= 0 }
+		}
+		w := &t.workers[0]
+		m.Result.KernelEvals += t.kept.end(w.kr, ds, t.rowHash, sv)
 	}
 	if !t.wantDual {
 		dual = nil
@@ -582,6 +623,7 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	if g := dual.gradient(); g != nil {
 		g.Kernel, g.Epsilon, g.Rows = k, epsilon, l
 		g.Check = hashAlpha(hAll, dual.Alpha, l)
+		t.keepRows(dual, ds, m)
 	}
 	if p.Probability {
 		if err := t.fitProbability(ds, m); err != nil {
@@ -701,6 +743,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 				a0 = w.alpha0[:lp]
 				G0, Gbar0 = w.s.gradient(lp)
 				g.fillStored(a0, G0, Gbar0, rows, ni, flipped, a, v)
+				g.takeOutRemoved(G0, Gbar0, rows, y, flipped, v, t.goneK)
 			}
 		}
 		if nu {
@@ -870,6 +913,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 			a0 = w.alpha0[:l]
 			G0, Gbar0 = w.s.gradient(l)
 			g.fillStored(a0, G0, Gbar0, rows, l, false, warm.Alpha[0], 0)
+			g.takeOutRemoved(G0, Gbar0, rows, y, false, 0, t.goneK)
 		}
 	} else if dw != nil {
 		// The cold start below with bounds ω_r: rows in order filled up
@@ -948,6 +992,13 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			a0 = w.alpha0[:2*l]
 			G0, Gbar0 = w.s.gradient(2 * l)
 			g.fillStoredSVR(a0, G0, Gbar0, warm.Alpha[0])
+			if g.rows.gone != nil {
+				// α's half; α*'s follows as fillStoredSVR has it.
+				g.takeOutRemoved(G0[:l], Gbar0[:l], rows, y[:l], false, 0, t.goneK)
+				for r := range min(g.Rows, l) {
+					G0[r+l], Gbar0[r+l] = 2*g.Epsilon-G0[r], -Gbar0[r]
+				}
+			}
 		}
 	} else if nu {
 		// The cold start: α_t = α*_t, filled to C_t in row order.
@@ -1160,12 +1211,17 @@ func clip(v, c float64) float64 {
 // d = yᵀα − delta, it first lowers α on the side whose lowering reduces
 // |d| (y = +1 when d > 0, y = −1 when d < 0), which keeps the support
 // vector set from growing; whatever that cannot absorb (one-class, where
-// every y is +1 and νl may have grown) it raises on the other side. Each
-// side is adjusted free variables first (0 < α_t < C_t, proportionally, so
-// their ratios are kept and the variables at a bound stay there), then
-// variables at the upper bound proportionally when lowering, or variables
-// at zero in row order when raising (as the one-class cold start fills
-// them). The result is in the box; yᵀα = delta holds up to rounding.
+// every y is +1 and νl may have grown) it raises on the other side. It
+// changes as few α as it can, since the solver pays a kernel column for
+// each α that differs from the one its stored gradient was computed at:
+// lowering takes free variables (0 < α_t < C_t) largest first, each down
+// to 0 or by what is left of d, then variables at the upper bound in row
+// order; raising takes free variables with the most room first, each up
+// to its bound, then variables at zero in row order (as the one-class cold
+// start fills them). Scaling every free α of a side instead changed them
+// all, and a warm start after removed rows then rebuilt its whole gradient
+// (a Fashion-MNIST pair: as many kernel evaluations as a cold run). The
+// result is in the box; yᵀα = delta holds up to rounding.
 //
 // A residual at rounding level (|d| ≤ 1e-12 Σα) is left alone: every SMO
 // step leaves one as large, and moving every free α for it would cost a
@@ -1190,47 +1246,56 @@ func repairEquality(alpha []float64, y []int8, Cp, Cn float64, wt []float64, del
 	}
 }
 
+// byDecreasing returns the positions t with y_t = side that ok accepts,
+// ordered by key(t) decreasing, ties in row order.
+func byDecreasing(alpha []float64, y []int8, side int8, ok func(t int) bool, key func(t int) float64) []int {
+	var ts []int
+	for t := range alpha {
+		if y[t] == side && ok(t) {
+			ts = append(ts, t)
+		}
+	}
+	slices.SortStableFunc(ts, func(a, b int) int { return cmp.Compare(key(b), key(a)) })
+	return ts
+}
+
 // lowerSide reduces Σ α_t over y_t = side by up to d and returns what it
 // could not remove. The side's bound is C·wt[t] (C when wt is nil).
 func lowerSide(alpha []float64, y []int8, side int8, C float64, wt []float64, d float64) float64 {
-	for pass := 0; pass < 2 && d > 0; pass++ {
-		var sum float64
-		for t, a := range alpha {
-			if y[t] == side && a > 0 && (pass == 1 || a < weighted(C, wt, t)) {
-				sum += a
-			}
+	free := func(t int) bool { return alpha[t] > 0 && alpha[t] < weighted(C, wt, t) }
+	for _, t := range byDecreasing(alpha, y, side, free, func(t int) float64 { return alpha[t] }) {
+		if d <= 0 {
+			return 0
 		}
-		if sum == 0 {
-			continue
-		}
-		f := 1 - min(d/sum, 1)
-		for t, a := range alpha {
-			if y[t] == side && a > 0 && (pass == 1 || a < weighted(C, wt, t)) {
-				alpha[t] = a * f
-			}
-		}
-		d = max(d-sum, 0)
+		take := min(alpha[t], d)
+		alpha[t] -= take
+		d -= take
 	}
-	return d
+	for t, a := range alpha {
+		if d <= 0 {
+			return 0
+		}
+		if y[t] == side && a > 0 {
+			take := min(a, d)
+			alpha[t] = a - take
+			d -= take
+		}
+	}
+	return max(d, 0)
 }
 
 // raiseSide increases Σ α_t over y_t = side by up to d, within the box
 // (bound C·wt[t], C when wt is nil).
 func raiseSide(alpha []float64, y []int8, side int8, C0 float64, wt []float64, d float64) {
-	var room float64
-	for t, a := range alpha {
-		if C := weighted(C0, wt, t); y[t] == side && a > 0 && a < C {
-			room += C - a
+	room := func(t int) float64 { return weighted(C0, wt, t) - alpha[t] }
+	free := func(t int) bool { return alpha[t] > 0 && room(t) > 0 }
+	for _, t := range byDecreasing(alpha, y, side, free, room) {
+		if d <= 0 {
+			return
 		}
-	}
-	if room > 0 {
-		f := min(d/room, 1)
-		for t, a := range alpha {
-			if C := weighted(C0, wt, t); y[t] == side && a > 0 && a < C {
-				alpha[t] = min(a+(C-a)*f, C)
-			}
-		}
-		d = max(d-room, 0)
+		r := min(room(t), d)
+		alpha[t] = min(alpha[t]+r, weighted(C0, wt, t))
+		d -= r
 	}
 	for t, a := range alpha {
 		if d <= 0 {
@@ -1282,6 +1347,34 @@ func newLike(ds *data.Dataset, rows, nnz int) *data.Dataset {
 		return data.NewDense(rows, ds.NumFeatures())
 	}
 	return data.NewSparse(rows, nnz, ds.NumFeatures())
+}
+
+// keepRows records in dual's gradient, from a Train on ds that made m,
+// what lets it outlive removed rows (gradientRows): the rows' hashes,
+// their classes for C-SVC and ν-SVC, and where each row is among m's
+// support vectors, which it reads (m's support vectors are not changed
+// after training).
+func (t *KernelTrainer) keepRows(dual *KernelDual, ds *data.Dataset, m *KernelModel) {
+	l := ds.Len()
+	rs := gradientRows{hash: append([]uint64(nil), t.rowHash[:l]...), sv: m.SV, svOf: make([]int32, l)}
+	if t.params.SVMType.IsSVC() {
+		copy(rs.svOf, t.svIndex[:l])
+		rs.label = make([]int32, l)
+		for i, y := range ds.Labels() {
+			rs.label[i] = int32(y)
+		}
+	} else {
+		// collectSV: the rows with a nonzero coefficient, in data order.
+		n := int32(0)
+		for i, a := range dual.Alpha[0] {
+			rs.svOf[i] = -1
+			if a != 0 {
+				rs.svOf[i] = n
+				n++
+			}
+		}
+	}
+	dual.Gradient.rows = rs
 }
 
 // gradient returns d.Gradient, nil for a nil d.

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
@@ -15,15 +16,21 @@ import (
 // α that clipping or repairEquality changed and one per row added since
 // (smo.solveFrom). Those values are only right for the same Q, p and box,
 // over the same rows; a KernelGradient records what they depend on and is
-// ignored, with G rebuilt from α as before, when anything differs.
+// ignored, with G rebuilt from α as before, when anything differs. Rows
+// removed through KernelDual.DeleteRows keep it usable: it drops their
+// entries and remembers the removed support vectors, whose terms the next
+// Train takes out of G and Gbar with one kernel column each
+// (removedColumns, takeOutRemoved), where rebuilding G cost a column per
+// support vector of every pair.
 
 // KernelGradient is the gradient of each subproblem of a kernel training
 // run at its returned α (KernelDual.Alpha), and what it was computed
 // under. Rows appended to the data set after the run, with their α padded
 // with zeros (or any feasible value), keep it usable: those rows are
 // recognised by their position (≥ Rows) and get their gradient from one
-// kernel column each. Deleting, reordering or changing rows, or changing
-// the stored α of the first Rows rows, makes it unusable (Check no longer
+// kernel column each. Rows removed by KernelDual.DeleteRows leave it
+// usable (gradientRows). Reordering or changing rows, or changing the
+// stored α of the first Rows rows, makes it unusable (Check no longer
 // matches) and Train silently rebuilds G from α.
 type KernelGradient struct {
 	// Kernel is the resolved kernel (Gamma not zero) of the run.
@@ -57,6 +64,301 @@ type KernelGradient struct {
 	// First holds, per C-SVC subproblem, how many entries of G[k] belong to
 	// class Pairs[k][0]; nil for one-class and ε-SVR.
 	First []int
+
+	// What lets the gradient outlive removed rows (DeleteRows), set by
+	// Train; a gradient without it is dropped when rows go.
+	rows gradientRows
+}
+
+// gradientRows is what a KernelGradient keeps about its rows so that
+// KernelDual.DeleteRows can cut rows out of it instead of dropping it:
+// the next Train then takes the removed rows' terms out of the stored G
+// and Gbar, one kernel value per remaining row of a pair and removed
+// support vector of that pair (removedRows), where dropping the gradient
+// cost a column per support vector of every pair, as much as a cold run.
+type gradientRows struct {
+	// hash holds hashRow of each of the Rows rows: Check after a removal
+	// is refolded from what stays.
+	hash []uint64
+	// label holds each row's class (C-SVC, ν-SVC), which places the row
+	// in the pairs' G; nil for the others.
+	label []int32
+	// sv holds the features, label and weight of the rows with a nonzero
+	// α in some subproblem: the model's support vectors, read only. svOf
+	// maps each of the Rows rows to its position in sv, −1 for none.
+	sv   *data.Dataset
+	svOf []int32
+	// gone lists the support vectors removed since the run, whose terms
+	// are still in G and Gbar; nil when none.
+	gone *removedRows
+}
+
+// removedRows are support vectors removed from a gradient's rows since
+// its run: Train subtracts, from G_t of each stored row t of subproblem
+// v, y_t K(x_t, x_k) Coef[v][k], and from Gbar_t, y_t K(x_t, x_k)
+// Bar[v][k], with y_t the row's side in the stored orientation (+1 for
+// class Pairs[v][0]; +1 for one-class and the α half of ε-SVR).
+type removedRows struct {
+	// SV holds each removed row's position in gradientRows.sv.
+	SV []int32
+	// Coef holds, per subproblem, y_k α_k of each removed row (β_k for
+	// ε-SVR, 0 where the row is not in the subproblem); Bar the same
+	// where α_k was at its upper bound, 0 elsewhere.
+	Coef, Bar [][]float64
+}
+
+// deleteRows returns g with the rows at the sorted positions del
+// removed, for a dual whose vectors are alpha (before the removal), or
+// nil when g cannot outlive them: it lacks gradientRows, or Check no
+// longer matches alpha (the caller changed α since the run). Removed
+// support vectors among g's rows join gradientRows.gone. g itself is not
+// changed (duals made by Extended and Prefix share it). Rows at or past
+// g.Rows (added since the run) are only dropped from α.
+func (g *KernelGradient) deleteRows(svm SVMType, pairs [][2]int32, alpha [][]float64, del []int) *KernelGradient {
+	rs := &g.rows
+	n := g.Rows
+	if rs.hash == nil || len(rs.hash) != n || len(rs.svOf) != n || (svm.IsSVC() && len(rs.label) != n) ||
+		hashAlpha(foldRows(rs.hash), alpha, n) != g.Check {
+		return nil
+	}
+	cut := del
+	for k, r := range del {
+		if r >= n {
+			cut = del[:k]
+			break
+		}
+	}
+	ng := *g
+	ng.rows = gradientRows{sv: rs.sv}
+	ng.Rows = n - len(cut)
+	ng.rows.hash = compact(rs.hash, cut)
+	ng.rows.svOf = compact(rs.svOf, cut)
+	if rs.label != nil {
+		ng.rows.label = compact(rs.label, cut)
+	}
+	// The removed support vectors, their terms per subproblem.
+	gone := &removedRows{}
+	nv := len(alpha)
+	if rs.gone != nil {
+		gone.SV = append(gone.SV, rs.gone.SV...)
+	}
+	var added []int // positions in cut of removed support vectors
+	for k, r := range cut {
+		if rs.svOf[r] >= 0 {
+			gone.SV = append(gone.SV, rs.svOf[r])
+			added = append(added, k)
+		}
+	}
+	if len(gone.SV) > 0 {
+		gone.Coef, gone.Bar = make([][]float64, nv), make([][]float64, nv)
+		for v := range nv {
+			var coef, bar []float64
+			if rs.gone != nil {
+				coef, bar = append(coef, rs.gone.Coef[v]...), append(bar, rs.gone.Bar[v]...)
+			}
+			for _, k := range added {
+				r := cut[k]
+				c, b := removedTerm(svm, g, rs, pairs, v, r, alpha[v][r])
+				coef, bar = append(coef, c), append(bar, b)
+			}
+			gone.Coef[v], gone.Bar[v] = coef, bar
+		}
+		ng.rows.gone = gone
+	}
+	// G and Gbar without the removed rows' entries.
+	ng.G, ng.Gbar = make([][]float64, nv), make([][]float64, nv)
+	if g.First != nil {
+		ng.First = make([]int, nv)
+	}
+	for v := range nv {
+		if g.First == nil {
+			ng.G[v], ng.Gbar[v] = compact(g.G[v], cut), compact(g.Gbar[v], cut)
+			continue
+		}
+		// A pair's entries: its first class's rows in data order, then
+		// its second's; pos lists the entries of the removed rows.
+		var pos []int
+		first, second := 0, g.First[v]
+		for k, r := 0, 0; r < n && k < len(cut); r++ {
+			c := rs.label[r]
+			at := -1
+			switch c {
+			case pairs[v][0]:
+				at = first
+				first++
+			case pairs[v][1]:
+				at = second
+				second++
+			}
+			if r == cut[k] {
+				k++
+				if at >= 0 {
+					pos = append(pos, at)
+				}
+			}
+		}
+		slices.Sort(pos)
+		nFirst := g.First[v]
+		for _, at := range pos {
+			if at < g.First[v] {
+				nFirst--
+			}
+		}
+		ng.First[v] = nFirst
+		ng.G[v], ng.Gbar[v] = compact(g.G[v], pos), compact(g.Gbar[v], pos)
+	}
+	return &ng
+}
+
+// removedTerm returns what removing row r, whose α in subproblem v is a,
+// leaves to take out of the other rows' G and Gbar (removedRows.Coef and
+// Bar).
+func removedTerm(svm SVMType, g *KernelGradient, rs *gradientRows, pairs [][2]int32, v, r int, a float64) (coef, bar float64) {
+	if a == 0 {
+		return 0, 0
+	}
+	w := rs.sv.Weight(int(rs.svOf[r]))
+	switch {
+	case svm.IsSVC():
+		side := 0
+		if rs.label[r] == pairs[v][1] {
+			side = 1
+		}
+		coef = a
+		if side == 1 {
+			coef = -a
+		}
+		if a >= g.Box[v][side]*w {
+			bar = coef
+		}
+	case svm.IsRegression():
+		// β = α − α*: a bounded α contributes C Q, a bounded α* −C Q to
+		// the α half's Gbar.
+		coef = a
+		if math.Abs(a) >= g.Box[v][0]*w {
+			bar = a
+		}
+	default:
+		coef = a
+		if a >= g.Box[v][0]*w {
+			bar = a
+		}
+	}
+	return coef, bar
+}
+
+// compact returns a new slice of s without the entries at the sorted
+// positions del (all below len(s)).
+func compact[T any](s []T, del []int) []T {
+	out := make([]T, 0, len(s)-len(del))
+	k := 0
+	for i, v := range s {
+		if k < len(del) && del[k] == i {
+			k++
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// removedColumns returns, per removed support vector (removedRows), its
+// kernel values against the rows 0..Rows−1 the gradient covers: one
+// column over the data set, which every pair of the row's class reads
+// (takeOutRemoved), computed by kr (which reads the data set's rows, or
+// their dense copy) from the removed row kept in gradientRows.sv.
+// Returns nil when nothing was removed, and the number of kernel
+// evaluations.
+func (g *KernelGradient) removedColumns(kr *kernelRows) ([][]float32, int64) {
+	gone := g.rows.gone
+	if gone == nil {
+		return nil, 0
+	}
+	n := g.Rows
+	kds := kr.ds
+	nf := kds.NumFeatures()
+	z := make([]float32, nf) // the removed row, as wide as kds's rows
+	rows := make([]int32, n)
+	for t := range rows {
+		rows[t] = int32(t)
+	}
+	cols := make([][]float32, len(gone.SV))
+	sv := g.rows.sv
+	for q, s := range gone.SV {
+		clear(z)
+		var zi []int32
+		var zv []float32
+		if sv.IsDense() {
+			zv = sv.DenseRow(int(s))
+			zi = make([]int32, len(zv))
+			for j := range zi {
+				zi[j] = int32(j)
+			}
+		} else {
+			zi, zv = sv.SparseRow(int(s))
+		}
+		// Features past kds's width meet only zeros in its rows but
+		// count in z'z.
+		zz := sqSparse32(zv)
+		var si []int32
+		var sx []float32
+		for a, j := range zi {
+			if int(j) < nf {
+				z[j] = zv[a]
+				if zv[a] != 0 {
+					si, sx = append(si, j), append(sx, zv[a])
+				}
+			}
+		}
+		col := make([]float32, n)
+		switch {
+		case kr.k.Type == RBFKernel && kds.IsDense():
+			kr.columnRBFOf(col, z, nil, nil, zz, rows)
+		case kr.k.Type == RBFKernel:
+			kr.columnRBFOf(col, nil, si, sx, zz, rows)
+		default:
+			for t := range n {
+				if kds.IsDense() {
+					col[t] = float32(kr.k.ofDot(trainDot(kds.DenseRow(t), z)))
+				} else {
+					xi, xv := kds.SparseRow(t)
+					col[t] = float32(kr.k.ofDot(dotMerge32(xi, xv, si, sx)))
+				}
+			}
+		}
+		cols[q] = col
+	}
+	return cols, int64(len(gone.SV)) * int64(n)
+}
+
+// takeOutRemoved subtracts the terms of the removed support vectors
+// (removedRows) of subproblem v from the stored starting values G0 and
+// Gbar0 of the variables whose data rows are rows (fillStored's layout),
+// for the rows the gradient covers; y gives each variable's side, which
+// flipped turns into the stored orientation's. cols holds the removed
+// rows' kernel values (removedColumns).
+func (g *KernelGradient) takeOutRemoved(G0, Gbar0 []float64, rows []int32, y []int8, flipped bool, v int, cols [][]float32) {
+	gone := g.rows.gone
+	if gone == nil {
+		return
+	}
+	for q, col := range cols {
+		c, b := gone.Coef[v][q], gone.Bar[v][q]
+		if c == 0 && b == 0 {
+			continue
+		}
+		for r, row := range rows {
+			if int(row) >= g.Rows {
+				continue
+			}
+			kv := float64(col[row])
+			if (y[r] < 0) != flipped {
+				kv = -kv
+			}
+			G0[r] -= kv * c
+			Gbar0[r] -= kv * b
+		}
+	}
 }
 
 const (
@@ -73,38 +375,65 @@ func hashWord(h, v uint64) uint64 {
 	return h ^ h>>29
 }
 
-// hashRows returns the hash (hashWord) of the labels and nonzero features of
-// ds's rows 0..mid−1 and of rows 0..ds.Len()−1 (mid is clamped to
-// [0, ds.Len()]). Dense and sparse data hash alike.
-func hashRows(ds *data.Dataset, mid int) (hMid, hAll uint64) {
+// hashRow returns the hash (hashWord) of ds's row i alone: its label,
+// nonzero features and weight. Dense and sparse data hash alike.
+func hashRow(ds *data.Dataset, i int) uint64 {
+	h := hashWord(hashSeed, math.Float64bits(ds.Label(i)))
+	if ds.IsDense() {
+		for j, v := range ds.DenseRow(i) {
+			if v != 0 {
+				h = hashWord(h, uint64(j)<<32|uint64(math.Float32bits(v)))
+			}
+		}
+	} else {
+		idx, val := ds.SparseRow(i)
+		for k, j := range idx {
+			if val[k] != 0 {
+				h = hashWord(h, uint64(j)<<32|uint64(math.Float32bits(val[k])))
+			}
+		}
+	}
+	if w := ds.Weight(i); w != 1 {
+		// Bounds of α depend on the weight; weight 1 hashes as a data
+		// set without weights, whose gradients stay usable.
+		h = hashWord(h, math.Float64bits(w))
+	}
+	return h
+}
+
+// foldRows folds per-row hashes (hashRow) into the hash of those rows in
+// that order. A gradient keeps its rows' hashes, so that removing rows
+// (KernelDual.DeleteRows) gives the hash of the rows that stay without
+// the data set.
+func foldRows(rows []uint64) uint64 {
+	h := uint64(hashSeed)
+	for _, v := range rows {
+		h = hashWord(h, v)
+	}
+	return h
+}
+
+// hashRows returns the hash of ds's rows 0..mid−1 and of rows
+// 0..ds.Len()−1 (mid is clamped to [0, ds.Len()]): foldRows of their
+// hashRow values, which it also writes into dst when dst is not nil (it
+// must then hold ds.Len() values).
+func hashRows(ds *data.Dataset, mid int, dst []uint64) (hMid, hAll uint64) {
 	h := uint64(hashSeed)
 	l := ds.Len()
 	mid = max(0, min(mid, l))
+	var out []uint64
+	if dst != nil {
+		out = dst[:l]
+	}
 	for i := range l {
 		if i == mid {
 			hMid = h
 		}
-		h = hashWord(h, math.Float64bits(ds.Label(i)))
-		if ds.IsDense() {
-			for j, v := range ds.DenseRow(i) {
-				if v != 0 {
-					h = hashWord(h, uint64(j)<<32|uint64(math.Float32bits(v)))
-				}
-			}
-		} else {
-			idx, val := ds.SparseRow(i)
-			for k, j := range idx {
-				if val[k] != 0 {
-					h = hashWord(h, uint64(j)<<32|uint64(math.Float32bits(val[k])))
-				}
-			}
+		r := hashRow(ds, i)
+		if out != nil {
+			out[i] = r
 		}
-		if w := ds.Weight(i); w != 1 {
-			// Bounds of α depend on the weight; weight 1 hashes as a data
-			// set without weights, whose gradients stay usable.
-			h = hashWord(h, math.Float64bits(w))
-		}
-		h = hashWord(h, ^uint64(0)) // row separator
+		h = hashWord(h, r)
 	}
 	if mid == l {
 		hMid = h

@@ -9,33 +9,35 @@ import (
 
 // Warm starts that carry the primal Newton method's state.
 //
-// A warm TRON run on rows added to a trained set starts by evaluating f,
+// A warm Newton run on rows added to a trained set starts by evaluating f,
 // ∇f and ∇f(0) (the stopping test's scale) at the previous w: a pass over
 // every row, two row operations each, which after 99% of debdesc_bin was a
 // quarter of the warm run. Over the rows the previous run trained on, at
 // its final w, those are known: ∇f(w) and f are the run's last values,
 // ∇f(0) = −2 Σ C_i y_i x_i is a sum over rows, and α_i = 2C_i·max(0,
-// 1 − y_i wᵀx_i) gives the margins that enter the loss. A LinearDual
+// 1 − y_i wᵀx_i) gives the margins that enter the loss, and ∇²f's diagonal,
+// the preconditioner and the objective test's scale, is a sum over rows. A LinearDual
 // therefore also carries them (LinearGradient), and the next run reads
 // only the rows added since. They are right only for the same rows, α,
 // costs and bias; a LinearGradient records what they depend on and is
 // ignored, the rows read as before, when anything it can check cheaply
 // differs (all but the features). The kernel path keeps its solver's
-// gradient the same way (kernelwarm.go). TRON takes them as a start only:
-// should it stop there, or its first step fail, it reads the rows and
-// decides again (tron.minimize), so every stop rests on f and ∇f read from
-// the rows (∇f(0), the gradient test's scale, stays summed from the given
-// part).
+// gradient the same way (kernelwarm.go). The Newton method takes them as a
+// start only: should it stop there, or its first line search fail, it
+// reads the rows and decides again (newton.minimize), so every stop rests
+// on f and ∇f read from the rows (∇f(0), the gradient test's scale, stays
+// summed from the given part).
 
 // LinearGradient is the state of each decision function's primal Newton
-// (TRON) run of the L2-loss SVC (-s 2, and -s 1 through its primal twin)
-// at the exact w it returned, over rows 0..Rows−1, and what it was
+// run (newton.go) of the L2-loss SVC (-s 2, and -s 1 through its primal
+// twin) at the exact w it returned, over rows 0..Rows−1, and what it was
 // computed under. Rows appended to the data set since, with their α
 // padded with zeros, keep it usable. Deleting rows (LinearDual.DeleteRows
 // drops it), changing labels, weights or the stored α of the first Rows
 // rows makes it unusable (Check no longer matches) and Train evaluates the
 // start from the rows. Changing their features while keeping all that is
-// outside the warm start's contract (TrainFrom): TRON would start from
+// outside the warm start's contract (TrainFrom): the Newton method would
+// start from
 // values that are not f's, take a poorer first step, and still stop only
 // on values it read from the rows.
 // Train fills it only for a trainer that keeps it (LinearTrainer.KeepGradient).
@@ -62,13 +64,16 @@ type LinearGradient struct {
 	G [][]float64
 	// G0 holds ∇f(0) = −2 Σ C_i y_i x_i over rows 0..Rows−1.
 	G0 [][]float64
+	// H holds ∇²f(W)'s diagonal less the identity,
+	// 2 Σ_{y_i Wᵀx_i < 1} C_i x_ij², over rows 0..Rows−1.
+	H [][]float64
 	// Loss holds Σ C_i max(0, 1 − y_i Wᵀx_i)² over rows 0..Rows−1.
 	Loss []float64
 }
 
 // keepsGradient reports whether a run in t fills LinearDual.Gradient: a
 // trainer that keeps it, for the formulations whose every decision
-// function TRON solves with its own test (-s 2; -s 1 as a primal twin).
+// function the Newton method solves with its own test (-s 2; -s 1 as a primal twin).
 func (t *LinearTrainer) keepsGradient() bool {
 	p := &t.params
 	return t.keepGradient && !t.cPath &&
@@ -87,7 +92,7 @@ func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][
 	nrW := len(box)
 	if g.Rows <= 0 || g.Rows > l || g.Bias != t.params.Bias || g.Features < 0 || g.Features > n ||
 		len(warm.Alpha) != nrW || len(g.Box) != nrW || len(g.W) != nrW || len(g.G) != nrW ||
-		len(g.G0) != nrW || len(g.Loss) != nrW ||
+		len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW ||
 		!slices.Equal(warm.Labels, labels[:nrW]) || !slices.Equal(g.Box, box) {
 		return nil
 	}
@@ -96,7 +101,8 @@ func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][
 		dim++
 	}
 	for k := range nrW {
-		if len(g.W[k]) != dim || len(g.G[k]) != dim || len(g.G0[k]) != dim || len(warm.Alpha[k]) < g.Rows {
+		if len(g.W[k]) != dim || len(g.G[k]) != dim || len(g.G0[k]) != dim || len(g.H[k]) != dim ||
+			len(warm.Alpha[k]) < g.Rows {
 			return nil
 		}
 	}
@@ -106,9 +112,10 @@ func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][
 	return g
 }
 
-// known returns decision function k's part of g as TRON's start.
+// known returns decision function k's part of g as the Newton method's
+// start.
 func (g *LinearGradient) known(k int) *knownRows {
-	return &knownRows{rows: g.Rows, n: g.Features, loss: g.Loss[k], g: g.G[k], g0: g.G0[k]}
+	return &knownRows{rows: g.Rows, n: g.Features, loss: g.Loss[k], g: g.G[k], g0: g.G0[k], h: g.H[k]}
 }
 
 // copyWidened copies v, a vector over n features and then the bias
@@ -126,7 +133,7 @@ func copyWidened(dst, v []float64, n int, bias float64) {
 // over l rows of n features.
 func newLinearGradient(nrW, l, n int, bias float64) *LinearGradient {
 	return &LinearGradient{Rows: l, Bias: bias, Features: n, Box: make([][2]float64, nrW), W: make([][]float64, nrW),
-		G: make([][]float64, nrW), G0: make([][]float64, nrW), Loss: make([]float64, nrW)}
+		G: make([][]float64, nrW), G0: make([][]float64, nrW), H: make([][]float64, nrW), Loss: make([]float64, nrW)}
 }
 
 // hashTrainRows returns hashLabels(ds, mid) for a run that keeps or uses
@@ -148,7 +155,7 @@ func (t *LinearTrainer) hashTrainRows(ds *data.Dataset, warm *LinearDual) (hMid,
 // multiplies is independent of the others', so the processor overlaps
 // them. Features are not hashed: that took as long as the pass over the
 // rows the gradient spares (hashRows, 0.8 ms on debdesc_bin), and a
-// gradient that does not fit its rows only gives TRON a poorer start,
+// gradient that does not fit its rows only gives the Newton method a poorer start,
 // never a stop on values not read (primalFunction.forgetStart).
 func hashLabels(ds *data.Dataset, mid int) (hMid, hAll [4]uint64) {
 	h := [4]uint64{hashSeed, hashSeed ^ 1, hashSeed ^ 2, hashSeed ^ 3}

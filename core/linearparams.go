@@ -11,8 +11,8 @@ import (
 type LinearSolver int
 
 // The formulations: duals solved by DCD (Hsieh et al. 2008; Ho & Lin 2012),
-// L2-regularized primals by the trust-region Newton method (Lin, Weng &
-// Keerthi 2008), the L1-regularized ones by coordinate descent (Yuan et al.
+// L2-regularized primals by the line-search truncated Newton method (Galli
+// & Lin 2022, newton.go), the L1-regularized ones by coordinate descent (Yuan et al.
 // 2010; Yuan, Ho & Lin 2012).
 const (
 	L2Logistic      LinearSolver = 0  // -s 0: L2-regularized logistic regression, primal
@@ -66,14 +66,15 @@ func (s LinearSolver) IsRegression() bool {
 // vectors are sparse.
 func (s LinearSolver) IsL1() bool { return s == L1L2LossSVC || s == L1Logistic }
 
-// IsPrimal reports whether s is solved in the primal (by TRON).
+// IsPrimal reports whether s is solved in the primal (by the Newton
+// method).
 func (s LinearSolver) IsPrimal() bool {
 	return s == L2LossSVCPrimal || s == L2LossSVRPrimal || s == L2Logistic
 }
 
 // hasL2Loss reports whether s has the squared loss, or is logistic
 // regression: the formulations whose dual solution follows from w, so that
-// they warm-start through the primal (TRON).
+// they warm-start through the primal (the Newton method).
 func (s LinearSolver) hasL2Loss() bool {
 	return s == L2LossSVCDual || s == L2LossSVCPrimal || s == L2LossSVRPrimal || s == L2LossSVRDual || s == L2Logistic
 }
@@ -153,7 +154,8 @@ type LinearParams struct {
 	// point, so a warm start is held to the same test as a cold one.
 	AbsoluteEps bool
 	// PrimalTwin trains the L2-loss duals -s 1 and -s 12 through their
-	// primal twins (the same problems as -s 2 and -s 11) by TRON, cold and
+	// primal twins (the same problems as -s 2 and -s 11) by the Newton
+	// method, cold and
 	// warm, as an incremental trainer should: a warm-started primal Newton
 	// method saves far more than DCD's warm start when rows are added. The
 	// stopping rule is then the primal's, at Eps times 0.1 (-s 1) or 0.01
@@ -167,7 +169,7 @@ type LinearParams struct {
 	Bias float64
 	// Weights scale C per class (-wi).
 	Weights []ClassWeight
-	// MaxIter caps the outer passes (DCD) or Newton iterations (TRON) of
+	// MaxIter caps the outer passes (DCD) or Newton iterations of
 	// each binary subproblem; a run that hits it reports Converged = false.
 	MaxIter int
 	// Seed seeds the solver's random permutations: equal inputs and seeds
@@ -251,15 +253,15 @@ type SolveResult struct {
 	// (0 for regression).
 	Label int32
 	// Iterations counts outer passes over the active set (DCD) or Newton
-	// iterations (TRON, -s 2 and -s 11).
+	// iterations (the primals -s 0, -s 2 and -s 11).
 	Iterations int
 	// Updates counts the rows read: for DCD one per visited variable (a
-	// coordinate step); for TRON every row a function, gradient or
-	// Hessian-vector product read. It measures work in the same unit for
+	// coordinate step); for the Newton method every row a function,
+	// gradient, line search or Hessian-vector product read. It measures work in the same unit for
 	// both methods.
 	Updates int64
-	// NewtonIterations and HessianProducts count TRON's accepted Newton
-	// steps and Hessian-vector products (its CG steps): those of -s 0, -s 2
+	// NewtonIterations and HessianProducts count the Newton
+	// method's steps and Hessian-vector products (its CG steps): those of -s 0, -s 2
 	// and -s 11, and of the primal warm start of -s 1 and -s 12. For -s 7
 	// NewtonIterations counts the inner Newton steps of the one-variable
 	// sub-problems.
@@ -288,7 +290,7 @@ type TrainResult struct {
 	Iterations int
 	// Updates is the total number of rows read (coordinate steps for DCD).
 	Updates int64
-	// NewtonIterations and HessianProducts are TRON's, summed.
+	// NewtonIterations and HessianProducts are the Newton method's, summed.
 	NewtonIterations, HessianProducts int
 	// DualObjective, PrimalObjective and DualityGap are summed over the
 	// subproblems.

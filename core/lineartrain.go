@@ -62,7 +62,7 @@ func PrimalOf(m *LinearModel) *LinearPrimal {
 }
 
 // LinearTrainer trains linear SVMs: the duals by dual coordinate descent,
-// the primals (-s 2, -s 11) by the trust-region Newton method, which also
+// the primals (-s 0, -s 2, -s 11) by the line-search Newton method, which also
 // warm-starts the L2-loss duals (see Train). Its work buffers are sized at
 // construction for a row and feature capacity, so training allocates
 // nothing per pass; Train allocates only its outputs.
@@ -77,8 +77,9 @@ type LinearTrainer struct {
 	workers     []dcdWorker
 	cols        columns // -s 5 and -s 6: the column view, built per call
 	// cPath marks a -C search's trainer, whose warm starts come from the
-	// same rows at half the C: TRON keeps LIBLINEAR's warm settings there
-	// (tronCGFor), so the path matches liblinear-train's C by C.
+	// same rows at half the C: the Newton method runs them as LIBLINEAR
+	// 2.50 does, as cold ones (newtonSettings), so the path matches
+	// liblinear-train's C by C.
 	cPath bool
 	// keepGradient: Train fills LinearDual.Gradient (KeepGradient).
 	keepGradient bool
@@ -131,17 +132,18 @@ type dcdWorker struct {
 	l1 l1Worker // -s 5 and -s 6
 }
 
-// primalWorker is the TRON part of a worker, allocated for the L2-loss
+// primalWorker is the Newton part of a worker, allocated for the L2-loss
 // formulations and logistic regression only: the solver's vectors, w, and
-// per row the margins z and the index set I of the objective (logistic
-// regression keeps its Hessian weights in the worker's QD instead, which
-// only DCD uses).
+// per row the margins z, their step u, and the index set I of the L2
+// losses or the Hessian weights D of logistic regression (the costs C_i go
+// in the worker's QD, which only DCD uses otherwise).
 type primalWorker struct {
-	tron tron
-	w    []float64
-	z    []float64
-	I    []int32
-	fsvc l2svcFun
+	newton newton
+	w      []float64
+	z, u   []float64
+	I      []int32
+	D      []float64
+	fsvc   l2svcFun
 	// stiff: rebuilding an L2-loss SVC start from α (primal_rebuild.go).
 	stiff stiffBlock
 	fsvr  l2svrFun
@@ -159,7 +161,10 @@ func LinearTrainerBytes(p LinearParams, capRows, capFeatures int) int {
 		perWorker += capRows * (8 + 8 + 1) // alphaC; logRatio, logSide
 	}
 	if p.Solver.hasL2Loss() {
-		perWorker += capRows*(8+4) + (tronBuffers+1)*(capFeatures+1)*8 // z, I; TRON's vectors, w
+		perWorker += capRows*(8+8+4) + (newtonBuffers+1)*(capFeatures+1)*8 // z, u, I; the Newton method's vectors, w
+		if p.Solver == L2Logistic {
+			perWorker += capRows * (8 - 4) // D instead of I
+		}
 		if p.Solver.isL2LossSVC() {
 			perWorker += stiffBlockBytes(capFeatures + 1)
 		}
@@ -214,10 +219,14 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 			wk.lr.logRatio, wk.lr.logSide = make([]float64, capRows), make([]int8, capRows)
 		}
 		if p.Solver.hasL2Loss() {
-			wk.tron = newTRON(capFeatures + 1)
+			wk.newton = newNewton(capFeatures + 1)
 			wk.w = make([]float64, capFeatures+1)
-			wk.z = make([]float64, capRows)
-			wk.I = make([]int32, capRows)
+			wk.z, wk.u = make([]float64, capRows), make([]float64, capRows)
+			if p.Solver == L2Logistic {
+				wk.D = make([]float64, capRows)
+			} else {
+				wk.I = make([]int32, capRows)
+			}
 			if p.Solver.isL2LossSVC() {
 				wk.stiff = newStiffBlock(capFeatures + 1)
 			}
@@ -269,7 +278,7 @@ func (t *LinearTrainer) Train(ds *data.Dataset, warm *LinearDual) (*LinearModel,
 //   - Dual logistic regression (-s 7): DCD from warm (Yu, Huang & Lin
 //     2011), values outside (0, C_i) moved inside; start is not used.
 //   - Primals (-s 2, -s 11), and the L2-loss duals trained through their
-//     primal twins (Params.PrimalTwin): TRON from start, else from
+//     primal twins (Params.PrimalTwin): the Newton method from start, else from
 //     w = Σ y_i α_i x_i (Σ β_i x_i) rebuilt from warm, else from 0. A
 //     warm-started primal Newton method stops after few iterations when
 //     rows are added (Tsai, Lin & Lin 2014). start is the better point when
@@ -280,9 +289,9 @@ func (t *LinearTrainer) Train(ds *data.Dataset, warm *LinearDual) (*LinearModel,
 //     (primal_rebuild.go), so a start from α alone costs at most about a
 //     cold run (debdesc_bin -s 2 -B 1: half its Hessian products).
 //   - L2-loss duals (-s 1, -s 12) otherwise: DCD from warm; or, given
-//     start and no warm vector, TRON from start until the dual's own
-//     stopping test holds at the α its w determines (DCD finishes if TRON
-//     cannot get there). A DCD warm start is the cheaper of the two under
+//     start and no warm vector, the Newton method from start until the
+//     dual's own stopping test holds at the α its w determines (DCD
+//     finishes if it cannot get there). A DCD warm start is the cheaper of the two under
 //     the dual's test, which is why the incremental trainers use
 //     PrimalTwin instead.
 //
@@ -327,7 +336,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 			warmed = true
 		}
 		wk := &t.workers[0]
-		wk.tron.progress = t.reporter(0, 0)
+		wk.newton.progress = t.reporter(0, 0)
 		var start *startW
 		if warmW != nil && len(warmW.W) == 1 && warmW.Labels == nil {
 			start = &startW{w: warmW.W[0]}
@@ -337,7 +346,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		}
 		var res SolveResult
 		var w []float64
-		if p.usesTRON(start != nil && !warmed) {
+		if p.usesNewton(start != nil && !warmed) {
 			res, w = t.primalSVR(wk, ds, dual.Alpha[0], start, warmed || start != nil)
 		} else {
 			s := &wk.svr
@@ -411,7 +420,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 			}
 		}
 		Cp, Cn := box[k][0], box[k][1]
-		wk.tron.progress, wk.svc.progress = t.reporter(1, pos), t.reporter(1, pos)
+		wk.newton.progress, wk.svc.progress = t.reporter(1, pos), t.reporter(1, pos)
 		var res SolveResult
 		var w []float64
 		if p.Solver.IsL1() {
@@ -423,7 +432,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 			w = s.w
 		} else if p.Solver == L2Logistic {
 			res, w = t.primalLR(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil)
-		} else if p.usesTRON(starts[k] != nil && !warmed[k]) {
+		} else if p.usesNewton(starts[k] != nil && !warmed[k]) {
 			res, w = t.primalSVC(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil, k, from, keep)
 		} else {
 			l1 := p.Solver == L1LossSVCDual

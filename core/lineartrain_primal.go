@@ -7,18 +7,19 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
-// The primal side of linear training: -s 2 and -s 11 by TRON, and the
-// warm starts of the L2-loss duals -s 1 and -s 12 through their primal
-// twins (tron.go, primal_l2svc.go, primal_l2svr.go).
+// The primal side of linear training: -s 0, -s 2 and -s 11 by the Newton
+// method, and the warm starts of the L2-loss duals -s 1 and -s 12 through
+// their primal twins (newton.go, primal_lr.go, primal_l2svc.go,
+// primal_l2svr.go).
 
-// usesTRON reports whether a run (a subproblem) is solved by TRON: the
-// primals, the L2-loss duals through their primal twins, and the L2-loss
-// duals given only a primal start (startOnly).
-func (p *LinearParams) usesTRON(startOnly bool) bool {
+// usesNewton reports whether a run (a subproblem) is solved by the Newton
+// method: the primals, the L2-loss duals through their primal twins, and
+// the L2-loss duals given only a primal start (startOnly).
+func (p *LinearParams) usesNewton(startOnly bool) bool {
 	return p.Solver.IsPrimal() || (p.Solver.hasL2Loss() && (p.PrimalTwin || startOnly))
 }
 
-// primalTol returns the primal stopping tolerance of a TRON run: Eps for
+// primalTol returns the primal stopping tolerance of a Newton run: Eps for
 // the primals; for a primal twin, Eps scaled by the ratio of LIBLINEAR's
 // default tolerances (-s 2 against -s 1, -s 11 against -s 12), so that the
 // defaults map to each other and a tighter -e gives a tighter solve; 0 for
@@ -85,26 +86,26 @@ func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
 	return nil
 }
 
-// primalSVC solves one binary L2-loss SVC subproblem by TRON from start,
-// or from w = Σ y_i α_i x_i with its stiff coordinates restored
+// primalSVC solves one binary L2-loss SVC subproblem by the Newton method
+// from start, or from w = Σ y_i α_i x_i with its stiff coordinates restored
 // (rebuildFromAlpha, refineOnQ) when warmed without a start, or from 0, and
 // writes the dual variables w determines to alpha. It returns the result
 // and the weights (a view of a worker buffer).
 //
-// For -s 1 started from w alone (not PrimalTwin) TRON stops on the dual's
-// own test, checked at the α its w determines, and the weights returned are
-// that α's, w − ∇f(w); should TRON stop short of the test (iteration cap,
-// no progress in floating point), DCD finishes from α.
+// For -s 1 started from w alone (not PrimalTwin) the Newton method stops on
+// the dual's own test, checked at the α its w determines, and the weights
+// returned are that α's, w − ∇f(w); should it stop short of the test
+// (iteration cap, no progress in floating point), DCD finishes from α.
 //
-// from, when not nil, is the previous run's state (usableGradient): TRON
-// starts at its exact w with f, ∇f and ∇f(0) over its rows as it gives
-// them, reading only the rows added since. keep, when not nil, receives
+// from, when not nil, is the previous run's state (usableGradient): the
+// Newton method starts at its exact w with f, ∇f, ∇f(0) and ∇²f's diagonal
+// over its rows as it gives them, reading only the rows added since. keep, when not nil, receives
 // this run's state as decision function k's.
 func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alpha []float64, start *startW,
 	Cp, Cn float64, warmed bool, k int, from, keep *LinearGradient) (SolveResult, []float64) {
 	p := &t.params
 	f := &wk.fsvc
-	f.init(ds, y, Cp, Cn, p.Bias, wk.QD, wk.z, wk.I) // QD is DCD's, free until TRON is done
+	f.init(ds, y, Cp, Cn, p.Bias, wk.QD, wk.z, wk.u, wk.I) // QD is DCD's, free until the Newton method is done
 	w := wk.w[:f.dim()]
 	var reads int64
 	rebuilt := false // w from α alone, below
@@ -125,11 +126,12 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	var rebuildHv int
 	if rebuilt {
 		// w(α) with what the previous run's w was restored
-		// (primal_rebuild.go); TRON's vectors are free until it runs.
-		D := wk.tron.M[:len(w)]
+		// (primal_rebuild.go); the Newton method's vectors are free
+		// until it runs.
+		D := wk.newton.D[:len(w)]
 		reads = f.rebuildFromAlpha(w, alpha, D, &wk.stiff)
 		if tol > 0 {
-			rebuildHv = f.refineOnQ(w, alpha, D, &wk.tron, tol)
+			rebuildHv = f.refineOnQ(w, alpha, D, &wk.newton, tol)
 		}
 	}
 	// An L2-loss dual started from w alone stops on its own test.
@@ -137,12 +139,12 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	if dualTest {
 		f.dualEps = p.Eps
 	}
-	r := wk.tron.minimize(f, w, tol, t.objEps(warmed, p.primalTol()), t.tronCG(warmed), p.MaxIter)
+	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, p.primalTol()), p.MaxIter)
 	f.dual(alpha)
 	reads += f.reads
 	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv + rebuildHv,
 		Updates: reads, Converged: r.converged}
-	g := wk.tron.g[:len(w)]
+	g := wk.newton.g[:len(w)]
 
 	if dualTest {
 		wAlpha := g
@@ -167,13 +169,18 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	if keep != nil {
 		keep.Box[k] = [2]float64{Cp, Cn}
 		keep.W[k], keep.G[k] = slices.Clone(w), slices.Clone(g)
-		// The loss is f less its regularizer: fun summed them in one pass.
-		keep.G0[k], keep.Loss[k] = slices.Clone(wk.tron.g0[:len(w)]), r.f-0.5*dot64(w, w)
+		// The loss is f less its regularizer: the last pass summed them.
+		keep.G0[k], keep.Loss[k] = slices.Clone(wk.newton.g0[:len(w)]), r.f-0.5*dot64(w, w)
+		h := slices.Clone(wk.newton.D[:len(w)])
+		for j := range h {
+			h[j]-- // the loss's part
+		}
+		keep.H[k] = h
 	}
 	// The dual objective at α, with Σ y_i α_i x_i = w − ∇f(w).
 	fd := 0.5 * distSq(w, g)
 	for i, a := range alpha {
-		fd += a*a/(4*f.cost(i)) - a
+		fd += a*a/(4*f.c[i]) - a
 		if a > 0 {
 			res.NumSV++
 		}
@@ -184,13 +191,13 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 }
 
 // primalSVR is primalSVC for L2-loss SVR: -s 11, and -s 12 as a primal
-// twin or from w alone, where TRON checks the dual test
+// twin or from w alone, where the Newton method checks the dual test
 // ‖∇ᴾf(β)‖₁ ≤ eps·scale.
 func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float64, start *startW, warmed bool) (SolveResult, []float64) {
 	p := &t.params
 	l := ds.Len()
 	f := &wk.fsvr
-	f.init(ds, p.C, p.P, p.Bias, wk.z, wk.I)
+	f.init(ds, p.C, p.P, p.Bias, wk.QD, wk.z, wk.u, wk.I)
 	w := wk.w[:f.dim()]
 	var reads int64
 	switch {
@@ -219,12 +226,12 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 		}
 		f.dualTol = p.Eps * scale
 	}
-	r := wk.tron.minimize(f, w, tol, t.objEps(warmed, tol), t.tronCG(warmed), p.MaxIter)
+	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, tol), p.MaxIter)
 	f.dual(beta)
 	reads += f.reads
 	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
 		Updates: reads, Converged: r.converged}
-	g := wk.tron.g[:len(w)]
+	g := wk.newton.g[:len(w)]
 
 	if dualTest {
 		wBeta := g
@@ -248,7 +255,7 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 	res.PrimalObjective = r.f
 	fd := 0.5 * distSq(w, g)
 	for i, b := range beta {
-		fd += b*b/(4*f.cost(i)) - f.y[i]*b + p.P*math.Abs(b)
+		fd += b*b/(4*f.c[i]) - f.y[i]*b + p.P*math.Abs(b)
 		if b != 0 {
 			res.NumSV++
 		}
@@ -258,18 +265,19 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 	return res, w
 }
 
-// primalLR solves one binary logistic regression subproblem (-s 0) by TRON,
-// as primalSVC does -s 2, and writes α_i = C_i σ(−y_i wᵀx_i) to alpha.
+// primalLR solves one binary logistic regression subproblem (-s 0) by the
+// Newton method, as primalSVC does -s 2, and writes
+// α_i = C_i σ(−y_i wᵀx_i) to alpha.
 func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alpha []float64, start *startW,
 	Cp, Cn float64, warmed bool) (SolveResult, []float64) {
 	p := &t.params
 	f := &wk.flr
-	f.init(ds, y, Cp, Cn, p.Bias, wk.z, wk.QD)
+	f.init(ds, y, Cp, Cn, p.Bias, wk.QD, wk.z, wk.u, wk.D)
 	w := wk.w[:f.dim()]
 	reads := f.startAt(w, start, warmed, alpha, y)
 	minority, rows := weightedCounts(y, rowWeights(ds)) // as primalSVC counts them
 	tol := p.Eps * minority / rows
-	r := wk.tron.minimize(f, w, tol, t.objEps(warmed, p.Eps), t.tronCG(warmed), p.MaxIter)
+	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, p.Eps), p.MaxIter)
 	f.dual(alpha)
 	reads += f.reads
 	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
@@ -282,9 +290,9 @@ func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alph
 		}
 		return v * math.Log(v)
 	}
-	fd := 0.5 * distSq(w, wk.tron.g[:len(w)])
+	fd := 0.5 * distSq(w, wk.newton.g[:len(w)])
 	for i, a := range alpha {
-		c := f.cost(i)
+		c := f.c[i]
 		fd += xlogx(a) + xlogx(c-a) - xlogx(c)
 		if a > 0 {
 			res.NumSV++
@@ -295,66 +303,44 @@ func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alph
 	return res, w
 }
 
-// tronCG returns how TRON's conjugate gradient runs in t: tronCGFor, with
-// LIBLINEAR's own warm settings on a -C search's path.
-func (t *LinearTrainer) tronCG(warm bool) tronCG {
-	if warm && t.cPath {
-		return tronCG{eps: 0.5, precond: tronAlphaPCG}
-	}
-	return tronCGFor(warm)
-}
-
-// objEps returns the tolerance of TRON's objective test (tron.go) in t,
-// for a run whose gradient tolerance is eps (before LIBLINEAR's class
-// scale): eps² for a warm start; 0, no such test, for a cold one and on a
-// -C search's path, which keeps LIBLINEAR's rule to match liblinear-train
-// C by C.
+// newtonSettings returns how the Newton method runs in t for a warm or
+// cold run whose gradient tolerance is eps (before LIBLINEAR's class
+// scale).
 //
-// Why a warm start needs more than LIBLINEAR's ‖∇f(w)‖ ≤ eps·‖∇f(0)‖: a
-// cold run reaches the test by a Newton step, which near the optimum cuts
-// ‖∇f‖ by about the CG tolerance, 0.1, so it ends well inside; a warm
-// start from a good w is inside at once, or after a short step, and stops
-// with the objective as far from the optimum as the test allows. Rows
-// added to debdesc_bin (first 99% trained, then all): the start passed
-// the test with f − f* = 1.9e-3 of f*, the cold run ended at 4e-5; first
-// 90%, -B 1: 2.3e-2 against 8e-5 (the bias's share of ‖∇f(0)‖ makes the
-// test loose for every feature). The objective's excess is quadratic in
-// the gradient, so eps² is the relative accuracy that answers to eps; the
-// Newton decrement with the Hessian's diagonal estimates it within a
-// factor 1.3 there. Measured: 4e-5 (99%, one Newton step) and 2e-6 (90%,
-// two). Where a cold run stops much farther out (dense digits at the
-// default -e: 5e-3 to 8e-2 per class), the warm start does more than it.
-// eps = 0 (an L2-loss dual's own test) gives 0.
-func (t *LinearTrainer) objEps(warm bool, eps float64) float64 {
+// Cold, and on a -C search's path (whose warm starts LIBLINEAR 2.50 runs
+// with its cold settings, so the path matches liblinear-train C by C):
+// LIBLINEAR 2.50's CG tolerance 0.5 and preconditioner mix a = 0.01.
+//
+// Warm: the plain diagonal preconditioner a = 1, which the objective test
+// also reads, and that test at eps². Rows added to a trained model pull w
+// along their own features, often rare ones (text) whose curvature is
+// small beside that of common features; only the full diagonal scaling
+// puts the two on one footing, and a start next to the optimum does not
+// need the mix's robustness far from it. Why a warm start needs more than
+// LIBLINEAR's ‖∇f(w)‖ ≤ eps·‖∇f(0)‖: a cold run reaches that test by a
+// Newton step, which near the optimum cuts ‖∇f‖ several times over, so it
+// ends inside; a warm start from a good w is inside at once, or after a
+// short step, and stops with the objective as far from the optimum as the
+// test allows: rows added to debdesc_bin (first 99% trained, then all),
+// the start passed it 1.9e-3 above f*. The objective's excess is quadratic
+// in the gradient, so eps² is the relative accuracy that answers to eps;
+// the warm runs end 1e-5 to 2e-4 above f* there, nearer than the cold
+// runs (7e-4 to 9e-4, as LIBLINEAR 2.50's). eps = 0 (an L2-loss dual's
+// own test) gives 0.
+//
+// A warm start's first Newton system is solved to CG tolerance 0.1, the
+// later ones to LIBLINEAR's 0.5: from a good w one accurate step usually
+// passes both tests, where LIBLINEAR's looser first step leaves ‖∇f‖ above
+// the gradient test and costs a second step. Rows read warm/cold on
+// debdesc_bin -s 2 (-B 1) from the kept state, Hessian products in
+// brackets: first 99% trained, then all: 0.5 throughout 0.21 (6), 0.3
+// throughout 0.21 (6), 0.1 then 0.5 0.12 (4), 0.05 then 0.5 0.14 (5);
+// first 90%: 0.29 (8), 0.22 (6), 0.23 (7), 0.25 (8); with -B 1 alike.
+func (t *LinearTrainer) newtonSettings(warm bool, eps float64) newtonSettings {
 	if !warm || t.cPath {
-		return 0
+		return newtonSettings{epsCG0: 0.5, epsCG: 0.5, precond: newtonAlphaPCG}
 	}
-	return eps * eps
-}
-
-// tronCGFor returns how TRON's conjugate gradient runs. Cold: LIBLINEAR's
-// CG tolerance 0.1 and preconditioner mix a = 0.01 (Hsia, Chiang & Lin
-// 2018, who found the mix robust from w = 0 across data sets). Warm: the
-// same tolerance 0.1 (LIBLINEAR's warm C path takes 0.5) and the plain
-// diagonal preconditioner a = 1, which the objective test of a warm start
-// also reads (objEps). Rows added to a trained model pull w along their
-// own features, often rare ones (text) whose curvature is small beside
-// that of common features; only the full diagonal scaling puts the two on
-// one footing, and a start next to the optimum does not need the mix's
-// robustness far from it. Measured on debdesc_bin -s 2 -e 0.001
-// (Hessian-vector products, warm/cold, CG tolerance 0.5): 90% then all
-// 0.51 → 0.17, 99% then all 0.33 → 0.13. Asked for the cold run's
-// accuracy at the default -e (first 99%, then all), tolerance 0.5 took
-// several short Newton steps (6 products, 0.13 of the cold run's; CPU
-// 0.25 of its), 0.1 one step of 4 (0.085; CPU 0.16): each step also
-// reads every row once, worth several products there. On the dense
-// digits and Fashion-MNIST (10,000 rows) warm starts the full diagonal
-// costs 7–15% more products.
-func tronCGFor(warm bool) tronCG {
-	if warm {
-		return tronCG{eps: 0.1, precond: 1}
-	}
-	return tronCG{eps: 0.1, precond: tronAlphaPCG}
+	return newtonSettings{epsCG0: 0.1, epsCG: 0.5, precond: 1, objEps: eps * eps}
 }
 
 // distSq returns ‖u − v‖².
@@ -368,7 +354,7 @@ func distSq(u, v []float64) float64 {
 	return s
 }
 
-// startAt sets w, TRON's starting point for a binary subproblem with labels
+// startAt sets w, the Newton method's starting point for a binary subproblem with labels
 // y: the given start, else w(α) = Σ y_i α_i x_i for a warm dual α, else 0.
 // It returns the rows it read.
 func (r *primalRows) startAt(w []float64, start *startW, warmed bool, alpha []float64, y []int8) int64 {

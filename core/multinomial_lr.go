@@ -104,9 +104,15 @@ func (s *multinomialLR) reserve(l, k, d int) {
 // init sets the problem: ds's rows with classes index[i] into labels, C
 // per class (Ck[k]), and W's start (zero unless starts[k] is given).
 func (s *multinomialLR) init(ds *data.Dataset, labels []int32, Ck []float64, bias float64, starts []*startW) {
-	s.setRows(ds, bias)
 	l, K := ds.Len(), len(labels)
-	s.reserve(l, K, s.dim())
+	d := ds.NumFeatures()
+	if bias >= 0 {
+		d++
+	}
+	s.reserve(l, K, d)
+	// primalRows' per-row buffers: C_i, and two of l entries it would use
+	// for binary margins, which no method of this solver calls for.
+	s.setRows(ds, bias, nil, s.c, s.Z[:l], s.U[:l])
 	for i, v := range ds.Labels() {
 		for k, lab := range labels {
 			if int32(v) == lab {
@@ -331,7 +337,7 @@ func (s *multinomialLR) solve(eps float64, maxIter int) SolveResult {
 	}
 	res.NewtonIterations = res.Iterations
 	res.PrimalObjective = f
-	res.Updates = s.rowReads()
+	res.Updates = s.reads
 	return res
 }
 

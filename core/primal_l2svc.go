@@ -6,8 +6,9 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
-// The primal of L2-regularized L2-loss SVC, the objective TRON minimizes
-// for -s 2 (and for -s 1's warm start, its primal twin).
+// The primal of L2-regularized L2-loss SVC, the objective the Newton
+// method (newton.go) minimizes for -s 2 (and for -s 1's warm start, its
+// primal twin).
 //
 // Problem: min_w f(w) = ½‖w‖² + Σ_i C_i max(0, 1 − y_i wᵀx_i)²,
 // y_i = ±1, C_i the cost of row i's class times its instance weight; no
@@ -27,26 +28,24 @@ import (
 // solve hands a dual warm start back.
 
 // l2svcFun is the objective over one binary subproblem. The trainer owns
-// its buffers (z and I: one entry a row).
+// its buffers (one entry a row).
 type l2svcFun struct {
 	primalRows
-	y  []int8     // ±1
-	C  [2]float64 // C_i for y = −1 (0) and y = +1 (1)
-	c  []float64  // C_i of every row, set once: the passes read it, not y and the weights
-	z  []float64  // y_i wᵀx_i at the last fun call
-	I  []int32    // rows with z_i < 1 at the last grad call: I[:nI]
+	I  []int32 // rows with z_i < 1 at the last grad call: I[:nI]
 	nI int
 	// dualEps, when positive, is the dual's stopping tolerance (-s 1):
 	// dualDone tests max PG − min PG ≤ dualEps at the α w determines.
 	dualEps float64
-	// known, when not nil, is what the first funAtZeroGrad and grad take
-	// as given for the first known.rows rows instead of reading them (a
-	// previous run's LinearGradient at this w); alpha holds those rows'
+	// known, when not nil, is what the first start and grad take as given
+	// for the first known.rows rows instead of reading them (a previous
+	// run's LinearGradient at this w); alpha holds those rows'
 	// α_i = 2C_i max(0, 1 − z_i), which give their margins where the loss
 	// is not 0. grad clears it: every later call reads every row.
 	known *knownRows
 	alpha []float64
-	given bool // the start's values were given (forgetStart)
+	// exact: the margins of rows 0..exact−1 are given, not read (1 where
+	// α_i = 0); the first line search reads them.
+	exact int
 }
 
 // knownRows is a previous run's f, ∇f and ∇f(0) over its rows at its
@@ -56,86 +55,63 @@ type knownRows struct {
 	n     int       // features of g and g0 (then the bias's entry, if any)
 	loss  float64   // Σ C_i max(0, 1 − z_i)² over the rows
 	g, g0 []float64 // ∇f(w), ∇f(0) over the rows
+	h     []float64 // ∇²f(w)'s diagonal over the rows, less the identity
 }
 
-// startKnown makes the next funAtZeroGrad and grad take rows 0..k.rows−1
-// as k gives them, with α (their α_i) for their margins.
+// startKnown makes the next start and grad take rows 0..k.rows−1 as k
+// gives them, with α (their α_i) for their margins.
 func (f *l2svcFun) startKnown(k *knownRows, alpha []float64) {
-	f.known, f.alpha, f.given = k, alpha, true
+	f.known, f.alpha, f.exact = k, alpha, k.rows
 }
 
 func (f *l2svcFun) forgetStart() bool {
-	given := f.given
-	f.known, f.alpha, f.given = nil, nil, false
+	given := f.exact > 0
+	f.known, f.alpha, f.exact = nil, nil, 0
 	return given
 }
 
-func (f *l2svcFun) cost(i int) float64 { return f.c[i] }
-
-// init sets the subproblem: rows of ds, targets y, costs Cp and Cn. c, z
-// and I must have room for ds.Len() entries.
-func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z []float64, I []int32) {
-	f.setRows(ds, bias)
-	l := ds.Len()
-	f.y, f.C, f.c, f.z, f.I, f.nI = y[:l], [2]float64{Cn, Cp}, c[:l], z[:l], I[:l], 0
-	for i, v := range f.y {
-		f.c[i] = f.weigh(f.C[int(v+1)>>1], i)
+// init sets the subproblem: rows of ds, targets y, costs Cp and Cn. c, z,
+// u and I must have room for ds.Len() entries.
+func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, u []float64, I []int32) {
+	f.setRows(ds, bias, y, c, z, u)
+	C := [2]float64{Cn, Cp}
+	for i, v := range f.sign {
+		f.c[i] = f.weigh(C[int(v+1)>>1], i)
 	}
+	f.I, f.nI = I[:ds.Len()], 0
 	f.dualEps = 0
-	f.known, f.alpha, f.given = nil, nil, false
+	f.known, f.alpha, f.exact = nil, nil, 0
 }
 
-func (f *l2svcFun) fun(w []float64) float64 {
-	v := 0.5 * dot64(w, w)
-	for i := range f.z {
-		z := float64(f.y[i]) * f.dot(i, w)
-		f.z[i] = z
-		if z < 1 {
-			d := 1 - z
-			v += f.cost(i) * d * d
+func (f *l2svcFun) start(w, g0 []float64) float64 {
+	if g0 == nil { // w = 0: every margin is 0, every row has loss C_i
+		f.known, f.alpha, f.exact = nil, nil, 0 // nothing to save
+		clear(f.z)
+		var v float64
+		for _, c := range f.c {
+			v += c
 		}
+		return v
 	}
-	f.reads += int64(len(f.z))
-	return v
-}
-
-func (f *l2svcFun) grad(w, g []float64) {
-	if f.known != nil {
-		f.gradKnown(g)
-		return
-	}
-	copy(g, w)
-	f.nI = 0
-	for i, z := range f.z {
-		if z < 1 {
-			f.I[f.nI] = int32(i)
-			f.nI++
-			f.addRow(g, 2*f.cost(i)*float64(f.y[i])*(z-1), i)
-		}
-	}
-	f.reads += int64(f.nI)
-}
-
-func (f *l2svcFun) funAtZeroGrad(w, g0 []float64) float64 {
 	clear(g0)
 	v := 0.5 * dot64(w, w)
 	first := 0
 	if k := f.known; k != nil {
 		// Rows 0..k.rows−1: their loss and ∇f(0) as given, and their
 		// margins z_i = 1 − α_i/(2C_i) where α_i > 0; elsewhere z_i ≥ 1,
-		// recorded as 1 (no loss, out of I) until the next fun.
+		// recorded as 1 (no loss, out of I) until the first line search.
 		copyWidened(g0, k.g0, k.n, f.bias)
 		v += k.loss
 		for i, a := range f.alpha[:k.rows] {
 			f.z[i] = 1
 			if a > 0 {
-				f.z[i] = 1 - a/(2*f.cost(i))
+				f.z[i] = 1 - a/(2*f.c[i])
 			}
 		}
 		first = k.rows
 	}
 	for i := first; i < len(f.z); i++ {
-		yi, c := float64(f.y[i]), f.cost(i)
+		yi, c := float64(f.sign[i]), f.c[i]
 		z := yi * f.dot(i, w)
 		f.z[i] = z
 		if z < 1 {
@@ -147,58 +123,56 @@ func (f *l2svcFun) funAtZeroGrad(w, g0 []float64) float64 {
 	return v
 }
 
-// gradKnown is grad after a funAtZeroGrad from known rows: ∇f over them
-// as given, the rows added since read.
-func (f *l2svcFun) gradKnown(g []float64) {
+// grad is ∇f and the Hessian's diagonal, reading each row of I once; after
+// a start from known rows, ∇f over them as given and only the rows added
+// since read.
+func (f *l2svcFun) grad(w, g, D []float64) {
 	k := f.known
 	f.known, f.alpha = nil, nil
-	copyWidened(g, k.g, k.n, f.bias)
+	first := 0
+	if k != nil {
+		copyWidened(g, k.g, k.n, f.bias)
+		copyWidened(D, k.h, k.n, f.bias)
+		first = k.rows
+	} else {
+		copy(g, w)
+		clear(D)
+	}
 	f.nI = 0
 	for i, z := range f.z {
 		if z < 1 {
 			f.I[f.nI] = int32(i)
 			f.nI++
-			if i >= k.rows {
-				f.addRow(g, 2*f.cost(i)*float64(f.y[i])*(z-1), i)
+			if i >= first {
+				c := 2 * f.c[i]
+				f.addRowSquares(g, c*float64(f.sign[i])*(z-1), D, c, i)
 				f.reads++
 			}
 		}
 	}
+	for j := range D {
+		D[j]++
+	}
+}
+
+// lineSearch is the Newton method's (primalRows.search) on the squared
+// hinge.
+func (f *l2svcFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
+	return f.search(w, s, fw, gs, f.exact, func(eta float64) float64 {
+		var v float64
+		for i, z := range f.z {
+			if d := 1 - (z + eta*f.u[i]); d > 0 {
+				v += f.c[i] * d * d
+			}
+		}
+		return v
+	})
 }
 
 func (f *l2svcFun) Hv(s, Hs []float64) {
 	copy(Hs, s)
 	for _, i := range f.I[:f.nI] {
-		c := 2 * f.cost(int(i))
-		f.addRow(Hs, c*f.dot(int(i), s), int(i))
-	}
-	f.reads += int64(f.nI)
-}
-
-// gradDiag is grad and diagH reading each row of I once.
-func (f *l2svcFun) gradDiag(w, g, M []float64) {
-	copy(g, w)
-	for j := range M {
-		M[j] = 1
-	}
-	f.nI = 0
-	for i, z := range f.z {
-		if z < 1 {
-			f.I[f.nI] = int32(i)
-			f.nI++
-			c := 2 * f.cost(i)
-			f.addRowSquares(g, c*float64(f.y[i])*(z-1), M, c, i)
-		}
-	}
-	f.reads += int64(f.nI)
-}
-
-func (f *l2svcFun) diagH(M []float64) {
-	for j := range M {
-		M[j] = 1
-	}
-	for _, i := range f.I[:f.nI] {
-		f.addSquares(M, 2*f.cost(int(i)), int(i))
+		f.addRow(Hs, 2*f.c[i]*f.dot(int(i), s), int(i))
 	}
 	f.reads += int64(f.nI)
 }
@@ -214,7 +188,7 @@ func (f *l2svcFun) dualDone(g []float64) bool {
 	}
 	PGmax, PGmin := math.Inf(-1), math.Inf(1)
 	for i, z := range f.z {
-		gx := float64(f.y[i]) * f.dot(i, g)
+		gx := float64(f.sign[i]) * f.dot(i, g)
 		PG := -gx
 		if z >= 1 {
 			PG = min(z-1-gx, 0)
@@ -225,9 +199,9 @@ func (f *l2svcFun) dualDone(g []float64) bool {
 	return PGmax-PGmin <= f.dualEps
 }
 
-// dual writes α_i = 2C_i max(0, 1 − z_i) at the w of the last fun call.
+// dual writes α_i = 2C_i max(0, 1 − z_i) at the current margins.
 func (f *l2svcFun) dual(alpha []float64) {
 	for i, z := range f.z {
-		alpha[i] = 2 * f.cost(i) * max(0, 1-z)
+		alpha[i] = 2 * f.c[i] * max(0, 1-z)
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
-// The primal of L2-regularized L2-loss ε-SVR, the objective TRON minimizes
-// for -s 11 (and for -s 12's warm start, its primal twin).
+// The primal of L2-regularized L2-loss ε-SVR, the objective the Newton
+// method (newton.go) minimizes for -s 11 (and for -s 12's warm start, its primal twin).
 //
 // Problem: min_w f(w) = ½‖w‖² + Σ_i C_i max(0, |wᵀx_i − y_i| − p)², C_i = C
 // times row i's instance weight; no constraints. With z_i = wᵀx_i − y_i and
@@ -17,20 +17,19 @@ import (
 //	∇²f(w) = I + 2 Σ_{i∈I} C_i x_i x_iᵀ  (generalized Hessian)
 //
 // C.-H. Ho and C.-J. Lin, "Large-scale Linear Support Vector Regression",
-// JMLR 13 (2012), Section 3 (TRON for the L2-loss SVR primal).
+// JMLR 13 (2012), Section 3 (a Newton method for the L2-loss SVR primal).
 //
 // The dual (dcd_svr.go, λ_i = 1/(2C_i)) is tied to it by
 // β_i = −2C_i·sign(z_i)·max(0, |z_i| − p) at the optimum.
 
 // l2svrFun is the objective over one regression problem. The trainer owns
-// its buffers (z and I: one entry a row).
+// its buffers (one entry a row).
 type l2svrFun struct {
 	primalRows
 	y  []float64 // targets
 	C  float64
 	p  float64
-	z  []float64 // wᵀx_i − y_i at the last fun call
-	I  []int32   // rows with |z_i| > p at the last grad call: I[:nI]
+	I  []int32 // rows with |z_i| > p at the last grad call: I[:nI]
 	nI int
 	// dualTol, when positive, is the dual's stopping bound (-s 12, eps
 	// times its scale): dualDone tests ‖∇ᴾf(β)‖₁ ≤ dualTol at the β w
@@ -38,17 +37,16 @@ type l2svrFun struct {
 	dualTol float64
 }
 
-// init sets the problem: rows and targets of ds, cost C, width p. z and I
-// must have room for ds.Len() entries.
-func (f *l2svrFun) init(ds *data.Dataset, C, p, bias float64, z []float64, I []int32) {
-	f.setRows(ds, bias)
-	l := ds.Len()
-	f.y, f.C, f.p, f.z, f.I, f.nI = ds.Labels(), C, p, z[:l], I[:l], 0
+// init sets the problem: rows and targets of ds, cost C, width p. c, z, u
+// and I must have room for ds.Len() entries.
+func (f *l2svrFun) init(ds *data.Dataset, C, p, bias float64, c, z, u []float64, I []int32) {
+	f.setRows(ds, bias, nil, c, z, u)
+	for i := range f.c {
+		f.c[i] = f.weigh(C, i)
+	}
+	f.y, f.C, f.p, f.I, f.nI = ds.Labels(), C, p, I[:ds.Len()], 0
 	f.dualTol = 0
 }
-
-// cost returns C_i.
-func (f *l2svrFun) cost(i int) float64 { return f.weigh(f.C, i) }
 
 // excess returns z − p·sign(z) when |z| > p, else 0.
 func (f *l2svrFun) excess(z float64) float64 {
@@ -61,63 +59,66 @@ func (f *l2svrFun) excess(z float64) float64 {
 	return 0
 }
 
-func (f *l2svrFun) fun(w []float64) float64 {
-	v := 0.5 * dot64(w, w)
-	for i := range f.z {
-		z := f.dot(i, w) - f.y[i]
-		f.z[i] = z
-		d := f.excess(z)
-		v += f.cost(i) * d * d
-	}
-	f.reads += int64(len(f.z))
-	return v
-}
-
-func (f *l2svrFun) grad(w, g []float64) {
-	copy(g, w)
-	f.nI = 0
-	for i, z := range f.z {
-		if d := f.excess(z); d != 0 {
-			f.I[f.nI] = int32(i)
-			f.nI++
-			f.addRow(g, 2*f.cost(i)*d, i)
+func (f *l2svrFun) start(w, g0 []float64) float64 {
+	if g0 == nil { // w = 0: the margins are −y_i
+		var v float64
+		for i, y := range f.y {
+			f.z[i] = -y
+			d := f.excess(-y)
+			v += f.c[i] * d * d
 		}
+		return v
 	}
-	f.reads += int64(f.nI)
-}
-
-func (f *l2svrFun) funAtZeroGrad(w, g0 []float64) float64 {
 	clear(g0)
 	v := 0.5 * dot64(w, w)
 	for i := range f.z {
 		z := f.dot(i, w) - f.y[i]
 		f.z[i] = z
 		d := f.excess(z)
-		v += f.cost(i) * d * d
+		v += f.c[i] * d * d
 		if d0 := f.excess(-f.y[i]); d0 != 0 { // z_i = −y_i at w = 0
-			f.addRow(g0, 2*f.cost(i)*d0, i)
+			f.addRow(g0, 2*f.c[i]*d0, i)
 		}
 	}
 	f.reads += int64(len(f.z))
 	return v
 }
 
-func (f *l2svrFun) Hv(s, Hs []float64) {
-	copy(Hs, s)
-	for _, i := range f.I[:f.nI] {
-		f.addRow(Hs, 2*f.cost(int(i))*f.dot(int(i), s), int(i))
+// grad is ∇f and the Hessian's diagonal, reading each row of I once.
+func (f *l2svrFun) grad(w, g, D []float64) {
+	copy(g, w)
+	for j := range D {
+		D[j] = 1
+	}
+	f.nI = 0
+	for i, z := range f.z {
+		if d := f.excess(z); d != 0 {
+			f.I[f.nI] = int32(i)
+			f.nI++
+			c := 2 * f.c[i]
+			f.addRowSquares(g, c*d, D, c, i)
+		}
 	}
 	f.reads += int64(f.nI)
 }
 
-func (f *l2svrFun) gradDiag(w, g, M []float64) { f.grad(w, g); f.diagH(M) }
+// lineSearch is the Newton method's (primalRows.search) on the squared
+// ε-insensitive loss.
+func (f *l2svrFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
+	return f.search(w, s, fw, gs, 0, func(eta float64) float64 {
+		var v float64
+		for i, z := range f.z {
+			d := f.excess(z + eta*f.u[i])
+			v += f.c[i] * d * d
+		}
+		return v
+	})
+}
 
-func (f *l2svrFun) diagH(M []float64) {
-	for j := range M {
-		M[j] = 1
-	}
+func (f *l2svrFun) Hv(s, Hs []float64) {
+	copy(Hs, s)
 	for _, i := range f.I[:f.nI] {
-		f.addSquares(M, 2*f.cost(int(i)), int(i))
+		f.addRow(Hs, 2*f.c[i]*f.dot(int(i), s), int(i))
 	}
 	f.reads += int64(f.nI)
 }
@@ -151,27 +152,9 @@ func (f *l2svrFun) dualDone(g []float64) bool {
 	return sum <= f.dualTol
 }
 
-// dual writes β_i = −2C_i·excess(z_i) at the w of the last fun call.
+// dual writes β_i = −2C_i·excess(z_i) at the current margins.
 func (f *l2svrFun) dual(beta []float64) {
 	for i, z := range f.z {
-		beta[i] = -2 * f.cost(i) * f.excess(z)
+		beta[i] = -2 * f.c[i] * f.excess(z)
 	}
-}
-
-// loss returns Σ C_i max(0, |z_i| − p)² at the w of the last fun call.
-func (f *l2svrFun) loss() float64 {
-	if f.wt != nil {
-		var v float64
-		for i, z := range f.z {
-			d := f.excess(z)
-			v += f.cost(i) * d * d
-		}
-		return v
-	}
-	var v float64
-	for _, z := range f.z {
-		d := f.excess(z)
-		v += d * d
-	}
-	return f.C * v
 }

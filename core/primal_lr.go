@@ -6,8 +6,8 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
-// The primal of L2-regularized logistic regression, the objective TRON
-// minimizes for -s 0.
+// The primal of L2-regularized logistic regression, the objective the
+// Newton method (newton.go) minimizes for -s 0.
 //
 // Problem: min_w f(w) = ½‖w‖² + Σ_i C_i log(1 + exp(−y_i wᵀx_i)), y_i = ±1,
 // C_i the cost of row i's class times its instance weight; no constraints.
@@ -25,23 +25,21 @@ import (
 // probabilities σ(wᵀx) wait for the model interface that can carry them.
 
 // lrFun is the objective over one binary subproblem. D holds the Hessian's
-// weights C_i σ(z_i)(1 − σ(z_i)) (the trainer's per-row buffer).
+// weights C_i σ(z_i)(1 − σ(z_i)) (a trainer's per-row buffer).
 type lrFun struct {
 	primalRows
-	y []int8     // ±1
-	C [2]float64 // C_i for y = −1 (0) and y = +1 (1)
-	z []float64  // y_i wᵀx_i at the last fun call
-	D []float64  // at the last grad call
+	D []float64 // at the last grad call
 }
 
-func (f *lrFun) cost(i int) float64 { return f.weigh(f.C[int(f.y[i]+1)>>1], i) }
-
-// init sets the subproblem, as l2svcFun.init; z and D must have room for
-// ds.Len() entries.
-func (f *lrFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, z, D []float64) {
-	f.setRows(ds, bias)
-	l := ds.Len()
-	f.y, f.C, f.z, f.D = y[:l], [2]float64{Cn, Cp}, z[:l], D[:l]
+// init sets the subproblem, as l2svcFun.init; c, z, u and D must have room
+// for ds.Len() entries.
+func (f *lrFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, u, D []float64) {
+	f.setRows(ds, bias, y, c, z, u)
+	C := [2]float64{Cn, Cp}
+	for i, v := range f.sign {
+		f.c[i] = f.weigh(C[int(v+1)>>1], i)
+	}
+	f.D = D[:ds.Len()]
 }
 
 // logisticLoss returns log(1 + e^{−z}) without overflow.
@@ -55,22 +53,19 @@ func logisticLoss(z float64) float64 {
 // sigma returns 1/(1 + e^{−t}).
 func sigma(t float64) float64 { return 1 / (1 + math.Exp(-t)) }
 
-func (f *lrFun) fun(w []float64) float64 {
-	v := 0.5 * dot64(w, w)
-	for i := range f.z {
-		z := float64(f.y[i]) * f.dot(i, w)
-		f.z[i] = z
-		v += f.cost(i) * logisticLoss(z)
+func (f *lrFun) start(w, g0 []float64) float64 {
+	if g0 == nil { // w = 0: every margin is 0, every loss log 2
+		clear(f.z)
+		var v float64
+		for _, c := range f.c {
+			v += c
+		}
+		return v * math.Ln2
 	}
-	f.reads += int64(len(f.z))
-	return v
-}
-
-func (f *lrFun) funAtZeroGrad(w, g0 []float64) float64 {
 	clear(g0)
 	v := 0.5 * dot64(w, w)
 	for i := range f.z {
-		yi, c := float64(f.y[i]), f.cost(i)
+		yi, c := float64(f.sign[i]), f.c[i]
 		z := yi * f.dot(i, w)
 		f.z[i] = z
 		v += c * logisticLoss(z)
@@ -80,14 +75,31 @@ func (f *lrFun) funAtZeroGrad(w, g0 []float64) float64 {
 	return v
 }
 
-func (f *lrFun) grad(w, g []float64) {
+// grad is ∇f and the Hessian's diagonal in one pass over the rows.
+func (f *lrFun) grad(w, g, D []float64) {
 	copy(g, w)
+	for j := range D {
+		D[j] = 1
+	}
 	for i, z := range f.z {
-		s, c := sigma(z), f.cost(i)
-		f.D[i] = c * s * (1 - s)
-		f.addRow(g, c*(s-1)*float64(f.y[i]), i)
+		s, c := sigma(z), f.c[i]
+		d := c * s * (1 - s)
+		f.D[i] = d
+		f.addRowSquares(g, c*(s-1)*float64(f.sign[i]), D, d, i)
 	}
 	f.reads += int64(len(f.z))
+}
+
+// lineSearch is the Newton method's (primalRows.search) on the logistic
+// loss.
+func (f *lrFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
+	return f.search(w, s, fw, gs, 0, func(eta float64) float64 {
+		var v float64
+		for i, z := range f.z {
+			v += f.c[i] * logisticLoss(z+eta*f.u[i])
+		}
+		return v
+	})
 }
 
 func (f *lrFun) Hv(s, Hs []float64) {
@@ -98,24 +110,12 @@ func (f *lrFun) Hv(s, Hs []float64) {
 	f.reads += int64(len(f.D))
 }
 
-func (f *lrFun) gradDiag(w, g, M []float64) { f.grad(w, g); f.diagH(M) }
-
-func (f *lrFun) diagH(M []float64) {
-	for j := range M {
-		M[j] = 1
-	}
-	for i, d := range f.D {
-		f.addSquares(M, d, i)
-	}
-	f.reads += int64(len(f.D))
-}
-
 // dualDone is false: no dual logistic solver (-s 7) shares its test.
 func (f *lrFun) dualDone([]float64) bool { return false }
 
-// dual writes α_i = C_i σ(−z_i) at the w of the last fun call.
+// dual writes α_i = C_i σ(−z_i) at the current margins.
 func (f *lrFun) dual(alpha []float64) {
 	for i, z := range f.z {
-		alpha[i] = f.cost(i) * sigma(-z)
+		alpha[i] = f.c[i] * sigma(-z)
 	}
 }

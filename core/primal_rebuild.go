@@ -38,8 +38,9 @@ import "math"
 // included) against the cold run's 47: -s 2 -B 1 85 (87) from w(α), 28
 // (23) from the block solve alone, 24 (32) with the refinement; -s 2 21
 // (21), 15 (11), 13 (10). The block solve alone stopped 1.7e-4 above the
-// cold run's objective after 99% with -B 1: TRON's objective test
-// (tron.go) estimates what is left with the Hessian's diagonal, which the
+// cold run's objective after 99% with -B 1 (figures measured with the
+// trust-region Newton method, TRON, that preceded newton.go): its
+// objective test estimates what is left with the Hessian's diagonal, which the
 // bias's coupling to every feature makes optimistic from such a start;
 // from the refined start it ended 8e-5 below it.
 
@@ -50,13 +51,13 @@ import "math"
 const stiffCoords = 64
 
 // refineShare: refineOnQ stops once q's gradient is this part of the
-// gradient of the rows outside q, which TRON must follow anyway; refining
+// gradient of the rows outside q, which the Newton method must follow anyway; refining
 // q further only moves w nearer the previous optimum. Measured on
 // debdesc_bin (first 90%/99% trained, then all from α; Hessian products,
 // the refinement's included): -s 2 -B 1 -e 0.0001 48/47 refining to the
 // previous run's test alone, 36/28 with 0.3 (the cold run's 81); 0.1 gave
 // 36/47; 1 stopped 1.3e-4 above the cold run's objective at the default
-// -e after 99% (TRON's objective test, tron.go, estimates what is left
+// -e after 99% (the objective test, newton.go, estimates what is left
 // with the Hessian's diagonal, optimistic from such a start with -B 1).
 const refineShare = 0.3
 
@@ -101,7 +102,7 @@ func (f *l2svcFun) rebuildFromAlpha(w, alpha, D []float64, b *stiffBlock) int64 
 	var sv int64
 	for i, a := range alpha {
 		if a > 0 {
-			f.addRowSquares(w, float64(f.y[i])*a, D, 2*f.cost(i), i)
+			f.addRowSquares(w, float64(f.sign[i])*a, D, 2*f.c[i], i)
 			sv++
 		}
 	}
@@ -124,7 +125,7 @@ func (f *l2svcFun) rebuildFromAlpha(w, alpha, D []float64, b *stiffBlock) int64 
 		if m == 0 {
 			continue
 		}
-		c2, yi := 2*f.cost(i), float64(f.y[i])
+		c2, yi := 2*f.c[i], float64(f.sign[i])
 		r := c2 * yi * (yi*f.dot(i, w) - 1) // ∂/∂(vᵀx_i) of C_i(1 − y_i vᵀx_i)²
 		at, val := b.at[:m], b.val[:m]
 		for p, u := range at {
@@ -265,12 +266,12 @@ func choleskySolve(H, g []float64, k int) bool {
 // (LIBLINEAR's, with ∇q(0) over the support rows only, the stricter), and
 // refineShare·‖g_out‖, g_out the gradient of the loss at w of the rows
 // outside q (α_i = 0: the rows added since, and those the previous w had
-// no loss on), or max(dim, 5) steps. t's vectors are its scratch (TRON
-// has not started). It returns the Hessian-vector products taken; f's
+// no loss on), or max(dim, 5) steps. t's vectors are its scratch (the
+// Newton method has not started). It returns the Hessian-vector products taken; f's
 // reads count the rows.
-func (f *l2svcFun) refineOnQ(w, alpha, D []float64, t *tron, tol float64) int {
+func (f *l2svcFun) refineOnQ(w, alpha, D []float64, t *newton, tol float64) int {
 	n := len(w)
-	r, z, d, Hd, g0, gOut := t.r[:n], t.z[:n], t.d[:n], t.Hd[:n], t.g0[:n], t.s[:n]
+	r, z, d, Hd, g0, gOut := t.r[:n], t.M[:n], t.d[:n], t.Hd[:n], t.g0[:n], t.s[:n]
 	// r = −∇q(w), g0 = ∇q(0) and I over the support rows; gOut over the
 	// others.
 	copy(r, w)
@@ -278,7 +279,7 @@ func (f *l2svcFun) refineOnQ(w, alpha, D []float64, t *tron, tol float64) int {
 	clear(gOut)
 	f.nI = 0
 	for i, a := range alpha {
-		c2, yi := 2*f.cost(i), float64(f.y[i])
+		c2, yi := 2*f.c[i], float64(f.sign[i])
 		zi := yi * f.dot(i, w)
 		if a > 0 {
 			f.I[f.nI] = int32(i)

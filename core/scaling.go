@@ -410,6 +410,10 @@ func (t scaledTrainer) Syntax() Syntax { return t.inner.Syntax() }
 
 func (t scaledTrainer) SetProgress(fn ProgressFunc) { t.inner.SetProgress(fn) }
 
+func (t scaledTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
+	return t.inner.WarmStart(stored, last, rows)
+}
+
 func (t scaledTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	r, err := FitScale(ds, t.opt.Lower, t.opt.Upper)
 	if err != nil {

@@ -26,6 +26,16 @@ type Trainer interface {
 	// KernelTrainer.SetProgress say; fn may be called from several
 	// goroutines at once.
 	SetProgress(fn ProgressFunc)
+	// WarmStart returns the warm start of a run on the first rows rows of
+	// a keeper's data, from stored, the state the keeper kept for its
+	// rows (no primal start, gradient or scaling: Dual.CopyInto), cut to
+	// rows, and last, the state the trainer's previous run left (its
+	// primal start, gradients and scaling; core checks a gradient against
+	// the rows before it uses it). It is nil when there is nothing to
+	// start from, and nil with a *StateMismatch when stored is of another
+	// kind or formulation than the trainer's, whose variables Train would
+	// ignore.
+	WarmStart(stored, last *Dual, rows int) (*Dual, error)
 }
 
 // NewTrainer returns a trainer for the options o, linear or kernel as
@@ -187,6 +197,10 @@ func (linearTrainer) Syntax() Syntax { return SyntaxLinear }
 
 func (lt linearTrainer) SetProgress(fn ProgressFunc) { lt.t.SetProgress(fn) }
 
+func (linearTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
+	return warmStart(false, 0, stored, last, rows)
+}
+
 func (lt linearTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	var (
 		dual  *LinearDual
@@ -208,6 +222,10 @@ type kernelTrainer struct{ t *KernelTrainer }
 func (kernelTrainer) Syntax() Syntax { return SyntaxKernel }
 
 func (kt kernelTrainer) SetProgress(fn ProgressFunc) { kt.t.SetProgress(fn) }
+
+func (kt kernelTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
+	return warmStart(true, kt.t.params.SVMType, stored, last, rows)
+}
 
 func (kt kernelTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	var dual *KernelDual

@@ -404,13 +404,13 @@ func TestWeightedSolverAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { wk.svc.pass() }); n != 0 {
 		t.Errorf("weighted SVC pass allocates %v times", n)
 	}
-	wk.fsvc.init(wds, y, 1, 1, 1, wk.QD, wk.z, wk.I)
+	wk.fsvc.init(wds, y, 1, 1, 1, wk.QD, wk.z, wk.u, wk.I)
 	w := wk.w[:wds.NumFeatures()+1]
 	if n := testing.AllocsPerRun(5, func() {
 		clear(w)
-		wk.tron.minimize(&wk.fsvc, w, 1e-6, 0, tronCGFor(false), 1000)
+		wk.newton.minimize(&wk.fsvc, w, 1e-6, tr.newtonSettings(false, 0), 1000)
 	}); n != 0 {
-		t.Errorf("weighted TRON allocates %v times", n)
+		t.Errorf("weighted Newton method allocates %v times", n)
 	}
 
 	pr := smoRBFProblem(60, 4, 10, 9)

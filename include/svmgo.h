@@ -306,6 +306,22 @@ SVMGO_API int svmgo_trainer_add_csr_f64(svmgo_trainer *trainer, const double *la
  * remaining rows keep their order and their dual variables. */
 SVMGO_API int svmgo_trainer_remove(svmgo_trainer *trainer, const size_t *rows, size_t count);
 
+/* Stores in *batch the number of the last add call that added rows: each
+ * svmgo_trainer_add_* call that adds rows is one batch, numbered 1 for the
+ * first and one more for each after (a failed call, or one of 0 rows,
+ * takes no number). 0 before any. Keep it to forget the batch later. */
+SVMGO_API int svmgo_trainer_last_batch(const svmgo_trainer *trainer, uint64_t *batch);
+
+/* Forgets batch number batch (svmgo_trainer_last_batch): removes the rows
+ * that add call added and that are still held, with their dual variables,
+ * as svmgo_trainer_remove does; the next fit starts warm from the dual
+ * variables of the rows that remain (feasibility restored by the solver)
+ * and reaches their optimum. Stores the number of rows removed in
+ * *removed unless removed is NULL: 0 when they were all removed already
+ * (a second forget of the same batch is a no-op). SVMGO_E_INVALID_ARGUMENT
+ * for 0 or a number not given yet. */
+SVMGO_API int svmgo_trainer_forget(svmgo_trainer *trainer, uint64_t batch, size_t *removed);
+
 /* Sets the instance weights of count rows held, starting at row first_row
  * (0-based, in the order rows were added, counting only rows still held):
  * row i's cost C is multiplied by its weight in every formulation (for a

@@ -400,6 +400,23 @@ public:
     }
     void remove(const std::vector<std::size_t> &rows) { remove(rows.data(), rows.size()); }
 
+    /* The batch number of the last add that added rows (0 before any). */
+    std::uint64_t last_batch() const
+    {
+        std::uint64_t b = 0;
+        detail::check(svmgo_trainer_last_batch(handle_, &b));
+        return b;
+    }
+
+    /* Forgets batch number batch (last_batch() after its add): removes its
+     * rows still held and returns how many (svmgo_trainer_forget). */
+    std::size_t forget(std::uint64_t batch)
+    {
+        std::size_t n = 0;
+        detail::check(svmgo_trainer_forget(handle_, batch, &n));
+        return n;
+    }
+
     /* The number of rows held. */
     std::size_t num_rows() const
     {

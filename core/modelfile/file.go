@@ -13,7 +13,7 @@ import (
 // atomically (fileio.WriteFile: a temporary ".<name>-*.tmp" file in path's
 // directory, which watchers ignore, synced, renamed, the directory
 // synced): a reader of path sees the old file or the complete new one. It
-// does not check data; daemon/modeldir's WriteFile encodes a model of any
+// does not check data; WriteFile encodes a model of any
 // kind and writes it with this. Errors name the path.
 func WriteBytes(path string, data []byte) error {
 	if err := fileio.WriteFile(path, data); err != nil {

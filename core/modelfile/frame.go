@@ -8,8 +8,8 @@ import (
 // Seal and Open frame and unframe a body of any kind: the magic, the
 // version rule, the length and CRC checks, MaxPayload and the
 // allocation-free structural walk of the body (scanShape) exist once,
-// here. The quantized bodies (qbody.go) are encoded and decoded with them
-// by MarshalQLinear, MarshalQKernel and UnmarshalQuantized.
+// here. The quantized bodies (qbody.go) are framed with them by
+// MarshalQLinear and MarshalQKernel and read back by Decode (DecodeBody).
 
 // Seal completes a model file whose body has been appended after HeaderSize
 // reserved bytes: it writes the frame into file[:HeaderSize] for the
@@ -84,7 +84,7 @@ func Open(b []byte) (payload []byte, kind string, err error) {
 // MarshalQLinear returns the model file bytes of the quantized linear body
 // bd (kind "qlinear", format 1.2). It checks only the format's size limit:
 // package quantize, which makes the body from its model, is responsible for
-// the rest, and UnmarshalQuantized's caller for checking it on the way back.
+// the rest, and its registered decoder for checking it on the way back.
 func MarshalQLinear(bd *QLinearBody) ([]byte, error) { return marshalQuantized(bd, bd.Kind) }
 
 // MarshalQKernel is MarshalQLinear for a quantized kernel body (kind

@@ -92,14 +92,20 @@
 // Quantized bodies (format 1.2, kinds "qlinear" and "qkernel": int8 or int16
 // weights and support vectors with their scales; qbody.go) are defined and
 // framed here too, so that every kind's body, the frame, its checks and the
-// structural walk below are in this one package; MarshalQLinear,
-// MarshalQKernel and UnmarshalQuantized encode and decode them, and package
-// quantize converts them to and from its predictors and checks the models
-// they describe. Unmarshal and UnmarshalKernel refuse them with ErrKind.
+// structural walk below are in this one package; package quantize
+// converts them to and from its predictors, checks the models they
+// describe, and registers the two kinds' codecs here. Unmarshal and
+// UnmarshalKernel refuse them with ErrKind.
 //
-// The one function that opens a model file of any kind is daemon/modeldir's
-// ReadFile (or Decode for bytes): it sits above this package and quantize,
-// the lowest place that sees every kind without an upward import.
+// # One codec
+//
+// Every model kind registers a Codec (registry.go): its kind, the minor
+// version that added it, its body type (the schema: Schema, schema.go) and
+// its encoder and decoder. Decode, Encode, ReadFile and WriteFile open and
+// write a model file of any registered kind; the command, the C ABI, the
+// daemon and package quantize all use them, and no caller switches on a
+// kind. The float kinds register here; the quantized kinds in package
+// quantize, which every program that serves them imports.
 //
 // Unknown keys are skipped, so later minor versions can add fields. A model
 // that cannot be used correctly by a reader that skips the new fields

@@ -5,7 +5,7 @@ package modelfile
 // The bodies of the quantized model files (format 1.2, kinds "qlinear" and
 // "qkernel"), with the rules of the float bodies (body.go, kbody.go): the
 // generated decoder runs only on a payload whose frame, CRC-32C, kind and
-// msgpack structure have been checked (UnmarshalQuantized), arrays are
+// msgpack structure have been checked (Open, then DecodeBody), arrays are
 // refused past 65536 elements before allocation, and every blob is
 // zero-copy with its own limit, so a blob is checked against the bytes left
 // and never allocated by the decoder (package quantize converts it at once

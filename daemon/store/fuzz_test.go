@@ -162,7 +162,7 @@ func (r rawSnap) bytes() []byte {
 func inconsistentSnapshots(t testing.TB) map[string][]byte {
 	edits := map[string]func(r *rawSnap){
 		"major-0":             func(r *rawSnap) { r.major = 0 },
-		"major-3":             func(r *rawSnap) { r.major = 3 },
+		"major-4":             func(r *rawSnap) { r.major = 4 },
 		"published-ahead":     func(r *rawSnap) { r.published = 4 },
 		"duplicate-hash":      func(r *rawSnap) { r.hashes[2] = r.hashes[0] },
 		"hashes-huge":         func(r *rawSnap) { r.nHashes = 1 << 60 },
@@ -222,7 +222,23 @@ func inconsistentSnapshots(t testing.TB) map[string][]byte {
 		"kernel-dual-kind":        func(r *rawSnap) { r.hasDual = 3 },
 		"kernel-empty-two-vector": func(r *rawSnap) { *r = emptyRaw(); r.hasDual, r.svmType, r.nvec = 2, uint32(core.EpsSVR), 2 },
 	}
+	// The batches section, from validBatchesRaw.
+	batchEdits := map[string]func(r *rawSnap){
+		"batches-in-v2":  func(r *rawSnap) { r.major = 2 },
+		"batches-order":  func(r *rawSnap) { r.trailing = batchSection([]uint64{1, 3, 2, 5}, 0) },
+		"batches-ahead":  func(r *rawSnap) { r.trailing = batchSection([]uint64{1, 2, 3, 6}, 0) },
+		"batches-zero":   func(r *rawSnap) { r.trailing = batchSection([]uint64{0, 2, 3, 5}, 0) },
+		"batches-flags":  func(r *rawSnap) { r.trailing = batchSection([]uint64{1, 2, 3, 5}, 2) },
+		"batches-short":  func(r *rawSnap) { r.trailing = r.trailing[:len(r.trailing)-1] },
+		"batches-twice":  func(r *rawSnap) { r.trailing = append(r.trailing, r.trailing...) },
+		"batches-before": func(r *rawSnap) { r.trailing = append(r.trailing, 1, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f) },
+	}
 	out := map[string][]byte{}
+	for name, edit := range batchEdits {
+		r := validBatchesRaw()
+		edit(&r)
+		out[name] = r.bytes()
+	}
 	for name, edit := range edits {
 		r := validRaw()
 		edit(&r)
@@ -234,6 +250,39 @@ func inconsistentSnapshots(t testing.TB) map[string][]byte {
 		out[name] = r.bytes()
 	}
 	return out
+}
+
+// validBatchesRaw is a version 3 snapshot with the batches section: batches
+// a, b, d and c added generations 1, 2, 3 and 5, d's rows forgotten
+// (generation 4), at known times.
+func validBatchesRaw() rawSnap {
+	r := validRaw()
+	r.major, r.gen, r.published = 3, 5, 5
+	r.nHashes, r.hashes = 4, []Hash{hashOf("a"), hashOf("b"), hashOf("d"), hashOf("c")}
+	r.ages = []uint64{1, 2, 2, 5}
+	r.trailing = batchSection([]uint64{1, 2, 3, 5}, 0)
+	return r
+}
+
+// batchSection returns the batches section for batches added at the given
+// generations, the third forgotten, each at a time of its own; flags is
+// or'ed into the first record's flags.
+func batchSection(gens []uint64, flags byte) []byte {
+	le := binary.LittleEndian
+	p := []byte{sectionBatches}
+	for i, g := range gens {
+		p = le.AppendUint64(p, g)
+		p = le.AppendUint64(p, uint64(1_700_000_000_000_000_000+int64(i)*1e9))
+		f := byte(0)
+		if i == 2 {
+			f = batchFlagForgotten
+		}
+		if i == 0 {
+			f |= flags
+		}
+		p = append(p, f)
+	}
+	return p
 }
 
 // emptyRaw is a valid snapshot of a store that has ingested one empty
@@ -257,6 +306,7 @@ func fuzzSeeds(t testing.TB) map[string][]byte {
 	noDual.hasDual, noDual.known = 0, 0
 	seeds["valid-no-dual"] = noDual.bytes()
 	seeds["valid-kernel"] = validKernelRaw().bytes()
+	seeds["valid-batches"] = validBatchesRaw().bytes()
 	seeds["valid-svr"] = validSVRRaw().bytes()
 	oneClass := validSVRRaw()
 	oneClass.svmType, oneClass.alpha = uint32(core.OneClass), []float64{1, 0.5, 0, 0}
@@ -291,7 +341,7 @@ func TestRawEncoderAgrees(t *testing.T) {
 	// The store's encoder writes what the documented format says: decode
 	// the test's own bytes and write them back.
 	for name, raw := range map[string]rawSnap{"valid": validRaw(), "empty": emptyRaw(),
-		"kernel": validKernelRaw(), "svr": validSVRRaw()} {
+		"kernel": validKernelRaw(), "svr": validSVRRaw(), "batches": validBatchesRaw()} {
 		data := raw.bytes()
 		s := newStore("", fuzzCfg)
 		if err := s.decode(data); err != nil {
@@ -412,7 +462,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded %d rows, %d nonzeros", s.Len(), s.Dataset().Nonzeros())
 		}
 		enc := s.encode(nil)
-		if binary.LittleEndian.Uint16(enc[8:10]) != snapMajor {
+		if v := binary.LittleEndian.Uint16(enc[8:10]); v != snapMajorKernel && v != snapMajorBatches {
 			t.Fatalf("re-encoded as version %d", binary.LittleEndian.Uint16(enc[8:10]))
 		}
 		if bytes.Equal(data[24:24+28], enc[24:24+28]) {

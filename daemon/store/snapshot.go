@@ -34,7 +34,10 @@ import (
 //	(rows+1) × u64   row starts, from 0, nondecreasing, to nonzeros
 //	nonzeros × i32   feature indices, strictly increasing within a row
 //	nonzeros × f32   values, finite and nonzero
-//	u8 dual kind: 0 none, 1 linear, 2 kernel (version 2 only); then
+//	the dual: core.Dual's own encoding (Dual.AppendBinary, read back by
+//	  core.DecodeDual, which checks it as SetDual does; kind 2, kernel,
+//	  in version 2 only):
+//	  u8 dual kind: 0 none, 1 linear, 2 kernel; then
 //	  linear: u32 vectors (≤ max(1, rows)), u32 labels, labels × i32,
 //	          vectors × rows × f64 α (finite)
 //	  kernel: u32 SVM type (LIBSVM's -s: 0 C-SVC, 1 ν-SVC, 2 one-class, 3 ε-SVR, 4 ν-SVR), u32 vectors;
@@ -44,22 +47,38 @@ import (
 //	          vectors × rows × f64 α (finite; ≥ 0 but for ε-SVR's β)
 //	only when some row's instance weight is not 1 (minor version 1):
 //	  u8 1, then rows × f64 weights (positive, finite)
+//	only when some batch's record is not the default (version 3):
+//	  u8 2, then h × (u64 generation, i64 time added in Unix nanoseconds
+//	  (0: unknown), u8 flags (bit 0: forgotten; no other bit set)), one
+//	  per hash in the same order, generations strictly increasing, each
+//	  in 1..generation
 //
 // and nothing after. Without a dual, known is 0. A kernel dual's gradient
 // is not stored. A snapshot without the weights section (every snapshot
-// written before weights existed) reads with every weight 1.
+// written before weights existed) reads with every weight 1. Without the
+// batches section, batch i (from 0) added generation i + 1 at an unknown
+// time and is not forgotten: what every Add recorded before windows, ages
+// and Forget existed, so such snapshots keep their bytes.
+//
+// A snapshot is written with the oldest major version that holds it: 2
+// without the batches section, 3 with it.
 //
 // Version history: 1 had no kernel dual (kind 2 did not exist); its bytes
 // are otherwise version 2's, so a version 1 snapshot reads as it was
 // written and is rewritten as version 2 by the next Commit. Version 1
-// readers refuse version 2 snapshots by their major version.
+// readers refuse version 2 snapshots by their major version. Version 3
+// added the batches section; its bytes are otherwise version 2's, and
+// version 2 readers refuse it by its major version.
 const (
 	snapMagic      = "\x89SVS\r\n\x1a\n"
 	snapHeaderSize = 24
-	snapMajor      = 2
+	snapMajor      = 3
 	snapMinor      = 0
 	// snapMajorKernel is the first major version with kernel duals.
 	snapMajorKernel = 2
+	// snapMajorBatches is the first major version with the batches
+	// section.
+	snapMajorBatches = 3
 	// snapMajorOldest is the oldest major version decode reads.
 	snapMajorOldest = 1
 	// snapMinorWeights marks a snapshot with the instance-weights section.
@@ -76,12 +95,26 @@ func hasWeights(w []float64) bool {
 	return false
 }
 
-// Dual kinds in the snapshot.
+// Sections after the dual, in this order when present.
 const (
-	dualNone   = 0
-	dualLinear = 1
-	dualKernel = 2
+	sectionWeights = 1
+	sectionBatches = 2
 )
+
+// batchFlagForgotten marks a forgotten batch in the batches section.
+const batchFlagForgotten = 1
+
+// defaultBatches reports whether every batch record is the one a snapshot
+// without the batches section reads as: batch i added generation i + 1 at
+// an unknown time, not forgotten.
+func (s *Store) defaultBatches() bool {
+	for i, b := range s.batches {
+		if b.gen != uint64(i+1) || b.added != 0 || b.forgotten {
+			return false
+		}
+	}
+	return true
+}
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -129,49 +162,35 @@ func (s *Store) encode(dst []byte) []byte {
 			dst = le.AppendUint32(dst, math.Float32bits(v))
 		}
 	}
-	switch {
-	case s.kdual != nil:
-		dst = append(dst, dualKernel)
-		dst = le.AppendUint32(dst, uint32(s.kdual.SVMType))
-		dst = le.AppendUint32(dst, uint32(len(s.kdual.Alpha)))
-		for _, p := range s.kdual.Pairs {
-			dst = le.AppendUint32(dst, uint32(p[0]))
-			dst = le.AppendUint32(dst, uint32(p[1]))
-		}
-		for _, a := range s.kdual.Alpha {
-			for _, v := range a {
-				dst = le.AppendUint64(dst, math.Float64bits(v))
-			}
-		}
-	case s.dual == nil:
-		dst = append(dst, dualNone)
-	default:
-		dst = append(dst, dualLinear)
-		dst = le.AppendUint32(dst, uint32(len(s.dual.Alpha)))
-		dst = le.AppendUint32(dst, uint32(len(s.dual.Labels)))
-		for _, l := range s.dual.Labels {
-			dst = le.AppendUint32(dst, uint32(l))
-		}
-		for _, a := range s.dual.Alpha {
-			for _, v := range a {
-				dst = le.AppendUint64(dst, math.Float64bits(v))
-			}
-		}
-	}
+	dst = s.dual.AppendBinary(dst)
 	minor := uint16(snapMinor)
 	if w := s.ds.Weights(); hasWeights(w) {
 		// Written only when needed: a store without weights writes the
 		// bytes it wrote before weights existed.
 		minor = snapMinorWeights
-		dst = append(dst, 1)
+		dst = append(dst, sectionWeights)
 		for _, v := range w {
 			dst = le.AppendUint64(dst, math.Float64bits(v))
+		}
+	}
+	major := uint16(snapMajorKernel)
+	if !s.defaultBatches() {
+		major = snapMajorBatches
+		dst = append(dst, sectionBatches)
+		for _, b := range s.batches {
+			dst = le.AppendUint64(dst, b.gen)
+			dst = le.AppendUint64(dst, uint64(b.added))
+			var flags byte
+			if b.forgotten {
+				flags = batchFlagForgotten
+			}
+			dst = append(dst, flags)
 		}
 	}
 	h := dst[start : start+snapHeaderSize]
 	payload := dst[start+snapHeaderSize:]
 	copy(h[0:8], snapMagic)
-	le.PutUint16(h[8:10], snapMajor)
+	le.PutUint16(h[8:10], major)
 	le.PutUint16(h[10:12], minor)
 	le.PutUint64(h[12:20], uint64(len(payload)))
 	le.PutUint32(h[20:24], crc32.Checksum(payload, castagnoli))
@@ -275,7 +294,9 @@ func (s *Store) decode(data []byte) error {
 		return corrupt("%d hashes claimed, %d bytes left", nh, len(r.b))
 	}
 	s.hashes = make([]Hash, nh)
+	s.batches = make([]batchRecord, nh)
 	for i := range s.hashes {
+		s.batches[i].gen = uint64(i + 1) // unless the batches section says otherwise
 		copy(s.hashes[i][:], r.take(32))
 		if s.Has(s.hashes[i]) {
 			return corrupt("hash %x recorded twice", s.hashes[i][:8])
@@ -330,28 +351,32 @@ func (s *Store) decode(data []byte) error {
 		}
 	}
 
-	switch kind := r.u8(); {
-	case kind == dualNone:
-		if known != 0 {
-			return corrupt("%d rows with α but no dual", known)
-		}
-	case kind == dualLinear:
-		if err := s.decodeDual(r, n); err != nil {
-			return err
-		}
-		s.known = int(known)
-	case kind == dualKernel && major >= snapMajorKernel:
-		if err := s.decodeKernelDual(r, n); err != nil {
-			return err
-		}
-		s.known = int(known)
-	default:
-		return corrupt("dual kind %d in a version %d snapshot", kind, major)
+	dual, rest, err := core.DecodeDual(r.b, n, core.StateOptions{NoKernel: major < snapMajorKernel}, s.buffer)
+	if err != nil {
+		return corrupt("%v", err)
 	}
-	if len(r.b) > 0 && !r.bad {
-		if err := s.decodeWeights(r, n); err != nil {
+	r.b = rest
+	if dual == nil && known != 0 {
+		return corrupt("%d rows with α but no dual", known)
+	}
+	if dual != nil {
+		s.dual, s.known = dual, int(known)
+	}
+	for last := byte(0); len(r.b) > 0 && !r.bad; {
+		var err error
+		sec := r.u8()
+		switch {
+		case sec == sectionWeights && last < sectionWeights:
+			err = s.decodeWeights(r, n)
+		case sec == sectionBatches && last < sectionBatches && major >= snapMajorBatches:
+			err = s.decodeBatches(r)
+		default:
+			return corrupt("section %d after section %d in a version %d snapshot", sec, last, major)
+		}
+		if err != nil {
 			return err
 		}
+		last = sec
 	}
 	if r.bad {
 		return corrupt("truncated")
@@ -362,11 +387,29 @@ func (s *Store) decode(data []byte) error {
 	return nil
 }
 
-// decodeWeights reads the instance-weights section of n rows.
-func (s *Store) decodeWeights(r *reader, n int) error {
-	if flag := r.u8(); flag != 1 {
-		return corrupt("section %d after the dual, want the weights (1)", flag)
+// decodeBatches reads the batches section: one record per hash decoded.
+func (s *Store) decodeBatches(r *reader) error {
+	const size = 17 // u64 generation, i64 time, u8 flags
+	if !r.fits(uint64(len(s.batches)), size) {
+		return corrupt("%d batch records claimed, %d bytes left", len(s.batches), len(r.b))
 	}
+	le := binary.LittleEndian
+	prev := uint64(0)
+	for i := range s.batches {
+		p := r.take(size)
+		gen, added, flags := le.Uint64(p), int64(le.Uint64(p[8:])), p[16]
+		if gen <= prev || gen > s.gen || flags&^batchFlagForgotten != 0 {
+			return corrupt("batch %d: generation %d (previous %d, current %d), flags %#x", i, gen, prev, s.gen, flags)
+		}
+		s.batches[i] = batchRecord{gen: gen, added: added, forgotten: flags&batchFlagForgotten != 0}
+		prev = gen
+	}
+	return nil
+}
+
+// decodeWeights reads the instance-weights section of n rows, after its
+// section byte.
+func (s *Store) decodeWeights(r *reader, n int) error {
 	if !r.fits(uint64(n), 8) {
 		return corrupt("%d weights claimed, %d bytes left", n, len(r.b))
 	}
@@ -417,83 +460,6 @@ func (s *Store) decodeRow(i int, y float64, indices, values []byte, written uint
 		return corrupt("row %d: %v", i, err)
 	}
 	return nil
-}
-
-// decodeDual reads the dual section for n rows.
-func (s *Store) decodeDual(r *reader, n int) error {
-	nvec, nlab := uint64(r.u32()), uint64(r.u32())
-	if r.bad {
-		return corrupt("truncated dual")
-	}
-	if nvec > uint64(maxVectorsFor(false, 0, n)) || !r.fits(nlab, 4) || (n > 0 && !r.fits(nvec, uint64(8*n))) {
-		return corrupt("dual with %d vectors and %d labels for %d rows, %d bytes left", nvec, nlab, n, len(r.b))
-	}
-	var labels []int32
-	if nlab > 0 {
-		labels = make([]int32, nlab)
-		for k := range labels {
-			labels[k] = int32(r.u32())
-		}
-	}
-	alpha, err := takeAlpha(r, nvec, n, false)
-	if err != nil {
-		return err
-	}
-	s.dual = &core.LinearDual{Labels: labels}
-	s.dual.Alpha = s.fillVectors(nil, int(nvec), alpha)
-	return nil
-}
-
-// decodeKernelDual reads the kernel dual section for n rows.
-func (s *Store) decodeKernelDual(r *reader, n int) error {
-	svm, nvec := core.SVMType(r.u32()), uint64(r.u32())
-	if r.bad {
-		return corrupt("truncated kernel dual")
-	}
-	// The counts are checked before the pairs are allocated.
-	if nvec > uint64(maxVectorsFor(true, svm, n)) || (n > 0 && !r.fits(nvec, uint64(8*n))) ||
-		svm.IsSVC() && !r.fits(nvec, 8) {
-		return corrupt("%v dual with %d vectors for %d rows, %d bytes left", svm, nvec, n, len(r.b))
-	}
-	var pairs [][2]int32
-	if svm.IsSVC() {
-		pairs = make([][2]int32, nvec)
-		for k := range pairs {
-			pairs[k] = [2]int32{int32(r.u32()), int32(r.u32())}
-		}
-	}
-	if err := checkKernelShape(svm, pairs, int(nvec), n); err != nil {
-		return corrupt("%v", err)
-	}
-	alpha, err := takeAlpha(r, nvec, n, !svm.IsRegression())
-	if err != nil {
-		return err
-	}
-	s.kdual = &core.KernelDual{SVMType: svm, Pairs: pairs}
-	s.kdual.Alpha = s.fillVectors(nil, int(nvec), alpha)
-	return nil
-}
-
-// takeAlpha reads nvec vectors of n α values, checks them (finite, and ≥ 0
-// when nonNeg) and returns the fill function that decodes vector k into
-// dst.
-func takeAlpha(r *reader, nvec uint64, n int, nonNeg bool) (func(k int, dst []float64), error) {
-	le := binary.LittleEndian
-	alpha := r.take(nvec * uint64(n) * 8)
-	if r.bad {
-		return nil, corrupt("truncated dual")
-	}
-	for t := 0; t < len(alpha); t += 8 {
-		if v := math.Float64frombits(le.Uint64(alpha[t:])); math.IsNaN(v) || math.IsInf(v, 0) || nonNeg && v < 0 {
-			return nil, corrupt("α[%d][%d] = %v", t/8/max(1, n), t/8%max(1, n), v)
-		}
-	}
-	return func(k int, dst []float64) {
-		src := alpha[8*n*k:]
-		for i := range dst {
-			dst[i] = math.Float64frombits(le.Uint64(src[8*i:]))
-		}
-	}, nil
 }
 
 // Commit writes the snapshot durably (DESIGN §6's recipe): a temporary

@@ -1,15 +1,16 @@
 // Package store is the daemon's sample store: a fixed number of labelled
 // rows with their dual variables and the hashes of the batches ingested,
-// saved as one atomic snapshot (DESIGN §8).
+// saved as one atomic snapshot (DESIGN §8). Rows leave by the eviction
+// policy, a sliding window, a maximum age, or a named batch forgotten
+// (forget.go), their α with them.
 //
 // The dual variables are those of the last training run, of either kind:
-// a core.Dual holding a linear dual (core.LinearDual: one α vector per
-// decision function) or a kernel dual (core.KernelDual: one vector per SMO
-// subproblem — k(k−1)/2 one-vs-one pairs for k classes, one for one-class
-// and ε-SVR), recorded by SetDual. The store holds at most one of them:
-// recording one kind drops the other. A kernel dual's gradient
-// (core.KernelDual.Gradient) is not stored: it is twice the size of α (G
-// and Ḡ), and core rebuilds it from α when a warm start has none.
+// a core.Dual, which the store keeps without looking inside (its methods
+// check it, copy it into the store's buffers, drop rows from it, tell a
+// support vector and encode it into the snapshot), recorded by SetDual.
+// Recording one kind drops the other. A run's gradients and primal start
+// are not stored: core rebuilds a gradient from α when a warm start has
+// none.
 //
 // Memory is fixed by the Config: the rows (CSR, Capacity rows and
 // CapacityNonzeros nonzeros) and one age a row are allocated when the store
@@ -18,9 +19,10 @@
 // more vectors than any before is recorded (a new class, or for a kernel
 // dual a new pair of classes) — and then reused by every dual of either
 // kind, so their memory is Capacity × 8 bytes × the most vectors a dual has
-// had. The one thing that grows is the set of ingested batch hashes, which
-// exactly-once ingestion needs for ever: 32 bytes a batch in the ordered
-// slice plus a map entry, under 100 bytes a batch in all.
+// had. The one thing that grows is the record of ingested batches, which
+// exactly-once ingestion needs for ever: a 32-byte hash and a 24-byte
+// record a batch in ordered slices plus a map entry, under 150 bytes a
+// batch in all.
 //
 // A Store is not safe for concurrent use: the daemon owns it from one
 // goroutine.
@@ -33,6 +35,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
+	"unsafe"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -95,6 +99,16 @@ type Config struct {
 	// Policy chooses the rows evicted when a batch does not fit; the zero
 	// value is EvictNonSVOldest.
 	Policy Policy
+	// Window, when > 0, is a sliding window: the store keeps at most the
+	// Window newest rows, the oldest leaving first whatever their α (Add
+	// retires them before the Policy makes room; Expire after the window
+	// shrank). 0 means Capacity. Not persisted: it applies from Open.
+	Window int
+	// MaxAge, when > 0, is how long a row stays: rows of a batch added
+	// more than MaxAge ago leave at the next Expire (see Expire and
+	// NextExpiry). 0 keeps rows until they are evicted or forgotten. Not
+	// persisted.
+	MaxAge time.Duration
 }
 
 // resolve checks c and fills in its defaults.
@@ -108,6 +122,10 @@ func (c Config) resolve() (Config, error) {
 		return c, fmt.Errorf("%w: nonzero capacity %d, want >= 0", ErrConfig, c.CapacityNonzeros)
 	case c.Policy != EvictNonSVOldest && c.Policy != EvictOldest:
 		return c, fmt.Errorf("%w: unknown policy %v", ErrConfig, c.Policy)
+	case c.Window < 0:
+		return c, fmt.Errorf("%w: window %d, want >= 0", ErrConfig, c.Window)
+	case c.MaxAge < 0:
+		return c, fmt.Errorf("%w: max age %v, want >= 0", ErrConfig, c.MaxAge)
 	}
 	if c.CapacityNonzeros == 0 {
 		if c.Capacity > math.MaxInt/c.MaxFeatures {
@@ -165,14 +183,12 @@ type Store struct {
 	age []uint64 // len Capacity; age[i] is the generation that added row i
 
 	// alpha holds one Capacity-long buffer per vector ever recorded; the
-	// dual's vectors are alpha[k][:Len()]. At most one of dual and kdual is
-	// set: the kind of the last dual recorded. known is the number of
-	// leading rows whose α came from a SetDual: rows are
+	// dual's vectors are alpha[k][:Len()] (core.Dual.CopyInto). known is
+	// the number of leading rows whose α came from a SetDual: rows are
 	// appended at the end and eviction keeps order, so rows with unknown α
 	// are a suffix.
 	alpha [][]float64
-	dual  *core.LinearDual
-	kdual *core.KernelDual // Gradient always nil
+	dual  *core.Dual // no gradients, no primal start
 	known int
 
 	gen, published uint64
@@ -181,6 +197,12 @@ type Store struct {
 	dirty  bool
 	hashes []Hash
 	seen   map[Hash]struct{}
+	// batches records, for hashes[i], the generation that added its rows
+	// (their age), when, and whether it was forgotten (forget.go).
+	batches []batchRecord
+	// opened is when the store was opened: the time of rows whose batch
+	// was added before times were recorded (MaxAge).
+	opened time.Time
 
 	evict []int   // Add's victims, cap Capacity
 	buf   []byte  // Commit's encoding, reused
@@ -191,12 +213,13 @@ type Store struct {
 // newStore allocates an empty store for the resolved cfg.
 func newStore(dir string, cfg Config) *Store {
 	return &Store{
-		dir:   dir,
-		cfg:   cfg,
-		ds:    data.NewSparse(cfg.Capacity, cfg.CapacityNonzeros, cfg.MaxFeatures),
-		age:   make([]uint64, cfg.Capacity),
-		seen:  map[Hash]struct{}{},
-		evict: make([]int, 0, cfg.Capacity),
+		dir:    dir,
+		cfg:    cfg,
+		ds:     data.NewSparse(cfg.Capacity, cfg.CapacityNonzeros, cfg.MaxFeatures),
+		age:    make([]uint64, cfg.Capacity),
+		seen:   map[Hash]struct{}{},
+		evict:  make([]int, 0, cfg.Capacity),
+		opened: time.Now(),
 	}
 }
 
@@ -290,231 +313,52 @@ func (s *Store) Hashes() []Hash { return slices.Clone(s.hashes) }
 func (s *Store) Dataset() *data.Dataset { return s.ds }
 
 // Dual returns the dual variables of the last training run recorded
-// (SetDual), aligned with Dataset's rows: a linear run's (Linear set) or a
-// kernel run's (Kernel set, without a Gradient: a warm start from it alone
-// makes core rebuild the gradient from α). It is nil when the store holds
-// none: before the first SetDual, or after an eviction dropped the dual
-// (see Add). Rows added since the last SetDual have α = 0. The store owns
-// the vectors (callers must not modify them; a caller that adds a primal
-// start or a gradient for a warm start sets them on the Dual returned,
-// which is its own); they are valid until the next Add or SetDual.
-func (s *Store) Dual() *core.Dual {
-	switch {
-	case s.dual != nil:
-		return &core.Dual{Linear: s.dual}
-	case s.kdual != nil:
-		return &core.Dual{Kernel: s.kdual}
-	}
-	return nil
-}
+// (SetDual), aligned with Dataset's rows, without gradients or a primal
+// start (a trainer's WarmStart adds the last run's). It is nil when the
+// store holds none: before the first SetDual, or after an eviction dropped
+// the dual (see Add). Rows added since the last SetDual have α = 0. The
+// store owns it (callers must not modify it: a warm start is cut from it
+// by Prefix); it is valid until the next Add or SetDual.
+func (s *Store) Dual() *core.Dual { return s.dual }
 
-// maxVectorsFor returns the most vectors a dual over n rows may have: a
-// linear dual max(1, n) (one per class at most), a kernel C-SVC dual
-// max(1, n(n−1)/2) (one per pair of classes), one-class and ε-SVR one.
-// kernel selects the kernel rule for svm. Duals with more vectors are
-// refused by SetDual, and dropped by an eviction that
-// leaves too few rows for them (see Add), so that every snapshot's dual
-// fits its rows and decode can bound what it allocates by them.
-func maxVectorsFor(kernel bool, svm core.SVMType, n int) int {
-	switch {
-	case !kernel:
-		return max(1, n)
-	case svm.IsSVC():
-		return max(1, n*(n-1)/2)
+// buffer returns α buffer k, Capacity values, allocating the buffers up to
+// k the first time a dual has that many vectors.
+func (s *Store) buffer(k int) []float64 {
+	for len(s.alpha) <= k {
+		s.alpha = append(s.alpha, make([]float64, s.cfg.Capacity))
 	}
-	return 1
-}
-
-// vectors returns the stored dual's vectors, of either kind; nil without a
-// dual.
-func (s *Store) vectors() [][]float64 {
-	switch {
-	case s.dual != nil:
-		return s.dual.Alpha
-	case s.kdual != nil:
-		return s.kdual.Alpha
-	}
-	return nil
-}
-
-// maxVectors is maxVectorsFor for the stored dual's kind.
-func (s *Store) maxVectors(n int) int {
-	if s.kdual != nil {
-		return maxVectorsFor(true, s.kdual.SVMType, n)
-	}
-	return maxVectorsFor(false, 0, n)
+	return s.alpha[k]
 }
 
 // dropDual forgets the dual; the α buffers stay allocated for the next.
 func (s *Store) dropDual() {
-	s.dual, s.kdual, s.known = nil, nil, 0
+	s.dual, s.known = nil, 0
 }
 
 // SetDual records d's dual variables, those of a training run on
-// Dataset(): exactly one of d.Linear and d.Kernel, checked and copied as
-// setLinearDual and setKernelDual say; the dual of the other kind the store
-// held is dropped. d's primal start and kernel gradient are not kept: they
-// are a run's, not the rows'. Otherwise it returns an error wrapping ErrDual
-// and keeps the dual it had.
+// Dataset(), as core.Dual.Check accepts them for Len() rows; they are
+// copied into the store's α buffers (core.Dual.CopyInto), and the dual the
+// store held, of either kind, is dropped. d's primal start and gradients
+// are not kept: they are a run's, not the rows'. Otherwise it returns an
+// error wrapping ErrDual and keeps the dual it had.
 func (s *Store) SetDual(d *core.Dual) error {
-	switch {
-	case d == nil || (d.Linear == nil && d.Kernel == nil):
-		return fmt.Errorf("%w: nil dual", ErrDual)
-	case d.Linear != nil && d.Kernel != nil:
-		return fmt.Errorf("%w: a dual of both kinds", ErrDual)
-	case d.Kernel != nil:
-		return s.setKernelDual(d.Kernel)
-	}
-	return s.setLinearDual(d.Linear)
-}
-
-// setLinearDual records d, the dual of a linear training run on Dataset():
-// each vector must hold Len() finite values, and there may be at most
-// max(1, Len()) vectors (one per class at most). The values are copied; a
-// kernel dual the store held is dropped.
-func (s *Store) setLinearDual(d *core.LinearDual) error {
 	n := s.Len()
-	if err := checkVectors(d.Alpha, n, maxVectorsFor(false, 0, n), false); err != nil {
-		return err
+	if err := d.Check(n); err != nil {
+		return fmt.Errorf("%w: %w", ErrDual, err)
 	}
-	if d == s.dual {
-		// Its own dual back: the values are in place, and setDual would
-		// overwrite d while reading it.
-		s.known = n
-		s.dirty = true
-		return nil
-	}
-	s.kdual = nil
-	if s.dual == nil {
-		s.dual = &core.LinearDual{}
-	}
-	// A copy of the labels, since the caller's may alias its own state;
-	// nil stays nil (regression).
-	if d.Labels == nil {
-		s.dual.Labels = nil
-	} else {
-		s.dual.Labels = append(s.dual.Labels[:0:0], d.Labels...)
-	}
-	s.dual.Alpha = s.fillVectors(s.dual.Alpha, len(d.Alpha), func(k int, dst []float64) { copy(dst, d.Alpha[k]) })
+	// Its own dual back copies each vector onto itself.
+	s.dual = d.CopyInto(s.buffer)
 	s.known = n
 	s.dirty = true
 	return nil
-}
-
-// setKernelDual records d, the dual of a kernel training run on Dataset():
-// a formulation SMO trains (C-SVC, one-class, ε-SVR); for C-SVC one pair of
-// distinct classes per vector, no pair twice (in either order), at most
-// max(1, Len()(Len()−1)/2) of them; otherwise no pairs and one vector.
-// Each vector holds Len() finite values, ≥ 0 for C-SVC and one-class (ε-SVR's
-// β is signed). The values and pairs are copied, d.Gradient is not kept, and
-// a linear dual the store held is dropped.
-func (s *Store) setKernelDual(d *core.KernelDual) error {
-	n := s.Len()
-	if err := checkKernelShape(d.SVMType, d.Pairs, len(d.Alpha), n); err != nil {
-		return err
-	}
-	if err := checkVectors(d.Alpha, n, maxVectorsFor(true, d.SVMType, n), !d.SVMType.IsRegression()); err != nil {
-		return err
-	}
-	if d == s.kdual {
-		s.known = n
-		s.dirty = true
-		return nil
-	}
-	s.dual = nil
-	if s.kdual == nil {
-		s.kdual = &core.KernelDual{}
-	}
-	s.kdual.SVMType = d.SVMType
-	if d.Pairs == nil {
-		s.kdual.Pairs = nil
-	} else {
-		s.kdual.Pairs = append(s.kdual.Pairs[:0:0], d.Pairs...)
-	}
-	s.kdual.Alpha = s.fillVectors(s.kdual.Alpha, len(d.Alpha), func(k int, dst []float64) { copy(dst, d.Alpha[k]) })
-	s.known = n
-	s.dirty = true
-	return nil
-}
-
-// checkVectors checks that alpha has at most most vectors of n finite
-// values each, non-negative when nonNeg.
-func checkVectors(alpha [][]float64, n, most int, nonNeg bool) error {
-	if len(alpha) > most {
-		return fmt.Errorf("%w: %d vectors for %d rows (at most %d)", ErrDual, len(alpha), n, most)
-	}
-	for k, a := range alpha {
-		if len(a) != n {
-			return fmt.Errorf("%w: vector %d has %d values for %d rows", ErrDual, k, len(a), n)
-		}
-		for i, v := range a {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: α[%d][%d] = %v is not finite", ErrDual, k, i, v)
-			}
-			if nonNeg && v < 0 {
-				return fmt.Errorf("%w: α[%d][%d] = %v is negative", ErrDual, k, i, v)
-			}
-		}
-	}
-	return nil
-}
-
-// checkKernelShape checks a kernel dual's formulation and pairs against its
-// vector count nvec (the vectors themselves are checkVectors'). Its errors
-// wrap ErrDual.
-func checkKernelShape(svm core.SVMType, pairs [][2]int32, nvec, n int) error {
-	switch svm {
-	case core.CSVC, core.NuSVC:
-		if nvec == 0 || len(pairs) != nvec {
-			return fmt.Errorf("%w: %v dual with %d pairs and %d vectors (want as many, at least one)", ErrDual, svm, len(pairs), nvec)
-		}
-		if nvec > maxVectorsFor(true, svm, n) {
-			return fmt.Errorf("%w: %d pairs for %d rows (at most %d)", ErrDual, nvec, n, maxVectorsFor(true, svm, n))
-		}
-		seen := make(map[[2]int32]struct{}, len(pairs))
-		for k, p := range pairs {
-			if p[0] == p[1] {
-				return fmt.Errorf("%w: pair %d is class %d against itself", ErrDual, k, p[0])
-			}
-			u := [2]int32{min(p[0], p[1]), max(p[0], p[1])}
-			if _, dup := seen[u]; dup {
-				return fmt.Errorf("%w: pair %d (%d, %d) given twice", ErrDual, k, p[0], p[1])
-			}
-			seen[u] = struct{}{}
-		}
-	case core.OneClass, core.EpsSVR, core.NuSVR:
-		if nvec != 1 || len(pairs) != 0 {
-			return fmt.Errorf("%w: %v dual with %d vectors and %d pairs (want one vector, no pairs)", ErrDual, svm, nvec, len(pairs))
-		}
-	default:
-		return fmt.Errorf("%w: %v is not a formulation the store keeps", ErrDual, svm)
-	}
-	return nil
-}
-
-// fillVectors returns vecs holding nvec vectors of Len() values each,
-// filled by fill, allocating α buffers only for vectors never held before.
-func (s *Store) fillVectors(vecs [][]float64, nvec int, fill func(k int, dst []float64)) [][]float64 {
-	n := s.Len()
-	for len(s.alpha) < nvec {
-		s.alpha = append(s.alpha, make([]float64, s.cfg.Capacity))
-	}
-	vecs = vecs[:0]
-	for k := range nvec {
-		a := s.alpha[k][:n]
-		fill(k, a)
-		vecs = append(vecs, a)
-	}
-	return vecs
 }
 
 // Add appends the rows of batch, with α = 0, and records h. When the rows
 // do not fit it first evicts rows by the policy, as few as make room for
 // both the rows and the nonzeros, and returns how many it evicted; their α
-// leaves the dual with them (LinearDual.DeleteRows, KernelDual.DeleteRows).
-// Should the eviction leave fewer rows than the dual has vectors for
-// (more classes than rows, a degenerate store; see setLinearDual and
-// setKernelDual for the counts), the dual is dropped and the next
+// leaves the dual with them (core.Dual.DeleteRows). Should the eviction
+// leave fewer rows than the dual has vectors for (more classes than rows,
+// a degenerate store: core.Dual.Fits), the dual is dropped and the next
 // training starts cold. The change is in memory until Commit.
 //
 // Errors leave the store unchanged: ErrDuplicate when h is recorded
@@ -522,6 +366,14 @@ func (s *Store) fillVectors(vecs [][]float64, nvec int, fill func(k int, dst []f
 // than the store holds, and an error wrapping data.ErrBadRow for a row with
 // a feature index >= MaxFeatures. A nil batch is an empty one.
 func (s *Store) Add(h Hash, batch *data.Dataset) (evicted int, err error) {
+	return s.AddAt(h, batch, time.Now())
+}
+
+// AddAt is Add for a batch that arrived at t, from which Config.MaxAge
+// counts its rows' age. With a Config.Window, the oldest rows beyond it
+// leave first (counted in evicted), and a batch of more rows than the
+// window is refused with ErrBatchTooLarge.
+func (s *Store) AddAt(h Hash, batch *data.Dataset, t time.Time) (evicted int, err error) {
 	if s.Has(h) {
 		return 0, fmt.Errorf("%w: %x", ErrDuplicate, h[:8])
 	}
@@ -536,14 +388,26 @@ func (s *Store) Add(h Hash, batch *data.Dataset) (evicted int, err error) {
 		return 0, fmt.Errorf("%w: %d rows and %d nonzeros, the store holds %d and %d",
 			ErrBatchTooLarge, rows, nnz, s.cfg.Capacity, s.cfg.CapacityNonzeros)
 	}
+	if w := s.cfg.Window; w > 0 && rows > w {
+		return 0, fmt.Errorf("%w: %d rows, the window holds %d", ErrBatchTooLarge, rows, w)
+	}
 
 	s.dirty = true // from here on, even an error may have changed the rows
-	victims := s.victims(s.Len()+rows-s.cfg.Capacity, s.ds.Nonzeros()+nnz-s.cfg.CapacityNonzeros)
-	if len(victims) > 0 {
-		if err := s.deleteRows(victims); err != nil {
+	retired := 0
+	if s.cfg.Window > 0 {
+		// The sliding window first: its rows leave oldest first, whatever
+		// their α; the policy then makes room for the nonzeros.
+		if retired, err = s.retireOldest(s.Len() + rows - s.window()); err != nil {
 			return 0, err
 		}
 	}
+	victims := s.victims(s.Len()+rows-s.cfg.Capacity, s.ds.Nonzeros()+nnz-s.cfg.CapacityNonzeros)
+	if len(victims) > 0 {
+		if err := s.deleteRows(victims); err != nil {
+			return retired, err
+		}
+	}
+	evicted = retired + len(victims)
 
 	s.gen++
 	start := s.Len()
@@ -559,7 +423,7 @@ func (s *Store) Add(h Hash, batch *data.Dataset) (evicted int, err error) {
 			// it happen, the batch is not half-added.
 			s.ds.Truncate(start)
 			s.gen--
-			return len(victims), fmt.Errorf("store: add row %d of the batch: %w", i, err)
+			return evicted, fmt.Errorf("store: add row %d of the batch: %w", i, err)
 		}
 		if w := batch.Weight(i); w != 1 {
 			// The batch checked it; the store's weights are allocated
@@ -568,20 +432,18 @@ func (s *Store) Add(h Hash, batch *data.Dataset) (evicted int, err error) {
 		}
 		s.age[start+i] = s.gen
 	}
-	if vecs := s.vectors(); vecs != nil {
+	if s.dual != nil {
+		// The rows added have α = 0, in the buffers' room.
 		n := s.Len()
-		for k := range vecs {
-			a := s.alpha[k][:n]
-			clear(a[start:])
-			vecs[k] = a
-		}
-		if len(vecs) > s.maxVectors(n) {
+		s.dual.GrowInPlace(n)
+		if !s.dual.Fits(n) {
 			s.dropDual()
 		}
 	}
 	s.hashes = append(s.hashes, h)
+	s.batches = append(s.batches, batchRecord{gen: s.gen, added: t.UnixNano()})
 	s.seen[h] = struct{}{}
-	return len(victims), nil
+	return evicted, nil
 }
 
 // checkBatch returns the number of nonzero values batch holds (what it will
@@ -631,9 +493,9 @@ func (s *Store) victims(needRows, needNZ int) []int {
 		return needRows <= 0 && needNZ <= 0
 	}
 	first := 0
-	if s.cfg.Policy == EvictNonSVOldest && s.vectors() != nil {
+	if s.cfg.Policy == EvictNonSVOldest && s.dual != nil {
 		for i := range s.known {
-			if s.isNonSV(i) && take(i) {
+			if !s.dual.IsSupport(i) && take(i) {
 				return v
 			}
 		}
@@ -654,16 +516,6 @@ func (s *Store) victims(needRows, needNZ int) []int {
 	return v
 }
 
-// isNonSV reports whether row i's α is 0 in every vector of the dual.
-func (s *Store) isNonSV(i int) bool {
-	for _, a := range s.vectors() {
-		if a[i] != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // deleteRows removes the rows at positions rows (which it sorts) from the
 // data set, the dual and the ages, keeping them aligned.
 func (s *Store) deleteRows(rows []int) error {
@@ -672,14 +524,8 @@ func (s *Store) deleteRows(rows []int) error {
 		return fmt.Errorf("store: evict: %w", err)
 	}
 	// A dual without vectors has nothing to delete (and no row count).
-	if len(s.vectors()) > 0 {
-		var err error
-		if s.kdual != nil {
-			err = s.kdual.DeleteRows(rows)
-		} else {
-			err = s.dual.DeleteRows(rows)
-		}
-		if err != nil {
+	if s.dual.Rows() > 0 {
+		if err := s.dual.DeleteRows(rows); err != nil {
 			// DeleteRows checks before it moves anything, and the data
 			// set took the same positions: the dual is out of step.
 			panic("store: dual out of step with the rows: " + err.Error())
@@ -712,10 +558,10 @@ func (s *Store) Bytes() int {
 	b := c*8 + (c+1)*8 + s.ds.CapNonzeros()*8 // labels, row starts, indices and values
 	b += len(s.age) * 8
 	b += len(s.alpha) * c * 8
-	b += cap(s.hashes)*32 + len(s.seen)*32
+	b += cap(s.hashes)*32 + len(s.seen)*32 + cap(s.batches)*int(unsafe.Sizeof(batchRecord{}))
 	b += cap(s.evict)*8 + cap(s.buf) + cap(s.row)*4 + cap(s.rowv)*4
-	if s.kdual != nil {
-		b += cap(s.kdual.Pairs) * 8
+	if s.dual != nil {
+		b += s.dual.MetadataBytes() // labels, pairs
 	}
 	if s.ds.Weights() != nil {
 		b += c * 8 // instance weights, allocated by the first one not 1

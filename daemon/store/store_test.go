@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -382,8 +383,8 @@ func TestSetDualErrors(t *testing.T) {
 	if err := setLinearDual(s, &core.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{3, 4}, {5, 6}}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Bytes() - b; got != 4*8 {
-		t.Errorf("a second vector cost %d bytes, want %d", got, 4*8)
+	if got := s.Bytes() - b; got != 4*8+2*4 {
+		t.Errorf("a second vector and two labels cost %d bytes, want %d", got, 4*8+2*4)
 	}
 	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{7, 8}}}); err != nil {
 		t.Fatal(err)
@@ -405,8 +406,8 @@ func equalStores(t *testing.T, got, want *Store) {
 		t.Fatalf("len/generation/published %d/%d/%d, want %d/%d/%d", got.Len(), got.Generation(), got.Published(),
 			want.Len(), want.Generation(), want.Published())
 	}
-	if !slices.Equal(got.Hashes(), want.Hashes()) {
-		t.Fatal("hashes differ")
+	if !slices.Equal(got.Hashes(), want.Hashes()) || !slices.Equal(got.batches, want.batches) {
+		t.Fatal("hashes or batch records differ")
 	}
 	for _, h := range want.Hashes() {
 		if !got.Has(h) {
@@ -485,8 +486,12 @@ func TestCommitRoundTrip(t *testing.T) {
 		t.Errorf("generation %d published %d known %d", r.Generation(), r.Published(), r.known)
 	}
 	// The reopened store evicts as the original would.
-	add(t, s, "c", ids(9, 1, 1)...)
-	add(t, r, "c", ids(9, 1, 1)...)
+	at := time.Now()
+	for _, st := range []*Store{s, r} {
+		if _, err := st.AddAt(hashOf("c"), batch(t, ids(9, 1, 1)...), at); err != nil {
+			t.Fatal(err)
+		}
+	}
 	equalStores(t, r, s)
 	wantLabels(t, r, 1, 2, -1, 1, 9)
 

@@ -56,7 +56,8 @@ type Config struct {
 	// Reloadable, also from one kind to the other: the first retrain after
 	// a switch starts cold, the stored dual being of the other kind.
 	TrainOptions string
-	// Store sizes the sample store; Store.MaxFeatures is also the reader's
+	// Store sizes the sample store and says when rows leave it (its
+	// Window and MaxAge: forget.go); Store.MaxFeatures is also the reader's
 	// index limit (a feature index above it rejects the batch). A
 	// Store.CapacityNonzeros of 0 means Capacity × min(MaxFeatures,
 	// DefaultNonzerosPerRow): the store's own default, every row full,
@@ -187,6 +188,10 @@ func (c *Config) validate() (trainSpec, error) {
 		return bad("store max features %d: must be in [1, %d]", c.Store.MaxFeatures, math.MaxInt32)
 	case c.Store.Capacity > math.MaxInt32/min(c.Store.MaxFeatures, DefaultNonzerosPerRow):
 		return bad("store capacity %d: too large", c.Store.Capacity)
+	case c.Store.Window < 0:
+		return bad("store window %d: must not be negative", c.Store.Window)
+	case c.Store.MaxAge < 0:
+		return bad("store maximum age %v: must not be negative", c.Store.MaxAge)
 	case c.Keep < 1:
 		return bad("models to keep %d: must be at least 1", c.Keep)
 	case !(c.GateMinAccuracy >= 0 && c.GateMinAccuracy <= 1):

@@ -26,6 +26,8 @@ const (
 	RejectedDir = "rejected"
 	ModelsDir   = "models"
 	StateDir    = "state"
+	// ForgetDir holds requests to forget ingested batches (forget.go).
+	ForgetDir = "forget"
 )
 
 // ReasonSuffix ends the name of a rejected batch's reason file.
@@ -44,6 +46,7 @@ type Daemon struct {
 	done     string
 	rejected string
 	models   string
+	forget   string
 	st       *store.Store
 	trainer  core.Trainer // of spec's kind
 	// last is the dual state of the last run, whose α the store holds:
@@ -106,6 +109,7 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 		done:     filepath.Join(cfg.Root, DoneDir),
 		rejected: filepath.Join(cfg.Root, RejectedDir),
 		models:   filepath.Join(cfg.Root, ModelsDir),
+		forget:   filepath.Join(cfg.Root, ForgetDir),
 		metrics:  newDaemonMetrics(),
 	}
 	if err := d.makeLayout(); err != nil {
@@ -208,11 +212,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 		"generation", d.st.Generation(), "published", d.st.Published())
 
 	var (
-		debounce, retry           <-chan time.Time
-		debounceTimer, retryTimer *time.Timer
+		debounce, retry, expiry                <-chan time.Time
+		debounceTimer, retryTimer, expiryTimer *time.Timer
 	)
 	defer func() {
-		for _, t := range []*time.Timer{debounceTimer, retryTimer} {
+		for _, t := range []*time.Timer{debounceTimer, retryTimer, expiryTimer} {
 			if t != nil {
 				t.Stop()
 			}
@@ -226,9 +230,18 @@ func (d *Daemon) Run(ctx context.Context) error {
 			debounce = debounceTimer.C
 		}
 	}
-	// pass runs one pass; a storage fault schedules the next one.
+	// pass runs one pass; a storage fault schedules the next one, and so
+	// does the oldest row's expiry (Config.Store.MaxAge).
 	pass := func() error {
 		err := d.pass(ctx, fsw)
+		if expiryTimer != nil {
+			expiryTimer.Stop()
+			expiry, expiryTimer = nil, nil
+		}
+		if t, ok := d.st.NextExpiry(); ok {
+			expiryTimer = time.NewTimer(max(0, time.Until(t)))
+			expiry = expiryTimer.C
+		}
 		switch {
 		case err == nil:
 			d.storageHealed()
@@ -284,6 +297,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 			if err := pass(); err != nil {
 				return err
 			}
+		case <-expiry:
+			expiry, expiryTimer = nil, nil
+			if retry == nil { // else the retry's pass expires them
+				if err := pass(); err != nil {
+					return err
+				}
+			}
 		}
 	}
 }
@@ -312,7 +332,7 @@ func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
 		}
 		// The root too, to learn at once when a directory of the layout
 		// is removed; its other events only cause a rescan.
-		for _, dir := range []string{d.cfg.Root, d.incoming} {
+		for _, dir := range []string{d.cfg.Root, d.incoming, d.forget} {
 			if err := fsw.Add(dir); err != nil {
 				return fmt.Errorf("watchd: watch %s: %w", dir, err)
 			}
@@ -328,7 +348,15 @@ func (d *Daemon) pass(ctx context.Context, fsw *fsnotify.Watcher) error {
 	if err := d.settle(); err != nil {
 		return err
 	}
-	return d.drain(ctx)
+	if err := d.drain(ctx); err != nil || ctx.Err() != nil {
+		return err
+	}
+	// After the batches, so that a request may name a batch that arrived
+	// with it.
+	if err := d.drainForget(); err != nil {
+		return err
+	}
+	return d.expire(time.Now())
 }
 
 // snapshotLost reports whether the store's snapshot is missing from
@@ -354,7 +382,7 @@ func (d *Daemon) isLayout(path string) bool {
 	// Cleaned: fsnotify joins the path it was given (the root, maybe "./x/")
 	// and a name.
 	switch filepath.Clean(path) {
-	case filepath.Clean(d.cfg.Root), d.incoming, d.done, d.rejected, d.models, filepath.Join(d.cfg.Root, StateDir):
+	case filepath.Clean(d.cfg.Root), d.incoming, d.done, d.rejected, d.models, d.forget, filepath.Join(d.cfg.Root, StateDir):
 		return true
 	}
 	return false
@@ -362,7 +390,7 @@ func (d *Daemon) isLayout(path string) bool {
 
 // makeLayout creates the directories under the root that are missing.
 func (d *Daemon) makeLayout() error {
-	for _, dir := range []string{d.incoming, d.done, d.rejected, d.models, filepath.Join(d.cfg.Root, StateDir)} {
+	for _, dir := range []string{d.incoming, d.done, d.rejected, d.models, d.forget, filepath.Join(d.cfg.Root, StateDir)} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				// Something that is not a directory took the path between

@@ -7,7 +7,7 @@
 // Layout under the root: incoming/ (producers rename finished batches in;
 // dot-files and *.tmp are ignored), done/ (ingested batches), rejected/ (a
 // refused batch and its NAME.reason file), models/ (published versions),
-// state/ (the store). Anything in incoming/ that is not a regular file (a
+// state/ (the store), forget/ (requests to forget ingested batches). Anything in incoming/ that is not a regular file (a
 // symbolic link, a directory, a FIFO, a socket, a device) is moved to
 // rejected/ unread, with a reason: a link is moved, never followed, and a
 // FIFO never opened (a batch is opened with O_NOFOLLOW and O_NONBLOCK and
@@ -32,6 +32,25 @@
 // between steps 3 and 4 is repaired at start by retraining and publishing.
 // The temporary files a crash leaves in models/ and rejected/ are removed
 // at start (the store removes its own).
+//
+// # Forgetting
+//
+// Rows leave the store by request or by policy, and each time the daemon
+// retrains warm from the α of the rows that remain (the store's
+// DeleteRows keeps the dual aligned; core restores feasibility) and
+// publishes the model without them. A forget request is a file renamed
+// into forget/ naming ingested batches by their SHA-256 (forget.go gives
+// the format); it is applied after the batches in incoming/, and removed
+// only once the store without those rows is durable and their model
+// published, so a crash repeats it, and the repetition finds the batches
+// marked forgotten and removes nothing twice. A request naming a hash never
+// ingested moves to rejected/ with a reason. By policy: Config.Store.Window
+// keeps the newest rows (the oldest leave first, before the eviction
+// policy applies), Config.Store.MaxAge removes the rows of batches
+// ingested longer ago, on a timer set for the oldest row. When the rows
+// that remain cannot train a model (none, or one class), no model is
+// published and the last one stays in models/. /metrics counts
+// batches_forgotten_total, rows_forgotten_total and rows_expired_total.
 //
 // # Storage faults
 //

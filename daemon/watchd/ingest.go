@@ -18,7 +18,7 @@ import (
 func (d *Daemon) drain(ctx context.Context) error {
 	for {
 		d.applyReload()
-		names, err := d.listIncoming()
+		names, err := listDir(d.incoming)
 		if err != nil {
 			return err
 		}
@@ -35,23 +35,6 @@ func (d *Daemon) drain(ctx context.Context) error {
 			}
 		}
 	}
-}
-
-// listIncoming returns the names in incoming/ that are not temporary
-// names, sorted: finished batches, and anything else put there, which
-// ingest rejects.
-func (d *Daemon) listIncoming() ([]string, error) {
-	entries, err := os.ReadDir(d.incoming) // sorted by name
-	if err != nil {
-		return nil, fmt.Errorf("watchd: scan %s: %w", d.incoming, err)
-	}
-	var names []string
-	for _, e := range entries {
-		if !isTempName(e.Name()) {
-			names = append(names, e.Name())
-		}
-	}
-	return names, nil
 }
 
 // ingest takes one batch through the steps of the package documentation.
@@ -154,6 +137,11 @@ func (d *Daemon) ingested(name string) error {
 // made durable first, so a rejected batch is never without one. A non-
 // rejection error is returned as is.
 func (d *Daemon) reject(name string, why error) error {
+	return d.rejectFrom(d.incoming, name, why)
+}
+
+// rejectFrom is reject for the file name in dir (incoming/ or forget/).
+func (d *Daemon) rejectFrom(dir, name string, why error) error {
 	var r *rejection
 	if !errors.As(why, &r) {
 		return why
@@ -165,7 +153,7 @@ func (d *Daemon) reject(name string, why error) error {
 	if err := fileio.WriteFile(dst+ReasonSuffix, []byte(r.reason+"\n")); err != nil {
 		return fmt.Errorf("watchd: reject %s: %w", name, err)
 	}
-	if err := fileio.Rename(filepath.Join(d.incoming, name), dst); err != nil {
+	if err := fileio.Rename(filepath.Join(dir, name), dst); err != nil {
 		return fmt.Errorf("watchd: reject %s: %w", name, err)
 	}
 	d.metrics.rejected.Inc()

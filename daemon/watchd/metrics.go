@@ -47,6 +47,11 @@ type daemonMetrics struct {
 	storageFailures *metrics.Counter
 	training        *metrics.Gauge
 	trainingStart   *metrics.Gauge
+	// Forgetting (forget.go): batches and rows forgotten by request, rows
+	// that left by the window or the maximum age.
+	batchesForgotten *metrics.Counter
+	rowsForgotten    *metrics.Counter
+	rowsExpired      *metrics.Counter
 }
 
 // MetricPrefix starts the name of every metric the daemon exports.
@@ -113,6 +118,10 @@ func newDaemonMetrics() *daemonMetrics {
 	m.training = m.gauge("training_in_progress", "1 while a retrain runs, else 0.")
 	m.trainingStart = m.gauge("training_start_time_seconds",
 		"Unix time at which the running retrain started, or the last one if none runs (0: none yet).")
+	m.batchesForgotten = m.counter("batches_forgotten_total", "Batches a forget request removed, each counted once.")
+	m.rowsForgotten = m.counter("rows_forgotten_total", "Rows of forgotten batches still stored when they were forgotten.")
+	m.rowsExpired = m.counter("rows_expired_total",
+		"Rows the maximum age removed, and the window when it was made smaller across a restart.")
 	return m
 }
 

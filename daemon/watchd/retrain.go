@@ -197,9 +197,9 @@ func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 	d.metrics.warmIterations.Set(float64(s.Iterations))
 	attrs := []any{"kind", d.spec.kind(), "batch", name, "warm", warm != nil}
 	if d.spec.opts.IsKernel() {
-		attrs = append(attrs, "gradient", warm != nil && warm.Kernel.Gradient != nil)
+		attrs = append(attrs, "gradient", warm.HasGradient())
 	} else {
-		attrs = append(attrs, "primal_start", warm != nil && warm.Primal != nil)
+		attrs = append(attrs, "primal_start", warm.HasPrimalStart())
 	}
 	if d.spec.opts.Scale.Enabled {
 		// --scale: a warm start counts only under the same ranges; a row
@@ -219,69 +219,35 @@ func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 }
 
 // warm returns the warm start for a run on the store's first m rows: the
-// stored α cut to m rows, with the last run's primal start and, while the
-// rows only grew by appends since, its kernel gradient (core checks that
-// the gradient fits and ignores it otherwise). It is nil, with a log line
-// saying why, when the store holds no dual or one that cannot start this
-// trainer: of the other kind, or of another kernel formulation.
+// trainer's (core.Trainer.WarmStart) from the stored α and the last run's
+// primal start, scaling and gradient (core checks that the gradient fits
+// and ignores it otherwise). It is nil, with a log line saying why, when
+// the store holds no dual or one that cannot start this trainer: of the
+// other kind, or of another kernel formulation.
 func (d *Daemon) warm(m int) *core.Dual {
-	sd := d.st.Dual()
+	w, err := d.trainer.WarmStart(d.st.Dual(), d.last, m)
+	var mis *core.StateMismatch
 	switch {
-	case sd == nil && d.last != nil && d.last.Primal != nil && !d.spec.opts.IsKernel():
-		// No α (an eviction dropped them), but the last linear model's w.
-		return &core.Dual{Primal: d.last.Primal, Scale: d.last.Scale}
-	case sd == nil:
-		return nil
-	case (sd.Kernel != nil) != d.spec.opts.IsKernel():
-		stored := "linear"
-		if sd.Kernel != nil {
-			stored = "kernel"
-		}
-		d.log.Info("stored dual is of the other kind: training cold", "stored", stored, "training", d.spec.kind())
-		return nil
-	case sd.Kernel != nil && sd.Kernel.SVMType != d.spec.opts.Kernel.Params.SVMType:
-		// core ignores another formulation's variables.
-		d.log.Info("stored dual is of another formulation: training cold", "stored", sd.Kernel.SVMType.String(),
-			"training", d.spec.opts.Kernel.Params.SVMType.String())
-		return nil
+	case errors.As(err, &mis) && mis.OtherKind:
+		d.log.Info("stored dual is of the other kind: training cold", "stored", mis.Stored, "training", mis.Training)
+	case errors.As(err, &mis):
+		d.log.Info("stored dual is of another formulation: training cold", "stored", mis.Stored, "training", mis.Training)
+	case err != nil:
+		d.log.Warn("stored dual cannot start the trainer: training cold", "err", err)
 	}
-	warm := sd.Prefix(m)
-	if last := d.last; last != nil {
-		// --scale: the ranges the stored α were computed under (the
-		// trainer starts cold when this run's differ).
-		warm.Primal, warm.Scale = last.Primal, last.Scale
-		if warm.Kernel != nil && last.Kernel != nil {
-			warm.Kernel.Gradient = last.Kernel.Gradient
-		}
-		if warm.Linear != nil && last.Linear != nil {
-			// The primal Newton state (-s 1, -s 2): core checks it too.
-			warm.Linear.Gradient = last.Linear.Gradient
-		}
-	}
-	return warm
+	return w
 }
 
-// forgetGradient drops the last kernel run's gradient, or linear run's
-// primal Newton state, which covers rows that are gone (an eviction) or of
-// another kind; core would find out by hashing, but need not. The primal
-// start stays: it is a start, not a certificate.
-func (d *Daemon) forgetGradient() {
-	if d.last != nil && d.last.Kernel != nil {
-		k := *d.last.Kernel
-		k.Gradient = nil
-		d.last = &core.Dual{Linear: d.last.Linear, Primal: d.last.Primal, Kernel: &k, Scale: d.last.Scale}
-	}
-	if d.last != nil && d.last.Linear != nil && d.last.Linear.Gradient != nil {
-		l := *d.last.Linear
-		l.Gradient = nil
-		d.last = &core.Dual{Linear: &l, Primal: d.last.Primal, Kernel: d.last.Kernel, Scale: d.last.Scale}
-	}
-}
+// forgetGradient drops the last run's gradients (a kernel run's, a linear
+// run's primal Newton state), which cover rows that are gone (an eviction)
+// or of another kind; core would find out by hashing, but need not. The
+// primal start stays: it is a start, not a certificate.
+func (d *Daemon) forgetGradient() { d.last = d.last.WithoutGradient() }
 
 // coldSolve trains from α = 0 on the same rows to measure what the warm
 // start, whose summary is warm, saved: in rows read for a linear model
-// (coordinate updates for DCD; function, gradient and Hessian-vector passes
-// for TRON), in kernel evaluations for a kernel one. The cold model is
+// (coordinate updates for DCD; function, gradient, line search and
+// Hessian-vector passes for the Newton method), in kernel evaluations for a kernel one. The cold model is
 // discarded. The objectives are logged too: the warm run must reach the
 // cold one's optimum, to the tolerance.
 func (d *Daemon) coldSolve(ds *data.Dataset, warm core.FitSummary) {

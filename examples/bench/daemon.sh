@@ -169,9 +169,9 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 		echo "- iterations: SMO iterations summed over the subproblems; kernel evals: kernel values"
 		echo "  computed (cache misses), the work measure behind the daemon's warm_cold_ratio metric."
 	else
-		echo "- iterations: outer passes of dual coordinate descent, or Newton iterations of TRON (-s 2,"
+		echo "- iterations: outer passes of dual coordinate descent, or Newton iterations of the Newton method (-s 2,"
 		echo "  -s 11, and -s 1/-s 12, which the daemon trains through their primal twins unless"
-		echo "  \`-twin 0\`); updates: rows read (a DCD coordinate step reads one; TRON reads rows in"
+		echo "  \`-twin 0\`); updates: rows read (a DCD coordinate step reads one; the Newton method reads rows in"
 		echo "  its function, gradient and Hessian-vector passes), the work measure behind the"
 		echo "  daemon's warm_cold_ratio metric."
 	fi

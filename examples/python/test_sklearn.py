@@ -619,6 +619,29 @@ class TestPartialFit(unittest.TestCase):
         self.assertGreaterEqual((clf.predict(Xt) == ref.predict(Xt)).mean(), 0.995)
         np.testing.assert_allclose(clf.decision_function(Xt), ref.decision_function(Xt), atol=5e-3)
 
+    def test_forget(self):
+        """SVC and LinearSVC forget one partial_fit's rows: the refit equals a
+        fit on the other batches' rows (to the tolerance)."""
+        X, y = load("digits.train", 64)
+        Xt, _ = load("digits.test", 64)
+        X, Xt = X.toarray(), Xt.toarray()
+        cuts = [0, 600, 700, 900]
+        for make in (lambda: sg.SVC(C=4, gamma=0.02, capacity=len(y), decision_function_shape="ovo"), lambda: sg.LinearSVC(C=0.1, tol=1e-5)):
+            clf = make()
+            for k, (a, b) in enumerate(zip(cuts, cuts[1:])):
+                clf.partial_fit(X[a:b], y[a:b], classes=np.arange(10))
+                self.assertEqual(clf.last_batch_, k + 1)
+            clf.forget(2)
+            self.assertEqual(len(clf._trainer), 800)
+            keep = np.r_[0:600, 700:900]
+            ref = make().fit(X[keep], y[keep])
+            self.assertGreaterEqual((clf.predict(Xt) == ref.predict(Xt)).mean(), 0.99)
+            np.testing.assert_allclose(clf.decision_function(Xt), ref.decision_function(Xt), atol=2e-2)
+        with self.assertRaisesRegex(ValueError, "batch 5"):
+            clf.forget(5)
+        with self.assertRaisesRegex(ValueError, "holds no rows"):
+            pickle.loads(pickle.dumps(clf)).forget(1)
+
     def test_capacity_error_and_unseen_class(self):
         X = np.array([[0.0, 1], [1, 0], [1, 1], [0, 0]])
         y = np.array([1, 2, 1, 2])

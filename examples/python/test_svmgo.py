@@ -219,6 +219,30 @@ class TestTrainPredict(unittest.TestCase):
 
 
 class TestTrainer(unittest.TestCase):
+    def test_forget(self):
+        """add numbers its batches; forget removes one's rows (once), and the
+        warm fit after it reaches a cold fit's optimum on the rest."""
+        y = TRAIN[0]
+        a, b = 60, 120
+        with svmgo.Trainer(OPTIONS, len(y), NF) as t:
+            self.assertEqual(t.last_batch, 0)
+            self.assertEqual(t.add(TRAIN_DENSE[:a], y[:a]), 1)
+            self.assertEqual(t.add(TRAIN_DENSE[a:b], y[a:b]), 2)
+            self.assertEqual(t.add(TRAIN_DENSE[b:], y[b:]), 3)
+            self.assertEqual(t.add([], []), 0)
+            t.fit().close()
+            self.assertEqual(t.forget(2), b - a)
+            self.assertEqual(t.forget(2), 0)
+            self.assertEqual(len(t), len(y) - (b - a))
+            with self.assertRaises(svmgo.Error) as e:
+                t.forget(4)
+            self.assertEqual(e.exception.code, svmgo.Status.E_INVALID_ARGUMENT)
+            t.fit().close()
+            with svmgo.Trainer(OPTIONS, len(y), NF) as cold_t:
+                cold_t.add(TRAIN_DENSE[:a] + TRAIN_DENSE[b:], y[:a] + y[b:])
+                cold_t.fit().close()
+                self.assertAlmostEqual(t.fit_info()["objective"] / cold_t.fit_info()["objective"], 1, delta=1e-3)
+
     def test_dense_rows_and_remove(self):
         y = TRAIN[0]
         with svmgo.Trainer(OPTIONS, len(y), NF) as t:  # dense storage

@@ -141,7 +141,7 @@ func reportKernel(w io.Writer, m *core.KernelModel) {
 }
 
 // reportLinear prints LIBLINEAR's report of a training run; for the
-// Newton method (TRON) its iteration counts and the primal objective,
+// Newton method its iteration counts and the primal objective,
 // which LIBLINEAR does not print.
 func reportLinear(w io.Writer, m *core.LinearModel) {
 	for k, r := range m.Result.Subproblems {

@@ -45,6 +45,13 @@ of the root removed) does not stop the daemon: the batch stays in incoming/,
 Anything in incoming/ that is not a regular file (a symbolic link, a
 directory, a FIFO) is moved to rejected/ unread, with a reason file.
 
+To forget ingested batches, rename a file into DIR/forget/ whose lines name
+them by the SHA-256 of their files (sha256sum output works as is), or an
+empty file named by that hash: their rows leave the store, the model is
+retrained warm without them and published, and the request is removed (a
+request naming a batch never ingested moves to rejected/). Rows also leave
+by --store.window and --store.max-age.
+
 Exit status: 0 after a signal, 1 on a runtime failure (a corrupt store, a
 failed training), 2 on a usage or configuration error.
 
@@ -76,6 +83,8 @@ func newWatchFlags(stderr io.Writer) *watchFlags {
 	fs.IntVar(&c.Store.CapacityNonzeros, "store.nonzeros", 0, fmt.Sprintf("nonzeros the store holds (0: capacity × min(max-features, %d))", watchd.DefaultNonzerosPerRow))
 	fs.IntVar(&c.Store.MaxFeatures, "store.max-features", watchd.DefaultMaxFeatures, "largest feature index accepted (batches with a larger one are rejected)")
 	fs.StringVar(&f.policy, "store.policy", "nonsv-oldest", "eviction when full: nonsv-oldest (α = 0 first, oldest first) or oldest")
+	fs.IntVar(&c.Store.Window, "store.window", 0, "keep at most the newest N rows (a sliding window: the oldest leave first, before the eviction policy applies); 0: the capacity; not reloadable")
+	fs.DurationVar(&c.Store.MaxAge, "store.max-age", 0, "rows of a batch ingested longer ago than this leave the store, and the model is retrained without them (e.g. 720h); 0: never; not reloadable")
 	fs.IntVar(&c.Keep, "models.keep", watchd.DefaultKeep, "published models to retain (the newest is never removed)")
 	fs.Float64Var(&c.GateMinAccuracy, "gate.min-accuracy", 0, "publish only a model with at least this accuracy (squared correlation for SVR, fraction predicted +1 for a one-class SVM) on the last 20% of the newest batch's rows (at least 1; none for a 1-row batch, which skips the gate), held back from that retrain: the published model is trained without them, they are stored and trained on from the next retrain; 0: off")
 	fs.IntVar(&c.ColdEvery, "metrics.cold-every", 0, "also run a cold solve every N retrains to measure the warm start's savings (coordinate updates, or kernel evaluations for a kernel model); 0: never")

@@ -5,7 +5,12 @@
 //
 // Usage:
 //
-//	warmtime [-frac 0.9] [-runs 5] [-start state|w|alpha] [liblinear train options] train_file
+//	warmtime [-op add|remove] [-frac 0.9] [-runs 5] [-start state|w|alpha] [liblinear train options] train_file
+//
+// With -op remove (rows leaving, as the daemon's window and forget
+// requests remove them) it trains on all of the file first, removes the
+// oldest 1 − frac of the rows from the rows and the dual, and compares a
+// cold and a warm run on the rest; the start column then says "remove".
 //
 // The options are those of svmgo train-linear (for example -s 2, or -s 1
 // -twin 1 for -s 1 through its primal twin); -frac is the part trained
@@ -49,10 +54,12 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	// -frac, -runs and -start come first; the rest are train options.
-	frac, runs, start := 0.9, 5, "state"
+	frac, runs, start, op := 0.9, 5, "state", "add"
 	for len(args) >= 2 {
 		var err error
 		switch args[0] {
+		case "-op":
+			op = args[1]
 		case "-frac":
 			frac, err = strconv.ParseFloat(args[1], 64)
 		case "-runs":
@@ -71,11 +78,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 options:
 	opts, files, err := core.ParseLinearOptions(args)
 	if err != nil || len(files) != 1 || !(frac > 0 && frac < 1) || runs < 1 ||
-		(start != "state" && start != "w" && start != "alpha") {
-		fmt.Fprintf(stderr, "usage: warmtime [-frac f] [-runs n] [-start state|w|alpha] [options] train_file (%v)\n", err)
+		(start != "state" && start != "w" && start != "alpha") || (op != "add" && op != "remove") {
+		fmt.Fprintf(stderr, "usage: warmtime [-op add|remove] [-frac f] [-runs n] [-start state|w|alpha] [options] train_file (%v)\n", err)
 		return 2
 	}
-	line, err := measure(opts.Params, files[0], frac, runs, start)
+	line, err := measure(opts.Params, files[0], frac, runs, start, op == "remove")
 	if err != nil {
 		fmt.Fprintf(stderr, "warmtime: %v\n", err)
 		return 1
@@ -92,10 +99,13 @@ func cpuSeconds() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-func measure(p core.LinearParams, file string, frac float64, runs int, start string) (string, error) {
+func measure(p core.LinearParams, file string, frac float64, runs int, start string, remove bool) (string, error) {
 	full, err := data.ReadFile(file, data.ReadOptions{})
 	if err != nil {
 		return "", err
+	}
+	if remove {
+		return measureRemove(p, full, frac, runs, start)
 	}
 	l := full.Len()
 	m0 := int(frac * float64(l))
@@ -141,8 +151,54 @@ func measure(p core.LinearParams, file string, frac float64, runs int, start str
 			warm.Alpha = append(warm.Alpha, append(append([]float64(nil), a...), make([]float64, l-m0)...))
 		}
 	}
+	return coldWarm(p, tr, full, warm, fromW, runs, start, frac)
+}
+
+// measureRemove is measure for rows leaving: it trains on all of full
+// cold, removes its oldest rows (the first 1 − frac of them) from the rows
+// and the dual, and trains on the rest cold and warm (from the first run's
+// state, w, or α alone, as start says).
+func measureRemove(p core.LinearParams, full *data.Dataset, frac float64, runs int, start string) (string, error) {
+	l := full.Len()
+	tr, err := core.NewLinearTrainer(p, l, full.NumFeatures())
+	if err != nil {
+		return "", err
+	}
+	if start == "state" {
+		tr.KeepGradient()
+	}
+	prev, dual, err := tr.Train(full, nil)
+	if err != nil {
+		return "", err
+	}
+	gone := make([]int, l-int(frac*float64(l)))
+	for i := range gone {
+		gone[i] = i
+	}
+	if err := full.DeleteRows(gone); err != nil {
+		return "", err
+	}
+	var fromW *core.LinearPrimal
+	if start != "alpha" {
+		fromW = core.PrimalOf(prev)
+	}
+	var warm *core.LinearDual
+	if start != "w" {
+		if err := dual.DeleteRows(gone); err != nil { // drops the Newton state, which covers rows that left
+			return "", err
+		}
+		warm = dual
+	}
+	return coldWarm(p, tr, full, warm, fromW, runs, start+", remove", frac)
+}
+
+// coldWarm trains on full cold and warm (from warm and fromW) runs times
+// each, alternating, and returns the table row; start and frac label it.
+func coldWarm(p core.LinearParams, tr *core.LinearTrainer, full *data.Dataset, warm *core.LinearDual, fromW *core.LinearPrimal,
+	runs int, start string, frac float64) (string, error) {
 	var coldT, warmT, coldW, warmW []float64
 	var cold, hot *core.LinearModel
+	var err error
 	for range runs {
 		t, t0 := cpuSeconds(), time.Now()
 		if cold, _, err = tr.Train(full, nil); err != nil {

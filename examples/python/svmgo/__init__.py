@@ -196,6 +196,8 @@ def _load():
         "svmgo_trainer_add_csr_f64": (c_int, [c_void_p, P(c_double), P(c_int64), P(c_int32), P(c_double), c_size_t]),
         "svmgo_trainer_set_weights": (c_int, [c_void_p, c_size_t, P(c_double), c_size_t]),
         "svmgo_trainer_remove": (c_int, [c_void_p, P(c_size_t), c_size_t]),
+        "svmgo_trainer_last_batch": (c_int, [c_void_p, P(ctypes.c_uint64)]),
+        "svmgo_trainer_forget": (c_int, [c_void_p, ctypes.c_uint64, P(c_size_t)]),
         "svmgo_trainer_num_rows": (c_int, [c_void_p, P(c_size_t)]),
         "svmgo_trainer_fit": (c_int, [c_void_p, handle_out]),
         "svmgo_trainer_fit_info": (c_int, [c_void_p, P(FitInfo)]),
@@ -640,20 +642,44 @@ class Trainer:
         except Exception:
             pass
 
-    def add(self, X: Rows, y: Sequence[float], weights: Optional[Sequence[float]] = None) -> None:
+    def add(self, X: Rows, y: Sequence[float], weights: Optional[Sequence[float]] = None) -> int:
         """Appends the rows of X with labels y: all or none (E_FULL when they
         do not fit, E_NOT_FINITE or E_INVALID_ARGUMENT for a bad row).
         ``weights``, when given, are the rows' instance weights (see
-        :meth:`set_weights`), checked before any row is added."""
+        :meth:`set_weights`), checked before any row is added. Returns the
+        batch number of the rows added, for :meth:`forget`: 1 for the first
+        call that adds rows, one more for each after; 0 when X has no
+        rows."""
         h = self._handle
         if weights is not None:
             weights = _weights(weights)
             first = self.num_rows
+        before = self.last_batch
         self._add(h, X, y)
         if weights is not None:
             if len(weights) != self.num_rows - first:
                 raise Error(Status.E_INVALID_ARGUMENT, f"{len(weights)} weights for {self.num_rows - first} rows")
             self.set_weights(first, weights)
+        batch = self.last_batch
+        return batch if batch != before else 0
+
+    @property
+    def last_batch(self) -> int:
+        """The batch number of the last :meth:`add` that added rows (0
+        before any)."""
+        b = ctypes.c_uint64()
+        _check(_lib.svmgo_trainer_last_batch(self._handle, ctypes.byref(b)))
+        return b.value
+
+    def forget(self, batch: int) -> int:
+        """Forgets batch number ``batch`` (what :meth:`add` returned): removes
+        the rows it added that are still held, with their dual variables,
+        and returns how many (0 when they are gone already). The next
+        :meth:`fit` starts warm from the rows that remain and reaches their
+        optimum. E_INVALID_ARGUMENT for a number :meth:`add` never gave."""
+        n = c_size_t()
+        _check(_lib.svmgo_trainer_forget(self._handle, int(batch), ctypes.byref(n)))
+        return n.value
 
     def set_weights(self, first_row: int, weights: Sequence[float]) -> None:
         """Sets the instance weights of the rows held from ``first_row`` on:

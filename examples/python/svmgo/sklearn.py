@@ -2,7 +2,7 @@
 
 ``SVC``, ``SVR``, ``OneClassSVM`` (kernel models, LIBSVM's SMO) and
 ``LinearSVC``, ``LinearSVR``, ``LogisticRegression`` (linear models,
-LIBLINEAR's dual coordinate descent or primal trust-region Newton method)
+LIBLINEAR's dual coordinate descent or primal line-search Newton method)
 take scikit-learn's parameter names and defaults and give its
 ``fit``/``predict``/``decision_function``/``predict_proba``/``score`` and
 fitted attributes (``classes_``, ``n_features_in_``, ``coef_``,
@@ -281,10 +281,27 @@ class _SVMBase(BaseEstimator):
         self._fit_sparse = sp.issparse(X)
         try:
             if weights is None:
-                trainer.add(X, self._lib_y(y))
+                batch = trainer.add(X, self._lib_y(y))
             else:
-                trainer.add(X, self._lib_y(y), weights=weights)
+                batch = trainer.add(X, self._lib_y(y), weights=weights)
             model = trainer.fit()
+        except svmgo.Error as e:
+            raise _as_value_error(e) from None
+        self._set_model(model)
+        self.last_batch_ = batch
+        return self
+
+    def forget(self, batch: int):
+        """Forgets the rows one fit or partial_fit call added: ``batch`` is
+        that call's ``last_batch_`` (1 for the fit, or the first
+        partial_fit, 2 for the next partial_fit, ...). The rows leave with
+        their dual variables and the estimator is refitted warm from the
+        rows that remain, to their optimum. Returns self."""
+        if getattr(self, "_trainer", None) is None:
+            raise ValueError("forget: this estimator holds no rows (it was not fitted here, or was unpickled or loaded)")
+        try:
+            self._trainer.forget(batch)
+            model = self._trainer.fit()
         except svmgo.Error as e:
             raise _as_value_error(e) from None
         self._set_model(model)
@@ -1347,7 +1364,7 @@ class LinearSVC(_LinearClassifier):
     dual solvers, one-vs-rest), as :class:`sklearn.svm.LinearSVC`.
 
     ``loss="squared_hinge"`` is LIBLINEAR's ``-s 1`` (``dual=True``) or
-    ``-s 2`` (``dual=False``, the primal by trust-region Newton), ``"hinge"``
+    ``-s 2`` (``dual=False``, the primal by line-search Newton), ``"hinge"``
     ``-s 3``; ``dual="auto"`` takes the primal when there are more rows than
     features. The intercept is a bias feature of value ``intercept_scaling``
     (regularized, as LIBLINEAR and scikit-learn do). ``penalty="l1"`` with
@@ -1488,7 +1505,7 @@ class LogisticRegression(_LinearClassifier):
     ``max_iter`` caps its Newton iterations.
 
     ``solver="liblinear"`` or ``multi_class="ovr"`` is LIBLINEAR's
-    one-vs-rest: ``-s 0`` (primal, trust-region Newton) or with
+    one-vs-rest: ``-s 0`` (primal, line-search Newton) or with
     ``dual=True`` ``-s 7``; the intercept is then a regularized bias
     feature, as liblinear's, and ``predict_proba`` the normalized
     sigmoids. ``penalty="l1"`` (``solver="liblinear"``) is LIBLINEAR's
@@ -1702,7 +1719,7 @@ class LinearSVR(RegressorMixin, _LinearBase):
     ε-SVR solvers), as :class:`sklearn.svm.LinearSVR`:
     ``loss="epsilon_insensitive"`` is ``-s 13``,
     ``"squared_epsilon_insensitive"`` ``-s 12`` (``dual=True``) or ``-s 11``
-    (``dual=False``, the primal by trust-region Newton). ``capacity`` and
+    (``dual=False``, the primal by line-search Newton). ``capacity`` and
     ``capacity_nonzeros`` as :class:`SVC`'s, for :meth:`partial_fit`."""
 
     def __init__(

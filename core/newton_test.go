@@ -239,6 +239,15 @@ func TestPrimalStoppingRule(t *testing.T) {
 	}
 }
 
+// warmNoWorse reports whether a warm run's objective is at most the cold
+// run's, within objectiveRelTol. One-sided: the line-search Newton method,
+// as LIBLINEAR 2.50's, ends a cold run at the default -e well above the
+// optimum (debdesc_bin -s 2: 9.1e-4 relative, where TRON ended at 4e-5),
+// while a warm start also passes its objective test (eps² relative,
+// LinearTrainer.newtonSettings) and ends nearer the optimum than the cold
+// run.
+func warmNoWorse(warm, cold float64) bool { return (warm-cold)/cold <= objectiveRelTol }
+
 // widen64 returns decision function k's feature weights as float64.
 func widen64(m *LinearModel, k int) []float64 {
 	w := make([]float64, m.NumFeatures)
@@ -248,7 +257,11 @@ func widen64(m *LinearModel, k int) []float64 {
 	return w
 }
 
-// TestPrimalDenseEqualsSparse: both layouts give the same model.
+// TestPrimalDenseEqualsSparse: both layouts take the same steps to the
+// same objective. Their weights differ along the Hessian's flattest
+// directions (breast_cancer: 7e-5 relative on one weight, the objectives
+// within 1e-8), where the summation order of a dense row's dot product
+// (simd.DotWiden) moves the line search's iterates within rounding.
 func TestPrimalDenseEqualsSparse(t *testing.T) {
 	ds := readTestdata(t, "breast_cancer.train")
 	dense := data.NewDense(ds.Len(), ds.NumFeatures())
@@ -264,26 +277,29 @@ func TestPrimalDenseEqualsSparse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for j := range a.W {
-		if d := math.Abs(float64(a.W[j] - b.W[j])); d > 1e-5*(1+math.Abs(float64(a.W[j]))) {
-			t.Fatalf("weight %d: sparse %v, dense %v", j, a.W[j], b.W[j])
-		}
+	ra, rb := a.Result.Subproblems[0], b.Result.Subproblems[0]
+	if ra.NewtonIterations != rb.NewtonIterations || ra.HessianProducts != rb.HessianProducts ||
+		math.Abs(ra.PrimalObjective-rb.PrimalObjective) > 1e-7*ra.PrimalObjective {
+		t.Errorf("sparse: %d iterations, %d products, objective %.12g; dense: %d, %d, %.12g", ra.NewtonIterations,
+			ra.HessianProducts, ra.PrimalObjective, rb.NewtonIterations, rb.HessianProducts, rb.PrimalObjective)
 	}
 }
 
 // TestPrimalWarmStart: part of debdesc_bin trained, then all of it warm
-// (from the previous model's w, and from its dual variables), reaches the
-// cold run's objective within 1e-4 relative, with at most 0.4 of the cold
-// run's Hessian-vector products from w after the first 90% and 0.15 after
-// the first 99% (issue 14's figures), and at most the cold run's from α
-// alone (counts, deterministic, not timings:
-// speed is measured by make bench, warm.sh). At LIBLINEAR's default -e the
-// objective is the hard part: stopping on LIBLINEAR's gradient test alone,
-// the warm run after 99% took no Newton step and ended 1.9e-3 above the
-// cold run's objective (-B 1 after 90%: 2.3e-2); the objective test of a
-// warm start (LinearTrainer.objEps) brings it within 2e-5. The last case
-// is a tight -e, where the cold run is within 1e-8 of the optimum and the
-// warm run must get there too.
+// (from the previous model's w, and from its dual variables), reaches at
+// most the cold run's objective (warmNoWorse), with at most 0.4 of the
+// cold run's Hessian-vector products from w after the first 90% and 0.15
+// after the first 99% (issue 14's figures; the line-search method's cold
+// run takes 28 products where TRON's took 47, its warm run after 99% 4 as
+// TRON's did), and at most the cold run's from α alone (counts,
+// deterministic, not timings: speed is measured by make bench, warm.sh).
+// At LIBLINEAR's default -e the objective is the hard part: stopping on
+// LIBLINEAR's gradient test alone, the warm run after 99% took no Newton
+// step and ended 1.9e-3 above the optimum; the objective test of a warm
+// start (LinearTrainer.newtonSettings) brings it below the cold run's
+// (7e-5 above it, -B 1 2e-4; the cold runs 9e-4 and 7e-4). The last
+// case is a tight -e, where the cold run is within 1e-8 of the optimum
+// and the warm run must get there too.
 func TestPrimalWarmStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large set")
@@ -324,7 +340,7 @@ func TestPrimalWarmStart(t *testing.T) {
 		cr := cold.Result
 		for name, m := range map[string]*LinearModel{"w": fromW, "α": fromAlpha} {
 			r := m.Result
-			if rel := math.Abs(r.PrimalObjective-cr.PrimalObjective) / cr.PrimalObjective; rel > objectiveRelTol {
+			if !warmNoWorse(r.PrimalObjective, cr.PrimalObjective) {
 				t.Errorf("%s after %v, from %s: objective %.8g, cold %.8g", c.args, c.first, name, r.PrimalObjective, cr.PrimalObjective)
 			}
 			// From α alone (a daemon restart) at most the cold run's
@@ -490,9 +506,9 @@ func TestPrimalOptions(t *testing.T) {
 	}
 }
 
-// TestTRONAllocs: TRON's iterations and the objectives' passes allocate
+// TestNewtonAllocs: the Newton method's iterations and the objectives' passes allocate
 // nothing, sparse and dense.
-func TestTRONAllocs(t *testing.T) {
+func TestNewtonAllocs(t *testing.T) {
 	ds := readTestdata(t, "heart_scale")
 	dense := data.NewDense(ds.Len(), ds.NumFeatures())
 	for i := range ds.Len() {
@@ -514,41 +530,41 @@ func TestTRONAllocs(t *testing.T) {
 			}
 			switch s {
 			case L2LossSVCPrimal:
-				wk.fsvc.init(data, y, 1, 1, 1, wk.QD, wk.z, wk.I)
+				wk.fsvc.init(data, y, 1, 1, 1, wk.QD, wk.z, wk.u, wk.I)
 				f = &wk.fsvc
 			case L2Logistic:
-				wk.flr.init(data, y, 1, 1, 1, wk.z, wk.QD)
+				wk.flr.init(data, y, 1, 1, 1, wk.QD, wk.z, wk.u, wk.D)
 				f = &wk.flr
 			default:
-				wk.fsvr.init(data, 1, 0.1, 1, wk.z, wk.I)
+				wk.fsvr.init(data, 1, 0.1, 1, wk.QD, wk.z, wk.u, wk.I)
 				f = &wk.fsvr
 			}
 			w := wk.w[:data.NumFeatures()+1]
 			if n := testing.AllocsPerRun(10, func() {
 				clear(w)
-				wk.tron.minimize(f, w, 1e-6, 0, tronCGFor(false), 1000)
+				wk.newton.minimize(f, w, 1e-6, tr.newtonSettings(false, 0), 1000)
 			}); n != 0 {
 				t.Errorf("%v dense=%v: minimize allocates %v times", s, data.IsDense(), n)
 			}
-			// Warm: the diagonal preconditioner, the objective test and
-			// gradDiag, from a point a little off the optimum.
+			// Warm: the diagonal preconditioner and the objective test,
+			// from a point a little off the optimum.
 			opt := slices.Clone(w)
 			if n := testing.AllocsPerRun(10, func() {
 				for j := range w {
 					w[j] = 0.9 * opt[j]
 				}
-				wk.tron.minimize(f, w, 1e-6, 1e-12, tronCGFor(true), 1000)
+				wk.newton.minimize(f, w, 1e-6, tr.newtonSettings(true, 1e-6), 1000)
 			}); n != 0 {
 				t.Errorf("%v dense=%v: warm minimize allocates %v times", s, data.IsDense(), n)
 			}
 			if s == L2LossSVCPrimal {
 				// From a kept state over the first half of the rows.
-				k := &knownRows{rows: data.Len() / 2, n: data.NumFeatures(), g: slices.Clone(w), g0: slices.Clone(w)}
+				k := &knownRows{rows: data.Len() / 2, n: data.NumFeatures(), g: slices.Clone(w), g0: slices.Clone(w), h: slices.Clone(w)}
 				alpha := make([]float64, data.Len())
 				if n := testing.AllocsPerRun(10, func() {
 					copy(w, opt)
 					wk.fsvc.startKnown(k, alpha)
-					wk.tron.minimize(f, w, 1e-6, 1e-12, tronCGFor(true), 1000)
+					wk.newton.minimize(f, w, 1e-6, tr.newtonSettings(true, 1e-6), 1000)
 				}); n != 0 {
 					t.Errorf("dense=%v: minimize from a kept state allocates %v times", data.IsDense(), n)
 				}
@@ -557,7 +573,7 @@ func TestTRONAllocs(t *testing.T) {
 	}
 }
 
-// TestLinearTrainerBytesPrimal: the size query counts TRON's buffers and
+// TestLinearTrainerBytesPrimal: the size query counts the Newton method's buffers and
 // the block that rebuilds w from α (primal_rebuild.go): a position per
 // coordinate, a stiffCoords² matrix and four stiffCoords vectors.
 func TestLinearTrainerBytesPrimal(t *testing.T) {
@@ -568,7 +584,7 @@ func TestLinearTrainerBytesPrimal(t *testing.T) {
 	l1 := LinearTrainerBytes(p, 1000, 100)
 	p.Solver = L2LossSVCPrimal
 	primal := LinearTrainerBytes(p, 1000, 100)
-	if want := l1 + 1000*12 + 10*101*8 + 101*4 + stiffCoords*(4+stiffCoords*8+8+4+8); dual != want || primal != want {
+	if want := l1 + 1000*20 + 9*101*8 + 101*4 + stiffCoords*(4+stiffCoords*8+8+4+8); dual != want || primal != want {
 		t.Errorf("bytes: -s 1 %d, -s 2 %d, want %d (-s 3 %d)", dual, primal, want, l1)
 	}
 }

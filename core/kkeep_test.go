@@ -1,0 +1,120 @@
+package core
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
+
+// TestKeptColumns streams digits through two trainers, one keeping kernel
+// columns between warm Trains (KeepMB) and one not: each retrain removes
+// the oldest rows and appends new ones. The duals must be equal bit for
+// bit (the kept entries are the kernels' own); with room for every
+// support vector's column, the kept trainer must compute fewer kernel
+// values over the retrains after the first (which computes the columns);
+// with a budget of a few columns, they must fill it without passing it.
+func TestKeptColumns(t *testing.T) {
+	full, err := data.ReadFile("testdata/digits.train", data.ReadOptions{ClassLabels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const store, batch = 600, 12
+	for _, c := range []struct {
+		name   string
+		svm    SVMType
+		keepMB float64
+	}{
+		{"C-SVC", CSVC, 64},
+		{"C-SVC small budget", CSVC, 10 * 4 * store / float64(1<<20)},
+		{"one-class", OneClass, 64},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := DefaultKernelParams()
+			p.SVMType, p.Nu = c.svm, 0.2
+			q := p
+			q.KeepMB = c.keepMB
+			plain, err := NewKernelTrainer(p, store+batch, full.NumFeatures())
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept, err := NewKernelTrainer(q, store+batch, full.NumFeatures())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ds := newLike(full, store+batch, full.Nonzeros())
+			next := 0
+			add := func(n int) {
+				for range n {
+					appendRow(ds, full, next)
+					next++
+				}
+			}
+			add(store)
+			_, d0, err := plain.Train(ds, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d1 := &KernelDual{SVMType: d0.SVMType, Pairs: d0.Pairs, Gradient: d0.Gradient}
+			for _, a := range d0.Alpha {
+				d1.Alpha = append(d1.Alpha, slices.Clone(a))
+			}
+			oldest := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+			budget := q.keepBytes()
+			var e0, e1 int64 // kernel evaluations after the first retrain
+			for b := range 5 {
+				if err := ds.DeleteRows(oldest); err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range []*KernelDual{d0, d1} {
+					if err := d.DeleteRows(oldest); err != nil {
+						t.Fatal(err)
+					}
+				}
+				add(batch)
+				m0, n0, err := plain.Train(ds, (&Dual{Kernel: d0}).Extended(ds.Len()).Kernel)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m1, n1, err := kept.Train(ds, (&Dual{Kernel: d1}).Extended(ds.Len()).Kernel)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for v := range n0.Alpha {
+					if !slices.Equal(n0.Alpha[v], n1.Alpha[v]) {
+						t.Fatalf("retrain %d: subproblem %d's α differ with kept columns", b, v)
+					}
+				}
+				if m0.Result.Objective != m1.Result.Objective || m0.Result.Iterations != m1.Result.Iterations {
+					t.Fatalf("retrain %d: objective %v, %d iterations; with kept columns %v, %d", b,
+						m0.Result.Objective, m0.Result.Iterations, m1.Result.Objective, m1.Result.Iterations)
+				}
+				if b > 0 {
+					e0, e1 = e0+m0.Result.KernelEvals, e1+m1.Result.KernelEvals
+				}
+				if kb := kept.kept.bytes; kb > budget || kb+4*int64(ds.Len()) <= budget && kb < 4*int64(ds.Len())*int64(m1.Result.NumSV) {
+					t.Errorf("retrain %d: kept columns take %d bytes of a %d-byte budget with %d support vectors of %d rows",
+						b, kb, budget, m1.Result.NumSV, ds.Len())
+				}
+				d0, d1 = n0, n1
+			}
+			if c.keepMB >= 1 && e1 >= e0 {
+				t.Errorf("%d kernel evaluations with kept columns, %d without", e1, e0)
+			}
+			t.Logf("kernel evaluations after the first retrain: %d with kept columns, %d without", e1, e0)
+		})
+	}
+}
+
+// TestKeepMBOption reads -M and refuses a negative or non-finite budget.
+func TestKeepMBOption(t *testing.T) {
+	o, files, err := ParseKernelOptions([]string{"-M", "12.5", "train.txt"})
+	if err != nil || o.Params.KeepMB != 12.5 || len(files) != 1 {
+		t.Fatalf("-M 12.5: %v, KeepMB %v, files %v", err, o.Params.KeepMB, files)
+	}
+	for _, v := range []string{"-1", "NaN", "Inf"} {
+		if _, _, err := ParseKernelOptions([]string{"-M", v, "train.txt"}); err == nil {
+			t.Errorf("-M %s: accepted", v)
+		}
+	}
+}

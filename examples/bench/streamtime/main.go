@@ -1,0 +1,306 @@
+// Command streamtime measures what a warm kernel retrain costs against a
+// cold one when a few rows come and go, as the C ABI trainer retrains
+// (core.NewDenseTrainer over a dense data set, its last Dual extended to
+// the rows added since and cut where rows were removed).
+//
+// Usage:
+//
+//	streamtime [-mode add|stream] [-frac 0.01] [-batches 10] [-store n] [-runs 3] [-pairs] [libsvm train options] train_file
+//
+// -mode add trains the first (1 − frac) of the rows, then adds the last
+// frac and retrains warm, and trains the same rows cold (runs times each,
+// cold and warm alternating). -mode stream keeps a store of -store rows
+// (default: 0.99 of the file, at most the file) full: it trains the
+// first -store rows, then, per batch, removes the oldest frac of the store
+// and appends the next rows of the file (wrapping around), retrains warm,
+// and trains the same rows cold once. -pairs prints each C-SVC pair's
+// rows, iterations and kernel evaluations, warm against cold.
+//
+// Times are the process's CPU seconds (user+system) around each Train
+// call; run under taskset -c 0 with GOMAXPROCS=1 for one core's figures.
+// Kernel evaluations are KernelTrainResult.KernelEvals. The last line
+// gives the totals and the largest relative difference of the dual
+// objective, warm against cold.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+type config struct {
+	mode    string
+	frac    float64
+	batches int
+	store   int
+	runs    int
+	pairs   bool
+	rows    int
+	classes string
+	name    string
+	options string // the train options, for the total row
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("streamtime", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c config
+	fs.StringVar(&c.mode, "mode", "add", "add or stream")
+	fs.Float64Var(&c.frac, "frac", 0.01, "part of the rows in a batch")
+	fs.IntVar(&c.batches, "batches", 10, "batches of a stream")
+	fs.IntVar(&c.store, "store", 0, "rows in the store (stream; 0: 0.99 of the file)")
+	fs.IntVar(&c.runs, "runs", 3, "cold and warm runs (add)")
+	fs.BoolVar(&c.pairs, "pairs", false, "print each pair's figures")
+	fs.IntVar(&c.rows, "rows", 0, "use only the file's first rows (after --classes; 0: all)")
+	fs.StringVar(&c.classes, "classes", "", "use only rows of these labels (comma-separated)")
+	fs.StringVar(&c.name, "name", "", "name of the data in the total row (default: the file's)")
+	// Our flags come first; the rest are svm-train options and the file.
+	var own []string
+	for len(args) >= 1 && strings.HasPrefix(args[0], "--") {
+		own = append(own, args[0])
+		args = args[1:]
+		if len(args) > 0 && !strings.Contains(own[len(own)-1], "=") && own[len(own)-1] != "--pairs" {
+			own = append(own, args[0])
+			args = args[1:]
+		}
+	}
+	if err := fs.Parse(own); err != nil {
+		return 2
+	}
+	o, files, err := core.ParseTrainOptions(args, core.SyntaxKernel)
+	if err != nil || len(files) != 1 || !(c.frac > 0 && c.frac < 1) || c.runs < 1 || c.batches < 1 {
+		fmt.Fprintf(stderr, "usage: streamtime [--mode add|stream] [--frac f] [--batches n] [--store n] [--runs n] [--pairs] [options] train_file (%v)\n", err)
+		return 2
+	}
+	full, err := data.ReadFile(files[0], data.ReadOptions{ClassLabels: o.ClassLabels()})
+	if err == nil {
+		full, err = subset(full, c.classes, c.rows)
+	}
+	if c.name == "" {
+		c.name = filepath.Base(files[0])
+	}
+	c.options = strings.Join(args[:len(args)-1], " ")
+	if err == nil {
+		err = measure(stdout, o, full, c)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "streamtime: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// subset returns the rows of full whose label is one of classes (all when
+// empty), the first rows of them (all when 0).
+func subset(full *data.Dataset, classes string, rows int) (*data.Dataset, error) {
+	var keep []float64
+	for _, f := range strings.FieldsFunc(classes, func(r rune) bool { return r == ',' }) {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--classes %q: %w", classes, err)
+		}
+		keep = append(keep, v)
+	}
+	if len(keep) == 0 && (rows <= 0 || rows >= full.Len()) {
+		return full, nil
+	}
+	var idx []int
+	for i := 0; i < full.Len() && (rows <= 0 || len(idx) < rows); i++ {
+		if len(keep) == 0 || slices.Contains(keep, full.Label(i)) {
+			idx = append(idx, i)
+		}
+	}
+	out := data.NewSparse(len(idx), full.Nonzeros(), full.NumFeatures())
+	for _, i := range idx {
+		var err error
+		if full.IsDense() {
+			err = out.AppendDense(full.Label(i), full.DenseRow(i))
+		} else {
+			ix, v := full.SparseRow(i)
+			err = out.AppendSparse(full.Label(i), ix, v)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return math.NaN()
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// dense returns the rows of full as a dense row (numFeatures wide).
+func denseRow(full *data.Dataset, i int, buf []float32) []float32 {
+	if full.IsDense() {
+		return full.DenseRow(i)
+	}
+	clear(buf)
+	idx, val := full.SparseRow(i)
+	for k, j := range idx {
+		buf[j] = val[k]
+	}
+	return buf
+}
+
+// fit is one timed Train call.
+type fit struct {
+	cpu, wall float64
+	m         *core.KernelModel
+	dual      *core.Dual
+}
+
+func train(tr core.Trainer, ds *data.Dataset, warm *core.Dual) (fit, error) {
+	t, t0 := cpuSeconds(), time.Now()
+	m, dual, err := tr.Train(ds, warm)
+	if err != nil {
+		return fit{}, err
+	}
+	return fit{cpuSeconds() - t, time.Since(t0).Seconds(), m.(*core.KernelModel), dual}, nil
+}
+
+func measure(w io.Writer, o core.TrainOptions, full *data.Dataset, c config) error {
+	l, nf := full.Len(), full.NumFeatures()
+	buf := make([]float32, nf)
+	store := c.store
+	if store <= 0 || store > l {
+		store = int(0.99 * float64(l))
+	}
+	batch := max(1, int(math.Round(c.frac*float64(store))))
+	if c.mode == "add" {
+		store = l - batch
+	}
+	ds := data.NewDense(store+batch, nf)
+	next := 0 // next row of full to append
+	add := func(n int) error {
+		for range n {
+			if err := ds.AppendDense(full.Label(next), denseRow(full, next, buf)); err != nil {
+				return err
+			}
+			next = (next + 1) % l
+		}
+		return nil
+	}
+	tr, err := core.NewDenseTrainer(o, store+batch, nf)
+	if err != nil {
+		return err
+	}
+	if err := add(store); err != nil {
+		return err
+	}
+	first, err := train(tr, ds, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "# %s: %d rows, store %d, batch %d, first fit %.3f s CPU, %d kernel evaluations\n",
+		c.mode, l, store, batch, first.cpu, first.m.Result.KernelEvals)
+	dual := first.dual
+	var tc, tw, ec, ew, worst float64
+	switch c.mode {
+	case "add":
+		if err := add(batch); err != nil {
+			return err
+		}
+		warm := dual.Extended(ds.Len())
+		var cs, ws, cw, ww []float64
+		var cold, hot fit
+		for range c.runs {
+			if cold, err = train(tr, ds, nil); err != nil {
+				return err
+			}
+			if hot, err = train(tr, ds, warm); err != nil {
+				return err
+			}
+			cs, ws = append(cs, cold.cpu), append(ws, hot.cpu)
+			cw, ww = append(cw, cold.wall), append(ww, hot.wall)
+		}
+		tc, tw = median(cs), median(ws)
+		ec, ew = float64(cold.m.Result.KernelEvals), float64(hot.m.Result.KernelEvals)
+		worst = relDiff(hot.m.Result.Objective, cold.m.Result.Objective)
+		if c.pairs {
+			printPairs(w, cold.m, hot.m)
+		}
+		fmt.Fprintf(w, "add %d to %d: CPU cold %.4f warm %.4f (%.3f), wall %.3f, kernel evals cold %.0f warm %.0f (%.3f), iterations %d/%d, obj diff %.1e\n",
+			batch, store, tc, tw, tw/tc, median(ww)/median(cw), ec, ew, ew/ec, hot.m.Result.Iterations, cold.m.Result.Iterations, worst)
+		return nil
+	case "stream":
+		fmt.Fprintln(w, "| batch | cold CPU s | warm CPU s | warm/cold CPU | cold evals | warm evals | warm/cold evals | iter warm/cold | obj rel diff |")
+		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+		old := make([]int, batch)
+		for b := range c.batches {
+			for k := range old {
+				old[k] = k
+			}
+			if err := ds.DeleteRows(old); err != nil {
+				return err
+			}
+			if err := dual.DeleteRows(old); err != nil {
+				return err
+			}
+			if err := add(batch); err != nil {
+				return err
+			}
+			hot, err := train(tr, ds, dual.Extended(ds.Len()))
+			if err != nil {
+				return err
+			}
+			cold, err := train(tr, ds, nil)
+			if err != nil {
+				return err
+			}
+			dual = hot.dual
+			e0, e1 := float64(cold.m.Result.KernelEvals), float64(hot.m.Result.KernelEvals)
+			d := relDiff(hot.m.Result.Objective, cold.m.Result.Objective)
+			worst = max(worst, d)
+			tc, tw, ec, ew = tc+cold.cpu, tw+hot.cpu, ec+e0, ew+e1
+			if c.pairs {
+				printPairs(w, cold.m, hot.m)
+			}
+			fmt.Fprintf(w, "| %d | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f | %d/%d | %.1e |\n", b+1, cold.cpu, hot.cpu, hot.cpu/cold.cpu,
+				e0, e1, e1/e0, hot.m.Result.Iterations, cold.m.Result.Iterations, d)
+		}
+		fmt.Fprintf(w, "| total | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f | | %.1e |\n", tc, tw, tw/tc, ec, ew, ew/ec, worst)
+		fmt.Fprintf(w, "TOTAL| %s | `%s` | %d | %d × %d | %.3f | %.3f | %.3f | %.1e |\n", c.name, c.options, store, c.batches, batch,
+			tc, tw/tc, ew/ec, worst)
+		return nil
+	}
+	return fmt.Errorf("mode %q: want add or stream", c.mode)
+}
+
+func relDiff(a, b float64) float64 { return math.Abs(a-b) / math.Max(math.Abs(b), 1e-300) }
+
+func printPairs(w io.Writer, cold, hot *core.KernelModel) {
+	fmt.Fprintln(w, "| pair | rows | SV | iter cold | iter warm | evals cold | evals warm | warm/cold |")
+	for k, cs := range cold.Result.Subproblems {
+		hs := hot.Result.Subproblems[k]
+		fmt.Fprintf(w, "| %d-%d | %d | %d | %d | %d | %d | %d | %.3f |\n", cs.Pos, cs.Neg, cs.Rows, cs.NumSV, cs.Iterations, hs.Iterations,
+			cs.KernelEvals, hs.KernelEvals, float64(hs.KernelEvals)/math.Max(float64(cs.KernelEvals), 1))
+	}
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
