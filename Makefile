@@ -36,6 +36,10 @@ BINDIR       ?= $(PREFIX)/bin
 LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR       ?= $(PREFIX)/share/man
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR   ?= $(PREFIX)/share/zsh/site-functions
+MANPAGE      := bin/svmgo.1
 # The version is svmgo.h's SVMGO_VERSION_* macros; the soname carries the
 # major version (libsvmgo.so.0), the installed file the full one.
 VERSION := $(shell sed -n 's/^\#define SVMGO_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9][0-9]*\)$$/\2/p' include/svmgo.h | paste -sd.)
@@ -53,7 +57,7 @@ ARM64_WHEEL := dist/linux-arm64/svmgo-$(VERSION)-py3-none-linux_aarch64.whl
 GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
 
-.PHONY: all build lib demo test vet test-c test-cpp test-python readme-check cross-arm64 \
+.PHONY: all build lib demo test test-deps vet test-c test-cpp test-python readme-check cross-arm64 \
 	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
 	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib soak
 
@@ -63,8 +67,13 @@ build: $(BIN)
 
 lib: $(LIB)
 
+# The commit --version and svmgo_build_info report when the toolchain
+# records none (GOFLAGS=-buildvcs=false): git's, "+modified" when dirty.
+GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo +modified)
+GO_LDFLAGS := -X github.com/libsvmgo/libsvmgo/daemon/buildinfo.commit=$(GIT_COMMIT)
+
 $(BIN): $(GO_SRC) go.mod go.sum
-	$(GO) build -trimpath -o $@ ./daemon/cmd/svmgo
+	$(GO) build -trimpath -ldflags '$(GO_LDFLAGS)' -o $@ ./daemon/cmd/svmgo
 
 # The shared library. cgo also writes lib/libsvmgo.h, its own view of the
 # exports: it is not the contract (include/svmgo.h is), so it goes.
@@ -91,7 +100,7 @@ vet:
 # the arm64 build under qemu, make install with the examples built against
 # it by pkg-config, the Python wheels (the x86-64 one installed in a fresh
 # venv and tested there), the systemd unit, and the demo.
-test: vet $(BIN) $(LIB)
+test: vet $(BIN) $(LIB) test-deps
 	$(GO) test -count=1 ./...
 	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64
 	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service
@@ -104,6 +113,14 @@ test: vet $(BIN) $(LIB)
 SOAK_CYCLES ?= 10000
 soak: $(BIN)
 	$(GO) run ./examples/soak -bin $(BIN) -cycles $(SOAK_CYCLES)
+
+# Debian's packages the Go tests compare with, installed when missing:
+# promtool (prometheus) checks the daemon's /metrics, svm-predict and
+# liblinear-predict (libsvm-tools, liblinear-tools) read exported models.
+test-deps:
+	@command -v promtool >/dev/null && command -v svm-predict >/dev/null && command -v liblinear-predict >/dev/null || { \
+		echo "installing prometheus libsvm-tools liblinear-tools"; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq prometheus libsvm-tools liblinear-tools >/dev/null; }
 
 # ---- Clients of libsvmgo.so ---------------------------------------------------
 
@@ -232,10 +249,18 @@ export SVMGO_PC
 
 INSTALLED := $(BINDIR)/svmgo $(INCLUDEDIR)/svmgo.h $(INCLUDEDIR)/svmgo.hpp \
 	$(LIBDIR)/libsvmgo.so.$(VERSION) $(LIBDIR)/libsvmgo.so.$(SOMAJOR) $(LIBDIR)/libsvmgo.so \
-	$(LIBDIR)/libsvmgo.a $(PKGCONFIGDIR)/svmgo.pc
+	$(LIBDIR)/libsvmgo.a $(PKGCONFIGDIR)/svmgo.pc $(MANDIR)/man1/svmgo.1 $(BASHCOMPDIR)/svmgo $(ZSHCOMPDIR)/_svmgo
 
-install: $(BIN) $(SOLIB) $(ARCHIVE)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+# svmgo(1), generated from the command's own help (mkman.sh).
+$(MANPAGE): $(BIN) daemon/cmd/svmgo/mkman.sh
+	sh daemon/cmd/svmgo/mkman.sh $(BIN) $(VERSION) > $@
+
+install: $(BIN) $(SOLIB) $(ARCHIVE) $(MANPAGE)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 644 $(MANPAGE) $(DESTDIR)$(MANDIR)/man1/svmgo.1
+	install -m 644 examples/completion/svmgo.bash $(DESTDIR)$(BASHCOMPDIR)/svmgo
+	install -m 644 examples/completion/_svmgo $(DESTDIR)$(ZSHCOMPDIR)/_svmgo
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/svmgo
 	install -m 644 include/svmgo.h include/svmgo.hpp $(DESTDIR)$(INCLUDEDIR)/
 	install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/libsvmgo.so.$(VERSION)
@@ -252,7 +277,7 @@ uninstall:
 # with pkg-config against it, dynamically and statically, and run; the
 # installed command's --version; then DESTDIR staging and make uninstall,
 # which must leave no file behind.
-test-install: $(BIN) $(SOLIB) $(ARCHIVE)
+test-install: $(BIN) $(SOLIB) $(ARCHIVE) $(MANPAGE)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && set -e && \
 	$(MAKE) --no-print-directory -s install PREFIX=$$tmp/usr > /dev/null && \
 	lib=$$tmp/usr/lib && \
@@ -277,12 +302,16 @@ test-install: $(BIN) $(SOLIB) $(ARCHIVE)
 	file $$tmp/demo_static | grep -q 'statically linked' && \
 	$$tmp/demo_static > /dev/null && $$tmp/readme_static && \
 	$$tmp/usr/bin/svmgo --version && \
+	MANPATH=$$tmp/usr/share/man man svmgo 2>/dev/null | grep -q 'svmgo export --format' && \
+	bash -c ". $$tmp/usr/share/bash-completion/completions/svmgo && complete -p svmgo" > /dev/null && \
+	test -f $$tmp/usr/share/zsh/site-functions/_svmgo && \
+	echo "man svmgo: the installed manual page; bash and zsh completion installed" && \
 	$(MAKE) --no-print-directory -s install DESTDIR=$$tmp/stage PREFIX=/usr > /dev/null && \
 	grep -qx 'prefix=/usr' $$tmp/stage/usr/lib/pkgconfig/svmgo.pc && \
-	test $$(find $$tmp/stage -type f -o -type l | wc -l) -eq 8 && \
+	test $$(find $$tmp/stage -type f -o -type l | wc -l) -eq 11 && \
 	$(MAKE) --no-print-directory -s uninstall DESTDIR=$$tmp/stage PREFIX=/usr && \
 	left=$$(find $$tmp/stage -type f -o -type l) && test -z "$$left" || { echo "make uninstall left: $$left"; exit 1; } && \
-	echo "make install DESTDIR=… PREFIX=/usr staged 8 files (svmgo.pc prefix=/usr); make uninstall removed them"
+	echo "make install DESTDIR=… PREFIX=/usr staged 11 files (svmgo.pc prefix=/usr); make uninstall removed them"
 
 # ---- Python package ------------------------------------------------------------
 

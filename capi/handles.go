@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -128,5 +129,19 @@ func freeTrainer(id uint64) error {
 	if !handles.CompareAndDelete(id, t) {
 		return badHandle("trainer", id)
 	}
+	if t.bytes >= releaseBytes {
+		// The garbage collector would free the trainer at its next cycle
+		// and the runtime return its pages to the system only minutes
+		// later: a program that fits again and again (scikit-learn's
+		// fit, a grid search) would hold every trainer's cache until
+		// then (issue 24: ten SVC(cache_size=200).fit on 2,000 digits
+		// rows grew the process from 111 to 375 MiB).
+		debug.FreeOSMemory()
+	}
 	return nil
 }
+
+// releaseBytes is the size from which freeing a trainer returns its memory
+// at once: a forced collection costs about a millisecond per 100 MiB of
+// live heap, small beside the training such a trainer does.
+const releaseBytes = 16 << 20

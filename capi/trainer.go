@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"math"
+	"os"
 	"strings"
 	"sync"
 
@@ -39,13 +41,17 @@ type trainerHandle struct {
 	// when fitted.
 	last   core.FitSummary
 	fitted bool
+	// bytes is what the trainer's buffers and rows take (the size
+	// queries): freeTrainer returns a large trainer's pages to the system.
+	bytes int64
 }
 
 // newTrainer parses options (the command line's train options, split at
 // white space) and allocates a trainer for the given capacity: dense rows
 // when capNonzeros is 0, sparse ones otherwise.
 func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trainerHandle, error) {
-	o, rest, err := core.ParseTrainOptions(strings.Fields(options), core.SyntaxAuto)
+	fields, progress := takeProgress(strings.Fields(options))
+	o, rest, err := core.ParseTrainOptions(fields, core.SyntaxAuto)
 	switch {
 	case err != nil:
 		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
@@ -94,6 +100,20 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 	}
 	if err != nil {
 		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
+	}
+	if progress {
+		h.trainer.SetProgress(printProgress)
+	}
+	h.bytes = int64(capRows) * 8 // labels
+	if capNonzeros == 0 {
+		h.bytes += int64(capRows) * int64(numFeatures) * 4
+	} else {
+		h.bytes += int64(capNonzeros) * 8
+	}
+	if o.IsKernel() {
+		h.bytes += core.KernelTrainerBytes(o.Kernel.Params, int(capRows), int(numFeatures))
+	} else {
+		h.bytes += int64(core.LinearTrainerBytes(o.Linear.Params, int(capRows), int(numFeatures)))
 	}
 	return h, nil
 }
@@ -316,4 +336,42 @@ func setWeights(h *trainerHandle, first uint64, w []float64) error {
 		}
 	}
 	return nil
+}
+
+// progressOption in a trainer's options makes its fits print the solvers'
+// progress to standard error as they run (svmgo.h: the only output the
+// library writes, and only when asked; Python's verbose=True).
+const progressOption = "--progress"
+
+// takeProgress removes progressOption from fields and reports whether it
+// was there.
+func takeProgress(fields []string) ([]string, bool) {
+	out, found := fields[:0:0], false
+	for _, f := range fields {
+		if f == progressOption {
+			found = true
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, found
+}
+
+// printProgress writes one line for e to standard error, in one write so
+// that the lines of subproblems training at once do not interleave.
+func printProgress(e core.ProgressEvent) {
+	var b []byte
+	b = append(b, "svmgo: progress"...)
+	switch e.Classes {
+	case 1:
+		b = fmt.Appendf(b, " class %d", e.Subproblem)
+	case 2:
+		b = fmt.Appendf(b, " classes %d vs %d", e.Subproblem, e.Second)
+	}
+	b = fmt.Appendf(b, ": iter %d", e.Iteration)
+	if !math.IsNaN(e.Objective) {
+		b = fmt.Appendf(b, ", objective %.6g", e.Objective)
+	}
+	b = fmt.Appendf(b, ", violation %.3g\n", e.Violation)
+	os.Stderr.Write(b)
 }

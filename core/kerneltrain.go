@@ -85,6 +85,9 @@ type KernelDual struct {
 //
 // A KernelTrainer is not safe for concurrent use.
 type KernelTrainer struct {
+	// progress, when not nil, receives the solvers' ProgressEvents
+	// (SetProgress).
+	progress    ProgressFunc
 	params      KernelParams
 	capRows     int
 	capFeatures int
@@ -418,6 +421,28 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 // Params returns the trainer's parameters.
 func (t *KernelTrainer) Params() KernelParams { return t.params }
 
+// SetProgress makes t's runs report their progress to fn (nil: none):
+// every 1000 SMO iterations of each subproblem, the iteration count and
+// the violation m(α) − M(α) (Objective is NaN: f(α) needs the gradient of
+// the shrunk variables, which SMO rebuilds only at the end). fn may be
+// called from several goroutines at once (one-vs-one pairs train in
+// parallel).
+func (t *KernelTrainer) SetProgress(fn ProgressFunc) { t.progress = fn }
+
+// smoProgress returns the SMO callback reporting the subproblem over
+// classes (ProgressEvent.Classes: 0, or 2 for first against second), or
+// nil without a progress function.
+func (t *KernelTrainer) smoProgress(classes int, first, second int32) func(int, float64) {
+	fn := t.progress
+	if fn == nil {
+		return nil
+	}
+	return func(iter int, violation float64) {
+		fn(ProgressEvent{Classes: classes, Subproblem: first, Second: second, Iteration: iter,
+			Objective: math.NaN(), Violation: violation})
+	}
+}
+
 // TrainKernel trains a model on ds with a trainer sized for it: the
 // one-call form of NewKernelTrainer and Train.
 func TrainKernel(ds *data.Dataset, p KernelParams) (*KernelModel, *KernelDual, error) {
@@ -473,10 +498,16 @@ func (t *KernelTrainer) TrainModel(ds *data.Dataset) (*KernelModel, error) {
 // TrainKernelModel trains a model on ds with a trainer sized for it: the
 // one-call form of NewKernelTrainer and TrainModel.
 func TrainKernelModel(ds *data.Dataset, p KernelParams) (*KernelModel, error) {
+	return trainKernelModel(ds, p, nil)
+}
+
+// trainKernelModel is TrainKernelModel reporting to progress (nil: none).
+func trainKernelModel(ds *data.Dataset, p KernelParams, progress ProgressFunc) (*KernelModel, error) {
 	t, err := newKernelTrainer(p, ds.Len(), ds.NumFeatures(), kernelWorkerCount(&p), largestSubproblem(ds, p.SVMType), wantsDenseView(ds))
 	if err != nil {
 		return nil, err
 	}
+	t.SetProgress(progress)
 	return t.TrainModel(ds)
 }
 
@@ -741,7 +772,8 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		}
 		w.q.reset(rows, y)
 		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Weight: wv, Eps: p.Eps,
-			Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Nu: nu})
+			Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Nu: nu,
+			Progress: t.smoProgress(2, labels[i], labels[j])})
 		// The pair's own rows, in the solver's order; the data set's
 		// layout (KernelDual.Alpha) is built after the solves, if wanted.
 		pairAlpha[pi] = append([]float64(nil), alpha...)
@@ -917,7 +949,8 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	}
 	w.q.reset(rows, y)
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
-		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1})
+		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1,
+		Progress: t.smoProgress(0, 0, 0)})
 	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
 	G, Gbar := w.s.gradient(l)
@@ -985,7 +1018,8 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	}
 	resetSVRQ(w.svr, rows)
 	res := w.s.solveFrom(w.svr, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: p.C, Cn: p.C, Weight: wv, Eps: p.Eps,
-		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1, Nu: nu})
+		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1, Nu: nu,
+		Progress: t.smoProgress(0, 0, 0)})
 	beta := make([]float64, l)
 	nBound := 0
 	both := false // α_t and α*_t both nonzero: β does not give α back

@@ -73,7 +73,7 @@ func (m *LinearModel) IsRegression() bool { return m.Solver.IsRegression() }
 
 // NrW returns the number of decision functions (weight vectors).
 func (m *LinearModel) NrW() int {
-	if m.Solver.IsRegression() || len(m.Labels) == 2 {
+	if m.Solver.IsRegression() || (len(m.Labels) == 2 && !m.Solver.IsMultinomial()) {
 		return 1
 	}
 	return len(m.Labels)

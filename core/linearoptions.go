@@ -46,6 +46,8 @@ const LinearUsage = `options:
 	 5 -- L1-regularized L2-loss support vector classification
 	 6 -- L1-regularized logistic regression
 	 7 -- L2-regularized logistic regression (dual)
+   multinomial (softmax), one weight vector per class, bias not penalized
+	40 -- L2-regularized multinomial logistic regression (primal, Newton)
    for regression
 	11 -- L2-regularized L2-loss support vector regression (primal)
 	12 -- L2-regularized L2-loss support vector regression (dual)
@@ -59,6 +61,7 @@ const LinearUsage = `options:
 	-s 5 and 6: |f'(w)|_1 <= eps*min(pos,neg)/l*|f'(w0)|_1, f'(w) the minimum-norm
 		subgradient (default 0.01)
 	-s 7: max |dual sub-problem gradient| <= eps (default 0.1)
+	-s 40: |f'(w)|_2 <= eps*|f'(w0)|_2, w0 = 0 (default 1e-4)
 	-s 12 and 13: |f'(alpha)|_1 <= eps |f'(alpha0)|_1, alpha0 = 0 (default 0.1)
 -B bias : if bias >= 0, instance x becomes [x; bias]; if < 0, no bias term added (default -1)
 -wi weight : weights adjust the parameter C of different classes (see README for details)

@@ -25,6 +25,12 @@ const (
 	L2LossSVRPrimal LinearSolver = 11 // -s 11: L2-regularized L2-loss SVR, primal
 	L2LossSVRDual   LinearSolver = 12 // -s 12: L2-regularized L2-loss SVR, dual
 	L1LossSVRDual   LinearSolver = 13 // -s 13: L2-regularized L1-loss SVR, dual
+	// -s 40: L2-regularized multinomial (softmax) logistic regression,
+	// primal, by a line-search Newton method (multinomial_lr.go): one
+	// weight vector per class even for two classes, the bias weights not
+	// penalized (scikit-learn's default LogisticRegression). LIBLINEAR has
+	// no such solver; 40 stays clear of its numbers (0–7, 11–13, 21).
+	L2LogisticMultinomial LinearSolver = 40
 )
 
 func (s LinearSolver) valid() bool {
@@ -32,7 +38,7 @@ func (s LinearSolver) valid() bool {
 	case L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual,
 		L1L2LossSVC, L1Logistic:
 		return true
-	case L2LogisticDual:
+	case L2LogisticDual, L2LogisticMultinomial:
 		return true
 	}
 	return false
@@ -42,8 +48,13 @@ func (s LinearSolver) valid() bool {
 // values are log-odds: its models give class probabilities (LIBLINEAR's
 // convention, LinearModel.ProbabilityDense) without a fitted sigmoid.
 func (s LinearSolver) IsLogistic() bool {
-	return s == L2Logistic || s == L2LogisticDual || s == L1Logistic
+	return s == L2Logistic || s == L2LogisticDual || s == L1Logistic || s == L2LogisticMultinomial
 }
+
+// IsMultinomial reports whether s is multinomial logistic regression
+// (-s 40): one decision function per class, even for two classes, the
+// prediction their arg-max and the probabilities their softmax.
+func (s LinearSolver) IsMultinomial() bool { return s == L2LogisticMultinomial }
 
 // IsRegression reports whether s is an SVR formulation.
 func (s LinearSolver) IsRegression() bool {
@@ -70,6 +81,8 @@ func (s LinearSolver) hasL2Loss() bool {
 
 // DefaultEps returns LIBLINEAR's default stopping tolerance (-e) for s:
 // 0.01 for -s 0, -s 2, -s 5 and -s 6, 0.001 for -s 11, 0.1 for the duals
+// (and ours: 1e-4 for -s 40, whose Newton steps reach it in a few more
+// iterations; scikit-learn's tol is 1e-4 too)
 // (-s 7 included).
 func DefaultEps(s LinearSolver) float64 {
 	switch s {
@@ -77,6 +90,8 @@ func DefaultEps(s LinearSolver) float64 {
 		return 0.01
 	case L2LossSVRPrimal:
 		return 0.001
+	case L2LogisticMultinomial:
+		return 1e-4
 	}
 	return 0.1
 }
@@ -104,6 +119,8 @@ func (s LinearSolver) String() string {
 		return "L1R_L2LOSS_SVC"
 	case L1Logistic:
 		return "L1R_LR"
+	case L2LogisticMultinomial:
+		return "L2R_LR_MULTINOMIAL"
 	}
 	return fmt.Sprintf("LinearSolver(%d)", int(s))
 }
@@ -196,7 +213,7 @@ func (p *LinearParams) Validate() error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
 	case !p.Solver.valid():
-		return bad("unknown solver -s %d (want 0, 1, 2, 3, 5, 6, 7, 11, 12 or 13)", int(p.Solver))
+		return bad("unknown solver -s %d (want 0, 1, 2, 3, 5, 6, 7, 11, 12, 13 or 40)", int(p.Solver))
 	case !(p.C > 0) || !finite(p.C):
 		return bad("C = %v, want C > 0", p.C)
 	case !(p.Eps > 0) || !finite(p.Eps):

@@ -76,7 +76,41 @@ func (m *LinearModel) checkProbability(fn string) {
 // ovrProbabilities writes the class probabilities for the decision values
 // dec to dst (LinearProbabilities with the model's Platt parameters).
 func (m *LinearModel) ovrProbabilities(dst, dec []float64) {
-	LinearProbabilities(dst, dec, m.ProbA, m.ProbB)
+	LinearProbabilitiesOf(m.Solver, dst, dec, m.ProbA, m.ProbB)
+}
+
+// LinearProbabilitiesOf writes to dst the class probabilities that the
+// decision values dec of a linear model trained with s give, and returns
+// dst[:classes]: SoftmaxProbabilities for multinomial logistic regression
+// (-s 40), LinearProbabilities otherwise. Every linear kind (float and
+// quantized) calls it, so the rule lives here once. It allocates nothing.
+func LinearProbabilitiesOf(s LinearSolver, dst, dec, probA, probB []float64) []float64 {
+	if s.IsMultinomial() {
+		return SoftmaxProbabilities(dst, dec)
+	}
+	return LinearProbabilities(dst, dec, probA, probB)
+}
+
+// SoftmaxProbabilities writes to dst the class probabilities of a
+// multinomial logistic regression model's decision values dec (one per
+// class, in Labels order), exp(d_k) / Σ_l exp(d_l), and returns
+// dst[:len(dec)]. It allocates nothing; it panics if dst is shorter than
+// dec.
+func SoftmaxProbabilities(dst, dec []float64) []float64 {
+	dst = dst[:len(dec)]
+	dmax := math.Inf(-1)
+	for _, d := range dec {
+		dmax = max(dmax, d)
+	}
+	var sum float64
+	for k, d := range dec {
+		dst[k] = math.Exp(d - dmax)
+		sum += dst[k]
+	}
+	for k := range dst {
+		dst[k] /= sum
+	}
+	return dst
 }
 
 // LinearProbabilities writes to dst the class probabilities that a linear

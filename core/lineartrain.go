@@ -83,6 +83,31 @@ type LinearTrainer struct {
 	cPath bool
 	// keepGradient: Train fills LinearDual.Gradient (KeepGradient).
 	keepGradient bool
+	// mlr is -s 40's solver, its buffers kept between runs.
+	mlr multinomialLR
+	// progress, when not nil, receives the solvers' ProgressEvents.
+	progress ProgressFunc
+}
+
+// SetProgress makes t's runs report their progress to fn (nil: none):
+// each Newton step of the primal solvers (-s 0, 2, 11, 40, and the primal
+// twins of -s 1 and 12) and each outer pass of dual coordinate descent for
+// SVC (-s 1, 3), per subproblem. fn may be called from several goroutines
+// at once (one-vs-rest classes train in parallel). The dual solvers of
+// -s 7, 12, 13 and the L1-regularized -s 5, 6 do not report.
+func (t *LinearTrainer) SetProgress(fn ProgressFunc) { t.progress = fn }
+
+// reporter returns the solvers' callback reporting the subproblem over
+// classes (ProgressEvent.Classes: 0, or 1 with positive class pos), or nil
+// without a progress function.
+func (t *LinearTrainer) reporter(classes int, pos int32) func(int, float64, float64) {
+	fn := t.progress
+	if fn == nil {
+		return nil
+	}
+	return func(iter int, objective, violation float64) {
+		fn(ProgressEvent{Classes: classes, Subproblem: pos, Iteration: iter, Objective: objective, Violation: violation})
+	}
 }
 
 // KeepGradient makes t's runs of -s 2 (and of -s 1 through its primal
@@ -146,6 +171,11 @@ func LinearTrainerBytes(p LinearParams, capRows, capFeatures int) int {
 	}
 	if p.Solver.IsL1() {
 		perWorker += (capFeatures+1)*8 + l1Bytes(p.Solver, capRows, capFeatures+1) // start w; the solver
+	}
+	// -s 40 sizes its solver by the classes at the first run: here for
+	// two, and multinomialBytes(rows, K, features+1) for K.
+	if p.Solver.IsMultinomial() {
+		return perWorker*p.workerCount() + multinomialBytes(capRows, 2, capFeatures+1)
 	}
 	return perWorker * p.workerCount()
 }
@@ -275,7 +305,7 @@ func (t *LinearTrainer) Train(ds *data.Dataset, warm *LinearDual) (*LinearModel,
 // for unusable labels; a panic if ds exceeds the trainer's capacity or
 // warm's vectors are not ds.Len() long.
 func (t *LinearTrainer) TrainFrom(ds *data.Dataset, warm *LinearDual, start *LinearPrimal) (*LinearModel, *LinearDual, error) {
-	if !t.params.Solver.hasL2Loss() && !t.params.Solver.IsL1() {
+	if !t.params.Solver.hasL2Loss() && !t.params.Solver.IsL1() && !t.params.Solver.IsMultinomial() {
 		start = nil
 	}
 	return t.train(ds, warm, start)
@@ -313,6 +343,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 			warmed = true
 		}
 		wk := &t.workers[0]
+		wk.newton.progress = t.reporter(0, 0)
 		var start *startW
 		if warmW != nil && len(warmW.W) == 1 && warmW.Labels == nil {
 			start = &startW{w: warmW.W[0]}
@@ -343,6 +374,9 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		return nil, nil, err
 	}
 	m.Labels = labels
+	if p.Solver.IsMultinomial() {
+		return t.trainMultinomial(ds, m, warmW)
+	}
 	nrW := m.NrW()
 	dual.Labels = make([]int32, nrW)
 	dual.Alpha = make([][]float64, nrW)
@@ -393,6 +427,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 			}
 		}
 		Cp, Cn := box[k][0], box[k][1]
+		wk.newton.progress, wk.svc.progress = t.reporter(1, pos), t.reporter(1, pos)
 		var res SolveResult
 		var w []float64
 		if p.Solver.IsL1() {
@@ -458,6 +493,47 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 			return nil, nil, err
 		}
 	}
+	return m, dual, nil
+}
+
+// trainMultinomial fits -s 40 on ds into m, whose labels are set, from
+// the primal start warmW matched by class when given.
+func (t *LinearTrainer) trainMultinomial(ds *data.Dataset, m *LinearModel, warmW *LinearPrimal) (*LinearModel, *LinearDual, error) {
+	p := &t.params
+	K, l := len(m.Labels), ds.Len()
+	Ck := make([]float64, K)
+	starts := make([]*startW, K)
+	for k, lab := range m.Labels {
+		Ck[k] = p.C * p.weightOf(lab)
+		if warmW != nil && len(warmW.W) == K {
+			// A multinomial start: the vector of the same class.
+			for q, wl := range warmW.Labels {
+				if wl == lab {
+					starts[k] = &startW{w: warmW.W[q]}
+					if warmW.BiasW != nil {
+						starts[k].b = warmW.BiasW[q]
+					}
+				}
+			}
+		}
+	}
+	s := &t.mlr
+	s.progress = t.progress
+	s.init(ds, m.Labels, Ck, p.Bias, starts)
+	res := s.solve(p.Eps, p.MaxIter)
+	d := s.d
+	m.W = make([]float32, d*K)
+	for k := range K {
+		for j := range d {
+			m.W[j*K+k] = float32(s.W[k*d+j])
+		}
+	}
+	dual := &LinearDual{Labels: append([]int32(nil), m.Labels...), Alpha: make([][]float64, K)}
+	for k := range dual.Alpha {
+		dual.Alpha[k] = make([]float64, l)
+	}
+	s.dual(dual.Alpha)
+	m.Result = summarize([]SolveResult{res}, dual.Alpha)
 	return m, dual, nil
 }
 

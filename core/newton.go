@@ -111,6 +111,9 @@ const (
 type newton struct {
 	g, s, r, d, Hd, D, M []float64
 	g0                   []float64 // ∇f(0), kept for a later warm start (LinearGradient)
+	// progress, when not nil, is told of each Newton step (the trainer
+	// sets it, with the subproblem's class, before minimize).
+	progress func(iteration int, objective, violation float64)
 }
 
 // newtonBuffers is the number of float64 vectors a newton holds.
@@ -202,6 +205,9 @@ func (t *newton) minimize(f primalFunction, w []float64, eps float64, set newton
 		fw = fnew
 		f.grad(w, g, D)
 		res.f, res.gnorm = fw, norm2(g)
+		if t.progress != nil {
+			t.progress(res.iterations, fw, res.gnorm/res.gnorm0)
+		}
 		if done() {
 			res.converged = true
 			return res

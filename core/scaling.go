@@ -438,6 +438,8 @@ type scaledTrainer struct {
 
 func (t scaledTrainer) Syntax() Syntax { return t.inner.Syntax() }
 
+func (t scaledTrainer) SetProgress(fn ProgressFunc) { t.inner.SetProgress(fn) }
+
 func (t scaledTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
 	return t.inner.WarmStart(stored, last, rows)
 }

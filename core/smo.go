@@ -149,7 +149,15 @@ type smoParams struct {
 	// Nu solves the ν problem (smo_nu.go): pairs within one class of y,
 	// both classes' sums of α kept, ρ and r from each class's variables.
 	Nu bool
+	// Progress, when not nil, is told every smoProgressEvery iterations
+	// the iteration count and the violation m(α) − M(α) on the active set.
+	Progress func(iteration int, violation float64)
 }
+
+// smoProgressEvery is how often SMO reports progress: LIBSVM prints a dot
+// as often (each shrinking round, every 1000 iterations); one report
+// costs a pass over the active set, a thousandth of the iterations' work.
+const smoProgressEvery = 1000
 
 // smoResult is what one solve returns.
 type smoResult struct {
@@ -406,6 +414,9 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 		}
 		iter++
 		s.update(i, j, Qi)
+		if par.Progress != nil && iter%smoProgressEvery == 0 {
+			par.Progress(iter, s.gap())
+		}
 	}
 	if !converged {
 		// MaxIter: the gradient of shrunk variables is stale.

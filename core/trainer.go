@@ -21,6 +21,11 @@ type Trainer interface {
 	// must fit the capacity the trainer was made for. Train only reads
 	// warm.
 	Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error)
+	// SetProgress makes later Train calls report their solvers' progress
+	// to fn (nil: none), as LinearTrainer.SetProgress and
+	// KernelTrainer.SetProgress say; fn may be called from several
+	// goroutines at once.
+	SetProgress(fn ProgressFunc)
 	// WarmStart returns the warm start of a run on the first rows rows of
 	// a keeper's data, from stored, the state the keeper kept for its
 	// rows (no primal start, gradient or scaling: Dual.CopyInto), cut to
@@ -190,6 +195,8 @@ type linearTrainer struct{ t *LinearTrainer }
 
 func (linearTrainer) Syntax() Syntax { return SyntaxLinear }
 
+func (lt linearTrainer) SetProgress(fn ProgressFunc) { lt.t.SetProgress(fn) }
+
 func (linearTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
 	return warmStart(false, 0, stored, last, rows)
 }
@@ -213,6 +220,8 @@ func (lt linearTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error
 type kernelTrainer struct{ t *KernelTrainer }
 
 func (kernelTrainer) Syntax() Syntax { return SyntaxKernel }
+
+func (kt kernelTrainer) SetProgress(fn ProgressFunc) { kt.t.SetProgress(fn) }
 
 func (kt kernelTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
 	return warmStart(true, kt.t.params.SVMType, stored, last, rows)
@@ -256,6 +265,12 @@ func (o *TrainOptions) IsRegression() bool {
 // --scale (o.Scale) it fits the ranges on ds, trains on the scaled rows and
 // stores the ranges in the model (SetModelScale), which then takes raw rows.
 func TrainModel(ds *data.Dataset, o TrainOptions) (Model, error) {
+	return TrainModelReporting(ds, o, nil)
+}
+
+// TrainModelReporting is TrainModel with the solvers' progress reported to
+// progress (nil: none), as Trainer.SetProgress says.
+func TrainModelReporting(ds *data.Dataset, o TrainOptions, progress ProgressFunc) (Model, error) {
 	if o.Scale.Enabled {
 		// --scale: train on the scaled rows, keep the ranges in the model.
 		r, sds, err := ScaleTrainingRows(ds, o.Scale)
@@ -263,7 +278,7 @@ func TrainModel(ds *data.Dataset, o TrainOptions) (Model, error) {
 			return nil, err
 		}
 		o.Scale.Enabled = false
-		m, err := TrainModel(sds, o)
+		m, err := TrainModelReporting(sds, o, progress)
 		if err != nil {
 			return nil, err
 		}
@@ -273,13 +288,18 @@ func TrainModel(ds *data.Dataset, o TrainOptions) (Model, error) {
 		return m, nil
 	}
 	if o.IsKernel() {
-		m, err := TrainKernelModel(ds, o.Kernel.Params)
+		m, err := trainKernelModel(ds, o.Kernel.Params, progress)
 		if err != nil {
 			return nil, err
 		}
 		return m, nil
 	}
-	m, _, err := TrainLinear(ds, o.Linear.Params)
+	t, err := NewLinearTrainer(o.Linear.Params, ds.Len(), ds.NumFeatures())
+	if err != nil {
+		return nil, err
+	}
+	t.SetProgress(progress)
+	m, _, err := t.Train(ds, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -659,18 +659,18 @@ func (m *Linear) HasProbability() bool {
 // ProbabilityDense writes to dst[:len(Labels)] the class probabilities, in
 // Labels order, of the dense row x, from the quantized decision values as
 // core.LinearModel.ProbabilityDense computes them from its own
-// (core.LinearProbabilities), and returns that slice. It allocates nothing
+// (core.LinearProbabilitiesOf), and returns that slice. It allocates nothing
 // once warm. It panics if the model has no probabilities
 // (HasProbability), if len(x) != NumFeatures or if dst is too short.
 func (m *Linear) ProbabilityDense(dst []float64, x []float32) []float64 {
 	m.checkProbability("ProbabilityDense")
 	if m.nrW <= maxStackDecisions {
 		var buf [maxStackDecisions]float64
-		return core.LinearProbabilities(dst, m.DecisionDense(buf[:m.nrW], x), m.probA, m.probB)
+		return core.LinearProbabilitiesOf(m.solver, dst, m.DecisionDense(buf[:m.nrW], x), m.probA, m.probB)
 	}
 	bp := m.pool.Get().(*[]float64)
 	defer m.pool.Put(bp)
-	return core.LinearProbabilities(dst, m.DecisionDense(*bp, x), m.probA, m.probB)
+	return core.LinearProbabilitiesOf(m.solver, dst, m.DecisionDense(*bp, x), m.probA, m.probB)
 }
 
 // ProbabilitySparse is ProbabilityDense for a sparse row, read as
@@ -679,11 +679,11 @@ func (m *Linear) ProbabilitySparse(dst []float64, index []int32, value []float32
 	m.checkProbability("ProbabilitySparse")
 	if m.nrW <= maxStackDecisions {
 		var buf [maxStackDecisions]float64
-		return core.LinearProbabilities(dst, m.DecisionSparse(buf[:m.nrW], index, value), m.probA, m.probB)
+		return core.LinearProbabilitiesOf(m.solver, dst, m.DecisionSparse(buf[:m.nrW], index, value), m.probA, m.probB)
 	}
 	bp := m.pool.Get().(*[]float64)
 	defer m.pool.Put(bp)
-	return core.LinearProbabilities(dst, m.DecisionSparse(*bp, index, value), m.probA, m.probB)
+	return core.LinearProbabilitiesOf(m.solver, dst, m.DecisionSparse(*bp, index, value), m.probA, m.probB)
 }
 
 func (m *Linear) checkProbability(fn string) {

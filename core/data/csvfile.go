@@ -3,9 +3,10 @@ package data
 // CSV data files: "label,x1,x2,...", one row a line, every row with the
 // same number of columns. This is the plain numeric CSV that numpy.savetxt
 // and most exporters write; quoting (RFC 4180) is refused rather than half
-// supported, and a header line is an error like any other non-numeric line,
-// because guessing whether a first line is a header would silently drop a
-// row of some files.
+// supported. A header line and columns to drop (an index) are handled
+// before a line reaches the parser (csvlayout.go): a first line is taken
+// for a header only when its label field is not a number, so no row is
+// ever dropped as one.
 
 import (
 	"bytes"
@@ -113,7 +114,7 @@ func (p *lineParser) csvError(col int, badText bool, format string, args ...any)
 	e := syntaxError(format, args...)
 	e.Msg = what + e.Msg
 	if badText && p.columns == 0 {
-		e.Msg += " (CSV files must be all numbers: header lines are not supported)"
+		e.Msg += " (a CSV file is all numbers after its header line, if any, and the columns skipped)"
 	}
 	return e
 }

@@ -112,7 +112,16 @@ type ReadOptions struct {
 	// at its line wrapping ErrBadWeight. Zero (the default) means no weight
 	// column. A LIBSVM file keeps its weights in a separate file
 	// (ReadWeightFile): a positive WeightColumn is an error for it.
+	// Columns are counted after CSVSkipColumns are dropped.
 	WeightColumn int
+	// CSVHeader says whether a CSV file starts with a header line, which
+	// is skipped (csvlayout.go); the zero value recognises one by its label
+	// field, which is not a number.
+	CSVHeader CSVHeader
+	// CSVSkipColumns lists, increasing and 1-based, the columns of a CSV
+	// file to drop before the label column is read (pandas' to_csv writes
+	// its index as column 1: {1}).
+	CSVSkipColumns []int
 }
 
 // weightColumnError returns an error when o asks for a weight column that
@@ -240,7 +249,11 @@ func Scan(r io.Reader, name string, opt ReadOptions) (FileStats, error) {
 	if err := opt.weightColumnError(format); err != nil {
 		return FileStats{}, err
 	}
-	st, err := scanLines(newLineReader(r, opt.maxLineBytes()), name, format)
+	layout, err := csvLayoutOf(opt, format)
+	if err != nil {
+		return FileStats{}, err
+	}
+	st, err := scanLines(newLineReader(r, opt.maxLineBytes()), name, format, layout)
 	return st.withoutWeightColumn(opt), err
 }
 
@@ -252,7 +265,7 @@ func (st FileStats) withoutWeightColumn(opt ReadOptions) FileStats {
 	return st
 }
 
-func scanLines(lr *lineReader, name string, format Format) (FileStats, error) {
+func scanLines(lr *lineReader, name string, format Format, layout *csvLayout) (FileStats, error) {
 	var st FileStats
 	for {
 		line, err := lr.next()
@@ -263,7 +276,10 @@ func scanLines(lr *lineReader, name string, format Format) (FileStats, error) {
 			return st, lr.readError(name, err)
 		}
 		if format == FormatCSV {
-			scanCSVLine(&st, line)
+			line, header := layout.line(line)
+			if !header {
+				scanCSVLine(&st, line)
+			}
 		} else {
 			scanLIBSVMLine(&st, line)
 		}
@@ -316,8 +332,12 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	defer f.Close()
+	layout, err := csvLayoutOf(opt, format)
+	if err != nil {
+		return nil, err
+	}
 	lr := newLineReader(f, opt.maxLineBytes())
-	st, err := scanLines(lr, path, format)
+	st, err := scanLines(lr, path, format, layout)
 	if err != nil {
 		return nil, err
 	}
@@ -375,6 +395,10 @@ func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int,
 		return 0, err
 	}
 	p := lineParser{format: opt.Format, maxFeatures: max(opt.MaxFeatures, 0), weightColumn: opt.WeightColumn}
+	layout, err := csvLayoutOf(opt, opt.Format)
+	if err != nil {
+		return fail(err)
+	}
 	for {
 		line, err := lr.next()
 		if err != nil {
@@ -382,6 +406,12 @@ func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int,
 				return dst.rows - rows0, nil
 			}
 			return fail(lr.readError(name, err))
+		}
+		if layout != nil {
+			var header bool
+			if line, header = layout.line(line); header {
+				continue
+			}
 		}
 		label, blank, perr := p.parse(line)
 		if perr != nil {

@@ -540,8 +540,9 @@ func TestReadCSVErrors(t *testing.T) {
 		line int
 		msg  string
 	}{
-		{"label,x1,x2\n1,2,3\n", ReadOptions{}, 1,
-			`column 1 (label): "label" is not a number (CSV files must be all numbers: header lines are not supported)`},
+		{"label,x1,x2\n1,2,3\n", ReadOptions{CSVHeader: CSVHeaderNone}, 1,
+			`column 1 (label): "label" is not a number (a CSV file is all numbers after its header line, if any, and the columns skipped)`},
+		{"1,2,3\nlabel,x1,x2\n", ReadOptions{}, 2, `column 1 (label): "label" is not a number`},
 		{"1,2,3\n\n1,2\n", ReadOptions{}, 3, `2 columns, but the first row has 3`},
 		{"1,2,3\n1,2,3,4\n", ReadOptions{}, 2, `4 columns, but the first row has 3`},
 		{"1,2\n1,\"2\"\n", ReadOptions{}, 2, `column 2: quoted fields are not supported`},
@@ -935,4 +936,63 @@ func rfBenchDataset(b *testing.B, path string) *Dataset {
 		b.Fatal(err)
 	}
 	return NewSparse(st.Rows, st.Nonzeros, 0)
+}
+
+// TestReadCSVHeaderAndIndex: pandas' DataFrame.to_csv writes a header
+// line and the index as column 1; the header is recognised (its label field
+// is not a number) or named, the index dropped by CSVSkipColumns, and the
+// rows read as the plain CSV of the same values, by ReadInto, Scan and
+// ReadFile alike.
+func TestReadCSVHeaderAndIndex(t *testing.T) {
+	plain := "1,0.5,0,2\n-1,0,0.25,1\n1,3,0,0\n"
+	pandas := ",label,f1,f2,f3\n0,1,0.5,0.0,2\n1,-1,0.0,0.25,1\n2,1,3,0,0\n"
+	want := NewSparse(3, 10, 0)
+	if _, err := ReadInto(want, strings.NewReader(plain), "p.csv", ReadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []ReadOptions{
+		{}, // the header's empty first field: pandas' index, dropped
+		{CSVSkipColumns: []int{1}},
+		{CSVSkipColumns: []int{1}, CSVHeader: CSVHeaderPresent},
+	} {
+		got := NewSparse(3, 10, 0)
+		if _, err := ReadInto(got, strings.NewReader(pandas), "d.csv", opt); err != nil {
+			t.Fatalf("%+v: %v", opt, err)
+		}
+		rfEqual(t, want, got)
+		st, err := Scan(strings.NewReader(pandas), "d.csv", opt)
+		if w := (FileStats{Rows: 3, Nonzeros: 5, NumFeatures: 3}); err != nil || st != w {
+			t.Errorf("%+v: Scan = %+v, %v; want %+v", opt, st, err, w)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "d.csv")
+	if err := os.WriteFile(path, []byte(pandas), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := ReadFile(path, ReadOptions{CSVSkipColumns: []int{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Len() != 3 || ds.NumFeatures() != 3 {
+		t.Errorf("ReadFile: %d rows × %d features, want 3 × 3", ds.Len(), ds.NumFeatures())
+	}
+	// A header of numbers is a row unless named; a weight column counts
+	// after the skipped ones.
+	numeric := "0,1,2\n1,0.5,2\n"
+	got := NewSparse(3, 10, 0)
+	if n, err := ReadInto(got, strings.NewReader(numeric), "n.csv", ReadOptions{CSVHeader: CSVHeaderPresent}); err != nil || n != 1 {
+		t.Errorf("named numeric header: %d rows, %v", n, err)
+	}
+	weighted := "i,y,w,x\n7,1,2.5,0.5\n"
+	got = NewSparse(3, 10, 0)
+	if _, err := ReadInto(got, strings.NewReader(weighted), "w.csv", ReadOptions{CSVSkipColumns: []int{1}, WeightColumn: 2}); err != nil ||
+		got.Len() != 1 || got.Weight(0) != 2.5 || got.NumFeatures() != 1 {
+		t.Errorf("weight after a skipped column: %v", err)
+	}
+	if _, err := ReadInto(NewSparse(3, 10, 0), strings.NewReader("1 1:2\n"), "x.txt", ReadOptions{CSVSkipColumns: []int{1}}); err == nil {
+		t.Error("skipped columns accepted for a LIBSVM file")
+	}
+	if _, err := ParseCSVHeader("maybe"); err == nil {
+		t.Error(`ParseCSVHeader("maybe") accepted`)
+	}
 }

@@ -50,7 +50,9 @@ func rzLines(data string) []string {
 // rzReference reads data as ReadInto should, by the format's definition.
 func rzReference(data string, csv bool, opt ReadOptions) rzResult {
 	var r rzResult
-	columns := 0 // CSV: columns of the first row
+	columns := 0       // CSV: columns of the first row
+	seen := false      // CSV: a non-blank line has been read
+	dropFirst := false // CSV: the header's first field was empty (pandas' index)
 	for n, line := range rzLines(data) {
 		ln := n + 1
 		if len(line) > opt.maxLineBytes() {
@@ -67,6 +69,24 @@ func rzReference(data string, csv bool, opt ReadOptions) rzResult {
 		}
 		var row rzRow
 		var blank, ok bool
+		if csv && !seen && strings.Trim(line, " \t") != "" {
+			// The first non-blank line is a header when its label field
+			// is not a number (the reader's own number syntax decides).
+			seen = true
+			label, _, _ := strings.Cut(line, ",")
+			label = strings.Trim(label, " \t")
+			if _, isNum := parseFloat64([]byte(label)); !isNum {
+				dropFirst = label == ""
+				continue
+			}
+		}
+		if csv && dropFirst && strings.Trim(line, " \t") != "" {
+			_, rest, found := strings.Cut(line, ",")
+			if !found {
+				rest = "," // no label left: an empty field
+			}
+			line = rest
+		}
 		if csv {
 			row, blank, ok = rzCSVLine(line, max(opt.MaxFeatures, 0), &columns)
 		} else {

@@ -26,6 +26,8 @@ type batchLimits struct {
 	maxLineBytes int  // data.ReadOptions.MaxLineBytes
 	realLabels   bool // labels are any finite number (targets, or ignored); otherwise integer classes
 	weightColumn int  // a CSV batch's instance-weight column (Config.WeightColumn); 0: none
+	csvHeader    data.CSVHeader
+	csvSkip      []int // Config.CSVSkipColumns
 }
 
 // parseBatch validates a whole batch file's bytes and returns its rows, or
@@ -41,6 +43,7 @@ func parseBatch(name, label string, raw []byte, lim batchLimits) (*data.Dataset,
 	opt := data.ReadOptions{MaxFeatures: lim.maxFeatures, MaxLineBytes: lim.maxLineBytes, ClassLabels: !lim.realLabels}
 	if strings.EqualFold(filepath.Ext(name), ".csv") {
 		opt.WeightColumn = lim.weightColumn
+		opt.CSVHeader, opt.CSVSkipColumns = lim.csvHeader, lim.csvSkip
 	}
 	st, err := data.Scan(bytes.NewReader(raw), label, opt)
 	if err != nil {

@@ -99,6 +99,13 @@ type Config struct {
 	// batches carry no weights: their rows weigh 1. 0, the default, reads
 	// every CSV column after the label as a feature. Reloadable.
 	WeightColumn int
+	// CSVHeader and CSVSkipColumns say how a CSV batch is laid out
+	// (data.ReadOptions): a header line (by default recognised by its
+	// label field, and pandas' unnamed index column with it) and columns
+	// to drop before the label; WeightColumn counts after them.
+	// Reloadable.
+	CSVHeader      data.CSVHeader
+	CSVSkipColumns []int
 	// QuantizeBits, when 8 or 16, publishes each retrained model quantized
 	// to int8 or int16 codes (quantize.QuantizeLinear or QuantizeKernel)
 	// instead of the float model; 0, the default, publishes float models.

@@ -95,6 +95,10 @@ type Daemon struct {
 
 	metrics *daemonMetrics
 	serving atomic.Bool
+	// hasModel is set once models/ holds a model (/readyz).
+	hasModel atomic.Bool
+	// progress logs a long retrain's progress (setTrainer makes it).
+	progress *progressLog
 	// degraded is what /healthz says while fault is set; nil otherwise.
 	degraded atomic.Pointer[string]
 
@@ -141,8 +145,9 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 	}
 	d.metrics.samples.Set(float64(d.st.Len()))
 	d.metrics.storeGeneration.Set(float64(d.st.Generation()))
-	if v, _, err := modeldir.HighestVersion(d.fs, d.models); err == nil {
+	if v, found, err := modeldir.HighestVersion(d.fs, d.models); err == nil {
 		d.metrics.modelVersion.Set(float64(max(v, d.st.Version())))
+		d.hasModel.Store(found)
 	}
 	return d, nil
 }

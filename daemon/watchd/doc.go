@@ -154,7 +154,7 @@
 // model records the float model's creation time and the CRC-32C of its
 // file payload (quantize's SourceCRC), though that float file is never
 // written. "model published" logs the code width and the file's size, and
-// /metrics exports them (model_quantized_bits, model_file_bytes).
+// /metrics exports them (model_quantized_width, model_file_bytes).
 //
 // The trainer is sized once for the store's capacity and MaxFeatures; a
 // kernel trainer's cache is the -m budget (100 MB unless set), allocated

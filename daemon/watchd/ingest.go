@@ -140,6 +140,8 @@ func (d *Daemon) ingest(name string) error {
 		maxLineBytes: d.cfg.MaxLineBytes,
 		realLabels:   d.spec.realLabels(),
 		weightColumn: d.cfg.WeightColumn,
+		csvHeader:    d.cfg.CSVHeader,
+		csvSkip:      d.cfg.CSVSkipColumns,
 	})
 	if err != nil {
 		return d.reject(name, err)

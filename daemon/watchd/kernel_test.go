@@ -196,9 +196,12 @@ func readTest(t *testing.T, path string) *data.Dataset {
 }
 
 // metricValue returns the value of the unlabelled metric name in a
-// Prometheus text exposition.
+// Prometheus text exposition; name may leave out MetricPrefix.
 func metricValue(t *testing.T, text, name string) float64 {
 	t.Helper()
+	if !strings.HasPrefix(name, MetricPrefix) {
+		name = MetricPrefix + name
+	}
 	for _, line := range strings.Split(text, "\n") {
 		if v, ok := strings.CutPrefix(line, name+" "); ok {
 			f, err := strconv.ParseFloat(v, 64)

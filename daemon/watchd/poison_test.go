@@ -69,8 +69,8 @@ func waitRejected(t *testing.T, root, name string) string {
 }
 
 // TestTrainingFailureRejectsBatch (fault 1): batches training fails with —
-// one weight of 1e6 or 1.797e308 in a CSV batch for a ν-SVC daemon (ν
-// infeasible by weight) and a one-sided batch (70 rows of one class against
+// one weight of 1e6 (ν infeasible by weight) or 1.797e308 (costs beyond
+// what the solver can sum) in a CSV batch for a ν-SVC daemon, and a one-sided batch (70 rows of one class against
 // 20) — are
 // rejected with the training's reason; their rows leave the store, the
 // published model stays, the daemon lives and takes the next good batch.
@@ -82,7 +82,7 @@ func TestTrainingFailureRejectsBatch(t *testing.T) {
 		name, options, batch, reason string
 	}{
 		{"w1e6.csv", nuOptions, weighted(t, append(slices.Clone(pos[20:30]), neg[20:30]...), 12, "1e6"), "nu is infeasible"},
-		{"wmax.csv", nuOptions, weighted(t, append(slices.Clone(pos[20:30]), neg[20:30]...), 12, "1.797e308"), "nu is infeasible"},
+		{"wmax.csv", nuOptions, weighted(t, append(slices.Clone(pos[20:30]), neg[20:30]...), 12, "1.797e308"), "bad instance weight"},
 		{"one-sided.txt", nuOptions, strings.Join(pos[20:70], ""), "nu is infeasible"},
 	}
 	for _, c := range cases {

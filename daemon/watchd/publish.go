@@ -137,6 +137,7 @@ func (d *Daemon) published(p *pendingModel) {
 	d.metrics.modelVersion.Set(float64(p.version))
 	d.metrics.modelBits.Set(float64(p.run.bits()))
 	d.metrics.modelBytes.Set(float64(len(p.file)))
+	d.hasModel.Store(true)
 	d.log.Info("model published", "version", p.version, "kind", kind, "quantized_bits", p.run.bits(), "bytes", len(p.file),
 		"generation", p.gen, "batch", p.batch)
 }

@@ -160,8 +160,8 @@ func TestQuantizedPublish(t *testing.T) {
 				}
 				var m strings.Builder
 				s.d.WriteMetrics(&m)
-				if b, size := metricValue(t, m.String(), "model_quantized_bits"), metricValue(t, m.String(), "model_file_bytes"); b != 8 || size != float64(fileSize(t, path)) {
-					t.Errorf("metrics: model_quantized_bits %v, model_file_bytes %v; want 8, %d", b, size, fileSize(t, path))
+				if b, size := metricValue(t, m.String(), "model_quantized_width"), metricValue(t, m.String(), "model_file_bytes"); b != 8 || size != float64(fileSize(t, path)) {
+					t.Errorf("metrics: model_quantized_width %v, model_file_bytes %v; want 8, %d", b, size, fileSize(t, path))
 				}
 			}
 			retrained := s.records(t, "retrained")

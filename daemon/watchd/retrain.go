@@ -3,7 +3,10 @@ package watchd
 import (
 	"errors"
 	"fmt"
+	"log/slog"
+	"math"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
@@ -28,8 +31,54 @@ func (d *Daemon) setTrainer(spec trainSpec) error {
 			"kernel", p.Kernel.Type.String(), "cache_mb", p.CacheMB,
 			"bytes", core.KernelTrainerBytes(p, sc.Capacity, sc.MaxFeatures))
 	}
+	d.progress = &progressLog{log: d.log, interval: progressLogEvery}
+	t.SetProgress(d.progress.report)
 	d.spec, d.trainer = spec, t
 	return nil
+}
+
+// progressLogEvery is how often a long retrain logs its progress: a
+// retrain shorter than this logs nothing between "batch added" and
+// "retrained".
+const progressLogEvery = 10 * time.Second
+
+// progressLog logs a retrain's progress ("training progress") at most
+// once per interval; its report is safe for concurrent use (subproblems
+// train in parallel).
+type progressLog struct {
+	log      *slog.Logger
+	interval time.Duration
+	mu       sync.Mutex
+	last     time.Time
+}
+
+// reset starts the interval of a retrain that starts at start.
+func (p *progressLog) reset(start time.Time) {
+	p.mu.Lock()
+	p.last = start
+	p.mu.Unlock()
+}
+
+func (p *progressLog) report(e core.ProgressEvent) {
+	p.mu.Lock()
+	now := time.Now()
+	if now.Sub(p.last) < p.interval {
+		p.mu.Unlock()
+		return
+	}
+	p.last = now
+	p.mu.Unlock()
+	attrs := []any{"iteration", e.Iteration, "violation", e.Violation}
+	switch e.Classes {
+	case 1:
+		attrs = append(attrs, "class", e.Subproblem)
+	case 2:
+		attrs = append(attrs, "class", e.Subproblem, "versus", e.Second)
+	}
+	if !math.IsNaN(e.Objective) {
+		attrs = append(attrs, "objective", e.Objective)
+	}
+	p.log.Info("training progress", attrs...)
 }
 
 // retrainAndPublish trains on the store warm from its α, quantizes the
@@ -145,7 +194,11 @@ func (r *run) model() core.Model {
 func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 	warm := d.warm(ds.Len())
 	start := time.Now()
+	d.metrics.trainingStart.Set(float64(start.UnixNano()) / 1e9)
+	d.progress.reset(start)
+	d.metrics.training.Set(1)
 	m, dual, err := d.guardedTrain(ds, warm)
+	d.metrics.training.Set(0)
 	elapsed := time.Since(start)
 	if err != nil {
 		return nil, err

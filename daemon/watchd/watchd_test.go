@@ -722,3 +722,34 @@ func TestGateRegression(t *testing.T) {
 		t.Errorf("after b: gate refusals %v, want one over 10 rows scoring below 0.9", refused)
 	}
 }
+
+// TestPandasCSVBatch: a batch written by pandas' DataFrame.to_csv() with
+// its defaults (a header line, the index as column 1;
+// daemon/cmd/svmgo/testdata/pandas_heart.csv, heart_scale) is ingested
+// without any CSV option, and so is one whose index column is named and
+// dropped by Config.CSVSkipColumns; both store heart_scale's rows.
+func TestPandasCSVBatch(t *testing.T) {
+	raw, err := os.ReadFile("../cmd/svmgo/testdata/pandas_heart.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := strings.Replace(string(raw), ",label,", "id,label,", 1)
+	for _, tc := range []struct {
+		text string
+		skip []int
+	}{{string(raw), nil}, {named, []int{1}}} {
+		cfg := testConfig(t.TempDir())
+		cfg.Store.Capacity, cfg.Store.MaxFeatures, cfg.CSVSkipColumns = 300, 13, tc.skip
+		r := start(t, cfg)
+		drop(t, r.root, "pandas.csv", tc.text)
+		waitFor(t, "pandas.csv in done/", func() bool { return exists(filepath.Join(r.root, DoneDir, "pandas.csv")) })
+		r.stop(t)
+		st := openStore(t, cfg)
+		if st.Len() != 270 {
+			t.Errorf("skip %v: store holds %d rows, want heart_scale's 270", tc.skip, st.Len())
+		}
+		if vs := modelVersions(t, r.root); len(vs) != 1 {
+			t.Errorf("skip %v: published versions %v, want one", tc.skip, vs)
+		}
+	}
+}

@@ -15,6 +15,7 @@ the bundled one). The data sets are $SVMGO_TEST_DATA (default
 import os
 import pickle
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -80,7 +81,8 @@ class TestEstimatorChecks(unittest.TestCase):
             sg.LinearSVC(dual=False),
             sg.LinearSVR(),
             sg.LogisticRegression(),
-            sg.LogisticRegression(dual=True),
+            sg.LogisticRegression(solver="liblinear"),
+            sg.LogisticRegression(solver="liblinear", dual=True),
             sg.LinearSVC(probability=True),
         ]
         for est in estimators:
@@ -197,7 +199,7 @@ class TestAgainstReferences(unittest.TestCase):
                 (sg.LinearSVC(tol=1e-6, max_iter=10000), sk.LinearSVC(tol=1e-6, max_iter=10000)),
                 (sg.LinearSVC(dual=False, tol=1e-8), sk.LinearSVC(dual=False, tol=1e-8)),
                 (
-                    sg.LogisticRegression(tol=1e-8, max_iter=1000),
+                    sg.LogisticRegression(solver="liblinear", tol=1e-8, max_iter=1000),
                     LogisticRegression(solver="liblinear", tol=1e-8, max_iter=1000),
                 ),
             ]
@@ -211,6 +213,129 @@ class TestAgainstReferences(unittest.TestCase):
                     if hasattr(b, "predict_proba"):
                         np.testing.assert_allclose(a.predict_proba(self.Xt), b.predict_proba(self.Xt), atol=1e-5)
 
+    def test_logistic_defaults_match_scikit_learn(self):
+        """LogisticRegression() at its defaults (multinomial softmax, L2,
+        -s 40) against scikit-learn's default (lbfgs) on digits and shuttle
+        (7 classes): test accuracy within 0.3 points of its default fit's,
+        and probabilities within 1e-3 of its converged fit's (max_iter=10000:
+        at its default max_iter=100 lbfgs stops early on both sets, with a
+        ConvergenceWarning, up to 6e-3 away from the optimum). Two classes:
+        scikit-learn's binary logistic regression (coef_, intercept_)."""
+        from sklearn.linear_model import LogisticRegression
+
+        sets = [("digits", 64, self.X, self.y, self.Xt, self.yt)]
+        if os.path.exists(os.path.join(DATA, "shuttle.train")):
+            X, y = load("shuttle.train", 9)
+            Xt, yt = load("shuttle.test", 9)
+            sets.append(("shuttle", 9, X.toarray(), y, Xt.toarray(), yt))
+        elif os.environ.get("CI"):
+            self.fail("shuttle.train missing under CI")
+        for name, _, X, y, Xt, yt in sets:
+            with self.subTest(data=name):
+                ours = sg.LogisticRegression().fit(X, y)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    default = LogisticRegression().fit(X, y)
+                converged = LogisticRegression(max_iter=10000).fit(X, y)
+                acc = 100 * np.mean(ours.predict(Xt) == yt)
+                acc_sk = 100 * np.mean(default.predict(Xt) == yt)
+                self.assertLessEqual(abs(acc - acc_sk), 0.3, (acc, acc_sk))
+                dp = np.abs(ours.predict_proba(Xt) - converged.predict_proba(Xt)).max()
+                self.assertLessEqual(dp, 1e-3)
+                np.testing.assert_array_equal(ours.classes_, converged.classes_)
+                self.assertEqual(ours.coef_.shape, converged.coef_.shape)
+                np.testing.assert_array_equal(ours.predict(Xt), ours.classes_[np.argmax(ours.decision_function(Xt), axis=1)])
+                print(f"LogisticRegression() on {name}: accuracy {acc:.4f}% (scikit-learn's default {acc_sk:.4f}%), "
+                      f"max |P - P_sklearn(converged)| {dp:.2e}")
+        sel = np.isin(self.y, [3, 5])
+        X, y = self.X[sel], self.y[sel]
+        a = sg.LogisticRegression(tol=1e-6).fit(X, y)
+        b = LogisticRegression(tol=1e-10, max_iter=10000).fit(X, y)
+        np.testing.assert_allclose(a.coef_, b.coef_, atol=2e-3)
+        np.testing.assert_allclose(a.intercept_, b.intercept_, atol=2e-3)
+        np.testing.assert_allclose(a.predict_proba(self.Xt), b.predict_proba(self.Xt), atol=1e-4)
+        np.testing.assert_allclose(a.decision_function(self.Xt), b.decision_function(self.Xt), atol=1e-2)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "lr.svmgo")
+            a.save(path)
+            back = sg.LogisticRegression.load(path)
+            self.assertEqual(back.C, a.C)
+            np.testing.assert_allclose(back.coef_, a.coef_)
+            np.testing.assert_array_equal(back.predict_proba(self.Xt), a.predict_proba(self.Xt))
+
+    def test_support_and_fitted_attributes(self):
+        """Every kernel estimator has scikit-learn's fitted attributes;
+        support_ names rows of X whose values are support_vectors_, and
+        nearly all of scikit-learn's own (the solvers stop within tol at
+        points a few support vectors apart)."""
+        X, y = self.X[:600], self.y[:600]
+        w = np.ones(len(y))
+        w[::7] = 0  # rows of weight 0 are left out, and indices still X's
+        cases = [
+            (sg.SVC(), sk.SVC(), None),
+            (sg.NuSVC(), sk.NuSVC(), None),
+            (sg.SVC(), sk.SVC(), w),
+            (sg.SVR(), sk.SVR(), None),
+            (sg.NuSVR(), sk.NuSVR(), None),
+            (sg.OneClassSVM(gamma=0.05), sk.OneClassSVM(gamma=0.05), None),
+        ]
+        for ours, theirs, sw in cases:
+            with self.subTest(est=repr(ours), weights=sw is not None):
+                ours.fit(X, y, sample_weight=sw)
+                theirs.fit(X, y, sample_weight=sw)
+                names = ["support_", "support_vectors_", "n_support_", "dual_coef_", "intercept_",
+                         "fit_status_", "n_iter_", "shape_fit_", "n_features_in_"]
+                if ours._is_classifier:  # scikit-learn 1.2 deprecates it for the others
+                    names.append("class_weight_")
+                for name in names:
+                    self.assertTrue(hasattr(ours, name), name)
+                    self.assertEqual(np.shape(getattr(ours, name)), np.shape(getattr(theirs, name))
+                                     if name not in ("support_", "support_vectors_", "dual_coef_", "n_iter_") else np.shape(getattr(ours, name)), name)
+                self.assertEqual(len(set(ours.support_)), len(ours.support_))
+                np.testing.assert_array_equal(X[ours.support_].astype(np.float32), np.asarray(ours.support_vectors_, np.float32))
+                if sw is not None:
+                    self.assertTrue(np.all(sw[ours.support_] > 0))
+                theirs_rows = theirs.support_
+                if sw is not None:
+                    # scikit-learn's support_ then indexes the rows of
+                    # nonzero weight (its X[support_] is not its
+                    # support_vectors_); ours index X.
+                    theirs_rows = np.flatnonzero(sw > 0)[theirs.support_]
+                common = len(set(ours.support_) & set(theirs_rows))
+                self.assertGreaterEqual(common, 0.97 * len(theirs.support_), (len(ours.support_), len(theirs.support_)))
+                self.assertEqual(int(np.sum(ours.n_support_)), len(ours.support_))
+        p = sg.SVC().fit(X, y)
+        p.partial_fit(X[:10], y[:10])
+        self.assertFalse(hasattr(p, "support_"))
+
+    def test_load_refuses_another_kind(self):
+        """load of a file another estimator wrote names that estimator."""
+        with tempfile.TemporaryDirectory() as d:
+            k, lin = os.path.join(d, "k.svmgo"), os.path.join(d, "l.svmgo")
+            sg.SVC().fit(self.X[:200], self.y[:200]).save(k)
+            sg.LinearSVC().fit(self.X[:200], self.y[:200]).save(lin)
+            with self.assertRaisesRegex(ValueError, r"a kernel model \(-s 0\), which LinearSVC does not read: load it with SVC.load"):
+                sg.LinearSVC.load(k)
+            with self.assertRaisesRegex(ValueError, "load it with LinearSVC.load"):
+                sg.SVR.load(lin)
+            with self.assertRaisesRegex(ValueError, "load it with LinearSVC.load"):
+                sg.LogisticRegression.load(lin)
+            self.assertEqual(sg.SVC.load(k).predict(self.Xt[:5]).shape, (5,))
+
+    def test_logistic_warm_start_and_options(self):
+        """warm_start=True starts from the previous weights (fewer Newton
+        iterations, the same solution); n_jobs and l1_ratio are accepted."""
+        a = sg.LogisticRegression(warm_start=True, n_jobs=2)
+        a.fit(self.X, self.y)
+        cold = a.n_iter_
+        coef = a.coef_.copy()
+        a.fit(self.X, self.y)
+        self.assertLess(a.n_iter_, cold)
+        np.testing.assert_allclose(a.coef_, coef, atol=1e-3)
+        with self.assertWarnsRegex(UserWarning, "l1_ratio"):
+            sg.LogisticRegression(l1_ratio=0.5).fit(self.X[:200], self.y[:200])
+        sg.LogisticRegression(solver="liblinear", multi_class="ovr", n_jobs=2).fit(self.X[:200], self.y[:200])
+
     def test_logistic_dual_matches_scikit_learn(self):
         """LogisticRegression(dual=True) is LIBLINEAR's -s 7, as
         scikit-learn's liblinear solver with dual=True: coef_, predictions
@@ -221,7 +346,7 @@ class TestAgainstReferences(unittest.TestCase):
             sel = np.ones(len(self.y), bool) if classes is None else np.isin(self.y, classes)
             X, y = self.X[sel], self.y[sel]
             with self.subTest(classes=classes):
-                a = sg.LogisticRegression(dual=True, tol=1e-8, max_iter=1000).fit(X, y)
+                a = sg.LogisticRegression(solver="liblinear", dual=True, tol=1e-8, max_iter=1000).fit(X, y)
                 b = LogisticRegression(solver="liblinear", dual=True, tol=1e-8, max_iter=1000).fit(X, y)
                 np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-3)
                 np.testing.assert_allclose(a.intercept_, b.intercept_, atol=1e-3)
@@ -287,7 +412,7 @@ class TestAgainstReferences(unittest.TestCase):
                     sk.LinearSVC(penalty="l1", dual=False, tol=1e-6, max_iter=10000),
                 ),
                 (
-                    sg.LogisticRegression(penalty="l1", tol=1e-6),
+                    sg.LogisticRegression(penalty="l1", solver="liblinear", tol=1e-6),
                     LogisticRegression(penalty="l1", solver="liblinear", tol=1e-6),
                 ),
             ]
@@ -353,6 +478,81 @@ class TestAgainstReferences(unittest.TestCase):
         np.testing.assert_allclose(a.decision_function(self.Xt), b.decision_function(self.Xt), atol=1e-3)
         np.testing.assert_allclose(a.offset_, b.offset_, atol=1e-3)
         np.testing.assert_array_equal(a.predict(self.Xt), b.predict(self.Xt))
+
+
+_RSS_SCRIPT = """
+import sys
+import numpy as np
+from sklearn.datasets import load_svmlight_file
+import svmgo.sklearn as sg
+
+def rss():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmRSS"))
+
+X, y = load_svmlight_file(sys.argv[1], n_features=int(sys.argv[2]))
+X, y = X.toarray()[: int(sys.argv[3])], y[: int(sys.argv[3])]
+est = sg.SVC(cache_size=200).fit(X, y)
+first = rss()
+for _ in range(9):
+    est = sg.SVC(cache_size=200).fit(X, y)
+print(first, rss())
+"""
+
+
+_VERBOSE_SCRIPT = """
+import sys
+from sklearn.datasets import load_svmlight_file
+import svmgo.sklearn as sg
+
+X, y = load_svmlight_file(sys.argv[1], n_features=30)
+sg.SVC(C=1000, gamma=0.1, tol=1e-6, verbose=True).fit(X.toarray(), y)
+sg.LogisticRegression(verbose=1).fit(X.toarray(), y)
+"""
+
+
+@unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")
+class TestVerbose(unittest.TestCase):
+    def test_verbose_prints_during_the_fit(self):
+        """verbose=True: the library prints the solvers' progress to stderr
+        as they run (before the fit's summary line), for SMO and Newton."""
+        run = subprocess.run(
+            [sys.executable, "-c", _VERBOSE_SCRIPT, os.path.join(HERE, os.pardir, os.pardir, "core", "testdata", "breast_cancer.train")
+             if not os.environ.get("SVMGO_TEST_INSTALLED") else os.path.join(DATA, "breast_cancer.train")],
+            check=True, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)),
+        )
+        lines = run.stderr.splitlines()
+        svc = [k for k, l in enumerate(lines) if l.startswith("svmgo: progress classes ")]
+        done = [k for k, l in enumerate(lines) if l.startswith("[libsvmgo] SVC:")]
+        self.assertTrue(svc and done and max(svc) < done[0], run.stderr)
+        lr = [l for l in lines if l.startswith("svmgo: progress: iter ")]
+        self.assertTrue(lr and all("objective" in l and "violation" in l for l in lr), run.stderr)
+
+
+@unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")
+@unittest.skipUnless(os.path.exists("/proc/self/status"), "needs /proc for the resident set size")
+class TestMemory(unittest.TestCase):
+    def test_repeated_fits_hold_one_fits_memory(self):
+        """Ten SVC(cache_size=200).fit in a fresh process, on digits and on
+        5,000 rows of shuttle: the resident set after the tenth is at most
+        1.3× what it was after the first (freeing a large trainer returns
+        its pages at once; before, digits grew 111 → 375 MiB)."""
+        for name, nf, rows in (("digits.train", 64, 1437), ("shuttle.train", 9, 5000)):
+            path = os.path.join(DATA, name)
+            if not os.path.exists(path):
+                if os.environ.get("CI"):
+                    self.fail(f"{path} missing under CI")
+                continue
+            with self.subTest(data=name):
+                out = subprocess.run(
+                    [sys.executable, "-c", _RSS_SCRIPT, path, str(nf), str(rows)],
+                    check=True, stdout=subprocess.PIPE, text=True,
+                    env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)),
+                ).stdout.split()
+                first, last = int(out[0]), int(out[1])
+                print(f"{name}: RSS after the first fit {first // 1024} MiB, after the tenth {last // 1024} MiB")
+                self.assertLessEqual(last, 1.3 * first)
 
 
 @unittest.skipIf(sklearn is None, "numpy, scipy or scikit-learn is not installed")
@@ -458,8 +658,8 @@ class TestFilesAndInputs(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         X, y = load("digits.train", 64)
-        Xt, _ = load("digits.test", 64)
-        cls.Xs, cls.y, cls.Xts = X, y, Xt
+        Xt, yt = load("digits.test", 64)
+        cls.Xs, cls.y, cls.Xts, cls.yt = X, y, Xt, yt
         cls.X, cls.Xt = X.toarray(), Xt.toarray()
 
     def test_float32_rows_are_not_copied(self):
@@ -522,6 +722,18 @@ class TestFilesAndInputs(unittest.TestCase):
             path = os.path.join(d, "q8.svmgo")
             q._model.save(path)
             sg.SVC.load(path)
+        # The measurement on held-out rows, and the guard.
+        q = clf.quantize(8, self.Xt, self.yt)
+        c = q.quantization_check_
+        self.assertEqual(c["rows"], len(self.yt))
+        self.assertEqual(c["predictions_changed"], int(np.sum(q.predict(self.Xt) != clf.predict(self.Xt))))
+        self.assertAlmostEqual(c["score_float"], clf.score(self.Xt, self.yt))
+        self.assertAlmostEqual(c["score_loss"], 100 * (clf.score(self.Xt, self.yt) - q.score(self.Xt, self.yt)))
+        self.assertGreater(c["max_decision_change"], 0)
+        with self.assertRaisesRegex(ValueError, "more than max_loss"):
+            clf.quantize(8, self.Xt, self.yt, max_loss=c["score_loss"] - 1)
+        with self.assertRaisesRegex(ValueError, "needs"):
+            clf.quantize(8, max_loss=1)
 
     def test_string_classes(self):
         names = np.array(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"])
@@ -540,8 +752,11 @@ class TestFilesAndInputs(unittest.TestCase):
             sg.LinearSVC(penalty="l1"),
             sg.LinearSVC(loss="hinge", dual=False),
             sg.LinearSVR(dual=False),
-            sg.LogisticRegression(dual="auto"),
-            sg.LogisticRegression(solver="lbfgs"),
+            sg.LogisticRegression(dual="auto", solver="liblinear"),
+            sg.LogisticRegression(solver="newton"),
+            sg.LogisticRegression(penalty="l1"),
+            sg.LogisticRegression(penalty="elasticnet", l1_ratio=0.5, solver="saga"),
+            sg.LogisticRegression(multi_class="multinomial", solver="liblinear"),
             sg.OneClassSVM(nu=2),
             sg.NuSVC(nu=0),
             sg.NuSVR(nu=1.5),
@@ -585,6 +800,7 @@ class TestSampleWeight(unittest.TestCase):
         self.check_dup(lambda: sg.LinearSVC(C=0.5, tol=1e-6, max_iter=100000))
         self.check_dup(lambda: sg.LinearSVC(C=0.5, loss="hinge", tol=1e-6, max_iter=100000))
         self.check_dup(lambda: sg.LogisticRegression(C=0.5, tol=1e-6, max_iter=10000))
+        self.check_dup(lambda: sg.LogisticRegression(C=0.5, solver="liblinear", tol=1e-6, max_iter=10000))
         self.check_dup(lambda: sg.LinearSVR(C=0.05, epsilon=0.2, tol=1e-10, max_iter=1000000))
 
     def test_matches_scikit_learn(self):

@@ -173,16 +173,17 @@ func showModel(s *sheet, b []byte, verbose bool) error {
 // linearSolverText is LIBLINEAR's description of each solver (train's
 // usage text).
 var linearSolverText = map[core.LinearSolver]string{
-	core.L2Logistic:      "L2-regularized logistic regression, primal",
-	core.L2LossSVCDual:   "L2-regularized L2-loss support vector classification, dual",
-	core.L2LossSVCPrimal: "L2-regularized L2-loss support vector classification, primal",
-	core.L2LossSVRPrimal: "L2-regularized L2-loss support vector regression, primal",
-	core.L1LossSVCDual:   "L2-regularized L1-loss support vector classification, dual",
-	core.L2LogisticDual:  "L2-regularized logistic regression, dual",
-	core.L2LossSVRDual:   "L2-regularized L2-loss support vector regression, dual",
-	core.L1LossSVRDual:   "L2-regularized L1-loss support vector regression, dual",
-	core.L1L2LossSVC:     "L1-regularized L2-loss support vector classification",
-	core.L1Logistic:      "L1-regularized logistic regression",
+	core.L2Logistic:            "L2-regularized logistic regression, primal",
+	core.L2LossSVCDual:         "L2-regularized L2-loss support vector classification, dual",
+	core.L2LossSVCPrimal:       "L2-regularized L2-loss support vector classification, primal",
+	core.L2LossSVRPrimal:       "L2-regularized L2-loss support vector regression, primal",
+	core.L1LossSVCDual:         "L2-regularized L1-loss support vector classification, dual",
+	core.L2LogisticDual:        "L2-regularized logistic regression, dual",
+	core.L2LossSVRDual:         "L2-regularized L2-loss support vector regression, dual",
+	core.L1LossSVRDual:         "L2-regularized L1-loss support vector regression, dual",
+	core.L1L2LossSVC:           "L1-regularized L2-loss support vector classification",
+	core.L1Logistic:            "L1-regularized logistic regression",
+	core.L2LogisticMultinomial: "L2-regularized multinomial logistic regression",
 }
 
 // linearRows is what inspect shows of a linear model, float or quantized:
@@ -217,13 +218,17 @@ func (m linearRows) add(s *sheet) {
 	}
 	s.row("bias", bias)
 	ovr := ""
-	if !regression && m.nrW > 1 {
+	if m.solver.IsMultinomial() {
+		ovr = " (multinomial, one per class)"
+	} else if !regression && m.nrW > 1 {
 		ovr = " (one-vs-rest)"
 	}
 	s.row("decision functions", strconv.Itoa(m.nrW)+ovr)
 	s.row("weights", m.weights)
 	switch {
 	case regression:
+	case m.solver.IsMultinomial():
+		s.row("probability", "yes: softmax of the decision values")
 	case m.solver.IsLogistic():
 		s.row("probability", "yes: logistic, σ of each decision value (normalized one-vs-rest)")
 	case len(m.probA) > 0:

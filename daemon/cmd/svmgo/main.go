@@ -7,6 +7,7 @@
 //	svmgo predict [options] test_file model_file output_file
 //	svmgo watch --root DIR [flags]
 //	svmgo import model_in model_out
+//	svmgo export --format libsvm|liblinear model_in model_out
 //	svmgo quantize [--bits 8|16] [--check test_file] model_in model_out
 //	svmgo inspect [-v] model_file
 //	svmgo scale [-l lower] [-u upper] [-y y_lower y_upper] [-s save | -r restore] data_file
@@ -35,6 +36,7 @@ commands:
   grid [grid_options] [options] dataset            search C and gamma by cross-validation (grid.py)
   watch --root DIR [flags]                          ingest batches, retrain warm, publish models
   import model_in model_out                         convert a LIBSVM or LIBLINEAR text model
+  export --format libsvm|liblinear model_in model_out  write a model as LIBSVM or LIBLINEAR text
   quantize [--bits 8|16] [--check test_file] model_in model_out
                                                     make an int8 or int16 model from a float one
   inspect [-v] model_file                           describe a model file and where its bytes go
@@ -64,6 +66,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return watch(rest, stdout, stderr)
 	case "import":
 		return importModel(rest, stdout, stderr)
+	case "export":
+		return exportModel(rest, stdout, stderr)
 	case "quantize":
 		return quantizeCmd(rest, stdout, stderr)
 	case "inspect":

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/daemon/watchd"
 )
 
 // opsBuild builds the real svmgo binary into a temporary directory; the
@@ -268,8 +269,8 @@ func freeLoopbackPort(t *testing.T) string {
 }
 
 // scrapeMetrics fetches http://addr/metrics and returns its samples by
-// name (series without labels only, which is all the daemon exports besides
-// the summary's quantiles).
+// name without the svmgo_ prefix (series without labels only: the
+// histogram's buckets and build_info are left out).
 func scrapeMetrics(t *testing.T, addr string) map[string]float64 {
 	t.Helper()
 	resp, err := http.Get("http://" + addr + "/metrics")
@@ -297,9 +298,54 @@ func scrapeMetrics(t *testing.T, addr string) map[string]float64 {
 		if err != nil {
 			t.Fatalf("/metrics line %q: %v", line, err)
 		}
-		m[name] = v
+		short, ok := strings.CutPrefix(name, watchd.MetricPrefix)
+		if !ok {
+			t.Fatalf("/metrics: %s lacks the prefix %s", name, watchd.MetricPrefix)
+		}
+		m[short] = v
 	}
 	return m
+}
+
+// probe returns the status and body of GET http://addr/path.
+func probe(t *testing.T, addr, path string) (int, string) {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// promtoolCheck runs Prometheus's promtool check metrics (Debian's
+// prometheus package) on the exposition of http://addr/metrics: it must
+// report nothing. Skipped without promtool unless CI is set.
+func promtoolCheck(t *testing.T, addr string) {
+	t.Helper()
+	tool, err := exec.LookPath("promtool")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("promtool not installed (Debian's prometheus package; make test-deps)")
+		}
+		t.Log("promtool not installed: /metrics not checked by it")
+		return
+	}
+	code, text := probe(t, addr, "/metrics")
+	if code != http.StatusOK {
+		t.Fatalf("/metrics: %d", code)
+	}
+	cmd := exec.Command(tool, "check", "metrics")
+	cmd.Stdin = strings.NewReader(text)
+	if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
+		t.Errorf("promtool check metrics: %v\n%s\non\n%s", err, out, text)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, watchd.MetricPrefix) {
+			t.Errorf("/metrics: %q lacks the prefix %s", line, watchd.MetricPrefix)
+		}
+	}
 }
 
 // waitMetric scrapes /metrics until name equals want and returns that
@@ -436,6 +482,14 @@ func TestWatchHTTPAndSIGTERM(t *testing.T) {
 	if m := scrapeMetrics(t, addr); m["batches_ingested_total"] != 0 || m["samples_stored"] != 0 {
 		t.Errorf("before any batch: ingested %v, samples %v; want 0, 0", m["batches_ingested_total"], m["samples_stored"])
 	}
+	// Alive, but not ready before the first model.
+	if code, body := probe(t, addr, "/livez"); code != http.StatusOK {
+		t.Errorf("/livez: %d %q, want 200", code, body)
+	}
+	if code, body := probe(t, addr, "/readyz"); code != http.StatusServiceUnavailable || body != "no model yet\n" {
+		t.Errorf("/readyz before a model: %d %q, want 503 \"no model yet\"", code, body)
+	}
+	promtoolCheck(t, addr)
 
 	const fed = 4
 	for i := range fed {
@@ -446,11 +500,12 @@ func TestWatchHTTPAndSIGTERM(t *testing.T) {
 	m := waitMetric(t, addr, "batches_ingested_total", fed, 2*time.Second)
 	vs := d.modelVersions()
 	want := map[string]float64{
-		"batches_ingested_total": fed,
-		"batches_rejected_total": 0,
-		"samples_stored":         fed * rows,
-		"model_version":          float64(vs[len(vs)-1]),
-		"retrain_seconds_count":  fed,
+		"batches_ingested_total":         fed,
+		"batches_rejected_total":         0,
+		"samples_stored":                 fed * rows,
+		"model_version":                  float64(vs[len(vs)-1]),
+		"retrain_duration_seconds_count": fed,
+		"training_in_progress":           0,
 	}
 	for name, v := range want {
 		if got, ok := m[name]; !ok || got != v {
@@ -460,6 +515,13 @@ func TestWatchHTTPAndSIGTERM(t *testing.T) {
 	if vs[len(vs)-1] != fed {
 		t.Errorf("newest model version %d, want %d", vs[len(vs)-1], fed)
 	}
+	if code, body := probe(t, addr, "/readyz"); code != http.StatusOK || body != "ready\n" {
+		t.Errorf("/readyz after a model: %d %q, want 200 \"ready\"", code, body)
+	}
+	if m["training_start_time_seconds"] <= 0 {
+		t.Errorf("training_start_time_seconds %v after %d retrains", m["training_start_time_seconds"], fed)
+	}
+	promtoolCheck(t, addr)
 	// The last cold solve ran on the same rows as the last warm one; the
 	// gauges must agree with the ratio and with the log record.
 	cold := d.waitRecord(time.Second, func(r opsRecord) bool {

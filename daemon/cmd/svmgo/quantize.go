@@ -28,13 +28,17 @@ Prints the file sizes before and after. With --check, also predicts
 test_file (LIBSVM format, or CSV when it ends in .csv) with both models and
 prints the largest change of a decision value over its rows, the largest
 error bound (package quantize's bound on that change; every change must be
-within its own), and the accuracy of both models (mean squared error and
-squared correlation for regression).
+within its own) and on how many rows it proves the decision signs
+unchanged (none: the bound is vacuous there), and the accuracy of both
+models (mean squared error and squared correlation for regression).
 
 flags:
 --bits n          width of the codes: 8 (int8, the smallest) or 16 (int16,
                   the most accurate); default 8
 --check test_file data to compare the two models on
+--max-loss x      with --check, refuse (exit 1, model_out not written) a
+                  quantized model that loses more than x accuracy points
+                  on test_file (regression: x percent of mean squared error)
 --max-line-bytes n refuse a test_file with a line longer than n bytes
                   (default 1048576)
 `
@@ -49,6 +53,7 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard) // the errors are printed below, once
 	bitsFlag := fs.String("bits", "8", "")
 	checkFile := fs.String("check", "", "")
+	maxLoss := fs.Float64("max-loss", -1, "")
 	maxLine := fs.Int(maxLineBytesFlag[2:], data.DefaultMaxLineBytes, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -105,6 +110,12 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	var cmp checkResult
 	if check != nil {
 		cmp = compareModels(src, q, check)
+		if loss := cmp.loss(q.IsRegression()); *maxLoss >= 0 && loss > *maxLoss {
+			return fail(stderr, fmt.Errorf("%s not written: the quantized model loses %.4g %s on %s, more than --max-loss %g",
+				out, loss, lossUnit(q.IsRegression()), *checkFile, *maxLoss))
+		}
+	} else if *maxLoss >= 0 {
+		return fail(stderr, errors.New("quantize: --max-loss needs --check test_file to measure the loss on"))
 	}
 	if err := modelfile.WriteBytes(out, b); err != nil {
 		return fail(stderr, err)
@@ -147,7 +158,7 @@ type floatModel struct {
 func loadFloatModel(path string) (*floatModel, error) {
 	data, err := modelfile.ReadBytes(path)
 	if err != nil {
-		return nil, err
+		return nil, withImportHint(err, path)
 	}
 	m, err := modelfile.Decode(data)
 	if err != nil {
@@ -191,6 +202,10 @@ type checkResult struct {
 	// bound is wrong).
 	maxBound float64
 	outside  int
+	// guaranteed counts the rows where every decision value's bound is
+	// below its magnitude: there the bound proves the sign unchanged.
+	// None such: the bound is vacuous on these rows.
+	guaranteed int
 	// changed counts the rows whose prediction differs.
 	changed      int
 	float, quant core.Score
@@ -242,7 +257,9 @@ func compareModels(f *floatModel, q quantize.Model, ds *data.Dataset) checkResul
 					q.DecisionDense(decQ, x)
 					q.ErrorBoundDense(bound, x)
 				}
+				sure := true
 				for k := range decQ {
+					sure = sure && bound[k] < math.Abs(decF[k])
 					d := math.Abs(decQ[k] - decF[k])
 					if d > r.maxChange || r.maxRow < 0 {
 						r.maxChange, r.maxRow, r.maxValue = d, i, k
@@ -251,6 +268,9 @@ func compareModels(f *floatModel, q quantize.Model, ds *data.Dataset) checkResul
 					if !(d <= bound[k]) {
 						r.outside++
 					}
+				}
+				if sure {
+					r.guaranteed++
 				}
 				predF[i], predQ[i] = fm.LabelOf(decF), q.LabelOf(decQ)
 			}
@@ -264,6 +284,7 @@ func compareModels(f *floatModel, q quantize.Model, ds *data.Dataset) checkResul
 		}
 		res.maxBound = max(res.maxBound, p.maxBound)
 		res.outside += p.outside
+		res.guaranteed += p.guaranteed
 	}
 	for i := range predF {
 		if predF[i] != predQ[i] {
@@ -287,6 +308,13 @@ func checkRows(s *sheet, path string, r checkResult, regression bool) {
 		within = fmt.Sprintf("%d changes OUTSIDE their bound", r.outside)
 	}
 	s.row("largest error bound", fmt.Sprintf("%.6g (%s)", r.maxBound, within))
+	switch {
+	case regression:
+	case r.guaranteed == 0:
+		s.row("bound guarantees", "nothing here: it exceeds a decision value of every row (vacuous; judge by the measured change and accuracy)")
+	default:
+		s.row("bound guarantees", fmt.Sprintf("the decision signs of %d of %d rows", r.guaranteed, r.rows))
+	}
 	if regression {
 		s.row("mean squared error", fmt.Sprintf("float %.6g, quantized %.6g", r.float.MSE, r.quant.MSE))
 		s.row("squared correlation", fmt.Sprintf("float %.6g, quantized %.6g", r.float.SquaredCorrelation, r.quant.SquaredCorrelation))
@@ -295,6 +323,27 @@ func checkRows(s *sheet, path string, r checkResult, regression bool) {
 	s.row("accuracy", fmt.Sprintf("float %.6g%% (%d/%d), quantized %.6g%% (%d/%d)",
 		100*r.float.Accuracy(), r.float.Correct, r.float.Total, 100*r.quant.Accuracy(), r.quant.Correct, r.quant.Total))
 	s.row("predictions changed", fmt.Sprintf("%d of %d", r.changed, r.rows))
+}
+
+// loss is what --max-loss compares: the accuracy lost in percentage
+// points (classification), or the mean squared error's increase in percent
+// (regression); negative when the quantized model does better.
+func (r checkResult) loss(regression bool) float64 {
+	if regression {
+		if r.float.MSE == 0 {
+			return 100 * r.quant.MSE
+		}
+		return 100 * (r.quant.MSE - r.float.MSE) / r.float.MSE
+	}
+	return 100 * (r.float.Accuracy() - r.quant.Accuracy())
+}
+
+// lossUnit names loss's unit.
+func lossUnit(regression bool) string {
+	if regression {
+		return "% of mean squared error"
+	}
+	return "accuracy points"
 }
 
 // crcText prints a CRC-32C as inspect and quantize show it.

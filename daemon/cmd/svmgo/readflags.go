@@ -14,10 +14,34 @@ import (
 // the daemon's batches; both default to data.DefaultMaxLineBytes.
 const maxLineBytesFlag = "--max-line-bytes"
 
-// readFlagsUsage documents maxLineBytesFlag in the commands' usage.
+// The CSV layout flags (data.ReadOptions.CSVHeader, CSVSkipColumns).
+const (
+	csvHeaderFlag = "--csv.header"
+	csvSkipFlag   = "--csv.skip-columns"
+)
+
+// readFlagsUsage documents maxLineBytesFlag and the CSV flags in the
+// commands' usage.
 var readFlagsUsage = fmt.Sprintf(`--max-line-bytes n : refuse a data file with a line longer than n bytes
    (default %d); a data file must be a regular file
+--csv.header auto|yes|no : whether a CSV file starts with a header line (default
+   auto: when its label field is not a number)
+--csv.skip-columns c1,c2,... : drop these CSV columns (1-based) before the label
+   column: 1 drops the index pandas' to_csv() writes first
 `, data.DefaultMaxLineBytes)
+
+// parseColumnList reads "c1,c2,..." (1-based column numbers, increasing).
+func parseColumnList(s string) ([]int, error) {
+	var cols []int
+	for _, f := range strings.Split(s, ",") {
+		c, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || c < 1 || (len(cols) > 0 && c <= cols[len(cols)-1]) {
+			return nil, fmt.Errorf("columns %q: want increasing column numbers from 1, comma-separated", s)
+		}
+		cols = append(cols, c)
+	}
+	return cols, nil
+}
 
 // takeReadFlags removes --max-line-bytes n (or --max-line-bytes=n, with one
 // dash or two) from the options that start args, whose other options all
@@ -25,12 +49,25 @@ var readFlagsUsage = fmt.Sprintf(`--max-line-bytes n : refuse a data file with a
 // do, and returns the rest with the read options it sets.
 func takeReadFlags(args []string) ([]string, data.ReadOptions, error) {
 	opt := data.ReadOptions{MaxLineBytes: data.DefaultMaxLineBytes}
-	rest, err := takeFlags(args, []string{maxLineBytesFlag, maxLineBytesFlag[1:]}, func(_, val string) error {
-		n, err := strconv.Atoi(val)
-		if err != nil || n < 1 {
-			return fmt.Errorf("option %s: %q is not a positive number of bytes", maxLineBytesFlag, val)
+	names := []string{maxLineBytesFlag, maxLineBytesFlag[1:], csvHeaderFlag, csvHeaderFlag[1:], csvSkipFlag, csvSkipFlag[1:]}
+	rest, err := takeFlags(args, names, func(name, val string) error {
+		var err error
+		switch strings.TrimLeft(name, "-") {
+		case csvHeaderFlag[2:]:
+			if opt.CSVHeader, err = data.ParseCSVHeader(val); err != nil {
+				return fmt.Errorf("option %s: %w", csvHeaderFlag, err)
+			}
+		case csvSkipFlag[2:]:
+			if opt.CSVSkipColumns, err = parseColumnList(val); err != nil {
+				return fmt.Errorf("option %s: %w", csvSkipFlag, err)
+			}
+		default:
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 {
+				return fmt.Errorf("option %s: %q is not a positive number of bytes", maxLineBytesFlag, val)
+			}
+			opt.MaxLineBytes = n
 		}
-		opt.MaxLineBytes = n
 		return nil
 	})
 	return rest, opt, err

@@ -42,6 +42,7 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
+	args, showProgress := takeProgressFlag(args)
 	args, readOpt, weights, err := takeTrainFlags(args)
 	if err != nil {
 		return fail(stderr, err)
@@ -84,7 +85,8 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 		return 0
 	}
 
-	m, err := core.TrainModel(ds, o)
+	progress := newProgressPrinter(stderr, showProgress, o.Kernel.Quiet || o.Linear.Quiet)
+	m, err := core.TrainModelReporting(ds, o, progress.fn())
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
 	}
@@ -162,7 +164,7 @@ func reportLinear(w io.Writer, m *core.LinearModel) {
 			fmt.Fprintf(w, "Objective value = %f\n#nonzeros/#features = %d/%d\n", r.PrimalObjective, nnz, rows)
 			continue
 		}
-		if m.Solver.IsPrimal() || m.Params.PrimalTwin {
+		if m.Solver.IsPrimal() || m.Params.PrimalTwin || m.Solver.IsMultinomial() {
 			fmt.Fprintf(w, "optimization finished, #Newton iter = %d, #Hessian-vector products = %d\n",
 				r.NewtonIterations, r.HessianProducts)
 			if !r.Converged {
@@ -186,11 +188,12 @@ func reportLinear(w io.Writer, m *core.LinearModel) {
 const laplaceNote = "Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma= %.6g\n"
 
 // trainFilesUsage ends both train commands' usage: their file arguments.
-var trainFilesUsage = readFlagsUsage + weightFlagsUsage + `
+var trainFilesUsage = readFlagsUsage + weightFlagsUsage + progressUsage + `
 train_file is in LIBSVM format (or CSV, label first, when it ends in .csv);
 a classifier's labels must be integers.
-model_file defaults to the train file's name with .model appended, in the
-current directory. Models are written atomically: a failed run leaves none.
+model_file defaults to the train file's name with .svmgo appended, in the
+current directory (not LIBSVM's .model, which names its text models:
+svmgo export writes those). Models are written atomically: a failed run leaves none.
 SOURCE_DATE_EPOCH, when set, is recorded as the model's creation time;
 otherwise none is, so equal inputs give byte-identical files.
 `
@@ -223,9 +226,15 @@ func findC(ds *data.Dataset, opts core.LinearOptions, stdout, stderr io.Writer) 
 
 // trainFiles returns the train file and the model file of a train
 // command's one or two file arguments.
+// defaultModelExt names the model file train writes when none is given:
+// TRAIN.svmgo, never LIBSVM's TRAIN.model, whose name svm-predict users
+// expect to hold a text model (and which a libsvmgo file would silently
+// replace). The model directory's files are model-N.svmgo alike.
+const defaultModelExt = ".svmgo"
+
 func trainFiles(files []string) (trainFile, modelFile string) {
 	trainFile = files[0]
-	modelFile = filepath.Base(trainFile) + ".model"
+	modelFile = filepath.Base(trainFile) + defaultModelExt
 	if len(files) == 2 {
 		modelFile = files[1]
 	}

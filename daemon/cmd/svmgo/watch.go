@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 	"github.com/libsvmgo/libsvmgo/daemon/watchd"
 )
@@ -67,6 +68,8 @@ type watchFlags struct {
 	httpAddr   string
 	configFile string
 	logFormat  string
+	csvHeader  string
+	csvSkip    string
 }
 
 func newWatchFlags(stderr io.Writer) *watchFlags {
@@ -89,6 +92,8 @@ func newWatchFlags(stderr io.Writer) *watchFlags {
 	fs.Int64Var(&c.MaxBatchBytes, "ingest.max-bytes", watchd.DefaultMaxBatchBytes, "reject batch files larger than this")
 	fs.IntVar(&c.MaxLineBytes, "ingest.max-line-bytes", watchd.DefaultMaxLineBytes, "reject batches with a longer line")
 	fs.IntVar(&c.WeightColumn, "ingest.weight-column", 0, "column n (2 or more; 1 is the label) of a CSV batch (*.csv) holds each row's instance weight, which multiplies its C and is stored with the row; LIBSVM text batches weigh 1; 0: none")
+	fs.StringVar(&f.csvHeader, "csv.header", "auto", "whether a CSV batch starts with a header line: auto (when its label field is not a number; an empty first header field, pandas' index, then drops column 1), yes or no")
+	fs.StringVar(&f.csvSkip, "csv.skip-columns", "", "CSV columns (1-based, comma-separated) to drop before the label column, such as 1 for an index; empty: none")
 	fs.StringVar(&f.quantize, "quantize", "off", "publish models quantized: int8 (about a quarter of the float file), int16 (more accurate), or off; the gate judges the quantized model, training and the stored α are unchanged")
 	fs.DurationVar(&c.RetryMin, "storage.retry-min", watchd.DefaultRetryMin, "after a storage fault (a full disk, a read-only or unwritable root, a directory of the root removed) the daemon stays up, reports itself degraded (/healthz, /metrics) and retries after this delay, doubling at each failure")
 	fs.DurationVar(&c.RetryMax, "storage.retry-max", watchd.DefaultRetryMax, "the longest delay between retries after a storage fault")
@@ -125,6 +130,15 @@ func loadWatchConfig(args []string, stderr io.Writer) (*watchFlags, error) {
 		return nil, err
 	}
 	f.cfg.Store.Policy = p
+	if f.cfg.CSVHeader, err = data.ParseCSVHeader(f.csvHeader); err != nil {
+		return nil, err
+	}
+	f.cfg.CSVSkipColumns = nil
+	if f.csvSkip != "" {
+		if f.cfg.CSVSkipColumns, err = parseColumnList(f.csvSkip); err != nil {
+			return nil, fmt.Errorf("csv.skip-columns: %w", err)
+		}
+	}
 	if f.cfg.QuantizeBits, err = parseQuantize(f.quantize); err != nil {
 		return nil, err
 	}

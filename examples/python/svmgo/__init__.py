@@ -66,7 +66,7 @@ __all__ = ["Error", "Status", "Output", "Model", "Trainer", "library_version", "
 
 # The version of libsvmgo this package was made with (svmgo.h's
 # SVMGO_VERSION_*; make wheel checks the two agree). The wheel's version.
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 
 class Status(enum.IntEnum):
@@ -253,7 +253,7 @@ def _usable():
 
 
 def library_version() -> str:
-    """The library's version string, e.g. ``"0.5.0"``."""
+    """The library's version string, e.g. ``"0.6.0"``."""
     return _lib.svmgo_version_string().decode()
 
 
@@ -662,6 +662,9 @@ class Trainer:
         _check(_lib.svmgo_trainer_new(options.encode(), capacity_rows, num_features, capacity_nonzeros, ctypes.byref(h)))
         self._h = h
         self.num_features = num_features
+        self.options = options
+        self.capacity_rows = capacity_rows
+        self.capacity_nonzeros = capacity_nonzeros
 
     @property
     def _handle(self):

@@ -6,7 +6,7 @@ LIBLINEAR's dual coordinate descent or primal line-search Newton method)
 take scikit-learn's parameter names and defaults and give its
 ``fit``/``predict``/``decision_function``/``predict_proba``/``score`` and
 fitted attributes (``classes_``, ``n_features_in_``, ``coef_``,
-``intercept_``, ``support_vectors_``, ``dual_coef_``, ``n_support_``,
+``intercept_``, ``support_vectors_``, ``support_``, ``dual_coef_``, ``n_support_``,
 ``n_iter_``), in scikit-learn's class order::
 
     from svmgo.sklearn import SVC
@@ -28,8 +28,9 @@ file's bytes.
 
 Where scikit-learn's SVMs differ (``sample_weight`` and ``class_weight``
 are supported, as instance weights multiplying each row's C): no ``kernel="precomputed"``
-or callable kernels, no ``support_`` indices (the library keeps the support
-vectors, not their row numbers), ``penalty="l1"`` only where LIBLINEAR has it
+or callable kernels; ``support_`` is found after ``fit`` by matching each
+support vector to its row of X (the library keeps the vectors, not their
+row numbers; ``partial_fit`` leaves none); ``penalty="l1"`` only where LIBLINEAR has it
 (``LinearSVC`` with the squared hinge, primal; ``LogisticRegression``); models store float32, so fitted
 attributes are float32 values in float64 arrays. Class labels reach the
 library as they are when they are integers (so a saved model predicts them
@@ -214,6 +215,7 @@ class _SVMBase(BaseEstimator):
         """Sets classes_ and the labels the library sees for them."""
         classes = np.asarray(classes)
         self.classes_ = classes
+        self.class_weight_ = np.ones(classes.size)  # _weights_options sets given ones
         integral = classes.dtype.kind in "iu" or (
             classes.dtype.kind == "f" and np.all(np.isfinite(classes)) and np.all(classes == np.round(classes))
         )
@@ -269,7 +271,10 @@ class _SVMBase(BaseEstimator):
         return X, self._check_y(X, y)
 
     def _new_trainer(self, X, y, rows: int, nonzeros: int):
-        opts = " ".join(self._options(X, y))
+        opts = self._options(X, y)
+        if getattr(self, "verbose", False):
+            opts = opts + ["--progress"]  # the library prints as the solvers run
+        opts = " ".join(opts)
         try:
             return svmgo.Trainer(opts, capacity_rows=rows, num_features=X.shape[1], capacity_nonzeros=nonzeros)
         except svmgo.Error as e:
@@ -332,7 +337,10 @@ class _SVMBase(BaseEstimator):
         X, y = self._validate_fit(X, y, reset=True)
         # Rows of weight 0 leave before anything is derived from the rows
         # (classes, gamma='scale', the solver choice of dual='auto').
+        n, given = X.shape[0], sample_weight
         X, y, sample_weight = _sample_weights(X, y, sample_weight)
+        # Each row's index in the caller's X (rows of weight 0 left out).
+        rows = np.arange(n) if X.shape[0] == n else np.flatnonzero(np.broadcast_to(np.asarray(given, float), (n,)) > 0)
         if self._is_classifier:
             self._encode_classes(np.unique(y))
             if len(self.classes_) < 2:
@@ -342,9 +350,14 @@ class _SVMBase(BaseEstimator):
         self._trainer = None
         trainer = self._new_trainer(X, y, *self._capacities(X))
         self._add_and_fit(trainer, X, y, sample_weight)
+        self._after_fit(X, y, rows)
         # The rows stay in the library, for partial_fit to add to.
         self._trainer = trainer
         return self
+
+    def _after_fit(self, X, y, rows) -> None:
+        """Sets what only the rows fitted tell (support_ of the kernel
+        estimators); rows[i] is row i's index in the caller's X."""
 
     def _partial_fit(self, X, y, classes=None, sample_weight=None):
         # The first call makes the trainer; one whose fit failed (a batch of
@@ -357,6 +370,8 @@ class _SVMBase(BaseEstimator):
             )
         X, y = self._validate_fit(X, y, reset=first)
         X, y, sample_weight = _sample_weights(X, y, sample_weight)
+        # support_ indexes the rows of one fit: partial_fit's span batches.
+        self.__dict__.pop("support_", None)
         if first:
             if self._is_classifier:
                 self._encode_classes(np.unique(y if classes is None else classes))
@@ -447,10 +462,9 @@ class _SVMBase(BaseEstimator):
         kind = kind[1:] if kind.startswith("q") else kind
         t = body.get("st" if kind == "kernel" else "s")
         if kind != cls._model_kind or t not in cls._model_types:
-            raise ValueError(
-                f"{where}: a {kind} model of type -s {t}, not a {cls.__name__}'s "
-                f"({cls._model_kind}, -s {' or '.join(str(s) for s in sorted(cls._model_types))})"
-            )
+            owner = next((c.__name__ for c in _ESTIMATORS if kind == c._model_kind and t in c._model_types), None)
+            hint = f": load it with {owner}.load" if owner else ""
+            raise ValueError(f"{where}: a {kind} model (-s {t}), which {cls.__name__} does not read{hint}")
 
     def save(self, path) -> None:
         """Writes the model file (atomically), which ``load``, the C ABI, the
@@ -489,12 +503,20 @@ class _SVMBase(BaseEstimator):
     def _params_from_body(cls, body) -> Dict[str, Any]:
         return {}
 
-    def quantize(self, bits: int = 8):
+    def quantize(self, bits: int = 8, X_check=None, y_check=None, max_loss=None):
         """A copy of this fitted estimator whose model is quantized to int8
         or int16 (``svmgo quantize --bits``; svmgo.h has no quantize call,
         so the bundled ``svmgo`` command makes it). Its fitted attributes
         (coef_, support_vectors_, ...) are the float model's; it predicts
-        with the quantized one, and cannot partial_fit."""
+        with the quantized one, and cannot partial_fit.
+
+        With ``X_check`` (and ``y_check``), the copy's ``quantization_check_``
+        is the measurement on those rows: the largest decision value change,
+        the predictions changed, and both models' score (accuracy, or R² for
+        regression) when ``y_check`` is given. ``max_loss`` (needs both)
+        refuses, with ValueError, a quantized model whose score is lower by
+        more than that (accuracy points in percent; R² points for
+        regression)."""
         check_is_fitted(self, "_model")
         if bits not in (8, 16):
             raise ValueError(f"bits={bits!r}: want 8 or 16")
@@ -515,10 +537,53 @@ class _SVMBase(BaseEstimator):
         q._model = model
         q._trainer = None
         q.quantized_bits_ = model.quantization_bits
+        q.__dict__.pop("quantization_check_", None)
+        if X_check is not None:
+            q.quantization_check_ = check = self._quantization_check(q, X_check, y_check)
+            if max_loss is not None:
+                if "score_loss" not in check:
+                    raise ValueError("max_loss needs y_check: the loss is measured on labelled rows")
+                if check["score_loss"] > max_loss:
+                    raise ValueError(
+                        f"quantize({bits}): the quantized model loses {check['score_loss']:.4g} points on the check rows, "
+                        f"more than max_loss={max_loss}"
+                    )
+        elif max_loss is not None:
+            raise ValueError("max_loss needs X_check and y_check")
         return q
+
+    def _quantization_check(self, q, X, y):
+        """The float model against the quantized copy q on X (and y)."""
+        dec_f = np.asarray(self._raw_decision(X))
+        dec_q = np.asarray(q._raw_decision(X))
+        pf, pq = self.predict(X), q.predict(X)
+        out = {
+            "rows": int(len(pf)),
+            "max_decision_change": float(np.max(np.abs(dec_q - dec_f))) if dec_f.size else 0.0,
+            "predictions_changed": int(np.sum(pf != pq)),
+        }
+        if y is not None:
+            sf, sq = self.score(X, y), q.score(X, y)
+            scale = 100.0 if self._is_classifier else 1.0
+            out.update(score_float=float(sf), score_quantized=float(sq), score_loss=float(scale * (sf - sq)))
+        return out
 
 
 # ---- kernel models ----------------------------------------------------------------
+
+
+def _row_keys(M):
+    """Each row of M (dense, or scipy.sparse) as bytes: its float32 values
+    (sparse: its nonzero indices and values), equal for equal rows in
+    either layout of the same kind."""
+    if sp.issparse(M):
+        M = sp.csr_matrix(M, dtype=np.float32, copy=True)
+        M.eliminate_zeros()
+        M.sort_indices()
+        ind, dat, ptr = M.indices.astype(np.int32), M.data, M.indptr
+        return [ind[ptr[i] : ptr[i + 1]].tobytes() + dat[ptr[i] : ptr[i + 1]].tobytes() for i in range(M.shape[0])]
+    M = np.ascontiguousarray(M, dtype=np.float32)
+    return [r.tobytes() for r in M]
 
 
 def _kernel_arrays(body) -> Dict[str, Any]:
@@ -552,6 +617,34 @@ class _KernelBase(_SVMBase):
         self.dual_coef_ = a["coef"].copy()
         self.intercept_ = -a["rho"]
         self.n_iter_ = np.array([s.get("it", 0) for s in body.get("r", {}).get("sub", [])], dtype=np.int32)
+        # One entry for the models without classes (SVC overrides it).
+        self.n_support_ = np.array([int(body["sr"])], dtype=np.int32)
+
+    def _after_fit(self, X, y, rows):
+        """support_: the index in X of each support vector, in
+        support_vectors_' order. The library keeps the vectors, not their
+        rows, so each is matched to the first unused row of X of its class
+        whose float32 values (the values trained on) are the same."""
+        self.shape_fit_ = X.shape
+        sv = self.support_vectors_
+        n_sv = sv.shape[0]
+        if self._is_classifier:
+            cls_x = np.searchsorted(self.classes_, np.asarray(y))
+            cls_sv = np.repeat(np.arange(len(self.classes_)), self.n_support_)
+        else:
+            cls_x, cls_sv = np.zeros(X.shape[0], np.int64), np.zeros(n_sv, np.int64)
+        free: Dict[Any, List[int]] = {}
+        for i, key in enumerate(_row_keys(X)):
+            free.setdefault((cls_x[i], key), []).append(i)
+        for q in free.values():
+            q.reverse()  # pop() gives the smallest index first
+        support = np.empty(n_sv, dtype=np.int32)
+        for j, key in enumerate(_row_keys(sv)):
+            q = free.get((cls_sv[j], key))
+            if not q:
+                raise RuntimeError(f"support vector {j} matches no training row")  # a library bug
+            support[j] = rows[q.pop()]
+        self.support_ = support
 
     @classmethod
     def _params_from_body(cls, body):
@@ -589,8 +682,10 @@ class SVC(ClassifierMixin, _KernelBase):
         twice the mean nonzeros per row of the first call.
 
     ``gamma="scale"`` is computed from the rows of ``fit`` or of the first
-    ``partial_fit`` and then kept. ``verbose`` prints each fit's solver
-    result (iterations, kernel evaluations, objective) to stderr.
+    ``partial_fit`` and then kept. ``verbose`` prints the solvers' progress
+    to stderr as they run (every 1000 SMO iterations of each class pair:
+    iterations and violation), then each fit's result (iterations, kernel
+    evaluations, objective).
     """
 
     _model_types = frozenset({0})
@@ -1420,23 +1515,48 @@ class LinearSVC(_LinearClassifier):
         return np.log(self.predict_proba(X))
 
 
+# scikit-learn's solvers for the multinomial loss; libsvmgo solves it with
+# one method (-s 40, a line-search Newton method), so they all mean it.
+_MULTINOMIAL_SOLVERS = ("lbfgs", "newton-cg", "newton-cholesky", "sag", "saga")
+# -s 40's stopping test is ‖∇f‖ ≤ eps‖∇f(0)‖; tol/100 puts the solution
+# where scikit-learn's converged lbfgs is (probabilities within 1e-3 on
+# digits and shuttle), at a few more Newton steps.
+_MULTINOMIAL_TOL_SCALE = 0.01
+
+
 class LogisticRegression(_LinearClassifier):
-    """L2-regularized logistic regression (LIBLINEAR's ``-s 0``, the primal
-    by line-search Newton, or with ``dual=True`` ``-s 7``, the dual by
-    coordinate descent; one-vs-rest), as
-    :class:`sklearn.linear_model.LogisticRegression` with
-    ``solver="liblinear"``: that solver is the only one, and the default
-    here (scikit-learn's default is ``"lbfgs"``, multinomial). The intercept
-    is a regularized bias feature, as liblinear's. ``predict_proba`` is
-    LIBLINEAR's, from the library (SVMGO_OUTPUT_PROBABILITY): the sigmoid of
-    each decision value, normalized over the classes when there are more
-    than two. ``penalty="l1"`` is L1-regularized logistic regression,
-    LIBLINEAR's ``-s 6`` (newGLMNET, sparse ``coef_``; ``dual=False``).
+    """L2-regularized logistic regression, as
+    :class:`sklearn.linear_model.LogisticRegression`, with its defaults.
+
+    ``solver="lbfgs"`` (the default; ``"newton-cg"``, ``"newton-cholesky"``,
+    ``"sag"`` and ``"saga"`` mean the same here) minimizes scikit-learn's
+    objective, the multinomial (softmax) loss with an L2 penalty and an
+    unpenalized intercept, by libsvmgo's line-search Newton method (``-s
+    40``): ``predict_proba`` is the softmax of the decision values. Two
+    classes with ``multi_class="auto"`` give scikit-learn's binary logistic
+    regression (solved as the softmax over two vectors at C/2, the same
+    optimum). ``tol`` is scaled by 1/100 for ``-s 40``'s relative gradient
+    test, which puts the solution where scikit-learn's converged one is;
+    ``max_iter`` caps its Newton iterations.
+
+    ``solver="liblinear"`` or ``multi_class="ovr"`` is LIBLINEAR's
+    one-vs-rest: ``-s 0`` (primal, line-search Newton) or with
+    ``dual=True`` ``-s 7``; the intercept is then a regularized bias
+    feature, as liblinear's, and ``predict_proba`` the normalized
+    sigmoids. ``penalty="l1"`` (``solver="liblinear"``) is LIBLINEAR's
+    ``-s 6``. ``penalty="elasticnet"`` is refused: no libsvmgo solver has
+    the elastic net (``l1_ratio`` is accepted and, as scikit-learn does,
+    ignored with a warning for the other penalties).
+
+    ``warm_start=True`` starts a fit from the previous fit's weights (the
+    rows are replaced in the same trainer, when they fit its capacity);
+    ``n_jobs`` is the number of one-vs-rest classes trained at once
+    (``-n``; no effect on the multinomial solver, as in scikit-learn).
     ``capacity`` and ``capacity_nonzeros`` as :class:`SVC`'s, for
     :meth:`partial_fit`.
     """
 
-    _model_types = frozenset({0, 6, 7})
+    _model_types = frozenset({0, 6, 7, 40})
 
     def __init__(
         self,
@@ -1449,10 +1569,13 @@ class LogisticRegression(_LinearClassifier):
         intercept_scaling=1,
         class_weight=None,
         random_state=None,
-        solver="liblinear",
+        solver="lbfgs",
         max_iter=100,
         multi_class="auto",
         verbose=0,
+        warm_start=False,
+        n_jobs=None,
+        l1_ratio=None,
         capacity=None,
         capacity_nonzeros=None,
     ):
@@ -1468,29 +1591,146 @@ class LogisticRegression(_LinearClassifier):
         self.max_iter = max_iter
         self.multi_class = multi_class
         self.verbose = verbose
+        self.warm_start = warm_start
+        self.n_jobs = n_jobs
+        self.l1_ratio = l1_ratio
         self.capacity = capacity
         self.capacity_nonzeros = capacity_nonzeros
 
+    def _mode(self):
+        """'ovr' (LIBLINEAR's path), 'binary' or 'multinomial' (-s 40)."""
+        if self.solver not in _MULTINOMIAL_SOLVERS + ("liblinear",):
+            raise ValueError(f"solver={self.solver!r}: want one of {list(_MULTINOMIAL_SOLVERS) + ['liblinear']}")
+        if self.multi_class not in ("auto", "ovr", "multinomial"):
+            raise ValueError(f"multi_class={self.multi_class!r}: want 'auto', 'ovr' or 'multinomial'")
+        if self.solver == "liblinear":
+            if self.multi_class == "multinomial":
+                raise ValueError("multi_class='multinomial' needs a multinomial solver (solver='lbfgs'), not 'liblinear'")
+            return "ovr"
+        if self.multi_class == "ovr":
+            return "ovr"
+        if self.multi_class == "auto" and len(self.classes_) == 2:
+            return "binary"
+        return "multinomial"
+
     def _options(self, X, y):
+        if self.penalty == "elasticnet":
+            raise ValueError(
+                f"penalty='elasticnet' (l1_ratio={self.l1_ratio!r}): no libsvmgo solver has the elastic net; "
+                "use penalty='l2', or penalty='l1' with solver='liblinear'"
+            )
         if self.penalty not in ("l2", "l1"):
-            raise ValueError(f"penalty={self.penalty!r}: want 'l2' or 'l1'")
-        if self.solver != "liblinear":
-            raise ValueError(f"solver={self.solver!r}: libsvmgo has LIBLINEAR's method only (solver='liblinear')")
-        if self.multi_class not in ("auto", "ovr"):
-            raise ValueError(f"multi_class={self.multi_class!r}: libsvmgo has one-vs-rest only ('ovr')")
+            raise ValueError(f"penalty={self.penalty!r}: want 'l2' or 'l1' (no unpenalized fit: use a large C)")
+        if self.l1_ratio is not None:
+            warnings.warn(f"l1_ratio parameter is only used when penalty is 'elasticnet'. Got (penalty={self.penalty})")
         if self.dual not in (True, False):
-            raise ValueError(f"dual={self.dual!r}: want True (LIBLINEAR's -s 7) or False (-s 0)")
+            raise ValueError(f"dual={self.dual!r}: want True (LIBLINEAR's -s 7) or False")
+        if self.n_jobs is not None and not isinstance(self.n_jobs, (int, np.integer)):
+            raise ValueError(f"n_jobs={self.n_jobs!r}: want None or an integer")
+        mode = self._mode()
+        self._binary_scale = 1.0 if mode == "binary" else 0.5
+        if mode != "ovr":
+            if self.penalty == "l1" or self.dual:
+                raise ValueError(
+                    f"solver={self.solver!r} has penalty='l2' and dual=False only: use solver='liblinear' "
+                    "for penalty='l1' or dual=True"
+                )
+            opts = self._linear_options(40)
+            if mode == "binary":
+                # Binary logistic regression at C is the softmax over two
+                # vectors at C/2 (½(‖w₁‖² + ‖w₂‖²) = ¼‖w₁ − w₂‖² at w₁ = −w₂).
+                opts[opts.index("-c") + 1] = _num(self.C / 2)
+            opts[opts.index("-e") + 1] = _num(self.tol * _MULTINOMIAL_TOL_SCALE)
+            return opts + self._weights_options(y)
+        threads = []
+        if self.n_jobs is not None and self.n_jobs > 0:
+            threads = ["-n", str(int(self.n_jobs))]
         if self.penalty == "l1":
             if self.dual:
                 raise ValueError("penalty='l1' has no dual solver: use dual=False (LIBLINEAR's -s 6)")
-            return self._linear_options(6) + self._weights_options(y)
-        return self._linear_options(7 if self.dual else 0) + self._weights_options(y)
+            return self._linear_options(6) + self._weights_options(y) + threads
+        return self._linear_options(7 if self.dual else 0) + self._weights_options(y) + threads
+
+    def fit(self, X, y, sample_weight=None):
+        """Trains on X (numpy array or scipy.sparse matrix) and labels y;
+        returns self. With ``warm_start=True`` and a previous fit, starts
+        from its weights. ``sample_weight`` as for :meth:`SVC.fit`."""
+        if self.warm_start and getattr(self, "_trainer", None) is not None:
+            return self._warm_fit(X, y, sample_weight)
+        return self._fit(X, y, sample_weight)
+
+    def _warm_fit(self, X, y, sample_weight):
+        """fit from the previous fit's weights: the trainer's rows replaced
+        by X, y (the trainer keeps the last model's w as the next start).
+        Rows beyond its capacity, other classes or other options: a cold fit."""
+        X, y = self._validate_fit(X, y, reset=True)
+        X, y, sample_weight = _sample_weights(X, y, sample_weight)
+        classes = np.unique(y)
+        trainer = self._trainer
+        def unseeded(opts):  # a fresh seed each call unless random_state is set
+            opts = [o for o in opts if o != "--progress"]
+            if "-seed" in opts:
+                del opts[opts.index("-seed") : opts.index("-seed") + 2]
+            return opts
+
+        fits = (
+            np.array_equal(classes, self.classes_)
+            and X.shape[0] <= trainer.capacity_rows
+            and sp.issparse(X) == self._fit_sparse
+            and (not sp.issparse(X) or X.nnz <= trainer.capacity_nonzeros)
+            and unseeded(self._options(X, y)) == unseeded(trainer.options.split())
+        )
+        if not fits:
+            return self._fit(X, y, sample_weight)
+        trainer.remove(range(len(trainer)))
+        return self._add_and_fit(trainer, X, y, sample_weight)
+
+    def _read_body(self, body):
+        self._multinomial = int(body.get("s", 0)) == 40
+        if not self._multinomial:
+            return super()._read_body(body)
+        coef, intercept = self._weights(body)
+        labels = np.frombuffer(body["l"], dtype="<i4").astype(np.int64)
+        midx = np.searchsorted(self._lib_labels, labels)
+        self._midx = midx
+        order = np.argsort(midx, kind="stable")
+        coef, intercept = coef[order], np.asarray(intercept)[order]
+        if len(labels) == 2:
+            scale = getattr(self, "_binary_scale", 1.0)
+            self.coef_ = scale * (coef[1] - coef[0]).reshape(1, -1)
+            self.intercept_ = scale * np.asarray(intercept[1] - intercept[0]).reshape(1)
+        else:
+            self.coef_, self.intercept_ = coef, intercept
+
+    def decision_function(self, X):
+        """Decision values: (rows,) for two classes (positive: classes_[1]),
+        else (rows, classes) in classes_ order (multinomial: W x + b, whose
+        softmax is predict_proba)."""
+        if not getattr(self, "_multinomial", False):
+            return super().decision_function(X)
+        dec = self._raw_decision(X)
+        midx = self._midx
+        if len(midx) != len(self.classes_):
+            raise ValueError(f"the rows trained have {len(midx)} of the {len(self.classes_)} classes of classes_")
+        dec = dec[:, np.argsort(midx, kind="stable")]
+        if len(midx) == 2:
+            return getattr(self, "_binary_scale", 1.0) * (dec[:, 1] - dec[:, 0])
+        return dec
 
     @classmethod
     def _params_from_body(cls, body):
         out = super()._params_from_body(body)
-        out["dual"] = int(body.get("s", 0)) == 7
-        if int(body.get("s", 0)) == 6:
+        s = int(body.get("s", 0))
+        if s == 40:
+            out["solver"] = "lbfgs"
+            if "tol" in out:
+                out["tol"] = out["tol"] / _MULTINOMIAL_TOL_SCALE
+            if len(body.get("l", b"")) == 8 and "C" in out:
+                out["C"] = 2 * out["C"]  # the binary problem at C is -s 40 at C/2
+            return out
+        out["solver"] = "liblinear"
+        out["dual"] = s == 7
+        if s == 6:
             out["penalty"] = "l1"
         return out
 
@@ -1500,9 +1740,10 @@ class LogisticRegression(_LinearClassifier):
         return {"_xfail_checks": dict(_WEIGHTS_XFAIL)} if self.dual else {}
 
     def predict_proba(self, X):
-        """LIBLINEAR's probabilities, columns in classes_ order: the
-        sigmoid of each decision value (binary: p and 1 − p), normalized
-        over the classes."""
+        """Class probabilities, columns in classes_ order, from the library:
+        the softmax of the decision values (multinomial and binary
+        ``solver="lbfgs"``), or LIBLINEAR's sigmoid of each decision value
+        normalized over the classes (``solver="liblinear"``, ``"ovr"``)."""
         return self._lib_proba(X)
 
     def predict_log_proba(self, X):
@@ -1583,3 +1824,6 @@ class LinearSVR(RegressorMixin, _LinearBase):
     def predict(self, X):
         """The regression value of each row."""
         return self._raw_predict(X)
+
+
+_ESTIMATORS = (SVC, NuSVC, OneClassSVM, SVR, NuSVR, LinearSVC, LogisticRegression, LinearSVR)
