@@ -372,7 +372,7 @@ bench-deps:
 # quantized models, the C ABI's prediction costs and the daemon's warm
 # retraining, linear and kernel (each script writes
 # examples/bench/out/NAME.md), then the
-# tables spliced into README.md.
+# tables spliced into examples/bench/README.md.
 bench: $(BIN) $(LIB) bench-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/linear.sh
@@ -387,11 +387,12 @@ bench: $(BIN) $(LIB) bench-deps
 	bash examples/bench/warm.sh
 	$(MAKE) --no-print-directory bench-readme
 
-# README.md's benchmark tables are the scripts' output: each block between
-# "<!-- bench:NAME -->" and "<!-- /bench:NAME -->" is replaced by
+# examples/bench/README.md's tables are the scripts' output: each block
+# between "<!-- bench:NAME -->" and "<!-- /bench:NAME -->" is replaced by
 # examples/bench/out/NAME.md (cases a run did not cover keep their rows).
+# README.md quotes a few headline ratios from it.
 bench-readme:
-	$(PYTHON) examples/bench/readme_tables.py README.md examples/bench/out
+	$(PYTHON) examples/bench/readme_tables.py examples/bench/README.md examples/bench/out
 
 clean:
 	rm -rf bin lib dist
