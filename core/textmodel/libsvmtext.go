@@ -413,7 +413,7 @@ func ReadLIBSVMModel(r io.Reader, name string) (*core.KernelModel, error) {
 		}
 	}
 	if err = m.Init(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, inconsistent(name, err)
 	}
 	return m, nil
 }
@@ -581,7 +581,7 @@ func ReadLIBLINEARModel(r io.Reader, name string) (*core.LinearModel, error) {
 		}
 	}
 	if err := m.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, inconsistent(name, err)
 	}
 	if m.Solver.IsL1() {
 		m.IndexNonzeroRows()
@@ -617,6 +617,13 @@ func DetectTextModel(firstLine []byte) (TextModelKind, error) {
 		return LIBLINEARText, nil
 	}
 	return 0, fmt.Errorf("%w: first line starts %q, want svm_type or solver_type", ErrNotTextModel, clipText(word))
+}
+
+// inconsistent is the error for a file whose lines each parse but whose
+// model the core refuses (err, from Validate: a repeated label, say): the
+// file is malformed, so it wraps data.ErrSyntax as well as err.
+func inconsistent(name string, err error) error {
+	return fmt.Errorf("%s: %w: %w", name, data.ErrSyntax, err)
 }
 
 // clipText shortens text quoted in an error.
