@@ -10,6 +10,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -215,7 +216,7 @@ func TestParityFromC(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				o, _, err := core.ParseLinearOptions(strings.Fields(c.options))
+				o, _, err := options.ParseLinear(strings.Fields(c.options))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 // TestTrainerScale: the C ABI trainer's --scale (options parsed by
@@ -55,7 +56,7 @@ func TestTrainerScale(t *testing.T) {
 			t.Fatalf("%s: model of %d features, want the trainer's 6", opts, m.Info().NumFeatures)
 		}
 		// The reference: core's model trained on the rows scaled by hand.
-		o, _, err := core.ParseTrainOptions(strings.Fields(opts), core.SyntaxAuto)
+		o, _, err := options.ParseTrain(strings.Fields(opts), options.SyntaxAuto)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +68,7 @@ func TestTrainerScale(t *testing.T) {
 			o.Linear.Params = o.Linear.Incremental()
 		}
 		o.Scale.Enabled = false
-		ref, err := core.TrainModel(scaled, o)
+		ref, err := core.TrainModel(scaled, o.Params())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import "strconv"
 // these.
 const (
 	versionMajor  = 0
-	versionMinor  = 5
+	versionMinor  = 6
 	versionPatch  = 0
 	versionNumber = versionMajor*10000 + versionMinor*100 + versionPatch
 )

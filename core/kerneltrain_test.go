@@ -769,7 +769,7 @@ func TestKernelDenseViewOfSparse(t *testing.T) {
 	// A trainer for data stored dense (NewDenseTrainer, the C ABI's dense
 	// trainer) keeps none and trains the same model.
 	heart := readRefData(t, "heart_scale")
-	o, _, err := ParseTrainOptions([]string{"-t", "2", "-c", "4"}, SyntaxKernel)
+	o, _, err := parseTrainParams([]string{"-t", "2", "-c", "4"}, KernelFamily)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -374,7 +374,7 @@ func SetModelScale(m Model, r *scale.Ranges) error {
 // ScaleTrainingRows fits o's ranges on ds and returns them with ds scaled,
 // for a training run with --scale; it returns nil ranges and ds itself
 // when o is not enabled.
-func ScaleTrainingRows(ds *data.Dataset, o ScaleOptions) (*scale.Ranges, *data.Dataset, error) {
+func ScaleTrainingRows(ds *data.Dataset, o ScaleParams) (*scale.Ranges, *data.Dataset, error) {
 	if !o.Enabled {
 		return nil, ds, nil
 	}
@@ -404,11 +404,11 @@ func ScaleTrainingRows(ds *data.Dataset, o ScaleOptions) (*scale.Ranges, *data.D
 // ones do.
 type scaledTrainer struct {
 	inner       Trainer
-	opt         ScaleOptions
+	opt         ScaleParams
 	capFeatures int
 }
 
-func (t scaledTrainer) Syntax() Syntax { return t.inner.Syntax() }
+func (t scaledTrainer) Family() Family { return t.inner.Family() }
 
 func (t scaledTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	r, err := FitScale(ds, t.opt.Lower, t.opt.Upper)

@@ -158,7 +158,7 @@ func sparseOf(x []float32) ([]int32, []float32) {
 // with the scaled rows of train and of test.
 func scaledSets(t *testing.T, train, test *data.Dataset, lower, upper float64) (*scale.Ranges, *data.Dataset, *data.Dataset) {
 	t.Helper()
-	r, strain, err := ScaleTrainingRows(train, ScaleOptions{Enabled: true, Lower: lower, Upper: upper})
+	r, strain, err := ScaleTrainingRows(train, ScaleParams{Enabled: true, Lower: lower, Upper: upper})
 	if err != nil {
 		t.Fatal(err)
 	}

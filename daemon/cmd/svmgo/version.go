@@ -10,7 +10,7 @@ import (
 // version is libsvmgo's version, the command's and the library's alike; a
 // test holds include/svmgo.h's SVMGO_VERSION_* macros to it, as capi's
 // test does for the library.
-const version = "0.5.0"
+const version = "0.6.0"
 
 // printVersion writes "svmgo VERSION" and what the binary was built from:
 // the Go release, the platform and, when the build recorded it, the

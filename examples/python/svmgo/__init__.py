@@ -65,7 +65,7 @@ __all__ = ["Error", "Status", "Output", "Model", "Trainer", "library_version", "
 
 # The version of libsvmgo this package was made with (svmgo.h's
 # SVMGO_VERSION_*; make wheel checks the two agree). The wheel's version.
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 
 class Status(enum.IntEnum):
