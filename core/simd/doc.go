@@ -31,4 +31,10 @@
 //
 // No function allocates. Length mismatches are programmer errors and
 // panic with a "simd:" message, before any memory is touched.
+//
+// # Imports
+//
+// It may import nothing of this module (the standard library and
+// golang.org/x/sys/cpu only); imports point down the package table of
+// DESIGN.md §2, never sideways.
 package simd
