@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/shareddata"
 )
 
 // rowAtATime returns a copy of m that predicts a row at a time in float64
@@ -235,7 +236,7 @@ func TestBlockedLabelsSharedData(t *testing.T) {
 	for _, c := range sharedCases() {
 		t.Run(c.name, func(t *testing.T) {
 			if _, err := os.Stat(c.train); err != nil {
-				t.Skipf("no %s: %v", c.train, err)
+				shareddata.Missing(t, c.train)
 			}
 			train, err := data.ReadFile(c.train, data.ReadOptions{})
 			if err != nil {
