@@ -9,6 +9,9 @@ CC        := gcc
 endif
 CXX       ?= g++
 PYTHON    ?= python3
+# apt-get that waits for another apt or dpkg run to let go of its lock
+# (unattended upgrades, or two make runs at once) instead of failing.
+APT_GET   := DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
 BIN       := bin/svmgo
 LIB       := lib/libsvmgo.so
 ARM64_LIB := lib/linux-arm64/libsvmgo.so
@@ -280,7 +283,7 @@ test-install: $(BIN) $(SOLIB) $(ARCHIVE)
 python-deps:
 	@$(DEB_PYTHON) -c 'import numpy, scipy, sklearn, setuptools, wheel, ensurepip, venv' 2>/dev/null || { \
 		echo "installing python3-sklearn python3-venv python3-setuptools python3-wheel python3-pip"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-sklearn python3-numpy \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq python3-sklearn python3-numpy \
 			python3-scipy python3-venv python3-setuptools python3-wheel python3-pip >/dev/null; }
 
 # build_wheel(stage, lib, command, dist, platform): the package of
@@ -355,7 +358,7 @@ test-service: $(BIN)
 arm64-lib:
 	@command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null || { \
 		echo "installing gcc-aarch64-linux-gnu and qemu-user"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq \
 			gcc-aarch64-linux-gnu qemu-user >/dev/null; }
 	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
 		$(GO) build -trimpath -buildmode=c-shared -o $(ARM64_LIB) ./capi
@@ -364,7 +367,7 @@ arm64-lib:
 # ---- Benchmarks ------------------------------------------------------------------
 
 bench-deps:
-	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null || { apt-get update -qq && apt-get install -y -qq liblinear-tools liblinear-dev libsvm-tools; }
+	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null || { $(APT_GET) update -qq && $(APT_GET) install -y -qq liblinear-tools liblinear-dev libsvm-tools; }
 	@test -f $(SVMGO_DATA)/fashion.train || bash $(SHARED)/make-fashion-mnist.sh $(SVMGO_DATA)
 
 # Go benchmarks, the comparison tables against LIBLINEAR and LIBSVM (the
