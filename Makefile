@@ -53,7 +53,7 @@ ARM64_WHEEL := dist/linux-arm64/svmgo-$(VERSION)-py3-none-linux_aarch64.whl
 GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
 
-.PHONY: all build lib demo test vet test-c test-cpp test-python readme-check cross-arm64 \
+.PHONY: all build lib demo test test-long vet test-c test-cpp test-python readme-check cross-arm64 \
 	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
 	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib
 
@@ -86,16 +86,26 @@ vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
 
-# Every test, the fuzz targets' seed corpora included (go test runs them),
-# then the C, C++ and Python clients of libsvmgo.so, the README's examples,
-# the arm64 build under qemu, make install with the examples built against
-# it by pkg-config, the Python wheels (the x86-64 one installed in a fresh
-# venv and tested there), the systemd unit, and the demo.
+# Every test in its -short form, the fuzz targets' seed corpora included
+# (go test runs them): capi, core and daemon/... under the race detector,
+# the other packages without it; then the C, C++ and Python clients of
+# libsvmgo.so, the README's examples, the arm64 build under qemu, make
+# install with the examples built against it by pkg-config, the Python
+# wheels (the x86-64 one installed in a fresh venv and tested there), the
+# systemd unit, and the demo. make test-long runs the long forms too (the
+# parity cases on the large data sets, the daemon's crash loops).
+RACE_PKGS  := ./capi ./core ./daemon/...
+PLAIN_PKGS  = $(shell $(GO) list ./... | grep -v -e '/libsvmgo/capi$$' -e '/libsvmgo/core$$' -e '/libsvmgo/daemon/')
 test: vet $(BIN) $(LIB)
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -short $(PLAIN_PKGS)
+	$(GO) test -count=1 -short -race $(RACE_PKGS)
 	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64
 	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service
 	$(MAKE) --no-print-directory demo > /dev/null
+
+# Every Go test in its long form (no -short, no race detector).
+test-long:
+	$(GO) test -count=1 ./...
 
 # ---- Clients of libsvmgo.so ---------------------------------------------------
 
