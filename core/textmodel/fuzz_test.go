@@ -40,15 +40,43 @@ func addFileSeed(f *testing.F, name string) {
 	f.Add(b)
 }
 
-// checkReadError checks that err says which file it is about and wraps one
-// of the readers' documented errors.
+// checkReadError checks that a read that returned no model returned an
+// error that says which file it is about and wraps one of the readers'
+// documented errors.
 func checkReadError(t *testing.T, err error) {
 	t.Helper()
+	if err == nil {
+		t.Fatal("no model and no error")
+	}
 	if !strings.HasPrefix(err.Error(), fuzzName+":") {
 		t.Fatalf("error %q does not start with the file name %q", err, fuzzName+":")
 	}
 	if !errors.Is(err, data.ErrSyntax) && !errors.Is(err, core.ErrParams) && !errors.Is(err, data.ErrLineTooLong) {
 		t.Fatalf("error %q wraps none of ErrSyntax, ErrParams, ErrLineTooLong", err)
+	}
+}
+
+// readModel is what both readers' models offer that the targets check.
+type readModel interface {
+	Validate() error
+	NumDecisionValues() int
+	DecisionDense(dst []float64, x []float32) []float64
+	PredictSparse(index []int32, value []float32) float64
+}
+
+// checkReadModel checks a model a reader returned (with err, which must
+// be nil): it validates and predicts rows of its width, numFeatures.
+func checkReadModel(t *testing.T, err error, m readModel, numFeatures int) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("error %v with a model", err)
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatalf("a model read without error does not validate: %v", err)
+	}
+	checkPredicts(t, numFeatures, m.NumDecisionValues(), m.DecisionDense)
+	if numFeatures <= fuzzMaxPredictFeatures {
+		m.PredictSparse(nil, nil)
 	}
 }
 
@@ -94,20 +122,11 @@ func FuzzReadLIBSVMModel(f *testing.F) {
 		var m *core.KernelModel
 		var err error
 		withWatchdog("FuzzReadLIBSVMModel", len(b), func() { m, err = ReadLIBSVMModel(bytes.NewReader(b), fuzzName) })
-		if err != nil {
-			if m != nil {
-				t.Fatalf("error %v with a model", err)
-			}
+		if m == nil {
 			checkReadError(t, err)
 			return
 		}
-		if err := m.Validate(); err != nil {
-			t.Fatalf("a model read without error does not validate: %v", err)
-		}
-		checkPredicts(t, m.NumFeatures, m.NumDecisionValues(), m.DecisionDense)
-		if m.NumFeatures <= fuzzMaxPredictFeatures {
-			m.PredictSparse(nil, nil)
-		}
+		checkReadModel(t, err, m, m.NumFeatures)
 	})
 }
 
@@ -123,19 +142,10 @@ func FuzzReadLIBLINEARModel(f *testing.F) {
 		var m *core.LinearModel
 		var err error
 		withWatchdog("FuzzReadLIBLINEARModel", len(b), func() { m, err = ReadLIBLINEARModel(bytes.NewReader(b), fuzzName) })
-		if err != nil {
-			if m != nil {
-				t.Fatalf("error %v with a model", err)
-			}
+		if m == nil {
 			checkReadError(t, err)
 			return
 		}
-		if err := m.Validate(); err != nil {
-			t.Fatalf("a model read without error does not validate: %v", err)
-		}
-		checkPredicts(t, m.NumFeatures, m.NumDecisionValues(), m.DecisionDense)
-		if m.NumFeatures <= fuzzMaxPredictFeatures {
-			m.PredictSparse(nil, nil)
-		}
+		checkReadModel(t, err, m, m.NumFeatures)
 	})
 }
