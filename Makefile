@@ -93,12 +93,14 @@ vet:
 # install with the examples built against it by pkg-config, the Python
 # wheels (the x86-64 one installed in a fresh venv and tested there), the
 # systemd unit, and the demo. make test-long runs the long forms too (the
-# parity cases on the large data sets, the daemon's crash loops).
+# parity cases on the large data sets, the daemon's crash loops). The race
+# run's timeout is go test's 10 minutes a package raised to 30: the race
+# detector slows core's solvers several times, more on a loaded machine.
 RACE_PKGS  := ./capi ./core ./daemon/...
 PLAIN_PKGS  = $(shell $(GO) list ./... | grep -v -e '/libsvmgo/capi$$' -e '/libsvmgo/core$$' -e '/libsvmgo/daemon/')
 test: vet $(BIN) $(LIB)
 	$(GO) test -count=1 -short $(PLAIN_PKGS)
-	$(GO) test -count=1 -short -race $(RACE_PKGS)
+	$(GO) test -count=1 -short -race -timeout 30m $(RACE_PKGS)
 	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64
 	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service
 	$(MAKE) --no-print-directory demo > /dev/null

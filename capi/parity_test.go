@@ -142,6 +142,11 @@ func (tr *testRows) want(g goAPI, nDec int, sparse bool) (labels, dec, prob []fl
 // quantize's predictors), and gives the probabilities of the kernel and
 // linear models that have them bit for bit too. Options starting with "-t" train a kernel model (svm-train's
 // options).
+// shortParity are the digits cases of TestParityFromC that -short keeps:
+// the linear multiclass model, the quantized kernel one with
+// probabilities, and logistic regression's probabilities.
+var shortParity = map[string]bool{"digits_rbf_prob_q8": true, "digits_lr7": true}
+
 func TestParityFromC(t *testing.T) {
 	exe := compileC(t, "parity", false)
 	cases := []struct {
@@ -188,6 +193,9 @@ func TestParityFromC(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if testing.Short() && strings.HasPrefix(c.name, "digits_") && !shortParity[c.name] {
+				t.Skip("-short: digits' multiclass paths are covered by digits, digits_rbf_prob_q8 and digits_lr7")
+			}
 			dir := t.TempDir()
 			modelPath := filepath.Join(dir, "m.svmgo")
 			var g goAPI
