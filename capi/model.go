@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
@@ -62,15 +63,15 @@ func noProbability(info core.ModelInfo) string {
 
 // loadFile reads the model file at path, of any kind: linear or kernel,
 // float or quantized, validated by the one decoder every loading path
-// shares (modeldir.ReadFile).
+// shares (modelfile.ReadFile).
 func loadFile(path string) (core.Model, error) {
-	return modeldir.ReadFile(path)
+	return modelfile.ReadFile(path)
 }
 
 // loadBuffer decodes the bytes of a model file of any kind; the model
 // shares no memory with b.
 func loadBuffer(b []byte) (core.Model, error) {
-	return modeldir.Decode(b)
+	return modelfile.Decode(b)
 }
 
 // watch opens a watcher on dir. The library never writes to stdout or
@@ -131,7 +132,7 @@ func copyLabels(p core.Model, dst []int32) (int, error) {
 // number, which it also returns with SVMGO_E_CAPACITY when they do not fit
 // (dst is then left as it was).
 func saveBuffer(m core.Model, dst []byte) (int, error) {
-	b, err := modeldir.Encode(m)
+	b, err := modelfile.Encode(m)
 	if err != nil {
 		return 0, err
 	}

@@ -4,6 +4,7 @@ package main
 import "C"
 
 import (
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"unsafe"
 
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
@@ -74,7 +75,7 @@ func svmgo_model_save(model C.capi_cmodel, path C.capi_cstr) (rc C.int) {
 	if err != nil {
 		return fail(fn, err)
 	}
-	if err := modeldir.WriteFile(p, m); err != nil {
+	if err := modelfile.WriteFile(p, m); err != nil {
 		return fail(fn, err)
 	}
 	return statusOK

@@ -10,8 +10,8 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -211,10 +211,10 @@ func TestParityFromC(t *testing.T) {
 				g, nf, nDec = m, m.NumFeatures, m.NumDecisionValues()
 				if c.bits > 0 {
 					q := quantizeKernel(t, m, c.bits)
-					err = modeldir.WriteFile(modelPath, q)
+					err = modelfile.WriteFile(modelPath, q)
 					g = q
 				} else {
-					err = modeldir.WriteFile(modelPath, m)
+					err = modelfile.WriteFile(modelPath, m)
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -235,10 +235,10 @@ func TestParityFromC(t *testing.T) {
 				g, nf, nDec = m, m.NumFeatures, m.NumDecisionValues()
 				if c.bits > 0 {
 					q := quantizeLinear(t, m, c.bits)
-					err = modeldir.WriteFile(modelPath, q)
+					err = modelfile.WriteFile(modelPath, q)
 					g = q
 				} else {
-					err = modeldir.WriteFile(modelPath, m)
+					err = modelfile.WriteFile(modelPath, m)
 				}
 				if err != nil {
 					t.Fatal(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"math"
 	"os"
 	"path/filepath"
@@ -165,7 +166,7 @@ func TestQuantizedSavePublishWatch(t *testing.T) {
 	for i, name := range []string{"q8_multiclass", "q16_kernel_multiclass"} {
 		q := ms[name]
 		path := filepath.Join(dir, name+".svmgo")
-		if err := modeldir.WriteFile(path, q); err != nil {
+		if err := modelfile.WriteFile(path, q); err != nil {
 			t.Fatal(err)
 		}
 		got, err := os.ReadFile(path)

@@ -224,48 +224,12 @@ func fit(h *trainerHandle) (core.Model, error) {
 	}
 	h.dual = dual
 	h.last, h.fitted = core.SummaryOf(m)
-	switch m := m.(type) {
-	case *core.LinearModel:
-		return widen(m, h.numFeatures), nil
-	case *core.KernelModel:
-		// As widen does for a linear model: sparse support vectors meet
-		// no feature past their own, so the model takes the trainer's
-		// width as is (its pre-computed state depends only on the
-		// support vectors).
-		if !m.SV.IsDense() && m.NumFeatures < h.numFeatures {
-			m.NumFeatures = h.numFeatures
-			if m.Scale != nil {
-				// --scale: the features past the rows' are dropped.
-				if err := m.SetScale(m.Scale.Widen(h.numFeatures)); err != nil {
-					return nil, err
-				}
-			}
-		}
+	// The model takes the trainer's width: a sparse data set is as wide
+	// as its largest index.
+	if err := core.Widen(m, h.numFeatures); err != nil {
+		return nil, err
 	}
 	return m, nil
-}
-
-// widen returns m with n features, the trainer's: a sparse data set is as
-// wide as its largest index, so features that no row held are given zero
-// weights, which is what training gives them, and the model accepts the
-// dense rows of the width the trainer was created with.
-func widen(m *core.LinearModel, n int) *core.LinearModel {
-	if m.NumFeatures >= n {
-		return m
-	}
-	nrW := m.NrW()
-	w := make([]float32, n*nrW, (n+1)*nrW)
-	copy(w, m.W[:m.NumFeatures*nrW])
-	if m.Bias >= 0 {
-		w = append(w, m.W[m.NumFeatures*nrW:]...)
-	}
-	m.W, m.NumFeatures = w, n
-	if m.Scale != nil {
-		// --scale: the features past the rows' are dropped (no prediction
-		// has folded the ranges yet).
-		m.Scale = m.Scale.Widen(n)
-	}
-	return m
 }
 
 // setWeights sets the instance weights of rows first .. first+len(w)−1,

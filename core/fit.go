@@ -54,30 +54,9 @@ func (r *KernelTrainResult) Summary() FitSummary {
 		Objective: r.Objective, NumSV: r.NumSV, Converged: r.Converged}
 }
 
-// SummaryOf returns the training summary of a model a Trainer returned (a
-// *LinearModel or *KernelModel); false for a model that carries none (a
-// quantized or loaded model: a model file keeps no training report).
+// SummaryOf returns the training summary of a model (ModelInfo.Summary),
+// and false for a model that carries none (a quantized model).
 func SummaryOf(m Model) (FitSummary, bool) {
-	switch m := m.(type) {
-	case *LinearModel:
-		return m.Result.Summary(), true
-	case *KernelModel:
-		return m.Result.Summary(), true
-	}
-	return FitSummary{}, false
-}
-
-// SetCreated records t (Unix seconds) as the creation time of a model a
-// Trainer returned, and reports whether m is of a kind that records one
-// (the float kinds; a quantized model records its float model's).
-func SetCreated(m Model, t int64) bool {
-	switch m := m.(type) {
-	case *LinearModel:
-		m.Created = t
-	case *KernelModel:
-		m.Created = t
-	default:
-		return false
-	}
-	return true
+	info := m.Info()
+	return info.Summary, info.Trained
 }

@@ -655,3 +655,20 @@ func (m *KernelModel) predictDenseAnyWidth(x []float32) float64 {
 
 // predictMatrix is PredictDenseBatch without its result, for RowScaler.Batch.
 func (m *KernelModel) predictMatrix(dst []float64, x []float32) { m.PredictDenseBatch(dst, x) }
+
+// Widen makes m take rows of n features when it has fewer (Widen). Only
+// sparse support vectors can: they meet no feature past their own, so the
+// model takes the width as is (its pre-computed state depends only on the
+// support vectors); dense ones keep their width. Its scaling (--scale)
+// drops the features past its ranges. Call it before the model is shared
+// or predicts.
+func (m *KernelModel) Widen(n int) error {
+	if m.SV.IsDense() || m.NumFeatures >= n {
+		return nil
+	}
+	m.NumFeatures = n
+	if m.Scale != nil {
+		return m.SetScale(m.Scale.Widen(n))
+	}
+	return nil
+}

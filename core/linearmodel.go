@@ -484,3 +484,25 @@ func (m *LinearModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	}
 	return dst
 }
+
+// Widen makes m take rows of n features when it has fewer (Widen): the
+// features it lacks get zero weights, which is what training gives a
+// feature no row held, and its scaling (--scale) drops them as svm-scale
+// drops features its ranges do not know. Call it before the model is
+// shared or predicts.
+func (m *LinearModel) Widen(n int) error {
+	if m.NumFeatures >= n {
+		return nil
+	}
+	nrW := m.NrW()
+	w := make([]float32, n*nrW, (n+1)*nrW)
+	copy(w, m.W[:m.NumFeatures*nrW])
+	if m.Bias >= 0 {
+		w = append(w, m.W[m.NumFeatures*nrW:]...)
+	}
+	m.W, m.NumFeatures = w, n
+	if m.Scale != nil {
+		return m.SetScale(m.Scale.Widen(n))
+	}
+	return nil
+}

@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
 // The model kinds a Model reports in ModelInfo.Kind; they are also the
@@ -90,6 +91,19 @@ type ModelInfo struct {
 	// LaplaceScale is σ of the Laplace noise model of an ε-SVR kernel
 	// model trained with -b 1 (LIBSVM's probA), 0 for any other model.
 	LaplaceScale float64
+	// Created is the creation time in Unix seconds, 0 when not recorded;
+	// a quantized model's is its float model's.
+	Created int64
+	// Scale is the scaling the model takes raw rows through (train
+	// --scale), nil for none; it aliases the model's and must not be
+	// modified.
+	Scale *scale.Ranges
+	// Trained reports whether the model carries a training report:
+	// Summary is valid. A float model (trained, or read from a file, which
+	// keeps the report) does; a quantized one does not.
+	Trained bool
+	// Summary is the training run's report in the terms every kind shares.
+	Summary FitSummary
 }
 
 // Model is what every model kind offers: a description, and decision
@@ -147,6 +161,7 @@ func (m *LinearModel) Info() ModelInfo {
 	return ModelInfo{
 		Kind: KindLinear, Task: task, NumFeatures: m.NumFeatures,
 		Labels: m.Labels, NumDecisionValues: m.NrW(), Probability: m.HasProbability(),
+		Created: m.Created, Scale: m.Scale, Trained: true, Summary: m.Result.Summary(),
 	}
 }
 
@@ -173,6 +188,7 @@ func (m *KernelModel) Info() ModelInfo {
 		Kind: KindKernel, Task: TaskOf(m.SVMType), Kernel: true, NumFeatures: m.NumFeatures,
 		NumDecisionValues: m.NumDecisionValues(),
 		Probability:       m.SVMType.IsSVC() && m.HasProbability(),
+		Created:           m.Created, Scale: m.Scale, Trained: true, Summary: m.Result.Summary(),
 	}
 	switch m.SVMType {
 	case CSVC, NuSVC:
@@ -194,6 +210,56 @@ func (m *KernelModel) LabelOf(dec []float64) float64 {
 		votes = make([]float64, len(m.Labels))
 	}
 	return KernelPrediction(m.SVMType, m.Labels, dec, votes)
+}
+
+// Formulation names what the linear model solves: its solver, as
+// LIBLINEAR's -s names it.
+func (m *LinearModel) Formulation() string { return m.Solver.String() }
+
+// Formulation names the kernel model's SVM type and kernel.
+func (m *KernelModel) Formulation() string { return m.SVMType.String() + ", " + m.Kernel.Type.String() }
+
+// WithCreated returns the linear model with its creation time set to t:
+// a shallow copy sharing m's slices, read only.
+func (m *LinearModel) WithCreated(t int64) Model {
+	c := *m
+	c.Created = t
+	return &c
+}
+
+// WithCreated returns the kernel model with its creation time set to t:
+// a shallow copy sharing m's support vectors and prediction tables, read
+// only.
+func (m *KernelModel) WithCreated(t int64) Model {
+	c := *m
+	c.Created = t
+	return &c
+}
+
+// WithCreated returns m with its creation time set to t (Unix seconds),
+// for the kinds that record one after training (the float kinds, by their
+// WithCreated method: a shallow copy, m unchanged), and m itself for any
+// other kind (a quantized model records its float model's, which cannot
+// change after quantizing).
+func WithCreated(m Model, t int64) Model {
+	if d, ok := m.(interface{ WithCreated(t int64) Model }); ok {
+		return d.WithCreated(t)
+	}
+	return m
+}
+
+// Widen makes m, a model a Trainer just returned, take rows of n
+// features when it was trained on fewer (a sparse data set is as wide as
+// its largest index), for the kinds that can (the float kinds, by their
+// Widen method): what training gives the features no row held, so that
+// the model accepts the dense rows of the width its trainer was made for.
+// It changes m in place, before it is shared; a model of n features or
+// more, or of a kind without the method, is left as it is.
+func Widen(m Model, n int) error {
+	if w, ok := m.(interface{ Widen(n int) error }); ok {
+		return w.Widen(n)
+	}
+	return nil
 }
 
 // checkFinite refuses a non-finite bias or weight: the file format can

@@ -359,14 +359,12 @@ func (m *KernelModel) SetScale(r *scale.Ranges) error {
 	return m.Init()
 }
 
-// SetModelScale sets the scaling of a float model (LinearModel.SetScale,
-// KernelModel.SetScale); it returns an error for another kind.
+// SetModelScale sets the scaling of a model of a kind that takes one (the
+// float kinds, by their SetScale method); it returns an error for another
+// kind.
 func SetModelScale(m Model, r *scale.Ranges) error {
-	switch m := m.(type) {
-	case *LinearModel:
-		return m.SetScale(r)
-	case *KernelModel:
-		return m.SetScale(r)
+	if s, ok := m.(interface{ SetScale(*scale.Ranges) error }); ok {
+		return s.SetScale(r)
 	}
 	return fmt.Errorf("core: SetModelScale: a %s model cannot take a scaling", m.Info().Kind)
 }

@@ -278,18 +278,12 @@ func TestTrainModelAndSummary(t *testing.T) {
 			if !slices.Equal(got, pred) {
 				t.Error("CrossValidate differs from the kind's cross-validation")
 			}
-			if !SetCreated(m, 1234) {
-				t.Fatal("SetCreated refused a float model")
+			stamped := WithCreated(m, 1234)
+			if got := stamped.Info().Created; got != 1234 {
+				t.Errorf("WithCreated: created %d, want 1234", got)
 			}
-			switch m := m.(type) {
-			case *LinearModel:
-				if m.Created != 1234 {
-					t.Errorf("created %d", m.Created)
-				}
-			case *KernelModel:
-				if m.Created != 1234 {
-					t.Errorf("created %d", m.Created)
-				}
+			if got := m.Info().Created; got != 0 {
+				t.Errorf("WithCreated changed the model: created %d", got)
 			}
 		})
 	}

@@ -5,8 +5,8 @@
 //	q, err := quantize.QuantizeKernel(m, 8)      // or QuantizeLinear; 8 or 16 bits
 //	label := q.PredictDense(x)                    // allocation-free, as core's
 //	bound := q.ErrorBoundDense(dst, x)            // |q's decision − m's| ≤ bound
-//	err = modeldir.WriteFile("m.svmgo", q)        // model file format 1.2
-//	model, err := modeldir.ReadFile("m.svmgo")    // any kind: a core.Model
+//	err = modelfile.WriteFile("m.svmgo", q)        // model file format 1.2
+//	model, err := modelfile.ReadFile("m.svmgo")    // any kind: a core.Model
 //
 // Linear and Kernel mirror core.LinearModel and core.KernelModel: the same
 // decision values in the same order, the same predictions from them (core's

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core"
@@ -44,9 +45,10 @@ const maxBin = math.MaxUint32
 // model always gives the same bytes, and Unmarshal returns a model that
 // marshals to them again. It returns an error, and no bytes, for a nil
 // model or one past the format's limits (a blob past 4 GiB, a payload
-// past modelfile.MaxPayload). It is safe for concurrent use.
+// past modelfile.MaxPayload). It is safe for concurrent use. It is the
+// quantized kinds' encoder in modelfile's one codec (modelfile.Encode).
 func Marshal(m Model) ([]byte, error) {
-	if m == nil || isNilModel(m) {
+	if m == nil || reflect.ValueOf(m).IsNil() {
 		return nil, errors.New("quantize: marshal: nil model")
 	}
 	out, err := m.marshal()
@@ -56,47 +58,51 @@ func Marshal(m Model) ([]byte, error) {
 	return out, nil
 }
 
-// isNilModel reports a typed nil pointer in m.
-func isNilModel(m Model) bool {
-	switch q := m.(type) {
-	case *Linear:
-		return q == nil
-	case *Kernel:
-		return q == nil
-	}
-	return false
-}
-
 // Unmarshal decodes a quantized model file, returning a *Linear or a
-// *Kernel. It never panics, whatever b holds, allocates in proportion to
-// len(b), and refuses anything that is not a valid quantized model file
-// with an error wrapping exactly one of modelfile's sentinels:
+// *Kernel: modelfile.Decode, which reads every kind, refusing a float
+// model with ErrKind. It never panics, whatever b holds, allocates in
+// proportion to len(b), and refuses anything that is not a valid quantized
+// model file with an error wrapping exactly one of modelfile's sentinels:
 // ErrNotModel, ErrVersion, ErrTruncated, ErrChecksum (the frame, as
-// modelfile.UnmarshalQuantized checks it), ErrKind (a valid float model
-// file: daemon/modeldir's Decode reads every kind) or ErrCorrupt (a body
-// that does not decode, or whose fields disagree: bits other than 8 or 16,
-// an unknown solver, SVM type or kernel, blob lengths that do not match the sizes, scales that are
-// NaN, infinite or negative, codes out of range or not zero under a zero
-// scale, labels repeated or inconsistent with the support vector counts,
-// sparse indices out of order or past the features, non-finite ρ or
-// probability parameters). The model shares no memory with b.
+// modelfile.Open checks it), ErrKind (a valid float model file) or
+// ErrCorrupt (a body that does not decode, or whose fields disagree: bits
+// other than 8 or 16, an unknown solver, SVM type or kernel, blob lengths
+// that do not match the sizes, scales that are NaN, infinite or negative,
+// codes out of range or not zero under a zero scale, labels repeated or
+// inconsistent with the support vector counts, sparse indices out of order
+// or past the features, non-finite ρ or probability parameters). The model
+// shares no memory with b.
 func Unmarshal(b []byte) (Model, error) {
-	lin, ker, err := modelfile.UnmarshalQuantized(b)
+	m, err := modelfile.Decode(b)
 	if err != nil {
 		return nil, err
 	}
-	if lin != nil {
-		m, err := fromLinearBody(lin)
-		if err != nil {
-			return nil, fmt.Errorf("%w: qlinear: %w", modelfile.ErrCorrupt, err)
+	q, ok := m.(Model)
+	if !ok {
+		return nil, fmt.Errorf("%w: a %s model, want a quantized one", modelfile.ErrKind, m.Info().Kind)
+	}
+	return q, nil
+}
+
+// The quantized kinds' entries in modelfile's one codec: every program
+// that imports this package opens and writes them through
+// modelfile.Decode, Encode, ReadFile and WriteFile.
+func init() {
+	encode := func(m core.Model) ([]byte, error) {
+		q, ok := m.(Model)
+		if !ok {
+			return nil, fmt.Errorf("quantize: marshal: a %T is not a quantized model", m)
 		}
-		return m, nil
+		return Marshal(q)
 	}
-	m, err := fromKernelBody(ker)
-	if err != nil {
-		return nil, fmt.Errorf("%w: qkernel: %w", modelfile.ErrCorrupt, err)
-	}
-	return m, nil
+	modelfile.Register(modelfile.Codec{
+		Kind: core.KindQLinear, Minor: modelfile.MinorQuantized, Body: &modelfile.QLinearBody{}, Encode: encode,
+		Decode: func(payload []byte) (core.Model, error) { return modelfile.DecodeAs(payload, fromLinearBody) },
+	})
+	modelfile.Register(modelfile.Codec{
+		Kind: core.KindQKernel, Minor: modelfile.MinorQuantized, Body: &modelfile.QKernelBody{}, Encode: encode,
+		Decode: func(payload []byte) (core.Model, error) { return modelfile.DecodeAs(payload, fromKernelBody) },
+	})
 }
 
 // ---- encoding ----

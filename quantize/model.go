@@ -25,6 +25,7 @@ func (m *Linear) Info() core.ModelInfo {
 	return core.ModelInfo{
 		Kind: core.KindQLinear, Task: task, Bits: m.bits, NumFeatures: m.nf,
 		Labels: m.labels, NumDecisionValues: m.nrW, Probability: m.HasProbability(),
+		Created: m.created, Scale: m.Scale(),
 	}
 }
 
@@ -37,6 +38,7 @@ func (m *Kernel) Info() core.ModelInfo {
 		Kind: core.KindQKernel, Task: core.TaskOf(m.svmType), Kernel: true, Bits: m.bits,
 		NumFeatures: m.nf, NumDecisionValues: m.NumDecisionValues(),
 		Probability: m.svmType.IsSVC() && m.HasProbability(),
+		Created:     m.created, Scale: m.Scale(),
 	}
 	switch m.svmType {
 	case core.CSVC, core.NuSVC:
@@ -51,23 +53,34 @@ func (m *Kernel) Info() core.ModelInfo {
 
 // Quantize returns the float model m (a *core.LinearModel or
 // *core.KernelModel) quantized to bits-bit codes: QuantizeLinear or
-// QuantizeKernel, for a caller that holds either kind as a core.Model.
-// Any other kind (a model quantized already) is an error.
+// QuantizeKernel, as m's kind says, for a caller that holds either kind as
+// a core.Model. Any other kind (a model quantized already) is an error.
 func Quantize(m core.Model, bits int) (Model, error) {
-	var (
-		q   Model
-		err error
-	)
-	switch m := m.(type) {
-	case *core.LinearModel:
-		q, err = QuantizeLinear(m, bits)
-	case *core.KernelModel:
-		q, err = QuantizeKernel(m, bits)
-	default:
-		return nil, fmt.Errorf("quantize: cannot quantize a %s model: only float linear and kernel models", m.Info().Kind)
+	kind := m.Info().Kind
+	q, ok := quantizers[kind]
+	if !ok {
+		return nil, fmt.Errorf("quantize: cannot quantize a %s model: only float linear and kernel models", kind)
 	}
+	return q(m, bits)
+}
+
+// quantizers are the quantization algorithms, by the kind of float model
+// each takes.
+var quantizers = map[string]func(m core.Model, bits int) (Model, error){
+	core.KindLinear: func(m core.Model, bits int) (Model, error) { return quantizeAs(m, bits, QuantizeLinear) },
+	core.KindKernel: func(m core.Model, bits int) (Model, error) { return quantizeAs(m, bits, QuantizeKernel) },
+}
+
+// quantizeAs quantizes m, an F by its kind, with quantize; an error gives
+// an untyped nil Model.
+func quantizeAs[F core.Model, Q Model](m core.Model, bits int, quantize func(F, int) (Q, error)) (Model, error) {
+	f, ok := m.(F)
+	if !ok {
+		return nil, fmt.Errorf("quantize: a %T claims the kind %q of %T", m, m.Info().Kind, f)
+	}
+	q, err := quantize(f, bits)
 	if err != nil {
-		return nil, err // not a typed nil pointer in the interface
+		return nil, err
 	}
 	return q, nil
 }

@@ -36,23 +36,23 @@ package modelfile
 // quantized weights) must use a new Kind, which this reader refuses.
 type body struct {
 	// Kind is the model kind; format 1.0 knows only "linear".
-	Kind string `msg:"k"`
+	Kind string `msg:"k" doc:"kind"`
 	// Solver is core.LinearSolver: LIBLINEAR's -s number.
-	Solver int64 `msg:"s"`
+	Solver int64 `msg:"s" doc:"solver_type"`
 	// NumFeatures is core.LinearModel.NumFeatures, at most MaxInt32.
-	NumFeatures int64 `msg:"nf"`
+	NumFeatures int64 `msg:"nf" doc:"nr_feature"`
 	// Labels holds the class labels as int32 little-endian, 4 bytes each;
 	// empty for regression.
-	Labels []byte `msg:"l,zerocopy,limit=262144"`
+	Labels []byte `msg:"l,zerocopy,limit=262144" doc:"labels"`
 	// Bias is the bias pseudo-feature's value, negative for none.
-	Bias float64 `msg:"b"`
+	Bias float64 `msg:"b" doc:"bias"`
 	// NrW is the number of decision functions; it must agree with Solver
 	// and Labels.
-	NrW int64 `msg:"nw"`
+	NrW int64 `msg:"nw" doc:"decision functions"`
 	// W holds the weights feature-major as float32 little-endian, exactly
 	// rows × NrW × 4 bytes (rows = NumFeatures, plus one with a bias);
 	// empty when the weights are stored sparse (WI, WX).
-	W []byte `msg:"w,zerocopy,limit=4294967292"`
+	W []byte `msg:"w,zerocopy,limit=4294967292" doc:"weights"`
 	// WI and WX store the weights sparse, in place of W, when that is
 	// smaller (the L1-regularized solvers' models): WI is an index
 	// stream, for each decision function in turn a uvarint count n, then
@@ -62,25 +62,25 @@ type body struct {
 	// weights, so dense files keep the bytes they had before the fields
 	// existed. A reader older than them finds no W and refuses the file
 	// as corrupt rather than misreading it.
-	WI []byte `msg:"wi,zerocopy,omitempty,limit=4294967294"`
-	WX []byte `msg:"wx,zerocopy,omitempty,limit=4294967292"`
+	WI []byte `msg:"wi,zerocopy,omitempty,limit=4294967294" doc:"sparse weight indices"`
+	WX []byte `msg:"wx,zerocopy,omitempty,limit=4294967292" doc:"sparse weight values"`
 	// Params are the training parameters, without Threads (it does not
 	// change the model, so it must not change the file).
-	Params params `msg:"p"`
+	Params params `msg:"p" doc:"training parameters"`
 	// Result describes the training run.
-	Result result `msg:"r"`
+	Result result `msg:"r" doc:"training result"`
 	// Created is the creation time in Unix seconds, 0 when not recorded.
-	Created int64 `msg:"t"`
+	Created int64 `msg:"t" doc:"creation time"`
 	// ProbA and ProbB hold Platt's sigmoid of each decision function of an
 	// SVC model trained with -b 1 (core.LinearModel.ProbA, ProbB), float64
 	// little-endian, NrW values each; absent otherwise. Optional: a reader
 	// that skips them predicts the same labels and decision values, and
 	// offers no probabilities.
-	ProbA []byte `msg:"pa,zerocopy,omitempty,limit=524288"`
-	ProbB []byte `msg:"pb,zerocopy,omitempty,limit=524288"`
+	ProbA []byte `msg:"pa,zerocopy,omitempty,limit=524288" doc:"Platt A"`
+	ProbB []byte `msg:"pb,zerocopy,omitempty,limit=524288" doc:"Platt B"`
 	// Scale is the scaling the model was trained behind (format 1.3,
 	// sbody.go); absent without.
-	Scale *ScaleBody `msg:"xs,omitempty"`
+	Scale *ScaleBody `msg:"xs,omitempty" doc:"scaling ranges"`
 }
 
 // params mirrors core.LinearParams less Threads.

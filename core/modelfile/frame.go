@@ -3,8 +3,6 @@ package modelfile
 import (
 	"fmt"
 	"strings"
-
-	"github.com/tinylib/msgp/msgp"
 )
 
 // Seal and Open frame and unframe a body of any kind: the magic, the
@@ -41,16 +39,9 @@ func seal(file []byte, kind string) error {
 	if len(file) < HeaderSize {
 		panic(fmt.Sprintf("modelfile: Seal: %d bytes, shorter than the %d-byte header", len(file), HeaderSize))
 	}
-	var minor uint16
 	base, scaled := strings.CutSuffix(kind, ScaledKindSuffix)
-	switch base {
-	case KindLinear:
-		minor = minorLinear
-	case KindKernel:
-		minor = minorKernel
-	case KindQLinear, KindQKernel:
-		minor = minorQuantized
-	default:
+	minor, ok := minorOf(base)
+	if !ok {
 		panic(fmt.Sprintf("modelfile: Seal: unknown model kind %q", kind))
 	}
 	if scaled {
@@ -127,37 +118,4 @@ func marshalBody(bd msgpBody, kind string) ([]byte, error) {
 		return nil, err
 	}
 	return out, nil
-}
-
-// UnmarshalQuantized checks b's frame, checksum and body structure as
-// Unmarshal does and decodes the body of a quantized model file: exactly
-// one of lin and ker is set, by the file's kind. It does not check the
-// model the body describes (code ranges, scales, sizes against each
-// other): package quantize does that as it converts the body, and wraps
-// what it refuses in ErrCorrupt. Errors are Unmarshal's, ErrKind for a
-// float model file. It never panics and allocates in proportion to len(b).
-func UnmarshalQuantized(b []byte) (lin *QLinearBody, ker *QKernelBody, err error) {
-	payload, kind, err := Open(b)
-	if err != nil {
-		return nil, nil, err
-	}
-	var bd msgp.Unmarshaler
-	switch kind {
-	case KindQLinear:
-		lin = new(QLinearBody)
-		bd = lin
-	case KindQKernel:
-		ker = new(QKernelBody)
-		bd = ker
-	default:
-		return nil, nil, fmt.Errorf("%w: a %s model, want a quantized one", ErrKind, kind)
-	}
-	rest, err := bd.UnmarshalMsg(payload)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: body: %w", ErrCorrupt, err)
-	}
-	if len(rest) != 0 { // Open's structural walk rules this out
-		return nil, nil, fmt.Errorf("%w: %d bytes after the body", ErrCorrupt, len(rest))
-	}
-	return lin, ker, nil
 }

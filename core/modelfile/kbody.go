@@ -28,47 +28,47 @@ package modelfile
 //	                        the float32 values of the nonzeros.
 type kbody struct {
 	// Kind is "kernel".
-	Kind string `msg:"k"`
+	Kind string `msg:"k" doc:"kind"`
 	// SVMType is core.SVMType: LIBSVM's -s number.
-	SVMType int64 `msg:"st"`
+	SVMType int64 `msg:"st" doc:"svm_type"`
 	// KernelType, Degree, Gamma and Coef0 are core.Kernel (Gamma resolved).
-	KernelType int64   `msg:"kt"`
-	Degree     int64   `msg:"kd"`
-	Gamma      float64 `msg:"kg"`
-	Coef0      float64 `msg:"kc"`
+	KernelType int64   `msg:"kt" doc:"kernel_type"`
+	Degree     int64   `msg:"kd" doc:"degree"`
+	Gamma      float64 `msg:"kg" doc:"gamma"`
+	Coef0      float64 `msg:"kc" doc:"coef0"`
 	// NumFeatures is core.KernelModel.NumFeatures, at most MaxInt32.
-	NumFeatures int64 `msg:"nf"`
+	NumFeatures int64 `msg:"nf" doc:"nr_feature"`
 	// Labels holds the C-SVC class labels as int32 little-endian; empty
 	// for ε-SVR and one-class.
-	Labels []byte `msg:"l,zerocopy,limit=262144"`
+	Labels []byte `msg:"l,zerocopy,limit=262144" doc:"labels"`
 	// NumSV holds the support vectors per class as int32 little-endian, in
 	// Labels order; empty for ε-SVR and one-class.
-	NumSV []byte `msg:"ns,zerocopy,limit=262144"`
+	NumSV []byte `msg:"ns,zerocopy,limit=262144" doc:"nr_sv"`
 	// SVRows is the number of support vectors.
-	SVRows int64 `msg:"sr"`
+	SVRows int64 `msg:"sr" doc:"total_sv"`
 	// SVDense tells the layout of the support vectors (see above).
-	SVDense  bool   `msg:"sd"`
-	SVStarts []byte `msg:"sp,zerocopy,limit=4294967292"`
-	SVIndex  []byte `msg:"si,zerocopy,limit=4294967292"`
-	SVValues []byte `msg:"sx,zerocopy,limit=4294967292"`
+	SVDense  bool   `msg:"sd" doc:"SV layout"`
+	SVStarts []byte `msg:"sp,zerocopy,limit=4294967292" doc:"SV row starts"`
+	SVIndex  []byte `msg:"si,zerocopy,limit=4294967292" doc:"SV indices"`
+	SVValues []byte `msg:"sx,zerocopy,limit=4294967292" doc:"SV values"`
 	// Coef is sv_coef as float64 little-endian, (nrClass−1) × SVRows,
 	// row-major.
-	Coef []byte `msg:"c,zerocopy,limit=4294967288"`
+	Coef []byte `msg:"c,zerocopy,limit=4294967288" doc:"sv_coef"`
 	// Rho is ρ of each decision function, float64 little-endian.
-	Rho []byte `msg:"rho,zerocopy,limit=4294967288"`
+	Rho []byte `msg:"rho,zerocopy,limit=4294967288" doc:"rho"`
 	// ProbA and ProbB are the probability model, float64 little-endian;
 	// empty when the model has none.
-	ProbA []byte `msg:"pa,zerocopy,limit=4294967288"`
-	ProbB []byte `msg:"pb,zerocopy,limit=4294967288"`
+	ProbA []byte `msg:"pa,zerocopy,limit=4294967288" doc:"probA"`
+	ProbB []byte `msg:"pb,zerocopy,limit=4294967288" doc:"probB"`
 	// Params are the training parameters.
-	Params kparams `msg:"p"`
+	Params kparams `msg:"p" doc:"training parameters"`
 	// Result describes the training run.
-	Result kresult `msg:"r"`
+	Result kresult `msg:"r" doc:"training result"`
 	// Created is the creation time in Unix seconds, 0 when not recorded.
-	Created int64 `msg:"t"`
+	Created int64 `msg:"t" doc:"creation time"`
 	// Scale is the scaling the model was trained behind (format 1.3,
 	// sbody.go); absent without.
-	Scale *ScaleBody `msg:"xs,omitempty"`
+	Scale *ScaleBody `msg:"xs,omitempty" doc:"scaling ranges"`
 }
 
 // kparams mirrors core.KernelParams.

@@ -280,6 +280,15 @@ func UnmarshalKernel(b []byte) (*core.KernelModel, error) {
 	return unmarshalModel(b, KindKernel, fromKernelBody)
 }
 
+// The kernel kind's entry in the one codec (registry.go).
+func init() {
+	Register(Codec{
+		Kind: KindKernel, Minor: minorKernel, Body: &kbody{},
+		Encode: func(m core.Model) ([]byte, error) { return EncodeAs(m, MarshalKernel) },
+		Decode: func(payload []byte) (core.Model, error) { return DecodeAs(payload, fromKernelBody) },
+	})
+}
+
 // fromKernelBody converts a decoded body to a model and checks it as
 // MarshalKernel does. Every allocation is bounded by a blob's length,
 // checked against the sizes the body states before the allocation.

@@ -1,6 +1,7 @@
 package modelfile
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -60,6 +61,10 @@ const (
 	minorKernel    = 1
 	minorQuantized = 2
 )
+
+// MinorQuantized is the format minor version that added the quantized
+// kinds, which package quantize registers them with (Codec.Minor).
+const MinorQuantized = minorQuantized
 
 // Errors returned by Unmarshal and ReadFile wrap one of these, so that
 // callers can tell them apart with errors.Is.
@@ -265,6 +270,12 @@ func decodeBody(b []byte, want string, bd msgp.Unmarshaler) error {
 	if kind != want {
 		return kindError(kind, want, major, minor)
 	}
+	return DecodeBody(payload, bd)
+}
+
+// DecodeBody decodes payload, as Open returns it, into the body bd of its
+// kind: the generated decoder's errors and trailing bytes are ErrCorrupt.
+func DecodeBody(payload []byte, bd msgp.Unmarshaler) error {
 	rest, err := bd.UnmarshalMsg(payload)
 	if err != nil {
 		return fmt.Errorf("%w: body: %w", ErrCorrupt, err)
@@ -273,6 +284,15 @@ func decodeBody(b []byte, want string, bd msgp.Unmarshaler) error {
 		return fmt.Errorf("%w: %d bytes after the body", ErrCorrupt, len(rest))
 	}
 	return nil
+}
+
+// The linear kind's entry in the one codec (registry.go).
+func init() {
+	Register(Codec{
+		Kind: KindLinear, Minor: minorLinear, Body: &body{},
+		Encode: func(m core.Model) ([]byte, error) { return EncodeAs(m, Marshal) },
+		Decode: func(payload []byte) (core.Model, error) { return DecodeAs(payload, fromBody) },
+	})
 }
 
 // Kind returns the model kind of a model file, KindLinear, KindKernel,
@@ -297,13 +317,11 @@ func Kind(b []byte) (string, error) {
 	return "", kindError(kind, "", major, minor)
 }
 
-// knownKind reports whether this package knows the model kind.
+// knownKind reports whether the format defines the model kind or a codec
+// for it is registered.
 func knownKind(kind string) bool {
-	switch kind {
-	case KindLinear, KindKernel, KindQLinear, KindQKernel:
-		return true
-	}
-	return false
+	_, ok := minorOf(kind)
+	return ok
 }
 
 // kindError is the error for a body of kind got when a reader wants kind
@@ -319,8 +337,7 @@ func kindError(got, want string, major, minor uint16) error {
 			ErrVersion, clip(got), major, minor, Major, Minor)
 	}
 	if want == "" {
-		return fmt.Errorf("%w: model kind %q, want %q, %q, %q or %q",
-			ErrCorrupt, clip(got), KindLinear, KindKernel, KindQLinear, KindQKernel)
+		return fmt.Errorf("%w: model kind %q, want one of %q", ErrCorrupt, clip(got), knownKinds())
 	}
 	return fmt.Errorf("%w: model kind %q, want %q", ErrCorrupt, clip(got), want)
 }
@@ -395,17 +412,11 @@ func bodyKind(payload []byte) (string, error) {
 		if kind, _, err = msgp.ReadStringZC(b); err != nil {
 			return "", fmt.Errorf("kind: %w", err)
 		}
-		// No allocation for the known kinds; a scaled model's kind
+		// No allocation for a known kind; a scaled model's kind
 		// (ScaledKindSuffix) is its kind's.
-		switch string(kind) {
-		case KindLinear, KindLinear + ScaledKindSuffix:
-			return KindLinear, nil
-		case KindKernel, KindKernel + ScaledKindSuffix:
-			return KindKernel, nil
-		case KindQLinear, KindQLinear + ScaledKindSuffix:
-			return KindQLinear, nil
-		case KindQKernel, KindQKernel + ScaledKindSuffix:
-			return KindQKernel, nil
+		base, _ := bytes.CutSuffix(kind, []byte(ScaledKindSuffix))
+		if k, ok := kindName(base); ok {
+			return k, nil
 		}
 		return string(kind), nil
 	}

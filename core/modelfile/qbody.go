@@ -41,106 +41,106 @@ package modelfile
 // "qlinear"), as package quantize writes and reads it.
 type QLinearBody struct {
 	// Kind is "qlinear".
-	Kind string `msg:"k"`
+	Kind string `msg:"k" doc:"kind"`
 	// Bits is 8 or 16: the width of the weight codes.
-	Bits int64 `msg:"qb"`
+	Bits int64 `msg:"qb" doc:"bits"`
 	// Solver is core.LinearSolver: LIBLINEAR's -s number.
-	Solver int64 `msg:"s"`
+	Solver int64 `msg:"s" doc:"solver_type"`
 	// NumFeatures is the number of input features, at most MaxInt32.
-	NumFeatures int64 `msg:"nf"`
+	NumFeatures int64 `msg:"nf" doc:"nr_feature"`
 	// Labels are the class labels in decision-function order; empty for
 	// regression.
-	Labels []int32 `msg:"l"`
+	Labels []int32 `msg:"l" doc:"labels"`
 	// Bias is the bias pseudo-feature's value; absent when the model has
 	// no bias row.
-	Bias *float64 `msg:"b,omitempty"`
+	Bias *float64 `msg:"b,omitempty" doc:"bias"`
 	// Scales holds s_k of each decision function: float32 little-endian.
-	Scales []byte `msg:"sc,zerocopy,limit=262144"`
+	Scales []byte `msg:"sc,zerocopy,limit=262144" doc:"scales s_k"`
 	// W holds the weight codes feature-major, NumFeatures × nrW of them:
 	// int8, or int16 little-endian; or, with WI, only the nonzero codes
 	// WI lists, in its order.
-	W []byte `msg:"w,zerocopy,limit=4294967294"`
+	W []byte `msg:"w,zerocopy,limit=4294967294" doc:"weight codes"`
 	// WI, when present, stores the codes sparse (an L1-regularized
 	// model's, when that is smaller): the index stream of the nonzero
 	// codes over NumFeatures rows × nrW functions (sparsew.go). Absent for
 	// dense codes, so their files keep their bytes; a reader older than
 	// the field refuses a sparse file (W too short), never misreads it.
-	WI []byte `msg:"wi,zerocopy,omitempty,limit=4294967294"`
+	WI []byte `msg:"wi,zerocopy,omitempty,limit=4294967294" doc:"sparse weight code indices"`
 	// BiasW holds the bias row's weights, float32 little-endian, one per
 	// decision function; absent without a bias.
-	BiasW []byte `msg:"bw,zerocopy,omitempty,limit=262144"`
+	BiasW []byte `msg:"bw,zerocopy,omitempty,limit=262144" doc:"bias weights"`
 	// SourceCRC is the CRC-32C of the float model file's payload (the
 	// frame's checksum field of Marshal's output).
-	SourceCRC uint32 `msg:"crc"`
+	SourceCRC uint32 `msg:"crc" doc:"source CRC-32C"`
 	// Created is the float model's creation time, Unix seconds; absent
 	// when 0.
-	Created int64 `msg:"t,omitempty"`
+	Created int64 `msg:"t,omitempty" doc:"creation time"`
 	// ProbA and ProbB are the float model's Platt sigmoids, one per
 	// decision function (an SVC trained with -b 1), float64 little-endian;
 	// absent otherwise. Optional, added after format 1.2: a reader that
 	// skips them predicts the same labels and offers no probabilities.
-	ProbA []byte `msg:"pa,zerocopy,omitempty,limit=524288"`
-	ProbB []byte `msg:"pb,zerocopy,omitempty,limit=524288"`
+	ProbA []byte `msg:"pa,zerocopy,omitempty,limit=524288" doc:"Platt A"`
+	ProbB []byte `msg:"pb,zerocopy,omitempty,limit=524288" doc:"Platt B"`
 	// Scale is the float model's scaling (format 1.3, sbody.go); absent
 	// without.
-	Scale *ScaleBody `msg:"xs,omitempty"`
+	Scale *ScaleBody `msg:"xs,omitempty" doc:"scaling ranges"`
 }
 
 // QKernelBody is the payload of a quantized kernel model file (kind
 // "qkernel"), as package quantize writes and reads it.
 type QKernelBody struct {
 	// Kind is "qkernel".
-	Kind string `msg:"k"`
+	Kind string `msg:"k" doc:"kind"`
 	// Bits is 8 or 16: the width of the support vector codes.
-	Bits int64 `msg:"qb"`
+	Bits int64 `msg:"qb" doc:"bits"`
 	// SVMType is core.SVMType: LIBSVM's -s number.
-	SVMType int64 `msg:"st"`
+	SVMType int64 `msg:"st" doc:"svm_type"`
 	// KernelType, Degree, Gamma and Coef0 are core.Kernel (Gamma resolved).
-	KernelType int64   `msg:"kt"`
-	Degree     int64   `msg:"kd"`
-	Gamma      float64 `msg:"kg"`
-	Coef0      float64 `msg:"kc"`
+	KernelType int64   `msg:"kt" doc:"kernel_type"`
+	Degree     int64   `msg:"kd" doc:"degree"`
+	Gamma      float64 `msg:"kg" doc:"gamma"`
+	Coef0      float64 `msg:"kc" doc:"coef0"`
 	// NumFeatures is the number of input features, at most MaxInt32.
-	NumFeatures int64 `msg:"nf"`
+	NumFeatures int64 `msg:"nf" doc:"nr_feature"`
 	// Labels are the C-SVC classes in LIBSVM's order; empty otherwise.
-	Labels []int32 `msg:"l"`
+	Labels []int32 `msg:"l" doc:"labels"`
 	// NumSV counts the support vectors of each class (C-SVC only).
-	NumSV []int32 `msg:"ns"`
+	NumSV []int32 `msg:"ns" doc:"nr_sv"`
 	// SVRows is the number of support vectors.
-	SVRows int64 `msg:"sr"`
+	SVRows int64 `msg:"sr" doc:"total_sv"`
 	// FScale holds each feature's scale a_j ≥ 0, float32 little-endian.
-	FScale []byte `msg:"fa,zerocopy,limit=4294967292"`
+	FScale []byte `msg:"fa,zerocopy,limit=4294967292" doc:"feature scales a_j"`
 	// FOffset holds each feature's offset o_j, float64 little-endian.
-	FOffset []byte `msg:"fo,zerocopy,limit=4294967288"`
+	FOffset []byte `msg:"fo,zerocopy,limit=4294967288" doc:"feature offsets o_j"`
 	// SVDense tells the layout of SVCodes: true for SVRows × NumFeatures
 	// codes row-major, false for the codes of the entries SVIndex lists.
-	SVDense bool `msg:"sd"`
+	SVDense bool `msg:"sd" doc:"SV layout"`
 	// SVIndex is the sparse layout's index stream: for each support
 	// vector, a uvarint count n, then n uvarint gaps (feature index minus
 	// the previous one, the first counted from −1). Empty when dense.
-	SVIndex []byte `msg:"si,zerocopy,limit=4294967294"`
+	SVIndex []byte `msg:"si,zerocopy,limit=4294967294" doc:"SV indices"`
 	// SVCodes holds the support vector codes, int8 or int16 little-endian.
-	SVCodes []byte `msg:"sq,zerocopy,limit=4294967294"`
+	SVCodes []byte `msg:"sq,zerocopy,limit=4294967294" doc:"SV codes"`
 	// CoefScale holds σ_k of each row of sv_coef, float32 little-endian.
-	CoefScale []byte `msg:"cs,zerocopy,limit=262144"`
+	CoefScale []byte `msg:"cs,zerocopy,limit=262144" doc:"sv_coef scales"`
 	// Coef holds the sv_coef codes, int16 little-endian, (nrClass−1) ×
 	// SVRows, row-major.
-	Coef []byte `msg:"c,zerocopy,limit=4294967294"`
+	Coef []byte `msg:"c,zerocopy,limit=4294967294" doc:"sv_coef codes"`
 	// Rho is ρ of each decision function, float64 little-endian.
-	Rho []byte `msg:"rho,zerocopy,limit=4294967288"`
+	Rho []byte `msg:"rho,zerocopy,limit=4294967288" doc:"rho"`
 	// ProbA and ProbB are the probability model, float64 little-endian,
 	// empty when absent.
-	ProbA []byte `msg:"pa,zerocopy,limit=4294967288"`
-	ProbB []byte `msg:"pb,zerocopy,limit=4294967288"`
+	ProbA []byte `msg:"pa,zerocopy,limit=4294967288" doc:"probA"`
+	ProbB []byte `msg:"pb,zerocopy,limit=4294967288" doc:"probB"`
 	// Summary keeps a few training parameters and results.
-	Summary QKernelSummary `msg:"sum"`
+	Summary QKernelSummary `msg:"sum" doc:"training summary"`
 	// SourceCRC is the CRC-32C of the float model file's payload.
-	SourceCRC uint32 `msg:"crc"`
+	SourceCRC uint32 `msg:"crc" doc:"source CRC-32C"`
 	// Created is the float model's creation time; absent when 0.
-	Created int64 `msg:"t,omitempty"`
+	Created int64 `msg:"t,omitempty" doc:"creation time"`
 	// Scale is the float model's scaling (format 1.3, sbody.go); absent
 	// without.
-	Scale *ScaleBody `msg:"xs,omitempty"`
+	Scale *ScaleBody `msg:"xs,omitempty" doc:"scaling ranges"`
 }
 
 // QKernelSummary mirrors quantize.TrainSummary: a few training parameters

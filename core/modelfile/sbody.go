@@ -26,12 +26,12 @@ import (
 // the file (ErrVersion) instead.
 type ScaleBody struct {
 	// Lower and Upper are the interval features are scaled to.
-	Lower float64 `msg:"l"`
-	Upper float64 `msg:"u"`
+	Lower float64 `msg:"l" doc:"lower"`
+	Upper float64 `msg:"u" doc:"upper"`
 	// Min and Max hold each feature's input range, float64 little-endian,
 	// one per feature of the model (nf of them).
-	Min []byte `msg:"mn,zerocopy,limit=4294967288"`
-	Max []byte `msg:"mx,zerocopy,limit=4294967288"`
+	Min []byte `msg:"mn,zerocopy,limit=4294967288" doc:"feature minima"`
+	Max []byte `msg:"mx,zerocopy,limit=4294967288" doc:"feature maxima"`
 }
 
 // ScaledKindSuffix ends the kind written in the body of a model that

@@ -6,13 +6,14 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // loadCompat reads a fixture through the loader every path uses.
 func loadCompat(t *testing.T, path string) any {
 	t.Helper()
-	m, err := ReadFile(path)
+	m, err := modelfile.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,13 +2,10 @@
 // directory of versioned model files: atomic publishing and a watcher that
 // follows the newest valid version (DESIGN.md §6).
 //
-// It is the one place that opens and writes a model file of any kind
-// (issue 11): Decode and ReadFile return the core.Model of whatever kind a
-// file holds (linear or kernel, float or quantized), validated by the one
-// decoder of that kind, and Encode and WriteFile write any core.Model. It
-// sits above core/modelfile (the frame and the float bodies) and package
-// quantize (the quantized bodies and predictors), the lowest package that
-// sees every kind without an upward import.
+// It opens and writes model files through core/modelfile's one codec
+// (modelfile.Decode, Encode, ReadFile and WriteFile), which reads every
+// registered kind: the float kinds, and the quantized ones, which package
+// quantize registers (imported below for that).
 //
 // A published model is named "model-<version>.svmgo" with a decimal version
 // that strictly increases. Publish writes a temporary dot-file ending in

@@ -9,6 +9,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -42,10 +43,10 @@ func ExampleReadFile() {
 	defer os.RemoveAll(dir)
 	for _, saved := range []core.Model{m, q} {
 		path := filepath.Join(dir, "heart.svmgo")
-		if err := modeldir.WriteFile(path, saved); err != nil {
+		if err := modelfile.WriteFile(path, saved); err != nil {
 			log.Fatal(err)
 		}
-		loaded, err := modeldir.ReadFile(path)
+		loaded, err := modelfile.ReadFile(path)
 		if err != nil {
 			log.Fatal(err)
 		}

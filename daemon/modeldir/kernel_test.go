@@ -141,11 +141,11 @@ func TestLoadAndDecodeBothKinds(t *testing.T) {
 	dir := t.TempDir()
 	km := testKernelModel(t)
 	kp := filepath.Join(dir, "k.svmgo")
-	if err := WriteFile(kp, km); err != nil {
+	if err := modelfile.WriteFile(kp, km); err != nil {
 		t.Fatal(err)
 	}
 	lp := filepath.Join(dir, "l.svmgo")
-	if err := WriteFile(lp, testModel(7)); err != nil {
+	if err := modelfile.WriteFile(lp, testModel(7)); err != nil {
 		t.Fatal(err)
 	}
 	l, err := loadLoaded(kp)
@@ -162,8 +162,8 @@ func TestLoadAndDecodeBothKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	b[len(b)-1] ^= 1
-	if _, err := Decode(b); !errors.Is(err, modelfile.ErrChecksum) {
-		t.Errorf("Decode(damaged kernel file) = %v, want ErrChecksum", err)
+	if _, err := modelfile.Decode(b); !errors.Is(err, modelfile.ErrChecksum) {
+		t.Errorf("modelfile.Decode(damaged kernel file) = %v, want ErrChecksum", err)
 	}
 	if _, err := loadLoaded(filepath.Join(dir, "absent")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("loadLoaded(missing file) = %v, want fs.ErrNotExist", err)

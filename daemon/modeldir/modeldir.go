@@ -5,12 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	// The quantized kinds' codecs: a watcher serves every kind.
+	_ "github.com/libsvmgo/libsvmgo/quantize"
 )
 
 const (
@@ -83,36 +87,20 @@ func highestVersion(dir string) (highest uint64, found bool, err error) {
 // error after the final name exists (syncing the directory) is returned
 // with the version, the file complete but not known durable.
 func Publish(dir string, m core.Model) (uint64, error) {
-	data, err := Encode(stamped(m, time.Now().Unix()))
+	data, err := modelfile.Encode(stamped(m, time.Now().Unix()))
 	if err != nil {
 		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 	}
 	return publishBytes(dir, data)
 }
 
-// stamped returns m, or for a float model without a creation time a copy
-// with Created set. Only a kernel model's exported fields are copied (its
-// prediction tables are unexported and built by Init), which is all
-// encoding reads; the slices and support vectors are shared, read only.
+// stamped returns m, or for a model without a creation time a copy with
+// created set (core.WithCreated: the kinds that record one after training).
 func stamped(m core.Model, created int64) core.Model {
-	switch f := m.(type) {
-	case *core.LinearModel:
-		if f != nil && f.Created == 0 {
-			c := *f // shallow: the slices are shared, read only
-			c.Created = created
-			return &c
-		}
-	case *core.KernelModel:
-		if f != nil && f.Created == 0 {
-			return &core.KernelModel{
-				SVMType: f.SVMType, Kernel: f.Kernel, NumFeatures: f.NumFeatures,
-				Labels: f.Labels, NumSV: f.NumSV, SV: f.SV, Coef: f.Coef, Rho: f.Rho,
-				ProbA: f.ProbA, ProbB: f.ProbB, Params: f.Params, Result: f.Result,
-				Created: created,
-			}
-		}
+	if v := reflect.ValueOf(m); !v.IsValid() || v.Kind() == reflect.Pointer && v.IsNil() || m.Info().Created != 0 {
+		return m
 	}
-	return m
+	return core.WithCreated(m, created)
 }
 
 // publishBytes gives the model file data the next version in dir (see

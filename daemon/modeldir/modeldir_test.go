@@ -17,6 +17,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -119,7 +120,7 @@ func TestPublishNumbersFromOne(t *testing.T) {
 		if m.Created != 0 {
 			t.Errorf("Publish modified its argument: Created = %d", m.Created)
 		}
-		got, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
+		got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
 		if err != nil {
 			t.Fatalf("reading back version %d: %v", v, err)
 		}
@@ -147,7 +148,7 @@ func TestPublishKeepsCreated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
+	got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestPublishContinuesAfterHighestIgnoringJunk(t *testing.T) {
 	if v != 8 {
 		t.Fatalf("Publish after model-7 returned version %d, want 8", v)
 	}
-	if _, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, "model-8.svmgo")); err != nil {
+	if _, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(dir, "model-8.svmgo")); err != nil {
 		t.Fatal(err)
 	}
 	if got := len(names(t, dir)); got != len(junk)+2 {
@@ -215,7 +216,7 @@ func TestPublishConcurrentTakeDistinctVersions(t *testing.T) {
 	// Each file holds the model of the publisher that got its version.
 	seen := map[float32]bool{}
 	for v := uint64(1); v <= n; v++ {
-		m, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
+		m, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -437,7 +438,7 @@ func TestWatchInitialLoadFallsBackPastBadNewest(t *testing.T) {
 	}
 
 	// A bad version whose file is replaced by a good one is tried again.
-	if err := WriteFile(filepath.Join(dir, FileName(3)), testModel(3)); err != nil {
+	if err := modelfile.WriteFile(filepath.Join(dir, FileName(3)), testModel(3)); err != nil {
 		t.Fatal(err)
 	}
 	w.Rescan()
@@ -448,7 +449,7 @@ func TestWatchInitialLoadFallsBackPastBadNewest(t *testing.T) {
 
 func TestWatchIgnoresOlderVersions(t *testing.T) {
 	dir := t.TempDir()
-	if err := WriteFile(filepath.Join(dir, FileName(5)), testModel(5)); err != nil {
+	if err := modelfile.WriteFile(filepath.Join(dir, FileName(5)), testModel(5)); err != nil {
 		t.Fatal(err)
 	}
 	w, err := Watch(dir, Options{})
@@ -457,7 +458,7 @@ func TestWatchIgnoresOlderVersions(t *testing.T) {
 	}
 	defer w.Close()
 	waitVersion(t, w, 5, 5)
-	if err := WriteFile(filepath.Join(dir, FileName(3)), testModel(3)); err != nil {
+	if err := modelfile.WriteFile(filepath.Join(dir, FileName(3)), testModel(3)); err != nil {
 		t.Fatal(err)
 	}
 	w.Rescan()
@@ -609,6 +610,6 @@ var (
 
 // loadLoaded reads a model file as a watcher hands it out.
 func loadLoaded(path string) (*Loaded, error) {
-	m, err := ReadFile(path)
+	m, err := modelfile.ReadFile(path)
 	return &Loaded{Model: m, Path: path}, err
 }

@@ -26,27 +26,27 @@ func TestOpenAnyKind(t *testing.T) {
 	}
 	for name, m := range map[string]core.Model{"linear": lin, "kernel": ker, "qlinear": q} {
 		path := filepath.Join(dir, name+".svmgo")
-		if err := WriteFile(path, m); err != nil {
+		if err := modelfile.WriteFile(path, m); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ReadFile(path)
+		got, err := modelfile.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got.Info().Kind != name || got.Info().NumFeatures != m.Info().NumFeatures {
 			t.Errorf("%s: read back as %+v", name, got.Info())
 		}
-		want, _ := Encode(m)
-		back, _ := Encode(got)
+		want, _ := modelfile.Encode(m)
+		back, _ := modelfile.Encode(got)
 		if string(want) != string(back) {
 			t.Errorf("%s: the model read back encodes to other bytes", name)
 		}
 	}
-	if _, err := ReadFileAs[*core.LinearModel](filepath.Join(dir, "linear.svmgo")); err != nil {
+	if _, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(dir, "linear.svmgo")); err != nil {
 		t.Errorf("ReadFileAs linear: %v", err)
 	}
 	kp := filepath.Join(dir, "kernel.svmgo")
-	if _, err := ReadFileAs[*core.LinearModel](kp); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), kp) {
+	if _, err := modelfile.ReadFileAs[*core.LinearModel](kp); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), kp) {
 		t.Errorf("ReadFileAs linear of a kernel file: %v, want ErrKind naming the path", err)
 	}
 	b, _ := os.ReadFile(kp)
@@ -55,22 +55,22 @@ func TestOpenAnyKind(t *testing.T) {
 	if err := os.WriteFile(damaged, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadFile(damaged); !errors.Is(err, modelfile.ErrChecksum) || !strings.Contains(err.Error(), damaged) {
+	if _, err := modelfile.ReadFile(damaged); !errors.Is(err, modelfile.ErrChecksum) || !strings.Contains(err.Error(), damaged) {
 		t.Errorf("damaged file: %v, want ErrChecksum naming the path", err)
 	}
-	if _, err := ReadFile(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := modelfile.ReadFile(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 	bad := *lin
 	bad.W = bad.W[1:]
-	if err := WriteFile(filepath.Join(dir, "bad.svmgo"), &bad); err == nil {
+	if err := modelfile.WriteFile(filepath.Join(dir, "bad.svmgo"), &bad); err == nil {
 		t.Error("WriteFile of an invalid model succeeded")
 	}
-	if err := WriteFile(filepath.Join(dir, "x.svmgo"), nil); err == nil {
+	if err := modelfile.WriteFile(filepath.Join(dir, "x.svmgo"), nil); err == nil {
 		t.Error("WriteFile of nil succeeded")
 	}
 	var nilLinear *core.LinearModel
-	if _, err := Encode(nilLinear); err == nil {
+	if _, err := modelfile.Encode(nilLinear); err == nil {
 		t.Error("Encode of a typed nil succeeded")
 	}
 	entries, _ := os.ReadDir(dir)

@@ -114,7 +114,7 @@ func TestLoadAndDecodeQuantized(t *testing.T) {
 	ql, qk := quantizedModels(t)
 	for _, q := range []quantize.Model{ql, qk} {
 		path := filepath.Join(dir, q.Kind()+".svmgo")
-		if err := WriteFile(path, q); err != nil {
+		if err := modelfile.WriteFile(path, q); err != nil {
 			t.Fatal(err)
 		}
 		l, err := loadLoaded(path)
@@ -126,16 +126,16 @@ func TestLoadAndDecodeQuantized(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l, err := Decode(b); err != nil || quantOf(&Loaded{Model: l}) == nil {
-			t.Fatalf("Decode(%s file) = %+v, %v", q.Kind(), l, err)
+		if l, err := modelfile.Decode(b); err != nil || quantOf(&Loaded{Model: l}) == nil {
+			t.Fatalf("modelfile.Decode(%s file) = %+v, %v", q.Kind(), l, err)
 		}
 		b[len(b)-1] ^= 1
-		if _, err := Decode(b); !errors.Is(err, modelfile.ErrChecksum) {
-			t.Errorf("Decode(damaged %s file) = %v, want ErrChecksum", q.Kind(), err)
+		if _, err := modelfile.Decode(b); !errors.Is(err, modelfile.ErrChecksum) {
+			t.Errorf("modelfile.Decode(damaged %s file) = %v, want ErrChecksum", q.Kind(), err)
 		}
 		b[len(b)-1] ^= 1
-		if _, err := Decode(b[:len(b)-3]); !errors.Is(err, modelfile.ErrTruncated) {
-			t.Errorf("Decode(truncated %s file) = %v, want ErrTruncated", q.Kind(), err)
+		if _, err := modelfile.Decode(b[:len(b)-3]); !errors.Is(err, modelfile.ErrTruncated) {
+			t.Errorf("modelfile.Decode(truncated %s file) = %v, want ErrTruncated", q.Kind(), err)
 		}
 	}
 	// A body the frame accepts but quantize refuses (bits 7, resealed with
@@ -152,8 +152,8 @@ func TestLoadAndDecodeQuantized(t *testing.T) {
 	if err := modelfile.Seal(b, modelfile.KindQLinear); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Decode(b); !errors.Is(err, modelfile.ErrCorrupt) {
-		t.Errorf("Decode(qlinear with 7 bits) = %v, want ErrCorrupt", err)
+	if _, err := modelfile.Decode(b); !errors.Is(err, modelfile.ErrCorrupt) {
+		t.Errorf("modelfile.Decode(qlinear with 7 bits) = %v, want ErrCorrupt", err)
 	}
 }
 

@@ -103,7 +103,7 @@ func TestWatchSkipsWhatLoadRefuses(t *testing.T) {
 	if _, err := loadLoaded(path); !errors.Is(err, modelfile.ErrCorrupt) {
 		t.Errorf("Load of a NaN model: %v, want ErrCorrupt", err)
 	}
-	if _, err := Decode(nan); !errors.Is(err, modelfile.ErrCorrupt) {
+	if _, err := modelfile.Decode(nan); !errors.Is(err, modelfile.ErrCorrupt) {
 		t.Errorf("Decode of a NaN model: %v, want ErrCorrupt", err)
 	}
 	w.Rescan()

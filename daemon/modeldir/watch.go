@@ -16,6 +16,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
 // defaultDebounce is short enough that a new model serves within a blink,
@@ -324,7 +325,7 @@ func (w *Watcher) Rescan() {
 // load reads and checks the model file at path, refusing a kernel or
 // quantized model when the watcher takes linear float models only.
 func (w *Watcher) load(path string) (*Loaded, error) {
-	m, err := ReadFile(path)
+	m, err := modelfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -26,7 +27,7 @@ func TestL1WarmRetrain(t *testing.T) {
 				batch := batchText(uint64(20+b), 50)
 				text += batch
 				s.ingest(t, "b"+string(rune('0'+b))+".txt", batch)
-				got, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(uint64(b+1))))
+				got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(uint64(b+1))))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -106,7 +106,7 @@ func TestQuantizedPublish(t *testing.T) {
 				if kind, err := modelKind(path); err != nil || kind != c.kind {
 					t.Fatalf("version %d: kind %q, %v; want %q", v, kind, err, c.kind)
 				}
-				file, err := modeldir.ReadFileAs[quantize.Model](path)
+				file, err := modelfile.ReadFileAs[quantize.Model](path)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -214,7 +214,7 @@ func TestQuantizedGate(t *testing.T) {
 		if len(passed) != i+1 || passed[i]["quantized_bits"] != 8.0 {
 			t.Fatalf("gate records %v, want %d passes of an 8-bit model", passed, i+1)
 		}
-		q, err := modeldir.ReadFileAs[quantize.Model](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(uint64(i+1))))
+		q, err := modelfile.ReadFileAs[quantize.Model](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(uint64(i+1))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,7 +245,7 @@ func TestQuantizedGate(t *testing.T) {
 	}
 	s.d.applyReload() // Run's drain does it before each batch
 	s.ingest(t, "b2.txt", strings.Join(all[150:200], ""))
-	q, err := modeldir.ReadFileAs[quantize.Model](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(3)))
+	q, err := modelfile.ReadFileAs[quantize.Model](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(3)))
 	if err != nil || q.Bits() != 16 {
 		t.Fatalf("after a reload to 16 bits, version 3 is %v, %v; want an int16 model", q, err)
 	}

@@ -67,7 +67,7 @@ func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	}
 	// The creation time is set before quantizing: a quantized model
 	// records its float model's.
-	core.SetCreated(r.float, time.Now().Unix())
+	r.float = core.WithCreated(r.float, time.Now().Unix())
 	if bits := d.cfg.QuantizeBits; bits != 0 {
 		if err := r.quantize(bits); err != nil {
 			return fmt.Errorf("watchd: %w", err)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
@@ -196,7 +197,7 @@ func TestIngestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
+	got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +340,7 @@ func TestRecoverUnpublished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
+	got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -556,7 +557,7 @@ func TestGateHoldsBack(t *testing.T) {
 		t.Errorf("after a: held rows' α %v, want 0", got)
 	}
 	want, wantDual, _ := trainText(t, cfg, firstLines(a, 40))
-	got, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
+	got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -618,7 +619,7 @@ func TestGateOffTrainsOnAll(t *testing.T) {
 	text := flipLast(batchText(6, 50), 45)
 	s.ingest(t, "a.txt", text)
 	want, wantDual, _ := trainText(t, cfg, text)
-	got, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
+	got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -690,7 +691,7 @@ func TestGateRegression(t *testing.T) {
 	if vs := modelVersions(t, cfg.Root); !slices.Equal(vs, []uint64{1}) {
 		t.Fatalf("after a: published versions %v, want [1]", vs)
 	}
-	m, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
+	m, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}

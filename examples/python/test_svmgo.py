@@ -19,6 +19,7 @@ import unittest
 from unittest import mock
 
 import svmgo
+from svmgo import _modelfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, os.pardir, os.pardir))
@@ -696,6 +697,39 @@ class TestScipy(unittest.TestCase):
                 with t.fit() as m2:
                     self.assertEqual(m2.predict(X).tolist(), m.predict(TEST_DENSE))
 
+
+class TestModelFileSchema(unittest.TestCase):
+    """Every key of every kind of model file the library writes is in the
+    body schema the Python reader takes its key names from (_schema.py,
+    generated from the Go body types)."""
+
+    def test_every_kind_known(self):
+        if not os.access(SVMGO_BIN, os.X_OK):
+            self.skipTest(f"{SVMGO_BIN} not built (run make build)")
+        train = os.path.join(DATA, "heart_scale.train")
+        runs = [
+            ["train-linear", "-q", "-s", "2", "-B", "1"],
+            ["train-linear", "-q", "-s", "5", "-c", "0.01"],  # L1: sparse weights (wi, wx)
+            ["train-linear", "-q", "-s", "0", "--scale"],
+            ["train", "-q", "-t", "2", "-b", "1"],
+        ]
+        kinds = set()
+        with tempfile.TemporaryDirectory() as d:
+            for i, args in enumerate(runs):
+                float_path = os.path.join(d, f"m{i}.svmgo")
+                q_path = float_path + ".q8"
+                subprocess.run([SVMGO_BIN, *args, train, float_path], check=True, capture_output=True)
+                subprocess.run([SVMGO_BIN, "quantize", "--bits", "8", float_path, q_path], check=True, capture_output=True)
+                for path in (float_path, q_path):
+                    with open(path, "rb") as f:
+                        body = _modelfile.read_body(f.read())
+                    kinds.add(_modelfile.kind_of(body))
+                    with self.subTest(args=args, path=os.path.basename(path)):
+                        self.assertEqual(_modelfile.unknown_keys(body), [])
+                    if "5" in args:
+                        self.assertIn("wi", body)  # the sparse layouts are covered
+        self.assertEqual(kinds, {"linear", "kernel", "qlinear", "qkernel"})
+        self.assertEqual(_modelfile.unknown_keys({"k": "linear", "zz": 1, "p": {"qq": 2}}), ["zz", "p.qq"])
 
 if __name__ == "__main__":
     unittest.main()

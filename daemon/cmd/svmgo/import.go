@@ -8,8 +8,8 @@ import (
 	"os"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/textmodel"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 const importUsage = `usage: svmgo import model_in model_out
@@ -76,7 +76,7 @@ func importModel(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	if err := modeldir.WriteFile(out, m); err != nil {
+	if err := modelfile.WriteFile(out, m); err != nil {
 		return fail(stderr, err)
 	}
 	return 0

@@ -11,7 +11,6 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/textmodel"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 // TestImport converts the LIBSVM and LIBLINEAR text models of the test data
@@ -57,7 +56,7 @@ func TestImport(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g, err := modeldir.ReadFileAs[*core.KernelModel](out)
+				g, err := modelfile.ReadFileAs[*core.KernelModel](out)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -70,7 +69,7 @@ func TestImport(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g, err := modeldir.ReadFileAs[*core.LinearModel](out)
+				g, err := modelfile.ReadFileAs[*core.LinearModel](out)
 				if err != nil {
 					t.Fatal(err)
 				}

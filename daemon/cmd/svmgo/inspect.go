@@ -37,60 +37,18 @@ The file is checked as a model loader checks it: a damaged file prints one
 line on standard error and exits with status 1.
 `
 
-// kindView is what inspect knows of one model kind. A new kind (a
-// quantized model, say) is one more entry in kindViews: the header, the
-// byte breakdown and the output's layout are shared.
-type kindView struct {
-	// show decodes the file's bytes and adds the model's rows and
-	// sections to s, ending with the quantization section.
-	show func(s *sheet, b []byte, verbose bool) error
-	// fields describes the kind's body keys for the byte breakdown.
-	fields map[string]string
+// kindViews describe the kinds inspect knows in their tools' terms: each
+// decodes the file's bytes and adds the model's rows and sections to s,
+// ending with the quantization section. Any other registered kind is
+// described from its core.ModelInfo (showModel); the header and the byte
+// breakdown, whose key names come from the kind's body schema
+// (modelfile.Schema), are shared by every kind.
+var kindViews = map[string]func(s *sheet, b []byte, verbose bool) error{
+	modelfile.KindLinear:  showLinear,
+	modelfile.KindKernel:  showKernel,
+	modelfile.KindQLinear: showQLinear,
+	modelfile.KindQKernel: showQKernel,
 }
-
-// kindViews maps each model kind modelfile knows to its view.
-var kindViews = map[string]kindView{
-	modelfile.KindLinear:  {showLinear, linearFields},
-	modelfile.KindKernel:  {showKernel, kernelFields},
-	modelfile.KindQLinear: {showQLinear, qlinearFields},
-	modelfile.KindQKernel: {showQKernel, qkernelFields},
-}
-
-// linearFields and kernelFields name the bodies' keys (modelfile's package
-// comment has the format).
-var (
-	linearFields = map[string]string{
-		"k": "kind", "s": "solver_type", "nf": "nr_feature", "l": "labels",
-		"b": "bias", "nw": "decision functions", "w": "weights",
-		"wi": "sparse weight indices", "wx": "sparse weight values",
-		"p": "training parameters", "r": "training result", "t": "creation time",
-		"pa": "Platt A", "pb": "Platt B", "xs": "scaling ranges",
-	}
-	kernelFields = map[string]string{
-		"k": "kind", "st": "svm_type", "kt": "kernel_type", "kd": "degree",
-		"kg": "gamma", "kc": "coef0", "nf": "nr_feature", "l": "labels",
-		"ns": "nr_sv", "sr": "total_sv", "sd": "SV layout", "sp": "SV row starts",
-		"si": "SV indices", "sx": "SV values", "c": "sv_coef", "rho": "rho",
-		"pa": "probA", "pb": "probB", "p": "training parameters",
-		"r": "training result", "t": "creation time", "xs": "scaling ranges",
-	}
-	// The quantized bodies' keys (package quantize's documentation).
-	qlinearFields = map[string]string{
-		"k": "kind", "qb": "bits", "s": "solver_type", "nf": "nr_feature",
-		"l": "labels", "b": "bias", "sc": "scales s_k", "w": "weight codes",
-		"bw": "bias weights", "crc": "source CRC-32C", "t": "creation time",
-		"pa": "Platt A", "pb": "Platt B", "xs": "scaling ranges",
-	}
-	qkernelFields = map[string]string{
-		"k": "kind", "qb": "bits", "st": "svm_type", "kt": "kernel_type",
-		"kd": "degree", "kg": "gamma", "kc": "coef0", "nf": "nr_feature",
-		"l": "labels", "ns": "nr_sv", "sr": "total_sv", "fa": "feature scales a_j",
-		"fo": "feature offsets o_j", "sd": "SV layout", "si": "SV indices",
-		"sq": "SV codes", "cs": "sv_coef scales", "c": "sv_coef codes",
-		"rho": "rho", "pa": "probA", "pb": "probB", "sum": "training summary",
-		"crc": "source CRC-32C", "t": "creation time", "xs": "scaling ranges",
-	}
-)
 
 // inspect is the inspect command.
 func inspect(args []string, stdout, stderr io.Writer) int {
@@ -129,9 +87,10 @@ func describe(path string, b []byte, verbose bool) ([]byte, error) {
 		return nil, err
 	}
 	view, ok := kindViews[kind]
-	if !ok { // a kind modelfile reads and inspect does not describe yet
-		return nil, fmt.Errorf("inspect does not describe %q models yet", kind)
+	if !ok {
+		view = showModel
 	}
+	keys, _ := modelfile.Schema(kind)
 	lay, err := modelfile.Layout(b)
 	if err != nil {
 		return nil, err
@@ -143,10 +102,10 @@ func describe(path string, b []byte, verbose bool) ([]byte, error) {
 	// Layout has checked the frame: bytes 20–23 are the payload's CRC, by
 	// which a quantized model names the float model it was made from.
 	s.row("payload CRC-32C", crcText(binary.LittleEndian.Uint32(b[20:24])))
-	if err := view.show(s, b, verbose); err != nil {
+	if err := view(s, b, verbose); err != nil {
 		return nil, err
 	}
-	showBytes(s, lay, view.fields, verbose)
+	showBytes(s, lay, keys, verbose)
 	s.flush()
 	return s.buf.Bytes(), nil
 }
@@ -154,7 +113,11 @@ func describe(path string, b []byte, verbose bool) ([]byte, error) {
 // showBytes adds the byte breakdown: each part of the file, its size and
 // its share of the file. The top-level rows add up to the file's size; with
 // verbose, the fields of nested maps follow their map as "p.c" rows.
-func showBytes(s *sheet, lay modelfile.Breakdown, names map[string]string, verbose bool) {
+func showBytes(s *sheet, lay modelfile.Breakdown, keys []modelfile.Key, verbose bool) {
+	names := make(map[string]string, len(keys))
+	for _, k := range keys {
+		names[k.Name] = k.Doc
+	}
 	s.section(fmt.Sprintf("bytes (%s B in all)", commas(lay.Size)))
 	share := func(n int) string { return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(lay.Size)) }
 	rows := [][]string{
@@ -175,6 +138,36 @@ func showBytes(s *sheet, lay modelfile.Breakdown, names map[string]string, verbo
 	}
 	rows = append(rows, []string{"total", "", commas(lay.Size) + " B", share(lay.Size)})
 	s.table(nil, rows, 2)
+}
+
+// showModel describes a model of a kind inspect has no view of, from what
+// every kind reports (core.ModelInfo).
+func showModel(s *sheet, b []byte, verbose bool) error {
+	m, err := modelfile.Decode(b)
+	if err != nil {
+		return err
+	}
+	info := m.Info()
+	s.section("model")
+	s.row("task", info.Task.String())
+	s.row("nr_feature", commas(info.NumFeatures))
+	if info.Labels != nil {
+		s.row("labels", joinInt32s(info.Labels))
+	}
+	s.row("decision values", strconv.Itoa(info.NumDecisionValues))
+	s.row("probability", yesNo(info.Probability))
+	if info.Bits != 0 {
+		s.row("bits", strconv.Itoa(info.Bits))
+	}
+	s.row("created", createdText(info.Created))
+	scaleRows(s, info.Scale, verbose)
+	if info.Trained {
+		t := info.Summary
+		s.section("training")
+		s.row("result", fmt.Sprintf("%d iterations, %s %s, objective %s, %s support vectors, converged %s",
+			t.Iterations, commas(t.Work), t.WorkUnit, fmtObj(t.Objective), commas(t.NumSV), yesNo(t.Converged)))
+	}
+	return nil
 }
 
 // linearSolverText is LIBLINEAR's description of each solver (train's

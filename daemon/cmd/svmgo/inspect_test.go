@@ -15,7 +15,6 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 	"github.com/tinylib/msgp/msgp"
 )
@@ -181,7 +180,7 @@ func TestInspectLinear(t *testing.T) {
 	if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "3", "-B", "1", "-c", "0.5", dataDir+"digits.train", path); code != 0 {
 		t.Fatal(errs)
 	}
-	m, err := modeldir.ReadFileAs[*core.LinearModel](path)
+	m, err := modelfile.ReadFileAs[*core.LinearModel](path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +274,7 @@ func TestInspectKernel(t *testing.T) {
 	if code, _, errs := svmgo(t, "train", "-q", dataDir+"digits.train", path); code != 0 {
 		t.Fatal(errs)
 	}
-	m, err := modeldir.ReadFileAs[*core.KernelModel](path)
+	m, err := modelfile.ReadFileAs[*core.KernelModel](path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +477,7 @@ func TestInspectProbabilityAndImport(t *testing.T) {
 	if code, _, errs := svmgo(t, "train", "-q", "-b", "1", "-t", "1", "-r", "0.5", dataDir+"heart_scale", prob); code != 0 {
 		t.Fatal(errs)
 	}
-	m, err := modeldir.ReadFileAs[*core.KernelModel](prob)
+	m, err := modelfile.ReadFileAs[*core.KernelModel](prob)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -636,12 +635,12 @@ func TestInspectQLinear(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
 	dir := t.TempDir()
 	float, path := quantizeFile(t, 8, "train-linear", "-q", "-s", "3", "-B", "1", dataDir+"digits.train", filepath.Join(dir, "digits.svmgo"))
-	q, err := modeldir.ReadFileAs[quantize.Model](path)
+	q, err := modelfile.ReadFileAs[quantize.Model](path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := q.(*quantize.Linear)
-	fm, err := modeldir.ReadFileAs[*core.LinearModel](float)
+	fm, err := modelfile.ReadFileAs[*core.LinearModel](float)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -733,12 +732,12 @@ func TestInspectQKernel(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			float, path := quantizeFile(t, c.bits, append(c.train, filepath.Join(dir, fmt.Sprintf("m%d.svmgo", c.bits)))...)
-			q, err := modeldir.ReadFileAs[quantize.Model](path)
+			q, err := modelfile.ReadFileAs[quantize.Model](path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			m := q.(*quantize.Kernel)
-			fm, err := modeldir.ReadFileAs[*core.KernelModel](float)
+			fm, err := modelfile.ReadFileAs[*core.KernelModel](float)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -19,12 +20,12 @@ var (
 // loadLoaded reads a model file as a watcher hands it out; fileKind
 // returns the kind of the model it holds.
 func loadLoaded(path string) (*modeldir.Loaded, error) {
-	m, err := modeldir.ReadFile(path)
+	m, err := modelfile.ReadFile(path)
 	return &modeldir.Loaded{Model: m, Path: path}, err
 }
 
 func fileKind(path string) (string, error) {
-	m, err := modeldir.ReadFile(path)
+	m, err := modelfile.ReadFile(path)
 	if err != nil {
 		return "", err
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
 var predictUsage = `usage: svmgo predict [options] test_file model_file output_file
@@ -59,7 +59,7 @@ func predict(args []string, stdout, stderr io.Writer) int {
 	testFile, modelFile, outFile := args[0], args[1], args[2]
 	// One read of the file, whatever its kind, validated as every loader
 	// validates it.
-	m, err := modeldir.ReadFile(modelFile)
+	m, err := modelfile.ReadFile(modelFile)
 	if err != nil {
 		return fail(stderr, err)
 	}

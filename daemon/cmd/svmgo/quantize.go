@@ -12,7 +12,6 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -93,7 +92,7 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", in, err))
 	}
-	// modeldir.WriteFile's two steps, with a check between them: the bytes
+	// modelfile.WriteFile's two steps, with a check between them: the bytes
 	// must decode, or svmgo predict, the daemon and the C library would
 	// refuse the file. The comparison uses the decoded model: the file's.
 	b, err := quantize.Marshal(q)
@@ -136,12 +135,10 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// floatModel is a float model file read for quantization: one of linear and
-// kernel is set.
+// floatModel is a float model file read for quantization.
 type floatModel struct {
-	linear *core.LinearModel
-	kernel *core.KernelModel
-	size   int64 // bytes of the file
+	model core.Model
+	size  int64 // bytes of the file
 }
 
 // loadFloatModel reads the float model file at path (once, as every
@@ -152,48 +149,34 @@ func loadFloatModel(path string) (*floatModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := modeldir.Decode(data)
+	m, err := modelfile.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w (reading %s)", err, path)
 	}
-	f := &floatModel{size: int64(len(data))}
-	switch m := m.(type) {
-	case *core.LinearModel:
-		f.linear = m
-	case *core.KernelModel:
-		f.kernel = m
-	case quantize.Model:
+	if q, ok := m.(quantize.Model); ok {
 		return nil, fmt.Errorf("%s: already quantized (%s, int%d): quantize the float model it was made from "+
-			"(payload CRC-32C %s)", path, m.Kind(), m.Bits(), crcText(m.SourceCRC()))
-	default: // a kind modeldir reads and this command does not
-		return nil, fmt.Errorf("%s: cannot quantize %q models", path, m.Info().Kind)
+			"(payload CRC-32C %s)", path, q.Kind(), q.Bits(), crcText(q.SourceCRC()))
 	}
-	return f, nil
+	return &floatModel{model: m, size: int64(len(data))}, nil
 }
 
-// quantize returns the model quantized to bits-bit codes.
+// quantize returns the model quantized to bits-bit codes; a kind quantize
+// has no algorithm for is an error.
 func (f *floatModel) quantize(bits int) (quantize.Model, error) {
-	if f.linear != nil {
-		return quantize.QuantizeLinear(f.linear, bits)
-	}
-	return quantize.QuantizeKernel(f.kernel, bits)
+	return quantize.Quantize(f.model, bits)
 }
 
 // describe names the model's kind and formulation.
 func (f *floatModel) describe() string {
-	if f.linear != nil {
-		return fmt.Sprintf("%s (%v)", modelfile.KindLinear, f.linear.Solver)
+	kind := f.model.Info().Kind
+	if d, ok := f.model.(interface{ Formulation() string }); ok {
+		return fmt.Sprintf("%s (%s)", kind, d.Formulation())
 	}
-	return fmt.Sprintf("%s (%v, %v)", modelfile.KindKernel, f.kernel.SVMType, f.kernel.Kernel.Type)
+	return kind
 }
 
 // numFeatures returns the model's number of input features.
-func (f *floatModel) numFeatures() int {
-	if f.linear != nil {
-		return f.linear.NumFeatures
-	}
-	return f.kernel.NumFeatures
-}
+func (f *floatModel) numFeatures() int { return f.model.Info().NumFeatures }
 
 // decider is what the check needs of both models: core's float models and
 // quantize's models have these methods.
@@ -225,24 +208,7 @@ type checkResult struct {
 // quantized model q, on all CPUs (the bound costs about two predictions a
 // row, so a large check file takes a while on one).
 func compareModels(f *floatModel, q quantize.Model, ds *data.Dataset) checkResult {
-	// floatLabel turns the float model's decision values into its
-	// prediction as its own predictors do; votes is the kernel rule's
-	// scratch.
-	var fm decider
-	var floatLabel func(dec, votes []float64) float64
-	var votes []float64
-	if f.linear != nil {
-		fm = f.linear
-		floatLabel = func(dec, _ []float64) float64 {
-			return core.LinearPrediction(dec, f.linear.Labels, f.linear.IsRegression())
-		}
-	} else {
-		fm = f.kernel
-		floatLabel = func(dec, votes []float64) float64 {
-			return core.KernelPrediction(f.kernel.SVMType, f.kernel.Labels, dec, votes)
-		}
-		votes = make([]float64, len(f.kernel.Labels))
-	}
+	fm := f.model
 	n := ds.Len()
 	nf := f.numFeatures()
 	predF, predQ := make([]float64, n), make([]float64, n)
@@ -264,7 +230,6 @@ func compareModels(f *floatModel, q quantize.Model, ds *data.Dataset) checkResul
 			defer wg.Done()
 			nd := q.NumDecisionValues()
 			decF, decQ, bound := make([]float64, nd), make([]float64, nd), make([]float64, nd)
-			v := append([]float64(nil), votes...)
 			r := &parts[w]
 			r.maxRow = -1
 			for i := w * n / workers; i < (w+1)*n/workers; i++ {
@@ -295,7 +260,7 @@ func compareModels(f *floatModel, q quantize.Model, ds *data.Dataset) checkResul
 						r.outside++
 					}
 				}
-				predF[i], predQ[i] = floatLabel(decF, v), q.LabelOf(decQ)
+				predF[i], predQ[i] = fm.LabelOf(decF), q.LabelOf(decQ)
 			}
 		}()
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -54,13 +53,13 @@ func readFloat(t *testing.T, path string) floatModels {
 		t.Fatal(err)
 	}
 	if kind == modelfile.KindLinear {
-		m, err := modeldir.ReadFileAs[*core.LinearModel](path)
+		m, err := modelfile.ReadFileAs[*core.LinearModel](path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return floatModels{linear: m}
 	}
-	m, err := modeldir.ReadFileAs[*core.KernelModel](path)
+	m, err := modelfile.ReadFileAs[*core.KernelModel](path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +256,7 @@ func checkQuantizeReport(t *testing.T, c quantizeCase, fm floatModels, ds *data.
 	if !bytes.Equal(outBytes, want) {
 		t.Errorf("model_out (%d B) is not the package's quantization of model_in (%d B)", len(outBytes), len(want))
 	}
-	q, err := modeldir.ReadFileAs[quantize.Model](out)
+	q, err := modelfile.ReadFileAs[quantize.Model](out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +486,7 @@ func TestPredictQuantized(t *testing.T) {
 				if code, _, errs := svmgo(t, "quantize", "--bits", strconv.Itoa(bits), model, qpath); code != 0 {
 					t.Fatal(errs)
 				}
-				q, err := modeldir.ReadFileAs[quantize.Model](qpath)
+				q, err := modelfile.ReadFileAs[quantize.Model](qpath)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -537,7 +536,7 @@ func TestPredictQuantizedProbability(t *testing.T) {
 	if code, _, errs := svmgo(t, "quantize", "--bits", "16", model, q16); code != 0 {
 		t.Fatal(errs)
 	}
-	qm, err := modeldir.ReadFileAs[quantize.Model](q16)
+	qm, err := modelfile.ReadFileAs[quantize.Model](q16)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -580,7 +579,7 @@ func TestPredictQuantizedProbability(t *testing.T) {
 	if code, _, errs := svmgo(t, "quantize", svr, svrQ); code != 0 {
 		t.Fatal(errs)
 	}
-	fsvr, err := modeldir.ReadFileAs[*core.KernelModel](svr)
+	fsvr, err := modelfile.ReadFileAs[*core.KernelModel](svr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -641,7 +640,7 @@ func TestQuantizeLargeSparseModel(t *testing.T) {
 	}
 	dir := t.TempDir()
 	float, test := filepath.Join(dir, "sparse.svmgo"), filepath.Join(dir, "test.txt")
-	if err := modeldir.WriteFile(float, m); err != nil {
+	if err := modelfile.WriteFile(float, m); err != nil {
 		t.Fatal(err)
 	}
 	// Test rows: the first support vectors with their class as label.
@@ -667,7 +666,7 @@ func TestQuantizeLargeSparseModel(t *testing.T) {
 			t.Errorf("quantize --bits %d: exit %d: %s", bits, code, errs)
 			continue
 		}
-		qm, err := modeldir.ReadFileAs[quantize.Model](q)
+		qm, err := modelfile.ReadFileAs[quantize.Model](q)
 		if err != nil {
 			t.Fatal(err)
 		}

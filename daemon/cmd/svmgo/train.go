@@ -11,8 +11,8 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
 var trainUsage = `usage: svmgo train [options] train_file [model_file]
@@ -96,20 +96,24 @@ func trainCommand(args []string, syntax options.Syntax, usage string, stdout, st
 	if t, ok, err := sourceDateEpoch(); err != nil {
 		return fail(stderr, err)
 	} else if ok {
-		core.SetCreated(m, t)
+		m = core.WithCreated(m, t)
 	}
 	if !o.Kernel.Quiet && !o.Linear.Quiet {
-		switch m := m.(type) {
-		case *core.KernelModel:
-			reportKernel(stdout, m)
-		case *core.LinearModel:
-			reportLinear(stdout, m)
+		if report, ok := trainReports[m.Info().Kind]; ok {
+			report(stdout, m)
 		}
 	}
-	if err := modeldir.WriteFile(modelFile, m); err != nil {
+	if err := modelfile.WriteFile(modelFile, m); err != nil {
 		return fail(stderr, err)
 	}
 	return 0
+}
+
+// trainReports print the report of a training run of each kind as the
+// reference tool does (svm-train, LIBLINEAR's train).
+var trainReports = map[string]func(w io.Writer, m core.Model){
+	core.KindKernel: func(w io.Writer, m core.Model) { reportKernel(w, m.(*core.KernelModel)) },
+	core.KindLinear: func(w io.Writer, m core.Model) { reportLinear(w, m.(*core.LinearModel)) },
 }
 
 // reportKernel prints svm-train's report of a training run, without its

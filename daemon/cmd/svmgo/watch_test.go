@@ -230,12 +230,12 @@ func TestWatchSurvivesKill9(t *testing.T) {
 			t.Errorf("models/ holds %s", e.Name())
 			continue
 		}
-		if _, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", e.Name())); err != nil {
+		if _, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", e.Name())); err != nil {
 			t.Errorf("models/%s: %v", e.Name(), err)
 		}
 		newest = max(newest, v)
 	}
-	got, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", modeldir.FileName(newest)))
+	got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", modeldir.FileName(newest)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
 // TestTrainWeightFile: -W weights each row of the train file; a row of
@@ -79,8 +79,8 @@ func TestTrainWeightFile(t *testing.T) {
 	// train-linear prints no objective: compare the weights of the models.
 	svmgo(t, "train-linear", "-s", "1", "-e", "0.000001", "-W", wfile, dataDir+"heart_scale", filepath.Join(dir, "lw.model"))
 	svmgo(t, "train-linear", "-s", "1", "-e", "0.000001", dfile, filepath.Join(dir, "ld.model"))
-	lw, err1 := modeldir.ReadFile(filepath.Join(dir, "lw.model"))
-	ld, err2 := modeldir.ReadFile(filepath.Join(dir, "ld.model"))
+	lw, err1 := modelfile.ReadFile(filepath.Join(dir, "lw.model"))
+	ld, err2 := modelfile.ReadFile(filepath.Join(dir, "ld.model"))
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}

@@ -36,7 +36,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
 const (
@@ -63,7 +63,7 @@ func main() {
 }
 
 func run(dir string, batchOnly bool, stdout io.Writer) error {
-	m, err := modeldir.ReadFileAs[*core.LinearModel](filepath.Join(dir, "model.svmgo"))
+	m, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(dir, "model.svmgo"))
 	if err != nil {
 		return err
 	}

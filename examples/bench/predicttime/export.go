@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
 // exportLIBSVM writes the svmgo kernel model file in as a LIBSVM text model
@@ -17,7 +17,7 @@ import (
 // 17 significant digits, the float32 support vector values with 9: both
 // read back exactly.
 func exportLIBSVM(in, out string) error {
-	m, err := modeldir.ReadFileAs[*core.KernelModel](in)
+	m, err := modelfile.ReadFileAs[*core.KernelModel](in)
 	if err != nil {
 		return err
 	}

@@ -50,8 +50,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/simd"
 	"github.com/libsvmgo/libsvmgo/core/textmodel"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
-	"github.com/libsvmgo/libsvmgo/quantize"
+	_ "github.com/libsvmgo/libsvmgo/quantize" // the quantized kinds' codecs
 )
 
 // batchModel is what both kernel model kinds offer.
@@ -177,7 +176,7 @@ func run(testFile string, models []string, repeat, workers int, out string) erro
 // load reads a model file and returns it with its kind and the FLOPs of
 // one row's dot products (0 for quantized models).
 func load(path string) (batchModel, string, float64, error) {
-	m, err := modeldir.ReadFile(path)
+	m, err := modelfile.ReadFile(path)
 	if errors.Is(err, modelfile.ErrNotModel) {
 		// Not an svmgo model file: a LIBSVM text model.
 		f, ferr := os.Open(path)
@@ -194,13 +193,19 @@ func load(path string) (batchModel, string, float64, error) {
 	if err != nil {
 		return nil, "", 0, err
 	}
-	switch m := m.(type) {
-	case *core.KernelModel:
-		return m, core.KindKernel, 2 * float64(m.SV.Len()*m.NumFeatures), nil
-	case *quantize.Kernel:
-		return m, fmt.Sprintf("qkernel-int%d", m.Bits()), 0, nil
+	info := m.Info()
+	bm, ok := m.(batchModel)
+	if !info.Kernel || !ok {
+		return nil, "", 0, fmt.Errorf("%s: a %s model, want a kernel model", path, info.Kind)
 	}
-	return nil, "", 0, fmt.Errorf("%s: a %s model, want a kernel model", path, m.Info().Kind)
+	if info.Bits != 0 {
+		return bm, fmt.Sprintf("%s-int%d", info.Kind, info.Bits), 0, nil
+	}
+	flops := 0.0
+	if km, ok := m.(*core.KernelModel); ok {
+		flops = 2 * float64(km.SV.Len()*km.NumFeatures)
+	}
+	return bm, info.Kind, flops, nil
 }
 
 func accuracy(pred, truth []float64) float64 {

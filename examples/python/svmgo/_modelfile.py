@@ -13,7 +13,9 @@ Standard library only.
 """
 
 import struct
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, List, Tuple
+
+from . import _schema
 
 MAGIC = b"\x89SVM\r\n\x1a\n"
 HEADER_SIZE = 24
@@ -29,6 +31,38 @@ def read_body(data: bytes) -> Dict[str, Any]:
     if end != len(payload) or not isinstance(value, dict):
         raise ValueError("model file body is not one msgpack map")
     return value
+
+
+def kind_of(body: Dict[str, Any]) -> str:
+    """The model kind of a body: its "k" key less the "+scaled" suffix."""
+    return str(body.get("k", "")).split("+", 1)[0]
+
+
+def unknown_keys(body: Dict[str, Any]) -> List[str]:
+    """The keys of a body that the schema (_schema.py, generated from the
+    Go body types) does not list for its kind, as "p.x" for nested ones;
+    every key of a file this library wrote is listed."""
+    kind = kind_of(body)
+    if kind not in _schema.KEYS:
+        return [f"kind {kind!r}"]
+    out = [k for k in body if k not in _schema.KEYS[kind]]
+    for key, sub in _schema.NESTED[kind].items():
+        out += _unknown_nested(body.get(key), sub, key)
+    return out
+
+
+def _unknown_nested(value: Any, keys: Dict[str, Any], path: str) -> List[str]:
+    if isinstance(value, list):
+        return [u for v in value for u in _unknown_nested(v, keys, path)]
+    if not isinstance(value, dict):
+        return []
+    out = []
+    for k, v in value.items():
+        if k not in keys:
+            out.append(f"{path}.{k}")
+        elif keys[k] is not None:
+            out += _unknown_nested(v, keys[k], f"{path}.{k}")
+    return out
 
 
 def _decode(b: memoryview, i: int) -> Tuple[Any, int]:
