@@ -57,7 +57,7 @@ ARM64_WHEEL := dist/linux-arm64/svmgo-$(VERSION)-py3-none-linux_aarch64.whl
 GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
 
-.PHONY: all build lib demo test test-deps vet test-c test-cpp test-python readme-check cross-arm64 \
+.PHONY: all build lib demo test test-deps test-long vet test-c test-cpp test-python readme-check cross-arm64 \
 	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
 	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib soak
 
@@ -95,13 +95,21 @@ vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
 
-# Every test, the fuzz targets' seed corpora included (go test runs them),
-# then the C, C++ and Python clients of libsvmgo.so, the README's examples,
-# the arm64 build under qemu, make install with the examples built against
-# it by pkg-config, the Python wheels (the x86-64 one installed in a fresh
-# venv and tested there), the systemd unit, and the demo.
+# Every test in its -short form, the fuzz targets' seed corpora included
+# (go test runs them): capi, core and daemon/... under the race detector,
+# the other packages without it; then the C, C++ and Python clients of
+# libsvmgo.so, the README's examples, the arm64 build under qemu, make
+# install with the examples built against it by pkg-config, the Python
+# wheels (the x86-64 one installed in a fresh venv and tested there), the
+# systemd unit, and the demo. make test-long runs the long forms too (the
+# parity cases on the large data sets, the daemon's crash loops). The race
+# run's timeout is go test's 10 minutes a package raised to 30: the race
+# detector slows core's solvers several times, more on a loaded machine.
+RACE_PKGS  := ./capi ./core ./daemon/...
+PLAIN_PKGS  = $(shell $(GO) list ./... | grep -v -e '/libsvmgo/capi$$' -e '/libsvmgo/core$$' -e '/libsvmgo/daemon/')
 test: vet $(BIN) $(LIB) test-deps
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -short $(PLAIN_PKGS)
+	$(GO) test -count=1 -short -race -timeout 30m $(RACE_PKGS)
 	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64
 	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service
 	$(MAKE) --no-print-directory demo > /dev/null
@@ -121,6 +129,10 @@ test-deps:
 	@command -v promtool >/dev/null && command -v svm-predict >/dev/null && command -v liblinear-predict >/dev/null || { \
 		echo "installing prometheus libsvm-tools liblinear-tools"; \
 		$(APT_GET) update -qq && $(APT_GET) install -y -qq prometheus libsvm-tools liblinear-tools >/dev/null; }
+
+# Every Go test in its long form (no -short, no race detector).
+test-long:
+	$(GO) test -count=1 ./...
 
 # ---- Clients of libsvmgo.so ---------------------------------------------------
 
@@ -417,7 +429,7 @@ LIBLINEAR250 ?=
 # retraining, linear and kernel, the kernel streams with the store full
 # (stream.sh; each script writes
 # examples/bench/out/NAME.md), then the
-# tables spliced into README.md.
+# tables spliced into examples/bench/README.md.
 bench: $(BIN) $(LIB) bench-deps
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/linear.sh
@@ -435,11 +447,12 @@ bench: $(BIN) $(LIB) bench-deps
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/stream.sh
 	$(MAKE) --no-print-directory bench-readme
 
-# README.md's benchmark tables are the scripts' output: each block between
-# "<!-- bench:NAME -->" and "<!-- /bench:NAME -->" is replaced by
+# examples/bench/README.md's tables are the scripts' output: each block
+# between "<!-- bench:NAME -->" and "<!-- /bench:NAME -->" is replaced by
 # examples/bench/out/NAME.md (cases a run did not cover keep their rows).
+# README.md quotes a few headline ratios from it.
 bench-readme:
-	$(PYTHON) examples/bench/readme_tables.py README.md examples/bench/out
+	$(PYTHON) examples/bench/readme_tables.py examples/bench/README.md examples/bench/out
 
 clean:
 	rm -rf bin lib dist

@@ -12,6 +12,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 // TestForgetFromC forgets a batch through the C ABI (forget.c: batch
@@ -57,7 +58,7 @@ func TestForgetFromC(t *testing.T) {
 
 			// The same steps through the Go API, as the C ABI trainer
 			// takes them: dense rows, LIBLINEAR's incremental defaults.
-			o, _, err := core.ParseTrainOptions(strings.Fields(c.options), core.SyntaxAuto)
+			o, _, err := options.ParseTrain(strings.Fields(c.options), options.SyntaxAuto)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +66,7 @@ func TestForgetFromC(t *testing.T) {
 				o.Linear.Params = o.Linear.Incremental()
 			}
 			capRows := n1 + n2 + n3 + 10
-			tr, err := core.NewDenseTrainer(o, capRows, nf)
+			tr, err := core.NewDenseTrainer(o.Params(), capRows, nf)
 			if err != nil {
 				t.Fatal(err)
 			}

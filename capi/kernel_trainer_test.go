@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 // TestKernelTrainerProbabilityFromC trains "-t 2 -c 10 -b 1" through the
@@ -17,7 +19,7 @@ import (
 // also checks that "-t 9" is refused.
 func TestKernelTrainerProbabilityFromC(t *testing.T) {
 	exe := compileC(t, "kernel_trainer", false)
-	const options, nf = "-t 2 -c 10 -b 1", 13
+	const opts, nf = "-t 2 -c 10 -b 1", 13
 	labels, x := denseRows(t, "../core/testdata/heart_scale", 0, 200, nf)
 	_, testX := denseRows(t, "../core/testdata/heart_scale", 200, -1, nf)
 	dir := t.TempDir()
@@ -26,9 +28,9 @@ func TestKernelTrainerProbabilityFromC(t *testing.T) {
 	writeRaw(t, dataPath+".f32", x)
 	writeRaw(t, test+".f32", testX)
 	trows := len(testX) / nf
-	runC(t, exe, options, dataPath, strconv.Itoa(len(labels)), strconv.Itoa(nf), test, strconv.Itoa(trows), out)
+	runC(t, exe, opts, dataPath, strconv.Itoa(len(labels)), strconv.Itoa(nf), test, strconv.Itoa(trows), out)
 
-	o, _, err := core.ParseKernelOptions(strings.Fields(options))
+	o, _, err := options.ParseKernel(strings.Fields(opts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +75,7 @@ func TestKernelTrainerWarmRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.trainer.Syntax() != core.SyntaxKernel {
+	if h.trainer.Family() != core.KernelFamily {
 		t.Fatal("-t 2 did not make a kernel trainer")
 	}
 	if err := addDense(h, labels[:200], x[:200*nf], 200, nf); err != nil {
@@ -162,7 +164,7 @@ func TestKernelTrainerOptions(t *testing.T) {
 	}{
 		{"-s 3", false}, {"-s 1 -n 2", false}, {"-c 10 -B 1", false},
 		{"-t 0", true}, {"-s 3 -t 2 -p 0.1", true}, {"-g 0.5", true}, {"-h 0", true},
-		{"-b 1", true}, {"-m 1", true}, {"-s 2 -t 2 -n 0.3", true}, {"-d 2 -r 1 -t 1", true},
+		{"-t 2 -b 1", true}, {"-syntax linear -s 1 -b 1", false}, {"-m 1", true}, {"-s 2 -t 2 -n 0.3", true}, {"-d 2 -r 1 -t 1", true},
 		{"-syntax kernel -s 3", true}, {"-syntax kernel", true}, {"-syntax linear -s 3", false},
 		{"-syntax auto -t 0", true},
 	} {
@@ -171,8 +173,17 @@ func TestKernelTrainerOptions(t *testing.T) {
 			t.Errorf("%q: %v", c.options, err)
 			continue
 		}
-		if got := h.trainer.Syntax() == core.SyntaxKernel; got != c.kernel {
+		if got := h.trainer.Family() == core.KernelFamily; got != c.kernel {
 			t.Errorf("%q: kernel trainer %v, want %v", c.options, got, c.kernel)
+		}
+	}
+	// -b alone names no family (it chose svm-train's before svmgo.h 0.6):
+	// refused, with the -syntax that settles it in the message.
+	for _, opts := range []string{"-b 1", "-s 1 -b 1", "-c 4 -b 0"} {
+		_, err := newTrainer(opts, 10, 4, 0)
+		if !errors.Is(err, options.ErrAmbiguousFamily) || statusOf(err) != statusInvalidArgument ||
+			!strings.Contains(err.Error(), "-syntax kernel") {
+			t.Errorf("%q: error %v, want an invalid-argument error wrapping ErrAmbiguousFamily", opts, err)
 		}
 	}
 	// -s 3 is L1-loss SVC in LIBLINEAR's syntax, ε-SVR in svm-train's.

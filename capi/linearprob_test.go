@@ -7,6 +7,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
@@ -24,8 +25,8 @@ func TestLinearProbabilities(t *testing.T) {
 	labels, x := denseRows(t, "../core/testdata/digits.train", 0, 600, nf)
 	_, testX := denseRows(t, "../core/testdata/digits.test", 0, 40, nf)
 	rows := len(testX) / nf
-	for _, options := range []string{"-s 0 -B 1", "-s 7", "-syntax linear -s 1 -b 1 -B 1"} {
-		h, err := newTrainer(options, uint64(len(labels)), nf, 0)
+	for _, opts := range []string{"-s 0 -B 1", "-s 7", "-syntax linear -s 1 -b 1 -B 1"} {
+		h, err := newTrainer(opts, uint64(len(labels)), nf, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,9 +37,9 @@ func TestLinearProbabilities(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, _, err := core.ParseTrainOptions(strings.Fields(options), core.SyntaxAuto)
+		o, _, err := options.ParseTrain(strings.Fields(opts), options.SyntaxAuto)
 		if err != nil || o.IsKernel() {
-			t.Fatalf("%s: %v, kernel %v", options, err, o.IsKernel())
+			t.Fatalf("%s: %v, kernel %v", opts, err, o.IsKernel())
 		}
 		ds := data.NewDense(len(labels), nf)
 		for i, y := range labels {
@@ -61,7 +62,7 @@ func TestLinearProbabilities(t *testing.T) {
 		}{{"float", m, want}, {"int8", q, q}} {
 			hm := &modelHandle{fixed: c.got}
 			if v, err := property(hm, propHasProbability); err != nil || v != 1 {
-				t.Fatalf("%s %s: SVMGO_MODEL_HAS_PROBABILITY %d, %v", options, c.name, v, err)
+				t.Fatalf("%s %s: SVMGO_MODEL_HAS_PROBABILITY %d, %v", opts, c.name, v, err)
 			}
 			k := len(c.got.Info().Labels)
 			var ref []float64
@@ -72,7 +73,7 @@ func TestLinearProbabilities(t *testing.T) {
 					sum += v
 				}
 				if math.Abs(sum-1) > 1e-12 {
-					t.Fatalf("%s %s row %d: probabilities sum to %v", options, c.name, i, sum)
+					t.Fatalf("%s %s row %d: probabilities sum to %v", opts, c.name, i, sum)
 				}
 				ref = append(ref, p...)
 			}
@@ -80,7 +81,7 @@ func TestLinearProbabilities(t *testing.T) {
 			if err := predictDenseF32(c.got, outputProbability, dst, testX, rows, nf); err != nil {
 				t.Fatal(err)
 			}
-			sameBits(t, options+" "+c.name+" dense f32", dst, ref)
+			sameBits(t, opts+" "+c.name+" dense f32", dst, ref)
 			x64 := make([]float64, len(testX))
 			for i, v := range testX {
 				x64[i] = float64(v)
@@ -89,7 +90,7 @@ func TestLinearProbabilities(t *testing.T) {
 			if err := predictDenseF64(c.got, outputProbability, dst, x64, rows, nf); err != nil {
 				t.Fatal(err)
 			}
-			sameBits(t, options+" "+c.name+" dense f64", dst, ref)
+			sameBits(t, opts+" "+c.name+" dense f64", dst, ref)
 			indptr, indices, values := []int64{0}, []int32(nil), []float32(nil)
 			for i := range rows {
 				for j, v := range testX[i*nf : (i+1)*nf] {
@@ -103,7 +104,7 @@ func TestLinearProbabilities(t *testing.T) {
 			if err := predictCSRF32(c.got, outputProbability, dst, indptr, indices, values, rows); err != nil {
 				t.Fatal(err)
 			}
-			sameBits(t, options+" "+c.name+" CSR f32", dst, ref)
+			sameBits(t, opts+" "+c.name+" CSR f32", dst, ref)
 		}
 	}
 

@@ -15,6 +15,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -35,13 +36,13 @@ func trainFile(t testing.TB, name string, p core.LinearParams) *core.LinearModel
 
 // trainKernelFile trains a kernel model on a core/testdata file with
 // svm-train options.
-func trainKernelFile(t testing.TB, name, options string) *core.KernelModel {
+func trainKernelFile(t testing.TB, name, opts string) *core.KernelModel {
 	t.Helper()
 	ds, err := data.ReadFile(filepath.Join("../core/testdata", name), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, _, err := core.ParseKernelOptions(strings.Fields(options))
+	o, _, err := options.ParseKernel(strings.Fields(opts))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,10 +6,11 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 // TestTrainerScale: the C ABI trainer's --scale (options parsed by
-// core.ParseTrainOptions) fits the ranges on the rows it holds, keeps them
+// options.ParseTrain) fits the ranges on the rows it holds, keeps them
 // in the model, which predicts raw rows as core's model trained on the
 // scaled rows predicts scaled ones, widens them with the model (features
 // no row reached are dropped), and starts warm only while the ranges hold.
@@ -55,7 +56,7 @@ func TestTrainerScale(t *testing.T) {
 			t.Fatalf("%s: model of %d features, want the trainer's 6", opts, m.Info().NumFeatures)
 		}
 		// The reference: core's model trained on the rows scaled by hand.
-		o, _, err := core.ParseTrainOptions(strings.Fields(opts), core.SyntaxAuto)
+		o, _, err := options.ParseTrain(strings.Fields(opts), options.SyntaxAuto)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +68,7 @@ func TestTrainerScale(t *testing.T) {
 			o.Linear.Params = o.Linear.Incremental()
 		}
 		o.Scale.Enabled = false
-		ref, err := core.TrainModel(scaled, o)
+		ref, err := core.TrainModel(scaled, o.Params())
 		if err != nil {
 			t.Fatal(err)
 		}

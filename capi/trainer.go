@@ -9,6 +9,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 // maxCells bounds the storage a trainer may ask for (rows × features for
@@ -24,7 +25,7 @@ type trainerHandle struct {
 	numFeatures int
 	ds          *data.Dataset
 	// trainer is linear or kernel as the options chose LIBLINEAR's or
-	// LIBSVM's syntax (core.ParseTrainOptions).
+	// LIBSVM's syntax (options.ParseTrain).
 	trainer core.Trainer
 	// dual holds the last fit's dual state for the rows then held: a
 	// prefix of the rows now held, since rows are appended at the end and
@@ -46,19 +47,19 @@ type trainerHandle struct {
 	bytes int64
 }
 
-// newTrainer parses options (the command line's train options, split at
+// newTrainer parses opts (the command line's train options, split at
 // white space) and allocates a trainer for the given capacity: dense rows
 // when capNonzeros is 0, sparse ones otherwise.
-func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trainerHandle, error) {
-	fields, progress := takeProgress(strings.Fields(options))
-	o, rest, err := core.ParseTrainOptions(fields, core.SyntaxAuto)
+func newTrainer(opts string, capRows, numFeatures, capNonzeros uint64) (*trainerHandle, error) {
+	fields, progress := takeProgress(strings.Fields(opts))
+	o, rest, err := options.ParseTrain(fields, options.SyntaxAuto)
 	switch {
 	case err != nil:
-		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
+		return nil, errorf(statusInvalidArgument, "options %q: %w", opts, err)
 	case o.CrossValidation() != 0:
-		return nil, errorf(statusInvalidArgument, "options %q: -v (cross-validation) is a command-line option, not a trainer's", options)
+		return nil, errorf(statusInvalidArgument, "options %q: -v (cross-validation) is a command-line option, not a trainer's", opts)
 	case len(rest) > 0:
-		return nil, errorf(statusInvalidArgument, "options %q: %q is not an option", options, rest[0])
+		return nil, errorf(statusInvalidArgument, "options %q: %q is not an option", opts, rest[0])
 	case capRows == 0:
 		return nil, errorf(statusInvalidArgument, "capacity_rows is 0")
 	case numFeatures == 0:
@@ -94,12 +95,12 @@ func newTrainer(options string, capRows, numFeatures, capNonzeros uint64) (*trai
 	}
 	if capNonzeros == 0 {
 		// Dense rows: a kernel trainer needs no dense copy of them.
-		h.trainer, err = core.NewDenseTrainer(o, int(capRows), int(numFeatures))
+		h.trainer, err = core.NewDenseTrainer(o.Params(), int(capRows), int(numFeatures))
 	} else {
-		h.trainer, err = core.NewTrainer(o, int(capRows), int(numFeatures))
+		h.trainer, err = core.NewTrainer(o.Params(), int(capRows), int(numFeatures))
 	}
 	if err != nil {
-		return nil, errorf(statusInvalidArgument, "options %q: %w", options, err)
+		return nil, errorf(statusInvalidArgument, "options %q: %w", opts, err)
 	}
 	if progress {
 		h.trainer.SetProgress(printProgress)

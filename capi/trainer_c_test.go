@@ -11,6 +11,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 // denseRows reads rows [from, to) of a data file as dense rows of width nf
@@ -139,7 +140,7 @@ func TestTrainerFromC(t *testing.T) {
 			var predict3 func(x []float32) float64
 			var info3 core.FitSummary
 			wantUnit := 0.0
-			if core.KernelSyntax(strings.Fields(c.options)) {
+			if options.KernelSyntax(strings.Fields(c.options)) {
 				files, predict3, info3 = kernelSteps(t, c.options, ds, appendRows, n, remove, capRows, c.nf)
 				wantUnit = 2 // SVMGO_WORK_KERNEL_EVALS
 			} else {
@@ -191,9 +192,9 @@ func TestTrainerFromC(t *testing.T) {
 // 3, remove 2, fit warm) through core's linear trainer on ds, empty, and
 // returns the three model files, the last model's label function and the
 // last run's summary.
-func linearSteps(t *testing.T, options string, ds *data.Dataset, appendRows func(from, to int), n int, remove []int, capRows, nf int) ([3][]byte, func([]float32) float64, core.FitSummary) {
+func linearSteps(t *testing.T, opts string, ds *data.Dataset, appendRows func(from, to int), n int, remove []int, capRows, nf int) ([3][]byte, func([]float32) float64, core.FitSummary) {
 	t.Helper()
-	o, _, err := core.ParseLinearOptions(strings.Fields(options))
+	o, _, err := options.ParseLinear(strings.Fields(opts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,9 +252,9 @@ func linearSteps(t *testing.T, options string, ds *data.Dataset, appendRows func
 // kernelSteps is linearSteps for a kernel trainer (LIBSVM's options),
 // warm-started as the capi trainer does: kept rows' α, new rows at 0, the
 // gradient passed on (DeleteRows drops it).
-func kernelSteps(t *testing.T, options string, ds *data.Dataset, appendRows func(from, to int), n int, remove []int, capRows, nf int) ([3][]byte, func([]float32) float64, core.FitSummary) {
+func kernelSteps(t *testing.T, opts string, ds *data.Dataset, appendRows func(from, to int), n int, remove []int, capRows, nf int) ([3][]byte, func([]float32) float64, core.FitSummary) {
 	t.Helper()
-	o, _, err := core.ParseKernelOptions(strings.Fields(options))
+	o, _, err := options.ParseKernel(strings.Fields(opts))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 // TestFitWidensSparseModel: a sparse trainer's rows may never reach its
@@ -52,7 +53,7 @@ func TestFitWidensSparseModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, _, _ := core.ParseLinearOptions(strings.Fields("-s 1" + bias))
+		o, _, _ := options.ParseLinear(strings.Fields("-s 1" + bias))
 		want, _, err := core.TrainLinear(ref, o.Incremental())
 		if err != nil {
 			t.Fatal(err)

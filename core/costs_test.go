@@ -43,14 +43,14 @@ func TestTrainersRefuseUnusableCosts(t *testing.T) {
 			}
 		}
 		for _, opt := range options {
-			o, _, err := ParseTrainOptions(strings.Fields(opt+" -c 0.5"), SyntaxAuto)
+			o, _, err := parseTrainParams(strings.Fields(opt+" -c 0.5"), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			_, err = TrainModel(ds, o)
 			refused := errors.Is(err, ErrParams) && errors.Is(err, data.ErrBadWeight)
 			want := c.refused
-			if c.name == "5e-324 at C = 0.5" && (o.Kernel.Params.SVMType == NuSVC || o.Kernel.Params.SVMType == OneClass) && o.IsKernel() {
+			if c.name == "5e-324 at C = 0.5" && (o.Kernel.SVMType == NuSVC || o.Kernel.SVMType == OneClass) && o.IsKernel() {
 				want = false // no C: the weight 5e-324 itself bounds α
 			}
 			if refused != want {

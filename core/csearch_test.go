@@ -61,8 +61,8 @@ func TestFindLinearCParity(t *testing.T) {
 			continue
 		}
 		t.Run(ref.train+strings.ReplaceAll(ref.options, " ", ""), func(t *testing.T) {
-			if testing.Short() && ref.train == "debdesc_bin.train" {
-				t.Skip("large set")
+			if testing.Short() && (ref.train == "debdesc_bin.train" || ref.train == "digits.train") {
+				t.Skip("large set (-short)")
 			}
 			ds := readTestdata(t, ref.train)
 			o, _, err := ParseLinearOptions(append(strings.Fields(ref.options), "-C"))

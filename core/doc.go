@@ -1,7 +1,8 @@
 // Package core trains and predicts: libsvmgo's solvers (DCD, Newton, SMO),
 // kernels and kernel cache, multi-class and cross-validation, the models
-// and their predictors and probability estimates, the training parameters
-// and the parsers of LIBLINEAR's and svm-train's option strings. Everything
+// and their predictors and probability estimates, and the training
+// parameters (package core/options reads them from LIBLINEAR's and
+// svm-train's option strings). Everything
 // that trains or predicts — the command, the daemon and the C ABI — calls
 // this package; nothing here prints, reads globals or grows a buffer behind
 // the caller's back. Its data sets and readers are package core/data's.
@@ -27,4 +28,9 @@
 // 0-based in every API (LIBSVM text files are 1-based; the readers convert).
 // Labels and regression targets are float64. Dual variables, gradients and
 // weights being accumulated are float64; models store float32.
+//
+// # Imports
+//
+// It may import core/data, core/scale and core/simd; imports point down the
+// package table of DESIGN.md §2, never sideways.
 package core

@@ -33,11 +33,11 @@ func TestNoDriftLinear(t *testing.T) {
 	const window, step, steps = 4000, 40, 100
 	for _, options := range []string{"-s 1 -e 0.001", "-s 1 -twin 0 -e 0.001"} {
 		t.Run(options, func(t *testing.T) {
-			o, _, err := ParseTrainOptions(strings.Fields(options), SyntaxLinear)
+			lo, _, err := ParseLinearOptions(strings.Fields(options))
 			if err != nil {
 				t.Fatal(err)
 			}
-			o.Linear.Params = o.Linear.Incremental()
+			o := TrainParams{Family: LinearFamily, Linear: lo.Incremental()}
 			tr, err := NewTrainer(o, window, all.NumFeatures())
 			if err != nil {
 				t.Fatal(err)
@@ -71,7 +71,7 @@ func TestNoDriftLinear(t *testing.T) {
 			}
 			warm := m.(*LinearModel)
 
-			p := o.Linear.Params
+			p := o.Linear
 			p.Eps /= 100
 			cold, cdual, err := TrainLinear(ds, p)
 			if err != nil {

@@ -149,12 +149,7 @@ func (s *glmnetLR) gnorm1AtZero() float64 {
 // regression) filled; Iterations counts Newton iterations, Updates the
 // coordinates visited. It allocates nothing.
 func (s *glmnetLR) solve(eps float64, maxIter int) SolveResult {
-	dim, l := s.cols.cols, len(s.y)
-	fl := s.rowsW
-	w, wpd, Hdiag, Grad := s.w[:dim], s.wpd[:dim], s.Hdiag[:dim], s.Grad[:dim]
-	index := s.index[:dim]
-	xTd, expWTx, expWTxNew, tau, D := s.xTd[:l], s.expWTx[:l], s.expWTxNew[:l], s.tau[:l], s.D[:l]
-	y := s.y
+	w, wpd := s.w[:s.cols.cols], s.wpd[:s.cols.cols]
 
 	var res SolveResult
 	Gnorm1Init := s.gnorm1AtZero()
@@ -167,27 +162,7 @@ func (s *glmnetLR) solve(eps float64, maxIter int) SolveResult {
 	GmaxOld := math.Inf(1)
 	newtonIter := 0
 	for newtonIter < glmnetMaxNewtonIter {
-		Gmax, Gnorm1 := 0.0, 0.0
-		activeSize := dim
-		for k := 0; k < activeSize; k++ {
-			j := int(index[k])
-			idx, val := s.cols.col(j)
-			val = val[:len(idx)]
-			h, t := s.curvature(idx, val)
-			Hdiag[j] = h
-			Grad[j] = -t + s.xjnegSum[j]
-			res.Updates++
-
-			if l1Shrinkable(w[j], Grad[j], GmaxOld/fl) {
-				activeSize--
-				index[k], index[activeSize] = index[activeSize], index[k]
-				k--
-				continue
-			}
-			violation := l1Violation(w[j], Grad[j])
-			Gmax = max(Gmax, violation)
-			Gnorm1 += violation
-		}
+		Gmax, Gnorm1, activeSize := s.gradientShrink(GmaxOld, &res)
 		if Gnorm1 <= eps*Gnorm1Init {
 			res.Converged = true
 			break
@@ -195,66 +170,11 @@ func (s *glmnetLR) solve(eps float64, maxIter int) SolveResult {
 
 		passes := s.minimizeQuadratic(activeSize, maxIter, innerEps*Gnorm1Init, &res)
 
-		// The line search on w + λd.
-		delta, wNormNew := 0.0, 0.0
-		for j := range w {
-			delta += Grad[j] * (wpd[j] - w[j])
-			if wpd[j] != 0 {
-				wNormNew += math.Abs(wpd[j])
-			}
-		}
-		delta += wNormNew - wNorm
-		negsumXTd := 0.0
-		for i, v := range xTd {
-			if y[i] < 0 {
-				negsumXTd += s.cost(int32(i)) * v
-			}
-		}
-		ls := 0
-		for ; ls < l1MaxLineSearch; ls++ {
-			cond := wNormNew - wNorm + negsumXTd - l1Sigma*delta
-			for i, v := range xTd {
-				e := math.Exp(v)
-				expWTxNew[i] = expWTx[i] * e
-				cond += s.cost(int32(i)) * math.Log((1+expWTxNew[i])/(e+expWTxNew[i]))
-			}
-			if cond <= 0 {
-				wNorm = wNormNew
-				copy(w, wpd)
-				copy(expWTx, expWTxNew)
-				s.setWeights()
-				break
-			}
-			wNormNew = 0
-			for j := range wpd {
-				wpd[j] = (w[j] + wpd[j]) * 0.5
-				if wpd[j] != 0 {
-					wNormNew += math.Abs(wpd[j])
-				}
-			}
-			delta *= 0.5
-			negsumXTd *= 0.5
-			for i := range xTd {
-				xTd[i] *= 0.5
-			}
-		}
-		if ls >= l1MaxLineSearch {
+		var accepted bool
+		if wNorm, accepted = s.lineSearch(wNorm); !accepted {
 			// No step passed: rebuild e^{wᵀx} from w, free of the
 			// rounding the trial products accumulated.
-			clear(expWTx)
-			for j := range dim {
-				if w[j] == 0 {
-					continue
-				}
-				idx, val := s.cols.col(j)
-				val = val[:len(idx)]
-				for q, i := range idx {
-					expWTx[i] += w[j] * float64(val[q])
-				}
-			}
-			for i := range expWTx {
-				expWTx[i] = math.Exp(expWTx[i])
-			}
+			s.rebuildExpWTx()
 			s.setWeights()
 			copy(wpd, w)
 		}
@@ -266,14 +186,125 @@ func (s *glmnetLR) solve(eps float64, maxIter int) SolveResult {
 	}
 	res.Iterations = newtonIter
 	res.NewtonIterations = newtonIter
+	res.PrimalObjective = s.objective(&res)
+	return res
+}
 
+// gradientShrink is a Newton iteration's pass over the active features:
+// each one's Hessian diagonal and gradient, shrinking those whose
+// violation is below GmaxOld (LIBLINEAR's rule) to the end of the index.
+// It returns the largest and the summed violation and the active count.
+func (s *glmnetLR) gradientShrink(GmaxOld float64, res *SolveResult) (Gmax, Gnorm1 float64, activeSize int) {
+	dim := s.cols.cols
+	w, Hdiag, Grad, index := s.w[:dim], s.Hdiag[:dim], s.Grad[:dim], s.index[:dim]
+	fl := s.rowsW
+	activeSize = dim
+	for k := 0; k < activeSize; k++ {
+		j := int(index[k])
+		idx, val := s.cols.col(j)
+		val = val[:len(idx)]
+		h, t := s.curvature(idx, val)
+		Hdiag[j] = h
+		Grad[j] = -t + s.xjnegSum[j]
+		res.Updates++
+
+		if l1Shrinkable(w[j], Grad[j], GmaxOld/fl) {
+			activeSize--
+			index[k], index[activeSize] = index[activeSize], index[k]
+			k--
+			continue
+		}
+		violation := l1Violation(w[j], Grad[j])
+		Gmax = max(Gmax, violation)
+		Gnorm1 += violation
+	}
+	return Gmax, Gnorm1, activeSize
+}
+
+// lineSearch searches w + λd (d = wpd − w, λ = 1, ½, …) for the
+// sufficient decrease of newGLMNET's rule, up to l1MaxLineSearch halvings.
+// An accepted step becomes w (and e^{wᵀx}, the weights); it returns the
+// new ‖w‖₁ and whether a step was accepted (else wNorm unchanged).
+func (s *glmnetLR) lineSearch(wNorm float64) (float64, bool) {
+	dim, l := s.cols.cols, len(s.y)
+	w, wpd, Grad := s.w[:dim], s.wpd[:dim], s.Grad[:dim]
+	xTd, expWTx, expWTxNew := s.xTd[:l], s.expWTx[:l], s.expWTxNew[:l]
+	y := s.y
+	delta, wNormNew := 0.0, 0.0
+	for j := range w {
+		delta += Grad[j] * (wpd[j] - w[j])
+		if wpd[j] != 0 {
+			wNormNew += math.Abs(wpd[j])
+		}
+	}
+	delta += wNormNew - wNorm
+	negsumXTd := 0.0
+	for i, v := range xTd {
+		if y[i] < 0 {
+			negsumXTd += s.cost(int32(i)) * v
+		}
+	}
+	for range l1MaxLineSearch {
+		cond := wNormNew - wNorm + negsumXTd - l1Sigma*delta
+		for i, v := range xTd {
+			e := math.Exp(v)
+			expWTxNew[i] = expWTx[i] * e
+			cond += s.cost(int32(i)) * math.Log((1+expWTxNew[i])/(e+expWTxNew[i]))
+		}
+		if cond <= 0 {
+			copy(w, wpd)
+			copy(expWTx, expWTxNew)
+			s.setWeights()
+			return wNormNew, true
+		}
+		wNormNew = 0
+		for j := range wpd {
+			wpd[j] = (w[j] + wpd[j]) * 0.5
+			if wpd[j] != 0 {
+				wNormNew += math.Abs(wpd[j])
+			}
+		}
+		delta *= 0.5
+		negsumXTd *= 0.5
+		for i := range xTd {
+			xTd[i] *= 0.5
+		}
+	}
+	return wNorm, false
+}
+
+// rebuildExpWTx computes e^{wᵀx_i} of every row from w afresh.
+func (s *glmnetLR) rebuildExpWTx() {
+	w, expWTx := s.w[:s.cols.cols], s.expWTx[:len(s.y)]
+	clear(expWTx)
+	for j := range w {
+		if w[j] == 0 {
+			continue
+		}
+		idx, val := s.cols.col(j)
+		val = val[:len(idx)]
+		for q, i := range idx {
+			expWTx[i] += w[j] * float64(val[q])
+		}
+	}
+	for i := range expWTx {
+		expWTx[i] = math.Exp(expWTx[i])
+	}
+}
+
+// objective returns the primal objective ‖w‖₁ + Σ C_i log(1 + e^{−y_i wᵀx_i})
+// at the final w and counts the support vectors (rows of nonzero dual
+// weight) into res.
+func (s *glmnetLR) objective(res *SolveResult) float64 {
+	l := len(s.y)
+	expWTx, tau, D := s.expWTx[:l], s.tau[:l], s.D[:l]
 	var v float64
-	for _, x := range w {
+	for _, x := range s.w[:s.cols.cols] {
 		v += math.Abs(x)
 	}
 	for i, e := range expWTx {
 		c := s.cost(int32(i))
-		if y[i] > 0 {
+		if s.y[i] > 0 {
 			v += c * math.Log1p(1/e)
 		} else {
 			v += c * math.Log1p(e)
@@ -282,8 +313,7 @@ func (s *glmnetLR) solve(eps float64, maxIter int) SolveResult {
 			res.NumSV++
 		}
 	}
-	res.PrimalObjective = v
-	return res
+	return v
 }
 
 // minimizeQuadratic runs the inner coordinate descent on q(d) over the

@@ -127,16 +127,16 @@ func rbfTrain(gamma, uu, vv, uv float64) float64 {
 }
 
 // rbfArgsFast: simd.RBFArgs has a vector path (AVX2 or AVX-512) and it
-// rounds as this build's dot32 (trainVectorExact).
+// rounds as this build's simd.Dot64x4 (trainVectorExact).
 var rbfArgsFast = trainVectorExact && (simd.CurrentLevel() == simd.AVX2 || simd.CurrentLevel() == simd.AVX512)
 
 // rbfArgsDense sets a[t] = g·‖x − x_{rows[t]}‖² for dense rows of len(x)
 // features stored back to back in data, x widened to float64, sq the rows'
 // squared norms and sqi x's: columnRBF's arguments of exp, the dot product
-// summed as dot32 sums it (bit for bit), written out here because the
-// compiler inlines neither dot32 nor dotWide32. simd.RBFArgs is the same
+// summed as simd.Dot64x4 sums it (bit for bit), written out here because the
+// compiler inlines neither simd.Dot64x4 nor dotWide32. simd.RBFArgs is the same
 // sum, unfused, vectorized on amd64 (rbfArgsFast); elsewhere this loop
-// stays, compiled as dot32 is, so that where the compiler fuses a product
+// stays, compiled as simd.Dot64x4 is, so that where the compiler fuses a product
 // into a sum (arm64, GOAMD64=v3) the two keep agreeing bit for bit.
 func rbfArgsDense(a, x []float64, data []float32, rows []int32, sq []float64, sqi, g float64) {
 	n := len(x)

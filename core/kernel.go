@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
 // Kernel functions K(u, v) of the SMO solvers and kernel predictors, with
@@ -149,15 +150,15 @@ func powi(b float64, n int) float64 {
 }
 
 // dotDense32 returns Σ x[j]·y[j] over j < min(len(x), len(y)), summed as
-// dot32 sums.
+// simd.Dot64x4 sums.
 func dotDense32(x, y []float32) float64 {
 	n := min(len(x), len(y))
-	return dot32(x[:n], y[:n])
+	return simd.Dot64x4(x[:n], y[:n])
 }
 
 // sqSparse32 returns Σ v[k]², accumulated as dotGather32 would accumulate
-// the row against itself scattered (the same rule as dot32's).
-func sqSparse32(v []float32) float64 { return dot32(v, v) }
+// the row against itself scattered (the same rule as simd.Dot64x4's).
+func sqSparse32(v []float32) float64 { return simd.Dot64x4(v, v) }
 
 // dotGather32 returns Σ w[idx[k]]·val[k] where w is a row scattered into a
 // dense buffer (every idx[k] < len(w)). Term k goes to accumulator k mod 4,

@@ -28,14 +28,6 @@ import (
 // same function, vectorized; expBatch32 uses it where it rounds as expFast
 // does (trainVectorExact).
 
-// expTable holds 2^(j/32), j = 0..31.
-var expTable = func() (t [32]float64) {
-	for j := range t {
-		t[j] = math.Exp2(float64(j) / 32)
-	}
-	return t
-}()
-
 const (
 	expInvLn2x32 = 32 / math.Ln2
 	// ln2/32 split so that k·expLn2Hi is exact for |k| < 2^20.
@@ -73,7 +65,7 @@ func expBatch32(dst []float32, x []float64) {
 		r := (v - kd*expLn2Hi) - kd*expLn2Lo
 		p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720))))))
 		scale := math.Float64frombits(uint64(int64(int32(k)>>5)+1023) << 52)
-		dst[t] = float32(expTable[k&31] * p * scale)
+		dst[t] = float32(simd.Exp2Frac(k) * p * scale)
 	}
 }
 
@@ -88,5 +80,5 @@ func expFast(v float64) float64 {
 	r := (v - kd*expLn2Hi) - kd*expLn2Lo
 	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720))))))
 	scale := math.Float64frombits(uint64(int64(int32(k)>>5)+1023) << 52)
-	return expTable[k&31] * p * scale
+	return simd.Exp2Frac(k) * p * scale
 }

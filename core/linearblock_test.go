@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/shareddata"
 )
 
 // randomLinear returns a linear model of nrW decision functions (nr labels)
@@ -90,15 +90,11 @@ func TestLinearBlockedMatchesRowAtATime(t *testing.T) {
 // TestLinearBlockedSharedData: labels of a trained one-vs-rest model on
 // digits equal the row-at-a-time ones.
 func TestLinearBlockedSharedData(t *testing.T) {
-	const dir = "../../shared/data/"
-	if _, err := os.Stat(dir + "digits.train"); err != nil {
-		t.Skip(err)
-	}
-	train, err := data.ReadFile(dir+"digits.train", data.ReadOptions{})
+	train, err := data.ReadFile(shareddata.Path(t, "digits.train"), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	test, err := data.ReadFile(dir+"digits.test", data.ReadOptions{})
+	test, err := data.ReadFile(shareddata.Path(t, "digits.test"), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

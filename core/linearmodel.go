@@ -7,6 +7,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/scale"
+	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
 // LinearModel is a trained linear SVM: one weight vector per decision
@@ -214,7 +215,7 @@ func (m *LinearModel) DecisionDense(dst []float64, x []float32) []float64 {
 		return m.decisionNonzero(dst, x)
 	}
 	if nrW == 1 {
-		dst[0] = dot32(x, m.W[:len(x)]) + m.biasTerm(0)
+		dst[0] = simd.Dot64x4(x, m.W[:len(x)]) + m.biasTerm(0)
 		return dst
 	}
 	// Two features per sweep over dst halve its loads and stores, which
@@ -482,24 +483,6 @@ func (m *LinearModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 		dst[i] = m.PredictDense(x[i*n : i*n+n])
 	}
 	return dst
-}
-
-// dot32 returns Σ x[j]·w[j] for float32 vectors of equal length, summed in
-// float64 with four accumulators.
-func dot32(x, w []float32) float64 {
-	w = w[:len(x)]
-	var s0, s1, s2, s3 float64
-	j := 0
-	for ; j+4 <= len(x); j += 4 {
-		s0 += float64(x[j]) * float64(w[j])
-		s1 += float64(x[j+1]) * float64(w[j+1])
-		s2 += float64(x[j+2]) * float64(w[j+2])
-		s3 += float64(x[j+3]) * float64(w[j+3])
-	}
-	for ; j < len(x); j++ {
-		s0 += float64(x[j]) * float64(w[j])
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // Widen makes m take rows of n features when it has fewer (Widen): the

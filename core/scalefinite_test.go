@@ -29,7 +29,7 @@ func TestScaleDropsUnscalableFeatures(t *testing.T) {
 		t.Fatalf("ranges %v..%v: want feature 1 dropped, feature 2 kept", r.Min, r.Max)
 	}
 	for _, options := range []string{"-s 2 --scale", "-t 2 --scale"} {
-		o, _, err := ParseTrainOptions(strings.Fields(options), SyntaxAuto)
+		o, _, err := parseTrainParams(strings.Fields(options), 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -400,7 +400,7 @@ func SetModelScale(m Model, r *scale.Ranges) error {
 // ScaleTrainingRows fits o's ranges on ds and returns them with ds scaled,
 // for a training run with --scale; it returns nil ranges and ds itself
 // when o is not enabled.
-func ScaleTrainingRows(ds *data.Dataset, o ScaleOptions) (*scale.Ranges, *data.Dataset, error) {
+func ScaleTrainingRows(ds *data.Dataset, o ScaleParams) (*scale.Ranges, *data.Dataset, error) {
 	if !o.Enabled {
 		return nil, ds, nil
 	}
@@ -433,10 +433,10 @@ func ScaleTrainingRows(ds *data.Dataset, o ScaleOptions) (*scale.Ranges, *data.D
 // its own width (the C ABI's trainer) widens the model.
 type scaledTrainer struct {
 	inner Trainer
-	opt   ScaleOptions
+	opt   ScaleParams
 }
 
-func (t scaledTrainer) Syntax() Syntax { return t.inner.Syntax() }
+func (t scaledTrainer) Family() Family { return t.inner.Family() }
 
 func (t scaledTrainer) SetProgress(fn ProgressFunc) { t.inner.SetProgress(fn) }
 

@@ -20,7 +20,7 @@ func BenchmarkScaledPredict(b *testing.B) {
 		return ds
 	}
 	train, test := read("digits.train"), read("digits.test")
-	r, strain, err := ScaleTrainingRows(train, ScaleOptions{Enabled: true, Lower: -1, Upper: 1})
+	r, strain, err := ScaleTrainingRows(train, ScaleParams{Enabled: true, Lower: -1, Upper: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -21,17 +21,17 @@ import (
 func TestScaleMatchesLIBSVM(t *testing.T) {
 	for _, c := range []struct {
 		name, train, test string
-		syntax            Syntax
+		family            Family
 		options           string
 	}{
-		{"digits-rbf", "digits.train", "digits.test", SyntaxKernel, "-s 0 -t 2 -c 1 --scale"},
-		{"heart-rbf-l0", "heart_scale", "heart_scale", SyntaxKernel, "-s 0 -t 2 -c 1 --scale --scale-lower 0"},
-		{"diabetes-svr", "diabetes.train", "diabetes.test", SyntaxKernel, "-s 3 -t 2 -c 100 -p 1 --scale"},
-		{"digits-linear", "digits.train", "digits.test", SyntaxLinear, "-s 1 -c 1 --scale"},
-		{"breast-linear", "breast_cancer.train", "breast_cancer.test", SyntaxLinear, "-s 2 -c 1 --scale --scale-lower 0"},
+		{"digits-rbf", "digits.train", "digits.test", KernelFamily, "-s 0 -t 2 -c 1 --scale"},
+		{"heart-rbf-l0", "heart_scale", "heart_scale", KernelFamily, "-s 0 -t 2 -c 1 --scale --scale-lower 0"},
+		{"diabetes-svr", "diabetes.train", "diabetes.test", KernelFamily, "-s 3 -t 2 -c 100 -p 1 --scale"},
+		{"digits-linear", "digits.train", "digits.test", LinearFamily, "-s 1 -c 1 --scale"},
+		{"breast-linear", "breast_cancer.train", "breast_cancer.test", LinearFamily, "-s 2 -c 1 --scale --scale-lower 0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			o, _, err := ParseTrainOptions(strings.Fields(c.options), c.syntax)
+			o, _, err := parseTrainParams(strings.Fields(c.options), c.family)
 			if err != nil {
 				t.Fatal(err)
 			}

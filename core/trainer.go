@@ -11,9 +11,8 @@ import (
 // trains either kind (the C ABI trainer) holds a Trainer and a *Dual and
 // needs no kind-specific path.
 type Trainer interface {
-	// Syntax is SyntaxLinear for a linear trainer, SyntaxKernel for a
-	// kernel one: the kind of model it trains.
-	Syntax() Syntax
+	// Family is the kind of model it trains.
+	Family() Family
 	// Train trains a model on ds, warm-started from warm when warm is of
 	// the trainer's kind (nil, or a dual of the other kind: from α = 0),
 	// and returns it with the run's dual state. warm covers the first
@@ -38,13 +37,13 @@ type Trainer interface {
 	WarmStart(stored, last *Dual, rows int) (*Dual, error)
 }
 
-// NewTrainer returns a trainer for the options o, linear or kernel as
-// o.Syntax says, sized for capRows rows of capFeatures features
+// NewTrainer returns a trainer for the parameters p, linear or kernel as
+// p.Family says, sized for capRows rows of capFeatures features
 // (NewLinearTrainer, NewKernelTrainer). It uses the parameters as given:
-// a caller that wants LIBLINEAR's incremental defaults sets o.Linear.Params
-// to o.Linear.Incremental() first.
-func NewTrainer(o TrainOptions, capRows, capFeatures int) (Trainer, error) {
-	return newTrainer(o, capRows, capFeatures, false)
+// a caller that wants LIBLINEAR's incremental defaults sets p.Linear to
+// them first (options.LinearOptions.Incremental).
+func NewTrainer(p TrainParams, capRows, capFeatures int) (Trainer, error) {
+	return newTrainer(p, capRows, capFeatures, false)
 }
 
 // NewDenseTrainer is NewTrainer for a caller whose data sets are always
@@ -53,30 +52,30 @@ func NewTrainer(o TrainOptions, capRows, capFeatures int) (Trainer, error) {
 // (NewKernelTrainer keeps one for 64 features or fewer), which such data
 // never reads, and so takes capRows × (4·capFeatures + 8) bytes less. A
 // sparse data set still trains, through the sparse kernels.
-func NewDenseTrainer(o TrainOptions, capRows, capFeatures int) (Trainer, error) {
-	return newTrainer(o, capRows, capFeatures, true)
+func NewDenseTrainer(p TrainParams, capRows, capFeatures int) (Trainer, error) {
+	return newTrainer(p, capRows, capFeatures, true)
 }
 
 // newTrainer is NewTrainer, or NewDenseTrainer when dense is set.
-func newTrainer(o TrainOptions, capRows, capFeatures int, dense bool) (Trainer, error) {
-	if o.Scale.Enabled {
-		inner := o
+func newTrainer(p TrainParams, capRows, capFeatures int, dense bool) (Trainer, error) {
+	if p.Scale.Enabled {
+		inner := p
 		inner.Scale.Enabled = false
 		t, err := newTrainer(inner, capRows, capFeatures, dense)
 		if err != nil {
 			return nil, err
 		}
-		return scaledTrainer{t, o.Scale}, nil
+		return scaledTrainer{t, p.Scale}, nil
 	}
-	if o.IsKernel() {
-		p := o.Kernel.Params
-		t, err := newKernelTrainer(p, capRows, capFeatures, kernelWorkerCount(&p), capRows, !dense && capFeatures <= denseViewMaxFeatures)
+	if p.IsKernel() {
+		kp := p.Kernel
+		t, err := newKernelTrainer(kp, capRows, capFeatures, kernelWorkerCount(&kp), capRows, !dense && capFeatures <= denseViewMaxFeatures)
 		if err != nil {
 			return nil, err
 		}
 		return kernelTrainer{t}, nil
 	}
-	t, err := NewLinearTrainer(o.Linear.Params, capRows, capFeatures)
+	t, err := NewLinearTrainer(p.Linear, capRows, capFeatures)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +192,7 @@ func (d *Dual) DeleteRows(rows []int) error {
 // the stored α and the last model's w (TrainFrom).
 type linearTrainer struct{ t *LinearTrainer }
 
-func (linearTrainer) Syntax() Syntax { return SyntaxLinear }
+func (linearTrainer) Family() Family { return LinearFamily }
 
 func (lt linearTrainer) SetProgress(fn ProgressFunc) { lt.t.SetProgress(fn) }
 
@@ -219,7 +218,7 @@ func (lt linearTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error
 // kernelTrainer is a KernelTrainer as a Trainer.
 type kernelTrainer struct{ t *KernelTrainer }
 
-func (kernelTrainer) Syntax() Syntax { return SyntaxKernel }
+func (kernelTrainer) Family() Family { return KernelFamily }
 
 func (kt kernelTrainer) SetProgress(fn ProgressFunc) { kt.t.SetProgress(fn) }
 
@@ -239,46 +238,26 @@ func (kt kernelTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error
 	return m, &Dual{Kernel: out}, nil
 }
 
-// ClassLabels reports whether the options train a classifier whose labels
-// must be integer classes (C-SVC, ν-SVC, the LIBLINEAR classifiers), as a
-// reader checks them (ReadOptions.ClassLabels); false for regression and
-// for a one-class SVM, whose labels are targets or ignored.
-func (o *TrainOptions) ClassLabels() bool {
-	if o.IsKernel() {
-		return o.Kernel.Params.SVMType.IsSVC()
-	}
-	return !o.Linear.Params.Solver.IsRegression()
-}
-
-// IsRegression reports whether the options train a model that predicts
-// real values: ε-SVR, ν-SVR, or LIBLINEAR's SVR solvers.
-func (o *TrainOptions) IsRegression() bool {
-	if o.IsKernel() {
-		return o.Kernel.Params.SVMType.IsRegression()
-	}
-	return o.Linear.Params.Solver.IsRegression()
-}
-
-// TrainModel trains a model of the kind the options say on all of ds,
-// cold, with no trainer kept: TrainKernelModel or TrainLinear, for a
-// program that trains once (svmgo train, svmgo train-linear). With
-// --scale (o.Scale) it fits the ranges on ds, trains on the scaled rows and
-// stores the ranges in the model (SetModelScale), which then takes raw rows.
-func TrainModel(ds *data.Dataset, o TrainOptions) (Model, error) {
-	return TrainModelReporting(ds, o, nil)
+// TrainModel trains a model of the family p names on all of ds, cold,
+// with no trainer kept: TrainKernelModel or TrainLinear, for a program
+// that trains once (svmgo train, svmgo train-linear). With --scale
+// (p.Scale) it fits the ranges on ds, trains on the scaled rows and stores
+// the ranges in the model (SetModelScale), which then takes raw rows.
+func TrainModel(ds *data.Dataset, p TrainParams) (Model, error) {
+	return TrainModelReporting(ds, p, nil)
 }
 
 // TrainModelReporting is TrainModel with the solvers' progress reported to
 // progress (nil: none), as Trainer.SetProgress says.
-func TrainModelReporting(ds *data.Dataset, o TrainOptions, progress ProgressFunc) (Model, error) {
-	if o.Scale.Enabled {
+func TrainModelReporting(ds *data.Dataset, p TrainParams, progress ProgressFunc) (Model, error) {
+	if p.Scale.Enabled {
 		// --scale: train on the scaled rows, keep the ranges in the model.
-		r, sds, err := ScaleTrainingRows(ds, o.Scale)
+		r, sds, err := ScaleTrainingRows(ds, p.Scale)
 		if err != nil {
 			return nil, err
 		}
-		o.Scale.Enabled = false
-		m, err := TrainModelReporting(sds, o, progress)
+		p.Scale.Enabled = false
+		m, err := TrainModelReporting(sds, p, progress)
 		if err != nil {
 			return nil, err
 		}
@@ -287,14 +266,14 @@ func TrainModelReporting(ds *data.Dataset, o TrainOptions, progress ProgressFunc
 		}
 		return m, nil
 	}
-	if o.IsKernel() {
-		m, err := trainKernelModel(ds, o.Kernel.Params, progress)
+	if p.IsKernel() {
+		m, err := trainKernelModel(ds, p.Kernel, progress)
 		if err != nil {
 			return nil, err
 		}
 		return m, nil
 	}
-	t, err := NewLinearTrainer(o.Linear.Params, ds.Len(), ds.NumFeatures())
+	t, err := NewLinearTrainer(p.Linear, ds.Len(), ds.NumFeatures())
 	if err != nil {
 		return nil, err
 	}
@@ -306,22 +285,21 @@ func TrainModelReporting(ds *data.Dataset, o TrainOptions, progress ProgressFunc
 	return m, nil
 }
 
-// CrossValidate returns the k-fold cross-validation predictions of the
-// options' model on ds, k being the -v fold count (CrossValidateKernel or
-// CrossValidateLinear).
+// CrossValidate returns the folds-fold cross-validation predictions of
+// p's model on ds (CrossValidateKernel or CrossValidateLinear).
 //
-// With --scale (o.Scale) the rows are scaled once by the ranges of all of
+// With --scale (p.Scale) the rows are scaled once by the ranges of all of
 // them, as cross-validating an svm-scale'd file does, not per fold.
-func CrossValidate(ds *data.Dataset, o TrainOptions) ([]float64, error) {
-	if o.Scale.Enabled {
-		_, sds, err := ScaleTrainingRows(ds, o.Scale)
+func CrossValidate(ds *data.Dataset, p TrainParams, folds int) ([]float64, error) {
+	if p.Scale.Enabled {
+		_, sds, err := ScaleTrainingRows(ds, p.Scale)
 		if err != nil {
 			return nil, err
 		}
 		ds = sds
 	}
-	if o.IsKernel() {
-		return CrossValidateKernel(ds, o.Kernel.Params, o.Kernel.CrossValidation)
+	if p.IsKernel() {
+		return CrossValidateKernel(ds, p.Kernel, folds)
 	}
-	return CrossValidateLinear(ds, o.Linear.Params, o.Linear.CrossValidation)
+	return CrossValidateLinear(ds, p.Linear, folds)
 }

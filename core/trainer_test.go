@@ -17,7 +17,7 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 	full := readTestdata(t, "heart_scale") // 270 rows
 	for _, options := range []string{"-s 1 -c 2", "-s 1 -twin 1 -c 2", "-s 2 -B 1", "-s 12 -twin 1", "-s 3 -t 2 -c 4", "-syntax kernel -s 2 -n 0.3"} {
 		t.Run(options, func(t *testing.T) {
-			o, _, err := ParseTrainOptions(strings.Fields(options), SyntaxAuto)
+			o, _, err := parseTrainParams(strings.Fields(options), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -25,8 +25,8 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tr.Syntax() != o.Syntax {
-				t.Fatalf("trainer syntax %v, options %v", tr.Syntax(), o.Syntax)
+			if tr.Family() != o.Family {
+				t.Fatalf("trainer family %v, options %v", tr.Family(), o.Family)
 			}
 			// The reference: the kind's own trainer, warm as the C ABI
 			// warmed it (α extended with zeros; w; the kernel gradient;
@@ -36,9 +36,9 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 				kt *KernelTrainer
 			)
 			if o.IsKernel() {
-				kt, err = NewKernelTrainer(o.Kernel.Params, full.Len(), full.NumFeatures())
+				kt, err = NewKernelTrainer(o.Kernel, full.Len(), full.NumFeatures())
 			} else {
-				lt, err = NewLinearTrainer(o.Linear.Params, full.Len(), full.NumFeatures())
+				lt, err = NewLinearTrainer(o.Linear, full.Len(), full.NumFeatures())
 				if err == nil {
 					lt.KeepGradient()
 				}
@@ -219,7 +219,7 @@ func TestTrainModelAndSummary(t *testing.T) {
 	ds := readTestdata(t, "heart_scale")
 	for _, options := range []string{"-s 1 -c 2 -v 3", "-s 2 -B 1 -v 3", "-t 2 -c 4 -v 3", "-syntax kernel -s 3 -p 0.2 -v 3"} {
 		t.Run(options, func(t *testing.T) {
-			o, _, err := ParseTrainOptions(strings.Fields(options), SyntaxAuto)
+			o, _, err := parseTrainParams(strings.Fields(options), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,7 +234,7 @@ func TestTrainModelAndSummary(t *testing.T) {
 			var want FitSummary
 			var pred []float64
 			if o.IsKernel() {
-				ref, err := TrainKernelModel(ds, o.Kernel.Params)
+				ref, err := TrainKernelModel(ds, o.Kernel)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -244,14 +244,14 @@ func TestTrainModelAndSummary(t *testing.T) {
 				r := ref.Result
 				want = FitSummary{Iterations: r.Iterations, Work: r.KernelEvals, WorkUnit: WorkKernelEvals,
 					Objective: r.Objective, NumSV: r.NumSV, Converged: r.Converged}
-				if pred, err = CrossValidateKernel(ds, o.Kernel.Params, 3); err != nil {
+				if pred, err = CrossValidateKernel(ds, o.Kernel, 3); err != nil {
 					t.Fatal(err)
 				}
-				if o.ClassLabels() != (o.Kernel.Params.SVMType == CSVC) || o.IsRegression() != (o.Kernel.Params.SVMType == EpsSVR) {
-					t.Errorf("ClassLabels %v, IsRegression %v for %v", o.ClassLabels(), o.IsRegression(), o.Kernel.Params.SVMType)
+				if o.ClassLabels() != (o.Kernel.SVMType == CSVC) || o.IsRegression() != (o.Kernel.SVMType == EpsSVR) {
+					t.Errorf("ClassLabels %v, IsRegression %v for %v", o.ClassLabels(), o.IsRegression(), o.Kernel.SVMType)
 				}
 			} else {
-				ref, _, err := TrainLinear(ds, o.Linear.Params)
+				ref, _, err := TrainLinear(ds, o.Linear)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -261,7 +261,7 @@ func TestTrainModelAndSummary(t *testing.T) {
 				r := ref.Result
 				want = FitSummary{Iterations: r.Iterations, Work: r.Updates, WorkUnit: WorkRowsRead,
 					HessianProducts: r.HessianProducts, Objective: r.PrimalObjective, NumSV: r.NumSV, Converged: r.Converged}
-				if pred, err = CrossValidateLinear(ds, o.Linear.Params, 3); err != nil {
+				if pred, err = CrossValidateLinear(ds, o.Linear, 3); err != nil {
 					t.Fatal(err)
 				}
 				if !o.ClassLabels() || o.IsRegression() {
@@ -271,7 +271,7 @@ func TestTrainModelAndSummary(t *testing.T) {
 			if s != want || s.Work <= 0 || s.NumSV <= 0 || !s.Converged {
 				t.Errorf("summary %+v, want %+v (positive work and nSV, converged)", s, want)
 			}
-			got, err := CrossValidate(ds, o)
+			got, err := CrossValidate(ds, o, 3)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -252,12 +252,17 @@ typedef struct svmgo_trainer svmgo_trainer;
  * names the syntax ("-syntax kernel -s 3" is an RBF epsilon-SVR, "-syntax
  * kernel -s 1 -n 0.2" an RBF nu-SVC; an option
  * of the other syntax is then refused). Without it, LIBSVM's syntax is
- * chosen when options contain any of -t -g -d -r -m -h -b; then -s and -n
- * are LIBSVM's (-s 3 is epsilon-SVR, -n is nu), otherwise LIBLINEAR's (-s 3
- * is L1-loss SVC, -n the thread count). A linear SVC with probabilities
+ * chosen when options contain any of -t -g -d -r -m -h, which only
+ * svm-train has; then -s and -n are LIBSVM's (-s 3 is epsilon-SVR, -n is
+ * nu), otherwise LIBLINEAR's (-s 3 is L1-loss SVC, -n the thread count).
+ * -b is both programs' option, so options that hold -b but name no family
+ * (no -syntax, none of -t -g -d -r -m -h) are refused with
+ * SVMGO_E_INVALID_ARGUMENT; before 0.6 they chose svm-train's syntax, so
+ * "-s 1 -b 1" trained a kernel nu-SVC. A linear SVC with probabilities
  * (Platt's sigmoids, fitted by internal 5-fold cross-validation at each
- * fit) therefore needs "-syntax linear ... -b 1"; linear logistic
- * regression ("-s 0", "-s 7") gives probabilities without it. A kernel trainer's automatic gamma is 1 / the number
+ * fit) is "-syntax linear -s 1 -b 1", a kernel C-SVC "-t 2 -b 1" or
+ * "-syntax kernel -b 1"; linear logistic regression ("-s 0", "-s 7") gives
+ * probabilities without -b. A kernel trainer's automatic gamma is 1 / the number
  * of features of the rows held (num_features for dense rows).
  * In either syntax, "--scale" (with "--scale-lower l" and "--scale-upper u",
  * default -1 and 1) fits svm-scale's per-feature ranges on the rows of each

@@ -325,7 +325,8 @@ class Trainer {
 public:
     /* options: LIBLINEAR's train options ("-s 1 -B 1"), or svm-train's
      * for a kernel trainer ("-t 2 -c 4 -b 1"; a leading "-syntax kernel"
-     * or any of -t -g -d -r -m -h -b selects them, see svmgo_trainer_new). capacity_nonzeros > 0 stores
+     * or any of -t -g -d -r -m -h selects them; -b alone names no family
+     * and is refused, see svmgo_trainer_new). capacity_nonzeros > 0 stores
      * rows sparse; 0 stores them dense. */
     Trainer(const std::string &options, std::size_t capacity_rows, std::size_t num_features,
             std::size_t capacity_nonzeros = 0)

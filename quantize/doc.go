@@ -284,4 +284,10 @@
 //
 // Every predictor allocates nothing once warm (testing.AllocsPerRun, for
 // models on the stack and the pooled paths).
+//
+// # Imports
+//
+// It may import core, core/data, core/modelfile, core/scale and core/simd
+// (never daemon/); imports point down the package table of DESIGN.md §2,
+// never sideways.
 package quantize

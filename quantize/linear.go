@@ -10,6 +10,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
 // Linear is a linear SVM with quantized weights: feature j's weight in
@@ -253,7 +254,7 @@ func (m *Linear) decideDense(dst []float64, x []float32) []float64 {
 		if m.bits == 8 {
 			s = dot8(x, m.q8[:len(x)])
 		} else {
-			s = dotF(x, m.qf[:len(x)])
+			s = simd.Dot64x4(x, m.qf[:len(x)])
 		}
 		dst[0] = float64(m.scale[0])*s + m.biasTerm(0)
 		return dst
@@ -344,23 +345,6 @@ func dot8(x []float32, q []int8) float64 {
 	}
 	for ; j < len(x); j++ {
 		s0 += float64(x[j]) * table8[uint8(q[j])]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-// dotF is dot8 for codes held as float32.
-func dotF(x []float32, q []float32) float64 {
-	q = q[:len(x)]
-	var s0, s1, s2, s3 float64
-	j := 0
-	for ; j+4 <= len(x); j += 4 {
-		s0 += float64(x[j]) * float64(q[j])
-		s1 += float64(x[j+1]) * float64(q[j+1])
-		s2 += float64(x[j+2]) * float64(q[j+2])
-		s3 += float64(x[j+3]) * float64(q[j+3])
-	}
-	for ; j < len(x); j++ {
-		s0 += float64(x[j]) * float64(q[j])
 	}
 	return (s0 + s1) + (s2 + s3)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 // TestLinearProbabilities checks that quantization keeps what gives a
@@ -23,7 +24,7 @@ import (
 func TestLinearProbabilities(t *testing.T) {
 	train, test := dataset(t, "digits.train"), dataset(t, "digits.test")
 	for _, args := range [][]string{{"-s", "7", "-B", "1"}, {"-s", "1", "-b", "1"}, {"-s", "1"}} {
-		opts, _, err := core.ParseLinearOptions(args)
+		opts, _, err := options.ParseLinear(args)
 		if err != nil {
 			t.Fatal(err)
 		}

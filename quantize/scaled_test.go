@@ -35,7 +35,7 @@ func TestShallowClones(t *testing.T) {
 func scaledModels(t *testing.T) (*data.Dataset, *Linear, *Kernel, *Linear, *Kernel) {
 	t.Helper()
 	raw := dataset(t, "heart_scale")
-	r, ds, err := core.ScaleTrainingRows(raw, core.ScaleOptions{Enabled: true, Lower: -1, Upper: 1})
+	r, ds, err := core.ScaleTrainingRows(raw, core.ScaleParams{Enabled: true, Lower: -1, Upper: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,10 +6,11 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/internal/shareddata"
 )
 
 // The reference for every number parser here is strconv.ParseFloat: ours
@@ -165,15 +166,7 @@ func TestParseFloatRandom(t *testing.T) {
 // TestParseFloatDataFiles checks every label and value token of the
 // benchmark data files.
 func TestParseFloatDataFiles(t *testing.T) {
-	dir := "/work/shared/data"
-	var files []string
-	for _, pat := range []string{"*.train", "*.test"} {
-		m, _ := filepath.Glob(filepath.Join(dir, pat))
-		files = append(files, m...)
-	}
-	if len(files) == 0 {
-		t.Skip("no data files in", dir)
-	}
+	files := append(shareddata.Glob(t, "*.train"), shareddata.Glob(t, "*.test")...)
 	seen := map[string]bool{}
 	for _, name := range files {
 		f, err := os.Open(name)

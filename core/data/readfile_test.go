@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/libsvmgo/libsvmgo/core/internal/shareddata"
 )
 
 // Expected numbers below were computed independently of this package with
@@ -687,8 +689,7 @@ func TestReadFileMissing(t *testing.T) {
 // TestReadFileScanIsUpperBound checks, over every stored data file, that
 // ReadFile's data set is exactly as large as the scan said.
 func TestReadFileScanIsUpperBound(t *testing.T) {
-	files, _ := filepath.Glob("/work/shared/data/*.t*")
-	files = append(files, "../testdata/heart_scale.csv")
+	files := append(shareddata.Glob(t, "*.t*"), "../testdata/heart_scale.csv")
 	for _, p := range files {
 		if strings.HasSuffix(p, ".txt") {
 			continue

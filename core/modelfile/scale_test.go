@@ -20,7 +20,7 @@ func scaledTrain(t *testing.T) (*scale.Ranges, *data.Dataset, *data.Dataset) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, ds, err := core.ScaleTrainingRows(raw, core.ScaleOptions{Enabled: true, Lower: 0, Upper: 1})
+	r, ds, err := core.ScaleTrainingRows(raw, core.ScaleParams{Enabled: true, Lower: 0, Upper: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 // TestSparseWeightsChosen checks the writer's choice: sparse exactly when
@@ -75,7 +76,7 @@ func TestSparseWeightsTrained(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, _, err := core.ParseLinearOptions(strings.Fields(tc.args))
+		o, _, err := options.ParseLinear(strings.Fields(tc.args))
 		if err != nil {
 			t.Fatal(err)
 		}

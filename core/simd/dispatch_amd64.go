@@ -28,27 +28,8 @@ func expAVX512(dst, x, base *float32, n int, scale, offset float32, rbf int)
 //go:noescape
 func expAVX2(dst, x, base *float32, n int, scale, offset float32, rbf int)
 
-// dotS8AVX512 and dotS8AVX2 take n a multiple of 32 and 16.
-//
-//go:noescape
-func dotS8AVX512(x, y *int8, n int) int32
-
-//go:noescape
-func dotS8AVX2(x, y *int8, n int) int32
-
-// dotU8S8VNNI and dotU8S8AVX2 take n a multiple of 64 and 16.
-//
-//go:noescape
-func dotU8S8VNNI(x *uint8, y *int8, n int) int32
-
-//go:noescape
-func dotU8S8AVX2(x *uint8, y *int8, n int) int32
-
 //go:noescape
 func gemm4U16S8VNNI(c *int32, ldc int, hi, lo *uint8, lda int, bp *int8, panels, k4 int)
-
-//go:noescape
-func gemm4U8S8VNNI(c *int32, ldc int, a *uint8, lda int, bp *int8, panels, k4 int)
 
 func dot(x, y []float32) float32 {
 	n := len(x)
@@ -128,55 +109,6 @@ func expRBF(dst, x, base []float32, scale, offset float32, rbf bool) {
 		expRBFPortable(dst, x, base, scale, offset)
 	} else {
 		expPortable(dst, x)
-	}
-}
-
-func dotS8(x, y []int8) int32 {
-	n := len(x)
-	var n0 int
-	var s int32
-	switch {
-	case n == 0:
-		return 0
-	case level == AVX512 && n >= 32:
-		n0 = n &^ 31
-		s = dotS8AVX512(&x[0], &y[0], n0)
-	case level >= AVX2 && n >= 16:
-		n0 = n &^ 15
-		s = dotS8AVX2(&x[0], &y[0], n0)
-	}
-	return s + dotS8Portable(x[n0:], y[n0:])
-}
-
-func dotU8S8(x []uint8, y []int8) int32 {
-	n := len(x)
-	var n0 int
-	var s int32
-	switch {
-	case n == 0:
-		return 0
-	case vnni && n >= 64:
-		n0 = n &^ 63
-		s = dotU8S8VNNI(&x[0], &y[0], n0)
-	case level >= AVX2 && n >= 16:
-		n0 = n &^ 15
-		s = dotU8S8AVX2(&x[0], &y[0], n0)
-	}
-	return s + dotU8S8Portable(x[n0:], y[n0:])
-}
-
-func gemmU8S8Panels(c []int32, ldc int, a []uint8, lda, m int, bp []int8, panels, k int) {
-	if !vnni || k == 0 {
-		gemmU8S8Portable(c, ldc, a, lda, m, bp, panels, k)
-		return
-	}
-	k4 := Round4(k) / 4
-	i := 0
-	for ; i+4 <= m; i += 4 {
-		gemm4U8S8VNNI(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k4)
-	}
-	for ; i < m; i++ {
-		gemm4U8S8VNNI(&c[i*ldc], 0, &a[i*lda], 0, &bp[0], panels, k4)
 	}
 }
 

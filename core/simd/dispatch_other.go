@@ -16,14 +16,6 @@ func expRBF(dst, x, base []float32, scale, offset float32, rbf bool) {
 	}
 }
 
-func dotS8(x, y []int8) int32 { return dotS8Portable(x, y) }
-
-func dotU8S8(x []uint8, y []int8) int32 { return dotU8S8Portable(x, y) }
-
-func gemmU8S8Panels(c []int32, ldc int, a []uint8, lda, m int, bp []int8, panels, k int) {
-	gemmU8S8Portable(c, ldc, a, lda, m, bp, panels, k)
-}
-
 func gemmU16S8Panels(c []int32, ldc int, hi, lo []uint8, lda, m int, bp []int8, panels, k int) {
 	gemmU16S8Portable(c, ldc, hi, lo, lda, m, bp, panels, k)
 }

@@ -1,12 +1,12 @@
 // Package simd holds the hot loops of prediction and kernel evaluation:
-// float32 dot products and squared norms, a blocked matrix product
-// C = A·Bᵀ over packed panels of B, vectorized exp and tanh, and int8 dot
-// products and an int8 matrix product. Each has a portable pure-Go
-// reference and, on amd64, AVX-512 and AVX2+FMA paths written in Go
-// assembly, chosen once at start-up from the CPU's features
-// (golang.org/x/sys/cpu). The int8 dot products use AVX-512 BW or AVX2
-// (VNNI for u8×s8), the int8 matrix product AVX-512 VNNI only (VPDPBUSD;
-// without it, the portable code). On arm64 the float32 matrix product has a
+// float32 dot products, a blocked matrix product C = A·Bᵀ over packed
+// panels of B, vectorized exp (the RBF kernel's) and tanh, the int16×int8
+// matrix product of quantized kernel models, float32 rows against float64
+// vectors (DotWiden, AxpyWiden) and the SMO solver's loops. Each has a
+// portable pure-Go reference and, on amd64, AVX-512 and AVX2+FMA paths
+// written in Go assembly, chosen once at start-up from the CPU's features
+// (golang.org/x/sys/cpu). The integer matrix product uses AVX-512 VNNI
+// only (VPDPBUSD; without it, the portable code). On arm64 the float32 matrix product has a
 // NEON micro-kernel (the rest is portable code there); every other
 // architecture runs the portable code. make test runs the arm64 paths under
 // qemu.
@@ -22,7 +22,7 @@
 // on every path alike). Float paths accumulate float32 in another order than
 // the portable code: a dot product of n terms differs from the exact sum by
 // at most about n·2⁻²⁴·Σ|x_i·y_i| on any path (the tests hold every path to
-// 4·2⁻²⁴·√n·Σ|x_i·y_i| + 1e-30 against a float64 reference). Exp's
+// 4·2⁻²⁴·√n·Σ|x_i·y_i| + 1e-30 against a float64 reference). exp's
 // relative error is at most ExpMaxRelError for results ≥ 2⁻¹²⁶ (x ≥
 // −87.33); smaller results may be flushed to zero or returned as
 // subnormals. Tanh's error is at most TanhMaxRelError relative to |tanh x|.
@@ -31,4 +31,10 @@
 //
 // No function allocates. Length mismatches are programmer errors and
 // panic with a "simd:" message, before any memory is touched.
+//
+// # Imports
+//
+// It may import nothing of this module (the standard library and
+// golang.org/x/sys/cpu only); imports point down the package table of
+// DESIGN.md §2, never sideways.
 package simd

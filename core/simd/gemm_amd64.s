@@ -150,77 +150,13 @@ done:
 	VZEROUPPER
 	RET
 
-// func gemm4U8S8VNNI(c *int32, ldc int, a *uint8, lda int, bp *int8, panels, k4 int)
-//
-// GemmU8S8's micro-kernel: as gemm4AVX512, with a step taking four columns
-// of A (one broadcast dword of four u8) against 32 × 4 packed int8 values
-// of B, and VPDPBUSD adding the four products into each int32 lane.
-TEXT ·gemm4U8S8VNNI(SB), NOSPLIT, $0-56
-	MOVQ c+0(FP), DI
-	MOVQ ldc+8(FP), R8
-	MOVQ a+16(FP), SI
-	MOVQ lda+24(FP), R9
-	MOVQ bp+32(FP), BX
-	MOVQ panels+40(FP), R10
-	MOVQ k4+48(FP), R11
-	SHLQ $2, R8              // c stride in bytes; a's is already bytes
-	LEAQ (R9)(R9*2), R12
-	LEAQ (R8)(R8*2), R13
-
-panel:
-	TESTQ R10, R10
-	JZ    done
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
-	VPXORD Z2, Z2, Z2
-	VPXORD Z3, Z3, Z3
-	VPXORD Z4, Z4, Z4
-	VPXORD Z5, Z5, Z5
-	VPXORD Z6, Z6, Z6
-	VPXORD Z7, Z7, Z7
-	MOVQ SI, AX
-	MOVQ R11, CX
-
-kloop:
-	VMOVDQU32 (BX), Z8
-	VMOVDQU32 64(BX), Z9
-	VPBROADCASTD (AX), Z10
-	VPBROADCASTD (AX)(R9*1), Z11
-	VPBROADCASTD (AX)(R9*2), Z12
-	VPBROADCASTD (AX)(R12*1), Z13
-	VPDPBUSD Z8, Z10, Z0
-	VPDPBUSD Z9, Z10, Z1
-	VPDPBUSD Z8, Z11, Z2
-	VPDPBUSD Z9, Z11, Z3
-	VPDPBUSD Z8, Z12, Z4
-	VPDPBUSD Z9, Z12, Z5
-	VPDPBUSD Z8, Z13, Z6
-	VPDPBUSD Z9, Z13, Z7
-	ADDQ $128, BX
-	ADDQ $4, AX
-	DECQ CX
-	JNZ  kloop
-
-	VMOVDQU32 Z0, (DI)
-	VMOVDQU32 Z1, 64(DI)
-	VMOVDQU32 Z2, (DI)(R8*1)
-	VMOVDQU32 Z3, 64(DI)(R8*1)
-	VMOVDQU32 Z4, (DI)(R8*2)
-	VMOVDQU32 Z5, 64(DI)(R8*2)
-	VMOVDQU32 Z6, (DI)(R13*1)
-	VMOVDQU32 Z7, 64(DI)(R13*1)
-	ADDQ $128, DI
-	DECQ R10
-	JMP  panel
-
-done:
-	VZEROUPPER
-	RET
-
 // func gemm4U16S8VNNI(c *int32, ldc int, hi, lo *uint8, lda int, bp *int8, panels, k4 int)
 //
-// GemmU16S8's micro-kernel: gemm4U8S8VNNI over two byte planes of A at
-// once, each step's packed values of B loaded once for both: sixteen
+// GemmU16S8's micro-kernel: as gemm4AVX512, with a step taking four
+// columns of A (one broadcast dword of four u8) against 32 × 4 packed int8
+// values of B, and VPDPBUSD adding the four products into each int32 lane;
+// over two byte planes of A at once, each step's packed values of B loaded
+// once for both: sixteen
 // accumulators (Z0..Z7 for the high bytes, Z14..Z21 for the low ones),
 // stored as 256·high + low (VPSLLD, VPADDD: int32, wrapping).
 TEXT ·gemm4U16S8VNNI(SB), NOSPLIT, $0-64

@@ -141,7 +141,7 @@ func tanhFinish(dst, x, e []float32) {
 	}
 }
 
-// tanhArg writes −2|x| for Exp.
+// tanhArg writes −2|x|, the argument of Tanh's exp.
 func tanhArg(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {
@@ -149,45 +149,6 @@ func tanhArg(dst, x []float32) {
 			v = -v
 		}
 		dst[i] = -2 * v
-	}
-}
-
-func dotS8Portable(x, y []int8) int32 {
-	y = y[:len(x)]
-	var s int32
-	for i, v := range x {
-		s += int32(v) * int32(y[i])
-	}
-	return s
-}
-
-func dotU8S8Portable(x []uint8, y []int8) int32 {
-	y = y[:len(x)]
-	var s int32
-	for i, v := range x {
-		s += int32(v) * int32(y[i])
-	}
-	return s
-}
-
-// gemmU8S8Portable computes rows [0, m) of C against panels [0, panels).
-func gemmU8S8Portable(c []int32, ldc int, a []uint8, lda, m int, bp []int8, panels, k int) {
-	k4 := Round4(k)
-	var acc [PanelWidth]int32
-	for i := range m {
-		ai := a[i*lda:][:k]
-		for p := range panels {
-			panel := bp[p*k4*PanelWidth:][:k4*PanelWidth]
-			acc = [PanelWidth]int32{}
-			for q, v := range ai {
-				g, o := q>>2, q&3
-				b := panel[g*4*PanelWidth:][:4*PanelWidth]
-				for j := range acc {
-					acc[j] += int32(v) * int32(b[j*4+o])
-				}
-			}
-			copy(c[i*ldc+p*PanelWidth:][:PanelWidth], acc[:])
-		}
 	}
 }
 

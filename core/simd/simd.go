@@ -5,9 +5,9 @@ package simd
 // wide.
 const PanelWidth = 32
 
-// ExpMaxRelError bounds |Exp(x) − eˣ| / eˣ for results ≥ 2⁻¹²⁶ on every
-// path: the tests hold every path to it against math.Exp over the whole
-// range (measured: 8.2e-8, 1.4 units of 2⁻²⁴).
+// ExpMaxRelError bounds the relative error of the exp behind ExpRBF and
+// Tanh, |exp(x) − eˣ| / eˣ, for results ≥ 2⁻¹²⁶ on every path: the tests
+// hold every path to it against math.Exp over the whole range (measured: 8.2e-8, 1.4 units of 2⁻²⁴).
 const ExpMaxRelError = 1.5e-7
 
 // TanhMaxRelError bounds |Tanh(x) − tanh x| / |tanh x| on every path
@@ -22,9 +22,6 @@ func Dot(x, y []float32) float32 {
 	}
 	return dot(x, y)
 }
-
-// SqNorm returns Σ x[i]², as Dot(x, x).
-func SqNorm(x []float32) float32 { return dot(x, x) }
 
 // PaddedCols returns n rounded up to a whole number of panels.
 func PaddedCols(n int) int { return (n + PanelWidth - 1) / PanelWidth * PanelWidth }
@@ -100,20 +97,10 @@ func Gemm(c []float32, ldc int, a []float32, lda, m int, bp []float32, n, k int)
 	}
 }
 
-// Exp sets dst[i] = e^x[i] for i < len(x) (ExpMaxRelError; +Inf above
-// ln(MaxFloat32), 0 far below −87, NaN for NaN). dst may be x. It panics
-// if dst is shorter than x.
-func Exp(dst, x []float32) {
-	if len(dst) < len(x) {
-		panic("simd: Exp: dst shorter than x")
-	}
-	expRBF(dst, x, nil, 0, 0, false)
-}
-
 // ExpRBF sets dst[i] = exp(min(0, scale·dot[i] + base[i] + offset)) for
 // i < len(dot): the RBF kernel exp(−γ·max(0, ‖u‖² + ‖v_i‖² − 2u·v_i)) with
 // scale = 2γ, base[i] = −γ‖v_i‖² and offset = −γ‖u‖², the clamp keeping
-// K ≤ 1 when rounding makes the distance negative. Exp's accuracy applies
+// K ≤ 1 when rounding makes the distance negative. ExpMaxRelError applies
 // to the clamped argument. dst may be dot. It panics if dst or base is
 // shorter than dot.
 func ExpRBF(dst, dot, base []float32, scale, offset float32) {
@@ -142,25 +129,7 @@ func Tanh(dst, x []float32) {
 	}
 }
 
-// DotS8 returns Σ x[i]·y[i] exactly (modulo 2³², as int32 sums wrap; no
-// wrap happens below 2¹⁷ elements). It panics if the lengths differ.
-func DotS8(x, y []int8) int32 {
-	if len(x) != len(y) {
-		panic("simd: DotS8: lengths differ")
-	}
-	return dotS8(x, y)
-}
-
-// DotU8S8 returns Σ x[i]·y[i] for unsigned x and signed y exactly (modulo
-// 2³²; no wrap below 65,793 elements). It panics if the lengths differ.
-func DotU8S8(x []uint8, y []int8) int32 {
-	if len(x) != len(y) {
-		panic("simd: DotU8S8: lengths differ")
-	}
-	return dotU8S8(x, y)
-}
-
-// FastInt8 reports whether GemmU8S8 runs on wide integer multiply-add
+// FastInt8 reports whether GemmU16S8 runs on wide integer multiply-add
 // instructions (AVX-512 VNNI) on this machine; without them it is the
 // portable loop, slower than a float32 Gemm of the same size, and callers
 // with a float path should prefer that.
@@ -175,7 +144,7 @@ func Round4(k int) int { return (k + 3) &^ 3 }
 func PackedLenS8(n, k int) int { return PaddedCols(n) * Round4(k) }
 
 // PackS8 writes the n × k int8 matrix B, B[j][q] = b[j·rowStride +
-// q·colStride], to dst[:PackedLenS8(n, k)] as GemmU8S8 reads it: panels of
+// q·colStride], to dst[:PackedLenS8(n, k)] as GemmU16S8 reads it: panels of
 // PanelWidth rows of B; in a panel, for each group of four columns q, the
 // four values of row 0, then of row 1, …; zeros pad the last panel and the
 // last group. It panics if dst is too short or b does not hold the matrix.
@@ -204,53 +173,20 @@ func PackS8(dst, b []int8, n, k, rowStride, colStride int) {
 	}
 }
 
-// GemmU8S8 is Gemm for unsigned 8-bit A and signed 8-bit B packed by
-// PackS8, with exact int32 sums (modulo 2³²):
-//
-//	c[i·ldc + j] = Σ_{q<k} a[i·lda + q]·B[j][q]   for i < m, j < PaddedCols(n).
-//
-// Each row of A is read through Round4(k) values (the values past k meet
-// B's zero padding, so they may be anything), so a needs (m−1)·lda +
-// Round4(k) elements. With AVX-512 VNNI each instruction multiplies and
-// adds 64 pairs. It panics if a buffer is too short, or if m > 1 and ldc <
-// PaddedCols(n).
-func GemmU8S8(c []int32, ldc int, a []uint8, lda, m int, bp []int8, n, k int) {
-	if m <= 0 || n <= 0 {
-		return
-	}
-	nc := PaddedCols(n)
-	k4 := Round4(k)
-	switch {
-	case k < 0 || lda < 0 || ldc < 0:
-		panic("simd: GemmU8S8: negative size")
-	case m > 1 && ldc < nc:
-		panic("simd: GemmU8S8: ldc smaller than PaddedCols(n)")
-	case len(c) < (m-1)*ldc+nc:
-		panic("simd: GemmU8S8: c too short")
-	case len(a) < (m-1)*lda+k4:
-		panic("simd: GemmU8S8: a shorter than (m−1)·lda + Round4(k)")
-	case len(bp) < PackedLenS8(n, k):
-		panic("simd: GemmU8S8: bp shorter than PackedLenS8(n, k)")
-	}
-	panels := nc / PanelWidth
-	block := max(1, gemmBlockBytes/(PanelWidth*max(k4, 4)))
-	for p0 := 0; p0 < panels; p0 += block {
-		np := min(block, panels-p0)
-		gemmU8S8Panels(c[p0*PanelWidth:], ldc, a, lda, m, bp[p0*k4*PanelWidth:], np, k)
-	}
-}
-
-// GemmU16S8 is GemmU8S8 for unsigned 16-bit A given as two byte planes,
+// GemmU16S8 is Gemm for unsigned 16-bit A given as two byte planes,
 // a = 256·hi + lo (hi and lo laid out alike: row i at [i·lda:], read
-// through Round4(k) bytes):
+// through Round4(k) bytes), and signed 8-bit B packed by PackS8, with
+// int32 sums:
 //
 //	c[i·ldc + j] = Σ_{q<k} (256·hi[i·lda+q] + lo[i·lda+q])·B[j][q]   (int32, mod 2³²),
 //
-// for i < m, j < PaddedCols(n). With VNNI both planes share each load of B
-// (the cost of two GemmU8S8 calls without their second pass over B and C).
+// for i < m, j < PaddedCols(n). The values of a row past k meet B's zero
+// padding, so they may be anything. With AVX-512 VNNI each instruction
+// multiplies and adds 64 byte pairs, and both planes share each load of B.
 // The sums wrap modulo 2³²: a caller whose true sums fit an int32 (after
-// its own offsets, also taken modulo 2³²) gets them exactly. It panics as
-// GemmU8S8 does, or if hi and lo differ in length.
+// its own offsets, also taken modulo 2³²) gets them exactly. It panics if
+// a buffer is too short, if m > 1 and ldc < PaddedCols(n), or if hi and lo
+// differ in length.
 func GemmU16S8(c []int32, ldc int, hi, lo []uint8, lda, m int, bp []int8, n, k int) {
 	if len(hi) != len(lo) {
 		panic("simd: GemmU16S8: hi and lo lengths differ")

@@ -194,13 +194,19 @@ func ExpTo32(dst []float32, x []float64) {
 	expTo32(dst[:len(x)], x)
 }
 
-// expTo32Table holds 2^(j/32), j = 0..31, as core's expTable.
+// expTo32Table holds 2^(j/32), j = 0..31: the table of Tang's method
+// (ExpTo32, and core's scalar expFast through Exp2Frac).
 var expTo32Table = func() (t [32]float64) {
 	for j := range t {
 		t[j] = math.Exp2(float64(j) / 32)
 	}
 	return t
 }()
+
+// Exp2Frac returns 2^((k mod 32)/32) (k's low five bits; k ≥ 0 or two's
+// complement), the table value of Tang's exp method that ExpTo32 uses, for
+// a scalar twin of it. It inlines into the caller's loop.
+func Exp2Frac(k int64) float64 { return expTo32Table[k&31] }
 
 // expTo32Const holds ExpTo32's constants, in the order the assembly reads
 // them; the values are core/kexp.go's.

@@ -1,17 +1,3 @@
-// Package textmodel imports LIBSVM and LIBLINEAR text model files (DESIGN
-// §5) as core models, so that a model trained with svm-train or
-// LIBLINEAR's train predicts here with the same labels and decision values.
-// It sits above core (it builds core.KernelModel and core.LinearModel);
-// the command's import and anything else that reads such files call it.
-//
-// Both formats are a header of "key value..." lines followed by the
-// numbers: LIBSVM's after a line "SV", one support vector a line (its
-// nr_class−1 coefficients, then 1-based index:value pairs); LIBLINEAR's
-// after a line "w", the weights feature-major (nr_feature rows, plus a bias
-// row when bias >= 0, of nr_w values each). The readers follow the files
-// svm.cpp's svm_save_model and linear.cpp's save_model write, and refuse
-// with a file:line error anything else: a missing or repeated key, counts
-// that disagree, a non-finite number.
 package textmodel
 
 import (
@@ -150,131 +136,183 @@ func parseInt32s(f []string) ([]int32, error) {
 // with the file's SVM type and kernel, and Probability set when the file
 // has probA.
 func ReadLIBSVMModel(r io.Reader, name string) (*core.KernelModel, error) {
-	t := newTextReader(r, name)
-	m := &core.KernelModel{Params: core.DefaultKernelParams()}
-	seen := map[string]int{} // header key → line
-	var nrClass, totalSV int
-	var err error
-	syntax := func(format string, args ...any) error { return t.errorf(data.ErrSyntax, format, args...) }
-	// syntaxAt reports a header line whose values disagree with others.
-	syntaxAt := func(key, format string, args ...any) error {
-		return &data.ParseError{File: name, Line: seen[key], Msg: fmt.Sprintf(format, args...), Err: data.ErrSyntax}
+	h := &libsvmHeader{t: newTextReader(r, name), seen: map[string]int{}}
+	h.m = &core.KernelModel{Params: core.DefaultKernelParams()}
+	if err := h.read(); err != nil {
+		return nil, err
 	}
+	if err := h.check(); err != nil {
+		return nil, err
+	}
+	m := h.m
+	m.Params.SVMType = m.SVMType
+	m.Params.Kernel = m.Kernel
+	m.Params.Probability = m.ProbA != nil
+	sv, err := readSupportVectors(h.t, h.nrClass-1, h.totalSV)
+	if err != nil {
+		return nil, err
+	}
+	if err := sv.store(m, name); err != nil {
+		return nil, err
+	}
+	if err = m.Init(); err != nil {
+		return nil, inconsistent(name, err)
+	}
+	return m, nil
+}
+
+// libsvmHeader is the header of a LIBSVM text model being read: the model
+// its lines fill, where each key was seen (for errors that point at it),
+// and the two counts the support vectors must meet.
+type libsvmHeader struct {
+	t                *textReader
+	m                *core.KernelModel
+	seen             map[string]int // header key → line
+	nrClass, totalSV int
+}
+
+// syntax is an error at the current line wrapping data.ErrSyntax.
+func (h *libsvmHeader) syntax(format string, args ...any) error {
+	return h.t.errorf(data.ErrSyntax, format, args...)
+}
+
+// syntaxAt reports a header line whose values disagree with others.
+func (h *libsvmHeader) syntaxAt(key, format string, args ...any) error {
+	return &data.ParseError{File: h.t.name, Line: h.seen[key], Msg: fmt.Sprintf(format, args...), Err: data.ErrSyntax}
+}
+
+// read reads the header lines up to the line "SV".
+func (h *libsvmHeader) read() error {
 	for {
-		key, vals, done, err := t.headerLine(seen, "SV")
+		key, vals, done, err := h.t.headerLine(h.seen, "SV")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if done {
-			break
+			return nil
 		}
-		one := func() (string, error) {
-			if len(vals) != 1 {
-				return "", syntax("%s wants one value, has %d", key, len(vals))
-			}
-			return vals[0], nil
-		}
-		var v string
-		switch key {
-		case "svm_type":
-			if v, err = one(); err != nil {
-				return nil, err
-			}
-			switch v {
-			case "c_svc":
-				m.SVMType = core.CSVC
-			case "nu_svc":
-				m.SVMType = core.NuSVC
-			case "one_class":
-				m.SVMType = core.OneClass
-			case "epsilon_svr":
-				m.SVMType = core.EpsSVR
-			case "nu_svr":
-				m.SVMType = core.NuSVR
-			default:
-				return nil, syntax("unknown svm_type %q", v)
-			}
-		case "kernel_type":
-			if v, err = one(); err != nil {
-				return nil, err
-			}
-			switch v {
-			case "linear":
-				m.Kernel.Type = core.LinearKernel
-			case "polynomial":
-				m.Kernel.Type = core.PolyKernel
-			case "rbf":
-				m.Kernel.Type = core.RBFKernel
-			case "sigmoid":
-				m.Kernel.Type = core.SigmoidKernel
-			case "precomputed":
-				return nil, t.errorf(core.ErrParams, "kernel_type precomputed is not supported")
-			default:
-				return nil, syntax("unknown kernel_type %q", v)
-			}
-		case "degree", "nr_class", "total_sv":
-			if v, err = one(); err != nil {
-				return nil, err
-			}
-			n, perr := strconv.ParseInt(v, 10, 32)
-			if perr != nil || n < 0 {
-				return nil, syntax("%s %q is not a count", key, v)
-			}
-			switch key {
-			case "degree":
-				m.Kernel.Degree = int(n)
-			case "nr_class":
-				nrClass = int(n)
-			default:
-				totalSV = int(n)
-			}
-		case "gamma", "coef0":
-			if v, err = one(); err != nil {
-				return nil, err
-			}
-			x, perr := finite(v)
-			if perr != nil {
-				return nil, syntax("%s: %v", key, perr)
-			}
-			if key == "gamma" {
-				m.Kernel.Gamma = x
-			} else {
-				m.Kernel.Coef0 = x
-			}
-		case "rho", "probA", "probB":
-			x, perr := parseFloats(vals)
-			if perr != nil {
-				return nil, syntax("%s: %v", key, perr)
-			}
-			switch key {
-			case "rho":
-				m.Rho = x
-			case "probA":
-				m.ProbA = x
-			default:
-				m.ProbB = x
-			}
-		case "label", "nr_sv":
-			x, perr := parseInt32s(vals)
-			if perr != nil {
-				return nil, syntax("%s: %v", key, perr)
-			}
-			if key == "label" {
-				m.Labels = x
-			} else {
-				m.NumSV = x
-			}
-		case "prob_density_marks":
-		default:
-			return nil, syntax("unknown header line %q", key)
+		if err := h.set(key, vals); err != nil {
+			return err
 		}
 	}
-	header := func(key string) error {
-		if _, ok := seen[key]; !ok {
-			return syntax("header has no %s line", key)
+}
+
+// one returns the single value of key's line.
+func (h *libsvmHeader) one(key string, vals []string) (string, error) {
+	if len(vals) != 1 {
+		return "", h.syntax("%s wants one value, has %d", key, len(vals))
+	}
+	return vals[0], nil
+}
+
+// libsvmTypes and libsvmKernels map svm_type and kernel_type names to
+// core's values; "precomputed" is refused apart.
+var (
+	libsvmTypes = map[string]core.SVMType{
+		"c_svc": core.CSVC, "nu_svc": core.NuSVC, "one_class": core.OneClass,
+		"epsilon_svr": core.EpsSVR, "nu_svr": core.NuSVR,
+	}
+	libsvmKernels = map[string]core.KernelType{
+		"linear": core.LinearKernel, "polynomial": core.PolyKernel, "rbf": core.RBFKernel, "sigmoid": core.SigmoidKernel,
+	}
+)
+
+// set applies one header line, key and its values, to the model.
+func (h *libsvmHeader) set(key string, vals []string) error {
+	m := h.m
+	switch key {
+	case "svm_type", "kernel_type":
+		v, err := h.one(key, vals)
+		if err != nil {
+			return err
 		}
+		return h.setType(key, v)
+	case "degree", "nr_class", "total_sv":
+		v, err := h.one(key, vals)
+		if err != nil {
+			return err
+		}
+		n, perr := strconv.ParseInt(v, 10, 32)
+		if perr != nil || n < 0 {
+			return h.syntax("%s %q is not a count", key, v)
+		}
+		switch key {
+		case "degree":
+			m.Kernel.Degree = int(n)
+		case "nr_class":
+			h.nrClass = int(n)
+		default:
+			h.totalSV = int(n)
+		}
+	case "gamma", "coef0":
+		v, err := h.one(key, vals)
+		if err != nil {
+			return err
+		}
+		x, perr := finite(v)
+		if perr != nil {
+			return h.syntax("%s: %v", key, perr)
+		}
+		if key == "gamma" {
+			m.Kernel.Gamma = x
+		} else {
+			m.Kernel.Coef0 = x
+		}
+	case "rho", "probA", "probB":
+		x, perr := parseFloats(vals)
+		if perr != nil {
+			return h.syntax("%s: %v", key, perr)
+		}
+		switch key {
+		case "rho":
+			m.Rho = x
+		case "probA":
+			m.ProbA = x
+		default:
+			m.ProbB = x
+		}
+	case "label", "nr_sv":
+		x, perr := parseInt32s(vals)
+		if perr != nil {
+			return h.syntax("%s: %v", key, perr)
+		}
+		if key == "label" {
+			m.Labels = x
+		} else {
+			m.NumSV = x
+		}
+	case "prob_density_marks":
+	default:
+		return h.syntax("unknown header line %q", key)
+	}
+	return nil
+}
+
+// setType applies an svm_type or kernel_type line of value v.
+func (h *libsvmHeader) setType(key, v string) error {
+	if key == "svm_type" {
+		t, ok := libsvmTypes[v]
+		if !ok {
+			return h.syntax("unknown svm_type %q", v)
+		}
+		h.m.SVMType = t
 		return nil
 	}
+	if v == "precomputed" {
+		return h.t.errorf(core.ErrParams, "kernel_type precomputed is not supported")
+	}
+	k, ok := libsvmKernels[v]
+	if !ok {
+		return h.syntax("unknown kernel_type %q", v)
+	}
+	h.m.Kernel.Type = k
+	return nil
+}
+
+// check checks that the header has the lines its SVM type and kernel need
+// and that their counts agree.
+func (h *libsvmHeader) check() error {
+	m := h.m
 	required := []string{"svm_type", "kernel_type", "nr_class", "total_sv", "rho"}
 	switch m.Kernel.Type {
 	case core.PolyKernel:
@@ -288,57 +326,76 @@ func ReadLIBSVMModel(r io.Reader, name string) (*core.KernelModel, error) {
 		required = append(required, "label", "nr_sv")
 	}
 	for _, k := range required {
-		if err := header(k); err != nil {
-			return nil, err
+		if _, ok := h.seen[k]; !ok {
+			return h.syntax("header has no %s line", k)
 		}
 	}
-	// svm_save_model writes nr_class 2 for one-class and ε-SVR models,
-	// which have one row of coefficients and one ρ.
-	pairs := nrClass * (nrClass - 1) / 2
-	switch {
-	case nrClass < 2:
-		return nil, syntaxAt("nr_class", "nr_class %d, want at least 2", nrClass)
-	case !m.SVMType.IsSVC() && nrClass != 2:
-		return nil, syntaxAt("nr_class", "nr_class %d for %v, want 2", nrClass, m.SVMType)
-	case len(m.Rho) != pairs:
-		return nil, syntaxAt("rho", "%d rho values, want %d for %d classes", len(m.Rho), pairs, nrClass)
-	case m.SVMType.IsSVC() && len(m.Labels) != nrClass:
-		return nil, syntaxAt("label", "%d labels, want %d", len(m.Labels), nrClass)
-	case m.SVMType.IsSVC() && len(m.NumSV) != nrClass:
-		return nil, syntaxAt("nr_sv", "%d nr_sv values, want %d", len(m.NumSV), nrClass)
-	case !m.SVMType.IsSVC() && m.Labels != nil:
-		return nil, syntaxAt("label", "label line in a %v model", m.SVMType)
-	case !m.SVMType.IsSVC() && m.NumSV != nil:
-		return nil, syntaxAt("nr_sv", "nr_sv line in a %v model", m.SVMType)
-	case m.ProbA != nil && len(m.ProbA) != pairs:
-		return nil, syntaxAt("probA", "%d probA values, want %d", len(m.ProbA), pairs)
-	case m.ProbB != nil && len(m.ProbB) != pairs:
-		return nil, syntaxAt("probB", "%d probB values, want %d", len(m.ProbB), pairs)
+	if err := h.checkCounts(); err != nil {
+		return err
 	}
 	if m.SVMType.IsSVC() {
 		sum := 0
 		for _, n := range m.NumSV {
 			if n < 0 {
-				return nil, syntaxAt("nr_sv", "negative nr_sv %d", n)
+				return h.syntaxAt("nr_sv", "negative nr_sv %d", n)
 			}
 			sum += int(n)
 		}
-		if sum != totalSV {
-			return nil, syntaxAt("nr_sv", "nr_sv adds up to %d, total_sv is %d", sum, totalSV)
+		if sum != h.totalSV {
+			return h.syntaxAt("nr_sv", "nr_sv adds up to %d, total_sv is %d", sum, h.totalSV)
 		}
 	}
-	m.Params.SVMType = m.SVMType
-	m.Params.Kernel = m.Kernel
-	m.Params.Probability = m.ProbA != nil
+	return nil
+}
 
-	// The support vectors, gathered first (total_sv comes from the file,
-	// so it does not size an allocation) and stored once counted.
-	ncoef := nrClass - 1
-	var coefByRow []float64 // row-major by support vector, transposed below
-	var rowStart []int
-	var index []int32
-	var value []float32
-	numFeatures := 0
+// checkCounts checks the lengths of the per-class and per-pair lines
+// against nr_class. svm_save_model writes nr_class 2 for one-class and
+// ε-SVR models, which have one row of coefficients and one ρ.
+func (h *libsvmHeader) checkCounts() error {
+	m, nrClass := h.m, h.nrClass
+	pairs := nrClass * (nrClass - 1) / 2
+	svc := m.SVMType.IsSVC()
+	switch {
+	case nrClass < 2:
+		return h.syntaxAt("nr_class", "nr_class %d, want at least 2", nrClass)
+	case !svc && nrClass != 2:
+		return h.syntaxAt("nr_class", "nr_class %d for %v, want 2", nrClass, m.SVMType)
+	case len(m.Rho) != pairs:
+		return h.syntaxAt("rho", "%d rho values, want %d for %d classes", len(m.Rho), pairs, nrClass)
+	case svc && len(m.Labels) != nrClass:
+		return h.syntaxAt("label", "%d labels, want %d", len(m.Labels), nrClass)
+	case svc && len(m.NumSV) != nrClass:
+		return h.syntaxAt("nr_sv", "%d nr_sv values, want %d", len(m.NumSV), nrClass)
+	case !svc && m.Labels != nil:
+		return h.syntaxAt("label", "label line in a %v model", m.SVMType)
+	case !svc && m.NumSV != nil:
+		return h.syntaxAt("nr_sv", "nr_sv line in a %v model", m.SVMType)
+	case m.ProbA != nil && len(m.ProbA) != pairs:
+		return h.syntaxAt("probA", "%d probA values, want %d", len(m.ProbA), pairs)
+	case m.ProbB != nil && len(m.ProbB) != pairs:
+		return h.syntaxAt("probB", "%d probB values, want %d", len(m.ProbB), pairs)
+	}
+	return nil
+}
+
+// supportVectors are the lines after "SV", gathered before they are
+// stored (total_sv comes from the file, so it does not size an
+// allocation): ncoef coefficients a row, row-major, and the rows' sparse
+// features.
+type supportVectors struct {
+	ncoef       int
+	coefByRow   []float64 // row-major by support vector, transposed by store
+	rowStart    []int     // row i's features are index[rowStart[i]:rowStart[i+1]]
+	index       []int32
+	value       []float32
+	numFeatures int
+}
+
+// readSupportVectors reads the support vector lines, totalSV of them (and
+// trailing blank lines), each ncoef coefficients then index:value pairs.
+func readSupportVectors(t *textReader, ncoef, totalSV int) (*supportVectors, error) {
+	sv := &supportVectors{ncoef: ncoef}
+	syntax := func(format string, args ...any) error { return t.errorf(data.ErrSyntax, format, args...) }
 	for {
 		line, ok, err := t.next()
 		if err != nil {
@@ -351,7 +408,7 @@ func ReadLIBSVMModel(r io.Reader, name string) (*core.KernelModel, error) {
 		if len(f) == 0 {
 			continue // svm_load_model stops at a blank line too; trailing blanks are harmless
 		}
-		if len(rowStart) == totalSV {
+		if len(sv.rowStart) == totalSV {
 			return nil, syntax("more support vectors than total_sv %d", totalSV)
 		}
 		if len(f) < ncoef {
@@ -361,61 +418,74 @@ func ReadLIBSVMModel(r io.Reader, name string) (*core.KernelModel, error) {
 		if perr != nil {
 			return nil, syntax("coefficient: %v", perr)
 		}
-		coefByRow = append(coefByRow, c...)
-		rowStart = append(rowStart, len(index))
-		prev := int64(0)
-		for _, kv := range f[ncoef:] {
-			is, vs, ok := strings.Cut(kv, ":")
-			if !ok {
-				return nil, syntax("missing ':' in %q", kv)
-			}
-			j, perr := strconv.ParseInt(is, 10, 32)
-			if perr != nil || j < 1 {
-				return nil, syntax("feature index %q is not an integer from 1 to %d", is, math.MaxInt32)
-			}
-			if j <= prev {
-				return nil, syntax("feature index %d after %d: indices must increase", j, prev)
-			}
-			prev = j
-			x, perr := finite(vs)
-			if perr != nil {
-				return nil, syntax("feature %d: %v", j, perr)
-			}
-			if math.IsInf(float64(float32(x)), 0) {
-				return nil, syntax("feature %d: %s overflows float32", j, vs)
-			}
-			index = append(index, int32(j-1))
-			value = append(value, float32(x))
-			numFeatures = max(numFeatures, int(j))
+		sv.coefByRow = append(sv.coefByRow, c...)
+		sv.rowStart = append(sv.rowStart, len(sv.index))
+		if err := sv.appendFeatures(f[ncoef:], syntax); err != nil {
+			return nil, err
 		}
 	}
-	if len(rowStart) != totalSV {
-		return nil, syntax("%d support vectors, total_sv says %d", len(rowStart), totalSV)
+	if len(sv.rowStart) != totalSV {
+		return nil, syntax("%d support vectors, total_sv says %d", len(sv.rowStart), totalSV)
 	}
-	rowStart = append(rowStart, len(index))
-	l := totalSV
-	m.NumFeatures = numFeatures
-	if data.PreferDense(l, numFeatures, len(index)) {
-		m.SV = data.NewDense(l, numFeatures)
+	sv.rowStart = append(sv.rowStart, len(sv.index))
+	return sv, nil
+}
+
+// appendFeatures appends a support vector's index:value pairs, indices
+// 1-based and increasing, values finite float32.
+func (sv *supportVectors) appendFeatures(pairs []string, syntax func(string, ...any) error) error {
+	prev := int64(0)
+	for _, kv := range pairs {
+		is, vs, ok := strings.Cut(kv, ":")
+		if !ok {
+			return syntax("missing ':' in %q", kv)
+		}
+		j, perr := strconv.ParseInt(is, 10, 32)
+		if perr != nil || j < 1 {
+			return syntax("feature index %q is not an integer from 1 to %d", is, math.MaxInt32)
+		}
+		if j <= prev {
+			return syntax("feature index %d after %d: indices must increase", j, prev)
+		}
+		prev = j
+		x, perr := finite(vs)
+		if perr != nil {
+			return syntax("feature %d: %v", j, perr)
+		}
+		if math.IsInf(float64(float32(x)), 0) {
+			return syntax("feature %d: %s overflows float32", j, vs)
+		}
+		sv.index = append(sv.index, int32(j-1))
+		sv.value = append(sv.value, float32(x))
+		sv.numFeatures = max(sv.numFeatures, int(j))
+	}
+	return nil
+}
+
+// store sets m's support vectors (dense or sparse, as data.PreferDense
+// says), its coefficients (transposed to one row per decision function)
+// and NumFeatures, the largest index seen.
+func (sv *supportVectors) store(m *core.KernelModel, name string) error {
+	l := len(sv.rowStart) - 1
+	m.NumFeatures = sv.numFeatures
+	if data.PreferDense(l, sv.numFeatures, len(sv.index)) {
+		m.SV = data.NewDense(l, sv.numFeatures)
 	} else {
-		m.SV = data.NewSparse(l, len(index), numFeatures)
+		m.SV = data.NewSparse(l, len(sv.index), sv.numFeatures)
 	}
 	for i := range l {
-		s, e := rowStart[i], rowStart[i+1]
-		if err := m.SV.AppendSparse(0, index[s:e], value[s:e]); err != nil {
-			return nil, fmt.Errorf("%s: support vector %d: %w", name, i+1, err)
+		s, e := sv.rowStart[i], sv.rowStart[i+1]
+		if err := m.SV.AppendSparse(0, sv.index[s:e], sv.value[s:e]); err != nil {
+			return fmt.Errorf("%s: support vector %d: %w", name, i+1, err)
 		}
 	}
-	m.Coef = make([]float64, ncoef*l)
+	m.Coef = make([]float64, sv.ncoef*l)
 	for i := range l {
-		for k := range ncoef {
-			m.Coef[k*l+i] = coefByRow[i*ncoef+k]
+		for k := range sv.ncoef {
+			m.Coef[k*l+i] = sv.coefByRow[i*sv.ncoef+k]
 		}
 	}
-	if err = m.Init(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return m, nil
+	return nil
 }
 
 // liblinearSolvers maps LIBLINEAR's solver_type names to the formulation
@@ -457,13 +527,80 @@ var liblinearSolvers = map[string]core.LinearSolver{
 func ReadLIBLINEARModel(r io.Reader, name string) (*core.LinearModel, error) {
 	t := newTextReader(r, name)
 	syntax := func(format string, args ...any) error { return t.errorf(data.ErrSyntax, format, args...) }
-	seen := map[string]int{}
-	var solverName string
-	var nrClass, nrFeature int
-	var labels []int32
-	bias := -1.0
+	h, err := readLIBLINEARHeader(t)
+	if err != nil {
+		return nil, err
+	}
+	solver := liblinearSolvers[h.solverName]
+	m := &core.LinearModel{
+		Solver:      solver,
+		NumFeatures: h.nrFeature,
+		Bias:        h.bias,
+		Params:      core.DefaultLinearParams(),
+	}
+	m.Params.Solver = solver
+	m.Params.Bias = h.bias
+	// LIBLINEAR keeps one weight vector when two classes or regression,
+	// except for Crammer–Singer, which keeps one per class.
+	nrW := h.nrClass
+	if solver.IsRegression() {
+		if h.labels != nil {
+			return nil, syntax("label line in a regression model")
+		}
+		nrW = 1
+	} else {
+		if _, ok := h.seen["label"]; !ok {
+			return nil, syntax("header has no label line")
+		}
+		if len(h.labels) != h.nrClass || h.nrClass < 2 {
+			return nil, syntax("%d labels for nr_class %d, want nr_class >= 2 labels", len(h.labels), h.nrClass)
+		}
+		if h.nrClass == 2 && h.solverName != "MCSVM_CS" {
+			nrW = 1
+		}
+		m.Labels = h.labels
+	}
+	rows := h.nrFeature
+	if h.bias >= 0 {
+		rows++
+	}
+	w, err := readWeights(t, rows, nrW)
+	if err != nil {
+		return nil, err
+	}
+	outW := m.NrW() // 1 for two-class Crammer–Singer: w₀ of each row
+	m.W = make([]float32, rows*outW)
+	for j := range rows {
+		for k := range outW {
+			m.W[j*outW+k] = float32(w[j*nrW+k])
+		}
+	}
+	if err := m.Validate(); err != nil {
+		return nil, inconsistent(name, err)
+	}
+	if m.Solver.IsL1() {
+		m.IndexNonzeroRows()
+	}
+	return m, nil
+}
+
+// liblinearHeader is the header of a LIBLINEAR text model: its lines up
+// to "w" and where each key was seen.
+type liblinearHeader struct {
+	seen               map[string]int
+	solverName         string
+	nrClass, nrFeature int
+	labels             []int32
+	bias               float64
+}
+
+// readLIBLINEARHeader reads the header lines up to the line "w" and checks
+// that the ones every model has are there.
+func readLIBLINEARHeader(t *textReader) (*liblinearHeader, error) {
+	syntax := func(format string, args ...any) error { return t.errorf(data.ErrSyntax, format, args...) }
+	h := &liblinearHeader{seen: map[string]int{}, bias: -1}
 	for {
-		key, vals, done, err := t.headerLine(seen, "w")
+		key, vals, done, err := t.headerLine(h.seen, "w")
 		if err != nil {
 			return nil, err
 		}
@@ -475,12 +612,12 @@ func ReadLIBLINEARModel(r io.Reader, name string) (*core.LinearModel, error) {
 		}
 		switch key {
 		case "solver_type":
-			solverName = vals[0]
-			if solverName == "ONECLASS_SVM" {
+			h.solverName = vals[0]
+			if h.solverName == "ONECLASS_SVM" {
 				return nil, t.errorf(core.ErrParams, "solver_type ONECLASS_SVM is not supported")
 			}
-			if _, ok := liblinearSolvers[solverName]; !ok {
-				return nil, syntax("unknown solver_type %q", solverName)
+			if _, ok := liblinearSolvers[h.solverName]; !ok {
+				return nil, syntax("unknown solver_type %q", h.solverName)
 			}
 		case "nr_class", "nr_feature":
 			n, err := strconv.ParseInt(vals[0], 10, 32)
@@ -488,18 +625,18 @@ func ReadLIBLINEARModel(r io.Reader, name string) (*core.LinearModel, error) {
 				return nil, syntax("%s %q is not a count", key, vals[0])
 			}
 			if key == "nr_class" {
-				nrClass = int(n)
+				h.nrClass = int(n)
 			} else {
-				nrFeature = int(n)
+				h.nrFeature = int(n)
 			}
 		case "label":
 			var err error
-			if labels, err = parseInt32s(vals); err != nil {
+			if h.labels, err = parseInt32s(vals); err != nil {
 				return nil, syntax("label: %v", err)
 			}
 		case "bias":
 			var err error
-			if bias, err = finite(vals[0]); err != nil {
+			if h.bias, err = finite(vals[0]); err != nil {
 				return nil, syntax("bias: %v", err)
 			}
 		default:
@@ -507,45 +644,18 @@ func ReadLIBLINEARModel(r io.Reader, name string) (*core.LinearModel, error) {
 		}
 	}
 	for _, k := range []string{"solver_type", "nr_class", "nr_feature", "bias"} {
-		if _, ok := seen[k]; !ok {
+		if _, ok := h.seen[k]; !ok {
 			return nil, syntax("header has no %s line", k)
 		}
 	}
-	solver := liblinearSolvers[solverName]
-	m := &core.LinearModel{
-		Solver:      solver,
-		NumFeatures: nrFeature,
-		Bias:        bias,
-		Params:      core.DefaultLinearParams(),
-	}
-	m.Params.Solver = solver
-	m.Params.Bias = bias
-	// LIBLINEAR keeps one weight vector when two classes or regression,
-	// except for Crammer–Singer, which keeps one per class.
-	nrW := nrClass
-	if solver.IsRegression() {
-		if labels != nil {
-			return nil, syntax("label line in a regression model")
-		}
-		nrW = 1
-	} else {
-		if _, ok := seen["label"]; !ok {
-			return nil, syntax("header has no label line")
-		}
-		if len(labels) != nrClass || nrClass < 2 {
-			return nil, syntax("%d labels for nr_class %d, want nr_class >= 2 labels", len(labels), nrClass)
-		}
-		if nrClass == 2 && solverName != "MCSVM_CS" {
-			nrW = 1
-		}
-		m.Labels = labels
-	}
-	rows := nrFeature
-	if bias >= 0 {
-		rows++
-	}
-	// The weights follow, whitespace-separated (LIBLINEAR reads them with
-	// fscanf, so line breaks are not significant).
+	return h, nil
+}
+
+// readWeights reads the rows × nrW weights after "w", whitespace-separated
+// (LIBLINEAR reads them with fscanf, so line breaks are not significant),
+// each finite as a float32.
+func readWeights(t *textReader, rows, nrW int) ([]float64, error) {
+	syntax := func(format string, args ...any) error { return t.errorf(data.ErrSyntax, format, args...) }
 	want := rows * nrW
 	w := make([]float64, 0, min(want, 1<<20))
 	for {
@@ -573,20 +683,7 @@ func ReadLIBLINEARModel(r io.Reader, name string) (*core.LinearModel, error) {
 	if len(w) != want {
 		return nil, syntax("%d weights, want %d (%d rows × %d)", len(w), want, rows, nrW)
 	}
-	outW := m.NrW() // 1 for two-class Crammer–Singer: w₀ of each row
-	m.W = make([]float32, rows*outW)
-	for j := range rows {
-		for k := range outW {
-			m.W[j*outW+k] = float32(w[j*nrW+k])
-		}
-	}
-	if err := m.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if m.Solver.IsL1() {
-		m.IndexNonzeroRows()
-	}
-	return m, nil
+	return w, nil
 }
 
 // ErrNotTextModel is wrapped by DetectTextModel's error for input that
@@ -617,6 +714,13 @@ func DetectTextModel(firstLine []byte) (TextModelKind, error) {
 		return LIBLINEARText, nil
 	}
 	return 0, fmt.Errorf("%w: first line starts %q, want svm_type or solver_type", ErrNotTextModel, clipText(word))
+}
+
+// inconsistent is the error for a file whose lines each parse but whose
+// model the core refuses (err, from Validate: a repeated label, say): the
+// file is malformed, so it wraps data.ErrSyntax as well as err.
+func inconsistent(name string, err error) error {
+	return fmt.Errorf("%s: %w: %w", name, data.ErrSyntax, err)
 }
 
 // clipText shortens text quoted in an error.

@@ -1,21 +1,3 @@
-// Package modeldir opens and writes model files of every kind, and keeps a
-// directory of versioned model files: atomic publishing and a watcher that
-// follows the newest valid version (DESIGN.md §6).
-//
-// It opens and writes model files through core/modelfile's one codec
-// (modelfile.Decode, Encode, ReadFile and WriteFile), which reads every
-// registered kind: the float kinds, and the quantized ones, which package
-// quantize registers (imported below for that).
-//
-// A published model is named "model-<version>.svmgo" with a decimal version
-// that strictly increases. Publish writes a temporary dot-file ending in
-// ".tmp", syncs it, gives it its final name and syncs the directory, so a
-// reader sees either no file or a complete one. Watch loads the newest
-// valid version, of any kind, and then follows the directory with
-// fsnotify, swapping each newer valid version in with one atomic pointer
-// store; a version that fails to load is logged and skipped while the
-// current model keeps serving, and Watcher.LastSkip says why. A caller that
-// serves linear float models only sets Options.LinearOnly.
 package modeldir
 
 import (

@@ -13,6 +13,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 func TestSetKernelDual(t *testing.T) {
@@ -257,7 +258,7 @@ func TestReadsVersion1Fixture(t *testing.T) {
 	// The α the old code stored is that of -s 1 on the first 30 rows; the
 	// L2-loss dual is strictly convex, so a fresh solve with the same
 	// seeded solver gives it again.
-	opts, _, err := core.ParseLinearOptions([]string{"-s", "1"})
+	opts, _, err := options.ParseLinear([]string{"-s", "1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
+	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
 
@@ -46,14 +47,15 @@ type Config struct {
 	// Root holds incoming/, done/, rejected/, models/ and state/.
 	Root string
 	// TrainOptions are the training options, in one of two syntaxes
-	// (core.ParseTrainOptions): LIBLINEAR's train options ("-s 1 -c 10",
-	// core.ParseLinearOptions) train a linear model; svm-train's ("-t 2
-	// -c 4", core.ParseKernelOptions; there -s and -n are LIBSVM's) train
+	// (options.ParseTrain): LIBLINEAR's train options ("-s 1 -c 10",
+	// options.ParseLinear) train a linear model; svm-train's ("-t 2
+	// -c 4", options.ParseKernel; there -s and -n are LIBSVM's) train
 	// a kernel model by SMO. A leading "-syntax linear" or "-syntax
 	// kernel" names the syntax ("-syntax kernel -s 3" is ε-SVR with the
 	// RBF kernel); without it, options holding any of -t -g -d -r -m -h
-	// -b are svm-train's (core.KernelSyntax). -v (cross-validation) is
-	// refused in either.
+	// are svm-train's (options.KernelSyntax), and -b without one of them
+	// names no family and is refused. -v (cross-validation) is refused in
+	// either.
 	// Reloadable, also from one kind to the other: the first retrain after
 	// a switch starts cold, the stored dual being of the other kind.
 	TrainOptions string
@@ -154,7 +156,7 @@ func (c *Config) Validate() error {
 // through their primal twins (-twin 0 opts out), since a warm-started
 // Newton method is what pays here.
 type trainSpec struct {
-	opts core.TrainOptions
+	opts options.TrainOptions
 }
 
 // kind names the model kind, for logs.
@@ -226,11 +228,11 @@ func (c *Config) validate() (trainSpec, error) {
 }
 
 // parseTrainOptions parses the daemon's training options, LIBLINEAR's or
-// svm-train's as core.ParseTrainOptions reads them (a leading -syntax, or
-// core.KernelSyntax): a cross validation (-v) or a file name makes no
+// svm-train's as options.ParseTrain reads them (a leading -syntax, or
+// options.KernelSyntax): a cross validation (-v) or a file name makes no
 // sense there.
 func parseTrainOptions(s string) (trainSpec, error) {
-	o, rest, err := core.ParseTrainOptions(strings.Fields(s), core.SyntaxAuto)
+	o, rest, err := options.ParseTrain(strings.Fields(s), options.SyntaxAuto)
 	switch {
 	case err != nil:
 		return trainSpec{}, err

@@ -113,9 +113,10 @@
 // # Linear and kernel models
 //
 // The training options (Config.TrainOptions) choose the model kind, as
-// core.ParseTrainOptions reads them: LIBLINEAR's options train a linear
+// options.ParseTrain reads them: LIBLINEAR's options train a linear
 // model by dual coordinate descent; svm-train's (a leading -syntax kernel,
-// or any of -t -g -d -r -m -h -b present) a kernel model by SMO — C-SVC
+// or any of -t -g -d -r -m -h present; -b alone names no family and is
+// refused) a kernel model by SMO — C-SVC
 // one-vs-one, one-class or ε-SVR.
 // Either is published with modeldir.Publish, which takes any core.Model.
 // Either kind warm-starts from the dual variables
@@ -162,4 +163,10 @@
 // the daemon measures the warm start against a cold solve: coordinate
 // updates for linear models, kernel evaluations for kernel models, logged
 // and exported in /metrics.
+//
+// # Imports
+//
+// It may import core and its sub-packages, quantize, daemon/modeldir and
+// daemon/store; imports point down the package table of DESIGN.md §2, never
+// sideways.
 package watchd

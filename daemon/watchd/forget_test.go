@@ -14,6 +14,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -225,7 +226,7 @@ func TestForgetKernel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, _, err := core.ParseKernelOptions(strings.Fields(cfg.TrainOptions))
+	o, _, err := options.ParseKernel(strings.Fields(cfg.TrainOptions))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -93,9 +94,9 @@ func readText(t *testing.T, text string) *data.Dataset {
 
 // coldKernel is the independent reference: core.TrainKernel, from α = 0, on
 // rows read by core's reader, with the options parsed by core.
-func coldKernel(t *testing.T, options string, ds *data.Dataset) *core.KernelModel {
+func coldKernel(t *testing.T, opts string, ds *data.Dataset) *core.KernelModel {
 	t.Helper()
-	o, _, err := core.ParseKernelOptions(strings.Fields(options))
+	o, _, err := options.ParseKernel(strings.Fields(opts))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -25,9 +26,9 @@ func TestScaledModelsTakeTheRowsWidth(t *testing.T) {
 	rows := strings.Join(all[:300], "")
 	held := readText(t, rows)
 	test := readTest(t, digitsTest)
-	for _, options := range []string{"-t 2 -c 4 --scale", "-s 1 --scale"} {
-		t.Run(options, func(t *testing.T) {
-			cfg := kernelConfig(t.TempDir(), options, 2000, maxFeatures)
+	for _, opts := range []string{"-t 2 -c 4 --scale", "-s 1 --scale"} {
+		t.Run(opts, func(t *testing.T) {
+			cfg := kernelConfig(t.TempDir(), opts, 2000, maxFeatures)
 			s := newSync(t, cfg)
 			s.ingest(t, "b00.txt", rows)
 			got, err := modelfile.ReadFile(filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
@@ -37,11 +38,11 @@ func TestScaledModelsTakeTheRowsWidth(t *testing.T) {
 			if nf := got.Info().NumFeatures; nf != held.NumFeatures() {
 				t.Fatalf("published model of %d features, the rows have %d (store max %d)", nf, held.NumFeatures(), maxFeatures)
 			}
-			o, _, err := core.ParseTrainOptions(strings.Fields(options), core.SyntaxAuto)
+			o, _, err := options.ParseTrain(strings.Fields(opts), options.SyntaxAuto)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := core.TrainModel(held, o)
+			want, err := core.TrainModel(held, o.Params())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,10 +58,10 @@ func TestScaledModelsTakeTheRowsWidth(t *testing.T) {
 				}
 			}
 			accuracy := float64(correct) / float64(test.Len())
-			t.Logf("%s: %d features, accuracy %.1f%%, %d of %d predictions as train --scale's", options,
+			t.Logf("%s: %d features, accuracy %.1f%%, %d of %d predictions as train --scale's", opts,
 				got.Info().NumFeatures, 100*accuracy, agree, test.Len())
 			if agree < test.Len()*99/100 || accuracy < 0.8 {
-				t.Errorf("%s: %d of %d predictions agree with train --scale's, accuracy %s", options, agree, test.Len(), fmt.Sprintf("%.1f%%", 100*accuracy))
+				t.Errorf("%s: %d of %d predictions agree with train --scale's, accuracy %s", opts, agree, test.Len(), fmt.Sprintf("%.1f%%", 100*accuracy))
 			}
 		})
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -191,7 +192,7 @@ func TestIngestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts, _, _ := core.ParseLinearOptions(strings.Fields(cfg.TrainOptions))
+	opts, _, _ := options.ParseLinear(strings.Fields(cfg.TrainOptions))
 	want, _, err := core.TrainLinear(ds, opts.Incremental())
 	if err != nil {
 		t.Fatal(err)
@@ -334,7 +335,7 @@ func TestRecoverUnpublished(t *testing.T) {
 	if st.Len() != 30 || st.Generation() != 1 || st.Published() != 1 {
 		t.Errorf("store: %d rows, generation %d, published %d; want 30, 1, 1", st.Len(), st.Generation(), st.Published())
 	}
-	opts, _, _ := core.ParseLinearOptions(strings.Fields(cfg.TrainOptions))
+	opts, _, _ := options.ParseLinear(strings.Fields(cfg.TrainOptions))
 	want, _, err := core.TrainLinear(batch, opts.Incremental())
 	if err != nil {
 		t.Fatal(err)
@@ -509,7 +510,7 @@ func trainText(t *testing.T, cfg Config, text string) (*core.LinearModel, *core.
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts, _, err := core.ParseLinearOptions(strings.Fields(cfg.TrainOptions))
+	opts, _, err := options.ParseLinear(strings.Fields(cfg.TrainOptions))
 	if err != nil {
 		t.Fatal(err)
 	}

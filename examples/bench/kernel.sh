@@ -2,7 +2,7 @@
 # kernel.sh — compare svmgo's kernel SVM training and prediction with
 # LIBSVM's (svm-train / svm-predict) and print a Markdown table, also
 # written to examples/bench/out/kernel.md, which `make bench-readme` splices
-# into README.md (examples/bench/readme_tables.py).
+# into examples/bench/README.md (examples/bench/readme_tables.py).
 #
 # Run by `make bench`, or from a fresh clone after `make build`:
 #

@@ -2,7 +2,7 @@
 # linear.sh — compare svmgo's linear SVM training with LIBLINEAR's
 # (liblinear-train / liblinear-predict) and print a Markdown table, also
 # written to examples/bench/out/linear.md, which `make bench-readme` splices
-# into README.md (examples/bench/readme_tables.py).
+# into examples/bench/README.md (examples/bench/readme_tables.py).
 #
 # Run by `make bench`, or from a fresh clone after `make build`:
 #

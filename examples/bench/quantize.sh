@@ -3,7 +3,7 @@
 # quantizations (svmgo quantize): model file size, test accuracy and predict
 # throughput on the same rows. Prints a Markdown table, also written to
 # examples/bench/out/quantize.md, which `make bench-readme` splices into
-# README.md (examples/bench/readme_tables.py).
+# examples/bench/README.md (examples/bench/readme_tables.py).
 #
 # Run by `make bench`, or from a fresh clone after `make build`:
 #

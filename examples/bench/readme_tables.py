@@ -1,7 +1,7 @@
-"""Splice the benchmark scripts' Markdown tables into README.md.
+"""Splice the benchmark scripts' Markdown tables into examples/bench/README.md.
 
 Each examples/bench/NAME.sh writes its table and notes to
-examples/bench/out/NAME.md. README.md holds the same text between the lines
+examples/bench/out/NAME.md. examples/bench/README.md holds the same text between the lines
 ``<!-- bench:NAME -->`` and ``<!-- /bench:NAME -->``; this script replaces
 what is between them with the script's output, so that the README's figures
 are what ``make bench`` printed and never typed by hand.
@@ -14,7 +14,7 @@ first two cells, ``| data | options |``; a note of a case is a line
 in runs (the table rows, then each list of per-case notes); a kept case's
 lines go at the end of the run of the same rank.
 
-    python3 examples/bench/readme_tables.py README.md examples/bench/out
+    python3 examples/bench/readme_tables.py examples/bench/README.md examples/bench/out
 
 Standard library only. Exits 1, changing nothing, when a block's markers are
 missing or unbalanced.

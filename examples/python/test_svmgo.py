@@ -429,8 +429,8 @@ class TestErrors(unittest.TestCase):
     def test_linear_probabilities(self):
         # Logistic regression (-s 0, -s 7): LIBLINEAR's sigmoid of the
         # decision value, computed here from the decision values; a linear
-        # SVC with -b 1 (LIBLINEAR's syntax named, since -b alone selects
-        # svm-train's): Platt's sigmoids, summing to 1.
+        # SVC with -b 1 (LIBLINEAR's syntax named, since -b alone names no
+        # family): Platt's sigmoids, summing to 1.
         for options in ("-s 0 -B 1", "-s 7 -B 1"):
             with train_heart(options) as m:
                 self.assertEqual(m.kind, "linear_svc")

@@ -1,8 +1,3 @@
-// Package libsvmref reads core/testdata/libsvm-ref.txt: the figures of
-// LIBSVM's svm-train and svm-predict and LIBLINEAR's predict on the test
-// data sets (written by core/testdata/libsvm-ref.sh; the file's header
-// documents the format), which core's parity tests and core/textmodel's
-// import tests compare against. Only tests import it.
 package libsvmref
 
 import (
@@ -79,165 +74,39 @@ func Read(t testing.TB, path string) (versions map[string]string, cases []Case, 
 	}
 	defer f.Close()
 	versions = map[string]string{}
+	rd := &reader{t: t}
 	var c *Case
 	var im *Import
-	n := 0
-	fail := func(format string, args ...any) {
-		t.Helper()
-		t.Fatalf("libsvm-ref.txt:%d: "+format, append([]any{n}, args...)...)
-	}
-	num := func(s string) float64 {
-		t.Helper()
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			fail("%v", err)
-		}
-		return v
-	}
-	integer := func(s string) int {
-		t.Helper()
-		v, err := strconv.Atoi(s)
-		if err != nil {
-			fail("%v", err)
-		}
-		return v
-	}
-	one := func(f []string) string {
-		t.Helper()
-		if len(f) != 2 {
-			fail("%s wants one value, Has %d", f[0], len(f)-1)
-		}
-		return f[1]
-	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		n++
+		rd.n++
 		line := sc.Text()
 		f := strings.Fields(line)
 		if len(f) == 0 || strings.HasPrefix(line, "#") {
 			continue
 		}
-		key := f[0]
-		switch {
+		switch key := f[0]; {
 		case c == nil && im == nil:
 			switch key {
 			case "libsvm", "liblinear":
-				versions[key] = one(f)
+				versions[key] = rd.one(f)
 			case "case":
-				c = &Case{Name: one(f), Model: map[string][]string{}, Has: map[string]bool{}, Line: n}
+				c = &Case{Name: rd.one(f), Model: map[string][]string{}, Has: map[string]bool{}, Line: rd.n}
 			case "import":
-				im = &Import{Name: one(f)}
+				im = &Import{Name: rd.one(f)}
 			default:
-				fail("unknown top-level key %q", key)
+				rd.fail("unknown top-level key %q", key)
 			}
 		case c != nil:
-			if c.Has[key] && key != "sub" {
-				fail("%s repeated in case %s", key, c.Name)
-			}
-			c.Has[key] = true
-			switch key {
-			case "train":
-				c.Train = one(f)
-			case "test":
-				c.Test = one(f)
-			case "options":
-				c.Options = f[1:]
-			case "svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class", "total_sv", "rho", "label", "probA", "probB", "nr_sv":
-				if len(f) < 2 {
-					fail("%s without a value", key)
-				}
-				c.Model[key] = f[1:]
-			case "sub":
-				s := Sub{Nu: math.NaN(), C: math.NaN(), Epsilon: math.NaN()}
-				seen := map[string]bool{}
-				for _, kv := range f[1:] {
-					k, v, ok := strings.Cut(kv, "=")
-					if !ok || seen[k] {
-						fail("bad or repeated field %q", kv)
-					}
-					seen[k] = true
-					switch k {
-					case "iter":
-						s.Iter = integer(v)
-					case "nu":
-						s.Nu = num(v)
-					case "c":
-						s.C = num(v)
-					case "epsilon":
-						s.Epsilon = num(v)
-					case "obj":
-						s.Obj = num(v)
-					case "rho":
-						s.Rho = num(v)
-					case "nSV":
-						s.NSV = integer(v)
-					case "nBSV":
-						s.NBSV = integer(v)
-					default:
-						fail("unknown sub field %q", k)
-					}
-				}
-				for _, k := range []string{"iter", "obj", "rho", "nSV", "nBSV"} {
-					if !seen[k] {
-						fail("sub without %s", k)
-					}
-				}
-				c.Subs = append(c.Subs, s)
-			case "total_nsv":
-				c.TotalNSV = integer(one(f))
-			case "accuracy":
-				if len(f) != 4 {
-					fail("accuracy wants PCT CORRECT TOTAL")
-				}
-				c.Accuracy, c.Correct, c.Total = num(f[1]), integer(f[2]), integer(f[3])
-			case "mse":
-				c.MSE = num(one(f))
-			case "scc":
-				c.SCC = num(one(f))
-			case "logloss":
-				c.LogLoss = num(one(f))
-			case "pred_pos":
-				c.PredPos = integer(one(f))
-			case "pred":
-				if len(f) < 2 {
-					fail("pred without a value")
-				}
-				for _, v := range f[1:] {
-					c.Pred = append(c.Pred, num(v))
-				}
-			case "end":
-				if len(f) != 1 {
-					fail("end takes no value")
-				}
+			if rd.caseLine(c, f) {
 				cases = append(cases, *c)
 				c = nil
-			default:
-				fail("unknown case key %q", key)
 			}
 		default:
-			switch key {
-			case "tool":
-				im.Tool = one(f)
-			case "model":
-				im.Model = one(f)
-			case "test":
-				im.Test = one(f)
-			case "dec":
-				if len(f) < 3 {
-					fail("dec wants a label and decision values")
-				}
-				im.Labels = append(im.Labels, num(f[1]))
-				d := make([]float64, len(f)-2)
-				for k := range d {
-					d[k] = num(f[k+2])
-				}
-				im.Dec = append(im.Dec, d)
-			case "end":
+			if rd.importLine(im, f) {
 				imports = append(imports, *im)
 				im = nil
-			default:
-				fail("unknown import key %q", key)
 			}
 		}
 	}
@@ -248,6 +117,170 @@ func Read(t testing.TB, path string) (versions map[string]string, cases []Case, 
 		t.Fatal("libsvm-ref.txt: last record Has no end")
 	}
 	return versions, cases, imports
+}
+
+// reader holds Read's line number for its failures and its parsers of
+// fields, which fail t at that line.
+type reader struct {
+	t testing.TB
+	n int
+}
+
+func (rd *reader) fail(format string, args ...any) {
+	rd.t.Helper()
+	rd.t.Fatalf("libsvm-ref.txt:%d: "+format, append([]any{rd.n}, args...)...)
+}
+
+func (rd *reader) num(s string) float64 {
+	rd.t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		rd.fail("%v", err)
+	}
+	return v
+}
+
+func (rd *reader) integer(s string) int {
+	rd.t.Helper()
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		rd.fail("%v", err)
+	}
+	return v
+}
+
+// one returns the single value of the line f.
+func (rd *reader) one(f []string) string {
+	rd.t.Helper()
+	if len(f) != 2 {
+		rd.fail("%s wants one value, Has %d", f[0], len(f)-1)
+	}
+	return f[1]
+}
+
+// caseLine applies the line f to the case c and reports whether it ended
+// the case.
+func (rd *reader) caseLine(c *Case, f []string) (end bool) {
+	rd.t.Helper()
+	key := f[0]
+	if c.Has[key] && key != "sub" {
+		rd.fail("%s repeated in case %s", key, c.Name)
+	}
+	c.Has[key] = true
+	switch key {
+	case "train":
+		c.Train = rd.one(f)
+	case "test":
+		c.Test = rd.one(f)
+	case "options":
+		c.Options = f[1:]
+	case "svm_type", "kernel_type", "degree", "gamma", "coef0", "nr_class", "total_sv", "rho", "label", "probA", "probB", "nr_sv":
+		if len(f) < 2 {
+			rd.fail("%s without a value", key)
+		}
+		c.Model[key] = f[1:]
+	case "sub":
+		c.Subs = append(c.Subs, rd.sub(f[1:]))
+	case "total_nsv":
+		c.TotalNSV = rd.integer(rd.one(f))
+	case "accuracy":
+		if len(f) != 4 {
+			rd.fail("accuracy wants PCT CORRECT TOTAL")
+		}
+		c.Accuracy, c.Correct, c.Total = rd.num(f[1]), rd.integer(f[2]), rd.integer(f[3])
+	case "mse":
+		c.MSE = rd.num(rd.one(f))
+	case "scc":
+		c.SCC = rd.num(rd.one(f))
+	case "logloss":
+		c.LogLoss = rd.num(rd.one(f))
+	case "pred_pos":
+		c.PredPos = rd.integer(rd.one(f))
+	case "pred":
+		if len(f) < 2 {
+			rd.fail("pred without a value")
+		}
+		for _, v := range f[1:] {
+			c.Pred = append(c.Pred, rd.num(v))
+		}
+	case "end":
+		if len(f) != 1 {
+			rd.fail("end takes no value")
+		}
+		return true
+	default:
+		rd.fail("unknown case key %q", key)
+	}
+	return false
+}
+
+// sub parses a sub line's key=value fields.
+func (rd *reader) sub(fields []string) Sub {
+	rd.t.Helper()
+	s := Sub{Nu: math.NaN(), C: math.NaN(), Epsilon: math.NaN()}
+	seen := map[string]bool{}
+	for _, kv := range fields {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || seen[k] {
+			rd.fail("bad or repeated field %q", kv)
+		}
+		seen[k] = true
+		switch k {
+		case "iter":
+			s.Iter = rd.integer(v)
+		case "nu":
+			s.Nu = rd.num(v)
+		case "c":
+			s.C = rd.num(v)
+		case "epsilon":
+			s.Epsilon = rd.num(v)
+		case "obj":
+			s.Obj = rd.num(v)
+		case "rho":
+			s.Rho = rd.num(v)
+		case "nSV":
+			s.NSV = rd.integer(v)
+		case "nBSV":
+			s.NBSV = rd.integer(v)
+		default:
+			rd.fail("unknown sub field %q", k)
+		}
+	}
+	for _, k := range []string{"iter", "obj", "rho", "nSV", "nBSV"} {
+		if !seen[k] {
+			rd.fail("sub without %s", k)
+		}
+	}
+	return s
+}
+
+// importLine applies the line f to the import record im and reports
+// whether it ended the record.
+func (rd *reader) importLine(im *Import, f []string) (end bool) {
+	rd.t.Helper()
+	switch key := f[0]; key {
+	case "tool":
+		im.Tool = rd.one(f)
+	case "model":
+		im.Model = rd.one(f)
+	case "test":
+		im.Test = rd.one(f)
+	case "dec":
+		if len(f) < 3 {
+			rd.fail("dec wants a label and decision values")
+		}
+		im.Labels = append(im.Labels, rd.num(f[1]))
+		d := make([]float64, len(f)-2)
+		for k := range d {
+			d[k] = rd.num(f[k+2])
+		}
+		im.Dec = append(im.Dec, d)
+	case "end":
+		return true
+	default:
+		rd.fail("unknown import key %q", key)
+	}
+	return false
 }
 
 // ReadOptions returns Options as Debian's svm-train 3.24 (libsvm-tools

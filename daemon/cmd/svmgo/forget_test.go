@@ -17,6 +17,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -173,7 +174,7 @@ func TestWatchForgetSurvivesKill9(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts, _, _ := core.ParseLinearOptions([]string{"-s", "1", "-e", "0.00001"})
+	opts, _, _ := options.ParseLinear([]string{"-s", "1", "-e", "0.00001"})
 	tr, err := core.NewLinearTrainer(opts.Params, 2000, 8)
 	if err != nil {
 		t.Fatal(err)

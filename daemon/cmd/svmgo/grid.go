@@ -13,6 +13,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 var gridUsage = `usage: svmgo grid [grid_options] [svm-train options] dataset
@@ -248,7 +249,7 @@ func grid(args []string, stdout, stderr io.Writer) int {
 	if !c.on && !g.on {
 		return fail(stderr, fmt.Errorf("-log2c and -log2g should not be null simultaneously"))
 	}
-	o, files, err := core.ParseTrainOptions(append(pass, dataset), core.SyntaxKernel)
+	o, files, err := options.ParseTrain(append(pass, dataset), options.SyntaxKernel)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
 
@@ -114,8 +115,8 @@ func TestWatchHotSwapEndToEnd(t *testing.T) {
 
 // hotswapEndToEnd runs TestWatchHotSwapEndToEnd's stream through the svmgo
 // binary bin with the given training options.
-func hotswapEndToEnd(t *testing.T, bin, options string) {
-	kernel := core.KernelSyntax(strings.Fields(options))
+func hotswapEndToEnd(t *testing.T, bin, trainOptions string) {
+	kernel := options.KernelSyntax(strings.Fields(trainOptions))
 	lines, err := os.ReadFile(hotswapData + "heart_scale.train")
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +135,7 @@ func hotswapEndToEnd(t *testing.T, bin, options string) {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(bin, "watch", "--root", root, "--train.options", options,
+	cmd := exec.Command(bin, "watch", "--root", root, "--train.options", trainOptions,
 		"--store.capacity", "1000", "--store.max-features", "13", "--watch.debounce", "10ms")
 	logs := &lockedBuffer{}
 	cmd.Stderr = logs
@@ -308,7 +309,7 @@ func hotswapEndToEnd(t *testing.T, bin, options string) {
 		t.Fatal(err)
 	}
 	if kernel {
-		o, _, err := core.ParseKernelOptions(strings.Fields(options))
+		o, _, err := options.ParseKernel(strings.Fields(trainOptions))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -319,7 +320,7 @@ func hotswapEndToEnd(t *testing.T, bin, options string) {
 		sameKernelOptimum(t, kerOf(w.Current()), want, test)
 		return
 	}
-	opts, _, err := core.ParseLinearOptions(strings.Fields(options))
+	opts, _, err := options.ParseLinear(strings.Fields(trainOptions))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,32 +12,33 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 var trainUsage = `usage: svmgo train [options] train_file [model_file]
-` + core.KernelUsage + core.ScaleUsage + trainFilesUsage
+` + options.KernelUsage + options.ScaleUsage + trainFilesUsage
 
 var trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_file]
-` + core.LinearUsage + core.ScaleUsage + trainFilesUsage
+` + options.LinearUsage + options.ScaleUsage + trainFilesUsage
 
 // train is svm-train: a kernel SVM from a data file, or with -v the
 // cross-validation score. Its options are svm-train's whatever they are:
 // -s 3 is ε-SVR here.
 func train(args []string, stdout, stderr io.Writer) int {
-	return trainCommand(args, core.SyntaxKernel, trainUsage, stdout, stderr)
+	return trainCommand(args, options.SyntaxKernel, trainUsage, stdout, stderr)
 }
 
 // trainLinear is LIBLINEAR's train: a linear model from a data file, with
 // -v the cross-validation score, with -C the search for C. Its options
 // are LIBLINEAR's whatever they are: -s 3 is L1-loss SVC here.
 func trainLinear(args []string, stdout, stderr io.Writer) int {
-	return trainCommand(args, core.SyntaxLinear, trainLinearUsage, stdout, stderr)
+	return trainCommand(args, options.SyntaxLinear, trainLinearUsage, stdout, stderr)
 }
 
 // trainCommand is both train commands, with options in syntax: it reads
 // the train file, then runs -C (linear), -v, or trains a model, prints the
 // report of the program it stands for and writes the model file.
-func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stderr io.Writer) int {
+func trainCommand(args []string, syntax options.Syntax, usage string, stdout, stderr io.Writer) int {
 	if wantsHelp(args) {
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -47,7 +48,7 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 	if err != nil {
 		return fail(stderr, err)
 	}
-	o, files, err := core.ParseTrainOptions(args, syntax)
+	o, files, err := options.ParseTrain(args, syntax)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -56,7 +57,8 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 		return 2
 	}
 	trainFile, modelFile := trainFiles(files)
-	readOpt.ClassLabels = o.ClassLabels()
+	p := o.Params()
+	readOpt.ClassLabels = p.ClassLabels()
 	ds, err := data.ReadFile(trainFile, readOpt)
 	if err != nil {
 		return fail(stderr, err)
@@ -77,16 +79,16 @@ func trainCommand(args []string, syntax core.Syntax, usage string, stdout, stder
 		}
 		return findC(ds, o.Linear, stdout, stderr)
 	case o.CrossValidation() > 0:
-		pred, err := core.CrossValidate(ds, o)
+		pred, err := core.CrossValidate(ds, p, o.CrossValidation())
 		if err != nil {
 			return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
 		}
-		printCVScore(stdout, core.ScorePredictions(pred, ds.Labels(), o.IsRegression()))
+		printCVScore(stdout, core.ScorePredictions(pred, ds.Labels(), p.IsRegression()))
 		return 0
 	}
 
 	progress := newProgressPrinter(stderr, showProgress, o.Kernel.Quiet || o.Linear.Quiet)
-	m, err := core.TrainModelReporting(ds, o, progress.fn())
+	m, err := core.TrainModelReporting(ds, p, progress.fn())
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
 	}
@@ -200,7 +202,7 @@ otherwise none is, so equal inputs give byte-identical files.
 
 // findC runs -C, printing as liblinear-train does: a line per C, then
 // the best C and its score.
-func findC(ds *data.Dataset, opts core.LinearOptions, stdout, stderr io.Writer) int {
+func findC(ds *data.Dataset, opts options.LinearOptions, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "Doing parameter search with %d-fold cross validation.\n", opts.CrossValidation)
 	regression := opts.Params.Solver.IsRegression()
 	res, err := core.FindLinearC(ds, opts.Params, opts.CrossValidation, opts.StartC, func(s core.CSearchStep) {

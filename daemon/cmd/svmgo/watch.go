@@ -28,8 +28,9 @@ Ingests labelled batch files (LIBSVM text, or CSV for *.csv) renamed into
 DIR/incoming/, keeps their rows in a durable store (DIR/state/), retrains warm
 after each batch and publishes versioned models into DIR/models/: linear
 models for LIBLINEAR's train options, kernel models (SMO) for svm-train's
-(options led by -syntax kernel, or with any of -t -g -d -r -m -h -b; a
-leading -syntax linear names LIBLINEAR's). With --quantize int8 or int16
+(options led by -syntax kernel, or with any of -t -g -d -r -m -h; a
+leading -syntax linear names LIBLINEAR's; -b alone names neither and is
+refused). With --quantize int8 or int16
 the published models are quantized (as svmgo quantize makes them; the gate
 judges the quantized model). Ingested batches move to DIR/done/, refused
 ones to DIR/rejected/ with a NAME.reason file.
@@ -281,10 +282,8 @@ func watch(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "svmgo watch: %v\n", err)
 			return 1
 		}
-		srv := &http.Server{Handler: d.Handler(), ReadHeaderTimeout: 5 * time.Second}
-		go srv.Serve(ln)
-		defer srv.Close()
 		log.Info("http serving", "addr", ln.Addr().String())
+		defer serveHTTP(ln, d.Handler(), log)()
 	}
 
 	if err := d.Run(ctx); err != nil {
@@ -293,4 +292,34 @@ func watch(args []string, stdout, stderr io.Writer) int {
 	}
 	log.Info("daemon stopped")
 	return 0
+}
+
+// httpShutdownTimeout bounds how long stopping the HTTP server waits for
+// requests in flight (a /metrics scrape takes milliseconds).
+const httpShutdownTimeout = 5 * time.Second
+
+// serveHTTP serves handler (health and metrics) on ln until the returned
+// function is called, which shuts the server down gracefully: it stops
+// accepting, waits up to httpShutdownTimeout for requests in flight, and
+// returns once Serve has returned. A Serve that fails on its own (the
+// listener broken) is logged as an error; the daemon keeps training and
+// publishing without its HTTP endpoints, which are for observing it.
+func serveHTTP(ln net.Listener, handler http.Handler, log *slog.Logger) (stop func()) {
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			log.Error("http server stopped: health and metrics are unavailable", "addr", ln.Addr().String(), "err", err)
+		}
+	}()
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), httpShutdownTimeout)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			log.Warn("http server shutdown", "err", err)
+			srv.Close()
+		}
+		<-done
+	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 	"github.com/libsvmgo/libsvmgo/daemon/watchd"
@@ -238,7 +239,7 @@ func TestWatchSurvivesKill9(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts, _, _ := core.ParseLinearOptions([]string{"-s", "1", "-e", "0.00001"})
+	opts, _, _ := options.ParseLinear([]string{"-s", "1", "-e", "0.00001"})
 	tr, err := core.NewLinearTrainer(opts.Params, 2000, 8)
 	if err != nil {
 		t.Fatal(err)
@@ -384,7 +385,7 @@ func TestWatchKernelCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, _, err := core.ParseKernelOptions([]string{"-t", "2", "-c", "4"})
+	o, _, err := options.ParseKernel([]string{"-t", "2", "-c", "4"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,7 +472,7 @@ func TestWatchQuantizeCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, _, err := core.ParseKernelOptions([]string{"-t", "2", "-c", "4"})
+	o, _, err := options.ParseKernel([]string{"-t", "2", "-c", "4"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@
 //	lineartime [liblinear train options] train_file test_file
 //
 // The options are those of liblinear-train (and svmgo train-linear), for
-// example -s 3 -B 1; they are parsed by core.ParseLinearOptions and only
+// example -s 3 -B 1; they are parsed by options.ParseLinear and only
 // the training parameters are used (-v and -q are not timing questions and
 // are refused or ignored). It measures, with the monotonic clock, one run of
 // each stage:
@@ -41,12 +41,13 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 const usage = `usage: lineartime [options] train_file test_file
 Times parse, train and save of a linear SVM in process and prints
 parse_s=… train_s=… save_s=… acc=… iters=… updates=…
-` + core.LinearUsage
+` + options.LinearUsage
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -55,7 +56,7 @@ func main() {
 // run is main with its arguments and outputs passed in; it returns the
 // exit status: 0 on success, 1 on a failed stage, 2 on bad usage.
 func run(args []string, stdout, stderr io.Writer) int {
-	opts, files, err := core.ParseLinearOptions(args)
+	opts, files, err := options.ParseLinear(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "lineartime: %v\n%s", err, usage)
 		return 2

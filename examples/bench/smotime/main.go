@@ -17,6 +17,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 func cpuSeconds() float64 {
@@ -28,7 +29,7 @@ func cpuSeconds() float64 {
 }
 
 func main() {
-	opts, files, err := core.ParseKernelOptions(os.Args[1:])
+	opts, files, err := options.ParseKernel(os.Args[1:])
 	if err != nil || len(files) != 1 {
 		fmt.Fprintln(os.Stderr, "usage: smotime [svm-train options] FILE", err)
 		os.Exit(2)

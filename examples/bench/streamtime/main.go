@@ -38,6 +38,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -81,7 +82,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(own); err != nil {
 		return 2
 	}
-	o, files, err := core.ParseTrainOptions(args, core.SyntaxKernel)
+	opts, files, err := options.ParseTrain(args, options.SyntaxKernel)
+	o := opts.Params()
 	if err != nil || len(files) != 1 || !(c.frac > 0 && c.frac < 1) || c.runs < 1 || c.batches < 1 {
 		fmt.Fprintf(stderr, "usage: streamtime [--mode add|stream] [--frac f] [--batches n] [--store n] [--runs n] [--pairs] [options] train_file (%v)\n", err)
 		return 2
@@ -177,7 +179,7 @@ func train(tr core.Trainer, ds *data.Dataset, warm *core.Dual) (fit, error) {
 	return fit{cpuSeconds() - t, time.Since(t0).Seconds(), m.(*core.KernelModel), dual}, nil
 }
 
-func measure(w io.Writer, o core.TrainOptions, full *data.Dataset, c config) error {
+func measure(w io.Writer, o core.TrainParams, full *data.Dataset, c config) error {
 	l, nf := full.Len(), full.NumFeatures()
 	buf := make([]float32, nf)
 	store := c.store

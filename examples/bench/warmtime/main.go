@@ -48,6 +48,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -76,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		args = args[2:]
 	}
 options:
-	opts, files, err := core.ParseLinearOptions(args)
+	opts, files, err := options.ParseLinear(args)
 	if err != nil || len(files) != 1 || !(frac > 0 && frac < 1) || runs < 1 ||
 		(start != "state" && start != "w" && start != "alpha") || (op != "add" && op != "remove") {
 		fmt.Fprintf(stderr, "usage: warmtime [-op add|remove] [-frac f] [-runs n] [-start state|w|alpha] [options] train_file (%v)\n", err)

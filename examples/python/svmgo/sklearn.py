@@ -1474,7 +1474,7 @@ class LinearSVC(_LinearClassifier):
             solver = 1 if self.loss == "squared_hinge" else 3
         opts = self._linear_options(solver) + self._weights_options(y)
         if self.probability:
-            # -b alone would select svm-train's syntax (svmgo.h).
+            # -b alone names no family and is refused (svmgo.h 0.6).
             opts = ["-syntax", "linear"] + opts + ["-b", "1"]
         return opts
 

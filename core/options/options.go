@@ -1,10 +1,12 @@
-package core
+package options
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/libsvmgo/libsvmgo/core"
 )
 
 // optionValue is one option of a train command line (LIBLINEAR's or
@@ -14,7 +16,7 @@ type optionValue struct{ name, val string }
 func (v optionValue) num() (float64, error) {
 	f, err := strconv.ParseFloat(v.val, 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("%w: option %s: %q is not a number", ErrParams, v.name, v.val)
+		return 0, fmt.Errorf("%w: option %s: %q is not a number", core.ErrParams, v.name, v.val)
 	}
 	return f, nil
 }
@@ -22,7 +24,7 @@ func (v optionValue) num() (float64, error) {
 func (v optionValue) integer() (int, error) {
 	n, err := strconv.Atoi(v.val)
 	if err != nil {
-		return 0, fmt.Errorf("%w: option %s: %q is not an integer", ErrParams, v.name, v.val)
+		return 0, fmt.Errorf("%w: option %s: %q is not an integer", core.ErrParams, v.name, v.val)
 	}
 	return n, nil
 }
@@ -39,7 +41,7 @@ func scanOptions(args []string, quiet *bool, set func(optionValue) error) ([]str
 			continue
 		}
 		if i+1 >= len(args) {
-			return nil, fmt.Errorf("%w: option %s needs a value", ErrParams, name)
+			return nil, fmt.Errorf("%w: option %s needs a value", core.ErrParams, name)
 		}
 		i++
 		if err := set(optionValue{name, args[i]}); err != nil {
@@ -51,52 +53,54 @@ func scanOptions(args []string, quiet *bool, set func(optionValue) error) ([]str
 
 // sharedOption sets the options both train commands give the same meaning
 // (-v, -seed, -iter, -wi) and reports whether v was one of them.
-func sharedOption(v optionValue, folds *int, seed *uint64, maxIter *int, weights *[]ClassWeight) (bool, error) {
+func sharedOption(v optionValue, folds *int, seed *uint64, maxIter *int, weights *[]core.ClassWeight) (bool, error) {
 	var err error
 	switch {
 	case v.name == "-v":
 		*folds, err = v.integer()
 		if err == nil && *folds < 2 {
-			err = fmt.Errorf("%w: -v %d: n-fold cross validation needs n >= 2", ErrParams, *folds)
+			err = fmt.Errorf("%w: -v %d: n-fold cross validation needs n >= 2", core.ErrParams, *folds)
 		}
 	case v.name == "-seed":
 		*seed, err = strconv.ParseUint(v.val, 10, 64)
 		if err != nil {
-			err = fmt.Errorf("%w: option -seed: %q is not an unsigned integer", ErrParams, v.val)
+			err = fmt.Errorf("%w: option -seed: %q is not an unsigned integer", core.ErrParams, v.val)
 		}
 	case v.name == "-iter":
 		*maxIter, err = v.integer()
 	case strings.HasPrefix(v.name, "-w") && len(v.name) > 2:
 		label, lerr := strconv.ParseInt(v.name[2:], 10, 32)
 		if lerr != nil {
-			return true, fmt.Errorf("%w: option %s: %q is not a class label", ErrParams, v.name, v.name[2:])
+			return true, fmt.Errorf("%w: option %s: %q is not a class label", core.ErrParams, v.name, v.name[2:])
 		}
 		var w float64
 		w, err = v.num()
-		*weights = append(*weights, ClassWeight{Label: int32(label), Weight: w})
+		*weights = append(*weights, core.ClassWeight{Label: int32(label), Weight: w})
 	default:
 		return false, nil
 	}
 	return true, err
 }
 
-// kernelOptionNames are the options that only LIBSVM's svm-train has (or
-// that mean something else in LIBLINEAR's train, where -n is its thread
-// count and -s its own solver numbers). -n is not among them although
-// svm-train has it (ν), since "-n 2" is a valid LIBLINEAR option string;
-// with a kernel option present it is parsed as ν.
-var kernelOptionNames = [...]string{"-t", "-g", "-d", "-r", "-m", "-h", "-b"}
+// kernelOnlyOptions are the options that only LIBSVM's svm-train has:
+// one of them in an option string makes it svm-train's. -s, -c, -e, -p,
+// -wi, -v, -q are in both programs; -n is LIBLINEAR's thread count and
+// svm-train's ν, so "-n 2" names neither; -b is in both (svm-train's
+// probability estimates, LIBLINEAR's Platt sigmoids for an SVC).
+var kernelOnlyOptions = [...]string{"-t", "-g", "-d", "-r", "-m", "-M", "-h"}
+
+// bothProgramsOption is the one option that both programs take and that
+// earlier releases counted as svm-train's: "-s 1 -b 1" is LIBLINEAR's
+// L2-loss SVC with probabilities and svm-train's ν-SVC with them.
+const bothProgramsOption = "-b"
 
 // KernelSyntax reports whether args, train options split at white space,
-// are in svm-train's syntax (ParseKernelOptions) rather than LIBLINEAR's
-// (ParseLinearOptions): whether any of -t -g -d -r -m -h -b is present.
-// Otherwise the options are LIBLINEAR's, where -s and -n mean its solver and
-// thread count. ParseTrainOptions, which programs that take either kind
-// of options in one string use (the C ABI trainer, svmgo watch), asks it
-// when the options do not name their syntax.
+// are in svm-train's syntax (ParseKernel) by an option only svm-train has:
+// any of -t -g -d -r -m -h. ParseTrain asks it when the options do not name
+// their syntax.
 func KernelSyntax(args []string) bool {
 	for _, a := range args {
-		for _, k := range kernelOptionNames {
+		for _, k := range kernelOnlyOptions {
 			if a == k {
 				return true
 			}

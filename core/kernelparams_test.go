@@ -28,136 +28,15 @@ func TestDefaultKernelParams(t *testing.T) {
 	if got := DefaultKernelParams(); !reflect.DeepEqual(got, want) {
 		t.Errorf("DefaultKernelParams() = %+v, want %+v", got, want)
 	}
-	o, rest, err := ParseKernelOptions([]string{"train.txt"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(o, KernelOptions{Params: want}) || !reflect.DeepEqual(rest, []string{"train.txt"}) {
-		t.Errorf("no options: got %+v %v", o, rest)
-	}
-	if got := want.cacheBytes(); got != 100<<20 {
-		t.Errorf("cacheBytes = %d, want %d", got, 100<<20)
-	}
-}
-
-func TestParseKernelOptionsEachFlag(t *testing.T) {
-	for _, c := range []struct {
-		args string
-		set  func(o *KernelOptions)
-	}{
-		{"-s 2", func(o *KernelOptions) { o.Params.SVMType = OneClass }},
-		{"-s 3", func(o *KernelOptions) { o.Params.SVMType = EpsSVR }},
-		{"-s 0", func(o *KernelOptions) {}},
-		{"-t 0", func(o *KernelOptions) { o.Params.Kernel.Type = LinearKernel }},
-		{"-t 1", func(o *KernelOptions) { o.Params.Kernel.Type = PolyKernel }},
-		{"-t 3", func(o *KernelOptions) { o.Params.Kernel.Type = SigmoidKernel }},
-		{"-d 5", func(o *KernelOptions) { o.Params.Kernel.Degree = 5 }},
-		{"-d 0", func(o *KernelOptions) { o.Params.Kernel.Degree = 0 }},
-		{"-g 0.25", func(o *KernelOptions) { o.Params.Kernel.Gamma = 0.25 }},
-		{"-g 0", func(o *KernelOptions) {}},
-		{"-r -1.5", func(o *KernelOptions) { o.Params.Kernel.Coef0 = -1.5 }},
-		{"-c 1e3", func(o *KernelOptions) { o.Params.C = 1000 }},
-		{"-n 0.1", func(o *KernelOptions) { o.Params.Nu = 0.1 }},
-		{"-n 1", func(o *KernelOptions) { o.Params.Nu = 1 }},
-		{"-p 0", func(o *KernelOptions) { o.Params.P = 0 }},
-		{"-p 2.5", func(o *KernelOptions) { o.Params.P = 2.5 }},
-		{"-m 0.5", func(o *KernelOptions) { o.Params.CacheMB = 0.5 }},
-		{"-e 1e-5", func(o *KernelOptions) { o.Params.Eps = 1e-5 }},
-		{"-h 0", func(o *KernelOptions) { o.Params.Shrinking = false }},
-		{"-h 1", func(o *KernelOptions) {}},
-		{"-b 1", func(o *KernelOptions) { o.Params.Probability = true }},
-		{"-b 0", func(o *KernelOptions) {}},
-		{"-w3 2", func(o *KernelOptions) { o.Params.Weights = []ClassWeight{{3, 2}} }},
-		{"-w-1 0.5", func(o *KernelOptions) { o.Params.Weights = []ClassWeight{{-1, 0.5}} }},
-		{"-v 5", func(o *KernelOptions) { o.CrossValidation = 5 }},
-		{"-v 2", func(o *KernelOptions) { o.CrossValidation = 2 }},
-		{"-q", func(o *KernelOptions) { o.Quiet = true }},
-		{"-seed 18446744073709551615", func(o *KernelOptions) { o.Params.Seed = math.MaxUint64 }},
-		{"-iter 0", func(o *KernelOptions) { o.Params.MaxIter = 0 }},
-		{"-iter 500", func(o *KernelOptions) { o.Params.MaxIter = 500 }},
-	} {
-		want := KernelOptions{Params: DefaultKernelParams()}
-		c.set(&want)
-		got, rest, err := ParseKernelOptions(append(strings.Fields(c.args), "train", "model"))
-		if err != nil {
-			t.Errorf("%q: %v", c.args, err)
-			continue
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%q: got %+v, want %+v", c.args, got, want)
-		}
-		if !reflect.DeepEqual(rest, []string{"train", "model"}) {
-			t.Errorf("%q: rest %q", c.args, rest)
-		}
-	}
-}
-
-func TestParseKernelOptionsCombined(t *testing.T) {
-	args := "-s 0 -t 1 -d 2 -g 0.1 -r 1 -c 4 -m 8 -e 0.01 -h 0 -b 1 -w1 2 -w-1 0.5 -w7 3 -v 10 -q -seed 9 -iter 1000 data.txt"
-	o, rest, err := ParseKernelOptions(strings.Fields(args))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := DefaultKernelParams()
-	want.Kernel = Kernel{Type: PolyKernel, Degree: 2, Gamma: 0.1, Coef0: 1}
-	want.C, want.CacheMB, want.Eps, want.Shrinking, want.Probability = 4, 8, 0.01, false, true
-	want.Weights = []ClassWeight{{1, 2}, {-1, 0.5}, {7, 3}} // in command-line order
-	want.Seed, want.MaxIter = 9, 1000
-	if !reflect.DeepEqual(o, KernelOptions{Params: want, CrossValidation: 10, Quiet: true}) {
-		t.Errorf("got %+v", o)
-	}
-	if !reflect.DeepEqual(rest, []string{"data.txt"}) {
-		t.Errorf("rest %q", rest)
-	}
 	for label, w := range map[int32]float64{1: 2, -1: 0.5, 7: 3, 2: 1} {
-		if got := o.Params.weightOf(label); got != w {
+		p := want
+		p.Weights = []ClassWeight{{1, 2}, {-1, 0.5}, {7, 3}}
+		if got := p.weightOf(label); got != w {
 			t.Errorf("weightOf(%d) = %v, want %v", label, got, w)
 		}
 	}
-	// A lone "-" is a file name (stdin), as it ends LIBSVM's option loop.
-	if _, rest, err := ParseKernelOptions([]string{"-c", "2", "-", "m"}); err != nil || !reflect.DeepEqual(rest, []string{"-", "m"}) {
-		t.Errorf(`"-" as file: %q, %v`, rest, err)
-	}
-}
-
-func TestParseKernelOptionsErrors(t *testing.T) {
-	for _, bad := range []string{
-		"-s 5", "-s -1", "-s x",
-		"-s 1 -n 0", "-s 1 -n 1.01", "-s 4 -n 0", "-s 4 -n nan", "-s 4 -c 0", "-s 1 -w1 2",
-		"-t 4", "-t -1", "-t rbf",
-		"-t 1 -d -1", "-d 2.5",
-		"-g -0.1", "-g x", "-g nan", "-g inf",
-		"-r inf", "-r y",
-		"-c 0", "-c -1", "-c nan", "-c +Inf",
-		"-s 2 -n 0", "-s 2 -n 1.5", "-s 2 -n -0.5", "-n x",
-		"-s 3 -p -0.1", "-p x",
-		"-m 0", "-m -5", "-m x",
-		"-e 0", "-e -1", "-e x",
-		"-h 2", "-h yes", "-b 2", "-b -1",
-		"-s 2 -b 1",
-		"-v 1", "-v 0", "-v x",
-		"-w1", "-wx 2", "-w1 0", "-w1 -2", "-w1 x", "-w1 2 -w1 3", "-w99999999999 1",
-		"-seed -1", "-seed x",
-		"-iter -1", "-iter x",
-		"-z 1", "-x", "-c",
-	} {
-		_, _, err := ParseKernelOptions(append(strings.Fields(bad), "train"))
-		if !errors.Is(err, ErrParams) {
-			t.Errorf("%q: error %v, want ErrParams", bad, err)
-		}
-	}
-	// Errors name the option that is wrong.
-	for args, want := range map[string]string{
-		"-c x":        "-c",
-		"-z 1":        "unknown option -z",
-		"-w1 2 -w1 3": "class 1 is weighted twice",
-		"-s 5":        "-s 5",
-		"-s 1 -w1 2":  "ν-SVC has no C",
-		"-e":          "-e needs a value",
-	} {
-		if _, _, err := ParseKernelOptions(strings.Fields(args)); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%q: error %v, want one mentioning %q", args, err, want)
-		}
+	if got := want.cacheBytes(); got != 100<<20 {
+		t.Errorf("cacheBytes = %d, want %d", got, 100<<20)
 	}
 }
 

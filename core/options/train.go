@@ -1,4 +1,4 @@
-package core
+package options
 
 import (
 	"fmt"
@@ -6,19 +6,23 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/libsvmgo/libsvmgo/core"
 )
 
 // Syntax is which program's options a training option string is written
-// in: LIBLINEAR's train (ParseLinearOptions) or LIBSVM's svm-train
-// (ParseKernelOptions). The two give -s and -n different meanings (-s 3 is
+// in: LIBLINEAR's train (ParseLinear, a linear model) or LIBSVM's
+// svm-train (ParseKernel, a kernel model). The two give -s and -n different meanings (-s 3 is
 // L1-loss SVC in one and ε-SVR in the other), so a program that takes
 // either in one string (the C ABI trainer, svmgo watch) must know which.
 type Syntax int
 
 // The syntaxes.
 const (
-	// SyntaxAuto lets KernelSyntax decide: svm-train's when any of -t -g
-	// -d -r -m -h -b is present, LIBLINEAR's otherwise.
+	// SyntaxAuto reads the syntax from the options: a leading "-syntax
+	// linear|kernel", else svm-train's when an option only it has is
+	// present (KernelSyntax), else LIBLINEAR's; -b without either is
+	// refused as ambiguous (ErrAmbiguousFamily).
 	SyntaxAuto Syntax = iota
 	// SyntaxLinear is LIBLINEAR's train: a linear model.
 	SyntaxLinear
@@ -42,6 +46,13 @@ func (s Syntax) String() string {
 // must come first.
 const SyntaxOption = "-syntax"
 
+// ErrAmbiguousFamily is wrapped by ParseTrain's error (and so by the C ABI
+// trainer's and svmgo watch's) for options in SyntaxAuto that name no
+// family but hold -b, which both programs take: "-s 1 -b 1" is LIBLINEAR's
+// L2-loss SVC with Platt probabilities and svm-train's ν-SVC with
+// probability estimates. Before the options package, -b chose svm-train.
+var ErrAmbiguousFamily = fmt.Errorf("%w: options name no model family", core.ErrParams)
+
 // TrainOptions are training options of either syntax, parsed.
 type TrainOptions struct {
 	// Syntax is the syntax they were read in: SyntaxLinear or
@@ -53,11 +64,22 @@ type TrainOptions struct {
 	Kernel KernelOptions
 	// Scale is the scaling trained into the model (--scale), in either
 	// syntax.
-	Scale ScaleOptions
+	Scale core.ScaleParams
 }
 
 // IsKernel reports whether the options train a kernel model.
 func (o *TrainOptions) IsKernel() bool { return o.Syntax == SyntaxKernel }
+
+// Params returns the training parameters the options give, of the family
+// their syntax names, as core.NewTrainer, core.TrainModel and
+// core.CrossValidate take them.
+func (o *TrainOptions) Params() core.TrainParams {
+	p := core.TrainParams{Family: core.LinearFamily, Linear: o.Linear.Params, Scale: o.Scale}
+	if o.IsKernel() {
+		p = core.TrainParams{Family: core.KernelFamily, Kernel: o.Kernel.Params, Scale: o.Scale}
+	}
+	return p
+}
 
 // CrossValidation returns the -v fold count of either syntax, 0 without -v.
 func (o *TrainOptions) CrossValidation() int {
@@ -67,34 +89,40 @@ func (o *TrainOptions) CrossValidation() int {
 	return o.Linear.CrossValidation
 }
 
-// ParseTrainOptions parses training options from args (an option string
-// split at white space, or a command line) and returns them with the
-// arguments after the last option (the file names). syntax is the syntax
-// to read them in; with SyntaxAuto, the one a leading "-syntax
-// linear|kernel" names, and without it (or with "-syntax auto")
-// KernelSyntax decides. Errors name the option and wrap ErrParams; an
-// option of the other syntax is an unknown option, and so is -syntax when
-// the caller chose the syntax.
-func ParseTrainOptions(args []string, syntax Syntax) (TrainOptions, []string, error) {
+// ParseTrain parses training options from args (an option string split at
+// white space, or a command line) and returns them with the arguments
+// after the last option (the file names). syntax is the syntax to read
+// them in; with SyntaxAuto, the one a leading "-syntax linear|kernel"
+// names, and without it (or with "-syntax auto") svm-train's when an
+// option only svm-train has is present (KernelSyntax), LIBLINEAR's
+// otherwise, and an error wrapping ErrAmbiguousFamily when -b, which both
+// programs take, is present without such an option. Errors name the option
+// and wrap core.ErrParams; an option of the other syntax is an unknown
+// option, and so is -syntax when the caller chose the syntax.
+func ParseTrain(args []string, syntax Syntax) (TrainOptions, []string, error) {
 	if syntax == SyntaxAuto {
 		if len(args) > 0 && args[0] == SyntaxOption {
 			if len(args) < 2 {
-				return TrainOptions{}, nil, fmt.Errorf("%w: option %s needs a value (linear, kernel or auto)", ErrParams, SyntaxOption)
+				return TrainOptions{}, nil, fmt.Errorf("%w: option %s needs a value (linear, kernel or auto)", core.ErrParams, SyntaxOption)
 			}
 			i := slices.Index(syntaxNames[:], args[1])
 			if i < 0 {
-				return TrainOptions{}, nil, fmt.Errorf("%w: option %s: %q is not linear, kernel or auto", ErrParams, SyntaxOption, args[1])
+				return TrainOptions{}, nil, fmt.Errorf("%w: option %s: %q is not linear, kernel or auto", core.ErrParams, SyntaxOption, args[1])
 			}
 			syntax, args = Syntax(i), args[2:]
 		}
 		if slices.Contains(args, SyntaxOption) {
-			return TrainOptions{}, nil, fmt.Errorf("%w: option %s must come first, once", ErrParams, SyntaxOption)
+			return TrainOptions{}, nil, fmt.Errorf("%w: option %s must come first, once", core.ErrParams, SyntaxOption)
 		}
 	}
 	if syntax == SyntaxAuto {
 		syntax = SyntaxLinear
 		if KernelSyntax(args) {
 			syntax = SyntaxKernel
+		} else if slices.Contains(args, bothProgramsOption) {
+			return TrainOptions{}, nil, fmt.Errorf("%w: %s is both LIBLINEAR's option and svm-train's; "+
+				"begin with \"%s linear\" or \"%s kernel\" (or give a kernel option: -t -g -d -r -m -h)",
+				ErrAmbiguousFamily, bothProgramsOption, SyntaxOption, SyntaxOption)
 		}
 	}
 	scaleOpt, args, err := takeScaleOptions(args)
@@ -105,11 +133,11 @@ func ParseTrainOptions(args []string, syntax Syntax) (TrainOptions, []string, er
 	var rest []string
 	switch syntax {
 	case SyntaxKernel:
-		o.Kernel, rest, err = ParseKernelOptions(args)
+		o.Kernel, rest, err = ParseKernel(args)
 	case SyntaxLinear:
-		o.Linear, rest, err = ParseLinearOptions(args)
+		o.Linear, rest, err = ParseLinear(args)
 	default:
-		panic(fmt.Sprintf("core: ParseTrainOptions: %v", syntax))
+		panic(fmt.Sprintf("options: ParseTrain: %v", syntax))
 	}
 	if err != nil {
 		return TrainOptions{}, nil, err
@@ -117,19 +145,7 @@ func ParseTrainOptions(args []string, syntax Syntax) (TrainOptions, []string, er
 	return o, rest, nil
 }
 
-// ---- Scaling options (issue 16 item 2), the same in both syntaxes ----
-
-// ScaleOptions are the training options of a scaling stored in the model:
-// --scale fits svm-scale's per-feature ranges on the training rows, trains
-// on the rows scaled to [Lower, Upper] and stores the ranges in the model,
-// whose predict methods then take raw rows (scaling.go).
-type ScaleOptions struct {
-	// Enabled is --scale.
-	Enabled bool
-	// Lower and Upper are --scale-lower and --scale-upper, svm-scale's
-	// -l and -u: -1 and 1 by default.
-	Lower, Upper float64
-}
+// ---- Scaling options (core.ScaleParams), the same in both syntaxes ----
 
 // ScaleUsage documents the scaling options for the commands' usage.
 const ScaleUsage = `--scale : fit per-feature ranges on the training rows (as svm-scale does),
@@ -145,8 +161,8 @@ const ScaleUsage = `--scale : fit per-feature ranges on the training rows (as sv
 // first argument that does not start with "-" and does not follow an
 // option that takes a value (every other option of both syntaxes takes
 // one, except -q and -C), as the syntax parsers read them.
-func takeScaleOptions(args []string) (ScaleOptions, []string, error) {
-	o := ScaleOptions{Lower: -1, Upper: 1}
+func takeScaleOptions(args []string) (core.ScaleParams, []string, error) {
+	o := core.ScaleParams{Lower: -1, Upper: 1}
 	if !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(strings.TrimLeft(a, "-"), "scale") }) {
 		return o, args, nil
 	}
@@ -159,21 +175,21 @@ func takeScaleOptions(args []string) (ScaleOptions, []string, error) {
 		switch name {
 		case "scale":
 			if hasVal {
-				return o, nil, fmt.Errorf("%w: option --scale takes no value", ErrParams)
+				return o, nil, fmt.Errorf("%w: option --scale takes no value", core.ErrParams)
 			}
 			o.Enabled = true
 			continue
 		case "scale-lower", "scale-upper":
 			if !hasVal {
 				if i+1 >= len(args) {
-					return o, nil, fmt.Errorf("%w: option --%s needs a value", ErrParams, name)
+					return o, nil, fmt.Errorf("%w: option --%s needs a value", core.ErrParams, name)
 				}
 				i++
 				val = args[i]
 			}
 			v, err := strconv.ParseFloat(val, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return o, nil, fmt.Errorf("%w: option --%s: %q is not a finite number", ErrParams, name, val)
+				return o, nil, fmt.Errorf("%w: option --%s: %q is not a finite number", core.ErrParams, name, val)
 			}
 			if name == "scale-lower" {
 				o.Lower = v
@@ -190,10 +206,10 @@ func takeScaleOptions(args []string) (ScaleOptions, []string, error) {
 		}
 	}
 	if set && !o.Enabled {
-		return o, nil, fmt.Errorf("%w: --scale-lower and --scale-upper need --scale", ErrParams)
+		return o, nil, fmt.Errorf("%w: --scale-lower and --scale-upper need --scale", core.ErrParams)
 	}
 	if !(o.Lower < o.Upper) {
-		return o, nil, fmt.Errorf("%w: --scale-lower %v is not below --scale-upper %v", ErrParams, o.Lower, o.Upper)
+		return o, nil, fmt.Errorf("%w: --scale-lower %v is not below --scale-upper %v", core.ErrParams, o.Lower, o.Upper)
 	}
 	return o, append(rest, args[i:]...), nil
 }

@@ -1,40 +1,42 @@
-package core
+package options
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/libsvmgo/libsvmgo/core"
 )
 
 // LinearOptions are the options of LIBLINEAR's train command: the training
 // parameters and what the command does with them.
 type LinearOptions struct {
-	Params LinearParams
+	Params core.LinearParams
 	// CrossValidation is the fold count of -v (0: train a model instead).
 	CrossValidation int
 	// Quiet is -q: no training report.
 	Quiet bool
 	// TwinGiven records that -twin was given: Incremental then keeps it.
 	TwinGiven bool
-	// FindC is -C: search C by cross-validation (FindLinearC) instead of
+	// FindC is -C: search C by cross-validation (core.FindLinearC) instead of
 	// training, over CrossValidation folds (5 when -v is not given).
 	FindC bool
 	// StartC is where the -C search starts: -c when given with -C, else 0
-	// (FindLinearC's own start).
+	// (core.FindLinearC's own start).
 	StartC float64
 }
 
 // Incremental returns the parameters for a trainer that retrains as rows
 // arrive (the daemon, the C ABI trainer): those parsed, with PrimalTwin
 // set for -s 1 and -s 12 unless -twin said otherwise.
-func (o *LinearOptions) Incremental() LinearParams {
+func (o *LinearOptions) Incremental() core.LinearParams {
 	p := o.Params
 	if !o.TwinGiven {
-		p.PrimalTwin = p.Solver == L2LossSVCDual || p.Solver == L2LossSVRDual
+		p.PrimalTwin = p.Solver == core.L2LossSVCDual || p.Solver == core.L2LossSVRDual
 	}
 	return p
 }
 
-// LinearUsage lists the options ParseLinearOptions accepts, in LIBLINEAR's
+// LinearUsage lists the options ParseLinear accepts, in LIBLINEAR's
 // layout.
 const LinearUsage = `options:
 -s type : set type of solver (default 1)
@@ -46,6 +48,8 @@ const LinearUsage = `options:
 	 5 -- L1-regularized L2-loss support vector classification
 	 6 -- L1-regularized logistic regression
 	 7 -- L2-regularized logistic regression (dual)
+   multinomial (softmax), one weight vector per class, bias not penalized
+	40 -- L2-regularized multinomial logistic regression (primal, Newton)
    multinomial (softmax), one weight vector per class, bias not penalized
 	40 -- L2-regularized multinomial logistic regression (primal, Newton)
    for regression
@@ -62,9 +66,10 @@ const LinearUsage = `options:
 		subgradient (default 0.01)
 	-s 7: max |dual sub-problem gradient| <= eps (default 0.1)
 	-s 40: |f'(w)|_2 <= eps*|f'(w0)|_2, w0 = 0 (default 1e-4)
+	-s 40: |f'(w)|_2 <= eps*|f'(w0)|_2, w0 = 0 (default 1e-4)
 	-s 12 and 13: |f'(alpha)|_1 <= eps |f'(alpha0)|_1, alpha0 = 0 (default 0.1)
 -B bias : if bias >= 0, instance x becomes [x; bias]; if < 0, no bias term added (default -1)
--wi weight : weights adjust the parameter C of different classes (see README for details)
+-wi weight : weights adjust the parameter C of different classes (see daemon/cmd/svmgo/README.md)
 -b probability_estimates : 1 fits Platt's sigmoid to each decision function of an SVC
 	model by internal 5-fold cross-validation, for probability outputs (default 0);
 	logistic regression (-s 0, 7) gives probabilities without it
@@ -79,12 +84,12 @@ const LinearUsage = `options:
 -iter n : maximum outer iterations (Newton iterations for -s 2 and 11) per subproblem (default 1000)
 `
 
-// ParseLinearOptions parses LIBLINEAR train options from args, starting from
-// DefaultLinearParams (with the solver's DefaultEps when -e is not given),
+// ParseLinear parses LIBLINEAR train options from args, starting from
+// core.DefaultLinearParams (with the solver's core.DefaultEps when -e is not given),
 // and returns them with the arguments after the last
-// option (the file names). Errors name the option and wrap ErrParams.
-func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
-	o := LinearOptions{Params: DefaultLinearParams()}
+// option (the file names). Errors name the option and wrap core.ErrParams.
+func ParseLinear(args []string) (LinearOptions, []string, error) {
+	o := LinearOptions{Params: core.DefaultLinearParams()}
 	p := &o.Params
 	epsSet, cSet := false, false
 	args = takeFlag(args, "-C", &o.FindC)
@@ -97,7 +102,7 @@ func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
 		case "-s":
 			var s int
 			s, err = v.integer()
-			p.Solver = LinearSolver(s)
+			p.Solver = core.LinearSolver(s)
 		case "-c":
 			p.C, err = v.num()
 			cSet = true
@@ -114,18 +119,18 @@ func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
 			var b int
 			b, err = v.integer()
 			if err == nil && b != 0 && b != 1 {
-				err = fmt.Errorf("%w: -b %d: want 0 or 1", ErrParams, b)
+				err = fmt.Errorf("%w: -b %d: want 0 or 1", core.ErrParams, b)
 			}
 			p.Probability = b == 1
 		case "-twin":
 			var t int
 			t, err = v.integer()
 			if err == nil && t != 0 && t != 1 {
-				err = fmt.Errorf("%w: -twin %d: want 0 or 1", ErrParams, t)
+				err = fmt.Errorf("%w: -twin %d: want 0 or 1", core.ErrParams, t)
 			}
 			p.PrimalTwin, o.TwinGiven = t == 1, true
 		default:
-			return fmt.Errorf("%w: unknown option %s", ErrParams, v.name)
+			return fmt.Errorf("%w: unknown option %s", core.ErrParams, v.name)
 		}
 		return err
 	})
@@ -133,7 +138,7 @@ func ParseLinearOptions(args []string) (LinearOptions, []string, error) {
 		return o, nil, err
 	}
 	if !epsSet {
-		p.Eps = DefaultEps(p.Solver)
+		p.Eps = core.DefaultEps(p.Solver)
 	}
 	if o.FindC {
 		if cSet {

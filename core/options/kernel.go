@@ -1,0 +1,121 @@
+package options
+
+import (
+	"fmt"
+
+	"github.com/libsvmgo/libsvmgo/core"
+)
+
+// KernelOptions are the options of LIBSVM's svm-train command: the training
+// parameters and what the command does with them.
+type KernelOptions struct {
+	Params core.KernelParams
+	// CrossValidation is the fold count of -v (0: train a model instead).
+	CrossValidation int
+	// Quiet is -q: no training report.
+	Quiet bool
+}
+
+// KernelUsage lists the options ParseKernel accepts, in svm-train's
+// layout.
+const KernelUsage = `options:
+-s svm_type : set type of SVM (default 0)
+	0 -- C-SVC		(multi-class classification)
+	1 -- nu-SVC		(multi-class classification)
+	2 -- one-class SVM
+	3 -- epsilon-SVR	(regression)
+	4 -- nu-SVR		(regression)
+-t kernel_type : set type of kernel function (default 2)
+	0 -- linear: u'*v
+	1 -- polynomial: (gamma*u'*v + coef0)^degree
+	2 -- radial basis function: exp(-gamma*|u-v|^2)
+	3 -- sigmoid: tanh(gamma*u'*v + coef0)
+-d degree : set degree in kernel function (default 3)
+-g gamma : set gamma in kernel function (default 1/num_features)
+-r coef0 : set coef0 in kernel function (default 0)
+-c cost : set the parameter C of C-SVC, epsilon-SVR, and nu-SVR (default 1)
+-n nu : set the parameter nu of nu-SVC, one-class SVM, and nu-SVR (default 0.5)
+-p epsilon : set the epsilon in loss function of epsilon-SVR (default 0.1)
+-m cachesize : set cache memory size in MB (default 100)
+-M keptsize : MB of support vectors' kernel columns a trainer keeps between warm retrains (default 0: none)
+-e epsilon : set tolerance of termination criterion (default 0.001)
+-h shrinking : whether to use the shrinking heuristics, 0 or 1 (default 1)
+-b probability_estimates : whether to train a SVC or SVR model for probability estimates, 0 or 1 (default 0)
+-wi weight : set the parameter C of class i to weight*C, for C-SVC (default 1)
+-v n : n-fold cross validation mode
+-q : quiet mode (no outputs)
+-seed n : seed of the cross-validation folds of -b 1 (default 1)
+-iter n : maximum SMO iterations per subproblem (default 0: max(10000000, 100*l))
+`
+
+// ParseKernel parses svm-train options from args, starting from
+// core.DefaultKernelParams, and returns them with the arguments after the last
+// option (the file names). Errors name the option and wrap core.ErrParams.
+// Real values are read as float64, as upstream svm-train's atof reads
+// them; Debian's svm-train 3.24 (libsvm-tools 3.24+ds-6) reads them as
+// float32 (-n 0.1 trains with ν = 0.100000001490116…), so its models can
+// differ from ones trained with the same text in the last digits and, near
+// a tie, in a support vector.
+func ParseKernel(args []string) (KernelOptions, []string, error) {
+	o := KernelOptions{Params: core.DefaultKernelParams()}
+	p := &o.Params
+	files, err := scanOptions(args, &o.Quiet, func(v optionValue) error {
+		if ok, err := sharedOption(v, &o.CrossValidation, &p.Seed, &p.MaxIter, &p.Weights); ok {
+			return err
+		}
+		// LIBSVM reads -h and -b with atoi, so "-h 2" means on; here only 0
+		// and 1 are flags.
+		flag := func() (bool, error) {
+			switch v.val {
+			case "0":
+				return false, nil
+			case "1":
+				return true, nil
+			}
+			return false, fmt.Errorf("%w: option %s: %q is not 0 or 1", core.ErrParams, v.name, v.val)
+		}
+		var err error
+		switch v.name {
+		case "-s":
+			var s int
+			s, err = v.integer()
+			p.SVMType = core.SVMType(s)
+		case "-t":
+			var t int
+			t, err = v.integer()
+			p.Kernel.Type = core.KernelType(t)
+		case "-d":
+			p.Kernel.Degree, err = v.integer()
+		case "-g":
+			p.Kernel.Gamma, err = v.num()
+		case "-r":
+			p.Kernel.Coef0, err = v.num()
+		case "-c":
+			p.C, err = v.num()
+		case "-n":
+			p.Nu, err = v.num()
+		case "-p":
+			p.P, err = v.num()
+		case "-m":
+			p.CacheMB, err = v.num()
+		case "-M":
+			p.KeepMB, err = v.num()
+		case "-e":
+			p.Eps, err = v.num()
+		case "-h":
+			p.Shrinking, err = flag()
+		case "-b":
+			p.Probability, err = flag()
+		default:
+			return fmt.Errorf("%w: unknown option %s", core.ErrParams, v.name)
+		}
+		return err
+	})
+	if err != nil {
+		return o, nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return o, nil, err
+	}
+	return o, files, nil
+}
