@@ -169,6 +169,9 @@ type hostileResult struct {
 // hostileAllocBound. Before the bound on a kernel model's feature count, a
 // kernel body with no support vectors and 2³¹−1 features loaded.
 func TestHostileBodiesRefusedUnderRSSBound(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector inflates resident memory: make test runs this without it")
+	}
 	if os.Getenv("SVMGO_HOSTILE_CHILD") == "1" {
 		// An address-space limit makes a decoder that tries a huge
 		// allocation abort at once instead of taking the machine's

@@ -129,7 +129,9 @@ func (d *Daemon) storageHealed() {
 	}
 	d.fault = nil
 	d.degraded.Store(nil)
-	d.metrics.storageDegraded.Set(0)
+	// Logged before the gauge drops: a reader that sees storage_degraded 0
+	// finds the record already written.
 	d.log.Info("storage recovered", "failures", f.failures, "degraded_seconds", time.Since(f.since).Seconds(),
 		"last_err", f.err)
+	d.metrics.storageDegraded.Set(0)
 }

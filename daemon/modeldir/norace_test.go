@@ -1,0 +1,5 @@
+//go:build !race
+
+package modeldir
+
+const raceEnabled = false
