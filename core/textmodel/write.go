@@ -154,3 +154,30 @@ func WriteLIBLINEARModel(w io.Writer, m *core.LinearModel) error {
 	}
 	return b.Flush()
 }
+
+// Format names the text format m exports to: "libsvm" for a float kernel
+// model, "liblinear" for a float linear one, "" for a kind neither tool
+// reads (the quantized kinds: export their float model).
+func Format(m core.Model) string {
+	switch m.Info().Kind {
+	case core.KindKernel:
+		return "libsvm"
+	case core.KindLinear:
+		return "liblinear"
+	}
+	return ""
+}
+
+// Write writes m as a text model in the format Format names, the one
+// exporter of every kind the text formats hold. Errors: ErrNotExportable
+// for a kind neither format holds, and WriteLIBSVMModel's or
+// WriteLIBLINEARModel's.
+func Write(w io.Writer, m core.Model) error {
+	if km, ok := m.(*core.KernelModel); ok {
+		return WriteLIBSVMModel(w, km)
+	}
+	if lm, ok := m.(*core.LinearModel); ok {
+		return WriteLIBLINEARModel(w, lm)
+	}
+	return fmt.Errorf("%w: a %s model has no LIBSVM or LIBLINEAR text form", ErrNotExportable, m.Info().Kind)
+}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/core/textmodel"
 )
@@ -51,21 +50,14 @@ func exportModel(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	var buf bytes.Buffer
-	switch m := m.(type) {
-	case *core.KernelModel:
-		if format != "libsvm" {
-			return fail(stderr, fmt.Errorf("%s: a kernel model: export it with --format libsvm", in))
-		}
-		err = textmodel.WriteLIBSVMModel(&buf, m)
-	case *core.LinearModel:
-		if format != "liblinear" {
-			return fail(stderr, fmt.Errorf("%s: a linear model: export it with --format liblinear", in))
-		}
-		err = textmodel.WriteLIBLINEARModel(&buf, m)
-	default:
+	switch want := textmodel.Format(m); {
+	case want == "":
 		return fail(stderr, fmt.Errorf("%s: a %s model (quantized): export its float model", in, m.Info().Kind))
+	case want != format:
+		return fail(stderr, fmt.Errorf("%s: a %s model: export it with --format %s", in, m.Info().Kind, want))
 	}
+	var buf bytes.Buffer
+	err = textmodel.Write(&buf, m)
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", in, err))
 	}
