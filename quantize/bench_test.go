@@ -148,3 +148,31 @@ func fashion(b *testing.B) *data.Dataset {
 		return data.ReadFile(path, data.ReadOptions{})
 	})
 }
+
+// BenchmarkKernelBatch predicts a whole test set per op with
+// PredictBatch, one goroutine, for the float32 model (the baseline) and
+// its int8 and int16 quantizations: issue 30's "a quantized model is
+// never the slow choice" (go test -bench KernelBatch ./quantize).
+func BenchmarkKernelBatch(b *testing.B) {
+	for _, c := range kernelCases {
+		m := c.model(b)
+		te := c.test(b)
+		b.Run(c.name, func(b *testing.B) {
+			q8, q16 := both(b, m, QuantizeKernel)
+			dst := make([]float64, te.Len())
+			for _, p := range []struct {
+				name string
+				p    interface {
+					PredictBatch(dst []float64, ds *data.Dataset) []float64
+				}
+			}{{"float32", m}, {"int8", q8.(*Kernel)}, {"int16", q16.(*Kernel)}} {
+				b.Run(p.name, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						p.p.PredictBatch(dst, te)
+					}
+				})
+			}
+		})
+	}
+}

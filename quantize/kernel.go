@@ -67,6 +67,7 @@ type Kernel struct {
 	scratch int               // float64 scratch entries a prediction needs
 	pool    sync.Pool         // *kernelScratch
 	blk     *kernelBlocks     // blocked batch prediction (kernelblock.go), or nil
+	decoded *core.KernelModel // decoded float32 twin for labels (kerneldecoded.go), or nil
 	sc      *scaling[*Kernel] // the model's scaling (scaled.go), nil for none
 }
 
@@ -409,6 +410,9 @@ func newKernel(p *kernelParts) *Kernel {
 	}
 	m.pool.New = func() any { return m.newScratch() }
 	m.blk = newKernelBlocks(m)
+	if m.decoded = newDecodedTwin(m); m.decoded != nil {
+		m.blk = nil
+	}
 	return m
 }
 

@@ -377,8 +377,20 @@ func (m *Kernel) rowBlocks() *kernelBlocks {
 	return m.blk
 }
 
+// rowDecoded is rowBlocks for the decoded twin (kerneldecoded.go): single
+// rows of C-SVC and one-class models take the path their batches take.
+func (m *Kernel) rowDecoded() *core.KernelModel {
+	if m.svmType.IsRegression() {
+		return nil
+	}
+	return m.decoded
+}
+
 // predictDense predicts a dense row of any width.
 func (m *Kernel) predictDense(x []float32) float64 {
+	if d := m.rowDecoded(); d != nil {
+		return d.PredictDense(x)
+	}
 	if b := m.rowBlocks(); b != nil {
 		s := b.pool.Get().(*qblockScratch)
 		m.encodeDense(b, s, 0, x)
@@ -405,6 +417,9 @@ func (m *Kernel) PredictSparse(index []int32, value []float32) float64 {
 	}
 	if len(index) != len(value) {
 		panic("quantize: Kernel.PredictSparse: index and value lengths differ")
+	}
+	if d := m.rowDecoded(); d != nil {
+		return d.PredictSparse(index, value)
 	}
 	if b := m.rowBlocks(); b != nil {
 		s := b.pool.Get().(*qblockScratch)
@@ -491,6 +506,9 @@ func (m *Kernel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 		return dst
 	}
 	n := m.nf
+	if m.decoded != nil {
+		return m.decoded.PredictDenseBatch(dst, x)
+	}
 	dst = core.BatchRows(dst, x, n, "quantize: Kernel.PredictDenseBatch")
 	if m.blk != nil {
 		m.blockPredictMatrix(m.blk, dst, x)
@@ -516,6 +534,9 @@ func (m *Kernel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 		s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, r) }, s.inner.predictMatrix)
 		return dst
 	}
+	if m.decoded != nil {
+		return m.decoded.PredictBatch(dst, ds)
+	}
 	dst = dst[:ds.Len()]
 	m.predictRows(dst, ds, 0, len(dst))
 	return dst
@@ -531,6 +552,9 @@ func (m *Kernel) PredictBatchParallel(dst []float64, ds *data.Dataset, workers i
 			s.rs.Batch(dst[from:to], to-from, func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, from+r) }, s.inner.predictMatrix)
 		})
 		return dst
+	}
+	if m.decoded != nil {
+		return m.decoded.PredictBatchParallel(dst, ds, workers)
 	}
 	dst = dst[:ds.Len()]
 	const chunk = 64 // rows a worker takes at a time
