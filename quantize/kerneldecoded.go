@@ -27,7 +27,8 @@ import (
 // core's packed copy of them, 8 bytes a support vector's feature, the
 // memory a dense float32 model takes once loaded (the file stays the
 // quantized one's size); sparse-layout models take the twin only when
-// narrow (digits: 64 features, 32 nonzero). The
+// dense enough for core to store them dense (data.PreferDense: digits,
+// Fashion-MNIST). The
 // decision values move from the exact quantized sums by the float32
 // rounding of each decoded value (2⁻²⁴ relative) and of core's blocked
 // sums, as the int8 product's do; labels keep core's float64 recompute at
@@ -42,10 +43,14 @@ const int8ProductMinFeatures = 256
 
 // newDecodedTwin returns the float32 core model of m's decoded support
 // vectors, or nil where another path is faster: m's int8 product from
-// int8ProductMinFeatures features on, and the exact column sums of a wide
-// sparse-layout model (whose dense decoded copy would also be large).
+// int8ProductMinFeatures features on, and the exact column sums of a
+// sparse-layout model too sparse for core to keep dense (whose dense
+// decoded copy would also be large).
 func newDecodedTwin(m *Kernel) *core.KernelModel {
-	if m.nf >= int8ProductMinFeatures && (m.blk != nil || !m.dense) {
+	if m.blk != nil && m.nf >= int8ProductMinFeatures {
+		return nil
+	}
+	if !m.dense && !data.PreferDense(m.l, m.nf, len(m.colRow)) {
 		return nil
 	}
 	sv := data.NewDense(m.l, m.nf)

@@ -188,23 +188,26 @@ for c in $cases; do
 
 	f32=$(row "$tmp/qt.out" float32)
 	fbytes=$(field "$f32" file_bytes) facc=$(field "$f32" acc) frate=$(field "$f32" rows_per_s)
+	fbns=$(field "$f32" batch_ns_per_row)
 	[[ -n $facc ]] || die "$label: no accuracy (regression models are not in this table)"
 	what="linear \`${opts:--s 1}\`"
 	[[ $kind == rbf ]] && what="RBF \`${opts:-defaults}\`"
 	# Per width: size and throughput as fractions of float32's, accuracy
 	# change in points.
-	declare -A sizer=() rater=() dacc=()
+	declare -A sizer=() rater=() dacc=() btime=()
 	for m in float32 int8 int16; do
 		l=$(row "$tmp/qt.out" $m)
 		b=$(field "$l" file_bytes) a=$(field "$l" acc) r=$(field "$l" rows_per_s)
 		sizer[$m]=$(calc "printf \"%.4f\", $b / $fbytes")
 		rater[$m]=$(calc "printf \"%.2f\", $r / $frate")
+		bns=$(field "$l" batch_ns_per_row) brate=$(field "$l" batch_rows_per_s)
+		btime[$m]=$(calc "printf \"%.2f\", $bns / $fbns")
 		dacc[$m]=$(calc "printf \"%+.4f\", 100 * ($a - $facc)")
 		accs="$(calc "printf \"%.4f%%\", 100 * $a") ($(field "$l" correct)/$(field "$l" total))"
 		if [[ $m == float32 ]]; then
-			rows+=("| $label | $what | $m | $(commas "$b") | 100% | $accs | – | $(commas "$r") | 1× |")
+			rows+=("| $label | $what | $m | $(commas "$b") | 100% | $accs | – | $(commas "$r") | 1× | $(commas "$brate") | 1× |")
 		else
-			rows+=("| $label | $what | $m | $(commas "$b") | $(calc "printf \"%.1f%%\", 100 * ${sizer[$m]}") | $accs | ${dacc[$m]} | $(commas "$r") | ${rater[$m]}× |")
+			rows+=("| $label | $what | $m | $(commas "$b") | $(calc "printf \"%.1f%%\", 100 * ${sizer[$m]}") | $accs | ${dacc[$m]} | $(commas "$r") | ${rater[$m]}× | $(commas "$brate") | ${btime[$m]}× |")
 		fi
 	done
 	key="$label $what" # the rows' first two cells: readme_tables.py's case name
@@ -217,6 +220,8 @@ for c in $cases; do
 	*) line+=", throughput int8 ${rater[int8]}×, int16 ${rater[int16]}× (no goal)" ;;
 	esac
 	goals+=("$line")
+	# Issue 30: a quantized model is never the slow choice in a batch.
+	goals+=("- $key: batch predict time int8 ${btime[int8]}×, int16 ${btime[int16]}× float32's (issue 30 goal ≤ 1.0: $(met "${btime[int8]}" "<= 1.0"), $(met "${btime[int16]}" "<= 1.0"))")
 	note="- $key: measured $(date -u +%Y-%m-%d); trained in $tt s; throughput over $(field "$f32" rows) test rows × $(field "$f32" passes) passes a timing"
 	if [[ $check == 1 ]]; then
 		for bits in 8 16; do
@@ -225,16 +230,16 @@ for c in $cases; do
 		done
 	fi
 	notes+=("$note; 1-minute load average $load0 before, $load1 after.")
-	unset dacc sizer rater
+	unset dacc sizer rater btime
 done
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 {
-	echo "| data | model | weights | file bytes | size vs float32 | test accuracy | Δ accuracy, points | predict rows/s | throughput vs float32 |"
-	echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
+	echo "| data | model | weights | file bytes | size vs float32 | test accuracy | Δ accuracy, points | predict rows/s | throughput vs float32 | batch rows/s | batch time vs float32 |"
+	echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	printf '%s\n' "${rows[@]}"
 	echo
-	echo "Issue 6's goals:"
+	echo "Issue 6's and issue 30's goals:"
 	echo
 	printf '%s\n' "${goals[@]}"
 	echo
@@ -246,6 +251,10 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 	echo "  one timing), passes over them making a timing of the float32 model (target: $(IFS=,; echo "${targets[*]}" | sed 's/,/, /g'));"
 	echo "  a warm-up timing, then $repeat rounds alternating the three models, median. The timed calls"
 	echo "  return the batch predictions."
+	echo "- Batch: one goroutine, PredictBatch over every test row, calls repeated to make a timing of"
+	echo "  the float32 model; a warm-up call, then $repeat rounds alternating the three models, median."
+	echo "  int16 models, and int8 ones below 256 features, predict batches through their decoded"
+	echo "  float32 twin (quantize/kerneldecoded.go), where the int8 product does not pay."
 	echo "- Fashion-MNIST 10k trains on the first 10000 rows of fashion.train, Fashion-MNIST on all"
 	echo "  60000; both predict the 10000 rows of fashion.test. The small data sets are core/testdata's."
 	printf '%s\n' "${notes[@]}"

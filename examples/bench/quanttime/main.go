@@ -14,6 +14,10 @@
 //   - accuracy: every row of test_file predicted by the model's batch call
 //     (PredictBatchParallel on all CPUs for kernel models, PredictBatch for
 //     linear ones), scored by core.ScorePredictions;
+//   - batch throughput: one goroutine calling PredictBatch over every test
+//     row, calls repeated so that a timing of the float model lasts about
+//     -target; a warm-up call of each model, then -repeat rounds
+//     alternating the models, median ns per row;
 //   - throughput: one goroutine calling PredictDense (PredictSparse for sparse
 //     rows) row after row over the same rows for every model: the first
 //     test rows, as many as the float model predicts in -target (at most
@@ -28,7 +32,7 @@
 //
 // It prints one line of space-separated key=value fields per model:
 //
-//	model=int8 file_bytes=82750 correct=351 total=360 acc=0.975000 rows=360 passes=3 repeats=5 ns_per_row=26155.2 rows_per_s=38233
+//	model=int8 file_bytes=82750 correct=351 total=360 acc=0.975000 rows=360 passes=3 repeats=5 ns_per_row=26155.2 rows_per_s=38233 batch_calls=40 batch_ns_per_row=12500.0 batch_rows_per_s=80000
 //
 // with mse= and scc= (squared correlation) instead of acc for regression.
 package main
@@ -80,6 +84,8 @@ type model struct {
 	// batch predicts every row of ds into dst, on all CPUs where the
 	// model offers it.
 	batch func(dst []float64, ds *data.Dataset) []float64
+	// batch1 is PredictBatch: every row of ds on the calling goroutine.
+	batch1 func(dst []float64, ds *data.Dataset) []float64
 }
 
 // load reads the float model file and its two quantized files.
@@ -102,14 +108,14 @@ func load(paths []string) ([]model, int, error) {
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %w", paths[0], err)
 		}
-		models[0] = model{predict: m, batch: m.PredictBatch}
+		models[0] = model{predict: m, batch: m.PredictBatch, batch1: m.PredictBatch}
 		nf = m.NumFeatures
 	case modelfile.KindKernel:
 		m, err := modelfile.UnmarshalKernel(b)
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %w", paths[0], err)
 		}
-		models[0] = model{predict: m, batch: func(dst []float64, ds *data.Dataset) []float64 {
+		models[0] = model{predict: m, batch1: m.PredictBatch, batch: func(dst []float64, ds *data.Dataset) []float64 {
 			return m.PredictBatchParallel(dst, ds, 0)
 		}}
 		nf = m.NumFeatures
@@ -135,7 +141,7 @@ func load(paths []string) ([]model, int, error) {
 		case q.NumFeatures() != nf:
 			return nil, 0, fmt.Errorf("%s: %d features, the float model %d", path, q.NumFeatures(), nf)
 		}
-		models[i+1] = model{predict: q, batch: q.PredictBatch, fileBytes: len(qb)}
+		models[i+1] = model{predict: q, batch: q.PredictBatch, batch1: q.PredictBatch, fileBytes: len(qb)}
 		if k, ok := q.(*quantize.Kernel); ok {
 			models[i+1].batch = func(dst []float64, ds *data.Dataset) []float64 { return k.PredictBatchParallel(dst, ds, 0) }
 		}
@@ -272,6 +278,32 @@ func run(w io.Writer, testFile string, modelFiles []string, target time.Duration
 		}
 	}
 
+	// Batch throughput: PredictBatch over every test row on one
+	// goroutine, as many calls a timing as make the float model's last
+	// about target; a warm-up call, then rounds alternating the models.
+	all := make([]float64, ds.Len())
+	t0 = time.Now()
+	models[0].batch1(all, ds)
+	calls := max(1, int(math.Round(float64(target)/float64(time.Since(t0)))))
+	for i := range models {
+		models[i].batch1(all, ds)
+		for r := range all {
+			if all[r] != preds[i][r] && !(math.IsNaN(all[r]) && math.IsNaN(preds[i][r])) {
+				return fmt.Errorf("%s: row %d: PredictBatch gives %v, PredictBatchParallel %v", models[i].name, r+1, all[r], preds[i][r])
+			}
+		}
+	}
+	bns := make([][]float64, len(models))
+	for range repeat {
+		for i := range models {
+			t := time.Now()
+			for range calls {
+				models[i].batch1(all, ds)
+			}
+			bns[i] = append(bns[i], float64(time.Since(t).Nanoseconds())/float64(calls*ds.Len()))
+		}
+	}
+
 	for i, m := range models {
 		med := median(ns[i])
 		s := scores[i]
@@ -279,8 +311,9 @@ func run(w io.Writer, testFile string, modelFiles []string, target time.Duration
 		if regression {
 			score = fmt.Sprintf("total=%d mse=%.6g scc=%.6g", len(preds[i]), s.MSE, s.SquaredCorrelation)
 		}
-		fmt.Fprintf(w, "model=%s file_bytes=%d %s rows=%d passes=%d repeats=%d ns_per_row=%.1f rows_per_s=%.0f\n",
-			m.name, m.fileBytes, score, n, passes, repeat, med, 1e9/med)
+		bmed := median(bns[i])
+		fmt.Fprintf(w, "model=%s file_bytes=%d %s rows=%d passes=%d repeats=%d ns_per_row=%.1f rows_per_s=%.0f batch_calls=%d batch_ns_per_row=%.1f batch_rows_per_s=%.0f\n",
+			m.name, m.fileBytes, score, n, passes, repeat, med, 1e9/med, calls, bmed, 1e9/bmed)
 	}
 	return nil
 }
