@@ -1,40 +1,113 @@
 package core
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
 
 // Kernel columns on more than one core. One subproblem (binary C-SVC,
 // ε-SVR, one-class, or the last pair of a one-vs-one run) is a sequence of
 // SMO iterations, each needing a column or two of Q; the iterations cannot
 // overlap, but a column's entries are independent. So a Train starts
 // GOMAXPROCS−1 helper goroutines for its duration, and a matrix whose
-// column is long enough hands half of it to a helper that is idle (waiting
-// on the pool's channel), computes the other half and waits for the
-// helper. A helper busy elsewhere (another pair's solver holds every core)
-// is not waited for: the column is computed whole. Each entry is computed
-// as alone, so the columns, and the solution, do not depend on the split.
+// column is long enough offers it, in columnChunks chunks, to a helper
+// that is idle (waiting on the pool's channel). The solver then claims and
+// computes chunks itself; the helper claims chunks once it runs. The
+// solver waits for the helper only while the helper is computing a chunk
+// it claimed: a helper that has not started by the time the solver has
+// claimed the last chunk (its thread not yet scheduled, or the other core
+// busy with another process) costs the solver one channel send and is
+// never waited for. A helper busy elsewhere (another pair's solver holds
+// every core) is not offered the column at all. Each entry is computed as
+// alone, so the columns, and the solution, do not depend on the split.
+//
+// Before this protocol a column was halved and the solver waited for the
+// helper's half: on a 57-feature, 3,680-row binary RBF set a train took
+// 1.3× the wall time on two cores that it took on one, because waking the
+// helper's thread and waiting for it took as long as the half it saved
+// (examples/bench/cores.sh).
 //
 // The gradient update and the working-set scans were tried the same way:
 // at these sizes (≤ 50,000 variables, a few µs a scan) the hand-off costs
 // as much as it saves.
 
 // columnWorkMin is the least work, in row·feature units (a column's length
-// times the features plus a constant for exp and bookkeeping), worth
-// splitting: a hand-off costs a few µs, about 2¹⁷ such units.
-const columnWorkMin = 1 << 17
+// times rowWork plus a constant for exp and bookkeeping), worth
+// offering to a helper: the offer (waking the helper's thread) costs the
+// solver a few µs, and a column must be long enough for the helper, woken
+// tens of µs later on a busy machine, to still find chunks to take.
+const columnWorkMin = 1 << 18
 
-// columnJob is half a column handed to a helper.
+// rowWork is the cost of one kernel entry of ds in columnWorkMin's units:
+// its features when dense, its mean nonzeros a row when sparse (a sparse
+// entry gathers the row's nonzeros, whatever the number of features).
+func rowWork(ds *data.Dataset) int {
+	if ds.IsDense() || ds.Len() == 0 {
+		return ds.NumFeatures()
+	}
+	return ds.Nonzeros() / ds.Len()
+}
+
+// columnChunks is how many pieces an offered column is cut into; the
+// solver and the helper claim them in order.
+const columnChunks = 8
+
+// columnOffer is a column a solver offers: gen tells a helper whether the
+// job still holds that column (a helper may take an offer from its channel
+// after the solver has finished that column and moved on).
+type columnOffer struct {
+	job *columnJob
+	gen uint32
+}
+
+// columnJob is a column shared by a solver and a helper.
 type columnJob struct {
-	dst  []float32
-	i    int
-	rows []int32
-	done chan struct{} // the helper sends once the entries are written
+	kr    *kernelRows
+	dst   []float32
+	i     int
+	rows  []int32
+	chunk int // rows a chunk
+	// state is gen<<32 | the next unclaimed chunk. A chunk is claimed by a
+	// compare-and-swap that also checks gen, so a stale offer claims
+	// nothing and never reads the fields above.
+	state atomic.Uint64
+	// computed counts the chunks whose entries are written; whoever
+	// writes the last one knows it (Add returns columnChunks).
+	computed atomic.Int32
+	done     chan struct{} // the helper sends once it wrote the last chunk
+}
+
+// claim returns the next chunk of gen's column, or −1 when none is left
+// or the job has moved on to another column.
+func (j *columnJob) claim(gen uint32) int {
+	for {
+		s := j.state.Load()
+		c := int(uint32(s))
+		if uint32(s>>32) != gen || c >= columnChunks {
+			return -1
+		}
+		if j.state.CompareAndSwap(s, s+1) {
+			return c
+		}
+	}
+}
+
+// compute writes chunk c's entries and reports whether they were the
+// column's last.
+func (j *columnJob) compute(kr *kernelRows, c int) bool {
+	lo := min(c*j.chunk, len(j.rows))
+	hi := min(lo+j.chunk, len(j.rows))
+	kr.column(j.dst[lo:hi], j.i, j.rows[lo:hi])
+	return j.computed.Add(1) == columnChunks
 }
 
 // columnPool is the helpers of one Train call. A nil pool computes every
 // column on the calling goroutine.
 type columnPool struct {
-	jobs chan *columnJob
-	wg   sync.WaitGroup
+	offers chan columnOffer
+	wg     sync.WaitGroup
 }
 
 // startColumnPool starts one helper per kernelRows of helpers (each owns
@@ -44,12 +117,15 @@ func startColumnPool(helpers []*kernelRows) *columnPool {
 	if len(helpers) == 0 {
 		return nil
 	}
-	p := &columnPool{jobs: make(chan *columnJob)}
+	p := &columnPool{offers: make(chan columnOffer)}
 	for _, kr := range helpers {
 		p.wg.Go(func() {
-			for job := range p.jobs {
-				kr.column(job.dst, job.i, job.rows)
-				job.done <- struct{}{}
+			for o := range p.offers {
+				for c := o.job.claim(o.gen); c >= 0; c = o.job.claim(o.gen) {
+					if o.job.compute(kr, c) {
+						o.job.done <- struct{}{}
+					}
+				}
 			}
 		})
 	}
@@ -61,7 +137,7 @@ func (p *columnPool) stop() {
 	if p == nil {
 		return
 	}
-	close(p.jobs)
+	close(p.offers)
 	p.wg.Wait()
 }
 
@@ -70,27 +146,45 @@ func (p *columnPool) stop() {
 type columnSplitter struct {
 	pool *columnPool
 	job  columnJob // reused: one column at a time per solver
+	gen  uint32    // the job's current column
 }
 
-// column is kr.column(dst, i, rows), split with an idle helper when the
+// column is kr.column(dst, i, rows), shared with an idle helper when the
 // column is long enough. It allocates nothing.
 func (c *columnSplitter) column(kr *kernelRows, dst []float32, i int, rows []int32) {
 	n := len(rows)
-	if p := c.pool; p != nil && n >= 64 && n*(kr.ds.NumFeatures()+16) >= columnWorkMin {
-		h := n / 2
-		job := &c.job
-		if job.done == nil {
-			job.done = make(chan struct{}, 1)
-		}
-		job.dst, job.i, job.rows = dst[h:n], i, rows[h:]
-		select {
-		case p.jobs <- job:
-			kr.column(dst[:h], i, rows[:h])
-			<-job.done
-			job.dst, job.rows = nil, nil
-			return
-		default: // no helper idle
-		}
+	if c.pool != nil && n >= 64*columnChunks && n*(rowWork(kr.ds)+16) >= columnWorkMin {
+		c.share(kr, dst, i, rows)
+		return
 	}
 	kr.column(dst, i, rows)
+}
+
+// share is kr.column(dst, i, rows) offered to an idle helper of c's pool
+// (computed alone when none is idle).
+func (c *columnSplitter) share(kr *kernelRows, dst []float32, i int, rows []int32) {
+	job := &c.job
+	if job.done == nil {
+		job.done = make(chan struct{}, 1)
+	}
+	c.gen++
+	gen := c.gen
+	job.dst, job.i, job.rows = dst[:len(rows)], i, rows
+	job.chunk = (len(rows) + columnChunks - 1) / columnChunks
+	job.computed.Store(0)
+	job.state.Store(uint64(gen) << 32) // publishes the fields above
+	select {
+	case c.pool.offers <- columnOffer{job, gen}:
+	default: // no helper idle
+		kr.column(dst, i, rows)
+		return
+	}
+	last := false
+	for ch := job.claim(gen); ch >= 0; ch = job.claim(gen) {
+		last = job.compute(kr, ch)
+	}
+	if !last {
+		<-job.done // the helper is writing the last chunk
+	}
+	job.dst, job.rows = nil, nil
 }

@@ -1,14 +1,16 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
-// A column split with a helper is the column computed alone, bit for bit,
-// and the split allocates nothing.
+// A column shared with a helper is the column computed alone, bit for bit,
+// whatever its length and whoever computes which chunk, and sharing
+// allocates nothing.
 func TestColumnSplitter(t *testing.T) {
 	const l, n = 6000, 20
 	ds := data.NewDense(l, n)
@@ -37,19 +39,65 @@ func TestColumnSplitter(t *testing.T) {
 		got := make([]float32, l)
 		for _, i := range []int{0, 17, l - 1} {
 			kr.column(want, i, rows)
-			for range 3 { // the helper may be idle or not: either way
+			for v := range 3 { // the helper may be idle or not: either way
 				clear(got)
-				c.column(kr, got, i, rows)
-				for tt := range want {
+				c.share(kr, got, i, rows[:l-v])
+				for tt := range l - v {
 					if math.Float32bits(got[tt]) != math.Float32bits(want[tt]) {
 						t.Fatalf("%v: column %d entry %d: split %v, alone %v", k, i, tt, got[tt], want[tt])
 					}
 				}
 			}
 		}
-		if a := testing.AllocsPerRun(20, func() { c.column(kr, got, 5, rows) }); a != 0 {
+		if a := testing.AllocsPerRun(20, func() { c.share(kr, got, 5, rows) }); a != 0 {
 			t.Errorf("%v: split column allocates %v", k, a)
 		}
 		pool.stop()
+	}
+}
+
+// BenchmarkColumnSplit times one RBF kernel column computed alone and
+// split with an idle helper, across column lengths and row widths: the
+// measurements behind columnWorkMin. Run it on 2 processors.
+func BenchmarkColumnSplit(b *testing.B) {
+	for _, n := range []int{10, 30, 57, 128, 784} {
+		for _, l := range []int{1000, 2000, 4000, 8000, 16000, 32000} {
+			if l*n > 1<<24 {
+				continue
+			}
+			ds := data.NewDense(l, n)
+			rng := newRNG(5)
+			row := make([]float32, n)
+			for range l {
+				for k := range row {
+					row[k] = float32(rng.next()>>40) / (1 << 24)
+				}
+				if err := ds.AppendDense(1, row); err != nil {
+					b.Fatal(err)
+				}
+			}
+			k := Kernel{Type: RBFKernel, Gamma: 1 / float64(n)}
+			rows := make([]int32, l)
+			for v := range rows {
+				rows[v] = int32(v)
+			}
+			kr := newKernelRows(ds, k, make([]float64, l))
+			kr.scratch = make([]float64, n)
+			dst := make([]float32, l)
+			b.Run(fmt.Sprintf("n=%d/l=%d/alone", n, l), func(b *testing.B) {
+				for i := 0; b.Loop(); i++ {
+					kr.column(dst, i%l, rows)
+				}
+			})
+			helper := &kernelRows{ds: ds, k: k, sqnorm: kr.sqnorm, scratch: make([]float64, n)}
+			pool := startColumnPool([]*kernelRows{helper})
+			c := columnSplitter{pool: pool}
+			b.Run(fmt.Sprintf("n=%d/l=%d/split", n, l), func(b *testing.B) {
+				for i := 0; b.Loop(); i++ {
+					c.share(kr, dst, i%l, rows)
+				}
+			})
+			pool.stop()
+		}
 	}
 }
