@@ -95,6 +95,11 @@
 // near-ties, at about 10× the single-row throughput of the column sums.
 // ε-SVR single rows keep the exact sums: the blocked values lie within
 // float32 rounding (1.6e-5 relative measured) of them, not within 1e-6.
+// Where that product does not pay (int16 codes, which have none; int8
+// codes below 256 features; CPUs without VNNI), the same predictions go
+// through a decoded float32 twin of the support vectors and core's float32
+// blocked path (kerneldecoded.go), so a quantized model predicts a batch
+// as fast as its float32 model at least (issue 30; BenchmarkKernelBatch).
 //
 // Measured on the machine the package was written on (2 cores, AMD EPYC
 // class, Go 1.26; ns a row, one goroutine), to choose the paths:

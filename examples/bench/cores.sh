@@ -79,7 +79,7 @@ setup() {
 		cmd=train-linear file=$shared/${1#linear-}
 		[[ -r $file ]] || file=$file.train
 		reps=20 label="${1#linear-} linear"
-		[[ $1 == linear-debdesc_bin ]] && reps=3
+		if [[ $1 == linear-debdesc_bin ]]; then reps=3; fi
 		;;
 	esac
 }
@@ -121,7 +121,7 @@ for c in $cases; do
 	for ((r = 0; r < runs; r++)); do
 		timed "$tmp/two" "$tmp/m2" "$svmgo"
 		timed "$tmp/one" "$tmp/m1" taskset -c 0 "$svmgo"
-		[[ -n $base ]] && timed "$tmp/base" "$tmp/mb" taskset -c 0 "$base"
+		if [[ -n $base ]]; then timed "$tmp/base" "$tmp/mb" taskset -c 0 "$base"; fi
 		cmp -s "$tmp/m2" "$tmp/m1" || die "$label: the 2-core and pinned model files differ"
 	done
 	load1=$(cut -d ' ' -f 1-3 /proc/loadavg)
