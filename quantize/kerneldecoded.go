@@ -53,14 +53,18 @@ func newDecodedTwin(m *Kernel) *core.KernelModel {
 	if !m.dense && !data.PreferDense(m.l, m.nf, len(m.colRow)) {
 		return nil
 	}
-	sv := data.NewDense(m.l, m.nf)
-	row := make([]float32, m.nf)
-	dec := make([]float64, m.nf)
-	for i := range m.l {
-		for j, v := range m.SupportVector(dec, i) {
-			row[j] = float32(v)
+	// Decoded a column at a time (SupportVector's search of each sparse
+	// column took 1.9 s for Fashion-MNIST's 5,557 × 784 int16 codes).
+	nf := m.nf
+	x := make([]float32, m.l*nf)
+	m.eachColumn(func(j int, rows []int32, sv func(k int) float64) {
+		for k, i := range rows {
+			x[int(i)*nf+j] = float32(sv(k))
 		}
-		if err := sv.AppendDense(0, row); err != nil {
+	}, nil)
+	sv := data.NewDense(m.l, nf)
+	for i := range m.l {
+		if err := sv.AppendDense(0, x[i*nf:i*nf+nf]); err != nil {
 			panic("quantize: newDecodedTwin: " + err.Error()) // sized above
 		}
 	}
