@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
+)
 
 // Coordinate descent for L1-regularized L2-loss SVC (-s 5).
 //
@@ -54,7 +58,7 @@ type l1svc struct {
 	w     []float64 // the weights, features then the bias
 	xjSq  []float64 // Σ_i C_i x_ij²: the step bound's curvature
 	index []int32   // the features, active ones first
-	rng   rng
+	rng   solve.RNG
 }
 
 // l1svcRow is a row's state in l1svc.
@@ -77,7 +81,7 @@ func newL1SVC(capRows, dim int) l1svc {
 }
 
 // cost returns C_i, row i's class cost times its instance weight.
-func (s *l1svc) cost(i int32) float64 { return weighted(s.C[int(s.y[i]+1)>>1], s.wt, int(i)) }
+func (s *l1svc) cost(i int32) float64 { return solve.Weighted(s.C[int(s.y[i]+1)>>1], s.wt, int(i)) }
 
 // init sets the subproblem: the column view, labels y (len = rows), the
 // class costs, the instance weights (nil: all 1; else len(y) values), a
@@ -87,8 +91,8 @@ func (s *l1svc) init(cols *columns, y []int8, Cp, Cn float64, wt []float64, seed
 	if wt != nil {
 		wt = wt[:l]
 	}
-	s.cols, s.y, s.C, s.wt, s.rng = cols, y, [2]float64{Cn, Cp}, wt, newRNG(seed)
-	s.rowsW = weightSum(wt, l)
+	s.cols, s.y, s.C, s.wt, s.rng = cols, y, [2]float64{Cn, Cp}, wt, solve.NewRNG(seed)
+	s.rowsW = solve.WeightSum(wt, l)
 	w, r := s.w[:dim], s.r[:l]
 	if start == nil {
 		clear(w)
@@ -152,7 +156,7 @@ func (s *l1svc) solve(eps float64, maxIter int, warm bool) SolveResult {
 	for iter < maxIter {
 		Gmax, Gnorm1 := 0.0, 0.0
 		for k := range activeSize {
-			r := k + s.rng.intn(activeSize-k)
+			r := k + s.rng.Intn(activeSize-k)
 			index[k], index[r] = index[r], index[k]
 		}
 		for k := 0; k < activeSize; k++ {

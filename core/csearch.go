@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // CSearchStep is one C of FindLinearC's path and its cross-validation
@@ -276,9 +277,9 @@ func foldPermutation(l int, seed uint64) []int {
 	for i := range perm {
 		perm[i] = i
 	}
-	r := newRNG(seed)
+	r := solve.NewRNG(seed)
 	for i := range perm {
-		j := i + r.intn(l-i)
+		j := i + r.Intn(l-i)
 		perm[i], perm[j] = perm[j], perm[i]
 	}
 	return perm

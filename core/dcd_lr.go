@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // Dual coordinate descent for L2-regularized logistic regression (-s 7).
@@ -94,9 +95,9 @@ func (s *dcdLR) init(ds *data.Dataset, y []int8, alpha, alphaC, xTx []float64, C
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.alpha, s.alphaC, s.xTx, s.eps = y[:l], alpha[:l], alphaC[:l], xTx[:l], eps
 	s.upper = [2]float64{Cn, Cp}
-	s.wt = rowWeights(ds)
+	s.wt = solve.RowWeights(ds)
 	for i := range s.alpha {
-		C := weighted(s.upper[s.class(i)], s.wt, i)
+		C := solve.Weighted(s.upper[s.class(i)], s.wt, i)
 		s.xTx[i] = s.sqNorm(i)
 		a := s.alpha[i]
 		switch lo := lrStart(C); {
@@ -122,7 +123,7 @@ func (s *dcdLR) pass() bool {
 	for k := 0; k < s.activeSize; k++ {
 		i := int(s.index[k])
 		s.touchNext(k)
-		C := weighted(s.upper[s.class(i)], s.wt, i)
+		C := solve.Weighted(s.upper[s.class(i)], s.wt, i)
 		yi := float64(s.y[i])
 		a, b := s.xTx[i], yi*s.dot(i)
 		s.updates++
@@ -199,7 +200,7 @@ func (s *dcdLR) objectives(res *SolveResult) {
 	half := 0.5 * s.wNormSq()
 	f, loss := half, 0.0
 	for i, a := range s.alpha {
-		C := weighted(s.upper[s.class(i)], s.wt, i)
+		C := solve.Weighted(s.upper[s.class(i)], s.wt, i)
 		f += a*math.Log(a) + s.alphaC[i]*math.Log(s.alphaC[i]) - C*math.Log(C)
 		loss += C * logisticLoss(float64(s.y[i])*s.dot(i))
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // Dual coordinate descent for L2-regularized L1- and L2-loss SVC.
@@ -39,7 +40,7 @@ type dcdRows struct {
 	bias  float64 // bias pseudo-feature value; < 0: none
 	w     []float64
 	index []int32 // the permutation; index[:activeSize] is the active set
-	rng   rng
+	rng   solve.RNG
 
 	activeSize int
 	iter       int     // outer passes done
@@ -86,7 +87,7 @@ func (r *dcdRows) sizeRows(ds *data.Dataset, bias float64, w []float64, index []
 	for i := range r.index {
 		r.index[i] = int32(i)
 	}
-	r.rng = newRNG(seed)
+	r.rng = solve.NewRNG(seed)
 	r.touch = ds.Nonzeros()*rowEntryBytes(ds) > touchMinBytes
 	r.activeSize = ds.Len()
 	r.iter, r.updates = 0, 0
@@ -122,7 +123,7 @@ func (r *dcdRows) sqNorm(i int) float64 {
 func (r *dcdRows) permute() {
 	a := r.index[:r.activeSize]
 	for i := range a {
-		j := i + r.rng.intn(len(a)-i)
+		j := i + r.rng.Intn(len(a)-i)
 		a[i], a[j] = a[j], a[i]
 	}
 }
@@ -185,7 +186,7 @@ func (s *dcdSVC) bound(i, c int) (U, D float64) {
 func (s *dcdSVC) init(ds *data.Dataset, y []int8, alpha, QD []float64, Cp, Cn float64, l1 bool, bias, eps float64, seed uint64) {
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.alpha, s.QD, s.eps = y, alpha, QD[:ds.Len()], eps
-	s.wt = rowWeights(ds)
+	s.wt = solve.RowWeights(ds)
 	if l1 {
 		s.diag = [2]float64{0, 0}
 		s.upper = [2]float64{Cn, Cp}
@@ -212,7 +213,7 @@ func (s *dcdSVC) init(ds *data.Dataset, y []int8, alpha, QD []float64, Cp, Cn fl
 func (s *dcdSVC) initFromW(ds *data.Dataset, y []int8, alpha, QD []float64, Cp, Cn, bias, eps float64, seed uint64, w0 []float64) {
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.alpha, s.QD, s.eps = y, alpha, QD[:ds.Len()], eps
-	s.wt = rowWeights(ds)
+	s.wt = solve.RowWeights(ds)
 	s.diag = [2]float64{0.5 / Cn, 0.5 / Cp}
 	s.upper = [2]float64{math.Inf(1), math.Inf(1)}
 	copy(s.w, w0)

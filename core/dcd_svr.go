@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // Dual coordinate descent for L2-regularized L1- and L2-loss ε-SVR.
@@ -61,7 +62,7 @@ func (s *dcdSVR) bound(i int) (U, lambda float64) {
 func (s *dcdSVR) init(ds *data.Dataset, beta, QD []float64, C, p float64, l1 bool, bias, eps float64, absolute bool, seed uint64) {
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.beta, s.QD, s.p = ds.Labels(), beta, QD[:ds.Len()], p
-	s.wt = rowWeights(ds)
+	s.wt = solve.RowWeights(ds)
 	if l1 {
 		s.lambda, s.upper = 0, C
 	} else {
@@ -76,7 +77,7 @@ func (s *dcdSVR) init(ds *data.Dataset, beta, QD []float64, C, p float64, l1 boo
 		if b != 0 {
 			s.addScaled(b, i)
 		}
-		scale += weighted(max(0, math.Abs(s.y[i])-p), s.wt, i)
+		scale += solve.Weighted(max(0, math.Abs(s.y[i])-p), s.wt, i)
 	}
 	if absolute {
 		scale = 1
@@ -91,12 +92,12 @@ func (s *dcdSVR) init(ds *data.Dataset, beta, QD []float64, C, p float64, l1 boo
 func (s *dcdSVR) initFromW(ds *data.Dataset, beta, QD []float64, C, p, bias, eps float64, absolute bool, seed uint64, w0 []float64) {
 	s.sizeRows(ds, bias, s.w[:cap(s.w)], s.index[:cap(s.index)], seed)
 	s.y, s.beta, s.QD, s.p = ds.Labels(), beta, QD[:ds.Len()], p
-	s.wt = rowWeights(ds)
+	s.wt = solve.RowWeights(ds)
 	s.lambda, s.upper = 0.5/C, math.Inf(1)
 	copy(s.w, w0)
 	scale := 0.0
 	for i, y := range s.y {
-		scale += weighted(max(0, math.Abs(y)-p), s.wt, i)
+		scale += solve.Weighted(max(0, math.Abs(y)-p), s.wt, i)
 	}
 	if absolute {
 		scale = 1
@@ -155,7 +156,7 @@ func (s *dcdSVR) pass() bool {
 			violation = math.Abs(Gn)
 		}
 		GmaxNew = max(GmaxNew, violation)
-		Gnorm1New += weighted(violation, s.wt, i)
+		Gnorm1New += solve.Weighted(violation, s.wt, i)
 
 		// Newton direction of the one-variable subproblem.
 		var d float64
@@ -212,7 +213,7 @@ func (s *dcdSVR) gradNorm1() float64 {
 		default:
 			v = math.Abs(Gn)
 		}
-		sum += weighted(v, s.wt, i)
+		sum += solve.Weighted(v, s.wt, i)
 	}
 	return sum
 }

@@ -1,5 +1,7 @@
 package core
 
+import "github.com/libsvmgo/libsvmgo/core/internal/probfit"
+
 // The rules that turn decision values into predictions and probabilities,
 // exported so that models holding their parameters in another form (the
 // quantized models of package quantize) predict with exactly core's rules:
@@ -85,12 +87,12 @@ func KernelPrediction(t SVMType, labels []int32, dec, votes []float64) float64 {
 // ProbabilityScratch(k) entries. It allocates nothing; it panics if an
 // argument is too short.
 func PairwiseProbabilities(dst, dec, probA, probB, scratch []float64) bool {
-	return pairwiseProbabilities(dst, dec, probA, probB, scratch)
+	return probfit.PairwiseProbabilities(dst, dec, probA, probB, scratch)
 }
 
 // ProbabilityScratch returns the length of the scratch slice
 // PairwiseProbabilities needs for k classes.
-func ProbabilityScratch(k int) int { return probabilityScratch(k) }
+func ProbabilityScratch(k int) int { return probfit.ProbabilityScratch(k) }
 
 // FromDot returns K(u, v) from u'u, v'v and u'v, exactly as the kernel
 // predictors compute it: RBF as exp(−γ·max(0, u'u + v'v − 2u'v)) (the

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
+)
 
 // newGLMNET for L1-regularized logistic regression (-s 6).
 //
@@ -48,7 +52,7 @@ type glmnetLR struct {
 	index                         []int32
 	// Per row: xᵢᵀd, e^{wᵀx_i}, its trial value, τ_i and D_i.
 	xTd, expWTx, expWTxNew, tau, D []float64
-	rng                            rng
+	rng                            solve.RNG
 }
 
 // newGLMNET's constants (Yuan, Ho & Lin 2012, and LIBLINEAR's defaults).
@@ -72,7 +76,7 @@ func newGLMNET(capRows, dim int) glmnetLR {
 }
 
 // cost returns C_i, row i's class cost times its instance weight.
-func (s *glmnetLR) cost(i int32) float64 { return weighted(s.C[int(s.y[i]+1)>>1], s.wt, int(i)) }
+func (s *glmnetLR) cost(i int32) float64 { return solve.Weighted(s.C[int(s.y[i]+1)>>1], s.wt, int(i)) }
 
 // init sets the subproblem as l1svc.init does.
 func (s *glmnetLR) init(cols *columns, y []int8, Cp, Cn float64, wt []float64, seed uint64, start []float64) {
@@ -80,8 +84,8 @@ func (s *glmnetLR) init(cols *columns, y []int8, Cp, Cn float64, wt []float64, s
 	if wt != nil {
 		wt = wt[:l]
 	}
-	s.cols, s.y, s.C, s.wt, s.rng = cols, y, [2]float64{Cn, Cp}, wt, newRNG(seed)
-	s.rowsW = weightSum(wt, l)
+	s.cols, s.y, s.C, s.wt, s.rng = cols, y, [2]float64{Cn, Cp}, wt, solve.NewRNG(seed)
+	s.rowsW = solve.WeightSum(wt, l)
 	w := s.w[:dim]
 	if start == nil {
 		clear(w)
@@ -332,7 +336,7 @@ func (s *glmnetLR) minimizeQuadratic(activeSize, maxIter int, tol float64, res *
 	for iter < maxIter {
 		QPGmax, QPGnorm1 := 0.0, 0.0
 		for k := range QPActiveSize {
-			r := k + s.rng.intn(QPActiveSize-k)
+			r := k + s.rng.Intn(QPActiveSize-k)
 			index[k], index[r] = index[r], index[k]
 		}
 		for k := 0; k < QPActiveSize; k++ {

@@ -3,11 +3,12 @@ package core
 import (
 	"errors"
 	"fmt"
-	"github.com/libsvmgo/libsvmgo/core/data"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // Grid search over C and γ by cross-validation, as LIBSVM's grid.py does

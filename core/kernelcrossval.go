@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // CrossValidateKernel runs folds-fold cross-validation as svm-train's -v
@@ -99,8 +100,8 @@ func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64
 // kernelFolds returns the rows in fold order and where each fold starts
 // (folds+1 offsets): fold f is perm[foldStart[f]:foldStart[f+1]].
 func kernelFolds(ds *data.Dataset, p KernelParams, folds int) (perm []int32, foldStart []int, err error) {
-	r := newRNG(p.Seed)
-	return kernelFoldsFrom(ds, p, folds, r.intn)
+	r := solve.NewRNG(p.Seed)
+	return kernelFoldsFrom(ds, p, folds, r.Intn)
 }
 
 // libsvmFolds is kernelFolds with svm-train -v's random numbers: glibc's

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/model"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -240,7 +241,7 @@ func (m *KernelModel) Validate() error {
 	}
 	// Per-label work comes after the counts, so a hostile file declaring
 	// 65536 labels is refused by its counts before it costs anything.
-	if c, ok := repeatedLabel(m.Labels); ok {
+	if c, ok := model.RepeatedLabel(m.Labels); ok {
 		return bad("label %d repeated", c)
 	}
 	for _, v := range [][]float64{m.Coef, m.Rho, m.ProbA, m.ProbB} {
@@ -305,7 +306,7 @@ func (m *KernelModel) Init() error {
 		return &b
 	}
 	if m.Scale != nil {
-		if err := checkModelScale(m.Scale, m.NumFeatures); err != nil {
+		if err := model.CheckScale(m.Scale, m.NumFeatures); err != nil {
 			return fmt.Errorf("core: kernel model: %w", err)
 		}
 		inner := *m

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // TestColumnView checks the column view against the rows it transposes:
@@ -357,19 +358,19 @@ func TestNonzeroRows(t *testing.T) {
 // model with 3% nonzero rows, over the nonzero rows and over all.
 func BenchmarkDecisionDenseL1(b *testing.B) {
 	const n, nrW = 784, 10
-	r := newRNG(1)
+	r := solve.NewRNG(1)
 	m := &LinearModel{Solver: L1L2LossSVC, Labels: make([]int32, nrW), NumFeatures: n, Bias: -1, W: make([]float32, n*nrW)}
 	for j := range n {
-		if r.intn(100) < 3 {
+		if r.Intn(100) < 3 {
 			for k := range nrW {
-				m.W[j*nrW+k] = float32(r.intn(1000))/1000 - 0.5
+				m.W[j*nrW+k] = float32(r.Intn(1000))/1000 - 0.5
 			}
 		}
 	}
 	x := make([]float32, n)
 	for j := range x {
-		if r.intn(2) == 0 {
-			x[j] = float32(r.intn(255)) / 255
+		if r.Intn(2) == 0 {
+			x[j] = float32(r.Intn(255)) / 255
 		}
 	}
 	dst := make([]float64, nrW)

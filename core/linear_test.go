@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // prefix returns a sparse copy of ds's first n rows.
@@ -402,7 +403,7 @@ func TestCrossValidateLinear(t *testing.T) {
 // Fashion-MNIST) through a 10-class and a 2-class model.
 func BenchmarkDecisionDense(b *testing.B) {
 	const n = 784
-	r := newRNG(1)
+	r := solve.NewRNG(1)
 	for _, classes := range []int{2, 10} {
 		nrW := classes
 		if classes == 2 {
@@ -410,14 +411,14 @@ func BenchmarkDecisionDense(b *testing.B) {
 		}
 		m := &LinearModel{Solver: L1LossSVCDual, Labels: make([]int32, classes), NumFeatures: n, Bias: -1, W: make([]float32, n*nrW)}
 		for i := range m.W {
-			m.W[i] = float32(r.intn(1000))/1000 - 0.5
+			m.W[i] = float32(r.Intn(1000))/1000 - 0.5
 		}
 		rows := make([][]float32, 64)
 		for i := range rows {
 			rows[i] = make([]float32, n)
 			for j := range rows[i] {
-				if r.intn(2) == 0 {
-					rows[i][j] = float32(r.intn(255)) / 255
+				if r.Intn(2) == 0 {
+					rows[i][j] = float32(r.Intn(255)) / 255
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // Warm starts that carry the primal Newton method's state.
@@ -151,14 +152,14 @@ func (t *LinearTrainer) hashTrainRows(ds *data.Dataset, warm *LinearDual) (hMid,
 
 // hashLabels returns the lanes of a hash of the labels and instance
 // weights of ds's rows 0..mid−1 and of rows 0..ds.Len()−1 (mid is clamped
-// to [0, ds.Len()]), four lanes of hashWord in turn: each lane's chain of
+// to [0, ds.Len()]), four lanes of solve.HashWord in turn: each lane's chain of
 // multiplies is independent of the others', so the processor overlaps
 // them. Features are not hashed: that took as long as the pass over the
 // rows the gradient spares (hashRows, 0.8 ms on debdesc_bin), and a
 // gradient that does not fit its rows only gives the Newton method a poorer start,
 // never a stop on values not read (primalFunction.forgetStart).
 func hashLabels(ds *data.Dataset, mid int) (hMid, hAll [4]uint64) {
-	h := [4]uint64{hashSeed, hashSeed ^ 1, hashSeed ^ 2, hashSeed ^ 3}
+	h := [4]uint64{solve.HashSeed, solve.HashSeed ^ 1, solve.HashSeed ^ 2, solve.HashSeed ^ 3}
 	l := ds.Len()
 	mid = max(0, min(mid, l))
 	labels, weights := ds.Labels(), ds.Weights()
@@ -168,9 +169,9 @@ func hashLabels(ds *data.Dataset, mid int) (hMid, hAll [4]uint64) {
 		}
 		v := math.Float64bits(y)
 		if weights != nil && weights[i] != 1 {
-			v ^= math.Float64bits(weights[i]) * hashPrime // weight 1 hashes as none
+			v ^= math.Float64bits(weights[i]) * solve.HashPrime // weight 1 hashes as none
 		}
-		h[i&3] = hashWord(h[i&3], v)
+		h[i&3] = solve.HashWord(h[i&3], v)
 	}
 	if mid == l {
 		hMid = h
@@ -186,13 +187,13 @@ func hashLinearAlpha(h [4]uint64, alpha [][]float64, n int) uint64 {
 		a = a[:n]
 		k := 0
 		for ; k+4 <= n; k += 4 {
-			h[0], h[1] = hashWord(h[0], math.Float64bits(a[k])), hashWord(h[1], math.Float64bits(a[k+1]))
-			h[2], h[3] = hashWord(h[2], math.Float64bits(a[k+2])), hashWord(h[3], math.Float64bits(a[k+3]))
+			h[0], h[1] = solve.HashWord(h[0], math.Float64bits(a[k])), solve.HashWord(h[1], math.Float64bits(a[k+1]))
+			h[2], h[3] = solve.HashWord(h[2], math.Float64bits(a[k+2])), solve.HashWord(h[3], math.Float64bits(a[k+3]))
 		}
 		for ; k < n; k++ {
-			h[k&3] = hashWord(h[k&3], math.Float64bits(a[k]))
+			h[k&3] = solve.HashWord(h[k&3], math.Float64bits(a[k]))
 		}
-		h[0] = hashWord(h[0], ^uint64(0)) // vector separator
+		h[0] = solve.HashWord(h[0], ^uint64(0)) // vector separator
 	}
-	return hashWord(hashWord(hashWord(h[0], h[1]), h[2]), h[3])
+	return solve.HashWord(solve.HashWord(solve.HashWord(h[0], h[1]), h[2]), h[3])
 }

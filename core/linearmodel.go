@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/model"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 	"github.com/libsvmgo/libsvmgo/core/simd"
 )
@@ -131,7 +132,7 @@ func (m *LinearModel) Validate() error {
 	if err := m.checkPlatt(); err != nil {
 		return err
 	}
-	if err := checkModelScale(m.Scale, m.NumFeatures); err != nil {
+	if err := model.CheckScale(m.Scale, m.NumFeatures); err != nil {
 		return fmt.Errorf("core: linear model: %w", err)
 	}
 	return m.checkFinite()

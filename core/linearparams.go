@@ -1,7 +1,6 @@
 package core
 
 import (
-	"errors"
 	"fmt"
 	"math"
 )
@@ -125,12 +124,6 @@ func (s LinearSolver) String() string {
 	return fmt.Sprintf("LinearSolver(%d)", int(s))
 }
 
-// ClassWeight scales C for the samples of one class (LIBLINEAR's -wi).
-type ClassWeight struct {
-	Label  int32
-	Weight float64
-}
-
 // LinearParams are the training parameters of a linear SVM. Start from
 // DefaultLinearParams, which holds LIBLINEAR's defaults.
 type LinearParams struct {
@@ -201,9 +194,6 @@ func DefaultLinearParams() LinearParams {
 		Seed:    1,
 	}
 }
-
-// ErrParams is wrapped by the errors that report invalid training parameters.
-var ErrParams = errors.New("core: invalid parameters")
 
 // Validate reports the first parameter that is out of range.
 func (p *LinearParams) Validate() error {

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/probfit"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // Class probabilities of linear models, in LIBLINEAR's convention for
@@ -18,9 +20,9 @@ import (
 //     predict_probability).
 //   - Linear SVC trained with Probability (-b 1): each decision function
 //     gets Platt's sigmoid P(class k | d_k) = 1/(1 + exp(A_k·d_k + B_k)),
-//     fitted (plattFit) to the decision values that internal 5-fold
+//     fitted (probfit.PlattFit) to the decision values that internal 5-fold
 //     cross-validation of its own binary subproblem gives
-//     (crossValidatedDecisions, as the kernel path fits each class pair:
+//     (probfit.CrossValidatedDecisions, as the kernel path fits each class pair:
 //     Chang & Lin 2011, Section 8); binary and one-vs-rest models then
 //     combine them as above.
 //
@@ -165,17 +167,17 @@ func LinearProbabilities(dst, dec, probA, probB []float64) []float64 {
 }
 
 // sigmoidPQ returns σ(t) = 1/(1 + e^{−t}) and 1 − σ(t), each without
-// overflow or the cancellation of a subtraction (plattPQ(−t)).
+// overflow or the cancellation of a subtraction (probfit.PlattPQ(−t)).
 func sigmoidPQ(t float64) (p, q float64) {
-	return plattPQ(-t)
+	return probfit.PlattPQ(-t)
 }
 
 // fitProbability sets m.ProbA and m.ProbB, Platt's sigmoid of every
 // decision function, for an SVC model Train has just filled from ds: each
 // one-vs-rest (or the binary) subproblem, with its own costs, is
-// cross-validated over probFolds folds of all rows (fold assignment seeded
+// cross-validated over probfit.Folds folds of all rows (fold assignment seeded
 // from Params.Seed and the decision function, so the result does not
-// depend on the number of workers), and plattFit is applied to the
+// depend on the number of workers), and probfit.PlattFit is applied to the
 // held-out decision values. The folds are trained by small trainers of
 // their own, not the main trainer's buffers; fitting runs once a training
 // call, so its allocation does not matter.
@@ -222,7 +224,7 @@ func (t *LinearTrainer) fitProbability(ds *data.Dataset, m *LinearModel) error {
 					}
 				}
 				f.tr.params.Weights = []ClassWeight{{Label: 1, Weight: Cp}, {Label: -1, Weight: Cn}}
-				A, B, err := fitBinaryProbability(y, subSeed(p.Seed, k), func(train []int32) (func(int32) float64, error) {
+				A, B, err := probfit.FitBinaryProbability(y, solve.SubSeed(p.Seed, k), func(train []int32) (func(int32) float64, error) {
 					fm, err := f.train(train, y)
 					if err != nil {
 						return nil, err

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // Log-losses of liblinear-predict -b 1 on the test files, for models
@@ -146,7 +147,7 @@ func TestLinearPlatt(t *testing.T) {
 
 // heldOutDecisions returns the decision values of subproblem k that
 // 5-fold cross-validation gives, computed independently of
-// fitProbability: the shuffle from subSeed(Seed, k) (Fisher–Yates with
+// fitProbability: the shuffle from solve.SubSeed(Seed, k) (Fisher–Yates with
 // the solvers' generator), and for each fold a binary model trained by
 // TrainLinear on the other rows, in the same order, with the
 // subproblem's costs as class weights.
@@ -168,9 +169,9 @@ func heldOutDecisions(t *testing.T, ds *data.Dataset, m *LinearModel, k int) (de
 	for i := range perm {
 		perm[i] = i
 	}
-	r := newRNG(subSeed(p.Seed, k))
+	r := solve.NewRNG(solve.SubSeed(p.Seed, k))
 	for i := range perm {
-		j := i + r.intn(l-i)
+		j := i + r.Intn(l-i)
 		perm[i], perm[j] = perm[j], perm[i]
 	}
 	sub := p

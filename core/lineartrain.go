@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // LinearDual holds the dual variables of a linear training run: one vector
@@ -321,7 +322,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		return nil, nil, fmt.Errorf("%w: no training rows", data.ErrLabels)
 	}
 	p := &t.params
-	if err := checkCosts(ds, p.C, p.Weights); err != nil {
+	if err := solve.CheckCosts(ds, p.C, p.Weights); err != nil {
 		return nil, nil, err
 	}
 	if warm != nil {
@@ -357,7 +358,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 			res, w = t.primalSVR(wk, ds, dual.Alpha[0], start, warmed || start != nil)
 		} else {
 			s := &wk.svr
-			s.init(ds, dual.Alpha[0], wk.QD, p.C, p.P, p.Solver == L1LossSVRDual, p.Bias, p.Eps, p.AbsoluteEps, subSeed(p.Seed, 0))
+			s.init(ds, dual.Alpha[0], wk.QD, p.C, p.P, p.Solver == L1LossSVRDual, p.Bias, p.Eps, p.AbsoluteEps, solve.SubSeed(p.Seed, 0))
 			res = s.solve(p.MaxIter, p.C, p.Solver == L1LossSVRDual)
 			w = s.w
 		}
@@ -431,10 +432,10 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		var res SolveResult
 		var w []float64
 		if p.Solver.IsL1() {
-			res, w = t.solveL1(wk, y, rowWeights(ds), dual.Alpha[k], starts[k], Cp, Cn, k)
+			res, w = t.solveL1(wk, y, solve.RowWeights(ds), dual.Alpha[k], starts[k], Cp, Cn, k)
 		} else if p.Solver == L2LogisticDual {
 			s := &wk.lr
-			s.init(ds, y, dual.Alpha[k], wk.alphaC, wk.QD, Cp, Cn, p.Bias, p.Eps, subSeed(p.Seed, k))
+			s.init(ds, y, dual.Alpha[k], wk.alphaC, wk.QD, Cp, Cn, p.Bias, p.Eps, solve.SubSeed(p.Seed, k))
 			res = s.solve(p.MaxIter)
 			w = s.w
 		} else if p.Solver == L2Logistic {
@@ -444,7 +445,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		} else {
 			l1 := p.Solver == L1LossSVCDual
 			s := &wk.svc
-			s.init(ds, y, dual.Alpha[k], wk.QD, Cp, Cn, l1, p.Bias, p.Eps, subSeed(p.Seed, k))
+			s.init(ds, y, dual.Alpha[k], wk.QD, Cp, Cn, l1, p.Bias, p.Eps, solve.SubSeed(p.Seed, k))
 			res = s.solve(p.MaxIter, Cp, Cn, l1)
 			w = s.w
 		}

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
+)
 
 // The L1-regularized formulations in the linear trainer: -s 5 by CDN
 // (cd_l1svc.go) and -s 6 by newGLMNET (glmnet_lr.go), both coordinate
@@ -66,13 +70,13 @@ func (t *LinearTrainer) solveL1(wk *dcdWorker, y []int8, wt []float64, alpha []f
 	var w []float64
 	if p.Solver == L1L2LossSVC {
 		s := &wk.l1.svc
-		s.init(&t.cols, y, Cp, Cn, wt, subSeed(p.Seed, k), w0)
+		s.init(&t.cols, y, Cp, Cn, wt, solve.SubSeed(p.Seed, k), w0)
 		res = s.solve(eps, p.MaxIter, w0 != nil)
 		s.dual(alpha)
 		w = s.w[:dim]
 	} else {
 		s := &wk.l1.lr
-		s.init(&t.cols, y, Cp, Cn, wt, subSeed(p.Seed, k), w0)
+		s.init(&t.cols, y, Cp, Cn, wt, solve.SubSeed(p.Seed, k), w0)
 		res = s.solve(eps, p.MaxIter)
 		s.dual(alpha)
 		w = s.w[:dim]

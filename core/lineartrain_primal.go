@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // The primal side of linear training: -s 0, -s 2 and -s 11 by the Newton
@@ -121,7 +122,7 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	// LIBLINEAR's scale, min(#pos, #neg)/l, with rows counted by their
 	// instance weights, so that a weighted run stops where its duplicated
 	// rows would (the same numbers when every weight is 1).
-	minority, rows := weightedCounts(y, rowWeights(ds))
+	minority, rows := weightedCounts(y, solve.RowWeights(ds))
 	tol := p.primalTol() * minority / rows
 	var rebuildHv int
 	if rebuilt {
@@ -152,7 +153,7 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 			wAlpha[j] = v - wAlpha[j] // Σ y_i α_i x_i = w − ∇f(w)
 		}
 		s := &wk.svc
-		s.initFromW(ds, y, alpha, wk.QD, Cp, Cn, p.Bias, p.Eps, subSeed(p.Seed, k), wAlpha)
+		s.initFromW(ds, y, alpha, wk.QD, Cp, Cn, p.Bias, p.Eps, solve.SubSeed(p.Seed, k), wAlpha)
 		if r.converged {
 			s.objectives(&res, Cp, Cn, false)
 		} else {
@@ -239,7 +240,7 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 			wBeta[j] = v - wBeta[j] // Σ β_i x_i = w − ∇f(w)
 		}
 		s := &wk.svr
-		s.initFromW(ds, beta, wk.QD, p.C, p.P, p.Bias, p.Eps, p.AbsoluteEps, subSeed(p.Seed, 0), wBeta)
+		s.initFromW(ds, beta, wk.QD, p.C, p.P, p.Bias, p.Eps, p.AbsoluteEps, solve.SubSeed(p.Seed, 0), wBeta)
 		if r.converged {
 			s.objectives(&res, p.C, false)
 		} else {
@@ -275,7 +276,7 @@ func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alph
 	f.init(ds, y, Cp, Cn, p.Bias, wk.QD, wk.z, wk.u, wk.D)
 	w := wk.w[:f.dim()]
 	reads := f.startAt(w, start, warmed, alpha, y)
-	minority, rows := weightedCounts(y, rowWeights(ds)) // as primalSVC counts them
+	minority, rows := weightedCounts(y, solve.RowWeights(ds)) // as primalSVC counts them
 	tol := p.Eps * minority / rows
 	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, p.Eps), p.MaxIter)
 	f.dual(alpha)

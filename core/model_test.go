@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/model"
 )
 
 // TestModelInfo: Info describes each float kind as its own fields and
@@ -49,11 +51,11 @@ func TestModelInfo(t *testing.T) {
 // TestRepeatedLabel finds a repeat wherever it is, and none among
 // distinct labels.
 func TestRepeatedLabel(t *testing.T) {
-	if l, ok := repeatedLabel([]int32{5, -1, 7, 2, -1}); !ok || l != -1 {
-		t.Errorf("repeatedLabel = %d, %v; want -1", l, ok)
+	if l, ok := model.RepeatedLabel([]int32{5, -1, 7, 2, -1}); !ok || l != -1 {
+		t.Errorf("model.RepeatedLabel = %d, %v; want -1", l, ok)
 	}
-	if _, ok := repeatedLabel([]int32{5, -1, 7, 2}); ok {
-		t.Error("repeatedLabel found a repeat among distinct labels")
+	if _, ok := model.RepeatedLabel([]int32{5, -1, 7, 2}); ok {
+		t.Error("model.RepeatedLabel found a repeat among distinct labels")
 	}
 }
 

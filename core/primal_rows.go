@@ -2,6 +2,7 @@ package core
 
 import (
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
@@ -27,7 +28,7 @@ type primalRows struct {
 func (r *primalRows) setRows(ds *data.Dataset, bias float64, sign []int8, c, z, u []float64) {
 	l := ds.Len()
 	r.ds, r.n, r.bias, r.reads = ds, ds.NumFeatures(), bias, 0
-	r.wt = rowWeights(ds)
+	r.wt = solve.RowWeights(ds)
 	r.c, r.z, r.u = c[:l], z[:l], u[:l]
 	r.sign = nil
 	if sign != nil {

@@ -24,6 +24,7 @@ import (
 	"unsafe"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/model"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -177,36 +178,6 @@ func keepWeights(out, ds *data.Dataset) error {
 		return out.SetWeights(w)
 	}
 	return nil
-}
-
-// checkModelScale is the check every model kind makes of its ranges: valid,
-// without target scaling, dense (no Index), and covering exactly the
-// model's features.
-func checkModelScale(r *scale.Ranges, numFeatures int) error {
-	if r == nil {
-		return nil
-	}
-	if err := r.Validate(); err != nil {
-		return err
-	}
-	if r.Y != nil {
-		return fmt.Errorf("%w: a model's scaling has no target range", scale.ErrRanges)
-	}
-	if r.Index != nil {
-		return fmt.Errorf("%w: a model's scaling has a range for every feature, not sparse ones", scale.ErrRanges)
-	}
-	if r.NumFeatures() != numFeatures {
-		return fmt.Errorf("%w: %d feature ranges for %d features", scale.ErrRanges, r.NumFeatures(), numFeatures)
-	}
-	return nil
-}
-
-// CheckModelScale checks the ranges r a model of numFeatures features
-// carries (nil for none): Validate's checks, no target scaling, and
-// exactly numFeatures ranges. Package quantize checks its models' ranges
-// with it.
-func CheckModelScale(r *scale.Ranges, numFeatures int) error {
-	return checkModelScale(r, numFeatures)
 }
 
 // RowScaler applies a model's ranges to raw rows, writing scaled dense
@@ -372,7 +343,7 @@ func (m *LinearModel) folded() *LinearModel {
 // scaled by r; nil for none) and checks it. Call it before the model is
 // shared or predicts.
 func (m *LinearModel) SetScale(r *scale.Ranges) error {
-	if err := checkModelScale(r, m.NumFeatures); err != nil {
+	if err := model.CheckScale(r, m.NumFeatures); err != nil {
 		return fmt.Errorf("core: linear model: %w", err)
 	}
 	m.Scale, m.fold = r, nil

@@ -1,10 +1,12 @@
 package core
 
 import (
-	"github.com/libsvmgo/libsvmgo/core/data"
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // weightObjRelTol is the acceptance tolerance of a weighted training
@@ -438,7 +440,7 @@ func TestWeightedSolverAllocs(t *testing.T) {
 	pn := make([]float64, 60)
 	par = smoParams{Cp: 1, Cn: 1, Weight: wv, Shrinking: true, Nu: true}
 	if n := testing.AllocsPerRun(10, func() {
-		rest := [2]float64{0.3 * weightSum(wv, 60) / 2, 0.3 * weightSum(wv, 60) / 2}
+		rest := [2]float64{0.3 * solve.WeightSum(wv, 60) / 2, 0.3 * solve.WeightSum(wv, 60) / 2}
 		for i, y := range pr.y {
 			side := (1 - int(y)) / 2 // 0 for y = +1
 			a[i] = min(wv[i], rest[side])

@@ -1,8 +1,11 @@
-package core
+package probfit
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
+	"github.com/libsvmgo/libsvmgo/core/model"
 )
 
 // Probability estimates for kernel SVMs (svm-train -b 1), as described in
@@ -11,25 +14,25 @@ import (
 //
 //   - each binary C-SVC subproblem fits Platt's sigmoid
 //     P(y = +1 | f) = 1 / (1 + exp(A·f + B)) to decision values f that
-//     internal 5-fold cross-validation produced (plattFit,
-//     crossValidatedDecisions);
+//     internal 5-fold cross-validation produced (PlattFit,
+//     CrossValidatedDecisions);
 //   - with more than two classes, the pairwise probabilities
 //     r_ij ≈ P(y = i | y ∈ {i, j}, x) are coupled into one distribution
-//     (pairwiseCoupling);
+//     (PairwiseCoupling);
 //   - ε-SVR models the target as f(x) + z with Laplace noise
 //     p(z) = e^{−|z|/σ} / (2σ), σ estimated from cross-validation residuals
-//     (laplaceScale).
+//     (LaplaceScale).
 //
 // Nothing here copies LIBSVM's code; the algorithms follow the cited
 // papers, and variable names follow their notation.
 
-// probFolds is the number of internal cross-validation folds (LIBSVM's).
-const probFolds = 5
+// Folds is the number of internal cross-validation folds (LIBSVM's).
+const Folds = 5
 
-// probMin bounds every pairwise probability to [probMin, 1−probMin] before
+// ProbMin bounds every pairwise probability to [ProbMin, 1−ProbMin] before
 // coupling, as LIBSVM's predictor does: it keeps the coupling matrix's
 // diagonal positive and log-losses finite.
-const probMin = 1e-7
+const ProbMin = 1e-7
 
 // Settings of Platt's Newton method, those of Lin, Lin & Weng (2007).
 const (
@@ -39,7 +42,7 @@ const (
 	plattGradTol = 1e-5  // stop when both gradient components are this small
 )
 
-// plattFit fits Platt's sigmoid P(y = +1 | f) = 1 / (1 + exp(A·f + B)) to
+// PlattFit fits Platt's sigmoid P(y = +1 | f) = 1 / (1 + exp(A·f + B)) to
 // decision values dec with classes positive, by the Newton method with
 // backtracking line search of H.-T. Lin, C.-J. Lin, R. C. Weng, "A note on
 // Platt's probabilistic outputs for support vector machines", Machine
@@ -54,9 +57,9 @@ const (
 // positive class. It stops after plattMaxIter iterations or when the line
 // search fails, returning the best point found; it allocates nothing.
 // It panics if the lengths differ.
-func plattFit(dec []float64, positive []bool) (A, B float64) {
+func PlattFit(dec []float64, positive []bool) (A, B float64) {
 	if len(dec) != len(positive) {
-		panic(fmt.Sprintf("core: plattFit: %d decision values for %d labels", len(dec), len(positive)))
+		panic(fmt.Sprintf("core: PlattFit: %d decision values for %d labels", len(dec), len(positive)))
 	}
 	positive = positive[:len(dec)] // one length for both: no bounds checks below
 	var prior1, prior0 float64     // N₊, N₋
@@ -80,7 +83,7 @@ func plattFit(dec []float64, positive []bool) (A, B float64) {
 		h11, h22, h21 := plattSigma, plattSigma, 0.0
 		g1, g2 := 0.0, 0.0
 		for i, f := range dec {
-			p, q := plattPQ(f*A + B)
+			p, q := PlattPQ(f*A + B)
 			d2 := p * q
 			h11 += f * f * d2
 			h22 += d2
@@ -117,7 +120,7 @@ func plattFit(dec []float64, positive []bool) (A, B float64) {
 	return A, B
 }
 
-// plattTarget is t_i of plattFit.
+// plattTarget is t_i of PlattFit.
 func plattTarget(positive bool, hiTarget, loTarget float64) float64 {
 	if positive {
 		return hiTarget
@@ -125,7 +128,7 @@ func plattTarget(positive bool, hiTarget, loTarget float64) float64 {
 	return loTarget
 }
 
-// plattObjective is F(A, B) of plattFit. With z = A·f + B,
+// plattObjective is F(A, B) of PlattFit. With z = A·f + B,
 // −t log p − (1 − t) log(1 − p) = (t − 1)·z + log(1 + e^z)
 // = t·z + log(1 + e^{−z}); the form is chosen by z's sign so that the
 // exponent is never positive.
@@ -144,9 +147,9 @@ func plattObjective(dec []float64, positive []bool, hiTarget, loTarget, A, B flo
 	return F
 }
 
-// plattPQ returns p = 1/(1 + e^z) and q = 1 − p without overflow and
+// PlattPQ returns p = 1/(1 + e^z) and q = 1 − p without overflow and
 // without the cancellation of computing 1 − p.
-func plattPQ(z float64) (p, q float64) {
+func PlattPQ(z float64) (p, q float64) {
 	if z >= 0 {
 		e := math.Exp(-z)
 		return e / (1 + e), 1 / (1 + e)
@@ -155,18 +158,18 @@ func plattPQ(z float64) (p, q float64) {
 	return 1 / (1 + e), e / (1 + e)
 }
 
-// plattProb returns Platt's P(y = +1 | dec) = 1 / (1 + exp(A·dec + B)),
+// PlattProb returns Platt's P(y = +1 | dec) = 1 / (1 + exp(A·dec + B)),
 // finite and in [0, 1] for every finite input.
-func plattProb(dec, A, B float64) float64 {
-	p, _ := plattPQ(dec*A + B)
+func PlattProb(dec, A, B float64) float64 {
+	p, _ := PlattPQ(dec*A + B)
 	return p
 }
 
-// pairwiseCouplingScratch returns the length of the scratch slice
-// pairwiseCoupling needs for k classes.
-func pairwiseCouplingScratch(k int) int { return k*k + k }
+// PairwiseCouplingScratch returns the length of the scratch slice
+// PairwiseCoupling needs for k classes.
+func PairwiseCouplingScratch(k int) int { return k*k + k }
 
-// pairwiseCoupling combines pairwise class probabilities into one
+// PairwiseCoupling combines pairwise class probabilities into one
 // distribution over k classes by method 2 of T.-F. Wu, C.-J. Lin,
 // R. C. Weng, "Probability estimates for multi-class classification by
 // pairwise coupling", JMLR 5, 2004 (Section 4, and the fixed-point
@@ -185,20 +188,20 @@ func pairwiseCouplingScratch(k int) int { return k*k + k }
 //
 // r is k×k row-major: r[i*k+j] = r_ij ≈ P(y = i | y ∈ {i, j}), with
 // r_ji = 1 − r_ij and every r_ij in (0, 1) (callers clip, as
-// pairwiseProbabilities does); the diagonal is ignored. The result goes
+// PairwiseProbabilities does); the diagonal is ignored. The result goes
 // to dst[:k]. It returns false when the sweep limit stopped it.
 // It allocates nothing; it panics if dst is shorter than k, r than k·k or
-// scratch than pairwiseCouplingScratch(k).
-func pairwiseCoupling(dst, r []float64, k int, scratch []float64) (converged bool) {
-	return coupleFixedPoint(dst, r, k, 0.005/float64(k), max(100, k), scratch)
+// scratch than PairwiseCouplingScratch(k).
+func PairwiseCoupling(dst, r []float64, k int, scratch []float64) (converged bool) {
+	return CoupleFixedPoint(dst, r, k, 0.005/float64(k), max(100, k), scratch)
 }
 
-// coupleFixedPoint is pairwiseCoupling with the stopping tolerance eps on
+// CoupleFixedPoint is PairwiseCoupling with the stopping tolerance eps on
 // max_t |(Qp)_t − pᵀQp| and the sweep limit maxIter as arguments.
-func coupleFixedPoint(dst, r []float64, k int, eps float64, maxIter int, scratch []float64) (converged bool) {
-	if len(dst) < k || len(r) < k*k || len(scratch) < pairwiseCouplingScratch(k) {
-		panic(fmt.Sprintf("core: pairwiseCoupling: %d classes need dst %d, r %d, scratch %d; have %d, %d, %d",
-			k, k, k*k, pairwiseCouplingScratch(k), len(dst), len(r), len(scratch)))
+func CoupleFixedPoint(dst, r []float64, k int, eps float64, maxIter int, scratch []float64) (converged bool) {
+	if len(dst) < k || len(r) < k*k || len(scratch) < PairwiseCouplingScratch(k) {
+		panic(fmt.Sprintf("core: PairwiseCoupling: %d classes need dst %d, r %d, scratch %d; have %d, %d, %d",
+			k, k, k*k, PairwiseCouplingScratch(k), len(dst), len(r), len(scratch)))
 	}
 	p := dst[:k]
 	Q := scratch[:k*k]
@@ -255,26 +258,26 @@ func coupleFixedPoint(dst, r []float64, k int, eps float64, maxIter int, scratch
 	return false
 }
 
-// probabilityScratch returns the length of the scratch slice
-// pairwiseProbabilities needs for k classes.
-func probabilityScratch(k int) int { return k*k + pairwiseCouplingScratch(k) }
+// ProbabilityScratch returns the length of the scratch slice
+// PairwiseProbabilities needs for k classes.
+func ProbabilityScratch(k int) int { return k*k + PairwiseCouplingScratch(k) }
 
-// pairwiseProbabilities writes to dst[:k] the class probabilities of a
+// PairwiseProbabilities writes to dst[:k] the class probabilities of a
 // C-SVC model with k = len(dst) classes, from the k(k−1)/2 decision values
 // dec of its class pairs, in the model's pair order (0,1), (0,2), …,
 // (1,2), …, with the Platt parameters probA, probB of each pair:
-// r_ij = plattProb(dec_ij, A_ij, B_ij) clipped to [probMin, 1 − probMin],
+// r_ij = PlattProb(dec_ij, A_ij, B_ij) clipped to [ProbMin, 1 − ProbMin],
 // r_ji = 1 − r_ij; two classes take r directly, more are coupled by
-// pairwiseCoupling. It returns pairwiseCoupling's convergence (true for
+// PairwiseCoupling. It returns PairwiseCoupling's convergence (true for
 // two classes). It allocates nothing; it panics if dec, probA or probB
 // hold fewer than k(k−1)/2 values or scratch fewer than
-// probabilityScratch(k).
-func pairwiseProbabilities(dst, dec, probA, probB, scratch []float64) bool {
+// ProbabilityScratch(k).
+func PairwiseProbabilities(dst, dec, probA, probB, scratch []float64) bool {
 	k := len(dst)
 	pairs := k * (k - 1) / 2
-	if len(dec) < pairs || len(probA) < pairs || len(probB) < pairs || len(scratch) < probabilityScratch(k) {
-		panic(fmt.Sprintf("core: pairwiseProbabilities: %d classes need %d decision values and Platt pairs, scratch %d; have %d, %d, %d, %d",
-			k, pairs, probabilityScratch(k), len(dec), len(probA), len(probB), len(scratch)))
+	if len(dec) < pairs || len(probA) < pairs || len(probB) < pairs || len(scratch) < ProbabilityScratch(k) {
+		panic(fmt.Sprintf("core: PairwiseProbabilities: %d classes need %d decision values and Platt pairs, scratch %d; have %d, %d, %d, %d",
+			k, pairs, ProbabilityScratch(k), len(dec), len(probA), len(probB), len(scratch)))
 	}
 	if k == 1 {
 		dst[0] = 1
@@ -284,7 +287,7 @@ func pairwiseProbabilities(dst, dec, probA, probB, scratch []float64) bool {
 	p := 0
 	for i := range k {
 		for j := i + 1; j < k; j++ {
-			rij := min(max(plattProb(dec[p], probA[p], probB[p]), probMin), 1-probMin)
+			rij := min(max(PlattProb(dec[p], probA[p], probB[p]), ProbMin), 1-ProbMin)
 			r[i*k+j], r[j*k+i] = rij, 1-rij
 			p++
 		}
@@ -293,10 +296,10 @@ func pairwiseProbabilities(dst, dec, probA, probB, scratch []float64) bool {
 		dst[0], dst[1] = r[1], r[2]
 		return true
 	}
-	return pairwiseCoupling(dst, r, k, scratch[k*k:])
+	return PairwiseCoupling(dst, r, k, scratch[k*k:])
 }
 
-// crossValidatedDecisions fills dst[i] with the decision value of binary
+// CrossValidatedDecisions fills dst[i] with the decision value of binary
 // row i (class y[i] = ±1) from a model that did not see it, as LIBSVM
 // prepares Platt fitting (Chang & Lin 2011, Section 8): the rows are
 // shuffled by a generator seeded with seed and cut into folds nearly equal
@@ -311,14 +314,14 @@ func pairwiseProbabilities(dst, dec, probA, probB, scratch []float64) bool {
 // y = +1. Errors: ErrParams wrapped when folds < 2, and fit's error
 // wrapped with the fold. It panics if len(dst) != len(y) or a label is not
 // ±1.
-func crossValidatedDecisions(dst []float64, y []int8, folds int, seed uint64,
+func CrossValidatedDecisions(dst []float64, y []int8, folds int, seed uint64,
 	fit func(train []int32) (decide func(row int32) float64, err error)) error {
 	if len(dst) != len(y) {
-		panic(fmt.Sprintf("core: crossValidatedDecisions: %d values for %d rows", len(dst), len(y)))
+		panic(fmt.Sprintf("core: CrossValidatedDecisions: %d values for %d rows", len(dst), len(y)))
 	}
 	for i, v := range y {
 		if v != 1 && v != -1 {
-			panic(fmt.Sprintf("core: crossValidatedDecisions: label %d of row %d is not ±1", v, i))
+			panic(fmt.Sprintf("core: CrossValidatedDecisions: label %d of row %d is not ±1", v, i))
 		}
 	}
 	return crossValidate(len(y), folds, seed, func(train, test []int32) error {
@@ -353,13 +356,13 @@ func crossValidatedDecisions(dst []float64, y []int8, folds int, seed uint64,
 	})
 }
 
-// crossValidatedPredictions fills dst[i], for each of len(dst) rows, with
+// CrossValidatedPredictions fills dst[i], for each of len(dst) rows, with
 // the prediction of a model that did not see row i, over the same folds as
-// crossValidatedDecisions: the held-out predictions ε-SVR's Laplace scale
+// CrossValidatedDecisions: the held-out predictions ε-SVR's Laplace scale
 // is estimated from. fit receives the training rows (valid only during the
 // call) and returns the model's predict. Errors: ErrParams wrapped when
 // folds < 2, and fit's error wrapped with the fold.
-func crossValidatedPredictions(dst []float64, folds int, seed uint64,
+func CrossValidatedPredictions(dst []float64, folds int, seed uint64,
 	fit func(train []int32) (predict func(row int32) float64, err error)) error {
 	return crossValidate(len(dst), folds, seed, func(train, test []int32) error {
 		if len(train) == 0 {
@@ -385,15 +388,15 @@ func crossValidatedPredictions(dst []float64, folds int, seed uint64,
 // non-empty fold's held-out rows and the rest.
 func crossValidate(l, folds int, seed uint64, fold func(train, test []int32) error) error {
 	if folds < 2 {
-		return fmt.Errorf("%w: %d-fold cross validation for probability estimates", ErrParams, folds)
+		return fmt.Errorf("%w: %d-fold cross validation for probability estimates", model.ErrParams, folds)
 	}
 	perm := make([]int32, l)
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	r := newRNG(seed)
+	r := solve.NewRNG(seed)
 	for i := range perm {
-		j := i + r.intn(l-i)
+		j := i + r.Intn(l-i)
 		perm[i], perm[j] = perm[j], perm[i]
 	}
 	train := make([]int32, 0, l)
@@ -410,13 +413,13 @@ func crossValidate(l, folds int, seed uint64, fold func(train, test []int32) err
 	return nil
 }
 
-// laplaceScale estimates the scale σ of the Laplace noise model of ε-SVR,
+// LaplaceScale estimates the scale σ of the Laplace noise model of ε-SVR,
 // p(z) = e^{−|z|/σ}/(2σ), from cross-validation residuals z_i = y_i − f_i
 // (Chang & Lin 2011, Section 8): σ's maximum-likelihood estimate is the
 // mean |z_i|, taken again after discarding the residuals beyond five
 // standard deviations of that first fit (a Laplace variable's standard
 // deviation is √2·σ). It returns 0 for no residuals.
-func laplaceScale(residuals []float64) float64 {
+func LaplaceScale(residuals []float64) float64 {
 	if len(residuals) == 0 {
 		return 0
 	}
@@ -437,34 +440,34 @@ func laplaceScale(residuals []float64) float64 {
 	return sum / float64(n)
 }
 
-// fitBinaryProbability returns Platt's A and B for a binary subproblem
-// with labels y (±1): decision values from crossValidatedDecisions with
-// probFolds folds, then plattFit. fit is as for crossValidatedDecisions.
-func fitBinaryProbability(y []int8, seed uint64,
+// FitBinaryProbability returns Platt's A and B for a binary subproblem
+// with labels y (±1): decision values from CrossValidatedDecisions with
+// Folds folds, then PlattFit. fit is as for CrossValidatedDecisions.
+func FitBinaryProbability(y []int8, seed uint64,
 	fit func(train []int32) (decide func(row int32) float64, err error)) (A, B float64, err error) {
 	dec := make([]float64, len(y))
-	if err := crossValidatedDecisions(dec, y, probFolds, seed, fit); err != nil {
+	if err := CrossValidatedDecisions(dec, y, Folds, seed, fit); err != nil {
 		return 0, 0, err
 	}
 	positive := make([]bool, len(y))
 	for i, v := range y {
 		positive[i] = v > 0
 	}
-	A, B = plattFit(dec, positive)
+	A, B = PlattFit(dec, positive)
 	return A, B, nil
 }
 
-// fitSVRScale returns the Laplace scale σ of ε-SVR for targets y: the
-// residuals y_i − f_i of crossValidatedPredictions with probFolds folds,
-// then laplaceScale. fit is as for crossValidatedPredictions.
-func fitSVRScale(y []float64, seed uint64,
+// FitSVRScale returns the Laplace scale σ of ε-SVR for targets y: the
+// residuals y_i − f_i of CrossValidatedPredictions with Folds folds,
+// then LaplaceScale. fit is as for CrossValidatedPredictions.
+func FitSVRScale(y []float64, seed uint64,
 	fit func(train []int32) (predict func(row int32) float64, err error)) (float64, error) {
 	res := make([]float64, len(y))
-	if err := crossValidatedPredictions(res, probFolds, seed, fit); err != nil {
+	if err := CrossValidatedPredictions(res, Folds, seed, fit); err != nil {
 		return 0, err
 	}
 	for i, v := range y {
 		res[i] = v - res[i]
 	}
-	return laplaceScale(res), nil
+	return LaplaceScale(res), nil
 }

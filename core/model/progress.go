@@ -1,4 +1,4 @@
-package core
+package model
 
 // ProgressEvent is what a solver reports, through an optional callback,
 // as it goes: nothing in core prints (DESIGN.md §4). A callback runs on the

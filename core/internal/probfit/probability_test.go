@@ -1,4 +1,4 @@
-package core
+package probfit
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/model"
 )
 
 // Tolerances, per quantity.
@@ -16,7 +18,7 @@ const (
 )
 
 // plattRefProb is P(y=+1 | z) = 1/(1+e^z) written through tanh, a
-// different evaluation from plattPQ's.
+// different evaluation from PlattPQ's.
 func plattRefProb(z float64) float64 { return 0.5 * (1 - math.Tanh(z/2)) }
 
 // plattRefTargets returns Platt's smoothed targets.
@@ -131,10 +133,10 @@ func TestPlattFitAgainstNestedBisection(t *testing.T) {
 		for i := range dec {
 			dec[i] *= c.scale
 		}
-		A, B := plattFit(dec, pos)
+		A, B := PlattFit(dec, pos)
 		wantA, wantB := plattRefFit(dec, pos)
 		if math.Abs(A-wantA) > plattParamTol*max(1, math.Abs(wantA)) || math.Abs(B-wantB) > plattParamTol*max(1, math.Abs(wantB)) {
-			t.Errorf("%+v: plattFit = (%.10g, %.10g), nested bisection (%.10g, %.10g)", c, A, B, wantA, wantB)
+			t.Errorf("%+v: PlattFit = (%.10g, %.10g), nested bisection (%.10g, %.10g)", c, A, B, wantA, wantB)
 		}
 		if A >= 0 {
 			t.Errorf("%+v: A = %g, want < 0 (positives score higher)", c, A)
@@ -176,9 +178,9 @@ func TestPlattFitClosedForms(t *testing.T) {
 	z1, z2 := math.Log(1/t1-1), math.Log(1/t2-1)
 	wantA := (z1 - z2) / 3
 	wantB := z1 - 2*wantA
-	A, B := plattFit(dec, pos)
+	A, B := PlattFit(dec, pos)
 	if math.Abs(A-wantA) > plattParamTol || math.Abs(B-wantB) > plattParamTol {
-		t.Errorf("two groups: plattFit = (%.12g, %.12g), want (%.12g, %.12g)", A, B, wantA, wantB)
+		t.Errorf("two groups: PlattFit = (%.12g, %.12g), want (%.12g, %.12g)", A, B, wantA, wantB)
 	}
 
 	// One decision value: A does not matter and stays 0; B matches the
@@ -189,14 +191,14 @@ func TestPlattFitClosedForms(t *testing.T) {
 		pos[i] = true
 	}
 	tbar := (20*(21.0/22) + 30*(1.0/32)) / 50
-	A, B = plattFit(dec, pos)
+	A, B = PlattFit(dec, pos)
 	if wantB := math.Log(1/tbar - 1); A != 0 || math.Abs(B-wantB) > plattParamTol {
-		t.Errorf("constant decisions: plattFit = (%g, %.12g), want (0, %.12g)", A, B, wantB)
+		t.Errorf("constant decisions: PlattFit = (%g, %.12g), want (0, %.12g)", A, B, wantB)
 	}
 
 	// No data: the starting point, B = log(1/1) = 0.
-	if A, B := plattFit(nil, nil); A != 0 || B != 0 {
-		t.Errorf("no data: plattFit = (%g, %g), want (0, 0)", A, B)
+	if A, B := PlattFit(nil, nil); A != 0 || B != 0 {
+		t.Errorf("no data: PlattFit = (%g, %g), want (0, 0)", A, B)
 	}
 }
 
@@ -205,15 +207,15 @@ func TestPlattFitSeparable(t *testing.T) {
 	// fit must still end with finite parameters and order the classes.
 	dec := []float64{-3, -2, -1.5, -1, 1, 1.2, 2, 4}
 	pos := []bool{false, false, false, false, true, true, true, true}
-	A, B := plattFit(dec, pos)
+	A, B := PlattFit(dec, pos)
 	wantA, wantB := plattRefFit(dec, pos)
 	if math.IsNaN(A) || math.IsInf(A, 0) || A >= 0 {
 		t.Fatalf("separable: A = %g", A)
 	}
 	if math.Abs(A-wantA) > plattParamTol*max(1, math.Abs(wantA)) || math.Abs(B-wantB) > plattParamTol*max(1, math.Abs(wantB)) {
-		t.Errorf("separable: plattFit = (%.10g, %.10g), nested bisection (%.10g, %.10g)", A, B, wantA, wantB)
+		t.Errorf("separable: PlattFit = (%.10g, %.10g), nested bisection (%.10g, %.10g)", A, B, wantA, wantB)
 	}
-	if p := plattProb(4, A, B); p <= 0.5 || p >= 1 {
+	if p := PlattProb(4, A, B); p <= 0.5 || p >= 1 {
 		t.Errorf("separable: P(+1 | 4) = %g", p)
 	}
 }
@@ -222,16 +224,16 @@ func TestPlattProb(t *testing.T) {
 	A, B := -2.5, 0.3
 	prev := -1.0
 	for f := -20.0; f <= 20; f += 0.25 {
-		p := plattProb(f, A, B)
+		p := PlattProb(f, A, B)
 		if p < prev {
-			t.Fatalf("plattProb not monotone: P(%g) = %g < P(%g) = %g", f, p, f-0.25, prev)
+			t.Fatalf("PlattProb not monotone: P(%g) = %g < P(%g) = %g", f, p, f-0.25, prev)
 		}
 		prev = p
 		if want := plattRefProb(A*f + B); math.Abs(p-want) > 1e-15 {
-			t.Errorf("plattProb(%g) = %.17g, want %.17g", f, p, want)
+			t.Errorf("PlattProb(%g) = %.17g, want %.17g", f, p, want)
 		}
 		// Swapping the classes (A, B → −A, −B) gives 1 − p.
-		if q := plattProb(f, -A, -B); math.Abs(p+q-1) > 1e-15 {
+		if q := PlattProb(f, -A, -B); math.Abs(p+q-1) > 1e-15 {
 			t.Errorf("P(%g) + P_swapped = %.17g", f, p+q)
 		}
 	}
@@ -239,18 +241,18 @@ func TestPlattProb(t *testing.T) {
 	for _, c := range []struct{ f, want float64 }{
 		{1e300, 1}, {-1e300, 0}, {800, 1}, {-800, 0},
 	} {
-		if p := plattProb(c.f, -1, 0); p != c.want {
-			t.Errorf("plattProb(%g, −1, 0) = %g, want %g", c.f, p, c.want)
+		if p := PlattProb(c.f, -1, 0); p != c.want {
+			t.Errorf("PlattProb(%g, −1, 0) = %g, want %g", c.f, p, c.want)
 		}
 	}
-	if p := plattProb(-800, -1, 0); p == 0 && plattProb(-700, -1, 0) == 0 {
-		t.Errorf("plattProb underflows early")
+	if p := PlattProb(-800, -1, 0); p == 0 && PlattProb(-700, -1, 0) == 0 {
+		t.Errorf("PlattProb underflows early")
 	}
 }
 
 // couplingRefQP solves min ½pᵀQp subject to Σp = 1 by its KKT system,
 // p = Q⁻¹e / eᵀQ⁻¹e (Gaussian elimination with partial pivoting): the
-// exact solution when it is positive, which pairwiseCoupling's fixed
+// exact solution when it is positive, which PairwiseCoupling's fixed
 // point must approach.
 func couplingRefQP(r []float64, k int) []float64 {
 	a := make([][]float64, k)
@@ -342,7 +344,7 @@ const (
 )
 
 // couplingResidual returns max_t |(Qp)_t − pᵀQp| of p for r, computed
-// from the definition: the optimality condition pairwiseCoupling stops on.
+// from the definition: the optimality condition PairwiseCoupling stops on.
 func couplingResidual(r, p []float64, k int) float64 {
 	Qp := make([]float64, k)
 	pQp := 0.0
@@ -371,9 +373,9 @@ func TestPairwiseCouplingConsistent(t *testing.T) {
 	for _, k := range []int{2, 3, 4, 5, 10, 26} {
 		for range 5 {
 			r, want := randomPairwise(rg, k, 0)
-			scratch := make([]float64, pairwiseCouplingScratch(k))
+			scratch := make([]float64, PairwiseCouplingScratch(k))
 			got := make([]float64, k)
-			if !coupleFixedPoint(got, r, k, couplingTight, couplingTightIters, scratch) {
+			if !CoupleFixedPoint(got, r, k, couplingTight, couplingTightIters, scratch) {
 				t.Errorf("k=%d: not converged to %g", k, couplingTight)
 			}
 			checkDistribution(t, "consistent", got)
@@ -383,7 +385,7 @@ func TestPairwiseCouplingConsistent(t *testing.T) {
 					break
 				}
 			}
-			if !pairwiseCoupling(got, r, k, scratch) {
+			if !PairwiseCoupling(got, r, k, scratch) {
 				t.Errorf("k=%d: not converged", k)
 			}
 			checkDistribution(t, "consistent, LIBSVM's tolerance", got)
@@ -410,9 +412,9 @@ func TestPairwiseCouplingAgainstQP(t *testing.T) {
 			if slices.Min(want) <= 0 {
 				continue // the bound p ≥ 0 is active: no closed form
 			}
-			scratch := make([]float64, pairwiseCouplingScratch(k))
+			scratch := make([]float64, PairwiseCouplingScratch(k))
 			got := make([]float64, k)
-			if !coupleFixedPoint(got, r, k, couplingTight, couplingTightIters, scratch) {
+			if !CoupleFixedPoint(got, r, k, couplingTight, couplingTightIters, scratch) {
 				t.Errorf("k=%d: not converged to %g", k, couplingTight)
 			}
 			checkDistribution(t, "inconsistent", got)
@@ -422,7 +424,7 @@ func TestPairwiseCouplingAgainstQP(t *testing.T) {
 					break
 				}
 			}
-			pairwiseCoupling(got, r, k, scratch)
+			PairwiseCoupling(got, r, k, scratch)
 			checkDistribution(t, "inconsistent, LIBSVM's tolerance", got)
 			if res := couplingResidual(r, got, k); res >= 0.005/float64(k) {
 				t.Errorf("k=%d: residual %g at LIBSVM's tolerance %g", k, res, 0.005/float64(k))
@@ -435,7 +437,7 @@ func TestPairwiseCouplingAgainstQP(t *testing.T) {
 	t.Logf("LIBSVM's tolerance: largest |p − p_QP| = %.3g", worst)
 }
 
-// couplingNaiveSweeps repeats the fixed-point sweep of pairwiseCoupling
+// couplingNaiveSweeps repeats the fixed-point sweep of PairwiseCoupling
 // the slow way, every quantity recomputed from p before each coordinate
 // update, for sweeps sweeps.
 func couplingNaiveSweeps(r []float64, k, sweeps int) []float64 {
@@ -483,10 +485,10 @@ func TestPairwiseCouplingSweeps(t *testing.T) {
 	rg := rand.New(rand.NewPCG(7, 7))
 	for _, k := range []int{3, 5, 9} {
 		r, _ := randomPairwise(rg, k, 0.1)
-		scratch := make([]float64, pairwiseCouplingScratch(k))
+		scratch := make([]float64, PairwiseCouplingScratch(k))
 		got := make([]float64, k)
 		for sweeps := 1; sweeps <= 4; sweeps++ {
-			coupleFixedPoint(got, r, k, 0, sweeps, scratch)
+			CoupleFixedPoint(got, r, k, 0, sweeps, scratch)
 			want := couplingNaiveSweeps(r, k, sweeps)
 			for i := range k {
 				if math.Abs(got[i]-want[i]) > 1e-13 {
@@ -512,10 +514,10 @@ func TestPairwiseCouplingRelabel(t *testing.T) {
 					rp[perm[i]*k+perm[j]] = r[i*k+j]
 				}
 			}
-			scratch := make([]float64, pairwiseCouplingScratch(k))
+			scratch := make([]float64, PairwiseCouplingScratch(k))
 			p, pp := make([]float64, k), make([]float64, k)
-			coupleFixedPoint(p, r, k, couplingTight, couplingTightIters, scratch)
-			coupleFixedPoint(pp, rp, k, couplingTight, couplingTightIters, scratch)
+			CoupleFixedPoint(p, r, k, couplingTight, couplingTightIters, scratch)
+			CoupleFixedPoint(pp, rp, k, couplingTight, couplingTightIters, scratch)
 			for i := range k {
 				if math.Abs(pp[perm[i]]-p[i]) > couplingTol {
 					t.Errorf("noise %g k=%d: p = %v, relabelled %v (perm %v)", noise, k, p, pp, perm)
@@ -529,15 +531,15 @@ func TestPairwiseCouplingRelabel(t *testing.T) {
 func TestPairwiseProbabilities(t *testing.T) {
 	// Two classes: Platt's probability directly, clipped.
 	dst := make([]float64, 2)
-	scratch := make([]float64, probabilityScratch(2))
-	pairwiseProbabilities(dst, []float64{0.7}, []float64{-3}, []float64{0.2}, scratch)
+	scratch := make([]float64, ProbabilityScratch(2))
+	PairwiseProbabilities(dst, []float64{0.7}, []float64{-3}, []float64{0.2}, scratch)
 	if want := plattRefProb(-3*0.7 + 0.2); math.Abs(dst[0]-want) > 1e-15 || math.Abs(dst[1]-(1-want)) > 1e-15 {
 		t.Errorf("binary: %v, want [%g %g]", dst, want, 1-want)
 	}
-	pairwiseProbabilities(dst, []float64{100}, []float64{-3}, []float64{0}, scratch)
-	hi := 1 - probMin // a variable: 1 − hi rounds as the code's does
+	PairwiseProbabilities(dst, []float64{100}, []float64{-3}, []float64{0}, scratch)
+	hi := 1 - ProbMin // a variable: 1 − hi rounds as the code's does
 	if dst[0] != hi || dst[1] != 1-hi {
-		t.Errorf("binary, certain: %v, want clipped to %g", dst, probMin)
+		t.Errorf("binary, certain: %v, want clipped to %g", dst, ProbMin)
 	}
 
 	// Three classes: the pair order (0,1), (0,2), (1,2) and r_ji = 1 − r_ij,
@@ -553,9 +555,9 @@ func TestPairwiseProbabilities(t *testing.T) {
 		r[ij[0]*k+ij[1]], r[ij[1]*k+ij[0]] = v, 1-v
 	}
 	want := make([]float64, k)
-	pairwiseCoupling(want, r, k, make([]float64, pairwiseCouplingScratch(k)))
+	PairwiseCoupling(want, r, k, make([]float64, PairwiseCouplingScratch(k)))
 	got := make([]float64, k)
-	pairwiseProbabilities(got, dec, A, B, make([]float64, probabilityScratch(k)))
+	PairwiseProbabilities(got, dec, A, B, make([]float64, ProbabilityScratch(k)))
 	for i := range k {
 		if math.Abs(got[i]-want[i]) > 1e-12 {
 			t.Errorf("three classes: %v, want %v", got, want)
@@ -571,7 +573,7 @@ func TestProbabilityAllocs(t *testing.T) {
 	k := 10
 	r, _ := randomPairwise(rg, k, 0.1)
 	dst := make([]float64, k)
-	scratch := make([]float64, probabilityScratch(k))
+	scratch := make([]float64, ProbabilityScratch(k))
 	pairs := k * (k - 1) / 2
 	pd, pA, pB := make([]float64, pairs), make([]float64, pairs), make([]float64, pairs)
 	for i := range pairs {
@@ -579,10 +581,10 @@ func TestProbabilityAllocs(t *testing.T) {
 	}
 	var sink float64
 	for name, f := range map[string]func(){
-		"plattFit":              func() { a, b := plattFit(dec, pos); sink += a + b },
-		"plattProb":             func() { sink += plattProb(0.3, -2, 0.1) },
-		"pairwiseCoupling":      func() { pairwiseCoupling(dst, r, k, scratch) },
-		"pairwiseProbabilities": func() { pairwiseProbabilities(dst, pd, pA, pB, scratch) },
+		"PlattFit":              func() { a, b := PlattFit(dec, pos); sink += a + b },
+		"PlattProb":             func() { sink += PlattProb(0.3, -2, 0.1) },
+		"PairwiseCoupling":      func() { PairwiseCoupling(dst, r, k, scratch) },
+		"PairwiseProbabilities": func() { PairwiseProbabilities(dst, pd, pA, pB, scratch) },
 	} {
 		if a := testing.AllocsPerRun(20, f); a != 0 {
 			t.Errorf("%s: %g allocations per call", name, a)
@@ -616,8 +618,8 @@ func TestLaplaceScale(t *testing.T) {
 		// 19 ones and −12: mean 1.55, limit ≈ 10.96 drops −12.
 		{"just outside", append(slices.Repeat([]float64{1}, 19), -12), 1},
 	} {
-		if got := laplaceScale(c.z); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("%s: laplaceScale = %.15g, want %g", c.name, got, c.want)
+		if got := LaplaceScale(c.z); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%s: LaplaceScale = %.15g, want %g", c.name, got, c.want)
 		}
 	}
 }
@@ -673,7 +675,7 @@ func TestCrossValidatedDecisions(t *testing.T) {
 	for i := range dst {
 		dst[i] = math.NaN()
 	}
-	if err := crossValidatedDecisions(dst, y, 5, 42, rec.fit); err != nil {
+	if err := CrossValidatedDecisions(dst, y, 5, 42, rec.fit); err != nil {
 		t.Fatal(err)
 	}
 	if rec.fits != 5 {
@@ -696,9 +698,9 @@ func TestCrossValidatedDecisions(t *testing.T) {
 	}
 	// The same seed gives the same folds, another seed others.
 	again := newCVRecorder(t, l)
-	crossValidatedDecisions(make([]float64, l), y, 5, 42, again.fit)
+	CrossValidatedDecisions(make([]float64, l), y, 5, 42, again.fit)
 	other := newCVRecorder(t, l)
-	crossValidatedDecisions(make([]float64, l), y, 5, 43, other.fit)
+	CrossValidatedDecisions(make([]float64, l), y, 5, 43, other.fit)
 	for f := range rec.trains {
 		if !slices.Equal(rec.trains[f], again.trains[f]) {
 			t.Errorf("seed 42 twice: fold %d differs", f+1)
@@ -715,7 +717,7 @@ func TestCrossValidatedDecisionsOneClassFolds(t *testing.T) {
 	// fit is never called.
 	rec := newCVRecorder(t, 2)
 	dst := []float64{9, 9}
-	if err := crossValidatedDecisions(dst, []int8{1, -1}, 5, 1, rec.fit); err != nil {
+	if err := CrossValidatedDecisions(dst, []int8{1, -1}, 5, 1, rec.fit); err != nil {
 		t.Fatal(err)
 	}
 	if rec.fits != 0 || dst[0] != -1 || dst[1] != 1 {
@@ -723,14 +725,14 @@ func TestCrossValidatedDecisionsOneClassFolds(t *testing.T) {
 	}
 	// One row: its training part is empty, value 0.
 	dst = []float64{9}
-	if err := crossValidatedDecisions(dst, []int8{1}, 5, 1, rec.fit); err != nil || dst[0] != 0 || rec.fits != 0 {
+	if err := CrossValidatedDecisions(dst, []int8{1}, 5, 1, rec.fit); err != nil || dst[0] != 0 || rec.fits != 0 {
 		t.Errorf("one row: %v, dst %v, %d fits", err, dst, rec.fits)
 	}
 	// Five rows, one negative: the fold holding it trains on positives only
 	// (value +1 without a fit); the other four fit normally.
 	rec = newCVRecorder(t, 5)
 	dst = make([]float64, 5)
-	if err := crossValidatedDecisions(dst, []int8{1, 1, -1, 1, 1}, 5, 7, rec.fit); err != nil {
+	if err := CrossValidatedDecisions(dst, []int8{1, 1, -1, 1, 1}, 5, 7, rec.fit); err != nil {
 		t.Fatal(err)
 	}
 	if rec.fits != 4 || dst[2] != 1 {
@@ -745,11 +747,11 @@ func TestCrossValidatedDecisionsOneClassFolds(t *testing.T) {
 
 func TestCrossValidatedDecisionsErrors(t *testing.T) {
 	y := []int8{1, -1, 1, -1, 1, -1}
-	if err := crossValidatedDecisions(make([]float64, 6), y, 1, 1, nil); !errors.Is(err, ErrParams) {
+	if err := CrossValidatedDecisions(make([]float64, 6), y, 1, 1, nil); !errors.Is(err, model.ErrParams) {
 		t.Errorf("1 fold: %v, want ErrParams", err)
 	}
 	boom := errors.New("boom")
-	err := crossValidatedDecisions(make([]float64, 6), y, 3, 1, func([]int32) (func(int32) float64, error) {
+	err := CrossValidatedDecisions(make([]float64, 6), y, 3, 1, func([]int32) (func(int32) float64, error) {
 		return nil, boom
 	})
 	if !errors.Is(err, boom) {
@@ -759,7 +761,7 @@ func TestCrossValidatedDecisionsErrors(t *testing.T) {
 
 func TestFitBinaryProbability(t *testing.T) {
 	// A fit whose decide is a fixed function of the row makes the
-	// cross-validated values known: the result is plattFit of them.
+	// cross-validated values known: the result is PlattFit of them.
 	rg := rand.New(rand.NewPCG(7, 6))
 	dec, pos := overlappingScores(rg, 60, 40, 1)
 	y := make([]int8, len(pos))
@@ -772,13 +774,13 @@ func TestFitBinaryProbability(t *testing.T) {
 	fit := func([]int32) (func(int32) float64, error) {
 		return func(row int32) float64 { return dec[row] }, nil
 	}
-	A, B, err := fitBinaryProbability(y, 3, fit)
+	A, B, err := FitBinaryProbability(y, 3, fit)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantA, wantB := plattFit(dec, pos)
+	wantA, wantB := PlattFit(dec, pos)
 	if A != wantA || B != wantB {
-		t.Errorf("fitBinaryProbability = (%g, %g), want (%g, %g)", A, B, wantA, wantB)
+		t.Errorf("FitBinaryProbability = (%g, %g), want (%g, %g)", A, B, wantA, wantB)
 	}
 }
 
@@ -799,7 +801,7 @@ func TestFitSVRScale(t *testing.T) {
 			return y[row] - res[row]
 		}, nil
 	}
-	sigma, err := fitSVRScale(y, 11, fit)
+	sigma, err := FitSVRScale(y, 11, fit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -811,7 +813,7 @@ func TestFitSVRScale(t *testing.T) {
 			t.Errorf("row %d predicted %d times", i, n)
 		}
 	}
-	if err := crossValidatedPredictions(make([]float64, 3), 0, 1, fit); !errors.Is(err, ErrParams) {
+	if err := CrossValidatedPredictions(make([]float64, 3), 0, 1, fit); !errors.Is(err, model.ErrParams) {
 		t.Errorf("0 folds: %v, want ErrParams", err)
 	}
 }
