@@ -8,32 +8,6 @@ import "github.com/libsvmgo/libsvmgo/core/internal/probfit"
 // one copy of LIBSVM's voting and tie rule, of LIBLINEAR's arg-max and of
 // the Platt-and-coupling probability code.
 
-// LinearPrediction turns the decision values of a linear model into its
-// prediction, as LinearModel's predictors do: for regression the value
-// dec[0]; for one decision function (two classes) labels[0] when
-// dec[0] > 0, else labels[1]; otherwise the label of the largest decision
-// value, the first in labels order on a tie (LIBLINEAR's rule). It
-// allocates nothing; it panics if dec is empty or labels is shorter than
-// the rule needs.
-func LinearPrediction(dec []float64, labels []int32, regression bool) float64 {
-	switch {
-	case regression:
-		return dec[0]
-	case len(dec) == 1:
-		if dec[0] > 0 {
-			return float64(labels[0])
-		}
-		return float64(labels[1])
-	}
-	best := 0
-	for k, v := range dec {
-		if v > dec[best] {
-			best = k
-		}
-	}
-	return float64(labels[best])
-}
-
 // KernelPrediction turns the decision values of a kernel model of type t
 // into its prediction, as KernelModel's predictors do: the value dec[0] for
 // ε-SVR; +1 when dec[0] > 0, else −1, for one-class; for C-SVC the label

@@ -1,12 +1,6 @@
 package core
 
 // Summary returns r in FitSummary's terms.
-func (r *TrainResult) Summary() FitSummary {
-	return FitSummary{Iterations: r.Iterations, Work: r.Updates, WorkUnit: WorkRowsRead,
-		HessianProducts: r.HessianProducts, Objective: r.PrimalObjective, NumSV: r.NumSV, Converged: r.Converged}
-}
-
-// Summary returns r in FitSummary's terms.
 func (r *KernelTrainResult) Summary() FitSummary {
 	return FitSummary{Iterations: r.Iterations, Work: r.KernelEvals, WorkUnit: WorkKernelEvals,
 		Objective: r.Objective, NumSV: r.NumSV, Converged: r.Converged}

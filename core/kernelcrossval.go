@@ -27,7 +27,7 @@ import (
 // training part has a single class).
 func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64, error) {
 	l := ds.Len()
-	folds, err := foldCount(folds, l)
+	folds, err := solve.FoldCount(folds, l)
 	if err != nil {
 		return nil, err
 	}
@@ -61,10 +61,10 @@ func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64
 		begin, end := foldStart[f], foldStart[f+1]
 		train.Reset()
 		for _, i := range perm[:begin] {
-			appendRow(train, ds, int(i))
+			solve.AppendRow(train, ds, int(i))
 		}
 		for _, i := range perm[end:] {
-			appendRow(train, ds, int(i))
+			solve.AppendRow(train, ds, int(i))
 		}
 		m, _, err := t.Train(train, nil)
 		if err != nil {
@@ -108,9 +108,9 @@ func kernelFolds(ds *data.Dataset, p KernelParams, folds int) (perm []int32, fol
 // rand() from its default seed (svm-train never seeds it), rand() % n for
 // a number below n. With them the folds are svm-train's, row for row.
 func libsvmFolds(ds *data.Dataset, p KernelParams, folds int) (perm []int32, foldStart []int, err error) {
-	var g glibcRand
-	g.seed(1)
-	return kernelFoldsFrom(ds, p, folds, func(n int) int { return int(g.next()) % n })
+	var g solve.GlibcRand
+	g.Seed(1)
+	return kernelFoldsFrom(ds, p, folds, func(n int) int { return int(g.Next()) % n })
 }
 
 // kernelFoldsFrom is kernelFolds drawing the shuffles' numbers from intn
@@ -138,7 +138,7 @@ func kernelFoldsFrom(ds *data.Dataset, p KernelParams, folds int, intn func(n in
 		return perm, foldStart, nil
 	}
 
-	labels, err := groupClasses(ds)
+	labels, err := solve.GroupClasses(ds)
 	if err != nil {
 		return nil, nil, err
 	}

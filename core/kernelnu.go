@@ -96,7 +96,7 @@ func repairNuSums(alpha []float64, y []int8, n int, C float64, wt []float64, sum
 // nuFeasibleOn is nuFeasible for the classes of ds (groupClasses' order),
 // counting rows by their instance weights.
 func nuFeasibleOn(ds *data.Dataset, nu float64) error {
-	labels, err := groupClasses(ds)
+	labels, err := solve.GroupClasses(ds)
 	if err != nil {
 		return err
 	}

@@ -654,7 +654,7 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelModel) (*KernelDual, error) {
 	p := &t.params
 	l := ds.Len()
-	labels, err := groupClasses(ds)
+	labels, err := solve.GroupClasses(ds)
 	if err != nil {
 		return nil, err
 	}
@@ -856,7 +856,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	for c := range nr {
 		for _, row := range perm[start[c]:start[c+1]] {
 			if svIndex[row] >= 0 {
-				appendRow(m.SV, ds, int(row))
+				solve.AppendRow(m.SV, ds, int(row))
 			}
 		}
 	}
@@ -1057,7 +1057,7 @@ func (t *KernelTrainer) collectSV(ds *data.Dataset, m *KernelModel, coef []float
 	m.Coef = make([]float64, 0, nSV)
 	for r, c := range coef {
 		if c != 0 {
-			appendRow(m.SV, ds, r)
+			solve.AppendRow(m.SV, ds, r)
 			m.Coef = append(m.Coef, c)
 		}
 	}

@@ -5,15 +5,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/model"
 )
 
 // TestModelInfo: Info describes each float kind as its own fields and
 // methods do, allocates nothing, and LabelOf gives what PredictDense gives.
 func TestModelInfo(t *testing.T) {
-	lin := &LinearModel{Solver: L2LossSVCDual, Labels: []int32{3, 1, 2}, NumFeatures: 2, Bias: 1,
+	lin := &linear.LinearModel{Solver: linear.L2LossSVCDual, Labels: []int32{3, 1, 2}, NumFeatures: 2, Bias: 1,
 		W: []float32{1, -1, 0.5, 0.25, 2, -2, 0.1, 0.2, 0.3}}
-	svr := &LinearModel{Solver: L2LossSVRDual, NumFeatures: 2, Bias: -1, W: []float32{1, 2}}
+	svr := &linear.LinearModel{Solver: linear.L2LossSVRDual, NumFeatures: 2, Bias: -1, W: []float32{1, 2}}
 	if err := lin.Validate(); err != nil {
 		t.Fatal(err)
 	}

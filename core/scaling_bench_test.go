@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // BenchmarkScaledPredict measures what scaling inside the model costs a
@@ -28,7 +29,7 @@ func BenchmarkScaledPredict(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lin, _, err := TrainLinear(strain, DefaultLinearParams())
+	lin, _, err := linear.TrainLinear(strain, linear.DefaultLinearParams())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -178,24 +179,24 @@ func TestScaledLinearModel(t *testing.T) {
 		name         string
 		file         string
 		classes      bool
-		solver       LinearSolver
+		solver       linear.LinearSolver
 		lower, upper float64
 		bias         float64
 	}{
-		{"digits multi-class", "digits", true, L2LossSVCDual, -1, 1, 1},
-		{"digits no bias, [0,1]", "digits", true, L2LossSVCDual, 0, 1, -1},
-		{"diabetes SVR", "diabetes", false, L2LossSVRDual, -1, 1, 1},
+		{"digits multi-class", "digits", true, linear.L2LossSVCDual, -1, 1, 1},
+		{"digits no bias, [0,1]", "digits", true, linear.L2LossSVCDual, 0, 1, -1},
+		{"diabetes SVR", "diabetes", false, linear.L2LossSVRDual, -1, 1, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			train := readTestSet(t, c.file+".train", c.classes)
 			test := readTestSet(t, c.file+".test", c.classes)
 			r, strain, stest := scaledSets(t, train, test, c.lower, c.upper)
-			p := DefaultLinearParams()
+			p := linear.DefaultLinearParams()
 			p.Solver, p.Bias = c.solver, c.bias
 			if c.solver.IsRegression() {
 				p.C, p.P = 10, 0.1
 			}
-			ref, _, err := TrainLinear(strain, p)
+			ref, _, err := linear.TrainLinear(strain, p)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,6 +26,8 @@ type (
 	ProgressFunc = model.ProgressFunc
 	// ClassWeight is model.ClassWeight.
 	ClassWeight = model.ClassWeight
+	// Score is model.Score.
+	Score = model.Score
 )
 
 // The model kinds, tasks and work units of package core/model.
@@ -39,6 +41,7 @@ const (
 	TaskOneClass       = model.TaskOneClass
 	WorkRowsRead       = model.WorkRowsRead
 	WorkKernelEvals    = model.WorkKernelEvals
+	LeaveOneOutWarning = model.LeaveOneOutWarning
 )
 
 // The errors of package core/model.
@@ -70,3 +73,8 @@ func Widen(m Model, n int) error { return model.Widen(m, n) }
 
 // SummaryOf is model.SummaryOf.
 func SummaryOf(m Model) (FitSummary, bool) { return model.SummaryOf(m) }
+
+// ScorePredictions is model.ScorePredictions.
+func ScorePredictions(pred, truth []float64, regression bool) Score {
+	return model.ScorePredictions(pred, truth, regression)
+}

@@ -1,7 +1,7 @@
 package quantize
 
 // Scaling carried by a quantized model (issue 16 item 2): the float
-// model's ranges (core.LinearModel.Scale, core.KernelModel.Scale) survive
+// model's ranges (linear.LinearModel.Scale, core.KernelModel.Scale) survive
 // quantization and the file. A quantized model with a scaling keeps an
 // unscaled twin sharing its codes (inner) and a core.RowScaler; every
 // predict method scales the raw row into pooled float32 scratch (dense:

@@ -37,3 +37,8 @@ func CheckScale(r *scale.Ranges, numFeatures int) error {
 	}
 	return nil
 }
+
+// LeaveOneOutWarning is LIBSVM's and LIBLINEAR's warning, for a
+// command's standard error, when -v asks for more folds than there are
+// rows: the cross-validation functions then run leave-one-out.
+const LeaveOneOutWarning = "WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out cross validation)\n"
