@@ -7,6 +7,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/model"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -134,7 +135,7 @@ type kernelPre struct {
 	// inner is the model without Scale that a scaled model's predict
 	// methods hand the rows scaler scaled; both nil for an unscaled model.
 	inner  *KernelModel
-	scaler *RowScaler
+	scaler *rowscale.RowScaler
 }
 
 // blocks returns the blocked prediction state of m, packing the support
@@ -314,7 +315,7 @@ func (m *KernelModel) Init() error {
 		if err := inner.Init(); err != nil {
 			return err
 		}
-		pre.inner, pre.scaler = &inner, NewRowScaler(m.Scale)
+		pre.inner, pre.scaler = &inner, rowscale.NewRowScaler(m.Scale)
 	}
 	m.pre = pre
 	return nil
@@ -608,7 +609,7 @@ func (m *KernelModel) PredictBatchParallel(dst []float64, ds *data.Dataset, work
 	pre := m.prepared()
 	dst = dst[:ds.Len()]
 	if pre.inner != nil {
-		ParallelChunks(len(dst), ScalerBatchRows, workers, func(from, to int) {
+		ParallelChunks(len(dst), rowscale.ScalerBatchRows, workers, func(from, to int) {
 			pre.scaler.Batch(dst[from:to], to-from, func(r int, row []float32) { pre.scaler.ScaleDatasetRow(row, ds, from+r) }, pre.inner.predictMatrix)
 		})
 		return dst

@@ -6,6 +6,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/linear"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 )
 
 // BenchmarkScaledPredict measures what scaling inside the model costs a
@@ -25,7 +26,7 @@ func BenchmarkScaledPredict(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	stest, err := ScaleDataset(test, r)
+	stest, err := rowscale.ScaleDataset(test, r)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/linear"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -25,7 +26,7 @@ func readTestSet(t *testing.T, name string, classes bool) *data.Dataset {
 // and maxima (digits' values are multiples of 1/16, exact in float32).
 func TestFitScaleMatchesSVMScale(t *testing.T) {
 	ds := readTestSet(t, "digits.train", true)
-	r, err := FitScale(ds, -1, 1)
+	r, err := rowscale.FitScale(ds, -1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func scaledSets(t *testing.T, train, test *data.Dataset, lower, upper float64) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	stest, err := ScaleDataset(test, r)
+	stest, err := rowscale.ScaleDataset(test, r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 	"github.com/libsvmgo/libsvmgo/core/linear"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 )
 
 // weightObjRelTol is the acceptance tolerance of a weighted training
@@ -428,11 +429,11 @@ func TestWeightedSMOAllocs(t *testing.T) {
 // its weight.
 func TestScaleKeepsWeights(t *testing.T) {
 	wds, _ := weightedAndDuplicated(t, readTestdata(t, "heart_scale"))
-	r, err := FitScale(wds, -1, 1)
+	r, err := rowscale.FitScale(wds, -1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sds, err := ScaleDataset(wds, r)
+	sds, err := rowscale.ScaleDataset(wds, r)
 	if err != nil {
 		t.Fatal(err)
 	}
