@@ -67,11 +67,11 @@ func BenchmarkColumnSplit(b *testing.B) {
 				continue
 			}
 			ds := data.NewDense(l, n)
-			rng := newRNG(5)
+			rng := solve.NewRNG(5)
 			row := make([]float32, n)
 			for range l {
 				for k := range row {
-					row[k] = float32(rng.next()>>40) / (1 << 24)
+					row[k] = float32(rng.Next()>>40) / (1 << 24)
 				}
 				if err := ds.AppendDense(1, row); err != nil {
 					b.Fatal(err)
