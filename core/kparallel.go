@@ -64,7 +64,6 @@ type columnOffer struct {
 
 // columnJob is a column shared by a solver and a helper.
 type columnJob struct {
-	kr    *kernelRows
 	dst   []float32
 	i     int
 	rows  []int32

@@ -5,9 +5,10 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
-// The decoded twin: label prediction of a dense-layout model through
-// core's float32 blocked path, over the support vectors decoded once, when
-// the model is made, to float32 (sv'_ij = o_j + a_j·q_ij, rounded once).
+// The decoded twin: the labels (and ε-SVR batch values) of a quantized
+// kernel model through core's float32 blocked path, over the support
+// vectors decoded once, when the model is made, to float32 (sv'_ij = o_j +
+// a_j·q_ij, rounded once).
 //
 // Where the int8 product does not pay, that is the fastest way to predict
 // a quantized model, and it costs what the float32 model costs, so a
@@ -28,13 +29,12 @@ import (
 // memory a dense float32 model takes once loaded (the file stays the
 // quantized one's size); sparse-layout models take the twin only when
 // dense enough for core to store them dense (data.PreferDense: digits,
-// Fashion-MNIST). The
-// decision values move from the exact quantized sums by the float32
-// rounding of each decoded value (2⁻²⁴ relative) and of core's blocked
-// sums, as the int8 product's do; labels keep core's float64 recompute at
-// near-ties. Wide sparse-layout models (debdesc_bin, 9,132 features)
-// keep their exact column sums, already 4–9× faster than the float32
-// model's row-at-a-time sparse path.
+// Fashion-MNIST). The decision values move from the exact quantized sums
+// by the float32 rounding of each decoded value (2⁻²⁴ relative) and of
+// core's blocked sums, as the int8 product's do; labels keep core's
+// float64 recompute at near-ties. Wide sparse-layout models (debdesc_bin,
+// 9,132 features) keep their exact column sums, already 4–9× faster than
+// the float32 model's row-at-a-time sparse path.
 
 // int8ProductMinFeatures is the least number of features for which a
 // dense int8 model predicts with the int8 product rather than its decoded

@@ -507,10 +507,10 @@ func (m *Kernel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 		return dst
 	}
 	n := m.nf
+	dst = core.BatchRows(dst, x, n, "quantize: Kernel.PredictDenseBatch")
 	if m.decoded != nil {
 		return m.decoded.PredictDenseBatch(dst, x)
 	}
-	dst = core.BatchRows(dst, x, n, "quantize: Kernel.PredictDenseBatch")
 	if m.blk != nil {
 		m.blockPredictMatrix(m.blk, dst, x)
 		return dst
