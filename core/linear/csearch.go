@@ -5,7 +5,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
@@ -191,25 +190,10 @@ func newCSearch(ds *data.Dataset, p LinearParams, folds int, startC float64) (*c
 // run cross-validates C: every fold trained warm from its previous w on
 // the trainers in parallel, its test rows predicted into pred.
 func (s *cSearch) run(C float64) error {
-	var mu sync.Mutex
-	next := 0
-	var wg sync.WaitGroup
 	for _, t := range s.trainers {
 		t.params.C = C
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				f := next
-				next++
-				mu.Unlock()
-				if f >= s.folds {
-					return
-				}
-				s.runFold(t, f, C)
-			}
-		})
 	}
-	wg.Wait()
+	solve.Parallel(s.folds, len(s.trainers), func(g, f int) { s.runFold(s.trainers[g], f, C) })
 	for _, err := range s.errs {
 		if err != nil {
 			return err

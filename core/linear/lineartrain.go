@@ -3,7 +3,6 @@ package linear
 import (
 	"fmt"
 	"runtime"
-	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
@@ -332,7 +331,8 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		return t.trainMultinomial(ds, m, warmW)
 	}
 	r := t.newOVRRun(ds, m, warm, warmW)
-	t.eachClass(r.nrW, func(wk *dcdWorker, k int) { t.solveClass(wk, r, k) })
+	// Each class on one worker, taken in order as workers free.
+	solve.Parallel(r.nrW, len(t.workers), func(g, k int) { t.solveClass(&t.workers[g], r, k) })
 	if r.keep != nil {
 		r.keep.Check = hashLinearAlpha(r.hAll, r.dual.Alpha, ds.Len())
 		r.dual.Gradient = r.keep
@@ -516,36 +516,6 @@ func (t *LinearTrainer) solveClass(wk *dcdWorker, r *ovrRun, k int) {
 	for j := range r.rows {
 		r.m.W[j*r.nrW+k] = float32(w[j])
 	}
-}
-
-// eachClass runs fn(wk, k) for k in [0, nrW), on the trainer's workers
-// in parallel (each class on one worker, taken in order as workers free).
-func (t *LinearTrainer) eachClass(nrW int, fn func(wk *dcdWorker, k int)) {
-	workers := min(len(t.workers), nrW)
-	if workers == 1 {
-		for k := range nrW {
-			fn(&t.workers[0], k)
-		}
-		return
-	}
-	var next sync.Mutex
-	k := 0
-	var wg sync.WaitGroup
-	for g := range workers {
-		wg.Go(func() {
-			for {
-				next.Lock()
-				mine := k
-				k++
-				next.Unlock()
-				if mine >= nrW {
-					return
-				}
-				fn(&t.workers[g], mine)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // trainMultinomial fits -s 40 on ds into m, whose labels are set, from
