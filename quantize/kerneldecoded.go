@@ -32,9 +32,11 @@ import (
 // Fashion-MNIST). The decision values move from the exact quantized sums
 // by the float32 rounding of each decoded value (2⁻²⁴ relative) and of
 // core's blocked sums, as the int8 product's do; labels keep core's
-// float64 recompute at near-ties. Wide sparse-layout models (debdesc_bin,
-// 9,132 features) keep their exact column sums, already 4–9× faster than
-// the float32 model's row-at-a-time sparse path.
+// float64 recompute at near-ties. Single rows of 16-bit models from
+// int8ProductMinFeatures features on keep their exact column sums, which
+// are faster than the twin there (rowDecoded). Wide sparse-layout models
+// (debdesc_bin, 9,132 features) keep their exact column sums, already 4–9×
+// faster than the float32 model's row-at-a-time sparse path.
 
 // int8ProductMinFeatures is the least number of features for which a
 // dense int8 model predicts with the int8 product rather than its decoded
