@@ -248,11 +248,18 @@ type version struct {
 	prob core.ProbabilityModel
 }
 
+// newVersion wraps a loaded model for serving, and warms it: a kind that
+// builds its prediction tables on first use (a kernel model's blocks) builds
+// them here, before the version is served, so that the first request after
+// a swap does not pay for them.
 func newVersion(model string, l *modeldir.Loaded) *version {
 	v := &version{Loaded: l, model: model, name: strconv.FormatUint(l.Version, 10), info: l.Model.Info()}
 	if p, ok := l.Model.(core.ProbabilityModel); ok && v.info.Probability {
 		v.prob = p
 	}
+	x := make([]float32, v.info.NumFeatures)
+	l.Model.PredictDenseBatch(make([]float64, 1), x)
+	l.Model.DecisionDense(make([]float64, v.info.NumDecisionValues), x)
 	return v
 }
 

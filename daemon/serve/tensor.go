@@ -182,13 +182,15 @@ func (p *jsonScanner) consume(c byte) bool {
 // numbers reads len(dst) comma-separated numbers into dst; row is the row
 // they belong to for error messages, -1 for a flat array.
 func (p *jsonScanner) numbers(dst []float32, dt datatype, row int) error {
-	where := "flat data"
-	if row >= 0 {
-		where = "row " + strconv.Itoa(row)
+	where := func() string { // only for an error: it allocates
+		if row >= 0 {
+			return "row " + strconv.Itoa(row)
+		}
+		return "flat data"
 	}
 	for k := range dst {
 		if k > 0 && !p.consume(',') {
-			return badRequestf(`input "data", %s: %d values, want %d`, where, k, len(dst))
+			return badRequestf(`input "data", %s: %d values, want %d`, where(), k, len(dst))
 		}
 		p.skipSpace()
 		start := p.i
@@ -197,11 +199,11 @@ func (p *jsonScanner) numbers(dst []float32, dt datatype, row int) error {
 		}
 		tok := p.b[start:p.i]
 		if len(tok) == 0 {
-			return badRequestf(`input "data", %s, value %d: not a number`, where, k)
+			return badRequestf(`input "data", %s, value %d: not a number`, where(), k)
 		}
 		v, err := parseNumber(tok, dt)
 		if err != nil {
-			return badRequestf(`input "data", %s, value %d: %v`, where, k, err)
+			return badRequestf(`input "data", %s, value %d: %v`, where(), k, err)
 		}
 		dst[k] = v
 	}

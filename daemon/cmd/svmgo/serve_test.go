@@ -460,6 +460,14 @@ func TestServeConformance(t *testing.T) {
 		}
 	}
 
+	// The C-free examples run as documented against this server.
+	for _, ex := range [][]string{{python, "../../../examples/serve/client.py", base, "heart"}, {"bash", "../../../examples/serve/curl.sh", base, "heart"}} {
+		out, err := exec.Command(ex[0], ex[1:]...).CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte(`"model_version"`)) && !bytes.Contains(out, []byte("version 1")) {
+			t.Errorf("%s: %v\n%s", ex[1], err, out)
+		}
+	}
+
 	// Still up, and the metrics pass promtool and count what was asked.
 	if code, _ := curl(t, "GET", base+"/v2/health/live", ""); code != 200 {
 		t.Errorf("after the bad requests: live %d", code)
