@@ -482,6 +482,7 @@ bench: $(BIN) $(LIB) bench-deps
 		bash examples/bench/daemon.sh
 	bash examples/bench/warm.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/stream.sh
+	SVMGO=$(CURDIR)/$(BIN) SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/serve.sh
 	$(MAKE) --no-print-directory bench-readme
 
 # examples/bench/README.md's tables are the scripts' output: each block
