@@ -25,6 +25,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb"
@@ -53,11 +54,11 @@ func kernelModel(t testing.TB, ds *data.Dataset) *core.KernelModel {
 }
 
 // linearModel trains LIBLINEAR's default SVC with cost c on ds.
-func linearModel(t testing.TB, ds *data.Dataset, c float64) *core.LinearModel {
+func linearModel(t testing.TB, ds *data.Dataset, c float64) *linear.LinearModel {
 	t.Helper()
-	p := core.DefaultLinearParams()
+	p := linear.DefaultLinearParams()
 	p.C = c
-	m, _, err := core.TrainLinear(ds, p)
+	m, _, err := linear.TrainLinear(ds, p)
 	if err != nil {
 		t.Fatal(err)
 	}
