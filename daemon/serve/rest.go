@@ -194,7 +194,7 @@ func (s *Server) restInfer(w http.ResponseWriter, r *http.Request) {
 	defer s.releaseSlot()
 	inf := getInference()
 	defer inf.release()
-	v, err := s.restDecode(inf, r, name, ver)
+	v, err := s.restDecode(inf, w, r, name, ver)
 	if err == nil {
 		err = inf.run(v)
 	}
@@ -226,8 +226,10 @@ func (s *Server) answerError(w http.ResponseWriter, start time.Time, name, ver s
 
 // restDecode reads the request body into inf and resolves the version it
 // runs on, which it returns (nil when none was resolved).
-func (s *Server) restDecode(inf *inference, r *http.Request, name, ver string) (*version, error) {
-	body := http.MaxBytesReader(nil, r.Body, s.lim.MaxRequestBytes)
+// Past the size cap the connection is closed after the answer (the rest of
+// the body is not read).
+func (s *Server) restDecode(inf *inference, w http.ResponseWriter, r *http.Request, name, ver string) (*version, error) {
+	body := http.MaxBytesReader(w, r.Body, s.lim.MaxRequestBytes)
 	buf := bytes.NewBuffer(inf.body[:0])
 	if _, err := buf.ReadFrom(body); err != nil {
 		var mb *http.MaxBytesError
