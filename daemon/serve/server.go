@@ -23,6 +23,10 @@ import (
 	"github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb"
 )
 
+// grpcWindow is the HTTP/2 flow-control window of a gRPC stream and
+// connection, in bytes.
+const grpcWindow = 4 << 20
+
 // Limits bound what one request, and all requests together, may take. A
 // request past a limit is refused with its own status (doc.go) and the
 // server carries on.
@@ -219,9 +223,14 @@ func (s *Server) Start() error {
 			return fmt.Errorf("serve: grpc: %w", err)
 		}
 		s.grpcLn = ln
+		// Flow-control windows of a few MB: a 1000-row batch is megabytes,
+		// and with HTTP/2's 64 KB initial window its transfer waits for
+		// window updates until gRPC's estimate has grown the window.
 		opts := []grpc.ServerOption{
 			grpc.MaxRecvMsgSize(int(min(s.lim.MaxRequestBytes, 1<<31-1))),
 			grpc.ConnectionTimeout(s.lim.ReadTimeout),
+			grpc.InitialWindowSize(grpcWindow),
+			grpc.InitialConnWindowSize(grpcWindow),
 		}
 		if s.tls != nil {
 			opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))
