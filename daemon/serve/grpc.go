@@ -50,7 +50,7 @@ func (g *grpcService) ModelReady(_ context.Context, req *inferencepb.ModelReadyR
 
 func (g *grpcService) ServerMetadata(context.Context, *inferencepb.ServerMetadataRequest) (*inferencepb.ServerMetadataResponse, error) {
 	md := serverMetadata()
-	return &inferencepb.ServerMetadataResponse{Name: md["name"].(string), Version: md["version"].(string), Extensions: md["extensions"].([]string)}, nil
+	return &inferencepb.ServerMetadataResponse{Name: md.Name, Version: md.Version, Extensions: md.Extensions}, nil
 }
 
 func (g *grpcService) ModelMetadata(_ context.Context, req *inferencepb.ModelMetadataRequest) (*inferencepb.ModelMetadataResponse, error) {

@@ -105,9 +105,15 @@ func writeErr(w http.ResponseWriter, err error) {
 	writeError(w, st, err.Error())
 }
 
-// serverMetadata is the answer to GET /v2 (and gRPC's ServerMetadata).
-func serverMetadata() map[string]any {
-	return map[string]any{"name": "svmgo", "version": buildinfo.Read().Version, "extensions": []string{"model_repository"}}
+// serverMeta is the answer to GET /v2 (and gRPC's ServerMetadata).
+type serverMeta struct {
+	Name       string   `json:"name"`
+	Version    string   `json:"version"`
+	Extensions []string `json:"extensions"`
+}
+
+func serverMetadata() serverMeta {
+	return serverMeta{Name: "svmgo", Version: buildinfo.Read().Version, Extensions: []string{"model_repository"}}
 }
 
 // tensorMetadata describes one input or output tensor.
