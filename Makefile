@@ -111,7 +111,7 @@ PLAIN_PKGS  = $(shell $(GO) list ./... | grep -v -e '/libsvmgo/capi$$' -e '/libs
 test: vet $(BIN) $(LIB) test-deps
 	$(GO) test -count=1 -short $(PLAIN_PKGS)
 	$(GO) test -count=1 -short -race -timeout 30m $(RACE_PKGS)
-	$(GO) test -count=1 -run 'TestHostileBodiesRefusedUnderRSSBound|TestDecodeAllocations' ./daemon/modeldir ./daemon/store
+	$(GO) test -count=1 -run 'TestHostileBodiesRefusedUnderRSSBound|TestDecodeAllocations|TestInferenceAllocations' ./daemon/modeldir ./daemon/store ./daemon/serve
 	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64 test-serve
 	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service
 	$(MAKE) --no-print-directory demo > /dev/null

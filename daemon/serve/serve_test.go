@@ -534,6 +534,9 @@ func TestSwapUnderLoad(t *testing.T) {
 // have grown (the protocol decoding around them is encoding/json's and
 // gRPC's, and allocates).
 func TestInferenceAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
 	ds := heart(t)
 	km := kernelModel(t, ds)
 	v := newVersion("m", &modeldir.Loaded{Model: km, Version: 1})
