@@ -841,3 +841,48 @@ func lastGradient(d *Daemon) *core.KernelGradient {
 	}
 	return d.last.Kernel.Gradient
 }
+
+// TestKernelKeptBudget streams digits through a daemon whose store stays
+// full (evicting) with a budget for the kernel columns kept between
+// retrains (-M) far below what the support vectors' columns would take:
+// after every retrain /metrics must report the budget, and kept bytes
+// that respect it yet leave no room for one more column (the budget is
+// filled, not merely respected by keeping nothing). The retrains read the
+// kept columns, so the published model must still be the cold optimum.
+func TestKernelKeptBudget(t *testing.T) {
+	const opts = "-t 2 -M 0.05"            // 52,428 bytes: about 21 columns of 600 rows
+	budget := math.Floor(0.05 * (1 << 20)) // -M in bytes, as the trainer rounds it
+	all := lines(t, digitsTrain)
+	test := readTest(t, digitsTest)
+	cfg := kernelConfig(t.TempDir(), opts, 600, 64)
+	s := newSync(t, cfg)
+	batches := []int{560, 40, 40, 40, 40}
+	at := 0
+	for i, n := range batches {
+		s.ingest(t, fmt.Sprintf("b%02d.txt", i), strings.Join(all[at:at+n], ""))
+		at += n
+		var m strings.Builder
+		s.d.WriteMetrics(&m)
+		kept := metricValue(t, m.String(), "kernel_columns_kept_bytes")
+		if got := metricValue(t, m.String(), "kernel_columns_kept_budget_bytes"); got != budget {
+			t.Fatalf("batch %d: budget metric %v, want %v", i, got, budget)
+		}
+		rows := float64(s.d.st.Len())
+		column := 4 * rows
+		t.Logf("batch %d: %v rows stored, %v bytes of kernel columns kept (%.0f columns) of %v", i, rows, kept, kept/column, budget)
+		switch {
+		case kept > budget:
+			t.Errorf("batch %d: %v bytes kept, over the %v-byte budget", i, kept, budget)
+		case i > 0 && kept+column <= budget:
+			// Columns are kept after warm retrains; digits has hundreds
+			// of support vectors, so the budget must be full.
+			t.Errorf("batch %d: %v bytes kept, room left for another %v-byte column", i, kept, column)
+		}
+	}
+	if s.d.st.Len() != 600 {
+		t.Fatalf("store holds %d rows, want 600 (full, evicting)", s.d.st.Len())
+	}
+	got := publishedKernel(t, cfg.Root, uint64(len(batches)))
+	want := coldKernel(t, opts, s.d.st.Dataset())
+	sameOptimum(t, "after the last batch", got, want, test)
+}

@@ -34,6 +34,9 @@ func (d *Daemon) setTrainer(spec trainSpec) error {
 	d.progress = &progressLog{log: d.log, interval: progressLogEvery}
 	t.SetProgress(d.progress.report)
 	d.spec, d.trainer = spec, t
+	kept, budget := t.KeptBytes()
+	d.metrics.keptBytes.Set(float64(kept))
+	d.metrics.keptBudget.Set(float64(budget))
 	return nil
 }
 
@@ -209,6 +212,8 @@ func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 	d.metrics.retrainSeconds.Update(elapsed.Seconds())
 	d.metrics.warmWork(s.WorkUnit).Set(float64(s.Work))
 	d.metrics.warmIterations.Set(float64(s.Iterations))
+	kept, _ := d.trainer.KeptBytes()
+	d.metrics.keptBytes.Set(float64(kept))
 	attrs := []any{"kind", d.spec.kind(), "batch", name, "warm", warm != nil}
 	if d.spec.opts.IsKernel() {
 		attrs = append(attrs, "gradient", warm.HasGradient())
