@@ -140,6 +140,7 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watchd: %w", err)
 	}
+	d.st.TakeRemoved() // no run's state to align yet
 	if err := d.setTrainer(spec); err != nil {
 		return nil, err
 	}
