@@ -286,7 +286,7 @@ func measure(w io.Writer, o core.TrainParams, full *data.Dataset, c config) erro
 				e0, e1, e1/e0, hot.m.Result.Iterations, cold.m.Result.Iterations, d)
 		}
 		fmt.Fprintf(w, "| total | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f | | %.1e |\n", tc, tw, tw/tc, ec, ew, ew/ec, worst)
-		fmt.Fprintf(w, "TOTAL| %s | `%s` | %d | %d × %d | %.3f | %.3f | %.3f | %.1e |\n", c.name, c.options, store, c.batches, batch,
+		fmt.Fprintf(w, "TOTAL| %s | `%s` in process | %d | %d × %d | %.3f | %.3f | %.3f | %.1e | |\n", c.name, c.options, store, c.batches, batch,
 			tc, tw/tc, ew/ec, worst)
 		return nil
 	}
