@@ -108,6 +108,14 @@ def estimator(options, nf):
     return sksvm.SVC, dict(kw, C=float(o.get("-c", 1)))
 
 
+def fit_info(est):
+    """An estimator's last fit as Trainer.fit_info has it, from the training
+    result the model file records (fit_result_: iterations, kernel
+    evaluations, objective)."""
+    r = est.fit_result_
+    return {"work": r["ke"], "iterations": r["it"], "objective": r["obj"], "work_unit": "kernel_evals"}
+
+
 def partial_fit_stream(args, X, y, Xt):
     n = X.shape[0]
     first = args.store or int(0.9 * n)
@@ -134,7 +142,7 @@ def partial_fit_stream(args, X, y, Xt):
         part(warm, hi, hi + per)
         tw = cpu() - t
         hi += per
-        wi = warm.fit_info_
+        wi = fit_info(warm)
         cold = cls(**kw)
         t = cpu()
         if unsup:
@@ -142,7 +150,7 @@ def partial_fit_stream(args, X, y, Xt):
         else:
             cold.fit(X[:hi], y[:hi])
         tc = cpu() - t
-        ci = cold.fit_info_
+        ci = fit_info(cold)
         changed = changed_rows(warm.predict(Xt), cold.predict(Xt), cls is sksvm.SVR)
         rows.append((b + 1, tc, tw, ci["work"], wi["work"], wi["iterations"], ci["iterations"],
                      objective_diff(wi["objective"], ci["objective"]), changed, wi["work_unit"]))

@@ -301,10 +301,6 @@ class _SVMBase(BaseEstimator):
             raise err from None
         self._set_model(model)
         self.last_batch_ = batch
-        # What the fit cost (svmgo.Trainer.fit_info: iterations, work in
-        # kernel evaluations or rows read, objective): a partial_fit's is
-        # the warm retrain's, which a stream compares with a cold fit's.
-        self.fit_info_ = trainer.fit_info()
         return self
 
     def forget(self, batch: int):
@@ -321,7 +317,6 @@ class _SVMBase(BaseEstimator):
         except svmgo.Error as e:
             raise _as_value_error(e) from None
         self._set_model(model)
-        self.fit_info_ = self._trainer.fit_info()
         return self
 
     def _capacities(self, X):
