@@ -59,7 +59,8 @@ CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/de
 
 .PHONY: all build lib demo test test-deps test-long vet test-c test-cpp test-python readme-check cross-arm64 \
 	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
-	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib soak
+	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib soak \
+	test-deps-serve test-serve serve-soak proto-serve
 
 all: build lib
 
@@ -118,7 +119,7 @@ RACE_SKIP  := ^(TestL1ParityWithLIBLINEAR|TestL1LayoutsSeedsThreads|TestLRDualPa
 test: vet $(BIN) $(LIB) test-deps
 	$(GO) test -count=1 -short ./...
 	$(GO) test -count=1 -short -race -timeout 30m -skip '$(RACE_SKIP)' $(RACE_PKGS)
-	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64
+	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64 test-serve
 	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service
 	$(MAKE) --no-print-directory demo > /dev/null
 
@@ -137,6 +138,41 @@ test-deps:
 	@command -v promtool >/dev/null && command -v svm-predict >/dev/null && command -v liblinear-predict >/dev/null || { \
 		echo "installing prometheus libsvm-tools liblinear-tools"; \
 		$(APT_GET) update -qq && $(APT_GET) install -y -qq prometheus libsvm-tools liblinear-tools >/dev/null; }
+
+# ---- svmgo serve (issue 27) -------------------------------------------------------
+
+# The OIP gRPC client of the conformance test: Debian's grpcio and
+# grpc-tools for /usr/bin/python3 (the stubs are generated from the vendored
+# proto at test time); curl drives the REST routes.
+test-deps-serve:
+	@/usr/bin/python3 -c 'import grpc, grpc_tools' 2>/dev/null && command -v curl >/dev/null || { \
+		echo "installing python3-grpcio python3-grpc-tools curl"; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq python3-grpcio python3-grpc-tools curl >/dev/null; }
+
+# svmgo serve and svmgo watch --serve as real processes on loopback: the
+# conformance test (curl, the Python gRPC client, svmgo predict on every
+# set of $(SHARED)), a short swap soak, and the daemon serving its own
+# models. The fuzz targets' seeds run in the plain go test of daemon/....
+test-serve: test-deps-serve
+	$(GO) test -count=1 -run '^(TestServeConformance|TestServeSwapSoak|TestWatchServe)$$' ./daemon/cmd/svmgo
+
+# The full swap soak of issue 27: 8 clients for 60 s while 500 versions
+# are published, one in five corrupt; prints p50/p99 with and without swaps.
+serve-soak:
+	SVMGO_SERVE_SOAK_SECONDS=60 SVMGO_SERVE_SOAK_VERSIONS=500 \
+		$(GO) test -count=1 -timeout 10m -v -run '^TestServeSwapSoak$$' ./daemon/cmd/svmgo | grep -v '^=== RUN'
+
+# Regenerates daemon/serve/inferencepb from the vendored proto (the
+# generated code is committed: go build needs no protoc): Debian's
+# python3-grpc-tools protoc with protoc-gen-go and protoc-gen-go-grpc from
+# the Go module proxy.
+proto-serve: test-deps-serve
+	GOBIN=$(CURDIR)/bin $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
+	GOBIN=$(CURDIR)/bin $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2
+	cd daemon/serve/inferencepb && PATH=$(CURDIR)/bin:$$PATH /usr/bin/python3 -m grpc_tools.protoc -I. \
+		--go_out=. --go_opt=paths=source_relative --go_opt=Mgrpc_predict_v2.proto=github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb \
+		--go-grpc_out=. --go-grpc_opt=paths=source_relative \
+		--go-grpc_opt=Mgrpc_predict_v2.proto=github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb grpc_predict_v2.proto
 
 # Every Go test in its long form (no -short, no race detector).
 test-long:
@@ -456,6 +492,7 @@ bench: $(BIN) $(LIB) bench-deps
 		bash examples/bench/daemon.sh
 	bash examples/bench/warm.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/stream.sh
+	SVMGO=$(CURDIR)/$(BIN) SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/serve.sh
 	$(MAKE) --no-print-directory bench-readme
 
 # examples/bench/README.md's tables are the scripts' output: each block

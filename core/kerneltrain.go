@@ -422,6 +422,17 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 // Params returns the trainer's parameters.
 func (t *KernelTrainer) Params() KernelParams { return t.params }
 
+// KeptBytes returns the bytes of the kernel columns t keeps between warm
+// Trains (kkeep.go) and their budget, KeepMB in bytes: kept ≤ budget
+// after every Train. Both are 0 without KeepMB (and for ε-SVR, whose
+// matrix reads none).
+func (t *KernelTrainer) KeptBytes() (kept, budget int64) {
+	if t.kept == nil {
+		return 0, 0
+	}
+	return t.kept.bytes, t.kept.budget
+}
+
 // SetProgress makes t's runs report their progress to fn (nil: none):
 // every 1000 SMO iterations of each subproblem, the iteration count and
 // the violation m(α) − M(α) (Objective is NaN: f(α) needs the gradient of

@@ -44,9 +44,10 @@ type keptColumns struct {
 	cur   [][]float32
 	// bytes is what the columns take.
 	bytes int64
-	// rows and buf hold the rows and values of the entries end computes.
-	rows []int32
-	buf  []float32
+	// rows and buf hold the rows and values of the entries end computes;
+	// all lists every row, for a column made whole.
+	rows, all []int32
+	buf       []float32
 }
 
 // keptColumnsBytes returns the bytes keptColumns may take for a trainer
@@ -56,7 +57,7 @@ func keptColumnsBytes(capRows int, budget int64) int64 {
 	if budget <= 0 {
 		return 0
 	}
-	return budget + int64(capRows)*(4+8+24+24+4+4) // columns; oldOf, hash, cur, of, rows, buf
+	return budget + int64(capRows)*(4+8+24+24+4+4+4) // columns; oldOf, hash, cur, of, rows, all, buf
 }
 
 // begin maps the rows of ds (hashes rowHash, the first l) to the kept
@@ -105,7 +106,7 @@ func (c *keptColumns) begin(rowHash []uint64, l, covered int) bool {
 func (c *keptColumns) end(kr *kernelRows, ds *data.Dataset, rowHash []uint64, sv func(i int) bool) int64 {
 	l := ds.Len()
 	if cap(c.rows) < l {
-		c.rows, c.buf = make([]int32, 0, l), make([]float32, l)
+		c.rows, c.all, c.buf = make([]int32, 0, l), make([]int32, 0, l), make([]float32, l)
 	}
 	maxCols := c.budget / (4 * int64(max(l, 1)))
 	// Runs of rows kept from the last layout: rows [t, t+n) were at
@@ -135,6 +136,22 @@ func (c *keptColumns) end(kr *kernelRows, ds *data.Dataset, rowHash []uint64, sv
 			free = append(free, col)
 		}
 	}
+	// The rows a kept column lacks are the same for every column: those
+	// the last layout did not have. Listing them once, not per column,
+	// took a pass over every row per support vector out of each retrain
+	// (a third of a warm retrain's time on digits with -M).
+	fresh := c.rows[:0]
+	for t := range l {
+		if t >= len(c.oldOf) || c.oldOf[t] < 0 {
+			fresh = append(fresh, int32(t))
+		}
+	}
+	c.rows = fresh
+	all := c.all[:0]
+	for t := range l {
+		all = append(all, int32(t))
+	}
+	c.all = all
 	of := make([][]float32, l)
 	var evals int64
 	var n int64
@@ -143,24 +160,15 @@ func (c *keptColumns) end(kr *kernelRows, ds *data.Dataset, rowHash []uint64, sv
 			continue
 		}
 		var col []float32
-		missing := c.rows[:0]
+		missing := all
 		if j < len(c.cur) && c.cur[j] != nil {
 			col = c.cur[j]
 			for _, r := range runs {
 				copy(col[r.t:r.t+r.n], col[r.o:r.o+r.n])
 			}
-			for t := range l {
-				if t >= len(c.oldOf) || c.oldOf[t] < 0 {
-					missing = append(missing, int32(t))
-				}
-			}
-		} else {
-			if k := len(free) - 1; k >= 0 {
-				col, free = free[k], free[:k]
-			}
-			for t := range l {
-				missing = append(missing, int32(t))
-			}
+			missing = fresh
+		} else if k := len(free) - 1; k >= 0 {
+			col, free = free[k], free[:k]
 		}
 		if cap(col) < l {
 			grown := make([]float32, l, l+l/8)

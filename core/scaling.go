@@ -85,6 +85,8 @@ func (t scaledTrainer) Family() Family { return t.inner.Family() }
 
 func (t scaledTrainer) SetProgress(fn ProgressFunc) { t.inner.SetProgress(fn) }
 
+func (t scaledTrainer) KeptBytes() (kept, budget int64) { return t.inner.KeptBytes() }
+
 func (t scaledTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
 	return t.inner.WarmStart(stored, last, rows)
 }

@@ -36,6 +36,11 @@ type Trainer interface {
 	// kind or formulation than the trainer's, whose variables Train would
 	// ignore.
 	WarmStart(stored, last *Dual, rows int) (*Dual, error)
+	// KeptBytes returns the bytes the trainer keeps between Train calls
+	// besides the duals it returns (a kernel trainer's kept columns,
+	// KernelParams.KeepMB) and the budget the user set for them: kept ≤
+	// budget after every Train. 0, 0 for a trainer that keeps none.
+	KeptBytes() (kept, budget int64)
 }
 
 // NewTrainer returns a trainer for the parameters p, linear or kernel as
@@ -197,6 +202,8 @@ func (linearTrainer) Family() Family { return LinearFamily }
 
 func (lt linearTrainer) SetProgress(fn ProgressFunc) { lt.t.SetProgress(fn) }
 
+func (linearTrainer) KeptBytes() (kept, budget int64) { return 0, 0 }
+
 func (linearTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
 	return warmStart(false, 0, stored, last, rows)
 }
@@ -222,6 +229,8 @@ type kernelTrainer struct{ t *KernelTrainer }
 func (kernelTrainer) Family() Family { return KernelFamily }
 
 func (kt kernelTrainer) SetProgress(fn ProgressFunc) { kt.t.SetProgress(fn) }
+
+func (kt kernelTrainer) KeptBytes() (kept, budget int64) { return kt.t.KeptBytes() }
 
 func (kt kernelTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
 	return warmStart(true, kt.t.params.SVMType, stored, last, rows)

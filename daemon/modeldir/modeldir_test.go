@@ -3,6 +3,7 @@ package modeldir
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -613,4 +615,42 @@ var (
 func loadLoaded(path string) (*Loaded, error) {
 	m, err := modelfile.ReadFile(path)
 	return &Loaded{Model: m, Path: path}, err
+}
+
+// TestWatchNotifiesSwapsAndSkips checks Options.OnSwap and OnSkip: one
+// call for each version swapped in, after Current returns it, and one for
+// each failed attempt to load, not repeated for an unchanged bad file.
+func TestWatchNotifiesSwapsAndSkips(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Publish(dir, testModel(1)); err != nil {
+		t.Fatal(err)
+	}
+	writeGarbage(t, dir, 2, "garbage")
+	var swaps, skips []uint64
+	var watcher atomic.Pointer[Watcher] // set once Watch returns
+	w, err := Watch(dir, Options{
+		OnSwap: func(l *Loaded) {
+			if w := watcher.Load(); w != nil && w.Current() != l {
+				t.Errorf("OnSwap(%d) before Current returns it", l.Version)
+			}
+			swaps = append(swaps, l.Version)
+		},
+		OnSkip: func(s Skip) { skips = append(skips, s.Version) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	watcher.Store(w)
+	defer w.Close()
+	w.Rescan() // version 2 unchanged: not read, nor reported, again
+	if _, err := Publish(dir, testModel(3)); err != nil {
+		t.Fatal(err)
+	}
+	w.Rescan()
+	// The watcher's own goroutine may have scanned too; Rescan serialises,
+	// and a version is swapped in once.
+	w.Close()
+	if fmt.Sprint(swaps) != "[1 3]" || fmt.Sprint(skips) != "[2]" {
+		t.Errorf("swaps %v, skips %v; want [1 3] and [2]", swaps, skips)
+	}
 }

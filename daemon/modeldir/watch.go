@@ -54,6 +54,16 @@ type Options struct {
 	// kernel models (svmgo watch reloaded with svm-train options) or to
 	// quantized ones (svmgo watch --quantize) is followed.
 	LinearOnly bool
+	// OnSwap, when set, is called with each version swapped in, after the
+	// pointer store (Current already returns it), from the goroutine that
+	// scanned: a caller that keeps more than the newest version (a server
+	// with a version policy) learns of it without polling. It must not
+	// block for long: the next scan waits for it.
+	OnSwap func(*Loaded)
+	// OnSkip, when set, is called for each attempt to load a version that
+	// failed (a corrupt or unreadable file), as it is logged; an unchanged
+	// bad file is not read, nor reported, again.
+	OnSkip func(Skip)
 }
 
 // Watcher follows the newest valid model version in a directory (DESIGN.md
@@ -64,6 +74,8 @@ type Watcher struct {
 	log        *slog.Logger
 	debounce   time.Duration
 	linearOnly bool
+	onSwap     func(*Loaded)
+	onSkip     func(Skip)
 	fsw        *fsnotify.Watcher
 	current    atomic.Pointer[Loaded]
 	skip       atomic.Pointer[Skip] // the newest version skipped, newer than current
@@ -125,6 +137,8 @@ func newWatcher(dir string, opt Options) *Watcher {
 		log:        opt.Logger,
 		debounce:   opt.Debounce,
 		linearOnly: opt.LinearOnly,
+		onSwap:     opt.OnSwap,
+		onSkip:     opt.OnSkip,
 		done:       make(chan struct{}),
 		failed:     make(map[uint64]stamp),
 	}
@@ -301,6 +315,9 @@ func (w *Watcher) Rescan() {
 				w.skip.Store(&Skip{Version: v, Path: path, Err: err})
 			}
 			w.log.Warn("modeldir: skipping model that failed to load", "version", v, "path", path, "err", err)
+			if w.onSkip != nil {
+				w.onSkip(Skip{Version: v, Path: path, Err: err})
+			}
 			continue
 		}
 		l.Version, l.Path = v, path
@@ -317,6 +334,9 @@ func (w *Watcher) Rescan() {
 			if fv <= v {
 				delete(w.failed, fv)
 			}
+		}
+		if w.onSwap != nil {
+			w.onSwap(l)
 		}
 		return
 	}

@@ -163,3 +163,40 @@ func TestMaxAge(t *testing.T) {
 		t.Error("NextExpiry without MaxAge")
 	}
 }
+
+// TestTakeRemoved: the removals a caller replays to keep per-row state
+// aligned. A window of 4 retires row 1 (position 0) when b arrives and
+// rows 2, 3 (positions 0, 1) when c does; forgetting c then removes
+// positions 2, 3. TakeRemoved lists them in order, each in the rows of its
+// moment, and empties the list; a Rollback drops what was not taken.
+func TestTakeRemoved(t *testing.T) {
+	s := open(t, t.TempDir(), Config{Capacity: 10, MaxFeatures: 4, Window: 4})
+	add(t, s, "a", ids(1, 3, 1)...)
+	if r := s.TakeRemoved(); r != nil {
+		t.Fatalf("after appending only: %v", r)
+	}
+	add(t, s, "b", ids(4, 2, 1)...)
+	add(t, s, "c", ids(6, 2, 1)...)
+	if _, err := s.Forget(hashOf("c")); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]int{{0}, {0, 1}, {2, 3}}
+	got := s.TakeRemoved()
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("TakeRemoved = %v, want %v", got, want)
+	}
+	if r := s.TakeRemoved(); r != nil {
+		t.Fatalf("taken twice: %v", r)
+	}
+	wantLabels(t, s, 4, 5)
+	if err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	add(t, s, "d", ids(8, 3, 1)...) // retires position 0
+	if err := s.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.TakeRemoved(); r != nil {
+		t.Errorf("after Rollback: %v", r)
+	}
+}

@@ -184,10 +184,13 @@ type Store struct {
 	// was added before times were recorded (MaxAge).
 	opened time.Time
 
-	evict []int   // Add's victims, cap Capacity
-	buf   []byte  // Commit's encoding, reused
-	row   []int32 // decode's scratch row
-	rowv  []float32
+	evict []int // Add's victims, cap Capacity
+	// removed lists the deletions since the last TakeRemoved, each the
+	// sorted positions removed at once, in the rows of that moment.
+	removed [][]int
+	buf     []byte  // Commit's encoding, reused
+	row     []int32 // decode's scratch row
+	rowv    []float32
 }
 
 // newStore allocates an empty store for the resolved cfg.
@@ -299,6 +302,18 @@ func (s *Store) SetVersion(v uint64) {
 	s.dirty = true
 }
 
+// TakeRemoved returns the rows removed (evicted, retired by the window or
+// the maximum age, forgotten) since it was last called, and forgets them:
+// one sorted list of positions per removal, each in the rows as they were
+// just before it, in the order the removals happened. A caller keeping
+// state per row (the daemon's last kernel gradient, core.Dual.DeleteRows)
+// replays them to stay aligned with the store. Rollback empties the list.
+func (s *Store) TakeRemoved() [][]int {
+	r := s.removed
+	s.removed = nil
+	return r
+}
+
 // Rollback discards every change since the store was opened or last
 // committed (an Add, with the rows it evicted back in place, a SetDual, a
 // SetPublished, a SetVersion): the store is again the one its snapshot
@@ -314,6 +329,7 @@ func (s *Store) Rollback() error {
 	}
 	s.ds.Reset()
 	s.dual, s.known = nil, 0
+	s.removed = nil
 	s.gen, s.published, s.version = 0, 0, 0
 	s.hashes = s.hashes[:0]
 	clear(s.seen)
@@ -549,6 +565,7 @@ func (s *Store) deleteRows(rows []int) error {
 	if err := s.ds.DeleteRows(rows); err != nil {
 		return fmt.Errorf("store: evict: %w", err)
 	}
+	s.removed = append(s.removed, slices.Clone(rows))
 	// A dual without vectors has nothing to delete (and no row count).
 	if s.dual.Rows() > 0 {
 		if err := s.dual.DeleteRows(rows); err != nil {

@@ -58,9 +58,9 @@ type Daemon struct {
 	trainer  core.Trainer // of spec's kind
 	// last is the dual state of the last run, whose α the store holds:
 	// warm passes its primal start (a linear run's w: the stored α give w
-	// only as exactly as the run's tolerance) and its kernel gradient (kept
-	// while the store's rows only grew by appends; forgetGradient drops
-	// it), which spare core rebuilding them from α. Never persisted: after
+	// only as exactly as the run's tolerance) and its kernel gradient (cut
+	// to the rows that stay when rows leave, followRemovals; forgetGradient
+	// drops it), which spare core rebuilding them from α. Never persisted: after
 	// a restart the warm start is α alone. core checks that a gradient
 	// fits (kernel, bounds, a hash of the rows and α it covers) and ignores
 	// it otherwise, and uses the primal start only for the L2-loss
@@ -140,6 +140,7 @@ func New(cfg Config, log *slog.Logger) (*Daemon, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watchd: %w", err)
 	}
+	d.st.TakeRemoved() // no run's state to align yet
 	if err := d.setTrainer(spec); err != nil {
 		return nil, err
 	}

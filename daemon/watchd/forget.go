@@ -152,8 +152,9 @@ func (d *Daemon) rowsRemoved(why string, rows int) error {
 	if rows == 0 {
 		return d.commit()
 	}
-	// The kernel gradient covers rows that are gone; α and w start the run.
-	d.forgetGradient()
+	// The kernel gradient follows the rows that are gone; α and w start
+	// the run.
+	d.followRemovals()
 	return d.retrainAndPublish(nil, why)
 }
 

@@ -156,7 +156,7 @@ func (d *Daemon) ingest(name string) error {
 	}
 	d.added = &h
 	if evicted > 0 {
-		d.forgetGradient()
+		d.followRemovals()
 	}
 	d.log.Info("batch added", "batch", name, "rows", batch.Len(), "evicted", evicted,
 		"samples", d.st.Len(), "generation", d.st.Generation())

@@ -54,6 +54,10 @@ type daemonMetrics struct {
 	rowsExpired      *metrics.Counter
 	stuck            *metrics.Gauge
 	trainFailed      *metrics.Counter
+	// The kernel columns the trainer keeps between retrains (-M) and
+	// their budget (core.Trainer.KeptBytes).
+	keptBytes  *metrics.Gauge
+	keptBudget *metrics.Gauge
 }
 
 // MetricPrefix starts the name of every metric the daemon exports.
@@ -127,6 +131,10 @@ func newDaemonMetrics() *daemonMetrics {
 	m.stuck = m.gauge("incoming_stuck", "Entries of incoming/ the last pass could not move out (skipped while the rest flow).")
 	m.trainFailed = m.counter("batches_train_failed_total",
 		"Batches rejected because training with them failed (part of batches_rejected_total).")
+	m.keptBytes = m.gauge("kernel_columns_kept_bytes",
+		"Bytes of support vectors' kernel columns the trainer keeps between retrains (svm-train option -M), after the last retrain.")
+	m.keptBudget = m.gauge("kernel_columns_kept_budget_bytes",
+		"The byte budget of the kernel columns kept between retrains (-M in MiB; 0: none kept).")
 	return m
 }
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -34,6 +35,9 @@ func (d *Daemon) setTrainer(spec trainSpec) error {
 	d.progress = &progressLog{log: d.log, interval: progressLogEvery}
 	t.SetProgress(d.progress.report)
 	d.spec, d.trainer = spec, t
+	kept, budget := t.KeptBytes()
+	d.metrics.keptBytes.Set(float64(kept))
+	d.metrics.keptBudget.Set(float64(budget))
 	return nil
 }
 
@@ -204,11 +208,14 @@ func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 		return nil, err
 	}
 	d.last = dual
+	d.st.TakeRemoved() // dual covers the store's rows as they are now
 	d.retrains++
 	s, _ := core.SummaryOf(m)
 	d.metrics.retrainSeconds.Update(elapsed.Seconds())
 	d.metrics.warmWork(s.WorkUnit).Set(float64(s.Work))
 	d.metrics.warmIterations.Set(float64(s.Iterations))
+	kept, _ := d.trainer.KeptBytes()
+	d.metrics.keptBytes.Set(float64(kept))
 	attrs := []any{"kind", d.spec.kind(), "batch", name, "warm", warm != nil}
 	if d.spec.opts.IsKernel() {
 		attrs = append(attrs, "gradient", warm.HasGradient())
@@ -264,6 +271,51 @@ func (d *Daemon) warm(m int) *core.Dual {
 		d.log.Warn("stored dual cannot start the trainer: training cold", "err", err)
 	}
 	return w
+}
+
+// followRemovals keeps the last run's state aligned with the store after
+// rows left it (store.Store.TakeRemoved: evicted, retired by the window
+// or the maximum age, forgotten). A kernel run's gradient survives:
+// core.KernelDual.DeleteRows cuts the rows out and the next Train takes
+// the removed support vectors' terms out of it, a kernel column each,
+// where dropping it made the next retrain rebuild every pair's gradient
+// from α, about a cold solve's kernel work on a full store. Other
+// gradients (a linear run's primal Newton state) are dropped, as before.
+// d.last is replaced, not changed: a refused batch restores the one
+// before, with the store's rows.
+func (d *Daemon) followRemovals() {
+	removed := d.st.TakeRemoved()
+	if len(removed) == 0 || d.last == nil {
+		return
+	}
+	k := d.last.Kernel
+	if k == nil || k.Gradient == nil || len(k.Alpha) == 0 {
+		d.forgetGradient()
+		return
+	}
+	c := *k
+	c.Alpha = make([][]float64, len(k.Alpha))
+	for v, a := range k.Alpha {
+		c.Alpha[v] = slices.Clone(a)
+	}
+	for _, rows := range removed {
+		// Positions past the run's rows are rows the gate held back from
+		// it: only the store had them.
+		n := len(c.Alpha[0])
+		in := rows[:0:0]
+		for _, r := range rows {
+			if r < n {
+				in = append(in, r)
+			}
+		}
+		if err := c.DeleteRows(in); err != nil {
+			d.forgetGradient()
+			return
+		}
+	}
+	last := *d.last
+	last.Kernel = &c
+	d.last = &last
 }
 
 // forgetGradient drops the last run's gradients (a kernel run's, a linear

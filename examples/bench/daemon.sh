@@ -14,6 +14,11 @@
 #   TRAIN_OPTIONS  the daemon's --train.options (default: -s 1, its default)
 #   SVMGO          the svmgo binary (default: bin/svmgo, built by `make build`)
 #   BATCH_TIMEOUT  seconds to wait for one batch (default: 600)
+#   WINDOW         keep the store full instead: the first batch is the file's
+#                  first WINDOW rows, then BATCHES batches of WINDOW/100 rows
+#                  (1%) follow, and --store.window WINDOW retires the oldest
+#                  1% as each comes in (issue 21's stream; 0 or unset: the
+#                  whole file in BATCHES batches, nothing evicted)
 #   OUT            name of the table's file in examples/bench/out, without
 #                  .md (default: daemon); make bench runs the script twice:
 #                  daemon (debdesc_bin, -s 1) and daemon-kernel (shuttle,
@@ -30,8 +35,9 @@
 #                                seconds, and warm/cold work.
 # The kind of model (linear or kernel, from the records' "kind" field) picks
 # the work measure and the table's columns.
-# The store is sized to hold the whole file, so no row is evicted and both
-# solves see exactly the rows streamed so far.
+# Without WINDOW the store is sized to hold the whole file, so no row is
+# evicted and both solves see exactly the rows streamed so far; with it both
+# see the window's rows.
 set -euo pipefail
 
 die() { echo "daemon.sh: $*" >&2; exit 1; }
@@ -59,6 +65,14 @@ read -r nrows maxfeat nnz < <(awk '{ for (i = 2; i <= NF; i++) { split($i, a, ":
 	END { print NR, m, z }' "$data")
 ((nrows >= batches)) || die "$data has $nrows rows, fewer than BATCHES=$batches"
 per=$(((nrows + batches - 1) / batches))
+window=${WINDOW:-0}
+[[ $window =~ ^[0-9]+$ ]] || die "WINDOW=$window: want a row count"
+store_flags=(--store.capacity "$nrows")
+if ((window > 0)); then
+	per=$((window / 100 > 0 ? window / 100 : 1))
+	((window + batches * per <= nrows)) || die "WINDOW=$window and $batches batches of $per rows need more than the $nrows rows of $data"
+	store_flags=(--store.capacity "$((window + per))" --store.window "$window")
+fi
 
 # loadavg: the 1-minute load average, which moves the wall times.
 loadavg() { cut -d ' ' -f 1 /proc/loadavg 2>/dev/null || echo '?'; }
@@ -75,12 +89,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-say "cutting $data ($nrows rows) into $batches batches of up to $per rows"
 mkdir -p "$tmp/batches" "$tmp/root/incoming"
-awk -v per="$per" -v dir="$tmp/batches" '{ f = sprintf("%s/batch-%03d.txt", dir, int((NR - 1) / per)); print > f }' "$data"
+if ((window > 0)); then
+	say "cutting $data: the first $window rows, then $batches batches of $per rows (1%), store window $window"
+	awk -v w="$window" -v per="$per" -v n="$batches" -v dir="$tmp/batches" 'NR <= w + n * per {
+		f = sprintf("%s/batch-%03d.txt", dir, NR <= w ? 0 : 1 + int((NR - w - 1) / per)); print > f }' "$data"
+else
+	say "cutting $data ($nrows rows) into $batches batches of up to $per rows"
+	awk -v per="$per" -v dir="$tmp/batches" '{ f = sprintf("%s/batch-%03d.txt", dir, int((NR - 1) / per)); print > f }' "$data"
+fi
 
 "$svmgo" watch --root "$tmp/root" --log.format json --metrics.cold-every 1 \
-	--train.options "$train_opts" --store.capacity "$nrows" --store.max-features "$maxfeat" \
+	--train.options "$train_opts" "${store_flags[@]}" --store.max-features "$maxfeat" \
 	--store.nonzeros "$nnz" --watch.debounce 1ms --models.keep 2 2>"$tmp/daemon.log" &
 pid=$!
 
@@ -131,6 +151,10 @@ function num(v, d) { return sprintf("%." d "f", v) }
 }
 /"msg":"cold solve for comparison"/ {
 	cit[cur] = get("cold_iterations"); csec[cur] = get("seconds")
+	wo = get("warm_objective"); co = get("cold_objective")
+	d = (co != 0) ? (wo - co) / co : wo - co
+	if (d < 0) d = -d
+	if (cur != order[1] && d > worst) worst = d
 	cup[cur] = (get("kind") == "kernel") ? get("cold_kernel_evals") : get("cold_updates")
 	ratio[cur] = get("warm_cold_ratio")
 }
@@ -149,15 +173,24 @@ END {
 	}
 	if (k > 0) {
 		print ""
-		printf "Over the %d warm retrains: %d %s warm against %d cold (%s), %s s against %s s (%s).\n",
-			k, sw, work, sc, (sc > 0) ? num(sw / sc, 3) : "n/a", num(tw, 3), num(tc, 3), (tc > 0) ? num(tw / tc, 3) : "n/a"
+		printf "Over the %d warm retrains: %d %s warm against %d cold (%s), %s s against %s s (%s); warm objectives within %.1e of the cold ones (relative).\n",
+			k, sw, work, sc, (sc > 0) ? num(sw / sc, 3) : "n/a", num(tw, 3), num(tc, 3), (tc > 0) ? num(tw / tc, 3) : "n/a", worst
+		# A row of the table of stream.sh: cold seconds, warm/cold
+		# seconds, warm/cold work, objective.
+		printf "%s %s %s %.1e\n", num(tc, 3), (tc > 0) ? num(tw / tc, 3) : "n/a", (sc > 0) ? num(sw / sc, 3) : "n/a", worst > total
 	}
-}' "$tmp/daemon.log" >"$tmp/table.md"
+}' total="$tmp/total" "$tmp/daemon.log" >"$tmp/table.md"
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 {
-	echo "Warm against cold retraining in \`svmgo watch\`: $(basename "$data") ($nrows rows) streamed in"
-	echo "$batches batches of up to $per rows, in file order; train options \`$train_opts\`."
+	if ((window > 0)); then
+		echo "Warm against cold retraining in \`svmgo watch\` with the store full: the first $window rows of"
+		echo "$(basename "$data"), then $batches batches of $per rows (1%) in file order, \`--store.window $window\`"
+		echo "retiring the oldest $per rows as each comes in; train options \`$train_opts\`."
+	else
+		echo "Warm against cold retraining in \`svmgo watch\`: $(basename "$data") ($nrows rows) streamed in"
+		echo "$batches batches of up to $per rows, in file order; train options \`$train_opts\`."
+	fi
 	echo
 	cat "$tmp/table.md"
 	echo
@@ -182,5 +215,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 
 mkdir -p examples/bench/out
 cp "$tmp/daemon.md" "examples/bench/out/$out.md"
+# The totals alone, for stream.sh's table: cold s, warm/cold s, warm/cold
+# work, the largest relative objective difference.
+[[ ! -e $tmp/total ]] || cp "$tmp/total" "examples/bench/out/$out.total"
 cat "$tmp/daemon.md"
 say "table written to examples/bench/out/$out.md"

@@ -9,6 +9,14 @@
 # the totals, then each case's per-batch table, to
 # examples/bench/out/stream.md.
 #
+# The same streams go through the other paths a user takes (PATHS):
+# "capi", the C ABI trainer from Python (examples/bench/streamcapi.py:
+# svmgo.Trainer, rows removed and added, a fresh Trainer cold); "partial_fit",
+# the scikit-learn estimator's partial_fit (it appends only); "daemon",
+# `svmgo watch` with --store.window keeping the store full (daemon.sh
+# WINDOW, its warm retrains against --metrics.cold-every 1). Each path's
+# totals are one row of the table; its per-batch table follows.
+#
 # Run by `make bench`, or by hand from the repository root:
 #
 #   bash examples/bench/stream.sh
@@ -25,7 +33,15 @@
 #   FASHION_KEEP_MB  -M for the Fashion cases (default: 200): on 784 features
 #                 a kernel value costs more than reading a kept one
 #   STREAM_CASES  cases to run (default: all): shuttle digits digits-oneclass
-#                 diabetes-svr fashion-pair fashion10
+#                 diabetes-svr fashion-pair fashion10 shuttle-10k shuttle-40k
+#                 shuttle-160k (the store sizes: shuttle.train four times, the
+#                 copies after the first with each value moved by up to ±0.001,
+#                 174,000 rows, in a store of 10,000, 40,000 or 160,000 rows)
+#   PATHS         paths besides the in-process one (default: capi partial_fit
+#                 daemon), for shuttle, digits, digits-oneclass, diabetes-svr
+#   PYTHON        Python with numpy, scipy and scikit-learn (default: python3;
+#                 capi and partial_fit are skipped without them)
+#   SVMGO         the svmgo binary for the daemon path (default: bin/svmgo)
 #
 # Every run is pinned to CPU 0 (taskset) with GOMAXPROCS=1 and timed in CPU
 # seconds around each Train call. Kernel evaluations (cache misses) are the
@@ -45,7 +61,10 @@ batches=${BATCHES:-10}
 frows=${FASHION_ROWS:-5000}
 keep=${KEEP_MB:-0}
 fkeep=${FASHION_KEEP_MB:-200}
-cases=${STREAM_CASES:-shuttle digits digits-oneclass diabetes-svr fashion-pair fashion10}
+cases=${STREAM_CASES:-shuttle digits digits-oneclass diabetes-svr fashion-pair fashion10 shuttle-10k shuttle-40k shuttle-160k}
+paths=${PATHS:-capi partial_fit daemon}
+python=${PYTHON:-python3}
+svmgo=${SVMGO:-$root/bin/svmgo}
 [[ $batches =~ ^[1-9][0-9]*$ ]] || die "BATCHES=$batches: want a positive integer"
 [[ $frows =~ ^[1-9][0-9]*$ ]] || die "FASHION_ROWS=$frows: want a positive integer"
 [[ -r $shared/shuttle.train ]] || die "missing $shared/shuttle.train (set SHARED)"
@@ -60,11 +79,23 @@ mkdir -p examples/bench/out
 # setup CASE sets file, opts, name and m (-M); returns 1 when the data is
 # missing.
 setup() {
-	m=$keep
+	m=$keep store=0
 	case $1 in
 	shuttle) file=$shared/shuttle.train opts="-c 100 -g 1" name=shuttle ;;
 	digits) file=$shared/digits.train opts="" name=digits ;;
 	digits-oneclass) file=$shared/digits.train opts="-s 2 -n 0.1" name="digits one-class" ;;
+	shuttle-10k | shuttle-40k | shuttle-160k)
+		file=$tmp/shuttle4.train opts="-c 100 -g 1"
+		store=${1#shuttle-}
+		store=$((${store%k} * 1000))
+		name="shuttle×4, store $store"
+		[[ -e $file ]] || for c in 0 1 2 3; do
+			awk -v c=$c 'BEGIN { srand(21 + c) } {
+				printf "%s", $1
+				for (i = 2; i <= NF; i++) { split($i, a, ":"); v = a[2]; if (c > 0) v += (rand() - 0.5) * 0.002; printf " %s:%.6g", a[1], v }
+				print "" }' "$shared/shuttle.train"
+		done >"$file"
+		;;
 	diabetes-svr) file=$shared/diabetes.train opts="-s 3 -c 100 -p 5" name="diabetes ε-SVR" ;;
 	fashion-pair | fashion10)
 		[[ -r $fdata/fashion.train ]] || return 1
@@ -82,28 +113,87 @@ setup() {
 }
 
 details=$tmp/details.md
+# pathOK PATH: whether the path can run here (says why not on stderr).
+pathOK() {
+	case $1 in
+	capi | partial_fit)
+		if ! SVMGO_LIB=$root/lib/libsvmgo.so PYTHONPATH=$root/examples/python "$python" -c 'import numpy, scipy, sklearn, svmgo' 2>/dev/null; then
+			echo "stream.sh: $1: $python lacks numpy, scipy or scikit-learn, or lib/libsvmgo.so is missing (make lib): skipped" >&2
+			return 1
+		fi
+		;;
+	daemon) [[ -x $svmgo ]] || { echo "stream.sh: daemon: $svmgo missing (make build): skipped" >&2; return 1; } ;;
+	*) die "unknown path '$1'" ;;
+	esac
+}
+# other CASE PATH: the stream of CASE through PATH; prints its table row and
+# appends its per-batch table to $details.
+other() {
+	local out rows per kopts="-t 2${opts:+ $opts}"
+	case $2 in
+	capi | partial_fit)
+		out=$(GOMAXPROCS=1 SVMGO_LIB=$root/lib/libsvmgo.so PYTHONPATH=$root/examples/python "${pin[@]}" \
+			"$python" examples/bench/streamcapi.py --mode "$2" --batches "$batches" --name "$name" --options "$kopts" "$file")
+		grep '^TOTAL' <<<"$out" | sed 's/^TOTAL|/|/'
+		;;
+	daemon)
+		rows=$(wc -l <"$file")
+		window=$((rows * 9 / 10))
+		per=$((window / 100))
+		GOMAXPROCS=1 "${pin[@]}" env SVMGO="$svmgo" WINDOW=$window BATCHES=$batches DATA="$file" \
+			TRAIN_OPTIONS="$kopts" OUT=stream-daemon bash examples/bench/daemon.sh >"$tmp/daemon.out" 2>"$tmp/daemon.err" ||
+			{ cat "$tmp/daemon.err" >&2; die "$1: the daemon stream failed"; }
+		read -r tc cpu work obj <examples/bench/out/stream-daemon.total
+		rm -f examples/bench/out/stream-daemon.total examples/bench/out/stream-daemon.md
+		echo "| $name | \`$kopts\` daemon | $window | $batches × $per | $tc | $cpu | $work | $obj | |"
+		out=$(grep '^|' "$tmp/daemon.out")
+		;;
+	esac
+	{
+		echo
+		echo "$name (\`$opts\`), $2:"
+		echo
+		grep '^|' <<<"$out"
+	} >>"$details"
+}
 {
 	echo "Warm against cold kernel retrains with the store full: per batch 1% of the rows out (the oldest),"
-	echo "1% in, through the C ABI trainer's path (examples/bench/streamtime; one core, CPU seconds;"
-	echo "load average $(cut -d' ' -f1 /proc/loadavg) at the start). -M: MiB of kernel columns kept between retrains;"
-	echo "the first retrain with -M computes them (its cost is in the totals)."
+	echo "1% in. Paths: in process, the C ABI trainer's path in Go (examples/bench/streamtime); capi, the"
+	echo "C ABI trainer from Python (svmgo.Trainer); partial_fit, the scikit-learn estimator (it only adds"
+	echo "rows: the store grows by 1% a batch from 0.9 of the file); daemon, \`svmgo watch\` with"
+	echo "\`--store.window\` (seconds are the daemon's solver wall times). One core (taskset, GOMAXPROCS=1),"
+	echo "CPU seconds; load average $(cut -d' ' -f1 /proc/loadavg) at the start. Work: kernel evaluations. -M: MiB of"
+	echo "kernel columns kept between retrains; the first retrain with -M computes them (its cost is in the"
+	echo "totals). obj: the largest relative difference of the dual objective, warm against cold; test rows"
+	echo "changed: the most test rows whose prediction differs between the warm and the cold model in a batch."
 	echo
-	echo "| data | options (with -M) | store | batches × rows | cold CPU s (total) | CPU warm/cold | kernel evals warm/cold | obj |"
-	echo "|---|---|---:|---:|---:|---:|---:|---:|"
+	echo "| data | options, path | store | batches × rows | cold CPU s (total) | CPU warm/cold | work warm/cold | obj | test rows changed |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+	ok=()
+	for p in $paths; do
+		if pathOK "$p"; then ok+=("$p"); fi
+	done
 	for c in $cases; do
 		if ! setup "$c"; then
 			echo "stream.sh: $c: data missing, skipped" >&2
 			continue
 		fi
 		read -ra optv <<<"$opts"
-		out=$(GOMAXPROCS=1 "${pin[@]}" "$tmp/streamtime" --mode stream --batches "$batches" --name "$name" -M "$m" "${optv[@]}" "$file")
+		sopt=()
+		((store == 0)) || sopt=(--store "$store")
+		out=$(GOMAXPROCS=1 "${pin[@]}" "$tmp/streamtime" --mode stream --batches "$batches" "${sopt[@]}" --name "$name" -M "$m" "${optv[@]}" "$file")
 		grep '^TOTAL' <<<"$out" | sed 's/^TOTAL|/|/'
 		{
 			echo
-			echo "$name (\`-M $m $opts\`):"
+			echo "$name (\`-M $m $opts\`), in process:"
 			echo
 			grep '^|' <<<"$out"
 		} >>"$details"
+		case $c in
+		shuttle | digits | digits-oneclass | diabetes-svr)
+			for p in "${ok[@]}"; do other "$c" "$p"; done
+			;;
+		esac
 	done
 	cat "$details"
 } | tee examples/bench/out/stream.md

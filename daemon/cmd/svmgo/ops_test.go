@@ -65,7 +65,16 @@ func startOpsDaemon(t *testing.T, bin, root string, args ...string) *opsDaemon {
 	if err := os.MkdirAll(filepath.Join(root, "incoming"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	args = append([]string{"watch", "--root", root, "--log.format", "json"}, args...)
+	d := startOpsProcess(t, bin, root, append([]string{"watch", "--root", root, "--log.format", "json"}, args...))
+	d.waitRecord(10*time.Second, func(r opsRecord) bool { return r.MsgText() == "daemon started" })
+	return d
+}
+
+// startOpsProcess starts bin args... with its standard error read as JSON
+// log records; the process is killed at the end of the test if it is
+// still running.
+func startOpsProcess(t *testing.T, bin, root string, args []string) *opsDaemon {
+	t.Helper()
 	d := &opsDaemon{t: t, cmd: exec.Command(bin, args...), root: root, logs: &lockedBuffer{}, exited: make(chan struct{})}
 	d.cmd.Stderr = d.logs
 	if err := d.cmd.Start(); err != nil {
@@ -83,7 +92,6 @@ func startOpsDaemon(t *testing.T, bin, root string, args ...string) *opsDaemon {
 			<-d.exited
 		}
 	})
-	d.waitRecord(10*time.Second, func(r opsRecord) bool { return r.MsgText() == "daemon started" })
 	return d
 }
 

@@ -13,11 +13,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/daemon/serve"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 	"github.com/libsvmgo/libsvmgo/daemon/watchd"
 )
@@ -53,6 +55,11 @@ retrained warm without them and published, and the request is removed (a
 request naming a batch never ingested moves to rejected/). Rows also leave
 by --store.window and --store.max-age.
 
+With --serve.http or --serve.grpc the process also serves DIR/models/ over
+the Open Inference Protocol as svmgo serve does, under the name --serve.name:
+one sidecar trains and serves, each published version swapped in without a
+failed request.
+
 Exit status: 0 after a signal, 1 on a runtime failure (a corrupt store, a
 failed training), 2 on a usage or configuration error.
 
@@ -71,6 +78,8 @@ type watchFlags struct {
 	logFormat  string
 	csvHeader  string
 	csvSkip    string
+	serve      serveFlags
+	serveName  string
 }
 
 func newWatchFlags(stderr io.Writer) *watchFlags {
@@ -101,6 +110,8 @@ func newWatchFlags(stderr io.Writer) *watchFlags {
 	fs.StringVar(&f.httpAddr, "http", "", "loopback address (127.0.0.1:PORT) serving /healthz and /metrics; empty: none")
 	fs.StringVar(&f.configFile, "config", "", `file of "name = value" lines using these flag names; command-line flags win`)
 	fs.StringVar(&f.logFormat, "log.format", "text", "log format on standard error: text or json")
+	addServeFlags(fs, "serve.", &f.serve, "", "")
+	fs.StringVar(&f.serveName, "serve.name", "model", "name the models/ directory is served under with --serve.http or --serve.grpc")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, watchUsage)
 		fs.PrintDefaults()
@@ -276,6 +287,15 @@ func watch(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 
+	if f.serve.cfg.HTTPAddr != "" || f.serve.cfg.GRPCAddr != "" {
+		stopServe, err := serveModels(f, log)
+		if err != nil {
+			fmt.Fprintf(stderr, "svmgo watch: %v\n", err)
+			return 1
+		}
+		defer stopServe()
+	}
+
 	if f.httpAddr != "" {
 		ln, err := net.Listen("tcp", f.httpAddr)
 		if err != nil {
@@ -292,6 +312,29 @@ func watch(args []string, stdout, stderr io.Writer) int {
 	}
 	log.Info("daemon stopped")
 	return 0
+}
+
+// serveModels serves the daemon's models/ over the Open Inference
+// Protocol from this process (--serve.http, --serve.grpc) as svmgo serve
+// would, under the name --serve.name; the returned function drains it.
+func serveModels(f *watchFlags, log *slog.Logger) (stop func(), err error) {
+	opt, err := f.serve.repositoryOptions(log)
+	if err != nil {
+		return nil, err
+	}
+	repo := serve.NewRepository(opt)
+	if err := repo.Add(f.serveName, filepath.Join(f.cfg.Root, watchd.ModelsDir)); err != nil {
+		return nil, err
+	}
+	stopServer, err := f.serve.startServer(repo, log)
+	if err != nil {
+		repo.Close()
+		return nil, err
+	}
+	return func() {
+		stopServer()
+		repo.Close()
+	}, nil
 }
 
 // httpShutdownTimeout bounds how long stopping the HTTP server waits for

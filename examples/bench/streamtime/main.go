@@ -30,6 +30,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,6 +55,7 @@ type config struct {
 	classes string
 	name    string
 	options string // the train options, for the total row
+	profile string // CPU profile of the warm retrains (stream; no cold ones)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -69,6 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.rows, "rows", 0, "use only the file's first rows (after --classes; 0: all)")
 	fs.StringVar(&c.classes, "classes", "", "use only rows of these labels (comma-separated)")
 	fs.StringVar(&c.name, "name", "", "name of the data in the total row (default: the file's)")
+	fs.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the warm retrains here (stream; skips the cold ones)")
 	// Our flags come first; the rest are svm-train options and the file.
 	var own []string
 	for len(args) >= 1 && strings.HasPrefix(args[0], "--") {
@@ -247,6 +250,9 @@ func measure(w io.Writer, o core.TrainParams, full *data.Dataset, c config) erro
 		fmt.Fprintln(w, "| batch | cold CPU s | warm CPU s | warm/cold CPU | cold evals | warm evals | warm/cold evals | iter warm/cold | obj rel diff |")
 		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 		old := make([]int, batch)
+		if c.profile != "" {
+			return profileStream(c, ds, dual, tr, old, add)
+		}
 		for b := range c.batches {
 			for k := range old {
 				old[k] = k
@@ -280,7 +286,7 @@ func measure(w io.Writer, o core.TrainParams, full *data.Dataset, c config) erro
 				e0, e1, e1/e0, hot.m.Result.Iterations, cold.m.Result.Iterations, d)
 		}
 		fmt.Fprintf(w, "| total | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f | | %.1e |\n", tc, tw, tw/tc, ec, ew, ew/ec, worst)
-		fmt.Fprintf(w, "TOTAL| %s | `%s` | %d | %d × %d | %.3f | %.3f | %.3f | %.1e |\n", c.name, c.options, store, c.batches, batch,
+		fmt.Fprintf(w, "TOTAL| %s | `%s` in process | %d | %d × %d | %.3f | %.3f | %.3f | %.1e | |\n", c.name, c.options, store, c.batches, batch,
 			tc, tw/tc, ew/ec, worst)
 		return nil
 	}
@@ -305,4 +311,39 @@ func median(v []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// profileStream runs the stream's warm retrains alone under the CPU
+// profiler, so that a profile shows where a warm retrain's time goes
+// without the cold solves' (which share the solver's functions).
+func profileStream(c config, ds *data.Dataset, dual *core.Dual, tr core.Trainer, old []int, add func(int) error) error {
+	f, err := os.Create(c.profile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	defer pprof.StopCPUProfile()
+	for range c.batches {
+		for k := range old {
+			old[k] = k
+		}
+		if err := ds.DeleteRows(old); err != nil {
+			return err
+		}
+		if err := dual.DeleteRows(old); err != nil {
+			return err
+		}
+		if err := add(len(old)); err != nil {
+			return err
+		}
+		hot, err := train(tr, ds, dual.Extended(ds.Len()))
+		if err != nil {
+			return err
+		}
+		dual = hot.dual
+	}
+	return nil
 }

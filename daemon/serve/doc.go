@@ -1,0 +1,90 @@
+// Package serve answers the Open Inference Protocol (KServe v2: the REST
+// endpoints and inference.GRPCInferenceService over gRPC) for a
+// repository of model directories, each followed and hot-swapped as
+// DESIGN.md §6 has it: svmgo serve and svmgo watch --serve run it.
+//
+// # Repository
+//
+// A repository is a directory of model directories, one per model name,
+// each in the layout svmgo watch publishes into its models/
+// ("model-<version>.svmgo", written by modeldir.Publish). Each is followed
+// by a modeldir.Watcher, which loads a new version through the one opener
+// (modelfile.ReadFile, every registered kind), checks it completely and
+// only then swaps it in; a version that fails to load is counted
+// (svmgo_serve_load_failures_total), logged and skipped, and never blocks
+// the versions after it. A model's version policy chooses what is served:
+// "latest" (the newest valid version, the default), "latest:N", "all" or
+// "specific:V,...". The versions served are one immutable set, replaced
+// by one atomic pointer store; a request reads it once and runs to its
+// end on the version it resolved, so a swap never fails or mixes a
+// request, and the old model is freed by the garbage collector after the
+// last request holding it returns (at most the old plus the new model in
+// memory, with the default policy).
+//
+// # REST (OIP v2)
+//
+//	GET  /v2/health/live                      {"live": true}
+//	GET  /v2/health/ready                     200 {"ready": true} once every model has a version; 400 before, and while draining
+//	GET  /v2                                  server metadata (extensions: model_repository)
+//	GET  /v2/models/{m}[/versions/{v}]        model metadata: versions, platform svmgo_<kind>, tensors, properties (task, labels)
+//	GET  /v2/models/{m}[/versions/{v}]/ready  200 {"name": m, "ready": true}
+//	POST /v2/models/{m}[/versions/{v}]/infer  inference
+//	POST /v2/repository/index                 [{"name", "version", "state"}]: READY versions, UNAVAILABLE models with the reason
+//	POST /v2/repository/models/{m}/load       serve the repository's subdirectory m (or rescan it)
+//	POST /v2/repository/models/{m}/unload     stop serving m
+//	GET  /metrics                             Prometheus text format, every name under svmgo_
+//
+// An inference request has exactly one input tensor of shape [N, F] (F the
+// model's NumFeatures), datatype FP32, FP64, INT8..INT64 or UINT8..UINT64,
+// its "data" flat (N×F numbers, row-major) or nested (N arrays of F).
+// Values become the float32 features svmgo predict reads (FP32 numbers
+// round as a data file's do). Outputs, by name in "outputs", or asked by
+// the request parameters {"decision": true} and {"probability": true}
+// (then the label comes too):
+//
+//	label        INT64 class labels (±1 for one-class), FP64 values for regression; shape [N]
+//	decision     FP64 decision values, shape [N, K], in LIBSVM's order
+//	probability  FP64 class probabilities, shape [N, C], in the order of the "labels" property
+//
+// No outputs named means label. Every error is {"error": "..."} with:
+//
+//	400  malformed JSON, JSON nested past the depth cap, no or several inputs, a shape
+//	     other than [N, F] with the model's F, an unknown datatype or output, data that
+//	     does not match the shape, a number that is not one of the datatype (or does not
+//	     fit a float32), probabilities from a model without them, an invalid model name;
+//	     a model with no version loaded yet (ready endpoints and infer)
+//	404  an unknown model, version or endpoint
+//	405  a wrong method
+//	413  a body past the request-size cap, or more rows than the row cap
+//	429  past the bound on requests in flight (retry later)
+//	503  inference after shutdown began
+//
+// # gRPC
+//
+// inference.GRPCInferenceService from the protocol's grpc_predict_v2.proto
+// (vendored in inferencepb with its Apache-2.0 licence, generated code
+// committed), the same checks and outputs: inputs from the typed contents
+// of their datatype or from raw_input_contents (little-endian, and then
+// the outputs come back in raw_output_contents: INT64 labels or FP64);
+// the request parameters decision and probability are bool_params. Codes:
+// INVALID_ARGUMENT where REST says 400 or 413, NOT_FOUND for 404,
+// UNAVAILABLE for a model not ready or a server draining,
+// RESOURCE_EXHAUSTED past the in-flight bound (and, from gRPC itself, for
+// a message past the size cap). The standard grpc.health.v1 service
+// reports SERVING while the server is ready.
+//
+// # Limits
+//
+// Limits caps the request size, the rows a request, the JSON depth, the
+// requests in flight (refused at once, never queued) and the read, write
+// and idle times. Addresses are loopback TCP or unix:PATH (mode 0660) by
+// default; any other bind needs TLS or an explicit Config.Insecure.
+// Shutdown drains: readiness goes false, new inferences get 503 /
+// UNAVAILABLE, requests in flight finish.
+//
+// # Imports
+//
+// It may import core, core/modelfile, daemon/modeldir, daemon/buildinfo,
+// its generated inferencepb and google.golang.org/grpc; it predicts through
+// core.Model only, never a kind's own type.
+package serve

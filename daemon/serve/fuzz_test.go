@@ -1,0 +1,149 @@
+package serve
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb"
+)
+
+// fuzzServer is a server (not listening) of heart_scale's linear model
+// as "m", with small limits so the fuzzer reaches them.
+func fuzzServer(f *testing.F) (*Server, *data.Dataset) {
+	ds := heart(f)
+	dir := filepath.Join(f.TempDir(), "m")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		f.Fatal(err)
+	}
+	if _, err := modeldir.Publish(dir, linearModel(f, ds, 1)); err != nil {
+		f.Fatal(err)
+	}
+	repo := NewRepository(RepositoryOptions{})
+	if err := repo.Add("m", dir); err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { repo.Close() })
+	lim := DefaultLimits()
+	lim.MaxRequestBytes, lim.MaxRows, lim.MaxJSONDepth = 1<<16, 64, 8
+	srv, err := New(repo, Config{HTTPAddr: "127.0.0.1:0", Limits: lim})
+	if err != nil {
+		f.Fatal(err)
+	}
+	return srv, ds
+}
+
+// FuzzRESTInfer sends arbitrary bodies to the REST inference endpoint: the
+// answer is always 200 with outputs or a documented 4xx with
+// {"error": ...}, never a panic or a 5xx.
+func FuzzRESTInfer(f *testing.F) {
+	srv, ds := fuzzServer(f)
+	h := srv.Handler()
+	row := rowsJSON(ds, []int{0}, true)
+	for _, seed := range []string{
+		`{"inputs":[{"name":"x","shape":[1,13],"datatype":"FP32","data":` + row + `}]}`,
+		`{"inputs":[{"name":"x","shape":[1,13],"datatype":"FP64","data":` + rowsJSON(ds, []int{1}, false) + `}],"outputs":[{"name":"decision"}]}`,
+		`{"inputs":[{"name":"x","shape":[2,13],"datatype":"INT32","data":[[1,0,0,0,0,0,0,0,0,0,0,0,-1],[0,0,0,0,0,0,0,0,0,0,0,0,0]]}],"parameters":{"decision":true}}`,
+		`{"inputs":[{"name":"x","shape":[1,13],"datatype":"UINT8","data":[1,2,3,4,5,6,7,8,9,10,11,12,255]}]}`,
+		`{"inputs":[{"name":"x","shape":[1,13],"datatype":"FP32","data":[[1e39,0,0,0,0,0,0,0,0,0,0,0,0]]}]}`,
+		`{"inputs":[{"name":"x","shape":[1,13],"datatype":"FP32","data":[[1,2]]}]}`,
+		`{"inputs":[{"name":"x","shape":[99999,13],"datatype":"FP32","data":[]}]}`,
+		`[[[[[[[[[[[[]]]]]]]]]]]]`, `{"inputs":"x"}`, `{"id":"\"[[[[[[[[[[["}`, ``, `null`, `{"inputs":[{"shape":[1,-13]}]}`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v2/models/m/infer", strings.NewReader(body)))
+		var out map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+			t.Fatalf("answer %d is not JSON: %q", rec.Code, rec.Body.String())
+		}
+		switch rec.Code {
+		case http.StatusOK:
+			if _, ok := out["outputs"].([]any); !ok {
+				t.Fatalf("200 without outputs: %v", out)
+			}
+		case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
+			if msg, _ := out["error"].(string); msg == "" {
+				t.Fatalf("%d without an error message: %v", rec.Code, out)
+			}
+		default:
+			t.Fatalf("status %d for %q: %v", rec.Code, body, out)
+		}
+	})
+}
+
+// FuzzJSONData feeds the tensor data reader arbitrary text for a few
+// shapes and datatypes: it accepts exactly rows×cols finite numbers or
+// refuses with a 400, and never panics.
+func FuzzJSONData(f *testing.F) {
+	for _, seed := range []string{"[[1,2],[3,4]]", "[1,2,3,4]", "[[1,2],[3]]", "[1,2,3]", "[[1,2],[3,4]] x", "[-0.5e-3, 1E+2, 0, -0]", "[01]", "[1.]", "[[[]]]", "["} {
+		f.Add(seed, uint8(dtFP32), uint8(2), uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, text string, dt, rows, cols uint8) {
+		d := datatype(dt % uint8(len(datatypeNames)))
+		r, c := int(rows%8)+1, int(cols%8)+1
+		if d == dtInvalid {
+			d = dtFP64
+		}
+		dst := make([]float32, r*c)
+		err := jsonData(dst, []byte(text), d, r, c)
+		if err != nil {
+			if st, _ := statusOf(err); st != http.StatusBadRequest {
+				t.Fatalf("status %d for %v", st, err)
+			}
+			return
+		}
+		var back []any
+		if json.Unmarshal([]byte(text), &back) != nil {
+			t.Fatalf("accepted %q, which is not JSON", text)
+		}
+	})
+}
+
+// FuzzGRPCInfer decodes arbitrary protobuf bytes as an inference request
+// and runs it through the gRPC decoder: an error is INVALID_ARGUMENT (or
+// the model's NOT_FOUND), never a panic.
+func FuzzGRPCInfer(f *testing.F) {
+	srv, ds := fuzzServer(f)
+	x := make([]float32, 0, 13)
+	x = append(x, ds.DenseRow(0)...)
+	for _, req := range []*inferencepb.ModelInferRequest{
+		{ModelName: "m", Inputs: []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: []int64{1, 13}, Contents: &inferencepb.InferTensorContents{Fp32Contents: x}}}},
+		{ModelName: "m", Inputs: []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "INT8", Shape: []int64{1, 13}}}, RawInputContents: [][]byte{make([]byte, 13)}},
+		{ModelName: "m", Inputs: []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "UINT64", Shape: []int64{1, 13}, Contents: &inferencepb.InferTensorContents{Uint64Contents: make([]uint64, 13)}}}},
+	} {
+		b, err := proto.Marshal(req)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	g := &grpcService{s: srv}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var req inferencepb.ModelInferRequest
+		if proto.Unmarshal(b, &req) != nil {
+			return
+		}
+		var vname string
+		resp, err := g.infer(&req, &vname)
+		if err != nil {
+			if st, _ := statusOf(err); st != http.StatusBadRequest && st != http.StatusNotFound && st != http.StatusRequestEntityTooLarge {
+				t.Fatalf("status %d for %v", st, err)
+			}
+			return
+		}
+		if len(resp.Outputs) == 0 {
+			t.Fatal("an answer without outputs")
+		}
+	})
+}

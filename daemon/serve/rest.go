@@ -1,0 +1,424 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/libsvmgo/libsvmgo/daemon/buildinfo"
+)
+
+// restRequest is the JSON of a REST inference request (OIP v2). Data is
+// kept raw and read by jsonData straight into the input rows.
+type restRequest struct {
+	ID         string                     `json:"id"`
+	Parameters map[string]json.RawMessage `json:"parameters"`
+	Inputs     []restInput                `json:"inputs"`
+	Outputs    []struct {
+		Name       string                     `json:"name"`
+		Parameters map[string]json.RawMessage `json:"parameters"`
+	} `json:"outputs"`
+}
+
+type restInput struct {
+	Name       string                     `json:"name"`
+	Shape      []int64                    `json:"shape"`
+	Datatype   string                     `json:"datatype"`
+	Parameters map[string]json.RawMessage `json:"parameters"`
+	Data       json.RawMessage            `json:"data"`
+}
+
+// Handler returns the REST endpoints (doc.go lists them) and /metrics.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	get := func(pattern string, h http.HandlerFunc) { mux.HandleFunc(pattern, only(http.MethodGet, h)) }
+	post := func(pattern string, h http.HandlerFunc) { mux.HandleFunc(pattern, only(http.MethodPost, h)) }
+	get("/v2/health/live", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]bool{"live": true})
+	})
+	get("/v2/health/ready", func(w http.ResponseWriter, _ *http.Request) {
+		if !s.ready() {
+			writeError(w, http.StatusBadRequest, "not ready: a model has no version loaded yet, or the server is shutting down")
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]bool{"ready": true})
+	})
+	get("/v2", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, serverMetadata())
+	})
+	get("/v2/models/{model}", s.modelMetadata)
+	get("/v2/models/{model}/versions/{version}", s.modelMetadata)
+	get("/v2/models/{model}/ready", s.modelReady)
+	get("/v2/models/{model}/versions/{version}/ready", s.modelReady)
+	post("/v2/models/{model}/infer", s.restInfer)
+	post("/v2/models/{model}/versions/{version}/infer", s.restInfer)
+	post("/v2/repository/index", s.repositoryIndex)
+	post("/v2/repository/models/{model}/load", s.repositoryLoad)
+	post("/v2/repository/models/{model}/unload", s.repositoryUnload)
+	get("/metrics", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		s.repo.metrics.write(w)
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path)
+	})
+	return mux
+}
+
+// only answers other methods than method with 405 and the JSON error.
+func only(method string, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead) {
+			w.Header().Set("Allow", method)
+			writeError(w, http.StatusMethodNotAllowed, r.Method+" not allowed here; use "+method)
+			return
+		}
+		h(w, r)
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+// writeError writes {"error": msg} with status.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	b, _ := json.Marshal(map[string]string{"error": msg})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+// writeErr writes err with the status statusOf gives it.
+func writeErr(w http.ResponseWriter, err error) {
+	st, _ := statusOf(err)
+	writeError(w, st, err.Error())
+}
+
+// serverMeta is the answer to GET /v2 (and gRPC's ServerMetadata).
+type serverMeta struct {
+	Name       string   `json:"name"`
+	Version    string   `json:"version"`
+	Extensions []string `json:"extensions"`
+}
+
+func serverMetadata() serverMeta {
+	return serverMeta{Name: "svmgo", Version: buildinfo.Read().Version, Extensions: []string{"model_repository"}}
+}
+
+// tensorMetadata describes one input or output tensor.
+type tensorMetadata struct {
+	Name     string  `json:"name"`
+	Datatype string  `json:"datatype"`
+	Shape    []int64 `json:"shape"`
+}
+
+// metadata is a model's metadata, as both protocols give it.
+type metadata struct {
+	Name       string            `json:"name"`
+	Versions   []string          `json:"versions"`
+	Platform   string            `json:"platform"`
+	Inputs     []tensorMetadata  `json:"inputs"`
+	Outputs    []tensorMetadata  `json:"outputs"`
+	Properties map[string]string `json:"properties"`
+}
+
+// metadataOf describes the model name: every version served, or only
+// ver; the tensors are those of the newest of them.
+func (s *Server) metadataOf(name, ver string) (*metadata, error) {
+	m, v, err := s.repo.resolve(name, ver)
+	if err != nil {
+		return nil, err
+	}
+	md := &metadata{Name: name, Versions: []string{v.name}}
+	if ver == "" {
+		md.Versions = md.Versions[:0]
+		for _, x := range m.versions().list {
+			md.Versions = append(md.Versions, x.name)
+		}
+	}
+	info := v.info
+	md.Platform = "svmgo_" + info.Kind
+	md.Inputs = []tensorMetadata{{Name: "input", Datatype: "FP32", Shape: []int64{-1, int64(info.NumFeatures)}}}
+	md.Outputs = []tensorMetadata{
+		{Name: OutputLabel, Datatype: v.labelDatatype(), Shape: []int64{-1}},
+		{Name: OutputDecision, Datatype: "FP64", Shape: []int64{-1, int64(info.NumDecisionValues)}},
+	}
+	if v.prob != nil {
+		md.Outputs = append(md.Outputs, tensorMetadata{Name: OutputProbability, Datatype: "FP64", Shape: []int64{-1, int64(len(info.Labels))}})
+	}
+	md.Properties = map[string]string{"task": info.Task.String(), "version_policy": m.policy.String(), "newest_version": v.name}
+	if len(info.Labels) > 0 {
+		b := make([]byte, 0, 4*len(info.Labels))
+		for i, l := range info.Labels {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(l), 10)
+		}
+		md.Properties["labels"] = string(b)
+	}
+	return md, nil
+}
+
+func (s *Server) modelMetadata(w http.ResponseWriter, r *http.Request) {
+	md, err := s.metadataOf(r.PathValue("model"), r.PathValue("version"))
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, md)
+}
+
+func (s *Server) modelReady(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("model")
+	if _, _, err := s.repo.resolve(name, r.PathValue("version")); err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"name": name, "ready": true})
+}
+
+// restInfer answers POST .../infer.
+func (s *Server) restInfer(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	name, ver := r.PathValue("model"), r.PathValue("version")
+	if err := s.acquire(); err != nil {
+		s.answerError(w, start, name, "", err)
+		return
+	}
+	defer s.releaseSlot()
+	inf := getInference()
+	defer inf.release()
+	v, err := s.restDecode(inf, w, r, name, ver)
+	if err == nil {
+		err = inf.run(v)
+	}
+	vname := ""
+	if v != nil {
+		vname = v.name
+	}
+	if err != nil {
+		s.answerError(w, start, name, vname, err)
+		return
+	}
+	inf.out = restEncode(inf.out[:0], v, inf)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(inf.out)))
+	w.Write(inf.out)
+	s.repo.metrics.observe(name, vname, "rest", "200", time.Since(start).Seconds())
+}
+
+// answerError writes err and counts it. A name the repository does not
+// hold is counted under model "".
+func (s *Server) answerError(w http.ResponseWriter, start time.Time, name, ver string, err error) {
+	st, _ := statusOf(err)
+	writeError(w, st, err.Error())
+	if s.repo.model(name) == nil {
+		name = ""
+	}
+	s.repo.metrics.observe(name, ver, "rest", strconv.Itoa(st), time.Since(start).Seconds())
+}
+
+// restDecode reads the request body into inf and resolves the version it
+// runs on, which it returns (nil when none was resolved).
+// Past the size cap the connection is closed after the answer (the rest of
+// the body is not read).
+func (s *Server) restDecode(inf *inference, w http.ResponseWriter, r *http.Request, name, ver string) (*version, error) {
+	body := http.MaxBytesReader(w, r.Body, s.lim.MaxRequestBytes)
+	buf := bytes.NewBuffer(inf.body[:0])
+	if _, err := buf.ReadFrom(body); err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return nil, tooLargef("request body larger than %d bytes", s.lim.MaxRequestBytes)
+		}
+		return nil, badRequestf("reading the request: %v", err)
+	}
+	inf.body = buf.Bytes()
+	if err := checkJSONDepth(inf.body, s.lim.MaxJSONDepth); err != nil {
+		return nil, err
+	}
+	var req restRequest
+	if err := json.Unmarshal(inf.body, &req); err != nil {
+		return nil, badRequestf("request JSON: %v", err)
+	}
+	_, v, err := s.repo.resolve(name, ver)
+	if err != nil {
+		return nil, err
+	}
+	if err := decodeREST(inf, &req, v, &s.lim); err != nil {
+		return v, err
+	}
+	inf.id = req.ID
+	return v, nil
+}
+
+// decodeREST checks a decoded REST request against version v and the
+// limits and reads its input into inf.
+func decodeREST(inf *inference, req *restRequest, v *version, lim *Limits) error {
+	if len(req.Inputs) != 1 {
+		return badRequestf("want exactly one input tensor, got %d", len(req.Inputs))
+	}
+	in := &req.Inputs[0]
+	dt := parseDatatype(in.Datatype)
+	if dt == dtInvalid {
+		return badRequestf("input datatype %q: want FP32, FP64 or an INT/UINT type", in.Datatype)
+	}
+	if err := inf.input(in.Shape, v, lim); err != nil {
+		return err
+	}
+	if len(in.Data) == 0 {
+		return badRequestf(`input has no "data"`)
+	}
+	if err := jsonData(inf.x, in.Data, dt, inf.rows, inf.cols); err != nil {
+		return err
+	}
+	for _, o := range req.Outputs {
+		if err := inf.want.add(o.Name); err != nil {
+			return err
+		}
+	}
+	return wantParameters(&inf.want, req.Parameters)
+}
+
+// wantParameters reads the request parameters "decision" and
+// "probability" (booleans) that ask for those outputs besides the label.
+func wantParameters(o *outputs, params map[string]json.RawMessage) error {
+	for k, raw := range params {
+		var on bool
+		switch k {
+		case OutputDecision, OutputProbability:
+			if err := json.Unmarshal(raw, &on); err != nil {
+				return badRequestf("parameter %q: want true or false", k)
+			}
+		default:
+			continue // other parameters (binary_data_output, ...) are not ours to refuse
+		}
+		if on {
+			o.label = true
+			if err := o.add(k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// restEncode appends the JSON answer of a finished inference to b.
+func restEncode(b []byte, v *version, inf *inference) []byte {
+	b = append(b, `{"model_name":`...)
+	b = strconv.AppendQuote(b, v.model)
+	b = append(b, `,"model_version":"`...)
+	b = append(b, v.name...)
+	b = append(b, '"')
+	if inf.id != "" {
+		b = append(b, `,"id":`...)
+		b = strconv.AppendQuote(b, inf.id)
+	}
+	b = append(b, `,"outputs":[`...)
+	first := true
+	tensor := func(name, dt string, data []float64, cols int, integer bool) {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, `{"name":"`...)
+		b = append(b, name...)
+		b = append(b, `","datatype":"`...)
+		b = append(b, dt...)
+		b = append(b, `","shape":[`...)
+		b = strconv.AppendInt(b, int64(inf.rows), 10)
+		if cols > 0 {
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(cols), 10)
+		}
+		b = append(b, `],"data":[`...)
+		for i, x := range data {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if integer {
+				b = strconv.AppendInt(b, int64(x), 10)
+			} else {
+				b = appendJSONFloat(b, x)
+			}
+		}
+		b = append(b, "]}"...)
+	}
+	if inf.want.label {
+		dt := v.labelDatatype()
+		tensor(OutputLabel, dt, inf.labels, 0, dt == "INT64")
+	}
+	if inf.want.decision {
+		tensor(OutputDecision, "FP64", inf.decision, inf.k, false)
+	}
+	if inf.want.probability {
+		tensor(OutputProbability, "FP64", inf.prob, inf.c, false)
+	}
+	return append(b, "]}\n"...)
+}
+
+// appendJSONFloat appends x in the shortest form that reads back exactly;
+// JSON has no NaN or infinity, which become null.
+func appendJSONFloat(b []byte, x float64) []byte {
+	if x != x || x > 1.7976931348623157e308 || x < -1.7976931348623157e308 {
+		return append(b, "null"...)
+	}
+	return strconv.AppendFloat(b, x, 'g', -1, 64)
+}
+
+// repositoryIndex answers POST /v2/repository/index: every model with its
+// versions and state.
+func (s *Server) repositoryIndex(w http.ResponseWriter, _ *http.Request) {
+	type entry struct {
+		Name    string `json:"name"`
+		Version string `json:"version,omitempty"`
+		State   string `json:"state"`
+		Reason  string `json:"reason,omitempty"`
+	}
+	out := []entry{}
+	for _, n := range s.repo.Names() {
+		m := s.repo.model(n)
+		if m == nil {
+			continue
+		}
+		vs := m.versions().list
+		if len(vs) == 0 {
+			e := entry{Name: n, State: "UNAVAILABLE", Reason: "no valid version yet"}
+			if sk := m.watcher.LastSkip(); sk != nil {
+				e.Reason = sk.Err.Error()
+			}
+			out = append(out, e)
+		}
+		for _, v := range vs {
+			out = append(out, entry{Name: n, Version: v.name, State: "READY"})
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) repositoryLoad(w http.ResponseWriter, r *http.Request) {
+	if err := s.repo.Load(r.PathValue("model")); err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{})
+}
+
+func (s *Server) repositoryUnload(w http.ResponseWriter, r *http.Request) {
+	if err := s.repo.Unload(r.PathValue("model")); err != nil {
+		writeErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{})
+}

@@ -1,0 +1,345 @@
+package serve
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
+	"github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb"
+)
+
+// grpcWindow is the HTTP/2 flow-control window of a gRPC stream and
+// connection, in bytes.
+const grpcWindow = 4 << 20
+
+// Limits bound what one request, and all requests together, may take. A
+// request past a limit is refused with its own status (doc.go) and the
+// server carries on.
+type Limits struct {
+	// MaxRequestBytes caps a request body (REST) or message (gRPC).
+	MaxRequestBytes int64
+	// MaxRows caps the rows of one inference request.
+	MaxRows int
+	// MaxJSONDepth caps the nesting of a REST request's JSON.
+	MaxJSONDepth int
+	// MaxInFlight bounds the inference requests answered at once, both
+	// protocols together; past it a request is refused at once (HTTP 429,
+	// gRPC RESOURCE_EXHAUSTED) rather than queued.
+	MaxInFlight int
+	// ReadTimeout and WriteTimeout bound reading a REST request and
+	// writing its answer; IdleTimeout a kept-alive connection's wait.
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+}
+
+// DefaultLimits are the limits of svmgo serve's flags' defaults.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxRequestBytes: 16 << 20,
+		MaxRows:         65536,
+		MaxJSONDepth:    16,
+		MaxInFlight:     256,
+		ReadTimeout:     30 * time.Second,
+		WriteTimeout:    30 * time.Second,
+		IdleTimeout:     120 * time.Second,
+	}
+}
+
+// validate refuses limits that would refuse every request.
+func (l Limits) validate() error {
+	if l.MaxRequestBytes < 1 || l.MaxRows < 1 || l.MaxJSONDepth < 4 || l.MaxInFlight < 1 ||
+		l.ReadTimeout <= 0 || l.WriteTimeout <= 0 || l.IdleTimeout <= 0 {
+		return fmt.Errorf("serve: limits %+v: sizes, rows and in-flight must be at least 1, JSON depth at least 4 (an input's rows), timeouts positive", l)
+	}
+	return nil
+}
+
+// Config configures a Server.
+type Config struct {
+	// HTTPAddr and GRPCAddr are where the REST and gRPC endpoints listen:
+	// host:port, or unix:PATH for a unix socket (mode 0660). Empty: that
+	// protocol is not served. A TCP address off the loopback interface
+	// needs TLS (TLSCert, TLSKey) or Insecure.
+	HTTPAddr, GRPCAddr string
+	// TLSCert and TLSKey are PEM files; both set serves TLS on both
+	// protocols.
+	TLSCert, TLSKey string
+	// Insecure allows a non-loopback TCP address without TLS.
+	Insecure bool
+	// Limits; the zero value means DefaultLimits.
+	Limits Limits
+	// Logger; nil discards.
+	Logger *slog.Logger
+}
+
+// Server answers the Open Inference Protocol over REST and gRPC for the
+// models of a Repository (doc.go).
+type Server struct {
+	repo     *Repository
+	cfg      Config
+	lim      Limits
+	log      *slog.Logger
+	tls      *tls.Config
+	inFlight chan struct{}
+	draining atomic.Bool
+
+	httpSrv *http.Server
+	grpcSrv *grpc.Server
+	health  *health.Server
+	httpLn  net.Listener
+	grpcLn  net.Listener
+	wg      sync.WaitGroup
+}
+
+// New checks cfg and returns a server of repo's models; Start listens.
+func New(repo *Repository, cfg Config) (*Server, error) {
+	if cfg.Limits == (Limits{}) {
+		cfg.Limits = DefaultLimits()
+	}
+	if err := cfg.Limits.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.HTTPAddr == "" && cfg.GRPCAddr == "" {
+		return nil, errors.New("serve: neither an HTTP nor a gRPC address")
+	}
+	if (cfg.TLSCert == "") != (cfg.TLSKey == "") {
+		return nil, errors.New("serve: --tls-cert and --tls-key go together")
+	}
+	s := &Server{repo: repo, cfg: cfg, lim: cfg.Limits, log: cfg.Logger, inFlight: make(chan struct{}, cfg.Limits.MaxInFlight)}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
+		if err != nil {
+			return nil, fmt.Errorf("serve: TLS: %w", err)
+		}
+		s.tls = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	for _, a := range []string{cfg.HTTPAddr, cfg.GRPCAddr} {
+		if err := checkBind(a, s.tls != nil || cfg.Insecure); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// checkBind refuses a TCP address off the loopback interface unless the
+// server is protected (TLS) or told it need not be (--insecure): the
+// endpoints have no authentication of their own.
+func checkBind(addr string, open bool) error {
+	if addr == "" || strings.HasPrefix(addr, "unix:") || open {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("serve: address %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("serve: address %q is not on the loopback interface: give --tls-cert and --tls-key, or --insecure", addr)
+	}
+	return nil
+}
+
+// listen listens on addr: TCP, or unix:PATH (a stale socket there is
+// removed; the new one gets mode 0660).
+func listen(addr string) (net.Listener, error) {
+	path, ok := strings.CutPrefix(addr, "unix:")
+	if !ok {
+		return net.Listen("tcp", addr)
+	}
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode()&fs.ModeSocket == 0 {
+			return nil, fmt.Errorf("serve: %s exists and is not a socket", path)
+		}
+		os.Remove(path)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(path, 0o660); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
+}
+
+// Start listens on the configured addresses and serves in the background
+// until Shutdown.
+func (s *Server) Start() error {
+	if s.cfg.HTTPAddr != "" {
+		ln, err := listen(s.cfg.HTTPAddr)
+		if err != nil {
+			return fmt.Errorf("serve: http: %w", err)
+		}
+		s.httpLn = ln
+		s.httpSrv = &http.Server{
+			Handler:           s.Handler(),
+			ReadTimeout:       s.lim.ReadTimeout,
+			ReadHeaderTimeout: s.lim.ReadTimeout,
+			WriteTimeout:      s.lim.WriteTimeout,
+			IdleTimeout:       s.lim.IdleTimeout,
+			MaxHeaderBytes:    64 << 10,
+			TLSConfig:         s.tls,
+			ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		}
+		s.wg.Go(func() {
+			var err error
+			if s.tls != nil {
+				err = s.httpSrv.ServeTLS(ln, "", "")
+			} else {
+				err = s.httpSrv.Serve(ln)
+			}
+			if !errors.Is(err, http.ErrServerClosed) {
+				s.log.Error("serve: http server stopped", "err", err)
+			}
+		})
+		s.log.Info("serve: http listening", "addr", addrString(ln))
+	}
+	if s.cfg.GRPCAddr != "" {
+		ln, err := listen(s.cfg.GRPCAddr)
+		if err != nil {
+			if s.httpSrv != nil {
+				s.httpSrv.Close()
+			}
+			return fmt.Errorf("serve: grpc: %w", err)
+		}
+		s.grpcLn = ln
+		// Flow-control windows of a few MB: a 1000-row batch is megabytes,
+		// and with HTTP/2's 64 KB initial window its transfer waits for
+		// window updates until gRPC's estimate has grown the window.
+		opts := []grpc.ServerOption{
+			grpc.MaxRecvMsgSize(int(min(s.lim.MaxRequestBytes, 1<<31-1))),
+			grpc.ConnectionTimeout(s.lim.ReadTimeout),
+			grpc.InitialWindowSize(grpcWindow),
+			grpc.InitialConnWindowSize(grpcWindow),
+		}
+		if s.tls != nil {
+			opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))
+		}
+		s.grpcSrv = grpc.NewServer(opts...)
+		inferencepb.RegisterGRPCInferenceServiceServer(s.grpcSrv, &grpcService{s: s})
+		s.health = health.NewServer()
+		healthpb.RegisterHealthServer(s.grpcSrv, s.health)
+		update := s.updateHealth
+		s.repo.onChange.Store(&update)
+		s.updateHealth()
+		s.wg.Go(func() {
+			if err := s.grpcSrv.Serve(ln); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+				s.log.Error("serve: grpc server stopped", "err", err)
+			}
+		})
+		s.log.Info("serve: grpc listening", "addr", addrString(ln))
+	}
+	return nil
+}
+
+func addrString(ln net.Listener) string {
+	if ln.Addr().Network() == "unix" {
+		return "unix:" + ln.Addr().String()
+	}
+	return ln.Addr().String()
+}
+
+// HTTPAddr returns the address the REST endpoints listen on (the port
+// chosen when the configured one was 0), "" when none.
+func (s *Server) HTTPAddr() string {
+	if s.httpLn == nil {
+		return ""
+	}
+	return addrString(s.httpLn)
+}
+
+// GRPCAddr is HTTPAddr for the gRPC endpoint.
+func (s *Server) GRPCAddr() string {
+	if s.grpcLn == nil {
+		return ""
+	}
+	return addrString(s.grpcLn)
+}
+
+// ready reports the server's readiness: not draining, and every model
+// with a version to serve.
+func (s *Server) ready() bool { return !s.draining.Load() && s.repo.Ready() }
+
+// updateHealth sets the gRPC health service's status ("" is the whole
+// server; each model by name too).
+func (s *Server) updateHealth() {
+	if s.health == nil {
+		return
+	}
+	st := healthpb.HealthCheckResponse_NOT_SERVING
+	if s.ready() {
+		st = healthpb.HealthCheckResponse_SERVING
+	}
+	s.health.SetServingStatus("", st)
+	s.health.SetServingStatus(inferencepb.GRPCInferenceService_ServiceDesc.ServiceName, st)
+}
+
+// acquire takes a slot of the in-flight bound, or refuses at once.
+func (s *Server) acquire() error {
+	if s.draining.Load() {
+		return errDraining
+	}
+	select {
+	case s.inFlight <- struct{}{}:
+		s.repo.metrics.inFlight.Add(1)
+		return nil
+	default:
+		return errBusy
+	}
+}
+
+func (s *Server) releaseSlot() {
+	s.repo.metrics.inFlight.Add(-1)
+	<-s.inFlight
+}
+
+// Shutdown drains the server: readiness turns false at once (so a load
+// balancer stops sending), new inferences are refused with 503 /
+// UNAVAILABLE, and the requests in flight finish; when ctx ends first
+// the connections are closed. It then stops following the models.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.draining.Store(true)
+	if s.health != nil {
+		s.health.Shutdown()
+	}
+	var errs []error
+	if s.httpSrv != nil {
+		if err := s.httpSrv.Shutdown(ctx); err != nil {
+			errs = append(errs, err)
+			s.httpSrv.Close()
+		}
+	}
+	if s.grpcSrv != nil {
+		done := make(chan struct{})
+		go func() { s.grpcSrv.GracefulStop(); close(done) }()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			s.grpcSrv.Stop()
+			<-done
+			errs = append(errs, ctx.Err())
+		}
+	}
+	s.wg.Wait()
+	return errors.Join(errs...)
+}

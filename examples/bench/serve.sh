@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# serve.sh — svmgo serve (the Open Inference Protocol over REST and gRPC)
+# next to the in-process C ABI call on the same model and rows: single-row
+# latency with 1 and 8 clients, 1000-row batch throughput, p99 while
+# versions are swapped in, startup to ready with a 10 MB model, and the
+# binary's size. Prints a Markdown table, also written to
+# examples/bench/out/serve.md.
+#
+# Run by `make bench`, or after `make`:
+#
+#   SVMGO=bin/svmgo SVMGO_DATA=~/.cache/libsvmgo bash examples/bench/serve.sh
+#
+# Environment:
+#   SVMGO       the svmgo binary (default bin/svmgo)
+#   SVMGO_DATA  folder holding fashion.{train,test} (default ~/.cache/libsvmgo);
+#               without them capi_latency trains on synthetic 784-feature data
+#   SECONDS_EACH seconds of each single-row measurement (default 2)
+#   CC          C compiler (default gcc)
+#
+# Steps: examples/bench/capi_latency.c trains a 10-class, 784-feature linear
+# SVM through the ABI and times it (the floor), writing the model and rows;
+# examples/bench/servetime serves that model with svmgo serve and times it
+# through both protocols (see its header for what it measures).
+set -euo pipefail
+
+die() { echo "serve.sh: $*" >&2; exit 1; }
+say() { echo "serve.sh: $*" >&2; }
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
+SVMGO=$(abs "${SVMGO:-bin/svmgo}")
+if [[ -n ${SVMGO_DATA:-} ]]; then SVMGO_DATA=$(abs "$SVMGO_DATA"); else SVMGO_DATA=$HOME/.cache/libsvmgo; fi
+export SVMGO_DATA
+cd "$root"
+CC=${CC:-gcc}
+SECONDS_EACH=${SECONDS_EACH:-2}
+[[ -x $SVMGO ]] || die "$SVMGO not found: run 'make' first"
+[[ -f lib/libsvmgo.so ]] || die "lib/libsvmgo.so not found: run 'make' first"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+kv() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
+
+say "building the C benchmark and examples/bench/servetime"
+"$CC" -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror -Iinclude \
+	examples/bench/capi_latency.c examples/c/libsvm_reader.c \
+	-Llib -lsvmgo -Wl,-rpath,"$root/lib" -o "$tmp/capi_latency"
+go build -o "$tmp/servetime" ./examples/bench/servetime
+
+say "C ABI, in process (trains on 2000 rows, then about 10 s of timing)"
+c=$("$tmp/capi_latency" "$tmp")
+say "svmgo serve, REST and gRPC (about $((SECONDS_EACH * 8)) s, then a 10 MB model)"
+s=$("$tmp/servetime" -bin "$SVMGO" -seconds "$SECONDS_EACH" "$tmp")
+all="$c $s"
+f() { kv "$all" "$1"; }
+fmt() { awk -v v="$(f "$1")" 'BEGIN { printf "%.1f", v }'; }
+us() { awk -v v="$(f "$1")" 'BEGIN { printf "%.2f", v / 1e3 }'; }
+mrows() { awk -v v="$(f "$1")" 'BEGIN { printf "%.3f", v / 1e6 }'; }
+ratio() { awk -v a="$(f "$1")" -v b="$(f "$2")" 'BEGIN { printf "%.2f", a / b }'; }
+goal() { awk -v v="$1" -v g="$2" 'BEGIN { print (v <= g ? "met" : "not met") }'; }
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+
+{
+	echo "Model: linear SVM \`-s 1 -B 1\`, $(f features) features, 10 classes (capi_latency's, on $(f data));"
+	echo "single rows cycle through the first 100 test rows. Clients run in one Go process on loopback;"
+	echo "each request is timed alone. Load average at the start: $load."
+	echo
+	echo "| single row, label | clients | p50 µs | p99 µs | p99 / p50 | requests/s |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	echo "| C ABI \`svmgo_predict_dense_f32\`, in process | 1 | $(us dense_median_ns) | $(us dense_p99_ns) | $(ratio dense_p99_ns dense_median_ns) | – |"
+	for p in rest grpc; do
+		name=REST; [[ $p == grpc ]] && name=gRPC
+		for n in 1 8; do
+			echo "| $name | $n | $(fmt ${p}_${n}_p50_us) | $(fmt ${p}_${n}_p99_us) | $(ratio ${p}_${n}_p99_us ${p}_${n}_p50_us) | $(fmt ${p}_${n}_rps) |"
+		done
+	done
+	echo
+	echo "| 1000-row batch | million rows/s | vs in-process |"
+	echo "|---|---:|---:|"
+	echo "| C ABI, one call over 10000 rows, in process | $(mrows batch_rows_per_s) | 1.00 |"
+	echo "| REST (JSON) | $(mrows rest_batch_rows_per_s) | $(ratio rest_batch_rows_per_s batch_rows_per_s) |"
+	echo "| gRPC (raw_input_contents) | $(mrows grpc_batch_rows_per_s) | $(ratio grpc_batch_rows_per_s batch_rows_per_s) |"
+	echo
+	echo "| gRPC, 1 client | p99 µs |"
+	echo "|---|---:|"
+	echo "| no swaps | $(fmt grpc_1_p99_calm_us) |"
+	echo "| a new version every 20 ms | $(fmt grpc_1_p99_swapping_us) |"
+	echo
+	echo "Startup to ready (process start to the first 200 of /v2/health/ready) with a"
+	echo "$(awk -v b="$(f startup_model_bytes)" 'BEGIN { printf "%.1f", b / 1e6 }') MB kernel model: $(f startup_ms) ms (median of 5)."
+	echo "svmgo binary: $(awk -v b="$(f binary_bytes)" 'BEGIN { printf "%.1f", b / 1048576 }') MiB."
+	echo
+	echo "Goals: gRPC single-row p50 ≤ 100 µs: $(goal "$(f grpc_1_p50_us)" 100); REST ≤ 150 µs: $(goal "$(f rest_1_p50_us)" 150);"
+	echo "p99 ≤ 3× p50 (1 client): REST $(goal "$(ratio rest_1_p99_us rest_1_p50_us)" 3), gRPC $(goal "$(ratio grpc_1_p99_us grpc_1_p50_us)" 3);"
+	echo "batch ≥ 50% of in-process: REST $(goal 0.5 "$(ratio rest_batch_rows_per_s batch_rows_per_s)"), gRPC $(goal 0.5 "$(ratio grpc_batch_rows_per_s batch_rows_per_s)");"
+	echo "p99 while swapping ≤ 1.1× without: $(goal "$(ratio grpc_1_p99_swapping_us grpc_1_p99_calm_us)" 1.1) ($(ratio grpc_1_p99_swapping_us grpc_1_p99_calm_us)×);"
+	echo "startup ≤ 50 ms: $(goal "$(f startup_ms)" 50)."
+	echo
+	echo "- Machine: $(nproc) CPU(s)${cpu:+, $cpu}; $(go env GOVERSION); $(date -u +%Y-%m-%d)."
+} >"$tmp/serve.md"
+
+mkdir -p examples/bench/out
+cp "$tmp/serve.md" examples/bench/out/serve.md
+cat "$tmp/serve.md"
+say "table written to examples/bench/out/serve.md"
