@@ -35,7 +35,7 @@
 //
 // # Imports
 //
-// It may import core/data, core/scale, core/simd, core/model, core/linear
-// and core/internal/...; imports point down the package table of DESIGN.md
+// It may import core/data, core/scale, core/simd, core/model, core/linear,
+// core/rowscale and core/internal/...; imports point down the package table of DESIGN.md
 // §2, never sideways.
 package core

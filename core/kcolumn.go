@@ -1,6 +1,9 @@
 package core
 
-import "github.com/libsvmgo/libsvmgo/core/simd"
+import (
+	"github.com/libsvmgo/libsvmgo/core/internal/kexp"
+	"github.com/libsvmgo/libsvmgo/core/simd"
+)
 
 // RBF kernel columns for the SMO trainer: the dot products of a column
 // first, then their exponentials in one batch (kexp.go), a chunk at a
@@ -75,7 +78,7 @@ func (r *kernelRows) columnRBFOf(dst []float32, x []float32, xi []int32, xv []fl
 			for t, j := range blk {
 				a[t] = g * rbfDist(sqi, sq[j], float64(simd.Dot(x, r.ds.DenseRow(int(j)))))
 			}
-			expBatch32(dst[lo:lo+len(blk)], a)
+			kexp.ExpBatch32(dst[lo:lo+len(blk)], a)
 			continue
 		}
 		if dense && w != nil {
@@ -84,7 +87,7 @@ func (r *kernelRows) columnRBFOf(dst []float32, x []float32, xi []int32, xv []fl
 			} else {
 				rbfArgsDense(a, w, r.ds.DenseMatrix(), blk, sq, sqi, g)
 			}
-			expBatch32(dst[lo:lo+len(blk)], a)
+			kexp.ExpBatch32(dst[lo:lo+len(blk)], a)
 			continue
 		}
 		for t, j := range blk {
@@ -98,7 +101,7 @@ func (r *kernelRows) columnRBFOf(dst []float32, x []float32, xi []int32, xv []fl
 			}
 			a[t] = g * rbfDist(sqi, sq[j], dot)
 		}
-		expBatch32(dst[lo:lo+len(blk)], a)
+		kexp.ExpBatch32(dst[lo:lo+len(blk)], a)
 	}
 	// The scratch is all zeros between calls (the sparse scatter needs it).
 	if dense {
@@ -121,14 +124,14 @@ func rbfDist(uu, vv, uv float64) float64 {
 }
 
 // rbfTrain is the RBF kernel value of the trainer, from the same
-// arguments as Kernel.rbf: exp through expFast, as columnRBF computes it.
+// arguments as Kernel.rbf: exp through kexp.ExpFast, as columnRBF computes it.
 func rbfTrain(gamma, uu, vv, uv float64) float64 {
-	return expFast(-gamma * rbfDist(uu, vv, uv))
+	return kexp.ExpFast(-gamma * rbfDist(uu, vv, uv))
 }
 
 // rbfArgsFast: simd.RBFArgs has a vector path (AVX2 or AVX-512) and it
-// rounds as this build's simd.Dot64x4 (trainVectorExact).
-var rbfArgsFast = trainVectorExact && (simd.CurrentLevel() == simd.AVX2 || simd.CurrentLevel() == simd.AVX512)
+// rounds as this build's simd.Dot64x4 (kexp.TrainVectorExact).
+var rbfArgsFast = kexp.TrainVectorExact && (simd.CurrentLevel() == simd.AVX2 || simd.CurrentLevel() == simd.AVX512)
 
 // rbfArgsDense sets a[t] = g·‖x − x_{rows[t]}‖² for dense rows of len(x)
 // features stored back to back in data, x widened to float64, sq the rows'

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/feasible"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
@@ -39,7 +40,7 @@ func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64
 	if p.SVMType == NuSVC {
 		// svm-train checks ν on all rows, then trains the folds whatever
 		// their counts.
-		if err := nuFeasibleOn(ds, p.Nu); err != nil {
+		if err := feasible.FeasibleOn(ds, p.Nu); err != nil {
 			return nil, err
 		}
 		t.nuUnchecked = true

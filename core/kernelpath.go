@@ -22,7 +22,7 @@ import (
 //
 //	G' = G + (r − 1)·Gbar,   Gbar' = r·Gbar.
 //
-// yᵀα moves by (r − 1)·Σ_bounded y_j C_j; Train's repairEquality takes it
+// yᵀα moves by (r − 1)·Σ_bounded y_j C_j; Train's feasible.RepairEquality takes it
 // out of free variables, whose gradient it updates from their (usually
 // cached) columns. Measured on the default grid's C paths (log2 C from −5
 // to 15, γ = 2^−1, 2^−5, 2^−9, 2^−13, 5 folds): digits 0.61 M SMO

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -9,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/feasible"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
@@ -34,7 +34,7 @@ import (
 // of row t; for one-class the bound is ω_t and Δ = ν Σ ω_t, the cold start
 // filling rows in order up to their bounds; for ν-SVC the bound is ω_t and
 // each class's α sums to ν Σ ω_t / 2 over the pair's rows, for ν-SVR C·ω_t
-// and Cν Σ ω_t / 2 (kernelnu.go), the cold starts filling rows in order
+// and Cν Σ ω_t / 2 (core/internal/feasible), the cold starts filling rows in order
 // up to their bounds.
 //
 // The classes of C-SVC are taken in LIBSVM's order (first appearance, a
@@ -118,7 +118,7 @@ type KernelTrainer struct {
 	// vectors removed since its run (KernelGradient.removedColumns).
 	warmGrad *KernelGradient
 	goneK    [][]float32
-	// nuUnchecked skips ν-SVC's feasibility check (nuFeasible): set for
+	// nuUnchecked skips ν-SVC's feasibility check (feasible.Feasible): set for
 	// the internal cross-validation folds of Probability, which LIBSVM
 	// trains whatever their class counts.
 	nuUnchecked bool
@@ -477,9 +477,9 @@ func TrainKernel(ds *data.Dataset, p KernelParams) (*KernelModel, *KernelDual, e
 // (in either order), or from the cold start when there is none. The start
 // is made feasible: clipped to the box [0, C_t], then moved onto the
 // equality yᵀα = Δ (Δ = 0, or νl for one-class, which changes with l) by
-// repairEquality; for ν-SVC and ν-SVR onto each side's sum (νl/2 of the
+// feasible.RepairEquality; for ν-SVC and ν-SVR onto each side's sum (νl/2 of the
 // pair's l rows, Cνl/2; l counts rows by their instance weights), the same
-// way side by side (repairNuSums). When warm.Gradient fits (same kernel,
+// way side by side (feasible.RepairSums). When warm.Gradient fits (same kernel,
 // bounds and ε, the same first Gradient.Rows rows and α there), the solver
 // updates that gradient by a kernel column per α the repair changed and per
 // row added since; otherwise it rebuilds the gradient from α, a column per
@@ -487,7 +487,7 @@ func TrainKernel(ds *data.Dataset, p KernelParams) (*KernelModel, *KernelDual, e
 //
 // Errors: ErrLabels wrapped for unusable labels (no rows; for C-SVC a
 // non-integer label or a single class); ErrParams wrapped for a ν that
-// ν-SVC cannot meet (nuFeasible: some pair's νL/2 exceeds a class's L,
+// ν-SVC cannot meet (feasible.Feasible: some pair's νL/2 exceeds a class's L,
 // rows counted by their instance weights) or meets only at r = 0. It
 // panics if ds exceeds the trainer's capacity or a warm vector is not
 // ds.Len() long.
@@ -699,7 +699,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	}
 	r := t.newSVCRun(ds, labels, warm)
 	if r.nu && !t.nuUnchecked {
-		if err := nuFeasible(p.Nu, labels, classSizes(labels, r.start, t.cls[:ds.Len()], r.dw), r.dw != nil); err != nil {
+		if err := feasible.Feasible(p.Nu, labels, feasible.ClassSizes(labels, r.start, t.cls[:ds.Len()], r.dw), r.dw != nil); err != nil {
 			return nil, err
 		}
 	}
@@ -833,7 +833,7 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 			wv[k] = r.dw[row]
 		}
 	}
-	var nuSum float64 // ν-SVC: each class's Σα, νL/2 with L = Σ w_t (kernelnu.go)
+	var nuSum float64 // ν-SVC: each class's Σα, νL/2 with L = Σ w_t (core/internal/feasible)
 	if r.nu {
 		// svm-train ignores class weights here (its ν-SVC has no C);
 		// KernelParams.Validate refuses them.
@@ -846,12 +846,12 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 	warmStart := a != nil
 	if a != nil {
 		for k, row := range rows {
-			alpha[k] = clip(a[row], solve.Weighted(boxOf(y[k], Cp, Cn), wv, k))
+			alpha[k] = feasible.Clip(a[row], solve.Weighted(feasible.BoxOf(y[k], Cp, Cn), wv, k))
 		}
 		if r.nu {
-			repairNuSums(alpha, y, ni, 1, wv, nuSum)
+			feasible.RepairSums(alpha, y, ni, 1, wv, nuSum)
 		} else {
-			repairEquality(alpha, y, Cp, Cn, wv, 0)
+			feasible.RepairEquality(alpha, y, Cp, Cn, wv, 0)
 		}
 		flipped := r.warm.Pairs[v][0] != r.labels[i]
 		if g := t.warmGrad; g != nil && g.boxMatches(v, Cp, Cn, flipped) {
@@ -866,12 +866,12 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 			pv[k] = 0
 		}
 		if !warmStart {
-			nuStart(alpha[:ni], 1, wv, nuSum)
+			feasible.Start(alpha[:ni], 1, wv, nuSum)
 			var wn []float64
 			if wv != nil {
 				wn = wv[ni:]
 			}
-			nuStart(alpha[ni:], 1, wn, nuSum)
+			feasible.Start(alpha[ni:], 1, wn, nuSum)
 		}
 	}
 	w.q.reset(rows, y)
@@ -1009,9 +1009,9 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	var a0, G0, Gbar0 []float64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r := range alpha {
-			alpha[r] = clip(warm.Alpha[0][r], solve.Weighted(1, dw, r))
+			alpha[r] = feasible.Clip(warm.Alpha[0][r], solve.Weighted(1, dw, r))
 		}
-		repairEquality(alpha, y, 1, 1, dw, nul)
+		feasible.RepairEquality(alpha, y, 1, 1, dw, nul)
 		if g := t.warmGrad; g != nil && g.boxMatches(0, 1, 1, false) {
 			a0 = w.alpha0[:l]
 			G0, Gbar0 = w.s.gradient(l)
@@ -1083,13 +1083,13 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r, b := range warm.Alpha[0] {
 			C := solve.Weighted(p.C, wv, r)
-			alpha[r] = clip(max(b, 0), C)
-			alpha[r+l] = clip(max(-b, 0), C)
+			alpha[r] = feasible.Clip(max(b, 0), C)
+			alpha[r+l] = feasible.Clip(max(-b, 0), C)
 		}
 		if nu {
-			repairNuSums(alpha, y, l, p.C, wv, nuSum)
+			feasible.RepairSums(alpha, y, l, p.C, wv, nuSum)
 		} else {
-			repairEquality(alpha, y, p.C, p.C, wv, 0)
+			feasible.RepairEquality(alpha, y, p.C, p.C, wv, 0)
 		}
 		if g := t.warmGrad; g != nil && g.boxMatches(0, p.C, p.C, false) {
 			a0 = w.alpha0[:2*l]
@@ -1105,7 +1105,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		}
 	} else if nu {
 		// The cold start: α_t = α*_t, filled to C_t in row order.
-		nuStart(alpha[:l], p.C, wv, nuSum)
+		feasible.Start(alpha[:l], p.C, wv, nuSum)
 		copy(alpha[l:], alpha[:l])
 	}
 	resetSVRQ(w.svr, rows)
@@ -1281,126 +1281,6 @@ func warmPair(warm *KernelDual, a, b int32) ([]float64, int) {
 		}
 	}
 	return nil, -1
-}
-
-// boxOf returns the upper bound of a variable with label y.
-func boxOf(y int8, Cp, Cn float64) float64 {
-	if y > 0 {
-		return Cp
-	}
-	return Cn
-}
-
-// clip returns v clipped to [0, c]; NaN becomes 0.
-func clip(v, c float64) float64 {
-	if !(v > 0) {
-		return 0
-	}
-	return min(v, c)
-}
-
-// repairEquality moves a point of the box 0 ≤ α_t ≤ C_t (C_t = Cp or Cn
-// times wt[t], wt nil for weights 1) onto the
-// hyperplane yᵀα = delta, for a warm start whose rows changed (dropped rows
-// take their α with them; for one-class νl changes with l). With
-// d = yᵀα − delta, it first lowers α on the side whose lowering reduces
-// |d| (y = +1 when d > 0, y = −1 when d < 0), which keeps the support
-// vector set from growing; whatever that cannot absorb (one-class, where
-// every y is +1 and νl may have grown) it raises on the other side. It
-// changes as few α as it can, since the solver pays a kernel column for
-// each α that differs from the one its stored gradient was computed at:
-// lowering takes free variables (0 < α_t < C_t) largest first, each down
-// to 0 or by what is left of d, then variables at the upper bound in row
-// order; raising takes free variables with the most room first, each up
-// to its bound, then variables at zero in row order (as the one-class cold
-// start fills them). Scaling every free α of a side instead changed them
-// all, and a warm start after removed rows then rebuilt its whole gradient
-// (a Fashion-MNIST pair: as many kernel evaluations as a cold run). The
-// result is in the box; yᵀα = delta holds up to rounding.
-//
-// A residual at rounding level (|d| ≤ 1e-12 Σα) is left alone: every SMO
-// step leaves one as large, and moving every free α for it would cost a
-// warm start with a stored gradient a kernel column per free α.
-func repairEquality(alpha []float64, y []int8, Cp, Cn float64, wt []float64, delta float64) {
-	var s, sum float64
-	for t, a := range alpha {
-		s += float64(y[t]) * a
-		sum += a
-	}
-	d := s - delta
-	if math.Abs(d) <= 1e-12*sum {
-		return
-	}
-	side := int8(1)
-	if d < 0 {
-		side, d = -1, -d
-	}
-	d = lowerSide(alpha, y, side, boxOf(side, Cp, Cn), wt, d)
-	if d > 0 {
-		raiseSide(alpha, y, -side, boxOf(-side, Cp, Cn), wt, d)
-	}
-}
-
-// byDecreasing returns the positions t with y_t = side that ok accepts,
-// ordered by key(t) decreasing, ties in row order.
-func byDecreasing(alpha []float64, y []int8, side int8, ok func(t int) bool, key func(t int) float64) []int {
-	var ts []int
-	for t := range alpha {
-		if y[t] == side && ok(t) {
-			ts = append(ts, t)
-		}
-	}
-	slices.SortStableFunc(ts, func(a, b int) int { return cmp.Compare(key(b), key(a)) })
-	return ts
-}
-
-// lowerSide reduces Σ α_t over y_t = side by up to d and returns what it
-// could not remove. The side's bound is C·wt[t] (C when wt is nil).
-func lowerSide(alpha []float64, y []int8, side int8, C float64, wt []float64, d float64) float64 {
-	free := func(t int) bool { return alpha[t] > 0 && alpha[t] < solve.Weighted(C, wt, t) }
-	for _, t := range byDecreasing(alpha, y, side, free, func(t int) float64 { return alpha[t] }) {
-		if d <= 0 {
-			return 0
-		}
-		take := min(alpha[t], d)
-		alpha[t] -= take
-		d -= take
-	}
-	for t, a := range alpha {
-		if d <= 0 {
-			return 0
-		}
-		if y[t] == side && a > 0 {
-			take := min(a, d)
-			alpha[t] = a - take
-			d -= take
-		}
-	}
-	return max(d, 0)
-}
-
-// raiseSide increases Σ α_t over y_t = side by up to d, within the box
-// (bound C·wt[t], C when wt is nil).
-func raiseSide(alpha []float64, y []int8, side int8, C0 float64, wt []float64, d float64) {
-	room := func(t int) float64 { return solve.Weighted(C0, wt, t) - alpha[t] }
-	free := func(t int) bool { return alpha[t] > 0 && room(t) > 0 }
-	for _, t := range byDecreasing(alpha, y, side, free, room) {
-		if d <= 0 {
-			return
-		}
-		r := min(room(t), d)
-		alpha[t] = min(alpha[t]+r, solve.Weighted(C0, wt, t))
-		d -= r
-	}
-	for t, a := range alpha {
-		if d <= 0 {
-			break
-		}
-		if y[t] == side && a == 0 {
-			alpha[t] = min(solve.Weighted(C0, wt, t), d)
-			d -= alpha[t]
-		}
-	}
 }
 
 // subproblemOf converts one solve's result.

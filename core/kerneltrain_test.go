@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/feasible"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
@@ -284,7 +285,7 @@ func TestKernelWarmStartDroppedRows(t *testing.T) {
 func TestRepairEquality(t *testing.T) {
 	y := []int8{1, 1, 1, -1, -1}
 	alpha := []float64{1, 0.5, 0, 0.25, 1}
-	repairEquality(alpha, y, 1, 1, nil, 0) // Σyα = 0.25: lower the free +1 (0.5 → 0.25)
+	feasible.RepairEquality(alpha, y, 1, 1, nil, 0) // Σyα = 0.25: lower the free +1 (0.5 → 0.25)
 	want := []float64{1, 0.25, 0, 0.25, 1}
 	for i := range want {
 		if math.Abs(alpha[i]-want[i]) > 1e-15 {
@@ -295,7 +296,7 @@ func TestRepairEquality(t *testing.T) {
 	// the first zero.
 	y = []int8{1, 1, 1, 1}
 	alpha = []float64{1, 0.5, 0, 0}
-	repairEquality(alpha, y, 1, 1, nil, 2.5)
+	feasible.RepairEquality(alpha, y, 1, 1, nil, 2.5)
 	want = []float64{1, 1, 0.5, 0}
 	for i := range want {
 		if math.Abs(alpha[i]-want[i]) > 1e-15 {

@@ -14,7 +14,7 @@ import (
 // support vector: on digits, about as many kernel evaluations as the cold
 // run. A KernelDual therefore also carries each subproblem's final G and
 // Gbar (KernelGradient), and the next run starts from them: a column per
-// α that clipping or repairEquality changed and one per row added since
+// α that clipping or feasible.RepairEquality changed and one per row added since
 // (smo.solveFrom). Those values are only right for the same Q, p and box,
 // over the same rows; a KernelGradient records what they depend on and is
 // ignored, with G rebuilt from α as before, when anything differs. Rows

@@ -1,10 +1,9 @@
 package core
 
-// Model is the one interface every model kind implements (DESIGN.md §4½):
-// float linear and kernel models here, and the quantized ones of package
-// quantize. The C ABI, the model directory, the daemon and the command
-// predict and describe models through it alone, so a new kind or a faster
-// path is added in one place.
+// The kernel model's side of the one model interface (model.Model,
+// DESIGN.md §4½; the linear model's is core/linear's, the quantized ones'
+// package quantize's): its description, the rule that turns its decision
+// values into a prediction, and its creation time.
 
 // TaskOf returns the task of an SVM type.
 func TaskOf(t SVMType) Task {

@@ -71,7 +71,7 @@ import (
 //	           status differs from α⁰_j's
 //	new t:     G_t = p_t + Σ_j Q_tj α_j,  Gbar_t = Σ_{j: α_j = C_j} C_j Q_tj
 //
-// one column of Q per changed α_j (clipping and repairEquality change a
+// one column of Q per changed α_j (clipping and feasible.RepairEquality change a
 // few), and for the variables without a stored gradient (NaN in G⁰; α⁰ = 0
 // there) their entries against the nonzero α_j only (rebuildByEntries,
 // when Q computes entries) or else a column each. When that is no fewer

@@ -414,7 +414,7 @@ func TestNuWarmStart(t *testing.T) {
 		nu0, nu    float64
 		// weights: 0 none; 1 the rows weigh setNuTestWeights' weights in
 		// both runs; 2 in the second run only, so the warm α are clipped
-		// into the new boxes and the sums repaired (repairNuSums).
+		// into the new boxes and the sums repaired (feasible.RepairSums).
 		weights int
 	}{
 		{"svc", "digits.train", NuSVC, 0.1, 0.1, 0},

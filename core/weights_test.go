@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/feasible"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/rowscale"
@@ -404,11 +405,11 @@ func TestWeightedSMOAllocs(t *testing.T) {
 		t.Errorf("weighted SMO allocates %v times (converged %v)", n, res.Converged)
 	}
 	for i, v := range a {
-		if C := boxOf(pr.y[i], pr.Cp, pr.Cn) * wv[i]; v > C {
+		if C := feasible.BoxOf(pr.y[i], pr.Cp, pr.Cn) * wv[i]; v > C {
 			t.Fatalf("α_%d = %v above its bound %v", i, v, C)
 		}
 	}
-	// ν: a weighted solve allocates nothing either (started as nuStart
+	// ν: a weighted solve allocates nothing either (started as feasible.Start
 	// starts, per side: rows filled in order to their bounds w_t).
 	pn := make([]float64, 60)
 	par = smoParams{Cp: 1, Cn: 1, Weight: wv, Shrinking: true, Nu: true}

@@ -1,4 +1,4 @@
-package core
+package kexp
 
 import (
 	"math"
@@ -25,8 +25,8 @@ import (
 //
 // The loop has no calls and no data-dependent branches in its common path,
 // so the processor overlaps successive evaluations. simd.ExpTo32 is the
-// same function, vectorized; expBatch32 uses it where it rounds as expFast
-// does (trainVectorExact).
+// same function, vectorized; ExpBatch32 uses it where it rounds as ExpFast
+// does (TrainVectorExact).
 
 const (
 	expInvLn2x32 = 32 / math.Ln2
@@ -40,12 +40,12 @@ const (
 	expMinFast = -708.0
 )
 
-// expBatch32 sets dst[t] = float32(exp(x[t])) for every t < len(x), for
+// ExpBatch32 sets dst[t] = float32(exp(x[t])) for every t < len(x), for
 // x[t] ≤ 0 (the RBF kernel's arguments; larger x are computed correctly
 // too, up to 700). NaN gives NaN. It allocates nothing; it panics if dst
 // is shorter than x.
-func expBatch32(dst []float32, x []float64) {
-	if trainVectorExact {
+func ExpBatch32(dst []float32, x []float64) {
+	if TrainVectorExact {
 		// The same function, eight at a time on AVX-512 (simd.ExpTo32;
 		// TestExpFast holds the two bit for bit).
 		simd.ExpTo32(dst, x)
@@ -57,7 +57,7 @@ func expBatch32(dst []float32, x []float64) {
 			dst[t] = float32(math.Exp(v))
 			continue
 		}
-		// expFast, written out: the compiler does not inline it, and the
+		// ExpFast, written out: the compiler does not inline it, and the
 		// call was a third of the time.
 		kd := v*expInvLn2x32 + expShift
 		k := int64(math.Float64bits(kd))
@@ -69,8 +69,8 @@ func expBatch32(dst []float32, x []float64) {
 	}
 }
 
-// expFast returns exp(v) within a few float64 ulps (file comment).
-func expFast(v float64) float64 {
+// ExpFast returns exp(v) within a few float64 ulps (file comment).
+func ExpFast(v float64) float64 {
 	if !(v >= expMinFast && v <= 700) {
 		return math.Exp(v) // subnormal, zero, overflow or NaN
 	}

@@ -1,0 +1,129 @@
+package feasible
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
+)
+
+// BoxOf returns the upper bound of a variable with label y.
+func BoxOf(y int8, Cp, Cn float64) float64 {
+	if y > 0 {
+		return Cp
+	}
+	return Cn
+}
+
+// Clip returns v clipped to [0, c]; NaN becomes 0.
+func Clip(v, c float64) float64 {
+	if !(v > 0) {
+		return 0
+	}
+	return min(v, c)
+}
+
+// RepairEquality moves a point of the box 0 ≤ α_t ≤ C_t (C_t = Cp or Cn
+// times wt[t], wt nil for weights 1) onto the
+// hyperplane yᵀα = delta, for a warm start whose rows changed (dropped rows
+// take their α with them; for one-class νl changes with l). With
+// d = yᵀα − delta, it first lowers α on the side whose lowering reduces
+// |d| (y = +1 when d > 0, y = −1 when d < 0), which keeps the support
+// vector set from growing; whatever that cannot absorb (one-class, where
+// every y is +1 and νl may have grown) it raises on the other side. It
+// changes as few α as it can, since the solver pays a kernel column for
+// each α that differs from the one its stored gradient was computed at:
+// lowering takes free variables (0 < α_t < C_t) largest first, each down
+// to 0 or by what is left of d, then variables at the upper bound in row
+// order; raising takes free variables with the most room first, each up
+// to its bound, then variables at zero in row order (as the one-class cold
+// start fills them). Scaling every free α of a side instead changed them
+// all, and a warm start after removed rows then rebuilt its whole gradient
+// (a Fashion-MNIST pair: as many kernel evaluations as a cold run). The
+// result is in the box; yᵀα = delta holds up to rounding.
+//
+// A residual at rounding level (|d| ≤ 1e-12 Σα) is left alone: every SMO
+// step leaves one as large, and moving every free α for it would cost a
+// warm start with a stored gradient a kernel column per free α.
+func RepairEquality(alpha []float64, y []int8, Cp, Cn float64, wt []float64, delta float64) {
+	var s, sum float64
+	for t, a := range alpha {
+		s += float64(y[t]) * a
+		sum += a
+	}
+	d := s - delta
+	if math.Abs(d) <= 1e-12*sum {
+		return
+	}
+	side := int8(1)
+	if d < 0 {
+		side, d = -1, -d
+	}
+	d = lowerSide(alpha, y, side, BoxOf(side, Cp, Cn), wt, d)
+	if d > 0 {
+		raiseSide(alpha, y, -side, BoxOf(-side, Cp, Cn), wt, d)
+	}
+}
+
+// byDecreasing returns the positions t with y_t = side that ok accepts,
+// ordered by key(t) decreasing, ties in row order.
+func byDecreasing(alpha []float64, y []int8, side int8, ok func(t int) bool, key func(t int) float64) []int {
+	var ts []int
+	for t := range alpha {
+		if y[t] == side && ok(t) {
+			ts = append(ts, t)
+		}
+	}
+	slices.SortStableFunc(ts, func(a, b int) int { return cmp.Compare(key(b), key(a)) })
+	return ts
+}
+
+// lowerSide reduces Σ α_t over y_t = side by up to d and returns what it
+// could not remove. The side's bound is C·wt[t] (C when wt is nil).
+func lowerSide(alpha []float64, y []int8, side int8, C float64, wt []float64, d float64) float64 {
+	free := func(t int) bool { return alpha[t] > 0 && alpha[t] < solve.Weighted(C, wt, t) }
+	for _, t := range byDecreasing(alpha, y, side, free, func(t int) float64 { return alpha[t] }) {
+		if d <= 0 {
+			return 0
+		}
+		take := min(alpha[t], d)
+		alpha[t] -= take
+		d -= take
+	}
+	for t, a := range alpha {
+		if d <= 0 {
+			return 0
+		}
+		if y[t] == side && a > 0 {
+			take := min(a, d)
+			alpha[t] = a - take
+			d -= take
+		}
+	}
+	return max(d, 0)
+}
+
+// raiseSide increases Σ α_t over y_t = side by up to d, within the box
+// (bound C·wt[t], C when wt is nil).
+func raiseSide(alpha []float64, y []int8, side int8, C0 float64, wt []float64, d float64) {
+	room := func(t int) float64 { return solve.Weighted(C0, wt, t) - alpha[t] }
+	free := func(t int) bool { return alpha[t] > 0 && room(t) > 0 }
+	for _, t := range byDecreasing(alpha, y, side, free, room) {
+		if d <= 0 {
+			return
+		}
+		r := min(room(t), d)
+		alpha[t] = min(alpha[t]+r, solve.Weighted(C0, wt, t))
+		d -= r
+	}
+	for t, a := range alpha {
+		if d <= 0 {
+			break
+		}
+		if y[t] == side && a == 0 {
+			alpha[t] = min(solve.Weighted(C0, wt, t), d)
+			d -= alpha[t]
+		}
+	}
+}
