@@ -57,7 +57,7 @@ ARM64_WHEEL := dist/linux-arm64/svmgo-$(VERSION)-py3-none-linux_aarch64.whl
 GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
 
-.PHONY: all build lib demo test test-deps test-long vet test-c test-cpp test-python readme-check cross-arm64 \
+.PHONY: all build lib demo test test-deps test-long vet test-c test-cpp test-python readme-check cross-arm64 test-deps-mcu test-mcu test-mcu-full \
 	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
 	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib soak
 
@@ -111,7 +111,7 @@ test: vet $(BIN) $(LIB) test-deps
 	$(GO) test -count=1 -short $(PLAIN_PKGS)
 	$(GO) test -count=1 -short -race -timeout 30m $(RACE_PKGS)
 	$(GO) test -count=1 -run 'TestHostileBodiesRefusedUnderRSSBound|TestDecodeAllocations' ./daemon/modeldir ./daemon/store
-	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64
+	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64 test-mcu
 	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service
 	$(MAKE) --no-print-directory demo > /dev/null
 
@@ -226,6 +226,32 @@ cross-arm64: arm64-lib
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) test -c -o bin/linux-arm64/core.test ./core
 	qemu-aarch64 bin/linux-arm64/core.test -test.count=1 \
 		-test.run 'BlockedDecisions|BlockedSpecial|BlockedPredictNoAllocs|LinearBlockedMatches'
+
+# ---- Microcontrollers (issue 29) ---------------------------------------------------
+
+# Debian's Cortex-M cross compiler and qemu-system-arm, installed when
+# missing. (The qemu runs need no C library: core/cgen/testdata/driver.c
+# brings its own vector table and semihosting calls, and libgcc, which
+# gcc-arm-none-eabi ships, the software floating point.)
+test-deps-mcu:
+	@command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null || { \
+		echo "installing gcc-arm-none-eabi qemu-system-arm"; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq gcc-arm-none-eabi qemu-system-arm >/dev/null; }
+
+# svmgo export --format c's acceptance (core/cgen): every shared set's
+# models, float and quantized, compiled strict on the host and for a
+# Cortex-M4F and a Cortex-M3, predicting as the library on the host (every
+# test row) and under qemu on MPS2 boards (MCU_ROWS rows spread over each
+# set). make test-mcu-full runs every row under qemu and writes the size
+# table's figures to bin/mcu-sizes.tsv (examples/mcu/README.md).
+MCU_ROWS ?= 24
+test-mcu: test-deps-mcu
+	SVMGO_MCU_ROWS=$(MCU_ROWS) $(GO) test -count=1 -run TestGeneratedMatchesLibrary ./core/cgen
+
+test-mcu-full: test-deps-mcu
+	@mkdir -p bin
+	SVMGO_MCU_ROWS=0 SVMGO_CGEN_SIZES=$(CURDIR)/bin/mcu-sizes.tsv $(GO) test -count=1 -timeout 120m -v \
+		-run TestGeneratedMatchesLibrary ./core/cgen
 
 # ---- Install -----------------------------------------------------------------
 

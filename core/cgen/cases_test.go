@@ -1,6 +1,8 @@
 package cgen
 
 import (
+	"io"
+	"os"
 	"strconv"
 	"testing"
 
@@ -150,17 +152,42 @@ func quantized(t testing.TB, m core.Model, bits int) core.Model {
 	return q
 }
 
-// TestHostMatchesLibrary is the acceptance's host half: every case's C,
-// float and quantized, compiled with -std=c99 -pedantic -Wall -Wextra
-// -Werror, predicts every test row as the library does.
-func TestHostMatchesLibrary(t *testing.T) {
+// sizeLog receives a line per model and Cortex-M (name, target, flash,
+// model arrays, code beyond them, RAM, one feature vector's bytes): the
+// file SVMGO_CGEN_SIZES names, for the size table of examples/mcu.
+var sizeLog io.Writer = io.Discard
+
+// shortSets are the sets -short covers, on the host only: the small ones.
+var shortSets = map[string]bool{"heart_scale": true, "breast_cancer": true, "diabetes": true}
+
+// TestGeneratedMatchesLibrary is the acceptance: for every case, float and
+// quantized, the generated C compiles with -std=c99 -pedantic -Wall
+// -Wextra -Werror and, alone, with -ffreestanding -nostdlib into an object
+// without undefined symbols; on the host it predicts every test row as the
+// library does, and on a Cortex-M4F and a Cortex-M3 under qemu (the rows
+// mcuRows spreads over the set) too. -short runs the small sets on the
+// host only (make test-mcu runs the rest).
+func TestGeneratedMatchesLibrary(t *testing.T) {
+	mcu := !testing.Short() && haveMCU(t)
+	if p := os.Getenv("SVMGO_CGEN_SIZES"); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		sizeLog = f
+		defer func() { sizeLog = io.Discard }()
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if testing.Short() && !shortSets[c.set] {
+				t.Skip("-short: make test-mcu runs it")
+			}
 			train, test := loadSet(t, c.set)
 			m := c.train(t, train)
-			runHost(t, c.name, m, test)
+			checkGenerated(t, c.name, m, test, mcu)
 			for _, b := range c.bits {
-				runHost(t, c.name+"_q"+strconv.Itoa(b), quantized(t, m, b), test)
+				checkGenerated(t, c.name+"_q"+strconv.Itoa(b), quantized(t, m, b), test, mcu)
 			}
 		})
 	}

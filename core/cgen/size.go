@@ -80,13 +80,26 @@ func Measure(src *Source, name string, t Target) (Size, error) {
 	if err := os.WriteFile(filepath.Join(dir, name+".c"), src.Code, 0o644); err != nil {
 		return Size{}, err
 	}
-	args := append(append([]string{}, t.Flags...), "-std=c99", "-Os", "-ffreestanding", "-fstack-usage", "-c", "-o", name+".o", name+".c")
+	args := append(MeasureFlags(t), "-c", "-o", name+".o", name+".c")
 	cmd := exec.Command(cc, args...)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return Size{}, fmt.Errorf("cgen: %s %s: %v\n%s", cc, strings.Join(args, " "), err, out)
 	}
-	s := Size{Arrays: src.ArrayBytes}
+	return MeasureObject(dir, name, src.ArrayBytes)
+}
+
+// MeasureFlags are the compiler flags Measure compiles with for t:
+// optimised for size, freestanding, with -fstack-usage.
+func MeasureFlags(t Target) []string {
+	return append(append([]string{}, t.Flags...), "-std=c99", "-Os", "-ffreestanding", "-fstack-usage")
+}
+
+// MeasureObject returns the sizes of dir/name.o, compiled with
+// MeasureFlags (its stack usage in dir/name.su), holding arrays bytes of
+// model arrays.
+func MeasureObject(dir, name string, arrays int) (Size, error) {
+	s := Size{Arrays: arrays}
 	if err := readSections(&s, filepath.Join(dir, name+".o")); err != nil {
 		return Size{}, err
 	}
