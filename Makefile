@@ -53,13 +53,16 @@ DEB_PYTHON ?= /usr/bin/python3
 WHEEL_PLAT := linux_$(shell uname -m)
 WHEEL      := dist/svmgo-$(VERSION)-py3-none-$(WHEEL_PLAT).whl
 ARM64_WHEEL := dist/linux-arm64/svmgo-$(VERSION)-py3-none-linux_aarch64.whl
+ARMV7_LIB   := lib/linux-armv7/libsvmgo.so
+ARMV7_WHEEL := dist/linux-armv7/svmgo-$(VERSION)-py3-none-linux_armv7l.whl
 
 GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
 
 .PHONY: all build lib demo test test-deps test-long vet test-c test-cpp test-python readme-check cross-arm64 test-deps-mcu test-mcu test-mcu-full \
 	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
-	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib soak
+	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib soak \
+	armv7-lib cross-armv7 wheel-armv7
 
 all: build lib
 
@@ -112,7 +115,7 @@ test: vet $(BIN) $(LIB) test-deps
 	$(GO) test -count=1 -short -race -timeout 30m $(RACE_PKGS)
 	$(GO) test -count=1 -run 'TestHostileBodiesRefusedUnderRSSBound|TestDecodeAllocations' ./daemon/modeldir ./daemon/store
 	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64 test-mcu
-	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service
+	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service cross-armv7
 	$(MAKE) --no-print-directory demo > /dev/null
 
 # The kill -9 soak (issue 22; not part of make test: an hour or more, the
@@ -226,6 +229,53 @@ cross-arm64: arm64-lib
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) test -c -o bin/linux-arm64/core.test ./core
 	qemu-aarch64 bin/linux-arm64/core.test -test.count=1 \
 		-test.run 'BlockedDecisions|BlockedSpecial|BlockedPredictNoAllocs|LinearBlockedMatches'
+
+# ---- 32-bit ARM Linux (issue 29) -------------------------------------------------
+
+# libsvmgo.so and svmgo for armv7 (GOARM=7, hard float: Raspberry Pi OS
+# 32-bit and the like), with Debian's cross compiler and qemu-user,
+# installed when missing.
+ARMV7_GO   := GOOS=linux GOARCH=arm GOARM=7
+ARMV7_CC   := arm-linux-gnueabihf-gcc
+QEMU_ARMV7 := qemu-arm -L /usr/arm-linux-gnueabihf
+armv7-lib:
+	@command -v $(ARMV7_CC) >/dev/null && command -v qemu-arm >/dev/null || { \
+		echo "installing gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf qemu-user"; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq \
+			gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf qemu-user >/dev/null; }
+	CGO_ENABLED=1 $(ARMV7_GO) CC=$(ARMV7_CC) $(GO) build -trimpath -buildmode=c-shared -o $(ARMV7_LIB) ./capi
+	rm -f lib/linux-armv7/libsvmgo.h
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) build -trimpath -o bin/linux-armv7/svmgo ./daemon/cmd/svmgo
+
+# Under qemu-arm: the C demo on the armv7 library; the C ABI's tests
+# driven from C (misuse, predict, the loader) and its 32-bit size checks;
+# the command's train/predict/quantize/export tests (heart_scale) and, on
+# every shared set, its predict against Debian's svm-predict and
+# liblinear-predict (TestExportPredictsAsLIBSVM); and the 32-bit
+# boundaries of the model-file reader, data sets and memory checks.
+cross-armv7: armv7-lib wheel-armv7
+	$(ARMV7_CC) $(EX_CFLAGS) $(C_DEMO_SRC) -Llib/linux-armv7 -lsvmgo -o bin/linux-armv7/svmgo_demo_c
+	$(QEMU_ARMV7) -E LD_LIBRARY_PATH=$(CURDIR)/lib/linux-armv7 bin/linux-armv7/svmgo_demo_c
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/svmgo.test ./daemon/cmd/svmgo
+	cd daemon/cmd/svmgo && qemu-arm $(CURDIR)/bin/linux-armv7/svmgo.test -test.count=1 \
+		-test.run 'TestTrainPredict|TestPredictQuantized$$|TestPredictRefusesNaNModel|TestExportCPredictsAsPredict|TestExportPredictsAsLIBSVM'
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/core.test ./core
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/data.test ./core/data
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/modelfile.test ./core/modelfile
+	qemu-arm bin/linux-armv7/core.test -test.count=1 -test.run 'TestCheckMemoryPastAddressSpace|TestTrainersRefuseSizesBeyondMemory'
+	qemu-arm bin/linux-armv7/data.test -test.count=1 -test.run 'TestNewDenseRefusesWrappedCapacity'
+	qemu-arm bin/linux-armv7/modelfile.test -test.count=1 -test.run 'TestFrameSizePast2GiB|TestReadFileErrors'
+	CGO_ENABLED=1 $(ARMV7_GO) CC=$(ARMV7_CC) $(GO) test -c -o bin/linux-armv7/capi.test ./capi
+	cd capi && CGO_ENABLED=1 $(ARMV7_GO) CC=$(ARMV7_CC) SVMGO_TEST_CC=$(ARMV7_CC) SVMGO_TEST_CXX=arm-linux-gnueabihf-g++ \
+		SVMGO_TEST_EXEC="$(QEMU_ARMV7)" $(QEMU_ARMV7) $(CURDIR)/bin/linux-armv7/capi.test -test.count=1 \
+		-test.run 'TestMisuseFromC|TestPredictMatchesGoAPI|TestPredictErrors|TestLoadSpecialFiles|TestSizesPast2GiBRefused'
+
+# The armv7 wheel, from the cross build (dist/linux-armv7/).
+wheel-armv7: python-deps armv7-lib
+	$(call build_wheel,bin/wheel-armv7,$(ARMV7_LIB),bin/linux-armv7/svmgo,dist/linux-armv7,linux_armv7l)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && cd $$tmp && unzip -q $(CURDIR)/$(ARMV7_WHEEL) && \
+	file svmgo/libsvmgo.so svmgo/bin/svmgo | grep -c 'ARM, EABI5' | grep -qx 2 && \
+	qemu-arm svmgo/bin/svmgo --version && echo "$(ARMV7_WHEEL): libsvmgo.so and svmgo for armv7"
 
 # ---- Microcontrollers (issue 29) ---------------------------------------------------
 
