@@ -61,23 +61,22 @@ func Generate(m core.Model, opt Options) (*Source, error) {
 
 // view is what the templates read: the form's numbers as C text.
 type view struct {
-	N, Guard                         string
-	Prov                             []string
-	NF, ND, NR, NrW, L               int
-	Task                             string // "class", "reg" or "one"
-	Linear, Kernel, Quant, Scaled    bool
-	KernelType                       string // "linear", "poly", "rbf", "sigmoid"
-	Gamma, Coef0                     string
-	Degree                           int
-	Bias                             string // "" for none
-	Arrays                           []array
-	Dense                            bool // quantized kernel: dense layout, c0 = Σ x_j·o_j
-	CodeType, CoefCodeType           string
-	NeedExp, NeedTanh, NeedRound     bool
-	StackBytes                       int
-	DotTail                          bool // NF is not a multiple of 4
-	arrayBytes                       int
-	LabelDecl, PairFormula, InputDoc string
+	N, Guard                      string
+	Prov                          []string
+	NF, ND, NR, NrW, L            int
+	Task                          string // "class", "reg" or "one"
+	Linear, Kernel, Quant, Scaled bool
+	KernelType                    string // "linear", "poly", "rbf", "sigmoid"
+	Gamma, Coef0                  string
+	Degree                        int
+	Bias                          string // "" for none
+	Arrays                        []array
+	Dense                         bool // quantized kernel: dense layout, c0 = Σ x_j·o_j
+	CodeType, CoefCodeType        string
+	NeedExp, NeedTanh, NeedRound  bool
+	StackBytes                    int
+	DotTail                       bool // NF is not a multiple of 4
+	arrayBytes                    int
 }
 
 // array is one const array of the generated file.
@@ -121,6 +120,9 @@ func newView(f *form, opt Options) *view {
 }
 
 func (v *view) add(typ, name, doc string, n int, body string) {
+	if n == 0 { // C has no empty arrays; nothing reads this one
+		n, body = 1, "0"
+	}
 	v.Arrays = append(v.Arrays, array{Type: typ, Name: v.N + "_" + name, Doc: doc, Len: n, Body: body})
 }
 
