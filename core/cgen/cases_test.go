@@ -9,6 +9,8 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/shareddata"
+	"github.com/libsvmgo/libsvmgo/core/linear"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -21,7 +23,7 @@ type modelCase struct {
 	kernel    bool
 	svm       core.SVMType
 	kt        core.KernelType
-	solver    core.LinearSolver
+	solver    linear.LinearSolver
 	trainRows int  // 0: every training row (kernel models of large sets take the first rows)
 	scaled    bool // trained behind --scale [-1, 1]
 	bits      []int
@@ -32,20 +34,20 @@ type modelCase struct {
 // kernel model; classification, regression and one-class; every kernel;
 // scaling folded and applied; float, int8 and int16.
 var cases = []modelCase{
-	{name: "heart_lin", set: "heart_scale", solver: core.L2LossSVCDual, bits: []int{8, 16}},
+	{name: "heart_lin", set: "heart_scale", solver: linear.L2LossSVCDual, bits: []int{8, 16}},
 	{name: "heart_rbf", set: "heart_scale", kernel: true, svm: core.CSVC, kt: core.RBFKernel, bits: []int{8, 16}},
 	{name: "heart_sig", set: "heart_scale", kernel: true, svm: core.CSVC, kt: core.SigmoidKernel, bits: []int{8}},
-	{name: "bc_lin", set: "breast_cancer", solver: core.L2LossSVCDual, bits: []int{8}},
+	{name: "bc_lin", set: "breast_cancer", solver: linear.L2LossSVCDual, bits: []int{8}},
 	{name: "bc_rbf", set: "breast_cancer", kernel: true, svm: core.CSVC, kt: core.RBFKernel, bits: []int{8}},
 	{name: "bc_one", set: "breast_cancer", kernel: true, svm: core.OneClass, kt: core.RBFKernel, bits: []int{8}},
-	{name: "digits_lin", set: "digits", solver: core.L2LossSVCDual, bits: []int{8}},
+	{name: "digits_lin", set: "digits", solver: linear.L2LossSVCDual, bits: []int{8}},
 	{name: "digits_rbf", set: "digits", kernel: true, svm: core.CSVC, kt: core.RBFKernel, bits: []int{8, 16}},
 	{name: "digits_poly", set: "digits", kernel: true, svm: core.CSVC, kt: core.PolyKernel, bits: []int{8}},
-	{name: "diab_lin", set: "diabetes", solver: core.L2LossSVRDual, scaled: true, bits: []int{8}},
+	{name: "diab_lin", set: "diabetes", solver: linear.L2LossSVRDual, scaled: true, bits: []int{8}},
 	{name: "diab_svr", set: "diabetes", kernel: true, svm: core.EpsSVR, kt: core.RBFKernel, scaled: true, bits: []int{8}},
 	{name: "diab_klin", set: "diabetes", kernel: true, svm: core.EpsSVR, kt: core.LinearKernel, bits: []int{8}},
-	{name: "deb_lin", set: "debdesc_bin", solver: core.L2LossSVCDual, bits: []int{8}},
-	{name: "shuttle_lin", set: "shuttle", solver: core.L2LossSVCDual, scaled: true, bits: []int{8}},
+	{name: "deb_lin", set: "debdesc_bin", solver: linear.L2LossSVCDual, bits: []int{8}},
+	{name: "shuttle_lin", set: "shuttle", solver: linear.L2LossSVCDual, scaled: true, bits: []int{8}},
 	{name: "shuttle_rbf", set: "shuttle", kernel: true, svm: core.CSVC, kt: core.RBFKernel, trainRows: 4000, bits: []int{8}},
 }
 
@@ -83,18 +85,18 @@ func (c modelCase) train(t testing.TB, train *data.Dataset) core.Model {
 	var r *scale.Ranges
 	if c.scaled {
 		var err error
-		r, err = core.FitScale(train, -1, 1)
+		r, err = rowscale.FitScale(train, -1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if train, err = core.ScaleDataset(train, r); err != nil {
+		if train, err = rowscale.ScaleDataset(train, r); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if !c.kernel {
-		p := core.DefaultLinearParams()
+		p := linear.DefaultLinearParams()
 		p.Solver = c.solver
-		tr, err := core.NewLinearTrainer(p, train.CapRows(), train.NumFeatures())
+		tr, err := linear.NewLinearTrainer(p, train.CapRows(), train.NumFeatures())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +143,7 @@ func quantized(t testing.TB, m core.Model, bits int) core.Model {
 	t.Helper()
 	var q core.Model
 	var err error
-	if lm, ok := m.(*core.LinearModel); ok {
+	if lm, ok := m.(*linear.LinearModel); ok {
 		q, err = quantize.QuantizeLinear(lm, bits)
 	} else {
 		q, err = quantize.QuantizeKernel(m.(*core.KernelModel), bits)

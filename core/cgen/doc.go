@@ -38,7 +38,7 @@
 //
 // # Imports
 //
-// It may import core, core/scale and quantize (it reads the kinds through
-// the model interface and each kind's exported accessors, as core/textmodel
-// does), never daemon/.
+// It may import core, core/linear, core/scale, core/simd and quantize (it
+// reads the kinds through the model interface and each kind's exported
+// accessors, as core/textmodel does), never daemon/.
 package cgen

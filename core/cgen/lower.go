@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 	"github.com/libsvmgo/libsvmgo/core/simd"
 	"github.com/libsvmgo/libsvmgo/quantize"
@@ -71,7 +72,7 @@ func lower(m core.Model) (*form, error) {
 		f.labels = append([]int32(nil), info.Labels...)
 	}
 	var err error
-	if lm, ok := m.(*core.LinearModel); ok {
+	if lm, ok := m.(*linear.LinearModel); ok {
 		err = f.lowerLinear(lm)
 	} else if km, ok := m.(*core.KernelModel); ok {
 		err = f.lowerKernel(km)
@@ -96,7 +97,7 @@ func (f *form) setScale(r *scale.Ranges) {
 	}
 }
 
-func (f *form) lowerLinear(m *core.LinearModel) error {
+func (f *form) lowerLinear(m *linear.LinearModel) error {
 	nrW, n := m.NrW(), m.NumFeatures
 	lf := &linForm{nrW: nrW, w: m.W[:n*nrW], bias: m.Bias}
 	if m.Bias >= 0 {

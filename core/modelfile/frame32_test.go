@@ -23,7 +23,7 @@ func TestFrameSizePast2GiB(t *testing.T) {
 		if !errors.Is(err, ErrCorrupt) {
 			t.Errorf("32-bit: a 2³¹-byte payload: %d, %v, want ErrCorrupt", n, err)
 		}
-	} else if err != nil || n != 1<<31 {
+	} else if err != nil || int64(n) != 1<<31 {
 		t.Errorf("a 2³¹-byte payload: %d, %v, want 2³¹", n, err)
 	}
 	binary.LittleEndian.PutUint64(h[12:], MaxPayload+1)
