@@ -93,6 +93,18 @@ func (c modelCase) train(t testing.TB, train *data.Dataset) core.Model {
 			t.Fatal(err)
 		}
 	}
+	m := c.fit(t, train)
+	if r != nil {
+		if err := m.(interface{ SetScale(*scale.Ranges) error }).SetScale(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}
+
+// fit trains c's float model on rows already scaled.
+func (c modelCase) fit(t testing.TB, train *data.Dataset) core.Model {
+	t.Helper()
 	if !c.kernel {
 		p := linear.DefaultLinearParams()
 		p.Solver = c.solver
@@ -103,11 +115,6 @@ func (c modelCase) train(t testing.TB, train *data.Dataset) core.Model {
 		m, _, err := tr.Train(train, nil)
 		if err != nil {
 			t.Fatal(err)
-		}
-		if r != nil {
-			if err := m.SetScale(r); err != nil {
-				t.Fatal(err)
-			}
 		}
 		return m
 	}
@@ -129,11 +136,6 @@ func (c modelCase) train(t testing.TB, train *data.Dataset) core.Model {
 	m, err := tr.TrainModel(train)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if r != nil {
-		if err := m.SetScale(r); err != nil {
-			t.Fatal(err)
-		}
 	}
 	return m
 }
