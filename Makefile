@@ -62,7 +62,7 @@ CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/de
 .PHONY: all build lib demo test test-deps test-long vet test-c test-cpp test-python readme-check cross-arm64 test-deps-mcu test-mcu test-mcu-full \
 	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
 	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib soak \
-	armv7-lib cross-armv7 wheel-armv7
+	armv7-lib cross-armv7 wheel-armv7 test-armv7-shared
 
 all: build lib
 
@@ -251,16 +251,15 @@ armv7-lib:
 
 # Under qemu-arm: the C demo on the armv7 library; the C ABI's tests
 # driven from C (misuse, predict, the loader) and its 32-bit size checks;
-# the command's train/predict/quantize/export tests (heart_scale) and, on
-# every shared set, its predict against Debian's svm-predict and
-# liblinear-predict (TestExportPredictsAsLIBSVM); and the 32-bit
+# the command's train/predict/quantize/export tests (heart_scale; make
+# test-armv7-shared runs its predict on every shared set); and the 32-bit
 # boundaries of the model-file reader, data sets and memory checks.
 cross-armv7: armv7-lib wheel-armv7
 	$(ARMV7_CC) $(EX_CFLAGS) $(C_DEMO_SRC) -Llib/linux-armv7 -lsvmgo -o bin/linux-armv7/svmgo_demo_c
 	$(QEMU_ARMV7) -E LD_LIBRARY_PATH=$(CURDIR)/lib/linux-armv7 bin/linux-armv7/svmgo_demo_c
 	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/svmgo.test ./daemon/cmd/svmgo
 	cd daemon/cmd/svmgo && qemu-arm $(CURDIR)/bin/linux-armv7/svmgo.test -test.count=1 \
-		-test.run 'TestTrainPredict|TestPredictQuantized$$|TestPredictRefusesNaNModel|TestExportCPredictsAsPredict|TestExportPredictsAsLIBSVM'
+		-test.run 'TestTrainPredict|TestPredictQuantized$$|TestPredictRefusesNaNModel|TestExportCPredictsAsPredict'
 	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/core.test ./core
 	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/model.test ./core/model
 	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/data.test ./core/data
@@ -273,6 +272,14 @@ cross-armv7: armv7-lib wheel-armv7
 	cd capi && CGO_ENABLED=1 $(ARMV7_GO) CC=$(ARMV7_CC) SVMGO_TEST_CC=$(ARMV7_CC) SVMGO_TEST_CXX=arm-linux-gnueabihf-g++ \
 		SVMGO_TEST_EXEC="$(QEMU_ARMV7)" $(QEMU_ARMV7) $(CURDIR)/bin/linux-armv7/capi.test -test.count=1 \
 		-test.run 'TestMisuseFromC|TestPredictMatchesGoAPI|TestPredictErrors|TestLoadSpecialFiles|TestSizesPast2GiBRefused'
+
+# The command's predict on every shared set under qemu-arm, against
+# Debian's svm-predict and liblinear-predict (TestExportPredictsAsLIBSVM:
+# minutes under emulation, so not part of make test).
+test-armv7-shared: armv7-lib
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/svmgo.test ./daemon/cmd/svmgo
+	cd daemon/cmd/svmgo && qemu-arm $(CURDIR)/bin/linux-armv7/svmgo.test -test.count=1 -test.v \
+		-test.run 'TestExportPredictsAsLIBSVM'
 
 # The armv7 wheel, from the cross build (dist/linux-armv7/).
 wheel-armv7: python-deps armv7-lib

@@ -295,7 +295,7 @@ func mcuRun(t testing.TB, dir, name string, tg mcuTarget, in []byte, arrays int)
 	if err := os.WriteFile(filepath.Join(sub, "rows.bin"), in, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour) // every row of shuttle under qemu on a loaded machine: minutes
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "qemu-system-arm", "-M", tg.machine, "-nographic", "-monitor", "none", "-serial", "none",
 		"-semihosting-config", "enable=on,target=native", "-kernel", "prog.elf")
