@@ -162,7 +162,7 @@ func quantized(t testing.TB, m core.Model, bits int) core.Model {
 var sizeLog io.Writer = io.Discard
 
 // shortSets are the sets -short covers, on the host only: two small ones
-// (every kernel, classification and regression, scaling; make test-mcu,
+// (linear, RBF, sigmoid, classification and regression, scaling; make test-mcu,
 // in make test too, runs the rest).
 var shortSets = map[string]bool{"heart_scale": true, "diabetes": true}
 
