@@ -53,14 +53,17 @@ DEB_PYTHON ?= /usr/bin/python3
 WHEEL_PLAT := linux_$(shell uname -m)
 WHEEL      := dist/svmgo-$(VERSION)-py3-none-$(WHEEL_PLAT).whl
 ARM64_WHEEL := dist/linux-arm64/svmgo-$(VERSION)-py3-none-linux_aarch64.whl
+ARMV7_LIB   := lib/linux-armv7/libsvmgo.so
+ARMV7_WHEEL := dist/linux-armv7/svmgo-$(VERSION)-py3-none-linux_armv7l.whl
 
 GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
 
-.PHONY: all build lib demo test test-deps test-long vet test-c test-cpp test-python readme-check cross-arm64 \
+.PHONY: all build lib demo test test-deps test-long vet test-c test-cpp test-python readme-check cross-arm64 test-deps-mcu test-mcu test-mcu-full \
 	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
 	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib soak \
-	test-deps-serve test-serve serve-soak proto-serve
+	test-deps-serve test-serve serve-soak proto-serve \
+	armv7-lib cross-armv7 wheel-armv7 test-armv7-shared
 
 all: build lib
 
@@ -119,8 +122,8 @@ RACE_SKIP  := ^(TestL1ParityWithLIBLINEAR|TestL1LayoutsSeedsThreads|TestLRDualPa
 test: vet $(BIN) $(LIB) test-deps
 	$(GO) test -count=1 -short ./...
 	$(GO) test -count=1 -short -race -timeout 30m -skip '$(RACE_SKIP)' $(RACE_PKGS)
-	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64 test-serve
-	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service
+	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64 test-serve test-mcu
+	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service cross-armv7
 	$(MAKE) --no-print-directory demo > /dev/null
 
 # The kill -9 soak (issue 22; not part of make test: an hour or more, the
@@ -271,6 +274,88 @@ cross-arm64: arm64-lib
 		-test.run 'BlockedDecisions|BlockedSpecial|BlockedPredictNoAllocs'
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) test -c -o bin/linux-arm64/linear.test ./core/linear
 	qemu-aarch64 bin/linux-arm64/linear.test -test.count=1 -test.run 'LinearBlockedMatches'
+
+# ---- 32-bit ARM Linux (issue 29) -------------------------------------------------
+
+# libsvmgo.so and svmgo for armv7 (GOARM=7, hard float: Raspberry Pi OS
+# 32-bit and the like), with Debian's cross compiler and qemu-user,
+# installed when missing.
+ARMV7_GO   := GOOS=linux GOARCH=arm GOARM=7
+ARMV7_CC   := arm-linux-gnueabihf-gcc
+QEMU_ARMV7 := qemu-arm -L /usr/arm-linux-gnueabihf
+armv7-lib:
+	@command -v $(ARMV7_CC) >/dev/null && command -v qemu-arm >/dev/null || { \
+		echo "installing gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf qemu-user"; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq \
+			gcc-arm-linux-gnueabihf g++-arm-linux-gnueabihf qemu-user >/dev/null; }
+	CGO_ENABLED=1 $(ARMV7_GO) CC=$(ARMV7_CC) $(GO) build -trimpath -buildmode=c-shared -o $(ARMV7_LIB) ./capi
+	rm -f lib/linux-armv7/libsvmgo.h
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) build -trimpath -o bin/linux-armv7/svmgo ./daemon/cmd/svmgo
+
+# Under qemu-arm: the C demo on the armv7 library; the C ABI's tests
+# driven from C (misuse, predict, the loader) and its 32-bit size checks;
+# the command's train/predict/quantize/export tests (heart_scale; make
+# test-armv7-shared runs its predict on every shared set); and the 32-bit
+# boundaries of the model-file reader, data sets and memory checks.
+cross-armv7: armv7-lib wheel-armv7
+	$(ARMV7_CC) $(EX_CFLAGS) $(C_DEMO_SRC) -Llib/linux-armv7 -lsvmgo -o bin/linux-armv7/svmgo_demo_c
+	$(QEMU_ARMV7) -E LD_LIBRARY_PATH=$(CURDIR)/lib/linux-armv7 bin/linux-armv7/svmgo_demo_c
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/svmgo.test ./daemon/cmd/svmgo
+	cd daemon/cmd/svmgo && qemu-arm $(CURDIR)/bin/linux-armv7/svmgo.test -test.count=1 \
+		-test.run 'TestTrainPredict|TestPredictQuantized$$|TestPredictRefusesNaNModel|TestExportCPredictsAsPredict'
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/core.test ./core
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/model.test ./core/model
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/data.test ./core/data
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/modelfile.test ./core/modelfile
+	qemu-arm bin/linux-armv7/core.test -test.count=1 -test.run TestTrainersRefuseSizesBeyondMemory
+	qemu-arm bin/linux-armv7/model.test -test.count=1 -test.run TestCheckMemoryPastAddressSpace
+	qemu-arm bin/linux-armv7/data.test -test.count=1 -test.run 'TestNewDenseRefusesWrappedCapacity'
+	qemu-arm bin/linux-armv7/modelfile.test -test.count=1 -test.run 'TestFrameSizePast2GiB|TestReadFileErrors'
+	CGO_ENABLED=1 $(ARMV7_GO) CC=$(ARMV7_CC) $(GO) test -c -o bin/linux-armv7/capi.test ./capi
+	cd capi && CGO_ENABLED=1 $(ARMV7_GO) CC=$(ARMV7_CC) SVMGO_TEST_CC=$(ARMV7_CC) SVMGO_TEST_CXX=arm-linux-gnueabihf-g++ \
+		SVMGO_TEST_EXEC="$(QEMU_ARMV7)" $(QEMU_ARMV7) $(CURDIR)/bin/linux-armv7/capi.test -test.count=1 \
+		-test.run 'TestMisuseFromC|TestPredictMatchesGoAPI|TestPredictErrors|TestLoadSpecialFiles|TestSizesPast2GiBRefused'
+
+# The command's predict on every shared set under qemu-arm, against
+# Debian's svm-predict and liblinear-predict (TestExportPredictsAsLIBSVM:
+# minutes under emulation, so not part of make test).
+test-armv7-shared: armv7-lib
+	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/svmgo.test ./daemon/cmd/svmgo
+	cd daemon/cmd/svmgo && qemu-arm $(CURDIR)/bin/linux-armv7/svmgo.test -test.count=1 -test.v \
+		-test.run 'TestExportPredictsAsLIBSVM'
+
+# The armv7 wheel, from the cross build (dist/linux-armv7/).
+wheel-armv7: python-deps armv7-lib
+	$(call build_wheel,bin/wheel-armv7,$(ARMV7_LIB),bin/linux-armv7/svmgo,dist/linux-armv7,linux_armv7l)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && cd $$tmp && unzip -q $(CURDIR)/$(ARMV7_WHEEL) && \
+	file svmgo/libsvmgo.so svmgo/bin/svmgo | grep -c 'ARM, EABI5' | grep -qx 2 && \
+	qemu-arm svmgo/bin/svmgo --version && echo "$(ARMV7_WHEEL): libsvmgo.so and svmgo for armv7"
+
+# ---- Microcontrollers (issue 29) ---------------------------------------------------
+
+# Debian's Cortex-M cross compiler and qemu-system-arm, installed when
+# missing. (The qemu runs need no C library: core/cgen/testdata/driver.c
+# brings its own vector table and semihosting calls, and libgcc, which
+# gcc-arm-none-eabi ships, the software floating point.)
+test-deps-mcu:
+	@command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null || { \
+		echo "installing gcc-arm-none-eabi qemu-system-arm"; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq gcc-arm-none-eabi qemu-system-arm >/dev/null; }
+
+# svmgo export --format c's acceptance (core/cgen): every shared set's
+# models, float and quantized, compiled strict on the host and for a
+# Cortex-M4F and a Cortex-M3, predicting as the library on the host (every
+# test row) and under qemu on MPS2 boards (MCU_ROWS rows spread over each
+# set). make test-mcu-full runs every row under qemu and writes the size
+# table's figures to bin/mcu-sizes.tsv (examples/mcu/README.md).
+MCU_ROWS ?= 24
+test-mcu: test-deps-mcu
+	SVMGO_MCU_ROWS=$(MCU_ROWS) $(GO) test -count=1 -run TestGeneratedMatchesLibrary ./core/cgen
+
+test-mcu-full: test-deps-mcu
+	@mkdir -p bin
+	SVMGO_MCU_ROWS=0 SVMGO_CGEN_SIZES=$(CURDIR)/bin/mcu-sizes.tsv $(GO) test -count=1 -timeout 120m -v \
+		-run TestGeneratedMatchesLibrary ./core/cgen
 
 # ---- Install -----------------------------------------------------------------
 

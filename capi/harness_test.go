@@ -61,6 +61,17 @@ func includeDir(t *testing.T) string {
 	return dir
 }
 
+// envOr returns the environment variable name, or def when it is unset.
+// A cross run (make cross-armv7) sets SVMGO_TEST_CC and SVMGO_TEST_CXX to
+// the target's compilers, SVMGO_TEST_EXEC to the emulator that runs the
+// programs, and GOARCH and CC for the library's build.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
 // compileC compiles testdata/name.c into an executable in a temporary
 // directory and returns its path; cxx compiles it as C++17 instead.
 func compileC(t *testing.T, name string, cxx bool) string {
@@ -69,9 +80,9 @@ func compileC(t *testing.T, name string, cxx bool) string {
 	exe := filepath.Join(t.TempDir(), name)
 	src := filepath.Join("testdata", name+".c")
 	var args []string
-	compiler := "gcc"
+	compiler := envOr("SVMGO_TEST_CC", "gcc")
 	if cxx {
-		compiler = "g++"
+		compiler = envOr("SVMGO_TEST_CXX", "g++")
 		exe += "-cxx"
 		args = []string{"-std=c++17", "-Wall", "-Wextra", "-Werror", "-x", "c++"}
 	} else {
@@ -96,6 +107,10 @@ func compileC(t *testing.T, name string, cxx bool) string {
 // an error; it returns the program's standard output.
 func runC(t *testing.T, exe string, args ...string) string {
 	t.Helper()
+	if pre := strings.Fields(os.Getenv("SVMGO_TEST_EXEC")); len(pre) > 0 {
+		args = append(append(pre[1:], exe), args...)
+		exe = pre[0]
+	}
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+libDir(t))
 	var stdout, stderr bytes.Buffer

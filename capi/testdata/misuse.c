@@ -381,7 +381,7 @@ static void test_trainer(void) {
     EXPECT(svmgo_trainer_new("-c 1 data.txt", 4, 2, 0, &t), SVMGO_E_INVALID_ARGUMENT, "\"data.txt\" is not an option");
     EXPECT(svmgo_trainer_new("", 0, 2, 0, &t), SVMGO_E_INVALID_ARGUMENT, "capacity_rows is 0");
     EXPECT(svmgo_trainer_new("", 4, 0, 0, &t), SVMGO_E_INVALID_ARGUMENT, "num_features is 0");
-    EXPECT(svmgo_trainer_new("", (size_t)1 << 40, (size_t)1 << 30, 0, &t), SVMGO_E_INVALID_ARGUMENT, "capacity_rows");
+    EXPECT(svmgo_trainer_new("", SIZE_MAX, (size_t)1 << 30, 0, &t), SVMGO_E_INVALID_ARGUMENT, "capacity_rows"); /* 2^64 - 1 or, 32-bit, 2^32 - 1 rows */
     CHECK(t == NULL, "a failed svmgo_trainer_new wrote *out");
 
     OK(svmgo_trainer_new(" -s 3\t-c 2 -B 1 -w1 2 -q ", 4, 2, 0, &t));

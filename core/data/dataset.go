@@ -60,10 +60,15 @@ func NewSparse(capRows, capNonzeros, maxFeatures int) *Dataset {
 }
 
 // NewDense returns an empty dense data set of up to capRows rows, each of
-// numFeatures float32 values. It panics if a size is negative.
+// numFeatures float32 values. It panics if a size is negative or their
+// product overflows an int (on a 32-bit platform, past 2³¹ values):
+// callers size data sets from checked counts (core.CheckMemory).
 func NewDense(capRows, numFeatures int) *Dataset {
 	if capRows < 0 || numFeatures < 0 {
 		panic("core: NewDense: negative size")
+	}
+	if numFeatures > 0 && capRows > math.MaxInt/numFeatures {
+		panic("core: NewDense: capRows × numFeatures overflows int")
 	}
 	return &Dataset{
 		dense:       true,

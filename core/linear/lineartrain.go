@@ -2,6 +2,7 @@ package linear
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -200,6 +201,13 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 	}
 	if capRows < 0 || capFeatures < 0 {
 		return nil, fmt.Errorf("%w: negative capacity", model.ErrParams)
+	}
+	// LinearTrainerBytes counts in int, every term below 256 bytes a row
+	// or a feature a worker: capacities whose count could wrap (on a
+	// 32-bit platform, millions of features) are refused before it runs.
+	if uint64(capRows)+uint64(capFeatures)+1 > math.MaxInt/256/uint64(p.workerCount()) {
+		return nil, fmt.Errorf("%w: a linear trainer of %d rows and %d features: past this platform's address space",
+			model.ErrTooLarge, capRows, capFeatures)
 	}
 	if err := model.CheckMemory("linear trainer", int64(LinearTrainerBytes(p, capRows, capFeatures))); err != nil {
 		return nil, err

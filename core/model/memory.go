@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"math"
 )
 
 // ErrTooLarge reports sizes whose buffers would take more memory than the
@@ -14,9 +15,14 @@ var ErrTooLarge = errors.New("core: sizes need more memory than the machine has"
 // CheckMemory returns an error wrapping ErrTooLarge when bytes, the memory
 // what would allocate, is more than the machine's physical memory (on
 // Linux; elsewhere it refuses only a negative count, the sign of an
-// overflow). A size query (LinearTrainerBytes, KernelTrainerBytes) gives
+// overflow), or more than an int counts: on a 32-bit platform anything
+// past 2 GiB, which a slice cannot hold and whose size arithmetic in int
+// would wrap. A size query (LinearTrainerBytes, KernelTrainerBytes) gives
 // bytes; the trainers check theirs themselves.
 func CheckMemory(what string, bytes int64) error {
+	if uint64(bytes) > math.MaxInt {
+		return fmt.Errorf("%w: %s needs %d bytes, past this platform's address space", ErrTooLarge, what, bytes)
+	}
 	if total := physicalMemory(); bytes < 0 || bytes > total {
 		return fmt.Errorf("%w: %s needs %d bytes, the machine has %d", ErrTooLarge, what, bytes, total)
 	}

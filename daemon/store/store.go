@@ -88,8 +88,8 @@ func (c Config) resolve() (Config, error) {
 	switch {
 	case c.Capacity <= 0:
 		return c, fmt.Errorf("%w: capacity %d, want > 0", ErrConfig, c.Capacity)
-	case c.MaxFeatures <= 0 || c.MaxFeatures > math.MaxInt32+1:
-		return c, fmt.Errorf("%w: max features %d, want 1..%d", ErrConfig, c.MaxFeatures, math.MaxInt32+1)
+	case c.MaxFeatures <= 0 || int64(c.MaxFeatures) > math.MaxInt32+1: // int64: on 32-bit int the bound itself overflows
+		return c, fmt.Errorf("%w: max features %d, want 1..%d", ErrConfig, c.MaxFeatures, int64(math.MaxInt32+1))
 	case c.CapacityNonzeros < 0:
 		return c, fmt.Errorf("%w: nonzero capacity %d, want >= 0", ErrConfig, c.CapacityNonzeros)
 	case c.Policy != EvictNonSVOldest && c.Policy != EvictOldest:

@@ -139,14 +139,17 @@ func TestParsePolicy(t *testing.T) {
 }
 
 func TestOpenConfig(t *testing.T) {
-	for _, cfg := range []Config{
+	bad := []Config{
 		{Capacity: 0, MaxFeatures: 3},
 		{Capacity: 3, MaxFeatures: 0},
-		{Capacity: 3, MaxFeatures: math.MaxInt32 + 2},
 		{Capacity: 3, MaxFeatures: 3, CapacityNonzeros: -1},
 		{Capacity: 3, MaxFeatures: 3, Policy: 2},
 		{Capacity: math.MaxInt / 2, MaxFeatures: 4},
-	} {
+	}
+	if beyond := int64(math.MaxInt32) + 2; beyond <= math.MaxInt { // a 64-bit int: 2³¹+1 features
+		bad = append(bad, Config{Capacity: 3, MaxFeatures: int(beyond)})
+	}
+	for _, cfg := range bad {
 		if _, err := Open(t.TempDir(), cfg); !errors.Is(err, ErrConfig) {
 			t.Errorf("Open(%+v): %v, want ErrConfig", cfg, err)
 		}

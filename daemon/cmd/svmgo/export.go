@@ -20,7 +20,8 @@ linear one. Probability parameters go along where the format has them
 a multinomial model (-s 40, written as L2R_LR: same labels, other
 probabilities) do not. Quantized models and models trained with --scale
 are refused: export the float model, and scale rows with svm-scale.
-svmgo import converts the other way.
+svmgo import converts the other way. --format c writes C for a
+microcontroller (svmgo export --format c --help).
 `
 
 // exportModel is svmgo export.
@@ -40,6 +41,9 @@ func exportModel(args []string, stdout, stderr io.Writer) int {
 			}
 			format, args = args[1], args[2:]
 		}
+	}
+	if format == "c" {
+		return exportC(args, stdout, stderr)
 	}
 	if len(args) != 2 || (format != "libsvm" && format != "liblinear") {
 		fmt.Fprint(stderr, exportUsage)

@@ -21,6 +21,7 @@ commands:
   serve --repository DIR [flags]                    serve models over the Open Inference Protocol (REST, gRPC)
   import model_in model_out                         convert a LIBSVM or LIBLINEAR text model
   export --format libsvm|liblinear model_in model_out  write a model as LIBSVM or LIBLINEAR text
+  export --format c model_in dir [--name N]         write a model as C for a microcontroller
   quantize [--bits 8|16] [--check test_file] model_in model_out
                                                     make an int8 or int16 model from a float one
   inspect [-v] model_file                           describe a model file and where its bytes go
