@@ -57,7 +57,7 @@ ARM64_WHEEL := dist/linux-arm64/svmgo-$(VERSION)-py3-none-linux_aarch64.whl
 GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
 
-.PHONY: all build lib demo test test-deps test-long vet test-c test-cpp test-python readme-check cross-arm64 \
+.PHONY: all build lib demo test test-deps test-deps-fleet test-long vet test-c test-cpp test-python readme-check cross-arm64 \
 	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
 	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib soak
 
@@ -107,7 +107,7 @@ vet:
 # detector slows core's solvers several times, more on a loaded machine.
 RACE_PKGS  := ./capi ./core ./daemon/...
 PLAIN_PKGS  = $(shell $(GO) list ./... | grep -v -e '/libsvmgo/capi$$' -e '/libsvmgo/core$$' -e '/libsvmgo/daemon/')
-test: vet $(BIN) $(LIB) test-deps
+test: vet $(BIN) $(LIB) test-deps test-deps-fleet
 	$(GO) test -count=1 -short $(PLAIN_PKGS)
 	$(GO) test -count=1 -short -race -timeout 30m $(RACE_PKGS)
 	$(GO) test -count=1 -run 'TestHostileBodiesRefusedUnderRSSBound|TestDecodeAllocations' ./daemon/modeldir ./daemon/store
@@ -130,6 +130,13 @@ test-deps:
 	@command -v promtool >/dev/null && command -v svm-predict >/dev/null && command -v liblinear-predict >/dev/null || { \
 		echo "installing prometheus libsvm-tools liblinear-tools"; \
 		$(APT_GET) update -qq && $(APT_GET) install -y -qq prometheus libsvm-tools liblinear-tools >/dev/null; }
+
+# The NATS fleet (issue 28): Debian's nats-server, which the fleet tests
+# start on loopback (a JetStream hub, leaf nodes), installed when missing.
+test-deps-fleet:
+	@command -v nats-server >/dev/null || [ -x /usr/sbin/nats-server ] || { \
+		echo "installing nats-server"; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq nats-server >/dev/null; }
 
 # Every Go test in its long form (no -short, no race detector).
 test-long:

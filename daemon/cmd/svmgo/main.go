@@ -18,6 +18,7 @@ commands:
   predict [options] test_file model_file output_file  predict a data file (svm-predict)
   grid [grid_options] [options] dataset            search C and gamma by cross-validation (grid.py)
   watch --root DIR [flags]                          ingest batches, retrain warm, publish models
+  follow --nats URL --bucket B --models DIR         mirror a NATS object-store bucket of models into DIR
   import model_in model_out                         convert a LIBSVM or LIBLINEAR text model
   export --format libsvm|liblinear model_in model_out  write a model as LIBSVM or LIBLINEAR text
   quantize [--bits 8|16] [--check test_file] model_in model_out
@@ -47,6 +48,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return grid(rest, stdout, stderr)
 	case "watch":
 		return watch(rest, stdout, stderr)
+	case "follow":
+		return follow(rest, stdout, stderr)
 	case "import":
 		return importModel(rest, stdout, stderr)
 	case "export":

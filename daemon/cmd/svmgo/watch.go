@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -33,7 +34,11 @@ leading -syntax linear names LIBLINEAR's; -b alone names neither and is
 refused). With --quantize int8 or int16
 the published models are quantized (as svmgo quantize makes them; the gate
 judges the quantized model). Ingested batches move to DIR/done/, refused
-ones to DIR/rejected/ with a NAME.reason file.
+ones to DIR/rejected/ with a NAME.reason file. With --ingest.nats and
+--ingest.stream, each message of a JetStream stream is a batch too, acknowledged
+once its rows are durable (terminated, and kept in rejected/, when refused);
+with --publish.nats-bucket each published model is also put into a JetStream
+object store, which svmgo follow mirrors on other machines.
 SIGINT/SIGTERM stop after the current batch; SIGHUP rereads --config
 (training options, also from one model kind to the other, gate, retention,
 cold-solve interval, debounce, batch limits and quantization; an invalid
@@ -71,6 +76,7 @@ type watchFlags struct {
 	logFormat  string
 	csvHeader  string
 	csvSkip    string
+	fleet      fleetFlags
 }
 
 func newWatchFlags(stderr io.Writer) *watchFlags {
@@ -101,6 +107,7 @@ func newWatchFlags(stderr io.Writer) *watchFlags {
 	fs.StringVar(&f.httpAddr, "http", "", "loopback address (127.0.0.1:PORT) serving /healthz and /metrics; empty: none")
 	fs.StringVar(&f.configFile, "config", "", `file of "name = value" lines using these flag names; command-line flags win`)
 	fs.StringVar(&f.logFormat, "log.format", "text", "log format on standard error: text or json")
+	f.fleet.declare(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, watchUsage)
 		fs.PrintDefaults()
@@ -150,6 +157,9 @@ func loadWatchConfig(args []string, stderr io.Writer) (*watchFlags, error) {
 		if err := checkLoopback(f.httpAddr); err != nil {
 			return nil, err
 		}
+	}
+	if err := f.fleet.validate(); err != nil {
+		return nil, err
 	}
 	if err := f.cfg.Validate(); err != nil {
 		return nil, err
@@ -254,6 +264,10 @@ func watch(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, watchd.ErrConfig) {
 			return 2
 		}
+		return 1
+	}
+	if err := f.fleet.start(ctx, d, filepath.Join(f.cfg.Root, watchd.ModelsDir), log); err != nil {
+		fmt.Fprintf(stderr, "svmgo watch: %v\n", err)
 		return 1
 	}
 
