@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // ConnOptions are how a trainer or a follower reaches its NATS server, as
@@ -25,6 +26,10 @@ type ConnOptions struct {
 	// TLSCA is a PEM file of the certificate authorities that sign the
 	// server's certificate; TLSCert and TLSKey a client certificate.
 	TLSCA, TLSCert, TLSKey string
+	// Domain is the JetStream domain to reach (empty: the server's own).
+	// A client of a leaf node without JetStream names the hub's domain,
+	// whose API the leaf forwards (the hub's jetstream { domain: ... }).
+	Domain string
 	// ReconnectWait is the delay between reconnection attempts (default
 	// 250 ms); attempts never stop.
 	ReconnectWait time.Duration
@@ -83,4 +88,12 @@ func Connect(o ConnOptions, log *slog.Logger, reconnected func()) (*nats.Conn, e
 		return nil, fmt.Errorf("fleet: connect to %s: %w", o.URL, err)
 	}
 	return nc, nil
+}
+
+// JetStream returns the JetStream context of nc in o's domain.
+func (o ConnOptions) JetStream(nc *nats.Conn) (jetstream.JetStream, error) {
+	if o.Domain == "" {
+		return jetstream.New(nc)
+	}
+	return jetstream.NewWithDomain(nc, o.Domain)
 }

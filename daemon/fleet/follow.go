@@ -55,6 +55,7 @@ type FollowConfig struct {
 // documentation. Run it once; Handler and WriteMetrics may be called from
 // other goroutines.
 type Follower struct {
+	js  jetstream.JetStream
 	nc  *nats.Conn
 	cfg FollowConfig
 	fs  fileio.FS
@@ -73,9 +74,9 @@ type followMetrics struct {
 	serving                                              atomic.Bool
 }
 
-// NewFollower returns a follower of cfg.Bucket over nc into cfg.Dir,
+// NewFollower returns a follower of cfg.Bucket over js into cfg.Dir,
 // which it creates when missing.
-func NewFollower(nc *nats.Conn, cfg FollowConfig, log *slog.Logger) (*Follower, error) {
+func NewFollower(js jetstream.JetStream, cfg FollowConfig, log *slog.Logger) (*Follower, error) {
 	if cfg.Bucket == "" || cfg.Dir == "" {
 		return nil, fmt.Errorf("fleet: follow needs a bucket and a directory")
 	}
@@ -91,7 +92,7 @@ func NewFollower(nc *nats.Conn, cfg FollowConfig, log *slog.Logger) (*Follower, 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	f := &Follower{nc: nc, cfg: cfg, fs: fileio.OrOS(cfg.FS), log: log,
+	f := &Follower{js: js, nc: js.Conn(), cfg: cfg, fs: fileio.OrOS(cfg.FS), log: log,
 		resync: make(chan struct{}, 1), refused: map[string]bool{}}
 	if err := fileio.MkdirAllSynced(f.fs, cfg.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("fleet: %w", err)
@@ -122,14 +123,10 @@ func (f *Follower) Reconnected() {
 func (f *Follower) Run(ctx context.Context) {
 	f.m.serving.Store(true)
 	defer f.m.serving.Store(false)
-	js, err := jetstream.New(f.nc)
-	if err != nil {
-		panic(fmt.Sprintf("fleet: jetstream.New: %v", err)) // only for a nil connection
-	}
 	f.log.Info("follower started", "bucket", f.cfg.Bucket, "dir", f.cfg.Dir, "version", f.have)
 	b := newBackoff()
 	for ctx.Err() == nil {
-		err := f.watch(ctx, js)
+		err := f.watch(ctx, f.js)
 		if ctx.Err() != nil {
 			break
 		}

@@ -74,7 +74,11 @@ func startFollower(t testing.TB, url, bucket, dir string, published func(uint64,
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err = NewFollower(nc, FollowConfig{Bucket: bucket, Dir: dir, Resync: 2 * time.Second, Published: published}, testLog(t))
+	js, err := jetstream.NewWithDomain(nc, "hub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err = NewFollower(js, FollowConfig{Bucket: bucket, Dir: dir, Resync: 2 * time.Second, Published: published}, testLog(t))
 	if err != nil {
 		t.Fatal(err)
 	}

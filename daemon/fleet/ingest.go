@@ -28,11 +28,13 @@ const (
 // DefaultDurable is the durable consumer's name unless configured.
 const DefaultDurable = "svmgo-trainer"
 
-// DefaultAckWait is how long the server waits for a batch's settlement
-// before it redelivers it: long enough for a kernel retrain of a large
-// store (a redelivery while the first delivery is in progress would only
-// be found a duplicate, but costs a hash of the batch).
-const DefaultAckWait = 10 * time.Minute
+// DefaultAckWait is how long the server waits for a batch's settlement, or
+// a sign of progress, before it delivers it again: the batch a trainer
+// held when it crashed comes back to its restart after at most this long
+// (the consumer has one message in flight, so the stream waits for it).
+// While the daemon works on a batch, Ingest tells the server so every
+// third of it.
+const DefaultAckWait = 30 * time.Second
 
 // IngestConfig says which stream a trainer reads batches from.
 type IngestConfig struct {
@@ -163,11 +165,24 @@ func consume(ctx context.Context, cons jetstream.Consumer, cfg IngestConfig, out
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		select {
-		case <-settled:
-		case <-ctx.Done():
-			return ctx.Err()
+		// While the daemon works on it (a long retrain), the message is
+		// kept ours; after a crash it comes back within AckWait.
+		tick := time.NewTicker(cfg.AckWait / 3)
+	wait:
+		for {
+			select {
+			case <-settled:
+				break wait
+			case <-tick.C:
+				if err := msg.InProgress(); err != nil {
+					log.Warn("nats progress not sent: the batch may be delivered again", "batch", m.Name, "err", err)
+				}
+			case <-ctx.Done():
+				tick.Stop()
+				return ctx.Err()
+			}
 		}
+		tick.Stop()
 	}
 }
 

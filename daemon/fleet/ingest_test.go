@@ -180,9 +180,9 @@ func waitFor(t testing.TB, timeout time.Duration, cond func() bool) {
 	}
 }
 
-// testLog logs through t.Log when -v is given, and discards otherwise.
+// testLog logs through t.Log when FLEET_LOG is set, and discards otherwise.
 func testLog(t testing.TB) *slog.Logger {
-	if !testing.Verbose() {
+	if os.Getenv("FLEET_LOG") == "" {
 		return slog.New(slog.DiscardHandler)
 	}
 	return slog.New(slog.NewTextHandler(tWriter{t}, nil))

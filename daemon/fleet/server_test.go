@@ -49,8 +49,9 @@ func freePort(t testing.TB) int {
 }
 
 // natsServer is a real nats-server process on loopback: a hub (JetStream,
-// a store directory, a leaf-node listener) or a leaf node (no JetStream of
-// its own: its clients reach the hub's through the leaf connection).
+// a store directory, a leaf-node listener, the JetStream domain "hub") or
+// a leaf node (no JetStream of its own: its clients name the domain "hub",
+// whose API the leaf connection carries).
 type natsServer struct {
 	t        testing.TB
 	bin      string
@@ -70,7 +71,7 @@ func startHub(t testing.TB) *natsServer {
 	s.conf = filepath.Join(dir, "hub.conf")
 	writeConf(t, s.conf, fmt.Sprintf(`server_name: hub
 listen: 127.0.0.1:%d
-jetstream { store_dir: %q, max_memory_store: 64MB, max_file_store: 1GB }
+jetstream { store_dir: %q, domain: hub, max_memory_store: 64MB, max_file_store: 1GB }
 leafnodes { listen: 127.0.0.1:%d }
 max_payload: 8MB
 `, s.port, filepath.Join(dir, "js"), s.leafPort))
@@ -166,7 +167,7 @@ func connect(t testing.TB, url string) (*nats.Conn, jetstream.JetStream) {
 		t.Fatal(err)
 	}
 	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
+	js, err := jetstream.NewWithDomain(nc, "hub")
 	if err != nil {
 		t.Fatal(err)
 	}

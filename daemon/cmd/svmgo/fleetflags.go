@@ -7,8 +7,6 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/libsvmgo/libsvmgo/daemon/fleet"
 	"github.com/libsvmgo/libsvmgo/daemon/watchd"
 )
@@ -24,6 +22,7 @@ func addNATSFlags(fs *flag.FlagSet, o *fleet.ConnOptions) {
 	fs.StringVar(&o.TLSCA, "nats.tls-ca", "", "PEM file of the CAs that sign the NATS server's certificate")
 	fs.StringVar(&o.TLSCert, "nats.tls-cert", "", "PEM client certificate for NATS")
 	fs.StringVar(&o.TLSKey, "nats.tls-key", "", "PEM private key of --nats.tls-cert")
+	fs.StringVar(&o.Domain, "nats.js-domain", "", "JetStream domain (a client of a leaf node without JetStream names its hub's)")
 	fs.DurationVar(&o.ReconnectWait, "nats.reconnect-wait", 0, "delay between NATS reconnection attempts (0: 250ms); attempts never stop")
 }
 
@@ -46,7 +45,7 @@ func (f *fleetFlags) declare(fs *flag.FlagSet) {
 	fs.StringVar(&f.ingest.Durable, "ingest.durable", fleet.DefaultDurable, "durable consumer name")
 	fs.StringVar(&f.ingest.FilterSubject, "ingest.filter-subject", "", "read only this subject of the stream")
 	fs.StringVar(&f.ingest.Format, "ingest.format", "libsvm", "format of a message without a Svmgo-Format header: libsvm or csv")
-	fs.DurationVar(&f.ingest.AckWait, "ingest.ack-wait", fleet.DefaultAckWait, "the consumer's acknowledgement wait: a batch not settled by then is delivered again")
+	fs.DurationVar(&f.ingest.AckWait, "ingest.ack-wait", fleet.DefaultAckWait, "the consumer's acknowledgement wait: the batch a crashed trainer held is delivered again after this long (a running trainer reports progress every third of it)")
 	fs.StringVar(&f.publishBucket, "publish.nats-bucket", "", "JetStream object-store bucket to put each published model into; empty: none")
 	fs.StringVar(&f.publishURL, "publish.nats", "", "NATS server URL for --publish.nats-bucket (empty: --ingest.nats)")
 	fs.IntVar(&f.publishKeep, "publish.nats-keep", fleet.DefaultKeep, "versions the bucket keeps")
@@ -90,7 +89,7 @@ func (f *fleetFlags) start(ctx context.Context, d *watchd.Daemon, models string,
 			return err
 		}
 		context.AfterFunc(ctx, nc.Close)
-		js, err := jetstream.New(nc)
+		js, err := o.JetStream(nc)
 		if err != nil {
 			return err
 		}
@@ -114,7 +113,7 @@ func (f *fleetFlags) start(ctx context.Context, d *watchd.Daemon, models string,
 			return err
 		}
 		context.AfterFunc(ctx, nc.Close)
-		js, err := jetstream.New(nc)
+		js, err := o.JetStream(nc)
 		if err != nil {
 			return err
 		}

@@ -105,7 +105,12 @@ func follow(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer nc.Close()
-	f, err := fleet.NewFollower(nc, cfg, log)
+	js, err := conn.JetStream(nc)
+	if err != nil {
+		fmt.Fprintf(stderr, "svmgo follow: %v\n", err)
+		return 1
+	}
+	f, err := fleet.NewFollower(js, cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "svmgo follow: %v\n", err)
 		return 1
