@@ -649,8 +649,8 @@ func TestFleetTransferRestart(t *testing.T) {
 	_, peakKB := rss(cmd.Process.Pid)
 	reads := stopCheck()
 	onlyModels(t, dir, uint64(1+sc.transfers))
-	fmt.Printf("fleet transfer: %d versions of %.1f MB, the hub killed -9 during each transfer and restarted: converged byte-identical, %d file reads never saw a partial file\n",
-		sc.transfers, float64(len(last))/(1<<20), reads)
+	fmt.Printf("fleet transfer: %d versions of %.1f MB, the hub killed -9 during each transfer and restarted (%d fetches or watches interrupted): converged byte-identical, %d file reads never saw a partial file\n",
+		sc.transfers, float64(len(last))/(1<<20), strings.Count(out.String(), "interrupted: retrying"), reads)
 	fmt.Printf("fleet transfer: svmgo follow RSS at rest %.1f MB, peak over the transfers %.1f MB (model %.1f MB; goal 15 MB + model); load %s\n",
 		float64(restKB)/1024, float64(peakKB)/1024, float64(len(last))/(1<<20), loadavg())
 	if strings.Contains(out.String(), "panic") {
