@@ -17,7 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
@@ -31,7 +31,7 @@ func testModelFile(t testing.TB, features int, seed uint64) []byte {
 	for i := range w {
 		w[i] = rng.Float32() - 0.5
 	}
-	m := &core.LinearModel{Solver: core.L2LossSVCDual, Labels: []int32{1, -1}, NumFeatures: features, Bias: -1, W: w}
+	m := &linear.LinearModel{Solver: linear.L2LossSVCDual, Labels: []int32{1, -1}, NumFeatures: features, Bias: -1, W: w}
 	file, err := modelfile.Encode(m)
 	if err != nil {
 		t.Fatal(err)
