@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/libsvmgo/libsvmgo/daemon/watchd"
@@ -35,6 +36,9 @@ const DefaultDurable = "svmgo-trainer"
 // While the daemon works on a batch, Ingest tells the server so every
 // third of it.
 const DefaultAckWait = 30 * time.Second
+
+// fetchWait is how long one pull request waits for a message.
+const fetchWait = 5 * time.Second
 
 // IngestConfig says which stream a trainer reads batches from.
 type IngestConfig struct {
@@ -144,20 +148,27 @@ func consumer(ctx context.Context, js jetstream.JetStream, cfg IngestConfig) (je
 	return cons, nil
 }
 
-// consume delivers the consumer's messages until ctx is cancelled or the
-// iterator fails.
+// consume delivers the consumer's messages until ctx is cancelled or a
+// fetch fails. Each is fetched alone, by a pull request that waits up to
+// fetchWait: nothing is held in the client that the daemon has not taken.
 func consume(ctx context.Context, cons jetstream.Consumer, cfg IngestConfig, out chan<- *watchd.Message, log *slog.Logger) error {
-	it, err := cons.Messages(jetstream.PullMaxMessages(1))
-	if err != nil {
-		return err
-	}
-	stop := context.AfterFunc(ctx, it.Stop)
-	defer stop()
-	defer it.Stop()
 	for {
-		msg, err := it.Next()
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(fetchWait))
 		if err != nil {
 			return err
+		}
+		var msg jetstream.Msg
+		for m := range batch.Messages() {
+			msg = m
+		}
+		if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err() // an unsettled message comes back after AckWait
+		}
+		if msg == nil {
+			continue
 		}
 		m, settled := message(msg, cfg, log)
 		select {

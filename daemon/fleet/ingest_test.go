@@ -117,12 +117,12 @@ func TestIngestFromStream(t *testing.T) {
 		_, err := os.Stat(filepath.Join(root, "done", "f.txt"))
 		return err == nil
 	})
-	var metrics bytes.Buffer
-	d.WriteMetrics(&metrics)
 	cancel()
 	if err := <-runDone; err != nil {
 		t.Fatal(err)
 	}
+	var metrics bytes.Buffer
+	d.WriteMetrics(&metrics) // after Run: a batch is counted just after it is settled
 	if err := <-ingestDone; err != nil {
 		t.Fatal(err)
 	}
