@@ -212,7 +212,8 @@ func (d *Daemon) applyReload() {
 
 // Run serves until ctx is cancelled. It first publishes a model the store
 // holds but that a crash kept from being published, then ingests what is
-// in incoming/ and follows it with fsnotify. Nothing that happens to one
+// in incoming/ and follows it with fsnotify, taking the messages of a
+// source (SetSource) between passes. Nothing that happens to one
 // input stops it: a bad batch, or one training fails with, is rejected
 // with its reason; an entry that cannot be taken is skipped. A pass that
 // fails otherwise — a storage fault (a full disk, a read-only or

@@ -58,9 +58,8 @@ func (d *Daemon) OnPublish(fn func(version uint64, file []byte)) { d.onPublish =
 
 // messageBatch settles a Message.
 type messageBatch struct {
-	d   *Daemon
-	m   *Message
-	raw []byte
+	d *Daemon
+	m *Message
 }
 
 func (b messageBatch) done() error {
@@ -84,7 +83,7 @@ func (b messageBatch) reject(why error) error {
 	if err := fileio.WriteFileFS(d.fs, dst+ReasonSuffix, []byte(reason+"\n")); err != nil {
 		return fmt.Errorf("watchd: reject %s: %w", b.m.Name, err)
 	}
-	if err := fileio.WriteFileFS(d.fs, dst, b.raw); err != nil {
+	if err := fileio.WriteFileFS(d.fs, dst, b.m.Data); err != nil {
 		d.fs.Remove(dst + ReasonSuffix)
 		return fmt.Errorf("watchd: reject %s: %w", b.m.Name, err)
 	}
@@ -101,7 +100,7 @@ func (d *Daemon) ingestMessage(m *Message) error {
 		panic(fmt.Sprintf("watchd: message name %q is not a plain file name", m.Name))
 	}
 	d.applyReload()
-	b := messageBatch{d, m, m.Data}
+	b := messageBatch{d, m}
 	var err error
 	switch {
 	case m.Invalid != "":
