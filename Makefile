@@ -59,7 +59,7 @@ ARMV7_WHEEL := dist/linux-armv7/svmgo-$(VERSION)-py3-none-linux_armv7l.whl
 GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
 
-.PHONY: all build lib demo test test-deps test-long vet test-c test-cpp test-python readme-check cross-arm64 test-deps-mcu test-mcu test-mcu-full \
+.PHONY: all build lib demo test test-deps test-deps-fleet test-fleet fleet-soak test-long vet test-c test-cpp test-python readme-check cross-arm64 test-deps-mcu test-mcu test-mcu-full \
 	fuzz-seeds bench bench-deps bench-readme clean install uninstall test-install \
 	python-deps wheel wheel-arm64 test-wheel test-service arm64-lib soak \
 	test-deps-serve test-serve serve-soak proto-serve \
@@ -119,10 +119,10 @@ vet:
 # Threads, predict batches, the daemon's and the C ABI's concurrency tests).
 RACE_PKGS  := ./capi ./core ./core/linear ./daemon/...
 RACE_SKIP  := ^(TestL1ParityWithLIBLINEAR|TestL1LayoutsSeedsThreads|TestLRDualParityWithLIBLINEAR|TestLRDualKKT|TestLRDualDeterministic|TestKernelProbabilityLogLossLIBSVM|TestWarmStreamNoDrift|TestSVRQ|TestBlockedDecisionsMatchRowAtATime|TestKernelTrainModel|TestKernelKKT|TestNuKKT|TestNuWarmStart|TestMultinomialSolveNoAllocs|TestExportPredictsAsLIBSVM)$$
-test: vet $(BIN) $(LIB) test-deps
+test: vet $(BIN) $(LIB) test-deps test-deps-fleet
 	$(GO) test -count=1 -short ./...
 	$(GO) test -count=1 -short -race -timeout 30m -skip '$(RACE_SKIP)' $(RACE_PKGS)
-	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64 test-serve test-mcu
+	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64 test-serve test-mcu test-fleet
 	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service cross-armv7
 	$(MAKE) --no-print-directory demo > /dev/null
 
@@ -176,6 +176,35 @@ proto-serve: test-deps-serve
 		--go_out=. --go_opt=paths=source_relative --go_opt=Mgrpc_predict_v2.proto=github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb \
 		--go-grpc_out=. --go-grpc_opt=paths=source_relative \
 		--go-grpc_opt=Mgrpc_predict_v2.proto=github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb grpc_predict_v2.proto
+# The NATS fleet (issue 28): Debian's nats-server, which the fleet tests
+# start on loopback (a JetStream hub, leaf nodes), installed when missing.
+test-deps-fleet:
+	@command -v nats-server >/dev/null || [ -x /usr/sbin/nats-server ] || { \
+		echo "installing nats-server"; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq nats-server >/dev/null; }
+
+# The fleet's acceptance (daemon/fleet, acceptance_test.go) with real
+# nats-server processes on loopback: svmgo watch killed with SIGKILL while a
+# stream feeds it, followers on a hub and two leaf nodes, the hub killed
+# and a leaf cut off, a 10 MB transfer, and the C client below serving a
+# follower's directory. make test runs it at a small scale (under a minute);
+# make fleet-soak at the issue's full scale (1,000 batches and 50 kills;
+# 100 followers and 200 versions; a 30 s cut), printing its figures.
+FLEET_ENV = FLEET_SVMGO=$(CURDIR)/$(BIN) FLEET_C_CLIENT=$(CURDIR)/bin/fleet_client_c
+test-fleet: $(BIN) bin/fleet_client_c test-deps-fleet
+	@mkdir -p bin
+	$(FLEET_ENV) $(GO) test -count=1 -run 'TestFleet' -v ./daemon/fleet > bin/test-fleet.log 2>&1; rc=$$?; \
+		grep -E '^(fleet|--- |ok|FAIL|PASS|panic)' bin/test-fleet.log; \
+		[ $$rc -eq 0 ] || { tail -60 bin/test-fleet.log; exit 1; }
+fleet-soak: $(BIN) bin/fleet_client_c test-deps-fleet
+	@mkdir -p bin
+	$(FLEET_ENV) FLEET_SCALE=full $(GO) test -count=1 -timeout 60m -run 'TestFleet' -v ./daemon/fleet > bin/fleet-soak.log 2>&1; rc=$$?; \
+		grep -E '^(fleet|--- |ok|FAIL|PASS|panic)' bin/fleet-soak.log; \
+		[ $$rc -eq 0 ] || { tail -60 bin/fleet-soak.log; exit 1; }
+
+bin/fleet_client_c: examples/fleet/fleet_client.c include/svmgo.h $(LIB)
+	@mkdir -p bin
+	$(CC) $(EX_CFLAGS) $< $(EX_LDFLAGS) -o $@
 
 # Every Go test in its long form (no -short, no race detector).
 test-long:

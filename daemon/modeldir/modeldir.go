@@ -1,11 +1,13 @@
 package modeldir
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -130,21 +132,82 @@ func PublishEncoded(fsys fileio.FS, dir string, data []byte, after uint64) (uint
 			return 0, fmt.Errorf("modeldir: publish in %s: version %d is the highest possible", dir, highest)
 		}
 		next := highest + 1
-		final := filepath.Join(dir, FileName(next))
-		err = fsys.Link(tmp, final)
+		err = name(fsys, dir, tmp, next)
 		if errors.Is(err, os.ErrExist) {
 			continue // another publisher took this version first
 		}
 		if err != nil {
-			// No hard links here (some FAT-like file systems): rename, which
-			// replaces silently, so the no-clobber guarantee is lost.
-			if rerr := fsys.Rename(tmp, final); rerr != nil {
-				return 0, fmt.Errorf("modeldir: publish %s: %w", final, rerr)
-			}
+			return 0, err
 		}
 		if err := fileio.SyncDirFS(fsys, dir); err != nil {
-			return next, fmt.Errorf("modeldir: publish %s: sync directory: %w", final, err)
+			return next, fmt.Errorf("modeldir: publish %s: sync directory: %w", filepath.Join(dir, FileName(next)), err)
 		}
 		return next, nil
 	}
+}
+
+// name gives the synced temporary file tmp in dir the final name of
+// version, by a hard link that fails with os.ErrExist (unwrapped) when the
+// name is taken, or on a file system without hard links (some FAT-like
+// ones) by a rename, which replaces silently.
+func name(fsys fileio.FS, dir, tmp string, version uint64) error {
+	final := filepath.Join(dir, FileName(version))
+	err := fsys.Link(tmp, final)
+	if err == nil || errors.Is(err, os.ErrExist) {
+		return err
+	}
+	if rerr := fsys.Rename(tmp, final); rerr != nil {
+		return fmt.Errorf("modeldir: publish %s: %w", final, rerr)
+	}
+	return nil
+}
+
+// PublishVersion publishes data, a model file, into dir on fsys under the
+// name of the given version, as PublishEncoded does (a temporary file
+// synced, its final name taken by a hard link, the directory synced): for
+// a mirror of another publisher's versions (svmgo follow), which names
+// each file by the version its publisher gave it. It returns an error
+// wrapping os.ErrExist, and leaves dir as it was, when that version is
+// there already.
+func PublishVersion(fsys fileio.FS, dir string, data []byte, version uint64) error {
+	tmp, err := fileio.WriteTempFS(fsys, dir, publishBase, data)
+	if err != nil {
+		return fmt.Errorf("modeldir: publish in %s: %w", dir, err)
+	}
+	defer fsys.Remove(tmp)
+	if err := name(fsys, dir, tmp, version); err != nil {
+		return fmt.Errorf("modeldir: publish version %d in %s: %w", version, dir, err)
+	}
+	if err := fileio.SyncDirFS(fsys, dir); err != nil {
+		return fmt.Errorf("modeldir: publish version %d in %s: sync directory: %w", version, dir, err)
+	}
+	return nil
+}
+
+// Retain removes from dir on fsys all but the newest keep published models
+// (keep >= 1: the newest is never removed) and syncs the directory when it
+// removed any. Files that are not published models are left alone. It
+// returns the versions removed.
+func Retain(fsys fileio.FS, dir string, keep int) (removed []uint64, err error) {
+	entries, err := fsys.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var versions []uint64
+	for _, e := range entries {
+		if v, ok := ParseFileName(e.Name()); ok {
+			versions = append(versions, v)
+		}
+	}
+	if len(versions) <= max(keep, 1) {
+		return nil, nil
+	}
+	slices.SortFunc(versions, func(a, b uint64) int { return cmp.Compare(b, a) })
+	for _, v := range versions[max(keep, 1):] {
+		if err := fsys.Remove(filepath.Join(dir, FileName(v))); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return removed, err
+		}
+		removed = append(removed, v)
+	}
+	return removed, fileio.SyncDirFS(fsys, dir)
 }

@@ -93,6 +93,11 @@ type Daemon struct {
 	// publishes, so after a restart a lost model is retrained.
 	current *pendingModel
 
+	// source delivers stream messages (SetSource); onPublish hears of
+	// each publication (OnPublish). Both nil unless set.
+	source    <-chan *Message
+	onPublish func(version uint64, file []byte)
+
 	metrics *daemonMetrics
 	serving atomic.Bool
 	// hasModel is set once models/ holds a model (/readyz).
@@ -208,7 +213,8 @@ func (d *Daemon) applyReload() {
 
 // Run serves until ctx is cancelled. It first publishes a model the store
 // holds but that a crash kept from being published, then ingests what is
-// in incoming/ and follows it with fsnotify. Nothing that happens to one
+// in incoming/ and follows it with fsnotify, taking the messages of a
+// source (SetSource) between passes. Nothing that happens to one
 // input stops it: a bad batch, or one training fails with, is rejected
 // with its reason; an entry that cannot be taken is skipped. A pass that
 // fails otherwise — a storage fault (a full disk, a read-only or
@@ -305,6 +311,18 @@ func (d *Daemon) Run(ctx context.Context) error {
 				d.log.Warn("file watch error: rescanning", "dir", d.incoming, "err", err)
 			}
 			arm()
+		case m, ok := <-d.source:
+			switch {
+			case !ok:
+				d.source = nil
+			case retry != nil:
+				m.Retry() // degraded: the retry's pass comes first
+			default:
+				if err := d.ingestMessage(m); err != nil {
+					retryTimer = time.NewTimer(d.storageFault(err))
+					retry = retryTimer.C
+				}
+			}
 		case <-debounce:
 			debounce, debounceTimer = nil, nil
 			pass()

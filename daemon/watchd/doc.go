@@ -51,6 +51,16 @@
 // The temporary files a crash leaves in models/ and rejected/ are removed
 // at start (the store removes its own).
 //
+// # Other sources and sinks
+//
+// Batches may also arrive as messages (SetSource: package daemon/fleet
+// reads a NATS JetStream stream). Run takes each between passes, through
+// the same steps as a file (take), and settles it once the outcome is
+// durable: Done when its rows are in the committed store (or were: a
+// redelivery, found by its hash), Rejected once it and its reason file are
+// in rejected/, Retry when a storage fault stopped it. OnPublish hears of
+// each published model (daemon/fleet puts it into an object store).
+//
 // # Forgetting
 //
 // Rows leave the store by request or by policy, and each time the daemon

@@ -119,12 +119,40 @@ func (d *Daemon) ingest(name string) error {
 	case int64(len(raw)) > d.cfg.MaxBatchBytes: // grew since Lstat
 		return d.reject(name, reject("%s: more than the limit of %d bytes", label, d.cfg.MaxBatchBytes))
 	}
+	return d.take(fileBatch{d, name}, name, label, raw, d.cfg.WeightColumn)
+}
+
+// settlement finishes a batch once what happened to it is durable: a file
+// of incoming/ moves to done/ or rejected/ (fileBatch), a stream message
+// is acknowledged or terminated (messageBatch, source.go).
+type settlement interface {
+	// done settles a batch whose rows the store holds durably.
+	done() error
+	// reject settles a refused batch (a *rejection; any other error is
+	// returned as is).
+	reject(why error) error
+}
+
+// fileBatch settles the batch file name of incoming/.
+type fileBatch struct {
+	d    *Daemon
+	name string
+}
+
+func (f fileBatch) done() error            { return f.d.moveDone(f.name) }
+func (f fileBatch) reject(why error) error { return f.d.reject(f.name, why) }
+
+// take ingests the bytes raw of the batch called name (label as reasons
+// print it), from steps 1 to 5 of the package documentation, and settles
+// it through s. weightColumn is the instance-weight column of a CSV batch
+// (0: none).
+func (d *Daemon) take(s settlement, name, label string, raw []byte, weightColumn int) error {
 	h := store.Hash(sha256.Sum256(raw))
 	if d.st.Has(h) {
 		if d.added != nil && *d.added == h {
 			// Taken again after a storage fault stopped it: its rows are
 			// durable and its model published (pass saw to both).
-			if err := d.ingested(name); err != nil {
+			if err := d.ingested(s); err != nil {
 				return err
 			}
 			d.log.Info("batch moved to done after a storage fault", "batch", name)
@@ -132,24 +160,24 @@ func (d *Daemon) ingest(name string) error {
 		}
 		d.log.Info("batch already ingested: moving to done", "batch", name, "sha256", fmt.Sprintf("%x", h[:8]))
 		d.metrics.duplicates.Inc()
-		return d.moveDone(name)
+		return s.done()
 	}
 	batch, err := parseBatch(name, label, raw, batchLimits{
 		capacity:     d.st.Config().Capacity,
 		maxFeatures:  d.st.Config().MaxFeatures,
 		maxLineBytes: d.cfg.MaxLineBytes,
 		realLabels:   d.spec.realLabels(),
-		weightColumn: d.cfg.WeightColumn,
+		weightColumn: weightColumn,
 		csvHeader:    d.cfg.CSVHeader,
 		csvSkip:      d.cfg.CSVSkipColumns,
 	})
 	if err != nil {
-		return d.reject(name, err)
+		return s.reject(err)
 	}
 	last := d.last // restored if training refuses the batch
 	evicted, err := d.st.Add(h, batch)
 	if errors.Is(err, store.ErrBatchTooLarge) || errors.Is(err, data.ErrBadRow) {
-		return d.reject(name, reject("%s: %v", label, err))
+		return s.reject(reject("%s: %v", label, err))
 	}
 	if err != nil {
 		return fmt.Errorf("watchd: add %s to the store: %w", label, err)
@@ -174,19 +202,19 @@ func (d *Daemon) ingest(name string) error {
 		d.metrics.samples.Set(float64(d.st.Len()))
 		d.metrics.storeGeneration.Set(float64(d.st.Generation()))
 		d.metrics.trainFailed.Inc()
-		return d.reject(name, reject("%s: %v", label, refused))
+		return s.reject(reject("%s: %v", label, refused))
 	}
 	if err != nil {
 		return err
 	}
-	return d.ingested(name)
+	return d.ingested(s)
 }
 
-// ingested moves batch name to done/ and counts it, the last step of
-// ingest: the store holds its rows durably and its retrain is settled
+// ingested settles a batch as done and counts it, the last step of
+// take: the store holds its rows durably and its retrain is settled
 // (published, refused by the gate, or skipped for want of a model).
-func (d *Daemon) ingested(name string) error {
-	if err := d.moveDone(name); err != nil {
+func (d *Daemon) ingested(s settlement) error {
+	if err := s.done(); err != nil {
 		return err
 	}
 	d.added = nil

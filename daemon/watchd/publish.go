@@ -1,12 +1,8 @@
 package watchd
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
@@ -138,6 +134,9 @@ func (d *Daemon) published(p *pendingModel) {
 	d.metrics.modelBits.Set(float64(p.run.bits()))
 	d.metrics.modelBytes.Set(float64(len(p.file)))
 	d.hasModel.Store(true)
+	if d.onPublish != nil {
+		d.onPublish(p.version, p.file)
+	}
 	d.log.Info("model published", "version", p.version, "kind", kind, "quantized_bits", p.run.bits(), "bytes", len(p.file),
 		"generation", p.gen, "batch", p.batch)
 }
@@ -146,28 +145,11 @@ func (d *Daemon) published(p *pendingModel) {
 // never removed (Keep >= 1). Files that are not published models are left
 // alone.
 func (d *Daemon) retain() error {
-	entries, err := d.fs.ReadDir(d.models)
-	if err != nil {
-		return fmt.Errorf("watchd: retention: %w", err)
-	}
-	var versions []uint64
-	for _, e := range entries {
-		if v, ok := modeldir.ParseFileName(e.Name()); ok {
-			versions = append(versions, v)
-		}
-	}
-	if len(versions) <= d.cfg.Keep {
-		return nil
-	}
-	slices.SortFunc(versions, func(a, b uint64) int { return cmp.Compare(b, a) })
-	for _, v := range versions[d.cfg.Keep:] {
-		path := filepath.Join(d.models, modeldir.FileName(v))
-		if err := d.fs.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("watchd: retention: %w", err)
-		}
+	removed, err := modeldir.Retain(d.fs, d.models, d.cfg.Keep)
+	for _, v := range removed {
 		d.log.Info("old model removed", "version", v)
 	}
-	if err := fileio.SyncDirFS(d.fs, d.models); err != nil {
+	if err != nil {
 		return fmt.Errorf("watchd: retention: %w", err)
 	}
 	return nil

@@ -19,6 +19,7 @@ commands:
   grid [grid_options] [options] dataset            search C and gamma by cross-validation (grid.py)
   watch --root DIR [flags]                          ingest batches, retrain warm, publish models
   serve --repository DIR [flags]                    serve models over the Open Inference Protocol (REST, gRPC)
+  follow --nats URL --bucket B --models DIR         mirror a NATS object-store bucket of models into DIR
   import model_in model_out                         convert a LIBSVM or LIBLINEAR text model
   export --format libsvm|liblinear model_in model_out  write a model as LIBSVM or LIBLINEAR text
   export --format c model_in dir [--name N]         write a model as C for a microcontroller
@@ -51,6 +52,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return watch(rest, stdout, stderr)
 	case "serve":
 		return serveCmd(rest, stdout, stderr)
+	case "follow":
+		return follow(rest, stdout, stderr)
 	case "import":
 		return importModel(rest, stdout, stderr)
 	case "export":

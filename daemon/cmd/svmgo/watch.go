@@ -35,7 +35,11 @@ leading -syntax linear names LIBLINEAR's; -b alone names neither and is
 refused). With --quantize int8 or int16
 the published models are quantized (as svmgo quantize makes them; the gate
 judges the quantized model). Ingested batches move to DIR/done/, refused
-ones to DIR/rejected/ with a NAME.reason file.
+ones to DIR/rejected/ with a NAME.reason file. With --ingest.nats and
+--ingest.stream, each message of a JetStream stream is a batch too, acknowledged
+once its rows are durable (terminated, and kept in rejected/, when refused);
+with --publish.nats-bucket each published model is also put into a JetStream
+object store, which svmgo follow mirrors on other machines.
 SIGINT/SIGTERM stop after the current batch; SIGHUP rereads --config
 (training options, also from one model kind to the other, gate, retention,
 cold-solve interval, debounce, batch limits and quantization; an invalid
@@ -80,6 +84,7 @@ type watchFlags struct {
 	csvSkip    string
 	serve      serveFlags
 	serveName  string
+	fleet      fleetFlags
 }
 
 func newWatchFlags(stderr io.Writer) *watchFlags {
@@ -112,6 +117,7 @@ func newWatchFlags(stderr io.Writer) *watchFlags {
 	fs.StringVar(&f.logFormat, "log.format", "text", "log format on standard error: text or json")
 	addServeFlags(fs, "serve.", &f.serve, "", "")
 	fs.StringVar(&f.serveName, "serve.name", "model", "name the models/ directory is served under with --serve.http or --serve.grpc")
+	f.fleet.declare(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, watchUsage)
 		fs.PrintDefaults()
@@ -161,6 +167,9 @@ func loadWatchConfig(args []string, stderr io.Writer) (*watchFlags, error) {
 		if err := checkLoopback(f.httpAddr); err != nil {
 			return nil, err
 		}
+	}
+	if err := f.fleet.validate(); err != nil {
+		return nil, err
 	}
 	if err := f.cfg.Validate(); err != nil {
 		return nil, err
@@ -265,6 +274,10 @@ func watch(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, watchd.ErrConfig) {
 			return 2
 		}
+		return 1
+	}
+	if err := f.fleet.start(ctx, d, filepath.Join(f.cfg.Root, watchd.ModelsDir), log); err != nil {
+		fmt.Fprintf(stderr, "svmgo watch: %v\n", err)
 		return 1
 	}
 
