@@ -7,6 +7,7 @@ require (
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/tinylib/msgp v1.6.5
 	golang.org/x/sys v0.15.0
+	google.golang.org/protobuf v1.36.1
 )
 
 require (
