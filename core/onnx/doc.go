@@ -31,10 +31,10 @@
 // a negative scale is refused).
 //
 //	model                       operator          attributes
-//	linear SVC, LR (binary)     LinearClassifier  one row w, intercepts [w_b·B],
-//	                                              classlabels_ints [L1, L0]
-//	                                              (one row scores its second
-//	                                              label positive; ours the first)
+//	linear SVC, LR (binary)     LinearClassifier  two rows w and −w, intercepts
+//	                                              [w_b·B, −w_b·B], classlabels_ints
+//	                                              Labels: the arg-max is ours, and
+//	                                              LOGISTIC gives σ(d), 1 − σ(d)
 //	linear SVC, LR (k classes)  LinearClassifier  k rows, classlabels_ints Labels
 //	  logistic (-s 0, 6, 7)                       post_transform LOGISTIC, and for
 //	                                              k > 2 a Normalizer (norm L1):
@@ -70,8 +70,10 @@
 // wherever the quantized one was made.
 //
 // Imported, the operators map back: LinearClassifier with one row and two
-// labels, two rows and two labels (the one function row 0 − row 1, unless
-// SOFTMAX), or one row per label; post_transform NONE, LOGISTIC or
+// labels (ONNX scores the second label positive), two rows and two labels
+// (w and −w as Encode writes them; other pairs become the one function
+// row 0 − row 1, an SVC without probabilities, unless SOFTMAX), or one row
+// per label; post_transform NONE, LOGISTIC or
 // SOFTMAX records an SVC, logistic regression or multinomial logistic
 // regression; SVMClassifier as C-SVC, SVMRegressor as ε-SVR or one-class.
 // Cast, Identity and ZipMap nodes are ignored; anything else (another

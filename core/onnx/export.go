@@ -259,21 +259,29 @@ func kernelNode(m *core.KernelModel) ([]node, error) {
 // linearNode is the LinearClassifier or LinearRegressor of m: one row of
 // coefficients per decision function (ONNX's class-major layout of core's
 // feature-major W), the bias row times Bias as the intercepts. A binary
-// model's one row scores its first label positive, which ONNX's
-// LinearClassifier with one row and two labels gives its second label:
-// the labels are written in reverse.
+// model's one function d is written as two rows, d and −d: their arg-max
+// is our label, with post_transform LOGISTIC their sigmoids σ(d) and
+// 1 − σ(d) are LIBLINEAR's probabilities, and ONNX Runtime's one-row
+// layout would give neither (its scores are 1 − d and d, without the
+// sigmoid).
 func linearNode(m *core.LinearModel) ([]node, error) {
 	nrW, nf := m.NrW(), m.NumFeatures
-	coef := make([]float32, nrW*nf)
-	for k := range nrW {
-		for j := range nf {
-			coef[k*nf+j] = m.W[j*nrW+k]
-		}
+	rows := nrW
+	if nrW == 1 && !m.IsRegression() {
+		rows = 2
 	}
-	inter := make([]float64, nrW)
-	if m.Bias >= 0 {
-		for k := range nrW {
-			inter[k] = float64(m.W[nf*nrW+k]) * m.Bias
+	coef := make([]float32, rows*nf)
+	inter := make([]float64, rows)
+	for k := range rows {
+		sign := float32(1)
+		if k >= nrW {
+			sign = -1 // the binary model's second row, −d
+		}
+		for j := range nf {
+			coef[k*nf+j] = sign * m.W[j*nrW+k%nrW]
+		}
+		if m.Bias >= 0 {
+			inter[k] = float64(sign*m.W[nf*nrW+k%nrW]) * m.Bias
 		}
 	}
 	inter32, err := toFloat32("intercepts", inter)
@@ -290,9 +298,6 @@ func linearNode(m *core.LinearModel) ([]node, error) {
 	for i, c := range m.Labels {
 		labels[i] = int64(c)
 	}
-	if nrW == 1 {
-		labels[0], labels[1] = labels[1], labels[0]
-	}
 	post := "NONE"
 	switch {
 	case m.Solver.IsMultinomial():
@@ -304,7 +309,7 @@ func linearNode(m *core.LinearModel) ([]node, error) {
 		intsAttr("classlabels_ints", labels), floatsAttr("coefficients", coef), floatsAttr("intercepts", inter32),
 		intAttr("multi_class", 0), stringAttr("post_transform", post),
 	}}
-	if post != "LOGISTIC" || nrW == 1 {
+	if post != "LOGISTIC" || rows == 2 {
 		return []node{n}, nil
 	}
 	// One-vs-rest logistic regression: LIBLINEAR's probabilities are the

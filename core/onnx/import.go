@@ -366,8 +366,15 @@ func importLinear(n *node, nf int, r *scale.Ranges) (core.Model, error) {
 		m.Labels = []int32{labels[1], labels[0]}
 		m.W = appendRows(nil, coef, inter, nf, []int{0}, nil)
 	case rows == 2 && len(labels) == 2 && !m.Solver.IsMultinomial():
-		// Two rows, the arg-max: the one decision function row 0 − row 1.
 		m.Labels = labels
+		if antisymmetric(coef, inter) {
+			// d and −d, as Encode writes a binary model: d.
+			m.W = appendRows(nil, coef, inter, nf, []int{0}, nil)
+			break
+		}
+		// Two rows, the arg-max: the one decision function row 0 − row 1,
+		// whose sigmoid is not the graph's probability.
+		m.Solver = core.L2LossSVCDual
 		m.W = appendRows(nil, coef, inter, nf, []int{0}, []int{1})
 	case rows == len(labels):
 		m.Labels = labels
@@ -380,6 +387,18 @@ func importLinear(n *node, nf int, r *scale.Ranges) (core.Model, error) {
 		return nil, unsupported("LinearClassifier (node %q): %d rows of coefficients for %d labels", n.name, rows, len(labels))
 	}
 	return finishLinear(m, r)
+}
+
+// antisymmetric reports whether the second of two rows (coefficients and
+// intercept) is exactly the negated first.
+func antisymmetric(coef, inter []float32) bool {
+	nf := len(coef) / 2
+	for j := range nf {
+		if coef[nf+j] != -coef[j] {
+			return false
+		}
+	}
+	return inter[1] == -inter[0]
 }
 
 // appendRows appends to w the feature-major weights (then the bias row)
