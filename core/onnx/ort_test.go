@@ -219,4 +219,3 @@ func scoresAreProbabilities(m core.Model) bool {
 	}
 	return m.Info().Probability
 }
-
