@@ -129,7 +129,7 @@
 //
 // # Imports
 //
-// It may import core, core/data, core/fileio and core/scale (never quantize
+// It may import core, core/data, core/fileio, core/onnx and core/scale (never quantize
 // or daemon/); imports point down the package table of DESIGN.md §2, never
 // sideways.
 package modelfile

@@ -20,6 +20,10 @@ import (
 const (
 	filePrefix = "model-"
 	fileSuffix = ".svmgo"
+	// onnxSuffix names an ONNX-ML file dropped into a directory by
+	// another pipeline (skl2onnx, svmgo export --format onnx): the opener
+	// reads it by content, so the watcher serves it as a version too.
+	onnxSuffix = ".onnx"
 )
 
 // FileName returns the name a published model of the given version has:
@@ -29,16 +33,23 @@ func FileName(version uint64) string {
 }
 
 // ParseFileName returns the version of a published model file name (a base
-// name, not a path), and ok=false for any other name: temporary files,
-// dot-files, "*.tmp", other extensions, and versions that are not canonical
-// decimals (signs, leading zeros, overflow), so that each version has exactly
-// one name and FileName(v) round-trips.
+// name, not a path): "model-<version>.svmgo", or "model-<version>.onnx"
+// for an ONNX-ML file dropped in (the watcher serves both; when both names
+// of one version exist, the .svmgo one). It returns ok=false for any other
+// name: temporary files, dot-files, "*.tmp", other extensions, and
+// versions that are not canonical decimals (signs, leading zeros,
+// overflow), so that each version has one name per extension and
+// FileName(v) round-trips.
 func ParseFileName(name string) (version uint64, ok bool) {
 	digits, found := strings.CutPrefix(name, filePrefix)
 	if !found {
 		return 0, false
 	}
-	digits, found = strings.CutSuffix(digits, fileSuffix)
+	if d, onnx := strings.CutSuffix(digits, onnxSuffix); onnx {
+		digits = d
+	} else {
+		digits, found = strings.CutSuffix(digits, fileSuffix)
+	}
 	if !found || len(digits) > 1 && digits[0] == '0' {
 		return 0, false
 	}

@@ -150,18 +150,23 @@ func (d *Daemon) retain() error {
 	if err != nil {
 		return fmt.Errorf("watchd: retention: %w", err)
 	}
-	var versions []uint64
+	type version struct {
+		v    uint64
+		name string
+	}
+	var versions []version
 	for _, e := range entries {
 		if v, ok := modeldir.ParseFileName(e.Name()); ok {
-			versions = append(versions, v)
+			versions = append(versions, version{v, e.Name()})
 		}
 	}
 	if len(versions) <= d.cfg.Keep {
 		return nil
 	}
-	slices.SortFunc(versions, func(a, b uint64) int { return cmp.Compare(b, a) })
-	for _, v := range versions[d.cfg.Keep:] {
-		path := filepath.Join(d.models, modeldir.FileName(v))
+	slices.SortFunc(versions, func(a, b version) int { return cmp.Compare(b.v, a.v) })
+	for _, ver := range versions[d.cfg.Keep:] {
+		v := ver.v
+		path := filepath.Join(d.models, ver.name)
 		if err := d.fs.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("watchd: retention: %w", err)
 		}
