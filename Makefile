@@ -111,7 +111,7 @@ test: vet $(BIN) $(LIB) test-deps
 	$(GO) test -count=1 -short $(PLAIN_PKGS)
 	$(GO) test -count=1 -short -race -timeout 30m $(RACE_PKGS)
 	$(GO) test -count=1 -run 'TestHostileBodiesRefusedUnderRSSBound|TestDecodeAllocations' ./daemon/modeldir ./daemon/store
-	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64
+	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64 test-onnx
 	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service
 	$(MAKE) --no-print-directory demo > /dev/null
 
@@ -134,6 +134,33 @@ test-deps:
 # Every Go test in its long form (no -short, no race detector).
 test-long:
 	$(GO) test -count=1 ./...
+
+# ---- ONNX (issue 26) -------------------------------------------------------------
+# ONNX Runtime 1.17 from npm (its package bundles libonnxruntime.so; newer
+# versions download binaries at install time), in a cache this Makefile
+# owns; Debian's python3-onnx and python3-sklearn build graphs in
+# skl2onnx's layout.
+ORT_DIR     := .cache/ort
+ORT_MODULES := $(ORT_DIR)/node_modules
+ORT_VERSION := 1.17.0
+
+.PHONY: test-onnx test-deps-onnx bench-onnx
+
+test-deps-onnx:
+	@$(DEB_PYTHON) -c 'import onnx, sklearn' 2>/dev/null || { \
+		echo "installing python3-onnx python3-sklearn"; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq python3-onnx python3-sklearn >/dev/null; }
+	@test -f $(ORT_MODULES)/onnxruntime-node/package.json && \
+		grep -q '"version": "$(ORT_VERSION)"' $(ORT_MODULES)/onnxruntime-node/package.json || { \
+		echo "installing onnxruntime-node@$(ORT_VERSION) into $(ORT_DIR)"; \
+		mkdir -p $(ORT_DIR) && cd $(ORT_DIR) && npm install --ignore-scripts --no-audit --no-fund --silent \
+			onnxruntime-node@$(ORT_VERSION) >/dev/null; }
+
+# Every exported kind run by ONNX Runtime against svmgo's predictions, and
+# scikit-learn models as skl2onnx-layout graphs imported and predicted.
+test-onnx: $(BIN) test-deps-onnx
+	SVMGO_ORT_NODE_PATH=$(CURDIR)/$(ORT_MODULES) $(GO) test -count=1 -run 'TestONNXRuntime' ./core/onnx
+	SVMGO_BIN=$(CURDIR)/$(BIN) SVMGO_TEST_DATA=$(abspath $(SHARED)) $(DEB_PYTHON) -m unittest discover -s examples/onnx
 
 # ---- Clients of libsvmgo.so ---------------------------------------------------
 
