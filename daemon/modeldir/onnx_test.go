@@ -74,4 +74,3 @@ func TestWatchServesONNX(t *testing.T) {
 	}
 	waitVersion(t, w, 5, 5)
 }
-
