@@ -162,6 +162,12 @@ test-onnx: $(BIN) test-deps-onnx
 	SVMGO_ORT_NODE_PATH=$(CURDIR)/$(ORT_MODULES) $(GO) test -count=1 -run 'TestONNXRuntime' ./core/onnx
 	SVMGO_BIN=$(CURDIR)/$(BIN) SVMGO_TEST_DATA=$(abspath $(SHARED)) $(DEB_PYTHON) -m unittest discover -s examples/onnx
 
+# svmgo predict against ONNX Runtime 1.17 (1 and 2 threads) on the same
+# exported RBF models of digits, shuttle and Fashion-MNIST 10k (not part of
+# make test: the Fashion model trains for minutes, once).
+bench-onnx: $(BIN) test-deps-onnx
+	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/onnx/bench.sh
+
 # ---- Clients of libsvmgo.so ---------------------------------------------------
 
 bin/svmgo_demo_c: $(C_DEMO_SRC) examples/c/libsvm_reader.h include/svmgo.h $(LIB)
@@ -471,6 +477,7 @@ bench: $(BIN) $(LIB) bench-deps
 	SVMGO=$(CURDIR)/$(BIN) bash examples/bench/daemon.sh
 	SVMGO=$(CURDIR)/$(BIN) DATA=$(SHARED)/shuttle.train TRAIN_OPTIONS="-t 2 -c 100 -g 1" OUT=daemon-kernel \
 		bash examples/bench/daemon.sh
+	$(MAKE) --no-print-directory bench-onnx
 	bash examples/bench/warm.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/stream.sh
 	$(MAKE) --no-print-directory bench-readme
