@@ -484,13 +484,17 @@ class Model:
     def to_bytes(self) -> bytes:
         """The bytes of the model's file, as :meth:`save` writes them;
         :meth:`from_bytes` reads them back."""
+        return self._buffer(_lib.svmgo_model_save_buffer)
+
+    def _buffer(self, fn) -> bytes:
+        """The bytes fn (a call of svmgo.h taking dst, dst_cap, size) writes."""
         n = c_size_t()
         while True:
-            st = _lib.svmgo_model_save_buffer(self._handle, None, 0, ctypes.byref(n))
+            st = fn(self._handle, None, 0, ctypes.byref(n))
             if st != Status.E_CAPACITY:
                 _check(st)
             buf = ctypes.create_string_buffer(max(n.value, 1))
-            st = _lib.svmgo_model_save_buffer(self._handle, buf, n.value, ctypes.byref(n))
+            st = fn(self._handle, buf, n.value, ctypes.byref(n))
             if st == Status.E_CAPACITY:
                 continue  # a watched model swapped in a larger version meanwhile
             _check(st)
@@ -502,17 +506,7 @@ class Model:
         LinearRegressor, SVMClassifier or SVMRegressor), which ONNX Runtime
         runs and :meth:`from_bytes` and :meth:`load` read back. Error
         E_UNSUPPORTED for a quantized model."""
-        n = c_size_t()
-        while True:
-            st = _lib.svmgo_model_export_onnx(self._handle, None, 0, ctypes.byref(n))
-            if st != Status.E_CAPACITY:
-                _check(st)
-            buf = ctypes.create_string_buffer(max(n.value, 1))
-            st = _lib.svmgo_model_export_onnx(self._handle, buf, n.value, ctypes.byref(n))
-            if st == Status.E_CAPACITY:
-                continue  # a watched model swapped in a larger version meanwhile
-            _check(st)
-            return buf.raw[: n.value]
+        return self._buffer(_lib.svmgo_model_export_onnx)
 
     @property
     def skipped(self) -> Optional[Tuple[int, str]]:
