@@ -447,28 +447,10 @@ var onnxKernels = map[string]core.KernelType{
 // ε-SVR, or one-class with one_class = 1): LIBSVM's ρ is −rho.
 func importKernel(n *node, nf int, r *scale.Ranges) (core.Model, error) {
 	m := &core.KernelModel{Params: core.DefaultKernelParams()}
-	kt := "LINEAR"
-	if a := find(n, "kernel_type"); a != nil {
-		kt = string(a.s)
-	}
-	t, ok := onnxKernels[kt]
-	if !ok {
-		return nil, unsupported("%s (node %q): attribute kernel_type %q", n.opType, n.name, kt)
-	}
-	m.Kernel.Type = t
-	kp, err := floatsOf(n, "kernel_params", -1)
-	if err != nil {
+	var err error
+	if m.Kernel, err = kernelOf(n); err != nil {
 		return nil, err
 	}
-	if len(kp) > 3 {
-		return nil, unsupported("%s (node %q): attribute kernel_params holds %d values, at most 3 (gamma, coef0, degree)", n.opType, n.name, len(kp))
-	}
-	kp = append(kp, make([]float32, 3-len(kp))...)
-	m.Kernel.Gamma, m.Kernel.Coef0 = float64(kp[0]), float64(kp[1])
-	if d := kp[2]; d != float32(int32(d)) || d < 0 {
-		return nil, unsupported("%s (node %q): attribute kernel_params: degree %g is not a non-negative integer", n.opType, n.name, d)
-	}
-	m.Kernel.Degree = int(kp[2])
 	if post := postTransform(n); post != "NONE" {
 		return nil, unsupported("%s (node %q): attribute post_transform %s, want NONE", n.opType, n.name, post)
 	}
@@ -542,34 +524,8 @@ func importKernel(n *node, nf int, r *scale.Ranges) (core.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	nnz := 0
-	for _, x := range sv {
-		if x != 0 {
-			nnz++
-		}
-	}
-	if data.PreferDense(l, nf, nnz) {
-		m.SV = data.NewDense(l, nf)
-		for i := range l {
-			if err := m.SV.AppendDense(0, sv[i*nf:(i+1)*nf]); err != nil {
-				return nil, unsupported("support vector %d: %v", i, err)
-			}
-		}
-	} else {
-		m.SV = data.NewSparse(l, nnz, nf)
-		var idx []int32
-		var val []float32
-		for i := range l {
-			idx, val = idx[:0], val[:0]
-			for j, x := range sv[i*nf : (i+1)*nf] {
-				if x != 0 {
-					idx, val = append(idx, int32(j)), append(val, x)
-				}
-			}
-			if err := m.SV.AppendSparse(0, idx, val); err != nil {
-				return nil, unsupported("support vector %d: %v", i, err)
-			}
-		}
+	if m.SV, err = supportVectors(sv, l, nf); err != nil {
+		return nil, err
 	}
 	m.Scale = r
 	m.Params.SVMType, m.Params.Kernel, m.Params.Probability = m.SVMType, m.Kernel, m.ProbA != nil
@@ -577,6 +533,70 @@ func importKernel(n *node, nf int, r *scale.Ranges) (core.Model, error) {
 		return nil, unsupported("%v", err)
 	}
 	return m, nil
+}
+
+// kernelOf reads n's kernel_type (LINEAR when absent) and kernel_params
+// [gamma, coef0, degree] (zeros when absent).
+func kernelOf(n *node) (core.Kernel, error) {
+	var k core.Kernel
+	kt := "LINEAR"
+	if a := find(n, "kernel_type"); a != nil {
+		kt = string(a.s)
+	}
+	t, ok := onnxKernels[kt]
+	if !ok {
+		return k, unsupported("%s (node %q): attribute kernel_type %q", n.opType, n.name, kt)
+	}
+	k.Type = t
+	kp, err := floatsOf(n, "kernel_params", -1)
+	if err != nil {
+		return k, err
+	}
+	if len(kp) > 3 {
+		return k, unsupported("%s (node %q): attribute kernel_params holds %d values, at most 3 (gamma, coef0, degree)", n.opType, n.name, len(kp))
+	}
+	kp = append(kp, make([]float32, 3-len(kp))...)
+	k.Gamma, k.Coef0 = float64(kp[0]), float64(kp[1])
+	if d := kp[2]; d != float32(int32(d)) || d < 0 {
+		return k, unsupported("%s (node %q): attribute kernel_params: degree %g is not a non-negative integer", n.opType, n.name, d)
+	}
+	k.Degree = int(kp[2])
+	return k, nil
+}
+
+// supportVectors stores the l dense rows of nf features in sv as a data
+// set, dense or sparse as data.PreferDense picks.
+func supportVectors(sv []float32, l, nf int) (*data.Dataset, error) {
+	nnz := 0
+	for _, x := range sv {
+		if x != 0 {
+			nnz++
+		}
+	}
+	if data.PreferDense(l, nf, nnz) {
+		ds := data.NewDense(l, nf)
+		for i := range l {
+			if err := ds.AppendDense(0, sv[i*nf:(i+1)*nf]); err != nil {
+				return nil, unsupported("support vector %d: %v", i, err)
+			}
+		}
+		return ds, nil
+	}
+	ds := data.NewSparse(l, nnz, nf)
+	var idx []int32
+	var val []float32
+	for i := range l {
+		idx, val = idx[:0], val[:0]
+		for j, x := range sv[i*nf : (i+1)*nf] {
+			if x != 0 {
+				idx, val = append(idx, int32(j)), append(val, x)
+			}
+		}
+		if err := ds.AppendSparse(0, idx, val); err != nil {
+			return nil, unsupported("support vector %d: %v", i, err)
+		}
+	}
+	return ds, nil
 }
 
 // widen returns v as float64, negated when neg.
