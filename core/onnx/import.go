@@ -195,13 +195,13 @@ func postTransform(n *node) string {
 }
 
 // floatsOf returns n's float attribute name, which must hold want values
-// (want < 0: any number, the caller checks); the count is checked before
-// anything is allocated. Every value must be finite.
+// (want < 0: any number, the caller checks, and absent is nil); the count
+// is checked before anything is allocated. Every value must be finite.
 func floatsOf(n *node, name string, want int) ([]float32, error) {
 	a := find(n, name)
 	if a == nil {
-		if want == 0 {
-			return nil, nil
+		if want <= 0 {
+			return nil, nil // an optional attribute (want < 0), or none wanted
 		}
 		return nil, unsupported("%s (node %q) has no attribute %s", n.opType, n.name, name)
 	}
