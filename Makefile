@@ -105,8 +105,8 @@ vet:
 # parity cases on the large data sets, the daemon's crash loops). The race
 # run's timeout is go test's 10 minutes a package raised to 30: the race
 # detector slows core's solvers several times, more on a loaded machine.
-RACE_PKGS  := ./capi ./core ./daemon/...
-PLAIN_PKGS  = $(shell $(GO) list ./... | grep -v -e '/libsvmgo/capi$$' -e '/libsvmgo/core$$' -e '/libsvmgo/daemon/')
+RACE_PKGS  := ./capi ./core ./core/linear ./daemon/...
+PLAIN_PKGS  = $(shell $(GO) list ./... | grep -v -e '/libsvmgo/capi$$' -e '/libsvmgo/core$$' -e '/libsvmgo/core/linear$$' -e '/libsvmgo/daemon/')
 test: vet $(BIN) $(LIB) test-deps
 	$(GO) test -count=1 -short $(PLAIN_PKGS)
 	$(GO) test -count=1 -short -race -timeout 30m $(RACE_PKGS)
@@ -258,7 +258,9 @@ cross-arm64: arm64-lib
 	qemu-aarch64 bin/linux-arm64/simd.test -test.count=1
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) test -c -o bin/linux-arm64/core.test ./core
 	qemu-aarch64 bin/linux-arm64/core.test -test.count=1 \
-		-test.run 'BlockedDecisions|BlockedSpecial|BlockedPredictNoAllocs|LinearBlockedMatches'
+		-test.run 'BlockedDecisions|BlockedSpecial|BlockedPredictNoAllocs'
+	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) test -c -o bin/linux-arm64/linear.test ./core/linear
+	qemu-aarch64 bin/linux-arm64/linear.test -test.count=1 -test.run 'LinearBlockedMatches'
 
 # ---- Install -----------------------------------------------------------------
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
@@ -97,7 +98,7 @@ func TestForgetFromC(t *testing.T) {
 			for i, m := range []core.Model{m1, m2} {
 				var want []byte
 				switch m := m.(type) {
-				case *core.LinearModel:
+				case *linear.LinearModel:
 					want, err = modelfile.Marshal(m)
 				case *core.KernelModel:
 					want, err = modelfile.MarshalKernel(m)

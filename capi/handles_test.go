@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestHandleLifecycle: handles are found until freed, never afterwards,
 // never as the other kind, and a handle freed by many goroutines at once
 // is freed by exactly one.
 func TestHandleLifecycle(t *testing.T) {
-	m := core.Model(&core.LinearModel{})
+	m := core.Model(&linear.LinearModel{})
 	id := newHandle(&modelHandle{fixed: m})
 	if h, err := lookupModel(id); err != nil || h.fixed != m {
 		t.Fatalf("lookupModel(%d) = %v, %v", id, h, err)

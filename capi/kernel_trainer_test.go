@@ -10,6 +10,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
@@ -207,7 +208,7 @@ func TestKernelTrainerOptions(t *testing.T) {
 	if info := fitted("-syntax kernel -s 3").Info(); info.Kind != core.KindKernel || info.Task != core.TaskRegression {
 		t.Errorf("-syntax kernel -s 3: a %s %v model, want a kernel regression (epsilon-SVR) one", info.Kind, info.Task)
 	}
-	if m, ok := fitted("-s 3").(*core.LinearModel); !ok || m.Solver != core.L1LossSVCDual {
+	if m, ok := fitted("-s 3").(*linear.LinearModel); !ok || m.Solver != linear.L1LossSVCDual {
 		t.Errorf("-s 3: %T, want a linear model of L1-loss SVC (dual)", m)
 	}
 	for _, bad := range []string{"-t 9", "-t 2 -v 5", "-t 2 -c 0", "-t 2 -s 7", "-g 1 -B 1", "-t 2 file",

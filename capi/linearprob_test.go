@@ -7,6 +7,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -47,7 +48,7 @@ func TestLinearProbabilities(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		want, _, err := core.TrainLinear(ds, o.Linear.Incremental())
+		want, _, err := linear.TrainLinear(ds, o.Linear.Incremental())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -51,7 +51,7 @@ func TestLoadSpecialFiles(t *testing.T) {
 // withNaNWeight returns the model file of m with weight i NaN and a valid
 // checksum, as a damaged or hostile publisher could write it (Marshal
 // refuses such a model).
-func withNaNWeight(t *testing.T, m *core.LinearModel, i int) []byte {
+func withNaNWeight(t *testing.T, m *linear.LinearModel, i int) []byte {
 	t.Helper()
 	c := *m
 	c.W = slices.Clone(m.W)

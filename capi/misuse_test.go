@@ -7,23 +7,23 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // heartModel trains the binary heart_scale model (13 features, labels +1
 // and −1, -B 1) the misuse fixtures are made of.
-func heartModel(t *testing.T) *core.LinearModel {
+func heartModel(t *testing.T) *linear.LinearModel {
 	t.Helper()
 	ds, err := data.ReadFile("../core/testdata/heart_scale", data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := core.DefaultLinearParams()
+	p := linear.DefaultLinearParams()
 	p.Bias = 1
-	m, _, err := core.TrainLinear(ds, p)
+	m, _, err := linear.TrainLinear(ds, p)
 	if err != nil {
 		t.Fatal(err)
 	}

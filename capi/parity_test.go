@@ -10,6 +10,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/quantize"
@@ -107,7 +108,7 @@ func (tr *testRows) want(g goAPI, nDec int, sparse bool) (labels, dec, prob []fl
 	case *quantize.Kernel:
 		km, hasProb = m, m.SVMType().IsSVC() && m.HasProbability()
 		pbuf = make([]float64, m.NumClasses())
-	case *core.LinearModel:
+	case *linear.LinearModel:
 		km, hasProb = m, m.HasProbability()
 		pbuf = make([]float64, len(m.Labels))
 	case *quantize.Linear:
@@ -228,7 +229,7 @@ func TestParityFromC(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				m, _, err := core.TrainLinear(ds, o.Params)
+				m, _, err := linear.TrainLinear(ds, o.Params)
 				if err != nil {
 					t.Fatal(err)
 				}

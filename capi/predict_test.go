@@ -14,6 +14,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
@@ -21,13 +22,13 @@ import (
 )
 
 // trainFile trains a model on a core/testdata file.
-func trainFile(t testing.TB, name string, p core.LinearParams) *core.LinearModel {
+func trainFile(t testing.TB, name string, p linear.LinearParams) *linear.LinearModel {
 	t.Helper()
 	ds, err := data.ReadFile(filepath.Join("../core/testdata", name), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, err := core.TrainLinear(ds, p)
+	m, _, err := linear.TrainLinear(ds, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,8 +96,8 @@ func goAPIOf(p core.Model) goAPI { return p }
 
 // wideModel is a classifier of more classes than fit a small scratch
 // array, so that its labels need a wide pooled buffer.
-func wideModel(rng *rand.Rand, classes, nf int) *core.LinearModel {
-	m := &core.LinearModel{Solver: core.L2LossSVCDual, NumFeatures: nf, Bias: 1}
+func wideModel(rng *rand.Rand, classes, nf int) *linear.LinearModel {
+	m := &linear.LinearModel{Solver: linear.L2LossSVCDual, NumFeatures: nf, Bias: 1}
 	for k := range classes {
 		m.Labels = append(m.Labels, int32(100+k))
 	}
@@ -131,7 +132,7 @@ func predictModels(t testing.TB) map[string]core.Model {
 }
 
 // quantizeLinear is quantize.QuantizeLinear for a test's model.
-func quantizeLinear(t testing.TB, m *core.LinearModel, bits int) *quantize.Linear {
+func quantizeLinear(t testing.TB, m *linear.LinearModel, bits int) *quantize.Linear {
 	t.Helper()
 	q, err := quantize.QuantizeLinear(m, bits)
 	if err != nil {
@@ -151,12 +152,12 @@ func quantizeKernel(t testing.TB, m *core.KernelModel, bits int) *quantize.Kerne
 }
 
 // linearModels are the linear models of predictModels.
-func linearModels(t testing.TB) map[string]*core.LinearModel {
-	bias := core.DefaultLinearParams()
+func linearModels(t testing.TB) map[string]*linear.LinearModel {
+	bias := linear.DefaultLinearParams()
 	bias.Bias = 1
 	svr := bias
-	svr.Solver = core.L2LossSVRDual
-	return map[string]*core.LinearModel{
+	svr.Solver = linear.L2LossSVRDual
+	return map[string]*linear.LinearModel{
 		"binary":     trainFile(t, "heart_scale", bias),
 		"multiclass": trainFile(t, "digits.train", bias),
 		"regression": trainFile(t, "diabetes.train", svr),

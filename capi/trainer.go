@@ -9,6 +9,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
@@ -114,7 +115,7 @@ func newTrainer(opts string, capRows, numFeatures, capNonzeros uint64) (*trainer
 	if o.IsKernel() {
 		h.bytes += core.KernelTrainerBytes(o.Kernel.Params, int(capRows), int(numFeatures))
 	} else {
-		h.bytes += int64(core.LinearTrainerBytes(o.Linear.Params, int(capRows), int(numFeatures)))
+		h.bytes += int64(linear.LinearTrainerBytes(o.Linear.Params, int(capRows), int(numFeatures)))
 	}
 	return h, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
@@ -198,14 +199,14 @@ func linearSteps(t *testing.T, opts string, ds *data.Dataset, appendRows func(fr
 	if err != nil {
 		t.Fatal(err)
 	}
-	extend := func(d *core.LinearDual) *core.LinearDual {
-		w := &core.LinearDual{Labels: d.Labels}
+	extend := func(d *linear.LinearDual) *linear.LinearDual {
+		w := &linear.LinearDual{Labels: d.Labels}
 		for _, a := range d.Alpha {
 			w.Alpha = append(w.Alpha, append(append([]float64(nil), a...), make([]float64, ds.Len()-len(a))...))
 		}
 		return w
 	}
-	tr, err := core.NewLinearTrainer(o.Incremental(), capRows, nf)
+	tr, err := linear.NewLinearTrainer(o.Incremental(), capRows, nf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +222,7 @@ func linearSteps(t *testing.T, opts string, ds *data.Dataset, appendRows func(fr
 		t.Fatal(err)
 	}
 	appendRows(0, 5)
-	m2, d2, err := tr.TrainFrom(ds, extend(d1), core.PrimalOf(m1))
+	m2, d2, err := tr.TrainFrom(ds, extend(d1), linear.PrimalOf(m1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,12 +234,12 @@ func linearSteps(t *testing.T, opts string, ds *data.Dataset, appendRows func(fr
 	if err := d2.DeleteRows([]int{0}); err != nil {
 		t.Fatal(err)
 	}
-	m3, _, err := tr.TrainFrom(ds, extend(d2), core.PrimalOf(m2))
+	m3, _, err := tr.TrainFrom(ds, extend(d2), linear.PrimalOf(m2))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var files [3][]byte
-	for i, m := range []*core.LinearModel{m1, m2, m3} {
+	for i, m := range []*linear.LinearModel{m1, m2, m3} {
 		if m.NumFeatures != nf {
 			t.Fatalf("m%d: the Go model has %d features, want %d: pick rows that use the last feature", i+1, m.NumFeatures, nf)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
@@ -54,7 +55,7 @@ func TestFitWidensSparseModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		o, _, _ := options.ParseLinear(strings.Fields("-s 1" + bias))
-		want, _, err := core.TrainLinear(ref, o.Incremental())
+		want, _, err := linear.TrainLinear(ref, o.Incremental())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,12 +146,12 @@ func TestTrainerCallsSerialize(t *testing.T) {
 }
 
 // fitLinear is fit for a linear trainer, with the model's own type.
-func fitLinear(h *trainerHandle) (*core.LinearModel, error) {
+func fitLinear(h *trainerHandle) (*linear.LinearModel, error) {
 	m, err := fit(h)
 	if err != nil {
 		return nil, err
 	}
-	return m.(*core.LinearModel), nil
+	return m.(*linear.LinearModel), nil
 }
 
 // fitKernel is fit for a kernel trainer, with the model's own type.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestTrainerWeightsMatchDuplicatedRows: rows given weight 2 through
@@ -88,7 +89,7 @@ func TestTrainerWeightsMatchDuplicatedRows(t *testing.T) {
 
 func objective(m core.Model) float64 {
 	switch m := m.(type) {
-	case *core.LinearModel:
+	case *linear.LinearModel:
 		return m.Result.DualObjective
 	case *core.KernelModel:
 		return m.Result.Objective

@@ -1,36 +1,12 @@
 package core
 
+import "github.com/libsvmgo/libsvmgo/core/internal/probfit"
+
 // The rules that turn decision values into predictions and probabilities,
 // exported so that models holding their parameters in another form (the
 // quantized models of package quantize) predict with exactly core's rules:
 // one copy of LIBSVM's voting and tie rule, of LIBLINEAR's arg-max and of
 // the Platt-and-coupling probability code.
-
-// LinearPrediction turns the decision values of a linear model into its
-// prediction, as LinearModel's predictors do: for regression the value
-// dec[0]; for one decision function (two classes) labels[0] when
-// dec[0] > 0, else labels[1]; otherwise the label of the largest decision
-// value, the first in labels order on a tie (LIBLINEAR's rule). It
-// allocates nothing; it panics if dec is empty or labels is shorter than
-// the rule needs.
-func LinearPrediction(dec []float64, labels []int32, regression bool) float64 {
-	switch {
-	case regression:
-		return dec[0]
-	case len(dec) == 1:
-		if dec[0] > 0 {
-			return float64(labels[0])
-		}
-		return float64(labels[1])
-	}
-	best := 0
-	for k, v := range dec {
-		if v > dec[best] {
-			best = k
-		}
-	}
-	return float64(labels[best])
-}
 
 // KernelPrediction turns the decision values of a kernel model of type t
 // into its prediction, as KernelModel's predictors do: the value dec[0] for
@@ -85,12 +61,12 @@ func KernelPrediction(t SVMType, labels []int32, dec, votes []float64) float64 {
 // ProbabilityScratch(k) entries. It allocates nothing; it panics if an
 // argument is too short.
 func PairwiseProbabilities(dst, dec, probA, probB, scratch []float64) bool {
-	return pairwiseProbabilities(dst, dec, probA, probB, scratch)
+	return probfit.PairwiseProbabilities(dst, dec, probA, probB, scratch)
 }
 
 // ProbabilityScratch returns the length of the scratch slice
 // PairwiseProbabilities needs for k classes.
-func ProbabilityScratch(k int) int { return probabilityScratch(k) }
+func ProbabilityScratch(k int) int { return probfit.ProbabilityScratch(k) }
 
 // FromDot returns K(u, v) from u'u, v'v and u'v, exactly as the kernel
 // predictors compute it: RBF as exp(−γ·max(0, u'u + v'v − 2u'v)) (the

@@ -1,8 +1,11 @@
-// Package core trains and predicts: libsvmgo's solvers (DCD, Newton, SMO),
-// kernels and kernel cache, multi-class and cross-validation, the models
-// and their predictors and probability estimates, and the training
-// parameters (package core/options reads them from LIBLINEAR's and
-// svm-train's option strings). Everything
+// Package core trains and predicts: the kernel family (SMO, kernels and
+// kernel cache, one-vs-one multi-class, cross-validation and grid search,
+// the kernel model and its predictors and probability estimates) and the
+// one Trainer over both families, which dispatches linear training to
+// package core/linear (LIBLINEAR's solvers and the linear model); the
+// vocabulary both share (Model, ModelInfo, ...) is package core/model's,
+// kept here as aliases. Package core/options reads the training parameters
+// from LIBLINEAR's and svm-train's option strings. Everything
 // that trains or predicts — the command, the daemon and the C ABI — calls
 // this package; nothing here prints, reads globals or grows a buffer behind
 // the caller's back. Its data sets and readers are package core/data's.
@@ -12,8 +15,9 @@
 //   - data.ReadFile (package core/data) reads a LIBSVM text or CSV file into
 //     a data.Dataset; data.NewSparse and data.NewDense make an empty one of
 //     fixed capacity to append rows to.
-//   - NewLinearTrainer and LinearTrainer.Train train a linear model
-//     (LIBLINEAR's solvers, DefaultLinearParams); NewKernelTrainer and
+//   - linear.NewLinearTrainer and LinearTrainer.Train (package core/linear)
+//     train a linear model (LIBLINEAR's solvers, DefaultLinearParams);
+//     NewTrainer trains either family; NewKernelTrainer and
 //     KernelTrainer.Train a kernel one (LIBSVM's, DefaultKernelParams).
 //     Passing the previous run's dual variables retrains warm.
 //   - Model is the one interface every model kind implements (these two,
@@ -31,6 +35,7 @@
 //
 // # Imports
 //
-// It may import core/data, core/scale and core/simd; imports point down the
-// package table of DESIGN.md §2, never sideways.
+// It may import core/data, core/scale, core/simd, core/model, core/linear
+// and core/internal/...; imports point down the package table of DESIGN.md
+// §2, never sideways.
 package core

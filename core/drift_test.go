@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestNoDriftLinear (issue 21, item 3): a stream of 100 warm retrains, each
@@ -69,11 +70,11 @@ func TestNoDriftLinear(t *testing.T) {
 					t.Fatalf("retrain %d did not converge", s)
 				}
 			}
-			warm := m.(*LinearModel)
+			warm := m.(*linear.LinearModel)
 
 			p := o.Linear
 			p.Eps /= 100
-			cold, cdual, err := TrainLinear(ds, p)
+			cold, cdual, err := linear.TrainLinear(ds, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +134,7 @@ func appendRows(t *testing.T, dst, src *data.Dataset, from, to int) {
 }
 
 // accuracyOn returns the fraction of ds's rows m labels right.
-func accuracyOn(m *LinearModel, ds *data.Dataset) float64 {
+func accuracyOn(m *linear.LinearModel, ds *data.Dataset) float64 {
 	right := 0
 	for i := range ds.Len() {
 		idx, val := ds.SparseRow(i)

@@ -1,9 +1,8 @@
 package core
 
 import (
-	"fmt"
-
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // DeleteRows removes the dual variables of the rows at the given 0-based
@@ -35,7 +34,7 @@ func (d *KernelDual) DeleteRows(rows []int) error {
 			ng = g.deleteRows(d.SVMType, d.Pairs, d.Alpha, del)
 		}
 	}
-	removed, err := deleteAlignedRows(d.Alpha, rows)
+	removed, err := solve.DeleteAlignedRows(d.Alpha, rows)
 	if removed {
 		d.Gradient = ng
 		if ng != nil {
@@ -43,54 +42,4 @@ func (d *KernelDual) DeleteRows(rows []int) error {
 		}
 	}
 	return err
-}
-
-// DeleteRows removes the dual variables of the rows at the given 0-based
-// positions from every vector, as Dataset.DeleteRows removes the rows, so
-// that the dual stays aligned with its data set for a warm start. The
-// vectors are compacted in place; the only allocation is a sorted copy of
-// rows.
-//
-// The dual's row count is the length of its vectors (0 without vectors).
-// A position out of range or given twice, or vectors of unequal lengths,
-// is an error wrapping ErrRowPosition, and then nothing is removed. The
-// Gradient is dropped (set to nil) whenever a row is removed.
-func (dual *LinearDual) DeleteRows(rows []int) error {
-	gone, err := deleteAlignedRows(dual.Alpha, rows)
-	if gone {
-		dual.Gradient = nil // it covers rows that are gone
-	}
-	return err
-}
-
-// deleteAlignedRows removes the given row positions from every vector of
-// vecs (all of one length: the row count), compacting each in place, and
-// reports whether any row went. On error nothing is removed.
-func deleteAlignedRows(vecs [][]float64, rows []int) (bool, error) {
-	n := 0
-	if len(vecs) > 0 {
-		n = len(vecs[0])
-	}
-	for k, a := range vecs {
-		if len(a) != n {
-			return false, fmt.Errorf("%w: dual vector %d has %d rows, vector 0 has %d", data.ErrRowPosition, k, len(a), n)
-		}
-	}
-	del, err := data.SortedPositions(rows, n)
-	if err != nil || len(del) == 0 {
-		return false, err
-	}
-	for k, a := range vecs {
-		w, j := del[0], 0
-		for r := del[0]; r < n; r++ {
-			if j < len(del) && del[j] == r {
-				j++
-				continue
-			}
-			a[w] = a[r]
-			w++
-		}
-		vecs[k] = a[:w]
-	}
-	return true, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestKernelDualDeleteRows removes rows from a trained dual and its data
@@ -105,7 +106,7 @@ func TestKernelDualDeleteRowsRefuses(t *testing.T) {
 // nothing, as for the data set (data's TestDeleteRowsRefuses).
 func TestLinearDualDeleteRowsRefuses(t *testing.T) {
 	for _, del := range [][]int{{5}, {-1}, {0, 2, 0}, {4, 1, 4}} {
-		dual := &LinearDual{Alpha: [][]float64{{0, 1, 2, 3, 4}}}
+		dual := &linear.LinearDual{Alpha: [][]float64{{0, 1, 2, 3, 4}}}
 		if err := dual.DeleteRows(del); !errors.Is(err, data.ErrRowPosition) {
 			t.Errorf("LinearDual.DeleteRows(%v): %v, want ErrRowPosition", del, err)
 		}
@@ -113,14 +114,14 @@ func TestLinearDualDeleteRowsRefuses(t *testing.T) {
 			t.Errorf("LinearDual.DeleteRows(%v) changed the dual to %v", del, dual.Alpha[0])
 		}
 	}
-	uneven := &LinearDual{Alpha: [][]float64{{1, 2}, {1}}}
+	uneven := &linear.LinearDual{Alpha: [][]float64{{1, 2}, {1}}}
 	if err := uneven.DeleteRows([]int{0}); !errors.Is(err, data.ErrRowPosition) {
 		t.Errorf("uneven dual: %v, want ErrRowPosition", err)
 	}
-	if err := (&LinearDual{}).DeleteRows([]int{0}); !errors.Is(err, data.ErrRowPosition) {
+	if err := (&linear.LinearDual{}).DeleteRows([]int{0}); !errors.Is(err, data.ErrRowPosition) {
 		t.Errorf("empty dual: %v, want ErrRowPosition", err)
 	}
-	if err := (&LinearDual{}).DeleteRows(nil); err != nil {
+	if err := (&linear.LinearDual{}).DeleteRows(nil); err != nil {
 		t.Errorf("nothing from an empty dual: %v", err)
 	}
 }
@@ -128,7 +129,7 @@ func TestLinearDualDeleteRowsRefuses(t *testing.T) {
 // TestLinearDualDeleteRows: every vector loses the same positions and keeps
 // the order of the rest.
 func TestLinearDualDeleteRows(t *testing.T) {
-	dual := &LinearDual{
+	dual := &linear.LinearDual{
 		Labels: []int32{3, 5},
 		Alpha:  [][]float64{{0, 1, 2, 3, 4, 5}, {10, 11, 12, 13, 14, 15}},
 	}
@@ -143,7 +144,7 @@ func TestLinearDualDeleteRows(t *testing.T) {
 // TestLinearDualDeleteRowsAllocs: compaction is in place; only the sorted
 // copy of the positions is allocated.
 func TestLinearDualDeleteRowsAllocs(t *testing.T) {
-	dual := &LinearDual{Alpha: [][]float64{make([]float64, 30), make([]float64, 30)}}
+	dual := &linear.LinearDual{Alpha: [][]float64{make([]float64, 30), make([]float64, 30)}}
 	del := []int{7, 2}
 	fn := func() {
 		dual.DeleteRows(del)

@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // ErrState reports a training state that cannot start a run on the rows
@@ -146,7 +148,7 @@ func (d *Dual) CopyInto(buf func(k int) []float64) *Dual {
 	}
 	c := &Dual{}
 	if l := d.Linear; l != nil {
-		c.Linear = &LinearDual{Labels: cloneOrNil(l.Labels), Alpha: vecs(l.Alpha)}
+		c.Linear = &linear.LinearDual{Labels: cloneOrNil(l.Labels), Alpha: vecs(l.Alpha)}
 	}
 	if k := d.Kernel; k != nil {
 		c.Kernel = &KernelDual{SVMType: k.SVMType, Pairs: cloneOrNil(k.Pairs), Alpha: vecs(k.Alpha)}
@@ -314,7 +316,7 @@ func DecodeDual(b []byte, rows int, o StateOptions, buf func(k int) []float64) (
 				labels[k] = int32(r.u32())
 			}
 		}
-		d.Linear = &LinearDual{Labels: labels, Alpha: r.alpha(nvec, rows, buf)}
+		d.Linear = &linear.LinearDual{Labels: labels, Alpha: r.alpha(nvec, rows, buf)}
 	case kind == stateKernel && !o.NoKernel:
 		svm, nvec := SVMType(r.u32()), uint64(r.u32())
 		// The counts are checked before the pairs are allocated.

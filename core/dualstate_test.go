@@ -5,13 +5,15 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // stateCases are a state of each layout the encoding has.
 func stateCases() map[string]*Dual {
 	return map[string]*Dual{
-		"linear":     {Linear: &LinearDual{Labels: []int32{3, -1}, Alpha: [][]float64{{0, 1.5, 0.25}, {2, 0, 0}}}},
-		"linear-svr": {Linear: &LinearDual{Alpha: [][]float64{{-0.5, 0, 0.75}}}},
+		"linear":     {Linear: &linear.LinearDual{Labels: []int32{3, -1}, Alpha: [][]float64{{0, 1.5, 0.25}, {2, 0, 0}}}},
+		"linear-svr": {Linear: &linear.LinearDual{Alpha: [][]float64{{-0.5, 0, 0.75}}}},
 		"csvc": {Kernel: &KernelDual{SVMType: CSVC, Pairs: [][2]int32{{1, 2}, {1, 3}, {2, 3}},
 			Alpha: [][]float64{{0.5, 0.5, 0}, {0.25, 0, 0.25}, {0, 1, 1}}}},
 		"epssvr": {Kernel: &KernelDual{SVMType: EpsSVR, Alpha: [][]float64{{-1, 0, 2}}}},
@@ -55,7 +57,7 @@ func TestStateEncoding(t *testing.T) {
 	}
 	want := []byte{stateLinear, 1, 0, 0, 0, 0, 0, 0, 0}
 	want = append(want, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f) // 1.0 little-endian
-	if got := (&Dual{Linear: &LinearDual{Alpha: [][]float64{{1}}}}).AppendBinary(nil); !slices.Equal(got, want) {
+	if got := (&Dual{Linear: &linear.LinearDual{Alpha: [][]float64{{1}}}}).AppendBinary(nil); !slices.Equal(got, want) {
 		t.Errorf("encoding % x, want % x", got, want)
 	}
 	var none *Dual
@@ -83,10 +85,10 @@ func TestStateCheck(t *testing.T) {
 	}
 	bad := map[string]*Dual{
 		"nil":       nil,
-		"both":      {Linear: &LinearDual{}, Kernel: &KernelDual{SVMType: OneClass, Alpha: [][]float64{{1, 2, 3}}}},
-		"short":     {Linear: &LinearDual{Alpha: [][]float64{{1, 2}}}},
-		"too-many":  {Linear: &LinearDual{Alpha: slices.Repeat([][]float64{{1, 2, 3}}, 4)}},
-		"nan":       {Linear: &LinearDual{Alpha: [][]float64{{1, math.NaN(), 3}}}},
+		"both":      {Linear: &linear.LinearDual{}, Kernel: &KernelDual{SVMType: OneClass, Alpha: [][]float64{{1, 2, 3}}}},
+		"short":     {Linear: &linear.LinearDual{Alpha: [][]float64{{1, 2}}}},
+		"too-many":  {Linear: &linear.LinearDual{Alpha: slices.Repeat([][]float64{{1, 2, 3}}, 4)}},
+		"nan":       {Linear: &linear.LinearDual{Alpha: [][]float64{{1, math.NaN(), 3}}}},
 		"negative":  {Kernel: &KernelDual{SVMType: OneClass, Alpha: [][]float64{{1, -2, 3}}}},
 		"self-pair": {Kernel: &KernelDual{SVMType: CSVC, Pairs: [][2]int32{{1, 1}}, Alpha: [][]float64{{1, 2, 3}}}},
 		"twice":     {Kernel: &KernelDual{SVMType: CSVC, Pairs: [][2]int32{{1, 2}, {2, 1}}, Alpha: [][]float64{{1, 2, 3}, {1, 2, 3}}}},
@@ -151,7 +153,7 @@ func TestWarmStart(t *testing.T) {
 		mis.Stored != CSVC.String() || mis.Training != EpsSVR.String() {
 		t.Errorf("C-SVC state, ε-SVR trainer: %v, %v", w, err)
 	}
-	primal := &LinearPrimal{W: [][]float64{{1}}}
+	primal := &linear.LinearPrimal{W: [][]float64{{1}}}
 	if w, err := warmStart(false, 0, nil, &Dual{Primal: primal}, 3); err != nil || !w.HasPrimalStart() || w.Rows() != 0 {
 		t.Errorf("no stored α, a primal start: %+v, %v", w, err)
 	}

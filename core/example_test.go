@@ -6,6 +6,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // accuracy is the share of rows of ds whose prediction by m is their label.
@@ -27,9 +28,9 @@ func ExampleLinearTrainer_Train() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	p := core.DefaultLinearParams() // -s 1 -c 1, seed 1
-	p.Eps = 0.0001                  // liblinear-train -s 1 -e 0.0001 heart_scale: 84.4444% too
-	t, err := core.NewLinearTrainer(p, ds.CapRows(), ds.NumFeatures())
+	p := linear.DefaultLinearParams() // -s 1 -c 1, seed 1
+	p.Eps = 0.0001                    // liblinear-train -s 1 -e 0.0001 heart_scale: 84.4444% too
+	t, err := linear.NewLinearTrainer(p, ds.CapRows(), ds.NumFeatures())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -61,13 +62,13 @@ func ExampleLinearTrainer_Train_warmStart() {
 	}
 	// Capacity for every row, fixed now: appending past it is data.ErrFull.
 	ds := data.NewDense(all.Len(), all.NumFeatures())
-	p := core.DefaultLinearParams()
+	p := linear.DefaultLinearParams()
 	p.Eps = 0.0001 // each model predicts as liblinear-train -s 1 -e 0.0001 on the same rows
-	t, err := core.NewLinearTrainer(p, ds.CapRows(), ds.NumFeatures())
+	t, err := linear.NewLinearTrainer(p, ds.CapRows(), ds.NumFeatures())
 	if err != nil {
 		log.Fatal(err)
 	}
-	var dual *core.LinearDual // nil: the first fit is cold
+	var dual *linear.LinearDual // nil: the first fit is cold
 	var warm int64
 	for _, end := range []int{150, 210, 270} {
 		for i := ds.Len(); i < end; i++ {
@@ -80,7 +81,7 @@ func ExampleLinearTrainer_Train_warmStart() {
 				dual.Alpha[k] = append(a, make([]float64, ds.Len()-len(a))...)
 			}
 		}
-		var m *core.LinearModel
+		var m *linear.LinearModel
 		if m, dual, err = t.Train(ds, dual); err != nil {
 			log.Fatal(err)
 		}

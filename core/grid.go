@@ -3,11 +3,13 @@ package core
 import (
 	"errors"
 	"fmt"
-	"github.com/libsvmgo/libsvmgo/core/data"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // Grid search over C and γ by cross-validation, as LIBSVM's grid.py does
@@ -89,7 +91,7 @@ func GridSearch(ds *data.Dataset, o GridOptions) (GridResult, error) {
 		return GridResult{}, fmt.Errorf("%w: %v has no C to search", ErrGrid, p.SVMType)
 	}
 	l := ds.Len()
-	nFolds, err := foldCount(o.Folds, l)
+	nFolds, err := solve.FoldCount(o.Folds, l)
 	if err != nil {
 		return GridResult{}, fmt.Errorf("%w: %w", ErrGrid, err)
 	}
@@ -311,10 +313,10 @@ func newGridFold(ds *data.Dataset, svm SVMType, perm []int32, begin, end int) (*
 	l := ds.Len()
 	train := newLike(ds, l-(end-begin), ds.Nonzeros())
 	for _, i := range perm[:begin] {
-		appendRow(train, ds, int(i))
+		solve.AppendRow(train, ds, int(i))
 	}
 	for _, i := range perm[end:] {
-		appendRow(train, ds, int(i))
+		solve.AppendRow(train, ds, int(i))
 	}
 	all := make([]int32, train.Len())
 	for r := range all {
@@ -325,7 +327,7 @@ func newGridFold(ds *data.Dataset, svm SVMType, perm []int32, begin, end int) (*
 	if svm != CSVC {
 		return fd, nil
 	}
-	labels, err := groupClasses(train)
+	labels, err := solve.GroupClasses(train)
 	if err != nil {
 		return nil, err
 	}
@@ -347,7 +349,7 @@ func newGridFold(ds *data.Dataset, svm SVMType, perm []int32, begin, end int) (*
 			for _, c := range []int32{labels[i], labels[j]} {
 				for r := range train.Len() {
 					if int32(train.Label(r)) == c {
-						appendRow(set, train, r)
+						solve.AppendRow(set, train, r)
 						rows = append(rows, int32(r))
 					}
 				}

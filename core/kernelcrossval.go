@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // CrossValidateKernel runs folds-fold cross-validation as svm-train's -v
@@ -26,7 +27,7 @@ import (
 // training part has a single class).
 func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64, error) {
 	l := ds.Len()
-	folds, err := foldCount(folds, l)
+	folds, err := solve.FoldCount(folds, l)
 	if err != nil {
 		return nil, err
 	}
@@ -60,10 +61,10 @@ func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64
 		begin, end := foldStart[f], foldStart[f+1]
 		train.Reset()
 		for _, i := range perm[:begin] {
-			appendRow(train, ds, int(i))
+			solve.AppendRow(train, ds, int(i))
 		}
 		for _, i := range perm[end:] {
-			appendRow(train, ds, int(i))
+			solve.AppendRow(train, ds, int(i))
 		}
 		m, _, err := t.Train(train, nil)
 		if err != nil {
@@ -99,17 +100,17 @@ func CrossValidateKernel(ds *data.Dataset, p KernelParams, folds int) ([]float64
 // kernelFolds returns the rows in fold order and where each fold starts
 // (folds+1 offsets): fold f is perm[foldStart[f]:foldStart[f+1]].
 func kernelFolds(ds *data.Dataset, p KernelParams, folds int) (perm []int32, foldStart []int, err error) {
-	r := newRNG(p.Seed)
-	return kernelFoldsFrom(ds, p, folds, r.intn)
+	r := solve.NewRNG(p.Seed)
+	return kernelFoldsFrom(ds, p, folds, r.Intn)
 }
 
 // libsvmFolds is kernelFolds with svm-train -v's random numbers: glibc's
 // rand() from its default seed (svm-train never seeds it), rand() % n for
 // a number below n. With them the folds are svm-train's, row for row.
 func libsvmFolds(ds *data.Dataset, p KernelParams, folds int) (perm []int32, foldStart []int, err error) {
-	var g glibcRand
-	g.seed(1)
-	return kernelFoldsFrom(ds, p, folds, func(n int) int { return int(g.next()) % n })
+	var g solve.GlibcRand
+	g.Seed(1)
+	return kernelFoldsFrom(ds, p, folds, func(n int) int { return int(g.Next()) % n })
 }
 
 // kernelFoldsFrom is kernelFolds drawing the shuffles' numbers from intn
@@ -137,7 +138,7 @@ func kernelFoldsFrom(ds *data.Dataset, p KernelParams, folds int, intn func(n in
 		return perm, foldStart, nil
 	}
 
-	labels, err := groupClasses(ds)
+	labels, err := solve.GroupClasses(ds)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/model"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -133,7 +135,7 @@ type kernelPre struct {
 	// inner is the model without Scale that a scaled model's predict
 	// methods hand the rows scaler scaled; both nil for an unscaled model.
 	inner  *KernelModel
-	scaler *RowScaler
+	scaler *rowscale.RowScaler
 }
 
 // blocks returns the blocked prediction state of m, packing the support
@@ -240,7 +242,7 @@ func (m *KernelModel) Validate() error {
 	}
 	// Per-label work comes after the counts, so a hostile file declaring
 	// 65536 labels is refused by its counts before it costs anything.
-	if c, ok := repeatedLabel(m.Labels); ok {
+	if c, ok := model.RepeatedLabel(m.Labels); ok {
 		return bad("label %d repeated", c)
 	}
 	for _, v := range [][]float64{m.Coef, m.Rho, m.ProbA, m.ProbB} {
@@ -305,7 +307,7 @@ func (m *KernelModel) Init() error {
 		return &b
 	}
 	if m.Scale != nil {
-		if err := checkModelScale(m.Scale, m.NumFeatures); err != nil {
+		if err := model.CheckScale(m.Scale, m.NumFeatures); err != nil {
 			return fmt.Errorf("core: kernel model: %w", err)
 		}
 		inner := *m
@@ -313,7 +315,7 @@ func (m *KernelModel) Init() error {
 		if err := inner.Init(); err != nil {
 			return err
 		}
-		pre.inner, pre.scaler = &inner, NewRowScaler(m.Scale)
+		pre.inner, pre.scaler = &inner, rowscale.NewRowScaler(m.Scale)
 	}
 	m.pre = pre
 	return nil
@@ -607,7 +609,7 @@ func (m *KernelModel) PredictBatchParallel(dst []float64, ds *data.Dataset, work
 	pre := m.prepared()
 	dst = dst[:ds.Len()]
 	if pre.inner != nil {
-		ParallelChunks(len(dst), ScalerBatchRows, workers, func(from, to int) {
+		ParallelChunks(len(dst), rowscale.ScalerBatchRows, workers, func(from, to int) {
 			pre.scaler.Batch(dst[from:to], to-from, func(r int, row []float32) { pre.scaler.ScaleDatasetRow(row, ds, from+r) }, pre.inner.predictMatrix)
 		})
 		return dst

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // The trainer's side of ν-SVC and ν-SVR (the solver's is smo_nu.go): the
@@ -72,7 +73,7 @@ func classSizes(labels []int32, start []int, cls []int32, wt []float64) []float6
 // copies, in a row, would together.
 func nuStart(alpha []float64, C float64, wt []float64, sum float64) {
 	for r := range alpha {
-		alpha[r] = min(weighted(C, wt, r), sum)
+		alpha[r] = min(solve.Weighted(C, wt, r), sum)
 		sum -= alpha[r]
 	}
 }
@@ -95,16 +96,16 @@ func repairNuSums(alpha []float64, y []int8, n int, C float64, wt []float64, sum
 // nuFeasibleOn is nuFeasible for the classes of ds (groupClasses' order),
 // counting rows by their instance weights.
 func nuFeasibleOn(ds *data.Dataset, nu float64) error {
-	labels, err := groupClasses(ds)
+	labels, err := solve.GroupClasses(ds)
 	if err != nil {
 		return err
 	}
 	size := make([]float64, len(labels))
-	wt := rowWeights(ds)
+	wt := solve.RowWeights(ds)
 	for r, v := range ds.Labels() {
 		for c, lab := range labels {
 			if float64(lab) == v {
-				size[c] += weighted(1, wt, r)
+				size[c] += solve.Weighted(1, wt, r)
 				break
 			}
 		}

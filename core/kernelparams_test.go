@@ -30,7 +30,7 @@ func TestDefaultKernelParams(t *testing.T) {
 	}
 	for label, w := range map[int32]float64{1: 2, -1: 0.5, 7: 3, 2: 1} {
 		p := want
-		p.Weights = []ClassWeight{{1, 2}, {-1, 0.5}, {7, 3}}
+		p.Weights = []ClassWeight{{Label: 1, Weight: 2}, {Label: -1, Weight: 0.5}, {Label: 7, Weight: 3}}
 		if got := p.weightOf(label); got != w {
 			t.Errorf("weightOf(%d) = %v, want %v", label, got, w)
 		}
@@ -64,7 +64,7 @@ func TestKernelParamsValidateByType(t *testing.T) {
 		"linear ignores gamma":  ok(func(p *KernelParams) { p.Kernel = Kernel{Type: LinearKernel, Gamma: -1, Degree: -1} }),
 		"rbf ignores degree":    ok(func(p *KernelParams) { p.Kernel.Degree = -3 }),
 		"fractional cache":      ok(func(p *KernelParams) { p.CacheMB = 0.01 }),
-		"unseen class weighted": ok(func(p *KernelParams) { p.Weights = []ClassWeight{{42, 3}} }),
+		"unseen class weighted": ok(func(p *KernelParams) { p.Weights = []ClassWeight{{Label: 42, Weight: 3}} }),
 	} {
 		if err := p.Validate(); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -79,9 +79,9 @@ func TestKernelParamsValidateByType(t *testing.T) {
 		"nu-SVC nu":       ok(func(p *KernelParams) { p.SVMType, p.Nu = NuSVC, 0 }),
 		"nu-SVR nu":       ok(func(p *KernelParams) { p.SVMType, p.Nu = NuSVR, 1.5 }),
 		"nu-SVR C":        ok(func(p *KernelParams) { p.SVMType, p.C = NuSVR, -1 }),
-		"nu-SVC weights":  ok(func(p *KernelParams) { p.SVMType, p.Weights = NuSVC, []ClassWeight{{1, 2}} }),
+		"nu-SVC weights":  ok(func(p *KernelParams) { p.SVMType, p.Weights = NuSVC, []ClassWeight{{Label: 1, Weight: 2}} }),
 		"type 5":          ok(func(p *KernelParams) { p.SVMType = 5 }),
-		"weight infinite": ok(func(p *KernelParams) { p.Weights = []ClassWeight{{1, math.Inf(1)}} }),
+		"weight infinite": ok(func(p *KernelParams) { p.Weights = []ClassWeight{{Label: 1, Weight: math.Inf(1)}} }),
 		"cache NaN":       ok(func(p *KernelParams) { p.CacheMB = math.NaN() }),
 		"eps infinite":    ok(func(p *KernelParams) { p.Eps = math.Inf(1) }),
 		"max iter":        ok(func(p *KernelParams) { p.MaxIter = -1 }),

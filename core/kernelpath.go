@@ -1,6 +1,9 @@
 package core
 
-import "github.com/libsvmgo/libsvmgo/core/data"
+import (
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
+)
 
 // Warm starts along a regularization path: the same rows trained at C and
 // then at C' = r·C (the C path of a grid search).
@@ -49,7 +52,7 @@ func (d *KernelDual) pathStart(ds *data.Dataset, p KernelParams, r float64, hAll
 	if len(d.Alpha) == 0 || len(d.Alpha[0]) != l {
 		panic("core: KernelDual.PathStart: the dual does not cover the data set's rows")
 	}
-	wt := rowWeights(ds)
+	wt := solve.RowWeights(ds)
 	out := &KernelDual{SVMType: d.SVMType, Pairs: d.Pairs, Alpha: make([][]float64, len(d.Alpha))}
 	g := d.Gradient
 	if g != nil && (g.Rows != l || len(g.Box) != len(d.Alpha) || len(g.G) != len(d.Alpha) || len(g.Gbar) != len(d.Alpha)) {
@@ -92,9 +95,9 @@ func (d *KernelDual) pathStart(ds *data.Dataset, p KernelParams, r float64, hAll
 				mag = -mag
 			}
 			n := mag // a free α is kept
-			C := weighted(box[side], wt, i)
+			C := solve.Weighted(box[side], wt, i)
 			switch {
-			case mag >= weighted(old[side], wt, i):
+			case mag >= solve.Weighted(old[side], wt, i):
 				n = C // at the bound before: exactly at the new one
 			case n > C:
 				n, exact = C, false

@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/probfit"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // Probability estimates of a trained kernel model (svm-train -b 1, Chang &
@@ -41,7 +43,7 @@ func (t *KernelTrainer) fitProbability(ds *data.Dataset, m *KernelModel) error {
 	case EpsSVR, NuSVR:
 		f := newFoldFitter(sub, ds, ds.Len(), 1)
 		y := append([]float64(nil), ds.Labels()...)
-		sigma, err := fitSVRScale(y, p.Seed, func(train []int32) (func(int32) float64, error) {
+		sigma, err := probfit.FitSVRScale(y, p.Seed, func(train []int32) (func(int32) float64, error) {
 			sm, err := f.train(train, nil)
 			if err != nil {
 				return nil, err
@@ -120,7 +122,7 @@ func (t *KernelTrainer) fitSVCProbability(ds *data.Dataset, m *KernelModel, sub 
 					}
 					f.params.C = 1
 				}
-				A, B, err := fitBinaryProbability(y, subSeed(t.params.Seed, pi), func(train []int32) (func(int32) float64, error) {
+				A, B, err := probfit.FitBinaryProbability(y, solve.SubSeed(t.params.Seed, pi), func(train []int32) (func(int32) float64, error) {
 					sm, err := f.train(train, func(k int32) (int32, float64) { return rows[k], float64(y[k]) })
 					if err != nil {
 						return nil, err
@@ -273,7 +275,7 @@ func (m *KernelModel) ProbabilityDense(dst []float64, x []float32) []float64 {
 		s = make([]float64, need)
 	}
 	dec := m.DecisionDense(s[:nDec], x)
-	pairwiseProbabilities(dst, dec, m.ProbA, m.ProbB, s[nDec:need])
+	probfit.PairwiseProbabilities(dst, dec, m.ProbA, m.ProbB, s[nDec:need])
 	return dst
 }
 
@@ -288,7 +290,7 @@ func (m *KernelModel) ProbabilitySparse(dst []float64, index []int32, value []fl
 		s = make([]float64, need)
 	}
 	dec := m.DecisionSparse(s[:nDec], index, value)
-	pairwiseProbabilities(dst, dec, m.ProbA, m.ProbB, s[nDec:need])
+	probfit.PairwiseProbabilities(dst, dec, m.ProbA, m.ProbB, s[nDec:need])
 	return dst
 }
 
@@ -300,5 +302,5 @@ func (m *KernelModel) probabilityShape(fn string) (k, nDec, need int) {
 	}
 	k = len(m.Labels)
 	nDec = m.NumDecisionValues()
-	return k, nDec, nDec + probabilityScratch(k)
+	return k, nDec, nDec + probfit.ProbabilityScratch(k)
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // Kernel SVM training: C-SVC (one-vs-one), one-class SVM and ε-SVR, each
@@ -536,7 +537,7 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	if p.SVMType == OneClass || p.SVMType == NuSVC {
 		c = 1 // the weight alone bounds α
 	}
-	if err := checkCosts(ds, c, p.Weights); err != nil {
+	if err := solve.CheckCosts(ds, c, p.Weights); err != nil {
 		return nil, nil, err
 	}
 	k := p.ResolvedKernel(n)
@@ -653,7 +654,7 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelModel) (*KernelDual, error) {
 	p := &t.params
 	l := ds.Len()
-	labels, err := groupClasses(ds)
+	labels, err := solve.GroupClasses(ds)
 	if err != nil {
 		return nil, err
 	}
@@ -672,7 +673,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	for c := range nr {
 		start[c+1] += start[c]
 	}
-	dw := rowWeights(ds)
+	dw := solve.RowWeights(ds)
 	nu := p.SVMType == NuSVC
 	if nu && !t.nuUnchecked {
 		if err := nuFeasible(p.Nu, labels, classSizes(labels, start, cls, dw), dw != nil); err != nil {
@@ -734,7 +735,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			// svm-train ignores class weights here (its ν-SVC has no C);
 			// KernelParams.Validate refuses them.
 			Cp, Cn = 1, 1
-			nuSum = p.Nu * weightSum(wv, lp) / 2
+			nuSum = p.Nu * solve.WeightSum(wv, lp) / 2
 		}
 		clear(alpha)
 		var a0, G0, Gbar0 []float64
@@ -742,7 +743,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		warmStart := a != nil
 		if a != nil {
 			for r, row := range rows {
-				alpha[r] = clip(a[row], weighted(boxOf(y[r], Cp, Cn), wv, r))
+				alpha[r] = clip(a[row], solve.Weighted(boxOf(y[r], Cp, Cn), wv, r))
 			}
 			if nu {
 				repairNuSums(alpha, y, ni, 1, wv, nuSum)
@@ -855,7 +856,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	for c := range nr {
 		for _, row := range perm[start[c]:start[c+1]] {
 			if svIndex[row] >= 0 {
-				appendRow(m.SV, ds, int(row))
+				solve.AppendRow(m.SV, ds, int(row))
 			}
 		}
 	}
@@ -906,7 +907,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 		rows[r], y[r], pv[r] = int32(r), 1, 0
 	}
 	nul := p.Nu * float64(l)
-	dw := rowWeights(ds) // the bounds of α; nil: all 1
+	dw := solve.RowWeights(ds) // the bounds of α; nil: all 1
 	if dw != nil {
 		sum := 0.0
 		for _, v := range dw {
@@ -917,7 +918,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	var a0, G0, Gbar0 []float64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r := range alpha {
-			alpha[r] = clip(warm.Alpha[0][r], weighted(1, dw, r))
+			alpha[r] = clip(warm.Alpha[0][r], solve.Weighted(1, dw, r))
 		}
 		repairEquality(alpha, y, 1, 1, dw, nul)
 		if g := t.warmGrad; g != nil && g.boxMatches(0, 1, 1, false) {
@@ -978,7 +979,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		pv[r], pv[r+l] = epsilon-z, epsilon+z
 	}
 	var wv []float64 // the variables' instance weights; nil: all 1
-	if dw := rowWeights(ds); dw != nil {
+	if dw := solve.RowWeights(ds); dw != nil {
 		wv = w.wt[:2*l]
 		copy(wv, dw)
 		copy(wv[l:], dw)
@@ -986,11 +987,11 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	clear(alpha)
 	// ν-SVR's two sums, Σα = Σα* = Cνl/2 (Chang & Lin 2011, Section 2.4),
 	// CνL/2 with L = Σ w_t under instance weights (kernelnu.go).
-	nuSum := p.C * p.Nu * weightSum(wv, l) / 2
+	nuSum := p.C * p.Nu * solve.WeightSum(wv, l) / 2
 	var a0, G0, Gbar0 []float64
 	if warm != nil && len(warm.Alpha) == 1 {
 		for r, b := range warm.Alpha[0] {
-			C := weighted(p.C, wv, r)
+			C := solve.Weighted(p.C, wv, r)
 			alpha[r] = clip(max(b, 0), C)
 			alpha[r+l] = clip(max(-b, 0), C)
 		}
@@ -1025,7 +1026,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	both := false // α_t and α*_t both nonzero: β does not give α back
 	for r := range beta {
 		beta[r] = alpha[r] - alpha[r+l]
-		if math.Abs(beta[r]) >= weighted(p.C, wv, r) {
+		if math.Abs(beta[r]) >= solve.Weighted(p.C, wv, r) {
 			nBound++
 		}
 		both = both || alpha[r] > 0 && alpha[r+l] > 0
@@ -1056,7 +1057,7 @@ func (t *KernelTrainer) collectSV(ds *data.Dataset, m *KernelModel, coef []float
 	m.Coef = make([]float64, 0, nSV)
 	for r, c := range coef {
 		if c != 0 {
-			appendRow(m.SV, ds, r)
+			solve.AppendRow(m.SV, ds, r)
 			m.Coef = append(m.Coef, c)
 		}
 	}
@@ -1199,14 +1200,6 @@ func boxOf(y int8, Cp, Cn float64) float64 {
 	return Cn
 }
 
-// weighted returns c times w[t], or c when w is nil (no instance weights).
-func weighted(c float64, w []float64, t int) float64 {
-	if w != nil {
-		return c * w[t]
-	}
-	return c
-}
-
 // clip returns v clipped to [0, c]; NaN becomes 0.
 func clip(v, c float64) float64 {
 	if !(v > 0) {
@@ -1273,7 +1266,7 @@ func byDecreasing(alpha []float64, y []int8, side int8, ok func(t int) bool, key
 // lowerSide reduces Σ α_t over y_t = side by up to d and returns what it
 // could not remove. The side's bound is C·wt[t] (C when wt is nil).
 func lowerSide(alpha []float64, y []int8, side int8, C float64, wt []float64, d float64) float64 {
-	free := func(t int) bool { return alpha[t] > 0 && alpha[t] < weighted(C, wt, t) }
+	free := func(t int) bool { return alpha[t] > 0 && alpha[t] < solve.Weighted(C, wt, t) }
 	for _, t := range byDecreasing(alpha, y, side, free, func(t int) float64 { return alpha[t] }) {
 		if d <= 0 {
 			return 0
@@ -1298,14 +1291,14 @@ func lowerSide(alpha []float64, y []int8, side int8, C float64, wt []float64, d 
 // raiseSide increases Σ α_t over y_t = side by up to d, within the box
 // (bound C·wt[t], C when wt is nil).
 func raiseSide(alpha []float64, y []int8, side int8, C0 float64, wt []float64, d float64) {
-	room := func(t int) float64 { return weighted(C0, wt, t) - alpha[t] }
+	room := func(t int) float64 { return solve.Weighted(C0, wt, t) - alpha[t] }
 	free := func(t int) bool { return alpha[t] > 0 && room(t) > 0 }
 	for _, t := range byDecreasing(alpha, y, side, free, room) {
 		if d <= 0 {
 			return
 		}
 		r := min(room(t), d)
-		alpha[t] = min(alpha[t]+r, weighted(C0, wt, t))
+		alpha[t] = min(alpha[t]+r, solve.Weighted(C0, wt, t))
 		d -= r
 	}
 	for t, a := range alpha {
@@ -1313,7 +1306,7 @@ func raiseSide(alpha []float64, y []int8, side int8, C0 float64, wt []float64, d
 			break
 		}
 		if y[t] == side && a == 0 {
-			alpha[t] = min(weighted(C0, wt, t), d)
+			alpha[t] = min(solve.Weighted(C0, wt, t), d)
 			d -= alpha[t]
 		}
 	}

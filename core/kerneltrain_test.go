@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // extendDual returns d's vectors padded with zeros to l rows: the warm start
@@ -593,7 +594,7 @@ func TestKernelPredictBatchParallel(t *testing.T) {
 	test := readRefData(t, "digits.test")
 	sparse := data.NewSparse(test.Len(), test.Len()*test.NumFeatures(), 0)
 	for i := range test.Len() {
-		appendRow(sparse, test, i)
+		solve.AppendRow(sparse, test, i)
 	}
 	for _, ds := range []*data.Dataset{test, sparse} {
 		want := m.PredictBatch(make([]float64, ds.Len()), ds)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // Warm starts that carry the solver's gradient.
@@ -361,42 +362,28 @@ func (g *KernelGradient) takeOutRemoved(G0, Gbar0 []float64, rows []int32, y []i
 	}
 }
 
-const (
-	hashSeed  = 14695981039346656037 // FNV-1a's offset basis
-	hashPrime = 0x9e3779b97f4a7c15   // 2⁶⁴/φ, odd
-)
-
-// hashWord folds the 64-bit word v into h: a multiply and a shift per
-// word, where FNV-1a took eight multiplies (one per byte); on few-feature
-// data the hash of every row, taken each Train, was visible next to the
-// solve. It only has to tell whether rows and α changed.
-func hashWord(h, v uint64) uint64 {
-	h = (h ^ v) * hashPrime
-	return h ^ h>>29
-}
-
-// hashRow returns the hash (hashWord) of ds's row i alone: its label,
+// hashRow returns the hash (solve.HashWord) of ds's row i alone: its label,
 // nonzero features and weight. Dense and sparse data hash alike.
 func hashRow(ds *data.Dataset, i int) uint64 {
-	h := hashWord(hashSeed, math.Float64bits(ds.Label(i)))
+	h := solve.HashWord(solve.HashSeed, math.Float64bits(ds.Label(i)))
 	if ds.IsDense() {
 		for j, v := range ds.DenseRow(i) {
 			if v != 0 {
-				h = hashWord(h, uint64(j)<<32|uint64(math.Float32bits(v)))
+				h = solve.HashWord(h, uint64(j)<<32|uint64(math.Float32bits(v)))
 			}
 		}
 	} else {
 		idx, val := ds.SparseRow(i)
 		for k, j := range idx {
 			if val[k] != 0 {
-				h = hashWord(h, uint64(j)<<32|uint64(math.Float32bits(val[k])))
+				h = solve.HashWord(h, uint64(j)<<32|uint64(math.Float32bits(val[k])))
 			}
 		}
 	}
 	if w := ds.Weight(i); w != 1 {
 		// Bounds of α depend on the weight; weight 1 hashes as a data
 		// set without weights, whose gradients stay usable.
-		h = hashWord(h, math.Float64bits(w))
+		h = solve.HashWord(h, math.Float64bits(w))
 	}
 	return h
 }
@@ -406,9 +393,9 @@ func hashRow(ds *data.Dataset, i int) uint64 {
 // (KernelDual.DeleteRows) gives the hash of the rows that stay without
 // the data set.
 func foldRows(rows []uint64) uint64 {
-	h := uint64(hashSeed)
+	h := uint64(solve.HashSeed)
 	for _, v := range rows {
-		h = hashWord(h, v)
+		h = solve.HashWord(h, v)
 	}
 	return h
 }
@@ -418,7 +405,7 @@ func foldRows(rows []uint64) uint64 {
 // hashRow values, which it also writes into dst when dst is not nil (it
 // must then hold ds.Len() values).
 func hashRows(ds *data.Dataset, mid int, dst []uint64) (hMid, hAll uint64) {
-	h := uint64(hashSeed)
+	h := uint64(solve.HashSeed)
 	l := ds.Len()
 	mid = max(0, min(mid, l))
 	var out []uint64
@@ -433,7 +420,7 @@ func hashRows(ds *data.Dataset, mid int, dst []uint64) (hMid, hAll uint64) {
 		if out != nil {
 			out[i] = r
 		}
-		h = hashWord(h, r)
+		h = solve.HashWord(h, r)
 	}
 	if mid == l {
 		hMid = h
@@ -451,10 +438,10 @@ func hashAlpha(h uint64, alpha [][]float64, n int) uint64 {
 	for _, a := range alpha {
 		for k, v := range a[:n] {
 			if v != 0 {
-				h = hashWord(hashWord(h, uint64(k)), math.Float64bits(v))
+				h = solve.HashWord(solve.HashWord(h, uint64(k)), math.Float64bits(v))
 			}
 		}
-		h = hashWord(h, ^uint64(0))
+		h = solve.HashWord(h, ^uint64(0))
 	}
 	return h
 }

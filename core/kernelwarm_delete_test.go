@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // TestRemovedGradient removes rows, support vectors among them, from a
@@ -34,7 +35,7 @@ func TestRemovedGradient(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ds := newLike(c.ds, c.ds.Len(), c.ds.Nonzeros())
 			for i := range c.ds.Len() {
-				appendRow(ds, c.ds, i)
+				solve.AppendRow(ds, c.ds, i)
 			}
 			p := DefaultKernelParams()
 			c.p(&p)

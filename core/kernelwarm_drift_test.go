@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // TestWarmStreamNoDrift keeps a store of shuttle rows full through 100
@@ -37,7 +38,7 @@ func TestWarmStreamNoDrift(t *testing.T) {
 	next := 0
 	add := func(n int) {
 		for range n {
-			appendRow(ds, full, next)
+			solve.AppendRow(ds, full, next)
 			next++
 		}
 	}

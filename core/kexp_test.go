@@ -3,24 +3,26 @@ package core
 import (
 	"math"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // expFast against math.Exp: relative error a few float64 ulps over the
 // RBF kernel's range, and float32 results equal but for rare ties.
 func TestExpFast(t *testing.T) {
-	rng := newRNG(7)
+	rng := solve.NewRNG(7)
 	const n = 1_000_000
 	x := make([]float64, n)
 	for i := range x {
 		switch i % 4 {
 		case 0:
-			x[i] = -(float64(rng.next()>>11) / (1 << 53)) * 750 // the whole range, subnormals included
+			x[i] = -(float64(rng.Next()>>11) / (1 << 53)) * 750 // the whole range, subnormals included
 		case 1:
-			x[i] = -(float64(rng.next()>>11) / (1 << 53)) * 20 // where kernel values live
+			x[i] = -(float64(rng.Next()>>11) / (1 << 53)) * 20 // where kernel values live
 		case 2:
-			x[i] = -(float64(rng.next()>>11) / (1 << 53)) * 1e-6 // near K = 1
+			x[i] = -(float64(rng.Next()>>11) / (1 << 53)) * 1e-6 // near K = 1
 		default:
-			x[i] = ((float64(rng.next()>>11) / (1 << 53)) - 0.5) * 1400 // both signs
+			x[i] = ((float64(rng.Next()>>11) / (1 << 53)) - 0.5) * 1400 // both signs
 		}
 	}
 	dst := make([]float32, n)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // TestKeptColumns streams digits through two trainers, one keeping kernel
@@ -46,7 +47,7 @@ func TestKeptColumns(t *testing.T) {
 			next := 0
 			add := func(n int) {
 				for range n {
-					appendRow(ds, full, next)
+					solve.AppendRow(ds, full, next)
 					next++
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // A column split with a helper is the column computed alone, bit for bit,
@@ -12,13 +13,13 @@ import (
 func TestColumnSplitter(t *testing.T) {
 	const l, n = 6000, 20
 	ds := data.NewDense(l, n)
-	rng := newRNG(3)
+	rng := solve.NewRNG(3)
 	row := make([]float32, n)
 	for range l {
 		for k := range row {
-			row[k] = float32(rng.next()>>40) / (1 << 24)
+			row[k] = float32(rng.Next()>>40) / (1 << 24)
 		}
-		if err := ds.AppendDense(float64(rng.next()%2), row); err != nil {
+		if err := ds.AppendDense(float64(rng.Next()%2), row); err != nil {
 			t.Fatal(err)
 		}
 	}

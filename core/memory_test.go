@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestTrainersRefuseSizesBeyondMemory: capacities whose buffers cannot fit
@@ -12,10 +14,10 @@ import (
 // by the size query, where before the allocation aborted the process
 // (issue 22, fault 6).
 func TestTrainersRefuseSizesBeyondMemory(t *testing.T) {
-	for _, s := range []LinearSolver{L2LossSVCDual, L2LossSVCPrimal, L2Logistic} {
-		p := DefaultLinearParams()
+	for _, s := range []linear.LinearSolver{linear.L2LossSVCDual, linear.L2LossSVCPrimal, linear.L2Logistic} {
+		p := linear.DefaultLinearParams()
 		p.Solver = s
-		if _, err := NewLinearTrainer(p, 4, math.MaxInt32); !errors.Is(err, ErrTooLarge) {
+		if _, err := linear.NewLinearTrainer(p, 4, math.MaxInt32); !errors.Is(err, ErrTooLarge) {
 			t.Errorf("solver %v, 2³¹−1 features: %v, want ErrTooLarge", s, err)
 		}
 	}

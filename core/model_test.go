@@ -4,14 +4,17 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/linear"
+	"github.com/libsvmgo/libsvmgo/core/model"
 )
 
 // TestModelInfo: Info describes each float kind as its own fields and
 // methods do, allocates nothing, and LabelOf gives what PredictDense gives.
 func TestModelInfo(t *testing.T) {
-	lin := &LinearModel{Solver: L2LossSVCDual, Labels: []int32{3, 1, 2}, NumFeatures: 2, Bias: 1,
+	lin := &linear.LinearModel{Solver: linear.L2LossSVCDual, Labels: []int32{3, 1, 2}, NumFeatures: 2, Bias: 1,
 		W: []float32{1, -1, 0.5, 0.25, 2, -2, 0.1, 0.2, 0.3}}
-	svr := &LinearModel{Solver: L2LossSVRDual, NumFeatures: 2, Bias: -1, W: []float32{1, 2}}
+	svr := &linear.LinearModel{Solver: linear.L2LossSVRDual, NumFeatures: 2, Bias: -1, W: []float32{1, 2}}
 	if err := lin.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -49,11 +52,11 @@ func TestModelInfo(t *testing.T) {
 // TestRepeatedLabel finds a repeat wherever it is, and none among
 // distinct labels.
 func TestRepeatedLabel(t *testing.T) {
-	if l, ok := repeatedLabel([]int32{5, -1, 7, 2, -1}); !ok || l != -1 {
-		t.Errorf("repeatedLabel = %d, %v; want -1", l, ok)
+	if l, ok := model.RepeatedLabel([]int32{5, -1, 7, 2, -1}); !ok || l != -1 {
+		t.Errorf("model.RepeatedLabel = %d, %v; want -1", l, ok)
 	}
-	if _, ok := repeatedLabel([]int32{5, -1, 7, 2}); ok {
-		t.Error("repeatedLabel found a repeat among distinct labels")
+	if _, ok := model.RepeatedLabel([]int32{5, -1, 7, 2}); ok {
+		t.Error("model.RepeatedLabel found a repeat among distinct labels")
 	}
 }
 

@@ -1,5 +1,7 @@
 package core
 
+import "github.com/libsvmgo/libsvmgo/core/linear"
+
 // Core's tests read option strings as the commands do (the reference
 // figures in testdata/libsvm-ref.txt record svm-train and train command
 // lines), through package options. options imports core, so only core's
@@ -16,17 +18,17 @@ var (
 
 // LinearOptions is options.LinearOptions as core's tests see it.
 type LinearOptions struct {
-	Params          LinearParams
+	Params          linear.LinearParams
 	CrossValidation int
 	Quiet, FindC    bool
 	StartC          float64
 	// IncrementalParams is options.LinearOptions.Incremental().
-	IncrementalParams LinearParams
+	IncrementalParams linear.LinearParams
 }
 
 // Incremental returns the parameters options.LinearOptions.Incremental
 // gives.
-func (o *LinearOptions) Incremental() LinearParams { return o.IncrementalParams }
+func (o *LinearOptions) Incremental() linear.LinearParams { return o.IncrementalParams }
 
 // KernelOptions is options.KernelOptions as core's tests see it.
 type KernelOptions struct {

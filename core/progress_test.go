@@ -4,6 +4,8 @@ import (
 	"math"
 	"sync"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // progressLog collects the events of a run by subproblem.
@@ -26,10 +28,10 @@ func (l *progressLog) add(e ProgressEvent) {
 // go, per subproblem, with the figures its result ends with.
 func TestProgressReports(t *testing.T) {
 	ds := readTestdata(t, "digits.train")
-	linear := func(s LinearSolver) *progressLog {
-		p := DefaultLinearParams()
-		p.Solver, p.Eps = s, DefaultEps(s)
-		tr, err := NewLinearTrainer(p, ds.Len(), ds.NumFeatures())
+	linearRun := func(s linear.LinearSolver) *progressLog {
+		p := linear.DefaultLinearParams()
+		p.Solver, p.Eps = s, linear.DefaultEps(s)
+		tr, err := linear.NewLinearTrainer(p, ds.Len(), ds.NumFeatures())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,10 +68,10 @@ func TestProgressReports(t *testing.T) {
 		}
 		return log
 	}
-	linear(L2LossSVCPrimal)
-	linear(L2LossSVCDual)
-	linear(L2Logistic)
-	mlog := linear(L2LogisticMultinomial)
+	linearRun(linear.L2LossSVCPrimal)
+	linearRun(linear.L2LossSVCDual)
+	linearRun(linear.L2Logistic)
+	mlog := linearRun(linear.L2LogisticMultinomial)
 	if len(mlog.by) != 1 {
 		t.Errorf("-s 40 reported %d subproblems, want 1", len(mlog.by))
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 )
 
 // TestScaleDropsUnscalableFeatures (issue 22, fault 8): a feature whose
@@ -21,7 +22,7 @@ func TestScaleDropsUnscalableFeatures(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := FitScale(ds, -1, 1)
+	r, err := rowscale.FitScale(ds, -1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

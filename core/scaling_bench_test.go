@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 )
 
 // BenchmarkScaledPredict measures what scaling inside the model costs a
@@ -24,11 +26,11 @@ func BenchmarkScaledPredict(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	stest, err := ScaleDataset(test, r)
+	stest, err := rowscale.ScaleDataset(test, r)
 	if err != nil {
 		b.Fatal(err)
 	}
-	lin, _, err := TrainLinear(strain, DefaultLinearParams())
+	lin, _, err := linear.TrainLinear(strain, linear.DefaultLinearParams())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -24,7 +26,7 @@ func readTestSet(t *testing.T, name string, classes bool) *data.Dataset {
 // and maxima (digits' values are multiples of 1/16, exact in float32).
 func TestFitScaleMatchesSVMScale(t *testing.T) {
 	ds := readTestSet(t, "digits.train", true)
-	r, err := FitScale(ds, -1, 1)
+	r, err := rowscale.FitScale(ds, -1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +164,7 @@ func scaledSets(t *testing.T, train, test *data.Dataset, lower, upper float64) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	stest, err := ScaleDataset(test, r)
+	stest, err := rowscale.ScaleDataset(test, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,24 +180,24 @@ func TestScaledLinearModel(t *testing.T) {
 		name         string
 		file         string
 		classes      bool
-		solver       LinearSolver
+		solver       linear.LinearSolver
 		lower, upper float64
 		bias         float64
 	}{
-		{"digits multi-class", "digits", true, L2LossSVCDual, -1, 1, 1},
-		{"digits no bias, [0,1]", "digits", true, L2LossSVCDual, 0, 1, -1},
-		{"diabetes SVR", "diabetes", false, L2LossSVRDual, -1, 1, 1},
+		{"digits multi-class", "digits", true, linear.L2LossSVCDual, -1, 1, 1},
+		{"digits no bias, [0,1]", "digits", true, linear.L2LossSVCDual, 0, 1, -1},
+		{"diabetes SVR", "diabetes", false, linear.L2LossSVRDual, -1, 1, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			train := readTestSet(t, c.file+".train", c.classes)
 			test := readTestSet(t, c.file+".test", c.classes)
 			r, strain, stest := scaledSets(t, train, test, c.lower, c.upper)
-			p := DefaultLinearParams()
+			p := linear.DefaultLinearParams()
 			p.Solver, p.Bias = c.solver, c.bias
 			if c.solver.IsRegression() {
 				p.C, p.P = 10, 0.1
 			}
-			ref, _, err := TrainLinear(strain, p)
+			ref, _, err := linear.TrainLinear(strain, p)
 			if err != nil {
 				t.Fatal(err)
 			}

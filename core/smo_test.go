@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // smoDenseQ is a qMatrix over a precomputed float32 matrix, for testing the
@@ -189,12 +191,12 @@ func smoCheckOptimal(t *testing.T, pr *smoProblem, alpha []float64, res smoResul
 }
 
 // smoFloat returns uniform floats in [0, 1) from the package's RNG.
-func smoFloat(r *rng) float64 { return float64(r.next()>>11) / (1 << 53) }
+func smoFloat(r *solve.RNG) float64 { return float64(r.Next()>>11) / (1 << 53) }
 
 // smoRBFProblem builds a C-SVC problem: l points in [-1,1]^2 labelled by
 // a circle, with some labels flipped so that bounded variables appear.
 func smoRBFProblem(l int, gamma, C float64, seed uint64) *smoProblem {
-	r := newRNG(seed)
+	r := solve.NewRNG(seed)
 	x := make([][2]float64, l)
 	y := make([]int8, l)
 	for i := range x {
@@ -359,7 +361,7 @@ func smoFISTA(pr *smoProblem, iters int) []float64 {
 // Δ ≠ 0) against an independent accelerated projected-gradient solution.
 func TestSMOAgainstProjectedGradient(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
-		r := newRNG(seed)
+		r := solve.NewRNG(seed)
 		const l = 8
 		x := make([][]float64, l)
 		y := make([]int8, l)
@@ -530,10 +532,10 @@ func TestSMOWarmStart(t *testing.T) {
 
 	// From a perturbed feasible point: mass moved between same-class pairs
 	// keeps yᵀα.
-	r := newRNG(5)
+	r := solve.NewRNG(5)
 	pert := append([]float64(nil), cold...)
 	for range 100 {
-		i, j := r.intn(200), r.intn(200)
+		i, j := r.Intn(200), r.Intn(200)
 		if i == j || pr.y[i] != pr.y[j] {
 			continue
 		}
@@ -554,7 +556,7 @@ func TestSMOWarmStart(t *testing.T) {
 // ε-SVR and one-class are the same solver with other Q, p, y and start.
 func TestSMOOtherFormulations(t *testing.T) {
 	const l = 80
-	r := newRNG(3)
+	r := solve.NewRNG(3)
 	xs := make([]float64, l)
 	z := make([]float64, l)
 	for i := range xs {
@@ -747,9 +749,9 @@ func TestSMOFlushGbar(t *testing.T) {
 	for t := range l {
 		s.index[t] = int32(t)
 	}
-	r := newRNG(3)
+	r := solve.NewRNG(3)
 	for range 200 { // any ordering: the events name variables by the caller's index
-		i, j := r.intn(l), r.intn(l)
+		i, j := r.Intn(l), r.Intn(l)
 		s.Q.swapIndex(i, j)
 		s.index[i], s.index[j] = s.index[j], s.index[i]
 	}
@@ -799,10 +801,10 @@ func TestSMOWarmShrunkGbar(t *testing.T) {
 	s := newSMO(l)
 	cold, rc := pr.run(t, s, par)
 	smoCheckOptimal(t, pr, cold, rc, eps)
-	r := newRNG(7)
+	r := solve.NewRNG(7)
 	pert := append([]float64(nil), cold...)
 	for range 400 {
-		i, j := r.intn(l), r.intn(l)
+		i, j := r.Intn(l), r.Intn(l)
 		if i == j || pr.y[i] != pr.y[j] {
 			continue
 		}

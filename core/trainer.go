@@ -2,6 +2,7 @@ package core
 
 import (
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -75,7 +76,7 @@ func newTrainer(p TrainParams, capRows, capFeatures int, dense bool) (Trainer, e
 		}
 		return kernelTrainer{t}, nil
 	}
-	t, err := NewLinearTrainer(p.Linear, capRows, capFeatures)
+	t, err := linear.NewLinearTrainer(p.Linear, capRows, capFeatures)
 	if err != nil {
 		return nil, err
 	}
@@ -89,11 +90,11 @@ func newTrainer(p TrainParams, capRows, capFeatures int, dense bool) (Trainer, e
 // work. Exactly one of Linear and Kernel is set.
 type Dual struct {
 	// Linear is a linear run's α.
-	Linear *LinearDual
+	Linear *linear.LinearDual
 	// Primal is a linear run's w, the primal start of the next
 	// (LinearTrainer.TrainFrom): exact where α gives w only to the run's
 	// tolerance.
-	Primal *LinearPrimal
+	Primal *linear.LinearPrimal
 	// Kernel is a kernel run's α with its gradient (KernelDual.Gradient),
 	// which core checks before it uses it.
 	Kernel *KernelDual
@@ -156,7 +157,7 @@ func (d *Dual) withAlpha(f func(a []float64) []float64) *Dual {
 		e.Kernel = &KernelDual{SVMType: k.SVMType, Pairs: k.Pairs, Alpha: each(k.Alpha), Gradient: k.Gradient}
 	}
 	if l := d.Linear; l != nil {
-		e.Linear = &LinearDual{Labels: l.Labels, Alpha: each(l.Alpha), Gradient: l.Gradient}
+		e.Linear = &linear.LinearDual{Labels: l.Labels, Alpha: each(l.Alpha), Gradient: l.Gradient}
 	}
 	return e
 }
@@ -190,7 +191,7 @@ func (d *Dual) DeleteRows(rows []int) error {
 
 // linearTrainer is a LinearTrainer as a Trainer: warm-started from both
 // the stored α and the last model's w (TrainFrom).
-type linearTrainer struct{ t *LinearTrainer }
+type linearTrainer struct{ t *linear.LinearTrainer }
 
 func (linearTrainer) Family() Family { return LinearFamily }
 
@@ -202,8 +203,8 @@ func (linearTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
 
 func (lt linearTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error) {
 	var (
-		dual  *LinearDual
-		start *LinearPrimal
+		dual  *linear.LinearDual
+		start *linear.LinearPrimal
 	)
 	if warm != nil {
 		dual, start = warm.Linear, warm.Primal
@@ -212,7 +213,7 @@ func (lt linearTrainer) Train(ds *data.Dataset, warm *Dual) (Model, *Dual, error
 	if err != nil {
 		return nil, nil, err
 	}
-	return m, &Dual{Linear: out, Primal: PrimalOf(m)}, nil
+	return m, &Dual{Linear: out, Primal: linear.PrimalOf(m)}, nil
 }
 
 // kernelTrainer is a KernelTrainer as a Trainer.
@@ -273,7 +274,7 @@ func TrainModelReporting(ds *data.Dataset, p TrainParams, progress ProgressFunc)
 		}
 		return m, nil
 	}
-	t, err := NewLinearTrainer(p.Linear, ds.Len(), ds.NumFeatures())
+	t, err := linear.NewLinearTrainer(p.Linear, ds.Len(), ds.NumFeatures())
 	if err != nil {
 		return nil, err
 	}
@@ -301,5 +302,5 @@ func CrossValidate(ds *data.Dataset, p TrainParams, folds int) ([]float64, error
 	if p.IsKernel() {
 		return CrossValidateKernel(ds, p.Kernel, folds)
 	}
-	return CrossValidateLinear(ds, p.Linear, folds)
+	return linear.CrossValidateLinear(ds, p.Linear, folds)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestTrainerMatchesKindTrainers: a Trainer's runs, cold and warm after rows
@@ -32,13 +33,13 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 			// warmed it (α extended with zeros; w; the kernel gradient;
 			// the linear gradient, which NewTrainer's trainer keeps).
 			var (
-				lt *LinearTrainer
+				lt *linear.LinearTrainer
 				kt *KernelTrainer
 			)
 			if o.IsKernel() {
 				kt, err = NewKernelTrainer(o.Kernel, full.Len(), full.NumFeatures())
 			} else {
-				lt, err = NewLinearTrainer(o.Linear, full.Len(), full.NumFeatures())
+				lt, err = linear.NewLinearTrainer(o.Linear, full.Len(), full.NumFeatures())
 				if err == nil {
 					lt.KeepGradient()
 				}
@@ -47,8 +48,8 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 				t.Fatal(err)
 			}
 			var (
-				lDual  *LinearDual
-				lStart *LinearPrimal
+				lDual  *linear.LinearDual
+				lStart *linear.LinearPrimal
 				kDual  *KernelDual
 				dual   *Dual
 			)
@@ -82,16 +83,16 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 						t.Errorf("%d rows: α differs from the kernel trainer's", ds.Len())
 					}
 				} else {
-					var w *LinearDual
+					var w *linear.LinearDual
 					if lDual != nil {
-						w = &LinearDual{Labels: lDual.Labels, Gradient: lDual.Gradient}
+						w = &linear.LinearDual{Labels: lDual.Labels, Gradient: lDual.Gradient}
 						for _, a := range lDual.Alpha {
 							w.Alpha = append(w.Alpha, append(slices.Clone(a), make([]float64, ds.Len()-len(a))...))
 						}
 					}
-					var lm *LinearModel
+					var lm *linear.LinearModel
 					lm, lDual, err = lt.TrainFrom(ds, w, lStart)
-					want, lStart = lm, PrimalOf(lm)
+					want, lStart = lm, linear.PrimalOf(lm)
 					if err == nil && !equalVectors(out.Linear.Alpha, lDual.Alpha) {
 						t.Errorf("%d rows: α differs from the linear trainer's", ds.Len())
 					}
@@ -102,9 +103,9 @@ func TestTrainerMatchesKindTrainers(t *testing.T) {
 				// The same work too: a start or gradient not passed on
 				// can reach the same model by more iterations.
 				switch m := m.(type) {
-				case *LinearModel:
-					if !reflect.DeepEqual(m.Result, want.(*LinearModel).Result) {
-						t.Errorf("%d rows: result %+v, the linear trainer's %+v", ds.Len(), m.Result, want.(*LinearModel).Result)
+				case *linear.LinearModel:
+					if !reflect.DeepEqual(m.Result, want.(*linear.LinearModel).Result) {
+						t.Errorf("%d rows: result %+v, the linear trainer's %+v", ds.Len(), m.Result, want.(*linear.LinearModel).Result)
 					}
 				case *KernelModel:
 					if !reflect.DeepEqual(m.Result, want.(*KernelModel).Result) {
@@ -160,8 +161,8 @@ func TestDualExtended(t *testing.T) {
 	if nilDual.Rows() != 0 {
 		t.Errorf("nil dual covers %d rows", nilDual.Rows())
 	}
-	start := &LinearPrimal{W: [][]float64{{1, 2}}}
-	d := &Dual{Linear: &LinearDual{Labels: []int32{1, -1}, Alpha: [][]float64{{0.5, 0, 1}}}, Primal: start}
+	start := &linear.LinearPrimal{W: [][]float64{{1, 2}}}
+	d := &Dual{Linear: &linear.LinearDual{Labels: []int32{1, -1}, Alpha: [][]float64{{0.5, 0, 1}}}, Primal: start}
 	e := d.Extended(5)
 	if !slices.Equal(e.Linear.Alpha[0], []float64{0.5, 0, 1, 0, 0}) || e.Primal != start || e.Rows() != 5 {
 		t.Errorf("extended %+v, want α [0.5 0 1 0 0] and the same start", e.Linear)
@@ -188,8 +189,8 @@ func TestDualPrefix(t *testing.T) {
 	if nilDual.Prefix(0) != nil {
 		t.Error("the prefix of a nil dual is not nil")
 	}
-	start := &LinearPrimal{W: [][]float64{{1, 2}}}
-	d := &Dual{Linear: &LinearDual{Labels: []int32{1, -1}, Alpha: [][]float64{{0.5, 0, 1}}}, Primal: start}
+	start := &linear.LinearPrimal{W: [][]float64{{1, 2}}}
+	d := &Dual{Linear: &linear.LinearDual{Labels: []int32{1, -1}, Alpha: [][]float64{{0.5, 0, 1}}}, Primal: start}
 	p := d.Prefix(2)
 	if !slices.Equal(p.Linear.Alpha[0], []float64{0.5, 0}) || p.Primal != start || p.Rows() != 2 || !slices.Equal(p.Linear.Labels, []int32{1, -1}) {
 		t.Errorf("prefix %+v, want α [0.5 0], the labels and the same start", p.Linear)
@@ -251,17 +252,17 @@ func TestTrainModelAndSummary(t *testing.T) {
 					t.Errorf("ClassLabels %v, IsRegression %v for %v", o.ClassLabels(), o.IsRegression(), o.Kernel.SVMType)
 				}
 			} else {
-				ref, _, err := TrainLinear(ds, o.Linear)
+				ref, _, err := linear.TrainLinear(ds, o.Linear)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !slices.Equal(m.(*LinearModel).W, ref.W) {
+				if !slices.Equal(m.(*linear.LinearModel).W, ref.W) {
 					t.Error("TrainModel's linear model differs from TrainLinear's")
 				}
 				r := ref.Result
 				want = FitSummary{Iterations: r.Iterations, Work: r.Updates, WorkUnit: WorkRowsRead,
 					HessianProducts: r.HessianProducts, Objective: r.PrimalObjective, NumSV: r.NumSV, Converged: r.Converged}
-				if pred, err = CrossValidateLinear(ds, o.Linear, 3); err != nil {
+				if pred, err = linear.CrossValidateLinear(ds, o.Linear, 3); err != nil {
 					t.Fatal(err)
 				}
 				if !o.ClassLabels() || o.IsRegression() {

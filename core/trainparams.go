@@ -1,6 +1,10 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/libsvmgo/libsvmgo/core/linear"
+)
 
 // Family is the kind of model a training produces: a linear model
 // (LinearParams, LIBLINEAR's solvers) or a kernel model (KernelParams,
@@ -33,7 +37,7 @@ type TrainParams struct {
 	// Family is the kind of model trained; it selects Linear or Kernel.
 	Family Family
 	// Linear holds the parameters of a linear training (LinearFamily).
-	Linear LinearParams
+	Linear linear.LinearParams
 	// Kernel holds the parameters of a kernel training (KernelFamily).
 	Kernel KernelParams
 	// Scale is the scaling trained into the model, in either family.

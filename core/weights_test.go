@@ -1,10 +1,14 @@
 package core
 
 import (
-	"github.com/libsvmgo/libsvmgo/core/data"
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
+	"github.com/libsvmgo/libsvmgo/core/linear"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 )
 
 // weightObjRelTol is the acceptance tolerance of a weighted training
@@ -33,12 +37,12 @@ func weightedAndDuplicated(t *testing.T, ds *data.Dataset) (weighted, dup *data.
 	weighted = newLike(ds, l, ds.Nonzeros())
 	dup = newLike(ds, l+extra, ds.Nonzeros()+extraNZ)
 	for i := range l {
-		appendRow(weighted, ds, i)
+		solve.AppendRow(weighted, ds, i)
 		if err := weighted.SetWeight(i, float64(times(i))); err != nil {
 			t.Fatal(err)
 		}
 		for range times(i) {
-			appendRow(dup, ds, i)
+			solve.AppendRow(dup, ds, i)
 		}
 	}
 	return weighted, dup
@@ -54,15 +58,15 @@ func relDiff(a, b float64) float64 {
 func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
 	heart := readTestdata(t, "heart_scale")
 	diabetes := readTestdata(t, "diabetes.train")
-	for _, solver := range []LinearSolver{L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual,
-		L2LogisticDual, L1L2LossSVC, L1Logistic, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual} {
+	for _, solver := range []linear.LinearSolver{linear.L2Logistic, linear.L2LossSVCDual, linear.L2LossSVCPrimal, linear.L1LossSVCDual,
+		linear.L2LogisticDual, linear.L1L2LossSVC, linear.L1Logistic, linear.L2LossSVRPrimal, linear.L2LossSVRDual, linear.L1LossSVRDual} {
 		t.Run(solver.String(), func(t *testing.T) {
 			ds := heart
 			if solver.IsRegression() {
 				ds = diabetes
 			}
 			wds, dup := weightedAndDuplicated(t, ds)
-			p := DefaultLinearParams()
+			p := linear.DefaultLinearParams()
 			p.Solver, p.C, p.Bias, p.MaxIter = solver, 0.5, 1, 100000
 			p.Eps = 1e-8
 			if solver.IsPrimal() {
@@ -75,11 +79,11 @@ func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
 				p.C, p.P = 0.01, 0.2
 				p.AbsoluteEps = true
 			}
-			mw, _, err := TrainLinear(wds, p)
+			mw, _, err := linear.TrainLinear(wds, p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			md, _, err := TrainLinear(dup, p)
+			md, _, err := linear.TrainLinear(dup, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +95,7 @@ func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
 			// split as its copies do: compare its primal.
 			// -s 5 and -s 6 are solved in the primal and have no dual
 			// objective.
-			if solver.IsPrimal() || solver == L2LogisticDual || solver.IsL1() {
+			if solver.IsPrimal() || solver == linear.L2LogisticDual || solver.IsL1() {
 				fw, fd = mw.Result.PrimalObjective, md.Result.PrimalObjective
 			}
 			d := relDiff(fw, fd)
@@ -100,12 +104,12 @@ func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
 			}
 			t.Logf("objective weighted %.12g, duplicated %.12g, relative difference %.2g", fw, fd, d)
 			// The weights matter: the unweighted rows give another optimum.
-			mu, _, err := TrainLinear(ds, p)
+			mu, _, err := linear.TrainLinear(ds, p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			fu := mu.Result.DualObjective
-			if solver.IsPrimal() || solver == L2LogisticDual || solver.IsL1() {
+			if solver.IsPrimal() || solver == linear.L2LogisticDual || solver.IsL1() {
 				fu = mu.Result.PrimalObjective
 			}
 			if relDiff(fu, fd) < 100*weightObjRelTol {
@@ -127,22 +131,22 @@ func TestWeightedLinearMatchesDuplicatedRows(t *testing.T) {
 func TestWeightedL1StopsAsDuplicated(t *testing.T) {
 	digits := readTestdata(t, "digits.train")
 	wds, dup := weightedAndDuplicated(t, digits)
-	for _, solver := range []LinearSolver{L1L2LossSVC, L1Logistic, L2LossSVCPrimal, L2Logistic} {
-		p := DefaultLinearParams()
+	for _, solver := range []linear.LinearSolver{linear.L1L2LossSVC, linear.L1Logistic, linear.L2LossSVCPrimal, linear.L2Logistic} {
+		p := linear.DefaultLinearParams()
 		p.Solver, p.C, p.Bias = solver, 0.5, 1
 		p.Weights = []ClassWeight{{Label: 3, Weight: 2.5}}
-		mw, _, err := TrainLinear(wds, p)
+		mw, _, err := linear.TrainLinear(wds, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		md, _, err := TrainLinear(dup, p)
+		md, _, err := linear.TrainLinear(dup, p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		fw, fd := mw.Result.PrimalObjective, md.Result.PrimalObjective
 		d := relDiff(fw, fd)
 		tol := weightObjRelTol
-		if solver == L2LossSVCPrimal {
+		if solver == linear.L2LossSVCPrimal {
 			// Stopped at LIBLINEAR's loose -e 0.01 after the same 7 Newton
 			// iterations, the two runs' CG steps differ by rounding (the
 			// duplicated rows are summed in another order): 1.1e-6 apart.
@@ -265,7 +269,7 @@ func TestUnitWeightsTrainBitForBit(t *testing.T) {
 	heart := readTestdata(t, "heart_scale")
 	ones := newLike(heart, heart.Len(), heart.Nonzeros())
 	for i := range heart.Len() {
-		appendRow(ones, heart, i)
+		solve.AppendRow(ones, heart, i)
 	}
 	for _, w := range []float64{2, 1} { // allocate the weights, then back to 1
 		for i := range ones.Len() {
@@ -277,15 +281,15 @@ func TestUnitWeightsTrainBitForBit(t *testing.T) {
 	if ones.Weights() == nil {
 		t.Fatal("weights not allocated: the test does not test the weighted data set")
 	}
-	for _, solver := range []LinearSolver{L2Logistic, L2LossSVCDual, L2LossSVCPrimal, L1LossSVCDual,
-		L2LogisticDual, L1L2LossSVC, L1Logistic, L2LossSVRPrimal, L2LossSVRDual, L1LossSVRDual} {
-		p := DefaultLinearParams()
+	for _, solver := range []linear.LinearSolver{linear.L2Logistic, linear.L2LossSVCDual, linear.L2LossSVCPrimal, linear.L1LossSVCDual,
+		linear.L2LogisticDual, linear.L1L2LossSVC, linear.L1Logistic, linear.L2LossSVRPrimal, linear.L2LossSVRDual, linear.L1LossSVRDual} {
+		p := linear.DefaultLinearParams()
 		p.Solver = solver
-		a, da, err := TrainLinear(heart, p)
+		a, da, err := linear.TrainLinear(heart, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, db, err := TrainLinear(ones, p)
+		b, db, err := linear.TrainLinear(ones, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -360,9 +364,9 @@ func TestWeightChangeWarmStart(t *testing.T) {
 	if d := relDiff(warm.Result.Objective, cold.Result.Objective); d > 1e-6 {
 		t.Errorf("warm objective %.10g, cold %.10g", warm.Result.Objective, cold.Result.Objective)
 	}
-	lp := DefaultLinearParams()
-	lp.Solver, lp.Eps = L1LossSVCDual, 1e-6
-	lt, err := NewLinearTrainer(lp, wds.Len(), wds.NumFeatures())
+	lp := linear.DefaultLinearParams()
+	lp.Solver, lp.Eps = linear.L1LossSVCDual, 1e-6
+	lt, err := linear.NewLinearTrainer(lp, wds.Len(), wds.NumFeatures())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +378,7 @@ func TestWeightChangeWarmStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lcold, _, err := TrainLinear(wds, lp)
+	lcold, _, err := linear.TrainLinear(wds, lp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,36 +387,7 @@ func TestWeightChangeWarmStart(t *testing.T) {
 	}
 }
 
-func TestWeightedSolverAllocs(t *testing.T) {
-	wds, _ := weightedAndDuplicated(t, readTestdata(t, "heart_scale"))
-	p := DefaultLinearParams()
-	p.Solver, p.Bias = L2LossSVCPrimal, 1
-	tr, err := NewLinearTrainer(p, wds.Len(), wds.NumFeatures())
-	if err != nil {
-		t.Fatal(err)
-	}
-	wk := &tr.workers[0]
-	y := wk.y[:wds.Len()]
-	for i := range y {
-		y[i] = int8(wds.Label(i))
-	}
-	alpha := make([]float64, wds.Len())
-	wk.svc.init(wds, y, alpha, wk.QD, 1, 1, true, 1, 0.1, 1)
-	if wk.svc.wt == nil {
-		t.Fatal("DCD did not see the weights")
-	}
-	if n := testing.AllocsPerRun(20, func() { wk.svc.pass() }); n != 0 {
-		t.Errorf("weighted SVC pass allocates %v times", n)
-	}
-	wk.fsvc.init(wds, y, 1, 1, 1, wk.QD, wk.z, wk.u, wk.I)
-	w := wk.w[:wds.NumFeatures()+1]
-	if n := testing.AllocsPerRun(5, func() {
-		clear(w)
-		wk.newton.minimize(&wk.fsvc, w, 1e-6, tr.newtonSettings(false, 0), 1000)
-	}); n != 0 {
-		t.Errorf("weighted Newton method allocates %v times", n)
-	}
-
+func TestWeightedSMOAllocs(t *testing.T) {
 	pr := smoRBFProblem(60, 4, 10, 9)
 	s := newSMO(60)
 	wv := make([]float64, 60)
@@ -438,7 +413,7 @@ func TestWeightedSolverAllocs(t *testing.T) {
 	pn := make([]float64, 60)
 	par = smoParams{Cp: 1, Cn: 1, Weight: wv, Shrinking: true, Nu: true}
 	if n := testing.AllocsPerRun(10, func() {
-		rest := [2]float64{0.3 * weightSum(wv, 60) / 2, 0.3 * weightSum(wv, 60) / 2}
+		rest := [2]float64{0.3 * solve.WeightSum(wv, 60) / 2, 0.3 * solve.WeightSum(wv, 60) / 2}
 		for i, y := range pr.y {
 			side := (1 - int(y)) / 2 // 0 for y = +1
 			a[i] = min(wv[i], rest[side])
@@ -454,11 +429,11 @@ func TestWeightedSolverAllocs(t *testing.T) {
 // its weight.
 func TestScaleKeepsWeights(t *testing.T) {
 	wds, _ := weightedAndDuplicated(t, readTestdata(t, "heart_scale"))
-	r, err := FitScale(wds, -1, 1)
+	r, err := rowscale.FitScale(wds, -1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sds, err := ScaleDataset(wds, r)
+	sds, err := rowscale.ScaleDataset(wds, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,13 +497,13 @@ func TestWeightedProbabilityFolds(t *testing.T) {
 // TestWeightedLinearProbabilityFolds is TestWeightedProbabilityFolds for
 // the Platt sigmoids of linear SVC (-s 1, -s 3 with -b 1).
 func TestWeightedLinearProbabilityFolds(t *testing.T) {
-	for _, solver := range []LinearSolver{L2LossSVCDual, L1LossSVCDual} {
+	for _, solver := range []linear.LinearSolver{linear.L2LossSVCDual, linear.L1LossSVCDual} {
 		ds := readTestdata(t, "digits.train").Prefix(300)
-		p := DefaultLinearParams()
+		p := linear.DefaultLinearParams()
 		p.Solver, p.Probability, p.C, p.Bias, p.Eps = solver, true, 0.5, 1, 1e-6
 		p2 := p
 		p2.C = 2 * p.C
-		m2, _, err := TrainLinear(ds, p2)
+		m2, _, err := linear.TrainLinear(ds, p2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -537,7 +512,7 @@ func TestWeightedLinearProbabilityFolds(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		mw, _, err := TrainLinear(ds, p)
+		mw, _, err := linear.TrainLinear(ds, p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // The benchmarks predict one test row per op with the float32 model (the
@@ -113,9 +114,9 @@ func BenchmarkLinearPredict(b *testing.B) {
 	if te == nil {
 		return
 	}
-	m := cached(b, "linear/fashion-2000", func() (*core.LinearModel, error) {
+	m := cached(b, "linear/fashion-2000", func() (*linear.LinearModel, error) {
 		ds := subset(te, 2000)
-		tr, err := core.NewLinearTrainer(core.DefaultLinearParams(), ds.Len(), ds.NumFeatures())
+		tr, err := linear.NewLinearTrainer(linear.DefaultLinearParams(), ds.Len(), ds.NumFeatures())
 		if err != nil {
 			return nil, err
 		}

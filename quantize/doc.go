@@ -8,7 +8,7 @@
 //	err = modelfile.WriteFile("m.svmgo", q)        // model file format 1.2
 //	model, err := modelfile.ReadFile("m.svmgo")    // any kind: a core.Model
 //
-// Linear and Kernel mirror core.LinearModel and core.KernelModel: the same
+// Linear and Kernel mirror linear.LinearModel and core.KernelModel: the same
 // decision values in the same order, the same predictions from them (core's
 // LinearPrediction, KernelPrediction, LinearProbabilities and
 // PairwiseProbabilities: LIBLINEAR's arg-max, LIBSVM's one-vs-one vote and

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -343,7 +344,7 @@ func fromLinearBody(bd *modelfile.QLinearBody) (*Linear, error) {
 	labels := cloneInt32(bd.Labels)
 	// A weightless model tells core's checks of the solver and labels
 	// without allocating weights.
-	skeleton := &core.LinearModel{Solver: core.LinearSolver(bd.Solver), Labels: labels, Bias: -1}
+	skeleton := &linear.LinearModel{Solver: linear.LinearSolver(bd.Solver), Labels: labels, Bias: -1}
 	if err := skeleton.Validate(); err != nil {
 		return nil, err
 	}
@@ -400,7 +401,7 @@ func fromLinearBody(bd *modelfile.QLinearBody) (*Linear, error) {
 		if probB, err = float64s("Platt B", bd.ProbB, nrW); err != nil {
 			return nil, err
 		}
-		if err := core.CheckLinearPlatt(skeleton.Solver, nrW, probA, probB); err != nil {
+		if err := linear.CheckLinearPlatt(skeleton.Solver, nrW, probA, probB); err != nil {
 			return nil, err
 		}
 	}

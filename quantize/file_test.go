@@ -14,6 +14,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -518,7 +519,7 @@ func readFile(path string) (Model, error) {
 	return m, nil
 }
 
-func writeFloatFile(path string, m *core.LinearModel) error {
+func writeFloatFile(path string, m *linear.LinearModel) error {
 	data, err := modelfile.Marshal(m)
 	if err != nil {
 		return err

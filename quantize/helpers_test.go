@@ -9,6 +9,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -93,20 +94,20 @@ type linearCase struct {
 	name string
 	data string // core/testdata base name
 	rows int    // training rows used (0: all)
-	p    func(*core.LinearParams)
+	p    func(*linear.LinearParams)
 }
 
-func (c linearCase) model(t testing.TB) *core.LinearModel {
-	return cached(t, "linear/"+c.name, func() (*core.LinearModel, error) {
+func (c linearCase) model(t testing.TB) *linear.LinearModel {
+	return cached(t, "linear/"+c.name, func() (*linear.LinearModel, error) {
 		ds := dataset(t, c.data+".train")
 		if c.rows > 0 {
 			ds = subset(ds, c.rows)
 		}
-		p := core.DefaultLinearParams()
+		p := linear.DefaultLinearParams()
 		if c.p != nil {
 			c.p(&p)
 		}
-		tr, err := core.NewLinearTrainer(p, ds.Len(), ds.NumFeatures())
+		tr, err := linear.NewLinearTrainer(p, ds.Len(), ds.NumFeatures())
 		if err != nil {
 			return nil, err
 		}
@@ -123,13 +124,13 @@ var linearCases = []linearCase{
 	{name: "breast_cancer", data: "breast_cancer"},
 	{name: "digits", data: "digits"},
 	{name: "debdesc_bin", data: "debdesc_bin"},
-	{name: "digits-s3-B1", data: "digits", p: func(p *core.LinearParams) { p.Solver, p.Bias = core.L1LossSVCDual, 1 }},
-	{name: "diabetes-s12", data: "diabetes", p: func(p *core.LinearParams) { p.Solver = core.L2LossSVRDual }},
-	{name: "diabetes-s13-B1", data: "diabetes", p: func(p *core.LinearParams) { p.Solver, p.Bias = core.L1LossSVRDual, 1 }},
+	{name: "digits-s3-B1", data: "digits", p: func(p *linear.LinearParams) { p.Solver, p.Bias = linear.L1LossSVCDual, 1 }},
+	{name: "diabetes-s12", data: "diabetes", p: func(p *linear.LinearParams) { p.Solver = linear.L2LossSVRDual }},
+	{name: "diabetes-s13-B1", data: "diabetes", p: func(p *linear.LinearParams) { p.Solver, p.Bias = linear.L1LossSVRDual, 1 }},
 	// L1-regularized: sparse weights, stored sparse.
-	{name: "breast_cancer-s6", data: "breast_cancer", p: func(p *core.LinearParams) { p.Solver, p.C, p.Eps = core.L1Logistic, 0.1, 0.01 }},
-	{name: "digits-s5-B1", data: "digits", p: func(p *core.LinearParams) { p.Solver, p.Bias, p.Eps = core.L1L2LossSVC, 1, 0.01 }},
-	{name: "debdesc_bin-s6", data: "debdesc_bin", p: func(p *core.LinearParams) { p.Solver, p.C, p.Eps = core.L1Logistic, 0.05, 0.01 }},
+	{name: "breast_cancer-s6", data: "breast_cancer", p: func(p *linear.LinearParams) { p.Solver, p.C, p.Eps = linear.L1Logistic, 0.1, 0.01 }},
+	{name: "digits-s5-B1", data: "digits", p: func(p *linear.LinearParams) { p.Solver, p.Bias, p.Eps = linear.L1L2LossSVC, 1, 0.01 }},
+	{name: "debdesc_bin-s6", data: "debdesc_bin", p: func(p *linear.LinearParams) { p.Solver, p.C, p.Eps = linear.L1Logistic, 0.05, 0.01 }},
 }
 
 // kernelCase is a kernel model of the tests with its test set.
@@ -251,7 +252,7 @@ func floatFileSize(t testing.TB, m any) int {
 	var b []byte
 	var err error
 	switch m := m.(type) {
-	case *core.LinearModel:
+	case *linear.LinearModel:
 		b, err = modelfile.Marshal(m)
 	case *core.KernelModel:
 		b, err = modelfile.MarshalKernel(m)

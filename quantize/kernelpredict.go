@@ -6,6 +6,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 )
 
 // The kernel predictors. For an input row x the dot products with every
@@ -527,7 +528,7 @@ func (m *Kernel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 func (m *Kernel) PredictBatchParallel(dst []float64, ds *data.Dataset, workers int) []float64 {
 	if s := m.sc; s != nil {
 		dst = dst[:ds.Len()]
-		core.ParallelChunks(len(dst), core.ScalerBatchRows, workers, func(from, to int) {
+		core.ParallelChunks(len(dst), rowscale.ScalerBatchRows, workers, func(from, to int) {
 			s.rs.Batch(dst[from:to], to-from, func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, from+r) }, s.inner.predictMatrix)
 		})
 		return dst

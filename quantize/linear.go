@@ -9,6 +9,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/simd"
 )
@@ -17,13 +18,13 @@ import (
 // decision function k is s_k·q_jk, with one float32 scale s_k per decision
 // function and int8 or int16 codes q_jk (the symmetric scheme of the
 // package documentation); the bias row, when there is one, keeps its
-// float32 weights. It predicts as the core.LinearModel it was made from
+// float32 weights. It predicts as the linear.LinearModel it was made from
 // does, up to the error ErrorBoundDense and ErrorBoundSparse bound.
 //
 // A Linear is immutable; its methods are safe for concurrent use.
 type Linear struct {
 	bits   int
-	solver core.LinearSolver
+	solver linear.LinearSolver
 	labels []int32
 	nf     int
 	nrW    int
@@ -77,7 +78,7 @@ const denseBlock = 256
 // result (see the package documentation). It returns an error for bits other than 8 and 16, and for
 // a model modelfile.Marshal refuses (invalid, or beyond the format's
 // limits). It does not modify m.
-func QuantizeLinear(m *core.LinearModel, bits int) (*Linear, error) {
+func QuantizeLinear(m *linear.LinearModel, bits int) (*Linear, error) {
 	if err := checkBits(bits); err != nil {
 		return nil, err
 	}
@@ -120,7 +121,7 @@ func QuantizeLinear(m *core.LinearModel, bits int) (*Linear, error) {
 }
 
 // newLinear assembles a Linear from checked parts; codes are feature-major.
-func newLinear(bits int, solver core.LinearSolver, labels []int32, nf int, bias float64,
+func newLinear(bits int, solver linear.LinearSolver, labels []int32, nf int, bias float64,
 	scale []float32, codes []int32, biasW []float32) *Linear {
 	m := &Linear{bits: bits, solver: solver, labels: labels, nf: nf, nrW: len(scale),
 		bias: bias, scale: scale, biasW: biasW}
@@ -158,7 +159,7 @@ func (m *Linear) code(j, k int) int32 {
 func (m *Linear) Bits() int { return m.bits }
 
 // Solver returns the formulation the float model was trained with.
-func (m *Linear) Solver() core.LinearSolver { return m.solver }
+func (m *Linear) Solver() linear.LinearSolver { return m.solver }
 
 // IsRegression reports whether the model predicts real values (SVR).
 func (m *Linear) IsRegression() bool { return m.solver.IsRegression() }
@@ -168,7 +169,7 @@ func (m *Linear) IsRegression() bool { return m.solver.IsRegression() }
 func (m *Linear) NumFeatures() int { return m.nf }
 
 // Labels returns a copy of the class labels in decision-function order
-// (core.LinearModel.Labels); nil for regression.
+// (linear.LinearModel.Labels); nil for regression.
 func (m *Linear) Labels() []int32 {
 	if m.labels == nil {
 		return nil
@@ -443,15 +444,15 @@ func (m *Linear) DecisionSparse(dst []float64, index []int32, value []float32) [
 }
 
 // LabelOf turns decision values (as DecisionDense writes them) into the
-// prediction, by core.LinearPrediction: the value for regression, the
+// prediction, by linear.LinearPrediction: the value for regression, the
 // sign's class for two classes, the first class of largest value
 // otherwise.
 func (m *Linear) LabelOf(dec []float64) float64 {
-	return core.LinearPrediction(dec, m.labels, m.IsRegression())
+	return linear.LinearPrediction(dec, m.labels, m.IsRegression())
 }
 
 // PredictDense returns the predicted label (or value, for regression) of
-// the dense row x, as core.LinearModel.PredictDense decides from the
+// the dense row x, as linear.LinearModel.PredictDense decides from the
 // decision values. It allocates nothing once warm. It panics if len(x) !=
 // NumFeatures.
 func (m *Linear) PredictDense(x []float32) float64 {
@@ -533,7 +534,7 @@ func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
 // PredictBatch writes the prediction of every row of ds to dst[:ds.Len()]
 // and returns that slice. A dense ds may be wider or narrower than the
 // model: features past NumFeatures are ignored and missing ones read as
-// zero, as core.LinearModel.PredictBatch reads them. It allocates nothing
+// zero, as linear.LinearModel.PredictBatch reads them. It allocates nothing
 // once warm. It panics if len(dst) < ds.Len().
 func (m *Linear) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 	if s := m.sc; s != nil {
@@ -559,7 +560,7 @@ func (m *Linear) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 // ErrorBoundDense writes to dst[:NumDecisionValues()], and returns, a
 // bound on |dec_k − f_k(x)| for each decision value dec_k DecisionDense
 // gives for the dense row x, where f_k(x) is the decision value
-// core.LinearModel.DecisionDense gives under the float model this one was
+// linear.LinearModel.DecisionDense gives under the float model this one was
 // made from:
 //
 //	B_k(x) = (s_k/2)·Σ_j |x_j| + γ_{2n+4}·(2·s_k·Σ_j |x_j||q_jk| + (s_k/2)·Σ_j |x_j| + 2|bias·bw_k|)
@@ -634,7 +635,7 @@ func (m *Linear) bound(dst []float64, sumAbs float64, n int) []float64 {
 }
 
 // HasProbability reports whether the model gives class probabilities, as
-// core.LinearModel.HasProbability: logistic regression, or an SVC model
+// linear.LinearModel.HasProbability: logistic regression, or an SVC model
 // trained with -b 1 (whose Platt sigmoids quantization keeps).
 func (m *Linear) HasProbability() bool {
 	return !m.IsRegression() && (m.solver.IsLogistic() || len(m.probA) > 0)
@@ -642,19 +643,19 @@ func (m *Linear) HasProbability() bool {
 
 // ProbabilityDense writes to dst[:len(Labels)] the class probabilities, in
 // Labels order, of the dense row x, from the quantized decision values as
-// core.LinearModel.ProbabilityDense computes them from its own
-// (core.LinearProbabilitiesOf), and returns that slice. It allocates nothing
+// linear.LinearModel.ProbabilityDense computes them from its own
+// (linear.LinearProbabilitiesOf), and returns that slice. It allocates nothing
 // once warm. It panics if the model has no probabilities
 // (HasProbability), if len(x) != NumFeatures or if dst is too short.
 func (m *Linear) ProbabilityDense(dst []float64, x []float32) []float64 {
 	m.checkProbability("ProbabilityDense")
 	if m.nrW <= maxStackDecisions {
 		var buf [maxStackDecisions]float64
-		return core.LinearProbabilitiesOf(m.solver, dst, m.DecisionDense(buf[:m.nrW], x), m.probA, m.probB)
+		return linear.LinearProbabilitiesOf(m.solver, dst, m.DecisionDense(buf[:m.nrW], x), m.probA, m.probB)
 	}
 	bp := m.pool.Get().(*[]float64)
 	defer m.pool.Put(bp)
-	return core.LinearProbabilitiesOf(m.solver, dst, m.DecisionDense(*bp, x), m.probA, m.probB)
+	return linear.LinearProbabilitiesOf(m.solver, dst, m.DecisionDense(*bp, x), m.probA, m.probB)
 }
 
 // ProbabilitySparse is ProbabilityDense for a sparse row, read as
@@ -663,11 +664,11 @@ func (m *Linear) ProbabilitySparse(dst []float64, index []int32, value []float32
 	m.checkProbability("ProbabilitySparse")
 	if m.nrW <= maxStackDecisions {
 		var buf [maxStackDecisions]float64
-		return core.LinearProbabilitiesOf(m.solver, dst, m.DecisionSparse(buf[:m.nrW], index, value), m.probA, m.probB)
+		return linear.LinearProbabilitiesOf(m.solver, dst, m.DecisionSparse(buf[:m.nrW], index, value), m.probA, m.probB)
 	}
 	bp := m.pool.Get().(*[]float64)
 	defer m.pool.Put(bp)
-	return core.LinearProbabilitiesOf(m.solver, dst, m.DecisionSparse(*bp, index, value), m.probA, m.probB)
+	return linear.LinearProbabilitiesOf(m.solver, dst, m.DecisionSparse(*bp, index, value), m.probA, m.probB)
 }
 
 func (m *Linear) checkProbability(fn string) {

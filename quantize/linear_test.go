@@ -6,21 +6,21 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // handLinear is a model whose quantization is exact to derive: the largest
 // weight is 127/128, so s = 1/128 and w = k/128 has code k.
-func handLinear() *core.LinearModel {
-	return &core.LinearModel{
-		Solver:      core.L2LossSVCDual,
+func handLinear() *linear.LinearModel {
+	return &linear.LinearModel{
+		Solver:      linear.L2LossSVCDual,
 		Labels:      []int32{1, -1},
 		NumFeatures: 3,
 		Bias:        1,
 		// 127/128, −64/128, 32.25/128 (code 32, error 1/512), bias row 0.3.
 		W:      []float32{127.0 / 128, -0.5, 0.25 + 1.0/512, 0.3},
-		Params: core.DefaultLinearParams(),
+		Params: linear.DefaultLinearParams(),
 	}
 }
 
@@ -188,7 +188,7 @@ func TestLinearAcceptance(t *testing.T) {
 }
 
 // TestLinearPredictConsistent checks that the predictors agree with
-// core.LinearPrediction of the decision values, that LabelOf does, and
+// linear.LinearPrediction of the decision values, that LabelOf does, and
 // that the batch predictors read wider and narrower dense rows as core
 // does.
 func TestLinearPredictConsistent(t *testing.T) {
@@ -204,7 +204,7 @@ func TestLinearPredictConsistent(t *testing.T) {
 		dec := make([]float64, nd)
 		for i := range te.Len() {
 			idx, val := sparseRow(te, i)
-			want := core.LinearPrediction(q.DecisionSparse(dec, idx, val), q.Labels(), q.IsRegression())
+			want := linear.LinearPrediction(q.DecisionSparse(dec, idx, val), q.Labels(), q.IsRegression())
 			if got := q.PredictSparse(idx, val); got != want || q.LabelOf(dec) != want {
 				t.Fatalf("%s row %d: PredictSparse %v, LabelOf %v, want %v", c.name, i, got, q.LabelOf(dec), want)
 			}
@@ -214,7 +214,7 @@ func TestLinearPredictConsistent(t *testing.T) {
 				t.Fatalf("%s row %d: PredictBatch %v, want %v", c.name, i, batch[i], want)
 			}
 			x := denseRow(te, i, nf)
-			if got := q.PredictDense(x); got != core.LinearPrediction(q.DecisionDense(dec, x), q.Labels(), q.IsRegression()) {
+			if got := q.PredictDense(x); got != linear.LinearPrediction(q.DecisionDense(dec, x), q.Labels(), q.IsRegression()) {
 				t.Fatalf("%s row %d: PredictDense %v disagrees with DecisionDense", c.name, i, got)
 			}
 		}
@@ -258,10 +258,10 @@ func TestLinearPredictConsistent(t *testing.T) {
 
 // wideLinear is a random 70-class model: more decision functions than the
 // stack buffer holds, so the predictors take the pooled path.
-func wideLinear(t testing.TB) *core.LinearModel {
+func wideLinear(t testing.TB) *linear.LinearModel {
 	r := rand.New(rand.NewPCG(7, 8))
 	const nf, nr = 40, 70
-	m := &core.LinearModel{Solver: core.L2LossSVCDual, NumFeatures: nf, Bias: 1, Params: core.DefaultLinearParams()}
+	m := &linear.LinearModel{Solver: linear.L2LossSVCDual, NumFeatures: nf, Bias: 1, Params: linear.DefaultLinearParams()}
 	for k := range nr {
 		m.Labels = append(m.Labels, int32(100+k))
 	}
@@ -294,11 +294,11 @@ func TestLinearWide(t *testing.T) {
 			q.DecisionDense(g, x)
 			q.ErrorBoundDense(b, x)
 			stats.add(t, "wide", g, f, b)
-			if got, want := q.PredictDense(x), core.LinearPrediction(g, q.Labels(), false); got != want {
+			if got, want := q.PredictDense(x), linear.LinearPrediction(g, q.Labels(), false); got != want {
 				t.Fatalf("PredictDense %v, want %v", got, want)
 			}
 			idx, val := []int32{3, 7, 39}, []float32{x[3], x[7], x[39]}
-			if got, want := q.PredictSparse(idx, val), core.LinearPrediction(q.DecisionSparse(g, idx, val), q.Labels(), false); got != want {
+			if got, want := q.PredictSparse(idx, val), linear.LinearPrediction(q.DecisionSparse(g, idx, val), q.Labels(), false); got != want {
 				t.Fatalf("PredictSparse %v, want %v", got, want)
 			}
 		}
@@ -312,7 +312,7 @@ func TestLinearAllocs(t *testing.T) {
 		t.Skip("sync.Pool drops buffers under the race detector")
 	}
 	te := linearCases[1].test(t)
-	models := []*core.LinearModel{linearCases[1].model(t), wideLinear(t)}
+	models := []*linear.LinearModel{linearCases[1].model(t), wideLinear(t)}
 	for _, m := range models {
 		for _, bits := range []int{8, 16} {
 			q, err := QuantizeLinear(m, bits)

@@ -2,8 +2,8 @@ package quantize
 
 import "github.com/libsvmgo/libsvmgo/core/simd"
 
-// Blocked linear batch prediction, as core.LinearModel's batches predict
-// (core/linearblock.go): the codes q_jk, exact as float32, padded into
+// Blocked linear batch prediction, as linear.LinearModel's batches predict
+// (core/linear/linearblock.go): the codes q_jk, exact as float32, padded into
 // simd panels once per call (PaddedCols(nrW)·nf float32, negligible next to
 // the rows), the rows times the codes by simd.Gemm, then dec_k = s_k·Σ +
 // bias·bw_k in float64. A float32 row against 8-bit codes is as much work

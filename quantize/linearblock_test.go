@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // BenchmarkLinearBatchBlocked: a 10-class one-vs-rest model over 784
@@ -14,7 +14,7 @@ import (
 func BenchmarkLinearBatchBlocked(b *testing.B) {
 	r := rand.New(rand.NewPCG(5, 5))
 	const rows, nf = 10000, 784
-	m := &core.LinearModel{Solver: core.L2LossSVCDual, NumFeatures: nf, Bias: 1}
+	m := &linear.LinearModel{Solver: linear.L2LossSVCDual, NumFeatures: nf, Bias: 1}
 	for c := range 10 {
 		m.Labels = append(m.Labels, int32(c+1))
 	}

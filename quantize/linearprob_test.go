@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
@@ -17,7 +17,7 @@ import (
 // linear model its class probabilities — the solver of logistic
 // regression (-s 7), the Platt sigmoids of an SVC trained with -b 1 — so
 // that the quantized model gives probabilities computed as the float
-// model's from its own decision values: equal to core.LinearProbabilities
+// model's from its own decision values: equal to linear.LinearProbabilities
 // of them, within a few percent of the float model's, summing to 1, the
 // same after a file round trip; and that an SVC model without -b 1 gives
 // none.
@@ -28,7 +28,7 @@ func TestLinearProbabilities(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, _, err := core.TrainLinear(train, opts.Params)
+		m, _, err := linear.TrainLinear(train, opts.Params)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func TestLinearProbabilities(t *testing.T) {
 				m.ProbabilityDense(pf, x)
 				qp.ProbabilityDense(pq, x)
 				bp.ProbabilityDense(pb, x)
-				core.LinearProbabilities(ref, qp.DecisionDense(dec, x), m.ProbA, m.ProbB)
+				linear.LinearProbabilities(ref, qp.DecisionDense(dec, x), m.ProbA, m.ProbB)
 				sum := 0.0
 				for c := range pq {
 					if pq[c] != ref[c] || math.Float64bits(pq[c]) != math.Float64bits(pb[c]) {
@@ -89,7 +89,7 @@ func TestLinearProbabilities(t *testing.T) {
 // re-marshal byte for byte.
 func TestLinearPlattRefused(t *testing.T) {
 	m := handLinear()
-	m.Solver, m.Params.Solver = core.L2LossSVCDual, core.L2LossSVCDual
+	m.Solver, m.Params.Solver = linear.L2LossSVCDual, linear.L2LossSVCDual
 	q, err := QuantizeLinear(m, 8)
 	if err != nil {
 		t.Fatal(err)

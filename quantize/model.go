@@ -51,7 +51,7 @@ func (m *Kernel) Info() core.ModelInfo {
 	return info
 }
 
-// Quantize returns the float model m (a *core.LinearModel or
+// Quantize returns the float model m (a *linear.LinearModel or
 // *core.KernelModel) quantized to bits-bit codes: QuantizeLinear or
 // QuantizeKernel, as m's kind says, for a caller that holds either kind as
 // a core.Model. Any other kind (a model quantized already) is an error.

@@ -1,9 +1,9 @@
 package quantize
 
 // Scaling carried by a quantized model (issue 16 item 2): the float
-// model's ranges (core.LinearModel.Scale, core.KernelModel.Scale) survive
+// model's ranges (linear.LinearModel.Scale, core.KernelModel.Scale) survive
 // quantization and the file. A quantized model with a scaling keeps an
-// unscaled twin sharing its codes (inner) and a core.RowScaler; every
+// unscaled twin sharing its codes (inner) and a rowscale.RowScaler; every
 // predict method scales the raw row into pooled float32 scratch (dense:
 // scaling maps 0 elsewhere in general) and hands it to the twin. The codes
 // cannot absorb the scaling as a float linear model's weights do (one
@@ -12,6 +12,7 @@ package quantize
 
 import (
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -19,7 +20,7 @@ import (
 // scaler and the twin without them.
 type scaling[M any] struct {
 	ranges *scale.Ranges
-	rs     *core.RowScaler
+	rs     *rowscale.RowScaler
 	inner  M
 }
 
@@ -52,7 +53,7 @@ func (m *Linear) withScale(r *scale.Ranges) (*Linear, error) {
 		return nil, err
 	}
 	c := m.shallowClone()
-	c.sc = &scaling[*Linear]{ranges: r, rs: core.NewRowScaler(r), inner: m}
+	c.sc = &scaling[*Linear]{ranges: r, rs: rowscale.NewRowScaler(r), inner: m}
 	return c, nil
 }
 
@@ -78,7 +79,7 @@ func (m *Kernel) withScale(r *scale.Ranges) (*Kernel, error) {
 		return nil, err
 	}
 	c := m.shallowClone()
-	c.sc = &scaling[*Kernel]{ranges: r, rs: core.NewRowScaler(r), inner: m}
+	c.sc = &scaling[*Kernel]{ranges: r, rs: rowscale.NewRowScaler(r), inner: m}
 	return c, nil
 }
 
@@ -112,9 +113,9 @@ func (s *scaling[M]) sparse(index []int32, value []float32, f func(row []float32
 }
 
 // predictMatrix is PredictDenseBatch without its result, for
-// core.RowScaler.Batch.
+// rowscale.RowScaler.Batch.
 func (m *Linear) predictMatrix(dst []float64, x []float32) { m.PredictDenseBatch(dst, x) }
 
 // predictMatrix is PredictDenseBatch without its result, for
-// core.RowScaler.Batch.
+// rowscale.RowScaler.Batch.
 func (m *Kernel) predictMatrix(dst []float64, x []float32) { m.PredictDenseBatch(dst, x) }

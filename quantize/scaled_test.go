@@ -8,6 +8,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestShallowClones checks that the clones a scaled model shares its codes
@@ -39,7 +40,7 @@ func scaledModels(t *testing.T) (*data.Dataset, *Linear, *Kernel, *Linear, *Kern
 	if err != nil {
 		t.Fatal(err)
 	}
-	lm, _, err := core.TrainLinear(ds, core.DefaultLinearParams())
+	lm, _, err := linear.TrainLinear(ds, linear.DefaultLinearParams())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,9 +37,9 @@ package modelfile
 type body struct {
 	// Kind is the model kind; format 1.0 knows only "linear".
 	Kind string `msg:"k" doc:"kind"`
-	// Solver is core.LinearSolver: LIBLINEAR's -s number.
+	// Solver is linear.LinearSolver: LIBLINEAR's -s number.
 	Solver int64 `msg:"s" doc:"solver_type"`
-	// NumFeatures is core.LinearModel.NumFeatures, at most MaxInt32.
+	// NumFeatures is linear.LinearModel.NumFeatures, at most MaxInt32.
 	NumFeatures int64 `msg:"nf" doc:"nr_feature"`
 	// Labels holds the class labels as int32 little-endian, 4 bytes each;
 	// empty for regression.
@@ -72,7 +72,7 @@ type body struct {
 	// Created is the creation time in Unix seconds, 0 when not recorded.
 	Created int64 `msg:"t" doc:"creation time"`
 	// ProbA and ProbB hold Platt's sigmoid of each decision function of an
-	// SVC model trained with -b 1 (core.LinearModel.ProbA, ProbB), float64
+	// SVC model trained with -b 1 (linear.LinearModel.ProbA, ProbB), float64
 	// little-endian, NrW values each; absent otherwise. Optional: a reader
 	// that skips them predicts the same labels and decision values, and
 	// offers no probabilities.
@@ -83,7 +83,7 @@ type body struct {
 	Scale *ScaleBody `msg:"xs,omitempty" doc:"scaling ranges"`
 }
 
-// params mirrors core.LinearParams less Threads.
+// params mirrors linear.LinearParams less Threads.
 type params struct {
 	Solver      int64         `msg:"s"`
 	C           float64       `msg:"c"`
@@ -104,7 +104,7 @@ type classWeight struct {
 	Weight float64 `msg:"w"`
 }
 
-// result mirrors core.TrainResult.
+// result mirrors linear.TrainResult.
 type result struct {
 	Iterations      int64        `msg:"it"`
 	Updates         int64        `msg:"up"`
@@ -116,7 +116,7 @@ type result struct {
 	Subproblems     []subproblem `msg:"sub"`
 }
 
-// subproblem mirrors core.SolveResult.
+// subproblem mirrors linear.SolveResult.
 type subproblem struct {
 	Label           int32   `msg:"l"`
 	Iterations      int64   `msg:"it"`

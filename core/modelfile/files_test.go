@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // The package reads and writes files of any kind as bytes (ReadBytes,
@@ -12,7 +13,7 @@ import (
 // so that the file tests here keep checking the file layer with this
 // package's models.
 
-func writeFile(path string, m *core.LinearModel) error {
+func writeFile(path string, m *linear.LinearModel) error {
 	data, err := Marshal(m)
 	if err != nil {
 		return fmt.Errorf("%w (writing %s)", err, path)
@@ -28,7 +29,7 @@ func writeKernelFile(path string, m *core.KernelModel) error {
 	return WriteBytes(path, data)
 }
 
-func readFile(path string) (*core.LinearModel, error) {
+func readFile(path string) (*linear.LinearModel, error) {
 	data, err := ReadBytes(path)
 	if err != nil {
 		return nil, err

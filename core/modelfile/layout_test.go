@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -279,8 +279,8 @@ func TestLayoutRefusesDamaged(t *testing.T) {
 // TestLayoutAllocs: Layout allocates for the keys, not for the values: a
 // model with a thousand times the weights costs the same allocations.
 func TestLayoutAllocs(t *testing.T) {
-	small := marshal(t, newModel(core.L2LossSVCDual, []int32{1, 2, 3}, 5, 1, 1))
-	large := marshal(t, newModel(core.L2LossSVCDual, []int32{1, 2, 3}, 5000, 1, 1))
+	small := marshal(t, newModel(linear.L2LossSVCDual, []int32{1, 2, 3}, 5, 1, 1))
+	large := marshal(t, newModel(linear.L2LossSVCDual, []int32{1, 2, 3}, 5000, 1, 1))
 	count := func(b []byte) float64 {
 		return testing.AllocsPerRun(20, func() {
 			if _, err := Layout(b); err != nil {

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestRoundTripProbability checks the optional fields of probability
@@ -16,16 +16,16 @@ import (
 // itself, round-trip exactly, give the same probabilities, and re-marshal
 // to the same bytes; a logistic regression model (-s 7) needs none of them.
 func TestRoundTripProbability(t *testing.T) {
-	platt := newModel(core.L2LossSVCDual, []int32{3, 1, 2}, 6, 1, 21)
+	platt := newModel(linear.L2LossSVCDual, []int32{3, 1, 2}, 6, 1, 21)
 	platt.ProbA = []float64{-2.5, -1.25, -3}
 	platt.ProbB = []float64{0.125, math.SmallestNonzeroFloat64, -0.5}
 	platt.Params.Probability = true
-	binary := newModel(core.L1LossSVCDual, []int32{1, -1}, 4, -1, 22)
+	binary := newModel(linear.L1LossSVCDual, []int32{1, -1}, 4, -1, 22)
 	binary.ProbA, binary.ProbB = []float64{-1.5}, []float64{0.25}
 	binary.Params.Probability = true
-	lr := newModel(core.L2LogisticDual, []int32{5, 6, 7, 8}, 5, -1, 23)
+	lr := newModel(linear.L2LogisticDual, []int32{5, 6, 7, 8}, 5, -1, 23)
 	lr.Params.Probability = true // -b 1 on logistic regression: recorded, nothing fitted
-	for _, m := range []*core.LinearModel{platt, binary, lr} {
+	for _, m := range []*linear.LinearModel{platt, binary, lr} {
 		t.Run(m.Solver.String(), func(t *testing.T) {
 			b := marshal(t, m)
 			got, err := Unmarshal(b)
@@ -51,7 +51,7 @@ func TestRoundTripProbability(t *testing.T) {
 		})
 	}
 	// A model without the optional fields has no pa, pb or pr key.
-	plain := newModel(core.L2LossSVCDual, []int32{1, -1}, 4, -1, 24)
+	plain := newModel(linear.L2LossSVCDual, []int32{1, -1}, 4, -1, 24)
 	for _, key := range []string{"\xa2pa", "\xa2pb", "\xa2pr"} {
 		if bytes.Contains(marshal(t, plain), []byte(key)) {
 			t.Errorf("a model without probabilities has a %q key", key[1:])
@@ -84,13 +84,13 @@ func TestOptionalFieldsKeepOldBytes(t *testing.T) {
 // TestPlattFieldsRefused checks that Platt parameters that do not fit the
 // model are refused as corrupt.
 func TestPlattFieldsRefused(t *testing.T) {
-	m := newModel(core.L2LossSVCDual, []int32{1, 2, 3}, 3, -1, 25)
+	m := newModel(linear.L2LossSVCDual, []int32{1, 2, 3}, 3, -1, 25)
 	for name, change := range map[string]func(bd *body){
 		"ragged":  func(bd *body) { bd.ProbA = bd.ProbA[:7] },
 		"count":   func(bd *body) { bd.ProbA, bd.ProbB = bd.ProbA[:16], bd.ProbB[:16] },
 		"A only":  func(bd *body) { bd.ProbB = nil },
 		"NaN":     func(bd *body) { copy(bd.ProbB, Float64Blob([]float64{math.NaN()})) },
-		"on a LR": func(bd *body) { bd.Solver = int64(core.L2Logistic) },
+		"on a LR": func(bd *body) { bd.Solver = int64(linear.L2Logistic) },
 	} {
 		bd := toBody(m)
 		bd.ProbA = Float64Blob([]float64{-1, -2, -3})

@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/tinylib/msgp/msgp"
 )
 
@@ -100,7 +101,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // MaxInt32, more than 65536 labels, class weights or subproblem results, a
 // payload past MaxPayload); Validate refuses a non-finite bias or weight.
 // It does not modify m and is safe for concurrent use.
-func Marshal(m *core.LinearModel) ([]byte, error) {
+func Marshal(m *linear.LinearModel) ([]byte, error) {
 	if m == nil {
 		return nil, errors.New("modelfile: marshal: nil model")
 	}
@@ -131,7 +132,7 @@ func putHeader(h []byte, major, minor uint16, payload []byte) {
 
 // check reports why m cannot be written; Unmarshal applies the same checks,
 // so whatever Marshal writes, Unmarshal reads back.
-func check(m *core.LinearModel) error {
+func check(m *linear.LinearModel) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
@@ -149,7 +150,7 @@ func check(m *core.LinearModel) error {
 }
 
 // toBody converts m to the msgpack body.
-func toBody(m *core.LinearModel) *body {
+func toBody(m *linear.LinearModel) *body {
 	bd := &body{
 		Kind:        KindLinear,
 		Solver:      int64(m.Solver),
@@ -231,7 +232,7 @@ func toBody(m *core.LinearModel) *body {
 // model shares no memory with b; empty slices (Labels, W, Params.Weights,
 // Result.Subproblems) decode as nil, and Params.Threads as 0. It is safe
 // for concurrent use.
-func Unmarshal(b []byte) (*core.LinearModel, error) {
+func Unmarshal(b []byte) (*linear.LinearModel, error) {
 	return unmarshalModel(b, KindLinear, fromBody)
 }
 
@@ -433,7 +434,7 @@ func clip(s string) string {
 }
 
 // fromBody converts a decoded body to a model and checks it as Marshal does.
-func fromBody(bd *body) (*core.LinearModel, error) {
+func fromBody(bd *body) (*linear.LinearModel, error) {
 	var errs []error
 	// toInt converts a stored integer, refusing one that does not fit an
 	// int (possible on 32-bit platforms) rather than wrapping it.
@@ -452,12 +453,12 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 	if len(bd.W)%4 != 0 {
 		return nil, fmt.Errorf("weights blob of %d bytes is not a whole number of float32", len(bd.W))
 	}
-	m := &core.LinearModel{
-		Solver:      core.LinearSolver(toInt("solver", bd.Solver)),
+	m := &linear.LinearModel{
+		Solver:      linear.LinearSolver(toInt("solver", bd.Solver)),
 		NumFeatures: int(bd.NumFeatures),
 		Bias:        bd.Bias,
-		Params: core.LinearParams{
-			Solver:      core.LinearSolver(toInt("params solver", bd.Params.Solver)),
+		Params: linear.LinearParams{
+			Solver:      linear.LinearSolver(toInt("params solver", bd.Params.Solver)),
 			C:           bd.Params.C,
 			Eps:         bd.Params.Eps,
 			AbsoluteEps: bd.Params.AbsoluteEps,
@@ -467,7 +468,7 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 			Seed:        bd.Params.Seed,
 			Probability: bd.Params.Probability,
 		},
-		Result: core.TrainResult{
+		Result: linear.TrainResult{
 			Iterations:      toInt("iterations", bd.Result.Iterations),
 			Updates:         bd.Result.Updates,
 			DualObjective:   bd.Result.DualObjective,
@@ -491,9 +492,9 @@ func fromBody(bd *body) (*core.LinearModel, error) {
 		}
 	}
 	if len(bd.Result.Subproblems) > 0 {
-		m.Result.Subproblems = make([]core.SolveResult, len(bd.Result.Subproblems))
+		m.Result.Subproblems = make([]linear.SolveResult, len(bd.Result.Subproblems))
 		for i, s := range bd.Result.Subproblems {
-			m.Result.Subproblems[i] = core.SolveResult{
+			m.Result.Subproblems[i] = linear.SolveResult{
 				Label:           s.Label,
 				Iterations:      toInt("subproblem iterations", s.Iterations),
 				Updates:         s.Updates,

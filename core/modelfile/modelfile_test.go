@@ -16,26 +16,27 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/tinylib/msgp/msgp"
 )
 
 // namedModel is a hand-built model for the tests.
 type namedModel struct {
 	name string
-	m    *core.LinearModel
+	m    *linear.LinearModel
 }
 
 // newModel returns a model with labels, features and bias as given, its
 // weights drawn from a seeded generator and its params and result filled
 // with distinct values, so that a field dropped or swapped by the codec
 // shows up as a difference.
-func newModel(solver core.LinearSolver, labels []int32, nf int, bias float64, seed uint64) *core.LinearModel {
-	m := &core.LinearModel{
+func newModel(solver linear.LinearSolver, labels []int32, nf int, bias float64, seed uint64) *linear.LinearModel {
+	m := &linear.LinearModel{
 		Solver:      solver,
 		Labels:      labels,
 		NumFeatures: nf,
 		Bias:        bias,
-		Params:      core.DefaultLinearParams(),
+		Params:      linear.DefaultLinearParams(),
 	}
 	m.Params.Solver = solver
 	m.Params.Bias = bias
@@ -50,7 +51,7 @@ func newModel(solver core.LinearSolver, labels []int32, nf int, bias float64, se
 	for i := range m.W {
 		m.W[i] = float32(rng.NormFloat64())
 	}
-	m.Result = core.TrainResult{
+	m.Result = linear.TrainResult{
 		Iterations:      17,
 		Updates:         12345,
 		DualObjective:   -1.25,
@@ -64,7 +65,7 @@ func newModel(solver core.LinearSolver, labels []int32, nf int, bias float64, se
 		if !solver.IsRegression() {
 			l = labels[k]
 		}
-		m.Result.Subproblems = append(m.Result.Subproblems, core.SolveResult{
+		m.Result.Subproblems = append(m.Result.Subproblems, linear.SolveResult{
 			Label:           l,
 			Iterations:      10 + k,
 			Updates:         int64(1000 * (k + 1)),
@@ -80,17 +81,17 @@ func newModel(solver core.LinearSolver, labels []int32, nf int, bias float64, se
 }
 
 func testModels() []namedModel {
-	weighted := newModel(core.L1LossSVCDual, []int32{2, 0, 5}, 4, 1, 3)
+	weighted := newModel(linear.L1LossSVCDual, []int32{2, 0, 5}, 4, 1, 3)
 	weighted.Params.Weights = []core.ClassWeight{{Label: 2, Weight: 0.5}, {Label: 5, Weight: 3}}
 	weighted.Params.C = 10
 	weighted.Created = 1_700_000_000
 
-	svr := newModel(core.L2LossSVRDual, nil, 6, -1, 4)
+	svr := newModel(linear.L2LossSVRDual, nil, 6, -1, 4)
 	svr.Params.P = 0.2
 	svr.Params.AbsoluteEps = true
 	svr.Params.Eps = 1e-3
 
-	special := newModel(core.L2LossSVCDual, []int32{math.MaxInt32, math.MinInt32}, 5, 0, 6)
+	special := newModel(linear.L2LossSVCDual, []int32{math.MaxInt32, math.MinInt32}, 5, 0, 6)
 	copy(special.W, []float32{float32(math.Copysign(0, -1)), -math.MaxFloat32,
 		math.Float32frombits(0x807fffff), math.SmallestNonzeroFloat32, math.MaxFloat32, -1})
 	special.Created = -1
@@ -99,7 +100,7 @@ func testModels() []namedModel {
 
 	// An L1-regularized model with most weights zero, stored sparse: one
 	// function's nonzeros at its first and last rows.
-	l1 := newModel(core.L1L2LossSVC, []int32{3, 1, 2}, 40, 1, 9)
+	l1 := newModel(linear.L1L2LossSVC, []int32{3, 1, 2}, 40, 1, 9)
 	for i := range l1.W {
 		if i%7 != 0 && i != 1 && i != len(l1.W)-1 {
 			l1.W[i] = 0
@@ -107,13 +108,13 @@ func testModels() []namedModel {
 	}
 
 	return []namedModel{
-		{"binary", newModel(core.L2LossSVCDual, []int32{1, -1}, 5, -1, 1)},
-		{"binary-bias", newModel(core.L2LossSVCDual, []int32{7, 3}, 8, 1, 2)},
+		{"binary", newModel(linear.L2LossSVCDual, []int32{1, -1}, 5, -1, 1)},
+		{"binary-bias", newModel(linear.L2LossSVCDual, []int32{7, 3}, 8, 1, 2)},
 		{"ovr3-weights", weighted},
-		{"ovr4", newModel(core.L2LossSVCDual, []int32{4, 3, 2, 1}, 20, -1, 5)},
+		{"ovr4", newModel(linear.L2LossSVCDual, []int32{4, 3, 2, 1}, 20, -1, 5)},
 		{"svr", svr},
-		{"svr-bias", newModel(core.L1LossSVRDual, nil, 3, 2.5, 7)},
-		{"no-features", newModel(core.L2LossSVCDual, []int32{1, 2, 3}, 0, 1, 8)},
+		{"svr-bias", newModel(linear.L1LossSVRDual, nil, 3, 2.5, 7)},
+		{"no-features", newModel(linear.L2LossSVCDual, []int32{1, 2, 3}, 0, 1, 8)},
 		{"special-floats", special},
 		{"l1-sparse", l1},
 	}
@@ -121,7 +122,7 @@ func testModels() []namedModel {
 
 // stored returns the model Unmarshal should give back for m: m without
 // Params.Threads.
-func stored(m *core.LinearModel) *core.LinearModel {
+func stored(m *linear.LinearModel) *linear.LinearModel {
 	c := *m
 	c.Params.Threads = 0
 	if c.Solver.IsL1() {
@@ -138,7 +139,7 @@ func frame(payload []byte, major, minor uint16) []byte {
 }
 
 // marshal is Marshal that fails the test on error.
-func marshal(t testing.TB, m *core.LinearModel) []byte {
+func marshal(t testing.TB, m *linear.LinearModel) []byte {
 	t.Helper()
 	b, err := Marshal(m)
 	if err != nil {
@@ -149,7 +150,7 @@ func marshal(t testing.TB, m *core.LinearModel) []byte {
 
 // samePredictions checks that a and b give bit-identical decision values
 // and predictions on random dense and sparse rows.
-func samePredictions(t *testing.T, a, b *core.LinearModel) {
+func samePredictions(t *testing.T, a, b *linear.LinearModel) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(11, 12))
 	da := make([]float64, a.NrW())
@@ -210,12 +211,12 @@ func TestRoundTrip(t *testing.T) {
 // (metadata no prediction reads) still round-trips.
 func TestNonFiniteWeightsRefused(t *testing.T) {
 	for _, bits := range []uint32{0x7fc00123, 0x7f800000, 0xff800000} {
-		m := newModel(core.L2LossSVCDual, []int32{1, -1}, 3, -1, 1)
+		m := newModel(linear.L2LossSVCDual, []int32{1, -1}, 3, -1, 1)
 		m.W[1] = math.Float32frombits(bits)
 		if _, err := Marshal(m); err == nil {
 			t.Errorf("Marshal of weight bits %#x succeeded", bits)
 		}
-		bd := toBody(newModel(core.L2LossSVCDual, []int32{1, -1}, 3, -1, 1))
+		bd := toBody(newModel(linear.L2LossSVCDual, []int32{1, -1}, 3, -1, 1))
 		binary.LittleEndian.PutUint32(bd.W[4:], bits)
 		p, err := bd.MarshalMsg(nil)
 		if err != nil {
@@ -225,7 +226,7 @@ func TestNonFiniteWeightsRefused(t *testing.T) {
 			t.Errorf("Unmarshal of weight bits %#x: %v, want ErrCorrupt naming weight 1", bits, err)
 		}
 	}
-	m := newModel(core.L2LossSVCDual, []int32{1, -1}, 3, -1, 1)
+	m := newModel(linear.L2LossSVCDual, []int32{1, -1}, 3, -1, 1)
 	m.Result.DualityGap = math.NaN()
 	got, err := Unmarshal(marshal(t, m))
 	if err != nil {
@@ -452,7 +453,7 @@ func TestInconsistentBodyRefused(t *testing.T) {
 		{"bias infinite", func(b *body) { b.Bias = math.Inf(1) }, "finite"},
 		{"solver unknown", func(b *body) { b.Solver = 99 }, "solver"},
 		{"solver past int", func(b *body) { b.Solver = math.MaxInt64 }, ""},
-		{"regression with labels", func(b *body) { b.Solver = int64(core.L2LossSVRDual); b.NrW = 1 }, "labels"},
+		{"regression with labels", func(b *body) { b.Solver = int64(linear.L2LossSVRDual); b.NrW = 1 }, "labels"},
 		{"kind empty", func(b *body) { b.Kind = "" }, "kind"},
 		{"kind unknown", func(b *body) { b.Kind = "quantized" }, "kind"},
 	}
@@ -671,20 +672,20 @@ func TestGeneratedDecoderLimits(t *testing.T) {
 }
 
 func TestMarshalRefusesInvalid(t *testing.T) {
-	good := func() *core.LinearModel { return newModel(core.L2LossSVCDual, []int32{1, 2, 3}, 4, -1, 1) }
-	cases := map[string]func(*core.LinearModel){
-		"W short":        func(m *core.LinearModel) { m.W = m.W[1:] },
-		"one label":      func(m *core.LinearModel) { m.Labels = m.Labels[:1] },
-		"unknown solver": func(m *core.LinearModel) { m.Solver = 4 },
-		"NaN bias":       func(m *core.LinearModel) { m.Bias = math.NaN() },
-		"too many labels": func(m *core.LinearModel) {
+	good := func() *linear.LinearModel { return newModel(linear.L2LossSVCDual, []int32{1, 2, 3}, 4, -1, 1) }
+	cases := map[string]func(*linear.LinearModel){
+		"W short":        func(m *linear.LinearModel) { m.W = m.W[1:] },
+		"one label":      func(m *linear.LinearModel) { m.Labels = m.Labels[:1] },
+		"unknown solver": func(m *linear.LinearModel) { m.Solver = 4 },
+		"NaN bias":       func(m *linear.LinearModel) { m.Bias = math.NaN() },
+		"too many labels": func(m *linear.LinearModel) {
 			m.NumFeatures, m.Bias, m.W = 0, -1, nil
 			m.Labels = make([]int32, maxClasses+1)
 			for i := range m.Labels {
 				m.Labels[i] = int32(i)
 			}
 		},
-		"too many class weights": func(m *core.LinearModel) {
+		"too many class weights": func(m *linear.LinearModel) {
 			m.Params.Weights = make([]core.ClassWeight, maxClasses+1)
 		},
 	}
@@ -859,7 +860,7 @@ func TestErrorMessages(t *testing.T) {
 func TestSizeMNIST(t *testing.T) {
 	labels := []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 	for _, bias := range []float64{-1, 1} {
-		m := newModel(core.L2LossSVCDual, labels, 784, bias, 1)
+		m := newModel(linear.L2LossSVCDual, labels, 784, bias, 1)
 		b := marshal(t, m)
 		weights := 4 * len(m.W)
 		t.Logf("784 features × 10 classes, bias %v: %d bytes (%d of weights)", bias, len(b), weights)
@@ -871,7 +872,7 @@ func TestSizeMNIST(t *testing.T) {
 
 func BenchmarkUnmarshal(b *testing.B) {
 	labels := []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
-	data := marshal(b, newModel(core.L2LossSVCDual, labels, 784, 1, 1))
+	data := marshal(b, newModel(linear.L2LossSVCDual, labels, 784, 1, 1))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -883,7 +884,7 @@ func BenchmarkUnmarshal(b *testing.B) {
 
 func BenchmarkMarshal(b *testing.B) {
 	labels := []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
-	m := newModel(core.L2LossSVCDual, labels, 784, 1, 1)
+	m := newModel(linear.L2LossSVCDual, labels, 784, 1, 1)
 	b.SetBytes(int64(len(marshal(b, m))))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -44,7 +44,7 @@ type QLinearBody struct {
 	Kind string `msg:"k" doc:"kind"`
 	// Bits is 8 or 16: the width of the weight codes.
 	Bits int64 `msg:"qb" doc:"bits"`
-	// Solver is core.LinearSolver: LIBLINEAR's -s number.
+	// Solver is linear.LinearSolver: LIBLINEAR's -s number.
 	Solver int64 `msg:"s" doc:"solver_type"`
 	// NumFeatures is the number of input features, at most MaxInt32.
 	NumFeatures int64 `msg:"nf" doc:"nr_feature"`

@@ -267,7 +267,7 @@ func WriteFile(path string, m core.Model) error {
 }
 
 // ReadFileAs reads the model file at path as ReadFile does and returns its
-// model as an M (a *core.LinearModel, a *core.KernelModel, a
+// model as an M (a *linear.LinearModel, a *core.KernelModel, a
 // quantize.Model, ...), for a caller that can use one kind only; a model
 // of another kind is refused with an error wrapping ErrKind.
 func ReadFileAs[M core.Model](path string) (M, error) {

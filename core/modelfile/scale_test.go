@@ -9,6 +9,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -33,7 +34,7 @@ func scaledTrain(t *testing.T) (*scale.Ranges, *data.Dataset, *data.Dataset) {
 // predicts the raw rows as the trained one.
 func TestScaledModelsRoundTrip(t *testing.T) {
 	r, ds, raw := scaledTrain(t)
-	lin, _, err := core.TrainLinear(ds, core.DefaultLinearParams())
+	lin, _, err := linear.TrainLinear(ds, linear.DefaultLinearParams())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestScaledModelsRoundTrip(t *testing.T) {
 		}
 		var gr *scale.Ranges
 		switch g := got.(type) {
-		case *core.LinearModel:
+		case *linear.LinearModel:
 			gr = g.Scale
 		case *core.KernelModel:
 			gr = g.Scale
@@ -92,7 +93,7 @@ func TestScaledModelsRoundTrip(t *testing.T) {
 		}
 		// The same model without scaling still writes the old format.
 		switch m := c.m.(type) {
-		case *core.LinearModel:
+		case *linear.LinearModel:
 			plain := *m
 			plain.Scale = nil
 			b, _ = Marshal(&plain)
@@ -113,7 +114,7 @@ func TestScaledModelsRoundTrip(t *testing.T) {
 // disagree is refused as corrupt, and bad ranges too.
 func TestScaleKindMismatch(t *testing.T) {
 	r, ds, _ := scaledTrain(t)
-	lin, _, err := core.TrainLinear(ds, core.DefaultLinearParams())
+	lin, _, err := linear.TrainLinear(ds, linear.DefaultLinearParams())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestScaleKindMismatch(t *testing.T) {
 	}
 }
 
-func decodeLinear(t *testing.T, bd *body) (*core.LinearModel, error) {
+func decodeLinear(t *testing.T, bd *body) (*linear.LinearModel, error) {
 	t.Helper()
 	b, err := marshalBody(bd, KindLinear)
 	if err != nil {

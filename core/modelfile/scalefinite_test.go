@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -17,7 +17,7 @@ import (
 // written.
 func TestUnscalableRangesRefused(t *testing.T) {
 	r, ds, _ := scaledTrain(t)
-	lin, _, err := core.TrainLinear(ds, core.DefaultLinearParams())
+	lin, _, err := linear.TrainLinear(ds, linear.DefaultLinearParams())
 	if err != nil {
 		t.Fatal(err)
 	}

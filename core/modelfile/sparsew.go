@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // Sparse weights (the linear body's wi and wx, format 1.0 plus two
@@ -89,7 +89,7 @@ func WalkSparseIndex(stream []byte, rows, functions, maxEntries int, visit func(
 
 // sparseWeights returns m's weights as the wi and wx blobs, and whether
 // they are smaller than the dense blob (and within MaxSparseExpansion).
-func sparseWeights(m *core.LinearModel) (wi, wx []byte, ok bool) {
+func sparseWeights(m *linear.LinearModel) (wi, wx []byte, ok bool) {
 	nrW := m.NrW()
 	if nrW == 0 || len(m.W) == 0 {
 		return nil, nil, false
@@ -127,7 +127,7 @@ func sparseWeights(m *core.LinearModel) (wi, wx []byte, ok bool) {
 // feature-major layout (m's solver, labels, features and bias already
 // set from bd), refusing a stream that is malformed, disagrees with the
 // values, or expands past MaxSparseExpansion.
-func denseWeights(bd *body, m *core.LinearModel) ([]float32, error) {
+func denseWeights(bd *body, m *linear.LinearModel) ([]float32, error) {
 	if len(bd.W) != 0 {
 		return nil, fmt.Errorf("weights stored both dense (%d bytes) and sparse", len(bd.W))
 	}

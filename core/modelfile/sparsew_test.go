@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
@@ -18,7 +18,7 @@ import (
 func TestSparseWeightsChosen(t *testing.T) {
 	const nf = 20000
 	for _, density := range []float64{0.03, 0.3, 0.9} {
-		m := newModel(core.L1Logistic, []int32{1, -1}, nf, 1, 11)
+		m := newModel(linear.L1Logistic, []int32{1, -1}, nf, 1, 11)
 		r := rand.New(rand.NewPCG(5, 6))
 		for i := range m.W {
 			if r.Float64() >= density {
@@ -80,7 +80,7 @@ func TestSparseWeightsTrained(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, _, err := core.TrainLinear(ds, o.Params)
+		m, _, err := linear.TrainLinear(ds, o.Params)
 		if err != nil {
 			t.Fatal(err)
 		}

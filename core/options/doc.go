@@ -1,6 +1,6 @@
 // Package options reads training option strings as LIBLINEAR's train and
 // LIBSVM's svm-train read them, and holds their usage texts: ParseLinear
-// and ParseKernel turn a command line into core.LinearParams or
+// and ParseKernel turn a command line into linear.LinearParams or
 // core.KernelParams with what the command does besides (-v, -q, -C), and
 // ParseTrain, for programs that take either in one string (the C ABI
 // trainer, svmgo watch, the command), into core.TrainParams of the family

@@ -5,33 +5,34 @@ import (
 	"strings"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // LinearOptions are the options of LIBLINEAR's train command: the training
 // parameters and what the command does with them.
 type LinearOptions struct {
-	Params core.LinearParams
+	Params linear.LinearParams
 	// CrossValidation is the fold count of -v (0: train a model instead).
 	CrossValidation int
 	// Quiet is -q: no training report.
 	Quiet bool
 	// TwinGiven records that -twin was given: Incremental then keeps it.
 	TwinGiven bool
-	// FindC is -C: search C by cross-validation (core.FindLinearC) instead of
+	// FindC is -C: search C by cross-validation (linear.FindLinearC) instead of
 	// training, over CrossValidation folds (5 when -v is not given).
 	FindC bool
 	// StartC is where the -C search starts: -c when given with -C, else 0
-	// (core.FindLinearC's own start).
+	// (linear.FindLinearC's own start).
 	StartC float64
 }
 
 // Incremental returns the parameters for a trainer that retrains as rows
 // arrive (the daemon, the C ABI trainer): those parsed, with PrimalTwin
 // set for -s 1 and -s 12 unless -twin said otherwise.
-func (o *LinearOptions) Incremental() core.LinearParams {
+func (o *LinearOptions) Incremental() linear.LinearParams {
 	p := o.Params
 	if !o.TwinGiven {
-		p.PrimalTwin = p.Solver == core.L2LossSVCDual || p.Solver == core.L2LossSVRDual
+		p.PrimalTwin = p.Solver == linear.L2LossSVCDual || p.Solver == linear.L2LossSVRDual
 	}
 	return p
 }
@@ -85,11 +86,11 @@ const LinearUsage = `options:
 `
 
 // ParseLinear parses LIBLINEAR train options from args, starting from
-// core.DefaultLinearParams (with the solver's core.DefaultEps when -e is not given),
+// linear.DefaultLinearParams (with the solver's linear.DefaultEps when -e is not given),
 // and returns them with the arguments after the last
 // option (the file names). Errors name the option and wrap core.ErrParams.
 func ParseLinear(args []string) (LinearOptions, []string, error) {
-	o := LinearOptions{Params: core.DefaultLinearParams()}
+	o := LinearOptions{Params: linear.DefaultLinearParams()}
 	p := &o.Params
 	epsSet, cSet := false, false
 	args = takeFlag(args, "-C", &o.FindC)
@@ -102,7 +103,7 @@ func ParseLinear(args []string) (LinearOptions, []string, error) {
 		case "-s":
 			var s int
 			s, err = v.integer()
-			p.Solver = core.LinearSolver(s)
+			p.Solver = linear.LinearSolver(s)
 		case "-c":
 			p.C, err = v.num()
 			cSet = true
@@ -138,7 +139,7 @@ func ParseLinear(args []string) (LinearOptions, []string, error) {
 		return o, nil, err
 	}
 	if !epsSet {
-		p.Eps = core.DefaultEps(p.Solver)
+		p.Eps = linear.DefaultEps(p.Solver)
 	}
 	if o.FindC {
 		if cSet {

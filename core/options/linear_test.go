@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 func TestParseLinear(t *testing.T) {
@@ -14,7 +15,7 @@ func TestParseLinear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := core.DefaultLinearParams()
+	want := linear.DefaultLinearParams()
 	want.Solver, want.C, want.Eps, want.Bias, want.Threads, want.Seed, want.MaxIter = 3, 2.5, 0.01, 1, 2, 9, 50
 	want.Weights = []core.ClassWeight{{Label: 1, Weight: 4}, {Label: -1, Weight: 0.5}}
 	if !reflect.DeepEqual(o.Params, want) || !o.Quiet || !reflect.DeepEqual(rest, []string{"a", "b"}) {

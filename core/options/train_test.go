@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestParseTrain checks the syntax each option string is read in and
@@ -18,13 +19,13 @@ func TestParseTrain(t *testing.T) {
 		check   func(t *testing.T, o TrainOptions)
 	}{
 		{"-s 3", func(t *testing.T, o TrainOptions) { // train: L1-loss SVC (dual)
-			if o.Syntax != SyntaxLinear || o.Linear.Params.Solver != core.L1LossSVCDual {
-				t.Errorf("syntax %v, solver %v; want linear, core.L1LossSVCDual", o.Syntax, o.Linear.Params.Solver)
+			if o.Syntax != SyntaxLinear || o.Linear.Params.Solver != linear.L1LossSVCDual {
+				t.Errorf("syntax %v, solver %v; want linear, linear.L1LossSVCDual", o.Syntax, o.Linear.Params.Solver)
 			}
 		}},
 		{"-syntax linear -s 3", func(t *testing.T, o TrainOptions) {
-			if o.Syntax != SyntaxLinear || o.Linear.Params.Solver != core.L1LossSVCDual {
-				t.Errorf("syntax %v, solver %v; want linear, core.L1LossSVCDual", o.Syntax, o.Linear.Params.Solver)
+			if o.Syntax != SyntaxLinear || o.Linear.Params.Solver != linear.L1LossSVCDual {
+				t.Errorf("syntax %v, solver %v; want linear, linear.L1LossSVCDual", o.Syntax, o.Linear.Params.Solver)
 			}
 		}},
 		{"-syntax kernel -s 3 -p 0.25", func(t *testing.T, o TrainOptions) { // svm-train: ε-SVR, RBF by default
@@ -115,7 +116,7 @@ func TestParseTrainFixedSyntax(t *testing.T) {
 		t.Errorf("-s 3 as svm-train's: %+v, %v; want epsilon-SVR", o, err)
 	}
 	o, _, err = ParseTrain([]string{"-s", "3", "-n", "2"}, SyntaxLinear)
-	if err != nil || o.Syntax != SyntaxLinear || o.Linear.Params.Solver != core.L1LossSVCDual || o.Linear.Params.Threads != 2 {
+	if err != nil || o.Syntax != SyntaxLinear || o.Linear.Params.Solver != linear.L1LossSVCDual || o.Linear.Params.Threads != 2 {
 		t.Errorf("-s 3 -n 2 as train's: %+v, %v; want L1-loss SVC, 2 threads", o, err)
 	}
 	for _, s := range []Syntax{SyntaxLinear, SyntaxKernel} {

@@ -1,7 +1,7 @@
 // Package textmodel imports LIBSVM and LIBLINEAR text model files (DESIGN
 // §5) as core models, so that a model trained with svm-train or
 // LIBLINEAR's train predicts here with the same labels and decision values.
-// It sits above core (it builds core.KernelModel and core.LinearModel);
+// It sits above core (it builds core.KernelModel and linear.LinearModel);
 // the command's import and anything else that reads such files call it.
 //
 // Both formats are a header of "key value..." lines followed by the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // The fuzz targets of the two text-model readers, whose input is a file
@@ -139,7 +140,7 @@ func FuzzReadLIBLINEARModel(f *testing.F) {
 	f.Add([]byte("solver_type L2R_L2LOSS_SVR\nnr_class 2\nnr_feature 3\nbias -1\nw\n1 2\n3\n"))
 	f.Add([]byte("solver_type L1R_LR\nnr_class 2\nlabel 0 1\nnr_feature 1\nbias 0.5\nw\n0\n1e-3\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var m *core.LinearModel
+		var m *linear.LinearModel
 		var err error
 		withWatchdog("FuzzReadLIBLINEARModel", len(b), func() { m, err = ReadLIBLINEARModel(bytes.NewReader(b), fuzzName) })
 		if m == nil {

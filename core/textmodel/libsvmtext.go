@@ -10,6 +10,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // textReader reads a text model file line by line, counting lines for its
@@ -492,23 +493,23 @@ func (sv *supportVectors) store(m *core.KernelModel, name string) error {
 // recorded for an imported model. Prediction needs only w, whether the
 // model classifies or regresses, and whether it is logistic regression
 // (whose decision values give probabilities, liblinear-predict -b 1): so
-// logistic regression is recorded as itself (core.L2Logistic,
-// core.L2LogisticDual, core.L1Logistic), the L1-regularized SVC as
-// core.L1L2LossSVC, every other LIBLINEAR classifier as an SVC (its
+// logistic regression is recorded as itself (linear.L2Logistic,
+// linear.L2LogisticDual, linear.L1Logistic), the L1-regularized SVC as
+// linear.L1L2LossSVC, every other LIBLINEAR classifier as an SVC (its
 // L1-loss dual as L1LossSVCDual, the rest as L2LossSVCDual) and every
 // regressor as an SVR.
-var liblinearSolvers = map[string]core.LinearSolver{
-	"L2R_LR":              core.L2Logistic,
-	"L2R_L2LOSS_SVC_DUAL": core.L2LossSVCDual,
-	"L2R_L2LOSS_SVC":      core.L2LossSVCDual,
-	"L2R_L1LOSS_SVC_DUAL": core.L1LossSVCDual,
-	"MCSVM_CS":            core.L2LossSVCDual,
-	"L1R_L2LOSS_SVC":      core.L1L2LossSVC,
-	"L1R_LR":              core.L1Logistic,
-	"L2R_LR_DUAL":         core.L2LogisticDual,
-	"L2R_L2LOSS_SVR":      core.L2LossSVRDual,
-	"L2R_L2LOSS_SVR_DUAL": core.L2LossSVRDual,
-	"L2R_L1LOSS_SVR_DUAL": core.L1LossSVRDual,
+var liblinearSolvers = map[string]linear.LinearSolver{
+	"L2R_LR":              linear.L2Logistic,
+	"L2R_L2LOSS_SVC_DUAL": linear.L2LossSVCDual,
+	"L2R_L2LOSS_SVC":      linear.L2LossSVCDual,
+	"L2R_L1LOSS_SVC_DUAL": linear.L1LossSVCDual,
+	"MCSVM_CS":            linear.L2LossSVCDual,
+	"L1R_L2LOSS_SVC":      linear.L1L2LossSVC,
+	"L1R_LR":              linear.L1Logistic,
+	"L2R_LR_DUAL":         linear.L2LogisticDual,
+	"L2R_L2LOSS_SVR":      linear.L2LossSVRDual,
+	"L2R_L2LOSS_SVR_DUAL": linear.L2LossSVRDual,
+	"L2R_L1LOSS_SVR_DUAL": linear.L1LossSVRDual,
 }
 
 // ReadLIBLINEARModel reads a LIBLINEAR text model file (as train and
@@ -524,7 +525,7 @@ var liblinearSolvers = map[string]core.LinearSolver{
 // import keeps w₀ only. Errors are *ParseError, "file:line: what", wrapping ErrSyntax or
 // ErrParams. Params holds LIBLINEAR's defaults with the recorded Solver and
 // the file's bias.
-func ReadLIBLINEARModel(r io.Reader, name string) (*core.LinearModel, error) {
+func ReadLIBLINEARModel(r io.Reader, name string) (*linear.LinearModel, error) {
 	t := newTextReader(r, name)
 	syntax := func(format string, args ...any) error { return t.errorf(data.ErrSyntax, format, args...) }
 	h, err := readLIBLINEARHeader(t)
@@ -532,11 +533,11 @@ func ReadLIBLINEARModel(r io.Reader, name string) (*core.LinearModel, error) {
 		return nil, err
 	}
 	solver := liblinearSolvers[h.solverName]
-	m := &core.LinearModel{
+	m := &linear.LinearModel{
 		Solver:      solver,
 		NumFeatures: h.nrFeature,
 		Bias:        h.bias,
-		Params:      core.DefaultLinearParams(),
+		Params:      linear.DefaultLinearParams(),
 	}
 	m.Params.Solver = solver
 	m.Params.Bias = h.bias

@@ -14,6 +14,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/libsvmref"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // decTol is the agreement asked of decision values with LIBSVM's and
@@ -448,7 +449,7 @@ func TestImportSmallFixtures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Solver != core.L2Logistic || m.Bias != 1 || m.NumFeatures != 4 || len(m.W) != 15 ||
+		if m.Solver != linear.L2Logistic || m.Bias != 1 || m.NumFeatures != 4 || len(m.W) != 15 ||
 			m.W[0] != float32(1.0420653763162566) || m.W[14] != float32(-0.60180944878049691) {
 			t.Errorf("solver %v bias %v nf %d w %v", m.Solver, m.Bias, m.NumFeatures, m.W)
 		}
@@ -461,7 +462,7 @@ func TestImportSmallFixtures(t *testing.T) {
 func TestImportCrammerSingerBinary(t *testing.T) {
 	fx := parseFixtures(t)["l2cs"]
 	m := readTextModel(t, "liblinear", "l2cs", fx.model)
-	if lm := m.(*core.LinearModel); lm.NrW() != 1 || len(lm.W) != 4 || lm.W[1] != float32(-0.54394190772718043) {
+	if lm := m.(*linear.LinearModel); lm.NrW() != 1 || len(lm.W) != 4 || lm.W[1] != float32(-0.54394190772718043) {
 		t.Errorf("weights %v, want the first column", lm.W)
 	}
 	if fx.dec[4][0] != 0 || fx.labels[4] != 2 {

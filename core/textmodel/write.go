@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // ErrNotExportable is wrapped by the errors of the writers for a model
@@ -118,7 +119,7 @@ func WriteLIBSVMModel(w io.Writer, m *core.KernelModel) error {
 // the softmax. Platt parameters (-b 1 of an SVC model) have no place in
 // the format and are left out. Errors: ErrNotExportable for a scaled
 // model, and w's.
-func WriteLIBLINEARModel(w io.Writer, m *core.LinearModel) error {
+func WriteLIBLINEARModel(w io.Writer, m *linear.LinearModel) error {
 	if m.Scale != nil {
 		return fmt.Errorf("%w: the model scales its input (--scale); LIBLINEAR's model files have no place for the ranges", ErrNotExportable)
 	}
@@ -127,7 +128,7 @@ func WriteLIBLINEARModel(w io.Writer, m *core.LinearModel) error {
 	col := func(j, k int) float64 { return float64(m.W[j*nrW+k]) }
 	outW := nrW
 	if solver.IsMultinomial() {
-		solver = core.L2Logistic
+		solver = linear.L2Logistic
 		if nrW == 2 {
 			col = func(j, _ int) float64 { return float64(m.W[j*2]) - float64(m.W[j*2+1]) }
 			outW = 1
@@ -176,7 +177,7 @@ func Write(w io.Writer, m core.Model) error {
 	if km, ok := m.(*core.KernelModel); ok {
 		return WriteLIBSVMModel(w, km)
 	}
-	if lm, ok := m.(*core.LinearModel); ok {
+	if lm, ok := m.(*linear.LinearModel); ok {
 		return WriteLIBLINEARModel(w, lm)
 	}
 	return fmt.Errorf("%w: a %s model has no LIBSVM or LIBLINEAR text form", ErrNotExportable, m.Info().Kind)

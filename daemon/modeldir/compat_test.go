@@ -10,6 +10,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -62,10 +63,10 @@ func compatData(t *testing.T, name string, rows int) *data.Dataset {
 	return out
 }
 
-func trainLinear(t *testing.T, data string, rows int, s core.LinearSolver, bias float64) *core.LinearModel {
-	p := core.DefaultLinearParams()
+func trainLinear(t *testing.T, data string, rows int, s linear.LinearSolver, bias float64) *linear.LinearModel {
+	p := linear.DefaultLinearParams()
 	p.Solver, p.Bias = s, bias
-	m, _, err := core.TrainLinear(compatData(t, data, rows), p)
+	m, _, err := linear.TrainLinear(compatData(t, data, rows), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func trainKernel(t *testing.T, data string, rows int, st core.SVMType, prob bool
 }
 
 func compatCases() []compatCase {
-	lin := func(data string, rows int, s core.LinearSolver, bias float64) func(*testing.T) any {
+	lin := func(data string, rows int, s linear.LinearSolver, bias float64) func(*testing.T) any {
 		return func(t *testing.T) any { return trainLinear(t, data, rows, s, bias) }
 	}
 	ker := func(data string, rows int, st core.SVMType, prob bool) func(*testing.T) any {
@@ -93,7 +94,7 @@ func compatCases() []compatCase {
 	}
 	qlin := func(bits int, data string, rows int) func(*testing.T) any {
 		return func(t *testing.T) any {
-			q, err := quantize.QuantizeLinear(trainLinear(t, data, rows, core.L2LossSVCDual, 1), bits)
+			q, err := quantize.QuantizeLinear(trainLinear(t, data, rows, linear.L2LossSVCDual, 1), bits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,9 +111,9 @@ func compatCases() []compatCase {
 		}
 	}
 	return []compatCase{
-		{"linear-svc-binary", "heart_scale", lin("heart_scale", 0, core.L2LossSVCDual, -1)},
-		{"linear-svc-multi-bias", "digits.test", lin("digits.train", 400, core.L1LossSVCDual, 1)},
-		{"linear-svr", "diabetes.test", lin("diabetes.train", 0, core.L2LossSVRDual, 1)},
+		{"linear-svc-binary", "heart_scale", lin("heart_scale", 0, linear.L2LossSVCDual, -1)},
+		{"linear-svc-multi-bias", "digits.test", lin("digits.train", 400, linear.L1LossSVCDual, 1)},
+		{"linear-svr", "diabetes.test", lin("diabetes.train", 0, linear.L2LossSVRDual, 1)},
 		{"kernel-csvc", "heart_scale", ker("heart_scale", 0, core.CSVC, false)},
 		{"kernel-csvc-prob", "heart_scale", ker("heart_scale", 0, core.CSVC, true)},
 		{"kernel-csvc-multi-prob", "digits.test", ker("digits.train", 300, core.CSVC, true)},
@@ -157,7 +158,7 @@ func compatPredictOld(t *testing.T, m any, ds *data.Dataset) []compatRow {
 	var p predictor
 	var prob func(dst []float64, x []float32) []float64
 	switch m := m.(type) {
-	case *core.LinearModel:
+	case *linear.LinearModel:
 		p = linearShim{m}
 	case *core.KernelModel:
 		p = kernelShim{m}
@@ -193,7 +194,7 @@ func compatPredictOld(t *testing.T, m any, ds *data.Dataset) []compatRow {
 	return rows
 }
 
-type linearShim struct{ *core.LinearModel }
+type linearShim struct{ *linear.LinearModel }
 
 func (s linearShim) NumFeatures() int { return s.LinearModel.NumFeatures }
 
@@ -234,7 +235,7 @@ func marshalAny(t *testing.T, m any) []byte {
 	var b []byte
 	var err error
 	switch m := m.(type) {
-	case *core.LinearModel:
+	case *linear.LinearModel:
 		b, err = modelfile.Marshal(m)
 	case *core.KernelModel:
 		b, err = modelfile.MarshalKernel(m)

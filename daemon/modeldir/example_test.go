@@ -9,18 +9,19 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
 
 // train returns a linear model of heart_scale and its rows.
-func train() (*core.LinearModel, *data.Dataset) {
+func train() (*linear.LinearModel, *data.Dataset) {
 	ds, err := data.ReadFile("../../core/testdata/heart_scale", data.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	m, _, err := core.TrainLinear(ds, core.DefaultLinearParams())
+	m, _, err := linear.TrainLinear(ds, linear.DefaultLinearParams())
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 	"github.com/tinylib/msgp/msgp"
@@ -70,7 +71,7 @@ func hostileBodies(t testing.TB) map[string][]byte {
 			r.Max[j] = 1
 		}
 		switch m := m.(type) {
-		case *core.LinearModel:
+		case *linear.LinearModel:
 			m.Scale = r
 		case *core.KernelModel:
 			m.Scale = r

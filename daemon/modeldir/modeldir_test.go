@@ -17,6 +17,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -27,9 +28,9 @@ const waitTimeout = 5 * time.Second
 
 // testModel returns a valid two-class model whose weights all equal tag, so
 // a model observed later can be traced back to the version that wrote it.
-func testModel(tag float32) *core.LinearModel {
-	return &core.LinearModel{
-		Solver:      core.L2LossSVCDual,
+func testModel(tag float32) *linear.LinearModel {
+	return &linear.LinearModel{
+		Solver:      linear.L2LossSVCDual,
 		Labels:      []int32{1, -1},
 		NumFeatures: 4,
 		Bias:        -1,
@@ -120,7 +121,7 @@ func TestPublishNumbersFromOne(t *testing.T) {
 		if m.Created != 0 {
 			t.Errorf("Publish modified its argument: Created = %d", m.Created)
 		}
-		got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
+		got, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(dir, FileName(v)))
 		if err != nil {
 			t.Fatalf("reading back version %d: %v", v, err)
 		}
@@ -148,7 +149,7 @@ func TestPublishKeepsCreated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
+	got, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(dir, FileName(v)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +185,7 @@ func TestPublishContinuesAfterHighestIgnoringJunk(t *testing.T) {
 	if v != 8 {
 		t.Fatalf("Publish after model-7 returned version %d, want 8", v)
 	}
-	if _, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(dir, "model-8.svmgo")); err != nil {
+	if _, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(dir, "model-8.svmgo")); err != nil {
 		t.Fatal(err)
 	}
 	if got := len(names(t, dir)); got != len(junk)+2 {
@@ -216,7 +217,7 @@ func TestPublishConcurrentTakeDistinctVersions(t *testing.T) {
 	// Each file holds the model of the publisher that got its version.
 	seen := map[float32]bool{}
 	for v := uint64(1); v <= n; v++ {
-		m, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(dir, FileName(v)))
+		m, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(dir, FileName(v)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -603,7 +604,7 @@ func TestStressSwapWhileReading(t *testing.T) {
 func as[M any](l *Loaded) M { m, _ := l.Model.(M); return m }
 
 var (
-	linOf   = as[*core.LinearModel]
+	linOf   = as[*linear.LinearModel]
 	kerOf   = as[*core.KernelModel]
 	quantOf = as[quantize.Model]
 )

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -42,11 +43,11 @@ func TestOpenAnyKind(t *testing.T) {
 			t.Errorf("%s: the model read back encodes to other bytes", name)
 		}
 	}
-	if _, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(dir, "linear.svmgo")); err != nil {
+	if _, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(dir, "linear.svmgo")); err != nil {
 		t.Errorf("ReadFileAs linear: %v", err)
 	}
 	kp := filepath.Join(dir, "kernel.svmgo")
-	if _, err := modelfile.ReadFileAs[*core.LinearModel](kp); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), kp) {
+	if _, err := modelfile.ReadFileAs[*linear.LinearModel](kp); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), kp) {
 		t.Errorf("ReadFileAs linear of a kernel file: %v, want ErrKind naming the path", err)
 	}
 	b, _ := os.ReadFile(kp)
@@ -69,7 +70,7 @@ func TestOpenAnyKind(t *testing.T) {
 	if err := modelfile.WriteFile(filepath.Join(dir, "x.svmgo"), nil); err == nil {
 		t.Error("WriteFile of nil succeeded")
 	}
-	var nilLinear *core.LinearModel
+	var nilLinear *linear.LinearModel
 	if _, err := modelfile.Encode(nilLinear); err == nil {
 		t.Error("Encode of a typed nil succeeded")
 	}

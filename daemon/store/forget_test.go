@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestForget follows a forget by hand: batches a (rows 1..3), b (4, 5), c
@@ -21,7 +21,7 @@ func TestForget(t *testing.T) {
 	add(t, s, "a", ids(1, 3, 1)...)
 	add(t, s, "b", ids(4, 2, 2)...)
 	add(t, s, "c", ids(6, 1, 1)...)
-	if err := setLinearDual(s, &core.LinearDual{Labels: []int32{1}, Alpha: [][]float64{{.1, .2, .3, .4, .5, .6}}}); err != nil {
+	if err := setLinearDual(s, &linear.LinearDual{Labels: []int32{1}, Alpha: [][]float64{{.1, .2, .3, .4, .5, .6}}}); err != nil {
 		t.Fatal(err)
 	}
 	s.SetPublished(3)
@@ -84,7 +84,7 @@ func TestForget(t *testing.T) {
 func TestWindow(t *testing.T) {
 	s := open(t, t.TempDir(), Config{Capacity: 10, MaxFeatures: 4, Window: 4})
 	add(t, s, "a", ids(1, 3, 1)...)
-	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{0, 1, 0}}}); err != nil {
+	if err := setLinearDual(s, &linear.LinearDual{Alpha: [][]float64{{0, 1, 0}}}); err != nil {
 		t.Fatal(err)
 	}
 	if ev := add(t, s, "b", ids(4, 2, 1)...); ev != 1 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
@@ -72,7 +73,7 @@ func TestSetKernelDual(t *testing.T) {
 	// were allocated; a linear dual of two and an ε-SVR dual of one
 	// allocate nothing more.
 	b := s.Bytes()
-	if err := setLinearDual(s, &core.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{3, 4, 5}, {6, 7, 8}}}); err != nil {
+	if err := setLinearDual(s, &linear.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{3, 4, 5}, {6, 7, 8}}}); err != nil {
 		t.Fatal(err)
 	}
 	if kernelDual(s) != nil {
@@ -155,7 +156,7 @@ func TestEvictionDropsOversizedDual(t *testing.T) {
 		if kernel {
 			err = setKernelDual(s, &core.KernelDual{SVMType: core.CSVC, Pairs: [][2]int32{{1, 2}, {1, 3}, {2, 3}}, Alpha: alpha})
 		} else {
-			err = setLinearDual(s, &core.LinearDual{Labels: []int32{1, 2, 3}, Alpha: alpha})
+			err = setLinearDual(s, &linear.LinearDual{Labels: []int32{1, 2, 3}, Alpha: alpha})
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -206,7 +207,7 @@ func TestCommitRoundTripKernel(t *testing.T) {
 // written by the store before kernel duals existed (format version 1, the
 // code of commit ecb4c0a): Config{Capacity: 40, MaxFeatures: 13}; batches
 // of heart_scale.train's lines 1–20 and 21–30, a linear dual of `-s 1`
-// (core.TrainLinear) on those 30 rows, published generation 2; then lines
+// (linear.TrainLinear) on those 30 rows, published generation 2; then lines
 // 31–35 added without training. The rows, hashes, counters and α must be
 // read back as that code wrote them, and the next Commit writes version 2.
 func TestReadsVersion1Fixture(t *testing.T) {
@@ -262,7 +263,7 @@ func TestReadsVersion1Fixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, ref, err := core.TrainLinear(want.Prefix(30), opts.Params)
+	_, ref, err := linear.TrainLinear(want.Prefix(30), opts.Params)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestRollback: Rollback returns the store to its last snapshot: the rows
@@ -26,7 +26,7 @@ func TestRollback(t *testing.T) {
 	if err := s.Dataset().SetWeight(1, 2.5); err != nil {
 		t.Fatal(err)
 	}
-	if err := setLinearDual(s, &core.LinearDual{Labels: []int32{1, 2, 3}, Alpha: [][]float64{{0.5, 0, 1}, {0, 1, 0}, {1, 0, 0}}}); err != nil {
+	if err := setLinearDual(s, &linear.LinearDual{Labels: []int32{1, 2, 3}, Alpha: [][]float64{{0.5, 0, 1}, {0, 1, 0}, {1, 0, 0}}}); err != nil {
 		t.Fatal(err)
 	}
 	s.SetVersion(7)

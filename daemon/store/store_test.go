@@ -15,6 +15,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // row is a test row; its label doubles as its identity in eviction tests.
@@ -174,7 +175,7 @@ func TestEvictOldest(t *testing.T) {
 		t.Fatalf("evicted %d", ev)
 	}
 	// A dual with every α 0 must not change the oldest policy.
-	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{1, 1, 1, 0, 0}}}); err != nil {
+	if err := setLinearDual(s, &linear.LinearDual{Alpha: [][]float64{{1, 1, 1, 0, 0}}}); err != nil {
 		t.Fatal(err)
 	}
 	if ev := add(t, s, "c", ids(6, 2, 2)...); ev != 2 {
@@ -206,7 +207,7 @@ func TestEvictOldest(t *testing.T) {
 func TestEvictNonSVOldest(t *testing.T) {
 	s := open(t, t.TempDir(), Config{Capacity: 6, MaxFeatures: 4})
 	add(t, s, "a", ids(1, 4, 1)...)
-	if err := setLinearDual(s, &core.LinearDual{
+	if err := setLinearDual(s, &linear.LinearDual{
 		Labels: []int32{1, 2},
 		Alpha:  [][]float64{{.5, 0, .3, 0}, {0, 0, 0, 0}},
 	}); err != nil {
@@ -240,7 +241,7 @@ func TestEvictNonSVOldest(t *testing.T) {
 	// The same stream under the oldest policy.
 	o := open(t, t.TempDir(), Config{Capacity: 6, MaxFeatures: 4, Policy: EvictOldest})
 	add(t, o, "a", ids(1, 4, 1)...)
-	if err := setLinearDual(o, &core.LinearDual{Alpha: [][]float64{{.5, 0, .3, 0}}}); err != nil {
+	if err := setLinearDual(o, &linear.LinearDual{Alpha: [][]float64{{.5, 0, .3, 0}}}); err != nil {
 		t.Fatal(err)
 	}
 	add(t, o, "b", ids(5, 2, 1)...)
@@ -273,7 +274,7 @@ func snapshotBytes(s *Store) []byte { return s.encode(nil) }
 func TestAddErrorsLeaveStoreUnchanged(t *testing.T) {
 	s := open(t, t.TempDir(), Config{Capacity: 4, CapacityNonzeros: 8, MaxFeatures: 5})
 	add(t, s, "a", ids(1, 3, 2)...)
-	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{0, 1, 0}}}); err != nil {
+	if err := setLinearDual(s, &linear.LinearDual{Alpha: [][]float64{{0, 1, 0}}}); err != nil {
 		t.Fatal(err)
 	}
 	before := snapshotBytes(s)
@@ -359,12 +360,12 @@ func TestAddDenseAndEmpty(t *testing.T) {
 func TestSetDualErrors(t *testing.T) {
 	s := open(t, t.TempDir(), Config{Capacity: 4, MaxFeatures: 3})
 	add(t, s, "a", ids(1, 2, 1)...)
-	good := &core.LinearDual{Alpha: [][]float64{{1, 2}}}
+	good := &linear.LinearDual{Alpha: [][]float64{{1, 2}}}
 	if err := setLinearDual(s, good); err != nil {
 		t.Fatal(err)
 	}
 	good.Alpha[0][0] = 9 // SetDual copied
-	for name, d := range map[string]*core.LinearDual{
+	for name, d := range map[string]*linear.LinearDual{
 		"nil":      nil,
 		"short":    {Alpha: [][]float64{{1}}},
 		"long":     {Alpha: [][]float64{{1, 2, 3}}},
@@ -380,13 +381,13 @@ func TestSetDualErrors(t *testing.T) {
 	wantAlpha(t, s, []float64{1, 2})
 	// A new class adds a vector buffer; fewer vectors keep the buffers.
 	b := s.Bytes()
-	if err := setLinearDual(s, &core.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{3, 4}, {5, 6}}}); err != nil {
+	if err := setLinearDual(s, &linear.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{3, 4}, {5, 6}}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.Bytes() - b; got != 4*8+2*4 {
 		t.Errorf("a second vector and two labels cost %d bytes, want %d", got, 4*8+2*4)
 	}
-	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{7, 8}}}); err != nil {
+	if err := setLinearDual(s, &linear.LinearDual{Alpha: [][]float64{{7, 8}}}); err != nil {
 		t.Fatal(err)
 	}
 	wantAlpha(t, s, []float64{7, 8})
@@ -465,7 +466,7 @@ func TestCommitRoundTrip(t *testing.T) {
 	equalStores(t, open(t, dir, cfg), s)
 
 	add(t, s, "a", row{1, []int32{0, 5}, []float32{.5, -2}}, row{-1, nil, nil}, row{1, []int32{3}, []float32{1e-30}})
-	if err := setLinearDual(s, &core.LinearDual{Labels: []int32{1}, Alpha: [][]float64{{0.25, 0, -1e300}}}); err != nil {
+	if err := setLinearDual(s, &linear.LinearDual{Labels: []int32{1}, Alpha: [][]float64{{0.25, 0, -1e300}}}); err != nil {
 		t.Fatal(err)
 	}
 	s.SetPublished(1)
@@ -563,7 +564,7 @@ func TestCorruptSnapshot(t *testing.T) {
 	cfg := fuzzCfg // which inconsistentSnapshots' rows fit
 	s := open(t, dir, cfg)
 	add(t, s, "a", ids(1, 3, 2)...)
-	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{1, 0, 2}}}); err != nil {
+	if err := setLinearDual(s, &linear.LinearDual{Alpha: [][]float64{{1, 0, 2}}}); err != nil {
 		t.Fatal(err)
 	}
 	add(t, s, "b", ids(4, 1, 3)...)
@@ -798,7 +799,7 @@ func TestCapacityRandom(t *testing.T) {
 					var err error
 					switch kind {
 					case 0:
-						err = setLinearDual(s, &core.LinearDual{Alpha: alpha})
+						err = setLinearDual(s, &linear.LinearDual{Alpha: alpha})
 					case 3:
 						err = setKernelDual(s, &core.KernelDual{SVMType: core.EpsSVR, Alpha: alpha})
 					default:

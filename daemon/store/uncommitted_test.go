@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestUncommitted follows Uncommitted through each change and Commit, and
@@ -33,7 +34,7 @@ func TestUncommitted(t *testing.T) {
 	}{
 		{"Add", func() error { _, err := s.Add(hashOf("a"), batch(t, ids(1, 2, 2)...)); return err }},
 		{"SetDual", func() error {
-			return setLinearDual(s, &core.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{0.5, 0}}})
+			return setLinearDual(s, &linear.LinearDual{Labels: []int32{1, 2}, Alpha: [][]float64{{0.5, 0}}})
 		}},
 		{"SetDual (its own)", func() error { return setLinearDual(s, linearDual(s)) }},
 		{"SetKernelDual", func() error {
@@ -54,7 +55,7 @@ func TestUncommitted(t *testing.T) {
 	if _, err := s.Add(hashOf("a"), batch(t, ids(3, 1, 1)...)); err == nil {
 		t.Fatal("Add of a duplicate accepted")
 	}
-	if err := setLinearDual(s, &core.LinearDual{Alpha: [][]float64{{1}}}); err == nil {
+	if err := setLinearDual(s, &linear.LinearDual{Alpha: [][]float64{{1}}}); err == nil {
 		t.Fatal("SetDual of a wrong length accepted")
 	}
 	if s.Uncommitted() {

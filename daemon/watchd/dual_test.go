@@ -1,6 +1,9 @@
 package watchd
 
-import "github.com/libsvmgo/libsvmgo/core"
+import (
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
+)
 
 // The store holds one dual, of either kind (store.Store.Dual, SetDual);
 // these helpers are its kind-specific views for the tests that check one.
@@ -10,7 +13,7 @@ type dualStore interface {
 }
 
 // linearDual is the store's linear dual, nil when it holds none.
-func linearDual(s dualStore) *core.LinearDual {
+func linearDual(s dualStore) *linear.LinearDual {
 	if d := s.Dual(); d != nil {
 		return d.Linear
 	}
@@ -26,7 +29,7 @@ func kernelDual(s dualStore) *core.KernelDual {
 }
 
 // setLinearDual records a linear dual in the store.
-func setLinearDual(s dualStore, d *core.LinearDual) error { return s.SetDual(&core.Dual{Linear: d}) }
+func setLinearDual(s dualStore, d *linear.LinearDual) error { return s.SetDual(&core.Dual{Linear: d}) }
 
 // setKernelDual records a kernel dual in the store.
 func setKernelDual(s dualStore, d *core.KernelDual) error { return s.SetDual(&core.Dual{Kernel: d}) }

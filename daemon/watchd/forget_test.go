@@ -13,6 +13,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
@@ -35,13 +36,13 @@ func request(t *testing.T, root, name, text string) {
 func hexHash(text string) string { return fmt.Sprintf("%x", sha256.Sum256([]byte(text))) }
 
 // newestModel reads the newest published linear model.
-func newestModel(t *testing.T, root string) *core.LinearModel {
+func newestModel(t *testing.T, root string) *linear.LinearModel {
 	t.Helper()
 	vs := modelVersions(t, root)
 	if len(vs) == 0 {
 		t.Fatal("no model published")
 	}
-	m, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(root, ModelsDir, modeldir.FileName(vs[len(vs)-1])))
+	m, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(root, ModelsDir, modeldir.FileName(vs[len(vs)-1])))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestForgetRequest(t *testing.T) {
 // assertClose checks that two models' decision values on ds agree within
 // tol, relative to max(1, |want|): two solves of one problem to a
 // tolerance, not one solve twice.
-func assertClose(t *testing.T, got, want *core.LinearModel, ds *data.Dataset, tol float64) {
+func assertClose(t *testing.T, got, want *linear.LinearModel, ds *data.Dataset, tol float64) {
 	t.Helper()
 	g, w := make([]float64, got.NrW()), make([]float64, want.NrW())
 	for i := range ds.Len() {

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
 )
@@ -87,9 +87,9 @@ func TestStaleTempsRemovedAtStart(t *testing.T) {
 }
 
 // testLinearModel returns a small valid linear model to publish.
-func testLinearModel() *core.LinearModel {
-	return &core.LinearModel{
-		Solver: core.L2LossSVCDual, Labels: []int32{1, -1}, NumFeatures: 2, Bias: -1,
+func testLinearModel() *linear.LinearModel {
+	return &linear.LinearModel{
+		Solver: linear.L2LossSVCDual, Labels: []int32{1, -1}, NumFeatures: 2, Bias: -1,
 		W: []float32{0.5, -0.25},
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/store"
@@ -769,10 +770,10 @@ func TestParseTrainOptions(t *testing.T) {
 		check   func(s trainSpec) bool
 	}{
 		{"", func(s trainSpec) bool {
-			return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == core.DefaultLinearParams().Solver
+			return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == linear.DefaultLinearParams().Solver
 		}},
 		{"-s 3 -c 2", func(s trainSpec) bool {
-			return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == core.L1LossSVCDual && s.opts.Linear.Params.C == 2
+			return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == linear.L1LossSVCDual && s.opts.Linear.Params.C == 2
 		}},
 		// -n alone is LIBLINEAR's thread count, -s 12 its ε-SVR.
 		{"-s 12 -n 2", func(s trainSpec) bool {
@@ -796,10 +797,12 @@ func TestParseTrainOptions(t *testing.T) {
 		{"-syntax kernel -s 3", func(s trainSpec) bool {
 			return s.opts.IsKernel() && s.opts.Kernel.Params.SVMType == core.EpsSVR && s.opts.Kernel.Params.Kernel.Type == core.RBFKernel && s.realLabels()
 		}},
-		{"-syntax linear -s 3", func(s trainSpec) bool { return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == core.L1LossSVCDual }},
+		{"-syntax linear -s 3", func(s trainSpec) bool {
+			return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == linear.L1LossSVCDual
+		}},
 		// -s 1 retrains through its primal twin, whichever way it is named.
 		{"-syntax linear -s 1", func(s trainSpec) bool {
-			return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == core.L2LossSVCDual && s.opts.Linear.Params.PrimalTwin
+			return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == linear.L2LossSVCDual && s.opts.Linear.Params.PrimalTwin
 		}},
 	} {
 		s, err := parseTrainOptions(c.options)

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
@@ -27,7 +27,7 @@ func TestL1WarmRetrain(t *testing.T) {
 				batch := batchText(uint64(20+b), 50)
 				text += batch
 				s.ingest(t, "b"+string(rune('0'+b))+".txt", batch)
-				got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(uint64(b+1))))
+				got, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(uint64(b+1))))
 				if err != nil {
 					t.Fatal(err)
 				}

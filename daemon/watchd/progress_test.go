@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // TestProgressLog: a retrain's progress is logged at most once per
@@ -46,9 +47,9 @@ func TestProgressLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lp := core.DefaultLinearParams()
-	lp.Solver = core.L2LossSVCPrimal
-	tr, err := core.NewLinearTrainer(lp, ds.Len(), ds.NumFeatures())
+	lp := linear.DefaultLinearParams()
+	lp.Solver = linear.L2LossSVCPrimal
+	tr, err := linear.NewLinearTrainer(lp, ds.Len(), ds.NumFeatures())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -158,7 +158,7 @@ func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 	return d.publish(d.unpublished)
 }
 
-// run is a retrain's model (a *core.LinearModel or *core.KernelModel) and
+// run is a retrain's model (a *linear.LinearModel or *core.KernelModel) and
 // dual state, and quantized, the model quantized when the configuration
 // asks for it.
 type run struct {

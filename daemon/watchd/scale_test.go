@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 )
 
 // TestScaleRetrain: with --scale in the training options the daemon fits
@@ -25,14 +26,14 @@ func TestScaleRetrain(t *testing.T) {
 	// The batches: 300 rows, then 60 rows inside their ranges (the
 	// ranges hold: a warm retrain), then 300 rows that widen them (a
 	// refit, cold), then 60 inside again.
-	first, err := core.FitScale(readText(t, strings.Join(all[:300], "")), -1, 1)
+	first, err := rowscale.FitScale(readText(t, strings.Join(all[:300], "")), -1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var inside, outside []string
 	for _, line := range all[300:] {
 		ds := readText(t, line)
-		r, err := core.FitScale(ds, -1, 1)
+		r, err := rowscale.FitScale(ds, -1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +58,7 @@ func TestScaleRetrain(t *testing.T) {
 		held = append(held, b...)
 		got := publishedKernel(t, cfg.Root, uint64(i+1))
 		rows := readText(t, strings.Join(held, ""))
-		want, err := core.FitScale(rows, -1, 1)
+		want, err := rowscale.FitScale(rows, -1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func TestScaleRetrain(t *testing.T) {
 		}
 		// The model takes raw rows: it predicts the test rows as the same
 		// model without its scaling predicts them scaled.
-		scaled, err := core.ScaleDataset(test, got.Scale)
+		scaled, err := rowscale.ScaleDataset(test, got.Scale)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
@@ -144,7 +144,7 @@ func openStore(t *testing.T, cfg Config) *store.Store {
 
 // assertSameDecisions checks that two models give the same decision values
 // on every row of ds.
-func assertSameDecisions(t *testing.T, got, want *core.LinearModel, ds *data.Dataset) {
+func assertSameDecisions(t *testing.T, got, want *linear.LinearModel, ds *data.Dataset) {
 	t.Helper()
 	g := make([]float64, got.NrW())
 	w := make([]float64, want.NrW())
@@ -193,11 +193,11 @@ func TestIngestEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts, _, _ := options.ParseLinear(strings.Fields(cfg.TrainOptions))
-	want, _, err := core.TrainLinear(ds, opts.Incremental())
+	want, _, err := linear.TrainLinear(ds, opts.Incremental())
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
+	got, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,11 +336,11 @@ func TestRecoverUnpublished(t *testing.T) {
 		t.Errorf("store: %d rows, generation %d, published %d; want 30, 1, 1", st.Len(), st.Generation(), st.Published())
 	}
 	opts, _, _ := options.ParseLinear(strings.Fields(cfg.TrainOptions))
-	want, _, err := core.TrainLinear(batch, opts.Incremental())
+	want, _, err := linear.TrainLinear(batch, opts.Incremental())
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
+	got, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(r.root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +426,7 @@ func TestReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.applyReload()
-	if d.cfg.Keep != 1 || d.spec.opts.IsKernel() || d.spec.opts.Linear.Params.Solver != core.L1LossSVCDual || d.spec.opts.Linear.Params.C != 2 {
+	if d.cfg.Keep != 1 || d.spec.opts.IsKernel() || d.spec.opts.Linear.Params.Solver != linear.L1LossSVCDual || d.spec.opts.Linear.Params.C != 2 {
 		t.Errorf("after reload: keep %d, kernel %v, solver %v, C %v", d.cfg.Keep, d.spec.opts.IsKernel(), d.spec.opts.Linear.Params.Solver, d.spec.opts.Linear.Params.C)
 	}
 }
@@ -500,7 +500,7 @@ func (s *syncDaemon) records(t *testing.T, msg string) []map[string]any {
 
 // trainText trains on text's rows with cfg's options, as an independent
 // reference: core's own reader and TrainLinear, from α = 0.
-func trainText(t *testing.T, cfg Config, text string) (*core.LinearModel, *core.LinearDual, *data.Dataset) {
+func trainText(t *testing.T, cfg Config, text string) (*linear.LinearModel, *linear.LinearDual, *data.Dataset) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "ref.txt")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
@@ -514,7 +514,7 @@ func trainText(t *testing.T, cfg Config, text string) (*core.LinearModel, *core.
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, dual, err := core.TrainLinear(ds, opts.Incremental())
+	m, dual, err := linear.TrainLinear(ds, opts.Incremental())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -557,7 +557,7 @@ func TestGateHoldsBack(t *testing.T) {
 		t.Errorf("after a: held rows' α %v, want 0", got)
 	}
 	want, wantDual, _ := trainText(t, cfg, firstLines(a, 40))
-	got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
+	got, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -619,7 +619,7 @@ func TestGateOffTrainsOnAll(t *testing.T) {
 	text := flipLast(batchText(6, 50), 45)
 	s.ingest(t, "a.txt", text)
 	want, wantDual, _ := trainText(t, cfg, text)
-	got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
+	got, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -691,7 +691,7 @@ func TestGateRegression(t *testing.T) {
 	if vs := modelVersions(t, cfg.Root); !slices.Equal(vs, []uint64{1}) {
 		t.Fatalf("after a: published versions %v, want [1]", vs)
 	}
-	m, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
+	m, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ go build -o "$tmp/warmtime" ./examples/bench/warmtime
 	echo "  model's w, with a trainer that keeps that state for both runs; w: the first model's"
 	echo "  w alone (core.PrimalOf), every row read at the start; alpha: the first run's α"
 	echo "  alone (a restarted daemon's), DCD for -s 1 and -s 3, and for -s 2 the Newton method from w(α)"
-	echo "  with the stiff coordinates w(α) = w − ∇f(w) lost restored (core/primal_rebuild.go;"
+	echo "  with the stiff coordinates w(α) = w − ∇f(w) lost restored (core/linear/primal_rebuild.go;"
 	echo "  its passes and Hessian products counted). -s 1 -twin 1: -s 1 through its primal"
 	echo "  twin, at 0.1 × its -e."
 	echo "- CPU: user+system seconds of the in-process Train call (data read before);"

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
@@ -170,12 +170,12 @@ func TestWatchForgetSurvivesKill9(t *testing.T) {
 	}
 
 	newest := slices.Max(modelVersionsIn(t, filepath.Join(root, "models")))
-	model, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", modeldir.FileName(newest)))
+	model, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(root, "models", modeldir.FileName(newest)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts, _, _ := options.ParseLinear([]string{"-s", "1", "-e", "0.00001"})
-	tr, err := core.NewLinearTrainer(opts.Params, 2000, 8)
+	tr, err := linear.NewLinearTrainer(opts.Params, 2000, 8)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 )
@@ -324,7 +325,7 @@ func hotswapEndToEnd(t *testing.T, bin, trainOptions string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := core.NewLinearTrainer(opts.Params, ds.CapRows(), ds.NumFeatures())
+	tr, err := linear.NewLinearTrainer(opts.Params, ds.CapRows(), ds.NumFeatures())
 	if err != nil {
 		t.Fatal(err)
 	}

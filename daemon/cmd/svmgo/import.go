@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/textmodel"
 )
@@ -84,7 +85,7 @@ func importModel(args []string, stdout, stderr io.Writer) int {
 		}
 		m = km
 	default:
-		var lm *core.LinearModel
+		var lm *linear.LinearModel
 		if lm, err = textmodel.ReadLIBLINEARModel(br, in); err == nil && stamp {
 			lm.Created = created
 		}

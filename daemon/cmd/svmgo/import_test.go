@@ -9,6 +9,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/textmodel"
 )
@@ -69,7 +70,7 @@ func TestImport(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g, err := modelfile.ReadFileAs[*core.LinearModel](out)
+				g, err := modelfile.ReadFileAs[*linear.LinearModel](out)
 				if err != nil {
 					t.Fatal(err)
 				}

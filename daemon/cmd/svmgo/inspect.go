@@ -13,6 +13,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 	"github.com/libsvmgo/libsvmgo/quantize"
@@ -172,24 +173,24 @@ func showModel(s *sheet, b []byte, verbose bool) error {
 
 // linearSolverText is LIBLINEAR's description of each solver (train's
 // usage text).
-var linearSolverText = map[core.LinearSolver]string{
-	core.L2Logistic:            "L2-regularized logistic regression, primal",
-	core.L2LossSVCDual:         "L2-regularized L2-loss support vector classification, dual",
-	core.L2LossSVCPrimal:       "L2-regularized L2-loss support vector classification, primal",
-	core.L2LossSVRPrimal:       "L2-regularized L2-loss support vector regression, primal",
-	core.L1LossSVCDual:         "L2-regularized L1-loss support vector classification, dual",
-	core.L2LogisticDual:        "L2-regularized logistic regression, dual",
-	core.L2LossSVRDual:         "L2-regularized L2-loss support vector regression, dual",
-	core.L1LossSVRDual:         "L2-regularized L1-loss support vector regression, dual",
-	core.L1L2LossSVC:           "L1-regularized L2-loss support vector classification",
-	core.L1Logistic:            "L1-regularized logistic regression",
-	core.L2LogisticMultinomial: "L2-regularized multinomial logistic regression",
+var linearSolverText = map[linear.LinearSolver]string{
+	linear.L2Logistic:            "L2-regularized logistic regression, primal",
+	linear.L2LossSVCDual:         "L2-regularized L2-loss support vector classification, dual",
+	linear.L2LossSVCPrimal:       "L2-regularized L2-loss support vector classification, primal",
+	linear.L2LossSVRPrimal:       "L2-regularized L2-loss support vector regression, primal",
+	linear.L1LossSVCDual:         "L2-regularized L1-loss support vector classification, dual",
+	linear.L2LogisticDual:        "L2-regularized logistic regression, dual",
+	linear.L2LossSVRDual:         "L2-regularized L2-loss support vector regression, dual",
+	linear.L1LossSVRDual:         "L2-regularized L1-loss support vector regression, dual",
+	linear.L1L2LossSVC:           "L1-regularized L2-loss support vector classification",
+	linear.L1Logistic:            "L1-regularized logistic regression",
+	linear.L2LogisticMultinomial: "L2-regularized multinomial logistic regression",
 }
 
 // linearRows is what inspect shows of a linear model, float or quantized:
 // the two kinds differ only in how their weights are stored.
 type linearRows struct {
-	solver  core.LinearSolver
+	solver  linear.LinearSolver
 	labels  []int32
 	nf      int     // nr_feature
 	bias    float64 // < 0: none

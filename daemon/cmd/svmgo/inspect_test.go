@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 	"github.com/tinylib/msgp/msgp"
@@ -180,7 +181,7 @@ func TestInspectLinear(t *testing.T) {
 	if code, _, errs := svmgo(t, "train-linear", "-q", "-s", "3", "-B", "1", "-c", "0.5", dataDir+"digits.train", path); code != 0 {
 		t.Fatal(errs)
 	}
-	m, err := modelfile.ReadFileAs[*core.LinearModel](path)
+	m, err := modelfile.ReadFileAs[*linear.LinearModel](path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -640,7 +641,7 @@ func TestInspectQLinear(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := q.(*quantize.Linear)
-	fm, err := modelfile.ReadFileAs[*core.LinearModel](float)
+	fm, err := modelfile.ReadFileAs[*linear.LinearModel](float)
 	if err != nil {
 		t.Fatal(err)
 	}

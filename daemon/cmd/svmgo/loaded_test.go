@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/quantize"
@@ -12,7 +13,7 @@ import (
 func as[M any](l *modeldir.Loaded) M { m, _ := l.Model.(M); return m }
 
 var (
-	linOf   = as[*core.LinearModel]
+	linOf   = as[*linear.LinearModel]
 	kerOf   = as[*core.KernelModel]
 	quantOf = as[quantize.Model]
 )

@@ -14,6 +14,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/quantize"
 )
@@ -42,7 +43,7 @@ func rowsOf(t *testing.T, out string) map[string]string {
 // floatModels holds a float model file read back by the test: one of the
 // two is set.
 type floatModels struct {
-	linear *core.LinearModel
+	linear *linear.LinearModel
 	kernel *core.KernelModel
 }
 
@@ -53,7 +54,7 @@ func readFloat(t *testing.T, path string) floatModels {
 		t.Fatal(err)
 	}
 	if kind == modelfile.KindLinear {
-		m, err := modelfile.ReadFileAs[*core.LinearModel](path)
+		m, err := modelfile.ReadFileAs[*linear.LinearModel](path)
 		if err != nil {
 			t.Fatal(err)
 		}

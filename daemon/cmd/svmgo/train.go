@@ -11,6 +11,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
@@ -118,7 +119,7 @@ func trainCommand(args []string, syntax options.Syntax, usage string, stdout, st
 // reference tool does (svm-train, LIBLINEAR's train).
 var trainReports = map[string]func(w io.Writer, m core.Model){
 	core.KindKernel: func(w io.Writer, m core.Model) { reportKernel(w, m.(*core.KernelModel)) },
-	core.KindLinear: func(w io.Writer, m core.Model) { reportLinear(w, m.(*core.LinearModel)) },
+	core.KindLinear: func(w io.Writer, m core.Model) { reportLinear(w, m.(*linear.LinearModel)) },
 }
 
 // reportKernel prints svm-train's report of a training run, without its
@@ -148,7 +149,7 @@ func reportKernel(w io.Writer, m *core.KernelModel) {
 // reportLinear prints LIBLINEAR's report of a training run; for the
 // Newton method its iteration counts and the primal objective,
 // which LIBLINEAR does not print.
-func reportLinear(w io.Writer, m *core.LinearModel) {
+func reportLinear(w io.Writer, m *linear.LinearModel) {
 	for k, r := range m.Result.Subproblems {
 		if m.Solver.IsL1() {
 			// Coordinate descent over w: the primal objective and the
@@ -180,7 +181,7 @@ func reportLinear(w io.Writer, m *core.LinearModel) {
 			fmt.Fprintf(w, "\nWARNING: reaching max number of iterations\n")
 		}
 		fmt.Fprintf(w, "Objective value = %f\n", r.DualObjective)
-		if m.Solver != core.L2LogisticDual { // every α of -s 7 is positive: LIBLINEAR prints no count
+		if m.Solver != linear.L2LogisticDual { // every α of -s 7 is positive: LIBLINEAR prints no count
 			fmt.Fprintf(w, "nSV = %d\n", r.NumSV)
 		}
 	}
@@ -205,7 +206,7 @@ otherwise none is, so equal inputs give byte-identical files.
 func findC(ds *data.Dataset, opts options.LinearOptions, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "Doing parameter search with %d-fold cross validation.\n", opts.CrossValidation)
 	regression := opts.Params.Solver.IsRegression()
-	res, err := core.FindLinearC(ds, opts.Params, opts.CrossValidation, opts.StartC, func(s core.CSearchStep) {
+	res, err := linear.FindLinearC(ds, opts.Params, opts.CrossValidation, opts.StartC, func(s linear.CSearchStep) {
 		if regression {
 			fmt.Fprintf(stdout, "log2c=%7.2f\tmse=%.6g\n", math.Log2(s.C), s.Score.MSE)
 		} else {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
@@ -230,17 +231,17 @@ func TestWatchSurvivesKill9(t *testing.T) {
 			t.Errorf("models/ holds %s", e.Name())
 			continue
 		}
-		if _, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", e.Name())); err != nil {
+		if _, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(root, "models", e.Name())); err != nil {
 			t.Errorf("models/%s: %v", e.Name(), err)
 		}
 		newest = max(newest, v)
 	}
-	got, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(root, "models", modeldir.FileName(newest)))
+	got, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(root, "models", modeldir.FileName(newest)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts, _, _ := options.ParseLinear([]string{"-s", "1", "-e", "0.00001"})
-	tr, err := core.NewLinearTrainer(opts.Params, 2000, 8)
+	tr, err := linear.NewLinearTrainer(opts.Params, 2000, 8)
 	if err != nil {
 		t.Fatal(err)
 	}

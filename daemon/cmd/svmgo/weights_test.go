@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -84,7 +84,7 @@ func TestTrainWeightFile(t *testing.T) {
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}
-	a, b := lw.(*core.LinearModel).W, ld.(*core.LinearModel).W
+	a, b := lw.(*linear.LinearModel).W, ld.(*linear.LinearModel).W
 	for j := range a {
 		if math.Abs(float64(a[j]-b[j])) > 1e-4*(1+math.Abs(float64(b[j]))) {
 			t.Errorf("train-linear -W: w[%d] = %v, duplicated rows %v", j, a[j], b[j])

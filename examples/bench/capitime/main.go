@@ -35,7 +35,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 )
 
@@ -63,7 +63,7 @@ func main() {
 }
 
 func run(dir string, batchOnly bool, stdout io.Writer) error {
-	m, err := modelfile.ReadFileAs[*core.LinearModel](filepath.Join(dir, "model.svmgo"))
+	m, err := modelfile.ReadFileAs[*linear.LinearModel](filepath.Join(dir, "model.svmgo"))
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@
 // each stage:
 //
 //   - parse: data.ReadFile of train_file (size scan, allocation and parse);
-//   - train: core.TrainLinear on the parsed data, the solver alone (trainer
+//   - train: linear.TrainLinear on the parsed data, the solver alone (trainer
 //     buffers included, no I/O);
 //   - save: modelfile.Marshal of the model, in memory (no file is written);
 //
@@ -40,6 +40,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
@@ -79,7 +80,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // measure runs the timed stages and returns the report line.
-func measure(p core.LinearParams, trainFile, testFile string) (string, error) {
+func measure(p linear.LinearParams, trainFile, testFile string) (string, error) {
 	start := time.Now()
 	train, err := data.ReadFile(trainFile, data.ReadOptions{})
 	if err != nil {
@@ -88,7 +89,7 @@ func measure(p core.LinearParams, trainFile, testFile string) (string, error) {
 	parse := time.Since(start)
 
 	start = time.Now()
-	m, _, err := core.TrainLinear(train, p)
+	m, _, err := linear.TrainLinear(train, p)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", trainFile, err)
 	}

@@ -17,7 +17,7 @@
 // first, -runs how many times the cold and warm runs are repeated, cold and
 // warm alternating, -start what the warm run starts from: state, the first
 // run's dual (α, with the primal Newton method's state for -s 2 and the
-// twin, LinearDual.Gradient) and model's w (core.PrimalOf), what the
+// twin, LinearDual.Gradient) and model's w (linear.PrimalOf), what the
 // daemon and the C ABI trainer pass, with a trainer that keeps that state
 // (KeepGradient) for both runs; w, the model's w alone; alpha, the dual
 // variables alone (what a restarted daemon has). It prints one Markdown
@@ -48,6 +48,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
@@ -100,7 +101,7 @@ func cpuSeconds() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-func measure(p core.LinearParams, file string, frac float64, runs int, start string, remove bool) (string, error) {
+func measure(p linear.LinearParams, file string, frac float64, runs int, start string, remove bool) (string, error) {
 	full, err := data.ReadFile(file, data.ReadOptions{})
 	if err != nil {
 		return "", err
@@ -125,7 +126,7 @@ func measure(p core.LinearParams, file string, frac float64, runs int, start str
 			return "", err
 		}
 	}
-	tr, err := core.NewLinearTrainer(p, l, full.NumFeatures())
+	tr, err := linear.NewLinearTrainer(p, l, full.NumFeatures())
 	if err != nil {
 		return "", err
 	}
@@ -137,17 +138,17 @@ func measure(p core.LinearParams, file string, frac float64, runs int, start str
 		return "", err
 	}
 	var (
-		fromW *core.LinearPrimal
-		warm  *core.LinearDual
+		fromW *linear.LinearPrimal
+		warm  *linear.LinearDual
 	)
 	if start != "alpha" {
-		fromW = core.PrimalOf(prev)
+		fromW = linear.PrimalOf(prev)
 	}
 	switch start {
 	case "state":
 		warm = (&core.Dual{Linear: dual}).Extended(l).Linear
 	case "alpha":
-		warm = &core.LinearDual{Labels: dual.Labels}
+		warm = &linear.LinearDual{Labels: dual.Labels}
 		for _, a := range dual.Alpha {
 			warm.Alpha = append(warm.Alpha, append(append([]float64(nil), a...), make([]float64, l-m0)...))
 		}
@@ -159,9 +160,9 @@ func measure(p core.LinearParams, file string, frac float64, runs int, start str
 // cold, removes its oldest rows (the first 1 − frac of them) from the rows
 // and the dual, and trains on the rest cold and warm (from the first run's
 // state, w, or α alone, as start says).
-func measureRemove(p core.LinearParams, full *data.Dataset, frac float64, runs int, start string) (string, error) {
+func measureRemove(p linear.LinearParams, full *data.Dataset, frac float64, runs int, start string) (string, error) {
 	l := full.Len()
-	tr, err := core.NewLinearTrainer(p, l, full.NumFeatures())
+	tr, err := linear.NewLinearTrainer(p, l, full.NumFeatures())
 	if err != nil {
 		return "", err
 	}
@@ -179,11 +180,11 @@ func measureRemove(p core.LinearParams, full *data.Dataset, frac float64, runs i
 	if err := full.DeleteRows(gone); err != nil {
 		return "", err
 	}
-	var fromW *core.LinearPrimal
+	var fromW *linear.LinearPrimal
 	if start != "alpha" {
-		fromW = core.PrimalOf(prev)
+		fromW = linear.PrimalOf(prev)
 	}
-	var warm *core.LinearDual
+	var warm *linear.LinearDual
 	if start != "w" {
 		if err := dual.DeleteRows(gone); err != nil { // drops the Newton state, which covers rows that left
 			return "", err
@@ -195,10 +196,10 @@ func measureRemove(p core.LinearParams, full *data.Dataset, frac float64, runs i
 
 // coldWarm trains on full cold and warm (from warm and fromW) runs times
 // each, alternating, and returns the table row; start and frac label it.
-func coldWarm(p core.LinearParams, tr *core.LinearTrainer, full *data.Dataset, warm *core.LinearDual, fromW *core.LinearPrimal,
+func coldWarm(p linear.LinearParams, tr *linear.LinearTrainer, full *data.Dataset, warm *linear.LinearDual, fromW *linear.LinearPrimal,
 	runs int, start string, frac float64) (string, error) {
 	var coldT, warmT, coldW, warmW []float64
-	var cold, hot *core.LinearModel
+	var cold, hot *linear.LinearModel
 	var err error
 	for range runs {
 		t, t0 := cpuSeconds(), time.Now()
@@ -216,7 +217,7 @@ func coldWarm(p core.LinearParams, tr *core.LinearTrainer, full *data.Dataset, w
 	q := p
 	q.Eps /= 1000
 	q.MaxIter = max(q.MaxIter, 100000)
-	opt, _, err := core.TrainLinear(full, q)
+	opt, _, err := linear.TrainLinear(full, q)
 	if err != nil {
 		return "", err
 	}
@@ -245,7 +246,7 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func optString(p core.LinearParams) string {
+func optString(p linear.LinearParams) string {
 	s := fmt.Sprintf("-s %d -e %g", int(p.Solver), p.Eps)
 	if p.PrimalTwin {
 		s += " -twin 1"

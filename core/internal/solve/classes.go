@@ -1,0 +1,37 @@
+package solve
+
+import (
+	"fmt"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
+
+// GroupClasses returns the class labels in LIBLINEAR's order: first
+// appearance, except that a {−1, +1} problem puts +1 first so that the
+// decision value is positive for the +1 class.
+func GroupClasses(ds *data.Dataset) ([]int32, error) {
+	var labels []int32
+	for i, v := range ds.Labels() {
+		if !data.IsClassLabel(v) {
+			return nil, fmt.Errorf("%w: label %v of row %d is not an integer class", data.ErrLabels, v, i+1)
+		}
+		c := int32(v)
+		seen := false
+		for _, l := range labels {
+			if l == c {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			labels = append(labels, c)
+		}
+	}
+	if len(labels) < 2 {
+		return nil, fmt.Errorf("%w: the training rows have a single class (%d)", data.ErrLabels, labels[0])
+	}
+	if len(labels) == 2 && labels[0] == -1 && labels[1] == 1 {
+		labels[0], labels[1] = 1, -1
+	}
+	return labels, nil
+}

@@ -1,0 +1,199 @@
+package linear
+
+import (
+	"math"
+	"slices"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
+)
+
+// Warm starts that carry the primal Newton method's state.
+//
+// A warm Newton run on rows added to a trained set starts by evaluating f,
+// ∇f and ∇f(0) (the stopping test's scale) at the previous w: a pass over
+// every row, two row operations each, which after 99% of debdesc_bin was a
+// quarter of the warm run. Over the rows the previous run trained on, at
+// its final w, those are known: ∇f(w) and f are the run's last values,
+// ∇f(0) = −2 Σ C_i y_i x_i is a sum over rows, and α_i = 2C_i·max(0,
+// 1 − y_i wᵀx_i) gives the margins that enter the loss, and ∇²f's diagonal,
+// the preconditioner and the objective test's scale, is a sum over rows. A LinearDual
+// therefore also carries them (LinearGradient), and the next run reads
+// only the rows added since. They are right only for the same rows, α,
+// costs and bias; a LinearGradient records what they depend on and is
+// ignored, the rows read as before, when anything it can check cheaply
+// differs (all but the features). The kernel path keeps its solver's
+// gradient the same way (kernelwarm.go). The Newton method takes them as a
+// start only: should it stop there, or its first line search fail, it
+// reads the rows and decides again (newton.minimize), so every stop rests
+// on f and ∇f read from the rows (∇f(0), the gradient test's scale, stays
+// summed from the given part).
+
+// LinearGradient is the state of each decision function's primal Newton
+// run (newton.go) of the L2-loss SVC (-s 2, and -s 1 through its primal
+// twin) at the exact w it returned, over rows 0..Rows−1, and what it was
+// computed under. Rows appended to the data set since, with their α
+// padded with zeros, keep it usable. Deleting rows (LinearDual.DeleteRows
+// drops it), changing labels, weights or the stored α of the first Rows
+// rows makes it unusable (Check no longer matches) and Train evaluates the
+// start from the rows. Changing their features while keeping all that is
+// outside the warm start's contract (TrainFrom): the Newton method would
+// start from
+// values that are not f's, take a poorer first step, and still stop only
+// on values it read from the rows.
+// Train fills it only for a trainer that keeps it (LinearTrainer.KeepGradient).
+type LinearGradient struct {
+	// Rows is the number of rows of the run.
+	Rows int
+	// Check is a 64-bit hash (hashLabels, hashLinearAlpha) of the labels
+	// and instance weights of rows 0..Rows−1 and of Alpha[k][:Rows] for
+	// every k. Their features are not hashed (hashLabels says why).
+	Check uint64
+	// Bias is the run's bias value (Params.Bias).
+	Bias float64
+	// Features is the number of features of the run's data set: a later
+	// data set may have more (a feature no row had has weight 0 and adds
+	// nothing to ∇f over these rows).
+	Features int
+	// Box holds each decision function's costs (C of its positive rows,
+	// C of its negative rows) before instance weights.
+	Box [][2]float64
+	// W holds each decision function's weights, Features of them, then
+	// the bias weight when Bias ≥ 0, in float64 (the model keeps float32).
+	W [][]float64
+	// G holds ∇f(W) over rows 0..Rows−1, laid out as W.
+	G [][]float64
+	// G0 holds ∇f(0) = −2 Σ C_i y_i x_i over rows 0..Rows−1.
+	G0 [][]float64
+	// H holds ∇²f(W)'s diagonal less the identity,
+	// 2 Σ_{y_i Wᵀx_i < 1} C_i x_ij², over rows 0..Rows−1.
+	H [][]float64
+	// Loss holds Σ C_i max(0, 1 − y_i Wᵀx_i)² over rows 0..Rows−1.
+	Loss []float64
+}
+
+// keepsGradient reports whether a run in t fills LinearDual.Gradient: a
+// trainer that keeps it, for the formulations whose every decision
+// function the Newton method solves with its own test (-s 2; -s 1 as a primal twin).
+func (t *LinearTrainer) keepsGradient() bool {
+	p := &t.params
+	return t.keepGradient && !t.cPath &&
+		(p.Solver == L2LossSVCPrimal || (p.Solver == L2LossSVCDual && p.PrimalTwin))
+}
+
+// usableGradient returns warm's gradient when it was computed on the
+// first Rows rows of ds (n features) at warm's α, with the same bias and
+// decision functions (labels, costs); else nil. hMid is hashLabels(ds,
+// warm.Gradient.Rows)'s first result.
+func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][2]float64, n int, hMid [4]uint64, l int) *LinearGradient {
+	if warm == nil || warm.Gradient == nil {
+		return nil
+	}
+	g := warm.Gradient
+	nrW := len(box)
+	if g.Rows <= 0 || g.Rows > l || g.Bias != t.params.Bias || g.Features < 0 || g.Features > n ||
+		len(warm.Alpha) != nrW || len(g.Box) != nrW || len(g.W) != nrW || len(g.G) != nrW ||
+		len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW ||
+		!slices.Equal(warm.Labels, labels[:nrW]) || !slices.Equal(g.Box, box) {
+		return nil
+	}
+	dim := g.Features
+	if g.Bias >= 0 {
+		dim++
+	}
+	for k := range nrW {
+		if len(g.W[k]) != dim || len(g.G[k]) != dim || len(g.G0[k]) != dim || len(g.H[k]) != dim ||
+			len(warm.Alpha[k]) < g.Rows {
+			return nil
+		}
+	}
+	if hashLinearAlpha(hMid, warm.Alpha, g.Rows) != g.Check {
+		return nil
+	}
+	return g
+}
+
+// known returns decision function k's part of g as the Newton method's
+// start.
+func (g *LinearGradient) known(k int) *knownRows {
+	return &knownRows{rows: g.Rows, n: g.Features, loss: g.Loss[k], g: g.G[k], g0: g.G0[k], h: g.H[k]}
+}
+
+// copyWidened copies v, a vector over n features and then the bias
+// weight when bias ≥ 0, into dst, a vector over more features laid out
+// the same way: the features added are 0.
+func copyWidened(dst, v []float64, n int, bias float64) {
+	copy(dst, v[:n])
+	clear(dst[n:])
+	if bias >= 0 {
+		dst[len(dst)-1] = v[n]
+	}
+}
+
+// newLinearGradient returns an empty gradient for nrW decision functions
+// over l rows of n features.
+func newLinearGradient(nrW, l, n int, bias float64) *LinearGradient {
+	return &LinearGradient{Rows: l, Bias: bias, Features: n, Box: make([][2]float64, nrW), W: make([][]float64, nrW),
+		G: make([][]float64, nrW), G0: make([][]float64, nrW), H: make([][]float64, nrW), Loss: make([]float64, nrW)}
+}
+
+// hashTrainRows returns hashLabels(ds, mid) for a run that keeps or uses
+// a gradient (mid: the rows of warm's gradient, if any); zeros otherwise.
+func (t *LinearTrainer) hashTrainRows(ds *data.Dataset, warm *LinearDual) (hMid, hAll [4]uint64) {
+	if !t.keepsGradient() {
+		return hMid, hAll
+	}
+	mid := 0
+	if warm != nil && warm.Gradient != nil {
+		mid = warm.Gradient.Rows
+	}
+	return hashLabels(ds, mid)
+}
+
+// hashLabels returns the lanes of a hash of the labels and instance
+// weights of ds's rows 0..mid−1 and of rows 0..ds.Len()−1 (mid is clamped
+// to [0, ds.Len()]), four lanes of solve.HashWord in turn: each lane's chain of
+// multiplies is independent of the others', so the processor overlaps
+// them. Features are not hashed: that took as long as the pass over the
+// rows the gradient spares (hashRows, 0.8 ms on debdesc_bin), and a
+// gradient that does not fit its rows only gives the Newton method a poorer start,
+// never a stop on values not read (primalFunction.forgetStart).
+func hashLabels(ds *data.Dataset, mid int) (hMid, hAll [4]uint64) {
+	h := [4]uint64{solve.HashSeed, solve.HashSeed ^ 1, solve.HashSeed ^ 2, solve.HashSeed ^ 3}
+	l := ds.Len()
+	mid = max(0, min(mid, l))
+	labels, weights := ds.Labels(), ds.Weights()
+	for i, y := range labels {
+		if i == mid {
+			hMid = h
+		}
+		v := math.Float64bits(y)
+		if weights != nil && weights[i] != 1 {
+			v ^= math.Float64bits(weights[i]) * solve.HashPrime // weight 1 hashes as none
+		}
+		h[i&3] = solve.HashWord(h[i&3], v)
+	}
+	if mid == l {
+		hMid = h
+	}
+	return hMid, h
+}
+
+// hashLinearAlpha folds the first n entries of each vector into the lanes
+// h, four at a time as hashLabels does, and returns the lanes folded into
+// one word.
+func hashLinearAlpha(h [4]uint64, alpha [][]float64, n int) uint64 {
+	for _, a := range alpha {
+		a = a[:n]
+		k := 0
+		for ; k+4 <= n; k += 4 {
+			h[0], h[1] = solve.HashWord(h[0], math.Float64bits(a[k])), solve.HashWord(h[1], math.Float64bits(a[k+1]))
+			h[2], h[3] = solve.HashWord(h[2], math.Float64bits(a[k+2])), solve.HashWord(h[3], math.Float64bits(a[k+3]))
+		}
+		for ; k < n; k++ {
+			h[k&3] = solve.HashWord(h[k&3], math.Float64bits(a[k]))
+		}
+		h[0] = solve.HashWord(h[0], ^uint64(0)) // vector separator
+	}
+	return solve.HashWord(solve.HashWord(solve.HashWord(h[0], h[1]), h[2]), h[3])
+}

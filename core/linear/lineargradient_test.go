@@ -1,0 +1,333 @@
+package linear
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
+
+// gradientRuns trains the first part of ds cold with a trainer that keeps
+// the primal Newton state, and returns the trainer, that run's model and
+// its dual extended to every row of ds (the state kept).
+func gradientRuns(t *testing.T, args string, ds *data.Dataset, first int) (*LinearTrainer, *LinearModel, *LinearDual) {
+	t.Helper()
+	opts, _, err := ParseLinearOptions(strings.Fields(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewLinearTrainer(opts.Params, ds.Len(), ds.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.KeepGradient()
+	m0, d0, err := tr.Train(prefix(ds, first), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d0.Gradient == nil || d0.Gradient.Rows != first {
+		t.Fatalf("%s: the first run kept no gradient over its %d rows (%+v)", args, first, d0.Gradient)
+	}
+	return tr, m0, extended(d0, ds.Len())
+}
+
+// TestLinearGradientStart: a warm run from the kept state (rows added to
+// debdesc_bin) reaches the objective of the same warm run from w alone,
+// which reads every row at its start, and of the cold run, while reading
+// fewer rows: the start reads only the rows added.
+func TestLinearGradientStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large set")
+	}
+	full := readTestdata(t, "debdesc_bin.train")
+	l := full.Len()
+	for _, args := range []string{"-s 2", "-s 1 -twin 1", "-s 2 -B 1"} {
+		for _, part := range []float64{0.9, 0.99} {
+			first := int(part * float64(l))
+			tr, m0, warm := gradientRuns(t, args, full, first)
+			cold, _, err := tr.Train(full, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fromW, _, err := tr.TrainFrom(full, nil, PrimalOf(m0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fromState, d, err := tr.TrainFrom(full, warm, PrimalOf(m0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, a, b := cold.Result, fromW.Result, fromState.Result
+			if !warmNoWorse(b.PrimalObjective, c.PrimalObjective) || !b.Converged {
+				t.Errorf("%s after %v: objective from the state %.8g, cold %.8g (converged %v)", args, part, b.PrimalObjective, c.PrimalObjective, b.Converged)
+			}
+			if rel := math.Abs(b.PrimalObjective-a.PrimalObjective) / a.PrimalObjective; rel > 1e-6 {
+				t.Errorf("%s after %v: objective from the state %.10g, from w %.10g", args, part, b.PrimalObjective, a.PrimalObjective)
+			}
+			// From w the start reads every row twice (f and ∇f(0)), and the
+			// rows with a loss once more (∇f); from the state, only the
+			// rows added.
+			if saved := a.Updates - b.Updates; saved < int64(l) || b.Updates >= a.Updates {
+				t.Errorf("%s after %v: rows read from the state %d, from w %d: want at least %d fewer", args, part, b.Updates, a.Updates, l)
+			}
+			if d.Gradient == nil || d.Gradient.Rows != l {
+				t.Errorf("%s after %v: the warm run kept no gradient over all rows", args, part)
+			}
+			t.Logf("%s after %v: rows read from the state %d, from w %d, cold %d; products %d, %d, %d",
+				args, part, b.Updates, a.Updates, c.Updates, b.HessianProducts, a.HessianProducts, c.HessianProducts)
+		}
+	}
+}
+
+// TestLinearGradientKeptIsExact: the kept state is f's at the returned w,
+// recomputed here from the rows: ∇f(w) = w + 2 Σ_{z_i<1} C_i y_i (z_i − 1)
+// x_i, ∇f(0) = −2 Σ C_i y_i x_i and the loss Σ C_i (1 − z_i)², per
+// decision function (digits, one-vs-rest, with a bias and a class weight).
+func TestLinearGradientKeptIsExact(t *testing.T) {
+	ds := readTestdata(t, "digits.train")
+	_, _, d := gradientRuns(t, "-s 2 -B 1 -w3 2", ds, ds.Len())
+	g := d.Gradient
+	n := g.Features // the features of the run's rows, a sparse copy of ds's
+	widen := func(v []float64) []float64 {
+		out := make([]float64, ds.NumFeatures()+1)
+		copyWidened(out, v, n, 1)
+		return out
+	}
+	m := ds.NumFeatures()
+	for k, pos := range d.Labels {
+		Cp, Cn := g.Box[k][0], g.Box[k][1]
+		if want := 2.0; pos == 3 && Cp != want {
+			t.Errorf("class 3's cost %v, want %v", Cp, want)
+		}
+		w := widen(g.W[k])
+		grad := slices.Clone(w)
+		g0 := make([]float64, m+1)
+		var loss float64
+		for i := range ds.Len() {
+			y, c := -1.0, Cn
+			if int32(ds.Label(i)) == pos {
+				y, c = 1, Cp
+			}
+			z := y * (ds.Dot(i, w[:m]) + w[m]) // bias 1
+			ds.AddScaledTo(g0[:m], -2*c*y, i)
+			g0[m] -= 2 * c * y
+			if z < 1 {
+				loss += c * (1 - z) * (1 - z)
+				ds.AddScaledTo(grad[:m], 2*c*y*(z-1), i)
+				grad[m] += 2 * c * y * (z - 1)
+			}
+		}
+		kg, kg0 := widen(g.G[k]), widen(g.G0[k])
+		for j := range grad {
+			if math.Abs(grad[j]-kg[j]) > 1e-9*(1+math.Abs(grad[j])) || math.Abs(g0[j]-kg0[j]) > 1e-9*(1+math.Abs(g0[j])) {
+				t.Fatalf("class %d, entry %d: ∇f %v, kept %v; ∇f(0) %v, kept %v", pos, j, grad[j], kg[j], g0[j], kg0[j])
+			}
+		}
+		if math.Abs(loss-g.Loss[k]) > 1e-9*loss {
+			t.Errorf("class %d: loss %v, kept %v", pos, loss, g.Loss[k])
+		}
+	}
+}
+
+// TestLinearGradientRefused: a state whose rows, α, costs or bias no
+// longer match is not used (the warm run reads every row, as from w
+// alone), and one whose features changed under the same labels and α
+// (outside the contract, and not checked) still gives the cold run's
+// objective: TRON reads the rows before it stops.
+func TestLinearGradientRefused(t *testing.T) {
+	full := readTestdata(t, "heart_scale")
+	l := full.Len()
+	tr, m0, warm := gradientRuns(t, "-s 2", full, l-20)
+	fromW, _, err := tr.TrainFrom(full, nil, PrimalOf(m0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	used, _, err := tr.TrainFrom(full, warm, PrimalOf(m0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if used.Result.Updates >= fromW.Result.Updates {
+		t.Fatalf("the state was not used: rows read %d, from w %d", used.Result.Updates, fromW.Result.Updates)
+	}
+	refusals := map[string]func(d *LinearDual) *LinearDual{
+		"α changed": func(d *LinearDual) *LinearDual {
+			d.Alpha[0][3] += 0.5
+			return d
+		},
+		"rows deleted": func(d *LinearDual) *LinearDual {
+			if err := d.DeleteRows([]int{l - 1}); err != nil {
+				t.Fatal(err)
+			}
+			if d.Gradient != nil {
+				t.Errorf("rows deleted: the dual kept its gradient")
+			}
+			d.Alpha[0] = append(d.Alpha[0], 0)
+			return d
+		},
+		"cost changed": func(d *LinearDual) *LinearDual {
+			g := *d.Gradient
+			g.Box = [][2]float64{{2, 2}}
+			d.Gradient = &g
+			return d
+		},
+		"more rows than the data": func(d *LinearDual) *LinearDual {
+			g := *d.Gradient
+			g.Rows = l + 1
+			d.Gradient = &g
+			return d
+		},
+	}
+	for name, spoil := range refusals {
+		d := spoil(extended(warm, l))
+		m, _, err := tr.TrainFrom(full, d, PrimalOf(m0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Not used, the run is the one from w alone.
+		if m.Result.Updates != fromW.Result.Updates {
+			t.Errorf("%s: the state was used (rows read %d, from w %d)", name, m.Result.Updates, fromW.Result.Updates)
+		}
+	}
+	// Labels changed: the hash of the first rows differs.
+	relabelled := data.NewDense(l, full.NumFeatures())
+	for i := range l {
+		y := full.Label(i)
+		if i == 5 {
+			y = -y
+		}
+		if err := relabelled.AppendDense(y, full.DenseRow(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g := tr.usableGradient(warm, []int32{1, -1}, [][2]float64{{1, 1}}, full.NumFeatures(), first(hashLabels(relabelled, warm.Gradient.Rows)), l); g != nil {
+		t.Errorf("labels changed: the state is usable")
+	}
+	if g := tr.usableGradient(warm, []int32{1, -1}, [][2]float64{{1, 1}}, full.NumFeatures(), first(hashLabels(full, warm.Gradient.Rows)), l); g == nil {
+		t.Errorf("the same rows: the state is not usable")
+	}
+
+	// Features scaled under the same labels and α: the given start is
+	// wrong, the result is still the cold run's.
+	scaled := data.NewDense(l, full.NumFeatures())
+	for i := range l {
+		x := append([]float32(nil), full.DenseRow(i)...)
+		for j := range x {
+			x[j] *= 0.5
+		}
+		if err := scaled.AppendDense(full.Label(i), x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cold, _, err := tr.Train(scaled, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := tr.TrainFrom(scaled, extended(warm, l), PrimalOf(m0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !warmNoWorse(m.Result.PrimalObjective, cold.Result.PrimalObjective) || !m.Result.Converged {
+		t.Errorf("features changed: objective %.8g, cold %.8g (converged %v)", m.Result.PrimalObjective, cold.Result.PrimalObjective, m.Result.Converged)
+	}
+}
+
+func first(a, _ [4]uint64) [4]uint64 { return a }
+
+// TestLinearGradientStopAtStart: a run on the same rows from its own state
+// at a point that passes the tests reads the rows before it stops (the
+// state alone decides nothing), takes no Newton step and returns the same
+// weights.
+func TestLinearGradientStopAtStart(t *testing.T) {
+	ds := readTestdata(t, "heart_scale")
+	opts, _, _ := ParseLinearOptions(strings.Fields("-s 2 -e 0.0001"))
+	tr, err := NewLinearTrainer(opts.Params, ds.Len(), ds.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.KeepGradient()
+	m0, d0, err := tr.Train(ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := tr.TrainFrom(ds, d0, PrimalOf(m0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := m.Result
+	if r.NewtonIterations != 0 || !r.Converged || r.Updates < int64(ds.Len()) {
+		t.Errorf("restart from the state: %d Newton iterations, converged %v, %d rows read (want 0, true, ≥ %d)",
+			r.NewtonIterations, r.Converged, r.Updates, ds.Len())
+	}
+	for j := range m0.W {
+		if m.W[j] != m0.W[j] {
+			t.Fatalf("weight %d moved from %v to %v", j, m0.W[j], m.W[j])
+		}
+	}
+}
+
+// TestLinearGradientNewFeatures: rows added with features no earlier row
+// had (a wider data set) keep the state usable, its vectors widened, and
+// the run matches the cold one.
+func TestLinearGradientNewFeatures(t *testing.T) {
+	full := readTestdata(t, "debdesc_bin.train")
+	// The first rows with their largest feature index below a bound, so
+	// that the rows added later widen the data.
+	bound := int32(full.NumFeatures() * 3 / 4)
+	narrow := data.NewSparse(full.Len(), full.Nonzeros(), 0)
+	var rest []int
+	for i := range full.Len() {
+		idx, val := full.SparseRow(i)
+		if len(idx) > 0 && idx[len(idx)-1] >= bound || narrow.Len() >= 3000 {
+			rest = append(rest, i)
+			continue
+		}
+		if err := narrow.AppendSparse(full.Label(i), idx, val); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m0rows := narrow.Len()
+	for _, i := range rest[:1000] {
+		idx, val := full.SparseRow(i)
+		if err := narrow.AppendSparse(full.Label(i), idx, val); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, m0, warm := gradientRuns(t, "-s 2 -B 1", narrow, m0rows)
+	if m0.NumFeatures >= narrow.NumFeatures() {
+		t.Fatalf("the rows added bring no new feature (%d, %d)", m0.NumFeatures, narrow.NumFeatures())
+	}
+	fromW, _, err := tr.TrainFrom(narrow, nil, PrimalOf(m0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := tr.TrainFrom(narrow, warm, PrimalOf(m0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, _, err := tr.Train(narrow, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Result.Updates >= fromW.Result.Updates {
+		t.Errorf("the state was not used: rows read %d, from w %d", m.Result.Updates, fromW.Result.Updates)
+	}
+	if !warmNoWorse(m.Result.PrimalObjective, cold.Result.PrimalObjective) {
+		t.Errorf("objective %.8g, cold %.8g", m.Result.PrimalObjective, cold.Result.PrimalObjective)
+	}
+	if rel := math.Abs(m.Result.PrimalObjective-fromW.Result.PrimalObjective) / fromW.Result.PrimalObjective; rel > 1e-6 {
+		t.Errorf("objective %.10g, from w %.10g", m.Result.PrimalObjective, fromW.Result.PrimalObjective)
+	}
+}
+
+// extended is d for a run on n ≥ its rows rows, as core.Dual.Extended
+// makes it: each α vector extended with zeros, labels and gradient kept.
+func extended(d *LinearDual, n int) *LinearDual {
+	e := &LinearDual{Labels: d.Labels, Gradient: d.Gradient, Alpha: make([][]float64, len(d.Alpha))}
+	for k, a := range d.Alpha {
+		e.Alpha[k] = make([]float64, n)
+		copy(e.Alpha[k], a)
+	}
+	return e
+}

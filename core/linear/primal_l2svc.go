@@ -1,0 +1,207 @@
+package linear
+
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
+
+// The primal of L2-regularized L2-loss SVC, the objective the Newton
+// method (newton.go) minimizes for -s 2 (and for -s 1's warm start, its
+// primal twin).
+//
+// Problem: min_w f(w) = ½‖w‖² + Σ_i C_i max(0, 1 − y_i wᵀx_i)²,
+// y_i = ±1, C_i the cost of row i's class times its instance weight; no
+// constraints.
+// With z_i = y_i wᵀx_i and I = {i : z_i < 1}:
+//
+//	∇f(w)  = w + 2 Σ_{i∈I} C_i y_i (z_i − 1) x_i
+//	∇²f(w) = I + 2 Σ_{i∈I} C_i x_i x_iᵀ  (a generalized Hessian: the loss
+//	         has no second derivative at z_i = 1)
+//
+// C.-J. Lin, R. C. Weng, S. S. Keerthi, "Trust Region Newton Method for
+// Large-Scale Logistic Regression", JMLR 9 (2008), Section 5 (L2-loss
+// SVM); K.-M. Chin et al. / Mangasarian (2002) for the generalized Hessian.
+//
+// The dual (dcd_svc.go) is tied to it by α_i = 2C_i max(0, 1 − z_i) at the
+// optimum (the L2-loss dual's D_ii = 1/(2C_i)), which is how a primal
+// solve hands a dual warm start back.
+
+// l2svcFun is the objective over one binary subproblem. The trainer owns
+// its buffers (one entry a row).
+type l2svcFun struct {
+	primalRows
+	I  []int32 // rows with z_i < 1 at the last grad call: I[:nI]
+	nI int
+	// dualEps, when positive, is the dual's stopping tolerance (-s 1):
+	// dualDone tests max PG − min PG ≤ dualEps at the α w determines.
+	dualEps float64
+	// known, when not nil, is what the first start and grad take as given
+	// for the first known.rows rows instead of reading them (a previous
+	// run's LinearGradient at this w); alpha holds those rows'
+	// α_i = 2C_i max(0, 1 − z_i), which give their margins where the loss
+	// is not 0. grad clears it: every later call reads every row.
+	known *knownRows
+	alpha []float64
+	// exact: the margins of rows 0..exact−1 are given, not read (1 where
+	// α_i = 0); the first line search reads them.
+	exact int
+}
+
+// knownRows is a previous run's f, ∇f and ∇f(0) over its rows at its
+// final w, the current start.
+type knownRows struct {
+	rows  int
+	n     int       // features of g and g0 (then the bias's entry, if any)
+	loss  float64   // Σ C_i max(0, 1 − z_i)² over the rows
+	g, g0 []float64 // ∇f(w), ∇f(0) over the rows
+	h     []float64 // ∇²f(w)'s diagonal over the rows, less the identity
+}
+
+// startKnown makes the next start and grad take rows 0..k.rows−1 as k
+// gives them, with α (their α_i) for their margins.
+func (f *l2svcFun) startKnown(k *knownRows, alpha []float64) {
+	f.known, f.alpha, f.exact = k, alpha, k.rows
+}
+
+func (f *l2svcFun) forgetStart() bool {
+	given := f.exact > 0
+	f.known, f.alpha, f.exact = nil, nil, 0
+	return given
+}
+
+// init sets the subproblem: rows of ds, targets y, costs Cp and Cn. c, z,
+// u and I must have room for ds.Len() entries.
+func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, u []float64, I []int32) {
+	f.setRows(ds, bias, y, c, z, u)
+	C := [2]float64{Cn, Cp}
+	for i, v := range f.sign {
+		f.c[i] = f.weigh(C[int(v+1)>>1], i)
+	}
+	f.I, f.nI = I[:ds.Len()], 0
+	f.dualEps = 0
+	f.known, f.alpha, f.exact = nil, nil, 0
+}
+
+func (f *l2svcFun) start(w, g0 []float64) float64 {
+	if g0 == nil { // w = 0: every margin is 0, every row has loss C_i
+		f.known, f.alpha, f.exact = nil, nil, 0 // nothing to save
+		clear(f.z)
+		var v float64
+		for _, c := range f.c {
+			v += c
+		}
+		return v
+	}
+	clear(g0)
+	v := 0.5 * dot64(w, w)
+	first := 0
+	if k := f.known; k != nil {
+		// Rows 0..k.rows−1: their loss and ∇f(0) as given, and their
+		// margins z_i = 1 − α_i/(2C_i) where α_i > 0; elsewhere z_i ≥ 1,
+		// recorded as 1 (no loss, out of I) until the first line search.
+		copyWidened(g0, k.g0, k.n, f.bias)
+		v += k.loss
+		for i, a := range f.alpha[:k.rows] {
+			f.z[i] = 1
+			if a > 0 {
+				f.z[i] = 1 - a/(2*f.c[i])
+			}
+		}
+		first = k.rows
+	}
+	for i := first; i < len(f.z); i++ {
+		yi, c := float64(f.sign[i]), f.c[i]
+		z := yi * f.dot(i, w)
+		f.z[i] = z
+		if z < 1 {
+			v += c * (1 - z) * (1 - z)
+		}
+		f.addRow(g0, -2*c*yi, i) // at w = 0 every z_i is 0 < 1
+	}
+	f.reads += int64(len(f.z) - first)
+	return v
+}
+
+// grad is ∇f and the Hessian's diagonal, reading each row of I once; after
+// a start from known rows, ∇f over them as given and only the rows added
+// since read.
+func (f *l2svcFun) grad(w, g, D []float64) {
+	k := f.known
+	f.known, f.alpha = nil, nil
+	first := 0
+	if k != nil {
+		copyWidened(g, k.g, k.n, f.bias)
+		copyWidened(D, k.h, k.n, f.bias)
+		first = k.rows
+	} else {
+		copy(g, w)
+		clear(D)
+	}
+	f.nI = 0
+	for i, z := range f.z {
+		if z < 1 {
+			f.I[f.nI] = int32(i)
+			f.nI++
+			if i >= first {
+				c := 2 * f.c[i]
+				f.addRowSquares(g, c*float64(f.sign[i])*(z-1), D, c, i)
+				f.reads++
+			}
+		}
+	}
+	for j := range D {
+		D[j]++
+	}
+}
+
+// lineSearch is the Newton method's (primalRows.search) on the squared
+// hinge.
+func (f *l2svcFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
+	return f.search(w, s, fw, gs, f.exact, func(eta float64) float64 {
+		var v float64
+		for i, z := range f.z {
+			if d := 1 - (z + eta*f.u[i]); d > 0 {
+				v += f.c[i] * d * d
+			}
+		}
+		return v
+	})
+}
+
+func (f *l2svcFun) Hv(s, Hs []float64) {
+	copy(Hs, s)
+	for _, i := range f.I[:f.nI] {
+		f.addRow(Hs, 2*f.c[i]*f.dot(int(i), s), int(i))
+	}
+	f.reads += int64(f.nI)
+}
+
+// dualDone tests the L2-loss SVC dual's stopping rule (dcd_svc.go) at
+// α_i = 2C_i max(0, 1 − z_i), whose w_α = Σ y_i α_i x_i is w − ∇f(w). With
+// D_ii = 1/(2C_i) the dual gradient G_i = y_i w_αᵀx_i − 1 + D_ii α_i is
+// −y_i gᵀx_i where z_i < 1 (α_i > 0: PG_i = G_i), and
+// z_i − 1 − y_i gᵀx_i elsewhere (α_i = 0: PG_i = min(G_i, 0)). One pass.
+func (f *l2svcFun) dualDone(g []float64) bool {
+	if f.dualEps <= 0 {
+		return false
+	}
+	PGmax, PGmin := math.Inf(-1), math.Inf(1)
+	for i, z := range f.z {
+		gx := float64(f.sign[i]) * f.dot(i, g)
+		PG := -gx
+		if z >= 1 {
+			PG = min(z-1-gx, 0)
+		}
+		PGmax, PGmin = max(PGmax, PG), min(PGmin, PG)
+	}
+	f.reads += int64(len(f.z))
+	return PGmax-PGmin <= f.dualEps
+}
+
+// dual writes α_i = 2C_i max(0, 1 − z_i) at the current margins.
+func (f *l2svcFun) dual(alpha []float64) {
+	for i, z := range f.z {
+		alpha[i] = 2 * f.c[i] * max(0, 1-z)
+	}
+}

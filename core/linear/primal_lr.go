@@ -1,0 +1,121 @@
+package linear
+
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+)
+
+// The primal of L2-regularized logistic regression, the objective the
+// Newton method (newton.go) minimizes for -s 0.
+//
+// Problem: min_w f(w) = ½‖w‖² + Σ_i C_i log(1 + exp(−y_i wᵀx_i)), y_i = ±1,
+// C_i the cost of row i's class times its instance weight; no constraints.
+// With z_i = y_i wᵀx_i and σ(t) = 1/(1 + e^{−t}):
+//
+//	∇f(w)  = w + Σ_i C_i (σ(z_i) − 1) y_i x_i
+//	∇²f(w) = I + Σ_i C_i σ(z_i)(1 − σ(z_i)) x_i x_iᵀ
+//
+// C.-J. Lin, R. C. Weng, S. S. Keerthi, "Trust Region Newton Method for
+// Large-Scale Logistic Regression", JMLR 9 (2008), Sections 2–3.
+//
+// The dual (Yu, Huang & Lin 2011) is tied to it by α_i = C_i σ(−z_i),
+// w = Σ y_i α_i x_i at the optimum: what a run hands back as its dual
+// variables for a later warm start. Models hold decision values only:
+// probabilities σ(wᵀx) wait for the model interface that can carry them.
+
+// lrFun is the objective over one binary subproblem. D holds the Hessian's
+// weights C_i σ(z_i)(1 − σ(z_i)) (a trainer's per-row buffer).
+type lrFun struct {
+	primalRows
+	D []float64 // at the last grad call
+}
+
+// init sets the subproblem, as l2svcFun.init; c, z, u and D must have room
+// for ds.Len() entries.
+func (f *lrFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, u, D []float64) {
+	f.setRows(ds, bias, y, c, z, u)
+	C := [2]float64{Cn, Cp}
+	for i, v := range f.sign {
+		f.c[i] = f.weigh(C[int(v+1)>>1], i)
+	}
+	f.D = D[:ds.Len()]
+}
+
+// logisticLoss returns log(1 + e^{−z}) without overflow.
+func logisticLoss(z float64) float64 {
+	if z >= 0 {
+		return math.Log1p(math.Exp(-z))
+	}
+	return -z + math.Log1p(math.Exp(z))
+}
+
+// sigma returns 1/(1 + e^{−t}).
+func sigma(t float64) float64 { return 1 / (1 + math.Exp(-t)) }
+
+func (f *lrFun) start(w, g0 []float64) float64 {
+	if g0 == nil { // w = 0: every margin is 0, every loss log 2
+		clear(f.z)
+		var v float64
+		for _, c := range f.c {
+			v += c
+		}
+		return v * math.Ln2
+	}
+	clear(g0)
+	v := 0.5 * dot64(w, w)
+	for i := range f.z {
+		yi, c := float64(f.sign[i]), f.c[i]
+		z := yi * f.dot(i, w)
+		f.z[i] = z
+		v += c * logisticLoss(z)
+		f.addRow(g0, -0.5*c*yi, i) // σ(0) − 1 = −½
+	}
+	f.reads += int64(len(f.z))
+	return v
+}
+
+// grad is ∇f and the Hessian's diagonal in one pass over the rows.
+func (f *lrFun) grad(w, g, D []float64) {
+	copy(g, w)
+	for j := range D {
+		D[j] = 1
+	}
+	for i, z := range f.z {
+		s, c := sigma(z), f.c[i]
+		d := c * s * (1 - s)
+		f.D[i] = d
+		f.addRowSquares(g, c*(s-1)*float64(f.sign[i]), D, d, i)
+	}
+	f.reads += int64(len(f.z))
+}
+
+// lineSearch is the Newton method's (primalRows.search) on the logistic
+// loss.
+func (f *lrFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
+	return f.search(w, s, fw, gs, 0, func(eta float64) float64 {
+		var v float64
+		for i, z := range f.z {
+			v += f.c[i] * logisticLoss(z+eta*f.u[i])
+		}
+		return v
+	})
+}
+
+func (f *lrFun) Hv(s, Hs []float64) {
+	copy(Hs, s)
+	for i, d := range f.D {
+		f.addRow(Hs, d*f.dot(i, s), i)
+	}
+	f.reads += int64(len(f.D))
+}
+
+// dualDone is false: no dual logistic solver (-s 7) shares its test.
+func (f *lrFun) dualDone([]float64) bool { return false }
+
+// dual writes α_i = C_i σ(−z_i) at the current margins.
+func (f *lrFun) dual(alpha []float64) {
+	for i, z := range f.z {
+		alpha[i] = f.c[i] * sigma(-z)
+	}
+}
