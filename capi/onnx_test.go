@@ -9,6 +9,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/onnx"
 )
@@ -30,7 +31,7 @@ func TestCWatchServesONNX(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lin, err := core.TrainModel(ds, core.TrainParams{Family: core.LinearFamily, Linear: core.DefaultLinearParams()})
+	lin, err := core.TrainModel(ds, core.TrainParams{Family: core.LinearFamily, Linear: linear.DefaultLinearParams()})
 	if err != nil {
 		t.Fatal(err)
 	}

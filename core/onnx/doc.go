@@ -84,7 +84,7 @@
 //
 // # Imports
 //
-// It may import core, core/data and core/scale; core/modelfile imports
+// It may import core, core/linear, core/data and core/scale; core/modelfile imports
 // it. Imports point down the package table of DESIGN.md §2, never
 // sideways.
 package onnx

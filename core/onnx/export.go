@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
 
@@ -71,7 +72,7 @@ func Encode(m core.Model) ([]byte, error) {
 func Caveats(m core.Model) []string {
 	info := m.Info()
 	var out []string
-	if lm, ok := m.(*core.LinearModel); ok && len(lm.ProbA) > 0 {
+	if lm, ok := m.(*linear.LinearModel); ok && len(lm.ProbA) > 0 {
 		out = append(out, "the Platt probabilities of this linear SVC (-b 1) have no LinearClassifier post_transform: the graph's scores are decision values")
 	}
 	if info.LaplaceScale != 0 {
@@ -106,7 +107,7 @@ func exportGraph(m core.Model) (*graph, error) {
 	var err error
 	if km, ok := m.(*core.KernelModel); ok {
 		ops, err = kernelNode(km)
-	} else if lm, ok := m.(*core.LinearModel); ok {
+	} else if lm, ok := m.(*linear.LinearModel); ok {
 		ops, err = linearNode(lm)
 	} else {
 		return nil, fmt.Errorf("%w: a %s model (%T) has no ONNX-ML form", ErrNotExportable, info.Kind, m)
@@ -264,7 +265,7 @@ func kernelNode(m *core.KernelModel) ([]node, error) {
 // 1 − σ(d) are LIBLINEAR's probabilities, and ONNX Runtime's one-row
 // layout would give neither (its scores are 1 − d and d, without the
 // sigmoid).
-func linearNode(m *core.LinearModel) ([]node, error) {
+func linearNode(m *linear.LinearModel) ([]node, error) {
 	nrW, nf := m.NrW(), m.NumFeatures
 	rows := nrW
 	if nrW == 1 && !m.IsRegression() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -40,7 +41,7 @@ func Sniff(b []byte) bool {
 }
 
 // Decode reads b, an ONNX model file, and returns the model its graph
-// holds (a *core.LinearModel or *core.KernelModel, validated and
+// holds (a *linear.LinearModel or *core.KernelModel, validated and
 // initialized as the model file decoders give them). The graph is an
 // optional Scaler and one LinearClassifier, LinearRegressor,
 // SVMClassifier or SVMRegressor in the layouts skl2onnx, onnxmltools and
@@ -330,7 +331,7 @@ func importLinear(n *node, nf int, r *scale.Ranges) (core.Model, error) {
 	if len(inter) == 0 {
 		inter = make([]float32, rows)
 	}
-	m := &core.LinearModel{NumFeatures: nf, Bias: 1, Params: core.DefaultLinearParams()}
+	m := &linear.LinearModel{NumFeatures: nf, Bias: 1, Params: linear.DefaultLinearParams()}
 	post := postTransform(n)
 	if n.opType == "LinearRegressor" {
 		if a := find(n, "targets"); a != nil && a.i != 1 {
@@ -339,7 +340,7 @@ func importLinear(n *node, nf int, r *scale.Ranges) (core.Model, error) {
 		if post != "NONE" {
 			return nil, unsupported("LinearRegressor (node %q): attribute post_transform %s, want NONE", n.name, post)
 		}
-		m.Solver = core.L2LossSVRDual
+		m.Solver = linear.L2LossSVRDual
 		m.W = appendRows(nil, coef, inter, nf, []int{0}, nil)
 		return finishLinear(m, r)
 	}
@@ -349,11 +350,11 @@ func importLinear(n *node, nf int, r *scale.Ranges) (core.Model, error) {
 	}
 	switch post {
 	case "NONE":
-		m.Solver = core.L2LossSVCDual
+		m.Solver = linear.L2LossSVCDual
 	case "LOGISTIC":
-		m.Solver = core.L2Logistic
+		m.Solver = linear.L2Logistic
 	case "SOFTMAX":
-		m.Solver = core.L2LogisticMultinomial
+		m.Solver = linear.L2LogisticMultinomial
 	default:
 		return nil, unsupported("LinearClassifier (node %q): attribute post_transform %s", n.name, post)
 	}
@@ -374,7 +375,7 @@ func importLinear(n *node, nf int, r *scale.Ranges) (core.Model, error) {
 		}
 		// Two rows, the arg-max: the one decision function row 0 − row 1,
 		// whose sigmoid is not the graph's probability.
-		m.Solver = core.L2LossSVCDual
+		m.Solver = linear.L2LossSVCDual
 		m.W = appendRows(nil, coef, inter, nf, []int{0}, []int{1})
 	case rows == len(labels):
 		m.Labels = labels
@@ -425,7 +426,7 @@ func appendRows(w, coef, inter []float32, nf int, pos, neg []int) []float32 {
 
 // finishLinear sets the parameters an imported linear model records,
 // its scaling, and checks it.
-func finishLinear(m *core.LinearModel, r *scale.Ranges) (core.Model, error) {
+func finishLinear(m *linear.LinearModel, r *scale.Ranges) (core.Model, error) {
 	m.Params.Solver, m.Params.Bias = m.Solver, m.Bias
 	if err := m.Validate(); err != nil {
 		return nil, unsupported("%v", err)

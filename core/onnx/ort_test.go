@@ -12,6 +12,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // ortOutput is what examples/onnx/ort_run.js writes.
@@ -214,7 +215,7 @@ const ortCouplingTol = 0.005
 // probabilities: a kernel model's with prob_a/prob_b, a logistic
 // regression's; not a linear SVC's Platt probabilities (Caveats).
 func scoresAreProbabilities(m core.Model) bool {
-	if lm, ok := m.(*core.LinearModel); ok {
+	if lm, ok := m.(*linear.LinearModel); ok {
 		return lm.Solver.IsLogistic()
 	}
 	return m.Info().Probability

@@ -7,6 +7,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
 // exportCase is a model kind trained on a data set of core/testdata.
@@ -24,8 +25,8 @@ func kernelParams(t core.SVMType, k core.KernelType, prob bool) core.TrainParams
 	return core.TrainParams{Family: core.KernelFamily, Kernel: p}
 }
 
-func linearParams(s core.LinearSolver, bias float64, prob bool) core.TrainParams {
-	p := core.DefaultLinearParams()
+func linearParams(s linear.LinearSolver, bias float64, prob bool) core.TrainParams {
+	p := linear.DefaultLinearParams()
 	p.Solver, p.Bias, p.Probability = s, bias, prob
 	return core.TrainParams{Family: core.LinearFamily, Linear: p}
 }
@@ -49,15 +50,15 @@ func exportCases() []exportCase {
 		{"epssvr-rbf", diaTr, diaTe, kernelParams(core.EpsSVR, core.RBFKernel, false)},
 		{"nusvr-linear", diaTr, diaTe, kernelParams(core.NuSVR, core.LinearKernel, false)},
 		{"oneclass-rbf", heart, heart, kernelParams(core.OneClass, core.RBFKernel, false)},
-		{"l2svc-binary", heart, heart, linearParams(core.L2LossSVCDual, 1, false)},
-		{"l2svc-binary-prob", heart, heart, linearParams(core.L2LossSVCDual, 1, true)},
-		{"lr-binary", heart, heart, linearParams(core.L2Logistic, 1, false)},
-		{"l2svc-digits", digitsTr, digitsTe, linearParams(core.L2LossSVCDual, 1, false)},
-		{"lr-digits", digitsTr, digitsTe, linearParams(core.L2Logistic, 1, false)},
-		{"lr-multinomial-digits", digitsTr, digitsTe, linearParams(core.L2LogisticMultinomial, 1, false)},
-		{"l1svc-digits-nobias", digitsTr, digitsTe, linearParams(core.L1L2LossSVC, -1, false)},
-		{"svr-linear", diaTr, diaTe, linearParams(core.L2LossSVRDual, 1, false)},
-		{"lr-scaled", heart, heart, scaled(linearParams(core.L2Logistic, 1, false))},
+		{"l2svc-binary", heart, heart, linearParams(linear.L2LossSVCDual, 1, false)},
+		{"l2svc-binary-prob", heart, heart, linearParams(linear.L2LossSVCDual, 1, true)},
+		{"lr-binary", heart, heart, linearParams(linear.L2Logistic, 1, false)},
+		{"l2svc-digits", digitsTr, digitsTe, linearParams(linear.L2LossSVCDual, 1, false)},
+		{"lr-digits", digitsTr, digitsTe, linearParams(linear.L2Logistic, 1, false)},
+		{"lr-multinomial-digits", digitsTr, digitsTe, linearParams(linear.L2LogisticMultinomial, 1, false)},
+		{"l1svc-digits-nobias", digitsTr, digitsTe, linearParams(linear.L1L2LossSVC, -1, false)},
+		{"svr-linear", diaTr, diaTe, linearParams(linear.L2LossSVRDual, 1, false)},
+		{"lr-scaled", heart, heart, scaled(linearParams(linear.L2Logistic, 1, false))},
 	}
 }
 
