@@ -11,7 +11,8 @@
 // i−1, indices past COLS refused), its rows counted. THREADS sets
 // the intra-op thread count (inter-op is 1). With REPEAT > 0 the whole
 // batch is run REPEAT more times after a warm-up and the median wall
-// time of one run is reported (ms); the outputs are those of the first
+// and CPU time (the process's, every thread) of one run are reported
+// (ms); the outputs are those of the first
 // run. NODE_PATH must reach onnxruntime-node (the Makefile installs
 // version 1.17.0 under .cache/ort).
 'use strict';
@@ -54,19 +55,24 @@ async function main() {
   });
   const feeds = {[session.inputNames[0]]: new ort.Tensor('float32', x, [n, cols])};
   const result = await session.run(feeds);
-  const times = [];
+  const times = [], cpu = [];
   for (let i = 0; i < repeat; i++) {
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     await session.run(feeds);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1e3);
   }
   times.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
   const outputs = {};
   for (const name of session.outputNames) {
     const t = result[name];
     outputs[name] = {type: t.type, dims: t.dims, data: Array.from(t.data, Number)};
   }
-  fs.writeFileSync(out, JSON.stringify({outputs, median_ms: times.length ? times[times.length >> 1] : null}));
+  fs.writeFileSync(out, JSON.stringify({outputs, median_ms: times.length ? times[times.length >> 1] : null,
+    median_cpu_ms: cpu.length ? cpu[cpu.length >> 1] : null}));
 }
 
 main().catch((e) => { console.error(String(e && e.stack || e)); process.exit(1); });
