@@ -52,14 +52,15 @@
 //
 // Outputs: a classifier's "label" (int64 [N]) and "probabilities" (float
 // [N, E]: probabilities when the model has them, else decision values, one
-// per class pair for a kernel model, −d and d for two classes); a
+// per class pair for a kernel model (−d and d for two classes), d and −d
+// for a two-class linear model, whose rows they are); a
 // regressor's "variable" (float [N, 1]). Both ONNX's and LIBSVM's binary
 // SVMClassifier give the first label a positive decision value, so an
 // exported binary model keeps LIBSVM's signs; skl2onnx writes the negated
 // coefficients and ρ of scikit-learn's public dual_coef_ and intercept_,
 // which are the same numbers. ONNX-ML's attributes are float32:
 // coefficients, ρ and Platt's A and B are rounded, so decision values
-// differ from ours by about 1e-7 relative; a linear SVC's Platt
+// differ from ours by a few 1e-6 relative at most in the tests; a linear SVC's Platt
 // probabilities (-b 1) and an SVR's Laplace scale have no attribute and are
 // left out (Caveats says so).
 //
