@@ -85,31 +85,110 @@ var ErrGrid = errors.New("core: bad grid")
 // is not positive and finite (log2c = −2000 or 2000); Train's errors
 // wrapped with the fold and point.
 func GridSearch(ds *data.Dataset, o GridOptions) (GridResult, error) {
+	g, err := newGridSearch(ds, o)
+	if err != nil {
+		return GridResult{}, err
+	}
+	if err := g.run(); err != nil {
+		return GridResult{}, err
+	}
+	return g.res, nil
+}
+
+// gridSearch is a grid search under way: its tasks, one per (γ, fold),
+// each train a fold's rows along the C path and add the fold's score to
+// every point of their γ.
+type gridSearch struct {
+	ds           *data.Dataset
+	o            GridOptions // Folds resolved (leave-one-out for more folds than rows)
+	p            KernelParams
+	log2c, log2g []float64 // the points: log2g is {0} without a γ grid
+	gridG        bool      // a γ grid
+	order        []int     // the indices of log2c in ascending C: each task's path
+	fs           []*gridFold
+	gamma0       float64 // the γ without a γ grid
+	workers      int
+
+	mu        sync.Mutex // guards what follows
+	res       GridResult
+	score     []float64 // per point: correct rows, or summed squared error
+	foldsDone []int     // per point
+}
+
+// newGridSearch checks o and sets up the search of ds: the points, the
+// folds' training rows and the workers' share of the cache.
+func newGridSearch(ds *data.Dataset, o GridOptions) (*gridSearch, error) {
 	p := o.Params
 	p.Probability = false
 	if p.SVMType != CSVC && p.SVMType != EpsSVR {
-		return GridResult{}, fmt.Errorf("%w: %v has no C to search", ErrGrid, p.SVMType)
+		return nil, fmt.Errorf("%w: %v has no C to search", ErrGrid, p.SVMType)
 	}
-	l := ds.Len()
-	nFolds, err := solve.FoldCount(o.Folds, l)
+	nFolds, err := solve.FoldCount(o.Folds, ds.Len())
 	if err != nil {
-		return GridResult{}, fmt.Errorf("%w: %w", ErrGrid, err)
+		return nil, fmt.Errorf("%w: %w", ErrGrid, err)
 	}
 	o.Folds = nFolds // leave-one-out for more folds than rows, as svm-train -v
 	if err := p.Validate(); err != nil {
-		return GridResult{}, err
+		return nil, err
 	}
-	log2c, log2g := o.Log2C, o.Log2G
-	if len(log2c) == 0 {
-		log2c = []float64{math.Log2(p.C)}
+	g := &gridSearch{ds: ds, o: o, log2c: o.Log2C, log2g: o.Log2G}
+	if len(g.log2c) == 0 {
+		g.log2c = []float64{math.Log2(p.C)}
 	}
-	gridG := len(log2g) > 0
-	if !gridG {
-		log2g = []float64{0}
+	g.gridG = len(g.log2g) > 0
+	if !g.gridG {
+		g.log2g = []float64{0}
 	}
-	// Every point's parameters must be valid: 2^-2000 is a C of 0 (the
-	// solver's bounds) and 2^2000 an infinite one, whose rates are
-	// meaningless.
+	if err := checkGridPoints(p, g.log2c, g.log2g, g.gridG); err != nil {
+		return nil, err
+	}
+	g.order = ascendingOrder(g.log2c)
+	folds := kernelFolds
+	if o.LIBSVMFolds {
+		folds = libsvmFolds
+	}
+	perm, foldStart, err := folds(ds, p, o.Folds)
+	if err != nil {
+		return nil, err
+	}
+	g.gamma0 = p.ResolvedKernel(ds.NumFeatures()).Gamma
+
+	// The training rows of each fold, shared read-only by its tasks: the
+	// fold's rows, or, for more than two classes, each class pair's rows
+	// (gridFold).
+	g.fs = make([]*gridFold, o.Folds)
+	for f := range g.fs {
+		if g.fs[f], err = newGridFold(ds, p.SVMType, perm, foldStart[f], foldStart[f+1]); err != nil {
+			return nil, err
+		}
+	}
+
+	g.workers = o.Workers
+	if g.workers <= 0 {
+		g.workers = runtime.GOMAXPROCS(0)
+	}
+	g.workers = min(g.workers, len(g.log2g)*o.Folds)
+	p.CacheMB /= float64(g.workers)
+	g.p = p
+
+	g.res = GridResult{Points: make([]GridPoint, len(g.log2c)*len(g.log2g))}
+	for ci, c := range g.log2c {
+		for gi, lg := range g.log2g {
+			g.res.Points[ci*len(g.log2g)+gi] = GridPoint{Log2C: c, Log2G: lg}
+			if !g.gridG {
+				g.res.Points[ci*len(g.log2g)+gi].Log2G = math.NaN()
+			}
+		}
+	}
+	g.score = make([]float64, len(g.res.Points))
+	g.foldsDone = make([]int, len(g.res.Points))
+	return g, nil
+}
+
+// checkGridPoints checks every point's parameters: 2^-2000 is a C of 0
+// (the solver's bounds) and 2^2000 an infinite one, whose rates are
+// meaningless.
+func checkGridPoints(p KernelParams, log2c, log2g []float64, gridG bool) error {
 	for _, c := range log2c {
 		for _, g := range log2g {
 			q := p
@@ -118,177 +197,163 @@ func GridSearch(ds *data.Dataset, o GridOptions) (GridResult, error) {
 				q.Kernel.Gamma = math.Exp2(g)
 			}
 			if err := q.Validate(); err != nil || (gridG && !(q.Kernel.Gamma > 0 && q.Kernel.Gamma <= math.MaxFloat64)) {
-				return GridResult{}, fmt.Errorf("%w: log2c %v, log2g %v give C = %v, γ = %v: want both positive and finite", ErrGrid, c, g, q.C, q.Kernel.Gamma)
+				return fmt.Errorf("%w: log2c %v, log2g %v give C = %v, γ = %v: want both positive and finite", ErrGrid, c, g, q.C, q.Kernel.Gamma)
 			}
 		}
 	}
-	// Each C path runs in ascending C.
-	order := make([]int, len(log2c))
+	return nil
+}
+
+// ascendingOrder returns the indices of v in ascending order of the
+// values, equal values in index order.
+func ascendingOrder(v []float64) []int {
+	order := make([]int, len(v))
 	for i := range order {
 		order[i] = i
 	}
 	for i := 1; i < len(order); i++ {
-		for j := i; j > 0 && log2c[order[j]] < log2c[order[j-1]]; j-- {
+		for j := i; j > 0 && v[order[j]] < v[order[j-1]]; j-- {
 			order[j], order[j-1] = order[j-1], order[j]
 		}
 	}
-	folds := kernelFolds
-	if o.LIBSVMFolds {
-		folds = libsvmFolds
-	}
-	perm, foldStart, err := folds(ds, p, o.Folds)
-	if err != nil {
-		return GridResult{}, err
-	}
-	gamma0 := p.ResolvedKernel(ds.NumFeatures()).Gamma
+	return order
+}
 
-	// The training rows of each fold, shared read-only by its tasks: the
-	// fold's rows, or, for more than two classes, each class pair's rows
-	// (gridFold).
-	fs := make([]*gridFold, o.Folds)
-	for f := range fs {
-		if fs[f], err = newGridFold(ds, p.SVMType, perm, foldStart[f], foldStart[f+1]); err != nil {
-			return GridResult{}, err
-		}
-	}
-
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	nTasks := len(log2g) * o.Folds
-	workers = min(workers, nTasks)
-	p.CacheMB /= float64(workers)
-
-	res := GridResult{Points: make([]GridPoint, len(log2c)*len(log2g))}
-	for ci, c := range log2c {
-		for gi, g := range log2g {
-			res.Points[ci*len(log2g)+gi] = GridPoint{Log2C: c, Log2G: g}
-			if !gridG {
-				res.Points[ci*len(log2g)+gi].Log2G = math.NaN()
-			}
-		}
-	}
-	score := make([]float64, len(res.Points)) // correct rows, or summed squared error
-	foldsDone := make([]int, len(res.Points))
+// run runs the tasks on the workers, each taking the next task as it
+// frees, and returns the first error (the tasks not begun are dropped).
+func (g *gridSearch) run() error {
+	nTasks := len(g.log2g) * g.o.Folds
 	var (
-		mu       sync.Mutex
 		firstErr error
 		next     int
 	)
-	task := func(k int) error {
-		gi, f := k/o.Folds, k%o.Folds
-		tp := p
-		if gridG {
-			tp.Kernel.Gamma = math.Exp2(log2g[gi])
-		} else {
-			tp.Kernel.Gamma = gamma0
-		}
-		fd := fs[f]
-		// One trainer per subproblem, kept along the C path with its
-		// kernel cache; the task's cache budget is split by rows².
-		trainers := make([]*KernelTrainer, len(fd.sets))
-		duals := make([]*KernelDual, len(fd.sets))
-		hashes := make([]uint64, len(fd.sets))
-		for s, set := range fd.sets {
-			_, hashes[s] = hashRows(set, set.Len(), nil)
-		}
-		var sq float64
-		for _, set := range fd.sets {
-			sq += float64(set.Len()) * float64(set.Len())
-		}
-		for s, set := range fd.sets {
-			sp := tp
-			sp.CacheMB = max(tp.CacheMB*float64(set.Len())*float64(set.Len())/sq, 0.01)
-			t, err := newKernelTrainer(sp, set.Len(), set.NumFeatures(), 1, largestSubproblem(set, sp.SVMType), false)
-			if err != nil {
-				return err
-			}
-			t.helpers = nil // the grid's workers use the cores
-			if !o.Cold {
-				for w := range t.workers {
-					if q := t.workers[w].q; q != nil {
-						q.reuse = true
-					}
-				}
-			}
-			trainers[s] = t
-		}
-		rhos := make([]float64, len(fd.sets))
-		K := fd.kernelTest(newKernelRows(ds, tp.ResolvedKernel(ds.NumFeatures()), make([]float64, ds.Len())))
-		prevC := 0.0
-		for _, ci := range order {
-			C := math.Exp2(log2c[ci])
-			if len(o.Log2C) == 0 {
-				C = p.C
-			}
-			var its, evals int64
-			for s, t := range trainers {
-				t.params.C = C
-				var warm *KernelDual
-				if !o.Cold && duals[s] != nil {
-					warm = duals[s].pathStart(fd.sets[s], t.params, C/prevC, &hashes[s])
-				}
-				m, d, err := t.Train(fd.sets[s], warm)
-				if err != nil {
-					return fmt.Errorf("core: grid point log2c=%v log2g=%v, fold %d: %w", log2c[ci], log2g[gi], f+1, err)
-				}
-				rhos[s], duals[s] = m.Rho[0], d
-				its += int64(m.Result.Iterations)
-				evals += m.Result.KernelEvals
-			}
-			prevC = C
-			sc := fd.score(ds, K, duals, rhos)
-			pi := ci*len(log2g) + gi
-			mu.Lock()
-			pt := &res.Points[pi]
-			score[pi] += sc
-			pt.Iterations += its
-			pt.KernelEvals += evals
-			res.Iterations += its
-			res.KernelEvals += evals
-			foldsDone[pi]++
-			if foldsDone[pi] == o.Folds {
-				if p.SVMType == CSVC {
-					pt.Rate = 100 * score[pi] / float64(l)
-				} else {
-					pt.Rate = score[pi] / float64(l)
-				}
-				if o.Progress != nil {
-					o.Progress(*pt)
-				}
-			}
-			mu.Unlock()
-		}
-		return nil
-	}
 	var wg sync.WaitGroup
-	for range workers {
+	for range g.workers {
 		wg.Go(func() {
 			for {
-				mu.Lock()
+				g.mu.Lock()
 				k := next
 				next++
 				stop := firstErr != nil
-				mu.Unlock()
+				g.mu.Unlock()
 				if stop || k >= nTasks {
 					return
 				}
-				if err := task(k); err != nil {
-					mu.Lock()
+				if err := g.task(k); err != nil {
+					g.mu.Lock()
 					if firstErr == nil {
 						firstErr = err
 					}
-					mu.Unlock()
+					g.mu.Unlock()
 				}
 			}
 		})
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return GridResult{}, firstErr
+	return firstErr
+}
+
+// task k trains fold k % Folds at γ number k / Folds along the C path,
+// warm from the previous C's solution unless Cold, and scores each C.
+func (g *gridSearch) task(k int) error {
+	gi, f := k/g.o.Folds, k%g.o.Folds
+	tp := g.p
+	if g.gridG {
+		tp.Kernel.Gamma = math.Exp2(g.log2g[gi])
+	} else {
+		tp.Kernel.Gamma = g.gamma0
 	}
-	return res, nil
+	fd := g.fs[f]
+	trainers, hashes, err := g.pathTrainers(fd, tp)
+	if err != nil {
+		return err
+	}
+	duals := make([]*KernelDual, len(fd.sets))
+	rhos := make([]float64, len(fd.sets))
+	K := fd.kernelTest(newKernelRows(g.ds, tp.ResolvedKernel(g.ds.NumFeatures()), make([]float64, g.ds.Len())))
+	prevC := 0.0
+	for _, ci := range g.order {
+		C := math.Exp2(g.log2c[ci])
+		if len(g.o.Log2C) == 0 {
+			C = g.p.C
+		}
+		var its, evals int64
+		for s, t := range trainers {
+			t.params.C = C
+			var warm *KernelDual
+			if !g.o.Cold && duals[s] != nil {
+				warm = duals[s].pathStart(fd.sets[s], t.params, C/prevC, &hashes[s])
+			}
+			m, d, err := t.Train(fd.sets[s], warm)
+			if err != nil {
+				return fmt.Errorf("core: grid point log2c=%v log2g=%v, fold %d: %w", g.log2c[ci], g.log2g[gi], f+1, err)
+			}
+			rhos[s], duals[s] = m.Rho[0], d
+			its += int64(m.Result.Iterations)
+			evals += m.Result.KernelEvals
+		}
+		prevC = C
+		g.record(ci*len(g.log2g)+gi, fd.score(g.ds, K, duals, rhos), its, evals)
+	}
+	return nil
+}
+
+// pathTrainers returns a trainer for each of fd's subproblems at the
+// parameters tp, kept along the C path with its kernel cache (the task's
+// cache budget split by rows²), and the hashes of their rows.
+func (g *gridSearch) pathTrainers(fd *gridFold, tp KernelParams) ([]*KernelTrainer, []uint64, error) {
+	trainers := make([]*KernelTrainer, len(fd.sets))
+	hashes := make([]uint64, len(fd.sets))
+	for s, set := range fd.sets {
+		_, hashes[s] = hashRows(set, set.Len(), nil)
+	}
+	var sq float64
+	for _, set := range fd.sets {
+		sq += float64(set.Len()) * float64(set.Len())
+	}
+	for s, set := range fd.sets {
+		sp := tp
+		sp.CacheMB = max(tp.CacheMB*float64(set.Len())*float64(set.Len())/sq, 0.01)
+		t, err := newKernelTrainer(sp, set.Len(), set.NumFeatures(), 1, largestSubproblem(set, sp.SVMType), false)
+		if err != nil {
+			return nil, nil, err
+		}
+		t.helpers = nil // the grid's workers use the cores
+		if !g.o.Cold {
+			for w := range t.workers {
+				if q := t.workers[w].q; q != nil {
+					q.reuse = true
+				}
+			}
+		}
+		trainers[s] = t
+	}
+	return trainers, hashes, nil
+}
+
+// record adds a fold's score sc and work at point pi; the point's rate is
+// set, and reported to Progress, when its last fold is in.
+func (g *gridSearch) record(pi int, sc float64, its, evals int64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	pt := &g.res.Points[pi]
+	g.score[pi] += sc
+	pt.Iterations += its
+	pt.KernelEvals += evals
+	g.res.Iterations += its
+	g.res.KernelEvals += evals
+	g.foldsDone[pi]++
+	if g.foldsDone[pi] == g.o.Folds {
+		l := float64(g.ds.Len())
+		if g.p.SVMType == CSVC {
+			pt.Rate = 100 * g.score[pi] / l
+		} else {
+			pt.Rate = g.score[pi] / l
+		}
+		if g.o.Progress != nil {
+			g.o.Progress(*pt)
+		}
+	}
 }
 
 // gridFold is one fold's training rows as a grid search trains them: the

@@ -513,95 +513,22 @@ func trainKernelModel(ds *data.Dataset, p KernelParams, progress ProgressFunc) (
 }
 
 func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel, *KernelDual, error) {
-	l, n := ds.Len(), ds.NumFeatures()
-	if l > t.capRows || n > t.capFeatures {
-		panic(fmt.Sprintf("core: KernelTrainer.Train: %d rows × %d features exceed the capacity %d × %d",
-			l, n, t.capRows, t.capFeatures))
-	}
-	if l == 0 {
-		return nil, nil, fmt.Errorf("%w: no training rows", data.ErrLabels)
-	}
-	if warm != nil {
-		if warm.SVMType != t.params.SVMType {
-			warm = nil // another formulation's variables mean nothing here
-		} else {
-			for _, a := range warm.Alpha {
-				if len(a) != l {
-					panic(fmt.Sprintf("core: KernelTrainer.Train: warm start has %d values for %d rows", len(a), l))
-				}
-			}
-		}
-	}
-	p := &t.params
-	c := p.C
-	if p.SVMType == OneClass || p.SVMType == NuSVC {
-		c = 1 // the weight alone bounds α
-	}
-	if err := solve.CheckCosts(ds, c, p.Weights); err != nil {
+	warm, err := t.checkRun(ds, warm)
+	if err != nil {
 		return nil, nil, err
 	}
+	p := &t.params
+	l, n := ds.Len(), ds.NumFeatures()
 	k := p.ResolvedKernel(n)
-	// kds is what the kernels read: ds, or its dense copy.
-	kds := ds
-	if t.dense != nil && !ds.IsDense() && data.PreferDense(l, n, ds.Nonzeros()) {
-		kds = t.denseView(ds)
-	}
-	sqnorm := t.sqnorm[:l]
-	if k.Type == RBFKernel {
-		// Summed as kernelRows sums them, so K(x, x) = 1 exactly.
-		for i := range sqnorm {
-			if kds.IsDense() {
-				x := kds.DenseRow(i)
-				sqnorm[i] = trainDot(x, x)
-			} else {
-				_, v := kds.SparseRow(i)
-				sqnorm[i] = sqSparse32(v)
-			}
-		}
-	}
-	setRows := func(kr *kernelRows) {
-		kr.ds, kr.k, kr.sqnorm = kds, k, nil
-		if k.Type == RBFKernel {
-			kr.sqnorm = sqnorm
-		}
-	}
-	for _, kr := range t.helpers {
-		setRows(kr)
-	}
-	pool := startColumnPool(t.helpers)
-	for w := range t.workers {
-		setRows(t.workers[w].kr)
-		t.workers[w].setPool(pool)
-	}
-	defer func() {
-		pool.stop()
-		for w := range t.workers {
-			t.workers[w].setPool(nil)
-		}
-	}()
+	defer t.attachRows(ds, k)()
 	m := &KernelModel{SVMType: p.SVMType, Kernel: k, NumFeatures: n, Params: *p}
 	m.Params.Weights = append([]ClassWeight(nil), p.Weights...)
 	epsilon := 0.0 // ε in p of the SVR problem (ν-SVR has none)
 	if p.SVMType == EpsSVR {
 		epsilon = p.P
 	}
-	mid := 0
-	if warm != nil && warm.Gradient != nil {
-		mid = warm.Gradient.Rows
-	}
-	hMid, hAll := hashRows(ds, mid, t.rowHash)
-	t.warmGrad = usableGradient(warm, k, epsilon, hMid, l)
-	var goneEvals int64 // the removed support vectors' columns (removedColumns)
-	if t.warmGrad != nil {
-		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr)
-	}
-	if t.kept != nil && t.warmGrad != nil && t.kept.begin(t.rowHash, l, t.warmGrad.Rows) {
-		for w := range t.workers {
-			t.workers[w].q.kept = t.kept
-		}
-	}
+	hAll, goneEvals := t.startWarm(ds, warm, k, epsilon)
 	var dual *KernelDual
-	var err error
 	switch p.SVMType {
 	case CSVC, NuSVC:
 		dual, err = t.trainSVC(ds, warm, m)
@@ -650,17 +577,162 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	return m, dual, nil
 }
 
+// checkRun refuses a run on ds the trainer cannot make: no rows, or costs
+// the solvers cannot use (errors); rows beyond its capacity or a warm
+// start of another row count (panics: the caller's bug). It returns the
+// warm start to use: warm, or nil for another formulation's.
+func (t *KernelTrainer) checkRun(ds *data.Dataset, warm *KernelDual) (*KernelDual, error) {
+	l, n := ds.Len(), ds.NumFeatures()
+	if l > t.capRows || n > t.capFeatures {
+		panic(fmt.Sprintf("core: KernelTrainer.Train: %d rows × %d features exceed the capacity %d × %d",
+			l, n, t.capRows, t.capFeatures))
+	}
+	if l == 0 {
+		return nil, fmt.Errorf("%w: no training rows", data.ErrLabels)
+	}
+	if warm != nil {
+		if warm.SVMType != t.params.SVMType {
+			warm = nil // another formulation's variables mean nothing here
+		} else {
+			for _, a := range warm.Alpha {
+				if len(a) != l {
+					panic(fmt.Sprintf("core: KernelTrainer.Train: warm start has %d values for %d rows", len(a), l))
+				}
+			}
+		}
+	}
+	p := &t.params
+	c := p.C
+	if p.SVMType == OneClass || p.SVMType == NuSVC {
+		c = 1 // the weight alone bounds α
+	}
+	return warm, solve.CheckCosts(ds, c, p.Weights)
+}
+
+// attachRows points the workers' and helpers' kernel rows at ds (or its
+// dense copy) under kernel k, with the rows' squared norms for RBF, and
+// starts the helpers' column pool; it returns the function that stops it.
+func (t *KernelTrainer) attachRows(ds *data.Dataset, k Kernel) (detach func()) {
+	l, n := ds.Len(), ds.NumFeatures()
+	// kds is what the kernels read: ds, or its dense copy.
+	kds := ds
+	if t.dense != nil && !ds.IsDense() && data.PreferDense(l, n, ds.Nonzeros()) {
+		kds = t.denseView(ds)
+	}
+	sqnorm := t.sqnorm[:l]
+	if k.Type == RBFKernel {
+		// Summed as kernelRows sums them, so K(x, x) = 1 exactly.
+		for i := range sqnorm {
+			if kds.IsDense() {
+				x := kds.DenseRow(i)
+				sqnorm[i] = trainDot(x, x)
+			} else {
+				_, v := kds.SparseRow(i)
+				sqnorm[i] = sqSparse32(v)
+			}
+		}
+	}
+	setRows := func(kr *kernelRows) {
+		kr.ds, kr.k, kr.sqnorm = kds, k, nil
+		if k.Type == RBFKernel {
+			kr.sqnorm = sqnorm
+		}
+	}
+	for _, kr := range t.helpers {
+		setRows(kr)
+	}
+	pool := startColumnPool(t.helpers)
+	for w := range t.workers {
+		setRows(t.workers[w].kr)
+		t.workers[w].setPool(pool)
+	}
+	return func() {
+		pool.stop()
+		for w := range t.workers {
+			t.workers[w].setPool(nil)
+		}
+	}
+}
+
+// startWarm hashes ds's rows and takes from warm what the run can start
+// from beyond α: its gradient, when it covers these rows under this
+// kernel (t.warmGrad), with the columns of the support vectors removed
+// since (t.goneK, costing goneEvals kernel evaluations), and the kept
+// kernel columns. hAll is the hash of all rows, which the run's gradient
+// is checked against next time.
+func (t *KernelTrainer) startWarm(ds *data.Dataset, warm *KernelDual, k Kernel, epsilon float64) (hAll uint64, goneEvals int64) {
+	l := ds.Len()
+	mid := 0
+	if warm != nil && warm.Gradient != nil {
+		mid = warm.Gradient.Rows
+	}
+	hMid, hAll := hashRows(ds, mid, t.rowHash)
+	t.warmGrad = usableGradient(warm, k, epsilon, hMid, l)
+	if t.warmGrad != nil {
+		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr)
+	}
+	if t.kept != nil && t.warmGrad != nil && t.kept.begin(t.rowHash, l, t.warmGrad.Rows) {
+		for w := range t.workers {
+			t.workers[w].q.kept = t.kept
+		}
+	}
+	return hAll, goneEvals
+}
+
 // trainSVC solves the one-vs-one subproblems and fills m's C-SVC fields.
 func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelModel) (*KernelDual, error) {
 	p := &t.params
-	l := ds.Len()
 	labels, err := solve.GroupClasses(ds)
 	if err != nil {
 		return nil, err
 	}
-	nr := len(labels)
-	// Group the rows by class, data order within a class (a counting sort).
-	start := make([]int, nr+1)
+	r := t.newSVCRun(ds, labels, warm)
+	if r.nu && !t.nuUnchecked {
+		if err := nuFeasible(p.Nu, labels, classSizes(labels, r.start, t.cls[:ds.Len()], r.dw), r.dw != nil); err != nil {
+			return nil, err
+		}
+	}
+	t.solvePairs(r)
+	for _, err := range r.pairErr {
+		if err != nil {
+			return nil, err
+		}
+	}
+	r.fillModel(ds, m, t.svIndex[:ds.Len()])
+	if !t.wantDual {
+		return nil, nil
+	}
+	r.fillDualAlpha(ds.Len())
+	return r.dual, nil
+}
+
+// svcRun is the state the one-vs-one subproblems of a C-SVC or ν-SVC run
+// share: the rows grouped by class, and what each pair's solve leaves.
+type svcRun struct {
+	warm   *KernelDual
+	labels []int32
+	start  []int     // class c's rows are perm[start[c]:start[c+1]]
+	perm   []int32   // the rows grouped by class, data order within a class
+	dw     []float64 // the rows' instance weights; nil: all 1
+	nu     bool
+	// Pair pi is classes pairI[pi] < pairJ[pi].
+	pairI, pairJ []int
+	subs         []KernelSubproblem
+	pairAlpha    [][]float64 // α of each pair's rows, class i's then class j's
+	// coefScale multiplies a pair's α into its coefficients: 1/r for
+	// ν-SVC, 1 for C-SVC.
+	coefScale []float64
+	pairErr   []error
+	dual      *KernelDual
+	grad      *KernelGradient
+}
+
+// newSVCRun groups ds's rows by class (a counting sort into t.perm) and
+// sets up the class pairs of labels.
+func (t *KernelTrainer) newSVCRun(ds *data.Dataset, labels []int32, warm *KernelDual) *svcRun {
+	p := &t.params
+	l, nr := ds.Len(), len(labels)
+	r := &svcRun{warm: warm, labels: labels, start: make([]int, nr+1), dw: solve.RowWeights(ds), nu: p.SVMType == NuSVC}
 	cls := t.cls[:l]
 	for i, v := range ds.Labels() {
 		c := int32(0)
@@ -668,181 +740,188 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			c++
 		}
 		cls[i] = c
-		start[c+1]++
+		r.start[c+1]++
 	}
 	for c := range nr {
-		start[c+1] += start[c]
+		r.start[c+1] += r.start[c]
 	}
-	dw := solve.RowWeights(ds)
-	nu := p.SVMType == NuSVC
-	if nu && !t.nuUnchecked {
-		if err := nuFeasible(p.Nu, labels, classSizes(labels, start, cls, dw), dw != nil); err != nil {
-			return nil, err
-		}
-	}
-	next := append([]int(nil), start[:nr]...)
-	perm := t.perm[:l]
+	next := append([]int(nil), r.start[:nr]...)
+	r.perm = t.perm[:l]
 	for i, c := range cls {
-		perm[next[c]] = int32(i)
+		r.perm[next[c]] = int32(i)
 		next[c]++
 	}
 
 	nPairs := nr * (nr - 1) / 2
-	dual := &KernelDual{SVMType: p.SVMType, Pairs: make([][2]int32, 0, nPairs), Alpha: make([][]float64, nPairs)}
-	pairI := make([]int, 0, nPairs)
-	pairJ := make([]int, 0, nPairs)
+	r.dual = &KernelDual{SVMType: p.SVMType, Pairs: make([][2]int32, 0, nPairs), Alpha: make([][]float64, nPairs)}
+	r.pairI, r.pairJ = make([]int, 0, nPairs), make([]int, 0, nPairs)
 	for i := range nr {
 		for j := i + 1; j < nr; j++ {
-			dual.Pairs = append(dual.Pairs, [2]int32{labels[i], labels[j]})
-			pairI, pairJ = append(pairI, i), append(pairJ, j)
+			r.dual.Pairs = append(r.dual.Pairs, [2]int32{labels[i], labels[j]})
+			r.pairI, r.pairJ = append(r.pairI, i), append(r.pairJ, j)
 		}
 	}
-	subs := make([]KernelSubproblem, nPairs)
-	pairAlpha := make([][]float64, nPairs) // α of each pair's rows, class i's then class j's
-	// coefScale multiplies a pair's α into its coefficients: 1/r for
-	// ν-SVC, 1 for C-SVC.
-	coefScale := make([]float64, nPairs)
-	pairErr := make([]error, nPairs)
-	evals := make([]int64, nPairs)
-	grad := &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs),
+	r.subs = make([]KernelSubproblem, nPairs)
+	r.pairAlpha = make([][]float64, nPairs)
+	r.coefScale = make([]float64, nPairs)
+	r.pairErr = make([]error, nPairs)
+	r.grad = &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs),
 		First: make([]int, nPairs)}
-	dual.Gradient = grad
-	solvePair := func(w *kernelWorker, pi int) {
-		i, j := pairI[pi], pairJ[pi]
-		rows := w.rows[:0]
-		rows = append(rows, perm[start[i]:start[i+1]]...)
-		ni := len(rows)
-		rows = append(rows, perm[start[j]:start[j+1]]...)
-		lp := len(rows)
-		y, alpha, pv := w.y[:lp], w.alpha[:lp], w.p[:lp]
-		for r := range lp {
-			y[r] = -1
-			if r < ni {
-				y[r] = 1
-			}
-			pv[r] = -1
-		}
-		Cp, Cn := p.C*p.weightOf(labels[i]), p.C*p.weightOf(labels[j])
-		var wv []float64 // the variables' instance weights; nil: all 1
-		if dw != nil {
-			wv = w.wt[:lp]
-			for r, row := range rows {
-				wv[r] = dw[row]
-			}
-		}
-		var nuSum float64 // ν-SVC: each class's Σα, νL/2 with L = Σ w_t (kernelnu.go)
-		if nu {
-			// svm-train ignores class weights here (its ν-SVC has no C);
-			// KernelParams.Validate refuses them.
-			Cp, Cn = 1, 1
-			nuSum = p.Nu * solve.WeightSum(wv, lp) / 2
-		}
-		clear(alpha)
-		var a0, G0, Gbar0 []float64
-		a, v := warmPair(warm, labels[i], labels[j])
-		warmStart := a != nil
-		if a != nil {
-			for r, row := range rows {
-				alpha[r] = clip(a[row], solve.Weighted(boxOf(y[r], Cp, Cn), wv, r))
-			}
-			if nu {
-				repairNuSums(alpha, y, ni, 1, wv, nuSum)
-			} else {
-				repairEquality(alpha, y, Cp, Cn, wv, 0)
-			}
-			flipped := warm.Pairs[v][0] != labels[i]
-			if g := t.warmGrad; g != nil && g.boxMatches(v, Cp, Cn, flipped) {
-				a0 = w.alpha0[:lp]
-				G0, Gbar0 = w.s.gradient(lp)
-				g.fillStored(a0, G0, Gbar0, rows, ni, flipped, a, v)
-				g.takeOutRemoved(G0, Gbar0, rows, y, flipped, v, t.goneK)
-			}
-		}
-		if nu {
-			for r := range pv {
-				pv[r] = 0
-			}
-			if !warmStart {
-				nuStart(alpha[:ni], 1, wv, nuSum)
-				var wn []float64
-				if wv != nil {
-					wn = wv[ni:]
-				}
-				nuStart(alpha[ni:], 1, wn, nuSum)
-			}
-		}
-		w.q.reset(rows, y)
-		res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Weight: wv, Eps: p.Eps,
-			Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Nu: nu,
-			Progress: t.smoProgress(2, labels[i], labels[j])})
-		// The pair's own rows, in the solver's order; the data set's
-		// layout (KernelDual.Alpha) is built after the solves, if wanted.
-		pairAlpha[pi] = append([]float64(nil), alpha...)
-		coefScale[pi] = 1
-		if nu && !(res.R > 0) {
-			// r ≤ 0 only where the dual optimum is 0 (the classes' reduced
-			// convex hulls meet; Chang & Lin 2001, Section 3): LIBSVM
-			// divides by it anyway, flipping or blowing up the decision
-			// values. Refused, but in the internal cross-validation folds
-			// of Probability, whose decision values are kept unscaled.
-			if !t.nuUnchecked {
-				pairErr[pi] = fmt.Errorf("%w: nu-SVC of classes %d and %d: r = %g at the optimum (the dual objective is 0: "+
-					"the classes' reduced convex hulls meet at nu = %v); a larger nu is needed", ErrParams, labels[i], labels[j], res.R, p.Nu)
-			}
-		} else if nu {
-			// The C-SVC solution with C = 1/r (Chang & Lin 2001, Theorem 2).
-			coefScale[pi] = 1 / res.R
-			res.Rho /= res.R
-			res.Objective /= res.R * res.R
-		}
-		if t.wantDual {
-			G, Gbar := w.s.gradient(lp)
-			grad.Box[pi] = [2]float64{Cp, Cn}
-			grad.G[pi], grad.Gbar[pi] = append([]float64(nil), G...), append([]float64(nil), Gbar...)
-			grad.First[pi] = ni
-		}
-		subs[pi] = subproblemOf(res, labels[i], labels[j], lp, w.q.kernelEvals)
-		evals[pi] = w.q.kernelEvals
-	}
-	// Largest pairs first: the workers take pairs in this order, so the
-	// longest solves start at once and the small ones fill in after them
-	// (in data order, the largest pair could start last and run alone).
-	order := make([]int, nPairs)
+	r.dual.Gradient = r.grad
+	return r
+}
+
+// pairSize returns the rows of pair pi.
+func (r *svcRun) pairSize(pi int) int {
+	i, j := r.pairI[pi], r.pairJ[pi]
+	return r.start[i+1] - r.start[i] + r.start[j+1] - r.start[j]
+}
+
+// solvePairs solves every pair on the trainer's workers, largest pairs
+// first: the workers take pairs in this order, so the longest solves
+// start at once and the small ones fill in after them (in data order, the
+// largest pair could start last and run alone).
+func (t *KernelTrainer) solvePairs(r *svcRun) {
+	order := make([]int, len(r.pairI))
 	for k := range order {
 		order[k] = k
 	}
-	size := func(pi int) int {
-		i, j := pairI[pi], pairJ[pi]
-		return start[i+1] - start[i] + start[j+1] - start[j]
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return size(b) - size(a) })
-	sizes := make([]int, nPairs)
+	slices.SortStableFunc(order, func(a, b int) int { return r.pairSize(b) - r.pairSize(a) })
+	sizes := make([]int, len(order))
 	for k, pi := range order {
-		sizes[k] = size(pi)
+		sizes[k] = r.pairSize(pi)
 	}
 	restore := t.shareArena(sizes)
-	t.run(sizes, func(w *kernelWorker, k int) { solvePair(w, order[k]) })
+	t.run(sizes, func(w *kernelWorker, k int) { t.solvePair(r, w, order[k]) })
 	restore()
-	for _, err := range pairErr {
-		if err != nil {
-			return nil, err
+}
+
+// solvePair solves pair pi (class i's rows at y = +1, class j's at −1) on
+// worker w, warm from r.warm's α and, when it fits, its gradient.
+func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
+	p := &t.params
+	i, j := r.pairI[pi], r.pairJ[pi]
+	rows := w.rows[:0]
+	rows = append(rows, r.perm[r.start[i]:r.start[i+1]]...)
+	ni := len(rows)
+	rows = append(rows, r.perm[r.start[j]:r.start[j+1]]...)
+	lp := len(rows)
+	y, alpha, pv := w.y[:lp], w.alpha[:lp], w.p[:lp]
+	for k := range lp {
+		y[k] = -1
+		if k < ni {
+			y[k] = 1
+		}
+		pv[k] = -1
+	}
+	Cp, Cn := p.C*p.weightOf(r.labels[i]), p.C*p.weightOf(r.labels[j])
+	var wv []float64 // the variables' instance weights; nil: all 1
+	if r.dw != nil {
+		wv = w.wt[:lp]
+		for k, row := range rows {
+			wv[k] = r.dw[row]
 		}
 	}
+	var nuSum float64 // ν-SVC: each class's Σα, νL/2 with L = Σ w_t (kernelnu.go)
+	if r.nu {
+		// svm-train ignores class weights here (its ν-SVC has no C);
+		// KernelParams.Validate refuses them.
+		Cp, Cn = 1, 1
+		nuSum = p.Nu * solve.WeightSum(wv, lp) / 2
+	}
+	clear(alpha)
+	var a0, G0, Gbar0 []float64
+	a, v := warmPair(r.warm, r.labels[i], r.labels[j])
+	warmStart := a != nil
+	if a != nil {
+		for k, row := range rows {
+			alpha[k] = clip(a[row], solve.Weighted(boxOf(y[k], Cp, Cn), wv, k))
+		}
+		if r.nu {
+			repairNuSums(alpha, y, ni, 1, wv, nuSum)
+		} else {
+			repairEquality(alpha, y, Cp, Cn, wv, 0)
+		}
+		flipped := r.warm.Pairs[v][0] != r.labels[i]
+		if g := t.warmGrad; g != nil && g.boxMatches(v, Cp, Cn, flipped) {
+			a0 = w.alpha0[:lp]
+			G0, Gbar0 = w.s.gradient(lp)
+			g.fillStored(a0, G0, Gbar0, rows, ni, flipped, a, v)
+			g.takeOutRemoved(G0, Gbar0, rows, y, flipped, v, t.goneK)
+		}
+	}
+	if r.nu {
+		for k := range pv {
+			pv[k] = 0
+		}
+		if !warmStart {
+			nuStart(alpha[:ni], 1, wv, nuSum)
+			var wn []float64
+			if wv != nil {
+				wn = wv[ni:]
+			}
+			nuStart(alpha[ni:], 1, wn, nuSum)
+		}
+	}
+	w.q.reset(rows, y)
+	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Weight: wv, Eps: p.Eps,
+		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Nu: r.nu,
+		Progress: t.smoProgress(2, r.labels[i], r.labels[j])})
+	t.finishPair(r, w, pi, res, alpha, Cp, Cn, ni)
+}
 
-	// Support vectors: rows with α > 0 in some pair, grouped by class in
-	// Labels order, data order within a class (LIBSVM's layout).
+// finishPair keeps what pair pi's solve left: its α (the pair's own rows,
+// in the solver's order; the data set's layout, KernelDual.Alpha, is
+// built after the solves, if wanted), its coefficient scale, its gradient
+// for the next run, and its report.
+func (t *KernelTrainer) finishPair(r *svcRun, w *kernelWorker, pi int, res smoResult, alpha []float64, Cp, Cn float64, ni int) {
+	p := &t.params
+	i, j := r.pairI[pi], r.pairJ[pi]
+	r.pairAlpha[pi] = append([]float64(nil), alpha...)
+	r.coefScale[pi] = 1
+	if r.nu && !(res.R > 0) {
+		// r ≤ 0 only where the dual optimum is 0 (the classes' reduced
+		// convex hulls meet; Chang & Lin 2001, Section 3): LIBSVM
+		// divides by it anyway, flipping or blowing up the decision
+		// values. Refused, but in the internal cross-validation folds
+		// of Probability, whose decision values are kept unscaled.
+		if !t.nuUnchecked {
+			r.pairErr[pi] = fmt.Errorf("%w: nu-SVC of classes %d and %d: r = %g at the optimum (the dual objective is 0: "+
+				"the classes' reduced convex hulls meet at nu = %v); a larger nu is needed", ErrParams, r.labels[i], r.labels[j], res.R, p.Nu)
+		}
+	} else if r.nu {
+		// The C-SVC solution with C = 1/r (Chang & Lin 2001, Theorem 2).
+		r.coefScale[pi] = 1 / res.R
+		res.Rho /= res.R
+		res.Objective /= res.R * res.R
+	}
+	lp := len(alpha)
+	if t.wantDual {
+		G, Gbar := w.s.gradient(lp)
+		r.grad.Box[pi] = [2]float64{Cp, Cn}
+		r.grad.G[pi], r.grad.Gbar[pi] = append([]float64(nil), G...), append([]float64(nil), Gbar...)
+		r.grad.First[pi] = ni
+	}
+	r.subs[pi] = subproblemOf(res, r.labels[i], r.labels[j], lp, w.q.kernelEvals)
+}
+
+// fillModel sets m's support vectors, coefficients and ρ from the pairs'
+// α: the support vectors are the rows with α > 0 in some pair, grouped by
+// class in Labels order, data order within a class (LIBSVM's layout);
+// svIndex[row] becomes each row's position among them, −1 for none.
+func (r *svcRun) fillModel(ds *data.Dataset, m *KernelModel, svIndex []int32) {
+	nr, nPairs := len(r.labels), len(r.pairI)
 	// A row of class c at position k of its class is at k in pairAlpha of
 	// a pair (c, ·) and at n_i + k in one of (i, c).
-	svIndex := t.svIndex[:l]
-	m.Labels = labels
+	m.Labels = r.labels
 	m.NumSV = make([]int32, nr)
 	nSV, nnz := 0, 0
 	for c := range nr {
-		for k, row := range perm[start[c]:start[c+1]] {
+		for k, row := range r.perm[r.start[c]:r.start[c+1]] {
 			svIndex[row] = -1
 			for pi := range nPairs {
-				i := pairI[pi]
-				if i == c && pairAlpha[pi][k] > 0 || pairJ[pi] == c && pairAlpha[pi][start[i+1]-start[i]+k] > 0 {
+				i := r.pairI[pi]
+				if i == c && r.pairAlpha[pi][k] > 0 || r.pairJ[pi] == c && r.pairAlpha[pi][r.start[i+1]-r.start[i]+k] > 0 {
 					svIndex[row] = int32(nSV)
 					nSV++
 					m.NumSV[c]++
@@ -854,7 +933,7 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	}
 	m.SV = newLike(ds, nSV, nnz)
 	for c := range nr {
-		for _, row := range perm[start[c]:start[c+1]] {
+		for _, row := range r.perm[r.start[c]:r.start[c+1]] {
 			if svIndex[row] >= 0 {
 				solve.AppendRow(m.SV, ds, int(row))
 			}
@@ -863,38 +942,39 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	m.Coef = make([]float64, (nr-1)*nSV)
 	m.Rho = make([]float64, nPairs)
 	for pi := range nPairs {
-		i, j := pairI[pi], pairJ[pi]
-		a := pairAlpha[pi]
-		ni := start[i+1] - start[i]
-		for k, row := range perm[start[i]:start[i+1]] {
+		i, j := r.pairI[pi], r.pairJ[pi]
+		a := r.pairAlpha[pi]
+		ni := r.start[i+1] - r.start[i]
+		for k, row := range r.perm[r.start[i]:r.start[i+1]] {
 			if s := svIndex[row]; s >= 0 {
-				m.Coef[(j-1)*nSV+int(s)] = a[k] * coefScale[pi]
+				m.Coef[(j-1)*nSV+int(s)] = a[k] * r.coefScale[pi]
 			}
 		}
-		for k, row := range perm[start[j]:start[j+1]] {
+		for k, row := range r.perm[r.start[j]:r.start[j+1]] {
 			if s := svIndex[row]; s >= 0 {
-				m.Coef[i*nSV+int(s)] = -a[ni+k] * coefScale[pi]
+				m.Coef[i*nSV+int(s)] = -a[ni+k] * r.coefScale[pi]
 			}
 		}
-		m.Rho[pi] = subs[pi].Rho
+		m.Rho[pi] = r.subs[pi].Rho
 	}
-	m.Result = summarizeKernel(subs, nSV)
-	if !t.wantDual {
-		return nil, nil
-	}
-	for pi := range nPairs {
-		i, j := pairI[pi], pairJ[pi]
+	m.Result = summarizeKernel(r.subs, nSV)
+}
+
+// fillDualAlpha lays each pair's α out over the l rows of the data set
+// (KernelDual.Alpha), 0 for the rows of other classes.
+func (r *svcRun) fillDualAlpha(l int) {
+	for pi := range r.pairI {
+		i, j := r.pairI[pi], r.pairJ[pi]
 		full := make([]float64, l)
-		for k, row := range perm[start[i]:start[i+1]] {
-			full[row] = pairAlpha[pi][k]
+		for k, row := range r.perm[r.start[i]:r.start[i+1]] {
+			full[row] = r.pairAlpha[pi][k]
 		}
-		ni := start[i+1] - start[i]
-		for k, row := range perm[start[j]:start[j+1]] {
-			full[row] = pairAlpha[pi][ni+k]
+		ni := r.start[i+1] - r.start[i]
+		for k, row := range r.perm[r.start[j]:r.start[j+1]] {
+			full[row] = r.pairAlpha[pi][ni+k]
 		}
-		dual.Alpha[pi] = full
+		r.dual.Alpha[pi] = full
 	}
-	return dual, nil
 }
 
 // trainOneClass solves the one-class problem and fills m's fields.

@@ -321,60 +321,7 @@ func (s *smo) gradient(l int) (G, Gbar []float64) {
 // are caller bugs.
 func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gbar0 []float64, par smoParams) smoResult {
 	l := len(alpha)
-	if len(p) != l || len(y) != l || l > cap(s.alpha) {
-		panic("core: smo.solve: length mismatch or l beyond capacity")
-	}
-	if par.Weight != nil && len(par.Weight) != l {
-		panic("core: smo.solve: weight length mismatch")
-	}
-	if alpha0 != nil && (len(alpha0) != l || len(G0) != l || len(Gbar0) != l) {
-		panic("core: smo.solve: stored gradient length mismatch")
-	}
-	if !(par.Cp > 0) || !(par.Cn > 0) || !(par.Eps >= 0) {
-		panic("core: smo.solve: bounds must be positive and eps non-negative")
-	}
-	s.Q, s.l, s.Cp, s.Cn = Q, l, par.Cp, par.Cn
-	s.eps = par.Eps
-	s.nu = par.Nu
-	if s.eps == 0 {
-		s.eps = smoDefaultEps
-	}
-	maxIter := par.MaxIter
-	if maxIter <= 0 {
-		maxIter = max(10000000, 100*l)
-		if l > math.MaxInt32/100 {
-			maxIter = math.MaxInt32
-		}
-	}
-	s.alpha, s.G, s.Gbar = s.alpha[:l], s.G[:l], s.Gbar[:l]
-	s.p, s.y, s.alphaStatus, s.index = s.p[:l], s.y[:l], s.alphaStatus[:l], s.index[:l]
-	s.sets = s.sets[:l]
-	s.ny = s.ny[:l]
-	s.weighted = par.Weight != nil
-	if s.weighted {
-		s.wt = s.wt[:l]
-		copy(s.wt, par.Weight)
-	}
-	for t, v := range y {
-		s.ny[t] = -float64(v)
-	}
-	s.nextI = noNext
-	copy(s.p, p)
-	copy(s.y, y)
-	for t, a := range alpha {
-		if !(a >= 0 && a <= s.C(t)) {
-			panic("core: smo.solve: starting alpha outside [0, C]")
-		}
-		s.alpha[t] = a
-		s.index[t] = int32(t)
-		s.setStatus(t)
-	}
-	s.activeSize = l
-	s.unshrunk = false
-	s.stale = false
-	s.gbarEv = s.gbarEv[:0]
-	s.qColumns = 0
-	s.QD = Q.QD()
+	maxIter := s.setup(Q, p, y, alpha, alpha0, G0, Gbar0, par)
 	if alpha0 == nil {
 		s.initGradient()
 	} else {
@@ -424,6 +371,76 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 		s.activeSize = l
 	}
 
+	return s.finish(alpha, iter, converged)
+}
+
+// setup checks solveFrom's arguments (panicking on a caller bug), loads
+// the problem into s, in its identity ordering with nothing shrunk, and
+// returns the iteration cap.
+func (s *smo) setup(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gbar0 []float64, par smoParams) (maxIter int) {
+	l := len(alpha)
+	if len(p) != l || len(y) != l || l > cap(s.alpha) {
+		panic("core: smo.solve: length mismatch or l beyond capacity")
+	}
+	if par.Weight != nil && len(par.Weight) != l {
+		panic("core: smo.solve: weight length mismatch")
+	}
+	if alpha0 != nil && (len(alpha0) != l || len(G0) != l || len(Gbar0) != l) {
+		panic("core: smo.solve: stored gradient length mismatch")
+	}
+	if !(par.Cp > 0) || !(par.Cn > 0) || !(par.Eps >= 0) {
+		panic("core: smo.solve: bounds must be positive and eps non-negative")
+	}
+	s.Q, s.l, s.Cp, s.Cn = Q, l, par.Cp, par.Cn
+	s.eps = par.Eps
+	s.nu = par.Nu
+	if s.eps == 0 {
+		s.eps = smoDefaultEps
+	}
+	maxIter = par.MaxIter
+	if maxIter <= 0 {
+		maxIter = max(10000000, 100*l)
+		if l > math.MaxInt32/100 {
+			maxIter = math.MaxInt32
+		}
+	}
+	s.alpha, s.G, s.Gbar = s.alpha[:l], s.G[:l], s.Gbar[:l]
+	s.p, s.y, s.alphaStatus, s.index = s.p[:l], s.y[:l], s.alphaStatus[:l], s.index[:l]
+	s.sets = s.sets[:l]
+	s.ny = s.ny[:l]
+	s.weighted = par.Weight != nil
+	if s.weighted {
+		s.wt = s.wt[:l]
+		copy(s.wt, par.Weight)
+	}
+	for t, v := range y {
+		s.ny[t] = -float64(v)
+	}
+	s.nextI = noNext
+	copy(s.p, p)
+	copy(s.y, y)
+	for t, a := range alpha {
+		if !(a >= 0 && a <= s.C(t)) {
+			panic("core: smo.solve: starting alpha outside [0, C]")
+		}
+		s.alpha[t] = a
+		s.index[t] = int32(t)
+		s.setStatus(t)
+	}
+	s.activeSize = l
+	s.unshrunk = false
+	s.stale = false
+	s.gbarEv = s.gbarEv[:0]
+	s.qColumns = 0
+	s.QD = Q.QD()
+	return maxIter
+}
+
+// finish computes the result of a solve that took iter iterations: ρ (and
+// r for ν), the gap, the objective and the support vector counts, and
+// writes the solution into alpha with Q back in its identity ordering.
+func (s *smo) finish(alpha []float64, iter int, converged bool) smoResult {
+	l := s.l
 	res := smoResult{Iterations: iter, Converged: converged}
 	if s.nu {
 		res.Rho, res.R = s.rhoNu()

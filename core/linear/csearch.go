@@ -5,7 +5,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
@@ -91,6 +90,57 @@ func FindLinearC(ds *data.Dataset, p LinearParams, folds int, startC float64, pr
 		return res, fmt.Errorf("%w: no C to start the search from (every |y| <= p?)", model.ErrParams)
 	}
 
+	cs, err := newCSearch(ds, p, folds, startC)
+	if err != nil {
+		return res, err
+	}
+	unchanged := 0
+	C := startC
+	for ; C <= maxC; C *= 2 {
+		if err := cs.run(C); err != nil {
+			return res, err
+		}
+		step := CSearchStep{C: C, Score: model.ScorePredictions(cs.pred, ds.Labels(), regression)}
+		res.Steps = append(res.Steps, step)
+		if len(res.Steps) == 1 || better(step.Score, res.Best) {
+			res.BestC, res.Best = C, step.Score
+		}
+		if progress != nil {
+			progress(step)
+		}
+		// LIBLINEAR's count: the first C counts as unchanged, a change
+		// anywhere starts the count again.
+		if slices.Contains(cs.changed, true) {
+			unchanged = 0
+		} else {
+			unchanged++
+		}
+		if unchanged == searchUnchanged {
+			break
+		}
+	}
+	res.MaxCReached = C > maxC && maxC > startC
+	return res, nil
+}
+
+// cSearch is the cross-validation of FindLinearC at one C after another:
+// each fold's trainer is warm-started from the fold's w at the previous C.
+type cSearch struct {
+	ds        *data.Dataset
+	folds     int
+	perm      []int           // the rows in liblinear-train's fold order
+	trainRows []*data.Dataset // fold f's training rows
+	trainers  []*LinearTrainer
+	prev      []*LinearPrimal // fold f's w at the previous C
+	changed   []bool          // fold f's w changed at this C
+	errs      []error
+	pred      []float64 // the cross-validated predictions at this C
+}
+
+// newCSearch sets up the folds of ds and their trainers (p.Threads workers,
+// 0: one per CPU) for the C path from startC.
+func newCSearch(ds *data.Dataset, p LinearParams, folds int, startC float64) (*cSearch, error) {
+	l := ds.Len()
 	// The rows twice over in liblinear-train's fold order: fold f's
 	// training rows, perm[end:] then perm[:start], are then one contiguous
 	// range, a view that costs no copy (2× the data's memory, once).
@@ -106,11 +156,12 @@ func FindLinearC(ds *data.Dataset, p LinearParams, folds int, startC float64, pr
 			solve.AppendRow(twice, ds, i)
 		}
 	}
-	trainRows := make([]*data.Dataset, folds)
+	s := &cSearch{ds: ds, folds: folds, perm: perm, trainRows: make([]*data.Dataset, folds),
+		prev: make([]*LinearPrimal, folds), changed: make([]bool, folds), errs: make([]error, folds), pred: make([]float64, l)}
 	maxRows := 0
 	for f := range folds {
 		start, end := f*l/folds, (f+1)*l/folds
-		trainRows[f] = twice.RowRange(end, l+start)
+		s.trainRows[f] = twice.RowRange(end, l+start)
 		maxRows = max(maxRows, l-(end-start))
 	}
 
@@ -125,84 +176,51 @@ func FindLinearC(ds *data.Dataset, p LinearParams, folds int, startC float64, pr
 	if workers > 1 {
 		p.Threads = 1
 	}
-	trainers := make([]*LinearTrainer, workers)
-	for g := range trainers {
+	s.trainers = make([]*LinearTrainer, workers)
+	for g := range s.trainers {
 		var err error
-		if trainers[g], err = NewLinearTrainer(p, maxRows, ds.NumFeatures()); err != nil {
-			return res, err
+		if s.trainers[g], err = NewLinearTrainer(p, maxRows, ds.NumFeatures()); err != nil {
+			return nil, err
 		}
-		trainers[g].cPath = true
+		s.trainers[g].cPath = true
 	}
-	prev := make([]*LinearPrimal, folds)
-	changed := make([]bool, folds)
-	errs := make([]error, folds)
-	pred := make([]float64, l)
-	runFold := func(t *LinearTrainer, f int, C float64) {
-		start, end := f*l/folds, (f+1)*l/folds
-		m, _, err := t.TrainFrom(trainRows[f], nil, prev[f])
+	return s, nil
+}
+
+// run cross-validates C: every fold trained warm from its previous w on
+// the trainers in parallel, its test rows predicted into pred.
+func (s *cSearch) run(C float64) error {
+	for _, t := range s.trainers {
+		t.params.C = C
+	}
+	solve.Parallel(s.folds, len(s.trainers), func(g, f int) { s.runFold(s.trainers[g], f, C) })
+	for _, err := range s.errs {
 		if err != nil {
-			errs[f] = fmt.Errorf("core: C search at C = %g, fold %d: %w", C, f+1, err)
-			return
-		}
-		w := PrimalOf(m)
-		changed[f] = prev[f] != nil && !samePrimal(prev[f], w)
-		prev[f] = w
-		for _, i := range perm[start:end] {
-			if ds.IsDense() {
-				pred[i] = m.predictAnyWidth(ds.DenseRow(i))
-			} else {
-				pred[i] = m.PredictSparse(ds.SparseRow(i))
-			}
+			return err
 		}
 	}
-	unchanged := 0
-	C := startC
-	for ; C <= maxC; C *= 2 {
-		var mu sync.Mutex
-		next := 0
-		var wg sync.WaitGroup
-		for _, t := range trainers {
-			t.params.C = C
-			wg.Go(func() {
-				for {
-					mu.Lock()
-					f := next
-					next++
-					mu.Unlock()
-					if f >= folds {
-						return
-					}
-					runFold(t, f, C)
-				}
-			})
-		}
-		wg.Wait()
-		for _, err := range errs {
-			if err != nil {
-				return res, err
-			}
-		}
-		step := CSearchStep{C: C, Score: model.ScorePredictions(pred, ds.Labels(), regression)}
-		res.Steps = append(res.Steps, step)
-		if len(res.Steps) == 1 || better(step.Score, res.Best) {
-			res.BestC, res.Best = C, step.Score
-		}
-		if progress != nil {
-			progress(step)
-		}
-		// LIBLINEAR's count: the first C counts as unchanged, a change
-		// anywhere starts the count again.
-		if slices.Contains(changed, true) {
-			unchanged = 0
+	return nil
+}
+
+// runFold trains fold f at C on trainer t and predicts its test rows.
+func (s *cSearch) runFold(t *LinearTrainer, f int, C float64) {
+	l := s.ds.Len()
+	start, end := f*l/s.folds, (f+1)*l/s.folds
+	m, _, err := t.TrainFrom(s.trainRows[f], nil, s.prev[f])
+	if err != nil {
+		s.errs[f] = fmt.Errorf("core: C search at C = %g, fold %d: %w", C, f+1, err)
+		return
+	}
+	w := PrimalOf(m)
+	s.changed[f] = s.prev[f] != nil && !samePrimal(s.prev[f], w)
+	s.prev[f] = w
+	for _, i := range s.perm[start:end] {
+		if s.ds.IsDense() {
+			s.pred[i] = m.predictAnyWidth(s.ds.DenseRow(i))
 		} else {
-			unchanged++
-		}
-		if unchanged == searchUnchanged {
-			break
+			s.pred[i] = m.PredictSparse(s.ds.SparseRow(i))
 		}
 	}
-	res.MaxCReached = C > maxC && maxC > startC
-	return res, nil
 }
 
 // better reports whether score a beats b: higher accuracy, or lower MSE.

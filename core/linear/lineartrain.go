@@ -3,7 +3,6 @@ package linear
 import (
 	"fmt"
 	"runtime"
-	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
@@ -314,63 +313,15 @@ func (t *LinearTrainer) TrainFrom(ds *data.Dataset, warm *LinearDual, start *Lin
 }
 
 func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearPrimal) (*LinearModel, *LinearDual, error) {
-	l, n := ds.Len(), ds.NumFeatures()
-	if l > t.capRows || n > t.capFeatures {
-		panic(fmt.Sprintf("core: LinearTrainer.Train: %d rows × %d features exceed the capacity %d × %d",
-			l, n, t.capRows, t.capFeatures))
-	}
-	if l == 0 {
-		return nil, nil, fmt.Errorf("%w: no training rows", data.ErrLabels)
-	}
-	p := &t.params
-	if err := solve.CheckCosts(ds, p.C, p.Weights); err != nil {
+	if err := t.checkRun(ds, warm); err != nil {
 		return nil, nil, err
 	}
-	if warm != nil {
-		for _, a := range warm.Alpha {
-			if len(a) != l {
-				panic(fmt.Sprintf("core: LinearTrainer.Train: warm start has %d values for %d rows", len(a), l))
-			}
-		}
-	}
-
-	m := &LinearModel{Solver: p.Solver, NumFeatures: n, Bias: p.Bias, Params: *p}
+	p := &t.params
+	m := &LinearModel{Solver: p.Solver, NumFeatures: ds.NumFeatures(), Bias: p.Bias, Params: *p}
 	m.Params.Weights = append([]model.ClassWeight(nil), p.Weights...)
-	dual := &LinearDual{}
 	if p.Solver.IsRegression() {
-		dual.Alpha = [][]float64{make([]float64, l)}
-		warmed := false // a dual warm start
-		if warm != nil && len(warm.Alpha) == 1 && warm.Labels == nil {
-			copy(dual.Alpha[0], warm.Alpha[0])
-			warmed = true
-		}
-		wk := &t.workers[0]
-		wk.newton.progress = t.reporter(0, 0)
-		var start *startW
-		if warmW != nil && len(warmW.W) == 1 && warmW.Labels == nil {
-			start = &startW{w: warmW.W[0]}
-			if warmW.BiasW != nil {
-				start.b = warmW.BiasW[0]
-			}
-		}
-		var res SolveResult
-		var w []float64
-		if p.usesNewton(start != nil && !warmed) {
-			res, w = t.primalSVR(wk, ds, dual.Alpha[0], start, warmed || start != nil)
-		} else {
-			s := &wk.svr
-			s.init(ds, dual.Alpha[0], wk.QD, p.C, p.P, p.Solver == L1LossSVRDual, p.Bias, p.Eps, p.AbsoluteEps, solve.SubSeed(p.Seed, 0))
-			res = s.solve(p.MaxIter, p.C, p.Solver == L1LossSVRDual)
-			w = s.w
-		}
-		m.W = make([]float32, len(w))
-		for j, v := range w {
-			m.W[j] = float32(v)
-		}
-		m.Result = summarize([]SolveResult{res}, dual.Alpha)
-		return m, dual, nil
+		return t.trainSVR(ds, m, warm, warmW)
 	}
-
 	labels, err := solve.GroupClasses(ds)
 	if err != nil {
 		return nil, nil, err
@@ -379,114 +330,14 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 	if p.Solver.IsMultinomial() {
 		return t.trainMultinomial(ds, m, warmW)
 	}
-	nrW := m.NrW()
-	dual.Labels = make([]int32, nrW)
-	dual.Alpha = make([][]float64, nrW)
-	warmed := make([]bool, nrW) // a dual warm start
-	starts := make([]*startW, nrW)
-	for k := range dual.Alpha {
-		dual.Labels[k] = labels[k]
-		dual.Alpha[k] = make([]float64, l)
-		if a := warmVector(warm, labels, labels[k]); a != nil {
-			copy(dual.Alpha[k], a)
-			warmed[k] = true
-		}
-		starts[k] = primalVector(warmW, labels, labels[k])
+	r := t.newOVRRun(ds, m, warm, warmW)
+	// Each class on one worker, taken in order as workers free.
+	solve.Parallel(r.nrW, len(t.workers), func(g, k int) { t.solveClass(&t.workers[g], r, k) })
+	if r.keep != nil {
+		r.keep.Check = hashLinearAlpha(r.hAll, r.dual.Alpha, ds.Len())
+		r.dual.Gradient = r.keep
 	}
-	rows := m.weightRows()
-	m.W = make([]float32, rows*nrW)
-	results := make([]SolveResult, nrW)
-	if p.Solver.IsL1() {
-		t.cols.build(ds, p.Bias)
-	}
-	// One-vs-rest costs as LIBLINEAR: the positive class's weighted C,
-	// plain C for the rest; a binary problem weights both classes.
-	box := make([][2]float64, nrW)
-	for k := range box {
-		box[k] = [2]float64{p.C * p.weightOf(labels[k]), p.C}
-		if nrW == 1 {
-			box[k][1] = p.C * p.weightOf(labels[1])
-		}
-	}
-	// The primal Newton state: the previous run's, if it fits; this run's.
-	var from, keep *LinearGradient
-	var hAll [4]uint64
-	if t.keepsGradient() {
-		var hMid [4]uint64
-		hMid, hAll = t.hashTrainRows(ds, warm)
-		from = t.usableGradient(warm, labels, box, n, hMid, l)
-		keep = newLinearGradient(nrW, l, n, p.Bias)
-	}
-
-	solveOne := func(wk *dcdWorker, k int) {
-		pos := labels[k]
-		y := wk.y[:l]
-		for i, v := range ds.Labels() {
-			if int32(v) == pos {
-				y[i] = 1
-			} else {
-				y[i] = -1
-			}
-		}
-		Cp, Cn := box[k][0], box[k][1]
-		wk.newton.progress, wk.svc.progress = t.reporter(1, pos), t.reporter(1, pos)
-		var res SolveResult
-		var w []float64
-		if p.Solver.IsL1() {
-			res, w = t.solveL1(wk, y, solve.RowWeights(ds), dual.Alpha[k], starts[k], Cp, Cn, k)
-		} else if p.Solver == L2LogisticDual {
-			s := &wk.lr
-			s.init(ds, y, dual.Alpha[k], wk.alphaC, wk.QD, Cp, Cn, p.Bias, p.Eps, solve.SubSeed(p.Seed, k))
-			res = s.solve(p.MaxIter)
-			w = s.w
-		} else if p.Solver == L2Logistic {
-			res, w = t.primalLR(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil)
-		} else if p.usesNewton(starts[k] != nil && !warmed[k]) {
-			res, w = t.primalSVC(wk, ds, y, dual.Alpha[k], starts[k], Cp, Cn, warmed[k] || starts[k] != nil, k, from, keep)
-		} else {
-			l1 := p.Solver == L1LossSVCDual
-			s := &wk.svc
-			s.init(ds, y, dual.Alpha[k], wk.QD, Cp, Cn, l1, p.Bias, p.Eps, solve.SubSeed(p.Seed, k))
-			res = s.solve(p.MaxIter, Cp, Cn, l1)
-			w = s.w
-		}
-		res.Label = pos
-		results[k] = res
-		for j := range rows {
-			m.W[j*nrW+k] = float32(w[j])
-		}
-	}
-
-	workers := min(len(t.workers), nrW)
-	if workers == 1 {
-		for k := range nrW {
-			solveOne(&t.workers[0], k)
-		}
-	} else {
-		var next sync.Mutex
-		k := 0
-		var wg sync.WaitGroup
-		for g := range workers {
-			wg.Go(func() {
-				for {
-					next.Lock()
-					mine := k
-					k++
-					next.Unlock()
-					if mine >= nrW {
-						return
-					}
-					solveOne(&t.workers[g], mine)
-				}
-			})
-		}
-		wg.Wait()
-	}
-	if keep != nil {
-		keep.Check = hashLinearAlpha(hAll, dual.Alpha, l)
-		dual.Gradient = keep
-	}
-	m.Result = summarize(results, dual.Alpha)
+	m.Result = summarize(r.results, r.dual.Alpha)
 	if p.Solver.IsL1() {
 		m.IndexNonzeroRows()
 	}
@@ -495,7 +346,176 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 			return nil, nil, err
 		}
 	}
+	return m, r.dual, nil
+}
+
+// checkRun refuses a run on ds the trainer cannot make: no rows, or costs
+// the solvers cannot use (errors); rows beyond its capacity or a warm
+// start of another row count (panics: the caller's bug).
+func (t *LinearTrainer) checkRun(ds *data.Dataset, warm *LinearDual) error {
+	l, n := ds.Len(), ds.NumFeatures()
+	if l > t.capRows || n > t.capFeatures {
+		panic(fmt.Sprintf("core: LinearTrainer.Train: %d rows × %d features exceed the capacity %d × %d",
+			l, n, t.capRows, t.capFeatures))
+	}
+	if l == 0 {
+		return fmt.Errorf("%w: no training rows", data.ErrLabels)
+	}
+	p := &t.params
+	if err := solve.CheckCosts(ds, p.C, p.Weights); err != nil {
+		return err
+	}
+	if warm != nil {
+		for _, a := range warm.Alpha {
+			if len(a) != l {
+				panic(fmt.Sprintf("core: LinearTrainer.Train: warm start has %d values for %d rows", len(a), l))
+			}
+		}
+	}
+	return nil
+}
+
+// trainSVR fits a regression solver (-s 11, 12, 13) on ds into m, warm
+// from the dual warm or the primal start warmW when they are a
+// regression run's.
+func (t *LinearTrainer) trainSVR(ds *data.Dataset, m *LinearModel, warm *LinearDual, warmW *LinearPrimal) (*LinearModel, *LinearDual, error) {
+	p := &t.params
+	dual := &LinearDual{Alpha: [][]float64{make([]float64, ds.Len())}}
+	warmed := false // a dual warm start
+	if warm != nil && len(warm.Alpha) == 1 && warm.Labels == nil {
+		copy(dual.Alpha[0], warm.Alpha[0])
+		warmed = true
+	}
+	wk := &t.workers[0]
+	wk.newton.progress = t.reporter(0, 0)
+	var start *startW
+	if warmW != nil && len(warmW.W) == 1 && warmW.Labels == nil {
+		start = &startW{w: warmW.W[0]}
+		if warmW.BiasW != nil {
+			start.b = warmW.BiasW[0]
+		}
+	}
+	var res SolveResult
+	var w []float64
+	if p.usesNewton(start != nil && !warmed) {
+		res, w = t.primalSVR(wk, ds, dual.Alpha[0], start, warmed || start != nil)
+	} else {
+		s := &wk.svr
+		s.init(ds, dual.Alpha[0], wk.QD, p.C, p.P, p.Solver == L1LossSVRDual, p.Bias, p.Eps, p.AbsoluteEps, solve.SubSeed(p.Seed, 0))
+		res = s.solve(p.MaxIter, p.C, p.Solver == L1LossSVRDual)
+		w = s.w
+	}
+	m.W = make([]float32, len(w))
+	for j, v := range w {
+		m.W[j] = float32(v)
+	}
+	m.Result = summarize([]SolveResult{res}, dual.Alpha)
 	return m, dual, nil
+}
+
+// ovrRun is the state of a one-vs-rest run (or a binary one, nrW = 1)
+// its subproblems share: each solveClass writes its own class's column
+// of the model's W, its dual vector and its result.
+type ovrRun struct {
+	ds      *data.Dataset
+	m       *LinearModel
+	dual    *LinearDual
+	nrW     int
+	rows    int          // rows of W: the features and the bias row
+	warmed  []bool       // class k starts from the dual warm start
+	starts  []*startW    // class k's primal start, nil for none
+	box     [][2]float64 // class k's costs of its positive and negative rows
+	results []SolveResult
+	// The primal Newton state: from, the previous run's, if it fits; keep,
+	// this run's; hAll, the hash of the rows it is checked against.
+	from, keep *LinearGradient
+	hAll       [4]uint64
+}
+
+// newOVRRun sets up the subproblems of a one-vs-rest run on ds into m
+// (labels set), warm from the dual warm and the primal start warmW matched
+// by class.
+func (t *LinearTrainer) newOVRRun(ds *data.Dataset, m *LinearModel, warm *LinearDual, warmW *LinearPrimal) *ovrRun {
+	p := &t.params
+	l, labels := ds.Len(), m.Labels
+	nrW := m.NrW()
+	r := &ovrRun{ds: ds, m: m, nrW: nrW, dual: &LinearDual{Labels: make([]int32, nrW), Alpha: make([][]float64, nrW)},
+		warmed: make([]bool, nrW), starts: make([]*startW, nrW)}
+	for k := range r.dual.Alpha {
+		r.dual.Labels[k] = labels[k]
+		r.dual.Alpha[k] = make([]float64, l)
+		if a := warmVector(warm, labels, labels[k]); a != nil {
+			copy(r.dual.Alpha[k], a)
+			r.warmed[k] = true
+		}
+		r.starts[k] = primalVector(warmW, labels, labels[k])
+	}
+	r.rows = m.weightRows()
+	m.W = make([]float32, r.rows*nrW)
+	r.results = make([]SolveResult, nrW)
+	if p.Solver.IsL1() {
+		t.cols.build(ds, p.Bias)
+	}
+	// One-vs-rest costs as LIBLINEAR: the positive class's weighted C,
+	// plain C for the rest; a binary problem weights both classes.
+	r.box = make([][2]float64, nrW)
+	for k := range r.box {
+		r.box[k] = [2]float64{p.C * p.weightOf(labels[k]), p.C}
+		if nrW == 1 {
+			r.box[k][1] = p.C * p.weightOf(labels[1])
+		}
+	}
+	if t.keepsGradient() {
+		var hMid [4]uint64
+		hMid, r.hAll = t.hashTrainRows(ds, warm)
+		r.from = t.usableGradient(warm, labels, r.box, ds.NumFeatures(), hMid, l)
+		r.keep = newLinearGradient(nrW, l, ds.NumFeatures(), p.Bias)
+	}
+	return r
+}
+
+// solveClass solves subproblem k of r (class labels[k] against the rest)
+// on worker wk with the solver the parameters name.
+func (t *LinearTrainer) solveClass(wk *dcdWorker, r *ovrRun, k int) {
+	p := &t.params
+	ds, pos := r.ds, r.m.Labels[k]
+	y := wk.y[:ds.Len()]
+	for i, v := range ds.Labels() {
+		if int32(v) == pos {
+			y[i] = 1
+		} else {
+			y[i] = -1
+		}
+	}
+	Cp, Cn := r.box[k][0], r.box[k][1]
+	alpha, start, warm := r.dual.Alpha[k], r.starts[k], r.warmed[k] || r.starts[k] != nil
+	wk.newton.progress, wk.svc.progress = t.reporter(1, pos), t.reporter(1, pos)
+	var res SolveResult
+	var w []float64
+	switch {
+	case p.Solver.IsL1():
+		res, w = t.solveL1(wk, y, solve.RowWeights(ds), alpha, start, Cp, Cn, k)
+	case p.Solver == L2LogisticDual:
+		s := &wk.lr
+		s.init(ds, y, alpha, wk.alphaC, wk.QD, Cp, Cn, p.Bias, p.Eps, solve.SubSeed(p.Seed, k))
+		res = s.solve(p.MaxIter)
+		w = s.w
+	case p.Solver == L2Logistic:
+		res, w = t.primalLR(wk, ds, y, alpha, start, Cp, Cn, warm)
+	case p.usesNewton(start != nil && !r.warmed[k]):
+		res, w = t.primalSVC(wk, ds, y, alpha, start, Cp, Cn, warm, k, r.from, r.keep)
+	default:
+		l1 := p.Solver == L1LossSVCDual
+		s := &wk.svc
+		s.init(ds, y, alpha, wk.QD, Cp, Cn, l1, p.Bias, p.Eps, solve.SubSeed(p.Seed, k))
+		res = s.solve(p.MaxIter, Cp, Cn, l1)
+		w = s.w
+	}
+	res.Label = pos
+	r.results[k] = res
+	for j := range r.rows {
+		r.m.W[j*r.nrW+k] = float32(w[j])
+	}
 }
 
 // trainMultinomial fits -s 40 on ds into m, whose labels are set, from

@@ -296,103 +296,27 @@ func init() {
 // MarshalKernel does. Every allocation is bounded by a blob's length,
 // checked against the sizes the body states before the allocation.
 func fromKernelBody(bd *kbody) (*core.KernelModel, error) {
-	var errs []error
-	toInt := func(name string, v int64) int {
-		if int64(int(v)) != v {
-			errs = append(errs, fmt.Errorf("%s %d does not fit an int", name, v))
-		}
-		return int(v)
+	if err := checkKernelCounts(bd); err != nil {
+		return nil, err
 	}
-	if bd.NumFeatures < 0 || bd.NumFeatures > math.MaxInt32 {
-		return nil, fmt.Errorf("feature count %d outside 0..%d", bd.NumFeatures, math.MaxInt32)
-	}
-	if bd.SVRows < 0 || bd.SVRows > math.MaxInt32 {
-		return nil, fmt.Errorf("support vector count %d outside 0..%d", bd.SVRows, math.MaxInt32)
-	}
-	if bd.Degree < 0 || bd.Degree > math.MaxInt32 {
-		return nil, fmt.Errorf("kernel degree %d outside 0..%d", bd.Degree, math.MaxInt32)
-	}
+	var ints fieldErrs
 	m := &core.KernelModel{
-		SVMType: core.SVMType(toInt("SVM type", bd.SVMType)),
+		SVMType: core.SVMType(ints.get("SVM type", bd.SVMType)),
 		Kernel: core.Kernel{
-			Type:   core.KernelType(toInt("kernel type", bd.KernelType)),
+			Type:   core.KernelType(ints.get("kernel type", bd.KernelType)),
 			Degree: int(bd.Degree),
 			Gamma:  bd.Gamma,
 			Coef0:  bd.Coef0,
 		},
 		NumFeatures: int(bd.NumFeatures),
-		Params: core.KernelParams{
-			SVMType: core.SVMType(toInt("params SVM type", bd.Params.SVMType)),
-			Kernel: core.Kernel{
-				Type:   core.KernelType(toInt("params kernel type", bd.Params.KernelType)),
-				Degree: toInt("params kernel degree", bd.Params.Degree),
-				Gamma:  bd.Params.Gamma,
-				Coef0:  bd.Params.Coef0,
-			},
-			C:           bd.Params.C,
-			Nu:          bd.Params.Nu,
-			P:           bd.Params.P,
-			Eps:         bd.Params.Eps,
-			CacheMB:     bd.Params.CacheMB,
-			Shrinking:   bd.Params.Shrinking,
-			Probability: bd.Params.Probability,
-			Seed:        bd.Params.Seed,
-			MaxIter:     toInt("max iterations", bd.Params.MaxIter),
-		},
-		Result: core.KernelTrainResult{
-			Iterations:  toInt("iterations", bd.Result.Iterations),
-			KernelEvals: bd.Result.KernelEvals,
-			Objective:   bd.Result.Objective,
-			NumSV:       toInt("support vector count", bd.Result.NumSV),
-			NumBoundSV:  toInt("bound support vector count", bd.Result.NumBoundSV),
-			Converged:   bd.Result.Converged,
-		},
-		Created: bd.Created,
+		Params:      kernelParamsOf(&bd.Params, &ints),
+		Result:      kernelResultOf(&bd.Result, &ints),
+		Created:     bd.Created,
 	}
-	for i, cw := range bd.Params.Weights {
-		if i == 0 {
-			m.Params.Weights = make([]core.ClassWeight, len(bd.Params.Weights))
-		}
-		m.Params.Weights[i] = core.ClassWeight{Label: cw.Label, Weight: cw.Weight}
-	}
-	for i, s := range bd.Result.Subproblems {
-		if i == 0 {
-			m.Result.Subproblems = make([]core.KernelSubproblem, len(bd.Result.Subproblems))
-		}
-		m.Result.Subproblems[i] = core.KernelSubproblem{
-			Pos:         s.Pos,
-			Neg:         s.Neg,
-			Rows:        toInt("subproblem rows", s.Rows),
-			Iterations:  toInt("subproblem iterations", s.Iterations),
-			Objective:   s.Objective,
-			Rho:         s.Rho,
-			Gap:         s.Gap,
-			KernelEvals: s.KernelEvals,
-			NumSV:       toInt("subproblem support vector count", s.NumSV),
-			NumBoundSV:  toInt("subproblem bound support vector count", s.NumBoundSV),
-			Converged:   s.Converged,
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	var err error
-	if m.Labels, err = int32s("labels", bd.Labels); err != nil {
+	if err := ints.err(); err != nil {
 		return nil, err
 	}
-	if m.NumSV, err = int32s("support vector counts", bd.NumSV); err != nil {
-		return nil, err
-	}
-	if m.Coef, err = float64s("coefficients", bd.Coef); err != nil {
-		return nil, err
-	}
-	if m.Rho, err = float64s("rho", bd.Rho); err != nil {
-		return nil, err
-	}
-	if m.ProbA, err = float64s("probA", bd.ProbA); err != nil {
-		return nil, err
-	}
-	if m.ProbB, err = float64s("probB", bd.ProbB); err != nil {
+	if err := kernelArrays(m, bd); err != nil {
 		return nil, err
 	}
 	switch m.SVMType {
@@ -407,6 +331,7 @@ func fromKernelBody(bd *kbody) (*core.KernelModel, error) {
 	if k := m.NumClasses(); k < 2 || len(m.Coef) != (k-1)*l {
 		return nil, fmt.Errorf("%d coefficients for %d classes and %d support vectors", len(m.Coef), k, l)
 	}
+	var err error
 	if m.SV, err = supportVectors(bd, l, m.NumFeatures); err != nil {
 		return nil, err
 	}
@@ -421,6 +346,124 @@ func fromKernelBody(bd *kbody) (*core.KernelModel, error) {
 	}
 	return m, nil
 }
+
+// checkKernelCounts refuses a body whose feature count, support vector
+// count or kernel degree is outside what a model can have.
+func checkKernelCounts(bd *kbody) error {
+	if bd.NumFeatures < 0 || bd.NumFeatures > math.MaxInt32 {
+		return fmt.Errorf("feature count %d outside 0..%d", bd.NumFeatures, math.MaxInt32)
+	}
+	if bd.SVRows < 0 || bd.SVRows > math.MaxInt32 {
+		return fmt.Errorf("support vector count %d outside 0..%d", bd.SVRows, math.MaxInt32)
+	}
+	if bd.Degree < 0 || bd.Degree > math.MaxInt32 {
+		return fmt.Errorf("kernel degree %d outside 0..%d", bd.Degree, math.MaxInt32)
+	}
+	return nil
+}
+
+// kernelParamsOf converts the stored training parameters.
+func kernelParamsOf(bp *kparams, ints *fieldErrs) core.KernelParams {
+	p := core.KernelParams{
+		SVMType: core.SVMType(ints.get("params SVM type", bp.SVMType)),
+		Kernel: core.Kernel{
+			Type:   core.KernelType(ints.get("params kernel type", bp.KernelType)),
+			Degree: ints.get("params kernel degree", bp.Degree),
+			Gamma:  bp.Gamma,
+			Coef0:  bp.Coef0,
+		},
+		C:           bp.C,
+		Nu:          bp.Nu,
+		P:           bp.P,
+		Eps:         bp.Eps,
+		CacheMB:     bp.CacheMB,
+		Shrinking:   bp.Shrinking,
+		Probability: bp.Probability,
+		Seed:        bp.Seed,
+		MaxIter:     ints.get("max iterations", bp.MaxIter),
+	}
+	for i, cw := range bp.Weights {
+		if i == 0 {
+			p.Weights = make([]core.ClassWeight, len(bp.Weights))
+		}
+		p.Weights[i] = core.ClassWeight{Label: cw.Label, Weight: cw.Weight}
+	}
+	return p
+}
+
+// kernelResultOf converts the stored training result.
+func kernelResultOf(br *kresult, ints *fieldErrs) core.KernelTrainResult {
+	r := core.KernelTrainResult{
+		Iterations:  ints.get("iterations", br.Iterations),
+		KernelEvals: br.KernelEvals,
+		Objective:   br.Objective,
+		NumSV:       ints.get("support vector count", br.NumSV),
+		NumBoundSV:  ints.get("bound support vector count", br.NumBoundSV),
+		Converged:   br.Converged,
+	}
+	for i, s := range br.Subproblems {
+		if i == 0 {
+			r.Subproblems = make([]core.KernelSubproblem, len(br.Subproblems))
+		}
+		r.Subproblems[i] = core.KernelSubproblem{
+			Pos:         s.Pos,
+			Neg:         s.Neg,
+			Rows:        ints.get("subproblem rows", s.Rows),
+			Iterations:  ints.get("subproblem iterations", s.Iterations),
+			Objective:   s.Objective,
+			Rho:         s.Rho,
+			Gap:         s.Gap,
+			KernelEvals: s.KernelEvals,
+			NumSV:       ints.get("subproblem support vector count", s.NumSV),
+			NumBoundSV:  ints.get("subproblem bound support vector count", s.NumBoundSV),
+			Converged:   s.Converged,
+		}
+	}
+	return r
+}
+
+// kernelArrays reads the body's blobs of labels, support vector counts,
+// coefficients, ρ and the probability parameters into m.
+func kernelArrays(m *core.KernelModel, bd *kbody) error {
+	var err error
+	if m.Labels, err = int32s("labels", bd.Labels); err != nil {
+		return err
+	}
+	if m.NumSV, err = int32s("support vector counts", bd.NumSV); err != nil {
+		return err
+	}
+	if m.Coef, err = float64s("coefficients", bd.Coef); err != nil {
+		return err
+	}
+	if m.Rho, err = float64s("rho", bd.Rho); err != nil {
+		return err
+	}
+	if m.ProbA, err = float64s("probA", bd.ProbA); err != nil {
+		return err
+	}
+	m.ProbB, err = float64s("probB", bd.ProbB)
+	return err
+}
+
+// fieldErrs collects the errors of a body's fields, so that a reader
+// reports them all at once: each stored integer that does not fit an int
+// (a 32-bit build reading a 64-bit value, get) and any other (add).
+type fieldErrs struct{ errs []error }
+
+// add records err.
+func (c *fieldErrs) add(err error) { c.errs = append(c.errs, err) }
+
+// get returns v as an int, recording an error naming the field when it
+// does not fit.
+func (c *fieldErrs) get(name string, v int64) int {
+	if int64(int(v)) != v {
+		c.errs = append(c.errs, fmt.Errorf("%s %d does not fit an int", name, v))
+	}
+	return int(v)
+}
+
+// err returns the errors recorded, joined; nil for none.
+func (c *fieldErrs) err() error { return errors.Join(c.errs...) }
 
 // checkFeaturesBacked refuses a body whose feature count its blobs do not
 // back. Predicting sizes buffers by the feature count (a dense row of a

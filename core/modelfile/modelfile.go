@@ -435,15 +435,10 @@ func clip(s string) string {
 
 // fromBody converts a decoded body to a model and checks it as Marshal does.
 func fromBody(bd *body) (*linear.LinearModel, error) {
-	var errs []error
 	// toInt converts a stored integer, refusing one that does not fit an
 	// int (possible on 32-bit platforms) rather than wrapping it.
-	toInt := func(name string, v int64) int {
-		if int64(int(v)) != v {
-			errs = append(errs, fmt.Errorf("%s %d does not fit an int", name, v))
-		}
-		return int(v)
-	}
+	var ints fieldErrs
+	toInt := ints.get
 	if bd.NumFeatures < 0 || bd.NumFeatures > math.MaxInt32 {
 		return nil, fmt.Errorf("feature count %d outside 0..%d", bd.NumFeatures, math.MaxInt32)
 	}
@@ -509,13 +504,13 @@ func fromBody(bd *body) (*linear.LinearModel, error) {
 	}
 	var err error
 	if m.ProbA, err = float64s("Platt A", bd.ProbA); err != nil {
-		errs = append(errs, err)
+		ints.add(err)
 	}
 	if m.ProbB, err = float64s("Platt B", bd.ProbB); err != nil {
-		errs = append(errs, err)
+		ints.add(err)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := ints.err(); err != nil {
+		return nil, err
 	}
 	// The weights blob is at most the payload's size, so converting it
 	// before checking its length allocates no more than the input holds;

@@ -267,38 +267,96 @@ func corrupt(format string, args ...any) error {
 // rows do not fit s's Config; on error s is left partly filled and must be
 // discarded.
 func (s *Store) decode(data []byte) error {
+	payload, major, err := openSnapshot(data)
+	if err != nil {
+		return err
+	}
+	r := &reader{b: payload}
+	written, err := s.decodeHeader(r)
+	if err != nil {
+		return err
+	}
+	if err := s.decodeHashes(r); err != nil {
+		return err
+	}
+	n, known, err := s.decodeRows(r, written)
+	if err != nil {
+		return err
+	}
+	dual, rest, err := core.DecodeDual(r.b, n, core.StateOptions{NoKernel: major < snapMajorKernel}, s.buffer)
+	if err != nil {
+		return corrupt("%v", err)
+	}
+	r.b = rest
+	if dual == nil && known != 0 {
+		return corrupt("%d rows with α but no dual", known)
+	}
+	if dual != nil {
+		s.dual, s.known = dual, int(known)
+	}
+	if err := s.decodeSections(r, n, major); err != nil {
+		return err
+	}
+	if r.bad {
+		return corrupt("truncated")
+	}
+	if len(r.b) != 0 {
+		return corrupt("%d bytes after the payload's last field", len(r.b))
+	}
+	return nil
+}
+
+// openSnapshot checks a snapshot's frame (magic, major version, payload
+// length and checksum) and returns its payload and major version.
+func openSnapshot(data []byte) (payload []byte, major uint16, err error) {
 	if len(data) < snapHeaderSize {
-		return corrupt("%d bytes, shorter than the %d-byte header", len(data), snapHeaderSize)
+		return nil, 0, corrupt("%d bytes, shorter than the %d-byte header", len(data), snapHeaderSize)
 	}
 	le := binary.LittleEndian
 	if string(data[:8]) != snapMagic {
-		return corrupt("not a store snapshot (bad magic)")
+		return nil, 0, corrupt("not a store snapshot (bad magic)")
 	}
-	major := le.Uint16(data[8:10])
+	major = le.Uint16(data[8:10])
 	if major < snapMajorOldest || major > snapMajor {
-		return corrupt("format version %d.%d, this reader knows %d to %d", major, le.Uint16(data[10:12]), snapMajorOldest, snapMajor)
+		return nil, 0, corrupt("format version %d.%d, this reader knows %d to %d", major, le.Uint16(data[10:12]), snapMajorOldest, snapMajor)
 	}
 	if n := le.Uint64(data[12:20]); n != uint64(len(data)-snapHeaderSize) {
-		return corrupt("payload of %d bytes, the header says %d", len(data)-snapHeaderSize, n)
+		return nil, 0, corrupt("payload of %d bytes, the header says %d", len(data)-snapHeaderSize, n)
 	}
-	payload := data[snapHeaderSize:]
+	payload = data[snapHeaderSize:]
 	if crc32.Checksum(payload, castagnoli) != le.Uint32(data[20:24]) {
-		return corrupt("checksum mismatch")
+		return nil, 0, corrupt("checksum mismatch")
 	}
-	r := &reader{b: payload}
+	return payload, major, nil
+}
 
-	wCap, wNZ, wMF, wPol := r.u64(), r.u64(), r.u64(), r.u32()
+// writtenConfig is the configuration a snapshot was written under, as far
+// as its rows are bounded by it.
+type writtenConfig struct {
+	capacity, nonzeros, maxFeatures uint64
+}
+
+// decodeHeader reads the payload's header fields: the configuration it
+// was written under and s's generations.
+func (s *Store) decodeHeader(r *reader) (writtenConfig, error) {
+	var w writtenConfig
+	var policy uint32
+	w.capacity, w.nonzeros, w.maxFeatures, policy = r.u64(), r.u64(), r.u64(), r.u32()
 	s.gen, s.published = r.u64(), r.u64()
 	if r.bad {
-		return corrupt("truncated header fields")
+		return w, corrupt("truncated header fields")
 	}
-	if wCap == 0 || wMF == 0 || wMF > math.MaxInt32+1 || wPol > uint32(EvictOldest) {
-		return corrupt("written under an impossible configuration (capacity %d, max features %d, policy %d)", wCap, wMF, wPol)
+	if w.capacity == 0 || w.maxFeatures == 0 || w.maxFeatures > math.MaxInt32+1 || policy > uint32(EvictOldest) {
+		return w, corrupt("written under an impossible configuration (capacity %d, max features %d, policy %d)", w.capacity, w.maxFeatures, policy)
 	}
 	if s.published > s.gen {
-		return corrupt("published generation %d after the current %d", s.published, s.gen)
+		return w, corrupt("published generation %d after the current %d", s.published, s.gen)
 	}
+	return w, nil
+}
 
+// decodeHashes reads the hashes of the batches ingested.
+func (s *Store) decodeHashes(r *reader) error {
 	nh := r.u64()
 	if !r.fits(nh, 32) {
 		return corrupt("%d hashes claimed, %d bytes left", nh, len(r.b))
@@ -313,24 +371,30 @@ func (s *Store) decode(data []byte) error {
 		}
 		s.seen[s.hashes[i]] = struct{}{}
 	}
+	return nil
+}
 
+// decodeRows reads the rows (ages, labels and nonzeros) into s and
+// returns their count and how many have α.
+func (s *Store) decodeRows(r *reader, w writtenConfig) (n int, known uint64, err error) {
+	le := binary.LittleEndian
 	rows, nnz, known := r.u64(), r.u64(), r.u64()
 	if r.bad {
-		return corrupt("truncated row counts")
+		return 0, 0, corrupt("truncated row counts")
 	}
 	// Per row 8 (age) + 8 (label) + 8 (start); per nonzero 4 + 4.
 	if !r.fits(rows, 24) || !r.fits(nnz, 8) || rows*24+nnz*8+8 > uint64(len(r.b)) {
-		return corrupt("%d rows and %d nonzeros claimed, %d bytes left", rows, nnz, len(r.b))
+		return 0, 0, corrupt("%d rows and %d nonzeros claimed, %d bytes left", rows, nnz, len(r.b))
 	}
-	if rows > wCap || nnz > wNZ || known > rows {
-		return corrupt("%d rows, %d nonzeros, %d with α, beyond the capacity written (%d rows, %d nonzeros)",
-			rows, nnz, known, wCap, wNZ)
+	if rows > w.capacity || nnz > w.nonzeros || known > rows {
+		return 0, 0, corrupt("%d rows, %d nonzeros, %d with α, beyond the capacity written (%d rows, %d nonzeros)",
+			rows, nnz, known, w.capacity, w.nonzeros)
 	}
 	if rows > uint64(s.cfg.Capacity) || nnz > uint64(s.cfg.CapacityNonzeros) {
-		return fmt.Errorf("%w: the snapshot holds %d rows and %d nonzeros, the store is configured for %d and %d",
+		return 0, 0, fmt.Errorf("%w: the snapshot holds %d rows and %d nonzeros, the store is configured for %d and %d",
 			ErrConfig, rows, nnz, s.cfg.Capacity, s.cfg.CapacityNonzeros)
 	}
-	n := int(rows)
+	n = int(rows)
 	ages := r.take(rows * 8)
 	labels := r.take(rows * 8)
 	starts := r.take((rows + 1) * 8)
@@ -340,38 +404,32 @@ func (s *Store) decode(data []byte) error {
 	for i := range n {
 		a := le.Uint64(ages[8*i:])
 		if a < prevAge || a > s.gen {
-			return corrupt("row %d has age %d (previous %d, generation %d)", i, a, prevAge, s.gen)
+			return 0, 0, corrupt("row %d has age %d (previous %d, generation %d)", i, a, prevAge, s.gen)
 		}
 		s.age[i], prevAge = a, a
 	}
 	if le.Uint64(starts) != 0 || le.Uint64(starts[8*n:]) != nnz {
-		return corrupt("row starts do not span the %d nonzeros", nnz)
+		return 0, 0, corrupt("row starts do not span the %d nonzeros", nnz)
 	}
 	for i := range n {
 		lo, hi := le.Uint64(starts[8*i:]), le.Uint64(starts[8*i+8:])
 		if hi < lo || hi > nnz {
-			return corrupt("row %d spans nonzeros %d to %d of %d", i, lo, hi, nnz)
+			return 0, 0, corrupt("row %d spans nonzeros %d to %d of %d", i, lo, hi, nnz)
 		}
 		y := math.Float64frombits(le.Uint64(labels[8*i:]))
 		if math.IsNaN(y) || math.IsInf(y, 0) {
-			return corrupt("row %d has label %v", i, y)
+			return 0, 0, corrupt("row %d has label %v", i, y)
 		}
-		if err := s.decodeRow(i, y, indices[4*lo:4*hi], values[4*lo:4*hi], wMF); err != nil {
-			return err
+		if err := s.decodeRow(i, y, indices[4*lo:4*hi], values[4*lo:4*hi], w.maxFeatures); err != nil {
+			return 0, 0, err
 		}
 	}
+	return n, known, nil
+}
 
-	dual, rest, err := core.DecodeDual(r.b, n, core.StateOptions{NoKernel: major < snapMajorKernel}, s.buffer)
-	if err != nil {
-		return corrupt("%v", err)
-	}
-	r.b = rest
-	if dual == nil && known != 0 {
-		return corrupt("%d rows with α but no dual", known)
-	}
-	if dual != nil {
-		s.dual, s.known = dual, int(known)
-	}
+// decodeSections reads the optional sections after the dual, each at most
+// once and in order, as a version major snapshot may hold them.
+func (s *Store) decodeSections(r *reader, n int, major uint16) error {
 	for last := byte(0); len(r.b) > 0 && !r.bad; {
 		var err error
 		sec := r.u8()
@@ -391,12 +449,6 @@ func (s *Store) decode(data []byte) error {
 			return err
 		}
 		last = sec
-	}
-	if r.bad {
-		return corrupt("truncated")
-	}
-	if len(r.b) != 0 {
-		return corrupt("%d bytes after the payload's last field", len(r.b))
 	}
 	return nil
 }

@@ -147,6 +147,232 @@ func svmRate(v float64) float64 {
 	return r
 }
 
+// gridFlags are the grid options (grid.py's) and the svm-train options
+// passed on (pass).
+type gridFlags struct {
+	c, g           gridAxis
+	folds, workers int
+	warm           bool
+	out            string // the results file; "" for none
+	pass           []string
+}
+
+// parseGridFlags reads the grid options of opts, the arguments before the
+// data set, and collects the others (svm-train's) in pass.
+func parseGridFlags(opts []string, dataset string) (gridFlags, error) {
+	f := gridFlags{
+		c:     gridAxis{on: true, begin: -5, end: 15, step: 2},
+		g:     gridAxis{on: true, begin: 3, end: -15, step: -2},
+		folds: 5, warm: true,
+		out: filepath.Base(dataset) + ".out",
+	}
+	for i := 0; i < len(opts); i++ {
+		name := opts[i]
+		value := func() (string, error) {
+			if i+1 >= len(opts) {
+				return "", fmt.Errorf("option %s needs a value", name)
+			}
+			i++
+			return opts[i], nil
+		}
+		var err error
+		switch name {
+		case "-log2c", "-log2g", "-v", "-workers", "-warm", "-out", "-svmtrain", "-gnuplot", "-png":
+			var v string
+			if v, err = value(); err == nil {
+				err = f.set(name, v)
+			}
+		case "-resume":
+			err = fmt.Errorf("option -resume is not supported: a warm grid search is fast enough to run again")
+		case "-c", "-g":
+			err = fmt.Errorf("use -log2c and -log2g")
+		default:
+			f.pass = append(f.pass, name)
+		}
+		if err != nil {
+			return f, err
+		}
+	}
+	if !f.c.on && !f.g.on {
+		return f, fmt.Errorf("-log2c and -log2g should not be null simultaneously")
+	}
+	return f, nil
+}
+
+// set sets the grid option name, which takes a value, to v.
+func (f *gridFlags) set(name, v string) error {
+	switch name {
+	case "-log2c":
+		return parseGridAxis(&f.c, name, v)
+	case "-log2g":
+		return parseGridAxis(&f.g, name, v)
+	case "-v", "-workers", "-warm":
+		n, err := strconv.Atoi(v)
+		switch {
+		case name == "-v" && (err != nil || n < 2):
+			return fmt.Errorf("option -v: %q is not a number of folds (2 or more)", v)
+		case name == "-workers" && (err != nil || n < 1):
+			return fmt.Errorf("option -workers: %q is not a positive number", v)
+		case name == "-warm" && (err != nil || n < 0 || n > 1):
+			return fmt.Errorf("option -warm: %q is not 0 or 1", v)
+		}
+		switch name {
+		case "-v":
+			f.folds = n
+		case "-workers":
+			f.workers = n
+		default:
+			f.warm = n == 1
+		}
+	case "-out":
+		f.out = v
+		if v == "null" {
+			f.out = ""
+		}
+	}
+	return nil // -svmtrain, -gnuplot, -png: accepted, ignored
+}
+
+// parseGridAxis reads -log2c or -log2g's value v into ax: begin,end,step,
+// or "null" for an axis not searched.
+func parseGridAxis(ax *gridAxis, name, v string) error {
+	if v == "null" {
+		ax.on = false
+		return nil
+	}
+	parts := strings.Split(v, ",")
+	var f [3]float64
+	if len(parts) != 3 {
+		return fmt.Errorf("option %s: %q is not begin,end,step", name, v)
+	}
+	for k, s := range parts {
+		var err error
+		if f[k], err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil || math.IsInf(f[k], 0) || math.IsNaN(f[k]) {
+			return fmt.Errorf("option %s: %q is not a number", name, s)
+		}
+	}
+	if f[2] == 0 {
+		return fmt.Errorf("option %s: the step is 0", name)
+	}
+	*ax = gridAxis{on: true, begin: f[0], end: f[1], step: f[2], floats: true}
+	return nil
+}
+
+// gridReport prints the points of a search as grid.py does: in its job
+// order, each as soon as the points before it are in (they arrive as
+// their folds finish), with the best so far, and records each in the
+// results file.
+type gridReport struct {
+	c, g       gridAxis
+	cs, gs     []float64 // the log2 values searched; empty for an axis off
+	regression bool
+	stdout     io.Writer
+	results    *bufio.Writer // nil: no results file
+	// writeErr is the first failed write of the results (a full disk,
+	// /dev/full): the search goes on, and the command fails at its end
+	// instead of reporting success over a short file.
+	writeErr error
+
+	jobs  [][2]int
+	pos   map[[2]int]int
+	done  []*core.GridPoint
+	next  int
+	best  float64 // the best rate so far, of the point (bestC, bestG)
+	bestC int
+	bestG int
+	found bool // a point has been reported
+}
+
+// newGridReport returns the report of a search over cs × gs.
+func newGridReport(c, g gridAxis, cs, gs []float64, regression bool, stdout io.Writer, results *bufio.Writer) *gridReport {
+	r := &gridReport{c: c, g: g, cs: cs, gs: gs, regression: regression, stdout: stdout, results: results, best: -1}
+	if regression {
+		r.best = math.Inf(1)
+	}
+	r.jobs = gridJobs(max(len(cs), 1), max(len(gs), 1))
+	r.pos = make(map[[2]int]int, len(r.jobs))
+	for k, j := range r.jobs {
+		r.pos[j] = k
+	}
+	r.done = make([]*core.GridPoint, len(r.jobs))
+	return r
+}
+
+// progress takes a finished point (core.GridOptions.Progress) and reports
+// the points now due.
+func (r *gridReport) progress(pt core.GridPoint) {
+	index := func(vals []float64, v float64) int {
+		for k, x := range vals {
+			if x == v {
+				return k
+			}
+		}
+		return 0
+	}
+	ci, gi := 0, 0
+	if r.c.on {
+		ci = index(r.cs, pt.Log2C)
+	}
+	if r.g.on {
+		gi = index(r.gs, pt.Log2G)
+	}
+	r.done[r.pos[[2]int{ci, gi}]] = &pt
+	for r.next < len(r.jobs) && r.done[r.next] != nil {
+		r.report(r.jobs[r.next][0], r.jobs[r.next][1], *r.done[r.next])
+		r.next++
+	}
+}
+
+// report prints the point (cs[ci], gs[gi]) and the best so far, and
+// records it in the results file.
+func (r *gridReport) report(ci, gi int, pt core.GridPoint) {
+	rate := svmRate(pt.Rate)
+	better := rate > r.best
+	if r.regression {
+		better = rate < r.best
+	}
+	// grid.py's tie rule: the same gamma and a smaller C.
+	if !r.found || better || rate == r.best && gi == r.bestG && r.c.on && r.cs[ci] < r.cs[r.bestC] {
+		r.best, r.bestC, r.bestG, r.found = rate, ci, gi, true
+	}
+	var line, rec strings.Builder
+	line.WriteString("[local]")
+	if r.c.on {
+		fmt.Fprintf(&line, " %s", r.c.format(r.cs[ci]))
+	}
+	if r.g.on {
+		fmt.Fprintf(&line, " %s", r.g.format(r.gs[gi]))
+	}
+	fmt.Fprintf(&line, " %s (best ", pyFloat(rate))
+	if r.c.on {
+		fmt.Fprintf(&line, "c=%s, ", pyFloat(math.Exp2(r.cs[r.bestC])))
+		fmt.Fprintf(&rec, "log2c=%s ", r.c.format(r.cs[ci]))
+	}
+	if r.g.on {
+		fmt.Fprintf(&line, "g=%s, ", pyFloat(math.Exp2(r.gs[r.bestG])))
+		fmt.Fprintf(&rec, "log2g=%s ", r.g.format(r.gs[gi]))
+	}
+	fmt.Fprintf(&line, "rate=%s)\n", pyFloat(r.best))
+	io.WriteString(r.stdout, line.String())
+	if r.results != nil && r.writeErr == nil {
+		fmt.Fprintf(r.results, "%srate=%s\n", rec.String(), pyFloat(rate))
+		r.writeErr = r.results.Flush()
+	}
+}
+
+// bestLine is grid.py's last line: the best C and gamma (of the axes
+// searched) and the best rate.
+func (r *gridReport) bestLine() string {
+	var best []string
+	if r.c.on {
+		best = append(best, pyFloat(math.Exp2(r.cs[r.bestC])))
+	}
+	if r.g.on {
+		best = append(best, pyFloat(math.Exp2(r.gs[r.bestG])))
+	}
+	return fmt.Sprintf("%s %s\n", strings.Join(best, " "), pyFloat(r.best))
+}
+
 func grid(args []string, stdout, stderr io.Writer) int {
 	if wantsHelp(args) || len(args) == 0 {
 		fmt.Fprint(stdout, gridUsage)
@@ -160,96 +386,11 @@ func grid(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	dataset := args[len(args)-1]
-	c := gridAxis{on: true, begin: -5, end: 15, step: 2}
-	g := gridAxis{on: true, begin: 3, end: -15, step: -2}
-	folds, workers, warm := 5, 0, true
-	out := filepath.Base(dataset) + ".out"
-	var pass []string
-	opts := args[:len(args)-1]
-	for i := 0; i < len(opts); i++ {
-		name := opts[i]
-		value := func() (string, error) {
-			if i+1 >= len(opts) {
-				return "", fmt.Errorf("option %s needs a value", name)
-			}
-			i++
-			return opts[i], nil
-		}
-		switch name {
-		case "-log2c", "-log2g":
-			v, err := value()
-			if err != nil {
-				return fail(stderr, err)
-			}
-			ax := &c
-			if name == "-log2g" {
-				ax = &g
-			}
-			if v == "null" {
-				ax.on = false
-				continue
-			}
-			parts := strings.Split(v, ",")
-			var f [3]float64
-			if len(parts) != 3 {
-				return fail(stderr, fmt.Errorf("option %s: %q is not begin,end,step", name, v))
-			}
-			for k, s := range parts {
-				if f[k], err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil || math.IsInf(f[k], 0) || math.IsNaN(f[k]) {
-					return fail(stderr, fmt.Errorf("option %s: %q is not a number", name, s))
-				}
-			}
-			if f[2] == 0 {
-				return fail(stderr, fmt.Errorf("option %s: the step is 0", name))
-			}
-			*ax = gridAxis{on: true, begin: f[0], end: f[1], step: f[2], floats: true}
-		case "-v", "-workers", "-warm":
-			v, err := value()
-			if err != nil {
-				return fail(stderr, err)
-			}
-			n, err := strconv.Atoi(v)
-			switch {
-			case name == "-v" && (err != nil || n < 2):
-				return fail(stderr, fmt.Errorf("option -v: %q is not a number of folds (2 or more)", v))
-			case name == "-workers" && (err != nil || n < 1):
-				return fail(stderr, fmt.Errorf("option -workers: %q is not a positive number", v))
-			case name == "-warm" && (err != nil || n < 0 || n > 1):
-				return fail(stderr, fmt.Errorf("option -warm: %q is not 0 or 1", v))
-			}
-			switch name {
-			case "-v":
-				folds = n
-			case "-workers":
-				workers = n
-			default:
-				warm = n == 1
-			}
-		case "-out":
-			v, err := value()
-			if err != nil {
-				return fail(stderr, err)
-			}
-			out = v
-			if v == "null" {
-				out = ""
-			}
-		case "-svmtrain", "-gnuplot", "-png":
-			if _, err := value(); err != nil {
-				return fail(stderr, err)
-			}
-		case "-resume":
-			return fail(stderr, fmt.Errorf("option -resume is not supported: a warm grid search is fast enough to run again"))
-		case "-c", "-g":
-			return fail(stderr, fmt.Errorf("use -log2c and -log2g"))
-		default:
-			pass = append(pass, name)
-		}
+	f, err := parseGridFlags(args[:len(args)-1], dataset)
+	if err != nil {
+		return fail(stderr, err)
 	}
-	if !c.on && !g.on {
-		return fail(stderr, fmt.Errorf("-log2c and -log2g should not be null simultaneously"))
-	}
-	o, files, err := options.ParseTrain(append(pass, dataset), options.SyntaxKernel)
+	o, files, err := options.ParseTrain(append(f.pass, dataset), options.SyntaxKernel)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -275,133 +416,53 @@ func grid(args []string, stdout, stderr io.Writer) int {
 	}
 
 	cs, gs := []float64{}, []float64{}
-	if c.on {
-		cs = permuteSequence(c.values())
+	if f.c.on {
+		cs = permuteSequence(f.c.values())
 	}
-	if g.on {
-		gs = permuteSequence(g.values())
+	if f.g.on {
+		gs = permuteSequence(f.g.values())
 	}
-	nc, ng := max(len(cs), 1), max(len(gs), 1)
-	if c.on && len(cs) == 0 || g.on && len(gs) == 0 {
+	if f.c.on && len(cs) == 0 || f.g.on && len(gs) == 0 {
 		return fail(stderr, fmt.Errorf("an empty range: check begin, end and the step's sign"))
 	}
 	var resultFile *bufio.Writer
 	var outFile *os.File
 	var svgPath string
-	if out != "" && strings.HasSuffix(strings.ToLower(out), ".svg") {
-		svgPath = out
-	} else if out != "" {
-		if outFile, err = os.Create(out); err != nil {
+	if f.out != "" && strings.HasSuffix(strings.ToLower(f.out), ".svg") {
+		svgPath = f.out
+	} else if f.out != "" {
+		if outFile, err = os.Create(f.out); err != nil {
 			return fail(stderr, err)
 		}
 		defer outFile.Close() // after an error; closed and checked below
 		resultFile = bufio.NewWriter(outFile)
 	}
-	// writeErr is the first failed write of the results (a full disk,
-	// /dev/full): the search goes on, and the command fails at its end
-	// instead of reporting success over a short file.
-	var writeErr error
-
-	// Points arrive as their folds finish; they are reported in grid.py's
-	// job order, each as soon as the points before it are in.
-	jobs := gridJobs(nc, ng)
-	pos := make(map[[2]int]int, len(jobs))
-	for k, j := range jobs {
-		pos[j] = k
-	}
-	done := make([]*core.GridPoint, len(jobs))
-	next := 0
-	bestRate, bestC, bestG := -1.0, 0, 0
-	if regression {
-		bestRate = math.Inf(1)
-	}
-	haveBest := false
-	index := func(vals []float64, v float64) int {
-		for k, x := range vals {
-			if x == v {
-				return k
-			}
-		}
-		return 0
-	}
-	report := func(ci, gi int, pt core.GridPoint) {
-		rate := svmRate(pt.Rate)
-		better := rate > bestRate
-		if regression {
-			better = rate < bestRate
-		}
-		// grid.py's tie rule: the same gamma and a smaller C.
-		if !haveBest || better || rate == bestRate && gi == bestG && c.on && cs[ci] < cs[bestC] {
-			bestRate, bestC, bestG, haveBest = rate, ci, gi, true
-		}
-		var line, rec strings.Builder
-		line.WriteString("[local]")
-		if c.on {
-			fmt.Fprintf(&line, " %s", c.format(cs[ci]))
-		}
-		if g.on {
-			fmt.Fprintf(&line, " %s", g.format(gs[gi]))
-		}
-		fmt.Fprintf(&line, " %s (best ", pyFloat(rate))
-		if c.on {
-			fmt.Fprintf(&line, "c=%s, ", pyFloat(math.Exp2(cs[bestC])))
-			fmt.Fprintf(&rec, "log2c=%s ", c.format(cs[ci]))
-		}
-		if g.on {
-			fmt.Fprintf(&line, "g=%s, ", pyFloat(math.Exp2(gs[bestG])))
-			fmt.Fprintf(&rec, "log2g=%s ", g.format(gs[gi]))
-		}
-		fmt.Fprintf(&line, "rate=%s)\n", pyFloat(bestRate))
-		io.WriteString(stdout, line.String())
-		if resultFile != nil && writeErr == nil {
-			fmt.Fprintf(resultFile, "%srate=%s\n", rec.String(), pyFloat(rate))
-			writeErr = resultFile.Flush()
-		}
-	}
-	progress := func(pt core.GridPoint) {
-		ci, gi := 0, 0
-		if c.on {
-			ci = index(cs, pt.Log2C)
-		}
-		if g.on {
-			gi = index(gs, pt.Log2G)
-		}
-		done[pos[[2]int{ci, gi}]] = &pt
-		for next < len(jobs) && done[next] != nil {
-			report(jobs[next][0], jobs[next][1], *done[next])
-			next++
-		}
-	}
+	rep := newGridReport(f.c, f.g, cs, gs, regression, stdout, resultFile)
+	folds := f.folds
 	if folds > ds.Len() {
 		fmt.Fprint(stderr, core.LeaveOneOutWarning) // core runs leave-one-out
 		folds = ds.Len()
 	}
 	start := time.Now()
 	res, err := core.GridSearch(ds, core.GridOptions{Params: params, Log2C: cs, Log2G: gs, Folds: folds,
-		Workers: workers, Cold: !warm, LIBSVMFolds: true, Progress: progress})
+		Workers: f.workers, Cold: !f.warm, LIBSVMFolds: true, Progress: rep.progress})
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", dataset, err))
 	}
-	var best []string
-	if c.on {
-		best = append(best, pyFloat(math.Exp2(cs[bestC])))
-	}
-	if g.on {
-		best = append(best, pyFloat(math.Exp2(gs[bestG])))
-	}
-	fmt.Fprintf(stdout, "%s %s\n", strings.Join(best, " "), pyFloat(bestRate))
+	io.WriteString(stdout, rep.bestLine())
 	fmt.Fprintf(stderr, "svmgo grid: %d points × %d folds, %d SMO iterations, %d kernel evaluations, %.2f s (warm %v)\n",
-		len(res.Points), folds, res.Iterations, res.KernelEvals, time.Since(start).Seconds(), warm)
+		len(res.Points), folds, res.Iterations, res.KernelEvals, time.Since(start).Seconds(), f.warm)
 	if outFile != nil {
+		writeErr := rep.writeErr
 		if err := outFile.Close(); writeErr == nil {
 			writeErr = err
 		}
 		if writeErr != nil {
-			return fail(stderr, fmt.Errorf("%s: %w", out, writeErr))
+			return fail(stderr, fmt.Errorf("%s: %w", f.out, writeErr))
 		}
 	}
 	if svgPath != "" {
-		if err := writeGridSVG(svgPath, filepath.Base(dataset), c, g, res, regression, cs, gs, bestC, bestG, bestRate); err != nil {
+		if err := writeGridSVG(svgPath, filepath.Base(dataset), f.c, f.g, res, regression, cs, gs, rep.bestC, rep.bestG, rep.best); err != nil {
 			return fail(stderr, err)
 		}
 	}
