@@ -122,7 +122,7 @@ RACE_SKIP  := ^(TestL1ParityWithLIBLINEAR|TestL1LayoutsSeedsThreads|TestLRDualPa
 test: vet $(BIN) $(LIB) test-deps test-deps-fleet
 	$(GO) test -count=1 -short ./...
 	$(GO) test -count=1 -short -race -timeout 30m -skip '$(RACE_SKIP)' $(RACE_PKGS)
-	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64 test-serve test-mcu test-fleet
+	$(MAKE) --no-print-directory test-c test-cpp test-python readme-check cross-arm64 test-serve test-mcu test-fleet test-onnx
 	$(MAKE) --no-print-directory test-install test-wheel wheel-arm64 test-service cross-armv7
 	$(MAKE) --no-print-directory demo > /dev/null
 
@@ -209,6 +209,39 @@ bin/fleet_client_c: examples/fleet/fleet_client.c include/svmgo.h $(LIB)
 # Every Go test in its long form (no -short, no race detector).
 test-long:
 	$(GO) test -count=1 ./...
+
+# ---- ONNX (issue 26) -------------------------------------------------------------
+# ONNX Runtime 1.17 from npm (its package bundles libonnxruntime.so; newer
+# versions download binaries at install time), in a cache this Makefile
+# owns; Debian's python3-onnx and python3-sklearn build graphs in
+# skl2onnx's layout.
+ORT_DIR     := .cache/ort
+ORT_MODULES := $(ORT_DIR)/node_modules
+ORT_VERSION := 1.17.0
+
+.PHONY: test-onnx test-deps-onnx bench-onnx
+
+test-deps-onnx:
+	@$(DEB_PYTHON) -c 'import onnx, sklearn' 2>/dev/null || { \
+		echo "installing python3-onnx python3-sklearn"; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq python3-onnx python3-sklearn >/dev/null; }
+	@test -f $(ORT_MODULES)/onnxruntime-node/package.json && \
+		grep -q '"version": "$(ORT_VERSION)"' $(ORT_MODULES)/onnxruntime-node/package.json || { \
+		echo "installing onnxruntime-node@$(ORT_VERSION) into $(ORT_DIR)"; \
+		mkdir -p $(ORT_DIR) && cd $(ORT_DIR) && npm install --ignore-scripts --no-audit --no-fund --silent \
+			onnxruntime-node@$(ORT_VERSION) >/dev/null; }
+
+# Every exported kind run by ONNX Runtime against svmgo's predictions, and
+# scikit-learn models as skl2onnx-layout graphs imported and predicted.
+test-onnx: $(BIN) test-deps-onnx
+	SVMGO_ORT_NODE_PATH=$(CURDIR)/$(ORT_MODULES) $(GO) test -count=1 -run 'TestONNXRuntime' ./core/onnx
+	SVMGO_BIN=$(CURDIR)/$(BIN) SVMGO_TEST_DATA=$(abspath $(SHARED)) $(DEB_PYTHON) -m unittest discover -s examples/onnx
+
+# svmgo predict against ONNX Runtime 1.17 (1 and 2 threads) on the same
+# exported RBF models of digits, shuttle and Fashion-MNIST 10k (not part of
+# make test: the Fashion model trains for minutes, once).
+bench-onnx: $(BIN) test-deps-onnx
+	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/onnx/bench.sh
 
 # ---- Clients of libsvmgo.so ---------------------------------------------------
 
@@ -604,6 +637,7 @@ bench: $(BIN) $(LIB) bench-deps
 	SVMGO=$(CURDIR)/$(BIN) bash examples/bench/daemon.sh
 	SVMGO=$(CURDIR)/$(BIN) DATA=$(SHARED)/shuttle.train TRAIN_OPTIONS="-t 2 -c 100 -g 1" OUT=daemon-kernel \
 		bash examples/bench/daemon.sh
+	$(MAKE) --no-print-directory bench-onnx
 	bash examples/bench/warm.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/stream.sh
 	SVMGO=$(CURDIR)/$(BIN) SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/serve.sh

@@ -4,6 +4,7 @@ package main
 import "C"
 
 import (
+	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"unsafe"
 
@@ -177,6 +178,14 @@ func svmgo_model_labels(model C.capi_cmodel, dst *C.int32_t, dstCap C.size_t, nL
 func svmgo_model_save_buffer(model C.capi_cmodel, dst unsafe.Pointer, dstCap C.size_t, size *C.size_t) (rc C.int) {
 	const fn = "svmgo_model_save_buffer"
 	defer guard(fn, &rc)
+	return writeBuffer(fn, model, dst, dstCap, size, saveBuffer)
+}
+
+// writeBuffer is the body of the calls that write a model's bytes into a
+// caller's buffer (dst, dst_cap, *size): write fills d and returns the
+// length, also with SVMGO_E_CAPACITY when it does not fit.
+func writeBuffer(fn string, model C.capi_cmodel, dst unsafe.Pointer, dstCap C.size_t, size *C.size_t,
+	write func(m core.Model, d []byte) (int, error)) C.int {
 	m, err := callModel(model)
 	if err != nil {
 		return fail(fn, err)
@@ -185,7 +194,7 @@ func svmgo_model_save_buffer(model C.capi_cmodel, dst unsafe.Pointer, dstCap C.s
 	if err != nil {
 		return fail(fn, err)
 	}
-	n, err := saveBuffer(m, d)
+	n, err := write(m, d)
 	if size != nil {
 		*size = C.size_t(n)
 	}

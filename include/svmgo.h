@@ -150,6 +150,17 @@ SVMGO_API int svmgo_model_save(const svmgo_model *model, const char *path);
  * differ from one call to the next. Thread-safe. (Since 0.4.) */
 SVMGO_API int svmgo_model_save_buffer(const svmgo_model *model, void *dst, size_t dst_cap, size_t *size);
 
+/* Writes model as an ONNX-ML graph (the file "svmgo export --format onnx"
+ * writes: a Scaler when the model scales its input, then LinearClassifier,
+ * LinearRegressor, SVMClassifier or SVMRegressor; ONNX Runtime and
+ * svmgo_model_load read it) into dst, which holds dst_cap bytes, and
+ * stores its length in *size (may be NULL). When it does not fit it writes
+ * nothing to dst, stores the length needed in *size and returns
+ * SVMGO_E_CAPACITY, so a call with dst NULL and dst_cap 0 asks for the
+ * size. A quantized model is refused with SVMGO_E_UNSUPPORTED: export its
+ * float model. Thread-safe. */
+SVMGO_API int svmgo_model_export_onnx(const svmgo_model *model, void *dst, size_t dst_cap, size_t *size);
+
 /* Publishes model into dir as the next version, model-<version>.svmgo,
  * atomically, and stores that version in *version (may be NULL). Every
  * svmgo_model_watch of dir picks it up. Publishers of one directory must

@@ -116,6 +116,17 @@
 // Large arrays are msgpack bin blobs, not arrays of msgpack floats: 4 bytes a
 // weight instead of 5, and one copy instead of one call per element.
 //
+// # ONNX
+//
+// The opener also reads ONNX-ML files (onnxfile.go): Decode, ReadFile and
+// ReadBytes tell one from a model file by its first bytes (IsONNX) and
+// hand it to package onnx, whose bounded reader imports an SVMClassifier,
+// SVMRegressor, LinearClassifier or LinearRegressor (with an optional
+// Scaler) as a float model, checked as the float kinds' decoders check
+// theirs. Its errors wrap ErrCorrupt and onnx's ErrMalformed or
+// ErrUnsupported. Writing stays this format's: WriteFile of an imported
+// model writes a model file.
+//
 // # Safety
 //
 // Unmarshal never panics, whatever the bytes, and allocates in proportion to
@@ -129,7 +140,7 @@
 //
 // # Imports
 //
-// It may import core, core/data, core/fileio and core/scale (never quantize
+// It may import core, core/data, core/fileio, core/onnx and core/scale (never quantize
 // or daemon/); imports point down the package table of DESIGN.md §2, never
 // sideways.
 package modelfile

@@ -49,6 +49,9 @@ func readModelBytes(path string) ([]byte, error) {
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("modelfile: read %s: %w", path, err)
 	}
+	if IsONNX(h[:n]) {
+		return readONNXBytes(f, path, h[:n], size)
+	}
 	payload, err := frameSize(h[:n], size)
 	if err != nil {
 		return nil, fmt.Errorf("%w (reading %s)", err, path)
@@ -79,4 +82,21 @@ func frameSize(h []byte, size int64) (int, error) {
 		return 0, fmt.Errorf("%w: a %d-byte payload does not fit this platform's memory", ErrCorrupt, n)
 	}
 	return int(n), nil
+}
+
+// readONNXBytes reads the rest of an ONNX file whose first bytes h have
+// been read, the file's size (at most MaxONNXBytes) bounding what is read.
+func readONNXBytes(f io.Reader, path string, h []byte, size int64) ([]byte, error) {
+	if size > MaxONNXBytes || uint64(size) > math.MaxInt {
+		return nil, fmt.Errorf("%w: %s: an ONNX file of %d bytes, at most %d", ErrCorrupt, path, size, uint64(MaxONNXBytes))
+	}
+	data := make([]byte, max(int(size), len(h)))
+	copy(data, h)
+	if _, err := io.ReadFull(f, data[len(h):]); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: %s: %w", ErrTruncated, path, err)
+		}
+		return nil, fmt.Errorf("modelfile: read %s: %w", path, err)
+	}
+	return data, nil
 }

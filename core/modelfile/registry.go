@@ -152,11 +152,15 @@ func knownKinds() []string {
 // returns its model, checked by its kind's decoder (core's Validate for
 // the float kinds, refusing non-finite numbers; quantize's checks for the
 // quantized ones), so every path that loads a model (the C ABI's load and
-// load_buffer, watchers, the command) refuses the same files. Errors wrap
+// load_buffer, watchers, the command) refuses the same files. An ONNX-ML
+// file (IsONNX) is decoded by package onnx (onnxfile.go). Errors wrap
 // one of this package's sentinels: Open's, ErrKind for a kind the format
 // defines whose codec is not linked in, ErrCorrupt for a body its decoder
 // refuses. The model shares no memory with b.
 func Decode(b []byte) (core.Model, error) {
+	if IsONNX(b) {
+		return decodeONNX(b)
+	}
 	payload, kind, err := Open(b)
 	if err != nil {
 		return nil, err

@@ -8,7 +8,9 @@
 // quantize registers (imported below for that).
 //
 // A published model is named "model-<version>.svmgo" with a decimal version
-// that strictly increases. Publish writes a temporary dot-file ending in
+// that strictly increases; "model-<version>.onnx", an ONNX-ML file another
+// pipeline dropped in, is a version too (the opener reads it by content).
+// Publish writes a temporary dot-file ending in
 // ".tmp", syncs it, gives it its final name and syncs the directory, so a
 // reader sees either no file or a complete one. Watch loads the newest
 // valid version, of any kind, and then follows the directory with

@@ -22,6 +22,10 @@ import (
 const (
 	filePrefix = "model-"
 	fileSuffix = ".svmgo"
+	// onnxSuffix names an ONNX-ML file dropped into a directory by
+	// another pipeline (skl2onnx, svmgo export --format onnx): the opener
+	// reads it by content, so the watcher serves it as a version too.
+	onnxSuffix = ".onnx"
 )
 
 // FileName returns the name a published model of the given version has:
@@ -31,16 +35,23 @@ func FileName(version uint64) string {
 }
 
 // ParseFileName returns the version of a published model file name (a base
-// name, not a path), and ok=false for any other name: temporary files,
-// dot-files, "*.tmp", other extensions, and versions that are not canonical
-// decimals (signs, leading zeros, overflow), so that each version has exactly
-// one name and FileName(v) round-trips.
+// name, not a path): "model-<version>.svmgo", or "model-<version>.onnx"
+// for an ONNX-ML file dropped in (the watcher serves both; when both names
+// of one version exist, the .svmgo one). It returns ok=false for any other
+// name: temporary files, dot-files, "*.tmp", other extensions, and
+// versions that are not canonical decimals (signs, leading zeros,
+// overflow), so that each version has one name per extension and
+// FileName(v) round-trips.
 func ParseFileName(name string) (version uint64, ok bool) {
 	digits, found := strings.CutPrefix(name, filePrefix)
 	if !found {
 		return 0, false
 	}
-	digits, found = strings.CutSuffix(digits, fileSuffix)
+	if d, onnx := strings.CutSuffix(digits, onnxSuffix); onnx {
+		digits = d
+	} else {
+		digits, found = strings.CutSuffix(digits, fileSuffix)
+	}
 	if !found || len(digits) > 1 && digits[0] == '0' {
 		return 0, false
 	}
@@ -193,21 +204,25 @@ func Retain(fsys fileio.FS, dir string, keep int) (removed []uint64, err error) 
 	if err != nil {
 		return nil, err
 	}
-	var versions []uint64
+	type version struct {
+		v    uint64
+		name string // the file's own name: model-<v>.svmgo or model-<v>.onnx
+	}
+	var versions []version
 	for _, e := range entries {
 		if v, ok := ParseFileName(e.Name()); ok {
-			versions = append(versions, v)
+			versions = append(versions, version{v, e.Name()})
 		}
 	}
 	if len(versions) <= max(keep, 1) {
 		return nil, nil
 	}
-	slices.SortFunc(versions, func(a, b uint64) int { return cmp.Compare(b, a) })
-	for _, v := range versions[max(keep, 1):] {
-		if err := fsys.Remove(filepath.Join(dir, FileName(v))); err != nil && !errors.Is(err, os.ErrNotExist) {
+	slices.SortFunc(versions, func(a, b version) int { return cmp.Compare(b.v, a.v) })
+	for _, ver := range versions[max(keep, 1):] {
+		if err := fsys.Remove(filepath.Join(dir, ver.name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return removed, err
 		}
-		removed = append(removed, v)
+		removed = append(removed, ver.v)
 	}
 	return removed, fileio.SyncDirFS(fsys, dir)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -279,11 +280,18 @@ func (w *Watcher) Rescan() {
 	}
 	cur := w.current.Load()
 	var candidates []uint64
+	names := make(map[uint64]string)
 	for _, e := range entries {
 		v, ok := ParseFileName(e.Name())
-		if ok && (cur == nil || v > cur.Version) {
-			candidates = append(candidates, v)
+		if !ok || cur != nil && v <= cur.Version {
+			continue
 		}
+		if prev, seen := names[v]; !seen {
+			candidates = append(candidates, v)
+		} else if strings.HasSuffix(prev, fileSuffix) {
+			continue // model-<v>.svmgo wins over model-<v>.onnx
+		}
+		names[v] = e.Name()
 	}
 	// A bad version that is gone, or no longer newer than the current one,
 	// needs no memory.
@@ -298,7 +306,7 @@ func (w *Watcher) Rescan() {
 	slices.Sort(candidates)
 	for i := len(candidates) - 1; i >= 0; i-- {
 		v := candidates[i]
-		path := filepath.Join(w.dir, FileName(v))
+		path := filepath.Join(w.dir, names[v])
 		fi, err := os.Stat(path)
 		if err != nil {
 			w.log.Debug("modeldir: model file vanished before loading", "version", v, "path", path, "err", err)

@@ -6,11 +6,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/core/textmodel"
 )
 
-const exportUsage = `usage: svmgo export --format libsvm|liblinear model_file text_model_file
+const exportUsage = `usage: svmgo export --format libsvm|liblinear|onnx model_file out_file
 
 Writes a libsvmgo model as a LIBSVM (svm-predict) or LIBLINEAR
 (liblinear-predict) text model, which those tools read with the labels
@@ -20,9 +21,17 @@ linear one. Probability parameters go along where the format has them
 a multinomial model (-s 40, written as L2R_LR: same labels, other
 probabilities) do not. Quantized models and models trained with --scale
 are refused: export the float model, and scale rows with svm-scale.
-svmgo import converts the other way. --format c writes C for a
-microcontroller (svmgo export --format c --help).
+svmgo import converts the other way.
+
+--format onnx writes an ONNX-ML graph of any float model (see
+core/onnx's documentation for the mapping) and prints on stderr what the
+graph leaves out; quantized models are refused. --format c writes C for
+a microcontroller (svmgo export --format c --help).
 `
+
+// exportFormats are the formats beside the text ones, each in its own
+// file, registered there by name.
+var exportFormats = map[string]func(m core.Model, in, out string, stderr io.Writer) error{}
 
 // exportModel is svmgo export.
 func exportModel(args []string, stdout, stderr io.Writer) int {
@@ -42,10 +51,11 @@ func exportModel(args []string, stdout, stderr io.Writer) int {
 			format, args = args[1], args[2:]
 		}
 	}
-	if format == "c" {
+	if format == "c" { // a directory of two files and its own flags: not a (model, out) writer
 		return exportC(args, stdout, stderr)
 	}
-	if len(args) != 2 || (format != "libsvm" && format != "liblinear") {
+	write, other := exportFormats[format]
+	if len(args) != 2 || (format != "libsvm" && format != "liblinear" && !other) {
 		fmt.Fprint(stderr, exportUsage)
 		return 2
 	}
@@ -53,6 +63,12 @@ func exportModel(args []string, stdout, stderr io.Writer) int {
 	m, err := readModelFile(in)
 	if err != nil {
 		return fail(stderr, err)
+	}
+	if other {
+		if err := write(m, in, out, stderr); err != nil {
+			return fail(stderr, err)
+		}
+		return 0
 	}
 	switch want := textmodel.Format(m); {
 	case want == "":

@@ -15,9 +15,13 @@ import (
 
 const importUsage = `usage: svmgo import model_in model_out
 
-Converts a LIBSVM (svm-train) or LIBLINEAR (train) text model to a libsvmgo
-model file, telling the two apart by the first line (svm_type or
-solver_type). The model predicts the same labels and decision values (up to
+Converts a LIBSVM (svm-train) or LIBLINEAR (train) text model, or an
+ONNX-ML model (skl2onnx, onnxmltools, svmgo export --format onnx), to a
+libsvmgo model file, telling them apart by content (an ONNX file's first
+bytes; a text model's first line, svm_type or solver_type). An ONNX graph
+holds an optional Scaler and one SVMClassifier, SVMRegressor,
+LinearClassifier or LinearRegressor (Cast, Identity and ZipMap ignored);
+any other operator is refused by name. The model predicts the same labels and decision values (up to
 float32 rounding of support vectors and weights), and the same probabilities
 (predict -b 1) for LIBSVM models trained with -b 1 and LIBLINEAR logistic
 regression models (L2R_LR, L2R_LR_DUAL). model_out is written
@@ -49,13 +53,26 @@ func importModel(args []string, stdout, stderr io.Writer) int {
 	if i := bytes.IndexByte(first, '\n'); i >= 0 {
 		first = first[:i]
 	}
-	kind, err := textmodel.DetectTextModel(first)
-	if err != nil {
-		return fail(stderr, fmt.Errorf("%s: %w", in, err))
-	}
 	created, stamp, err := sourceDateEpoch()
 	if err != nil {
 		return fail(stderr, err)
+	}
+	if head, _ := br.Peek(modelfile.HeaderSize); modelfile.IsONNX(head) {
+		m, err := modelfile.ReadFile(in)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		if stamp {
+			m = core.WithCreated(m, created)
+		}
+		if err := modelfile.WriteFile(out, m); err != nil {
+			return fail(stderr, err)
+		}
+		return 0
+	}
+	kind, err := textmodel.DetectTextModel(first)
+	if err != nil {
+		return fail(stderr, fmt.Errorf("%s: %w", in, err))
 	}
 	// The text model of either kind, stamped unless SOURCE_DATE_EPOCH
 	// says otherwise, written through the one model file writer.

@@ -175,6 +175,7 @@ def _load():
         "svmgo_model_load_buffer": (c_int, [c_void_p, c_size_t, handle_out]),
         "svmgo_model_save": (c_int, [c_void_p, c_char_p]),
         "svmgo_model_save_buffer": (c_int, [c_void_p, c_void_p, c_size_t, P(c_size_t)]),
+        "svmgo_model_export_onnx": (c_int, [c_void_p, c_void_p, c_size_t, P(c_size_t)]),
         "svmgo_model_watch_skip": (c_int, [c_void_p, P(c_uint64), ctypes.c_char_p, c_size_t, P(c_size_t)]),
         "svmgo_model_publish": (c_int, [c_void_p, c_char_p, P(c_uint64)]),
         "svmgo_model_watch": (c_int, [c_char_p, handle_out]),
@@ -483,17 +484,29 @@ class Model:
     def to_bytes(self) -> bytes:
         """The bytes of the model's file, as :meth:`save` writes them;
         :meth:`from_bytes` reads them back."""
+        return self._buffer(_lib.svmgo_model_save_buffer)
+
+    def _buffer(self, fn) -> bytes:
+        """The bytes fn (a call of svmgo.h taking dst, dst_cap, size) writes."""
         n = c_size_t()
         while True:
-            st = _lib.svmgo_model_save_buffer(self._handle, None, 0, ctypes.byref(n))
+            st = fn(self._handle, None, 0, ctypes.byref(n))
             if st != Status.E_CAPACITY:
                 _check(st)
             buf = ctypes.create_string_buffer(max(n.value, 1))
-            st = _lib.svmgo_model_save_buffer(self._handle, buf, n.value, ctypes.byref(n))
+            st = fn(self._handle, buf, n.value, ctypes.byref(n))
             if st == Status.E_CAPACITY:
                 continue  # a watched model swapped in a larger version meanwhile
             _check(st)
             return buf.raw[: n.value]
+
+    def to_onnx(self) -> bytes:
+        """The model as an ONNX-ML graph (``svmgo export --format onnx``:
+        a Scaler when the model scales its input, then LinearClassifier,
+        LinearRegressor, SVMClassifier or SVMRegressor), which ONNX Runtime
+        runs and :meth:`from_bytes` and :meth:`load` read back. Error
+        E_UNSUPPORTED for a quantized model."""
+        return self._buffer(_lib.svmgo_model_export_onnx)
 
     @property
     def skipped(self) -> Optional[Tuple[int, str]]:

@@ -63,7 +63,10 @@ try:  # scikit-learn >= 1.6 has a function; before, a method
 except ImportError:  # pragma: no cover - depends on the installed version
     _validate_data_fn = None
 
-__all__ = ["SVC", "NuSVC", "SVR", "NuSVR", "OneClassSVM", "LinearSVC", "LinearSVR", "LogisticRegression", "CapacityError"]
+__all__ = [
+    "SVC", "NuSVC", "SVR", "NuSVR", "OneClassSVM", "LinearSVC", "LinearSVR", "LogisticRegression", "CapacityError",
+    "from_sklearn",
+]
 
 _KERNELS = {"linear": 0, "poly": 1, "rbf": 2, "sigmoid": 3}
 _KERNEL_NAMES = {v: k for k, v in _KERNELS.items()}
@@ -476,6 +479,32 @@ class _SVMBase(BaseEstimator):
         if self._is_classifier and self._labels_encoded:
             raise ValueError(f"save: classes_ {list(self.classes_)} are not integers; pickle the estimator instead")
         self._model.save(path)
+
+    def to_onnx(self, path) -> None:
+        """Writes the model as an ONNX-ML graph (atomically), which ONNX
+        Runtime runs, skl2onnx's consumers read, and ``load``, the C ABI and
+        ``svmgo watch``'s clients read back (``svmgo export --format onnx``;
+        see core/onnx's documentation for the mapping). Quantized models
+        and classes that are not integers are refused (ValueError)."""
+        check_is_fitted(self, "_model")
+        if self._is_classifier and self._labels_encoded:
+            raise ValueError(f"to_onnx: classes_ {list(self.classes_)} are not integers")
+        try:
+            data = self._model.to_onnx()
+        except svmgo.Error as e:
+            raise _as_value_error(e) from None
+        d = os.path.dirname(os.path.abspath(path))
+        fd, tmp = tempfile.mkstemp(prefix=".onnx-", suffix=".tmp", dir=d)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
 
     @classmethod
     def load(cls, path):
@@ -1827,3 +1856,31 @@ class LinearSVR(RegressorMixin, _LinearBase):
 
 
 _ESTIMATORS = (SVC, NuSVC, OneClassSVM, SVR, NuSVR, LinearSVC, LogisticRegression, LinearSVR)
+
+
+def from_sklearn(estimator):
+    """This package's estimator predicting as the fitted scikit-learn
+    ``estimator`` does: an ``SVC``, ``NuSVC``, ``SVR``, ``NuSVR``,
+    ``OneClassSVM``, ``LinearSVC``, ``LinearSVR`` or ``LogisticRegression``
+    with ``solver="liblinear"``, with integer classes. Its model is the
+    estimator's libsvm or liblinear model, written as svm-train's or
+    LIBLINEAR's text model and read by ``svmgo import`` (coefficients in
+    full; support vectors and weights float32, as libsvmgo stores them, so
+    a row within float32 rounding of a tie may be labelled otherwise). The
+    result predicts (from Python, C, ``svmgo predict``, ``to_onnx``) but
+    holds no rows: it cannot ``partial_fit``, and its parameters are the
+    model's, not the estimator's training parameters."""
+    from svmgo import _fromsklearn
+
+    check_is_fitted(estimator)
+    kind, text = _fromsklearn.text_model(estimator)
+    with tempfile.TemporaryDirectory(prefix="svmgo-") as d:
+        src, dst = os.path.join(d, "model.txt"), os.path.join(d, "model.svmgo")
+        with open(src, "w") as f:
+            f.write(text)
+        run = subprocess.run(
+            [_svmgo_command(), "import", src, dst], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        if run.returncode != 0:
+            raise ValueError(f"from_sklearn: svmgo import: {run.stderr.strip()}")
+        return globals()[kind].load(dst)
