@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/linear"
 )
@@ -223,6 +224,47 @@ func (d *Dual) WithoutGradient() *Dual {
 		c.Gradient = nil
 		e.Linear = &c
 	}
+	return &e
+}
+
+// AfterRemovals returns the warm start that follows d once rows left the
+// store, removed listing each deletion's sorted positions in the rows of
+// its moment, oldest first (daemon/store's TakeRemoved). A kernel run's
+// gradient survives: KernelDual.DeleteRows cuts the rows out, and the next
+// Train takes the removed support vectors' terms out of it, a kernel
+// column each, where dropping it made the next retrain rebuild every
+// pair's gradient from α, about a cold solve's kernel work on a full
+// store. Positions at or past d's rows (rows a caller held back from the
+// run) are not d's and are skipped. Other gradients (a linear run's primal
+// Newton state) are dropped, as WithoutGradient does. d is not changed; a
+// nil d gives nil.
+func (d *Dual) AfterRemovals(removed [][]int) *Dual {
+	if d == nil || len(removed) == 0 {
+		return d
+	}
+	k := d.Kernel
+	if k == nil || k.Gradient == nil || len(k.Alpha) == 0 {
+		return d.WithoutGradient()
+	}
+	c := *k
+	c.Alpha = make([][]float64, len(k.Alpha))
+	for v, a := range k.Alpha {
+		c.Alpha[v] = slices.Clone(a)
+	}
+	for _, rows := range removed {
+		n := len(c.Alpha[0])
+		in := rows[:0:0]
+		for _, r := range rows {
+			if r < n {
+				in = append(in, r)
+			}
+		}
+		if err := c.DeleteRows(in); err != nil {
+			return d.WithoutGradient()
+		}
+	}
+	e := *d
+	e.Kernel = &c
 	return &e
 }
 

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"math"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"time"
 
@@ -275,47 +274,14 @@ func (d *Daemon) warm(m int) *core.Dual {
 
 // followRemovals keeps the last run's state aligned with the store after
 // rows left it (store.Store.TakeRemoved: evicted, retired by the window
-// or the maximum age, forgotten). A kernel run's gradient survives:
-// core.KernelDual.DeleteRows cuts the rows out and the next Train takes
-// the removed support vectors' terms out of it, a kernel column each,
-// where dropping it made the next retrain rebuild every pair's gradient
-// from α, about a cold solve's kernel work on a full store. Other
-// gradients (a linear run's primal Newton state) are dropped, as before.
+// or the maximum age, forgotten): core.Dual.AfterRemovals keeps a kernel
+// run's gradient, cut to the rows that remain, and drops the others.
 // d.last is replaced, not changed: a refused batch restores the one
 // before, with the store's rows.
 func (d *Daemon) followRemovals() {
-	removed := d.st.TakeRemoved()
-	if len(removed) == 0 || d.last == nil {
-		return
+	if removed := d.st.TakeRemoved(); d.last != nil {
+		d.last = d.last.AfterRemovals(removed)
 	}
-	k := d.last.Kernel
-	if k == nil || k.Gradient == nil || len(k.Alpha) == 0 {
-		d.forgetGradient()
-		return
-	}
-	c := *k
-	c.Alpha = make([][]float64, len(k.Alpha))
-	for v, a := range k.Alpha {
-		c.Alpha[v] = slices.Clone(a)
-	}
-	for _, rows := range removed {
-		// Positions past the run's rows are rows the gate held back from
-		// it: only the store had them.
-		n := len(c.Alpha[0])
-		in := rows[:0:0]
-		for _, r := range rows {
-			if r < n {
-				in = append(in, r)
-			}
-		}
-		if err := c.DeleteRows(in); err != nil {
-			d.forgetGradient()
-			return
-		}
-	}
-	last := *d.last
-	last.Kernel = &c
-	d.last = &last
 }
 
 // forgetGradient drops the last run's gradients (a kernel run's, a linear
