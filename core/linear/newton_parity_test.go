@@ -2,6 +2,7 @@ package linear
 
 import (
 	"bufio"
+	"github.com/libsvmgo/libsvmgo/core/internal/shareddata"
 	"math"
 	"os"
 	"strconv"
@@ -91,15 +92,11 @@ func readLiblinear250Refs(t *testing.T) []liblinear250Case {
 	return cases
 }
 
-// readSharedData reads a file of ../shared/data (relative to the
-// repository), skipping the test when it is missing outside CI.
+// readSharedData reads a file of ../shared/data (shareddata.Path: the
+// test is skipped when it is missing outside CI, failed under CI).
 func readSharedData(t *testing.T, name string) *data.Dataset {
 	t.Helper()
-	path := "../../shared/data/" + name
-	if _, err := os.Stat(path); err != nil && os.Getenv("CI") == "" {
-		t.Skipf("no %s (CI unset): %v", path, err)
-	}
-	ds, err := data.ReadFile(path, data.ReadOptions{})
+	ds, err := data.ReadFile(shareddata.Path(t, name), data.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
