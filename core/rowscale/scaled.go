@@ -124,7 +124,36 @@ func (s *Scaled) PredictDenseBatch(dst []float64, x []float32) []float64 {
 // dst[:ds.Len()] and returns that slice.
 func (s *Scaled) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 	dst = dst[:ds.Len()]
-	s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, r) }, s.predictMatrix)
+	s.PredictRows(dst, ds, 0)
+	return dst
+}
+
+// PredictRows writes the predictions of the raw rows from, from+1, … of
+// ds to dst, one a row of dst: a part of PredictBatch, for a caller that
+// shares the rows out among goroutines.
+func (s *Scaled) PredictRows(dst []float64, ds *data.Dataset, from int) {
+	s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, from+r) }, s.predictMatrix)
+}
+
+// ApplyDense scales the raw dense row x and returns f(dst, the scaled
+// row): how a method only the inner kind has (a quantized model's error
+// bound) reaches the row it must see. It panics if len(x) != NumFeatures.
+func (s *Scaled) ApplyDense(dst []float64, x []float32, f func(dst []float64, row []float32) []float64) []float64 {
+	s.checkDense(x, "ApplyDense")
+	b := s.rs.Dense(x)
+	dst = f(dst, *b)
+	s.rs.Put(b)
+	return dst
+}
+
+// ApplySparse is ApplyDense for a raw sparse row.
+func (s *Scaled) ApplySparse(dst []float64, index []int32, value []float32, f func(dst []float64, row []float32) []float64) []float64 {
+	if len(index) != len(value) {
+		panic("rowscale: Scaled.ApplySparse: index and value lengths differ")
+	}
+	b := s.rs.Sparse(index, value)
+	dst = f(dst, *b)
+	s.rs.Put(b)
 	return dst
 }
 
