@@ -135,6 +135,22 @@ func (s *Scaled) PredictRows(dst []float64, ds *data.Dataset, from int) {
 	s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, from+r) }, s.predictMatrix)
 }
 
+// PredictCSRBatch writes to dst the predictions of len(dst) raw sparse
+// rows in CSR form (row r: indices[indptr[r]:indptr[r+1]] with their
+// values, read as PredictSparse reads a row) and returns it. It panics if
+// indptr has fewer than len(dst)+1 entries or does not bound rows of
+// indices and values.
+func (s *Scaled) PredictCSRBatch(dst []float64, indptr []int64, indices []int32, values []float32) []float64 {
+	if len(indptr) < len(dst)+1 {
+		panic("rowscale: Scaled.PredictCSRBatch: indptr shorter than len(dst)+1")
+	}
+	s.rs.Batch(dst, len(dst), func(r int, row []float32) {
+		b, e := indptr[r], indptr[r+1]
+		s.rs.sparseInto(row, indices[b:e], values[b:e])
+	}, s.predictMatrix)
+	return dst
+}
+
 // ApplyDense scales the raw dense row x and returns f(dst, the scaled
 // row): how a method only the inner kind has (a quantized model's error
 // bound) reaches the row it must see. It panics if len(x) != NumFeatures.

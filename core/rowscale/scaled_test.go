@@ -123,6 +123,15 @@ func TestScaledMatchesRowsScaledByHand(t *testing.T) {
 		flat = append(flat, x...)
 	}
 	batch := s.PredictDenseBatch(make([]float64, len(rows)), flat)
+	indptr := []int64{0}
+	var indices []int32
+	var values []float32
+	for i := range rows {
+		idx, val := sp.SparseRow(i)
+		indices, values = append(indices, idx...), append(values, val...)
+		indptr = append(indptr, int64(len(indices)))
+	}
+	csr := s.PredictCSRBatch(make([]float64, len(rows)), indptr, indices, values)
 	fromDense := s.PredictBatch(make([]float64, len(rows)), ds)
 	fromSparse := s.PredictBatch(make([]float64, len(rows)), sp)
 	for i, x := range rows {
@@ -135,9 +144,15 @@ func TestScaledMatchesRowsScaledByHand(t *testing.T) {
 		if got := s.DecisionSparse(make([]float64, 1), idx, val)[0]; got != want {
 			t.Errorf("row %d: DecisionSparse %v, want %v", i, got, want)
 		}
+		if got := s.ApplySparse(make([]float64, 1), idx, val, inner.DecisionDense)[0]; got != want {
+			t.Errorf("row %d: ApplySparse %v, want %v", i, got, want)
+		}
+		if got := s.ApplyDense(make([]float64, 1), x, inner.DecisionDense)[0]; got != want {
+			t.Errorf("row %d: ApplyDense %v, want %v", i, got, want)
+		}
 		wantLabel := inner.PredictDense(xs)
 		for name, got := range map[string]float64{"PredictDense": s.PredictDense(x), "PredictSparse": s.PredictSparse(idx, val),
-			"PredictDenseBatch": batch[i], "PredictBatch dense": fromDense[i], "PredictBatch sparse": fromSparse[i]} {
+			"PredictDenseBatch": batch[i], "PredictBatch dense": fromDense[i], "PredictBatch sparse": fromSparse[i], "PredictCSRBatch": csr[i]} {
 			if got != wantLabel {
 				t.Errorf("row %d: %s %v, want %v", i, name, got, wantLabel)
 			}
