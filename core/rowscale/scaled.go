@@ -22,7 +22,7 @@ import (
 type Scaled struct {
 	inner  model.Model
 	ranges *scale.Ranges
-	rs     *RowScaler
+	rs     *rowScaler
 }
 
 var _ model.ProbabilityModel = (*Scaled)(nil)
@@ -37,7 +37,7 @@ func NewScaled(inner model.Model, r *scale.Ranges) (*Scaled, error) {
 	if err := model.CheckScale(r, inner.Info().NumFeatures); err != nil {
 		return nil, err
 	}
-	return &Scaled{inner: inner, ranges: r, rs: NewRowScaler(r)}, nil
+	return &Scaled{inner: inner, ranges: r, rs: newRowScaler(r)}, nil
 }
 
 // Inner returns the model that predicts the scaled rows.
@@ -57,8 +57,8 @@ func (s *Scaled) Info() model.ModelInfo {
 // checkDense panics for a dense row that is not NumFeatures wide, naming
 // the method, as every kind does.
 func (s *Scaled) checkDense(x []float32, fn string) {
-	if len(x) != s.rs.NumFeatures() {
-		panic(fmt.Sprintf("rowscale: Scaled.%s: row has %d features, model %d", fn, len(x), s.rs.NumFeatures()))
+	if len(x) != s.rs.numFeatures() {
+		panic(fmt.Sprintf("rowscale: Scaled.%s: row has %d features, model %d", fn, len(x), s.rs.numFeatures()))
 	}
 }
 
@@ -67,9 +67,9 @@ func (s *Scaled) checkDense(x []float32, fn string) {
 // NumFeatures.
 func (s *Scaled) DecisionDense(dst []float64, x []float32) []float64 {
 	s.checkDense(x, "DecisionDense")
-	b := s.rs.Dense(x)
+	b := s.rs.dense(x)
 	dst = s.inner.DecisionDense(dst, *b)
-	s.rs.Put(b)
+	s.rs.put(b)
 	return dst
 }
 
@@ -79,9 +79,9 @@ func (s *Scaled) DecisionSparse(dst []float64, index []int32, value []float32) [
 	if len(index) != len(value) {
 		panic("rowscale: Scaled.DecisionSparse: index and value lengths differ")
 	}
-	b := s.rs.Sparse(index, value)
+	b := s.rs.sparse(index, value)
 	dst = s.inner.DecisionDense(dst, *b)
-	s.rs.Put(b)
+	s.rs.put(b)
 	return dst
 }
 
@@ -93,9 +93,9 @@ func (s *Scaled) LabelOf(dec []float64) float64 { return s.inner.LabelOf(dec) }
 // if len(x) != NumFeatures.
 func (s *Scaled) PredictDense(x []float32) float64 {
 	s.checkDense(x, "PredictDense")
-	b := s.rs.Dense(x)
+	b := s.rs.dense(x)
 	y := s.inner.PredictDense(*b)
-	s.rs.Put(b)
+	s.rs.put(b)
 	return y
 }
 
@@ -104,9 +104,9 @@ func (s *Scaled) PredictSparse(index []int32, value []float32) float64 {
 	if len(index) != len(value) {
 		panic("rowscale: Scaled.PredictSparse: index and value lengths differ")
 	}
-	b := s.rs.Sparse(index, value)
+	b := s.rs.sparse(index, value)
 	y := s.inner.PredictDense(*b)
-	s.rs.Put(b)
+	s.rs.put(b)
 	return y
 }
 
@@ -114,9 +114,9 @@ func (s *Scaled) PredictSparse(index []int32, value []float32) float64 {
 // row-major matrix x to dst[:rows] and returns that slice, scaling
 // ScalerBatchRows rows at a time so that the inner model sees batches.
 func (s *Scaled) PredictDenseBatch(dst []float64, x []float32) []float64 {
-	n := s.rs.NumFeatures()
+	n := s.rs.numFeatures()
 	dst = model.BatchRows(dst, x, n, "rowscale: Scaled.PredictDenseBatch")
-	s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.denseInto(row, x[r*n:r*n+n]) }, s.predictMatrix)
+	s.rs.batch(dst, len(dst), func(r int, row []float32) { s.rs.denseInto(row, x[r*n:r*n+n]) }, s.predictMatrix)
 	return dst
 }
 
@@ -132,7 +132,7 @@ func (s *Scaled) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 // ds to dst, one a row of dst: a part of PredictBatch, for a caller that
 // shares the rows out among goroutines.
 func (s *Scaled) PredictRows(dst []float64, ds *data.Dataset, from int) {
-	s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, from+r) }, s.predictMatrix)
+	s.rs.batch(dst, len(dst), func(r int, row []float32) { s.rs.datasetRowInto(row, ds, from+r) }, s.predictMatrix)
 }
 
 // PredictCSRBatch writes to dst the predictions of len(dst) raw sparse
@@ -144,7 +144,7 @@ func (s *Scaled) PredictCSRBatch(dst []float64, indptr []int64, indices []int32,
 	if len(indptr) < len(dst)+1 {
 		panic("rowscale: Scaled.PredictCSRBatch: indptr shorter than len(dst)+1")
 	}
-	s.rs.Batch(dst, len(dst), func(r int, row []float32) {
+	s.rs.batch(dst, len(dst), func(r int, row []float32) {
 		b, e := indptr[r], indptr[r+1]
 		s.rs.sparseInto(row, indices[b:e], values[b:e])
 	}, s.predictMatrix)
@@ -156,9 +156,9 @@ func (s *Scaled) PredictCSRBatch(dst []float64, indptr []int64, indices []int32,
 // bound) reaches the row it must see. It panics if len(x) != NumFeatures.
 func (s *Scaled) ApplyDense(dst []float64, x []float32, f func(dst []float64, row []float32) []float64) []float64 {
 	s.checkDense(x, "ApplyDense")
-	b := s.rs.Dense(x)
+	b := s.rs.dense(x)
 	dst = f(dst, *b)
-	s.rs.Put(b)
+	s.rs.put(b)
 	return dst
 }
 
@@ -167,14 +167,14 @@ func (s *Scaled) ApplySparse(dst []float64, index []int32, value []float32, f fu
 	if len(index) != len(value) {
 		panic("rowscale: Scaled.ApplySparse: index and value lengths differ")
 	}
-	b := s.rs.Sparse(index, value)
+	b := s.rs.sparse(index, value)
 	dst = f(dst, *b)
-	s.rs.Put(b)
+	s.rs.put(b)
 	return dst
 }
 
 // predictMatrix is the inner PredictDenseBatch without its result, for
-// RowScaler.Batch.
+// rowScaler.Batch.
 func (s *Scaled) predictMatrix(out []float64, x []float32) { s.inner.PredictDenseBatch(out, x) }
 
 // probability returns the inner model as a ProbabilityModel, panicking,
@@ -194,9 +194,9 @@ func (s *Scaled) probability(fn string) model.ProbabilityModel {
 func (s *Scaled) ProbabilityDense(dst []float64, x []float32) []float64 {
 	p := s.probability("ProbabilityDense")
 	s.checkDense(x, "ProbabilityDense")
-	b := s.rs.Dense(x)
+	b := s.rs.dense(x)
 	dst = p.ProbabilityDense(dst, *b)
-	s.rs.Put(b)
+	s.rs.put(b)
 	return dst
 }
 
@@ -206,8 +206,8 @@ func (s *Scaled) ProbabilitySparse(dst []float64, index []int32, value []float32
 	if len(index) != len(value) {
 		panic("rowscale: Scaled.ProbabilitySparse: index and value lengths differ")
 	}
-	b := s.rs.Sparse(index, value)
+	b := s.rs.sparse(index, value)
 	dst = p.ProbabilityDense(dst, *b)
-	s.rs.Put(b)
+	s.rs.put(b)
 	return dst
 }
