@@ -481,12 +481,8 @@ func (m *KernelModel) PredictCSRBatch(dst []float64, indptr []int64, indices []i
 	if len(indptr) < rows+1 {
 		panic("core: KernelModel.PredictCSRBatch: indptr shorter than len(dst)+1")
 	}
-	if pre.inner != nil {
-		pre.scaler.Batch(dst, rows, func(r int, row []float32) {
-			s, e := indptr[r], indptr[r+1]
-			pre.scaler.ScaleSparseInto(row, indices[s:e], values[s:e])
-		}, pre.inner.predictMatrix)
-		return dst
+	if sc := pre.scaled; sc != nil {
+		return sc.PredictCSRBatch(dst, indptr, indices, values)
 	}
 	row := func(r int) ([]int32, []float32) {
 		s, e := indptr[r], indptr[r+1]

@@ -132,10 +132,10 @@ type kernelPre struct {
 	blkOnce sync.Once
 	blk     *kernelBlocks
 
-	// inner is the model without Scale that a scaled model's predict
-	// methods hand the rows scaler scaled; both nil for an unscaled model.
-	inner  *KernelModel
-	scaler *rowscale.RowScaler
+	// scaled is the model without Scale wrapped in the one scaled form,
+	// to which a scaled model's predict methods hand their raw rows; nil
+	// for an unscaled model.
+	scaled *rowscale.Scaled
 }
 
 // blocks returns the blocked prediction state of m, packing the support
@@ -307,15 +307,16 @@ func (m *KernelModel) Init() error {
 		return &b
 	}
 	if m.Scale != nil {
-		if err := model.CheckScale(m.Scale, m.NumFeatures); err != nil {
-			return fmt.Errorf("core: kernel model: %w", err)
-		}
 		inner := *m
 		inner.Scale, inner.pre = nil, nil
 		if err := inner.Init(); err != nil {
 			return err
 		}
-		pre.inner, pre.scaler = &inner, rowscale.NewRowScaler(m.Scale)
+		sc, err := rowscale.NewScaled(&inner, m.Scale)
+		if err != nil {
+			return fmt.Errorf("core: kernel model: %w", err)
+		}
+		pre.scaled = sc
 	}
 	m.pre = pre
 	return nil
@@ -427,16 +428,16 @@ func (m *KernelModel) label(dec, votes []float64) float64 {
 // allocates nothing once warm. It panics if len(x) != NumFeatures, if
 // dst is too short, or if Init was not called.
 func (m *KernelModel) DecisionDense(dst []float64, x []float32) []float64 {
-	pre := m.prepared()
-	if in := pre.inner; in != nil {
-		if len(x) != m.NumFeatures {
-			panic(fmt.Sprintf("core: KernelModel.DecisionDense: row has %d features, model %d", len(x), m.NumFeatures))
-		}
-		b := pre.scaler.Dense(x)
-		dst = in.DecisionDense(dst, *b)
-		pre.scaler.Put(b)
-		return dst
+	if sc := m.prepared().scaled; sc != nil {
+		return sc.DecisionDense(dst, x)
 	}
+	return m.decisionDense(dst, x)
+}
+
+// decisionDense is DecisionDense without the scaling: dst does not leak through
+// the scaled model's interface call, so callers may pass stack arrays.
+func (m *KernelModel) decisionDense(dst []float64, x []float32) []float64 {
+	pre := m.prepared()
 	if len(x) != m.NumFeatures {
 		panic(fmt.Sprintf("core: KernelModel.DecisionDense: row has %d features, model %d", len(x), m.NumFeatures))
 	}
@@ -462,13 +463,16 @@ func (m *KernelModel) DecisionDense(dst []float64, x []float32) []float64 {
 // once warm. It panics if len(index) != len(value), if dst is too short,
 // or if Init was not called.
 func (m *KernelModel) DecisionSparse(dst []float64, index []int32, value []float32) []float64 {
-	pre := m.prepared()
-	if in := pre.inner; in != nil {
-		b := pre.scaler.Sparse(index, value)
-		dst = in.DecisionDense(dst, *b)
-		pre.scaler.Put(b)
-		return dst
+	if sc := m.prepared().scaled; sc != nil {
+		return sc.DecisionSparse(dst, index, value)
 	}
+	return m.decisionSparse(dst, index, value)
+}
+
+// decisionSparse is DecisionSparse without the scaling: dst does not leak through
+// the scaled model's interface call, so callers may pass stack arrays.
+func (m *KernelModel) decisionSparse(dst []float64, index []int32, value []float32) []float64 {
+	pre := m.prepared()
 	if len(index) != len(value) {
 		panic("core: KernelModel.DecisionSparse: index and value lengths differ")
 	}
@@ -510,14 +514,8 @@ func (m *KernelModel) predictWith(pre *kernelPre, buf []float64) float64 {
 // float64 decision values.
 func (m *KernelModel) PredictDense(x []float32) float64 {
 	pre := m.prepared()
-	if in := pre.inner; in != nil {
-		if len(x) != m.NumFeatures {
-			panic(fmt.Sprintf("core: KernelModel.PredictDense: row has %d features, model %d", len(x), m.NumFeatures))
-		}
-		b := pre.scaler.Dense(x)
-		v := in.PredictDense(*b)
-		pre.scaler.Put(b)
-		return v
+	if sc := pre.scaled; sc != nil {
+		return sc.PredictDense(x)
 	}
 	if len(x) != m.NumFeatures {
 		panic(fmt.Sprintf("core: KernelModel.PredictDense: row has %d features, model %d", len(x), m.NumFeatures))
@@ -541,11 +539,8 @@ func (m *KernelModel) PredictDense(x []float32) float64 {
 // DecisionSparse reads it. It allocates nothing once warm.
 func (m *KernelModel) PredictSparse(index []int32, value []float32) float64 {
 	pre := m.prepared()
-	if in := pre.inner; in != nil {
-		b := pre.scaler.Sparse(index, value)
-		v := in.PredictDense(*b)
-		pre.scaler.Put(b)
-		return v
+	if sc := pre.scaled; sc != nil {
+		return sc.PredictSparse(index, value)
 	}
 	if len(index) != len(value) {
 		panic("core: KernelModel.PredictSparse: index and value lengths differ")
@@ -571,9 +566,8 @@ func (m *KernelModel) PredictSparse(index []int32, value []float32) float64 {
 func (m *KernelModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	n := m.NumFeatures
 	dst = BatchRows(dst, x, n, "core: KernelModel.PredictDenseBatch")
-	if pre := m.prepared(); pre.inner != nil {
-		pre.scaler.Batch(dst, len(dst), func(r int, row []float32) { pre.scaler.ScaleDenseInto(row, x[r*n:r*n+n]) }, pre.inner.predictMatrix)
-		return dst
+	if sc := m.prepared().scaled; sc != nil {
+		return sc.PredictDenseBatch(dst, x)
 	}
 	if b := m.prepared().blocks(m); b != nil {
 		m.blockPredictMatrix(b, dst, x)
@@ -593,9 +587,8 @@ func (m *KernelModel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 func (m *KernelModel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 	m.prepared()
 	dst = dst[:ds.Len()]
-	if pre := m.pre; pre.inner != nil {
-		pre.scaler.Batch(dst, len(dst), func(r int, row []float32) { pre.scaler.ScaleDatasetRow(row, ds, r) }, pre.inner.predictMatrix)
-		return dst
+	if sc := m.pre.scaled; sc != nil {
+		return sc.PredictBatch(dst, ds)
 	}
 	m.predictRows(dst, ds, 0, len(dst))
 	return dst
@@ -608,10 +601,8 @@ func (m *KernelModel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 func (m *KernelModel) PredictBatchParallel(dst []float64, ds *data.Dataset, workers int) []float64 {
 	pre := m.prepared()
 	dst = dst[:ds.Len()]
-	if pre.inner != nil {
-		ParallelChunks(len(dst), rowscale.ScalerBatchRows, workers, func(from, to int) {
-			pre.scaler.Batch(dst[from:to], to-from, func(r int, row []float32) { pre.scaler.ScaleDatasetRow(row, ds, from+r) }, pre.inner.predictMatrix)
-		})
+	if sc := pre.scaled; sc != nil {
+		ParallelChunks(len(dst), rowscale.ScalerBatchRows, workers, func(from, to int) { sc.PredictRows(dst[from:to], ds, from) })
 		return dst
 	}
 	chunk := 64 // rows a worker takes at a time
@@ -654,9 +645,6 @@ func (m *KernelModel) predictDenseAnyWidth(x []float32) float64 {
 	pre.pool.Put(bp)
 	return v
 }
-
-// predictMatrix is PredictDenseBatch without its result, for RowScaler.Batch.
-func (m *KernelModel) predictMatrix(dst []float64, x []float32) { m.PredictDenseBatch(dst, x) }
 
 // Widen makes m take rows of n features when it has fewer (Widen). Sparse
 // support vectors meet no feature past their own, so they stay as they

@@ -268,13 +268,16 @@ func (m *KernelModel) HasProbability() bool {
 // NumFeatures, if dst is too short, or if Init was not called.
 func (m *KernelModel) ProbabilityDense(dst []float64, x []float32) []float64 {
 	k, nDec, need := m.probabilityShape("ProbabilityDense")
+	if sc := m.prepared().scaled; sc != nil {
+		return sc.ProbabilityDense(dst, x)
+	}
 	dst = dst[:k]
 	var buf [maxStackProbability]float64
 	s := buf[:]
 	if need > len(buf) {
 		s = make([]float64, need)
 	}
-	dec := m.DecisionDense(s[:nDec], x)
+	dec := m.decisionDense(s[:nDec], x)
 	probfit.PairwiseProbabilities(dst, dec, m.ProbA, m.ProbB, s[nDec:need])
 	return dst
 }
@@ -283,13 +286,16 @@ func (m *KernelModel) ProbabilityDense(dst []float64, x []float32) []float64 {
 // strictly increasing, and their values), read as DecisionSparse reads it.
 func (m *KernelModel) ProbabilitySparse(dst []float64, index []int32, value []float32) []float64 {
 	k, nDec, need := m.probabilityShape("ProbabilitySparse")
+	if sc := m.prepared().scaled; sc != nil {
+		return sc.ProbabilitySparse(dst, index, value)
+	}
 	dst = dst[:k]
 	var buf [maxStackProbability]float64
 	s := buf[:]
 	if need > len(buf) {
 		s = make([]float64, need)
 	}
-	dec := m.DecisionSparse(s[:nDec], index, value)
+	dec := m.decisionSparse(s[:nDec], index, value)
 	probfit.PairwiseProbabilities(dst, dec, m.ProbA, m.ProbB, s[nDec:need])
 	return dst
 }

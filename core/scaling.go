@@ -12,7 +12,7 @@ package core
 //     model (a sparse row's absent features are in the constant term);
 //   - a kernel model scales each row into a pooled float32 row (dense,
 //     since scaling maps 0 to o_j ≠ 0 in general) and predicts that with
-//     the unscaled model it wraps (rowscale.RowScaler), an O(NumFeatures) step in
+//     the unscaled model it wraps (rowscale.Scaled), an O(NumFeatures) step in
 //     front of O(nSV·NumFeatures) kernel work.
 
 import (

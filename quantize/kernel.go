@@ -11,6 +11,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 )
 
 // Kernel is a kernel SVM with quantized support vectors and coefficients:
@@ -68,7 +69,7 @@ type Kernel struct {
 	pool    sync.Pool         // *kernelScratch
 	blk     *kernelBlocks     // blocked batch prediction (kernelblock.go), or nil
 	decoded *core.KernelModel // decoded float32 twin for labels (kerneldecoded.go), or nil
-	sc      *scaling[*Kernel] // the model's scaling (scaled.go), nil for none
+	sc      *rowscale.Scaled  // the model's scaling (scaled.go), nil for none
 }
 
 // TrainSummary is what a quantized kernel model keeps of its float model's

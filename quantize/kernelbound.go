@@ -25,11 +25,7 @@ const inputSlack = 1 + 1.0/(1<<20)
 // DecisionDense does.
 func (m *Kernel) ErrorBoundDense(dst []float64, x []float32) []float64 {
 	if s := m.sc; s != nil {
-		if len(x) != m.nf {
-			panic(fmt.Sprintf("quantize: Kernel.ErrorBoundDense: row has %d features, model %d", len(x), m.nf))
-		}
-		s.dense(x, func(row []float32) { dst = s.inner.ErrorBoundDense(dst, row) })
-		return dst
+		return s.ApplyDense(dst, x, m.unscaled().ErrorBoundDense)
 	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Kernel.ErrorBoundDense: row has %d features, model %d", len(x), m.nf))
@@ -54,8 +50,7 @@ func (m *Kernel) ErrorBoundDense(dst []float64, x []float32) []float64 {
 // DecisionSparse reads it.
 func (m *Kernel) ErrorBoundSparse(dst []float64, index []int32, value []float32) []float64 {
 	if s := m.sc; s != nil {
-		s.sparse(index, value, func(row []float32) { dst = s.inner.ErrorBoundDense(dst, row) })
-		return dst
+		return s.ApplySparse(dst, index, value, m.unscaled().ErrorBoundDense)
 	}
 	if len(index) != len(value) {
 		panic("quantize: Kernel.ErrorBoundSparse: index and value lengths differ")

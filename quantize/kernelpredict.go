@@ -283,11 +283,7 @@ func (m *Kernel) decisions(dec, kv []float64) {
 // unspecified values, never a panic.
 func (m *Kernel) DecisionDense(dst []float64, x []float32) []float64 {
 	if s := m.sc; s != nil {
-		if len(x) != m.nf {
-			panic(fmt.Sprintf("quantize: Kernel.DecisionDense: row has %d features, model %d", len(x), m.nf))
-		}
-		s.dense(x, func(row []float32) { dst = s.inner.DecisionDense(dst, row) })
-		return dst
+		return s.DecisionDense(dst, x)
 	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Kernel.DecisionDense: row has %d features, model %d", len(x), m.nf))
@@ -306,8 +302,7 @@ func (m *Kernel) DecisionDense(dst []float64, x []float32) []float64 {
 // once warm. It panics if len(index) != len(value) or dst is too short.
 func (m *Kernel) DecisionSparse(dst []float64, index []int32, value []float32) []float64 {
 	if s := m.sc; s != nil {
-		s.sparse(index, value, func(row []float32) { dst = s.inner.DecisionDense(dst, row) })
-		return dst
+		return s.DecisionSparse(dst, index, value)
 	}
 	if len(index) != len(value) {
 		panic("quantize: Kernel.DecisionSparse: index and value lengths differ")
@@ -352,12 +347,7 @@ func (m *Kernel) LabelOf(dec []float64) float64 {
 // elsewhere, take the exact sums of DecisionDense.
 func (m *Kernel) PredictDense(x []float32) float64 {
 	if s := m.sc; s != nil {
-		if len(x) != m.nf {
-			panic(fmt.Sprintf("quantize: Kernel.PredictDense: row has %d features, model %d", len(x), m.nf))
-		}
-		var v float64
-		s.dense(x, func(row []float32) { v = s.inner.PredictDense(row) })
-		return v
+		return s.PredictDense(x)
 	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Kernel.PredictDense: row has %d features, model %d", len(x), m.nf))
@@ -417,9 +407,7 @@ func (m *Kernel) predictDense(x []float32) float64 {
 // nothing once warm.
 func (m *Kernel) PredictSparse(index []int32, value []float32) float64 {
 	if s := m.sc; s != nil {
-		var v float64
-		s.sparse(index, value, func(row []float32) { v = s.inner.PredictDense(row) })
-		return v
+		return s.PredictSparse(index, value)
 	}
 	if len(index) != len(value) {
 		panic("quantize: Kernel.PredictSparse: index and value lengths differ")
@@ -451,11 +439,7 @@ func (m *Kernel) PredictSparse(index []int32, value []float32) float64 {
 // probability estimates, if len(x) != NumFeatures or if dst is too short.
 func (m *Kernel) ProbabilityDense(dst []float64, x []float32) []float64 {
 	if s := m.sc; s != nil {
-		if len(x) != m.nf {
-			panic(fmt.Sprintf("quantize: Kernel.ProbabilityDense: row has %d features, model %d", len(x), m.nf))
-		}
-		s.dense(x, func(row []float32) { dst = s.inner.ProbabilityDense(dst, row) })
-		return dst
+		return s.ProbabilityDense(dst, x)
 	}
 	m.probabilityShape("ProbabilityDense")
 	if len(x) != m.nf {
@@ -472,8 +456,7 @@ func (m *Kernel) ProbabilityDense(dst []float64, x []float32) []float64 {
 // DecisionSparse reads it.
 func (m *Kernel) ProbabilitySparse(dst []float64, index []int32, value []float32) []float64 {
 	if s := m.sc; s != nil {
-		s.sparse(index, value, func(row []float32) { dst = s.inner.ProbabilityDense(dst, row) })
-		return dst
+		return s.ProbabilitySparse(dst, index, value)
 	}
 	m.probabilityShape("ProbabilitySparse")
 	if len(index) != len(value) {
@@ -506,10 +489,7 @@ func (m *Kernel) probabilityShape(fn string) {
 // allocates nothing once warm. It panics on a size mismatch.
 func (m *Kernel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	if s := m.sc; s != nil {
-		n := m.nf
-		dst = core.BatchRows(dst, x, n, "quantize: Kernel.PredictDenseBatch")
-		s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDenseInto(row, x[r*n:r*n+n]) }, s.inner.predictMatrix)
-		return dst
+		return s.PredictDenseBatch(dst, x)
 	}
 	n := m.nf
 	dst = core.BatchRows(dst, x, n, "quantize: Kernel.PredictDenseBatch")
@@ -536,9 +516,7 @@ func (m *Kernel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 // panics if len(dst) < ds.Len().
 func (m *Kernel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 	if s := m.sc; s != nil {
-		dst = dst[:ds.Len()]
-		s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, r) }, s.inner.predictMatrix)
-		return dst
+		return s.PredictBatch(dst, ds)
 	}
 	if m.decoded != nil {
 		return m.decoded.PredictBatch(dst, ds)
@@ -554,9 +532,7 @@ func (m *Kernel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 func (m *Kernel) PredictBatchParallel(dst []float64, ds *data.Dataset, workers int) []float64 {
 	if s := m.sc; s != nil {
 		dst = dst[:ds.Len()]
-		core.ParallelChunks(len(dst), rowscale.ScalerBatchRows, workers, func(from, to int) {
-			s.rs.Batch(dst[from:to], to-from, func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, from+r) }, s.inner.predictMatrix)
-		})
+		core.ParallelChunks(len(dst), rowscale.ScalerBatchRows, workers, func(from, to int) { s.PredictRows(dst[from:to], ds, from) })
 		return dst
 	}
 	if m.decoded != nil {

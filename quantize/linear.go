@@ -11,6 +11,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
+	"github.com/libsvmgo/libsvmgo/core/rowscale"
 	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
@@ -43,7 +44,7 @@ type Linear struct {
 	// probA, probB: the float model's Platt sigmoids (an SVC trained with
 	// -b 1), nil otherwise.
 	probA, probB []float64
-	sc           *scaling[*Linear] // the model's scaling (scaled.go), nil for none
+	sc           *rowscale.Scaled // the model's scaling (scaled.go), nil for none
 }
 
 // table8 maps an int8 code, as a byte, to its value as a float64: one load
@@ -235,12 +236,14 @@ func (m *Linear) biasTerm(k int) float64 {
 // NumFeatures or dst is too short.
 func (m *Linear) DecisionDense(dst []float64, x []float32) []float64 {
 	if s := m.sc; s != nil {
-		if len(x) != m.nf {
-			panic(fmt.Sprintf("quantize: Linear.DecisionDense: row has %d features, model %d", len(x), m.nf))
-		}
-		s.dense(x, func(row []float32) { dst = s.inner.DecisionDense(dst, row) })
-		return dst
+		return s.DecisionDense(dst, x)
 	}
+	return m.decisionDense(dst, x)
+}
+
+// decisionDense is DecisionDense without the scaling: dst does not leak through the
+// scaled model's interface call, so callers may pass stack arrays.
+func (m *Linear) decisionDense(dst []float64, x []float32) []float64 {
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Linear.DecisionDense: row has %d features, model %d", len(x), m.nf))
 	}
@@ -403,9 +406,14 @@ func sparseDotF(index []int32, value []float32, q []float32) float64 {
 // short.
 func (m *Linear) DecisionSparse(dst []float64, index []int32, value []float32) []float64 {
 	if s := m.sc; s != nil {
-		s.sparse(index, value, func(row []float32) { dst = s.inner.DecisionDense(dst, row) })
-		return dst
+		return s.DecisionSparse(dst, index, value)
 	}
+	return m.decisionSparse(dst, index, value)
+}
+
+// decisionSparse is DecisionSparse without the scaling: dst does not leak through the
+// scaled model's interface call, so callers may pass stack arrays.
+func (m *Linear) decisionSparse(dst []float64, index []int32, value []float32) []float64 {
 	if len(index) != len(value) {
 		panic("quantize: Linear.DecisionSparse: index and value lengths differ")
 	}
@@ -457,12 +465,7 @@ func (m *Linear) LabelOf(dec []float64) float64 {
 // NumFeatures.
 func (m *Linear) PredictDense(x []float32) float64 {
 	if s := m.sc; s != nil {
-		if len(x) != m.nf {
-			panic(fmt.Sprintf("quantize: Linear.PredictDense: row has %d features, model %d", len(x), m.nf))
-		}
-		var v float64
-		s.dense(x, func(row []float32) { v = s.inner.PredictDense(row) })
-		return v
+		return s.PredictDense(x)
 	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Linear.PredictDense: row has %d features, model %d", len(x), m.nf))
@@ -490,20 +493,18 @@ func (m *Linear) predictDense(x []float32) float64 {
 // DecisionSparse reads it. It allocates nothing once warm.
 func (m *Linear) PredictSparse(index []int32, value []float32) float64 {
 	if s := m.sc; s != nil {
-		var v float64
-		s.sparse(index, value, func(row []float32) { v = s.inner.PredictDense(row) })
-		return v
+		return s.PredictSparse(index, value)
 	}
 	if m.nrW == 1 {
 		var dec [1]float64
-		return m.LabelOf(m.DecisionSparse(dec[:], index, value))
+		return m.LabelOf(m.decisionSparse(dec[:], index, value))
 	}
 	if m.nrW <= maxStackDecisions {
 		var buf [maxStackDecisions]float64
-		return m.LabelOf(m.DecisionSparse(buf[:], index, value))
+		return m.LabelOf(m.decisionSparse(buf[:], index, value))
 	}
 	bp := m.pool.Get().(*[]float64)
-	v := m.LabelOf(m.DecisionSparse(*bp, index, value))
+	v := m.LabelOf(m.decisionSparse(*bp, index, value))
 	m.pool.Put(bp)
 	return v
 }
@@ -515,10 +516,7 @@ func (m *Linear) PredictSparse(index []int32, value []float32) float64 {
 // mismatch.
 func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	if s := m.sc; s != nil {
-		n := m.nf
-		dst = core.BatchRows(dst, x, n, "quantize: Linear.PredictDenseBatch")
-		s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDenseInto(row, x[r*n:r*n+n]) }, s.inner.predictMatrix)
-		return dst
+		return s.PredictDenseBatch(dst, x)
 	}
 	n := m.nf
 	dst = core.BatchRows(dst, x, n, "quantize: Linear.PredictDenseBatch")
@@ -538,9 +536,7 @@ func (m *Linear) PredictDenseBatch(dst []float64, x []float32) []float64 {
 // once warm. It panics if len(dst) < ds.Len().
 func (m *Linear) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 	if s := m.sc; s != nil {
-		dst = dst[:ds.Len()]
-		s.rs.Batch(dst, len(dst), func(r int, row []float32) { s.rs.ScaleDatasetRow(row, ds, r) }, s.inner.predictMatrix)
-		return dst
+		return s.PredictBatch(dst, ds)
 	}
 	dst = dst[:ds.Len()]
 	if ds.IsDense() && ds.NumFeatures() == m.nf && m.blockedDense(dst, ds.DenseMatrix()) {
@@ -571,11 +567,7 @@ func (m *Linear) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 // DecisionDense does.
 func (m *Linear) ErrorBoundDense(dst []float64, x []float32) []float64 {
 	if s := m.sc; s != nil {
-		if len(x) != m.nf {
-			panic(fmt.Sprintf("quantize: Linear.ErrorBoundDense: row has %d features, model %d", len(x), m.nf))
-		}
-		s.dense(x, func(row []float32) { dst = s.inner.ErrorBoundDense(dst, row) })
-		return dst
+		return s.ApplyDense(dst, x, m.unscaled().ErrorBoundDense)
 	}
 	if len(x) != m.nf {
 		panic(fmt.Sprintf("quantize: Linear.ErrorBoundDense: row has %d features, model %d", len(x), m.nf))
@@ -600,8 +592,7 @@ func (m *Linear) ErrorBoundDense(dst []float64, x []float32) []float64 {
 // DecisionSparse reads it.
 func (m *Linear) ErrorBoundSparse(dst []float64, index []int32, value []float32) []float64 {
 	if s := m.sc; s != nil {
-		s.sparse(index, value, func(row []float32) { dst = s.inner.ErrorBoundDense(dst, row) })
-		return dst
+		return s.ApplySparse(dst, index, value, m.unscaled().ErrorBoundDense)
 	}
 	if len(index) != len(value) {
 		panic("quantize: Linear.ErrorBoundSparse: index and value lengths differ")
@@ -649,26 +640,32 @@ func (m *Linear) HasProbability() bool {
 // (HasProbability), if len(x) != NumFeatures or if dst is too short.
 func (m *Linear) ProbabilityDense(dst []float64, x []float32) []float64 {
 	m.checkProbability("ProbabilityDense")
+	if s := m.sc; s != nil {
+		return s.ProbabilityDense(dst, x)
+	}
 	if m.nrW <= maxStackDecisions {
 		var buf [maxStackDecisions]float64
-		return linear.LinearProbabilitiesOf(m.solver, dst, m.DecisionDense(buf[:m.nrW], x), m.probA, m.probB)
+		return linear.LinearProbabilitiesOf(m.solver, dst, m.decisionDense(buf[:m.nrW], x), m.probA, m.probB)
 	}
 	bp := m.pool.Get().(*[]float64)
 	defer m.pool.Put(bp)
-	return linear.LinearProbabilitiesOf(m.solver, dst, m.DecisionDense(*bp, x), m.probA, m.probB)
+	return linear.LinearProbabilitiesOf(m.solver, dst, m.decisionDense(*bp, x), m.probA, m.probB)
 }
 
 // ProbabilitySparse is ProbabilityDense for a sparse row, read as
 // DecisionSparse reads it.
 func (m *Linear) ProbabilitySparse(dst []float64, index []int32, value []float32) []float64 {
 	m.checkProbability("ProbabilitySparse")
+	if s := m.sc; s != nil {
+		return s.ProbabilitySparse(dst, index, value)
+	}
 	if m.nrW <= maxStackDecisions {
 		var buf [maxStackDecisions]float64
-		return linear.LinearProbabilitiesOf(m.solver, dst, m.DecisionSparse(buf[:m.nrW], index, value), m.probA, m.probB)
+		return linear.LinearProbabilitiesOf(m.solver, dst, m.decisionSparse(buf[:m.nrW], index, value), m.probA, m.probB)
 	}
 	bp := m.pool.Get().(*[]float64)
 	defer m.pool.Put(bp)
-	return linear.LinearProbabilitiesOf(m.solver, dst, m.DecisionSparse(*bp, index, value), m.probA, m.probB)
+	return linear.LinearProbabilitiesOf(m.solver, dst, m.decisionSparse(*bp, index, value), m.probA, m.probB)
 }
 
 func (m *Linear) checkProbability(fn string) {

@@ -2,27 +2,19 @@ package quantize
 
 // Scaling carried by a quantized model (issue 16 item 2): the float
 // model's ranges (linear.LinearModel.Scale, core.KernelModel.Scale) survive
-// quantization and the file. A quantized model with a scaling keeps an
-// unscaled twin sharing its codes (inner) and a rowscale.RowScaler; every
-// predict method scales the raw row into pooled float32 scratch (dense:
-// scaling maps 0 elsewhere in general) and hands it to the twin. The codes
+// quantization and the file. A quantized model with a scaling carries the
+// one scaled form, rowscale.Scaled, around an unscaled twin sharing its
+// codes; every predict method hands the raw row to it, which scales it into
+// pooled float32 scratch (dense: scaling maps 0 elsewhere in general) and
+// predicts it with the twin. The codes
 // cannot absorb the scaling as a float linear model's weights do (one
 // scale per decision function, not per feature), so the linear kind pays
 // O(NumFeatures) a row too.
 
 import (
-	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/rowscale"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
-
-// scaling is what a scaled quantized model adds: its ranges, their row
-// scaler and the twin without them.
-type scaling[M any] struct {
-	ranges *scale.Ranges
-	rs     *rowscale.RowScaler
-	inner  M
-}
 
 // Scale returns the ranges the model scales raw rows by (train --scale),
 // nil for none. They must not be modified.
@@ -30,7 +22,7 @@ func (m *Linear) Scale() *scale.Ranges {
 	if m.sc == nil {
 		return nil
 	}
-	return m.sc.ranges
+	return m.sc.Ranges()
 }
 
 // Scale returns the ranges the model scales raw rows by (train --scale),
@@ -39,23 +31,29 @@ func (m *Kernel) Scale() *scale.Ranges {
 	if m.sc == nil {
 		return nil
 	}
-	return m.sc.ranges
+	return m.sc.Ranges()
 }
 
 // withScale returns m scaling raw rows by r (m itself for a nil r): a
-// twin sharing m's codes, with m as its unscaled inner model. It returns
-// an error for ranges that do not fit m.
+// twin sharing m's codes whose predict methods hand rows to
+// rowscale.Scaled around m. It returns an error for ranges that do not
+// fit m.
 func (m *Linear) withScale(r *scale.Ranges) (*Linear, error) {
 	if r == nil {
 		return m, nil
 	}
-	if err := core.CheckModelScale(r, m.nf); err != nil {
+	sc, err := rowscale.NewScaled(m, r)
+	if err != nil {
 		return nil, err
 	}
 	c := m.shallowClone()
-	c.sc = &scaling[*Linear]{ranges: r, rs: rowscale.NewRowScaler(r), inner: m}
+	c.sc = sc
 	return c, nil
 }
+
+// unscaled returns the model a scaled m wraps: m's codes without the
+// scaling, which predicts the scaled rows.
+func (m *Linear) unscaled() *Linear { return m.sc.Inner().(*Linear) }
 
 // shallowClone returns a Linear sharing every field of m but its pool
 // (whose New it shares) and sc. TestShallowClones checks, by reflection,
@@ -75,13 +73,17 @@ func (m *Kernel) withScale(r *scale.Ranges) (*Kernel, error) {
 	if r == nil {
 		return m, nil
 	}
-	if err := core.CheckModelScale(r, m.nf); err != nil {
+	sc, err := rowscale.NewScaled(m, r)
+	if err != nil {
 		return nil, err
 	}
 	c := m.shallowClone()
-	c.sc = &scaling[*Kernel]{ranges: r, rs: rowscale.NewRowScaler(r), inner: m}
+	c.sc = sc
 	return c, nil
 }
+
+// unscaled is Linear.unscaled for a kernel model.
+func (m *Kernel) unscaled() *Kernel { return m.sc.Inner().(*Kernel) }
 
 // shallowClone is Linear.shallowClone for a kernel model.
 func (m *Kernel) shallowClone() *Kernel {
@@ -97,25 +99,3 @@ func (m *Kernel) shallowClone() *Kernel {
 	c.pool.New = m.pool.New
 	return c
 }
-
-// The scaled paths: scale the raw row, predict with the inner model.
-
-func (s *scaling[M]) dense(x []float32, f func(row []float32)) {
-	b := s.rs.Dense(x)
-	f(*b)
-	s.rs.Put(b)
-}
-
-func (s *scaling[M]) sparse(index []int32, value []float32, f func(row []float32)) {
-	b := s.rs.Sparse(index, value)
-	f(*b)
-	s.rs.Put(b)
-}
-
-// predictMatrix is PredictDenseBatch without its result, for
-// rowscale.RowScaler.Batch.
-func (m *Linear) predictMatrix(dst []float64, x []float32) { m.PredictDenseBatch(dst, x) }
-
-// predictMatrix is PredictDenseBatch without its result, for
-// rowscale.RowScaler.Batch.
-func (m *Kernel) predictMatrix(dst []float64, x []float32) { m.PredictDenseBatch(dst, x) }

@@ -16,7 +16,7 @@ import (
 // Linear or Kernel and forgotten in shallowClone fails here.
 func TestShallowClones(t *testing.T) {
 	_, lin, ker, _, _ := scaledModels(t)
-	for _, pair := range [][2]any{{lin.sc.inner, lin.sc.inner.shallowClone()}, {ker.sc.inner, ker.sc.inner.shallowClone()}} {
+	for _, pair := range [][2]any{{lin.unscaled(), lin.unscaled().shallowClone()}, {ker.unscaled(), ker.unscaled().shallowClone()}} {
 		a, b := reflect.ValueOf(pair[0]).Elem(), reflect.ValueOf(pair[1]).Elem()
 		for i := range a.NumField() {
 			name := a.Type().Field(i).Name

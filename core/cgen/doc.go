@@ -24,7 +24,7 @@
 // core's KernelDecisions adds), LIBSVM's vote and tie rule, LIBLINEAR's
 // arg-max. A scaled float linear model's weights are folded as core folds
 // them (w_j·s_j as float32, the constant in float64), a scaled row as
-// core's RowScaler scales it (float32(o_j + s_j·x_j)). A quantized kernel
+// rowscale.Scaled scales it (float32(o_j + s_j·x_j)). A quantized kernel
 // model's integer path is the library's: the row quantized with the same
 // scale t and round-half-away codes, exact int64 sums of codes, the same
 // decoded ‖sv'‖² and coefficients σ_k·p_ki. What can still differ is the

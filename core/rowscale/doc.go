@@ -1,8 +1,9 @@
 // Package rowscale applies svm-scale's ranges to rows: it fits them on
 // training rows (FitScale), scales a data set by them (ScaleDataset), and
-// scales raw rows one at a time or in batches into pooled scratch for a
-// model that takes raw rows (RowScaler). The ranges themselves and their
-// text format are package core/scale's.
+// is the one scaled form of a model that takes raw rows (Scaled): it scales
+// them, one at a time or in batches, into pooled scratch for the model it
+// wraps. The ranges themselves and their text format are package
+// core/scale's.
 //
 // # Imports
 //

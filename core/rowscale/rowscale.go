@@ -162,57 +162,57 @@ func keepWeights(out, ds *data.Dataset) error {
 	return nil
 }
 
-// RowScaler applies a model's ranges to raw rows, writing scaled dense
-// float32 rows into scratch it pools, for the model kinds that cannot fold
-// the scaling into their parameters (kernel and quantized models). It is
-// safe for concurrent use and allocates nothing once warm.
-type RowScaler struct {
+// rowScaler applies a model's ranges to raw rows, writing scaled dense
+// float32 rows into scratch it pools: Scaled's machinery. It is safe for
+// concurrent use and allocates nothing once warm.
+type rowScaler struct {
 	factor, offset []float64 // x'_j = offset[j] + factor[j]·x_j
 	rows           int       // rows of a batch buffer
-	one, batch     sync.Pool // *[]float32 of n and rows·n entries
+	one, block     sync.Pool // *[]float32 of n and rows·n entries
 }
 
-// ScalerBatchRows is the number of rows RowScaler's batch calls scale at
-// a time.
+// ScalerBatchRows is the number of rows Scaled's batch calls scale at a
+// time: a caller sharing rows among goroutines (Scaled.PredictRows) hands
+// out multiples of it.
 const ScalerBatchRows = 64
 
-// NewRowScaler returns the scaler of r (r.NumFeatures() features, by
+// newRowScaler returns the scaler of r (r.NumFeatures() features, by
 // scale.Ranges.Affine). It panics if r is nil.
-func NewRowScaler(r *scale.Ranges) *RowScaler {
+func newRowScaler(r *scale.Ranges) *rowScaler {
 	n := r.NumFeatures()
-	s := &RowScaler{factor: make([]float64, n), offset: make([]float64, n), rows: ScalerBatchRows}
+	s := &rowScaler{factor: make([]float64, n), offset: make([]float64, n), rows: ScalerBatchRows}
 	for j := range n {
 		s.factor[j], s.offset[j] = r.Affine(j)
 	}
 	s.one.New = func() any { b := make([]float32, n); return &b }
-	s.batch.New = func() any { b := make([]float32, n*ScalerBatchRows); return &b }
+	s.block.New = func() any { b := make([]float32, n*ScalerBatchRows); return &b }
 	return s
 }
 
-// NumFeatures returns the width of the rows the scaler writes.
-func (s *RowScaler) NumFeatures() int { return len(s.factor) }
+// numFeatures returns the width of the rows the scaler writes.
+func (s *rowScaler) numFeatures() int { return len(s.factor) }
 
-// Dense returns a pooled row holding x scaled; x may be narrower (missing
+// dense returns a pooled row holding x scaled; x may be narrower (missing
 // features are 0) or wider (extra features are dropped, as svm-scale drops
-// features its ranges do not know). Give the row back with Put.
-func (s *RowScaler) Dense(x []float32) *[]float32 {
+// features its ranges do not know). Give the row back with put.
+func (s *rowScaler) dense(x []float32) *[]float32 {
 	b := s.one.Get().(*[]float32)
 	s.denseInto(*b, x)
 	return b
 }
 
-// Sparse is Dense for a sparse row (0-based strictly increasing indices
+// sparse is dense for a sparse row (0-based strictly increasing indices
 // and their values); the result is dense.
-func (s *RowScaler) Sparse(index []int32, value []float32) *[]float32 {
+func (s *rowScaler) sparse(index []int32, value []float32) *[]float32 {
 	b := s.one.Get().(*[]float32)
 	s.sparseInto(*b, index, value)
 	return b
 }
 
-// Put returns a row from Dense or Sparse to the pool.
-func (s *RowScaler) Put(b *[]float32) { s.one.Put(b) }
+// put returns a row from dense or sparse to the pool.
+func (s *rowScaler) put(b *[]float32) { s.one.Put(b) }
 
-func (s *RowScaler) denseInto(dst, x []float32) {
+func (s *rowScaler) denseInto(dst, x []float32) {
 	f, o := s.factor, s.offset[:len(s.factor)]
 	dst = dst[:len(f)]
 	m := min(len(x), len(f))
@@ -224,7 +224,7 @@ func (s *RowScaler) denseInto(dst, x []float32) {
 	}
 }
 
-func (s *RowScaler) sparseInto(dst []float32, index []int32, value []float32) {
+func (s *rowScaler) sparseInto(dst []float32, index []int32, value []float32) {
 	dst = dst[:len(s.factor)]
 	for j, o := range s.offset {
 		dst[j] = float32(o)
@@ -238,13 +238,13 @@ func (s *RowScaler) sparseInto(dst []float32, index []int32, value []float32) {
 	}
 }
 
-// Batch predicts rows [0, rows) whose raw rows row(r, dst) writes scaled
-// into dst (by ScaleDenseInto or ScaleSparseInto), ScalerBatchRows at a
-// time, with predict called on each block of scaled rows (row-major,
+// batch predicts rows [0, rows) whose raw rows row(r, dst) writes scaled
+// into dst (by denseInto, sparseInto or datasetRowInto), ScalerBatchRows
+// at a time, with predict called on each block of scaled rows (row-major,
 // NumFeatures wide) and its part of out.
-func (s *RowScaler) Batch(out []float64, rows int, row func(r int, dst []float32), predict func(out []float64, x []float32)) {
+func (s *rowScaler) batch(out []float64, rows int, row func(r int, dst []float32), predict func(out []float64, x []float32)) {
 	n := len(s.factor)
-	b := s.batch.Get().(*[]float32)
+	b := s.block.Get().(*[]float32)
 	buf := *b
 	for r0 := 0; r0 < rows; r0 += s.rows {
 		k := min(s.rows, rows-r0)
@@ -253,21 +253,11 @@ func (s *RowScaler) Batch(out []float64, rows int, row func(r int, dst []float32
 		}
 		predict(out[r0:r0+k], buf[:k*n])
 	}
-	s.batch.Put(b)
+	s.block.Put(b)
 }
 
-// ScaleDenseInto writes the raw dense row x scaled into dst
-// (len NumFeatures), as Dense does.
-func (s *RowScaler) ScaleDenseInto(dst, x []float32) { s.denseInto(dst, x) }
-
-// ScaleSparseInto writes the raw sparse row scaled into dst
-// (len NumFeatures), as Sparse does.
-func (s *RowScaler) ScaleSparseInto(dst []float32, index []int32, value []float32) {
-	s.sparseInto(dst, index, value)
-}
-
-// ScaleDatasetRow writes row i of ds scaled into dst, dense or sparse.
-func (s *RowScaler) ScaleDatasetRow(dst []float32, ds *data.Dataset, i int) {
+// datasetRowInto writes row i of ds scaled into dst, dense or sparse.
+func (s *rowScaler) datasetRowInto(dst []float32, ds *data.Dataset, i int) {
 	if ds.IsDense() {
 		s.denseInto(dst, ds.DenseRow(i))
 	} else {
