@@ -347,9 +347,15 @@ func (f *Follower) validate(path, crc string) (why string) {
 // bounds that queue.
 const chunkWindow = 4
 
+// chunkPull is the life of one pull request for chunks: a request or a
+// reply lost on the way (a leaf node whose interest has not reached the
+// hub yet) costs this long before the client library asks again, and the
+// server's heartbeats come every half of it.
+const chunkPull = 2 * time.Second
+
 // chunkWait bounds the wait for one chunk: after it the fetch is a
 // transport failure, retried with a new watch.
-const chunkWait = 30 * time.Second
+const chunkWait = 10 * time.Second
 
 // errTooLong reports an object with more bytes than its info announces.
 var errTooLong = errors.New("object longer than announced")
@@ -368,7 +374,7 @@ func (f *Follower) getChunks(ctx context.Context, info *jetstream.ObjectInfo, w 
 	if err != nil {
 		return 0, err
 	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(chunkWindow))
+	it, err := cons.Messages(jetstream.PullMaxMessages(chunkWindow), jetstream.PullExpiry(chunkPull))
 	if err != nil {
 		return 0, err
 	}
