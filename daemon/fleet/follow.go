@@ -382,10 +382,15 @@ func (f *Follower) getChunks(ctx context.Context, info *jetstream.ObjectInfo, w 
 		it.Stop()
 		// The server would remove the idle consumer after
 		// InactiveThreshold; removing it now keeps a fleet of followers
-		// from leaving one per version behind meanwhile.
-		dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		f.js.DeleteConsumer(dctx, stream, cons.CachedInfo().Name)
+		// from leaving one per version behind meanwhile, without making
+		// the version wait for the answer.
+		if ci := cons.CachedInfo(); ci != nil {
+			go func() {
+				dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				f.js.DeleteConsumer(dctx, stream, ci.Name)
+			}()
+		}
 	}()
 	var n uint64
 	for {
