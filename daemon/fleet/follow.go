@@ -226,10 +226,6 @@ func (f *Follower) take(ctx context.Context, infos []*jetstream.ObjectInfo) erro
 		info := best[v]
 		delete(best, v)
 		tmp, why, err := f.fetch(ctx, v, info)
-		if tmp != "" {
-			// Harmless once published: the version's name is a link.
-			defer f.fs.Remove(tmp)
-		}
 		if err != nil {
 			f.m.failed.Add(1)
 			return fmt.Errorf("fetch %s: %w", info.Name, err)
@@ -258,9 +254,9 @@ func (f *Follower) refuse(info *jetstream.ObjectInfo, why string) {
 // digest and the SHA-256 in the metadata while the chunks arrive, then the
 // frame, its CRC against the metadata and the model itself, decoded once
 // from the file and dropped. It returns the temporary file, checked and
-// synced, for publish to name; the caller removes it in any case. why says
-// what was wrong with an object that is refused; err is a failure of the
-// transport or of Dir, after which it is fetched again.
+// synced, for publish to name. why says what was wrong with an object
+// that is refused; err is a failure of the transport or of Dir, after
+// which it is fetched again; either way the temporary file is gone.
 //
 // Memory: the chunks pass through a window of chunkWindow; only the
 // validation holds the file's bytes and, beside them, the decoded model.
@@ -285,6 +281,12 @@ func (f *Follower) fetch(ctx context.Context, v uint64, info *jetstream.ObjectIn
 		return "", "", err
 	}
 	tmp = out.Name()
+	defer func() {
+		if why != "" || err != nil {
+			f.fs.Remove(tmp)
+			tmp = ""
+		}
+	}()
 	h := sha256.New()
 	n, err := f.getChunks(ctx, info, io.MultiWriter(out, h))
 	if err == nil {
@@ -422,6 +424,9 @@ func (f *Follower) getChunks(ctx context.Context, info *jetstream.ObjectInfo, w 
 // Dir and keeps the newest Keep.
 func (f *Follower) publish(v uint64, tmp string, size uint64) error {
 	err := modeldir.PublishTempVersion(f.fs, f.cfg.Dir, tmp, v)
+	// Named by a link, or not at all: the temporary name goes before the
+	// version counts as published.
+	f.fs.Remove(tmp)
 	if err != nil && !errors.Is(err, os.ErrExist) {
 		// The directory's fault, not the object's: logged, and the watch
 		// remade after the backoff tries again.
