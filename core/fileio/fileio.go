@@ -114,7 +114,7 @@ func WriteTemp(dir, base string, data []byte) (string, error) {
 
 // WriteTempFS is WriteTemp on fsys.
 func WriteTempFS(fsys FS, dir, base string, data []byte) (string, error) {
-	f, err := createTemp(fsys, dir, TempPrefix(base))
+	f, err := CreateTempFS(fsys, dir, base)
 	if err != nil {
 		return "", err
 	}
@@ -123,9 +123,6 @@ func WriteTempFS(fsys FS, dir, base string, data []byte) (string, error) {
 		f.Close() // harmless when already closed
 		fsys.Remove(tmp)
 		return "", err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return fail(err)
 	}
 	if _, err := f.Write(data); err != nil {
 		return fail(err)
@@ -137,6 +134,24 @@ func WriteTempFS(fsys FS, dir, base string, data []byte) (string, error) {
 		return fail(err)
 	}
 	return tmp, nil
+}
+
+// CreateTempFS creates a new temporary file for a file called base in dir
+// on fsys, named and moded as WriteTemp's, and returns it open for
+// writing, for a writer that streams its data (svmgo follow); the caller
+// syncs, closes and names it, or removes it. On error nothing is left
+// behind.
+func CreateTempFS(fsys FS, dir, base string) (File, error) {
+	f, err := createTemp(fsys, dir, TempPrefix(base))
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		fsys.Remove(f.Name())
+		return nil, err
+	}
+	return f, nil
 }
 
 // createTemp creates a new file in dir named prefix + random digits +

@@ -623,30 +623,8 @@ func TestFleetTransferRestart(t *testing.T) {
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	stopCheck := partialChecker(t, []string{dir})
 
-	put := func(v uint64, file []byte) {
-		t.Helper()
-		meta, err := objectMeta(v, file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(time.Minute)
-		for {
-			obs, err := js.ObjectStore(ctx, "big")
-			if err == nil {
-				if _, err = obs.Put(ctx, meta, bytes.NewReader(file)); err == nil {
-					return
-				}
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("put version %d: %v", v, err)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
-	has := func(v uint64, want []byte) bool {
-		b, err := os.ReadFile(filepath.Join(dir, modeldir.FileName(v)))
-		return err == nil && bytes.Equal(b, want)
-	}
+	put := func(v uint64, file []byte) { t.Helper(); putVersion(t, js, "big", v, file) }
+	has := func(v uint64, want []byte) bool { return hasVersion(dir, v, want) }
 	small := testModelFile(t, 1000, 1)
 	put(1, small)
 	waitFor(t, 30*time.Second, func() bool { return has(1, small) })
@@ -673,5 +651,87 @@ func TestFleetTransferRestart(t *testing.T) {
 		float64(restKB)/1024, float64(peakKB)/1024, float64(len(last))/(1<<20), loadavg())
 	if strings.Contains(out.String(), "panic") {
 		t.Errorf("svmgo follow panicked:\n%s", out.String())
+	}
+}
+
+// putVersion puts file as version v into bucket, retrying for up to a
+// minute while the server is away.
+func putVersion(t testing.TB, js jetstream.JetStream, bucket string, v uint64, file []byte) {
+	t.Helper()
+	ctx := context.Background()
+	meta, err := objectMeta(v, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		obs, err := js.ObjectStore(ctx, bucket)
+		if err == nil {
+			if _, err = obs.Put(ctx, meta, bytes.NewReader(file)); err == nil {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("put version %d: %v", v, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// hasVersion reports whether dir holds version v with the bytes want.
+func hasVersion(dir string, v uint64, want []byte) bool {
+	b, err := os.ReadFile(filepath.Join(dir, modeldir.FileName(v)))
+	return err == nil && bytes.Equal(b, want)
+}
+
+// TestFleetFollowMemory measures a svmgo follow process (make's bin/svmgo,
+// or FLEET_SVMGO: point it at another build to compare) at rest and over
+// two 10 MB model transfers in a row, and prints its VmRSS at rest and its
+// VmHWM (peak RSS) after each transfer. The goal is 15 MB plus the
+// model. The chunks pass through a small window into a temporary file;
+// only the validation holds the file's bytes and, beside them, the decoded
+// model. So the test fails when the peak exceeds the RSS at rest by more
+// than twice the model and 8 MB of slack: a client queue of the whole
+// object, a copy beyond those two, or a second transfer stacked on the
+// first's garbage (the build before this test peaked 32 MB, then 42 MB,
+// above its rest).
+func TestFleetFollowMemory(t *testing.T) {
+	acceptance(t)
+	hub := startHub(t)
+	_, js := connect(t, hub.URL())
+	if _, err := js.CreateObjectStore(context.Background(), jetstream.ObjectStoreConfig{Bucket: "mem", Storage: jetstream.FileStorage}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "models")
+	cmd := exec.Command(svmgoBin(t), "follow", "--nats", hub.URL(), "--bucket", "mem", "--models", dir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &syncWriter{w: &out}, &syncWriter{w: &out}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+
+	small := testModelFile(t, 1000, 1)
+	putVersion(t, js, "mem", 1, small)
+	waitFor(t, 30*time.Second, func() bool { return hasVersion(dir, 1, small) })
+	time.Sleep(500 * time.Millisecond)
+	restKB, _ := rss(cmd.Process.Pid)
+
+	const features = 10 << 20 / 4 // a 10 MB model
+	var peaks []string
+	var peakKB, modelBytes int
+	for v := uint64(2); v <= 3; v++ {
+		file := testModelFile(t, features, v)
+		modelBytes = len(file)
+		putVersion(t, js, "mem", v, file)
+		waitFor(t, 60*time.Second, func() bool { return hasVersion(dir, v, file) })
+		_, peakKB = rss(cmd.Process.Pid)
+		peaks = append(peaks, fmt.Sprintf("%.1f MB", float64(peakKB)/1024))
+	}
+	mb := func(b int) float64 { return float64(b) / (1 << 20) }
+	fmt.Printf("fleet memory: svmgo follow VmRSS at rest %.1f MB; VmHWM after each of 2 transfers of %.1f MB: %s (goal 15 MB + model = %.1f MB); load %s\n",
+		float64(restKB)/1024, mb(modelBytes), strings.Join(peaks, ", "), 15+mb(modelBytes), loadavg())
+	if limit := restKB + 8<<10 + 2*modelBytes>>10; peakKB > limit {
+		t.Errorf("svmgo follow peaked at %d kB, more than its %d kB at rest + twice the %d-byte model + 8 MB (%d kB)", peakKB, restKB, modelBytes, limit)
 	}
 }

@@ -34,13 +34,19 @@
 // A follower watches the bucket and fetches the newest version above the
 // newest in its directory (versions in between are skipped: it catches up
 // straight to the newest), reading exactly the object's announced size.
+// It streams the object's chunks, a few at a time (a pull consumer, not
+// the client library's Get, which queues a whole object in the client),
+// into a temporary file in the directory (modeldir.CreateTemp: a name
+// watchers ignore), hashing them as they arrive.
 // It refuses, and counts, an object whose name is not a canonical
 // "model-<version>.svmgo" (the name is never used as a path: the file is
 // named from the parsed version), whose metadata disagree with its name,
 // whose size is above the limit, whose bytes fail the store's digest or
 // the metadata's SHA-256, or that modelfile.Decode, the one opener,
-// refuses. A version that passes is published into the directory with
-// modeldir.PublishVersion (temporary file, fsync, hard link, directory
+// refuses (read back from the file: only this check holds the file's
+// bytes and, beside them, the model, which is then dropped). A version
+// that passes is published into the directory by naming its synced
+// temporary file (modeldir.PublishTempVersion: hard link, directory
 // fsync), so a reader of the directory never sees a partial file. The
 // watch is remade after a reconnection and whenever it has been quiet for
 // the resync interval, which covers a leaf node cut off from its hub.

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -182,7 +184,7 @@ func (f *Follower) watch(ctx context.Context, js jetstream.JetStream) error {
 			if initial || len(w.Updates()) > 0 {
 				continue
 			}
-			if err := f.take(ctx, obs, pending); err != nil {
+			if err := f.take(ctx, pending); err != nil {
 				return err
 			}
 			pending = pending[:0]
@@ -193,7 +195,7 @@ func (f *Follower) watch(ctx context.Context, js jetstream.JetStream) error {
 // take publishes the newest valid version among infos above the one Dir
 // holds, trying the next newest when one is refused. An error is one of
 // the transport: the watch is remade and the objects seen again.
-func (f *Follower) take(ctx context.Context, obs jetstream.ObjectStore, infos []*jetstream.ObjectInfo) error {
+func (f *Follower) take(ctx context.Context, infos []*jetstream.ObjectInfo) error {
 	best := map[uint64]*jetstream.ObjectInfo{}
 	for _, info := range infos {
 		if info.Deleted || f.refused[info.NUID] {
@@ -208,6 +210,14 @@ func (f *Follower) take(ctx context.Context, obs jetstream.ObjectStore, infos []
 			best[v] = info
 		}
 	}
+	if len(best) > 0 {
+		// Validating a fetch holds the object's bytes and its model:
+		// collect both and return their pages once done, so the follower
+		// goes back to its memory at rest and the next transfer is not
+		// stacked on this one's garbage (the GC's heap goal, twice the
+		// last live heap, would allow that).
+		defer debug.FreeOSMemory()
+	}
 	for len(best) > 0 {
 		var v uint64
 		for k := range best {
@@ -215,7 +225,7 @@ func (f *Follower) take(ctx context.Context, obs jetstream.ObjectStore, infos []
 		}
 		info := best[v]
 		delete(best, v)
-		file, why, err := f.fetch(ctx, obs, v, info)
+		tmp, why, err := f.fetch(ctx, v, info)
 		if err != nil {
 			f.m.failed.Add(1)
 			return fmt.Errorf("fetch %s: %w", info.Name, err)
@@ -224,7 +234,7 @@ func (f *Follower) take(ctx context.Context, obs jetstream.ObjectStore, infos []
 			f.refuse(info, why)
 			continue
 		}
-		return f.publish(v, file)
+		return f.publish(v, tmp, info.Size)
 	}
 	return nil
 }
@@ -239,61 +249,184 @@ func (f *Follower) refuse(info *jetstream.ObjectInfo, why string) {
 	f.log.Warn("object refused", "bucket", f.cfg.Bucket, "object", strconv.Quote(info.Name), "reason", why)
 }
 
-// fetch reads the object of version v and checks it: why says what was
-// wrong with an object that is refused; err is a failure of the
-// transport, after which it is fetched again.
-func (f *Follower) fetch(ctx context.Context, obs jetstream.ObjectStore, v uint64, info *jetstream.ObjectInfo) (file []byte, why string, err error) {
+// fetch streams the object of version v into a temporary file in Dir
+// (modeldir.CreateTemp: a name watchers ignore) and checks it: the store's
+// digest and the SHA-256 in the metadata while the chunks arrive, then the
+// frame, its CRC against the metadata and the model itself, decoded once
+// from the file and dropped. It returns the temporary file, checked and
+// synced, for publish to name. why says what was wrong with an object
+// that is refused; err is a failure of the transport or of Dir, after
+// which it is fetched again; either way the temporary file is gone.
+//
+// Memory: the chunks pass through a window of chunkWindow; only the
+// validation holds the file's bytes and, beside them, the decoded model.
+func (f *Follower) fetch(ctx context.Context, v uint64, info *jetstream.ObjectInfo) (tmp, why string, err error) {
 	md := info.Metadata
 	switch {
 	case md[MetaVersion] != strconv.FormatUint(v, 10):
-		return nil, fmt.Sprintf("metadata version %q, name says %d", md[MetaVersion], v), nil
+		return "", fmt.Sprintf("metadata version %q, name says %d", md[MetaVersion], v), nil
 	case info.Size > uint64(f.cfg.MaxBytes):
-		return nil, fmt.Sprintf("%d bytes, more than the limit of %d", info.Size, f.cfg.MaxBytes), nil
+		return "", fmt.Sprintf("%d bytes, more than the limit of %d", info.Size, f.cfg.MaxBytes), nil
 	case len(md[MetaSHA256]) != 64 || len(md[MetaCRC]) != 8:
-		return nil, "metadata without SHA-256 or CRC-32C", nil
+		return "", "metadata without SHA-256 or CRC-32C", nil
+	case info.Size == 0:
+		return "", "an empty object", nil
 	}
-	r, err := obs.Get(ctx, info.Name)
+	digest, err := jetstream.DecodeObjectDigest(info.Digest)
+	if err != nil || len(digest) != sha256.Size {
+		return "", fmt.Sprintf("object store digest %q is not a SHA-256", info.Digest), nil
+	}
+	out, err := modeldir.CreateTemp(f.fs, f.cfg.Dir)
 	if err != nil {
-		return nil, "", err
+		return "", "", err
 	}
-	defer r.Close()
-	// Exactly the announced size, allocated once: a follower holds one
-	// model file while it checks it, never a growing copy.
-	file = make([]byte, info.Size)
-	if _, err := io.ReadFull(r, file); err != nil {
-		return nil, "", err
+	tmp = out.Name()
+	defer func() {
+		if why != "" || err != nil {
+			f.fs.Remove(tmp)
+			tmp = ""
+		}
+	}()
+	h := sha256.New()
+	n, err := f.getChunks(ctx, info, io.MultiWriter(out, h))
+	if err == nil {
+		err = out.Sync()
 	}
-	// The reader checks the store's digest at the end of the object.
-	var one [1]byte
-	switch n, err := r.Read(one[:]); {
-	case errors.Is(err, jetstream.ErrDigestMismatch):
-		return nil, "the object store's digest does not match its bytes", nil
-	case n > 0:
-		return nil, "longer than its announced size", nil
-	case err != nil && err != io.EOF:
-		return nil, "", err
+	if cerr := out.Close(); err == nil {
+		err = cerr
 	}
-	sum := sha256.Sum256(file)
-	if hex.EncodeToString(sum[:]) != md[MetaSHA256] {
-		return nil, "SHA-256 does not match the metadata", nil
+	switch {
+	case errors.Is(err, errTooLong):
+		return tmp, "longer than its announced size", nil
+	case err != nil:
+		return tmp, "", err
+	case n < info.Size:
+		return tmp, fmt.Sprintf("%d bytes, shorter than its announced %d", n, info.Size), nil
+	}
+	// The store's digest and our metadata's are both the SHA-256 of the
+	// whole object: one hash, computed as the chunks arrived, checks both.
+	sum := h.Sum(nil)
+	if !bytes.Equal(sum, digest) {
+		return tmp, "the object store's digest does not match its bytes", nil
+	}
+	if hex.EncodeToString(sum) != md[MetaSHA256] {
+		return tmp, "SHA-256 does not match the metadata", nil
+	}
+	if why := f.validate(tmp, md[MetaCRC]); why != "" {
+		return tmp, why, nil
+	}
+	f.m.bytes.Add(info.Size)
+	return tmp, "", nil
+}
+
+// validate reads the model file at path through the one opener (frame
+// first) and checks its CRC against crc and its model by decoding it, as
+// every loader does: it returns why the file is refused, or "". The bytes
+// and the model are garbage when it returns; take collects them.
+func (f *Follower) validate(path, crc string) (why string) {
+	file, err := modelfile.ReadBytes(path)
+	if err != nil {
+		return fmt.Sprintf("not a model file: %v", err)
 	}
 	payload, _, err := modelfile.Open(file)
 	if err != nil {
-		return nil, fmt.Sprintf("not a model file: %v", err), nil
+		return fmt.Sprintf("not a model file: %v", err)
 	}
-	if fmt.Sprintf("%08x", crc32.Checksum(payload, castagnoli)) != md[MetaCRC] {
-		return nil, "frame CRC-32C does not match the metadata", nil
+	if fmt.Sprintf("%08x", crc32.Checksum(payload, castagnoli)) != crc {
+		return "frame CRC-32C does not match the metadata"
 	}
 	if _, err := modelfile.Decode(file); err != nil {
-		return nil, fmt.Sprintf("not a model file: %v", err), nil
+		return fmt.Sprintf("not a model file: %v", err)
 	}
-	f.m.bytes.Add(uint64(len(file)))
-	return file, "", nil
+	return ""
 }
 
-// publish publishes file as version v into Dir and keeps the newest Keep.
-func (f *Follower) publish(v uint64, file []byte) error {
-	err := modeldir.PublishVersion(f.fs, f.cfg.Dir, file, v)
+// chunkWindow is how many chunks of an object (128 KiB each, the client
+// library's default chunk size) may wait in the client while the follower
+// copies them: the client library's ObjectStore.Get has the server push
+// every chunk at once, queuing a whole model in the client beside the
+// follower's copy of it; a pull consumer asking for chunkWindow at a time
+// bounds that queue.
+const chunkWindow = 4
+
+// chunkPull is the life of one pull request for chunks: a request or a
+// reply lost on the way (a leaf node whose interest has not reached the
+// hub yet) costs this long before the client library asks again, and the
+// server's heartbeats come every half of it.
+const chunkPull = 2 * time.Second
+
+// chunkWait bounds the wait for one chunk: after it the fetch is a
+// transport failure, retried with a new watch.
+const chunkWait = 10 * time.Second
+
+// errTooLong reports an object with more bytes than its info announces.
+var errTooLong = errors.New("object longer than announced")
+
+// getChunks writes the chunks of the object info describes to w, in
+// order, through an ordered pull consumer on the bucket's stream that
+// holds at most chunkWindow chunks in flight, and returns the number of
+// bytes written: fewer than info.Size when the chunks end early,
+// errTooLong when they hold more.
+func (f *Follower) getChunks(ctx context.Context, info *jetstream.ObjectInfo, w io.Writer) (uint64, error) {
+	stream := "OBJ_" + f.cfg.Bucket
+	cons, err := f.js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{
+		FilterSubjects:    []string{"$O." + f.cfg.Bucket + ".C." + info.NUID},
+		InactiveThreshold: 5 * time.Second,
+	})
+	if err != nil {
+		return 0, err
+	}
+	it, err := cons.Messages(jetstream.PullMaxMessages(chunkWindow), jetstream.PullExpiry(chunkPull))
+	if err != nil {
+		return 0, err
+	}
+	defer func() {
+		it.Stop()
+		// The server would remove the idle consumer after
+		// InactiveThreshold; removing it now keeps a fleet of followers
+		// from leaving one per version behind meanwhile, without making
+		// the version wait for the answer.
+		if ci := cons.CachedInfo(); ci != nil {
+			go func() {
+				dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				f.js.DeleteConsumer(dctx, stream, ci.Name)
+			}()
+		}
+	}()
+	var n uint64
+	for {
+		cctx, cancel := context.WithTimeout(ctx, chunkWait)
+		msg, err := it.Next(jetstream.NextContext(cctx))
+		cancel()
+		if err != nil {
+			return n, err
+		}
+		meta, err := msg.Metadata()
+		if err != nil {
+			return n, err
+		}
+		data := msg.Data()
+		if uint64(len(data)) > info.Size-n {
+			return n, errTooLong
+		}
+		if _, err := w.Write(data); err != nil {
+			return n, err
+		}
+		n += uint64(len(data))
+		if meta.NumPending == 0 {
+			return n, nil
+		}
+	}
+}
+
+// publish names tmp, a checked model file of size bytes, as version v in
+// Dir and keeps the newest Keep.
+func (f *Follower) publish(v uint64, tmp string, size uint64) error {
+	err := modeldir.PublishTempVersion(f.fs, f.cfg.Dir, tmp, v)
+	// Named by a link, or not at all: the temporary name goes before the
+	// version counts as published.
+	f.fs.Remove(tmp)
 	if err != nil && !errors.Is(err, os.ErrExist) {
 		// The directory's fault, not the object's: logged, and the watch
 		// remade after the backoff tries again.
@@ -304,7 +437,7 @@ func (f *Follower) publish(v uint64, file []byte) error {
 	f.m.version.Store(v)
 	f.m.fetched.Add(1)
 	f.m.lastRename.Store(uint64(at.Unix()))
-	f.log.Info("model version published", "version", v, "bytes", len(file), "dir", f.cfg.Dir)
+	f.log.Info("model version published", "version", v, "bytes", size, "dir", f.cfg.Dir)
 	if f.cfg.Published != nil {
 		f.cfg.Published(v, at)
 	}

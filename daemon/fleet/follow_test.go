@@ -40,18 +40,19 @@ func testModelFile(t testing.TB, features int, seed uint64) []byte {
 }
 
 // putRaw writes an object the way the client library does, but with the
-// digest given: a hostile bucket (or a corrupted store) the client
-// library cannot make.
-func putRaw(t testing.TB, js jetstream.JetStream, bucket, name string, data []byte, digest [32]byte, md map[string]string) {
+// digest and announced size given: a hostile bucket (or a corrupted
+// store) the client library cannot make.
+func putRaw(t testing.TB, js jetstream.JetStream, bucket, name string, data []byte, size uint64, digest [32]byte, md map[string]string) {
 	t.Helper()
 	ctx := context.Background()
-	nuid := "HOSTILE" + strings.ToUpper(base64.RawURLEncoding.EncodeToString([]byte(name)))[:8]
+	h := sha256.Sum256([]byte(name)) // one chunk subject per name
+	nuid := "HOSTILE" + strings.ToUpper(hex.EncodeToString(h[:6]))
 	if _, err := js.Publish(ctx, "$O."+bucket+".C."+nuid, data); err != nil {
 		t.Fatal(err)
 	}
 	info := jetstream.ObjectInfo{
 		ObjectMeta: jetstream.ObjectMeta{Name: name, Metadata: md},
-		Bucket:     bucket, NUID: nuid, Size: uint64(len(data)), Chunks: 1, ModTime: time.Now(),
+		Bucket:     bucket, NUID: nuid, Size: size, Chunks: 1, ModTime: time.Now(),
 		Digest: "SHA-256=" + base64.URLEncoding.EncodeToString(digest[:]),
 	}
 	meta, err := json.Marshal(info)
@@ -92,7 +93,7 @@ func startFollower(t testing.TB, url, bucket, dir string, published func(uint64,
 // TestFollowRefusesHostileObjects puts hostile objects above a good
 // version: a "../" name, a truncated file, a SHA-256 that does not match
 // the metadata, a store digest that does not match the bytes, metadata
-// naming another version. The follower refuses and counts each, and ends
+// naming another version, more bytes than the object announces. The follower refuses and counts each, and ends
 // at the good version, byte-identical; a good newer version put through
 // the Publisher follows, and a follower restarted on the directory
 // fetches nothing it holds.
@@ -131,12 +132,13 @@ func TestFollowRefusesHostileObjects(t *testing.T) {
 	md = metaOf(11, hostile)
 	md[MetaSHA256] = strings.Repeat("0", 64)
 	put(modeldir.FileName(11), hostile, md)
-	putRaw(t, js, bucket, modeldir.FileName(12), hostile, sha256.Sum256(good), metaOf(12, hostile))
+	putRaw(t, js, bucket, modeldir.FileName(12), hostile, uint64(len(hostile)), sha256.Sum256(good), metaOf(12, hostile))
 	put(modeldir.FileName(13), hostile, metaOf(14, hostile))
+	putRaw(t, js, bucket, modeldir.FileName(15), hostile, uint64(len(hostile)-100), sha256.Sum256(hostile), metaOf(15, hostile))
 
 	dir := filepath.Join(t.TempDir(), "models")
 	f := startFollower(t, hub.URL(), bucket, dir, nil)
-	waitFor(t, 20*time.Second, func() bool { return f.Refused() == 5 && f.Version() == 8 })
+	waitFor(t, 20*time.Second, func() bool { return f.Refused() == 6 && f.Version() == 8 })
 	sameFile(t, filepath.Join(dir, modeldir.FileName(8)), good)
 	onlyModels(t, dir, 8)
 
@@ -148,12 +150,12 @@ func TestFollowRefusesHostileObjects(t *testing.T) {
 	p.Offer(20, newer)
 	waitFor(t, 20*time.Second, func() bool { return f.Version() == 20 })
 	sameFile(t, filepath.Join(dir, modeldir.FileName(20)), newer)
-	if f.Refused() != 5 {
-		t.Errorf("refused %d objects, want 5 (each counted once)", f.Refused())
+	if f.Refused() != 6 {
+		t.Errorf("refused %d objects, want 6 (each counted once)", f.Refused())
 	}
 	var m bytes.Buffer
 	f.WriteMetrics(&m)
-	for _, want := range []string{"svmgo_follow_model_version 20", "svmgo_follow_objects_refused_total 5", "svmgo_follow_versions_fetched_total 2"} {
+	for _, want := range []string{"svmgo_follow_model_version 20", "svmgo_follow_objects_refused_total 6", "svmgo_follow_versions_fetched_total 2"} {
 		if !strings.Contains(m.String(), want+"\n") {
 			t.Errorf("metrics lack %q:\n%s", want, m.String())
 		}

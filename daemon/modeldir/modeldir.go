@@ -186,6 +186,27 @@ func PublishVersion(fsys fileio.FS, dir string, data []byte, version uint64) err
 		return fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 	}
 	defer fsys.Remove(tmp)
+	return PublishTempVersion(fsys, dir, tmp, version)
+}
+
+// CreateTemp creates a temporary file in dir on fsys named as Publish's
+// (IsPublishTemp: watchers ignore it, RemoveStaleTemps removes it after a
+// crash), open for writing, for a publisher that streams a model file
+// into it and then names it with PublishTempVersion; the caller removes
+// it in any case (harmless once named).
+func CreateTemp(fsys fileio.FS, dir string) (fileio.File, error) {
+	f, err := fileio.CreateTempFS(fsys, dir, publishBase)
+	if err != nil {
+		return nil, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
+	}
+	return f, nil
+}
+
+// PublishTempVersion is PublishVersion for a model file already written,
+// synced and closed as tmp, a CreateTemp file in dir: it gives tmp the
+// name of version and syncs dir, or returns an error wrapping os.ErrExist
+// when that version is there already.
+func PublishTempVersion(fsys fileio.FS, dir, tmp string, version uint64) error {
 	if err := name(fsys, dir, tmp, version); err != nil {
 		return fmt.Errorf("modeldir: publish version %d in %s: %w", version, dir, err)
 	}
