@@ -72,10 +72,7 @@ func TestONNXRuntimeSharedData(t *testing.T) {
 			if c.testRows > 0 {
 				rows = min(rows, c.testRows)
 			}
-			x := make([]float32, rows*nf)
-			for i := range rows {
-				denseRow(x[i*nf:(i+1)*nf], test, i)
-			}
+			x := denseMatrix(test, nf, rows)
 			b, err := Encode(m)
 			if err != nil {
 				t.Fatal(err)

@@ -74,11 +74,11 @@ func runORT(t testing.TB, nodePath, modelPath string, x []float32, rows, cols in
 	return &o
 }
 
-// denseMatrix returns the rows of ds as a row-major dense matrix of nf
-// columns.
-func denseMatrix(ds *data.Dataset, nf int) []float32 {
-	x := make([]float32, ds.Len()*nf)
-	for i := range ds.Len() {
+// denseMatrix returns the first rows rows of ds as a row-major dense
+// matrix of nf columns.
+func denseMatrix(ds *data.Dataset, nf, rows int) []float32 {
+	x := make([]float32, rows*nf)
+	for i := range rows {
 		denseRow(x[i*nf:(i+1)*nf], ds, i)
 	}
 	return x
@@ -103,7 +103,7 @@ func TestONNXRuntime(t *testing.T) {
 				t.Fatal(err)
 			}
 			nf := m.Info().NumFeatures
-			x := denseMatrix(test, nf)
+			x := denseMatrix(test, nf, test.Len())
 			o := runORT(t, nodePath, path, x, test.Len(), nf)
 			checkORT(t, m, o, x, test.Len(), valueTol)
 		})
