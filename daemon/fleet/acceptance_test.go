@@ -492,6 +492,17 @@ func TestFleetFollowers(t *testing.T) {
 	}
 	steadyUntil := uint64(sc.version / 2)
 	var hubDown, cutStart time.Time
+	// CPU seconds of each process over the steady phase: this one (the
+	// followers, and the test's own checker and observer), the three
+	// servers and the trainer.
+	pids := []int{0, hub.pid(), leaf1.pid(), leaf2.pid(), tr.cmd.Process.Pid}
+	cpuStart := make([]float64, len(pids))
+	for i, pid := range pids {
+		cpuStart[i] = cpuSeconds(pid)
+	}
+	steadyStart := time.Now()
+	var cpuSteady []float64
+	var steadyWall time.Duration
 	for i := range sc.version {
 		publish(i)
 		// One version a batch: wait for it, so versions come at the
@@ -499,6 +510,14 @@ func TestFleetFollowers(t *testing.T) {
 		waitFor(t, 60*time.Second, func() bool { return newest() >= uint64(i+1) })
 		switch i + 1 {
 		case sc.version / 2:
+			// The steady phase ends once every follower has its last version.
+			waitFor(t, 60*time.Second, func() bool {
+				return !slices.ContainsFunc(followers, func(f *Follower) bool { return f.Version() < steadyUntil })
+			})
+			steadyWall = time.Since(steadyStart)
+			for i, pid := range pids {
+				cpuSteady = append(cpuSteady, cpuSeconds(pid)-cpuStart[i])
+			}
 			hubDown = time.Now()
 			hub.restart() // mid-transfer for whichever follower is fetching
 		case 3 * sc.version / 4:
@@ -550,6 +569,18 @@ func TestFleetFollowers(t *testing.T) {
 		len(last),
 		percentile(each, 0.5).Round(time.Millisecond), percentile(each, 0.99).Round(time.Millisecond),
 		percentile(last, 0.5).Round(time.Millisecond), percentile(last, 0.99).Round(time.Millisecond), loadavg())
+	rn.mu.Lock()
+	installed := 0
+	for _, rs := range rn.by {
+		installed += slices.IndexFunc(rs, func(x rename) bool { return x.v > steadyUntil })
+	}
+	rn.mu.Unlock()
+	perV := func(sec float64) float64 { return 1000 * sec / float64(steadyUntil) }
+	fmt.Printf("fleet follow: steady phase, %d versions in %.1f s: CPU ms per version: test process (%d followers, checker, observer) %.1f (%.2f a follower), hub %.1f, leaf1 %.1f, leaf2 %.1f, trainer %.1f; all %.1f of the %.0f wall ms a version; each follower installed %.1f of the %d versions on average (the rest skipped, superseded)\n",
+		steadyUntil, steadyWall.Seconds(), len(followers), perV(cpuSteady[0]), perV(cpuSteady[0])/float64(len(followers)),
+		perV(cpuSteady[1]), perV(cpuSteady[2]), perV(cpuSteady[3]), perV(cpuSteady[4]),
+		perV(cpuSteady[0]+cpuSteady[1]+cpuSteady[2]+cpuSteady[3]+cpuSteady[4]), 1000*steadyWall.Seconds()/float64(steadyUntil),
+		float64(installed)/float64(len(followers)), steadyUntil)
 	fmt.Printf("fleet follow: hub killed and restarted at %s, leaf1 cut for %v at %s; all converged %v after the cut healed\n",
 		hubDown.Format("15:04:05"), sc.cut, cutStart.Format("15:04:05"), converged.Round(time.Millisecond))
 
@@ -576,6 +607,27 @@ func loadavg() string {
 	}
 	f := strings.Fields(string(b))
 	return strings.Join(f[:min(3, len(f))], " ")
+}
+
+// cpuSeconds returns the user+system CPU time a process has used so far
+// (/proc/PID/stat; pid 0 is this process), 0 when it is gone.
+func cpuSeconds(pid int) float64 {
+	name := "/proc/self/stat"
+	if pid != 0 {
+		name = fmt.Sprintf("/proc/%d/stat", pid)
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseFloat(f[11], 64)
+	stime, _ := strconv.ParseFloat(f[12], 64)
+	return (utime + stime) / 100 // USER_HZ, 100 on Linux
 }
 
 // rss returns a process's VmRSS and VmHWM (peak) in kB.
