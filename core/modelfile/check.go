@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -37,7 +38,7 @@ func Check(r io.Reader, size int64) (kind string, err error) {
 // transfer of something that is no model file stops at its first bytes;
 // everything else is reported by Close, in Open's order (frame,
 // truncation, checksum, body), once the whole file is there. Writes
-// allocate nothing.
+// allocate nothing but the error of a refusal.
 type Checker struct {
 	size, n uint64 // the file's announced size; bytes written so far
 	head    [HeaderSize]byte
@@ -105,7 +106,7 @@ func (c *Checker) Close() (kind string, err error) {
 	case c.n < c.size:
 		return "", fmt.Errorf("%w: payload of %d bytes, header says %d", ErrTruncated, c.n-HeaderSize, c.size-HeaderSize)
 	}
-	if want := uint32(c.head[20]) | uint32(c.head[21])<<8 | uint32(c.head[22])<<16 | uint32(c.head[23])<<24; c.crc != want {
+	if want := binary.LittleEndian.Uint32(c.head[20:24]); c.crc != want {
 		return "", fmt.Errorf("%w: payload CRC-32C %08x, header says %08x", ErrChecksum, c.crc, want)
 	}
 	kindBytes, clipped, err := c.shape.end()

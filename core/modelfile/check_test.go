@@ -2,8 +2,11 @@ package modelfile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -50,12 +53,12 @@ func checkInputs(t *testing.T) map[string][]byte {
 			t.Fatalf("no seed %q", name)
 		}
 		for n := range len(valid) {
-			in[name+"-prefix-"+string(rune('a'+n%26))+string(rune('0'+n))] = valid[:n]
+			in[fmt.Sprintf("%s-prefix-%d", name, n)] = valid[:n]
 		}
 		for i := range 200 {
 			p := bytes.Clone(valid[HeaderSize:])
 			p[rng.IntN(len(p))] = byte(rng.Uint32())
-			in[name+"-changed-"+string(rune('a'+i%26))+string(rune('0'+i))] = frame(p, Major, Minor)
+			in[fmt.Sprintf("%s-changed-%d", name, i)] = frame(p, Major, Minor)
 		}
 	}
 	return in
@@ -66,13 +69,8 @@ func checkInputs(t *testing.T) map[string][]byte {
 // sentinel, and finds the same kind in what both accept.
 func TestCheckAgreesWithKind(t *testing.T) {
 	in := checkInputs(t)
-	names := make([]string, 0, len(in))
-	for name := range in {
-		names = append(names, name)
-	}
-	slices.Sort(names)
 	accepted := 0
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(in)) {
 		b := in[name]
 		sameVerdict(t, name, b, bytes.NewReader(b))
 		sameVerdict(t, name+" (bytes one at a time)", b, iotest.OneByteReader(bytes.NewReader(b)))
@@ -173,7 +171,7 @@ func TestCheckerMemory(t *testing.T) {
 	if kind, err := c.Close(); err != nil || kind != KindLinear {
 		t.Fatalf("Close: %q, %v", kind, err)
 	}
-	if c.CRC() != uint32(b[20])|uint32(b[21])<<8|uint32(b[22])<<16|uint32(b[23])<<24 {
+	if c.CRC() != binary.LittleEndian.Uint32(b[20:24]) {
 		t.Errorf("CRC %08x is not the frame's", c.CRC())
 	}
 	var before, after runtime.MemStats

@@ -321,11 +321,19 @@ func (r *renames) recorder(i int) func(uint64, time.Time) {
 
 // latencies returns, over the versions put at putAt up to until, each
 // follower's time from a version's put to its rename of that version or
-// a newer one (a follower catching up skips versions), and the time
-// until the last follower had it or a newer one.
-func (r *renames) latencies(putAt map[uint64]time.Time, until uint64) (each, last []time.Duration) {
+// a newer one (a follower catching up skips versions), the time until
+// the last follower had it or a newer one, and the time from put to
+// rename of each version a follower installed (not skipped).
+func (r *renames) latencies(putAt map[uint64]time.Time, until uint64) (each, last, installed []time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	for _, rs := range r.by {
+		for _, x := range rs {
+			if put, ok := putAt[x.v]; ok && x.v <= until {
+				installed = append(installed, x.at.Sub(put))
+			}
+		}
+	}
 	for v, put := range putAt {
 		if v > until {
 			continue
@@ -347,7 +355,8 @@ func (r *renames) latencies(putAt map[uint64]time.Time, until uint64) (each, las
 	}
 	slices.Sort(each)
 	slices.Sort(last)
-	return each, last
+	slices.Sort(installed)
+	return each, last, installed
 }
 
 // partialChecker decodes every model file in the directories, over and
@@ -561,14 +570,13 @@ func TestFleetFollowers(t *testing.T) {
 	// Latency from the object's time in the bucket, in the steady phase
 	// (before the hub restart).
 	putMu.Lock()
-	each, last := rn.latencies(putAt, steadyUntil)
+	each, last, inst := rn.latencies(putAt, steadyUntil)
 	putMu.Unlock()
 	fmt.Printf("fleet follow: %d followers (hub, leaf1, leaf2), %d versions, all at version %d byte-identical; %d file reads never saw a partial file\n",
 		len(followers), sc.version, final, reads)
-	fmt.Printf("fleet follow: publish->rename (of that version or newer) latency, steady phase, %d versions: each follower p50 %v p99 %v; last follower p50 %v p99 %v; load %s\n",
-		len(last),
-		percentile(each, 0.5).Round(time.Millisecond), percentile(each, 0.99).Round(time.Millisecond),
-		percentile(last, 0.5).Round(time.Millisecond), percentile(last, 0.99).Round(time.Millisecond), loadavg())
+	ms := func(ds []time.Duration, p float64) time.Duration { return percentile(ds, p).Round(time.Millisecond) }
+	fmt.Printf("fleet follow: publish->rename (of that version or newer) latency, steady phase, %d versions: each follower p50 %v p99 %v; last follower p50 %v p99 %v; versions installed (%d, the rest skipped): p50 %v p99 %v; load %s\n",
+		len(last), ms(each, 0.5), ms(each, 0.99), ms(last, 0.5), ms(last, 0.99), len(inst), ms(inst, 0.5), ms(inst, 0.99), loadavg())
 	rn.mu.Lock()
 	installed := 0
 	for _, rs := range rn.by {
