@@ -192,3 +192,66 @@ func readShared(t *testing.T, name string, nf int) *data.Dataset {
 	}
 	return ds
 }
+
+// TestWarmSVRStreamRho streams diabetes through warm ε-SVR retrains (the
+// oldest 1% out, the next 1% in, as the C ABI trainer does) and compares
+// each warm model's ρ with a cold solve's of the same rows. Nearly every α
+// sits at ±C here, so ρ is the midpoint of the interval the bounded
+// variables allow, unless one α is free; the feasibility repair after a
+// removal once left a bounded α a rounding residual below C (free in
+// name), and the warm ρ was that variable's alone, 0.136 from the cold
+// one in batch 10, with equal objectives.
+func TestWarmSVRStreamRho(t *testing.T) {
+	full := readShared(t, "diabetes.train", 10)
+	p := DefaultKernelParams()
+	p.SVMType, p.C, p.P = EpsSVR, 100, 5
+	store := full.Len() * 9 / 10
+	batch := store / 100
+	ds := data.NewDense(store+batch, full.NumFeatures())
+	next := 0
+	add := func(n int) {
+		for range n {
+			solve.AppendRow(ds, full, next)
+			next++
+		}
+	}
+	add(store)
+	tr, err := NewKernelTrainer(p, store+batch, full.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dual, err := tr.Train(ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldest := make([]int, batch)
+	for k := range oldest {
+		oldest[k] = k
+	}
+	for b := range 10 {
+		if err := ds.DeleteRows(oldest); err != nil {
+			t.Fatal(err)
+		}
+		if err := dual.DeleteRows(oldest); err != nil {
+			t.Fatal(err)
+		}
+		add(batch)
+		var warm *KernelModel
+		if warm, dual, err = tr.Train(ds, (&Dual{Kernel: dual}).Extended(ds.Len()).Kernel); err != nil {
+			t.Fatal(err)
+		}
+		cold, err := tr.TrainModel(ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Both solves stop at m − M ≤ eps = 1e-3; ρ of either lies within
+		// eps of the other's interval.
+		if d := math.Abs(warm.Rho[0] - cold.Rho[0]); d > p.Eps {
+			t.Errorf("batch %d: ρ warm %.9g, cold %.9g (%.3g apart); bounded SVs %d and %d", b+1, warm.Rho[0], cold.Rho[0], d,
+				warm.Result.Subproblems[0].NumBoundSV, cold.Result.Subproblems[0].NumBoundSV)
+		}
+		if d := math.Abs(warm.Result.Objective-cold.Result.Objective) / math.Abs(cold.Result.Objective); d > 1e-6 {
+			t.Errorf("batch %d: objective warm %.12g, cold %.12g", b+1, warm.Result.Objective, cold.Result.Objective)
+		}
+	}
+}
