@@ -25,7 +25,7 @@
 //
 //	GET  /v2/health/live                      {"live": true}
 //	GET  /v2/health/ready                     200 {"ready": true} once every model has a version; 400 before, and while draining
-//	GET  /v2                                  server metadata (extensions: model_repository)
+//	GET  /v2                                  server metadata (extensions: model_repository, binary_tensor_data)
 //	GET  /v2/models/{m}[/versions/{v}]        model metadata: versions, platform svmgo_<kind>, tensors, properties (task, labels)
 //	GET  /v2/models/{m}[/versions/{v}]/ready  200 {"name": m, "ready": true}
 //	POST /v2/models/{m}[/versions/{v}]/infer  inference
@@ -46,13 +46,36 @@
 //	decision     FP64 decision values, shape [N, K], in LIBSVM's order
 //	probability  FP64 class probabilities, shape [N, C], in the order of the "labels" property
 //
-// No outputs named means label. Every error is {"error": "..."} with:
+// No outputs named means label.
+//
+// The body is read by a decoder of its own (restdecode.go), not
+// encoding/json: it checks the whole text's syntax and depth as strictly,
+// reads the numbers of "data" straight into the pooled float32 rows (once,
+// when "shape" and "datatype" come before "data"; a second pass over the
+// data otherwise) and allocates nothing for a request without escaped
+// strings. Member names are matched exactly as the protocol spells them
+// (encoding/json also took "Inputs" for "inputs"). An unknown model or
+// version is answered (404) before the body is decoded.
+//
+// The binary tensor data extension (Triton's and KServe's): with the
+// header Inference-Header-Content-Length: L, the body's first L bytes are
+// the JSON and the rest is the input's raw tensor, little-endian as
+// raw_input_contents, when the input has the parameter "binary_data_size"
+// (its size; no "data"). An output with the parameter {"binary_data": true},
+// or every output when the request parameter "binary_data_output" is true
+// (an output's own binary_data overrides it), is answered as raw INT64 or
+// FP64 after the JSON, which then gives its "binary_data_size" instead of
+// "data"; such an answer is application/octet-stream with the header
+// Inference-Header-Content-Length.
+//
+// Every error is {"error": "..."} with:
 //
 //	400  malformed JSON, JSON nested past the depth cap, no or several inputs, a shape
 //	     other than [N, F] with the model's F, an unknown datatype or output, data that
 //	     does not match the shape, a number that is not one of the datatype (or does not
 //	     fit a float32), probabilities from a model without them, an invalid model name;
-//	     a model with no version loaded yet (ready endpoints and infer)
+//	     a model with no version loaded yet (ready endpoints and infer); binary tensor
+//	     data whose size does not match its binary_data_size, the shape or the header
 //	404  an unknown model, version or endpoint
 //	405  a wrong method
 //	413  a body past the request-size cap, or more rows than the row cap

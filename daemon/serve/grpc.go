@@ -2,7 +2,6 @@ package serve
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"math"
 	"time"
@@ -215,15 +214,7 @@ func grpcResponse(req *inferencepb.ModelInferRequest, v *version, inf *inference
 		integer := dt == "INT64"
 		switch {
 		case raw:
-			b := make([]byte, 8*len(data))
-			for i, x := range data {
-				if integer {
-					binary.LittleEndian.PutUint64(b[8*i:], uint64(int64(x)))
-				} else {
-					binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
-				}
-			}
-			resp.RawOutputContents = append(resp.RawOutputContents, b)
+			resp.RawOutputContents = append(resp.RawOutputContents, appendRaw(make([]byte, 0, 8*len(data)), data, integer))
 		case integer:
 			c := make([]int64, len(data))
 			for i, x := range data {
