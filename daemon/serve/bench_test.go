@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
 	"github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb"
@@ -179,5 +180,32 @@ func BenchmarkGRPCLoopbackSingleRow(b *testing.B) {
 		if _, err := c.ModelInfer(context.Background(), req); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSwap times what a swap costs the server: a new version of the
+// benchmark model published, then the watcher's scan that loads, checks and
+// warms it and stores the new version set (the work a running server does
+// once a version arrives, on its own cores).
+func BenchmarkSwap(b *testing.B) {
+	srv, _ := benchServer(b)
+	m := srv.repo.model("m")
+	encoded, err := os.ReadFile(m.versions().list[0].Path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	next := uint64(2)
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := modeldir.PublishEncoded(fileio.OS, m.dir, encoded, next-1); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		m.watcher.Rescan()
+		if got := m.versions().list[0].Version; got != next {
+			b.Fatalf("serving version %d, want %d", got, next)
+		}
+		next++
 	}
 }

@@ -165,7 +165,7 @@ func decodeGRPC(inf *inference, req *inferencepb.ModelInferRequest, v *version, 
 func typedContents(dst []float32, c *inferencepb.InferTensorContents, dt datatype) error {
 	switch dt {
 	case dtFP32:
-		return convert(dst, c.GetFp32Contents(), dt, "fp32_contents")
+		return convertFP32(dst, c.GetFp32Contents())
 	case dtFP64:
 		return convert(dst, c.GetFp64Contents(), dt, "fp64_contents")
 	case dtINT8, dtINT16, dtINT32:
@@ -178,6 +178,22 @@ func typedContents(dst []float32, c *inferencepb.InferTensorContents, dt datatyp
 		return convert(dst, c.GetUint64Contents(), dt, "uint64_contents")
 	}
 	return badRequestf("input datatype %s has no contents field", dt)
+}
+
+// convertFP32 is convert for fp32_contents, which need no conversion and
+// no bounds beyond being finite: one copy, then one pass over the
+// exponent bits.
+func convertFP32(dst, src []float32) error {
+	if len(src) != len(dst) {
+		return badRequestf("input fp32_contents has %d values; the shape needs %d", len(src), len(dst))
+	}
+	copy(dst, src)
+	for i, x := range dst {
+		if math.Float32bits(x)&0x7f800000 == 0x7f800000 {
+			return badRequestf("input fp32_contents value %d is %v: features must be finite float32 values", i, x)
+		}
+	}
+	return nil
 }
 
 // convert copies src into dst as float32, refusing a count other than

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -203,7 +204,11 @@ func (s *Server) restInfer(w http.ResponseWriter, r *http.Request) {
 	} else {
 		h["Content-Type"] = applicationJSON
 	}
-	h["Content-Length"] = []string{strconv.Itoa(len(inf.out))}
+	if len(inf.out) > 2048 {
+		// Smaller answers, written whole before the handler returns, get
+		// their Content-Length from net/http without an allocation.
+		h["Content-Length"] = []string{strconv.Itoa(len(inf.out))}
+	}
 	w.Write(inf.out)
 	s.repo.metrics.observe(name, vname, "rest", "200", time.Since(start).Seconds())
 }
@@ -237,16 +242,9 @@ func (s *Server) answerError(w http.ResponseWriter, start time.Time, name, ver s
 // connection is closed after the answer (the rest of the body is not
 // read).
 func (s *Server) restDecode(inf *inference, w http.ResponseWriter, r *http.Request, name, ver string) (*version, error) {
-	body := http.MaxBytesReader(w, r.Body, s.lim.MaxRequestBytes)
-	buf := bytes.NewBuffer(inf.body[:0])
-	if _, err := buf.ReadFrom(body); err != nil {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			return nil, tooLargef("request body larger than %d bytes", s.lim.MaxRequestBytes)
-		}
-		return nil, badRequestf("reading the request: %v", err)
+	if err := s.readBody(inf, w, r); err != nil {
+		return nil, err
 	}
-	inf.body = buf.Bytes()
 	_, v, err := s.repo.resolve(name, ver)
 	if err != nil {
 		return nil, err
@@ -263,6 +261,32 @@ func (s *Server) restDecode(inf *inference, w http.ResponseWriter, r *http.Reque
 		return v, err
 	}
 	return v, inf.restInput(text, bin, binary, v, &s.lim)
+}
+
+// readBody reads the request body into inf.body, refusing one past the
+// size cap. A body of known length is read straight into the pooled buffer.
+func (s *Server) readBody(inf *inference, w http.ResponseWriter, r *http.Request) error {
+	tooLarge := func() error { return tooLargef("request body larger than %d bytes", s.lim.MaxRequestBytes) }
+	if n := r.ContentLength; n >= 0 {
+		if n > s.lim.MaxRequestBytes {
+			return tooLarge()
+		}
+		inf.body = grow(inf.body, int(n))
+		if _, err := io.ReadFull(r.Body, inf.body); err != nil {
+			return badRequestf("reading the request: %v", err)
+		}
+		return nil
+	}
+	buf := bytes.NewBuffer(inf.body[:0])
+	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.lim.MaxRequestBytes)); err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return tooLarge()
+		}
+		return badRequestf("reading the request: %v", err)
+	}
+	inf.body = buf.Bytes()
+	return nil
 }
 
 // restInput checks a decoded REST request (inf.req, decoded from text, with
