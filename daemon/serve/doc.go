@@ -14,7 +14,20 @@
 // (svmgo_serve_load_failures_total), logged and skipped, and never blocks
 // the versions after it. A model's version policy chooses what is served:
 // "latest" (the newest valid version, the default), "latest:N", "all" or
-// "specific:V,...". The versions served are one immutable set, replaced
+// "specific:V,...".
+//
+// A model directory may instead be in Triton's layout: version
+// directories named by the version in decimal ("1", "2", ...), each
+// holding model.svmgo or model.onnx (read by the same opener, so any
+// kind), beside models in svmgo watch's layout in the same repository. A
+// directory is taken as Triton's when it holds a version directory and no
+// "model-<v>" file when the model is added. It is followed the same way
+// (fsnotify on the model directory and each version directory; a file that
+// fails to load, such as one still being copied in, is read again once its
+// size or modification time changes), under the same version policies.
+// Triton's config.pbtxt is not read.
+//
+// The versions served are one immutable set, replaced
 // by one atomic pointer store; a request reads it once and runs to its
 // end on the version it resolved, so a swap never fails or mixes a
 // request, and the old model is freed by the garbage collector after the
@@ -108,6 +121,7 @@
 // # Imports
 //
 // It may import core, core/modelfile, daemon/modeldir, daemon/buildinfo,
-// its generated inferencepb and google.golang.org/grpc; it predicts through
+// its generated inferencepb, google.golang.org/grpc and fsnotify (to follow
+// a directory in Triton's layout); it predicts through
 // core.Model only, never a kind's own type.
 package serve
