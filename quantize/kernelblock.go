@@ -372,3 +372,31 @@ func (m *Kernel) blockPredictMatrix(b *kernelBlocks, dst []float64, x []float32)
 	}
 	b.pool.Put(s)
 }
+
+// batchPayMinFeatures is the least number of features at which an 8-bit
+// model's exact batches were measured no slower than its float32 model's
+// (CPU time, one core): Fashion-MNIST 10k (784 features) 0.93×, digits (64)
+// 1.7×, breast_cancer (30) 2.9×, where encoding each row (its scale and
+// limbs) and the kernel values from exact sums cost more than the product
+// saves.
+const batchPayMinFeatures = 256
+
+// BatchPays reports whether m's batch predictions are expected to take no
+// more time than its float32 model's on this CPU, and why not when they
+// are not: the quantizer's note (svmgo quantize prints it). The figures
+// are BenchmarkKernelBatch's and examples/bench/quanttime's CPU times.
+func (m *Kernel) BatchPays() (bool, string) {
+	switch {
+	case !m.dense && !data.PreferDense(m.l, m.nf, len(m.colRow)):
+		return true, "sparse support vectors: the exact sparse column sums, 0.2× the float model's time on debdesc_bin (9,132 features)"
+	case m.blk == nil:
+		return false, "this CPU has no fast int16 product (AVX-512 VNNI): batches take the exact column sums, several times the float model's time"
+	case m.svmType.IsRegression():
+		return false, "ε-SVR batch values take the exact float64 path (kernel values by math.Exp, serial sums): 21× the float model on diabetes"
+	case m.bits == 16:
+		return false, "16-bit codes need int32 sums widened every 7 feature pairs: 1.34× the float model on Fashion-MNIST 10k"
+	case m.nf < batchPayMinFeatures:
+		return false, "below 256 features, encoding each row costs more than the integer product saves: 1.7× the float model on digits (64 features), 2.9× on breast_cancer (30)"
+	}
+	return true, "the exact integer product: 0.93× the float model's CPU time on Fashion-MNIST 10k (784 features)"
+}
