@@ -370,9 +370,10 @@ var errTooLong = errors.New("object longer than announced")
 // Each chunk is a direct get from the bucket's stream (the first message
 // on the object's chunk subject after the previous chunk's sequence): one
 // request and its reply, nothing made on the server, one chunk held at a
-// time. (The client library's Get, or an ordered consumer, made and
-// removed a consumer on the hub for every follower and version: with a
-// hundred followers that was the hub's main work.)
+// time. (The client library's Get, or an ordered consumer, makes and
+// removes a consumer on the hub for every follower and version; without
+// them the hub's CPU a version with a hundred followers halved, and the
+// last follower's p99 fell from 11 s to under about 1 s: examples/fleet.)
 func (f *Follower) getChunks(ctx context.Context, stream jetstream.Stream, info *jetstream.ObjectInfo, w io.Writer) (uint64, error) {
 	subject := "$O." + f.cfg.Bucket + ".C." + info.NUID
 	var n uint64
