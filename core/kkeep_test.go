@@ -119,3 +119,100 @@ func TestKeepMBOption(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptColumnsSlots: rows leaving from the middle of the store, a
+// store that shrinks without rows added and one halved (the slots then
+// start again) keep the kept columns' entries those of the rows in their
+// slots: the duals equal a trainer's that keeps none, bit for bit, at
+// every retrain, with the budget kept.
+func TestKeptColumnsSlots(t *testing.T) {
+	full, err := data.ReadFile("testdata/digits.train", data.ReadOptions{ClassLabels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const store = 600
+	p := DefaultKernelParams()
+	q := p
+	q.KeepMB = 64
+	plain, err := NewKernelTrainer(p, store+24, full.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := NewKernelTrainer(q, store+24, full.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := newLike(full, store+24, full.Nonzeros())
+	next := 0
+	add := func(n int) {
+		for range n {
+			solve.AppendRow(ds, full, next)
+			next++
+		}
+	}
+	add(store)
+	_, d0, err := plain.Train(ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d1 := &KernelDual{SVMType: d0.SVMType, Pairs: d0.Pairs, Gradient: d0.Gradient}
+	for _, a := range d0.Alpha {
+		d1.Alpha = append(d1.Alpha, slices.Clone(a))
+	}
+	span := func(lo, n int) []int {
+		r := make([]int, n)
+		for k := range r {
+			r[k] = lo + k
+		}
+		return r
+	}
+	var e0, e1 int64
+	for b, step := range []struct {
+		del []int
+		add int
+	}{
+		{span(0, 12), 12},  // the oldest out, as many in
+		{span(50, 12), 12}, // rows from the middle
+		{span(0, 12), 12},  // again: slots of the middle rows taken
+		{span(100, 24), 0}, // the store shrinks
+		{span(0, 300), 12}, // halved: the slots start again
+		{span(10, 12), 24}, // and the store grows
+		{span(0, 12), 12},
+	} {
+		if err := ds.DeleteRows(step.del); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []*KernelDual{d0, d1} {
+			if err := d.DeleteRows(step.del); err != nil {
+				t.Fatal(err)
+			}
+		}
+		add(step.add)
+		m0, n0, err := plain.Train(ds, (&Dual{Kernel: d0}).Extended(ds.Len()).Kernel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m1, n1, err := kept.Train(ds, (&Dual{Kernel: d1}).Extended(ds.Len()).Kernel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := range n0.Alpha {
+			if !slices.Equal(n0.Alpha[v], n1.Alpha[v]) {
+				t.Fatalf("retrain %d: subproblem %d's α differ with kept columns", b, v)
+			}
+		}
+		if m0.Result.Objective != m1.Result.Objective || m0.Result.Iterations != m1.Result.Iterations {
+			t.Fatalf("retrain %d: objective %v, %d iterations; with kept columns %v, %d", b,
+				m0.Result.Objective, m0.Result.Iterations, m1.Result.Objective, m1.Result.Iterations)
+		}
+		if kb, budget := kept.KeptBytes(); kb > budget || kb == 0 {
+			t.Errorf("retrain %d: kept columns take %d bytes of a %d-byte budget", b, kb, budget)
+		}
+		e0, e1 = e0+m0.Result.KernelEvals, e1+m1.Result.KernelEvals
+		d0, d1 = n0, n1
+	}
+	if e1 >= e0 {
+		t.Errorf("%d kernel evaluations with kept columns, %d without", e1, e0)
+	}
+	t.Logf("kernel evaluations: %d with kept columns, %d without; %d slots for %d rows", e1, e0, kept.kept.slots, ds.Len())
+}

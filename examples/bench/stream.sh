@@ -163,8 +163,8 @@ other() {
 	echo "rows: the store grows by 1% a batch from 0.9 of the file); daemon, \`svmgo watch\` with"
 	echo "\`--store.window\` (seconds are the daemon's solver wall times). One core (taskset, GOMAXPROCS=1),"
 	echo "CPU seconds; load average $(cut -d' ' -f1 /proc/loadavg) at the start. Work: kernel evaluations. -M: MiB of"
-	echo "kernel columns kept between retrains; the first retrain with -M computes them (its cost is in the"
-	echo "totals). obj: the largest relative difference of the dual objective, warm against cold; test rows"
+	echo "kernel columns kept between retrains, filled with the entries the retrains compute (the first"
+	echo "retrain fills them, at a cold run's cost). obj: the largest relative difference of the dual objective, warm against cold; test rows"
 	echo "changed: the most test rows whose prediction differs between the warm and the cold model in a batch."
 	echo
 	echo "| data | options, path | store | batches × rows | cold CPU s (total) | CPU warm/cold | work warm/cold | obj | test rows changed |"
