@@ -85,10 +85,20 @@ func benchServer(b *testing.B) (*Server, []float32) {
 	return srv, x
 }
 
-// singleRowJSON is the REST body of one row, as json.Marshal writes it.
-func singleRowJSON(b testing.TB, row []float32) []byte {
-	body, err := json.Marshal(map[string]any{"inputs": []any{map[string]any{
-		"name": "x", "shape": []int{1, len(row)}, "datatype": "FP32", "data": row}}})
+// singleRowJSON is the REST body of one row: its input's members in the
+// protocol's order (name, shape, datatype, data), as Triton's and KServe's
+// clients write them, or with "data" first, as json.Marshal writes a Go map.
+func singleRowJSON(b testing.TB, row []float32, dataFirst bool) []byte {
+	in := any(struct {
+		Name     string    `json:"name"`
+		Shape    []int     `json:"shape"`
+		Datatype string    `json:"datatype"`
+		Data     []float32 `json:"data"`
+	}{"x", []int{1, len(row)}, "FP32", row})
+	if dataFirst {
+		in = map[string]any{"name": "x", "shape": []int{1, len(row)}, "datatype": "FP32", "data": row}
+	}
+	body, err := json.Marshal(map[string]any{"inputs": []any{in}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -109,29 +119,37 @@ func (w *discardWriter) WriteHeader(code int)        { w.code = code }
 func BenchmarkRESTHandlerSingleRow(b *testing.B) {
 	srv, x := benchServer(b)
 	h := srv.Handler()
-	body := singleRowJSON(b, x[:benchFeatures])
-	rd := bytes.NewReader(body)
-	req, err := http.NewRequest(http.MethodPost, "/v2/models/m/infer", rd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := &discardWriter{h: http.Header{}}
-	b.ReportAllocs()
-	b.SetBytes(int64(len(body)))
-	for b.Loop() {
-		rd.Reset(body)
-		req.Body = io.NopCloser(rd)
-		w.code = 0
-		h.ServeHTTP(w, req)
-		if w.code != 0 && w.code != http.StatusOK {
-			b.Fatalf("status %d", w.code)
+	for _, dataFirst := range []bool{false, true} {
+		name := "data-last"
+		if dataFirst {
+			name = "data-first"
 		}
+		b.Run(name, func(b *testing.B) {
+			body := singleRowJSON(b, x[:benchFeatures], dataFirst)
+			rd := bytes.NewReader(body)
+			req, err := http.NewRequest(http.MethodPost, "/v2/models/m/infer", rd)
+			if err != nil {
+				b.Fatal(err)
+			}
+			w := &discardWriter{h: http.Header{}}
+			b.ReportAllocs()
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				rd.Reset(body)
+				req.Body = io.NopCloser(rd)
+				w.code = 0
+				h.ServeHTTP(w, req)
+				if w.code != 0 && w.code != http.StatusOK {
+					b.Fatalf("status %d", w.code)
+				}
+			}
+		})
 	}
 }
 
 func BenchmarkRESTLoopbackSingleRow(b *testing.B) {
 	srv, x := benchServer(b)
-	body := singleRowJSON(b, x[:benchFeatures])
+	body := singleRowJSON(b, x[:benchFeatures], false)
 	url := "http://" + srv.HTTPAddr() + "/v2/models/m/infer"
 	c := &http.Client{}
 	b.ReportAllocs()
@@ -199,6 +217,9 @@ func BenchmarkSwap(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		if _, err := modeldir.PublishEncoded(fileio.OS, m.dir, encoded, next-1); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := modeldir.Retain(fileio.OS, m.dir, 4); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

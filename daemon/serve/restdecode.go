@@ -232,21 +232,21 @@ func (p *jsonReader) numberEnd() int {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
-	digits := func() int {
-		s := i
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
-		return i - s
-	}
-	if i < len(b) && b[i] == '0' {
+	switch {
+	case i < len(b) && b[i] == '0':
 		i++
-	} else if digits() == 0 {
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		for i++; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		}
+	default:
 		return -1
 	}
 	if i < len(b) && b[i] == '.' {
 		i++
-		if digits() == 0 {
+		s := i
+		for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		}
+		if i == s {
 			return -1
 		}
 	}
@@ -255,7 +255,10 @@ func (p *jsonReader) numberEnd() int {
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		if digits() == 0 {
+		s := i
+		for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		}
+		if i == s {
 			return -1
 		}
 	}
@@ -314,6 +317,15 @@ func (p *jsonReader) skip() error {
 				if _, err := p.key(); err != nil {
 					return err
 				}
+			} else if p.space(); p.i < len(p.b) && (p.b[p.i] == '-' || '0' <= p.b[p.i] && p.b[p.i] <= '9') {
+				// An array's number, the common case (a tensor's "data"
+				// before its shape): no call for the kind of value.
+				end := p.numberEnd()
+				if end < 0 {
+					return p.syntax("a number")
+				}
+				p.i = end
+				continue
 			}
 			if err := p.skip(); err != nil {
 				return err

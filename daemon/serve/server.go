@@ -101,9 +101,13 @@ type Server struct {
 	httpSrv *http.Server
 	grpcSrv *grpc.Server
 	health  *health.Server
-	httpLn  net.Listener
-	grpcLn  net.Listener
-	wg      sync.WaitGroup
+	// healthStatus is the status last given to health (healthSet: once).
+	healthMu     sync.Mutex
+	healthStatus healthpb.HealthCheckResponse_ServingStatus
+	healthSet    bool
+	httpLn       net.Listener
+	grpcLn       net.Listener
+	wg           sync.WaitGroup
 }
 
 // New checks cfg and returns a server of repo's models; Start listens.
@@ -294,6 +298,14 @@ func (s *Server) updateHealth() {
 	if s.ready() {
 		st = healthpb.HealthCheckResponse_SERVING
 	}
+	// A swap calls this too; the health service's lock and its watchers
+	// are touched only when readiness changed.
+	s.healthMu.Lock()
+	defer s.healthMu.Unlock()
+	if s.healthSet && s.healthStatus == st {
+		return
+	}
+	s.healthSet, s.healthStatus = true, st
 	s.health.SetServingStatus("", st)
 	s.health.SetServingStatus(inferencepb.GRPCInferenceService_ServiceDesc.ServiceName, st)
 }
