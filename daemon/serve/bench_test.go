@@ -13,6 +13,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	protoapi "google.golang.org/protobuf/proto"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
@@ -172,16 +173,36 @@ func benchGRPCRequest(x []float32) *inferencepb.ModelInferRequest {
 		Contents: &inferencepb.InferTensorContents{Fp32Contents: x[:benchFeatures]}}}}
 }
 
+// BenchmarkGRPCServiceSingleRow times the service's answer to a request's
+// wire bytes: read straight into the rows (wire), or unmarshalled by
+// protobuf first (proto, the generated handler's way).
 func BenchmarkGRPCServiceSingleRow(b *testing.B) {
 	srv, x := benchServer(b)
 	g := &grpcService{s: srv}
-	req := benchGRPCRequest(x)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := g.ModelInfer(context.Background(), req); err != nil {
-			b.Fatal(err)
-		}
+	wire, err := protoapi.Marshal(benchGRPCRequest(x))
+	if err != nil {
+		b.Fatal(err)
 	}
+	b.Run("wire", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := g.modelInferWire(context.Background(), wire); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("proto", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			req := new(inferencepb.ModelInferRequest)
+			if err := protoapi.Unmarshal(wire, req); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := g.ModelInfer(context.Background(), req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 func BenchmarkGRPCLoopbackSingleRow(b *testing.B) {

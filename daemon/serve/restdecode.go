@@ -3,7 +3,6 @@ package serve
 import (
 	"encoding/json"
 	"strconv"
-	"unsafe"
 )
 
 // restRequest is what the REST decoder keeps of an inference request
@@ -187,8 +186,7 @@ func (p *jsonReader) str() (string, error) {
 		case c == '"':
 			p.i++
 			if plain {
-				s := p.b[start+1 : p.i-1]
-				return unsafe.String(unsafe.SliceData(s), len(s)), nil
+				return unsafeString(p.b[start+1 : p.i-1]), nil
 			}
 			var s string
 			if err := json.Unmarshal(p.b[start:p.i], &s); err != nil {
@@ -274,7 +272,7 @@ func (p *jsonReader) integer() (int64, error) {
 		return 0, p.syntax("an integer")
 	}
 	tok := p.b[p.i:end]
-	n, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(tok), len(tok)), 10, 64)
+	n, err := strconv.ParseInt(unsafeString(tok), 10, 64)
 	if err != nil {
 		return 0, badRequestf("request JSON: offset %d: %s is not an int64", p.i, tok)
 	}

@@ -239,12 +239,14 @@ func (s *Server) Start() error {
 			// A fixed set of goroutines answers the streams instead of a
 			// new goroutine for each request.
 			grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
+			// ModelInfer requests reach modelInferHandler as wire bytes.
+			grpc.ForceServerCodecV2(newWireCodec()),
 		}
 		if s.tls != nil {
 			opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))
 		}
 		s.grpcSrv = grpc.NewServer(opts...)
-		inferencepb.RegisterGRPCInferenceServiceServer(s.grpcSrv, &grpcService{s: s})
+		s.grpcSrv.RegisterService(inferServiceDesc(), &grpcService{s: s})
 		s.health = health.NewServer()
 		healthpb.RegisterHealthServer(s.grpcSrv, s.health)
 		update := s.updateHealth

@@ -265,14 +265,17 @@ func (p *jsonReader) number(dt datatype) (float32, error) {
 	return parseFloatToken(b[start:i], dt)
 }
 
+// unsafeString returns b as a string sharing its bytes, for a use that
+// does not outlive them.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
 // errNotNumber is a value that is not a JSON number.
 var errNotNumber = badRequestf("not a JSON number")
 
 // parseFloatToken parses a JSON number with strconv: in float32 for FP32,
 // in float64 for the other datatypes.
 func parseFloatToken(tok []byte, dt datatype) (float32, error) {
-	// The string shares tok's bytes: ParseFloat does not keep it.
-	s := unsafe.String(unsafe.SliceData(tok), len(tok))
+	s := unsafeString(tok) // ParseFloat does not keep it
 	bits := 64
 	if dt == dtFP32 {
 		bits = 32
