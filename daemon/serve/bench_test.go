@@ -3,12 +3,15 @@ package serve
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -249,5 +252,40 @@ func BenchmarkSwap(b *testing.B) {
 			b.Fatalf("serving version %d, want %d", got, next)
 		}
 		next++
+	}
+}
+
+// BenchmarkRESTLoopbackBatch times a 1000-row request over loopback as
+// binary tensor data (the rows as raw FP32 after the JSON header, the
+// labels back as raw INT64).
+func BenchmarkRESTLoopbackBatch(b *testing.B) {
+	srv, _ := benchServer(b)
+	const n = 1000
+	x := benchRows(n)
+	header := []byte(`{"inputs":[{"name":"x","shape":[1000,784],"datatype":"FP32","parameters":{"binary_data_size":3136000}}],"parameters":{"binary_data_output":true}}`)
+	body := append([]byte(nil), header...)
+	for _, v := range x {
+		body = binary.LittleEndian.AppendUint32(body, math.Float32bits(v))
+	}
+	url := "http://" + srv.HTTPAddr() + "/v2/models/m/infer"
+	c := &http.Client{}
+	hl := strconv.Itoa(len(header))
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		req.Header.Set("Inference-Header-Content-Length", hl)
+		resp, err := c.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
 	}
 }

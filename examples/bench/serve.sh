@@ -77,15 +77,17 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 		done
 	done
 	echo
-	echo "| 1000-row batch | million rows/s | in process, alongside | vs in-process |"
-	echo "|---|---:|---:|---:|"
-	echo "| C ABI, one call over 10000 rows, in process (capi_latency) | $(mrows batch_rows_per_s) | – | – |"
-	echo "| REST (JSON) | $(mrows rest_batch_rows_per_s) | $(mrows rest_batch_inprocess_rows_per_s) | $(ratio rest_batch_rows_per_s rest_batch_inprocess_rows_per_s) |"
-	echo "| REST (binary tensor data extension) | $(mrows restbin_batch_rows_per_s) | $(mrows restbin_batch_inprocess_rows_per_s) | $(ratio restbin_batch_rows_per_s restbin_batch_inprocess_rows_per_s) |"
-	echo "| gRPC (raw_input_contents) | $(mrows grpc_batch_rows_per_s) | $(mrows grpc_batch_inprocess_rows_per_s) | $(ratio grpc_batch_rows_per_s grpc_batch_inprocess_rows_per_s) |"
+	echo "| 1000-row batch | million rows/s | vs the C ABI's call over 10000 rows | in process, the same 1000 rows alongside | vs those |"
+	echo "|---|---:|---:|---:|---:|"
+	echo "| C ABI, one call over 10000 rows, in process (capi_latency) | $(mrows batch_rows_per_s) | 1.00 | – | – |"
+	for p in rest restbin grpc; do
+		case $p in rest) name="REST (JSON)" ;; restbin) name="REST (binary tensor data extension)" ;; grpc) name="gRPC (raw_input_contents)" ;; esac
+		echo "| $name | $(mrows ${p}_batch_rows_per_s) | $(ratio ${p}_batch_rows_per_s batch_rows_per_s) | $(mrows ${p}_batch_inprocess_rows_per_s) | $(ratio ${p}_batch_rows_per_s ${p}_batch_inprocess_rows_per_s) |"
+	done
 	echo
-	echo "In process, alongside: the same 1000 rows through the Go API (what the C ABI's batch call runs)"
-	echo "just before each request, so that both share the machine's load; the ratio is of the medians."
+	echo "Two floors: the C ABI's one call over all 10000 test rows (31 MB of rows, timed by capi_latency"
+	echo "earlier in this run), and the same 1000 rows through the Go API (PredictDenseBatch, which the"
+	echo "server runs) just before each request, sharing its load; 1000 rows (3.1 MB) stay in cache."
 	echo
 	echo "| gRPC, 1 client | p99 µs |"
 	echo "|---|---:|"
@@ -102,7 +104,8 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo
 	echo "Goals: gRPC single-row p50 ≤ 100 µs: $(goal "$(f grpc_1_p50_us)" 100); REST ≤ 150 µs: $(goal "$(f rest_1_p50_us)" 150);"
 	echo "p99 ≤ 3× p50 (1 client): REST $(goal "$(ratio rest_1_p99_us rest_1_p50_us)" 3), gRPC $(goal "$(ratio grpc_1_p99_us grpc_1_p50_us)" 3);"
-	echo "batch ≥ 50% of in-process: REST binary $(goal 0.5 "$(ratio restbin_batch_rows_per_s restbin_batch_inprocess_rows_per_s)"), REST JSON $(goal 0.5 "$(ratio rest_batch_rows_per_s rest_batch_inprocess_rows_per_s)"), gRPC $(goal 0.5 "$(ratio grpc_batch_rows_per_s grpc_batch_inprocess_rows_per_s)");"
+	echo "batch ≥ 50% of in-process (the C ABI's call / the same rows alongside): REST binary $(goal 0.5 "$(ratio restbin_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio restbin_batch_rows_per_s restbin_batch_inprocess_rows_per_s)"),"
+	echo "REST JSON $(goal 0.5 "$(ratio rest_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio rest_batch_rows_per_s rest_batch_inprocess_rows_per_s)"), gRPC $(goal 0.5 "$(ratio grpc_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio grpc_batch_rows_per_s grpc_batch_inprocess_rows_per_s)");"
 	echo "p99 while swapping ≤ 1.1× without: $(goal "$(ratio grpc_1_p99_swapping_us grpc_1_p99_calm_us)" 1.1) ($(ratio grpc_1_p99_swapping_us grpc_1_p99_calm_us)×);"
 	echo "startup ≤ 50 ms: $(goal "$(f startup_ms)" 50)."
 	echo
