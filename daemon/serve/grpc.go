@@ -80,12 +80,18 @@ func (g *grpcService) ModelInfer(_ context.Context, req *inferencepb.ModelInferR
 	if s.repo.model(name) == nil {
 		name = ""
 	}
+	return g.answer(start, name, vname, resp, err)
+}
+
+// answer turns err into its gRPC status and counts the request, for model
+// name ("" for a name not served) and version vname, started at start.
+func (g *grpcService) answer(start time.Time, name, vname string, resp *inferencepb.ModelInferResponse, err error) (*inferencepb.ModelInferResponse, error) {
 	code := codes.OK
 	if err != nil {
 		_, code = statusOf(err)
 		err = status.Error(code, err.Error())
 	}
-	s.repo.metrics.observe(name, vname, "grpc", code.String(), time.Since(start).Seconds())
+	g.s.repo.metrics.observe(name, vname, "grpc", code.String(), time.Since(start).Seconds())
 	return resp, err
 }
 

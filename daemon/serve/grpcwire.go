@@ -107,16 +107,9 @@ func (g *grpcService) modelInferWire(ctx context.Context, b []byte) (*inferencep
 		return g.ModelInfer(ctx, req)
 	}
 	start := time.Now()
-	s := g.s
 	name, vname := "", ""
 	resp, err := g.inferWireParsed(&q, &name, &vname)
-	code := codes.OK
-	if err != nil {
-		_, code = statusOf(err)
-		err = status.Error(code, err.Error())
-	}
-	s.repo.metrics.observe(name, vname, "grpc", code.String(), time.Since(start).Seconds())
-	return resp, err
+	return g.answer(start, name, vname, resp, err)
 }
 
 // inferWireParsed is infer for a request read by wireInfer.parse; it sets
