@@ -143,13 +143,14 @@ func (g *grpcService) inferWireParsed(q *wireInfer, name, vname *string) (*infer
 // wireInfer is what parse keeps of a ModelInfer request: spans of its
 // wire bytes.
 type wireInfer struct {
-	b                         []byte
-	model, version, id        span
-	name, datatype            span // of the one input tensor
-	shape                     span // its packed dims
-	fp32                      span // its packed fp32_contents
-	raw                       span // the one raw_input_contents entry
-	inputs, raws, shapes, fps int
+	b                  []byte
+	model, version, id span
+	name, datatype     span // of the one input tensor
+	shape              span // its packed dims
+	fp32               span // its packed fp32_contents
+	raw                span // the one raw_input_contents entry
+	inputs             int  // input tensors
+	contentsSeen       bool // an InferTensorContents was read
 }
 
 // str returns the span s of q.b as a string sharing its bytes (for lookups
@@ -181,7 +182,6 @@ func (q *wireInfer) parse(b []byte) bool {
 			q.inputs++
 			return setOnce(&input, s)
 		case 7:
-			q.raws++
 			return setOnce(&q.raw, s)
 		}
 		return false // parameters, outputs, unknown fields
@@ -200,7 +200,6 @@ func (q *wireInfer) parse(b []byte) bool {
 		case 2:
 			return setOnce(&q.datatype, s) && utf8.Valid(v)
 		case 3:
-			q.shapes++
 			return setOnce(&q.shape, s)
 		case 5:
 			return q.contents(v, s.start)
@@ -223,10 +222,10 @@ func (q *wireInfer) parse(b []byte) bool {
 // contents reads an InferTensorContents holding fp32_contents (packed) at
 // most, at offset off of q.b.
 func (q *wireInfer) contents(b []byte, off int) bool {
-	if q.fp32.ok || q.fps > 0 {
+	if q.contentsSeen {
 		return false // a second contents message: protobuf merges them
 	}
-	q.fps++
+	q.contentsSeen = true
 	return fields(b, func(num protowire.Number, typ protowire.Type, v []byte, at int) bool {
 		if num != 6 || typ != protowire.BytesType || len(v)%4 != 0 {
 			return false
