@@ -160,13 +160,9 @@ func main() {
 			into = filepath.Join(tmp, "unserved")
 			check(os.MkdirAll(into, 0o755))
 		}
-		pub := exec.Command(os.Args[0], "-publish", filepath.Join(dir, "model.svmgo"), into)
-		pub.Stderr = os.Stderr
-		check(pub.Start())
+		stop := startPublisher(filepath.Join(dir, "model.svmgo"), into)
 		lat, _ = b.single("grpc", 1, d/2)
-		check(pub.Process.Signal(os.Interrupt))
-		check(pub.Wait())
-		time.Sleep(50 * time.Millisecond) // the last swap's scan
+		stop()
 		swaps += b.swaps() - swaps0
 		swapping = append(swapping, us(quantile(lat, 0.99)))
 	}
@@ -175,12 +171,9 @@ func main() {
 	if !*unserved {
 		// The swaps alone, no requests: the server's CPU time a swap.
 		swaps0, cpu0 := b.swaps(), b.serverCPU()
-		pub := exec.Command(os.Args[0], "-publish", filepath.Join(dir, "model.svmgo"), modelDir)
-		check(pub.Start())
+		stop := startPublisher(filepath.Join(dir, "model.svmgo"), modelDir)
 		time.Sleep(d)
-		check(pub.Process.Signal(os.Interrupt))
-		check(pub.Wait())
-		time.Sleep(50 * time.Millisecond)
+		stop()
 		out = append(out, fmt.Sprintf("server_cpu_per_swap_us=%.1f", us(b.serverCPU()-cpu0)/(b.swaps()-swaps0)))
 	}
 	srv.Process.Kill()
@@ -465,6 +458,20 @@ func publishLoop(src, dir string) {
 		check(err)
 		_, err = modeldir.Retain(fileio.OS, dir, 4)
 		check(err)
+	}
+}
+
+// startPublisher starts this program's publishLoop in a process of its
+// own, publishing src into dir; the function it returns stops it and
+// waits for the server's scan of the last version.
+func startPublisher(src, dir string) (stop func()) {
+	pub := exec.Command(os.Args[0], "-publish", src, dir)
+	pub.Stderr = os.Stderr
+	check(pub.Start())
+	return func() {
+		check(pub.Process.Signal(os.Interrupt))
+		check(pub.Wait())
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
