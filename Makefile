@@ -85,12 +85,14 @@ GO_LDFLAGS := -X github.com/libsvmgo/libsvmgo/daemon/buildinfo.commit=$(GIT_COMM
 # the batch build (-tags svmgo_batch: no gRPC, NATS or HTTP server linked,
 # whose package inits cost every command 7 MiB of peak RSS); for watch,
 # serve and follow it execs bin/svmgo-daemon, the full build, next to it
-# (daemon/cmd/svmgo/batch.go).
+# (daemon/cmd/svmgo/batch.go). grpcnotrace leaves gRPC's golang.org/x/net/trace
+# out of the daemon (its init and html/template: -0.48 MB of binary), which
+# svmgo serve does not use.
 $(BIN): $(GO_SRC) go.mod go.sum $(DAEMON_BIN)
 	CGO_ENABLED=0 $(GO) build -trimpath -tags svmgo_batch -ldflags '$(GO_LDFLAGS)' -o $@ ./daemon/cmd/svmgo
 
 $(DAEMON_BIN): $(GO_SRC) go.mod go.sum
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(GO_LDFLAGS)' -o $@ ./daemon/cmd/svmgo
+	CGO_ENABLED=0 $(GO) build -tags grpcnotrace -trimpath -ldflags '$(GO_LDFLAGS)' -o $@ ./daemon/cmd/svmgo
 
 # The shared library. cgo also writes lib/libsvmgo.h, its own view of the
 # exports: it is not the contract (include/svmgo.h is), so it goes.
