@@ -46,12 +46,52 @@ func TestProvenance(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"double tiny_predict(const float *x);", "void tiny_decision(const float *x, float *out);", "#define tiny_NUM_FEATURES 2"} {
+	for _, want := range []string{"double tiny_predict(const float *x);", "double tiny_decision(const float *x, float *out);", "#define tiny_NUM_FEATURES 2"} {
 		if !strings.Contains(string(src.Header), want) {
 			t.Errorf("header lacks %q", want)
 		}
 	}
 	if src.ArrayBytes != 2*4+2*4 { // labels, weights
 		t.Errorf("ArrayBytes %d, want 16", src.ArrayBytes)
+	}
+}
+
+// TestPairSlots: two class pairs in progress at once (their intervals
+// [i, j] of classes overlap) never share a running sum, and the sums are
+// as few as the most pairs in progress at one class, (c+1)·(nr−c)−1.
+func TestPairSlots(t *testing.T) {
+	for nr := 2; nr <= 12; nr++ {
+		slot, live := pairSlots(nr)
+		type pair struct{ i, j int }
+		var pairs []pair
+		for i := range nr {
+			for j := i + 1; j < nr; j++ {
+				pairs = append(pairs, pair{i, j})
+			}
+		}
+		if len(slot) != len(pairs) {
+			t.Fatalf("%d classes: %d slots for %d pairs", nr, len(slot), len(pairs))
+		}
+		most := 0
+		for c := range nr {
+			most = max(most, (c+1)*(nr-c)-1)
+		}
+		if live != most {
+			t.Errorf("%d classes: %d sums, want %d", nr, live, most)
+		}
+		for p, a := range pairs {
+			if slot[p] < 0 || slot[p] >= live {
+				t.Fatalf("%d classes: pair %v in sum %d of %d", nr, a, slot[p], live)
+			}
+			for q := p + 1; q < len(pairs); q++ {
+				b := pairs[q]
+				if slot[p] == slot[q] && a.i <= b.j && b.i <= a.j {
+					t.Errorf("%d classes: pairs %v and %v overlap in sum %d", nr, a, b, slot[p])
+				}
+			}
+		}
+	}
+	if _, live := pairSlots(10); live != 29 {
+		t.Errorf("10 classes: %d sums, want 29", live)
 	}
 }
