@@ -304,11 +304,21 @@ static double {{.N}}_decide(const float *x, float *out)
 {{- end}}
 {{- if .Quant}}
 			int64_t acc = 0;
-			double kv;
+			double kv{{if eq .KernelType "rbf"}}, ss = 0.0{{end}};
 			const {{.CodeType}} *q = {{.N}}_q + i * {{.NF}};
+{{- if eq .KernelType "rbf"}}
+			/* and ‖sv'_i‖² from the codes, as the library sums it (in feature order), instead of 8 bytes of flash a vector */
+			for (j = 0; j < {{.NF}}; j++) {
+				const double v = {{if .Dense}}{{.N}}_fo[j] + {{end}}(double){{.N}}_fa[j] * (double)q[j];
+				acc += (int64_t)xq[j] * q[j];
+				ss += v * v;
+			}
+			kv = {{.N}}_kernel(xx, ss, c0 + t * (double)acc);
+{{- else}}
 			for (j = 0; j < {{.NF}}; j++)
 				acc += (int64_t)xq[j] * q[j];
-			kv = {{.N}}_kernel({{if eq .KernelType "rbf"}}xx, {{.N}}_ss[i], {{end}}c0 + t * (double)acc);
+			kv = {{.N}}_kernel(c0 + t * (double)acc);
+{{- end}}
 {{- else}}
 			const double kv = {{.N}}_kernel({{if eq .KernelType "rbf"}}xx, {{.N}}_ss[i], {{end}}{{.N}}_dot(x, {{.N}}_sv + i * {{.NF}}));
 {{- end}}
