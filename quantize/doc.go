@@ -87,19 +87,19 @@
 // decoded vectors (precomputed), and the kernel is core's
 // (core.Kernel.FromDot).
 //
-// Those are the decision values and probabilities of every model. The
-// predictions of 8-bit dense-layout models on AVX-512 VNNI CPUs take the
-// blocked int8 matrix product of kernelblock.go instead (16-bit input
-// codes, float32 kernel sums): batches, and single rows of C-SVC and
-// one-class models, whose labels are those of the exact sums but at
-// near-ties, at about 10× the single-row throughput of the column sums.
-// ε-SVR single rows keep the exact sums: the blocked values lie within
-// float32 rounding (1.6e-5 relative measured) of them, not within 1e-6.
-// Where that product does not pay (int16 codes, which have none; int8
-// codes below 256 features; CPUs without VNNI), the same predictions go
-// through a decoded float32 twin of the support vectors and core's float32
-// blocked path (kerneldecoded.go), so a quantized model predicts a batch
-// as fast as its float32 model at least (issue 30; BenchmarkKernelBatch).
+// Those are the decision values and probabilities of every model, and
+// the predictions of single rows. Batches of dense-layout models (and of
+// sparse-layout ones dense enough, data.PreferDense) on AVX-512 VNNI CPUs
+// compute the same int64 sums, bit for bit, as one blocked integer matrix
+// product (kernelblock.go: two 16-bit limbs of the input codes against
+// the codes widened to int16, simd.GemmS16Limbs); their labels are those
+// of the exact sums (float32 kernel values and sums, with a stated bound
+// on their error, and the exact path for the rows a bound leaves in
+// doubt), so a row gets the same label alone or in a batch, and in C
+// generated from the model. ε-SVR batches take the exact path whole.
+// Where float32 batch speed matters more than exactness and memory,
+// Kernel.DecodedModel gives the float32 model of the decoded support
+// vectors, an explicit opt-in.
 //
 // Measured on the machine the package was written on (2 cores, AMD EPYC
 // class, Go 1.26; ns a row, one goroutine), to choose the paths:

@@ -65,11 +65,10 @@ type Kernel struct {
 	sourceCRC uint32
 	created   int64
 
-	scratch int               // float64 scratch entries a prediction needs
-	pool    sync.Pool         // *kernelScratch
-	blk     *kernelBlocks     // blocked batch prediction (kernelblock.go), or nil
-	decoded *core.KernelModel // decoded float32 twin for labels (kerneldecoded.go), or nil
-	sc      *rowscale.Scaled  // the model's scaling (scaled.go), nil for none
+	scratch int              // float64 scratch entries a prediction needs
+	pool    sync.Pool        // *kernelScratch
+	blk     *kernelBlocks    // blocked batch prediction (kernelblock.go), or nil
+	sc      *rowscale.Scaled // the model's scaling (scaled.go), nil for none
 }
 
 // TrainSummary is what a quantized kernel model keeps of its float model's
@@ -411,9 +410,6 @@ func newKernel(p *kernelParts) *Kernel {
 	}
 	m.pool.New = func() any { return m.newScratch() }
 	m.blk = newKernelBlocks(m)
-	if m.decoded = newDecodedTwin(m); m.decoded != nil {
-		m.blk = nil
-	}
 	return m
 }
 

@@ -33,7 +33,7 @@ func (m *Kernel) ErrorBoundDense(dst []float64, x []float32) []float64 {
 	s := m.getScratch()
 	r := m.scanDense(x)
 	m.sumsDense(s, x, &r)
-	m.kernelValues(s, &r)
+	m.kernelValues(s.kv, s.acc, &r)
 	xd, xqd := m.boundInput(s)
 	for j, v := range x {
 		xd[j] = float64(v)
@@ -58,7 +58,7 @@ func (m *Kernel) ErrorBoundSparse(dst []float64, index []int32, value []float32)
 	s := m.getScratch()
 	r := m.scanSparse(index, value)
 	m.sumsSparse(s, index, value, &r)
-	m.kernelValues(s, &r)
+	m.kernelValues(s.kv, s.acc, &r)
 	xd, xqd := m.boundInput(s)
 	for p, j := range index {
 		if uint(j) < uint(m.nf) {

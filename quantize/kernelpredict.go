@@ -90,11 +90,21 @@ func (m *Kernel) scanDense(x []float32) (r rowInput) {
 	r.n = min(len(x), m.nf)
 	xs := x[:r.n]
 	fa := m.fa[:len(xs)]
+	// mx as max would find it, NaN if any product is, without max's
+	// per-call NaN tests (a third of a small model's batch encoding).
 	var mx float64
+	nan := false
 	for j, v := range xs {
 		f := float64(v)
 		r.xx += f * f
-		mx = max(mx, math.Abs(f*float64(fa[j])))
+		if a := math.Abs(f * float64(fa[j])); a > mx {
+			mx = a
+		} else if a != a {
+			nan = true
+		}
+	}
+	if nan {
+		mx = math.NaN()
 	}
 	if m.dense {
 		fo := m.fo[:len(xs)]
@@ -238,12 +248,12 @@ func scatterColumns[T int16 | int32](acc []int64, start []int, row []int32, r []
 	}
 }
 
-// kernelValues sets kv[i] = K(x, sv'_i) from the sums, as core computes a
-// kernel from dot products (Kernel.FromDot).
-func (m *Kernel) kernelValues(s *kernelScratch, r *rowInput) {
+// kernelValues sets kv[i] = K(x, sv'_i) from the exact sums acc[i], as
+// core computes a kernel from dot products (Kernel.FromDot).
+func (m *Kernel) kernelValues(kv []float64, acc []int64, r *rowInput) {
 	k := m.kernel
-	kv := s.kv[:m.l]
-	acc := s.acc[:len(kv)]
+	kv = kv[:m.l]
+	acc = acc[:len(kv)]
 	if m.ss != nil {
 		ss := m.ss[:len(kv)]
 		for i := range kv {
@@ -260,14 +270,14 @@ func (m *Kernel) kernelValues(s *kernelScratch, r *rowInput) {
 func (m *Kernel) kernelDense(s *kernelScratch, x []float32) {
 	r := m.scanDense(x)
 	m.sumsDense(s, x, &r)
-	m.kernelValues(s, &r)
+	m.kernelValues(s.kv, s.acc, &r)
 }
 
 // kernelSparse fills s.kv for a sparse row.
 func (m *Kernel) kernelSparse(s *kernelScratch, index []int32, value []float32) {
 	r := m.scanSparse(index, value)
 	m.sumsSparse(s, index, value, &r)
-	m.kernelValues(s, &r)
+	m.kernelValues(s.kv, s.acc, &r)
 }
 
 // decisions turns the kernel values kv into the decision values dec with
@@ -339,12 +349,8 @@ func (m *Kernel) LabelOf(dec []float64) float64 {
 // (one-class) of the dense row x. It allocates nothing once warm. It
 // panics if len(x) != NumFeatures.
 //
-// C-SVC and one-class 8-bit dense-layout models on CPUs with a fast int8
-// product (AVX-512 VNNI) predict by the blocked path of the batch
-// predictors, so a row gets the same label alone or in a batch: float32
-// kernel sums of a 16-bit quantization of the row, giving the label of
-// DecisionDense's values but at near-ties. ε-SVR models, and all models
-// elsewhere, take the exact sums of DecisionDense.
+// It takes the exact sums of DecisionDense, as the batch predictors do
+// (kernelblock.go): a row gets the same label alone or in a batch.
 func (m *Kernel) PredictDense(x []float32) float64 {
 	if s := m.sc; s != nil {
 		return s.PredictDense(x)
@@ -355,46 +361,8 @@ func (m *Kernel) PredictDense(x []float32) float64 {
 	return m.predictDense(x)
 }
 
-// rowBlocks returns the blocked path single-row predictions take: m.blk
-// for C-SVC and one-class models (labels, which it gives as the exact sums
-// do but at near-ties), nil for ε-SVR, whose values would move from the
-// exact quantized ones by the blocked path's float32 rounding (up to
-// 1.6e-5 relative measured, diabetes -c 100 -g 0.5), more than the 1e-6
-// that single-row regression values are held to (the compat fixtures).
-func (m *Kernel) rowBlocks() *kernelBlocks {
-	if m.svmType.IsRegression() {
-		return nil
-	}
-	return m.blk
-}
-
-// rowDecoded is rowBlocks for the decoded twin (kerneldecoded.go): single
-// rows of C-SVC and one-class models take the path their batches take,
-// but for 16-bit codes from int8ProductMinFeatures features on, whose
-// exact column sums skip the row's zeros and beat any float32 single row
-// (Fashion-MNIST: 1.74× the float32 model's rows per second, issue 6's
-// table, against 0.57× through the twin); their labels are the batch's
-// but at near-ties (within ErrorBoundDense of the float model's).
-func (m *Kernel) rowDecoded() *core.KernelModel {
-	if m.svmType.IsRegression() || (m.bits == 16 && m.nf >= int8ProductMinFeatures) {
-		return nil
-	}
-	return m.decoded
-}
-
 // predictDense predicts a dense row of any width.
 func (m *Kernel) predictDense(x []float32) float64 {
-	if d := m.rowDecoded(); d != nil {
-		return d.PredictDense(x)
-	}
-	if b := m.rowBlocks(); b != nil {
-		s := b.pool.Get().(*qblockScratch)
-		m.encodeDense(b, s, 0, x)
-		var v [1]float64
-		m.blockLabels(b, s, v[:], 1)
-		b.pool.Put(s)
-		return v[0]
-	}
 	s := m.getScratch()
 	m.kernelDense(s, x)
 	v := m.label(s)
@@ -411,17 +379,6 @@ func (m *Kernel) PredictSparse(index []int32, value []float32) float64 {
 	}
 	if len(index) != len(value) {
 		panic("quantize: Kernel.PredictSparse: index and value lengths differ")
-	}
-	if d := m.rowDecoded(); d != nil {
-		return d.PredictSparse(index, value)
-	}
-	if b := m.rowBlocks(); b != nil {
-		s := b.pool.Get().(*qblockScratch)
-		m.encodeSparse(b, s, 0, index, value)
-		var v [1]float64
-		m.blockLabels(b, s, v[:], 1)
-		b.pool.Put(s)
-		return v[0]
 	}
 	s := m.getScratch()
 	m.kernelSparse(s, index, value)
@@ -493,9 +450,6 @@ func (m *Kernel) PredictDenseBatch(dst []float64, x []float32) []float64 {
 	}
 	n := m.nf
 	dst = core.BatchRows(dst, x, n, "quantize: Kernel.PredictDenseBatch")
-	if m.decoded != nil {
-		return m.decoded.PredictDenseBatch(dst, x)
-	}
 	if m.blk != nil {
 		m.blockPredictMatrix(m.blk, dst, x)
 		return dst
@@ -518,9 +472,6 @@ func (m *Kernel) PredictBatch(dst []float64, ds *data.Dataset) []float64 {
 	if s := m.sc; s != nil {
 		return s.PredictBatch(dst, ds)
 	}
-	if m.decoded != nil {
-		return m.decoded.PredictBatch(dst, ds)
-	}
 	dst = dst[:ds.Len()]
 	m.predictRows(dst, ds, 0, len(dst))
 	return dst
@@ -534,9 +485,6 @@ func (m *Kernel) PredictBatchParallel(dst []float64, ds *data.Dataset, workers i
 		dst = dst[:ds.Len()]
 		core.ParallelChunks(len(dst), rowscale.ScalerBatchRows, workers, func(from, to int) { s.PredictRows(dst[from:to], ds, from) })
 		return dst
-	}
-	if m.decoded != nil {
-		return m.decoded.PredictBatchParallel(dst, ds, workers)
 	}
 	dst = dst[:ds.Len()]
 	const chunk = 64 // rows a worker takes at a time

@@ -94,7 +94,7 @@ func (m *Kernel) shallowClone() *Kernel {
 		colR8: m.colR8, colR16: m.colR16, maxCode: m.maxCode, coefScale: m.coefScale,
 		coef: m.coef, rho: m.rho, probA: m.probA, probB: m.probB, ss: m.ss, g: m.g,
 		summary: m.summary, sourceCRC: m.sourceCRC, created: m.created,
-		scratch: m.scratch, blk: m.blk, decoded: m.decoded,
+		scratch: m.scratch, blk: m.blk,
 	}
 	c.pool.New = m.pool.New
 	return c

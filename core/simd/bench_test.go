@@ -110,27 +110,29 @@ func BenchmarkTanh(b *testing.B) {
 	})
 }
 
-// BenchmarkGemmU16S8 reports 2·m·n·k "bytes", as BenchmarkGemm does: MB/s
-// reads as millions of integer operations a second.
-func BenchmarkGemmU16S8(b *testing.B) {
-	for _, sz := range []struct{ m, n, k int }{{32, 1024, 784}, {64, 5556, 784}} {
-		k4 := Round4(sz.k)
-		a := make([]uint8, sz.m*k4)
+// BenchmarkGemmS16Limbs reports 2·m·n·k "bytes", as BenchmarkGemm does:
+// MB/s reads as millions of exact multiply-adds (of 25-bit by 16-bit
+// integers) a second. The two chunk lengths are those of a quantized
+// kernel model's int8 codes (255 pairs) and int16 codes (7).
+func BenchmarkGemmS16Limbs(b *testing.B) {
+	for _, sz := range []struct{ m, n, k, chunk int }{{64, 5556, 784, 255}, {64, 5556, 784, 7}} {
+		k2 := Round2(sz.k)
+		a := make([]int16, sz.m*k2)
 		for i := range a {
-			a[i] = uint8(i * 7)
+			a[i] = int16(i * 7)
 		}
-		bb := make([]int8, sz.n*sz.k)
+		bb := make([]int16, sz.n*sz.k)
 		for i := range bb {
-			bb[i] = int8(i * 13)
+			bb[i] = int16(i * 13)
 		}
-		bp := make([]int8, PackedLenS8(sz.n, sz.k))
-		PackS8(bp, bb, sz.n, sz.k, sz.k, 1)
-		c := make([]int32, sz.m*PaddedCols(sz.n))
-		b.Run(fmt.Sprintf("%dx%dx%d", sz.m, sz.n, sz.k), func(b *testing.B) {
+		bp := make([]int16, PackedLenS16(sz.n, sz.k))
+		PackS16(bp, bb, sz.n, sz.k, sz.k, 1)
+		c := make([]int64, sz.m*PaddedCols(sz.n))
+		b.Run(fmt.Sprintf("%dx%dx%d/chunk%d", sz.m, sz.n, sz.k, sz.chunk), func(b *testing.B) {
 			benchLevels(b, func(b *testing.B) {
 				b.SetBytes(int64(2 * sz.m * sz.n * sz.k))
 				for b.Loop() {
-					GemmU16S8(c, PaddedCols(sz.n), a, a, k4, sz.m, bp, sz.n, sz.k)
+					GemmS16Limbs(c, PaddedCols(sz.n), a, a, k2, sz.m, bp, sz.n, sz.k, 12, sz.chunk)
 				}
 			})
 		})

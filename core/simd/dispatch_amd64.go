@@ -1,5 +1,7 @@
 package simd
 
+import "math"
+
 // The assembly kernels (*_amd64.s). Pointers are to the first element;
 // the Go callers have checked every length.
 
@@ -29,7 +31,7 @@ func expAVX512(dst, x, base *float32, n int, scale, offset float32, rbf int)
 func expAVX2(dst, x, base *float32, n int, scale, offset float32, rbf int)
 
 //go:noescape
-func gemm4U16S8VNNI(c *int32, ldc int, hi, lo *uint8, lda int, bp *int8, panels, k4 int)
+func gemm4S16VNNI(c *int64, ldc int, hi, lo *int16, lda int, bp *int16, panels, k2, chunk, shift int)
 
 func dot(x, y []float32) float32 {
 	n := len(x)
@@ -112,17 +114,29 @@ func expRBF(dst, x, base []float32, scale, offset float32, rbf bool) {
 	}
 }
 
-func gemmU16S8Panels(c []int32, ldc int, hi, lo []uint8, lda, m int, bp []int8, panels, k int) {
-	if !vnni || k == 0 {
-		gemmU16S8Portable(c, ldc, hi, lo, lda, m, bp, panels, k)
-		return
-	}
-	k4 := Round4(k) / 4
+func gemmS16Panels(c []int64, ldc int, hi, lo []int16, lda, m int, bp []int16, panels, k2, shift, chunk int) {
 	i := 0
-	for ; i+4 <= m; i += 4 {
-		gemm4U16S8VNNI(&c[i*ldc], ldc, &hi[i*lda], &lo[i*lda], lda, &bp[0], panels, k4)
+	if vnni {
+		for ; i+4 <= m; i += 4 {
+			gemm4S16VNNI(&c[i*ldc], ldc, &hi[i*lda], &lo[i*lda], lda, &bp[0], panels, k2, chunk, shift)
+		}
 	}
-	for ; i < m; i++ {
-		gemm4U16S8VNNI(&c[i*ldc], 0, &hi[i*lda], &lo[i*lda], 0, &bp[0], panels, k4)
+	if i < m {
+		gemmS16Portable(c[i*ldc:], ldc, hi[i*lda:], lo[i*lda:], lda, m-i, bp, panels, k2, shift)
 	}
+}
+
+// rbfArgsS64AVX512 runs RBFArgsS64 over the first n elements, n a positive
+// multiple of 8, and returns their largest exponent (−Inf at the start).
+//
+//go:noescape
+func rbfArgsS64AVX512(dst *float32, s *int64, ss *float64, n int, xx, c0, t, gamma float64) float64
+
+func rbfArgsS64(dst []float32, s []int64, ss []float64, xx, c0, t, gamma float64) float64 {
+	mx, from := math.Inf(-1), 0
+	if n8 := len(s) &^ 7; level == AVX512 && n8 > 0 {
+		mx = rbfArgsS64AVX512(&dst[0], &s[0], &ss[0], n8, xx, c0, t, gamma)
+		from = n8
+	}
+	return rbfArgsS64Portable(dst, s, ss, xx, c0, t, gamma, mx, from)
 }

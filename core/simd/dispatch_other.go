@@ -2,6 +2,8 @@
 
 package simd
 
+import "math"
+
 func dot(x, y []float32) float32 { return dotPortable(x, y) }
 
 func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, panels, k int) {
@@ -16,6 +18,10 @@ func expRBF(dst, x, base []float32, scale, offset float32, rbf bool) {
 	}
 }
 
-func gemmU16S8Panels(c []int32, ldc int, hi, lo []uint8, lda, m int, bp []int8, panels, k int) {
-	gemmU16S8Portable(c, ldc, hi, lo, lda, m, bp, panels, k)
+func gemmS16Panels(c []int64, ldc int, hi, lo []int16, lda, m int, bp []int16, panels, k2, shift, _ int) {
+	gemmS16Portable(c, ldc, hi, lo, lda, m, bp, panels, k2, shift)
+}
+
+func rbfArgsS64(dst []float32, s []int64, ss []float64, xx, c0, t, gamma float64) float64 {
+	return rbfArgsS64Portable(dst, s, ss, xx, c0, t, gamma, math.Inf(-1), 0)
 }

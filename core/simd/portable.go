@@ -151,25 +151,3 @@ func tanhArg(dst, x []float32) {
 		dst[i] = -2 * v
 	}
 }
-
-// gemmU16S8Portable computes rows [0, m) of C = (256·hi + lo)·Bᵀ (mod 2³²).
-func gemmU16S8Portable(c []int32, ldc int, hi, lo []uint8, lda, m int, bp []int8, panels, k int) {
-	k4 := Round4(k)
-	var acc [PanelWidth]int32
-	for i := range m {
-		h, l := hi[i*lda:][:k], lo[i*lda:][:k]
-		for p := range panels {
-			panel := bp[p*k4*PanelWidth:][:k4*PanelWidth]
-			acc = [PanelWidth]int32{}
-			for q := range k {
-				g, o := q>>2, q&3
-				v := int32(h[q])<<8 + int32(l[q])
-				b := panel[g*4*PanelWidth:][:4*PanelWidth]
-				for j := range acc {
-					acc[j] += v * int32(b[j*4+o])
-				}
-			}
-			copy(c[i*ldc+p*PanelWidth:][:PanelWidth], acc[:])
-		}
-	}
-}

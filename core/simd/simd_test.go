@@ -374,36 +374,58 @@ func TestTanh(t *testing.T) {
 	})
 }
 
-func TestGemmU16S8(t *testing.T) {
+// TestGemmS16Limbs holds every path to an int64 reference at the limits
+// of the chunk bound: limbs and codes drawn from their extremes as well as
+// at random, so that the int32 sums of a chunk reach ±(2³¹ − 1)·(near).
+func TestGemmS16Limbs(t *testing.T) {
 	forEachLevel(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(13, 14))
-		for _, k := range []int{0, 1, 3, 4, 5, 9, 64, 67, 784} {
-			for _, m := range []int{1, 3, 4, 5, 9} {
-				for _, n := range []int{1, 31, 33, 70} {
-					k4 := Round4(k)
-					lda := k4 + r.IntN(2)*4
-					ldc := PaddedCols(n) + r.IntN(3)
-					hi := make([]uint8, (m-1)*lda+k4)
-					lo := make([]uint8, len(hi))
-					for i := range hi {
-						hi[i], lo[i] = uint8(r.IntN(256)), uint8(r.IntN(256))
-					}
-					b := make([]int8, n*k)
-					for i := range b {
-						b[i] = int8(r.IntN(256) - 128)
-					}
-					bp := make([]int8, PackedLenS8(n, k))
-					PackS8(bp, b, n, k, k, 1)
-					c := make([]int32, (m-1)*ldc+PaddedCols(n))
-					GemmU16S8(c, ldc, hi, lo, lda, m, bp, n, k)
-					for i := range m {
-						for j := range PaddedCols(n) {
-							var w int64
-							for q := 0; q < k && j < n; q++ {
-								w += (256*int64(hi[i*lda+q]) + int64(lo[i*lda+q])) * int64(b[j*k+q])
-							}
-							if c[i*ldc+j] != int32(w) { // modulo 2³²
-								t.Fatalf("k=%d m=%d n=%d: c[%d][%d] = %d, want %d (mod 2³²)", k, m, n, i, j, c[i*ldc+j], int32(w))
+		for _, lim := range []struct{ shift, maxLo, maxHi, maxB int }{
+			{16, 32768, 256, 128},   // int8 codes
+			{12, 2048, 4097, 32768}, // int16 codes
+		} {
+			maxA := max(lim.maxLo, lim.maxHi)
+			chunk := S16Chunk(int64(maxA), int64(lim.maxB))
+			draw := func(m int) int16 { // extremes half the time
+				switch r.IntN(4) {
+				case 0:
+					return int16(-m)
+				case 1:
+					return int16(m - 1)
+				}
+				return int16(r.IntN(2*m) - m)
+			}
+			for _, k := range []int{0, 1, 3, 4, 14, 15, 64, 67, 784} {
+				for _, m := range []int{1, 3, 4, 5, 9} {
+					for _, n := range []int{1, 31, 33, 70} {
+						k2 := Round2(k)
+						lda := k2 + r.IntN(2)*2
+						ldc := PaddedCols(n) + r.IntN(3)
+						hi := make([]int16, (m-1)*lda+k2)
+						lo := make([]int16, len(hi))
+						for i := range hi {
+							hi[i], lo[i] = draw(lim.maxHi), draw(lim.maxLo)
+						}
+						b := make([]int16, n*k)
+						for i := range b {
+							b[i] = draw(lim.maxB)
+						}
+						bp := make([]int16, PackedLenS16(n, k))
+						PackS16(bp, b, n, k, k, 1)
+						c := make([]int64, (m-1)*ldc+PaddedCols(n))
+						for i := range c {
+							c[i] = int64(i) << 40 // overwritten
+						}
+						GemmS16Limbs(c, ldc, hi, lo, lda, m, bp, n, k, lim.shift, chunk)
+						for i := range m {
+							for j := range PaddedCols(n) {
+								var w int64
+								for q := 0; q < k && j < n; q++ {
+									w += (int64(hi[i*lda+q])<<lim.shift + int64(lo[i*lda+q])) * int64(b[j*k+q])
+								}
+								if c[i*ldc+j] != w {
+									t.Fatalf("shift %d k=%d m=%d n=%d: c[%d][%d] = %d, want %d", lim.shift, k, m, n, i, j, c[i*ldc+j], w)
+								}
 							}
 						}
 					}
@@ -411,6 +433,16 @@ func TestGemmU16S8(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestS16Chunk(t *testing.T) {
+	// 2·32768·128 = 2²³: 255 pairs keep the sums below 2³¹; 256 do not.
+	if got := S16Chunk(32768, 128); got != 255 {
+		t.Fatalf("S16Chunk(32768, 128) = %d, want 255", got)
+	}
+	if got := S16Chunk(32768, 32768); got != 0 {
+		t.Fatalf("S16Chunk(32768, 32768) = %d, want 0", got)
+	}
 }
 
 func TestPanics(t *testing.T) {
@@ -422,14 +454,17 @@ func TestPanics(t *testing.T) {
 		"Gemm a":   func() { Gemm(make([]float32, 64), 32, make([]float32, 7), 4, 2, make([]float32, 128), 1, 4) },
 		"Gemm bp":  func() { Gemm(make([]float32, 32), 32, make([]float32, 4), 4, 1, make([]float32, 127), 1, 4) },
 		"Gemm ldc": func() { Gemm(make([]float32, 64), 16, make([]float32, 8), 4, 2, make([]float32, 128), 1, 4) },
-		"GemmU16S8 hi": func() {
-			GemmU16S8(make([]int32, 32), 32, make([]uint8, 3), make([]uint8, 3), 4, 1, make([]int8, 128), 1, 3)
+		"GemmS16Limbs hi": func() {
+			GemmS16Limbs(make([]int64, 32), 32, make([]int16, 3), make([]int16, 3), 4, 1, make([]int16, 128), 1, 3, 0, 1)
 		},
-		"GemmU16S8 lo": func() {
-			GemmU16S8(make([]int32, 32), 32, make([]uint8, 4), make([]uint8, 3), 4, 1, make([]int8, 128), 1, 3)
+		"GemmS16Limbs lo": func() {
+			GemmS16Limbs(make([]int64, 32), 32, make([]int16, 4), make([]int16, 3), 4, 1, make([]int16, 128), 1, 3, 0, 1)
 		},
-		"Pack b":       func() { Pack(make([]float32, 128), make([]float32, 3), 1, 4, 4, 1) },
-		"PackS8 short": func() { PackS8(make([]int8, 127), make([]int8, 4), 1, 4, 4, 1) },
+		"GemmS16Limbs chunk": func() {
+			GemmS16Limbs(make([]int64, 32), 32, make([]int16, 4), make([]int16, 4), 4, 1, make([]int16, 128), 1, 3, 0, 0)
+		},
+		"Pack b":        func() { Pack(make([]float32, 128), make([]float32, 3), 1, 4, 4, 1) },
+		"PackS16 short": func() { PackS16(make([]int16, 127), make([]int16, 4), 1, 4, 4, 1) },
 	}
 	for name, f := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -448,16 +483,16 @@ func TestNoAllocs(t *testing.T) {
 	bp := make([]float32, PackedLen(40, 100))
 	c := make([]float32, 5*PaddedCols(40))
 	a := make([]float32, 5*100)
-	u := make([]uint8, 100)
-	bs := make([]int8, PackedLenS8(40, 100))
-	ci := make([]int32, 5*PaddedCols(40))
+	u := make([]int16, 5*100)
+	bs := make([]int16, PackedLenS16(40, 100))
+	ci := make([]int64, 5*PaddedCols(40))
 	allocs := testing.AllocsPerRun(20, func() {
 		Dot(x, x)
 		Gemm(c, PaddedCols(40), a, 100, 5, bp, 40, 100)
 		exp(x, x)
 		ExpRBF(x, x, x, 1, 0)
 		Tanh(x, x)
-		GemmU16S8(ci, PaddedCols(40), u, u, 100, 1, bs, 40, 100)
+		GemmS16Limbs(ci, PaddedCols(40), u, u, 100, 5, bs, 40, 100, 16, 255)
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per run, want 0", allocs)
@@ -489,4 +524,45 @@ func exp(dst, x []float32) {
 		panic("simd: exp: dst shorter than x")
 	}
 	expRBF(dst, x, nil, 0, 0, false)
+}
+
+// TestRBFArgsS64 holds every path to the Go expression, bit for bit,
+// including clamped (negative) distances, NaN sums' neighbours and lengths
+// that leave a tail.
+func TestRBFArgsS64(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(15, 16))
+		for _, n := range []int{0, 1, 7, 8, 9, 64, 131} {
+			s := make([]int64, n)
+			ss := make([]float64, n)
+			for i := range s {
+				s[i] = r.Int64N(1<<50) - 1<<49
+				ss[i] = r.Float64() * 100
+			}
+			xx, c0, tt, g := 40.0, 0.25, 3e-14, 0.03
+			if n > 3 {
+				ss[2] = math.NaN() // a NaN exponent, not counted
+				s[3] = int64((xx + ss[3]) / 2 / tt)
+			}
+			dst := make([]float32, n)
+			mx := RBFArgsS64(dst, s, ss, xx, c0, tt, g)
+			want := math.Inf(-1)
+			for i := range s {
+				d := xx + ss[i] - 2*(c0+tt*float64(s[i]))
+				if d < 0 {
+					d = 0
+				}
+				e := -g * d
+				if e > want {
+					want = e
+				}
+				if math.Float32bits(dst[i]) != math.Float32bits(float32(e)) {
+					t.Fatalf("n=%d: dst[%d] = %v, want %v", n, i, dst[i], float32(e))
+				}
+			}
+			if mx != want {
+				t.Fatalf("n=%d: maximum %v, want %v", n, mx, want)
+			}
+		}
+	})
 }

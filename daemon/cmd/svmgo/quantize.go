@@ -136,6 +136,13 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	s.row("size", size)
 	s.row("source CRC-32C", crcText(q.SourceCRC())+" (model_in's payload, recorded in model_out)")
+	if k, ok := q.(*quantize.Kernel); ok {
+		if pays, why := k.BatchPays(); pays {
+			s.row("batch predict", "as fast as model_in or faster: "+why)
+		} else {
+			s.row("batch predict", "slower than model_in: "+why+"; quantize for size, predict batches with model_in for speed")
+		}
+	}
 	if check != nil {
 		checkRows(s, *checkFile, cmp, q.IsRegression())
 	}

@@ -1,0 +1,103 @@
+package quantize
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/simd"
+)
+
+// The blocked sums are the exact column sums, bit for bit: for every test
+// case, both code widths, dense and sparse rows, the int64 sums of each
+// row in a block equal sumsDense's and sumsSparse's, and so do the labels
+// and ε-SVR values of the batch predictors and of single rows.
+func TestKernelBlockExact(t *testing.T) {
+	if !simd.FastInt8() {
+		t.Skip("no fast int16 product on this CPU: batches take the column sums")
+	}
+	for _, c := range kernelCases {
+		m := c.model(t)
+		te := c.test(t)
+		for _, bits := range []int{8, 16} {
+			q, err := QuantizeKernel(m, bits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := q.blk
+			if want := q.dense || data.PreferDense(q.l, q.nf, len(q.colRow)); (b != nil) != want {
+				t.Fatalf("%s int%d: blocked path %v, want %v (dense layout %v)", c.name, bits, b != nil, want, q.dense)
+			}
+			if b == nil {
+				continue
+			}
+			n := min(te.Len(), 3*b.rows+3) // a last block of 3 rows
+			ks := q.getScratch()
+			s := b.pool.Get().(*qblockScratch)
+			for _, sparse := range []bool{false, true} {
+				for r0 := 0; r0 < n; r0 += b.rows {
+					nb := min(b.rows, n-r0)
+					for r := range nb {
+						if sparse {
+							idx, val := sparseRow(te, r0+r)
+							q.encodeSparse(b, s, r, idx, val)
+						} else {
+							q.encodeDense(b, s, r, denseRow(te, r0+r, q.nf))
+						}
+					}
+					b.blockSums(s, nb)
+					for r := range nb {
+						if sparse {
+							idx, val := sparseRow(te, r0+r)
+							in := q.scanSparse(idx, val)
+							q.sumsSparse(ks, idx, val, &in)
+						} else {
+							x := denseRow(te, r0+r, q.nf)
+							in := q.scanDense(x)
+							q.sumsDense(ks, x, &in)
+						}
+						if got := s.c[r*b.lp:][:q.l]; !slices.Equal(got, ks.acc) {
+							t.Fatalf("%s int%d sparse %v row %d: blocked sums differ from the column sums", c.name, bits, sparse, r0+r)
+						}
+					}
+				}
+			}
+			// The bound holds: every float32 decision value is within E_p of
+			// the exact one, and the rows it sends to the exact path are few.
+			worst, refined := 0.0, 0
+			dec := make([]float64, q.NumDecisionValues())
+			for r := range te.Len() {
+				if q.IsRegression() {
+					break
+				}
+				x := denseRow(te, r, q.nf)
+				q.encodeDense(b, s, 0, x)
+				b.blockSums(s, 1)
+				if _, ok := q.fastLabel(b, s, s.c[:q.l], &s.in[0]); !ok {
+					refined++
+				}
+				q.DecisionDense(dec, x)
+				for p, want := range dec {
+					e := b.bound(s, p)
+					if d := math.Abs(s.dec[p] - want); d > e {
+						t.Fatalf("%s int%d row %d value %d: float32 %v, exact %v: off by %g, bound %g", c.name, bits, r, p, s.dec[p], want, d, e)
+					} else if e > 0 {
+						worst = max(worst, d/e)
+					}
+				}
+			}
+			t.Logf("%-22s int%-2d: largest error/bound %.3f, %d of %d rows to the exact path", c.name, bits, worst, refined, te.Len())
+			b.pool.Put(s)
+			q.pool.Put(ks)
+			batch := q.PredictBatch(make([]float64, te.Len()), te)
+			par := q.PredictBatchParallel(make([]float64, te.Len()), te, 3)
+			for r := range te.Len() {
+				idx, val := sparseRow(te, r)
+				if want := q.PredictSparse(idx, val); batch[r] != want || par[r] != want {
+					t.Fatalf("%s int%d row %d: batch %v, parallel %v, single row %v", c.name, bits, r, batch[r], par[r], want)
+				}
+			}
+		}
+	}
+}
