@@ -162,13 +162,10 @@ func (v *view) kernel(f *form) {
 	if v.Task == "class" {
 		v.add("uint32_t", "start", "class c's support vectors are start[c]..start[c+1]-1", len(kf.start), ints(kf.start))
 		slot, live := pairSlots(v.NR)
-		v.Votes, v.Live, v.VoteType = true, live, "uint8_t"
-		if v.NR > 256 {
-			v.VoteType = "uint16_t"
-		}
+		v.Votes, v.Live, v.VoteType = true, live, countType(v.NR-1)
 		if live < v.ND {
 			v.Slots = true
-			v.add(v.VoteType, "slot", "the running sum each class pair takes (PAIR's order)", len(slot), ints(slot))
+			v.add(countType(live-1), "slot", "the running sum each class pair takes (PAIR's order)", len(slot), ints(slot))
 		}
 		v.StackBytes += 8*live + sizeOf(v.VoteType)*v.NR
 	} else {
@@ -254,14 +251,25 @@ func provenance(f *form, opt Options) []string {
 
 func sizeOf(typ string) int {
 	switch typ {
-	case "int8_t":
+	case "int8_t", "uint8_t":
 		return 1
-	case "int16_t":
+	case "int16_t", "uint16_t":
 		return 2
 	case "double":
 		return 8
 	}
 	return 4
+}
+
+// countType is the narrowest unsigned type holding 0..n.
+func countType(n int) string {
+	switch {
+	case n <= 0xff:
+		return "uint8_t"
+	case n <= 0xffff:
+		return "uint16_t"
+	}
+	return "uint32_t"
 }
 
 func codeType(bits int) string {
