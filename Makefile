@@ -415,10 +415,10 @@ test-deps-mcu:
 # Cortex-M4F and a Cortex-M3, predicting as the library on the host (every
 # test row) and under qemu on MPS2 boards (MCU_ROWS rows spread over each
 # set). make test-mcu-full runs every row on the Cortex-M4F and up to
-# MCU_M3_ROWS on the M3 (emulated soft double: every row of shuttle and
-# debdesc_bin on both would take hours on a loaded machine), writes the
-# figures to bin/mcu-sizes.tsv and examples/mcu/README.md's size table
-# from them (examples/mcu/size_table.py).
+# MCU_M3_ROWS spread over each set on the M3 (emulated soft double: all
+# 14,500 shuttle rows take 6 minutes a RBF model and target at load 20),
+# writes the figures to bin/mcu-sizes.tsv and examples/mcu/README.md's
+# size table from them (examples/mcu/size_table.py); 20 minutes at load 20.
 MCU_ROWS ?= 24
 MCU_M3_ROWS ?= 2000
 test-mcu: test-deps-mcu
