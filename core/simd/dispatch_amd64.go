@@ -33,6 +33,9 @@ func expAVX2(dst, x, base *float32, n int, scale, offset float32, rbf int)
 //go:noescape
 func gemm4S16VNNI(c *int64, ldc int, hi, lo *int16, lda int, bp *int16, panels, k2, chunk, shift int)
 
+//go:noescape
+func gemm4S8VNNI(c *int64, ldc int, hi, lo *int16, lda int, bp *int8, panels, k2, chunk, shift int)
+
 func dot(x, y []float32) float32 {
 	n := len(x)
 	switch {
@@ -114,15 +117,20 @@ func expRBF(dst, x, base []float32, scale, offset float32, rbf bool) {
 	}
 }
 
-func gemmS16Panels(c []int64, ldc int, hi, lo []int16, lda, m int, bp []int16, panels, k2, shift, chunk int) {
+func gemmLimbsPanels[T int8 | int16](c []int64, ldc int, hi, lo []int16, lda, m int, bp []T, panels, k2, shift, chunk int) {
 	i := 0
 	if vnni {
 		for ; i+4 <= m; i += 4 {
-			gemm4S16VNNI(&c[i*ldc], ldc, &hi[i*lda], &lo[i*lda], lda, &bp[0], panels, k2, chunk, shift)
+			switch b := any(bp).(type) {
+			case []int16:
+				gemm4S16VNNI(&c[i*ldc], ldc, &hi[i*lda], &lo[i*lda], lda, &b[0], panels, k2, chunk, shift)
+			case []int8:
+				gemm4S8VNNI(&c[i*ldc], ldc, &hi[i*lda], &lo[i*lda], lda, &b[0], panels, k2, chunk, shift)
+			}
 		}
 	}
 	if i < m {
-		gemmS16Portable(c[i*ldc:], ldc, hi[i*lda:], lo[i*lda:], lda, m-i, bp, panels, k2, shift)
+		gemmLimbsPortable(c[i*ldc:], ldc, hi[i*lda:], lo[i*lda:], lda, m-i, bp, panels, k2, shift)
 	}
 }
 
