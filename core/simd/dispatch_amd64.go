@@ -18,6 +18,9 @@ func dotAVX2(x, y *float32, n int) float32
 func gemm4AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
 
 //go:noescape
+func gemm8AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
+
+//go:noescape
 func gemm4AVX2(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
 
 // expAVX512 and expAVX2 set dst[i] = exp(x[i]), or with rbf != 0
@@ -67,6 +70,11 @@ func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, pan
 		kernel = gemm4AVX512
 	}
 	i := 0
+	if level == AVX512 {
+		for ; i+8 <= m; i += 8 {
+			gemm8AVX512(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k)
+		}
+	}
 	for ; i+4 <= m; i += 4 {
 		kernel(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k)
 	}
