@@ -76,8 +76,11 @@ lib: $(LIB)
 GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo +modified)
 GO_LDFLAGS := -X github.com/libsvmgo/libsvmgo/daemon/buildinfo.commit=$(GIT_COMMIT)
 
+# The command needs no cgo (only net's resolver and os/user would use it):
+# built static, it skips the dynamic loader and libc's pages at every start
+# (heart_scale train-linear: -2.7 ms CPU, -1.5 MiB peak RSS).
 $(BIN): $(GO_SRC) go.mod go.sum
-	$(GO) build -trimpath -ldflags '$(GO_LDFLAGS)' -o $@ ./daemon/cmd/svmgo
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(GO_LDFLAGS)' -o $@ ./daemon/cmd/svmgo
 
 # The shared library. cgo also writes lib/libsvmgo.h, its own view of the
 # exports: it is not the contract (include/svmgo.h is), so it goes.
@@ -357,8 +360,10 @@ armv7-lib:
 # Under qemu-arm: the C demo on the armv7 library; the C ABI's tests
 # driven from C (misuse, predict, the loader) and its 32-bit size checks;
 # the command's train/predict/quantize/export tests (heart_scale; make
-# test-armv7-shared runs its predict on every shared set); and the 32-bit
-# boundaries of the model-file reader, data sets and memory checks.
+# test-armv7-shared runs its predict on every shared set); the blocked
+# kernel predictor on the portable simd path (its stated accuracy, near
+# ties refined); and the 32-bit boundaries of the model-file reader, data
+# sets and memory checks.
 cross-armv7: armv7-lib wheel-armv7
 	$(ARMV7_CC) $(EX_CFLAGS) $(C_DEMO_SRC) -Llib/linux-armv7 -lsvmgo -o bin/linux-armv7/svmgo_demo_c
 	$(QEMU_ARMV7) -E LD_LIBRARY_PATH=$(CURDIR)/lib/linux-armv7 bin/linux-armv7/svmgo_demo_c
@@ -369,7 +374,8 @@ cross-armv7: armv7-lib wheel-armv7
 	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/model.test ./core/model
 	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/data.test ./core/data
 	CGO_ENABLED=0 $(ARMV7_GO) $(GO) test -c -o bin/linux-armv7/modelfile.test ./core/modelfile
-	qemu-arm bin/linux-armv7/core.test -test.count=1 -test.run TestTrainersRefuseSizesBeyondMemory
+	qemu-arm bin/linux-armv7/core.test -test.count=1 \
+		-test.run 'TestTrainersRefuseSizesBeyondMemory|BlockedDecisions|BlockedSpecial|BlockedPredictNoAllocs|BlockedRefinesTies'
 	qemu-arm bin/linux-armv7/model.test -test.count=1 -test.run TestCheckMemoryPastAddressSpace
 	qemu-arm bin/linux-armv7/data.test -test.count=1 -test.run 'TestNewDenseRefusesWrappedCapacity'
 	qemu-arm bin/linux-armv7/modelfile.test -test.count=1 -test.run 'TestFrameSizePast2GiB|TestReadFileErrors'

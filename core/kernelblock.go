@@ -20,8 +20,9 @@ import (
 // layout, by the first prediction (kernelPre.blocks; not by Init, so a
 // model that is only trained and written never holds the copy). The kernel function is applied a row of T at a time
 // with the vectorized exp (RBF, simd.ExpRBF with −γ‖sv‖² precomputed) and
-// tanh (sigmoid), and each class pair's coefficient sums are float32 dot
-// products over its two classes' support vectors (simd.Dot). This is how
+// tanh (sigmoid), and each class pair's coefficient sums are dot products
+// over its two classes' support vectors (classSum: simd.Dot where it is
+// vectorized, float64 sums on the portable path). This is how
 // the fast engines (ThunderSVM, oneDAL) evaluate kernels; a row at a time,
 // by contrast, streams every support vector from memory for every row.
 //
@@ -274,7 +275,7 @@ func (m *KernelModel) blockDecisions(b *kernelBlocks, s *blockScratch, dec []flo
 
 // KernelDecisions32 is KernelDecisions for float32 kernel values and
 // coefficients, the blocked predictors' form: each class's coefficient-
-// weighted sums are float32 dot products (package simd), one per class and
+// weighted sums are dot products (classSum), one per class and
 // coefficient row, kept in part (len(start)−1)·(len(start)−2) entries for
 // C-SVC, nil otherwise), and a pair's decision value adds its two classes'
 // sums in float64:
@@ -286,14 +287,14 @@ func (m *KernelModel) blockDecisions(b *kernelBlocks, s *blockScratch, dec []flo
 func KernelDecisions32(t SVMType, dec []float64, kv, coef []float32, rho []float64, start []int, part []float32) {
 	l := len(kv)
 	if !t.IsSVC() {
-		dec[0] = float64(simd.Dot(kv, coef[:l])) - rho[0]
+		dec[0] = float64(classSum(kv, coef[:l])) - rho[0]
 		return
 	}
 	nr := len(start) - 1
 	for c := range nr {
 		sc, ec := start[c], start[c+1]
 		for k := range nr - 1 {
-			part[c*(nr-1)+k] = simd.Dot(kv[sc:ec], coef[k*l+sc:k*l+ec])
+			part[c*(nr-1)+k] = classSum(kv[sc:ec], coef[k*l+sc:k*l+ec])
 		}
 	}
 	p := 0
@@ -303,6 +304,29 @@ func KernelDecisions32(t SVMType, dec []float64, kv, coef []float32, rho []float
 			p++
 		}
 	}
+}
+
+// wideDot is whether simd.Dot sums in SIMD lanes (AVX2, AVX-512: 32 or 64
+// partial sums, each of n/32 or n/64 terms). Elsewhere (the portable loop
+// of arm, arm64 and the rest) it keeps four float32 partial sums of n/4
+// terms, whose rounding on a long sum that cancels exceeds
+// blockDecisionTol: shuttle's model at the default C, two classes of
+// 3,049 and 2,961 support vectors at kernel values near 1, adds terms of
+// 5,859 in all to decision values of 10⁻⁶–10⁻³, and the four partial sums
+// missed them by up to 6·10⁻⁷ of that (3·10⁻³): 11 of 14,500 armv7 labels
+// differed from svm-predict's, refineTies not being asked.
+var wideDot = simd.CurrentLevel() == simd.AVX2 || simd.CurrentLevel() == simd.AVX512
+
+// classSum returns Σ kv[s]·coef[s], a class's part of a decision value:
+// simd.Dot where it is wide, and otherwise the products summed in float64
+// (simd.Dot64x4) and rounded once, which keeps the sum within 2⁻²⁴ of its
+// magnitude plus float64 rounding, far inside blockDecisionTol, at about
+// the cost of the float32 loop on a scalar FPU.
+func classSum(kv, coef []float32) float32 {
+	if wideDot {
+		return simd.Dot(kv, coef)
+	}
+	return float32(simd.Dot64x4(kv, coef))
 }
 
 // stageRow puts one row (dense x, or sparse index/value when sparse) where

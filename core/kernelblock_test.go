@@ -505,3 +505,45 @@ func TestBlockedRefinesTies(t *testing.T) {
 		break
 	}
 }
+
+// TestBlockedDecisionsLongCancellingSums holds KernelDecisions32 to
+// blockDecisionTol where float32 rounding is worst: two classes of 3,000
+// support vectors at kernel values near 1, whose coefficient sums cancel
+// to decision values a million times smaller than Σ|coef·K| (shuttle's
+// model at the default C has such a pair; armv7's portable simd.Dot, four
+// float32 partial sums, missed the bound by twice on it, and 11 labels).
+// make cross-armv7 and cross-arm64 run it on the portable paths.
+func TestBlockedDecisionsLongCancellingSums(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 7))
+	const n = 3000 // support vectors a class
+	l := 2 * n
+	kv32, coef32 := make([]float32, l), make([]float32, l)
+	kv, coef := make([]float64, l), make([]float64, l)
+	start := []int{0, n, l}
+	part := make([]float32, 2)
+	dec, want := make([]float64, 1), make([]float64, 1)
+	worst := 0.0
+	for trial := range 200 {
+		var sum, abs float64
+		for s := range kv32 {
+			kv32[s] = float32(1 - 0.01*r.Float64())
+			c := r.Float64()
+			if s >= n {
+				c = -c
+			}
+			coef32[s] = float32(c)
+			kv[s], coef[s] = float64(kv32[s]), float64(coef32[s])
+			sum += coef[s] * kv[s]
+			abs += math.Abs(coef[s] * kv[s])
+		}
+		rho := []float64{sum + 1e-4*(r.Float64()-0.5)} // |dec| ≤ 5·10⁻⁵
+		KernelDecisions32(CSVC, dec, kv32, coef32, rho, start, part)
+		KernelDecisions(CSVC, want, kv, coef, rho, start)
+		err := math.Abs(dec[0]-want[0]) / (abs + math.Abs(rho[0]))
+		worst = max(worst, err)
+		if err > blockDecisionTol {
+			t.Fatalf("trial %d: decision %.9g, float64 %.9g: error %.3g of Σ|coef·K| + |ρ|, stated %.3g", trial, dec[0], want[0], err, blockDecisionTol)
+		}
+	}
+	t.Logf("largest error %.3g of Σ|coef·K| + |ρ| (stated %.3g; wide simd.Dot: %v)", worst, blockDecisionTol, wideDot)
+}

@@ -879,7 +879,7 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 	}
 	w.q.reset(rows, y)
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Weight: wv, Eps: p.Eps,
-		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Nu: r.nu,
+		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart, Nu: r.nu,
 		Progress: t.smoProgress(2, r.labels[i], r.labels[j])})
 	t.finishPair(r, w, pi, res, alpha, Cp, Cn, ni)
 }
@@ -1010,7 +1010,8 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 		nul = p.Nu * sum
 	}
 	var a0, G0, Gbar0 []float64
-	if warm != nil && len(warm.Alpha) == 1 {
+	warmStart := warm != nil && len(warm.Alpha) == 1
+	if warmStart {
 		for r := range alpha {
 			alpha[r] = feasible.Clip(warm.Alpha[0][r], solve.Weighted(1, dw, r))
 		}
@@ -1044,7 +1045,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	}
 	w.q.reset(rows, y)
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
-		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1,
+		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart,
 		Progress: t.smoProgress(0, 0, 0)})
 	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
@@ -1083,7 +1084,8 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	// CνL/2 with L = Σ w_t under instance weights (kernelnu.go).
 	nuSum := p.C * p.Nu * solve.WeightSum(wv, l) / 2
 	var a0, G0, Gbar0 []float64
-	if warm != nil && len(warm.Alpha) == 1 {
+	warmStart := warm != nil && len(warm.Alpha) == 1
+	if warmStart {
 		for r, b := range warm.Alpha[0] {
 			C := solve.Weighted(p.C, wv, r)
 			alpha[r] = feasible.Clip(max(b, 0), C)
@@ -1113,7 +1115,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	}
 	resetSVRQ(w.svr, rows)
 	res := w.s.solveFrom(w.svr, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: p.C, Cn: p.C, Weight: wv, Eps: p.Eps,
-		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warm != nil && len(warm.Alpha) == 1, Nu: nu,
+		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart, Nu: nu,
 		Progress: t.smoProgress(0, 0, 0)})
 	beta := make([]float64, l)
 	nBound := 0

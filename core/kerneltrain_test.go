@@ -305,6 +305,37 @@ func TestRepairEquality(t *testing.T) {
 	}
 }
 
+// TestWarmRepairKeepsBounds: a repair whose d exceeds a bounded α's worth
+// by a rounding residual leaves the next bounded α at its bound, not a
+// residual below it, where it would count as a free variable (and ρ
+// would be its y_t G_t alone); likewise a raise within the tolerance of a
+// bound reaches the bound.
+func TestWarmRepairKeepsBounds(t *testing.T) {
+	y := []int8{1, 1, -1}
+	alpha := []float64{1, 1, 1}
+	// Σyα − delta = 1 + 1e-13: the first +1 goes to 0, the second keeps 1
+	// (tol = 1e-12·Σα = 3e-12).
+	feasible.RepairEquality(alpha, y, 1, 1, nil, -1e-13)
+	if want := []float64{0, 1, 1}; !slices.Equal(alpha, want) {
+		t.Fatalf("lowering: %v, want %v", alpha, want)
+	}
+	// One-class: νl = 2 − 1e-13 of 2 rows needs the zero α raised to
+	// 1 − 1e-13, within the tolerance of its bound: it goes to 1.
+	y = []int8{1, 1}
+	alpha = []float64{1, 0}
+	feasible.RepairEquality(alpha, y, 1, 1, nil, 2-1e-13)
+	if want := []float64{1, 1}; !slices.Equal(alpha, want) {
+		t.Fatalf("raising: %v, want %v", alpha, want)
+	}
+	// A free α lowered to within the tolerance of 0 goes to 0.
+	y = []int8{1, 1, -1}
+	alpha = []float64{0.5, 0.25, 0}
+	feasible.RepairEquality(alpha, y, 1, 1, nil, 0.25-1e-13)
+	if want := []float64{0, 0.25, 0}; !slices.Equal(alpha, want) {
+		t.Fatalf("lowering to 0: %v, want %v", alpha, want)
+	}
+}
+
 // A cache of a few columns changes the work, not the solution.
 func TestKernelTinyCache(t *testing.T) {
 	ds := readRefData(t, "heart_scale")

@@ -192,3 +192,131 @@ func readShared(t *testing.T, name string, nf int) *data.Dataset {
 	}
 	return ds
 }
+
+// TestWarmSVRStreamRho streams diabetes through warm ε-SVR retrains (the
+// oldest 1% out, the next 1% in, as the C ABI trainer does) and compares
+// each warm model's ρ with a cold solve's of the same rows. Nearly every α
+// sits at ±C here, so ρ is the midpoint of the interval the bounded
+// variables allow, unless one α is free; the feasibility repair after a
+// removal once left a bounded α a rounding residual below C (free in
+// name), and the warm ρ was that variable's alone, 0.136 from the cold
+// one in batch 10, with equal objectives.
+func TestWarmSVRStreamRho(t *testing.T) {
+	full := readShared(t, "diabetes.train", 10)
+	p := DefaultKernelParams()
+	p.SVMType, p.C, p.P = EpsSVR, 100, 5
+	store := full.Len() * 9 / 10
+	batch := store / 100
+	ds := data.NewDense(store+batch, full.NumFeatures())
+	next := 0
+	add := func(n int) {
+		for range n {
+			solve.AppendRow(ds, full, next)
+			next++
+		}
+	}
+	add(store)
+	tr, err := NewKernelTrainer(p, store+batch, full.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dual, err := tr.Train(ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldest := make([]int, batch)
+	for k := range oldest {
+		oldest[k] = k
+	}
+	for b := range 10 {
+		if err := ds.DeleteRows(oldest); err != nil {
+			t.Fatal(err)
+		}
+		if err := dual.DeleteRows(oldest); err != nil {
+			t.Fatal(err)
+		}
+		add(batch)
+		var warm *KernelModel
+		if warm, dual, err = tr.Train(ds, (&Dual{Kernel: dual}).Extended(ds.Len()).Kernel); err != nil {
+			t.Fatal(err)
+		}
+		cold, err := tr.TrainModel(ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Both solves stop at m − M ≤ eps = 1e-3; ρ of either lies within
+		// eps of the other's interval.
+		if d := math.Abs(warm.Rho[0] - cold.Rho[0]); d > p.Eps {
+			t.Errorf("batch %d: ρ warm %.9g, cold %.9g (%.3g apart); bounded SVs %d and %d", b+1, warm.Rho[0], cold.Rho[0], d,
+				warm.Result.Subproblems[0].NumBoundSV, cold.Result.Subproblems[0].NumBoundSV)
+		}
+		if d := math.Abs(warm.Result.Objective-cold.Result.Objective) / math.Abs(cold.Result.Objective); d > 1e-6 {
+			t.Errorf("batch %d: objective warm %.12g, cold %.12g", b+1, warm.Result.Objective, cold.Result.Objective)
+		}
+	}
+}
+
+// TestWarmOneClassAppendNoDrift: one-class on digits grown by 10 appended
+// 1% batches, each retrained warm (Extended, then the repair of Σα = νl
+// raising α: SVC.partial_fit's path), against a cold solve of the same
+// rows at every batch. At the default -e 1e-3 the two models' decision
+// values differ by up to 1e-3 (both stop at m − M ≤ eps, so ρ and the
+// support set move by that much), and a test row within 2.4e-4 of the
+// boundary once took the other label in stream.sh; at -e 1e-5 the
+// differences must shrink with eps, and no label may differ.
+func TestWarmOneClassAppendNoDrift(t *testing.T) {
+	full := readShared(t, "digits.train", 64)
+	test := readShared(t, "digits.test", 64)
+	p := DefaultKernelParams()
+	p.SVMType, p.Nu, p.Eps = OneClass, 0.1, 1e-5
+	p.Kernel.Gamma = 1.0 / 64
+	first := full.Len() * 9 / 10
+	batch := first / 100
+	ds := data.NewDense(first+10*batch, full.NumFeatures())
+	next := 0
+	add := func(n int) {
+		for range n {
+			solve.AppendRow(ds, full, next)
+			next++
+		}
+	}
+	add(first)
+	tr, err := NewKernelTrainer(p, first+10*batch, full.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dual, err := tr.Train(ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dw, dc := make([]float64, 1), make([]float64, 1)
+	for b := range 10 {
+		add(batch)
+		var warm *KernelModel
+		if warm, dual, err = tr.Train(ds, (&Dual{Kernel: dual}).Extended(ds.Len()).Kernel); err != nil {
+			t.Fatal(err)
+		}
+		cold, err := tr.TrainModel(ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := math.Abs(warm.Result.Objective-cold.Result.Objective) / math.Abs(cold.Result.Objective); d > 1e-6 {
+			t.Errorf("batch %d: objective warm %.12g, cold %.12g", b+1, warm.Result.Objective, cold.Result.Objective)
+		}
+		worst, changed := 0.0, 0
+		for i := range test.Len() {
+			x := test.DenseRow(i)
+			warm.DecisionDense(dw, x)
+			cold.DecisionDense(dc, x)
+			worst = max(worst, math.Abs(dw[0]-dc[0]))
+			if (dw[0] > 0) != (dc[0] > 0) {
+				changed++
+			}
+		}
+		t.Logf("batch %d: decision values up to %.3g apart", b+1, worst)
+		// 10·eps: measured 1.5e-5 at most.
+		if worst > 10*p.Eps || changed > 0 {
+			t.Errorf("batch %d: decision values up to %.3g apart, %d of %d test labels differ", b+1, worst, changed, test.Len())
+		}
+	}
+}

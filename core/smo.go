@@ -146,6 +146,16 @@ type smoParams struct {
 	// applies to problems of more than 1000 variables, and then the rounds
 	// come every smoShrinkEveryWarm iterations.
 	ShrinkAtStart bool
+	// Warm says the starting α is a previous solution, often optimal
+	// already or nearly: before the first iteration and after the final
+	// reconstruction the solver then checks m(α) − M(α) ≤ eps with one scan
+	// of G (gap) before selectPair asks for a column. On a warm pair with
+	// no violator that column (of the whole problem, after the
+	// reconstruction) was most of its cost. The iterates are those without
+	// it: gap ≤ eps is exactly when selectPair finds no j. Cold solves keep
+	// it off, so their work counts (recorded in model files) stay as they
+	// were.
+	Warm bool
 	// Nu solves the ν problem (smo_nu.go): pairs within one class of y,
 	// both classes' sums of α kept, ρ and r from each class's variables.
 	Nu bool
@@ -347,12 +357,22 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 				s.shrink()
 			}
 		}
-		i, j, Qi := s.selectPair()
+		var i, j int
+		var Qi []float32
+		if par.Warm && iter == 0 && s.gap() <= s.eps {
+			j = -1
+		} else {
+			i, j, Qi = s.selectPair()
+		}
 		if j < 0 {
 			// Optimal on the active set; check the whole set before
 			// believing it.
 			s.reconstructGradient()
 			s.activeSize = l
+			if par.Warm && s.gap() <= s.eps {
+				converged = true
+				break
+			}
 			if i, j, Qi = s.selectPair(); j < 0 {
 				converged = true
 				break

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -835,5 +836,51 @@ func TestSMOWarmShrunkGbar(t *testing.T) {
 			}
 		}
 		t.Logf("room %d: %d iterations, %d columns (cold %d, %d)", room, rw.Iterations, rw.QColumns, rc.Iterations, rc.QColumns)
+	}
+}
+
+// smoParams.Warm checks optimality with a scan of G before asking for a
+// column: from an optimal start it computes no column beyond the
+// gradient's, where selectPair computes one to find that no j is left;
+// from a perturbed start it changes no iterate (same α bit for bit, same
+// iterations) and no more columns.
+func TestSMOWarmCheckWithoutColumn(t *testing.T) {
+	const l, eps = 1200, 1e-3
+	pr := smoRBFProblem(l, 4, 10, 23)
+	par := smoParams{Cp: pr.Cp, Cn: pr.Cn, Eps: eps, Shrinking: true}
+	s := newSMO(l)
+	cold, rc := pr.run(t, s, par)
+	smoCheckOptimal(t, pr, cold, rc, eps)
+	r := solve.NewRNG(5)
+	pert := append([]float64(nil), cold...)
+	for range 40 {
+		i, j := r.Intn(l), r.Intn(l)
+		if i == j || pr.y[i] != pr.y[j] {
+			continue
+		}
+		d := smoFloat(&r) * min(pr.C(i)-pert[i], pert[j])
+		pert[i] += d
+		pert[j] -= d
+	}
+	for _, start := range []struct {
+		name  string
+		alpha []float64
+	}{{"optimal", cold}, {"perturbed", pert}} {
+		pr.alpha0 = start.alpha
+		par.ShrinkAtStart, par.Warm = true, false
+		plain, rp := pr.run(t, s, par)
+		par.Warm = true
+		warm, rw := pr.run(t, s, par)
+		smoCheckOptimal(t, pr, warm, rw, eps)
+		if !slices.Equal(plain, warm) || rp.Iterations != rw.Iterations || rp.Rho != rw.Rho {
+			t.Errorf("%s start: Warm changed the solve: %d/%d iterations, ρ %v/%v", start.name, rw.Iterations, rp.Iterations, rw.Rho, rp.Rho)
+		}
+		if rw.QColumns > rp.QColumns {
+			t.Errorf("%s start: %d columns with Warm, %d without", start.name, rw.QColumns, rp.QColumns)
+		}
+		t.Logf("%s start: %d iterations, columns %d with Warm, %d without", start.name, rw.Iterations, rw.QColumns, rp.QColumns)
+		if start.name == "optimal" && (rw.Iterations != 0 || rw.QColumns >= rp.QColumns) {
+			t.Errorf("optimal start: %d iterations, %d columns with Warm, %d without: want 0 and fewer", rw.Iterations, rw.QColumns, rp.QColumns)
+		}
 	}
 }

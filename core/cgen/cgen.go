@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/libsvmgo/libsvmgo/core"
@@ -35,13 +36,15 @@ type Source struct {
 	StackBytes int
 }
 
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,39}$`)
+// identifier and the templates are built on first use, not at start-up:
+// every svmgo command links this package, few generate C.
+var identifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,39}$`) })
 
 // Generate returns the C of m. It returns an error wrapping
 // ErrNotGeneratable for a kind without a generator or a model beyond its
 // limits, and an error for a name that is not a C identifier.
 func Generate(m core.Model, opt Options) (*Source, error) {
-	if !identifier.MatchString(opt.Name) {
+	if !identifier().MatchString(opt.Name) {
 		return nil, fmt.Errorf("cgen: name %q is not a C identifier of at most 40 characters", opt.Name)
 	}
 	f, err := lower(m)
@@ -50,10 +53,10 @@ func Generate(m core.Model, opt Options) (*Source, error) {
 	}
 	v := newView(f, opt)
 	var h, c bytes.Buffer
-	if err := headerTmpl.Execute(&h, v); err != nil {
+	if err := headerTmpl().Execute(&h, v); err != nil {
 		return nil, err
 	}
-	if err := codeTmpl.Execute(&c, v); err != nil {
+	if err := codeTmpl().Execute(&c, v); err != nil {
 		return nil, err
 	}
 	return &Source{Header: h.Bytes(), Code: c.Bytes(), ArrayBytes: v.arrayBytes, StackBytes: v.StackBytes}, nil
@@ -275,6 +278,6 @@ func ints[T int | int32](xs []T) string {
 }
 
 var (
-	headerTmpl = template.Must(template.New("h").Parse(headerText))
-	codeTmpl   = template.Must(template.New("c").Parse(codeText))
+	headerTmpl = sync.OnceValue(func() *template.Template { return template.Must(template.New("h").Parse(headerText)) })
+	codeTmpl   = sync.OnceValue(func() *template.Template { return template.Must(template.New("c").Parse(codeText)) })
 )

@@ -138,6 +138,15 @@
 // most classes a file may hold) before allocating them; and the decoded model
 // must pass core's Validate.
 //
+// # Streaming check
+//
+// Check (and Checker, its io.Writer form) checks what Open and Kind check
+// (the frame, the CRC, the body's msgpack structure, its kind) over a file
+// that arrives in pieces, through a bounded buffer: svmgo follow checks a
+// model as its chunks arrive without holding the file. It does not decode
+// the model; the watchers that load the file do, and skip a version that
+// fails (DESIGN §6).
+//
 // # Imports
 //
 // It may import core, core/data, core/fileio, core/onnx and core/scale (never quantize

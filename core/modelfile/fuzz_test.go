@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 var updateCorpus = flag.Bool("update-corpus", false,
@@ -172,13 +173,14 @@ func wrapsOne(t *testing.T, err error) {
 
 // checkUnmarshal is the fuzz targets' property: Unmarshal, UnmarshalKernel
 // and Kind do not panic, every refusal wraps exactly one sentinel, Kind
-// agrees with the decoders, and every accepted model is valid and survives
+// agrees with the decoders and with the streaming Check, and every accepted model is valid and survives
 // encoding and decoding unchanged.
 func checkUnmarshal(t *testing.T, b []byte) {
 	kind, kerr := Kind(b)
 	if kerr != nil {
 		wrapsOne(t, kerr)
 	}
+	sameVerdict(t, "the streaming check", b, iotest.HalfReader(bytes.NewReader(b)))
 	checkUnmarshalKernel(t, b, kind)
 	m, err := Unmarshal(b)
 	if (err == nil) && kind != KindLinear {

@@ -34,17 +34,22 @@
 // A follower watches the bucket and fetches the newest version above the
 // newest in its directory (versions in between are skipped: it catches up
 // straight to the newest), reading exactly the object's announced size.
-// It streams the object's chunks, a few at a time (a pull consumer, not
-// the client library's Get, which queues a whole object in the client),
-// into a temporary file in the directory (modeldir.CreateTemp: a name
-// watchers ignore), hashing them as they arrive.
+// It reads the object's chunks one at a time, each by a direct get from
+// the bucket's stream (nothing is made on the server for a fetch: a
+// consumer per follower and version was the hub's main work with a
+// hundred followers), into a temporary file in the directory
+// (modeldir.CreateTemp: a name watchers ignore), and checks them in the
+// same pass as they arrive: the SHA-256 and modelfile.Checker (the
+// opener's frame, CRC, body structure and kind checks, in bounded
+// memory). Its memory does not grow with the model: it neither holds the
+// file nor decodes the model; the watchers of the directory decode each
+// version with the one opener and skip one that fails (DESIGN §6).
 // It refuses, and counts, an object whose name is not a canonical
 // "model-<version>.svmgo" (the name is never used as a path: the file is
 // named from the parsed version), whose metadata disagree with its name,
 // whose size is above the limit, whose bytes fail the store's digest or
-// the metadata's SHA-256, or that modelfile.Decode, the one opener,
-// refuses (read back from the file: only this check holds the file's
-// bytes and, beside them, the model, which is then dropped). A version
+// the metadata's SHA-256, whose frame CRC is not the metadata's, or that
+// the check refuses. A version
 // that passes is published into the directory by naming its synced
 // temporary file (modeldir.PublishTempVersion: hard link, directory
 // fsync), so a reader of the directory never sees a partial file. The

@@ -7,12 +7,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"log/slog"
 	"net/http"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -150,6 +148,11 @@ func (f *Follower) watch(ctx context.Context, js jetstream.JetStream) error {
 	if err != nil {
 		return err
 	}
+	// The bucket's stream, whose chunks fetch reads by direct gets.
+	stream, err := js.Stream(ctx, "OBJ_"+f.cfg.Bucket)
+	if err != nil {
+		return err
+	}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w, err := obs.Watch(wctx, jetstream.IgnoreDeletes())
@@ -184,7 +187,7 @@ func (f *Follower) watch(ctx context.Context, js jetstream.JetStream) error {
 			if initial || len(w.Updates()) > 0 {
 				continue
 			}
-			if err := f.take(ctx, pending); err != nil {
+			if err := f.take(ctx, stream, pending); err != nil {
 				return err
 			}
 			pending = pending[:0]
@@ -195,7 +198,7 @@ func (f *Follower) watch(ctx context.Context, js jetstream.JetStream) error {
 // take publishes the newest valid version among infos above the one Dir
 // holds, trying the next newest when one is refused. An error is one of
 // the transport: the watch is remade and the objects seen again.
-func (f *Follower) take(ctx context.Context, infos []*jetstream.ObjectInfo) error {
+func (f *Follower) take(ctx context.Context, stream jetstream.Stream, infos []*jetstream.ObjectInfo) error {
 	best := map[uint64]*jetstream.ObjectInfo{}
 	for _, info := range infos {
 		if info.Deleted || f.refused[info.NUID] {
@@ -210,14 +213,6 @@ func (f *Follower) take(ctx context.Context, infos []*jetstream.ObjectInfo) erro
 			best[v] = info
 		}
 	}
-	if len(best) > 0 {
-		// Validating a fetch holds the object's bytes and its model:
-		// collect both and return their pages once done, so the follower
-		// goes back to its memory at rest and the next transfer is not
-		// stacked on this one's garbage (the GC's heap goal, twice the
-		// last live heap, would allow that).
-		defer debug.FreeOSMemory()
-	}
 	for len(best) > 0 {
 		var v uint64
 		for k := range best {
@@ -225,7 +220,7 @@ func (f *Follower) take(ctx context.Context, infos []*jetstream.ObjectInfo) erro
 		}
 		info := best[v]
 		delete(best, v)
-		tmp, why, err := f.fetch(ctx, v, info)
+		tmp, why, err := f.fetch(ctx, stream, v, info)
 		if err != nil {
 			f.m.failed.Add(1)
 			return fmt.Errorf("fetch %s: %w", info.Name, err)
@@ -250,17 +245,19 @@ func (f *Follower) refuse(info *jetstream.ObjectInfo, why string) {
 }
 
 // fetch streams the object of version v into a temporary file in Dir
-// (modeldir.CreateTemp: a name watchers ignore) and checks it: the store's
-// digest and the SHA-256 in the metadata while the chunks arrive, then the
-// frame, its CRC against the metadata and the model itself, decoded once
-// from the file and dropped. It returns the temporary file, checked and
-// synced, for publish to name. why says what was wrong with an object
-// that is refused; err is a failure of the transport or of Dir, after
-// which it is fetched again; either way the temporary file is gone.
+// (modeldir.CreateTemp: a name watchers ignore) and checks it in the same
+// pass, as the chunks arrive: the store's digest and the SHA-256 in the
+// metadata, and the model file's frame, CRC (against the metadata too),
+// body structure and kind (modelfile.Checker, which stops the transfer at
+// a bad frame). It returns the temporary file, checked and synced, for
+// publish to name. why says what was wrong with an object that is
+// refused; err is a failure of the transport or of Dir, after which it is
+// fetched again; either way the temporary file is gone.
 //
-// Memory: the chunks pass through a window of chunkWindow; only the
-// validation holds the file's bytes and, beside them, the decoded model.
-func (f *Follower) fetch(ctx context.Context, v uint64, info *jetstream.ObjectInfo) (tmp, why string, err error) {
+// Memory: one chunk at a time, whatever the model's size; the model is
+// not decoded here (the watchers of Dir decode it, and skip a version
+// that fails to load).
+func (f *Follower) fetch(ctx context.Context, stream jetstream.Stream, v uint64, info *jetstream.ObjectInfo) (tmp, why string, err error) {
 	md := info.Metadata
 	switch {
 	case md[MetaVersion] != strconv.FormatUint(v, 10):
@@ -288,7 +285,8 @@ func (f *Follower) fetch(ctx context.Context, v uint64, info *jetstream.ObjectIn
 		}
 	}()
 	h := sha256.New()
-	n, err := f.getChunks(ctx, info, io.MultiWriter(out, h))
+	check := modelfile.NewChecker(int64(info.Size))
+	n, err := f.getChunks(ctx, stream, info, io.MultiWriter(check, h, out))
 	if err == nil {
 		err = out.Sync()
 	}
@@ -298,62 +296,59 @@ func (f *Follower) fetch(ctx context.Context, v uint64, info *jetstream.ObjectIn
 	switch {
 	case errors.Is(err, errTooLong):
 		return tmp, "longer than its announced size", nil
+	case isRefusal(err):
+		return tmp, fmt.Sprintf("not a model file: %v", err), nil
+	case errors.Is(err, jetstream.ErrMsgNotFound):
+		// Chunks missing: the object was removed since the watch saw it
+		// (a follower far behind a publisher that keeps few versions),
+		// or it is short. Only the object still there is refused.
+		if cur, ierr := f.objectInfo(ctx, info.Name); ierr != nil || cur.NUID != info.NUID || cur.Deleted {
+			return tmp, "", fmt.Errorf("object gone while fetched: %w", err)
+		}
+		return tmp, fmt.Sprintf("%d bytes, shorter than its announced %d", n, info.Size), nil
 	case err != nil:
 		return tmp, "", err
 	case n < info.Size:
-		return tmp, fmt.Sprintf("%d bytes, shorter than its announced %d", n, info.Size), nil
+		return tmp, fmt.Sprintf("%d bytes in %d chunks, shorter than its announced %d", n, info.Chunks, info.Size), nil
 	}
 	// The store's digest and our metadata's are both the SHA-256 of the
 	// whole object: one hash, computed as the chunks arrived, checks both.
-	sum := h.Sum(nil)
-	if !bytes.Equal(sum, digest) {
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	if !bytes.Equal(sum[:], digest) {
 		return tmp, "the object store's digest does not match its bytes", nil
 	}
-	if hex.EncodeToString(sum) != md[MetaSHA256] {
+	if hex.EncodeToString(sum[:]) != md[MetaSHA256] {
 		return tmp, "SHA-256 does not match the metadata", nil
 	}
-	if why := f.validate(tmp, md[MetaCRC]); why != "" {
-		return tmp, why, nil
+	if _, err := check.Close(); err != nil {
+		return tmp, fmt.Sprintf("not a model file: %v", err), nil
+	}
+	if fmt.Sprintf("%08x", check.CRC()) != md[MetaCRC] {
+		return tmp, "frame CRC-32C does not match the metadata", nil
 	}
 	f.m.bytes.Add(info.Size)
 	return tmp, "", nil
 }
 
-// validate reads the model file at path through the one opener (frame
-// first) and checks its CRC against crc and its model by decoding it, as
-// every loader does: it returns why the file is refused, or "". The bytes
-// and the model are garbage when it returns; take collects them.
-func (f *Follower) validate(path, crc string) (why string) {
-	file, err := modelfile.ReadBytes(path)
-	if err != nil {
-		return fmt.Sprintf("not a model file: %v", err)
+// isRefusal reports whether err is modelfile's refusal of a file.
+func isRefusal(err error) bool {
+	for _, s := range []error{modelfile.ErrNotModel, modelfile.ErrVersion, modelfile.ErrTruncated, modelfile.ErrChecksum, modelfile.ErrCorrupt} {
+		if errors.Is(err, s) {
+			return true
+		}
 	}
-	payload, _, err := modelfile.Open(file)
-	if err != nil {
-		return fmt.Sprintf("not a model file: %v", err)
-	}
-	if fmt.Sprintf("%08x", crc32.Checksum(payload, castagnoli)) != crc {
-		return "frame CRC-32C does not match the metadata"
-	}
-	if _, err := modelfile.Decode(file); err != nil {
-		return fmt.Sprintf("not a model file: %v", err)
-	}
-	return ""
+	return false
 }
 
-// chunkWindow is how many chunks of an object (128 KiB each, the client
-// library's default chunk size) may wait in the client while the follower
-// copies them: the client library's ObjectStore.Get has the server push
-// every chunk at once, queuing a whole model in the client beside the
-// follower's copy of it; a pull consumer asking for chunkWindow at a time
-// bounds that queue.
-const chunkWindow = 4
-
-// chunkPull is the life of one pull request for chunks: a request or a
-// reply lost on the way (a leaf node whose interest has not reached the
-// hub yet) costs this long before the client library asks again, and the
-// server's heartbeats come every half of it.
-const chunkPull = 2 * time.Second
+// objectInfo returns the bucket's current info of the object name.
+func (f *Follower) objectInfo(ctx context.Context, name string) (*jetstream.ObjectInfo, error) {
+	obs, err := f.js.ObjectStore(ctx, f.cfg.Bucket)
+	if err != nil {
+		return nil, err
+	}
+	return obs.GetInfo(ctx, name, jetstream.GetObjectInfoShowDeleted())
+}
 
 // chunkWait bounds the wait for one chunk: after it the fetch is a
 // transport failure, retried with a new watch.
@@ -362,62 +357,36 @@ const chunkWait = 10 * time.Second
 // errTooLong reports an object with more bytes than its info announces.
 var errTooLong = errors.New("object longer than announced")
 
-// getChunks writes the chunks of the object info describes to w, in
-// order, through an ordered pull consumer on the bucket's stream that
-// holds at most chunkWindow chunks in flight, and returns the number of
-// bytes written: fewer than info.Size when the chunks end early,
-// errTooLong when they hold more.
-func (f *Follower) getChunks(ctx context.Context, info *jetstream.ObjectInfo, w io.Writer) (uint64, error) {
-	stream := "OBJ_" + f.cfg.Bucket
-	cons, err := f.js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{
-		FilterSubjects:    []string{"$O." + f.cfg.Bucket + ".C." + info.NUID},
-		InactiveThreshold: 5 * time.Second,
-	})
-	if err != nil {
-		return 0, err
-	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(chunkWindow), jetstream.PullExpiry(chunkPull))
-	if err != nil {
-		return 0, err
-	}
-	defer func() {
-		it.Stop()
-		// The server would remove the idle consumer after
-		// InactiveThreshold; removing it now keeps a fleet of followers
-		// from leaving one per version behind meanwhile, without making
-		// the version wait for the answer.
-		if ci := cons.CachedInfo(); ci != nil {
-			go func() {
-				dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-				defer cancel()
-				f.js.DeleteConsumer(dctx, stream, ci.Name)
-			}()
-		}
-	}()
+// getChunks writes the info.Chunks chunks of the object info describes to
+// w, in order, and returns the number of bytes written: fewer than
+// info.Size when the chunks end early, errTooLong when they hold more.
+// Each chunk is a direct get from the bucket's stream (the first message
+// on the object's chunk subject after the previous chunk's sequence): one
+// request and its reply, nothing made on the server, one chunk held at a
+// time. (The client library's Get, or an ordered consumer, made and
+// removed a consumer on the hub for every follower and version: with a
+// hundred followers that was the hub's main work.)
+func (f *Follower) getChunks(ctx context.Context, stream jetstream.Stream, info *jetstream.ObjectInfo, w io.Writer) (uint64, error) {
+	subject := "$O." + f.cfg.Bucket + ".C." + info.NUID
 	var n uint64
-	for {
+	seq := uint64(1)
+	for range info.Chunks {
 		cctx, cancel := context.WithTimeout(ctx, chunkWait)
-		msg, err := it.Next(jetstream.NextContext(cctx))
+		msg, err := stream.GetMsg(cctx, seq, jetstream.WithGetMsgSubject(subject))
 		cancel()
 		if err != nil {
 			return n, err
 		}
-		meta, err := msg.Metadata()
-		if err != nil {
-			return n, err
-		}
-		data := msg.Data()
-		if uint64(len(data)) > info.Size-n {
+		if uint64(len(msg.Data)) > info.Size-n {
 			return n, errTooLong
 		}
-		if _, err := w.Write(data); err != nil {
+		if _, err := w.Write(msg.Data); err != nil {
 			return n, err
 		}
-		n += uint64(len(data))
-		if meta.NumPending == 0 {
-			return n, nil
-		}
+		n += uint64(len(msg.Data))
+		seq = msg.Sequence + 1
 	}
+	return n, nil
 }
 
 // publish names tmp, a checked model file of size bytes, as version v in

@@ -7,6 +7,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -93,7 +95,8 @@ func startFollower(t testing.TB, url, bucket, dir string, published func(uint64,
 // TestFollowRefusesHostileObjects puts hostile objects above a good
 // version: a "../" name, a truncated file, a SHA-256 that does not match
 // the metadata, a store digest that does not match the bytes, metadata
-// naming another version, more bytes than the object announces. The follower refuses and counts each, and ends
+// naming another version, more bytes than the object announces, a framed
+// body that is not msgpack. The follower refuses and counts each, and ends
 // at the good version, byte-identical; a good newer version put through
 // the Publisher follows, and a follower restarted on the directory
 // fetches nothing it holds.
@@ -135,10 +138,19 @@ func TestFollowRefusesHostileObjects(t *testing.T) {
 	putRaw(t, js, bucket, modeldir.FileName(12), hostile, uint64(len(hostile)), sha256.Sum256(good), metaOf(12, hostile))
 	put(modeldir.FileName(13), hostile, metaOf(14, hostile))
 	putRaw(t, js, bucket, modeldir.FileName(15), hostile, uint64(len(hostile)-100), sha256.Sum256(hostile), metaOf(15, hostile))
+	// A valid frame and CRC around a body that is no msgpack map: every
+	// digest matches, the streaming check refuses it.
+	noBody := append(make([]byte, modelfile.HeaderSize), 0x81, 0xa1, 'k', 0xc1)
+	if err := modelfile.Seal(noBody, modelfile.KindLinear); err != nil {
+		t.Fatal(err)
+	}
+	sum = sha256.Sum256(noBody)
+	put(modeldir.FileName(16), noBody, map[string]string{MetaVersion: "16", MetaSHA256: hex.EncodeToString(sum[:]),
+		MetaCRC: fmt.Sprintf("%08x", crc32.Checksum(noBody[modelfile.HeaderSize:], castagnoli))})
 
 	dir := filepath.Join(t.TempDir(), "models")
 	f := startFollower(t, hub.URL(), bucket, dir, nil)
-	waitFor(t, 20*time.Second, func() bool { return f.Refused() == 6 && f.Version() == 8 })
+	waitFor(t, 20*time.Second, func() bool { return f.Refused() == 7 && f.Version() == 8 })
 	sameFile(t, filepath.Join(dir, modeldir.FileName(8)), good)
 	onlyModels(t, dir, 8)
 
@@ -150,12 +162,12 @@ func TestFollowRefusesHostileObjects(t *testing.T) {
 	p.Offer(20, newer)
 	waitFor(t, 20*time.Second, func() bool { return f.Version() == 20 })
 	sameFile(t, filepath.Join(dir, modeldir.FileName(20)), newer)
-	if f.Refused() != 6 {
-		t.Errorf("refused %d objects, want 6 (each counted once)", f.Refused())
+	if f.Refused() != 7 {
+		t.Errorf("refused %d objects, want 7 (each counted once)", f.Refused())
 	}
 	var m bytes.Buffer
 	f.WriteMetrics(&m)
-	for _, want := range []string{"svmgo_follow_model_version 20", "svmgo_follow_objects_refused_total 6", "svmgo_follow_versions_fetched_total 2"} {
+	for _, want := range []string{"svmgo_follow_model_version 20", "svmgo_follow_objects_refused_total 7", "svmgo_follow_versions_fetched_total 2"} {
 		if !strings.Contains(m.String(), want+"\n") {
 			t.Errorf("metrics lack %q:\n%s", want, m.String())
 		}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -60,17 +61,19 @@ type IngestConfig struct {
 	AckWait time.Duration
 }
 
-var streamName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+// streamName is compiled on first use, not at start-up: every svmgo
+// command links this package.
+var streamName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`) })
 
 // Validate checks c, and sets the defaults of the fields left empty.
 func (c *IngestConfig) Validate() error {
-	if !streamName.MatchString(c.Stream) {
+	if !streamName().MatchString(c.Stream) {
 		return fmt.Errorf("fleet: stream name %q: want 1 to 128 letters, digits, '-' or '_'", c.Stream)
 	}
 	if c.Durable == "" {
 		c.Durable = DefaultDurable
 	}
-	if !streamName.MatchString(c.Durable) {
+	if !streamName().MatchString(c.Durable) {
 		return fmt.Errorf("fleet: durable consumer name %q: want letters, digits, '-' or '_'", c.Durable)
 	}
 	if c.Format == "" {

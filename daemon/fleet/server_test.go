@@ -129,6 +129,13 @@ func (s *natsServer) start() {
 	}
 }
 
+// pid returns the running server's process id.
+func (s *natsServer) pid() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cmd.Process.Pid
+}
+
 // kill kills the server with SIGKILL and waits for it.
 func (s *natsServer) kill() {
 	s.mu.Lock()

@@ -14,7 +14,20 @@
 // (svmgo_serve_load_failures_total), logged and skipped, and never blocks
 // the versions after it. A model's version policy chooses what is served:
 // "latest" (the newest valid version, the default), "latest:N", "all" or
-// "specific:V,...". The versions served are one immutable set, replaced
+// "specific:V,...".
+//
+// A model directory may instead be in Triton's layout: version
+// directories named by the version in decimal ("1", "2", ...), each
+// holding model.svmgo or model.onnx (read by the same opener, so any
+// kind), beside models in svmgo watch's layout in the same repository. A
+// directory is taken as Triton's when it holds a version directory and no
+// "model-<v>" file when the model is added. It is followed the same way
+// (fsnotify on the model directory and each version directory; a file that
+// fails to load, such as one still being copied in, is read again once its
+// size or modification time changes), under the same version policies.
+// Triton's config.pbtxt is not read.
+//
+// The versions served are one immutable set, replaced
 // by one atomic pointer store; a request reads it once and runs to its
 // end on the version it resolved, so a swap never fails or mixes a
 // request, and the old model is freed by the garbage collector after the
@@ -25,7 +38,7 @@
 //
 //	GET  /v2/health/live                      {"live": true}
 //	GET  /v2/health/ready                     200 {"ready": true} once every model has a version; 400 before, and while draining
-//	GET  /v2                                  server metadata (extensions: model_repository)
+//	GET  /v2                                  server metadata (extensions: model_repository, binary_tensor_data)
 //	GET  /v2/models/{m}[/versions/{v}]        model metadata: versions, platform svmgo_<kind>, tensors, properties (task, labels)
 //	GET  /v2/models/{m}[/versions/{v}]/ready  200 {"name": m, "ready": true}
 //	POST /v2/models/{m}[/versions/{v}]/infer  inference
@@ -46,13 +59,36 @@
 //	decision     FP64 decision values, shape [N, K], in LIBSVM's order
 //	probability  FP64 class probabilities, shape [N, C], in the order of the "labels" property
 //
-// No outputs named means label. Every error is {"error": "..."} with:
+// No outputs named means label.
+//
+// The body is read by a decoder of its own (restdecode.go), not
+// encoding/json: it checks the whole text's syntax and depth as strictly,
+// reads the numbers of "data" straight into the pooled float32 rows (once,
+// when "shape" and "datatype" come before "data"; a second pass over the
+// data otherwise) and allocates nothing for a request without escaped
+// strings. Member names are matched exactly as the protocol spells them
+// (encoding/json also took "Inputs" for "inputs"). An unknown model or
+// version is answered (404) before the body is decoded.
+//
+// The binary tensor data extension (Triton's and KServe's): with the
+// header Inference-Header-Content-Length: L, the body's first L bytes are
+// the JSON and the rest is the input's raw tensor, little-endian as
+// raw_input_contents, when the input has the parameter "binary_data_size"
+// (its size; no "data"). An output with the parameter {"binary_data": true},
+// or every output when the request parameter "binary_data_output" is true
+// (an output's own binary_data overrides it), is answered as raw INT64 or
+// FP64 after the JSON, which then gives its "binary_data_size" instead of
+// "data"; such an answer is application/octet-stream with the header
+// Inference-Header-Content-Length.
+//
+// Every error is {"error": "..."} with:
 //
 //	400  malformed JSON, JSON nested past the depth cap, no or several inputs, a shape
 //	     other than [N, F] with the model's F, an unknown datatype or output, data that
 //	     does not match the shape, a number that is not one of the datatype (or does not
 //	     fit a float32), probabilities from a model without them, an invalid model name;
-//	     a model with no version loaded yet (ready endpoints and infer)
+//	     a model with no version loaded yet (ready endpoints and infer); binary tensor
+//	     data whose size does not match its binary_data_size, the shape or the header
 //	404  an unknown model, version or endpoint
 //	405  a wrong method
 //	413  a body past the request-size cap, or more rows than the row cap
@@ -85,6 +121,7 @@
 // # Imports
 //
 // It may import core, core/modelfile, daemon/modeldir, daemon/buildinfo,
-// its generated inferencepb and google.golang.org/grpc; it predicts through
+// its generated inferencepb, google.golang.org/grpc and fsnotify (to follow
+// a directory in Triton's layout); it predicts through
 // core.Model only, never a kind's own type.
 package serve

@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"bytes"
 	"encoding/json"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -144,6 +146,110 @@ func FuzzGRPCInfer(f *testing.F) {
 		}
 		if len(resp.Outputs) == 0 {
 			t.Fatal("an answer without outputs")
+		}
+	})
+}
+
+// oldDecode is the first release's decoding of a REST body (oldrest_test.go).
+func oldDecode(inf *inference, body []byte, v *version, lim *Limits) error {
+	if err := oldCheckJSONDepth(body, lim.MaxJSONDepth); err != nil {
+		return err
+	}
+	var req oldRESTRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return badRequestf("request JSON: %v", err)
+	}
+	if err := oldDecodeREST(inf, &req, v, lim); err != nil {
+		return err
+	}
+	inf.id = req.ID
+	return nil
+}
+
+// newDecode is restDecode's decoding of a REST body without binary data.
+func newDecode(inf *inference, body []byte, v *version, lim *Limits) error {
+	if err := decodeRESTBody(&inf.req, inf, body, v, lim); err != nil {
+		return err
+	}
+	return inf.restInput(body, nil, false, v, lim)
+}
+
+// differsOnPurpose reports whether body is one where the new decoder means
+// to differ from the first release's (doc.go): it uses the binary tensor
+// data extension's parameters, or spells a member name in another case
+// (encoding/json matches struct fields case-insensitively).
+func differsOnPurpose(body []byte) bool {
+	if bytes.Contains(body, []byte("binary_data")) {
+		return true
+	}
+	d := json.NewDecoder(bytes.NewReader(body))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return false
+		}
+		s, ok := tok.(string)
+		if !ok {
+			continue
+		}
+		for _, k := range []string{"id", "parameters", "inputs", "outputs", "name", "shape", "datatype", "data"} {
+			if s != k && strings.EqualFold(s, k) {
+				return true
+			}
+		}
+	}
+}
+
+// FuzzRESTDecoderMatchesOld decodes arbitrary bodies with the REST decoder
+// and with the first release's encoding/json one (the differential
+// oracle): both accept or both refuse with the same status, and what they
+// accept reads as the same rows (bit for bit), outputs and id.
+func FuzzRESTDecoderMatchesOld(f *testing.F) {
+	srv, ds := fuzzServer(f)
+	_, v, err := srv.repo.resolve("m", "")
+	if err != nil {
+		f.Fatal(err)
+	}
+	row, flat := rowsJSON(ds, []int{0}, true), rowsJSON(ds, []int{1, 2}, false)
+	for _, seed := range []string{
+		`{"inputs":[{"name":"x","shape":[1,13],"datatype":"FP32","data":` + row + `}]}`,
+		`{"inputs":[{"data":` + flat + `,"datatype":"FP64","name":"x","shape":[2,13]}],"outputs":[{"name":"decision"}],"id":"a\"b\u00e9"}`,
+		`{"id":"q","inputs":[{"name":"x","shape":[2,13],"datatype":"FP32","data":` + flat + `,"shape":[1,26]}]}`,
+		`{"inputs":[{"name":"x","shape":[2,13],"datatype":"INT32","data":[[1,0,0,0,0,0,0,0,0,0,0,0,-1],[0,0,0,0,0,0,0,0,0,0,0,0,0]]}],"parameters":{"decision":true,"probability":null}}`,
+		`{"inputs":[{"name":"x","shape":[1,13],"datatype":"UINT8","data":[1,2,3,4,5,6,7,8,9,10,11,12,255]}],"inputs":null}`,
+		`{"inputs":[{"name":"x","shape":[1,13],"datatype":"FP32","data":[[1e39,0,0,0,0,0,0,0,0,0,0,0,0.12345678901234567890123]]}]}`,
+		`{"inputs":[{"name":"x","shape":[1,13],"datatype":"FP64","data":[[1e-400,-0,0.5e1,12345678901234567890,0,0,0,0,0,0,0,0,3.4028235e38]]}]}`,
+		`{"inputs":[{"name":"x","shape":[1,13],"datatype":"FP32","data":[[1,2]]}], "parameters": {"decision": "yes"}}`,
+		`{"inputs":[{"name":"x","shape":[99999,13],"datatype":"FP32","data":[]}]}`,
+		`{"inputs":[null]}`, `{"outputs":[null],"inputs":[{}]}`, `{"inputs":[{"shape":[1,1.5]}]}`, `{"\u0069nputs":[]}`,
+		`[[[[[[[[[[[[]]]]]]]]]]]]`, `{"inputs":"x"}`, `{"id":"\"[[[[[[[[[[["}`, ``, `null`, `{"inputs":[{"shape":[1,-13]}]} x`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		lim := srv.lim
+		oldInf, newInf := &inference{}, &inference{}
+		oldErr := oldDecode(oldInf, []byte(body), v, &lim)
+		newErr := newDecode(newInf, []byte(body), v, &lim)
+		if differsOnPurpose([]byte(body)) {
+			return
+		}
+		oldSt, _ := statusOf(oldErr)
+		newSt, _ := statusOf(newErr)
+		if (oldErr == nil) != (newErr == nil) || oldSt != newSt {
+			t.Fatalf("%q: first release %v (%d), new %v (%d)", body, oldErr, oldSt, newErr, newSt)
+		}
+		if oldErr != nil {
+			return
+		}
+		if oldInf.rows != newInf.rows || oldInf.cols != newInf.cols || oldInf.want != newInf.want || oldInf.id != newInf.id {
+			t.Fatalf("%q: first release %d×%d %+v id %q, new %d×%d %+v id %q", body,
+				oldInf.rows, oldInf.cols, oldInf.want, oldInf.id, newInf.rows, newInf.cols, newInf.want, newInf.id)
+		}
+		for i, x := range oldInf.x[:oldInf.rows*oldInf.cols] {
+			if y := newInf.x[i]; math.Float32bits(x) != math.Float32bits(y) {
+				t.Fatalf("%q: value %d: first release %v, new %v", body, i, x, y)
+			}
 		}
 	})
 }

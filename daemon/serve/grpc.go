@@ -2,7 +2,6 @@ package serve
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"math"
 	"time"
@@ -166,7 +165,7 @@ func decodeGRPC(inf *inference, req *inferencepb.ModelInferRequest, v *version, 
 func typedContents(dst []float32, c *inferencepb.InferTensorContents, dt datatype) error {
 	switch dt {
 	case dtFP32:
-		return convert(dst, c.GetFp32Contents(), dt, "fp32_contents")
+		return convertFP32(dst, c.GetFp32Contents())
 	case dtFP64:
 		return convert(dst, c.GetFp64Contents(), dt, "fp64_contents")
 	case dtINT8, dtINT16, dtINT32:
@@ -179,6 +178,22 @@ func typedContents(dst []float32, c *inferencepb.InferTensorContents, dt datatyp
 		return convert(dst, c.GetUint64Contents(), dt, "uint64_contents")
 	}
 	return badRequestf("input datatype %s has no contents field", dt)
+}
+
+// convertFP32 is convert for fp32_contents, which need no conversion and
+// no bounds beyond being finite: one copy, then one pass over the
+// exponent bits.
+func convertFP32(dst, src []float32) error {
+	if len(src) != len(dst) {
+		return badRequestf("input fp32_contents has %d values; the shape needs %d", len(src), len(dst))
+	}
+	copy(dst, src)
+	for i, x := range dst {
+		if math.Float32bits(x)&0x7f800000 == 0x7f800000 {
+			return badRequestf("input fp32_contents value %d is %v: features must be finite float32 values", i, x)
+		}
+	}
+	return nil
 }
 
 // convert copies src into dst as float32, refusing a count other than
@@ -215,15 +230,7 @@ func grpcResponse(req *inferencepb.ModelInferRequest, v *version, inf *inference
 		integer := dt == "INT64"
 		switch {
 		case raw:
-			b := make([]byte, 8*len(data))
-			for i, x := range data {
-				if integer {
-					binary.LittleEndian.PutUint64(b[8*i:], uint64(int64(x)))
-				} else {
-					binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
-				}
-			}
-			resp.RawOutputContents = append(resp.RawOutputContents, b)
+			resp.RawOutputContents = append(resp.RawOutputContents, appendRaw(make([]byte, 0, 8*len(data)), data, integer))
 		case integer:
 			c := make([]int64, len(data))
 			for i, x := range data {

@@ -78,6 +78,18 @@ type outputs struct {
 	label, decision, probability bool
 }
 
+// set sets the output name's flag to on; name is one add accepted.
+func (o *outputs) set(name string, on bool) {
+	switch name {
+	case OutputLabel:
+		o.label = on
+	case OutputDecision:
+		o.decision = on
+	case OutputProbability:
+		o.probability = on
+	}
+}
+
 // add asks for the output name, refusing a name the server does not give.
 func (o *outputs) add(name string) error {
 	switch name {
@@ -101,12 +113,14 @@ type inference struct {
 	rows, cols int
 	x          []float32 // rows×cols, row-major
 	want       outputs
+	binary     outputs   // the outputs answered as binary tensor data (REST)
 	labels     []float64 // rows
 	decision   []float64 // rows × K
 	prob       []float64 // rows × C
 	k, c       int
-	body       []byte // the request body (REST)
-	out        []byte // the encoded response (REST)
+	body       []byte      // the request body (REST)
+	req        restRequest // what was decoded of body (REST)
+	out        []byte      // the encoded response (REST)
 }
 
 var inferencePool = sync.Pool{New: func() any { return new(inference) }}
@@ -120,7 +134,7 @@ func (inf *inference) release() {
 	if cap(inf.x) > keep || cap(inf.decision) > keep || cap(inf.prob) > keep || cap(inf.body) > 4*keep || cap(inf.out) > 4*keep {
 		return
 	}
-	inf.want, inf.id = outputs{}, ""
+	inf.want, inf.binary, inf.id = outputs{}, outputs{}, ""
 	inferencePool.Put(inf)
 }
 

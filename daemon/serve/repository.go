@@ -292,7 +292,8 @@ type model struct {
 	name, dir string
 	policy    Policy
 	repo      *Repository
-	watcher   *modeldir.Watcher
+	watcher   follower
+	triton    bool // the directory is in Triton's layout ("<v>/model.<ext>")
 	set       atomic.Pointer[versionSet]
 
 	// failed holds the older versions that failed to load when the policy
@@ -309,19 +310,28 @@ func (r *Repository) open(name, dir string) (*model, error) {
 	if !ok {
 		p = r.opt.Policy
 	}
-	m := &model{name: name, dir: dir, policy: p, repo: r, failed: map[uint64]bool{}}
+	m := &model{name: name, dir: dir, policy: p, repo: r, failed: map[uint64]bool{}, triton: isTritonLayout(dir)}
 	m.set.Store(&versionSet{})
 	log := r.log.With("model", name)
-	w, err := modeldir.Watch(dir, modeldir.Options{
+	opt := modeldir.Options{
 		Logger: log,
 		OnSwap: m.refresh,
 		OnSkip: func(s modeldir.Skip) { r.metrics.loadFailed(name) },
-	})
+	}
+	var err error
+	if m.triton {
+		m.watcher, err = watchTriton(dir, opt)
+	} else {
+		m.watcher, err = modeldir.Watch(dir, opt)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("serve: model %q: %w", name, err)
 	}
-	m.watcher = w
-	log.Info("serve: model added", "dir", dir, "policy", p.String(), "versions", len(m.versions().list))
+	layout := "svmgo"
+	if m.triton {
+		layout = "triton"
+	}
+	log.Info("serve: model added", "dir", dir, "layout", layout, "policy", p.String(), "versions", len(m.versions().list))
 	return m, nil
 }
 
@@ -344,12 +354,12 @@ func (m *model) refresh(cur *modeldir.Loaded) {
 	// Versions newer than cur failed to load (the watcher tries the
 	// newest first); cur is kept even when its file is gone.
 	candidates := []uint64{cur.Version}
-	entries, err := os.ReadDir(m.dir)
+	files, err := m.files()
 	if err != nil {
 		m.repo.log.Warn("serve: cannot list model directory", "model", m.name, "dir", m.dir, "err", err)
 	}
-	for _, e := range entries {
-		if v, ok := modeldir.ParseFileName(e.Name()); ok && v < cur.Version {
+	for v := range files {
+		if v < cur.Version {
 			candidates = append(candidates, v)
 		}
 	}
@@ -371,7 +381,7 @@ func (m *model) refresh(cur *modeldir.Loaded) {
 		case m.failed[n]:
 			continue
 		default:
-			path := filepath.Join(m.dir, modeldir.FileName(n))
+			path := files[n]
 			mod, err := modelfile.ReadFile(path)
 			if err != nil {
 				m.failed[n] = true
@@ -386,4 +396,25 @@ func (m *model) refresh(cur *modeldir.Loaded) {
 	slices.Reverse(keep)
 	m.set.Store(&versionSet{list: keep})
 	m.repo.changed()
+}
+
+// files returns the model files of the directory by version: in svmgo
+// watch's layout "model-<v>.svmgo" (or, for a version without one,
+// "model-<v>.onnx"), in Triton's "<v>/model.svmgo" or "<v>/model.onnx".
+func (m *model) files() (map[uint64]string, error) {
+	if m.triton {
+		return tritonVersions(m.dir)
+	}
+	entries, err := os.ReadDir(m.dir)
+	out := make(map[uint64]string, len(entries))
+	for _, e := range entries {
+		v, ok := modeldir.ParseFileName(e.Name())
+		if !ok {
+			continue
+		}
+		if prev, seen := out[v]; !seen || filepath.Ext(prev) != ".svmgo" {
+			out[v] = filepath.Join(m.dir, e.Name())
+		}
+	}
+	return out, err
 }

@@ -2,34 +2,17 @@ package serve
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/daemon/buildinfo"
 )
-
-// restRequest is the JSON of a REST inference request (OIP v2). Data is
-// kept raw and read by jsonData straight into the input rows.
-type restRequest struct {
-	ID         string                     `json:"id"`
-	Parameters map[string]json.RawMessage `json:"parameters"`
-	Inputs     []restInput                `json:"inputs"`
-	Outputs    []struct {
-		Name       string                     `json:"name"`
-		Parameters map[string]json.RawMessage `json:"parameters"`
-	} `json:"outputs"`
-}
-
-type restInput struct {
-	Name       string                     `json:"name"`
-	Shape      []int64                    `json:"shape"`
-	Datatype   string                     `json:"datatype"`
-	Parameters map[string]json.RawMessage `json:"parameters"`
-	Data       json.RawMessage            `json:"data"`
-}
 
 // Handler returns the REST endpoints (doc.go lists them) and /metrics.
 func (s *Server) Handler() http.Handler {
@@ -113,7 +96,7 @@ type serverMeta struct {
 }
 
 func serverMetadata() serverMeta {
-	return serverMeta{Name: "svmgo", Version: buildinfo.Read().Version, Extensions: []string{"model_repository"}}
+	return serverMeta{Name: "svmgo", Version: buildinfo.Read().Version, Extensions: []string{"model_repository", "binary_tensor_data"}}
 }
 
 // tensorMetadata describes one input or output tensor.
@@ -212,12 +195,35 @@ func (s *Server) restInfer(w http.ResponseWriter, r *http.Request) {
 		s.answerError(w, start, name, vname, err)
 		return
 	}
-	inf.out = restEncode(inf.out[:0], v, inf)
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(inf.out)))
+	var jsonLen int
+	inf.out, jsonLen = restEncode(inf.out[:0], v, inf)
+	h := w.Header()
+	if jsonLen < len(inf.out) {
+		h["Content-Type"] = octetStream
+		h[headerLengthKey] = []string{strconv.Itoa(jsonLen)}
+	} else {
+		h["Content-Type"] = applicationJSON
+	}
+	if len(inf.out) > 2048 {
+		// Smaller answers, written whole before the handler returns, get
+		// their Content-Length from net/http without an allocation.
+		h["Content-Length"] = []string{strconv.Itoa(len(inf.out))}
+	}
 	w.Write(inf.out)
 	s.repo.metrics.observe(name, vname, "rest", "200", time.Since(start).Seconds())
 }
+
+// headerLengthKey is the binary tensor data extension's header (in its
+// canonical form): the length of the JSON text that begins a body whose
+// binary tensors follow it.
+const headerLengthKey = "Inference-Header-Content-Length"
+
+// The Content-Type values of an answer, shared so that setting one
+// allocates nothing.
+var (
+	applicationJSON = []string{"application/json"}
+	octetStream     = []string{"application/octet-stream"}
+)
 
 // answerError writes err and counts it. A name the repository does not
 // hold is counted under model "".
@@ -231,91 +237,154 @@ func (s *Server) answerError(w http.ResponseWriter, start time.Time, name, ver s
 }
 
 // restDecode reads the request body into inf and resolves the version it
-// runs on, which it returns (nil when none was resolved).
-// Past the size cap the connection is closed after the answer (the rest of
-// the body is not read).
+// runs on, which it returns (nil when none was resolved): an unknown model
+// or version is answered before the body is decoded. Past the size cap the
+// connection is closed after the answer (the rest of the body is not
+// read).
 func (s *Server) restDecode(inf *inference, w http.ResponseWriter, r *http.Request, name, ver string) (*version, error) {
-	body := http.MaxBytesReader(w, r.Body, s.lim.MaxRequestBytes)
-	buf := bytes.NewBuffer(inf.body[:0])
-	if _, err := buf.ReadFrom(body); err != nil {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			return nil, tooLargef("request body larger than %d bytes", s.lim.MaxRequestBytes)
-		}
-		return nil, badRequestf("reading the request: %v", err)
-	}
-	inf.body = buf.Bytes()
-	if err := checkJSONDepth(inf.body, s.lim.MaxJSONDepth); err != nil {
+	if err := s.readBody(inf, w, r); err != nil {
 		return nil, err
-	}
-	var req restRequest
-	if err := json.Unmarshal(inf.body, &req); err != nil {
-		return nil, badRequestf("request JSON: %v", err)
 	}
 	_, v, err := s.repo.resolve(name, ver)
 	if err != nil {
 		return nil, err
 	}
-	if err := decodeREST(inf, &req, v, &s.lim); err != nil {
+	text, bin, binary := inf.body, []byte(nil), false
+	if hs := r.Header[headerLengthKey]; len(hs) > 0 {
+		n, err := strconv.ParseUint(hs[0], 10, 63)
+		if err != nil || len(hs) > 1 || n > uint64(len(text)) {
+			return v, badRequestf("%s %q: want one length of at most the body's %d bytes", headerLengthKey, hs, len(text))
+		}
+		text, bin, binary = text[:n], text[n:], true
+	}
+	if err := decodeRESTBody(&inf.req, inf, text, v, &s.lim); err != nil {
 		return v, err
 	}
-	inf.id = req.ID
-	return v, nil
+	return v, inf.restInput(text, bin, binary, v, &s.lim)
 }
 
-// decodeREST checks a decoded REST request against version v and the
-// limits and reads its input into inf.
-func decodeREST(inf *inference, req *restRequest, v *version, lim *Limits) error {
-	if len(req.Inputs) != 1 {
-		return badRequestf("want exactly one input tensor, got %d", len(req.Inputs))
-	}
-	in := &req.Inputs[0]
-	dt := parseDatatype(in.Datatype)
-	if dt == dtInvalid {
-		return badRequestf("input datatype %q: want FP32, FP64 or an INT/UINT type", in.Datatype)
-	}
-	if err := inf.input(in.Shape, v, lim); err != nil {
-		return err
-	}
-	if len(in.Data) == 0 {
-		return badRequestf(`input has no "data"`)
-	}
-	if err := jsonData(inf.x, in.Data, dt, inf.rows, inf.cols); err != nil {
-		return err
-	}
-	for _, o := range req.Outputs {
-		if err := inf.want.add(o.Name); err != nil {
-			return err
+// readBody reads the request body into inf.body, refusing one past the
+// size cap. A body of known length is read straight into the pooled buffer.
+func (s *Server) readBody(inf *inference, w http.ResponseWriter, r *http.Request) error {
+	tooLarge := func() error { return tooLargef("request body larger than %d bytes", s.lim.MaxRequestBytes) }
+	if n := r.ContentLength; n >= 0 {
+		if n > s.lim.MaxRequestBytes {
+			return tooLarge()
 		}
-	}
-	return wantParameters(&inf.want, req.Parameters)
-}
-
-// wantParameters reads the request parameters "decision" and
-// "probability" (booleans) that ask for those outputs besides the label.
-func wantParameters(o *outputs, params map[string]json.RawMessage) error {
-	for k, raw := range params {
-		var on bool
-		switch k {
-		case OutputDecision, OutputProbability:
-			if err := json.Unmarshal(raw, &on); err != nil {
-				return badRequestf("parameter %q: want true or false", k)
-			}
-		default:
-			continue // other parameters (binary_data_output, ...) are not ours to refuse
+		inf.body = grow(inf.body, int(n))
+		if _, err := io.ReadFull(r.Body, inf.body); err != nil {
+			return badRequestf("reading the request: %v", err)
 		}
-		if on {
-			o.label = true
-			if err := o.add(k); err != nil {
-				return err
-			}
-		}
+		return nil
 	}
+	buf := bytes.NewBuffer(inf.body[:0])
+	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, s.lim.MaxRequestBytes)); err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return tooLarge()
+		}
+		return badRequestf("reading the request: %v", err)
+	}
+	inf.body = buf.Bytes()
 	return nil
 }
 
-// restEncode appends the JSON answer of a finished inference to b.
-func restEncode(b []byte, v *version, inf *inference) []byte {
+// restInput checks a decoded REST request (inf.req, decoded from text, with
+// bin the binary tensor data after it when binary) against version v and
+// the limits and reads its input into inf, in the order encoding/json's
+// decoder of the first release checked them.
+func (inf *inference) restInput(text, bin []byte, binary bool, v *version, lim *Limits) error {
+	q := &inf.req
+	if q.inputs != 1 {
+		return badRequestf("want exactly one input tensor, got %d", q.inputs)
+	}
+	in := &q.in
+	dt := parseDatatype(in.datatype)
+	if dt == dtInvalid {
+		return badRequestf("input datatype %q: want FP32, FP64 or an INT/UINT type", in.datatype)
+	}
+	if err := inf.input(in.shape, v, lim); err != nil {
+		return err
+	}
+	switch {
+	case in.binarySize >= 0:
+		if !binary {
+			return badRequestf("input parameter binary_data_size needs the %s header", headerLengthKey)
+		}
+		if in.data.ok {
+			return badRequestf(`input has both "data" and binary_data_size`)
+		}
+		if in.binarySize != int64(len(bin)) {
+			return badRequestf("input binary_data_size is %d, but %d bytes follow the JSON", in.binarySize, len(bin))
+		}
+		if err := rawData(inf.x, bin, dt, inf.rows, inf.cols); err != nil {
+			return err
+		}
+	case len(bin) > 0:
+		return badRequestf("%d bytes follow the JSON, but the input has no binary_data_size", len(bin))
+	case !in.data.ok:
+		return badRequestf(`input has no "data"`)
+	case in.parsed.data == in.data && in.parsed.rows == inf.rows && in.parsed.cols == inf.cols && in.parsed.dt == dt:
+		// read while the body was scanned
+	default:
+		if err := jsonData(inf.x, text[in.data.start:in.data.end], dt, inf.rows, inf.cols); err != nil {
+			return err
+		}
+	}
+	binDefault, err := q.binaryOutput.value("binary_data_output")
+	if err != nil {
+		return err
+	}
+	var named outputs // outputs whose binary_data parameter was given
+	for i := range q.outputs {
+		o := &q.outputs[i]
+		if err := inf.want.add(o.name); err != nil {
+			return err
+		}
+		if o.binary != paramAbsent {
+			on, err := o.binary.value("binary_data")
+			if err != nil {
+				return err
+			}
+			named.add(o.name)
+			inf.binary.set(o.name, on)
+		}
+	}
+	for _, k := range [...]string{OutputDecision, OutputProbability} {
+		p := q.decision
+		if k == OutputProbability {
+			p = q.probability
+		}
+		on, err := p.value(k)
+		if err != nil {
+			return err
+		}
+		if on {
+			inf.want.label = true
+			inf.want.add(k)
+		}
+	}
+	if binDefault {
+		inf.binary.label = inf.binary.label || !named.label
+		inf.binary.decision = inf.binary.decision || !named.decision
+		inf.binary.probability = inf.binary.probability || !named.probability
+	}
+	inf.id = q.id
+	return nil
+}
+
+// value is p as a boolean parameter named name: absent is false.
+func (p param) value(name string) (bool, error) {
+	if p == paramOther {
+		return false, badRequestf("parameter %q: want true or false", name)
+	}
+	return p == paramTrue, nil
+}
+
+// restEncode appends the answer of a finished inference to b and returns
+// it with the length of its JSON text: the whole answer, unless outputs
+// go as binary tensor data, which then follows the JSON.
+func restEncode(b []byte, v *version, inf *inference) ([]byte, int) {
 	b = append(b, `{"model_name":`...)
 	b = strconv.AppendQuote(b, v.model)
 	b = append(b, `,"model_version":"`...)
@@ -327,7 +396,7 @@ func restEncode(b []byte, v *version, inf *inference) []byte {
 	}
 	b = append(b, `,"outputs":[`...)
 	first := true
-	tensor := func(name, dt string, data []float64, cols int, integer bool) {
+	tensor := func(name, dt string, data []float64, cols int, binary bool) {
 		if !first {
 			b = append(b, ',')
 		}
@@ -342,7 +411,14 @@ func restEncode(b []byte, v *version, inf *inference) []byte {
 			b = append(b, ',')
 			b = strconv.AppendInt(b, int64(cols), 10)
 		}
+		if binary {
+			b = append(b, `],"parameters":{"binary_data_size":`...)
+			b = strconv.AppendInt(b, int64(8*len(data)), 10)
+			b = append(b, "}}"...)
+			return
+		}
 		b = append(b, `],"data":[`...)
+		integer := dt == "INT64"
 		for i, x := range data {
 			if i > 0 {
 				b = append(b, ',')
@@ -355,17 +431,41 @@ func restEncode(b []byte, v *version, inf *inference) []byte {
 		}
 		b = append(b, "]}"...)
 	}
+	labelDT := v.labelDatatype()
 	if inf.want.label {
-		dt := v.labelDatatype()
-		tensor(OutputLabel, dt, inf.labels, 0, dt == "INT64")
+		tensor(OutputLabel, labelDT, inf.labels, 0, inf.binary.label)
 	}
 	if inf.want.decision {
-		tensor(OutputDecision, "FP64", inf.decision, inf.k, false)
+		tensor(OutputDecision, "FP64", inf.decision, inf.k, inf.binary.decision)
 	}
 	if inf.want.probability {
-		tensor(OutputProbability, "FP64", inf.prob, inf.c, false)
+		tensor(OutputProbability, "FP64", inf.prob, inf.c, inf.binary.probability)
 	}
-	return append(b, "]}\n"...)
+	b = append(b, "]}\n"...)
+	jsonLen := len(b)
+	if inf.want.label && inf.binary.label {
+		b = appendRaw(b, inf.labels, labelDT == "INT64")
+	}
+	if inf.want.decision && inf.binary.decision {
+		b = appendRaw(b, inf.decision, false)
+	}
+	if inf.want.probability && inf.binary.probability {
+		b = appendRaw(b, inf.prob, false)
+	}
+	return b, jsonLen
+}
+
+// appendRaw appends data as the protocol's raw tensor contents:
+// little-endian INT64 when integer, else FP64.
+func appendRaw(b []byte, data []float64, integer bool) []byte {
+	for _, x := range data {
+		if integer {
+			b = binary.LittleEndian.AppendUint64(b, uint64(int64(x)))
+		} else {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+		}
+	}
+	return b
 }
 
 // appendJSONFloat appends x in the shortest form that reads back exactly;

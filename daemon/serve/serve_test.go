@@ -528,37 +528,3 @@ func TestSwapUnderLoad(t *testing.T) {
 		}
 	}
 }
-
-// TestInferenceAllocations checks that reading a tensor's data and
-// predicting through a pooled inference allocate nothing once its buffers
-// have grown (the protocol decoding around them is encoding/json's and
-// gRPC's, and allocates).
-func TestInferenceAllocations(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector changes allocation counts")
-	}
-	ds := heart(t)
-	km := kernelModel(t, ds)
-	v := newVersion("m", &modeldir.Loaded{Model: km, Version: 1})
-	lim := DefaultLimits()
-	data := []byte(rowsJSON(ds, []int{0, 1, 2, 3}, true))
-	shape := []int64{4, int64(ds.NumFeatures())}
-	inf := &inference{}
-	step := func() {
-		if err := inf.input(shape, v, &lim); err != nil {
-			t.Fatal(err)
-		}
-		if err := jsonData(inf.x, data, dtFP32, inf.rows, inf.cols); err != nil {
-			t.Fatal(err)
-		}
-		inf.want = outputs{label: true, decision: true, probability: true}
-		if err := inf.run(v); err != nil {
-			t.Fatal(err)
-		}
-		inf.out = restEncode(inf.out[:0], v, inf)
-	}
-	step()
-	if n := testing.AllocsPerRun(50, step); n != 0 {
-		t.Errorf("%v allocations a request", n)
-	}
-}

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -231,6 +232,9 @@ func (s *Server) Start() error {
 			grpc.ConnectionTimeout(s.lim.ReadTimeout),
 			grpc.InitialWindowSize(grpcWindow),
 			grpc.InitialConnWindowSize(grpcWindow),
+			// A fixed set of goroutines answers the streams instead of a
+			// new goroutine for each request.
+			grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
 		}
 		if s.tls != nil {
 			opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))

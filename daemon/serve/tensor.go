@@ -69,119 +69,65 @@ func (d datatype) bounds() (lo, hi float64) {
 	return math.Inf(-1), math.Inf(1)
 }
 
-// checkJSONDepth returns an error when the JSON text b nests arrays and
-// objects deeper than maxDepth: the decoders below recurse no deeper than
-// the protocol needs (TF Serving's CVE-2025-0649 was unbounded recursion
-// on nested JSON). It only counts brackets outside strings; the decoder
-// still checks the syntax.
-func checkJSONDepth(b []byte, maxDepth int) error {
-	depth, inString := 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '[', '{':
-			depth++
-			if depth > maxDepth {
-				return badRequestf("JSON nests deeper than %d levels", maxDepth)
-			}
-		case ']', '}':
-			depth--
-		}
-	}
-	return nil
-}
-
 // jsonData reads a tensor's "data" member, b, into dst[:rows*cols] as
-// float32: either one flat array of rows×cols numbers or an array of rows
-// arrays of cols numbers (the two forms OIP allows for shape [N, F]).
-// Numbers of an integer datatype must be integers within its bounds; FP32
-// numbers round as strconv.ParseFloat(s, 32) rounds them (as svmgo
-// predict reads a data file), the others through float64. A number that
-// does not fit float32 (or the datatype) is an error.
+// float32 (jsonReader.tensor), refusing text after it.
 func jsonData(dst []float32, b []byte, dt datatype, rows, cols int) error {
-	p := jsonScanner{b: b}
-	if !p.consume('[') {
-		return badRequestf(`input "data" must be an array`)
-	}
-	n := rows * cols
-	dst = dst[:n]
-	p.skipSpace()
-	if p.peek() == '[' {
-		for r := range rows {
-			if r > 0 && !p.consume(',') {
-				return badRequestf(`input "data" has %d rows, shape says %d`, r, rows)
-			}
-			if !p.consume('[') {
-				return badRequestf(`input "data": row %d is not an array`, r)
-			}
-			if err := p.numbers(dst[r*cols:(r+1)*cols], dt, r); err != nil {
-				return err
-			}
-			if !p.consume(']') {
-				return badRequestf(`input "data": row %d has more than %d values`, r, cols)
-			}
-		}
-	} else if err := p.numbers(dst, dt, -1); err != nil {
+	p := jsonReader{b: b}
+	if err := p.tensor(dst, dt, rows, cols); err != nil {
 		return err
 	}
-	if !p.consume(']') {
-		return badRequestf(`input "data" holds more values than shape [%d, %d] has`, rows, cols)
-	}
-	p.skipSpace()
-	if p.i != len(p.b) {
+	if p.next() != 0 {
 		return badRequestf(`input "data": unexpected text after the array`)
 	}
 	return nil
 }
 
-// jsonScanner reads the numeric arrays of a tensor's data.
-type jsonScanner struct {
-	b []byte
-	i int
-}
-
-func (p *jsonScanner) skipSpace() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
-
-func (p *jsonScanner) peek() byte {
-	if p.i < len(p.b) {
-		return p.b[p.i]
-	}
-	return 0
-}
-
-// consume skips space and then c, reporting whether c was there.
-func (p *jsonScanner) consume(c byte) bool {
-	p.skipSpace()
-	if p.peek() != c {
-		return false
+// tensor reads the tensor data at p.i into dst[:rows*cols] as float32:
+// either one flat array of rows×cols numbers or an array of rows arrays of
+// cols numbers (the two forms OIP allows for shape [N, F]). Numbers of an
+// integer datatype must be integers within its bounds; FP32 numbers round
+// as strconv.ParseFloat(s, 32) rounds them (as svmgo predict reads a data
+// file), the others through float64. A number that does not fit float32
+// (or the datatype) is an error. The caller checks the nesting depth.
+func (p *jsonReader) tensor(dst []float32, dt datatype, rows, cols int) error {
+	if p.next() != '[' {
+		return badRequestf(`input "data" must be an array`)
 	}
 	p.i++
-	return true
+	dst = dst[:rows*cols]
+	if p.next() == '[' {
+		for r := range rows {
+			if r > 0 {
+				if p.next() != ',' {
+					return badRequestf(`input "data" has %d rows, shape says %d`, r, rows)
+				}
+				p.i++
+			}
+			if p.next() != '[' {
+				return badRequestf(`input "data": row %d is not an array`, r)
+			}
+			p.i++
+			if err := p.numbers(dst[r*cols:(r+1)*cols], dt, r); err != nil {
+				return err
+			}
+			if p.next() != ']' {
+				return badRequestf(`input "data": row %d has more than %d values`, r, cols)
+			}
+			p.i++
+		}
+	} else if err := p.numbers(dst, dt, -1); err != nil {
+		return err
+	}
+	if p.next() != ']' {
+		return badRequestf(`input "data" holds more values than shape [%d, %d] has`, rows, cols)
+	}
+	p.i++
+	return nil
 }
 
 // numbers reads len(dst) comma-separated numbers into dst; row is the row
 // they belong to for error messages, -1 for a flat array.
-func (p *jsonScanner) numbers(dst []float32, dt datatype, row int) error {
+func (p *jsonReader) numbers(dst []float32, dt datatype, row int) error {
 	where := func() string { // only for an error: it allocates
 		if row >= 0 {
 			return "row " + strconv.Itoa(row)
@@ -189,37 +135,142 @@ func (p *jsonScanner) numbers(dst []float32, dt datatype, row int) error {
 		return "flat data"
 	}
 	for k := range dst {
-		if k > 0 && !p.consume(',') {
-			return badRequestf(`input "data", %s: %d values, want %d`, where(), k, len(dst))
-		}
-		p.skipSpace()
-		start := p.i
-		for p.i < len(p.b) && isNumberByte(p.b[p.i]) {
+		if k > 0 {
+			if p.next() != ',' {
+				return badRequestf(`input "data", %s: %d values, want %d`, where(), k, len(dst))
+			}
 			p.i++
 		}
-		tok := p.b[start:p.i]
-		if len(tok) == 0 {
-			return badRequestf(`input "data", %s, value %d: not a number`, where(), k)
-		}
-		v, err := parseNumber(tok, dt)
+		p.space()
+		x, err := p.number(dt)
 		if err != nil {
 			return badRequestf(`input "data", %s, value %d: %v`, where(), k, err)
 		}
-		dst[k] = v
+		dst[k] = x
 	}
 	return nil
 }
 
-func isNumberByte(c byte) bool {
-	return '0' <= c && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+// Exact powers of ten: every one of float32's up to 1e10 and float64's up
+// to 1e22 is exactly representable, so one multiplication or division by
+// one of them rounds once (Clinger's fast path, as strconv's own).
+var (
+	pow10f32 = [...]float32{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
+	pow10f64 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+)
+
+// number reads the JSON number at p.i as the float32 feature datatype dt
+// makes of it (tensor's rules), scanning it once: a number of at most 19
+// significant digits whose decimal mantissa and power of ten are exact in
+// the target precision is computed with one rounding, exactly as
+// strconv.ParseFloat would; any other goes to strconv.ParseFloat.
+func (p *jsonReader) number(dt datatype) (float32, error) {
+	b, i, start := p.b, p.i, p.i
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
+	}
+	var mant uint64
+	nd, exp, exact := 0, 0, true // significant digits, power of ten, all digits in mant
+	digit := func(d byte, fraction bool) {
+		switch {
+		case nd < 19:
+			mant = mant*10 + uint64(d-'0')
+			if mant != 0 {
+				nd++
+			}
+			if fraction {
+				exp--
+			}
+		case d != '0' || !fraction:
+			exact = false
+		}
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+			digit(b[i], false)
+		}
+	default:
+		return 0, errNotNumber
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		s := i
+		for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+			digit(b[i], true)
+		}
+		if i == s {
+			return 0, errNotNumber
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		eneg := i < len(b) && b[i] == '-'
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		s, e := i, 0
+		for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+			if e < 1e6 {
+				e = e*10 + int(b[i]-'0')
+			}
+		}
+		if i == s {
+			return 0, errNotNumber
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	p.i = i
+	if !exact {
+		// More than 19 significant digits (the integer part's beyond them
+		// would shift exp): strconv rounds those correctly.
+		return parseFloatToken(b[start:i], dt)
+	}
+	switch {
+	case mant == 0:
+		if neg {
+			return float32(math.Copysign(0, -1)), nil
+		}
+		return 0, nil
+	case dt == dtFP32 && mant <= 1<<24 && -10 <= exp && exp <= 10:
+		x := float32(mant)
+		if exp < 0 {
+			x /= pow10f32[-exp]
+		} else {
+			x *= pow10f32[exp]
+		}
+		if neg {
+			x = -x
+		}
+		return x, nil
+	case dt != dtFP32 && mant <= 1<<53 && -22 <= exp && exp <= 22:
+		f := float64(mant)
+		if exp < 0 {
+			f /= pow10f64[-exp]
+		} else {
+			f *= pow10f64[exp]
+		}
+		if neg {
+			f = -f
+		}
+		return featureOf(f, b[start:i], dt)
+	}
+	return parseFloatToken(b[start:i], dt)
 }
 
-// parseNumber parses one JSON number of datatype dt as the float32 the
-// model reads.
-func parseNumber(tok []byte, dt datatype) (float32, error) {
-	if !validJSONNumber(tok) {
-		return 0, badRequestf("%q is not a JSON number", tok)
-	}
+// errNotNumber is a value that is not a JSON number.
+var errNotNumber = badRequestf("not a JSON number")
+
+// parseFloatToken parses a JSON number with strconv: in float32 for FP32,
+// in float64 for the other datatypes.
+func parseFloatToken(tok []byte, dt datatype) (float32, error) {
 	// The string shares tok's bytes: ParseFloat does not keep it.
 	s := unsafe.String(unsafe.SliceData(tok), len(tok))
 	bits := 64
@@ -230,55 +281,23 @@ func parseNumber(tok []byte, dt datatype) (float32, error) {
 	if err != nil {
 		return 0, badRequestf("%s does not fit %s", s, dt)
 	}
+	return featureOf(f, tok, dt)
+}
+
+// featureOf checks the value f of the number tok against datatype dt and
+// returns it as a float32 feature.
+func featureOf(f float64, tok []byte, dt datatype) (float32, error) {
 	if dt.integer() {
 		lo, hi := dt.bounds()
 		if f != math.Trunc(f) || f < lo || f > hi {
-			return 0, badRequestf("%s is not a %s", s, dt)
+			return 0, badRequestf("%s is not a %s", tok, dt)
 		}
 	}
 	x := float32(f)
 	if math.IsInf(float64(x), 0) {
-		return 0, badRequestf("%s does not fit a float32 feature", s)
+		return 0, badRequestf("%s does not fit a float32 feature", tok)
 	}
 	return x, nil
-}
-
-// validJSONNumber reports whether tok is a number in JSON's grammar:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? (ParseFloat takes more:
-// "inf", hex, underscores, a leading '+').
-func validJSONNumber(tok []byte) bool {
-	i := 0
-	if i < len(tok) && tok[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		s := i
-		for i < len(tok) && '0' <= tok[i] && tok[i] <= '9' {
-			i++
-		}
-		return i - s
-	}
-	if i < len(tok) && tok[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		return false
-	}
-	if i < len(tok) && tok[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
-		i++
-		if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(tok)
 }
 
 // rawData reads raw_input_contents b, rows×cols little-endian elements of

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/cgen"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
@@ -97,14 +98,15 @@ func exportC(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-var notIdentifier = regexp.MustCompile(`[^A-Za-z0-9_]`)
+// notIdentifier is compiled on first use: every command starts this binary.
+var notIdentifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_]`) })
 
 // cName makes the base name of path, without its extension, a C
 // identifier of at most 40 characters.
 func cName(path string) string {
 	base := filepath.Base(path)
 	base = strings.TrimSuffix(base, filepath.Ext(base))
-	s := notIdentifier.ReplaceAllString(base, "_")
+	s := notIdentifier().ReplaceAllString(base, "_")
 	if s == "" || (s[0] >= '0' && s[0] <= '9') {
 		s = "m_" + s
 	}

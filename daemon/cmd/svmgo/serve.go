@@ -21,7 +21,8 @@ const serveUsage = `usage: svmgo serve --repository DIR [flags]
 Serves the models of DIR over the Open Inference Protocol (KServe v2): REST
 on --http and inference.GRPCInferenceService on --grpc. Each subdirectory of
 DIR is a model of its name, in the layout svmgo watch publishes into its
-models/ (model-<version>.svmgo); each is followed, and a new valid version
+models/ (model-<version>.svmgo) or in Triton's (<version>/model.svmgo or
+<version>/model.onnx); each is followed, and a new valid version
 is swapped in without a failed request; a file that fails to load is
 skipped and counted. Addresses are host:port or unix:PATH (mode 0660); a
 TCP address off the loopback interface needs --tls-cert and --tls-key, or

@@ -4,21 +4,29 @@
 //
 // Usage:
 //
-//	servetime -bin bin/svmgo [-seconds 2] DIR
+//	servetime -bin bin/svmgo [-seconds 2] [-binary=false] [-startup=false] DIR
 //
 // DIR holds capi_latency's outputs: model.svmgo and rows.f32 (little-endian
 // float32, row-major, NumFeatures a row). servetime starts bin serve on
 // loopback ports with a repository holding that model and measures, each
 // request timed alone with the monotonic clock, clients in this process:
 //
-//   - single-row inference, label only, over REST (JSON, FP32, keep-alive)
-//     and gRPC (typed fp32_contents), with 1 and with 8 concurrent clients,
-//     for -seconds each: p50 and p99 per request, and requests per second;
-//   - a 1000-row batch over REST and over gRPC (raw_input_contents): the
-//     median of 21 requests, as rows per second;
+//   - single-row inference, label only, over REST (JSON, FP32, keep-alive;
+//     the input's members in the protocol's order, name, shape, datatype,
+//     data, as Triton's and KServe's clients write them) and gRPC (typed
+//     fp32_contents), with 1 and with 8 concurrent clients, for -seconds
+//     each: p50 and p99 per request, requests per second, and the server
+//     process's CPU time per request (user+system from /proc/PID/stat,
+//     10 ms ticks: the part of the latency that is the server's work, and
+//     nearly free of the noise of other processes);
+//   - a 1000-row batch over REST (JSON, and the binary tensor data
+//     extension unless -binary=false, for a server without it) and over
+//     gRPC (raw_input_contents): the median of 21 requests, as rows per
+//     second;
 //   - single-row gRPC p99 with one client while a new version of the model
-//     is published every 20 ms, next to the same client without swaps,
-//     alternating three rounds of each (the medians are reported);
+//     is published every 20 ms (older ones removed as svmgo watch --keep 4
+//     does), next to the same client without swaps, alternating
+//     -swap-rounds rounds of each (the medians are reported);
 //   - startup to ready with a 10 MB kernel model (trained here on random
 //     rows with a large gamma, so every row is a support vector): from
 //     starting the process to the first 200 of /v2/health/ready, polled
@@ -35,6 +43,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -42,6 +51,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -60,6 +70,9 @@ import (
 func main() {
 	bin := flag.String("bin", "bin/svmgo", "the svmgo binary")
 	seconds := flag.Float64("seconds", 2, "seconds of each single-row measurement")
+	binaryData := flag.Bool("binary", true, "time the REST batch with the binary tensor data extension too")
+	startup := flag.Bool("startup", true, "time startup to ready with a 10 MB model")
+	swapRounds := flag.Int("swap-rounds", 5, "rounds of p99 without and with swaps (the medians are reported)")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		die(fmt.Errorf("usage: servetime -bin BIN DIR"))
@@ -89,7 +102,7 @@ func main() {
 	defer srv.Process.Kill()
 	waitReady("127.0.0.1:18470", 10*time.Second)
 
-	b := &bench{bigRow: -1, httpAddr: "127.0.0.1:18470", nf: nf, rows: rows, nrows: nrows,
+	b := &bench{bigRow: -1, pid: srv.Process.Pid, httpAddr: "127.0.0.1:18470", nf: nf, rows: rows, nrows: nrows,
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
 	conn, err := grpc.NewClient("127.0.0.1:18471", grpc.WithTransportCredentials(insecure.NewCredentials()))
 	check(err)
@@ -101,16 +114,23 @@ func main() {
 	out := []string{fmt.Sprintf("features=%d rows=%d", nf, nrows)}
 	for _, proto := range []string{"rest", "grpc"} {
 		for _, clients := range []int{1, 8} {
+			cpu0 := b.serverCPU()
 			lat, rps := b.single(proto, clients, d)
-			out = append(out, fmt.Sprintf("%s_%d_p50_us=%.1f %s_%d_p99_us=%.1f %s_%d_rps=%.0f",
-				proto, clients, us(quantile(lat, 0.5)), proto, clients, us(quantile(lat, 0.99)), proto, clients, rps))
+			cpu := b.serverCPU() - cpu0
+			out = append(out, fmt.Sprintf("%s_%d_p50_us=%.1f %s_%d_p99_us=%.1f %s_%d_rps=%.0f %s_%d_server_cpu_us=%.1f",
+				proto, clients, us(quantile(lat, 0.5)), proto, clients, us(quantile(lat, 0.99)), proto, clients, rps,
+				proto, clients, us(cpu)/float64(len(lat))))
 		}
 	}
-	for _, proto := range []string{"rest", "grpc"} {
+	batches := []string{"rest", "grpc"}
+	if *binaryData {
+		batches = append(batches, "restbin")
+	}
+	for _, proto := range batches {
 		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f", proto, b.batch(proto, 1000)))
 	}
 	var calm, swapping []float64
-	for range 3 {
+	for range *swapRounds {
 		lat, _ := b.single("grpc", 1, d/2)
 		calm = append(calm, us(quantile(lat, 0.99)))
 		stop := make(chan struct{})
@@ -124,6 +144,10 @@ func main() {
 				}
 				_, err := modeldir.PublishEncoded(fileio.OS, modelDir, encoded, after)
 				check(err)
+				// As svmgo watch keeps its models/ (--keep): the directory
+				// a swap scans stays small.
+				_, err = modeldir.Retain(fileio.OS, modelDir, 4)
+				check(err)
 			}
 		})
 		lat, _ = b.single("grpc", 1, d/2)
@@ -135,8 +159,10 @@ func main() {
 	srv.Process.Kill()
 	srv.Wait()
 
-	size, startup := startup10MB(*bin, tmp)
-	out = append(out, fmt.Sprintf("startup_model_bytes=%d startup_ms=%.2f", size, startup))
+	if *startup {
+		size, ms := startup10MB(*bin, tmp)
+		out = append(out, fmt.Sprintf("startup_model_bytes=%d startup_ms=%.2f", size, ms))
+	}
 	fi, err := os.Stat(*bin)
 	check(err)
 	out = append(out, fmt.Sprintf("binary_bytes=%d", fi.Size()))
@@ -144,6 +170,7 @@ func main() {
 }
 
 type bench struct {
+	pid      int // the server's
 	httpAddr string
 	http     *http.Client
 	grpc     inferencepb.GRPCInferenceServiceClient
@@ -151,18 +178,52 @@ type bench struct {
 	rows     []float32
 	nrows    int
 	bodies   [][]byte // single-row REST bodies, for the first 100 rows
-	// big is the encoded batch request (REST JSON, or gRPC's raw bytes) of
-	// the rows from bigRow, made before the clock starts: the client's
-	// encoding is not the server's cost.
-	big    []byte
-	bigRow int
+	// big is the encoded batch request (REST JSON, REST's JSON header then
+	// the binary rows, or gRPC's raw bytes) of the rows from bigRow, made
+	// before the clock starts: the client's encoding is not the server's
+	// cost. bigHeader is the length of the JSON header of a binary one.
+	big       []byte
+	bigHeader int
+	bigRow    int
+}
+
+// restInput is a REST input tensor with its members in the protocol's
+// order (a Go map would write "data" first).
+type restInput struct {
+	Name       string         `json:"name"`
+	Shape      []int          `json:"shape"`
+	Datatype   string         `json:"datatype"`
+	Parameters map[string]int `json:"parameters,omitempty"`
+	Data       []float32      `json:"data,omitempty"`
+}
+
+type restRequest struct {
+	Inputs     []restInput     `json:"inputs"`
+	Parameters map[string]bool `json:"parameters,omitempty"`
+}
+
+// serverCPU returns the CPU time (user and system) the server process has
+// used so far, from /proc/PID/stat in ticks of 10 ms.
+func (b *bench) serverCPU() time.Duration {
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", b.pid))
+	check(err)
+	// The fields after the command name's ")": state is field 3, utime 14,
+	// stime 15.
+	f := strings.Fields(string(st[bytes.LastIndexByte(st, ')')+1:]))
+	var ticks uint64
+	for _, i := range []int{14, 15} {
+		n, err := strconv.ParseUint(f[i-3], 10, 64)
+		check(err)
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond
 }
 
 // singleBodies encodes the first 100 rows as single-row REST requests
 // (cycled, in cache, as capi_latency's single-row calls are).
 func (b *bench) singleBodies() {
 	for r := range min(100, b.nrows) {
-		body, err := json.Marshal(map[string]any{"inputs": []any{map[string]any{"name": "x", "shape": []int{1, b.nf}, "datatype": "FP32", "data": b.rows[r*b.nf : (r+1)*b.nf]}}})
+		body, err := json.Marshal(restRequest{Inputs: []restInput{{Name: "x", Shape: []int{1, b.nf}, Datatype: "FP32", Data: b.rows[r*b.nf : (r+1)*b.nf]}}})
 		check(err)
 		b.bodies = append(b.bodies, body)
 	}
@@ -196,7 +257,8 @@ func (b *bench) infer(proto string, r, n int) {
 	if n > 1 && b.bigRow != r {
 		die(fmt.Errorf("batch of rows %d not encoded", r))
 	}
-	if proto == "rest" {
+	switch proto {
+	case "rest":
 		body := b.big
 		if n == 1 {
 			body = b.bodies[r]
@@ -213,6 +275,20 @@ func (b *bench) infer(proto string, r, n int) {
 		check(err)
 		if resp.StatusCode != 200 || len(out.Outputs) != 1 || len(out.Outputs[0].Data) != n {
 			die(fmt.Errorf("REST answer %d %v", resp.StatusCode, out))
+		}
+		return
+	case "restbin":
+		req, err := http.NewRequest(http.MethodPost, "http://"+b.httpAddr+"/v2/models/m/infer", bytes.NewReader(b.big))
+		check(err)
+		req.Header.Set("Inference-Header-Content-Length", strconv.Itoa(b.bigHeader))
+		resp, err := b.http.Do(req)
+		check(err)
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		check(err)
+		hl, err := strconv.Atoi(resp.Header.Get("Inference-Header-Content-Length"))
+		if resp.StatusCode != 200 || err != nil || len(body)-hl != 8*n {
+			die(fmt.Errorf("REST binary answer %d: %.200s", resp.StatusCode, body))
 		}
 		return
 	}
@@ -248,15 +324,23 @@ func (b *bench) batch(proto string, n int) float64 {
 func (b *bench) encodeBatch(proto string, r, n int) {
 	x := b.rows[r*b.nf : (r+n)*b.nf]
 	b.bigRow = r
-	if proto == "rest" {
-		var err error
-		b.big, err = json.Marshal(map[string]any{"inputs": []any{map[string]any{"name": "x", "shape": []int{n, b.nf}, "datatype": "FP32", "data": x}}})
+	var err error
+	switch proto {
+	case "rest":
+		b.big, err = json.Marshal(restRequest{Inputs: []restInput{{Name: "x", Shape: []int{n, b.nf}, Datatype: "FP32", Data: x}}})
 		check(err)
 		return
+	case "restbin":
+		b.big, err = json.Marshal(restRequest{
+			Inputs:     []restInput{{Name: "x", Shape: []int{n, b.nf}, Datatype: "FP32", Parameters: map[string]int{"binary_data_size": 4 * len(x)}}},
+			Parameters: map[string]bool{"binary_data_output": true}})
+		check(err)
+		b.bigHeader = len(b.big)
+	default:
+		b.big = b.big[:0]
 	}
-	b.big = make([]byte, 4*len(x))
-	for i, v := range x {
-		binary.LittleEndian.PutUint32(b.big[4*i:], math.Float32bits(v))
+	for _, v := range x {
+		b.big = binary.LittleEndian.AppendUint32(b.big, math.Float32bits(v))
 	}
 }
 

@@ -1,0 +1,211 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/fileio"
+	"github.com/libsvmgo/libsvmgo/core/linear"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb"
+)
+
+// The benchmarks below time one single-row inference on a model of the
+// shape examples/bench/serve.sh uses (784 features, 10 classes, linear),
+// per layer: the REST handler alone (server side, no sockets), the gRPC
+// service alone, and both protocols end to end over loopback (client and
+// server in this process, which is what their CPU profiles separate by
+// call stack).
+
+const benchFeatures, benchClasses = 784, 10
+
+// benchRows returns rows of benchFeatures values in [0, 1] with three
+// significant digits, as a scaled image would be.
+func benchRows(n int) []float32 {
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := make([]float32, n*benchFeatures)
+	for i := range x {
+		if rng.IntN(2) == 0 { // half the pixels of an image are 0
+			x[i] = float32(rng.IntN(1000)) / 1000
+		}
+	}
+	return x
+}
+
+// benchServer serves a 784-feature, 10-class linear model as "m" on
+// loopback (REST and gRPC) until b ends.
+func benchServer(b *testing.B) (*Server, []float32) {
+	const l = 300
+	x := benchRows(l)
+	ds := data.NewDense(l, benchFeatures)
+	for i := range l {
+		if err := ds.AppendDense(float64(i%benchClasses), x[i*benchFeatures:(i+1)*benchFeatures]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	p := linear.DefaultLinearParams()
+	m, _, err := linear.TrainLinear(ds, p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	root := b.TempDir()
+	dir := filepath.Join(root, "m")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := modeldir.Publish(dir, m); err != nil {
+		b.Fatal(err)
+	}
+	repo, err := OpenRepository(root, RepositoryOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := New(repo, Config{HTTPAddr: "127.0.0.1:0", GRPCAddr: "127.0.0.1:0"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		srv.Shutdown(context.Background())
+		repo.Close()
+	})
+	return srv, x
+}
+
+// singleRowJSON is the REST body of one row, as json.Marshal writes it.
+func singleRowJSON(b testing.TB, row []float32) []byte {
+	body, err := json.Marshal(map[string]any{"inputs": []any{map[string]any{
+		"name": "x", "shape": []int{1, len(row)}, "datatype": "FP32", "data": row}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return body
+}
+
+// discardWriter is a ResponseWriter that keeps nothing, so that the REST
+// handler's benchmark counts the handler's own allocations only.
+type discardWriter struct {
+	h    http.Header
+	code int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (w *discardWriter) WriteHeader(code int)        { w.code = code }
+
+func BenchmarkRESTHandlerSingleRow(b *testing.B) {
+	srv, x := benchServer(b)
+	h := srv.Handler()
+	body := singleRowJSON(b, x[:benchFeatures])
+	rd := bytes.NewReader(body)
+	req, err := http.NewRequest(http.MethodPost, "/v2/models/m/infer", rd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := &discardWriter{h: http.Header{}}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		rd.Reset(body)
+		req.Body = io.NopCloser(rd)
+		w.code = 0
+		h.ServeHTTP(w, req)
+		if w.code != 0 && w.code != http.StatusOK {
+			b.Fatalf("status %d", w.code)
+		}
+	}
+}
+
+func BenchmarkRESTLoopbackSingleRow(b *testing.B) {
+	srv, x := benchServer(b)
+	body := singleRowJSON(b, x[:benchFeatures])
+	url := "http://" + srv.HTTPAddr() + "/v2/models/m/infer"
+	c := &http.Client{}
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := c.Post(url, "application/json", bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+}
+
+func benchGRPCRequest(x []float32) *inferencepb.ModelInferRequest {
+	return &inferencepb.ModelInferRequest{ModelName: "m", Inputs: []*inferencepb.ModelInferRequest_InferInputTensor{{
+		Name: "x", Datatype: "FP32", Shape: []int64{1, benchFeatures},
+		Contents: &inferencepb.InferTensorContents{Fp32Contents: x[:benchFeatures]}}}}
+}
+
+func BenchmarkGRPCServiceSingleRow(b *testing.B) {
+	srv, x := benchServer(b)
+	g := &grpcService{s: srv}
+	req := benchGRPCRequest(x)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := g.ModelInfer(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkGRPCLoopbackSingleRow(b *testing.B) {
+	srv, x := benchServer(b)
+	conn, err := grpc.NewClient(srv.GRPCAddr(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	c := inferencepb.NewGRPCInferenceServiceClient(conn)
+	req := benchGRPCRequest(x)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.ModelInfer(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSwap times what a swap costs the server: a new version of the
+// benchmark model published, then the watcher's scan that loads, checks and
+// warms it and stores the new version set (the work a running server does
+// once a version arrives, on its own cores).
+func BenchmarkSwap(b *testing.B) {
+	srv, _ := benchServer(b)
+	m := srv.repo.model("m")
+	encoded, err := os.ReadFile(m.versions().list[0].Path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	next := uint64(2)
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := modeldir.PublishEncoded(fileio.OS, m.dir, encoded, next-1); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		m.watcher.Rescan()
+		if got := m.versions().list[0].Version; got != next {
+			b.Fatalf("serving version %d, want %d", got, next)
+		}
+		next++
+	}
+}

@@ -1,0 +1,222 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+)
+
+// TestNumberMatchesParseFloat reads numbers of every form the fast path
+// and the strconv path take (short and long mantissas, small and large
+// exponents, both signs, integers) and checks each against
+// strconv.ParseFloat: in float32 for FP32, through float64 for FP64.
+func TestNumberMatchesParseFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var toks []string
+	for range 20000 {
+		mant := rng.Uint64() >> rng.IntN(64)
+		s := strconv.FormatUint(mant, 10)
+		if d := rng.IntN(len(s) + 1); d < len(s) && rng.IntN(2) == 0 {
+			s = s[:d] + "." + s[d:]
+			if d == 0 {
+				s = "0" + s
+			}
+		}
+		if rng.IntN(2) == 0 {
+			s += "e" + strconv.Itoa(rng.IntN(90)-45)
+		}
+		if rng.IntN(2) == 0 {
+			s = "-" + s
+		}
+		toks = append(toks, s)
+	}
+	for range 2000 { // float32 values as json.Marshal writes them
+		if f := float64(math.Float32frombits(rng.Uint32())); !math.IsNaN(f) && !math.IsInf(f, 0) {
+			toks = append(toks, strconv.FormatFloat(f, 'g', -1, 32))
+		}
+	}
+	toks = append(toks, "0", "-0", "0e999", "1e38", "3.4028235e38", "3.4028236e38", "16777217", "9007199254740993",
+		"0.99215686", "1.00000000000000000000001", "123456789012345678901234567890e-20", "1e-46", "1.4e-45")
+	for _, tok := range toks {
+		for _, dt := range []datatype{dtFP32, dtFP64} {
+			p := jsonReader{b: []byte(tok)}
+			got, err := p.number(dt)
+			bits := 64
+			if dt == dtFP32 {
+				bits = 32
+			}
+			f, perr := strconv.ParseFloat(tok, bits)
+			want := float32(f)
+			if perr != nil || math.IsInf(float64(want), 0) {
+				if err == nil {
+					t.Errorf("%s %q: read %v, strconv says %v", dt, tok, got, perr)
+				}
+				continue
+			}
+			if err != nil || math.Float32bits(got) != math.Float32bits(want) || p.i != len(tok) {
+				t.Errorf("%s %q: read %v (%v, end %d), strconv %v", dt, tok, got, err, p.i, want)
+			}
+		}
+	}
+}
+
+// TestRESTDecodeAllocations checks that decoding a REST body (data after
+// its shape, and before it), predicting and encoding the answer allocate
+// nothing once the pooled buffers have grown.
+func TestRESTDecodeAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
+	ds := heart(t)
+	v := newVersion("m", &modeldir.Loaded{Model: kernelModel(t, ds), Version: 1})
+	lim := DefaultLimits()
+	rows := rowsJSON(ds, []int{0, 1, 2}, true)
+	for _, body := range []string{
+		`{"id":"r","inputs":[{"name":"x","shape":[3,13],"datatype":"FP32","data":` + rows + `}],"outputs":[{"name":"decision"}],"parameters":{"probability":true}}`,
+		`{"inputs":[{"data":` + rows + `,"datatype":"FP64","name":"x","shape":[3,13]}]}`,
+	} {
+		inf, b := &inference{}, []byte(body)
+		step := func() {
+			inf.want, inf.binary = outputs{}, outputs{}
+			if err := newDecode(inf, b, v, &lim); err != nil {
+				t.Fatal(err)
+			}
+			if err := inf.run(v); err != nil {
+				t.Fatal(err)
+			}
+			inf.out, _ = restEncode(inf.out[:0], v, inf)
+		}
+		step()
+		if n := testing.AllocsPerRun(50, step); n != 0 {
+			t.Errorf("%.40s...: %v allocations a request", body, n)
+		}
+	}
+}
+
+// binaryRequest is a REST request of the binary tensor data extension:
+// the JSON header, then x as little-endian FP32.
+func binaryRequest(t *testing.T, url, header string, x []float32) (*http.Response, []byte) {
+	t.Helper()
+	body := []byte(header)
+	for _, v := range x {
+		body = binary.LittleEndian.AppendUint32(body, math.Float32bits(v))
+	}
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Inference-Header-Content-Length", strconv.Itoa(len(header)))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, b
+}
+
+// TestBinaryTensorData sends rows as binary tensor data and asks for the
+// labels and decision values as binary outputs (Triton's binary tensor data
+// extension), checks them against the model, and checks the refusals.
+func TestBinaryTensorData(t *testing.T) {
+	ds := heart(t)
+	km := kernelModel(t, ds)
+	srv, _ := testServer(t, Limits{}, map[string]core.Model{"heart": km})
+	url := "http://" + srv.HTTPAddr() + "/v2/models/heart/infer"
+	n, nf := 4, ds.NumFeatures()
+	var x []float32
+	for r := range n {
+		x = append(x, ds.DenseRow(r)...)
+	}
+	header := fmt.Sprintf(`{"inputs":[{"name":"x","shape":[%d,%d],"datatype":"FP32","parameters":{"binary_data_size":%d}}],`+
+		`"outputs":[{"name":"label","parameters":{"binary_data":true}},{"name":"decision"}],"parameters":{"binary_data_output":true}}`, n, nf, 4*len(x))
+	resp, b := binaryRequest(t, url, header, x)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+	hl, err := strconv.Atoi(resp.Header.Get("Inference-Header-Content-Length"))
+	if err != nil || hl > len(b) || resp.Header.Get("Content-Type") != "application/octet-stream" {
+		t.Fatalf("headers %v", resp.Header)
+	}
+	var out struct {
+		Outputs []struct {
+			Name       string
+			Datatype   string
+			Shape      []int
+			Parameters struct {
+				BinaryDataSize int `json:"binary_data_size"`
+			}
+			Data []float64
+		}
+	}
+	if err := json.Unmarshal(b[:hl], &out); err != nil {
+		t.Fatalf("JSON header %q: %v", b[:hl], err)
+	}
+	if len(out.Outputs) != 2 || out.Outputs[0].Parameters.BinaryDataSize != 8*n || out.Outputs[1].Parameters.BinaryDataSize != 8*n ||
+		out.Outputs[0].Data != nil || len(b) != hl+16*n {
+		t.Fatalf("answer %+v, %d bytes after the header", out, len(b)-hl)
+	}
+	for r := range n {
+		row := ds.DenseRow(r)
+		label := int64(binary.LittleEndian.Uint64(b[hl+8*r:]))
+		dec := math.Float64frombits(binary.LittleEndian.Uint64(b[hl+8*n+8*r:]))
+		if float64(label) != km.PredictDense(row) || dec != km.DecisionDense(make([]float64, 1), row)[0] {
+			t.Errorf("row %d: label %d decision %v, model %v %v", r, label, dec, km.PredictDense(row), km.DecisionDense(make([]float64, 1), row))
+		}
+	}
+	// A binary input with JSON outputs: binary_data false on the output.
+	jsonOut := fmt.Sprintf(`{"inputs":[{"name":"x","shape":[%d,%d],"datatype":"FP32","parameters":{"binary_data_size":%d}}],"outputs":[{"name":"label","parameters":{"binary_data":false}}]}`, n, nf, 4*len(x))
+	resp, b = binaryRequest(t, url, jsonOut, x)
+	if resp.StatusCode != 200 || resp.Header.Get("Inference-Header-Content-Length") != "" || resp.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("JSON answer %d %v: %s", resp.StatusCode, resp.Header, b)
+	}
+	for _, c := range []struct {
+		name, header string
+		x            []float32
+	}{
+		{"size past the bytes", fmt.Sprintf(`{"inputs":[{"name":"x","shape":[%d,%d],"datatype":"FP32","parameters":{"binary_data_size":%d}}]}`, n, nf, 4*len(x)+4), x},
+		{"bytes short of the shape", fmt.Sprintf(`{"inputs":[{"name":"x","shape":[%d,%d],"datatype":"FP32","parameters":{"binary_data_size":%d}}]}`, n, nf, 4*len(x)-4), x[:len(x)-1]},
+		{"bytes without a size", fmt.Sprintf(`{"inputs":[{"name":"x","shape":[1,%d],"datatype":"FP32","data":%s}]}`, nf, rowsJSON(ds, []int{0}, true)), x[:1]},
+		{"data and a size", fmt.Sprintf(`{"inputs":[{"name":"x","shape":[1,%d],"datatype":"FP32","data":%s,"parameters":{"binary_data_size":%d}}]}`, nf, rowsJSON(ds, []int{0}, true), 4*nf), x[:nf]},
+		{"a NaN", fmt.Sprintf(`{"inputs":[{"name":"x","shape":[1,%d],"datatype":"FP32","parameters":{"binary_data_size":%d}}]}`, nf, 4*nf), append([]float32{float32(math.NaN())}, x[1:nf]...)},
+		{"a non-bool binary_data", fmt.Sprintf(`{"inputs":[{"name":"x","shape":[1,%d],"datatype":"FP32","parameters":{"binary_data_size":%d}}],"outputs":[{"name":"label","parameters":{"binary_data":1}}]}`, nf, 4*nf), x[:nf]},
+	} {
+		resp, b := binaryRequest(t, url, c.header, c.x)
+		if resp.StatusCode != http.StatusBadRequest || !bytes.Contains(b, []byte(`"error"`)) {
+			t.Errorf("%s: %d %s", c.name, resp.StatusCode, b)
+		}
+	}
+	// The header says more than the body holds; and binary_data_size with no header.
+	for _, c := range []struct {
+		name, hdr, body string
+	}{
+		{"header past the body", "9999", `{}`},
+		{"size without the header", "", fmt.Sprintf(`{"inputs":[{"name":"x","shape":[1,%d],"datatype":"FP32","parameters":{"binary_data_size":4}}]}`, nf)},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader([]byte(c.body)))
+		if c.hdr != "" {
+			req.Header.Set("Inference-Header-Content-Length", c.hdr)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: status %d", c.name, resp.StatusCode)
+		}
+	}
+}
