@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
@@ -143,6 +144,39 @@ func TestKernelBlockShuttle(t *testing.T) {
 			if want := q.PredictSparse(sparseRow(te, r)); batch[r] != want {
 				t.Fatalf("int%d row %d: batch %v, single row %v", bits, r+1, batch[r], want)
 			}
+		}
+	}
+}
+
+// BatchPays names the measured cases: wide sparse codes and int8 from 256
+// features pay; ε-SVR, int16 and few features do not, each with its reason.
+func TestBatchPays(t *testing.T) {
+	if !simd.FastInt8() {
+		t.Skip("no fast int16 product: every packed model is slower")
+	}
+	for _, c := range []struct {
+		name string
+		bits int
+		pays bool
+		why  string
+	}{
+		{"debdesc_bin-1500", 8, true, "sparse"},
+		{"digits", 8, false, "below 256 features"},
+		{"digits", 16, false, "16-bit codes"},
+		{"diabetes-svr", 8, false, "ε-SVR"},
+	} {
+		var kc kernelCase
+		for _, k := range kernelCases {
+			if k.name == c.name {
+				kc = k
+			}
+		}
+		q, err := QuantizeKernel(kc.model(t), c.bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pays, why := q.BatchPays(); pays != c.pays || !strings.Contains(why, c.why) {
+			t.Errorf("%s int%d: BatchPays %v %q, want %v and %q", c.name, c.bits, pays, why, c.pays, c.why)
 		}
 	}
 }
