@@ -651,7 +651,10 @@ func (t *KernelTrainer) attachRows(ds *data.Dataset, k Kernel) (detach func()) {
 	for _, kr := range t.helpers {
 		setRows(kr)
 	}
-	pool := startColumnPool(t.helpers)
+	var pool *columnPool
+	if worthOffering(kds.Len(), kds) {
+		pool = startColumnPool(t.helpers)
+	}
 	for w := range t.workers {
 		setRows(t.workers[w].kr)
 		t.workers[w].setPool(pool)
