@@ -13,6 +13,9 @@ PYTHON    ?= python3
 # (unattended upgrades, or two make runs at once) instead of failing.
 APT_GET   := DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
 BIN       := bin/svmgo
+# The full build of the command (every command; watch, serve and follow run
+# here): bin/svmgo, the batch build, execs it for those three.
+DAEMON_BIN := bin/svmgo-daemon
 LIB       := lib/libsvmgo.so
 ARM64_LIB := lib/linux-arm64/libsvmgo.so
 SHARED    ?= ../shared/data
@@ -78,9 +81,18 @@ GO_LDFLAGS := -X github.com/libsvmgo/libsvmgo/daemon/buildinfo.commit=$(GIT_COMM
 
 # The command needs no cgo (only net's resolver and os/user would use it):
 # built static, it skips the dynamic loader and libc's pages at every start
-# (heart_scale train-linear: -2.7 ms CPU, -1.5 MiB peak RSS).
-$(BIN): $(GO_SRC) go.mod go.sum
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(GO_LDFLAGS)' -o $@ ./daemon/cmd/svmgo
+# (heart_scale train-linear: -2.7 ms CPU, -1.5 MiB peak RSS). bin/svmgo is
+# the batch build (-tags svmgo_batch: no gRPC, NATS or HTTP server linked,
+# whose package inits cost every command 7 MiB of peak RSS); for watch,
+# serve and follow it execs bin/svmgo-daemon, the full build, next to it
+# (daemon/cmd/svmgo/batch.go). grpcnotrace leaves gRPC's golang.org/x/net/trace
+# out of the daemon (its init and html/template: -0.48 MB of binary), which
+# svmgo serve does not use.
+$(BIN): $(GO_SRC) go.mod go.sum $(DAEMON_BIN)
+	CGO_ENABLED=0 $(GO) build -trimpath -tags svmgo_batch -ldflags '$(GO_LDFLAGS)' -o $@ ./daemon/cmd/svmgo
+
+$(DAEMON_BIN): $(GO_SRC) go.mod go.sum
+	CGO_ENABLED=0 $(GO) build -tags grpcnotrace -trimpath -ldflags '$(GO_LDFLAGS)' -o $@ ./daemon/cmd/svmgo
 
 # The shared library. cgo also writes lib/libsvmgo.h, its own view of the
 # exports: it is not the contract (include/svmgo.h is), so it goes.
@@ -414,16 +426,21 @@ test-deps-mcu:
 # models, float and quantized, compiled strict on the host and for a
 # Cortex-M4F and a Cortex-M3, predicting as the library on the host (every
 # test row) and under qemu on MPS2 boards (MCU_ROWS rows spread over each
-# set). make test-mcu-full runs every row under qemu and writes the size
-# table's figures to bin/mcu-sizes.tsv (examples/mcu/README.md).
+# set). make test-mcu-full runs every row on the Cortex-M4F and up to
+# MCU_M3_ROWS spread over each set on the M3 (emulated soft double: all
+# 14,500 shuttle rows take 6 minutes a RBF model and target at load 20),
+# writes the figures to bin/mcu-sizes.tsv and examples/mcu/README.md's
+# size table from them (examples/mcu/size_table.py); 20 minutes at load 20.
 MCU_ROWS ?= 24
+MCU_M3_ROWS ?= 2000
 test-mcu: test-deps-mcu
 	SVMGO_MCU_ROWS=$(MCU_ROWS) $(GO) test -count=1 -run TestGeneratedMatchesLibrary ./core/cgen
 
 test-mcu-full: test-deps-mcu
 	@mkdir -p bin
-	SVMGO_MCU_ROWS=0 SVMGO_CGEN_SIZES=$(CURDIR)/bin/mcu-sizes.tsv $(GO) test -count=1 -timeout 120m -v \
-		-run TestGeneratedMatchesLibrary ./core/cgen
+	SVMGO_MCU_ROWS=0 SVMGO_MCU_M3_ROWS=$(MCU_M3_ROWS) SVMGO_CGEN_SIZES=$(CURDIR)/bin/mcu-sizes.tsv \
+		$(GO) test -count=1 -timeout 150m -v -run TestGeneratedMatchesLibrary ./core/cgen
+	$(PYTHON) examples/mcu/size_table.py bin/mcu-sizes.tsv examples/mcu/README.md
 
 # ---- Install -----------------------------------------------------------------
 
@@ -458,7 +475,7 @@ Libs.private: -lpthread
 endef
 export SVMGO_PC
 
-INSTALLED := $(BINDIR)/svmgo $(INCLUDEDIR)/svmgo.h $(INCLUDEDIR)/svmgo.hpp \
+INSTALLED := $(BINDIR)/svmgo $(BINDIR)/svmgo-daemon $(INCLUDEDIR)/svmgo.h $(INCLUDEDIR)/svmgo.hpp \
 	$(LIBDIR)/libsvmgo.so.$(VERSION) $(LIBDIR)/libsvmgo.so.$(SOMAJOR) $(LIBDIR)/libsvmgo.so \
 	$(LIBDIR)/libsvmgo.a $(PKGCONFIGDIR)/svmgo.pc $(MANDIR)/man1/svmgo.1 $(BASHCOMPDIR)/svmgo $(ZSHCOMPDIR)/_svmgo
 
@@ -473,6 +490,7 @@ install: $(BIN) $(SOLIB) $(ARCHIVE) $(MANPAGE)
 	install -m 644 examples/completion/svmgo.bash $(DESTDIR)$(BASHCOMPDIR)/svmgo
 	install -m 644 examples/completion/_svmgo $(DESTDIR)$(ZSHCOMPDIR)/_svmgo
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/svmgo
+	install -m 755 $(DAEMON_BIN) $(DESTDIR)$(BINDIR)/svmgo-daemon
 	install -m 644 include/svmgo.h include/svmgo.hpp $(DESTDIR)$(INCLUDEDIR)/
 	install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/libsvmgo.so.$(VERSION)
 	ln -sfn libsvmgo.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libsvmgo.so.$(SOMAJOR)
@@ -513,16 +531,18 @@ test-install: $(BIN) $(SOLIB) $(ARCHIVE) $(MANPAGE)
 	file $$tmp/demo_static | grep -q 'statically linked' && \
 	$$tmp/demo_static > /dev/null && $$tmp/readme_static && \
 	$$tmp/usr/bin/svmgo --version && \
+	$$tmp/usr/bin/svmgo serve -h | grep -q '^usage: svmgo serve' && \
+	echo "svmgo serve -h: the installed batch build runs svmgo-daemon" && \
 	MANPATH=$$tmp/usr/share/man man svmgo 2>/dev/null | grep -q 'svmgo export --format' && \
 	bash -c ". $$tmp/usr/share/bash-completion/completions/svmgo && complete -p svmgo" > /dev/null && \
 	test -f $$tmp/usr/share/zsh/site-functions/_svmgo && \
 	echo "man svmgo: the installed manual page; bash and zsh completion installed" && \
 	$(MAKE) --no-print-directory -s install DESTDIR=$$tmp/stage PREFIX=/usr > /dev/null && \
 	grep -qx 'prefix=/usr' $$tmp/stage/usr/lib/pkgconfig/svmgo.pc && \
-	test $$(find $$tmp/stage -type f -o -type l | wc -l) -eq 11 && \
+	test $$(find $$tmp/stage -type f -o -type l | wc -l) -eq 12 && \
 	$(MAKE) --no-print-directory -s uninstall DESTDIR=$$tmp/stage PREFIX=/usr && \
 	left=$$(find $$tmp/stage -type f -o -type l) && test -z "$$left" || { echo "make uninstall left: $$left"; exit 1; } && \
-	echo "make install DESTDIR=… PREFIX=/usr staged 11 files (svmgo.pc prefix=/usr); make uninstall removed them"
+	echo "make install DESTDIR=… PREFIX=/usr staged 12 files (svmgo.pc prefix=/usr); make uninstall removed them"
 
 # ---- Python package ------------------------------------------------------------
 
@@ -548,8 +568,9 @@ define build_wheel
 	cd $(1) && SVMGO_WHEEL_PLAT=$(5) $(DEB_PYTHON) -m pip wheel -q --no-deps --no-build-isolation --no-index -w $(CURDIR)/$(4) .
 endef
 
-wheel: $(LIB) $(BIN) python-deps
-	$(call build_wheel,bin/wheel,$(LIB),$(BIN),dist,$(WHEEL_PLAT))
+# The wheel's svmgo is the full build: its one binary runs every command.
+wheel: $(LIB) $(DAEMON_BIN) python-deps
+	$(call build_wheel,bin/wheel,$(LIB),$(DAEMON_BIN),dist,$(WHEEL_PLAT))
 	@ls -l $(WHEEL)
 
 # The arm64 wheel, from the cross build (dist/linux-arm64/, so that

@@ -105,11 +105,14 @@ type gridSearch struct {
 	log2c, log2g []float64 // the points: log2g is {0} without a γ grid
 	gridG        bool      // a γ grid
 	order        []int     // the indices of log2c in ascending C: each task's path
-	fs           []*gridFold
+	perm         []int32   // the folds' rows: fold f is perm[foldStart[f]:foldStart[f+1]]
+	foldStart    []int
 	gamma0       float64 // the γ without a γ grid
 	workers      int
 
-	mu        sync.Mutex // guards what follows
+	mu        sync.Mutex  // guards what follows
+	fs        []*gridFold // the folds held: made by their first task, nil after their last
+	foldLeft  []int       // per fold, the tasks not yet done
 	res       GridResult
 	score     []float64 // per point: correct rows, or summed squared error
 	foldsDone []int     // per point
@@ -155,12 +158,15 @@ func newGridSearch(ds *data.Dataset, o GridOptions) (*gridSearch, error) {
 
 	// The training rows of each fold, shared read-only by its tasks: the
 	// fold's rows, or, for more than two classes, each class pair's rows
-	// (gridFold).
+	// (gridFold), made by the fold's first task and dropped after its last
+	// (the tasks run fold by fold), so that one or two folds' copies are
+	// held at a time rather than every fold's (digits: 9 pair copies of
+	// each training row a fold).
+	g.perm, g.foldStart = perm, foldStart
 	g.fs = make([]*gridFold, o.Folds)
-	for f := range g.fs {
-		if g.fs[f], err = newGridFold(ds, p.SVMType, perm, foldStart[f], foldStart[f+1]); err != nil {
-			return nil, err
-		}
+	g.foldLeft = make([]int, o.Folds)
+	for f := range g.foldLeft {
+		g.foldLeft[f] = len(g.log2g)
 	}
 
 	g.workers = o.Workers
@@ -253,17 +259,46 @@ func (g *gridSearch) run() error {
 	return firstErr
 }
 
-// task k trains fold k % Folds at γ number k / Folds along the C path,
-// warm from the previous C's solution unless Cold, and scores each C.
+// fold returns fold f's training rows, made on first use (under g.mu: a
+// second task of the fold waits for them rather than making its own).
+func (g *gridSearch) fold(f int) (*gridFold, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.fs[f] == nil {
+		fd, err := newGridFold(g.ds, g.p.SVMType, g.perm, g.foldStart[f], g.foldStart[f+1])
+		if err != nil {
+			return nil, err
+		}
+		g.fs[f] = fd
+	}
+	return g.fs[f], nil
+}
+
+// foldDone drops fold f's rows after its last task.
+func (g *gridSearch) foldDone(f int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.foldLeft[f]--; g.foldLeft[f] == 0 {
+		g.fs[f] = nil
+	}
+}
+
+// task k trains fold k / len(log2g) at γ number k % len(log2g) along the
+// C path, warm from the previous C's solution unless Cold, and scores each
+// C. The tasks go fold by fold, so that few folds' rows are held at once.
 func (g *gridSearch) task(k int) error {
-	gi, f := k/g.o.Folds, k%g.o.Folds
+	gi, f := k%len(g.log2g), k/len(g.log2g)
+	fd, err := g.fold(f)
+	if err != nil {
+		return err
+	}
+	defer g.foldDone(f)
 	tp := g.p
 	if g.gridG {
 		tp.Kernel.Gamma = math.Exp2(g.log2g[gi])
 	} else {
 		tp.Kernel.Gamma = g.gamma0
 	}
-	fd := g.fs[f]
 	trainers, hashes, err := g.pathTrainers(fd, tp)
 	if err != nil {
 		return err

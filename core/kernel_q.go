@@ -122,6 +122,7 @@ func (q *svcQ) fill(data []float32, i, have, length int) {
 				for k, t := range q.missing {
 					data[t] = buf[k]
 				}
+				q.kept.keep(q.index[i], rows, buf)
 				q.kernelEvals += int64(n)
 			}
 			return

@@ -83,9 +83,10 @@ type KernelParams struct {
 	CacheMB float64
 	// KeepMB is the budget in MiB (-M, ≥ 0) of the kernel columns a
 	// KernelTrainer keeps from one warm Train to the next (kkeep.go): the
-	// support vectors' columns, which the next warm run reads instead of
-	// computing them again. 0, the default, keeps none. It changes the
-	// work of warm runs, not their results.
+	// support vectors' columns, filled with the entries warm runs compute,
+	// which the next warm runs read instead of computing them again. 0,
+	// the default, keeps none. It changes the work of warm runs, not their
+	// results.
 	KeepMB float64
 	// Shrinking turns on the shrinking heuristics (-h 1).
 	Shrinking bool

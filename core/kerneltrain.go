@@ -359,7 +359,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 		t.dense = data.NewDense(capRows, capFeatures)
 	}
 	if b := p.keepBytes(); b > 0 && !p.SVMType.IsRegression() {
-		t.kept = &keptColumns{budget: b, oldOf: make([]int32, 0, capRows), cur: make([][]float32, 0, capRows)}
+		t.kept = &keptColumns{budget: b, prev: make([]int32, 0, capRows), oldOf: make([]int32, 0, capRows), cur: make([][]float32, 0, capRows)}
 	}
 	for h := range t.helpers {
 		t.helpers[h] = &kernelRows{scratch: make([]float64, capFeatures)}
@@ -564,8 +564,7 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 		if p.SVMType.IsSVC() {
 			sv = func(i int) bool { return t.svIndex[i] >= 0 }
 		}
-		w := &t.workers[0]
-		m.Result.KernelEvals += t.kept.end(w.kr, ds, t.rowHash, sv)
+		t.kept.end(l, t.rowHash, sv)
 	}
 	if !t.wantDual {
 		dual = nil
@@ -652,7 +651,10 @@ func (t *KernelTrainer) attachRows(ds *data.Dataset, k Kernel) (detach func()) {
 	for _, kr := range t.helpers {
 		setRows(kr)
 	}
-	pool := startColumnPool(t.helpers)
+	var pool *columnPool
+	if worthOffering(kds.Len(), kds) {
+		pool = startColumnPool(t.helpers)
+	}
 	for w := range t.workers {
 		setRows(t.workers[w].kr)
 		t.workers[w].setPool(pool)
@@ -681,6 +683,19 @@ func (t *KernelTrainer) startWarm(ds *data.Dataset, warm *KernelDual, k Kernel, 
 	t.warmGrad = usableGradient(warm, k, epsilon, hMid, l)
 	if t.warmGrad != nil {
 		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr)
+	}
+	if t.kept != nil && t.warmGrad != nil && t.kept.of == nil {
+		// The first warm run: columns for the start's support vectors,
+		// which it fills as it computes them.
+		n := t.warmGrad.Rows
+		t.kept.seed(t.rowHash[:n], func(i int) bool {
+			for _, a := range warm.Alpha {
+				if a[i] != 0 {
+					return true
+				}
+			}
+			return false
+		})
 	}
 	if t.kept != nil && t.warmGrad != nil && t.kept.begin(t.rowHash, l, t.warmGrad.Rows) {
 		for w := range t.workers {

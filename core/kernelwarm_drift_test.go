@@ -35,13 +35,7 @@ func TestWarmStreamNoDrift(t *testing.T) {
 	// optimum here, which would hide drift (or fail on tolerance alone).
 	p.C, p.Kernel.Gamma, p.Eps = 100, 1, 1e-4
 	ds := data.NewDense(store, full.NumFeatures())
-	next := 0
-	add := func(n int) {
-		for range n {
-			solve.AppendRow(ds, full, next)
-			next++
-		}
-	}
+	add := appender(ds, full)
 	add(store)
 	tr, err := NewKernelTrainer(p, store, full.NumFeatures())
 	if err != nil {
@@ -138,6 +132,18 @@ func TestWarmStreamNoDrift(t *testing.T) {
 	t.Logf("test labels: %d of %d the same, accuracy %d and %d", same, n, right, rightRef)
 }
 
+// appender returns a function that appends the next n rows of full to
+// ds, from full's first row on.
+func appender(ds, full *data.Dataset) func(n int) {
+	next := 0
+	return func(n int) {
+		for range n {
+			solve.AppendRow(ds, full, next)
+			next++
+		}
+	}
+}
+
 // atEdge reports whether row i of ds lies on the margin, |y f(x) − 1| ≤
 // tol, in some pair of m (whose dual is d) that holds its class.
 func atEdge(m *KernelModel, d *KernelDual, ds *data.Dataset, i int, tol float64) bool {
@@ -208,13 +214,7 @@ func TestWarmSVRStreamRho(t *testing.T) {
 	store := full.Len() * 9 / 10
 	batch := store / 100
 	ds := data.NewDense(store+batch, full.NumFeatures())
-	next := 0
-	add := func(n int) {
-		for range n {
-			solve.AppendRow(ds, full, next)
-			next++
-		}
-	}
+	add := appender(ds, full)
 	add(store)
 	tr, err := NewKernelTrainer(p, store+batch, full.NumFeatures())
 	if err != nil {
@@ -273,13 +273,7 @@ func TestWarmOneClassAppendNoDrift(t *testing.T) {
 	first := full.Len() * 9 / 10
 	batch := first / 100
 	ds := data.NewDense(first+10*batch, full.NumFeatures())
-	next := 0
-	add := func(n int) {
-		for range n {
-			solve.AppendRow(ds, full, next)
-			next++
-		}
-	}
+	add := appender(ds, full)
 	add(first)
 	tr, err := NewKernelTrainer(p, first+10*batch, full.NumFeatures())
 	if err != nil {

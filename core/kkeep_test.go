@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
-	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // TestKeptColumns streams digits through two trainers, one keeping kernel
@@ -35,31 +34,7 @@ func TestKeptColumns(t *testing.T) {
 			p.SVMType, p.Nu = c.svm, 0.2
 			q := p
 			q.KeepMB = c.keepMB
-			plain, err := NewKernelTrainer(p, store+batch, full.NumFeatures())
-			if err != nil {
-				t.Fatal(err)
-			}
-			kept, err := NewKernelTrainer(q, store+batch, full.NumFeatures())
-			if err != nil {
-				t.Fatal(err)
-			}
-			ds := newLike(full, store+batch, full.Nonzeros())
-			next := 0
-			add := func(n int) {
-				for range n {
-					solve.AppendRow(ds, full, next)
-					next++
-				}
-			}
-			add(store)
-			_, d0, err := plain.Train(ds, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d1 := &KernelDual{SVMType: d0.SVMType, Pairs: d0.Pairs, Gradient: d0.Gradient}
-			for _, a := range d0.Alpha {
-				d1.Alpha = append(d1.Alpha, slices.Clone(a))
-			}
+			plain, kept, ds, add, d0, d1 := keptPair(t, full, p, q, store+batch, store)
 			oldest := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
 			budget := q.keepBytes()
 			var e0, e1 int64 // kernel evaluations after the first retrain
@@ -73,23 +48,7 @@ func TestKeptColumns(t *testing.T) {
 					}
 				}
 				add(batch)
-				m0, n0, err := plain.Train(ds, (&Dual{Kernel: d0}).Extended(ds.Len()).Kernel)
-				if err != nil {
-					t.Fatal(err)
-				}
-				m1, n1, err := kept.Train(ds, (&Dual{Kernel: d1}).Extended(ds.Len()).Kernel)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for v := range n0.Alpha {
-					if !slices.Equal(n0.Alpha[v], n1.Alpha[v]) {
-						t.Fatalf("retrain %d: subproblem %d's α differ with kept columns", b, v)
-					}
-				}
-				if m0.Result.Objective != m1.Result.Objective || m0.Result.Iterations != m1.Result.Iterations {
-					t.Fatalf("retrain %d: objective %v, %d iterations; with kept columns %v, %d", b,
-						m0.Result.Objective, m0.Result.Iterations, m1.Result.Objective, m1.Result.Iterations)
-				}
+				m0, m1, n0, n1 := retrainBoth(t, b, plain, kept, ds, d0, d1)
 				if b > 0 {
 					e0, e1 = e0+m0.Result.KernelEvals, e1+m1.Result.KernelEvals
 				}
@@ -107,6 +66,57 @@ func TestKeptColumns(t *testing.T) {
 	}
 }
 
+// keptPair returns two trainers for up to capRows rows of full, plain
+// with the parameters p and kept with q (p with KeepMB), a data set
+// holding the first store rows of full with the function that appends
+// the next ones, and two equal duals of a cold run on it, one for each.
+func keptPair(t *testing.T, full *data.Dataset, p, q KernelParams, capRows, store int) (plain, kept *KernelTrainer, ds *data.Dataset, add func(int), d0, d1 *KernelDual) {
+	t.Helper()
+	plain, err := NewKernelTrainer(p, capRows, full.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept, err = NewKernelTrainer(q, capRows, full.NumFeatures()); err != nil {
+		t.Fatal(err)
+	}
+	ds = newLike(full, capRows, full.Nonzeros())
+	add = appender(ds, full)
+	add(store)
+	if _, d0, err = plain.Train(ds, nil); err != nil {
+		t.Fatal(err)
+	}
+	d1 = &KernelDual{SVMType: d0.SVMType, Pairs: d0.Pairs, Gradient: d0.Gradient}
+	for _, a := range d0.Alpha {
+		d1.Alpha = append(d1.Alpha, slices.Clone(a))
+	}
+	return plain, kept, ds, add, d0, d1
+}
+
+// retrainBoth retrains ds warm from d0 with plain (no kept columns) and
+// from d1 with kept, and fails unless the two give the same α bit for
+// bit, the same objective and the same iterations.
+func retrainBoth(t *testing.T, b int, plain, kept *KernelTrainer, ds *data.Dataset, d0, d1 *KernelDual) (m0, m1 *KernelModel, n0, n1 *KernelDual) {
+	t.Helper()
+	m0, n0, err := plain.Train(ds, (&Dual{Kernel: d0}).Extended(ds.Len()).Kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1, n1, err = kept.Train(ds, (&Dual{Kernel: d1}).Extended(ds.Len()).Kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v := range n0.Alpha {
+		if !slices.Equal(n0.Alpha[v], n1.Alpha[v]) {
+			t.Fatalf("retrain %d: subproblem %d's α differ with kept columns", b, v)
+		}
+	}
+	if m0.Result.Objective != m1.Result.Objective || m0.Result.Iterations != m1.Result.Iterations {
+		t.Fatalf("retrain %d: objective %v, %d iterations; with kept columns %v, %d", b,
+			m0.Result.Objective, m0.Result.Iterations, m1.Result.Objective, m1.Result.Iterations)
+	}
+	return m0, m1, n0, n1
+}
+
 // TestKeepMBOption reads -M and refuses a negative or non-finite budget.
 func TestKeepMBOption(t *testing.T) {
 	o, files, err := ParseKernelOptions([]string{"-M", "12.5", "train.txt"})
@@ -118,4 +128,61 @@ func TestKeepMBOption(t *testing.T) {
 			t.Errorf("-M %s: accepted", v)
 		}
 	}
+}
+
+// TestKeptColumnsSlots: rows leaving from the middle of the store, a
+// store that shrinks without rows added and one halved (the slots then
+// start again) keep the kept columns' entries those of the rows in their
+// slots: the duals equal a trainer's that keeps none, bit for bit, at
+// every retrain, with the budget kept.
+func TestKeptColumnsSlots(t *testing.T) {
+	full, err := data.ReadFile("testdata/digits.train", data.ReadOptions{ClassLabels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const store = 600
+	p := DefaultKernelParams()
+	q := p
+	q.KeepMB = 64
+	plain, kept, ds, add, d0, d1 := keptPair(t, full, p, q, store+24, store)
+	span := func(lo, n int) []int {
+		r := make([]int, n)
+		for k := range r {
+			r[k] = lo + k
+		}
+		return r
+	}
+	var e0, e1 int64
+	for b, step := range []struct {
+		del []int
+		add int
+	}{
+		{span(0, 12), 12},  // the oldest out, as many in
+		{span(50, 12), 12}, // rows from the middle
+		{span(0, 12), 12},  // again: slots of the middle rows taken
+		{span(100, 24), 0}, // the store shrinks
+		{span(0, 300), 12}, // halved: the slots start again
+		{span(10, 12), 24}, // and the store grows
+		{span(0, 12), 12},
+	} {
+		if err := ds.DeleteRows(step.del); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []*KernelDual{d0, d1} {
+			if err := d.DeleteRows(step.del); err != nil {
+				t.Fatal(err)
+			}
+		}
+		add(step.add)
+		m0, m1, n0, n1 := retrainBoth(t, b, plain, kept, ds, d0, d1)
+		if kb, budget := kept.KeptBytes(); kb > budget || kb == 0 {
+			t.Errorf("retrain %d: kept columns take %d bytes of a %d-byte budget", b, kb, budget)
+		}
+		e0, e1 = e0+m0.Result.KernelEvals, e1+m1.Result.KernelEvals
+		d0, d1 = n0, n1
+	}
+	if e1 >= e0 {
+		t.Errorf("%d kernel evaluations with kept columns, %d without", e1, e0)
+	}
+	t.Logf("kernel evaluations: %d with kept columns, %d without; %d slots for %d rows", e1, e0, kept.kept.slots, ds.Len())
 }

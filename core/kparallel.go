@@ -40,6 +40,14 @@ import (
 // tens of µs later on a busy machine, to still find chunks to take.
 const columnWorkMin = 1 << 18
 
+// worthOffering reports whether a column of n entries over ds's rows is
+// long enough to offer to a helper (columnWorkMin). A data set none of
+// whose columns is (n = ds.Len()) starts no helpers at all: a small set
+// never pays for a second core.
+func worthOffering(n int, ds *data.Dataset) bool {
+	return n >= 64*columnChunks && n*(rowWork(ds)+16) >= columnWorkMin
+}
+
 // rowWork is the cost of one kernel entry of ds in columnWorkMin's units:
 // its features when dense, its mean nonzeros a row when sparse (a sparse
 // entry gathers the row's nonzeros, whatever the number of features).
@@ -151,8 +159,7 @@ type columnSplitter struct {
 // column is kr.column(dst, i, rows), shared with an idle helper when the
 // column is long enough. It allocates nothing.
 func (c *columnSplitter) column(kr *kernelRows, dst []float32, i int, rows []int32) {
-	n := len(rows)
-	if c.pool != nil && n >= 64*columnChunks && n*(rowWork(kr.ds)+16) >= columnWorkMin {
+	if c.pool != nil && worthOffering(len(rows), kr.ds) {
 		c.share(kr, dst, i, rows)
 		return
 	}

@@ -54,8 +54,8 @@ import (
 // q_ij = z_j + r_ij (the zero point z_j for entries not stored); then
 // Σ_j xq_rj·r_ij = S_ri − Σ_j xq_rj·z_j, the second sum one int64 a row.
 //
-// Memory: the packed codes take 2·PaddedCols(l)·Round2(nf) bytes (as much
-// as 16-bit codes, twice 8-bit ones); a batch keeps 8·PaddedCols(l) +
+// Memory: the packed codes take PaddedCols(l)·Round2(nf) codes, as many
+// as the codes themselves, of their width; a batch keeps 8·PaddedCols(l) +
 // 4·Round2(nf) bytes a row of its block (at most 64 rows) per goroutine.
 
 // qblockScratchBytes bounds a block's int64 sums.
@@ -65,7 +65,8 @@ const qblockScratchBytes = 2 << 20
 type kernelBlocks struct {
 	nf, k2, l, lp int
 	rows          int       // rows a block takes, a multiple of 4
-	panels        []int16   // codes q_ij, simd.PackS16 layout
+	panels        []int16   // 16-bit codes q_ij, simd.PackS16 layout
+	panels8       []int8    // 8-bit codes, simd.PackS8Pairs layout
 	zp            []int32   // sparse layout: z_j; nil for dense
 	shift, chunk  int       // limb split and int32 chunk (simd.GemmS16Limbs)
 	pool          sync.Pool // *qblockScratch
@@ -112,16 +113,11 @@ func newKernelBlocks(m *Kernel) *kernelBlocks {
 		b.shift = 12 // balances the limbs: 16 would let one pair overflow
 	}
 	b.chunk = simd.S16Chunk(max(int64(1)<<(b.shift-1), int64(1)<<(24-b.shift)+1), maxB)
-	// The codes column-major as int16, packed.
-	codes := make([]int16, nf*l)
-	switch {
-	case m.col8 != nil:
-		for i, q := range m.col8 {
-			codes[i] = int16(q)
-		}
-	case m.col16 != nil:
-		copy(codes, m.col16)
-	default:
+	// The codes column-major (sparse layouts made dense), packed: 8-bit
+	// codes as int8 (simd.GemmS8Limbs widens them as it loads them).
+	codes := m.col16
+	if !m.dense {
+		codes = make([]int16, nf*l)
 		b.zp = make([]int32, nf)
 		for j := range nf {
 			z, _ := zeroPoint(m.fa[j], m.fo[j], m.bits) // checked when made or read
@@ -135,8 +131,20 @@ func newKernelBlocks(m *Kernel) *kernelBlocks {
 			}
 		}
 	}
-	b.panels = make([]int16, simd.PackedLenS16(l, nf))
-	simd.PackS16(b.panels, codes, l, nf, 1, l)
+	if m.bits == 8 {
+		col8 := m.col8
+		if col8 == nil {
+			col8 = make([]int8, len(codes))
+			for i, q := range codes {
+				col8[i] = int8(q)
+			}
+		}
+		b.panels8 = make([]int8, simd.PackedLenS16(l, nf))
+		simd.PackS8Pairs(b.panels8, col8, l, nf, 1, l)
+	} else {
+		b.panels = make([]int16, simd.PackedLenS16(l, nf))
+		simd.PackS16(b.panels, codes, l, nf, 1, l)
+	}
 	b.initBound(m)
 	nr := len(m.labels)
 	b.pool.New = func() any {
@@ -244,7 +252,11 @@ func (b *kernelBlocks) blockSums(s *qblockScratch, n int) {
 		b.limbs(s, r)
 	}
 	c := s.c[:n4*b.lp]
-	simd.GemmS16Limbs(c, b.lp, s.hi, s.lo, b.k2, n4, b.panels, b.l, b.nf, b.shift, b.chunk)
+	if b.panels8 != nil {
+		simd.GemmS8Limbs(c, b.lp, s.hi, s.lo, b.k2, n4, b.panels8, b.l, b.nf, b.shift, b.chunk)
+	} else {
+		simd.GemmS16Limbs(c, b.lp, s.hi, s.lo, b.k2, n4, b.panels, b.l, b.nf, b.shift, b.chunk)
+	}
 	if b.zp == nil {
 		return
 	}

@@ -2,9 +2,13 @@ package quantize
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/simd"
 )
@@ -98,6 +102,81 @@ func TestKernelBlockExact(t *testing.T) {
 					t.Fatalf("%s int%d row %d: batch %v, parallel %v, single row %v", c.name, bits, r, batch[r], par[r], want)
 				}
 			}
+		}
+	}
+}
+
+// On shuttle (14,500 test rows, where the decoded float32 twin that
+// predicted int8 batches before changed 1 label of the exact sums'), every
+// batch label of both widths is the single-row exact path's. About 10 s
+// of CPU (training shuttle, 58,000 predictions): not in make
+// test's -short pass; go test ./quantize -run TestKernelBlockShuttle.
+func TestKernelBlockShuttle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 10 s of CPU: run without -short")
+	}
+	dir := filepath.Join("..", "..", "shared", "data") // ../shared/data beside the repository
+	if _, err := os.Stat(filepath.Join(dir, "shuttle.test")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI without the shared data: %v", err)
+		}
+		t.Skipf("no shared data: %v", err)
+	}
+	tr, err := data.ReadFile(filepath.Join(dir, "shuttle.train"), data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	te, err := data.ReadFile(filepath.Join(dir, "shuttle.test"), data.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := core.TrainKernel(tr, core.DefaultKernelParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bits := range []int{8, 16} {
+		q, err := QuantizeKernel(m, bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch := q.PredictBatchParallel(make([]float64, te.Len()), te, 0)
+		for r := range batch {
+			if want := q.PredictSparse(sparseRow(te, r)); batch[r] != want {
+				t.Fatalf("int%d row %d: batch %v, single row %v", bits, r+1, batch[r], want)
+			}
+		}
+	}
+}
+
+// BatchPays names the measured cases: wide sparse codes and int8 from 256
+// features pay; ε-SVR, int16 and few features do not, each with its reason.
+func TestBatchPays(t *testing.T) {
+	if !simd.FastInt8() {
+		t.Skip("no fast int16 product: every packed model is slower")
+	}
+	for _, c := range []struct {
+		name string
+		bits int
+		pays bool
+		why  string
+	}{
+		{"debdesc_bin-1500", 8, true, "sparse"},
+		{"digits", 8, false, "below 256 features"},
+		{"digits", 16, false, "16-bit codes"},
+		{"diabetes-svr", 8, false, "ε-SVR"},
+	} {
+		var kc kernelCase
+		for _, k := range kernelCases {
+			if k.name == c.name {
+				kc = k
+			}
+		}
+		q, err := QuantizeKernel(kc.model(t), c.bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pays, why := q.BatchPays(); pays != c.pays || !strings.Contains(why, c.why) {
+			t.Errorf("%s int%d: BatchPays %v %q, want %v and %q", c.name, c.bits, pays, why, c.pays, c.why)
 		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 type modelCase struct {
 	name      string
 	set       string // the shared set: set.train and set.test, or one file for both
+	what      string // the model, for the size table
 	kernel    bool
 	svm       core.SVMType
 	kt        core.KernelType
@@ -34,21 +35,21 @@ type modelCase struct {
 // kernel model; classification, regression and one-class; every kernel;
 // scaling folded and applied; float, int8 and int16.
 var cases = []modelCase{
-	{name: "heart_lin", set: "heart_scale", solver: linear.L2LossSVCDual, bits: []int{8, 16}},
-	{name: "heart_rbf", set: "heart_scale", kernel: true, svm: core.CSVC, kt: core.RBFKernel, bits: []int{8, 16}},
-	{name: "heart_sig", set: "heart_scale", kernel: true, svm: core.CSVC, kt: core.SigmoidKernel, bits: []int{8}},
-	{name: "bc_lin", set: "breast_cancer", solver: linear.L2LossSVCDual, bits: []int{8}},
-	{name: "bc_rbf", set: "breast_cancer", kernel: true, svm: core.CSVC, kt: core.RBFKernel, bits: []int{8}},
-	{name: "bc_one", set: "breast_cancer", kernel: true, svm: core.OneClass, kt: core.RBFKernel, bits: []int{8}},
-	{name: "digits_lin", set: "digits", solver: linear.L2LossSVCDual, bits: []int{8}},
-	{name: "digits_rbf", set: "digits", kernel: true, svm: core.CSVC, kt: core.RBFKernel, bits: []int{8, 16}},
-	{name: "digits_poly", set: "digits", kernel: true, svm: core.CSVC, kt: core.PolyKernel, bits: []int{8}},
-	{name: "diab_lin", set: "diabetes", solver: linear.L2LossSVRDual, scaled: true, bits: []int{8}},
-	{name: "diab_svr", set: "diabetes", kernel: true, svm: core.EpsSVR, kt: core.RBFKernel, scaled: true, bits: []int{8}},
-	{name: "diab_klin", set: "diabetes", kernel: true, svm: core.EpsSVR, kt: core.LinearKernel, bits: []int{8}},
-	{name: "deb_lin", set: "debdesc_bin", solver: linear.L2LossSVCDual, bits: []int{8}},
-	{name: "shuttle_lin", set: "shuttle", solver: linear.L2LossSVCDual, scaled: true, bits: []int{8}},
-	{name: "shuttle_rbf", set: "shuttle", kernel: true, svm: core.CSVC, kt: core.RBFKernel, trainRows: 4000, bits: []int{8}},
+	{name: "heart_lin", set: "heart_scale", what: "linear SVC", solver: linear.L2LossSVCDual, bits: []int{8, 16}},
+	{name: "heart_rbf", set: "heart_scale", what: "RBF C-SVC", kernel: true, svm: core.CSVC, kt: core.RBFKernel, bits: []int{8, 16}},
+	{name: "heart_sig", set: "heart_scale", what: "sigmoid C-SVC", kernel: true, svm: core.CSVC, kt: core.SigmoidKernel, bits: []int{8}},
+	{name: "bc_lin", set: "breast_cancer", what: "linear SVC", solver: linear.L2LossSVCDual, bits: []int{8}},
+	{name: "bc_rbf", set: "breast_cancer", what: "RBF C-SVC", kernel: true, svm: core.CSVC, kt: core.RBFKernel, bits: []int{8}},
+	{name: "bc_one", set: "breast_cancer", what: "RBF one-class", kernel: true, svm: core.OneClass, kt: core.RBFKernel, bits: []int{8}},
+	{name: "digits_lin", set: "digits", what: "linear SVC, 10 classes", solver: linear.L2LossSVCDual, bits: []int{8}},
+	{name: "digits_rbf", set: "digits", what: "RBF C-SVC, 10 classes", kernel: true, svm: core.CSVC, kt: core.RBFKernel, bits: []int{8, 16}},
+	{name: "digits_poly", set: "digits", what: "poly C-SVC, 10 classes", kernel: true, svm: core.CSVC, kt: core.PolyKernel, bits: []int{8}},
+	{name: "diab_lin", set: "diabetes", what: "linear SVR, --scale", solver: linear.L2LossSVRDual, scaled: true, bits: []int{8}},
+	{name: "diab_svr", set: "diabetes", what: "RBF ε-SVR, --scale", kernel: true, svm: core.EpsSVR, kt: core.RBFKernel, scaled: true, bits: []int{8}},
+	{name: "diab_klin", set: "diabetes", what: "linear-kernel ε-SVR", kernel: true, svm: core.EpsSVR, kt: core.LinearKernel, bits: []int{8}},
+	{name: "deb_lin", set: "debdesc_bin", what: "linear SVC, 9,132 features", solver: linear.L2LossSVCDual, bits: []int{8}},
+	{name: "shuttle_lin", set: "shuttle", what: "linear SVC, 7 classes, --scale", solver: linear.L2LossSVCDual, scaled: true, bits: []int{8}},
+	{name: "shuttle_rbf", set: "shuttle", what: "RBF C-SVC, 7 classes (4,000 training rows)", kernel: true, svm: core.CSVC, kt: core.RBFKernel, trainRows: 4000, bits: []int{8}},
 }
 
 // loadSet reads a shared set's training and test rows.
@@ -156,9 +157,10 @@ func quantized(t testing.TB, m core.Model, bits int) core.Model {
 	return q
 }
 
-// sizeLog receives a line per model and Cortex-M (name, target, flash,
-// model arrays, code beyond them, RAM, one feature vector's bytes): the
-// file SVMGO_CGEN_SIZES names, for the size table of examples/mcu.
+// sizeLog receives a line per model and Cortex-M (name, set, model, bits
+// (0: float), target, rows run, flash, model arrays, code beyond them,
+// RAM, one feature vector's bytes): the file SVMGO_CGEN_SIZES names, from
+// which examples/mcu/size_table.py writes examples/mcu/README.md's table.
 var sizeLog io.Writer = io.Discard
 
 // shortSets are the sets -short covers, on the host only: two small ones
@@ -191,9 +193,9 @@ func TestGeneratedMatchesLibrary(t *testing.T) {
 			}
 			train, test := loadSet(t, c.set)
 			m := c.train(t, train)
-			checkGenerated(t, c.name, m, test, mcu)
+			checkGenerated(t, c, c.name, m, test, mcu)
 			for _, b := range c.bits {
-				checkGenerated(t, c.name+"_q"+strconv.Itoa(b), quantized(t, m, b), test, mcu)
+				checkGenerated(t, c, c.name+"_q"+strconv.Itoa(b), quantized(t, m, b), test, mcu)
 			}
 		})
 	}

@@ -2,10 +2,13 @@ package cgen
 
 import (
 	"errors"
+	"math/rand/v2"
+	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/linear"
 )
 
@@ -46,7 +49,7 @@ func TestProvenance(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"double tiny_predict(const float *x);", "void tiny_decision(const float *x, float *out);", "#define tiny_NUM_FEATURES 2"} {
+	for _, want := range []string{"double tiny_predict(const float *x);", "double tiny_decision(const float *x, float *out);", "#define tiny_NUM_FEATURES 2"} {
 		if !strings.Contains(string(src.Header), want) {
 			t.Errorf("header lacks %q", want)
 		}
@@ -54,4 +57,96 @@ func TestProvenance(t *testing.T) {
 	if src.ArrayBytes != 2*4+2*4 { // labels, weights
 		t.Errorf("ArrayBytes %d, want 16", src.ArrayBytes)
 	}
+}
+
+// TestPairSlots: two class pairs in progress at once (their intervals
+// [i, j] of classes overlap) never share a running sum, and the sums are
+// as few as the most pairs in progress at one class, (c+1)·(nr−c)−1.
+func TestPairSlots(t *testing.T) {
+	for nr := 2; nr <= 12; nr++ {
+		slot, live := pairSlots(nr)
+		type pair struct{ i, j int }
+		var pairs []pair
+		for i := range nr {
+			for j := i + 1; j < nr; j++ {
+				pairs = append(pairs, pair{i, j})
+			}
+		}
+		if len(slot) != len(pairs) {
+			t.Fatalf("%d classes: %d slots for %d pairs", nr, len(slot), len(pairs))
+		}
+		most := 0
+		for c := range nr {
+			most = max(most, (c+1)*(nr-c)-1)
+		}
+		if live != most {
+			t.Errorf("%d classes: %d sums, want %d", nr, live, most)
+		}
+		for p, a := range pairs {
+			if slot[p] < 0 || slot[p] >= live {
+				t.Fatalf("%d classes: pair %v in sum %d of %d", nr, a, slot[p], live)
+			}
+			for q := p + 1; q < len(pairs); q++ {
+				b := pairs[q]
+				if slot[p] == slot[q] && a.i <= b.j && b.i <= a.j {
+					t.Errorf("%d classes: pairs %v and %v overlap in sum %d", nr, a, b, slot[p])
+				}
+			}
+		}
+	}
+	if _, live := pairSlots(10); live != 29 {
+		t.Errorf("10 classes: %d sums, want 29", live)
+	}
+}
+
+// TestManyClasses: a 40-class kernel model needs 419 running sums (more
+// than a byte indexes) and predicts on the host as the library does.
+func TestManyClasses(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no host C compiler")
+	}
+	const nr, nf = 40, 3
+	r := rand.New(rand.NewPCG(29, 40))
+	sv := data.NewDense(nr, nf)
+	m := &core.KernelModel{SVMType: core.CSVC, Kernel: core.Kernel{Type: core.RBFKernel, Gamma: 0.5}, NumFeatures: nf,
+		SV: sv, Coef: make([]float64, (nr-1)*nr), Rho: make([]float64, nr*(nr-1)/2)}
+	x := make([]float32, nf)
+	for c := range nr {
+		m.Labels, m.NumSV = append(m.Labels, int32(100+c)), append(m.NumSV, 1)
+		for j := range x {
+			x[j] = float32(r.Float64()*2 - 1)
+		}
+		if err := sv.AppendDense(0, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range m.Coef {
+		m.Coef[i] = r.Float64()*2 - 1
+	}
+	for p := range m.Rho {
+		m.Rho[p] = r.Float64() - 0.5
+	}
+	if err := m.Init(); err != nil {
+		t.Fatal(err)
+	}
+	if _, live := pairSlots(nr); live != 419 {
+		t.Fatalf("%d running sums, want 419", live)
+	}
+	src, err := Generate(m, Options{Name: "many"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src.Code), "static const uint16_t many_slot[780]") {
+		t.Error("the slot table is not uint16_t[780]")
+	}
+	test := data.NewDense(500, nf)
+	for range 500 {
+		for j := range x {
+			x[j] = float32(r.Float64()*2 - 1)
+		}
+		if err := test.AppendDense(0, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkGenerated(t, modelCase{name: "many"}, "many", m, test, false)
 }

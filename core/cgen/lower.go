@@ -53,7 +53,7 @@ type kerForm struct {
 	rho    []float64
 	coef   []float64 // float: LIBSVM's sv_coef, coef[k*l+i]
 	sv     []float32 // float: dense support vectors, sv[i*nf+j]
-	ss     []float64 // RBF: ‖sv_i‖² as the library computes it
+	ss     []float64 // float RBF: ‖sv_i‖² as the library computes it
 	// quantized: codes u_ij (sv'_ij = o_j + a_j·u_ij, o_j = 0 when fo is
 	// nil), per-feature a_j, coefficient codes p_ki with row scales σ_k.
 	q  []int32
@@ -224,9 +224,6 @@ func (f *form) lowerQKernel(m *quantize.Kernel) error {
 			kf.fo[j] = o
 		}
 	}
-	if kf.kernel.Type == core.RBFKernel {
-		kf.ss = make([]float64, l)
-	}
 	sv := make([]float64, nf)
 	for i := range l {
 		m.SupportVector(sv, i)
@@ -251,10 +248,7 @@ func (f *form) lowerQKernel(m *quantize.Kernel) error {
 			if back != v {
 				return fmt.Errorf("cgen: support vector %d feature %d decodes to %g, not %g", i, j, back, v)
 			}
-			kf.q[i*nf+j] = u
-			if kf.ss != nil {
-				kf.ss[i] += v * v // the library's ‖sv'_i‖², in feature order
-			}
+			kf.q[i*nf+j] = u // the C sums ‖sv'_i‖² from back, which is v
 		}
 	}
 	rows := len(kf.cs)

@@ -37,9 +37,10 @@ double {{.N}}_predict(const float *x);
 
 /*
  * {{.N}}_decision writes the {{.N}}_NUM_DECISIONS decision values of x to
- * out[0..{{.N}}_NUM_DECISIONS-1], in the library's order.
+ * out[0..{{.N}}_NUM_DECISIONS-1], in the library's order, and returns the
+ * prediction {{.N}}_predict returns (one pass gives both).
  */
-void {{.N}}_decision(const float *x, float *out);
+double {{.N}}_decision(const float *x, float *out);
 
 #ifdef __cplusplus
 }
@@ -201,10 +202,28 @@ static double {{.N}}_kernel(double uv)
 {{- if eq .Task "class"}}
 /* The index of the decision value of classes a < b, in pair order (0,1), (0,2), …, (1,2), … */
 #define {{.N}}_PAIR(a, b) ((a) * (2 * {{.NR}} - (a) - 1) / 2 + (b) - (a) - 1)
+{{- if .Slots}}
+/* The sum a pair takes while it is begun and not done (its own index when all are). */
+#define {{.N}}_SLOT(p) {{.N}}_slot[p]
+{{- else}}
+#define {{.N}}_SLOT(p) (p)
+{{- end}}
 {{end}}
 {{- end}}
-/* The decision values of x. */
-static void {{.N}}_decide(const float *x, double *dec)
+{{- if .Votes}}
+/*
+ * The prediction of x, LIBSVM's one-vs-one vote with ties to the first
+ * class, and its decision values in out unless out is NULL. One pass over
+ * the support vectors adds each one's kernel value to the pairs of its
+ * class, each pair's sum in the library's order (its first class's support
+ * vectors, then its second's, then − rho); a pair votes once its second
+ * class is done, so only the pairs begun and not done take a sum: at most
+ * {{.Live}} of the {{.ND}}{{if .Slots}}, in the slots {{.N}}_slot assigns{{end}}.
+ */
+{{- else}}
+/* The prediction of x, and its decision values in out unless out is NULL. */
+{{- end}}
+static double {{.N}}_decide(const float *x, float *out)
 {
 {{- if .Scaled}}
 	float xs[{{.NF}}];
@@ -216,8 +235,12 @@ static void {{.N}}_decide(const float *x, double *dec)
 {{- if and .Kernel (not .Quant) (eq .KernelType "rbf")}}
 	double xx;
 {{- end}}
-{{- if and .Kernel (eq .Task "class")}}
-	int c, o;
+{{- if .Votes}}
+	double sums[{{.Live}}];
+	{{.VoteType}} votes[{{.NR}}];
+	int c, o, best = 0;
+{{- else}}
+	double dec[{{.ND}}];
 {{- end}}
 {{- if .Linear}}
 	int k;
@@ -228,8 +251,10 @@ static void {{.N}}_decide(const float *x, double *dec)
 		xs[j] = (float)({{.N}}_scale_o[j] + {{.N}}_scale_f[j] * (double)x[j]);
 	x = xs;
 {{- end}}
+{{- if not .Votes}}
 	for (i = 0; i < {{.ND}}; i++)
 		dec[i] = 0.0;
+{{- end}}
 {{- if .Linear}}
 	for (j = 0; j < {{.NF}}; j++) {
 		const double v = (double)x[j];
@@ -266,86 +291,92 @@ static void {{.N}}_decide(const float *x, double *dec)
 {{- else if eq .KernelType "rbf"}}
 	xx = {{.N}}_dot(x, x);
 {{- end}}
-{{- if eq .Task "class"}}
-	i = 0;
+{{- if .Votes}}
 	for (c = 0; c < {{.NR}}; c++)
+		votes[c] = 0;
+	i = 0;
+	for (c = 0; c < {{.NR}}; c++) {
+		for (o = c + 1; o < {{.NR}}; o++)
+			sums[{{.N}}_SLOT({{.N}}_PAIR(c, o))] = 0.0;
 		for (; i < {{.N}}_start[c + 1]; i++) {
 {{- else}}
 	for (i = 0; i < {{.L}}; i++) {
 {{- end}}
 {{- if .Quant}}
 			int64_t acc = 0;
-			double kv;
+			double kv{{if eq .KernelType "rbf"}}, ss = 0.0{{end}};
 			const {{.CodeType}} *q = {{.N}}_q + i * {{.NF}};
+{{- if eq .KernelType "rbf"}}
+			/* and ‖sv'_i‖² from the codes, as the library sums it (in feature order), instead of 8 bytes of flash a vector */
+			for (j = 0; j < {{.NF}}; j++) {
+				const double v = {{if .Dense}}{{.N}}_fo[j] + {{end}}(double){{.N}}_fa[j] * (double)q[j];
+				acc += (int64_t)xq[j] * q[j];
+				ss += v * v;
+			}
+			kv = {{.N}}_kernel(xx, ss, c0 + t * (double)acc);
+{{- else}}
 			for (j = 0; j < {{.NF}}; j++)
 				acc += (int64_t)xq[j] * q[j];
-			kv = {{.N}}_kernel({{if eq .KernelType "rbf"}}xx, {{.N}}_ss[i], {{end}}c0 + t * (double)acc);
+			kv = {{.N}}_kernel(c0 + t * (double)acc);
+{{- end}}
 {{- else}}
 			const double kv = {{.N}}_kernel({{if eq .KernelType "rbf"}}xx, {{.N}}_ss[i], {{end}}{{.N}}_dot(x, {{.N}}_sv + i * {{.NF}}));
 {{- end}}
-{{- if eq .Task "class"}}
+{{- if .Votes}}
 			/* LIBSVM's sv_coef: row o of a class-c vector is its pair with o (o < c), or with o + 1 */
 			for (o = 0; o < c; o++)
-				dec[{{.N}}_PAIR(o, c)] += {{template "coef" .}}((size_t)o * {{.L}} + i) * kv;
+				sums[{{.N}}_SLOT({{.N}}_PAIR(o, c))] += {{template "coef" .}}((size_t)o * {{.L}} + i) * kv;
 			for (o = c + 1; o < {{.NR}}; o++)
-				dec[{{.N}}_PAIR(c, o)] += {{template "coef" .}}((size_t)(o - 1) * {{.L}} + i) * kv;
+				sums[{{.N}}_SLOT({{.N}}_PAIR(c, o))] += {{template "coef" .}}((size_t)(o - 1) * {{.L}} + i) * kv;
 		}
+		/* The pairs (o, c) are done: each votes for o when positive, else for c. */
+		for (o = 0; o < c; o++) {
+			const double d = sums[{{.N}}_SLOT({{.N}}_PAIR(o, c))] - {{.N}}_rho[{{.N}}_PAIR(o, c)];
+			if (out != NULL)
+				out[{{.N}}_PAIR(o, c)] = (float)d;
+			votes[d > 0 ? o : c]++;
+		}
+	}
+	for (c = 1; c < {{.NR}}; c++)
+		if (votes[c] > votes[best])
+			best = c;
+	return (double){{.N}}_labels[best];
+}
 {{- else}}
 			dec[0] += {{template "coef" .}}(i) * kv;
 	}
+	dec[0] -= {{.N}}_rho[0];
 {{- end}}
-	for (i = 0; i < {{.ND}}; i++)
-		dec[i] -= {{.N}}_rho[i];
 {{- end}}
-}
-{{- define "coef"}}{{.N}}_COEF{{end}}
-
-/* The prediction from the decision values{{if eq .Task "class"}}{{if .Kernel}}: LIBSVM's one-vs-one vote, ties to the first class{{else if eq .NrW 1}}: the first label when positive{{else}}: LIBLINEAR's arg-max, ties to the first{{end}}{{end}}. */
-static double {{.N}}_label(const double *dec)
-{
+{{- if not .Votes}}
+	if (out != NULL)
+		for (i = 0; i < {{.ND}}; i++)
+			out[i] = (float)dec[i];
 {{- if eq .Task "reg"}}
 	return dec[0];
 {{- else if eq .Task "one"}}
 	return dec[0] > 0 ? 1.0 : -1.0;
-{{- else if .Kernel}}
-	int32_t votes[{{.NR}}];
-	int a, b, p = 0, best = 0;
-	for (a = 0; a < {{.NR}}; a++)
-		votes[a] = 0;
-	for (a = 0; a < {{.NR}}; a++)
-		for (b = a + 1; b < {{.NR}}; b++, p++)
-			if (dec[p] > 0)
-				votes[a]++;
-			else
-				votes[b]++;
-	for (a = 1; a < {{.NR}}; a++)
-		if (votes[a] > votes[best])
-			best = a;
-	return (double){{.N}}_labels[best];
 {{- else if eq .NrW 1}}
+	/* The first label when positive. */
 	return (double){{.N}}_labels[dec[0] > 0 ? 0 : 1];
 {{- else}}
-	int k, best = 0;
-	for (k = 1; k < {{.NrW}}; k++)
-		if (dec[k] > dec[best])
-			best = k;
-	return (double){{.N}}_labels[best];
+	/* LIBLINEAR's arg-max, ties to the first. */
+	for (k = 1, i = 0; k < {{.NrW}}; k++)
+		if (dec[k] > dec[i])
+			i = (size_t)k;
+	return (double){{.N}}_labels[i];
 {{- end}}
 }
+{{- end}}
+{{- define "coef"}}{{.N}}_COEF{{end}}
 
 double {{.N}}_predict(const float *x)
 {
-	double dec[{{.ND}}];
-	{{.N}}_decide(x, dec);
-	return {{.N}}_label(dec);
+	return {{.N}}_decide(x, NULL);
 }
 
-void {{.N}}_decision(const float *x, float *out)
+double {{.N}}_decision(const float *x, float *out)
 {
-	double dec[{{.ND}}];
-	int k;
-	{{.N}}_decide(x, dec);
-	for (k = 0; k < {{.ND}}; k++)
-		out[k] = (float)dec[k];
+	return {{.N}}_decide(x, out);
 }
 `

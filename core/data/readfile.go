@@ -22,6 +22,7 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -253,7 +254,7 @@ func Scan(r io.Reader, name string, opt ReadOptions) (FileStats, error) {
 	if err != nil {
 		return FileStats{}, err
 	}
-	st, err := scanLines(newLineReader(r, opt.maxLineBytes()), name, format, layout)
+	st, err := scanLines(newLineReader(r, opt.maxLineBytes()), name, format, layout, nil)
 	return st.withoutWeightColumn(opt), err
 }
 
@@ -265,9 +266,12 @@ func (st FileStats) withoutWeightColumn(opt ReadOptions) FileStats {
 	return st
 }
 
-func scanLines(lr *lineReader, name string, format Format, layout *csvLayout) (FileStats, error) {
+func scanLines(lr *lineReader, name string, format Format, layout *csvLayout, split *splitPoint) (FileStats, error) {
 	var st FileStats
 	for {
+		if split != nil && split.line < 0 && lr.off >= split.off {
+			split.off, split.line, split.rows = lr.off, lr.line, st.Rows
+		}
 		line, err := lr.next()
 		if err != nil {
 			if err == io.EOF {
@@ -337,11 +341,20 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	lr := newLineReader(f, opt.maxLineBytes())
-	st, err := scanLines(lr, path, format, layout)
+	var split *splitPoint
+	if fi, err := f.Stat(); err == nil && format == FormatLIBSVM && fi.Size() >= parallelReadBytes && runtime.GOMAXPROCS(0) > 1 {
+		split = &splitPoint{off: fi.Size() / 2, line: -1}
+	}
+	st, err := scanLines(lr, path, format, layout, split)
 	if err != nil {
 		return nil, err
 	}
 	st = st.withoutWeightColumn(opt)
+	if denseFits(st) && split != nil && split.line >= 0 && split.rows > 0 && split.rows < st.Rows {
+		if ds, ok, err := readDenseHalves(f, lr, path, opt, st, split); ok {
+			return ds, err
+		}
+	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("core: reading %s: %w", path, err)
 	}
@@ -356,6 +369,59 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// parallelReadBytes is the smallest LIBSVM file ReadFile parses on two
+// goroutines: below it a second goroutine and reader cost more than half
+// a parse saves (a 1 MB file parses in about 10 ms).
+const parallelReadBytes = 4 << 20
+
+// splitPoint is where the scan found the first line starting at or past
+// off: its byte offset, the number of lines before it, and of rows.
+type splitPoint struct {
+	off  int64
+	line int // −1 until found
+	rows int
+}
+
+// readDenseHalves parses the LIBSVM file f into a dense data set of st's
+// size on two goroutines, one each side of split (a line boundary), each
+// into its own rows of the data set: the same rows, values and errors as
+// the sequential parse. A bad line of the first half is reported before
+// any of the second's, as the sequential parse would stop at it; each
+// half's line numbers count from the file's start. lr is the scan's
+// reader, reused for the first half. ok is false, for the caller to parse
+// sequentially, when the halves' row counts are not the scan's.
+func readDenseHalves(f *os.File, lr *lineReader, path string, opt ReadOptions, st FileStats, split *splitPoint) (ds *Dataset, ok bool, err error) {
+	ds = NewDense(st.Rows, st.NumFeatures)
+	nf := st.NumFeatures
+	// Each half appends into a view of its own rows, so neither can write
+	// into the other's (a file changed between the passes gets ErrFull).
+	view := func(from, to int) *Dataset {
+		return &Dataset{dense: true, numFeatures: nf, maxFeatures: nf, y: ds.y[from:to:to], x: ds.x[from*nf : to*nf : to*nf]}
+	}
+	a, b := view(0, split.rows), view(split.rows, st.Rows)
+	lr.reset(io.NewSectionReader(f, 0, split.off))
+	lrB := newLineReader(io.NewSectionReader(f, split.off, math.MaxInt64-split.off), opt.maxLineBytes())
+	lrB.line = split.line
+	var errB error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, errB = readLines(b, lrB, path, opt)
+	}()
+	_, errA := readLines(a, lr, path, opt)
+	<-done
+	switch {
+	case errA != nil:
+		return nil, true, errA
+	case errB != nil:
+		return nil, true, errB
+	case a.rows != split.rows || b.rows != st.Rows-split.rows:
+		return nil, false, nil
+	}
+	ds.rows = st.Rows
+	return ds, true, nil
 }
 
 // denseFits applies PreferDense to st, which may come from a file that
@@ -458,6 +524,7 @@ type lineReader struct {
 	long []byte // scratch for lines longer than br's buffer
 	line int    // 1-based number of the line last returned
 	max  int    // longest line accepted, without its line ending
+	off  int64  // bytes of the input consumed by the lines returned
 }
 
 func newLineReader(r io.Reader, maxLineBytes int) *lineReader {
@@ -501,7 +568,7 @@ func bufferSize(r io.Reader) int {
 // reset rewinds the line count and reads from r, keeping the buffers.
 func (lr *lineReader) reset(r io.Reader) {
 	lr.br.Reset(r)
-	lr.line = 0
+	lr.line, lr.off = 0, 0
 }
 
 // next returns the next line without its "\n" or "\r\n", valid until the
@@ -525,6 +592,7 @@ func (lr *lineReader) next() ([]byte, error) {
 	if err != nil && (err != io.EOF || len(line) == 0) {
 		return nil, err
 	}
+	lr.off += int64(len(line))
 	if n := len(line); n > 0 && line[n-1] == '\n' {
 		line = line[:n-1]
 		if n := len(line); n > 0 && line[n-1] == '\r' {

@@ -86,7 +86,7 @@ func (c *Checker) Write(p []byte) (int, error) {
 		c.shape.start(payload)
 	}
 	c.n += uint64(len(p))
-	c.crc = crc32.Update(c.crc, castagnoli, p)
+	c.crc = crc32.Update(c.crc, castagnoli(), p)
 	c.shape.write(p)
 	return written, nil
 }

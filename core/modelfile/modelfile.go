@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core"
@@ -92,8 +91,6 @@ var (
 	ErrCorrupt = errors.New("modelfile: corrupt model")
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // Marshal returns the model file bytes of m. The output depends only on m's
 // fields (Params.Threads excepted, which does not change a model): the same
 // model always gives the same bytes. It returns an error, and no bytes, when
@@ -127,7 +124,7 @@ func putHeader(h []byte, major, minor uint16, payload []byte) {
 	binary.LittleEndian.PutUint16(h[8:10], major)
 	binary.LittleEndian.PutUint16(h[10:12], minor)
 	binary.LittleEndian.PutUint64(h[12:20], uint64(len(payload)))
-	binary.LittleEndian.PutUint32(h[20:24], crc32.Checksum(payload, castagnoli))
+	binary.LittleEndian.PutUint32(h[20:24], checksum(payload))
 }
 
 // check reports why m cannot be written; Unmarshal applies the same checks,
@@ -350,7 +347,7 @@ func openPayload(b []byte) (payload []byte, major, minor uint16, err error) {
 		return nil, 0, 0, err
 	}
 	payload = b[HeaderSize:]
-	if want, got := binary.LittleEndian.Uint32(b[20:24]), crc32.Checksum(payload, castagnoli); got != want {
+	if want, got := binary.LittleEndian.Uint32(b[20:24]), checksum(payload); got != want {
 		return nil, 0, 0, fmt.Errorf("%w: payload CRC-32C %08x, header says %08x", ErrChecksum, got, want)
 	}
 	if err := scanShape(payload); err != nil {

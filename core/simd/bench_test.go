@@ -136,5 +136,19 @@ func BenchmarkGemmS16Limbs(b *testing.B) {
 				}
 			})
 		})
+		bb8 := make([]int8, len(bb))
+		for i, v := range bb {
+			bb8[i] = int8(v)
+		}
+		bp8 := make([]int8, len(bp))
+		PackS8Pairs(bp8, bb8, sz.n, sz.k, sz.k, 1)
+		b.Run(fmt.Sprintf("%dx%dx%d/chunk%d/int8", sz.m, sz.n, sz.k, sz.chunk), func(b *testing.B) {
+			benchLevels(b, func(b *testing.B) {
+				b.SetBytes(int64(2 * sz.m * sz.n * sz.k))
+				for b.Loop() {
+					GemmS8Limbs(c, PaddedCols(sz.n), a, a, k2, sz.m, bp8, sz.n, sz.k, 12, sz.chunk)
+				}
+			})
+		})
 	}
 }

@@ -18,6 +18,9 @@ func dotAVX2(x, y *float32, n int) float32
 func gemm4AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
 
 //go:noescape
+func gemm8AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
+
+//go:noescape
 func gemm4AVX2(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
 
 // expAVX512 and expAVX2 set dst[i] = exp(x[i]), or with rbf != 0
@@ -32,6 +35,9 @@ func expAVX2(dst, x, base *float32, n int, scale, offset float32, rbf int)
 
 //go:noescape
 func gemm4S16VNNI(c *int64, ldc int, hi, lo *int16, lda int, bp *int16, panels, k2, chunk, shift int)
+
+//go:noescape
+func gemm4S8VNNI(c *int64, ldc int, hi, lo *int16, lda int, bp *int8, panels, k2, chunk, shift int)
 
 func dot(x, y []float32) float32 {
 	n := len(x)
@@ -64,6 +70,11 @@ func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, pan
 		kernel = gemm4AVX512
 	}
 	i := 0
+	if level == AVX512 {
+		for ; i+8 <= m; i += 8 {
+			gemm8AVX512(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k)
+		}
+	}
 	for ; i+4 <= m; i += 4 {
 		kernel(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k)
 	}
@@ -114,15 +125,20 @@ func expRBF(dst, x, base []float32, scale, offset float32, rbf bool) {
 	}
 }
 
-func gemmS16Panels(c []int64, ldc int, hi, lo []int16, lda, m int, bp []int16, panels, k2, shift, chunk int) {
+func gemmLimbsPanels[T int8 | int16](c []int64, ldc int, hi, lo []int16, lda, m int, bp []T, panels, k2, shift, chunk int) {
 	i := 0
 	if vnni {
 		for ; i+4 <= m; i += 4 {
-			gemm4S16VNNI(&c[i*ldc], ldc, &hi[i*lda], &lo[i*lda], lda, &bp[0], panels, k2, chunk, shift)
+			switch b := any(bp).(type) {
+			case []int16:
+				gemm4S16VNNI(&c[i*ldc], ldc, &hi[i*lda], &lo[i*lda], lda, &b[0], panels, k2, chunk, shift)
+			case []int8:
+				gemm4S8VNNI(&c[i*ldc], ldc, &hi[i*lda], &lo[i*lda], lda, &b[0], panels, k2, chunk, shift)
+			}
 		}
 	}
 	if i < m {
-		gemmS16Portable(c[i*ldc:], ldc, hi[i*lda:], lo[i*lda:], lda, m-i, bp, panels, k2, shift)
+		gemmLimbsPortable(c[i*ldc:], ldc, hi[i*lda:], lo[i*lda:], lda, m-i, bp, panels, k2, shift)
 	}
 }
 

@@ -18,8 +18,8 @@ func expRBF(dst, x, base []float32, scale, offset float32, rbf bool) {
 	}
 }
 
-func gemmS16Panels(c []int64, ldc int, hi, lo []int16, lda, m int, bp []int16, panels, k2, shift, _ int) {
-	gemmS16Portable(c, ldc, hi, lo, lda, m, bp, panels, k2, shift)
+func gemmLimbsPanels[T int8 | int16](c []int64, ldc int, hi, lo []int16, lda, m int, bp []T, panels, k2, shift, _ int) {
+	gemmLimbsPortable(c, ldc, hi, lo, lda, m, bp, panels, k2, shift)
 }
 
 func rbfArgsS64(dst []float32, s []int64, ss []float64, xx, c0, t, gamma float64) float64 {

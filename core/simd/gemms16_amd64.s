@@ -53,11 +53,21 @@
 	VPXORD Z20, Z20, Z20 \
 	VPXORD Z21, Z21, Z21
 
+// LOAD16 and LOAD8 put one packed pair of 32 values of B, at BX, in Z8
+// and Z9 as int16 words (LOAD8 sign-extends int8 codes) and move BX on.
+#define LOAD16 \
+	VMOVDQU32 (BX), Z8   \
+	VMOVDQU32 64(BX), Z9 \
+	ADDQ $128, BX
+
+#define LOAD8 \
+	VPMOVSXBW (BX), Z8   \
+	VPMOVSXBW 32(BX), Z9 \
+	ADDQ $64, BX
+
 // KSTEP multiplies one pair of columns of the four rows' limbs (AX, R14)
-// with the packed pair of B at BX, and moves on.
+// with the pair of B in Z8, Z9, and moves on.
 #define KSTEP \
-	VMOVDQU32 (BX), Z8              \
-	VMOVDQU32 64(BX), Z9            \
 	VPBROADCASTD (AX), Z10          \
 	VPBROADCASTD (AX)(R9*1), Z11    \
 	VPBROADCASTD (AX)(R9*2), Z12    \
@@ -82,13 +92,86 @@
 	VPDPWSSD Z9, Z24, Z19           \
 	VPDPWSSD Z8, Z25, Z20           \
 	VPDPWSSD Z9, Z25, Z21           \
-	ADDQ $128, BX                   \
 	ADDQ $4, AX                     \
 	ADDQ $4, R14
 
+// KERNEL is the body of both micro-kernels (LOAD their load of B, the rest
+// their labels). Per panel of 32 columns of C: chunks of at most chunk
+// steps; the first chunk's sums set C's block (SPILLSET), later ones add
+// to it (SPILL); R13 counts a chunk's steps, then holds 3·ldc.
+#define KERNEL(LOAD, PANEL, KFIRST, CHUNK, KLOOP, NEXT, DONE) \
+	MOVQ c+0(FP), DI \
+	MOVQ ldc+8(FP), R8 \
+	MOVQ hi+16(FP), SI \
+	MOVQ lo+24(FP), DX \
+	MOVQ lda+32(FP), R9 \
+	MOVQ bp+40(FP), BX \
+	MOVQ panels+48(FP), R10 \
+	MOVQ k2+56(FP), R11 \
+	VPBROADCASTQ shift+72(FP), Z31 \
+	SHLQ $3, R8 \
+	SHLQ $1, R9 \
+	LEAQ (R9)(R9*2), R12 \
+PANEL: \
+	TESTQ R10, R10 \
+	JZ    DONE \
+	MOVQ  SI, AX \
+	MOVQ  DX, R14 \
+	MOVQ  R11, CX \
+	ZERO16 \
+	MOVQ    chunk+64(FP), R13 \
+	CMPQ    R13, CX \
+	CMOVQGT CX, R13 \
+	SUBQ    R13, CX \
+KFIRST: \
+	LOAD \
+	KSTEP \
+	DECQ R13 \
+	JNZ  KFIRST \
+	LEAQ (R8)(R8*2), R13 \
+	SPILLSET(Z0, Y0, Z14, Y14, 0(DI)) \
+	SPILLSET(Z1, Y1, Z15, Y15, 128(DI)) \
+	SPILLSET(Z2, Y2, Z16, Y16, 0(DI)(R8*1)) \
+	SPILLSET(Z3, Y3, Z17, Y17, 128(DI)(R8*1)) \
+	SPILLSET(Z4, Y4, Z18, Y18, 0(DI)(R8*2)) \
+	SPILLSET(Z5, Y5, Z19, Y19, 128(DI)(R8*2)) \
+	SPILLSET(Z6, Y6, Z20, Y20, 0(DI)(R13*1)) \
+	SPILLSET(Z7, Y7, Z21, Y21, 128(DI)(R13*1)) \
+	TESTQ CX, CX \
+	JZ    NEXT \
+CHUNK: \
+	ZERO16 \
+	MOVQ    chunk+64(FP), R13 \
+	CMPQ    R13, CX \
+	CMOVQGT CX, R13 \
+	SUBQ    R13, CX \
+KLOOP: \
+	LOAD \
+	KSTEP \
+	DECQ R13 \
+	JNZ  KLOOP \
+	LEAQ (R8)(R8*2), R13 \
+	SPILL(Z0, Y0, Z14, Y14, 0(DI)) \
+	SPILL(Z1, Y1, Z15, Y15, 128(DI)) \
+	SPILL(Z2, Y2, Z16, Y16, 0(DI)(R8*1)) \
+	SPILL(Z3, Y3, Z17, Y17, 128(DI)(R8*1)) \
+	SPILL(Z4, Y4, Z18, Y18, 0(DI)(R8*2)) \
+	SPILL(Z5, Y5, Z19, Y19, 128(DI)(R8*2)) \
+	SPILL(Z6, Y6, Z20, Y20, 0(DI)(R13*1)) \
+	SPILL(Z7, Y7, Z21, Y21, 128(DI)(R13*1)) \
+	TESTQ CX, CX \
+	JNZ   CHUNK \
+NEXT: \
+	ADDQ $256, DI \
+	DECQ R10 \
+	JMP  PANEL \
+DONE: \
+	VZEROUPPER \
+	RET
+
 // func gemm4S16VNNI(c *int64, ldc int, hi, lo *int16, lda int, bp *int16, panels, k2, chunk, shift int)
 //
-// GemmS16Limbs' micro-kernel, shaped as gemm4U16S8VNNI: a 4 × 32 block of
+// GemmS16Limbs' micro-kernel, shaped as gemm4AVX512: a 4 × 32 block of
 // C, each step taking a pair of columns of A (one broadcast dword of two
 // int16) of both limbs against 32 × 2 packed int16 values of B, VPDPWSSD
 // adding the two products into each int32 lane: sixteen accumulators
@@ -96,82 +179,14 @@
 // accumulators are widened into C (SPILLSET for a panel's first chunk,
 // then SPILL) and cleared.
 TEXT ·gemm4S16VNNI(SB), NOSPLIT, $0-80
-	MOVQ c+0(FP), DI
-	MOVQ ldc+8(FP), R8
-	MOVQ hi+16(FP), SI
-	MOVQ lo+24(FP), DX
-	MOVQ lda+32(FP), R9
-	MOVQ bp+40(FP), BX
-	MOVQ panels+48(FP), R10
-	MOVQ k2+56(FP), R11
-	VPBROADCASTQ shift+72(FP), Z31
-	SHLQ $3, R8              // strides in bytes
-	SHLQ $1, R9
-	LEAQ (R9)(R9*2), R12     // 3·lda
+	KERNEL(LOAD16, panel16, kfirst16, chunk16, kloop16, next16, done16)
 
-panel:
-	TESTQ R10, R10
-	JZ    done
-	MOVQ  SI, AX
-	MOVQ  DX, R14
-	MOVQ  R11, CX            // pairs left in the panel
-
-	// The first chunk sets C's block; later ones add to it.
-	ZERO16
-	MOVQ    chunk+64(FP), R13
-	CMPQ    R13, CX
-	CMOVQGT CX, R13          // this chunk's steps: min(chunk, left)
-	SUBQ    R13, CX
-
-kfirst:
-	KSTEP
-	DECQ R13
-	JNZ  kfirst
-
-	LEAQ (R8)(R8*2), R13     // 3·ldc
-	SPILLSET(Z0, Y0, Z14, Y14, 0(DI))
-	SPILLSET(Z1, Y1, Z15, Y15, 128(DI))
-	SPILLSET(Z2, Y2, Z16, Y16, 0(DI)(R8*1))
-	SPILLSET(Z3, Y3, Z17, Y17, 128(DI)(R8*1))
-	SPILLSET(Z4, Y4, Z18, Y18, 0(DI)(R8*2))
-	SPILLSET(Z5, Y5, Z19, Y19, 128(DI)(R8*2))
-	SPILLSET(Z6, Y6, Z20, Y20, 0(DI)(R13*1))
-	SPILLSET(Z7, Y7, Z21, Y21, 128(DI)(R13*1))
-	TESTQ CX, CX
-	JZ    next
-
-chunk:
-	ZERO16
-	MOVQ    chunk+64(FP), R13
-	CMPQ    R13, CX
-	CMOVQGT CX, R13
-	SUBQ    R13, CX
-
-kloop:
-	KSTEP
-	DECQ R13
-	JNZ  kloop
-
-	LEAQ (R8)(R8*2), R13     // 3·ldc
-	SPILL(Z0, Y0, Z14, Y14, 0(DI))
-	SPILL(Z1, Y1, Z15, Y15, 128(DI))
-	SPILL(Z2, Y2, Z16, Y16, 0(DI)(R8*1))
-	SPILL(Z3, Y3, Z17, Y17, 128(DI)(R8*1))
-	SPILL(Z4, Y4, Z18, Y18, 0(DI)(R8*2))
-	SPILL(Z5, Y5, Z19, Y19, 128(DI)(R8*2))
-	SPILL(Z6, Y6, Z20, Y20, 0(DI)(R13*1))
-	SPILL(Z7, Y7, Z21, Y21, 128(DI)(R13*1))
-	TESTQ CX, CX
-	JNZ   chunk
-
-next:
-	ADDQ $256, DI
-	DECQ R10
-	JMP  panel
-
-done:
-	VZEROUPPER
-	RET
+// func gemm4S8VNNI(c *int64, ldc int, hi, lo *int16, lda int, bp *int8, panels, k2, chunk, shift int)
+//
+// gemm4S16VNNI for int8 codes of B, packed as PackS8Pairs does: each
+// step's 64 bytes widened to words (VPMOVSXBW) as they are loaded.
+TEXT ·gemm4S8VNNI(SB), NOSPLIT, $0-80
+	KERNEL(LOAD8, panel8, kfirst8, chunk8, kloop8, next8, done8)
 
 // func rbfArgsS64AVX512(dst *float32, s *int64, ss *float64, n int, xx, c0, t, gamma float64) float64
 //

@@ -27,10 +27,20 @@ func PackedLenS16(n, k int) int { return PaddedCols(n) * Round2(k) }
 // the last pair. It panics if dst is too short or b does not hold the
 // matrix.
 func PackS16(dst, b []int16, n, k, rowStride, colStride int) {
+	packPairs(dst, b, n, k, rowStride, colStride, "PackS16")
+}
+
+// PackS8Pairs is PackS16 for int8 codes, as GemmS8Limbs reads them (half
+// the memory): dst[:PackedLenS16(n, k)].
+func PackS8Pairs(dst, b []int8, n, k, rowStride, colStride int) {
+	packPairs(dst, b, n, k, rowStride, colStride, "PackS8Pairs")
+}
+
+func packPairs[T int8 | int16](dst, b []T, n, k, rowStride, colStride int, name string) {
 	k2 := Round2(k)
 	dst = dst[:PackedLenS16(n, k)]
 	if n > 0 && k > 0 && (n-1)*rowStride+(k-1)*colStride >= len(b) {
-		panic("simd: PackS16: b too short for the matrix")
+		panic("simd: " + name + ": b too short for the matrix")
 	}
 	for p := 0; p*PanelWidth < PaddedCols(n); p++ {
 		panel := dst[p*k2*PanelWidth:][:k2*PanelWidth]
@@ -40,7 +50,7 @@ func PackS16(dst, b []int16, n, k, rowStride, colStride int) {
 				j := p*PanelWidth + t
 				for o := range 2 {
 					q := 2*g + o
-					var v int16
+					var v T
 					if j < n && q < k {
 						v = b[j*rowStride+q*colStride]
 					}
@@ -77,45 +87,66 @@ func S16Chunk(maxA, maxB int64) int {
 // short, if m > 1 and ldc < PaddedCols(n), if hi and lo differ in length,
 // if chunk < 1 or shift is outside [0, 32].
 func GemmS16Limbs(c []int64, ldc int, hi, lo []int16, lda, m int, bp []int16, n, k, shift, chunk int) {
+	if checkLimbs(c, ldc, hi, lo, lda, m, len(bp), n, k, shift, chunk, "GemmS16Limbs") {
+		gemmLimbs(c, ldc, hi, lo, lda, m, bp, n, k, shift, chunk)
+	}
+}
+
+// GemmS8Limbs is GemmS16Limbs for int8 codes of B packed by PackS8Pairs
+// (widened to int16 as they are loaded).
+func GemmS8Limbs(c []int64, ldc int, hi, lo []int16, lda, m int, bp []int8, n, k, shift, chunk int) {
+	if checkLimbs(c, ldc, hi, lo, lda, m, len(bp), n, k, shift, chunk, "GemmS8Limbs") {
+		gemmLimbs(c, ldc, hi, lo, lda, m, bp, n, k, shift, chunk)
+	}
+}
+
+// checkLimbs panics on GemmS16Limbs' misuse and reports whether there is
+// a product to compute (it clears C's rows when k is 0).
+func checkLimbs(c []int64, ldc int, hi, lo []int16, lda, m, lenBP, n, k, shift, chunk int, name string) bool {
 	if len(hi) != len(lo) {
-		panic("simd: GemmS16Limbs: hi and lo lengths differ")
+		panic("simd: " + name + ": hi and lo lengths differ")
 	}
 	if m <= 0 || n <= 0 {
-		return
+		return false
 	}
 	nc := PaddedCols(n)
-	k2 := Round2(k)
 	switch {
 	case k < 0 || lda < 0 || ldc < 0:
-		panic("simd: GemmS16Limbs: negative size")
+		panic("simd: " + name + ": negative size")
 	case chunk < 1 || shift < 0 || shift > 32:
-		panic("simd: GemmS16Limbs: chunk below 1 or shift outside [0, 32]")
+		panic("simd: " + name + ": chunk below 1 or shift outside [0, 32]")
 	case m > 1 && ldc < nc:
-		panic("simd: GemmS16Limbs: ldc smaller than PaddedCols(n)")
+		panic("simd: " + name + ": ldc smaller than PaddedCols(n)")
 	case len(c) < (m-1)*ldc+nc:
-		panic("simd: GemmS16Limbs: c too short")
-	case len(hi) < (m-1)*lda+k2:
-		panic("simd: GemmS16Limbs: hi shorter than (m−1)·lda + Round2(k)")
-	case len(bp) < PackedLenS16(n, k):
-		panic("simd: GemmS16Limbs: bp shorter than PackedLenS16(n, k)")
+		panic("simd: " + name + ": c too short")
+	case len(hi) < (m-1)*lda+Round2(k):
+		panic("simd: " + name + ": hi shorter than (m−1)·lda + Round2(k)")
+	case lenBP < PackedLenS16(n, k):
+		panic("simd: " + name + ": bp shorter than PackedLenS16(n, k)")
 	}
 	if k == 0 {
 		for i := range m {
 			clear(c[i*ldc:][:nc])
 		}
-		return
+		return false
 	}
-	panels := nc / PanelWidth
+	return true
+}
+
+// gemmLimbs runs the product in blocks of panels that stay in cache.
+func gemmLimbs[T int8 | int16](c []int64, ldc int, hi, lo []int16, lda, m int, bp []T, n, k, shift, chunk int) {
+	k2 := Round2(k)
+	panels := PaddedCols(n) / PanelWidth
 	block := max(1, gemmBlockBytes/(2*PanelWidth*k2))
 	for p0 := 0; p0 < panels; p0 += block {
 		np := min(block, panels-p0)
-		gemmS16Panels(c[p0*PanelWidth:], ldc, hi, lo, lda, m, bp[p0*k2*PanelWidth:], np, k2/2, shift, chunk)
+		gemmLimbsPanels(c[p0*PanelWidth:], ldc, hi, lo, lda, m, bp[p0*k2*PanelWidth:], np, k2/2, shift, chunk)
 	}
 }
 
-// gemmS16Portable sets rows [0, m) of C to (hi·2^shift + lo)·Bᵀ in int64:
-// the reference the assembly is held to.
-func gemmS16Portable(c []int64, ldc int, hi, lo []int16, lda, m int, bp []int16, panels, k2, shift int) {
+// gemmLimbsPortable sets rows [0, m) of C to (hi·2^shift + lo)·Bᵀ in
+// int64: the reference the assembly is held to.
+func gemmLimbsPortable[T int8 | int16](c []int64, ldc int, hi, lo []int16, lda, m int, bp []T, panels, k2, shift int) {
 	var acc [PanelWidth]int64
 	for i := range m {
 		h, l := hi[i*lda:][:2*k2], lo[i*lda:][:2*k2]

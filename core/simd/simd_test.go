@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -417,6 +418,21 @@ func TestGemmS16Limbs(t *testing.T) {
 							c[i] = int64(i) << 40 // overwritten
 						}
 						GemmS16Limbs(c, ldc, hi, lo, lda, m, bp, n, k, lim.shift, chunk)
+						if lim.maxB <= 128 { // int8 codes: the int8 packing gives the same
+							b8 := make([]int8, len(b))
+							for i, v := range b {
+								b8[i] = int8(v)
+							}
+							bp8 := make([]int8, PackedLenS16(n, k))
+							PackS8Pairs(bp8, b8, n, k, k, 1)
+							c8 := make([]int64, len(c))
+							GemmS8Limbs(c8, ldc, hi, lo, lda, m, bp8, n, k, lim.shift, chunk)
+							for i := range m {
+								if !slices.Equal(c8[i*ldc:][:PaddedCols(n)], c[i*ldc:][:PaddedCols(n)]) {
+									t.Fatalf("k=%d m=%d n=%d: GemmS8Limbs row %d differs from GemmS16Limbs", k, m, n, i)
+								}
+							}
+						}
 						for i := range m {
 							for j := range PaddedCols(n) {
 								var w int64
@@ -465,6 +481,9 @@ func TestPanics(t *testing.T) {
 		},
 		"Pack b":        func() { Pack(make([]float32, 128), make([]float32, 3), 1, 4, 4, 1) },
 		"PackS16 short": func() { PackS16(make([]int16, 127), make([]int16, 4), 1, 4, 4, 1) },
+		"GemmS8Limbs bp": func() {
+			GemmS8Limbs(make([]int64, 32), 32, make([]int16, 4), make([]int16, 4), 4, 1, make([]int8, 127), 1, 3, 0, 1)
+		},
 	}
 	for name, f := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -3,16 +3,20 @@ package serve
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	protoapi "google.golang.org/protobuf/proto"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
@@ -85,10 +89,20 @@ func benchServer(b *testing.B) (*Server, []float32) {
 	return srv, x
 }
 
-// singleRowJSON is the REST body of one row, as json.Marshal writes it.
-func singleRowJSON(b testing.TB, row []float32) []byte {
-	body, err := json.Marshal(map[string]any{"inputs": []any{map[string]any{
-		"name": "x", "shape": []int{1, len(row)}, "datatype": "FP32", "data": row}}})
+// singleRowJSON is the REST body of one row: its input's members in the
+// protocol's order (name, shape, datatype, data), as Triton's and KServe's
+// clients write them, or with "data" first, as json.Marshal writes a Go map.
+func singleRowJSON(b testing.TB, row []float32, dataFirst bool) []byte {
+	in := any(struct {
+		Name     string    `json:"name"`
+		Shape    []int     `json:"shape"`
+		Datatype string    `json:"datatype"`
+		Data     []float32 `json:"data"`
+	}{"x", []int{1, len(row)}, "FP32", row})
+	if dataFirst {
+		in = map[string]any{"name": "x", "shape": []int{1, len(row)}, "datatype": "FP32", "data": row}
+	}
+	body, err := json.Marshal(map[string]any{"inputs": []any{in}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -109,29 +123,37 @@ func (w *discardWriter) WriteHeader(code int)        { w.code = code }
 func BenchmarkRESTHandlerSingleRow(b *testing.B) {
 	srv, x := benchServer(b)
 	h := srv.Handler()
-	body := singleRowJSON(b, x[:benchFeatures])
-	rd := bytes.NewReader(body)
-	req, err := http.NewRequest(http.MethodPost, "/v2/models/m/infer", rd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := &discardWriter{h: http.Header{}}
-	b.ReportAllocs()
-	b.SetBytes(int64(len(body)))
-	for b.Loop() {
-		rd.Reset(body)
-		req.Body = io.NopCloser(rd)
-		w.code = 0
-		h.ServeHTTP(w, req)
-		if w.code != 0 && w.code != http.StatusOK {
-			b.Fatalf("status %d", w.code)
+	for _, dataFirst := range []bool{false, true} {
+		name := "data-last"
+		if dataFirst {
+			name = "data-first"
 		}
+		b.Run(name, func(b *testing.B) {
+			body := singleRowJSON(b, x[:benchFeatures], dataFirst)
+			rd := bytes.NewReader(body)
+			req, err := http.NewRequest(http.MethodPost, "/v2/models/m/infer", rd)
+			if err != nil {
+				b.Fatal(err)
+			}
+			w := &discardWriter{h: http.Header{}}
+			b.ReportAllocs()
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				rd.Reset(body)
+				req.Body = io.NopCloser(rd)
+				w.code = 0
+				h.ServeHTTP(w, req)
+				if w.code != 0 && w.code != http.StatusOK {
+					b.Fatalf("status %d", w.code)
+				}
+			}
+		})
 	}
 }
 
 func BenchmarkRESTLoopbackSingleRow(b *testing.B) {
 	srv, x := benchServer(b)
-	body := singleRowJSON(b, x[:benchFeatures])
+	body := singleRowJSON(b, x[:benchFeatures], false)
 	url := "http://" + srv.HTTPAddr() + "/v2/models/m/infer"
 	c := &http.Client{}
 	b.ReportAllocs()
@@ -154,16 +176,36 @@ func benchGRPCRequest(x []float32) *inferencepb.ModelInferRequest {
 		Contents: &inferencepb.InferTensorContents{Fp32Contents: x[:benchFeatures]}}}}
 }
 
+// BenchmarkGRPCServiceSingleRow times the service's answer to a request's
+// wire bytes: read straight into the rows (wire), or unmarshalled by
+// protobuf first (proto, the generated handler's way).
 func BenchmarkGRPCServiceSingleRow(b *testing.B) {
 	srv, x := benchServer(b)
 	g := &grpcService{s: srv}
-	req := benchGRPCRequest(x)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := g.ModelInfer(context.Background(), req); err != nil {
-			b.Fatal(err)
-		}
+	wire, err := protoapi.Marshal(benchGRPCRequest(x))
+	if err != nil {
+		b.Fatal(err)
 	}
+	b.Run("wire", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := g.modelInferWire(context.Background(), wire); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("proto", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			req := new(inferencepb.ModelInferRequest)
+			if err := protoapi.Unmarshal(wire, req); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := g.ModelInfer(context.Background(), req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 func BenchmarkGRPCLoopbackSingleRow(b *testing.B) {
@@ -201,11 +243,49 @@ func BenchmarkSwap(b *testing.B) {
 		if _, err := modeldir.PublishEncoded(fileio.OS, m.dir, encoded, next-1); err != nil {
 			b.Fatal(err)
 		}
+		if _, err := modeldir.Retain(fileio.OS, m.dir, 4); err != nil {
+			b.Fatal(err)
+		}
 		b.StartTimer()
 		m.watcher.Rescan()
 		if got := m.versions().list[0].Version; got != next {
 			b.Fatalf("serving version %d, want %d", got, next)
 		}
 		next++
+	}
+}
+
+// BenchmarkRESTLoopbackBatch times a 1000-row request over loopback as
+// binary tensor data (the rows as raw FP32 after the JSON header, the
+// labels back as raw INT64).
+func BenchmarkRESTLoopbackBatch(b *testing.B) {
+	srv, _ := benchServer(b)
+	const n = 1000
+	x := benchRows(n)
+	header := []byte(`{"inputs":[{"name":"x","shape":[1000,784],"datatype":"FP32","parameters":{"binary_data_size":3136000}}],"parameters":{"binary_data_output":true}}`)
+	body := append([]byte(nil), header...)
+	for _, v := range x {
+		body = binary.LittleEndian.AppendUint32(body, math.Float32bits(v))
+	}
+	url := "http://" + srv.HTTPAddr() + "/v2/models/m/infer"
+	c := &http.Client{}
+	hl := strconv.Itoa(len(header))
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		req.Header.Set("Inference-Header-Content-Length", hl)
+		resp, err := c.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
 	}
 }

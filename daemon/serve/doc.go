@@ -102,7 +102,11 @@
 // committed), the same checks and outputs: inputs from the typed contents
 // of their datatype or from raw_input_contents (little-endian, and then
 // the outputs come back in raw_output_contents: INT64 labels or FP64);
-// the request parameters decision and probability are bool_params. Codes:
+// the request parameters decision and probability are bool_params. A
+// request of the common form (one input, fp32_contents or one
+// raw_input_contents entry, no parameters or outputs named) is read from
+// its wire bytes straight into the pooled rows (grpcwire.go); any other is
+// unmarshalled by protobuf, with the same answers. Codes:
 // INVALID_ARGUMENT where REST says 400 or 413, NOT_FOUND for 404,
 // UNAVAILABLE for a model not ready or a server draining,
 // RESOURCE_EXHAUSTED past the in-flight bound (and, from gRPC itself, for
@@ -121,7 +125,7 @@
 // # Imports
 //
 // It may import core, core/modelfile, daemon/modeldir, daemon/buildinfo,
-// its generated inferencepb, google.golang.org/grpc and fsnotify (to follow
+// its generated inferencepb, google.golang.org/grpc and /protobuf, and fsnotify (to follow
 // a directory in Triton's layout); it predicts through
 // core.Model only, never a kind's own type.
 package serve

@@ -2,6 +2,8 @@ package serve
 
 import (
 	"bytes"
+	"context"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"net/http"
@@ -11,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -250,6 +253,82 @@ func FuzzRESTDecoderMatchesOld(f *testing.F) {
 			if y := newInf.x[i]; math.Float32bits(x) != math.Float32bits(y) {
 				t.Fatalf("%q: value %d: first release %v, new %v", body, i, x, y)
 			}
+		}
+	})
+}
+
+// FuzzGRPCWireMatchesProto answers arbitrary bytes as a ModelInfer request
+// both ways: from the wire bytes (modelInferWire, reading the common form
+// itself) and through protobuf's unmarshalling into a ModelInferRequest
+// (the generated handler's way). Both give the same status code and, on
+// success, equal answers.
+func FuzzGRPCWireMatchesProto(f *testing.F) {
+	srv, ds := fuzzServer(f)
+	x := append([]float32(nil), ds.DenseRow(0)...)
+	var raw []byte
+	for r := range 2 {
+		for _, v := range ds.DenseRow(r) {
+			raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(v))
+		}
+	}
+	in := func(dt string, shape ...int64) []*inferencepb.ModelInferRequest_InferInputTensor {
+		return []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: dt, Shape: shape}}
+	}
+	typed := in("FP32", 1, 13)
+	typed[0].Contents = &inferencepb.InferTensorContents{Fp32Contents: x}
+	nan := in("FP32", 1, 13)
+	nan[0].Contents = &inferencepb.InferTensorContents{Fp32Contents: append([]float32{float32(math.NaN())}, x[1:]...)}
+	common := []*inferencepb.ModelInferRequest{
+		{ModelName: "m", Id: "a", Inputs: typed},
+		{ModelName: "m", ModelVersion: "1", Inputs: in("FP32", 2, 13), RawInputContents: [][]byte{raw}},
+		{ModelName: "m", Inputs: in("INT8", 1, 13), RawInputContents: [][]byte{make([]byte, 13)}},
+		{ModelName: "m", Inputs: in("FP32", 2, 13), RawInputContents: [][]byte{raw[:20]}},
+		{ModelName: "m", ModelVersion: "9", Inputs: typed},
+		{ModelName: "nope", Inputs: typed},
+		{ModelName: "m", Inputs: nan},
+		{ModelName: "m", Inputs: in("FP32", 1, 12)},
+	}
+	for _, req := range common {
+		b, err := proto.Marshal(req)
+		if err != nil {
+			f.Fatal(err)
+		}
+		var q wireInfer
+		if !q.parse(b) {
+			f.Fatalf("%v: not read as the common form", req)
+		}
+		f.Add(b)
+	}
+	for _, req := range []*inferencepb.ModelInferRequest{
+		{ModelName: "m", Inputs: append(typed, typed...)},
+		{ModelName: "m", Inputs: typed, Outputs: []*inferencepb.ModelInferRequest_InferRequestedOutputTensor{{Name: "decision"}}},
+		{ModelName: "m", Inputs: typed, Parameters: map[string]*inferencepb.InferParameter{"decision": {ParameterChoice: &inferencepb.InferParameter_BoolParam{BoolParam: true}}}},
+		{ModelName: "m", Inputs: in("FP64", 1, 13)},
+		{ModelName: "m", Inputs: in("FP32", 2, 13), RawInputContents: [][]byte{raw, raw}},
+	} {
+		b, err := proto.Marshal(req)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	g := &grpcService{s: srv}
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		wresp, werr := g.modelInferWire(ctx, b)
+		var presp *inferencepb.ModelInferResponse
+		var perr error
+		var req inferencepb.ModelInferRequest
+		if err := proto.Unmarshal(b, &req); err != nil {
+			perr = unmarshalError(err)
+		} else {
+			presp, perr = g.ModelInfer(ctx, &req)
+		}
+		if status.Code(werr) != status.Code(perr) {
+			t.Fatalf("from the wire: %v; through protobuf: %v", werr, perr)
+		}
+		if werr == nil && !proto.Equal(wresp, presp) {
+			t.Fatalf("from the wire: %v; through protobuf: %v", wresp, presp)
 		}
 	})
 }

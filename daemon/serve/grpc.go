@@ -80,12 +80,18 @@ func (g *grpcService) ModelInfer(_ context.Context, req *inferencepb.ModelInferR
 	if s.repo.model(name) == nil {
 		name = ""
 	}
+	return g.answer(start, name, vname, resp, err)
+}
+
+// answer turns err into its gRPC status and counts the request, for model
+// name ("" for a name not served) and version vname, started at start.
+func (g *grpcService) answer(start time.Time, name, vname string, resp *inferencepb.ModelInferResponse, err error) (*inferencepb.ModelInferResponse, error) {
 	code := codes.OK
 	if err != nil {
 		_, code = statusOf(err)
 		err = status.Error(code, err.Error())
 	}
-	s.repo.metrics.observe(name, vname, "grpc", code.String(), time.Since(start).Seconds())
+	g.s.repo.metrics.observe(name, vname, "grpc", code.String(), time.Since(start).Seconds())
 	return resp, err
 }
 
@@ -110,7 +116,7 @@ func (g *grpcService) infer(req *inferencepb.ModelInferRequest, vname *string) (
 	if err := inf.run(v); err != nil {
 		return nil, err
 	}
-	return grpcResponse(req, v, inf, raw), nil
+	return grpcResponse(req.GetId(), v, inf, raw), nil
 }
 
 // decodeGRPC checks a gRPC inference request against version v and the
@@ -217,10 +223,10 @@ func convert[T int32 | int64 | uint32 | uint64 | float32 | float64](dst []float3
 	return nil
 }
 
-// grpcResponse builds the answer: raw_output_contents when the request
-// sent raw input, typed contents otherwise.
-func grpcResponse(req *inferencepb.ModelInferRequest, v *version, inf *inference, raw bool) *inferencepb.ModelInferResponse {
-	resp := &inferencepb.ModelInferResponse{ModelName: v.model, ModelVersion: v.name, Id: req.GetId()}
+// grpcResponse builds the answer to the request id: raw_output_contents
+// when the request sent raw input, typed contents otherwise.
+func grpcResponse(id string, v *version, inf *inference, raw bool) *inferencepb.ModelInferResponse {
+	resp := &inferencepb.ModelInferResponse{ModelName: v.model, ModelVersion: v.name, Id: id}
 	add := func(name, dt string, data []float64, cols int) {
 		shape := []int64{int64(inf.rows)}
 		if cols > 0 {

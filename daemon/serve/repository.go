@@ -248,19 +248,27 @@ type version struct {
 	prob core.ProbabilityModel
 }
 
-// newVersion wraps a loaded model for serving, and warms it: a kind that
-// builds its prediction tables on first use (a kernel model's blocks) builds
-// them here, before the version is served, so that the first request after
-// a swap does not pay for them.
+// newVersion wraps a loaded model for serving.
 func newVersion(model string, l *modeldir.Loaded) *version {
 	v := &version{Loaded: l, model: model, name: strconv.FormatUint(l.Version, 10), info: l.Model.Info()}
 	if p, ok := l.Model.(core.ProbabilityModel); ok && v.info.Probability {
 		v.prob = p
 	}
-	x := make([]float32, v.info.NumFeatures)
-	l.Model.PredictDenseBatch(make([]float64, 1), x)
-	l.Model.DecisionDense(make([]float64, v.info.NumDecisionValues), x)
 	return v
+}
+
+// warm makes a kind that builds its prediction tables on first use (a
+// kernel model's blocks) build them now, so that no request pays for them.
+// A version that replaces another is warmed before it is swapped in (the
+// old one serves meanwhile); the first versions of a model are served at
+// once and warmed in the background, since nothing could serve in the
+// meantime: the server is ready sooner and a request that comes before the
+// tables are built waits for them (the kinds build them once, under a
+// sync.Once), never fails.
+func (v *version) warm() {
+	x := make([]float32, v.info.NumFeatures)
+	v.Model.PredictDenseBatch(make([]float64, 1), x)
+	v.Model.DecisionDense(make([]float64, v.info.NumDecisionValues), x)
 }
 
 // versionSet is the versions of one model served at one time, oldest
@@ -347,8 +355,7 @@ func (m *model) refresh(cur *modeldir.Loaded) {
 	}
 	p := m.policy
 	if !p.All && len(p.Specific) == 0 && max(p.Latest, 1) == 1 {
-		m.set.Store(&versionSet{list: []*version{newVersion(m.name, cur)}})
-		m.repo.changed()
+		m.publish(old, []*version{newVersion(m.name, cur)})
 		return
 	}
 	// Versions newer than cur failed to load (the watcher tries the
@@ -394,7 +401,30 @@ func (m *model) refresh(cur *modeldir.Loaded) {
 		keep = append(keep, v)
 	}
 	slices.Reverse(keep)
-	m.set.Store(&versionSet{list: keep})
+	m.publish(old, keep)
+}
+
+// publish serves the versions list in place of the set old, warming the
+// versions old lacks (version.warm: before the swap when old has a version
+// to serve meanwhile, in the background otherwise).
+func (m *model) publish(old *versionSet, list []*version) {
+	var added []*version
+	for _, v := range list {
+		if old.get(v.Version) != v {
+			added = append(added, v)
+		}
+	}
+	warmAll := func() {
+		for _, v := range added {
+			v.warm()
+		}
+	}
+	if len(old.list) > 0 {
+		warmAll()
+	} else {
+		go warmAll()
+	}
+	m.set.Store(&versionSet{list: list})
 	m.repo.changed()
 }
 

@@ -3,7 +3,6 @@ package serve
 import (
 	"encoding/json"
 	"strconv"
-	"unsafe"
 )
 
 // restRequest is what the REST decoder keeps of an inference request
@@ -187,8 +186,7 @@ func (p *jsonReader) str() (string, error) {
 		case c == '"':
 			p.i++
 			if plain {
-				s := p.b[start+1 : p.i-1]
-				return unsafe.String(unsafe.SliceData(s), len(s)), nil
+				return unsafeString(p.b[start+1 : p.i-1]), nil
 			}
 			var s string
 			if err := json.Unmarshal(p.b[start:p.i], &s); err != nil {
@@ -232,21 +230,21 @@ func (p *jsonReader) numberEnd() int {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
-	digits := func() int {
-		s := i
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
-		return i - s
-	}
-	if i < len(b) && b[i] == '0' {
+	switch {
+	case i < len(b) && b[i] == '0':
 		i++
-	} else if digits() == 0 {
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		for i++; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		}
+	default:
 		return -1
 	}
 	if i < len(b) && b[i] == '.' {
 		i++
-		if digits() == 0 {
+		s := i
+		for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		}
+		if i == s {
 			return -1
 		}
 	}
@@ -255,7 +253,10 @@ func (p *jsonReader) numberEnd() int {
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		if digits() == 0 {
+		s := i
+		for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		}
+		if i == s {
 			return -1
 		}
 	}
@@ -271,7 +272,7 @@ func (p *jsonReader) integer() (int64, error) {
 		return 0, p.syntax("an integer")
 	}
 	tok := p.b[p.i:end]
-	n, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(tok), len(tok)), 10, 64)
+	n, err := strconv.ParseInt(unsafeString(tok), 10, 64)
 	if err != nil {
 		return 0, badRequestf("request JSON: offset %d: %s is not an int64", p.i, tok)
 	}
@@ -314,6 +315,15 @@ func (p *jsonReader) skip() error {
 				if _, err := p.key(); err != nil {
 					return err
 				}
+			} else if p.space(); p.i < len(p.b) && (p.b[p.i] == '-' || '0' <= p.b[p.i] && p.b[p.i] <= '9') {
+				// An array's number, the common case (a tensor's "data"
+				// before its shape): no call for the kind of value.
+				end := p.numberEnd()
+				if end < 0 {
+					return p.syntax("a number")
+				}
+				p.i = end
+				continue
 			}
 			if err := p.skip(); err != nil {
 				return err

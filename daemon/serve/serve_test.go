@@ -494,7 +494,13 @@ func TestSwapUnderLoad(t *testing.T) {
 	for v := uint64(2); v <= 31; v++ {
 		f := failures()
 		if v%5 == 0 {
-			if err := os.WriteFile(filepath.Join(dir, modeldir.FileName(v)), []byte("corrupt"), 0o644); err != nil {
+			// Renamed in whole, as a publisher does: a file written in
+			// place could be read empty first, and counted twice.
+			tmp := filepath.Join(dir, ".corrupt.tmp")
+			if err := os.WriteFile(tmp, []byte("corrupt"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(tmp, filepath.Join(dir, modeldir.FileName(v))); err != nil {
 				t.Fatal(err)
 			}
 		} else {

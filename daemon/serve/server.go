@@ -101,9 +101,13 @@ type Server struct {
 	httpSrv *http.Server
 	grpcSrv *grpc.Server
 	health  *health.Server
-	httpLn  net.Listener
-	grpcLn  net.Listener
-	wg      sync.WaitGroup
+	// healthStatus is the status last given to health (healthSet: once).
+	healthMu     sync.Mutex
+	healthStatus healthpb.HealthCheckResponse_ServingStatus
+	healthSet    bool
+	httpLn       net.Listener
+	grpcLn       net.Listener
+	wg           sync.WaitGroup
 }
 
 // New checks cfg and returns a server of repo's models; Start listens.
@@ -235,12 +239,14 @@ func (s *Server) Start() error {
 			// A fixed set of goroutines answers the streams instead of a
 			// new goroutine for each request.
 			grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
+			// ModelInfer requests reach modelInferHandler as wire bytes.
+			grpc.ForceServerCodecV2(newWireCodec()),
 		}
 		if s.tls != nil {
 			opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))
 		}
 		s.grpcSrv = grpc.NewServer(opts...)
-		inferencepb.RegisterGRPCInferenceServiceServer(s.grpcSrv, &grpcService{s: s})
+		s.grpcSrv.RegisterService(inferServiceDesc(), &grpcService{s: s})
 		s.health = health.NewServer()
 		healthpb.RegisterHealthServer(s.grpcSrv, s.health)
 		update := s.updateHealth
@@ -294,6 +300,14 @@ func (s *Server) updateHealth() {
 	if s.ready() {
 		st = healthpb.HealthCheckResponse_SERVING
 	}
+	// A swap calls this too; the health service's lock and its watchers
+	// are touched only when readiness changed.
+	s.healthMu.Lock()
+	defer s.healthMu.Unlock()
+	if s.healthSet && s.healthStatus == st {
+		return
+	}
+	s.healthSet, s.healthStatus = true, st
 	s.health.SetServingStatus("", st)
 	s.health.SetServingStatus(inferencepb.GRPCInferenceService_ServiceDesc.ServiceName, st)
 }

@@ -32,7 +32,10 @@
 #                 Fashion's; the work columns count what keeping them costs
 #   FASHION_KEEP_MB  -M for the Fashion cases (default: 200): on 784 features
 #                 a kernel value costs more than reading a kept one
-#   STREAM_CASES  cases to run (default: all): shuttle digits digits-oneclass
+#   SHUTTLE_KEEP_MB, DIGITS_KEEP_MB  -M for the cases shuttle-M (default: 400),
+#                 digits-M and digits-oneclass-M (default: 20), in process
+#   STREAM_CASES  cases to run (default: all): shuttle shuttle-M digits digits-M
+#                 digits-oneclass digits-oneclass-M
 #                 diabetes-svr fashion-pair fashion10 shuttle-10k shuttle-40k
 #                 shuttle-160k (the store sizes: shuttle.train four times, the
 #                 copies after the first with each value moved by up to ±0.001,
@@ -61,7 +64,9 @@ batches=${BATCHES:-10}
 frows=${FASHION_ROWS:-5000}
 keep=${KEEP_MB:-0}
 fkeep=${FASHION_KEEP_MB:-200}
-cases=${STREAM_CASES:-shuttle digits digits-oneclass diabetes-svr fashion-pair fashion10 shuttle-10k shuttle-40k shuttle-160k}
+skeep=${SHUTTLE_KEEP_MB:-400}
+dkeep=${DIGITS_KEEP_MB:-20}
+cases=${STREAM_CASES:-shuttle shuttle-M digits digits-M digits-oneclass digits-oneclass-M diabetes-svr fashion-pair fashion10 shuttle-10k shuttle-40k shuttle-160k}
 paths=${PATHS:-capi partial_fit daemon}
 python=${PYTHON:-python3}
 svmgo=${SVMGO:-$root/bin/svmgo}
@@ -84,6 +89,9 @@ setup() {
 	shuttle) file=$shared/shuttle.train opts="-c 100 -g 1" name=shuttle ;;
 	digits) file=$shared/digits.train opts="" name=digits ;;
 	digits-oneclass) file=$shared/digits.train opts="-s 2 -n 0.1" name="digits one-class" ;;
+	shuttle-M) file=$shared/shuttle.train opts="-c 100 -g 1" name=shuttle m=$skeep ;;
+	digits-M) file=$shared/digits.train opts="" name=digits m=$dkeep ;;
+	digits-oneclass-M) file=$shared/digits.train opts="-s 2 -n 0.1" name="digits one-class" m=$dkeep ;;
 	shuttle-10k | shuttle-40k | shuttle-160k)
 		file=$tmp/shuttle4.train opts="-c 100 -g 1"
 		store=${1#shuttle-}
@@ -163,8 +171,8 @@ other() {
 	echo "rows: the store grows by 1% a batch from 0.9 of the file); daemon, \`svmgo watch\` with"
 	echo "\`--store.window\` (seconds are the daemon's solver wall times). One core (taskset, GOMAXPROCS=1),"
 	echo "CPU seconds; load average $(cut -d' ' -f1 /proc/loadavg) at the start. Work: kernel evaluations. -M: MiB of"
-	echo "kernel columns kept between retrains; the first retrain with -M computes them (its cost is in the"
-	echo "totals). obj: the largest relative difference of the dual objective, warm against cold; test rows"
+	echo "kernel columns kept between retrains, filled with the entries the retrains compute (the first"
+	echo "retrain fills them, at a cold run's cost). obj: the largest relative difference of the dual objective, warm against cold; test rows"
 	echo "changed: the most test rows whose prediction differs between the warm and the cold model in a batch."
 	echo
 	echo "| data | options, path | store | batches × rows | cold CPU s (total) | CPU warm/cold | work warm/cold | obj | test rows changed |"

@@ -6,9 +6,13 @@ endpoints with Python's standard library alone.
 
 Waits for the server to be ready, prints the model's metadata, then
 predicts two heart_scale rows, asking for labels, decision values and (when
-the model has them) probabilities, and shows a refused request's error.
+the model has them) probabilities; predicts them again as binary tensor
+data (the rows as little-endian FP32 after the JSON, the labels back as
+INT64 the same way) and checks the labels agree; and shows a refused
+request's error.
 """
 import json
+import struct
 import sys
 import time
 import urllib.error
@@ -55,6 +59,28 @@ status, ans = call("POST", f"/v2/models/{MODEL}/infer", {
 print("status", status, "version", ans.get("model_version"))
 for out in ans.get("outputs", []):
     print(f"  {out['name']:12} {out['datatype']:5} shape {out['shape']}: {out['data']}")
+
+# The same rows as binary tensor data: JSON header, then the raw rows.
+labels = next(o["data"] for o in ans["outputs"] if o["name"] == "label")
+raw = struct.pack(f"<{len(rows) * len(rows[0])}f", *(x for row in rows for x in row))
+header = json.dumps({
+    "inputs": [{"name": "input", "shape": [len(rows), len(rows[0])], "datatype": "FP32",
+                "parameters": {"binary_data_size": len(raw)}}],
+    "parameters": {"binary_data_output": True},
+}).encode()
+req = urllib.request.Request(URL + f"/v2/models/{MODEL}/infer", data=header + raw, method="POST",
+                             headers={"Inference-Header-Content-Length": str(len(header)),
+                                      "Content-Type": "application/octet-stream"})
+with urllib.request.urlopen(req, timeout=10) as resp:
+    n = int(resp.headers["Inference-Header-Content-Length"])
+    body = resp.read()
+head = json.loads(body[:n])
+size = head["outputs"][0]["parameters"]["binary_data_size"]
+fmt = "<%dq" % (size // 8) if head["outputs"][0]["datatype"] == "INT64" else "<%dd" % (size // 8)
+binary_labels = list(struct.unpack(fmt, body[n:n + size]))
+print("binary tensor data: labels", binary_labels)
+if binary_labels != labels:
+    sys.exit(f"binary labels {binary_labels} differ from the JSON ones {labels}")
 
 status, ans = call("POST", f"/v2/models/{MODEL}/infer",
                    {"inputs": [{"name": "input", "shape": [1, 3], "datatype": "FP32", "data": [1, 2, 3]}]})

@@ -13,6 +13,16 @@
 //	svmgo scale [-l lower] [-u upper] [-y y_lower y_upper] [-s save | -r restore] data_file
 //	svmgo --version
 //
+// # Two builds
+//
+// The default build (go build, go install, the wheel's svmgo) runs every
+// command. make's bin/svmgo is the batch build (-tags svmgo_batch): it
+// leaves the server, NATS and watcher packages out, whose init functions
+// would otherwise run at the start of every command (heart_scale
+// train-linear: 5.2 MiB peak RSS instead of 13.0), and runs
+// svmgo-daemon, the default build installed next to it, in its place for
+// watch, serve and follow (batch.go).
+//
 // Exit status: 0 on success, 1 on bad arguments or bad files (one line on
 // standard error says what was wrong), 2 on a usage error.
 //

@@ -21,8 +21,9 @@ const exportCUsage = `usage: svmgo export --format c model_file dir [--name N]
 Writes the model as C for a microcontroller: dir/N.h and dir/N.c (N: the
 model file's base name made a C identifier, unless --name gives one). C99,
 no allocation, no library call, the model in const arrays;
-N_predict(const float *x) and N_decision(const float *x, float *out) take
-dense rows of N_NUM_FEATURES values and give svmgo predict's predictions.
+N_predict(const float *x) and N_decision(const float *x, float *out) (the
+decision values, and it too returns the prediction) take dense rows of
+N_NUM_FEATURES values and give svmgo predict's predictions.
 Every kind: linear and kernel, float and quantized (int8, int16),
 classification, regression and one-class; a model trained with --scale
 takes raw rows. When arm-none-eabi-gcc is installed, prints the flash and

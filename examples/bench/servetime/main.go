@@ -16,21 +16,26 @@
 //     data, as Triton's and KServe's clients write them) and gRPC (typed
 //     fp32_contents), with 1 and with 8 concurrent clients, for -seconds
 //     each: p50 and p99 per request, requests per second, and the server
-//     process's CPU time per request (user+system from /proc/PID/stat,
-//     10 ms ticks: the part of the latency that is the server's work, and
-//     nearly free of the noise of other processes);
+//     process's CPU time per request (the sum over its threads of
+//     /proc/PID/task/TID/schedstat: the server's own work, nearly free of
+//     the noise other processes add to the latency);
 //   - a 1000-row batch over REST (JSON, and the binary tensor data
 //     extension unless -binary=false, for a server without it) and over
 //     gRPC (raw_input_contents): the median of 21 requests, as rows per
-//     second;
+//     second, each after the same rows predicted in this process through
+//     the Go API (the floor, timed alongside so that both share the load);
 //   - single-row gRPC p99 with one client while a new version of the model
-//     is published every 20 ms (older ones removed as svmgo watch --keep 4
-//     does), next to the same client without swaps, alternating
-//     -swap-rounds rounds of each (the medians are reported);
+//     is published every 20 ms by a publisher process of its own (older
+//     versions removed as svmgo watch --keep 4 does), next to the same
+//     client without swaps, alternating -swap-rounds rounds of each (the
+//     medians are reported), and the server's CPU time a swap (with the
+//     publisher alone, no requests, for -seconds);
 //   - startup to ready with a 10 MB kernel model (trained here on random
 //     rows with a large gamma, so every row is a support vector): from
 //     starting the process to the first 200 of /v2/health/ready, polled
-//     every 200 µs, median of 5 starts.
+//     every 200 µs, and to the answer of a first single-row inference sent
+//     then (the server warms a model's prediction tables after it is
+//     ready, when no older version serves meanwhile), median of 5 starts.
 //
 // It checks that every answer is 200 / OK with a label and prints one line
 // of key=value fields (see serve.sh).
@@ -49,6 +54,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -73,7 +79,20 @@ func main() {
 	binaryData := flag.Bool("binary", true, "time the REST batch with the binary tensor data extension too")
 	startup := flag.Bool("startup", true, "time startup to ready with a 10 MB model")
 	swapRounds := flag.Int("swap-rounds", 5, "rounds of p99 without and with swaps (the medians are reported)")
+	publish := flag.String("publish", "", "internal: publish this model file into the directory argument every 20 ms until interrupted")
+	unserved := flag.Bool("publish-unserved", false, "diagnosis: the publisher publishes into a directory the server does not follow (its own cost, without swaps)")
+	serverLog := flag.String("server-log", "", "append the server's standard error (its log) to this file")
 	flag.Parse()
+	if *publish != "" {
+		publishLoop(*publish, flag.Arg(0))
+		return
+	}
+	if *serverLog != "" {
+		f, err := os.OpenFile(*serverLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		check(err)
+		defer f.Close()
+		serverStderr = f
+	}
 	if flag.NArg() != 1 {
 		die(fmt.Errorf("usage: servetime -bin BIN DIR"))
 	}
@@ -102,7 +121,7 @@ func main() {
 	defer srv.Process.Kill()
 	waitReady("127.0.0.1:18470", 10*time.Second)
 
-	b := &bench{bigRow: -1, pid: srv.Process.Pid, httpAddr: "127.0.0.1:18470", nf: nf, rows: rows, nrows: nrows,
+	b := &bench{model: model, bigRow: -1, pid: srv.Process.Pid, httpAddr: "127.0.0.1:18470", nf: nf, rows: rows, nrows: nrows,
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
 	conn, err := grpc.NewClient("127.0.0.1:18471", grpc.WithTransportCredentials(insecure.NewCredentials()))
 	check(err)
@@ -127,41 +146,42 @@ func main() {
 		batches = append(batches, "restbin")
 	}
 	for _, proto := range batches {
-		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f", proto, b.batch(proto, 1000)))
+		served, local := b.batch(proto, 1000)
+		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f", proto, served, proto, local))
 	}
 	var calm, swapping []float64
+	var swaps float64
 	for range *swapRounds {
 		lat, _ := b.single("grpc", 1, d/2)
 		calm = append(calm, us(quantile(lat, 0.99)))
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		wg.Go(func() {
-			for after := uint64(1 << 20); ; after++ {
-				select {
-				case <-stop:
-					return
-				case <-time.After(20 * time.Millisecond):
-				}
-				_, err := modeldir.PublishEncoded(fileio.OS, modelDir, encoded, after)
-				check(err)
-				// As svmgo watch keeps its models/ (--keep): the directory
-				// a swap scans stays small.
-				_, err = modeldir.Retain(fileio.OS, modelDir, 4)
-				check(err)
-			}
-		})
+		swaps0 := b.swaps()
+		into := modelDir
+		if *unserved {
+			into = filepath.Join(tmp, "unserved")
+			check(os.MkdirAll(into, 0o755))
+		}
+		stop := startPublisher(filepath.Join(dir, "model.svmgo"), into)
 		lat, _ = b.single("grpc", 1, d/2)
-		close(stop)
-		wg.Wait()
+		stop()
+		swaps += b.swaps() - swaps0
 		swapping = append(swapping, us(quantile(lat, 0.99)))
 	}
-	out = append(out, fmt.Sprintf("grpc_1_p99_calm_us=%.1f grpc_1_p99_swapping_us=%.1f", median(calm), median(swapping)))
+	out = append(out, fmt.Sprintf("grpc_1_p99_calm_us=%.1f grpc_1_p99_swapping_us=%.1f swaps_per_s=%.1f",
+		median(calm), median(swapping), swaps/(float64(*swapRounds)*(d/2).Seconds())))
+	if !*unserved {
+		// The swaps alone, no requests: the server's CPU time a swap.
+		swaps0, cpu0 := b.swaps(), b.serverCPU()
+		stop := startPublisher(filepath.Join(dir, "model.svmgo"), modelDir)
+		time.Sleep(d)
+		stop()
+		out = append(out, fmt.Sprintf("server_cpu_per_swap_us=%.1f", us(b.serverCPU()-cpu0)/(b.swaps()-swaps0)))
+	}
 	srv.Process.Kill()
 	srv.Wait()
 
 	if *startup {
-		size, ms := startup10MB(*bin, tmp)
-		out = append(out, fmt.Sprintf("startup_model_bytes=%d startup_ms=%.2f", size, ms))
+		size, ready, answer := startup10MB(*bin, tmp)
+		out = append(out, fmt.Sprintf("startup_model_bytes=%d startup_ms=%.2f startup_first_answer_ms=%.2f", size, ready, answer))
 	}
 	fi, err := os.Stat(*bin)
 	check(err)
@@ -170,6 +190,7 @@ func main() {
 }
 
 type bench struct {
+	model    core.Model
 	pid      int // the server's
 	httpAddr string
 	http     *http.Client
@@ -202,21 +223,41 @@ type restRequest struct {
 	Parameters map[string]bool `json:"parameters,omitempty"`
 }
 
-// serverCPU returns the CPU time (user and system) the server process has
-// used so far, from /proc/PID/stat in ticks of 10 ms.
+// serverCPU returns the CPU time the server process's threads have used
+// so far: the sum of the first field (time on a CPU, in ns) of each
+// thread's /proc/PID/task/TID/schedstat.
 func (b *bench) serverCPU() time.Duration {
-	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", b.pid))
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", b.pid))
 	check(err)
-	// The fields after the command name's ")": state is field 3, utime 14,
-	// stime 15.
-	f := strings.Fields(string(st[bytes.LastIndexByte(st, ')')+1:]))
-	var ticks uint64
-	for _, i := range []int{14, 15} {
-		n, err := strconv.ParseUint(f[i-3], 10, 64)
+	var ns int64
+	for _, t := range tasks {
+		st, err := os.ReadFile(t)
+		if err != nil {
+			continue // the thread exited
+		}
+		f := strings.Fields(string(st))
+		n, err := strconv.ParseInt(f[0], 10, 64)
 		check(err)
-		ticks += n
+		ns += n
 	}
-	return time.Duration(ticks) * 10 * time.Millisecond
+	return time.Duration(ns)
+}
+
+// swaps returns svmgo_serve_swaps_total of model m from /metrics.
+func (b *bench) swaps() float64 {
+	resp, err := b.http.Get("http://" + b.httpAddr + "/metrics")
+	check(err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	check(err)
+	for _, line := range strings.Split(string(body), "\n") {
+		if rest, ok := strings.CutPrefix(line, `svmgo_serve_swaps_total{model="m"} `); ok {
+			n, err := strconv.ParseFloat(rest, 64)
+			check(err)
+			return n
+		}
+	}
+	return 0
 }
 
 // singleBodies encodes the first 100 rows as single-row REST requests
@@ -307,17 +348,25 @@ func (b *bench) infer(proto string, r, n int) {
 }
 
 // batch returns the rows per second of n-row requests, the median of 21.
-func (b *bench) batch(proto string, n int) float64 {
+// Each request is preceded by the same rows predicted in this process
+// through the Go API (model.PredictDenseBatch, which the C ABI's batch call
+// runs: the floor), so that the two share the machine's load; it returns
+// the rows per second of both.
+func (b *bench) batch(proto string, n int) (served, inProcess float64) {
 	n = min(n, b.nrows)
-	var secs []float64
+	var secs, local []float64
+	labels := make([]float64, n)
 	for i := range 21 {
 		r := (i * n) % (b.nrows - n + 1)
 		b.encodeBatch(proto, r, n)
 		start := time.Now()
+		b.model.PredictDenseBatch(labels, b.rows[r*b.nf:(r+n)*b.nf])
+		local = append(local, time.Since(start).Seconds())
+		start = time.Now()
 		b.infer(proto, r, n)
 		secs = append(secs, time.Since(start).Seconds())
 	}
-	return float64(n) / median(secs)
+	return float64(n) / median(secs), float64(n) / median(local)
 }
 
 // encodeBatch encodes the request of rows [r, r+n) into b.big.
@@ -345,9 +394,10 @@ func (b *bench) encodeBatch(proto string, r, n int) {
 }
 
 // startup10MB trains a kernel model of about 10 MB, puts it in a
-// repository and returns its size and the median time, in ms, from
-// starting svmgo serve to its first ready answer.
-func startup10MB(bin, tmp string) (int64, float64) {
+// repository and returns its size and the median times, in ms, from
+// starting svmgo serve to its first ready answer and to the answer of its
+// first inference (a kernel model's prediction tables are built by then).
+func startup10MB(bin, tmp string) (size int64, readyMS, answerMS float64) {
 	const nf, l = 784, 3300 // 3300 support vectors of 784 float32: 10.3 MB
 	rng := rand.New(rand.NewPCG(1, 2))
 	ds := data.NewDense(l, nf)
@@ -367,21 +417,73 @@ func startup10MB(bin, tmp string) (int64, float64) {
 	check(modelfile.WriteFile(filepath.Join(dir, modeldir.FileName(1)), m))
 	fi, err := os.Stat(filepath.Join(dir, modeldir.FileName(1)))
 	check(err)
-	var ms []float64
+	body, err := json.Marshal(restRequest{Inputs: []restInput{{Name: "x", Shape: []int{1, nf}, Datatype: "FP32", Data: x}}})
+	check(err)
+	var ready, answer []float64
 	for range 5 {
 		t0 := time.Now()
 		cmd := start(bin, filepath.Join(tmp, "big"), "127.0.0.1:18472", "")
 		waitReady("127.0.0.1:18472", 30*time.Second)
-		ms = append(ms, float64(time.Since(t0).Microseconds())/1e3)
+		ready = append(ready, float64(time.Since(t0).Microseconds())/1e3)
+		resp, err := http.Post("http://127.0.0.1:18472/v2/models/m/infer", "application/json", bytes.NewReader(body))
+		check(err)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			die(fmt.Errorf("first inference: status %d", resp.StatusCode))
+		}
+		answer = append(answer, float64(time.Since(t0).Microseconds())/1e3)
 		cmd.Process.Kill()
 		cmd.Wait()
 	}
-	return fi.Size(), median(ms)
+	return fi.Size(), median(ready), median(answer)
 }
+
+// publishLoop publishes the model file src into the model directory dir
+// every 20 ms, removing older versions as svmgo watch --keep 4 does, until
+// interrupted. It runs in a process of its own, so that the publisher's
+// file writes and fsyncs do not stall the timing client's goroutines.
+func publishLoop(src, dir string) {
+	encoded, err := os.ReadFile(src)
+	check(err)
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt)
+	tick := time.NewTicker(20 * time.Millisecond)
+	for after := uint64(1 << 20); ; after++ {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		_, err := modeldir.PublishEncoded(fileio.OS, dir, encoded, after)
+		check(err)
+		_, err = modeldir.Retain(fileio.OS, dir, 4)
+		check(err)
+	}
+}
+
+// startPublisher starts this program's publishLoop in a process of its
+// own, publishing src into dir; the function it returns stops it and
+// waits for the server's scan of the last version.
+func startPublisher(src, dir string) (stop func()) {
+	pub := exec.Command(os.Args[0], "-publish", src, dir)
+	pub.Stderr = os.Stderr
+	check(pub.Start())
+	return func() {
+		check(pub.Process.Signal(os.Interrupt))
+		check(pub.Wait())
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// serverStderr receives the server's standard error (nil: discarded).
+var serverStderr *os.File
 
 // start starts bin serve on repo at the addresses.
 func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
 	cmd := exec.Command(bin, "serve", "--repository", repo, "--http", httpAddr, "--grpc", grpcAddr, "--log.format", "json")
+	if serverStderr != nil {
+		cmd.Stderr = serverStderr
+	}
 	check(cmd.Start())
 	return cmd
 }

@@ -1,0 +1,303 @@
+package serve
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/encoding"
+	"google.golang.org/grpc/encoding/proto"
+	"google.golang.org/grpc/mem"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
+	protoapi "google.golang.org/protobuf/proto"
+
+	"github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb"
+)
+
+// A ModelInfer request of the common form (model name, version, id, one
+// input tensor with its shape and datatype, its values as fp32_contents or
+// one raw_input_contents entry, no parameters, no outputs named) is read
+// straight from its wire bytes into the pooled rows: no request message,
+// no copy of the values. Every other request is unmarshalled by protobuf
+// into an inferencepb.ModelInferRequest and answered as before, so the
+// answers are the same (FuzzGRPCWireMatchesProto checks it).
+
+// wireRequest is a ModelInfer request's wire bytes, which wireCodec copies
+// in for modelInferHandler (pooled: its buffer grows to the largest
+// request seen, up to the size cap).
+type wireRequest struct{ b []byte }
+
+var wireRequestPool = sync.Pool{New: func() any { return new(wireRequest) }}
+
+// wireCodec is gRPC's protobuf codec, except that it hands a ModelInfer
+// request's bytes to modelInferHandler as they are.
+type wireCodec struct{ encoding.CodecV2 }
+
+func newWireCodec() wireCodec { return wireCodec{encoding.GetCodecV2(proto.Name)} }
+
+func (c wireCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	if w, ok := v.(*wireRequest); ok {
+		w.b = grow(w.b, data.Len())
+		data.CopyTo(w.b)
+		return nil
+	}
+	return c.CodecV2.Unmarshal(data, v)
+}
+
+// inferServiceDesc is the generated service description with
+// modelInferHandler in place of the generated ModelInfer handler.
+func inferServiceDesc() *grpc.ServiceDesc {
+	d := inferencepb.GRPCInferenceService_ServiceDesc
+	d.Methods = append([]grpc.MethodDesc(nil), d.Methods...)
+	for i := range d.Methods {
+		if d.Methods[i].MethodName == "ModelInfer" {
+			d.Methods[i].Handler = modelInferHandler
+		}
+	}
+	return &d
+}
+
+// modelInferHandler answers ModelInfer from the request's wire bytes
+// (grpcService.inferWire). The server has no interceptors; were one given,
+// the request is unmarshalled for it as the generated handler does.
+func modelInferHandler(srv any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
+	w := wireRequestPool.Get().(*wireRequest)
+	defer func() {
+		if cap(w.b) <= 4<<20 {
+			wireRequestPool.Put(w)
+		}
+	}()
+	if err := dec(w); err != nil {
+		return nil, err
+	}
+	g := srv.(*grpcService)
+	if interceptor != nil {
+		req := new(inferencepb.ModelInferRequest)
+		if err := protoapi.Unmarshal(w.b, req); err != nil {
+			return nil, unmarshalError(err)
+		}
+		info := &grpc.UnaryServerInfo{Server: srv, FullMethod: inferencepb.GRPCInferenceService_ModelInfer_FullMethodName}
+		return interceptor(ctx, req, info, func(ctx context.Context, req any) (any, error) {
+			return g.ModelInfer(ctx, req.(*inferencepb.ModelInferRequest))
+		})
+	}
+	return g.modelInferWire(ctx, w.b)
+}
+
+// unmarshalError is gRPC's answer to a message protobuf cannot read.
+func unmarshalError(err error) error {
+	return status.Errorf(codes.Internal, "grpc: failed to unmarshal the received message: %v", err)
+}
+
+// modelInferWire is ModelInfer on a request's wire bytes b, valid for the
+// call only.
+func (g *grpcService) modelInferWire(ctx context.Context, b []byte) (*inferencepb.ModelInferResponse, error) {
+	var q wireInfer
+	if !q.parse(b) {
+		req := new(inferencepb.ModelInferRequest)
+		if err := protoapi.Unmarshal(b, req); err != nil {
+			return nil, unmarshalError(err)
+		}
+		return g.ModelInfer(ctx, req)
+	}
+	start := time.Now()
+	name, vname := "", ""
+	resp, err := g.inferWireParsed(&q, &name, &vname)
+	return g.answer(start, name, vname, resp, err)
+}
+
+// inferWireParsed is infer for a request read by wireInfer.parse; it sets
+// *name to the model's name when the repository holds it (a string of the
+// repository's, which the metrics may keep) and *vname to the version.
+func (g *grpcService) inferWireParsed(q *wireInfer, name, vname *string) (*inferencepb.ModelInferResponse, error) {
+	s := g.s
+	if err := s.acquire(); err != nil {
+		return nil, err
+	}
+	defer s.releaseSlot()
+	m, v, err := s.repo.resolve(q.str(q.model), q.str(q.version))
+	if m != nil {
+		*name = m.name
+	}
+	if err != nil {
+		return nil, err
+	}
+	*vname = v.name
+	inf := getInference()
+	defer inf.release()
+	if err := q.input(inf, v, &s.lim); err != nil {
+		return nil, err
+	}
+	if err := inf.run(v); err != nil {
+		return nil, err
+	}
+	return grpcResponse(string(q.b[q.id.start:q.id.end]), v, inf, q.raw.ok), nil
+}
+
+// wireInfer is what parse keeps of a ModelInfer request: spans of its
+// wire bytes.
+type wireInfer struct {
+	b                  []byte
+	model, version, id span
+	name, datatype     span // of the one input tensor
+	shape              span // its packed dims
+	fp32               span // its packed fp32_contents
+	raw                span // the one raw_input_contents entry
+	inputs             int  // input tensors
+	contentsSeen       bool // an InferTensorContents was read
+}
+
+// str returns the span s of q.b as a string sharing its bytes (for lookups
+// during the call only).
+func (q *wireInfer) str(s span) string {
+	return unsafeString(q.b[s.start:s.end])
+}
+
+// parse reads the fields of the common form (the package comment above)
+// and reports whether b is a request of that form with valid UTF-8
+// strings, each field at most once and in protobuf's wire types; false
+// sends the request to protobuf.
+func (q *wireInfer) parse(b []byte) bool {
+	q.b = b
+	var input span
+	ok := fields(b, func(num protowire.Number, typ protowire.Type, v []byte, at int) bool {
+		if typ != protowire.BytesType {
+			return false
+		}
+		s := span{at, at + len(v), true}
+		switch num {
+		case 1:
+			return setOnce(&q.model, s) && utf8.Valid(v)
+		case 2:
+			return setOnce(&q.version, s) && utf8.Valid(v)
+		case 3:
+			return setOnce(&q.id, s) && utf8.Valid(v)
+		case 5:
+			q.inputs++
+			return setOnce(&input, s)
+		case 7:
+			return setOnce(&q.raw, s)
+		}
+		return false // parameters, outputs, unknown fields
+	})
+	if !ok || q.inputs != 1 {
+		return false
+	}
+	ok = fields(b[input.start:input.end], func(num protowire.Number, typ protowire.Type, v []byte, at int) bool {
+		if typ != protowire.BytesType {
+			return false // an unpacked shape among them
+		}
+		s := span{input.start + at, input.start + at + len(v), true}
+		switch num {
+		case 1:
+			return setOnce(&q.name, s) && utf8.Valid(v)
+		case 2:
+			return setOnce(&q.datatype, s) && utf8.Valid(v)
+		case 3:
+			return setOnce(&q.shape, s)
+		case 5:
+			return q.contents(v, s.start)
+		}
+		return false // parameters, unknown fields
+	})
+	if !ok || !q.raw.ok && q.str(q.datatype) != "FP32" {
+		return false // typed contents of another datatype
+	}
+	for p := b[q.shape.start:q.shape.end]; len(p) > 0; {
+		_, n := protowire.ConsumeVarint(p)
+		if n < 0 {
+			return false
+		}
+		p = p[n:]
+	}
+	return true
+}
+
+// contents reads an InferTensorContents holding fp32_contents (packed) at
+// most, at offset off of q.b.
+func (q *wireInfer) contents(b []byte, off int) bool {
+	if q.contentsSeen {
+		return false // a second contents message: protobuf merges them
+	}
+	q.contentsSeen = true
+	return fields(b, func(num protowire.Number, typ protowire.Type, v []byte, at int) bool {
+		if num != 6 || typ != protowire.BytesType || len(v)%4 != 0 {
+			return false
+		}
+		return setOnce(&q.fp32, span{off + at, off + at + len(v), true})
+	})
+}
+
+func setOnce(dst *span, s span) bool {
+	if dst.ok {
+		return false
+	}
+	*dst = s
+	return true
+}
+
+// fields calls f with each field of the protobuf message b: its number,
+// wire type, the value's bytes when it is length-delimited, and their
+// offset in b. It stops, reporting false, when f does or b is malformed.
+func fields(b []byte, f func(num protowire.Number, typ protowire.Type, v []byte, at int) bool) bool {
+	for i := 0; i < len(b); {
+		num, typ, n := protowire.ConsumeTag(b[i:])
+		if n < 0 {
+			return false
+		}
+		i += n
+		var v []byte
+		at := i
+		if typ == protowire.BytesType {
+			v, n = protowire.ConsumeBytes(b[i:])
+			at = i + protowire.SizeVarint(uint64(len(v)))
+		} else {
+			n = protowire.ConsumeFieldValue(num, typ, b[i:])
+		}
+		if n < 0 || !f(num, typ, v, at) {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// input checks the parsed request against version v and the limits and
+// reads its values into inf, as decodeGRPC does for the message.
+func (q *wireInfer) input(inf *inference, v *version, lim *Limits) error {
+	dt := parseDatatype(q.str(q.datatype))
+	if dt == dtInvalid {
+		return badRequestf("input datatype %q: want FP32, FP64 or an INT/UINT type", q.str(q.datatype))
+	}
+	var shapeBuf [4]int64
+	shape := shapeBuf[:0]
+	for p := q.b[q.shape.start:q.shape.end]; len(p) > 0; { // checked by parse
+		d, n := protowire.ConsumeVarint(p)
+		shape = append(shape, int64(d))
+		p = p[n:]
+	}
+	if err := inf.input(shape, v, lim); err != nil {
+		return err
+	}
+	if q.raw.ok {
+		return rawData(inf.x, q.b[q.raw.start:q.raw.end], dt, inf.rows, inf.cols)
+	}
+	vals := q.b[q.fp32.start:q.fp32.end]
+	if len(vals) != 4*len(inf.x) {
+		return badRequestf("input fp32_contents has %d values; the shape needs %d", len(vals)/4, len(inf.x))
+	}
+	for i := range inf.x {
+		x := math.Float32frombits(binary.LittleEndian.Uint32(vals[4*i:]))
+		if math.Float32bits(x)&0x7f800000 == 0x7f800000 {
+			return badRequestf("input fp32_contents value %d is %v: features must be finite float32 values", i, x)
+		}
+		inf.x[i] = x
+	}
+	return nil
+}
