@@ -100,7 +100,7 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "Startup to ready (process start to the first 200 of /v2/health/ready) with a"
 	echo "$(awk -v b="$(f startup_model_bytes)" 'BEGIN { printf "%.1f", b / 1e6 }') MB kernel model: $(f startup_ms) ms; to the answer of a first inference sent then"
 	echo "(the model's prediction tables are built by then): $(f startup_first_answer_ms) ms (medians of 5)."
-	echo "svmgo binary: $(awk -v b="$(f binary_bytes)" 'BEGIN { printf "%.1f", b / 1048576 }') MiB."
+	echo "served binary (svmgo-daemon when make built bin/svmgo): $(awk -v b="$(f binary_bytes)" 'BEGIN { printf "%.1f", b / 1048576 }') MiB."
 	echo
 	echo "Goals: gRPC single-row p50 ≤ 100 µs: $(goal "$(f grpc_1_p50_us)" 100); REST ≤ 150 µs: $(goal "$(f rest_1_p50_us)" 150);"
 	echo "p99 ≤ 3× p50 (1 client): REST $(goal "$(ratio rest_1_p99_us rest_1_p50_us)" 3), gRPC $(goal "$(ratio grpc_1_p99_us grpc_1_p50_us)" 3);"

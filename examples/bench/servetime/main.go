@@ -183,7 +183,14 @@ func main() {
 		size, ready, answer := startup10MB(*bin, tmp)
 		out = append(out, fmt.Sprintf("startup_model_bytes=%d startup_ms=%.2f startup_first_answer_ms=%.2f", size, ready, answer))
 	}
-	fi, err := os.Stat(*bin)
+	// make's bin/svmgo is the batch build, which execs svmgo-daemon beside
+	// it for serve: the daemon is the binary a device keeps for serving.
+	served := *bin
+	daemon := filepath.Join(filepath.Dir(*bin), "svmgo-daemon")
+	if _, err := os.Stat(daemon); err == nil {
+		served = daemon
+	}
+	fi, err := os.Stat(served)
 	check(err)
 	out = append(out, fmt.Sprintf("binary_bytes=%d", fi.Size()))
 	fmt.Println(strings.Join(out, " "))
