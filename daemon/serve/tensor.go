@@ -163,7 +163,8 @@ var (
 // number reads the JSON number at p.i as the float32 feature datatype dt
 // makes of it (tensor's rules), scanning it once: a number of at most 19
 // significant digits whose decimal mantissa and power of ten are exact in
-// the target precision is computed with one rounding, exactly as
+// the target precision (or, for FP32, in float64, away from float32's
+// halfway points) is computed with one rounding, exactly as
 // strconv.ParseFloat would; any other goes to strconv.ParseFloat.
 func (p *jsonReader) number(dt datatype) (float32, error) {
 	b, i, start := p.b, p.i, p.i
@@ -250,7 +251,7 @@ func (p *jsonReader) number(dt datatype) (float32, error) {
 			x = -x
 		}
 		return x, nil
-	case dt != dtFP32 && mant <= 1<<53 && -22 <= exp && exp <= 22:
+	case mant <= 1<<53 && -22 <= exp && exp <= 22:
 		f := float64(mant)
 		if exp < 0 {
 			f /= pow10f64[-exp]
@@ -260,7 +261,19 @@ func (p *jsonReader) number(dt datatype) (float32, error) {
 		if neg {
 			f = -f
 		}
-		return featureOf(f, b[start:i], dt)
+		if dt != dtFP32 {
+			return featureOf(f, b[start:i], dt)
+		}
+		// A float32 value with more than 24 bits of mantissa (a float32
+		// written shortest has up to 9 digits: most of an image's pixels
+		// k/255): f is the number rounded once to float64, and rounding f
+		// to float32 gives the number rounded once to float32 unless f is
+		// a float32 halfway point, where the second rounding may differ
+		// from the first: those, and results outside float32's normal
+		// range, go to strconv.
+		if a := math.Abs(f); a >= 0x1p-126 && a <= math.MaxFloat32 && math.Float64bits(f)&(1<<29-1) != 1<<28 {
+			return float32(f), nil
+		}
 	}
 	return parseFloatToken(b[start:i], dt)
 }
