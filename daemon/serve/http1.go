@@ -144,12 +144,11 @@ func (s *http1Server) serveConn(hc *http1Conn) {
 		c.SetReadDeadline(now.Add(s.lim.ReadTimeout))
 		req, err := http.ReadRequest(hc.br)
 		if err != nil {
-			status, msg := http.StatusBadRequest, "malformed HTTP request: "+err.Error()
-			if hc.lr.N <= 0 {
-				status, msg = http.StatusRequestHeaderFieldsTooLarge, "request headers larger than "+strconv.Itoa(maxHeaderBytes)+" bytes"
-			}
-			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !isTimeout(err) {
-				s.refuse(hc, now, status, msg)
+			switch {
+			case hc.lr.N <= 0:
+				s.refuse(hc, now, http.StatusRequestHeaderFieldsTooLarge, "request headers larger than "+strconv.Itoa(maxHeaderBytes)+" bytes")
+			case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !isTimeout(err):
+				s.refuse(hc, now, http.StatusBadRequest, "malformed HTTP request: "+err.Error())
 			}
 			return
 		}
@@ -215,13 +214,15 @@ func (s *http1Server) refuse(hc *http1Conn, now time.Time, status int, msg strin
 	}
 }
 
-// closeWriteAndWait half-closes a TCP connection and waits a little before
-// the full close, so that a client still sending (a body not read) gets
-// the answer before a reset, as net/http does.
+// closeWriteAndWait half-closes a connection and reads what the client
+// still sends (a body not read) for up to 100 ms before the full close:
+// closing with unread bytes would reset the connection, and a reset can
+// discard the answer before the client reads it.
 func closeWriteAndWait(c net.Conn) {
 	if tc, ok := c.(interface{ CloseWrite() error }); ok {
 		tc.CloseWrite()
-		time.Sleep(100 * time.Millisecond)
+		c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+		io.Copy(io.Discard, c)
 	}
 }
 
