@@ -355,22 +355,8 @@ func dialLean(addr string) *leanConn {
 func (lc *leanConn) roundTrip(req []byte) string {
 	_, err := lc.c.Write(req)
 	check(err)
-	status, n := "", -1
-	for {
-		line, err := lc.r.ReadSlice('\n')
-		check(err)
-		if status == "" {
-			status = string(bytes.TrimSpace(line))
-			continue
-		}
-		if len(line) <= 2 {
-			break
-		}
-		if k, v, ok := bytes.Cut(line, []byte(":")); ok && strings.EqualFold(string(k), "Content-Length") {
-			n, err = strconv.Atoi(string(bytes.TrimSpace(v)))
-			check(err)
-		}
-	}
+	status, n, err := readHead(lc.r)
+	check(err)
 	if n < 0 {
 		die(fmt.Errorf("answer %q has no Content-Length", status))
 	}
@@ -378,6 +364,30 @@ func (lc *leanConn) roundTrip(req []byte) string {
 	_, err = io.ReadFull(lc.r, lc.ans)
 	check(err)
 	return status
+}
+
+// readHead reads an HTTP/1.1 message's first line and headers from r and
+// returns the line and the Content-Length (-1 when there is none).
+func readHead(r *bufio.Reader) (first string, contentLength int, err error) {
+	contentLength = -1
+	for {
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			return first, contentLength, err
+		}
+		switch {
+		case first == "":
+			first = string(bytes.TrimSpace(line))
+		case len(line) <= 2:
+			return first, contentLength, nil
+		default:
+			if k, v, ok := bytes.Cut(line, []byte(":")); ok && strings.EqualFold(string(k), "Content-Length") {
+				if contentLength, err = strconv.Atoi(string(bytes.TrimSpace(v))); err != nil {
+					return first, contentLength, err
+				}
+			}
+		}
+	}
 }
 
 func grow(b []byte, n int) []byte {
@@ -681,22 +691,13 @@ func serveFloors(port, answer string) {
 			check(err)
 			go func() {
 				defer c.Close()
-				lc := &leanConn{c: c, r: bufio.NewReaderSize(c, 64<<10)}
+				r := bufio.NewReaderSize(c, 64<<10)
 				for {
-					n := -1
-					for {
-						line, err := lc.r.ReadSlice('\n')
-						if err != nil {
-							return
-						}
-						if len(line) <= 2 {
-							break
-						}
-						if k, v, ok := bytes.Cut(line, []byte(":")); ok && strings.EqualFold(string(k), "Content-Length") {
-							n, _ = strconv.Atoi(string(bytes.TrimSpace(v)))
-						}
+					_, n, err := readHead(r)
+					if err != nil {
+						return
 					}
-					if _, err := lc.r.Discard(max(n, 0)); err != nil {
+					if _, err := r.Discard(max(n, 0)); err != nil {
 						return
 					}
 					if _, err := c.Write(ans); err != nil {
