@@ -91,10 +91,11 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	row "net/http server with serve's timeouts, the same answer (lean client)" nethttp 1
 	row "grpc-go server, generated code, a fixed one-label answer (grpc-go client)" grpcfloor 1
 	echo
+	diff() { awk -v a="$(f "$1")" -v b="$(f "$2")" 'BEGIN { printf "%.1f", a - b }'; }
 	echo "Of REST's single-client p50 ($(fmt rest_1_p50_us) µs), the machine (kernel loopback, wake-ups, the Go runtime: the"
-	echo "echo floor) is $(fmt echo_1_p50_us) µs, net/http's server $(awk -v a="$(f nethttp_1_p50_us)" -v b="$(f echo_1_p50_us)" 'BEGIN { printf "%.1f", a - b }') µs more, svmgo serve's"
-	echo "handler $(awk -v a="$(f rest_1_p50_us)" -v b="$(f nethttp_1_p50_us)" 'BEGIN { printf "%.1f", a - b }') µs more; Go's net/http client adds $(awk -v a="$(f resthttp_1_p50_us)" -v b="$(f rest_1_p50_us)" 'BEGIN { printf "%.1f", a - b }') µs. gRPC's p50 is"
-	echo "$(ratio grpc_1_p50_us grpcfloor_1_p50_us)× grpc-go's own floor ($(fmt grpcfloor_1_p50_us) µs)."
+	echo "echo floor) is $(fmt echo_1_p50_us) µs and svmgo serve's connection loop and handler $(diff rest_1_p50_us echo_1_p50_us) µs more (a net/http"
+	echo "server, which serve does not use, adds $(diff nethttp_1_p50_us echo_1_p50_us) µs to the echo doing nothing); Go's net/http client"
+	echo "adds $(diff resthttp_1_p50_us rest_1_p50_us) µs. gRPC's p50 is $(ratio grpc_1_p50_us grpcfloor_1_p50_us)× grpc-go's own floor ($(fmt grpcfloor_1_p50_us) µs)."
 	echo
 	echo "| 1000-row batch | million rows/s | vs the C ABI's call over 10000 rows | in process, the same 1000 rows alongside | vs those |"
 	echo "|---|---:|---:|---:|---:|"
