@@ -77,7 +77,12 @@ import (
 // when Q computes entries) or else a column each. When that is no fewer
 // kernel values than the cold rebuild would take, the cold rebuild runs
 // instead. A warm start is then shrunk at once and every
-// smoShrinkEveryWarm iterations (ShrinkAtStart).
+// smoShrinkEveryWarm iterations (ShrinkAtStart); its first round judges
+// the bounded variables against the previous optimum's threshold (the
+// mean of −y_t G⁰_t over the variables free in α⁰, thresholdAt) as well
+// as the current m and M, which the new rows' violations stretch: on a
+// shuttle pair of 40,450 rows the round kept 34,916 active without it,
+// and the 100 iterations on them were most of the pair's kernel work.
 
 // qMatrix is the matrix the SMO solver sees: Q of the problem above in the
 // solver's current ordering of the variables, which the solver changes
@@ -232,7 +237,15 @@ type smo struct {
 	l          int
 	activeSize int
 	unshrunk   bool // the one unshrink at gap < 10·eps happened
-	nu         bool // the ν problem (smoParams.Nu)
+	// shrinkFromStart makes the next shrinking round judge bounded
+	// variables against bStart (shrink): set for the first round of a
+	// warm start.
+	shrinkFromStart bool
+	// bStart is the threshold −y_t G_t of the previous optimum a stored
+	// gradient was taken at: the mean over its free variables (all
+	// within eps of each other there); NaN when unknown.
+	bStart float64
+	nu     bool // the ν problem (smoParams.Nu)
 	// stale is set when α changed while some variables were inactive: their
 	// G is out of date until reconstructGradient. Without it (a warm start
 	// shrunk at once and found optimal) the reconstruction is skipped.
@@ -346,6 +359,7 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 		// Small problems shrink after l iterations anyway; there an early
 		// round only costs the columns' extension after unshrinking.
 		counter, every = 1, smoShrinkEveryWarm
+		s.shrinkFromStart = par.Warm && !s.nu
 	}
 	for iter < maxIter {
 		if len(s.gbarEv) > cap(s.gbarEv)-2 {
@@ -449,6 +463,8 @@ func (s *smo) setup(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gbar0 [
 	}
 	s.activeSize = l
 	s.unshrunk = false
+	s.shrinkFromStart = false
+	s.bStart = math.NaN()
 	s.stale = false
 	s.gbarEv = s.gbarEv[:0]
 	s.qColumns = 0
@@ -598,6 +614,7 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 	// Gbar0 (possibly s.G and s.Gbar themselves) are overwritten: NaN in G
 	// marks them from here on.
 	G, Gbar := s.G[:l], s.Gbar[:l]
+	s.bStart = s.thresholdAt(alpha0, G0)
 	for t := range l {
 		if math.IsNaN(G0[t]) {
 			G[t], Gbar[t] = math.NaN(), 0
@@ -663,6 +680,25 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 		}
 		G[i], Gbar[i] = g, gbar
 	}
+}
+
+// thresholdAt returns the mean of −y_t G0_t over the variables free in
+// alpha0 that have a stored value (G0_t not NaN): at a previous optimum,
+// where m − M ≤ eps, the threshold that separates the bounded variables'
+// sides. NaN when none is free.
+func (s *smo) thresholdAt(alpha0, G0 []float64) float64 {
+	var sum float64
+	n := 0
+	for t, g := range G0[:s.l] {
+		if a := alpha0[t]; a > 0 && a < s.C(t) && !math.IsNaN(g) {
+			sum += s.ny[t] * g
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
 }
 
 // entryBlock is how many variables rebuildByEntries takes at a time.
@@ -967,6 +1003,21 @@ func (s *smo) shrink() {
 		s.reconstructGradient()
 		s.activeSize = s.l
 		m, M = s.mM()
+	}
+	if s.shrinkFromStart {
+		s.shrinkFromStart = false
+		if b := s.bStart; !math.IsNaN(b) {
+			// A warm start's violators (new rows, the variables the
+			// repair or removed rows moved) stretch [M, m] far beyond
+			// where most bounded variables sit, and the first round then
+			// kept almost all of them (34,916 of 40,450 on a shuttle
+			// pair). The previous optimum's threshold is where it put m
+			// and M: bounded variables on its right side are shrunk, as
+			// they were there. A wrong guess costs iterations, not
+			// correctness: the final check over every variable resumes
+			// the solve.
+			m, M = min(m, b), max(M, b)
+		}
 	}
 	for t := 0; t < s.activeSize; t++ {
 		if !s.canShrink(t, m, M) {
