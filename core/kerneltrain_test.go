@@ -66,6 +66,37 @@ func TestKernelWarmStart(t *testing.T) {
 	checkStoredGradient(t, ds, warm.Kernel, wdual, 1, []int{0, 17, 44})
 }
 
+// A warm start after a handful of rows were added builds the new rows'
+// gradients one row at a time against the support vectors
+// (rebuildByRows, at most rowwiseUnknownMax per pair): the stored
+// gradient after it is the directly summed one, and the model is the
+// cold run's.
+func TestKernelWarmStartFewRows(t *testing.T) {
+	ds := readRefData(t, "digits.train")
+	p := DefaultKernelParams()
+	p.Kernel.Gamma = 1.0 / 64
+	tr, err := NewKernelTrainer(p, ds.Len(), ds.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, _, err := tr.Train(ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, d, err := tr.Train(ds.Prefix(ds.Len()-rowwiseUnknownMax), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, wdual, err := tr.Train(ds, extendDual(d, ds.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if co, wo := cold.Result.Objective, warm.Result.Objective; math.Abs(co-wo) > 1e-4*math.Abs(co) {
+		t.Errorf("warm objective %.8g, cold %.8g", wo, co)
+	}
+	checkStoredGradient(t, ds, warm.Kernel, wdual, 1, []int{0, 9, 17, 44})
+}
+
 // checkStoredGradient compares the stored G and Gbar of the C-SVC pairs
 // listed with G_r = −1 + Σ_s y_r y_s K(x_r, x_s) α_s and Gbar_r = Σ_{s:
 // α_s = C_s} C_s y_r y_s K(x_r, x_s) summed directly over the pair's rows
