@@ -110,6 +110,15 @@ type qEntries interface {
 	entries(dst []float32, i int, js []int32)
 }
 
+// qTwins is implemented by matrices in which one variable's row of Q can
+// be the negation of another's (ε-SVR's α_t and α*_t): the warm start
+// then takes both variables' gradients from one batch of entries.
+type qTwins interface {
+	// twin returns the variable, in the current ordering, whose row of Q
+	// is the negation of variable i's, or −1 for none.
+	twin(i int) int
+}
+
 // The status of α_t relative to its box.
 const (
 	lowerBound int8 = iota // α_t = 0
@@ -715,24 +724,34 @@ const rowwiseUnknownMax = 16
 
 // rebuildByRows sets G_i and Gbar_i of every variable i without a stored
 // value (NaN in G) from one batch of entries Q_ij against the nonzero α_j
-// (positions nz), summed in the order of nz.
+// (positions nz), summed in the order of nz. When Q tells a variable u
+// whose row is the negation of i's (qTwins: ε-SVR's α*_t of α_t's), the
+// same batch gives G_u = p_u − Σ_j α_j Q_ij and Gbar_u = −Gbar_i: a row
+// added to ε-SVR costs one batch, not two.
 func (s *smo) rebuildByRows(qe qEntries, nz []int32) {
 	q := s.qbuf[:len(nz)]
 	alpha, status := s.alpha[:s.l], s.alphaStatus[:s.l]
+	tw, _ := s.Q.(qTwins)
 	for i, g := range s.G[:s.l] {
 		if !math.IsNaN(g) {
 			continue
 		}
 		qe.entries(q, i, nz)
-		g, gbar := s.p[i], 0.0
+		var sum, gbar float64
 		for k, j := range nz {
 			v := float64(q[k])
-			g += alpha[j] * v
+			sum += alpha[j] * v
 			if status[j] == upperBound {
 				gbar += s.C(int(j)) * v
 			}
 		}
-		s.G[i], s.Gbar[i] = g, gbar
+		s.G[i], s.Gbar[i] = s.p[i]+sum, gbar
+		if tw == nil {
+			continue
+		}
+		if u := tw.twin(i); u > i && math.IsNaN(s.G[u]) {
+			s.G[u], s.Gbar[u] = s.p[u]-sum, -gbar
+		}
 	}
 }
 
