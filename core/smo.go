@@ -81,8 +81,9 @@ import (
 // the bounded variables against the previous optimum's threshold (the
 // mean of −y_t G⁰_t over the variables free in α⁰, thresholdAt) as well
 // as the current m and M, which the new rows' violations stretch: on a
-// shuttle pair of 40,450 rows the round kept 34,916 active without it,
-// and the 100 iterations on them were most of the pair's kernel work.
+// shuttle pair of 33,889 rows the round kept 33,761 active without it
+// (139 with it), and the 100 iterations on them were most of the pair's
+// kernel work.
 
 // qMatrix is the matrix the SMO solver sees: Q of the problem above in the
 // solver's current ordering of the variables, which the solver changes
@@ -718,8 +719,8 @@ func (s *smo) thresholdAt(alpha0, G0 []float64) float64 {
 // rebuildByRows takes: one batch of entries per variable against the
 // nonzero α. rebuildByEntries's batch per nonzero α over a block of so
 // few variables was mostly the batch's fixed cost (a small batch of rows
-// added: on diabetes ε-SVR, 6 variables against 300 support vectors
-// took a quarter of a warm retrain's time).
+// added: on diabetes ε-SVR, 6 variables against some 300 support
+// vectors, about a quarter of a warm retrain's CPU in a profile).
 const rowwiseUnknownMax = 16
 
 // rebuildByRows sets G_i and Gbar_i of every variable i without a stored
@@ -1064,7 +1065,7 @@ func (s *smo) shrink() {
 			// A warm start's violators (new rows, the variables the
 			// repair or removed rows moved) stretch [M, m] far beyond
 			// where most bounded variables sit, and the first round then
-			// kept almost all of them (34,916 of 40,450 on a shuttle
+			// kept almost all of them (33,761 of 33,889 on a shuttle
 			// pair). The previous optimum's threshold is where it put m
 			// and M: bounded variables on its right side are shrunk, as
 			// they were there. A wrong guess costs iterations, not
