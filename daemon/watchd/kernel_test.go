@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -292,6 +293,16 @@ func TestKernelWarmRetrain(t *testing.T) {
 			colds := s.records(t, "cold solve for comparison")
 			if len(retrained) != len(c.batches) || len(colds) != len(c.batches) {
 				t.Fatalf("%d retrains and %d cold solves logged, want %d", len(retrained), len(colds), len(c.batches))
+			}
+			if _, ok := processCPU(); ok {
+				// CPU over a solve: at most its wall time on every core
+				// (plus the clock's granularity).
+				for i, r := range append(slices.Clone(retrained), colds...) {
+					cpu, ok := r["cpu_seconds"].(float64)
+					if wall := r["seconds"].(float64); !ok || cpu < 0 || cpu > wall*float64(runtime.NumCPU())+0.02 {
+						t.Errorf("record %d (%v): cpu_seconds %v, wall %v s", i, r["msg"], r["cpu_seconds"], wall)
+					}
+				}
 			}
 			for i, r := range colds {
 				wo, co := r["warm_objective"].(float64), r["cold_objective"].(float64)

@@ -33,6 +33,10 @@
 #                                evaluations), support vectors, seconds;
 #   "cold solve for comparison"  the same solve from α = 0: iterations, work,
 #                                seconds, and warm/cold work.
+# Seconds are the daemon's CPU seconds over each solve ("cpu_seconds", the
+# process's user and system time), or its wall seconds from a daemon that
+# does not log them: a loaded machine stretches wall time, CPU time much
+# less, and stream.sh compares the daemon with in-process CPU figures.
 # The kind of model (linear or kernel, from the records' "kind" field) picks
 # the work measure and the table's columns.
 # Without WINDOW the store is sized to hold the whole file, so no row is
@@ -142,15 +146,16 @@ function get(key,   s) {
 	return s
 }
 function num(v, d) { return sprintf("%." d "f", v) }
+function secs(   c) { c = get("cpu_seconds"); return (c == "") ? get("seconds") : c }
 /"msg":"batch added"/ { b = get("batch"); stored[b] = get("samples"); order[++n] = b }
 /"msg":"retrained"/ {
 	b = get("batch"); warm[b] = get("warm"); wit[b] = get("iterations")
 	kernel = (get("kind") == "kernel")
 	wup[b] = kernel ? get("kernel_evals") : get("updates")
-	sv[b] = get("support_vectors"); conv[b] = get("converged"); wsec[b] = get("seconds"); cur = b
+	sv[b] = get("support_vectors"); conv[b] = get("converged"); wsec[b] = secs(); cur = b
 }
 /"msg":"cold solve for comparison"/ {
-	cit[cur] = get("cold_iterations"); csec[cur] = get("seconds")
+	cit[cur] = get("cold_iterations"); csec[cur] = secs()
 	wo = get("warm_objective"); co = get("cold_objective")
 	d = (co != 0) ? (wo - co) / co : wo - co
 	if (d < 0) d = -d
@@ -208,7 +213,11 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 		echo "  its function, gradient and Hessian-vector passes), the work measure behind the"
 		echo "  daemon's warm_cold_ratio metric."
 	fi
-	echo "- seconds: in-process solver wall time from the daemon's log records; load average"
+	if grep -q '"msg":"retrained".*"cpu_seconds"' "$tmp/daemon.log"; then
+		echo "- seconds: the daemon's CPU seconds over each solve (its log records' cpu_seconds); load average"
+	else
+		echo "- seconds: in-process solver wall time from the daemon's log records; load average"
+	fi
 	echo "  $load_start at the start, $(loadavg) at the end (other work on the machine lengthens both solves)."
 	echo "- Machine: $(nproc) CPU(s)${cpu:+, $cpu}; $(go env GOVERSION 2>/dev/null || echo go); $(date -u +%Y-%m-%d)."
 } >"$tmp/daemon.md"

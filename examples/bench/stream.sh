@@ -212,7 +212,7 @@ other() {
 	echo "1% in. Paths: in process, the C ABI trainer's path in Go (examples/bench/streamtime); capi, the"
 	echo "C ABI trainer from Python (svmgo.Trainer); partial_fit, the scikit-learn estimator (it only adds"
 	echo "rows: the store grows by 1% a batch from 0.9 of the file); daemon, \`svmgo watch\` with"
-	echo "\`--store.window\` (seconds are the daemon's solver wall times). One core (taskset, GOMAXPROCS=1),"
+	echo "\`--store.window\` (its solves timed by the CPU seconds it logs). One core (taskset, GOMAXPROCS=1),"
 	echo "CPU seconds; load average $(cut -d' ' -f1 /proc/loadavg) at the start. Work: kernel evaluations (kernel models),"
 	echo "rows read (linear). -M: MiB of kernel columns kept between retrains, filled with the entries the"
 	echo "retrains compute (the first retrain fills them, at a cold run's cost). obj: the largest relative"
