@@ -33,6 +33,10 @@
 #                                evaluations), support vectors, seconds;
 #   "cold solve for comparison"  the same solve from α = 0: iterations, work,
 #                                seconds, and warm/cold work.
+#   "batch done"                 the batch's whole cost to the daemon, from parsing
+#                                to done/ (its retrain, the store's commits, the
+#                                publication, and the cold solve, which the table
+#                                takes out): "batch s" is that less the cold solve.
 # Seconds are the daemon's CPU seconds over each solve ("cpu_seconds", the
 # process's user and system time), or its wall seconds from a daemon that
 # does not log them: a loaded machine stretches wall time, CPU time much
@@ -154,6 +158,7 @@ function secs(   c) { c = get("cpu_seconds"); return (c == "") ? get("seconds") 
 	wup[b] = kernel ? get("kernel_evals") : get("updates")
 	sv[b] = get("support_vectors"); conv[b] = get("converged"); wsec[b] = secs(); cur = b
 }
+/"msg":"batch done"/ { whole[get("batch")] = secs() }
 /"msg":"cold solve for comparison"/ {
 	cit[cur] = get("cold_iterations"); csec[cur] = secs()
 	wo = get("warm_objective"); co = get("cold_objective")
@@ -165,24 +170,28 @@ function secs(   c) { c = get("cpu_seconds"); return (c == "") ? get("seconds") 
 }
 END {
 	work = kernel ? "kernel evals" : "updates"
-	print "| batch | rows stored | start | warm iterations | warm " work " | cold iterations | cold " work " | warm/cold " work " | warm retrain s | cold solve s | warm/cold s | support vectors |"
-	print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	print "| batch | rows stored | start | warm iterations | warm " work " | cold iterations | cold " work " | warm/cold " work " | warm retrain s | cold solve s | warm/cold s | batch s | batch/cold s | support vectors |"
+	print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for (i = 1; i <= n; i++) {
 		b = order[i]
 		if (!(b in cup)) { print "daemon.sh: no cold solve logged for " b > "/dev/stderr"; exit 1 }
 		note = (conv[b] == "true") ? "" : " (iteration cap)"
-		printf "| %d | %d | %s | %d%s | %d | %d | %d | %s | %s | %s | %s | %d |\n", i, stored[b], (warm[b] == "true") ? "warm" : "cold",
+		own = (b in whole) ? whole[b] - csec[b] : ""
+		printf "| %d | %d | %s | %d%s | %d | %d | %d | %s | %s | %s | %s | %s | %s | %d |\n", i, stored[b], (warm[b] == "true") ? "warm" : "cold",
 			wit[b], note, wup[b], cit[b], cup[b], num(ratio[b], 3), num(wsec[b], 3), num(csec[b], 3),
-			(csec[b] > 0) ? num(wsec[b] / csec[b], 3) : "n/a", sv[b]
-		if (warm[b] == "true") { sw += wup[b]; sc += cup[b]; tw += wsec[b]; tc += csec[b]; k++ }
+			(csec[b] > 0) ? num(wsec[b] / csec[b], 3) : "n/a", (own == "") ? "n/a" : num(own, 3),
+			(own != "" && csec[b] > 0) ? num(own / csec[b], 3) : "n/a", sv[b]
+		if (warm[b] == "true") { sw += wup[b]; sc += cup[b]; tw += wsec[b]; tc += csec[b]; to += own; k++ }
 	}
 	if (k > 0) {
 		print ""
-		printf "Over the %d warm retrains: %d %s warm against %d cold (%s), %s s against %s s (%s); warm objectives within %.1e of the cold ones (relative).\n",
-			k, sw, work, sc, (sc > 0) ? num(sw / sc, 3) : "n/a", num(tw, 3), num(tc, 3), (tc > 0) ? num(tw / tc, 3) : "n/a", worst
+		printf "Over the %d warm retrains: %d %s warm against %d cold (%s), %s s against %s s (%s), %s s for the whole batches (%s); warm objectives within %.1e of the cold ones (relative).\n",
+			k, sw, work, sc, (sc > 0) ? num(sw / sc, 3) : "n/a", num(tw, 3), num(tc, 3), (tc > 0) ? num(tw / tc, 3) : "n/a",
+			num(to, 3), (tc > 0) ? num(to / tc, 3) : "n/a", worst
 		# A row of the table of stream.sh: cold seconds, warm/cold
-		# seconds, warm/cold work, objective.
-		printf "%s %s %s %.1e\n", num(tc, 3), (tc > 0) ? num(tw / tc, 3) : "n/a", (sc > 0) ? num(sw / sc, 3) : "n/a", worst > total
+		# seconds, warm/cold work, objective, whole batches/cold seconds.
+		printf "%s %s %s %.1e %s\n", num(tc, 3), (tc > 0) ? num(tw / tc, 3) : "n/a", (sc > 0) ? num(sw / sc, 3) : "n/a", worst,
+			(tc > 0) ? num(to / tc, 3) : "n/a" > total
 	}
 }' total="$tmp/total" "$tmp/daemon.log" >"$tmp/table.md"
 
