@@ -56,8 +56,10 @@
 #                 trainer train it (through its primal twin), debdesc_bin-dcd
 #                 -s 1 -twin 0 (dual coordinate descent; not partial_fit,
 #                 whose LinearSVC has no -twin)
-#   PATHS         paths besides the in-process one (default: capi partial_fit
-#                 daemon), for every case but the -M ones
+#   PATHS         paths to run (default: process capi partial_fit daemon):
+#                 process is the in-process one, the only one of the -M
+#                 cases; a run of some paths keeps the README's rows of the
+#                 others (readme_tables.py)
 #   PYTHON        Python with numpy, scipy and scikit-learn (default: python3;
 #                 capi and partial_fit are skipped without them)
 #   SVMGO         the svmgo binary for the daemon path (default: bin/svmgo)
@@ -84,7 +86,7 @@ fkeep=${FASHION_KEEP_MB:-200}
 skeep=${SHUTTLE_KEEP_MB:-400}
 dkeep=${DIGITS_KEEP_MB:-20}
 cases=${STREAM_CASES:-shuttle shuttle-M digits digits-M digits-oneclass digits-oneclass-M diabetes-svr fashion-pair fashion10 debdesc_bin debdesc_bin-dcd shuttle-10k shuttle-40k shuttle-160k}
-paths=${PATHS:-capi partial_fit daemon}
+paths=${PATHS:-process capi partial_fit daemon}
 python=${PYTHON:-python3}
 svmgo=${SVMGO:-$root/bin/svmgo}
 [[ $batches =~ ^[1-9][0-9]*$ ]] || die "BATCHES=$batches: want a positive integer"
@@ -158,8 +160,23 @@ pathOK() {
 		fi
 		;;
 	daemon) [[ -x $svmgo ]] || { echo "stream.sh: daemon: $svmgo missing (make build): skipped" >&2; return 1; } ;;
+	process) ;;
 	*) die "unknown path '$1'" ;;
 	esac
+}
+# inprocess: the stream of the case setup chose in process
+# (streamtime); prints its table row and appends its per-batch table to
+# $details.
+inprocess() {
+	local out row optv sopt=()
+	read -ra optv <<<"$opts"
+	((store == 0)) || sopt=(--store "$store")
+	[[ -z $test ]] || sopt+=(--test "$test")
+	if ((linear)); then sopt+=(--linear); else optv=(-M "$m" "${optv[@]}"); fi
+	out=$(GOMAXPROCS=1 "${pin[@]}" "$tmp/streamtime" --mode stream --batches "$batches" "${sopt[@]}" --name "$name" "${optv[@]}" "$file")
+	row=$(grep '^TOTAL' <<<"$out" | sed 's/^TOTAL|/|/')
+	echo "$row"
+	section "$row" "$out"
 }
 # section ROW TABLE: appends to $details the per-batch TABLE (lines of
 # "|") of the case whose totals are ROW, under the heading readme_tables.py
@@ -232,19 +249,13 @@ other() {
 			echo "stream.sh: $c: data missing, skipped" >&2
 			continue
 		fi
-		read -ra optv <<<"$opts"
-		sopt=()
-		((store == 0)) || sopt=(--store "$store")
-		[[ -z $test ]] || sopt+=(--test "$test")
-		if ((linear)); then sopt+=(--linear); else optv=(-M "$m" "${optv[@]}"); fi
-		out=$(GOMAXPROCS=1 "${pin[@]}" "$tmp/streamtime" --mode stream --batches "$batches" "${sopt[@]}" --name "$name" "${optv[@]}" "$file")
-		row=$(grep '^TOTAL' <<<"$out" | sed 's/^TOTAL|/|/')
-		echo "$row"
-		section "$row" "$out"
-		case $c in
-		*-M) ;;
-		*) for p in "${ok[@]}"; do other "$c" "$p"; done ;;
-		esac
+		for p in "${ok[@]}"; do
+			case $p,$c in
+			process,*) inprocess ;;
+			*,*-M) ;;
+			*) other "$c" "$p" ;;
+			esac
+		done
 	done
 	cat "$details"
 } | tee examples/bench/out/stream.md
