@@ -169,13 +169,7 @@ func (f *l2svcFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64)
 	})
 }
 
-func (f *l2svcFun) Hv(s, Hs []float64) {
-	copy(Hs, s)
-	for _, i := range f.I[:f.nI] {
-		f.addRow(Hs, 2*f.c[i]*f.dot(int(i), s), int(i))
-	}
-	f.reads += int64(f.nI)
-}
+func (f *l2svcFun) Hv(s, Hs []float64) { f.hv(s, Hs, f.I[:f.nI], f.c, 2) }
 
 // dualDone tests the L2-loss SVC dual's stopping rule (dcd_svc.go) at
 // α_i = 2C_i max(0, 1 − z_i), whose w_α = Σ y_i α_i x_i is w − ∇f(w). With

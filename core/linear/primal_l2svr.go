@@ -115,13 +115,7 @@ func (f *l2svrFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64)
 	})
 }
 
-func (f *l2svrFun) Hv(s, Hs []float64) {
-	copy(Hs, s)
-	for _, i := range f.I[:f.nI] {
-		f.addRow(Hs, 2*f.c[i]*f.dot(int(i), s), int(i))
-	}
-	f.reads += int64(f.nI)
-}
+func (f *l2svrFun) Hv(s, Hs []float64) { f.hv(s, Hs, f.I[:f.nI], f.c, 2) }
 
 // dualDone tests the L2-loss SVR dual's stopping rule (dcd_svr.go) at
 // β_i = −2C_i·excess(z_i), whose w_β = Σ β_i x_i is w − ∇f(w): with

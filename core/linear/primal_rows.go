@@ -87,6 +87,97 @@ func (r *primalRows) dot(i int, w []float64) float64 {
 	return s
 }
 
+// hv writes Hs = s + Σ_k a_i (x_iᵀs) x_i, i = rows[k] (every row when rows
+// is nil) and a_i = scale·a[i]: the Hessian-vector product of every
+// objective, each row fetched once for its dot product and its update,
+// by loops inlined per layout (sparse debdesc_bin: a third less time
+// than a call per row for each). The sums are dot's and addRow's, bit for
+// bit.
+func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float64) {
+	copy(Hs, s)
+	m := len(rows)
+	if rows == nil {
+		m = len(a)
+	}
+	n, bias, ds := r.n, r.bias, r.ds
+	s, Hs = s[:r.dim()], Hs[:r.dim()]
+	sb := 0.0
+	if bias >= 0 {
+		sb = s[n] * bias
+	}
+	switch {
+	case ds.IsDense() && n < 32:
+		for k := range m {
+			i := k
+			if rows != nil {
+				i = int(rows[k])
+			}
+			x := ds.DenseRow(i)
+			v := s[:len(x)]
+			var s0, s1, s2, s3 float64
+			j := 0
+			for ; j+4 <= len(x); j += 4 {
+				s0 += float64(x[j]) * v[j]
+				s1 += float64(x[j+1]) * v[j+1]
+				s2 += float64(x[j+2]) * v[j+2]
+				s3 += float64(x[j+3]) * v[j+3]
+			}
+			for ; j < len(x); j++ {
+				s0 += float64(x[j]) * v[j]
+			}
+			c := scale * a[i] * ((s0 + s1) + (s2 + s3) + sb)
+			d := Hs[:len(x)]
+			for j, xj := range x {
+				d[j] += c * float64(xj)
+			}
+			if bias >= 0 {
+				Hs[n] += c * bias
+			}
+		}
+	case ds.IsDense():
+		for k := range m {
+			i := k
+			if rows != nil {
+				i = int(rows[k])
+			}
+			x := ds.DenseRow(i)
+			c := scale * a[i] * (simd.DotWiden(x, s[:n]) + sb)
+			simd.AxpyWiden(Hs[:n], c, x)
+			if bias >= 0 {
+				Hs[n] += c * bias
+			}
+		}
+	default:
+		for k := range m {
+			i := k
+			if rows != nil {
+				i = int(rows[k])
+			}
+			idx, val := ds.SparseRow(i)
+			val = val[:len(idx)]
+			var s0, s1, s2, s3 float64
+			q := 0
+			for ; q+4 <= len(idx); q += 4 {
+				s0 += float64(val[q]) * s[idx[q]]
+				s1 += float64(val[q+1]) * s[idx[q+1]]
+				s2 += float64(val[q+2]) * s[idx[q+2]]
+				s3 += float64(val[q+3]) * s[idx[q+3]]
+			}
+			for ; q < len(idx); q++ {
+				s0 += float64(val[q]) * s[idx[q]]
+			}
+			c := scale * a[i] * ((s0 + s1) + (s2 + s3) + sb)
+			for q, j := range idx {
+				Hs[j] += c * float64(val[q])
+			}
+			if bias >= 0 {
+				Hs[n] += c * bias
+			}
+		}
+	}
+	r.reads += int64(m)
+}
+
 // addRow does dst += a·x_i including the bias pseudo-feature (dense rows
 // by simd.AxpyWiden).
 func (r *primalRows) addRow(dst []float64, a float64, i int) {
