@@ -43,9 +43,6 @@ type l2svcFun struct {
 	// is not 0. grad clears it: every later call reads every row.
 	known *knownRows
 	alpha []float64
-	// exact: the margins of rows 0..exact−1 are given, not read (1 where
-	// α_i = 0); the first line search reads them.
-	exact int
 }
 
 // knownRows is a previous run's f, ∇f and ∇f(0) over its rows at its
@@ -81,6 +78,7 @@ func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, 
 	f.I, f.nI = I[:ds.Len()], 0
 	f.dualEps = 0
 	f.known, f.alpha, f.exact = nil, nil, 0
+	f.obj = f
 }
 
 func (f *l2svcFun) start(w, g0 []float64) float64 {
@@ -158,15 +156,17 @@ func (f *l2svcFun) grad(w, g, D []float64) {
 // lineSearch is the Newton method's (primalRows.search) on the squared
 // hinge.
 func (f *l2svcFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
-	return f.search(w, s, fw, gs, f.exact, func(eta float64) float64 {
-		var v float64
-		for i, z := range f.z {
-			if d := 1 - (z + eta*f.u[i]); d > 0 {
-				v += f.c[i] * d * d
-			}
+	return f.search(w, s, fw, gs)
+}
+
+func (f *l2svcFun) lossRange(eta float64, lo, hi int) float64 {
+	var v float64
+	for i := lo; i < hi; i++ {
+		if d := 1 - (f.z[i] + eta*f.u[i]); d > 0 {
+			v += f.c[i] * d * d
 		}
-		return v
-	})
+	}
+	return v
 }
 
 func (f *l2svcFun) Hv(s, Hs []float64) { f.hv(s, Hs, f.I[:f.nI], f.c, 2) }

@@ -46,6 +46,7 @@ func (f *l2svrFun) init(ds *data.Dataset, C, p, bias float64, c, z, u []float64,
 	}
 	f.y, f.C, f.p, f.I, f.nI = ds.Labels(), C, p, I[:ds.Len()], 0
 	f.dualTol = 0
+	f.obj = f
 }
 
 // excess returns z − p·sign(z) when |z| > p, else 0.
@@ -105,14 +106,16 @@ func (f *l2svrFun) grad(w, g, D []float64) {
 // lineSearch is the Newton method's (primalRows.search) on the squared
 // ε-insensitive loss.
 func (f *l2svrFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
-	return f.search(w, s, fw, gs, 0, func(eta float64) float64 {
-		var v float64
-		for i, z := range f.z {
-			d := f.excess(z + eta*f.u[i])
-			v += f.c[i] * d * d
-		}
-		return v
-	})
+	return f.search(w, s, fw, gs)
+}
+
+func (f *l2svrFun) lossRange(eta float64, lo, hi int) float64 {
+	var v float64
+	for i := lo; i < hi; i++ {
+		d := f.excess(f.z[i] + eta*f.u[i])
+		v += f.c[i] * d * d
+	}
+	return v
 }
 
 func (f *l2svrFun) Hv(s, Hs []float64) { f.hv(s, Hs, f.I[:f.nI], f.c, 2) }

@@ -43,6 +43,7 @@ func (f *lrFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, u, 
 		f.c[i] = f.weigh(C[int(v+1)>>1], i)
 	}
 	f.D = D[:ds.Len()]
+	f.obj = f
 }
 
 // logisticLoss returns log(1 + e^{−z}) without overflow.
@@ -120,15 +121,17 @@ func (f *lrFun) grad(w, g, D []float64) {
 // lineSearch is the Newton method's (primalRows.search) on the logistic
 // loss.
 func (f *lrFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
-	return f.search(w, s, fw, gs, 0, func(eta float64) float64 {
-		var v float64
-		for i, z := range f.z {
-			loss, e := logisticLossExp(z + eta*f.u[i])
-			f.D[i] = e // the accepted trial's are grad's
-			v += f.c[i] * loss
-		}
-		return v
-	})
+	return f.search(w, s, fw, gs)
+}
+
+func (f *lrFun) lossRange(eta float64, lo, hi int) float64 {
+	var v float64
+	for i := lo; i < hi; i++ {
+		loss, e := logisticLossExp(f.z[i] + eta*f.u[i])
+		f.D[i] = e // the accepted trial's are grad's
+		v += f.c[i] * loss
+	}
+	return v
 }
 
 func (f *lrFun) Hv(s, Hs []float64) { f.hv(s, Hs, nil, f.D, 1) }

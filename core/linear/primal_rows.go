@@ -1,6 +1,8 @@
 package linear
 
 import (
+	"sync/atomic"
+
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 	"github.com/libsvmgo/libsvmgo/core/simd"
@@ -22,14 +24,77 @@ type primalRows struct {
 	c    []float64 // C_i of every row (the class's C times the row's weight)
 	z    []float64 // margins at w
 	u    []float64 // their step along the last line search's direction
+	// The two-core passes (split): whether the rows are read in halves,
+	// the cores lent, the second half's vector (a worker's, room for
+	// dim), its pass and the signal that another core ran it.
+	halves bool
+	share  *coreShare
+	part   []float64
+	half   rowPass
+	done   chan struct{}
+	// The line search's: its objective's loss, w, and the rows whose
+	// margins were given, not read (l2svcFun.known): 0..exact−1.
+	obj   rowLoss
+	w     []float64
+	exact int
+}
+
+// rowLoss is an objective's loss at the margins z + ηu of rows lo..hi−1,
+// the sum of the line search's trials.
+type rowLoss interface {
+	lossRange(eta float64, lo, hi int) float64
+}
+
+// coreShare lends the cores on which no subproblem runs to the passes of
+// those that run (rowPass), through a trainer's helper goroutines.
+type coreShare struct {
+	idle atomic.Int32 // cores free to take a pass
+	jobs chan *primalRows
+}
+
+// lend hands r.half to an idle core, if one is, and reports whether it
+// did: r.done then says when that core is through.
+func (c *coreShare) lend(r *primalRows) bool {
+	if c == nil {
+		return false
+	}
+	for v := c.idle.Load(); v > 0; v = c.idle.Load() {
+		if c.idle.CompareAndSwap(v, v-1) {
+			c.jobs <- r
+			return true
+		}
+	}
+	return false
+}
+
+// start runs helpers goroutines that take lent passes, with idle cores
+// free; stop ends them.
+func (c *coreShare) start(helpers, idle int) {
+	c.idle.Store(int32(idle))
+	for range helpers {
+		go func() {
+			for r := <-c.jobs; r != nil; r = <-c.jobs {
+				r.run(&r.half)
+				c.idle.Add(1)
+				r.done <- struct{}{}
+			}
+		}()
+	}
+}
+
+func (c *coreShare) stop(helpers int) {
+	for range helpers {
+		c.jobs <- nil
+	}
 }
 
 // setRows sets the rows and the per-row buffers (room for ds.Len() each).
 func (r *primalRows) setRows(ds *data.Dataset, bias float64, sign []int8, c, z, u []float64) {
 	l := ds.Len()
-	r.ds, r.n, r.bias, r.reads = ds, ds.NumFeatures(), bias, 0
+	r.ds, r.n, r.bias, r.reads, r.exact = ds, ds.NumFeatures(), bias, 0, 0
 	r.wt = solve.RowWeights(ds)
 	r.c, r.z, r.u = c[:l], z[:l], u[:l]
+	r.halves = r.part != nil && ds.Nonzeros() >= splitNonzeros // part: a trainer's worker
 	r.sign = nil
 	if sign != nil {
 		r.sign = sign[:l]
@@ -52,33 +117,12 @@ func (r *primalRows) dim() int {
 	return r.n
 }
 
-// dot returns wᵀx_i including the bias pseudo-feature. Dense rows go
-// through simd.DotWiden (AVX-512: about 10× the plain loop on a
-// Fashion-MNIST row), whose fixed lane order keeps every path's bits equal;
-// rows narrower than its 32 lanes by four lanes in a sparse row's order
-// (data.Dataset.Dot: the same bits on a row without zeros), where
-// DotWiden would clear and sum 32 lanes (shuttle -s 0: 20% less CPU).
+// dot returns wᵀx_i including the bias pseudo-feature.
 func (r *primalRows) dot(i int, w []float64) float64 {
 	var s float64
-	switch {
-	case r.ds.IsDense() && r.n < 32:
-		x := r.ds.DenseRow(i)
-		w := w[:len(x)]
-		var s0, s1, s2, s3 float64
-		j := 0
-		for ; j+4 <= len(x); j += 4 {
-			s0 += float64(x[j]) * w[j]
-			s1 += float64(x[j+1]) * w[j+1]
-			s2 += float64(x[j+2]) * w[j+2]
-			s3 += float64(x[j+3]) * w[j+3]
-		}
-		for ; j < len(x); j++ {
-			s0 += float64(x[j]) * w[j]
-		}
-		s = (s0 + s1) + (s2 + s3)
-	case r.ds.IsDense():
-		s = simd.DotWiden(r.ds.DenseRow(i), w[:r.n])
-	default:
+	if r.ds.IsDense() {
+		s = dotDense(r.ds.DenseRow(i), w)
+	} else {
 		s = r.ds.Dot(i, w[:r.n])
 	}
 	if r.bias >= 0 {
@@ -87,72 +131,134 @@ func (r *primalRows) dot(i int, w []float64) float64 {
 	return s
 }
 
+// dotDense returns xᵀw over x's length. Rows of 32 features or more go
+// through simd.DotWiden (AVX-512: about 10× the plain loop on a
+// Fashion-MNIST row), whose fixed lane order keeps every path's bits
+// equal; narrower rows by four lanes in a sparse row's order
+// (data.Dataset.Dot: the same bits on a row without zeros), where
+// DotWiden would clear and sum 32 lanes (shuttle -s 0: 20% less CPU).
+func dotDense(x []float32, w []float64) float64 {
+	if len(x) >= 32 {
+		return simd.DotWiden(x, w[:len(x)])
+	}
+	w = w[:len(x)]
+	var s0, s1, s2, s3 float64
+	j := 0
+	for ; j+4 <= len(x); j += 4 {
+		s0 += float64(x[j]) * w[j]
+		s1 += float64(x[j+1]) * w[j+1]
+		s2 += float64(x[j+2]) * w[j+2]
+		s3 += float64(x[j+3]) * w[j+3]
+	}
+	for ; j < len(x); j++ {
+		s0 += float64(x[j]) * w[j]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// The passes over the rows that two cores share: a data set of at least
+// splitNonzeros nonzeros is read in two fixed halves, the second summed
+// apart and added last, on whatever cores there are, so that the bits of
+// a model do not depend on them. Below it the passes are short (digits,
+// 230k nonzeros: about 50 µs) and its classes keep both cores busy but at
+// the tail.
+const splitNonzeros = 1 << 18
+
+const (
+	passHv   = iota // rows' part of ∇²f·s, into out
+	passStep        // the margins' step u along s (and exact rows' z)
+	passLoss        // the loss at margins z + ηu, into sum
+)
+
+// rowPass is a pass over positions lo..hi−1 of rows (the rows themselves
+// when rows is nil) that another core may run (coreShare).
+type rowPass struct {
+	kind   int
+	s, out []float64
+	rows   []int32
+	a      []float64
+	x      float64 // passHv: a_i's factor; passLoss: η
+	sum    float64 // passLoss's result
+	lo, hi int
+}
+
+// run runs the pass.
+func (r *primalRows) run(p *rowPass) {
+	switch p.kind {
+	case passHv:
+		r.hvRange(p.s, p.out, p.rows, p.a, p.x, p.lo, p.hi)
+	case passStep:
+		r.stepRange(p.s, p.out, p.lo, p.hi)
+	default:
+		p.sum = r.obj.lossRange(p.x, p.lo, p.hi)
+	}
+}
+
+// split runs p over positions 0..m−1: in one pass below splitNonzeros,
+// else in two, the second (p2, into out2) by another core when one is
+// idle. It returns p2.
+func (r *primalRows) split(p rowPass, out2 []float64, m int) *rowPass {
+	p.lo, p.hi = 0, m
+	if !r.halves {
+		r.half = p
+		r.run(&r.half)
+		return &r.half
+	}
+	r.half, p.hi = p, m/2
+	r.half.lo, r.half.out = m/2, out2
+	lent := r.share.lend(r)
+	r.run(&p)
+	if lent {
+		<-r.done
+	} else {
+		r.run(&r.half)
+	}
+	r.half.sum += p.sum
+	return &r.half
+}
+
 // hv writes Hs = s + Σ_k a_i (x_iᵀs) x_i, i = rows[k] (every row when rows
 // is nil) and a_i = scale·a[i]: the Hessian-vector product of every
-// objective, each row fetched once for its dot product and its update,
-// by loops inlined per layout (sparse debdesc_bin: a third less time
-// than a call per row for each). The sums are dot's and addRow's, bit for
-// bit.
+// objective.
 func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float64) {
-	copy(Hs, s)
 	m := len(rows)
 	if rows == nil {
 		m = len(a)
 	}
+	copy(Hs, s)
+	var part []float64
+	if r.halves {
+		part = r.part[:len(Hs)]
+		clear(part)
+	}
+	r.split(rowPass{kind: passHv, s: s, out: Hs, rows: rows, a: a, x: scale}, part, m)
+	if r.halves {
+		axpy(Hs, 1, part)
+	}
+	r.reads += int64(m)
+}
+
+// hvRange adds the rows at positions lo..hi−1 to Hs as hv does, each row
+// fetched once for its dot product and its update by loops inlined per
+// layout (sparse debdesc_bin: a third less time than a call per row for
+// each).
+func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale float64, lo, hi int) {
 	n, bias, ds := r.n, r.bias, r.ds
-	s, Hs = s[:r.dim()], Hs[:r.dim()]
 	sb := 0.0
 	if bias >= 0 {
 		sb = s[n] * bias
 	}
-	switch {
-	case ds.IsDense() && n < 32:
-		for k := range m {
-			i := k
-			if rows != nil {
-				i = int(rows[k])
-			}
-			x := ds.DenseRow(i)
-			v := s[:len(x)]
-			var s0, s1, s2, s3 float64
-			j := 0
-			for ; j+4 <= len(x); j += 4 {
-				s0 += float64(x[j]) * v[j]
-				s1 += float64(x[j+1]) * v[j+1]
-				s2 += float64(x[j+2]) * v[j+2]
-				s3 += float64(x[j+3]) * v[j+3]
-			}
-			for ; j < len(x); j++ {
-				s0 += float64(x[j]) * v[j]
-			}
-			c := scale * a[i] * ((s0 + s1) + (s2 + s3) + sb)
-			d := Hs[:len(x)]
-			for j, xj := range x {
-				d[j] += c * float64(xj)
-			}
-			if bias >= 0 {
-				Hs[n] += c * bias
-			}
+	for k := lo; k < hi; k++ {
+		i := k
+		if rows != nil {
+			i = int(rows[k])
 		}
-	case ds.IsDense():
-		for k := range m {
-			i := k
-			if rows != nil {
-				i = int(rows[k])
-			}
+		var c float64
+		if ds.IsDense() {
 			x := ds.DenseRow(i)
-			c := scale * a[i] * (simd.DotWiden(x, s[:n]) + sb)
-			simd.AxpyWiden(Hs[:n], c, x)
-			if bias >= 0 {
-				Hs[n] += c * bias
-			}
-		}
-	default:
-		for k := range m {
-			i := k
-			if rows != nil {
-				i = int(rows[k])
-			}
+			c = scale * a[i] * (dotDense(x, s) + sb)
+			addDense(Hs, c, x)
+		} else {
 			idx, val := ds.SparseRow(i)
 			val = val[:len(idx)]
 			var s0, s1, s2, s3 float64
@@ -166,31 +272,35 @@ func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float6
 			for ; q < len(idx); q++ {
 				s0 += float64(val[q]) * s[idx[q]]
 			}
-			c := scale * a[i] * ((s0 + s1) + (s2 + s3) + sb)
+			c = scale * a[i] * ((s0 + s1) + (s2 + s3) + sb)
 			for q, j := range idx {
 				Hs[j] += c * float64(val[q])
 			}
-			if bias >= 0 {
-				Hs[n] += c * bias
-			}
+		}
+		if bias >= 0 {
+			Hs[n] += c * bias
 		}
 	}
-	r.reads += int64(m)
 }
 
-// addRow does dst += a·x_i including the bias pseudo-feature (dense rows
-// by simd.AxpyWiden).
+// addDense does dst += a·x over x's length (simd.AxpyWiden for rows as
+// wide as dotDense's).
+func addDense(dst []float64, a float64, x []float32) {
+	if len(x) >= 32 {
+		simd.AxpyWiden(dst[:len(x)], a, x)
+		return
+	}
+	d := dst[:len(x)]
+	for j, v := range x {
+		d[j] += a * float64(v)
+	}
+}
+
+// addRow does dst += a·x_i including the bias pseudo-feature.
 func (r *primalRows) addRow(dst []float64, a float64, i int) {
-	switch {
-	case r.ds.IsDense() && r.n < 32: // as dot
-		x := r.ds.DenseRow(i)
-		d := dst[:len(x)]
-		for j, v := range x {
-			d[j] += a * float64(v)
-		}
-	case r.ds.IsDense():
-		simd.AxpyWiden(dst[:r.n], a, r.ds.DenseRow(i))
-	default:
+	if r.ds.IsDense() {
+		addDense(dst, a, r.ds.DenseRow(i))
+	} else {
 		r.ds.AddScaledTo(dst[:r.n], a, i)
 	}
 	if r.bias >= 0 {
@@ -202,22 +312,14 @@ func (r *primalRows) addRow(dst []float64, a float64, i int) {
 // pseudo-feature included) with one fetch of the row: a gradient and the
 // Hessian's diagonal in one pass.
 func (r *primalRows) addRowSquares(dst []float64, a float64, D []float64, b float64, i int) {
-	switch {
-	case r.ds.IsDense() && r.n < 32: // as dot
+	if r.ds.IsDense() {
 		x := r.ds.DenseRow(i)
-		d, m := dst[:len(x)], D[:len(x)]
-		for j, v := range x {
-			d[j] += a * float64(v)
-			m[j] += b * float64(v) * float64(v)
-		}
-	case r.ds.IsDense():
-		x := r.ds.DenseRow(i)
-		simd.AxpyWiden(dst[:r.n], a, x)
+		addDense(dst, a, x)
 		m := D[:len(x)]
 		for j, v := range x {
 			m[j] += b * float64(v) * float64(v)
 		}
-	default:
+	} else {
 		idx, val := r.ds.SparseRow(i)
 		val = val[:len(idx)]
 		for k, j := range idx {
@@ -233,28 +335,22 @@ func (r *primalRows) addRowSquares(dst []float64, a float64, D []float64, b floa
 }
 
 // search is the line search of every objective (newton.go): it sets u to
-// the margins' step along s (one pass over the rows; rows below exact
+// the margins' step along s (one pass over the rows; rows below r.exact
 // also get their margin z_i recomputed from w, which the same fetch of
 // the row gives), then tries η = 1, ½, … until
 // f(w + ηs) − fw ≤ 0.01·η·gs, with f(w + ηs) = ½‖w + ηs‖² + loss(η) and
-// loss(η) the loss at margins z + ηu, O(l) a trial. On success it moves w
-// and z by η and returns η and f(w + ηs); else it returns 0 and fw.
-func (r *primalRows) search(w, s []float64, fw, gs float64, exact int, loss func(eta float64) float64) (float64, float64) {
-	for i := range r.u {
-		x := r.dot(i, s)
-		if r.sign != nil && r.sign[i] < 0 {
-			x = -x
-		}
-		r.u[i] = x
-		if i < exact { // a classification's given margins (l2svcFun.known)
-			r.z[i] = float64(r.sign[i]) * r.dot(i, w)
-		}
-	}
+// loss(η) the objective's loss at margins z + ηu, O(l) a trial. On
+// success it moves w and z by η and returns η and f(w + ηs); else it
+// returns 0 and fw.
+func (r *primalRows) search(w, s []float64, fw, gs float64) (float64, float64) {
+	r.w = w
+	r.split(rowPass{kind: passStep, s: s}, nil, len(r.u))
 	r.reads += int64(len(r.u))
 	wTw, wTs, sTs := dot64(w, w), dot64(w, s), dot64(s, s)
 	eta := 1.0
 	for range maxLineSearch {
-		fnew := loss(eta) + 0.5*wTw + eta*wTs + 0.5*eta*eta*sTs
+		loss := r.split(rowPass{kind: passLoss, x: eta}, nil, len(r.z)).sum
+		fnew := loss + 0.5*wTw + eta*wTs + 0.5*eta*eta*sTs
 		if fnew-fw <= armijoEta*eta*gs {
 			axpy(w, eta, s)
 			axpy(r.z, eta, r.u)
@@ -263,6 +359,21 @@ func (r *primalRows) search(w, s []float64, fw, gs float64, exact int, loss func
 		eta *= 0.5
 	}
 	return 0, fw
+}
+
+// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (search), and z_i for
+// those below r.exact.
+func (r *primalRows) stepRange(s, _ []float64, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		x := r.dot(i, s)
+		if r.sign != nil && r.sign[i] < 0 {
+			x = -x
+		}
+		r.u[i] = x
+		if i < r.exact { // a classification's given margins (l2svcFun.known)
+			r.z[i] = float64(r.sign[i]) * r.dot(i, r.w)
+		}
+	}
 }
 
 // forgetStart is false: values are read from the rows, unless an
