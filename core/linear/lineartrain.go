@@ -88,7 +88,7 @@ type LinearTrainer struct {
 	keepGradient bool
 	// share lends idle cores to the Newton method's passes (nil with one
 	// worker).
-	share *coreShare
+	share *solve.Lender
 	// mlr is -s 40's solver, its buffers kept between runs.
 	mlr multinomialLR
 	// progress, when not nil, receives the solvers' ProgressEvents.
@@ -220,7 +220,7 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 	t := &LinearTrainer{params: p, capRows: capRows, capFeatures: capFeatures}
 	t.workers = make([]dcdWorker, p.workerCount())
 	if len(t.workers) > 1 && p.Solver.hasL2Loss() {
-		t.share = &coreShare{jobs: make(chan *primalRows)}
+		t.share = solve.NewLender()
 	}
 	for k := range t.workers {
 		wk := &t.workers[k]
@@ -354,14 +354,14 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 	W := len(t.workers)
 	var taken atomic.Int32
 	if t.share != nil {
-		t.share.start(W-1, W-min(W, r.nrW))
-		defer t.share.stop(W - 1)
+		t.share.Start(W-1, W-min(W, r.nrW))
+		defer t.share.Stop(W - 1)
 	}
 	solve.Parallel(r.nrW, W, func(g, k int) {
 		taken.Add(1)
 		t.solveClass(&t.workers[g], r, k)
 		if t.share != nil && taken.Load() >= int32(r.nrW) {
-			t.share.idle.Add(1)
+			t.share.Free()
 		}
 	})
 	if r.keep != nil {

@@ -117,7 +117,7 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	case start == nil && warmed:
 		rebuilt = true
 	default:
-		reads = f.startAt(w, start, warmed, alpha, y)
+		reads = f.startAt(w, start, warmed, alpha)
 	}
 	// LIBLINEAR's scale, min(#pos, #neg)/l, with rows counted by their
 	// instance weights, so that a weighted run stops where its duplicated
@@ -142,10 +142,9 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	}
 	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, p.primalTol()), p.MaxIter)
 	f.dual(alpha)
-	reads += f.reads
-	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv + rebuildHv,
-		Updates: reads, Converged: r.converged}
+	r.hv += rebuildHv
 	g := wk.newton.g[:len(w)]
+	res := primalResult(r, reads+f.reads, w, g, nil, nil)
 
 	if dualTest {
 		wAlpha := g
@@ -166,7 +165,6 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 		return res, s.w
 	}
 
-	res.PrimalObjective = r.f
 	if keep != nil {
 		keep.Box[k] = [2]float64{Cp, Cn}
 		keep.W[k], keep.G[k] = slices.Clone(w), slices.Clone(g)
@@ -178,17 +176,7 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 		}
 		keep.H[k] = h
 	}
-	// The dual objective at α, with Σ y_i α_i x_i = w − ∇f(w).
-	fd := 0.5 * distSq(w, g)
-	for i, a := range alpha {
-		fd += a*a/(4*f.c[i]) - a
-		if a > 0 {
-			res.NumSV++
-		}
-	}
-	res.DualObjective = fd
-	res.DualityGap = res.PrimalObjective + fd
-	return res, w
+	return primalResult(r, res.Updates, w, g, alpha, func(i int, a float64) float64 { return a*a/(4*f.c[i]) - a }), w
 }
 
 // primalSVR is primalSVC for L2-loss SVR: -s 11, and -s 12 as a primal
@@ -196,25 +184,10 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 // ‖∇ᴾf(β)‖₁ ≤ eps·scale.
 func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float64, start *startW, warmed bool) (SolveResult, []float64) {
 	p := &t.params
-	l := ds.Len()
 	f := &wk.fsvr
 	f.init(ds, p.C, p.P, p.Bias, wk.QD, wk.z, wk.u, wk.I)
 	w := wk.w[:f.dim()]
-	var reads int64
-	switch {
-	case start != nil:
-		start.fill(w, f.n, p.Bias)
-	case warmed:
-		clear(w)
-		for i, b := range beta {
-			if b != 0 {
-				f.addRow(w, b, i)
-			}
-		}
-		reads += int64(l)
-	default:
-		clear(w)
-	}
+	reads := f.startAt(w, start, warmed, beta)
 	tol := p.primalTol()
 	dualTest := tol == 0
 	if dualTest {
@@ -229,10 +202,8 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 	}
 	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, tol), p.MaxIter)
 	f.dual(beta)
-	reads += f.reads
-	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
-		Updates: reads, Converged: r.converged}
 	g := wk.newton.g[:len(w)]
+	res := primalResult(r, reads+f.reads, w, g, nil, nil)
 
 	if dualTest {
 		wBeta := g
@@ -253,17 +224,9 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 		return res, s.w
 	}
 
-	res.PrimalObjective = r.f
-	fd := 0.5 * distSq(w, g)
-	for i, b := range beta {
-		fd += b*b/(4*f.c[i]) - f.y[i]*b + p.P*math.Abs(b)
-		if b != 0 {
-			res.NumSV++
-		}
-	}
-	res.DualObjective = fd
-	res.DualityGap = res.PrimalObjective + fd
-	return res, w
+	return primalResult(r, res.Updates, w, g, beta, func(i int, b float64) float64 {
+		return b*b/(4*f.c[i]) - f.y[i]*b + p.P*math.Abs(b)
+	}), w
 }
 
 // primalLR solves one binary logistic regression subproblem (-s 0) by the
@@ -275,33 +238,43 @@ func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alph
 	f := &wk.flr
 	f.init(ds, y, Cp, Cn, p.Bias, wk.QD, wk.z, wk.u, wk.D)
 	w := wk.w[:f.dim()]
-	reads := f.startAt(w, start, warmed, alpha, y)
+	reads := f.startAt(w, start, warmed, alpha)
 	minority, rows := weightedCounts(y, solve.RowWeights(ds)) // as primalSVC counts them
 	tol := p.Eps * minority / rows
 	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, p.Eps), p.MaxIter)
 	f.dual(alpha)
-	reads += f.reads
-	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
-		Updates: reads, Converged: r.converged, PrimalObjective: r.f}
-	// The dual objective (Yu, Huang & Lin 2011) at α, with
-	// Σ y_i α_i x_i = w − ∇f(w): ½‖w_α‖² + Σ α log α + (C − α) log(C − α) − C log C.
+	// The dual objective (Yu, Huang & Lin 2011): Σ α log α + (C − α) log(C − α) − C log C.
 	xlogx := func(v float64) float64 {
 		if v <= 0 {
 			return 0
 		}
 		return v * math.Log(v)
 	}
-	fd := 0.5 * distSq(w, wk.newton.g[:len(w)])
-	for i, a := range alpha {
+	return primalResult(r, reads+f.reads, w, wk.newton.g[:len(w)], alpha, func(i int, a float64) float64 {
 		c := f.c[i]
-		fd += xlogx(a) + xlogx(c-a) - xlogx(c)
-		if a > 0 {
+		return xlogx(a) + xlogx(c-a) - xlogx(c)
+	}), w
+}
+
+// primalResult is what a Newton run r that read reads rows reports, and,
+// given the dual variables v its w determines (Σ y_i α_i x_i = w − ∇f(w),
+// g = ∇f(w)), the dual objective ½‖w − g‖² + Σ_i term(i, v_i), the
+// support vectors and the gap.
+func primalResult(r newtonResult, reads int64, w, g, v []float64, term func(i int, v float64) float64) SolveResult {
+	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
+		Updates: reads, Converged: r.converged, PrimalObjective: r.f}
+	if v == nil {
+		return res
+	}
+	fd := 0.5 * distSq(w, g)
+	for i, a := range v {
+		fd += term(i, a)
+		if a != 0 {
 			res.NumSV++
 		}
 	}
-	res.DualObjective = fd
-	res.DualityGap = res.PrimalObjective + fd
-	return res, w
+	res.DualObjective, res.DualityGap = fd, r.f+fd
+	return res
 }
 
 // newtonSettings returns how the Newton method runs in t for a warm or
@@ -355,34 +328,24 @@ func distSq(u, v []float64) float64 {
 	return s
 }
 
-// startAt sets w, the Newton method's starting point for a binary subproblem with labels
-// y: the given start, else w(α) = Σ y_i α_i x_i for a warm dual α, else 0.
-// It returns the rows it read.
-func (r *primalRows) startAt(w []float64, start *startW, warmed bool, alpha []float64, y []int8) int64 {
+// startAt sets w, the Newton method's starting point: the given start,
+// else w(α) = Σ y_i α_i x_i for a warm dual α (Σ β_i x_i for a
+// regression's β), else 0. It returns the rows it read.
+func (r *primalRows) startAt(w []float64, start *startW, warmed bool, alpha []float64) int64 {
+	clear(w)
 	switch {
 	case start != nil:
 		start.fill(w, r.n, r.bias)
 	case warmed:
-		clear(w)
 		for i, a := range alpha {
-			if a > 0 {
-				r.addRow(w, float64(y[i])*a, i)
+			if r.sign != nil {
+				a *= float64(r.sign[i])
+			}
+			if a != 0 {
+				r.addRow(w, a, i)
 			}
 		}
-		return int64(len(y))
-	default:
-		clear(w)
+		return int64(len(alpha))
 	}
 	return 0
-}
-
-// positives counts the labels +1 in y.
-func positives(y []int8) int {
-	pos := 0
-	for _, v := range y {
-		if v > 0 {
-			pos++
-		}
-	}
-	return pos
 }

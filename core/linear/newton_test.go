@@ -669,8 +669,8 @@ func TestNewtonSplitPasses(t *testing.T) {
 	}
 	wk.flr.init(ds, y, 1, 1, -1, wk.QD, wk.z, wk.u, wk.D)
 	w := wk.w[:ds.NumFeatures()]
-	tr.share.start(1, 1) // the second core idle: every second half lent
-	defer tr.share.stop(1)
+	tr.share.Start(1, 1) // the second core idle: every second half lent
+	defer tr.share.Stop(1)
 	if n := testing.AllocsPerRun(5, func() {
 		clear(w)
 		wk.newton.minimize(&wk.flr, w, 0.01, tr.newtonSettings(false, 0), 1000)

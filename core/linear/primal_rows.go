@@ -1,8 +1,6 @@
 package linear
 
 import (
-	"sync/atomic"
-
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 	"github.com/libsvmgo/libsvmgo/core/simd"
@@ -28,7 +26,7 @@ type primalRows struct {
 	// the cores lent, the second half's vector (a worker's, room for
 	// dim), its pass and the signal that another core ran it.
 	halves bool
-	share  *coreShare
+	share  *solve.Lender
 	part   []float64
 	half   rowPass
 	done   chan struct{}
@@ -45,48 +43,10 @@ type rowLoss interface {
 	lossRange(eta float64, lo, hi int) float64
 }
 
-// coreShare lends the cores on which no subproblem runs to the passes of
-// those that run (rowPass), through a trainer's helper goroutines.
-type coreShare struct {
-	idle atomic.Int32 // cores free to take a pass
-	jobs chan *primalRows
-}
-
-// lend hands r.half to an idle core, if one is, and reports whether it
-// did: r.done then says when that core is through.
-func (c *coreShare) lend(r *primalRows) bool {
-	if c == nil {
-		return false
-	}
-	for v := c.idle.Load(); v > 0; v = c.idle.Load() {
-		if c.idle.CompareAndSwap(v, v-1) {
-			c.jobs <- r
-			return true
-		}
-	}
-	return false
-}
-
-// start runs helpers goroutines that take lent passes, with idle cores
-// free; stop ends them.
-func (c *coreShare) start(helpers, idle int) {
-	c.idle.Store(int32(idle))
-	for range helpers {
-		go func() {
-			for r := <-c.jobs; r != nil; r = <-c.jobs {
-				r.run(&r.half)
-				c.idle.Add(1)
-				r.done <- struct{}{}
-			}
-		}()
-	}
-}
-
-func (c *coreShare) stop(helpers int) {
-	for range helpers {
-		c.jobs <- nil
-	}
-}
+// Run and Done make r a job another core runs (solve.Lender): its pass's
+// second half.
+func (r *primalRows) Run()                { r.run(&r.half) }
+func (r *primalRows) Done() chan struct{} { return r.done }
 
 // setRows sets the rows and the per-row buffers (room for ds.Len() each).
 func (r *primalRows) setRows(ds *data.Dataset, bias float64, sign []int8, c, z, u []float64) {
@@ -171,7 +131,7 @@ const (
 )
 
 // rowPass is a pass over positions lo..hi−1 of rows (the rows themselves
-// when rows is nil) that another core may run (coreShare).
+// when rows is nil) that another core may run (solve.Lender).
 type rowPass struct {
 	kind   int
 	s, out []float64
@@ -206,7 +166,7 @@ func (r *primalRows) split(p rowPass, out2 []float64, m int) *rowPass {
 	}
 	r.half, p.hi = p, m/2
 	r.half.lo, r.half.out = m/2, out2
-	lent := r.share.lend(r)
+	lent := r.share.Lend(r)
 	r.run(&p)
 	if lent {
 		<-r.done
