@@ -22,29 +22,25 @@ type primalRows struct {
 	c    []float64 // C_i of every row (the class's C times the row's weight)
 	z    []float64 // margins at w
 	u    []float64 // their step along the last line search's direction
-	// The two-core passes (split): whether the rows are read in halves,
-	// the cores lent, the second half's vector (a worker's, room for
-	// dim), its pass and the signal that another core ran it.
+	// split's: halves or not, the cores lent, the second half's vector
+	// (room for dim), pass, and signal that another core ran it.
 	halves bool
 	share  *solve.Lender
 	part   []float64
 	half   rowPass
 	done   chan struct{}
-	// The line search's: its objective's loss, w, and the rows whose
-	// margins were given, not read (l2svcFun.known): 0..exact−1.
+	// search's: the loss, w, rows 0..exact−1's margins given (l2svcFun.known).
 	obj   rowLoss
 	w     []float64
 	exact int
 }
 
-// rowLoss is an objective's loss at the margins z + ηu of rows lo..hi−1,
-// the sum of the line search's trials.
+// rowLoss is an objective's loss at margins z + ηu over rows lo..hi−1.
 type rowLoss interface {
 	lossRange(eta float64, lo, hi int) float64
 }
 
-// Run and Done make r a job another core runs (solve.Lender): its pass's
-// second half.
+// Run and Done lend r's second half to another core (solve.Lender).
 func (r *primalRows) Run()                { r.run(&r.half) }
 func (r *primalRows) Done() chan struct{} { return r.done }
 
@@ -91,47 +87,30 @@ func (r *primalRows) dot(i int, w []float64) float64 {
 	return s
 }
 
-// dotDense returns xᵀw over x's length. Rows of 32 features or more go
-// through simd.DotWiden (AVX-512: about 10× the plain loop on a
-// Fashion-MNIST row), whose fixed lane order keeps every path's bits
-// equal; narrower rows by four lanes in a sparse row's order
-// (data.Dataset.Dot: the same bits on a row without zeros), where
-// DotWiden would clear and sum 32 lanes (shuttle -s 0: 20% less CPU).
+// dotDense returns xᵀw over x's length: simd.DotWiden's fixed lanes from
+// 32 features (AVX-512: 10× the plain loop on Fashion-MNIST), else
+// data.DotDense's four, a sparse row's order (shuttle -s 0: 20% less CPU
+// than DotWiden's 32 lanes).
 func dotDense(x []float32, w []float64) float64 {
 	if len(x) >= 32 {
 		return simd.DotWiden(x, w[:len(x)])
 	}
-	w = w[:len(x)]
-	var s0, s1, s2, s3 float64
-	j := 0
-	for ; j+4 <= len(x); j += 4 {
-		s0 += float64(x[j]) * w[j]
-		s1 += float64(x[j+1]) * w[j+1]
-		s2 += float64(x[j+2]) * w[j+2]
-		s3 += float64(x[j+3]) * w[j+3]
-	}
-	for ; j < len(x); j++ {
-		s0 += float64(x[j]) * w[j]
-	}
-	return (s0 + s1) + (s2 + s3)
+	return data.DotDense(x, w)
 }
 
-// The passes over the rows that two cores share: a data set of at least
-// splitNonzeros nonzeros is read in two fixed halves, the second summed
-// apart and added last, on whatever cores there are, so that the bits of
-// a model do not depend on them. Below it the passes are short (digits,
-// 230k nonzeros: about 50 µs) and its classes keep both cores busy but at
-// the tail.
+// Data of splitNonzeros nonzeros or more is read in two fixed halves, the
+// second summed apart and added last on any number of cores, so that a
+// model's bits do not depend on them. Below, passes are short (digits,
+// 230k: about 50 µs) and one-vs-rest keeps both cores busy but at the tail.
 const splitNonzeros = 1 << 18
 
 const (
 	passHv   = iota // rows' part of ∇²f·s, into out
-	passStep        // the margins' step u along s (and exact rows' z)
 	passLoss        // the loss at margins z + ηu, into sum
+	passStep        // passLoss after setting the margins' step u along s
 )
 
-// rowPass is a pass over positions lo..hi−1 of rows (the rows themselves
-// when rows is nil) that another core may run (solve.Lender).
+// rowPass is a pass over positions lo..hi−1 of rows (all rows: nil).
 type rowPass struct {
 	kind   int
 	s, out []float64
@@ -148,15 +127,16 @@ func (r *primalRows) run(p *rowPass) {
 	case passHv:
 		r.hvRange(p.s, p.out, p.rows, p.a, p.x, p.lo, p.hi)
 	case passStep:
-		r.stepRange(p.s, p.out, p.lo, p.hi)
+		r.stepRange(p.s, p.lo, p.hi)
+		fallthrough
 	default:
 		p.sum = r.obj.lossRange(p.x, p.lo, p.hi)
 	}
 }
 
-// split runs p over positions 0..m−1: in one pass below splitNonzeros,
-// else in two, the second (p2, into out2) by another core when one is
-// idle. It returns p2.
+// split runs p over positions 0..m−1, in halves when r.halves (the
+// second, into out2, lent to an idle core), and returns the pass with the
+// sum.
 func (r *primalRows) split(p rowPass, out2 []float64, m int) *rowPass {
 	p.lo, p.hi = 0, m
 	if !r.halves {
@@ -198,10 +178,9 @@ func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float6
 	r.reads += int64(m)
 }
 
-// hvRange adds the rows at positions lo..hi−1 to Hs as hv does, each row
-// fetched once for its dot product and its update by loops inlined per
-// layout (sparse debdesc_bin: a third less time than a call per row for
-// each).
+// hvRange adds hv's rows at positions lo..hi−1 to Hs, each row fetched
+// once for its dot product and update (sparse rows inlined: debdesc_bin a
+// third faster than a call each).
 func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale float64, lo, hi int) {
 	n, bias, ds := r.n, r.bias, r.ds
 	sb := 0.0
@@ -243,16 +222,12 @@ func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale f
 	}
 }
 
-// addDense does dst += a·x over x's length (simd.AxpyWiden for rows as
-// wide as dotDense's).
+// addDense does dst += a·x over x's length, as dotDense reads x.
 func addDense(dst []float64, a float64, x []float32) {
 	if len(x) >= 32 {
 		simd.AxpyWiden(dst[:len(x)], a, x)
-		return
-	}
-	d := dst[:len(x)]
-	for j, v := range x {
-		d[j] += a * float64(v)
+	} else {
+		data.AxpyDense(dst, a, x)
 	}
 }
 
@@ -294,22 +269,19 @@ func (r *primalRows) addRowSquares(dst []float64, a float64, D []float64, b floa
 	}
 }
 
-// search is the line search of every objective (newton.go): it sets u to
-// the margins' step along s (one pass over the rows; rows below r.exact
-// also get their margin z_i recomputed from w, which the same fetch of
-// the row gives), then tries η = 1, ½, … until
-// f(w + ηs) − fw ≤ 0.01·η·gs, with f(w + ηs) = ½‖w + ηs‖² + loss(η) and
-// loss(η) the objective's loss at margins z + ηu, O(l) a trial. On
-// success it moves w and z by η and returns η and f(w + ηs); else it
-// returns 0 and fw.
+// search is every objective's line search (newton.go): it tries η = 1,
+// ½, … until f(w + ηs) − fw ≤ 0.01·η·gs, f(w + ηs) = ½‖w + ηs‖² + the
+// loss at margins z + ηu, O(l) a trial but the first, which reads the
+// rows for u (stepRange). On success it moves w and z by η and returns η
+// and f(w + ηs); else 0 and fw.
 func (r *primalRows) search(w, s []float64, fw, gs float64) (float64, float64) {
 	r.w = w
-	r.split(rowPass{kind: passStep, s: s}, nil, len(r.u))
 	r.reads += int64(len(r.u))
 	wTw, wTs, sTs := dot64(w, w), dot64(w, s), dot64(s, s)
-	eta := 1.0
+	eta, kind := 1.0, passStep // the first trial's pass sets u
 	for range maxLineSearch {
-		loss := r.split(rowPass{kind: passLoss, x: eta}, nil, len(r.z)).sum
+		loss := r.split(rowPass{kind: kind, s: s, x: eta}, nil, len(r.z)).sum
+		kind = passLoss
 		fnew := loss + 0.5*wTw + eta*wTs + 0.5*eta*eta*sTs
 		if fnew-fw <= armijoEta*eta*gs {
 			axpy(w, eta, s)
@@ -321,9 +293,9 @@ func (r *primalRows) search(w, s []float64, fw, gs float64) (float64, float64) {
 	return 0, fw
 }
 
-// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (search), and z_i for
-// those below r.exact.
-func (r *primalRows) stepRange(s, _ []float64, lo, hi int) {
+// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1, and z_i for those below
+// r.exact (the same fetch of the row).
+func (r *primalRows) stepRange(s []float64, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		x := r.dot(i, s)
 		if r.sign != nil && r.sign[i] < 0 {
@@ -339,3 +311,4 @@ func (r *primalRows) stepRange(s, _ []float64, lo, hi int) {
 // forgetStart is false: values are read from the rows, unless an
 // objective overrides it (l2svcFun).
 func (r *primalRows) forgetStart() bool { return false }
+
