@@ -311,4 +311,3 @@ func (r *primalRows) stepRange(s []float64, lo, hi int) {
 // forgetStart is false: values are read from the rows, unless an
 // objective overrides it (l2svcFun).
 func (r *primalRows) forgetStart() bool { return false }
-
