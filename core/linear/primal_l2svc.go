@@ -23,24 +23,20 @@ import (
 // Large-Scale Logistic Regression", JMLR 9 (2008), Section 5 (L2-loss
 // SVM); K.-M. Chin et al. / Mangasarian (2002) for the generalized Hessian.
 //
-// The dual (dcd_svc.go) is tied to it by α_i = 2C_i max(0, 1 − z_i) at the
-// optimum (the L2-loss dual's D_ii = 1/(2C_i)), which is how a primal
-// solve hands a dual warm start back.
+// The dual (dcd_svc.go, D_ii = 1/(2C_i)) is tied to it by
+// α_i = 2C_i max(0, 1 − z_i) at the optimum: a primal run's dual warm start.
 
 // l2svcFun is the objective over one binary subproblem. The trainer owns
 // its buffers (one entry a row).
 type l2svcFun struct {
 	primalRows
-	I  []int32 // rows with z_i < 1 at the last grad call: I[:nI]
-	nI int
 	// dualEps, when positive, is the dual's stopping tolerance (-s 1):
 	// dualDone tests max PG − min PG ≤ dualEps at the α w determines.
 	dualEps float64
 	// known, when not nil, is what the first start and grad take as given
-	// for the first known.rows rows instead of reading them (a previous
-	// run's LinearGradient at this w); alpha holds those rows'
-	// α_i = 2C_i max(0, 1 − z_i), which give their margins where the loss
-	// is not 0. grad clears it: every later call reads every row.
+	// for rows 0..known.rows−1 (a previous run's LinearGradient at this w),
+	// alpha their α_i = 2C_i max(0, 1 − z_i), which give their margins
+	// where the loss is not 0; grad clears it.
 	known *knownRows
 	alpha []float64
 }
@@ -168,8 +164,6 @@ func (f *l2svcFun) lossRange(eta float64, lo, hi int) float64 {
 	}
 	return v
 }
-
-func (f *l2svcFun) Hv(s, Hs []float64) { f.hv(s, Hs, f.I[:f.nI], f.c, 2) }
 
 // dualDone tests the L2-loss SVC dual's stopping rule (dcd_svc.go) at
 // α_i = 2C_i max(0, 1 − z_i), whose w_α = Σ y_i α_i x_i is w − ∇f(w). With

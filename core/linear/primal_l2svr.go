@@ -26,14 +26,10 @@ import (
 // its buffers (one entry a row).
 type l2svrFun struct {
 	primalRows
-	y  []float64 // targets
-	C  float64
-	p  float64
-	I  []int32 // rows with |z_i| > p at the last grad call: I[:nI]
-	nI int
-	// dualTol, when positive, is the dual's stopping bound (-s 12, eps
-	// times its scale): dualDone tests ‖∇ᴾf(β)‖₁ ≤ dualTol at the β w
-	// determines.
+	y []float64 // targets
+	p float64
+	// dualTol > 0: dualDone tests the dual's bound (-s 12, eps times its
+	// scale), ‖∇ᴾf(β)‖₁ ≤ dualTol at the β w determines.
 	dualTol float64
 }
 
@@ -44,7 +40,7 @@ func (f *l2svrFun) init(ds *data.Dataset, C, p, bias float64, c, z, u []float64,
 	for i := range f.c {
 		f.c[i] = f.weigh(C, i)
 	}
-	f.y, f.C, f.p, f.I, f.nI = ds.Labels(), C, p, I[:ds.Len()], 0
+	f.y, f.p, f.I, f.nI = ds.Labels(), p, I[:ds.Len()], 0
 	f.dualTol = 0
 	f.obj = f
 }
@@ -117,8 +113,6 @@ func (f *l2svrFun) lossRange(eta float64, lo, hi int) float64 {
 	}
 	return v
 }
-
-func (f *l2svrFun) Hv(s, Hs []float64) { f.hv(s, Hs, f.I[:f.nI], f.c, 2) }
 
 // dualDone tests the L2-loss SVR dual's stopping rule (dcd_svr.go) at
 // β_i = −2C_i·excess(z_i), whose w_β = Σ β_i x_i is w − ∇f(w): with

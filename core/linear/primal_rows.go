@@ -22,6 +22,9 @@ type primalRows struct {
 	c    []float64 // C_i of every row (the class's C times the row's weight)
 	z    []float64 // margins at w
 	u    []float64 // their step along the last line search's direction
+	// The L2 losses' rows with a loss (z_i < 1, |z_i| > p) at the last grad: I[:nI].
+	I  []int32
+	nI int
 	// split's: halves or not, the cores lent, the second half's vector
 	// (room for dim), pass, and signal that another core ran it.
 	halves bool
@@ -157,9 +160,8 @@ func (r *primalRows) split(p rowPass, out2 []float64, m int) *rowPass {
 	return &r.half
 }
 
-// hv writes Hs = s + Σ_k a_i (x_iᵀs) x_i, i = rows[k] (every row when rows
-// is nil) and a_i = scale·a[i]: the Hessian-vector product of every
-// objective.
+// hv writes Hs = s + Σ_k a_i (x_iᵀs) x_i, i = rows[k] (nil: every row),
+// a_i = scale·a[i]: every objective's Hessian-vector product.
 func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float64) {
 	m := len(rows)
 	if rows == nil {
@@ -177,6 +179,9 @@ func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float6
 	}
 	r.reads += int64(m)
 }
+
+// Hv is the L2 losses' ∇²f·s = s + 2 Σ_{i∈I} C_i (x_iᵀs) x_i.
+func (r *primalRows) Hv(s, Hs []float64) { r.hv(s, Hs, r.I[:r.nI], r.c, 2) }
 
 // hvRange adds hv's rows at positions lo..hi−1 to Hs, each row fetched
 // once for its dot product and update (sparse rows inlined: debdesc_bin a
@@ -293,8 +298,7 @@ func (r *primalRows) search(w, s []float64, fw, gs float64) (float64, float64) {
 	return 0, fw
 }
 
-// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1, and z_i for those below
-// r.exact (the same fetch of the row).
+// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (z_i too below r.exact).
 func (r *primalRows) stepRange(s []float64, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		x := r.dot(i, s)
@@ -308,6 +312,5 @@ func (r *primalRows) stepRange(s []float64, lo, hi int) {
 	}
 }
 
-// forgetStart is false: values are read from the rows, unless an
-// objective overrides it (l2svcFun).
+// forgetStart is false: values are read from the rows (but l2svcFun's).
 func (r *primalRows) forgetStart() bool { return false }
