@@ -203,6 +203,14 @@ func workerShape(budget int64, lMax, workers int) (l0 int, b0 int64, l1 int, b1 
 	return lMax, b0, l1, b1
 }
 
+// setReuse makes w's C-SVC matrix keep its cache across Trains of the
+// same rows (svcQ.reuse: a grid search's C path), or empty it for each.
+func (w *kernelWorker) setReuse(reuse bool) {
+	if w.q != nil {
+		w.q.reuse = reuse
+	}
+}
+
 // workerSize returns the rows and cache budget worker k is sized for,
 // and the rows of the largest pair it takes alone (kernelWorker.lSmall),
 // from workerShape's l0, b0, l1, b1: worker 1 is sized for the largest
