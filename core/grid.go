@@ -285,6 +285,7 @@ func (g *gridSearch) task(k int) error {
 		return err
 	}
 	tr.helpers = nil // the grid's workers use the cores
+	tr.scoreOnly = true
 	set := newLike(g.ds, lMax, nnzMax)
 	k0 := tp.ResolvedKernel(g.ds.NumFeatures())
 	kt := newGridTestKernel(g.ds, k0, fd.test, len(g.perm)-len(fd.test), testMB)

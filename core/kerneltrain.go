@@ -116,6 +116,12 @@ type KernelTrainer struct {
 	helpers []*kernelRows
 	// wantDual is set during a Train, clear during a TrainModel.
 	wantDual bool
+	// scoreOnly makes Train's model carry ρ, the labels and the training
+	// result only, no support vectors or coefficients (it is not
+	// initialised): for a grid search, which scores from the dual and ρ,
+	// and would otherwise copy every model's support vectors, most of
+	// what it allocates (digits' default grid: 850 MB of 1.4 GB).
+	scoreOnly bool
 	// warmGrad is the usable gradient of the warm start during one Train's
 	// solves, nil otherwise; goneK the kernel columns of the support
 	// vectors removed since its run (KernelGradient.removedColumns).
@@ -608,6 +614,9 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 			return nil, nil, err
 		}
 	}
+	if t.scoreOnly {
+		return m, dual, nil // no support vectors to initialise
+	}
 	if err := m.Init(); err != nil {
 		// The trainer built the model; a failure is a bug here, or
 		// non-finite numbers from a degenerate problem.
@@ -753,7 +762,15 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			return nil, err
 		}
 	}
-	r.fillModel(ds, m, t.svIndex[:ds.Len()])
+	if t.scoreOnly {
+		m.Labels, m.Rho = r.labels, make([]float64, len(r.subs))
+		for pi := range r.subs {
+			m.Rho[pi] = r.subs[pi].Rho
+		}
+		m.Result = summarizeKernel(r.subs, 0)
+	} else {
+		r.fillModel(ds, m, t.svIndex[:ds.Len()])
+	}
 	if !t.wantDual {
 		return nil, nil
 	}
@@ -1183,6 +1200,11 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 // collectSV fills the fields of a single-subproblem model (one-class,
 // ε-SVR): the rows with a nonzero coefficient, in data order.
 func (t *KernelTrainer) collectSV(ds *data.Dataset, m *KernelModel, coef []float64, sub KernelSubproblem) {
+	m.Rho = []float64{sub.Rho}
+	if t.scoreOnly {
+		m.Result = summarizeKernel([]KernelSubproblem{sub}, 0)
+		return
+	}
 	nSV, nnz := 0, 0
 	for r, c := range coef {
 		if c != 0 {
@@ -1198,7 +1220,6 @@ func (t *KernelTrainer) collectSV(ds *data.Dataset, m *KernelModel, coef []float
 			m.Coef = append(m.Coef, c)
 		}
 	}
-	m.Rho = []float64{sub.Rho}
 	sub.NumSV = nSV
 	m.Result = summarizeKernel([]KernelSubproblem{sub}, nSV)
 }
