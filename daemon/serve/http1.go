@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -233,9 +234,7 @@ func isTimeout(err error) bool {
 
 // http1ExpectsContinue reports whether an Expect header asks for 100
 // Continue, the one expectation served.
-func http1ExpectsContinue(e string) bool {
-	return len(e) == len("100-continue") && (e == "100-continue" || http.CanonicalHeaderKey(e) == "100-Continue")
-}
+func http1ExpectsContinue(e string) bool { return strings.EqualFold(e, "100-continue") }
 
 // continueReader is a request body whose client waits for 100 Continue
 // before sending it: the first read sends it.
