@@ -42,7 +42,9 @@
 #                 warm retrains (default: 0, none), for every case but
 #                 Fashion's; the work columns count what keeping them costs
 #   FASHION_KEEP_MB  -M for the Fashion cases (default: 200): on 784 features
-#                 a kernel value costs more than reading a kept one
+#                 a kernel value costs more than reading a kept one; the
+#                 capi and daemon paths get the case's -M too (partial_fit's
+#                 estimators keep no columns)
 #   SHUTTLE_KEEP_MB, DIGITS_KEEP_MB  -M for the cases shuttle-M (default: 400),
 #                 digits-M and digits-oneclass-M (default: 20), in process
 #   STREAM_CASES  cases to run (default: all): shuttle shuttle-M digits digits-M
@@ -193,7 +195,11 @@ section() {
 # appends its per-batch table to $details.
 other() {
 	local out row rows per window kopts=$opts sopt=() topt=()
-	((linear)) || kopts="-t 2${opts:+ $opts}"
+	if ((!linear)); then
+		# The kernel columns kept (-M) as in process, where a case keeps any.
+		kopts="-t 2${opts:+ $opts}"
+		((m == 0)) || kopts="-t 2 -M $m${opts:+ $opts}"
+	fi
 	case $2 in
 	capi | partial_fit)
 		if [[ $2 == partial_fit && $kopts == *-twin* ]]; then

@@ -178,12 +178,13 @@ func cpuSeconds() float64 {
 
 // appendRow appends row i of full to ds, densely when ds is dense.
 func appendRow(ds, full *data.Dataset, i int, buf []float32) error {
-	if !ds.IsDense() {
+	switch {
+	case full.IsDense():
+		// A sparse ds stores the nonzeros alone.
+		return ds.AppendDense(full.Label(i), full.DenseRow(i))
+	case !ds.IsDense():
 		idx, val := full.SparseRow(i)
 		return ds.AppendSparse(full.Label(i), idx, val)
-	}
-	if full.IsDense() {
-		return ds.AppendDense(full.Label(i), full.DenseRow(i))
 	}
 	clear(buf)
 	idx, val := full.SparseRow(i)
