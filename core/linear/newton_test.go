@@ -625,10 +625,14 @@ func splitData(t *testing.T, classes int) *data.Dataset {
 // binary problem, and a one-vs-rest run's last classes, lend the second
 // core their second halves); a lent pass allocates nothing.
 func TestNewtonSplitPasses(t *testing.T) {
-	for _, c := range []struct {
+	cases := []struct {
 		opts    string
 		classes int
-	}{{"-s 0 -B 1", 2}, {"-s 2", 2}, {"-s 0", 3}, {"-s 2 -B 1", 3}, {"-s 11", 0}} {
+	}{{"-s 2", 2}, {"-s 0 -B 1", 2}, {"-s 0", 3}, {"-s 2 -B 1", 3}, {"-s 11", 0}}
+	if raceEnabled {
+		cases = cases[:1] // a binary run lends every second half: 20× slower under the race detector
+	}
+	for _, c := range cases {
 		ds := splitData(t, c.classes)
 		opts, _, _ := ParseLinearOptions(strings.Fields(c.opts))
 		var models [2]*LinearModel
@@ -655,6 +659,9 @@ func TestNewtonSplitPasses(t *testing.T) {
 		}
 	}
 
+	if raceEnabled {
+		return
+	}
 	ds := splitData(t, 2)
 	p := DefaultLinearParams()
 	p.Solver, p.Threads = L2Logistic, 2
