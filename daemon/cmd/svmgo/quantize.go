@@ -430,14 +430,7 @@ func batchTiming(f, q core.Model, rows *data.Dataset) (float64, int) {
 		return time.Since(t)
 	}
 	// One call of each (which warms pools and packed panels) sizes the rows.
-	if d := max(once(f), once(q)); d > batchRoundTime {
-		per := float64(rows.Len()) / float64(d) // rows a nanosecond
-		n := int(per * float64(batchRoundTime))
-		if n < batchMinRows { // a block, unless it takes ten rounds' time
-			n = min(batchMinRows, int(per*float64(10*batchRoundTime)))
-		}
-		rows = rows.Prefix(max(1, n))
-	}
+	rows = rows.Prefix(timedRows(rows.Len(), max(once(f), once(q))))
 	calls, t0 := 0, time.Now()
 	for calls == 0 || time.Since(t0) < batchRoundTime {
 		f.PredictBatch(dst, rows)
@@ -458,6 +451,22 @@ func batchTiming(f, q core.Model, rows *data.Dataset) (float64, int) {
 		}
 	}
 	return medianOf(tq) / medianOf(tf), rows.Len()
+}
+
+// timedRows returns how many of n rows to time when one call on all n
+// took d: all when that is at most batchRoundTime, else as many as take
+// about batchRoundTime, but a block (batchMinRows) where that takes at most
+// ten rounds' time; at least 1, at most n.
+func timedRows(n int, d time.Duration) int {
+	if d <= batchRoundTime {
+		return n
+	}
+	per := float64(n) / float64(d) // rows a nanosecond
+	k := int(per * float64(batchRoundTime))
+	if k < batchMinRows {
+		k = min(batchMinRows, int(per*float64(10*batchRoundTime)))
+	}
+	return max(1, min(k, n))
 }
 
 // medianOf returns the median of v, sorting it.

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -774,5 +775,29 @@ func TestQuantizeBatchVerdict(t *testing.T) {
 		}
 		m := readFloat(t, in)
 		checkBatchVerdict(t, line, "support vectors of model_in", min(m.kernel.SV.Len(), batchSampleRows))
+	}
+}
+
+// TestTimedRows: the rows a batch timing keeps, never more than it has
+// (50 rows whose call took a second once asked for a block of 128).
+func TestTimedRows(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		n    int
+		d    time.Duration
+		want int
+	}{
+		{512, 5 * ms, 512},    // fast: all
+		{512, 40 * ms, 128},   // a round's worth is 128
+		{512, 80 * ms, 128},   // 64 a round, but a block takes 20 ms
+		{512, 800 * ms, 64},   // a block would take 200 ms: ten rounds' worth
+		{512, 100000 * ms, 1}, // at least one
+		{50, 1000 * ms, 5},    // ten rounds' worth of 50 rows
+		{50, 20 * ms, 50},     // a block is more than there is
+		{100, 11 * ms, 100},   // a block: all 100
+	} {
+		if got := timedRows(c.n, c.d); got != c.want {
+			t.Errorf("timedRows(%d, %v) = %d, want %d", c.n, c.d, got, c.want)
+		}
 	}
 }
