@@ -24,6 +24,16 @@ import (
 //   - the trainer's kernel cache keeps its columns between the runs (Q
 //     does not depend on C), within the cache budget.
 //
+// A task trains its subproblems (the one-vs-one pairs) one after the
+// other, each along the whole C path, with one trainer whose cache holds
+// one subproblem's columns at a time, and keeps only what scoring needs
+// from each model: the held-out rows' votes or errors at each C, and the
+// kernel values between held-out rows and support vectors (within a
+// quarter of the task's cache budget). So a task holds what one training
+// holds, one pair at a time, and not every pair's rows, cache and kernel
+// values at once: digits' default grid peaked at 92–100 MB against 8 MB
+// for one svmgo train; 22–24 MB now (examples/bench/grid.sh).
+//
 // Tasks run in parallel, one per worker; the folds are CrossValidateKernel's
 // (or svm-train's, LIBSVMFolds), so each point's rate is that of a
 // cross-validation at its C and γ, up to the solver's tolerance.
@@ -110,9 +120,7 @@ type gridSearch struct {
 	gamma0       float64 // the γ without a γ grid
 	workers      int
 
-	mu        sync.Mutex  // guards what follows
-	fs        []*gridFold // the folds held: made by their first task, nil after their last
-	foldLeft  []int       // per fold, the tasks not yet done
+	mu        sync.Mutex // guards what follows
 	res       GridResult
 	score     []float64 // per point: correct rows, or summed squared error
 	foldsDone []int     // per point
@@ -156,18 +164,7 @@ func newGridSearch(ds *data.Dataset, o GridOptions) (*gridSearch, error) {
 	}
 	g.gamma0 = p.ResolvedKernel(ds.NumFeatures()).Gamma
 
-	// The training rows of each fold, shared read-only by its tasks: the
-	// fold's rows, or, for more than two classes, each class pair's rows
-	// (gridFold), made by the fold's first task and dropped after its last
-	// (the tasks run fold by fold), so that one or two folds' copies are
-	// held at a time rather than every fold's (digits: 9 pair copies of
-	// each training row a fold).
 	g.perm, g.foldStart = perm, foldStart
-	g.fs = make([]*gridFold, o.Folds)
-	g.foldLeft = make([]int, o.Folds)
-	for f := range g.foldLeft {
-		g.foldLeft[f] = len(g.log2g)
-	}
 
 	g.workers = o.Workers
 	if g.workers <= 0 {
@@ -259,111 +256,77 @@ func (g *gridSearch) run() error {
 	return firstErr
 }
 
-// fold returns fold f's training rows, made on first use (under g.mu: a
-// second task of the fold waits for them rather than making its own).
-func (g *gridSearch) fold(f int) (*gridFold, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.fs[f] == nil {
-		fd, err := newGridFold(g.ds, g.p.SVMType, g.perm, g.foldStart[f], g.foldStart[f+1])
-		if err != nil {
-			return nil, err
-		}
-		g.fs[f] = fd
-	}
-	return g.fs[f], nil
-}
-
-// foldDone drops fold f's rows after its last task.
-func (g *gridSearch) foldDone(f int) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.foldLeft[f]--; g.foldLeft[f] == 0 {
-		g.fs[f] = nil
-	}
-}
-
-// task k trains fold k / len(log2g) at γ number k % len(log2g) along the
-// C path, warm from the previous C's solution unless Cold, and scores each
-// C. The tasks go fold by fold, so that few folds' rows are held at once.
+// task k trains fold k / len(log2g) at γ number k % len(log2g): each of
+// the fold's subproblems (gridFold) along the C path, one after the other,
+// warm from the previous C's solution unless Cold, and scores every C. One
+// trainer serves the task's subproblems in turn, its cache kept along a C
+// path (Q does not depend on C) and emptied for the next subproblem, so a
+// task holds one subproblem's rows and columns at a time, as a training
+// of the data set does (svmgo train: one pair at a time per worker).
 func (g *gridSearch) task(k int) error {
 	gi, f := k%len(g.log2g), k/len(g.log2g)
-	fd, err := g.fold(f)
+	fd, err := newGridFold(g.ds, g.p.SVMType, g.perm, g.foldStart[f], g.foldStart[f+1])
 	if err != nil {
 		return err
 	}
-	defer g.foldDone(f)
 	tp := g.p
 	if g.gridG {
 		tp.Kernel.Gamma = math.Exp2(g.log2g[gi])
 	} else {
 		tp.Kernel.Gamma = g.gamma0
 	}
-	trainers, hashes, err := g.pathTrainers(fd, tp)
+	// The task's cache budget: three quarters for the trainer's columns,
+	// a quarter for the held-out rows' kernel values (gridTestKernel).
+	testMB := tp.CacheMB / 4
+	tp.CacheMB -= testMB
+	lMax, nnzMax := fd.largestSet(g.ds)
+	tr, err := newKernelTrainer(tp, lMax, g.ds.NumFeatures(), 1, lMax, false)
 	if err != nil {
 		return err
 	}
-	duals := make([]*KernelDual, len(fd.sets))
-	rhos := make([]float64, len(fd.sets))
-	K := fd.kernelTest(newKernelRows(g.ds, tp.ResolvedKernel(g.ds.NumFeatures()), make([]float64, g.ds.Len())))
-	prevC := 0.0
-	for _, ci := range g.order {
-		C := math.Exp2(g.log2c[ci])
-		if len(g.o.Log2C) == 0 {
-			C = g.p.C
+	tr.helpers = nil // the grid's workers use the cores
+	tr.scoreOnly = true
+	set := newLike(g.ds, lMax, nnzMax)
+	k0 := tp.ResolvedKernel(g.ds.NumFeatures())
+	kt := newGridTestKernel(g.ds, k0, fd.test, len(g.perm)-len(fd.test), testMB)
+	sc := newGridScores(g.ds, fd, len(g.log2c))
+	its := make([]int64, len(g.log2c))
+	evals := make([]int64, len(g.log2c))
+	for s, rows := range fd.setRows {
+		set.Reset()
+		for _, i := range rows {
+			solve.AppendRow(set, g.ds, int(i))
 		}
-		var its, evals int64
-		for s, t := range trainers {
-			t.params.C = C
-			var warm *KernelDual
-			if !g.o.Cold && duals[s] != nil {
-				warm = duals[s].pathStart(fd.sets[s], t.params, C/prevC, &hashes[s])
+		_, hash := hashRows(set, set.Len(), nil)
+		var dual *KernelDual
+		prevC := 0.0
+		for pos, ci := range g.order {
+			C := math.Exp2(g.log2c[ci])
+			if len(g.o.Log2C) == 0 {
+				C = g.p.C
 			}
-			m, d, err := t.Train(fd.sets[s], warm)
+			tr.params.C = C
+			// Q is the same along the path: the trainer keeps its cache
+			// from the second C on, and empties it for a new subproblem.
+			tr.workers[0].setReuse(!g.o.Cold && pos > 0)
+			var warm *KernelDual
+			if !g.o.Cold && dual != nil {
+				warm = dual.pathStart(set, tr.params, C/prevC, &hash)
+			}
+			m, d, err := tr.Train(set, warm)
 			if err != nil {
 				return fmt.Errorf("core: grid point log2c=%v log2g=%v, fold %d: %w", g.log2c[ci], g.log2g[gi], f+1, err)
 			}
-			rhos[s], duals[s] = m.Rho[0], d
-			its += int64(m.Result.Iterations)
-			evals += m.Result.KernelEvals
+			dual, prevC = d, C
+			its[ci] += int64(m.Result.Iterations)
+			evals[ci] += m.Result.KernelEvals
+			sc.add(ci, s, d, kt.decisions(g.ds, rows, d, m.Rho[0]))
 		}
-		prevC = C
-		g.record(ci*len(g.log2g)+gi, fd.score(g.ds, K, duals, rhos), its, evals)
+	}
+	for ci := range g.log2c {
+		g.record(ci*len(g.log2g)+gi, sc.score(ci), its[ci], evals[ci])
 	}
 	return nil
-}
-
-// pathTrainers returns a trainer for each of fd's subproblems at the
-// parameters tp, kept along the C path with its kernel cache (the task's
-// cache budget split by rows²), and the hashes of their rows.
-func (g *gridSearch) pathTrainers(fd *gridFold, tp KernelParams) ([]*KernelTrainer, []uint64, error) {
-	trainers := make([]*KernelTrainer, len(fd.sets))
-	hashes := make([]uint64, len(fd.sets))
-	for s, set := range fd.sets {
-		_, hashes[s] = hashRows(set, set.Len(), nil)
-	}
-	var sq float64
-	for _, set := range fd.sets {
-		sq += float64(set.Len()) * float64(set.Len())
-	}
-	for s, set := range fd.sets {
-		sp := tp
-		sp.CacheMB = max(tp.CacheMB*float64(set.Len())*float64(set.Len())/sq, 0.01)
-		t, err := newKernelTrainer(sp, set.Len(), set.NumFeatures(), 1, largestSubproblem(set, sp.SVMType), false)
-		if err != nil {
-			return nil, nil, err
-		}
-		t.helpers = nil // the grid's workers use the cores
-		if !g.o.Cold {
-			for w := range t.workers {
-				if q := t.workers[w].q; q != nil {
-					q.reuse = true
-				}
-			}
-		}
-		trainers[s] = t
-	}
-	return trainers, hashes, nil
 }
 
 // record adds a fold's score sc and work at point pi; the point's rate is
@@ -391,70 +354,47 @@ func (g *gridSearch) record(pi int, sc float64, its, evals int64) {
 	}
 }
 
-// gridFold is one fold's training rows as a grid search trains them: the
-// whole training part for ε-SVR and two classes; for more classes each
-// one-vs-one pair's rows, class i's then class j's in data order, as the
-// C-SVC trainer cuts its subproblems, so that each pair keeps its own
-// trainer and kernel cache along a C path (a trainer of every class holds
-// one pair's columns at a time).
+// gridFold is one fold as a grid search trains it: its held-out rows and
+// its subproblems' rows (rows of the data set) — the whole training part
+// for ε-SVR and two classes; for more classes each one-vs-one pair's rows,
+// class i's then class j's in data order, as the C-SVC trainer cuts its
+// subproblems.
 type gridFold struct {
 	svm     SVMType
-	train   *data.Dataset // the training part
-	test    []int32       // the held-out rows of the data set
-	labels  []int32       // the training part's classes in the trainer's order (more than two)
-	sets    []*data.Dataset
-	setRows [][]int32 // each set's rows as rows of train
-	// trainRows are train's rows as rows of the data set.
-	trainRows []int32
-	pairs     [][2]int // class indices (i < j) of each set
+	test    []int32   // the held-out rows of the data set
+	labels  []int32   // the training part's classes in the trainer's order (more than two)
+	setRows [][]int32 // each subproblem's rows
+	pairs   [][2]int  // class indices (i < j) of each subproblem (more than two classes)
 }
 
 func newGridFold(ds *data.Dataset, svm SVMType, perm []int32, begin, end int) (*gridFold, error) {
-	l := ds.Len()
-	train := newLike(ds, l-(end-begin), ds.Nonzeros())
-	for _, i := range perm[:begin] {
-		solve.AppendRow(train, ds, int(i))
-	}
-	for _, i := range perm[end:] {
-		solve.AppendRow(train, ds, int(i))
-	}
-	all := make([]int32, train.Len())
-	for r := range all {
-		all[r] = int32(r)
-	}
-	fd := &gridFold{svm: svm, train: train, test: perm[begin:end], sets: []*data.Dataset{train}, setRows: [][]int32{all},
-		trainRows: append(slices.Clone(perm[:begin]), perm[end:]...)}
+	train := append(slices.Clone(perm[:begin]), perm[end:]...)
+	fd := &gridFold{svm: svm, test: perm[begin:end], setRows: [][]int32{train}}
 	if svm != CSVC {
 		return fd, nil
 	}
-	labels, err := solve.GroupClasses(train)
+	y := make([]float64, len(train))
+	for r, i := range train {
+		y[r] = ds.Label(int(i))
+	}
+	labels, err := solve.GroupLabels(y)
 	if err != nil {
 		return nil, err
 	}
 	if len(labels) <= 2 {
 		return fd, nil
 	}
-	fd.labels, fd.sets, fd.setRows = labels, nil, nil
+	fd.labels, fd.setRows = labels, nil
 	for i := range labels {
 		for j := i + 1; j < len(labels); j++ {
-			n, nnz := 0, 0
-			for r := range train.Len() {
-				if c := int32(train.Label(r)); c == labels[i] || c == labels[j] {
-					n++
-					nnz += rowNonzeros(train, r)
-				}
-			}
-			set := newLike(train, n, nnz)
-			rows := make([]int32, 0, n)
+			var rows []int32
 			for _, c := range []int32{labels[i], labels[j]} {
-				for r := range train.Len() {
-					if int32(train.Label(r)) == c {
-						solve.AppendRow(set, train, r)
-						rows = append(rows, int32(r))
+				for r, v := range y {
+					if int32(v) == c {
+						rows = append(rows, train[r])
 					}
 				}
 			}
-			fd.sets = append(fd.sets, set)
 			fd.setRows = append(fd.setRows, rows)
 			fd.pairs = append(fd.pairs, [2]int{i, j})
 		}
@@ -462,91 +402,201 @@ func newGridFold(ds *data.Dataset, svm SVMType, perm []int32, begin, end int) (*
 	return fd, nil
 }
 
-// kernelTest returns K(x_i, x_r) for every held-out row i (fd.test) and
-// training row r (fd.train), row-major, as the trainers compute kernel
-// columns (float32, batched): what every model of a (γ, fold) task
-// predicts from, computed once for its whole C path. kr is the kernel over
-// ds's rows.
-func (fd *gridFold) kernelTest(kr *kernelRows) []float32 {
-	n := fd.train.Len()
-	K := make([]float32, len(fd.test)*n)
-	for a, i := range fd.test {
-		kr.column(K[a*n:(a+1)*n], int(i), fd.trainRows)
+// largestSet returns the rows of fd's largest subproblem, and the most
+// nonzeros of any subproblem's rows in ds (0 for dense data).
+func (fd *gridFold) largestSet(ds *data.Dataset) (rows, nnz int) {
+	for _, set := range fd.setRows {
+		rows = max(rows, len(set))
+		n := 0
+		for _, i := range set {
+			n += rowNonzeros(ds, int(i))
+		}
+		nnz = max(nnz, n)
 	}
-	return K
+	return rows, nnz
 }
 
-// score returns the correct predictions (C-SVC) or the summed squared
-// error (ε-SVR) over fd's held-out rows of the models whose dual variables
-// and ρ are duals and rhos (one per set), with the kernel values K
-// (kernelTest). Pair models vote as LIBSVM's one-vs-one: a positive
-// decision value is a vote for the pair's first class, else for its
-// second; the most votes win, the first class in the trainer's order on a
-// tie.
-func (fd *gridFold) score(ds *data.Dataset, K []float32, duals []*KernelDual, rhos []float64) float64 {
-	n := fd.train.Len()
-	s := 0.0
-	votes := make([]int, len(fd.labels))
-	// Each model's support vectors: rows of train and y_t α_t (β_t).
-	svRow := make([][]int32, len(duals))
-	svCoef := make([][]float64, len(duals))
-	for k, d := range duals {
-		for t, a := range d.Alpha[0] {
-			if a == 0 {
-				continue
-			}
-			if d.SVMType == CSVC && int32(fd.sets[k].Label(t)) != d.Pairs[0][0] {
-				a = -a
-			}
-			svRow[k] = append(svRow[k], fd.setRows[k][t])
-			svCoef[k] = append(svCoef[k], a)
-		}
+// gridTestKernel gives the kernel values K(x_a, x_t) between a fold's
+// held-out rows a and the support vectors t of the subproblems a task
+// trains, for the decision values of their C paths. A row's values are
+// computed the first time it is a support vector and kept while the
+// budget allows (a C path's support vectors are mostly the same from one
+// C to the next, and each row is in several pairs' subproblems), else
+// computed again each time.
+type gridTestKernel struct {
+	kr   *kernelRows // over the data set's rows
+	test []int32
+	// slot[i] is the kept slot of the data set's row i, or −1; kept
+	// holds the slots' values, held-out row a's at a·slots + slot.
+	slot  []int32
+	kept  []float32
+	slots int // slots in kept
+	used  int // slots taken
+	// Per call of decisions: the rows whose values it computes, kept
+	// (fill, to slot) or not (uncached); vals holds a row's values for
+	// them.
+	fill, fillSlot, uncached []int32
+	vals                     []float32
+	// sv holds each support vector's slot (−1: none), coef its y_t α_t.
+	sv   []int32
+	coef []float64
+	dec  []float64
+}
+
+// newGridTestKernel returns the kernel k between the held-out rows test
+// of ds and the support vectors of subproblems whose rows are among
+// nTrain others, keeping at most budgetMB of values.
+func newGridTestKernel(ds *data.Dataset, k Kernel, test []int32, nTrain int, budgetMB float64) *gridTestKernel {
+	slots := nTrain
+	if len(test) > 0 {
+		slots = min(nTrain, int(budgetMB*(1<<20)/4/float64(len(test))))
 	}
-	decision := func(k, a int) float64 {
-		row := K[a*n : (a+1)*n]
-		v := 0.0
-		for t, r := range svRow[k] {
-			v += svCoef[k][t] * float64(row[r])
-		}
-		return v - rhos[k]
+	kr := newKernelRows(ds, k, make([]float64, ds.Len()))
+	if kr.scratch == nil {
+		// Dense rows take the widened-row path of columnRBFOf.
+		kr.scratch = make([]float64, ds.NumFeatures())
 	}
+	slot := make([]int32, ds.Len())
+	for i := range slot {
+		slot[i] = -1
+	}
+	return &gridTestKernel{kr: kr, test: test, slot: slot, kept: make([]float32, slots*len(test)), slots: slots,
+		vals: make([]float32, nTrain), dec: make([]float64, len(test))}
+}
+
+// decisions returns the decision values Σ_t y_t α_t K(x_a, x_t) − ρ at
+// the held-out rows of the model of d (one subproblem of the rows rows of
+// ds, its first class at y = +1) with rho; the slice is valid until the
+// next call. The kernel values are the trainer's (float32, kernelRows),
+// summed in row order in float64, as svm-predict sums its support
+// vectors' terms.
+func (k *gridTestKernel) decisions(ds *data.Dataset, rows []int32, d *KernelDual, rho float64) []float64 {
+	// The support vectors in row order: their coefficients y_t α_t and
+	// where their values are (a slot, or the next of vals).
+	k.sv, k.coef = k.sv[:0], k.coef[:0]
+	k.fill, k.fillSlot, k.uncached = k.fill[:0], k.fillSlot[:0], k.uncached[:0]
+	for t, a := range d.Alpha[0] {
+		if a == 0 {
+			continue
+		}
+		if d.SVMType == CSVC && int32(ds.Label(int(rows[t]))) != d.Pairs[0][0] {
+			a = -a
+		}
+		r := rows[t]
+		if k.slot[r] < 0 && k.used < k.slots {
+			k.slot[r] = int32(k.used)
+			k.used++
+			k.fill, k.fillSlot = append(k.fill, r), append(k.fillSlot, k.slot[r])
+		}
+		s := k.slot[r]
+		if s < 0 {
+			k.uncached = append(k.uncached, rows[t])
+		}
+		k.sv, k.coef = append(k.sv, s), append(k.coef, a)
+	}
+	for a, i := range k.test {
+		// Each value as the trainer computes K(x_a, ·): bit for bit
+		// kernelRows.eval(a, t), whichever rows a column holds.
+		row := k.kept[a*k.slots : (a+1)*k.slots]
+		if len(k.fill) > 0 {
+			v := k.vals[:len(k.fill)]
+			k.kr.column(v, int(i), k.fill)
+			for u, s := range k.fillSlot {
+				row[s] = v[u]
+			}
+		}
+		if len(k.uncached) > 0 {
+			k.kr.column(k.vals[:len(k.uncached)], int(i), k.uncached)
+		}
+		v, u := 0.0, 0
+		for n, s := range k.sv {
+			var kv float32
+			if s >= 0 {
+				kv = row[s]
+			} else {
+				kv = k.vals[u]
+				u++
+			}
+			v += k.coef[n] * float64(kv)
+		}
+		k.dec[a] = v - rho
+	}
+	return k.dec
+}
+
+// gridScores gathers a task's scores along its C path: for more than two
+// classes the one-vs-one votes of each held-out row at each C, else each
+// C's correct rows (C-SVC) or summed squared error (ε-SVR).
+type gridScores struct {
+	fd    *gridFold
+	ds    *data.Dataset
+	votes []int32 // C number ci, held-out row a, class c at (ci·len(test) + a)·classes + c
+	sum   []float64
+}
+
+func newGridScores(ds *data.Dataset, fd *gridFold, nC int) *gridScores {
+	sc := &gridScores{fd: fd, ds: ds, sum: make([]float64, nC)}
+	if fd.labels != nil {
+		sc.votes = make([]int32, nC*len(fd.test)*len(fd.labels))
+	}
+	return sc
+}
+
+// add takes the decision values dec at the held-out rows of subproblem
+// s's model at C number ci, whose dual is d. Pair models vote as LIBSVM's
+// one-vs-one: a positive decision value is a vote for the pair's first
+// class, else for its second.
+func (sc *gridScores) add(ci, s int, d *KernelDual, dec []float64) {
+	fd := sc.fd
 	for a, i := range fd.test {
-		y := ds.Label(int(i))
+		y := sc.ds.Label(int(i))
 		switch {
 		case fd.svm != CSVC:
-			e := decision(0, a) - y
-			s += e * e
-			continue
+			e := dec[a] - y
+			sc.sum[ci] += e * e
 		case fd.labels == nil:
-			v := duals[0].Pairs[0][1]
-			if decision(0, a) > 0 {
-				v = duals[0].Pairs[0][0]
+			v := d.Pairs[0][1]
+			if dec[a] > 0 {
+				v = d.Pairs[0][0]
 			}
 			if float64(v) == y {
-				s++
+				sc.sum[ci]++
 			}
-			continue
-		}
-		clear(votes)
-		for k := range duals {
-			pi, pj := fd.pairs[k][0], fd.pairs[k][1]
-			d := decision(k, a)
-			if duals[k].Pairs[0][0] != fd.labels[pi] {
-				d = -d // the pair's set put the second class first (a {−1, +1} pair)
+		default:
+			pi, pj := fd.pairs[s][0], fd.pairs[s][1]
+			v := dec[a]
+			if d.Pairs[0][0] != fd.labels[pi] {
+				v = -v // the pair's set put the second class first (a {−1, +1} pair)
 			}
-			if d > 0 {
+			votes := sc.votes[(ci*len(fd.test)+a)*len(fd.labels):][:len(fd.labels)]
+			if v > 0 {
 				votes[pi]++
 			} else {
 				votes[pj]++
 			}
 		}
+	}
+}
+
+// score returns the correct rows (C-SVC) or the summed squared error
+// (ε-SVR) at C number ci, every subproblem added; with more than two
+// classes the most votes win, the first class in the trainer's order on a
+// tie.
+func (sc *gridScores) score(ci int) float64 {
+	fd := sc.fd
+	if fd.labels == nil {
+		return sc.sum[ci]
+	}
+	s := 0.0
+	for a, i := range fd.test {
+		votes := sc.votes[(ci*len(fd.test)+a)*len(fd.labels):][:len(fd.labels)]
 		best := 0
 		for c, v := range votes {
 			if v > votes[best] {
 				best = c
 			}
 		}
-		if float64(fd.labels[best]) == y {
+		if float64(fd.labels[best]) == sc.ds.Label(int(i)) {
 			s++
 		}
 	}

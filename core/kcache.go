@@ -96,8 +96,16 @@ func newKernelCache(l int, budget int64) *kernelCache {
 	if l < 0 {
 		panic("core: newKernelCache: negative size")
 	}
+	return newKernelCacheIn(l, make([]float32, kernelCacheEntries(l, budget)))
+}
+
+// newKernelCacheIn is newKernelCache over a caller's arena (at least three
+// columns of l entries), which it does not clear: a trainer lays two
+// workers' arenas out back to back, so that one subproblem alone can have
+// both (KernelTrainer.shareArena).
+func newKernelCacheIn(l int, arena []float32) *kernelCache {
 	c := &kernelCache{
-		arena:   make([]float32, kernelCacheEntries(l, budget)),
+		arena:   arena,
 		slotOf:  make([]int32, l),
 		off:     make([]int, l+1),
 		n:       make([]int32, l+1),

@@ -108,11 +108,20 @@ type KernelTrainer struct {
 	// kkeep.go); nil when KeepMB is 0.
 	kept    *keptColumns
 	workers []kernelWorker
+	// arenas holds the workers' cache arenas, back to back in worker
+	// order (shareArena).
+	arenas []float32
 	// helpers are the kernelRows of the column helpers (kparallel.go),
 	// GOMAXPROCS−1 of them, started for each Train.
 	helpers []*kernelRows
 	// wantDual is set during a Train, clear during a TrainModel.
 	wantDual bool
+	// scoreOnly makes Train's model carry ρ, the labels and the training
+	// result only, no support vectors or coefficients (it is not
+	// initialised): for a grid search, which scores from the dual and ρ,
+	// and would otherwise copy every model's support vectors, most of
+	// what it allocates (digits' default grid: 850 MB of 1.4 GB).
+	scoreOnly bool
 	// warmGrad is the usable gradient of the warm start during one Train's
 	// solves, nil otherwise; goneK the kernel columns of the support
 	// vectors removed since its run (KernelGradient.removedColumns).
@@ -198,6 +207,28 @@ func workerShape(budget int64, lMax, workers int) (l0 int, b0 int64, l1 int, b1 
 	l1 = min(lMax, int(math.Sqrt(float64(b1/4))))
 	b0 = max(budget-kernelCacheBytes(lMax, b1)-int64(workers-2)*kernelCacheBytes(l1, b1), 0)
 	return lMax, b0, l1, b1
+}
+
+// setReuse makes w's C-SVC matrix keep its cache across Trains of the
+// same rows (svcQ.reuse: a grid search's C path), or empty it for each.
+func (w *kernelWorker) setReuse(reuse bool) {
+	if w.q != nil {
+		w.q.reuse = reuse
+	}
+}
+
+// workerSize returns the rows and cache budget worker k is sized for,
+// and the rows of the largest pair it takes alone (kernelWorker.lSmall),
+// from workerShape's l0, b0, l1, b1: worker 1 is sized for the largest
+// pair (shareArena) with the small budget.
+func workerSize(k, l0 int, b0 int64, l1 int, b1 int64) (lMax int, budget int64, lSmall int) {
+	switch k {
+	case 0:
+		return l0, b0, l0
+	case 1:
+		return l0, b1, l1
+	}
+	return l1, b1, l1
 }
 
 // setPool makes w's matrix split its kernel columns with pool's helpers
@@ -365,18 +396,20 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 		t.helpers[h] = &kernelRows{scratch: make([]float64, capFeatures)}
 	}
 	l0, b0, l1, b1 := workerShape(p.cacheBytes(), lMax, workers)
+	// The workers' cache arenas lie back to back in t.arenas, so that a
+	// training of one subproblem gives worker 0 all of them (shareArena).
+	var total int64
+	for k := range workers {
+		lMax, budget, _ := workerSize(k, l0, b0, l1, b1)
+		total += kernelCacheEntries(lMax, budget)
+	}
+	t.arenas = make([]float32, total)
+	next := int64(0)
 	for k := range t.workers {
 		w := &t.workers[k]
-		lMax, budget := l0, b0
-		w.lSmall = l0
-		switch {
-		case k == 1:
-			lMax, budget = l0, b1
-			w.lSmall = l1
-		case k > 1:
-			lMax, budget = l1, b1
-			w.lSmall = l1
-		}
+		var lMax int
+		var budget int64
+		lMax, budget, w.lSmall = workerSize(k, l0, b0, l1, b1)
 		vars := lMax
 		if p.SVMType.IsRegression() {
 			vars = 2 * lMax
@@ -390,7 +423,9 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 		w.alpha = make([]float64, vars)
 		w.alpha0 = make([]float64, vars)
 		w.wt = make([]float64, vars)
-		cache := newKernelCache(lMax, budget)
+		e := kernelCacheEntries(lMax, budget)
+		cache := newKernelCacheIn(lMax, t.arenas[next:next+e:next+e])
+		next += e
 		if p.SVMType.IsRegression() {
 			w.svr = &svrQ{
 				kr:     w.kr,
@@ -579,6 +614,9 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 			return nil, nil, err
 		}
 	}
+	if t.scoreOnly {
+		return m, dual, nil // no support vectors to initialise
+	}
 	if err := m.Init(); err != nil {
 		// The trainer built the model; a failure is a bug here, or
 		// non-finite numbers from a degenerate problem.
@@ -724,7 +762,15 @@ func (t *KernelTrainer) trainSVC(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			return nil, err
 		}
 	}
-	r.fillModel(ds, m, t.svIndex[:ds.Len()])
+	if t.scoreOnly {
+		m.Labels, m.Rho = r.labels, make([]float64, len(r.subs))
+		for pi := range r.subs {
+			m.Rho[pi] = r.subs[pi].Rho
+		}
+		m.Result = summarizeKernel(r.subs, 0)
+	} else {
+		r.fillModel(ds, m, t.svIndex[:ds.Len()])
+	}
 	if !t.wantDual {
 		return nil, nil
 	}
@@ -1154,6 +1200,11 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 // collectSV fills the fields of a single-subproblem model (one-class,
 // ε-SVR): the rows with a nonzero coefficient, in data order.
 func (t *KernelTrainer) collectSV(ds *data.Dataset, m *KernelModel, coef []float64, sub KernelSubproblem) {
+	m.Rho = []float64{sub.Rho}
+	if t.scoreOnly {
+		m.Result = summarizeKernel([]KernelSubproblem{sub}, 0)
+		return
+	}
 	nSV, nnz := 0, 0
 	for r, c := range coef {
 		if c != 0 {
@@ -1169,7 +1220,6 @@ func (t *KernelTrainer) collectSV(ds *data.Dataset, m *KernelModel, coef []float
 			m.Coef = append(m.Coef, c)
 		}
 	}
-	m.Rho = []float64{sub.Rho}
 	sub.NumSV = nSV
 	m.Result = summarizeKernel([]KernelSubproblem{sub}, nSV)
 }
@@ -1220,6 +1270,7 @@ func (t *KernelTrainer) run(sizes []int, solve func(w *kernelWorker, task int)) 
 // large for the small workers and GOMAXPROCS allows two workers, splits
 // worker 0's cache arena in halves between workers 0 and 1, so that two
 // large pairs run at once within the arena one of them had (workerShape).
+// A training of one pair gives worker 0 every worker's arena.
 // On shuttle the two largest pairs (40,856 and 34,240 rows, most of the
 // time) then overlap instead of running one after the other. A half holds
 // fewer columns than the whole, so a pair that would have filled the
@@ -1230,10 +1281,24 @@ func (t *KernelTrainer) shareArena(sizes []int) (restore func()) {
 		t.workers[k].limit = t.workers[k].lSmall
 	}
 	restore = func() {}
-	if len(t.workers) < 2 || t.workers[0].q == nil || t.workers[1].q == nil || len(sizes) < 2 {
+	if len(t.workers) < 2 || t.workers[0].q == nil || t.workers[1].q == nil || len(sizes) < 1 {
 		return restore
 	}
 	w0, w1 := &t.workers[0], &t.workers[1]
+	if len(sizes) == 1 {
+		// One subproblem (a binary C-SVC): the other workers have
+		// nothing to do, so worker 0 takes their arenas too, and caches
+		// about what the trainer of one worker (one CPU) would: all but
+		// the other workers' bookkeeping. Before, a binary training on
+		// two CPUs had three quarters of the budget, and computed 15%
+		// more kernel values than on one (debdesc_bin's first 10,000
+		// rows, examples/bench/cores.sh).
+		c0 := w0.q.cache
+		own := c0.arena
+		l := int64(w0.lCap)
+		c0.arena = t.arenas[:min(int64(len(t.arenas)), max(l*l, cacheMinColumns*l))] // as kernelCacheEntries bounds an arena
+		return func() { c0.arena = own }
+	}
 	if sizes[1] <= w1.lSmall || sizes[0] > w1.lCap {
 		return restore // at most one large pair: worker 0 keeps the whole arena
 	}

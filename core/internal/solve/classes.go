@@ -10,8 +10,13 @@ import (
 // appearance, except that a {−1, +1} problem puts +1 first so that the
 // decision value is positive for the +1 class.
 func GroupClasses(ds *data.Dataset) ([]int32, error) {
+	return GroupLabels(ds.Labels())
+}
+
+// GroupLabels is GroupClasses for the labels y of a data set's rows.
+func GroupLabels(y []float64) ([]int32, error) {
 	var labels []int32
-	for i, v := range ds.Labels() {
+	for i, v := range y {
 		if !data.IsClassLabel(v) {
 			return nil, fmt.Errorf("%w: label %v of row %d is not an integer class", data.ErrLabels, v, i+1)
 		}
