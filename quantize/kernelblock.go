@@ -395,8 +395,9 @@ const batchPayMinFeatures = 256
 
 // BatchPays reports whether m's batch predictions are expected to take no
 // more time than its float32 model's on this CPU, and why not when they
-// are not: the quantizer's note (svmgo quantize prints it). The figures
-// are BenchmarkKernelBatch's and examples/bench/quanttime's CPU times.
+// are not: the reason svmgo quantize gives when its own timing of both
+// models' batches finds m's slower. The figures are BenchmarkKernelBatch's
+// and examples/bench/quanttime's CPU times.
 func (m *Kernel) BatchPays() (bool, string) {
 	switch {
 	case !m.dense && !data.PreferDense(m.l, m.nf, len(m.colRow)):

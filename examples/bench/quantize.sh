@@ -229,6 +229,9 @@ for c in $cases; do
 			note+=", largest bound $(qrow "$tmp/q$bits.out" "largest error bound" | cut -d ' ' -f 1)"
 		done
 	fi
+	for bits in 8 16; do # the quantizer's own measured verdict (issue 30)
+		note+="; \`quantize --bits $bits\` says batch predict: $(qrow "$tmp/q$bits.out" "batch predict")"
+	done
 	notes+=("$note; 1-minute load average $load0 before, $load1 after.")
 	unset dacc sizer rater btime
 done

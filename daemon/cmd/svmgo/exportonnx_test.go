@@ -59,7 +59,7 @@ func TestExportImportONNX(t *testing.T) {
 		}
 	}
 	q := filepath.Join(dir, "q.svmgo")
-	if code, _, errs := svmgo(t, "quantize", filepath.Join(dir, "kernel.svmgo"), q); code != 0 {
+	if code, _, errs := svmgo(t, "quantize", "--no-timing", filepath.Join(dir, "kernel.svmgo"), q); code != 0 {
 		t.Fatalf("quantize: %s", errs)
 	}
 	if code, _, errs := svmgo(t, "export", "--format", "onnx", q, filepath.Join(dir, "q.onnx")); code != 1 || !strings.Contains(errs, "export its float model") {

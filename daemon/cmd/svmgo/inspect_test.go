@@ -590,7 +590,7 @@ func quantizeFile(t *testing.T, bits int, train ...string) (float, quantized str
 		t.Fatal(errs)
 	}
 	quantized = fmt.Sprintf("%s.q%d", float, bits)
-	if code, _, errs := svmgo(t, "quantize", "--bits", strconv.Itoa(bits), float, quantized); code != 0 {
+	if code, _, errs := svmgo(t, "quantize", "--no-timing", "--bits", strconv.Itoa(bits), float, quantized); code != 0 {
 		t.Fatal(errs)
 	}
 	return float, quantized

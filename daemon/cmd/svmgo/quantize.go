@@ -48,6 +48,8 @@ flags:
                   on test_file (regression: x percent of mean squared error)
 --max-line-bytes n refuse a test_file with a line longer than n bytes
                   (default 1048576)
+--no-timing       do not time batch predictions (a large model's timing
+                  takes a second or more)
 `
 
 // quantizeCmd is the quantize command.
@@ -61,6 +63,7 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	bitsFlag := fs.String("bits", "8", "")
 	checkFile := fs.String("check", "", "")
 	maxLoss := fs.Float64("max-loss", -1, "")
+	noTiming := fs.Bool("no-timing", false, "")
 	maxLine := fs.Int(maxLineBytesFlag[2:], data.DefaultMaxLineBytes, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -143,7 +146,11 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	s.row("size", size)
 	s.row("source CRC-32C", crcText(q.SourceCRC())+" (model_in's payload, recorded in model_out)")
-	s.row("batch predict", batchVerdict(src, q, check, *checkFile))
+	if *noTiming {
+		s.row("batch predict", "not timed (--no-timing)")
+	} else {
+		s.row("batch predict", batchVerdict(src, q, check, *checkFile))
+	}
 	if check != nil {
 		checkRows(s, *checkFile, cmp, q.IsRegression())
 	}
@@ -359,13 +366,17 @@ func crcText(c uint32) string { return fmt.Sprintf("0x%08x", c) }
 
 // batchRounds and batchRoundTime shape batchTiming: alternated rounds of
 // each model, each at least batchRoundTime of the float model's calls, on
-// at most batchSampleRows rows, fewer when a call of either model takes
-// longer than a round (a model that predicts a row at a time); the whole
-// timing then takes about 2·batchRounds·batchRoundTime.
+// at most batchSampleRows rows, fewer (see batchMinRows) when a call of
+// either model takes longer than a round; the whole timing then takes
+// about 2·batchRounds·batchRoundTime, more for a large model.
 const (
 	batchRounds     = 3
 	batchRoundTime  = 10 * time.Millisecond
 	batchSampleRows = 512
+	// batchMinRows keeps a block of rows (the blocked products take 64 to
+	// 128) where a call on them takes at most ten rounds' time, so that a
+	// large model's timing times its blocks.
+	batchMinRows = 128
 	// batchNoise is how far apart alternated timings of one model fell
 	// on the 2-core machine under load (digits linear, 5 rounds).
 	batchNoise = 0.05
@@ -399,7 +410,10 @@ func batchVerdict(src *floatModel, q quantize.Model, check *data.Dataset, checkF
 	}
 	why := "the quantized product and its per-row input encoding cost more than the float32 product here"
 	if k, ok := q.(*quantize.Kernel); ok {
-		_, why = k.BatchPays()
+		var pays bool
+		if pays, why = k.BatchPays(); pays {
+			why = "slower here and now than the quieter measurement behind quantize.Kernel.BatchPays: " + why
+		}
 	}
 	return measured + ": does not pay (" + why + "); quantize for size, predict batches with model_in for speed"
 }
@@ -416,9 +430,7 @@ func batchTiming(f, q core.Model, rows *data.Dataset) (float64, int) {
 		return time.Since(t)
 	}
 	// One call of each (which warms pools and packed panels) sizes the rows.
-	if d := max(once(f), once(q)); d > batchRoundTime {
-		rows = rows.Prefix(max(1, int(float64(rows.Len())*float64(batchRoundTime)/float64(d))))
-	}
+	rows = rows.Prefix(timedRows(rows.Len(), max(once(f), once(q))))
 	calls, t0 := 0, time.Now()
 	for calls == 0 || time.Since(t0) < batchRoundTime {
 		f.PredictBatch(dst, rows)
@@ -439,6 +451,22 @@ func batchTiming(f, q core.Model, rows *data.Dataset) (float64, int) {
 		}
 	}
 	return medianOf(tq) / medianOf(tf), rows.Len()
+}
+
+// timedRows returns how many of n rows to time when one call on all n
+// took d: all when that is at most batchRoundTime, else as many as take
+// about batchRoundTime, but a block (batchMinRows) where that takes at most
+// ten rounds' time; at least 1, at most n.
+func timedRows(n int, d time.Duration) int {
+	if d <= batchRoundTime {
+		return n
+	}
+	per := float64(n) / float64(d) // rows a nanosecond
+	k := int(per * float64(batchRoundTime))
+	if k < batchMinRows {
+		k = min(batchMinRows, int(per*float64(10*batchRoundTime)))
+	}
+	return max(1, min(k, n))
 }
 
 // medianOf returns the median of v, sorting it.

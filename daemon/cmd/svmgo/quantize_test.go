@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -238,7 +239,11 @@ func TestQuantizeCommand(t *testing.T) {
 		for _, bits := range []int{8, 16} {
 			t.Run(fmt.Sprintf("%s/int%d", c.name, bits), func(t *testing.T) {
 				out := filepath.Join(dir, fmt.Sprintf("m%d.q%d", ci, bits))
-				code, stdout, errs := svmgo(t, "quantize", "--bits", strconv.Itoa(bits), "--check", c.testFile, in, out)
+				args := []string{"quantize", "--bits", strconv.Itoa(bits), "--check", c.testFile, in, out}
+				if c.larger { // its timing is a second of sparse rows; the others cover it
+					args = append([]string{"quantize", "--no-timing"}, args[1:]...)
+				}
+				code, stdout, errs := svmgo(t, args...)
 				if code != 0 || errs != "" {
 					t.Fatalf("quantize: exit %d: %s", code, errs)
 				}
@@ -274,7 +279,13 @@ func checkQuantizeReport(t *testing.T, c quantizeCase, fm floatModels, ds *data.
 		t.Errorf("model_out has %d bits, want %d", q.Bits(), bits)
 	}
 
-	checkBatchVerdict(t, rows["batch predict"], "rows of "+c.testFile, min(ds.Len(), batchSampleRows))
+	if c.larger {
+		if rows["batch predict"] != "not timed (--no-timing)" {
+			t.Errorf("quantize --no-timing: batch predict %q", rows["batch predict"])
+		}
+	} else {
+		checkBatchVerdict(t, rows["batch predict"], "rows of "+c.testFile, min(ds.Len(), batchSampleRows))
+	}
 
 	// Sizes: the files on disk.
 	kind := map[bool]string{true: "linear (", false: "kernel ("}[fm.linear != nil]
@@ -391,7 +402,7 @@ func TestQuantizeErrors(t *testing.T) {
 		t.Fatal(errs)
 	}
 	q8 := filepath.Join(dir, "heart.q8")
-	if code, _, errs := svmgo(t, "quantize", in, q8); code != 0 {
+	if code, _, errs := svmgo(t, "quantize", "--no-timing", in, q8); code != 0 {
 		t.Fatal(errs)
 	}
 	bad := filepath.Join(dir, "bad.txt")
@@ -495,7 +506,7 @@ func TestPredictQuantized(t *testing.T) {
 			}
 			for _, bits := range []int{16, 8} {
 				qpath := fmt.Sprintf("%s.q%d", model, bits)
-				if code, _, errs := svmgo(t, "quantize", "--bits", strconv.Itoa(bits), model, qpath); code != 0 {
+				if code, _, errs := svmgo(t, "quantize", "--no-timing", "--bits", strconv.Itoa(bits), model, qpath); code != 0 {
 					t.Fatal(errs)
 				}
 				q, err := modelfile.ReadFileAs[quantize.Model](qpath)
@@ -545,7 +556,7 @@ func TestPredictQuantizedProbability(t *testing.T) {
 	if code, _, errs := svmgo(t, "train", "-q", "-b", "1", "-c", "4", train, model); code != 0 {
 		t.Fatal(errs)
 	}
-	if code, _, errs := svmgo(t, "quantize", "--bits", "16", model, q16); code != 0 {
+	if code, _, errs := svmgo(t, "quantize", "--no-timing", "--bits", "16", model, q16); code != 0 {
 		t.Fatal(errs)
 	}
 	qm, err := modelfile.ReadFileAs[quantize.Model](q16)
@@ -588,7 +599,7 @@ func TestPredictQuantizedProbability(t *testing.T) {
 	if code, _, errs := svmgo(t, "train", "-q", "-s", "3", "-b", "1", train, svr); code != 0 {
 		t.Fatal(errs)
 	}
-	if code, _, errs := svmgo(t, "quantize", svr, svrQ); code != 0 {
+	if code, _, errs := svmgo(t, "quantize", "--no-timing", svr, svrQ); code != 0 {
 		t.Fatal(errs)
 	}
 	fsvr, err := modelfile.ReadFileAs[*core.KernelModel](svr)
@@ -674,7 +685,7 @@ func TestQuantizeLargeSparseModel(t *testing.T) {
 	}
 	for _, bits := range []int{8, 16} {
 		q := filepath.Join(dir, fmt.Sprintf("sparse.q%d", bits))
-		if code, _, errs := svmgo(t, "quantize", "--bits", strconv.Itoa(bits), float, q); code != 0 {
+		if code, _, errs := svmgo(t, "quantize", "--no-timing", "--bits", strconv.Itoa(bits), float, q); code != 0 {
 			t.Errorf("quantize --bits %d: exit %d: %s", bits, code, errs)
 			continue
 		}
@@ -764,5 +775,29 @@ func TestQuantizeBatchVerdict(t *testing.T) {
 		}
 		m := readFloat(t, in)
 		checkBatchVerdict(t, line, "support vectors of model_in", min(m.kernel.SV.Len(), batchSampleRows))
+	}
+}
+
+// TestTimedRows: the rows a batch timing keeps, never more than it has
+// (50 rows whose call took a second once asked for a block of 128).
+func TestTimedRows(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		n    int
+		d    time.Duration
+		want int
+	}{
+		{512, 5 * ms, 512},    // fast: all
+		{512, 40 * ms, 128},   // a round's worth is 128
+		{512, 80 * ms, 128},   // 64 a round, but a block takes 20 ms
+		{512, 800 * ms, 64},   // a block would take 200 ms: ten rounds' worth
+		{512, 100000 * ms, 1}, // at least one
+		{50, 1000 * ms, 5},    // ten rounds' worth of 50 rows
+		{50, 20 * ms, 50},     // a block is more than there is
+		{100, 11 * ms, 100},   // a block: all 100
+	} {
+		if got := timedRows(c.n, c.d); got != c.want {
+			t.Errorf("timedRows(%d, %v) = %d, want %d", c.n, c.d, got, c.want)
+		}
 	}
 }
