@@ -125,6 +125,49 @@ func TestGridSearchMatchesCrossValidation(t *testing.T) {
 		warm.KernelEvals, cold.KernelEvals, warm.Iterations, cold.Iterations)
 }
 
+// TestGridSearchMultiClassSmallCache: with ten classes (45 pairs scored by
+// one-vs-one votes) a cold grid point is CrossValidateKernel's, exactly;
+// and a cache budget too small to keep the held-out rows' kernel values
+// (most are computed again at each C) and the pairs' columns changes no
+// rate, warm or cold.
+func TestGridSearchMultiClassSmallCache(t *testing.T) {
+	ds := readTestdata(t, "digits.train")
+	o := GridOptions{Params: DefaultKernelParams(), Log2C: []float64{3, -1}, Log2G: []float64{-5}, Folds: 3}
+	for _, cold := range []bool{true, false} {
+		o.Cold = cold
+		o.Params.CacheMB = 100
+		big, err := GridSearch(ds, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Params.CacheMB = 0.05 // a worker keeps the held-out values of 3 to 7 of the 958 training rows
+		small, err := GridSearch(ds, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, pt := range big.Points {
+			if small.Points[k].Rate != pt.Rate {
+				t.Errorf("cold %v, log2c %v: rate %v with a small cache, %v with a large one", cold, pt.Log2C, small.Points[k].Rate, pt.Rate)
+			}
+			if !cold {
+				continue
+			}
+			p := o.Params
+			p.C, p.Kernel.Gamma = math.Exp2(pt.Log2C), math.Exp2(pt.Log2G)
+			pred, err := CrossValidateKernel(ds, p, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := 100 * ScorePredictions(pred, ds.Labels(), false).Accuracy(); math.Abs(pt.Rate-want) > 1e-9 {
+				t.Errorf("log2c %v: cold grid rate %v, CrossValidateKernel %v", pt.Log2C, pt.Rate, want)
+			}
+		}
+		if small.KernelEvals <= big.KernelEvals && cold {
+			t.Errorf("cold: %d kernel evaluations with a small cache, %d with a large one: the cache did not bind", small.KernelEvals, big.KernelEvals)
+		}
+	}
+}
+
 // TestGridSearchLIBSVMFolds: with svm-train's folds the rates are
 // Debian's svm-grid's (LIBSVM 3.24's svm-train -v 5, grid.py's printing
 // of %g), cell for cell, on heart_scale.
