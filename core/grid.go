@@ -25,14 +25,15 @@ import (
 //     does not depend on C), within the cache budget.
 //
 // A task trains its subproblems (the one-vs-one pairs) one after the
-// other, each along the whole C path, with one trainer whose cache holds
-// one subproblem's columns at a time, and keeps only what scoring needs
-// from each model: the held-out rows' votes or errors at each C, and the
-// kernel values between held-out rows and support vectors (within a
-// quarter of the task's cache budget). So a task holds what one training
-// holds, one pair at a time, and not every pair's rows, cache and kernel
-// values at once: digits' default grid peaked at 92–100 MB against 8 MB
-// for one svmgo train; 22–24 MB now (examples/bench/grid.sh).
+// other, each along the whole C path, with its worker's one trainer,
+// whose cache holds one subproblem's columns at a time, and keeps only
+// what scoring needs from each model: the held-out rows' votes or errors
+// at each C, and the kernel values between held-out rows and support
+// vectors (within a quarter of the worker's cache budget). So a worker
+// holds what one training holds, one pair at a time, and not every pair's
+// rows, cache and kernel values at once: digits' default grid peaked at
+// 92–100 MB against 8.2 MB for one svmgo train, 14.6 MB now
+// (examples/bench/grid.sh).
 //
 // Tasks run in parallel, one per worker; the folds are CrossValidateKernel's
 // (or svm-train's, LIBSVMFolds), so each point's rate is that of a
