@@ -350,7 +350,7 @@ cross-arm64: arm64-lib
 	qemu-aarch64 bin/linux-arm64/core.test -test.count=1 \
 		-test.run 'BlockedDecisions|BlockedSpecial|BlockedPredictNoAllocs'
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) test -c -o bin/linux-arm64/linear.test ./core/linear
-	qemu-aarch64 bin/linux-arm64/linear.test -test.count=1 -test.run 'LinearBlockedMatches'
+	qemu-aarch64 bin/linux-arm64/linear.test -test.count=1 -test.run 'LinearBlockedMatches|DecisionDenseBatch'
 
 # ---- 32-bit ARM Linux (issue 29) -------------------------------------------------
 
@@ -394,7 +394,7 @@ cross-armv7: armv7-lib wheel-armv7
 	CGO_ENABLED=1 $(ARMV7_GO) CC=$(ARMV7_CC) $(GO) test -c -o bin/linux-armv7/capi.test ./capi
 	cd capi && CGO_ENABLED=1 $(ARMV7_GO) CC=$(ARMV7_CC) SVMGO_TEST_CC=$(ARMV7_CC) SVMGO_TEST_CXX=arm-linux-gnueabihf-g++ \
 		SVMGO_TEST_EXEC="$(QEMU_ARMV7)" $(QEMU_ARMV7) $(CURDIR)/bin/linux-armv7/capi.test -test.count=1 \
-		-test.run 'TestMisuseFromC|TestPredictMatchesGoAPI|TestPredictErrors|TestLoadSpecialFiles|TestSizesPast2GiBRefused'
+		-test.run 'TestMisuseFromC|TestPredictMatchesGoAPI|TestPredictErrors|TestLoadSpecialFiles|TestSizesPast2GiBRefused|TestLinearBlockedRows'
 
 # The command's predict on every shared set under qemu-arm, against
 # Debian's svm-predict and liblinear-predict (TestExportPredictsAsLIBSVM:

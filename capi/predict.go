@@ -194,6 +194,9 @@ func predictDenseF32(p core.Model, output int, dst []float64, x []float32, rows,
 		return err
 	}
 	defer putF64(pooled)
+	if db, ok := s.decisionBatcher(rows); ok {
+		return s.decisionRowsF32(db, dst, x, rows)
+	}
 	for r := range rows {
 		row := x[r*nf : r*nf+nf]
 		if s.scan {
@@ -218,6 +221,9 @@ func predictDenseF64(p core.Model, output int, dst []float64, x []float64, rows,
 		return err
 	}
 	defer putF64(pooled)
+	if db, ok := s.decisionBatcher(rows); ok {
+		return s.decisionRowsF64(db, dst, x, rows)
+	}
 	buf := getF32(nf)
 	defer f32Pool.Put(buf)
 	row32 := *buf

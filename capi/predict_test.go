@@ -479,3 +479,59 @@ func TestStatusOf(t *testing.T) {
 		t.Errorf("statusOf(nil) = %d", got)
 	}
 }
+
+// TestLinearBlockedRows: a linear model's dense rows go through its batch
+// decision values (DecisionDenseBatch, blocks of decisionBlockRows), and a
+// call's outputs do not depend on how many rows it was given: 150 rows in
+// one call equal 150 one-row calls bit for bit, in both layouts and both
+// outputs; a non-finite value in row 70 (the second block) is named, with
+// the rows before it written.
+func TestLinearBlockedRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	m := core.Model(linearModels(t)["multiclass"])
+	const rows = 150
+	nf, nd := m.Info().NumFeatures, m.Info().NumDecisionValues
+	x, _, _, _ := randomRows(rng, rows, nf)
+	x64 := to64(x)
+	for _, output := range []int{outputLabel, outputDecisionValues} {
+		w := 1
+		if output == outputDecisionValues {
+			w = nd
+		}
+		for _, layout := range []string{"dense_f32", "dense_f64"} {
+			run := func(dst []float64, from, n int) error {
+				if layout == "dense_f32" {
+					return predictDenseF32(m, output, dst, x[from*nf:(from+n)*nf], n, nf)
+				}
+				return predictDenseF64(m, output, dst, x64[from*nf:(from+n)*nf], n, nf)
+			}
+			all := make([]float64, rows*w)
+			if err := run(all, 0, rows); err != nil {
+				t.Fatal(err)
+			}
+			for r := range rows {
+				one := make([]float64, w)
+				if err := run(one, r, 1); err != nil {
+					t.Fatal(err)
+				}
+				for k := range w {
+					if math.Float64bits(one[k]) != math.Float64bits(all[r*w+k]) {
+						t.Fatalf("output %d %s row %d value %d: alone %v, in the batch %v", output, layout, r, k, one[k], all[r*w+k])
+					}
+				}
+			}
+			x[70*nf+3], x64[70*nf+3] = float32(math.NaN()), math.NaN()
+			got := make([]float64, rows*w)
+			err := run(got, 0, rows)
+			x[70*nf+3], x64[70*nf+3] = 0, 0
+			if statusOf(err) != statusNotFinite || !strings.Contains(err.Error(), "row 70, feature 3 is NaN") {
+				t.Fatalf("output %d %s: NaN in row 70: %v", output, layout, err)
+			}
+			for i := range 70 * w {
+				if math.Float64bits(got[i]) != math.Float64bits(all[i]) {
+					t.Fatalf("output %d %s: value %d before the NaN row is %v, want %v", output, layout, i, got[i], all[i])
+				}
+			}
+		}
+	}
+}

@@ -235,6 +235,21 @@ func (q *svrQ) getQ(i, length int) []float32 {
 // QD returns Q's diagonal in the current ordering.
 func (q *svrQ) QD() []float64 { return q.qd }
 
+// twin returns the variable of the same sample with the other sign (α*_t
+// for α_t and back), whose row of Q is the negation of i's, when it is
+// where the identity ordering puts it (l away); −1 otherwise (qTwins).
+func (q *svrQ) twin(i int) int {
+	l := len(q.rows)
+	u := i + l
+	if i >= l {
+		u = i - l
+	}
+	if u >= 0 && u < len(q.index) && q.index[u] == q.index[i] && q.sign[u] == -q.sign[i] {
+		return u
+	}
+	return -1
+}
+
 // swapIndex exchanges variables i and j.
 func (q *svrQ) swapIndex(i, j int) {
 	q.index[i], q.index[j] = q.index[j], q.index[i]

@@ -209,3 +209,36 @@ func TestKernelQNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// svrQ.twin names the variable whose column of Q is the negation of
+// variable i's (α*_t for α_t) in the identity ordering, both ways, and
+// −1 once a swap moved it: the column check below is against getQ.
+func TestSVRQTwin(t *testing.T) {
+	dense, _ := readTestSets(t, "diabetes.train")
+	const l = 40
+	rows := make([]int32, l)
+	for v := range rows {
+		rows[v] = int32(v)
+	}
+	q := newSVRQ(newKernelRows(dense, Kernel{Type: RBFKernel, Gamma: 0.1}, make([]float64, dense.Len())), rows, 0)
+	for _, i := range []int{0, 7, l - 1, l, l + 7, 2*l - 1} {
+		u := q.twin(i)
+		if want := (i + l) % (2 * l); u != want {
+			t.Fatalf("twin(%d) = %d, want %d", i, u, want)
+		}
+		ci := append([]float32(nil), q.getQ(i, 2*l)...)
+		cu := q.getQ(u, 2*l)
+		for k := range ci {
+			if cu[k] != -ci[k] {
+				t.Fatalf("columns %d and %d at %d: %v, %v; want negated", i, u, k, ci[k], cu[k])
+			}
+		}
+	}
+	q.swapIndex(3, l+5)
+	if u := q.twin(3); u != -1 {
+		t.Errorf("after a swap twin(3) = %d, want −1", u)
+	}
+	if u := q.twin(l + 3); u != -1 {
+		t.Errorf("after a swap twin(%d) = %d, want −1", l+3, u)
+	}
+}

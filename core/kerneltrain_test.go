@@ -25,25 +25,7 @@ func extendDual(d *KernelDual, l int) *KernelDual {
 // the cold optimum on all of it with a fraction of the kernel evaluations.
 func TestKernelWarmStart(t *testing.T) {
 	ds := readRefData(t, "digits.train")
-	p := DefaultKernelParams()
-	p.Kernel.Gamma = 1.0 / 64 // fixed, so the 90% run has the same kernel
-	tr, err := NewKernelTrainer(p, ds.Len(), ds.NumFeatures())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cold, _, err := tr.Train(ds, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := ds.Prefix(ds.Len() * 9 / 10)
-	_, d90, err := tr.Train(first, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	warm, wdual, err := tr.Train(ds, extendDual(d90, ds.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cold, warm, wdual := digitsWarmAfterAppend(t, ds, ds.Len()*9/10)
 	co, wo := cold.Result.Objective, warm.Result.Objective
 	if math.Abs(co-wo) > 1e-4*math.Abs(co) {
 		t.Errorf("warm objective %.8g, cold %.8g", wo, co)
@@ -64,6 +46,44 @@ func TestKernelWarmStart(t *testing.T) {
 		t.Errorf("warm start used %.1f%% of the cold run's kernel evaluations, want ≤ 40%%", 100*ratio)
 	}
 	checkStoredGradient(t, ds, warm.Kernel, wdual, 1, []int{0, 17, 44})
+}
+
+// A warm start after a handful of rows were added builds the new rows'
+// gradients one row at a time against the support vectors
+// (rebuildByRows, at most rowwiseUnknownMax per pair): the stored
+// gradient after it is the directly summed one, and the model is the
+// cold run's.
+func TestKernelWarmStartFewRows(t *testing.T) {
+	ds := readRefData(t, "digits.train")
+	cold, warm, wdual := digitsWarmAfterAppend(t, ds, ds.Len()-rowwiseUnknownMax)
+	if co, wo := cold.Result.Objective, warm.Result.Objective; math.Abs(co-wo) > 1e-4*math.Abs(co) {
+		t.Errorf("warm objective %.8g, cold %.8g", wo, co)
+	}
+	checkStoredGradient(t, ds, warm.Kernel, wdual, 1, []int{0, 9, 17, 44})
+}
+
+// digitsWarmAfterAppend trains ds (digits) cold, and warm from a run on
+// its first keep rows, with the default parameters at a fixed γ (so that
+// both runs have the same kernel).
+func digitsWarmAfterAppend(t *testing.T, ds *data.Dataset, keep int) (cold, warm *KernelModel, wdual *KernelDual) {
+	t.Helper()
+	p := DefaultKernelParams()
+	p.Kernel.Gamma = 1.0 / 64
+	tr, err := NewKernelTrainer(p, ds.Len(), ds.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cold, _, err = tr.Train(ds, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, d, err := tr.Train(ds.Prefix(keep), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warm, wdual, err = tr.Train(ds, extendDual(d, ds.Len())); err != nil {
+		t.Fatal(err)
+	}
+	return cold, warm, wdual
 }
 
 // checkStoredGradient compares the stored G and Gbar of the C-SVC pairs

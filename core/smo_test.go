@@ -884,3 +884,72 @@ func TestSMOWarmCheckWithoutColumn(t *testing.T) {
 		}
 	}
 }
+
+// The first shrinking round of a warm start from a stored gradient judges
+// the bounded variables against the previous optimum's threshold
+// (thresholdAt, which is −ρ there) as well as the current m and M: after
+// a few α moved far from that optimum (as removed rows and the repair move
+// them), it keeps fewer variables active than m and M alone would, and the
+// solve still reaches the cold optimum.
+func TestSMOWarmShrinkFromThreshold(t *testing.T) {
+	const l, eps = 1200, 1e-3
+	pr := smoRBFProblem(l, 4, 10, 29)
+	par := smoParams{Cp: pr.Cp, Cn: pr.Cn, Eps: eps, Shrinking: true}
+	s := newSMO(l)
+	cold, rc := pr.run(t, s, par)
+	smoCheckOptimal(t, pr, cold, rc, eps)
+	G0 := pr.gradient(cold)
+	Gbar0 := make([]float64, l)
+	for u := range l {
+		for j, a := range cold {
+			if a == pr.C(j) {
+				Gbar0[u] += a * pr.Q.at(u, j)
+			}
+		}
+	}
+	s.setup(pr.Q, pr.p, pr.y, cold, cold, G0, Gbar0, par)
+	if b := s.thresholdAt(cold, G0); math.Abs(b+rc.Rho) > 1e-9*(1+math.Abs(rc.Rho)) {
+		t.Errorf("threshold at the optimum %.12g, want −ρ = %.12g", b, -rc.Rho)
+	}
+	r := solve.NewRNG(3)
+	pert := append([]float64(nil), cold...)
+	for moved := 0; moved < 6; {
+		i, j := r.Intn(l), r.Intn(l)
+		if i == j || pr.y[i] != pr.y[j] || pert[j] == 0 || pert[i] == pr.C(i) {
+			continue
+		}
+		d := min(pr.C(i)-pert[i], pert[j])
+		pert[i] += d
+		pert[j] -= d
+		moved++
+	}
+	var active [2]int
+	for k, fromStart := range []bool{false, true} {
+		G, Gbar := s.gradient(l)
+		copy(G, G0)
+		copy(Gbar, Gbar0)
+		s.setup(pr.Q, pr.p, pr.y, pert, cold, G, Gbar, par)
+		s.initGradientFrom(cold, G, Gbar)
+		s.shrinkFromStart = fromStart
+		s.shrink()
+		active[k] = s.activeSize
+		s.restoreOrder()
+	}
+	t.Logf("first round keeps %d of %d variables with the threshold, %d without", active[1], l, active[0])
+	if active[1] >= active[0] {
+		t.Errorf("first warm round keeps %d active with the threshold, %d without: want fewer", active[1], active[0])
+	}
+	par.ShrinkAtStart, par.Warm = true, true
+	G, Gbar := s.gradient(l)
+	copy(G, G0)
+	copy(Gbar, Gbar0)
+	warm := append([]float64(nil), pert...)
+	rw := s.solveFrom(pr.Q, pr.p, pr.y, warm, cold, G, Gbar, par)
+	if !pr.Q.identityOrder() {
+		t.Fatal("Q not restored to its original ordering after solve")
+	}
+	smoCheckOptimal(t, pr, warm, rw, eps)
+	if rel := math.Abs(rw.Objective-rc.Objective) / math.Abs(rc.Objective); rel > 1e-5 {
+		t.Errorf("warm objective %.10g, cold %.10g", rw.Objective, rc.Objective)
+	}
+}

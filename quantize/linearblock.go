@@ -19,12 +19,26 @@ const (
 	minLinearBlock  = 8
 )
 
-// codeF returns code q_jk as a float32 (exact for int8 and int16 codes).
-func (m *Linear) codeF(j, k int) float32 {
-	if m.bits == 8 {
-		return float32(m.q8[j*m.nrW+k])
+// packCodes writes the feature-major codes (codes[j·nrW + k] = q_jk) to
+// dst in simd.Pack's layout, as float32 (exact): panel p, feature j, lane
+// t holds q_j,32p+t, zero past nrW. A contiguous run of a feature's codes
+// a panel: one pass over the codes at the speed of a copy, where a call per
+// code cost int8 batches 7 ns a row on digits (360 rows, 10 classes × 64
+// features; 13% of the float model's batch time).
+func packCodes[T int8 | float32](dst []float32, codes []T, nf, nrW int) {
+	const pw = simd.PanelWidth
+	for p := 0; p*pw < nrW; p++ {
+		from, to := p*pw, min(nrW, p*pw+pw)
+		panel := dst[p*nf*pw:][:nf*pw]
+		for j := range nf {
+			col := panel[j*pw:][:pw]
+			src := codes[j*nrW+from : j*nrW+to]
+			for t, c := range src {
+				col[t] = float32(c)
+			}
+			clear(col[len(src):])
+		}
 	}
-	return m.qf[j*m.nrW+k]
 }
 
 // blockedDense predicts the rows of the row-major matrix x (nf values a
@@ -39,9 +53,12 @@ func (m *Linear) blockedDense(dst []float64, x []float32) bool {
 	if nrW == 1 {
 		s := simd.GetWorkspace(nf, 0, nrW)
 		defer simd.PutWorkspace(s)
-		dec64, w := s.Row, s.Panels
-		for j := range w {
-			w[j] = m.codeF(j, 0)
+		dec64, w := s.Row, m.qf // 16-bit codes: held as float32
+		if m.bits == 8 {
+			w = s.Panels
+			for j, c := range m.q8[:len(w)] {
+				w[j] = float32(c)
+			}
 		}
 		scale, bias := float64(m.scale[0]), m.biasTerm(0)
 		for r := range dst {
@@ -54,18 +71,10 @@ func (m *Linear) blockedDense(dst []float64, x []float32) bool {
 	s := simd.GetWorkspace(simd.PackedLen(nrW, nf), linearBlockRows*nc, nrW)
 	defer simd.PutWorkspace(s)
 	dec64 := s.Row
-	// simd.Pack's layout, filled from the codes: panel p, feature j, lane t.
-	for p := 0; p < nc/simd.PanelWidth; p++ {
-		panel := s.Panels[p*nf*simd.PanelWidth:][:nf*simd.PanelWidth]
-		for j := range nf {
-			col := panel[j*simd.PanelWidth:][:simd.PanelWidth]
-			for t := range col {
-				col[t] = 0
-				if k := p*simd.PanelWidth + t; k < nrW {
-					col[t] = m.codeF(j, k)
-				}
-			}
-		}
+	if m.bits == 8 {
+		packCodes(s.Panels, m.q8, nf, nrW)
+	} else {
+		packCodes(s.Panels, m.qf, nf, nrW)
 	}
 	for r0 := 0; r0 < rows; r0 += linearBlockRows {
 		n := min(linearBlockRows, rows-r0)

@@ -83,3 +83,11 @@ func axpySparse(dst []float64, a float64, idx []int32, val []float32) {
 		}
 	}
 }
+
+// DotDense returns xᵀw over min(len(x), len(w)): Dot's dense rows, four
+// lanes in a sparse row's order.
+func DotDense(x []float32, w []float64) float64 { return dotDense(x, w) }
+
+// AxpyDense does dst += a·x over min(len(x), len(dst)): AddScaledTo's
+// dense rows.
+func AxpyDense(dst []float64, a float64, x []float32) { axpyDense(dst, a, x) }

@@ -144,3 +144,70 @@ func BenchmarkLinearBatch(b *testing.B) {
 		})
 	}
 }
+
+// TestDecisionDenseBatchBitIdentical: a row's decision values are the same
+// bit for bit alone (DecisionDense) and in a batch (DecisionDenseBatch), for
+// one and several decision functions, with and without a bias, dense and
+// listed nonzero weight rows, batches past multiples of the four-row step;
+// and DecisionDense's values follow the pairwise float64 order written out.
+func TestDecisionDenseBatchBitIdentical(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, nr := range []int{2, 3, 10, 12} {
+		for _, nf := range []int{1, 2, 9, 784} {
+			for _, variant := range []string{"bias", "no bias", "nonzero rows"} {
+				m := randomLinear(r, nr, nf)
+				nrW := m.NrW()
+				switch variant {
+				case "no bias":
+					m.Bias = -1
+					m.W = m.W[:nf*nrW]
+				case "nonzero rows":
+					for j := 0; j < nf; j += 2 {
+						clear(m.W[j*nrW : j*nrW+nrW])
+					}
+					m.IndexNonzeroRows()
+				}
+				for _, rows := range []int{1, 4, 7, 66} {
+					x := make([]float32, rows*nf)
+					for i := range x {
+						if r.IntN(3) > 0 {
+							x[i] = float32(r.NormFloat64() * 1e3)
+						}
+					}
+					batch := m.DecisionDenseBatch(make([]float64, rows*nrW), x)
+					if len(batch) != rows*nrW {
+						t.Fatalf("%d classes, %d features, %s: %d values for %d rows", nr, nf, variant, len(batch), rows)
+					}
+					one := make([]float64, nrW)
+					for i := range rows {
+						row := x[i*nf : i*nf+nf]
+						m.DecisionDense(one, row)
+						for k := range nrW {
+							if math.Float64bits(one[k]) != math.Float64bits(batch[i*nrW+k]) {
+								t.Fatalf("%d classes, %d features, %s, %d rows: row %d value %d: alone %v, batch %v",
+									nr, nf, variant, rows, i, k, one[k], batch[i*nrW+k])
+							}
+							if nrW == 1 || variant == "nonzero rows" {
+								continue
+							}
+							want := 0.0
+							j := 0
+							for ; j+1 < nf; j += 2 {
+								p0 := float64(float64(row[j]) * float64(m.W[j*nrW+k]))
+								p1 := float64(float64(row[j+1]) * float64(m.W[(j+1)*nrW+k]))
+								want += float64(p0 + p1)
+							}
+							if j < nf {
+								want += float64(float64(row[j]) * float64(m.W[j*nrW+k]))
+							}
+							want += m.biasTerm(k)
+							if math.Float64bits(one[k]) != math.Float64bits(want) {
+								t.Fatalf("%d classes, %d features, %s: row %d value %d: %v, the pairwise order gives %v", nr, nf, variant, i, k, one[k], want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

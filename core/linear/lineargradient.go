@@ -11,37 +11,28 @@ import (
 // Warm starts that carry the primal Newton method's state.
 //
 // A warm Newton run on rows added to a trained set starts by evaluating f,
-// ∇f and ∇f(0) (the stopping test's scale) at the previous w: a pass over
-// every row, two row operations each, which after 99% of debdesc_bin was a
-// quarter of the warm run. Over the rows the previous run trained on, at
-// its final w, those are known: ∇f(w) and f are the run's last values,
-// ∇f(0) = −2 Σ C_i y_i x_i is a sum over rows, and α_i = 2C_i·max(0,
-// 1 − y_i wᵀx_i) gives the margins that enter the loss, and ∇²f's diagonal,
-// the preconditioner and the objective test's scale, is a sum over rows. A LinearDual
-// therefore also carries them (LinearGradient), and the next run reads
-// only the rows added since. They are right only for the same rows, α,
-// costs and bias; a LinearGradient records what they depend on and is
-// ignored, the rows read as before, when anything it can check cheaply
-// differs (all but the features). The kernel path keeps its solver's
-// gradient the same way (kernelwarm.go). The Newton method takes them as a
-// start only: should it stop there, or its first line search fail, it
-// reads the rows and decides again (newton.minimize), so every stop rests
-// on f and ∇f read from the rows (∇f(0), the gradient test's scale, stays
-// summed from the given part).
+// ∇f, ∇f(0) and ∇²f's diagonal at the previous w: a pass over every row,
+// a quarter of the warm run after 99% of debdesc_bin. Over the rows the
+// previous run trained on, at its final w, those are known: f and ∇f are
+// its last values, ∇f(0) and the diagonal sums over rows, and
+// α_i = 2C_i·max(0, 1 − y_i wᵀx_i) gives the margins that enter the loss.
+// A LinearDual therefore also carries them (LinearGradient), and the next
+// run reads only the rows added since, when everything it can check
+// cheaply (all but the features) matches. The Newton method takes them as
+// a start only: should it stop there, or its first line search fail, it
+// reads the rows and decides again (newton.minimize). The kernel path
+// keeps its solver's gradient the same way (kernelwarm.go).
 
 // LinearGradient is the state of each decision function's primal Newton
 // run (newton.go) of the L2-loss SVC (-s 2, and -s 1 through its primal
 // twin) at the exact w it returned, over rows 0..Rows−1, and what it was
-// computed under. Rows appended to the data set since, with their α
-// padded with zeros, keep it usable. Deleting rows (LinearDual.DeleteRows
-// drops it), changing labels, weights or the stored α of the first Rows
-// rows makes it unusable (Check no longer matches) and Train evaluates the
-// start from the rows. Changing their features while keeping all that is
-// outside the warm start's contract (TrainFrom): the Newton method would
-// start from
-// values that are not f's, take a poorer first step, and still stop only
-// on values it read from the rows.
-// Train fills it only for a trainer that keeps it (LinearTrainer.KeepGradient).
+// computed under. Rows appended since, their α padded with zeros, keep it
+// usable; deleting rows (LinearDual.DeleteRows drops it), changing labels,
+// weights or the first Rows rows' α makes it unusable (Check no longer
+// matches) and Train reads the rows. Changing their features is outside
+// the warm start's contract (TrainFrom): a poorer first step, still
+// stopping only on values read from the rows. Train fills it only for a
+// trainer that keeps it (LinearTrainer.KeepGradient).
 type LinearGradient struct {
 	// Rows is the number of rows of the run.
 	Rows int

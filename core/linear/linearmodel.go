@@ -219,29 +219,49 @@ func (m *LinearModel) DecisionDense(dst []float64, x []float32) []float64 {
 		dst[0] = simd.Dot64x4(x, m.W[:len(x)]) + m.biasTerm(0)
 		return dst
 	}
-	// Two features per sweep over dst halve its loads and stores, which
-	// bound the loop; no test for zeros, whose branch a dense row
-	// mispredicts about half the time (10 classes × 784 features:
-	// 7.4 µs with both, 2.4 µs without).
-	clear(dst)
-	j := 0
-	for ; j+1 < len(x); j += 2 {
-		v0, v1 := float64(x[j]), float64(x[j+1])
-		w0 := m.W[j*nrW : j*nrW+nrW][:len(dst)]
-		w1 := m.W[(j+1)*nrW : (j+1)*nrW+nrW][:len(dst)]
-		for k := range dst {
-			dst[k] += v0*float64(w0[k]) + v1*float64(w1[k])
-		}
-	}
-	if j < len(x) {
-		v := float64(x[j])
-		wj := m.W[j*nrW : j*nrW+nrW][:len(dst)]
-		for k := range dst {
-			dst[k] += v * float64(wj[k])
-		}
-	}
+	// simd.PairDots64: two features per sweep (in Go, that halved the
+	// loads and stores of dst that bounded the loop; 10 classes × 784
+	// features: 2.4 µs, 7.4 µs with a test for zeros, which a dense row
+	// mispredicts about half the time). Its order is DecisionDenseBatch's.
+	simd.PairDots64(dst, x, 1, len(x), m.W[:len(x)*nrW], nrW)
 	for k := range dst {
 		dst[k] += m.biasTerm(k)
+	}
+	return dst
+}
+
+// DecisionDenseBatch writes the decision values of the rows of the
+// row-major matrix x (NumFeatures values a row) to dst, NrW() values a row,
+// and returns dst[:rows·NrW()]. Each row's values are DecisionDense's, bit
+// for bit (the same summation order, simd.PairDots64's, taken four rows at
+// a time where it is vectorized), so a caller may block rows without
+// changing any output. It allocates nothing. It panics if len(x) is not a
+// multiple of NumFeatures or dst is too short.
+func (m *LinearModel) DecisionDenseBatch(dst []float64, x []float32) []float64 {
+	if f := m.folded(); f != nil {
+		return f.DecisionDenseBatch(dst, x)
+	}
+	nf, nrW := m.NumFeatures, m.NrW()
+	rows := 0
+	if nf > 0 {
+		if len(x)%nf != 0 {
+			panic(fmt.Sprintf("core: DecisionDenseBatch: %d values are not rows of %d features", len(x), nf))
+		}
+		rows = len(x) / nf
+	}
+	dst = dst[:rows*nrW]
+	if nrW == 1 || m.NonzeroRows != nil {
+		for r := range rows {
+			m.DecisionDense(dst[r*nrW:r*nrW+nrW], x[r*nf:r*nf+nf])
+		}
+		return dst
+	}
+	simd.PairDots64(dst, x, rows, nf, m.W[:nf*nrW], nrW)
+	for r := range rows {
+		d := dst[r*nrW : r*nrW+nrW]
+		for k := range d {
+			d[k] += m.biasTerm(k)
+		}
 	}
 	return dst
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
@@ -85,6 +86,9 @@ type LinearTrainer struct {
 	cPath bool
 	// keepGradient: Train fills LinearDual.Gradient (KeepGradient).
 	keepGradient bool
+	// share lends idle cores to the Newton method's passes (nil with one
+	// worker).
+	share *solve.Lender
 	// mlr is -s 40's solver, its buffers kept between runs.
 	mlr multinomialLR
 	// progress, when not nil, receives the solvers' ProgressEvents.
@@ -215,6 +219,9 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 	p.Weights = append([]model.ClassWeight(nil), p.Weights...)
 	t := &LinearTrainer{params: p, capRows: capRows, capFeatures: capFeatures}
 	t.workers = make([]dcdWorker, p.workerCount())
+	if len(t.workers) > 1 && p.Solver.hasL2Loss() {
+		t.share = solve.NewLender()
+	}
 	for k := range t.workers {
 		wk := &t.workers[k]
 		index := make([]int32, capRows)
@@ -242,6 +249,9 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 			}
 			if p.Solver.isL2LossSVC() {
 				wk.stiff = newStiffBlock(capFeatures + 1)
+			}
+			for _, r := range []*primalRows{&wk.fsvc.primalRows, &wk.flr.primalRows, &wk.fsvr.primalRows} {
+				r.share, r.part, r.done = t.share, wk.newton.part, make(chan struct{}, 1)
 			}
 		}
 		if p.Solver.IsL1() {
@@ -339,8 +349,21 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 		return t.trainMultinomial(ds, m, warmW)
 	}
 	r := t.newOVRRun(ds, m, warm, warmW)
-	// Each class on one worker, taken in order as workers free.
-	solve.Parallel(r.nrW, len(t.workers), func(g, k int) { t.solveClass(&t.workers[g], r, k) })
+	// Each class on one worker, taken in order as workers free; a worker
+	// with no class left lends its core to the others' passes.
+	W := len(t.workers)
+	var taken atomic.Int32
+	if t.share != nil {
+		t.share.Start(W-1, W-min(W, r.nrW))
+		defer t.share.Stop(W - 1)
+	}
+	solve.Parallel(r.nrW, W, func(g, k int) {
+		taken.Add(1)
+		t.solveClass(&t.workers[g], r, k)
+		if t.share != nil && taken.Load() >= int32(r.nrW) {
+			t.share.Free()
+		}
+	})
 	if r.keep != nil {
 		r.keep.Check = hashLinearAlpha(r.hAll, r.dual.Alpha, ds.Len())
 		r.dual.Gradient = r.keep

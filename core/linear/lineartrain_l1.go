@@ -167,3 +167,14 @@ func positiveMask(x float64) uint64 {
 func ifPositive(t float64, m uint64) float64 {
 	return math.Float64frombits(math.Float64bits(t) & m)
 }
+
+// positives counts the labels +1 in y.
+func positives(y []int8) int {
+	pos := 0
+	for _, v := range y {
+		if v > 0 {
+			pos++
+		}
+	}
+	return pos
+}

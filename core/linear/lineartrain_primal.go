@@ -91,17 +91,12 @@ func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
 // from start, or from w = Σ y_i α_i x_i with its stiff coordinates restored
 // (rebuildFromAlpha, refineOnQ) when warmed without a start, or from 0, and
 // writes the dual variables w determines to alpha. It returns the result
-// and the weights (a view of a worker buffer).
-//
-// For -s 1 started from w alone (not PrimalTwin) the Newton method stops on
-// the dual's own test, checked at the α its w determines, and the weights
-// returned are that α's, w − ∇f(w); should it stop short of the test
-// (iteration cap, no progress in floating point), DCD finishes from α.
-//
-// from, when not nil, is the previous run's state (usableGradient): the
-// Newton method starts at its exact w with f, ∇f, ∇f(0) and ∇²f's diagonal
-// over its rows as it gives them, reading only the rows added since. keep, when not nil, receives
-// this run's state as decision function k's.
+// and the weights (a view of a worker buffer). For -s 1 from w alone (not
+// PrimalTwin) the Newton method stops on the dual's own test at the α its
+// w determines, whose weights, w − ∇f(w), it returns; short of the test,
+// DCD finishes from α. from, when not nil, is the previous run's state
+// (usableGradient), the start with only the rows added since read; keep,
+// when not nil, receives this run's as decision function k's.
 func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alpha []float64, start *startW,
 	Cp, Cn float64, warmed bool, k int, from, keep *LinearGradient) (SolveResult, []float64) {
 	p := &t.params
@@ -117,7 +112,7 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	case start == nil && warmed:
 		rebuilt = true
 	default:
-		reads = f.startAt(w, start, warmed, alpha, y)
+		reads = f.startAt(w, start, warmed, alpha)
 	}
 	// LIBLINEAR's scale, min(#pos, #neg)/l, with rows counted by their
 	// instance weights, so that a weighted run stops where its duplicated
@@ -142,31 +137,17 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	}
 	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, p.primalTol()), p.MaxIter)
 	f.dual(alpha)
-	reads += f.reads
-	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv + rebuildHv,
-		Updates: reads, Converged: r.converged}
+	r.hv += rebuildHv
 	g := wk.newton.g[:len(w)]
+	res := primalResult(r, reads+f.reads, w, g, nil, nil)
 
 	if dualTest {
-		wAlpha := g
-		for j, v := range w {
-			wAlpha[j] = v - wAlpha[j] // Σ y_i α_i x_i = w − ∇f(w)
-		}
 		s := &wk.svc
-		s.initFromW(ds, y, alpha, wk.QD, Cp, Cn, p.Bias, p.Eps, solve.SubSeed(p.Seed, k), wAlpha)
-		if r.converged {
-			s.objectives(&res, Cp, Cn, false)
-		} else {
-			d := s.solve(p.MaxIter, Cp, Cn, false)
-			d.Iterations += res.Iterations
-			d.Updates += res.Updates
-			d.NewtonIterations, d.HessianProducts = r.iterations, r.hv
-			res = d
-		}
-		return res, s.w
+		s.initFromW(ds, y, alpha, wk.QD, Cp, Cn, p.Bias, p.Eps, solve.SubSeed(p.Seed, k), wMinusG(w, g))
+		return dualFinish(res, r, func(res *SolveResult) { s.objectives(res, Cp, Cn, false) },
+			func() SolveResult { return s.solve(p.MaxIter, Cp, Cn, false) }), s.w
 	}
 
-	res.PrimalObjective = r.f
 	if keep != nil {
 		keep.Box[k] = [2]float64{Cp, Cn}
 		keep.W[k], keep.G[k] = slices.Clone(w), slices.Clone(g)
@@ -178,17 +159,7 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 		}
 		keep.H[k] = h
 	}
-	// The dual objective at α, with Σ y_i α_i x_i = w − ∇f(w).
-	fd := 0.5 * distSq(w, g)
-	for i, a := range alpha {
-		fd += a*a/(4*f.c[i]) - a
-		if a > 0 {
-			res.NumSV++
-		}
-	}
-	res.DualObjective = fd
-	res.DualityGap = res.PrimalObjective + fd
-	return res, w
+	return primalResult(r, res.Updates, w, g, alpha, func(i int, a float64) float64 { return a*a/(4*f.c[i]) - a }), w
 }
 
 // primalSVR is primalSVC for L2-loss SVR: -s 11, and -s 12 as a primal
@@ -196,25 +167,10 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 // ‖∇ᴾf(β)‖₁ ≤ eps·scale.
 func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float64, start *startW, warmed bool) (SolveResult, []float64) {
 	p := &t.params
-	l := ds.Len()
 	f := &wk.fsvr
 	f.init(ds, p.C, p.P, p.Bias, wk.QD, wk.z, wk.u, wk.I)
 	w := wk.w[:f.dim()]
-	var reads int64
-	switch {
-	case start != nil:
-		start.fill(w, f.n, p.Bias)
-	case warmed:
-		clear(w)
-		for i, b := range beta {
-			if b != 0 {
-				f.addRow(w, b, i)
-			}
-		}
-		reads += int64(l)
-	default:
-		clear(w)
-	}
+	reads := f.startAt(w, start, warmed, beta)
 	tol := p.primalTol()
 	dualTest := tol == 0
 	if dualTest {
@@ -229,41 +185,19 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 	}
 	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, tol), p.MaxIter)
 	f.dual(beta)
-	reads += f.reads
-	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
-		Updates: reads, Converged: r.converged}
 	g := wk.newton.g[:len(w)]
+	res := primalResult(r, reads+f.reads, w, g, nil, nil)
 
 	if dualTest {
-		wBeta := g
-		for j, v := range w {
-			wBeta[j] = v - wBeta[j] // Σ β_i x_i = w − ∇f(w)
-		}
 		s := &wk.svr
-		s.initFromW(ds, beta, wk.QD, p.C, p.P, p.Bias, p.Eps, p.AbsoluteEps, solve.SubSeed(p.Seed, 0), wBeta)
-		if r.converged {
-			s.objectives(&res, p.C, false)
-		} else {
-			d := s.solve(p.MaxIter, p.C, false)
-			d.Iterations += res.Iterations
-			d.Updates += res.Updates
-			d.NewtonIterations, d.HessianProducts = r.iterations, r.hv
-			res = d
-		}
-		return res, s.w
+		s.initFromW(ds, beta, wk.QD, p.C, p.P, p.Bias, p.Eps, p.AbsoluteEps, solve.SubSeed(p.Seed, 0), wMinusG(w, g))
+		return dualFinish(res, r, func(res *SolveResult) { s.objectives(res, p.C, false) },
+			func() SolveResult { return s.solve(p.MaxIter, p.C, false) }), s.w
 	}
 
-	res.PrimalObjective = r.f
-	fd := 0.5 * distSq(w, g)
-	for i, b := range beta {
-		fd += b*b/(4*f.c[i]) - f.y[i]*b + p.P*math.Abs(b)
-		if b != 0 {
-			res.NumSV++
-		}
-	}
-	res.DualObjective = fd
-	res.DualityGap = res.PrimalObjective + fd
-	return res, w
+	return primalResult(r, res.Updates, w, g, beta, func(i int, b float64) float64 {
+		return b*b/(4*f.c[i]) - f.y[i]*b + p.P*math.Abs(b)
+	}), w
 }
 
 // primalLR solves one binary logistic regression subproblem (-s 0) by the
@@ -275,68 +209,89 @@ func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alph
 	f := &wk.flr
 	f.init(ds, y, Cp, Cn, p.Bias, wk.QD, wk.z, wk.u, wk.D)
 	w := wk.w[:f.dim()]
-	reads := f.startAt(w, start, warmed, alpha, y)
+	reads := f.startAt(w, start, warmed, alpha)
 	minority, rows := weightedCounts(y, solve.RowWeights(ds)) // as primalSVC counts them
 	tol := p.Eps * minority / rows
 	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, p.Eps), p.MaxIter)
 	f.dual(alpha)
-	reads += f.reads
-	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
-		Updates: reads, Converged: r.converged, PrimalObjective: r.f}
-	// The dual objective (Yu, Huang & Lin 2011) at α, with
-	// Σ y_i α_i x_i = w − ∇f(w): ½‖w_α‖² + Σ α log α + (C − α) log(C − α) − C log C.
+	// The dual objective (Yu, Huang & Lin 2011): Σ α log α + (C − α) log(C − α) − C log C.
 	xlogx := func(v float64) float64 {
 		if v <= 0 {
 			return 0
 		}
 		return v * math.Log(v)
 	}
-	fd := 0.5 * distSq(w, wk.newton.g[:len(w)])
-	for i, a := range alpha {
+	return primalResult(r, reads+f.reads, w, wk.newton.g[:len(w)], alpha, func(i int, a float64) float64 {
 		c := f.c[i]
-		fd += xlogx(a) + xlogx(c-a) - xlogx(c)
-		if a > 0 {
+		return xlogx(a) + xlogx(c-a) - xlogx(c)
+	}), w
+}
+
+// primalResult is what a Newton run r that read reads rows reports, and,
+// given the dual variables v its w determines (Σ y_i α_i x_i = w − ∇f(w),
+// g = ∇f(w)), the dual objective ½‖w − g‖² + Σ_i term(i, v_i), the
+// support vectors and the gap.
+func primalResult(r newtonResult, reads int64, w, g, v []float64, term func(i int, v float64) float64) SolveResult {
+	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
+		Updates: reads, Converged: r.converged, PrimalObjective: r.f}
+	if v == nil {
+		return res
+	}
+	fd := 0.5 * distSq(w, g)
+	for i, a := range v {
+		fd += term(i, a)
+		if a != 0 {
 			res.NumSV++
 		}
 	}
-	res.DualObjective = fd
-	res.DualityGap = res.PrimalObjective + fd
-	return res, w
+	res.DualObjective, res.DualityGap = fd, r.f+fd
+	return res
+}
+
+// wMinusG overwrites g = ∇f(w) with w − g, the dual variables' weights
+// (Σ y_i α_i x_i, Σ β_i x_i), and returns it.
+func wMinusG(w, g []float64) []float64 {
+	for j, v := range w {
+		g[j] = v - g[j]
+	}
+	return g
+}
+
+// dualFinish is the result of a dual's run from a Newton run r's w (res
+// its primalResult): the dual's objectives where r met the dual's test,
+// else the dual solver's run from there, r's work added.
+func dualFinish(res SolveResult, r newtonResult, objectives func(*SolveResult), solve func() SolveResult) SolveResult {
+	if r.converged {
+		objectives(&res)
+		return res
+	}
+	d := solve()
+	d.Iterations += res.Iterations
+	d.Updates += res.Updates
+	d.NewtonIterations, d.HessianProducts = r.iterations, r.hv
+	return d
 }
 
 // newtonSettings returns how the Newton method runs in t for a warm or
 // cold run whose gradient tolerance is eps (before LIBLINEAR's class
-// scale).
-//
-// Cold, and on a -C search's path (whose warm starts LIBLINEAR 2.50 runs
-// with its cold settings, so the path matches liblinear-train C by C):
+// scale). Cold, and on a -C search's path (which LIBLINEAR 2.50 runs with
+// its cold settings, so the path matches liblinear-train C by C):
 // LIBLINEAR 2.50's CG tolerance 0.5 and preconditioner mix a = 0.01.
 //
-// Warm: the plain diagonal preconditioner a = 1, which the objective test
-// also reads, and that test at eps². Rows added to a trained model pull w
-// along their own features, often rare ones (text) whose curvature is
-// small beside that of common features; only the full diagonal scaling
-// puts the two on one footing, and a start next to the optimum does not
-// need the mix's robustness far from it. Why a warm start needs more than
-// LIBLINEAR's ‖∇f(w)‖ ≤ eps·‖∇f(0)‖: a cold run reaches that test by a
-// Newton step, which near the optimum cuts ‖∇f‖ several times over, so it
-// ends inside; a warm start from a good w is inside at once, or after a
-// short step, and stops with the objective as far from the optimum as the
-// test allows: rows added to debdesc_bin (first 99% trained, then all),
-// the start passed it 1.9e-3 above f*. The objective's excess is quadratic
-// in the gradient, so eps² is the relative accuracy that answers to eps;
-// the warm runs end 1e-5 to 2e-4 above f* there, nearer than the cold
-// runs (7e-4 to 9e-4, as LIBLINEAR 2.50's). eps = 0 (an L2-loss dual's
-// own test) gives 0.
-//
-// A warm start's first Newton system is solved to CG tolerance 0.1, the
-// later ones to LIBLINEAR's 0.5: from a good w one accurate step usually
-// passes both tests, where LIBLINEAR's looser first step leaves ‖∇f‖ above
-// the gradient test and costs a second step. Rows read warm/cold on
-// debdesc_bin -s 2 (-B 1) from the kept state, Hessian products in
-// brackets: first 99% trained, then all: 0.5 throughout 0.21 (6), 0.3
-// throughout 0.21 (6), 0.1 then 0.5 0.12 (4), 0.05 then 0.5 0.14 (5);
-// first 90%: 0.29 (8), 0.22 (6), 0.23 (7), 0.25 (8); with -B 1 alike.
+// Warm (newton.go says why it needs the objective test): the plain
+// diagonal a = 1, which that test also reads, at eps², the relative
+// accuracy that answers to eps (the objective's excess is quadratic in
+// the gradient). Rows added to a trained model pull w along their own,
+// often rare, features, whose curvature is small beside common ones'; only
+// the full diagonal puts the two on one footing. After 99% of debdesc_bin
+// the warm runs end 1e-5 to 2e-4 above f*, the cold ones (as LIBLINEAR
+// 2.50's) 7e-4 to 9e-4. The first Newton system is solved to CG tolerance
+// 0.1, later ones to 0.5: one accurate step usually passes both tests.
+// Rows read warm/cold on debdesc_bin -s 2 from the kept state (Hessian
+// products): after 99%, 0.5 throughout 0.21 (6), 0.3 throughout 0.21 (6),
+// 0.1 then 0.5 0.12 (4), 0.05 then 0.5 0.14 (5); after 90%: 0.29 (8),
+// 0.22 (6), 0.23 (7), 0.25 (8); with -B 1 alike. eps = 0 (an L2-loss
+// dual's own test) gives 0.
 func (t *LinearTrainer) newtonSettings(warm bool, eps float64) newtonSettings {
 	if !warm || t.cPath {
 		return newtonSettings{epsCG0: 0.5, epsCG: 0.5, precond: newtonAlphaPCG}
@@ -355,34 +310,24 @@ func distSq(u, v []float64) float64 {
 	return s
 }
 
-// startAt sets w, the Newton method's starting point for a binary subproblem with labels
-// y: the given start, else w(α) = Σ y_i α_i x_i for a warm dual α, else 0.
-// It returns the rows it read.
-func (r *primalRows) startAt(w []float64, start *startW, warmed bool, alpha []float64, y []int8) int64 {
+// startAt sets w, the Newton method's starting point: the given start,
+// else w(α) = Σ y_i α_i x_i for a warm dual α (Σ β_i x_i for a
+// regression's β), else 0. It returns the rows it read.
+func (r *primalRows) startAt(w []float64, start *startW, warmed bool, alpha []float64) int64 {
+	clear(w)
 	switch {
 	case start != nil:
 		start.fill(w, r.n, r.bias)
 	case warmed:
-		clear(w)
 		for i, a := range alpha {
-			if a > 0 {
-				r.addRow(w, float64(y[i])*a, i)
+			if r.sign != nil {
+				a *= float64(r.sign[i])
+			}
+			if a != 0 {
+				r.addRow(w, a, i)
 			}
 		}
-		return int64(len(y))
-	default:
-		clear(w)
+		return int64(len(alpha))
 	}
 	return 0
-}
-
-// positives counts the labels +1 in y.
-func positives(y []int8) int {
-	pos := 0
-	for _, v := range y {
-		if v > 0 {
-			pos++
-		}
-	}
-	return pos
 }

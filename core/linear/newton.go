@@ -12,52 +12,45 @@ import "math"
 // constraints.
 //
 // Each iteration solves the Newton system ∇²f(w)·s = −∇f(w) approximately
-// by preconditioned conjugate gradient, then backtracks along s from the
-// full step: the step size η = 1, ½, ¼, … (at most 20 tries) is the first
-// with f(w + ηs) − f(w) ≤ 0.01·η·∇f(w)ᵀs (Armijo). Every trial costs
-// O(l), not a pass over the rows: the margins move as z + η·Xs, Xs read
-// once per iteration (the loss's lineSearch).
+// by preconditioned conjugate gradient, then backtracks from the full
+// step: η = 1, ½, ¼, … (at most 20 tries), the first with
+// f(w + ηs) − f(w) ≤ 0.01·η·∇f(w)ᵀs (Armijo), each trial O(l) from the
+// margins z + η·Xs, Xs read once per iteration (the loss's lineSearch).
 //
 // L. Galli, C.-J. Lin, "A Study on Truncated Newton Methods for Linear
-// Classification", IEEE Transactions on Neural Networks and Learning
-// Systems, 2022: the line-search truncated Newton method they set against
-// the trust region, with backtracking from the full step, the function
-// along the direction evaluated in O(l) from Xw and Xs, and CG stopped by
-// the quadratic model's relative decrease (S. G. Nash, A. Sofer,
-// "Assessing a search direction within a truncated-Newton method", Oper.
-// Res. Lett. 9, 1990): with Q_j = ∇fᵀs_j + ½ s_jᵀ∇²f s_j after j CG
-// steps, stop once j·(Q_j − Q_{j−1}) ≥ tol·Q_j, where, as LIBLINEAR 2.50
-// sets it, tol = min(epsCG, ‖∇f(w)‖_{M⁻¹}^{1/2}), epsCG = 0.5. CG is
-// preconditioned by M = (1 − a)I + a·diag(∇²f), a = 0.01 (C.-Y. Hsia,
-// W.-L. Chiang, C.-J. Lin, "Preconditioned Conjugate Gradient Methods in
-// Truncated Newton Frameworks for Large-scale Linear Classification",
-// ACML 2018). The outer stopping rule is LIBLINEAR's,
+// Classification", IEEE TNNLS, 2022: the line-search truncated Newton
+// method, CG stopped by the quadratic model's relative decrease (S. G.
+// Nash, A. Sofer, Oper. Res. Lett. 9, 1990): with
+// Q_j = ∇fᵀs_j + ½ s_jᵀ∇²f s_j after j CG steps, stop once
+// j·(Q_j − Q_{j−1}) ≥ tol·Q_j, tol = min(epsCG, ‖∇f(w)‖_{M⁻¹}^{1/2}),
+// epsCG = 0.5 as LIBLINEAR 2.50 sets it. CG is preconditioned by
+// M = (1 − a)I + a·diag(∇²f), a = 0.01 (C.-Y. Hsia, W.-L. Chiang,
+// C.-J. Lin, ACML 2018). The outer stopping rule is LIBLINEAR's,
 // ‖∇f(w)‖ ≤ eps·‖∇f(0)‖, with ∇f(0) whatever the start (C.-H. Tsai,
-// C.-Y. Lin, C.-J. Lin, "Incremental and Decremental Training for Linear
-// Classification", KDD 2014, Section 3), and it also stops where f no
+// C.-Y. Lin, C.-J. Lin, KDD 2014, Section 3); it also stops where f no
 // longer decreases in floating point (|Δf| ≤ 1e-12·|f|) or the line
 // search fails.
 //
 // Departures, all measured (lineartrain_primal.go, newtonSettings):
-//   - ∇²f's diagonal comes from the same pass as ∇f (primalFunction.grad),
-//     and at a start from w = 0, ∇f(0) is ∇f(w) and the margins need no
-//     row; from another w, ∇f(0) comes from the same pass as f(w). A cold
-//     run reads the rows 1 + 2·(Newton iterations) + (CG steps) times
-//     where LIBLINEAR reads them 4 + 3·(iterations) + (CG steps), counting
-//     its passes over the rows with a loss (I, all rows for logistic
-//     regression) as ours.
+//   - ∇²f's diagonal comes from the same pass as ∇f (primalFunction.grad);
+//     from w = 0, ∇f(0) is ∇f(w) and the margins need no row, from another
+//     w ∇f(0) comes from f(w)'s pass. A cold run reads the rows
+//     1 + 2·(Newton iterations) + (CG steps) times, LIBLINEAR
+//     4 + 3·(iterations) + (CG steps), counting its passes over the rows
+//     with a loss (I; all rows for logistic regression) as ours.
 //   - A warm start (rows added to a trained model) preconditions CG by
 //     the plain diagonal (a = 1), solves its first Newton system to CG
-//     tolerance 0.1, and, besides the gradient test, stops only
-//     once the Newton decrement estimated with that diagonal,
-//     ½∇fᵀD⁻¹∇f, is at most objEps·|f(w)| (S. Boyd, L. Vandenberghe,
-//     "Convex Optimization", 2004, Section 9.5.1). A cold run's last Newton
-//     step lands well inside the gradient test; a warm start from a good w
-//     is inside at once, and the gradient test alone would leave it as far
-//     from the optimum as the test allows (LinearTrainer.newtonSettings).
+//     tolerance 0.1, and, besides the gradient test, stops only once the
+//     Newton decrement estimated with that diagonal, ½∇fᵀD⁻¹∇f, is at most
+//     objEps·|f(w)| (S. Boyd, L. Vandenberghe, "Convex Optimization",
+//     Section 9.5.1): a cold run's last step lands well inside the
+//     gradient test, a warm start from a good w is inside at once, as far
+//     from the optimum as the test allows.
 //   - A warm start may take f, ∇f, ∇f(0) and ∇²f's diagonal over the rows
-//     trained before as given (LinearGradient): should it stop there, or its first line
-//     search fail, it reads every row and decides again (forgetStart).
+//     trained before as given (LinearGradient): should it stop there, or
+//     its first line search fail, it reads every row and decides again.
+//   - Passes over large data run in two halves on two cores
+//     (primalRows.split).
 
 // primalFunction is an objective the Newton method minimizes: LIBLINEAR's
 // function interface, with f(w) and ∇f(0) in one call and ∇f with ∇²f's
@@ -111,19 +104,20 @@ const (
 type newton struct {
 	g, s, r, d, Hd, D, M []float64
 	g0                   []float64 // ∇f(0), kept for a later warm start (LinearGradient)
+	part                 []float64 // a pass's second half (primalRows.split)
 	// progress, when not nil, is told of each Newton step (the trainer
 	// sets it, with the subproblem's class, before minimize).
 	progress func(iteration int, objective, violation float64)
 }
 
 // newtonBuffers is the number of float64 vectors a newton holds.
-const newtonBuffers = 8
+const newtonBuffers = 9
 
 // newNewton allocates a newton for problems of up to n variables.
 func newNewton(n int) newton {
 	buf := make([]float64, newtonBuffers*n)
 	v := func(k int) []float64 { return buf[k*n : (k+1)*n : (k+1)*n] }
-	return newton{g: v(0), s: v(1), r: v(2), d: v(3), Hd: v(4), D: v(5), M: v(6), g0: v(7)}
+	return newton{g: v(0), s: v(1), r: v(2), d: v(3), Hd: v(4), D: v(5), M: v(6), g0: v(7), part: v(8)}
 }
 
 // newtonResult is what one minimization did.

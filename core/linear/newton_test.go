@@ -3,6 +3,7 @@ package linear
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -586,7 +587,94 @@ func TestLinearTrainerBytesPrimal(t *testing.T) {
 	l1 := LinearTrainerBytes(p, 1000, 100)
 	p.Solver = L2LossSVCPrimal
 	primal := LinearTrainerBytes(p, 1000, 100)
-	if want := l1 + 1000*20 + 9*101*8 + 101*4 + stiffCoords*(4+stiffCoords*8+8+4+8); dual != want || primal != want {
+	if want := l1 + 1000*20 + 10*101*8 + 101*4 + stiffCoords*(4+stiffCoords*8+8+4+8); dual != want || primal != want {
 		t.Errorf("bytes: -s 1 %d, -s 2 %d, want %d (-s 3 %d)", dual, primal, want, l1)
+	}
+}
+
+// splitData returns a dense data set above splitNonzeros (4,500 rows of 60
+// features), its labels classes in 1..classes by a noisy linear rule, or
+// a regression target for classes = 0.
+func splitData(t *testing.T, classes int) *data.Dataset {
+	rng := rand.New(rand.NewPCG(25, uint64(classes)))
+	const l, n = 4500, 60
+	ds := data.NewDense(l, n)
+	x := make([]float32, n)
+	for range l {
+		var z float64
+		for j := range x {
+			x[j] = float32(rng.NormFloat64())
+			z += float64(x[j]) * float64(j%7-3) / 8
+		}
+		y := z + rng.NormFloat64()
+		if classes > 0 {
+			y = float64(1 + int(math.Abs(y))%classes)
+		}
+		if err := ds.AppendDense(y, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ds.Nonzeros() < splitNonzeros {
+		t.Fatalf("%d nonzeros, want at least %d", ds.Nonzeros(), splitNonzeros)
+	}
+	return ds
+}
+
+// TestNewtonSplitPasses: above splitNonzeros the passes run in halves,
+// and a model is the same bit for bit on one core and on two (where a
+// binary problem, and a one-vs-rest run's last classes, lend the second
+// core their second halves); a lent pass allocates nothing.
+func TestNewtonSplitPasses(t *testing.T) {
+	for _, c := range []struct {
+		opts    string
+		classes int
+	}{{"-s 0 -B 1", 2}, {"-s 2", 2}, {"-s 0", 3}, {"-s 2 -B 1", 3}, {"-s 11", 0}} {
+		ds := splitData(t, c.classes)
+		opts, _, _ := ParseLinearOptions(strings.Fields(c.opts))
+		var models [2]*LinearModel
+		for k, threads := range []int{1, 2} {
+			p := opts.Params
+			p.Threads = threads
+			tr, err := NewLinearTrainer(p, ds.Len(), ds.NumFeatures())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if models[k], _, err = tr.Train(ds, nil); err != nil {
+				t.Fatal(err)
+			}
+			wk := &tr.workers[0]
+			if !wk.flr.halves && !wk.fsvc.halves && !wk.fsvr.halves {
+				t.Fatalf("%s: the passes did not run in halves", c.opts)
+			}
+		}
+		if !slices.Equal(models[0].W, models[1].W) {
+			t.Errorf("%s: the weights on two cores differ from one core's", c.opts)
+		}
+		if r := models[0].Result.Subproblems[0]; !r.Converged || r.NewtonIterations < 2 {
+			t.Errorf("%s: %+v, want a converged run of a few Newton steps", c.opts, r)
+		}
+	}
+
+	ds := splitData(t, 2)
+	p := DefaultLinearParams()
+	p.Solver, p.Threads = L2Logistic, 2
+	tr, err := NewLinearTrainer(p, ds.Len(), ds.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wk := &tr.workers[0]
+	y := make([]int8, ds.Len())
+	for i := range y {
+		y[i] = int8(2*ds.Label(i) - 3)
+	}
+	wk.flr.init(ds, y, 1, 1, -1, wk.QD, wk.z, wk.u, wk.D)
+	w := wk.w[:ds.NumFeatures()]
+	tr.share.Start(1, 1) // the second core idle: every second half lent
+	defer tr.share.Stop(1)
+	if n := testing.AllocsPerRun(5, func() {
+		clear(w)
+		wk.newton.minimize(&wk.flr, w, 0.01, tr.newtonSettings(false, 0), 1000)
+	}); n != 0 {
+		t.Errorf("minimize with a lent core allocates %v times", n)
 	}
 }

@@ -23,29 +23,22 @@ import (
 // Large-Scale Logistic Regression", JMLR 9 (2008), Section 5 (L2-loss
 // SVM); K.-M. Chin et al. / Mangasarian (2002) for the generalized Hessian.
 //
-// The dual (dcd_svc.go) is tied to it by α_i = 2C_i max(0, 1 − z_i) at the
-// optimum (the L2-loss dual's D_ii = 1/(2C_i)), which is how a primal
-// solve hands a dual warm start back.
+// The dual (dcd_svc.go, D_ii = 1/(2C_i)) is tied to it by
+// α_i = 2C_i max(0, 1 − z_i) at the optimum: a primal run's dual warm start.
 
 // l2svcFun is the objective over one binary subproblem. The trainer owns
 // its buffers (one entry a row).
 type l2svcFun struct {
 	primalRows
-	I  []int32 // rows with z_i < 1 at the last grad call: I[:nI]
-	nI int
 	// dualEps, when positive, is the dual's stopping tolerance (-s 1):
 	// dualDone tests max PG − min PG ≤ dualEps at the α w determines.
 	dualEps float64
 	// known, when not nil, is what the first start and grad take as given
-	// for the first known.rows rows instead of reading them (a previous
-	// run's LinearGradient at this w); alpha holds those rows'
-	// α_i = 2C_i max(0, 1 − z_i), which give their margins where the loss
-	// is not 0. grad clears it: every later call reads every row.
+	// for rows 0..known.rows−1 (a previous run's LinearGradient at this w),
+	// alpha their α_i = 2C_i max(0, 1 − z_i), which give their margins
+	// where the loss is not 0; grad clears it.
 	known *knownRows
 	alpha []float64
-	// exact: the margins of rows 0..exact−1 are given, not read (1 where
-	// α_i = 0); the first line search reads them.
-	exact int
 }
 
 // knownRows is a previous run's f, ∇f and ∇f(0) over its rows at its
@@ -81,6 +74,7 @@ func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, 
 	f.I, f.nI = I[:ds.Len()], 0
 	f.dualEps = 0
 	f.known, f.alpha, f.exact = nil, nil, 0
+	f.obj = f
 }
 
 func (f *l2svcFun) start(w, g0 []float64) float64 {
@@ -158,23 +152,17 @@ func (f *l2svcFun) grad(w, g, D []float64) {
 // lineSearch is the Newton method's (primalRows.search) on the squared
 // hinge.
 func (f *l2svcFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
-	return f.search(w, s, fw, gs, f.exact, func(eta float64) float64 {
-		var v float64
-		for i, z := range f.z {
-			if d := 1 - (z + eta*f.u[i]); d > 0 {
-				v += f.c[i] * d * d
-			}
-		}
-		return v
-	})
+	return f.search(w, s, fw, gs)
 }
 
-func (f *l2svcFun) Hv(s, Hs []float64) {
-	copy(Hs, s)
-	for _, i := range f.I[:f.nI] {
-		f.addRow(Hs, 2*f.c[i]*f.dot(int(i), s), int(i))
+func (f *l2svcFun) lossRange(eta float64, lo, hi int) float64 {
+	var v float64
+	for i := lo; i < hi; i++ {
+		if d := 1 - (f.z[i] + eta*f.u[i]); d > 0 {
+			v += f.c[i] * d * d
+		}
 	}
-	f.reads += int64(f.nI)
+	return v
 }
 
 // dualDone tests the L2-loss SVC dual's stopping rule (dcd_svc.go) at

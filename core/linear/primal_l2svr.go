@@ -26,14 +26,10 @@ import (
 // its buffers (one entry a row).
 type l2svrFun struct {
 	primalRows
-	y  []float64 // targets
-	C  float64
-	p  float64
-	I  []int32 // rows with |z_i| > p at the last grad call: I[:nI]
-	nI int
-	// dualTol, when positive, is the dual's stopping bound (-s 12, eps
-	// times its scale): dualDone tests ‖∇ᴾf(β)‖₁ ≤ dualTol at the β w
-	// determines.
+	y []float64 // targets
+	p float64
+	// dualTol > 0: dualDone tests the dual's bound (-s 12, eps times its
+	// scale), ‖∇ᴾf(β)‖₁ ≤ dualTol at the β w determines.
 	dualTol float64
 }
 
@@ -44,8 +40,9 @@ func (f *l2svrFun) init(ds *data.Dataset, C, p, bias float64, c, z, u []float64,
 	for i := range f.c {
 		f.c[i] = f.weigh(C, i)
 	}
-	f.y, f.C, f.p, f.I, f.nI = ds.Labels(), C, p, I[:ds.Len()], 0
+	f.y, f.p, f.I, f.nI = ds.Labels(), p, I[:ds.Len()], 0
 	f.dualTol = 0
+	f.obj = f
 }
 
 // excess returns z − p·sign(z) when |z| > p, else 0.
@@ -105,22 +102,16 @@ func (f *l2svrFun) grad(w, g, D []float64) {
 // lineSearch is the Newton method's (primalRows.search) on the squared
 // ε-insensitive loss.
 func (f *l2svrFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
-	return f.search(w, s, fw, gs, 0, func(eta float64) float64 {
-		var v float64
-		for i, z := range f.z {
-			d := f.excess(z + eta*f.u[i])
-			v += f.c[i] * d * d
-		}
-		return v
-	})
+	return f.search(w, s, fw, gs)
 }
 
-func (f *l2svrFun) Hv(s, Hs []float64) {
-	copy(Hs, s)
-	for _, i := range f.I[:f.nI] {
-		f.addRow(Hs, 2*f.c[i]*f.dot(int(i), s), int(i))
+func (f *l2svrFun) lossRange(eta float64, lo, hi int) float64 {
+	var v float64
+	for i := lo; i < hi; i++ {
+		d := f.excess(f.z[i] + eta*f.u[i])
+		v += f.c[i] * d * d
 	}
-	f.reads += int64(f.nI)
+	return v
 }
 
 // dualDone tests the L2-loss SVR dual's stopping rule (dcd_svr.go) at

@@ -20,15 +20,16 @@ import (
 // Large-Scale Logistic Regression", JMLR 9 (2008), Sections 2–3.
 //
 // The dual (Yu, Huang & Lin 2011) is tied to it by α_i = C_i σ(−z_i),
-// w = Σ y_i α_i x_i at the optimum: what a run hands back as its dual
-// variables for a later warm start. Models hold decision values only:
-// probabilities σ(wᵀx) wait for the model interface that can carry them.
+// w = Σ y_i α_i x_i at the optimum: a run's dual variables for a later
+// warm start.
 
-// lrFun is the objective over one binary subproblem. D holds the Hessian's
-// weights C_i σ(z_i)(1 − σ(z_i)) (a trainer's per-row buffer).
+// lrFun is the objective over one binary subproblem. D (a per-row buffer)
+// holds e_i = exp(−|z_i|) at the last start's or line search's margins,
+// from which grad takes σ(z_i) without another exp (shuttle: 13% less
+// CPU), then the Hessian's weights C_i σ(z_i)(1 − σ(z_i)) for Hv.
 type lrFun struct {
 	primalRows
-	D []float64 // at the last grad call
+	D []float64
 }
 
 // init sets the subproblem, as l2svcFun.init; c, z, u and D must have room
@@ -40,14 +41,33 @@ func (f *lrFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, u, 
 		f.c[i] = f.weigh(C[int(v+1)>>1], i)
 	}
 	f.D = D[:ds.Len()]
+	f.obj = f
 }
 
 // logisticLoss returns log(1 + e^{−z}) without overflow.
 func logisticLoss(z float64) float64 {
+	loss, _ := logisticLossExp(z)
+	return loss
+}
+
+// logisticLossExp returns log(1 + e^{−z}) without overflow, and
+// e = exp(−|z|), from which sigmas gives σ(z).
+func logisticLossExp(z float64) (loss, e float64) {
 	if z >= 0 {
-		return math.Log1p(math.Exp(-z))
+		e = math.Exp(-z)
+		return math.Log1p(e), e
 	}
-	return -z + math.Log1p(math.Exp(z))
+	e = math.Exp(z)
+	return -z + math.Log1p(e), e
+}
+
+// sigmas returns σ(z) = 1/(1 + e^{−z}) and 1 − σ(z) given e = exp(−|z|).
+func sigmas(z, e float64) (s, t float64) {
+	inv := 1 / (1 + e)
+	if z >= 0 {
+		return inv, e * inv
+	}
+	return e * inv, inv
 }
 
 // sigma returns 1/(1 + e^{−t}).
@@ -56,6 +76,9 @@ func sigma(t float64) float64 { return 1 / (1 + math.Exp(-t)) }
 func (f *lrFun) start(w, g0 []float64) float64 {
 	if g0 == nil { // w = 0: every margin is 0, every loss log 2
 		clear(f.z)
+		for i := range f.D {
+			f.D[i] = 1
+		}
 		var v float64
 		for _, c := range f.c {
 			v += c
@@ -68,7 +91,9 @@ func (f *lrFun) start(w, g0 []float64) float64 {
 		yi, c := float64(f.sign[i]), f.c[i]
 		z := yi * f.dot(i, w)
 		f.z[i] = z
-		v += c * logisticLoss(z)
+		loss, e := logisticLossExp(z)
+		f.D[i] = e
+		v += c * loss
 		f.addRow(g0, -0.5*c*yi, i) // σ(0) − 1 = −½
 	}
 	f.reads += int64(len(f.z))
@@ -82,10 +107,11 @@ func (f *lrFun) grad(w, g, D []float64) {
 		D[j] = 1
 	}
 	for i, z := range f.z {
-		s, c := sigma(z), f.c[i]
-		d := c * s * (1 - s)
+		s, t := sigmas(z, f.D[i])
+		c := f.c[i]
+		d := c * s * t
 		f.D[i] = d
-		f.addRowSquares(g, c*(s-1)*float64(f.sign[i]), D, d, i)
+		f.addRowSquares(g, -c*t*float64(f.sign[i]), D, d, i)
 	}
 	f.reads += int64(len(f.z))
 }
@@ -93,22 +119,20 @@ func (f *lrFun) grad(w, g, D []float64) {
 // lineSearch is the Newton method's (primalRows.search) on the logistic
 // loss.
 func (f *lrFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
-	return f.search(w, s, fw, gs, 0, func(eta float64) float64 {
-		var v float64
-		for i, z := range f.z {
-			v += f.c[i] * logisticLoss(z+eta*f.u[i])
-		}
-		return v
-	})
+	return f.search(w, s, fw, gs)
 }
 
-func (f *lrFun) Hv(s, Hs []float64) {
-	copy(Hs, s)
-	for i, d := range f.D {
-		f.addRow(Hs, d*f.dot(i, s), i)
+func (f *lrFun) lossRange(eta float64, lo, hi int) float64 {
+	var v float64
+	for i := lo; i < hi; i++ {
+		loss, e := logisticLossExp(f.z[i] + eta*f.u[i])
+		f.D[i] = e // the accepted trial's are grad's
+		v += f.c[i] * loss
 	}
-	f.reads += int64(len(f.D))
+	return v
 }
+
+func (f *lrFun) Hv(s, Hs []float64) { f.hv(s, Hs, nil, f.D, 1) }
 
 // dualDone is false: no dual logistic solver (-s 7) shares its test.
 func (f *lrFun) dualDone([]float64) bool { return false }

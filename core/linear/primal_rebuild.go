@@ -6,43 +6,33 @@ import "math"
 // daemon after a restart, a trainer given only α).
 //
 // Why w(α) = Σ y_i α_i x_i is a poor start after a primal run: that run
-// returns α_i = 2C_i max(0, 1 − z_i) at its last w, and with them
-// w(α) = w − ∇f(w) (primal_l2svc.go), exact only at the optimum. The
-// run stopped on ‖∇f(w)‖ ≤ eps·‖∇f(0)‖, which leaves the gradient largest
-// where the curvature is: an error e of w along a direction of curvature h
-// leaves h·e in the gradient, so w(α) misses w by h·e there, and the
-// objective by about ½h³e². The bias pseudo-feature (-B 1), present in
-// every row, has the largest curvature, 1 + 2Σ_{i∈I} C_i B² (3.4e4 on
-// debdesc_bin), and LIBLINEAR's test, whose scale ‖∇f(0)‖ it dominates,
-// is loosest there: after the first 90% of debdesc_bin (-s 2 -B 1) w(α)'s
-// bias was −30.8 against w's −1.08, and f(w(α)) = 1.0e7 against
-// f(0) = 5.1e4 and f(w) = 8.7e3. The common features (2931, in 41% of the
-// rows; 4465) come next, which is why even w's own bias left f at 6.5e4.
+// returns α_i = 2C_i max(0, 1 − z_i) at its last w, and w(α) = w − ∇f(w)
+// (primal_l2svc.go), exact only at the optimum. The run stopped on
+// ‖∇f(w)‖ ≤ eps·‖∇f(0)‖, which leaves the gradient largest where the
+// curvature is: an error e along a direction of curvature h leaves h·e in
+// the gradient, so w(α) misses w by h·e there, and the objective by about
+// ½h³e². The bias pseudo-feature (-B 1, curvature 3.4e4 on debdesc_bin)
+// and the common features (2931, in 41% of the rows; 4465) are the worst:
+// after the first 90% of debdesc_bin (-s 2 -B 1) w(α)'s bias was −30.8
+// against w's −1.08, and f(w(α)) = 1.0e7 against f(0) = 5.1e4 and
+// f(w) = 8.7e3.
 //
 // What α still knows exactly is each support row's margin at w,
 // z_i = 1 − α_i/(2C_i) where α_i > 0, and so the quadratic
-// q(v) = ½‖v‖² + Σ_{α_i>0} C_i (1 − y_i vᵀx_i)², the squared hinge on the
-// rows active at w, whose minimizer is w to the previous run's tolerance
-// (∇q(w) = ∇f(w), ∇²q the generalized Hessian at w). w(α)'s error sits
-// in q's stiff directions, and the stiffest are coordinates (the bias,
-// the common features): rebuildFromAlpha minimizes q exactly over the
-// stiffCoords coordinates of largest curvature (its Hessian's diagonal),
-// one pass over the support rows and a Cholesky solve; refineOnQ then
-// runs conjugate gradient on q until w passes the previous run's own
-// gradient test on q, or q's gradient is small beside that of the rows
-// outside it. Conjugate gradient alone from w(α) took 66–72
-// products to get there (the error also spreads beyond the stiff
-// coordinates, but their share dominates CG's slow start); after the
-// block solve it takes a few. Measured on debdesc_bin, first 90% (99%)
-// trained then all from α, Hessian-vector products (the refinement's
-// included) against the cold run's 47: -s 2 -B 1 85 (87) from w(α), 28
-// (23) from the block solve alone, 24 (32) with the refinement; -s 2 21
-// (21), 15 (11), 13 (10). The block solve alone stopped 1.7e-4 above the
-// cold run's objective after 99% with -B 1 (figures measured with the
-// trust-region Newton method, TRON, that preceded newton.go): its
-// objective test estimates what is left with the Hessian's diagonal, which the
-// bias's coupling to every feature makes optimistic from such a start;
-// from the refined start it ended 8e-5 below it.
+// q(v) = ½‖v‖² + Σ_{α_i>0} C_i (1 − y_i vᵀx_i)², whose minimizer is w to
+// the previous run's tolerance (∇q(w) = ∇f(w)). rebuildFromAlpha
+// minimizes q exactly over the stiffCoords coordinates of largest
+// curvature (one pass over the support rows and a Cholesky solve);
+// refineOnQ then runs conjugate gradient on q until w passes the previous
+// run's gradient test on q, or q's gradient is small beside that of the
+// rows outside it. CG alone from w(α) took 66–72 products to get there.
+// On debdesc_bin, first 90% (99%) trained then all from α, Hessian
+// products (the refinement's included) against the cold run's 47: -s 2
+// -B 1 85 (87) from w(α), 28 (23) from the block solve alone, 24 (32)
+// refined; -s 2 21 (21), 15 (11), 13 (10). Unrefined, the run after 99%
+// with -B 1 stopped 1.7e-4 above the cold run's objective (the diagonal's
+// estimate of what is left is optimistic there); refined, 8e-5 below it
+// (figures of the trust-region method that preceded newton.go).
 
 // stiffCoords is the number of coordinates rebuildFromAlpha solves for
 // exactly: on debdesc_bin -s 2 -B 1, 1, 4, 16 and 64 coordinates gave the

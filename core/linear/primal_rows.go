@@ -22,14 +22,38 @@ type primalRows struct {
 	c    []float64 // C_i of every row (the class's C times the row's weight)
 	z    []float64 // margins at w
 	u    []float64 // their step along the last line search's direction
+	// The L2 losses' rows with a loss (z_i < 1, |z_i| > p) at the last grad: I[:nI].
+	I  []int32
+	nI int
+	// split's: halves or not, the cores lent, the second half's vector
+	// (room for dim), pass, and signal that another core ran it.
+	halves bool
+	share  *solve.Lender
+	part   []float64
+	half   rowPass
+	done   chan struct{}
+	// search's: the loss, w, rows 0..exact−1's margins given (l2svcFun.known).
+	obj   rowLoss
+	w     []float64
+	exact int
 }
+
+// rowLoss is an objective's loss at margins z + ηu over rows lo..hi−1.
+type rowLoss interface {
+	lossRange(eta float64, lo, hi int) float64
+}
+
+// Run and Done lend r's second half to another core (solve.Lender).
+func (r *primalRows) Run()                { r.run(&r.half) }
+func (r *primalRows) Done() chan struct{} { return r.done }
 
 // setRows sets the rows and the per-row buffers (room for ds.Len() each).
 func (r *primalRows) setRows(ds *data.Dataset, bias float64, sign []int8, c, z, u []float64) {
 	l := ds.Len()
-	r.ds, r.n, r.bias, r.reads = ds, ds.NumFeatures(), bias, 0
+	r.ds, r.n, r.bias, r.reads, r.exact = ds, ds.NumFeatures(), bias, 0, 0
 	r.wt = solve.RowWeights(ds)
 	r.c, r.z, r.u = c[:l], z[:l], u[:l]
+	r.halves = r.part != nil && ds.Nonzeros() >= splitNonzeros // part: a trainer's worker
 	r.sign = nil
 	if sign != nil {
 		r.sign = sign[:l]
@@ -52,33 +76,12 @@ func (r *primalRows) dim() int {
 	return r.n
 }
 
-// dot returns wᵀx_i including the bias pseudo-feature. Dense rows go
-// through simd.DotWiden (AVX-512: about 10× the plain loop on a
-// Fashion-MNIST row), whose fixed lane order keeps every path's bits equal;
-// rows narrower than its 32 lanes by four lanes in a sparse row's order
-// (data.Dataset.Dot: the same bits on a row without zeros), where
-// DotWiden would clear and sum 32 lanes (shuttle -s 0: 20% less CPU).
+// dot returns wᵀx_i including the bias pseudo-feature.
 func (r *primalRows) dot(i int, w []float64) float64 {
 	var s float64
-	switch {
-	case r.ds.IsDense() && r.n < 32:
-		x := r.ds.DenseRow(i)
-		w := w[:len(x)]
-		var s0, s1, s2, s3 float64
-		j := 0
-		for ; j+4 <= len(x); j += 4 {
-			s0 += float64(x[j]) * w[j]
-			s1 += float64(x[j+1]) * w[j+1]
-			s2 += float64(x[j+2]) * w[j+2]
-			s3 += float64(x[j+3]) * w[j+3]
-		}
-		for ; j < len(x); j++ {
-			s0 += float64(x[j]) * w[j]
-		}
-		s = (s0 + s1) + (s2 + s3)
-	case r.ds.IsDense():
-		s = simd.DotWiden(r.ds.DenseRow(i), w[:r.n])
-	default:
+	if r.ds.IsDense() {
+		s = dotDense(r.ds.DenseRow(i), w)
+	} else {
 		s = r.ds.Dot(i, w[:r.n])
 	}
 	if r.bias >= 0 {
@@ -87,19 +90,157 @@ func (r *primalRows) dot(i int, w []float64) float64 {
 	return s
 }
 
-// addRow does dst += a·x_i including the bias pseudo-feature (dense rows
-// by simd.AxpyWiden).
-func (r *primalRows) addRow(dst []float64, a float64, i int) {
-	switch {
-	case r.ds.IsDense() && r.n < 32: // as dot
-		x := r.ds.DenseRow(i)
-		d := dst[:len(x)]
-		for j, v := range x {
-			d[j] += a * float64(v)
-		}
-	case r.ds.IsDense():
-		simd.AxpyWiden(dst[:r.n], a, r.ds.DenseRow(i))
+// dotDense returns xᵀw over x's length: simd.DotWiden's fixed lanes from
+// 32 features (AVX-512: 10× the plain loop on Fashion-MNIST), else
+// data.DotDense's four, a sparse row's order (shuttle -s 0: 20% less CPU
+// than DotWiden's 32 lanes).
+func dotDense(x []float32, w []float64) float64 {
+	if len(x) >= 32 {
+		return simd.DotWiden(x, w[:len(x)])
+	}
+	return data.DotDense(x, w)
+}
+
+// Data of splitNonzeros nonzeros or more is read in two fixed halves, the
+// second summed apart and added last on any number of cores, so that a
+// model's bits do not depend on them. Below, passes are short (digits,
+// 230k: about 50 µs) and one-vs-rest keeps both cores busy but at the tail.
+const splitNonzeros = 1 << 18
+
+const (
+	passHv   = iota // rows' part of ∇²f·s, into out
+	passLoss        // the loss at margins z + ηu, into sum
+	passStep        // passLoss after setting the margins' step u along s
+)
+
+// rowPass is a pass over positions lo..hi−1 of rows (all rows: nil).
+type rowPass struct {
+	kind   int
+	s, out []float64
+	rows   []int32
+	a      []float64
+	x      float64 // passHv: a_i's factor; passLoss: η
+	sum    float64 // passLoss's result
+	lo, hi int
+}
+
+// run runs the pass.
+func (r *primalRows) run(p *rowPass) {
+	switch p.kind {
+	case passHv:
+		r.hvRange(p.s, p.out, p.rows, p.a, p.x, p.lo, p.hi)
+	case passStep:
+		r.stepRange(p.s, p.lo, p.hi)
+		fallthrough
 	default:
+		p.sum = r.obj.lossRange(p.x, p.lo, p.hi)
+	}
+}
+
+// split runs p over positions 0..m−1, in halves when r.halves (the
+// second, into out2, lent to an idle core), and returns the pass with the
+// sum.
+func (r *primalRows) split(p rowPass, out2 []float64, m int) *rowPass {
+	p.lo, p.hi = 0, m
+	if !r.halves {
+		r.half = p
+		r.run(&r.half)
+		return &r.half
+	}
+	r.half, p.hi = p, m/2
+	r.half.lo, r.half.out = m/2, out2
+	lent := r.share.Lend(r)
+	r.run(&p)
+	if lent {
+		<-r.done
+	} else {
+		r.run(&r.half)
+	}
+	r.half.sum += p.sum
+	return &r.half
+}
+
+// hv writes Hs = s + Σ_k a_i (x_iᵀs) x_i, i = rows[k] (nil: every row),
+// a_i = scale·a[i]: every objective's Hessian-vector product.
+func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float64) {
+	m := len(rows)
+	if rows == nil {
+		m = len(a)
+	}
+	copy(Hs, s)
+	var part []float64
+	if r.halves {
+		part = r.part[:len(Hs)]
+		clear(part)
+	}
+	r.split(rowPass{kind: passHv, s: s, out: Hs, rows: rows, a: a, x: scale}, part, m)
+	if r.halves {
+		axpy(Hs, 1, part)
+	}
+	r.reads += int64(m)
+}
+
+// Hv is the L2 losses' ∇²f·s = s + 2 Σ_{i∈I} C_i (x_iᵀs) x_i.
+func (r *primalRows) Hv(s, Hs []float64) { r.hv(s, Hs, r.I[:r.nI], r.c, 2) }
+
+// hvRange adds hv's rows at positions lo..hi−1 to Hs, each row fetched
+// once for its dot product and update (sparse rows inlined: debdesc_bin a
+// third faster than a call each).
+func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale float64, lo, hi int) {
+	n, bias, ds := r.n, r.bias, r.ds
+	sb := 0.0
+	if bias >= 0 {
+		sb = s[n] * bias
+	}
+	for k := lo; k < hi; k++ {
+		i := k
+		if rows != nil {
+			i = int(rows[k])
+		}
+		var c float64
+		if ds.IsDense() {
+			x := ds.DenseRow(i)
+			c = scale * a[i] * (dotDense(x, s) + sb)
+			addDense(Hs, c, x)
+		} else {
+			idx, val := ds.SparseRow(i)
+			val = val[:len(idx)]
+			var s0, s1, s2, s3 float64
+			q := 0
+			for ; q+4 <= len(idx); q += 4 {
+				s0 += float64(val[q]) * s[idx[q]]
+				s1 += float64(val[q+1]) * s[idx[q+1]]
+				s2 += float64(val[q+2]) * s[idx[q+2]]
+				s3 += float64(val[q+3]) * s[idx[q+3]]
+			}
+			for ; q < len(idx); q++ {
+				s0 += float64(val[q]) * s[idx[q]]
+			}
+			c = scale * a[i] * ((s0 + s1) + (s2 + s3) + sb)
+			for q, j := range idx {
+				Hs[j] += c * float64(val[q])
+			}
+		}
+		if bias >= 0 {
+			Hs[n] += c * bias
+		}
+	}
+}
+
+// addDense does dst += a·x over x's length, as dotDense reads x.
+func addDense(dst []float64, a float64, x []float32) {
+	if len(x) >= 32 {
+		simd.AxpyWiden(dst[:len(x)], a, x)
+	} else {
+		data.AxpyDense(dst, a, x)
+	}
+}
+
+// addRow does dst += a·x_i including the bias pseudo-feature.
+func (r *primalRows) addRow(dst []float64, a float64, i int) {
+	if r.ds.IsDense() {
+		addDense(dst, a, r.ds.DenseRow(i))
+	} else {
 		r.ds.AddScaledTo(dst[:r.n], a, i)
 	}
 	if r.bias >= 0 {
@@ -111,22 +252,14 @@ func (r *primalRows) addRow(dst []float64, a float64, i int) {
 // pseudo-feature included) with one fetch of the row: a gradient and the
 // Hessian's diagonal in one pass.
 func (r *primalRows) addRowSquares(dst []float64, a float64, D []float64, b float64, i int) {
-	switch {
-	case r.ds.IsDense() && r.n < 32: // as dot
+	if r.ds.IsDense() {
 		x := r.ds.DenseRow(i)
-		d, m := dst[:len(x)], D[:len(x)]
-		for j, v := range x {
-			d[j] += a * float64(v)
-			m[j] += b * float64(v) * float64(v)
-		}
-	case r.ds.IsDense():
-		x := r.ds.DenseRow(i)
-		simd.AxpyWiden(dst[:r.n], a, x)
+		addDense(dst, a, x)
 		m := D[:len(x)]
 		for j, v := range x {
 			m[j] += b * float64(v) * float64(v)
 		}
-	default:
+	} else {
 		idx, val := r.ds.SparseRow(i)
 		val = val[:len(idx)]
 		for k, j := range idx {
@@ -141,29 +274,20 @@ func (r *primalRows) addRowSquares(dst []float64, a float64, D []float64, b floa
 	}
 }
 
-// search is the line search of every objective (newton.go): it sets u to
-// the margins' step along s (one pass over the rows; rows below exact
-// also get their margin z_i recomputed from w, which the same fetch of
-// the row gives), then tries η = 1, ½, … until
-// f(w + ηs) − fw ≤ 0.01·η·gs, with f(w + ηs) = ½‖w + ηs‖² + loss(η) and
-// loss(η) the loss at margins z + ηu, O(l) a trial. On success it moves w
-// and z by η and returns η and f(w + ηs); else it returns 0 and fw.
-func (r *primalRows) search(w, s []float64, fw, gs float64, exact int, loss func(eta float64) float64) (float64, float64) {
-	for i := range r.u {
-		x := r.dot(i, s)
-		if r.sign != nil && r.sign[i] < 0 {
-			x = -x
-		}
-		r.u[i] = x
-		if i < exact { // a classification's given margins (l2svcFun.known)
-			r.z[i] = float64(r.sign[i]) * r.dot(i, w)
-		}
-	}
+// search is every objective's line search (newton.go): it tries η = 1,
+// ½, … until f(w + ηs) − fw ≤ 0.01·η·gs, f(w + ηs) = ½‖w + ηs‖² + the
+// loss at margins z + ηu, O(l) a trial but the first, which reads the
+// rows for u (stepRange). On success it moves w and z by η and returns η
+// and f(w + ηs); else 0 and fw.
+func (r *primalRows) search(w, s []float64, fw, gs float64) (float64, float64) {
+	r.w = w
 	r.reads += int64(len(r.u))
 	wTw, wTs, sTs := dot64(w, w), dot64(w, s), dot64(s, s)
-	eta := 1.0
+	eta, kind := 1.0, passStep // the first trial's pass sets u
 	for range maxLineSearch {
-		fnew := loss(eta) + 0.5*wTw + eta*wTs + 0.5*eta*eta*sTs
+		loss := r.split(rowPass{kind: kind, s: s, x: eta}, nil, len(r.z)).sum
+		kind = passLoss
+		fnew := loss + 0.5*wTw + eta*wTs + 0.5*eta*eta*sTs
 		if fnew-fw <= armijoEta*eta*gs {
 			axpy(w, eta, s)
 			axpy(r.z, eta, r.u)
@@ -174,6 +298,19 @@ func (r *primalRows) search(w, s []float64, fw, gs float64, exact int, loss func
 	return 0, fw
 }
 
-// forgetStart is false: values are read from the rows, unless an
-// objective overrides it (l2svcFun).
+// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (z_i too below r.exact).
+func (r *primalRows) stepRange(s []float64, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		x := r.dot(i, s)
+		if r.sign != nil && r.sign[i] < 0 {
+			x = -x
+		}
+		r.u[i] = x
+		if i < r.exact { // a classification's given margins (l2svcFun.known)
+			r.z[i] = float64(r.sign[i]) * r.dot(i, r.w)
+		}
+	}
+}
+
+// forgetStart is false: values are read from the rows (but l2svcFun's).
 func (r *primalRows) forgetStart() bool { return false }

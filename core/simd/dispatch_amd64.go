@@ -156,3 +156,23 @@ func rbfArgsS64(dst []float32, s []int64, ss []float64, xx, c0, t, gamma float64
 	}
 	return rbfArgsS64Portable(dst, s, ss, xx, c0, t, gamma, mx, from)
 }
+
+// pairDots4AVX512 runs PairDots64 on four rows (x and d ldx and ldd
+// elements apart; 0 repeats one row).
+//
+//go:noescape
+func pairDots4AVX512(d *float64, ldd int, x *float32, ldx int, w *float32, nf, nw int)
+
+func pairDots64(dst []float64, x []float32, rows, nf int, w []float32, nw int) {
+	if level != AVX512 || nf == 0 {
+		pairDots64Portable(dst, x, rows, nf, w, nw)
+		return
+	}
+	r := 0
+	for ; r+4 <= rows; r += 4 {
+		pairDots4AVX512(&dst[r*nw], nw, &x[r*nf], nf, &w[0], nf, nw)
+	}
+	for ; r < rows; r++ { // the kernel's four rows all row r
+		pairDots4AVX512(&dst[r*nw], 0, &x[r*nf], 0, &w[0], nf, nw)
+	}
+}

@@ -40,3 +40,7 @@ func gemmLimbsPanels[T int8 | int16](c []int64, ldc int, hi, lo []int16, lda, m 
 func rbfArgsS64(dst []float32, s []int64, ss []float64, xx, c0, t, gamma float64) float64 {
 	return rbfArgsS64Portable(dst, s, ss, xx, c0, t, gamma, math.Inf(-1), 0)
 }
+
+func pairDots64(dst []float64, x []float32, rows, nf int, w []float32, nw int) {
+	pairDots64Portable(dst, x, rows, nf, w, nw)
+}

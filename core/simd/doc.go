@@ -2,7 +2,9 @@
 // float32 dot products, a blocked matrix product C = A·Bᵀ over packed
 // panels of B, vectorized exp (the RBF kernel's) and tanh, the int16×int8
 // matrix product of quantized kernel models, float32 rows against float64
-// vectors (DotWiden, AxpyWiden) and the SMO solver's loops. Each has a
+// vectors (DotWiden, AxpyWiden), float64 dot products of rows with a
+// feature-major matrix in a fixed order (PairDots64, linear models'
+// decision values) and the SMO solver's loops. Each has a
 // portable pure-Go reference and, on amd64, AVX-512 and AVX2+FMA paths
 // written in Go assembly, chosen once at start-up from the CPU's features
 // (golang.org/x/sys/cpu). The integer matrix product uses AVX-512 VNNI

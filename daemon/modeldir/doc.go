@@ -17,7 +17,9 @@
 // fsnotify, swapping each newer valid version in with one atomic pointer
 // store; a version that fails to load is logged and skipped while the
 // current model keeps serving, and Watcher.LastSkip says why. A caller that
-// serves linear float models only sets Options.LinearOnly.
+// serves linear float models only sets Options.LinearOnly; one whose
+// directory is in another layout (Triton's "<v>/model.svmgo") lists its
+// versions with Options.Versions, and the watcher follows them the same way.
 //
 // # Imports
 //

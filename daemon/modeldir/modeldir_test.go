@@ -654,3 +654,78 @@ func TestWatchNotifiesSwapsAndSkips(t *testing.T) {
 		t.Errorf("swaps %v, skips %v; want [1 3] and [2]", swaps, skips)
 	}
 }
+
+// TestWatchVersionsOption follows a directory in a layout of its own,
+// "<v>/weights", through Options.Versions: the newest valid version loads
+// at start past a corrupt newer one, a version whose subdirectory appears
+// empty and gets its file later (an event in the subdirectory, which the
+// lister asked to watch) is swapped in, and an unchanged bad file is read
+// once.
+func TestWatchVersionsOption(t *testing.T) {
+	dir := t.TempDir()
+	write := func(v uint64, b []byte) {
+		t.Helper()
+		vdir := filepath.Join(dir, fmt.Sprint(v))
+		if err := os.MkdirAll(vdir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if b != nil {
+			if err := os.WriteFile(filepath.Join(vdir, "weights"), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	encoded := func(tag float32) []byte {
+		b, err := modelfile.Encode(testModel(tag))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	var lists atomic.Int64
+	list := func(d string) (VersionList, error) {
+		lists.Add(1)
+		l := VersionList{Files: map[uint64]string{}}
+		for v := uint64(1); v <= 9; v++ {
+			vdir := filepath.Join(d, fmt.Sprint(v))
+			if _, err := os.Stat(vdir); err != nil {
+				continue
+			}
+			l.Watched = append(l.Watched, vdir)
+			if p := filepath.Join(vdir, "weights"); fileExists(p) {
+				l.Files[v] = p
+			}
+		}
+		return l, nil
+	}
+	write(1, encoded(1))
+	write(2, []byte("not a model"))
+	rec := &recorder{}
+	w, err := Watch(dir, Options{Logger: slog.New(rec), Debounce: time.Millisecond, Versions: list})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if l := w.Current(); l == nil || l.Version != 1 || l.Path != filepath.Join(dir, "1", "weights") {
+		t.Fatalf("Current at start = %+v, want version 1 from 1/weights", l)
+	}
+	if s := w.LastSkip(); s == nil || s.Version != 2 {
+		t.Fatalf("LastSkip = %+v, want version 2", s)
+	}
+	write(3, nil)
+	waitFor(t, "a scan of the new version directory", func() bool { return lists.Load() >= 2 })
+	time.Sleep(20 * time.Millisecond) // the scan that adds 3/ to the watch
+	write(3, encoded(3))
+	waitFor(t, "version 3", func() bool { l := w.Current(); return l != nil && l.Version == 3 })
+	if got := linOf(w.Current()).W; !slices.Equal(got, []float32{3, 3, 3, 3}) {
+		t.Errorf("version 3 serves W = %v", got)
+	}
+	if n := rec.count(msgSkipped, 2); n != 1 {
+		t.Errorf("corrupt version 2 was tried %d times, want 1", n)
+	}
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}

@@ -65,6 +65,21 @@ type Options struct {
 	// failed (a corrupt or unreadable file), as it is logged; an unchanged
 	// bad file is not read, nor reported, again.
 	OnSkip func(Skip)
+	// Versions, when set, lists the directory's versions in place of its
+	// "model-<v>" file names, for a directory in another layout (Triton's
+	// "<v>/model.svmgo"): on each scan it returns each version with its
+	// model file's path, and the subdirectories whose changes may bring a
+	// version (the watcher watches those too, and scans on any event). The
+	// watcher loads, skips, remembers failures and swaps as it does for its
+	// own layout.
+	Versions func(dir string) (VersionList, error)
+}
+
+// VersionList is what Options.Versions lists of a directory: each
+// version's model file, and the subdirectories to watch.
+type VersionList struct {
+	Files   map[uint64]string
+	Watched []string
 }
 
 // Watcher follows the newest valid model version in a directory (DESIGN.md
@@ -77,6 +92,7 @@ type Watcher struct {
 	linearOnly bool
 	onSwap     func(*Loaded)
 	onSkip     func(Skip)
+	versions   func(string) (VersionList, error)
 	fsw        *fsnotify.Watcher
 	current    atomic.Pointer[Loaded]
 	skip       atomic.Pointer[Skip] // the newest version skipped, newer than current
@@ -87,6 +103,9 @@ type Watcher struct {
 	// load, with the file's stamp at the time, so an unchanged bad file is
 	// not read again on every event while a rewritten one is.
 	failed map[uint64]stamp // guarded by scanMu
+	// watched holds the subdirectories Options.Versions asked to watch
+	// and fsnotify took.
+	watched map[string]bool // guarded by scanMu
 
 	closeOnce sync.Once
 	closeErr  error
@@ -140,8 +159,10 @@ func newWatcher(dir string, opt Options) *Watcher {
 		linearOnly: opt.LinearOnly,
 		onSwap:     opt.OnSwap,
 		onSkip:     opt.OnSkip,
+		versions:   opt.Versions,
 		done:       make(chan struct{}),
 		failed:     make(map[uint64]stamp),
+		watched:    make(map[string]bool),
 	}
 	if w.log == nil {
 		w.log = slog.New(slog.DiscardHandler)
@@ -254,7 +275,7 @@ func (w *Watcher) mayBringVersion(ev fsnotify.Event) bool {
 	if !ev.Has(fsnotify.Create | fsnotify.Write | fsnotify.Rename) {
 		return false
 	}
-	if w.isDirEvent(ev) {
+	if w.isDirEvent(ev) || w.versions != nil {
 		return true
 	}
 	_, ok := ParseFileName(filepath.Base(ev.Name))
@@ -272,26 +293,13 @@ func (w *Watcher) Rescan() {
 	w.scanMu.Lock()
 	defer w.scanMu.Unlock()
 
-	entries, err := os.ReadDir(w.dir)
-	if err != nil {
-		// ReadDir returns what it read before the error; those entries are
-		// still worth trying.
-		w.log.Warn("modeldir: cannot read model directory", "dir", w.dir, "err", err)
-	}
 	cur := w.current.Load()
 	var candidates []uint64
-	names := make(map[uint64]string)
-	for _, e := range entries {
-		v, ok := ParseFileName(e.Name())
-		if !ok || cur != nil && v <= cur.Version {
-			continue
-		}
-		if prev, seen := names[v]; !seen {
+	paths := w.list()
+	for v := range paths {
+		if cur == nil || v > cur.Version {
 			candidates = append(candidates, v)
-		} else if strings.HasSuffix(prev, fileSuffix) {
-			continue // model-<v>.svmgo wins over model-<v>.onnx
 		}
-		names[v] = e.Name()
 	}
 	// A bad version that is gone, or no longer newer than the current one,
 	// needs no memory.
@@ -306,7 +314,7 @@ func (w *Watcher) Rescan() {
 	slices.Sort(candidates)
 	for i := len(candidates) - 1; i >= 0; i-- {
 		v := candidates[i]
-		path := filepath.Join(w.dir, names[v])
+		path := paths[v]
 		fi, err := os.Stat(path)
 		if err != nil {
 			w.log.Debug("modeldir: model file vanished before loading", "version", v, "path", path, "err", err)
@@ -348,6 +356,52 @@ func (w *Watcher) Rescan() {
 		}
 		return
 	}
+}
+
+// list returns the directory's versions with their model files' paths:
+// its "model-<v>" files, or what Options.Versions lists (whose
+// subdirectories it starts watching). Called with scanMu held.
+func (w *Watcher) list() map[uint64]string {
+	if w.versions != nil {
+		l, err := w.versions(w.dir)
+		if err != nil {
+			w.log.Warn("modeldir: cannot list model directory", "dir", w.dir, "err", err)
+		}
+		for _, d := range l.Watched {
+			if !w.watched[d] && w.fsw != nil {
+				if err := w.fsw.Add(d); err == nil {
+					w.watched[d] = true
+				}
+			}
+		}
+		return l.Files
+	}
+	paths, err := Files(w.dir)
+	if err != nil {
+		// What was read before the error is still worth trying.
+		w.log.Warn("modeldir: cannot read model directory", "dir", w.dir, "err", err)
+	}
+	return paths
+}
+
+// Files returns the model files of dir, in the layout svmgo watch
+// publishes, by version: "model-<v>.svmgo", or "model-<v>.onnx" for a
+// version without one. On an error reading dir it returns what it read
+// before the error too.
+func Files(dir string) (map[uint64]string, error) {
+	entries, err := os.ReadDir(dir)
+	paths := make(map[uint64]string, len(entries))
+	for _, e := range entries {
+		v, ok := ParseFileName(e.Name())
+		if !ok {
+			continue
+		}
+		if prev, seen := paths[v]; seen && strings.HasSuffix(prev, fileSuffix) {
+			continue // model-<v>.svmgo wins over model-<v>.onnx
+		}
+		paths[v] = filepath.Join(dir, e.Name())
+	}
+	return paths, err
 }
 
 // load reads and checks the model file at path, refusing a kernel or

@@ -21,10 +21,11 @@
 // holding model.svmgo or model.onnx (read by the same opener, so any
 // kind), beside models in svmgo watch's layout in the same repository. A
 // directory is taken as Triton's when it holds a version directory and no
-// "model-<v>" file when the model is added. It is followed the same way
-// (fsnotify on the model directory and each version directory; a file that
-// fails to load, such as one still being copied in, is read again once its
-// size or modification time changes), under the same version policies.
+// "model-<v>" file when the model is added. It is followed by the same
+// modeldir.Watcher, told its versions by Options.Versions (fsnotify on the
+// model directory and each version directory; a file that fails to load,
+// such as one still being copied in, is read again once its size or
+// modification time changes), under the same version policies.
 // Triton's config.pbtxt is not read.
 //
 // The versions served are one immutable set, replaced
@@ -60,6 +61,14 @@
 //	probability  FP64 class probabilities, shape [N, C], in the order of the "labels" property
 //
 // No outputs named means label.
+//
+// REST is HTTP/1.1 (keep-alive, pipelining, chunked bodies, 100 Continue,
+// headers capped at 64 KB: 431 past it) over a connection loop of the
+// package's own (http1.go) around net/http's request parser and the same
+// http.Handler, not net/http's server: that server starts and stops a
+// goroutine watching the connection for every request, which costs more
+// than a single-row inference (examples/bench/serve.sh's floors). HTTP/2
+// is gRPC's.
 //
 // The body is read by a decoder of its own (restdecode.go), not
 // encoding/json: it checks the whole text's syntax and depth as strictly,
@@ -125,7 +134,6 @@
 // # Imports
 //
 // It may import core, core/modelfile, daemon/modeldir, daemon/buildinfo,
-// its generated inferencepb, google.golang.org/grpc and /protobuf, and fsnotify (to follow
-// a directory in Triton's layout); it predicts through
-// core.Model only, never a kind's own type.
+// its generated inferencepb, google.golang.org/grpc and /protobuf; it
+// predicts through core.Model only, never a kind's own type.
 package serve

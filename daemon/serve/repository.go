@@ -300,7 +300,7 @@ type model struct {
 	name, dir string
 	policy    Policy
 	repo      *Repository
-	watcher   follower
+	watcher   *modeldir.Watcher
 	triton    bool // the directory is in Triton's layout ("<v>/model.<ext>")
 	set       atomic.Pointer[versionSet]
 
@@ -326,13 +326,11 @@ func (r *Repository) open(name, dir string) (*model, error) {
 		OnSwap: m.refresh,
 		OnSkip: func(s modeldir.Skip) { r.metrics.loadFailed(name) },
 	}
-	var err error
 	if m.triton {
-		m.watcher, err = watchTriton(dir, opt)
-	} else {
-		m.watcher, err = modeldir.Watch(dir, opt)
+		opt.Versions = tritonList
 	}
-	if err != nil {
+	var err error
+	if m.watcher, err = modeldir.Watch(dir, opt); err != nil {
 		return nil, fmt.Errorf("serve: model %q: %w", name, err)
 	}
 	layout := "svmgo"
@@ -433,18 +431,8 @@ func (m *model) publish(old *versionSet, list []*version) {
 // "model-<v>.onnx"), in Triton's "<v>/model.svmgo" or "<v>/model.onnx".
 func (m *model) files() (map[uint64]string, error) {
 	if m.triton {
-		return tritonVersions(m.dir)
+		l, err := tritonList(m.dir)
+		return l.Files, err
 	}
-	entries, err := os.ReadDir(m.dir)
-	out := make(map[uint64]string, len(entries))
-	for _, e := range entries {
-		v, ok := modeldir.ParseFileName(e.Name())
-		if !ok {
-			continue
-		}
-		if prev, seen := out[v]; !seen || filepath.Ext(prev) != ".svmgo" {
-			out[v] = filepath.Join(m.dir, e.Name())
-		}
-	}
-	return out, err
+	return modeldir.Files(m.dir)
 }

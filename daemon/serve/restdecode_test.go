@@ -45,6 +45,13 @@ func TestNumberMatchesParseFloat(t *testing.T) {
 			toks = append(toks, strconv.FormatFloat(f, 'g', -1, 32))
 		}
 	}
+	for range 2000 { // float32 halfway points, and numbers just off them, to 17 digits
+		x := math.Float32frombits(rng.Uint32() & 0x7effffff)
+		mid := (float64(x) + float64(math.Nextafter32(x, float32(math.Inf(1))))) / 2
+		for _, f := range []float64{mid, math.Nextafter(mid, 0), math.Nextafter(mid, math.Inf(1))} {
+			toks = append(toks, strconv.FormatFloat(f, 'g', 17, 64), strconv.FormatFloat(f, 'g', -1, 64))
+		}
+	}
 	toks = append(toks, "0", "-0", "0e999", "1e38", "3.4028235e38", "3.4028236e38", "16777217", "9007199254740993",
 		"0.99215686", "1.00000000000000000000001", "123456789012345678901234567890e-20", "1e-46", "1.4e-45")
 	for _, tok := range toks {

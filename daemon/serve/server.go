@@ -98,7 +98,7 @@ type Server struct {
 	inFlight chan struct{}
 	draining atomic.Bool
 
-	httpSrv *http.Server
+	httpSrv *http1Server
 	grpcSrv *grpc.Server
 	health  *health.Server
 	// healthStatus is the status last given to health (healthSet: once).
@@ -196,24 +196,9 @@ func (s *Server) Start() error {
 			return fmt.Errorf("serve: http: %w", err)
 		}
 		s.httpLn = ln
-		s.httpSrv = &http.Server{
-			Handler:           s.Handler(),
-			ReadTimeout:       s.lim.ReadTimeout,
-			ReadHeaderTimeout: s.lim.ReadTimeout,
-			WriteTimeout:      s.lim.WriteTimeout,
-			IdleTimeout:       s.lim.IdleTimeout,
-			MaxHeaderBytes:    64 << 10,
-			TLSConfig:         s.tls,
-			ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		}
+		s.httpSrv = newHTTP1Server(ln, s.Handler(), s.lim, s.tls, s.log)
 		s.wg.Go(func() {
-			var err error
-			if s.tls != nil {
-				err = s.httpSrv.ServeTLS(ln, "", "")
-			} else {
-				err = s.httpSrv.Serve(ln)
-			}
-			if !errors.Is(err, http.ErrServerClosed) {
+			if err := s.httpSrv.serve(); !errors.Is(err, http.ErrServerClosed) {
 				s.log.Error("serve: http server stopped", "err", err)
 			}
 		})
@@ -223,7 +208,7 @@ func (s *Server) Start() error {
 		ln, err := listen(s.cfg.GRPCAddr)
 		if err != nil {
 			if s.httpSrv != nil {
-				s.httpSrv.Close()
+				s.httpSrv.close()
 			}
 			return fmt.Errorf("serve: grpc: %w", err)
 		}
@@ -342,9 +327,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	var errs []error
 	if s.httpSrv != nil {
-		if err := s.httpSrv.Shutdown(ctx); err != nil {
+		if err := s.httpSrv.shutdown(ctx); err != nil {
 			errs = append(errs, err)
-			s.httpSrv.Close()
 		}
 	}
 	if s.grpcSrv != nil {

@@ -163,9 +163,13 @@ var (
 // number reads the JSON number at p.i as the float32 feature datatype dt
 // makes of it (tensor's rules), scanning it once: a number of at most 19
 // significant digits whose decimal mantissa and power of ten are exact in
-// the target precision is computed with one rounding, exactly as
+// the target precision (or, for FP32, in float64, away from float32's
+// halfway points) is computed with one rounding, exactly as
 // strconv.ParseFloat would; any other goes to strconv.ParseFloat.
 func (p *jsonReader) number(dt datatype) (float32, error) {
+	if x, ok, err := p.shortNumber(dt); ok {
+		return x, err
+	}
 	b, i, start := p.b, p.i, p.i
 	neg := i < len(b) && b[i] == '-'
 	if neg {
@@ -250,7 +254,7 @@ func (p *jsonReader) number(dt datatype) (float32, error) {
 			x = -x
 		}
 		return x, nil
-	case dt != dtFP32 && mant <= 1<<53 && -22 <= exp && exp <= 22:
+	case mant <= 1<<53 && -22 <= exp && exp <= 22:
 		f := float64(mant)
 		if exp < 0 {
 			f /= pow10f64[-exp]
@@ -260,9 +264,86 @@ func (p *jsonReader) number(dt datatype) (float32, error) {
 		if neg {
 			f = -f
 		}
-		return featureOf(f, b[start:i], dt)
+		if dt != dtFP32 {
+			return featureOf(f, b[start:i], dt)
+		}
+		// A float32 value with more than 24 bits of mantissa (a float32
+		// written shortest has up to 9 digits: most of an image's pixels
+		// k/255): f is the number rounded once to float64, and rounding f
+		// to float32 gives the number rounded once to float32 unless f is
+		// a float32 halfway point, where the second rounding may differ
+		// from the first: those, and results outside float32's normal
+		// range, go to strconv.
+		if a := math.Abs(f); a >= 0x1p-126 && a <= math.MaxFloat32 && math.Float64bits(f)&(1<<29-1) != 1<<28 {
+			return float32(f), nil
+		}
 	}
 	return parseFloatToken(b[start:i], dt)
+}
+
+// shortNumber is number for the common form, in one tight pass: no
+// exponent, at most 19 digits in all (so the mantissa cannot overflow),
+// of a size that one rounding gives exactly (number's rules). It reports
+// false, having read nothing, for any other text, which number reads.
+func (p *jsonReader) shortNumber(dt datatype) (x float32, ok bool, err error) {
+	b, i := p.b, p.i
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
+	}
+	s := i
+	var mant uint64
+	for ; i < len(b) && b[i]-'0' <= 9; i++ {
+		mant = mant*10 + uint64(b[i]-'0')
+	}
+	if i == s || b[s] == '0' && i-s > 1 {
+		return 0, false, nil // no digit, or a leading zero: number says what is wrong
+	}
+	nd, exp := i-s, 0
+	if i < len(b) && b[i] == '.' {
+		i++
+		f := i
+		for ; i < len(b) && b[i]-'0' <= 9; i++ {
+			mant = mant*10 + uint64(b[i]-'0')
+		}
+		if i == f {
+			return 0, false, nil
+		}
+		nd, exp = nd+i-f, f-i
+	}
+	if nd > 19 || i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		return 0, false, nil
+	}
+	switch {
+	case mant == 0:
+		if neg {
+			x = float32(math.Copysign(0, -1))
+		}
+	case dt == dtFP32 && mant <= 1<<24 && exp >= -10:
+		x = float32(mant) / pow10f32[-exp]
+		if neg {
+			x = -x
+		}
+	case mant <= 1<<53 && exp >= -22:
+		f := float64(mant) / pow10f64[-exp]
+		if neg {
+			f = -f
+		}
+		if dt != dtFP32 {
+			x, err = featureOf(f, b[p.i:i], dt)
+			break
+		}
+		// As in number: away from float32's halfway points and inside its
+		// normal range, rounding f again to float32 changes nothing.
+		if a := math.Abs(f); a < 0x1p-126 || a > math.MaxFloat32 || math.Float64bits(f)&(1<<29-1) == 1<<28 {
+			return 0, false, nil
+		}
+		x = float32(f)
+	default:
+		return 0, false, nil
+	}
+	p.i = i
+	return x, true, err
 }
 
 // unsafeString returns b as a string sharing its bytes, for a use that

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
@@ -147,6 +148,8 @@ func (f fileBatch) reject(why error) error { return f.d.reject(f.name, why) }
 // it through s. weightColumn is the instance-weight column of a CSV batch
 // (0: none).
 func (d *Daemon) take(s settlement, name, label string, raw []byte, weightColumn int) error {
+	start := time.Now()
+	cpu0, cpuOK := processCPU()
 	h := store.Hash(sha256.Sum256(raw))
 	if d.st.Has(h) {
 		if d.added != nil && *d.added == h {
@@ -207,7 +210,18 @@ func (d *Daemon) take(s settlement, name, label string, raw []byte, weightColumn
 	if err != nil {
 		return err
 	}
-	return d.ingested(s)
+	if err := d.ingested(s); err != nil {
+		return err
+	}
+	// What the batch cost the daemon in all, from parsing to done/ (its
+	// retrain, the store's commits, the model's publication and, with
+	// --metrics.cold-every, the comparison's cold solve).
+	attrs := []any{"batch", name, "seconds", time.Since(start).Seconds()}
+	if cpu1, _ := processCPU(); cpuOK {
+		attrs = append(attrs, "cpu_seconds", cpu1-cpu0)
+	}
+	d.log.Info("batch done", attrs...)
+	return nil
 }
 
 // ingested settles a batch as done and counts it, the last step of

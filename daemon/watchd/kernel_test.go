@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -292,6 +293,27 @@ func TestKernelWarmRetrain(t *testing.T) {
 			colds := s.records(t, "cold solve for comparison")
 			if len(retrained) != len(c.batches) || len(colds) != len(c.batches) {
 				t.Fatalf("%d retrains and %d cold solves logged, want %d", len(retrained), len(colds), len(c.batches))
+			}
+			if _, ok := processCPU(); ok {
+				// CPU over a solve: at most its wall time on every core
+				// (plus the clock's granularity); a batch's CPU in all
+				// holds its two solves'.
+				done := s.records(t, "batch done")
+				for i, r := range append(slices.Clone(retrained), append(colds, done...)...) {
+					cpu, ok := r["cpu_seconds"].(float64)
+					if wall := r["seconds"].(float64); !ok || cpu < 0 || cpu > wall*float64(runtime.NumCPU())+0.02 {
+						t.Errorf("record %d (%v): cpu_seconds %v, wall %v s", i, r["msg"], r["cpu_seconds"], wall)
+					}
+				}
+				if len(done) != len(c.batches) {
+					t.Fatalf("%d batches done logged, want %d", len(done), len(c.batches))
+				}
+				for i, r := range done {
+					parts := retrained[i]["cpu_seconds"].(float64) + colds[i]["cpu_seconds"].(float64)
+					if all := r["cpu_seconds"].(float64); all < parts-0.002 {
+						t.Errorf("batch %d: %v CPU seconds in all, its solves %v", i, all, parts)
+					}
+				}
 			}
 			for i, r := range colds {
 				wo, co := r["warm_objective"].(float64), r["cold_objective"].(float64)

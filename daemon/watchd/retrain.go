@@ -197,12 +197,14 @@ func (r *run) model() core.Model {
 func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 	warm := d.warm(ds.Len())
 	start := time.Now()
+	cpu0, cpuOK := processCPU()
 	d.metrics.trainingStart.Set(float64(start.UnixNano()) / 1e9)
 	d.progress.reset(start)
 	d.metrics.training.Set(1)
 	m, dual, err := d.guardedTrain(ds, warm)
 	d.metrics.training.Set(0)
 	elapsed := time.Since(start)
+	cpu1, _ := processCPU()
 	if err != nil {
 		return nil, err
 	}
@@ -230,8 +232,11 @@ func (d *Daemon) train(ds *data.Dataset, name string, held int) (*run, error) {
 	if !d.spec.opts.IsKernel() {
 		attrs = append(attrs, "hessian_products", s.HessianProducts)
 	}
-	d.log.Info("retrained", append(attrs, "objective", s.Objective, "support_vectors", s.NumSV,
-		"converged", s.Converged, "seconds", elapsed.Seconds())...)
+	attrs = append(attrs, "objective", s.Objective, "support_vectors", s.NumSV, "converged", s.Converged, "seconds", elapsed.Seconds())
+	if cpuOK {
+		attrs = append(attrs, "cpu_seconds", cpu1-cpu0)
+	}
+	d.log.Info("retrained", attrs...)
 	if d.cfg.ColdEvery > 0 && d.retrains%d.cfg.ColdEvery == 0 {
 		d.coldSolve(ds, s)
 	}
@@ -298,7 +303,10 @@ func (d *Daemon) forgetGradient() { d.last = d.last.WithoutGradient() }
 // cold one's optimum, to the tolerance.
 func (d *Daemon) coldSolve(ds *data.Dataset, warm core.FitSummary) {
 	start := time.Now()
+	cpu0, cpuOK := processCPU()
 	m, _, err := d.trainer.Train(ds, nil)
+	cpu1, _ := processCPU()
+	elapsed := time.Since(start)
 	if err != nil {
 		d.log.Warn("cold solve failed", "err", err)
 		return
@@ -317,6 +325,9 @@ func (d *Daemon) coldSolve(ds *data.Dataset, warm core.FitSummary) {
 	if !d.spec.opts.IsKernel() {
 		attrs = append(attrs, "warm_hessian_products", warm.HessianProducts, "cold_hessian_products", cold.HessianProducts)
 	}
-	d.log.Info("cold solve for comparison", append(attrs, "warm_objective", warm.Objective, "cold_objective", cold.Objective,
-		"warm_cold_ratio", ratio, "seconds", time.Since(start).Seconds())...)
+	attrs = append(attrs, "warm_objective", warm.Objective, "cold_objective", cold.Objective, "warm_cold_ratio", ratio, "seconds", elapsed.Seconds())
+	if cpuOK {
+		attrs = append(attrs, "cpu_seconds", cpu1-cpu0)
+	}
+	d.log.Info("cold solve for comparison", attrs...)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -133,9 +134,25 @@ func modelVersions(t *testing.T, root string) []uint64 {
 	return vs
 }
 
+// openStore opens a copy of the store's snapshot under cfg.Root, so that
+// a test may look at the store of a running daemon: store.Open on the
+// daemon's own state/ would remove the temporary snapshot of a commit in
+// progress (and make state/ again if it was removed), failing the
+// daemon's commit under it.
 func openStore(t *testing.T, cfg Config) *store.Store {
 	t.Helper()
-	st, err := store.Open(filepath.Join(cfg.Root, StateDir), cfg.storeConfig())
+	dir := t.TempDir()
+	snap, err := os.ReadFile(filepath.Join(cfg.Root, StateDir, store.SnapshotName))
+	switch {
+	case err == nil:
+		err = os.WriteFile(filepath.Join(dir, store.SnapshotName), snap, 0o644)
+	case errors.Is(err, os.ErrNotExist):
+		err = nil // no snapshot yet: an empty store
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(dir, cfg.storeConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,14 @@
 #                                evaluations), support vectors, seconds;
 #   "cold solve for comparison"  the same solve from α = 0: iterations, work,
 #                                seconds, and warm/cold work.
+#   "batch done"                 the batch's whole cost to the daemon, from parsing
+#                                to done/ (its retrain, the store's commits, the
+#                                publication, and the cold solve, which the table
+#                                takes out): "batch s" is that less the cold solve.
+# Seconds are the daemon's CPU seconds over each solve ("cpu_seconds", the
+# process's user and system time), or its wall seconds from a daemon that
+# does not log them: a loaded machine stretches wall time, CPU time much
+# less, and stream.sh compares the daemon with in-process CPU figures.
 # The kind of model (linear or kernel, from the records' "kind" field) picks
 # the work measure and the table's columns.
 # Without WINDOW the store is sized to hold the whole file, so no row is
@@ -142,15 +150,17 @@ function get(key,   s) {
 	return s
 }
 function num(v, d) { return sprintf("%." d "f", v) }
+function secs(   c) { c = get("cpu_seconds"); return (c == "") ? get("seconds") : c }
 /"msg":"batch added"/ { b = get("batch"); stored[b] = get("samples"); order[++n] = b }
 /"msg":"retrained"/ {
 	b = get("batch"); warm[b] = get("warm"); wit[b] = get("iterations")
 	kernel = (get("kind") == "kernel")
 	wup[b] = kernel ? get("kernel_evals") : get("updates")
-	sv[b] = get("support_vectors"); conv[b] = get("converged"); wsec[b] = get("seconds"); cur = b
+	sv[b] = get("support_vectors"); conv[b] = get("converged"); wsec[b] = secs(); cur = b
 }
+/"msg":"batch done"/ { whole[get("batch")] = secs() }
 /"msg":"cold solve for comparison"/ {
-	cit[cur] = get("cold_iterations"); csec[cur] = get("seconds")
+	cit[cur] = get("cold_iterations"); csec[cur] = secs()
 	wo = get("warm_objective"); co = get("cold_objective")
 	d = (co != 0) ? (wo - co) / co : wo - co
 	if (d < 0) d = -d
@@ -160,24 +170,28 @@ function num(v, d) { return sprintf("%." d "f", v) }
 }
 END {
 	work = kernel ? "kernel evals" : "updates"
-	print "| batch | rows stored | start | warm iterations | warm " work " | cold iterations | cold " work " | warm/cold " work " | warm retrain s | cold solve s | warm/cold s | support vectors |"
-	print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	print "| batch | rows stored | start | warm iterations | warm " work " | cold iterations | cold " work " | warm/cold " work " | warm retrain s | cold solve s | warm/cold s | batch s | batch/cold s | support vectors |"
+	print "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for (i = 1; i <= n; i++) {
 		b = order[i]
 		if (!(b in cup)) { print "daemon.sh: no cold solve logged for " b > "/dev/stderr"; exit 1 }
 		note = (conv[b] == "true") ? "" : " (iteration cap)"
-		printf "| %d | %d | %s | %d%s | %d | %d | %d | %s | %s | %s | %s | %d |\n", i, stored[b], (warm[b] == "true") ? "warm" : "cold",
+		own = (b in whole) ? whole[b] - csec[b] : ""
+		printf "| %d | %d | %s | %d%s | %d | %d | %d | %s | %s | %s | %s | %s | %s | %d |\n", i, stored[b], (warm[b] == "true") ? "warm" : "cold",
 			wit[b], note, wup[b], cit[b], cup[b], num(ratio[b], 3), num(wsec[b], 3), num(csec[b], 3),
-			(csec[b] > 0) ? num(wsec[b] / csec[b], 3) : "n/a", sv[b]
-		if (warm[b] == "true") { sw += wup[b]; sc += cup[b]; tw += wsec[b]; tc += csec[b]; k++ }
+			(csec[b] > 0) ? num(wsec[b] / csec[b], 3) : "n/a", (own == "") ? "n/a" : num(own, 3),
+			(own != "" && csec[b] > 0) ? num(own / csec[b], 3) : "n/a", sv[b]
+		if (warm[b] == "true") { sw += wup[b]; sc += cup[b]; tw += wsec[b]; tc += csec[b]; to += own; k++ }
 	}
 	if (k > 0) {
 		print ""
-		printf "Over the %d warm retrains: %d %s warm against %d cold (%s), %s s against %s s (%s); warm objectives within %.1e of the cold ones (relative).\n",
-			k, sw, work, sc, (sc > 0) ? num(sw / sc, 3) : "n/a", num(tw, 3), num(tc, 3), (tc > 0) ? num(tw / tc, 3) : "n/a", worst
+		printf "Over the %d warm retrains: %d %s warm against %d cold (%s), %s s against %s s (%s), %s s for the whole batches (%s); warm objectives within %.1e of the cold ones (relative).\n",
+			k, sw, work, sc, (sc > 0) ? num(sw / sc, 3) : "n/a", num(tw, 3), num(tc, 3), (tc > 0) ? num(tw / tc, 3) : "n/a",
+			num(to, 3), (tc > 0) ? num(to / tc, 3) : "n/a", worst
 		# A row of the table of stream.sh: cold seconds, warm/cold
-		# seconds, warm/cold work, objective.
-		printf "%s %s %s %.1e\n", num(tc, 3), (tc > 0) ? num(tw / tc, 3) : "n/a", (sc > 0) ? num(sw / sc, 3) : "n/a", worst > total
+		# seconds, warm/cold work, objective, whole batches/cold seconds.
+		printf "%s %s %s %.1e %s\n", num(tc, 3), (tc > 0) ? num(tw / tc, 3) : "n/a", (sc > 0) ? num(sw / sc, 3) : "n/a", worst,
+			(tc > 0) ? num(to / tc, 3) : "n/a" > total
 	}
 }' total="$tmp/total" "$tmp/daemon.log" >"$tmp/table.md"
 
@@ -208,7 +222,11 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 		echo "  its function, gradient and Hessian-vector passes), the work measure behind the"
 		echo "  daemon's warm_cold_ratio metric."
 	fi
-	echo "- seconds: in-process solver wall time from the daemon's log records; load average"
+	if grep -q '"msg":"retrained".*"cpu_seconds"' "$tmp/daemon.log"; then
+		echo "- seconds: the daemon's CPU seconds over each solve (its log records' cpu_seconds); load average"
+	else
+		echo "- seconds: in-process solver wall time from the daemon's log records; load average"
+	fi
 	echo "  $load_start at the start, $(loadavg) at the end (other work on the machine lengthens both solves)."
 	echo "- Machine: $(nproc) CPU(s)${cpu:+, $cpu}; $(go env GOVERSION 2>/dev/null || echo go); $(date -u +%Y-%m-%d)."
 } >"$tmp/daemon.md"

@@ -12,7 +12,12 @@ date and load of the run that measured them. A case is named by its row's
 first two cells, ``| data | options |``; a note of a case is a line
 ``- data options: ...`` with the same words. The output's keyed lines come
 in runs (the table rows, then each list of per-case notes); a kept case's
-lines go at the end of the run of the same rank.
+lines go at the end of the run of the same rank. A case's details are a
+section headed ``#### data options`` (the same words), running to the next
+such heading or the block's end; sections come last in a block, and a kept
+case's section goes after the run's. The rows of a per-batch table (its
+header's first cell is ``batch``) belong to their section and are never
+keyed, so one case's batches never join another case's table.
 
     python3 examples/bench/readme_tables.py examples/bench/README.md examples/bench/out
 
@@ -26,28 +31,37 @@ import sys
 
 _ROW = re.compile(r"^\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|")
 _NOTE = re.compile(r"^- (.+?): ")
+_SECTION = re.compile(r"^#### (.+?)\s*$")
 
 
-def _row_key(line):
-    m = _ROW.match(line)
-    if not m or set(m.group(1)) <= set("-: "):
-        return None  # not a row, or the |---| separator
-    if m.group(1) == "data":
-        return None  # the header
-    return m.group(1) + " " + m.group(2)
+def _row_keys(lines):
+    """Each line's case key when it is a keyed table row, else None: the
+    header (first cell "data"), the |---| separator and the rows of a
+    per-batch table (header's first cell "batch") are not keyed."""
+    keys, batch_table, prev_row = [], False, False
+    for line in lines:
+        m = _ROW.match(line)
+        key = None
+        if m and not prev_row:  # a table's header
+            batch_table = m.group(1) == "batch"
+        elif m and not batch_table and not set(m.group(1)) <= set("-: ") and m.group(1) != "data":
+            key = m.group(1) + " " + m.group(2)
+        keys.append(key)
+        prev_row = m is not None
+    return keys
 
 
-def _runs(lines):
+def _runs(lines, row_keys):
     """The keyed lines of a block as a list of runs of (key, line): maximal
     runs of table rows or of case notes (a note's key must name a row of the
     block; other list items are not keyed)."""
-    row_keys = {k for k in map(_row_key, lines) if k}
+    cases = {k for k in row_keys if k}
     runs, current, kind = [], [], None
-    for line in lines:
-        k, kd = _row_key(line), "row"
+    for line, k in zip(lines, row_keys):
+        kd = "row"
         if k is None:
             m = _NOTE.match(line)
-            k, kd = (m.group(1), "note") if m and m.group(1) in row_keys else (None, None)
+            k, kd = (m.group(1), "note") if m and m.group(1) in cases else (None, None)
         if k is None or kd != kind:
             if current:
                 runs.append(current)
@@ -59,11 +73,26 @@ def _runs(lines):
     return runs
 
 
+def _sections(lines):
+    """The block's case sections as (key, lines) in order: a heading
+    "#### key" and the lines up to the next heading or the end."""
+    sections = []
+    for line in lines:
+        m = _SECTION.match(line)
+        if m:
+            sections.append((m.group(1), [line]))
+        elif sections:
+            sections[-1][1].append(line)
+    return sections
+
+
 def merge(old, new):
     """The block's new text: new's lines, with each run of keyed lines
-    followed by old's lines of the same run rank for the cases new lacks."""
+    followed by old's lines of the same run rank for the cases new lacks,
+    and old's sections of those cases after new's."""
     old_lines, new_lines = old.splitlines(), new.splitlines()
-    old_runs, new_runs = _runs(old_lines), _runs(new_lines)
+    old_keys, new_row_keys = _row_keys(old_lines), _row_keys(new_lines)
+    old_runs, new_runs = _runs(old_lines, old_keys), _runs(new_lines, new_row_keys)
     new_keys = {k for run in new_runs for k, _ in run}
     out, rank, i = [], 0, 0
     while i < len(new_lines):
@@ -77,6 +106,12 @@ def merge(old, new):
             continue
         out.append(new_lines[i])
         i += 1
+    old_cases = {k for k in old_keys if k}
+    for k, lines in _sections(old_lines):
+        if k in old_cases and k not in new_keys:
+            if out and out[-1] != "":
+                out.append("")
+            out.extend(lines)
     return "\n".join(out) + "\n"
 
 

@@ -9,8 +9,9 @@ evaluations for a kernel model, rows read for a linear one):
   (default 0.9 of the file); per batch the oldest 1% leave (Trainer.remove)
   and the next 1% come in, then fit() retrains warm; a fresh Trainer fits
   the same rows cold.
-- partial_fit: svmgo.sklearn.SVC (or OneClassSVM, SVR by -s) fits the first
-  0.9 of the file, then partial_fit adds 1% batches (scikit-learn's
+- partial_fit: svmgo.sklearn.SVC (or OneClassSVM, SVR by -s; LinearSVC
+  for linear options, those without -t) fits the first STORE rows (default
+  0.9 of the file), then partial_fit adds 1% batches (scikit-learn's
   partial_fit appends; it has no removal), each against a cold fit of the
   rows so far.
 
@@ -63,7 +64,10 @@ def trainer_stream(args, X, y, Xt):
     if store + args.batches * per > n:
         sys.exit(f"streamcapi: {n} rows, too few for a store of {store} and {args.batches} batches of {per}")
     cap = store + per
-    warm = svmgo.Trainer(args.options, capacity_rows=cap, num_features=X.shape[1])
+    # Sparse rows (as the daemon holds them) when X is sparse: room for
+    # cap of its longest rows.
+    nz = 0 if isinstance(X, np.ndarray) else cap * int(np.diff(X.indptr).max())
+    warm = svmgo.Trainer(args.options, capacity_rows=cap, num_features=X.shape[1], capacity_nonzeros=nz)
     warm.add(X[:store], y[:store])
     warm.fit()
     lo, hi = 0, store  # the rows held: X[lo:hi]
@@ -77,7 +81,7 @@ def trainer_stream(args, X, y, Xt):
         wm = warm.fit()
         tw = cpu() - t
         wi = warm.fit_info()
-        with svmgo.Trainer(args.options, capacity_rows=cap, num_features=X.shape[1]) as cold:
+        with svmgo.Trainer(args.options, capacity_rows=cap, num_features=X.shape[1], capacity_nonzeros=nz) as cold:
             cold.add(X[lo:hi], y[lo:hi])
             t = cpu()
             cm = cold.fit()
@@ -94,11 +98,19 @@ def trainer_stream(args, X, y, Xt):
 
 def estimator(options, nf):
     """The scikit-learn estimator for svm-train options (-s, -c, -g, -n, -p)
-    on nf features. gamma is fixed (svm-train's 1/nf by default): the
-    estimator's gamma="scale" would follow each fit's rows, and a warm and a
-    cold fit would then solve different problems."""
+    on nf features, or for train-linear options (no -t: -s 1 or 2, -c, -e,
+    -B). gamma is fixed (svm-train's 1/nf by default): the estimator's
+    gamma="scale" would follow each fit's rows, and a warm and a cold fit
+    would then solve different problems."""
     f = options.split()
     o = dict(zip(f[::2], f[1::2]))
+    if "-t" not in o:
+        s = o.get("-s", "1")
+        if s not in ("1", "2") or "-twin" in o:
+            sys.exit(f"streamcapi: partial_fit: linear options {options!r}: LinearSVC trains -s 1 (its primal twin) and -s 2")
+        bias = float(o.get("-B", -1))
+        return sksvm.LinearSVC, dict(C=float(o.get("-c", 1)), dual=s == "1", tol=float(o.get("-e", 0.1 if s == "1" else 0.01)),
+                                     fit_intercept=bias > 0, intercept_scaling=bias if bias > 0 else 1.0)
     s = o.get("-s", "0")
     kw = {"gamma": float(o.get("-g", 1.0 / nf))}
     if s == "2":
@@ -113,7 +125,11 @@ def fit_info(est):
     result the model file records (fit_result_: iterations, kernel
     evaluations, objective)."""
     r = est.fit_result_
-    return {"work": r["ke"], "iterations": r["it"], "objective": r["obj"], "work_unit": "kernel_evals"}
+    if "ke" in r:
+        return {"work": r["ke"], "iterations": r["it"], "objective": r["obj"], "work_unit": "kernel_evals"}
+    # A linear model: rows read, and the primal objective (what
+    # Trainer.fit_info reports for it).
+    return {"work": r["up"], "iterations": r["it"], "objective": r["po"], "work_unit": "rows_read"}
 
 
 def partial_fit_stream(args, X, y, Xt):
@@ -123,7 +139,7 @@ def partial_fit_stream(args, X, y, Xt):
     if first + args.batches * per > n:
         sys.exit(f"streamcapi: {n} rows, too few for {first} and {args.batches} batches of {per}")
     cls, kw = estimator(args.options, X.shape[1])
-    classes = np.unique(y) if cls is sksvm.SVC else None
+    classes = np.unique(y) if cls in (sksvm.SVC, sksvm.LinearSVC) else None
     unsup = cls is sksvm.OneClassSVM
 
     def part(est, a, b):
@@ -168,11 +184,16 @@ def main():
     ap.add_argument("train")
     args = ap.parse_args()
     X, y = load_svmlight_file(args.train)
-    X = np.asarray(X.todense(), dtype=np.float32)
+    # Dense rows unless 90% of the values are zeros: a linear trainer reads every
+    # stored value of a row, so debdesc_bin (9,132 features, 6 nonzeros a
+    # row) held dense costs 1,500 times the work of its sparse rows.
+    sparse = X.nnz < 0.1 * X.shape[0] * X.shape[1]
+    rows = (lambda m: m.astype(np.float32)) if sparse else (lambda m: np.asarray(m.todense(), dtype=np.float32))
+    X = rows(X)
     test = args.test or (args.train[: -len(".train")] + ".test" if args.train.endswith(".train") else "")
     if test and os.path.exists(test):
         Xt, _ = load_svmlight_file(test, n_features=X.shape[1])
-        Xt = np.asarray(Xt.todense(), dtype=np.float32)
+        Xt = rows(Xt)
     else:
         Xt = X
     run = trainer_stream if args.mode == "capi" else partial_fit_stream

@@ -74,6 +74,26 @@ class TestMerge(unittest.TestCase):
         new = "| data | options | x |\n|---|---|---|\n| b | o | 2 |\n"
         self.assertEqual(readme_tables.merge(old, new), "| data | options | x |\n|---|---|---|\n| b | o | 2 |\n| a | o | 1 |\n")
 
+    def test_batch_tables_stay_in_their_sections(self):
+        # stream.sh's layout: the totals, then one section of batches a case.
+        def block(cases):
+            rows = "".join(f"| {d} | `{o}` in process | {x} |\n" for d, o, x, _ in cases)
+            secs = "".join(f"\n#### {d} `{o}` in process\n\n| batch | warm/cold |\n|---:|---:|\n"
+                           + "".join(f"| {b} | {v} |\n" for b, v in enumerate(vs, 1)) for d, o, _, vs in cases)
+            return "| data | options, path | x |\n|---|---|---:|\n" + rows + secs
+        shuttle, digits = ("shuttle", "-c 100", "0.2", ["0.3", "0.1"]), ("digits", "", "0.4", ["0.5"])
+        shuttle2 = ("shuttle", "-c 100", "0.1", ["0.2", "0.05"])
+        # digits not run: its row and section are kept, after shuttle's;
+        # no batch row of the old shuttle table joins the new one.
+        self.assertEqual(readme_tables.merge(block([shuttle, digits]), block([shuttle2])),
+                         block([shuttle2, digits]))
+        # A full run replaces every section.
+        self.assertEqual(readme_tables.merge(block([shuttle, digits]), block([shuttle2, digits])),
+                         block([shuttle2, digits]))
+        # A section of no case (its heading names no row) is not kept.
+        old = block([shuttle]) + "\n#### gone `x` in process\n\n| batch | warm/cold |\n"
+        self.assertEqual(readme_tables.merge(old, block([shuttle2])), block([shuttle2]))
+
     def test_splice_only_between_markers(self):
         readme = "intro | data | options |\n<!-- bench:kernel -->\n" + OLD + "<!-- /bench:kernel -->\nafter\n"
         got = readme_tables.splice(readme, "kernel", NEW)

@@ -139,6 +139,13 @@ class TestTrainPredict(unittest.TestCase):
                 self.assertEqual(from_bytes.predict(TEST_DENSE), pred)
                 self.assertEqual(from_bytes.decision_function(TEST_DENSE), self.model.decision_function(TEST_DENSE))
             self.assertEqual(self.model.to_bytes(), data)
+            # to_bytes starts from the last size written: a guess short
+            # of the model, or far beyond it, gives the same bytes.
+            name = "svmgo_model_save_buffer"
+            for guess in (1, len(data) - 1, 4 * len(data)):
+                svmgo.Model._size_guess[name] = guess
+                self.assertEqual(self.model.to_bytes(), data)
+                self.assertEqual(svmgo.Model._size_guess[name], len(data) + len(data) // 8)
             with self.assertRaises(svmgo.Error) as cm:
                 self.model.skipped
             self.assertEqual(cm.exception.code, svmgo.Status.E_UNSUPPORTED)

@@ -7,7 +7,9 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -24,7 +26,12 @@ per-feature affine codes. model_out is a qlinear or qkernel model file
 (format 1.2) that svmgo predict and svmgo inspect read; it is written
 atomically, so a failed run leaves none.
 
-Prints the file sizes before and after. With --check, also predicts
+Prints the file sizes before and after, and whether batch predictions
+with model_out pay on this machine: PredictBatch of both models on the
+same rows (test_file's with --check, else a kernel model's own support
+vectors), one goroutine, alternated, timed; model_out pays when it takes
+no more time than model_in, and when it does not the line says why and
+to predict batches with model_in. With --check, also predicts
 test_file (LIBSVM format, or CSV when it ends in .csv) with both models and
 prints the largest change of a decision value over its rows, the largest
 error bound (package quantize's bound on that change; every change must be
@@ -136,13 +143,7 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	s.row("size", size)
 	s.row("source CRC-32C", crcText(q.SourceCRC())+" (model_in's payload, recorded in model_out)")
-	if k, ok := q.(*quantize.Kernel); ok {
-		if pays, why := k.BatchPays(); pays {
-			s.row("batch predict", "as fast as model_in or faster: "+why)
-		} else {
-			s.row("batch predict", "slower than model_in: "+why+"; quantize for size, predict batches with model_in for speed")
-		}
-	}
+	s.row("batch predict", batchVerdict(src, q, check, *checkFile))
 	if check != nil {
 		checkRows(s, *checkFile, cmp, q.IsRegression())
 	}
@@ -355,3 +356,93 @@ func lossUnit(regression bool) string {
 
 // crcText prints a CRC-32C as inspect and quantize show it.
 func crcText(c uint32) string { return fmt.Sprintf("0x%08x", c) }
+
+// batchRounds and batchRoundTime shape batchTiming: alternated rounds of
+// each model, each at least batchRoundTime of the float model's calls, on
+// at most batchSampleRows rows, fewer when a call of either model takes
+// longer than a round (a model that predicts a row at a time); the whole
+// timing then takes about 2·batchRounds·batchRoundTime.
+const (
+	batchRounds     = 3
+	batchRoundTime  = 10 * time.Millisecond
+	batchSampleRows = 512
+	// batchNoise is how far apart alternated timings of one model fell
+	// on the 2-core machine under load (digits linear, 5 rounds).
+	batchNoise = 0.05
+)
+
+// batchVerdict is the quantizer's statement on batch speed (issue 30: a
+// quantized model should never be the slow choice, or the quantizer says
+// so and why): the measured ratio of q's batch time to the float model's
+// on check's rows, or on a kernel model's support vectors without check,
+// and whether q pays; a linear model without check is not timed.
+func batchVerdict(src *floatModel, q quantize.Model, check *data.Dataset, checkFile string) string {
+	rows, what := check, "rows of "+checkFile
+	if rows == nil {
+		km, ok := src.model.(*core.KernelModel)
+		if !ok || km.SV.Len() == 0 {
+			return "not timed (give --check test_file to time PredictBatch of both models)"
+		}
+		rows, what = km.SV, "support vectors of model_in"
+	}
+	if rows.Len() == 0 {
+		return "not timed (no rows)"
+	}
+	ratio, n := batchTiming(src.model, q, rows.Prefix(min(rows.Len(), batchSampleRows)))
+	measured := fmt.Sprintf("%.2f× model_in's time (PredictBatch on %d %s, one goroutine, median of %d alternated rounds)",
+		ratio, n, what, batchRounds)
+	switch {
+	case ratio <= 1:
+		return measured + ": pays"
+	case ratio <= 1+batchNoise:
+		return measured + fmt.Sprintf(": on a par with model_in (within %.0f%%, this timing's noise)", 100*batchNoise)
+	}
+	why := "the quantized product and its per-row input encoding cost more than the float32 product here"
+	if k, ok := q.(*quantize.Kernel); ok {
+		_, why = k.BatchPays()
+	}
+	return measured + ": does not pay (" + why + "); quantize for size, predict batches with model_in for speed"
+}
+
+// batchTiming returns the median time of q's PredictBatch over rows (or
+// its first rows, see batchRoundTime) divided by the float model f's, one
+// goroutine, the two alternated over batchRounds rounds of as many calls
+// as make batchRoundTime of f's, and the number of rows timed.
+func batchTiming(f, q core.Model, rows *data.Dataset) (float64, int) {
+	dst := make([]float64, rows.Len())
+	once := func(m core.Model) time.Duration {
+		t := time.Now()
+		m.PredictBatch(dst, rows)
+		return time.Since(t)
+	}
+	// One call of each (which warms pools and packed panels) sizes the rows.
+	if d := max(once(f), once(q)); d > batchRoundTime {
+		rows = rows.Prefix(max(1, int(float64(rows.Len())*float64(batchRoundTime)/float64(d))))
+	}
+	calls, t0 := 0, time.Now()
+	for calls == 0 || time.Since(t0) < batchRoundTime {
+		f.PredictBatch(dst, rows)
+		calls++
+	}
+	var tf, tq []float64
+	for range batchRounds {
+		for _, m := range []core.Model{f, q} {
+			t := time.Now()
+			for range calls {
+				m.PredictBatch(dst, rows)
+			}
+			if d := time.Since(t).Seconds(); m == f {
+				tf = append(tf, d)
+			} else {
+				tq = append(tq, d)
+			}
+		}
+	}
+	return medianOf(tq) / medianOf(tf), rows.Len()
+}
+
+// medianOf returns the median of v, sorting it.
+func medianOf(v []float64) float64 {
+	slices.Sort(v)
+	return (v[(len(v)-1)/2] + v[len(v)/2]) / 2
+}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -272,6 +273,8 @@ func checkQuantizeReport(t *testing.T, c quantizeCase, fm floatModels, ds *data.
 	if q.Bits() != bits {
 		t.Errorf("model_out has %d bits, want %d", q.Bits(), bits)
 	}
+
+	checkBatchVerdict(t, rows["batch predict"], "rows of "+c.testFile, min(ds.Len(), batchSampleRows))
 
 	// Sizes: the files on disk.
 	kind := map[bool]string{true: "linear (", false: "kernel ("}[fm.linear != nil]
@@ -692,5 +695,74 @@ func TestQuantizeLargeSparseModel(t *testing.T) {
 		if want := fmt.Sprintf("Accuracy = %.6g%% (%d/%d) (classification)\n", 100*s.Accuracy(), s.Correct, s.Total); code != 0 || out != want {
 			t.Errorf("predict int%d: exit %d, %q%s; want %q", bits, code, out, errs, want)
 		}
+	}
+}
+
+// batchVerdictPattern is the quantize report's batch predict line.
+var batchVerdictPattern = regexp.MustCompile(`^([0-9]+\.[0-9]{2})× model_in's time \(PredictBatch on (.+), one goroutine, median of 3 alternated rounds\): (pays|on a par with model_in \(within 5%, this timing's noise\)|does not pay \((.+)\); quantize for size, predict batches with model_in for speed)$`)
+
+// checkBatchVerdict checks a measured batch predict line: timed on at most
+// `most` of the rows named (fewer when a call is slow), and its verdict the
+// one its ratio gives (pays at most 1, on a par up to 1.05, else does not
+// pay, with a reason).
+func checkBatchVerdict(t *testing.T, line, rowsTimed string, most int) {
+	t.Helper()
+	m := batchVerdictPattern.FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("batch predict %q: not a measured verdict", line)
+	}
+	n, what, _ := strings.Cut(m[2], " ")
+	if k, err := strconv.Atoi(n); err != nil || k < 1 || k > most || what != rowsTimed {
+		t.Errorf("batch predict timed on %q, want 1 to %d %s", m[2], most, rowsTimed)
+	}
+	ratio, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The ratio is printed rounded: at the edges either verdict fits.
+	want := map[string]bool{}
+	switch {
+	case ratio < 0.995:
+		want["pays"] = true
+	case ratio <= 1.005:
+		want["pays"], want["on a par"] = true, true
+	case ratio < 1.045:
+		want["on a par"] = true
+	case ratio <= 1.055:
+		want["on a par"], want["does not pay"] = true, true
+	default:
+		want["does not pay"] = true
+	}
+	got := strings.SplitN(m[3], " (", 2)[0]
+	if got == "on a par with model_in" {
+		got = "on a par"
+	}
+	if !want[got] {
+		t.Errorf("batch predict %q: verdict %q does not fit the ratio %v", line, got, ratio)
+	}
+}
+
+// TestQuantizeBatchVerdict: without --check a kernel model is timed on its
+// own support vectors, and a linear model is not timed.
+func TestQuantizeBatchVerdict(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ cmd, want string }{{"train", "kernel"}, {"train-linear", "linear"}} {
+		in, out := filepath.Join(dir, c.want+".svmgo"), filepath.Join(dir, c.want+".q8")
+		if code, _, errs := svmgo(t, c.cmd, "-q", dataDir+"breast_cancer.train", in); code != 0 {
+			t.Fatalf("%s: %s", c.cmd, errs)
+		}
+		code, stdout, errs := svmgo(t, "quantize", in, out)
+		if code != 0 {
+			t.Fatalf("quantize %s: %s", in, errs)
+		}
+		line := rowsOf(t, stdout)["batch predict"]
+		if c.want == "linear" {
+			if !strings.HasPrefix(line, "not timed (give --check test_file") {
+				t.Errorf("linear model without --check: batch predict %q", line)
+			}
+			continue
+		}
+		m := readFloat(t, in)
+		checkBatchVerdict(t, line, "support vectors of model_in", min(m.kernel.SV.Len(), batchSampleRows))
 	}
 }

@@ -18,7 +18,23 @@
 //     each: p50 and p99 per request, requests per second, and the server
 //     process's CPU time per request (the sum over its threads of
 //     /proc/PID/task/TID/schedstat: the server's own work, nearly free of
-//     the noise other processes add to the latency);
+//     the noise other processes add to the latency) and this process's
+//     (the client's). Each request is timed from its first byte written to
+//     its answer's last byte read; the answer is checked after the clock
+//     stops. REST ("rest") is timed with a lean HTTP/1.1 client: one kept-
+//     alive connection a client, the request's bytes written in one call,
+//     the answer read by its Content-Length, as curl or a C client does;
+//     "resthttp" is the same requests through Go's net/http client, whose
+//     connection goroutines add two goroutine hops and their wake-ups to
+//     each round trip (the client's cost, not the server's);
+//   - the floors, with one client, in a process of this program's own
+//     (-floor) on loopback: "echo", a TCP server that reads each request
+//     by its Content-Length and writes svmgo serve's own answer bytes back
+//     (the machine, the kernel's loopback and the Go runtime: no HTTP
+//     library, no work); "nethttp", a net/http server with svmgo serve's
+//     timeouts answering the same bytes (net/http's own cost); "grpcfloor",
+//     a grpc-go server answering ModelInfer with a fixed label through the
+//     generated code (grpc-go's own cost); timed with the same clients;
 //   - a 1000-row batch over REST (JSON, and the binary tensor data
 //     extension unless -binary=false, for a server without it) and over
 //     gRPC (raw_input_contents): the median of 21 requests, as rows per
@@ -42,6 +58,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -49,8 +66,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -70,6 +89,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
+	"github.com/libsvmgo/libsvmgo/daemon/serve"
 	"github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb"
 )
 
@@ -82,9 +102,14 @@ func main() {
 	publish := flag.String("publish", "", "internal: publish this model file into the directory argument every 20 ms until interrupted")
 	unserved := flag.Bool("publish-unserved", false, "diagnosis: the publisher publishes into a directory the server does not follow (its own cost, without swaps)")
 	serverLog := flag.String("server-log", "", "append the server's standard error (its log) to this file")
+	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
 	flag.Parse()
 	if *publish != "" {
 		publishLoop(*publish, flag.Arg(0))
+		return
+	}
+	if *floor != "" {
+		serveFloors(*floor, flag.Arg(0))
 		return
 	}
 	if *serverLog != "" {
@@ -131,16 +156,41 @@ func main() {
 
 	d := time.Duration(*seconds * float64(time.Second))
 	out := []string{fmt.Sprintf("features=%d rows=%d", nf, nrows)}
-	for _, proto := range []string{"rest", "grpc"} {
+	measure := func(proto string, clients int) {
+		cpu0, self0 := b.serverCPU(), processCPU(os.Getpid())
+		lat, rps := b.single(proto, clients, d)
+		cpu, self := b.serverCPU()-cpu0, processCPU(os.Getpid())-self0
+		n := float64(len(lat))
+		out = append(out, fmt.Sprintf("%s_%d_p50_us=%.1f %s_%d_p99_us=%.1f %s_%d_rps=%.0f %s_%d_server_cpu_us=%.1f %s_%d_client_cpu_us=%.1f",
+			proto, clients, us(quantile(lat, 0.5)), proto, clients, us(quantile(lat, 0.99)), proto, clients, rps,
+			proto, clients, us(cpu)/n, proto, clients, us(self)/n))
+	}
+	for _, proto := range []string{"rest", "resthttp", "grpc"} {
 		for _, clients := range []int{1, 8} {
-			cpu0 := b.serverCPU()
-			lat, rps := b.single(proto, clients, d)
-			cpu := b.serverCPU() - cpu0
-			out = append(out, fmt.Sprintf("%s_%d_p50_us=%.1f %s_%d_p99_us=%.1f %s_%d_rps=%.0f %s_%d_server_cpu_us=%.1f",
-				proto, clients, us(quantile(lat, 0.5)), proto, clients, us(quantile(lat, 0.99)), proto, clients, rps,
-				proto, clients, us(cpu)/float64(len(lat))))
+			measure(proto, clients)
 		}
 	}
+	// The floors: svmgo serve's answer to row 0, as bytes, served back by
+	// a floor process; each timed like the server, with one client.
+	answer := filepath.Join(tmp, "answer")
+	check(os.WriteFile(answer, b.leanAnswer(), 0o644))
+	fl := exec.Command(os.Args[0], "-floor", "18480", answer)
+	fl.Stderr = os.Stderr
+	check(fl.Start())
+	server := b.pid
+	b.pid = fl.Process.Pid
+	b.addr = map[string]string{"echo": "127.0.0.1:18480", "nethttp": "127.0.0.1:18481"}
+	waitListening("127.0.0.1:18482", 10*time.Second)
+	fconn, err := grpc.NewClient("127.0.0.1:18482", grpc.WithTransportCredentials(insecure.NewCredentials()))
+	check(err)
+	b.grpcFloor = inferencepb.NewGRPCInferenceServiceClient(fconn)
+	for _, proto := range []string{"echo", "nethttp", "grpcfloor"} {
+		measure(proto, 1)
+	}
+	fconn.Close()
+	fl.Process.Kill()
+	fl.Wait()
+	b.pid, b.addr = server, nil
 	batches := []string{"rest", "grpc"}
 	if *binaryData {
 		batches = append(batches, "restbin")
@@ -197,15 +247,18 @@ func main() {
 }
 
 type bench struct {
-	model    core.Model
-	pid      int // the server's
-	httpAddr string
-	http     *http.Client
-	grpc     inferencepb.GRPCInferenceServiceClient
-	nf       int
-	rows     []float32
-	nrows    int
-	bodies   [][]byte // single-row REST bodies, for the first 100 rows
+	model     core.Model
+	pid       int // the server's
+	httpAddr  string
+	addr      map[string]string // a floor's address, by its name
+	http      *http.Client
+	grpc      inferencepb.GRPCInferenceServiceClient
+	grpcFloor inferencepb.GRPCInferenceServiceClient
+	nf        int
+	rows      []float32
+	nrows     int
+	bodies    [][]byte // single-row REST bodies, for the first 100 rows
+	requests  [][]byte // the same as whole HTTP/1.1 requests, for the lean client
 	// big is the encoded batch request (REST JSON, REST's JSON header then
 	// the binary rows, or gRPC's raw bytes) of the rows from bigRow, made
 	// before the clock starts: the client's encoding is not the server's
@@ -231,10 +284,14 @@ type restRequest struct {
 }
 
 // serverCPU returns the CPU time the server process's threads have used
-// so far: the sum of the first field (time on a CPU, in ns) of each
-// thread's /proc/PID/task/TID/schedstat.
-func (b *bench) serverCPU() time.Duration {
-	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", b.pid))
+// so far.
+func (b *bench) serverCPU() time.Duration { return processCPU(b.pid) }
+
+// processCPU returns the CPU time process pid's threads have used so far:
+// the sum of the first field (time on a CPU, in ns) of each thread's
+// /proc/PID/task/TID/schedstat.
+func processCPU(pid int) time.Duration {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
 	check(err)
 	var ns int64
 	for _, t := range tasks {
@@ -274,7 +331,96 @@ func (b *bench) singleBodies() {
 		body, err := json.Marshal(restRequest{Inputs: []restInput{{Name: "x", Shape: []int{1, b.nf}, Datatype: "FP32", Data: b.rows[r*b.nf : (r+1)*b.nf]}}})
 		check(err)
 		b.bodies = append(b.bodies, body)
+		req := fmt.Appendf(nil, "POST /v2/models/m/infer HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n",
+			b.httpAddr, len(body))
+		b.requests = append(b.requests, append(req, body...))
 	}
+}
+
+// leanConn is the lean HTTP/1.1 client's kept-alive connection.
+type leanConn struct {
+	c   net.Conn
+	r   *bufio.Reader
+	ans []byte // the last answer's body
+}
+
+func dialLean(addr string) *leanConn {
+	c, err := net.Dial("tcp", addr)
+	check(err)
+	return &leanConn{c: c, r: bufio.NewReaderSize(c, 64<<10)}
+}
+
+// roundTrip writes req and reads the answer's status line and headers,
+// then its body by Content-Length into lc.ans; it returns the status line.
+func (lc *leanConn) roundTrip(req []byte) string {
+	_, err := lc.c.Write(req)
+	check(err)
+	status, n := "", -1
+	for {
+		line, err := lc.r.ReadSlice('\n')
+		check(err)
+		if status == "" {
+			status = string(bytes.TrimSpace(line))
+			continue
+		}
+		if len(line) <= 2 {
+			break
+		}
+		if k, v, ok := bytes.Cut(line, []byte(":")); ok && strings.EqualFold(string(k), "Content-Length") {
+			n, err = strconv.Atoi(string(bytes.TrimSpace(v)))
+			check(err)
+		}
+	}
+	if n < 0 {
+		die(fmt.Errorf("answer %q has no Content-Length", status))
+	}
+	lc.ans = grow(lc.ans, n)
+	_, err = io.ReadFull(lc.r, lc.ans)
+	check(err)
+	return status
+}
+
+func grow(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
+
+// checkLabels checks that a REST answer's body holds one output of n labels.
+func checkLabels(status string, body []byte, n int) {
+	var out struct {
+		Outputs []struct {
+			Data []float64 `json:"data"`
+		} `json:"outputs"`
+	}
+	err := json.Unmarshal(body, &out)
+	if !strings.HasPrefix(status, "HTTP/1.1 200 ") || err != nil || len(out.Outputs) != 1 || len(out.Outputs[0].Data) != n {
+		die(fmt.Errorf("REST answer %q (%v): %.200s", status, err, body))
+	}
+}
+
+// leanAnswer returns svmgo serve's whole answer (status line, headers,
+// body) to the first single-row request, as the floors answer it.
+func (b *bench) leanAnswer() []byte {
+	c, err := net.Dial("tcp", b.httpAddr)
+	check(err)
+	defer c.Close()
+	_, err = c.Write(b.requests[0])
+	check(err)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	check(err)
+	body, err := io.ReadAll(resp.Body)
+	check(err)
+	if resp.StatusCode != 200 || resp.ContentLength != int64(len(body)) {
+		die(fmt.Errorf("answer %d, Content-Length %d: %.200s", resp.StatusCode, resp.ContentLength, body))
+	}
+	var ans bytes.Buffer
+	fmt.Fprintf(&ans, "HTTP/1.1 200 OK\r\n")
+	resp.Header.Del("Date") // a fixed answer: net/http's own floor adds its Date
+	check(resp.Header.Write(&ans))
+	fmt.Fprintf(&ans, "\r\n%s", body)
+	return ans.Bytes()
 }
 
 // single runs clients concurrent clients of single-row requests for d and
@@ -285,11 +431,27 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 	var wg sync.WaitGroup
 	for c := range clients {
 		wg.Go(func() {
+			if proto == "rest" || proto == "echo" || proto == "nethttp" {
+				addr := b.httpAddr
+				if a, ok := b.addr[proto]; ok {
+					addr = a
+				}
+				lc := dialLean(addr)
+				defer lc.c.Close()
+				for i := c; time.Now().Before(deadline); i++ {
+					start := time.Now()
+					status := lc.roundTrip(b.requests[i%len(b.requests)])
+					lats[c] = append(lats[c], time.Since(start))
+					checkLabels(status, lc.ans, 1)
+				}
+				return
+			}
 			for i := c; time.Now().Before(deadline); i++ {
 				r := i % len(b.bodies)
 				start := time.Now()
-				b.infer(proto, r, 1)
+				verify := b.infer(proto, r, 1)
 				lats[c] = append(lats[c], time.Since(start))
+				verify()
 			}
 		})
 	}
@@ -299,32 +461,25 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 	return all, float64(len(all)) / d.Seconds()
 }
 
-// infer sends rows [r, r+n) and checks the answer has n labels.
-func (b *bench) infer(proto string, r, n int) {
+// infer sends rows [r, r+n) and returns the function that checks the
+// answer has n labels (called after the clock stops).
+func (b *bench) infer(proto string, r, n int) (verify func()) {
 	x := b.rows[r*b.nf : (r+n)*b.nf]
 	if n > 1 && b.bigRow != r {
 		die(fmt.Errorf("batch of rows %d not encoded", r))
 	}
 	switch proto {
-	case "rest":
+	case "rest", "resthttp":
 		body := b.big
 		if n == 1 {
 			body = b.bodies[r]
 		}
 		resp, err := b.http.Post("http://"+b.httpAddr+"/v2/models/m/infer", "application/json", bytes.NewReader(body))
 		check(err)
-		var out struct {
-			Outputs []struct {
-				Data []float64 `json:"data"`
-			} `json:"outputs"`
-		}
-		err = json.NewDecoder(resp.Body).Decode(&out)
+		ans, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		check(err)
-		if resp.StatusCode != 200 || len(out.Outputs) != 1 || len(out.Outputs[0].Data) != n {
-			die(fmt.Errorf("REST answer %d %v", resp.StatusCode, out))
-		}
-		return
+		return func() { checkLabels(resp.Proto+" "+resp.Status+" ", ans, n) }
 	case "restbin":
 		req, err := http.NewRequest(http.MethodPost, "http://"+b.httpAddr+"/v2/models/m/infer", bytes.NewReader(b.big))
 		check(err)
@@ -338,7 +493,7 @@ func (b *bench) infer(proto string, r, n int) {
 		if resp.StatusCode != 200 || err != nil || len(body)-hl != 8*n {
 			die(fmt.Errorf("REST binary answer %d: %.200s", resp.StatusCode, body))
 		}
-		return
+		return func() {}
 	}
 	in := &inferencepb.ModelInferRequest_InferInputTensor{Name: "x", Datatype: "FP32", Shape: []int64{int64(n), int64(b.nf)}}
 	req := &inferencepb.ModelInferRequest{ModelName: "m", Inputs: []*inferencepb.ModelInferRequest_InferInputTensor{in}}
@@ -347,10 +502,16 @@ func (b *bench) infer(proto string, r, n int) {
 	} else {
 		req.RawInputContents = [][]byte{b.big}
 	}
-	resp, err := b.grpc.ModelInfer(context.Background(), req)
+	client := b.grpc
+	if proto == "grpcfloor" {
+		client = b.grpcFloor
+	}
+	resp, err := client.ModelInfer(context.Background(), req)
 	check(err)
-	if len(resp.Outputs) != 1 || int(resp.Outputs[0].Shape[0]) != n {
-		die(fmt.Errorf("gRPC answer %v", resp.Outputs))
+	return func() {
+		if len(resp.Outputs) != 1 || int(resp.Outputs[0].Shape[0]) != n {
+			die(fmt.Errorf("gRPC answer %v", resp.Outputs))
+		}
 	}
 }
 
@@ -370,8 +531,9 @@ func (b *bench) batch(proto string, n int) (served, inProcess float64) {
 		b.model.PredictDenseBatch(labels, b.rows[r*b.nf:(r+n)*b.nf])
 		local = append(local, time.Since(start).Seconds())
 		start = time.Now()
-		b.infer(proto, r, n)
+		verify := b.infer(proto, r, n)
 		secs = append(secs, time.Since(start).Seconds())
+		verify()
 	}
 	return float64(n) / median(secs), float64(n) / median(local)
 }
@@ -493,6 +655,97 @@ func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
 	}
 	check(cmd.Start())
 	return cmd
+}
+
+// serveFloors serves the floors on loopback until killed: on port, a TCP
+// server that reads HTTP/1.1 requests by their Content-Length and answers
+// each with the bytes of the file answer; on port+1, net/http with svmgo
+// serve's timeouts answering the same status, headers and body; on
+// port+2, grpc-go answering ModelInfer with one INT64 label.
+func serveFloors(port, answer string) {
+	p, err := strconv.Atoi(port)
+	check(err)
+	ans, err := os.ReadFile(answer)
+	check(err)
+	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(ans)), nil)
+	check(err)
+	body, err := io.ReadAll(resp.Body)
+	check(err)
+	addr := func(i int) string { return "127.0.0.1:" + strconv.Itoa(p+i) }
+
+	echo, err := net.Listen("tcp", addr(0))
+	check(err)
+	go func() {
+		for {
+			c, err := echo.Accept()
+			check(err)
+			go func() {
+				defer c.Close()
+				lc := &leanConn{c: c, r: bufio.NewReaderSize(c, 64<<10)}
+				for {
+					n := -1
+					for {
+						line, err := lc.r.ReadSlice('\n')
+						if err != nil {
+							return
+						}
+						if len(line) <= 2 {
+							break
+						}
+						if k, v, ok := bytes.Cut(line, []byte(":")); ok && strings.EqualFold(string(k), "Content-Length") {
+							n, _ = strconv.Atoi(string(bytes.TrimSpace(v)))
+						}
+					}
+					if _, err := lc.r.Discard(max(n, 0)); err != nil {
+						return
+					}
+					if _, err := c.Write(ans); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+
+	lim := serve.DefaultLimits()
+	hs := &http.Server{Addr: addr(1), ReadTimeout: lim.ReadTimeout, ReadHeaderTimeout: lim.ReadTimeout,
+		WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout,
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			maps.Copy(w.Header(), resp.Header)
+			w.Write(body)
+		})}
+	go func() { check(hs.ListenAndServe()) }()
+
+	gl, err := net.Listen("tcp", addr(2))
+	check(err)
+	gs := grpc.NewServer()
+	inferencepb.RegisterGRPCInferenceServiceServer(gs, floorService{})
+	check(gs.Serve(gl))
+}
+
+// floorService answers ModelInfer with one INT64 label, the request
+// decoded by the generated code and otherwise unread.
+type floorService struct {
+	inferencepb.UnimplementedGRPCInferenceServiceServer
+}
+
+func (floorService) ModelInfer(context.Context, *inferencepb.ModelInferRequest) (*inferencepb.ModelInferResponse, error) {
+	return &inferencepb.ModelInferResponse{ModelName: "m", ModelVersion: "1", Outputs: []*inferencepb.ModelInferResponse_InferOutputTensor{{
+		Name: "label", Datatype: "INT64", Shape: []int64{1}, Contents: &inferencepb.InferTensorContents{Int64Contents: []int64{3}}}}}, nil
+}
+
+// waitListening waits until addr accepts a TCP connection.
+func waitListening(addr string, timeout time.Duration) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	die(fmt.Errorf("%s not listening after %v", addr, timeout))
 }
 
 // waitReady polls /v2/health/ready every 200 µs until it answers 200.

@@ -1,11 +1,13 @@
-// Command streamtime measures what a warm kernel retrain costs against a
-// cold one when a few rows come and go, as the C ABI trainer retrains
-// (core.NewDenseTrainer over a dense data set, its last Dual extended to
-// the rows added since and cut where rows were removed).
+// Command streamtime measures what a warm retrain costs against a cold
+// one when a few rows come and go, as the C ABI trainer retrains (a kernel
+// model: core.NewDenseTrainer over a dense data set; a linear one,
+// --linear: core.NewTrainer over a sparse one with the incremental
+// trainers' parameters, options.LinearOptions.Incremental; its last Dual
+// extended to the rows added since and cut where rows were removed).
 //
 // Usage:
 //
-//	streamtime [-mode add|stream] [-frac 0.01] [-batches 10] [-store n] [-runs 3] [-pairs] [libsvm train options] train_file
+//	streamtime [-mode add|stream] [-frac 0.01] [-batches 10] [-store n] [-runs 3] [-pairs] [-linear] [-test file] [train options] train_file
 //
 // -mode add trains the first (1 − frac) of the rows, then adds the last
 // frac and retrains warm, and trains the same rows cold (runs times each,
@@ -18,9 +20,12 @@
 //
 // Times are the process's CPU seconds (user+system) around each Train
 // call; run under taskset -c 0 with GOMAXPROCS=1 for one core's figures.
-// Kernel evaluations are KernelTrainResult.KernelEvals. The last line
-// gives the totals and the largest relative difference of the dual
-// objective, warm against cold.
+// Work is the model's FitSummary.Work: kernel evaluations for a kernel
+// model, rows read for a linear one. The last line gives the totals, the
+// largest relative difference of the objective (FitSummary.Objective: the
+// dual for a kernel model, the primal for a linear one), warm against
+// cold, and with -test the most test rows the warm and the cold model of
+// a batch predict differently (changedRows says when values differ).
 package main
 
 import (
@@ -39,6 +44,7 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/model"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
@@ -56,6 +62,8 @@ type config struct {
 	name    string
 	options string // the train options, for the total row
 	profile string // CPU profile of the warm retrains (stream; no cold ones)
+	linear  bool   // LIBLINEAR options, a sparse store
+	test    string // test rows for the drift check
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -72,12 +80,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.classes, "classes", "", "use only rows of these labels (comma-separated)")
 	fs.StringVar(&c.name, "name", "", "name of the data in the total row (default: the file's)")
 	fs.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the warm retrains here (stream; skips the cold ones)")
+	fs.BoolVar(&c.linear, "linear", false, "the options are LIBLINEAR's (train-linear)")
+	fs.StringVar(&c.test, "test", "", "LIBSVM file of test rows: count those the warm and cold models predict differently")
 	// Our flags come first; the rest are svm-train options and the file.
 	var own []string
 	for len(args) >= 1 && strings.HasPrefix(args[0], "--") {
 		own = append(own, args[0])
 		args = args[1:]
-		if len(args) > 0 && !strings.Contains(own[len(own)-1], "=") && own[len(own)-1] != "--pairs" {
+		if len(args) > 0 && !strings.Contains(own[len(own)-1], "=") && own[len(own)-1] != "--pairs" && own[len(own)-1] != "--linear" {
 			own = append(own, args[0])
 			args = args[1:]
 		}
@@ -85,7 +95,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(own); err != nil {
 		return 2
 	}
-	opts, files, err := options.ParseTrain(args, options.SyntaxKernel)
+	syntax := options.SyntaxKernel
+	if c.linear {
+		syntax = options.SyntaxLinear
+	}
+	opts, files, err := options.ParseTrain(args, syntax)
+	if c.linear {
+		// What the daemon and the C ABI trainer train with (-s 1 through
+		// its primal twin unless -twin 0).
+		opts.Linear.Params = opts.Linear.Incremental()
+	}
 	o := opts.Params()
 	if err != nil || len(files) != 1 || !(c.frac > 0 && c.frac < 1) || c.runs < 1 || c.batches < 1 {
 		fmt.Fprintf(stderr, "usage: streamtime [--mode add|stream] [--frac f] [--batches n] [--store n] [--runs n] [--pairs] [options] train_file (%v)\n", err)
@@ -99,8 +118,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		c.name = filepath.Base(files[0])
 	}
 	c.options = strings.Join(args[:len(args)-1], " ")
+	var test *data.Dataset
+	if err == nil && c.test != "" {
+		test, err = data.ReadFile(c.test, data.ReadOptions{ClassLabels: o.ClassLabels()})
+	}
 	if err == nil {
-		err = measure(stdout, o, full, c)
+		err = measure(stdout, o, full, test, c)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "streamtime: %v\n", err)
@@ -153,23 +176,28 @@ func cpuSeconds() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-// dense returns the rows of full as a dense row (numFeatures wide).
-func denseRow(full *data.Dataset, i int, buf []float32) []float32 {
+// appendRow appends row i of full to ds, densely when ds is dense.
+func appendRow(ds, full *data.Dataset, i int, buf []float32) error {
+	if !ds.IsDense() {
+		idx, val := full.SparseRow(i)
+		return ds.AppendSparse(full.Label(i), idx, val)
+	}
 	if full.IsDense() {
-		return full.DenseRow(i)
+		return ds.AppendDense(full.Label(i), full.DenseRow(i))
 	}
 	clear(buf)
 	idx, val := full.SparseRow(i)
 	for k, j := range idx {
 		buf[j] = val[k]
 	}
-	return buf
+	return ds.AppendDense(full.Label(i), buf)
 }
 
 // fit is one timed Train call.
 type fit struct {
 	cpu, wall float64
-	m         *core.KernelModel
+	m         core.Model
+	sum       model.FitSummary
 	dual      *core.Dual
 }
 
@@ -179,10 +207,34 @@ func train(tr core.Trainer, ds *data.Dataset, warm *core.Dual) (fit, error) {
 	if err != nil {
 		return fit{}, err
 	}
-	return fit{cpuSeconds() - t, time.Since(t0).Seconds(), m.(*core.KernelModel), dual}, nil
+	return fit{cpuSeconds() - t, time.Since(t0).Seconds(), m, m.Info().Summary, dual}, nil
 }
 
-func measure(w io.Writer, o core.TrainParams, full *data.Dataset, c config) error {
+// changedRows counts the rows of test that the models a and b predict
+// differently: labels that differ, or for regression values further apart
+// than 1e-4 of the value (at least 1e-4): warm and cold solves stop at
+// different points within the solver's tolerance, and their float32
+// coefficients round differently, so regression values never agree to
+// the last bit. The C ABI path (streamcapi.py) counts alike.
+func changedRows(a, b core.Model, test *data.Dataset, pa, pb []float64) int {
+	if test == nil {
+		return 0
+	}
+	pa, pb = a.PredictBatch(pa, test), b.PredictBatch(pb, test)
+	regression := a.Info().Task == model.TaskRegression
+	n := 0
+	for i := range pa {
+		if regression && math.Abs(pa[i]-pb[i]) <= 1e-4*max(1, math.Abs(pb[i])) {
+			continue
+		}
+		if regression || pa[i] != pb[i] {
+			n++
+		}
+	}
+	return n
+}
+
+func measure(w io.Writer, o core.TrainParams, full, test *data.Dataset, c config) error {
 	l, nf := full.Len(), full.NumFeatures()
 	buf := make([]float32, nf)
 	store := c.store
@@ -193,20 +245,29 @@ func measure(w io.Writer, o core.TrainParams, full *data.Dataset, c config) erro
 	if c.mode == "add" {
 		store = l - batch
 	}
-	ds := data.NewDense(store+batch, nf)
+	var ds *data.Dataset
+	var tr core.Trainer
+	var err error
+	if c.linear {
+		// The C ABI trainer's sparse store: room for the densest rows.
+		ds = data.NewSparse(store+batch, (store+batch)*maxRowNonzeros(full), nf)
+		tr, err = core.NewTrainer(o, store+batch, nf)
+	} else {
+		ds = data.NewDense(store+batch, nf)
+		tr, err = core.NewDenseTrainer(o, store+batch, nf)
+	}
+	if err != nil {
+		return err
+	}
 	next := 0 // next row of full to append
 	add := func(n int) error {
 		for range n {
-			if err := ds.AppendDense(full.Label(next), denseRow(full, next, buf)); err != nil {
+			if err := appendRow(ds, full, next, buf); err != nil {
 				return err
 			}
 			next = (next + 1) % l
 		}
 		return nil
-	}
-	tr, err := core.NewDenseTrainer(o, store+batch, nf)
-	if err != nil {
-		return err
 	}
 	if err := add(store); err != nil {
 		return err
@@ -215,10 +276,15 @@ func measure(w io.Writer, o core.TrainParams, full *data.Dataset, c config) erro
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "# %s: %d rows, store %d, batch %d, first fit %.3f s CPU, %d kernel evaluations\n",
-		c.mode, l, store, batch, first.cpu, first.m.Result.KernelEvals)
+	fmt.Fprintf(w, "# %s: %d rows, store %d, batch %d, first fit %.3f s CPU, work %d %s\n",
+		c.mode, l, store, batch, first.cpu, first.sum.Work, first.sum.WorkUnit)
+	unit := strings.ReplaceAll(first.sum.WorkUnit, "_", " ")
 	dual := first.dual
 	var tc, tw, ec, ew, worst float64
+	var pw, pc []float64
+	if test != nil {
+		pw, pc = make([]float64, test.Len()), make([]float64, test.Len())
+	}
 	switch c.mode {
 	case "add":
 		if err := add(batch); err != nil {
@@ -238,21 +304,23 @@ func measure(w io.Writer, o core.TrainParams, full *data.Dataset, c config) erro
 			cw, ww = append(cw, cold.wall), append(ww, hot.wall)
 		}
 		tc, tw = median(cs), median(ws)
-		ec, ew = float64(cold.m.Result.KernelEvals), float64(hot.m.Result.KernelEvals)
-		worst = relDiff(hot.m.Result.Objective, cold.m.Result.Objective)
+		ec, ew = float64(cold.sum.Work), float64(hot.sum.Work)
+		worst = relDiff(hot.sum.Objective, cold.sum.Objective)
 		if c.pairs {
 			printPairs(w, cold.m, hot.m)
 		}
-		fmt.Fprintf(w, "add %d to %d: CPU cold %.4f warm %.4f (%.3f), wall %.3f, kernel evals cold %.0f warm %.0f (%.3f), iterations %d/%d, obj diff %.1e\n",
-			batch, store, tc, tw, tw/tc, median(ww)/median(cw), ec, ew, ew/ec, hot.m.Result.Iterations, cold.m.Result.Iterations, worst)
+		fmt.Fprintf(w, "add %d to %d: CPU cold %.4f warm %.4f (%.3f), wall %.3f, %s cold %.0f warm %.0f (%.3f), iterations %d/%d, obj diff %.1e, test rows changed %d\n",
+			batch, store, tc, tw, tw/tc, median(ww)/median(cw), unit, ec, ew, ew/ec, hot.sum.Iterations, cold.sum.Iterations, worst,
+			changedRows(hot.m, cold.m, test, pw, pc))
 		return nil
 	case "stream":
-		fmt.Fprintln(w, "| batch | cold CPU s | warm CPU s | warm/cold CPU | cold evals | warm evals | warm/cold evals | iter warm/cold | obj rel diff |")
-		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+		fmt.Fprintf(w, "| batch | cold CPU s | warm CPU s | warm/cold CPU | cold %[1]s | warm %[1]s | warm/cold %[1]s | iter warm/cold | obj rel diff | test rows changed |\n", unit)
+		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 		old := make([]int, batch)
 		if c.profile != "" {
 			return profileStream(c, ds, dual, tr, old, add)
 		}
+		changed := 0
 		for b := range c.batches {
 			for k := range old {
 				old[k] = k
@@ -275,27 +343,52 @@ func measure(w io.Writer, o core.TrainParams, full *data.Dataset, c config) erro
 				return err
 			}
 			dual = hot.dual
-			e0, e1 := float64(cold.m.Result.KernelEvals), float64(hot.m.Result.KernelEvals)
-			d := relDiff(hot.m.Result.Objective, cold.m.Result.Objective)
-			worst = max(worst, d)
+			e0, e1 := float64(cold.sum.Work), float64(hot.sum.Work)
+			d := relDiff(hot.sum.Objective, cold.sum.Objective)
+			ch := changedRows(hot.m, cold.m, test, pw, pc)
+			worst, changed = max(worst, d), max(changed, ch)
 			tc, tw, ec, ew = tc+cold.cpu, tw+hot.cpu, ec+e0, ew+e1
 			if c.pairs {
 				printPairs(w, cold.m, hot.m)
 			}
-			fmt.Fprintf(w, "| %d | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f | %d/%d | %.1e |\n", b+1, cold.cpu, hot.cpu, hot.cpu/cold.cpu,
-				e0, e1, e1/e0, hot.m.Result.Iterations, cold.m.Result.Iterations, d)
+			fmt.Fprintf(w, "| %d | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f | %d/%d | %.1e | %d |\n", b+1, cold.cpu, hot.cpu, hot.cpu/cold.cpu,
+				e0, e1, e1/e0, hot.sum.Iterations, cold.sum.Iterations, d, ch)
 		}
-		fmt.Fprintf(w, "| total | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f | | %.1e |\n", tc, tw, tw/tc, ec, ew, ew/ec, worst)
-		fmt.Fprintf(w, "TOTAL| %s | `%s` in process | %d | %d × %d | %.3f | %.3f | %.3f | %.1e | |\n", c.name, c.options, store, c.batches, batch,
-			tc, tw/tc, ew/ec, worst)
+		fmt.Fprintf(w, "| total | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f | | %.1e | %d |\n", tc, tw, tw/tc, ec, ew, ew/ec, worst, changed)
+		drift := ""
+		if test != nil {
+			drift = fmt.Sprintf("%d of %d", changed, test.Len())
+		}
+		fmt.Fprintf(w, "TOTAL| %s | `%s` in process | %d | %d × %d | %.3f | %.3f | %.3f | %.1e | %s |\n", c.name, c.options, store, c.batches, batch,
+			tc, tw/tc, ew/ec, worst, drift)
 		return nil
 	}
 	return fmt.Errorf("mode %q: want add or stream", c.mode)
 }
 
+// maxRowNonzeros returns the most nonzeros a row of ds has.
+func maxRowNonzeros(ds *data.Dataset) int {
+	if ds.IsDense() {
+		return ds.NumFeatures()
+	}
+	most := 0
+	for i := range ds.Len() {
+		idx, _ := ds.SparseRow(i)
+		most = max(most, len(idx))
+	}
+	return most
+}
+
 func relDiff(a, b float64) float64 { return math.Abs(a-b) / math.Max(math.Abs(b), 1e-300) }
 
-func printPairs(w io.Writer, cold, hot *core.KernelModel) {
+// printPairs prints each C-SVC pair's figures of a kernel model's cold and
+// warm runs (nothing for a linear model).
+func printPairs(w io.Writer, coldModel, hotModel core.Model) {
+	cold, ok1 := coldModel.(*core.KernelModel)
+	hot, ok2 := hotModel.(*core.KernelModel)
+	if !ok1 || !ok2 {
+		return
+	}
 	fmt.Fprintln(w, "| pair | rows | SV | iter cold | iter warm | evals cold | evals warm | warm/cold |")
 	for k, cs := range cold.Result.Subproblems {
 		hs := hot.Result.Subproblems[k]

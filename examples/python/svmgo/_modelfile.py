@@ -65,6 +65,16 @@ def _unknown_nested(value: Any, keys: Dict[str, Any], path: str) -> List[str]:
     return out
 
 
+# The fixed-size numbers and the lengths of the msgpack types model files
+# use, by type byte (msgpack is big-endian); built once, not per value.
+_FIXED = {t: struct.Struct(f) for t, f in {
+    0xCA: ">f", 0xCB: ">d", 0xCC: ">B", 0xCD: ">H", 0xCE: ">I", 0xCF: ">Q", 0xD0: ">b", 0xD1: ">h", 0xD2: ">i", 0xD3: ">q",
+}.items()}
+_LENGTHS = {t: struct.Struct(f) for t, f in {
+    0xC4: ">B", 0xC5: ">H", 0xC6: ">I", 0xD9: ">B", 0xDA: ">H", 0xDB: ">I", 0xDC: ">H", 0xDD: ">I", 0xDE: ">H", 0xDF: ">I",
+}.items()}
+
+
 def _decode(b: memoryview, i: int) -> Tuple[Any, int]:
     """The msgpack value at b[i:] and the offset after it."""
     t = b[i]
@@ -86,28 +96,13 @@ def _decode(b: memoryview, i: int) -> Tuple[Any, int]:
         return False, i
     if t == 0xC3:
         return True, i
-    fixed = {
-        0xCA: "<f",
-        0xCB: "<d",
-        0xCC: "<B",
-        0xCD: "<H",
-        0xCE: "<I",
-        0xCF: "<Q",
-        0xD0: "<b",
-        0xD1: "<h",
-        0xD2: "<i",
-        0xD3: "<q",
-    }
-    if t in fixed:
-        fmt = fixed[t]
-        # msgpack numbers are big-endian.
-        fmt = ">" + fmt[1:]
-        return struct.unpack_from(fmt, b, i)[0], i + struct.calcsize(fmt)
-    lengths = {0xC4: ">B", 0xC5: ">H", 0xC6: ">I", 0xD9: ">B", 0xDA: ">H", 0xDB: ">I", 0xDC: ">H", 0xDD: ">I", 0xDE: ">H", 0xDF: ">I"}
-    if t in lengths:
-        fmt = lengths[t]
-        (n,) = struct.unpack_from(fmt, b, i)
-        i += struct.calcsize(fmt)
+    fixed = _FIXED.get(t)
+    if fixed is not None:
+        return fixed.unpack_from(b, i)[0], i + fixed.size
+    length = _LENGTHS.get(t)
+    if length is not None:
+        (n,) = length.unpack_from(b, i)
+        i += length.size
         if t in (0xC4, 0xC5, 0xC6):
             return bytes(b[i : i + n]), i + n
         if t in (0xD9, 0xDA, 0xDB):
