@@ -659,6 +659,7 @@ bench: $(BIN) $(LIB) bench-deps
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/predict.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) bash examples/bench/smo.sh
 	SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) bash examples/bench/cores.sh
+	SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) bash examples/bench/grid.sh
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/quantize.sh
 	SVMGO_DATA=$(SVMGO_DATA) PYTHON=$(PYTHON) bash examples/bench/capi.sh
 	SVMGO=$(CURDIR)/$(BIN) bash examples/bench/daemon.sh

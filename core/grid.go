@@ -25,14 +25,15 @@ import (
 //     does not depend on C), within the cache budget.
 //
 // A task trains its subproblems (the one-vs-one pairs) one after the
-// other, each along the whole C path, with one trainer whose cache holds
-// one subproblem's columns at a time, and keeps only what scoring needs
-// from each model: the held-out rows' votes or errors at each C, and the
-// kernel values between held-out rows and support vectors (within a
-// quarter of the task's cache budget). So a task holds what one training
-// holds, one pair at a time, and not every pair's rows, cache and kernel
-// values at once: digits' default grid peaked at 92–100 MB against 8 MB
-// for one svmgo train; 22–24 MB now (examples/bench/grid.sh).
+// other, each along the whole C path, with its worker's one trainer,
+// whose cache holds one subproblem's columns at a time, and keeps only
+// what scoring needs from each model: the held-out rows' votes or errors
+// at each C, and the kernel values between held-out rows and support
+// vectors (within a quarter of the worker's cache budget). So a worker
+// holds what one training holds, one pair at a time, and not every pair's
+// rows, cache and kernel values at once: digits' default grid peaked at
+// 92–100 MB against 8.2 MB for one svmgo train, 14.6 MB now
+// (examples/bench/grid.sh).
 //
 // Tasks run in parallel, one per worker; the folds are CrossValidateKernel's
 // (or svm-train's, LIBSVMFolds), so each point's rate is that of a
@@ -117,8 +118,12 @@ type gridSearch struct {
 	order        []int     // the indices of log2c in ascending C: each task's path
 	perm         []int32   // the folds' rows: fold f is perm[foldStart[f]:foldStart[f+1]]
 	foldStart    []int
+	folds        []*gridFold
 	gamma0       float64 // the γ without a γ grid
 	workers      int
+	// The most rows and nonzeros of a subproblem, held-out rows and
+	// training rows of any fold: what a worker is sized for.
+	lMax, nnzMax, testMax, trainMax int
 
 	mu        sync.Mutex // guards what follows
 	res       GridResult
@@ -165,6 +170,17 @@ func newGridSearch(ds *data.Dataset, o GridOptions) (*gridSearch, error) {
 	g.gamma0 = p.ResolvedKernel(ds.NumFeatures()).Gamma
 
 	g.perm, g.foldStart = perm, foldStart
+	g.folds = make([]*gridFold, o.Folds)
+	for f := range g.folds {
+		fd, err := newGridFold(ds, p.SVMType, perm, foldStart[f], foldStart[f+1])
+		if err != nil {
+			return nil, err
+		}
+		g.folds[f] = fd
+		l, nnz := fd.largestSet(ds)
+		g.lMax, g.nnzMax = max(g.lMax, l), max(g.nnzMax, nnz)
+		g.testMax, g.trainMax = max(g.testMax, len(fd.test)), max(g.trainMax, ds.Len()-len(fd.test))
+	}
 
 	g.workers = o.Workers
 	if g.workers <= 0 {
@@ -233,6 +249,7 @@ func (g *gridSearch) run() error {
 	var wg sync.WaitGroup
 	for range g.workers {
 		wg.Go(func() {
+			var w *gridWorker
 			for {
 				g.mu.Lock()
 				k := next
@@ -242,7 +259,14 @@ func (g *gridSearch) run() error {
 				if stop || k >= nTasks {
 					return
 				}
-				if err := g.task(k); err != nil {
+				err := error(nil)
+				if w == nil {
+					w, err = g.newWorker()
+				}
+				if err == nil {
+					err = g.task(w, k)
+				}
+				if err != nil {
 					g.mu.Lock()
 					if firstErr == nil {
 						firstErr = err
@@ -256,39 +280,52 @@ func (g *gridSearch) run() error {
 	return firstErr
 }
 
-// task k trains fold k / len(log2g) at γ number k % len(log2g): each of
-// the fold's subproblems (gridFold) along the C path, one after the other,
-// warm from the previous C's solution unless Cold, and scores every C. One
-// trainer serves the task's subproblems in turn, its cache kept along a C
-// path (Q does not depend on C) and emptied for the next subproblem, so a
-// task holds one subproblem's rows and columns at a time, as a training
-// of the data set does (svmgo train: one pair at a time per worker).
-func (g *gridSearch) task(k int) error {
-	gi, f := k%len(g.log2g), k/len(g.log2g)
-	fd, err := newGridFold(g.ds, g.p.SVMType, g.perm, g.foldStart[f], g.foldStart[f+1])
-	if err != nil {
-		return err
-	}
+// gridWorker is what a worker of the search keeps from one task to the
+// next: one trainer, sized for the largest subproblem of any fold, the
+// subproblem's rows and the held-out rows' kernel values, so that a task
+// allocates no cache (a task's cache is what most of the search's memory
+// is, and freeing one while the next is made doubled it).
+type gridWorker struct {
+	tr  *KernelTrainer
+	set *data.Dataset
+	kt  *gridTestKernel
+}
+
+// newWorker returns a worker's state for g's tasks: its cache budget (the
+// search's, shared by the workers) three quarters for the trainer's
+// columns, a quarter for the held-out rows' kernel values
+// (gridTestKernel).
+func (g *gridSearch) newWorker() (*gridWorker, error) {
 	tp := g.p
-	if g.gridG {
-		tp.Kernel.Gamma = math.Exp2(g.log2g[gi])
-	} else {
-		tp.Kernel.Gamma = g.gamma0
-	}
-	// The task's cache budget: three quarters for the trainer's columns,
-	// a quarter for the held-out rows' kernel values (gridTestKernel).
 	testMB := tp.CacheMB / 4
 	tp.CacheMB -= testMB
-	lMax, nnzMax := fd.largestSet(g.ds)
-	tr, err := newKernelTrainer(tp, lMax, g.ds.NumFeatures(), 1, lMax, false)
+	tr, err := newKernelTrainer(tp, g.lMax, g.ds.NumFeatures(), 1, g.lMax, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tr.helpers = nil // the grid's workers use the cores
 	tr.scoreOnly = true
-	set := newLike(g.ds, lMax, nnzMax)
-	k0 := tp.ResolvedKernel(g.ds.NumFeatures())
-	kt := newGridTestKernel(g.ds, k0, fd.test, len(g.perm)-len(fd.test), testMB)
+	return &gridWorker{tr: tr, set: newLike(g.ds, g.lMax, g.nnzMax),
+		kt: newGridTestKernel(g.ds, tp.ResolvedKernel(g.ds.NumFeatures()), g.testMax, g.trainMax, testMB)}, nil
+}
+
+// task k trains fold k / len(log2g) at γ number k % len(log2g) on w: each
+// of the fold's subproblems (gridFold) along the C path, one after the
+// other, warm from the previous C's solution unless Cold, and scores every
+// C. The worker's trainer serves the subproblems in turn, its cache kept
+// along a C path (Q does not depend on C) and emptied for the next
+// subproblem, so a task holds one subproblem's rows and columns at a time,
+// as a training of the data set does (svmgo train: one pair at a time per
+// worker).
+func (g *gridSearch) task(w *gridWorker, k int) error {
+	gi, f := k%len(g.log2g), k/len(g.log2g)
+	fd := g.folds[f]
+	tr, set, kt := w.tr, w.set, w.kt
+	tr.params.Kernel.Gamma = g.gamma0
+	if g.gridG {
+		tr.params.Kernel.Gamma = math.Exp2(g.log2g[gi])
+	}
+	kt.reset(tr.params.ResolvedKernel(g.ds.NumFeatures()), fd.test)
 	sc := newGridScores(g.ds, fd, len(g.log2c))
 	its := make([]int64, len(g.log2c))
 	evals := make([]int64, len(g.log2c))
@@ -443,25 +480,35 @@ type gridTestKernel struct {
 	dec  []float64
 }
 
-// newGridTestKernel returns the kernel k between the held-out rows test
-// of ds and the support vectors of subproblems whose rows are among
-// nTrain others, keeping at most budgetMB of values.
-func newGridTestKernel(ds *data.Dataset, k Kernel, test []int32, nTrain int, budgetMB float64) *gridTestKernel {
+// newGridTestKernel returns the kernel of k's type between up to nTest
+// held-out rows of ds and the support vectors of subproblems whose rows
+// are among nTrain others, keeping at most budgetMB of values; reset
+// gives it its kernel and held-out rows.
+func newGridTestKernel(ds *data.Dataset, k Kernel, nTest, nTrain int, budgetMB float64) *gridTestKernel {
 	slots := nTrain
-	if len(test) > 0 {
-		slots = min(nTrain, int(budgetMB*(1<<20)/4/float64(len(test))))
+	if nTest > 0 {
+		slots = min(nTrain, int(budgetMB*(1<<20)/4/float64(nTest)))
 	}
-	kr := newKernelRows(ds, k, make([]float64, ds.Len()))
+	kr := newKernelRows(ds, k, make([]float64, ds.Len())) // the squared norms do not depend on γ
 	if kr.scratch == nil {
 		// Dense rows take the widened-row path of columnRBFOf.
 		kr.scratch = make([]float64, ds.NumFeatures())
 	}
-	slot := make([]int32, ds.Len())
-	for i := range slot {
-		slot[i] = -1
+	return &gridTestKernel{kr: kr, slot: make([]int32, ds.Len()), kept: make([]float32, slots*nTest), slots: slots,
+		vals: make([]float32, nTrain), dec: make([]float64, nTest)}
+}
+
+// reset makes k the kernel k0 (of the type k was made for) between the
+// held-out rows test and support vectors, none kept yet.
+func (k *gridTestKernel) reset(k0 Kernel, test []int32) {
+	if k0.Type != k.kr.k.Type {
+		panic("core: gridTestKernel.reset: another kernel type")
 	}
-	return &gridTestKernel{kr: kr, test: test, slot: slot, kept: make([]float32, slots*len(test)), slots: slots,
-		vals: make([]float32, nTrain), dec: make([]float64, len(test))}
+	k.kr.k, k.test, k.dec = k0, test, k.dec[:len(test)]
+	for i := range k.slot {
+		k.slot[i] = -1
+	}
+	k.used = 0
 }
 
 // decisions returns the decision values Σ_t y_t α_t K(x_a, x_t) − ρ at

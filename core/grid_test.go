@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"testing"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // TestPathStartGradient: the gradient PathStart carries to C' = 4C is
@@ -123,6 +125,55 @@ func TestGridSearchMatchesCrossValidation(t *testing.T) {
 	}
 	t.Logf("kernel evaluations warm %d, cold %d; iterations warm %d, cold %d",
 		warm.KernelEvals, cold.KernelEvals, warm.Iterations, cold.Iterations)
+}
+
+// TestGridSearchMultiClassSmallCache: with ten classes (45 pairs scored by
+// one-vs-one votes) a cold grid point is CrossValidateKernel's, exactly;
+// and a cache budget too small to keep the held-out rows' kernel values
+// (most are computed again at each C) and the pairs' columns changes no
+// rate, warm or cold.
+func TestGridSearchMultiClassSmallCache(t *testing.T) {
+	digits := readTestdata(t, "digits.train")
+	ds := data.NewDense(500, digits.NumFeatures()) // the first 500 rows: all ten classes, a short race pass
+	for i := range 500 {
+		if err := ds.AppendDense(digits.Label(i), digits.DenseRow(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := GridOptions{Params: DefaultKernelParams(), Log2C: []float64{3, -1}, Log2G: []float64{-5}, Folds: 3}
+	for _, cold := range []bool{true, false} {
+		o.Cold = cold
+		o.Params.CacheMB = 100
+		big, err := GridSearch(ds, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Params.CacheMB = 0.02 // a worker keeps the held-out values of 3 to 7 of the 333 training rows
+		small, err := GridSearch(ds, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, pt := range big.Points {
+			if small.Points[k].Rate != pt.Rate {
+				t.Errorf("cold %v, log2c %v: rate %v with a small cache, %v with a large one", cold, pt.Log2C, small.Points[k].Rate, pt.Rate)
+			}
+			if !cold {
+				continue
+			}
+			p := o.Params
+			p.C, p.Kernel.Gamma = math.Exp2(pt.Log2C), math.Exp2(pt.Log2G)
+			pred, err := CrossValidateKernel(ds, p, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := 100 * ScorePredictions(pred, ds.Labels(), false).Accuracy(); math.Abs(pt.Rate-want) > 1e-9 {
+				t.Errorf("log2c %v: cold grid rate %v, CrossValidateKernel %v", pt.Log2C, pt.Rate, want)
+			}
+		}
+		if small.KernelEvals <= big.KernelEvals && cold {
+			t.Errorf("cold: %d kernel evaluations with a small cache, %d with a large one: the cache did not bind", small.KernelEvals, big.KernelEvals)
+		}
+	}
 }
 
 // TestGridSearchLIBSVMFolds: with svm-train's folds the rates are

@@ -3,6 +3,7 @@ package core
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
@@ -22,6 +23,11 @@ import (
 // never waited for. A helper busy elsewhere (another pair's solver holds
 // every core) is not offered the column at all. Each entry is computed as
 // alone, so the columns, and the solution, do not depend on the split.
+//
+// Whether to offer at all is measured, not assumed from the size: each
+// solver times its columns, offered and alone, and offers only while
+// offering has been faster (offerChoice), so a second core that does not
+// pay for its hand-off is left alone.
 //
 // Before this protocol a column was halved and the solver waited for the
 // helper's half: on a 57-feature, 3,680-row binary RBF set a train took
@@ -149,21 +155,87 @@ func (p *columnPool) stop() {
 }
 
 // columnSplitter computes kernel columns for one solver, with a pool's
-// help when a helper is idle. The zero value (no pool) computes alone.
+// help when a helper is idle and offering has measured faster. The zero
+// value (no pool) computes alone.
 type columnSplitter struct {
-	pool *columnPool
-	job  columnJob // reused: one column at a time per solver
-	gen  uint32    // the job's current column
+	pool  *columnPool
+	job   columnJob // reused: one column at a time per solver
+	gen   uint32    // the job's current column
+	offer offerChoice
 }
 
-// column is kr.column(dst, i, rows), shared with an idle helper when the
-// column is long enough. It allocates nothing.
+// column is kr.column(dst, i, rows), offered to an idle helper when the
+// column is long enough and offering has measured faster than computing
+// alone (offerChoice). It allocates nothing.
 func (c *columnSplitter) column(kr *kernelRows, dst []float32, i int, rows []int32) {
-	if c.pool != nil && worthOffering(len(rows), kr.ds) {
-		c.share(kr, dst, i, rows)
+	if c.pool == nil || !worthOffering(len(rows), kr.ds) {
+		kr.column(dst, i, rows)
 		return
 	}
-	kr.column(dst, i, rows)
+	offered := c.offer.choose()
+	start := time.Now()
+	if offered {
+		c.share(kr, dst, i, rows)
+	} else {
+		kr.column(dst, i, rows)
+	}
+	c.offer.record(offered, time.Since(start), len(rows))
+}
+
+// offerChoice decides, column by column, whether a solver offers its
+// columns to a helper, from the solver's own wall time per entry of the
+// columns it offered and of those it computed alone (moving averages).
+// Size alone cannot tell: whether the helper's half arrives in time
+// depends on how soon its thread runs (the other core may be busy with
+// another process) and on what a chunk costs on this data, and an offer
+// that the helper does not take costs the solver the hand-off. So it
+// measures: the first long-enough column is computed alone, the second
+// offered, and after that each column goes the way that has been faster,
+// except every offerProbe-th, which goes the other way so that both
+// averages follow the run (the active set shrinks; the load changes). A
+// wrong choice costs at most one column in offerProbe the difference.
+type offerChoice struct {
+	alone, offered float64 // ns a column entry, moving averages; 0: none yet
+	n              uint32  // choices made
+}
+
+// offerProbe is how often a column goes the way that has measured slower.
+const offerProbe = 16
+
+// choose reports whether the next column is to be offered.
+func (o *offerChoice) choose() bool {
+	o.n++
+	switch {
+	case o.alone == 0:
+		return false
+	case o.offered == 0:
+		return true
+	}
+	better := o.offered < o.alone
+	if o.n%offerProbe == 0 {
+		return !better
+	}
+	return better
+}
+
+// record adds the time a column of n entries took, offered or alone.
+func (o *offerChoice) record(offered bool, d time.Duration, n int) {
+	if n == 0 {
+		return
+	}
+	v := max(float64(d.Nanoseconds()), 1) / float64(n)
+	avg := &o.alone
+	if offered {
+		avg = &o.offered
+	}
+	if *avg == 0 {
+		*avg = v
+	} else {
+		// A sample counts for at most twice the average: one column
+		// whose thread lost its core to another process must not flip
+		// the choice.
+		*avg += (min(v, 2**avg) - *avg) / 8
+	}
 }
 
 // share is kr.column(dst, i, rows) offered to an idle helper of c's pool

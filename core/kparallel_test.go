@@ -57,6 +57,47 @@ func TestColumnSplitter(t *testing.T) {
 	}
 }
 
+// offerChoice measures both ways first, then takes the faster, and goes
+// the other way once every offerProbe columns, so that a change (a busy
+// second core, a shrunken active set) is seen.
+func TestOfferChoice(t *testing.T) {
+	var o offerChoice
+	if o.choose() {
+		t.Fatal("first column offered: the time alone is not known yet")
+	}
+	o.record(false, 1000, 100) // 10 ns an entry alone
+	if !o.choose() {
+		t.Fatal("second column not offered: the time offered is not known yet")
+	}
+	o.record(true, 3000, 100) // 30 ns an entry offered: slower
+	offered := 0
+	for range 10 * offerProbe {
+		if o.choose() {
+			offered++
+		}
+	}
+	if offered != 10 {
+		t.Fatalf("offering slower: %d of %d columns offered, want 10 (one probe every %d)", offered, 10*offerProbe, offerProbe)
+	}
+	// The helper now pays: offered columns take 4 ns an entry. The
+	// probes pull the average down until offering wins.
+	for range 20 {
+		o.record(true, 400, 100)
+	}
+	alone := 0
+	for range 10 * offerProbe {
+		if !o.choose() {
+			alone++
+		}
+	}
+	if alone != 10 {
+		t.Fatalf("offering faster: %d of %d columns alone, want 10", alone, 10*offerProbe)
+	}
+	if a := testing.AllocsPerRun(100, func() { o.record(o.choose(), 500, 100) }); a != 0 {
+		t.Errorf("choose and record allocate %v", a)
+	}
+}
+
 // BenchmarkColumnSplit times one RBF kernel column computed alone and
 // split with an idle helper, across column lengths and row widths: the
 // measurements behind columnWorkMin. Run it on 2 processors.

@@ -16,8 +16,8 @@
 #   SVMGO_BASE   optional: an earlier svmgo binary, timed the same way
 #                (default: none)
 #   GRIDPY       optional: grid.py (Debian's svm-grid) to compare best
-#                lines with, on the sets whose default grid it finishes
-#                in minutes (heart_scale, breast_cancer, diabetes)
+#                lines with, on the C-SVC sets whose default grid it
+#                finishes in minutes (heart_scale, breast_cancer)
 #   RUNS         alternating rounds per case, median quoted (default: 3)
 #   BENCH_CASES  cases to run, space or comma separated (default: all of
 #                heart_scale breast_cancer diabetes digits shuttle debdesc10k)
@@ -114,13 +114,15 @@ for c in $cases; do
 		basecell="$(awk -v a="$cg" -v b="$cb" 'BEGIN { printf "%.2f", a / b }')× CPU; peak $(awk -v a="$mb" 'BEGIN { printf "%.1f", a / 1024 }') MiB; rates equal"
 	fi
 	gp="n/a"
-	if [[ -n $gridpy && -z $grid && $c != digits ]]; then
+	# grid.py maximizes the rate, so its ε-SVR "best" is the largest
+	# error: C-SVC only.
+	if [[ -n $gridpy && -z $grid && -z $opts && $c != digits ]]; then
 		(cd "$tmp" && python3 "$gridpy" -svmtrain "$(command -v svm-train)" -gnuplot null -out null ${opts:+$opts} "$file" >"$tmp/gridpy" 2>/dev/null) || die "$gridpy failed on $file"
 		gp="$(tail -n 1 "$tmp/gridpy")"
 		[[ $gp == "$best" ]] && gp="same ($gp)" || gp="**differs**: $gp"
 	fi
 	rows+=("| $label | \`${grid:-default grid}${opts:+ $opts}\` | $(awk -v a="$mt" 'BEGIN { printf "%.1f", a / 1024 }') | $(awk -v a="$mg" 'BEGIN { printf "%.1f", a / 1024 }') | **$ratio** | $met | $cg / $wg s | $basecell | $best | $gp |")
-	notes+=("- $label: measured $(date -u +%Y-%m-%d), $runs rounds; load average $load0 before, $load1 after.")
+	notes+=("- $label \`${grid:-default grid}${opts:+ $opts}\`: measured $(date -u +%Y-%m-%d), $runs rounds; load average $load0 before, $load1 after.")
 done
 
 {
