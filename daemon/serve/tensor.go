@@ -384,6 +384,10 @@ func featureOf(f float64, tok []byte, dt datatype) (float32, error) {
 	return x, nil
 }
 
+// nativeLittleEndian reports whether this machine stores a float32 as its
+// little-endian bytes, the byte order of the protocol's raw tensor data.
+var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
 // rawData reads raw_input_contents b, rows×cols little-endian elements of
 // dt, into dst as float32, refusing a size that does not match, integer
 // values a float32 cannot hold exactly enough to matter are converted as
@@ -396,9 +400,21 @@ func rawData(dst []float32, b []byte, dt datatype, rows, cols int) error {
 	}
 	dst = dst[:n]
 	if dt == dtFP32 {
-		// The common case, without the per-element switch: one load and a
-		// check of the exponent bits each (a batch is a million values).
+		// The common case, without the per-element switch (a batch is a
+		// million values): on a little-endian machine the bytes are the
+		// float32 values, so one copy moves them and a tight scan checks
+		// their exponent bits (BenchmarkRawDataFP32: 1000 rows of 784
+		// features 1.56 -> 0.97-1.04 ms, near this machine's memory speed).
 		b = b[:4*n]
+		if nativeLittleEndian && n > 0 {
+			copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), 4*n), b)
+			for i, v := range dst {
+				if math.Float32bits(v)&0x7f800000 == 0x7f800000 {
+					return badRequestf("raw input value %d (row %d) is %v: features must be finite float32 values", i, i/cols, v)
+				}
+			}
+			return nil
+		}
 		for i := range dst {
 			bits := binary.LittleEndian.Uint32(b[4*i:])
 			if bits&0x7f800000 == 0x7f800000 {
