@@ -245,6 +245,27 @@ func (d *Dataset) AppendSparse(label float64, index []int32, value []float32) er
 	return nil
 }
 
+// appendParsedDense is AppendSparse for a dense data set with room for a
+// row that a LIBSVM line was parsed into, partly in place: the next row
+// holds the features the parser wrote there, index and value the rest of
+// the line's, and label is finite (lineParser). Only what the parser
+// cannot know is checked, that index fits the data set, as AppendSparse
+// checks it; on error the data set is unchanged but for that row, which
+// the caller clears.
+func (d *Dataset) appendParsedDense(label float64, index []int32, value []float32) error {
+	if n := len(index); n > 0 && (index[0] < 0 || int(index[n-1]) >= d.maxFeatures) {
+		return d.checkSparse(label, index, value)
+	}
+	row := d.x[d.rows*d.numFeatures : (d.rows+1)*d.numFeatures]
+	for k, j := range index {
+		row[j] = value[k]
+	}
+	d.y[d.rows] = label
+	d.unitWeight()
+	d.rows++
+	return nil
+}
+
 // rowError names what is wrong with a row AppendSparse's fast loop refused.
 func (d *Dataset) rowError(label float64, index []int32, value []float32) error {
 	if err := d.checkSparse(label, index, value); err != nil {

@@ -479,8 +479,16 @@ func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int,
 				continue
 			}
 		}
+		// A LIBSVM line bound for a dense data set with room for it is
+		// parsed straight into its next row (lineParser.row), which is
+		// zero until a row is appended there: an error clears it again.
+		p.row = nil
+		if dst.dense && p.format == FormatLIBSVM && dst.rows < len(dst.y) {
+			p.row = dst.x[dst.rows*dst.numFeatures : (dst.rows+1)*dst.numFeatures]
+		}
 		label, blank, perr := p.parse(line)
 		if perr != nil {
+			clear(p.row)
 			perr.File, perr.Line = name, lr.line
 			return fail(perr)
 		}
@@ -488,8 +496,19 @@ func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int,
 			continue
 		}
 		if opt.ClassLabels && !IsClassLabel(label) {
+			clear(p.row)
 			return fail(&ParseError{File: name, Line: lr.line, Err: ErrLabels,
 				Msg: fmt.Sprintf("label %v is not an integer class", label)})
+		}
+		if p.row != nil {
+			// The parser's features increase, are finite and lie in the
+			// row; the rest of the line's (index, value) still need the
+			// data set's checks.
+			if err := dst.appendParsedDense(label, p.index, p.value); err != nil {
+				clear(p.row)
+				return fail(&ParseError{File: name, Line: lr.line, Msg: err.Error(), Err: err})
+			}
+			continue
 		}
 		if p.weightColumn > 0 {
 			if err := checkWeight(p.weight); err != nil {
@@ -637,7 +656,14 @@ type lineParser struct {
 	maxFeatures int    // 0 = no limit
 	index       []int32
 	value       []float32
-	columns     int // CSV: the column count of the first row; 0 before it
+	// row, when not nil, is the dense row a LIBSVM line's features go to:
+	// parseFeatures writes the features it takes straight there (direct
+	// counts them), and only the others go to index and value, for the
+	// caller to add (Dataset.appendParsedDense). The caller clears row when
+	// the line turns out bad.
+	row     []float32
+	direct  int
+	columns int // CSV: the column count of the first row; 0 before it
 	// weightColumn is ReadOptions.WeightColumn (CSV); weight is the last
 	// row's value there.
 	weightColumn int
@@ -656,7 +682,7 @@ func (p *lineParser) parse(line []byte) (label float64, blank bool, perr *ParseE
 
 // parseLIBSVM parses "label index:value index:value ...".
 func (p *lineParser) parseLIBSVM(line []byte) (label float64, blank bool, perr *ParseError) {
-	p.index, p.value = p.index[:0], p.value[:0]
+	p.index, p.value, p.direct = p.index[:0], p.value[:0], 0
 	i := skipBlanks(line, 0)
 	if i == len(line) {
 		return 0, true, nil
@@ -695,7 +721,7 @@ func (p *lineParser) parseLIBSVM(line []byte) (label float64, blank bool, perr *
 		// The rest of the line, or a feature parseFeatures does not
 		// take: an unusual spelling, the line's last few features, or an
 		// error to report.
-		k := len(p.index) + 1 // the feature's position, for messages
+		k := p.direct + len(p.index) + 1 // the feature's position, for messages
 		start := i
 		idx, n := scanIndex(line[i:])
 		i += n
@@ -729,7 +755,7 @@ func (p *lineParser) parseLIBSVM(line []byte) (label float64, blank bool, perr *
 const featureBytes = 48
 
 // parseFeatures parses LIBSVM features from line[i:] into p.index and
-// p.value for as long as they take the common form — a blank-separated
+// p.value (or p.row, for indices within it) for as long as they take the common form — a blank-separated
 // index of 1 to 7 digits above prev and at most limit, ':', and a value
 // [-]digits[.digits] with at most 7 integer and 16 fraction digits, 19 in
 // all — and featureBytes of the line remain. It returns where it stopped
@@ -752,8 +778,8 @@ func (p *lineParser) parseFeatures(line []byte, i int, prev, limit int64) (int, 
 			break
 		}
 		idx := int64(eightDigitsValue((w - zeros) << (64 - 8*k))) // a shift by 64 gives 0
-		if idx <= prev || idx > limit {
-			break
+		if idx <= prev || idx > limit || (p.row != nil && idx > int64(len(p.row))) {
+			break // the general way reports it, or the data set refuses it
 		}
 		j := k + 1
 		neg := b[j] == '-'
@@ -799,8 +825,13 @@ func (p *lineParser) parseFeatures(line []byte, i int, prev, limit int64) (int, 
 		if neg {
 			x = -x
 		}
-		p.index = append(p.index, int32(idx-1))
-		p.value = append(p.value, float32(x))
+		if p.row != nil {
+			p.row[idx-1] = float32(x) // idx ≤ len(p.row): checked with limit
+			p.direct++
+		} else {
+			p.index = append(p.index, int32(idx-1))
+			p.value = append(p.value, float32(x))
+		}
 		prev = idx
 		i = skipBlanks(line, i+j)
 	}

@@ -997,3 +997,76 @@ func TestReadCSVHeaderAndIndex(t *testing.T) {
 		t.Error(`ParseCSVHeader("maybe") accepted`)
 	}
 }
+
+// A LIBSVM line read into a dense data set is parsed straight into its
+// row (lineParser.row): the values are those a sparse data set gets, and
+// a line refused after some of its features were written leaves nothing
+// behind, its error naming the feature by its place in the line.
+func TestReadIntoDenseInPlace(t *testing.T) {
+	const nf = 30
+	var b strings.Builder
+	line := func(label string, from, to int, last string) string {
+		b.Reset()
+		b.WriteString(label)
+		for j := from; j <= to; j++ {
+			fmt.Fprintf(&b, " %d:%.7g", j, float64(j)/7-2)
+		}
+		b.WriteString(last)
+		return b.String()
+	}
+	good := line("1", 1, nf, "") + "\n" + line("-1", 3, nf-2, "") + "\n" + line("2", 2, 12, " 29:-0") + "\n"
+	d := NewDense(10, nf)
+	s := NewSparse(10, 1000, 0)
+	for _, ds := range []*Dataset{d, s} {
+		if n, err := ReadInto(ds, strings.NewReader(good), "good", ReadOptions{}); n != 3 || err != nil {
+			t.Fatal(n, err)
+		}
+	}
+	for i := range 3 {
+		if d.Label(i) != s.Label(i) {
+			t.Fatalf("row %d: label %v dense, %v sparse", i, d.Label(i), s.Label(i))
+		}
+		want := make([]float32, nf)
+		idx, val := s.SparseRow(i)
+		for k, j := range idx {
+			want[j] = val[k]
+		}
+		if got := d.DenseRow(i); !slices.Equal(got, want) {
+			t.Fatalf("row %d dense %v, sparse %v", i, got, want)
+		}
+	}
+	for _, c := range []struct {
+		in  string
+		opt ReadOptions
+		err error
+		msg string
+	}{
+		{line("1", 1, 20, " 99:1"), ReadOptions{}, ErrBadRow, "index 98 beyond the 30 features allowed"},
+		{line("1", 1, 20, " 21:abc 22:1"), ReadOptions{}, ErrSyntax, `feature 21: value "abc" is not a number`},
+		{line("1", 1, 20, " 20:1"), ReadOptions{}, ErrSyntax, "feature 21: index 20 after 20"},
+		{line("1.5", 1, 20, ""), ReadOptions{ClassLabels: true}, ErrLabels, "label 1.5 is not an integer class"},
+	} {
+		in := line("3", 1, 5, "") + "\n" + c.in + "\n"
+		_, err := ReadInto(d, strings.NewReader(in), "bad", c.opt)
+		var pe *ParseError
+		if !errors.As(err, &pe) || !errors.Is(err, c.err) || pe.Line != 2 || !strings.Contains(pe.Msg, c.msg) {
+			t.Fatalf("%.40q: err = %v, want line 2 and %q (%v)", c.in, err, c.msg, c.err)
+		}
+		if d.Len() != 3 {
+			t.Fatalf("%.40q: %d rows after a failed read, want 3", c.in, d.Len())
+		}
+		// the rows the failed read wrote into are zero again
+		if n, err := ReadInto(d, strings.NewReader("4 30:1\n5\n"), "next", ReadOptions{}); n != 2 || err != nil {
+			t.Fatal(n, err)
+		}
+		want := make([]float32, nf)
+		if got := d.DenseRow(4); !slices.Equal(got, want) {
+			t.Fatalf("%.40q: a row appended after the failed read holds %v", c.in, got)
+		}
+		want[nf-1] = 1
+		if got := d.DenseRow(3); !slices.Equal(got, want) {
+			t.Fatalf("%.40q: a row appended after the failed read holds %v", c.in, got)
+		}
+		d.Truncate(3)
+	}
+}
