@@ -254,7 +254,7 @@ func Scan(r io.Reader, name string, opt ReadOptions) (FileStats, error) {
 	if err != nil {
 		return FileStats{}, err
 	}
-	st, err := scanLines(newLineReader(r, opt.maxLineBytes()), name, format, layout, nil)
+	st, err := scanLines(newLineReader(r, opt.maxLineBytes()), name, format, layout)
 	return st.withoutWeightColumn(opt), err
 }
 
@@ -266,12 +266,9 @@ func (st FileStats) withoutWeightColumn(opt ReadOptions) FileStats {
 	return st
 }
 
-func scanLines(lr *lineReader, name string, format Format, layout *csvLayout, split *splitPoint) (FileStats, error) {
+func scanLines(lr *lineReader, name string, format Format, layout *csvLayout) (FileStats, error) {
 	var st FileStats
 	for {
-		if split != nil && split.line < 0 && lr.off >= split.off {
-			split.off, split.line, split.rows = lr.off, lr.line, st.Rows
-		}
 		line, err := lr.next()
 		if err != nil {
 			if err == io.EOF {
@@ -343,15 +340,23 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 	lr := newLineReader(f, opt.maxLineBytes())
 	var split *splitPoint
 	if fi, err := f.Stat(); err == nil && format == FormatLIBSVM && fi.Size() >= parallelReadBytes && runtime.GOMAXPROCS(0) > 1 {
-		split = &splitPoint{off: fi.Size() / 2, line: -1}
+		if off, ok := lineStart(f, fi.Size()/2, opt.maxLineBytes()); ok {
+			split = &splitPoint{off: off}
+		}
 	}
-	st, err := scanLines(lr, path, format, layout, split)
+	var st FileStats
+	var lrB *lineReader // the second half's reader
+	if split != nil {
+		st, lrB, err = scanHalves(f, lr, path, opt, split)
+	} else {
+		st, err = scanLines(lr, path, format, layout)
+	}
 	if err != nil {
 		return nil, err
 	}
 	st = st.withoutWeightColumn(opt)
-	if denseFits(st) && split != nil && split.line >= 0 && split.rows > 0 && split.rows < st.Rows {
-		if ds, ok, err := readDenseHalves(f, lr, path, opt, st, split); ok {
+	if denseFits(st) && split != nil && split.rows > 0 && split.rows < st.Rows {
+		if ds, ok, err := readDenseHalves(f, lr, lrB, path, opt, st, split); ok {
 			return ds, err
 		}
 	}
@@ -376,12 +381,64 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 // a parse saves (a 1 MB file parses in about 10 ms).
 const parallelReadBytes = 4 << 20
 
-// splitPoint is where the scan found the first line starting at or past
-// off: its byte offset, the number of lines before it, and of rows.
+// splitPoint is where ReadFile cuts a file in two halves: the byte offset
+// of a line's start, and the number of lines and of rows before it.
 type splitPoint struct {
 	off  int64
-	line int // −1 until found
+	line int
 	rows int
+}
+
+// lineStart returns the offset of the first line of f that starts at or
+// past off (0 < off), reading from off−1 on; ok is false when the file
+// ends first or no line ends within maxLine+2 bytes (a line too long,
+// which a sequential scan then reports at its line).
+func lineStart(f *os.File, off int64, maxLine int) (start int64, ok bool) {
+	buf := make([]byte, min(64<<10, maxLine+2))
+	for pos := off - 1; pos-off < int64(maxLine)+2; {
+		n, err := f.ReadAt(buf, pos)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return pos + int64(i) + 1, true
+		}
+		if err != nil {
+			return 0, false
+		}
+		pos += int64(n)
+	}
+	return 0, false
+}
+
+// scanHalves answers the size query of the LIBSVM file f on two
+// goroutines, one each side of split.off (a line's start), lr reading the
+// first half; it fills split's counts and returns the second half's
+// reader too, for the parse to reuse. Its answer and errors are those of
+// the scan of the whole file: a line too long in the first half is
+// reported before any in the second, as the whole scan stops there, and
+// the second half's line numbers count from the file's start.
+func scanHalves(f *os.File, lr *lineReader, path string, opt ReadOptions, split *splitPoint) (FileStats, *lineReader, error) {
+	lr.reset(io.NewSectionReader(f, 0, split.off))
+	lrB := newLineReader(io.NewSectionReader(f, split.off, math.MaxInt64-split.off), opt.maxLineBytes())
+	var stB FileStats
+	var errB error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		stB, errB = scanLines(lrB, path, FormatLIBSVM, nil)
+	}()
+	stA, errA := scanLines(lr, path, FormatLIBSVM, nil)
+	<-done
+	if errA != nil {
+		return FileStats{}, nil, errA
+	}
+	if errB != nil {
+		if pe, ok := errB.(*ParseError); ok {
+			pe.Line += lr.line
+		}
+		return FileStats{}, nil, errB
+	}
+	split.line, split.rows = lr.line, stA.Rows
+	return FileStats{Rows: stA.Rows + stB.Rows, Nonzeros: stA.Nonzeros + stB.Nonzeros,
+		NumFeatures: max(stA.NumFeatures, stB.NumFeatures)}, lrB, nil
 }
 
 // readDenseHalves parses the LIBSVM file f into a dense data set of st's
@@ -389,10 +446,10 @@ type splitPoint struct {
 // into its own rows of the data set: the same rows, values and errors as
 // the sequential parse. A bad line of the first half is reported before
 // any of the second's, as the sequential parse would stop at it; each
-// half's line numbers count from the file's start. lr is the scan's
-// reader, reused for the first half. ok is false, for the caller to parse
+// half's line numbers count from the file's start. lr and lrB are the
+// scan's readers of the halves, reused. ok is false, for the caller to parse
 // sequentially, when the halves' row counts are not the scan's.
-func readDenseHalves(f *os.File, lr *lineReader, path string, opt ReadOptions, st FileStats, split *splitPoint) (ds *Dataset, ok bool, err error) {
+func readDenseHalves(f *os.File, lr, lrB *lineReader, path string, opt ReadOptions, st FileStats, split *splitPoint) (ds *Dataset, ok bool, err error) {
 	ds = NewDense(st.Rows, st.NumFeatures)
 	nf := st.NumFeatures
 	// Each half appends into a view of its own rows, so neither can write
@@ -402,7 +459,7 @@ func readDenseHalves(f *os.File, lr *lineReader, path string, opt ReadOptions, s
 	}
 	a, b := view(0, split.rows), view(split.rows, st.Rows)
 	lr.reset(io.NewSectionReader(f, 0, split.off))
-	lrB := newLineReader(io.NewSectionReader(f, split.off, math.MaxInt64-split.off), opt.maxLineBytes())
+	lrB.reset(io.NewSectionReader(f, split.off, math.MaxInt64-split.off))
 	lrB.line = split.line
 	var errB error
 	done := make(chan struct{})

@@ -92,3 +92,43 @@ func TestReadDenseHalves(t *testing.T) {
 		}
 	}
 }
+
+// The size query runs on two goroutines too (scanHalves): a line over
+// the limit is reported at its line, in either half, the first half's
+// before the second's, and where the middle of the file falls inside it
+// (lineStart finds no line start within the limit).
+func TestScanHalvesLongLine(t *testing.T) {
+	_, lines := denseFile(t, 12000)
+	long := "1" + strings.Repeat(" 1:0.5", 800) // 4,801 bytes
+	opt := ReadOptions{MaxLineBytes: 2000}
+	old := runtime.GOMAXPROCS(2)
+	defer runtime.GOMAXPROCS(old)
+	// the line the middle byte falls in once it is long
+	text := func(l []string) string { return strings.Join(l, "\n") + "\n" }
+	mid := 0
+	for n, size := 0, len(text(lines)); n+len(lines[mid])+1 <= size/2; mid++ {
+		n += len(lines[mid]) + 1
+	}
+	for _, at := range [][]int{{len(lines) - 40}, {len(lines)/2 + 3}, {10, len(lines) - 40}, {mid}} {
+		l := slices.Clone(lines)
+		for _, i := range at {
+			l[i] = long
+		}
+		s := text(l)
+		if at[0] == mid {
+			start := len(text(l[:mid]))
+			if size := len(s); start > size/2-1 || start+len(long) < size/2 {
+				t.Fatalf("the middle byte %d is not in line %d (%d to %d)", size/2, mid+1, start, start+len(long))
+			}
+		}
+		p := filepath.Join(t.TempDir(), "long.txt")
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadFile(p, opt)
+		var pe *ParseError
+		if !errors.As(err, &pe) || !errors.Is(err, ErrLineTooLong) || pe.Line != at[0]+1 {
+			t.Fatalf("long line at %v: %v, want it at line %d", at, err, at[0]+1)
+		}
+	}
+}
