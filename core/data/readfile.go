@@ -175,6 +175,11 @@ var ErrLineTooLong = errors.New("core: line too long")
 // parse, and a size query of a stream is not an answer.
 var ErrNotRegularFile = errors.New("core: not a regular file")
 
+// ErrFileChanged is wrapped by the error of ReadFile for a file that
+// shrank while it was read through a mapping (Linux), so that a page of it
+// was gone.
+var ErrFileChanged = errors.New("core: file changed while it was read")
+
 // ErrLabels is wrapped by the errors that report training labels a
 // formulation cannot use (a non-integer class, a single class, no rows),
 // and by the readers' error for a label ReadOptions.ClassLabels refuses.
@@ -338,16 +343,20 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	lr := newLineReader(f, opt.maxLineBytes())
-	var split *splitPoint
+	var h *halves
 	if fi, err := f.Stat(); err == nil && format == FormatLIBSVM && fi.Size() >= parallelReadBytes && runtime.GOMAXPROCS(0) > 1 {
 		if off, ok := lineStart(f, fi.Size()/2, opt.maxLineBytes()); ok {
-			split = &splitPoint{off: off}
+			h = &halves{f: f, size: fi.Size(), path: path, split: splitPoint{off: off}}
+			if mem, unmap, ok := mapFile(f, fi.Size()); ok {
+				h.mem = mem
+				defer unmap()
+			}
 		}
 	}
 	var st FileStats
 	var lrB *lineReader // the second half's reader
-	if split != nil {
-		st, lrB, err = scanHalves(f, lr, path, opt, split)
+	if h != nil {
+		st, lrB, err = h.scan(lr, opt)
 	} else {
 		st, err = scanLines(lr, path, format, layout)
 	}
@@ -355,8 +364,8 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	st = st.withoutWeightColumn(opt)
-	if denseFits(st) && split != nil && split.rows > 0 && split.rows < st.Rows {
-		if ds, ok, err := readDenseHalves(f, lr, lrB, path, opt, st, split); ok {
+	if denseFits(st) && h != nil && h.split.rows > 0 && h.split.rows < st.Rows {
+		if ds, ok, err := h.readDense(lr, lrB, opt, st); ok {
 			return ds, err
 		}
 	}
@@ -408,25 +417,72 @@ func lineStart(f *os.File, off int64, maxLine int) (start int64, ok bool) {
 	return 0, false
 }
 
-// scanHalves answers the size query of the LIBSVM file f on two
-// goroutines, one each side of split.off (a line's start), lr reading the
-// first half; it fills split's counts and returns the second half's
+// halves is a LIBSVM file ReadFile reads on two goroutines, one each side
+// of split.off (a line's start): scan, then readDense.
+type halves struct {
+	f     *os.File
+	size  int64
+	path  string
+	split splitPoint
+	// mem, when not nil, is the file mapped (mapFile): the halves' lines
+	// are views into it, not copies through a read buffer.
+	mem []byte
+}
+
+// reset points lr at the first half (second false) or the second, its
+// line count at 0.
+func (h *halves) reset(lr *lineReader, second bool) {
+	from, to := int64(0), h.split.off
+	if second {
+		from, to = h.split.off, h.size
+	}
+	if h.mem != nil {
+		lr.resetMem(h.mem[from:to])
+		return
+	}
+	if second {
+		to = math.MaxInt64 // to the end, should the file have grown
+	}
+	lr.reset(io.NewSectionReader(h.f, from, to-from))
+}
+
+// both runs a on the calling goroutine and b on another, and returns
+// their errors; with the file mapped, each turns a fault on the mapping
+// into an error (readMapped).
+func (h *halves) both(a, b func() error) (errA, errB error) {
+	if h.mem != nil {
+		a0, b0 := a, b
+		a = func() error { return readMapped(h.path, a0) }
+		b = func() error { return readMapped(h.path, b0) }
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		errB = b()
+	}()
+	errA = a()
+	<-done
+	return errA, errB
+}
+
+// scan answers the size query of the file on two goroutines, lr reading
+// the first half; it fills split's counts and returns the second half's
 // reader too, for the parse to reuse. Its answer and errors are those of
 // the scan of the whole file: a line too long in the first half is
 // reported before any in the second, as the whole scan stops there, and
 // the second half's line numbers count from the file's start.
-func scanHalves(f *os.File, lr *lineReader, path string, opt ReadOptions, split *splitPoint) (FileStats, *lineReader, error) {
-	lr.reset(io.NewSectionReader(f, 0, split.off))
-	lrB := newLineReader(io.NewSectionReader(f, split.off, math.MaxInt64-split.off), opt.maxLineBytes())
-	var stB FileStats
-	var errB error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		stB, errB = scanLines(lrB, path, FormatLIBSVM, nil)
-	}()
-	stA, errA := scanLines(lr, path, FormatLIBSVM, nil)
-	<-done
+func (h *halves) scan(lr *lineReader, opt ReadOptions) (FileStats, *lineReader, error) {
+	lrB := newLineReader(nil, opt.maxLineBytes())
+	h.reset(lr, false)
+	h.reset(lrB, true)
+	var stA, stB FileStats
+	errA, errB := h.both(func() (err error) {
+		stA, err = scanLines(lr, h.path, FormatLIBSVM, nil)
+		return err
+	}, func() (err error) {
+		stB, err = scanLines(lrB, h.path, FormatLIBSVM, nil)
+		return err
+	})
 	if errA != nil {
 		return FileStats{}, nil, errA
 	}
@@ -436,20 +492,21 @@ func scanHalves(f *os.File, lr *lineReader, path string, opt ReadOptions, split 
 		}
 		return FileStats{}, nil, errB
 	}
-	split.line, split.rows = lr.line, stA.Rows
+	h.split.line, h.split.rows = lr.line, stA.Rows
 	return FileStats{Rows: stA.Rows + stB.Rows, Nonzeros: stA.Nonzeros + stB.Nonzeros,
 		NumFeatures: max(stA.NumFeatures, stB.NumFeatures)}, lrB, nil
 }
 
-// readDenseHalves parses the LIBSVM file f into a dense data set of st's
-// size on two goroutines, one each side of split (a line boundary), each
-// into its own rows of the data set: the same rows, values and errors as
-// the sequential parse. A bad line of the first half is reported before
-// any of the second's, as the sequential parse would stop at it; each
-// half's line numbers count from the file's start. lr and lrB are the
-// scan's readers of the halves, reused. ok is false, for the caller to parse
-// sequentially, when the halves' row counts are not the scan's.
-func readDenseHalves(f *os.File, lr, lrB *lineReader, path string, opt ReadOptions, st FileStats, split *splitPoint) (ds *Dataset, ok bool, err error) {
+// readDense parses the file into a dense data set of st's size on two
+// goroutines, each into its own rows of the data set: the same rows,
+// values and errors as the sequential parse. A bad line of the first half
+// is reported before any of the second's, as the sequential parse would
+// stop at it; each half's line numbers count from the file's start. lr and
+// lrB are scan's readers of the halves, reused. ok is false, for the
+// caller to parse sequentially, when the halves' row counts are not the
+// scan's.
+func (h *halves) readDense(lr, lrB *lineReader, opt ReadOptions, st FileStats) (ds *Dataset, ok bool, err error) {
+	split := &h.split
 	ds = NewDense(st.Rows, st.NumFeatures)
 	nf := st.NumFeatures
 	// Each half appends into a view of its own rows, so neither can write
@@ -458,17 +515,16 @@ func readDenseHalves(f *os.File, lr, lrB *lineReader, path string, opt ReadOptio
 		return &Dataset{dense: true, numFeatures: nf, maxFeatures: nf, y: ds.y[from:to:to], x: ds.x[from*nf : to*nf : to*nf]}
 	}
 	a, b := view(0, split.rows), view(split.rows, st.Rows)
-	lr.reset(io.NewSectionReader(f, 0, split.off))
-	lrB.reset(io.NewSectionReader(f, split.off, math.MaxInt64-split.off))
+	h.reset(lr, false)
+	h.reset(lrB, true)
 	lrB.line = split.line
-	var errB error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, errB = readLines(b, lrB, path, opt)
-	}()
-	_, errA := readLines(a, lr, path, opt)
-	<-done
+	errA, errB := h.both(func() error {
+		_, err := readLines(a, lr, h.path, opt)
+		return err
+	}, func() error {
+		_, err := readLines(b, lrB, h.path, opt)
+		return err
+	})
 	switch {
 	case errA != nil:
 		return nil, true, errA
@@ -596,6 +652,9 @@ func IsClassLabel(y float64) bool {
 // returns a view into its buffer: no copy for a line that fits, and a copy
 // into a reused scratch for one that does not, up to the line limit.
 type lineReader struct {
+	// mem, when not nil, holds the rest of the input (resetMem): lines
+	// are views into it, and br is not used.
+	mem  []byte
 	br   *bufio.Reader
 	long []byte // scratch for lines longer than br's buffer
 	line int    // 1-based number of the line last returned
@@ -603,8 +662,14 @@ type lineReader struct {
 	off  int64  // bytes of the input consumed by the lines returned
 }
 
+// newLineReader returns a lineReader of r, or of nothing yet when r is
+// nil (its buffer is made when reset gives it an input).
 func newLineReader(r io.Reader, maxLineBytes int) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, bufferSize(r)), max: maxLineBytes}
+	lr := &lineReader{max: maxLineBytes}
+	if r != nil {
+		lr.br = bufio.NewReaderSize(r, bufferSize(r))
+	}
+	return lr
 }
 
 // readError returns err, an error of next, for the input called name: a
@@ -643,8 +708,17 @@ func bufferSize(r io.Reader) int {
 
 // reset rewinds the line count and reads from r, keeping the buffers.
 func (lr *lineReader) reset(r io.Reader) {
-	lr.br.Reset(r)
-	lr.line, lr.off = 0, 0
+	if lr.br == nil {
+		lr.br = bufio.NewReaderSize(r, bufferSize(r))
+	} else {
+		lr.br.Reset(r)
+	}
+	lr.mem, lr.line, lr.off = nil, 0, 0
+}
+
+// resetMem rewinds the line count and reads the lines of mem.
+func (lr *lineReader) resetMem(mem []byte) {
+	lr.mem, lr.line, lr.off = mem[:len(mem):len(mem)], 0, 0
 }
 
 // next returns the next line without its "\n" or "\r\n", valid until the
@@ -653,6 +727,9 @@ func (lr *lineReader) reset(r io.Reader) {
 // (without File), returned as soon as more than lr.max+2 bytes of it are
 // read: what is held of a line is bounded by the limit plus one buffer.
 func (lr *lineReader) next() ([]byte, error) {
+	if lr.mem != nil {
+		return lr.nextMem()
+	}
 	line, err := lr.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		lr.long = append(lr.long[:0], line...)
@@ -670,6 +747,31 @@ func (lr *lineReader) next() ([]byte, error) {
 	}
 	lr.off += int64(len(line))
 	if n := len(line); n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+	}
+	if len(line) > lr.max {
+		return nil, lr.tooLong()
+	}
+	lr.line++
+	return line, nil
+}
+
+// nextMem is next for a reader of memory: the same lines, line numbers,
+// offsets and errors.
+func (lr *lineReader) nextMem() ([]byte, error) {
+	rest := lr.mem[lr.off:]
+	if len(rest) == 0 {
+		return nil, io.EOF
+	}
+	line := rest
+	if n := bytes.IndexByte(rest, '\n'); n >= 0 {
+		line = rest[:n+1]
+	}
+	lr.off += int64(len(line))
+	if n := len(line); line[n-1] == '\n' {
 		line = line[:n-1]
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]

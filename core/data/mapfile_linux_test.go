@@ -1,0 +1,45 @@
+package data
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A page of a mapping whose file was truncated faults (SIGBUS); readMapped
+// makes that an error wrapping ErrFileChanged instead of a crash, and lets
+// any other panic go on.
+func TestReadMappedTruncated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, make([]byte, 3<<12), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	mem, unmap, ok := mapFile(f, 3<<12)
+	if !ok {
+		t.Fatal("mapFile failed")
+	}
+	defer unmap()
+	if err := readMapped(path, func() error { _ = mem[2<<12]; return nil }); err != nil {
+		t.Fatalf("reading the mapped file: %v", err)
+	}
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	var sink byte
+	err = readMapped(path, func() error { sink = mem[2<<12+7]; return nil })
+	if !errors.Is(err, ErrFileChanged) {
+		t.Fatalf("reading past the truncated end: %v (read %d), want ErrFileChanged", err, sink)
+	}
+	defer func() {
+		if r := recover(); r != "other" {
+			t.Fatalf("recovered %v, want the panic readMapped let through", r)
+		}
+	}()
+	_ = readMapped(path, func() error { panic("other") })
+}
