@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime/debug"
 	"syscall"
+	"unsafe"
 )
 
 // mapFile maps the size bytes of f read-only and returns them with the
@@ -48,4 +49,20 @@ func readMapped(path string, read func() error) (err error) {
 		}
 	}()
 	return read()
+}
+
+// dropPages gives back the whole pages of mem[from:to], part of a file's
+// mapping, and returns the offset in mem up to which pages are given
+// back. A page read again is faulted in again from the page cache, with
+// the same bytes: the mapping is the file's, read-only.
+func dropPages(mem []byte, from, to int64) int64 {
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
+	ps := uintptr(os.Getpagesize())
+	a := (base + uintptr(from) + ps - 1) &^ (ps - 1)
+	b := (base + uintptr(to)) &^ (ps - 1)
+	if b <= a {
+		return from
+	}
+	_ = syscall.Madvise(mem[a-base:b-base], syscall.MADV_DONTNEED) // a hint: on error the pages stay
+	return int64(b - base)
 }

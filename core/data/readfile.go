@@ -652,14 +652,16 @@ func IsClassLabel(y float64) bool {
 // returns a view into its buffer: no copy for a line that fits, and a copy
 // into a reused scratch for one that does not, up to the line limit.
 type lineReader struct {
-	// mem, when not nil, holds the rest of the input (resetMem): lines
-	// are views into it, and br is not used.
-	mem  []byte
-	br   *bufio.Reader
-	long []byte // scratch for lines longer than br's buffer
-	line int    // 1-based number of the line last returned
-	max  int    // longest line accepted, without its line ending
-	off  int64  // bytes of the input consumed by the lines returned
+	// mem, when not nil, is the input (resetMem), a file's mapping: lines
+	// are views into it, and br is not used. The pages before dropped
+	// (an offset in mem) are given back (dropPages).
+	mem     []byte
+	dropped int64
+	br      *bufio.Reader
+	long    []byte // scratch for lines longer than br's buffer
+	line    int    // 1-based number of the line last returned
+	max     int    // longest line accepted, without its line ending
+	off     int64  // bytes of the input consumed by the lines returned
 }
 
 // newLineReader returns a lineReader of r, or of nothing yet when r is
@@ -718,8 +720,14 @@ func (lr *lineReader) reset(r io.Reader) {
 
 // resetMem rewinds the line count and reads the lines of mem.
 func (lr *lineReader) resetMem(mem []byte) {
-	lr.mem, lr.line, lr.off = mem[:len(mem):len(mem)], 0, 0
+	lr.mem, lr.line, lr.off, lr.dropped = mem[:len(mem):len(mem)], 0, 0, 0
 }
+
+// memKeepBytes is how much of a mapping a lineReader reads past before it
+// gives the pages behind it back: a mapped page counts in the process's
+// resident memory until then, and a whole file's pages would add the
+// file's size to the peak (38 MB of fashion.test's 58 MB to svmgo predict).
+const memKeepBytes = 1 << 20
 
 // next returns the next line without its "\n" or "\r\n", valid until the
 // following call, and io.EOF after the last line. A last line without a
@@ -762,6 +770,9 @@ func (lr *lineReader) next() ([]byte, error) {
 // nextMem is next for a reader of memory: the same lines, line numbers,
 // offsets and errors.
 func (lr *lineReader) nextMem() ([]byte, error) {
+	if lr.off-lr.dropped >= memKeepBytes {
+		lr.dropped = dropPages(lr.mem, lr.dropped, lr.off)
+	}
 	rest := lr.mem[lr.off:]
 	if len(rest) == 0 {
 		return nil, io.EOF
