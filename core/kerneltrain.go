@@ -574,6 +574,9 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 		epsilon = p.P
 	}
 	hAll, goneEvals := t.startWarm(ds, warm, k, epsilon)
+	if t.kept != nil && warm == nil && t.wantDual && t.kept.of == nil {
+		t.kept.startSeed(t.rowHash[:l])
+	}
 	var dual *KernelDual
 	switch p.SVMType {
 	case CSVC, NuSVC:
@@ -584,6 +587,9 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 		dual = t.trainSVR(ds, warm, m)
 	}
 	t.warmGrad, t.goneK = nil, nil
+	if t.kept != nil {
+		t.kept.seeding = false
+	}
 	for w := range t.workers {
 		if q := t.workers[w].q; q != nil {
 			q.kept = nil
@@ -719,9 +725,6 @@ func (t *KernelTrainer) startWarm(ds *data.Dataset, warm *KernelDual, k Kernel, 
 	}
 	hMid, hAll := hashRows(ds, mid, t.rowHash)
 	t.warmGrad = usableGradient(warm, k, epsilon, hMid, l)
-	if t.warmGrad != nil {
-		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr)
-	}
 	if t.kept != nil && t.warmGrad != nil && t.kept.of == nil {
 		// The first warm run: columns for the start's support vectors,
 		// which it fills as it computes them.
@@ -739,6 +742,13 @@ func (t *KernelTrainer) startWarm(ds *data.Dataset, warm *KernelDual, k Kernel, 
 		for w := range t.workers {
 			t.workers[w].q.kept = t.kept
 		}
+	}
+	if t.warmGrad != nil {
+		var kept *keptColumns
+		if t.kept != nil && len(t.kept.left) > 0 {
+			kept = t.kept
+		}
+		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr, kept)
 	}
 	return hAll, goneEvals
 }
@@ -939,6 +949,9 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Weight: wv, Eps: p.Eps,
 		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart, Nu: r.nu,
 		Progress: t.smoProgress(2, r.labels[i], r.labels[j])})
+	if t.kept != nil && t.kept.seeding {
+		t.kept.seedFrom(w.q, alpha)
+	}
 	t.finishPair(r, w, pi, res, alpha, Cp, Cn, ni)
 }
 
@@ -1105,6 +1118,9 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
 		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart,
 		Progress: t.smoProgress(0, 0, 0)})
+	if t.kept != nil && t.kept.seeding {
+		t.kept.seedFrom(w.q, alpha)
+	}
 	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
 	G, Gbar := w.s.gradient(l)

@@ -102,6 +102,10 @@ type gradientRows struct {
 type removedRows struct {
 	// SV holds each removed row's position in gradientRows.sv.
 	SV []int32
+	// Hash holds each removed row's hashRow: where the kept kernel
+	// columns (kkeep.go) still hold its column, removedColumns reads its
+	// values from there.
+	Hash []uint64
 	// Coef holds, per subproblem, y_k α_k of each removed row (β_k for
 	// ε-SVR, 0 where the row is not in the subproblem); Bar the same
 	// where α_k was at its upper bound, 0 elsewhere.
@@ -142,11 +146,13 @@ func (g *KernelGradient) deleteRows(svm SVMType, pairs [][2]int32, alpha [][]flo
 	nv := len(alpha)
 	if rs.gone != nil {
 		gone.SV = append(gone.SV, rs.gone.SV...)
+		gone.Hash = append(gone.Hash, rs.gone.Hash...)
 	}
 	var added []int // positions in cut of removed support vectors
 	for k, r := range cut {
 		if rs.svOf[r] >= 0 {
 			gone.SV = append(gone.SV, rs.svOf[r])
+			gone.Hash = append(gone.Hash, rs.hash[r])
 			added = append(added, k)
 		}
 	}
@@ -266,11 +272,13 @@ func compact[T any](s []T, del []int) []T {
 // removedColumns returns, per removed support vector (removedRows), its
 // kernel values against the rows 0..Rows−1 the gradient covers: one
 // column over the data set, which every pair of the row's class reads
-// (takeOutRemoved), computed by kr (which reads the data set's rows, or
-// their dense copy) from the removed row kept in gradientRows.sv.
-// Returns nil when nothing was removed, and the number of kernel
-// evaluations.
-func (g *KernelGradient) removedColumns(kr *kernelRows) ([][]float32, int64) {
+// (takeOutRemoved). The values come from the row's kept column (kept,
+// when not nil, between its begin and end) where it holds them: the
+// values the runs that put the row's terms into G computed; the others
+// are computed by kr (which reads the data set's rows, or their dense
+// copy) from the removed row kept in gradientRows.sv. Returns nil when
+// nothing was removed, and the number of kernel evaluations.
+func (g *KernelGradient) removedColumns(kr *kernelRows, kept *keptColumns) ([][]float32, int64) {
 	gone := g.rows.gone
 	if gone == nil {
 		return nil, 0
@@ -279,13 +287,34 @@ func (g *KernelGradient) removedColumns(kr *kernelRows) ([][]float32, int64) {
 	kds := kr.ds
 	nf := kds.NumFeatures()
 	z := make([]float32, nf) // the removed row, as wide as kds's rows
-	rows := make([]int32, n)
-	for t := range rows {
-		rows[t] = int32(t)
+	all := make([]int32, n)
+	for t := range all {
+		all[t] = int32(t)
 	}
 	cols := make([][]float32, len(gone.SV))
 	sv := g.rows.sv
+	var evals int64
+	var missing []int32
+	var buf []float32
 	for q, s := range gone.SV {
+		col := make([]float32, n)
+		rows := all
+		if kept != nil && len(gone.Hash) == len(gone.SV) {
+			var ok bool
+			if missing, ok = kept.removedColumn(gone.Hash[q], col, missing); ok {
+				rows = missing
+			}
+		}
+		cols[q] = col
+		if len(rows) == 0 {
+			continue
+		}
+		evals += int64(len(rows))
+		dst := col
+		if len(rows) < n {
+			buf = slices.Grow(buf[:0], len(rows))[:len(rows)]
+			dst = buf
+		}
 		clear(z)
 		var zi []int32
 		var zv []float32
@@ -311,25 +340,28 @@ func (g *KernelGradient) removedColumns(kr *kernelRows) ([][]float32, int64) {
 				}
 			}
 		}
-		col := make([]float32, n)
 		switch {
 		case kr.k.Type == RBFKernel && kds.IsDense():
-			kr.columnRBFOf(col, z, nil, nil, zz, rows)
+			kr.columnRBFOf(dst, z, nil, nil, zz, rows)
 		case kr.k.Type == RBFKernel:
-			kr.columnRBFOf(col, nil, si, sx, zz, rows)
+			kr.columnRBFOf(dst, nil, si, sx, zz, rows)
 		default:
-			for t := range n {
+			for k, t := range rows {
 				if kds.IsDense() {
-					col[t] = float32(kr.k.ofDot(trainDot(kds.DenseRow(t), z)))
+					dst[k] = float32(kr.k.ofDot(trainDot(kds.DenseRow(int(t)), z)))
 				} else {
-					xi, xv := kds.SparseRow(t)
-					col[t] = float32(kr.k.ofDot(dotMerge32(xi, xv, si, sx)))
+					xi, xv := kds.SparseRow(int(t))
+					dst[k] = float32(kr.k.ofDot(dotMerge32(xi, xv, si, sx)))
 				}
 			}
 		}
-		cols[q] = col
+		if len(rows) < n {
+			for k, t := range rows {
+				col[t] = dst[k]
+			}
+		}
 	}
-	return cols, int64(len(gone.SV)) * int64(n)
+	return cols, evals
 }
 
 // takeOutRemoved subtracts the terms of the removed support vectors

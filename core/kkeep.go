@@ -37,6 +37,7 @@ package core
 
 import (
 	"math"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -68,12 +69,30 @@ type keptColumns struct {
 	// while the pairs are solved.
 	prev, oldOf []int32
 	cur         [][]float32
+	// left holds the columns of the last run's rows this Train's data set
+	// lacks (removed since), by the rows' hashes: the removed support
+	// vectors' terms are taken out of the stored gradient with their
+	// values (KernelGradient.removedColumns). Read only between begin and
+	// end.
+	left []leftColumn
 	// bytes is what the columns take.
 	bytes int64
+	// seeding is set during a cold Train that fills the columns from its
+	// solves' caches (startSeed, seedFrom); mu orders the pairs' seedFrom
+	// calls, and maxCols is how many columns fit the budget.
+	seeding bool
+	mu      sync.Mutex
+	maxCols int64
 	// used and fresh are end's scratch: the slots taken, the slots given
 	// to rows added.
 	used  []bool
 	fresh []int32
+}
+
+// leftColumn is the kept column of a row removed since the last run.
+type leftColumn struct {
+	hash uint64
+	col  []float32
 }
 
 // keptColumnsBytes returns the bytes keptColumns may take for a trainer
@@ -115,12 +134,82 @@ func (c *keptColumns) seed(rowHash []uint64, sv func(i int) bool) {
 	c.bytes = 4 * cols * int64(n)
 }
 
+// startSeed starts the kept columns of a trainer that has none at a
+// cold Train on the rows whose hashes are rowHash, one slot a row, with
+// no column yet: each subproblem's solve then gives its support vectors'
+// columns the entries its kernel cache holds at the end (seedFrom), as
+// many columns as fit in the budget. The first warm retrain otherwise
+// computed again what the cold run had computed: on digits its kernel
+// work was three times a later retrain's.
+func (c *keptColumns) startSeed(rowHash []uint64) {
+	n := len(rowHash)
+	c.hash = append(c.hash[:0], rowHash...)
+	c.slot = make([]int32, n)
+	for i := range c.slot {
+		c.slot[i] = int32(i)
+	}
+	c.of = make([][]float32, n)
+	c.slots, c.bytes = n, 0
+	c.maxCols = c.budget / (4 * int64(max(n, 1)))
+	c.seeding = true
+}
+
+// seedFrom copies into the kept columns what q's cache holds, after a
+// cold solve on q's variables (identity ordering) whose solution is
+// alpha: for each variable with α > 0, the entries of its cached column,
+// as kernel values K (Q_it times y_i y_t), into its row's column, which it
+// makes (all entries unset) while the budget allows. Pairs solved in
+// parallel call it in turn.
+func (c *keptColumns) seedFrom(q *svcQ, alpha []float64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	unset := math.Float32frombits(keptUnset)
+	for i, a := range alpha {
+		if a == 0 {
+			continue
+		}
+		src := q.cache.cached(i)
+		if len(src) == 0 {
+			continue
+		}
+		row := q.index[i]
+		dst := c.of[row]
+		if dst == nil {
+			if c.bytes/(4*int64(c.slots)) >= c.maxCols {
+				continue
+			}
+			dst = make([]float32, c.slots, c.slots+c.slots/8)
+			for t := range dst {
+				dst[t] = unset
+			}
+			c.of[row] = dst
+			c.bytes += 4 * int64(c.slots)
+		}
+		index := q.index[:len(src)]
+		if q.y == nil {
+			for t, r := range index {
+				dst[r] = src[t]
+			}
+			continue
+		}
+		yi := q.y[i]
+		y := q.y[:len(src)]
+		for t, r := range index {
+			v := src[t]
+			if y[t] != yi {
+				v = -v
+			}
+			dst[r] = v
+		}
+	}
+}
+
 // begin maps the rows of ds (hashes rowHash, the first l) to the kept
 // columns, for rows below covered only (the rows a warm gradient covers;
 // rows past it were appended since), and reports whether any kept column
 // can serve this Train.
 func (c *keptColumns) begin(rowHash []uint64, l, covered int) bool {
-	c.prev, c.oldOf, c.cur = c.prev[:0], c.oldOf[:0], c.cur[:0]
+	c.prev, c.oldOf, c.cur, c.left = c.prev[:0], c.oldOf[:0], c.cur[:0], c.left[:0]
 	if c.of == nil {
 		return false
 	}
@@ -130,6 +219,7 @@ func (c *keptColumns) begin(rowHash []uint64, l, covered int) bool {
 		o := int32(-1)
 		if i < covered {
 			for p < n0 && c.hash[p] != rowHash[i] {
+				c.leave(p)
 				p++
 			}
 			if p < n0 {
@@ -147,7 +237,47 @@ func (c *keptColumns) begin(rowHash []uint64, l, covered int) bool {
 		c.oldOf = append(c.oldOf, s)
 		c.cur = append(c.cur, col)
 	}
+	for ; p < n0; p++ {
+		c.leave(p)
+	}
 	return useful
+}
+
+// leave records the column of the last run's row o, which this Train's
+// rows lack, in left.
+func (c *keptColumns) leave(o int) {
+	if col := c.of[o]; col != nil {
+		c.left = append(c.left, leftColumn{c.hash[o], col})
+	}
+}
+
+// removedColumn sets dst[t] = K(x, x_t) for the rows t < len(dst) of
+// this Train whose entry the kept column of the removed row x (hash h)
+// holds, and reports whether there is such a column; the rows it lacks
+// are appended to missing[:0], which it returns.
+func (c *keptColumns) removedColumn(h uint64, dst []float32, missing []int32) ([]int32, bool) {
+	missing = missing[:0]
+	var src []float32
+	for _, lc := range c.left {
+		if lc.hash == h {
+			src = lc.col
+			break
+		}
+	}
+	if src == nil || len(c.oldOf) < len(dst) {
+		return missing, false
+	}
+	oldOf := c.oldOf[:len(dst)]
+	for t, o := range oldOf {
+		if o >= 0 {
+			if v := atomic.LoadUint32(keptBits(&src[o])); v != keptUnset {
+				dst[t] = math.Float32frombits(v)
+				continue
+			}
+		}
+		missing = append(missing, int32(t))
+	}
+	return missing, true
 }
 
 // end replaces the kept columns by those of the support vectors of the
@@ -254,7 +384,7 @@ func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 	c.hash = append(c.hash[:0], rowHash[:l]...)
 	c.slot, c.of, c.slots = slot, of, slots
 	c.bytes = 4 * n * int64(slots)
-	c.prev, c.oldOf, c.cur = c.prev[:0], c.oldOf[:0], c.cur[:0]
+	c.prev, c.oldOf, c.cur, c.left = c.prev[:0], c.oldOf[:0], c.cur[:0], c.left[:0]
 }
 
 // fill sets data[t] = K(x_{index[i]}, x_{index[t]}) for t in [have,
