@@ -82,8 +82,17 @@ func (q *svcQ) reset(rows []int32, y []int8) {
 func (q *svcQ) init() {
 	l := len(q.index)
 	q.qd = q.qd[:l]
-	for t, r := range q.index {
-		q.qd[t] = q.kr.diag(int(r)) // y_t² = 1
+	if q.kr.k.Type == RBFKernel && l > 0 {
+		// The same value for every row: one exp per subproblem, not one
+		// per variable.
+		d := q.kr.diag(int(q.index[0]))
+		for t := range q.qd {
+			q.qd[t] = d
+		}
+	} else {
+		for t, r := range q.index {
+			q.qd[t] = q.kr.diag(int(r)) // y_t² = 1
+		}
 	}
 	q.cache.reset(l)
 	q.kernelEvals = 0

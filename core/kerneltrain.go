@@ -587,25 +587,28 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 		dual = t.trainSVR(ds, warm, m)
 	}
 	t.warmGrad, t.goneK = nil, nil
-	if t.kept != nil {
-		t.kept.seeding = false
-	}
 	for w := range t.workers {
 		if q := t.workers[w].q; q != nil {
 			q.kept = nil
 		}
 	}
 	if err != nil {
+		if t.kept != nil && t.kept.capturing {
+			t.kept.drop()
+		}
 		return nil, nil, err
 	}
 	m.Result.KernelEvals += goneEvals
-	if t.kept != nil && warm != nil && dual != nil && t.wantDual {
-		// Kept after warm runs only: a cold run's work stays what it was.
+	if t.kept != nil && dual != nil && t.wantDual && (warm != nil || t.kept.capturing) {
+		// Kept after warm runs, and the first cold one's captures: the
+		// other cold runs leave them as they were.
 		sv := func(i int) bool { return dual.Alpha[0][i] != 0 }
 		if p.SVMType.IsSVC() {
 			sv = func(i int) bool { return t.svIndex[i] >= 0 }
 		}
 		t.kept.end(l, t.rowHash, sv)
+	} else if t.kept != nil && t.kept.capturing {
+		t.kept.drop()
 	}
 	if !t.wantDual {
 		dual = nil
@@ -949,8 +952,8 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Weight: wv, Eps: p.Eps,
 		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart, Nu: r.nu,
 		Progress: t.smoProgress(2, r.labels[i], r.labels[j])})
-	if t.kept != nil && t.kept.seeding {
-		t.kept.seedFrom(w.q, alpha)
+	if t.kept != nil && t.kept.capturing {
+		t.kept.capture(w.q, alpha)
 	}
 	t.finishPair(r, w, pi, res, alpha, Cp, Cn, ni)
 }
@@ -1118,8 +1121,8 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
 		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart,
 		Progress: t.smoProgress(0, 0, 0)})
-	if t.kept != nil && t.kept.seeding {
-		t.kept.seedFrom(w.q, alpha)
+	if t.kept != nil && t.kept.capturing {
+		t.kept.capture(w.q, alpha)
 	}
 	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}

@@ -490,8 +490,22 @@ func hashRows(ds *data.Dataset, mid int, dst []uint64) (hMid, hAll uint64) {
 // to or from 0 still changes the hash.
 func hashAlpha(h uint64, alpha [][]float64, n int) uint64 {
 	for _, a := range alpha {
-		for k, v := range a[:n] {
-			if v != 0 {
+		a = a[:n]
+		k := 0
+		for ; k+4 <= len(a); k += 4 {
+			// Four ±0 at once (their bits without the sign are 0): one
+			// branch for the runs of zeros that are most of a pair's vector.
+			if (math.Float64bits(a[k])|math.Float64bits(a[k+1])|math.Float64bits(a[k+2])|math.Float64bits(a[k+3]))<<1 == 0 {
+				continue
+			}
+			for j := k; j < k+4; j++ {
+				if v := a[j]; v != 0 {
+					h = solve.HashWord(solve.HashWord(h, uint64(j)), math.Float64bits(v))
+				}
+			}
+		}
+		for ; k < len(a); k++ {
+			if v := a[k]; v != 0 {
 				h = solve.HashWord(solve.HashWord(h, uint64(k)), math.Float64bits(v))
 			}
 		}
