@@ -608,7 +608,10 @@ func (g *KernelGradient) fillStoredSVR(a0, G0, Gbar0 []float64, beta []float64) 
 
 // entries sets dst[k] = Q_{i,js[k]} (qEntries) without the cache, counted
 // in kernelEvals: kernelRows.column gives what getQ's columns hold, bit for
-// bit, and K is symmetric. The data rows of js go through rowBuf.
+// bit, and K is symmetric. The data rows of js go through rowBuf. The
+// values go into the kept columns of i's row and of js's rows too: they
+// are a new row's entries against the support vectors, which the
+// iterations' columns read again.
 func (q *svcQ) entries(dst []float32, i int, js []int32) {
 	rows := q.rowBuf[:len(js)]
 	for k, j := range js {
@@ -617,6 +620,9 @@ func (q *svcQ) entries(dst []float32, i int, js []int32) {
 	dst = dst[:len(js)]
 	q.cols.column(q.kr, dst, int(q.index[i]), rows)
 	q.kernelEvals += int64(len(js))
+	if q.kept != nil {
+		q.kept.keepEntries(q.index[i], rows, dst)
+	}
 	if q.y != nil {
 		yi := q.y[i]
 		for k, j := range js {

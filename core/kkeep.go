@@ -479,3 +479,21 @@ func (c *keptColumns) keep(i int32, rows []int32, vals []float32) {
 		atomic.StoreUint32(keptBits(&dst[c.oldOf[r]]), math.Float32bits(vals[k]))
 	}
 }
+
+// keepEntries writes the kernel values vals = K(x_i, x_rows[k]) of row i
+// against rows into the kept columns of i (at the slots of rows) and of
+// each of rows (at i's slot), where there are such columns.
+func (c *keptColumns) keepEntries(i int32, rows []int32, vals []float32) {
+	oldOf := c.oldOf
+	si := oldOf[i]
+	col := c.cur[i]
+	for k, r := range rows {
+		b := math.Float32bits(vals[k])
+		if col != nil {
+			atomic.StoreUint32(keptBits(&col[oldOf[r]]), b)
+		}
+		if dst := c.cur[r]; dst != nil {
+			atomic.StoreUint32(keptBits(&dst[si]), b)
+		}
+	}
+}
