@@ -447,7 +447,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 				rowBuf: make([]int32, lMax),
 			}
 			if t.kept != nil {
-				w.q.missing, w.q.keptBuf = make([]int32, 0, lMax), make([]float32, lMax)
+				w.q.missing, w.q.keptBuf, w.q.kslot = make([]int32, 0, lMax), make([]float32, lMax), make([]int32, 0, lMax)
 			}
 		}
 	}

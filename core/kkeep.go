@@ -448,25 +448,24 @@ func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 }
 
 // fill sets data[t] = K(x_{index[i]}, x_{index[t]}) for t in [have,
-// length) from the kept column of variable i's row where it has the row
-// and the entry is set, and reports whether it had a column; the entries
-// it lacks are listed in missing (positions t), their rows in rows, for
-// the caller to compute and give to keep.
-func (c *keptColumns) fill(data []float32, index []int32, i, have, length int, missing, rows []int32) (bool, []int32, []int32) {
+// length) from the kept column of variable i's row where the entry is
+// set (kslot[t] is variable t's slot), and reports whether it had a
+// column; the entries it lacks are listed in missing (positions t), their
+// rows in rows, for the caller to compute and give to keep.
+func (c *keptColumns) fill(data []float32, index, kslot []int32, i, have, length int, missing, rows []int32) (bool, []int32, []int32) {
 	src := c.cur[index[i]]
 	if src == nil {
 		return false, missing, rows
 	}
 	missing, rows = missing[:0], rows[:0]
-	oldOf := c.oldOf
-	for t := have; t < length; t++ {
-		r := index[t]
-		if v := atomic.LoadUint32(keptBits(&src[oldOf[r]])); v != keptUnset {
-			data[t] = math.Float32frombits(v)
+	data, kslot = data[have:length], kslot[have:length] // equal lengths: no bounds checks on data
+	for k, o := range kslot {
+		if v := atomic.LoadUint32(keptBits(&src[o])); v != keptUnset {
+			data[k] = math.Float32frombits(v)
 			continue
 		}
-		missing = append(missing, int32(t))
-		rows = append(rows, r)
+		missing = append(missing, int32(have+k))
+		rows = append(rows, index[have+k])
 	}
 	return true, missing, rows
 }
