@@ -42,6 +42,12 @@ func (d *Dual) IsSupport(i int) bool {
 	return false
 }
 
+// Vectors returns d's α vectors, whichever kind d is, aliasing d's (read
+// only): a keeper that records a run's state as a change of the one it
+// holds (daemon/store's journal) compares them value by value. A nil d
+// gives nil.
+func (d *Dual) Vectors() [][]float64 { return d.alpha() }
+
 // maxVectors returns the most vectors a state of d's kind may have over n
 // rows: a linear one max(1, n) (one per class at most), a kernel C-SVC or
 // ν-SVC one max(1, n(n−1)/2) (one per pair of classes), one-class and the
