@@ -177,38 +177,52 @@ func (s *Store) logU64(op byte, v uint64) {
 	}
 }
 
-// logDual records that d (checked for Len() rows) replaces the held dual:
-// as the values that differ when d has the held dual's shape and fewer
-// than half of its values differ (a delta entry takes twice a value's
-// bytes), in full otherwise. Call it before d is copied in.
+// logDual records that d (checked for Len() rows) replaces the held dual.
+// When d's vectors are for the subproblems of the held one's (in any order:
+// core.Dual.VectorsOf) and fewer than half of its values differ from their
+// match's (a changed value takes twice a value's bytes), it records d's
+// shape, the match and the values that differ; otherwise d whole. Call it
+// before d is copied in.
 func (s *Store) logDual(d *core.Dual) {
 	if !s.journal() {
 		return
 	}
 	le := binary.LittleEndian
-	if s.dual != nil && s.sameShape(d) && !aliases(s.dual.Vectors(), d.Vectors()) {
-		old, cur := s.dual.Vectors(), d.Vectors()
-		changed := 0
-		for k, a := range cur {
-			for i, v := range a {
-				if math.Float64bits(v) != math.Float64bits(old[k][i]) {
-					changed++
-				}
-			}
-		}
-		if 2*changed < len(cur)*s.Len() {
-			s.pend = append(s.pend, opDualDelta)
-			s.pend = le.AppendUint32(s.pend, uint32(changed))
+	n := s.Len()
+	if s.dual != nil && s.dual.Rows() == n && !aliases(s.dual.Vectors(), d.Vectors()) {
+		if perm := d.VectorsOf(s.dual); perm != nil {
+			old, cur := s.dual.Vectors(), d.Vectors()
+			changed := 0
 			for k, a := range cur {
 				for i, v := range a {
-					if math.Float64bits(v) != math.Float64bits(old[k][i]) {
-						s.pend = le.AppendUint32(s.pend, uint32(k))
-						s.pend = le.AppendUint32(s.pend, uint32(i))
-						s.pend = le.AppendUint64(s.pend, math.Float64bits(v))
+					if math.Float64bits(v) != math.Float64bits(old[perm[k]][i]) {
+						changed++
 					}
 				}
 			}
-			return
+			if 2*changed < len(cur)*n {
+				s.pend = append(s.pend, opDualDelta)
+				at := len(s.pend)
+				s.pend = le.AppendUint32(s.pend, 0) // the shape's length, below
+				s.pend = d.Prefix(0).AppendBinary(s.pend)
+				le.PutUint32(s.pend[at:], uint32(len(s.pend)-at-4))
+				s.pend = le.AppendUint32(s.pend, uint32(len(perm)))
+				for _, j := range perm {
+					s.pend = le.AppendUint32(s.pend, uint32(j))
+				}
+				s.pend = le.AppendUint32(s.pend, uint32(changed))
+				for k, a := range cur {
+					for i, v := range a {
+						if math.Float64bits(v) != math.Float64bits(old[perm[k]][i]) {
+							s.pend = le.AppendUint32(s.pend, uint32(k))
+							s.pend = le.AppendUint32(s.pend, uint32(i))
+							s.pend = le.AppendUint64(s.pend, math.Float64bits(v))
+						}
+					}
+				}
+				s.dualDeltas++
+				return
+			}
 		}
 	}
 	s.pend = d.AppendBinary(append(s.pend, opDual))
@@ -224,18 +238,6 @@ func aliases(a, b [][]float64) bool {
 		}
 	}
 	return false
-}
-
-// sameShape reports whether d is of the held dual's kind, formulation,
-// labels or pairs and vector count, for as many rows: the dual encodings
-// of their first zero rows are equal.
-func (s *Store) sameShape(d *core.Dual) bool {
-	if s.dual.Rows() != d.Rows() {
-		return false
-	}
-	s.shapeA = s.dual.Prefix(0).AppendBinary(s.shapeA[:0])
-	s.shapeB = d.Prefix(0).AppendBinary(s.shapeB[:0])
-	return bytes.Equal(s.shapeA, s.shapeB)
 }
 
 // replay applies the journal log (its header checked by the caller) to s,
@@ -398,26 +400,50 @@ func (s *Store) replayAdd(r *reader) error {
 	return nil
 }
 
+// replayDualDelta applies an opDualDelta: the dual whose encoding is the
+// shape recorded followed by the held vectors in the order recorded, the
+// changed values set, decoded into the α buffers (core.DecodeDual, which
+// checks it as SetDual does).
 func (s *Store) replayDualDelta(r *reader) error {
-	n := uint64(r.u32())
-	if s.dual == nil || !r.fits(n, 16) {
-		return corrupt("journal changes %d α values of no dual or past its end", n)
+	le := binary.LittleEndian
+	shape := r.take(uint64(r.u32()))
+	nvec := uint64(r.u32())
+	n := s.Len()
+	if r.bad || s.dual == nil || s.dual.Rows() != n || nvec == 0 || nvec != uint64(len(s.dual.Vectors())) || !r.fits(nvec, 4) {
+		return corrupt("journal changes %d α vectors of a dual of %d vectors over %d rows, %d held", nvec, len(s.dual.Vectors()), s.dual.Rows(), n)
 	}
-	vecs, rows := s.dual.Vectors(), uint64(s.Len())
-	if s.dual.Rows() != s.Len() {
-		return corrupt("journal changes α of a dual of %d rows, %d held", s.dual.Rows(), s.Len())
-	}
-	for range n {
-		k, i, v := uint64(r.u32()), uint64(r.u32()), math.Float64frombits(r.u64())
-		if k >= uint64(len(vecs)) || i >= rows {
-			return corrupt("journal changes α[%d][%d] of %d vectors of %d rows", k, i, len(vecs), rows)
+	old := s.dual.Vectors()
+	// The encoding is built in a scratch buffer: decoding writes the
+	// vectors into the buffers it reads them from.
+	enc := append(s.shapeA[:0], shape...)
+	used := make([]bool, nvec)
+	for range nvec {
+		j := r.u32()
+		if uint64(j) >= nvec || used[j] {
+			return corrupt("journal matches α vector %d twice or past %d", j, nvec)
 		}
-		vecs[k][i] = v
+		used[j] = true
+		for _, v := range old[j] {
+			enc = le.AppendUint64(enc, math.Float64bits(v))
+		}
 	}
-	if err := s.dual.Check(s.Len()); err != nil {
-		return corrupt("journal α: %v", err)
+	m := uint64(r.u32())
+	if !r.fits(m, 16) {
+		return corrupt("journal changes %d α values, %d bytes left", m, len(r.b))
 	}
-	s.known = s.Len()
+	for range m {
+		k, i, v := uint64(r.u32()), uint64(r.u32()), r.u64()
+		if k >= nvec || i >= uint64(n) {
+			return corrupt("journal changes α[%d][%d] of %d vectors of %d rows", k, i, nvec, n)
+		}
+		le.PutUint64(enc[uint64(len(shape))+8*(k*uint64(n)+i):], v)
+	}
+	s.shapeA = enc
+	dual, rest, err := core.DecodeDual(enc, n, core.StateOptions{}, s.buffer)
+	if err != nil || dual == nil || len(rest) != 0 {
+		return corrupt("journal dual change: %v (%d bytes left)", err, len(rest))
+	}
+	s.dual, s.known = dual, n
 	return nil
 }
 

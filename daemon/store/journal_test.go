@@ -75,6 +75,14 @@ func journalStep(t testing.TB, s *Store, rng *rand.Rand, i int) {
 				a[rng.IntN(n)] = rng.Float64()
 			}
 		}
+		if k := d.Kernel; k != nil && len(k.Pairs) > 1 && rng.IntN(2) == 0 {
+			// The classes appear in another order: the pairs come
+			// reversed, the first turned round.
+			k.Pairs = slices.Clone(k.Pairs)
+			slices.Reverse(k.Pairs)
+			slices.Reverse(k.Alpha)
+			k.Pairs[0] = [2]int32{k.Pairs[0][1], k.Pairs[0][0]}
+		}
 		if err := s.SetDual(d); err != nil {
 			t.Fatal(err)
 		}
@@ -120,12 +128,8 @@ func TestJournalRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	s := open(t, dir, journalCfg)
 	rng := rand.New(rand.NewPCG(21, 1))
-	deltas, fulls := 0, 0
 	for i := range 300 {
-		before := len(s.pend)
 		journalStep(t, s, rng, i)
-		deltas += bytes.Count(s.pend[before:], []byte{opDualDelta}) // an upper bound: a value's byte may match
-		fulls += bytes.Count(s.pend[before:], []byte{opDual})
 		frame := frameHeader + len(s.pend)
 		if err := s.Commit(); err != nil {
 			t.Fatal(err)
@@ -143,9 +147,12 @@ func TestJournalRoundTrip(t *testing.T) {
 		t.Errorf("%d compactions in 300 commits", c)
 	}
 	t.Logf("%d compactions in 300 commits", s.Compactions())
-	if deltas == 0 {
-		t.Error("no dual went into the journal as a change")
+	// A fifth of the steps' duals are new shapes; of the others, when
+	// more than half the values changed (a few rows held), it is whole.
+	if s.dualDeltas < 150 {
+		t.Errorf("%d of 300 duals went into the journal as a change", s.dualDeltas)
 	}
+	t.Logf("%d of 300 duals journalled as a change", s.dualDeltas)
 }
 
 func fileSize(t *testing.T, dir, name string) int {

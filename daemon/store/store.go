@@ -201,8 +201,9 @@ type Store struct {
 	buf, log, pend []byte
 	logOK          bool
 	replaying      bool   // replaying the journal: changes are not journalled again
-	shapeA, shapeB []byte // logDual's scratch encodings
+	shapeA         []byte // replayDualDelta's scratch encoding
 	compactions    int
+	dualDeltas     int // duals journalled as a change of the held one
 	// written is the configuration the snapshot read was written under,
 	// which bounds the journal's rows too: a journal is appended to only
 	// by a store of that configuration (Open).
