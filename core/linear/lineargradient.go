@@ -61,6 +61,11 @@ type LinearGradient struct {
 	H [][]float64
 	// Loss holds Σ C_i max(0, 1 − y_i Wᵀx_i)² over rows 0..Rows−1.
 	Loss []float64
+
+	// rows is a copy of rows 0..Rows−1, set by Train: what lets the
+	// gradient outlive removed rows (LinearDual.DeleteRows takes their
+	// terms out, gradientdelete.go); nil drops it when rows go.
+	rows *data.Dataset
 }
 
 // keepsGradient reports whether a run in t fills LinearDual.Gradient: a

@@ -366,6 +366,7 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 	})
 	if r.keep != nil {
 		r.keep.Check = hashLinearAlpha(r.hAll, r.dual.Alpha, ds.Len())
+		r.keep.rows = ds.Clone()
 		r.dual.Gradient = r.keep
 	}
 	m.Result = summarize(r.results, r.dual.Alpha)
