@@ -30,7 +30,7 @@ func (dual *LinearDual) DeleteRows(rows []int) error {
 	if gone {
 		dual.Gradient = ng
 		if ng != nil {
-			_, hAll := hashLabels(ng.rows, ng.Rows)
+			_, hAll := ng.rows.hash(ng.Rows)
 			ng.Check = hashLinearAlpha(hAll, dual.Alpha, ng.Rows)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // gradientRuns trains the first part of ds cold with a trainer that keeps
@@ -419,4 +420,64 @@ func extended(d *LinearDual, n int) *LinearDual {
 		copy(e.Alpha[k], a)
 	}
 	return e
+}
+
+// TestLinearGradientSharedLog: two runs from one state, on different
+// rows added, each keep exactly their own rows (the second cannot append
+// to the log the first appended to, and copies its rows); and a state
+// after removals, extended again, stays exact.
+func TestLinearGradientSharedLog(t *testing.T) {
+	full := prefix(readTestdata(t, "debdesc_bin.train"), 1400)
+	tr, _, warm := gradientRuns(t, "-s 2", full, 1000)
+	// rowsOf returns rows [0, 1000) and [from, to) of full, with room for
+	// 500 rows more.
+	rowsOf := func(from, to int) *data.Dataset {
+		ds := data.NewSparse(1500, full.Nonzeros(), 0)
+		for i := range full.Len() {
+			if i < 1000 || i >= from && i < to {
+				solve.AppendRow(ds, full, i)
+			}
+		}
+		return ds
+	}
+	a, other := rowsOf(1000, 1200), rowsOf(1200, 1400)
+	_, da, err := tr.TrainFrom(a, extended(warm, a.Len()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, db, err := tr.TrainFrom(other, extended(warm, other.Len()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if da.Gradient.rows.log != warm.Gradient.rows.log || db.Gradient.rows.log == warm.Gradient.rows.log {
+		t.Errorf("the first run did not append to the state's log, or the second did")
+	}
+	checkGradientExact(t, a, da)
+	checkGradientExact(t, other, db)
+	del := []int{0, 1, 2, 600}
+	if err := da.DeleteRows(del); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteRows(del); err != nil {
+		t.Fatal(err)
+	}
+	checkGradientExact(t, a, &LinearDual{Labels: da.Labels, Gradient: da.Gradient}) // the rows read from the shared log
+	if err := db.DeleteRows([]int{5, 1100}); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.DeleteRows([]int{5, 1100}); err != nil {
+		t.Fatal(err)
+	}
+	checkGradientExact(t, other, &LinearDual{Labels: db.Labels, Gradient: db.Gradient}) // from the copy
+	for i := 1200; i < 1300; i++ {
+		solve.AppendRow(a, full, i)
+	}
+	_, dc, err := tr.TrainFrom(a, extended(da, a.Len()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dc.Gradient.rows.log != da.Gradient.rows.log {
+		t.Errorf("the run after removals did not append to the log")
+	}
+	checkGradientExact(t, a, dc)
 }
