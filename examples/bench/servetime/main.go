@@ -45,7 +45,8 @@
 //     extension unless -binary=false, for a server without it) and over
 //     gRPC (raw_input_contents): the median of 21 requests, as rows per
 //     second, each after the same rows predicted in this process through
-//     the Go API (the floor, timed alongside so that both share the load);
+//     the Go API (the floor, timed alongside so that both share the load),
+//     and the server's CPU time a request;
 //   - single-row gRPC p99 with one client while a new version of the model
 //     is published every 20 ms by a publisher process of its own (older
 //     versions removed as svmgo watch --keep 4 does), next to the same
@@ -109,7 +110,7 @@ func main() {
 	publish := flag.String("publish", "", "internal: publish this model file into the directory argument every 20 ms until interrupted")
 	unserved := flag.Bool("publish-unserved", false, "diagnosis: the publisher publishes into a directory the server does not follow (its own cost, without swaps)")
 	serverLog := flag.String("server-log", "", "append the server's standard error (its log) to this file")
-	only := flag.String("only", "", "diagnosis: time only these single-row measurements (comma-separated, e.g. grpc,grpclean,grpcfloor), 1 client, and stop")
+	only := flag.String("only", "", "diagnosis: time only these single-row measurements, 1 client, and batches (comma-separated, e.g. grpc,grpclean,grpcfloor,restbin_batch), and stop")
 	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
 	flag.Parse()
 	if *publish != "" {
@@ -205,17 +206,22 @@ func main() {
 	fl.Process.Kill()
 	fl.Wait()
 	b.pid, b.addr = server, nil
-	if *only != "" {
-		fmt.Println(strings.Join(out, " "))
-		return
-	}
 	batches := []string{"rest", "grpc"}
 	if *binaryData {
 		batches = append(batches, "restbin")
 	}
 	for _, proto := range batches {
+		if !want(proto + "_batch") {
+			continue
+		}
+		cpu0 := b.serverCPU()
 		served, local := b.batch(proto, 1000)
-		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f", proto, served, proto, local))
+		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f %s_batch_server_cpu_us=%.0f",
+			proto, served, proto, local, proto, us(b.serverCPU()-cpu0)/batchRequests))
+	}
+	if *only != "" {
+		fmt.Println(strings.Join(out, " "))
+		return
 	}
 	var calm, swapping []float64
 	var swaps float64
@@ -570,6 +576,9 @@ func (b *bench) infer(proto string, r, n int) (verify func()) {
 	}
 }
 
+// batchRequests is the number of requests batch times.
+const batchRequests = 21
+
 // batch returns the rows per second of n-row requests, the median of 21.
 // Each request is preceded by the same rows predicted in this process
 // through the Go API (model.PredictDenseBatch, which the C ABI's batch call
@@ -579,7 +588,7 @@ func (b *bench) batch(proto string, n int) (served, inProcess float64) {
 	n = min(n, b.nrows)
 	var secs, local []float64
 	labels := make([]float64, n)
-	for i := range 21 {
+	for i := range batchRequests {
 		r := (i * n) % (b.nrows - n + 1)
 		b.encodeBatch(proto, r, n)
 		start := time.Now()
