@@ -268,6 +268,8 @@ func TestBinaryTensorDataOneConnection(t *testing.T) {
 	}
 	nan := slices.Clone(x)
 	nan[nf+2] = float32(math.NaN())
+	late := slices.Clone(x) // past the first chunk the server reads and checks
+	late[40000] = float32(math.Inf(-1))
 	header := func(dt string, size int) string {
 		return fmt.Sprintf(`{"inputs":[{"name":"x","shape":[%d,%d],"datatype":"%s","parameters":{"binary_data_size":%d}}]}`, n, nf, dt, size)
 	}
@@ -281,6 +283,7 @@ func TestBinaryTensorDataOneConnection(t *testing.T) {
 		{"an unknown model", "nosuch", header("FP32", 4*len(x)), fp32(x), 404, "nosuch"},
 		{"FP64", "heart", header("FP64", 8*len(x)), fp64, 200, ""},
 		{"a NaN", "heart", header("FP32", 4*len(x)), fp32(nan), 400, fmt.Sprintf("value %d (row 1) is NaN", nf+2)},
+		{"an infinity later", "heart", header("FP32", 4*len(x)), fp32(late), 400, fmt.Sprintf("value 40000 (row %d) is -Inf", 40000/nf)},
 		{"a size not the shape's", "heart", header("FP32", 4*len(x)-4), fp32(x[1:]), 400, "raw input has"},
 		{"FP32 again", "heart", header("FP32", 4*len(x)), fp32(x), 200, ""},
 	} {
