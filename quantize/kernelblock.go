@@ -12,7 +12,9 @@ import (
 // Blocked exact kernel prediction, for batches of rows on CPUs with a fast
 // int16 product (simd.FastInt8: AVX-512 VNNI). A block of rows is encoded
 // as the exact column sums encode a row (scanDense, inputCode: codes |xq_j|
-// ≤ Q = 2²⁴ with the row's scale t), and the sums
+// ≤ Q = 2²⁴ with the row's scale t), vectorized (simd.MaxAbsProd,
+// simd.RoundLimbs) and four rows' serial float64 sums at a time
+// (scanDense4), and the sums
 //
 //	S_ri = Σ_j xq_rj·q_ij
 //
@@ -37,7 +39,9 @@ import (
 // that of the column sums (and of C generated from the model, core/cgen),
 // alone or in a batch. ε-SVR values take the exact path (the value is the
 // output). The bound, with u = 2⁻²⁴ and M_c the largest |K| of the row
-// over class c's support vectors:
+// over class c's support vectors (or any bound on it: for RBF first 1,
+// then, for the rows that 1 leaves in doubt, e^x of the largest exponent
+// x, so that a clear row pays no math.Exp):
 //
 //	E_p = Σ_{c ∈ pair p} A_pc·(M_c·(ρK + (⌈n_c/16⌉ + 12)·u) + αK)
 //
@@ -88,6 +92,7 @@ type qblockScratch struct {
 	zsum   []int64   // Σ_j xq_j·z_j (sparse layout)
 	kv     []float32 // fastLabel's kernel values
 	mc     []float64 // M_c
+	mcArg  []float64 // RBF: the largest exponent of class c, M_c = e^mcArg
 	dec    []float64
 	votes  []float64
 	part   []float32
@@ -153,7 +158,8 @@ func newKernelBlocks(m *Kernel) *kernelBlocks {
 			c:  make([]int64, b.rows*b.lp),
 			in: make([]rowInput, b.rows), zsum: make([]int64, b.rows),
 			kv: make([]float32, b.lp), mc: make([]float64, len(b.ranges)-1),
-			dec: make([]float64, m.NumDecisionValues()), votes: make([]float64, nr),
+			mcArg: make([]float64, len(b.ranges)-1),
+			dec:   make([]float64, m.NumDecisionValues()), votes: make([]float64, nr),
 			part: make([]float32, nr*max(nr-1, 0)),
 		}
 	}
@@ -213,17 +219,47 @@ func (b *kernelBlocks) put(s *qblockScratch, r int, hi, lo []int16, j int, xq in
 // encodeDense encodes the dense row x (any width) as row r of the block,
 // with the codes sumsDense would use.
 func (m *Kernel) encodeDense(b *kernelBlocks, s *qblockScratch, r int, x []float32) {
-	hi, lo := b.limbs(s, r)
-	s.zsum[r] = 0
-	in := m.scanDense(x)
-	s.in[r] = in
-	if in.t == 0 {
-		return
-	}
-	for j, v := range x[:in.n] {
-		if v != 0 {
-			b.put(s, r, hi, lo, j, m.inputCode(v, j, &in))
+	m.encodeScanned(b, s, r, x, m.scanDense(x))
+}
+
+// encodeDenseRows encodes the n dense rows row(0), …, row(n−1), all of one
+// width, as the rows of the block: scanned four at a time (scanDense4),
+// then encoded as encodeDense encodes them.
+func (m *Kernel) encodeDenseRows(b *kernelBlocks, s *qblockScratch, n int, row func(r int) []float32) {
+	r := 0
+	for ; r+4 <= n; r += 4 {
+		x := [4][]float32{row(r), row(r + 1), row(r + 2), row(r + 3)}
+		var in [4]rowInput
+		m.scanDense4(&in, &x)
+		for k := range x {
+			m.encodeScanned(b, s, r+k, x[k], in[k])
 		}
+	}
+	for ; r < n; r++ {
+		m.encodeDense(b, s, r, row(r))
+	}
+}
+
+// encodeScanned encodes the dense row x, scanned into in, as row r of the
+// block: every feature at once (simd.RoundLimbs, inputCode's rounding; a
+// zero feature gets code 0, as sumsDense's skipping it).
+func (m *Kernel) encodeScanned(b *kernelBlocks, s *qblockScratch, r int, x []float32, in rowInput) {
+	hi, lo := s.hi[r*b.k2:][:b.k2], s.lo[r*b.k2:][:b.k2]
+	s.in[r] = in
+	n := 0
+	if in.t != 0 {
+		n = in.n
+		simd.RoundLimbs(hi, lo, x[:n], m.fa, in.inv, b.shift)
+	}
+	clear(hi[n:])
+	clear(lo[n:])
+	s.zsum[r] = 0
+	if b.zp != nil {
+		var z int64
+		for j, zp := range b.zp[:n] {
+			z += (int64(hi[j])<<b.shift + int64(lo[j])) * int64(zp)
+		}
+		s.zsum[r] = z
 	}
 }
 
@@ -330,8 +366,10 @@ func (m *Kernel) fastLabel(b *kernelBlocks, s *qblockScratch, acc []int64, in *r
 		kc := kv[from:to][:len(a)]
 		if k.Type == core.RBFKernel {
 			// The exponent as Kernel.FromDot computes it.
-			mx := simd.RBFArgsS64(kc, a, m.ss[from:to], in.xx, in.c0, in.t, k.Gamma)
-			s.mc[c] = math.Exp(mx)
+			// M_c ≤ 1 bounds an RBF value: e^mx only for rows that 1 leaves
+			// in doubt (below), not a math.Exp per class and row.
+			s.mcArg[c] = simd.RBFArgsS64(kc, a, m.ss[from:to], in.xx, in.c0, in.t, k.Gamma)
+			s.mc[c] = 1
 			continue
 		}
 		mx := 0.0
@@ -346,12 +384,29 @@ func (m *Kernel) fastLabel(b *kernelBlocks, s *qblockScratch, acc []int64, in *r
 		simd.ExpRBF(kv, kv, b.zeros, 1, 0)
 	}
 	core.KernelDecisions32(m.svmType, s.dec, kv, b.coef32, m.rho, m.start, s.part)
-	for p := range s.dec {
-		if !(math.Abs(s.dec[p]) > b.bound(s, p)) {
+	if !b.clear(s) {
+		if k.Type != core.RBFKernel {
+			return 0, false
+		}
+		for c, mx := range s.mcArg[:nc] {
+			s.mc[c] = math.Exp(mx)
+		}
+		if !b.clear(s) {
 			return 0, false
 		}
 	}
 	return core.KernelPrediction(m.svmType, m.labels, s.dec, s.votes), true
+}
+
+// clear reports whether every decision value fastLabel computed in s is
+// farther than its bound E_p from 0 (and a number).
+func (b *kernelBlocks) clear(s *qblockScratch) bool {
+	for p := range s.dec {
+		if !(math.Abs(s.dec[p]) > b.bound(s, p)) {
+			return false
+		}
+	}
+	return true
 }
 
 // blockPredictRows predicts rows [from, to) of ds into dst[from:to].
@@ -359,10 +414,10 @@ func (m *Kernel) blockPredictRows(b *kernelBlocks, dst []float64, ds *data.Datas
 	s := b.pool.Get().(*qblockScratch)
 	for r0 := from; r0 < to; r0 += b.rows {
 		n := min(b.rows, to-r0)
-		for r := range n {
-			if ds.IsDense() {
-				m.encodeDense(b, s, r, ds.DenseRow(r0+r))
-			} else {
+		if ds.IsDense() {
+			m.encodeDenseRows(b, s, n, func(r int) []float32 { return ds.DenseRow(r0 + r) })
+		} else {
+			for r := range n {
 				idx, val := ds.SparseRow(r0 + r)
 				m.encodeSparse(b, s, r, idx, val)
 			}
@@ -377,9 +432,7 @@ func (m *Kernel) blockPredictMatrix(b *kernelBlocks, dst []float64, x []float32)
 	s := b.pool.Get().(*qblockScratch)
 	for r0 := 0; r0 < len(dst); r0 += b.rows {
 		n := min(b.rows, len(dst)-r0)
-		for r := range n {
-			m.encodeDense(b, s, r, x[(r0+r)*m.nf:][:m.nf])
-		}
+		m.encodeDenseRows(b, s, n, func(r int) []float32 { return x[(r0+r)*m.nf:][:m.nf] })
 		m.blockPredict(b, s, dst[r0:r0+n], n)
 	}
 	b.pool.Put(s)

@@ -15,7 +15,7 @@ import (
 
 // The blocked sums are the exact column sums, bit for bit: for every test
 // case, both code widths, dense and sparse rows, the int64 sums of each
-// row in a block equal sumsDense's and sumsSparse's, and so do the labels
+// row in a block (and its scale, ‖x‖² and c0) equal sumsDense's and sumsSparse's, and so do the labels
 // and ε-SVR values of the batch predictors and of single rows.
 func TestKernelBlockExact(t *testing.T) {
 	if !simd.FastInt8() {
@@ -42,13 +42,13 @@ func TestKernelBlockExact(t *testing.T) {
 			for _, sparse := range []bool{false, true} {
 				for r0 := 0; r0 < n; r0 += b.rows {
 					nb := min(b.rows, n-r0)
-					for r := range nb {
-						if sparse {
+					if sparse {
+						for r := range nb {
 							idx, val := sparseRow(te, r0+r)
 							q.encodeSparse(b, s, r, idx, val)
-						} else {
-							q.encodeDense(b, s, r, denseRow(te, r0+r, q.nf))
 						}
+					} else {
+						q.encodeDenseRows(b, s, nb, func(r int) []float32 { return denseRow(te, r0+r, q.nf) })
 					}
 					b.blockSums(s, nb)
 					for r := range nb {
@@ -59,6 +59,9 @@ func TestKernelBlockExact(t *testing.T) {
 						} else {
 							x := denseRow(te, r0+r, q.nf)
 							in := q.scanDense(x)
+							if s.in[r] != in { // scanDense4's rows are scanDense's
+								t.Fatalf("%s int%d row %d: block scan %+v, scanDense %+v", c.name, bits, r0+r, s.in[r], in)
+							}
 							q.sumsDense(ks, x, &in)
 						}
 						if got := s.c[r*b.lp:][:q.l]; !slices.Equal(got, ks.acc) {
