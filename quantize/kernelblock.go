@@ -81,8 +81,16 @@ type kernelBlocks struct {
 	ranges     []int
 	absA       []float64
 	depth      []float64
+	pairs      []pairBound // per decision value p: its classes and A_pc
 	relK, absK float64
 	zeros      []float32
+}
+
+// pairBound is what E_p takes from the model for decision value p: the
+// classes ci, cj of its pair and A_pc of each (aj = 0 for one-class).
+type pairBound struct {
+	ci, cj int
+	ai, aj float64
 }
 
 type qblockScratch struct {
@@ -93,6 +101,7 @@ type qblockScratch struct {
 	kv     []float32 // fastLabel's kernel values
 	mc     []float64 // M_c
 	mcArg  []float64 // RBF: the largest exponent of class c, M_c = e^mcArg
+	del    []float64 // per class c: M_c·(ρK + depth_c) + αK
 	dec    []float64
 	votes  []float64
 	part   []float32
@@ -158,8 +167,8 @@ func newKernelBlocks(m *Kernel) *kernelBlocks {
 			c:  make([]int64, b.rows*b.lp),
 			in: make([]rowInput, b.rows), zsum: make([]int64, b.rows),
 			kv: make([]float32, b.lp), mc: make([]float64, len(b.ranges)-1),
-			mcArg: make([]float64, len(b.ranges)-1),
-			dec:   make([]float64, m.NumDecisionValues()), votes: make([]float64, nr),
+			mcArg: make([]float64, len(b.ranges)-1), del: make([]float64, len(b.ranges)-1),
+			dec: make([]float64, m.NumDecisionValues()), votes: make([]float64, nr),
 			part: make([]float32, nr*max(nr-1, 0)),
 		}
 	}
@@ -188,6 +197,16 @@ func (b *kernelBlocks) initBound(m *Kernel) {
 			for _, v := range m.coef[k*l+from : k*l+to] {
 				b.absA[k*nc+c] += math.Abs(v)
 			}
+		}
+	}
+	// Decision value p = (i, j) in LIBSVM's order: row j−1 of the
+	// coefficients on class i, row i on class j; one-class: class 0 alone.
+	if nc == 1 {
+		b.pairs = []pairBound{{ai: b.absA[0]}}
+	}
+	for i := range nc {
+		for j := i + 1; j < nc; j++ {
+			b.pairs = append(b.pairs, pairBound{ci: i, cj: j, ai: b.absA[(j-1)*nc+i], aj: b.absA[i*nc+j]})
 		}
 	}
 	b.relK, b.absK = u, 0
@@ -332,23 +351,10 @@ func (m *Kernel) blockPredict(b *kernelBlocks, s *qblockScratch, dst []float64, 
 }
 
 // bound returns E_p for decision value p of the row fastLabel last
-// computed in s.
+// computed in s (clear sets the per-class terms it reads).
 func (b *kernelBlocks) bound(s *qblockScratch, p int) float64 {
-	delta := func(c int) float64 { return s.mc[c]*(b.relK+b.depth[c]) + b.absK }
-	nc := len(b.ranges) - 1
-	if nc == 1 { // one-class
-		return b.absA[0] * delta(0)
-	}
-	// Pair p = (i, j) in LIBSVM's order: row j−1 of the coefficients on
-	// class i, row i on class j.
-	for i := range nc {
-		if p < nc-1-i {
-			j := i + 1 + p
-			return b.absA[(j-1)*nc+i]*delta(i) + b.absA[i*nc+j]*delta(j)
-		}
-		p -= nc - 1 - i
-	}
-	panic("quantize: bound: decision value out of range")
+	pr := &b.pairs[p]
+	return pr.ai*s.del[pr.ci] + pr.aj*s.del[pr.cj]
 }
 
 // fastLabel returns the label of the row whose exact sums are acc, from
@@ -401,6 +407,9 @@ func (m *Kernel) fastLabel(b *kernelBlocks, s *qblockScratch, acc []int64, in *r
 // clear reports whether every decision value fastLabel computed in s is
 // farther than its bound E_p from 0 (and a number).
 func (b *kernelBlocks) clear(s *qblockScratch) bool {
+	for c, mc := range s.mc {
+		s.del[c] = mc*(b.relK+b.depth[c]) + b.absK
+	}
 	for p := range s.dec {
 		if !(math.Abs(s.dec[p]) > b.bound(s, p)) {
 			return false
