@@ -140,3 +140,57 @@ func BenchmarkRoundLimbs(b *testing.B) {
 		})
 	}
 }
+
+// TestGemmS8x16 holds every level to the product written out in int64
+// and truncated to int32 (the sums wrap modulo 2³² alike): exact within
+// the stated bound (|a| ≤ 2^14+1 against int8 codes over 392 pairs, a
+// Fashion-MNIST row), and modulo 2³² at the extremes of int16, over row
+// counts around the 8-row kernel and widths around a panel.
+func TestGemmS8x16(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(30, 5))
+		for _, maxA := range []int{1<<14 + 1, 1 << 15} {
+			if maxA == 1<<14+1 && S16Chunk(int64(maxA), 128) < 392 {
+				t.Fatalf("S16Chunk(2^14+1, 128) = %d, below 392 pairs", S16Chunk(int64(maxA), 128))
+			}
+			for _, k := range []int{0, 1, 3, 4, 67, 784} {
+				for _, m := range []int{1, 7, 8, 9, 17} {
+					for _, n := range []int{1, 31, 33, 70} {
+						k2 := Round2(k)
+						lda := k2 + r.IntN(2)*2
+						ldc := PaddedCols(n) + r.IntN(3)
+						a := make([]int16, (m-1)*lda+k2)
+						for i := range a {
+							a[i] = int16(r.IntN(2*maxA) - maxA)
+							if r.IntN(8) == 0 {
+								a[i] = 0
+							}
+						}
+						b := make([]int8, n*k)
+						for i := range b {
+							b[i] = int8(r.IntN(256) - 128)
+						}
+						bp := make([]int8, PackedLenS16(n, k))
+						PackS8Pairs(bp, b, n, k, k, 1)
+						c := make([]int32, (m-1)*ldc+PaddedCols(n))
+						for i := range c {
+							c[i] = int32(i) // overwritten
+						}
+						GemmS8x16(c, ldc, a, lda, m, bp, n, k)
+						for i := range m {
+							for j := range PaddedCols(n) {
+								var want int64
+								for q := 0; q < k && j < n; q++ {
+									want += int64(a[i*lda+q]) * int64(b[j*k+q])
+								}
+								if got := c[i*ldc+j]; got != int32(want) {
+									t.Fatalf("maxA %d k=%d m=%d n=%d: c[%d][%d] = %d, want %d", maxA, k, m, n, i, j, got, want)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
