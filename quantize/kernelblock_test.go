@@ -18,16 +18,27 @@ import (
 // row in a block (and its scale, ‖x‖² and c0) equal sumsDense's and sumsSparse's, and so do the labels
 // and ε-SVR values of the batch predictors and of single rows.
 func TestKernelBlockExact(t *testing.T) {
+	const prefilter = 1 << 8 // a third pass over each case: 8-bit codes with blockPredictPre
 	if !simd.FastInt8() {
 		t.Skip("no fast int16 product on this CPU: batches take the column sums")
 	}
 	for _, c := range kernelCases {
 		m := c.model(t)
 		te := c.test(t)
-		for _, bits := range []int{8, 16} {
-			q, err := QuantizeKernel(m, bits)
+		for _, bits := range []int{8, 16, 8 + prefilter} {
+			q, err := QuantizeKernel(m, bits&^prefilter)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if bits&prefilter != 0 { // the prefilter on these small models too
+				old := preMinFeatures
+				preMinFeatures = 0
+				q.blk = newKernelBlocks(q)
+				preMinFeatures = old
+				if q.blk == nil || !q.blk.pre {
+					continue
+				}
+				bits = 8
 			}
 			b := q.blk
 			if want := q.dense || data.PreferDense(q.l, q.nf, len(q.colRow)); (b != nil) != want {
@@ -73,6 +84,7 @@ func TestKernelBlockExact(t *testing.T) {
 			// The bound holds: every float32 decision value is within E_p of
 			// the exact one, and the rows it sends to the exact path are few.
 			worst, refined := 0.0, 0
+			worstPre, doubtful := 0.0, 0
 			dec := make([]float64, q.NumDecisionValues())
 			for r := range te.Len() {
 				if q.IsRegression() {
@@ -81,20 +93,40 @@ func TestKernelBlockExact(t *testing.T) {
 				x := denseRow(te, r, q.nf)
 				q.encodeDense(b, s, 0, x)
 				b.blockSums(s, 1)
-				if _, ok := q.fastLabel(b, s, s.c[:q.l], &s.in[0]); !ok {
+				if _, ok := q.fastLabel(b, s, s.c[:q.l], &s.in[0], 0); !ok {
 					refined++
 				}
 				q.DecisionDense(dec, x)
 				for p, want := range dec {
-					e := b.bound(s, p)
+					e := b.bound(s, p, 0)
 					if d := math.Abs(s.dec[p] - want); d > e {
 						t.Fatalf("%s int%d row %d value %d: float32 %v, exact %v: off by %g, bound %g", c.name, bits, r, p, s.dec[p], want, d, e)
 					} else if e > 0 {
 						worst = max(worst, d/e)
 					}
 				}
+				if !b.pre {
+					continue
+				}
+				// The prefilter's sums 2^10·S_hi: its widened bound holds.
+				b.preSums(s, 1)
+				g := q.preSlack(b, &s.in[0])
+				if _, ok := q.fastLabel(b, s, s.c[:q.l], &s.in[0], g); !ok {
+					doubtful++
+				}
+				for p, want := range dec {
+					e := b.bound(s, p, g)
+					if d := math.Abs(s.dec[p] - want); d > e {
+						t.Fatalf("%s int%d row %d value %d: prefilter %v, exact %v: off by %g, bound %g (g %g)", c.name, bits, r, p, s.dec[p], want, d, e, g)
+					} else if e > 0 {
+						worstPre = max(worstPre, d/e)
+					}
+				}
 			}
 			t.Logf("%-22s int%-2d: largest error/bound %.3f, %d of %d rows to the exact path", c.name, bits, worst, refined, te.Len())
+			if b.pre {
+				t.Logf("%-22s int%-2d: prefilter: largest error/bound %.3f, %d of %d rows to the exact sums", c.name, bits, worstPre, doubtful, te.Len())
+			}
 			b.pool.Put(s)
 			q.pool.Put(ks)
 			batch := q.PredictBatch(make([]float64, te.Len()), te)
