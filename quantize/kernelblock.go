@@ -576,10 +576,7 @@ func (b *kernelBlocks) preSums(s *qblockScratch, n int) {
 			corr += int64(lo) * int64(b.mu[j])
 		}
 		s.corr[r] = corr
-		acc, hi := s.c[r*b.lp:][:b.l], s.c32[r*b.lp:][:b.l]
-		for i, v := range hi {
-			acc[i] = int64(v)<<b.shift + corr
-		}
+		simd.WidenShift(s.c[r*b.lp:][:b.l], s.c32[r*b.lp:][:b.l], b.shift, corr)
 	}
 }
 

@@ -70,3 +70,24 @@ func roundLimbsFrom(hi, lo []int16, x, a []float32, inv float64, shift, from int
 		hi[i], lo[i] = int16((q-l)>>uint(shift)), int16(l)
 	}
 }
+
+// WidenShift sets dst[i] = int64(src[i])<<shift + add for i < len(src):
+// int32 sums of one limb (GemmS8x16) as int64 sums of its weight. It
+// panics if dst is shorter than src or shift is outside [0, 31].
+func WidenShift(dst []int64, src []int32, shift int, add int64) {
+	if len(dst) < len(src) {
+		panic("simd: WidenShift: dst is shorter than src")
+	}
+	if shift < 0 || shift > 31 {
+		panic("simd: WidenShift: shift outside [0, 31]")
+	}
+	widenShift(dst[:len(src)], src, shift, add)
+}
+
+// widenShiftFrom is WidenShift's reference from element from on.
+func widenShiftFrom(dst []int64, src []int32, shift int, add int64, from int) {
+	dst = dst[:len(src)]
+	for i := from; i < len(src); i++ {
+		dst[i] = int64(src[i])<<shift + add
+	}
+}

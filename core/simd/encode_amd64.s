@@ -167,3 +167,29 @@ rtail:
 rdone:
 	VZEROUPPER
 	RET
+
+// func widenShiftAVX512(dst *int64, src *int32, n, shift int, add int64)
+// 16 elements a step: sign-extend (VPMOVSXDQ), shift left (VPSLLQ), add.
+TEXT ·widenShiftAVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ shift+24(FP), AX
+	VMOVQ AX, X9
+	VPBROADCASTQ add+32(FP), Z8
+
+wloop:
+	VPMOVSXDQ (SI), Z0
+	VPMOVSXDQ 32(SI), Z1
+	VPSLLQ X9, Z0, Z0
+	VPSLLQ X9, Z1, Z1
+	VPADDQ Z8, Z0, Z0
+	VPADDQ Z8, Z1, Z1
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 Z1, 64(DI)
+	ADDQ $64, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JNZ  wloop
+	VZEROUPPER
+	RET

@@ -194,3 +194,34 @@ func TestGemmS8x16(t *testing.T) {
 		}
 	})
 }
+
+// TestWidenShift holds every level to int64(x)<<shift + add over every
+// length up to 100, the extremes of int32 and shifts 0, 10 and 31.
+func TestWidenShift(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(30, 6))
+		for _, shift := range []int{0, 10, 31} {
+			for _, n := range lengths(100) {
+				src := make([]int32, n)
+				for i := range src {
+					src[i] = int32(r.Uint32())
+					if i%7 == 0 {
+						src[i] = math.MinInt32 + int32(i%2)*-1
+					}
+				}
+				add := r.Int64N(1<<40) - 1<<39
+				dst := make([]int64, n+1)
+				dst[n] = 5
+				WidenShift(dst, src, shift, add)
+				for i, v := range src {
+					if want := int64(v)<<shift + add; dst[i] != want {
+						t.Fatalf("shift %d n=%d i=%d: %d, want %d", shift, n, i, dst[i], want)
+					}
+				}
+				if dst[n] != 5 {
+					t.Fatalf("n=%d: wrote past len(src)", n)
+				}
+			}
+		}
+	})
+}
