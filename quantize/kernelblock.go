@@ -616,19 +616,21 @@ func (m *Kernel) blockPredictMatrix(b *kernelBlocks, dst []float64, x []float32)
 	b.pool.Put(s)
 }
 
-// batchPayMinFeatures is the least number of features at which an 8-bit
-// model's exact batches were measured no slower than its float32 model's
-// (CPU time, one core): Fashion-MNIST 10k (784 features) 0.93×, digits (64)
-// 1.7×, breast_cancer (30) 2.9×, where encoding each row (its scale and
-// limbs) and the kernel values from exact sums cost more than the product
-// saves.
-const batchPayMinFeatures = 256
-
 // BatchPays reports whether m's batch predictions are expected to take no
 // more time than its float32 model's on this CPU, and why not when they
 // are not: the reason svmgo quantize gives when its own timing of both
 // models' batches finds m's slower. The figures are BenchmarkKernelBatch's
-// and examples/bench/quanttime's CPU times.
+// and examples/bench/quanttime's CPU times (one core, alternated runs).
+//
+// Why most dense forms cannot pay: a label must be the exact sums' (the
+// single row's, the generated C's), whose input codes take 24 bits, two
+// 16-bit limbs. VNNI's VPDPWSSD makes twice the products an instruction
+// of the float32 FMA (predicttime -peak: 2.0×), so two limbs only match
+// it, and the exact path adds what the float model does not pay: the
+// row's encoding and the int64 sums' conversion. Only the one-limb
+// prefilter (8-bit codes, RBF, 256 features or more; blockPredictPre)
+// makes half the instructions, and only where the product is most of a
+// row's time.
 func (m *Kernel) BatchPays() (bool, string) {
 	switch {
 	case !m.dense && !data.PreferDense(m.l, m.nf, len(m.colRow)):
@@ -638,9 +640,11 @@ func (m *Kernel) BatchPays() (bool, string) {
 	case m.svmType.IsRegression():
 		return false, "ε-SVR batch values take the exact float64 path (kernel values by math.Exp, serial sums): 21× the float model on diabetes"
 	case m.bits == 16:
-		return false, "16-bit codes need int32 sums widened every 7 feature pairs: 1.34× the float model on Fashion-MNIST 10k"
-	case m.nf < batchPayMinFeatures:
-		return false, "below 256 features, encoding each row costs more than the integer product saves: 1.7× the float model on digits (64 features), 2.9× on breast_cancer (30)"
+		return false, "16-bit codes: the exact sums need the input in two 12-bit limbs and int32 sums widened every 7 feature pairs, and one limb would overflow int32, so the product makes fewer products an instruction than float32's FMAs: 1.75× the float model on Fashion-MNIST 10k, 1.7× on digits"
+	case m.blk.pre:
+		return true, "the one-limb prefilter (8-bit codes, twice the float32 product's multiply-adds an instruction; rows it leaves in doubt take the exact sums): 0.93–0.98× the float model's CPU time on Fashion-MNIST 10k (784 features)"
+	case m.kernel.Type != core.RBFKernel:
+		return false, "the exact sums' two 16-bit limbs make as many VNNI instructions as float32's FMAs, and the row's encoding and the int64 sums' conversion come on top; the one-limb prefilter is for RBF models"
 	}
-	return true, "the exact integer product: 0.93× the float model's CPU time on Fashion-MNIST 10k (784 features)"
+	return false, "below 256 features the product is a small part of a row's time: the row's encoding, the int64 sums' conversion and the exact sums' two 16-bit limbs (as many VNNI instructions as float32's FMAs) cost more than it saves: 1.3× the float model on digits (64 features), 1.5× on breast_cancer (30)"
 }

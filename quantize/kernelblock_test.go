@@ -199,6 +199,7 @@ func TestBatchPays(t *testing.T) {
 		{"digits", 8, false, "below 256 features"},
 		{"digits", 16, false, "16-bit codes"},
 		{"diabetes-svr", 8, false, "ε-SVR"},
+		{"breast_cancer-poly", 8, false, "prefilter is for RBF"},
 	} {
 		var kc kernelCase
 		for _, k := range kernelCases {
@@ -212,6 +213,15 @@ func TestBatchPays(t *testing.T) {
 		}
 		if pays, why := q.BatchPays(); pays != c.pays || !strings.Contains(why, c.why) {
 			t.Errorf("%s int%d: BatchPays %v %q, want %v and %q", c.name, c.bits, pays, why, c.pays, c.why)
+		}
+		if c.name == "digits" && c.bits == 8 { // with the prefilter, as a 256-feature model has it
+			old := preMinFeatures
+			preMinFeatures = 0
+			q.blk = newKernelBlocks(q)
+			preMinFeatures = old
+			if pays, why := q.BatchPays(); !pays || !strings.Contains(why, "one-limb prefilter") {
+				t.Errorf("digits int8 with the prefilter: BatchPays %v %q", pays, why)
+			}
 		}
 	}
 }
