@@ -364,8 +364,8 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	st = st.withoutWeightColumn(opt)
-	if denseFits(st) && h != nil && h.split.rows > 0 && h.split.rows < st.Rows {
-		if ds, ok, err := h.readDense(lr, lrB, opt, st); ok {
+	if h != nil && h.split.rows > 0 && h.split.rows < st.Rows {
+		if ds, ok, err := h.read(lr, lrB, opt, st); ok {
 			return ds, err
 		}
 	}
@@ -391,11 +391,13 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 const parallelReadBytes = 4 << 20
 
 // splitPoint is where ReadFile cuts a file in two halves: the byte offset
-// of a line's start, and the number of lines and of rows before it.
+// of a line's start, and the number of lines, of rows and of nonzeros as
+// the scan counts them (explicit zeros included) before it.
 type splitPoint struct {
-	off  int64
-	line int
-	rows int
+	off      int64
+	line     int
+	rows     int
+	nonzeros int
 }
 
 // lineStart returns the offset of the first line of f that starts at or
@@ -418,7 +420,7 @@ func lineStart(f *os.File, off int64, maxLine int) (start int64, ok bool) {
 }
 
 // halves is a LIBSVM file ReadFile reads on two goroutines, one each side
-// of split.off (a line's start): scan, then readDense.
+// of split.off (a line's start): scan, then read.
 type halves struct {
 	f     *os.File
 	size  int64
@@ -492,32 +494,43 @@ func (h *halves) scan(lr *lineReader, opt ReadOptions) (FileStats, *lineReader, 
 		}
 		return FileStats{}, nil, errB
 	}
-	h.split.line, h.split.rows = lr.line, stA.Rows
+	h.split.line, h.split.rows, h.split.nonzeros = lr.line, stA.Rows, stA.Nonzeros
 	return FileStats{Rows: stA.Rows + stB.Rows, Nonzeros: stA.Nonzeros + stB.Nonzeros,
 		NumFeatures: max(stA.NumFeatures, stB.NumFeatures)}, lrB, nil
 }
 
-// readDense parses the file into a dense data set of st's size on two
-// goroutines, each into its own rows of the data set: the same rows,
-// values and errors as the sequential parse. A bad line of the first half
-// is reported before any of the second's, as the sequential parse would
-// stop at it; each half's line numbers count from the file's start. lr and
-// lrB are scan's readers of the halves, reused. ok is false, for the
-// caller to parse sequentially, when the halves' row counts are not the
-// scan's.
-func (h *halves) readDense(lr, lrB *lineReader, opt ReadOptions, st FileStats) (ds *Dataset, ok bool, err error) {
-	split := &h.split
-	ds = NewDense(st.Rows, st.NumFeatures)
-	nf := st.NumFeatures
-	// Each half appends into a view of its own rows, so neither can write
-	// into the other's (a file changed between the passes gets ErrFull).
-	view := func(from, to int) *Dataset {
-		return &Dataset{dense: true, numFeatures: nf, maxFeatures: nf, y: ds.y[from:to:to], x: ds.x[from*nf : to*nf : to*nf]}
+// read parses the file into a data set of st's size on two goroutines,
+// each into its own rows of the data set: the same rows, values and errors
+// as the sequential parse. A bad line of the first half is reported before
+// any of the second's, as the sequential parse would stop at it; each
+// half's line numbers count from the file's start. lr and lrB are scan's
+// readers of the halves, reused. ok is false, for the caller to parse
+// sequentially, when the halves' row counts are not the scan's.
+//
+// A sparse second half appends into the nonzeros past the first half's
+// count from the scan, with row starts of its own; they move into place
+// after (its nonzeros only when the first half dropped explicit zeros).
+func (h *halves) read(lr, lrB *lineReader, opt ReadOptions, st FileStats) (ds *Dataset, ok bool, err error) {
+	var a, b *Dataset
+	r, nz := h.split.rows, h.split.nonzeros
+	if denseFits(st) {
+		ds = NewDense(st.Rows, st.NumFeatures)
+		nf := st.NumFeatures
+		// Each half appends into a view of its own rows, so neither can write
+		// into the other's (a file changed between the passes gets ErrFull).
+		view := func(from, to int) *Dataset {
+			return &Dataset{dense: true, numFeatures: nf, maxFeatures: nf, y: ds.y[from:to:to], x: ds.x[from*nf : to*nf : to*nf]}
+		}
+		a, b = view(0, r), view(r, st.Rows)
+	} else {
+		ds = NewSparse(st.Rows, st.Nonzeros, max(opt.MaxFeatures, 0))
+		mf := ds.maxFeatures
+		a = &Dataset{maxFeatures: mf, y: ds.y[:r:r], rowStart: ds.rowStart[: r+1 : r+1], index: ds.index[:nz:nz], value: ds.value[:nz:nz]}
+		b = &Dataset{maxFeatures: mf, y: ds.y[r:], rowStart: make([]int, st.Rows-r+1), index: ds.index[nz:], value: ds.value[nz:]}
 	}
-	a, b := view(0, split.rows), view(split.rows, st.Rows)
 	h.reset(lr, false)
 	h.reset(lrB, true)
-	lrB.line = split.line
+	lrB.line = h.split.line
 	errA, errB := h.both(func() error {
 		_, err := readLines(a, lr, h.path, opt)
 		return err
@@ -530,8 +543,19 @@ func (h *halves) readDense(lr, lrB *lineReader, opt ReadOptions, st FileStats) (
 		return nil, true, errA
 	case errB != nil:
 		return nil, true, errB
-	case a.rows != split.rows || b.rows != st.Rows-split.rows:
+	case a.rows != r || b.rows != st.Rows-r:
 		return nil, false, nil
+	}
+	if !ds.dense {
+		nA, nB := a.rowStart[r], b.rowStart[b.rows]
+		if nA != nz {
+			copy(ds.index[nA:], ds.index[nz:nz+nB])
+			copy(ds.value[nA:], ds.value[nz:nz+nB])
+		}
+		for k, p := range b.rowStart[1:] {
+			ds.rowStart[r+1+k] = nA + p
+		}
+		ds.numFeatures = max(a.numFeatures, b.numFeatures)
 	}
 	ds.rows = st.Rows
 	return ds, true, nil
