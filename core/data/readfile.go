@@ -8,7 +8,9 @@ package data
 // through one bufio.Reader; the only memory that grows with the input is
 // the scratch for a line longer than the reader's buffer, which is kept and
 // reused, and the scratch for the longest row. After the first lines,
-// parsing a line allocates nothing.
+// parsing a line allocates nothing. A large LIBSVM file is read in two
+// halves on two goroutines in both passes, on Linux through a read-only
+// mapping whose pages are given back behind the readers (mapfile_linux.go).
 
 import (
 	"bufio"
@@ -674,7 +676,8 @@ func IsClassLabel(y float64) bool {
 
 // lineReader splits a stream into lines with bufio.Reader.ReadSlice, which
 // returns a view into its buffer: no copy for a line that fits, and a copy
-// into a reused scratch for one that does not, up to the line limit.
+// into a reused scratch for one that does not, up to the line limit; or a
+// file's mapping, lines being views into it (resetMem).
 type lineReader struct {
 	// mem, when not nil, is the input (resetMem), a file's mapping: lines
 	// are views into it, and br is not used. The pages before dropped
