@@ -2,6 +2,7 @@ package core
 
 import (
 	"runtime"
+	"sync/atomic"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -67,22 +68,24 @@ func TestTrainPinsSolverThread(t *testing.T) {
 		p := DefaultKernelParams()
 		p.SVMType, p.C, p.Nu = c.svm, 100, 0.5
 		p.Kernel.Gamma = 50
-		events, onOne := 0, 0
+		// Counted atomically: a multi-class training's workers report
+		// from their goroutines at once.
+		var events, onOne atomic.Int64
 		progress := func(ProgressEvent) {
 			var m unix.CPUSet
 			if unix.SchedGetaffinity(0, &m) == nil && m.Count() == 1 {
-				onOne++
+				onOne.Add(1)
 			}
-			events++
+			events.Add(1)
 		}
 		if _, err := trainKernelModel(set, p, progress); err != nil {
 			t.Fatal(c.name, err)
 		}
-		if events == 0 {
+		if events.Load() == 0 {
 			t.Fatalf("%s: no progress reported: the test's problem is too easy", c.name)
 		}
-		if c.pinned && onOne != events || !c.pinned && onOne != 0 {
-			t.Errorf("%s: %d of %d progress reports on one CPU, want %v pinned", c.name, onOne, events, c.pinned)
+		if n, on := events.Load(), onOne.Load(); c.pinned && on != n || !c.pinned && on != 0 {
+			t.Errorf("%s: %d of %d progress reports on one CPU, want %v pinned", c.name, on, n, c.pinned)
 		}
 		var after unix.CPUSet
 		if err := unix.SchedGetaffinity(0, &after); err != nil {
