@@ -191,38 +191,41 @@ func (s *Store) logDual(d *core.Dual) {
 	n := s.Len()
 	if s.dual != nil && s.dual.Rows() == n && !aliases(s.dual.Vectors(), d.Vectors()) {
 		if perm := d.VectorsOf(s.dual); perm != nil {
+			start := len(s.pend)
+			s.pend = append(s.pend, opDualDelta)
+			at := len(s.pend)
+			s.pend = le.AppendUint32(s.pend, 0) // the shape's length, below
+			s.pend = d.Prefix(0).AppendBinary(s.pend)
+			le.PutUint32(s.pend[at:], uint32(len(s.pend)-at-4))
+			s.pend = le.AppendUint32(s.pend, uint32(len(perm)))
+			for _, j := range perm {
+				s.pend = le.AppendUint32(s.pend, uint32(j))
+			}
+			at = len(s.pend)
+			s.pend = le.AppendUint32(s.pend, 0) // the count, below
+			// One pass; given up once half the values differ.
 			old, cur := s.dual.Vectors(), d.Vectors()
-			changed := 0
+			changed, most := 0, len(cur)*n/2
 			for k, a := range cur {
+				b := old[perm[k]][:len(a)] // as long: the compiler drops b's bounds checks
 				for i, v := range a {
-					if math.Float64bits(v) != math.Float64bits(old[perm[k]][i]) {
+					if math.Float64bits(v) != math.Float64bits(b[i]) {
+						s.pend = le.AppendUint32(s.pend, uint32(k))
+						s.pend = le.AppendUint32(s.pend, uint32(i))
+						s.pend = le.AppendUint64(s.pend, math.Float64bits(v))
 						changed++
 					}
 				}
+				if changed >= most {
+					break
+				}
 			}
-			if 2*changed < len(cur)*n {
-				s.pend = append(s.pend, opDualDelta)
-				at := len(s.pend)
-				s.pend = le.AppendUint32(s.pend, 0) // the shape's length, below
-				s.pend = d.Prefix(0).AppendBinary(s.pend)
-				le.PutUint32(s.pend[at:], uint32(len(s.pend)-at-4))
-				s.pend = le.AppendUint32(s.pend, uint32(len(perm)))
-				for _, j := range perm {
-					s.pend = le.AppendUint32(s.pend, uint32(j))
-				}
-				s.pend = le.AppendUint32(s.pend, uint32(changed))
-				for k, a := range cur {
-					for i, v := range a {
-						if math.Float64bits(v) != math.Float64bits(old[perm[k]][i]) {
-							s.pend = le.AppendUint32(s.pend, uint32(k))
-							s.pend = le.AppendUint32(s.pend, uint32(i))
-							s.pend = le.AppendUint64(s.pend, math.Float64bits(v))
-						}
-					}
-				}
+			if changed < most {
+				le.PutUint32(s.pend[at:], uint32(changed))
 				s.dualDeltas++
 				return
 			}
+			s.pend = s.pend[:start]
 		}
 	}
 	s.pend = d.AppendBinary(append(s.pend, opDual))
