@@ -491,8 +491,8 @@ func readLog(fsys fileio.FS, dir string) ([]byte, error) {
 // to the journal as one frame and syncs it, when the journal on disk
 // extends the snapshot on disk and is as this store last wrote it (both
 // files of the sizes it knows); otherwise, and when the journal's bytes
-// would pass the live ones (the snapshot the store would write now), it
-// compacts: writes the snapshot (DESIGN §6's recipe: a temporary dot-file
+// would pass the live ones (the snapshot the store would write now) or the
+// frame its 4 GiB limit, it compacts: writes the snapshot (DESIGN §6's recipe: a temporary dot-file
 // ending in .tmp, written, synced and closed, renamed to store.snap, the
 // directory synced) and then an empty journal the same way. Once Commit
 // returns nil a crash loses nothing it wrote. After an error the changes
@@ -504,7 +504,7 @@ func (s *Store) Commit() error {
 			s.dirty = false
 			return nil
 		}
-		if len(s.buf)+len(s.log)+frameHeader+len(s.pend) <= 2*s.liveBytes() {
+		if len(s.buf)+len(s.log)+frameHeader+len(s.pend) <= 2*s.liveBytes() && uint64(len(s.pend)) <= math.MaxUint32 {
 			return s.appendFrame()
 		}
 	}
