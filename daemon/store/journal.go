@@ -51,11 +51,17 @@ import (
 //	opForget     32-byte hash of a batch recorded: marked forgotten
 //	opGeneration u64, one more than the generation: Forget and Expire
 //	opDual       core.Dual's own encoding (Dual.AppendBinary) for the rows
-//	             held: SetDual, when the dual's shape changed or most of
-//	             its values did
-//	opDualDelta  u32 count, count × (u32 vector, u32 row, f64 α): SetDual
-//	             of a dual of the held one's shape (core.Dual.Prefix(0)'s
-//	             encoding), the values that differ from it bit for bit
+//	             held: SetDual, when the dual is for other subproblems than
+//	             the held one's or half of its values changed
+//	opDualDelta  SetDual of a dual for the held one's subproblems
+//	             (core.Dual.VectorsOf), as a change of it: u32 length and
+//	             the dual's shape (core.Dual.Prefix(0)'s encoding: kind,
+//	             formulation, pairs or labels, vector count); u32 vectors,
+//	             then for each the index of the held vector it matches
+//	             (each once); u32 count, count × (u32 vector, u32 row, f64
+//	             α), the values that differ from their match's bit for
+//	             bit. Replayed: the encoding of the shape followed by the
+//	             matched vectors, changed, decoded as opDual's
 //	opPublished  u64 generation published (≤ the generation)
 //	opVersion    u64 model version (> 0)
 //
@@ -110,12 +116,11 @@ func logHeader(snap []byte) []byte {
 	return le.AppendUint32(h, crc32.Checksum(h, castagnoli))
 }
 
-// journal, for the ops below, appends to s.pend what a change did, unless
-// the change is a replay of the journal itself.
-func (s *Store) journal() bool { return !s.replaying }
+// The log functions append to s.pend the op of a change, unless the
+// change is a replay of the journal itself.
 
 func (s *Store) logRemove(rows []int) {
-	if !s.journal() {
+	if s.replaying {
 		return
 	}
 	le := binary.LittleEndian
@@ -128,7 +133,7 @@ func (s *Store) logRemove(rows []int) {
 
 // logAdd records the batch of rows [start, Len()) added as h at t.
 func (s *Store) logAdd(h Hash, t int64, start int) {
-	if !s.journal() {
+	if s.replaying {
 		return
 	}
 	le := binary.LittleEndian
@@ -166,13 +171,13 @@ func boolByte(b bool) byte {
 }
 
 func (s *Store) logHash(op byte, h Hash) {
-	if s.journal() {
+	if !s.replaying {
 		s.pend = append(append(s.pend, op), h[:]...)
 	}
 }
 
 func (s *Store) logU64(op byte, v uint64) {
-	if s.journal() {
+	if !s.replaying {
 		s.pend = binary.LittleEndian.AppendUint64(append(s.pend, op), v)
 	}
 }
@@ -184,7 +189,7 @@ func (s *Store) logU64(op byte, v uint64) {
 // shape, the match and the values that differ; otherwise d whole. Call it
 // before d is copied in.
 func (s *Store) logDual(d *core.Dual) {
-	if !s.journal() {
+	if s.replaying {
 		return
 	}
 	le := binary.LittleEndian
