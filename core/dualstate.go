@@ -301,43 +301,66 @@ func (d *Dual) WithoutGradient() *Dual {
 
 // AfterRemovals returns the warm start that follows d once rows left the
 // store, removed listing each deletion's sorted positions in the rows of
-// its moment, oldest first (daemon/store's TakeRemoved). A kernel run's
-// gradient survives: KernelDual.DeleteRows cuts the rows out, and the next
-// Train takes the removed support vectors' terms out of it, a kernel
-// column each, where dropping it made the next retrain rebuild every
-// pair's gradient from α, about a cold solve's kernel work on a full
-// store. Positions at or past d's rows (rows a caller held back from the
-// run) are not d's and are skipped. Other gradients (a linear run's primal
-// Newton state) are dropped, as WithoutGradient does. d is not changed; a
-// nil d gives nil.
+// its moment, oldest first (daemon/store's TakeRemoved). The gradients
+// survive: KernelDual.DeleteRows cuts the rows out, and the next Train
+// takes the removed support vectors' terms out of it, a kernel column
+// each, where dropping it made the next retrain rebuild every pair's
+// gradient from α, about a cold solve's kernel work on a full store;
+// LinearDual.DeleteRows takes the removed rows' terms out of the primal
+// Newton state, where dropping it made the next retrain read every row at
+// its start. Positions at or past d's rows (rows a caller held back from
+// the run) are not d's and are skipped. d is not changed; a nil d gives
+// nil.
 func (d *Dual) AfterRemovals(removed [][]int) *Dual {
 	if d == nil || len(removed) == 0 {
 		return d
 	}
-	k := d.Kernel
-	if k == nil || k.Gradient == nil || len(k.Alpha) == 0 {
-		return d.WithoutGradient()
-	}
-	c := *k
-	c.Alpha = make([][]float64, len(k.Alpha))
-	for v, a := range k.Alpha {
-		c.Alpha[v] = slices.Clone(a)
-	}
-	for _, rows := range removed {
-		n := len(c.Alpha[0])
-		in := rows[:0:0]
-		for _, r := range rows {
-			if r < n {
-				in = append(in, r)
+	// removeFrom applies the removals to c, whose α vectors alpha are
+	// copies of d's.
+	removeFrom := func(c interface{ DeleteRows([]int) error }, alpha [][]float64) bool {
+		for _, rows := range removed {
+			n := len(alpha[0])
+			in := rows[:0:0]
+			for _, r := range rows {
+				if r < n {
+					in = append(in, r)
+				}
+			}
+			if err := c.DeleteRows(in); err != nil {
+				return false
 			}
 		}
-		if err := c.DeleteRows(in); err != nil {
-			return d.WithoutGradient()
-		}
+		return true
 	}
 	e := *d
-	e.Kernel = &c
+	switch k, l := d.Kernel, d.Linear; {
+	case k != nil && k.Gradient != nil && len(k.Alpha) > 0:
+		c := *k
+		c.Alpha = cloneVectors(k.Alpha)
+		if !removeFrom(&c, c.Alpha) {
+			return d.WithoutGradient()
+		}
+		e.Kernel = &c
+	case l != nil && l.Gradient != nil && len(l.Alpha) > 0:
+		c := *l
+		c.Alpha = cloneVectors(l.Alpha)
+		if !removeFrom(&c, c.Alpha) {
+			return d.WithoutGradient()
+		}
+		e.Linear = &c
+	default:
+		return d.WithoutGradient()
+	}
 	return &e
+}
+
+// cloneVectors returns a copy of each vector of v.
+func cloneVectors(v [][]float64) [][]float64 {
+	c := make([][]float64, len(v))
+	for k, a := range v {
+		c[k] = slices.Clone(a)
+	}
+	return c
 }
 
 // HasGradient reports whether d carries a gradient a warm start can use

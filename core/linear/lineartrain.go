@@ -366,6 +366,11 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 	})
 	if r.keep != nil {
 		r.keep.Check = hashLinearAlpha(r.hAll, r.dual.Alpha, ds.Len())
+		var from *keptRows
+		if r.from != nil {
+			from = r.from.rows
+		}
+		r.keep.rows = keptRowsOf(ds, from)
 		r.dual.Gradient = r.keep
 	}
 	m.Result = summarize(r.results, r.dual.Alpha)
