@@ -43,8 +43,8 @@
 #                 Fashion's; the work columns count what keeping them costs
 #   FASHION_KEEP_MB  -M for the Fashion cases (default: 200): on 784 features
 #                 a kernel value costs more than reading a kept one; the
-#                 capi and daemon paths get the case's -M too (partial_fit's
-#                 estimators keep no columns)
+#                 capi, partial_fit (the estimators' kept_cache_size) and
+#                 daemon paths get the case's -M too
 #   SHUTTLE_KEEP_MB, DIGITS_KEEP_MB  -M for the cases shuttle-M (default: 400),
 #                 digits-M and digits-oneclass-M (default: 20), in process
 #   STREAM_CASES  cases to run (default: all): shuttle shuttle-M digits digits-M
