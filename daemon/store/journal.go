@@ -497,9 +497,10 @@ func readLog(fsys fileio.FS, dir string) ([]byte, error) {
 // extends the snapshot on disk and is as this store last wrote it (both
 // files of the sizes it knows); otherwise, and when the journal's bytes
 // would pass the live ones (the snapshot the store would write now) or the
-// frame its 4 GiB limit, it compacts: writes the snapshot (DESIGN §6's recipe: a temporary dot-file
-// ending in .tmp, written, synced and closed, renamed to store.snap, the
-// directory synced) and then an empty journal the same way. Once Commit
+// frame its 4 GiB limit, it compacts: writes the snapshot (DESIGN §6's
+// recipe: a temporary dot-file ending in .tmp, written, synced and closed,
+// renamed to store.snap, the directory synced) and then an empty journal
+// the same way. Once Commit
 // returns nil a crash loses nothing it wrote. After an error the changes
 // stay in memory, uncommitted, and the next Commit compacts; what is on
 // disk is the state before the Commit or after it.
