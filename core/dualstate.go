@@ -42,6 +42,78 @@ func (d *Dual) IsSupport(i int) bool {
 	return false
 }
 
+// Vectors returns d's α vectors, whichever kind d is, aliasing d's (read
+// only): a keeper that records a run's state as a change of the one it
+// holds (daemon/store's journal) compares them value by value. A nil d
+// gives nil.
+func (d *Dual) Vectors() [][]float64 { return d.alpha() }
+
+// VectorsOf returns, for each α vector k of d, the index of o's vector
+// that is for the same subproblem: for a kernel C-SVC or ν-SVC dual the
+// same pair of classes in either order (the pair's α do not depend on
+// which class is +1), for a linear dual of one vector per class the same
+// class, and 0 for a dual of one vector (a two-class linear dual of the
+// same two classes, one-class, the SVRs, linear regression). It returns nil
+// when d and o are not of the same kind and formulation over the same
+// pairs or classes. Training lists the pairs in the order the classes
+// appear in the rows, which a sliding window changes: a keeper recording d
+// as a change of the state it holds (daemon/store's journal) compares each
+// vector with its match.
+func (d *Dual) VectorsOf(o *Dual) []int {
+	if d == nil || o == nil || len(d.alpha()) != len(o.alpha()) || len(d.alpha()) == 0 {
+		return nil
+	}
+	switch {
+	case d.Kernel != nil && o.Kernel != nil:
+		if d.Kernel.SVMType != o.Kernel.SVMType || len(d.Kernel.Pairs) != len(o.Kernel.Pairs) {
+			return nil
+		}
+		if len(d.Kernel.Pairs) == 0 {
+			return []int{0} // one vector: checkKernelShape
+		}
+		unordered := func(p [2]int32) [2]int32 { return [2]int32{min(p[0], p[1]), max(p[0], p[1])} }
+		at := make(map[[2]int32]int, len(o.Kernel.Pairs))
+		for k, p := range o.Kernel.Pairs {
+			at[unordered(p)] = k
+		}
+		return matchVectors(len(d.Kernel.Pairs), func(k int) (int, bool) { j, ok := at[unordered(d.Kernel.Pairs[k])]; return j, ok })
+	case d.Linear != nil && o.Linear != nil:
+		dl, ol := d.Linear.Labels, o.Linear.Labels
+		if len(dl) != len(ol) {
+			return nil
+		}
+		if len(d.Linear.Alpha) == 1 {
+			// One decision function over these classes (or regression).
+			for _, l := range dl {
+				if !slices.Contains(ol, l) {
+					return nil
+				}
+			}
+			return []int{0}
+		}
+		if len(dl) != len(d.Linear.Alpha) {
+			return nil
+		}
+		return matchVectors(len(dl), func(k int) (int, bool) { j := slices.Index(ol, dl[k]); return j, j >= 0 })
+	}
+	return nil
+}
+
+// matchVectors returns the match of each of n vectors, nil when one has
+// none or two have the same.
+func matchVectors(n int, match func(k int) (int, bool)) []int {
+	perm := make([]int, n)
+	used := make([]bool, n)
+	for k := range perm {
+		j, ok := match(k)
+		if !ok || used[j] {
+			return nil
+		}
+		perm[k], used[j] = j, true
+	}
+	return perm
+}
+
 // maxVectors returns the most vectors a state of d's kind may have over n
 // rows: a linear one max(1, n) (one per class at most), a kernel C-SVC or
 // ν-SVC one max(1, n(n−1)/2) (one per pair of classes), one-class and the
