@@ -92,17 +92,7 @@ func (f *l2svcFun) start(w, g0 []float64) float64 {
 // a start from known rows, ∇f over them as given and only the rows added
 // since read.
 func (f *l2svcFun) grad(w, g, D []float64) {
-	k := f.known
-	f.known, f.alpha = nil, nil
-	first := 0
-	if k != nil {
-		copyWidened(g, k.g, k.n, f.bias)
-		copyWidened(D, k.h, k.n, f.bias)
-		first = k.rows
-	} else {
-		copy(g, w)
-		clear(D)
-	}
+	first := f.gradStart(w, g, D)
 	f.nI = 0
 	for i, z := range f.z {
 		if z < 1 {

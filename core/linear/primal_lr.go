@@ -123,17 +123,7 @@ func (f *lrFun) start(w, g0 []float64) float64 {
 // a start from known rows, ∇f and the diagonal over them as given, and
 // only the rows added since read.
 func (f *lrFun) grad(w, g, D []float64) {
-	k := f.known
-	f.known, f.alpha = nil, nil
-	first := 0
-	if k != nil {
-		copyWidened(g, k.g, k.n, f.bias)
-		copyWidened(D, k.h, k.n, f.bias)
-		first = k.rows
-	} else {
-		copy(g, w)
-		clear(D)
-	}
+	first := f.gradStart(w, g, D)
 	for j := range D {
 		D[j]++ // the identity first: a cold run's order of sums
 	}

@@ -60,6 +60,23 @@ func (r *primalRows) startKnown(k *knownRows, alpha []float64) {
 	r.known, r.alpha, r.exact = k, alpha, k.rows
 }
 
+// gradStart sets g and D to what grad adds the rows' terms to, and
+// returns the first row to read: after startKnown, the known rows' ∇f
+// and diagonal (less the identity) and their count, else w and 0, and 0.
+// It clears the known rows.
+func (r *primalRows) gradStart(w, g, D []float64) int {
+	k := r.known
+	r.known, r.alpha = nil, nil
+	if k == nil {
+		copy(g, w)
+		clear(D)
+		return 0
+	}
+	copyWidened(g, k.g, k.n, r.bias)
+	copyWidened(D, k.h, k.n, r.bias)
+	return k.rows
+}
+
 // rowLoss is an objective's loss at margins z + ηu over rows lo..hi−1.
 type rowLoss interface {
 	lossRange(eta float64, lo, hi int) float64
