@@ -504,7 +504,7 @@ func (b *kernelBlocks) clear(s *qblockScratch, g float64) bool {
 }
 
 // blockPredictPre is blockPredict for models with the prefilter (8-bit
-// codes, dense layout, RBF C-SVC or one-class, at most 1022 features):
+// codes, dense layout, RBF C-SVC or one-class, 256 to 1022 features):
 // the high limbs alone (s = 10: xq = hi·2^10 + lo, |lo| ≤ 2^9) meet the
 // codes in one product at twice the float32 product's multiply-adds an
 // instruction (simd.GemmS8x16), and a row whose labels the sums 2^10·S_hi
