@@ -260,7 +260,7 @@ func (m *KernelModel) Validate() error {
 			_, v = m.SV.SparseRow(i)
 		}
 		for _, x := range v {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			if math.Float32bits(x)&0x7f800000 == 0x7f800000 { // an infinity or a NaN
 				return bad("support vector %d has a non-finite value", i)
 			}
 		}

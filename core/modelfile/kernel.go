@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -44,20 +45,12 @@ func MarshalKernel(m *core.KernelModel) ([]byte, error) {
 
 // checkKernel reports why m cannot be written: the format's limits, then
 // core's Validate, then what the encoder relies on beyond it. Decoding
-// applies the same checks (and Init), so whatever MarshalKernel writes,
-// UnmarshalKernel reads back. It does not modify m.
+// applies the same checks (the limits, then Init, which validates), so
+// whatever MarshalKernel writes, UnmarshalKernel reads back. It does not
+// modify m.
 func checkKernel(m *core.KernelModel) error {
-	switch {
-	case m.NumFeatures > math.MaxInt32:
-		return fmt.Errorf("%d features, at most %d allowed", m.NumFeatures, math.MaxInt32)
-	case int64(m.Kernel.Degree) > math.MaxInt32 || int64(m.Params.Kernel.Degree) > math.MaxInt32:
-		return fmt.Errorf("kernel degree %d past %d", max(m.Kernel.Degree, m.Params.Kernel.Degree), math.MaxInt32)
-	case len(m.Labels) > maxClasses:
-		return fmt.Errorf("%d labels, at most %d allowed", len(m.Labels), maxClasses)
-	case len(m.Params.Weights) > maxClasses:
-		return fmt.Errorf("%d class weights, at most %d allowed", len(m.Params.Weights), maxClasses)
-	case len(m.Result.Subproblems) > maxClasses:
-		return fmt.Errorf("%d subproblem results, at most %d allowed", len(m.Result.Subproblems), maxClasses)
+	if err := checkKernelLimits(m); err != nil {
+		return err
 	}
 	if err := m.Validate(); err != nil {
 		return err
@@ -69,6 +62,23 @@ func checkKernel(m *core.KernelModel) error {
 	// dense layout of the file holds exactly NumFeatures per row.
 	if m.SV.IsDense() && m.SV.NumFeatures() != m.NumFeatures {
 		return fmt.Errorf("dense support vectors of %d features, model has %d", m.SV.NumFeatures(), m.NumFeatures)
+	}
+	return nil
+}
+
+// checkKernelLimits reports the format's limits m is past.
+func checkKernelLimits(m *core.KernelModel) error {
+	switch {
+	case m.NumFeatures > math.MaxInt32:
+		return fmt.Errorf("%d features, at most %d allowed", m.NumFeatures, math.MaxInt32)
+	case int64(m.Kernel.Degree) > math.MaxInt32 || int64(m.Params.Kernel.Degree) > math.MaxInt32:
+		return fmt.Errorf("kernel degree %d past %d", max(m.Kernel.Degree, m.Params.Kernel.Degree), math.MaxInt32)
+	case len(m.Labels) > maxClasses:
+		return fmt.Errorf("%d labels, at most %d allowed", len(m.Labels), maxClasses)
+	case len(m.Params.Weights) > maxClasses:
+		return fmt.Errorf("%d class weights, at most %d allowed", len(m.Params.Weights), maxClasses)
+	case len(m.Result.Subproblems) > maxClasses:
+		return fmt.Errorf("%d subproblem results, at most %d allowed", len(m.Result.Subproblems), maxClasses)
 	}
 	return nil
 }
@@ -338,7 +348,10 @@ func fromKernelBody(bd *kbody) (*core.KernelModel, error) {
 	if m.Scale, err = ScaleRanges(bd.Kind, bd.Scale, m.NumFeatures); err != nil {
 		return nil, err
 	}
-	if err := checkKernel(m); err != nil {
+	// checkKernel's checks but Validate's once, in Init (a scan of every
+	// support vector value: a 10 MB model's start-up paid it twice). The
+	// support vectors' count and dense width hold by construction above.
+	if err := checkKernelLimits(m); err != nil {
 		return nil, err
 	}
 	if err := m.Init(); err != nil {
@@ -346,6 +359,11 @@ func fromKernelBody(bd *kbody) (*core.KernelModel, error) {
 	}
 	return m, nil
 }
+
+// nativeLittleEndian reports whether this machine stores a float32 as the
+// little-endian bytes model files hold (a variable so that tests can take
+// the other path).
+var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // checkKernelCounts refuses a body whose feature count, support vector
 // count or kernel degree is outside what a model can have.
@@ -504,8 +522,14 @@ func supportVectors(bd *kbody, l, nf int) (*data.Dataset, error) {
 		row := make([]float32, nf)
 		for i := range l {
 			b := bd.SVValues[4*i*nf : 4*(i+1)*nf]
-			for j := range row {
-				row[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+			if nativeLittleEndian && nf > 0 {
+				// The blob's bytes are the row's float32 values: one move
+				// (a 10 MB model's start-up decoded them one at a time).
+				copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(row))), 4*nf), b)
+			} else {
+				for j := range row {
+					row[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+				}
 			}
 			if err := sv.AppendDense(0, row); err != nil {
 				return nil, fmt.Errorf("support vector %d: %w", i, err)

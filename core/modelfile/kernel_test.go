@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -467,5 +468,43 @@ func checkUnmarshalKernel(t *testing.T, b []byte, kind string) {
 	}
 	if !bytes.Equal(b2, b3) {
 		t.Fatalf("kernel model changed through MarshalKernel and UnmarshalKernel")
+	}
+}
+
+// TestKernelDenseSupportVectorsBothPaths decodes a model's dense support
+// vectors by both paths, the one-move copy little-endian machines take and
+// the value-at-a-time one: each gives the model's values bit for bit, and
+// each refuses a NaN put into the blob.
+func TestKernelDenseSupportVectorsBothPaths(t *testing.T) {
+	rbf := core.Kernel{Type: core.RBFKernel, Gamma: 0.5}
+	m := newKernelModel(t, core.CSVC, rbf, []int32{1, 2}, []int32{10, 10}, 30, 0.95, true, false, 9)
+	bd, err := toKernelBody(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bd.SVDense {
+		t.Fatal("the model's support vectors are not stored dense")
+	}
+	defer func(v bool) { nativeLittleEndian = v }(nativeLittleEndian)
+	for _, native := range []bool{true, false} {
+		nativeLittleEndian = native
+		got, err := supportVectors(bd, m.SV.Len(), m.NumFeatures)
+		if err != nil {
+			t.Fatalf("native=%v: %v", native, err)
+		}
+		for i := range m.SV.Len() {
+			want, row := m.SV.DenseRow(i), got.DenseRow(i)
+			for j := range want {
+				if math.Float32bits(row[j]) != math.Float32bits(want[j]) {
+					t.Fatalf("native=%v: support vector %d value %d: %v, want %v", native, i, j, row[j], want[j])
+				}
+			}
+		}
+		bad := *bd
+		bad.SVValues = slices.Clone(bd.SVValues)
+		binary.LittleEndian.PutUint32(bad.SVValues[4*(2*m.NumFeatures+5):], 0x7fc00000)
+		if _, err := supportVectors(&bad, m.SV.Len(), m.NumFeatures); err == nil || !strings.Contains(err.Error(), "support vector 2") {
+			t.Errorf("native=%v: a NaN in support vector 2: error %v", native, err)
+		}
 	}
 }

@@ -88,7 +88,11 @@
 // (an output's own binary_data overrides it), is answered as raw INT64 or
 // FP64 after the JSON, which then gives its "binary_data_size" instead of
 // "data"; such an answer is application/octet-stream with the header
-// Inference-Header-Content-Length.
+// Inference-Header-Content-Length. When the body's length is known, its
+// JSON is read and decoded first and an FP32 tensor is then read from the
+// connection straight into the rows (on little-endian machines; other
+// datatypes through the body buffer), so a batch is not copied through a
+// buffer of its own.
 //
 // Every error is {"error": "..."} with:
 //

@@ -174,7 +174,7 @@ func newDecode(inf *inference, body []byte, v *version, lim *Limits) error {
 	if err := decodeRESTBody(&inf.req, inf, body, v, lim); err != nil {
 		return err
 	}
-	return inf.restInput(body, nil, false, v, lim)
+	return inf.restInput(body, &binaryTensor{}, false, v, lim)
 }
 
 // differsOnPurpose reports whether body is one where the new decoder means

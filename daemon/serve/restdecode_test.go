@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -8,7 +9,9 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -224,6 +227,91 @@ func TestBinaryTensorData(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusBadRequest {
 			t.Errorf("%s: status %d", c.name, resp.StatusCode)
+		}
+	}
+}
+
+// TestBinaryTensorDataOneConnection sends binary tensor data requests one
+// after another on one kept-alive connection, each answer read before the
+// next request: FP32 read from the connection straight into the rows, FP64
+// read through the body buffer, and refusals whose binary data the server
+// never needed (an unknown model, a NaN): each answer is the right one, and
+// what a refusal left unread is read, so that the next request on the
+// connection is answered too.
+func TestBinaryTensorDataOneConnection(t *testing.T) {
+	ds := heart(t)
+	km := kernelModel(t, ds)
+	srv, _ := testServer(t, Limits{}, map[string]core.Model{"heart": km})
+	c, err := net.Dial("tcp", srv.HTTPAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	br := bufio.NewReader(c)
+	// 312 KB of FP32: past what the connection loop reads of a body a
+	// handler left (256 KB) before it gives up on the connection.
+	n, nf := 6000, ds.NumFeatures()
+	var x []float32
+	for r := range n {
+		x = append(x, ds.DenseRow(r%ds.Len())...)
+	}
+	fp32 := func(x []float32) []byte {
+		var b []byte
+		for _, v := range x {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
+		}
+		return b
+	}
+	var fp64 []byte
+	for _, v := range x {
+		fp64 = binary.LittleEndian.AppendUint64(fp64, math.Float64bits(float64(v)))
+	}
+	nan := slices.Clone(x)
+	nan[nf+2] = float32(math.NaN())
+	late := slices.Clone(x) // past the first chunk the server reads and checks
+	late[40000] = float32(math.Inf(-1))
+	header := func(dt string, size int) string {
+		return fmt.Sprintf(`{"inputs":[{"name":"x","shape":[%d,%d],"datatype":"%s","parameters":{"binary_data_size":%d}}]}`, n, nf, dt, size)
+	}
+	for _, c2 := range []struct {
+		name, model, header string
+		bin                 []byte
+		status              int
+		want                string // in the answer
+	}{
+		{"FP32", "heart", header("FP32", 4*len(x)), fp32(x), 200, ""},
+		{"an unknown model", "nosuch", header("FP32", 4*len(x)), fp32(x), 404, "nosuch"},
+		{"FP64", "heart", header("FP64", 8*len(x)), fp64, 200, ""},
+		{"a NaN", "heart", header("FP32", 4*len(x)), fp32(nan), 400, fmt.Sprintf("value %d (row 1) is NaN", nf+2)},
+		{"an infinity later", "heart", header("FP32", 4*len(x)), fp32(late), 400, fmt.Sprintf("value 40000 (row %d) is -Inf", 40000/nf)},
+		{"a size not the shape's", "heart", header("FP32", 4*len(x)-4), fp32(x[1:]), 400, "raw input has"},
+		{"FP32 again", "heart", header("FP32", 4*len(x)), fp32(x), 200, ""},
+	} {
+		body := append([]byte(c2.header), c2.bin...)
+		req := fmt.Appendf(nil, "POST /v2/models/%s/infer HTTP/1.1\r\nHost: x\r\nInference-Header-Content-Length: %d\r\nContent-Length: %d\r\n\r\n",
+			c2.model, len(c2.header), len(body))
+		if _, err := c.Write(append(req, body...)); err != nil {
+			t.Fatalf("%s: %v", c2.name, err)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c2.name, err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != c2.status || !bytes.Contains(b, []byte(c2.want)) {
+			t.Fatalf("%s: %d %s (%v), want %d with %q", c2.name, resp.StatusCode, b, err, c2.status, c2.want)
+		}
+		if c2.status != 200 {
+			continue
+		}
+		var out struct{ Outputs []struct{ Data []float64 } }
+		if err := json.Unmarshal(b, &out); err != nil || len(out.Outputs) != 1 || len(out.Outputs[0].Data) != n {
+			t.Fatalf("%s: answer %s (%v)", c2.name, b, err)
+		}
+		for r, got := range out.Outputs[0].Data {
+			if want := km.PredictDense(ds.DenseRow(r % ds.Len())); got != want {
+				t.Errorf("%s: row %d label %v, model %v", c2.name, r, got, want)
+			}
 		}
 	}
 }

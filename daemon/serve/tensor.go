@@ -388,6 +388,17 @@ func featureOf(f float64, tok []byte, dt datatype) (float32, error) {
 // little-endian bytes, the byte order of the protocol's raw tensor data.
 var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
+// checkFiniteFP32 refuses a non-finite value of x, rows of cols values
+// read as raw input, naming its index and row.
+func checkFiniteFP32(x []float32, cols int) error {
+	for i, v := range x {
+		if math.Float32bits(v)&0x7f800000 == 0x7f800000 {
+			return badRequestf("raw input value %d (row %d) is %v: features must be finite float32 values", i, i/cols, v)
+		}
+	}
+	return nil
+}
+
 // rawData reads raw_input_contents b, rows×cols little-endian elements of
 // dt, into dst as float32, refusing a size that does not match, integer
 // values a float32 cannot hold exactly enough to matter are converted as
@@ -408,12 +419,7 @@ func rawData(dst []float32, b []byte, dt datatype, rows, cols int) error {
 		b = b[:4*n]
 		if nativeLittleEndian && n > 0 {
 			copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), 4*n), b)
-			for i, v := range dst {
-				if math.Float32bits(v)&0x7f800000 == 0x7f800000 {
-					return badRequestf("raw input value %d (row %d) is %v: features must be finite float32 values", i, i/cols, v)
-				}
-			}
-			return nil
+			return checkFiniteFP32(dst, cols)
 		}
 		for i := range dst {
 			bits := binary.LittleEndian.Uint32(b[4*i:])

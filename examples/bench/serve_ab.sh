@@ -46,7 +46,8 @@ echo "serve_ab.sh: load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >&
 echo "| figure (median of $ROUNDS runs each, alternated) | A | B | B / A |"
 echo "|---|---:|---:|---:|"
 for k in rest_1_p50_us rest_1_p99_us rest_1_server_cpu_us rest_8_rps resthttp_1_p50_us grpc_1_p50_us grpc_1_p99_us \
-	grpc_1_server_cpu_us grpc_8_rps echo_1_p50_us nethttp_1_p50_us nethttp_1_server_cpu_us grpcfloor_1_p50_us \
+	grpc_1_server_cpu_us grpc_8_rps grpclean_1_p50_us grpclean_1_p99_us grpclean_1_server_cpu_us grpclean_8_rps \
+	echo_1_p50_us nethttp_1_p50_us nethttp_1_server_cpu_us grpcfloor_1_p50_us grpcleanfloor_1_p50_us grpcleanfloor_1_server_cpu_us \
 	rest_batch_rows_per_s restbin_batch_rows_per_s grpc_batch_rows_per_s \
 	rest_batch_inprocess_rows_per_s \
 	grpc_1_p99_calm_us grpc_1_p99_swapping_us server_cpu_per_swap_us; do

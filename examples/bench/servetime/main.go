@@ -26,7 +26,12 @@
 //     the answer read by its Content-Length, as curl or a C client does;
 //     "resthttp" is the same requests through Go's net/http client, whose
 //     connection goroutines add two goroutine hops and their wake-ups to
-//     each round trip (the client's cost, not the server's);
+//     each round trip (the client's cost, not the server's). gRPC likewise:
+//     "grpc" with grpc-go's client (one connection shared by the clients;
+//     a writer and a reader goroutine), "grpclean" with a lean client of
+//     this program's own (grpclean.go: a connection a client, a call's
+//     HEADERS and DATA frames written in one call, the answer read by the
+//     calling goroutine, as a C++ synchronous client does);
 //   - the floors, with one client, in a process of this program's own
 //     (-floor) on loopback: "echo", a TCP server that reads each request
 //     by its Content-Length and writes svmgo serve's own answer bytes back
@@ -34,12 +39,14 @@
 //     library, no work); "nethttp", a net/http server with svmgo serve's
 //     timeouts answering the same bytes (net/http's own cost); "grpcfloor",
 //     a grpc-go server answering ModelInfer with a fixed label through the
-//     generated code (grpc-go's own cost); timed with the same clients;
+//     generated code (grpc-go's own cost), timed with both gRPC clients
+//     ("grpcfloor", "grpcleanfloor"); the others with the lean client;
 //   - a 1000-row batch over REST (JSON, and the binary tensor data
 //     extension unless -binary=false, for a server without it) and over
 //     gRPC (raw_input_contents): the median of 21 requests, as rows per
 //     second, each after the same rows predicted in this process through
-//     the Go API (the floor, timed alongside so that both share the load);
+//     the Go API (the floor, timed alongside so that both share the load),
+//     and the server's CPU time a request;
 //   - single-row gRPC p99 with one client while a new version of the model
 //     is published every 20 ms by a publisher process of its own (older
 //     versions removed as svmgo watch --keep 4 does), next to the same
@@ -83,6 +90,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	protoapi "google.golang.org/protobuf/proto"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -102,6 +110,7 @@ func main() {
 	publish := flag.String("publish", "", "internal: publish this model file into the directory argument every 20 ms until interrupted")
 	unserved := flag.Bool("publish-unserved", false, "diagnosis: the publisher publishes into a directory the server does not follow (its own cost, without swaps)")
 	serverLog := flag.String("server-log", "", "append the server's standard error (its log) to this file")
+	only := flag.String("only", "", "diagnosis: time only these single-row measurements, 1 client, and batches (comma-separated, e.g. grpc,grpclean,grpcfloor,restbin_batch), and stop")
 	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
 	flag.Parse()
 	if *publish != "" {
@@ -146,7 +155,7 @@ func main() {
 	defer srv.Process.Kill()
 	waitReady("127.0.0.1:18470", 10*time.Second)
 
-	b := &bench{model: model, bigRow: -1, pid: srv.Process.Pid, httpAddr: "127.0.0.1:18470", nf: nf, rows: rows, nrows: nrows,
+	b := &bench{model: model, bigRow: -1, pid: srv.Process.Pid, httpAddr: "127.0.0.1:18470", grpcAddr: "127.0.0.1:18471", nf: nf, rows: rows, nrows: nrows,
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
 	conn, err := grpc.NewClient("127.0.0.1:18471", grpc.WithTransportCredentials(insecure.NewCredentials()))
 	check(err)
@@ -165,9 +174,12 @@ func main() {
 			proto, clients, us(quantile(lat, 0.5)), proto, clients, us(quantile(lat, 0.99)), proto, clients, rps,
 			proto, clients, us(cpu)/n, proto, clients, us(self)/n))
 	}
-	for _, proto := range []string{"rest", "resthttp", "grpc"} {
+	want := func(proto string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), proto) }
+	for _, proto := range []string{"rest", "resthttp", "grpc", "grpclean"} {
 		for _, clients := range []int{1, 8} {
-			measure(proto, clients)
+			if want(proto) && (clients == 1 || *only == "") {
+				measure(proto, clients)
+			}
 		}
 	}
 	// The floors: svmgo serve's answer to row 0, as bytes, served back by
@@ -177,15 +189,18 @@ func main() {
 	fl := exec.Command(os.Args[0], "-floor", "18480", answer)
 	fl.Stderr = os.Stderr
 	check(fl.Start())
+	servers = append(servers, fl.Process)
 	server := b.pid
 	b.pid = fl.Process.Pid
-	b.addr = map[string]string{"echo": "127.0.0.1:18480", "nethttp": "127.0.0.1:18481"}
+	b.addr = map[string]string{"echo": "127.0.0.1:18480", "nethttp": "127.0.0.1:18481", "grpcleanfloor": "127.0.0.1:18482"}
 	waitListening("127.0.0.1:18482", 10*time.Second)
 	fconn, err := grpc.NewClient("127.0.0.1:18482", grpc.WithTransportCredentials(insecure.NewCredentials()))
 	check(err)
 	b.grpcFloor = inferencepb.NewGRPCInferenceServiceClient(fconn)
-	for _, proto := range []string{"echo", "nethttp", "grpcfloor"} {
-		measure(proto, 1)
+	for _, proto := range []string{"echo", "nethttp", "grpcfloor", "grpcleanfloor"} {
+		if want(proto) {
+			measure(proto, 1)
+		}
 	}
 	fconn.Close()
 	fl.Process.Kill()
@@ -196,8 +211,17 @@ func main() {
 		batches = append(batches, "restbin")
 	}
 	for _, proto := range batches {
+		if !want(proto + "_batch") {
+			continue
+		}
+		cpu0 := b.serverCPU()
 		served, local := b.batch(proto, 1000)
-		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f", proto, served, proto, local))
+		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f %s_batch_server_cpu_us=%.0f",
+			proto, served, proto, local, proto, us(b.serverCPU()-cpu0)/batchRequests))
+	}
+	if *only != "" {
+		fmt.Println(strings.Join(out, " "))
+		return
 	}
 	var calm, swapping []float64
 	var swaps float64
@@ -250,6 +274,7 @@ type bench struct {
 	model     core.Model
 	pid       int // the server's
 	httpAddr  string
+	grpcAddr  string
 	addr      map[string]string // a floor's address, by its name
 	http      *http.Client
 	grpc      inferencepb.GRPCInferenceServiceClient
@@ -258,6 +283,7 @@ type bench struct {
 	rows      []float32
 	nrows     int
 	bodies    [][]byte // single-row REST bodies, for the first 100 rows
+	messages  [][]byte // the same rows as marshalled ModelInferRequests, for the lean gRPC client
 	requests  [][]byte // the same as whole HTTP/1.1 requests, for the lean client
 	// big is the encoded batch request (REST JSON, REST's JSON header then
 	// the binary rows, or gRPC's raw bytes) of the rows from bigRow, made
@@ -334,7 +360,17 @@ func (b *bench) singleBodies() {
 		req := fmt.Appendf(nil, "POST /v2/models/m/infer HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n",
 			b.httpAddr, len(body))
 		b.requests = append(b.requests, append(req, body...))
+		msg, err := protoapi.Marshal(singleRequest(b.rows[r*b.nf : (r+1)*b.nf]))
+		check(err)
+		b.messages = append(b.messages, msg)
 	}
+}
+
+// singleRequest is the gRPC request of the single row x (typed
+// fp32_contents), as both gRPC clients send it.
+func singleRequest(x []float32) *inferencepb.ModelInferRequest {
+	return &inferencepb.ModelInferRequest{ModelName: "m", Inputs: []*inferencepb.ModelInferRequest_InferInputTensor{{
+		Name: "x", Datatype: "FP32", Shape: []int64{1, int64(len(x))}, Contents: &inferencepb.InferTensorContents{Fp32Contents: x}}}}
 }
 
 // leanConn is the lean HTTP/1.1 client's kept-alive connection.
@@ -456,6 +492,23 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 				}
 				return
 			}
+			if proto == "grpclean" || proto == "grpcleanfloor" {
+				addr := b.grpcAddr
+				if a, ok := b.addr[proto]; ok {
+					addr = a
+				}
+				g := dialLeanGRPC(addr)
+				defer g.close()
+				for i := c; time.Now().Before(deadline); i++ {
+					start := time.Now()
+					g.call(b.messages[i%len(b.messages)])
+					lats[c] = append(lats[c], time.Since(start))
+					if out := g.answer().Outputs; len(out) != 1 || len(out[0].Shape) != 1 || out[0].Shape[0] != 1 {
+						die(fmt.Errorf("lean gRPC answer %v", out))
+					}
+				}
+				return
+			}
 			for i := c; time.Now().Before(deadline); i++ {
 				r := i % len(b.bodies)
 				start := time.Now()
@@ -505,11 +558,9 @@ func (b *bench) infer(proto string, r, n int) (verify func()) {
 		}
 		return func() {}
 	}
-	in := &inferencepb.ModelInferRequest_InferInputTensor{Name: "x", Datatype: "FP32", Shape: []int64{int64(n), int64(b.nf)}}
-	req := &inferencepb.ModelInferRequest{ModelName: "m", Inputs: []*inferencepb.ModelInferRequest_InferInputTensor{in}}
-	if n == 1 {
-		in.Contents = &inferencepb.InferTensorContents{Fp32Contents: x}
-	} else {
+	req := singleRequest(x)
+	if n > 1 {
+		req.Inputs[0].Shape, req.Inputs[0].Contents = []int64{int64(n), int64(b.nf)}, nil
 		req.RawInputContents = [][]byte{b.big}
 	}
 	client := b.grpc
@@ -525,6 +576,9 @@ func (b *bench) infer(proto string, r, n int) (verify func()) {
 	}
 }
 
+// batchRequests is the number of requests batch times.
+const batchRequests = 21
+
 // batch returns the rows per second of n-row requests, the median of 21.
 // Each request is preceded by the same rows predicted in this process
 // through the Go API (model.PredictDenseBatch, which the C ABI's batch call
@@ -534,7 +588,7 @@ func (b *bench) batch(proto string, n int) (served, inProcess float64) {
 	n = min(n, b.nrows)
 	var secs, local []float64
 	labels := make([]float64, n)
-	for i := range 21 {
+	for i := range batchRequests {
 		r := (i * n) % (b.nrows - n + 1)
 		b.encodeBatch(proto, r, n)
 		start := time.Now()
@@ -657,13 +711,32 @@ func startPublisher(src, dir string) (stop func()) {
 // serverStderr receives the server's standard error (nil: discarded).
 var serverStderr *os.File
 
-// start starts bin serve on repo at the addresses.
+// servers are the servers start started, which die kills: a server left
+// running would hold the ports, and the next run would time it.
+var servers []*os.Process
+
+// start starts bin serve on repo at the addresses, which must be free.
 func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
-	cmd := exec.Command(bin, "serve", "--repository", repo, "--http", httpAddr, "--grpc", grpcAddr, "--log.format", "json")
+	args := []string{"serve", "--repository", repo, "--http", httpAddr, "--log.format", "json"}
+	if grpcAddr != "" {
+		args = append(args, "--grpc", grpcAddr)
+	}
+	for _, a := range []string{httpAddr, grpcAddr} {
+		if a == "" {
+			continue
+		}
+		ln, err := net.Listen("tcp", a)
+		if err != nil {
+			die(fmt.Errorf("%s is taken (a server left from an earlier run?): %w", a, err))
+		}
+		ln.Close()
+	}
+	cmd := exec.Command(bin, args...)
 	if serverStderr != nil {
 		cmd.Stderr = serverStderr
 	}
 	check(cmd.Start())
+	servers = append(servers, cmd.Process)
 	return cmd
 }
 
@@ -784,5 +857,8 @@ func check(err error) {
 
 func die(err error) {
 	fmt.Fprintln(os.Stderr, "servetime:", err)
+	for _, p := range servers {
+		p.Kill()
+	}
 	os.Exit(1)
 }
