@@ -18,7 +18,8 @@ import (
 // for rows at the edge of the margin, and the same test labels but for
 // ties (decision values 0 to rounding). On 4,000 rows of debdesc_bin
 // (a window sliding over 8,000), for -s 1 through its primal twin (the
-// default) and by DCD.
+// default) and by DCD, -s 2 and -s 0; the primal Newton state of -s 1 and
+// -s 2 outlives every removal (LinearDual.DeleteRows).
 func TestNoDriftLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100 retrains")
@@ -32,7 +33,11 @@ func TestNoDriftLinear(t *testing.T) {
 		t.Fatal(err)
 	}
 	const window, step, steps = 4000, 40, 100
-	for _, options := range []string{"-s 1 -e 0.001", "-s 1 -twin 0 -e 0.001"} {
+	for _, tc := range []struct {
+		options string
+		keeps   bool // a run keeps its primal Newton state across removals
+	}{{"-s 1 -e 0.001", true}, {"-s 1 -twin 0 -e 0.001", false}, {"-s 2 -e 0.0001", true}, {"-s 0 -e 0.0001", false}} {
+		options := tc.options
 		t.Run(options, func(t *testing.T) {
 			lo, _, err := ParseLinearOptions(strings.Fields(options))
 			if err != nil {
@@ -60,6 +65,9 @@ func TestNoDriftLinear(t *testing.T) {
 				}
 				if err := dual.DeleteRows(gone); err != nil {
 					t.Fatal(err)
+				}
+				if tc.keeps && dual.Linear.Gradient == nil {
+					t.Fatalf("retrain %d: the removal dropped the primal Newton state", s)
 				}
 				from := window + s*step
 				appendRows(t, ds, all, from, from+step)

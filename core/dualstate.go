@@ -42,6 +42,78 @@ func (d *Dual) IsSupport(i int) bool {
 	return false
 }
 
+// Vectors returns d's α vectors, whichever kind d is, aliasing d's (read
+// only): a keeper that records a run's state as a change of the one it
+// holds (daemon/store's journal) compares them value by value. A nil d
+// gives nil.
+func (d *Dual) Vectors() [][]float64 { return d.alpha() }
+
+// VectorsOf returns, for each α vector k of d, the index of o's vector
+// that is for the same subproblem: for a kernel C-SVC or ν-SVC dual the
+// same pair of classes in either order (the pair's α do not depend on
+// which class is +1), for a linear dual of one vector per class the same
+// class, and 0 for a dual of one vector (a two-class linear dual of the
+// same two classes, one-class, the SVRs, linear regression). It returns nil
+// when d and o are not of the same kind and formulation over the same
+// pairs or classes. Training lists the pairs in the order the classes
+// appear in the rows, which a sliding window changes: a keeper recording d
+// as a change of the state it holds (daemon/store's journal) compares each
+// vector with its match.
+func (d *Dual) VectorsOf(o *Dual) []int {
+	if d == nil || o == nil || len(d.alpha()) != len(o.alpha()) || len(d.alpha()) == 0 {
+		return nil
+	}
+	switch {
+	case d.Kernel != nil && o.Kernel != nil:
+		if d.Kernel.SVMType != o.Kernel.SVMType || len(d.Kernel.Pairs) != len(o.Kernel.Pairs) {
+			return nil
+		}
+		if len(d.Kernel.Pairs) == 0 {
+			return []int{0} // one vector: checkKernelShape
+		}
+		unordered := func(p [2]int32) [2]int32 { return [2]int32{min(p[0], p[1]), max(p[0], p[1])} }
+		at := make(map[[2]int32]int, len(o.Kernel.Pairs))
+		for k, p := range o.Kernel.Pairs {
+			at[unordered(p)] = k
+		}
+		return matchVectors(len(d.Kernel.Pairs), func(k int) (int, bool) { j, ok := at[unordered(d.Kernel.Pairs[k])]; return j, ok })
+	case d.Linear != nil && o.Linear != nil:
+		dl, ol := d.Linear.Labels, o.Linear.Labels
+		if len(dl) != len(ol) {
+			return nil
+		}
+		if len(d.Linear.Alpha) == 1 {
+			// One decision function over these classes (or regression).
+			for _, l := range dl {
+				if !slices.Contains(ol, l) {
+					return nil
+				}
+			}
+			return []int{0}
+		}
+		if len(dl) != len(d.Linear.Alpha) {
+			return nil
+		}
+		return matchVectors(len(dl), func(k int) (int, bool) { j := slices.Index(ol, dl[k]); return j, j >= 0 })
+	}
+	return nil
+}
+
+// matchVectors returns the match of each of n vectors, nil when one has
+// none or two have the same.
+func matchVectors(n int, match func(k int) (int, bool)) []int {
+	perm := make([]int, n)
+	used := make([]bool, n)
+	for k := range perm {
+		j, ok := match(k)
+		if !ok || used[j] {
+			return nil
+		}
+		perm[k], used[j] = j, true
+	}
+	return perm
+}
+
 // maxVectors returns the most vectors a state of d's kind may have over n
 // rows: a linear one max(1, n) (one per class at most), a kernel C-SVC or
 // ν-SVC one max(1, n(n−1)/2) (one per pair of classes), one-class and the
@@ -229,43 +301,66 @@ func (d *Dual) WithoutGradient() *Dual {
 
 // AfterRemovals returns the warm start that follows d once rows left the
 // store, removed listing each deletion's sorted positions in the rows of
-// its moment, oldest first (daemon/store's TakeRemoved). A kernel run's
-// gradient survives: KernelDual.DeleteRows cuts the rows out, and the next
-// Train takes the removed support vectors' terms out of it, a kernel
-// column each, where dropping it made the next retrain rebuild every
-// pair's gradient from α, about a cold solve's kernel work on a full
-// store. Positions at or past d's rows (rows a caller held back from the
-// run) are not d's and are skipped. Other gradients (a linear run's primal
-// Newton state) are dropped, as WithoutGradient does. d is not changed; a
-// nil d gives nil.
+// its moment, oldest first (daemon/store's TakeRemoved). The gradients
+// survive: KernelDual.DeleteRows cuts the rows out, and the next Train
+// takes the removed support vectors' terms out of it, a kernel column
+// each, where dropping it made the next retrain rebuild every pair's
+// gradient from α, about a cold solve's kernel work on a full store;
+// LinearDual.DeleteRows takes the removed rows' terms out of the primal
+// Newton state, where dropping it made the next retrain read every row at
+// its start. Positions at or past d's rows (rows a caller held back from
+// the run) are not d's and are skipped. d is not changed; a nil d gives
+// nil.
 func (d *Dual) AfterRemovals(removed [][]int) *Dual {
 	if d == nil || len(removed) == 0 {
 		return d
 	}
-	k := d.Kernel
-	if k == nil || k.Gradient == nil || len(k.Alpha) == 0 {
-		return d.WithoutGradient()
-	}
-	c := *k
-	c.Alpha = make([][]float64, len(k.Alpha))
-	for v, a := range k.Alpha {
-		c.Alpha[v] = slices.Clone(a)
-	}
-	for _, rows := range removed {
-		n := len(c.Alpha[0])
-		in := rows[:0:0]
-		for _, r := range rows {
-			if r < n {
-				in = append(in, r)
+	// removeFrom applies the removals to c, whose α vectors alpha are
+	// copies of d's.
+	removeFrom := func(c interface{ DeleteRows([]int) error }, alpha [][]float64) bool {
+		for _, rows := range removed {
+			n := len(alpha[0])
+			in := rows[:0:0]
+			for _, r := range rows {
+				if r < n {
+					in = append(in, r)
+				}
+			}
+			if err := c.DeleteRows(in); err != nil {
+				return false
 			}
 		}
-		if err := c.DeleteRows(in); err != nil {
-			return d.WithoutGradient()
-		}
+		return true
 	}
 	e := *d
-	e.Kernel = &c
+	switch k, l := d.Kernel, d.Linear; {
+	case k != nil && k.Gradient != nil && len(k.Alpha) > 0:
+		c := *k
+		c.Alpha = cloneVectors(k.Alpha)
+		if !removeFrom(&c, c.Alpha) {
+			return d.WithoutGradient()
+		}
+		e.Kernel = &c
+	case l != nil && l.Gradient != nil && len(l.Alpha) > 0:
+		c := *l
+		c.Alpha = cloneVectors(l.Alpha)
+		if !removeFrom(&c, c.Alpha) {
+			return d.WithoutGradient()
+		}
+		e.Linear = &c
+	default:
+		return d.WithoutGradient()
+	}
 	return &e
+}
+
+// cloneVectors returns a copy of each vector of v.
+func cloneVectors(v [][]float64) [][]float64 {
+	c := make([][]float64, len(v))
+	for k, a := range v {
+		c[k] = slices.Clone(a)
+	}
+	return c
 }
 
 // HasGradient reports whether d carries a gradient a warm start can use

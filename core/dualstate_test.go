@@ -1,6 +1,7 @@
 package core
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"slices"
@@ -159,5 +160,59 @@ func TestWarmStart(t *testing.T) {
 	}
 	if w, err := warmStart(true, CSVC, nil, last, 3); w != nil || err != nil {
 		t.Errorf("nothing stored: %+v, %v", w, err)
+	}
+}
+
+// TestVectorsOf: each vector's match is the vector of the same pair (in
+// either order) or class; states over other pairs, classes, kinds or
+// formulations have none; and the encoding of a state is its shape (its
+// first zero rows' encoding) followed by its vectors, which the store's
+// journal builds a state from.
+func TestVectorsOf(t *testing.T) {
+	csvc := func(pairs ...[2]int32) *Dual {
+		k := &KernelDual{SVMType: CSVC, Pairs: pairs}
+		for range pairs {
+			k.Alpha = append(k.Alpha, []float64{0, 1})
+		}
+		return &Dual{Kernel: k}
+	}
+	lin := func(labels []int32, nvec int) *Dual {
+		return &Dual{Linear: &linear.LinearDual{Labels: labels, Alpha: slices.Repeat([][]float64{{1, 0}}, nvec)}}
+	}
+	one := func(svm SVMType) *Dual { return &Dual{Kernel: &KernelDual{SVMType: svm, Alpha: [][]float64{{0, 1}}}} }
+	for _, c := range []struct {
+		name string
+		d, o *Dual
+		want []int
+	}{
+		{"pairs permuted", csvc([2]int32{3, 1}, [2]int32{1, 2}, [2]int32{2, 3}), csvc([2]int32{1, 2}, [2]int32{1, 3}, [2]int32{2, 3}), []int{1, 0, 2}},
+		{"same pairs", csvc([2]int32{1, 2}), csvc([2]int32{1, 2}), []int{0}},
+		{"other pair", csvc([2]int32{1, 2}), csvc([2]int32{1, 3}), nil},
+		{"more pairs", csvc([2]int32{1, 2}, [2]int32{1, 3}, [2]int32{2, 3}), csvc([2]int32{1, 2}), nil},
+		{"one-class", one(OneClass), one(OneClass), []int{0}},
+		{"other formulation", one(OneClass), one(EpsSVR), nil},
+		{"kernel against linear", one(EpsSVR), lin(nil, 1), nil},
+		{"classes permuted", lin([]int32{2, 3, 1}, 3), lin([]int32{1, 2, 3}, 3), []int{1, 2, 0}},
+		{"other class", lin([]int32{2, 3, 4}, 3), lin([]int32{1, 2, 3}, 3), nil},
+		{"two classes turned round", lin([]int32{-1, 1}, 1), lin([]int32{1, -1}, 1), []int{0}},
+		{"two other classes", lin([]int32{-1, 2}, 1), lin([]int32{1, -1}, 1), nil},
+		{"regression", lin(nil, 1), lin(nil, 1), []int{0}},
+		{"nil", nil, lin(nil, 1), nil},
+	} {
+		if got := c.d.VectorsOf(c.o); !slices.Equal(got, c.want) || (got == nil) != (c.want == nil) {
+			t.Errorf("%s: VectorsOf = %v, want %v", c.name, got, c.want)
+		}
+	}
+	for name, d := range stateCases() {
+		shape := d.Prefix(0).AppendBinary(nil)
+		want := shape
+		for _, a := range d.Vectors() {
+			for _, v := range a {
+				want = binary.LittleEndian.AppendUint64(want, math.Float64bits(v))
+			}
+		}
+		if got := d.AppendBinary(nil); !slices.Equal(got, want) {
+			t.Errorf("%s: the encoding is not the shape followed by the vectors", name)
+		}
 	}
 }

@@ -380,3 +380,14 @@ func (c *kernelCache) applySwaps() {
 	}
 	c.pending = c.pending[:0]
 }
+
+// cached returns the entries column i holds (its first n entries in the
+// current ordering; nil when it holds none), without making it the most
+// recently used. The slice is valid until the next get, swapIndex or
+// reset.
+func (c *kernelCache) cached(i int) []float32 {
+	c.applySwaps()
+	s := c.slotOf[i]
+	o, n := c.off[s], int(c.n[s])
+	return c.arena[o : o+n : o+n]
+}

@@ -34,6 +34,10 @@ type svcQ struct {
 	kept    *keptColumns
 	missing []int32
 	keptBuf []float32
+	// kslot holds each variable's slot in the kept columns
+	// (keptColumns.oldOf of its row), kept in step with the swaps: one
+	// load fewer per entry read.
+	kslot []int32
 
 	// kernelEvals counts the kernel values computed (cache misses), the
 	// measure of a training run's work.
@@ -82,8 +86,23 @@ func (q *svcQ) reset(rows []int32, y []int8) {
 func (q *svcQ) init() {
 	l := len(q.index)
 	q.qd = q.qd[:l]
-	for t, r := range q.index {
-		q.qd[t] = q.kr.diag(int(r)) // y_t² = 1
+	if q.kr.k.Type == RBFKernel && l > 0 {
+		// The same value for every row: one exp per subproblem, not one
+		// per variable.
+		d := q.kr.diag(int(q.index[0]))
+		for t := range q.qd {
+			q.qd[t] = d
+		}
+	} else {
+		for t, r := range q.index {
+			q.qd[t] = q.kr.diag(int(r)) // y_t² = 1
+		}
+	}
+	if q.kept != nil {
+		q.kslot = q.kslot[:l]
+		for t, r := range q.index {
+			q.kslot[t] = q.kept.oldOf[r]
+		}
 	}
 	q.cache.reset(l)
 	q.kernelEvals = 0
@@ -114,7 +133,7 @@ func (q *svcQ) fill(data []float32, i, have, length int) {
 	if q.kept != nil {
 		var ok bool
 		var rows []int32
-		ok, q.missing, rows = q.kept.fill(data, q.index, i, have, length, q.missing, q.rowBuf)
+		ok, q.missing, rows = q.kept.fill(data, q.index, q.kslot, i, have, length, q.missing, q.rowBuf)
 		if ok {
 			if n := len(rows); n > 0 {
 				buf := q.keptBuf[:n]
@@ -139,6 +158,9 @@ func (q *svcQ) QD() []float64 { return q.qd }
 func (q *svcQ) swapIndex(i, j int) {
 	q.cache.swapIndex(i, j)
 	q.index[i], q.index[j] = q.index[j], q.index[i]
+	if q.kept != nil {
+		q.kslot[i], q.kslot[j] = q.kslot[j], q.kslot[i]
+	}
 	if q.y != nil {
 		q.y[i], q.y[j] = q.y[j], q.y[i]
 	}

@@ -83,7 +83,8 @@ type KernelParams struct {
 	CacheMB float64
 	// KeepMB is the budget in MiB (-M, ≥ 0) of the kernel columns a
 	// KernelTrainer keeps from one warm Train to the next (kkeep.go): the
-	// support vectors' columns, filled with the entries warm runs compute,
+	// support vectors' columns, filled with the entries the runs compute
+	// (the trainer's first cold Train with a dual, and every warm one),
 	// which the next warm runs read instead of computing them again. 0,
 	// the default, keeps none. It changes the work of warm runs, not their
 	// results.

@@ -94,6 +94,12 @@ type KernelTrainer struct {
 	capFeatures int
 	lMax        int       // rows of the largest subproblem the workers are sized for
 	sqnorm      []float64 // x_t'x_t of every row (RBF), shared read-only by workers
+	// normHash and norm are the rows' hashes and x_t'x_t of the last
+	// Train that computed norms, under normKey: a warm Train takes the
+	// norms of the rows it shares with it from there (rowNorms).
+	normHash []uint64
+	norm     []float64
+	normKey  normKey
 	// dense is the dense copy the kernels read a sparse data set through
 	// when most of its entries are nonzero (denseView); nil when the
 	// trainer was made without one.
@@ -277,7 +283,7 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int,
 		workers = 1
 	}
 	l := int64(capRows)
-	shared := l*(8+4+4+4+8) + keptColumnsBytes(capRows, p.keepBytes()) // sqnorm, cls, perm, svIndex, rowHash, kept columns
+	shared := l*(8+4+4+4+8+8+8) + keptColumnsBytes(capRows, p.keepBytes()) // sqnorm, cls, perm, svIndex, rowHash, normHash, norm, kept columns
 	if view {
 		shared += denseViewBytes(capRows, capFeatures)
 	}
@@ -379,6 +385,8 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 		capFeatures: capFeatures,
 		lMax:        lMax,
 		sqnorm:      make([]float64, capRows),
+		normHash:    make([]uint64, 0, capRows),
+		norm:        make([]float64, 0, capRows),
 		cls:         make([]int32, capRows),
 		perm:        make([]int32, capRows),
 		svIndex:     make([]int32, capRows),
@@ -447,7 +455,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 				rowBuf: make([]int32, lMax),
 			}
 			if t.kept != nil {
-				w.q.missing, w.q.keptBuf = make([]int32, 0, lMax), make([]float32, lMax)
+				w.q.missing, w.q.keptBuf, w.q.kslot = make([]int32, 0, lMax), make([]float32, lMax), make([]int32, 0, lMax)
 			}
 		}
 	}
@@ -566,14 +574,26 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	p := &t.params
 	l, n := ds.Len(), ds.NumFeatures()
 	k := p.ResolvedKernel(n)
-	defer t.attachRows(ds, k)()
+	mid := 0 // the rows a warm gradient covers
+	if warm != nil && warm.Gradient != nil {
+		mid = warm.Gradient.Rows
+	}
+	hMid, hAll := hashRows(ds, mid, t.rowHash)
+	covered := 0 // the rows whose norms may be the last Train's
+	if warm != nil {
+		covered = mid
+	}
+	defer t.attachRows(ds, k, covered)()
 	m := &KernelModel{SVMType: p.SVMType, Kernel: k, NumFeatures: n, Params: *p}
 	m.Params.Weights = append([]ClassWeight(nil), p.Weights...)
 	epsilon := 0.0 // ε in p of the SVR problem (ν-SVR has none)
 	if p.SVMType == EpsSVR {
 		epsilon = p.P
 	}
-	hAll, goneEvals := t.startWarm(ds, warm, k, epsilon)
+	goneEvals := t.startWarm(ds, warm, k, epsilon, hMid)
+	if t.kept != nil && warm == nil && t.wantDual && t.kept.of == nil {
+		t.kept.startSeed(t.rowHash[:l])
+	}
 	var dual *KernelDual
 	switch p.SVMType {
 	case CSVC, NuSVC:
@@ -590,16 +610,22 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 		}
 	}
 	if err != nil {
+		if t.kept != nil && t.kept.capturing {
+			t.kept.drop()
+		}
 		return nil, nil, err
 	}
 	m.Result.KernelEvals += goneEvals
-	if t.kept != nil && warm != nil && dual != nil && t.wantDual {
-		// Kept after warm runs only: a cold run's work stays what it was.
+	if t.kept != nil && dual != nil && t.wantDual && (warm != nil || t.kept.capturing) {
+		// Kept after warm runs, and the first cold one's captures: the
+		// other cold runs leave them as they were.
 		sv := func(i int) bool { return dual.Alpha[0][i] != 0 }
 		if p.SVMType.IsSVC() {
 			sv = func(i int) bool { return t.svIndex[i] >= 0 }
 		}
 		t.kept.end(l, t.rowHash, sv)
+	} else if t.kept != nil && t.kept.capturing {
+		t.kept.drop()
 	}
 	if !t.wantDual {
 		dual = nil
@@ -658,9 +684,10 @@ func (t *KernelTrainer) checkRun(ds *data.Dataset, warm *KernelDual) (*KernelDua
 }
 
 // attachRows points the workers' and helpers' kernel rows at ds (or its
-// dense copy) under kernel k, with the rows' squared norms for RBF, and
-// starts the helpers' column pool; it returns the function that stops it.
-func (t *KernelTrainer) attachRows(ds *data.Dataset, k Kernel) (detach func()) {
+// dense copy) under kernel k, with the rows' squared norms for RBF
+// (rowNorms; the first covered rows may be the last Train's), and starts
+// the helpers' column pool; it returns the function that stops it.
+func (t *KernelTrainer) attachRows(ds *data.Dataset, k Kernel, covered int) (detach func()) {
 	l, n := ds.Len(), ds.NumFeatures()
 	// kds is what the kernels read: ds, or its dense copy.
 	kds := ds
@@ -669,16 +696,7 @@ func (t *KernelTrainer) attachRows(ds *data.Dataset, k Kernel) (detach func()) {
 	}
 	sqnorm := t.sqnorm[:l]
 	if k.Type == RBFKernel {
-		// Summed as kernelRows sums them, so K(x, x) = 1 exactly.
-		for i := range sqnorm {
-			if kds.IsDense() {
-				x := kds.DenseRow(i)
-				sqnorm[i] = trainDot(x, x)
-			} else {
-				_, v := kds.SparseRow(i)
-				sqnorm[i] = sqSparse32(v)
-			}
-		}
+		t.rowNorms(kds, covered)
 	}
 	setRows := func(kr *kernelRows) {
 		kr.ds, kr.k, kr.sqnorm = kds, k, nil
@@ -705,23 +723,63 @@ func (t *KernelTrainer) attachRows(ds *data.Dataset, k Kernel) (detach func()) {
 	}
 }
 
-// startWarm hashes ds's rows and takes from warm what the run can start
-// from beyond α: its gradient, when it covers these rows under this
-// kernel (t.warmGrad), with the columns of the support vectors removed
-// since (t.goneK, costing goneEvals kernel evaluations), and the kept
-// kernel columns. hAll is the hash of all rows, which the run's gradient
-// is checked against next time.
-func (t *KernelTrainer) startWarm(ds *data.Dataset, warm *KernelDual, k Kernel, epsilon float64) (hAll uint64, goneEvals int64) {
+// normKey is what the squared norms of a trainer's rows depend on
+// besides the rows' values: whether the kernels read them dense (and how
+// wide: trainDot's sum depends on it) or sparse.
+type normKey struct {
+	dense bool
+	width int
+}
+
+// rowNorms sets t.sqnorm[i] = x_i'x_i for the rows of kds (the rows the
+// kernels read), summed as kernelRows sums them, so K(x, x) = 1 exactly.
+// Among the first covered rows, those the last Train's rows hold in the
+// same order (matched by t.rowHash, kept rows in order and then new ones,
+// as a warm start's rows are) take its norms: computing them for every
+// row was a sixth of a warm one-class retrain on digits. The first row
+// not found ends the matching.
+func (t *KernelTrainer) rowNorms(kds *data.Dataset, covered int) {
+	l := kds.Len()
+	sqnorm, rowHash := t.sqnorm[:l], t.rowHash[:l]
+	key := normKey{kds.IsDense(), kds.NumFeatures()}
+	prevHash, prevNorm := t.normHash, t.norm
+	if key != t.normKey {
+		prevHash = nil
+	}
+	p, n0 := 0, len(prevHash)
+	for i := range sqnorm {
+		if i < covered && p < n0 {
+			q := p
+			for q < n0 && prevHash[q] != rowHash[i] {
+				q++
+			}
+			if q < n0 {
+				sqnorm[i], p = prevNorm[q], q+1
+				continue
+			}
+			p = n0
+		}
+		if kds.IsDense() {
+			x := kds.DenseRow(i)
+			sqnorm[i] = trainDot(x, x)
+		} else {
+			_, v := kds.SparseRow(i)
+			sqnorm[i] = sqSparse32(v)
+		}
+	}
+	t.normHash = append(t.normHash[:0], rowHash...)
+	t.norm = append(t.norm[:0], sqnorm...)
+	t.normKey = key
+}
+
+// startWarm takes from warm what the run can start from beyond α: its
+// gradient, when it covers these rows under this kernel (t.warmGrad),
+// with the columns of the support vectors removed since (t.goneK, costing
+// goneEvals kernel evaluations), and the kept kernel columns. hMid is
+// hashRows's hash of the rows warm's gradient covers.
+func (t *KernelTrainer) startWarm(ds *data.Dataset, warm *KernelDual, k Kernel, epsilon float64, hMid uint64) (goneEvals int64) {
 	l := ds.Len()
-	mid := 0
-	if warm != nil && warm.Gradient != nil {
-		mid = warm.Gradient.Rows
-	}
-	hMid, hAll := hashRows(ds, mid, t.rowHash)
 	t.warmGrad = usableGradient(warm, k, epsilon, hMid, l)
-	if t.warmGrad != nil {
-		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr)
-	}
 	if t.kept != nil && t.warmGrad != nil && t.kept.of == nil {
 		// The first warm run: columns for the start's support vectors,
 		// which it fills as it computes them.
@@ -740,7 +798,14 @@ func (t *KernelTrainer) startWarm(ds *data.Dataset, warm *KernelDual, k Kernel, 
 			t.workers[w].q.kept = t.kept
 		}
 	}
-	return hAll, goneEvals
+	if t.warmGrad != nil {
+		var kept *keptColumns
+		if t.kept != nil && len(t.kept.left) > 0 {
+			kept = t.kept
+		}
+		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr, kept)
+	}
+	return goneEvals
 }
 
 // trainSVC solves the one-vs-one subproblems and fills m's C-SVC fields.
@@ -939,6 +1004,9 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Weight: wv, Eps: p.Eps,
 		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart, Nu: r.nu,
 		Progress: t.smoProgress(2, r.labels[i], r.labels[j])})
+	if t.kept != nil && t.kept.capturing {
+		t.kept.capture(w.q, alpha)
+	}
 	t.finishPair(r, w, pi, res, alpha, Cp, Cn, ni)
 }
 
@@ -1105,6 +1173,9 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
 		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart,
 		Progress: t.smoProgress(0, 0, 0)})
+	if t.kept != nil && t.kept.capturing {
+		t.kept.capture(w.q, alpha)
+	}
 	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
 	G, Gbar := w.s.gradient(l)

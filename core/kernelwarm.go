@@ -102,6 +102,10 @@ type gradientRows struct {
 type removedRows struct {
 	// SV holds each removed row's position in gradientRows.sv.
 	SV []int32
+	// Hash holds each removed row's hashRow: where the kept kernel
+	// columns (kkeep.go) still hold its column, removedColumns reads its
+	// values from there.
+	Hash []uint64
 	// Coef holds, per subproblem, y_k α_k of each removed row (β_k for
 	// ε-SVR, 0 where the row is not in the subproblem); Bar the same
 	// where α_k was at its upper bound, 0 elsewhere.
@@ -142,11 +146,13 @@ func (g *KernelGradient) deleteRows(svm SVMType, pairs [][2]int32, alpha [][]flo
 	nv := len(alpha)
 	if rs.gone != nil {
 		gone.SV = append(gone.SV, rs.gone.SV...)
+		gone.Hash = append(gone.Hash, rs.gone.Hash...)
 	}
 	var added []int // positions in cut of removed support vectors
 	for k, r := range cut {
 		if rs.svOf[r] >= 0 {
 			gone.SV = append(gone.SV, rs.svOf[r])
+			gone.Hash = append(gone.Hash, rs.hash[r])
 			added = append(added, k)
 		}
 	}
@@ -266,11 +272,13 @@ func compact[T any](s []T, del []int) []T {
 // removedColumns returns, per removed support vector (removedRows), its
 // kernel values against the rows 0..Rows−1 the gradient covers: one
 // column over the data set, which every pair of the row's class reads
-// (takeOutRemoved), computed by kr (which reads the data set's rows, or
-// their dense copy) from the removed row kept in gradientRows.sv.
-// Returns nil when nothing was removed, and the number of kernel
-// evaluations.
-func (g *KernelGradient) removedColumns(kr *kernelRows) ([][]float32, int64) {
+// (takeOutRemoved). The values come from the row's kept column (kept,
+// when not nil, between its begin and end) where it holds them: the
+// values the runs that put the row's terms into G computed; the others
+// are computed by kr (which reads the data set's rows, or their dense
+// copy) from the removed row kept in gradientRows.sv. Returns nil when
+// nothing was removed, and the number of kernel evaluations.
+func (g *KernelGradient) removedColumns(kr *kernelRows, kept *keptColumns) ([][]float32, int64) {
 	gone := g.rows.gone
 	if gone == nil {
 		return nil, 0
@@ -279,13 +287,34 @@ func (g *KernelGradient) removedColumns(kr *kernelRows) ([][]float32, int64) {
 	kds := kr.ds
 	nf := kds.NumFeatures()
 	z := make([]float32, nf) // the removed row, as wide as kds's rows
-	rows := make([]int32, n)
-	for t := range rows {
-		rows[t] = int32(t)
+	all := make([]int32, n)
+	for t := range all {
+		all[t] = int32(t)
 	}
 	cols := make([][]float32, len(gone.SV))
 	sv := g.rows.sv
+	var evals int64
+	var missing []int32
+	var buf []float32
 	for q, s := range gone.SV {
+		col := make([]float32, n)
+		rows := all
+		if kept != nil && len(gone.Hash) == len(gone.SV) {
+			var ok bool
+			if missing, ok = kept.removedColumn(gone.Hash[q], col, missing); ok {
+				rows = missing
+			}
+		}
+		cols[q] = col
+		if len(rows) == 0 {
+			continue
+		}
+		evals += int64(len(rows))
+		dst := col
+		if len(rows) < n {
+			buf = slices.Grow(buf[:0], len(rows))[:len(rows)]
+			dst = buf
+		}
 		clear(z)
 		var zi []int32
 		var zv []float32
@@ -311,25 +340,28 @@ func (g *KernelGradient) removedColumns(kr *kernelRows) ([][]float32, int64) {
 				}
 			}
 		}
-		col := make([]float32, n)
 		switch {
 		case kr.k.Type == RBFKernel && kds.IsDense():
-			kr.columnRBFOf(col, z, nil, nil, zz, rows)
+			kr.columnRBFOf(dst, z, nil, nil, zz, rows)
 		case kr.k.Type == RBFKernel:
-			kr.columnRBFOf(col, nil, si, sx, zz, rows)
+			kr.columnRBFOf(dst, nil, si, sx, zz, rows)
 		default:
-			for t := range n {
+			for k, t := range rows {
 				if kds.IsDense() {
-					col[t] = float32(kr.k.ofDot(trainDot(kds.DenseRow(t), z)))
+					dst[k] = float32(kr.k.ofDot(trainDot(kds.DenseRow(int(t)), z)))
 				} else {
-					xi, xv := kds.SparseRow(t)
-					col[t] = float32(kr.k.ofDot(dotMerge32(xi, xv, si, sx)))
+					xi, xv := kds.SparseRow(int(t))
+					dst[k] = float32(kr.k.ofDot(dotMerge32(xi, xv, si, sx)))
 				}
 			}
 		}
-		cols[q] = col
+		if len(rows) < n {
+			for k, t := range rows {
+				col[t] = dst[k]
+			}
+		}
 	}
-	return cols, int64(len(gone.SV)) * int64(n)
+	return cols, evals
 }
 
 // takeOutRemoved subtracts the terms of the removed support vectors
@@ -458,8 +490,22 @@ func hashRows(ds *data.Dataset, mid int, dst []uint64) (hMid, hAll uint64) {
 // to or from 0 still changes the hash.
 func hashAlpha(h uint64, alpha [][]float64, n int) uint64 {
 	for _, a := range alpha {
-		for k, v := range a[:n] {
-			if v != 0 {
+		a = a[:n]
+		k := 0
+		for ; k+4 <= len(a); k += 4 {
+			// Four ±0 at once (their bits without the sign are 0): one
+			// branch for the runs of zeros that are most of a pair's vector.
+			if (math.Float64bits(a[k])|math.Float64bits(a[k+1])|math.Float64bits(a[k+2])|math.Float64bits(a[k+3]))<<1 == 0 {
+				continue
+			}
+			for j := k; j < k+4; j++ {
+				if v := a[j]; v != 0 {
+					h = solve.HashWord(solve.HashWord(h, uint64(j)), math.Float64bits(v))
+				}
+			}
+		}
+		for ; k < len(a); k++ {
+			if v := a[k]; v != 0 {
 				h = solve.HashWord(solve.HashWord(h, uint64(k)), math.Float64bits(v))
 			}
 		}
@@ -562,7 +608,10 @@ func (g *KernelGradient) fillStoredSVR(a0, G0, Gbar0 []float64, beta []float64) 
 
 // entries sets dst[k] = Q_{i,js[k]} (qEntries) without the cache, counted
 // in kernelEvals: kernelRows.column gives what getQ's columns hold, bit for
-// bit, and K is symmetric. The data rows of js go through rowBuf.
+// bit, and K is symmetric. The data rows of js go through rowBuf. The
+// values go into the kept columns of i's row and of js's rows too: they
+// are a new row's entries against the support vectors, which the
+// iterations' columns read again.
 func (q *svcQ) entries(dst []float32, i int, js []int32) {
 	rows := q.rowBuf[:len(js)]
 	for k, j := range js {
@@ -571,6 +620,9 @@ func (q *svcQ) entries(dst []float32, i int, js []int32) {
 	dst = dst[:len(js)]
 	q.cols.column(q.kr, dst, int(q.index[i]), rows)
 	q.kernelEvals += int64(len(js))
+	if q.kept != nil {
+		q.kept.keepEntries(q.index[i], rows, dst)
+	}
 	if q.y != nil {
 		yi := q.y[i]
 		for k, j := range js {

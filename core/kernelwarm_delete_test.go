@@ -133,7 +133,7 @@ func checkRemovedGradient(t *testing.T, ds *data.Dataset, dual *KernelDual, p Ke
 			}
 		}
 		kr := &kernelRows{ds: ds, k: k, sqnorm: sqnorm, scratch: make([]float64, ds.NumFeatures())}
-		cols, _ := g.removedColumns(kr)
+		cols, _ := g.removedColumns(kr, nil)
 		g.takeOutRemoved(G0, Gbar0, rows, y, false, v, cols)
 		for r, row := range rows {
 			want, wantBar, scale := 0.0, 0.0, 1.0

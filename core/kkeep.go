@@ -30,13 +30,25 @@ package core
 // run keeps from the last are those of the last run less the removed
 // ones, in the same order, then the appended ones. Each row has a slot,
 // its entry's position in every column, which it keeps while it stays; a
-// row added takes the slot of one removed (its entries marked unset), so
-// the columns never move. Moving every column's entries to the new rows'
-// order (a memmove of the whole budget per retrain) took an eighth of a
-// warm retrain's time on digits. ε-SVR's matrix does not read them.
+// row added takes the slot of one removed at the start of the run (its
+// entries marked unset), so the columns never move and the run keeps the
+// entries it computes for the new rows. Moving every column's entries to
+// the new rows' order (a memmove of the whole budget per retrain) took an
+// eighth of a warm retrain's time on digits. ε-SVR's matrix does not read
+// them.
+//
+// The solves' caches hold more: the columns of support vectors that have
+// no kept column yet (new rows, or rows that became support vectors), and
+// at a cold Train every column. After each subproblem's solve its support
+// vectors' cached columns are copied into columns made for them (capture)
+// while the budget allows, which the end of the run keeps: no kernel
+// evaluation, where the next run computed them again. A trainer's first
+// cold Train (with the dual wanted) so fills its columns before the
+// first warm one (startSeed).
 
 import (
 	"math"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -50,7 +62,7 @@ const keptUnset uint32 = 0x7fc0_1a2b
 // solved in parallel read and write the same entries (keptColumns.fill).
 func keptBits(v *float32) *uint32 { return (*uint32)(unsafe.Pointer(v)) }
 
-// keptColumns holds the kernel columns of the last warm Train's support
+// keptColumns holds the kernel columns of the last Train's support
 // vectors and, during a Train, where the current rows are in them.
 type keptColumns struct {
 	// budget is KeepMB in bytes.
@@ -63,17 +75,41 @@ type keptColumns struct {
 	of    [][]float32
 	slots int
 	// prev maps each row of the current Train's data set to its row in
-	// the last run, oldOf to its slot, both −1 for a row the last run
-	// lacks; cur maps it to its column, nil for none. They are read only
-	// while the pairs are solved.
+	// the last run, −1 for a row the last run lacks; oldOf maps it to
+	// its slot (begin gives added rows one); cur maps it to its kept
+	// column, nil for none. They are read only while the pairs are
+	// solved.
 	prev, oldOf []int32
 	cur         [][]float32
-	// bytes is what the columns take.
-	bytes int64
-	// used and fresh are end's scratch: the slots taken, the slots given
-	// to rows added.
+	// made maps each row of the current Train to the column capture made
+	// for it in this Train (rows without a kept column), nil for none;
+	// written under mu only, never read by the solves.
+	made [][]float32
+	// left holds the columns of the last run's rows this Train's data set
+	// lacks (removed since), by the rows' hashes: the removed support
+	// vectors' terms are taken out of the stored gradient with their
+	// values (KernelGradient.removedColumns). Read only between begin and
+	// end.
+	left []leftColumn
+	// bytes is what the columns take; cols counts them during a Train,
+	// at most maxCols (the budget over slots).
+	bytes         int64
+	cols, maxCols int64
+	// capturing is set while a Train's solves copy their caches into
+	// columns (capture): from begin or startSeed to end; mu orders the
+	// pairs' captures.
+	capturing bool
+	mu        sync.Mutex
+	// used and fresh are begin's scratch: the slots taken, the slots
+	// given to rows added.
 	used  []bool
 	fresh []int32
+}
+
+// leftColumn is the kept column of a row removed since the last run.
+type leftColumn struct {
+	hash uint64
+	col  []float32
 }
 
 // keptColumnsBytes returns the bytes keptColumns may take for a trainer
@@ -83,7 +119,26 @@ func keptColumnsBytes(capRows int, budget int64) int64 {
 	if budget <= 0 {
 		return 0
 	}
-	return budget + int64(capRows)*(8+4+24+4+4+24+2*1+2*4) // columns; hash, slot, of, prev, oldOf, cur, used, fresh
+	return budget + int64(capRows)*(8+4+24+4+4+24+24+2*1+2*4) // columns; hash, slot, of, prev, oldOf, cur, made, used, fresh
+}
+
+// newColumn returns a column of n unset entries, in free's last column
+// when there is one long enough (which it takes off free).
+func newColumn(n int, free *[][]float32) []float32 {
+	var col []float32
+	if free != nil && len(*free) > 0 {
+		k := len(*free) - 1
+		col, *free = (*free)[k], (*free)[:k]
+	}
+	if cap(col) < n {
+		col = make([]float32, n, n+n/8)
+	}
+	col = col[:n]
+	unset := math.Float32frombits(keptUnset)
+	for t := range col {
+		col[t] = unset
+	}
+	return col
 }
 
 // seed starts the kept columns of a trainer that has none, as if the last
@@ -95,7 +150,6 @@ func keptColumnsBytes(capRows int, budget int64) int64 {
 func (c *keptColumns) seed(rowHash []uint64, sv func(i int) bool) {
 	n := len(rowHash)
 	maxCols := c.budget / (4 * int64(max(n, 1)))
-	unset := math.Float32frombits(keptUnset)
 	c.hash = append(c.hash[:0], rowHash...)
 	c.slot = make([]int32, n)
 	c.of = make([][]float32, n)
@@ -103,11 +157,7 @@ func (c *keptColumns) seed(rowHash []uint64, sv func(i int) bool) {
 	for i := range n {
 		c.slot[i] = int32(i)
 		if cols < maxCols && sv(i) {
-			col := make([]float32, n, n+n/8)
-			for t := range col {
-				col[t] = unset
-			}
-			c.of[i] = col
+			c.of[i] = newColumn(n, nil)
 			cols++
 		}
 	}
@@ -115,21 +165,46 @@ func (c *keptColumns) seed(rowHash []uint64, sv func(i int) bool) {
 	c.bytes = 4 * cols * int64(n)
 }
 
+// startSeed starts the kept columns of a trainer that has none at a cold
+// Train on the rows whose hashes are rowHash: one slot a row and no
+// column, for the solves to capture theirs and end to keep. The first
+// warm retrain otherwise computed again what the cold run had computed:
+// on digits its kernel work was three times a later retrain's.
+func (c *keptColumns) startSeed(rowHash []uint64) {
+	n := len(rowHash)
+	c.hash = append(c.hash[:0], rowHash...)
+	c.slot = make([]int32, n)
+	c.of = make([][]float32, n)
+	c.prev, c.oldOf, c.cur, c.made, c.left = c.prev[:0], c.oldOf[:0], c.cur[:0], c.made[:0], c.left[:0]
+	for i := range n {
+		c.slot[i] = int32(i)
+		c.prev, c.oldOf = append(c.prev, int32(i)), append(c.oldOf, int32(i))
+		c.cur, c.made = append(c.cur, nil), append(c.made, nil)
+	}
+	c.slots, c.bytes, c.cols = n, 0, 0
+	c.maxCols = c.budget / (4 * int64(max(n, 1)))
+	c.capturing = true
+}
+
 // begin maps the rows of ds (hashes rowHash, the first l) to the kept
 // columns, for rows below covered only (the rows a warm gradient covers;
-// rows past it were appended since), and reports whether any kept column
-// can serve this Train.
+// rows past it were appended since), gives each row the last run lacks a
+// slot (one a removed row left, its entries unset in every column, or a
+// new one), and starts capturing. It reports whether there are kept
+// columns for this Train; when the slots would come to more than twice
+// the rows (the store shrank), it drops them all instead.
 func (c *keptColumns) begin(rowHash []uint64, l, covered int) bool {
-	c.prev, c.oldOf, c.cur = c.prev[:0], c.oldOf[:0], c.cur[:0]
+	c.prev, c.oldOf, c.cur, c.made, c.left = c.prev[:0], c.oldOf[:0], c.cur[:0], c.made[:0], c.left[:0]
+	c.capturing = false
 	if c.of == nil {
 		return false
 	}
 	p, n0 := 0, len(c.hash)
-	useful := false
 	for i := range l {
 		o := int32(-1)
 		if i < covered {
 			for p < n0 && c.hash[p] != rowHash[i] {
+				c.leave(p)
 				p++
 			}
 			if p < n0 {
@@ -138,38 +213,12 @@ func (c *keptColumns) begin(rowHash []uint64, l, covered int) bool {
 			}
 		}
 		c.prev = append(c.prev, o)
-		var col []float32
-		s := int32(-1)
-		if o >= 0 {
-			col, s = c.of[o], c.slot[o]
-			useful = useful || col != nil
-		}
-		c.oldOf = append(c.oldOf, s)
-		c.cur = append(c.cur, col)
 	}
-	return useful
-}
-
-// end replaces the kept columns by those of the support vectors of the
-// Train that just ran (on l rows, hashes rowHash; sv reports whether a row
-// is one), as many as fit in the budget, in data order: a row kept from
-// the last run keeps its slot, a row added takes a slot no kept row holds
-// (or a new one), and every column has that slot unset; a new column
-// starts unset. It computes no kernel value: the next runs fill the
-// columns as they read them (fill, keep). The slots of columns not kept
-// again are reused for new ones. When the slots come to more than twice
-// the rows (the store shrank), every column starts again, unset, with one
-// slot a row.
-func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
-	matched := len(c.prev) == l && c.of != nil
-	if !matched {
-		// No begin for these rows (a cold run before), or nothing kept:
-		// nothing carries over.
-		c.prev = c.prev[:0]
-		for range l {
-			c.prev = append(c.prev, -1)
-		}
+	for ; p < n0; p++ {
+		c.leave(p)
 	}
+	// Slots: a row kept keeps its own, a row added takes the first one
+	// no kept row holds.
 	slots := c.slots
 	used := append(c.used[:0], make([]bool, slots)...)
 	for _, o := range c.prev {
@@ -177,13 +226,11 @@ func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 			used[c.slot[o]] = true
 		}
 	}
-	restart := false
-	slot := make([]int32, l)
 	fresh := c.fresh[:0]
-	next := 0 // the first slot that may be free
-	for i, o := range c.prev {
+	next := 0
+	for _, o := range c.prev {
 		if o >= 0 {
-			slot[i] = c.slot[o]
+			c.oldOf = append(c.oldOf, c.slot[o])
 			continue
 		}
 		for next < slots && used[next] {
@@ -194,100 +241,258 @@ func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 			used = append(used, false)
 		}
 		used[next] = true
-		slot[i] = int32(next)
+		c.oldOf = append(c.oldOf, int32(next))
 		fresh = append(fresh, int32(next))
 	}
+	c.used, c.fresh = used, fresh
 	if slots > 2*max(l, 1) {
-		restart, slots = true, l
+		c.drop()
+		return false
+	}
+	// Every column as long as the slots, within the budget (the last
+	// ones in row order go when the slots grew past it), its entries of
+	// the rows added unset.
+	c.maxCols = c.budget / (4 * int64(slots))
+	c.cols = 0
+	unset := math.Float32frombits(keptUnset)
+	for o, col := range c.of {
+		if col == nil {
+			continue
+		}
+		if c.cols >= c.maxCols {
+			c.of[o] = nil
+			continue
+		}
+		c.cols++
+		if cap(col) < slots {
+			grown := make([]float32, slots, slots+slots/8)
+			copy(grown, col)
+			for t := len(col); t < slots; t++ {
+				grown[t] = unset
+			}
+			col = grown
+		}
+		col = col[:slots]
+		for _, t := range fresh {
+			col[t] = unset
+		}
+		c.of[o] = col
+	}
+	c.slots = slots
+	c.bytes = 4 * c.cols * int64(slots)
+	for _, o := range c.prev {
+		var col []float32
+		if o >= 0 {
+			col = c.of[o]
+		}
+		c.cur, c.made = append(c.cur, col), append(c.made, nil)
+	}
+	c.capturing = true
+	return true
+}
+
+// drop forgets every kept column.
+func (c *keptColumns) drop() {
+	c.hash, c.slot, c.of, c.slots, c.bytes = c.hash[:0], nil, nil, 0, 0
+	c.prev, c.oldOf, c.cur, c.made, c.left = c.prev[:0], c.oldOf[:0], c.cur[:0], c.made[:0], c.left[:0]
+	c.capturing = false
+}
+
+// leave records the column of the last run's row o, which this Train's
+// rows lack, in left.
+func (c *keptColumns) leave(o int) {
+	if col := c.of[o]; col != nil {
+		c.left = append(c.left, leftColumn{c.hash[o], col})
+	}
+}
+
+// removedColumn sets dst[t] = K(x, x_t) for the rows t < len(dst) of
+// this Train whose entry the kept column of the removed row x (hash h)
+// holds, and reports whether there is such a column; the rows it lacks
+// are appended to missing[:0], which it returns.
+func (c *keptColumns) removedColumn(h uint64, dst []float32, missing []int32) ([]int32, bool) {
+	missing = missing[:0]
+	var src []float32
+	for _, lc := range c.left {
+		if lc.hash == h {
+			src = lc.col
+			break
+		}
+	}
+	if src == nil || len(c.oldOf) < len(dst) {
+		return missing, false
+	}
+	oldOf := c.oldOf[:len(dst)]
+	for t, o := range oldOf {
+		if int(o) < len(src) {
+			if v := atomic.LoadUint32(keptBits(&src[o])); v != keptUnset {
+				dst[t] = math.Float32frombits(v)
+				continue
+			}
+		}
+		missing = append(missing, int32(t))
+	}
+	return missing, true
+}
+
+// capture copies into columns made for them what q's cache holds after a
+// solve on q's variables (identity ordering) whose solution is alpha: for
+// each variable with α > 0 whose row has no kept column, the entries of
+// its cached column, as kernel values K (Q_it times y_i y_t), into the
+// row's made column, which it makes (all entries unset) while the budget
+// allows. Pairs solved in parallel call it in turn; the solves never read
+// the made columns.
+func (c *keptColumns) capture(q *svcQ, alpha []float64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, a := range alpha {
+		row := q.index[i]
+		if a == 0 || c.cur[row] != nil {
+			continue
+		}
+		src := q.cache.cached(i)
+		if len(src) == 0 {
+			continue
+		}
+		dst := c.made[row]
+		if dst == nil {
+			if c.cols >= c.maxCols {
+				continue
+			}
+			dst = newColumn(c.slots, nil)
+			c.made[row] = dst
+			c.cols++
+			c.bytes += 4 * int64(c.slots)
+		}
+		index := q.index[:len(src)]
+		var y []int8
+		if q.y != nil {
+			y = q.y[:len(src)]
+		}
+		for t, r := range index {
+			v := src[t]
+			if y != nil && y[t] != y[i] {
+				v = -v
+			}
+			dst[c.oldOf[r]] = v
+		}
+	}
+}
+
+// end replaces the kept columns by those of the support vectors of the
+// Train that just ran (on l rows, hashes rowHash; sv reports whether a row
+// is one), as many as fit in the budget, in data order: a row's kept
+// column, or the one capture made for it, or else a new one, all unset
+// (in the memory of a column not kept again). It computes no kernel
+// value. Without a begin or startSeed for these rows, every column starts
+// again, unset, with one slot a row.
+func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
+	matched := c.capturing && len(c.oldOf) == l
+	c.capturing = false
+	slot := make([]int32, l)
+	slots := l
+	if matched {
+		copy(slot, c.oldOf)
+		slots = c.slots
+	} else {
 		for i := range slot {
 			slot[i] = int32(i)
 		}
 	}
-	c.used, c.fresh = used, fresh
 	maxCols := c.budget / (4 * int64(max(slots, 1)))
-	keep := make([]bool, len(c.of)) // old columns taken again
-	var taken int64
-	for j := 0; j < l && taken < maxCols && !restart; j++ {
-		if o := c.prev[j]; o >= 0 && sv(j) && c.of[o] != nil {
-			keep[o] = true
-			taken++
+	// The columns taken again; the others' memory serves new ones.
+	taken := make(map[*float32]bool)
+	var n int64
+	for j := 0; j < l && n < maxCols && matched; j++ {
+		if !sv(j) {
+			continue
 		}
+		if col := c.cur[j]; col != nil {
+			taken[&col[0]] = true
+		} else if col := c.made[j]; col != nil {
+			taken[&col[0]] = true
+		}
+		n++
 	}
 	var free [][]float32
-	for o, col := range c.of {
-		if col != nil && !keep[o] {
+	for _, col := range c.of {
+		if col != nil && !taken[&col[0]] {
 			free = append(free, col)
 		}
 	}
-	unset := math.Float32frombits(keptUnset)
+	for j := 0; j < l && matched; j++ {
+		if col := c.made[j]; col != nil && !taken[&col[0]] {
+			free = append(free, col)
+		}
+	}
 	of := make([][]float32, l)
-	var n int64
+	n = 0
 	for j := 0; j < l && n < maxCols; j++ {
 		if !sv(j) {
 			continue
 		}
-		var col []float32
-		whole := true
-		if o := c.prev[j]; o >= 0 && keep[o] {
-			col, whole = c.of[o], false
-		} else if k := len(free) - 1; k >= 0 {
-			col, free = free[k], free[:k]
+		switch {
+		case matched && c.cur[j] != nil:
+			of[j] = c.cur[j]
+		case matched && c.made[j] != nil:
+			of[j] = c.made[j]
+		default:
+			of[j] = newColumn(slots, &free)
 		}
-		if cap(col) < slots {
-			grown := make([]float32, slots, slots+slots/8)
-			copy(grown, col)
-			col = grown
-		}
-		col = col[:slots]
-		if whole {
-			for t := range col {
-				col[t] = unset
-			}
-		} else {
-			for _, t := range fresh {
-				col[t] = unset
-			}
-		}
-		of[j] = col
 		n++
 	}
 	c.hash = append(c.hash[:0], rowHash[:l]...)
 	c.slot, c.of, c.slots = slot, of, slots
 	c.bytes = 4 * n * int64(slots)
-	c.prev, c.oldOf, c.cur = c.prev[:0], c.oldOf[:0], c.cur[:0]
+	c.prev, c.oldOf, c.cur, c.made, c.left = c.prev[:0], c.oldOf[:0], c.cur[:0], c.made[:0], c.left[:0]
 }
 
 // fill sets data[t] = K(x_{index[i]}, x_{index[t]}) for t in [have,
-// length) from the kept column of variable i's row where it has the row
-// and the entry is set, and reports whether it had a column; the entries
-// it lacks are listed in missing (positions t), their rows in rows, for
-// the caller to compute and give to keep.
-func (c *keptColumns) fill(data []float32, index []int32, i, have, length int, missing, rows []int32) (bool, []int32, []int32) {
+// length) from the kept column of variable i's row where the entry is
+// set (kslot[t] is variable t's slot), and reports whether it had a
+// column; the entries it lacks are listed in missing (positions t), their
+// rows in rows, for the caller to compute and give to keep.
+func (c *keptColumns) fill(data []float32, index, kslot []int32, i, have, length int, missing, rows []int32) (bool, []int32, []int32) {
 	src := c.cur[index[i]]
 	if src == nil {
 		return false, missing, rows
 	}
 	missing, rows = missing[:0], rows[:0]
-	for t := have; t < length; t++ {
-		if o := c.oldOf[index[t]]; o >= 0 {
-			if v := atomic.LoadUint32(keptBits(&src[o])); v != keptUnset {
-				data[t] = math.Float32frombits(v)
-				continue
-			}
+	data, kslot = data[have:length], kslot[have:length] // equal lengths: no bounds checks on data
+	for k, o := range kslot {
+		if v := atomic.LoadUint32(keptBits(&src[o])); v != keptUnset {
+			data[k] = math.Float32frombits(v)
+			continue
 		}
-		missing = append(missing, int32(t))
-		rows = append(rows, index[t])
+		missing = append(missing, int32(have+k))
+		rows = append(rows, index[have+k])
 	}
 	return true, missing, rows
 }
 
 // keep writes the entries vals of the rows rows (which fill listed as
-// missing) into the kept column of row i, where the column has the row.
+// missing) into the kept column of row i.
 func (c *keptColumns) keep(i int32, rows []int32, vals []float32) {
 	dst := c.cur[i]
 	for k, r := range rows {
-		if o := c.oldOf[r]; o >= 0 {
-			atomic.StoreUint32(keptBits(&dst[o]), math.Float32bits(vals[k]))
+		atomic.StoreUint32(keptBits(&dst[c.oldOf[r]]), math.Float32bits(vals[k]))
+	}
+}
+
+// keepEntries writes the kernel values vals = K(x_i, x_rows[k]) of row i
+// against rows into the kept columns of i (at the slots of rows) and of
+// each of rows (at i's slot), where there are such columns.
+func (c *keptColumns) keepEntries(i int32, rows []int32, vals []float32) {
+	oldOf := c.oldOf
+	si := oldOf[i]
+	col := c.cur[i]
+	for k, r := range rows {
+		b := math.Float32bits(vals[k])
+		if col != nil {
+			atomic.StoreUint32(keptBits(&col[oldOf[r]]), b)
+		}
+		if dst := c.cur[r]; dst != nil {
+			atomic.StoreUint32(keptBits(&dst[si]), b)
 		}
 	}
 }

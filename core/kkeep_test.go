@@ -186,3 +186,71 @@ func TestKeptColumnsSlots(t *testing.T) {
 	}
 	t.Logf("kernel evaluations: %d with kept columns, %d without; %d slots for %d rows", e1, e0, kept.kept.slots, ds.Len())
 }
+
+// TestKeptColumnsSeeded: a trainer keeping kernel columns that starts
+// with a cold Train fills them from that run's kernel caches, with no
+// kernel evaluation of its own (the cold run's model stays a plain
+// trainer's), so its first warm retrain already reads them: fewer kernel
+// evaluations than a trainer without kept columns at every retrain (no
+// more with a budget of a few columns), the same duals bit for bit, and
+// the budget kept.
+func TestKeptColumnsSeeded(t *testing.T) {
+	full, err := data.ReadFile("testdata/digits.train", data.ReadOptions{ClassLabels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const store, batch = 600, 12
+	for _, c := range []struct {
+		name   string
+		svm    SVMType
+		keepMB float64
+	}{
+		{"C-SVC", CSVC, 64},
+		{"C-SVC small budget", CSVC, 10 * 4 * store / float64(1<<20)},
+		{"one-class", OneClass, 64},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := DefaultKernelParams()
+			p.SVMType, p.Nu = c.svm, 0.2
+			q := p
+			q.KeepMB = c.keepMB
+			plain, kept, ds, add, d0, _ := keptPair(t, full, p, q, store+batch, store)
+			mk, d1, err := kept.Train(ds, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for v := range d0.Alpha {
+				if !slices.Equal(d0.Alpha[v], d1.Alpha[v]) {
+					t.Fatalf("cold run: subproblem %d's α differ with kept columns", v)
+				}
+			}
+			kb, budget := kept.KeptBytes()
+			if kb > budget || kb < min(budget-4*int64(store), 4*int64(store)*int64(mk.Result.NumSV)) {
+				t.Errorf("cold run: kept columns take %d bytes of a %d-byte budget with %d support vectors of %d rows",
+					kb, budget, mk.Result.NumSV, store)
+			}
+			oldest := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+			for b := range 3 {
+				if err := ds.DeleteRows(oldest); err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range []*KernelDual{d0, d1} {
+					if err := d.DeleteRows(oldest); err != nil {
+						t.Fatal(err)
+					}
+				}
+				add(batch)
+				m0, m1, n0, n1 := retrainBoth(t, b, plain, kept, ds, d0, d1)
+				if e0, e1 := m0.Result.KernelEvals, m1.Result.KernelEvals; e1 > e0 || c.keepMB >= 1 && e1 >= e0 {
+					t.Errorf("retrain %d: %d kernel evaluations with seeded kept columns, %d without", b,
+						m1.Result.KernelEvals, m0.Result.KernelEvals)
+				}
+				if kb, budget := kept.KeptBytes(); kb > budget {
+					t.Errorf("retrain %d: kept columns take %d bytes of a %d-byte budget", b, kb, budget)
+				}
+				t.Logf("retrain %d: %d kernel evaluations with seeded kept columns, %d without", b, m1.Result.KernelEvals, m0.Result.KernelEvals)
+				d0, d1 = n0, n1
+			}
+		})
+	}
+}

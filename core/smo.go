@@ -1001,16 +1001,24 @@ func (s *smo) applyGbar(t int, ev []gbarEvent) {
 	}
 }
 
-// mM returns m(α) and M(α) over the active set.
+// mM returns m(α) and M(α) over the active set. It reads −y_t from ny
+// and the set bits from sets, over slices of equal length (no bounds
+// checks): a warm start scans every variable several times (the first
+// check, the shrinking rounds, the final check), and the loop on y and
+// alphaStatus was a tenth of a warm retrain's profile on a 10,000-row
+// shuttle store.
 func (s *smo) mM() (m, M float64) {
 	m, M = math.Inf(-1), math.Inf(1)
-	for t := 0; t < s.activeSize; t++ {
-		v := -float64(s.y[t]) * s.G[t]
-		if s.inUp(t) {
-			m = max(m, v)
+	n := s.activeSize
+	G, ny, sets := s.G[:n], s.ny[:n], s.sets[:n]
+	for t, g := range G {
+		v := ny[t] * g
+		b := sets[t]
+		if b&inUpSet != 0 && v > m {
+			m = v
 		}
-		if s.inLow(t) {
-			M = min(M, v)
+		if b&inLowSet != 0 && v < M {
+			M = v
 		}
 	}
 	return m, M

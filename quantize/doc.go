@@ -91,12 +91,19 @@
 // the predictions of single rows. Batches of dense-layout models (and of
 // sparse-layout ones dense enough, data.PreferDense) on AVX-512 VNNI CPUs
 // compute the same int64 sums, bit for bit, as one blocked integer matrix
-// product (kernelblock.go: two 16-bit limbs of the input codes against
-// the codes widened to int16, simd.GemmS16Limbs); their labels are those
-// of the exact sums (float32 kernel values and sums, with a stated bound
-// on their error, and the exact path for the rows a bound leaves in
-// doubt), so a row gets the same label alone or in a batch, and in C
-// generated from the model. ε-SVR batches take the exact path whole.
+// product (kernelblock.go: the rows encoded vectorized, two 16-bit limbs
+// of the input codes against the codes widened to int16,
+// simd.GemmS16Limbs); their labels are those of the exact sums (float32
+// kernel values and sums, with a stated bound on their error, and the
+// exact path for the rows a bound leaves in doubt), so a row gets the same
+// label alone or in a batch, and in C generated from the model. 8-bit RBF
+// classifiers of 256 features or more first try the high limbs alone
+// (simd.GemmS8x16, twice the float32 product's multiply-adds an
+// instruction) under a bound widened for the missing low limbs; only the
+// rows it leaves in doubt add the low limbs' product. ε-SVR batches take
+// the exact path whole. Kernel.BatchPays (and svmgo quantize, which times
+// both models) says which forms are no slower than the float model, and
+// why the others are not.
 // Where float32 batch speed matters more than exactness and memory,
 // Kernel.DecodedModel gives the float32 model of the decoded support
 // vectors, an explicit opt-in.

@@ -15,19 +15,30 @@ import (
 
 // The blocked sums are the exact column sums, bit for bit: for every test
 // case, both code widths, dense and sparse rows, the int64 sums of each
-// row in a block equal sumsDense's and sumsSparse's, and so do the labels
+// row in a block (and its scale, ‖x‖² and c0) equal sumsDense's and sumsSparse's, and so do the labels
 // and ε-SVR values of the batch predictors and of single rows.
 func TestKernelBlockExact(t *testing.T) {
+	const prefilter = 1 << 8 // a third pass over each case: 8-bit codes with blockPredictPre
 	if !simd.FastInt8() {
 		t.Skip("no fast int16 product on this CPU: batches take the column sums")
 	}
 	for _, c := range kernelCases {
 		m := c.model(t)
 		te := c.test(t)
-		for _, bits := range []int{8, 16} {
-			q, err := QuantizeKernel(m, bits)
+		for _, bits := range []int{8, 16, 8 + prefilter} {
+			q, err := QuantizeKernel(m, bits&^prefilter)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if bits&prefilter != 0 { // the prefilter on these small models too
+				old := preMinFeatures
+				preMinFeatures = 0
+				q.blk = newKernelBlocks(q)
+				preMinFeatures = old
+				if q.blk == nil || !q.blk.pre {
+					continue
+				}
+				bits = 8
 			}
 			b := q.blk
 			if want := q.dense || data.PreferDense(q.l, q.nf, len(q.colRow)); (b != nil) != want {
@@ -42,13 +53,13 @@ func TestKernelBlockExact(t *testing.T) {
 			for _, sparse := range []bool{false, true} {
 				for r0 := 0; r0 < n; r0 += b.rows {
 					nb := min(b.rows, n-r0)
-					for r := range nb {
-						if sparse {
+					if sparse {
+						for r := range nb {
 							idx, val := sparseRow(te, r0+r)
 							q.encodeSparse(b, s, r, idx, val)
-						} else {
-							q.encodeDense(b, s, r, denseRow(te, r0+r, q.nf))
 						}
+					} else {
+						q.encodeDenseRows(b, s, nb, func(r int) []float32 { return denseRow(te, r0+r, q.nf) })
 					}
 					b.blockSums(s, nb)
 					for r := range nb {
@@ -59,6 +70,9 @@ func TestKernelBlockExact(t *testing.T) {
 						} else {
 							x := denseRow(te, r0+r, q.nf)
 							in := q.scanDense(x)
+							if s.in[r] != in { // scanDense4's rows are scanDense's
+								t.Fatalf("%s int%d row %d: block scan %+v, scanDense %+v", c.name, bits, r0+r, s.in[r], in)
+							}
 							q.sumsDense(ks, x, &in)
 						}
 						if got := s.c[r*b.lp:][:q.l]; !slices.Equal(got, ks.acc) {
@@ -70,6 +84,7 @@ func TestKernelBlockExact(t *testing.T) {
 			// The bound holds: every float32 decision value is within E_p of
 			// the exact one, and the rows it sends to the exact path are few.
 			worst, refined := 0.0, 0
+			worstPre, doubtful := 0.0, 0
 			dec := make([]float64, q.NumDecisionValues())
 			for r := range te.Len() {
 				if q.IsRegression() {
@@ -78,20 +93,40 @@ func TestKernelBlockExact(t *testing.T) {
 				x := denseRow(te, r, q.nf)
 				q.encodeDense(b, s, 0, x)
 				b.blockSums(s, 1)
-				if _, ok := q.fastLabel(b, s, s.c[:q.l], &s.in[0]); !ok {
+				if _, ok := q.fastLabel(b, s, s.c[:q.l], &s.in[0], 0); !ok {
 					refined++
 				}
 				q.DecisionDense(dec, x)
 				for p, want := range dec {
-					e := b.bound(s, p)
+					e := b.bound(s, p, 0)
 					if d := math.Abs(s.dec[p] - want); d > e {
 						t.Fatalf("%s int%d row %d value %d: float32 %v, exact %v: off by %g, bound %g", c.name, bits, r, p, s.dec[p], want, d, e)
 					} else if e > 0 {
 						worst = max(worst, d/e)
 					}
 				}
+				if !b.pre {
+					continue
+				}
+				// The prefilter's sums 2^10·S_hi: its widened bound holds.
+				b.preSums(s, 1)
+				g := q.preSlack(b, &s.in[0])
+				if _, ok := q.fastLabel(b, s, s.c[:q.l], &s.in[0], g); !ok {
+					doubtful++
+				}
+				for p, want := range dec {
+					e := b.bound(s, p, g)
+					if d := math.Abs(s.dec[p] - want); d > e {
+						t.Fatalf("%s int%d row %d value %d: prefilter %v, exact %v: off by %g, bound %g (g %g)", c.name, bits, r, p, s.dec[p], want, d, e, g)
+					} else if e > 0 {
+						worstPre = max(worstPre, d/e)
+					}
+				}
 			}
 			t.Logf("%-22s int%-2d: largest error/bound %.3f, %d of %d rows to the exact path", c.name, bits, worst, refined, te.Len())
+			if b.pre {
+				t.Logf("%-22s int%-2d: prefilter: largest error/bound %.3f, %d of %d rows to the exact sums", c.name, bits, worstPre, doubtful, te.Len())
+			}
 			b.pool.Put(s)
 			q.pool.Put(ks)
 			batch := q.PredictBatch(make([]float64, te.Len()), te)
@@ -164,6 +199,7 @@ func TestBatchPays(t *testing.T) {
 		{"digits", 8, false, "below 256 features"},
 		{"digits", 16, false, "16-bit codes"},
 		{"diabetes-svr", 8, false, "ε-SVR"},
+		{"breast_cancer-poly", 8, false, "prefilter is for RBF"},
 	} {
 		var kc kernelCase
 		for _, k := range kernelCases {
@@ -177,6 +213,15 @@ func TestBatchPays(t *testing.T) {
 		}
 		if pays, why := q.BatchPays(); pays != c.pays || !strings.Contains(why, c.why) {
 			t.Errorf("%s int%d: BatchPays %v %q, want %v and %q", c.name, c.bits, pays, why, c.pays, c.why)
+		}
+		if c.name == "digits" && c.bits == 8 { // with the prefilter, as a 256-feature model has it
+			old := preMinFeatures
+			preMinFeatures = 0
+			q.blk = newKernelBlocks(q)
+			preMinFeatures = old
+			if pays, why := q.BatchPays(); !pays || !strings.Contains(why, "one-limb prefilter") {
+				t.Errorf("digits int8 with the prefilter: BatchPays %v %q", pays, why)
+			}
 		}
 	}
 }

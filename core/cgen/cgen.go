@@ -3,7 +3,6 @@ package cgen
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,15 +35,33 @@ type Source struct {
 	StackBytes int
 }
 
-// identifier and the templates are built on first use, not at start-up:
-// every svmgo command links this package, few generate C.
-var identifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,39}$`) })
+// isIdentifier reports whether name is a C identifier of 1 to 40
+// characters, [A-Za-z_][A-Za-z0-9_]*: a loop, not a regexp, whose package
+// (and the Unicode tables it builds at start-up) every svmgo command
+// would otherwise link.
+func isIdentifier(name string) bool {
+	if len(name) == 0 || len(name) > 40 || (name[0] >= '0' && name[0] <= '9') {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if !isIdentByte(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// isIdentByte reports whether c may appear in a C identifier: a letter,
+// a digit or '_'.
+func isIdentByte(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
 
 // Generate returns the C of m. It returns an error wrapping
 // ErrNotGeneratable for a kind without a generator or a model beyond its
 // limits, and an error for a name that is not a C identifier.
 func Generate(m core.Model, opt Options) (*Source, error) {
-	if !identifier().MatchString(opt.Name) {
+	if !isIdentifier(opt.Name) {
 		return nil, fmt.Errorf("cgen: name %q is not a C identifier of at most 40 characters", opt.Name)
 	}
 	f, err := lower(m)

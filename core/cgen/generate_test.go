@@ -24,9 +24,14 @@ func smallLinear() *linear.LinearModel {
 // TestGenerateRefuses: names that are not C identifiers, and kinds
 // without a generator.
 func TestGenerateRefuses(t *testing.T) {
-	for _, name := range []string{"", "9lives", "a-b", "x y", strings.Repeat("n", 41)} {
+	for _, name := range []string{"", "9lives", "a-b", "x y", "caf\u00e9", "a\x00", strings.Repeat("n", 41)} {
 		if _, err := Generate(smallLinear(), Options{Name: name}); err == nil {
 			t.Errorf("name %q accepted", name)
+		}
+	}
+	for _, name := range []string{"_", "m", "A9_z", "z0_", strings.Repeat("n", 40)} {
+		if _, err := Generate(smallLinear(), Options{Name: name}); err != nil {
+			t.Errorf("name %q refused: %v", name, err)
 		}
 	}
 	if _, err := Generate(otherKind{}, Options{Name: "m"}); !errors.Is(err, ErrNotGeneratable) {

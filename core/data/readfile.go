@@ -270,7 +270,7 @@ func scanLines(lr *lineReader, name string, format Format, layout *csvLayout, sp
 	var st FileStats
 	for {
 		if split != nil && split.line < 0 && lr.off >= split.off {
-			split.off, split.line, split.rows = lr.off, lr.line, st.Rows
+			split.off, split.line, split.rows, split.nonzeros = lr.off, lr.line, st.Rows, st.Nonzeros
 		}
 		line, err := lr.next()
 		if err != nil {
@@ -350,8 +350,8 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	st = st.withoutWeightColumn(opt)
-	if denseFits(st) && split != nil && split.line >= 0 && split.rows > 0 && split.rows < st.Rows {
-		if ds, ok, err := readDenseHalves(f, lr, path, opt, st, split); ok {
+	if split != nil && split.line >= 0 && split.rows > 0 && split.rows < st.Rows {
+		if ds, ok, err := readHalves(f, lr, path, opt, st, split); ok {
 			return ds, err
 		}
 	}
@@ -377,30 +377,45 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 const parallelReadBytes = 4 << 20
 
 // splitPoint is where the scan found the first line starting at or past
-// off: its byte offset, the number of lines before it, and of rows.
+// off: its byte offset, the number of lines before it, of rows, and of
+// nonzeros as the scan counts them (explicit zeros included).
 type splitPoint struct {
-	off  int64
-	line int // −1 until found
-	rows int
+	off      int64
+	line     int // −1 until found
+	rows     int
+	nonzeros int
 }
 
-// readDenseHalves parses the LIBSVM file f into a dense data set of st's
-// size on two goroutines, one each side of split (a line boundary), each
-// into its own rows of the data set: the same rows, values and errors as
-// the sequential parse. A bad line of the first half is reported before
-// any of the second's, as the sequential parse would stop at it; each
-// half's line numbers count from the file's start. lr is the scan's
-// reader, reused for the first half. ok is false, for the caller to parse
+// readHalves parses the LIBSVM file f into a data set of st's size on two
+// goroutines, one each side of split (a line boundary), each into its own
+// rows of the data set: the same rows, values and errors as the
+// sequential parse. A bad line of the first half is reported before any
+// of the second's, as the sequential parse would stop at it; each half's
+// line numbers count from the file's start. lr is the scan's reader,
+// reused for the first half. ok is false, for the caller to parse
 // sequentially, when the halves' row counts are not the scan's.
-func readDenseHalves(f *os.File, lr *lineReader, path string, opt ReadOptions, st FileStats, split *splitPoint) (ds *Dataset, ok bool, err error) {
-	ds = NewDense(st.Rows, st.NumFeatures)
-	nf := st.NumFeatures
-	// Each half appends into a view of its own rows, so neither can write
-	// into the other's (a file changed between the passes gets ErrFull).
-	view := func(from, to int) *Dataset {
-		return &Dataset{dense: true, numFeatures: nf, maxFeatures: nf, y: ds.y[from:to:to], x: ds.x[from*nf : to*nf : to*nf]}
+//
+// A sparse second half appends into the nonzeros past the first half's
+// count from the scan, with row starts of its own; they move into place
+// after (its nonzeros only when the first half dropped explicit zeros).
+func readHalves(f *os.File, lr *lineReader, path string, opt ReadOptions, st FileStats, split *splitPoint) (ds *Dataset, ok bool, err error) {
+	var a, b *Dataset
+	r, nz := split.rows, split.nonzeros
+	if denseFits(st) {
+		ds = NewDense(st.Rows, st.NumFeatures)
+		nf := st.NumFeatures
+		// Each half appends into a view of its own rows, so neither can write
+		// into the other's (a file changed between the passes gets ErrFull).
+		view := func(from, to int) *Dataset {
+			return &Dataset{dense: true, numFeatures: nf, maxFeatures: nf, y: ds.y[from:to:to], x: ds.x[from*nf : to*nf : to*nf]}
+		}
+		a, b = view(0, r), view(r, st.Rows)
+	} else {
+		ds = NewSparse(st.Rows, st.Nonzeros, max(opt.MaxFeatures, 0))
+		mf := ds.maxFeatures
+		a = &Dataset{maxFeatures: mf, y: ds.y[:r:r], rowStart: ds.rowStart[: r+1 : r+1], index: ds.index[:nz:nz], value: ds.value[:nz:nz]}
+		b = &Dataset{maxFeatures: mf, y: ds.y[r:], rowStart: make([]int, st.Rows-r+1), index: ds.index[nz:], value: ds.value[nz:]}
 	}
-	a, b := view(0, split.rows), view(split.rows, st.Rows)
 	lr.reset(io.NewSectionReader(f, 0, split.off))
 	lrB := newLineReader(io.NewSectionReader(f, split.off, math.MaxInt64-split.off), opt.maxLineBytes())
 	lrB.line = split.line
@@ -417,8 +432,19 @@ func readDenseHalves(f *os.File, lr *lineReader, path string, opt ReadOptions, s
 		return nil, true, errA
 	case errB != nil:
 		return nil, true, errB
-	case a.rows != split.rows || b.rows != st.Rows-split.rows:
+	case a.rows != r || b.rows != st.Rows-r:
 		return nil, false, nil
+	}
+	if !ds.dense {
+		nA, nB := a.rowStart[r], b.rowStart[b.rows]
+		if nA != nz {
+			copy(ds.index[nA:], ds.index[nz:nz+nB])
+			copy(ds.value[nA:], ds.value[nz:nz+nB])
+		}
+		for k, p := range b.rowStart[1:] {
+			ds.rowStart[r+1+k] = nA + p
+		}
+		ds.numFeatures = max(a.numFeatures, b.numFeatures)
 	}
 	ds.rows = st.Rows
 	return ds, true, nil

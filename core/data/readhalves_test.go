@@ -23,20 +23,15 @@ func readBoth(t *testing.T, path string) (one, two *Dataset, errOne, errTwo erro
 	return one, two, errOne, errTwo
 }
 
-// denseFile writes a dense-enough LIBSVM file of rows lines past
-// parallelReadBytes, with blank lines, CRLF endings and comments on the
-// way, and returns its path and its lines.
-func denseFile(t *testing.T, rows int) (string, []string) {
-	r := rand.New(rand.NewPCG(7, 8))
+// libsvmFile writes a LIBSVM file of rows lines, each made by row from a
+// generator seeded by seed, with a blank line and a CRLF ending every 97
+// rows, and returns its path and its lines.
+func libsvmFile(t *testing.T, rows int, seed uint64, row func(r *rand.Rand, i int, b *strings.Builder)) (string, []string) {
+	r := rand.New(rand.NewPCG(seed, seed+1))
 	var lines []string
 	for i := range rows {
 		var b strings.Builder
-		fmt.Fprintf(&b, "%d", r.IntN(10))
-		for j := 1; j <= 60; j++ {
-			if r.IntN(3) > 0 {
-				fmt.Fprintf(&b, " %d:%.6g", j, r.Float64()*100-50)
-			}
-		}
+		row(r, i, &b)
 		switch i % 97 {
 		case 5:
 			lines = append(lines, "") // blank
@@ -45,17 +40,60 @@ func denseFile(t *testing.T, rows int) (string, []string) {
 		}
 		lines = append(lines, b.String())
 	}
-	path := filepath.Join(t.TempDir(), "dense.txt")
+	path := filepath.Join(t.TempDir(), "data.txt")
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path, lines
 }
 
+// denseFile writes a dense-enough LIBSVM file of rows lines past
+// parallelReadBytes.
+func denseFile(t *testing.T, rows int) (string, []string) {
+	return libsvmFile(t, rows, 7, func(r *rand.Rand, _ int, b *strings.Builder) {
+		fmt.Fprintf(b, "%d", r.IntN(10))
+		for j := 1; j <= 60; j++ {
+			if r.IntN(3) > 0 {
+				fmt.Fprintf(b, " %d:%.6g", j, r.Float64()*100-50)
+			}
+		}
+	})
+}
+
+// sparseFile writes a sparse LIBSVM file of rows lines past
+// parallelReadBytes (a few of thousands of features a row, as
+// debdesc_bin), with explicit zeros in the first half (the second half's
+// nonzeros then move).
+func sparseFile(t *testing.T, rows int) (string, []string) {
+	return libsvmFile(t, rows, 9, func(r *rand.Rand, i int, b *strings.Builder) {
+		fmt.Fprintf(b, "%d", 2*r.IntN(2)-1)
+		for j := 1 + r.IntN(50); j < 9000; j += 1 + r.IntN(1500) {
+			v := r.Float64()
+			if i < rows/2 && i%7 == 3 {
+				v = 0 // explicit: the scan counts it, the data set drops it
+			}
+			fmt.Fprintf(b, " %d:%.6g", j, v)
+		}
+	})
+}
+
 // The two-goroutine parse of a large dense file gives the sequential
 // parse's data set, bit for bit, and its errors, file:line included.
 func TestReadDenseHalves(t *testing.T) {
 	path, lines := denseFile(t, 12000)
+	checkHalves(t, path, lines, true)
+}
+
+// So does the two-goroutine parse of a large sparse file.
+func TestReadSparseHalves(t *testing.T) {
+	path, lines := sparseFile(t, 60000)
+	checkHalves(t, path, lines, false)
+}
+
+// checkHalves reads path (of lines) on one goroutine and on two, and
+// fails unless both give the same data set (dense as asked), bit for bit,
+// and the same errors for bad lines in either half.
+func checkHalves(t *testing.T, path string, lines []string, dense bool) {
 	if fi, _ := os.Stat(path); fi.Size() < parallelReadBytes {
 		t.Fatalf("test file of %d bytes: below parallelReadBytes, the halves are not exercised", fi.Size())
 	}
@@ -63,11 +101,20 @@ func TestReadDenseHalves(t *testing.T) {
 	if e1 != nil || e2 != nil {
 		t.Fatal(e1, e2)
 	}
-	if !one.IsDense() || !two.IsDense() || one.Len() != two.Len() || one.NumFeatures() != two.NumFeatures() {
+	if one.IsDense() != dense || two.IsDense() != dense || one.Len() != two.Len() || one.NumFeatures() != two.NumFeatures() ||
+		one.Nonzeros() != two.Nonzeros() {
 		t.Fatalf("shapes differ: %d×%d dense %v, %d×%d dense %v", one.Len(), one.NumFeatures(), one.IsDense(), two.Len(), two.NumFeatures(), two.IsDense())
 	}
 	for i := range one.Len() {
-		if one.Label(i) != two.Label(i) || !slices.Equal(one.DenseRow(i), two.DenseRow(i)) {
+		same := one.Label(i) == two.Label(i)
+		if dense {
+			same = same && slices.Equal(one.DenseRow(i), two.DenseRow(i))
+		} else {
+			i1, v1 := one.SparseRow(i)
+			i2, v2 := two.SparseRow(i)
+			same = same && slices.Equal(i1, i2) && slices.Equal(v1, v2)
+		}
+		if !same {
 			t.Fatalf("row %d differs", i)
 		}
 	}

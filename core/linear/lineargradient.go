@@ -61,6 +61,11 @@ type LinearGradient struct {
 	H [][]float64
 	// Loss holds Σ C_i max(0, 1 − y_i Wᵀx_i)² over rows 0..Rows−1.
 	Loss []float64
+
+	// rows holds rows 0..Rows−1, set by Train: what lets the gradient
+	// outlive removed rows (LinearDual.DeleteRows takes their terms out,
+	// gradientrows.go); nil drops it when rows go.
+	rows *keptRows
 }
 
 // keepsGradient reports whether a run in t fills LinearDual.Gradient: a
@@ -150,17 +155,29 @@ func (t *LinearTrainer) hashTrainRows(ds *data.Dataset, warm *LinearDual) (hMid,
 // gradient that does not fit its rows only gives the Newton method a poorer start,
 // never a stop on values not read (primalFunction.forgetStart).
 func hashLabels(ds *data.Dataset, mid int) (hMid, hAll [4]uint64) {
+	return hashLabelsAt(ds.Labels(), ds.Weights(), nil, mid)
+}
+
+// hashLabelsAt is hashLabels over the rows at positions at of labels and
+// weights (nil weights: all 1; nil at: every row, in order).
+func hashLabelsAt(labels, weights []float64, at []int32, mid int) (hMid, hAll [4]uint64) {
 	h := [4]uint64{solve.HashSeed, solve.HashSeed ^ 1, solve.HashSeed ^ 2, solve.HashSeed ^ 3}
-	l := ds.Len()
+	l := len(labels)
+	if at != nil {
+		l = len(at)
+	}
 	mid = max(0, min(mid, l))
-	labels, weights := ds.Labels(), ds.Weights()
-	for i, y := range labels {
+	for i := range l {
 		if i == mid {
 			hMid = h
 		}
-		v := math.Float64bits(y)
-		if weights != nil && weights[i] != 1 {
-			v ^= math.Float64bits(weights[i]) * solve.HashPrime // weight 1 hashes as none
+		r := i
+		if at != nil {
+			r = int(at[i])
+		}
+		v := math.Float64bits(labels[r])
+		if weights != nil && weights[r] != 1 {
+			v ^= math.Float64bits(weights[r]) * solve.HashPrime // weight 1 hashes as none
 		}
 		h[i&3] = solve.HashWord(h[i&3], v)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // gradientRuns trains the first part of ds cold with a trainer that keeps
@@ -82,27 +83,39 @@ func TestLinearGradientStart(t *testing.T) {
 }
 
 // TestLinearGradientKeptIsExact: the kept state is f's at the returned w,
-// recomputed here from the rows: ∇f(w) = w + 2 Σ_{z_i<1} C_i y_i (z_i − 1)
-// x_i, ∇f(0) = −2 Σ C_i y_i x_i and the loss Σ C_i (1 − z_i)², per
-// decision function (digits, one-vs-rest, with a bias and a class weight).
+// recomputed from the rows (checkGradientExact), per decision function
+// (digits, one-vs-rest, with a bias and a class weight).
 func TestLinearGradientKeptIsExact(t *testing.T) {
 	ds := readTestdata(t, "digits.train")
 	_, _, d := gradientRuns(t, "-s 2 -B 1 -w3 2", ds, ds.Len())
+	if pos := d.Labels; pos[3] == 3 && d.Gradient.Box[3][0] != 2 {
+		t.Errorf("class 3's cost %v, want 2", d.Gradient.Box[3][0])
+	}
+	checkGradientExact(t, ds, d)
+}
+
+// checkGradientExact checks d's gradient, over all rows of ds, against
+// the values recomputed from the rows at its W: ∇f(w) = w + 2 Σ_{z_i<1}
+// C_i y_i (z_i − 1) x_i, ∇f(0) = −2 Σ C_i y_i x_i, ∇²f's diagonal less
+// the identity 2 Σ_{z_i<1} C_i x_ij², and the loss Σ C_i (1 − z_i)².
+func checkGradientExact(t *testing.T, ds *data.Dataset, d *LinearDual) {
+	t.Helper()
 	g := d.Gradient
-	n := g.Features // the features of the run's rows, a sparse copy of ds's
+	if g.Rows != ds.Len() {
+		t.Fatalf("the gradient covers %d rows, the data %d", g.Rows, ds.Len())
+	}
+	n, m := g.Features, ds.NumFeatures() // the features of the run's rows, and of ds
+	bias := g.Bias
 	widen := func(v []float64) []float64 {
-		out := make([]float64, ds.NumFeatures()+1)
-		copyWidened(out, v, n, 1)
+		out := make([]float64, m+1)
+		copyWidened(out, v, n, bias)
 		return out
 	}
-	m := ds.NumFeatures()
+	xb := max(bias, 0) // the bias pseudo-feature's value, 0 without one
 	for k, pos := range d.Labels {
 		Cp, Cn := g.Box[k][0], g.Box[k][1]
-		if want := 2.0; pos == 3 && Cp != want {
-			t.Errorf("class 3's cost %v, want %v", Cp, want)
-		}
 		w := widen(g.W[k])
-		grad := slices.Clone(w)
+		grad, h := slices.Clone(w), make([]float64, m+1)
 		g0 := make([]float64, m+1)
 		var loss float64
 		for i := range ds.Len() {
@@ -110,23 +123,99 @@ func TestLinearGradientKeptIsExact(t *testing.T) {
 			if int32(ds.Label(i)) == pos {
 				y, c = 1, Cp
 			}
-			z := y * (ds.Dot(i, w[:m]) + w[m]) // bias 1
+			c *= ds.Weight(i)
+			z := y * (ds.Dot(i, w[:m]) + w[m]*xb)
 			ds.AddScaledTo(g0[:m], -2*c*y, i)
-			g0[m] -= 2 * c * y
+			g0[m] -= 2 * c * y * xb
 			if z < 1 {
 				loss += c * (1 - z) * (1 - z)
 				ds.AddScaledTo(grad[:m], 2*c*y*(z-1), i)
-				grad[m] += 2 * c * y * (z - 1)
+				grad[m] += 2 * c * y * (z - 1) * xb
+				sq := make([]float64, m)
+				ds.AddScaledTo(sq, 1, i)
+				for j, v := range sq {
+					h[j] += 2 * c * v * v
+				}
+				h[m] += 2 * c * xb * xb
 			}
 		}
-		kg, kg0 := widen(g.G[k]), widen(g.G0[k])
+		kg, kg0, kh := widen(g.G[k]), widen(g.G0[k]), widen(g.H[k])
 		for j := range grad {
-			if math.Abs(grad[j]-kg[j]) > 1e-9*(1+math.Abs(grad[j])) || math.Abs(g0[j]-kg0[j]) > 1e-9*(1+math.Abs(g0[j])) {
-				t.Fatalf("class %d, entry %d: ∇f %v, kept %v; ∇f(0) %v, kept %v", pos, j, grad[j], kg[j], g0[j], kg0[j])
+			if math.Abs(grad[j]-kg[j]) > 1e-9*(1+math.Abs(grad[j])) || math.Abs(g0[j]-kg0[j]) > 1e-9*(1+math.Abs(g0[j])) ||
+				math.Abs(h[j]-kh[j]) > 1e-9*(1+h[j]) {
+				t.Fatalf("class %d, entry %d: ∇f %v, kept %v; ∇f(0) %v, kept %v; ∇²f %v, kept %v", pos, j, grad[j], kg[j], g0[j], kg0[j], h[j], kh[j])
 			}
 		}
 		if math.Abs(loss-g.Loss[k]) > 1e-9*loss {
 			t.Errorf("class %d: loss %v, kept %v", pos, loss, g.Loss[k])
+		}
+	}
+}
+
+// TestLinearGradientDeleteRows: removing rows from a dual takes their
+// terms out of its kept state exactly (checkGradientExact over the rows
+// that stay): a dense one-vs-rest run with a bias, class and instance
+// weights, and a sparse binary one whose widest row goes (its features
+// shrink). The next run, on rows added after the removal, starts from the
+// state (fewer rows read than from w alone) and reaches the cold run's
+// objective.
+func TestLinearGradientDeleteRows(t *testing.T) {
+	digits := readTestdata(t, "digits.train").Clone()
+	for i := 0; i < digits.Len(); i += 7 {
+		if err := digits.SetWeight(i, 1.5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deb := prefix(readTestdata(t, "debdesc_bin.train"), 1200)
+	widest, most := 0, int32(-1)
+	for i := range 1000 {
+		if idx, _ := deb.SparseRow(i); len(idx) > 0 && idx[len(idx)-1] > most {
+			widest, most = i, idx[len(idx)-1]
+		}
+	}
+	for _, tc := range []struct {
+		args  string
+		ds    *data.Dataset
+		first int   // rows of the first run
+		del   []int // positions removed after it
+	}{
+		{"-s 2 -B 1 -w3 2", digits, digits.Len() - 40, []int{10, 17, 200, 201, 999, digits.Len() - 41}},
+		{"-s 1 -twin 1", deb, 1000, []int{widest, 3, 4, 500, 998}},
+	} {
+		tr, m0, warm := gradientRuns(t, tc.args, tc.ds, tc.first)
+		ds := tc.ds.Clone()
+		if err := ds.DeleteRows(tc.del); err != nil {
+			t.Fatal(err)
+		}
+		if err := warm.DeleteRows(tc.del); err != nil {
+			t.Fatal(err)
+		}
+		if warm.Gradient == nil {
+			t.Fatalf("%s: the gradient was dropped", tc.args)
+		}
+		kept := tc.first - len(tc.del)
+		if tc.args == "-s 1 -twin 1" && warm.Gradient.Features >= m0.NumFeatures {
+			t.Errorf("%s: the features did not shrink (%d of %d) with the widest row gone", tc.args, warm.Gradient.Features, m0.NumFeatures)
+		}
+		checkGradientExact(t, ds.Prefix(kept), &LinearDual{Labels: warm.Labels, Gradient: warm.Gradient})
+
+		fromW, _, err := tr.TrainFrom(ds, nil, PrimalOf(m0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := tr.TrainFrom(ds, warm, PrimalOf(m0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cold, _, err := tr.Train(ds, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Result.Updates+int64(kept) > fromW.Result.Updates {
+			t.Errorf("%s: rows read from the state %d, from w %d: want at least %d fewer", tc.args, m.Result.Updates, fromW.Result.Updates, kept)
+		}
+		if !warmNoWorse(m.Result.PrimalObjective, cold.Result.PrimalObjective) || !m.Result.Converged {
+			t.Errorf("%s: objective %.8g, cold %.8g (converged %v)", tc.args, m.Result.PrimalObjective, cold.Result.PrimalObjective, m.Result.Converged)
 		}
 	}
 }
@@ -156,12 +245,13 @@ func TestLinearGradientRefused(t *testing.T) {
 			d.Alpha[0][3] += 0.5
 			return d
 		},
-		"rows deleted": func(d *LinearDual) *LinearDual {
-			if err := d.DeleteRows([]int{l - 1}); err != nil {
+		"α changed, then rows deleted": func(d *LinearDual) *LinearDual {
+			d.Alpha[0][3] += 0.5
+			if err := d.DeleteRows([]int{0}); err != nil {
 				t.Fatal(err)
 			}
 			if d.Gradient != nil {
-				t.Errorf("rows deleted: the dual kept its gradient")
+				t.Errorf("α changed, then rows deleted: the dual kept its gradient")
 			}
 			d.Alpha[0] = append(d.Alpha[0], 0)
 			return d
@@ -330,4 +420,64 @@ func extended(d *LinearDual, n int) *LinearDual {
 		copy(e.Alpha[k], a)
 	}
 	return e
+}
+
+// TestLinearGradientSharedLog: two runs from one state, on different
+// rows added, each keep exactly their own rows (the second cannot append
+// to the log the first appended to, and copies its rows); and a state
+// after removals, extended again, stays exact.
+func TestLinearGradientSharedLog(t *testing.T) {
+	full := prefix(readTestdata(t, "debdesc_bin.train"), 1400)
+	tr, _, warm := gradientRuns(t, "-s 2", full, 1000)
+	// rowsOf returns rows [0, 1000) and [from, to) of full, with room for
+	// 500 rows more.
+	rowsOf := func(from, to int) *data.Dataset {
+		ds := data.NewSparse(1500, full.Nonzeros(), 0)
+		for i := range full.Len() {
+			if i < 1000 || i >= from && i < to {
+				solve.AppendRow(ds, full, i)
+			}
+		}
+		return ds
+	}
+	a, other := rowsOf(1000, 1200), rowsOf(1200, 1400)
+	_, da, err := tr.TrainFrom(a, extended(warm, a.Len()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, db, err := tr.TrainFrom(other, extended(warm, other.Len()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if da.Gradient.rows.log != warm.Gradient.rows.log || db.Gradient.rows.log == warm.Gradient.rows.log {
+		t.Errorf("the first run did not append to the state's log, or the second did")
+	}
+	checkGradientExact(t, a, da)
+	checkGradientExact(t, other, db)
+	del := []int{0, 1, 2, 600}
+	if err := da.DeleteRows(del); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DeleteRows(del); err != nil {
+		t.Fatal(err)
+	}
+	checkGradientExact(t, a, &LinearDual{Labels: da.Labels, Gradient: da.Gradient}) // the rows read from the shared log
+	if err := db.DeleteRows([]int{5, 1100}); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.DeleteRows([]int{5, 1100}); err != nil {
+		t.Fatal(err)
+	}
+	checkGradientExact(t, other, &LinearDual{Labels: db.Labels, Gradient: db.Gradient}) // from the copy
+	for i := 1200; i < 1300; i++ {
+		solve.AppendRow(a, full, i)
+	}
+	_, dc, err := tr.TrainFrom(a, extended(da, a.Len()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dc.Gradient.rows.log != da.Gradient.rows.log {
+		t.Errorf("the run after removals did not append to the log")
+	}
+	checkGradientExact(t, a, dc)
 }

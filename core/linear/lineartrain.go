@@ -350,22 +350,33 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 	}
 	r := t.newOVRRun(ds, m, warm, warmW)
 	// Each class on one worker, taken in order as workers free; a worker
-	// with no class left lends its core to the others' passes.
+	// with no class left lends its core to the others' passes, when they
+	// run in halves (a helper goroutine's start and stop cost a small
+	// set's two-core run more than its passes take).
 	W := len(t.workers)
 	var taken atomic.Int32
-	if t.share != nil {
-		t.share.Start(W-1, W-min(W, r.nrW))
-		defer t.share.Stop(W - 1)
+	share := t.share
+	if ds.Nonzeros() < splitNonzeros {
+		share = nil
+	}
+	if share != nil {
+		share.Start(W-1, W-min(W, r.nrW))
+		defer share.Stop(W - 1)
 	}
 	solve.Parallel(r.nrW, W, func(g, k int) {
 		taken.Add(1)
 		t.solveClass(&t.workers[g], r, k)
-		if t.share != nil && taken.Load() >= int32(r.nrW) {
-			t.share.Free()
+		if share != nil && taken.Load() >= int32(r.nrW) {
+			share.Free()
 		}
 	})
 	if r.keep != nil {
 		r.keep.Check = hashLinearAlpha(r.hAll, r.dual.Alpha, ds.Len())
+		var from *keptRows
+		if r.from != nil {
+			from = r.from.rows
+		}
+		r.keep.rows = keptRowsOf(ds, from)
 		r.dual.Gradient = r.keep
 	}
 	m.Result = summarize(r.results, r.dual.Alpha)

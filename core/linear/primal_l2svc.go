@@ -149,12 +149,6 @@ func (f *l2svcFun) grad(w, g, D []float64) {
 	}
 }
 
-// lineSearch is the Newton method's (primalRows.search) on the squared
-// hinge.
-func (f *l2svcFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
-	return f.search(w, s, fw, gs)
-}
-
 func (f *l2svcFun) lossRange(eta float64, lo, hi int) float64 {
 	var v float64
 	for i := lo; i < hi; i++ {

@@ -99,12 +99,6 @@ func (f *l2svrFun) grad(w, g, D []float64) {
 	f.reads += int64(f.nI)
 }
 
-// lineSearch is the Newton method's (primalRows.search) on the squared
-// ε-insensitive loss.
-func (f *l2svrFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
-	return f.search(w, s, fw, gs)
-}
-
 func (f *l2svrFun) lossRange(eta float64, lo, hi int) float64 {
 	var v float64
 	for i := lo; i < hi; i++ {

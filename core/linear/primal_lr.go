@@ -116,12 +116,6 @@ func (f *lrFun) grad(w, g, D []float64) {
 	f.reads += int64(len(f.z))
 }
 
-// lineSearch is the Newton method's (primalRows.search) on the logistic
-// loss.
-func (f *lrFun) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
-	return f.search(w, s, fw, gs)
-}
-
 func (f *lrFun) lossRange(eta float64, lo, hi int) float64 {
 	var v float64
 	for i := lo; i < hi; i++ {
@@ -133,9 +127,6 @@ func (f *lrFun) lossRange(eta float64, lo, hi int) float64 {
 }
 
 func (f *lrFun) Hv(s, Hs []float64) { f.hv(s, Hs, nil, f.D, 1) }
-
-// dualDone is false: no dual logistic solver (-s 7) shares its test.
-func (f *lrFun) dualDone([]float64) bool { return false }
 
 // dual writes α_i = C_i σ(−z_i) at the current margins.
 func (f *lrFun) dual(alpha []float64) {

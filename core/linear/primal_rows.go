@@ -32,7 +32,8 @@ type primalRows struct {
 	part   []float64
 	half   rowPass
 	done   chan struct{}
-	// search's: the loss, w, rows 0..exact−1's margins given (l2svcFun.known).
+	// lineSearch's: the loss, w, rows 0..exact−1's margins given
+	// (l2svcFun.known).
 	obj   rowLoss
 	w     []float64
 	exact int
@@ -274,12 +275,12 @@ func (r *primalRows) addRowSquares(dst []float64, a float64, D []float64, b floa
 	}
 }
 
-// search is every objective's line search (newton.go): it tries η = 1,
+// lineSearch is every objective's line search (newton.go): it tries η = 1,
 // ½, … until f(w + ηs) − fw ≤ 0.01·η·gs, f(w + ηs) = ½‖w + ηs‖² + the
 // loss at margins z + ηu, O(l) a trial but the first, which reads the
 // rows for u (stepRange). On success it moves w and z by η and returns η
 // and f(w + ηs); else 0 and fw.
-func (r *primalRows) search(w, s []float64, fw, gs float64) (float64, float64) {
+func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
 	r.w = w
 	r.reads += int64(len(r.u))
 	wTw, wTs, sTs := dot64(w, w), dot64(w, s), dot64(s, s)
@@ -314,3 +315,6 @@ func (r *primalRows) stepRange(s []float64, lo, hi int) {
 
 // forgetStart is false: values are read from the rows (but l2svcFun's).
 func (r *primalRows) forgetStart() bool { return false }
+
+// dualDone is false: no dual test (but l2svcFun's and l2svrFun's).
+func (r *primalRows) dualDone([]float64) bool { return false }

@@ -152,3 +152,27 @@ func BenchmarkGemmS16Limbs(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGemmS8x16 reports the products as bytes (two operations a
+// product: MB/s reads as MOP/s, beside BenchmarkGemm's MFLOP/s).
+func BenchmarkGemmS8x16(b *testing.B) {
+	m, n, k := 64, 5556, 784
+	k2 := Round2(k)
+	a := make([]int16, m*k2)
+	for i := range a {
+		a[i] = int16(i * 7)
+	}
+	b8 := make([]int8, n*k)
+	for i := range b8 {
+		b8[i] = int8(i * 13)
+	}
+	bp := make([]int8, PackedLenS16(n, k))
+	PackS8Pairs(bp, b8, n, k, k, 1)
+	c := make([]int32, m*PaddedCols(n))
+	benchLevels(b, func(b *testing.B) {
+		b.SetBytes(int64(2 * m * n * k))
+		for b.Loop() {
+			GemmS8x16(c, PaddedCols(n), a, k2, m, bp, n, k)
+		}
+	})
+}

@@ -37,6 +37,9 @@ func expAVX2(dst, x, base *float32, n int, scale, offset float32, rbf int)
 func gemm4S16VNNI(c *int64, ldc int, hi, lo *int16, lda int, bp *int16, panels, k2, chunk, shift int)
 
 //go:noescape
+func gemm8S8x16VNNI(c *int32, ldc int, a *int16, lda int, bp *int8, panels, k2 int)
+
+//go:noescape
 func gemm4S8VNNI(c *int64, ldc int, hi, lo *int16, lda int, bp *int8, panels, k2, chunk, shift int)
 
 func dot(x, y []float32) float32 {
@@ -174,5 +177,17 @@ func pairDots64(dst []float64, x []float32, rows, nf int, w []float32, nw int) {
 	}
 	for ; r < rows; r++ { // the kernel's four rows all row r
 		pairDots4AVX512(&dst[r*nw], 0, &x[r*nf], 0, &w[0], nf, nw)
+	}
+}
+
+func gemmS8x16Panels(c []int32, ldc int, a []int16, lda, m int, bp []int8, panels, k2 int) {
+	i := 0
+	if vnni {
+		for ; i+8 <= m; i += 8 {
+			gemm8S8x16VNNI(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k2)
+		}
+	}
+	if i < m {
+		gemmS8x16Portable(c[i*ldc:], ldc, a[i*lda:], lda, m-i, bp, panels, k2)
 	}
 }

@@ -44,3 +44,7 @@ func rbfArgsS64(dst []float32, s []int64, ss []float64, xx, c0, t, gamma float64
 func pairDots64(dst []float64, x []float32, rows, nf int, w []float32, nw int) {
 	pairDots64Portable(dst, x, rows, nf, w, nw)
 }
+
+func gemmS8x16Panels(c []int32, ldc int, a []int16, lda, m int, bp []int8, panels, k2 int) {
+	gemmS8x16Portable(c, ldc, a, lda, m, bp, panels, k2)
+}

@@ -200,3 +200,70 @@ func rbfArgsS64Portable(dst []float32, s []int64, ss []float64, xx, c0, t, gamma
 	}
 	return mx
 }
+
+// GemmS8x16 sets rows [0, m) of C to A·Bᵀ in int32 for one 16-bit limb A
+// (row i at a[i·lda:], read through Round2(k) values) and the n × k int8
+// codes B packed by PackS8Pairs:
+//
+//	c[i·ldc + j] = Σ_{q<k} a[i·lda+q]·B[j][q]   modulo 2³²,
+//
+// for j < PaddedCols(n) (padding columns get 0): GemmS8Limbs' product of
+// one limb, without its int64 widening, so at twice the products an
+// instruction of the float32 product on AVX-512 VNNI. The sums are exact
+// when Round2(k)/2 is at most S16Chunk of bounds on |a| and |B|. It
+// panics if a buffer is too short or if m > 1 and ldc < PaddedCols(n).
+func GemmS8x16(c []int32, ldc int, a []int16, lda, m int, bp []int8, n, k int) {
+	if m <= 0 || n <= 0 {
+		return
+	}
+	nc := PaddedCols(n)
+	switch {
+	case k < 0 || lda < 0 || ldc < 0:
+		panic("simd: GemmS8x16: negative size")
+	case m > 1 && ldc < nc:
+		panic("simd: GemmS8x16: ldc smaller than PaddedCols(n)")
+	case len(c) < (m-1)*ldc+nc:
+		panic("simd: GemmS8x16: c too short")
+	case len(a) < (m-1)*lda+Round2(k):
+		panic("simd: GemmS8x16: a shorter than (m−1)·lda + Round2(k)")
+	case len(bp) < PackedLenS16(n, k):
+		panic("simd: GemmS8x16: bp shorter than PackedLenS16(n, k)")
+	}
+	k2 := Round2(k)
+	panels := nc / PanelWidth
+	if k2 == 0 {
+		for i := range m {
+			clear(c[i*ldc:][:nc])
+		}
+		return
+	}
+	block := max(1, gemmBlockBytes/(PanelWidth*k2))
+	for p0 := 0; p0 < panels; p0 += block {
+		np := min(block, panels-p0)
+		gemmS8x16Panels(c[p0*PanelWidth:], ldc, a, lda, m, bp[p0*k2*PanelWidth:], np, k2/2)
+	}
+}
+
+// gemmS8x16Portable sets rows [0, m) of C over panels panels of k2 pairs:
+// the reference the assembly is held to (int32 arithmetic wraps alike).
+func gemmS8x16Portable(c []int32, ldc int, a []int16, lda, m int, bp []int8, panels, k2 int) {
+	var acc [PanelWidth]int32
+	for i := range m {
+		row := a[i*lda:][:2*k2]
+		for p := range panels {
+			panel := bp[p*2*k2*PanelWidth:][:2*k2*PanelWidth]
+			acc = [PanelWidth]int32{}
+			for g := range k2 {
+				a0, a1 := int32(row[2*g]), int32(row[2*g+1])
+				if a0 == 0 && a1 == 0 {
+					continue
+				}
+				b := panel[g*2*PanelWidth:][:2*PanelWidth]
+				for j := range acc {
+					acc[j] += a0*int32(b[2*j]) + a1*int32(b[2*j+1])
+				}
+			}
+			copy(c[i*ldc+p*PanelWidth:][:PanelWidth], acc[:])
+		}
+	}
+}

@@ -95,6 +95,7 @@ func (s *Store) Forget(h Hash) (rows int, err error) {
 		}
 	}
 	s.batches[i].forgotten = true
+	s.logHash(opForget, h)
 	s.dirty = true
 	if len(v) == 0 {
 		return 0, nil
@@ -103,6 +104,7 @@ func (s *Store) Forget(h Hash) (rows int, err error) {
 		return 0, err
 	}
 	s.gen++
+	s.logU64(opGeneration, s.gen)
 	return len(v), nil
 }
 
@@ -130,6 +132,7 @@ func (s *Store) Expire(now time.Time) (rows int, err error) {
 		return 0, err
 	}
 	s.gen++
+	s.logU64(opGeneration, s.gen)
 	return rows, nil
 }
 

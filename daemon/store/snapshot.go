@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"path/filepath"
 
 	"github.com/libsvmgo/libsvmgo/core"
-	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
 // Snapshot file format (store.snap). All integers are little-endian.
@@ -279,6 +277,7 @@ func (s *Store) decode(data []byte) error {
 	if err := s.decodeHashes(r); err != nil {
 		return err
 	}
+	s.written = written
 	n, known, err := s.decodeRows(r, written)
 	if err != nil {
 		return err
@@ -525,21 +524,5 @@ func (s *Store) decodeRow(i int, y float64, indices, values []byte, written uint
 		// this out.
 		return corrupt("row %d: %v", i, err)
 	}
-	return nil
-}
-
-// Commit writes the snapshot durably (DESIGN §6's recipe): a temporary
-// dot-file ending in .tmp in the store's directory, written, synced and
-// closed, renamed to store.snap, then the directory synced. Once Commit
-// returns nil a crash loses nothing it wrote. On an error before the rename
-// the temporary file is removed and store.snap is the previous snapshot; an
-// error syncing the directory leaves the new snapshot in place, not yet
-// known to be durable.
-func (s *Store) Commit() error {
-	s.buf, s.durable = s.encode(s.buf[:0]), false
-	if err := fileio.WriteFileFS(s.fs, filepath.Join(s.dir, SnapshotName), s.buf); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
-	}
-	s.dirty, s.durable = false, true
 	return nil
 }

@@ -188,9 +188,26 @@ type Store struct {
 	// removed lists the deletions since the last TakeRemoved, each the
 	// sorted positions removed at once, in the rows of that moment.
 	removed [][]int
-	buf     []byte  // Commit's encoding, reused
 	row     []int32 // decode's scratch row
 	rowv    []float32
+
+	// The files (journal.go). buf is the snapshot on disk as last read
+	// or written, and log the journal extending it, as far as it is valid
+	// (its header and the frames appended since); together they are the
+	// state Rollback returns to. pend holds the changes since, as journal
+	// ops, for the next Commit's frame. logOK is whether the journal on
+	// disk is log, so that a frame may be appended to it; otherwise the
+	// next Commit compacts.
+	buf, log, pend []byte
+	logOK          bool
+	replaying      bool   // replaying the journal: changes are not journalled again
+	shapeA         []byte // replayDualDelta's scratch encoding
+	compactions    int
+	dualDeltas     int // duals journalled as a change of the held one
+	// written is the configuration the snapshot read was written under,
+	// which bounds the journal's rows too: a journal is appended to only
+	// by a store of that configuration (Open).
+	written writtenConfig
 }
 
 // newStore allocates an empty store for the resolved cfg.
@@ -210,10 +227,12 @@ func newStore(dir string, cfg Config) *Store {
 // Open opens the store kept in dir, creating dir when missing. It loads
 // dir/store.snap when present and starts empty otherwise; a snapshot that
 // fails its checks is an error wrapping ErrCorrupt (the store never starts
-// empty in place of damaged data). A snapshot written under another Config
-// is kept when its rows fit cfg, and refused with an error wrapping
-// ErrConfig when they do not. Temporary files left by a Commit that crashed
-// are removed.
+// empty in place of damaged data). The journal beside it (store.log,
+// journal.go) is replayed on it: the changes Commits appended since the
+// snapshot was written, up to a last frame a crash tore, which is ignored.
+// A snapshot written under another Config is kept when its rows fit cfg,
+// and refused with an error wrapping ErrConfig when they do not. Temporary
+// files left by a Commit that crashed are removed.
 func Open(dir string, cfg Config) (*Store, error) { return OpenFS(fileio.OS, dir, cfg) }
 
 // OpenFS is Open on the file system fsys, which the store's Commits then
@@ -246,18 +265,82 @@ func OpenFS(fsys fileio.FS, dir string, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open: %w", err)
 	}
-	if err := s.decode(data); err != nil {
+	log, err := readLog(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	if w, ok := writtenOf(data); ok && log != nil && w != configOf(cfg) {
+		// The journal's rows are bounded by the configuration it was
+		// written under, which the rows between two of its frames may
+		// not fit: replayed under it, read back under cfg.
+		if data, err = replayWritten(data, log, w, cfg.Policy); err != nil {
+			return nil, fmt.Errorf("%w (reading %s)", err, path)
+		}
+		log = nil
+	}
+	extends, valid, err := s.load(data, log)
+	if err != nil {
 		return nil, fmt.Errorf("%w (reading %s)", err, path)
 	}
 	s.buf, s.durable = data, true
+	if extends {
+		s.log = log[:valid]
+		// Appended to only as written: torn frames are compacted away,
+		// and so is a snapshot written under another configuration,
+		// whose journal would be bounded by it.
+		s.logOK = valid == len(log) && s.written == configOf(cfg)
+	}
 	return s, nil
+}
+
+// configOf returns the part of the resolved cfg a snapshot records.
+func configOf(cfg Config) writtenConfig {
+	return writtenConfig{uint64(cfg.Capacity), uint64(cfg.CapacityNonzeros), uint64(cfg.MaxFeatures)}
+}
+
+// writtenOf returns the configuration the snapshot data was written under;
+// ok is false when its frame or header fields are bad (decode says how).
+func writtenOf(data []byte) (w writtenConfig, ok bool) {
+	payload, _, err := openSnapshot(data)
+	if err != nil {
+		return w, false
+	}
+	r := &reader{b: payload}
+	w = writtenConfig{r.u64(), r.u64(), r.u64()}
+	return w, !r.bad
+}
+
+// replayWritten returns the snapshot of the store data and its journal log
+// give under the configuration w they were written under (with policy),
+// or data itself when log does not extend it. The store it replays into
+// holds no more rows and nonzeros than the two files' bytes can describe
+// (a row takes 12 bytes or more, a nonzero 8), whatever w claims.
+func replayWritten(data, log []byte, w writtenConfig, policy Policy) ([]byte, error) {
+	bound := uint64(len(data) + len(log))
+	cfg, err := Config{
+		Capacity:         int(min(w.capacity, bound/12+1)),
+		CapacityNonzeros: int(min(w.nonzeros, bound/8+1)),
+		MaxFeatures:      int(min(w.maxFeatures, math.MaxInt32+1)),
+		Policy:           policy,
+	}.resolve()
+	if err != nil {
+		return nil, corrupt("written under an impossible configuration: %v", err)
+	}
+	t := newStore("", cfg)
+	extends, _, err := t.load(data, log)
+	if err != nil || !extends {
+		return data, err
+	}
+	return t.encode(nil), nil
 }
 
 // removeTemps removes the temporary snapshots a crashed Commit left in dir.
 // Only names Commit itself makes are touched.
 func removeTemps(fsys fileio.FS, dir string) error {
-	if _, err := fileio.RemoveTempsFS(fsys, dir, SnapshotName); err != nil {
-		return fmt.Errorf("store: open: remove stale temporary file: %w", err)
+	for _, base := range []string{SnapshotName, LogName} {
+		if _, err := fileio.RemoveTempsFS(fsys, dir, base); err != nil {
+			return fmt.Errorf("store: open: remove stale temporary file: %w", err)
+		}
 	}
 	return nil
 }
@@ -287,6 +370,7 @@ func (s *Store) Published() uint64 { return s.published }
 // was published. It is persisted with the next Commit.
 func (s *Store) SetPublished(gen uint64) {
 	s.published = gen
+	s.logU64(opPublished, gen)
 	s.dirty = true
 }
 
@@ -299,6 +383,7 @@ func (s *Store) Version() uint64 { return s.version }
 // the next Commit.
 func (s *Store) SetVersion(v uint64) {
 	s.version = v
+	s.logU64(opVersion, v)
 	s.dirty = true
 }
 
@@ -333,10 +418,15 @@ func (s *Store) Rollback() error {
 	s.gen, s.published, s.version = 0, 0, 0
 	s.hashes = s.hashes[:0]
 	clear(s.seen)
-	if err := s.decode(s.buf); err != nil {
-		// buf is what the last Open or Commit read or wrote.
-		panic("store: rollback: the last snapshot does not decode: " + err.Error())
+	var log []byte
+	if len(s.log) > 0 {
+		log = s.log
 	}
+	if _, _, err := s.load(s.buf, log); err != nil {
+		// buf and log are what the last Open or Commit read or wrote.
+		panic("store: rollback: the last snapshot and journal do not load: " + err.Error())
+	}
+	s.pend = s.pend[:0]
 	s.dirty = false
 	return nil
 }
@@ -388,6 +478,7 @@ func (s *Store) SetDual(d *core.Dual) error {
 	if err := d.Check(n); err != nil {
 		return fmt.Errorf("%w: %w", ErrDual, err)
 	}
+	s.logDual(d)
 	// Its own dual back copies each vector onto itself.
 	s.dual = d.CopyInto(s.buffer)
 	s.known = n
@@ -474,6 +565,15 @@ func (s *Store) AddAt(h Hash, batch *data.Dataset, t time.Time) (evicted int, er
 		}
 		s.age[start+i] = s.gen
 	}
+	s.logAdd(h, t.UnixNano(), start)
+	s.addedBatch(h, t.UnixNano())
+	return evicted, nil
+}
+
+// addedBatch records the batch h, added at t (Unix nanoseconds), whose
+// rows of generation s.gen were just appended: the dual grows to them (α
+// = 0), or is dropped when it no longer fits the rows.
+func (s *Store) addedBatch(h Hash, t int64) {
 	if s.dual != nil {
 		// The rows added have α = 0, in the buffers' room.
 		n := s.Len()
@@ -483,9 +583,8 @@ func (s *Store) AddAt(h Hash, batch *data.Dataset, t time.Time) (evicted int, er
 		}
 	}
 	s.hashes = append(s.hashes, h)
-	s.batches = append(s.batches, batchRecord{gen: s.gen, added: t.UnixNano()})
+	s.batches = append(s.batches, batchRecord{gen: s.gen, added: t})
 	s.seen[h] = struct{}{}
-	return evicted, nil
 }
 
 // checkBatch returns the number of nonzero values batch holds (what it will
@@ -565,6 +664,7 @@ func (s *Store) deleteRows(rows []int) error {
 	if err := s.ds.DeleteRows(rows); err != nil {
 		return fmt.Errorf("store: evict: %w", err)
 	}
+	s.logRemove(rows)
 	s.removed = append(s.removed, slices.Clone(rows))
 	// A dual without vectors has nothing to delete (and no row count).
 	if s.dual.Rows() > 0 {
@@ -595,14 +695,16 @@ func (s *Store) deleteRows(rows []int) error {
 // ages, α vectors (Capacity values each, shared by both kinds of dual), the
 // hash set (its keys and slice; the map's own overhead
 // is not counted), instance weights once a row has one other than 1, and
-// Commit's encoding buffer.
+// the snapshot and journal as last read or written (Rollback's state).
+// The changes not yet committed, journal ops of at most a few batches'
+// rows and α, are not counted.
 func (s *Store) Bytes() int {
 	c := s.cfg.Capacity
 	b := c*8 + (c+1)*8 + s.ds.CapNonzeros()*8 // labels, row starts, indices and values
 	b += len(s.age) * 8
 	b += len(s.alpha) * c * 8
 	b += cap(s.hashes)*32 + len(s.seen)*32 + cap(s.batches)*int(unsafe.Sizeof(batchRecord{}))
-	b += cap(s.evict)*8 + cap(s.buf) + cap(s.row)*4 + cap(s.rowv)*4
+	b += cap(s.evict)*8 + cap(s.buf) + cap(s.log) + cap(s.row)*4 + cap(s.rowv)*4
 	if s.dual != nil {
 		b += s.dual.MetadataBytes() // labels, pairs
 	}

@@ -478,7 +478,7 @@ func TestCommitRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) != 1 || entries[0].Name() != SnapshotName {
+	if err != nil || len(entries) != 2 || entries[0].Name() != LogName || entries[1].Name() != SnapshotName {
 		t.Fatalf("directory after Commit: %v %v", entries, err)
 	}
 	r := open(t, dir, cfg)

@@ -51,7 +51,7 @@ func TestWeightsRoundTrip(t *testing.T) {
 			t.Errorf("row %d weighs %v, want %v", i, got, w)
 		}
 	}
-	if err := s.Commit(); err != nil {
+	if err := s.Compact(); err != nil { // the snapshot, not a journal frame
 		t.Fatal(err)
 	}
 	r := open(t, dir, cfg)

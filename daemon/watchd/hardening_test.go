@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -310,7 +312,9 @@ func TestLayoutRemovedWhileRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	for {
-		if err := os.RemoveAll(filepath.Join(r.root, StateDir)); err != nil {
+		// The daemon writing the store back (snapshot, then journal)
+		// while RemoveAll runs: ENOTEMPTY, and another round.
+		if err := os.RemoveAll(filepath.Join(r.root, StateDir)); err != nil && !errors.Is(err, syscall.ENOTEMPTY) {
 			t.Fatal(err)
 		}
 		if os.Rename(stateFile, filepath.Join(r.root, StateDir)) == nil {

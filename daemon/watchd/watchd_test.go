@@ -139,23 +139,28 @@ func modelVersions(t *testing.T, root string) []uint64 {
 	return vs
 }
 
-// openStore opens a copy of the store's snapshot under cfg.Root, so that
-// a test may look at the store of a running daemon: store.Open on the
-// daemon's own state/ would remove the temporary snapshot of a commit in
-// progress (and make state/ again if it was removed), failing the
-// daemon's commit under it.
+// openStore opens a copy of the store's snapshot and journal under
+// cfg.Root, so that a test may look at the store of a running daemon:
+// store.Open on the daemon's own state/ would remove the temporary
+// snapshot of a commit in progress (and make state/ again if it was
+// removed), failing the daemon's commit under it. A copy taken while the
+// daemon compacts may pair the old snapshot with the new journal, which
+// does not extend it: the store is then the one the snapshot holds, an
+// earlier state, which a test waiting for a later one reads again.
 func openStore(t *testing.T, cfg Config) *store.Store {
 	t.Helper()
 	dir := t.TempDir()
-	snap, err := os.ReadFile(filepath.Join(cfg.Root, StateDir, store.SnapshotName))
-	switch {
-	case err == nil:
-		err = os.WriteFile(filepath.Join(dir, store.SnapshotName), snap, 0o644)
-	case errors.Is(err, os.ErrNotExist):
-		err = nil // no snapshot yet: an empty store
-	}
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{store.SnapshotName, store.LogName} {
+		b, err := os.ReadFile(filepath.Join(cfg.Root, StateDir, name))
+		switch {
+		case err == nil:
+			err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
+		case errors.Is(err, os.ErrNotExist):
+			err = nil // no snapshot yet: an empty store
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	st, err := store.Open(dir, cfg.storeConfig())
 	if err != nil {

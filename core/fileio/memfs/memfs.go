@@ -44,6 +44,11 @@ type node struct {
 	mode   fs.FileMode
 	data   []byte // a file's bytes now
 	synced []byte // a file's bytes as of its last Sync: what a crash keeps for sure
+	// kept is how many leading bytes of data are synced's and untouched
+	// since the last Sync (no write or truncation reached them): a crash
+	// that tears the later writes keeps these, as an append-only log on a
+	// real file system keeps what it synced before.
+	kept   int
 	target string // a symbolic link's
 }
 
@@ -171,6 +176,7 @@ func (m *FS) OpenFile(name string, flag int, perm fs.FileMode) (fileio.File, err
 	}
 	if flag&os.O_TRUNC != 0 && n.mode.IsRegular() {
 		n.data = n.data[:0]
+		n.kept = 0
 	}
 	return &file{fs: m, n: n, name: name, path: p, append: flag&os.O_APPEND != 0,
 		writable: flag&(os.O_WRONLY|os.O_RDWR) != 0}, nil
@@ -452,8 +458,9 @@ func (m *FS) CrashClone(rng *rand.Rand) *FS {
 		if !ok {
 			c = &node{mode: n.mode, target: n.target}
 			if n.mode.IsRegular() {
-				c.data = crashBytes(rng, n.synced, n.data)
+				c.data = crashBytes(rng, n.synced, n.data, n.kept)
 				c.synced = slices.Clone(c.data)
+				c.kept = len(c.data)
 			}
 			copies[n] = c
 		}
@@ -467,8 +474,9 @@ func (m *FS) CrashClone(rng *rand.Rand) *FS {
 }
 
 // crashBytes returns what a crash keeps of a file whose last synced bytes
-// are synced and whose bytes now are data.
-func crashBytes(rng *rand.Rand, synced, data []byte) []byte {
+// are synced and whose bytes now are data, the first kept of them
+// untouched since that sync.
+func crashBytes(rng *rand.Rand, synced, data []byte, kept int) []byte {
 	if string(synced) == string(data) {
 		return slices.Clone(data)
 	}
@@ -478,9 +486,10 @@ func crashBytes(rng *rand.Rand, synced, data []byte) []byte {
 	case 1:
 		return slices.Clone(data)
 	}
-	// Torn: the new bytes up to a random length (past the old file's end
-	// the old bytes are gone: the write replaced them).
-	return slices.Clone(data[:rng.IntN(len(data)+1)])
+	// Torn: the new bytes up to a random length, never shorter than what
+	// no write touched since the sync (past that the old bytes are gone:
+	// the write replaced them).
+	return slices.Clone(data[:kept+rng.IntN(len(data)-kept+1)])
 }
 
 // info is an fs.FileInfo of a node.
@@ -550,6 +559,7 @@ func (f *file) Write(p []byte) (int, error) {
 		f.n.data = append(f.n.data, make([]byte, end-len(f.n.data))...)
 	}
 	copy(f.n.data[f.off:], p)
+	f.n.kept = min(f.n.kept, f.off)
 	f.off = end
 	return len(p), nil
 }
@@ -572,6 +582,7 @@ func (f *file) Sync() error {
 		return nil
 	}
 	f.n.synced = slices.Clone(f.n.data)
+	f.n.kept = len(f.n.data)
 	return nil
 }
 

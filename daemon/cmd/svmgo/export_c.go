@@ -8,9 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/libsvmgo/libsvmgo/core/cgen"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
@@ -99,15 +97,17 @@ func exportC(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// notIdentifier is compiled on first use: every command starts this binary.
-var notIdentifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_]`) })
-
 // cName makes the base name of path, without its extension, a C
 // identifier of at most 40 characters.
 func cName(path string) string {
 	base := filepath.Base(path)
 	base = strings.TrimSuffix(base, filepath.Ext(base))
-	s := notIdentifier().ReplaceAllString(base, "_")
+	s := strings.Map(func(r rune) rune { // each other character (or stray byte) becomes '_'
+		if r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			return r
+		}
+		return '_'
+	}, base)
 	if s == "" || (s[0] >= '0' && s[0] <= '9') {
 		s = "m_" + s
 	}

@@ -83,6 +83,10 @@ func main() {
 	if *peak {
 		if g, ok := peakGFLOPS(); ok {
 			fmt.Printf("peak_gflops_per_core=%.1f\n", g)
+			if i16, i8, ok := peakIntGMACs(); ok {
+				// Products a second, against the float32 FMA's g/2.
+				fmt.Printf("peak_fp32_gmacs_per_core=%.1f peak_int16_gmacs_per_core=%.1f peak_int8_gmacs_per_core=%.1f\n", g/2, i16, i8)
+			}
 		}
 	}
 	if flag.NArg() < 2 || *repeat < 1 || *workers < 0 {
