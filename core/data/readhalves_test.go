@@ -23,20 +23,15 @@ func readBoth(t *testing.T, path string) (one, two *Dataset, errOne, errTwo erro
 	return one, two, errOne, errTwo
 }
 
-// denseFile writes a dense-enough LIBSVM file of rows lines past
-// parallelReadBytes, with blank lines, CRLF endings and comments on the
-// way, and returns its path and its lines.
-func denseFile(t *testing.T, rows int) (string, []string) {
-	r := rand.New(rand.NewPCG(7, 8))
+// libsvmFile writes a LIBSVM file of rows lines, each made by row from a
+// generator seeded by seed, with a blank line and a CRLF ending every 97
+// rows, and returns its path and its lines.
+func libsvmFile(t *testing.T, rows int, seed uint64, row func(r *rand.Rand, i int, b *strings.Builder)) (string, []string) {
+	r := rand.New(rand.NewPCG(seed, seed+1))
 	var lines []string
 	for i := range rows {
 		var b strings.Builder
-		fmt.Fprintf(&b, "%d", r.IntN(10))
-		for j := 1; j <= 60; j++ {
-			if r.IntN(3) > 0 {
-				fmt.Fprintf(&b, " %d:%.6g", j, r.Float64()*100-50)
-			}
-		}
+		row(r, i, &b)
 		switch i % 97 {
 		case 5:
 			lines = append(lines, "") // blank
@@ -45,44 +40,41 @@ func denseFile(t *testing.T, rows int) (string, []string) {
 		}
 		lines = append(lines, b.String())
 	}
-	path := filepath.Join(t.TempDir(), "dense.txt")
+	path := filepath.Join(t.TempDir(), "data.txt")
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path, lines
 }
 
+// denseFile writes a dense-enough LIBSVM file of rows lines past
+// parallelReadBytes.
+func denseFile(t *testing.T, rows int) (string, []string) {
+	return libsvmFile(t, rows, 7, func(r *rand.Rand, _ int, b *strings.Builder) {
+		fmt.Fprintf(b, "%d", r.IntN(10))
+		for j := 1; j <= 60; j++ {
+			if r.IntN(3) > 0 {
+				fmt.Fprintf(b, " %d:%.6g", j, r.Float64()*100-50)
+			}
+		}
+	})
+}
+
 // sparseFile writes a sparse LIBSVM file of rows lines past
 // parallelReadBytes (a few of thousands of features a row, as
 // debdesc_bin), with explicit zeros in the first half (the second half's
-// nonzeros then move), blank lines and CRLF endings, and returns its path
-// and its lines.
+// nonzeros then move).
 func sparseFile(t *testing.T, rows int) (string, []string) {
-	r := rand.New(rand.NewPCG(9, 10))
-	var lines []string
-	for i := range rows {
-		var b strings.Builder
-		fmt.Fprintf(&b, "%d", 2*r.IntN(2)-1)
+	return libsvmFile(t, rows, 9, func(r *rand.Rand, i int, b *strings.Builder) {
+		fmt.Fprintf(b, "%d", 2*r.IntN(2)-1)
 		for j := 1 + r.IntN(50); j < 9000; j += 1 + r.IntN(1500) {
 			v := r.Float64()
 			if i < rows/2 && i%7 == 3 {
 				v = 0 // explicit: the scan counts it, the data set drops it
 			}
-			fmt.Fprintf(&b, " %d:%.6g", j, v)
+			fmt.Fprintf(b, " %d:%.6g", j, v)
 		}
-		switch i % 97 {
-		case 5:
-			lines = append(lines, "") // blank
-		case 11:
-			b.WriteString("\r")
-		}
-		lines = append(lines, b.String())
-	}
-	path := filepath.Join(t.TempDir(), "sparse.txt")
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path, lines
+	})
 }
 
 // The two-goroutine parse of a large dense file gives the sequential

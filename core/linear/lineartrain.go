@@ -21,10 +21,10 @@ type LinearDual struct {
 	// regression, signed).
 	Alpha [][]float64
 	// Gradient, when not nil, is the primal Newton method's state at the
-	// end of the run (-s 2, and -s 1 through its primal twin, with a
+	// end of the run (-s 0, -s 2, and -s 1 through its primal twin, with a
 	// trainer that keeps it: LinearTrainer.KeepGradient), which the next
 	// run starts from instead of reading the rows it covers; Train checks
-	// it before it uses it.
+	// it before it uses it, and DeleteRows keeps it for the rows that stay.
 	Gradient *LinearGradient
 }
 
@@ -116,13 +116,15 @@ func (t *LinearTrainer) reporter(classes int, pos int32) func(int, float64, floa
 	}
 }
 
-// KeepGradient makes t's runs of -s 2 (and of -s 1 through its primal
-// twin) return the primal Newton method's state with their dual
-// (LinearDual.Gradient), from which a warm run on the same rows and more
-// starts without reading the rows it covers. It is for trainers that
-// retrain as rows arrive (NewTrainer's, behind the daemon and the C ABI):
-// keeping it costs each run a hash of its rows and three weight-sized
-// vectors per decision function.
+// KeepGradient makes t's runs of -s 0 and -s 2 (and of -s 1 through its
+// primal twin) return the primal Newton method's state with their dual
+// (LinearDual.Gradient), from which a warm run on the same rows and more,
+// or fewer (LinearDual.DeleteRows), starts without reading the rows it
+// covers. It is for trainers that retrain as rows arrive (NewTrainer's,
+// behind the daemon and the C ABI): keeping it costs each run a hash of
+// its rows, four weight-sized vectors per decision function, and a copy
+// of the rows added since the run it started from (the state keeps its
+// rows, shared along a stream of runs: gradientrows.go).
 func (t *LinearTrainer) KeepGradient() { t.keepGradient = true }
 
 // dcdWorker is one goroutine's buffers.
@@ -350,18 +352,24 @@ func (t *LinearTrainer) train(ds *data.Dataset, warm *LinearDual, warmW *LinearP
 	}
 	r := t.newOVRRun(ds, m, warm, warmW)
 	// Each class on one worker, taken in order as workers free; a worker
-	// with no class left lends its core to the others' passes.
+	// with no class left lends its core to the others' passes, when they
+	// run in halves (a helper goroutine's start and stop cost a small
+	// set's two-core run more than its passes take).
 	W := len(t.workers)
 	var taken atomic.Int32
-	if t.share != nil {
-		t.share.Start(W-1, W-min(W, r.nrW))
-		defer t.share.Stop(W - 1)
+	share := t.share
+	if ds.Nonzeros() < splitNonzeros {
+		share = nil
+	}
+	if share != nil {
+		share.Start(W-1, W-min(W, r.nrW))
+		defer share.Stop(W - 1)
 	}
 	solve.Parallel(r.nrW, W, func(g, k int) {
 		taken.Add(1)
 		t.solveClass(&t.workers[g], r, k)
-		if t.share != nil && taken.Load() >= int32(r.nrW) {
-			t.share.Free()
+		if share != nil && taken.Load() >= int32(r.nrW) {
+			share.Free()
 		}
 	})
 	if r.keep != nil {
@@ -506,6 +514,7 @@ func (t *LinearTrainer) newOVRRun(ds *data.Dataset, m *LinearModel, warm *Linear
 		hMid, r.hAll = t.hashTrainRows(ds, warm)
 		r.from = t.usableGradient(warm, labels, r.box, ds.NumFeatures(), hMid, l)
 		r.keep = newLinearGradient(nrW, l, ds.NumFeatures(), p.Bias)
+		r.keep.logistic = p.Solver == L2Logistic
 	}
 	return r
 }
@@ -537,7 +546,7 @@ func (t *LinearTrainer) solveClass(wk *dcdWorker, r *ovrRun, k int) {
 		res = s.solve(p.MaxIter)
 		w = s.w
 	case p.Solver == L2Logistic:
-		res, w = t.primalLR(wk, ds, y, alpha, start, Cp, Cn, warm)
+		res, w = t.primalLR(wk, ds, y, alpha, start, Cp, Cn, warm, k, r.from, r.keep)
 	case p.usesNewton(start != nil && !r.warmed[k]):
 		res, w = t.primalSVC(wk, ds, y, alpha, start, Cp, Cn, warm, k, r.from, r.keep)
 	default:

@@ -8,18 +8,18 @@
 // # Protobuf code
 //
 // The ModelProto subset used (ModelProto, OperatorSetIdProto, GraphProto,
-// NodeProto, AttributeProto, ValueInfoProto with its tensor type and
-// shape) is read and written by hand over protowire (proto.go), not
+// NodeProto, AttributeProto, ValueInfoProto with its tensor type and shape)
+// is read and written by hand over the wire format (proto.go, wire.go), not
 // generated from onnx-ml.proto: about 700 lines instead of 4,000 generated
 // ones plus the reflection runtime, and a reader that bounds itself. It
-// counts the values of an array attribute without allocating them and
-// decodes them only once the converter has checked the count against the
-// shapes the graph declares (vectors_per_class, n_supports, the input's
-// width), caps nodes, attributes, inputs, outputs and dimensions, and
-// does not recurse (sub-graphs and tensors are skipped): memory is
-// bounded by the input's length and a hostile file cannot panic it
-// (FuzzDecode). The writer emits fields in field-number order with
-// packed arrays, so a model always gives the same bytes.
+// counts the values of an array attribute without allocating them and decodes
+// them only once the converter has checked the count against the shapes the
+// graph declares (vectors_per_class, n_supports, the input's width), caps
+// nodes, attributes, inputs, outputs and dimensions, and does not recurse
+// (sub-graphs and tensors are skipped): memory is bounded by the input's
+// length and a hostile file cannot panic it (FuzzDecode). The writer emits
+// fields in field-number order with packed arrays, so a model always gives
+// the same bytes.
 //
 // # Mapping
 //

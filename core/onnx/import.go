@@ -9,7 +9,6 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/linear"
 	"github.com/libsvmgo/libsvmgo/core/scale"
-	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // ErrUnsupported is wrapped by Decode's errors for a well-formed ONNX
@@ -32,11 +31,11 @@ const MaxFeatures = math.MaxInt32
 // field 1, a small varint) and cannot be a libsvmgo model file, whose
 // first byte is 0x89. It reads at most the first 11 bytes.
 func Sniff(b []byte) bool {
-	num, typ, n := protowire.ConsumeTag(b)
-	if n < 0 || num != fModelIRVersion || typ != protowire.VarintType {
+	num, typ, n := consumeTag(b)
+	if n < 0 || num != fModelIRVersion || typ != varintType {
 		return false
 	}
-	v, m := protowire.ConsumeVarint(b[n:])
+	v, m := consumeVarint(b[n:])
 	return m > 0 && v >= 3 && v <= 64
 }
 

@@ -4,15 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
-	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // The subset of onnx-ml.proto (ONNX IR version 8, the messages ModelProto,
 // OperatorSetIdProto, GraphProto, NodeProto, AttributeProto,
 // ValueInfoProto, TypeProto.Tensor and TensorShapeProto) that an ONNX-ML
 // graph of one SVM or linear operator needs, read and written by hand over
-// protowire. Field numbers are onnx.proto's; fields not listed here are
+// wire.go. Field numbers are onnx.proto's; fields not listed here are
 // skipped when read and never written.
 
 // Field numbers of onnx.proto.
@@ -155,8 +153,8 @@ type valueInfo struct {
 // fieldReader walks the fields of one message.
 type fieldReader struct {
 	b   []byte
-	num protowire.Number
-	typ protowire.Type
+	num fieldNum
+	typ wireType
 	err error
 }
 
@@ -166,9 +164,9 @@ func (r *fieldReader) next() bool {
 	if len(r.b) == 0 || r.err != nil {
 		return false
 	}
-	num, typ, n := protowire.ConsumeTag(r.b)
+	num, typ, n := consumeTag(r.b)
 	if n < 0 {
-		r.err = malformed("bad field tag: %v", protowire.ParseError(n))
+		r.err = malformed("bad field tag: %v", wireError(n))
 		return false
 	}
 	r.num, r.typ, r.b = num, typ, r.b[n:]
@@ -177,13 +175,13 @@ func (r *fieldReader) next() bool {
 
 // bytes reads a length-delimited value (a string, bytes or a message).
 func (r *fieldReader) bytes() []byte {
-	if r.typ != protowire.BytesType {
+	if r.typ != bytesType {
 		r.err = malformed("field %d: wire type %d, want length-delimited", r.num, r.typ)
 		return nil
 	}
-	v, n := protowire.ConsumeBytes(r.b)
+	v, n := consumeBytes(r.b)
 	if n < 0 {
-		r.err = malformed("field %d: %v", r.num, protowire.ParseError(n))
+		r.err = malformed("field %d: %v", r.num, wireError(n))
 		return nil
 	}
 	r.b = r.b[n:]
@@ -202,13 +200,13 @@ func (r *fieldReader) str() string {
 
 // varint reads a varint value.
 func (r *fieldReader) varint() int64 {
-	if r.typ != protowire.VarintType {
+	if r.typ != varintType {
 		r.err = malformed("field %d: wire type %d, want varint", r.num, r.typ)
 		return 0
 	}
-	v, n := protowire.ConsumeVarint(r.b)
+	v, n := consumeVarint(r.b)
 	if n < 0 {
-		r.err = malformed("field %d: %v", r.num, protowire.ParseError(n))
+		r.err = malformed("field %d: %v", r.num, wireError(n))
 		return 0
 	}
 	r.b = r.b[n:]
@@ -217,13 +215,13 @@ func (r *fieldReader) varint() int64 {
 
 // fixed32 reads a fixed32 value (a float).
 func (r *fieldReader) fixed32() uint32 {
-	if r.typ != protowire.Fixed32Type {
+	if r.typ != fixed32Type {
 		r.err = malformed("field %d: wire type %d, want fixed32", r.num, r.typ)
 		return 0
 	}
-	v, n := protowire.ConsumeFixed32(r.b)
+	v, n := consumeFixed32(r.b)
 	if n < 0 {
-		r.err = malformed("field %d: %v", r.num, protowire.ParseError(n))
+		r.err = malformed("field %d: %v", r.num, wireError(n))
 		return 0
 	}
 	r.b = r.b[n:]
@@ -232,9 +230,9 @@ func (r *fieldReader) fixed32() uint32 {
 
 // skip skips the current field's value.
 func (r *fieldReader) skip() {
-	n := protowire.ConsumeFieldValue(r.num, r.typ, r.b)
+	n := consumeField(r.num, r.typ, r.b)
 	if n < 0 {
-		r.err = malformed("field %d: %v", r.num, protowire.ParseError(n))
+		r.err = malformed("field %d: %v", r.num, wireError(n))
 		return
 	}
 	r.b = r.b[n:]
@@ -398,7 +396,7 @@ func decodeAttr(b []byte) (attr, error) {
 			a.i = r.varint()
 		case r.num == fAttrS:
 			a.s = r.bytes()
-		case r.num == fAttrFloats && r.typ == protowire.BytesType:
+		case r.num == fAttrFloats && r.typ == bytesType:
 			v := r.bytes()
 			if len(v)%4 != 0 {
 				return a, malformed("attribute %q: packed floats of %d bytes", a.name, len(v))
@@ -407,12 +405,12 @@ func decodeAttr(b []byte) (attr, error) {
 		case r.num == fAttrFloats:
 			r.fixed32()
 			a.nFloats++
-		case r.num == fAttrInts && r.typ == protowire.BytesType:
+		case r.num == fAttrInts && r.typ == bytesType:
 			v := r.bytes()
 			for len(v) > 0 {
-				_, n := protowire.ConsumeVarint(v)
+				_, n := consumeVarint(v)
 				if n < 0 {
-					return a, malformed("attribute %q: packed ints: %v", a.name, protowire.ParseError(n))
+					return a, malformed("attribute %q: packed ints: %v", a.name, wireError(n))
 				}
 				v = v[n:]
 				a.nInts++
@@ -439,7 +437,7 @@ func (a *attr) floats() []float32 {
 	r := fieldReader{b: a.raw}
 	for r.next() {
 		switch {
-		case r.num == fAttrFloats && r.typ == protowire.BytesType:
+		case r.num == fAttrFloats && r.typ == bytesType:
 			v := r.bytes()
 			for i := 0; i+4 <= len(v); i += 4 {
 				out = append(out, math.Float32frombits(uint32(v[i])|uint32(v[i+1])<<8|uint32(v[i+2])<<16|uint32(v[i+3])<<24))
@@ -459,10 +457,10 @@ func (a *attr) ints() []int64 {
 	r := fieldReader{b: a.raw}
 	for r.next() {
 		switch {
-		case r.num == fAttrInts && r.typ == protowire.BytesType:
+		case r.num == fAttrInts && r.typ == bytesType:
 			v := r.bytes()
 			for len(v) > 0 {
-				x, n := protowire.ConsumeVarint(v)
+				x, n := consumeVarint(v)
 				out = append(out, int64(x))
 				v = v[n:]
 			}
@@ -562,22 +560,22 @@ func decodeTensorType(b []byte, v *valueInfo) error {
 // own serializers write them), repeated numbers packed, so that the same
 // model gives the same bytes.
 
-func appendString(b []byte, num protowire.Number, s string) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendString(b, s)
+func appendString(b []byte, num fieldNum, s string) []byte {
+	b = appendTag(b, num, bytesType)
+	return append(putVarint(b, uint64(len(s))), s...)
 }
 
-func appendVarint(b []byte, num protowire.Number, v int64) []byte {
-	b = protowire.AppendTag(b, num, protowire.VarintType)
-	return protowire.AppendVarint(b, uint64(v))
+func appendVarint(b []byte, num fieldNum, v int64) []byte {
+	b = appendTag(b, num, varintType)
+	return putVarint(b, uint64(v))
 }
 
 // appendLen appends field num holding the message fill appends to an
 // empty slice.
-func appendLen(b []byte, num protowire.Number, fill func([]byte) []byte) []byte {
+func appendLen(b []byte, num fieldNum, fill func([]byte) []byte) []byte {
 	body := fill(nil)
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendBytes(b, body)
+	b = appendTag(b, num, bytesType)
+	return appendBytes(b, body)
 }
 
 func (m *model) append(b []byte) []byte {
@@ -618,8 +616,8 @@ func (n *node) append(b []byte) []byte {
 	b = appendString(b, fNodeName, n.name)
 	b = appendString(b, fNodeOpType, n.opType)
 	for i := range n.attrs {
-		b = protowire.AppendTag(b, fNodeAttribute, protowire.BytesType)
-		b = protowire.AppendBytes(b, n.attrs[i].raw)
+		b = appendTag(b, fNodeAttribute, bytesType)
+		b = appendBytes(b, n.attrs[i].raw)
 	}
 	return appendString(b, fNodeDomain, n.domain)
 }
@@ -651,10 +649,10 @@ func attrHead(name string) []byte { return appendString(nil, fAttrName, name) }
 
 func floatsAttr(name string, v []float32) attr {
 	b := attrHead(name)
-	b = protowire.AppendTag(b, fAttrFloats, protowire.BytesType)
-	b = protowire.AppendVarint(b, uint64(4*len(v)))
+	b = appendTag(b, fAttrFloats, bytesType)
+	b = putVarint(b, uint64(4*len(v)))
 	for _, x := range v {
-		b = protowire.AppendFixed32(b, math.Float32bits(x))
+		b = appendFixed32(b, math.Float32bits(x))
 	}
 	b = appendVarint(b, fAttrType, attrFloats)
 	return attr{name: name, typ: attrFloats, nFloats: len(v), raw: b}
@@ -664,7 +662,7 @@ func intsAttr(name string, v []int64) attr {
 	b := attrHead(name)
 	b = appendLen(b, fAttrInts, func(b []byte) []byte {
 		for _, x := range v {
-			b = protowire.AppendVarint(b, uint64(x))
+			b = putVarint(b, uint64(x))
 		}
 		return b
 	})
