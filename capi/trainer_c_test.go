@@ -199,8 +199,10 @@ func linearSteps(t *testing.T, opts string, ds *data.Dataset, appendRows func(fr
 	if err != nil {
 		t.Fatal(err)
 	}
+	// As core.Dual.Extended: the primal Newton state is kept (the C ABI
+	// trainer's keeps it, core.NewTrainer, and removals cut it).
 	extend := func(d *linear.LinearDual) *linear.LinearDual {
-		w := &linear.LinearDual{Labels: d.Labels}
+		w := &linear.LinearDual{Labels: d.Labels, Gradient: d.Gradient}
 		for _, a := range d.Alpha {
 			w.Alpha = append(w.Alpha, append(append([]float64(nil), a...), make([]float64, ds.Len()-len(a))...))
 		}
@@ -210,6 +212,7 @@ func linearSteps(t *testing.T, opts string, ds *data.Dataset, appendRows func(fr
 	if err != nil {
 		t.Fatal(err)
 	}
+	tr.KeepGradient()
 	appendRows(0, n)
 	m1, d1, err := tr.Train(ds, nil)
 	if err != nil {

@@ -18,8 +18,8 @@ import (
 // for rows at the edge of the margin, and the same test labels but for
 // ties (decision values 0 to rounding). On 4,000 rows of debdesc_bin
 // (a window sliding over 8,000), for -s 1 through its primal twin (the
-// default) and by DCD, -s 2 and -s 0; the primal Newton state of -s 1 and
-// -s 2 outlives every removal (LinearDual.DeleteRows).
+// default) and by DCD, -s 2 and -s 0; the primal Newton state of -s 1,
+// -s 2 and -s 0 outlives every removal (LinearDual.DeleteRows).
 func TestNoDriftLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100 retrains")
@@ -36,7 +36,7 @@ func TestNoDriftLinear(t *testing.T) {
 	for _, tc := range []struct {
 		options string
 		keeps   bool // a run keeps its primal Newton state across removals
-	}{{"-s 1 -e 0.001", true}, {"-s 1 -twin 0 -e 0.001", false}, {"-s 2 -e 0.0001", true}, {"-s 0 -e 0.0001", false}} {
+	}{{"-s 1 -e 0.001", true}, {"-s 1 -twin 0 -e 0.001", false}, {"-s 2 -e 0.0001", true}, {"-s 0 -e 0.0001", true}} {
 		options := tc.options
 		t.Run(options, func(t *testing.T) {
 			lo, _, err := ParseLinearOptions(strings.Fields(options))

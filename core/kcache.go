@@ -382,7 +382,7 @@ func (c *kernelCache) applySwaps() {
 }
 
 // cached returns the entries column i holds (its first n entries in the
-// current ordering; nil when it holds none), without making it the most
+// current ordering; empty when it holds none), without making it the most
 // recently used. The slice is valid until the next get, swapIndex or
 // reset.
 func (c *kernelCache) cached(i int) []float32 {

@@ -79,7 +79,8 @@ const qblockScratchBytes = 2 << 20
 // kernelBlocks is what newKernel prepares for blocked prediction.
 type kernelBlocks struct {
 	nf, k2, l, lp int
-	rows          int       // rows a block takes, a multiple of 4
+	rows          int       // rows a block takes, a multiple of 8
+	iota          []int     // 0, 1, …, rows − 1: every row of a block
 	panels        []int16   // 16-bit codes q_ij, simd.PackS16 layout
 	panels8       []int8    // 8-bit codes, simd.PackS8Pairs layout
 	zp            []int32   // sparse layout: z_j; nil for dense
@@ -146,6 +147,10 @@ func newKernelBlocks(m *Kernel) *kernelBlocks {
 	nf, l := m.nf, m.l
 	b := &kernelBlocks{nf: nf, k2: simd.Round2(nf), l: l, lp: simd.PaddedCols(l)}
 	b.rows = min(64, max(8, qblockScratchBytes/(8*b.lp)&^7))
+	b.iota = make([]int, b.rows)
+	for r := range b.iota {
+		b.iota[r] = r
+	}
 	// Limbs: |xq| ≤ 2²⁴ gives |hi| ≤ 2^(24−s) + 1 and |lo| ≤ 2^(s−1).
 	maxB := int64(1) << (m.bits - 1)
 	b.shift = 16
@@ -400,8 +405,15 @@ func (m *Kernel) blockPredict(b *kernelBlocks, s *qblockScratch, dst []float64, 
 		return m.blockPredictPre(b, s, dst, n)
 	}
 	b.blockSums(s, n)
+	return m.labelRows(b, s, dst, b.iota[:n])
+}
+
+// labelRows labels the listed rows of s, whose exact sums s.c holds, into
+// dst: fastLabel's label, or the exact path's (ε-SVR: always), and returns
+// how many rows took the exact path for a decision value near 0.
+func (m *Kernel) labelRows(b *kernelBlocks, s *qblockScratch, dst []float64, rows []int) (refined int) {
 	var ks *kernelScratch
-	for r := range n {
+	for _, r := range rows {
 		acc := s.c[r*b.lp:][:b.l]
 		if !m.svmType.IsRegression() {
 			var ok bool
@@ -504,7 +516,7 @@ func (b *kernelBlocks) clear(s *qblockScratch, g float64) bool {
 }
 
 // blockPredictPre is blockPredict for models with the prefilter (8-bit
-// codes, dense layout, RBF C-SVC or one-class, at most 1022 features):
+// codes, dense layout, RBF C-SVC or one-class, 256 to 1022 features):
 // the high limbs alone (s = 10: xq = hi·2^10 + lo, |lo| ≤ 2^9) meet the
 // codes in one product at twice the float32 product's multiply-adds an
 // instruction (simd.GemmS8x16), and a row whose labels the sums 2^10·S_hi
@@ -519,7 +531,7 @@ func (b *kernelBlocks) clear(s *qblockScratch, g float64) bool {
 // of those weights times K̂_i (fastLabel's bound, widened). The other rows
 // (those a decision value within that of 0 leaves in doubt) add their low
 // limbs' product, which makes their sums exact, and go on as blockPredict's.
-func (m *Kernel) blockPredictPre(b *kernelBlocks, s *qblockScratch, dst []float64, n int) (refined int) {
+func (m *Kernel) blockPredictPre(b *kernelBlocks, s *qblockScratch, dst []float64, n int) int {
 	k2, lp, l := b.k2, b.lp, b.l
 	b.preSums(s, n)
 	nd := 0
@@ -538,28 +550,14 @@ func (m *Kernel) blockPredictPre(b *kernelBlocks, s *qblockScratch, dst []float6
 	nd8 := (nd + 7) &^ 7
 	clear(s.lo2[nd*k2 : nd8*k2])
 	simd.GemmS8x16(s.c32, lp, s.lo2, k2, nd8, b.panels8, l, b.nf)
-	var ks *kernelScratch
 	for d, r := range s.doubt[:nd] {
 		acc, lo := s.c[r*lp:][:l], s.c32[d*lp:][:l]
 		corr := s.corr[r]
 		for i, v := range lo {
 			acc[i] += int64(v) - corr
 		}
-		var ok bool
-		if dst[r], ok = m.fastLabel(b, s, acc, &s.in[r], 0); ok {
-			continue
-		}
-		refined++
-		if ks == nil {
-			ks = m.getScratch()
-		}
-		m.kernelValues(ks.kv, acc, &s.in[r])
-		dst[r] = m.label(ks)
 	}
-	if ks != nil {
-		m.pool.Put(ks)
-	}
-	return refined
+	return m.labelRows(b, s, dst, s.doubt[:nd])
 }
 
 // preSums sets the n encoded rows' sums in s.c to the prefilter's

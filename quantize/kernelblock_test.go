@@ -130,6 +130,12 @@ func TestKernelBlockExact(t *testing.T) {
 			b.pool.Put(s)
 			q.pool.Put(ks)
 			batch := q.PredictBatch(make([]float64, te.Len()), te)
+			if b.pre && !raceEnabled { // the prefilter's buffers are the block scratch's
+				out := make([]float64, te.Len())
+				if a := testing.AllocsPerRun(3, func() { q.PredictBatch(out, te) }); a != 0 {
+					t.Fatalf("%s: prefilter batch allocates %v times", c.name, a)
+				}
+			}
 			par := q.PredictBatchParallel(make([]float64, te.Len()), te, 3)
 			for r := range te.Len() {
 				idx, val := sparseRow(te, r)

@@ -12,7 +12,7 @@ import (
 //
 // The Gradient covers the rows that stay, but the removed rows' terms are
 // in its sums: it is replaced by a new value without them
-// (gradientdelete.go), so that the next Train still reads only the rows
+// (gradientrows.go), so that the next Train still reads only the rows
 // added since, or dropped (set to nil) when it cannot be kept so (one not
 // made by Train, or whose Alpha was changed since).
 //

@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"math"
 	"slices"
 	"sync"
 
@@ -10,13 +11,21 @@ import (
 // Removing rows from a kept primal Newton state (LinearGradient).
 //
 // The state's f, ∇f, ∇f(0) and ∇²f's diagonal are sums over its rows at
-// its w, so a removed row's terms can be taken out exactly: with
-// α_i = 2C_i max(0, 1 − z_i) (the dual the run returned),
+// its w, so a removed row's terms can be taken out exactly: for the
+// L2-loss SVC, with α_i = 2C_i max(0, 1 − z_i) (the dual the run
+// returned),
 //
 //	∇f:     2C_i y_i (z_i − 1) x_i = −y_i α_i x_i   (α_i > 0)
 //	∇f(0):  −2C_i y_i x_i                           (every row)
 //	∇²f:    2C_i x_ij²                              (α_i > 0)
 //	loss:   C_i (1 − z_i)² = α_i²/(4C_i)            (α_i > 0)
+//
+// and for logistic regression, with α_i = C_i σ(−z_i), t_i = α_i/C_i,
+//
+//	∇f:     C_i (σ(z_i) − 1) y_i x_i = −y_i α_i x_i
+//	∇f(0):  −½ C_i y_i x_i
+//	∇²f:    C_i σ(z_i)(1 − σ(z_i)) x_ij² = α_i (1 − t_i) x_ij²
+//	loss:   C_i log(1 + e^{−z_i}) = −C_i log(1 − t_i)
 //
 // Reading the removed rows (1% of a store in a stream) replaces the pass
 // over every row a warm run made once rows had gone: on debdesc_bin -s 2,
@@ -152,7 +161,7 @@ func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int
 			break
 		}
 	}
-	ng := &LinearGradient{Rows: n - len(cut), Bias: g.Bias, Features: g.Features, Box: g.Box, W: g.W,
+	ng := &LinearGradient{Rows: n - len(cut), Bias: g.Bias, Features: g.Features, Box: g.Box, W: g.W, logistic: g.logistic,
 		G: cloneEach(g.G), G0: cloneEach(g.G0), H: cloneEach(g.H), Loss: slices.Clone(g.Loss)}
 	for _, r := range cut {
 		p := int(rs.live[r])
@@ -163,8 +172,16 @@ func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int
 				y, C = 1, g.Box[k][0]
 			}
 			C *= wt
+			a := alpha[k][r]
+			if g.logistic {
+				t := a / C // 1 − σ(z_i)
+				addRowTerms(ng.G0[k], 0.5*C*y, nil, 0, rs.view, p, g.Features, g.Bias)
+				addRowTerms(ng.G[k], y*a, ng.H[k], -a*(1-t), rs.view, p, g.Features, g.Bias)
+				ng.Loss[k] += C * math.Log1p(-t) // −C_i log(1 + e^{−z_i}) = C_i log σ(z_i)
+				continue
+			}
 			addRowTerms(ng.G0[k], 2*C*y, nil, 0, rs.view, p, g.Features, g.Bias)
-			if a := alpha[k][r]; a > 0 {
+			if a > 0 {
 				addRowTerms(ng.G[k], y*a, ng.H[k], -2*C, rs.view, p, g.Features, g.Bias)
 				ng.Loss[k] -= a * a / (4 * C)
 			}

@@ -25,11 +25,12 @@ import (
 
 // LinearGradient is the state of each decision function's primal Newton
 // run (newton.go) of the L2-loss SVC (-s 2, and -s 1 through its primal
-// twin) at the exact w it returned, over rows 0..Rows−1, and what it was
-// computed under. Rows appended since, their α padded with zeros, keep it
-// usable; deleting rows (LinearDual.DeleteRows drops it), changing labels,
-// weights or the first Rows rows' α makes it unusable (Check no longer
-// matches) and Train reads the rows. Changing their features is outside
+// twin) or of logistic regression (-s 0) at the exact w it returned, over
+// rows 0..Rows−1, and what it was computed under. Rows appended since,
+// their α padded with zeros, keep it usable, and so do rows deleted
+// through LinearDual.DeleteRows (which takes their terms out); changing
+// labels, weights or the first Rows rows' α makes it unusable (Check no
+// longer matches) and Train reads the rows. Changing their features is outside
 // the warm start's contract (TrainFrom): a poorer first step, still
 // stopping only on values read from the rows. Train fills it only for a
 // trainer that keeps it (LinearTrainer.KeepGradient).
@@ -54,14 +55,21 @@ type LinearGradient struct {
 	W [][]float64
 	// G holds ∇f(W) over rows 0..Rows−1, laid out as W.
 	G [][]float64
-	// G0 holds ∇f(0) = −2 Σ C_i y_i x_i over rows 0..Rows−1.
+	// G0 holds ∇f(0) = −2 Σ C_i y_i x_i over rows 0..Rows−1 (−½ Σ for
+	// logistic regression).
 	G0 [][]float64
 	// H holds ∇²f(W)'s diagonal less the identity,
-	// 2 Σ_{y_i Wᵀx_i < 1} C_i x_ij², over rows 0..Rows−1.
+	// 2 Σ_{y_i Wᵀx_i < 1} C_i x_ij², over rows 0..Rows−1 (for logistic
+	// regression Σ C_i σ(z_i)(1 − σ(z_i)) x_ij²).
 	H [][]float64
-	// Loss holds Σ C_i max(0, 1 − y_i Wᵀx_i)² over rows 0..Rows−1.
+	// Loss holds Σ C_i max(0, 1 − y_i Wᵀx_i)² over rows 0..Rows−1 (for
+	// logistic regression Σ C_i log(1 + exp(−y_i Wᵀx_i))).
 	Loss []float64
 
+	// logistic marks a state of logistic regression's objective (-s 0):
+	// its sums are of that loss (G0 = −½ Σ C_i y_i x_i, H the weights
+	// C_i σ(z_i)(1 − σ(z_i))), not the squared hinge's.
+	logistic bool
 	// rows holds rows 0..Rows−1, set by Train: what lets the gradient
 	// outlive removed rows (LinearDual.DeleteRows takes their terms out,
 	// gradientrows.go); nil drops it when rows go.
@@ -74,7 +82,7 @@ type LinearGradient struct {
 func (t *LinearTrainer) keepsGradient() bool {
 	p := &t.params
 	return t.keepGradient && !t.cPath &&
-		(p.Solver == L2LossSVCPrimal || (p.Solver == L2LossSVCDual && p.PrimalTwin))
+		(p.Solver == L2LossSVCPrimal || (p.Solver == L2LossSVCDual && p.PrimalTwin) || p.Solver == L2Logistic)
 }
 
 // usableGradient returns warm's gradient when it was computed on the
@@ -88,6 +96,7 @@ func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][
 	g := warm.Gradient
 	nrW := len(box)
 	if g.Rows <= 0 || g.Rows > l || g.Bias != t.params.Bias || g.Features < 0 || g.Features > n ||
+		g.logistic != (t.params.Solver == L2Logistic) ||
 		len(warm.Alpha) != nrW || len(g.Box) != nrW || len(g.W) != nrW || len(g.G) != nrW ||
 		len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW ||
 		!slices.Equal(warm.Labels, labels[:nrW]) || !slices.Equal(g.Box, box) {

@@ -44,7 +44,7 @@ func TestLinearGradientStart(t *testing.T) {
 	}
 	full := readTestdata(t, "debdesc_bin.train")
 	l := full.Len()
-	for _, args := range []string{"-s 2", "-s 1 -twin 1", "-s 2 -B 1"} {
+	for _, args := range []string{"-s 2", "-s 1 -twin 1", "-s 2 -B 1", "-s 0"} {
 		for _, part := range []float64{0.9, 0.99} {
 			first := int(part * float64(l))
 			tr, m0, warm := gradientRuns(t, args, full, first)
@@ -84,20 +84,25 @@ func TestLinearGradientStart(t *testing.T) {
 
 // TestLinearGradientKeptIsExact: the kept state is f's at the returned w,
 // recomputed from the rows (checkGradientExact), per decision function
-// (digits, one-vs-rest, with a bias and a class weight).
+// (digits, one-vs-rest, with a bias and a class weight; -s 2 and -s 0).
 func TestLinearGradientKeptIsExact(t *testing.T) {
 	ds := readTestdata(t, "digits.train")
-	_, _, d := gradientRuns(t, "-s 2 -B 1 -w3 2", ds, ds.Len())
-	if pos := d.Labels; pos[3] == 3 && d.Gradient.Box[3][0] != 2 {
-		t.Errorf("class 3's cost %v, want 2", d.Gradient.Box[3][0])
+	for _, args := range []string{"-s 2 -B 1 -w3 2", "-s 0 -B 1 -w3 2"} {
+		_, _, d := gradientRuns(t, args, ds, ds.Len())
+		if pos := d.Labels; pos[3] == 3 && d.Gradient.Box[3][0] != 2 {
+			t.Errorf("%s: class 3's cost %v, want 2", args, d.Gradient.Box[3][0])
+		}
+		checkGradientExact(t, ds, d)
 	}
-	checkGradientExact(t, ds, d)
 }
 
 // checkGradientExact checks d's gradient, over all rows of ds, against
 // the values recomputed from the rows at its W: ∇f(w) = w + 2 Σ_{z_i<1}
 // C_i y_i (z_i − 1) x_i, ∇f(0) = −2 Σ C_i y_i x_i, ∇²f's diagonal less
-// the identity 2 Σ_{z_i<1} C_i x_ij², and the loss Σ C_i (1 − z_i)².
+// the identity 2 Σ_{z_i<1} C_i x_ij², and the loss Σ C_i (1 − z_i)²; for
+// logistic regression ∇f(w) = w + Σ C_i (σ(z_i) − 1) y_i x_i,
+// ∇f(0) = −½ Σ C_i y_i x_i, Σ C_i σ(z_i)(1 − σ(z_i)) x_ij² and
+// Σ C_i log(1 + e^{−z_i}).
 func checkGradientExact(t *testing.T, ds *data.Dataset, d *LinearDual) {
 	t.Helper()
 	g := d.Gradient
@@ -125,18 +130,25 @@ func checkGradientExact(t *testing.T, ds *data.Dataset, d *LinearDual) {
 			}
 			c *= ds.Weight(i)
 			z := y * (ds.Dot(i, w[:m]) + w[m]*xb)
-			ds.AddScaledTo(g0[:m], -2*c*y, i)
-			g0[m] -= 2 * c * y * xb
-			if z < 1 {
-				loss += c * (1 - z) * (1 - z)
-				ds.AddScaledTo(grad[:m], 2*c*y*(z-1), i)
-				grad[m] += 2 * c * y * (z - 1) * xb
+			// Each row's terms: ∇f(0)'s factor, and where it has a loss,
+			// the loss, ∇f's factor and the diagonal's weight.
+			g0c, lossed, li, gc, hc := -2*c*y, z < 1, c*(1-z)*(1-z), 2*c*y*(z-1), 2*c
+			if g.logistic {
+				s := 1 / (1 + math.Exp(-z))
+				g0c, lossed, li, gc, hc = -0.5*c*y, true, c*math.Log1p(math.Exp(-z)), c*(s-1)*y, c*s*(1-s)
+			}
+			ds.AddScaledTo(g0[:m], g0c, i)
+			g0[m] += g0c * xb
+			if lossed {
+				loss += li
+				ds.AddScaledTo(grad[:m], gc, i)
+				grad[m] += gc * xb
 				sq := make([]float64, m)
 				ds.AddScaledTo(sq, 1, i)
 				for j, v := range sq {
-					h[j] += 2 * c * v * v
+					h[j] += hc * v * v
 				}
-				h[m] += 2 * c * xb * xb
+				h[m] += hc * xb * xb
 			}
 		}
 		kg, kg0, kh := widen(g.G[k]), widen(g.G0[k]), widen(g.H[k])
@@ -181,6 +193,8 @@ func TestLinearGradientDeleteRows(t *testing.T) {
 	}{
 		{"-s 2 -B 1 -w3 2", digits, digits.Len() - 40, []int{10, 17, 200, 201, 999, digits.Len() - 41}},
 		{"-s 1 -twin 1", deb, 1000, []int{widest, 3, 4, 500, 998}},
+		{"-s 0 -B 1 -w3 2", digits, digits.Len() - 40, []int{10, 17, 200, 201, 999, digits.Len() - 41}},
+		{"-s 0", deb, 1000, []int{widest, 3, 4, 500, 998}},
 	} {
 		tr, m0, warm := gradientRuns(t, tc.args, tc.ds, tc.first)
 		ds := tc.ds.Clone()
@@ -194,7 +208,7 @@ func TestLinearGradientDeleteRows(t *testing.T) {
 			t.Fatalf("%s: the gradient was dropped", tc.args)
 		}
 		kept := tc.first - len(tc.del)
-		if tc.args == "-s 1 -twin 1" && warm.Gradient.Features >= m0.NumFeatures {
+		if tc.ds == deb && warm.Gradient.Features >= m0.NumFeatures {
 			t.Errorf("%s: the features did not shrink (%d of %d) with the widest row gone", tc.args, warm.Gradient.Features, m0.NumFeatures)
 		}
 		checkGradientExact(t, ds.Prefix(kept), &LinearDual{Labels: warm.Labels, Gradient: warm.Gradient})
@@ -254,6 +268,12 @@ func TestLinearGradientRefused(t *testing.T) {
 				t.Errorf("α changed, then rows deleted: the dual kept its gradient")
 			}
 			d.Alpha[0] = append(d.Alpha[0], 0)
+			return d
+		},
+		"another loss (logistic regression's)": func(d *LinearDual) *LinearDual {
+			g := *d.Gradient
+			g.logistic = true
+			d.Gradient = &g
 			return d
 		},
 		"cost changed": func(d *LinearDual) *LinearDual {

@@ -21,10 +21,10 @@ type LinearDual struct {
 	// regression, signed).
 	Alpha [][]float64
 	// Gradient, when not nil, is the primal Newton method's state at the
-	// end of the run (-s 2, and -s 1 through its primal twin, with a
+	// end of the run (-s 0, -s 2, and -s 1 through its primal twin, with a
 	// trainer that keeps it: LinearTrainer.KeepGradient), which the next
 	// run starts from instead of reading the rows it covers; Train checks
-	// it before it uses it.
+	// it before it uses it, and DeleteRows keeps it for the rows that stay.
 	Gradient *LinearGradient
 }
 
@@ -116,13 +116,15 @@ func (t *LinearTrainer) reporter(classes int, pos int32) func(int, float64, floa
 	}
 }
 
-// KeepGradient makes t's runs of -s 2 (and of -s 1 through its primal
-// twin) return the primal Newton method's state with their dual
-// (LinearDual.Gradient), from which a warm run on the same rows and more
-// starts without reading the rows it covers. It is for trainers that
-// retrain as rows arrive (NewTrainer's, behind the daemon and the C ABI):
-// keeping it costs each run a hash of its rows and three weight-sized
-// vectors per decision function.
+// KeepGradient makes t's runs of -s 0 and -s 2 (and of -s 1 through its
+// primal twin) return the primal Newton method's state with their dual
+// (LinearDual.Gradient), from which a warm run on the same rows and more,
+// or fewer (LinearDual.DeleteRows), starts without reading the rows it
+// covers. It is for trainers that retrain as rows arrive (NewTrainer's,
+// behind the daemon and the C ABI): keeping it costs each run a hash of
+// its rows, four weight-sized vectors per decision function, and a copy
+// of the rows added since the run it started from (the state keeps its
+// rows, shared along a stream of runs: gradientrows.go).
 func (t *LinearTrainer) KeepGradient() { t.keepGradient = true }
 
 // dcdWorker is one goroutine's buffers.
@@ -512,6 +514,7 @@ func (t *LinearTrainer) newOVRRun(ds *data.Dataset, m *LinearModel, warm *Linear
 		hMid, r.hAll = t.hashTrainRows(ds, warm)
 		r.from = t.usableGradient(warm, labels, r.box, ds.NumFeatures(), hMid, l)
 		r.keep = newLinearGradient(nrW, l, ds.NumFeatures(), p.Bias)
+		r.keep.logistic = p.Solver == L2Logistic
 	}
 	return r
 }
@@ -543,7 +546,7 @@ func (t *LinearTrainer) solveClass(wk *dcdWorker, r *ovrRun, k int) {
 		res = s.solve(p.MaxIter)
 		w = s.w
 	case p.Solver == L2Logistic:
-		res, w = t.primalLR(wk, ds, y, alpha, start, Cp, Cn, warm)
+		res, w = t.primalLR(wk, ds, y, alpha, start, Cp, Cn, warm, k, r.from, r.keep)
 	case p.usesNewton(start != nil && !r.warmed[k]):
 		res, w = t.primalSVC(wk, ds, y, alpha, start, Cp, Cn, warm, k, r.from, r.keep)
 	default:

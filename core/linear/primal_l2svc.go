@@ -33,34 +33,6 @@ type l2svcFun struct {
 	// dualEps, when positive, is the dual's stopping tolerance (-s 1):
 	// dualDone tests max PG − min PG ≤ dualEps at the α w determines.
 	dualEps float64
-	// known, when not nil, is what the first start and grad take as given
-	// for rows 0..known.rows−1 (a previous run's LinearGradient at this w),
-	// alpha their α_i = 2C_i max(0, 1 − z_i), which give their margins
-	// where the loss is not 0; grad clears it.
-	known *knownRows
-	alpha []float64
-}
-
-// knownRows is a previous run's f, ∇f and ∇f(0) over its rows at its
-// final w, the current start.
-type knownRows struct {
-	rows  int
-	n     int       // features of g and g0 (then the bias's entry, if any)
-	loss  float64   // Σ C_i max(0, 1 − z_i)² over the rows
-	g, g0 []float64 // ∇f(w), ∇f(0) over the rows
-	h     []float64 // ∇²f(w)'s diagonal over the rows, less the identity
-}
-
-// startKnown makes the next start and grad take rows 0..k.rows−1 as k
-// gives them, with α (their α_i) for their margins.
-func (f *l2svcFun) startKnown(k *knownRows, alpha []float64) {
-	f.known, f.alpha, f.exact = k, alpha, k.rows
-}
-
-func (f *l2svcFun) forgetStart() bool {
-	given := f.exact > 0
-	f.known, f.alpha, f.exact = nil, nil, 0
-	return given
 }
 
 // init sets the subproblem: rows of ds, targets y, costs Cp and Cn. c, z,
@@ -73,7 +45,6 @@ func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, 
 	}
 	f.I, f.nI = I[:ds.Len()], 0
 	f.dualEps = 0
-	f.known, f.alpha, f.exact = nil, nil, 0
 	f.obj = f
 }
 
@@ -121,17 +92,7 @@ func (f *l2svcFun) start(w, g0 []float64) float64 {
 // a start from known rows, ∇f over them as given and only the rows added
 // since read.
 func (f *l2svcFun) grad(w, g, D []float64) {
-	k := f.known
-	f.known, f.alpha = nil, nil
-	first := 0
-	if k != nil {
-		copyWidened(g, k.g, k.n, f.bias)
-		copyWidened(D, k.h, k.n, f.bias)
-		first = k.rows
-	} else {
-		copy(g, w)
-		clear(D)
-	}
+	first := f.gradStart(w, g, D)
 	f.nI = 0
 	for i, z := range f.z {
 		if z < 1 {

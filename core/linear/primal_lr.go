@@ -87,7 +87,26 @@ func (f *lrFun) start(w, g0 []float64) float64 {
 	}
 	clear(g0)
 	v := 0.5 * dot64(w, w)
-	for i := range f.z {
+	first := 0
+	if k := f.known; k != nil {
+		// Rows 0..k.rows−1: their loss and ∇f(0) as given, and their
+		// margins from α_i = C_i σ(−z_i): σ(z_i) = 1 − α_i/C_i, with
+		// e = exp(−|z_i|) the smaller of σ(z_i) and 1 − σ(z_i) over the
+		// larger (the line search's first trial reads their exact z_i).
+		copyWidened(g0, k.g0, k.n, f.bias)
+		v += k.loss
+		for i, a := range f.alpha[:k.rows] {
+			t := min(max(a/f.c[i], 0), 1)
+			s := 1 - t
+			if s >= t {
+				f.z[i], f.D[i] = math.Log(s/t), t/s
+			} else {
+				f.z[i], f.D[i] = -math.Log(t/s), s/t
+			}
+		}
+		first = k.rows
+	}
+	for i := first; i < len(f.z); i++ {
 		yi, c := float64(f.sign[i]), f.c[i]
 		z := yi * f.dot(i, w)
 		f.z[i] = z
@@ -96,24 +115,28 @@ func (f *lrFun) start(w, g0 []float64) float64 {
 		v += c * loss
 		f.addRow(g0, -0.5*c*yi, i) // σ(0) − 1 = −½
 	}
-	f.reads += int64(len(f.z))
+	f.reads += int64(len(f.z) - first)
 	return v
 }
 
-// grad is ∇f and the Hessian's diagonal in one pass over the rows.
+// grad is ∇f and the Hessian's diagonal in one pass over the rows; after
+// a start from known rows, ∇f and the diagonal over them as given, and
+// only the rows added since read.
 func (f *lrFun) grad(w, g, D []float64) {
-	copy(g, w)
+	first := f.gradStart(w, g, D)
 	for j := range D {
-		D[j] = 1
+		D[j]++ // the identity first: a cold run's order of sums
 	}
 	for i, z := range f.z {
 		s, t := sigmas(z, f.D[i])
 		c := f.c[i]
 		d := c * s * t
 		f.D[i] = d
-		f.addRowSquares(g, -c*t*float64(f.sign[i]), D, d, i)
+		if i >= first {
+			f.addRowSquares(g, -c*t*float64(f.sign[i]), D, d, i)
+		}
 	}
-	f.reads += int64(len(f.z))
+	f.reads += int64(len(f.z) - first)
 }
 
 func (f *lrFun) lossRange(eta float64, lo, hi int) float64 {

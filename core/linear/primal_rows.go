@@ -32,11 +32,49 @@ type primalRows struct {
 	part   []float64
 	half   rowPass
 	done   chan struct{}
-	// lineSearch's: the loss, w, rows 0..exact−1's margins given
-	// (l2svcFun.known).
+	// lineSearch's: the loss, w, rows 0..exact−1's margins given (known).
 	obj   rowLoss
 	w     []float64
 	exact int
+	// known, when not nil, is what the first start and grad take as given
+	// for rows 0..known.rows−1 (a previous run's LinearGradient at this w),
+	// alpha their dual variables, from which the loss gives their margins
+	// (-s 2: where the loss is not 0); grad clears it.
+	known *knownRows
+	alpha []float64
+}
+
+// knownRows is a previous run's f, ∇f and ∇f(0) over its rows at its
+// final w, the current start.
+type knownRows struct {
+	rows  int
+	n     int       // features of g and g0 (then the bias's entry, if any)
+	loss  float64   // the loss over the rows
+	g, g0 []float64 // ∇f(w), ∇f(0) over the rows
+	h     []float64 // ∇²f(w)'s diagonal over the rows, less the identity
+}
+
+// startKnown makes the next start and grad take rows 0..k.rows−1 as k
+// gives them, with α (their dual variables) for their margins.
+func (r *primalRows) startKnown(k *knownRows, alpha []float64) {
+	r.known, r.alpha, r.exact = k, alpha, k.rows
+}
+
+// gradStart sets g and D to what grad adds the rows' terms to, and
+// returns the first row to read: after startKnown, the known rows' ∇f
+// and diagonal (less the identity) and their count, else w and 0, and 0.
+// It clears the known rows.
+func (r *primalRows) gradStart(w, g, D []float64) int {
+	k := r.known
+	r.known, r.alpha = nil, nil
+	if k == nil {
+		copy(g, w)
+		clear(D)
+		return 0
+	}
+	copyWidened(g, k.g, k.n, r.bias)
+	copyWidened(D, k.h, k.n, r.bias)
+	return k.rows
 }
 
 // rowLoss is an objective's loss at margins z + ηu over rows lo..hi−1.
@@ -51,7 +89,8 @@ func (r *primalRows) Done() chan struct{} { return r.done }
 // setRows sets the rows and the per-row buffers (room for ds.Len() each).
 func (r *primalRows) setRows(ds *data.Dataset, bias float64, sign []int8, c, z, u []float64) {
 	l := ds.Len()
-	r.ds, r.n, r.bias, r.reads, r.exact = ds, ds.NumFeatures(), bias, 0, 0
+	r.ds, r.n, r.bias, r.reads = ds, ds.NumFeatures(), bias, 0
+	r.known, r.alpha, r.exact = nil, nil, 0
 	r.wt = solve.RowWeights(ds)
 	r.c, r.z, r.u = c[:l], z[:l], u[:l]
 	r.halves = r.part != nil && ds.Nonzeros() >= splitNonzeros // part: a trainer's worker
@@ -307,14 +346,19 @@ func (r *primalRows) stepRange(s []float64, lo, hi int) {
 			x = -x
 		}
 		r.u[i] = x
-		if i < r.exact { // a classification's given margins (l2svcFun.known)
+		if i < r.exact { // a classification's given margins (known)
 			r.z[i] = float64(r.sign[i]) * r.dot(i, r.w)
 		}
 	}
 }
 
-// forgetStart is false: values are read from the rows (but l2svcFun's).
-func (r *primalRows) forgetStart() bool { return false }
+// forgetStart reports whether a start from known rows was set
+// (startKnown), and clears it.
+func (r *primalRows) forgetStart() bool {
+	given := r.exact > 0
+	r.known, r.alpha, r.exact = nil, nil, 0
+	return given
+}
 
 // dualDone is false: no dual test (but l2svcFun's and l2svrFun's).
 func (r *primalRows) dualDone([]float64) bool { return false }

@@ -1,6 +1,8 @@
 // Package store is the daemon's sample store: a fixed number of labelled
 // rows with their dual variables and the hashes of the batches ingested,
-// saved as one atomic snapshot (DESIGN §8). Rows leave by the eviction
+// kept durable as a snapshot (snapshot.go) and a journal of the changes
+// since (journal.go): a Commit appends its changes and syncs them, and the
+// snapshot is rewritten when the journal outgrows it (DESIGN §8). Rows leave by the eviction
 // policy, a sliding window, a maximum age, or a named batch forgotten
 // (forget.go), their α with them.
 //

@@ -51,11 +51,17 @@ import (
 //	opForget     32-byte hash of a batch recorded: marked forgotten
 //	opGeneration u64, one more than the generation: Forget and Expire
 //	opDual       core.Dual's own encoding (Dual.AppendBinary) for the rows
-//	             held: SetDual, when the dual's shape changed or most of
-//	             its values did
-//	opDualDelta  u32 count, count × (u32 vector, u32 row, f64 α): SetDual
-//	             of a dual of the held one's shape (core.Dual.Prefix(0)'s
-//	             encoding), the values that differ from it bit for bit
+//	             held: SetDual, when the dual is for other subproblems than
+//	             the held one's or half of its values changed
+//	opDualDelta  SetDual of a dual for the held one's subproblems
+//	             (core.Dual.VectorsOf), as a change of it: u32 length and
+//	             the dual's shape (core.Dual.Prefix(0)'s encoding: kind,
+//	             formulation, pairs or labels, vector count); u32 vectors,
+//	             then for each the index of the held vector it matches
+//	             (each once); u32 count, count × (u32 vector, u32 row, f64
+//	             α), the values that differ from their match's bit for
+//	             bit. Replayed: the encoding of the shape followed by the
+//	             matched vectors, changed, decoded as opDual's
 //	opPublished  u64 generation published (≤ the generation)
 //	opVersion    u64 model version (> 0)
 //
@@ -110,12 +116,11 @@ func logHeader(snap []byte) []byte {
 	return le.AppendUint32(h, crc32.Checksum(h, castagnoli))
 }
 
-// journal, for the ops below, appends to s.pend what a change did, unless
-// the change is a replay of the journal itself.
-func (s *Store) journal() bool { return !s.replaying }
+// The log functions append to s.pend the op of a change, unless the
+// change is a replay of the journal itself.
 
 func (s *Store) logRemove(rows []int) {
-	if !s.journal() {
+	if s.replaying {
 		return
 	}
 	le := binary.LittleEndian
@@ -128,7 +133,7 @@ func (s *Store) logRemove(rows []int) {
 
 // logAdd records the batch of rows [start, Len()) added as h at t.
 func (s *Store) logAdd(h Hash, t int64, start int) {
-	if !s.journal() {
+	if s.replaying {
 		return
 	}
 	le := binary.LittleEndian
@@ -166,13 +171,13 @@ func boolByte(b bool) byte {
 }
 
 func (s *Store) logHash(op byte, h Hash) {
-	if s.journal() {
+	if !s.replaying {
 		s.pend = append(append(s.pend, op), h[:]...)
 	}
 }
 
 func (s *Store) logU64(op byte, v uint64) {
-	if s.journal() {
+	if !s.replaying {
 		s.pend = binary.LittleEndian.AppendUint64(append(s.pend, op), v)
 	}
 }
@@ -184,45 +189,48 @@ func (s *Store) logU64(op byte, v uint64) {
 // shape, the match and the values that differ; otherwise d whole. Call it
 // before d is copied in.
 func (s *Store) logDual(d *core.Dual) {
-	if !s.journal() {
+	if s.replaying {
 		return
 	}
 	le := binary.LittleEndian
 	n := s.Len()
 	if s.dual != nil && s.dual.Rows() == n && !aliases(s.dual.Vectors(), d.Vectors()) {
 		if perm := d.VectorsOf(s.dual); perm != nil {
+			start := len(s.pend)
+			s.pend = append(s.pend, opDualDelta)
+			at := len(s.pend)
+			s.pend = le.AppendUint32(s.pend, 0) // the shape's length, below
+			s.pend = d.Prefix(0).AppendBinary(s.pend)
+			le.PutUint32(s.pend[at:], uint32(len(s.pend)-at-4))
+			s.pend = le.AppendUint32(s.pend, uint32(len(perm)))
+			for _, j := range perm {
+				s.pend = le.AppendUint32(s.pend, uint32(j))
+			}
+			at = len(s.pend)
+			s.pend = le.AppendUint32(s.pend, 0) // the count, below
+			// One pass; given up once half the values differ.
 			old, cur := s.dual.Vectors(), d.Vectors()
-			changed := 0
+			changed, most := 0, len(cur)*n/2
 			for k, a := range cur {
+				b := old[perm[k]][:len(a)] // as long: the compiler drops b's bounds checks
 				for i, v := range a {
-					if math.Float64bits(v) != math.Float64bits(old[perm[k]][i]) {
+					if math.Float64bits(v) != math.Float64bits(b[i]) {
+						s.pend = le.AppendUint32(s.pend, uint32(k))
+						s.pend = le.AppendUint32(s.pend, uint32(i))
+						s.pend = le.AppendUint64(s.pend, math.Float64bits(v))
 						changed++
 					}
 				}
+				if changed >= most {
+					break
+				}
 			}
-			if 2*changed < len(cur)*n {
-				s.pend = append(s.pend, opDualDelta)
-				at := len(s.pend)
-				s.pend = le.AppendUint32(s.pend, 0) // the shape's length, below
-				s.pend = d.Prefix(0).AppendBinary(s.pend)
-				le.PutUint32(s.pend[at:], uint32(len(s.pend)-at-4))
-				s.pend = le.AppendUint32(s.pend, uint32(len(perm)))
-				for _, j := range perm {
-					s.pend = le.AppendUint32(s.pend, uint32(j))
-				}
-				s.pend = le.AppendUint32(s.pend, uint32(changed))
-				for k, a := range cur {
-					for i, v := range a {
-						if math.Float64bits(v) != math.Float64bits(old[perm[k]][i]) {
-							s.pend = le.AppendUint32(s.pend, uint32(k))
-							s.pend = le.AppendUint32(s.pend, uint32(i))
-							s.pend = le.AppendUint64(s.pend, math.Float64bits(v))
-						}
-					}
-				}
+			if changed < most {
+				le.PutUint32(s.pend[at:], uint32(changed))
 				s.dualDeltas++
 				return
 			}
+			s.pend = s.pend[:start]
 		}
 	}
 	s.pend = d.AppendBinary(append(s.pend, opDual))
@@ -488,10 +496,11 @@ func readLog(fsys fileio.FS, dir string) ([]byte, error) {
 // to the journal as one frame and syncs it, when the journal on disk
 // extends the snapshot on disk and is as this store last wrote it (both
 // files of the sizes it knows); otherwise, and when the journal's bytes
-// would pass the live ones (the snapshot the store would write now), it
-// compacts: writes the snapshot (DESIGN §6's recipe: a temporary dot-file
-// ending in .tmp, written, synced and closed, renamed to store.snap, the
-// directory synced) and then an empty journal the same way. Once Commit
+// would pass the live ones (the snapshot the store would write now) or the
+// frame its 4 GiB limit, it compacts: writes the snapshot (DESIGN §6's
+// recipe: a temporary dot-file ending in .tmp, written, synced and closed,
+// renamed to store.snap, the directory synced) and then an empty journal
+// the same way. Once Commit
 // returns nil a crash loses nothing it wrote. After an error the changes
 // stay in memory, uncommitted, and the next Commit compacts; what is on
 // disk is the state before the Commit or after it.
@@ -501,7 +510,7 @@ func (s *Store) Commit() error {
 			s.dirty = false
 			return nil
 		}
-		if len(s.buf)+len(s.log)+frameHeader+len(s.pend) <= 2*s.liveBytes() {
+		if len(s.buf)+len(s.log)+frameHeader+len(s.pend) <= 2*s.liveBytes() && uint64(len(s.pend)) <= math.MaxUint32 {
 			return s.appendFrame()
 		}
 	}

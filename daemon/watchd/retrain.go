@@ -144,8 +144,14 @@ func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 			return reject("the retrained model cannot be written: %v", err)
 		}
 	}
-	// The α of the held-back rows the run left out are 0.
-	if err := d.st.SetDual(r.dual.Extended(all.Len())); err != nil {
+	// The α of the held-back rows the run left out are 0. Without them
+	// the run's own dual is recorded (SetDual copies it): extending it
+	// would copy every α once more.
+	stored := r.dual
+	if held > 0 {
+		stored = r.dual.Extended(all.Len())
+	}
+	if err := d.st.SetDual(stored); err != nil {
 		return reject("training gave α the store refuses: %v", err)
 	}
 	if !publish {

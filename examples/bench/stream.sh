@@ -43,21 +43,23 @@
 #                 Fashion's; the work columns count what keeping them costs
 #   FASHION_KEEP_MB  -M for the Fashion cases (default: 200): on 784 features
 #                 a kernel value costs more than reading a kept one; the
-#                 capi and daemon paths get the case's -M too (partial_fit's
-#                 estimators keep no columns)
+#                 capi, partial_fit (the estimators' kept_cache_size) and
+#                 daemon paths get the case's -M too
 #   SHUTTLE_KEEP_MB, DIGITS_KEEP_MB  -M for the cases shuttle-M (default: 400),
 #                 digits-M and digits-oneclass-M (default: 20), in process
 #   STREAM_CASES  cases to run (default: all): shuttle shuttle-M digits digits-M
 #                 digits-oneclass digits-oneclass-M
 #                 diabetes-svr fashion-pair fashion10 debdesc_bin
-#                 debdesc_bin-dcd shuttle-10k shuttle-40k
+#                 debdesc_bin-dcd debdesc_bin-s2 debdesc_bin-s0 shuttle-10k shuttle-40k
 #                 shuttle-160k (the store sizes: shuttle.train four times, the
 #                 copies after the first with each value moved by up to ±0.001,
 #                 174,000 rows, in a store of 10,000, 40,000 or 160,000 rows);
 #                 debdesc_bin is linear -s 1 as the daemon and the C ABI
 #                 trainer train it (through its primal twin), debdesc_bin-dcd
 #                 -s 1 -twin 0 (dual coordinate descent; not partial_fit,
-#                 whose LinearSVC has no -twin)
+#                 whose LinearSVC has no -twin), debdesc_bin-s2 and
+#                 debdesc_bin-s0 the primals -s 2 and -s 0 (not partial_fit
+#                 for -s 0)
 #   PATHS         paths to run (default: process capi partial_fit daemon):
 #                 process is the in-process one, the only one of the -M
 #                 cases; a run of some paths keeps the README's rows of the
@@ -87,7 +89,7 @@ keep=${KEEP_MB:-0}
 fkeep=${FASHION_KEEP_MB:-200}
 skeep=${SHUTTLE_KEEP_MB:-400}
 dkeep=${DIGITS_KEEP_MB:-20}
-cases=${STREAM_CASES:-shuttle shuttle-M digits digits-M digits-oneclass digits-oneclass-M diabetes-svr fashion-pair fashion10 debdesc_bin debdesc_bin-dcd shuttle-10k shuttle-40k shuttle-160k}
+cases=${STREAM_CASES:-shuttle shuttle-M digits digits-M digits-oneclass digits-oneclass-M diabetes-svr fashion-pair fashion10 debdesc_bin debdesc_bin-dcd debdesc_bin-s2 debdesc_bin-s0 shuttle-10k shuttle-40k shuttle-160k}
 paths=${PATHS:-process capi partial_fit daemon}
 python=${PYTHON:-python3}
 svmgo=${SVMGO:-$root/bin/svmgo}
@@ -129,6 +131,8 @@ setup() {
 	diabetes-svr) file=$shared/diabetes.train opts="-s 3 -c 100 -p 5" name="diabetes ε-SVR" ;;
 	debdesc_bin) file=$shared/debdesc_bin.train opts="-s 1" name=debdesc_bin linear=1 ;;
 	debdesc_bin-dcd) file=$shared/debdesc_bin.train opts="-s 1 -twin 0" name=debdesc_bin linear=1 ;;
+	debdesc_bin-s2) file=$shared/debdesc_bin.train opts="-s 2" name=debdesc_bin linear=1 ;;
+	debdesc_bin-s0) file=$shared/debdesc_bin.train opts="-s 0" name=debdesc_bin linear=1 ;;
 	fashion-pair | fashion10)
 		[[ -r $fdata/fashion.train ]] || return 1
 		file=$tmp/fashion.train opts="-c 10 -g 0.03 -m 200" m=$fkeep
@@ -202,8 +206,8 @@ other() {
 	fi
 	case $2 in
 	capi | partial_fit)
-		if [[ $2 == partial_fit && $kopts == *-twin* ]]; then
-			echo "stream.sh: $1: partial_fit: LinearSVC has no -twin: skipped" >&2
+		if [[ $2 == partial_fit && ($kopts == *-twin* || $1 == debdesc_bin-s0) ]]; then
+			echo "stream.sh: $1: partial_fit: LinearSVC has no -twin nor -s 0: skipped" >&2
 			return
 		fi
 		((store == 0)) || sopt=(--store "$store")

@@ -97,8 +97,8 @@ def trainer_stream(args, X, y, Xt):
 
 
 def estimator(options, nf):
-    """The scikit-learn estimator for svm-train options (-s, -c, -g, -n, -p)
-    on nf features, or for train-linear options (no -t: -s 1 or 2, -c, -e,
+    """The scikit-learn estimator for svm-train options (-s, -c, -g, -n, -p,
+    -M as kept_cache_size) on nf features, or for train-linear options (no -t: -s 1 or 2, -c, -e,
     -B). gamma is fixed (svm-train's 1/nf by default): the estimator's
     gamma="scale" would follow each fit's rows, and a warm and a cold fit
     would then solve different problems."""
@@ -112,7 +112,7 @@ def estimator(options, nf):
         return sksvm.LinearSVC, dict(C=float(o.get("-c", 1)), dual=s == "1", tol=float(o.get("-e", 0.1 if s == "1" else 0.01)),
                                      fit_intercept=bias > 0, intercept_scaling=bias if bias > 0 else 1.0)
     s = o.get("-s", "0")
-    kw = {"gamma": float(o.get("-g", 1.0 / nf))}
+    kw = {"gamma": float(o.get("-g", 1.0 / nf)), "kept_cache_size": float(o.get("-M", 0))}
     if s == "2":
         return sksvm.OneClassSVM, dict(kw, nu=float(o.get("-n", 0.5)))
     if s == "3":

@@ -25,7 +25,11 @@
 // that svm-predict can predict with the model svmgo trained.
 //
 // -peak first measures one core's float32 peak (16-lane FMAs in
-// independent chains, per CPU second) and prints peak_gflops_per_core=.
+// independent chains, per CPU second) and prints peak_gflops_per_core=;
+// on AVX-512 VNNI CPUs also the integer multiply-add peaks the quantized
+// kernel products run on, in products a second beside the FMA's
+// (peak_fp32_gmacs_per_core=, peak_int16_gmacs_per_core= for VPDPWSSD,
+// peak_int8_gmacs_per_core= for VPDPBUSD).
 //
 // It prints one line of key=value fields per model, and checks that every
 // model gives the same labels as the first (a difference is reported as

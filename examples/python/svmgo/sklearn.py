@@ -205,6 +205,7 @@ class _SVMBase(BaseEstimator):
             "-r", _num(self.coef0),
             "-e", _num(self.tol),
             "-m", _num(self.cache_size),
+            "-M", _num(self.kept_cache_size),
             "-h", "1" if self.shrinking else "0",
             "-iter", str(self.max_iter if self.max_iter > 0 else 0),
         ]
@@ -709,6 +710,11 @@ class SVC(ClassifierMixin, _KernelBase):
     capacity_nonzeros : int or None
         For sparse rows, the nonzeros held in all. None: ``capacity`` times
         twice the mean nonzeros per row of the first call.
+    kept_cache_size : float
+        MB of the support vectors' kernel columns kept from one fit to the
+        next (svm-train's ``-M``; default 0: none): a :meth:`partial_fit`
+        or :meth:`forget` then reads the kept entries instead of computing
+        them, which pays where a kernel value is dear (many features).
 
     ``gamma="scale"`` is computed from the rows of ``fit`` or of the first
     ``partial_fit`` and then kept. ``verbose`` prints the solvers' progress
@@ -732,6 +738,7 @@ class SVC(ClassifierMixin, _KernelBase):
         probability=False,
         tol=1e-3,
         cache_size=200,
+        kept_cache_size=0,
         class_weight=None,
         verbose=False,
         max_iter=-1,
@@ -750,6 +757,7 @@ class SVC(ClassifierMixin, _KernelBase):
         self.probability = probability
         self.tol = tol
         self.cache_size = cache_size
+        self.kept_cache_size = kept_cache_size
         self.class_weight = class_weight
         self.verbose = verbose
         self.max_iter = max_iter
@@ -947,8 +955,8 @@ class SVC(ClassifierMixin, _KernelBase):
 class SVR(RegressorMixin, _KernelBase):
     """Epsilon-support vector regression (LIBSVM's ε-SVR), as
     :class:`sklearn.svm.SVR`, trained by libsvmgo's SMO. Parameters as
-    scikit-learn's, plus ``capacity`` and ``capacity_nonzeros`` (see
-    :class:`SVC`) for :meth:`partial_fit`."""
+    scikit-learn's, plus ``capacity``, ``capacity_nonzeros`` and
+    ``kept_cache_size`` (see :class:`SVC`) for :meth:`partial_fit`."""
 
     _model_types = frozenset({3})
 
@@ -964,6 +972,7 @@ class SVR(RegressorMixin, _KernelBase):
         epsilon=0.1,
         shrinking=True,
         cache_size=200,
+        kept_cache_size=0,
         verbose=False,
         max_iter=-1,
         capacity=None,
@@ -978,6 +987,7 @@ class SVR(RegressorMixin, _KernelBase):
         self.epsilon = epsilon
         self.shrinking = shrinking
         self.cache_size = cache_size
+        self.kept_cache_size = kept_cache_size
         self.verbose = verbose
         self.max_iter = max_iter
         self.capacity = capacity
@@ -1048,6 +1058,7 @@ class NuSVC(SVC):
         probability=False,
         tol=1e-3,
         cache_size=200,
+        kept_cache_size=0,
         verbose=False,
         max_iter=-1,
         decision_function_shape="ovr",
@@ -1065,6 +1076,7 @@ class NuSVC(SVC):
         self.probability = probability
         self.tol = tol
         self.cache_size = cache_size
+        self.kept_cache_size = kept_cache_size
         self.verbose = verbose
         self.max_iter = max_iter
         self.decision_function_shape = decision_function_shape
@@ -1110,7 +1122,8 @@ class NuSVR(SVR):
     :class:`sklearn.svm.NuSVR`, trained by libsvmgo's SMO: ``nu`` in (0, 1]
     sets the fraction of support vectors in place of SVR's ``epsilon``,
     which comes out of the fit. Parameters as scikit-learn's, plus
-    ``capacity`` and ``capacity_nonzeros`` (see :class:`SVC`)."""
+    ``capacity``, ``capacity_nonzeros`` and ``kept_cache_size`` (see
+    :class:`SVC`)."""
 
     _model_types = frozenset({4})
 
@@ -1126,6 +1139,7 @@ class NuSVR(SVR):
         shrinking=True,
         tol=1e-3,
         cache_size=200,
+        kept_cache_size=0,
         verbose=False,
         max_iter=-1,
         capacity=None,
@@ -1140,6 +1154,7 @@ class NuSVR(SVR):
         self.shrinking = shrinking
         self.tol = tol
         self.cache_size = cache_size
+        self.kept_cache_size = kept_cache_size
         self.verbose = verbose
         self.max_iter = max_iter
         self.capacity = capacity
@@ -1177,8 +1192,8 @@ class NuSVR(SVR):
 class OneClassSVM(OutlierMixin, _KernelBase):
     """Unsupervised outlier detection (LIBSVM's one-class SVM), as
     :class:`sklearn.svm.OneClassSVM`, trained by libsvmgo's SMO. Parameters
-    as scikit-learn's, plus ``capacity`` and ``capacity_nonzeros`` (see
-    :class:`SVC`) for :meth:`partial_fit`."""
+    as scikit-learn's, plus ``capacity``, ``capacity_nonzeros`` and
+    ``kept_cache_size`` (see :class:`SVC`) for :meth:`partial_fit`."""
 
     def __init__(
         self,
@@ -1191,6 +1206,7 @@ class OneClassSVM(OutlierMixin, _KernelBase):
         nu=0.5,
         shrinking=True,
         cache_size=200,
+        kept_cache_size=0,
         verbose=False,
         max_iter=-1,
         capacity=None,
@@ -1204,6 +1220,7 @@ class OneClassSVM(OutlierMixin, _KernelBase):
         self.nu = nu
         self.shrinking = shrinking
         self.cache_size = cache_size
+        self.kept_cache_size = kept_cache_size
         self.verbose = verbose
         self.max_iter = max_iter
         self.capacity = capacity
