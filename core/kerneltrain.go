@@ -9,7 +9,6 @@ import (
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/feasible"
-	"github.com/libsvmgo/libsvmgo/core/internal/pin"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
@@ -84,13 +83,6 @@ type KernelDual struct {
 // idle helper goroutines (kparallel.go). The total stays within CacheMB, as LIBSVM's one
 // subproblem at a time does. The results do not depend on the number of
 // workers, bit for bit (the kernel evaluation counts do).
-//
-// A training that runs one solver at a time (one pair, one worker,
-// one-class, the SVRs) holds the solver's OS thread on the CPU it starts
-// on while it solves (core/internal/pin, Linux), and gives the thread its
-// affinity back after: an OS that moves a lone solver thread between CPUs
-// costs it its warm caches, and made a binary training on two CPUs slower
-// than on one (examples/bench/cores.sh).
 //
 // A KernelTrainer is not safe for concurrent use.
 type KernelTrainer struct {
@@ -606,8 +598,10 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	switch p.SVMType {
 	case CSVC, NuSVC:
 		dual, err = t.trainSVC(ds, warm, m)
-	case OneClass, EpsSVR, NuSVR:
-		dual = t.trainSolo(ds, warm, m)
+	case OneClass:
+		dual = t.trainOneClass(ds, warm, m)
+	case EpsSVR, NuSVR:
+		dual = t.trainSVR(ds, warm, m)
 	}
 	t.warmGrad, t.goneK = nil, nil
 	for w := range t.workers {
@@ -655,16 +649,6 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 		return nil, nil, fmt.Errorf("core: kernel training produced an unusable model: %w", err)
 	}
 	return m, dual, nil
-}
-
-// trainSolo trains one-class or an SVR, one subproblem, on a pinned
-// thread (KernelTrainer).
-func (t *KernelTrainer) trainSolo(ds *data.Dataset, warm *KernelDual, m *KernelModel) *KernelDual {
-	defer pin.Thread()()
-	if t.params.SVMType == OneClass {
-		return t.trainOneClass(ds, warm, m)
-	}
-	return t.trainSVR(ds, warm, m)
 }
 
 // checkRun refuses a run on ds the trainer cannot make: no rows, or costs
@@ -1320,7 +1304,6 @@ func (t *KernelTrainer) run(sizes []int, solve func(w *kernelWorker, task int)) 
 	n := len(sizes)
 	workers := min(len(t.workers), n)
 	if workers <= 1 {
-		defer pin.Thread()() // one solver at a time (KernelTrainer)
 		for k := range n {
 			solve(&t.workers[0], k)
 		}
