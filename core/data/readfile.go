@@ -780,6 +780,12 @@ func (lr *lineReader) next() ([]byte, error) {
 	if err != nil && (err != io.EOF || len(line) == 0) {
 		return nil, err
 	}
+	return lr.took(line)
+}
+
+// took counts line, as read with its end of line, and returns it without
+// that end ("\n" or "\r\n"), or the error of a line over the limit.
+func (lr *lineReader) took(line []byte) ([]byte, error) {
 	lr.off += int64(len(line))
 	if n := len(line); n > 0 && line[n-1] == '\n' {
 		line = line[:n-1]
@@ -808,18 +814,7 @@ func (lr *lineReader) nextMem() ([]byte, error) {
 	if n := bytes.IndexByte(rest, '\n'); n >= 0 {
 		line = rest[:n+1]
 	}
-	lr.off += int64(len(line))
-	if n := len(line); line[n-1] == '\n' {
-		line = line[:n-1]
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
-		}
-	}
-	if len(line) > lr.max {
-		return nil, lr.tooLong()
-	}
-	lr.line++
-	return line, nil
+	return lr.took(line)
 }
 
 // LineReader reads a stream line by line under a line limit, as the data
