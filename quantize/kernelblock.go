@@ -25,8 +25,11 @@ import (
 // sums of each limb are widened into int64 every chunk of feature pairs,
 // before they can overflow (simd.S16Chunk): for 8-bit codes s = 16 and a
 // chunk of 255 pairs, for 16-bit codes s = 12 and 7 pairs. S_ri is then
-// the int64 sum the column sums compute, bit for bit, and no float copy of
-// the support vectors is kept.
+// the int64 sum the column sums compute, bit for bit. No float copy of the
+// support vectors is kept, except by RBF classifiers of fewer than 256
+// features, whose rows first take the float model's product on the
+// decoded support vectors (kernelfloat.go) and only the rows it leaves in
+// doubt are encoded.
 //
 // From S_ri the dot products c0 + t·S_ri are those of the column sums, bit
 // for bit; the kernel values and decision values are then taken in float32
@@ -720,12 +723,14 @@ func (m *Kernel) BatchPays() (bool, string) {
 		return false, "this CPU has no fast int16 product (AVX-512 VNNI): batches take the exact column sums, several times the float model's time"
 	case m.svmType.IsRegression():
 		return false, "ε-SVR batch values take the exact float64 path (kernel values by math.Exp, serial sums): 21× the float model on diabetes"
+	case m.blk.fl != nil:
+		return true, "the float32 prefilter (an RBF classifier below 256 features: the float model's product on the decoded support vectors; the rows it leaves in doubt take the exact sums): 0.97–1.08× the float model's CPU time on breast_cancer (30 features), 1.09–1.16× on digits (64), int8 and int16 alike"
 	case m.bits == 16:
-		return false, "16-bit codes: the exact sums need the input in two 12-bit limbs and int32 sums widened every 7 feature pairs, and one limb would overflow int32, so the product makes fewer products an instruction than float32's FMAs: 1.75× the float model on Fashion-MNIST 10k, 1.7× on digits"
+		return false, "16-bit codes: the exact sums need the input in two 12-bit limbs and int32 sums widened every 7 feature pairs, and one limb would overflow int32, so the product makes fewer products an instruction than float32's FMAs: 1.75× the float model on Fashion-MNIST 10k"
 	case m.blk.pre:
 		return true, "the one-limb prefilter (8-bit codes, twice the float32 product's multiply-adds an instruction; rows it leaves in doubt take the exact sums): 0.93–0.98× the float model's CPU time on Fashion-MNIST 10k (784 features)"
 	case m.kernel.Type != core.RBFKernel:
 		return false, "the exact sums' two 16-bit limbs make as many VNNI instructions as float32's FMAs, and the row's encoding and the int64 sums' conversion come on top; the one-limb prefilter is for RBF models"
 	}
-	return false, "below 256 features the product is a small part of a row's time: the row's encoding, the int64 sums' conversion and the exact sums' two 16-bit limbs (as many VNNI instructions as float32's FMAs) cost more than it saves: 1.3× the float model on digits (64 features), 1.5× on breast_cancer (30)"
+	return false, "an RBF model without the one-limb prefilter (a sparse layout, or too many features for its int32 sums): the exact sums' two 16-bit limbs make as many VNNI instructions as float32's FMAs, and the row's encoding and the int64 sums' conversion come on top"
 }

@@ -230,8 +230,8 @@ func TestBatchPays(t *testing.T) {
 		why  string
 	}{
 		{"debdesc_bin-1500", 8, true, "sparse"},
-		{"digits", 8, false, "below 256 features"},
-		{"digits", 16, false, "16-bit codes"},
+		{"digits", 8, true, "float32 prefilter"},
+		{"digits", 16, true, "float32 prefilter"},
 		{"diabetes-svr", 8, false, "ε-SVR"},
 		{"breast_cancer-poly", 8, false, "prefilter is for RBF"},
 	} {

@@ -9,7 +9,7 @@ import (
 // vectors (sv'_ij = o_j + a_j·q_ij, rounded once to float32) with m's
 // coefficients, ρ and probability parameters: an explicit opt-in for
 // callers who want float32 batch speed on models where the exact integer
-// path does not pay (few features, ε-SVR; see kernelblock.go and the
+// path does not pay (ε-SVR, sparse or non-RBF models; see kernelblock.go and the
 // package documentation for the measurements), at a float model's memory
 // (the decoded vectors, and core's packed copy once it predicts a batch:
 // about 8 bytes a support vector's feature, against 1 or 2 for the codes).
