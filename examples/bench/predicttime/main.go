@@ -31,6 +31,14 @@
 // (peak_fp32_gmacs_per_core=, peak_int16_gmacs_per_core= for VPDPWSSD,
 // peak_int8_gmacs_per_core= for VPDPBUSD).
 //
+// With -peak each timed round also takes a short peak sample first, and a
+// float model's line adds pct_of_peak=, the median over the rounds of its
+// GFLOP/s per CPU second against that round's sample, and
+// peak_round_gflops=, the samples' median. The share moves less than one
+// against the peak measured once at the start: the core's clock follows
+// the host's load (this 2-vCPU VM: 2.9–3.3 GHz by a dependent-add probe,
+// the FMA peak 172–188 GFLOP/s from run to run), and so does the product.
+//
 // It prints one line of key=value fields per model, and checks that every
 // model gives the same labels as the first (a difference is reported as
 // differ=N, not an error: quantized models may differ). -out writes the
@@ -109,14 +117,14 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	if err := run(flag.Arg(0), flag.Args()[1:], *repeat, *workers, *out); err != nil {
+	if err := run(flag.Arg(0), flag.Args()[1:], *repeat, *workers, *out, *peak); err != nil {
 		fmt.Fprintln(os.Stderr, "predicttime:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-func run(testFile string, models []string, repeat, workers int, out string) error {
+func run(testFile string, models []string, repeat, workers int, out string, peak bool) error {
 	t0 := time.Now()
 	ds, err := data.ReadFile(testFile, data.ReadOptions{})
 	if err != nil {
@@ -131,6 +139,7 @@ func run(testFile string, models []string, repeat, workers int, out string) erro
 		load       time.Duration
 		times      []float64
 		cpu        []float64
+		pct        []float64 // -peak: GFLOP/s per CPU second / the round's peak sample
 		dst        []float64
 	}
 	var es []*entry
@@ -145,13 +154,22 @@ func run(testFile string, models []string, repeat, workers int, out string) erro
 		es = append(es, e)
 	}
 	// Rounds time the models in turn, so that a change of load hits all alike.
+	var peaks []float64
 	for range repeat {
+		p := 0.0
+		if peak {
+			p = peakSample()
+			peaks = append(peaks, p)
+		}
 		for _, e := range es {
 			c := cpuSeconds()
 			t := time.Now()
 			e.m.PredictBatchParallel(e.dst, ds, workers)
 			e.times = append(e.times, time.Since(t).Seconds())
 			e.cpu = append(e.cpu, cpuSeconds()-c)
+			if d := e.cpu[len(e.cpu)-1]; p > 0 && e.flops > 0 && d > 0 {
+				e.pct = append(e.pct, e.flops*float64(ds.Len())/d/1e9/p)
+			}
 		}
 	}
 	for k, e := range es {
@@ -163,6 +181,11 @@ func run(testFile string, models []string, repeat, workers int, out string) erro
 		if e.flops > 0 {
 			// Per CPU second: with one worker, what a core does unshared.
 			line += fmt.Sprintf(" gflops=%.1f gflops_per_cpu_s=%.1f", e.flops*float64(ds.Len())/med/1e9, e.flops*float64(ds.Len())/cpu/1e9)
+			if len(e.pct) > 0 {
+				slices.Sort(e.pct)
+				slices.Sort(peaks)
+				line += fmt.Sprintf(" pct_of_peak=%.1f peak_round_gflops=%.1f", 100*e.pct[len(e.pct)/2], peaks[len(peaks)/2])
+			}
 		}
 		if k > 0 {
 			differ := 0

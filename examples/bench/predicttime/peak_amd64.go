@@ -23,6 +23,19 @@ func peakGFLOPS() (gflops float64, ok bool) {
 	return gflops, true
 }
 
+// peakSample measures the float32 FMA peak once, shortly (12 × 20M
+// 16-lane FMAs, about 40 ms): the -peak figure taken beside each timed
+// round, so that a round's share of the peak sees the same clock.
+func peakSample() float64 {
+	const n = 20_000_000
+	c := cpuSeconds()
+	fmaLoop(n)
+	if d := cpuSeconds() - c; d > 0 {
+		return float64(n) * 12 * 16 * 2 / d / 1e9
+	}
+	return 0
+}
+
 // peakIntGMACs measures one core's integer multiply-add peaks of AVX-512
 // VNNI, per CPU second as peakGFLOPS does: int16 pairs (VPDPWSSD) and
 // u8·s8 quadruples (VPDPBUSD), in billions of products a second. ok is
