@@ -82,10 +82,11 @@ func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, pan
 		groups := m / 8
 		// Bytes between prefetches: next spread over the passes, at
 		// least a quarter line so that no line is asked for more than
-		// four times.
+		// four times, at most a line (too few passes to cover next ask
+		// for its first part).
 		stride := 0
 		if groups > 0 && len(next) > 0 {
-			stride = max(16, ((4*len(next)+groups*steps-1)/(groups*steps)+15)&^15)
+			stride = min(64, max(16, ((4*len(next)+groups*steps-1)/(groups*steps)+15)&^15))
 		}
 		for g := 0; i+8 <= m; i, g = i+8, g+1 {
 			// Prefetches never fault: the last pass that asks for next
