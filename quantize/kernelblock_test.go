@@ -140,7 +140,7 @@ func TestKernelBlockExact(t *testing.T) {
 				g := b.fl.slack(q.kernel.Gamma, xx)
 				q.DecisionDense(dec, x)
 				for p, want := range dec {
-					e := b.bound(s, p, g, b.fl.absA)
+					e := b.fl.e[p] + g*b.fl.f[p] // floatDecide's threshold
 					if d := math.Abs(s.dec[p] - want); d > e {
 						t.Fatalf("%s int%d row %d value %d: float prefilter %v, exact %v: off by %g, bound %g (g %g)", c.name, bits, r, p, s.dec[p], want, d, e, g)
 					} else if e > 0 {

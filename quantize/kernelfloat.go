@@ -57,6 +57,10 @@ type floatPre struct {
 	base   []float32 // −γ‖sv'_i‖² as float32, PaddedCols(l)
 	scale  float32   // 2γ
 	absA   []float64 // A_p per decision value, rounded up
+	// Per decision value, bound(s, p, g, absA) = e_p + g·f_p with every
+	// M_c = 1, computed once (a row then pays one multiply-add a value):
+	// e_p = E_p, f_p = A_p + E_p, both rounded up.
+	e, f []float64
 	// ε/γ = epsU·(‖x‖² + ssMax) + tB·‖x‖ (see above).
 	epsU, ssMax, tB float64
 }
@@ -88,8 +92,12 @@ func newFloatPre(m *Kernel, b *kernelBlocks) *floatPre {
 		f.base[i] = float32(-m.kernel.Gamma * v)
 		f.ssMax = max(f.ssMax, v)
 	}
+	f.e, f.f = make([]float64, len(b.pairs)), make([]float64, len(b.pairs))
 	for p, pr := range b.pairs {
 		f.absA[p] = (pr.ai + pr.aj) * (1 + 0x1p-20)
+		del := func(c int) float64 { return b.relK + b.depth[c] + b.absK }
+		f.e[p] = (pr.ai*del(pr.ci) + pr.aj*del(pr.cj)) * (1 + 0x1p-20)
+		f.f[p] = (f.absA[p] + f.e[p]) * (1 + 0x1p-20)
 	}
 	var aMax float64
 	for _, a := range m.fa {
@@ -159,14 +167,19 @@ func (m *Kernel) floatKernel(b *kernelBlocks, s *qblockScratch, a []float32, n i
 }
 
 // floatDecide sets s.dec from the float32 kernel values kv of a row of
-// squared norm xx and reports whether every decision value is farther
-// than its bound from 0, its label then the exact sums'.
+// squared norm xx and reports whether its label is the exact sums': as
+// clear decides, with its bound for M_c = 1 (|K| ≤ 1) precomputed.
 func (m *Kernel) floatDecide(b *kernelBlocks, s *qblockScratch, kv []float32, xx float64) bool {
 	core.KernelDecisions32(m.svmType, s.dec, kv, b.coef32, m.rho, m.start, s.part)
-	for c := range s.mc {
-		s.mc[c] = 1 // |K| ≤ 1
+	f := b.fl
+	g := f.slack(m.kernel.Gamma, xx)
+	e, fw := f.e[:len(s.dec)], f.f[:len(s.dec)]
+	all := true
+	for p, d := range s.dec {
+		s.sure[p] = math.Abs(d) > e[p]+g*fw[p]
+		all = all && s.sure[p]
 	}
-	return b.clear(s, b.fl.slack(m.kernel.Gamma, xx), b.fl.absA)
+	return all || len(b.ranges) > 3 && b.votesSure(s) // C-SVC of 3+ classes
 }
 
 // floatPredict predicts the n rows of a (staged by floatStage) into dst:
