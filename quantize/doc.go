@@ -100,8 +100,12 @@
 // classifiers of 256 features or more first try the high limbs alone
 // (simd.GemmS8x16, twice the float32 product's multiply-adds an
 // instruction) under a bound widened for the missing low limbs; only the
-// rows it leaves in doubt add the low limbs' product. ε-SVR batches take
-// the exact path whole. Kernel.BatchPays (and svmgo quantize, which times
+// rows it leaves in doubt add the low limbs' product. RBF classifiers of
+// fewer features (either width) first take the float model's product on
+// their decoded support vectors (kernelfloat.go), under a bound on its
+// distance from the exact sums; only the rows it leaves in doubt are
+// encoded. A row is settled when no decision value near 0 can change the
+// vote's winner. ε-SVR batches take the exact path whole. Kernel.BatchPays (and svmgo quantize, which times
 // both models) says which forms are no slower than the float model, and
 // why the others are not.
 // Where float32 batch speed matters more than exactness and memory,

@@ -158,10 +158,15 @@ func TestKernelBlockExact(t *testing.T) {
 			b.pool.Put(s)
 			q.pool.Put(ks)
 			batch := q.PredictBatch(make([]float64, te.Len()), te)
-			if b.pre && !raceEnabled { // the prefilter's buffers are the block scratch's
+			if (b.pre || b.fl != nil) && !raceEnabled { // the prefilters' buffers are the block scratch's
 				out := make([]float64, te.Len())
 				if a := testing.AllocsPerRun(3, func() { q.PredictBatch(out, te) }); a != 0 {
 					t.Fatalf("%s: prefilter batch allocates %v times", c.name, a)
+				}
+				if te.IsDense() && te.NumFeatures() == q.nf {
+					if a := testing.AllocsPerRun(3, func() { q.PredictDenseBatch(out, te.DenseMatrix()) }); a != 0 {
+						t.Fatalf("%s: prefilter dense batch allocates %v times", c.name, a)
+					}
 				}
 			}
 			par := q.PredictBatchParallel(make([]float64, te.Len()), te, 3)

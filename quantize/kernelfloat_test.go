@@ -60,8 +60,9 @@ func TestVotesSure(t *testing.T) {
 }
 
 // Rows the float32 prefilter leaves in doubt take the exact sums: with ε
-// scaled up until every row is in doubt, the batch labels are still the
-// single rows', on the few-feature RBF models at both widths.
+// scaled up until every row is in doubt, and as it is, both batch calls'
+// labels are the single rows', on the few-feature RBF models at both
+// widths.
 func TestKernelFloatDoubt(t *testing.T) {
 	if !simd.FastInt8() {
 		t.Skip("no fast int16 product on this CPU: no blocked path")
@@ -92,11 +93,21 @@ func TestKernelFloatDoubt(t *testing.T) {
 				t.Fatalf("%s int%d: row 0 settled with ε scaled by %g", c.name, bits, floatSlackScale)
 			}
 			b.pool.Put(s)
-			batch := q.PredictBatch(make([]float64, te.Len()), te)
-			floatSlackScale = 1
+			// Both batch calls, the dense matrix's too, with every row in
+			// doubt and with the bound as it is.
+			mat := make([]float32, 0, te.Len()*q.nf)
 			for r := range te.Len() {
-				if want := q.PredictSparse(sparseRow(te, r)); batch[r] != want {
-					t.Fatalf("%s int%d row %d: batch through the exact sums %v, single row %v", c.name, bits, r, batch[r], want)
+				mat = append(mat, denseRow(te, r, q.nf)...)
+			}
+			for _, scale := range []float64{1e9, 1} {
+				floatSlackScale = scale
+				batch := q.PredictBatch(make([]float64, te.Len()), te)
+				dense := q.PredictDenseBatch(make([]float64, te.Len()), mat)
+				floatSlackScale = 1
+				for r := range te.Len() {
+					if want := q.PredictSparse(sparseRow(te, r)); batch[r] != want || dense[r] != want {
+						t.Fatalf("%s int%d row %d, ε scaled by %g: batch %v, dense batch %v, single row %v", c.name, bits, r, scale, batch[r], dense[r], want)
+					}
 				}
 			}
 		}
