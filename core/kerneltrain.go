@@ -632,7 +632,7 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	}
 	if g := dual.gradient(); g != nil {
 		g.Kernel, g.Epsilon, g.Rows = k, epsilon, l
-		g.Check = hashAlpha(hAll, dual.Alpha, l)
+		g.Check = hAll
 		t.keepRows(dual, ds, m)
 	}
 	if p.Probability {
@@ -903,7 +903,7 @@ func (t *KernelTrainer) newSVCRun(ds *data.Dataset, labels []int32, warm *Kernel
 	r.coefScale = make([]float64, nPairs)
 	r.pairErr = make([]error, nPairs)
 	r.grad = &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs),
-		First: make([]int, nPairs)}
+		First: make([]int, nPairs), alpha: make([][]float64, nPairs)}
 	r.dual.Gradient = r.grad
 	return r
 }
@@ -983,7 +983,7 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 		if g := t.warmGrad; g != nil && g.boxMatches(v, Cp, Cn, flipped) {
 			a0 = w.alpha0[:lp]
 			G0, Gbar0 = w.s.gradient(lp)
-			g.fillStored(a0, G0, Gbar0, rows, ni, flipped, a, v)
+			g.fillStored(a0, G0, Gbar0, rows, ni, flipped, v)
 			g.takeOutRemoved(G0, Gbar0, rows, y, flipped, v, t.goneK)
 		}
 	}
@@ -1040,6 +1040,7 @@ func (t *KernelTrainer) finishPair(r *svcRun, w *kernelWorker, pi int, res smoRe
 		G, Gbar := w.s.gradient(lp)
 		r.grad.Box[pi] = [2]float64{Cp, Cn}
 		r.grad.G[pi], r.grad.Gbar[pi] = append([]float64(nil), G...), append([]float64(nil), Gbar...)
+		r.grad.alpha[pi] = r.pairAlpha[pi] // read only from here on
 		r.grad.First[pi] = ni
 	}
 	r.subs[pi] = subproblemOf(res, r.labels[i], r.labels[j], lp, w.q.kernelEvals)
@@ -1145,7 +1146,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 		if g := t.warmGrad; g != nil && g.boxMatches(0, 1, 1, false) {
 			a0 = w.alpha0[:l]
 			G0, Gbar0 = w.s.gradient(l)
-			g.fillStored(a0, G0, Gbar0, rows, l, false, warm.Alpha[0], 0)
+			g.fillStored(a0, G0, Gbar0, rows, l, false, 0)
 			g.takeOutRemoved(G0, Gbar0, rows, y, false, 0, t.goneK)
 		}
 	} else if dw != nil {
@@ -1180,7 +1181,8 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
 	G, Gbar := w.s.gradient(l)
 	dual.Gradient = &KernelGradient{Box: [][2]float64{{1, 1}},
-		G: [][]float64{append([]float64(nil), G...)}, Gbar: [][]float64{append([]float64(nil), Gbar...)}}
+		G: [][]float64{append([]float64(nil), G...)}, Gbar: [][]float64{append([]float64(nil), Gbar...)},
+		alpha: [][]float64{append([]float64(nil), alpha...)}} // callers change dual.Alpha in place
 	t.collectSV(ds, m, dual.Alpha[0], sub)
 	return dual
 }
@@ -1228,7 +1230,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		if g := t.warmGrad; g != nil && g.boxMatches(0, p.C, p.C, false) {
 			a0 = w.alpha0[:2*l]
 			G0, Gbar0 = w.s.gradient(2 * l)
-			g.fillStoredSVR(a0, G0, Gbar0, warm.Alpha[0])
+			g.fillStoredSVR(a0, G0, Gbar0)
 			if g.rows.gone != nil {
 				// α's half; α*'s follows as fillStoredSVR has it.
 				g.takeOutRemoved(G0[:l], Gbar0[:l], rows, y[:l], false, 0, t.goneK)
@@ -1262,7 +1264,8 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	if !both {
 		G, Gbar := w.s.gradient(l) // α's half; α*'s follows (fillStoredSVR)
 		dual.Gradient = &KernelGradient{Box: [][2]float64{{p.C, p.C}},
-			G: [][]float64{append([]float64(nil), G...)}, Gbar: [][]float64{append([]float64(nil), Gbar...)}}
+			G: [][]float64{append([]float64(nil), G...)}, Gbar: [][]float64{append([]float64(nil), Gbar...)},
+			alpha: [][]float64{append([]float64(nil), beta...)}}
 	}
 	t.collectSV(ds, m, beta, sub)
 	return dual

@@ -1,9 +1,9 @@
 package data
 
-// Clone returns a copy of d's stored rows (labels, weights, features),
-// with room for exactly them: a snapshot that later changes to d (Append,
-// DeleteRows, Truncate) leave as it is. A Prefix or RowRange view is
-// copied as the rows it shows.
+// Clone returns a copy of d's stored rows (labels, weights, features, and
+// their hashes when d keeps them), with room for exactly them: a snapshot
+// that later changes to d (Append, DeleteRows, Truncate) leave as it is. A
+// Prefix or RowRange view is copied as the rows it shows.
 func (d *Dataset) Clone() *Dataset {
 	if d.dense {
 		return d.CloneWithRoom(d.rows, 0)
@@ -29,6 +29,10 @@ func (d *Dataset) CloneWithRoom(capRows, capNonzeros int) *Dataset {
 	if d.weight != nil {
 		c.weight = make([]float64, capRows)
 		copy(c.weight, d.weight[:d.rows])
+	}
+	if d.hashes != nil {
+		c.hashes = make([]uint64, capRows)
+		copy(c.hashes, d.hashes[:d.rows])
 	}
 	if d.dense {
 		c.x = make([]float32, capRows*d.numFeatures)
