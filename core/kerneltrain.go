@@ -643,7 +643,7 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	if t.scoreOnly {
 		return m, dual, nil // no support vectors to initialise
 	}
-	if err := m.Init(); err != nil {
+	if err := m.initTrained(); err != nil {
 		// The trainer built the model; a failure is a bug here, or
 		// non-finite numbers from a degenerate problem.
 		return nil, nil, fmt.Errorf("core: kernel training produced an unusable model: %w", err)
@@ -1056,19 +1056,37 @@ func (r *svcRun) fillModel(ds *data.Dataset, m *KernelModel, svIndex []int32) {
 	// a pair (c, ·) and at n_i + k in one of (i, c).
 	m.Labels = r.labels
 	m.NumSV = make([]int32, nr)
+	// Each pair marks its own rows with α > 0 (0 in svIndex): a pass over
+	// the pairs' rows, (nr − 1)·l, not over every pair for every row.
+	for _, row := range r.perm {
+		svIndex[row] = -1
+	}
+	for pi := range nPairs {
+		i, j := r.pairI[pi], r.pairJ[pi]
+		rows := r.perm[r.start[i]:r.start[i+1]]
+		a := r.pairAlpha[pi][:len(rows)]
+		for k, row := range rows {
+			if a[k] > 0 {
+				svIndex[row] = 0
+			}
+		}
+		a = r.pairAlpha[pi][len(rows):]
+		rows = r.perm[r.start[j]:r.start[j+1]]
+		a = a[:len(rows)]
+		for k, row := range rows {
+			if a[k] > 0 {
+				svIndex[row] = 0
+			}
+		}
+	}
 	nSV, nnz := 0, 0
 	for c := range nr {
-		for k, row := range r.perm[r.start[c]:r.start[c+1]] {
-			svIndex[row] = -1
-			for pi := range nPairs {
-				i := r.pairI[pi]
-				if i == c && r.pairAlpha[pi][k] > 0 || r.pairJ[pi] == c && r.pairAlpha[pi][r.start[i+1]-r.start[i]+k] > 0 {
-					svIndex[row] = int32(nSV)
-					nSV++
-					m.NumSV[c]++
-					nnz += rowNonzeros(ds, int(row))
-					break
-				}
+		for _, row := range r.perm[r.start[c]:r.start[c+1]] {
+			if svIndex[row] == 0 {
+				svIndex[row] = int32(nSV)
+				nSV++
+				m.NumSV[c]++
+				nnz += rowNonzeros(ds, int(row))
 			}
 		}
 	}
@@ -1104,9 +1122,10 @@ func (r *svcRun) fillModel(ds *data.Dataset, m *KernelModel, svIndex []int32) {
 // fillDualAlpha lays each pair's α out over the l rows of the data set
 // (KernelDual.Alpha), 0 for the rows of other classes.
 func (r *svcRun) fillDualAlpha(l int) {
+	all := make([]float64, l*len(r.pairI)) // one allocation, not one a pair
 	for pi := range r.pairI {
 		i, j := r.pairI[pi], r.pairJ[pi]
-		full := make([]float64, l)
+		full := all[pi*l : (pi+1)*l : (pi+1)*l]
 		for k, row := range r.perm[r.start[i]:r.start[i+1]] {
 			full[row] = r.pairAlpha[pi][k]
 		}

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"math"
 	"testing"
 )
@@ -137,5 +138,52 @@ func TestKeptRowHashes(t *testing.T) {
 			t.Fatal(err)
 		}
 		check("truncated", ds)
+	}
+}
+
+// AppendRowOf copies a row as AppendDense or AppendSparse would store it,
+// between data sets of either layout, weight and all.
+func TestAppendRowOf(t *testing.T) {
+	src := NewSparse(3, 9, 0)
+	for k, r := range [][]float32{{0, 1.5, 0, -2}, {0, 0, 0, 0}, {3, 0, 0.5, 0}} {
+		if err := src.AppendDense(float64(k), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := src.SetWeight(2, 4); err != nil {
+		t.Fatal(err)
+	}
+	dense := NewDense(3, 4)
+	for i := range src.Len() {
+		if err := dense.AppendRowOf(src, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, dst := range []*Dataset{NewDense(3, 4), NewSparse(3, 9, 4), NewSparse(3, 9, 0)} {
+		for _, from := range []*Dataset{src, dense} {
+			dst.Reset()
+			dst.KeepRowHashes()
+			for i := range from.Len() {
+				if err := dst.AppendRowOf(from, i); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if dst.NumFeatures() != 4 && !dst.IsDense() {
+				t.Errorf("dense %v from dense %v: %d features, want 4", dst.IsDense(), from.IsDense(), dst.NumFeatures())
+			}
+			for i := range from.Len() {
+				if dst.RowHash(i) != src.RowHash(i) || dst.RowHashes()[i] != src.RowHash(i) || dst.Weight(i) != src.Weight(i) {
+					t.Errorf("dense %v from dense %v: row %d differs", dst.IsDense(), from.IsDense(), i)
+				}
+			}
+		}
+	}
+	narrow := NewSparse(1, 3, 2)
+	if err := narrow.AppendRowOf(src, 0); !errors.Is(err, ErrBadRow) {
+		t.Errorf("a row past the features allowed: %v, want ErrBadRow", err)
+	}
+	full := NewDense(0, 4)
+	if err := full.AppendRowOf(dense, 0); !errors.Is(err, ErrFull) {
+		t.Errorf("no room: %v, want ErrFull", err)
 	}
 }
