@@ -157,16 +157,43 @@ func (d *Dual) Check(n int) error {
 		if len(a) != n {
 			return fmt.Errorf("%w: vector %d has %d values for %d rows", ErrState, k, len(a), n)
 		}
-		for i, v := range a {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: α[%d][%d] = %v is not finite", ErrState, k, i, v)
-			}
-			if nonNeg && v < 0 {
+		if i := badAlpha(a, nonNeg); i >= 0 {
+			if v := a[i]; v < 0 && !math.IsInf(v, 0) {
 				return fmt.Errorf("%w: α[%d][%d] = %v is negative", ErrState, k, i, v)
 			}
+			return fmt.Errorf("%w: α[%d][%d] = %v is not finite", ErrState, k, i, a[i])
 		}
 	}
 	return nil
+}
+
+// badAlpha returns the position of the first value of a that is not
+// finite, or negative (−0 is not) when nonNeg is set; −1 when there is
+// none. Four values take one branch: their bits, less the sign unless
+// nonNeg, all lie below +Inf's only when the four are finite (and ≥ +0 for
+// nonNeg). The store checks every α of a batch's retrain (SetDual) with
+// it: 21 pairs over 40,000 rows are 840,000 values a batch.
+func badAlpha(a []float64, nonNeg bool) int {
+	const inf = 0x7ff0_0000_0000_0000 // +Inf's bits: finite values below
+	sign := uint64(1) << 63
+	if nonNeg {
+		sign = 0
+	}
+	for k := 0; k < len(a); k += 4 {
+		if k+4 <= len(a) {
+			b := a[k : k+4 : k+4]
+			if max(math.Float64bits(b[0])&^sign, math.Float64bits(b[1])&^sign,
+				math.Float64bits(b[2])&^sign, math.Float64bits(b[3])&^sign) < inf {
+				continue
+			}
+		}
+		for i := k; i < min(k+4, len(a)); i++ {
+			if v := a[i]; math.IsNaN(v) || math.IsInf(v, 0) || nonNeg && v < 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // checkKernelShape checks a kernel dual's formulation and pairs against
