@@ -118,6 +118,18 @@ func (k *keptRows) hash(mid int) (hMid, hAll [4]uint64) {
 	return hashLabelsAt(k.view.Labels(), k.view.Weights(), k.live, mid)
 }
 
+// reach returns 1 + the largest feature index of the rows at the
+// positions cut of live in the sparse view.
+func reach(view *data.Dataset, live []int32, cut []int) int {
+	n := 0
+	for _, r := range cut {
+		if idx, _ := view.SparseRow(int(live[r])); len(idx) > 0 {
+			n = max(n, int(idx[len(idx)-1])+1)
+		}
+	}
+	return n
+}
+
 // numFeatures returns 1 + the largest feature index of the rows (a
 // dense log's width).
 func (k *keptRows) numFeatures() int {
@@ -143,11 +155,11 @@ func (k *keptRows) numFeatures() int {
 func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int) *LinearGradient {
 	rs, n, nrW := g.rows, g.Rows, len(g.W)
 	if rs == nil || len(rs.live) != n || len(alpha) != nrW || len(labels) != nrW || len(g.Box) != nrW ||
-		len(g.G) != nrW || len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW {
+		len(g.G) != nrW || len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW || len(g.Z) != nrW {
 		return nil
 	}
-	for _, a := range alpha {
-		if len(a) < n {
+	for k, a := range alpha {
+		if len(a) < n || len(g.Z[k]) != n {
 			return nil
 		}
 	}
@@ -196,10 +208,21 @@ func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int
 		}
 		live = append(live, p)
 	}
+	ng.Z = make([][]float64, nrW)
+	for k, z := range g.Z {
+		ng.Z[k] = deleteSorted(z, cut)
+	}
 	ng.rows = &keptRows{log: rs.log, view: rs.view, live: live}
 	// A sparse data set's features shrink to those of the rows kept
 	// (Dataset.DeleteRows): no row has the others, whose weights the next
 	// start takes as 0 (their terms in the sums above are then 0 too).
+	// Features is 1 + the largest index of the state's rows, so only a
+	// removed row that holds that index can shrink them: the kept rows are
+	// read only then (reading them every time cost as much as a tenth of a
+	// warm run on debdesc_bin).
+	if !rs.view.IsDense() && reach(rs.view, rs.live, cut) < g.Features {
+		return ng
+	}
 	if f := ng.rows.numFeatures(); f < g.Features {
 		ng.Features = f
 		cutFeatures := func(v [][]float64) [][]float64 {
@@ -240,6 +263,18 @@ func addRowTerms(v []float64, a float64, h []float64, b float64, ds *data.Datase
 			h[n] += b * bias * bias
 		}
 	}
+}
+
+// deleteSorted returns a copy of v without the entries at the sorted
+// positions cut (each < len(v)).
+func deleteSorted(v []float64, cut []int) []float64 {
+	out := make([]float64, 0, len(v)-len(cut))
+	from := 0
+	for _, r := range cut {
+		out = append(out, v[from:r]...)
+		from = r + 1
+	}
+	return append(out, v[from:]...)
 }
 
 // cloneEach returns a copy of each vector of v.

@@ -138,10 +138,11 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	set := t.newtonSettings(warmed, p.primalTol())
 	set.objEps *= hingeObjScale
 	r := wk.newton.minimize(f, w, tol, set, p.MaxIter)
-	f.dual(alpha)
 	r.hv += rebuildHv
 	g := wk.newton.g[:len(w)]
-	res := primalResult(r, reads+f.reads, w, g, nil, nil)
+	sums := dualSums{terms: 0.5 * distSq(w, g)}
+	f.dual(alpha, &sums)
+	res := primalResult(r, reads+f.reads, nil)
 
 	if dualTest {
 		s := &wk.svc
@@ -150,18 +151,19 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 			func() SolveResult { return s.solve(p.MaxIter, Cp, Cn, false) }), s.w
 	}
 
-	keep.set(k, [2]float64{Cp, Cn}, w, &wk.newton, r.f)
-	return primalResult(r, res.Updates, w, g, alpha, func(i int, a float64) float64 { return a*a/(4*f.c[i]) - a }), w
+	keep.set(k, [2]float64{Cp, Cn}, w, &wk.newton, r.f, f.z)
+	return primalResult(r, res.Updates, &sums), w
 }
 
 // set records, when g is not nil, decision function k's Newton run that
-// ended at w with f(w) = fw, nw holding its last ∇f, ∇f(0) and diagonal,
-// under the costs box.
-func (g *LinearGradient) set(k int, box [2]float64, w []float64, nw *newton, fw float64) {
+// ended at w with f(w) = fw and margins z, nw holding its last ∇f, ∇f(0)
+// and diagonal, under the costs box.
+func (g *LinearGradient) set(k int, box [2]float64, w []float64, nw *newton, fw float64, z []float64) {
 	if g == nil {
 		return
 	}
 	g.Box[k] = box
+	g.Z[k] = slices.Clone(z)
 	g.W[k], g.G[k] = slices.Clone(w), slices.Clone(nw.g[:len(w)])
 	// The loss is f less its regularizer: the last pass summed them.
 	g.G0[k], g.Loss[k] = slices.Clone(nw.g0[:len(w)]), fw-0.5*dot64(w, w)
@@ -194,9 +196,10 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 		f.dualTol = p.Eps * scale
 	}
 	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, tol), p.MaxIter)
-	f.dual(beta)
 	g := wk.newton.g[:len(w)]
-	res := primalResult(r, reads+f.reads, w, g, nil, nil)
+	sums := dualSums{terms: 0.5 * distSq(w, g)}
+	f.dual(beta, &sums)
+	res := primalResult(r, reads+f.reads, nil)
 
 	if dualTest {
 		s := &wk.svr
@@ -205,9 +208,7 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 			func() SolveResult { return s.solve(p.MaxIter, p.C, false) }), s.w
 	}
 
-	return primalResult(r, res.Updates, w, g, beta, func(i int, b float64) float64 {
-		return b*b/(4*f.c[i]) - f.y[i]*b + p.P*math.Abs(b)
-	}), w
+	return primalResult(r, res.Updates, &sums), w
 }
 
 // primalLR solves one binary logistic regression subproblem (-s 0) by the
@@ -229,39 +230,33 @@ func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alph
 	minority, rows := weightedCounts(y, solve.RowWeights(ds)) // as primalSVC counts them
 	tol := p.Eps * minority / rows
 	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, p.Eps), p.MaxIter)
-	f.dual(alpha)
-	keep.set(k, [2]float64{Cp, Cn}, w, &wk.newton, r.f)
-	// The dual objective (Yu, Huang & Lin 2011): Σ α log α + (C − α) log(C − α) − C log C.
-	xlogx := func(v float64) float64 {
-		if v <= 0 {
-			return 0
-		}
-		return v * math.Log(v)
-	}
-	return primalResult(r, reads+f.reads, w, wk.newton.g[:len(w)], alpha, func(i int, a float64) float64 {
-		c := f.c[i]
-		return xlogx(a) + xlogx(c-a) - xlogx(c)
-	}), w
+	g := wk.newton.g[:len(w)]
+	sums := dualSums{terms: 0.5 * distSq(w, g)}
+	f.dual(alpha, &sums)
+	keep.set(k, [2]float64{Cp, Cn}, w, &wk.newton, r.f, f.z)
+	return primalResult(r, reads+f.reads, &sums), w
+}
+
+// dualSums is what an objective's dual method adds up while it writes
+// the dual variables v its w determines (Σ y_i α_i x_i = w − ∇f(w)): the
+// dual objective, ½‖w − ∇f(w)‖² (where it starts) + Σ_i term(v_i), and
+// the nonzero v_i.
+type dualSums struct {
+	terms   float64
+	nonzero int
 }
 
 // primalResult is what a Newton run r that read reads rows reports, and,
-// given the dual variables v its w determines (Σ y_i α_i x_i = w − ∇f(w),
-// g = ∇f(w)), the dual objective ½‖w − g‖² + Σ_i term(i, v_i), the
-// support vectors and the gap.
-func primalResult(r newtonResult, reads int64, w, g, v []float64, term func(i int, v float64) float64) SolveResult {
+// given the sums d over the dual variables its w determines, the dual
+// objective, the support vectors and the gap.
+func primalResult(r newtonResult, reads int64, d *dualSums) SolveResult {
 	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
 		Updates: reads, Converged: r.converged, PrimalObjective: r.f}
-	if v == nil {
+	if d == nil {
 		return res
 	}
-	fd := 0.5 * distSq(w, g)
-	for i, a := range v {
-		fd += term(i, a)
-		if a != 0 {
-			res.NumSV++
-		}
-	}
-	res.DualObjective, res.DualityGap = fd, r.f+fd
+	res.NumSV = d.nonzero
+	res.DualObjective, res.DualityGap = d.terms, r.f+d.terms
 	return res
 }
 

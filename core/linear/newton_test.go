@@ -562,7 +562,8 @@ func TestNewtonAllocs(t *testing.T) {
 			}
 			if s == L2LossSVCPrimal {
 				// From a kept state over the first half of the rows.
-				k := &knownRows{rows: data.Len() / 2, n: data.NumFeatures(), g: slices.Clone(w), g0: slices.Clone(w), h: slices.Clone(w)}
+				k := &knownRows{rows: data.Len() / 2, n: data.NumFeatures(), g: slices.Clone(w), g0: slices.Clone(w), h: slices.Clone(w),
+					z: make([]float64, data.Len()/2)}
 				alpha := make([]float64, data.Len())
 				if n := testing.AllocsPerRun(10, func() {
 					copy(w, opt)

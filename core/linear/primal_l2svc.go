@@ -2,6 +2,7 @@ package linear
 
 import (
 	"math"
+	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 )
@@ -50,7 +51,7 @@ func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, 
 
 func (f *l2svcFun) start(w, g0 []float64) float64 {
 	if g0 == nil { // w = 0: every margin is 0, every row has loss C_i
-		f.known, f.alpha, f.exact = nil, nil, 0 // nothing to save
+		f.known, f.alpha, f.given = nil, nil, false // nothing to save
 		clear(f.z)
 		var v float64
 		for _, c := range f.c {
@@ -62,17 +63,10 @@ func (f *l2svcFun) start(w, g0 []float64) float64 {
 	v := 0.5 * dot64(w, w)
 	first := 0
 	if k := f.known; k != nil {
-		// Rows 0..k.rows−1: their loss and ∇f(0) as given, and their
-		// margins z_i = 1 − α_i/(2C_i) where α_i > 0; elsewhere z_i ≥ 1,
-		// recorded as 1 (no loss, out of I) until the first line search.
+		// Rows 0..k.rows−1: their loss, ∇f(0) and margins as given.
 		copyWidened(g0, k.g0, k.n, f.bias)
 		v += k.loss
-		for i, a := range f.alpha[:k.rows] {
-			f.z[i] = 1
-			if a > 0 {
-				f.z[i] = 1 - a/(2*f.c[i])
-			}
-		}
+		copy(f.z, k.z[:k.rows])
 		first = k.rows
 	}
 	for i := first; i < len(f.z); i++ {
@@ -93,18 +87,24 @@ func (f *l2svcFun) start(w, g0 []float64) float64 {
 // since read.
 func (f *l2svcFun) grad(w, g, D []float64) {
 	first := f.gradStart(w, g, D)
-	f.nI = 0
+	// I first, in a scan without a branch (whether z_i < 1 is a coin
+	// toss on most data, and a mispredicted branch a row cost this
+	// scan as much as reading the rows of I on debdesc_bin), then the
+	// rows of I from first, in order.
+	I, n := f.I[:len(f.z)], 0
 	for i, z := range f.z {
+		I[n] = int32(i)
 		if z < 1 {
-			f.I[f.nI] = int32(i)
-			f.nI++
-			if i >= first {
-				c := 2 * f.c[i]
-				f.addRowSquares(g, c*float64(f.sign[i])*(z-1), D, c, i)
-				f.reads++
-			}
+			n++
 		}
 	}
+	f.nI = n
+	k, _ := slices.BinarySearch(I[:n], int32(first))
+	for _, i := range I[k:n] {
+		c := 2 * f.c[i]
+		f.addRowSquares(g, c*float64(f.sign[i])*(f.z[i]-1), D, c, int(i))
+	}
+	f.reads += int64(n - k)
 	for j := range D {
 		D[j]++
 	}
@@ -142,9 +142,17 @@ func (f *l2svcFun) dualDone(g []float64) bool {
 	return PGmax-PGmin <= f.dualEps
 }
 
-// dual writes α_i = 2C_i max(0, 1 − z_i) at the current margins.
-func (f *l2svcFun) dual(alpha []float64) {
+// dual writes α_i = 2C_i max(0, 1 − z_i) at the current margins and adds
+// the dual objective's terms α_i²/(4C_i) − α_i to d.
+func (f *l2svcFun) dual(alpha []float64, d *dualSums) {
+	n := 0
 	for i, z := range f.z {
-		alpha[i] = 2 * f.c[i] * max(0, 1-z)
+		a := 2 * f.c[i] * max(0, 1-z)
+		alpha[i] = a
+		d.terms += a*a/(4*f.c[i]) - a
+		if a != 0 { // no branch (countNonzero)
+			n++
+		}
 	}
+	d.nonzero += n
 }
