@@ -155,11 +155,11 @@ func (k *keptRows) numFeatures() int {
 func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int) *LinearGradient {
 	rs, n, nrW := g.rows, g.Rows, len(g.W)
 	if rs == nil || len(rs.live) != n || len(alpha) != nrW || len(labels) != nrW || len(g.Box) != nrW ||
-		len(g.G) != nrW || len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW || len(g.Z) != nrW {
+		len(g.G) != nrW || len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW {
 		return nil
 	}
-	for k, a := range alpha {
-		if len(a) < n || len(g.Z[k]) != n {
+	for _, a := range alpha {
+		if len(a) < n {
 			return nil
 		}
 	}
@@ -207,10 +207,6 @@ func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int
 			continue
 		}
 		live = append(live, p)
-	}
-	ng.Z = make([][]float64, nrW)
-	for k, z := range g.Z {
-		ng.Z[k] = deleteSorted(z, cut)
 	}
 	ng.rows = &keptRows{log: rs.log, view: rs.view, live: live}
 	// A sparse data set's features shrink to those of the rows kept
@@ -263,18 +259,6 @@ func addRowTerms(v []float64, a float64, h []float64, b float64, ds *data.Datase
 			h[n] += b * bias * bias
 		}
 	}
-}
-
-// deleteSorted returns a copy of v without the entries at the sorted
-// positions cut (each < len(v)).
-func deleteSorted(v []float64, cut []int) []float64 {
-	out := make([]float64, 0, len(v)-len(cut))
-	from := 0
-	for _, r := range cut {
-		out = append(out, v[from:r]...)
-		from = r + 1
-	}
-	return append(out, v[from:]...)
 }
 
 // cloneEach returns a copy of each vector of v.

@@ -65,14 +65,6 @@ type LinearGradient struct {
 	// Loss holds Σ C_i max(0, 1 − y_i Wᵀx_i)² over rows 0..Rows−1 (for
 	// logistic regression Σ C_i log(1 + exp(−y_i Wᵀx_i))).
 	Loss []float64
-	// Z holds each decision function's margins y_i Wᵀx_i of rows
-	// 0..Rows−1 as the run ended with them (the Newton method moves them
-	// along each step with W, z + ηXs, rather than recomputing them), so
-	// that the next run's first line search reads each row once, for its
-	// step, not twice (debdesc_bin -s 2, 1% out and 1% in: a quarter of
-	// a warm run's CPU). Their dual variables determine only the margins
-	// with a loss.
-	Z [][]float64
 
 	// logistic marks a state of logistic regression's objective (-s 0):
 	// its sums are of that loss (G0 = −½ Σ C_i y_i x_i, H the weights
@@ -106,7 +98,7 @@ func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][
 	if g.Rows <= 0 || g.Rows > l || g.Bias != t.params.Bias || g.Features < 0 || g.Features > n ||
 		g.logistic != (t.params.Solver == L2Logistic) ||
 		len(warm.Alpha) != nrW || len(g.Box) != nrW || len(g.W) != nrW || len(g.G) != nrW ||
-		len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW || len(g.Z) != nrW ||
+		len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW ||
 		!slices.Equal(warm.Labels, labels[:nrW]) || !slices.Equal(g.Box, box) {
 		return nil
 	}
@@ -116,7 +108,7 @@ func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][
 	}
 	for k := range nrW {
 		if len(g.W[k]) != dim || len(g.G[k]) != dim || len(g.G0[k]) != dim || len(g.H[k]) != dim ||
-			len(g.Z[k]) != g.Rows || len(warm.Alpha[k]) < g.Rows {
+			len(warm.Alpha[k]) < g.Rows {
 			return nil
 		}
 	}
@@ -129,7 +121,7 @@ func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][
 // known returns decision function k's part of g as the Newton method's
 // start.
 func (g *LinearGradient) known(k int) *knownRows {
-	return &knownRows{rows: g.Rows, n: g.Features, loss: g.Loss[k], g: g.G[k], g0: g.G0[k], h: g.H[k], z: g.Z[k]}
+	return &knownRows{rows: g.Rows, n: g.Features, loss: g.Loss[k], g: g.G[k], g0: g.G0[k], h: g.H[k]}
 }
 
 // copyWidened copies v, a vector over n features and then the bias
@@ -147,8 +139,7 @@ func copyWidened(dst, v []float64, n int, bias float64) {
 // over l rows of n features.
 func newLinearGradient(nrW, l, n int, bias float64) *LinearGradient {
 	return &LinearGradient{Rows: l, Bias: bias, Features: n, Box: make([][2]float64, nrW), W: make([][]float64, nrW),
-		G: make([][]float64, nrW), G0: make([][]float64, nrW), H: make([][]float64, nrW), Loss: make([]float64, nrW),
-		Z: make([][]float64, nrW)}
+		G: make([][]float64, nrW), G0: make([][]float64, nrW), H: make([][]float64, nrW), Loss: make([]float64, nrW)}
 }
 
 // hashTrainRows returns hashLabels(ds, mid) for a run that keeps or uses
