@@ -526,11 +526,11 @@ func (t *LinearTrainer) solveClass(wk *dcdWorker, r *ovrRun, k int) {
 	ds, pos := r.ds, r.m.Labels[k]
 	y := wk.y[:ds.Len()]
 	for i, v := range ds.Labels() {
-		if int32(v) == pos {
-			y[i] = 1
-		} else {
-			y[i] = -1
-		}
+		// +1 for the positive class, else −1, without a branch (a
+		// binary problem's labels alternate at random): d is 0 only for
+		// pos, and only then does d − 1 wrap past 2⁶³.
+		d := uint64(uint32(int32(v) ^ pos))
+		y[i] = int8((d-1)>>63)*2 - 1
 	}
 	Cp, Cn := r.box[k][0], r.box[k][1]
 	alpha, start, warm := r.dual.Alpha[k], r.starts[k], r.warmed[k] || r.starts[k] != nil
