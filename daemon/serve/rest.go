@@ -323,13 +323,21 @@ func (inf *inference) read(t *binaryTensor, dt datatype) error {
 	}
 	n := inf.rows * inf.cols
 	if dt == dtFP32 && nativeLittleEndian && t.n == 4*int64(n) {
-		x := inf.x[:n]
-		_, err := io.ReadFull(t.r, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), 4*n))
-		t.n = 0
-		if err != nil {
-			return badRequestf("reading the request: %v", err)
+		// A chunk at a time, each checked while it is still in cache; a
+		// refusal leaves the rest for restDecodeBinary to drain.
+		for at := 0; at < n; at += rawChunk {
+			c := inf.x[at:min(n, at+rawChunk)]
+			_, err := io.ReadFull(t.r, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c))), 4*len(c)))
+			if err != nil {
+				t.n = 0
+				return badRequestf("reading the request: %v", err)
+			}
+			t.n -= 4 * int64(len(c))
+			if err := checkFiniteFP32At(c, at, inf.cols); err != nil {
+				return err
+			}
 		}
-		return checkFiniteFP32(x, inf.cols)
+		return nil
 	}
 	start := len(inf.body)
 	inf.body = slices.Grow(inf.body, int(t.n))[:start+int(t.n)]
