@@ -117,7 +117,7 @@ func main() {
 	publish := flag.String("publish", "", "internal: publish this model file into the directory argument every 20 ms until interrupted")
 	unserved := flag.Bool("publish-unserved", false, "diagnosis: the publisher publishes into a directory the server does not follow (its own cost, without swaps)")
 	serverLog := flag.String("server-log", "", "append the server's standard error (its log) to this file")
-	only := flag.String("only", "", "diagnosis: time only these single-row measurements, 1 client, and batches (comma-separated, e.g. grpc,grpclean,grpcfloor,restbin_batch), and stop")
+	only := flag.String("only", "", "diagnosis: time only these single-row measurements, 1 client, batches and the p99 with and without swaps (comma-separated, e.g. grpc,grpclean,grpcfloor,restbin_batch,swap), and stop")
 	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
 	flag.Parse()
 	if *publish != "" {
@@ -244,7 +244,7 @@ func main() {
 		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f %s_batch_server_cpu_us=%.0f",
 			proto, served, proto, local, proto, us(b.serverCPU()-cpu0)/batchRequests))
 	}
-	if *only != "" {
+	if *only != "" && !want("swap") {
 		fmt.Println(strings.Join(out, " "))
 		return
 	}
@@ -265,8 +265,12 @@ func main() {
 		swaps += b.swaps() - swaps0
 		swapping = append(swapping, us(quantile(lat, 0.99)))
 	}
-	out = append(out, fmt.Sprintf("grpc_1_p99_calm_us=%.1f grpc_1_p99_swapping_us=%.1f swaps_per_s=%.1f",
-		median(calm), median(swapping), swaps/(float64(*swapRounds)*(d/2).Seconds())))
+	out = append(out, fmt.Sprintf("grpc_1_p99_calm_us=%.1f grpc_1_p99_swapping_us=%.1f swaps_per_s=%.1f grpc_1_p99_calm_rounds_us=%s grpc_1_p99_swapping_rounds_us=%s",
+		median(calm), median(swapping), swaps/(float64(*swapRounds)*(d/2).Seconds()), joinFloats(calm), joinFloats(swapping)))
+	if *only != "" {
+		fmt.Println(strings.Join(out, " "))
+		return
+	}
 	if !*unserved {
 		// The swaps alone, no requests: the server's CPU time a swap.
 		swaps0, cpu0 := b.swaps(), b.serverCPU()
@@ -923,6 +927,15 @@ func waitReady(addr string, timeout time.Duration) {
 
 func quantile(d []time.Duration, q float64) time.Duration {
 	return d[min(len(d)-1, int(q*float64(len(d))))]
+}
+
+// joinFloats writes v comma-separated, one decimal each.
+func joinFloats(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return strings.Join(s, ",")
 }
 
 func median(v []float64) float64 {
