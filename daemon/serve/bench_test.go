@@ -52,7 +52,7 @@ func benchRows(n int) []float32 {
 
 // benchServer serves a 784-feature, 10-class linear model as "m" on
 // loopback (REST and gRPC) until b ends.
-func benchServer(b *testing.B) (*Server, []float32) {
+func benchServer(b testing.TB) (*Server, []float32) {
 	const l = 300
 	x := benchRows(l)
 	ds := data.NewDense(l, benchFeatures)
