@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -151,15 +150,11 @@ func (w *wireRequest) rawInto(dst []float32, dt datatype, rows, cols int) error 
 		return rawData(dst, w.b[p.start:p.end], dt, rows, cols)
 	}
 	r := pieceReader{data: w.data}
-	r.skip(w.pending.start)
-	for at := 0; at < n; at += rawChunk {
-		c := dst[at:min(n, at+rawChunk)]
-		r.copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c))), 4*len(c)))
-		if err := checkFiniteFP32At(c, at, cols); err != nil {
-			return err
-		}
-	}
-	return nil
+	r.skip(p.start)
+	return fillFP32(dst[:n], cols, func(c []byte, _ int) error {
+		r.copy(c)
+		return nil
+	})
 }
 
 // pieceReader reads a mem.BufferSlice front to back across its buffers.

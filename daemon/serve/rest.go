@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"time"
-	"unsafe"
 
 	"github.com/libsvmgo/libsvmgo/daemon/buildinfo"
 )
@@ -325,19 +324,14 @@ func (inf *inference) read(t *binaryTensor, dt datatype) error {
 	if dt == dtFP32 && nativeLittleEndian && t.n == 4*int64(n) {
 		// A chunk at a time, each checked while it is still in cache; a
 		// refusal leaves the rest for restDecodeBinary to drain.
-		for at := 0; at < n; at += rawChunk {
-			c := inf.x[at:min(n, at+rawChunk)]
-			_, err := io.ReadFull(t.r, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c))), 4*len(c)))
-			if err != nil {
+		return fillFP32(inf.x[:n], inf.cols, func(c []byte, _ int) error {
+			if _, err := io.ReadFull(t.r, c); err != nil {
 				t.n = 0
 				return badRequestf("reading the request: %v", err)
 			}
-			t.n -= 4 * int64(len(c))
-			if err := checkFiniteFP32At(c, at, inf.cols); err != nil {
-				return err
-			}
-		}
-		return nil
+			t.n -= int64(len(c))
+			return nil
+		})
 	}
 	start := len(inf.body)
 	inf.body = slices.Grow(inf.body, int(t.n))[:start+int(t.n)]
