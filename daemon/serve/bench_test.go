@@ -52,8 +52,11 @@ func benchRows(n int) []float32 {
 
 // benchServer serves a 784-feature, 10-class linear model as "m" on
 // loopback (REST and gRPC) until b ends.
-func benchServer(b testing.TB) (*Server, []float32) {
-	const l = 300
+func benchServer(b *testing.B) (*Server, []float32) { return linearServer(b, 300) }
+
+// linearServer is benchServer with the model trained on l rows (fewer
+// train faster, for tests under the race detector).
+func linearServer(b testing.TB, l int) (*Server, []float32) {
 	x := benchRows(l)
 	ds := data.NewDense(l, benchFeatures)
 	for i := range l {
