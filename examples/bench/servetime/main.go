@@ -567,7 +567,8 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 }
 
 // infer sends rows [r, r+n) and returns the function that checks the
-// answer has n labels (called after the clock stops).
+// answer has n labels, and for a gRPC batch that they are the model's
+// (called after the clock stops).
 func (b *bench) infer(proto string, r, n int) (verify func()) {
 	x := b.rows[r*b.nf : (r+n)*b.nf]
 	if n > 1 && b.bigRow != r {
@@ -614,6 +615,20 @@ func (b *bench) infer(proto string, r, n int) (verify func()) {
 	return func() {
 		if len(resp.Outputs) != 1 || int(resp.Outputs[0].Shape[0]) != n {
 			die(fmt.Errorf("gRPC answer %v", resp.Outputs))
+		}
+		if n > 1 && proto == "grpc" {
+			// A batch's labels (raw INT64) against the model's in this
+			// process.
+			want := b.model.PredictDenseBatch(make([]float64, n), x)
+			raw := resp.RawOutputContents
+			if len(raw) != 1 || len(raw[0]) != 8*n {
+				die(fmt.Errorf("gRPC batch answer: %d raw outputs", len(raw)))
+			}
+			for i, w := range want {
+				if got := int64(binary.LittleEndian.Uint64(raw[0][8*i:])); float64(got) != w {
+					die(fmt.Errorf("gRPC batch answer: row %d label %d, want %v", i, got, w))
+				}
+			}
 		}
 	}
 }
