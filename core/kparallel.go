@@ -73,12 +73,12 @@ func longEnough(n, work int) bool {
 // does. With a second, idle P the scheduler wakes an idle thread each
 // time it preempts the solver (every 10 ms) and, as often as not, that
 // thread takes the solver over on the other CPU: on a 57-feature,
-// 3,680-row binary set the solver's time was spread over two threads,
-// with 114–180 hand-overs in half a second, and two cores took 1.10× the
-// wall of one CPU (taskset -c 0) on a quiet machine. One P keeps the
-// solver on one thread, as the pinned run does, without pinning it: the
-// operating system still moves that thread to the other CPU when another
-// process takes its CPU (pinning it cost 1.8× then).
+// 3,680-row binary set (where the issue measured two cores at 1.10× the
+// wall of one CPU on a quiet machine) perf found the solver's samples
+// split about evenly between two threads. One P keeps the solver on one
+// thread (95–97% of the samples), as a pinned run does, without pinning
+// it: the operating system still moves that thread to the other CPU when
+// another process takes its CPU (a pin cost 1.8× then).
 //
 // With --scale (p.Scale) the scaled rows' nonzeros are not known before
 // scaling, so each row is taken as all its features, the most work a

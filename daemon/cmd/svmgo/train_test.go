@@ -237,8 +237,8 @@ func TestTrainKernelBadInput(t *testing.T) {
 }
 
 // A training on one core (core.TrainsOnOneCore: heart_scale is one pair
-// of short columns) runs with GOMAXPROCS 1 and gives the caller's setting
-// back, error or not.
+// of short columns), which runs with GOMAXPROCS 1, gives the caller's
+// setting back, error or not.
 func TestTrainOneCoreRestoresProcs(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
 	dir := t.TempDir()
