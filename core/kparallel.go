@@ -60,42 +60,53 @@ func longEnough(n, work int) bool {
 	return n >= 64*columnChunks && n*(work+16) >= columnWorkMin
 }
 
-// TrainsOnOneCore reports whether TrainModel(ds, p) runs its solver on
-// one goroutine and nothing beside it: a kernel training of one
-// subproblem (one-class, the SVRs, or a C-SVC or ν-SVC of two classes)
-// without probability estimates (whose folds run in parallel), whose
-// kernel columns are too short to offer to a helper (worthOffering). A
+// BestOnOneP reports whether a batch program had best run TrainModel(ds,
+// p) with Go's scheduler on one processor (runtime.GOMAXPROCS(1)), as
+// svmgo train does: a kernel training of one subproblem (one-class, the
+// SVRs, or a C-SVC or ν-SVC of two classes) without probability estimates
+// (whose folds run in parallel), whose kernel columns are too short to
+// offer to a helper (worthOffering), so that its solver is the one
+// goroutine that runs, and whose whole kernel matrix costs at least
+// onePWorkMin, so that it runs for more than a few scheduler ticks. A
 // linear training is not judged here (solve.Lender decides by its
 // nonzeros) and gives false.
 //
-// A batch program may then run Go's scheduler on one processor
-// (runtime.GOMAXPROCS(1)) while it trains, which is what svmgo train
-// does. With a second, idle P the scheduler wakes an idle thread each
-// time it preempts the solver (every 10 ms) and, as often as not, that
-// thread takes the solver over on the other CPU: on a 57-feature,
-// 3,680-row binary set the solver's time was spread over two threads,
-// with 114–180 hand-overs in half a second, and two cores took 1.10× the
-// wall of one CPU (taskset -c 0) on a quiet machine. One P keeps the
-// solver on one thread, as the pinned run does, without pinning it: the
+// With a second, idle P the scheduler wakes an idle thread each time it
+// preempts the solver (every 10 ms) and, as often as not, that thread
+// takes the solver over on the other CPU: on a 57-feature, 3,680-row
+// binary set (where the issue measured two cores at 1.10× the wall of one
+// CPU on a quiet machine) perf found the solver's samples split about
+// evenly between two threads. One P keeps the solver on one thread (95–97%
+// of the samples), as a pinned run does, without pinning it: the
 // operating system still moves that thread to the other CPU when another
-// process takes its CPU (pinning it cost 1.8× then).
+// process takes its CPU (a pin cost 1.8× then). A training shorter than a
+// few ticks is never handed over, and setting GOMAXPROCS and back costs
+// two stops of the world: heart_scale, 20 runs alternated at load 31,
+// took 0.41 s on two cores with the switch, 0.37 s without.
 //
 // With --scale (p.Scale) the scaled rows' nonzeros are not known before
 // scaling, so each row is taken as all its features, the most work a
 // column can be.
-func TrainsOnOneCore(ds *data.Dataset, p TrainParams) bool {
+func BestOnOneP(ds *data.Dataset, p TrainParams) bool {
 	if !p.IsKernel() || p.Kernel.Probability || ds.Len() == 0 {
 		return false
 	}
 	if p.Kernel.SVMType.IsSVC() && classCount(ds.Labels()) > 2 {
 		return false
 	}
-	work := rowWork(ds)
+	l, work := ds.Len(), rowWork(ds)
 	if p.Scale.Enabled || wantsDenseView(ds) {
 		work = ds.NumFeatures() // the rows as the kernels would read them
 	}
-	return !longEnough(ds.Len(), work)
+	return !longEnough(l, work) && float64(l)*float64(l)*float64(work+16) >= onePWorkMin
 }
+
+// onePWorkMin is the least work, in columnWorkMin's units over the whole
+// kernel matrix (rows² × (rowWork + 16)), of a training BestOnOneP runs on
+// one P: 2^26, between the shared data's small sets (heart_scale 2.1 M,
+// breast_cancer 9.5 M, diabetes 3.2 M), which take a few milliseconds,
+// and the 57-feature, 3,680-row binary set (447 M).
+const onePWorkMin = 1 << 26
 
 // classCount is the number of distinct values of labels.
 func classCount(labels []float64) int {

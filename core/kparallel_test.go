@@ -144,11 +144,11 @@ func BenchmarkColumnSplit(b *testing.B) {
 	}
 }
 
-// TrainsOnOneCore says one core for a training of one subproblem whose
-// columns are too short to offer, and agrees with the trainer: a kernel
-// training it calls one-core starts no column helpers, one it does not
-// (a single subproblem of long columns) does.
-func TestTrainsOnOneCore(t *testing.T) {
+// BestOnOneP says one P for a training of one subproblem whose columns are
+// too short to offer and whose kernel matrix is not tiny, and agrees with
+// the trainer: a kernel training it runs on one P starts no column
+// helpers, a single subproblem of long columns does.
+func TestBestOnOneP(t *testing.T) {
 	// sparse returns l rows of nnz nonzeros among n features, labels
 	// cycling through classes.
 	sparse := func(l, n, nnz, classes int) *data.Dataset {
@@ -190,9 +190,10 @@ func TestTrainsOnOneCore(t *testing.T) {
 		{"probability: folds in parallel", small, kernel(func(k *KernelParams) { k.Probability = true }), false},
 		{"scaled: 200 features a row", small, scaled, false},
 		{"linear", small, TrainParams{Family: LinearFamily}, false},
+		{"tiny: 300² × 21 < onePWorkMin", sparse(300, 200, 5, 2), kernel(none), false},
 	} {
-		if got := TrainsOnOneCore(c.ds, c.p); got != c.want {
-			t.Errorf("%s: TrainsOnOneCore = %v, want %v", c.name, got, c.want)
+		if got := BestOnOneP(c.ds, c.p); got != c.want {
+			t.Errorf("%s: BestOnOneP = %v, want %v", c.name, got, c.want)
 		}
 	}
 	if kernelHelperCount() == 0 {
@@ -208,8 +209,8 @@ func TestTrainsOnOneCore(t *testing.T) {
 		detach := tr.attachRows(ds, p.Kernel.ResolvedKernel(ds.NumFeatures()), 0)
 		helped := tr.workers[0].q.cols.pool != nil
 		detach()
-		if helped == TrainsOnOneCore(ds, p) {
-			t.Errorf("%d nonzeros a row: trainer starts helpers %v, TrainsOnOneCore %v", ds.Nonzeros()/ds.Len(), helped, !helped)
+		if helped == BestOnOneP(ds, p) {
+			t.Errorf("%d nonzeros a row: trainer starts helpers %v, BestOnOneP %v", ds.Nonzeros()/ds.Len(), helped, !helped)
 		}
 	}
 }

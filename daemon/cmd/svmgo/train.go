@@ -90,9 +90,9 @@ func trainCommand(args []string, syntax options.Syntax, usage string, stdout, st
 	}
 
 	progress := newProgressPrinter(stderr, showProgress, o.Kernel.Quiet || o.Linear.Quiet)
-	oneCore := core.TrainsOnOneCore(ds, p)
+	oneP := core.BestOnOneP(ds, p)
 	procs := 0
-	if oneCore {
+	if oneP {
 		// One solver and nothing else to run: a second P only hands the
 		// solver between threads (and CPUs) at every preemption. One P
 		// runs it as pinned to a CPU would, without pinning it. The file
@@ -100,7 +100,7 @@ func trainCommand(args []string, syntax options.Syntax, usage string, stdout, st
 		procs = runtime.GOMAXPROCS(1)
 	}
 	m, err := core.TrainModelReporting(ds, p, progress.fn())
-	if oneCore {
+	if oneP {
 		runtime.GOMAXPROCS(procs)
 	}
 	if err != nil {

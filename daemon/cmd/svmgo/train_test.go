@@ -236,13 +236,35 @@ func TestTrainKernelBadInput(t *testing.T) {
 	}
 }
 
-// A training on one core (core.TrainsOnOneCore: heart_scale is one pair
-// of short columns) runs with GOMAXPROCS 1 and gives the caller's setting
+// A training on one P (core.BestOnOneP: 2,000 rows of 20 features in two
+// classes are one pair of short columns, 2,000² × 36 row·feature units of
+// kernel matrix), which runs with GOMAXPROCS 1, gives the caller's setting
 // back, error or not.
-func TestTrainOneCoreRestoresProcs(t *testing.T) {
+func TestTrainOnePRestoresProcs(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
 	dir := t.TempDir()
-	if code, _, errs := svmgo(t, "train", "-q", dataDir+"heart_scale", filepath.Join(dir, "heart.svmgo")); code != 0 {
+	var b strings.Builder
+	x := uint64(1)
+	for range 2000 {
+		label := "+1"
+		for k := range 20 {
+			x = x*6364136223846793005 + 1442695040888963407
+			v := float64(x>>11) / (1 << 53)
+			if k == 0 && v < 0.5 {
+				label = "-1"
+			}
+			if k == 0 {
+				b.WriteString(label)
+			}
+			fmt.Fprintf(&b, " %d:%.4f", k+1, v)
+		}
+		b.WriteByte('\n')
+	}
+	train := filepath.Join(dir, "two.train")
+	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := svmgo(t, "train", "-q", train, filepath.Join(dir, "two.svmgo")); code != 0 {
 		t.Fatalf("train: exit %d: %s", code, errs)
 	}
 	if n := runtime.GOMAXPROCS(0); n != 3 {
@@ -250,7 +272,7 @@ func TestTrainOneCoreRestoresProcs(t *testing.T) {
 	}
 	// Class 1's cost C·w = +Inf passes the option checks and is refused
 	// by the trainer.
-	if code, _, errs := svmgo(t, "train", "-q", "-c", "1e308", "-w1", "1e308", dataDir+"heart_scale", filepath.Join(dir, "bad.svmgo")); code == 0 || !strings.Contains(errs, "heart_scale: core:") {
+	if code, _, errs := svmgo(t, "train", "-q", "-c", "1e308", "-w1", "1e308", train, filepath.Join(dir, "bad.svmgo")); code == 0 || !strings.Contains(errs, "two.train: core:") {
 		t.Fatalf("train with an infinite cost: exit %d: %s", code, errs)
 	}
 	if n := runtime.GOMAXPROCS(0); n != 3 {
