@@ -212,7 +212,7 @@ type Store struct {
 
 // newStore allocates an empty store for the resolved cfg.
 func newStore(dir string, cfg Config) *Store {
-	return &Store{
+	s := &Store{
 		fs:     fileio.OS,
 		dir:    dir,
 		cfg:    cfg,
@@ -222,6 +222,10 @@ func newStore(dir string, cfg Config) *Store {
 		evict:  make([]int, 0, cfg.Capacity),
 		opened: time.Now(),
 	}
+	// Each row hashed once, as it comes in: a warm kernel retrain reads
+	// the hashes instead of hashing every row (8 bytes a row).
+	s.ds.KeepRowHashes()
+	return s
 }
 
 // Open opens the store kept in dir, creating dir when missing. It loads
