@@ -53,7 +53,9 @@
 #                 debdesc_bin-dcd debdesc_bin-s2 debdesc_bin-s0 shuttle-10k shuttle-40k
 #                 shuttle-160k (the store sizes: shuttle.train four times, the
 #                 copies after the first with each value moved by up to ±0.001,
-#                 174,000 rows, in a store of 10,000, 40,000 or 160,000 rows);
+#                 174,000 rows, in a store of 10,000, 40,000 or 160,000 rows;
+#                 the 160,000-row stream's last batches go on from the file's
+#                 first rows, in process and through the daemon, daemon.sh);
 #                 debdesc_bin is linear -s 1 as the daemon and the C ABI
 #                 trainer train it (through its primal twin), debdesc_bin-dcd
 #                 -s 1 -twin 0 (dual coordinate descent; not partial_fit,
