@@ -107,7 +107,7 @@ type KernelTrainer struct {
 	cls     []int32 // class index of each row (C-SVC)
 	perm    []int32 // rows grouped by class, data order within a class
 	svIndex []int32 // row → support vector index, −1 for none
-	// rowHash holds hashRow of each row of a Train's data set, kept in
+	// rowHash holds RowHash of each row of a Train's data set, kept in
 	// the gradient it returns (gradientRows.hash).
 	rowHash []uint64
 	// kept holds the kernel columns kept between warm Trains (KeepMB,
