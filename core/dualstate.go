@@ -346,8 +346,8 @@ func (d *Dual) AfterRemovals(removed [][]int) *Dual { return d.afterRemovals(rem
 // every batch that retires rows, where the copy (every pair's α over
 // every row: 27 MB at 21 pairs and 160,000 rows) and its fresh pages cost
 // as much as the cut. d's fields, gradients and vector headers are not
-// changed, but its α values are left in an unspecified order: a
-// gradient's check (KernelGradient.Check) no longer matches them.
+// changed, but its α values are left in an unspecified order (a kernel
+// gradient keeps the α it was computed at, so it does not read them).
 func (d *Dual) AfterRemovalsInPlace(removed [][]int) *Dual {
 	return d.afterRemovals(removed, func(v [][]float64) [][]float64 { return slices.Clone(v) })
 }
