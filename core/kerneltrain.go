@@ -60,12 +60,12 @@ type KernelDual struct {
 	// α_t. ε-SVR and ν-SVR: β_t = α_t − α*_t (at an optimum at most one of
 	// α_t, α*_t is nonzero, so β gives both back).
 	Alpha [][]float64
-	// Gradient, when not nil, is each subproblem's gradient at Alpha and
-	// what it was computed under (kernelwarm.go). Train returns it; as a
-	// warm start it spares rebuilding the gradient from Alpha, which costs
-	// about as much as a cold run, when the data set only grew by appended
-	// rows. Train ignores it when it does not fit ds, the parameters or
-	// Alpha.
+	// Gradient, when not nil, is each subproblem's gradient at Alpha (as
+	// Train returned them) and what it was computed under (kernelwarm.go).
+	// As a warm start it spares rebuilding the gradient from Alpha, which
+	// costs about as much as a cold run, when rows were appended or removed
+	// (DeleteRows); an α changed since costs a kernel column. Train ignores
+	// it when it does not fit ds's rows or the parameters.
 	Gradient *KernelGradient
 }
 
@@ -107,7 +107,7 @@ type KernelTrainer struct {
 	cls     []int32 // class index of each row (C-SVC)
 	perm    []int32 // rows grouped by class, data order within a class
 	svIndex []int32 // row → support vector index, −1 for none
-	// rowHash holds hashRow of each row of a Train's data set, kept in
+	// rowHash holds RowHash of each row of a Train's data set, kept in
 	// the gradient it returns (gradientRows.hash).
 	rowHash []uint64
 	// kept holds the kernel columns kept between warm Trains (KeepMB,
@@ -523,10 +523,11 @@ func TrainKernel(ds *data.Dataset, p KernelParams) (*KernelModel, *KernelDual, e
 // feasible.RepairEquality; for ν-SVC and ν-SVR onto each side's sum (νl/2 of the
 // pair's l rows, Cνl/2; l counts rows by their instance weights), the same
 // way side by side (feasible.RepairSums). When warm.Gradient fits (same kernel,
-// bounds and ε, the same first Gradient.Rows rows and α there), the solver
-// updates that gradient by a kernel column per α the repair changed and per
-// row added since; otherwise it rebuilds the gradient from α, a column per
-// support vector. The returned dual carries the gradient of this run.
+// bounds and ε, the same first Gradient.Rows rows), the solver updates that
+// gradient by a kernel column per α that differs from the one it was
+// computed at (changed by the caller or the repair) and per row added
+// since; otherwise it rebuilds the gradient from α, a column per support
+// vector. The returned dual carries the gradient of this run.
 //
 // Errors: ErrLabels wrapped for unusable labels (no rows; for C-SVC a
 // non-integer label or a single class); ErrParams wrapped for a ν that

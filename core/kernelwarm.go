@@ -87,7 +87,7 @@ type KernelGradient struct {
 // support vector of that pair (removedRows), where dropping the gradient
 // cost a column per support vector of every pair, as much as a cold run.
 type gradientRows struct {
-	// hash holds hashRow of each of the Rows rows: Check after a removal
+	// hash holds RowHash of each of the Rows rows: Check after a removal
 	// is refolded from what stays.
 	hash []uint64
 	// label holds each row's class (C-SVC, ν-SVC), which places the row
@@ -111,7 +111,7 @@ type gradientRows struct {
 type removedRows struct {
 	// SV holds each removed row's position in gradientRows.sv.
 	SV []int32
-	// Hash holds each removed row's hashRow: where the kept kernel
+	// Hash holds each removed row's RowHash: where the kept kernel
 	// columns (kkeep.go) still hold its column, removedColumns reads its
 	// values from there.
 	Hash []uint64
@@ -162,12 +162,10 @@ func (g *KernelGradient) deleteRows(svm SVMType, pairs [][2]int32, del []int) *K
 		gone.SV = append(gone.SV, rs.gone.SV...)
 		gone.Hash = append(gone.Hash, rs.gone.Hash...)
 	}
-	nGone := 0
 	for _, r := range cut {
 		if rs.svOf[r] >= 0 {
 			gone.SV = append(gone.SV, rs.svOf[r])
 			gone.Hash = append(gone.Hash, rs.hash[r])
-			nGone++
 		}
 	}
 	if len(gone.SV) > 0 {
@@ -423,10 +421,10 @@ func (g *KernelGradient) takeOutRemoved(G0, Gbar0 []float64, rows []int32, y []i
 	}
 }
 
-// foldRows folds per-row hashes (data.Dataset.RowHash) into the hash of those rows in
-// that order. A gradient keeps its rows' hashes, so that removing rows
-// (KernelDual.DeleteRows) gives the hash of the rows that stay without
-// the data set.
+// foldRows folds per-row hashes (data.Dataset.RowHash) into the hash of
+// those rows in that order. A gradient keeps its rows' hashes, so that
+// removing rows (KernelDual.DeleteRows) gives the hash of the rows that
+// stay without the data set.
 func foldRows(rows []uint64) uint64 {
 	h := uint64(solve.HashSeed)
 	for _, v := range rows {
@@ -512,13 +510,12 @@ func (g *KernelGradient) boxMatches(v int, Cp, Cn float64, flipped bool) bool {
 // fillStored writes subproblem v's stored values into the solver's
 // starting buffers for variables whose data rows are rows: α⁰ (the α the
 // gradient was computed at), G⁰ and Gbar⁰ for rows the gradient covers,
-// NaN in G⁰ for the others. For
-// C-SVC, rows are the positive class's rows in data order, then (from
-// position nPos) the negative class's; flipped says the positive class is
-// Pairs[v][1]. Rows the gradient covers come first within each class
-// (they are the data set's first Rows rows), so each class's stored values
-// are a prefix of its rows here. One-class passes the identity rows, nPos
-// = len(rows).
+// NaN in G⁰ for the others. For C-SVC, rows are the positive class's rows
+// in data order, then (from position nPos) the negative class's; flipped
+// says the positive class is Pairs[v][1]. Rows the gradient covers come
+// first within each class (they are the data set's first Rows rows), so
+// each class's stored values are a prefix of its rows here. One-class
+// passes the identity rows, nPos = len(rows).
 func (g *KernelGradient) fillStored(a0, G0, Gbar0 []float64, rows []int32, nPos int, flipped bool, v int) {
 	gv, gbv, av := g.G[v], g.Gbar[v], g.alpha[v]
 	posOff, negOff := 0, len(gv) // one-class: every row is "positive"

@@ -20,8 +20,25 @@ import (
 // within 1e-2 of 1 in some pair of the reference, where any α in [0, C]
 // is optimal), and the
 // same labels on shuttle's test rows. It also checks that the retrains
-// were warm: at most a quarter of the cold runs' kernel evaluations.
+// were warm: at most a quarter of the cold runs' kernel evaluations. It
+// runs twice: as above, and with the store keeping its rows' hashes and
+// the trainer kernel columns (-M), as the C ABI trainer and the daemon
+// can, which read the same rows and the same Q bit for bit: the two
+// streams' last objectives are equal.
 func TestWarmStreamNoDrift(t *testing.T) {
+	var obj [2]float64
+	for k, name := range []string{"plain", "kept"} {
+		t.Run(name, func(t *testing.T) { obj[k] = warmStreamNoDrift(t, k == 1) })
+	}
+	if obj[0] != obj[1] {
+		t.Errorf("last warm objective %.17g, with kept hashes and columns %.17g", obj[0], obj[1])
+	}
+}
+
+// warmStreamNoDrift is TestWarmStreamNoDrift's stream, with the rows'
+// hashes and 20 MiB of kernel columns kept when kept is set; it returns
+// the last warm run's objective.
+func warmStreamNoDrift(t *testing.T, kept bool) float64 {
 	const (
 		store   = 3000
 		batch   = store / 100
@@ -35,6 +52,10 @@ func TestWarmStreamNoDrift(t *testing.T) {
 	// optimum here, which would hide drift (or fail on tolerance alone).
 	p.C, p.Kernel.Gamma, p.Eps = 100, 1, 1e-4
 	ds := data.NewDense(store, full.NumFeatures())
+	if kept {
+		ds.KeepRowHashes()
+		p.KeepMB = 20
+	}
 	add := appender(ds, full)
 	add(store)
 	tr, err := NewKernelTrainer(p, store, full.NumFeatures())
@@ -130,6 +151,7 @@ func TestWarmStreamNoDrift(t *testing.T) {
 		t.Errorf("test accuracy %d/%d warm, %d/%d cold", right, n, rightRef, n)
 	}
 	t.Logf("test labels: %d of %d the same, accuracy %d and %d", same, n, right, rightRef)
+	return m.Result.Objective
 }
 
 // appender returns a function that appends the next n rows of full to

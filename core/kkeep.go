@@ -26,7 +26,7 @@ package core
 // their common class's rows and may compute the same entry at once; they
 // write the same bits, through atomic loads and stores.
 //
-// Rows are matched between runs by their hashes (hashRow): the rows a
+// Rows are matched between runs by their hashes (RowHash): the rows a
 // run keeps from the last are those of the last run less the removed
 // ones, in the same order, then the appended ones. Each row has a slot,
 // its entry's position in every column, which it keeps while it stays; a
@@ -67,7 +67,7 @@ func keptBits(v *float32) *uint32 { return (*uint32)(unsafe.Pointer(v)) }
 type keptColumns struct {
 	// budget is KeepMB in bytes.
 	budget int64
-	// hash holds hashRow of the rows of the run the columns were made
+	// hash holds RowHash of the rows of the run the columns were made
 	// in, slot their slots, of their columns (nil for none): each column
 	// holds slots entries.
 	hash  []uint64

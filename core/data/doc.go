@@ -4,8 +4,9 @@
 // Scan, with their line and feature limits and file:line errors), the
 // number parsing they use, and the row operations the solvers and
 // predictors build on (Dot, AddScaledTo, views such as Prefix and
-// RowRange, DeleteRows). It depends on nothing of the solvers: package core
-// and everything above it import it.
+// RowRange, DeleteRows, AppendRowOf), and the rows' hashes a warm start
+// checks them by (RowHash, KeepRowHashes). It depends on nothing of the
+// solvers: package core and everything above it import it.
 //
 // Conventions: feature values are float32 and feature indices int32,
 // 0-based in every API (LIBSVM text files are 1-based; the readers convert).

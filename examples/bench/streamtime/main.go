@@ -361,6 +361,9 @@ func measure(w io.Writer, o core.TrainParams, full, test *data.Dataset, c config
 				e0, e1, e1/e0, hot.sum.Iterations, cold.sum.Iterations, d, ch)
 		}
 		fmt.Fprintf(w, "| total | %.4f | %.4f | %.3f | %.0f | %.0f | %.3f | | %.1e | %d |\n", tc, tw, tw/tc, ec, ew, ew/ec, worst, changed)
+		if kept, budget := tr.KeptBytes(); budget > 0 {
+			fmt.Fprintf(w, "# kept kernel columns: %.1f MiB of the %.0f MiB budget\n", float64(kept)/(1<<20), float64(budget)/(1<<20))
+		}
 		drift := ""
 		if test != nil {
 			drift = fmt.Sprintf("%d of %d", changed, test.Len())
