@@ -118,6 +118,18 @@ func (k *keptRows) hash(mid int) (hMid, hAll [4]uint64) {
 	return hashLabelsAt(k.view.Labels(), k.view.Weights(), k.live, mid)
 }
 
+// reach returns 1 + the largest feature index of the rows at the
+// positions cut of live in the sparse view.
+func reach(view *data.Dataset, live []int32, cut []int) int {
+	n := 0
+	for _, r := range cut {
+		if idx, _ := view.SparseRow(int(live[r])); len(idx) > 0 {
+			n = max(n, int(idx[len(idx)-1])+1)
+		}
+	}
+	return n
+}
+
 // numFeatures returns 1 + the largest feature index of the rows (a
 // dense log's width).
 func (k *keptRows) numFeatures() int {
@@ -200,6 +212,13 @@ func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int
 	// A sparse data set's features shrink to those of the rows kept
 	// (Dataset.DeleteRows): no row has the others, whose weights the next
 	// start takes as 0 (their terms in the sums above are then 0 too).
+	// Features is 1 + the largest index of the state's rows, so only a
+	// removed row that holds that index can shrink them: the kept rows are
+	// read only then (reading them every time cost as much as a tenth of a
+	// warm run on debdesc_bin).
+	if !rs.view.IsDense() && reach(rs.view, rs.live, cut) < g.Features {
+		return ng
+	}
 	if f := ng.rows.numFeatures(); f < g.Features {
 		ng.Features = f
 		cutFeatures := func(v [][]float64) [][]float64 {

@@ -134,10 +134,11 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	set := t.newtonSettings(warmed, p.primalTol())
 	set.objEps *= hingeObjScale
 	r := wk.newton.minimize(f, w, tol, set, p.MaxIter)
-	f.dual(alpha)
 	r.hv += rebuildHv
 	g := wk.newton.g[:len(w)]
-	res := primalResult(r, reads+f.reads, w, g, nil, nil)
+	sums := dualSums{terms: 0.5 * distSq(w, g)}
+	f.dual(alpha, &sums)
+	res := primalResult(r, reads+f.reads, nil)
 
 	if dualTest {
 		s := &wk.svc
@@ -147,7 +148,7 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	}
 
 	keep.set(k, [2]float64{Cp, Cn}, w, &wk.newton, r.f)
-	return primalResult(r, res.Updates, w, g, alpha, func(i int, a float64) float64 { return a*a/(4*f.c[i]) - a }), w
+	return primalResult(r, res.Updates, &sums), w
 }
 
 // set records, when g is not nil, decision function k's Newton run that
@@ -190,9 +191,10 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 		f.dualTol = p.Eps * scale
 	}
 	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, tol), p.MaxIter)
-	f.dual(beta)
 	g := wk.newton.g[:len(w)]
-	res := primalResult(r, reads+f.reads, w, g, nil, nil)
+	sums := dualSums{terms: 0.5 * distSq(w, g)}
+	f.dual(beta, &sums)
+	res := primalResult(r, reads+f.reads, nil)
 
 	if dualTest {
 		s := &wk.svr
@@ -201,9 +203,7 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 			func() SolveResult { return s.solve(p.MaxIter, p.C, false) }), s.w
 	}
 
-	return primalResult(r, res.Updates, w, g, beta, func(i int, b float64) float64 {
-		return b*b/(4*f.c[i]) - f.y[i]*b + p.P*math.Abs(b)
-	}), w
+	return primalResult(r, res.Updates, &sums), w
 }
 
 // primalLR solves one binary logistic regression subproblem (-s 0) by the
@@ -225,31 +225,34 @@ func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alph
 	minority, rows := weightedCounts(y, solve.RowWeights(ds)) // as primalSVC counts them
 	tol := p.Eps * minority / rows
 	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, p.Eps), p.MaxIter)
-	f.dual(alpha)
+	g := wk.newton.g[:len(w)]
+	// The loss in f(w), the dual's terms but −Σ α_i z_i (lrFun.dual).
+	sums := dualSums{terms: 0.5*distSq(w, g) - (r.f - 0.5*dot64(w, w))}
+	f.dual(alpha, &sums)
 	keep.set(k, [2]float64{Cp, Cn}, w, &wk.newton, r.f)
-	return primalResult(r, reads+f.reads, w, wk.newton.g[:len(w)], alpha, func(i int, a float64) float64 {
-		c := f.c[i]
-		return xlogx(a) + xlogx(c-a) - xlogx(c)
-	}), w
+	return primalResult(r, reads+f.reads, &sums), w
 }
 
-// primalResult is what a Newton run r that read reads rows reports and,
-// given the dual variables v its w determines (Σ y_i α_i x_i = w − g), the
-// dual objective ½‖w − g‖² + Σ_i term(i, v_i), support vectors and gap.
-func primalResult(r newtonResult, reads int64, w, g, v []float64, term func(i int, v float64) float64) SolveResult {
+// dualSums is what an objective's dual method adds up while it writes
+// the dual variables v its w determines (Σ y_i α_i x_i = w − ∇f(w)): the
+// dual objective, ½‖w − ∇f(w)‖² (where it starts) + Σ_i term(v_i), and
+// the nonzero v_i.
+type dualSums struct {
+	terms   float64
+	nonzero int
+}
+
+// primalResult is what a Newton run r that read reads rows reports, and,
+// given the sums d over the dual variables its w determines, the dual
+// objective, the support vectors and the gap.
+func primalResult(r newtonResult, reads int64, d *dualSums) SolveResult {
 	res := SolveResult{Iterations: r.iterations, NewtonIterations: r.iterations, HessianProducts: r.hv,
 		Updates: reads, Converged: r.converged, PrimalObjective: r.f}
-	if v == nil {
+	if d == nil {
 		return res
 	}
-	fd := 0.5 * distSq(w, g)
-	for i, a := range v {
-		fd += term(i, a)
-		if a != 0 {
-			res.NumSV++
-		}
-	}
-	res.DualObjective, res.DualityGap = fd, r.f+fd
+	res.NumSV = d.nonzero
+	res.DualObjective, res.DualityGap = d.terms, r.f+d.terms
 	return res
 }
 

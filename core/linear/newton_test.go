@@ -685,3 +685,37 @@ func TestNewtonSplitPasses(t *testing.T) {
 		t.Errorf("minimize with a lent core allocates %v times", n)
 	}
 }
+
+// TestPrimalLRDualObjective checks -s 0's reported dual objective, which
+// lrFun.dual sums as −(C_i log(1 + e^{−z_i}) + α_i z_i) a row with the logs
+// taken from f(w), against the textbook form recomputed from the returned
+// α alone (lrDualObjective: Σ α log α + (C − α) log(C − α) − C log C with
+// w = Σ y_i α_i x_i rebuilt), on one- and multi-class problems, with class
+// weights and a bias.
+func TestPrimalLRDualObjective(t *testing.T) {
+	for _, c := range []struct{ file, args string }{
+		{"heart_scale", "-s 0"},
+		{"heart_scale", "-s 0 -B 1 -w1 3 -c 4"},
+		{"digits.train", "-s 0 -B 1"},
+	} {
+		opts, _, err := ParseLinearOptions(strings.Fields(c.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		train := readTestdata(t, c.file)
+		m, dual, err := TrainLinear(train, opts.Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range dual.Alpha {
+			r := m.Result.Subproblems[k]
+			want := lrDualObjective(train, m, dual, k)
+			if math.Abs(r.DualObjective-want) > 1e-9*math.Abs(want) {
+				t.Errorf("%s %s subproblem %d: dual objective %.15g, recomputed from α %.15g", c.file, c.args, k, r.DualObjective, want)
+			}
+			if gap := r.PrimalObjective + r.DualObjective; math.Abs(gap-r.DualityGap) > 1e-9*math.Abs(want) || gap < 0 {
+				t.Errorf("%s %s subproblem %d: gap %.6g, primal + dual %.6g", c.file, c.args, k, r.DualityGap, gap)
+			}
+		}
+	}
+}

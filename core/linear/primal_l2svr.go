@@ -138,8 +138,15 @@ func (f *l2svrFun) dualDone(g []float64) bool {
 }
 
 // dual writes β_i = −2C_i·excess(z_i) at the current margins.
-func (f *l2svrFun) dual(beta []float64) {
+func (f *l2svrFun) dual(beta []float64, d *dualSums) {
+	n := 0
 	for i, z := range f.z {
-		beta[i] = -2 * f.c[i] * f.excess(z)
+		b := -2 * f.c[i] * f.excess(z)
+		beta[i] = b
+		d.terms += b*b/(4*f.c[i]) - f.y[i]*b + f.p*math.Abs(b)
+		if b != 0 { // no branch (countNonzero)
+			n++
+		}
 	}
+	d.nonzero += n
 }

