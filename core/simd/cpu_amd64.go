@@ -1,10 +1,11 @@
 package simd
 
-// The features each path needs, read with three CPUID instructions and
-// XGETBV: golang.org/x/sys/cpu's init took seven and parsed GODEBUG, and
-// in a virtual machine each CPUID traps to the hypervisor (x/sys/cpu's init
-// was 1.5% of `svmgo train-linear` CPU on heart_scale). A path counts only
-// when the OS saves its registers too (XCR0).
+// The features each path needs, read with two CPUID instructions and
+// XGETBV: golang.org/x/sys/cpu's init took four and parsed GODEBUG, and
+// in a virtual machine each CPUID traps to the hypervisor (76 µs each at
+// load 30 on the 2-core test machine, where the runtime's own start-up
+// takes about seven). A path counts only when the OS saves its registers
+// too (XCR0).
 var hasAVX2, hasAVX512, hasVNNI = x86Features()
 
 // hasNEON is arm64's.
@@ -19,15 +20,13 @@ func xgetbv() uint32
 // x86Features reports AVX2 with FMA; AVX-512 F, BW, VL and DQ; and
 // AVX-512 VNNI, each with the OS's support for its registers.
 func x86Features() (avx2, avx512, vnni bool) {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false, false, false
-	}
 	_, _, ecx1, _ := cpuid(1, 0)
 	const osxsave, fma, avx = 1 << 27, 1 << 12, 1 << 28
 	if ecx1&osxsave == 0 || ecx1&avx == 0 {
 		return false, false, false
 	}
+	// XSAVE (which OSXSAVE implies) enumerates its state in leaf 0xD, so
+	// leaf 7 exists: no leaf 0 for the highest leaf.
 	xcr0 := xgetbv()
 	const ymmState, zmmState = 0x6, 0xe6 // SSE+AVX; and opmask, ZMM0-15 upper halves, ZMM16-31
 	_, ebx7, ecx7, _ := cpuid(7, 0)
