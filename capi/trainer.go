@@ -89,6 +89,11 @@ func newTrainer(opts string, capRows, numFeatures, capNonzeros uint64) (*trainer
 	} else {
 		h.ds = data.NewSparse(int(capRows), int(capNonzeros), int(numFeatures))
 	}
+	if o.IsKernel() {
+		// A warm kernel retrain reads the rows' hashes instead of hashing
+		// every row (8 bytes a row of capacity).
+		h.ds.KeepRowHashes()
+	}
 	if !o.IsKernel() {
 		// -s 1 and -s 12 retrain through their primal twins (-twin 0
 		// opts out): a warm-started Newton method is what pays here.

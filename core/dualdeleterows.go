@@ -17,8 +17,8 @@ import (
 // Train takes out of G with one kernel value per remaining row of their
 // pairs (KernelGradient.deleteRows), instead of rebuilding G from Alpha,
 // which costs as much as a cold run. A gradient that cannot be kept so
-// (one not made by Train, or whose Alpha was changed since) is dropped
-// (set to nil) and the next Train rebuilds it.
+// (one not made by Train) is dropped (set to nil) and the next Train
+// rebuilds it.
 //
 // The dual's row count is the length of its vectors (0 without vectors).
 // A position out of range or given twice, or vectors of unequal lengths,
@@ -31,15 +31,12 @@ func (d *KernelDual) DeleteRows(rows []int) error {
 	var ng *KernelGradient
 	if g := d.Gradient; g != nil && len(rows) > 0 && g.Rows <= n {
 		if del, err := data.SortedPositions(rows, n); err == nil {
-			ng = g.deleteRows(d.SVMType, d.Pairs, d.Alpha, del)
+			ng = g.deleteRows(d.SVMType, d.Pairs, del)
 		}
 	}
 	removed, err := solve.DeleteAlignedRows(d.Alpha, rows)
 	if removed {
 		d.Gradient = ng
-		if ng != nil {
-			ng.Check = hashAlpha(foldRows(ng.rows.hash), d.Alpha, ng.Rows)
-		}
 	}
 	return err
 }

@@ -216,3 +216,43 @@ func TestVectorsOf(t *testing.T) {
 		}
 	}
 }
+
+// TestBadAlpha checks badAlpha against the value-by-value rule (not
+// finite; negative, not −0, when nonNeg) at every position of vectors of
+// lengths around its four-value blocks, each bad value alone, after a −0,
+// and with a later one.
+func TestBadAlpha(t *testing.T) {
+	want := func(a []float64, nonNeg bool) int {
+		for i, v := range a {
+			if math.IsNaN(v) || math.IsInf(v, 0) || nonNeg && v < 0 {
+				return i
+			}
+		}
+		return -1
+	}
+	bads := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1e-300, -2, math.Copysign(0, -1), 0, 5e-324, math.MaxFloat64}
+	for n := range 11 {
+		for at := range n {
+			for _, bad := range bads {
+				for _, negZeroFirst := range []bool{false, true} {
+					a := make([]float64, n)
+					for i := range a {
+						a[i] = float64(i) / 3
+					}
+					if negZeroFirst && at > 0 {
+						a[0] = math.Copysign(0, -1)
+					}
+					a[at] = bad
+					if at+2 < n {
+						a[at+2] = math.NaN()
+					}
+					for _, nonNeg := range []bool{false, true} {
+						if got, w := badAlpha(a, nonNeg), want(a, nonNeg); got != w {
+							t.Fatalf("%v (nonNeg %v): badAlpha %d, want %d", a, nonNeg, got, w)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -178,6 +178,29 @@ func (m *KernelModel) NumDecisionValues() int {
 // ProbB against SV.Len(), and that every number is finite. Loaders call it
 // (through Init) before handing out a model. Errors name the field.
 func (m *KernelModel) Validate() error {
+	if err := m.validateShape(); err != nil {
+		return err
+	}
+	for i := range m.SV.Len() {
+		var v []float32
+		if m.SV.IsDense() {
+			v = m.SV.DenseRow(i)
+		} else {
+			_, v = m.SV.SparseRow(i)
+		}
+		for _, x := range v {
+			if math.Float32bits(x)&0x7f800000 == 0x7f800000 { // an infinity or a NaN
+				return fmt.Errorf("core: kernel model: support vector %d has a non-finite value", i)
+			}
+		}
+	}
+	return nil
+}
+
+// validateShape is Validate without the support vectors' values: a
+// trainer's model copies them from a data set, whose rows were checked
+// when they were stored (initTrained).
+func (m *KernelModel) validateShape() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("core: kernel model: "+format, args...)
 	}
@@ -252,19 +275,6 @@ func (m *KernelModel) Validate() error {
 			}
 		}
 	}
-	for i := range l {
-		var v []float32
-		if m.SV.IsDense() {
-			v = m.SV.DenseRow(i)
-		} else {
-			_, v = m.SV.SparseRow(i)
-		}
-		for _, x := range v {
-			if math.Float32bits(x)&0x7f800000 == 0x7f800000 { // an infinity or a NaN
-				return bad("support vector %d has a non-finite value", i)
-			}
-		}
-	}
 	return nil
 }
 
@@ -278,6 +288,20 @@ func (m *KernelModel) Init() error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
+	return m.prepare()
+}
+
+// initTrained is Init for a model a trainer just built, whose support
+// vectors are copies of checked rows (validateShape).
+func (m *KernelModel) initTrained() error {
+	if err := m.validateShape(); err != nil {
+		return err
+	}
+	return m.prepare()
+}
+
+// prepare sets what prediction needs (Init), on a validated model.
+func (m *KernelModel) prepare() error {
 	l := m.SV.Len()
 	pre := &kernelPre{}
 	if m.Kernel.Type == RBFKernel {

@@ -126,7 +126,24 @@ func (d *KernelDual) pathStart(ds *data.Dataset, p KernelParams, r float64, hAll
 			_, h := hashRows(ds, l, nil)
 			hAll = &h
 		}
-		ng.Check = hashAlpha(*hAll, out.Alpha, l)
+		ng.Check = *hAll
+		ng.alpha = make([][]float64, len(out.Alpha))
+		for k, a := range out.Alpha {
+			if !d.SVMType.IsSVC() {
+				ng.alpha[k] = append([]float64(nil), a...)
+				continue
+			}
+			// G's layout: the pair's first class's rows, then its second's.
+			at := make([]float64, 0, len(g.G[k]))
+			for _, c := range d.Pairs[k] {
+				for i, y := range ds.Labels() {
+					if int32(y) == c {
+						at = append(at, a[i])
+					}
+				}
+			}
+			ng.alpha[k] = at
+		}
 		out.Gradient = ng
 	}
 	return out

@@ -632,7 +632,7 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	}
 	if g := dual.gradient(); g != nil {
 		g.Kernel, g.Epsilon, g.Rows = k, epsilon, l
-		g.Check = hashAlpha(hAll, dual.Alpha, l)
+		g.Check = hAll
 		t.keepRows(dual, ds, m)
 	}
 	if p.Probability {
@@ -643,7 +643,7 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	if t.scoreOnly {
 		return m, dual, nil // no support vectors to initialise
 	}
-	if err := m.Init(); err != nil {
+	if err := m.initTrained(); err != nil {
 		// The trainer built the model; a failure is a bug here, or
 		// non-finite numbers from a degenerate problem.
 		return nil, nil, fmt.Errorf("core: kernel training produced an unusable model: %w", err)
@@ -903,7 +903,7 @@ func (t *KernelTrainer) newSVCRun(ds *data.Dataset, labels []int32, warm *Kernel
 	r.coefScale = make([]float64, nPairs)
 	r.pairErr = make([]error, nPairs)
 	r.grad = &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs),
-		First: make([]int, nPairs)}
+		First: make([]int, nPairs), alpha: make([][]float64, nPairs)}
 	r.dual.Gradient = r.grad
 	return r
 }
@@ -983,7 +983,7 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 		if g := t.warmGrad; g != nil && g.boxMatches(v, Cp, Cn, flipped) {
 			a0 = w.alpha0[:lp]
 			G0, Gbar0 = w.s.gradient(lp)
-			g.fillStored(a0, G0, Gbar0, rows, ni, flipped, a, v)
+			g.fillStored(a0, G0, Gbar0, rows, ni, flipped, v)
 			g.takeOutRemoved(G0, Gbar0, rows, y, flipped, v, t.goneK)
 		}
 	}
@@ -1040,6 +1040,7 @@ func (t *KernelTrainer) finishPair(r *svcRun, w *kernelWorker, pi int, res smoRe
 		G, Gbar := w.s.gradient(lp)
 		r.grad.Box[pi] = [2]float64{Cp, Cn}
 		r.grad.G[pi], r.grad.Gbar[pi] = append([]float64(nil), G...), append([]float64(nil), Gbar...)
+		r.grad.alpha[pi] = r.pairAlpha[pi] // read only from here on
 		r.grad.First[pi] = ni
 	}
 	r.subs[pi] = subproblemOf(res, r.labels[i], r.labels[j], lp, w.q.kernelEvals)
@@ -1055,19 +1056,37 @@ func (r *svcRun) fillModel(ds *data.Dataset, m *KernelModel, svIndex []int32) {
 	// a pair (c, ·) and at n_i + k in one of (i, c).
 	m.Labels = r.labels
 	m.NumSV = make([]int32, nr)
+	// Each pair marks its own rows with α > 0 (0 in svIndex): a pass over
+	// the pairs' rows, (nr − 1)·l, not over every pair for every row.
+	for _, row := range r.perm {
+		svIndex[row] = -1
+	}
+	for pi := range nPairs {
+		i, j := r.pairI[pi], r.pairJ[pi]
+		rows := r.perm[r.start[i]:r.start[i+1]]
+		a := r.pairAlpha[pi][:len(rows)]
+		for k, row := range rows {
+			if a[k] > 0 {
+				svIndex[row] = 0
+			}
+		}
+		a = r.pairAlpha[pi][len(rows):]
+		rows = r.perm[r.start[j]:r.start[j+1]]
+		a = a[:len(rows)]
+		for k, row := range rows {
+			if a[k] > 0 {
+				svIndex[row] = 0
+			}
+		}
+	}
 	nSV, nnz := 0, 0
 	for c := range nr {
-		for k, row := range r.perm[r.start[c]:r.start[c+1]] {
-			svIndex[row] = -1
-			for pi := range nPairs {
-				i := r.pairI[pi]
-				if i == c && r.pairAlpha[pi][k] > 0 || r.pairJ[pi] == c && r.pairAlpha[pi][r.start[i+1]-r.start[i]+k] > 0 {
-					svIndex[row] = int32(nSV)
-					nSV++
-					m.NumSV[c]++
-					nnz += rowNonzeros(ds, int(row))
-					break
-				}
+		for _, row := range r.perm[r.start[c]:r.start[c+1]] {
+			if svIndex[row] == 0 {
+				svIndex[row] = int32(nSV)
+				nSV++
+				m.NumSV[c]++
+				nnz += rowNonzeros(ds, int(row))
 			}
 		}
 	}
@@ -1103,9 +1122,10 @@ func (r *svcRun) fillModel(ds *data.Dataset, m *KernelModel, svIndex []int32) {
 // fillDualAlpha lays each pair's α out over the l rows of the data set
 // (KernelDual.Alpha), 0 for the rows of other classes.
 func (r *svcRun) fillDualAlpha(l int) {
+	all := make([]float64, l*len(r.pairI)) // one allocation, not one a pair
 	for pi := range r.pairI {
 		i, j := r.pairI[pi], r.pairJ[pi]
-		full := make([]float64, l)
+		full := all[pi*l : (pi+1)*l : (pi+1)*l]
 		for k, row := range r.perm[r.start[i]:r.start[i+1]] {
 			full[row] = r.pairAlpha[pi][k]
 		}
@@ -1145,7 +1165,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 		if g := t.warmGrad; g != nil && g.boxMatches(0, 1, 1, false) {
 			a0 = w.alpha0[:l]
 			G0, Gbar0 = w.s.gradient(l)
-			g.fillStored(a0, G0, Gbar0, rows, l, false, warm.Alpha[0], 0)
+			g.fillStored(a0, G0, Gbar0, rows, l, false, 0)
 			g.takeOutRemoved(G0, Gbar0, rows, y, false, 0, t.goneK)
 		}
 	} else if dw != nil {
@@ -1180,7 +1200,8 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}
 	G, Gbar := w.s.gradient(l)
 	dual.Gradient = &KernelGradient{Box: [][2]float64{{1, 1}},
-		G: [][]float64{append([]float64(nil), G...)}, Gbar: [][]float64{append([]float64(nil), Gbar...)}}
+		G: [][]float64{append([]float64(nil), G...)}, Gbar: [][]float64{append([]float64(nil), Gbar...)},
+		alpha: [][]float64{append([]float64(nil), alpha...)}} // callers change dual.Alpha in place
 	t.collectSV(ds, m, dual.Alpha[0], sub)
 	return dual
 }
@@ -1228,7 +1249,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 		if g := t.warmGrad; g != nil && g.boxMatches(0, p.C, p.C, false) {
 			a0 = w.alpha0[:2*l]
 			G0, Gbar0 = w.s.gradient(2 * l)
-			g.fillStoredSVR(a0, G0, Gbar0, warm.Alpha[0])
+			g.fillStoredSVR(a0, G0, Gbar0)
 			if g.rows.gone != nil {
 				// α's half; α*'s follows as fillStoredSVR has it.
 				g.takeOutRemoved(G0[:l], Gbar0[:l], rows, y[:l], false, 0, t.goneK)
@@ -1262,7 +1283,8 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	if !both {
 		G, Gbar := w.s.gradient(l) // α's half; α*'s follows (fillStoredSVR)
 		dual.Gradient = &KernelGradient{Box: [][2]float64{{p.C, p.C}},
-			G: [][]float64{append([]float64(nil), G...)}, Gbar: [][]float64{append([]float64(nil), Gbar...)}}
+			G: [][]float64{append([]float64(nil), G...)}, Gbar: [][]float64{append([]float64(nil), Gbar...)},
+			alpha: [][]float64{append([]float64(nil), beta...)}}
 	}
 	t.collectSV(ds, m, beta, sub)
 	return dual

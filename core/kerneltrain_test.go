@@ -187,9 +187,11 @@ func TestKernelWarmStartAtOptimum(t *testing.T) {
 	}
 }
 
-// A stored gradient computed under other bounds, another kernel or at
-// another α is ignored: the run is the one without it, bit for bit, and
-// reaches the cold optimum.
+// A stored gradient computed under other bounds or another kernel is
+// ignored: the run is the one without it, bit for bit, and reaches the
+// cold optimum. One kept with an α the caller changed since is used, the
+// changed α costing a column each (the gradient keeps the α it was
+// computed at), and reaches the cold optimum too.
 func TestKernelWarmStartStaleGradient(t *testing.T) {
 	ds := readRefData(t, "heart_scale")
 	p := DefaultKernelParams()
@@ -237,7 +239,13 @@ func TestKernelWarmStartStaleGradient(t *testing.T) {
 			t.Fatal(err)
 		}
 		w, o := with.Result, without.Result
-		if w.KernelEvals != o.KernelEvals || w.Iterations != o.Iterations || w.Objective != o.Objective {
+		if c.name == "alpha" {
+			// One α edited, a few moved by the equality's repair: a
+			// few columns, where rebuilding G costs one per support vector.
+			if w.KernelEvals*10 > o.KernelEvals {
+				t.Errorf("alpha: %d kernel evaluations with the gradient, %d without", w.KernelEvals, o.KernelEvals)
+			}
+		} else if w.KernelEvals != o.KernelEvals || w.Iterations != o.Iterations || w.Objective != o.Objective {
 			t.Errorf("%s: with the stale gradient %d evaluations, %d iterations, objective %.10g; without %d, %d, %.10g",
 				c.name, w.KernelEvals, w.Iterations, w.Objective, o.KernelEvals, o.Iterations, o.Objective)
 		}

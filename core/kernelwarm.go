@@ -17,7 +17,12 @@ import (
 // α that clipping or feasible.RepairEquality changed and one per row added since
 // (smo.solveFrom). Those values are only right for the same Q, p and box,
 // over the same rows; a KernelGradient records what they depend on and is
-// ignored, with G rebuilt from α as before, when anything differs. Rows
+// ignored, with G rebuilt from α as before, when anything differs. It
+// also keeps the α it was computed at (laid out as G), which the solver
+// starts from as α⁰: an α the caller changed since costs one column, as an
+// α the repair moved does, where a hash of every α vector (run twice a
+// Train and once a DeleteRows, a tenth of a warm retrain on digits)
+// dropped the whole gradient. Rows
 // removed through KernelDual.DeleteRows keep it usable: it drops their
 // entries and remembers the removed support vectors, whose terms the next
 // Train takes out of G and Gbar with one kernel column each
@@ -30,9 +35,9 @@ import (
 // with zeros (or any feasible value), keep it usable: those rows are
 // recognised by their position (≥ Rows) and get their gradient from one
 // kernel column each. Rows removed by KernelDual.DeleteRows leave it
-// usable (gradientRows). Reordering or changing rows, or changing the
-// stored α of the first Rows rows, makes it unusable (Check no longer
-// matches) and Train silently rebuilds G from α.
+// usable (gradientRows). Reordering or changing rows makes it unusable
+// (Check no longer matches) and Train silently rebuilds G from α; an α of
+// the first Rows rows changed since the run costs a kernel column.
 type KernelGradient struct {
 	// Kernel is the resolved kernel (Gamma not zero) of the run.
 	Kernel Kernel
@@ -48,9 +53,9 @@ type KernelGradient struct {
 	// Rows is the number of rows of the run: G and Gbar cover rows
 	// 0..Rows−1.
 	Rows int
-	// Check is a 64-bit hash (multiply-xorshift per word) of the labels and features of rows
-	// 0..Rows−1 and of Alpha[k][:Rows] for every k: it tells whether a data
-	// set and a dual still are the ones G was computed on.
+	// Check is a 64-bit hash (multiply-xorshift per word) of the labels,
+	// features and weights of rows 0..Rows−1: it tells whether a data set
+	// still holds the rows G was computed on.
 	Check uint64
 	// G holds, per subproblem, ∇f(α) = Qα + p at the rows of the
 	// subproblem: for C-SVC the rows of class Pairs[k][0] among the first
@@ -69,6 +74,10 @@ type KernelGradient struct {
 	// What lets the gradient outlive removed rows (DeleteRows), set by
 	// Train; a gradient without it is dropped when rows go.
 	rows gradientRows
+	// alpha holds, per subproblem, the α at which G and Gbar were computed,
+	// laid out as G (β for ε-SVR): the solver's α⁰ (fillStored). Set by
+	// Train and PathStart; a gradient without it is unusable.
+	alpha [][]float64
 }
 
 // gradientRows is what a KernelGradient keeps about its rows so that
@@ -113,18 +122,24 @@ type removedRows struct {
 }
 
 // deleteRows returns g with the rows at the sorted positions del
-// removed, for a dual whose vectors are alpha (before the removal), or
-// nil when g cannot outlive them: it lacks gradientRows, or Check no
-// longer matches alpha (the caller changed α since the run). Removed
-// support vectors among g's rows join gradientRows.gone. g itself is not
-// changed (duals made by Extended and Prefix share it). Rows at or past
-// g.Rows (added since the run) are only dropped from α.
-func (g *KernelGradient) deleteRows(svm SVMType, pairs [][2]int32, alpha [][]float64, del []int) *KernelGradient {
+// removed, or nil when g cannot outlive them: it lacks gradientRows or its
+// α. Removed support vectors among g's rows join gradientRows.gone, with
+// their terms taken from the α G was computed at (g.alpha), whatever the
+// caller's vectors hold now. g itself is not changed (duals made by
+// Extended and Prefix share it). Rows at or past g.Rows (added since the
+// run) are only dropped from α.
+func (g *KernelGradient) deleteRows(svm SVMType, pairs [][2]int32, del []int) *KernelGradient {
 	rs := &g.rows
 	n := g.Rows
+	nv := len(g.G)
 	if rs.hash == nil || len(rs.hash) != n || len(rs.svOf) != n || (svm.IsSVC() && len(rs.label) != n) ||
-		hashAlpha(foldRows(rs.hash), alpha, n) != g.Check {
+		len(g.alpha) != nv || len(g.Gbar) != nv || (svm.IsSVC() && len(g.First) != nv) {
 		return nil
+	}
+	for v := range nv {
+		if len(g.alpha[v]) != len(g.G[v]) || len(g.Gbar[v]) != len(g.G[v]) {
+			return nil
+		}
 	}
 	cut := del
 	for k, r := range del {
@@ -143,77 +158,91 @@ func (g *KernelGradient) deleteRows(svm SVMType, pairs [][2]int32, alpha [][]flo
 	}
 	// The removed support vectors, their terms per subproblem.
 	gone := &removedRows{}
-	nv := len(alpha)
 	if rs.gone != nil {
 		gone.SV = append(gone.SV, rs.gone.SV...)
 		gone.Hash = append(gone.Hash, rs.gone.Hash...)
 	}
-	var added []int // positions in cut of removed support vectors
-	for k, r := range cut {
+	nGone := 0
+	for _, r := range cut {
 		if rs.svOf[r] >= 0 {
 			gone.SV = append(gone.SV, rs.svOf[r])
 			gone.Hash = append(gone.Hash, rs.hash[r])
-			added = append(added, k)
+			nGone++
 		}
 	}
 	if len(gone.SV) > 0 {
 		gone.Coef, gone.Bar = make([][]float64, nv), make([][]float64, nv)
-		for v := range nv {
+	}
+	ng.G, ng.Gbar, ng.alpha = make([][]float64, nv), make([][]float64, nv), make([][]float64, nv)
+	if g.First != nil {
+		ng.First = make([]int, nv)
+	}
+	at := make([]int, len(cut)) // each removed row's entry in G[v], −1 for none
+	pos := make([]int, 0, len(cut))
+	for v := range nv {
+		if g.First == nil {
+			copy(at, cut)
+		} else {
+			// A pair's entries: its first class's rows in data order,
+			// then its second's.
+			first, second := 0, g.First[v]
+			for k, r := 0, 0; r < n && k < len(cut); r++ {
+				e := -1
+				switch rs.label[r] {
+				case pairs[v][0]:
+					e = first
+					first++
+				case pairs[v][1]:
+					e = second
+					second++
+				}
+				if r == cut[k] {
+					at[k] = e
+					k++
+				}
+			}
+		}
+		if len(gone.SV) > 0 {
 			var coef, bar []float64
 			if rs.gone != nil {
 				coef, bar = append(coef, rs.gone.Coef[v]...), append(bar, rs.gone.Bar[v]...)
 			}
-			for _, k := range added {
-				r := cut[k]
-				c, b := removedTerm(svm, g, rs, pairs, v, r, alpha[v][r])
+			for k, r := range cut {
+				if rs.svOf[r] < 0 {
+					continue
+				}
+				a := 0.0
+				if at[k] >= 0 {
+					a = g.alpha[v][at[k]]
+				}
+				c, b := removedTerm(svm, g, rs, pairs, v, r, a)
 				coef, bar = append(coef, c), append(bar, b)
 			}
 			gone.Coef[v], gone.Bar[v] = coef, bar
 		}
-		ng.rows.gone = gone
-	}
-	// G and Gbar without the removed rows' entries.
-	ng.G, ng.Gbar = make([][]float64, nv), make([][]float64, nv)
-	if g.First != nil {
-		ng.First = make([]int, nv)
-	}
-	for v := range nv {
-		if g.First == nil {
-			ng.G[v], ng.Gbar[v] = compact(g.G[v], cut), compact(g.Gbar[v], cut)
-			continue
-		}
-		// A pair's entries: its first class's rows in data order, then
-		// its second's; pos lists the entries of the removed rows.
-		var pos []int
-		first, second := 0, g.First[v]
-		for k, r := 0, 0; r < n && k < len(cut); r++ {
-			c := rs.label[r]
-			at := -1
-			switch c {
-			case pairs[v][0]:
-				at = first
-				first++
-			case pairs[v][1]:
-				at = second
-				second++
+		// G, Gbar and α without the removed rows' entries.
+		pos = pos[:0]
+		for _, e := range at {
+			if e >= 0 {
+				pos = append(pos, e)
 			}
-			if r == cut[k] {
-				k++
-				if at >= 0 {
-					pos = append(pos, at)
+		}
+		if g.First != nil {
+			slices.Sort(pos)
+			nFirst := g.First[v]
+			for _, e := range pos {
+				if e < g.First[v] {
+					nFirst--
 				}
 			}
+			ng.First[v] = nFirst
 		}
-		slices.Sort(pos)
-		nFirst := g.First[v]
-		for _, at := range pos {
-			if at < g.First[v] {
-				nFirst--
-			}
-		}
-		ng.First[v] = nFirst
-		ng.G[v], ng.Gbar[v] = compact(g.G[v], pos), compact(g.Gbar[v], pos)
+		ng.G[v], ng.Gbar[v], ng.alpha[v] = compact(g.G[v], pos), compact(g.Gbar[v], pos), compact(g.alpha[v], pos)
 	}
+	if len(gone.SV) > 0 {
+		ng.rows.gone = gone
+	}
+	ng.Check = foldRows(ng.rows.hash)
 	return &ng
 }
 
@@ -394,55 +423,7 @@ func (g *KernelGradient) takeOutRemoved(G0, Gbar0 []float64, rows []int32, y []i
 	}
 }
 
-// hashRow returns the hash of ds's row i alone: its label, nonzero
-// features and weight. Feature j goes into lane j mod 4 of four
-// solve.HashWord chains, which the processor overlaps; a zero (±0) leaves
-// its lane as it was (by a mask, not a branch), so dense and sparse data
-// hash alike. Every Train hashes every row; with one chain that was a
-// fifth of a warm one-class retrain's CPU on digits (64 features a row),
-// and the four lanes take 40% less time.
-func hashRow(ds *data.Dataset, i int) uint64 {
-	h := [4]uint64{solve.HashWord(solve.HashSeed, math.Float64bits(ds.Label(i))), solve.HashSeed ^ 1, solve.HashSeed ^ 2, solve.HashSeed ^ 3}
-	if ds.IsDense() {
-		x := ds.DenseRow(i)
-		// Four locals, not h's elements: the compiler keeps them in
-		// registers, so the chains overlap.
-		h0, h1, h2, h3 := h[0], h[1], h[2], h[3]
-		j := 0
-		for ; j+4 <= len(x); j += 4 {
-			h0 = hashEntry(h0, j, x[j])
-			h1 = hashEntry(h1, j+1, x[j+1])
-			h2 = hashEntry(h2, j+2, x[j+2])
-			h3 = hashEntry(h3, j+3, x[j+3])
-		}
-		h = [4]uint64{h0, h1, h2, h3}
-		for ; j < len(x); j++ {
-			h[j&3] = hashEntry(h[j&3], j, x[j])
-		}
-	} else {
-		idx, val := ds.SparseRow(i)
-		for k, j := range idx {
-			h[j&3] = hashEntry(h[j&3], int(j), val[k])
-		}
-	}
-	r := solve.HashWord(solve.HashWord(solve.HashWord(h[0], h[1]), h[2]), h[3])
-	if w := ds.Weight(i); w != 1 {
-		// Bounds of α depend on the weight; weight 1 hashes as a data
-		// set without weights, whose gradients stay usable.
-		r = solve.HashWord(r, math.Float64bits(w))
-	}
-	return r
-}
-
-// hashEntry folds feature j's value v into lane h, or returns h when v is
-// ±0, without a branch.
-func hashEntry(h uint64, j int, v float32) uint64 {
-	b := math.Float32bits(v)
-	keep := -((uint64(b&0x7fff_ffff) + 0x7fff_ffff) >> 31) // all ones unless v is ±0
-	return h ^ (solve.HashWord(h, uint64(j)<<32|uint64(b))^h)&keep
-}
-
-// foldRows folds per-row hashes (hashRow) into the hash of those rows in
+// foldRows folds per-row hashes (data.Dataset.RowHash) into the hash of those rows in
 // that order. A gradient keeps its rows' hashes, so that removing rows
 // (KernelDual.DeleteRows) gives the hash of the rows that stay without
 // the data set.
@@ -456,12 +437,14 @@ func foldRows(rows []uint64) uint64 {
 
 // hashRows returns the hash of ds's rows 0..mid−1 and of rows
 // 0..ds.Len()−1 (mid is clamped to [0, ds.Len()]): foldRows of their
-// hashRow values, which it also writes into dst when dst is not nil (it
-// must then hold ds.Len() values).
+// RowHash values, which it also writes into dst when dst is not nil (it
+// must then hold ds.Len() values). A data set that keeps its rows' hashes
+// (data.Dataset.KeepRowHashes) gives them without reading its rows.
 func hashRows(ds *data.Dataset, mid int, dst []uint64) (hMid, hAll uint64) {
 	h := uint64(solve.HashSeed)
 	l := ds.Len()
 	mid = max(0, min(mid, l))
+	kept := ds.RowHashes()
 	var out []uint64
 	if dst != nil {
 		out = dst[:l]
@@ -470,7 +453,12 @@ func hashRows(ds *data.Dataset, mid int, dst []uint64) (hMid, hAll uint64) {
 		if i == mid {
 			hMid = h
 		}
-		r := hashRow(ds, i)
+		var r uint64
+		if kept != nil {
+			r = kept[i]
+		} else {
+			r = ds.RowHash(i)
+		}
 		if out != nil {
 			out[i] = r
 		}
@@ -482,50 +470,19 @@ func hashRows(ds *data.Dataset, mid int, dst []uint64) (hMid, hAll uint64) {
 	return hMid, h
 }
 
-// hashAlpha folds the first n entries of each vector into h: the position
-// and value of each nonzero, then a separator per vector. Most α are 0 (a
-// pair's vector covers every row of the data set, its support vectors are
-// a few hundred), and skipping them took the hash, run twice a Train, from
-// 2.5% of a warm retrain on shuttle to almost nothing; a value that changes
-// to or from 0 still changes the hash.
-func hashAlpha(h uint64, alpha [][]float64, n int) uint64 {
-	for _, a := range alpha {
-		a = a[:n]
-		k := 0
-		for ; k+4 <= len(a); k += 4 {
-			// Four ±0 at once (their bits without the sign are 0): one
-			// branch for the runs of zeros that are most of a pair's vector.
-			if (math.Float64bits(a[k])|math.Float64bits(a[k+1])|math.Float64bits(a[k+2])|math.Float64bits(a[k+3]))<<1 == 0 {
-				continue
-			}
-			for j := k; j < k+4; j++ {
-				if v := a[j]; v != 0 {
-					h = solve.HashWord(solve.HashWord(h, uint64(j)), math.Float64bits(v))
-				}
-			}
-		}
-		for ; k < len(a); k++ {
-			if v := a[k]; v != 0 {
-				h = solve.HashWord(solve.HashWord(h, uint64(k)), math.Float64bits(v))
-			}
-		}
-		h = solve.HashWord(h, ^uint64(0))
-	}
-	return h
-}
-
 // usableGradient returns warm's gradient if it was computed with kernel k
-// (and ε of ε-SVR) on the first Rows rows of ds, at warm's α; else nil.
-// hMid is hashRows(ds, warm.Gradient.Rows)'s first result. The bounds are
-// checked per subproblem (boxMatches).
+// (and ε of ε-SVR) on the first Rows rows of ds; else nil. hMid is
+// hashRows(ds, warm.Gradient.Rows)'s first result. The bounds are checked
+// per subproblem (boxMatches); the α it was computed at need not be
+// warm's (fillStored).
 func usableGradient(warm *KernelDual, k Kernel, epsilon float64, hMid uint64, l int) *KernelGradient {
 	if warm == nil || warm.Gradient == nil {
 		return nil
 	}
 	g := warm.Gradient
 	n := len(warm.Alpha)
-	if g.Kernel != k || g.Epsilon != epsilon || g.Rows <= 0 || g.Rows > l ||
-		len(g.G) != n || len(g.Gbar) != n || len(g.Box) != n {
+	if g.Kernel != k || g.Epsilon != epsilon || g.Rows <= 0 || g.Rows > l || g.Check != hMid ||
+		len(g.G) != n || len(g.Gbar) != n || len(g.Box) != n || len(g.alpha) != n {
 		return nil
 	}
 	svc := warm.SVMType.IsSVC()
@@ -533,13 +490,10 @@ func usableGradient(warm *KernelDual, k Kernel, epsilon float64, hMid uint64, l 
 		return nil
 	}
 	for v := range n {
-		if len(g.Gbar[v]) != len(g.G[v]) || svc && !(g.First[v] >= 0 && g.First[v] <= len(g.G[v])) ||
-			!svc && len(g.G[v]) != g.Rows {
+		if len(g.Gbar[v]) != len(g.G[v]) || len(g.alpha[v]) != len(g.G[v]) ||
+			svc && !(g.First[v] >= 0 && g.First[v] <= len(g.G[v])) || !svc && len(g.G[v]) != g.Rows {
 			return nil
 		}
-	}
-	if hashAlpha(hMid, warm.Alpha, g.Rows) != g.Check {
-		return nil
 	}
 	return g
 }
@@ -556,16 +510,17 @@ func (g *KernelGradient) boxMatches(v int, Cp, Cn float64, flipped bool) bool {
 }
 
 // fillStored writes subproblem v's stored values into the solver's
-// starting buffers for variables whose data rows are rows: α⁰, G⁰ and
-// Gbar⁰ for rows the gradient covers, NaN in G⁰ for the others. For
+// starting buffers for variables whose data rows are rows: α⁰ (the α the
+// gradient was computed at), G⁰ and Gbar⁰ for rows the gradient covers,
+// NaN in G⁰ for the others. For
 // C-SVC, rows are the positive class's rows in data order, then (from
 // position nPos) the negative class's; flipped says the positive class is
 // Pairs[v][1]. Rows the gradient covers come first within each class
 // (they are the data set's first Rows rows), so each class's stored values
 // are a prefix of its rows here. One-class passes the identity rows, nPos
 // = len(rows).
-func (g *KernelGradient) fillStored(a0, G0, Gbar0 []float64, rows []int32, nPos int, flipped bool, alpha []float64, v int) {
-	gv, gbv := g.G[v], g.Gbar[v]
+func (g *KernelGradient) fillStored(a0, G0, Gbar0 []float64, rows []int32, nPos int, flipped bool, v int) {
+	gv, gbv, av := g.G[v], g.Gbar[v], g.alpha[v]
 	posOff, negOff := 0, len(gv) // one-class: every row is "positive"
 	if g.First != nil {
 		posOff, negOff = 0, g.First[v]
@@ -579,7 +534,7 @@ func (g *KernelGradient) fillStored(a0, G0, Gbar0 []float64, rows []int32, nPos 
 			k = negOff + r - nPos
 		}
 		if int(row) < g.Rows {
-			a0[r], G0[r], Gbar0[r] = alpha[row], gv[k], gbv[k]
+			a0[r], G0[r], Gbar0[r] = av[k], gv[k], gbv[k]
 		} else {
 			a0[r], G0[r], Gbar0[r] = 0, math.NaN(), 0
 		}
@@ -590,9 +545,9 @@ func (g *KernelGradient) fillStored(a0, G0, Gbar0 []float64, rows []int32, nPos 
 // stored values follow from those of α: α⁰ = max(β, 0) and α*⁰ =
 // max(−β, 0) from the stored β, G*_t = 2ε − G_t and Gbar*_t = −Gbar_t
 // (Q's rows for α*_t are the negated rows for α_t, and p*_t = 2ε − p_t).
-func (g *KernelGradient) fillStoredSVR(a0, G0, Gbar0 []float64, beta []float64) {
+func (g *KernelGradient) fillStoredSVR(a0, G0, Gbar0 []float64) {
 	l := len(a0) / 2
-	gv, gbv := g.G[0], g.Gbar[0]
+	gv, gbv, beta := g.G[0], g.Gbar[0], g.alpha[0]
 	for r := range l {
 		if r < g.Rows {
 			a0[r], a0[r+l] = max(beta[r], 0), max(-beta[r], 0)

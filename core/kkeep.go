@@ -400,33 +400,12 @@ func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 		}
 	}
 	maxCols := c.budget / (4 * int64(max(slots, 1)))
-	// The columns taken again; the others' memory serves new ones.
-	taken := make(map[*float32]bool)
-	var n int64
-	for j := 0; j < l && n < maxCols && matched; j++ {
-		if !sv(j) {
-			continue
-		}
-		if col := c.cur[j]; col != nil {
-			taken[&col[0]] = true
-		} else if col := c.made[j]; col != nil {
-			taken[&col[0]] = true
-		}
-		n++
-	}
-	var free [][]float32
-	for _, col := range c.of {
-		if col != nil && !taken[&col[0]] {
-			free = append(free, col)
-		}
-	}
-	for j := 0; j < l && matched; j++ {
-		if col := c.made[j]; col != nil && !taken[&col[0]] {
-			free = append(free, col)
-		}
-	}
+	// The columns taken again (taken marks the last run's rows whose
+	// column is); the others' memory serves the new ones.
 	of := make([][]float32, l)
-	n = 0
+	taken := append(c.used[:0], make([]bool, len(c.of))...)
+	need := c.fresh[:0] // rows that get a new column
+	var n int64
 	for j := 0; j < l && n < maxCols; j++ {
 		if !sv(j) {
 			continue
@@ -434,13 +413,29 @@ func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 		switch {
 		case matched && c.cur[j] != nil:
 			of[j] = c.cur[j]
+			taken[c.prev[j]] = true
 		case matched && c.made[j] != nil:
 			of[j] = c.made[j]
 		default:
-			of[j] = newColumn(slots, &free)
+			need = append(need, int32(j))
 		}
 		n++
 	}
+	var free [][]float32
+	for o, col := range c.of {
+		if col != nil && !taken[o] {
+			free = append(free, col)
+		}
+	}
+	for j := 0; j < l && matched; j++ {
+		if col := c.made[j]; col != nil && of[j] == nil {
+			free = append(free, col)
+		}
+	}
+	for _, j := range need {
+		of[j] = newColumn(slots, &free)
+	}
+	c.used, c.fresh = taken, need
 	c.hash = append(c.hash[:0], rowHash[:l]...)
 	c.slot, c.of, c.slots = slot, of, slots
 	c.bytes = 4 * n * int64(slots)

@@ -51,7 +51,59 @@ const columnWorkMin = 1 << 18
 // whose columns is (n = ds.Len()) starts no helpers at all: a small set
 // never pays for a second core.
 func worthOffering(n int, ds *data.Dataset) bool {
-	return n >= 64*columnChunks && n*(rowWork(ds)+16) >= columnWorkMin
+	return longEnough(n, rowWork(ds))
+}
+
+// longEnough reports whether a column of n entries of work each (rowWork)
+// is long enough to offer to a helper (columnWorkMin).
+func longEnough(n, work int) bool {
+	return n >= 64*columnChunks && n*(work+16) >= columnWorkMin
+}
+
+// TrainsOnOneCore reports whether TrainModel(ds, p) runs its solver on
+// one goroutine and nothing beside it: a kernel training of one
+// subproblem (one-class, the SVRs, or a C-SVC or ν-SVC of two classes)
+// without probability estimates (whose folds run in parallel), whose
+// kernel columns are too short to offer to a helper (worthOffering). A
+// linear training is not judged here (solve.Lender decides by its
+// nonzeros) and gives false.
+//
+// A batch program may then run Go's scheduler on one processor
+// (runtime.GOMAXPROCS(1)) while it trains, which is what svmgo train
+// does. With a second, idle P the scheduler wakes an idle thread each
+// time it preempts the solver (every 10 ms) and, as often as not, that
+// thread takes the solver over on the other CPU: on a 57-feature,
+// 3,680-row binary set the solver's time was spread over two threads,
+// with 114–180 hand-overs in half a second, and two cores took 1.10× the
+// wall of one CPU (taskset -c 0) on a quiet machine. One P keeps the
+// solver on one thread, as the pinned run does, without pinning it: the
+// operating system still moves that thread to the other CPU when another
+// process takes its CPU (pinning it cost 1.8× then).
+//
+// With --scale (p.Scale) the scaled rows' nonzeros are not known before
+// scaling, so each row is taken as all its features, the most work a
+// column can be.
+func TrainsOnOneCore(ds *data.Dataset, p TrainParams) bool {
+	if !p.IsKernel() || p.Kernel.Probability || ds.Len() == 0 {
+		return false
+	}
+	if p.Kernel.SVMType.IsSVC() && classCount(ds.Labels()) > 2 {
+		return false
+	}
+	work := rowWork(ds)
+	if p.Scale.Enabled || wantsDenseView(ds) {
+		work = ds.NumFeatures() // the rows as the kernels would read them
+	}
+	return !longEnough(ds.Len(), work)
+}
+
+// classCount is the number of distinct values of labels.
+func classCount(labels []float64) int {
+	seen := make(map[float64]struct{})
+	for _, v := range labels {
+		seen[v] = struct{}{}
+	}
+	return len(seen)
 }
 
 // rowWork is the cost of one kernel entry of ds in columnWorkMin's units:

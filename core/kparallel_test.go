@@ -143,3 +143,73 @@ func BenchmarkColumnSplit(b *testing.B) {
 		}
 	}
 }
+
+// TrainsOnOneCore says one core for a training of one subproblem whose
+// columns are too short to offer, and agrees with the trainer: a kernel
+// training it calls one-core starts no column helpers, one it does not
+// (a single subproblem of long columns) does.
+func TestTrainsOnOneCore(t *testing.T) {
+	// sparse returns l rows of nnz nonzeros among n features, labels
+	// cycling through classes.
+	sparse := func(l, n, nnz, classes int) *data.Dataset {
+		ds := data.NewSparse(l, l*nnz, 0)
+		rng := solve.NewRNG(7)
+		idx, val := make([]int32, nnz), make([]float32, nnz)
+		for i := range l {
+			for k := range nnz {
+				idx[k] = int32(k*(n/nnz) + int(rng.Next()%uint64(n/nnz)))
+				val[k] = float32(rng.Next()>>40)/(1<<24) + 0.1
+			}
+			if err := ds.AppendSparse(float64(i%classes), idx, val); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return ds
+	}
+	kernel := func(mod func(*KernelParams)) TrainParams {
+		p := TrainParams{Family: KernelFamily, Kernel: DefaultKernelParams()}
+		mod(&p.Kernel)
+		return p
+	}
+	none := func(*KernelParams) {}
+	small := sparse(3000, 200, 5, 2) // 3,000 × (5+16) = 63,000 < columnWorkMin
+	wide := sparse(3000, 200, 80, 2) // 3,000 × (80+16) = 288,000 ≥ columnWorkMin
+	scaled := kernel(none)
+	scaled.Scale = ScaleParams{Enabled: true, Lower: -1, Upper: 1}
+	for _, c := range []struct {
+		name string
+		ds   *data.Dataset
+		p    TrainParams
+		want bool
+	}{
+		{"binary C-SVC, short columns", small, kernel(none), true},
+		{"one-class, short columns", small, kernel(func(k *KernelParams) { k.SVMType = OneClass }), true},
+		{"ε-SVR, short columns", small, kernel(func(k *KernelParams) { k.SVMType = EpsSVR }), true},
+		{"binary C-SVC, long columns", wide, kernel(none), false},
+		{"three classes: pairs in parallel", sparse(3000, 200, 5, 3), kernel(none), false},
+		{"probability: folds in parallel", small, kernel(func(k *KernelParams) { k.Probability = true }), false},
+		{"scaled: 200 features a row", small, scaled, false},
+		{"linear", small, TrainParams{Family: LinearFamily}, false},
+	} {
+		if got := TrainsOnOneCore(c.ds, c.p); got != c.want {
+			t.Errorf("%s: TrainsOnOneCore = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if kernelHelperCount() == 0 {
+		t.Log("one processor: the trainer starts no helpers whatever the data")
+		return
+	}
+	for _, ds := range []*data.Dataset{small, wide} {
+		p := kernel(none)
+		tr, err := newKernelTrainer(p.Kernel, ds.Len(), ds.NumFeatures(), kernelWorkerCount(&p.Kernel), ds.Len(), wantsDenseView(ds))
+		if err != nil {
+			t.Fatal(err)
+		}
+		detach := tr.attachRows(ds, p.Kernel.ResolvedKernel(ds.NumFeatures()), 0)
+		helped := tr.workers[0].q.cols.pool != nil
+		detach()
+		if helped == TrainsOnOneCore(ds, p) {
+			t.Errorf("%d nonzeros a row: trainer starts helpers %v, TrainsOnOneCore %v", ds.Nonzeros()/ds.Len(), helped, !helped)
+		}
+	}
+}

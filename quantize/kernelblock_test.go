@@ -98,7 +98,7 @@ func TestKernelBlockExact(t *testing.T) {
 				}
 				q.DecisionDense(dec, x)
 				for p, want := range dec {
-					e := b.bound(s, p, 0)
+					e := b.bound(s, p, 0, s.w)
 					if d := math.Abs(s.dec[p] - want); d > e {
 						t.Fatalf("%s int%d row %d value %d: float32 %v, exact %v: off by %g, bound %g", c.name, bits, r, p, s.dec[p], want, d, e)
 					} else if e > 0 {
@@ -115,13 +115,41 @@ func TestKernelBlockExact(t *testing.T) {
 					doubtful++
 				}
 				for p, want := range dec {
-					e := b.bound(s, p, g)
+					e := b.bound(s, p, g, s.w)
 					if d := math.Abs(s.dec[p] - want); d > e {
 						t.Fatalf("%s int%d row %d value %d: prefilter %v, exact %v: off by %g, bound %g (g %g)", c.name, bits, r, p, s.dec[p], want, d, e, g)
 					} else if e > 0 {
 						worstPre = max(worstPre, d/e)
 					}
 				}
+			}
+			// The float32 prefilter's widened bound holds against the exact
+			// decision values, and leaves few rows in doubt.
+			worstFl, doubtfulFl := 0.0, 0
+			for r := range te.Len() {
+				if b.fl == nil {
+					break
+				}
+				x := denseRow(te, r, q.nf)
+				xx := simd.Dot64x4(x, x)
+				s.fxx[0] = xx
+				q.floatKernel(b, s, x, 1)
+				if !q.floatDecide(b, s, s.fk[:q.l], xx) {
+					doubtfulFl++
+				}
+				g := b.fl.slack(q.kernel.Gamma, xx)
+				q.DecisionDense(dec, x)
+				for p, want := range dec {
+					e := b.bound(s, p, g, b.fl.absA)
+					if d := math.Abs(s.dec[p] - want); d > e {
+						t.Fatalf("%s int%d row %d value %d: float prefilter %v, exact %v: off by %g, bound %g (g %g)", c.name, bits, r, p, s.dec[p], want, d, e, g)
+					} else if e > 0 {
+						worstFl = max(worstFl, d/e)
+					}
+				}
+			}
+			if b.fl != nil {
+				t.Logf("%-22s int%-2d: float prefilter: largest error/bound %.3f, %d of %d rows to the exact sums", c.name, bits, worstFl, doubtfulFl, te.Len())
 			}
 			t.Logf("%-22s int%-2d: largest error/bound %.3f, %d of %d rows to the exact path", c.name, bits, worst, refined, te.Len())
 			if b.pre {

@@ -40,6 +40,10 @@ type Dataset struct {
 	// weight holds each row's instance weight (weights.go); nil while
 	// every row weighs 1, else len = row capacity.
 	weight []float64
+
+	// hashes holds RowHash of each row (rowhash.go); nil unless
+	// KeepRowHashes, else len = row capacity.
+	hashes []uint64
 }
 
 // NewSparse returns an empty sparse data set that holds up to capRows rows
@@ -240,8 +244,7 @@ func (d *Dataset) AppendSparse(label float64, index []int32, value []float32) er
 		d.rowStart[d.rows+1] = p
 	}
 	d.y[d.rows] = label
-	d.unitWeight()
-	d.rows++
+	d.appended()
 	return nil
 }
 
@@ -261,8 +264,7 @@ func (d *Dataset) appendParsedDense(label float64, index []int32, value []float3
 		row[j] = value[k]
 	}
 	d.y[d.rows] = label
-	d.unitWeight()
-	d.rows++
+	d.appended()
 	return nil
 }
 
@@ -321,8 +323,7 @@ func (d *Dataset) AppendDense(label float64, x []float32) error {
 		}
 		copy(d.x[d.rows*d.numFeatures:], x)
 		d.y[d.rows] = label
-		d.unitWeight()
-		d.rows++
+		d.appended()
 		return nil
 	}
 	if d.maxFeatures > 0 && len(x) > d.maxFeatures {
@@ -354,8 +355,7 @@ func (d *Dataset) AppendDense(label float64, x []float32) error {
 	}
 	d.rowStart[d.rows+1] = p
 	d.y[d.rows] = label
-	d.unitWeight()
-	d.rows++
+	d.appended()
 	return nil
 }
 

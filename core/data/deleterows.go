@@ -25,18 +25,13 @@ func (d *Dataset) DeleteRows(rows []int) error {
 		return err
 	}
 	y := d.y[:d.rows]
+	// The weights and kept hashes move as the labels do; compacting them
+	// first keeps the loops below as they were.
 	if d.weight != nil {
-		// The weights move as the labels do; compacting them first keeps
-		// the loops below as they were.
-		wt, k := d.weight, 0
-		for r, at := del[0], del[0]; r < len(y); r++ {
-			if k < len(del) && del[k] == r {
-				k++
-				continue
-			}
-			wt[at] = wt[r]
-			at++
-		}
+		compactRows(d.weight[:d.rows], del)
+	}
+	if d.hashes != nil {
+		compactRows(d.hashes[:d.rows], del)
 	}
 	w := del[0] // next row to write
 	k := 0      // next entry of del
@@ -102,4 +97,18 @@ func SortedPositions(rows []int, n int) ([]int, error) {
 		}
 	}
 	return del, nil
+}
+
+// compactRows moves the entries of s not at the sorted positions del
+// (each below len(s)) to its front, in order.
+func compactRows[T any](s []T, del []int) {
+	k, at := 0, del[0]
+	for r := del[0]; r < len(s); r++ {
+		if k < len(del) && del[k] == r {
+			k++
+			continue
+		}
+		s[at] = s[r]
+		at++
+	}
 }

@@ -13,6 +13,6 @@
 //
 // # Imports
 //
-// It may import core/fileio; imports point down the package table of
-// DESIGN.md §2, never sideways.
+// It may import core/fileio and core/internal/hashword; imports point
+// down the package table of DESIGN.md §2, never sideways.
 package data

@@ -24,6 +24,9 @@ func (d *Dataset) Prefix(n int) *Dataset {
 	if d.weight != nil {
 		v.weight = d.weight[:n:n]
 	}
+	if d.hashes != nil {
+		v.hashes = d.hashes[:n:n]
+	}
 	if d.dense {
 		k := n * d.numFeatures
 		v.x = d.x[:k:k]
@@ -63,6 +66,9 @@ func (d *Dataset) RowRange(from, to int) *Dataset {
 	}
 	if d.weight != nil {
 		v.weight = d.weight[from:to:to]
+	}
+	if d.hashes != nil {
+		v.hashes = d.hashes[from:to:to]
 	}
 	if d.dense {
 		v.x = d.x[from*d.numFeatures : to*d.numFeatures : to*d.numFeatures]

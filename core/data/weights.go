@@ -70,6 +70,7 @@ func (d *Dataset) SetWeight(i int, w float64) error {
 		}
 	}
 	d.weight[i] = w
+	d.rehash(i)
 	return nil
 }
 
@@ -97,11 +98,14 @@ func checkWeight(w float64) error {
 	return nil
 }
 
-// unitWeight gives the row being appended (at d.rows) weight 1.
-func (d *Dataset) unitWeight() {
+// appended counts the row just written at d.rows, with weight 1 and,
+// when d keeps them, its hash (KeepRowHashes).
+func (d *Dataset) appended() {
 	if d.weight != nil {
 		d.weight[d.rows] = 1
 	}
+	d.rows++
+	d.rehash(d.rows - 1)
 }
 
 // ReadWeightFile reads the instance weights of LIBSVM's instance-weight

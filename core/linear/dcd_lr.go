@@ -201,11 +201,27 @@ func (s *dcdLR) objectives(res *SolveResult) {
 	f, loss := half, 0.0
 	for i, a := range s.alpha {
 		C := solve.Weighted(s.upper[s.class(i)], s.wt, i)
-		f += a*math.Log(a) + s.alphaC[i]*math.Log(s.alphaC[i]) - C*math.Log(C)
+		f += xlogx(a) + xlogx(s.alphaC[i]) - xlogx(C)
 		loss += C * logisticLoss(float64(s.y[i])*s.dot(i))
 	}
 	res.NumSV = len(s.alpha)
 	res.DualObjective = f
 	res.PrimalObjective = half + loss
 	res.DualityGap = res.PrimalObjective + f
+}
+
+// logisticLoss returns log(1 + e^{−z}) without overflow.
+func logisticLoss(z float64) float64 {
+	loss, _ := logisticLossExp(z)
+	return loss
+}
+
+// xlogx returns v·log v, 0 for v ≤ 0: the terms of logistic regression's
+// dual objective (Yu, Huang & Lin 2011), Σ α log α + (C − α) log(C − α) −
+// C log C.
+func xlogx(v float64) float64 {
+	if v <= 0 {
+		return 0
+	}
+	return v * math.Log(v)
 }

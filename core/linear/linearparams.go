@@ -80,6 +80,10 @@ func (s LinearSolver) hasL2Loss() bool {
 	return s == L2LossSVCDual || s == L2LossSVCPrimal || s == L2LossSVRPrimal || s == L2LossSVRDual || s == L2Logistic
 }
 
+// isL2LossSVC reports whether s is an L2-loss SVC (-s 1, -s 2), whose
+// warm start from α alone rebuilds w (primal_rebuild.go).
+func (s LinearSolver) isL2LossSVC() bool { return s == L2LossSVCDual || s == L2LossSVCPrimal }
+
 // DefaultEps returns LIBLINEAR's default stopping tolerance (-e) for s:
 // 0.01 for -s 0, -s 2, -s 5 and -s 6, 0.001 for -s 11, 0.1 for the duals
 // (and ours: 1e-4 for -s 40, whose Newton steps reach it in a few more

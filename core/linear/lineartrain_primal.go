@@ -20,11 +20,10 @@ func (p *LinearParams) usesNewton(startOnly bool) bool {
 	return p.Solver.IsPrimal() || (p.Solver.hasL2Loss() && (p.PrimalTwin || startOnly))
 }
 
-// primalTol returns the primal stopping tolerance of a Newton run: Eps for
-// the primals; for a primal twin, Eps scaled by the ratio of LIBLINEAR's
-// default tolerances (-s 2 against -s 1, -s 11 against -s 12), so that the
-// defaults map to each other and a tighter -e gives a tighter solve; 0 for
-// an L2-loss dual started from w alone, which stops on the dual's test.
+// primalTol returns a Newton run's stopping tolerance: Eps for the
+// primals; for a primal twin, Eps times the ratio of LIBLINEAR's defaults
+// (-s 2 to -s 1, -s 11 to -s 12); 0 for an L2-loss dual started from w
+// alone, which stops on the dual's test.
 func (p *LinearParams) primalTol() float64 {
 	switch {
 	case p.Solver.IsPrimal():
@@ -54,9 +53,8 @@ func (s *startW) fill(w []float64, n int, bias float64) {
 }
 
 // primalVector returns the primal warm start for the subproblem whose
-// positive class is pos: the vector of the same positive class or, when
-// both runs are binary over the same classes in the other order, the
-// single vector negated (w changes sign with the positive class).
+// positive class is pos: that class's vector or, when both runs are binary
+// over the same classes in the other order, the one vector negated.
 func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
 	if warm == nil {
 		return nil
@@ -88,15 +86,13 @@ func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
 }
 
 // primalSVC solves one binary L2-loss SVC subproblem by the Newton method
-// from start, or from w = Σ y_i α_i x_i with its stiff coordinates restored
-// (rebuildFromAlpha, refineOnQ) when warmed without a start, or from 0, and
-// writes the dual variables w determines to alpha. It returns the result
-// and the weights (a view of a worker buffer). For -s 1 from w alone (not
-// PrimalTwin) the Newton method stops on the dual's own test at the α its
-// w determines, whose weights, w − ∇f(w), it returns; short of the test,
-// DCD finishes from α. from, when not nil, is the previous run's state
-// (usableGradient), the start with only the rows added since read; keep,
-// when not nil, receives this run's as decision function k's.
+// from start, or from w(α) with its stiff coordinates restored
+// (primal_rebuild.go) when warmed without a start, or from 0, writes the
+// dual variables w determines to alpha and returns the result and the
+// weights (a worker's buffer). For -s 1 from w alone (not PrimalTwin) it
+// stops on the dual's test at that α and returns w − ∇f(w), or DCD
+// finishes from α. from, when not nil, is the previous run's state
+// (usableGradient); keep, when not nil, receives this run's as k's.
 func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alpha []float64, start *startW,
 	Cp, Cn float64, warmed bool, k int, from, keep *LinearGradient) (SolveResult, []float64) {
 	p := &t.params
@@ -285,25 +281,17 @@ func dualFinish(res SolveResult, r newtonResult, objectives func(*SolveResult), 
 }
 
 // newtonSettings returns how the Newton method runs in t for a warm or
-// cold run whose gradient tolerance is eps (before LIBLINEAR's class
-// scale). Cold, and on a -C search's path (which LIBLINEAR 2.50 runs with
-// its cold settings, so the path matches liblinear-train C by C):
-// LIBLINEAR 2.50's CG tolerance 0.5 and preconditioner mix a = 0.01.
-//
+// cold run whose gradient tolerance is eps. Cold, and on a -C search's
+// path (as LIBLINEAR 2.50 runs it): its CG tolerance 0.5 and mix a = 0.01.
 // Warm (newton.go says why it needs the objective test): the plain
-// diagonal a = 1, which that test also reads, at eps², the relative
-// accuracy that answers to eps (the objective's excess is quadratic in
-// the gradient). Rows added to a trained model pull w along their own,
-// often rare, features, whose curvature is small beside common ones'; only
-// the full diagonal puts the two on one footing. After 99% of debdesc_bin
-// the warm runs end 1e-5 to 2e-4 above f*, the cold ones (as LIBLINEAR
-// 2.50's) 7e-4 to 9e-4. The first Newton system is solved to CG tolerance
-// 0.1, later ones to 0.5: one accurate step usually passes both tests.
-// Rows read warm/cold on debdesc_bin -s 2 from the kept state (Hessian
-// products): after 99%, 0.5 throughout 0.21 (6), 0.3 throughout 0.21 (6),
-// 0.1 then 0.5 0.12 (4), 0.05 then 0.5 0.14 (5); after 90%: 0.29 (8),
-// 0.22 (6), 0.23 (7), 0.25 (8); with -B 1 alike. eps = 0 (an L2-loss
-// dual's own test) gives 0.
+// diagonal a = 1, which that test reads too (rows added pull w along
+// rare features, whose curvature is small beside common ones'), at eps²
+// (the objective's excess is quadratic in the gradient); the first system
+// to CG tolerance 0.1, later ones 0.5. After 99% of debdesc_bin warm runs
+// end 1e-5 to 2e-4 above f*, cold ones 7e-4 to 9e-4. Rows read warm/cold
+// on debdesc_bin -s 2 from the kept state after 99% (90%): 0.5 throughout
+// 0.21 (0.29), 0.3 0.21 (0.22), 0.1 then 0.5 0.12 (0.23), 0.05 then 0.5
+// 0.14 (0.25). eps = 0 (an L2-loss dual's own test) gives 0.
 func (t *LinearTrainer) newtonSettings(warm bool, eps float64) newtonSettings {
 	if !warm || t.cPath {
 		return newtonSettings{epsCG0: 0.5, epsCG: 0.5, precond: newtonAlphaPCG}
@@ -312,15 +300,11 @@ func (t *LinearTrainer) newtonSettings(warm bool, eps float64) newtonSettings {
 }
 
 // hingeObjScale scales the warm objective test of the squared hinge
-// (-s 2, -s 1's primal twin) to 2·eps²: at eps² a warm run ended far
-// closer to f* than a cold one and took a Newton iteration (a tenth of a
-// cold run's rows) more for it. Stream on debdesc_bin -s 2, 1% out and 1%
-// in, 10 batches, largest excess over f* (a cold run at eps/1000): eps²
-// 1.0e-4, 2·eps² 1.9e-4 (-B 1: 3.1e-4), cold 1.1e-3 (-B 1: 9.7e-4); rows
-// read warm/cold 0.179 and 0.132 (3·eps²: 0.123). At 4·eps² a warm run
-// after 25% more rows with new features (TestLinearGradientNewFeatures)
-// ended 1e-4 above the cold one. Logistic regression keeps eps²: at
-// 4·eps² its warm runs ended 3.9e-4 above f*, past the cold runs' 2.5e-4.
+// (-s 2, -s 1's primal twin) to 2·eps²: eps² cost a Newton iteration more.
+// Stream on debdesc_bin -s 2, 1% out and 1% in, 10 batches, largest excess
+// over f*: eps² 1.0e-4, 2·eps² 1.9e-4, cold 1.1e-3; rows read warm/cold
+// 0.179 and 0.132. Logistic regression keeps eps²: at 4·eps² its warm runs
+// ended 3.9e-4 above f*, past the cold runs' 2.5e-4.
 const hingeObjScale = 2
 
 // distSq returns ‖u − v‖².

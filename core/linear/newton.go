@@ -1,6 +1,9 @@
 package linear
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Line-search truncated Newton method for the L2-regularized primal
 // problems (-s 0, -s 2, -s 11; the warm starts of -s 1 and -s 12).
@@ -32,21 +35,17 @@ import "math"
 // search fails.
 //
 // Departures, all measured (lineartrain_primal.go, newtonSettings):
-//   - ∇²f's diagonal comes from the same pass as ∇f (primalFunction.grad);
-//     from w = 0, ∇f(0) is ∇f(w) and the margins need no row, from another
-//     w ∇f(0) comes from f(w)'s pass. A cold run reads the rows
-//     1 + 2·(Newton iterations) + (CG steps) times, LIBLINEAR
-//     4 + 3·(iterations) + (CG steps), counting its passes over the rows
-//     with a loss (I; all rows for logistic regression) as ours.
-//   - A warm start (rows added to a trained model) preconditions CG by
-//     the plain diagonal (a = 1), solves its first Newton system to CG
-//     tolerance 0.1, and, besides the gradient test, stops only once the
-//     Newton decrement estimated with that diagonal, ½∇fᵀD⁻¹∇f, is at most
-//     objEps·|f(w)| (S. Boyd, L. Vandenberghe, "Convex Optimization",
-//     Section 9.5.1): a cold run's last step lands well inside the
-//     gradient test, a warm start from a good w is inside at once, as far
-//     from the optimum as the test allows.
-//   - A warm start may take f, ∇f, ∇f(0) and ∇²f's diagonal over the rows
+//   - ∇²f's diagonal comes from ∇f's pass (primalFunction.grad); from
+//     w = 0, ∇f(0) is ∇f(w) and the margins need no row. A cold run reads
+//     the rows 1 + 2·(iterations) + (CG steps) times, LIBLINEAR
+//     4 + 3·(iterations) + (CG steps).
+//   - A warm start (rows added to a trained model) preconditions CG by the
+//     plain diagonal (a = 1), solves its first system to CG tolerance 0.1,
+//     and also stops only once the Newton decrement estimated with that
+//     diagonal, ½∇fᵀD⁻¹∇f, is at most objEps·|f(w)| (Boyd & Vandenberghe,
+//     "Convex Optimization", 9.5.1): a warm start from a good w passes the
+//     gradient test at once, as far from the optimum as it allows.
+//   - A warm start may take f, ∇f, ∇f(0) and the diagonal over the rows
 //     trained before as given (LinearGradient): should it stop there, or
 //     its first line search fail, it reads every row and decides again.
 //   - Passes over large data run in two halves on two cores
@@ -81,12 +80,10 @@ type primalFunction interface {
 	forgetStart() bool
 }
 
-// newtonSettings is how the Newton method's inner CG runs: it is
-// preconditioned by M = (1 − precond)I + precond·diag(∇²f) and stops by
-// the quadratic decrease rule with tolerance min(epsCG, ‖∇f‖_{M⁻¹}^{1/2}),
-// epsCG0 instead of epsCG in the first iteration; objEps > 0 adds the
-// objective test of a warm start, which reads the plain diagonal (precond
-// must then be 1).
+// newtonSettings is how CG runs: preconditioned by
+// M = (1 − precond)I + precond·diag(∇²f), tolerance epsCG (epsCG0 in the
+// first iteration); objEps > 0 adds a warm start's objective test (then
+// precond must be 1).
 type newtonSettings struct {
 	epsCG0, epsCG, precond, objEps float64
 }
@@ -99,8 +96,7 @@ const (
 	newtonAlphaPCG = 0.01
 )
 
-// newton is the solver's state: vectors of the problem's dimension, sized
-// once by the trainer (capacity) and resliced per solve.
+// newton is the solver's state: vectors sized once by the trainer.
 type newton struct {
 	g, s, r, d, Hd, D, M []float64
 	g0                   []float64 // ∇f(0), kept for a later warm start (LinearGradient)
@@ -130,11 +126,10 @@ type newtonResult struct {
 	converged  bool    // the stopping test held
 }
 
-// minimize runs the Newton method on f from w (updated in place) until
-// ‖∇f(w)‖ ≤ eps·‖∇f(0)‖ (and the objective test when set.objEps > 0), or
-// maxIter iterations. On return t.g holds ∇f(w), t.D ∇²f(w)'s diagonal,
-// t.g0 ∇f(0), and f's margins are those of w. It panics if w is longer
-// than the buffers, or if set.objEps > 0 and set.precond is not 1.
+// minimize runs the Newton method on f from w (updated in place) until the
+// tests above hold or maxIter iterations. On return t.g holds ∇f(w), t.D
+// ∇²f(w)'s diagonal, t.g0 ∇f(0), and f's margins are w's. It panics if w
+// is longer than the buffers, or if set.objEps > 0 and set.precond ≠ 1.
 func (t *newton) minimize(f primalFunction, w []float64, eps float64, set newtonSettings, maxIter int) newtonResult {
 	n := len(w)
 	g, s, D, M, g0 := t.g[:n], t.s[:n], t.D[:n], t.M[:n], t.g0[:n]
@@ -144,7 +139,7 @@ func (t *newton) minimize(f primalFunction, w []float64, eps float64, set newton
 	var res newtonResult
 	var fw float64
 	evaluate := func() {
-		if isZero(w) { // a cold start: ∇f(0) is ∇f(w), one pass for both
+		if !slices.ContainsFunc(w, func(x float64) bool { return x != 0 }) { // cold: ∇f(0) is ∇f(w)
 			fw = f.start(w, nil)
 			f.grad(w, g, D)
 			copy(g0, g)
@@ -213,11 +208,9 @@ func (t *newton) minimize(f primalFunction, w []float64, eps float64, set newton
 	return res
 }
 
-// pcg approximately solves ∇²f·s = −g by conjugate gradient preconditioned
-// by t.M, stopping by the quadratic decrease rule (above) at tolerance
-// min(epsCG, ‖g‖_{M⁻¹}^{1/2}), after max(n, 5) steps, or when a direction
-// has no curvature left in floating point. It leaves s in t.s and returns
-// the CG steps (Hessian-vector products) taken.
+// pcg solves ∇²f·s = −g approximately by CG preconditioned by t.M (the
+// rule above, at most max(n, 5) steps, or until a direction has no
+// curvature left), into t.s, and returns the Hessian-vector products.
 func (t *newton) pcg(f primalFunction, n int, epsCG float64) int {
 	g, s, r, d, Hd, M := t.g[:n], t.s[:n], t.r[:n], t.d[:n], t.Hd[:n], t.M[:n]
 	var zTr float64
@@ -257,16 +250,6 @@ func (t *newton) pcg(f primalFunction, n int, epsCG float64) int {
 		zTr = zTrNew
 	}
 	return maxCG
-}
-
-// isZero reports whether every entry of v is 0.
-func isZero(v []float64) bool {
-	for _, x := range v {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // norm2 returns ‖v‖₂.

@@ -7,15 +7,12 @@ import "math"
 //
 // Why w(α) = Σ y_i α_i x_i is a poor start after a primal run: that run
 // returns α_i = 2C_i max(0, 1 − z_i) at its last w, and w(α) = w − ∇f(w)
-// (primal_l2svc.go), exact only at the optimum. The run stopped on
-// ‖∇f(w)‖ ≤ eps·‖∇f(0)‖, which leaves the gradient largest where the
-// curvature is: an error e along a direction of curvature h leaves h·e in
-// the gradient, so w(α) misses w by h·e there, and the objective by about
-// ½h³e². The bias pseudo-feature (-B 1, curvature 3.4e4 on debdesc_bin)
-// and the common features (2931, in 41% of the rows; 4465) are the worst:
-// after the first 90% of debdesc_bin (-s 2 -B 1) w(α)'s bias was −30.8
-// against w's −1.08, and f(w(α)) = 1.0e7 against f(0) = 5.1e4 and
-// f(w) = 8.7e3.
+// (primal_l2svc.go), exact only at the optimum. Its stopping test leaves
+// the gradient largest where the curvature h is (an error e leaves h·e in
+// it), so w(α) misses w most along stiff coordinates: the bias
+// pseudo-feature (-B 1, curvature 3.4e4 on debdesc_bin) and common
+// features. After the first 90% of debdesc_bin (-s 2 -B 1) w(α)'s bias was
+// −30.8 against w's −1.08, and f(w(α)) = 1.0e7 against f(0) = 5.1e4.
 //
 // What α still knows exactly is each support row's margin at w,
 // z_i = 1 − α_i/(2C_i) where α_i > 0, and so the quadratic
@@ -23,32 +20,24 @@ import "math"
 // the previous run's tolerance (∇q(w) = ∇f(w)). rebuildFromAlpha
 // minimizes q exactly over the stiffCoords coordinates of largest
 // curvature (one pass over the support rows and a Cholesky solve);
-// refineOnQ then runs conjugate gradient on q until w passes the previous
-// run's gradient test on q, or q's gradient is small beside that of the
-// rows outside it. CG alone from w(α) took 66–72 products to get there.
-// On debdesc_bin, first 90% (99%) trained then all from α, Hessian
-// products (the refinement's included) against the cold run's 47: -s 2
-// -B 1 85 (87) from w(α), 28 (23) from the block solve alone, 24 (32)
-// refined; -s 2 21 (21), 15 (11), 13 (10). Unrefined, the run after 99%
-// with -B 1 stopped 1.7e-4 above the cold run's objective (the diagonal's
-// estimate of what is left is optimistic there); refined, 8e-5 below it
-// (figures of the trust-region method that preceded newton.go).
+// refineOnQ then runs CG on q until w passes the previous run's gradient
+// test on q, or q's gradient is small beside that of the rows outside it.
+// Hessian products on debdesc_bin, first 90% (99%) trained then all from
+// α, against the cold run's 47: -s 2 -B 1 85 (87) from w(α), 28 (23) after
+// the block solve, 24 (32) refined; -s 2 21 (21), 15 (11), 13 (10)
+// (measured with the trust-region method that preceded newton.go).
 
 // stiffCoords is the number of coordinates rebuildFromAlpha solves for
-// exactly: on debdesc_bin -s 2 -B 1, 1, 4, 16 and 64 coordinates gave the
-// warm run 57, 31, 33 and 28 Hessian products after 90% (56, 38, 34, 23
-// after 99%). Dense data of up to 63 features is solved whole.
+// exactly: on debdesc_bin -s 2 -B 1, 1, 4, 16 and 64 gave the warm run 57,
+// 31, 33 and 28 Hessian products after 90% (56, 38, 34, 23 after 99%).
+// Dense data of up to 63 features is solved whole.
 const stiffCoords = 64
 
 // refineShare: refineOnQ stops once q's gradient is this part of the
-// gradient of the rows outside q, which the Newton method must follow anyway; refining
-// q further only moves w nearer the previous optimum. Measured on
-// debdesc_bin (first 90%/99% trained, then all from α; Hessian products,
-// the refinement's included): -s 2 -B 1 -e 0.0001 48/47 refining to the
-// previous run's test alone, 36/28 with 0.3 (the cold run's 81); 0.1 gave
-// 36/47; 1 stopped 1.3e-4 above the cold run's objective at the default
-// -e after 99% (the objective test, newton.go, estimates what is left
-// with the Hessian's diagonal, optimistic from such a start with -B 1).
+// gradient of the rows outside q, which the Newton method must follow
+// anyway. On debdesc_bin -s 2 -B 1 -e 0.0001 (90%/99%, Hessian products):
+// the previous run's test alone 48/47, 0.3 36/28 (cold 81), 0.1 36/47; 1
+// stopped 1.3e-4 above the cold run's objective after 99%.
 const refineShare = 0.3
 
 // stiffBlock is rebuildFromAlpha's workspace, sized once for a problem
@@ -61,10 +50,6 @@ type stiffBlock struct {
 	at  []int32   // one row's entries in the block: places in S
 	val []float64 // and values (stiffCoords each)
 }
-
-// isL2LossSVC reports whether s is an L2-loss SVC (-s 1, -s 2), whose
-// warm start from α alone rebuilds w here.
-func (s LinearSolver) isL2LossSVC() bool { return s == L2LossSVCDual || s == L2LossSVCPrimal }
 
 // stiffBlockBytes is the memory newStiffBlock(dim) allocates.
 func stiffBlockBytes(dim int) int {

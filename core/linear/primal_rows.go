@@ -7,9 +7,8 @@ import (
 )
 
 // primalRows is what the primal objectives share: the rows with the bias
-// pseudo-feature appended (w[n] is its weight when bias >= 0), each row's
-// cost, margin and margin step, and a count of the rows read so that a
-// solve's work compares with DCD's coordinate updates (one row read each).
+// pseudo-feature appended (w[n] its weight when bias >= 0), each row's
+// cost, margin and margin step, and a count of the rows read (DCD's unit).
 type primalRows struct {
 	ds    *data.Dataset
 	n     int     // features of ds
@@ -37,15 +36,13 @@ type primalRows struct {
 	w     []float64
 	exact int
 	// known, when not nil, is what the first start and grad take as given
-	// for rows 0..known.rows−1 (a previous run's LinearGradient at this w),
-	// alpha their dual variables, from which the loss gives their margins
-	// (-s 2: where the loss is not 0); grad clears it.
+	// for rows 0..known.rows−1 (LinearGradient), alpha their dual
+	// variables, from which the loss gives their margins; grad clears it.
 	known *knownRows
 	alpha []float64
 }
 
-// knownRows is a previous run's f, ∇f and ∇f(0) over its rows at its
-// final w, the current start.
+// knownRows is a previous run's f, ∇f and ∇f(0) over its rows at its w.
 type knownRows struct {
 	rows  int
 	n     int       // features of g and g0 (then the bias's entry, if any)
@@ -60,10 +57,9 @@ func (r *primalRows) startKnown(k *knownRows, alpha []float64) {
 	r.known, r.alpha, r.exact = k, alpha, k.rows
 }
 
-// gradStart sets g and D to what grad adds the rows' terms to, and
-// returns the first row to read: after startKnown, the known rows' ∇f
-// and diagonal (less the identity) and their count, else w and 0, and 0.
-// It clears the known rows.
+// gradStart sets g and D to what grad adds the rows' terms to (the known
+// rows' ∇f and diagonal less I, else w and 0), clears the known rows and
+// returns the first row to read.
 func (r *primalRows) gradStart(w, g, D []float64) int {
 	k := r.known
 	r.known, r.alpha = nil, nil
@@ -130,10 +126,9 @@ func (r *primalRows) dot(i int, w []float64) float64 {
 	return s
 }
 
-// dotDense returns xᵀw over x's length: simd.DotWiden's fixed lanes from
-// 32 features (AVX-512: 10× the plain loop on Fashion-MNIST), else
-// data.DotDense's four, a sparse row's order (shuttle -s 0: 20% less CPU
-// than DotWiden's 32 lanes).
+// dotDense returns xᵀw over x's length: simd.DotWiden's 32 lanes from 32
+// features (AVX-512: 10× the plain loop on Fashion-MNIST), else
+// data.DotDense's four (shuttle -s 0: 20% less CPU than 32 lanes).
 func dotDense(x []float32, w []float64) float64 {
 	if len(x) >= 32 {
 		return simd.DotWiden(x, w[:len(x)])
@@ -142,9 +137,8 @@ func dotDense(x []float32, w []float64) float64 {
 }
 
 // Data of splitNonzeros nonzeros or more is read in two fixed halves, the
-// second summed apart and added last on any number of cores, so that a
-// model's bits do not depend on them. Below, passes are short (digits,
-// 230k: about 50 µs) and one-vs-rest keeps both cores busy but at the tail.
+// second summed apart and added last on any number of cores (a model's
+// bits do not depend on them). Below, passes are short (digits: 50 µs).
 const splitNonzeros = 1 << 18
 
 const (
@@ -223,9 +217,8 @@ func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float6
 // Hv is the L2 losses' ∇²f·s = s + 2 Σ_{i∈I} C_i (x_iᵀs) x_i.
 func (r *primalRows) Hv(s, Hs []float64) { r.hv(s, Hs, r.I[:r.nI], r.c, 2) }
 
-// hvRange adds hv's rows at positions lo..hi−1 to Hs, each row fetched
-// once for its dot product and update (sparse rows inlined: debdesc_bin a
-// third faster than a call each).
+// hvRange adds hv's rows at positions lo..hi−1 to Hs, one fetch a row for
+// its dot and update (sparse rows inlined: debdesc_bin a third faster).
 func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale float64, lo, hi int) {
 	n, bias, ds := r.n, r.bias, r.ds
 	sb := 0.0
@@ -294,10 +287,13 @@ func (r *primalRows) addRow(dst []float64, a float64, i int) {
 func (r *primalRows) addRowSquares(dst []float64, a float64, D []float64, b float64, i int) {
 	if r.ds.IsDense() {
 		x := r.ds.DenseRow(i)
-		addDense(dst, a, x)
-		m := D[:len(x)]
-		for j, v := range x {
-			m[j] += b * float64(v) * float64(v)
+		if len(x) >= 32 { // as addDense
+			simd.AxpySquaresWiden(dst, D, a, b, x)
+		} else {
+			data.AxpyDense(dst, a, x)
+			for j, v := range x {
+				D[j] += b * float64(v) * float64(v)
+			}
 		}
 	} else {
 		idx, val := r.ds.SparseRow(i)
@@ -314,11 +310,9 @@ func (r *primalRows) addRowSquares(dst []float64, a float64, D []float64, b floa
 	}
 }
 
-// lineSearch is every objective's line search (newton.go): it tries η = 1,
-// ½, … until f(w + ηs) − fw ≤ 0.01·η·gs, f(w + ηs) = ½‖w + ηs‖² + the
-// loss at margins z + ηu, O(l) a trial but the first, which reads the
-// rows for u (stepRange). On success it moves w and z by η and returns η
-// and f(w + ηs); else 0 and fw.
+// lineSearch is every objective's line search (newton.go): f(w + ηs) is
+// ½‖w + ηs‖² plus the loss at margins z + ηu, O(l) a trial but the first,
+// which reads the rows for u (stepRange).
 func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
 	r.w = w
 	r.reads += int64(len(r.u))

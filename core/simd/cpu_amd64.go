@@ -1,14 +1,38 @@
 package simd
 
-import "golang.org/x/sys/cpu"
-
-// The features each path needs; x/sys/cpu sets them only when the OS saves
-// the wide registers too.
-var (
-	hasAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-	hasAVX512 = hasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ
-	hasVNNI   = hasAVX512 && cpu.X86.HasAVX512VNNI
-)
+// The features each path needs, read with three CPUID instructions and
+// XGETBV: golang.org/x/sys/cpu's init took seven and parsed GODEBUG, and
+// in a virtual machine each CPUID traps to the hypervisor (x/sys/cpu's init
+// was 1.5% of `svmgo train-linear` CPU on heart_scale). A path counts only
+// when the OS saves its registers too (XCR0).
+var hasAVX2, hasAVX512, hasVNNI = x86Features()
 
 // hasNEON is arm64's.
 const hasNEON = false
+
+// cpuid returns the registers CPUID leaf leaf, subleaf sub sets.
+func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+
+// xgetbv returns the low word of XCR0 (OSXSAVE must be set).
+func xgetbv() uint32
+
+// x86Features reports AVX2 with FMA; AVX-512 F, BW, VL and DQ; and
+// AVX-512 VNNI, each with the OS's support for its registers.
+func x86Features() (avx2, avx512, vnni bool) {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false, false, false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const osxsave, fma, avx = 1 << 27, 1 << 12, 1 << 28
+	if ecx1&osxsave == 0 || ecx1&avx == 0 {
+		return false, false, false
+	}
+	xcr0 := xgetbv()
+	const ymmState, zmmState = 0x6, 0xe6 // SSE+AVX; and opmask, ZMM0-15 upper halves, ZMM16-31
+	_, ebx7, ecx7, _ := cpuid(7, 0)
+	bit := func(r uint32, b uint) bool { return r>>b&1 == 1 }
+	avx2 = xcr0&ymmState == ymmState && ecx1&fma != 0 && bit(ebx7, 5)
+	avx512 = avx2 && xcr0&zmmState == zmmState && bit(ebx7, 16) && bit(ebx7, 17) && bit(ebx7, 30) && bit(ebx7, 31)
+	return avx2, avx512, avx512 && bit(ecx7, 11)
+}

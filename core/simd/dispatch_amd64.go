@@ -18,7 +18,7 @@ func dotAVX2(x, y *float32, n int) float32
 func gemm4AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
 
 //go:noescape
-func gemm8AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
+func gemm8AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int, pf *float32, pfStride int)
 
 //go:noescape
 func gemm4AVX2(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
@@ -63,7 +63,11 @@ func dot(x, y []float32) float32 {
 	return dotPortable(x, y)
 }
 
-func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, panels, k int) {
+// gemmPanels computes rows [0, m) of C against the panels of bp, asking
+// the L2 cache for next (the panels Gemm takes after these) on the way, a
+// share of it in each eight rows' pass (gemm8AVX512): the first pass over
+// a block then finds it in cache instead of waiting on memory.
+func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, panels, k int, next []float32) {
 	if level == Portable || k == 0 {
 		gemmPortable(c, ldc, a, lda, m, bp, panels, k)
 		return
@@ -74,8 +78,24 @@ func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, pan
 	}
 	i := 0
 	if level == AVX512 {
-		for ; i+8 <= m; i += 8 {
-			gemm8AVX512(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k)
+		steps := panels * k // prefetches of one pass
+		groups := m / 8
+		// Bytes between prefetches: next spread over the passes, at
+		// least a quarter line so that no line is asked for more than
+		// four times.
+		stride := 0
+		if groups > 0 && len(next) > 0 {
+			stride = max(16, ((4*len(next)+groups*steps-1)/(groups*steps)+15)&^15)
+		}
+		for g := 0; i+8 <= m; i, g = i+8, g+1 {
+			// Prefetches never fault: the last pass that asks for next
+			// may run up to one pass's prefetches past its end. The
+			// passes after it ask for bp's first line again and again.
+			pf, ps := &bp[0], 0
+			if off := g * steps * stride / 4; off < len(next) {
+				pf, ps = &next[off], stride
+			}
+			gemm8AVX512(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k, pf, ps)
 		}
 	}
 	for ; i+4 <= m; i += 4 {

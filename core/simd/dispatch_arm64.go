@@ -10,7 +10,7 @@ func gemm4NEON(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k 
 
 func dot(x, y []float32) float32 { return dotPortable(x, y) }
 
-func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, panels, k int) {
+func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, panels, k int, _ []float32) {
 	if level != NEON || k == 0 {
 		gemmPortable(c, ldc, a, lda, m, bp, panels, k)
 		return

@@ -7,7 +7,7 @@
 // decision values) and the SMO solver's loops. Each has a
 // portable pure-Go reference and, on amd64, AVX-512 and AVX2+FMA paths
 // written in Go assembly, chosen once at start-up from the CPU's features
-// (golang.org/x/sys/cpu). The integer matrix product uses AVX-512 VNNI
+// (CPUID and XGETBV, cpu_amd64.go). The integer matrix product uses AVX-512 VNNI
 // only (VPDPBUSD; without it, the portable code). On arm64 the float32 matrix product has a
 // NEON micro-kernel (the rest is portable code there); every other
 // architecture runs the portable code. make test runs the arm64 paths under
@@ -36,7 +36,7 @@
 //
 // # Imports
 //
-// It may import nothing of this module (the standard library and
-// golang.org/x/sys/cpu only); imports point down the package table of
+// It may import nothing of this module (the standard library only; its
+// tests check the CPU features against golang.org/x/sys/cpu); imports point down the package table of
 // DESIGN.md §2, never sideways.
 package simd

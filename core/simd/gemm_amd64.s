@@ -150,17 +150,19 @@ done:
 	VZEROUPPER
 	RET
 
-// func gemm8AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
+// func gemm8AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int, pf *float32, pfStride int)
 //
 // gemm4AVX512 on eight rows: a 8 × 32 block of C in sixteen accumulators
 // (Z0..Z15). Each step's two loads of the panel serve sixteen FMAs instead
 // of eight, which lifts the kernel from the load ports' limit towards the
 // FMA ports' (rows 4..7 are read through DX = AX + 4·lda). Each step
 // also asks for the panel's two cache lines 16 steps (2 KiB) ahead
-// (PREFETCHT0): a large model's panels come from memory, not the L2
-// cache, for each block of rows (Fashion-MNIST 10k: 17 MB), and the
-// hardware prefetcher alone left the first rows' pass waiting on them.
-TEXT ·gemm8AVX512(SB), NOSPLIT, $0-56
+// (PREFETCHT0), and for one line of the block Gemm takes next into the
+// L2 cache (PREFETCHT1 at pf, pfStride bytes further each step): a large
+// model's panels come from memory, not the L2 cache (Fashion-MNIST 10k:
+// 17 MB), and without that the first rows' pass over each block waited on
+// them (Gemm).
+TEXT ·gemm8AVX512(SB), NOSPLIT, $0-72
 	MOVQ c+0(FP), DI
 	MOVQ ldc+8(FP), R8
 	MOVQ a+16(FP), SI
@@ -168,10 +170,11 @@ TEXT ·gemm8AVX512(SB), NOSPLIT, $0-56
 	MOVQ bp+32(FP), BX
 	MOVQ panels+40(FP), R10
 	MOVQ k+48(FP), R11
+	MOVQ pf+56(FP), R15
+	MOVQ pfStride+64(FP), R13
 	SHLQ $2, R8              // strides in bytes
 	SHLQ $2, R9
 	LEAQ (R9)(R9*2), R12     // 3·lda
-	LEAQ (R8)(R8*2), R13     // 3·ldc
 	LEAQ (DI)(R8*4), R14     // C's rows 4..7
 
 panel8:
@@ -200,6 +203,8 @@ panel8:
 kloop8:
 	PREFETCHT0 2048(BX)
 	PREFETCHT0 2112(BX)
+	PREFETCHT1 (R15)
+	ADDQ R13, R15
 	VMOVUPS (BX), Z16
 	VMOVUPS 64(BX), Z17
 	VBROADCASTSS (AX), Z18
@@ -232,22 +237,23 @@ kloop8:
 	DECQ CX
 	JNZ  kloop8
 
+	LEAQ (R8)(R8*2), CX      // 3·ldc
 	VMOVUPS Z0, (DI)
 	VMOVUPS Z1, 64(DI)
 	VMOVUPS Z2, (DI)(R8*1)
 	VMOVUPS Z3, 64(DI)(R8*1)
 	VMOVUPS Z4, (DI)(R8*2)
 	VMOVUPS Z5, 64(DI)(R8*2)
-	VMOVUPS Z6, (DI)(R13*1)
-	VMOVUPS Z7, 64(DI)(R13*1)
+	VMOVUPS Z6, (DI)(CX*1)
+	VMOVUPS Z7, 64(DI)(CX*1)
 	VMOVUPS Z8, (R14)
 	VMOVUPS Z9, 64(R14)
 	VMOVUPS Z10, (R14)(R8*1)
 	VMOVUPS Z11, 64(R14)(R8*1)
 	VMOVUPS Z12, (R14)(R8*2)
 	VMOVUPS Z13, 64(R14)(R8*2)
-	VMOVUPS Z14, (R14)(R13*1)
-	VMOVUPS Z15, 64(R14)(R13*1)
+	VMOVUPS Z14, (R14)(CX*1)
+	VMOVUPS Z15, 64(R14)(CX*1)
 	ADDQ $128, DI
 	ADDQ $128, R14
 	DECQ R10

@@ -93,7 +93,18 @@ func Gemm(c []float32, ldc int, a []float32, lda, m int, bp []float32, n, k int)
 	block := max(1, gemmBlockBytes/(4*PanelWidth*max(k, 1)))
 	for p0 := 0; p0 < panels; p0 += block {
 		np := min(block, panels-p0)
-		gemmPanels(c[p0*PanelWidth:], ldc, a, lda, m, bp[p0*k*PanelWidth:], np, k)
+		// The block after this one, or the first block for the last one
+		// (a batch calls Gemm again on the same panels for its next rows):
+		// gemmPanels asks for it while this one runs.
+		next := p0 + block
+		if next >= panels {
+			next = 0
+		}
+		nextLen := min(block, panels-next) * k * PanelWidth
+		if next == p0 {
+			nextLen = 0 // one block: it stays in cache
+		}
+		gemmPanels(c[p0*PanelWidth:], ldc, a, lda, m, bp[p0*k*PanelWidth:][:np*k*PanelWidth], np, k, bp[next*k*PanelWidth:][:nextLen])
 	}
 }
 

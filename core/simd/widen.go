@@ -23,12 +23,12 @@ func AxpyWiden(dst []float64, a float64, x []float32) {
 	axpyWiden(dst[:len(x)], a, x)
 }
 
-// dotWidenFrom continues DotWiden's lanes s from position from (a multiple
-// of 32) to the end and reduces them. The explicit float64 conversion
+// dotWidenPortable is DotWiden in Go. The explicit float64 conversion
 // forbids the compiler to fuse the product and the sum.
-func dotWidenFrom(x []float32, w []float64, from int, s *[32]float64) float64 {
+func dotWidenPortable(x []float32, w []float64) float64 {
+	var s [32]float64
 	w = w[:len(x)]
-	i := from
+	i := 0
 	for ; i+32 <= len(x); i += 32 {
 		xb, wb := x[i:i+32:i+32], w[i:i+32:i+32] // constant lengths: no bounds checks
 		for l := range s {
@@ -38,7 +38,7 @@ func dotWidenFrom(x []float32, w []float64, from int, s *[32]float64) float64 {
 	for l := 0; i < len(x); i, l = i+1, l+1 {
 		s[l] += float64(float64(x[i]) * w[i])
 	}
-	return dotWidenReduce(s)
+	return dotWidenReduce(&s)
 }
 
 // dotWidenReduce sums the lanes as the assembly does: lanes j, j+8, j+16,
@@ -57,5 +57,27 @@ func axpyWidenFrom(dst []float64, a float64, x []float32, from int) {
 	dst = dst[:len(x)]
 	for i := from; i < len(x); i++ {
 		dst[i] += float64(a * float64(x[i]))
+	}
+}
+
+// AxpySquaresWiden does dst[i] += a·x[i] and sq[i] += b·x[i]·x[i] for
+// i < len(x) in one pass over x (a gradient and a Hessian's diagonal),
+// each product rounded before the next operation, (b·x[i])·x[i] in that
+// order, so every path returns the same bits. It panics if dst or sq is
+// shorter than x.
+func AxpySquaresWiden(dst, sq []float64, a, b float64, x []float32) {
+	if len(dst) < len(x) || len(sq) < len(x) {
+		panic("simd: AxpySquaresWiden: dst or sq is shorter than x")
+	}
+	axpySquaresWiden(dst[:len(x)], sq[:len(x)], a, b, x)
+}
+
+// axpySquaresWidenFrom is AxpySquaresWiden's reference from position from on.
+func axpySquaresWidenFrom(dst, sq []float64, a, b float64, x []float32, from int) {
+	dst, sq = dst[:len(x)], sq[:len(x)]
+	for i := from; i < len(x); i++ {
+		v := float64(x[i])
+		dst[i] += float64(a * v)
+		sq[i] += float64(float64(b*v) * v)
 	}
 }

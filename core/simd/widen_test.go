@@ -94,6 +94,9 @@ func TestWidenPanicsAndAllocs(t *testing.T) {
 	for name, f := range map[string]func(){
 		"DotWiden":  func() { DotWiden(make([]float32, 3), make([]float64, 2)) },
 		"AxpyWiden": func() { AxpyWiden(make([]float64, 2), 1, make([]float32, 3)) },
+		"AxpySquaresWiden": func() {
+			AxpySquaresWiden(make([]float64, 3), make([]float64, 2), 1, 1, make([]float32, 3))
+		},
 	} {
 		func() {
 			defer func() {
@@ -105,7 +108,11 @@ func TestWidenPanicsAndAllocs(t *testing.T) {
 		}()
 	}
 	x, w := make([]float32, 785), make([]float64, 785)
-	if a := testing.AllocsPerRun(20, func() { DotWiden(x, w); AxpyWiden(w, 0.5, x) }); a != 0 {
+	if a := testing.AllocsPerRun(20, func() {
+		DotWiden(x, w)
+		AxpyWiden(w, 0.5, x)
+		AxpySquaresWiden(w, w, 0.5, 0.5, x)
+	}); a != 0 {
 		t.Errorf("%v allocations a call, want 0", a)
 	}
 }
@@ -154,3 +161,34 @@ func BenchmarkDotWidenBaseline(b *testing.B) {
 }
 
 var sink float64
+
+// TestAxpySquaresWiden: every level against dst[i] + a·x[i] and
+// sq[i] + (b·x[i])·x[i], bit for bit, past the end untouched.
+func TestAxpySquaresWiden(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(14, 4))
+		for _, n := range append(lengths(100), 785) {
+			x, dst, sq := make([]float32, n), make([]float64, n+1), make([]float64, n+1)
+			for i := range x {
+				x[i] = float32(r.NormFloat64())
+			}
+			for i := range dst {
+				dst[i], sq[i] = r.NormFloat64(), r.ExpFloat64()
+			}
+			a, b := r.NormFloat64(), r.ExpFloat64()
+			wantD, wantS := append([]float64(nil), dst...), append([]float64(nil), sq...)
+			for i := range x {
+				v := float64(x[i])
+				p, q := float64(a*v), float64(b*v)
+				wantD[i] = wantD[i] + p
+				wantS[i] = wantS[i] + float64(q*v)
+			}
+			AxpySquaresWiden(dst, sq, a, b, x)
+			for i := range dst {
+				if math.Float64bits(dst[i]) != math.Float64bits(wantD[i]) || math.Float64bits(sq[i]) != math.Float64bits(wantS[i]) {
+					t.Fatalf("n=%d: [%d] = %v, %v, want %v, %v", n, i, dst[i], sq[i], wantD[i], wantS[i])
+				}
+			}
+		}
+	})
+}

@@ -327,8 +327,26 @@ func FuzzGRPCWireMatchesProto(f *testing.F) {
 		if status.Code(werr) != status.Code(perr) {
 			t.Fatalf("from the wire: %v; through protobuf: %v", werr, perr)
 		}
-		if werr == nil && !proto.Equal(wresp, presp) {
-			t.Fatalf("from the wire: %v; through protobuf: %v", wresp, presp)
+		if werr == nil && !proto.Equal(responseMessage(t, wresp), presp) {
+			t.Fatalf("from the wire: %v; through protobuf: %v", responseMessage(t, wresp), presp)
 		}
 	})
+}
+
+// responseMessage returns modelInferWire's answer resp as a message: a
+// wireResponse's bytes unmarshalled by protobuf.
+func responseMessage(t testing.TB, resp any) *inferencepb.ModelInferResponse {
+	t.Helper()
+	switch r := resp.(type) {
+	case *inferencepb.ModelInferResponse:
+		return r
+	case *wireResponse:
+		m := new(inferencepb.ModelInferResponse)
+		if err := proto.Unmarshal(r.data.Materialize(), m); err != nil {
+			t.Fatalf("the wire answer does not unmarshal: %v", err)
+		}
+		return m
+	}
+	t.Fatalf("answer of type %T", resp)
+	return nil
 }

@@ -80,19 +80,22 @@ func (g *grpcService) ModelInfer(_ context.Context, req *inferencepb.ModelInferR
 	if s.repo.model(name) == nil {
 		name = ""
 	}
-	return g.answer(start, name, vname, resp, err)
+	if err := g.answer(start, name, vname, err); err != nil {
+		return nil, err
+	}
+	return resp, nil
 }
 
-// answer turns err into its gRPC status and counts the request, for model
-// name ("" for a name not served) and version vname, started at start.
-func (g *grpcService) answer(start time.Time, name, vname string, resp *inferencepb.ModelInferResponse, err error) (*inferencepb.ModelInferResponse, error) {
+// answer counts the request, for model name ("" for a name not served)
+// and version vname, started at start, and returns err as its gRPC status.
+func (g *grpcService) answer(start time.Time, name, vname string, err error) error {
 	code := codes.OK
 	if err != nil {
 		_, code = statusOf(err)
 		err = status.Error(code, err.Error())
 	}
 	g.s.repo.metrics.observe(name, vname, "grpc", code.String(), time.Since(start).Seconds())
-	return resp, err
+	return err
 }
 
 // infer is ModelInfer's work; it sets *vname to the version resolved.

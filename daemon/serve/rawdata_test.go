@@ -12,10 +12,15 @@ import (
 // TestRawDataFP32 checks rawData's FP32 path against the bytes decoded one
 // value at a time as the protocol defines them (little-endian IEEE 754),
 // bit for bit, and that the first non-finite value is named by its index
-// and row wherever it lies, on the one-copy path and the value-at-a-time
-// one.
+// and row wherever it lies, on the path by chunks and the value-at-a-time
+// one, for a tensor within one chunk and one of three.
 func TestRawDataFP32(t *testing.T) {
-	const rows, cols = 7, 13
+	for _, shape := range [][2]int{{7, 13}, {41, 1000}} {
+		testRawDataFP32(t, shape[0], shape[1])
+	}
+}
+
+func testRawDataFP32(t *testing.T, rows, cols int) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	b := make([]byte, 4*rows*cols)
 	want := make([]uint32, rows*cols)
@@ -45,7 +50,10 @@ func checkRawDataFP32(t *testing.T, b []byte, want []uint32, rows, cols int) {
 			t.Fatalf("value %d: bits %#08x, want %#08x", i, math.Float32bits(v), want[i])
 		}
 	}
-	for _, k := range []int{0, cols + 4, rows*cols - 1} {
+	for _, k := range []int{0, cols + 4, rawChunk - 1, rawChunk, 2*rawChunk + 1, rows*cols - 1} {
+		if k >= rows*cols {
+			continue
+		}
 		for _, bad := range []uint32{0x7fc00000, 0x7f800000, 0xff800000, 0x7f800001} {
 			c := append([]byte(nil), b...)
 			binary.LittleEndian.PutUint32(c[4*k:], bad)
@@ -82,6 +90,85 @@ func BenchmarkRawDataFP32(b *testing.B) {
 			for b.Loop() {
 				if err := rawData(dst, src, dtFP32, rows, cols); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// firstNonFiniteRef is firstNonFinite one value at a time, by math.IsNaN
+// and math.IsInf: the reference its test compares with.
+func firstNonFiniteRef(x []float32) int {
+	for i, v := range x {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return i
+		}
+	}
+	return -1
+}
+
+// firstNonFiniteBits is the value-at-a-time exponent test firstNonFinite
+// replaced: the benchmark's baseline.
+func firstNonFiniteBits(x []float32) int {
+	for i, v := range x {
+		if math.Float32bits(v)&0x7f800000 == 0x7f800000 {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestFirstNonFinite checks the word-at-a-time scan against the reference
+// on every length up to 40 (five words, the loop's tail and none), with a NaN,
+// an infinity or the largest finite values at every index, in slices
+// starting at even and odd indices of their array.
+func TestFirstNonFinite(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	base := make([]float32, 41)
+	for i := range base {
+		bits := rng.Uint32()
+		for bits&0x7f800000 == 0x7f800000 {
+			bits = rng.Uint32()
+		}
+		base[i] = math.Float32frombits(bits)
+	}
+	specials := []uint32{0x7fc00000, 0x7f800000, 0xff800000, 0x7f800001, 0xffffffff, 0x7f7fffff, 0xff7fffff, 0x00800000, 0}
+	for off := range 2 {
+		for n := range 41 - off {
+			x := base[off : off+n]
+			if got := firstNonFinite(x); got != -1 {
+				t.Fatalf("offset %d, length %d, all finite: got %d", off, n, got)
+			}
+			for k := range n {
+				for _, bits := range specials {
+					old := x[k]
+					x[k] = math.Float32frombits(bits)
+					if got, want := firstNonFinite(x), firstNonFiniteRef(x); got != want {
+						t.Fatalf("offset %d, length %d, %#08x at %d: got %d, want %d", off, n, bits, k, got, want)
+					}
+					x[k] = old
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkFirstNonFinite times the scan of 1000 rows of 784 finite
+// values, against the value-at-a-time exponent test it replaced.
+func BenchmarkFirstNonFinite(b *testing.B) {
+	x := make([]float32, 1000*784)
+	for i := range x {
+		x[i] = float32(i%255) / 255
+	}
+	for _, f := range []struct {
+		name string
+		scan func([]float32) int
+	}{{"words", firstNonFinite}, {"per-value", firstNonFiniteBits}} {
+		b.Run(f.name, func(b *testing.B) {
+			b.SetBytes(int64(4 * len(x)))
+			for b.Loop() {
+				if f.scan(x) != -1 {
+					b.Fatal("non-finite")
 				}
 			}
 		})

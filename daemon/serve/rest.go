@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"time"
-	"unsafe"
 
 	"github.com/libsvmgo/libsvmgo/daemon/buildinfo"
 )
@@ -323,13 +322,16 @@ func (inf *inference) read(t *binaryTensor, dt datatype) error {
 	}
 	n := inf.rows * inf.cols
 	if dt == dtFP32 && nativeLittleEndian && t.n == 4*int64(n) {
-		x := inf.x[:n]
-		_, err := io.ReadFull(t.r, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), 4*n))
-		t.n = 0
-		if err != nil {
-			return badRequestf("reading the request: %v", err)
-		}
-		return checkFiniteFP32(x, inf.cols)
+		// A chunk at a time, each checked while it is still in cache; a
+		// refusal leaves the rest for restDecodeBinary to drain.
+		return fillFP32(inf.x[:n], inf.cols, func(c []byte, _ int) error {
+			if _, err := io.ReadFull(t.r, c); err != nil {
+				t.n = 0
+				return badRequestf("reading the request: %v", err)
+			}
+			t.n -= int64(len(c))
+			return nil
+		})
 	}
 	start := len(inf.body)
 	inf.body = slices.Grow(inf.body, int(t.n))[:start+int(t.n)]

@@ -212,7 +212,7 @@ type Store struct {
 
 // newStore allocates an empty store for the resolved cfg.
 func newStore(dir string, cfg Config) *Store {
-	return &Store{
+	s := &Store{
 		fs:     fileio.OS,
 		dir:    dir,
 		cfg:    cfg,
@@ -222,6 +222,10 @@ func newStore(dir string, cfg Config) *Store {
 		evict:  make([]int, 0, cfg.Capacity),
 		opened: time.Now(),
 	}
+	// Each row hashed once, as it comes in: a warm kernel retrain reads
+	// the hashes instead of hashing every row (8 bytes a row).
+	s.ds.KeepRowHashes()
+	return s
 }
 
 // Open opens the store kept in dir, creating dir when missing. It loads
@@ -674,18 +678,19 @@ func (s *Store) deleteRows(rows []int) error {
 			panic("store: dual out of step with the rows: " + err.Error())
 		}
 	}
+	// The ages between two deleted rows move down as one run, as the
+	// dual's do (solve.DeleteAlignedRows).
 	n := s.Len() + len(rows) // before deletion
-	w, k, known := rows[0], 0, s.known
-	for r := rows[0]; r < n; r++ {
-		if k < len(rows) && rows[k] == r {
-			if r < s.known {
-				known--
-			}
-			k++
-			continue
+	w, known := rows[0], s.known
+	for j, r := range rows {
+		if r < s.known {
+			known--
 		}
-		s.age[w] = s.age[r]
-		w++
+		end := n
+		if j+1 < len(rows) {
+			end = rows[j+1]
+		}
+		w += copy(s.age[w:], s.age[r+1:end])
 	}
 	s.known = known
 	return nil

@@ -202,6 +202,12 @@ func (d *Daemon) take(s settlement, name, label string, raw []byte, weightColumn
 			return fmt.Errorf("watchd: %w", err)
 		}
 		d.last, d.added = last, nil
+		if evicted > 0 {
+			// followRemovals cut last's α in place, so last cannot
+			// follow later removals: its gradient goes (the next run
+			// rebuilds it; a refused batch is rare).
+			d.last = last.WithoutGradient()
+		}
 		d.metrics.samples.Set(float64(d.st.Len()))
 		d.metrics.storeGeneration.Set(float64(d.st.Generation()))
 		d.metrics.trainFailed.Inc()
@@ -281,13 +287,17 @@ func (d *Daemon) rejectSpecial(name string, sp *specialFile) error {
 	return err
 }
 
-// moveDone moves batch name from incoming/ to done/.
+// moveDone moves batch name from incoming/ to done/. The move is not
+// synced (it was two directory fsyncs of a batch's seven): the store holds
+// the batch's hash durably before it, so a crash that undoes the move
+// leaves a batch the next pass finds ingested and only moves again (step
+// 1 of the package documentation).
 func (d *Daemon) moveDone(name string) error {
 	dst, err := d.archiveName(d.done, name, false)
 	if err != nil {
 		return fmt.Errorf("watchd: move %s to done: %w", shown(name), err)
 	}
-	if err := fileio.RenameFS(d.fs, filepath.Join(d.incoming, name), dst); err != nil {
+	if err := d.fs.Rename(filepath.Join(d.incoming, name), dst); err != nil {
 		return &entryError{fmt.Errorf("watchd: move %s to done: %w", shown(name), err)}
 	}
 	return nil

@@ -18,7 +18,12 @@
 #                  first WINDOW rows, then BATCHES batches of WINDOW/100 rows
 #                  (1%) follow, and --store.window WINDOW retires the oldest
 #                  1% as each comes in (issue 21's stream; 0 or unset: the
-#                  whole file in BATCHES batches, nothing evicted)
+#                  whole file in BATCHES batches, nothing evicted). When the
+#                  file is shorter than that, the batches go on from its
+#                  first row again, as streamtime's in-process stream does
+#                  (shuttle×4's 174,000 rows for a window of 160,000 and 10
+#                  batches of 1,600): a row comes back after it left the
+#                  window
 #   OUT            name of the table's file in examples/bench/out, without
 #                  .md (default: daemon); make bench runs the script twice:
 #                  daemon (debdesc_bin, -s 1) and daemon-kernel (shuttle,
@@ -78,7 +83,8 @@ window=${WINDOW:-0}
 store_flags=(--store.capacity "$nrows")
 if ((window > 0)); then
 	per=$((window / 100 > 0 ? window / 100 : 1))
-	((window + batches * per <= nrows)) || die "WINDOW=$window and $batches batches of $per rows need more than the $nrows rows of $data"
+	((window + batches * per <= nrows || window < nrows && window + batches * per <= 2 * nrows)) ||
+		die "WINDOW=$window and $batches batches of $per rows: more than twice the $nrows rows of $data, or a row back while in the window"
 	store_flags=(--store.capacity "$((window + per))" --store.window "$window")
 fi
 
@@ -100,8 +106,9 @@ trap cleanup EXIT
 mkdir -p "$tmp/batches" "$tmp/root/incoming"
 if ((window > 0)); then
 	say "cutting $data: the first $window rows, then $batches batches of $per rows (1%), store window $window"
+	# The file twice over: the batches past its end go on from its start.
 	awk -v w="$window" -v per="$per" -v n="$batches" -v dir="$tmp/batches" 'NR <= w + n * per {
-		f = sprintf("%s/batch-%03d.txt", dir, NR <= w ? 0 : 1 + int((NR - w - 1) / per)); print > f }' "$data"
+		f = sprintf("%s/batch-%03d.txt", dir, NR <= w ? 0 : 1 + int((NR - w - 1) / per)); print > f }' "$data" "$data"
 else
 	say "cutting $data ($nrows rows) into $batches batches of up to $per rows"
 	awk -v per="$per" -v dir="$tmp/batches" '{ f = sprintf("%s/batch-%03d.txt", dir, int((NR - 1) / per)); print > f }' "$data"

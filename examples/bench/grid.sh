@@ -16,17 +16,23 @@
 #   SVMGO_BASE   optional: an earlier svmgo binary, timed the same way
 #                (default: none)
 #   GRIDPY       optional: grid.py (Debian's svm-grid) to compare best
-#                lines with, on the C-SVC sets whose default grid it
-#                finishes in minutes (heart_scale, breast_cancer)
+#                lines with, on the C-SVC sets whose grid it finishes in
+#                minutes (heart_scale, breast_cancer: the default grid;
+#                debdesc_bin: its 2 × 2-fold grid)
 #   RUNS         alternating rounds per case, median quoted (default: 3)
 #   BENCH_CASES  cases to run, space or comma separated (default: all of
-#                heart_scale breast_cancer diabetes digits shuttle debdesc10k)
+#                heart_scale breast_cancer diabetes digits shuttle debdesc10k
+#                debdesc_bin)
 #
 # The small sets and digits run grid.py's default grid (110 points, 5
 # folds); shuttle and debdesc10k (debdesc_bin.train's first 10,000 rows) a
 # 2 × 2 grid around their usual parameters, since their default grids take
-# hours. Peak RSS is /usr/bin/time's %M; a train's peak is its median over
-# the rounds too.
+# hours. debdesc_bin (all 50,928 rows) runs two points, C = 1 and 4 at
+# γ = 2^−3 (debdesc10k's best γ), with 2 folds: about 90 s of CPU for
+# svmgo grid and 100 s for one svmgo train at the defaults, where 5 folds
+# or the 2 × 2 grid would take many times that (an earlier 2 × 5-fold run
+# did not finish in 70 minutes at load 15–42). Peak RSS is /usr/bin/time's
+# %M; a train's peak is its median over the rounds too.
 #
 # Goal (issue 30): grid peak RSS ≤ 2 × train peak RSS on every set, with
 # the same results (the best line, and every point's rate against the base)
@@ -45,7 +51,7 @@ base=${SVMGO_BASE:+$(abs "$SVMGO_BASE")}
 gridpy=${GRIDPY:-}
 runs=${RUNS:-3}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS=$runs: want a positive integer"
-all="heart_scale breast_cancer diabetes digits shuttle debdesc10k"
+all="heart_scale breast_cancer diabetes digits shuttle debdesc10k debdesc_bin"
 cases=${BENCH_CASES:-$all}
 cases=${cases//,/ }
 for c in $cases; do
@@ -70,6 +76,7 @@ setup() {
 	digits) file=$shared/digits.train label="digits C-SVC" ;;
 	shuttle) file=$shared/shuttle.train grid="-log2c 5,9,4 -log2g -1,3,4" label="shuttle C-SVC, 2 × 2 grid" ;;
 	debdesc10k) file=$tmp/debdesc10k.train grid="-log2c 1,5,4 -log2g -3,1,4" label="debdesc_bin 10k C-SVC, 2 × 2 grid" ;;
+	debdesc_bin) file=$shared/debdesc_bin.train grid="-log2c 0,2,2 -log2g -3,-3,1 -v 2" label="debdesc_bin C-SVC, 2 points × 2 folds" ;;
 	esac
 }
 
@@ -116,8 +123,8 @@ for c in $cases; do
 	gp="n/a"
 	# grid.py maximizes the rate, so its ε-SVR "best" is the largest
 	# error: C-SVC only.
-	if [[ -n $gridpy && -z $grid && -z $opts && $c != digits ]]; then
-		(cd "$tmp" && python3 "$gridpy" -svmtrain "$(command -v svm-train)" -gnuplot null -out null ${opts:+$opts} "$file" >"$tmp/gridpy" 2>/dev/null) || die "$gridpy failed on $file"
+	if [[ -n $gridpy && -z $opts && ( -z $grid && $c != digits || $c == debdesc_bin ) ]]; then
+		(cd "$tmp" && python3 "$gridpy" -svmtrain "$(command -v svm-train)" -gnuplot null -out null "${gridv[@]}" "$file" >"$tmp/gridpy" 2>/dev/null) || die "$gridpy failed on $file"
 		gp="$(tail -n 1 "$tmp/gridpy")"
 		[[ $gp == "$best" ]] && gp="same ($gp)" || gp="**differs**: $gp"
 	fi

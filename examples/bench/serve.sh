@@ -73,11 +73,14 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "connection, a call's HEADERS and DATA frames written in one call, the answer's frames read by the"
 	echo "calling goroutine, as a C++ synchronous client does). Load average at the start: $load."
 	echo
-	echo "| single row, label | clients | p50 µs | p99 µs | p99 / p50 | requests/s | server CPU µs a request | client CPU µs a request |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-	echo "| C ABI \`svmgo_predict_dense_f32\`, in process | 1 | $(us dense_median_ns) | $(us dense_p99_ns) | $(ratio dense_p99_ns dense_median_ns) | – | – | – |"
+	echo "The last two columns weigh the tail: the mean time a request took past the median, and the time the"
+	echo "server's and the client's threads waited on a run queue for a CPU (another process had it), a request."
+	echo
+	echo "| single row, label | clients | p50 µs | p99 µs | p99 / p50 | requests/s | server CPU µs a request | client CPU µs a request | past p50 µs a request | run-queue wait µs a request, server / client |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| C ABI \`svmgo_predict_dense_f32\`, in process | 1 | $(us dense_median_ns) | $(us dense_p99_ns) | $(ratio dense_p99_ns dense_median_ns) | – | – | – | – | – |"
 	row() { # row NAME KEY CLIENTS
-		echo "| $1 | $3 | $(fmt ${2}_${3}_p50_us) | $(fmt ${2}_${3}_p99_us) | $(ratio ${2}_${3}_p99_us ${2}_${3}_p50_us) | $(fmt ${2}_${3}_rps) | $(fmt ${2}_${3}_server_cpu_us) | $(fmt ${2}_${3}_client_cpu_us) |"
+		echo "| $1 | $3 | $(fmt ${2}_${3}_p50_us) | $(fmt ${2}_${3}_p99_us) | $(ratio ${2}_${3}_p99_us ${2}_${3}_p50_us) | $(fmt ${2}_${3}_rps) | $(fmt ${2}_${3}_server_cpu_us) | $(fmt ${2}_${3}_client_cpu_us) | $(fmt ${2}_${3}_excess_us) | $(fmt ${2}_${3}_server_runq_us) / $(fmt ${2}_${3}_client_runq_us) |"
 	}
 	for p in rest resthttp grpc grpclean; do
 		case $p in rest) name="REST, lean client" ;; resthttp) name="REST, Go net/http client" ;;
@@ -88,8 +91,8 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "Floors, measured in the same run by the same clients against servers that do no work (a process"
 	echo "of servetime's own on loopback):"
 	echo
-	echo "| floor | clients | p50 µs | p99 µs | p99 / p50 | requests/s | server CPU µs a request | client CPU µs a request |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| floor | clients | p50 µs | p99 µs | p99 / p50 | requests/s | server CPU µs a request | client CPU µs a request | past p50 µs a request | run-queue wait µs a request, server / client |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	row "TCP echo: reads the request by its Content-Length, writes svmgo serve's answer bytes (lean client)" echo 1
 	row "net/http server with serve's timeouts, the same answer (lean client)" nethttp 1
 	row "grpc-go server, generated code, a fixed one-label answer (grpc-go client)" grpcfloor 1
@@ -105,14 +108,19 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "| 1000-row batch | million rows/s | vs the C ABI's call over 10000 rows | in process, the same 1000 rows alongside | vs those |"
 	echo "|---|---:|---:|---:|---:|"
 	echo "| C ABI, one call over 10000 rows, in process (capi_latency) | $(mrows batch_rows_per_s) | 1.00 | – | – |"
-	for p in rest restbin grpc; do
-		case $p in rest) name="REST (JSON)" ;; restbin) name="REST (binary tensor data extension)" ;; grpc) name="gRPC (raw_input_contents)" ;; esac
+	for p in rest restbin restbinlean grpc echobin; do
+		case $p in rest) name="REST (JSON)" ;; restbin) name="REST (binary tensor data extension)" ;;
+		restbinlean) name="REST (binary tensor data), lean client" ;; grpc) name="gRPC (raw_input_contents)" ;;
+		echobin) name="floor: the binary request's bytes to the TCP echo (lean client)" ;; esac
 		echo "| $name | $(mrows ${p}_batch_rows_per_s) | $(ratio ${p}_batch_rows_per_s batch_rows_per_s) | $(mrows ${p}_batch_inprocess_rows_per_s) | $(ratio ${p}_batch_rows_per_s ${p}_batch_inprocess_rows_per_s) |"
 	done
 	echo
 	echo "Two floors: the C ABI's one call over all 10000 test rows (31 MB of rows, timed by capi_latency"
 	echo "earlier in this run), and the same 1000 rows through the Go API (PredictDenseBatch, which the"
-	echo "server runs) just before each request, sharing its load; 1000 rows (3.1 MB) stay in cache."
+	echo "server runs) just before each request, sharing its load; 1000 rows (3.1 MB) stay in cache. Binary"
+	echo "REST is timed with Go's net/http client and with the lean client (the whole request written in one"
+	echo "call; the labels checked against the in-process ones); the echo floor reads the same request by its"
+	echo "Content-Length into a 64 KB buffer and answers: moving the rows over loopback alone, no server work."
 	echo
 	echo "| gRPC, 1 client | p99 µs |"
 	echo "|---|---:|"
@@ -130,7 +138,8 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "Goals: gRPC single-row p50 ≤ 100 µs: $(goal "$(f grpclean_1_p50_us)" 100) (lean client; grpc-go's client: $(goal "$(f grpc_1_p50_us)" 100));"
 	echo "REST ≤ 150 µs: $(goal "$(f rest_1_p50_us)" 150) (with Go's net/http client: $(goal "$(f resthttp_1_p50_us)" 150));"
 	echo "p99 ≤ 3× p50 (1 client, lean clients): REST $(goal "$(ratio rest_1_p99_us rest_1_p50_us)" 3), gRPC $(goal "$(ratio grpclean_1_p99_us grpclean_1_p50_us)" 3) (grpc-go's client: $(goal "$(ratio grpc_1_p99_us grpc_1_p50_us)" 3));"
-	echo "batch ≥ 50% of in-process (the C ABI's call / the same rows alongside): REST binary $(goal 0.5 "$(ratio restbin_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio restbin_batch_rows_per_s restbin_batch_inprocess_rows_per_s)"),"
+	echo "batch ≥ 50% of in-process (the C ABI's call / the same rows alongside): REST binary $(goal 0.5 "$(ratio restbin_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio restbin_batch_rows_per_s restbin_batch_inprocess_rows_per_s)")"
+	echo "(lean client $(goal 0.5 "$(ratio restbinlean_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio restbinlean_batch_rows_per_s restbinlean_batch_inprocess_rows_per_s)"); the echo floor alone: $(ratio echobin_batch_rows_per_s echobin_batch_inprocess_rows_per_s)),"
 	echo "REST JSON $(goal 0.5 "$(ratio rest_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio rest_batch_rows_per_s rest_batch_inprocess_rows_per_s)"), gRPC $(goal 0.5 "$(ratio grpc_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio grpc_batch_rows_per_s grpc_batch_inprocess_rows_per_s)");"
 	echo "p99 while swapping ≤ 1.1× without: $(goal "$(ratio grpc_1_p99_swapping_us grpc_1_p99_calm_us)" 1.1) ($(ratio grpc_1_p99_swapping_us grpc_1_p99_calm_us)×);"
 	echo "startup ≤ 50 ms: $(goal "$(f startup_ms)" 50)."

@@ -5,5 +5,5 @@
 //
 // # Imports
 //
-// It may import core/data and core/model.
+// It may import core/data, core/model and core/internal/hashword.
 package solve

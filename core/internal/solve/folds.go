@@ -19,20 +19,10 @@ func FoldCount(folds, l int) (int, error) {
 	return folds, nil
 }
 
-// AppendRow copies row i of src to dst, which has room for it (a panic
-// otherwise: callers size dst from src).
+// AppendRow copies row i of src to dst (data.Dataset.AppendRowOf), which
+// has room for it (a panic otherwise: callers size dst from src).
 func AppendRow(dst, src *data.Dataset, i int) {
-	var err error
-	if src.IsDense() {
-		err = dst.AppendDense(src.Label(i), src.DenseRow(i))
-	} else {
-		idx, val := src.SparseRow(i)
-		err = dst.AppendSparse(src.Label(i), idx, val)
-	}
-	if w := src.Weight(i); err == nil && w != 1 {
-		err = dst.SetWeight(dst.Len()-1, w)
-	}
-	if err != nil {
+	if err := dst.AppendRowOf(src, i); err != nil {
 		panic("core: AppendRow: " + err.Error())
 	}
 }

@@ -6,13 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/linear"
@@ -40,42 +37,16 @@ var forgotten = []int{2, 5, 9, 14, 20}
 // removes nothing and does not count); forget/ and rejected/ are empty;
 // and the newest model is the one the final store trains to.
 func TestWatchForgetSurvivesKill9(t *testing.T) {
-	bin := opsBuild(t)
-	root := t.TempDir()
-	args := []string{"watch", "--root", root, "--train.options", "-s 1 -e 0.00001",
-		"--store.capacity", "2000", "--store.max-features", "8", "--watch.debounce", "1ms", "--models.keep", "3"}
-	var logs *lockedBuffer
-	startDaemon := func() *exec.Cmd {
-		cmd := exec.Command(bin, args...)
-		logs = &lockedBuffer{}
-		cmd.Stderr = logs
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd
-	}
-	publish := func(dir, name, text string) {
-		tmp := filepath.Join(root, dir, "."+name+".tmp")
-		if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(tmp, filepath.Join(root, dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	k := newKillRun(t, "--train.options", "-s 1 -e 0.00001",
+		"--store.capacity", "2000", "--store.max-features", "8", "--watch.debounce", "1ms", "--models.keep", "3")
+	root := k.root
 	hashText := func(i int) string { return fmt.Sprintf("%x", sha256.Sum256([]byte(crashBatch(i)))) }
-	for _, dir := range []string{"incoming", "forget"} {
-		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-
 	r := rand.New(rand.NewPCG(43, 43))
 	next, asked := 0, 0 // batches dropped; requests dropped (forgotten[:asked])
-	step := func() {
+	k.killThenFinish(r, forgetKills, forgetBatches, func() bool {
 		for range 1 + r.IntN(2) {
 			if next < forgetBatches {
-				publish("incoming", fmt.Sprintf("batch-%03d.txt", next), crashBatch(next))
+				k.publish("incoming", fmt.Sprintf("batch-%03d.txt", next), crashBatch(next))
 				next++
 			}
 		}
@@ -84,49 +55,14 @@ func TestWatchForgetSurvivesKill9(t *testing.T) {
 			// Both formats: a sha256sum line, and an empty file named by
 			// the hash.
 			if asked%2 == 0 {
-				publish("forget", fmt.Sprintf("forget-%03d", i), hashText(i)+"  batch.txt\n")
+				k.publish("forget", fmt.Sprintf("forget-%03d", i), hashText(i)+"  batch.txt\n")
 			} else {
-				publish("forget", hashText(i), "")
+				k.publish("forget", hashText(i), "")
 			}
 			asked++
 		}
-	}
-	for range forgetKills {
-		cmd := startDaemon()
-		// Killed while it works: after its start (the first pass may
-		// already be retraining), with new batches and requests arriving.
-		for wait := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), "daemon started") && time.Now().Before(wait); {
-			time.Sleep(time.Millisecond)
-		}
-		step()
-		time.Sleep(time.Duration(r.IntN(150_000)) * time.Microsecond)
-		cmd.Process.Kill()
-		cmd.Wait()
-	}
-	for next < forgetBatches || asked < len(forgotten) {
-		step()
-	}
-
-	// A last run that is let to finish.
-	cmd := startDaemon()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		done, _ := os.ReadDir(filepath.Join(root, "done"))
-		requests, _ := os.ReadDir(filepath.Join(root, "forget"))
-		if len(done) >= forgetBatches && len(requests) == 0 && strings.Contains(logs.String(), "daemon started") {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("%d of %d batches done, %d requests left\n%s", len(done), forgetBatches, len(requests), logs.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("daemon after SIGTERM: %v\n%s", err, logs.String())
-	}
+		return next < forgetBatches || asked < len(forgotten)
+	})
 
 	if done, _ := os.ReadDir(filepath.Join(root, "done")); len(done) != forgetBatches {
 		t.Errorf("done/ holds %d files, want %d", len(done), forgetBatches)

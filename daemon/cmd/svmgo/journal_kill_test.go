@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -65,83 +62,27 @@ func journalBatch(i int) string {
 // at most the window's; and the newest model is the optimum of a cold
 // solve of the final store's rows.
 func TestWatchKernelJournalSurvivesKill9(t *testing.T) {
-	bin := opsBuild(t)
-	root := t.TempDir()
-	args := []string{"watch", "--root", root, "--train.options", "-t 2 -c 4 -g 0.5",
-		"--store.capacity", fmt.Sprint(journalWindow + journalRows), "--store.window", fmt.Sprint(journalWindow),
-		"--store.max-features", "4", "--watch.debounce", "1ms", "--models.keep", "3"}
-	var logs *lockedBuffer
-	startDaemon := func() *exec.Cmd {
-		cmd := exec.Command(bin, args...)
-		logs = &lockedBuffer{}
-		cmd.Stderr = logs
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd
-	}
-	publish := func(dir, name, text string) {
-		tmp := filepath.Join(root, dir, "."+name+".tmp")
-		if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(tmp, filepath.Join(root, dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	k := newKillRun(t, "--train.options", "-t 2 -c 4 -g 0.5",
+		"--store.capacity", fmt.Sprint(journalWindow+journalRows), "--store.window", fmt.Sprint(journalWindow),
+		"--store.max-features", "4", "--watch.debounce", "1ms", "--models.keep", "3")
+	root := k.root
 	hashOf := func(i int) store.Hash { return sha256.Sum256([]byte(journalBatch(i))) }
-	for _, dir := range []string{"incoming", "forget"} {
-		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	r := rand.New(rand.NewPCG(44, 44))
 	next, asked := 0, 0
-	step := func() {
+	k.killThenFinish(r, journalKills, journalBatches, func() bool {
 		for range 1 + r.IntN(2) {
 			if next < journalBatches {
-				publish("incoming", fmt.Sprintf("batch-%03d.txt", next), journalBatch(next))
+				k.publish("incoming", fmt.Sprintf("batch-%03d.txt", next), journalBatch(next))
 				next++
 			}
 		}
 		if asked < len(journalForgotten) && journalForgotten[asked] < next && r.IntN(2) == 0 {
 			h := hashOf(journalForgotten[asked])
-			publish("forget", fmt.Sprintf("forget-%03d", asked), fmt.Sprintf("%x\n", h))
+			k.publish("forget", fmt.Sprintf("forget-%03d", asked), fmt.Sprintf("%x\n", h))
 			asked++
 		}
-	}
-	for range journalKills {
-		cmd := startDaemon()
-		for wait := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), "daemon started") && time.Now().Before(wait); {
-			time.Sleep(time.Millisecond)
-		}
-		step()
-		time.Sleep(time.Duration(r.IntN(150_000)) * time.Microsecond)
-		cmd.Process.Kill()
-		cmd.Wait()
-	}
-	for next < journalBatches || asked < len(journalForgotten) {
-		step()
-	}
-	cmd := startDaemon()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		done, _ := os.ReadDir(filepath.Join(root, "done"))
-		requests, _ := os.ReadDir(filepath.Join(root, "forget"))
-		if len(done) >= journalBatches && len(requests) == 0 && strings.Contains(logs.String(), "daemon started") {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("%d of %d batches done, %d requests left\n%s", len(done), journalBatches, len(requests), logs.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("daemon after SIGTERM: %v\n%s", err, logs.String())
-	}
+		return next < journalBatches || asked < len(journalForgotten)
+	})
 	if rej, _ := os.ReadDir(filepath.Join(root, "rejected")); len(rej) != 0 {
 		t.Errorf("rejected/ holds %d files", len(rej))
 	}

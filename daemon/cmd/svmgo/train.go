@@ -90,7 +90,19 @@ func trainCommand(args []string, syntax options.Syntax, usage string, stdout, st
 	}
 
 	progress := newProgressPrinter(stderr, showProgress, o.Kernel.Quiet || o.Linear.Quiet)
+	oneCore := core.TrainsOnOneCore(ds, p)
+	procs := 0
+	if oneCore {
+		// One solver and nothing else to run: a second P only hands the
+		// solver between threads (and CPUs) at every preemption. One P
+		// runs it as pinned to a CPU would, without pinning it. The file
+		// was read, and the model is written, on every CPU.
+		procs = runtime.GOMAXPROCS(1)
+	}
 	m, err := core.TrainModelReporting(ds, p, progress.fn())
+	if oneCore {
+		runtime.GOMAXPROCS(procs)
+	}
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
 	}

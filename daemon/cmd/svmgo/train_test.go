@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -232,5 +233,27 @@ func TestTrainKernelBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "p.out")); !os.IsNotExist(err) {
 		t.Errorf("a failed predict left its output: %v", err)
+	}
+}
+
+// A training on one core (core.TrainsOnOneCore: heart_scale is one pair
+// of short columns) runs with GOMAXPROCS 1 and gives the caller's setting
+// back, error or not.
+func TestTrainOneCoreRestoresProcs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	dir := t.TempDir()
+	if code, _, errs := svmgo(t, "train", "-q", dataDir+"heart_scale", filepath.Join(dir, "heart.svmgo")); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errs)
+	}
+	if n := runtime.GOMAXPROCS(0); n != 3 {
+		t.Errorf("GOMAXPROCS after train = %d, want 3", n)
+	}
+	// Class 1's cost C·w = +Inf passes the option checks and is refused
+	// by the trainer.
+	if code, _, errs := svmgo(t, "train", "-q", "-c", "1e308", "-w1", "1e308", dataDir+"heart_scale", filepath.Join(dir, "bad.svmgo")); code == 0 || !strings.Contains(errs, "heart_scale: core:") {
+		t.Fatalf("train with an infinite cost: exit %d: %s", code, errs)
+	}
+	if n := runtime.GOMAXPROCS(0); n != 3 {
+		t.Errorf("GOMAXPROCS after a failed train = %d, want 3", n)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -245,7 +246,23 @@ func checkLoopback(addr string) error {
 	return nil
 }
 
+// watchGCPercent is the garbage collector's target in `svmgo watch` (GOGC,
+// when the environment does not set it). What the daemon keeps is mostly
+// buffers of fixed size (the kernel cache, 100 MB by default; the store's
+// rows and α), so at the default 100 it let that much garbage pile up
+// between collections, and each retrain's outputs (α, gradients, model)
+// landed on pages it had never touched, or had returned to the system:
+// 31,000 page faults over shuttle×4's 10,000-row stream of 10 batches
+// (with their cold solves), 14,000 at 25, and a warm batch's CPU 0.31 of
+// a cold solve's where it was 0.35 (examples/bench/daemon.sh, one core;
+// 79,000 and 48,000 page faults at 40,000 rows). A collection is short:
+// the buffers hold no pointers.
+const watchGCPercent = 25
+
 func watch(args []string, stdout, stderr io.Writer) int {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(watchGCPercent)
+	}
 	if wantsHelp(args) {
 		f := newWatchFlags(stdout)
 		f.fs.SetOutput(stdout)

@@ -19,7 +19,10 @@
 //     process's CPU time per request (the sum over its threads of
 //     /proc/PID/task/TID/schedstat: the server's own work, nearly free of
 //     the noise other processes add to the latency) and this process's
-//     (the client's). Each request is timed from its first byte written to
+//     (the client's); and what weighs the tail: the mean time a request
+//     took past the median, next to the time the server's and the
+//     client's threads waited on a run queue for a CPU (the second field of
+//     the same schedstat files), a request. Each request is timed from its first byte written to
 //     its answer's last byte read; the answer is checked after the clock
 //     stops. REST ("rest") is timed with a lean HTTP/1.1 client: one kept-
 //     alive connection a client, the request's bytes written in one call,
@@ -42,11 +45,15 @@
 //     generated code (grpc-go's own cost), timed with both gRPC clients
 //     ("grpcfloor", "grpcleanfloor"); the others with the lean client;
 //   - a 1000-row batch over REST (JSON, and the binary tensor data
-//     extension unless -binary=false, for a server without it) and over
-//     gRPC (raw_input_contents): the median of 21 requests, as rows per
-//     second, each after the same rows predicted in this process through
-//     the Go API (the floor, timed alongside so that both share the load),
-//     and the server's CPU time a request;
+//     extension unless -binary=false, for a server without it: with Go's
+//     net/http client, "restbin", and with the lean client, the whole
+//     request written in one call and the labels checked against the
+//     in-process ones, "restbinlean") and over gRPC (raw_input_contents):
+//     the median of 21 requests, as rows per second, each after the same
+//     rows predicted in this process through the Go API (the floor, timed
+//     alongside so that both share the load), and the server's CPU time a
+//     request; and "echobin", the binary request's bytes sent by the lean
+//     client to the echo floor (moving the rows over loopback, no work);
 //   - single-row gRPC p99 with one client while a new version of the model
 //     is published every 20 ms by a publisher process of its own (older
 //     versions removed as svmgo watch --keep 4 does), next to the same
@@ -110,7 +117,7 @@ func main() {
 	publish := flag.String("publish", "", "internal: publish this model file into the directory argument every 20 ms until interrupted")
 	unserved := flag.Bool("publish-unserved", false, "diagnosis: the publisher publishes into a directory the server does not follow (its own cost, without swaps)")
 	serverLog := flag.String("server-log", "", "append the server's standard error (its log) to this file")
-	only := flag.String("only", "", "diagnosis: time only these single-row measurements, 1 client, and batches (comma-separated, e.g. grpc,grpclean,grpcfloor,restbin_batch), and stop")
+	only := flag.String("only", "", "diagnosis: time only these single-row measurements, 1 client, batches and the p99 with and without swaps (comma-separated, e.g. grpc,grpclean,grpcfloor,restbin_batch,swap), and stop")
 	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
 	flag.Parse()
 	if *publish != "" {
@@ -166,13 +173,25 @@ func main() {
 	d := time.Duration(*seconds * float64(time.Second))
 	out := []string{fmt.Sprintf("features=%d rows=%d", nf, nrows)}
 	measure := func(proto string, clients int) {
-		cpu0, self0 := b.serverCPU(), processCPU(os.Getpid())
+		cpu0, wait0 := schedstat(b.pid)
+		self0, selfWait0 := schedstat(os.Getpid())
 		lat, rps := b.single(proto, clients, d)
-		cpu, self := b.serverCPU()-cpu0, processCPU(os.Getpid())-self0
+		cpu1, wait1 := schedstat(b.pid)
+		self1, selfWait1 := schedstat(os.Getpid())
 		n := float64(len(lat))
-		out = append(out, fmt.Sprintf("%s_%d_p50_us=%.1f %s_%d_p99_us=%.1f %s_%d_rps=%.0f %s_%d_server_cpu_us=%.1f %s_%d_client_cpu_us=%.1f",
-			proto, clients, us(quantile(lat, 0.5)), proto, clients, us(quantile(lat, 0.99)), proto, clients, rps,
-			proto, clients, us(cpu)/n, proto, clients, us(self)/n))
+		// excess: the mean time a request took past the median, the tail's
+		// weight, next to the time the server's and the client's threads
+		// waited for a CPU a request (another process held it).
+		p50 := quantile(lat, 0.5)
+		var excess time.Duration
+		for _, l := range lat {
+			excess += max(0, l-p50)
+		}
+		out = append(out, fmt.Sprintf("%s_%d_p50_us=%.1f %s_%d_p99_us=%.1f %s_%d_rps=%.0f %s_%d_server_cpu_us=%.1f %s_%d_client_cpu_us=%.1f "+
+			"%s_%d_excess_us=%.1f %s_%d_server_runq_us=%.1f %s_%d_client_runq_us=%.1f",
+			proto, clients, us(p50), proto, clients, us(quantile(lat, 0.99)), proto, clients, rps,
+			proto, clients, us(cpu1-cpu0)/n, proto, clients, us(self1-self0)/n,
+			proto, clients, us(excess)/n, proto, clients, us(wait1-wait0)/n, proto, clients, us(selfWait1-selfWait0)/n))
 	}
 	want := func(proto string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), proto) }
 	for _, proto := range []string{"rest", "resthttp", "grpc", "grpclean"} {
@@ -202,13 +221,19 @@ func main() {
 			measure(proto, 1)
 		}
 	}
+	if *binaryData && want("echobin_batch") {
+		// The binary batch's floor: its bytes over loopback to the echo
+		// server, which reads them by Content-Length and answers.
+		served, local := b.batch("echobin", 1000)
+		out = append(out, fmt.Sprintf("echobin_batch_rows_per_s=%.0f echobin_batch_inprocess_rows_per_s=%.0f", served, local))
+	}
 	fconn.Close()
 	fl.Process.Kill()
 	fl.Wait()
 	b.pid, b.addr = server, nil
 	batches := []string{"rest", "grpc"}
 	if *binaryData {
-		batches = append(batches, "restbin")
+		batches = append(batches, "restbin", "restbinlean")
 	}
 	for _, proto := range batches {
 		if !want(proto + "_batch") {
@@ -219,7 +244,7 @@ func main() {
 		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f %s_batch_server_cpu_us=%.0f",
 			proto, served, proto, local, proto, us(b.serverCPU()-cpu0)/batchRequests))
 	}
-	if *only != "" {
+	if *only != "" && !want("swap") {
 		fmt.Println(strings.Join(out, " "))
 		return
 	}
@@ -240,8 +265,12 @@ func main() {
 		swaps += b.swaps() - swaps0
 		swapping = append(swapping, us(quantile(lat, 0.99)))
 	}
-	out = append(out, fmt.Sprintf("grpc_1_p99_calm_us=%.1f grpc_1_p99_swapping_us=%.1f swaps_per_s=%.1f",
-		median(calm), median(swapping), swaps/(float64(*swapRounds)*(d/2).Seconds())))
+	out = append(out, fmt.Sprintf("grpc_1_p99_calm_us=%.1f grpc_1_p99_swapping_us=%.1f swaps_per_s=%.1f grpc_1_p99_calm_rounds_us=%s grpc_1_p99_swapping_rounds_us=%s",
+		median(calm), median(swapping), swaps/(float64(*swapRounds)*(d/2).Seconds()), joinFloats(calm), joinFloats(swapping)))
+	if *only != "" {
+		fmt.Println(strings.Join(out, " "))
+		return
+	}
 	if !*unserved {
 		// The swaps alone, no requests: the server's CPU time a swap.
 		swaps0, cpu0 := b.swaps(), b.serverCPU()
@@ -292,6 +321,10 @@ type bench struct {
 	big       []byte
 	bigHeader int
 	bigRow    int
+	// bigRequest is big as a whole HTTP/1.1 request, which the lean
+	// client sends on lean, its connection for batches.
+	bigRequest []byte
+	lean       *leanConn
 }
 
 // restInput is a REST input tensor with its members in the protocol's
@@ -313,24 +346,32 @@ type restRequest struct {
 // so far.
 func (b *bench) serverCPU() time.Duration { return processCPU(b.pid) }
 
-// processCPU returns the CPU time process pid's threads have used so far:
-// the sum of the first field (time on a CPU, in ns) of each thread's
-// /proc/PID/task/TID/schedstat.
+// processCPU returns the CPU time process pid's threads have used so far.
 func processCPU(pid int) time.Duration {
+	run, _ := schedstat(pid)
+	return run
+}
+
+// schedstat returns, summed over process pid's threads so far, the time
+// they ran on a CPU and the time they waited on a run queue for one
+// (runnable, but another thread had the CPU): the first two fields of each
+// /proc/PID/task/TID/schedstat, in ns.
+func schedstat(pid int) (run, wait time.Duration) {
 	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
 	check(err)
-	var ns int64
 	for _, t := range tasks {
 		st, err := os.ReadFile(t)
 		if err != nil {
 			continue // the thread exited
 		}
 		f := strings.Fields(string(st))
-		n, err := strconv.ParseInt(f[0], 10, 64)
+		r, err := strconv.ParseInt(f[0], 10, 64)
 		check(err)
-		ns += n
+		w, err := strconv.ParseInt(f[1], 10, 64)
+		check(err)
+		run, wait = run+time.Duration(r), wait+time.Duration(w)
 	}
-	return time.Duration(ns)
+	return run, wait
 }
 
 // swaps returns svmgo_serve_swaps_total of model m from /metrics.
@@ -375,9 +416,10 @@ func singleRequest(x []float32) *inferencepb.ModelInferRequest {
 
 // leanConn is the lean HTTP/1.1 client's kept-alive connection.
 type leanConn struct {
-	c   net.Conn
-	r   *bufio.Reader
-	ans []byte // the last answer's body
+	addr string
+	c    net.Conn
+	r    *bufio.Reader
+	ans  []byte // the last answer's body
 }
 
 func dialLean(addr string) *leanConn {
@@ -594,12 +636,57 @@ func (b *bench) batch(proto string, n int) (served, inProcess float64) {
 		start := time.Now()
 		b.model.PredictDenseBatch(labels, b.rows[r*b.nf:(r+n)*b.nf])
 		local = append(local, time.Since(start).Seconds())
+		if proto == "restbinlean" || proto == "echobin" {
+			secs = append(secs, b.leanBatch(proto, labels))
+			continue
+		}
 		start = time.Now()
 		verify := b.infer(proto, r, n)
 		secs = append(secs, time.Since(start).Seconds())
 		verify()
 	}
 	return float64(n) / median(secs), float64(n) / median(local)
+}
+
+// leanBatch sends the binary batch encoded last (b.big) with the lean
+// HTTP/1.1 client, the whole request written in one call, and returns
+// the seconds it took: "restbinlean" to svmgo serve, whose labels (raw
+// INT64 after the answer's JSON) it checks against want, the same rows
+// predicted in this process; "echobin" to the echo floor.
+func (b *bench) leanBatch(proto string, want []float64) float64 {
+	addr := b.httpAddr
+	if proto == "echobin" {
+		addr = b.addr["echo"]
+	}
+	if b.lean == nil || b.lean.addr != addr {
+		if b.lean != nil {
+			b.lean.c.Close()
+		}
+		b.lean = dialLean(addr)
+		b.lean.addr = addr
+	}
+	req := fmt.Appendf(b.bigRequest[:0], "POST /v2/models/m/infer HTTP/1.1\r\nHost: %s\r\nInference-Header-Content-Length: %d\r\n"+
+		"Content-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n", addr, b.bigHeader, len(b.big))
+	b.bigRequest = append(req, b.big...)
+	start := time.Now()
+	status := b.lean.roundTrip(b.bigRequest)
+	secs := time.Since(start).Seconds()
+	if !strings.HasPrefix(status, "HTTP/1.1 200 ") {
+		die(fmt.Errorf("%s answer %q: %.200s", proto, status, b.lean.ans))
+	}
+	if proto == "restbinlean" {
+		ans := b.lean.ans
+		if len(ans) < 8*len(want) {
+			die(fmt.Errorf("REST binary answer of %d bytes for %d rows", len(ans), len(want)))
+		}
+		raw := ans[len(ans)-8*len(want):]
+		for i, w := range want {
+			if got := int64(binary.LittleEndian.Uint64(raw[8*i:])); float64(got) != w {
+				die(fmt.Errorf("REST binary answer: row %d label %d, want %v", i, got, w))
+			}
+		}
+	}
+	return secs
 }
 
 // encodeBatch encodes the request of rows [r, r+n) into b.big.
@@ -612,7 +699,7 @@ func (b *bench) encodeBatch(proto string, r, n int) {
 		b.big, err = json.Marshal(restRequest{Inputs: []restInput{{Name: "x", Shape: []int{n, b.nf}, Datatype: "FP32", Data: x}}})
 		check(err)
 		return
-	case "restbin":
+	case "restbin", "restbinlean", "echobin":
 		b.big, err = json.Marshal(restRequest{
 			Inputs:     []restInput{{Name: "x", Shape: []int{n, b.nf}, Datatype: "FP32", Parameters: map[string]int{"binary_data_size": 4 * len(x)}}},
 			Parameters: map[string]bool{"binary_data_output": true}})
@@ -840,6 +927,15 @@ func waitReady(addr string, timeout time.Duration) {
 
 func quantile(d []time.Duration, q float64) time.Duration {
 	return d[min(len(d)-1, int(q*float64(len(d))))]
+}
+
+// joinFloats writes v comma-separated, one decimal each.
+func joinFloats(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return strings.Join(s, ",")
 }
 
 func median(v []float64) float64 {

@@ -15,7 +15,8 @@
 // (default: 0.99 of the file, at most the file) full: it trains the
 // first -store rows, then, per batch, removes the oldest frac of the store
 // and appends the next rows of the file (wrapping around), retrains warm,
-// and trains the same rows cold once. -pairs prints each C-SVC pair's
+// and trains the same rows cold once; -frac 0 retrains with nothing
+// changed, the fixed cost of a warm Train. -pairs prints each C-SVC pair's
 // rows, iterations and kernel evaluations, warm against cold.
 //
 // Times are the process's CPU seconds (user+system) around each Train
@@ -106,7 +107,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		opts.Linear.Params = opts.Linear.Incremental()
 	}
 	o := opts.Params()
-	if err != nil || len(files) != 1 || !(c.frac > 0 && c.frac < 1) || c.runs < 1 || c.batches < 1 {
+	if err != nil || len(files) != 1 || !(c.frac > 0 && c.frac < 1 || c.frac == 0 && c.mode == "stream") || c.runs < 1 || c.batches < 1 {
 		fmt.Fprintf(stderr, "usage: streamtime [--mode add|stream] [--frac f] [--batches n] [--store n] [--runs n] [--pairs] [options] train_file (%v)\n", err)
 		return 2
 	}
@@ -243,6 +244,9 @@ func measure(w io.Writer, o core.TrainParams, full, test *data.Dataset, c config
 		store = int(0.99 * float64(l))
 	}
 	batch := max(1, int(math.Round(c.frac*float64(store))))
+	if c.frac == 0 {
+		batch = 0 // a stream of retrains with nothing changed
+	}
 	if c.mode == "add" {
 		store = l - batch
 	}
@@ -255,6 +259,7 @@ func measure(w io.Writer, o core.TrainParams, full, test *data.Dataset, c config
 		tr, err = core.NewTrainer(o, store+batch, nf)
 	} else {
 		ds = data.NewDense(store+batch, nf)
+		ds.KeepRowHashes() // as the C ABI trainer's
 		tr, err = core.NewDenseTrainer(o, store+batch, nf)
 	}
 	if err != nil {

@@ -1,0 +1,198 @@
+package quantize
+
+import (
+	"math"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/simd"
+)
+
+// The float32 prefilter of few-feature RBF classifiers (issue 30: a
+// quantized model should never be the slow choice). Below preMinFeatures
+// features the exact sums' product is a small part of a row's time, and
+// the row's encoding, the int64 sums' conversion and the second limb made
+// int8 batches 1.4–1.8× and int16 ones 1.8–1.9× the float model's on
+// digits and breast_cancer. So these models keep their decoded support
+// vectors sv32_i = float32(o_j + a_j·q_ij) packed as the float model
+// packs its own (simd.Pack), and a block of rows takes the float model's
+// path: one float32 product X·SV32ᵀ (simd.Gemm), the RBF values
+// K̂_i = exp(min(0, 2γ·x·sv32_i − γ‖sv'_i‖² − γ‖x‖²)) in float32
+// (simd.ExpRBF) and the float32 decision values (core.KernelDecisions32).
+// No row is encoded unless it is in doubt.
+//
+// A label is still the exact sums': the exponent â_i of K̂_i is within ε
+// of the exact path's, a_i = −γ·max(0, ‖x‖² + ‖sv'_i‖² − 2(c0 + t·S_i)),
+// with u = 2⁻²⁴ and ‖x‖·‖sv'_i‖ ≤ (‖x‖² + ‖sv'_i‖²)/2,
+//
+//	ε/γ ≤ (2n + 16)·u·(‖x‖² + max_i ‖sv'_i‖²) + t_B·n·maxCode,
+//
+// from the product's n sequential float32 multiply-adds (at most two
+// roundings each, γ_2n·‖x‖‖sv32_i‖), the decoded values' rounding to
+// float32 (u·‖x‖‖sv'_i‖), the exponent's float32 assembly (2γ, −γ‖sv'‖²
+// and −γ‖x‖² rounded to float32, then two additions: under 10u·(‖x‖² +
+// ‖sv'_i‖²)), and the exact sums' input rounding, |c0 + t·S_i − x·sv'_i| ≤
+// (t/2)(1 + 2⁻²⁰)·Σ_j |q_ij| (package doc, Δ_x,i), taken twice with t ≤ t_B
+// = ‖x‖·max_j a_j / Q_min; the float64 roundings of the exact path are
+// far below the margin of 2⁻¹⁰ the bound is widened by. Then |K_i − K̃_i| ≤
+// g·K̃_i for K̃_i = e^âi ≤ 1, g = e^ε − 1, and a decision value moves by at
+// most g·A_p, A_p = Σ_i |c_pi| over its support vectors; fastLabel's bound
+// E_p covers the rest (the exp's error, the float32 sums), as it does for
+// the one-limb prefilter (blockPredictPre). A row with a decision value
+// within E_p + g·(A_p + E_p) of 0 is encoded and takes the exact sums
+// (simd.GemmS8Limbs, simd.GemmS16Limbs), as every row did before.
+//
+// Memory: the decoded panels take 4·PaddedCols(l)·n bytes (breast_cancer
+// 15 KB, digits 254 KB: four times the int8 codes), which is why wide
+// models (Fashion-MNIST: 17 MB) keep to the integer products; there the
+// bound, with n = 784, would also leave most rows in doubt.
+
+// floatSlackScale multiplies ε (1: the bound above); the tests raise it to
+// send every row to the exact sums.
+var floatSlackScale = 1.0
+
+// floatPre is what the float32 prefilter keeps.
+type floatPre struct {
+	panels []float32 // sv32, simd.Pack layout, PaddedCols(l) × nf
+	base   []float32 // −γ‖sv'_i‖² as float32, PaddedCols(l)
+	scale  float32   // 2γ
+	absA   []float64 // A_p per decision value, rounded up
+	// ε/γ = epsU·(‖x‖² + ssMax) + tB·‖x‖ (see above).
+	epsU, ssMax, tB float64
+}
+
+// newFloatPre prepares the float32 prefilter of m, or returns nil where it
+// does not apply (see above): RBF classifiers of fewer than preMinFeatures
+// features, whose codes b's exact product has no one-limb prefilter for.
+func newFloatPre(m *Kernel, b *kernelBlocks) *floatPre {
+	if b.pre || m.kernel.Type != core.RBFKernel || m.svmType.IsRegression() || m.nf >= preMinFeatures {
+		return nil
+	}
+	nf, l := m.nf, m.l
+	f := &floatPre{
+		panels: make([]float32, simd.PackedLen(l, nf)),
+		base:   make([]float32, b.lp),
+		scale:  float32(2 * m.kernel.Gamma),
+		absA:   make([]float64, len(b.pairs)),
+		epsU:   float64(2*nf+16) * 0x1p-24,
+	}
+	sv := make([]float32, l*nf)
+	row := make([]float64, nf)
+	for i := range l {
+		for j, v := range m.SupportVector(row, i) {
+			sv[i*nf+j] = float32(v)
+		}
+	}
+	simd.Pack(f.panels, sv, l, nf, nf, 1)
+	for i, v := range m.ss {
+		f.base[i] = float32(-m.kernel.Gamma * v)
+		f.ssMax = max(f.ssMax, v)
+	}
+	for p, pr := range b.pairs {
+		f.absA[p] = (pr.ai + pr.aj) * (1 + 0x1p-20)
+	}
+	var aMax float64
+	for _, a := range m.fa {
+		aMax = max(aMax, float64(a))
+	}
+	qMin := float64(maxInputScale)
+	if lim := (1 << 62) / (m.maxCode * int64(nf)); lim < maxInputScale {
+		qMin = float64(max(lim, 1))
+	}
+	f.tB = aMax / qMin * float64(nf) * float64(m.maxCode) * (1 + 0x1p-20)
+	return f
+}
+
+// slack returns g ≥ e^ε − 1 for a row of squared norm xx: ε/(1 − ε), not
+// a math.Expm1 a row (e^ε ≤ 1/(1 − ε) for ε < 1; +Inf from ε = 1, where
+// the bound settles nothing anyway).
+func (f *floatPre) slack(gamma, xx float64) float64 {
+	eps := gamma * (f.epsU*(xx+f.ssMax) + f.tB*math.Sqrt(xx)) * (1 + 0x1p-10) * floatSlackScale
+	if !(eps < 1) {
+		return math.Inf(1)
+	}
+	return eps / (1 - eps) * (1 + 0x1p-20)
+}
+
+// floatStage puts the n rows of ds from r0 on where simd.Gemm reads them,
+// nf features a row (ds's own matrix when it has that width), sets s.fxx
+// to their ‖x‖² over every feature, and returns the rows.
+func (b *kernelBlocks) floatStage(s *qblockScratch, ds *data.Dataset, r0, n int) []float32 {
+	nf := b.nf
+	if ds.IsDense() && ds.NumFeatures() == nf {
+		a := ds.DenseMatrix()[r0*nf : (r0+n)*nf]
+		for r := range n {
+			x := a[r*nf:][:nf]
+			s.fxx[r] = simd.Dot64x4(x, x)
+		}
+		return a
+	}
+	for r := range n {
+		dst := s.fx[r*nf:][:nf]
+		if ds.IsDense() {
+			x := ds.DenseRow(r0 + r)
+			clear(dst[copy(dst, x):])
+			s.fxx[r] = simd.Dot64x4(x, x)
+			continue
+		}
+		idx, val := ds.SparseRow(r0 + r)
+		clear(dst)
+		for p, j := range idx {
+			if uint(j) < uint(nf) {
+				dst[j] = val[p]
+			}
+		}
+		s.fxx[r] = simd.Dot64x4(val, val)
+	}
+	return s.fx[:n*nf]
+}
+
+// floatKernel sets the kernel values of the n rows of a (nf features a
+// row, squared norms in s.fxx) in s.fk, a row every lp values.
+func (m *Kernel) floatKernel(b *kernelBlocks, s *qblockScratch, a []float32, n int) {
+	f := b.fl
+	simd.Gemm(s.fk, b.lp, a, b.nf, n, f.panels, b.l, b.nf)
+	for r := range n {
+		kv := s.fk[r*b.lp:][:b.l]
+		simd.ExpRBF(kv, kv, f.base, f.scale, float32(-m.kernel.Gamma*s.fxx[r]))
+	}
+}
+
+// floatDecide sets s.dec from the float32 kernel values kv of a row of
+// squared norm xx and reports whether every decision value is farther
+// than its bound from 0, its label then the exact sums'.
+func (m *Kernel) floatDecide(b *kernelBlocks, s *qblockScratch, kv []float32, xx float64) bool {
+	core.KernelDecisions32(m.svmType, s.dec, kv, b.coef32, m.rho, m.start, s.part)
+	for c := range s.mc {
+		s.mc[c] = 1 // |K| ≤ 1
+	}
+	return b.clear(s, b.fl.slack(m.kernel.Gamma, xx), b.fl.absA)
+}
+
+// floatPredict predicts the n rows of a (staged by floatStage) into dst:
+// the float32 prefilter's labels, and for the rows it leaves in doubt the
+// exact sums' (encode(i, r) encodes row r of the block as row i of s).
+func (m *Kernel) floatPredict(b *kernelBlocks, s *qblockScratch, dst []float64, a []float32, n int, encode func(i, r int)) {
+	m.floatKernel(b, s, a, n)
+	nd := 0
+	for r := range n {
+		if m.floatDecide(b, s, s.fk[r*b.lp:][:b.l], s.fxx[r]) {
+			dst[r] = core.KernelPrediction(m.svmType, m.labels, s.dec, s.votes)
+			continue
+		}
+		s.doubt[nd] = r
+		nd++
+	}
+	if nd == 0 {
+		return
+	}
+	for i, r := range s.doubt[:nd] {
+		encode(i, r)
+	}
+	b.blockSums(s, nd)
+	lab := s.lab[:nd]
+	m.labelRows(b, s, lab, b.iota[:nd])
+	for i, r := range s.doubt[:nd] {
+		dst[r] = lab[i]
+	}
+}
