@@ -59,8 +59,8 @@ func DotSparse(idx []int32, val []float32, w []float64) float64 { return dotSpar
 
 // DotSparse2 returns DotSparse(idx, val, v) and DotSparse(idx, val, w),
 // each summed in DotSparse's order, reading the row once: a linear
-// solver's step and margin of a row from one fetch of it (two Dot calls a
-// row cost a warm retrain's first line search on debdesc_bin half again).
+// solver's step and margin of a row from one fetch of it (a warm
+// retrain's first line search needs both for nearly every row).
 func DotSparse2(idx []int32, val []float32, v, w []float64) (float64, float64) {
 	val = val[:len(idx)]
 	var a0, a1, a2, a3, b0, b1, b2, b3 float64

@@ -92,9 +92,8 @@ func (f *l2svcFun) start(w, g0 []float64) float64 {
 func (f *l2svcFun) grad(w, g, D []float64) {
 	first := f.gradStart(w, g, D)
 	// I first, in a scan without a branch (whether z_i < 1 is a coin
-	// toss on most data, and a mispredicted branch a row cost this
-	// scan as much as reading the rows of I on debdesc_bin), then the
-	// rows of I from first, in order.
+	// toss on most data; perf on debdesc_bin's warm retrains: grad's own
+	// share 6.4% → 3.5%), then the rows of I from first, in order.
 	I, n := f.I[:len(f.z)], 0
 	for i, z := range f.z {
 		I[n] = int32(i)

@@ -83,8 +83,7 @@ func (f *lrFun) start(w, g0 []float64) float64 {
 		// α_i = C_i σ(−z_i), σ(z_i) = 1 − α_i/C_i, e = exp(−|z_i|) (the
 		// smaller of σ(z_i) and 1 − σ(z_i) over the larger) and the sign
 		// of z_i, all grad reads of a margin; the line search's first
-		// trial reads their exact z_i (a log a row for z_i from α cost a
-		// twentieth of a warm run on debdesc_bin).
+		// trial reads their exact z_i (no log a row for z_i from α).
 		copyWidened(g0, k.g0, k.n, f.bias)
 		v += k.loss
 		for i, a := range f.alpha[:k.rows] {
@@ -148,7 +147,8 @@ func (f *lrFun) Hv(s, Hs []float64) { f.hv(s, Hs, nil, f.D, 1) }
 // −Σ C_i log(1 + e^{−z_i}), the loss in f(w), which the caller adds from
 // f(w): at α_i = C_i σ(−z_i) each term is −(C_i log(1 + e^{−z_i}) + α_i z_i),
 // so what is left is −Σ α_i z_i, and the exp a row α takes (three logs a
-// row from α, a sixth of a warm run's CPU on debdesc_bin -s 0).
+// row from α: pprof gave that pass 13% of a warm -s 0 retrain's CPU on
+// debdesc_bin).
 func (f *lrFun) dual(alpha []float64, d *dualSums) {
 	var az float64
 	n := 0

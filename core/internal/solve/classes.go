@@ -19,8 +19,8 @@ func GroupLabels(y []float64) ([]int32, error) {
 	prev := int32(0) // the class of the row before (none before row 0)
 	for i, v := range y {
 		// float64(int32(v)) == v exactly when v is an integer within
-		// int32 (data.IsClassLabel) but without a call: a warm retrain
-		// groups every row's label again, and the call took a third of it.
+		// int32 (data.IsClassLabel), without its call: every warm retrain
+		// groups every row's label again.
 		c := int32(v)
 		if float64(c) != v {
 			return nil, fmt.Errorf("%w: label %v of row %d is not an integer class", data.ErrLabels, v, i+1)
