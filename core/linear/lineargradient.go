@@ -10,30 +10,20 @@ import (
 
 // Warm starts that carry the primal Newton method's state.
 //
-// A warm Newton run on rows added to a trained set starts by evaluating f,
-// ∇f, ∇f(0) and ∇²f's diagonal at the previous w: a pass over every row,
-// a quarter of the warm run after 99% of debdesc_bin. Over the rows the
-// previous run trained on, at its final w, those are known: f and ∇f are
-// its last values, ∇f(0) and the diagonal sums over rows, and
-// α_i = 2C_i·max(0, 1 − y_i wᵀx_i) gives the margins that enter the loss.
-// A LinearDual therefore also carries them (LinearGradient), and the next
-// run reads only the rows added since, when everything it can check
-// cheaply (all but the features) matches. The Newton method takes them as
-// a start only: should it stop there, or its first line search fail, it
-// reads the rows and decides again (newton.minimize). The kernel path
-// keeps its solver's gradient the same way (kernelwarm.go).
+// A warm Newton run starts from f, ∇f, ∇f(0) and ∇²f's diagonal at the
+// previous w, a pass over every row (a quarter of a warm run). Over the
+// previous run's rows they are known (α gives the margins), so a LinearDual
+// carries them and the next run reads only the rows added since, when all
+// but the features matches: a start only (newton.minimize).
 
 // LinearGradient is the state of each decision function's primal Newton
-// run (newton.go) of the L2-loss SVC (-s 2, and -s 1 through its primal
-// twin) or of logistic regression (-s 0) at the exact w it returned, over
-// rows 0..Rows−1, and what it was computed under. Rows appended since,
-// their α padded with zeros, keep it usable, and so do rows deleted
-// through LinearDual.DeleteRows (which takes their terms out); changing
-// labels, weights or the first Rows rows' α makes it unusable (Check no
-// longer matches) and Train reads the rows. Changing their features is outside
+// run (newton.go; -s 2, -s 1's primal twin, -s 0) at the w it returned,
+// over rows 0..Rows−1. Rows appended since (α padded with zeros) or deleted
+// through LinearDual.DeleteRows keep it usable; changed labels, weights or
+// α do not (Check), and Train reads the rows. Changed features are outside
 // the warm start's contract (TrainFrom): a poorer first step, still
-// stopping only on values read from the rows. Train fills it only for a
-// trainer that keeps it (LinearTrainer.KeepGradient).
+// stopping only on values read from the rows. Train fills it for a trainer
+// that keeps it (LinearTrainer.KeepGradient).
 type LinearGradient struct {
 	// Rows is the number of rows of the run.
 	Rows int
@@ -85,10 +75,9 @@ func (t *LinearTrainer) keepsGradient() bool {
 		(p.Solver == L2LossSVCPrimal || (p.Solver == L2LossSVCDual && p.PrimalTwin) || p.Solver == L2Logistic)
 }
 
-// usableGradient returns warm's gradient when it was computed on the
-// first Rows rows of ds (n features) at warm's α, with the same bias and
-// decision functions (labels, costs); else nil. hMid is hashLabels(ds,
-// warm.Gradient.Rows)'s first result.
+// usableGradient returns warm's gradient when it was computed on ds's
+// first Rows rows (n features) at warm's α, same bias and decision
+// functions; else nil. hMid is hashLabels(ds, warm.Gradient.Rows)'s first.
 func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][2]float64, n int, hMid [4]uint64, l int) *LinearGradient {
 	if warm == nil || warm.Gradient == nil {
 		return nil
@@ -156,13 +145,10 @@ func (t *LinearTrainer) hashTrainRows(ds *data.Dataset, warm *LinearDual) (hMid,
 }
 
 // hashLabels returns the lanes of a hash of the labels and instance
-// weights of ds's rows 0..mid−1 and of rows 0..ds.Len()−1 (mid is clamped
-// to [0, ds.Len()]), four lanes of solve.HashWord in turn: each lane's chain of
-// multiplies is independent of the others', so the processor overlaps
-// them. Features are not hashed: that took as long as the pass over the
-// rows the gradient spares (hashRows, 0.8 ms on debdesc_bin), and a
-// gradient that does not fit its rows only gives the Newton method a poorer start,
-// never a stop on values not read (primalFunction.forgetStart).
+// weights of ds's rows 0..mid−1 and 0..ds.Len()−1 (mid clamped), four
+// independent lanes of solve.HashWord that the processor overlaps. Features
+// are not hashed: that cost as much as the pass the gradient spares, and a
+// wrong gradient only gives a poorer start (primalFunction.forgetStart).
 func hashLabels(ds *data.Dataset, mid int) (hMid, hAll [4]uint64) {
 	return hashLabelsAt(ds.Labels(), ds.Weights(), nil, mid)
 }

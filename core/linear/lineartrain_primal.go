@@ -9,9 +9,8 @@ import (
 )
 
 // The primal side of linear training: -s 0, -s 2 and -s 11 by the Newton
-// method, and the warm starts of the L2-loss duals -s 1 and -s 12 through
-// their primal twins (newton.go, primal_lr.go, primal_l2svc.go,
-// primal_l2svr.go).
+// method (newton.go), and the L2-loss duals' warm starts (-s 1, -s 12)
+// through their primal twins.
 
 // usesNewton reports whether a run (a subproblem) is solved by the Newton
 // method: the primals, the L2-loss duals through their primal twins, and
@@ -86,13 +85,12 @@ func primalVector(warm *LinearPrimal, labels []int32, pos int32) *startW {
 }
 
 // primalSVC solves one binary L2-loss SVC subproblem by the Newton method
-// from start, or from w(α) with its stiff coordinates restored
-// (primal_rebuild.go) when warmed without a start, or from 0, writes the
-// dual variables w determines to alpha and returns the result and the
-// weights (a worker's buffer). For -s 1 from w alone (not PrimalTwin) it
-// stops on the dual's test at that α and returns w − ∇f(w), or DCD
-// finishes from α. from, when not nil, is the previous run's state
-// (usableGradient); keep, when not nil, receives this run's as k's.
+// from start, else w(α) with its stiff coordinates restored when warmed
+// (primal_rebuild.go), else 0; writes w's dual variables to alpha; returns
+// the result and the weights (a worker's buffer): for -s 1 from w alone
+// (not PrimalTwin), w − ∇f(w) once the dual's test holds, else DCD
+// finishes from α. from is the previous run's state (usableGradient) and
+// keep receives this run's as k's, each when not nil.
 func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alpha []float64, start *startW,
 	Cp, Cn float64, warmed bool, k int, from, keep *LinearGradient) (SolveResult, []float64) {
 	p := &t.params
@@ -233,10 +231,9 @@ func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alph
 	return primalResult(r, reads+f.reads, &sums), w
 }
 
-// dualSums is what an objective's dual method adds up while it writes
-// the dual variables v its w determines (Σ y_i α_i x_i = w − ∇f(w)): the
-// dual objective, ½‖w − ∇f(w)‖² (where it starts) + Σ_i term(v_i), and
-// the nonzero v_i.
+// dualSums is what an objective's dual method adds up as it writes the
+// dual variables v its w determines: the dual objective (from
+// ½‖w − ∇f(w)‖²) + Σ_i term(v_i), and the nonzero v_i.
 type dualSums struct {
 	terms   float64
 	nonzero int
@@ -282,16 +279,11 @@ func dualFinish(res SolveResult, r newtonResult, objectives func(*SolveResult), 
 
 // newtonSettings returns how the Newton method runs in t for a warm or
 // cold run whose gradient tolerance is eps. Cold, and on a -C search's
-// path (as LIBLINEAR 2.50 runs it): its CG tolerance 0.5 and mix a = 0.01.
-// Warm (newton.go says why it needs the objective test): the plain
-// diagonal a = 1, which that test reads too (rows added pull w along
-// rare features, whose curvature is small beside common ones'), at eps²
-// (the objective's excess is quadratic in the gradient); the first system
-// to CG tolerance 0.1, later ones 0.5. After 99% of debdesc_bin warm runs
-// end 1e-5 to 2e-4 above f*, cold ones 7e-4 to 9e-4. Rows read warm/cold
-// on debdesc_bin -s 2 from the kept state after 99% (90%): 0.5 throughout
-// 0.21 (0.29), 0.3 0.21 (0.22), 0.1 then 0.5 0.12 (0.23), 0.05 then 0.5
-// 0.14 (0.25). eps = 0 (an L2-loss dual's own test) gives 0.
+// path: LIBLINEAR 2.50's CG tolerance 0.5 and mix a = 0.01. Warm: the
+// plain diagonal a = 1, which the objective test (newton.go) reads too, at
+// eps² (the excess is quadratic in the gradient), the first system to CG
+// tolerance 0.1 (measurements: examples/bench/README.md, "Primal Newton's
+// measured settings"). eps = 0 (an L2-loss dual's own test) gives 0.
 func (t *LinearTrainer) newtonSettings(warm bool, eps float64) newtonSettings {
 	if !warm || t.cPath {
 		return newtonSettings{epsCG0: 0.5, epsCG: 0.5, precond: newtonAlphaPCG}
@@ -299,12 +291,9 @@ func (t *LinearTrainer) newtonSettings(warm bool, eps float64) newtonSettings {
 	return newtonSettings{epsCG0: 0.1, epsCG: 0.5, precond: 1, objEps: eps * eps}
 }
 
-// hingeObjScale scales the warm objective test of the squared hinge
-// (-s 2, -s 1's primal twin) to 2·eps²: eps² cost a Newton iteration more.
-// Stream on debdesc_bin -s 2, 1% out and 1% in, 10 batches, largest excess
-// over f*: eps² 1.0e-4, 2·eps² 1.9e-4, cold 1.1e-3; rows read warm/cold
-// 0.179 and 0.132. Logistic regression keeps eps²: at 4·eps² its warm runs
-// ended 3.9e-4 above f*, past the cold runs' 2.5e-4.
+// hingeObjScale scales the squared hinge's warm objective test (-s 2, -s 1's
+// twin) to 2·eps², a Newton iteration fewer than eps² and still closer to
+// f* than cold; logistic regression keeps eps² (measured settings, above).
 const hingeObjScale = 2
 
 // distSq returns ‖u − v‖².

@@ -39,17 +39,13 @@ import (
 //     w = 0, ∇f(0) is ∇f(w) and the margins need no row. A cold run reads
 //     the rows 1 + 2·(iterations) + (CG steps) times, LIBLINEAR
 //     4 + 3·(iterations) + (CG steps).
-//   - A warm start (rows added to a trained model) preconditions CG by the
-//     plain diagonal (a = 1), solves its first system to CG tolerance 0.1,
-//     and also stops only once the Newton decrement estimated with that
-//     diagonal, ½∇fᵀD⁻¹∇f, is at most objEps·|f(w)| (Boyd & Vandenberghe,
-//     "Convex Optimization", 9.5.1): a warm start from a good w passes the
-//     gradient test at once, as far from the optimum as it allows.
-//   - A warm start may take f, ∇f, ∇f(0) and the diagonal over the rows
-//     trained before as given (LinearGradient): should it stop there, or
-//     its first line search fail, it reads every row and decides again.
-//   - Passes over large data run in two halves on two cores
-//     (primalRows.split).
+//   - A warm start preconditions CG by the plain diagonal (a = 1), solves
+//     its first system to CG tolerance 0.1, and stops only once the Newton
+//     decrement ½∇fᵀD⁻¹∇f is at most objEps·|f(w)| too (Boyd & Vandenberghe,
+//     9.5.1): from a good w the gradient test passes at once, as far from
+//     the optimum as it allows. It may take the trained rows' f, ∇f, ∇f(0)
+//     and diagonal as given (LinearGradient, a start only).
+//   - Passes over large data run in two halves on two cores (primalRows.split).
 
 // primalFunction is an objective the Newton method minimizes: LIBLINEAR's
 // function interface, with f(w) and ∇f(0) in one call and ∇f with ∇²f's
@@ -80,10 +76,9 @@ type primalFunction interface {
 	forgetStart() bool
 }
 
-// newtonSettings is how CG runs: preconditioned by
-// M = (1 − precond)I + precond·diag(∇²f), tolerance epsCG (epsCG0 in the
-// first iteration); objEps > 0 adds a warm start's objective test (then
-// precond must be 1).
+// newtonSettings is how CG runs: preconditioned by M = (1 − precond)I +
+// precond·diag(∇²f), tolerance epsCG (epsCG0 first); objEps > 0 adds a
+// warm start's objective test (then precond must be 1).
 type newtonSettings struct {
 	epsCG0, epsCG, precond, objEps float64
 }
@@ -126,10 +121,9 @@ type newtonResult struct {
 	converged  bool    // the stopping test held
 }
 
-// minimize runs the Newton method on f from w (updated in place) until the
-// tests above hold or maxIter iterations. On return t.g holds ∇f(w), t.D
-// ∇²f(w)'s diagonal, t.g0 ∇f(0), and f's margins are w's. It panics if w
-// is longer than the buffers, or if set.objEps > 0 and set.precond ≠ 1.
+// minimize runs the Newton method on f from w (in place) until the tests
+// above hold or maxIter iterations; then t.g is ∇f(w), t.D its diagonal,
+// t.g0 ∇f(0). It panics if w outgrows the buffers, or objEps > 0 with precond ≠ 1.
 func (t *newton) minimize(f primalFunction, w []float64, eps float64, set newtonSettings, maxIter int) newtonResult {
 	n := len(w)
 	g, s, D, M, g0 := t.g[:n], t.s[:n], t.D[:n], t.M[:n], t.g0[:n]

@@ -123,11 +123,9 @@ func (f *l2svcFun) lossRange(eta float64, lo, hi int) float64 {
 	return v
 }
 
-// dualDone tests the L2-loss SVC dual's stopping rule (dcd_svc.go) at
-// α_i = 2C_i max(0, 1 − z_i), whose w_α = Σ y_i α_i x_i is w − ∇f(w). With
-// D_ii = 1/(2C_i) the dual gradient G_i = y_i w_αᵀx_i − 1 + D_ii α_i is
-// −y_i gᵀx_i where z_i < 1 (α_i > 0: PG_i = G_i), and
-// z_i − 1 − y_i gᵀx_i elsewhere (α_i = 0: PG_i = min(G_i, 0)). One pass.
+// dualDone tests the L2-loss SVC dual's stopping rule (dcd_svc.go) in one
+// pass at α_i = 2C_i max(0, 1 − z_i), w_α = w − ∇f(w): G_i is −y_i gᵀx_i
+// where z_i < 1 (α_i > 0: PG_i = G_i), else z_i − 1 − y_i gᵀx_i (PG_i = min(G_i, 0)).
 func (f *l2svcFun) dualDone(g []float64) bool {
 	if f.dualEps <= 0 {
 		return false

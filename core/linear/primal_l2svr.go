@@ -108,11 +108,9 @@ func (f *l2svrFun) lossRange(eta float64, lo, hi int) float64 {
 	return v
 }
 
-// dualDone tests the L2-loss SVR dual's stopping rule (dcd_svr.go) at
-// β_i = −2C_i·excess(z_i), whose w_β = Σ β_i x_i is w − ∇f(w): with
-// λ_i = 1/(2C_i) the dual gradient G_i = w_βᵀx_i − y_i + λ_iβ_i is
-// z_i − excess(z_i) − gᵀx_i, and the violations are dcdSVR.gradNorm1's.
-// One pass.
+// dualDone tests the L2-loss SVR dual's stopping rule (dcd_svr.go) in one
+// pass at β_i = −2C_i·excess(z_i), w_β = w − ∇f(w): G_i (λ_i = 1/(2C_i))
+// is z_i − excess(z_i) − gᵀx_i, the violations dcdSVR.gradNorm1's.
 func (f *l2svrFun) dualDone(g []float64) bool {
 	if f.dualTol <= 0 {
 		return false

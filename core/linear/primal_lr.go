@@ -141,14 +141,10 @@ func (f *lrFun) lossRange(eta float64, lo, hi int) float64 {
 
 func (f *lrFun) Hv(s, Hs []float64) { f.hv(s, Hs, nil, f.D, 1) }
 
-// dual writes α_i = C_i σ(−z_i) at the current margins and adds to d the
-// dual objective's terms (Yu, Huang & Lin 2011)
-// α_i log α_i + (C_i − α_i) log(C_i − α_i) − C_i log C_i but their part
-// −Σ C_i log(1 + e^{−z_i}), the loss in f(w), which the caller adds from
-// f(w): at α_i = C_i σ(−z_i) each term is −(C_i log(1 + e^{−z_i}) + α_i z_i),
-// so what is left is −Σ α_i z_i, and the exp a row α takes (three logs a
-// row from α: pprof gave that pass 13% of a warm -s 0 retrain's CPU on
-// debdesc_bin).
+// dual writes α_i = C_i σ(−z_i) at the margins and adds to d the dual's
+// terms α log α + (C − α) log(C − α) − C log C (Yu, Huang & Lin 2011), each
+// −(C_i log(1 + e^{−z_i}) + α_i z_i) here; the caller adds the loss from
+// f(w), so a row costs no log (three made 13% of a warm -s 0 retrain).
 func (f *lrFun) dual(alpha []float64, d *dualSums) {
 	var az float64
 	n := 0

@@ -5,39 +5,27 @@ import "math"
 // Rebuilding an L2-loss SVC primal start from dual variables alone (the
 // daemon after a restart, a trainer given only α).
 //
-// Why w(α) = Σ y_i α_i x_i is a poor start after a primal run: that run
-// returns α_i = 2C_i max(0, 1 − z_i) at its last w, and w(α) = w − ∇f(w)
-// (primal_l2svc.go), exact only at the optimum. Its stopping test leaves
-// the gradient largest where the curvature h is (an error e leaves h·e in
-// it), so w(α) misses w most along stiff coordinates: the bias
-// pseudo-feature (-B 1, curvature 3.4e4 on debdesc_bin) and common
-// features. After the first 90% of debdesc_bin (-s 2 -B 1) w(α)'s bias was
-// −30.8 against w's −1.08, and f(w(α)) = 1.0e7 against f(0) = 5.1e4.
+// Why w(α) = Σ y_i α_i x_i is a poor start after a primal run: it is
+// w − ∇f(w) (primal_l2svc.go), and the stopping test leaves the gradient
+// largest where the curvature is, so w(α) misses w most along stiff
+// coordinates: the bias (-B 1) and common features (debdesc_bin after 90%:
+// bias −30.8 against −1.08, f(w(α)) = 1.0e7 against f(0) = 5.1e4).
 //
-// What α still knows exactly is each support row's margin at w,
-// z_i = 1 − α_i/(2C_i) where α_i > 0, and so the quadratic
-// q(v) = ½‖v‖² + Σ_{α_i>0} C_i (1 − y_i vᵀx_i)², whose minimizer is w to
-// the previous run's tolerance (∇q(w) = ∇f(w)). rebuildFromAlpha
-// minimizes q exactly over the stiffCoords coordinates of largest
-// curvature (one pass over the support rows and a Cholesky solve);
-// refineOnQ then runs CG on q until w passes the previous run's gradient
-// test on q, or q's gradient is small beside that of the rows outside it.
-// Hessian products on debdesc_bin, first 90% (99%) trained then all from
-// α, against the cold run's 47: -s 2 -B 1 85 (87) from w(α), 28 (23) after
-// the block solve, 24 (32) refined; -s 2 21 (21), 15 (11), 13 (10)
-// (measured with the trust-region method that preceded newton.go).
+// α still knows each support row's margin at w, z_i = 1 − α_i/(2C_i), and
+// so q(v) = ½‖v‖² + Σ_{α_i>0} C_i (1 − y_i vᵀx_i)², minimized by w to the
+// previous run's tolerance. rebuildFromAlpha minimizes q exactly over the
+// stiffCoords stiffest coordinates (a pass over the support rows and a
+// Cholesky solve); refineOnQ then runs CG on q until w passes the previous
+// run's gradient test on q, or q's gradient is small beside the others'.
+// The measured effect of each step and of the two constants below:
+// examples/bench/README.md, "Primal Newton's measured settings".
 
 // stiffCoords is the number of coordinates rebuildFromAlpha solves for
-// exactly: on debdesc_bin -s 2 -B 1, 1, 4, 16 and 64 gave the warm run 57,
-// 31, 33 and 28 Hessian products after 90% (56, 38, 34, 23 after 99%).
-// Dense data of up to 63 features is solved whole.
+// exactly; dense data of up to 63 features is solved whole.
 const stiffCoords = 64
 
 // refineShare: refineOnQ stops once q's gradient is this part of the
-// gradient of the rows outside q, which the Newton method must follow
-// anyway. On debdesc_bin -s 2 -B 1 -e 0.0001 (90%/99%, Hessian products):
-// the previous run's test alone 48/47, 0.3 36/28 (cold 81), 0.1 36/47; 1
-// stopped 1.3e-4 above the cold run's objective after 99%.
+// gradient of the rows outside q, which the Newton method must follow anyway.
 const refineShare = 0.3
 
 // stiffBlock is rebuildFromAlpha's workspace, sized once for a problem
@@ -198,9 +186,8 @@ func (f *l2svcFun) blockEntries(i int, b *stiffBlock) int {
 }
 
 // choleskySolve solves H·x = g for a symmetric positive definite k×k H
-// (row-major), overwriting H with its Cholesky factor and g with x. It
-// reports false, leaving g unusable, when H is not positive definite in
-// floating point.
+// (row-major), overwriting H with its Cholesky factor and g with x; false
+// (g unusable) when H is not positive definite in floating point.
 func choleskySolve(H, g []float64, k int) bool {
 	for i := range k {
 		for j := 0; j <= i; j++ {
@@ -235,15 +222,11 @@ func choleskySolve(H, g []float64, k int) bool {
 	return true
 }
 
-// refineOnQ minimizes q (above) from w by conjugate gradient,
-// preconditioned by q's Hessian diagonal D, until ‖∇q(w)‖ is at most the
-// larger of tol·‖∇q(0)‖, the test the previous run's w passed on its rows
-// (LIBLINEAR's, with ∇q(0) over the support rows only, the stricter), and
-// refineShare·‖g_out‖, g_out the gradient of the loss at w of the rows
-// outside q (α_i = 0: the rows added since, and those the previous w had
-// no loss on), or max(dim, 5) steps. t's vectors are its scratch (the
-// Newton method has not started). It returns the Hessian-vector products taken; f's
-// reads count the rows.
+// refineOnQ minimizes q (above) from w by CG preconditioned by q's
+// diagonal D, until ‖∇q(w)‖ ≤ max(tol·‖∇q(0)‖ over the support rows,
+// refineShare·‖g_out‖), g_out the loss gradient of the rows outside q
+// (α_i = 0), or max(dim, 5) steps. t's vectors are its scratch (the Newton
+// method has not started). It returns the Hessian-vector products taken.
 func (f *l2svcFun) refineOnQ(w, alpha, D []float64, t *newton, tol float64) int {
 	n := len(w)
 	r, z, d, Hd, g0, gOut := t.r[:n], t.M[:n], t.d[:n], t.Hd[:n], t.g0[:n], t.s[:n]

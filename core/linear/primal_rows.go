@@ -332,11 +332,8 @@ func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float6
 	return 0, fw
 }
 
-// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (z_i too below r.exact,
-// a classification's given margins, from the same fetch of a sparse row).
-// Sparse rows are fetched here, with one call a row to the dot product
-// (through dot, three: the pass reads every row, and debdesc_bin's have six
-// nonzeros).
+// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (z_i too below r.exact),
+// a sparse row fetched once for both, one call a row (dot made three).
 func (r *primalRows) stepRange(s []float64, lo, hi int) {
 	dense, n, bias := r.ds.IsDense(), r.n, r.bias
 	for i := lo; i < hi; i++ {
