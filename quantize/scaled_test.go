@@ -133,7 +133,7 @@ func TestScaledQuantized(t *testing.T) {
 			"DecisionSparse": func() { c.m.DecisionSparse(dec, idx, val) },
 			"PredictBatch":   func() { c.m.PredictBatch(got, raw) },
 		} {
-			if a := testing.AllocsPerRun(20, f); a != 0 {
+			if a := testing.AllocsPerRun(20, f); a != 0 && !raceEnabled { // the race detector's sync.Pool drops buffers
 				t.Errorf("%s %s allocates %v times a call", c.name, name, a)
 			}
 		}
