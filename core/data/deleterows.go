@@ -28,10 +28,10 @@ func (d *Dataset) DeleteRows(rows []int) error {
 	// The weights and kept hashes move as the labels do; compacting them
 	// first keeps the loops below as they were.
 	if d.weight != nil {
-		compactRows(d.weight[:d.rows], del)
+		DeleteSorted(d.weight[:d.rows], del)
 	}
 	if d.hashes != nil {
-		compactRows(d.hashes[:d.rows], del)
+		DeleteSorted(d.hashes[:d.rows], del)
 	}
 	w := del[0] // next row to write
 	k := 0      // next entry of del
@@ -99,16 +99,23 @@ func SortedPositions(rows []int, n int) ([]int, error) {
 	return del, nil
 }
 
-// compactRows moves the entries of s not at the sorted positions del
-// (each below len(s)) to its front, in order.
-func compactRows[T any](s []T, del []int) {
-	k, at := 0, del[0]
-	for r := del[0]; r < len(s); r++ {
-		if k < len(del) && del[k] == r {
-			k++
-			continue
-		}
-		s[at] = s[r]
-		at++
+// DeleteSorted removes the entries of s at positions del, which must be
+// ascending, distinct and below len(s) (SortedPositions returns them so),
+// in place and in order, and returns s cut to the entries left. The
+// entries between two deleted ones move down as one run (a memmove): a
+// window deletes the oldest rows, so every row moves, and a copy per
+// value cost several times as much.
+func DeleteSorted[T any](s []T, del []int) []T {
+	if len(del) == 0 {
+		return s
 	}
+	w := del[0]
+	for j, r := range del {
+		end := len(s)
+		if j+1 < len(del) {
+			end = del[j+1]
+		}
+		w += copy(s[w:], s[r+1:end])
+	}
+	return s[:w]
 }

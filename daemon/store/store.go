@@ -678,21 +678,10 @@ func (s *Store) deleteRows(rows []int) error {
 			panic("store: dual out of step with the rows: " + err.Error())
 		}
 	}
-	// The ages between two deleted rows move down as one run, as the
-	// dual's do (solve.DeleteAlignedRows).
 	n := s.Len() + len(rows) // before deletion
-	w, known := rows[0], s.known
-	for j, r := range rows {
-		if r < s.known {
-			known--
-		}
-		end := n
-		if j+1 < len(rows) {
-			end = rows[j+1]
-		}
-		w += copy(s.age[w:], s.age[r+1:end])
-	}
-	s.known = known
+	data.DeleteSorted(s.age[:n], rows)
+	below, _ := slices.BinarySearch(rows, s.known) // rows is ascending
+	s.known -= below
 	return nil
 }
 

@@ -23,19 +23,8 @@ func DeleteAlignedRows(vecs [][]float64, rows []int) (bool, error) {
 	if err != nil || len(del) == 0 {
 		return false, err
 	}
-	// The rows between two deleted ones move down as one run (a memmove):
-	// a daemon's window deletes the oldest rows, so every row moves, and a
-	// copy per value cost several times as much.
 	for k, a := range vecs {
-		w := del[0]
-		for j, r := range del {
-			end := n
-			if j+1 < len(del) {
-				end = del[j+1]
-			}
-			w += copy(a[w:], a[r+1:end])
-		}
-		vecs[k] = a[:w]
+		vecs[k] = data.DeleteSorted(a, del)
 	}
 	return true, nil
 }
