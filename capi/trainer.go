@@ -94,7 +94,11 @@ func newTrainer(opts string, capRows, numFeatures, capNonzeros uint64) (*trainer
 		// every row (8 bytes a row of capacity).
 		h.ds.KeepRowHashes()
 	}
-	if !o.IsKernel() {
+	if o.IsKernel() {
+		// The support vectors' kernel columns kept between retrains,
+		// within -m unless -M says otherwise.
+		o.Kernel.Params = o.Kernel.Incremental()
+	} else {
 		// -s 1 and -s 12 retrain through their primal twins (-twin 0
 		// opts out): a warm-started Newton method is what pays here.
 		o.Linear.Params = o.Linear.Incremental()

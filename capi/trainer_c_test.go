@@ -269,7 +269,7 @@ func kernelSteps(t *testing.T, opts string, ds *data.Dataset, appendRows func(fr
 		}
 		return w
 	}
-	tr, err := core.NewKernelTrainer(o.Params, capRows, nf)
+	tr, err := core.NewKernelTrainer(o.Incremental(), capRows, nf) // kept columns, as the C ABI trainer's
 	if err != nil {
 		t.Fatal(err)
 	}

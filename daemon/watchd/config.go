@@ -241,7 +241,9 @@ func parseTrainOptions(s string) (trainSpec, error) {
 	case o.CrossValidation() > 0:
 		return trainSpec{}, errors.New("-v (cross-validation) is not a daemon option")
 	}
-	if !o.IsKernel() {
+	if o.IsKernel() {
+		o.Kernel.Params = o.Kernel.Incremental()
+	} else {
 		o.Linear.Params = o.Linear.Incremental()
 	}
 	return trainSpec{opts: o}, nil

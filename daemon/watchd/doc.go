@@ -174,7 +174,9 @@
 //
 // The trainer is sized once for the store's capacity and MaxFeatures; a
 // kernel trainer's cache is the -m budget (100 MB unless set), allocated
-// at start and logged with core.KernelTrainerBytes. With Config.ColdEvery
+// at start and logged with core.KernelTrainerBytes; the support vectors'
+// kernel columns kept between retrains take at most -M, which defaults to
+// -m here (options.KernelOptions.Incremental; -M 0 keeps none). With Config.ColdEvery
 // the daemon measures the warm start against a cold solve: coordinate
 // updates for linear models, kernel evaluations for kernel models, logged
 // and exported in /metrics.

@@ -105,6 +105,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// What the daemon and the C ABI trainer train with (-s 1 through
 		// its primal twin unless -twin 0).
 		opts.Linear.Params = opts.Linear.Incremental()
+	} else {
+		// And the kernel columns kept within -m unless -M is given.
+		opts.Kernel.Params = opts.Kernel.Incremental()
 	}
 	o := opts.Params()
 	if err != nil || len(files) != 1 || !(c.frac > 0 && c.frac < 1 || c.frac == 0 && c.mode == "stream") || c.runs < 1 || c.batches < 1 {

@@ -205,7 +205,7 @@ class _SVMBase(BaseEstimator):
             "-r", _num(self.coef0),
             "-e", _num(self.tol),
             "-m", _num(self.cache_size),
-            "-M", _num(self.kept_cache_size),
+            *([] if self.kept_cache_size is None else ["-M", _num(self.kept_cache_size)]),
             "-h", "1" if self.shrinking else "0",
             "-iter", str(self.max_iter if self.max_iter > 0 else 0),
         ]
@@ -710,11 +710,12 @@ class SVC(ClassifierMixin, _KernelBase):
     capacity_nonzeros : int or None
         For sparse rows, the nonzeros held in all. None: ``capacity`` times
         twice the mean nonzeros per row of the first call.
-    kept_cache_size : float
+    kept_cache_size : float or None
         MB of the support vectors' kernel columns kept from one fit to the
-        next (svm-train's ``-M``; default 0: none): a :meth:`partial_fit`
-        or :meth:`forget` then reads the kept entries instead of computing
-        them, which pays where a kernel value is dear (many features).
+        next (svm-train's ``-M``): a :meth:`partial_fit` or :meth:`forget`
+        then reads the kept entries instead of computing them, which pays
+        where a kernel value is dear (many features). None (the default):
+        as much as ``cache_size``, the C ABI trainer's default; 0: none.
 
     ``gamma="scale"`` is computed from the rows of ``fit`` or of the first
     ``partial_fit`` and then kept. ``verbose`` prints the solvers' progress
@@ -738,7 +739,7 @@ class SVC(ClassifierMixin, _KernelBase):
         probability=False,
         tol=1e-3,
         cache_size=200,
-        kept_cache_size=0,
+        kept_cache_size=None,
         class_weight=None,
         verbose=False,
         max_iter=-1,
@@ -977,7 +978,7 @@ class SVR(RegressorMixin, _KernelBase):
         epsilon=0.1,
         shrinking=True,
         cache_size=200,
-        kept_cache_size=0,
+        kept_cache_size=None,
         verbose=False,
         max_iter=-1,
         capacity=None,
@@ -1063,7 +1064,7 @@ class NuSVC(SVC):
         probability=False,
         tol=1e-3,
         cache_size=200,
-        kept_cache_size=0,
+        kept_cache_size=None,
         verbose=False,
         max_iter=-1,
         decision_function_shape="ovr",
@@ -1144,7 +1145,7 @@ class NuSVR(SVR):
         shrinking=True,
         tol=1e-3,
         cache_size=200,
-        kept_cache_size=0,
+        kept_cache_size=None,
         verbose=False,
         max_iter=-1,
         capacity=None,
@@ -1211,7 +1212,7 @@ class OneClassSVM(OutlierMixin, _KernelBase):
         nu=0.5,
         shrinking=True,
         cache_size=200,
-        kept_cache_size=0,
+        kept_cache_size=None,
         verbose=False,
         max_iter=-1,
         capacity=None,
