@@ -912,6 +912,30 @@ func TestKernelKeptBudget(t *testing.T) {
 	sameOptimum(t, "after the last batch", got, want, test)
 }
 
+// TestKernelKeptDefault: without -M the daemon keeps kernel columns
+// within the -m budget (options.KernelOptions.Incremental): /metrics
+// reports that budget, and after a warm retrain some columns within it.
+func TestKernelKeptDefault(t *testing.T) {
+	const opts = "-t 2 -m 2"
+	budget := float64(2 << 20)
+	all := lines(t, digitsTrain)
+	cfg := kernelConfig(t.TempDir(), opts, 600, 64)
+	s := newSync(t, cfg)
+	at := 0
+	for i, n := range []int{560, 40} {
+		s.ingest(t, fmt.Sprintf("b%02d.txt", i), strings.Join(all[at:at+n], ""))
+		at += n
+	}
+	var m strings.Builder
+	s.d.WriteMetrics(&m)
+	if got := metricValue(t, m.String(), "kernel_columns_kept_budget_bytes"); got != budget {
+		t.Fatalf("budget metric %v, want -m's %v", got, budget)
+	}
+	if kept := metricValue(t, m.String(), "kernel_columns_kept_bytes"); !(kept > 0 && kept <= budget) {
+		t.Errorf("%v bytes of kernel columns kept after a warm retrain, want some within %v", kept, budget)
+	}
+}
+
 // TestKernelWindowWarm keeps a store of 600 digits rows full with a
 // sliding window: each 12-row batch (2%) retires the 12 oldest. The
 // gradient follows the removals (followRemovals), so every retrain after
