@@ -42,8 +42,6 @@ type svcQ struct {
 	// kernelEvals counts the kernel values computed (cache misses), the
 	// measure of a training run's work.
 	kernelEvals int64
-	// tails counts the column ends tail gave since init.
-	tails int64
 	// reuse keeps the cache (and Q's diagonal) when reset is given the
 	// rows and labels q already holds: set by a caller that trains the same
 	// rows with the same kernel again, where only C changes and Q does not
@@ -107,7 +105,7 @@ func (q *svcQ) init() {
 		}
 	}
 	q.cache.reset(l)
-	q.kernelEvals, q.tails = 0, 0
+	q.kernelEvals = 0
 }
 
 // getQ returns Q's column i, entries 0..length-1 in the current ordering.
@@ -151,27 +149,6 @@ func (q *svcQ) fill(data []float32, i, have, length int) {
 	}
 	q.cols.column(q.kr, data[have:length], int(q.index[i]), q.index[have:length])
 	q.kernelEvals += int64(length - have)
-}
-
-// tail sets data[from:to] to Q's column i there from the kept column of
-// i's row (computing and keeping the entries it lacks), without the
-// cache (qTail); it reports false when the row has no kept column.
-func (q *svcQ) tail(data []float32, i, from, to int) bool {
-	if q.kept == nil || q.kept.cur[q.index[i]] == nil {
-		return false
-	}
-	q.fill(data, i, from, to)
-	q.tails++
-	if q.y != nil {
-		yi := q.y[i]
-		y, d := q.y[from:to], data[from:to] // equal lengths: no bounds checks
-		for t, yt := range y {
-			if yt != yi {
-				d[t] = -d[t]
-			}
-		}
-	}
-	return true
 }
 
 // QD returns Q's diagonal in the current ordering.

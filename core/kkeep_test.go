@@ -255,13 +255,14 @@ func TestKeptColumnsSeeded(t *testing.T) {
 	}
 }
 
-// TestKeptColumnsReconstruct streams 1,300 rows of digits through two
+// TestKeptColumnsShrunk streams 1,300 rows of digits through two
 // one-class trainers, one keeping kernel columns: a subproblem of more
-// than 1000 variables shrinks from the warm start's first iteration, and
-// the gradient's reconstructions read the free variables' column ends
-// from the kept columns (svcQ.tail) instead of the cache. The duals must
-// be those of the trainer that keeps none, bit for bit.
-func TestKeptColumnsReconstruct(t *testing.T) {
+// than 1000 variables shrinks from the warm start's first iteration and
+// restores its order at the end, so the columns capture reads are seen
+// through many pending swaps (kernelCache.pendingPermutation). The duals
+// must be those of the trainer that keeps none, bit for bit, with columns
+// kept after every retrain.
+func TestKeptColumnsShrunk(t *testing.T) {
 	full, err := data.ReadFile("testdata/digits.train", data.ReadOptions{ClassLabels: true})
 	if err != nil {
 		t.Fatal(err)
@@ -276,7 +277,6 @@ func TestKeptColumnsReconstruct(t *testing.T) {
 	for k := range oldest {
 		oldest[k] = k
 	}
-	var tails int64
 	for b := range 4 {
 		if err := ds.DeleteRows(oldest); err != nil {
 			t.Fatal(err)
@@ -288,11 +288,9 @@ func TestKeptColumnsReconstruct(t *testing.T) {
 		}
 		add(batch)
 		_, _, n0, n1 := retrainBoth(t, b, plain, kept, ds, d0, d1)
-		tails += kept.workers[0].q.tails
+		if kb, budget := kept.KeptBytes(); kb == 0 || kb > budget {
+			t.Errorf("retrain %d: %d bytes of kernel columns kept, budget %d", b, kb, budget)
+		}
 		d0, d1 = n0, n1
 	}
-	if tails == 0 {
-		t.Errorf("no reconstruction read a kept column: the test checks nothing")
-	}
-	t.Logf("%d column ends read from the kept columns", tails)
 }

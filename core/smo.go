@@ -120,20 +120,6 @@ type qTwins interface {
 	twin(i int) int
 }
 
-// qTail is implemented by matrices that can give the end of a column
-// from memory other than their cache (the kernel columns kept between
-// warm Trains, kkeep.go), bit for bit what getQ returns there: the
-// gradient's reconstruction reads the inactive part of each free
-// variable's column once, and through getQ that part was cached (a new
-// block for each column, found by a walk of the cache's blocks) where no
-// later iteration reads it.
-type qTail interface {
-	// tail sets data[from:to] to Q's column i there, in the current
-	// ordering, without caching it, and reports whether it could; when
-	// it could not it leaves data as it was.
-	tail(data []float32, i, from, to int) bool
-}
-
 // The status of α_t relative to its box.
 const (
 	lowerBound int8 = iota // α_t = 0
@@ -1190,15 +1176,8 @@ func (s *smo) reconstructByFree() {
 	for k := range G {
 		G[k] = s.Gbar[n+k] + s.p[n+k]
 	}
-	qt, _ := s.Q.(qTail)
-	buf := s.qbuf[:l]
 	for j := 0; j < n; j++ {
 		if s.alphaStatus[j] != freeAlpha {
-			continue
-		}
-		if qt != nil && qt.tail(buf, j, n, l) {
-			s.qColumns++
-			simd.AddScaled32(G, s.alpha[j], buf[n:l])
 			continue
 		}
 		simd.AddScaled32(G, s.alpha[j], s.getQ(j, l)[n:l])
