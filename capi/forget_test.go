@@ -64,7 +64,7 @@ func TestForgetFromC(t *testing.T) {
 				t.Fatal(err)
 			}
 			if o.IsKernel() {
-				o.Kernel.Params = o.Kernel.Incremental()
+				o.Kernel.Params = o.Kernel.Incremental(nf)
 			} else {
 				o.Linear.Params = o.Linear.Incremental()
 			}

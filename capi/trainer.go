@@ -96,8 +96,12 @@ func newTrainer(opts string, capRows, numFeatures, capNonzeros uint64) (*trainer
 	}
 	if o.IsKernel() {
 		// The support vectors' kernel columns kept between retrains,
-		// within -m unless -M says otherwise.
-		o.Kernel.Params = o.Kernel.Incremental()
+		// within -m unless -M says otherwise or the rows are narrow.
+		width := int(numFeatures)
+		if capNonzeros > 0 {
+			width = int(min(numFeatures, max(capNonzeros/capRows, 1)))
+		}
+		o.Kernel.Params = o.Kernel.Incremental(width)
 	} else {
 		// -s 1 and -s 12 retrain through their primal twins (-twin 0
 		// opts out): a warm-started Newton method is what pays here.

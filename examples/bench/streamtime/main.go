@@ -105,9 +105,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// What the daemon and the C ABI trainer train with (-s 1 through
 		// its primal twin unless -twin 0).
 		opts.Linear.Params = opts.Linear.Incremental()
-	} else {
-		// And the kernel columns kept within -m unless -M is given.
-		opts.Kernel.Params = opts.Kernel.Incremental()
 	}
 	o := opts.Params()
 	if err != nil || len(files) != 1 || !(c.frac > 0 && c.frac < 1 || c.frac == 0 && c.mode == "stream") || c.runs < 1 || c.batches < 1 {
@@ -117,6 +114,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	full, err := data.ReadFile(files[0], data.ReadOptions{ClassLabels: o.ClassLabels()})
 	if err == nil {
 		full, err = subset(full, c.classes, c.rows)
+	}
+	if err == nil && !c.linear {
+		// And the kernel columns kept within -m unless -M is given or
+		// the rows are narrow.
+		o.Kernel = opts.Kernel.Incremental(full.NumFeatures())
 	}
 	if c.name == "" {
 		c.name = filepath.Base(files[0])

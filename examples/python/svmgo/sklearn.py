@@ -715,7 +715,9 @@ class SVC(ClassifierMixin, _KernelBase):
         next (svm-train's ``-M``): a :meth:`partial_fit` or :meth:`forget`
         then reads the kept entries instead of computing them, which pays
         where a kernel value is dear (many features). None (the default):
-        as much as ``cache_size``, the C ABI trainer's default; 0: none.
+        the C ABI trainer's default, as much as ``cache_size`` for rows of
+        64 or more values (features, or nonzeros of sparse rows), none for
+        narrower ones; 0: none.
 
     ``gamma="scale"`` is computed from the rows of ``fit`` or of the first
     ``partial_fit`` and then kept. ``verbose`` prints the solvers' progress
