@@ -118,6 +118,15 @@ func main() {
 	unserved := flag.Bool("publish-unserved", false, "diagnosis: the publisher publishes into a directory the server does not follow (its own cost, without swaps)")
 	serverLog := flag.String("server-log", "", "append the server's standard error (its log) to this file")
 	only := flag.String("only", "", "diagnosis: time only these single-row measurements, 1 client, batches and the p99 with and without swaps (comma-separated, e.g. grpc,grpclean,grpcfloor,restbin_batch,swap), and stop")
+	flag.Func("server-args", "extra arguments of svmgo serve, space-separated (e.g. --busy-poll=50us)", func(v string) error {
+		serverArgs = strings.Fields(v)
+		return nil
+	})
+	flag.Func("server-env", "extra environment of svmgo serve, space-separated K=V (e.g. GOMAXPROCS=1)", func(v string) error {
+		serverEnv = strings.Fields(v)
+		return nil
+	})
+	clientList := flag.String("clients", "1,8", "client counts of the single-row measurements (with -only: 1 unless given)")
 	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
 	flag.Parse()
 	if *publish != "" {
@@ -173,11 +182,11 @@ func main() {
 	d := time.Duration(*seconds * float64(time.Second))
 	out := []string{fmt.Sprintf("features=%d rows=%d", nf, nrows)}
 	measure := func(proto string, clients int) {
-		cpu0, wait0 := schedstat(b.pid)
-		self0, selfWait0 := schedstat(os.Getpid())
+		cpu0, wait0, wakes0 := schedstat3(b.pid)
+		self0, selfWait0, selfWakes0 := schedstat3(os.Getpid())
 		lat, rps := b.single(proto, clients, d)
-		cpu1, wait1 := schedstat(b.pid)
-		self1, selfWait1 := schedstat(os.Getpid())
+		cpu1, wait1, wakes1 := schedstat3(b.pid)
+		self1, selfWait1, selfWakes1 := schedstat3(os.Getpid())
 		n := float64(len(lat))
 		// excess: the mean time a request took past the median, the tail's
 		// weight, next to the time the server's and the client's threads
@@ -191,12 +200,22 @@ func main() {
 			"%s_%d_excess_us=%.1f %s_%d_server_runq_us=%.1f %s_%d_client_runq_us=%.1f",
 			proto, clients, us(p50), proto, clients, us(quantile(lat, 0.99)), proto, clients, rps,
 			proto, clients, us(cpu1-cpu0)/n, proto, clients, us(self1-self0)/n,
-			proto, clients, us(excess)/n, proto, clients, us(wait1-wait0)/n, proto, clients, us(selfWait1-selfWait0)/n))
+			proto, clients, us(excess)/n, proto, clients, us(wait1-wait0)/n, proto, clients, us(selfWait1-selfWait0)/n)+
+			fmt.Sprintf(" %s_%d_server_wakes=%.2f %s_%d_client_wakes=%.2f", proto, clients, float64(wakes1-wakes0)/n, proto, clients, float64(selfWakes1-selfWakes0)/n))
 	}
 	want := func(proto string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), proto) }
+	clientCounts := []int{1}
+	if *only == "" || isSet("clients") {
+		clientCounts = nil
+		for _, c := range strings.Split(*clientList, ",") {
+			n, err := strconv.Atoi(c)
+			check(err)
+			clientCounts = append(clientCounts, n)
+		}
+	}
 	for _, proto := range []string{"rest", "resthttp", "grpc", "grpclean"} {
-		for _, clients := range []int{1, 8} {
-			if want(proto) && (clients == 1 || *only == "") {
+		for _, clients := range clientCounts {
+			if want(proto) {
 				measure(proto, clients)
 			}
 		}
@@ -357,6 +376,15 @@ func processCPU(pid int) time.Duration {
 // (runnable, but another thread had the CPU): the first two fields of each
 // /proc/PID/task/TID/schedstat, in ns.
 func schedstat(pid int) (run, wait time.Duration) {
+	run, wait, _ = schedstat3(pid)
+	return run, wait
+}
+
+// schedstat3 is schedstat with, summed over the same threads, their
+// voluntary context switches (/proc/PID/task/TID/status): the times a
+// thread blocked, and so the wake-ups it needed (preemptions by other
+// processes are not counted).
+func schedstat3(pid int) (run, wait time.Duration, blocks int64) {
 	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
 	check(err)
 	for _, t := range tasks {
@@ -370,8 +398,18 @@ func schedstat(pid int) (run, wait time.Duration) {
 		w, err := strconv.ParseInt(f[1], 10, 64)
 		check(err)
 		run, wait = run+time.Duration(r), wait+time.Duration(w)
+		status, err := os.ReadFile(strings.TrimSuffix(t, "schedstat") + "status")
+		if err != nil {
+			continue
+		}
+		if _, v, ok := strings.Cut(string(status), "\nvoluntary_ctxt_switches:"); ok {
+			v, _, _ = strings.Cut(v, "\n")
+			k, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			check(err)
+			blocks += k
+		}
 	}
-	return run, wait
+	return run, wait, blocks
 }
 
 // swaps returns svmgo_serve_swaps_total of model m from /metrics.
@@ -810,6 +848,17 @@ func startPublisher(src, dir string) (stop func()) {
 	}
 }
 
+// isSet reports whether the flag name was given.
+func isSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// serverArgs and serverEnv are given to every svmgo serve started
+// (-server-args, -server-env).
+var serverArgs, serverEnv []string
+
 // serverStderr receives the server's standard error (nil: discarded).
 var serverStderr *os.File
 
@@ -833,7 +882,8 @@ func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
 		}
 		ln.Close()
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(bin, append(args, serverArgs...)...)
+	cmd.Env = append(os.Environ(), serverEnv...)
 	if serverStderr != nil {
 		cmd.Stderr = serverStderr
 	}
