@@ -147,16 +147,13 @@ func main() {
 		die(fmt.Errorf("usage: servetime -bin BIN DIR"))
 	}
 	dir := flag.Arg(0)
-	model, err := modelfile.ReadFile(filepath.Join(dir, "model.svmgo"))
-	check(err)
+	model, rows := readInputs(dir)
 	nf := model.Info().NumFeatures
-	raw, err := os.ReadFile(filepath.Join(dir, "rows.f32"))
-	check(err)
-	rows := make([]float32, len(raw)/4)
-	for i := range rows {
-		rows[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
 	nrows := len(rows) / nf
+	if *clientChild != "" {
+		clientChildMain(model, rows, time.Duration(*seconds*float64(time.Second)))
+		return
+	}
 
 	tmp, err := os.MkdirTemp("", "servetime")
 	check(err)
@@ -184,9 +181,18 @@ func main() {
 	measure := func(proto string, clients int) {
 		cpu0, wait0, wakes0 := schedstat3(b.pid)
 		self0, selfWait0, selfWakes0 := schedstat3(os.Getpid())
+		// svmgo serve's own time a request, from its histogram.
+		protocol := map[string]string{"rest": "rest", "resthttp": "rest", "grpc": "grpc", "grpclean": "grpc"}[proto]
+		var hist0 []float64
+		if protocol != "" {
+			_, hist0 = b.serverHistogram(protocol)
+		}
 		lat, rps := b.single(proto, clients, d)
 		cpu1, wait1, wakes1 := schedstat3(b.pid)
 		self1, selfWait1, selfWakes1 := schedstat3(os.Getpid())
+		// Clients in processes of their own (-client-procs) add theirs.
+		self1, selfWait1, selfWakes1 = self1+children.run, selfWait1+children.wait, selfWakes1+children.blocks
+		children = childStats{}
 		n := float64(len(lat))
 		// excess: the mean time a request took past the median, the tail's
 		// weight, next to the time the server's and the client's threads
@@ -202,6 +208,11 @@ func main() {
 			proto, clients, us(cpu1-cpu0)/n, proto, clients, us(self1-self0)/n,
 			proto, clients, us(excess)/n, proto, clients, us(wait1-wait0)/n, proto, clients, us(selfWait1-selfWait0)/n)+
 			fmt.Sprintf(" %s_%d_server_wakes=%.2f %s_%d_client_wakes=%.2f", proto, clients, float64(wakes1-wakes0)/n, proto, clients, float64(selfWakes1-selfWakes0)/n))
+		if protocol != "" {
+			bounds, hist1 := b.serverHistogram(protocol)
+			le, so, co := serverTail(bounds, hist0, hist1, lat)
+			out = append(out, fmt.Sprintf("%s_%d_server_p99_le_us=%.0f %s_%d_server_over_1ms=%.4f %s_%d_client_over_1ms=%.4f", proto, clients, le, proto, clients, so, proto, clients, co))
+		}
 	}
 	want := func(proto string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), proto) }
 	clientCounts := []int{1}
@@ -230,13 +241,13 @@ func main() {
 	servers = append(servers, fl.Process)
 	server := b.pid
 	b.pid = fl.Process.Pid
-	b.addr = map[string]string{"echo": "127.0.0.1:18480", "nethttp": "127.0.0.1:18481", "grpcleanfloor": "127.0.0.1:18482"}
+	b.addr = map[string]string{"echo": "127.0.0.1:18480", "nethttp": "127.0.0.1:18481", "grpcleanfloor": "127.0.0.1:18482", "echounix": "unix:" + answer + ".sock"}
 	waitListening("127.0.0.1:18482", 10*time.Second)
 	fconn, err := grpc.NewClient("127.0.0.1:18482", grpc.WithTransportCredentials(insecure.NewCredentials()))
 	check(err)
 	b.grpcFloor = inferencepb.NewGRPCInferenceServiceClient(fconn)
-	for _, proto := range []string{"echo", "nethttp", "grpcfloor", "grpcleanfloor"} {
-		if want(proto) {
+	for _, proto := range []string{"echo", "nethttp", "grpcfloor", "grpcleanfloor", "echounix"} {
+		if want(proto) && (proto != "echounix" || *unixSockets) {
 			measure(proto, 1)
 		}
 	}
@@ -249,6 +260,9 @@ func main() {
 	fconn.Close()
 	fl.Process.Kill()
 	fl.Wait()
+	if *unixSockets {
+		b.measureUnix(*bin, filepath.Join(tmp, "repo"), tmp, measure)
+	}
 	b.pid, b.addr = server, nil
 	batches := []string{"rest", "grpc"}
 	if *binaryData {
@@ -461,7 +475,7 @@ type leanConn struct {
 }
 
 func dialLean(addr string) *leanConn {
-	c, err := net.Dial("tcp", addr)
+	c, err := dial(addr)
 	check(err)
 	return &leanConn{c: c, r: bufio.NewReaderSize(c, 64<<10)}
 }
@@ -552,12 +566,15 @@ func (b *bench) leanAnswer() []byte {
 // single runs clients concurrent clients of single-row requests for d and
 // returns every request's latency, sorted, and the requests per second.
 func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Duration, float64) {
+	if *clientProcs && clients > 1 {
+		return b.singleProcs(proto, clients, d)
+	}
 	lats := make([][]time.Duration, clients)
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	for c := range clients {
 		wg.Go(func() {
-			if proto == "rest" || proto == "echo" || proto == "nethttp" {
+			if proto == "rest" || proto == "echo" || proto == "nethttp" || proto == "restunix" || proto == "echounix" {
 				addr := b.httpAddr
 				if a, ok := b.addr[proto]; ok {
 					addr = a
@@ -572,7 +589,7 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 				}
 				return
 			}
-			if proto == "grpclean" || proto == "grpcleanfloor" {
+			if proto == "grpclean" || proto == "grpcleanfloor" || proto == "grpcleanunix" {
 				addr := b.grpcAddr
 				if a, ok := b.addr[proto]; ok {
 					addr = a
@@ -848,6 +865,19 @@ func startPublisher(src, dir string) (stop func()) {
 	}
 }
 
+// readInputs reads capi_latency's model and rows from dir.
+func readInputs(dir string) (core.Model, []float32) {
+	model, err := modelfile.ReadFile(filepath.Join(dir, "model.svmgo"))
+	check(err)
+	raw, err := os.ReadFile(filepath.Join(dir, "rows.f32"))
+	check(err)
+	rows := make([]float32, len(raw)/4)
+	for i := range rows {
+		rows[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	return model, rows
+}
+
 // isSet reports whether the flag name was given.
 func isSet(name string) bool {
 	set := false
@@ -873,7 +903,7 @@ func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
 		args = append(args, "--grpc", grpcAddr)
 	}
 	for _, a := range []string{httpAddr, grpcAddr} {
-		if a == "" {
+		if a == "" || strings.HasPrefix(a, "unix:") {
 			continue
 		}
 		ln, err := net.Listen("tcp", a)
@@ -910,28 +940,12 @@ func serveFloors(port, answer string) {
 
 	echo, err := net.Listen("tcp", addr(0))
 	check(err)
-	go func() {
-		for {
-			c, err := echo.Accept()
-			check(err)
-			go func() {
-				defer c.Close()
-				r := bufio.NewReaderSize(c, 64<<10)
-				for {
-					_, n, err := readHead(r)
-					if err != nil {
-						return
-					}
-					if _, err := r.Discard(max(n, 0)); err != nil {
-						return
-					}
-					if _, err := c.Write(ans); err != nil {
-						return
-					}
-				}
-			}()
-		}
-	}()
+	go serveEcho(echo, ans)
+	// The same on a unix socket beside the answer file (-unix's floor).
+	os.Remove(answer + ".sock")
+	echoUnix, err := net.Listen("unix", answer+".sock")
+	check(err)
+	go serveEcho(echoUnix, ans)
 
 	lim := serve.DefaultLimits()
 	hs := &http.Server{Addr: addr(1), ReadTimeout: lim.ReadTimeout, ReadHeaderTimeout: lim.ReadTimeout,
@@ -948,6 +962,31 @@ func serveFloors(port, answer string) {
 	gs := grpc.NewServer()
 	inferencepb.RegisterGRPCInferenceServiceServer(gs, floorService{})
 	check(gs.Serve(gl))
+}
+
+// serveEcho answers each HTTP/1.1 request on ln's connections, read by its
+// Content-Length, with the bytes ans.
+func serveEcho(ln net.Listener, ans []byte) {
+	for {
+		c, err := ln.Accept()
+		check(err)
+		go func() {
+			defer c.Close()
+			r := bufio.NewReaderSize(c, 64<<10)
+			for {
+				_, n, err := readHead(r)
+				if err != nil {
+					return
+				}
+				if _, err := r.Discard(max(n, 0)); err != nil {
+					return
+				}
+				if _, err := c.Write(ans); err != nil {
+					return
+				}
+			}
+		}()
+	}
 }
 
 // floorService answers ModelInfer with one INT64 label, the request
