@@ -574,6 +574,7 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 	var wg sync.WaitGroup
 	for c := range clients {
 		wg.Go(func() {
+			pace := newPacer(c, clients)
 			if proto == "rest" || proto == "echo" || proto == "nethttp" || proto == "restunix" || proto == "echounix" {
 				addr := b.httpAddr
 				if a, ok := b.addr[proto]; ok {
@@ -581,7 +582,7 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 				}
 				lc := dialLean(addr)
 				defer lc.c.Close()
-				for i := c; time.Now().Before(deadline); i++ {
+				for i := c; pace.wait() && time.Now().Before(deadline); i++ {
 					start := time.Now()
 					status := lc.roundTrip(b.requests[i%len(b.requests)])
 					lats[c] = append(lats[c], time.Since(start))
@@ -596,7 +597,7 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 				}
 				g := dialLeanGRPC(addr)
 				defer g.close()
-				for i := c; time.Now().Before(deadline); i++ {
+				for i := c; pace.wait() && time.Now().Before(deadline); i++ {
 					start := time.Now()
 					g.call(b.messages[i%len(b.messages)])
 					lats[c] = append(lats[c], time.Since(start))
@@ -606,7 +607,7 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 				}
 				return
 			}
-			for i := c; time.Now().Before(deadline); i++ {
+			for i := c; pace.wait() && time.Now().Before(deadline); i++ {
 				r := i % len(b.bodies)
 				start := time.Now()
 				verify := b.infer(proto, r, 1)
@@ -919,6 +920,9 @@ func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
 	}
 	check(cmd.Start())
 	servers = append(servers, cmd.Process)
+	if *serverSlice > 0 {
+		go applySlice(cmd.Process.Pid, *serverSlice)
+	}
 	return cmd
 }
 

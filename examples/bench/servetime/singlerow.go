@@ -33,6 +33,9 @@ var (
 	clientProcs = flag.Bool("client-procs", false, "run each of several single-row clients in a process of its own (a Go process with GOMAXPROCS 1, as a single-threaded client program), not as goroutines of this one")
 	clientChild = flag.String("client-child", "", "internal: run one single-row client of this protocol, from -client-start for -seconds, against -client-http / -client-grpc, and print its latencies")
 	clientStart = flag.Int64("client-start", 0, "internal: a child client's start, Unix nanoseconds")
+	serverSlice = flag.Duration("server-slice", 0, "diagnosis: set the Linux scheduler's time slice of svmgo serve's threads (sched_setattr; an EEVDF custom slice, Linux 6.12+) to this, e.g. 100us")
+	clientRate  = flag.Float64("client-rate", 0, "single-row requests a second each client sends at most, spaced evenly (the clients' phases spread over the interval); 0: back to back, each as soon as the last is answered")
+	clientPhase = flag.Duration("client-phase", 0, "internal: a child client's delay of its first request")
 	clientHTTP  = flag.String("client-http", "", "internal: a child client's REST address")
 	clientGRPC  = flag.String("client-grpc", "", "internal: a child client's gRPC address")
 )
@@ -59,6 +62,7 @@ func (b *bench) singleProcs(proto string, clients int, d time.Duration) ([]time.
 	}
 	for c := range clients {
 		cmd := exec.Command(os.Args[0], "-client-child", proto, "-client-start", strconv.FormatInt(startAt.UnixNano(), 10),
+			"-client-rate", strconv.FormatFloat(*clientRate, 'g', -1, 64), "-client-phase", newPacer(c, clients).phase.String(),
 			"-seconds", strconv.FormatFloat(d.Seconds(), 'f', -1, 64),
 			"-client-http", addr(b.httpAddr, proto), "-client-grpc", addr(b.grpcAddr, proto), flag.Arg(0))
 		cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
@@ -89,6 +93,42 @@ func (b *bench) singleProcs(proto string, clients int, d time.Duration) ([]time.
 	}
 	slices.Sort(all)
 	return all, float64(len(all)) / d.Seconds()
+}
+
+// pacer spaces one client's requests -client-rate a second apart.
+type pacer struct {
+	every, phase time.Duration
+	next         time.Time
+}
+
+// newPacer returns client c of n's pacer: its first request is c/n of
+// an interval late (or -client-phase late, in a child), so that the
+// clients do not send in bursts.
+func newPacer(c, n int) *pacer {
+	p := &pacer{}
+	if *clientRate > 0 {
+		p.every = time.Duration(float64(time.Second) / *clientRate)
+		p.phase = p.every * time.Duration(c) / time.Duration(n)
+		if *clientChild != "" {
+			p.phase = *clientPhase
+		}
+	}
+	return p
+}
+
+// wait sleeps until the next request is due (at once when it is late)
+// and returns true.
+func (p *pacer) wait() bool {
+	if p.every == 0 {
+		return true
+	}
+	if p.next.IsZero() {
+		p.next = time.Now().Add(p.phase)
+	} else {
+		p.next = p.next.Add(p.every)
+	}
+	time.Sleep(time.Until(p.next))
+	return true
 }
 
 // clientChildMain runs one client (-client-child) and prints its
