@@ -20,7 +20,10 @@
 #         that no request waits for a halted vCPU's wake-up (the figure a
 #         loaded machine gives; not a setting to use). On an idle machine the
 #         difference between "as is" and "kept busy" is what the wake-ups
-#         cost; on a loaded one the two are alike.
+#         cost; on a loaded one the two are alike. Last, "paced": as is, the
+#         client sending a request every 2 ms instead of back to back, so
+#         that client and server block between requests on any machine (a
+#         pause longer than --busy-poll's budget: polling cannot help it).
 #   tail  eight clients, single rows: clients as goroutines of one process
 #         (serve.sh's); as eight processes (GOMAXPROCS 1 each, as separate
 #         client programs); the same with the server at GOMAXPROCS=1; and with
@@ -83,6 +86,7 @@ for r in $(seq "$ROUNDS"); do
 		done
 		run "kept-busy" "${idle[@]}"
 		stop_spinners
+		run "paced" "${idle[@]}" -client-rate 500
 	fi
 	if [[ " $CASES " == *" tail "* ]]; then
 		run "goroutines" "${tail[@]}"
@@ -102,12 +106,12 @@ if [[ " $CASES " == *" idle "* ]]; then
 	echo
 	echo "| one client, single row | p50 µs REST / gRPC / echo | p99 µs REST / gRPC / echo | unix socket p50 µs REST / gRPC / echo | server CPU µs a request REST / gRPC | server blocks a request REST / gRPC |"
 	echo "|---|---:|---:|---:|---:|---:|"
-	for v in as-is busy-poll GOMAXPROCS=1 kept-busy; do
+	for v in as-is busy-poll GOMAXPROCS=1 kept-busy paced; do
 		echo "| $v | $(med $v rest_1_p50_us) / $(med $v grpclean_1_p50_us) / $(med $v echo_1_p50_us) |" \
 			"$(med $v rest_1_p99_us) / $(med $v grpclean_1_p99_us) / $(med $v echo_1_p99_us) |" \
 			"$(med $v restunix_1_p50_us) / $(med $v grpcleanunix_1_p50_us) / $(med $v echounix_1_p50_us) |" \
 			"$(med $v rest_1_server_cpu_us) / $(med $v grpclean_1_server_cpu_us) |" \
-			"$(med $v rest_1_server_wakes) / $(med $v grpclean_1_server_wakes) |"
+			"$(med $v rest_1_server_blocks) / $(med $v grpclean_1_server_blocks) |"
 	done
 fi
 if [[ " $CASES " == *" tail "* ]]; then

@@ -67,6 +67,17 @@
 //     then (the server warms a model's prediction tables after it is
 //     ready, when no older version serves meanwhile), median of 5 starts.
 //
+// For the single-row latency and its tail (singlerow.go; serve_latency.sh
+// runs them): each single-row figure also gives the voluntary context
+// switches (blocking waits, so wake-ups) a request of the server's and the
+// client's threads, and for svmgo serve its own p99 (its /metrics
+// histogram's bucket) and the shares of requests past 1 ms as the server
+// and as the clients timed them; -clients picks the client counts,
+// -client-procs runs several clients as processes of their own,
+// -client-rate paces them, -unix adds the lean clients and the echo floor
+// over unix sockets, and -server-args, -server-env and -server-slice start
+// svmgo serve with other flags, environment or scheduler slice.
+//
 // It checks that every answer is 200 / OK with a label and prints one line
 // of key=value fields (see serve.sh).
 package main
@@ -179,8 +190,8 @@ func main() {
 	d := time.Duration(*seconds * float64(time.Second))
 	out := []string{fmt.Sprintf("features=%d rows=%d", nf, nrows)}
 	measure := func(proto string, clients int) {
-		cpu0, wait0, wakes0 := schedstat3(b.pid)
-		self0, selfWait0, selfWakes0 := schedstat3(os.Getpid())
+		cpu0, wait0, blocks0 := threadStats(b.pid)
+		self0, selfWait0, selfBlocks0 := threadStats(os.Getpid())
 		// svmgo serve's own time a request, from its histogram.
 		protocol := map[string]string{"rest": "rest", "resthttp": "rest", "grpc": "grpc", "grpclean": "grpc"}[proto]
 		var hist0 []float64
@@ -188,10 +199,10 @@ func main() {
 			_, hist0 = b.serverHistogram(protocol)
 		}
 		lat, rps := b.single(proto, clients, d)
-		cpu1, wait1, wakes1 := schedstat3(b.pid)
-		self1, selfWait1, selfWakes1 := schedstat3(os.Getpid())
+		cpu1, wait1, blocks1 := threadStats(b.pid)
+		self1, selfWait1, selfBlocks1 := threadStats(os.Getpid())
 		// Clients in processes of their own (-client-procs) add theirs.
-		self1, selfWait1, selfWakes1 = self1+children.run, selfWait1+children.wait, selfWakes1+children.blocks
+		self1, selfWait1, selfBlocks1 = self1+children.run, selfWait1+children.wait, selfBlocks1+children.blocks
 		children = childStats{}
 		n := float64(len(lat))
 		// excess: the mean time a request took past the median, the tail's
@@ -207,7 +218,7 @@ func main() {
 			proto, clients, us(p50), proto, clients, us(quantile(lat, 0.99)), proto, clients, rps,
 			proto, clients, us(cpu1-cpu0)/n, proto, clients, us(self1-self0)/n,
 			proto, clients, us(excess)/n, proto, clients, us(wait1-wait0)/n, proto, clients, us(selfWait1-selfWait0)/n)+
-			fmt.Sprintf(" %s_%d_server_wakes=%.2f %s_%d_client_wakes=%.2f", proto, clients, float64(wakes1-wakes0)/n, proto, clients, float64(selfWakes1-selfWakes0)/n))
+			fmt.Sprintf(" %s_%d_server_blocks=%.2f %s_%d_client_blocks=%.2f", proto, clients, float64(blocks1-blocks0)/n, proto, clients, float64(selfBlocks1-selfBlocks0)/n))
 		if protocol != "" {
 			bounds, hist1 := b.serverHistogram(protocol)
 			le, so, co := serverTail(bounds, hist0, hist1, lat)
@@ -390,15 +401,15 @@ func processCPU(pid int) time.Duration {
 // (runnable, but another thread had the CPU): the first two fields of each
 // /proc/PID/task/TID/schedstat, in ns.
 func schedstat(pid int) (run, wait time.Duration) {
-	run, wait, _ = schedstat3(pid)
+	run, wait, _ = threadStats(pid)
 	return run, wait
 }
 
-// schedstat3 is schedstat with, summed over the same threads, their
+// threadStats is schedstat with, summed over the same threads, their
 // voluntary context switches (/proc/PID/task/TID/status): the times a
 // thread blocked, and so the wake-ups it needed (preemptions by other
 // processes are not counted).
-func schedstat3(pid int) (run, wait time.Duration, blocks int64) {
+func threadStats(pid int) (run, wait time.Duration, blocks int64) {
 	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
 	check(err)
 	for _, t := range tasks {

@@ -41,7 +41,7 @@ var (
 )
 
 // childStats sums the schedstat figures the child clients of the last
-// singleProcs reported (schedstat3's), for measure.
+// singleProcs reported (threadStats's), for measure.
 type childStats struct {
 	run, wait time.Duration
 	blocks    int64
@@ -144,9 +144,9 @@ func clientChildMain(model core.Model, rows []float32, d time.Duration) {
 	b.grpc = inferencepb.NewGRPCInferenceServiceClient(conn)
 	b.singleBodies()
 	time.Sleep(time.Until(time.Unix(0, *clientStart)))
-	run0, wait0, blocks0 := schedstat3(os.Getpid())
+	run0, wait0, blocks0 := threadStats(os.Getpid())
 	lat, _ := b.single(*clientChild, 1, d)
-	run1, wait1, blocks1 := schedstat3(os.Getpid())
+	run1, wait1, blocks1 := threadStats(os.Getpid())
 	w := bufio.NewWriter(os.Stdout)
 	for i, l := range lat {
 		sep := byte(' ')
