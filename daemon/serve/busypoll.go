@@ -100,8 +100,8 @@ type busyPollConn struct {
 	n      int
 	err    error
 	// polls and polled count reads that polled and those of them that
-	// found data within the budget (read by tests).
-	polls, polled int
+	// found data within the budget (read by tests, from other goroutines).
+	polls, polled atomic.Int32
 }
 
 func newBusyPollConn(c net.Conn, rc syscall.RawConn, l *busyPollListener) *busyPollConn {
@@ -136,7 +136,7 @@ func (c *busyPollConn) Read(p []byte) (int, error) {
 // without blocking (closed, past its read deadline: the blocking Read
 // then returns the error net.Conn gives).
 func (c *busyPollConn) poll(p []byte) (n int, err error, ok bool) {
-	c.polls++
+	c.polls.Add(1)
 	c.buf = p
 	defer func() { c.buf = nil }()
 	start := time.Now()
@@ -146,7 +146,7 @@ func (c *busyPollConn) poll(p []byte) (n int, err error, ok bool) {
 		}
 		switch {
 		case c.err == nil && c.n > 0:
-			c.polled++
+			c.polled.Add(1)
 			return c.n, nil, true
 		case c.err == nil:
 			return 0, io.EOF, true

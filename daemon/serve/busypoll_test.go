@@ -49,31 +49,33 @@ func busyPollPair(t *testing.T, budget time.Duration, pollers int32) (*busyPollC
 // a past read deadline and a full count of pollers give what a plain
 // net.Conn gives, and the writing half closes.
 func TestBusyPollConn(t *testing.T) {
-	c, client := busyPollPair(t, time.Millisecond, 1)
+	// A budget far above a read's time, and a pause far above the budget,
+	// so that a loaded machine's stalls do not turn one into the other.
+	c, client := busyPollPair(t, 10*time.Millisecond, 1)
 	buf := make([]byte, 16)
 	// Sent before the read: the first poll finds it.
 	client.Write([]byte("a"))
 	time.Sleep(5 * time.Millisecond)
-	if n, err := c.Read(buf); n != 1 || err != nil || c.polled != 1 || !c.short {
-		t.Fatalf("read %d, %v; polled %d, short %v", n, err, c.polled, c.short)
+	if n, err := c.Read(buf); n != 1 || err != nil || c.polled.Load() != 1 || !c.short {
+		t.Fatalf("read %d, %v; polled %d, short %v", n, err, c.polled.Load(), c.short)
 	}
-	// Sent 20 ms after the read starts: the poll ends, the read blocks,
+	// Sent 200 ms after the read starts: the poll ends, the read blocks,
 	// and the next read does not poll.
-	go func() { time.Sleep(20 * time.Millisecond); client.Write([]byte("bc")) }()
-	if n, err := c.Read(buf); n != 2 || err != nil || c.polls != 2 || c.polled != 1 || c.short {
-		t.Fatalf("read %d, %v; polls %d, polled %d, short %v", n, err, c.polls, c.polled, c.short)
+	go func() { time.Sleep(200 * time.Millisecond); client.Write([]byte("bc")) }()
+	if n, err := c.Read(buf); n != 2 || err != nil || c.polls.Load() != 2 || c.polled.Load() != 1 || c.short {
+		t.Fatalf("read %d, %v; polls %d, polled %d, short %v", n, err, c.polls.Load(), c.polled.Load(), c.short)
 	}
 	// A blocking read whose data is there at once: polling is back on.
 	client.Write([]byte("d"))
 	time.Sleep(5 * time.Millisecond)
-	if n, err := c.Read(buf); n != 1 || err != nil || c.polls != 2 || !c.short {
-		t.Fatalf("read %d, %v; polls %d, short %v", n, err, c.polls, c.short)
+	if n, err := c.Read(buf); n != 1 || err != nil || c.polls.Load() != 2 || !c.short {
+		t.Fatalf("read %d, %v; polls %d, short %v", n, err, c.polls.Load(), c.short)
 	}
 	// Every poller slot taken: the read blocks without polling.
 	c.l.polling.Add(1)
 	client.Write([]byte("e"))
-	if n, err := c.Read(buf); n != 1 || err != nil || c.polls != 2 || c.l.polling.Load() != 1 {
-		t.Fatalf("read %d, %v; polls %d, polling %d", n, err, c.polls, c.l.polling.Load())
+	if n, err := c.Read(buf); n != 1 || err != nil || c.polls.Load() != 2 || c.l.polling.Load() != 1 {
+		t.Fatalf("read %d, %v; polls %d, polling %d", n, err, c.polls.Load(), c.l.polling.Load())
 	}
 	c.l.polling.Add(-1)
 	// A read deadline in the past: the net.Conn's timeout error.
@@ -109,8 +111,8 @@ func TestBusyPollReadAllocs(t *testing.T) {
 			t.Fatalf("read %d, %v", n, err)
 		}
 	})
-	if allocs != 0 || c.polled == 0 {
-		t.Fatalf("%v allocations a read; %d of %d polls found data", allocs, c.polled, c.polls)
+	if allocs != 0 || c.polled.Load() == 0 {
+		t.Fatalf("%v allocations a read; %d of %d polls found data", allocs, c.polled.Load(), c.polls.Load())
 	}
 }
 
@@ -153,7 +155,7 @@ func TestBusyPollServes(t *testing.T) {
 	srv.httpSrv.mu.Lock()
 	for hc := range srv.httpSrv.conns {
 		bc := hc.c.(*busyPollConn)
-		polls, polled = polls+bc.polls, polled+bc.polled
+		polls, polled = polls+int(bc.polls.Load()), polled+int(bc.polled.Load())
 	}
 	srv.httpSrv.mu.Unlock()
 	// The first request and any pause past 1 ms (a loaded machine) are
