@@ -135,6 +135,21 @@
 // Shutdown drains: readiness goes false, new inferences get 503 /
 // UNAVAILABLE, requests in flight finish.
 //
+// # Busy polling
+//
+// Config.BusyPoll (svmgo serve --busy-poll=50us) has each connection's
+// reader, REST's connection loop and grpc-go's, poll its socket without
+// blocking for up to that long before it blocks (busypoll.go). On a
+// virtual machine whose vCPUs are idle, a blocked reader lets its vCPU
+// halt and the next request waits for the hypervisor to wake it: a
+// single-row round trip is then slower on an idle machine than on a
+// loaded one (examples/serve/README.md). A reader that polls reads an
+// interactive client's next request without that wake-up, for up to the
+// budget of CPU time a read. Off by default; at most 1 ms; at most
+// GOMAXPROCS-1 connections poll at once (none with GOMAXPROCS 1), and a
+// connection whose client paused past the budget is read by blocking
+// until it sends within the budget again.
+//
 // # Imports
 //
 // It may import core, core/modelfile, daemon/modeldir, daemon/buildinfo,

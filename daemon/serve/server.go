@@ -85,6 +85,12 @@ type Config struct {
 	Limits Limits
 	// Logger; nil discards.
 	Logger *slog.Logger
+	// BusyPoll is how long a connection's reader polls its socket
+	// without blocking before it blocks (busypoll.go): a reader that
+	// polls keeps its CPU from idling, so that an interactive client's
+	// next request is read without a wake-up, at the cost of up to
+	// BusyPoll of CPU time a read. Zero: reads block at once.
+	BusyPoll time.Duration
 }
 
 // Server answers the Open Inference Protocol over REST and gRPC for the
@@ -117,6 +123,9 @@ func New(repo *Repository, cfg Config) (*Server, error) {
 	}
 	if err := cfg.Limits.validate(); err != nil {
 		return nil, err
+	}
+	if cfg.BusyPoll < 0 || cfg.BusyPoll > maxBusyPoll {
+		return nil, fmt.Errorf("serve: busy poll %v: want 0 to %v", cfg.BusyPoll, maxBusyPoll)
 	}
 	if cfg.HTTPAddr == "" && cfg.GRPCAddr == "" {
 		return nil, errors.New("serve: neither an HTTP nor a gRPC address")
@@ -196,7 +205,7 @@ func (s *Server) Start() error {
 			return fmt.Errorf("serve: http: %w", err)
 		}
 		s.httpLn = ln
-		s.httpSrv = newHTTP1Server(ln, s.Handler(), s.lim, s.tls, s.log)
+		s.httpSrv = newHTTP1Server(withBusyPoll(ln, s.cfg.BusyPoll), s.Handler(), s.lim, s.tls, s.log)
 		s.wg.Go(func() {
 			if err := s.httpSrv.serve(); !errors.Is(err, http.ErrServerClosed) {
 				s.log.Error("serve: http server stopped", "err", err)
@@ -247,7 +256,7 @@ func (s *Server) Start() error {
 		s.repo.onChange.Store(&update)
 		s.updateHealth()
 		s.wg.Go(func() {
-			if err := s.grpcSrv.Serve(ln); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+			if err := s.grpcSrv.Serve(withBusyPoll(ln, s.cfg.BusyPoll)); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
 				s.log.Error("serve: grpc server stopped", "err", err)
 			}
 		})

@@ -49,7 +49,7 @@ type leanGRPC struct {
 const leanWindow = 1 << 30
 
 func dialLeanGRPC(addr string) *leanGRPC {
-	c, err := net.Dial("tcp", addr)
+	c, err := dial(addr)
 	check(err)
 	g := &leanGRPC{c: c, window: 65535, initial: 65535, path: "/inference.GRPCInferenceService/ModelInfer"}
 	g.fr = http2.NewFramer(&g.out, bufio.NewReaderSize(c, 64<<10))

@@ -67,6 +67,17 @@
 //     then (the server warms a model's prediction tables after it is
 //     ready, when no older version serves meanwhile), median of 5 starts.
 //
+// For the single-row latency and its tail (singlerow.go; serve_latency.sh
+// runs them): each single-row figure also gives the voluntary context
+// switches (blocking waits, so wake-ups) a request of the server's and the
+// client's threads, and for svmgo serve its own p99 (its /metrics
+// histogram's bucket) and the shares of requests past 1 ms as the server
+// and as the clients timed them; -clients picks the client counts,
+// -client-procs runs several clients as processes of their own,
+// -client-rate paces them, -unix adds the lean clients and the echo floor
+// over unix sockets, and -server-args, -server-env and -server-slice start
+// svmgo serve with other flags, environment or scheduler slice.
+//
 // It checks that every answer is 200 / OK with a label and prints one line
 // of key=value fields (see serve.sh).
 package main
@@ -118,6 +129,15 @@ func main() {
 	unserved := flag.Bool("publish-unserved", false, "diagnosis: the publisher publishes into a directory the server does not follow (its own cost, without swaps)")
 	serverLog := flag.String("server-log", "", "append the server's standard error (its log) to this file")
 	only := flag.String("only", "", "diagnosis: time only these single-row measurements, 1 client, batches and the p99 with and without swaps (comma-separated, e.g. grpc,grpclean,grpcfloor,restbin_batch,swap), and stop")
+	flag.Func("server-args", "extra arguments of svmgo serve, space-separated (e.g. --busy-poll=50us)", func(v string) error {
+		serverArgs = strings.Fields(v)
+		return nil
+	})
+	flag.Func("server-env", "extra environment of svmgo serve, space-separated K=V (e.g. GOMAXPROCS=1)", func(v string) error {
+		serverEnv = strings.Fields(v)
+		return nil
+	})
+	clientList := flag.String("clients", "1,8", "client counts of the single-row measurements (with -only: 1 unless given)")
 	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
 	flag.Parse()
 	if *publish != "" {
@@ -138,16 +158,13 @@ func main() {
 		die(fmt.Errorf("usage: servetime -bin BIN DIR"))
 	}
 	dir := flag.Arg(0)
-	model, err := modelfile.ReadFile(filepath.Join(dir, "model.svmgo"))
-	check(err)
+	model, rows := readInputs(dir)
 	nf := model.Info().NumFeatures
-	raw, err := os.ReadFile(filepath.Join(dir, "rows.f32"))
-	check(err)
-	rows := make([]float32, len(raw)/4)
-	for i := range rows {
-		rows[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
 	nrows := len(rows) / nf
+	if *clientChild != "" {
+		clientChildMain(model, rows, time.Duration(*seconds*float64(time.Second)))
+		return
+	}
 
 	tmp, err := os.MkdirTemp("", "servetime")
 	check(err)
@@ -173,11 +190,20 @@ func main() {
 	d := time.Duration(*seconds * float64(time.Second))
 	out := []string{fmt.Sprintf("features=%d rows=%d", nf, nrows)}
 	measure := func(proto string, clients int) {
-		cpu0, wait0 := schedstat(b.pid)
-		self0, selfWait0 := schedstat(os.Getpid())
+		cpu0, wait0, blocks0 := threadStats(b.pid)
+		self0, selfWait0, selfBlocks0 := threadStats(os.Getpid())
+		// svmgo serve's own time a request, from its histogram.
+		protocol := map[string]string{"rest": "rest", "resthttp": "rest", "grpc": "grpc", "grpclean": "grpc"}[proto]
+		var hist0 []float64
+		if protocol != "" {
+			_, hist0 = b.serverHistogram(protocol)
+		}
 		lat, rps := b.single(proto, clients, d)
-		cpu1, wait1 := schedstat(b.pid)
-		self1, selfWait1 := schedstat(os.Getpid())
+		cpu1, wait1, blocks1 := threadStats(b.pid)
+		self1, selfWait1, selfBlocks1 := threadStats(os.Getpid())
+		// Clients in processes of their own (-client-procs) add theirs.
+		self1, selfWait1, selfBlocks1 = self1+children.run, selfWait1+children.wait, selfBlocks1+children.blocks
+		children = childStats{}
 		n := float64(len(lat))
 		// excess: the mean time a request took past the median, the tail's
 		// weight, next to the time the server's and the client's threads
@@ -191,12 +217,27 @@ func main() {
 			"%s_%d_excess_us=%.1f %s_%d_server_runq_us=%.1f %s_%d_client_runq_us=%.1f",
 			proto, clients, us(p50), proto, clients, us(quantile(lat, 0.99)), proto, clients, rps,
 			proto, clients, us(cpu1-cpu0)/n, proto, clients, us(self1-self0)/n,
-			proto, clients, us(excess)/n, proto, clients, us(wait1-wait0)/n, proto, clients, us(selfWait1-selfWait0)/n))
+			proto, clients, us(excess)/n, proto, clients, us(wait1-wait0)/n, proto, clients, us(selfWait1-selfWait0)/n)+
+			fmt.Sprintf(" %s_%d_server_blocks=%.2f %s_%d_client_blocks=%.2f", proto, clients, float64(blocks1-blocks0)/n, proto, clients, float64(selfBlocks1-selfBlocks0)/n))
+		if protocol != "" {
+			bounds, hist1 := b.serverHistogram(protocol)
+			le, so, co := serverTail(bounds, hist0, hist1, lat)
+			out = append(out, fmt.Sprintf("%s_%d_server_p99_le_us=%.0f %s_%d_server_over_1ms=%.4f %s_%d_client_over_1ms=%.4f", proto, clients, le, proto, clients, so, proto, clients, co))
+		}
 	}
 	want := func(proto string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), proto) }
+	clientCounts := []int{1}
+	if *only == "" || isSet("clients") {
+		clientCounts = nil
+		for _, c := range strings.Split(*clientList, ",") {
+			n, err := strconv.Atoi(c)
+			check(err)
+			clientCounts = append(clientCounts, n)
+		}
+	}
 	for _, proto := range []string{"rest", "resthttp", "grpc", "grpclean"} {
-		for _, clients := range []int{1, 8} {
-			if want(proto) && (clients == 1 || *only == "") {
+		for _, clients := range clientCounts {
+			if want(proto) {
 				measure(proto, clients)
 			}
 		}
@@ -211,13 +252,13 @@ func main() {
 	servers = append(servers, fl.Process)
 	server := b.pid
 	b.pid = fl.Process.Pid
-	b.addr = map[string]string{"echo": "127.0.0.1:18480", "nethttp": "127.0.0.1:18481", "grpcleanfloor": "127.0.0.1:18482"}
+	b.addr = map[string]string{"echo": "127.0.0.1:18480", "nethttp": "127.0.0.1:18481", "grpcleanfloor": "127.0.0.1:18482", "echounix": "unix:" + answer + ".sock"}
 	waitListening("127.0.0.1:18482", 10*time.Second)
 	fconn, err := grpc.NewClient("127.0.0.1:18482", grpc.WithTransportCredentials(insecure.NewCredentials()))
 	check(err)
 	b.grpcFloor = inferencepb.NewGRPCInferenceServiceClient(fconn)
-	for _, proto := range []string{"echo", "nethttp", "grpcfloor", "grpcleanfloor"} {
-		if want(proto) {
+	for _, proto := range []string{"echo", "nethttp", "grpcfloor", "grpcleanfloor", "echounix"} {
+		if want(proto) && (proto != "echounix" || *unixSockets) {
 			measure(proto, 1)
 		}
 	}
@@ -230,6 +271,9 @@ func main() {
 	fconn.Close()
 	fl.Process.Kill()
 	fl.Wait()
+	if *unixSockets {
+		b.measureUnix(*bin, filepath.Join(tmp, "repo"), tmp, measure)
+	}
 	b.pid, b.addr = server, nil
 	batches := []string{"rest", "grpc"}
 	if *binaryData {
@@ -357,6 +401,15 @@ func processCPU(pid int) time.Duration {
 // (runnable, but another thread had the CPU): the first two fields of each
 // /proc/PID/task/TID/schedstat, in ns.
 func schedstat(pid int) (run, wait time.Duration) {
+	run, wait, _ = threadStats(pid)
+	return run, wait
+}
+
+// threadStats is schedstat with, summed over the same threads, their
+// voluntary context switches (/proc/PID/task/TID/status): the times a
+// thread blocked, and so the wake-ups it needed (preemptions by other
+// processes are not counted).
+func threadStats(pid int) (run, wait time.Duration, blocks int64) {
 	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
 	check(err)
 	for _, t := range tasks {
@@ -370,8 +423,18 @@ func schedstat(pid int) (run, wait time.Duration) {
 		w, err := strconv.ParseInt(f[1], 10, 64)
 		check(err)
 		run, wait = run+time.Duration(r), wait+time.Duration(w)
+		status, err := os.ReadFile(strings.TrimSuffix(t, "schedstat") + "status")
+		if err != nil {
+			continue
+		}
+		if _, v, ok := strings.Cut(string(status), "\nvoluntary_ctxt_switches:"); ok {
+			v, _, _ = strings.Cut(v, "\n")
+			k, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			check(err)
+			blocks += k
+		}
 	}
-	return run, wait
+	return run, wait, blocks
 }
 
 // swaps returns svmgo_serve_swaps_total of model m from /metrics.
@@ -423,7 +486,7 @@ type leanConn struct {
 }
 
 func dialLean(addr string) *leanConn {
-	c, err := net.Dial("tcp", addr)
+	c, err := dial(addr)
 	check(err)
 	return &leanConn{c: c, r: bufio.NewReaderSize(c, 64<<10)}
 }
@@ -514,19 +577,23 @@ func (b *bench) leanAnswer() []byte {
 // single runs clients concurrent clients of single-row requests for d and
 // returns every request's latency, sorted, and the requests per second.
 func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Duration, float64) {
+	if *clientProcs && clients > 1 {
+		return b.singleProcs(proto, clients, d)
+	}
 	lats := make([][]time.Duration, clients)
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	for c := range clients {
 		wg.Go(func() {
-			if proto == "rest" || proto == "echo" || proto == "nethttp" {
+			pace := newPacer(c, clients)
+			if proto == "rest" || proto == "echo" || proto == "nethttp" || proto == "restunix" || proto == "echounix" {
 				addr := b.httpAddr
 				if a, ok := b.addr[proto]; ok {
 					addr = a
 				}
 				lc := dialLean(addr)
 				defer lc.c.Close()
-				for i := c; time.Now().Before(deadline); i++ {
+				for i := c; pace.wait() && time.Now().Before(deadline); i++ {
 					start := time.Now()
 					status := lc.roundTrip(b.requests[i%len(b.requests)])
 					lats[c] = append(lats[c], time.Since(start))
@@ -534,14 +601,14 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 				}
 				return
 			}
-			if proto == "grpclean" || proto == "grpcleanfloor" {
+			if proto == "grpclean" || proto == "grpcleanfloor" || proto == "grpcleanunix" {
 				addr := b.grpcAddr
 				if a, ok := b.addr[proto]; ok {
 					addr = a
 				}
 				g := dialLeanGRPC(addr)
 				defer g.close()
-				for i := c; time.Now().Before(deadline); i++ {
+				for i := c; pace.wait() && time.Now().Before(deadline); i++ {
 					start := time.Now()
 					g.call(b.messages[i%len(b.messages)])
 					lats[c] = append(lats[c], time.Since(start))
@@ -551,7 +618,7 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 				}
 				return
 			}
-			for i := c; time.Now().Before(deadline); i++ {
+			for i := c; pace.wait() && time.Now().Before(deadline); i++ {
 				r := i % len(b.bodies)
 				start := time.Now()
 				verify := b.infer(proto, r, 1)
@@ -810,6 +877,30 @@ func startPublisher(src, dir string) (stop func()) {
 	}
 }
 
+// readInputs reads capi_latency's model and rows from dir.
+func readInputs(dir string) (core.Model, []float32) {
+	model, err := modelfile.ReadFile(filepath.Join(dir, "model.svmgo"))
+	check(err)
+	raw, err := os.ReadFile(filepath.Join(dir, "rows.f32"))
+	check(err)
+	rows := make([]float32, len(raw)/4)
+	for i := range rows {
+		rows[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	return model, rows
+}
+
+// isSet reports whether the flag name was given.
+func isSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// serverArgs and serverEnv are given to every svmgo serve started
+// (-server-args, -server-env).
+var serverArgs, serverEnv []string
+
 // serverStderr receives the server's standard error (nil: discarded).
 var serverStderr *os.File
 
@@ -824,7 +915,7 @@ func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
 		args = append(args, "--grpc", grpcAddr)
 	}
 	for _, a := range []string{httpAddr, grpcAddr} {
-		if a == "" {
+		if a == "" || strings.HasPrefix(a, "unix:") {
 			continue
 		}
 		ln, err := net.Listen("tcp", a)
@@ -833,12 +924,16 @@ func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
 		}
 		ln.Close()
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(bin, append(args, serverArgs...)...)
+	cmd.Env = append(os.Environ(), serverEnv...)
 	if serverStderr != nil {
 		cmd.Stderr = serverStderr
 	}
 	check(cmd.Start())
 	servers = append(servers, cmd.Process)
+	if *serverSlice > 0 {
+		go applySlice(cmd.Process.Pid, *serverSlice)
+	}
 	return cmd
 }
 
@@ -860,28 +955,12 @@ func serveFloors(port, answer string) {
 
 	echo, err := net.Listen("tcp", addr(0))
 	check(err)
-	go func() {
-		for {
-			c, err := echo.Accept()
-			check(err)
-			go func() {
-				defer c.Close()
-				r := bufio.NewReaderSize(c, 64<<10)
-				for {
-					_, n, err := readHead(r)
-					if err != nil {
-						return
-					}
-					if _, err := r.Discard(max(n, 0)); err != nil {
-						return
-					}
-					if _, err := c.Write(ans); err != nil {
-						return
-					}
-				}
-			}()
-		}
-	}()
+	go serveEcho(echo, ans)
+	// The same on a unix socket beside the answer file (-unix's floor).
+	os.Remove(answer + ".sock")
+	echoUnix, err := net.Listen("unix", answer+".sock")
+	check(err)
+	go serveEcho(echoUnix, ans)
 
 	lim := serve.DefaultLimits()
 	hs := &http.Server{Addr: addr(1), ReadTimeout: lim.ReadTimeout, ReadHeaderTimeout: lim.ReadTimeout,
@@ -898,6 +977,31 @@ func serveFloors(port, answer string) {
 	gs := grpc.NewServer()
 	inferencepb.RegisterGRPCInferenceServiceServer(gs, floorService{})
 	check(gs.Serve(gl))
+}
+
+// serveEcho answers each HTTP/1.1 request on ln's connections, read by its
+// Content-Length, with the bytes ans.
+func serveEcho(ln net.Listener, ans []byte) {
+	for {
+		c, err := ln.Accept()
+		check(err)
+		go func() {
+			defer c.Close()
+			r := bufio.NewReaderSize(c, 64<<10)
+			for {
+				_, n, err := readHead(r)
+				if err != nil {
+					return
+				}
+				if _, err := r.Discard(max(n, 0)); err != nil {
+					return
+				}
+				if _, err := c.Write(ans); err != nil {
+					return
+				}
+			}
+		}()
+	}
 }
 
 // floorService answers ModelInfer with one INT64 label, the request
