@@ -63,8 +63,10 @@ type rowStream struct {
 	// (its own: a row may be partly there).
 	values int
 	// wake (capacity 1) tells the helper that ready or end changed;
-	// finished that the helper has stopped.
+	// finished that the helper has stopped, panicked what it panicked
+	// with (nil for nothing).
 	wake, finished chan struct{}
+	panicked       any
 }
 
 // startHelpers starts n goroutines that work on large batches with their
@@ -127,7 +129,8 @@ func (inf *inference) share(v *version) bool {
 // still to be checked; it reports false, and nothing changes, for a batch
 // too small to share, outputs v cannot give, or no idle helper.
 func (inf *inference) handOff(v *version, ready int, end, check bool) bool {
-	if inf.helpers == nil || inf.rows < 2*shareRows || !v.info.Kernel && inf.rows*inf.cols < helpValues || inf.prepare(v) != nil {
+	rows := inf.rows - inf.done
+	if inf.helpers == nil || rows < 2*shareRows || !v.info.Kernel && rows*inf.cols < helpValues || inf.prepare(v) != nil {
 		return false
 	}
 	st := inf.st
@@ -192,6 +195,13 @@ func (inf *inference) endStream(readErr error) error {
 	<-st.finished
 	inf.done, inf.helped = int(st.claimed.Load()), false
 	st.v = nil
+	if p := st.panicked; p != nil {
+		// A predict that panicked on the helper panics here, in the
+		// request's goroutine, whose server recovers it as it did when
+		// that goroutine predicted alone.
+		st.panicked = nil
+		panic(p)
+	}
 	bad := st.bad.Load()
 	if bad < 0 && readErr != nil && st.check {
 		// A row only partly read: its values in place are checked too, as
@@ -207,9 +217,14 @@ func (inf *inference) endStream(readErr error) error {
 }
 
 // help is a helper's work on one inference: the rows it can claim, until
-// the stream has ended and none are left.
+// the stream has ended and none are left. A panic stops it and is handed
+// to the request's goroutine (endStream); the helper carries on.
 func (inf *inference) help() {
 	st := inf.st
+	defer func() {
+		st.panicked = recover()
+		st.finished <- struct{}{}
+	}()
 	for {
 		end := st.end.Load() // before the claim: a claim that fails after it leaves nothing
 		if from, to, ok := st.claim(); ok {
@@ -217,11 +232,10 @@ func (inf *inference) help() {
 			continue
 		}
 		if end {
-			break
+			return
 		}
 		<-st.wake
 	}
-	st.finished <- struct{}{}
 }
 
 // work checks rows [from, to) when the stream checks, keeping the first

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -381,4 +382,48 @@ func TestServedBatchesOnTwoCores(t *testing.T) {
 			t.Fatalf("gRPC raw batch with value %d infinite: %v, want %q", k, err, msg)
 		}
 	}
+}
+
+// panicOnce panics in its first PredictDenseBatch call, as a model with a
+// bug would.
+type panicOnce struct {
+	core.Model
+	done atomic.Bool
+}
+
+var errPredictBug = errors.New("predict bug")
+
+func (m *panicOnce) PredictDenseBatch(dst []float64, x []float32) []float64 {
+	if m.done.CompareAndSwap(false, true) {
+		panic(errPredictBug)
+	}
+	return m.Model.PredictDenseBatch(dst, x)
+}
+
+// TestHelperPanicReachesRequest: a predict that panics on the helper
+// panics in the request's goroutine (whose server recovers it, as when it
+// predicted alone), and the helper serves the next batch.
+func TestHelperPanicReachesRequest(t *testing.T) {
+	s := helpedServer(t, 1)
+	c := streamCases(t)[0]
+	want := oneCore(t, c)
+	c.v = newVersion("m", &modeldir.Loaded{Model: &panicOnce{Model: c.v.Model}, Version: 1})
+	r := rand.New(rand.NewPCG(27, 11))
+	func() {
+		defer func() {
+			if p := recover(); p != errPredictBug {
+				t.Fatalf("recovered %v, want the helper's panic", p)
+			}
+		}()
+		stream(t, s, c, r, -1, nil) // the helper's first claim panics
+		t.Fatal("no panic reached the request's goroutine")
+	}()
+	inf, err := stream(t, s, c, r, -1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := inf.run(c.v); err != nil {
+		t.Fatal(err)
+	}
+	sameOutputs(t, c, inf, want, "streamed after a panic")
 }

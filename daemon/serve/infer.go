@@ -179,7 +179,7 @@ func (inf *inference) run(v *version) error {
 	if err := inf.prepare(v); err != nil {
 		return err
 	}
-	if !inf.share(v) {
+	if inf.done < inf.rows && !inf.share(v) {
 		inf.runRows(v, inf.done, inf.rows)
 	}
 	inf.done = inf.rows
@@ -211,10 +211,9 @@ func (inf *inference) prepare(v *version) error {
 }
 
 // runRows computes the asked outputs of rows [from, to) of inf.x on v,
-// which prepare has sized. A row's outputs do not depend on the rows
-// predicted with it (a blocked predict gives each row the labels of a
-// row-at-a-time one: DESIGN.md §3), so the rows may be computed in any
-// runs.
+// which prepare has sized. A row's outputs do not depend on the other rows
+// of a blocked predict, so the rows may be computed in runs, each long
+// enough for the blocked path (batchstream.go's claims).
 func (inf *inference) runRows(v *version, from, to int) {
 	m, nf := v.Model, inf.cols
 	if from >= to {
