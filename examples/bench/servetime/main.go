@@ -55,7 +55,9 @@
 //     extension unless -binary=false, for a server without it: with Go's
 //     net/http client, "restbin", and with the lean client, the whole
 //     request written in one call and the labels checked against the
-//     in-process ones, "restbinlean") and over gRPC (raw_input_contents):
+//     in-process ones, "restbinlean") and over gRPC (raw_input_contents,
+//     with grpc-go's client, "grpc", and with the lean client, its DATA in
+//     16 KB frames written in one call with the HEADERS, "grpclean"):
 //     the median of 21 requests, as rows per second, each after the same
 //     rows predicted in this process through the Go API (the floor, timed
 //     alongside so that both share the load), and the server's CPU time a
@@ -189,7 +191,7 @@ func main() {
 		check(err)
 		defer abConn.Close()
 		ab = &bench{model: model, bigRow: -1, pid: abSrv.Process.Pid, httpAddr: addr(3), grpcAddr: addr(4), nf: nf, rows: rows, nrows: nrows,
-			http: b.http, grpc: inferencepb.NewGRPCInferenceServiceClient(abConn)}
+			http: b.http, grpc: inferencepb.NewGRPCInferenceServiceClient(abConn), messages: b.messages}
 	}
 
 	d := time.Duration(*seconds * float64(time.Second))
@@ -253,7 +255,7 @@ func main() {
 	fl.Process.Kill()
 	fl.Wait()
 	b.pid, b.addr = server, nil
-	batches := []string{"rest", "grpc"}
+	batches := []string{"rest", "grpc", "grpclean"}
 	if *binaryData {
 		batches = append(batches, "restbin", "restbinlean")
 	}
@@ -356,6 +358,7 @@ type bench struct {
 	// client sends on lean, its connection for batches.
 	bigRequest []byte
 	lean       *leanConn
+	glean      *leanGRPC // the lean gRPC client's connection for batches
 }
 
 // restInput is a REST input tensor with its members in the protocol's
@@ -698,8 +701,12 @@ func (b *bench) batch(proto string, n int, others ...*bench) (served []float64, 
 				k = len(all) - 1 - k
 			}
 			x := all[k]
-			if proto == "restbinlean" || proto == "echobin" {
+			switch proto {
+			case "restbinlean", "echobin":
 				secs[k] = append(secs[k], x.leanBatch(proto, labels))
+				continue
+			case "grpclean":
+				secs[k] = append(secs[k], x.leanGRPCBatch(labels))
 				continue
 			}
 			start = time.Now()
