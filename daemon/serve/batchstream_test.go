@@ -83,13 +83,19 @@ func waitIdle(t *testing.T, handOff func() bool) {
 	}
 }
 
-// oneCore is the inference of c's rows by one goroutine, no helper.
-func oneCore(t *testing.T, c streamCase) *inference {
-	inf := &inference{want: c.outputs}
+// sized sizes inf for c's rows and outputs, the rows still to be put in.
+func sized(t *testing.T, inf *inference, c streamCase) *inference {
+	inf.want = c.outputs
 	lim := DefaultLimits()
 	if err := inf.input([]int64{int64(c.rows), int64(c.v.info.NumFeatures)}, c.v, &lim); err != nil {
 		t.Fatal(err)
 	}
+	return inf
+}
+
+// oneCore is the inference of c's rows by one goroutine, no helper.
+func oneCore(t *testing.T, c streamCase) *inference {
+	inf := sized(t, &inference{}, c)
 	copy(inf.x, c.x)
 	if err := inf.run(c.v); err != nil {
 		t.Fatal(err)
@@ -102,12 +108,7 @@ func oneCore(t *testing.T, c streamCase) *inference {
 // stop values (all when stop < 0); it fails the test unless a helper took
 // the stream and claimed rows before the end.
 func stream(t *testing.T, s *Server, c streamCase, r *rand.Rand, stop int, readErr error) (*inference, error) {
-	inf := s.getInference()
-	inf.want = c.outputs
-	lim := DefaultLimits()
-	if err := inf.input([]int64{int64(c.rows), int64(c.v.info.NumFeatures)}, c.v, &lim); err != nil {
-		t.Fatal(err)
-	}
+	inf := sized(t, s.getInference(), c)
 	waitIdle(t, func() bool { return inf.startStream(c.v) })
 	n := len(c.x)
 	if stop >= 0 {
@@ -223,12 +224,7 @@ func TestSharedBatchMatchesOneCore(t *testing.T) {
 	s := helpedServer(t, 1)
 	for _, c := range streamCases(t) {
 		want := oneCore(t, c)
-		inf := s.getInference()
-		inf.want = c.outputs
-		lim := DefaultLimits()
-		if err := inf.input([]int64{int64(c.rows), int64(c.v.info.NumFeatures)}, c.v, &lim); err != nil {
-			t.Fatal(err)
-		}
+		inf := sized(t, s.getInference(), c)
 		copy(inf.x, c.x)
 		if err := inf.prepare(c.v); err != nil {
 			t.Fatal(err)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/hpack"
 	protoapi "google.golang.org/protobuf/proto"
 
 	"github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb"
@@ -27,20 +25,7 @@ func (g *leanGRPC) frameLarge(req []byte) {
 	if int64(len(req))+5 > min(g.window, g.initial) {
 		die(fmt.Errorf("lean gRPC client: a %d-byte message is past the server's flow control window (%d, %d)", len(req), g.window, g.initial))
 	}
-	if g.stream == 0 {
-		g.stream = 1
-	} else {
-		g.stream += 2
-	}
-	g.hbuf.Reset()
-	for _, f := range [...]hpack.HeaderField{
-		{Name: ":method", Value: "POST"}, {Name: ":scheme", Value: "http"}, {Name: ":path", Value: g.path},
-		{Name: ":authority", Value: g.c.RemoteAddr().String()}, {Name: "content-type", Value: "application/grpc"},
-		{Name: "te", Value: "trailers"},
-	} {
-		check(g.hpack.WriteField(f))
-	}
-	check(g.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: g.stream, BlockFragment: g.hbuf.Bytes(), EndHeaders: true}))
+	g.headers()
 	var prefix [5]byte
 	binary.BigEndian.PutUint32(prefix[1:], uint32(len(req)))
 	msg := append(prefix[:], req...)

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	protoapi "google.golang.org/protobuf/proto"
 
 	"github.com/libsvmgo/libsvmgo/core/linear"
-	"github.com/libsvmgo/libsvmgo/daemon/modeldir"
-	"github.com/libsvmgo/libsvmgo/daemon/serve"
 )
 
 // TestLeanGRPCBatch: the lean client's batch (leanGRPCBatch, a 1.2 MB
@@ -28,28 +24,7 @@ func TestLeanGRPCBatch(t *testing.T) {
 	for i := range m.W {
 		m.W[i] = float32(rng.NormFloat64())
 	}
-	repo := serve.NewRepository(serve.RepositoryOptions{})
-	defer repo.Close()
-	dir := t.TempDir()
-	if _, err := modeldir.Publish(dir, m); err != nil {
-		t.Fatal(err)
-	}
-	if err := repo.Add("m", dir); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := serve.New(repo, serve.Config{GRPCAddr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-	}()
-	b := &bench{grpcAddr: srv.GRPCAddr(), nf: nf, rows: make([]float32, rows*nf)}
+	b := &bench{grpcAddr: serveModel(t, m), nf: nf, rows: make([]float32, rows*nf)}
 	for i := range b.rows {
 		b.rows[i] = float32(rng.NormFloat64())
 	}
