@@ -126,6 +126,18 @@
 // a message past the size cap). The standard grpc.health.v1 service
 // reports SERVING while the server is ready.
 //
+// # Batches and swaps
+//
+// A batch of 128 rows or more (of a linear model, also 2^17 values or
+// more) is worked on by two goroutines when one of the server's helpers
+// (GOMAXPROCS-1 of them) is idle: a raw FP32 batch, REST binary or gRPC
+// raw, is checked and predicted by the helper as its rows arrive while the
+// request's goroutine reads the rest, and a decoded one has its rows
+// split between the two; the answer is the same bits as one goroutine's
+// (batchstream.go). A new version is loaded, checked and warmed on the
+// watcher's own thread at the lowest CPU priority (modeldir's
+// Options.Background), so that requests take the CPUs first.
+//
 // # Limits
 //
 // Limits caps the request size, the rows a request, the JSON depth, the

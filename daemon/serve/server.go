@@ -114,6 +114,12 @@ type Server struct {
 	httpLn       net.Listener
 	grpcLn       net.Listener
 	wg           sync.WaitGroup
+	// helpers take a large batch's rows to predict with its request's
+	// goroutine (batchstream.go).
+	helpers     chan *inference
+	helpersQuit chan struct{}
+	helpersStop sync.Once
+	helpersWG   sync.WaitGroup
 }
 
 // New checks cfg and returns a server of repo's models; Start listens.
@@ -199,6 +205,7 @@ func listen(addr string) (net.Listener, error) {
 // Start listens on the configured addresses and serves in the background
 // until Shutdown.
 func (s *Server) Start() error {
+	s.startHelpers(runtime.GOMAXPROCS(0) - 1)
 	if s.cfg.HTTPAddr != "" {
 		ln, err := listen(s.cfg.HTTPAddr)
 		if err != nil {
@@ -361,5 +368,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		}
 	}
 	s.wg.Wait()
+	s.stopHelpers()
 	return errors.Join(errs...)
 }

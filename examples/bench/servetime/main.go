@@ -4,7 +4,14 @@
 //
 // Usage:
 //
-//	servetime -bin bin/svmgo [-seconds 2] [-binary=false] [-startup=false] DIR
+//	servetime -bin bin/svmgo [-seconds 2] [-binary=false] [-startup=false] [-port 18470] DIR
+//
+// Its servers listen on loopback ports from -port on (REST, gRPC, the
+// startup server, a second server's two, then the floors' from -port+10),
+// so that two runs with ports 100 apart do not meet. For an A/B of two
+// binaries, -ab BIN serves the same model with BIN too and sends each
+// batch request to both servers, alternated, with -batch-requests
+// requests (default 21) a median: its figures get the suffix _b.
 //
 // DIR holds capi_latency's outputs: model.svmgo and rows.f32 (little-endian
 // float32, row-major, NumFeatures a row). servetime starts bin serve on
@@ -48,7 +55,9 @@
 //     extension unless -binary=false, for a server without it: with Go's
 //     net/http client, "restbin", and with the lean client, the whole
 //     request written in one call and the labels checked against the
-//     in-process ones, "restbinlean") and over gRPC (raw_input_contents):
+//     in-process ones, "restbinlean") and over gRPC (raw_input_contents,
+//     with grpc-go's client, "grpc", and with the lean client, its DATA in
+//     16 KB frames written in one call with the HEADERS, "grpclean"):
 //     the median of 21 requests, as rows per second, each after the same
 //     rows predicted in this process through the Go API (the floor, timed
 //     alongside so that both share the load), and the server's CPU time a
@@ -139,7 +148,11 @@ func main() {
 	})
 	clientList := flag.String("clients", "1,8", "client counts of the single-row measurements (with -only: 1 unless given)")
 	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
+	abBin := flag.String("ab", "", "diagnosis: also serve with this binary (on ports +3, +4) and send each batch request to both servers, alternated; its figures get the suffix _b")
+	flag.IntVar(&batchRequests, "batch-requests", batchRequests, "requests a batch figure is the median of")
+	port := flag.Int("port", 18470, "the first of the loopback ports used: the server's REST (this), gRPC (+1) and startup (+2) ports, the floors' (+10..+12)")
 	flag.Parse()
+	addr := func(off int) string { return "127.0.0.1:" + strconv.Itoa(*port+off) }
 	if *publish != "" {
 		publishLoop(*publish, flag.Arg(0))
 		return
@@ -175,17 +188,28 @@ func main() {
 	check(err)
 	_, err = modeldir.PublishEncoded(fileio.OS, modelDir, encoded, 0)
 	check(err)
-	srv := start(*bin, filepath.Join(tmp, "repo"), "127.0.0.1:18470", "127.0.0.1:18471")
+	srv := start(*bin, filepath.Join(tmp, "repo"), addr(0), addr(1))
 	defer srv.Process.Kill()
-	waitReady("127.0.0.1:18470", 10*time.Second)
+	waitReady(addr(0), 10*time.Second)
 
-	b := &bench{model: model, bigRow: -1, pid: srv.Process.Pid, httpAddr: "127.0.0.1:18470", grpcAddr: "127.0.0.1:18471", nf: nf, rows: rows, nrows: nrows,
+	b := &bench{model: model, bigRow: -1, pid: srv.Process.Pid, httpAddr: addr(0), grpcAddr: addr(1), nf: nf, rows: rows, nrows: nrows,
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
-	conn, err := grpc.NewClient("127.0.0.1:18471", grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient(addr(1), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	check(err)
 	defer conn.Close()
 	b.grpc = inferencepb.NewGRPCInferenceServiceClient(conn)
 	b.singleBodies()
+	var ab *bench // the -ab server, nil without one
+	if *abBin != "" {
+		abSrv := start(*abBin, filepath.Join(tmp, "repo"), addr(3), addr(4))
+		defer abSrv.Process.Kill()
+		waitReady(addr(3), 10*time.Second)
+		abConn, err := grpc.NewClient(addr(4), grpc.WithTransportCredentials(insecure.NewCredentials()))
+		check(err)
+		defer abConn.Close()
+		ab = &bench{model: model, bigRow: -1, pid: abSrv.Process.Pid, httpAddr: addr(3), grpcAddr: addr(4), nf: nf, rows: rows, nrows: nrows,
+			http: b.http, grpc: inferencepb.NewGRPCInferenceServiceClient(abConn), messages: b.messages}
+	}
 
 	d := time.Duration(*seconds * float64(time.Second))
 	out := []string{fmt.Sprintf("features=%d rows=%d", nf, nrows)}
@@ -246,15 +270,21 @@ func main() {
 	// a floor process; each timed like the server, with one client.
 	answer := filepath.Join(tmp, "answer")
 	check(os.WriteFile(answer, b.leanAnswer(), 0o644))
-	fl := exec.Command(os.Args[0], "-floor", "18480", answer)
+	fl := exec.Command(os.Args[0], "-floor", strconv.Itoa(*port+10), answer)
 	fl.Stderr = os.Stderr
 	check(fl.Start())
 	servers = append(servers, fl.Process)
 	server := b.pid
 	b.pid = fl.Process.Pid
+<<<<<<< HEAD
 	b.addr = map[string]string{"echo": "127.0.0.1:18480", "nethttp": "127.0.0.1:18481", "grpcleanfloor": "127.0.0.1:18482", "echounix": "unix:" + answer + ".sock"}
 	waitListening("127.0.0.1:18482", 10*time.Second)
 	fconn, err := grpc.NewClient("127.0.0.1:18482", grpc.WithTransportCredentials(insecure.NewCredentials()))
+=======
+	b.addr = map[string]string{"echo": addr(10), "nethttp": addr(11), "grpcleanfloor": addr(12)}
+	waitListening(addr(12), 10*time.Second)
+	fconn, err := grpc.NewClient(addr(12), grpc.WithTransportCredentials(insecure.NewCredentials()))
+>>>>>>> h27b
 	check(err)
 	b.grpcFloor = inferencepb.NewGRPCInferenceServiceClient(fconn)
 	for _, proto := range []string{"echo", "nethttp", "grpcfloor", "grpcleanfloor", "echounix"} {
@@ -266,7 +296,7 @@ func main() {
 		// The binary batch's floor: its bytes over loopback to the echo
 		// server, which reads them by Content-Length and answers.
 		served, local := b.batch("echobin", 1000)
-		out = append(out, fmt.Sprintf("echobin_batch_rows_per_s=%.0f echobin_batch_inprocess_rows_per_s=%.0f", served, local))
+		out = append(out, fmt.Sprintf("echobin_batch_rows_per_s=%.0f echobin_batch_inprocess_rows_per_s=%.0f", served[0], local))
 	}
 	fconn.Close()
 	fl.Process.Kill()
@@ -275,7 +305,7 @@ func main() {
 		b.measureUnix(*bin, filepath.Join(tmp, "repo"), tmp, measure)
 	}
 	b.pid, b.addr = server, nil
-	batches := []string{"rest", "grpc"}
+	batches := []string{"rest", "grpc", "grpclean"}
 	if *binaryData {
 		batches = append(batches, "restbin", "restbinlean")
 	}
@@ -283,10 +313,19 @@ func main() {
 		if !want(proto + "_batch") {
 			continue
 		}
+		var others []*bench
+		if ab != nil {
+			others = append(others, ab)
+		}
 		cpu0 := b.serverCPU()
-		served, local := b.batch(proto, 1000)
+		abCPU0 := ab.serverCPU()
+		served, local := b.batch(proto, 1000, others...)
 		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f %s_batch_server_cpu_us=%.0f",
-			proto, served, proto, local, proto, us(b.serverCPU()-cpu0)/batchRequests))
+			proto, served[0], proto, local, proto, us(b.serverCPU()-cpu0)/float64(batchRequests)))
+		if ab != nil {
+			out = append(out, fmt.Sprintf("%s_batch_rows_per_s_b=%.0f %s_batch_server_cpu_us_b=%.0f",
+				proto, served[1], proto, us(ab.serverCPU()-abCPU0)/float64(batchRequests)))
+		}
 	}
 	if *only != "" && !want("swap") {
 		fmt.Println(strings.Join(out, " "))
@@ -327,7 +366,7 @@ func main() {
 	srv.Wait()
 
 	if *startup {
-		size, ready, answer := startup10MB(*bin, tmp)
+		size, ready, answer := startup10MB(*bin, tmp, addr(2))
 		out = append(out, fmt.Sprintf("startup_model_bytes=%d startup_ms=%.2f startup_first_answer_ms=%.2f", size, ready, answer))
 	}
 	// make's bin/svmgo is the batch build, which execs svmgo-daemon beside
@@ -369,6 +408,7 @@ type bench struct {
 	// client sends on lean, its connection for batches.
 	bigRequest []byte
 	lean       *leanConn
+	glean      *leanGRPC // the lean gRPC client's connection for batches
 }
 
 // restInput is a REST input tensor with its members in the protocol's
@@ -388,7 +428,12 @@ type restRequest struct {
 
 // serverCPU returns the CPU time the server process's threads have used
 // so far.
-func (b *bench) serverCPU() time.Duration { return processCPU(b.pid) }
+func (b *bench) serverCPU() time.Duration {
+	if b == nil {
+		return 0
+	}
+	return processCPU(b.pid)
+}
 
 // processCPU returns the CPU time process pid's threads have used so far.
 func processCPU(pid int) time.Duration {
@@ -700,34 +745,53 @@ func (b *bench) infer(proto string, r, n int) (verify func()) {
 	}
 }
 
-// batchRequests is the number of requests batch times.
-const batchRequests = 21
+// batchRequests is the number of requests batch times (-batch-requests).
+var batchRequests = 21
 
-// batch returns the rows per second of n-row requests, the median of 21.
-// Each request is preceded by the same rows predicted in this process
-// through the Go API (model.PredictDenseBatch, which the C ABI's batch call
-// runs: the floor), so that the two share the machine's load; it returns
-// the rows per second of both.
-func (b *bench) batch(proto string, n int) (served, inProcess float64) {
+// batch returns the rows per second of n-row requests, the median of
+// batchRequests. Each request is preceded by the same rows predicted in
+// this process through the Go API (model.PredictDenseBatch, which the C
+// ABI's batch call runs: the floor), so that the two share the machine's
+// load; it returns the rows per second of both. The same requests go to
+// the servers of others too, alternated with b's (A B B A A B ...), each
+// server's rows per second following b's in served.
+func (b *bench) batch(proto string, n int, others ...*bench) (served []float64, inProcess float64) {
 	n = min(n, b.nrows)
-	var secs, local []float64
+	all := append([]*bench{b}, others...)
+	secs := make([][]float64, len(all))
+	var local []float64
 	labels := make([]float64, n)
 	for i := range batchRequests {
 		r := (i * n) % (b.nrows - n + 1)
-		b.encodeBatch(proto, r, n)
+		for _, x := range all {
+			x.encodeBatch(proto, r, n)
+		}
 		start := time.Now()
 		b.model.PredictDenseBatch(labels, b.rows[r*b.nf:(r+n)*b.nf])
 		local = append(local, time.Since(start).Seconds())
-		if proto == "restbinlean" || proto == "echobin" {
-			secs = append(secs, b.leanBatch(proto, labels))
-			continue
+		for k := range all {
+			if i%2 == 1 {
+				k = len(all) - 1 - k
+			}
+			x := all[k]
+			switch proto {
+			case "restbinlean", "echobin":
+				secs[k] = append(secs[k], x.leanBatch(proto, labels))
+				continue
+			case "grpclean":
+				secs[k] = append(secs[k], x.leanGRPCBatch(labels))
+				continue
+			}
+			start = time.Now()
+			verify := x.infer(proto, r, n)
+			secs[k] = append(secs[k], time.Since(start).Seconds())
+			verify()
 		}
-		start = time.Now()
-		verify := b.infer(proto, r, n)
-		secs = append(secs, time.Since(start).Seconds())
-		verify()
 	}
-	return float64(n) / median(secs), float64(n) / median(local)
+	for _, s := range secs {
+		served = append(served, float64(n)/median(s))
+	}
+	return served, float64(n) / median(local)
 }
 
 // leanBatch sends the binary batch encoded last (b.big) with the lean
@@ -799,7 +863,7 @@ func (b *bench) encodeBatch(proto string, r, n int) {
 // repository and returns its size and the median times, in ms, from
 // starting svmgo serve to its first ready answer and to the answer of its
 // first inference (a kernel model's prediction tables are built by then).
-func startup10MB(bin, tmp string) (size int64, readyMS, answerMS float64) {
+func startup10MB(bin, tmp, addr string) (size int64, readyMS, answerMS float64) {
 	const nf, l = 784, 3300 // 3300 support vectors of 784 float32: 10.3 MB
 	rng := rand.New(rand.NewPCG(1, 2))
 	ds := data.NewDense(l, nf)
@@ -824,10 +888,10 @@ func startup10MB(bin, tmp string) (size int64, readyMS, answerMS float64) {
 	var ready, answer []float64
 	for range 5 {
 		t0 := time.Now()
-		cmd := start(bin, filepath.Join(tmp, "big"), "127.0.0.1:18472", "")
-		waitReady("127.0.0.1:18472", 30*time.Second)
+		cmd := start(bin, filepath.Join(tmp, "big"), addr, "")
+		waitReady(addr, 30*time.Second)
 		ready = append(ready, float64(time.Since(t0).Microseconds())/1e3)
-		resp, err := http.Post("http://127.0.0.1:18472/v2/models/m/infer", "application/json", bytes.NewReader(body))
+		resp, err := http.Post("http://"+addr+"/v2/models/m/infer", "application/json", bytes.NewReader(body))
 		check(err)
 		resp.Body.Close()
 		if resp.StatusCode != 200 {
