@@ -119,30 +119,38 @@ func BenchmarkColumnSplit(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			k := Kernel{Type: RBFKernel, Gamma: 1 / float64(n)}
-			rows := make([]int32, l)
-			for v := range rows {
-				rows[v] = int32(v)
-			}
-			kr := newKernelRows(ds, k, make([]float64, l))
-			kr.scratch = make([]float64, n)
-			dst := make([]float32, l)
-			b.Run(fmt.Sprintf("n=%d/l=%d/alone", n, l), func(b *testing.B) {
-				for i := 0; b.Loop(); i++ {
-					kr.column(dst, i%l, rows)
-				}
-			})
-			helper := &kernelRows{ds: ds, k: k, sqnorm: kr.sqnorm, scratch: make([]float64, n)}
-			pool := startColumnPool([]*kernelRows{helper})
-			c := columnSplitter{pool: pool}
-			b.Run(fmt.Sprintf("n=%d/l=%d/split", n, l), func(b *testing.B) {
-				for i := 0; b.Loop(); i++ {
-					c.share(kr, dst, i%l, rows)
-				}
-			})
-			pool.stop()
+			benchColumns(b, fmt.Sprintf("n=%d/l=%d", n, l), ds)
 		}
 	}
+}
+
+// benchColumns runs name/alone and name/split: an RBF column of every row
+// of ds, computed alone and shared with an idle helper.
+func benchColumns(b *testing.B, name string, ds *data.Dataset) {
+	l := ds.Len()
+	k := Kernel{Type: RBFKernel, Gamma: 1 / float64(ds.NumFeatures())}
+	rows := make([]int32, l)
+	for v := range rows {
+		rows[v] = int32(v)
+	}
+	kr := newKernelRows(ds, k, make([]float64, l))
+	scratch := func() []float64 { return make([]float64, ds.NumFeatures()) }
+	kr.scratch = scratch()
+	dst := make([]float32, l)
+	b.Run(name+"/alone", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			kr.column(dst, i%l, rows)
+		}
+	})
+	helper := &kernelRows{ds: ds, k: k, sqnorm: kr.sqnorm, scratch: scratch()}
+	pool := startColumnPool([]*kernelRows{helper})
+	c := columnSplitter{pool: pool}
+	b.Run(name+"/split", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			c.share(kr, dst, i%l, rows)
+		}
+	})
+	pool.stop()
 }
 
 // BestOnOneP says one P for a training of one subproblem whose columns are
@@ -218,9 +226,8 @@ func TestBestOnOneP(t *testing.T) {
 
 // BenchmarkColumnSplitSparse is BenchmarkColumnSplit on sparse rows (CSR,
 // gathered against the column's row scattered into a dense scratch), at
-// the shapes of the shared sets whose columns the size rule weighs:
-// debdesc_bin (9,132 features, about 6 nonzeros a row) and spamlike (57
-// features, 17 nonzeros a row).
+// the shapes behind sparseEntryWork: debdesc_bin's (9,132 features, about
+// 6 nonzeros a row) and spamlike's (57 features, 17 nonzeros a row).
 func BenchmarkColumnSplitSparse(b *testing.B) {
 	for _, s := range []struct{ n, nnz int }{{9132, 6}, {57, 17}, {1000, 50}} {
 		for _, l := range []int{2000, 4000, 10000, 40000} {
@@ -236,28 +243,7 @@ func BenchmarkColumnSplitSparse(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			k := Kernel{Type: RBFKernel, Gamma: 1 / float64(s.n)}
-			rows := make([]int32, l)
-			for v := range rows {
-				rows[v] = int32(v)
-			}
-			kr := newKernelRows(ds, k, make([]float64, l))
-			dst := make([]float32, l)
-			name := fmt.Sprintf("n=%d/nnz=%d/l=%d", s.n, s.nnz, l)
-			b.Run(name+"/alone", func(b *testing.B) {
-				for i := 0; b.Loop(); i++ {
-					kr.column(dst, i%l, rows)
-				}
-			})
-			helper := &kernelRows{ds: ds, k: k, sqnorm: kr.sqnorm, scratch: make([]float64, ds.NumFeatures())}
-			pool := startColumnPool([]*kernelRows{helper})
-			c := columnSplitter{pool: pool}
-			b.Run(name+"/split", func(b *testing.B) {
-				for i := 0; b.Loop(); i++ {
-					c.share(kr, dst, i%l, rows)
-				}
-			})
-			pool.stop()
+			benchColumns(b, fmt.Sprintf("n=%d/nnz=%d/l=%d", s.n, s.nnz, l), ds)
 		}
 	}
 }
