@@ -75,8 +75,9 @@ func longEnough(n, work int) bool {
 // preempts the solver (every 10 ms) and, as often as not, that thread
 // takes the solver over on the other CPU: on a 57-feature, 3,680-row
 // binary set (where the issue measured two cores at 1.10× the wall of one
-// CPU on a quiet machine) perf found the solver's samples split about
-// evenly between two threads. One P keeps the solver on one thread (95–97%
+// CPU on a quiet machine; its columns were then judged too short, see
+// sparseEntryWork) perf found the solver's samples split about evenly
+// between two threads. One P keeps the solver on one thread (95–97%
 // of the samples), as a pinned run does, without pinning it: the
 // operating system still moves that thread to the other CPU when another
 // process takes its CPU (a pin cost 1.8× then). A training shorter than a
@@ -105,7 +106,8 @@ func BestOnOneP(ds *data.Dataset, p TrainParams) bool {
 // kernel matrix (rows² × (rowWork + 16)), of a training BestOnOneP runs on
 // one P: 2^26, between the shared data's small sets (heart_scale 2.1 M,
 // breast_cancer 9.5 M, diabetes 3.2 M), which take a few milliseconds,
-// and the 57-feature, 3,680-row binary set (447 M).
+// and the 57-feature, 3,680-row binary set (1.1 G; its columns are now
+// offered).
 const onePWorkMin = 1 << 26
 
 // classCount is the number of distinct values of labels.
@@ -118,14 +120,30 @@ func classCount(labels []float64) int {
 }
 
 // rowWork is the cost of one kernel entry of ds in columnWorkMin's units:
-// its features when dense, its mean nonzeros a row when sparse (a sparse
-// entry gathers the row's nonzeros, whatever the number of features).
+// its features when dense, sparseEntryWork a nonzero of its mean row when
+// sparse (a sparse entry gathers the row's nonzeros, whatever the number
+// of features).
 func rowWork(ds *data.Dataset) int {
 	if ds.IsDense() || ds.Len() == 0 {
 		return ds.NumFeatures()
 	}
-	return ds.Nonzeros() / ds.Len()
+	return sparseEntryWork * ds.Nonzeros() / ds.Len()
 }
+
+// sparseEntryWork is what a nonzero of a sparse row adds to a kernel
+// entry, in dense features: a sparse nonzero is an indexed load from the
+// scattered column, a conversion and a scalar multiply-add, a dense
+// feature a lane of a vectorized product over contiguous floats. One core
+// at load 12–14 (BenchmarkColumnSplit and BenchmarkColumnSplitSparse
+// alone, two runs): a column of debdesc_bin's shape (10,000 rows, 6
+// nonzeros a row) took 150–212 µs, one of spamlike's (4,000 rows, 17
+// nonzeros) 126–252 µs, one of 4,000 dense rows of 57 features 64–119 µs.
+// Counted as one feature, debdesc_bin's first 10,000 rows (220 K units a
+// column) fell below columnWorkMin while those dense rows (292 K) were
+// above it, so that training, whose columns are 83% of its samples
+// (perf), never offered one to an idle core; counted as 4 it offers
+// (400 K), and offerChoice keeps offering only while it measures faster.
+const sparseEntryWork = 4
 
 // columnChunks is how many pieces an offered column is cut into; the
 // solver and the helper claim them in order.

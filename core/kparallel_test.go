@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -118,30 +119,38 @@ func BenchmarkColumnSplit(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			k := Kernel{Type: RBFKernel, Gamma: 1 / float64(n)}
-			rows := make([]int32, l)
-			for v := range rows {
-				rows[v] = int32(v)
-			}
-			kr := newKernelRows(ds, k, make([]float64, l))
-			kr.scratch = make([]float64, n)
-			dst := make([]float32, l)
-			b.Run(fmt.Sprintf("n=%d/l=%d/alone", n, l), func(b *testing.B) {
-				for i := 0; b.Loop(); i++ {
-					kr.column(dst, i%l, rows)
-				}
-			})
-			helper := &kernelRows{ds: ds, k: k, sqnorm: kr.sqnorm, scratch: make([]float64, n)}
-			pool := startColumnPool([]*kernelRows{helper})
-			c := columnSplitter{pool: pool}
-			b.Run(fmt.Sprintf("n=%d/l=%d/split", n, l), func(b *testing.B) {
-				for i := 0; b.Loop(); i++ {
-					c.share(kr, dst, i%l, rows)
-				}
-			})
-			pool.stop()
+			benchColumns(b, fmt.Sprintf("n=%d/l=%d", n, l), ds)
 		}
 	}
+}
+
+// benchColumns runs name/alone and name/split: an RBF column of every row
+// of ds, computed alone and shared with an idle helper.
+func benchColumns(b *testing.B, name string, ds *data.Dataset) {
+	l := ds.Len()
+	k := Kernel{Type: RBFKernel, Gamma: 1 / float64(ds.NumFeatures())}
+	rows := make([]int32, l)
+	for v := range rows {
+		rows[v] = int32(v)
+	}
+	kr := newKernelRows(ds, k, make([]float64, l))
+	scratch := func() []float64 { return make([]float64, ds.NumFeatures()) }
+	kr.scratch = scratch()
+	dst := make([]float32, l)
+	b.Run(name+"/alone", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			kr.column(dst, i%l, rows)
+		}
+	})
+	helper := &kernelRows{ds: ds, k: k, sqnorm: kr.sqnorm, scratch: scratch()}
+	pool := startColumnPool([]*kernelRows{helper})
+	c := columnSplitter{pool: pool}
+	b.Run(name+"/split", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			c.share(kr, dst, i%l, rows)
+		}
+	})
+	pool.stop()
 }
 
 // BestOnOneP says one P for a training of one subproblem whose columns are
@@ -172,8 +181,8 @@ func TestBestOnOneP(t *testing.T) {
 		return p
 	}
 	none := func(*KernelParams) {}
-	small := sparse(3000, 200, 5, 2) // 3,000 × (5+16) = 63,000 < columnWorkMin
-	wide := sparse(3000, 200, 80, 2) // 3,000 × (80+16) = 288,000 ≥ columnWorkMin
+	small := sparse(3000, 200, 5, 2) // 3,000 × (4·5+16) = 108,000 < columnWorkMin
+	wide := sparse(3000, 200, 80, 2) // 3,000 × (4·80+16) = 1,008,000 ≥ columnWorkMin
 	scaled := kernel(none)
 	scaled.Scale = ScaleParams{Enabled: true, Lower: -1, Upper: 1}
 	for _, c := range []struct {
@@ -190,7 +199,7 @@ func TestBestOnOneP(t *testing.T) {
 		{"probability: folds in parallel", small, kernel(func(k *KernelParams) { k.Probability = true }), false},
 		{"scaled: 200 features a row", small, scaled, false},
 		{"linear", small, TrainParams{Family: LinearFamily}, false},
-		{"tiny: 300² × 21 < onePWorkMin", sparse(300, 200, 5, 2), kernel(none), false},
+		{"tiny: 300² × 36 < onePWorkMin", sparse(300, 200, 5, 2), kernel(none), false},
 	} {
 		if got := BestOnOneP(c.ds, c.p); got != c.want {
 			t.Errorf("%s: BestOnOneP = %v, want %v", c.name, got, c.want)
@@ -212,5 +221,83 @@ func TestBestOnOneP(t *testing.T) {
 		if helped == BestOnOneP(ds, p) {
 			t.Errorf("%d nonzeros a row: trainer starts helpers %v, BestOnOneP %v", ds.Nonzeros()/ds.Len(), helped, !helped)
 		}
+	}
+}
+
+// BenchmarkColumnSplitSparse is BenchmarkColumnSplit on sparse rows (CSR,
+// gathered against the column's row scattered into a dense scratch), at
+// the shapes behind sparseEntryWork: debdesc_bin's (9,132 features, about
+// 6 nonzeros a row) and spamlike's (57 features, 17 nonzeros a row).
+func BenchmarkColumnSplitSparse(b *testing.B) {
+	for _, s := range []struct{ n, nnz int }{{9132, 6}, {57, 17}, {1000, 50}} {
+		for _, l := range []int{2000, 4000, 10000, 40000} {
+			ds := data.NewSparse(l, l*s.nnz, 0)
+			rng := solve.NewRNG(5)
+			idx, val := make([]int32, s.nnz), make([]float32, s.nnz)
+			for range l {
+				for k := range s.nnz {
+					idx[k] = int32(k*(s.n/s.nnz) + int(rng.Next()%uint64(s.n/s.nnz)))
+					val[k] = float32(rng.Next()>>40)/(1<<24) + 0.1
+				}
+				if err := ds.AppendSparse(1, idx, val); err != nil {
+					b.Fatal(err)
+				}
+			}
+			benchColumns(b, fmt.Sprintf("n=%d/nnz=%d/l=%d", s.n, s.nnz, l), ds)
+		}
+	}
+}
+
+// A binary C-SVC trained on two processors takes its one pair with the
+// whole cache budget, as on one: before, a second worker with no pair to
+// take held a quarter of the budget, and the pair's solver recomputed
+// the columns that quarter would have kept. A budget of 1 MB holds about
+// 100 of this set's 2,400-row columns, so the quarter shows as more
+// kernel evaluations.
+func TestBinaryOneWorker(t *testing.T) {
+	const l, n = 2400, 10
+	ds := data.NewDense(l, n)
+	rng := solve.NewRNG(11)
+	row := make([]float32, n)
+	for range l {
+		s := 0.0
+		for k := range row {
+			row[k] = float32(rng.Next()>>40) / (1 << 24)
+			s += float64(row[k])
+		}
+		label := 1.0
+		if s+float64(rng.Next()>>40)/(1<<24) < float64(n)/2+0.5 {
+			label = -1
+		}
+		if err := ds.AppendDense(label, row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := DefaultKernelParams()
+	p.C, p.CacheMB = 4, 1
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	if w := kernelWorkersFor(ds, &p); w != 1 {
+		t.Fatalf("kernelWorkersFor a binary C-SVC at GOMAXPROCS 2 = %d, want 1", w)
+	}
+	two, err := TrainKernelModel(ds, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GOMAXPROCS(1)
+	one, err := TrainKernelModel(ds, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if two.Result.KernelEvals != one.Result.KernelEvals || two.Result.Iterations != one.Result.Iterations {
+		t.Errorf("GOMAXPROCS 2: %d kernel evaluations, %d iterations; GOMAXPROCS 1: %d, %d",
+			two.Result.KernelEvals, two.Result.Iterations, one.Result.KernelEvals, one.Result.Iterations)
+	}
+	// Three classes make three pairs: two workers at GOMAXPROCS 2.
+	runtime.GOMAXPROCS(2)
+	for i := 0; i < l; i += 3 {
+		ds.Labels()[i] = 2 // Labels is the data set's own slice
+	}
+	if w := kernelWorkersFor(ds, &p); w != 2 {
+		t.Errorf("kernelWorkersFor three classes at GOMAXPROCS 2 = %d, want 2", w)
 	}
 }
