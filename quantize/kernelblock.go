@@ -42,7 +42,8 @@ import (
 // recomputed by the exact path (kernelValues, label). Every label is then
 // that of the column sums (and of C generated from the model, core/cgen),
 // alone or in a batch. ε-SVR values take the exact path (the value is the
-// output). The bound, with u = 2⁻²⁴ and M_c the largest |K| of the row
+// output), but for RBF models under preMinFeatures features, whose batch
+// values are the float32 prefilter's (kernelfloat.go). The bound, with u = 2⁻²⁴ and M_c the largest |K| of the row
 // over class c's support vectors (or any bound on it: for RBF first 1,
 // then, for the rows that 1 leaves in doubt, e^x of the largest exponent
 // x, so that a clear row pays no math.Exp):

@@ -8,8 +8,9 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
-// The float32 prefilter of few-feature RBF classifiers (issue 30: a
-// quantized model should never be the slow choice). Below preMinFeatures
+// The float32 prefilter of few-feature RBF models (issue 30: a quantized
+// model should never be the slow choice; ε-SVR batch values are its own,
+// within floatRegressionBound of the exact ones). Below preMinFeatures
 // features the exact sums' product is a small part of a row's time, and
 // the row's encoding, the int64 sums' conversion and the second limb made
 // int8 batches 1.4–1.8× and int16 ones 1.8–1.9× the float model's on

@@ -151,6 +151,12 @@ for c in $cases; do
 	fi
 done
 
+# quanttime runs on one core (taskset -c 0 where there is taskset), and
+# the batch time ratios are CPU time: on a shared machine a neighbour's
+# load then stretches the rounds' wall time, not the ratios (TEAM.md's
+# "per core with taskset -c 0").
+pin=()
+command -v taskset >/dev/null && pin=(taskset -c 0)
 say "building examples/bench/quanttime"
 go build -o "$tmp/quanttime" ./examples/bench/quanttime
 
@@ -230,12 +236,12 @@ for c in $cases; do
 		walltime "$tmp/q$bits" "$svmgo" quantize --force --bits "$bits" "${checkv[@]}" "$float" "$tmp/$c.q$bits" >/dev/null
 	done
 	say "$label: quanttime (accuracy on every test row, then throughput)"
-	walltime "$tmp/qt" "$tmp/quanttime" -target "$target" -repeat "$repeat" "$test" "$float" "$tmp/$c.q8" "$tmp/$c.q16" >/dev/null
+	walltime "$tmp/qt" "${pin[@]}" "$tmp/quanttime" -target "$target" -repeat "$repeat" "$test" "$float" "$tmp/$c.q8" "$tmp/$c.q16" >/dev/null
 	load1=$(loadavg)
 
 	f32=$(row "$tmp/qt.out" float32)
 	fbytes=$(field "$f32" file_bytes) facc=$(field "$f32" acc) frate=$(field "$f32" rows_per_s)
-	fbns=$(field "$f32" batch_ns_per_row)
+	fbcpu=$(field "$f32" batch_cpu_ns_per_row)
 	regression=0
 	if [[ -z $facc ]]; then # regression: the mean squared error stands for accuracy
 		regression=1 facc=$(field "$f32" mse)
@@ -250,8 +256,8 @@ for c in $cases; do
 		b=$(field "$l" file_bytes) a=$(field "$l" acc) r=$(field "$l" rows_per_s)
 		sizer[$m]=$(calc "printf \"%.4f\", $b / $fbytes")
 		rater[$m]=$(calc "printf \"%.2f\", $r / $frate")
-		bns=$(field "$l" batch_ns_per_row) brate=$(field "$l" batch_rows_per_s)
-		btime[$m]=$(calc "printf \"%.2f\", $bns / $fbns")
+		brate=$(field "$l" batch_rows_per_s)
+		btime[$m]=$(calc "printf \"%.2f\", $(field "$l" batch_cpu_ns_per_row) / $fbcpu")
 		if ((regression)); then # MSE, and its change in percent
 			a=$(field "$l" mse)
 			dacc[$m]=$(calc "printf \"%+.4f%%\", 100 * ($a - $facc) / $facc")
@@ -312,14 +318,16 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 	echo
 	echo "- Files: \`bin/svmgo train-linear\` / \`bin/svmgo train\`, then \`bin/svmgo quantize --bits 8\` and"
 	echo "  \`--bits 16\` of that float32 model. Accuracy: every test row, each model's batch predict"
-	echo "  (examples/bench/quanttime, all CPUs for kernel models)."
+	echo "  (examples/bench/quanttime, PredictBatchParallel for kernel models)."
 	echo "- Throughput: one goroutine, one PredictDense call a row (PredictSparse for sparse rows),"
 	echo "  the same first test rows for the three models (as many as the float32 model predicts in"
 	echo "  one timing), passes over them making a timing of the float32 model (target: $(IFS=,; echo "${targets[*]}" | sed 's/,/, /g'));"
 	echo "  a warm-up timing, then $repeat rounds alternating the three models, median. The timed calls"
 	echo "  return the batch predictions."
 	echo "- Batch: one goroutine, PredictBatch over every test row, calls repeated to make a timing of"
-	echo "  the float32 model; a warm-up call, then $repeat rounds alternating the three models, median."
+	echo "  the float32 model; a warm-up call, then $repeat rounds alternating the three models, median;"
+	echo "  quanttime pinned to one core (${pin[*]:-no taskset}), \"batch time vs float32\" is the ratio of"
+	echo "  the medians' CPU time (batch_cpu_ns_per_row), \"batch rows/s\" wall time."
 	echo "  Kernel models' batches take the exact integer product (quantize/kernelblock.go, AVX-512"
 	echo "  VNNI): the labels of the single-row path, bit for bit; batch_cpu_ns_per_row in"
 	echo "  quanttime's output is the same timing in CPU time."
