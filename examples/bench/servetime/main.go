@@ -276,15 +276,9 @@ func main() {
 	servers = append(servers, fl.Process)
 	server := b.pid
 	b.pid = fl.Process.Pid
-<<<<<<< HEAD
-	b.addr = map[string]string{"echo": "127.0.0.1:18480", "nethttp": "127.0.0.1:18481", "grpcleanfloor": "127.0.0.1:18482", "echounix": "unix:" + answer + ".sock"}
-	waitListening("127.0.0.1:18482", 10*time.Second)
-	fconn, err := grpc.NewClient("127.0.0.1:18482", grpc.WithTransportCredentials(insecure.NewCredentials()))
-=======
-	b.addr = map[string]string{"echo": addr(10), "nethttp": addr(11), "grpcleanfloor": addr(12)}
+	b.addr = map[string]string{"echo": addr(10), "nethttp": addr(11), "grpcleanfloor": addr(12), "echounix": "unix:" + answer + ".sock"}
 	waitListening(addr(12), 10*time.Second)
 	fconn, err := grpc.NewClient(addr(12), grpc.WithTransportCredentials(insecure.NewCredentials()))
->>>>>>> h27b
 	check(err)
 	b.grpcFloor = inferencepb.NewGRPCInferenceServiceClient(fconn)
 	for _, proto := range []string{"echo", "nethttp", "grpcfloor", "grpcleanfloor", "echounix"} {
