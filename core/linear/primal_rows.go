@@ -225,6 +225,10 @@ func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale f
 	if bias >= 0 {
 		sb = s[n] * bias
 	}
+	if ds.IsDense() && n < 32 {
+		r.hvNarrow(s, Hs, rows, a, scale, sb, lo, hi)
+		return
+	}
 	for k := lo; k < hi; k++ {
 		i := k
 		if rows != nil {
@@ -257,6 +261,33 @@ func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale f
 		if bias >= 0 {
 			Hs[n] += c * bias
 		}
+	}
+}
+
+// hvNarrow is hvRange over dense rows of under 32 features, 64 rows a
+// call of simd's row kernels (dotDense's order): on shuttle's 9 features
+// two calls a row cost as much as the arithmetic.
+func (r *primalRows) hvNarrow(s, Hs []float64, rows []int32, a []float64, scale, sb float64, lo, hi int) {
+	X, n := r.ds.DenseMatrix(), r.n
+	var c [64]float64
+	for b := lo; b < hi; b += len(c) {
+		m := min(hi-b, len(c))
+		at, Xb := rows, X[b*n:]
+		if rows != nil {
+			at, Xb = rows[b:b+m], X
+		}
+		simd.DotRows64x4(c[:m], Xb, n, at, s)
+		for k := range c[:m] {
+			i := b + k
+			if at != nil {
+				i = int(at[k])
+			}
+			c[k] = scale * a[i] * (c[k] + sb)
+			if r.bias >= 0 {
+				Hs[n] += c[k] * r.bias
+			}
+		}
+		simd.AxpyRows64(Hs, Xb, n, at, c[:m])
 	}
 }
 
