@@ -82,8 +82,9 @@ type rowLoss interface {
 func (r *primalRows) Run()                { r.run(&r.half) }
 func (r *primalRows) Done() chan struct{} { return r.done }
 
-// setRows sets the rows and the per-row buffers (room for ds.Len() each).
-func (r *primalRows) setRows(ds *data.Dataset, bias float64, sign []int8, c, z, u []float64) {
+// setRows sets the rows, the per-row buffers (room for ds.Len() each) and
+// C_i: Cp or Cn by the row's sign (Cp without signs) times its weight.
+func (r *primalRows) setRows(ds *data.Dataset, bias float64, sign []int8, Cp, Cn float64, c, z, u []float64) {
 	l := ds.Len()
 	r.ds, r.n, r.bias, r.reads = ds, ds.NumFeatures(), bias, 0
 	r.known, r.alpha, r.exact = nil, nil, 0
@@ -93,6 +94,14 @@ func (r *primalRows) setRows(ds *data.Dataset, bias float64, sign []int8, c, z, 
 	r.sign = nil
 	if sign != nil {
 		r.sign = sign[:l]
+	}
+	C := [2]float64{Cn, Cp}
+	for i := range r.c {
+		k := 1
+		if sign != nil {
+			k = int(sign[i]+1) >> 1
+		}
+		r.c[i] = r.weigh(C[k], i)
 	}
 }
 
@@ -225,8 +234,8 @@ func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale f
 	if bias >= 0 {
 		sb = s[n] * bias
 	}
-	if ds.IsDense() && n < 32 {
-		r.hvNarrow(s, Hs, rows, a, scale, sb, lo, hi)
+	if ds.IsDense() && n < 32 { // a call a row cost shuttle's 9 features as much as their arithmetic
+		simd.HvRows64x4(Hs, s, ds.DenseMatrix(), n, rows, lo, hi, a, scale, bias)
 		return
 	}
 	for k := lo; k < hi; k++ {
@@ -261,33 +270,6 @@ func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale f
 		if bias >= 0 {
 			Hs[n] += c * bias
 		}
-	}
-}
-
-// hvNarrow is hvRange over dense rows of under 32 features, 64 rows a
-// call of simd's row kernels (dotDense's order): on shuttle's 9 features
-// two calls a row cost as much as the arithmetic.
-func (r *primalRows) hvNarrow(s, Hs []float64, rows []int32, a []float64, scale, sb float64, lo, hi int) {
-	X, n := r.ds.DenseMatrix(), r.n
-	var c [64]float64
-	for b := lo; b < hi; b += len(c) {
-		m := min(hi-b, len(c))
-		at, Xb := rows, X[b*n:]
-		if rows != nil {
-			at, Xb = rows[b:b+m], X
-		}
-		simd.DotRows64x4(c[:m], Xb, n, at, s)
-		for k := range c[:m] {
-			i := b + k
-			if at != nil {
-				i = int(at[k])
-			}
-			c[k] = scale * a[i] * (c[k] + sb)
-			if r.bias >= 0 {
-				Hs[n] += c[k] * r.bias
-			}
-		}
-		simd.AxpyRows64(Hs, Xb, n, at, c[:m])
 	}
 }
 

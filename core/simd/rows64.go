@@ -22,6 +22,40 @@ func AxpyRows64(dst []float64, X []float32, n int, rows []int32, a []float64) {
 	axpyRows64(dst[:n], X, n, rows, a)
 }
 
+// HvRows64x4 adds rows' part of a Hessian-vector product to Hs: for k =
+// lo, …, hi−1 in order, i = rows[k] (rows nil: k), x_i row i of X (n
+// float32 entries, then a pseudo-feature of value bias when bias ≥ 0),
+// c_k = scale·a[i]·(x_iᵀs), then Hs += c_k·x_i, with x_iᵀs as
+// DotRows64x4 takes it plus s[n]·bias, every operation rounded alone. It
+// runs 64 rows a call of DotRows64x4 and AxpyRows64, for narrow rows
+// (the primal Newton method's -s 0/-s 2 passes). It panics as they do.
+func HvRows64x4(Hs, s []float64, X []float32, n int, rows []int32, lo, hi int, a []float64, scale, bias float64) {
+	sb := 0.0
+	if bias >= 0 {
+		sb = s[n] * bias
+	}
+	var c [64]float64
+	for b := lo; b < hi; b += len(c) {
+		m := min(hi-b, len(c))
+		at, Xb := rows, X[b*n:]
+		if rows != nil {
+			at, Xb = rows[b:b+m], X
+		}
+		DotRows64x4(c[:m], Xb, n, at, s)
+		for k := range c[:m] {
+			i := b + k
+			if at != nil {
+				i = int(at[k])
+			}
+			c[k] = scale * a[i] * (c[k] + sb)
+			if bias >= 0 {
+				Hs[n] += c[k] * bias
+			}
+		}
+		AxpyRows64(Hs, Xb, n, at, c[:m])
+	}
+}
+
 // checkRows panics unless m rows of n entries (rows[:m], or 0..m−1) lie
 // in X and a vector of length v covers n.
 func checkRows(name string, X []float32, n int, rows []int32, m, v int) {

@@ -123,6 +123,70 @@ func TestAxpyRows64(t *testing.T) {
 	})
 }
 
+// TestHvRows64x4 holds HvRows64x4 to its definition, row after row with
+// DotRows64x4's sum (itself held to the order above) and each operation
+// rounded alone, bit for bit, with and without the bias pseudo-feature,
+// over ranges that start and end inside 64-row blocks.
+func TestHvRows64x4(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(25, 5))
+		for _, n := range []int{1, 4, 9, 13, 31} {
+			for _, picked := range []bool{false, true} {
+				for _, bias := range []float64{-1, 1, 0.5} {
+					X, rows := rowsCase(r, n, 150, picked)
+					m := 150
+					if rows != nil {
+						m = len(rows)
+					}
+					lo, hi := r.IntN(70), m-r.IntN(70)
+					s, a := make([]float64, n+1), make([]float64, 150)
+					for j := range s {
+						s[j] = r.NormFloat64()
+					}
+					for i := range a {
+						a[i] = r.Float64()
+					}
+					got, want := make([]float64, n+1), make([]float64, n+1)
+					copy(got, s)
+					copy(want, s)
+					HvRows64x4(got, s, X, n, rows, lo, hi, a, 2, bias)
+					for k := lo; k < hi; k++ {
+						i := k
+						if rows != nil {
+							i = int(rows[k])
+						}
+						var d [1]float64
+						DotRows64x4(d[:], X[i*n:], n, nil, s)
+						if bias >= 0 {
+							sb := s[n] * bias
+							d[0] = d[0] + sb
+						}
+						c := 2 * a[i]
+						c = c * d[0]
+						for j := range n {
+							p := c * float64(X[i*n+j])
+							want[j] = want[j] + p
+						}
+						if bias >= 0 {
+							p := c * bias
+							want[n] = want[n] + p
+						}
+					}
+					for j := range got {
+						if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+							t.Fatalf("n %d bias %v entry %d: %v, want %v", n, bias, j, got[j], want[j])
+						}
+					}
+				}
+			}
+		}
+		X, s, a, Hs := make([]float32, 900), make([]float64, 10), make([]float64, 100), make([]float64, 10)
+		if allocs := testing.AllocsPerRun(10, func() { HvRows64x4(Hs, s, X, 9, nil, 3, 97, a, 2, 1) }); allocs != 0 {
+			t.Errorf("HvRows64x4 allocates %v times", allocs)
+		}
+	})
+}
+
 // TestRows64Misuse: rows past X, a short vector or a negative row panic.
 func TestRows64Misuse(t *testing.T) {
 	X := make([]float32, 12) // 3 rows of 4
