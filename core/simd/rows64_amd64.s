@@ -5,6 +5,26 @@
 // ymm (VCVTPS2PD widens exactly), then the last n mod 4 one at a time;
 // every product is rounded before it is added (VMULPD, VADDPD: no FMA).
 
+// ROWSETUP: from n (DX) and X (SI), R9 = the entries in whole steps, R10
+// the tail's, DX = a row's bytes, R8 = the first row.
+#define ROWSETUP \
+	MOVQ DX, R9  \
+	ANDQ $-4, R9 \
+	MOVQ DX, R10 \
+	ANDQ $3, R10 \
+	SHLQ $2, DX  \
+	MOVQ SI, R8
+
+// ROWPTR: R8 = row rows[k] when BX ≠ 0 (then BX steps to rows[k+1]);
+// else R8 is already there (the loop steps it by DX).
+#define ROWPTR \
+	TESTQ   BX, BX         \
+	JZ      5(PC)          \
+	MOVLQSX (BX), AX       \
+	IMULQ   DX, AX         \
+	LEAQ    (SI)(AX*1), R8 \
+	ADDQ    $4, BX
+
 // func dotRows64x4AVX2(dst *float64, X *float32, n int, rows *int32, m int, w *float64)
 // One ymm accumulator holds lanes s0..s3; the tail adds into s0 after s2
 // and s3 were taken out (a VEX scalar op clears the upper half); then
@@ -16,22 +36,10 @@ TEXT ·dotRows64x4AVX2(SB), NOSPLIT, $0-48
 	MOVQ rows+24(FP), BX
 	MOVQ m+32(FP), CX
 	MOVQ w+40(FP), R11
-	MOVQ DX, R9
-	ANDQ $-4, R9 // entries in whole steps
-	MOVQ DX, R10
-	ANDQ $3, R10 // the tail's
-	SHLQ $2, DX  // a row's bytes
-	MOVQ SI, R8
+	ROWSETUP
 
 dotrow:
-	TESTQ BX, BX
-	JZ    dotset
-	MOVLQSX (BX), AX
-	IMULQ DX, AX
-	LEAQ (SI)(AX*1), R8
-	ADDQ $4, BX
-
-dotset:
+	ROWPTR
 	MOVQ   R8, AX
 	MOVQ   R11, R12
 	VXORPD Y0, Y0, Y0
@@ -83,22 +91,10 @@ TEXT ·axpyRows64AVX2(SB), NOSPLIT, $0-48
 	MOVQ rows+24(FP), BX
 	MOVQ m+32(FP), CX
 	MOVQ a+40(FP), R11
-	MOVQ DX, R9
-	ANDQ $-4, R9
-	MOVQ DX, R10
-	ANDQ $3, R10
-	SHLQ $2, DX
-	MOVQ SI, R8
+	ROWSETUP
 
 axpyrow:
-	TESTQ BX, BX
-	JZ    axpyset
-	MOVLQSX (BX), AX
-	IMULQ DX, AX
-	LEAQ (SI)(AX*1), R8
-	ADDQ $4, BX
-
-axpyset:
+	ROWPTR
 	VBROADCASTSD (R11), Y5
 	MOVQ         R8, AX
 	MOVQ         DI, R12
