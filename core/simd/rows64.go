@@ -32,7 +32,7 @@ func AxpyRows64(dst []float64, X []float32, n int, rows []int32, a []float64) {
 func HvRows64x4(Hs, s []float64, X []float32, n int, rows []int32, lo, hi int, a []float64, scale, bias float64) {
 	sb := 0.0
 	if bias >= 0 {
-		sb = s[n] * bias
+		sb = float64(s[n] * bias) // rounded: never fused into the sum below
 	}
 	var c [64]float64
 	for b := lo; b < hi; b += len(c) {
@@ -49,7 +49,7 @@ func HvRows64x4(Hs, s []float64, X []float32, n int, rows []int32, lo, hi int, a
 			}
 			c[k] = scale * a[i] * (c[k] + sb)
 			if bias >= 0 {
-				Hs[n] += c[k] * bias
+				Hs[n] += float64(c[k] * bias)
 			}
 		}
 		AxpyRows64(Hs, Xb, n, at, c[:m])

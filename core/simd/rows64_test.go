@@ -63,7 +63,7 @@ func TestDotRows64x4(t *testing.T) {
 							if j >= n-n%4 {
 								lane = 0
 							}
-							p := float64(X[i*n+j]) * w[j]
+							p := float64(float64(X[i*n+j]) * w[j]) // rounded: never fused
 							s[lane] = s[lane] + p
 						}
 						if want := (s[0] + s[1]) + (s[2] + s[3]); math.Float64bits(dst[q]) != math.Float64bits(want) {
@@ -108,7 +108,7 @@ func TestAxpyRows64(t *testing.T) {
 							i = int(rows[q])
 						}
 						for j := range n {
-							p := a[q] * float64(X[i*n+j])
+							p := float64(a[q] * float64(X[i*n+j]))
 							want[j] = want[j] + p
 						}
 					}
@@ -158,17 +158,15 @@ func TestHvRows64x4(t *testing.T) {
 						var d [1]float64
 						DotRows64x4(d[:], X[i*n:], n, nil, s)
 						if bias >= 0 {
-							sb := s[n] * bias
-							d[0] = d[0] + sb
+							d[0] = d[0] + float64(s[n]*bias)
 						}
-						c := 2 * a[i]
-						c = c * d[0]
+						c := 2 * a[i] * d[0]
 						for j := range n {
-							p := c * float64(X[i*n+j])
+							p := float64(c * float64(X[i*n+j]))
 							want[j] = want[j] + p
 						}
 						if bias >= 0 {
-							p := c * bias
+							p := float64(c * bias)
 							want[n] = want[n] + p
 						}
 					}
