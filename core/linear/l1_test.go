@@ -388,3 +388,6 @@ func BenchmarkDecisionDenseL1(b *testing.B) {
 		}
 	})
 }
+
+// sigma returns 1/(1 + e^{−t}).
+func sigma(t float64) float64 { return 1 / (1 + math.Exp(-t)) }

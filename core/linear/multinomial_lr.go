@@ -111,9 +111,10 @@ func (s *multinomialLR) init(ds *data.Dataset, labels []int32, Ck []float64, bia
 		d++
 	}
 	s.reserve(l, K, d)
-	// primalRows' per-row buffers: C_i, and two of l entries it would use
-	// for binary margins, which no method of this solver calls for.
-	s.setRows(ds, bias, nil, s.c, s.Z[:l], s.U[:l])
+	// primalRows' per-row buffers: C_i (set below, per class), and two of
+	// l entries it would use for binary margins, which no method of this
+	// solver calls for.
+	s.setRows(ds, bias, nil, 0, 0, s.c, s.Z[:l], s.U[:l])
 	for i, v := range ds.Labels() {
 		for k, lab := range labels {
 			if int32(v) == lab {

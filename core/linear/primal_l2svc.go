@@ -39,11 +39,7 @@ type l2svcFun struct {
 // init sets the subproblem: rows of ds, targets y, costs Cp and Cn. c, z,
 // u and I must have room for ds.Len() entries.
 func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, u []float64, I []int32) {
-	f.setRows(ds, bias, y, c, z, u)
-	C := [2]float64{Cn, Cp}
-	for i, v := range f.sign {
-		f.c[i] = f.weigh(C[int(v+1)>>1], i)
-	}
+	f.setRows(ds, bias, y, Cp, Cn, c, z, u)
 	f.I, f.nI = I[:ds.Len()], 0
 	f.dualEps = 0
 	f.obj = f

@@ -36,10 +36,7 @@ type l2svrFun struct {
 // init sets the problem: rows and targets of ds, cost C, width p. c, z, u
 // and I must have room for ds.Len() entries.
 func (f *l2svrFun) init(ds *data.Dataset, C, p, bias float64, c, z, u []float64, I []int32) {
-	f.setRows(ds, bias, nil, c, z, u)
-	for i := range f.c {
-		f.c[i] = f.weigh(C, i)
-	}
+	f.setRows(ds, bias, nil, C, C, c, z, u)
 	f.y, f.p, f.I, f.nI = ds.Labels(), p, I[:ds.Len()], 0
 	f.dualTol = 0
 	f.obj = f

@@ -35,11 +35,7 @@ type lrFun struct {
 // init sets the subproblem, as l2svcFun.init; c, z, u and D must have room
 // for ds.Len() entries.
 func (f *lrFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, u, D []float64) {
-	f.setRows(ds, bias, y, c, z, u)
-	C := [2]float64{Cn, Cp}
-	for i, v := range f.sign {
-		f.c[i] = f.weigh(C[int(v+1)>>1], i)
-	}
+	f.setRows(ds, bias, y, Cp, Cn, c, z, u)
 	f.D = D[:ds.Len()]
 	f.obj = f
 }
@@ -150,7 +146,7 @@ func (f *lrFun) dual(alpha []float64, d *dualSums) {
 	var az float64
 	n := 0
 	for i, z := range f.z {
-		a := f.c[i] * sigma(-z)
+		a := f.c[i] * (1 / (1 + math.Exp(z))) // σ(−z)
 		alpha[i] = a
 		az += a * z
 		if a != 0 { // no branch (countNonzero)
@@ -160,6 +156,3 @@ func (f *lrFun) dual(alpha []float64, d *dualSums) {
 	d.terms -= az
 	d.nonzero += n
 }
-
-// sigma returns 1/(1 + e^{−t}).
-func sigma(t float64) float64 { return 1 / (1 + math.Exp(-t)) }

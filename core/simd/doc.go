@@ -4,7 +4,10 @@
 // matrix product of quantized kernel models, float32 rows against float64
 // vectors (DotWiden, AxpyWiden), float64 dot products of rows with a
 // feature-major matrix in a fixed order (PairDots64, linear models'
-// decision values) and the SMO solver's loops. Each has a
+// decision values), narrow float32 rows against float64 vectors many rows
+// a call (DotRows64x4, AxpyRows64, HvRows64x4: the primal Newton method's
+// passes), math.Log1p eight lanes at a time with its bits (Log1p) and the
+// SMO solver's loops. Each has a
 // portable pure-Go reference and, on amd64, AVX-512 and AVX2+FMA paths
 // written in Go assembly, chosen once at start-up from the CPU's features
 // (CPUID and XGETBV, cpu_amd64.go). The integer matrix product uses AVX-512 VNNI
