@@ -58,12 +58,14 @@ func TestForgetFromC(t *testing.T) {
 			runC(t, exe, c.options, strconv.Itoa(nf), dataPath, strconv.Itoa(n1), strconv.Itoa(n2), strconv.Itoa(n3), out)
 
 			// The same steps through the Go API, as the C ABI trainer
-			// takes them: dense rows, LIBLINEAR's incremental defaults.
+			// takes them: dense rows, the incremental defaults.
 			o, _, err := options.ParseTrain(strings.Fields(c.options), options.SyntaxAuto)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !o.IsKernel() {
+			if o.IsKernel() {
+				o.Kernel.Params = o.Kernel.Incremental(nf)
+			} else {
 				o.Linear.Params = o.Linear.Incremental()
 			}
 			capRows := n1 + n2 + n3 + 10

@@ -94,7 +94,15 @@ func newTrainer(opts string, capRows, numFeatures, capNonzeros uint64) (*trainer
 		// every row (8 bytes a row of capacity).
 		h.ds.KeepRowHashes()
 	}
-	if !o.IsKernel() {
+	if o.IsKernel() {
+		// The support vectors' kernel columns kept between retrains,
+		// within -m unless -M says otherwise or the rows are narrow.
+		width := int(numFeatures)
+		if capNonzeros > 0 {
+			width = int(min(numFeatures, max(capNonzeros/capRows, 1)))
+		}
+		o.Kernel.Params = o.Kernel.Incremental(width)
+	} else {
 		// -s 1 and -s 12 retrain through their primal twins (-twin 0
 		// opts out): a warm-started Newton method is what pays here.
 		o.Linear.Params = o.Linear.Incremental()
@@ -252,15 +260,7 @@ func remove(h *trainerHandle, rows []int) error {
 	}
 	// DeleteRows checked the positions (distinct, held), so this cannot fail.
 	gone, _ := data.SortedPositions(rows, len(h.batch))
-	kept, j := h.batch[:0], 0
-	for i, b := range h.batch {
-		if j < len(gone) && gone[j] == i {
-			j++
-			continue
-		}
-		kept = append(kept, b)
-	}
-	h.batch = kept
+	h.batch = data.DeleteSorted(h.batch, gone)
 	if held == 0 {
 		return nil
 	}
@@ -297,10 +297,10 @@ func forget(h *trainerHandle, batch uint64) (int, error) {
 }
 
 // fit trains on the rows held, warm-started from the last fit (its α
-// extended to the rows added since, a linear model's w, a kernel run's
-// gradient, which stays usable while rows were only appended: deleting
-// rows drops it), and keeps the new dual state for the next. The model
-// takes the trainer's width (widen).
+// extended to the rows added since, a linear model's w and primal Newton
+// state, a kernel run's gradient, which remove cuts to the rows that
+// stay), and keeps the new dual state for the next. The model takes the
+// trainer's width (widen).
 func fit(h *trainerHandle) (core.Model, error) {
 	var warm *core.Dual
 	if h.dual != nil {

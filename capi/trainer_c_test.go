@@ -269,7 +269,11 @@ func kernelSteps(t *testing.T, opts string, ds *data.Dataset, appendRows func(fr
 		}
 		return w
 	}
-	tr, err := core.NewKernelTrainer(o.Params, capRows, nf)
+	width := nf // kept columns, as the C ABI trainer's
+	if !ds.IsDense() {
+		width = min(nf, max(ds.CapNonzeros()/capRows, 1))
+	}
+	tr, err := core.NewKernelTrainer(o.Incremental(width), capRows, nf)
 	if err != nil {
 		t.Fatal(err)
 	}

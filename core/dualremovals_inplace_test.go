@@ -14,7 +14,8 @@ import (
 // forgotten batch's), for a 10-class kernel run on digits and a linear
 // -s 1 run on debdesc_bin; the runs that start from either, each on a
 // trainer that made the same first run, do the same work to the same
-// objective. The cut dual keeps its vector headers.
+// objective. The cut dual keeps its vector headers; the copying one leaves
+// the dual's kernel gradient as it was.
 func TestAfterRemovalsInPlace(t *testing.T) {
 	removed := [][]int{{0, 1, 2, 3, 4, 5}, {9, 40, 41, 300}}
 	for _, c := range []struct{ name, file, options string }{
@@ -72,7 +73,15 @@ func TestAfterRemovalsInPlace(t *testing.T) {
 				return tr, ds, dual
 			}
 			trCopy, ds, dual := first()
+			var kept *KernelGradient // the kernel gradient as it was
+			if c.name == "kernel" {
+				kept = dual.Kernel.Gradient.clone()
+			}
 			want := dual.AfterRemovals(removed)
+			if g := dual.Kernel.gradient(); kept != nil && (g.Rows != kept.Rows || g.Check != kept.Check ||
+				!slices.EqualFunc(g.G, kept.G, slices.Equal) || !slices.Equal(g.rows.hash, kept.rows.hash)) {
+				t.Fatal("AfterRemovals changed the gradient of the dual it copies")
+			}
 			trIn, _, dualIn := first()
 			lens := make([]int, len(dualIn.alpha()))
 			for k, a := range dualIn.alpha() {

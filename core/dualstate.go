@@ -338,23 +338,24 @@ func (d *Dual) WithoutGradient() *Dual {
 // its start. Positions at or past d's rows (rows a caller held back from
 // the run) are not d's and are skipped. d is not changed; a nil d gives
 // nil.
-func (d *Dual) AfterRemovals(removed [][]int) *Dual { return d.afterRemovals(removed, cloneVectors) }
+func (d *Dual) AfterRemovals(removed [][]int) *Dual { return d.afterRemovals(removed, false) }
 
 // AfterRemovalsInPlace is AfterRemovals for a caller that owns d's α
 // vectors and will not use d again: it cuts the rows out of those
 // vectors' memory instead of copying them first. The daemon calls it for
 // every batch that retires rows, where the copy (every pair's α over
 // every row: 27 MB at 21 pairs and 160,000 rows) and its fresh pages cost
-// as much as the cut. d's fields, gradients and vector headers are not
-// changed, but its α values are left in an unspecified order (a kernel
-// gradient keeps the α it was computed at, so it does not read them).
-func (d *Dual) AfterRemovalsInPlace(removed [][]int) *Dual {
-	return d.afterRemovals(removed, func(v [][]float64) [][]float64 { return slices.Clone(v) })
-}
+// as much as the cut. A kernel gradient is cut in its own memory too
+// (KernelDual.DeleteRows), so d's is the result's. d's other fields and
+// vector headers are not changed, but its α values are left in an
+// unspecified order (a kernel gradient keeps the α it was computed at, so
+// it does not read them).
+func (d *Dual) AfterRemovalsInPlace(removed [][]int) *Dual { return d.afterRemovals(removed, true) }
 
-// afterRemovals is AfterRemovals with the α vectors the result cuts, own,
-// made from d's: copies, or d's own memory under new headers.
-func (d *Dual) afterRemovals(removed [][]int, own func([][]float64) [][]float64) *Dual {
+// afterRemovals is AfterRemovals, or with inPlace AfterRemovalsInPlace:
+// the result cuts copies of d's α vectors and kernel gradient, or d's own
+// memory under new headers.
+func (d *Dual) afterRemovals(removed [][]int, inPlace bool) *Dual {
 	if d == nil || len(removed) == 0 {
 		return d
 	}
@@ -375,11 +376,18 @@ func (d *Dual) afterRemovals(removed [][]int, own func([][]float64) [][]float64)
 		}
 		return true
 	}
+	own := cloneVectors
+	if inPlace {
+		own = slices.Clone[[][]float64]
+	}
 	e := *d
 	switch k, l := d.Kernel, d.Linear; {
 	case k != nil && k.Gradient != nil && len(k.Alpha) > 0:
 		c := *k
 		c.Alpha = own(k.Alpha)
+		if !inPlace {
+			c.Gradient = k.Gradient.clone()
+		}
 		if !removeFrom(&c, c.Alpha) {
 			return d.WithoutGradient()
 		}

@@ -49,6 +49,10 @@ type kernelCache struct {
 	// pending holds the swaps (i < j) whose exchanges of entries inside
 	// the cached columns are not made yet (swapIndex, applySwaps).
 	pending []swapPair
+	// src and cut are pendingPermutation's: where each entry comes from,
+	// which column lengths a swap splits.
+	src []int32
+	cut []int32
 	// packed is a cached slot (or the sentinel) such that the blocks up
 	// to it in arena order fill the arena from 0 without a gap: firstFit
 	// starts there. Without it, a cache that never evicts (every column
@@ -65,9 +69,10 @@ type swapPair struct{ i, j int32 }
 const cacheMinColumns = 3
 
 // kernelCacheBookBytes is the bookkeeping a cache of l columns needs:
-// slotOf, off, n, the four links and the pending swaps.
+// slotOf, off, n, the four links, the pending swaps and
+// pendingPermutation's src and cut.
 func kernelCacheBookBytes(l int) int64 {
-	return 4*int64(l) + int64(l+1)*(8+4+4*4) + 8*int64(l)
+	return 4*int64(l) + int64(l+1)*(8+4+4*4) + 8*int64(l) + 4*int64(l) + 4*int64(l+1)
 }
 
 // kernelCacheEntries is the arena length, in float32 entries, of a cache
@@ -114,6 +119,8 @@ func newKernelCacheIn(l int, arena []float32) *kernelCache {
 		adrPrev: make([]int32, l+1),
 		adrNext: make([]int32, l+1),
 		pending: make([]swapPair, 0, l),
+		src:     make([]int32, l),
+		cut:     make([]int32, l+1),
 	}
 	c.reset(l)
 	return c
@@ -381,12 +388,39 @@ func (c *kernelCache) applySwaps() {
 	c.pending = c.pending[:0]
 }
 
-// cached returns the entries column i holds (its first n entries in the
-// current ordering; empty when it holds none), without making it the most
-// recently used. The slice is valid until the next get, swapIndex or
-// reset.
-func (c *kernelCache) cached(i int) []float32 {
-	c.applySwaps()
+// pendingPermutation returns what the pending swaps (swapIndex) do to the
+// cached columns, for a caller that reads a few of them (stored) without
+// making the swaps in all (applySwaps: a pass over the swaps per column;
+// after a solve has restored the caller's order, reading its support
+// vectors' columns that way was a sixth of a warm retrain on a
+// Fashion-MNIST pair). Entry t of a column after the swaps is entry
+// src[t] of what it stores; a column of n stored entries with cut[n] > 0
+// is dropped by them: some swap (i, j) has i < n ≤ j and moves entries
+// across its end. Other columns' first n entries map onto themselves.
+// Both slices are valid until the next call; neither allocates.
+func (c *kernelCache) pendingPermutation() (src, cut []int32) {
+	l := len(c.slotOf)
+	src, cut = c.src[:l], c.cut[:l+1]
+	for t := range src {
+		src[t] = int32(t)
+	}
+	clear(cut)
+	for _, p := range c.pending {
+		src[p.i], src[p.j] = src[p.j], src[p.i]
+		cut[p.i+1]++ // lengths i+1..j: +1 from i+1, −1 from j+1 (≤ l)
+		cut[p.j+1]--
+	}
+	for n := 1; n <= l; n++ {
+		cut[n] += cut[n-1]
+	}
+	return src, cut
+}
+
+// stored returns the entries column i stores, in the order before the
+// pending swaps (pendingPermutation), without making it the most recently
+// used; empty when it holds none. The slice is valid until the next get,
+// swapIndex or reset.
+func (c *kernelCache) stored(i int) []float32 {
 	s := c.slotOf[i]
 	o, n := c.off[s], int(c.n[s])
 	return c.arena[o : o+n : o+n]

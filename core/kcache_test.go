@@ -266,3 +266,79 @@ func TestKernelCacheManySwapsBetweenGets(t *testing.T) {
 	}
 	checkCache(t, c, 1<<20)
 }
+
+// TestKernelCachePendingView reads cached columns through the pending
+// swaps (stored, pendingPermutation) and then makes the swaps
+// (applySwaps): both must give the matrix of the new ordering, the view
+// must report split exactly the columns the swaps drop (those at least as
+// long as a swap's lower position and shorter than its upper one), and
+// the others must survive.
+func TestKernelCachePendingView(t *testing.T) {
+	const l = 300
+	value := func(a, b int32) float32 { return float32(a)*1000 + float32(b) }
+	r := rand.New(rand.NewPCG(21, 21))
+	kepts, dropped := 0, 0
+	for round := range 20 {
+		c := newKernelCache(l, 1<<22)
+		perm := make([]int32, l)
+		for v := range perm {
+			perm[v] = int32(v)
+		}
+		for i := range l {
+			length := l
+			if r.IntN(3) == 0 {
+				length = 1 + r.IntN(l)
+			}
+			d, _ := c.get(i, length)
+			for k := range d {
+				d[k] = value(perm[i], perm[k])
+			}
+		}
+		swaps := 1 + r.IntN(l-1) // fewer than the room for pending swaps
+		near := round%2 == 0     // or a few near the top of the ordering
+		if near {
+			swaps = 1 + r.IntN(20)
+		}
+		for range swaps {
+			i, j := r.IntN(l), r.IntN(l)
+			if near {
+				i, j = l-1-r.IntN(40), l-1-r.IntN(40)
+			}
+			c.swapIndex(i, j)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		src, cut := c.pendingPermutation()
+		view := make([][]float32, l)
+		for i := range l {
+			col := c.stored(i)
+			if len(col) == 0 || cut[len(col)] > 0 {
+				continue
+			}
+			view[i] = make([]float32, len(col))
+			for k := range col {
+				view[i][k] = col[src[k]]
+			}
+		}
+		c.applySwaps()
+		for i := range l {
+			got := c.stored(i)
+			if len(got) != len(view[i]) {
+				t.Fatalf("round %d: column %d holds %d entries after the swaps, %d through the view", round, i, len(got), len(view[i]))
+			}
+			if len(got) > 0 {
+				kepts++
+			} else {
+				dropped++
+			}
+			for k := range got {
+				if want := value(perm[i], perm[k]); got[k] != want || view[i][k] != want {
+					t.Fatalf("round %d: column %d entry %d = %v after the swaps, %v through the view, want %v", round, i, k, got[k], view[i][k], want)
+				}
+			}
+		}
+		checkCache(t, c, 1<<22)
+	}
+	if kepts == 0 || dropped == 0 {
+		t.Errorf("%d columns kept, %d dropped: the test does not exercise both", kepts, dropped)
+	}
+}

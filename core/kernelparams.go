@@ -86,8 +86,10 @@ type KernelParams struct {
 	// support vectors' columns, filled with the entries the runs compute
 	// (the trainer's first cold Train with a dual, and every warm one),
 	// which the next warm runs read instead of computing them again. 0,
-	// the default, keeps none. It changes the work of warm runs, not their
-	// results.
+	// the default here and svm-train's, keeps none; the trainers that
+	// retrain as rows arrive (the daemon, the C ABI trainer) default it to
+	// CacheMB for wide rows (options.KernelOptions.Incremental). It
+	// changes the work of warm runs, not their results.
 	KeepMB float64
 	// Shrinking turns on the shrinking heuristics (-h 1).
 	Shrinking bool

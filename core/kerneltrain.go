@@ -1448,15 +1448,8 @@ func resetSVRQ(q *svrQ, rows []int32) {
 // and returns it. Only the kernels read it; labels, weights, the support
 // vectors and the warm start's hash come from ds.
 func (t *KernelTrainer) denseView(ds *data.Dataset) *data.Dataset {
-	v := t.dense
-	v.ResetDense(ds.NumFeatures())
-	for i := range ds.Len() {
-		idx, val := ds.SparseRow(i)
-		if err := v.AppendSparse(ds.Label(i), idx, val); err != nil {
-			panic("core: KernelTrainer.denseView: " + err.Error()) // ds's rows fit by construction
-		}
-	}
-	return v
+	t.dense.ResetDenseFrom(ds)
+	return t.dense
 }
 
 // warmPair returns the warm-start vector of the C-SVC pair {a, b}, in

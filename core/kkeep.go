@@ -345,13 +345,17 @@ func (c *keptColumns) removedColumn(h uint64, dst []float32, missing []int32) ([
 func (c *keptColumns) capture(q *svcQ, alpha []float64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// The columns as the cache stores them, through the swaps still
+	// pending (the solve's restoring of q's order): reading a few columns
+	// need not make those swaps in every cached one.
+	from, cut := q.cache.pendingPermutation()
 	for i, a := range alpha {
 		row := q.index[i]
 		if a == 0 || c.cur[row] != nil {
 			continue
 		}
-		src := q.cache.cached(i)
-		if len(src) == 0 {
+		src := q.cache.stored(i)
+		if len(src) == 0 || cut[len(src)] > 0 {
 			continue
 		}
 		dst := c.made[row]
@@ -369,8 +373,9 @@ func (c *keptColumns) capture(q *svcQ, alpha []float64) {
 		if q.y != nil {
 			y = q.y[:len(src)]
 		}
+		perm := from[:len(src)] // equal lengths: no bounds checks on perm
 		for t, r := range index {
-			v := src[t]
+			v := src[perm[t]]
 			if y != nil && y[t] != y[i] {
 				v = -v
 			}

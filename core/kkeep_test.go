@@ -254,3 +254,43 @@ func TestKeptColumnsSeeded(t *testing.T) {
 		})
 	}
 }
+
+// TestKeptColumnsShrunk streams 1,300 rows of digits through two
+// one-class trainers, one keeping kernel columns: a subproblem of more
+// than 1000 variables shrinks from the warm start's first iteration and
+// restores its order at the end, so the columns capture reads are seen
+// through many pending swaps (kernelCache.pendingPermutation). The duals
+// must be those of the trainer that keeps none, bit for bit, with columns
+// kept after every retrain.
+func TestKeptColumnsShrunk(t *testing.T) {
+	full, err := data.ReadFile("testdata/digits.train", data.ReadOptions{ClassLabels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const store, batch = 1300, 13
+	p := DefaultKernelParams()
+	p.SVMType, p.Nu = OneClass, 0.3
+	q := p
+	q.KeepMB = 64
+	plain, kept, ds, add, d0, d1 := keptPair(t, full, p, q, store+batch, store)
+	oldest := make([]int, batch)
+	for k := range oldest {
+		oldest[k] = k
+	}
+	for b := range 4 {
+		if err := ds.DeleteRows(oldest); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []*KernelDual{d0, d1} {
+			if err := d.DeleteRows(oldest); err != nil {
+				t.Fatal(err)
+			}
+		}
+		add(batch)
+		_, _, n0, n1 := retrainBoth(t, b, plain, kept, ds, d0, d1)
+		if kb, budget := kept.KeptBytes(); kb == 0 || kb > budget {
+			t.Errorf("retrain %d: %d bytes of kernel columns kept, budget %d", b, kb, budget)
+		}
+		d0, d1 = n0, n1
+	}
+}

@@ -274,7 +274,14 @@ typedef struct svmgo_trainer svmgo_trainer;
  * fit) is "-syntax linear -s 1 -b 1", a kernel C-SVC "-t 2 -b 1" or
  * "-syntax kernel -b 1"; linear logistic regression ("-s 0", "-s 7") gives
  * probabilities without -b. A kernel trainer's automatic gamma is 1 / the number
- * of features of the rows held (num_features for dense rows).
+ * of features of the rows held (num_features for dense rows). A kernel
+ * trainer keeps its support vectors' kernel columns from one fit to the
+ * next within -M MB, which defaults here to the -m cache size (100 unless
+ * set; svm-train's own default is 0) for rows of 64 or more values
+ * (num_features, or capacity_nonzeros / capacity_rows for sparse rows)
+ * and to 0 for narrower ones, where a kernel value costs about what
+ * reading a kept one does: its kernel memory is then at most twice -m,
+ * and "-M 0" keeps none.
  * In either syntax, "--scale" (with "--scale-lower l" and "--scale-upper u",
  * default -1 and 1) fits svm-scale's per-feature ranges on the rows of each
  * fit, trains on the scaled rows and stores the ranges in the model, whose

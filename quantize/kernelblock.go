@@ -42,8 +42,10 @@ import (
 // recomputed by the exact path (kernelValues, label). Every label is then
 // that of the column sums (and of C generated from the model, core/cgen),
 // alone or in a batch. ε-SVR values take the exact path (the value is the
-// output). The bound, with u = 2⁻²⁴ and M_c the largest |K| of the row
-// over class c's support vectors (or any bound on it: for RBF first 1,
+// output), but for RBF models under preMinFeatures features, whose batch
+// values are the float32 prefilter's (kernelfloat.go). The bound, with
+// u = 2⁻²⁴ and M_c the largest |K| of the row over class c's support
+// vectors (or any bound on it: for RBF first 1,
 // then, for the rows that 1 leaves in doubt, e^x of the largest exponent
 // x, so that a clear row pays no math.Exp):
 //
@@ -721,10 +723,10 @@ func (m *Kernel) BatchPays() (bool, string) {
 		return true, "sparse support vectors: the exact sparse column sums, 0.2× the float model's time on debdesc_bin (9,132 features)"
 	case m.blk == nil:
 		return false, "this CPU has no fast int16 product (AVX-512 VNNI): batches take the exact column sums, several times the float model's time"
-	case m.svmType.IsRegression():
-		return false, "ε-SVR batch values take the exact float64 path (kernel values by math.Exp, serial sums): 21× the float model on diabetes"
 	case m.blk.fl != nil:
-		return true, "the float32 prefilter (an RBF classifier below 256 features: the float model's product on the decoded support vectors; the rows it leaves in doubt take the exact sums): 0.97–1.08× the float model's CPU time on breast_cancer (30 features), 1.09–1.16× on digits (64), int8 and int16 alike"
+		return true, "the float32 prefilter (an RBF model below 256 features: the float model's product on the decoded support vectors; the rows it leaves in doubt take the exact sums, ε-SVR values are its own): 0.97–1.08× the float model's CPU time on breast_cancer (30 features), 1.09–1.16× on digits (64), int8 and int16 alike"
+	case m.svmType.IsRegression():
+		return false, "ε-SVR batch values of models of 256 features or more take the exact float64 path (kernel values by math.Exp, serial sums): several times the float model's time (diabetes' 10-feature model took 21× on it)"
 	case m.bits == 16:
 		return false, "16-bit codes: the exact sums need the input in two 12-bit limbs and int32 sums widened every 7 feature pairs, and one limb would overflow int32, so the product makes fewer products an instruction than float32's FMAs: 1.75× the float model on Fashion-MNIST 10k"
 	case m.blk.pre:

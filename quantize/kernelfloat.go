@@ -8,8 +8,9 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
-// The float32 prefilter of few-feature RBF classifiers (issue 30: a
-// quantized model should never be the slow choice). Below preMinFeatures
+// The float32 prefilter of few-feature RBF models (issue 30: a quantized
+// model should never be the slow choice; ε-SVR batch values are its own,
+// within floatRegressionBound of the exact ones). Below preMinFeatures
 // features the exact sums' product is a small part of a row's time, and
 // the row's encoding, the int64 sums' conversion and the second limb made
 // int8 batches 1.4–1.8× and int16 ones 1.8–1.9× the float model's on
@@ -66,10 +67,10 @@ type floatPre struct {
 }
 
 // newFloatPre prepares the float32 prefilter of m, or returns nil where it
-// does not apply (see above): RBF classifiers of fewer than preMinFeatures
+// does not apply (see above): RBF models of fewer than preMinFeatures
 // features, whose codes b's exact product has no one-limb prefilter for.
 func newFloatPre(m *Kernel, b *kernelBlocks) *floatPre {
-	if b.pre || m.kernel.Type != core.RBFKernel || m.svmType.IsRegression() || m.nf >= preMinFeatures {
+	if b.pre || m.kernel.Type != core.RBFKernel || m.nf >= preMinFeatures {
 		return nil
 	}
 	nf, l := m.nf, m.l
@@ -166,6 +167,15 @@ func (m *Kernel) floatKernel(b *kernelBlocks, s *qblockScratch, a []float32, n i
 	}
 }
 
+// floatRegressionBound returns the bound on the distance of an ε-SVR
+// model's float32 batch value (floatPredict) from the exact sums' value,
+// for a row of squared norm xx: floatDecide's E_p + g·(A_p + E_p) with
+// every M_c = 1.
+func (m *Kernel) floatRegressionBound(xx float64) float64 {
+	f := m.blk.fl
+	return f.e[0] + f.slack(m.kernel.Gamma, xx)*f.f[0]
+}
+
 // floatDecide sets s.dec from the float32 kernel values kv of a row of
 // squared norm xx and reports whether its label is the exact sums': as
 // clear decides, with its bound for M_c = 1 (|K| ≤ 1) precomputed.
@@ -185,8 +195,18 @@ func (m *Kernel) floatDecide(b *kernelBlocks, s *qblockScratch, kv []float32, xx
 // floatPredict predicts the n rows of a (staged by floatStage) into dst:
 // the float32 prefilter's labels, and for the rows it leaves in doubt the
 // exact sums' (encode(i, r) encodes row r of the block as row i of s).
+// ε-SVR (and ν-SVR) values are the float32 path's, as a float model's
+// batch values are core's blocked path's: within floatRegressionBound of
+// the exact sums' (DecisionDense), which single rows return.
 func (m *Kernel) floatPredict(b *kernelBlocks, s *qblockScratch, dst []float64, a []float32, n int, encode func(i, r int)) {
 	m.floatKernel(b, s, a, n)
+	if m.svmType.IsRegression() {
+		for r := range n {
+			core.KernelDecisions32(m.svmType, s.dec, s.fk[r*b.lp:][:b.l], b.coef32, m.rho, m.start, s.part)
+			dst[r] = s.dec[0]
+		}
+		return
+	}
 	nd := 0
 	for r := range n {
 		if m.floatDecide(b, s, s.fk[r*b.lp:][:b.l], s.fxx[r]) {

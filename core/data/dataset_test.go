@@ -71,6 +71,111 @@ func TestResetDense(t *testing.T) {
 	d.ResetDense(5)
 }
 
+// TestResetDenseFrom: the dense copy ResetDenseFrom makes of a sparse (or
+// dense) data set is the one AppendSparse (AppendDense) makes row by row:
+// width, labels, values, row hashes and weights 1, over storage that held
+// wider, weighted rows before; for rows of every density (some, all
+// nonzero, dense).
+func TestResetDenseFrom(t *testing.T) {
+	src, full := NewSparse(50, 500, 0), NewSparse(50, 500, 0)
+	dsrc := NewDense(50, 7)
+	for i := range 40 {
+		if err := full.AppendSparse(float64(i%2), []int32{0, 1, 2}, []float32{float32(i), 1, -float32(i)}); err != nil {
+			t.Fatal(err)
+		}
+		var idx []int32
+		var val []float32
+		row := make([]float32, 7)
+		for j := range 7 {
+			if (i*7+j)%3 != 0 {
+				idx, val = append(idx, int32(j)), append(val, float32(i*7+j)/10)
+				row[j] = float32(i*7+j) / 10
+			}
+		}
+		if err := src.AppendSparse(float64(i%3), idx, val); err != nil {
+			t.Fatal(err)
+		}
+		if err := dsrc.AppendDense(float64(i%3), row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range []*Dataset{src, full, dsrc} {
+		got, want := NewDense(45, 9), NewDense(45, 9)
+		for _, d := range []*Dataset{got, want} {
+			d.KeepRowHashes()
+			for range 45 {
+				if err := d.AppendDense(5, []float32{1, 2, 3, 4, 5, 6, 7, 8, 9}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := d.SetWeight(3, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got.ResetDenseFrom(s)
+		want.ResetDense(s.NumFeatures())
+		for i := range s.Len() {
+			var idx []int32
+			var val []float32
+			if s.IsDense() {
+				val = s.DenseRow(i)
+				for j := range val {
+					idx = append(idx, int32(j))
+				}
+			} else {
+				idx, val = s.SparseRow(i)
+			}
+			if err := want.AppendSparse(s.Label(i), idx, val); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got.Len() != want.Len() || got.NumFeatures() != want.NumFeatures() || !slices.Equal(got.DenseMatrix(), want.DenseMatrix()) ||
+			!slices.Equal(got.Labels(), want.Labels()) {
+			t.Fatalf("dense %v source: %d rows of width %d, want %d of %d, or other values or labels", s.IsDense(), got.Len(), got.NumFeatures(), want.Len(), want.NumFeatures())
+		}
+		for i := range want.Len() {
+			if got.RowHash(i) != want.RowHash(i) || got.RowHashes()[i] != want.RowHashes()[i] || got.Weight(i) != 1 {
+				t.Fatalf("dense %v source, row %d: hash, kept hash or weight %v differ", s.IsDense(), i, got.Weight(i))
+			}
+		}
+	}
+}
+
+// BenchmarkDenseView times the kernel trainer's dense view of a sparse
+// data set of 10,000 rows of 9 features (the daemon's shuttle store),
+// made by ResetDenseFrom and, as before it, by AppendSparse row by row.
+func BenchmarkDenseView(b *testing.B) {
+	const rows, nf = 10000, 9
+	src := NewSparse(rows, rows*nf, 0)
+	idx := []int32{0, 1, 2, 3, 4, 5, 6, 7, 8}
+	val := make([]float32, nf)
+	for i := range rows {
+		for j := range val {
+			val[j] = float32(i%97+j) / 100
+		}
+		if err := src.AppendSparse(float64(i%7), idx, val); err != nil {
+			b.Fatal(err)
+		}
+	}
+	v := NewDense(rows, nf)
+	b.Run("ResetDenseFrom", func(b *testing.B) {
+		for b.Loop() {
+			v.ResetDenseFrom(src)
+		}
+	})
+	b.Run("AppendSparse", func(b *testing.B) {
+		for b.Loop() {
+			v.ResetDense(nf)
+			for i := range rows {
+				ix, vs := src.SparseRow(i)
+				if err := v.AppendSparse(src.Label(i), ix, vs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
+
 // BenchmarkAppendSparse appends Fashion-MNIST-like rows (390 nonzeros of
 // 784) to a sparse data set, the trainer's and the C API's add path.
 func BenchmarkAppendSparse(b *testing.B) {

@@ -24,52 +24,53 @@ func (d *Dataset) DeleteRows(rows []int) error {
 	if err != nil || len(del) == 0 {
 		return err
 	}
-	y := d.y[:d.rows]
-	// The weights and kept hashes move as the labels do; compacting them
-	// first keeps the loops below as they were.
+	// The rows between two deleted ones move as one run, each of their
+	// arrays with one copy (DeleteSorted's way): a window deletes the
+	// oldest rows, so every row moves, where a copy per row and array
+	// (a sparse row's indices and values) cost several times as much.
 	if d.weight != nil {
 		DeleteSorted(d.weight[:d.rows], del)
 	}
 	if d.hashes != nil {
 		DeleteSorted(d.hashes[:d.rows], del)
 	}
+	n := d.rows
 	w := del[0] // next row to write
-	k := 0      // next entry of del
 	if d.dense {
-		n := d.numFeatures
-		for r := del[0]; r < len(y); r++ {
-			if k < len(del) && del[k] == r {
-				k++
-				continue
+		nf := d.numFeatures
+		for j, r := range del {
+			end := n
+			if j+1 < len(del) {
+				end = del[j+1]
 			}
-			copy(d.x[w*n:w*n+n], d.x[r*n:r*n+n])
-			y[w] = y[r]
-			w++
+			copy(d.x[w*nf:], d.x[(r+1)*nf:end*nf])
+			w += end - r - 1
 		}
 		// AppendSparse on a dense set writes only a row's nonzeros, so
 		// storage past the last row must read as zero.
-		clear(d.x[w*n : len(y)*n])
+		clear(d.x[w*nf : n*nf])
 	} else {
 		p := d.rowStart[del[0]] // next nonzero to write
-		start := p              // the original start of row r
-		for r := del[0]; r < len(y); r++ {
-			// rowStart[r+1] is read before anything at r+1 or above is
-			// written: writes go to rowStart[w+1] and w < r here.
-			end := d.rowStart[r+1]
-			if k < len(del) && del[k] == r {
-				k++
-				start = end
-				continue
+		for j, r := range del {
+			end := n
+			if j+1 < len(del) {
+				end = del[j+1]
 			}
-			copy(d.index[p:], d.index[start:end])
-			copy(d.value[p:], d.value[start:end])
-			p += end - start
-			start = end
-			d.rowStart[w+1] = p
-			y[w] = y[r]
-			w++
+			// Rows r+1 .. end−1 move to w ..; rowStart[k+1] is read
+			// before anything at k+1 or above is written (writes go to
+			// rowStart[w+1], w < k).
+			a, b := d.rowStart[r+1], d.rowStart[end]
+			copy(d.index[p:], d.index[a:b])
+			copy(d.value[p:], d.value[a:b])
+			shift := a - p
+			for k := r + 1; k < end; k++ {
+				d.rowStart[w+1] = d.rowStart[k+1] - shift
+				w++
+			}
+			p += b - a
 		}
 	}
+	DeleteSorted(d.y[:n], del)
 	d.rows = w
 	if !d.dense {
 		// Truncate to the current length keeps every row and recomputes

@@ -162,3 +162,32 @@ func TestDeleteRowsAllocs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDatasetDeleteRows deletes the oldest 1% of a 45,000-row sparse
+// data set of 6 nonzeros a row (the daemon's debdesc_bin window) and
+// appends as many rows back.
+func BenchmarkDatasetDeleteRows(b *testing.B) {
+	const rows, per = 45_000, 450
+	d := NewSparse(rows, rows*6, 0)
+	idx := []int32{3, 70, 500, 2000, 4000, 9000}
+	val := []float32{0.4, 0.4, 0.4, 0.4, 0.4, 0.4}
+	for d.Len() < rows {
+		if err := d.AppendSparse(1, idx, val); err != nil {
+			b.Fatal(err)
+		}
+	}
+	del := make([]int, per)
+	for k := range del {
+		del[k] = k
+	}
+	for b.Loop() {
+		if err := d.DeleteRows(del); err != nil {
+			b.Fatal(err)
+		}
+		for d.Len() < rows {
+			if err := d.AppendSparse(1, idx, val); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -11,28 +11,35 @@ import (
 
 // TestWriteFile: the file holds the data, replaces an older one, and no
 // temporary file stays behind; writing into a missing directory fails and
-// creates nothing.
+// creates nothing. ReplaceFile, the same without syncs, behaves the same.
 func TestWriteFile(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "out.txt")
-	for _, data := range [][]byte{[]byte("first\n"), []byte("second, longer\n")} {
-		if err := WriteFile(path, data); err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(path)
-		if err != nil || !bytes.Equal(got, data) {
-			t.Fatalf("read back %q, %v; want %q", got, err, data)
-		}
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("directory holds %d entries, want only out.txt", len(entries))
-	}
-	if err := WriteFile(filepath.Join(dir, "missing", "x"), []byte("x")); err == nil {
-		t.Error("writing into a missing directory succeeded")
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("a failed write left %d entries", len(entries))
+	for _, w := range []struct {
+		name  string
+		write func(string, []byte) error
+	}{{"WriteFile", WriteFile}, {"ReplaceFile", ReplaceFile}} {
+		t.Run(w.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "out.txt")
+			for _, data := range [][]byte{[]byte("first\n"), []byte("second, longer\n")} {
+				if err := w.write(path, data); err != nil {
+					t.Fatal(err)
+				}
+				got, err := os.ReadFile(path)
+				if err != nil || !bytes.Equal(got, data) {
+					t.Fatalf("read back %q, %v; want %q", got, err, data)
+				}
+			}
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != 1 {
+				t.Errorf("directory holds %d entries, want only out.txt", len(entries))
+			}
+			if err := w.write(filepath.Join(dir, "missing", "x"), []byte("x")); err == nil {
+				t.Error("writing into a missing directory succeeded")
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("a failed write left %d entries", len(entries))
+			}
+		})
 	}
 }
 

@@ -212,8 +212,10 @@ func (s *dcdLR) objectives(res *SolveResult) {
 
 // logisticLoss returns log(1 + e^{−z}) without overflow.
 func logisticLoss(z float64) float64 {
-	loss, _ := logisticLossExp(z)
-	return loss
+	if z >= 0 {
+		return math.Log1p(math.Exp(-z))
+	}
+	return -z + math.Log1p(math.Exp(z))
 }
 
 // xlogx returns v·log v, 0 for v ≤ 0: the terms of logistic regression's

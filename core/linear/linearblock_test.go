@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/shareddata"
+	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
 // randomLinear returns a linear model of nrW decision functions (nr labels)
@@ -209,5 +211,61 @@ func TestDecisionDenseBatchBitIdentical(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLinearKeptPanels: a model keeps its packed weights after its first
+// blocked call and predicts with them without allocating; a copy of the
+// model given other weights packs its own (its predictions are those of a
+// fresh model with those weights, not the original's); a model whose
+// packed weights exceed maxKeptPanels packs at each call and keeps none.
+func TestLinearKeptPanels(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 2))
+	const nr, nf, rows = 10, 784, 100
+	m := randomLinear(r, nr, nf)
+	x := make([]float32, rows*nf)
+	for i := range x {
+		x[i] = float32(r.NormFloat64())
+	}
+	first := m.PredictDenseBatch(make([]float64, rows), x)
+	if m.packed == nil {
+		t.Fatal("no packed weights kept after a blocked call")
+	}
+	dst := make([]float64, rows)
+	if n := testing.AllocsPerRun(20, func() { m.PredictDenseBatch(dst, x) }); n != 0 {
+		t.Fatalf("PredictDenseBatch with kept panels: %v allocations, want 0", n)
+	}
+	for i := range dst {
+		if dst[i] != first[i] {
+			t.Fatalf("row %d: %v with kept panels, %v on the call that packed them", i, dst[i], first[i])
+		}
+	}
+
+	other := randomLinear(r, nr, nf)
+	c := *m // carries m's packed weights
+	c.W = other.W
+	fresh := &LinearModel{Solver: m.Solver, NumFeatures: nf, Bias: m.Bias, Labels: m.Labels, W: slices.Clone(other.W)}
+	got, want := c.PredictDenseBatch(make([]float64, rows), x), fresh.PredictDenseBatch(make([]float64, rows), x)
+	differ := 0
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("row %d: copy given other weights predicts %v, a fresh model with them %v", i, got[i], want[i])
+		}
+		if got[i] != first[i] {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Fatal("the two weight sets predict the same labels: the test cannot tell stale panels")
+	}
+
+	wide := randomLinear(r, nr, maxKeptPanels/simd.PaddedCols(nr)+1)
+	xw := make([]float32, 8*wide.NumFeatures)
+	for i := range xw {
+		xw[i] = float32(r.NormFloat64())
+	}
+	wide.PredictDenseBatch(make([]float64, 8), xw)
+	if simd.PackedLen(wide.NrW(), wide.NumFeatures) <= maxKeptPanels || wide.packed != nil {
+		t.Fatalf("a model of %d packed values kept them (cap %d)", simd.PackedLen(wide.NrW(), wide.NumFeatures), maxKeptPanels)
 	}
 }

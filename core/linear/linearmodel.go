@@ -68,6 +68,9 @@ type LinearModel struct {
 	// fold is the *LinearModel folded from Scale (scaling.go), nil until
 	// the first prediction of a scaled model.
 	fold unsafe.Pointer
+	// packed is the *packedW of W (linearblock.go), nil until the first
+	// blocked prediction.
+	packed unsafe.Pointer
 }
 
 // IsRegression reports whether the model predicts real values (SVR).

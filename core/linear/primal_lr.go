@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
 // The primal of L2-regularized logistic regression, the objective the
@@ -43,17 +44,6 @@ func (f *lrFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, u, 
 	f.obj = f
 }
 
-// logisticLossExp returns log(1 + e^{−z}) without overflow, and
-// e = exp(−|z|), from which sigmas gives σ(z).
-func logisticLossExp(z float64) (loss, e float64) {
-	if z >= 0 {
-		e = math.Exp(-z)
-		return math.Log1p(e), e
-	}
-	e = math.Exp(z)
-	return -z + math.Log1p(e), e
-}
-
 // sigmas returns σ(z) = 1/(1 + e^{−z}) and 1 − σ(z) given e = exp(−|z|).
 func sigmas(z, e float64) (s, t float64) {
 	inv := 1 / (1 + e)
@@ -66,11 +56,9 @@ func sigmas(z, e float64) (s, t float64) {
 func (f *lrFun) start(w, g0 []float64) float64 {
 	if g0 == nil { // w = 0: every margin is 0, every loss log 2
 		clear(f.z)
-		for i := range f.D {
-			f.D[i] = 1
-		}
 		var v float64
-		for _, c := range f.c {
+		for i, c := range f.c {
+			f.D[i] = 1
 			v += c
 		}
 		return v * math.Ln2
@@ -97,16 +85,12 @@ func (f *lrFun) start(w, g0 []float64) float64 {
 		first = k.rows
 	}
 	for i := first; i < len(f.z); i++ {
-		yi, c := float64(f.sign[i]), f.c[i]
-		z := yi * f.dot(i, w)
-		f.z[i] = z
-		loss, e := logisticLossExp(z)
-		f.D[i] = e
-		v += c * loss
-		f.addRow(g0, -0.5*c*yi, i) // σ(0) − 1 = −½
+		yi := float64(f.sign[i])
+		f.z[i] = yi * f.dot(i, w)
+		f.addRow(g0, -0.5*f.c[i]*yi, i) // σ(0) − 1 = −½
 	}
 	f.reads += int64(len(f.z) - first)
-	return v
+	return sumLoss(v, f.z[first:], nil, 0, f.c[first:], f.D[first:])
 }
 
 // grad is ∇f and the Hessian's diagonal in one pass over the rows; after
@@ -130,11 +114,28 @@ func (f *lrFun) grad(w, g, D []float64) {
 }
 
 func (f *lrFun) lossRange(eta float64, lo, hi int) float64 {
-	var v float64
-	for i := lo; i < hi; i++ {
-		loss, e := logisticLossExp(f.z[i] + eta*f.u[i])
-		f.D[i] = e // the accepted trial's are grad's
-		v += f.c[i] * loss
+	return sumLoss(0, f.z[lo:hi], f.u[lo:hi], eta, f.c[lo:hi], f.D[lo:hi]) // the accepted trial's e are grad's
+}
+
+// sumLoss returns v + Σ_i c_i log(1 + e^{−t_i}) in row order at margins
+// t = z + ηu (u nil: z) and sets e_i = exp(−|t_i|), from which sigmas
+// gives σ(t_i); the logarithms 64 rows at a time in one simd.Log1p call
+// (math.Log1p's bits, 8 lanes: shuttle -s 0 spent 14% of its CPU in it).
+func sumLoss(v float64, z, u []float64, eta float64, c, e []float64) float64 {
+	var t, lg [64]float64
+	for b := 0; b < len(z); b += len(t) {
+		n := min(len(z)-b, len(t))
+		for k := range n {
+			t[k] = z[b+k]
+			if u != nil {
+				t[k] += eta * u[b+k]
+			}
+			e[b+k] = math.Exp(-math.Abs(t[k]))
+		}
+		simd.Log1p(lg[:n], e[b:b+n])
+		for k, l := range lg[:n] { // t < 0: log(1 + e^{−t}) = −t + log(1 + e^{t})
+			v += c[b+k] * (l - min(t[k], 0))
+		}
 	}
 	return v
 }

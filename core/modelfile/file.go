@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
@@ -17,6 +18,22 @@ import (
 // kind and writes it with this. Errors name the path.
 func WriteBytes(path string, data []byte) error {
 	if err := fileio.WriteFile(path, data); err != nil {
+		return fmt.Errorf("modelfile: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReplaceFile writes m to path as WriteFile does, through a temporary file
+// and a rename, but without syncing (fileio.ReplaceFile): a reader never
+// sees a partial file while the system runs, and a file a crash left torn
+// fails the frame's checksum when read. For a model a command can train
+// again. Errors name the path.
+func ReplaceFile(path string, m core.Model) error {
+	data, err := Encode(m)
+	if err != nil {
+		return fmt.Errorf("%w (writing %s)", err, path)
+	}
+	if err := fileio.ReplaceFile(path, data); err != nil {
 		return fmt.Errorf("modelfile: write %s: %w", path, err)
 	}
 	return nil

@@ -755,6 +755,33 @@ func TestWriteReadFile(t *testing.T) {
 	}
 }
 
+// TestReplaceFile: the unsynced writer leaves the bytes WriteFile would,
+// replaces an older file, leaves no temporary file and names the path of a
+// failed write.
+func TestReplaceFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "model.svmgo")
+	for _, tc := range testModels()[:2] {
+		if err := ReplaceFile(path, tc.m); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(data, marshal(t, tc.m)) {
+			t.Fatalf("%s: file bytes differ from Marshal", tc.name)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("directory holds %v, want only model.svmgo", entries)
+	}
+	missing := filepath.Join(dir, "no-such-dir", "model.svmgo")
+	if err := ReplaceFile(missing, testModels()[0].m); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("ReplaceFile into a missing directory: err = %v, want one naming the path", err)
+	}
+}
+
 func TestWriteFileFailuresLeaveNothing(t *testing.T) {
 	dir := t.TempDir()
 	m := testModels()[0].m

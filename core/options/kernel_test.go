@@ -137,3 +137,36 @@ func TestParseKernelErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelIncremental: a trainer that retrains as rows arrive keeps
+// kernel columns within -m unless -M is given (-M 0 included) or its rows
+// are narrower than KeepMinRowWidth, and an ε-SVR, whose matrix reads
+// none, keeps none; svm-train's own parse keeps its default of none.
+func TestKernelIncremental(t *testing.T) {
+	for _, c := range []struct {
+		args       string
+		width      int
+		parsed, mb float64
+	}{
+		{"-t 2", 784, 0, 100},
+		{"-t 2", KeepMinRowWidth, 0, 100},
+		{"-t 2", KeepMinRowWidth - 1, 0, 0},
+		{"-t 2 -m 7.5", 64, 0, 7.5},
+		{"-t 2 -m 7.5 -M 3", 64, 3, 3},
+		{"-t 2 -M 3", 9, 3, 3},
+		{"-t 2 -M 0", 784, 0, 0},
+		{"-s 2 -n 0.1 -m 40", 100, 0, 40},
+		{"-s 3 -m 40", 784, 0, 0},
+	} {
+		o, _, err := ParseKernel(strings.Fields(c.args))
+		if err != nil {
+			t.Fatalf("%s: %v", c.args, err)
+		}
+		if o.Params.KeepMB != c.parsed {
+			t.Errorf("%s: parsed KeepMB %v, want %v", c.args, o.Params.KeepMB, c.parsed)
+		}
+		if got := o.Incremental(c.width).KeepMB; got != c.mb {
+			t.Errorf("%s, rows of %d: incremental KeepMB %v, want %v", c.args, c.width, got, c.mb)
+		}
+	}
+}

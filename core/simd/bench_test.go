@@ -2,6 +2,7 @@ package simd
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -173,6 +174,22 @@ func BenchmarkGemmS8x16(b *testing.B) {
 		b.SetBytes(int64(2 * m * n * k))
 		for b.Loop() {
 			GemmS8x16(c, PaddedCols(n), a, k2, m, bp, n, k)
+		}
+	})
+}
+
+// BenchmarkLog1p: a block of e^{−|z|} of normal margins, as the logistic
+// loss's line search takes them.
+func BenchmarkLog1p(b *testing.B) {
+	r := rand.New(rand.NewPCG(25, 2))
+	x, dst := make([]float64, 64), make([]float64, 64)
+	for i := range x {
+		x[i] = math.Exp(-math.Abs(3 * r.NormFloat64()))
+	}
+	benchLevels(b, func(b *testing.B) {
+		b.SetBytes(int64(8 * len(x)))
+		for b.Loop() {
+			Log1p(dst, x)
 		}
 	})
 }

@@ -126,6 +126,18 @@
 // a message past the size cap). The standard grpc.health.v1 service
 // reports SERVING while the server is ready.
 //
+// # Batches and swaps
+//
+// A batch of 128 rows or more (of a linear model, also 2^17 values or
+// more) is worked on by two goroutines when one of the server's helpers
+// (GOMAXPROCS-1 of them) is idle: a raw FP32 batch, REST binary or gRPC
+// raw, is checked and predicted by the helper as its rows arrive while the
+// request's goroutine reads the rest, and a decoded one has its rows
+// split between the two; the answer is the same bits as one goroutine's
+// (batchstream.go). A new version is loaded, checked and warmed on the
+// watcher's own thread at the lowest CPU priority (modeldir's
+// Options.Background), so that requests take the CPUs first.
+//
 // # Limits
 //
 // Limits caps the request size, the rows a request, the JSON depth, the
@@ -134,6 +146,21 @@
 // default; any other bind needs TLS or an explicit Config.Insecure.
 // Shutdown drains: readiness goes false, new inferences get 503 /
 // UNAVAILABLE, requests in flight finish.
+//
+// # Busy polling
+//
+// Config.BusyPoll (svmgo serve --busy-poll=50us) has each connection's
+// reader, REST's connection loop and grpc-go's, poll its socket without
+// blocking for up to that long before it blocks (busypoll.go). On a
+// virtual machine whose vCPUs are idle, a blocked reader lets its vCPU
+// halt and the next request waits for the hypervisor to wake it: a
+// single-row round trip is then slower on an idle machine than on a
+// loaded one (examples/serve/README.md). A reader that polls reads an
+// interactive client's next request without that wake-up, for up to the
+// budget of CPU time a read. Off by default; at most 1 ms; at most
+// GOMAXPROCS-1 connections poll at once (none with GOMAXPROCS 1), and a
+// connection whose client paused past the budget is read by blocking
+// until it sends within the budget again.
 //
 // # Imports
 //

@@ -110,7 +110,7 @@ func (g *grpcService) infer(req *inferencepb.ModelInferRequest, vname *string) (
 		return nil, err
 	}
 	*vname = v.name
-	inf := getInference()
+	inf := s.getInference()
 	defer inf.release()
 	raw := len(req.GetRawInputContents()) > 0
 	if err := decodeGRPC(inf, req, v, &s.lim); err != nil {

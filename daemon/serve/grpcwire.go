@@ -139,19 +139,21 @@ func (w *wireRequest) release() {
 	}
 }
 
-// rawInto is rawData for the pending raw payload: FP32 on a little-endian
-// machine is copied from grpc-go's buffers into dst a chunk at a time,
-// each checked while in cache; anything else (another datatype, a size
-// rawData refuses) is filled in and read by rawData.
-func (w *wireRequest) rawInto(dst []float32, dt datatype, rows, cols int) error {
-	n, p := rows*cols, w.pending
+// rawInto is rawData for the pending raw payload, into inf.x: FP32 on a
+// little-endian machine is copied from grpc-go's buffers a chunk at a
+// time, each checked while in cache (or, streamed, checked and predicted
+// by a helper as they are copied: batchstream.go); anything else (another
+// datatype, a size rawData refuses) is filled in and read by rawData.
+func (w *wireRequest) rawInto(inf *inference, dt datatype) error {
+	n, p := inf.rows*inf.cols, w.pending
 	if dt != dtFP32 || !nativeLittleEndian || p.end-p.start != 4*n {
 		w.fill()
-		return rawData(dst, w.b[p.start:p.end], dt, rows, cols)
+		return rawData(inf.x, w.b[p.start:p.end], dt, inf.rows, inf.cols)
 	}
 	r := pieceReader{data: w.data}
 	r.skip(p.start)
-	return fillFP32(dst[:n], cols, func(c []byte, _ int) error {
+	return fillFP32(inf.x[:n], inf.cols, !inf.helped, func(c []byte, at int) error {
+		inf.arrived(at)
 		r.copy(c)
 		return nil
 	})
@@ -299,7 +301,7 @@ func (g *grpcService) inferWireParsed(q *wireInfer, name, vname *string) (*wireR
 		return nil, err
 	}
 	*vname = v.name
-	inf := getInference()
+	inf := s.getInference()
 	defer inf.release()
 	if err := q.input(inf, v, &s.lim); err != nil {
 		return nil, err
@@ -548,7 +550,7 @@ func fields(b []byte, f func(num protowire.Number, typ protowire.Type, v []byte,
 
 // input checks the parsed request against version v and the limits and
 // reads its values into inf, as decodeGRPC does for the message.
-func (q *wireInfer) input(inf *inference, v *version, lim *Limits) error {
+func (q *wireInfer) input(inf *inference, v *version, lim *Limits) (err error) {
 	dt := parseDatatype(q.str(q.datatype))
 	if dt == dtInvalid {
 		return badRequestf("input datatype %q: want FP32, FP64 or an INT/UINT type", q.str(q.datatype))
@@ -565,7 +567,10 @@ func (q *wireInfer) input(inf *inference, v *version, lim *Limits) error {
 	}
 	if q.raw.ok {
 		if q.pending != nil && q.pending.pending.ok {
-			return q.pending.rawInto(inf.x, dt, inf.rows, inf.cols)
+			if inf.startStream(v) {
+				defer func() { err = inf.endStream(err) }()
+			}
+			return q.pending.rawInto(inf, dt)
 		}
 		return rawData(inf.x, q.b[q.raw.start:q.raw.end], dt, inf.rows, inf.cols)
 	}

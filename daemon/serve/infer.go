@@ -118,14 +118,19 @@ type inference struct {
 	decision   []float64 // rows × K
 	prob       []float64 // rows × C
 	k, c       int
-	body       []byte      // the request body (REST)
-	req        restRequest // what was decoded of body (REST)
-	out        []byte      // the encoded response (REST)
+	// done is the rows whose outputs are computed. helpers are the
+	// server's idle helpers, st what a helper predicting with this
+	// inference shares with it, helped whether one does (batchstream.go).
+	done    int
+	helpers chan *inference
+	st      *rowStream
+	helped  bool
+	body    []byte      // the request body (REST)
+	req     restRequest // what was decoded of body (REST)
+	out     []byte      // the encoded response (REST)
 }
 
 var inferencePool = sync.Pool{New: func() any { return new(inference) }}
-
-func getInference() *inference { return inferencePool.Get().(*inference) }
 
 // release returns inf to the pool, dropping buffers a huge request grew
 // so that one such request does not pin its memory for ever.
@@ -134,7 +139,7 @@ func (inf *inference) release() {
 	if cap(inf.x) > keep || cap(inf.decision) > keep || cap(inf.prob) > keep || cap(inf.body) > 4*keep || cap(inf.out) > 4*keep {
 		return
 	}
-	inf.want, inf.binary, inf.id = outputs{}, outputs{}, ""
+	inf.want, inf.binary, inf.id, inf.helpers = outputs{}, outputs{}, "", nil
 	inferencePool.Put(inf)
 }
 
@@ -156,6 +161,7 @@ func (inf *inference) input(shape []int64, v *version, lim *Limits) error {
 	}
 	inf.rows, inf.cols = int(shape[0]), int(nf)
 	inf.x = grow(inf.x, inf.rows*inf.cols)
+	inf.done = 0
 	return nil
 }
 
@@ -166,34 +172,66 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// run computes the asked outputs of inf.x on version v; label when none
-// was asked.
+// run computes the asked outputs of inf.x on version v (label when none
+// was asked) for the rows not yet computed while they arrived, a large
+// batch's with an idle helper (batchstream.go).
 func (inf *inference) run(v *version) error {
+	if err := inf.prepare(v); err != nil {
+		return err
+	}
+	if inf.done < inf.rows && !inf.share(v) {
+		inf.runRows(v, inf.done, inf.rows)
+	}
+	inf.done = inf.rows
+	return nil
+}
+
+// prepare asks for the label when no output was asked, refuses outputs v
+// cannot give, and sizes the outputs for inf.rows rows.
+func (inf *inference) prepare(v *version) error {
 	if !inf.want.label && !inf.want.decision && !inf.want.probability {
 		inf.want.label = true
 	}
 	if inf.want.probability && v.prob == nil {
 		return badRequestf("model %s version %s gives no probabilities (train with -b 1, or a logistic regression)", v.model, v.name)
 	}
-	m, n, nf := v.Model, inf.rows, inf.cols
+	n := inf.rows
 	if inf.want.label {
-		inf.labels = m.PredictDenseBatch(grow(inf.labels, n), inf.x)
+		inf.labels = grow(inf.labels, n)
 	}
 	if inf.want.decision {
 		inf.k = v.info.NumDecisionValues
 		inf.decision = grow(inf.decision, n*inf.k)
-		for r := range n {
-			m.DecisionDense(inf.decision[r*inf.k:(r+1)*inf.k], inf.x[r*nf:(r+1)*nf])
-		}
 	}
 	if inf.want.probability {
 		inf.c = len(v.info.Labels)
 		inf.prob = grow(inf.prob, n*inf.c)
-		for r := range n {
-			v.prob.ProbabilityDense(inf.prob[r*inf.c:(r+1)*inf.c], inf.x[r*nf:(r+1)*nf])
-		}
 	}
 	return nil
+}
+
+// runRows computes the asked outputs of rows [from, to) of inf.x on v,
+// which prepare has sized. A row's outputs do not depend on the other rows
+// of a blocked predict, so the rows may be computed in runs, each long
+// enough for the blocked path (batchstream.go's claims).
+func (inf *inference) runRows(v *version, from, to int) {
+	m, nf := v.Model, inf.cols
+	if from >= to {
+		return
+	}
+	if inf.want.label {
+		m.PredictDenseBatch(inf.labels[from:to], inf.x[from*nf:to*nf])
+	}
+	if k := inf.k; inf.want.decision {
+		for r := from; r < to; r++ {
+			m.DecisionDense(inf.decision[r*k:(r+1)*k], inf.x[r*nf:(r+1)*nf])
+		}
+	}
+	if c := inf.c; inf.want.probability {
+		for r := from; r < to; r++ {
+			v.prob.ProbabilityDense(inf.prob[r*c:(r+1)*c], inf.x[r*nf:(r+1)*nf])
+		}
+	}
 }
 
 // labelDatatype is the datatype of v's label output: FP64 for

@@ -325,6 +325,9 @@ func (r *Repository) open(name, dir string) (*model, error) {
 		Logger: log,
 		OnSwap: m.refresh,
 		OnSkip: func(s modeldir.Skip) { r.metrics.loadFailed(name) },
+		// A new version loads and warms on a thread of the lowest
+		// priority: requests take the CPUs first (p99 while swapping).
+		Background: true,
 	}
 	if m.triton {
 		opt.Versions = tritonList

@@ -182,7 +182,7 @@ func (s *Server) restInfer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.releaseSlot()
-	inf := getInference()
+	inf := s.getInference()
 	defer inf.release()
 	v, err := s.restDecode(inf, w, r, name, ver)
 	if err == nil {
@@ -322,9 +322,11 @@ func (inf *inference) read(t *binaryTensor, dt datatype) error {
 	}
 	n := inf.rows * inf.cols
 	if dt == dtFP32 && nativeLittleEndian && t.n == 4*int64(n) {
-		// A chunk at a time, each checked while it is still in cache; a
-		// refusal leaves the rest for restDecodeBinary to drain.
-		return fillFP32(inf.x[:n], inf.cols, func(c []byte, _ int) error {
+		// A chunk at a time, each checked while it is still in cache (or
+		// checked and predicted by a streamed batch's helper); a refusal
+		// leaves the rest for restDecodeBinary to drain.
+		return fillFP32(inf.x[:n], inf.cols, !inf.helped, func(c []byte, at int) error {
+			inf.arrived(at)
 			if _, err := io.ReadFull(t.r, c); err != nil {
 				t.n = 0
 				return badRequestf("reading the request: %v", err)
@@ -373,7 +375,7 @@ func (s *Server) readBody(inf *inference, w http.ResponseWriter, r *http.Request
 // bin the binary tensor data after it when binary) against version v and
 // the limits and reads its input into inf, in the order encoding/json's
 // decoder of the first release checked them.
-func (inf *inference) restInput(text []byte, bin *binaryTensor, binary bool, v *version, lim *Limits) error {
+func (inf *inference) restInput(text []byte, bin *binaryTensor, binary bool, v *version, lim *Limits) (err error) {
 	q := &inf.req
 	if q.inputs != 1 {
 		return badRequestf("want exactly one input tensor, got %d", q.inputs)
@@ -385,6 +387,13 @@ func (inf *inference) restInput(text []byte, bin *binaryTensor, binary bool, v *
 	}
 	if err := inf.input(in.shape, v, lim); err != nil {
 		return err
+	}
+	// The outputs are decoded before the data so that binary data can be
+	// predicted as it arrives (batchstream.go); their error is answered
+	// after the data's, as before.
+	outErr := inf.restOutputs(q)
+	if outErr == nil && bin.r != nil && inf.startStream(v) {
+		defer func() { err = inf.endStream(err) }()
 	}
 	switch {
 	case in.binarySize >= 0:
@@ -411,6 +420,16 @@ func (inf *inference) restInput(text []byte, bin *binaryTensor, binary bool, v *
 			return err
 		}
 	}
+	if outErr != nil {
+		return outErr
+	}
+	inf.id = q.id
+	return nil
+}
+
+// restOutputs reads the outputs a decoded REST request asks for, and
+// which of them go as binary tensor data, into inf.
+func (inf *inference) restOutputs(q *restRequest) error {
 	binDefault, err := q.binaryOutput.value("binary_data_output")
 	if err != nil {
 		return err
@@ -449,7 +468,6 @@ func (inf *inference) restInput(text []byte, bin *binaryTensor, binary bool, v *
 		inf.binary.decision = inf.binary.decision || !named.decision
 		inf.binary.probability = inf.binary.probability || !named.probability
 	}
-	inf.id = q.id
 	return nil
 }
 

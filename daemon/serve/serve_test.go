@@ -70,6 +70,13 @@ func linearModel(t testing.TB, ds *data.Dataset, c float64) *linear.LinearModel 
 // loopback ports, until the test ends.
 func testServer(t *testing.T, lim Limits, models map[string]core.Model) (*Server, string) {
 	t.Helper()
+	return testServerConfig(t, Config{Limits: lim}, models)
+}
+
+// testServerConfig is testServer with the rest of cfg (its addresses are
+// set to loopback ports).
+func testServerConfig(t *testing.T, cfg Config, models map[string]core.Model) (*Server, string) {
+	t.Helper()
 	root := t.TempDir()
 	for name, m := range models {
 		dir := filepath.Join(root, name)
@@ -86,7 +93,8 @@ func testServer(t *testing.T, lim Limits, models map[string]core.Model) (*Server
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(repo, Config{HTTPAddr: "127.0.0.1:0", GRPCAddr: "127.0.0.1:0", Limits: lim})
+	cfg.HTTPAddr, cfg.GRPCAddr = "127.0.0.1:0", "127.0.0.1:0"
+	srv, err := New(repo, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

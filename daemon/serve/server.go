@@ -85,6 +85,12 @@ type Config struct {
 	Limits Limits
 	// Logger; nil discards.
 	Logger *slog.Logger
+	// BusyPoll is how long a connection's reader polls its socket
+	// without blocking before it blocks (busypoll.go): a reader that
+	// polls keeps its CPU from idling, so that an interactive client's
+	// next request is read without a wake-up, at the cost of up to
+	// BusyPoll of CPU time a read. Zero: reads block at once.
+	BusyPoll time.Duration
 }
 
 // Server answers the Open Inference Protocol over REST and gRPC for the
@@ -108,6 +114,12 @@ type Server struct {
 	httpLn       net.Listener
 	grpcLn       net.Listener
 	wg           sync.WaitGroup
+	// helpers take a large batch's rows to predict with its request's
+	// goroutine (batchstream.go).
+	helpers     chan *inference
+	helpersQuit chan struct{}
+	helpersStop sync.Once
+	helpersWG   sync.WaitGroup
 }
 
 // New checks cfg and returns a server of repo's models; Start listens.
@@ -117,6 +129,9 @@ func New(repo *Repository, cfg Config) (*Server, error) {
 	}
 	if err := cfg.Limits.validate(); err != nil {
 		return nil, err
+	}
+	if cfg.BusyPoll < 0 || cfg.BusyPoll > maxBusyPoll {
+		return nil, fmt.Errorf("serve: busy poll %v: want 0 to %v", cfg.BusyPoll, maxBusyPoll)
 	}
 	if cfg.HTTPAddr == "" && cfg.GRPCAddr == "" {
 		return nil, errors.New("serve: neither an HTTP nor a gRPC address")
@@ -190,13 +205,14 @@ func listen(addr string) (net.Listener, error) {
 // Start listens on the configured addresses and serves in the background
 // until Shutdown.
 func (s *Server) Start() error {
+	s.startHelpers(runtime.GOMAXPROCS(0) - 1)
 	if s.cfg.HTTPAddr != "" {
 		ln, err := listen(s.cfg.HTTPAddr)
 		if err != nil {
 			return fmt.Errorf("serve: http: %w", err)
 		}
 		s.httpLn = ln
-		s.httpSrv = newHTTP1Server(ln, s.Handler(), s.lim, s.tls, s.log)
+		s.httpSrv = newHTTP1Server(withBusyPoll(ln, s.cfg.BusyPoll), s.Handler(), s.lim, s.tls, s.log)
 		s.wg.Go(func() {
 			if err := s.httpSrv.serve(); !errors.Is(err, http.ErrServerClosed) {
 				s.log.Error("serve: http server stopped", "err", err)
@@ -247,7 +263,7 @@ func (s *Server) Start() error {
 		s.repo.onChange.Store(&update)
 		s.updateHealth()
 		s.wg.Go(func() {
-			if err := s.grpcSrv.Serve(ln); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+			if err := s.grpcSrv.Serve(withBusyPoll(ln, s.cfg.BusyPoll)); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
 				s.log.Error("serve: grpc server stopped", "err", err)
 			}
 		})
@@ -352,5 +368,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		}
 	}
 	s.wg.Wait()
+	s.stopHelpers()
 	return errors.Join(errs...)
 }

@@ -395,19 +395,29 @@ const rawChunk = 16 << 10
 
 // fillFP32 fills dst, rows of cols values read as raw FP32 input, a chunk
 // at a time: fill writes the chunk's bytes (which start at value at), and
-// the chunk is checked for non-finite values, refused with its index and
-// row, before the next is filled.
-func fillFP32(dst []float32, cols int, fill func(b []byte, at int) error) error {
+// when check the chunk is checked for non-finite values, refused with its
+// index and row, before the next is filled (a streamed batch's helper
+// checks them instead: batchstream.go).
+func fillFP32(dst []float32, cols int, check bool, fill func(b []byte, at int) error) error {
 	for at := 0; at < len(dst); at += rawChunk {
 		c := dst[at:min(len(dst), at+rawChunk)]
 		if err := fill(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c))), 4*len(c)), at); err != nil {
 			return err
 		}
+		if !check {
+			continue
+		}
 		if i := firstNonFinite(c); i >= 0 {
-			return badRequestf("raw input value %d (row %d) is %v: features must be finite float32 values", at+i, (at+i)/cols, c[i])
+			return rawNonFinite(at+i, cols, c[i])
 		}
 	}
 	return nil
+}
+
+// rawNonFinite refuses raw input whose value i (of rows of cols values)
+// is x, not finite.
+func rawNonFinite(i, cols int, x float32) error {
+	return badRequestf("raw input value %d (row %d) is %v: features must be finite float32 values", i, i/cols, x)
 }
 
 // firstNonFinite returns the index of x's first NaN or infinity, or -1.
@@ -461,7 +471,7 @@ func rawData(dst []float32, b []byte, dt datatype, rows, cols int) error {
 		// time scan of the whole, 3 alternated runs on one core, load 20).
 		b = b[:4*n]
 		if nativeLittleEndian {
-			return fillFP32(dst, cols, func(c []byte, at int) error {
+			return fillFP32(dst, cols, true, func(c []byte, at int) error {
 				copy(c, b[4*at:])
 				return nil
 			})

@@ -442,6 +442,9 @@ func TestJournalCommitWritesLittle(t *testing.T) {
 	}
 	snap := fileSize(t, dir, SnapshotName)
 	log := fileSize(t, dir, LogName)
+	if w := s.BytesWritten(); w != int64(snap+log) {
+		t.Errorf("BytesWritten %d after the first Commit, which wrote %d + %d", w, snap, log)
+	}
 	add(t, s, "second", ids(2000, 10, 8)...)
 	d := linearDual(s)
 	a := slices.Clone(d.Alpha[0])
@@ -459,6 +462,9 @@ func TestJournalCommitWritesLittle(t *testing.T) {
 	grew := fileSize(t, dir, LogName) - log
 	if fileSize(t, dir, SnapshotName) != snap || grew > 1024 || snap < 80_000 {
 		t.Errorf("the Commit of a 10-row batch rewrote the snapshot or appended %d bytes (snapshot %d)", grew, snap)
+	}
+	if w := s.BytesWritten(); w != int64(snap+log+grew) {
+		t.Errorf("BytesWritten %d, want %d", w, snap+log+grew)
 	}
 	equalStores(t, open(t, dir, cfg), s)
 }
@@ -522,4 +528,122 @@ func TestReadsMainFixture(t *testing.T) {
 		t.Errorf("%d compactions, want 1 (the journal started by the first Commit)", s.Compactions())
 	}
 	equalStores(t, open(t, dir, cfg), s)
+}
+
+// TestReadsJournalFixture opens testdata/journal-main-920e6a0, a snapshot
+// and its journal written by the store of main 920e6a0 (journal format
+// 1.0, whose duals went in as opDualDelta: a u32 vector and a u32 row and
+// the f64 value of each changed α): 40 steps of journalStep drawing from
+// rand.NewPCG(21, 2) on a store of journalCfg, committed after each; the
+// journal holds the 14 Commits after the last compaction, 11 of them
+// duals as a change. It reads back equal to a store given the same steps,
+// and goes on journalling.
+func TestReadsJournalFixture(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{SnapshotName, LogName} {
+		b, err := os.ReadFile(filepath.Join("testdata", "journal-main-920e6a0", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := open(t, dir, journalCfg)
+	want := open(t, t.TempDir(), journalCfg)
+	rng := rand.New(rand.NewPCG(21, 2))
+	for i := range 40 {
+		journalStep(t, want, rng, i)
+	}
+	equalStores(t, got, want)
+	rng2 := rand.New(rand.NewPCG(21, 3))
+	for i := 40; i < 45; i++ {
+		// The same draws for both stores.
+		seed := rng2.Uint64()
+		journalStep(t, got, rand.New(rand.NewPCG(seed, 0)), i)
+		journalStep(t, want, rand.New(rand.NewPCG(seed, 0)), i)
+		if err := got.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	equalStores(t, open(t, dir, journalCfg), want)
+}
+
+// TestJournalDualChangePacked: a linear retrain's change of its dual, as
+// the primal twin of -s 1 makes it (debdesc_bin: 41% of the values, every
+// nonzero α, each moved by a small relative amount; a few rows becoming
+// or ceasing to be support vectors), is journalled in at most 8 bytes a
+// changed value (opDualXor; opDualDelta took 16) and reads back bit for
+// bit; a change of every value to unrelated ones goes in whole, no longer
+// than opDual's encoding.
+func TestJournalDualChangePacked(t *testing.T) {
+	const n = 10_000
+	rng := rand.New(rand.NewPCG(21, 4))
+	for _, c := range []struct {
+		name   string
+		change func(a []float64) int // changes a, returns how many values changed
+		packed bool
+	}{
+		{"warm", func(a []float64) int {
+			changed := 0
+			for i, v := range a {
+				switch {
+				case v != 0 && rng.IntN(100) == 0:
+					a[i] = 0
+				case v != 0:
+					a[i] = v * (1 + 1e-3*rng.NormFloat64())
+				case rng.IntN(100) == 0:
+					a[i] = rng.Float64()
+				default:
+					continue
+				}
+				changed++
+			}
+			return changed
+		}, true},
+		{"all", func(a []float64) int {
+			for i := range a {
+				a[i] = rng.Float64()
+			}
+			return len(a)
+		}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := Config{Capacity: n, MaxFeatures: 4}
+			s := open(t, dir, cfg)
+			add(t, s, "first", ids(1, n, 4)...)
+			a := make([]float64, n)
+			for i := range a {
+				if rng.IntN(100) < 41 {
+					a[i] = 2 * rng.Float64()
+				}
+			}
+			if err := setLinearDual(s, &linear.LinearDual{Alpha: [][]float64{a}}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			a = slices.Clone(a)
+			changed := c.change(a)
+			deltas, before := s.dualDeltas, len(s.pend)
+			if err := setLinearDual(s, &linear.LinearDual{Alpha: [][]float64{a}}); err != nil {
+				t.Fatal(err)
+			}
+			op := len(s.pend) - before
+			whole := len((&core.Dual{Linear: &linear.LinearDual{Alpha: [][]float64{a}}}).AppendBinary(nil)) + 1
+			if packed := s.dualDeltas > deltas; packed != c.packed || op > whole {
+				t.Fatalf("%d of %d values changed: journalled as a change %v (want %v) in %d bytes, whole %d", changed, n, packed, c.packed, op, whole)
+			}
+			if c.packed && op > 8*changed {
+				t.Errorf("%d values changed in %d bytes: %.2f a value, want at most 8", changed, op, float64(op)/float64(changed))
+			}
+			t.Logf("%d values changed: %d bytes (%.2f a value), whole %d", changed, op, float64(op)/float64(changed), whole)
+			if err := s.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			equalStores(t, open(t, dir, cfg), s)
+		})
+	}
 }

@@ -203,7 +203,8 @@ type Store struct {
 	replaying      bool   // replaying the journal: changes are not journalled again
 	shapeA         []byte // replayDualDelta's scratch encoding
 	compactions    int
-	dualDeltas     int // duals journalled as a change of the held one
+	dualDeltas     int   // duals journalled as a change of the held one
+	bytesWritten   int64 // BytesWritten
 	// written is the configuration the snapshot read was written under,
 	// which bounds the journal's rows too: a journal is appended to only
 	// by a store of that configuration (Open).

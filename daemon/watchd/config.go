@@ -186,7 +186,7 @@ func (c *Config) validate() (trainSpec, error) {
 	if c.Root == "" {
 		return bad("no root directory")
 	}
-	spec, err := parseTrainOptions(c.TrainOptions)
+	spec, err := parseTrainOptions(c.TrainOptions, c.rowWidth())
 	if err != nil {
 		return bad("train options %q: %v", c.TrainOptions, err)
 	}
@@ -231,7 +231,7 @@ func (c *Config) validate() (trainSpec, error) {
 // svm-train's as options.ParseTrain reads them (a leading -syntax, or
 // options.KernelSyntax): a cross validation (-v) or a file name makes no
 // sense there.
-func parseTrainOptions(s string) (trainSpec, error) {
+func parseTrainOptions(s string, rowWidth int) (trainSpec, error) {
 	o, rest, err := options.ParseTrain(strings.Fields(s), options.SyntaxAuto)
 	switch {
 	case err != nil:
@@ -241,10 +241,23 @@ func parseTrainOptions(s string) (trainSpec, error) {
 	case o.CrossValidation() > 0:
 		return trainSpec{}, errors.New("-v (cross-validation) is not a daemon option")
 	}
-	if !o.IsKernel() {
+	if o.IsKernel() {
+		o.Kernel.Params = o.Kernel.Incremental(rowWidth)
+	} else {
 		o.Linear.Params = o.Linear.Incremental()
 	}
 	return trainSpec{opts: o}, nil
+}
+
+// rowWidth returns the values a stored row holds, about: the nonzeros
+// the store keeps per row of its capacity, at most MaxFeatures
+// (options.KernelOptions.Incremental keeps kernel columns for wide rows).
+func (c *Config) rowWidth() int {
+	w := min(c.Store.MaxFeatures, DefaultNonzerosPerRow)
+	if c.Store.CapacityNonzeros > 0 && c.Store.Capacity > 0 {
+		w = min(c.Store.MaxFeatures, c.Store.CapacityNonzeros/c.Store.Capacity)
+	}
+	return w
 }
 
 // storeConfig returns c.Store with CapacityNonzeros resolved.

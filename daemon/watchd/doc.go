@@ -174,7 +174,11 @@
 //
 // The trainer is sized once for the store's capacity and MaxFeatures; a
 // kernel trainer's cache is the -m budget (100 MB unless set), allocated
-// at start and logged with core.KernelTrainerBytes. With Config.ColdEvery
+// at start and logged with core.KernelTrainerBytes; the support vectors'
+// kernel columns kept between retrains take at most -M, which defaults to
+// -m here for rows of 64 or more values (the store's nonzeros per row,
+// at most its MaxFeatures; options.KernelOptions.Incremental), to 0 for
+// narrower ones. With Config.ColdEvery
 // the daemon measures the warm start against a cold solve: coordinate
 // updates for linear models, kernel evaluations for kernel models, logged
 // and exported in /metrics.

@@ -150,6 +150,7 @@ func (f fileBatch) reject(why error) error { return f.d.reject(f.name, why) }
 func (d *Daemon) take(s settlement, name, label string, raw []byte, weightColumn int) error {
 	start := time.Now()
 	cpu0, cpuOK := processCPU()
+	written := d.st.BytesWritten()
 	h := store.Hash(sha256.Sum256(raw))
 	if d.st.Has(h) {
 		if d.added != nil && *d.added == h {
@@ -221,8 +222,9 @@ func (d *Daemon) take(s settlement, name, label string, raw []byte, weightColumn
 	}
 	// What the batch cost the daemon in all, from parsing to done/ (its
 	// retrain, the store's commits, the model's publication and, with
-	// --metrics.cold-every, the comparison's cold solve).
-	attrs := []any{"batch", name, "seconds", time.Since(start).Seconds()}
+	// --metrics.cold-every, the comparison's cold solve), and the bytes
+	// the store's commits wrote.
+	attrs := []any{"batch", name, "seconds", time.Since(start).Seconds(), "store_bytes", d.st.BytesWritten() - written}
 	if cpu1, _ := processCPU(); cpuOK {
 		attrs = append(attrs, "cpu_seconds", cpu1-cpu0)
 	}

@@ -827,7 +827,7 @@ func TestParseTrainOptions(t *testing.T) {
 			return !s.opts.IsKernel() && s.opts.Linear.Params.Solver == linear.L2LossSVCDual && s.opts.Linear.Params.PrimalTwin
 		}},
 	} {
-		s, err := parseTrainOptions(c.options)
+		s, err := parseTrainOptions(c.options, 64)
 		if err != nil || !c.check(s) {
 			t.Errorf("%q: %+v, %v", c.options, s, err)
 		}
@@ -846,7 +846,7 @@ func TestParseTrainOptions(t *testing.T) {
 		{"-syntax libsvm", "libsvm"},
 		{"-c 1 -syntax kernel", "first"},
 	} {
-		_, err := parseTrainOptions(c.options)
+		_, err := parseTrainOptions(c.options, 64)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want an error naming %q", c.options, err, c.want)
 		}
@@ -910,6 +910,40 @@ func TestKernelKeptBudget(t *testing.T) {
 	got := publishedKernel(t, cfg.Root, uint64(len(batches)))
 	want := coldKernel(t, opts, s.d.st.Dataset())
 	sameOptimum(t, "after the last batch", got, want, test)
+}
+
+// TestKernelKeptDefault: without -M the daemon keeps kernel columns
+// within the -m budget for rows of 64 values (options.KernelOptions.
+// Incremental): /metrics reports that budget, and after a warm retrain
+// some columns within it. Rows of at most 9 features, or sparse rows of
+// 9 nonzeros, keep none.
+func TestKernelKeptDefault(t *testing.T) {
+	const opts = "-t 2 -m 2"
+	budget := float64(2 << 20)
+	for _, st := range []store.Config{{Capacity: 100, MaxFeatures: 9}, {Capacity: 100, MaxFeatures: 1000, CapacityNonzeros: 900}} {
+		narrow := kernelConfig(t.TempDir(), opts, st.Capacity, st.MaxFeatures)
+		narrow.Store.CapacityNonzeros = st.CapacityNonzeros
+		spec, err := narrow.validate()
+		if err != nil || spec.opts.Kernel.Params.KeepMB != 0 {
+			t.Errorf("store %+v: kept columns %v MiB (%v), want none for rows of 9 values", st, spec.opts.Kernel.Params.KeepMB, err)
+		}
+	}
+	all := lines(t, digitsTrain)
+	cfg := kernelConfig(t.TempDir(), opts, 600, 64)
+	s := newSync(t, cfg)
+	at := 0
+	for i, n := range []int{560, 40} {
+		s.ingest(t, fmt.Sprintf("b%02d.txt", i), strings.Join(all[at:at+n], ""))
+		at += n
+	}
+	var m strings.Builder
+	s.d.WriteMetrics(&m)
+	if got := metricValue(t, m.String(), "kernel_columns_kept_budget_bytes"); got != budget {
+		t.Fatalf("budget metric %v, want -m's %v", got, budget)
+	}
+	if kept := metricValue(t, m.String(), "kernel_columns_kept_bytes"); !(kept > 0 && kept <= budget) {
+		t.Errorf("%v bytes of kernel columns kept after a warm retrain, want some within %v", kept, budget)
+	}
 }
 
 // TestKernelWindowWarm keeps a store of 600 digits rows full with a

@@ -287,10 +287,10 @@ func (d *Daemon) warm(m int) *core.Dual {
 // rows left it (store.Store.TakeRemoved: evicted, retired by the window
 // or the maximum age, forgotten): core.Dual.AfterRemovalsInPlace keeps a
 // kernel run's gradient and a linear run's primal Newton state, cut to
-// the rows that remain, and drops the others. It cuts d.last's α in their
-// own memory, which the daemon owns (the store keeps a copy, SetDual), so
-// the d.last before cannot start a run any more: a refused batch restores
-// it without its gradient (take).
+// the rows that remain, and drops the others. It cuts d.last's α and
+// kernel gradient in their own memory, which the daemon owns (the store
+// keeps a copy of α, SetDual), so the d.last before cannot start a run any
+// more: a refused batch restores it without its gradient (take).
 func (d *Daemon) followRemovals() {
 	if removed := d.st.TakeRemoved(); d.last != nil {
 		d.last = d.last.AfterRemovalsInPlace(removed)

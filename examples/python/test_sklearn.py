@@ -595,6 +595,43 @@ class TestPartialFit(unittest.TestCase):
             warm.partial_fit(X[:1], y[:1])
         self.assertEqual(len(warm._trainer), n)  # the refused batch added nothing
 
+    def test_fitted_attributes_read_at_first_use(self):
+        """partial_fit leaves the model file unread (no Model.to_bytes call)
+        after the first fit; the fitted attributes read later, after two
+        unread fits, are those an estimator given the same batches and read
+        after each fit has; pickling reads them too."""
+        X, y = load("digits.train", 64)
+        X = np.asarray(X.todense(), dtype=np.float32)
+        lazy, eager = sg.SVC(capacity=1200, gamma=0.02), sg.SVC(capacity=1200, gamma=0.02)
+        calls = []
+        to_bytes = svmgo.Model.to_bytes
+
+        def counted(model):
+            calls.append(1)
+            return to_bytes(model)
+
+        batches = [(0, 1000), (1000, 1010), (1010, 1020)]
+        for a, b in batches:
+            eager.partial_fit(X[a:b], y[a:b], classes=np.unique(y))
+            eager.dual_coef_  # read after each fit
+        svmgo.Model.to_bytes = counted
+        try:
+            for a, b in batches:
+                lazy.partial_fit(X[a:b], y[a:b], classes=np.unique(y))
+                if a == 0:
+                    self.assertEqual(len(calls), 1)  # the first fit reads the file
+        finally:
+            svmgo.Model.to_bytes = to_bytes
+        self.assertEqual(len(calls), 1, "the later partial_fit calls read the model file")
+        for name in ("support_vectors_", "dual_coef_", "intercept_", "n_support_", "n_iter_", "fit_status_"):
+            np.testing.assert_array_equal(getattr(lazy, name), getattr(eager, name), err_msg=name)
+        self.assertEqual(lazy.fit_result_, eager.fit_result_)
+        lazy.partial_fit(X[1020:1030], y[1020:1030])
+        eager.partial_fit(X[1020:1030], y[1020:1030])
+        again = pickle.loads(pickle.dumps(lazy))
+        np.testing.assert_array_equal(again.dual_coef_, eager.dual_coef_)
+        np.testing.assert_array_equal(again.predict(X[:50]), eager.predict(X[:50]))
+
     def test_kernel_partial_fit_reaches_fit(self):
         """SVC.partial_fit on digits, 1037 rows then 8 batches of 50 (the
         shape of svmgo watch's stream), ends at fit's decision values, with

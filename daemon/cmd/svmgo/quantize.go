@@ -50,6 +50,13 @@ flags:
                   (default 1048576)
 --no-timing       do not time batch predictions (a large model's timing
                   takes a second or more)
+--force           write a kernel model whose codes change the labels of
+                  more than 1% (and at least 4) of the float model's own
+                  support vectors,
+                  which is otherwise refused (exit 1, model_out not
+                  written, the reason printed: typically features whose
+                  range a few outliers stretch, so that int8 leaves their
+                  other values a handful of codes; --bits 16 keeps them)
 `
 
 // quantizeCmd is the quantize command.
@@ -64,6 +71,7 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	checkFile := fs.String("check", "", "")
 	maxLoss := fs.Float64("max-loss", -1, "")
 	noTiming := fs.Bool("no-timing", false, "")
+	force := fs.Bool("force", false, "")
 	maxLine := fs.Int(maxLineBytesFlag[2:], data.DefaultMaxLineBytes, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -117,6 +125,13 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	if q, err = quantize.Unmarshal(b); err != nil {
 		return fail(stderr, fmt.Errorf("%s: the quantized model does not read back, not written: %w", out, err))
 	}
+	// The support vectors lie where the labels change: a model that
+	// changes theirs is not the model it was made from (quantize's
+	// CheckFaithful), whatever its bounds say.
+	svChanged, svChecked, err := quantize.CheckFaithful(src.model, q)
+	if err != nil && !*force {
+		return fail(stderr, fmt.Errorf("%s not written: %w (--force writes it anyway)", out, err))
+	}
 	var cmp checkResult
 	if check != nil {
 		cmp = compareModels(src, q, check)
@@ -146,6 +161,10 @@ func quantizeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	s.row("size", size)
 	s.row("source CRC-32C", crcText(q.SourceCRC())+" (model_in's payload, recorded in model_out)")
+	if svChecked > 0 {
+		s.row("support vectors", fmt.Sprintf("labels of %d of %d changed (model_in's own support vectors; refused above %g%% without --force)",
+			svChanged, svChecked, 100*quantize.MaxSupportVectorChange))
+	}
 	if *noTiming {
 		s.row("batch predict", "not timed (--no-timing)")
 	} else {

@@ -801,3 +801,48 @@ func TestTimedRows(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantizeRefusesUnfaithful: a kernel model whose int8 codes change the
+// labels of its own support vectors (a feature deciding within [0, 0.02]
+// whose range two outliers stretch to [−1, 1], shuttle's shape) is refused
+// with the reason and not written; --force writes it, and 16 bits pass.
+func TestQuantizeRefusesUnfaithful(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 400 {
+		x0 := 0.02 * float64((i*37)%400) / 400
+		y := -1
+		if x0 > 0.01 {
+			y = 1
+		}
+		fmt.Fprintf(&b, "%d 1:%g 2:%g\n", y, x0, float64((i*91)%400)/400)
+	}
+	b.WriteString("1 1:-1 2:0.5\n1 1:1 2:0.5\n")
+	train := filepath.Join(dir, "outliers.train")
+	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "m.svmgo")
+	if code, _, errs := svmgo(t, "train", "-q", "-c", "100", "-g", "1000", train, in); code != 0 {
+		t.Fatal(errs)
+	}
+	q8 := filepath.Join(dir, "m.q8")
+	code, stdout, errs := svmgo(t, "quantize", "--no-timing", in, q8)
+	if code != 1 || stdout != "" || !strings.Contains(errs, "m.q8 not written") ||
+		!strings.Contains(errs, "features 1 (LIBSVM indices)") || !strings.Contains(errs, "--force") {
+		t.Fatalf("int8: exit %d, stdout %q, stderr %q; want a refusal naming feature 1", code, stdout, errs)
+	}
+	if _, err := os.Stat(q8); !os.IsNotExist(err) {
+		t.Fatalf("int8: %s written (%v)", q8, err)
+	}
+	for _, args := range [][]string{{"--force", in, q8}, {"--bits", "16", in, filepath.Join(dir, "m.q16")}} {
+		code, stdout, errs := svmgo(t, append([]string{"quantize", "--no-timing"}, args...)...)
+		row := rowsOf(t, stdout)["support vectors"]
+		if code != 0 || errs != "" || !strings.HasPrefix(row, "labels of ") {
+			t.Fatalf("quantize %v: exit %d, stderr %q, support vectors row %q", args, code, errs, row)
+		}
+		if strings.HasPrefix(row, "labels of 0 of") == (args[0] == "--force") {
+			t.Fatalf("quantize %v: support vectors row %q", args, row)
+		}
+	}
+}

@@ -126,7 +126,9 @@ func trainCommand(args []string, syntax options.Syntax, usage string, stdout, st
 			report(stdout, m)
 		}
 	}
-	if err := modelfile.WriteFile(modelFile, m); err != nil {
+	// Unsynced, as LIBSVM's and LIBLINEAR's train write theirs: the run can
+	// be repeated, and the syncs were half of a small set's wall.
+	if err := modelfile.ReplaceFile(modelFile, m); err != nil {
 		return fail(stderr, err)
 	}
 	return 0

@@ -34,7 +34,9 @@
 // With -peak each timed round also takes a short peak sample first, and a
 // float model's line adds pct_of_peak=, the median over the rounds of its
 // GFLOP/s per CPU second against that round's sample, and
-// peak_round_gflops=, the samples' median. The share moves less than one
+// peak_round_gflops=, the samples' median, and pct_of_peak_lo= and
+// pct_of_peak_hi=, the lowest and highest round: the spread a table quotes
+// beside the median. The share moves less than one
 // against the peak measured once at the start: the core's clock follows
 // the host's load (this 2-vCPU VM: 2.9–3.3 GHz by a dependent-add probe,
 // the FMA peak 172–188 GFLOP/s from run to run), and so does the product.
@@ -184,7 +186,8 @@ func run(testFile string, models []string, repeat, workers int, out string, peak
 			if len(e.pct) > 0 {
 				slices.Sort(e.pct)
 				slices.Sort(peaks)
-				line += fmt.Sprintf(" pct_of_peak=%.1f peak_round_gflops=%.1f", 100*e.pct[len(e.pct)/2], peaks[len(peaks)/2])
+				line += fmt.Sprintf(" pct_of_peak=%.1f pct_of_peak_lo=%.1f pct_of_peak_hi=%.1f peak_round_gflops=%.1f",
+					100*e.pct[len(e.pct)/2], 100*e.pct[0], 100*e.pct[len(e.pct)-1], peaks[len(peaks)/2])
 			}
 		}
 		if k > 0 {

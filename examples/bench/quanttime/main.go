@@ -28,7 +28,10 @@
 //     gives ns per row and rows per second.
 //
 // The timed calls must return, row for row, the batch call's predictions; a
-// difference is an error.
+// difference is an error. Regression values may differ by the float32
+// rounding of a blocked batch (core/linear's blocked dense product, like
+// core's blocked kernel path, sums in float32 where a single row sums in
+// float64): within regressionTol of their magnitude.
 //
 // It prints one line of space-separated key=value fields per model:
 //
@@ -71,6 +74,17 @@ func main() {
 		fmt.Fprintf(os.Stderr, "quanttime: %v\n", err)
 		os.Exit(1)
 	}
+}
+
+// regressionTol is how far, relative to 1 + |value|, a regression model's
+// batch value may be from its single-row value (the quantize package's
+// tests allow the same).
+const regressionTol = 1e-5
+
+// same reports whether a single-row prediction a and a batch one b agree:
+// equal (NaN alike), or for regression within regressionTol.
+func same(a, b float64, regression bool) bool {
+	return a == b || math.IsNaN(a) && math.IsNaN(b) || regression && math.Abs(a-b) <= regressionTol*(1+math.Abs(b))
 }
 
 // model is one of the three models under test, as the measurements call it.
@@ -267,7 +281,7 @@ func run(w io.Writer, testFile string, modelFiles []string, target time.Duration
 	for i := range models {
 		rows.timing(&models[i], n, 1, dst)
 		for r := range n {
-			if dst[r] != preds[i][r] && !(math.IsNaN(dst[r]) && math.IsNaN(preds[i][r])) {
+			if !same(dst[r], preds[i][r], regression) {
 				return fmt.Errorf("%s: row %d: PredictDense/PredictSparse gives %v, the batch call %v", models[i].name, r+1, dst[r], preds[i][r])
 			}
 		}
@@ -289,7 +303,7 @@ func run(w io.Writer, testFile string, modelFiles []string, target time.Duration
 	for i := range models {
 		models[i].batch1(all, ds)
 		for r := range all {
-			if all[r] != preds[i][r] && !(math.IsNaN(all[r]) && math.IsNaN(preds[i][r])) {
+			if !same(all[r], preds[i][r], regression) {
 				return fmt.Errorf("%s: row %d: PredictBatch gives %v, PredictBatchParallel %v", models[i].name, r+1, all[r], preds[i][r])
 			}
 		}

@@ -49,7 +49,7 @@ type leanGRPC struct {
 const leanWindow = 1 << 30
 
 func dialLeanGRPC(addr string) *leanGRPC {
-	c, err := net.Dial("tcp", addr)
+	c, err := dial(addr)
 	check(err)
 	g := &leanGRPC{c: c, window: 65535, initial: 65535, path: "/inference.GRPCInferenceService/ModelInfer"}
 	g.fr = http2.NewFramer(&g.out, bufio.NewReaderSize(c, 64<<10))
@@ -69,6 +69,19 @@ func (g *leanGRPC) call(req []byte) {
 	if int64(len(req))+5 > min(g.window, g.initial) {
 		die(fmt.Errorf("lean gRPC client: a %d-byte message is past the server's flow control window", len(req)))
 	}
+	g.headers()
+	var prefix [5]byte
+	binary.BigEndian.PutUint32(prefix[1:], uint32(len(req)))
+	check(g.fr.WriteData(g.stream, true, append(prefix[:], req...)))
+	g.window -= int64(len(req)) + 5
+	_, err := g.c.Write(g.out.Bytes())
+	check(err)
+	g.out.Reset()
+	g.read()
+}
+
+// headers opens the next stream with a unary call's HEADERS, into g.out.
+func (g *leanGRPC) headers() {
 	if g.stream == 0 {
 		g.stream = 1
 	} else {
@@ -83,14 +96,6 @@ func (g *leanGRPC) call(req []byte) {
 		check(g.hpack.WriteField(f))
 	}
 	check(g.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: g.stream, BlockFragment: g.hbuf.Bytes(), EndHeaders: true}))
-	var prefix [5]byte
-	binary.BigEndian.PutUint32(prefix[1:], uint32(len(req)))
-	check(g.fr.WriteData(g.stream, true, append(prefix[:], req...)))
-	g.window -= int64(len(req)) + 5
-	_, err := g.c.Write(g.out.Bytes())
-	check(err)
-	g.out.Reset()
-	g.read()
 }
 
 // read reads frames until the trailers of the current stream.

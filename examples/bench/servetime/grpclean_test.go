@@ -40,31 +40,7 @@ func TestLeanGRPCClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, "m"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := modelfile.WriteFile(filepath.Join(root, "m", modeldir.FileName(1)), m); err != nil {
-		t.Fatal(err)
-	}
-	repo, err := serve.OpenRepository(root, serve.RepositoryOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
-	srv, err := serve.New(repo, serve.Config{GRPCAddr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-	}()
-	g := dialLeanGRPC(srv.GRPCAddr())
+	g := dialLeanGRPC(serveModel(t, m))
 	defer g.close()
 	for i := range 2 * l {
 		if i == l/2 {
@@ -90,4 +66,34 @@ func TestLeanGRPCClient(t *testing.T) {
 			t.Errorf("row %d: label %v, model %v", i%l, got, want)
 		}
 	}
+}
+
+// serveModel serves m as model "m" over gRPC on a loopback port until the
+// test ends, and returns the address.
+func serveModel(t *testing.T, m core.Model) string {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "m"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := modelfile.WriteFile(filepath.Join(root, "m", modeldir.FileName(1)), m); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := serve.OpenRepository(root, serve.RepositoryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := serve.New(repo, serve.Config{GRPCAddr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+		repo.Close()
+	})
+	return srv.GRPCAddr()
 }

@@ -4,7 +4,14 @@
 //
 // Usage:
 //
-//	servetime -bin bin/svmgo [-seconds 2] [-binary=false] [-startup=false] DIR
+//	servetime -bin bin/svmgo [-seconds 2] [-binary=false] [-startup=false] [-port 18470] DIR
+//
+// Its servers listen on loopback ports from -port on (REST, gRPC, the
+// startup server, a second server's two, then the floors' from -port+10),
+// so that two runs with ports 100 apart do not meet. For an A/B of two
+// binaries, -ab BIN serves the same model with BIN too and sends each
+// batch request to both servers, alternated, with -batch-requests
+// requests (default 21) a median: its figures get the suffix _b.
 //
 // DIR holds capi_latency's outputs: model.svmgo and rows.f32 (little-endian
 // float32, row-major, NumFeatures a row). servetime starts bin serve on
@@ -48,7 +55,9 @@
 //     extension unless -binary=false, for a server without it: with Go's
 //     net/http client, "restbin", and with the lean client, the whole
 //     request written in one call and the labels checked against the
-//     in-process ones, "restbinlean") and over gRPC (raw_input_contents):
+//     in-process ones, "restbinlean") and over gRPC (raw_input_contents,
+//     with grpc-go's client, "grpc", and with the lean client, its DATA in
+//     16 KB frames written in one call with the HEADERS, "grpclean"):
 //     the median of 21 requests, as rows per second, each after the same
 //     rows predicted in this process through the Go API (the floor, timed
 //     alongside so that both share the load), and the server's CPU time a
@@ -66,6 +75,17 @@
 //     every 200 µs, and to the answer of a first single-row inference sent
 //     then (the server warms a model's prediction tables after it is
 //     ready, when no older version serves meanwhile), median of 5 starts.
+//
+// For the single-row latency and its tail (singlerow.go; serve_latency.sh
+// runs them): each single-row figure also gives the voluntary context
+// switches (blocking waits, so wake-ups) a request of the server's and the
+// client's threads, and for svmgo serve its own p99 (its /metrics
+// histogram's bucket) and the shares of requests past 1 ms as the server
+// and as the clients timed them; -clients picks the client counts,
+// -client-procs runs several clients as processes of their own,
+// -client-rate paces them, -unix adds the lean clients and the echo floor
+// over unix sockets, and -server-args, -server-env and -server-slice start
+// svmgo serve with other flags, environment or scheduler slice.
 //
 // It checks that every answer is 200 / OK with a label and prints one line
 // of key=value fields (see serve.sh).
@@ -118,8 +138,21 @@ func main() {
 	unserved := flag.Bool("publish-unserved", false, "diagnosis: the publisher publishes into a directory the server does not follow (its own cost, without swaps)")
 	serverLog := flag.String("server-log", "", "append the server's standard error (its log) to this file")
 	only := flag.String("only", "", "diagnosis: time only these single-row measurements, 1 client, batches and the p99 with and without swaps (comma-separated, e.g. grpc,grpclean,grpcfloor,restbin_batch,swap), and stop")
+	flag.Func("server-args", "extra arguments of svmgo serve, space-separated (e.g. --busy-poll=50us)", func(v string) error {
+		serverArgs = strings.Fields(v)
+		return nil
+	})
+	flag.Func("server-env", "extra environment of svmgo serve, space-separated K=V (e.g. GOMAXPROCS=1)", func(v string) error {
+		serverEnv = strings.Fields(v)
+		return nil
+	})
+	clientList := flag.String("clients", "1,8", "client counts of the single-row measurements (with -only: 1 unless given)")
 	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
+	abBin := flag.String("ab", "", "diagnosis: also serve with this binary (on ports +3, +4) and send each batch request to both servers, alternated; its figures get the suffix _b")
+	flag.IntVar(&batchRequests, "batch-requests", batchRequests, "requests a batch figure is the median of")
+	port := flag.Int("port", 18470, "the first of the loopback ports used: the server's REST (this), gRPC (+1) and startup (+2) ports, the floors' (+10..+12)")
 	flag.Parse()
+	addr := func(off int) string { return "127.0.0.1:" + strconv.Itoa(*port+off) }
 	if *publish != "" {
 		publishLoop(*publish, flag.Arg(0))
 		return
@@ -138,16 +171,13 @@ func main() {
 		die(fmt.Errorf("usage: servetime -bin BIN DIR"))
 	}
 	dir := flag.Arg(0)
-	model, err := modelfile.ReadFile(filepath.Join(dir, "model.svmgo"))
-	check(err)
+	model, rows := readInputs(dir)
 	nf := model.Info().NumFeatures
-	raw, err := os.ReadFile(filepath.Join(dir, "rows.f32"))
-	check(err)
-	rows := make([]float32, len(raw)/4)
-	for i := range rows {
-		rows[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
 	nrows := len(rows) / nf
+	if *clientChild != "" {
+		clientChildMain(model, rows, time.Duration(*seconds*float64(time.Second)))
+		return
+	}
 
 	tmp, err := os.MkdirTemp("", "servetime")
 	check(err)
@@ -158,26 +188,46 @@ func main() {
 	check(err)
 	_, err = modeldir.PublishEncoded(fileio.OS, modelDir, encoded, 0)
 	check(err)
-	srv := start(*bin, filepath.Join(tmp, "repo"), "127.0.0.1:18470", "127.0.0.1:18471")
+	srv := start(*bin, filepath.Join(tmp, "repo"), addr(0), addr(1))
 	defer srv.Process.Kill()
-	waitReady("127.0.0.1:18470", 10*time.Second)
+	waitReady(addr(0), 10*time.Second)
 
-	b := &bench{model: model, bigRow: -1, pid: srv.Process.Pid, httpAddr: "127.0.0.1:18470", grpcAddr: "127.0.0.1:18471", nf: nf, rows: rows, nrows: nrows,
+	b := &bench{model: model, bigRow: -1, pid: srv.Process.Pid, httpAddr: addr(0), grpcAddr: addr(1), nf: nf, rows: rows, nrows: nrows,
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
-	conn, err := grpc.NewClient("127.0.0.1:18471", grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient(addr(1), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	check(err)
 	defer conn.Close()
 	b.grpc = inferencepb.NewGRPCInferenceServiceClient(conn)
 	b.singleBodies()
+	var ab *bench // the -ab server, nil without one
+	if *abBin != "" {
+		abSrv := start(*abBin, filepath.Join(tmp, "repo"), addr(3), addr(4))
+		defer abSrv.Process.Kill()
+		waitReady(addr(3), 10*time.Second)
+		abConn, err := grpc.NewClient(addr(4), grpc.WithTransportCredentials(insecure.NewCredentials()))
+		check(err)
+		defer abConn.Close()
+		ab = &bench{model: model, bigRow: -1, pid: abSrv.Process.Pid, httpAddr: addr(3), grpcAddr: addr(4), nf: nf, rows: rows, nrows: nrows,
+			http: b.http, grpc: inferencepb.NewGRPCInferenceServiceClient(abConn), messages: b.messages}
+	}
 
 	d := time.Duration(*seconds * float64(time.Second))
 	out := []string{fmt.Sprintf("features=%d rows=%d", nf, nrows)}
 	measure := func(proto string, clients int) {
-		cpu0, wait0 := schedstat(b.pid)
-		self0, selfWait0 := schedstat(os.Getpid())
+		cpu0, wait0, blocks0 := threadStats(b.pid)
+		self0, selfWait0, selfBlocks0 := threadStats(os.Getpid())
+		// svmgo serve's own time a request, from its histogram.
+		protocol := map[string]string{"rest": "rest", "resthttp": "rest", "grpc": "grpc", "grpclean": "grpc"}[proto]
+		var hist0 []float64
+		if protocol != "" {
+			_, hist0 = b.serverHistogram(protocol)
+		}
 		lat, rps := b.single(proto, clients, d)
-		cpu1, wait1 := schedstat(b.pid)
-		self1, selfWait1 := schedstat(os.Getpid())
+		cpu1, wait1, blocks1 := threadStats(b.pid)
+		self1, selfWait1, selfBlocks1 := threadStats(os.Getpid())
+		// Clients in processes of their own (-client-procs) add theirs.
+		self1, selfWait1, selfBlocks1 = self1+children.run, selfWait1+children.wait, selfBlocks1+children.blocks
+		children = childStats{}
 		n := float64(len(lat))
 		// excess: the mean time a request took past the median, the tail's
 		// weight, next to the time the server's and the client's threads
@@ -191,12 +241,27 @@ func main() {
 			"%s_%d_excess_us=%.1f %s_%d_server_runq_us=%.1f %s_%d_client_runq_us=%.1f",
 			proto, clients, us(p50), proto, clients, us(quantile(lat, 0.99)), proto, clients, rps,
 			proto, clients, us(cpu1-cpu0)/n, proto, clients, us(self1-self0)/n,
-			proto, clients, us(excess)/n, proto, clients, us(wait1-wait0)/n, proto, clients, us(selfWait1-selfWait0)/n))
+			proto, clients, us(excess)/n, proto, clients, us(wait1-wait0)/n, proto, clients, us(selfWait1-selfWait0)/n)+
+			fmt.Sprintf(" %s_%d_server_blocks=%.2f %s_%d_client_blocks=%.2f", proto, clients, float64(blocks1-blocks0)/n, proto, clients, float64(selfBlocks1-selfBlocks0)/n))
+		if protocol != "" {
+			bounds, hist1 := b.serverHistogram(protocol)
+			le, so, co := serverTail(bounds, hist0, hist1, lat)
+			out = append(out, fmt.Sprintf("%s_%d_server_p99_le_us=%.0f %s_%d_server_over_1ms=%.4f %s_%d_client_over_1ms=%.4f", proto, clients, le, proto, clients, so, proto, clients, co))
+		}
 	}
 	want := func(proto string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), proto) }
+	clientCounts := []int{1}
+	if *only == "" || isSet("clients") {
+		clientCounts = nil
+		for _, c := range strings.Split(*clientList, ",") {
+			n, err := strconv.Atoi(c)
+			check(err)
+			clientCounts = append(clientCounts, n)
+		}
+	}
 	for _, proto := range []string{"rest", "resthttp", "grpc", "grpclean"} {
-		for _, clients := range []int{1, 8} {
-			if want(proto) && (clients == 1 || *only == "") {
+		for _, clients := range clientCounts {
+			if want(proto) {
 				measure(proto, clients)
 			}
 		}
@@ -205,19 +270,19 @@ func main() {
 	// a floor process; each timed like the server, with one client.
 	answer := filepath.Join(tmp, "answer")
 	check(os.WriteFile(answer, b.leanAnswer(), 0o644))
-	fl := exec.Command(os.Args[0], "-floor", "18480", answer)
+	fl := exec.Command(os.Args[0], "-floor", strconv.Itoa(*port+10), answer)
 	fl.Stderr = os.Stderr
 	check(fl.Start())
 	servers = append(servers, fl.Process)
 	server := b.pid
 	b.pid = fl.Process.Pid
-	b.addr = map[string]string{"echo": "127.0.0.1:18480", "nethttp": "127.0.0.1:18481", "grpcleanfloor": "127.0.0.1:18482"}
-	waitListening("127.0.0.1:18482", 10*time.Second)
-	fconn, err := grpc.NewClient("127.0.0.1:18482", grpc.WithTransportCredentials(insecure.NewCredentials()))
+	b.addr = map[string]string{"echo": addr(10), "nethttp": addr(11), "grpcleanfloor": addr(12), "echounix": "unix:" + answer + ".sock"}
+	waitListening(addr(12), 10*time.Second)
+	fconn, err := grpc.NewClient(addr(12), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	check(err)
 	b.grpcFloor = inferencepb.NewGRPCInferenceServiceClient(fconn)
-	for _, proto := range []string{"echo", "nethttp", "grpcfloor", "grpcleanfloor"} {
-		if want(proto) {
+	for _, proto := range []string{"echo", "nethttp", "grpcfloor", "grpcleanfloor", "echounix"} {
+		if want(proto) && (proto != "echounix" || *unixSockets) {
 			measure(proto, 1)
 		}
 	}
@@ -225,13 +290,16 @@ func main() {
 		// The binary batch's floor: its bytes over loopback to the echo
 		// server, which reads them by Content-Length and answers.
 		served, local := b.batch("echobin", 1000)
-		out = append(out, fmt.Sprintf("echobin_batch_rows_per_s=%.0f echobin_batch_inprocess_rows_per_s=%.0f", served, local))
+		out = append(out, fmt.Sprintf("echobin_batch_rows_per_s=%.0f echobin_batch_inprocess_rows_per_s=%.0f", served[0], local))
 	}
 	fconn.Close()
 	fl.Process.Kill()
 	fl.Wait()
+	if *unixSockets {
+		b.measureUnix(*bin, filepath.Join(tmp, "repo"), tmp, measure)
+	}
 	b.pid, b.addr = server, nil
-	batches := []string{"rest", "grpc"}
+	batches := []string{"rest", "grpc", "grpclean"}
 	if *binaryData {
 		batches = append(batches, "restbin", "restbinlean")
 	}
@@ -239,10 +307,19 @@ func main() {
 		if !want(proto + "_batch") {
 			continue
 		}
+		var others []*bench
+		if ab != nil {
+			others = append(others, ab)
+		}
 		cpu0 := b.serverCPU()
-		served, local := b.batch(proto, 1000)
+		abCPU0 := ab.serverCPU()
+		served, local := b.batch(proto, 1000, others...)
 		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f %s_batch_server_cpu_us=%.0f",
-			proto, served, proto, local, proto, us(b.serverCPU()-cpu0)/batchRequests))
+			proto, served[0], proto, local, proto, us(b.serverCPU()-cpu0)/float64(batchRequests)))
+		if ab != nil {
+			out = append(out, fmt.Sprintf("%s_batch_rows_per_s_b=%.0f %s_batch_server_cpu_us_b=%.0f",
+				proto, served[1], proto, us(ab.serverCPU()-abCPU0)/float64(batchRequests)))
+		}
 	}
 	if *only != "" && !want("swap") {
 		fmt.Println(strings.Join(out, " "))
@@ -283,7 +360,7 @@ func main() {
 	srv.Wait()
 
 	if *startup {
-		size, ready, answer := startup10MB(*bin, tmp)
+		size, ready, answer := startup10MB(*bin, tmp, addr(2))
 		out = append(out, fmt.Sprintf("startup_model_bytes=%d startup_ms=%.2f startup_first_answer_ms=%.2f", size, ready, answer))
 	}
 	// make's bin/svmgo is the batch build, which execs svmgo-daemon beside
@@ -325,6 +402,7 @@ type bench struct {
 	// client sends on lean, its connection for batches.
 	bigRequest []byte
 	lean       *leanConn
+	glean      *leanGRPC // the lean gRPC client's connection for batches
 }
 
 // restInput is a REST input tensor with its members in the protocol's
@@ -344,7 +422,12 @@ type restRequest struct {
 
 // serverCPU returns the CPU time the server process's threads have used
 // so far.
-func (b *bench) serverCPU() time.Duration { return processCPU(b.pid) }
+func (b *bench) serverCPU() time.Duration {
+	if b == nil {
+		return 0
+	}
+	return processCPU(b.pid)
+}
 
 // processCPU returns the CPU time process pid's threads have used so far.
 func processCPU(pid int) time.Duration {
@@ -357,6 +440,15 @@ func processCPU(pid int) time.Duration {
 // (runnable, but another thread had the CPU): the first two fields of each
 // /proc/PID/task/TID/schedstat, in ns.
 func schedstat(pid int) (run, wait time.Duration) {
+	run, wait, _ = threadStats(pid)
+	return run, wait
+}
+
+// threadStats is schedstat with, summed over the same threads, their
+// voluntary context switches (/proc/PID/task/TID/status): the times a
+// thread blocked, and so the wake-ups it needed (preemptions by other
+// processes are not counted).
+func threadStats(pid int) (run, wait time.Duration, blocks int64) {
 	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
 	check(err)
 	for _, t := range tasks {
@@ -370,8 +462,18 @@ func schedstat(pid int) (run, wait time.Duration) {
 		w, err := strconv.ParseInt(f[1], 10, 64)
 		check(err)
 		run, wait = run+time.Duration(r), wait+time.Duration(w)
+		status, err := os.ReadFile(strings.TrimSuffix(t, "schedstat") + "status")
+		if err != nil {
+			continue
+		}
+		if _, v, ok := strings.Cut(string(status), "\nvoluntary_ctxt_switches:"); ok {
+			v, _, _ = strings.Cut(v, "\n")
+			k, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			check(err)
+			blocks += k
+		}
 	}
-	return run, wait
+	return run, wait, blocks
 }
 
 // swaps returns svmgo_serve_swaps_total of model m from /metrics.
@@ -423,7 +525,7 @@ type leanConn struct {
 }
 
 func dialLean(addr string) *leanConn {
-	c, err := net.Dial("tcp", addr)
+	c, err := dial(addr)
 	check(err)
 	return &leanConn{c: c, r: bufio.NewReaderSize(c, 64<<10)}
 }
@@ -514,19 +616,23 @@ func (b *bench) leanAnswer() []byte {
 // single runs clients concurrent clients of single-row requests for d and
 // returns every request's latency, sorted, and the requests per second.
 func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Duration, float64) {
+	if *clientProcs && clients > 1 {
+		return b.singleProcs(proto, clients, d)
+	}
 	lats := make([][]time.Duration, clients)
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	for c := range clients {
 		wg.Go(func() {
-			if proto == "rest" || proto == "echo" || proto == "nethttp" {
+			pace := newPacer(c, clients)
+			if proto == "rest" || proto == "echo" || proto == "nethttp" || proto == "restunix" || proto == "echounix" {
 				addr := b.httpAddr
 				if a, ok := b.addr[proto]; ok {
 					addr = a
 				}
 				lc := dialLean(addr)
 				defer lc.c.Close()
-				for i := c; time.Now().Before(deadline); i++ {
+				for i := c; pace.wait() && time.Now().Before(deadline); i++ {
 					start := time.Now()
 					status := lc.roundTrip(b.requests[i%len(b.requests)])
 					lats[c] = append(lats[c], time.Since(start))
@@ -534,14 +640,14 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 				}
 				return
 			}
-			if proto == "grpclean" || proto == "grpcleanfloor" {
+			if proto == "grpclean" || proto == "grpcleanfloor" || proto == "grpcleanunix" {
 				addr := b.grpcAddr
 				if a, ok := b.addr[proto]; ok {
 					addr = a
 				}
 				g := dialLeanGRPC(addr)
 				defer g.close()
-				for i := c; time.Now().Before(deadline); i++ {
+				for i := c; pace.wait() && time.Now().Before(deadline); i++ {
 					start := time.Now()
 					g.call(b.messages[i%len(b.messages)])
 					lats[c] = append(lats[c], time.Since(start))
@@ -551,7 +657,7 @@ func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Durat
 				}
 				return
 			}
-			for i := c; time.Now().Before(deadline); i++ {
+			for i := c; pace.wait() && time.Now().Before(deadline); i++ {
 				r := i % len(b.bodies)
 				start := time.Now()
 				verify := b.infer(proto, r, 1)
@@ -633,34 +739,53 @@ func (b *bench) infer(proto string, r, n int) (verify func()) {
 	}
 }
 
-// batchRequests is the number of requests batch times.
-const batchRequests = 21
+// batchRequests is the number of requests batch times (-batch-requests).
+var batchRequests = 21
 
-// batch returns the rows per second of n-row requests, the median of 21.
-// Each request is preceded by the same rows predicted in this process
-// through the Go API (model.PredictDenseBatch, which the C ABI's batch call
-// runs: the floor), so that the two share the machine's load; it returns
-// the rows per second of both.
-func (b *bench) batch(proto string, n int) (served, inProcess float64) {
+// batch returns the rows per second of n-row requests, the median of
+// batchRequests. Each request is preceded by the same rows predicted in
+// this process through the Go API (model.PredictDenseBatch, which the C
+// ABI's batch call runs: the floor), so that the two share the machine's
+// load; it returns the rows per second of both. The same requests go to
+// the servers of others too, alternated with b's (A B B A A B ...), each
+// server's rows per second following b's in served.
+func (b *bench) batch(proto string, n int, others ...*bench) (served []float64, inProcess float64) {
 	n = min(n, b.nrows)
-	var secs, local []float64
+	all := append([]*bench{b}, others...)
+	secs := make([][]float64, len(all))
+	var local []float64
 	labels := make([]float64, n)
 	for i := range batchRequests {
 		r := (i * n) % (b.nrows - n + 1)
-		b.encodeBatch(proto, r, n)
+		for _, x := range all {
+			x.encodeBatch(proto, r, n)
+		}
 		start := time.Now()
 		b.model.PredictDenseBatch(labels, b.rows[r*b.nf:(r+n)*b.nf])
 		local = append(local, time.Since(start).Seconds())
-		if proto == "restbinlean" || proto == "echobin" {
-			secs = append(secs, b.leanBatch(proto, labels))
-			continue
+		for k := range all {
+			if i%2 == 1 {
+				k = len(all) - 1 - k
+			}
+			x := all[k]
+			switch proto {
+			case "restbinlean", "echobin":
+				secs[k] = append(secs[k], x.leanBatch(proto, labels))
+				continue
+			case "grpclean":
+				secs[k] = append(secs[k], x.leanGRPCBatch(labels))
+				continue
+			}
+			start = time.Now()
+			verify := x.infer(proto, r, n)
+			secs[k] = append(secs[k], time.Since(start).Seconds())
+			verify()
 		}
-		start = time.Now()
-		verify := b.infer(proto, r, n)
-		secs = append(secs, time.Since(start).Seconds())
-		verify()
 	}
-	return float64(n) / median(secs), float64(n) / median(local)
+	for _, s := range secs {
+		served = append(served, float64(n)/median(s))
+	}
+	return served, float64(n) / median(local)
 }
 
 // leanBatch sends the binary batch encoded last (b.big) with the lean
@@ -732,7 +857,7 @@ func (b *bench) encodeBatch(proto string, r, n int) {
 // repository and returns its size and the median times, in ms, from
 // starting svmgo serve to its first ready answer and to the answer of its
 // first inference (a kernel model's prediction tables are built by then).
-func startup10MB(bin, tmp string) (size int64, readyMS, answerMS float64) {
+func startup10MB(bin, tmp, addr string) (size int64, readyMS, answerMS float64) {
 	const nf, l = 784, 3300 // 3300 support vectors of 784 float32: 10.3 MB
 	rng := rand.New(rand.NewPCG(1, 2))
 	ds := data.NewDense(l, nf)
@@ -757,10 +882,10 @@ func startup10MB(bin, tmp string) (size int64, readyMS, answerMS float64) {
 	var ready, answer []float64
 	for range 5 {
 		t0 := time.Now()
-		cmd := start(bin, filepath.Join(tmp, "big"), "127.0.0.1:18472", "")
-		waitReady("127.0.0.1:18472", 30*time.Second)
+		cmd := start(bin, filepath.Join(tmp, "big"), addr, "")
+		waitReady(addr, 30*time.Second)
 		ready = append(ready, float64(time.Since(t0).Microseconds())/1e3)
-		resp, err := http.Post("http://127.0.0.1:18472/v2/models/m/infer", "application/json", bytes.NewReader(body))
+		resp, err := http.Post("http://"+addr+"/v2/models/m/infer", "application/json", bytes.NewReader(body))
 		check(err)
 		resp.Body.Close()
 		if resp.StatusCode != 200 {
@@ -810,6 +935,30 @@ func startPublisher(src, dir string) (stop func()) {
 	}
 }
 
+// readInputs reads capi_latency's model and rows from dir.
+func readInputs(dir string) (core.Model, []float32) {
+	model, err := modelfile.ReadFile(filepath.Join(dir, "model.svmgo"))
+	check(err)
+	raw, err := os.ReadFile(filepath.Join(dir, "rows.f32"))
+	check(err)
+	rows := make([]float32, len(raw)/4)
+	for i := range rows {
+		rows[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	return model, rows
+}
+
+// isSet reports whether the flag name was given.
+func isSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// serverArgs and serverEnv are given to every svmgo serve started
+// (-server-args, -server-env).
+var serverArgs, serverEnv []string
+
 // serverStderr receives the server's standard error (nil: discarded).
 var serverStderr *os.File
 
@@ -824,7 +973,7 @@ func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
 		args = append(args, "--grpc", grpcAddr)
 	}
 	for _, a := range []string{httpAddr, grpcAddr} {
-		if a == "" {
+		if a == "" || strings.HasPrefix(a, "unix:") {
 			continue
 		}
 		ln, err := net.Listen("tcp", a)
@@ -833,12 +982,16 @@ func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
 		}
 		ln.Close()
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(bin, append(args, serverArgs...)...)
+	cmd.Env = append(os.Environ(), serverEnv...)
 	if serverStderr != nil {
 		cmd.Stderr = serverStderr
 	}
 	check(cmd.Start())
 	servers = append(servers, cmd.Process)
+	if *serverSlice > 0 {
+		go applySlice(cmd.Process.Pid, *serverSlice)
+	}
 	return cmd
 }
 
@@ -860,28 +1013,12 @@ func serveFloors(port, answer string) {
 
 	echo, err := net.Listen("tcp", addr(0))
 	check(err)
-	go func() {
-		for {
-			c, err := echo.Accept()
-			check(err)
-			go func() {
-				defer c.Close()
-				r := bufio.NewReaderSize(c, 64<<10)
-				for {
-					_, n, err := readHead(r)
-					if err != nil {
-						return
-					}
-					if _, err := r.Discard(max(n, 0)); err != nil {
-						return
-					}
-					if _, err := c.Write(ans); err != nil {
-						return
-					}
-				}
-			}()
-		}
-	}()
+	go serveEcho(echo, ans)
+	// The same on a unix socket beside the answer file (-unix's floor).
+	os.Remove(answer + ".sock")
+	echoUnix, err := net.Listen("unix", answer+".sock")
+	check(err)
+	go serveEcho(echoUnix, ans)
 
 	lim := serve.DefaultLimits()
 	hs := &http.Server{Addr: addr(1), ReadTimeout: lim.ReadTimeout, ReadHeaderTimeout: lim.ReadTimeout,
@@ -898,6 +1035,31 @@ func serveFloors(port, answer string) {
 	gs := grpc.NewServer()
 	inferencepb.RegisterGRPCInferenceServiceServer(gs, floorService{})
 	check(gs.Serve(gl))
+}
+
+// serveEcho answers each HTTP/1.1 request on ln's connections, read by its
+// Content-Length, with the bytes ans.
+func serveEcho(ln net.Listener, ans []byte) {
+	for {
+		c, err := ln.Accept()
+		check(err)
+		go func() {
+			defer c.Close()
+			r := bufio.NewReaderSize(c, 64<<10)
+			for {
+				_, n, err := readHead(r)
+				if err != nil {
+					return
+				}
+				if _, err := r.Discard(max(n, 0)); err != nil {
+					return
+				}
+				if _, err := c.Write(ans); err != nil {
+					return
+				}
+			}
+		}()
+	}
 }
 
 // floorService answers ModelInfer with one INT64 label, the request

@@ -115,6 +115,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		full, err = subset(full, c.classes, c.rows)
 	}
+	if err == nil && !c.linear {
+		// And the kernel columns kept within -m unless -M is given or
+		// the rows are narrow.
+		o.Kernel = opts.Kernel.Incremental(full.NumFeatures())
+	}
 	if c.name == "" {
 		c.name = filepath.Base(files[0])
 	}

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# serve_latency.sh — svmgo serve's single-row latency and its 8-client tail
+# under the settings that move them, side by side: each variant is a run of
+# examples/bench/servetime, the variants alternated (A B C .. A B C ..)
+# ROUNDS times so that a noisy machine's load falls on each alike; prints
+# the median of each figure a variant (examples/serve/README.md, "Single-row
+# latency", reads it).
+#
+#   [ROUNDS=3] [SECONDS_EACH=2] [CASES="idle tail"] [PACED_RATE=1000] bash examples/bench/serve_latency.sh
+#
+# Needs `make` (bin/svmgo, bin/svmgo-daemon, lib/libsvmgo.so) and
+# $SVMGO_DATA/fashion.{train,test} (default ~/.cache/libsvmgo; without them
+# the model is trained on synthetic rows). SVMGO picks another binary.
+#
+# CASES:
+#   idle  one client, single rows (REST and gRPC, lean clients; the TCP echo
+#         floor; the same over unix sockets): svmgo serve as is; with
+#         --busy-poll=50us; with GOMAXPROCS=1; and "kept busy": as is while
+#         two nice-19 spinners (one a CPU) keep the vCPUs from halting, so
+#         that no request waits for a halted vCPU's wake-up (the figure a
+#         loaded machine gives; not a setting to use). On an idle machine the
+#         difference between "as is" and "kept busy" is what the wake-ups
+#         cost; on a loaded one the two are alike. Last, "paced": as is, the
+#         client sending a request every 2 ms instead of back to back, so
+#         that client and server block between requests on any machine (a
+#         pause longer than --busy-poll's budget: polling cannot help it).
+#   tail  eight clients, single rows: clients as goroutines of one process
+#         (serve.sh's); as eight processes (GOMAXPROCS 1 each, as separate
+#         client programs); the same with the server at GOMAXPROCS=1; and with
+#         the server's threads given a 100 µs scheduler slice (Linux 6.12+'s
+#         EEVDF custom slice; the default slice here is 1.4 ms, about the
+#         8-client p99); and each client process paced to PACED_RATE
+#         requests a second (default 1000: 8000/s together, about half of
+#         what back-to-back clients reach here) instead of back to back, as
+#         callers of a sidecar send. Beside each: svmgo serve's own p99 (its /metrics
+#         histogram's bucket) and the shares of requests past 1 ms as the
+#         server and as the clients timed them.
+set -euo pipefail
+
+die() { echo "serve_latency.sh: $*" >&2; exit 1; }
+say() { echo "serve_latency.sh: $*" >&2; }
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
+SVMGO=$(abs "${SVMGO:-bin/svmgo}")
+export SVMGO_DATA=${SVMGO_DATA:-$HOME/.cache/libsvmgo}
+ROUNDS=${ROUNDS:-3} SECONDS_EACH=${SECONDS_EACH:-2} CASES=${CASES:-idle tail} PACED_RATE=${PACED_RATE:-1000}
+cd "$root"
+[[ -x $SVMGO ]] || die "$SVMGO not found: run 'make' first"
+[[ -f lib/libsvmgo.so ]] || die "lib/libsvmgo.so not found: run 'make' first"
+
+tmp=$(mktemp -d)
+spinners=()
+stop_spinners() {
+	((${#spinners[@]})) && kill "${spinners[@]}" 2>/dev/null || true
+	spinners=()
+}
+trap 'stop_spinners; rm -rf "$tmp"' EXIT
+"${CC:-gcc}" -std=c99 -O2 -Iinclude examples/bench/capi_latency.c examples/c/libsvm_reader.c \
+	-Llib -lsvmgo -Wl,-rpath,"$root/lib" -o "$tmp/capi_latency"
+go build -o "$tmp/servetime" ./examples/bench/servetime
+"$tmp/capi_latency" "$tmp" >/dev/null
+
+# run NAME ARGS...: one servetime run, its figures appended to runs as
+# "NAME key=value" lines.
+run() {
+	local name=$1
+	shift
+	say "$name"
+	"$tmp/servetime" -bin "$SVMGO" -seconds "$SECONDS_EACH" -swap-rounds 0 "$@" "$tmp" |
+		tr ' ' '\n' | sed "s/^/$name /" >>"$tmp/runs"
+}
+idle=(-only rest,grpclean,echo,echounix -unix -clients 1)
+tail=(-only rest,grpclean -clients 8)
+
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+for r in $(seq "$ROUNDS"); do
+	say "round $r of $ROUNDS"
+	if [[ " $CASES " == *" idle "* ]]; then
+		run "as-is" "${idle[@]}"
+		run "busy-poll" "${idle[@]}" -server-args --busy-poll=50us
+		run "GOMAXPROCS=1" "${idle[@]}" -server-env GOMAXPROCS=1
+		for cpu in $(seq 0 $(($(nproc) - 1))); do
+			nice -n 19 taskset -c "$cpu" bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
+			spinners+=($!)
+		done
+		run "kept-busy" "${idle[@]}"
+		stop_spinners
+		run "paced" "${idle[@]}" -client-rate 500
+	fi
+	if [[ " $CASES " == *" tail "* ]]; then
+		run "goroutines" "${tail[@]}"
+		run "processes" "${tail[@]}" -client-procs
+		run "processes,GOMAXPROCS=1" "${tail[@]}" -client-procs -server-env GOMAXPROCS=1
+		run "processes,slice=100us" "${tail[@]}" -client-procs -server-slice 100us
+		run "processes,paced" "${tail[@]}" -client-procs -client-rate "$PACED_RATE"
+	fi
+done
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+
+med() { # med NAME KEY: the median over the rounds
+	sed -n "s/^$1 $2=//p" "$tmp/runs" | sort -g | awk '{v[NR] = $1} END { if (NR) print v[int((NR + 1) / 2)]; else print "–" }'
+}
+echo "Load average at the start: $load0; at the end: $load1. Medians of $ROUNDS alternated runs, $SECONDS_EACH s each measurement."
+if [[ " $CASES " == *" idle "* ]]; then
+	echo
+	echo "| one client, single row | p50 µs REST / gRPC / echo | p99 µs REST / gRPC / echo | unix socket p50 µs REST / gRPC / echo | server CPU µs a request REST / gRPC | server blocks a request REST / gRPC |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	for v in as-is busy-poll GOMAXPROCS=1 kept-busy paced; do
+		echo "| $v | $(med $v rest_1_p50_us) / $(med $v grpclean_1_p50_us) / $(med $v echo_1_p50_us) |" \
+			"$(med $v rest_1_p99_us) / $(med $v grpclean_1_p99_us) / $(med $v echo_1_p99_us) |" \
+			"$(med $v restunix_1_p50_us) / $(med $v grpcleanunix_1_p50_us) / $(med $v echounix_1_p50_us) |" \
+			"$(med $v rest_1_server_cpu_us) / $(med $v grpclean_1_server_cpu_us) |" \
+			"$(med $v rest_1_server_blocks) / $(med $v grpclean_1_server_blocks) |"
+	done
+fi
+if [[ " $CASES " == *" tail "* ]]; then
+	echo
+	echo "| 8 clients, single row | REST p50 / p99 µs | REST p99 / p50 | gRPC p50 / p99 µs | gRPC p99 / p50 | requests/s REST / gRPC | server's own p99 ≤ µs REST / gRPC | past 1 ms, server / clients, REST | past 1 ms, server / clients, gRPC | run-queue wait µs a request, server / clients, REST |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for v in goroutines processes processes,GOMAXPROCS=1 processes,slice=100us processes,paced; do
+		ratio() { awk -v a="$(med $v "$1")" -v b="$(med $v "$2")" 'BEGIN { printf "%.2f", a / b }'; }
+		echo "| $v | $(med $v rest_8_p50_us) / $(med $v rest_8_p99_us) | $(ratio rest_8_p99_us rest_8_p50_us) |" \
+			"$(med $v grpclean_8_p50_us) / $(med $v grpclean_8_p99_us) | $(ratio grpclean_8_p99_us grpclean_8_p50_us) |" \
+			"$(med $v rest_8_rps) / $(med $v grpclean_8_rps) | $(med $v rest_8_server_p99_le_us) / $(med $v grpclean_8_server_p99_le_us) |" \
+			"$(med $v rest_8_server_over_1ms) / $(med $v rest_8_client_over_1ms) | $(med $v grpclean_8_server_over_1ms) / $(med $v grpclean_8_client_over_1ms) |" \
+			"$(med $v rest_8_server_runq_us) / $(med $v rest_8_client_runq_us) |"
+	done
+fi
