@@ -143,6 +143,28 @@ gridpyCompare() {
 		END { printf "%d of %d", eq, n; if (eq < n) printf " (largest difference %g)", big }' "$tmp/gp.out" "$tmp/new.out")
 }
 
+# writeTable writes the table of the cases run so far to
+# examples/bench/out/grid.md: after each case, so that a long run stopped
+# part way keeps the rows it finished.
+writeTable() {
+	{
+		echo "| data | grid, options | train peak MiB | grid peak MiB | grid ÷ train | goal ≤ 2 | grid CPU / wall | against base | best line (C, γ, rate) | grid.py's best | points equal to grid.py's | grid.py CPU / wall |"
+		echo "|---|---|---:|---:|---:|---|---:|---|---|---|---|---:|"
+		printf '%s\n' "${rows[@]}"
+		echo
+		echo "- Whole commands, peak RSS (/usr/bin/time %M), user+sys CPU and wall: medians of the rounds;"
+		echo "  each round runs \`svmgo train\`, \`svmgo grid\`${base:+, then the base binary's grid (whose .out file must equal this one's)}."
+		printf '%s\n' "${notes[@]}"
+		if [[ -n $gridpy ]]; then
+			echo "- grid.py: $gridpy with one worker and $svmtrain (for -s 3 through a wrapper that prints"
+			echo "  the mean squared error's reciprocal, since grid.py keeps the highest rate), run once a case."
+		fi
+		echo "- Machine: $(nproc) CPU(s); $(date -u +%Y-%m-%d)."
+	} >"$tmp/grid.md"
+	mkdir -p examples/bench/out
+	cp "$tmp/grid.md" examples/bench/out/grid.md
+}
+
 rows=()
 notes=()
 for c in $cases; do
@@ -177,23 +199,8 @@ for c in $cases; do
 	if [[ -n $gridpy ]]; then gridpyCompare; fi
 	rows+=("| $label | \`${grid:-default grid}${opts:+ $opts}\` | $(awk -v a="$mt" 'BEGIN { printf "%.1f", a / 1024 }') | $(awk -v a="$mg" 'BEGIN { printf "%.1f", a / 1024 }') | **$ratio** | $met | $cg / $wg s | $basecell | $best | $gp | $gpeq | $gptime |")
 	notes+=("- $label \`${grid:-default grid}${opts:+ $opts}\`: measured $(date -u +%Y-%m-%d), $runs rounds; load average $load0 before, $load1 after.")
+	writeTable
 done
 
-{
-	echo "| data | grid, options | train peak MiB | grid peak MiB | grid ÷ train | goal ≤ 2 | grid CPU / wall | against base | best line (C, γ, rate) | grid.py's best | points equal to grid.py's | grid.py CPU / wall |"
-	echo "|---|---|---:|---:|---:|---|---:|---|---|---|---|---:|"
-	printf '%s\n' "${rows[@]}"
-	echo
-	echo "- Whole commands, peak RSS (/usr/bin/time %M), user+sys CPU and wall: medians of the rounds;"
-	echo "  each round runs \`svmgo train\`, \`svmgo grid\`${base:+, then the base binary's grid (whose .out file must equal this one's)}."
-	printf '%s\n' "${notes[@]}"
-	if [[ -n $gridpy ]]; then
-		echo "- grid.py: $gridpy with one worker and $svmtrain (for -s 3 through a wrapper that prints"
-		echo "  the mean squared error's reciprocal, since grid.py keeps the highest rate), run once a case."
-	fi
-	echo "- Machine: $(nproc) CPU(s); $(date -u +%Y-%m-%d)."
-} >"$tmp/grid.md"
-mkdir -p examples/bench/out
-cp "$tmp/grid.md" examples/bench/out/grid.md
 cat "$tmp/grid.md"
 say "table written to examples/bench/out/grid.md"
