@@ -40,6 +40,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.environ.get("SVMGO_TEST_DATA") or os.path.join(HERE, os.pardir, os.pardir, os.pardir, "shared", "data")
 
 
+def _without_ke(result):
+    """A fit_result_ without its kernel evaluation counts, at both levels."""
+    out = {k: v for k, v in result.items() if k not in ("ke", "subproblems")}
+    out["subproblems"] = [{k: v for k, v in sub.items() if k != "ke"} for sub in result.get("subproblems", [])]
+    return out
+
+
 def load(name, n_features):
     X, y = load_svmlight_file(os.path.join(DATA, name), n_features=n_features)
     return X, y
@@ -625,7 +632,10 @@ class TestPartialFit(unittest.TestCase):
         self.assertEqual(len(calls), 1, "the later partial_fit calls read the model file")
         for name in ("support_vectors_", "dual_coef_", "intercept_", "n_support_", "n_iter_", "fit_status_"):
             np.testing.assert_array_equal(getattr(lazy, name), getattr(eager, name), err_msg=name)
-        self.assertEqual(lazy.fit_result_, eager.fit_result_)
+        # Kernel evaluations ("ke") are left out: they count cache misses, and
+        # which worker's cache a one-vs-one pair (and its kept columns) used is
+        # the scheduler's choice; iterations, objectives and the model are not.
+        self.assertEqual(_without_ke(lazy.fit_result_), _without_ke(eager.fit_result_))
         lazy.partial_fit(X[1020:1030], y[1020:1030])
         eager.partial_fit(X[1020:1030], y[1020:1030])
         again = pickle.loads(pickle.dumps(lazy))
