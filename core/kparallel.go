@@ -75,7 +75,7 @@ func longEnough(n, work int) bool {
 // preempts the solver (every 10 ms) and, as often as not, that thread
 // takes the solver over on the other CPU: on a 57-feature, 3,680-row
 // binary set (where the issue measured two cores at 1.10× the wall of one
-// CPU on a quiet machine; its columns were then judged too short, see
+// CPU on a quiet machine; its columns are too short to offer, see
 // sparseEntryWork) perf found the solver's samples split about evenly
 // between two threads. One P keeps the solver on one thread (95–97%
 // of the samples), as a pinned run does, without pinning it: the
@@ -106,8 +106,7 @@ func BestOnOneP(ds *data.Dataset, p TrainParams) bool {
 // kernel matrix (rows² × (rowWork + 16)), of a training BestOnOneP runs on
 // one P: 2^26, between the shared data's small sets (heart_scale 2.1 M,
 // breast_cancer 9.5 M, diabetes 3.2 M), which take a few milliseconds,
-// and the 57-feature, 3,680-row binary set (1.1 G; its columns are now
-// offered).
+// and the 57-feature, 3,680-row binary set (447 M).
 const onePWorkMin = 1 << 26
 
 // classCount is the number of distinct values of labels.
@@ -131,19 +130,19 @@ func rowWork(ds *data.Dataset) int {
 }
 
 // sparseEntryWork is what a nonzero of a sparse row adds to a kernel
-// entry, in dense features: a sparse nonzero is an indexed load from the
-// scattered column, a conversion and a scalar multiply-add, a dense
-// feature a lane of a vectorized product over contiguous floats. One core
-// at load 12–14 (BenchmarkColumnSplit and BenchmarkColumnSplitSparse
-// alone, two runs): a column of debdesc_bin's shape (10,000 rows, 6
-// nonzeros a row) took 150–212 µs, one of spamlike's (4,000 rows, 17
-// nonzeros) 126–252 µs, one of 4,000 dense rows of 57 features 64–119 µs.
-// Counted as one feature, debdesc_bin's first 10,000 rows (220 K units a
-// column) fell below columnWorkMin while those dense rows (292 K) were
-// above it, so that training, whose columns are 83% of its samples
-// (perf), never offered one to an idle core; counted as 4 it offers
-// (400 K), and offerChoice keeps offering only while it measures faster.
-const sparseEntryWork = 4
+// entry, in dense features. A sparse nonzero costs more than a dense
+// feature (an indexed load, a conversion and a scalar multiply-add against
+// a lane of a vectorized product: one core at load 12-14, a column of
+// debdesc_bin's shape, 10,000 rows of 6 nonzeros, took 150-212 us, one of
+// 4,000 dense rows of 57 features 64-119 us), yet counting it as 4, so
+// that debdesc_bin's first 10,000 rows offered their columns to the idle
+// core, made that training cost 1.30-1.35x the CPU on two cores for no
+// wall time (quiet machine, 2026-11-28: 2-core wall / pinned 1.034, 0 of
+// 5 rounds at or below 1, against one P's tie): a 150 us column cut in 8
+// chunks hands the helper pieces too small to pay for the hand-off. So a
+// nonzero counts as one feature, and such a training runs on one P
+// (BestOnOneP).
+const sparseEntryWork = 1
 
 // columnChunks is how many pieces an offered column is cut into; the
 // solver and the helper claim them in order.
