@@ -121,14 +121,7 @@ func sampleRows(ds *data.Dataset, n int) *data.Dataset {
 		out = data.NewSparse(count, ds.Nonzeros(), 0)
 	}
 	for i := 0; i < ds.Len(); i += step {
-		var err error
-		if ds.IsDense() {
-			err = out.AppendDense(ds.Label(i), ds.DenseRow(i))
-		} else {
-			idx, val := ds.SparseRow(i)
-			err = out.AppendSparse(ds.Label(i), idx, val)
-		}
-		if err != nil {
+		if err := out.AppendRowOf(ds, i); err != nil {
 			panic("quantize: sampleRows: " + err.Error()) // sized above
 		}
 	}

@@ -53,14 +53,7 @@ func subset(ds *data.Dataset, n int) *data.Dataset {
 		out = data.NewSparse(n, ds.Nonzeros(), 0)
 	}
 	for i := range n {
-		var err error
-		if ds.IsDense() {
-			err = out.AppendDense(ds.Label(i), ds.DenseRow(i))
-		} else {
-			idx, val := ds.SparseRow(i)
-			err = out.AppendSparse(ds.Label(i), idx, val)
-		}
-		if err != nil {
+		if err := out.AppendRowOf(ds, i); err != nil {
 			panic(err)
 		}
 	}
