@@ -39,15 +39,7 @@ func TestKeptColumns(t *testing.T) {
 			budget := q.keepBytes()
 			var e0, e1 int64 // kernel evaluations after the first retrain
 			for b := range 5 {
-				if err := ds.DeleteRows(oldest); err != nil {
-					t.Fatal(err)
-				}
-				for _, d := range []*KernelDual{d0, d1} {
-					if err := d.DeleteRows(oldest); err != nil {
-						t.Fatal(err)
-					}
-				}
-				add(batch)
+				slideBoth(t, ds, d0, d1, oldest, add, batch)
 				m0, m1, n0, n1 := retrainBoth(t, b, plain, kept, ds, d0, d1)
 				if b > 0 {
 					e0, e1 = e0+m0.Result.KernelEvals, e1+m1.Result.KernelEvals
@@ -90,6 +82,21 @@ func keptPair(t *testing.T, full *data.Dataset, p, q KernelParams, capRows, stor
 		d1.Alpha = append(d1.Alpha, slices.Clone(a))
 	}
 	return plain, kept, ds, add, d0, d1
+}
+
+// slideBoth drops the rows at oldest from ds and from both duals, then
+// appends batch rows (add): one step of a full store's window.
+func slideBoth(t *testing.T, ds *data.Dataset, d0, d1 *KernelDual, oldest []int, add func(int), batch int) {
+	t.Helper()
+	if err := ds.DeleteRows(oldest); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []*KernelDual{d0, d1} {
+		if err := d.DeleteRows(oldest); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(batch)
 }
 
 // retrainBoth retrains ds warm from d0 with plain (no kept columns) and
@@ -231,15 +238,7 @@ func TestKeptColumnsSeeded(t *testing.T) {
 			}
 			oldest := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
 			for b := range 3 {
-				if err := ds.DeleteRows(oldest); err != nil {
-					t.Fatal(err)
-				}
-				for _, d := range []*KernelDual{d0, d1} {
-					if err := d.DeleteRows(oldest); err != nil {
-						t.Fatal(err)
-					}
-				}
-				add(batch)
+				slideBoth(t, ds, d0, d1, oldest, add, batch)
 				m0, m1, n0, n1 := retrainBoth(t, b, plain, kept, ds, d0, d1)
 				if e0, e1 := m0.Result.KernelEvals, m1.Result.KernelEvals; e1 > e0 || c.keepMB >= 1 && e1 >= e0 {
 					t.Errorf("retrain %d: %d kernel evaluations with seeded kept columns, %d without", b,
@@ -278,15 +277,7 @@ func TestKeptColumnsShrunk(t *testing.T) {
 		oldest[k] = k
 	}
 	for b := range 4 {
-		if err := ds.DeleteRows(oldest); err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range []*KernelDual{d0, d1} {
-			if err := d.DeleteRows(oldest); err != nil {
-				t.Fatal(err)
-			}
-		}
-		add(batch)
+		slideBoth(t, ds, d0, d1, oldest, add, batch)
 		_, _, n0, n1 := retrainBoth(t, b, plain, kept, ds, d0, d1)
 		if kb, budget := kept.KeptBytes(); kb == 0 || kb > budget {
 			t.Errorf("retrain %d: %d bytes of kernel columns kept, budget %d", b, kb, budget)
