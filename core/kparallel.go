@@ -136,7 +136,7 @@ func rowWork(ds *data.Dataset) int {
 // debdesc_bin's shape, 10,000 rows of 6 nonzeros, took 150-212 us, one of
 // 4,000 dense rows of 57 features 64-119 us), yet counting it as 4, so
 // that debdesc_bin's first 10,000 rows offered their columns to the idle
-// core, made that training cost 1.30-1.35x the CPU on two cores for no
+// core, made that training cost 1.35-1.44x the CPU on two cores for no
 // wall time (quiet machine, 2026-11-28: 2-core wall / pinned 1.034, 0 of
 // 5 rounds at or below 1, against one P's tie): a 150 us column cut in 8
 // chunks hands the helper pieces too small to pay for the hand-off. So a
