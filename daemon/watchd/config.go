@@ -110,7 +110,9 @@ type Config struct {
 	CSVSkipColumns []int
 	// QuantizeBits, when 8 or 16, publishes each retrained model quantized
 	// to int8 or int16 codes (quantize.QuantizeLinear or QuantizeKernel)
-	// instead of the float model; 0, the default, publishes float models.
+	// instead of the float model (the float model when the quantized one
+	// changes its support vectors' labels: quantize.CheckFaithful); 0,
+	// the default, publishes float models.
 	// The gate, when on, judges the quantized model, the one published.
 	// Training is unchanged: the store keeps the float solve's α, from
 	// which the next retrain starts. Reloadable.
