@@ -24,12 +24,12 @@ import (
 // has its own set, so two daemons in one process (tests) do not share
 // counters.
 type daemonMetrics struct {
-	list            []exported
-	ingested        *metrics.Counter
-	rejected        *metrics.Counter
-	special         *metrics.Counter
-	duplicates      *metrics.Counter
-	gateRefused     *metrics.Counter
+	list        []exported
+	ingested    *metrics.Counter
+	rejected    *metrics.Counter
+	special     *metrics.Counter
+	duplicates  *metrics.Counter
+	gateRefused *metrics.Counter
 	// quantizeRefused counts retrained models whose quantization
 	// quantize.CheckFaithful refused: their float model was published.
 	quantizeRefused *metrics.Counter
