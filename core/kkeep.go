@@ -479,6 +479,25 @@ func (c *keptColumns) keep(i int32, rows []int32, vals []float32) {
 	}
 }
 
+// across sets dst[k] = K(x_i, x_rows[k]) for the rows whose kept column
+// holds its entry at row i's slot, and returns the positions k of the
+// others, appended to missing[:0].
+func (c *keptColumns) across(dst []float32, i int32, rows []int32, missing []int32) []int32 {
+	missing = missing[:0]
+	si := c.oldOf[i]
+	dst = dst[:len(rows)] // equal lengths: no bounds checks on dst
+	for k, r := range rows {
+		if col := c.cur[r]; col != nil {
+			if v := atomic.LoadUint32(keptBits(&col[si])); v != keptUnset {
+				dst[k] = math.Float32frombits(v)
+				continue
+			}
+		}
+		missing = append(missing, int32(k))
+	}
+	return missing
+}
+
 // keepEntries writes the kernel values vals = K(x_i, x_rows[k]) of row i
 // against rows into the kept columns of i (at the slots of rows) and of
 // each of rows (at i's slot), where there are such columns.
