@@ -51,6 +51,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
 // keptUnset marks an entry of a kept column that no run has computed (a
@@ -458,14 +460,18 @@ func (c *keptColumns) fill(data []float32, index, kslot []int32, i, have, length
 		return false, missing, rows
 	}
 	missing, rows = missing[:0], rows[:0]
-	data, kslot = data[have:length], kslot[have:length] // equal lengths: no bounds checks on data
-	for k, o := range kslot {
-		if v := atomic.LoadUint32(keptBits(&src[o])); v != keptUnset {
-			data[k] = math.Float32frombits(v)
-			continue
+	data, kslot = data[have:length], kslot[have:length]
+	// One gather of every entry, then a pass for the unset ones only
+	// when there are some: the entry-by-entry loop was a tenth of a warm
+	// retrain on digits (45 pairs of ~290 rows, ~25 iterations each).
+	if !simd.GatherMarked32(data, src, kslot, keptUnset) {
+		return true, missing, rows
+	}
+	for k, v := range data {
+		if math.Float32bits(v) == keptUnset {
+			missing = append(missing, int32(have+k))
+			rows = append(rows, index[have+k])
 		}
-		missing = append(missing, int32(have+k))
-		rows = append(rows, index[have+k])
 	}
 	return true, missing, rows
 }
