@@ -345,6 +345,9 @@ func (c *keptColumns) removedColumn(h uint64, dst []float32, missing []int32) ([
 // allows. Pairs solved in parallel call it in turn; the solves never read
 // the made columns.
 func (c *keptColumns) capture(q *svcQ, alpha []float64) {
+	if q.unkept == 0 {
+		return // every cached column is a kept one's
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	// The columns as the cache stores them, through the swaps still
