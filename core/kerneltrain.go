@@ -825,7 +825,11 @@ func (t *KernelTrainer) startWarm(ds *data.Dataset, warm *KernelDual, k Kernel, 
 		if t.kept != nil && len(t.kept.left) > 0 {
 			kept = t.kept
 		}
-		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr, kept)
+		var pairs [][2]int32 // the classes of C-SVC's pairs: only their rows are read
+		if warm.SVMType.IsSVC() {
+			pairs = warm.Pairs
+		}
+		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr, kept, pairs)
 	}
 	return goneEvals
 }

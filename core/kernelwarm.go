@@ -302,9 +302,14 @@ func removedTerm(svm SVMType, g *KernelGradient, rs *gradientRows, pairs [][2]in
 // when not nil, between its begin and end) where it holds them: the
 // values the runs that put the row's terms into G computed; the others
 // are computed by kr (which reads the data set's rows, or their dense
-// copy) from the removed row kept in gradientRows.sv. Returns nil when
+// copy) from the removed row kept in gradientRows.sv. For C-SVC (pairs,
+// the subproblems' classes, and the rows' labels known) only the rows of
+// the pairs in which the removed row has a term are filled (the others
+// stay 0: takeOutRemoved reads none of them): a support vector of digits
+// is one in a few of its class's nine pairs, and the rows of the other
+// classes' cost half of these columns' kernel values. Returns nil when
 // nothing was removed, and the number of kernel evaluations.
-func (g *KernelGradient) removedColumns(kr *kernelRows, kept *keptColumns) ([][]float32, int64) {
+func (g *KernelGradient) removedColumns(kr *kernelRows, kept *keptColumns, pairs [][2]int32) ([][]float32, int64) {
 	gone := g.rows.gone
 	if gone == nil {
 		return nil, 0
@@ -320,8 +325,9 @@ func (g *KernelGradient) removedColumns(kr *kernelRows, kept *keptColumns) ([][]
 	cols := make([][]float32, len(gone.SV))
 	sv := g.rows.sv
 	var evals int64
-	var missing []int32
+	var missing, need, some []int32
 	var buf []float32
+	svc := pairs != nil && len(g.rows.label) == n && len(pairs) == len(gone.Coef)
 	for q, s := range gone.SV {
 		col := make([]float32, n)
 		rows := all
@@ -330,6 +336,22 @@ func (g *KernelGradient) removedColumns(kr *kernelRows, kept *keptColumns) ([][]
 			if missing, ok = kept.removedColumn(gone.Hash[q], col, missing); ok {
 				rows = missing
 			}
+		}
+		if svc {
+			// The classes of the pairs with a term of this row.
+			need = need[:0]
+			for v, pr := range pairs {
+				if gone.Coef[v][q] != 0 || gone.Bar[v][q] != 0 {
+					need = append(need, pr[0], pr[1])
+				}
+			}
+			some = some[:0]
+			for _, t := range rows {
+				if slices.Contains(need, g.rows.label[t]) {
+					some = append(some, t)
+				}
+			}
+			rows = some
 		}
 		cols[q] = col
 		if len(rows) == 0 {
