@@ -1188,7 +1188,10 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 		}
 		nul = p.Nu * sum
 	}
+	w.q.reset(rows, y)
 	var a0, G0, Gbar0 []float64
+	var res smoResult
+	settled := false
 	warmStart := warm != nil && len(warm.Alpha) == 1
 	if warmStart {
 		for r := range alpha {
@@ -1200,6 +1203,9 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 			G0, Gbar0 = w.s.gradient(l)
 			g.fillStored(a0, G0, Gbar0, rows, l, false, 0)
 			g.takeOutRemoved(G0, Gbar0, rows, y, false, 0, t.goneK)
+			if !t.solveSettled {
+				res, settled = w.s.warmSettled(w.q, alpha, a0, G0, Gbar0, pv, y, 1, 1, dw, p.Eps)
+			}
 		}
 	} else if dw != nil {
 		// The cold start below with bounds ω_r: rows in order filled up
@@ -1222,12 +1228,15 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 			alpha[nOnes] = nul - float64(nOnes)
 		}
 	}
-	w.q.reset(rows, y)
-	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
-		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart,
-		Progress: t.smoProgress(0, 0, 0)})
-	if t.kept != nil && t.kept.capturing {
-		t.kept.capture(w.q, alpha)
+	if settled {
+		t.settled.Add(1)
+	} else {
+		res = w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
+			Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart,
+			Progress: t.smoProgress(0, 0, 0)})
+		if t.kept != nil && t.kept.capturing {
+			t.kept.capture(w.q, alpha)
+		}
 	}
 	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}

@@ -657,8 +657,8 @@ func (q *svrQ) entries(dst []float32, i int, js []int32) {
 	}
 }
 
-// warmSettled is a warm C-SVC pair's shortcut past the solver when its
-// start is the stored one: α equals α⁰ wherever G⁰ holds a value (none of
+// warmSettled is a warm C-SVC pair's (or one-class problem's) shortcut
+// past the solver when its start is the stored one: α equals α⁰ wherever G⁰ holds a value (none of
 // the pair's α moved: no support vector of the pair left it and the
 // repair changed nothing) and is 0 elsewhere (rows added since), so G⁰ is
 // ∇f at α on its rows. It gives the variables without a stored value their
