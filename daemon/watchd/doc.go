@@ -182,8 +182,9 @@
 // at start and logged with core.KernelTrainerBytes; the support vectors'
 // kernel columns kept between retrains take at most -M, which defaults to
 // -m here for rows of 64 or more values (the store's nonzeros per row,
-// at most its MaxFeatures; options.KernelOptions.Incremental), to 0 for
-// narrower ones. With Config.ColdEvery
+// at most its MaxFeatures, or MaxFeatures itself when the kernels read
+// such rows through core's dense copy: at most 64 features, 40% nonzero;
+// options.KernelOptions.Incremental), to 0 for narrower ones. With Config.ColdEvery
 // the daemon measures the warm start against a cold solve: coordinate
 // updates for linear models, kernel evaluations for kernel models, logged
 // and exported in /metrics.
