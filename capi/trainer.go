@@ -99,7 +99,7 @@ func newTrainer(opts string, capRows, numFeatures, capNonzeros uint64) (*trainer
 		// within -m unless -M says otherwise or the rows are narrow.
 		width := int(numFeatures)
 		if capNonzeros > 0 {
-			width = int(min(numFeatures, max(capNonzeros/capRows, 1)))
+			width = core.KernelRowWidth(int(numFeatures), int(max(capNonzeros/capRows, 1)))
 		}
 		o.Kernel.Params = o.Kernel.Incremental(width)
 	} else {

@@ -156,6 +156,21 @@ type KernelTrainer struct {
 // 264 bytes a row.
 const denseViewMaxFeatures = 64
 
+// KernelRowWidth returns how many values a kernel trainer's kernels read
+// per row of rows of numFeatures features holding about nonzeros
+// nonzeros each (at most numFeatures): numFeatures when the rows are
+// narrow and dense enough for the trainer to read them through its dense
+// copy (denseViewMaxFeatures, data.PreferDense), else nonzeros. The
+// incremental trainers' default for kept columns depends on it
+// (options.KernelOptions.Incremental).
+func KernelRowWidth(numFeatures, nonzeros int) int {
+	nonzeros = min(nonzeros, numFeatures)
+	if numFeatures <= denseViewMaxFeatures && data.PreferDense(1, numFeatures, nonzeros) {
+		return numFeatures
+	}
+	return nonzeros
+}
+
 // wantsDenseView reports whether a trainer for ds, when ds is all it
 // trains, needs the dense copy: ds is sparse, narrow and mostly nonzero.
 func wantsDenseView(ds *data.Dataset) bool {

@@ -253,28 +253,20 @@ func parseTrainOptions(s string, rowWidth int) (trainSpec, error) {
 
 // rowWidth returns the values the kernels read per stored row, about
 // (options.KernelOptions.Incremental keeps kernel columns for wide rows):
-// the nonzeros the store keeps per row of its capacity, at most
-// MaxFeatures; or MaxFeatures when rows that narrow are dense enough
-// (data.PreferDense) for core's kernel trainer to read them through its
-// dense copy (denseViewMaxFeatures, 64 features), as the C ABI trainer
-// reads dense rows. digits (64 features, 33 nonzeros a row) kept none
-// here and all through the C ABI: the daemon's warm retrains cost 0.35 of
-// a cold solve's CPU (0.15 of its kernel evaluations) against 0.28 (0.02)
-// with them.
+// core.KernelRowWidth of the nonzeros the store keeps per row of its
+// capacity, which counts rows narrow and dense enough for the trainer's
+// dense copy as MaxFeatures wide. digits (64 features, 33 nonzeros a row)
+// kept none here when the nonzeros alone counted, and kept them through
+// the C ABI's dense rows: the daemon's warm retrains cost 0.35 of a cold
+// solve's CPU (0.15 of its kernel evaluations) against 0.28 (0.02) with
+// them.
 func (c *Config) rowWidth() int {
-	w := min(c.Store.MaxFeatures, DefaultNonzerosPerRow)
+	w := DefaultNonzerosPerRow
 	if c.Store.CapacityNonzeros > 0 && c.Store.Capacity > 0 {
-		w = min(c.Store.MaxFeatures, c.Store.CapacityNonzeros/c.Store.Capacity)
+		w = c.Store.CapacityNonzeros / c.Store.Capacity
 	}
-	if n := c.Store.MaxFeatures; n <= denseViewFeatures && data.PreferDense(1, n, w) {
-		w = n
-	}
-	return w
+	return core.KernelRowWidth(c.Store.MaxFeatures, w)
 }
-
-// denseViewFeatures is the widest rows core's kernel trainer reads through
-// a dense copy when they are mostly nonzero (core's denseViewMaxFeatures).
-const denseViewFeatures = 64
 
 // storeConfig returns c.Store with CapacityNonzeros resolved.
 func (c *Config) storeConfig() store.Config {
