@@ -1,6 +1,10 @@
 package simd
 
-import "math"
+import (
+	"math"
+	"sync/atomic"
+	"unsafe"
+)
 
 // GatherMarked32 sets dst[k] = src[idx[k]] for k < len(idx), copying the
 // bits, and reports whether any value it copied has the bits marker (a
@@ -22,9 +26,11 @@ func gatherMarked32Portable(dst, src []float32, idx []int32, marker uint32, from
 	dst = dst[:len(idx)] // equal lengths: no bounds checks on dst
 	marked := false
 	for k := from; k < len(idx); k++ {
-		v := src[idx[k]]
-		dst[k] = v
-		if math.Float32bits(v) == marker {
+		// An atomic load, as the contract promises and the race
+		// detector checks (the assembly's loads are whole anyway).
+		b := atomic.LoadUint32((*uint32)(unsafe.Pointer(&src[idx[k]])))
+		dst[k] = math.Float32frombits(b)
+		if b == marker {
 			marked = true
 		}
 	}
