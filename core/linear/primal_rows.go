@@ -227,46 +227,32 @@ func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float6
 func (r *primalRows) Hv(s, Hs []float64) { r.hv(s, Hs, r.I[:r.nI], r.c, 2) }
 
 // hvRange adds hv's rows at positions lo..hi−1 to Hs, one fetch a row for
-// its dot and update (sparse rows inlined: debdesc_bin a third faster).
+// its dot and update; sparse rows and narrow dense ones many a simd call
+// (a row's loops cost as much as its arithmetic: debdesc_bin's 6
+// nonzeros, shuttle's 9 features).
 func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale float64, lo, hi int) {
 	n, bias, ds := r.n, r.bias, r.ds
+	if !ds.IsDense() {
+		start, index, value := ds.SparseMatrix()
+		simd.HvSparseRows(Hs, s, start, index, value, n, rows, lo, hi, a, scale, bias)
+		return
+	}
+	if n < 32 {
+		simd.HvRows64x4(Hs, s, ds.DenseMatrix(), n, rows, lo, hi, a, scale, bias)
+		return
+	}
 	sb := 0.0
 	if bias >= 0 {
 		sb = s[n] * bias
-	}
-	if ds.IsDense() && n < 32 { // a call a row cost shuttle's 9 features as much as their arithmetic
-		simd.HvRows64x4(Hs, s, ds.DenseMatrix(), n, rows, lo, hi, a, scale, bias)
-		return
 	}
 	for k := lo; k < hi; k++ {
 		i := k
 		if rows != nil {
 			i = int(rows[k])
 		}
-		var c float64
-		if ds.IsDense() {
-			x := ds.DenseRow(i)
-			c = scale * a[i] * (dotDense(x, s) + sb)
-			addDense(Hs, c, x)
-		} else {
-			idx, val := ds.SparseRow(i)
-			val = val[:len(idx)]
-			var s0, s1, s2, s3 float64
-			q := 0
-			for ; q+4 <= len(idx); q += 4 {
-				s0 += float64(val[q]) * s[idx[q]]
-				s1 += float64(val[q+1]) * s[idx[q+1]]
-				s2 += float64(val[q+2]) * s[idx[q+2]]
-				s3 += float64(val[q+3]) * s[idx[q+3]]
-			}
-			for ; q < len(idx); q++ {
-				s0 += float64(val[q]) * s[idx[q]]
-			}
-			c = scale * a[i] * ((s0 + s1) + (s2 + s3) + sb)
-			for q, j := range idx {
-				Hs[j] += c * float64(val[q])
-			}
-		}
+		x := ds.DenseRow(i)
+		c := scale * a[i] * (dotDense(x, s) + sb)
+		addDense(Hs, c, x)
 		if bias >= 0 {
 			Hs[n] += c * bias
 		}

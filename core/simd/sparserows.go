@@ -1,0 +1,60 @@
+package simd
+
+// HvSparseRows adds rows' part of a Hessian-vector product to Hs, over a
+// sparse matrix in CSR form (row i: index[start[i]:start[i+1]] with value
+// alike, indices distinct and below n): for k = lo, …, hi−1 in order,
+// i = rows[k] (rows nil: k), c_k = scale·a[i]·(x_iᵀs + s[n]·bias), then
+// Hs += c_k·x_i, the pseudo-feature n of value bias included when
+// bias ≥ 0 (else s[n] is not read and Hs[n] not written). x_iᵀs sums
+// term q of the row in lane q mod 4 but the last (len mod 4) terms in
+// lane 0, lanes summed (s0 + s1) + (s2 + s3), every product rounded
+// before its sum (never fused), so every path returns the same bits. For
+// the primal Newton method's passes over short sparse rows, where a
+// row's loops cost as much as its arithmetic (debdesc_bin: 6 nonzeros a
+// row). It panics if a row, an index or a[i] lies out of range, or s or Hs
+// is shorter than n (n + 1 when bias ≥ 0).
+func HvSparseRows(Hs, s []float64, start []int, index []int32, value []float32, n int, rows []int32, lo, hi int, a []float64, scale, bias float64) {
+	m := n
+	if bias >= 0 {
+		m = n + 1
+	}
+	if n < 0 || len(s) < m || len(Hs) < m || len(value) < len(index) || (rows != nil && len(rows) < hi) {
+		panic("simd: HvSparseRows: a vector is shorter than n or hi")
+	}
+	sb := 0.0
+	if bias >= 0 {
+		sb = float64(s[n] * bias) // rounded: never fused into the sum below
+	}
+	hvSparseRows(Hs, s, start, index, value, n, rows, lo, hi, a, scale, bias, sb)
+}
+
+// hvSparseRowsFrom is HvSparseRows's reference over positions lo..hi−1.
+func hvSparseRowsFrom(Hs, s []float64, start []int, index []int32, value []float32, n int, rows []int32, lo, hi int, a []float64, scale, bias, sb float64) {
+	for k := lo; k < hi; k++ {
+		i := k
+		if rows != nil {
+			i = int(rows[k])
+		}
+		idx := index[start[i]:start[i+1]]
+		val := value[start[i]:start[i+1]]
+		val = val[:len(idx)]
+		var s0, s1, s2, s3 float64
+		q := 0
+		for ; q+4 <= len(idx); q += 4 {
+			s0 += float64(float64(val[q]) * s[:n][idx[q]])
+			s1 += float64(float64(val[q+1]) * s[:n][idx[q+1]])
+			s2 += float64(float64(val[q+2]) * s[:n][idx[q+2]])
+			s3 += float64(float64(val[q+3]) * s[:n][idx[q+3]])
+		}
+		for ; q < len(idx); q++ {
+			s0 += float64(float64(val[q]) * s[:n][idx[q]])
+		}
+		c := float64(scale*a[i]) * ((s0 + s1) + (s2 + s3) + sb)
+		for q, j := range idx {
+			Hs[:n][j] += float64(c * float64(val[q]))
+		}
+		if bias >= 0 {
+			Hs[n] += float64(c * bias)
+		}
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package simd
+
+func hvSparseRows(Hs, s []float64, start []int, index []int32, value []float32, n int, rows []int32, lo, hi int, a []float64, scale, bias, sb float64) {
+	hvSparseRowsFrom(Hs, s, start, index, value, n, rows, lo, hi, a, scale, bias, sb)
+}

@@ -1,0 +1,149 @@
+package simd
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// csrCase returns m sparse rows over n features, row k of length lens[k
+// mod len(lens)] (capped at n), indices increasing, values mixed with
+// zeros and negative zeros, in CSR form starting at offset off.
+func csrCase(r *rand.Rand, n, m, off int, lens []int) ([]int, []int32, []float32) {
+	start := []int{off}
+	index := make([]int32, off)
+	value := make([]float32, off)
+	for k := range m {
+		L := min(lens[k%len(lens)], n)
+		for _, j := range r.Perm(n)[:L] {
+			index = append(index, int32(j))
+		}
+		row := index[len(index)-L:]
+		for a := 1; a < len(row); a++ { // insertion sort: short rows
+			for b := a; b > 0 && row[b] < row[b-1]; b-- {
+				row[b], row[b-1] = row[b-1], row[b]
+			}
+		}
+		for range L {
+			var v float32
+			switch r.IntN(8) {
+			case 0:
+			case 1:
+				v = float32(math.Copysign(0, -1))
+			default:
+				v = float32(r.NormFloat64() * math.Exp(r.Float64()*6-3))
+			}
+			value = append(value, v)
+		}
+		start = append(start, len(index))
+	}
+	return start, index, value
+}
+
+// TestHvSparseRows holds every level to the stated order (term q in lane
+// q mod 4, the last len mod 4 terms into lane 0, (s0 + s1) + (s2 + s3) +
+// s[n]·bias, c = scale·a[i] times that, Hs_j += c·x_ij) bit for bit,
+// written out here one term at a time, for rows of 0..40 terms (the
+// kernel's masked path runs up to 16, longer ones the loop), consecutive
+// or listed with repeats, with and without the bias pseudo-feature; Hs
+// past n (n + 1) is left alone.
+func TestHvSparseRows(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(25, 7))
+		for _, n := range []int{1, 5, 17, 64} {
+			for _, lens := range [][]int{{0}, {1, 2, 3}, {4, 5, 6, 7, 8}, {9, 12, 15, 16, 17}, {3, 40, 11, 0, 33, 16}} {
+				for _, picked := range []bool{false, true} {
+					for _, bias := range []float64{-1, 0.5} {
+						m := 9
+						start, index, value := csrCase(r, n, m, r.IntN(3), lens)
+						var rows []int32
+						if picked {
+							for range 12 {
+								rows = append(rows, int32(r.IntN(m)))
+							}
+						}
+						s := make([]float64, n+1)
+						for j := range s {
+							if r.IntN(5) > 0 {
+								s[j] = r.NormFloat64()
+							}
+						}
+						a := make([]float64, m)
+						for i := range a {
+							a[i] = r.Float64() * 3
+						}
+						lo, hi := 1, m
+						if picked {
+							hi = len(rows)
+						}
+						got := make([]float64, n+2)
+						for j := range got {
+							got[j] = r.NormFloat64()
+						}
+						want := append([]float64(nil), got...)
+						HvSparseRows(got, s, start, index, value, n, rows, lo, hi, a, 2, bias)
+						for k := lo; k < hi; k++ {
+							i := k
+							if picked {
+								i = int(rows[k])
+							}
+							var l [4]float64
+							L := start[i+1] - start[i]
+							for q := range L {
+								lane := q % 4
+								if q >= L-L%4 {
+									lane = 0
+								}
+								p := float64(float64(value[start[i]+q]) * s[index[start[i]+q]]) // rounded: never fused
+								l[lane] = l[lane] + p
+							}
+							sum := (l[0] + l[1]) + (l[2] + l[3])
+							if bias >= 0 {
+								sum += float64(s[n] * bias)
+							} else {
+								sum += 0
+							}
+							c := float64(2*a[i]) * sum
+							for q := range L {
+								j := index[start[i]+q]
+								want[j] += float64(c * float64(value[start[i]+q]))
+							}
+							if bias >= 0 {
+								want[n] += float64(c * bias)
+							}
+						}
+						for j := range want {
+							if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+								t.Fatalf("n %d lens %v picked %v bias %v: Hs[%d] = %v, want %v", n, lens, picked, bias, j, got[j], want[j])
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestHvSparseRowsPanics: an index past n, a row past start and a short
+// vector panic on every level rather than read out of range.
+func TestHvSparseRowsPanics(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		start, index, value := []int{0, 2, 3}, []int32{0, 4, 1}, []float32{1, 2, 3}
+		s, Hs, a := make([]float64, 4), make([]float64, 4), []float64{1, 1}
+		for name, f := range map[string]func(){
+			"index past n": func() { HvSparseRows(Hs, s, start, index, value, 4, nil, 0, 2, a, 1, -1) },
+			"row past end": func() { HvSparseRows(Hs, s, start, index[:2], value, 3, []int32{1, 2}, 0, 2, a, 1, -1) },
+			"short s":      func() { HvSparseRows(Hs, s[:2], start, index, value, 3, nil, 0, 2, a, 1, -1) },
+			"bias past s":  func() { HvSparseRows(Hs, s, start, index, value, 4, nil, 0, 1, a, 1, 1) },
+		} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s: no panic", name)
+					}
+				}()
+				f()
+			}()
+		}
+	})
+}
