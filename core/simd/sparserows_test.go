@@ -147,3 +147,111 @@ func TestHvSparseRowsPanics(t *testing.T) {
 		}
 	})
 }
+
+// TestDotSparseRows holds every level to data.DotSparse's order (as
+// TestHvSparseRows writes it out) plus s[n]·bias when bias ≥ 0, bit for
+// bit, for rows of 0..40 terms; dst outside lo..hi−1 is left alone.
+func TestDotSparseRows(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(25, 9))
+		for _, n := range []int{1, 5, 17, 64} {
+			for _, lens := range [][]int{{0}, {1, 2, 3}, {4, 5, 6, 7, 8}, {9, 12, 15, 16, 17}, {3, 40, 11, 0, 33, 16}} {
+				for _, bias := range []float64{-1, 0.5} {
+					m := 11
+					start, index, value := csrCase(r, n, m, r.IntN(3), lens)
+					s := make([]float64, n+1)
+					for j := range s {
+						if r.IntN(5) > 0 {
+							s[j] = r.NormFloat64()
+						}
+					}
+					dst := make([]float64, m+1)
+					for i := range dst {
+						dst[i] = 7
+					}
+					lo, hi := 2, m
+					DotSparseRows(dst, s, start, index, value, n, lo, hi, bias)
+					for i := range dst {
+						want := 7.0
+						if i >= lo && i < hi {
+							var l [4]float64
+							L := start[i+1] - start[i]
+							for q := range L {
+								lane := q % 4
+								if q >= L-L%4 {
+									lane = 0
+								}
+								l[lane] = l[lane] + float64(float64(value[start[i]+q])*s[index[start[i]+q]])
+							}
+							want = (l[0] + l[1]) + (l[2] + l[3])
+							if bias >= 0 {
+								want += float64(s[n] * bias)
+							}
+						}
+						if math.Float64bits(dst[i]) != math.Float64bits(want) {
+							t.Fatalf("n %d lens %v bias %v: dst[%d] = %v, want %v", n, lens, bias, i, dst[i], want)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestAxpySquaresSparseRows holds every level to g_j += a_i·x_ij and D_j
+// += ((2·b_i)·x_ij)·x_ij, row after row, bit for bit, for rows of 0..40
+// terms, consecutive from lo or listed with repeats, with and without the
+// bias pseudo-feature; g and D past n (n + 1) are left alone.
+func TestAxpySquaresSparseRows(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(25, 11))
+		for _, n := range []int{1, 5, 17, 64} {
+			for _, lens := range [][]int{{0}, {1, 2, 3}, {4, 5, 6, 7, 8}, {9, 12, 15, 16, 17}, {3, 40, 11, 0, 33, 16}} {
+				for _, picked := range []bool{false, true} {
+					for _, bias := range []float64{-1, 0.5} {
+						m := 9
+						start, index, value := csrCase(r, n, m, r.IntN(3), lens)
+						var rows []int32
+						lo, hi := 2, m
+						if picked {
+							lo, hi = 1, 12
+							for range hi {
+								rows = append(rows, int32(r.IntN(m)))
+							}
+						}
+						a, b := make([]float64, m), make([]float64, m)
+						for i := range a {
+							a[i], b[i] = r.NormFloat64(), r.Float64()*3
+						}
+						g, D := make([]float64, n+2), make([]float64, n+2)
+						for j := range g {
+							g[j], D[j] = r.NormFloat64(), r.Float64()
+						}
+						wg, wD := append([]float64(nil), g...), append([]float64(nil), D...)
+						AxpySquaresSparseRows(g, D, start, index, value, n, rows, lo, hi, a, b, 2, bias)
+						for k := lo; k < hi; k++ {
+							i := k
+							if picked {
+								i = int(rows[k])
+							}
+							for e := start[i]; e < start[i+1]; e++ {
+								v, j := float64(value[e]), index[e]
+								wg[j] += float64(a[i] * v)
+								wD[j] += float64(float64(2*b[i]*v) * v)
+							}
+							if bias >= 0 {
+								wg[n] += float64(a[i] * bias)
+								wD[n] += float64(float64(2*b[i]*bias) * bias)
+							}
+						}
+						for j := range wg {
+							if math.Float64bits(g[j]) != math.Float64bits(wg[j]) || math.Float64bits(D[j]) != math.Float64bits(wD[j]) {
+								t.Fatalf("n %d lens %v picked %v bias %v: g, D[%d] = %v, %v, want %v, %v", n, lens, picked, bias, j, g[j], D[j], wg[j], wD[j])
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
