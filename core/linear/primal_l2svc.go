@@ -99,10 +99,10 @@ func (f *l2svcFun) grad(w, g, D []float64) {
 	}
 	f.nI = n
 	k, _ := slices.BinarySearch(I[:n], int32(first))
-	for _, i := range I[k:n] {
-		c := 2 * f.c[i]
-		f.addRowSquares(g, c*float64(f.sign[i])*(f.z[i]-1), D, c, int(i))
+	for _, i := range I[k:n] { // u, free until the next line search, holds ∇f's factors
+		f.u[i] = 2 * f.c[i] * float64(f.sign[i]) * (f.z[i] - 1)
 	}
+	f.addRowsSquares(g, D, I, k, n, f.u, f.c, 2)
 	f.reads += int64(n - k)
 	for j := range D {
 		D[j]++

@@ -97,15 +97,13 @@ func (f *lrFun) grad(w, g, D []float64) {
 	for j := range D {
 		D[j]++ // the identity first: a cold run's order of sums
 	}
-	for i, z := range f.z {
+	for i, z := range f.z { // u, free until the next line search, holds ∇f's factors
 		s, t := sigmas(z, f.D[i])
 		c := f.c[i]
-		d := c * s * t
-		f.D[i] = d
-		if i >= first {
-			f.addRowSquares(g, -c*t*float64(f.sign[i]), D, d, i)
-		}
+		f.D[i] = c * s * t
+		f.u[i] = -c * t * float64(f.sign[i])
 	}
+	f.addRowsSquares(g, D, nil, first, len(f.z), f.u, f.D, 1)
 	f.reads += int64(len(f.z) - first)
 }
 
