@@ -111,10 +111,9 @@ func (f *l2svcFun) grad(w, g, D []float64) {
 
 func (f *l2svcFun) lossRange(eta float64, lo, hi int) float64 {
 	var v float64
-	for i := lo; i < hi; i++ {
-		if d := 1 - (f.z[i] + eta*f.u[i]); d > 0 {
-			v += f.c[i] * d * d
-		}
+	for i := lo; i < hi; i++ { // no branch: a row past the margin adds +0, v's bits unchanged
+		d := max(1-(f.z[i]+eta*f.u[i]), 0)
+		v += f.c[i] * d * d
 	}
 	return v
 }

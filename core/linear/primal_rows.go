@@ -227,9 +227,9 @@ func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float6
 func (r *primalRows) Hv(s, Hs []float64) { r.hv(s, Hs, r.I[:r.nI], r.c, 2) }
 
 // hvRange adds hv's rows at positions lo..hi−1 to Hs, one fetch a row for
-// its dot and update; sparse rows and narrow dense ones many a simd call
-// (a row's loops cost as much as its arithmetic: debdesc_bin's 6
-// nonzeros, shuttle's 9 features).
+// its dot and update, many rows a simd call (a row's loops and calls cost
+// as much as its arithmetic: debdesc_bin's 6 nonzeros, shuttle's 9
+// features, digits' 64).
 func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale float64, lo, hi int) {
 	n, bias, ds := r.n, r.bias, r.ds
 	if !ds.IsDense() {
@@ -239,23 +239,8 @@ func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale f
 	}
 	if n < 32 {
 		simd.HvRows64x4(Hs, s, ds.DenseMatrix(), n, rows, lo, hi, a, scale, bias)
-		return
-	}
-	sb := 0.0
-	if bias >= 0 {
-		sb = s[n] * bias
-	}
-	for k := lo; k < hi; k++ {
-		i := k
-		if rows != nil {
-			i = int(rows[k])
-		}
-		x := ds.DenseRow(i)
-		c := scale * a[i] * (dotDense(x, s) + sb)
-		addDense(Hs, c, x)
-		if bias >= 0 {
-			Hs[n] += c * bias
-		}
+	} else {
+		simd.HvWidenRows(Hs, s, ds.DenseMatrix(), n, rows, lo, hi, a, scale, bias)
 	}
 }
 
@@ -349,34 +334,40 @@ func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float6
 	return 0, fw
 }
 
-// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (z_i too below r.exact),
-// a sparse row fetched once for both; sparse rows past r.exact many a
-// simd call (debdesc_bin -s 2: a row at a time was 11% of the run).
+// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (z_i too below r.exact,
+// a sparse row fetched once for both), the rows past r.exact many a simd
+// call (debdesc_bin -s 2: a row a call was 11% of the run; digits 14%).
 func (r *primalRows) stepRange(s []float64, lo, hi int) {
 	dense, n, bias := r.ds.IsDense(), r.n, r.bias
 	end := hi
-	if !dense {
-		hi = min(max(lo, r.exact), hi)
+	hi = min(max(lo, r.exact), hi)
+	switch {
+	case !dense:
 		start, index, value := r.ds.SparseMatrix()
 		simd.DotSparseRows(r.u, s, start, index, value, n, hi, end, bias)
+	case n < 32: // as dotDense sums
+		simd.DotRows64x4(r.u[hi:end], r.ds.DenseMatrix()[hi*n:], n, nil, s)
+	default:
+		simd.DotWidenRows(r.u, s, r.ds.DenseMatrix(), n, hi, end)
 	}
-	for i := lo; i < hi; i++ {
-		var x float64
+	if dense && bias >= 0 { // as dot adds it
+		for i := hi; i < end; i++ {
+			r.u[i] += s[n] * bias
+		}
+	}
+	for i := lo; i < hi; i++ { // below r.exact: z_i too
+		var x, z float64
 		if dense {
-			x = r.dot(i, s)
-			if i < r.exact {
-				r.z[i] = float64(r.sign[i]) * r.dot(i, r.w)
-			}
+			x, z = r.dot(i, s), r.dot(i, r.w)
 		} else {
 			idx, val := r.ds.SparseRow(i)
-			var z float64
 			x, z = data.DotSparse2(idx, val, s[:n], r.w[:n])
 			if bias >= 0 { // as dot adds it
 				x += s[n] * bias
 				z += r.w[n] * bias
 			}
-			r.z[i] = float64(r.sign[i]) * z
 		}
+		r.z[i] = float64(r.sign[i]) * z
 		r.u[i] = x
 	}
 	if r.sign != nil {
