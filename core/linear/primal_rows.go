@@ -295,20 +295,29 @@ func (r *primalRows) addRowSquares(dst []float64, a float64, D []float64, b floa
 }
 
 // addRowsSquares does addRowSquares(g, a[i], D, scale·b[i], i) for rows
-// i = rows[k] (nil: k), k = lo..hi−1, in order; sparse rows many a simd
-// call (debdesc_bin: a row at a time cost 8% of -s 0).
+// i = rows[k] (nil: k), k = lo..hi−1, in order; sparse and narrow dense
+// rows many a simd call (a row a call: debdesc_bin 8% of -s 0, shuttle 31%).
 func (r *primalRows) addRowsSquares(g, D []float64, rows []int32, lo, hi int, a, b []float64, scale float64) {
+	n := r.n
 	if !r.ds.IsDense() {
 		start, index, value := r.ds.SparseMatrix()
-		simd.AxpySquaresSparseRows(g, D, start, index, value, r.n, rows, lo, hi, a, b, scale, r.bias)
+		simd.AxpySquaresSparseRows(g, D, start, index, value, n, rows, lo, hi, a, b, scale, r.bias)
 		return
+	}
+	if n < 32 {
+		simd.AxpySquaresRows(g, D, r.ds.DenseMatrix(), n, rows, lo, hi, a, b, scale)
 	}
 	for k := lo; k < hi; k++ {
 		i := k
 		if rows != nil {
 			i = int(rows[k])
 		}
-		r.addRowSquares(g, a[i], D, scale*b[i], i)
+		if n >= 32 {
+			r.addRowSquares(g, a[i], D, scale*b[i], i)
+		} else if r.bias >= 0 { // the pseudo-feature, as addRowSquares adds it
+			g[n] += a[i] * r.bias
+			D[n] += scale * b[i] * r.bias * r.bias
+		}
 	}
 }
 
@@ -350,11 +359,6 @@ func (r *primalRows) stepRange(s []float64, lo, hi int) {
 	default:
 		simd.DotWidenRows(r.u, s, r.ds.DenseMatrix(), n, hi, end)
 	}
-	if dense && bias >= 0 { // as dot adds it
-		for i := hi; i < end; i++ {
-			r.u[i] += s[n] * bias
-		}
-	}
 	for i := lo; i < hi; i++ { // below r.exact: z_i too
 		var x, z float64
 		if dense {
@@ -370,11 +374,12 @@ func (r *primalRows) stepRange(s []float64, lo, hi int) {
 		r.z[i] = float64(r.sign[i]) * z
 		r.u[i] = x
 	}
-	if r.sign != nil {
-		for i, y := range r.sign[lo:end] {
-			if y < 0 {
-				r.u[lo+i] = -r.u[lo+i]
-			}
+	for i := lo; i < end; i++ { // the simd calls' rows: the bias as dot adds it
+		if dense && bias >= 0 && i >= hi {
+			r.u[i] += s[n] * bias
+		}
+		if r.sign != nil && r.sign[i] < 0 {
+			r.u[i] = -r.u[i]
 		}
 	}
 }
