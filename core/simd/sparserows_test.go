@@ -255,3 +255,38 @@ func TestAxpySquaresSparseRows(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkHvSparseRows: a Hessian-vector pass over 20,000 rows of 3..10
+// nonzeros among 9,000 features drawn from a Zipf law (debdesc_bin's
+// shape: a text set's words), portable against this machine's path.
+func BenchmarkHvSparseRows(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 5))
+	m, n := 20000, 9000
+	z := rand.NewZipf(r, 1.1, 2, uint64(n-1))
+	start, index, value := []int{0}, []int32(nil), []float32(nil)
+	for k := range m {
+		row := map[int32]bool{}
+		for len(row) < 3+k%8 {
+			row[int32(z.Uint64())] = true
+		}
+		for j := range int32(n) { // increasing
+			if row[j] {
+				index, value = append(index, j), append(value, float32(r.Float64()))
+			}
+		}
+		start = append(start, len(index))
+	}
+	s, Hs, a := make([]float64, n), make([]float64, n), make([]float64, m)
+	for j := range s {
+		s[j] = r.NormFloat64()
+	}
+	for i := range a {
+		a[i] = r.Float64()
+	}
+	benchLevels(b, func(b *testing.B) {
+		b.SetBytes(int64(8 * len(index)))
+		for range b.N {
+			HvSparseRows(Hs, s, start, index, value, n, nil, 0, m, a, 1, -1)
+		}
+	})
+}

@@ -117,3 +117,24 @@ func TestDotWidenRows(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkHvWidenRows: a Hessian-vector pass over 2,000 rows of 64
+// features (digits' shape), portable against this machine's path.
+func BenchmarkHvWidenRows(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 7))
+	m, n := 2000, 64
+	X, _ := rowsCase(r, n, m, false)
+	s, Hs, a := make([]float64, n), make([]float64, n), make([]float64, m)
+	for j := range s {
+		s[j] = r.NormFloat64()
+	}
+	for i := range a {
+		a[i] = r.Float64()
+	}
+	benchLevels(b, func(b *testing.B) {
+		b.SetBytes(int64(4 * m * n))
+		for range b.N {
+			HvWidenRows(Hs, s, X, n, nil, 0, m, a, 1, -1)
+		}
+	})
+}
