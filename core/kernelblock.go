@@ -266,22 +266,54 @@ func (b *kernelBlocks) stageSparse(s *blockScratch, r int, index []int32, value 
 // a (lda apart) whose squared norms are in s.xx.
 func (m *KernelModel) kernelRows(b *kernelBlocks, s *blockScratch, a []float32, lda, n int) {
 	simd.Gemm(s.kv, b.lp, a, lda, n, b.panels, b.l, b.nf)
-	k := m.Kernel
 	for r := range n {
-		kv := s.kv[r*b.lp:][:b.l]
-		switch k.Type {
-		case RBFKernel:
-			simd.ExpRBF(kv, kv, b.base, 2*b.gamma, float32(-k.Gamma*s.xx[r]))
-		case PolyKernel:
-			for j, t := range kv {
-				kv[j] = float32(powi(k.Gamma*float64(t)+k.Coef0, k.Degree))
-			}
-		case SigmoidKernel:
-			for j, t := range kv {
-				kv[j] = b.gamma*t + b.coef0
-			}
-			simd.Tanh(kv, kv)
+		m.kernelValues(b, s.kv[r*b.lp:][:b.l], 0, s.xx[r])
+	}
+}
+
+// kernelValues applies the kernel function to kv, the dot products of a
+// row whose squared norm is xx with support vectors from, from+1, ...: an
+// element at a time, so that a row's values are the same bits taken whole
+// or in pieces.
+func (m *KernelModel) kernelValues(b *kernelBlocks, kv []float32, from int, xx float64) {
+	k := m.Kernel
+	switch k.Type {
+	case RBFKernel:
+		simd.ExpRBF(kv, kv, b.base[from:from+len(kv)], 2*b.gamma, float32(-k.Gamma*xx))
+	case PolyKernel:
+		for j, t := range kv {
+			kv[j] = float32(powi(k.Gamma*float64(t)+k.Coef0, k.Degree))
 		}
+	case SigmoidKernel:
+		for j, t := range kv {
+			kv[j] = b.gamma*t + b.coef0
+		}
+		simd.Tanh(kv, kv)
+	}
+}
+
+// blockBatch predicts into dst the n rows of a (nf features each) whose
+// squared norms are in s.xx. A C-SVC model on the wide dot (s.parts) takes
+// the kernel function and the class sums a class at a time over the
+// rows (classSums32): each row's piece of kernel values is then summed
+// while it is in the L1 cache, where the whole rows (3 MB a block for
+// Fashion-MNIST 10k) would come back from beyond the L2 cache.
+func (m *KernelModel) blockBatch(b *kernelBlocks, s *blockScratch, dst []float64, a []float32, n int) {
+	if s.parts == nil || n < 2 {
+		m.kernelRows(b, s, a, b.nf, n)
+		m.blockLabels(b, s, dst, a, n)
+		return
+	}
+	simd.Gemm(s.kv, b.lp, a, b.nf, n, b.panels, b.l, b.nf)
+	start := m.pre.start
+	classSums32(s.parts, s.kv, b.lp, n, b.coef, b.l, start, func(kv []float32, from, r int) {
+		m.kernelValues(b, kv, from, s.xx[r])
+	})
+	nr := len(start) - 1
+	w := nr * (nr - 1)
+	for r := range n {
+		svcDecisions(s.dec, s.parts[r*w:][:w], m.Rho, nr)
+		dst[r] = m.decidedLabel(b, s, s.kv[r*b.lp:][:b.l], a[r*b.nf:][:b.nf], s.xx[r])
 	}
 }
 
@@ -346,14 +378,20 @@ const maxBlockParts = 1 << 18
 // nr−1 rows of coefficients then stay in the L1 cache while the rows pass
 // (Fashion-MNIST 10k: 20 KB), where a row at a time reads all of coef
 // (200 KB a row, from beyond the L2 cache: more bytes a block than the
-// panels of its matrix product). Only on the wide dot (wideDot).
-func classSums32(parts, kv []float32, ldk, n int, coef []float32, l int, start []int) {
+// panels of its matrix product). Before a row's piece of kv (support
+// vectors from, from+1, ...) is summed, values (unless nil) is called on
+// it. Only on the wide dot (wideDot).
+func classSums32(parts, kv []float32, ldk, n int, coef []float32, l int, start []int, values func(kv []float32, from, r int)) {
 	nr := len(start) - 1
 	w := nr * (nr - 1)
 	for c := range nr {
 		sc, ec := start[c], start[c+1]
 		for r := range n {
-			simd.DotStrided(parts[r*w+c*(nr-1):][:nr-1], kv[r*ldk+sc:r*ldk+ec], coef[sc:], l)
+			piece := kv[r*ldk+sc : r*ldk+ec]
+			if values != nil {
+				values(piece, sc, r)
+			}
+			simd.DotStrided(parts[r*w+c*(nr-1):][:nr-1], piece, coef[sc:], l)
 		}
 	}
 }
@@ -420,16 +458,6 @@ func (m *KernelModel) blockPredict(b *kernelBlocks, x []float32, index []int32, 
 // blockLabels predicts the n rows whose kernel values are in s.kv, computed
 // from the rows of a (nf features each) with their squared norms in s.xx.
 func (m *KernelModel) blockLabels(b *kernelBlocks, s *blockScratch, dst []float64, a []float32, n int) {
-	if s.parts != nil && n > 1 {
-		nr := len(m.pre.start) - 1
-		w := nr * (nr - 1)
-		classSums32(s.parts, s.kv, b.lp, n, b.coef, b.l, m.pre.start)
-		for r := range n {
-			svcDecisions(s.dec, s.parts[r*w:][:w], m.Rho, nr)
-			dst[r] = m.decidedLabel(b, s, s.kv[r*b.lp:][:b.l], a[r*b.nf:][:b.nf], s.xx[r])
-		}
-		return
-	}
 	for r := range n {
 		dst[r] = m.blockLabel(b, s, s.kv[r*b.lp:][:b.l], a[r*b.nf:][:b.nf], s.xx[r])
 	}
@@ -536,8 +564,7 @@ func (m *KernelModel) blockPredictRows(b *kernelBlocks, dst []float64, ds *data.
 				}
 			}
 		}
-		m.kernelRows(b, s, a, b.nf, n)
-		m.blockLabels(b, s, dst[r0:r0+n], a, n)
+		m.blockBatch(b, s, dst[r0:r0+n], a, n)
 	}
 	b.batchPool.Put(s)
 }
@@ -553,8 +580,7 @@ func (m *KernelModel) blockPredictMatrix(b *kernelBlocks, dst []float64, x []flo
 			row := a[r*b.nf:][:b.nf]
 			s.xx[r] = dotDense32(row, row)
 		}
-		m.kernelRows(b, s, a, b.nf, n)
-		m.blockLabels(b, s, dst[r0:r0+n], a, n)
+		m.blockBatch(b, s, dst[r0:r0+n], a, n)
 	}
 	b.batchPool.Put(s)
 }
@@ -594,8 +620,7 @@ func (m *KernelModel) PredictCSRBatch(dst []float64, indptr []int64, indices []i
 			idx, val := row(r0 + r)
 			b.stageSparse(s, r, idx, val)
 		}
-		m.kernelRows(b, s, s.x, b.nf, n)
-		m.blockLabels(b, s, dst[r0:r0+n], s.x, n)
+		m.blockBatch(b, s, dst[r0:r0+n], s.x, n)
 	}
 	b.batchPool.Put(s)
 	return dst

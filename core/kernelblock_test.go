@@ -575,7 +575,7 @@ func TestClassSumsMatchKernelDecisions32(t *testing.T) {
 		rho[i] = r.NormFloat64()
 	}
 	parts := make([]float32, n*w)
-	classSums32(parts, kv, ldk, n, coef, l, start)
+	classSums32(parts, kv, ldk, n, coef, l, start, nil)
 	part := make([]float32, w)
 	want := make([]float64, len(rho))
 	got := make([]float64, len(rho))
@@ -592,5 +592,52 @@ func TestClassSumsMatchKernelDecisions32(t *testing.T) {
 				t.Fatalf("row %d: decision %d = %v, KernelDecisions32 %v", row, p, got[p], want[p])
 			}
 		}
+	}
+}
+
+// TestBlockBatchSumsMatchRows checks that a batch block's fused path
+// (blockBatch: the kernel function and the class sums a class at a time)
+// gives each row the class sums, bit for bit, of the kernel values taken a
+// whole row at a time (kernelRows) summed by KernelDecisions32, on every
+// kernel of a 4-class model.
+func TestBlockBatchSumsMatchRows(t *testing.T) {
+	if !wideDot {
+		t.Skip("the fused path runs on the wide dot only")
+	}
+	r := rand.New(rand.NewPCG(23, 24))
+	const nf = 30
+	ds := randomData(r, 300, nf, 4, true)
+	for _, kt := range []KernelType{RBFKernel, PolyKernel, SigmoidKernel} {
+		p := DefaultKernelParams()
+		p.Kernel.Type = kt
+		p.Kernel.Gamma = 0.05
+		m, _, err := TrainKernel(ds, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := m.prepared().blocks(m)
+		s := b.batchPool.Get().(*blockScratch)
+		if s.parts == nil {
+			t.Fatalf("%v: no batch class sums for a %d-class C-SVC model", kt, len(m.Labels))
+		}
+		n := min(b.rows, ds.Len())
+		a := ds.DenseMatrix()[:n*nf]
+		for i := range n {
+			s.xx[i] = dotDense32(a[i*nf:][:nf], a[i*nf:][:nf])
+		}
+		m.blockBatch(b, s, make([]float64, n), a, n)
+		got := slices.Clone(s.parts)
+		m.kernelRows(b, s, a, nf, n)
+		nr := len(m.pre.start) - 1
+		w := nr * (nr - 1)
+		for i := range n {
+			KernelDecisions32(m.SVMType, s.dec, s.kv[i*b.lp:][:b.l], b.coef, m.Rho, m.pre.start, s.part)
+			for k := range w {
+				if math.Float32bits(got[i*w+k]) != math.Float32bits(s.part[k]) {
+					t.Fatalf("%v row %d: class sum %d = %v, a row at a time %v", kt, i, k, got[i*w+k], s.part[k])
+				}
+			}
+		}
+		b.batchPool.Put(s)
 	}
 }
