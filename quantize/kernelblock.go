@@ -140,6 +140,7 @@ type qblockScratch struct {
 	fx     []float32 // float prefilter: rows × nf staged rows
 	fk     []float32 // float prefilter: rows × lp kernel values
 	fxx    []float64 // float prefilter: ‖x‖² of each row
+	fpart  []float32 // float prefilter, 3+ classes: rows × partW·classes class sums
 	lab    []float64 // float prefilter: the doubtful rows' labels
 	dec    []float64
 	votes  []float64
@@ -257,11 +258,12 @@ func newKernelBlocks(m *Kernel) *kernelBlocks {
 			pre = qblockScratch{
 				fx: make([]float32, b.rows*nf), fk: make([]float32, b.rows*b.lp),
 				fxx: make([]float64, b.rows), lab: make([]float64, b.rows), doubt: make([]int, b.rows),
+				fpart: make([]float32, b.rows*b.fl.partW*(len(b.ranges)-1)),
 			}
 		}
 		return &qblockScratch{
 			w: pre.w, c32: pre.c32, lo2: pre.lo2, doubt: pre.doubt, corr: pre.corr,
-			fx: pre.fx, fk: pre.fk, fxx: pre.fxx, lab: pre.lab,
+			fx: pre.fx, fk: pre.fk, fxx: pre.fxx, lab: pre.lab, fpart: pre.fpart,
 			hi: make([]int16, b.rows*b.k2), lo: make([]int16, b.rows*b.k2),
 			c:  make([]int64, b.rows*b.lp),
 			in: make([]rowInput, b.rows), zsum: make([]int64, b.rows),

@@ -43,10 +43,22 @@ import (
 // within E_p + g·(A_p + E_p) of 0 is encoded and takes the exact sums
 // (simd.GemmS8Limbs, simd.GemmS16Limbs), as every row did before.
 //
+// C-SVC models of three classes or more take their decision values'
+// class sums as one float32 product a class and block of rows,
+// K_c·C_cᵀ (simd.Gemm: the block's kernel values on class c's support
+// vectors times the class's k − 1 coefficient rows), where core's blocked
+// path (KernelDecisions32) makes a simd.Dot call per class and
+// coefficient row of every row: k(k − 1) calls a row, which were half of
+// shuttle's batch time (7 classes, 614 support vectors) and a quarter of
+// digits' (10 classes). A product of n_c terms summed in any order is
+// within γ_{n_c} of its value, so the bound's depth term for class c is
+// (n_c + 12)·u instead of the simd.Dot tree's ((n_c + 15)/16 + 12)·u.
+//
 // Memory: the decoded panels take 4·PaddedCols(l)·n bytes (breast_cancer
 // 15 KB, digits 254 KB: four times the int8 codes), which is why wide
 // models (Fashion-MNIST: 17 MB) keep to the integer products; there the
-// bound, with n = 784, would also leave most rows in doubt.
+// bound, with n = 784, would also leave most rows in doubt. The class
+// coefficient panels take 4·PaddedCols(k − 1)·l bytes (digits 106 KB).
 
 // floatSlackScale multiplies ε (1: the bound above); the tests raise it to
 // send every row to the exact sums.
@@ -64,6 +76,13 @@ type floatPre struct {
 	e, f []float64
 	// ε/γ = epsU·(‖x‖² + ssMax) + tB·‖x‖ (see above).
 	epsU, ssMax, tB float64
+	// C-SVC of 3+ classes: class c's coefficient rows over its support
+	// vectors, packed for simd.Gemm at classAt[c] (PackedLen(k − 1, n_c)
+	// values), the block's class sums a row every partW·k values; nil
+	// otherwise.
+	classPanels []float32
+	classAt     []int
+	partW       int
 }
 
 // newFloatPre prepares the float32 prefilter of m, or returns nil where it
@@ -93,10 +112,27 @@ func newFloatPre(m *Kernel, b *kernelBlocks) *floatPre {
 		f.base[i] = float32(-m.kernel.Gamma * v)
 		f.ssMax = max(f.ssMax, v)
 	}
+	depth := b.depth
+	if nc := len(b.ranges) - 1; m.svmType.IsSVC() && nc >= 3 {
+		f.partW = simd.PaddedCols(nc - 1)
+		f.classAt = make([]int, nc+1)
+		depth = make([]float64, nc)
+		for c := range nc {
+			nSV := b.ranges[c+1] - b.ranges[c]
+			f.classAt[c+1] = f.classAt[c] + simd.PackedLen(nc-1, nSV)
+			depth[c] = float64(nSV+12) * 0x1p-24
+		}
+		f.classPanels = make([]float32, f.classAt[nc])
+		for c := range nc {
+			if from := b.ranges[c]; b.ranges[c+1] > from {
+				simd.Pack(f.classPanels[f.classAt[c]:f.classAt[c+1]], b.coef32[from:], nc-1, b.ranges[c+1]-from, l, 1)
+			}
+		}
+	}
 	f.e, f.f = make([]float64, len(b.pairs)), make([]float64, len(b.pairs))
 	for p, pr := range b.pairs {
 		f.absA[p] = (pr.ai + pr.aj) * (1 + 0x1p-20)
-		del := func(c int) float64 { return b.relK + b.depth[c] + b.absK }
+		del := func(c int) float64 { return b.relK + depth[c] + b.absK }
 		f.e[p] = (pr.ai*del(pr.ci) + pr.aj*del(pr.cj)) * (1 + 0x1p-20)
 		f.f[p] = (f.absA[p] + f.e[p]) * (1 + 0x1p-20)
 	}
@@ -157,13 +193,50 @@ func (b *kernelBlocks) floatStage(s *qblockScratch, ds *data.Dataset, r0, n int)
 }
 
 // floatKernel sets the kernel values of the n rows of a (nf features a
-// row, squared norms in s.fxx) in s.fk, a row every lp values.
+// row, squared norms in s.fxx) in s.fk, a row every lp values, and for
+// models with class panels their class sums in s.fpart.
 func (m *Kernel) floatKernel(b *kernelBlocks, s *qblockScratch, a []float32, n int) {
 	f := b.fl
 	simd.Gemm(s.fk, b.lp, a, b.nf, n, f.panels, b.l, b.nf)
 	for r := range n {
 		kv := s.fk[r*b.lp:][:b.l]
 		simd.ExpRBF(kv, kv, f.base, f.scale, float32(-m.kernel.Gamma*s.fxx[r]))
+	}
+	if f.classPanels == nil {
+		return
+	}
+	nc := len(b.ranges) - 1
+	ldc := f.partW * nc
+	for c := range nc {
+		from, to := b.ranges[c], b.ranges[c+1]
+		if to == from { // no support vectors: sums of nothing
+			for r := range n {
+				clear(s.fpart[r*ldc+c*f.partW:][:f.partW])
+			}
+			continue
+		}
+		simd.Gemm(s.fpart[c*f.partW:], ldc, s.fk[from:], b.lp, n, f.classPanels[f.classAt[c]:f.classAt[c+1]], nc-1, to-from)
+	}
+}
+
+// floatDecisions sets s.dec from the float32 kernel values of row r of
+// the block: from its class sums in s.fpart (pair (i, j): class i's sum on
+// coefficient row j − 1 plus class j's on row i, minus ρ, as
+// KernelDecisions32 adds them), or by KernelDecisions32.
+func (m *Kernel) floatDecisions(b *kernelBlocks, s *qblockScratch, r int) {
+	f := b.fl
+	if f.classPanels == nil {
+		core.KernelDecisions32(m.svmType, s.dec, s.fk[r*b.lp:][:b.l], b.coef32, m.rho, m.start, s.part)
+		return
+	}
+	nc := len(b.ranges) - 1
+	part := s.fpart[r*f.partW*nc:][:f.partW*nc]
+	p := 0
+	for i := range nc {
+		for j := i + 1; j < nc; j++ {
+			s.dec[p] = float64(part[i*f.partW+j-1]) + float64(part[j*f.partW+i]) - m.rho[p]
+			p++
+		}
 	}
 }
 
@@ -176,11 +249,12 @@ func (m *Kernel) floatRegressionBound(xx float64) float64 {
 	return f.e[0] + f.slack(m.kernel.Gamma, xx)*f.f[0]
 }
 
-// floatDecide sets s.dec from the float32 kernel values kv of a row of
-// squared norm xx and reports whether its label is the exact sums': as
-// clear decides, with its bound for M_c = 1 (|K| ≤ 1) precomputed.
-func (m *Kernel) floatDecide(b *kernelBlocks, s *qblockScratch, kv []float32, xx float64) bool {
-	core.KernelDecisions32(m.svmType, s.dec, kv, b.coef32, m.rho, m.start, s.part)
+// floatDecide sets s.dec from the float32 kernel values of row r of the
+// block (floatDecisions), of squared norm xx, and reports whether its
+// label is the exact sums': as clear decides, with its bound for M_c = 1
+// (|K| ≤ 1) precomputed.
+func (m *Kernel) floatDecide(b *kernelBlocks, s *qblockScratch, r int, xx float64) bool {
+	m.floatDecisions(b, s, r)
 	f := b.fl
 	g := f.slack(m.kernel.Gamma, xx)
 	e, fw := f.e[:len(s.dec)], f.f[:len(s.dec)]
@@ -209,7 +283,7 @@ func (m *Kernel) floatPredict(b *kernelBlocks, s *qblockScratch, dst []float64, 
 	}
 	nd := 0
 	for r := range n {
-		if m.floatDecide(b, s, s.fk[r*b.lp:][:b.l], s.fxx[r]) {
+		if m.floatDecide(b, s, r, s.fxx[r]) {
 			dst[r] = core.KernelPrediction(m.svmType, m.labels, s.dec, s.votes)
 			continue
 		}
