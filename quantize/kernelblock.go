@@ -660,8 +660,8 @@ func (m *Kernel) blockPredictRows(b *kernelBlocks, dst []float64, ds *data.Datas
 	for r0 := from; r0 < to; r0 += b.rows {
 		n := min(b.rows, to-r0)
 		if b.fl != nil {
-			a := b.floatStage(s, ds, r0, n)
-			m.floatPredict(b, s, dst[r0:r0+n], a, n, func(i, r int) {
+			a, up := b.floatStage(s, ds, r0, n)
+			m.floatPredict(b, s, dst[r0:r0+n], a, n, up, func(i, r int) {
 				if ds.IsDense() {
 					m.encodeDense(b, s, i, ds.DenseRow(r0+r))
 				} else {
@@ -691,11 +691,12 @@ func (m *Kernel) blockPredictMatrix(b *kernelBlocks, dst []float64, x []float32)
 		n := min(b.rows, len(dst)-r0)
 		if b.fl != nil {
 			a := x[r0*m.nf : (r0+n)*m.nf]
+			up := 0.0
 			for r := range n {
-				row := a[r*m.nf:][:m.nf]
-				s.fxx[r] = simd.Dot64x4(row, row)
+				xx, xu := floatNorm(a[r*m.nf:][:m.nf])
+				s.fxx[r], up = xx, max(up, xu)
 			}
-			m.floatPredict(b, s, dst[r0:r0+n], a, n, func(i, r int) { m.encodeDense(b, s, i, a[r*m.nf:][:m.nf]) })
+			m.floatPredict(b, s, dst[r0:r0+n], a, n, up, func(i, r int) { m.encodeDense(b, s, i, a[r*m.nf:][:m.nf]) })
 			continue
 		}
 		m.encodeDenseRows(b, s, n, func(r int) []float32 { return x[(r0+r)*m.nf:][:m.nf] })

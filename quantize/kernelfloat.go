@@ -26,13 +26,15 @@ import (
 // of the exact path's, a_i = −γ·max(0, ‖x‖² + ‖sv'_i‖² − 2(c0 + t·S_i)),
 // with u = 2⁻²⁴ and ‖x‖·‖sv'_i‖ ≤ (‖x‖² + ‖sv'_i‖²)/2,
 //
-//	ε/γ ≤ (2n + 16)·u·(‖x‖² + max_i ‖sv'_i‖²) + t_B·n·maxCode,
+//	ε/γ ≤ (3n + 18)·u·(X + max_i ‖sv'_i‖²) + t_B·n·maxCode,
 //
 // from the product's n sequential float32 multiply-adds (at most two
 // roundings each, γ_2n·‖x‖‖sv32_i‖), the decoded values' rounding to
-// float32 (u·‖x‖‖sv'_i‖), the exponent's float32 assembly (2γ, −γ‖sv'‖²
-// and −γ‖x‖² rounded to float32, then two additions: under 10u·(‖x‖² +
-// ‖sv'_i‖²)), and the exact sums' input rounding, |c0 + t·S_i − x·sv'_i| ≤
+// float32 (u·‖x‖‖sv'_i‖), ‖x‖² taken as a float32 simd.Dot (within
+// γ_n·‖x‖² in any order; X = (1 + (n + 2)u)·that sum ≥ ‖x‖², floatNorm),
+// the exponent's float32 assembly (2γ, −γ‖sv'‖² and −γ‖x‖² rounded to
+// float32, then two additions: under 10u·(‖x‖² + ‖sv'_i‖²)), and the
+// exact sums' input rounding, |c0 + t·S_i − x·sv'_i| ≤
 // (t/2)(1 + 2⁻²⁰)·Σ_j |q_ij| (package doc, Δ_x,i), taken twice with t ≤ t_B
 // = ‖x‖·max_j a_j / Q_min; the float64 roundings of the exact path are
 // far below the margin of 2⁻¹⁰ the bound is widened by. Then |K_i − K̃_i| ≤
@@ -98,7 +100,7 @@ func newFloatPre(m *Kernel, b *kernelBlocks) *floatPre {
 		base:   make([]float32, b.lp),
 		scale:  float32(2 * m.kernel.Gamma),
 		absA:   make([]float64, len(b.pairs)),
-		epsU:   float64(2*nf+16) * 0x1p-24,
+		epsU:   float64(3*nf+18) * 0x1p-24,
 	}
 	sv := make([]float32, l*nf)
 	row := make([]float64, nf)
@@ -148,9 +150,10 @@ func newFloatPre(m *Kernel, b *kernelBlocks) *floatPre {
 	return f
 }
 
-// slack returns g ≥ e^ε − 1 for a row of squared norm xx: ε/(1 − ε), not
-// a math.Expm1 a row (e^ε ≤ 1/(1 − ε) for ε < 1; +Inf from ε = 1, where
-// the bound settles nothing anyway).
+// slack returns g ≥ e^ε − 1 for rows of squared norm (floatNorm) at most
+// xx: ε/(1 − ε) (e^ε ≤ 1/(1 − ε) for ε < 1; +Inf from ε = 1, where the
+// bound settles nothing anyway). ε grows with xx, so a block takes the g
+// of its largest norm: one square root and division a block, not a row.
 func (f *floatPre) slack(gamma, xx float64) float64 {
 	eps := gamma * (f.epsU*(xx+f.ssMax) + f.tB*math.Sqrt(xx)) * (1 + 0x1p-10) * floatSlackScale
 	if !(eps < 1) {
@@ -159,25 +162,37 @@ func (f *floatPre) slack(gamma, xx float64) float64 {
 	return eps / (1 - eps) * (1 + 0x1p-20)
 }
 
+// floatNorm returns ‖x‖² as the exponents take it, a float32 simd.Dot of
+// x with itself (a call instead of Dot64x4's scalar loop, which was a
+// tenth of breast_cancer's row), and X ≥ ‖x‖², that sum widened by its
+// rounding (see the top of the file), which slack takes.
+func floatNorm(x []float32) (xx, up float64) {
+	xx = float64(simd.Dot(x, x))
+	return xx, xx * (1 + float64(len(x)+2)*0x1p-24)
+}
+
 // floatStage puts the n rows of ds from r0 on where simd.Gemm reads them,
 // nf features a row (ds's own matrix when it has that width), sets s.fxx
-// to their ‖x‖² over every feature, and returns the rows.
-func (b *kernelBlocks) floatStage(s *qblockScratch, ds *data.Dataset, r0, n int) []float32 {
+// to their floatNorm over every feature, and returns the rows and the
+// largest X (NaN when a norm is).
+func (b *kernelBlocks) floatStage(s *qblockScratch, ds *data.Dataset, r0, n int) ([]float32, float64) {
 	nf := b.nf
+	up := 0.0
 	if ds.IsDense() && ds.NumFeatures() == nf {
 		a := ds.DenseMatrix()[r0*nf : (r0+n)*nf]
 		for r := range n {
-			x := a[r*nf:][:nf]
-			s.fxx[r] = simd.Dot64x4(x, x)
+			xx, xu := floatNorm(a[r*nf:][:nf])
+			s.fxx[r], up = xx, max(up, xu)
 		}
-		return a
+		return a, up
 	}
 	for r := range n {
 		dst := s.fx[r*nf:][:nf]
 		if ds.IsDense() {
 			x := ds.DenseRow(r0 + r)
 			clear(dst[copy(dst, x):])
-			s.fxx[r] = simd.Dot64x4(x, x)
+			xx, xu := floatNorm(x)
+			s.fxx[r], up = xx, max(up, xu)
 			continue
 		}
 		idx, val := ds.SparseRow(r0 + r)
@@ -187,9 +202,10 @@ func (b *kernelBlocks) floatStage(s *qblockScratch, ds *data.Dataset, r0, n int)
 				dst[j] = val[p]
 			}
 		}
-		s.fxx[r] = simd.Dot64x4(val, val)
+		xx, xu := floatNorm(val)
+		s.fxx[r], up = xx, max(up, xu)
 	}
-	return s.fx[:n*nf]
+	return s.fx[:n*nf], up
 }
 
 // floatKernel sets the kernel values of the n rows of a (nf features a
@@ -242,7 +258,7 @@ func (m *Kernel) floatDecisions(b *kernelBlocks, s *qblockScratch, r int) {
 
 // floatRegressionBound returns the bound on the distance of an ε-SVR
 // model's float32 batch value (floatPredict) from the exact sums' value,
-// for a row of squared norm xx: floatDecide's E_p + g·(A_p + E_p) with
+// for rows of floatNorm at most xx: floatDecide's E_p + g·(A_p + E_p) with
 // every M_c = 1.
 func (m *Kernel) floatRegressionBound(xx float64) float64 {
 	f := m.blk.fl
@@ -250,13 +266,12 @@ func (m *Kernel) floatRegressionBound(xx float64) float64 {
 }
 
 // floatDecide sets s.dec from the float32 kernel values of row r of the
-// block (floatDecisions), of squared norm xx, and reports whether its
-// label is the exact sums': as clear decides, with its bound for M_c = 1
-// (|K| ≤ 1) precomputed.
-func (m *Kernel) floatDecide(b *kernelBlocks, s *qblockScratch, r int, xx float64) bool {
+// block (floatDecisions) and reports whether its label is the exact sums':
+// as clear decides, with its bound for M_c = 1 (|K| ≤ 1) precomputed and
+// g the slack of the row's norm or more.
+func (m *Kernel) floatDecide(b *kernelBlocks, s *qblockScratch, r int, g float64) bool {
 	m.floatDecisions(b, s, r)
 	f := b.fl
-	g := f.slack(m.kernel.Gamma, xx)
 	e, fw := f.e[:len(s.dec)], f.f[:len(s.dec)]
 	all := true
 	for p, d := range s.dec {
@@ -266,13 +281,14 @@ func (m *Kernel) floatDecide(b *kernelBlocks, s *qblockScratch, r int, xx float6
 	return all || len(b.ranges) > 3 && b.votesSure(s) // C-SVC of 3+ classes
 }
 
-// floatPredict predicts the n rows of a (staged by floatStage) into dst:
+// floatPredict predicts the n rows of a (staged by floatStage, the largest
+// X up) into dst:
 // the float32 prefilter's labels, and for the rows it leaves in doubt the
 // exact sums' (encode(i, r) encodes row r of the block as row i of s).
 // ε-SVR (and ν-SVR) values are the float32 path's, as a float model's
 // batch values are core's blocked path's: within floatRegressionBound of
 // the exact sums' (DecisionDense), which single rows return.
-func (m *Kernel) floatPredict(b *kernelBlocks, s *qblockScratch, dst []float64, a []float32, n int, encode func(i, r int)) {
+func (m *Kernel) floatPredict(b *kernelBlocks, s *qblockScratch, dst []float64, a []float32, n int, up float64, encode func(i, r int)) {
 	m.floatKernel(b, s, a, n)
 	if m.svmType.IsRegression() {
 		for r := range n {
@@ -281,9 +297,26 @@ func (m *Kernel) floatPredict(b *kernelBlocks, s *qblockScratch, dst []float64, 
 		}
 		return
 	}
+	g := b.fl.slack(m.kernel.Gamma, up) // NaN: +Inf, no row of the block is settled
+	// One decision value (two classes, one-class): its sign is the label
+	// (KernelPrediction's), once it is farther than its bound from 0.
+	one, thr := len(s.dec) == 1, b.fl.e[0]+g*b.fl.f[0]
+	pos, neg := 1.0, -1.0
+	if one && m.svmType.IsSVC() {
+		pos, neg = float64(m.labels[0]), float64(m.labels[1])
+	}
 	nd := 0
 	for r := range n {
-		if m.floatDecide(b, s, r, s.fxx[r]) {
+		if one {
+			m.floatDecisions(b, s, r)
+			if d := s.dec[0]; math.Abs(d) > thr {
+				dst[r] = neg
+				if d > 0 {
+					dst[r] = pos
+				}
+				continue
+			}
+		} else if m.floatDecide(b, s, r, g) {
 			dst[r] = core.KernelPrediction(m.svmType, m.labels, s.dec, s.votes)
 			continue
 		}
