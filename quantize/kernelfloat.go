@@ -19,8 +19,8 @@ import (
 // packs its own (simd.Pack), and a block of rows takes the float model's
 // path: one float32 product X·SV32ᵀ (simd.Gemm), the RBF values
 // K̂_i = exp(min(0, 2γ·x·sv32_i − γ‖sv'_i‖² − γ‖x‖²)) in float32
-// (simd.ExpRBF) and the float32 decision values (core.KernelDecisions32).
-// No row is encoded unless it is in doubt.
+// (simd.ExpRBF) and the float32 decision values (below). No row is
+// encoded unless it is in doubt.
 //
 // A label is still the exact sums': the exponent â_i of K̂_i is within ε
 // of the exact path's, a_i = −γ·max(0, ‖x‖² + ‖sv'_i‖² − 2(c0 + t·S_i)),
@@ -45,16 +45,19 @@ import (
 // within E_p + g·(A_p + E_p) of 0 is encoded and takes the exact sums
 // (simd.GemmS8Limbs, simd.GemmS16Limbs), as every row did before.
 //
-// C-SVC models of three classes or more take their decision values'
-// class sums as one float32 product a class and block of rows,
-// K_c·C_cᵀ (simd.Gemm: the block's kernel values on class c's support
-// vectors times the class's k − 1 coefficient rows), where core's blocked
-// path (KernelDecisions32) makes a simd.Dot call per class and
-// coefficient row of every row: k(k − 1) calls a row, which were half of
-// shuttle's batch time (7 classes, 614 support vectors) and a quarter of
-// digits' (10 classes). A product of n_c terms summed in any order is
-// within γ_{n_c} of its value, so the bound's depth term for class c is
-// (n_c + 12)·u instead of the simd.Dot tree's ((n_c + 15)/16 + 12)·u.
+// The decision values' class sums: C-SVC models of three classes or more
+// take them as one float32 product a class and block of rows, K_c·C_cᵀ
+// (simd.Gemm: the block's kernel values on class c's support vectors
+// times the class's k − 1 coefficient rows), where core's blocked path
+// (KernelDecisions32) makes a simd.Dot call per class and coefficient row
+// of every row: k(k − 1) calls a row, which were half of shuttle's batch
+// time (7 classes, 614 support vectors) and a quarter of digits' (10
+// classes). Models of one decision value (two classes, one-class, ε-SVR)
+// take a simd.Dot a class (KernelDecisions32's sums on AVX2 and AVX-512,
+// without its general loops, a tenth of heart_scale's row). A sum of n_c
+// float32 products in any order is within γ_{n_c} of its value, so the
+// bound's depth term for class c is (n_c + 12)·u, for every order the
+// products and simd.Dot's paths take.
 //
 // Memory: the decoded panels take 4·PaddedCols(l)·n bytes (breast_cancer
 // 15 KB, digits 254 KB: four times the int8 codes), which is why wide
@@ -114,15 +117,16 @@ func newFloatPre(m *Kernel, b *kernelBlocks) *floatPre {
 		f.base[i] = float32(-m.kernel.Gamma * v)
 		f.ssMax = max(f.ssMax, v)
 	}
-	depth := b.depth
-	if nc := len(b.ranges) - 1; m.svmType.IsSVC() && nc >= 3 {
+	nc := len(b.ranges) - 1
+	depth := make([]float64, nc)
+	for c := range nc {
+		depth[c] = float64(b.ranges[c+1]-b.ranges[c]+12) * 0x1p-24
+	}
+	if m.svmType.IsSVC() && nc >= 3 {
 		f.partW = simd.PaddedCols(nc - 1)
 		f.classAt = make([]int, nc+1)
-		depth = make([]float64, nc)
 		for c := range nc {
-			nSV := b.ranges[c+1] - b.ranges[c]
-			f.classAt[c+1] = f.classAt[c] + simd.PackedLen(nc-1, nSV)
-			depth[c] = float64(nSV+12) * 0x1p-24
+			f.classAt[c+1] = f.classAt[c] + simd.PackedLen(nc-1, b.ranges[c+1]-b.ranges[c])
 		}
 		f.classPanels = make([]float32, f.classAt[nc])
 		for c := range nc {
@@ -238,11 +242,17 @@ func (m *Kernel) floatKernel(b *kernelBlocks, s *qblockScratch, a []float32, n i
 // floatDecisions sets s.dec from the float32 kernel values of row r of
 // the block: from its class sums in s.fpart (pair (i, j): class i's sum on
 // coefficient row j − 1 plus class j's on row i, minus ρ, as
-// KernelDecisions32 adds them), or by KernelDecisions32.
+// KernelDecisions32 adds them), or for one decision value its classes'
+// sums on the one coefficient row, minus ρ.
 func (m *Kernel) floatDecisions(b *kernelBlocks, s *qblockScratch, r int) {
 	f := b.fl
 	if f.classPanels == nil {
-		core.KernelDecisions32(m.svmType, s.dec, s.fk[r*b.lp:][:b.l], b.coef32, m.rho, m.start, s.part)
+		kv, d := s.fk[r*b.lp:][:b.l], -m.rho[0]
+		for c := 0; c+1 < len(b.ranges); c++ {
+			from, to := b.ranges[c], b.ranges[c+1]
+			d += float64(simd.Dot(kv[from:to], b.coef32[from:to]))
+		}
+		s.dec[0] = d
 		return
 	}
 	nc := len(b.ranges) - 1
@@ -292,7 +302,7 @@ func (m *Kernel) floatPredict(b *kernelBlocks, s *qblockScratch, dst []float64, 
 	m.floatKernel(b, s, a, n)
 	if m.svmType.IsRegression() {
 		for r := range n {
-			core.KernelDecisions32(m.svmType, s.dec, s.fk[r*b.lp:][:b.l], b.coef32, m.rho, m.start, s.part)
+			m.floatDecisions(b, s, r)
 			dst[r] = s.dec[0]
 		}
 		return
