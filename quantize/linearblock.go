@@ -51,24 +51,20 @@ func (m *Linear) batchWeights() *batchWeights {
 		return w
 	}
 	nf, nrW := m.nf, m.nrW
+	if nrW == 1 && nf > maxBatchWeights/2 || nrW > 1 && simd.PackedLen(nrW, nf) > maxBatchWeights {
+		return nil // float64 codes take twice a float32's bytes
+	}
 	w := &batchWeights{scale: make([]float64, nrW), bias: make([]float64, nrW)}
 	for k := range nrW {
 		w.scale[k], w.bias[k] = float64(m.scale[k]), m.biasTerm(k)
 	}
 	if nrW == 1 {
-		if nf > maxBatchWeights/2 { // float64: twice a float32's bytes
-			return nil
-		}
 		w.w64 = make([]float64, nf)
 		for j := range w.w64 {
 			w.w64[j] = float64(m.code(j, 0))
 		}
 	} else {
-		n := simd.PackedLen(nrW, nf)
-		if n > maxBatchWeights {
-			return nil
-		}
-		w.panels = make([]float32, n)
+		w.panels = make([]float32, simd.PackedLen(nrW, nf))
 		m.packCodes(w.panels)
 	}
 	m.batchW.Store(w)
@@ -124,24 +120,22 @@ func (m *Linear) blockedDense(dst []float64, x []float32) bool {
 		return true
 	}
 	nc := simd.PaddedCols(nrW)
-	panels, packLen := []float32(nil), 0
+	var scBuf, btBuf [maxStackDecisions]float64
+	sc, bt, panels, packLen := scBuf[:nrW], btBuf[:nrW], []float32(nil), 0
 	if w != nil {
-		panels = w.panels
+		sc, bt, panels = w.scale[:nrW], w.bias[:nrW], w.panels
 	} else {
 		packLen = simd.PackedLen(nrW, nf)
-		w = &batchWeights{scale: make([]float64, 0, maxStackDecisions), bias: make([]float64, 0, maxStackDecisions)}
+		for k := range nrW {
+			sc[k], bt[k] = float64(m.scale[k]), m.biasTerm(k)
+		}
 	}
 	s := simd.GetWorkspace(packLen, linearBlockRows*nc, 0)
 	defer simd.PutWorkspace(s)
 	if panels == nil {
 		panels = s.Panels
 		m.packCodes(panels)
-		for k := range nrW {
-			w.scale = append(w.scale, float64(m.scale[k]))
-			w.bias = append(w.bias, m.biasTerm(k))
-		}
 	}
-	sc, bt := w.scale[:nrW], w.bias[:nrW]
 	labels := m.labels[:nrW]
 	for r0 := 0; r0 < rows; r0 += linearBlockRows {
 		n := min(linearBlockRows, rows-r0)

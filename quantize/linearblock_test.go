@@ -74,6 +74,11 @@ func TestLinearBatchUnkept(t *testing.T) {
 					t.Fatalf("%d features, %d classes, int%d row %d: PredictDenseBatch %v, PredictDense %v", c.nf, c.classes, bits, i, got[i], want)
 				}
 			}
+			if !raceEnabled { // the packing workspace is pooled
+				if a := testing.AllocsPerRun(3, func() { q.PredictDenseBatch(got, x) }); a != 0 {
+					t.Errorf("%d features, %d classes, int%d: PredictDenseBatch allocates %v times", c.nf, c.classes, bits, a)
+				}
+			}
 		}
 	}
 }
