@@ -727,7 +727,7 @@ func (m *Kernel) BatchPays() (bool, string) {
 	case m.blk == nil:
 		return false, "this CPU has no fast int16 product (AVX-512 VNNI): batches take the exact column sums, several times the float model's time"
 	case m.blk.fl != nil:
-		return true, "the float32 prefilter (an RBF model below 256 features: the float model's product on the decoded support vectors; the rows it leaves in doubt take the exact sums, ε-SVR values are its own): 0.97–1.08× the float model's CPU time on breast_cancer (30 features), 1.09–1.16× on digits (64), int8 and int16 alike"
+		return true, "the float32 prefilter (an RBF model below 256 features: the float model's product on the decoded support vectors, class sums as one product a class for 3+ classes; the rows it leaves in doubt take the exact sums, ε-SVR values are its own): 0.61–0.91× the float model's CPU time on heart_scale, breast_cancer, digits and shuttle, int8 and int16 alike, and a tie (0.90–1.03×) on diabetes' ε-SVR, whose rows are exp and the product in both"
 	case m.svmType.IsRegression():
 		return false, "ε-SVR batch values of models of 256 features or more take the exact float64 path (kernel values by math.Exp, serial sums): several times the float model's time (diabetes' 10-feature model took 21× on it)"
 	case m.bits == 16:
