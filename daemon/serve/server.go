@@ -91,6 +91,10 @@ type Config struct {
 	// next request is read without a wake-up, at the cost of up to
 	// BusyPoll of CPU time a read. Zero: reads block at once.
 	BusyPoll time.Duration
+	// GRPCGo serves gRPC with grpc-go's server instead of the package's
+	// own HTTP/2 connection loop (grpch2.go), for comparison: the same
+	// services and answers, with grpc-go's goroutine hand-offs.
+	GRPCGo bool
 }
 
 // Server answers the Open Inference Protocol over REST and gRPC for the
@@ -105,7 +109,8 @@ type Server struct {
 	draining atomic.Bool
 
 	httpSrv *http1Server
-	grpcSrv *grpc.Server
+	grpcSrv *grpc.Server // with Config.GRPCGo
+	h2Srv   *h2Server    // otherwise
 	health  *health.Server
 	// healthStatus is the status last given to health (healthSet: once).
 	healthMu     sync.Mutex
@@ -229,47 +234,66 @@ func (s *Server) Start() error {
 			return fmt.Errorf("serve: grpc: %w", err)
 		}
 		s.grpcLn = ln
-		// Flow-control windows of a few MB: a 1000-row batch is megabytes,
-		// and with HTTP/2's 64 KB initial window its transfer waits for
-		// window updates until gRPC's estimate has grown the window. Fixed
-		// windows also turn off that estimate's BDP pings, which cost a
-		// single row more than the inference: without them grpc-go's client
-		// took 1.38x the p50 and the server 1.59x the CPU a request
-		// (servetime, 4 alternated runs, load 11-17). Measured the same
-		// way against these options, lean client, p50 and server CPU:
-		// without NumStreamWorkers 0.99x and 1.05x; with SharedWriteBuffer
-		// 0.98x and 1.03x, with a 64 KB ReadBufferSize 1.07x and 1.13x
-		// (neither set); with WriteBufferSize 0 (each frame written at
-		// once) 1.37x and 1.48x.
-		opts := []grpc.ServerOption{
-			grpc.MaxRecvMsgSize(int(min(s.lim.MaxRequestBytes, 1<<31-1))),
-			grpc.ConnectionTimeout(s.lim.ReadTimeout),
-			grpc.InitialWindowSize(grpcWindow),
-			grpc.InitialConnWindowSize(grpcWindow),
-			// A fixed set of goroutines answers the streams instead of a
-			// new goroutine for each request.
-			grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
-			// ModelInfer requests reach modelInferHandler as wire bytes.
-			grpc.ForceServerCodecV2(newWireCodec()),
-		}
-		if s.tls != nil {
-			opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))
-		}
-		s.grpcSrv = grpc.NewServer(opts...)
-		s.grpcSrv.RegisterService(inferServiceDesc(), &grpcService{s: s})
 		s.health = health.NewServer()
-		healthpb.RegisterHealthServer(s.grpcSrv, s.health)
 		update := s.updateHealth
 		s.repo.onChange.Store(&update)
 		s.updateHealth()
-		s.wg.Go(func() {
-			if err := s.grpcSrv.Serve(withBusyPoll(ln, s.cfg.BusyPoll)); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
-				s.log.Error("serve: grpc server stopped", "err", err)
-			}
-		})
+		if s.cfg.GRPCGo {
+			s.startGRPCGo(ln)
+		} else {
+			s.h2Srv = newH2Server(s.lim, s.tls, s.log)
+			g := &grpcService{s: s}
+			inferencepb.RegisterGRPCInferenceServiceServer(s.h2Srv, g)
+			// ModelInfer reads the request's wire bytes (grpcwire.go).
+			s.h2Srv.handleUnary(inferencepb.GRPCInferenceService_ModelInfer_FullMethodName, g.modelInferWire)
+			healthpb.RegisterHealthServer(s.h2Srv, s.health)
+			s.wg.Go(func() {
+				if err := s.h2Srv.serve(withBusyPoll(ln, s.cfg.BusyPoll)); !errors.Is(err, grpc.ErrServerStopped) {
+					s.log.Error("serve: grpc server stopped", "err", err)
+				}
+			})
+		}
 		s.log.Info("serve: grpc listening", "addr", addrString(ln))
 	}
 	return nil
+}
+
+// startGRPCGo serves gRPC on ln with grpc-go's server (Config.GRPCGo).
+func (s *Server) startGRPCGo(ln net.Listener) {
+	// Flow-control windows of a few MB: a 1000-row batch is megabytes,
+	// and with HTTP/2's 64 KB initial window its transfer waits for
+	// window updates until gRPC's estimate has grown the window. Fixed
+	// windows also turn off that estimate's BDP pings, which cost a
+	// single row more than the inference: without them grpc-go's client
+	// took 1.38x the p50 and the server 1.59x the CPU a request
+	// (servetime, 4 alternated runs, load 11-17). Measured the same
+	// way against these options, lean client, p50 and server CPU:
+	// without NumStreamWorkers 0.99x and 1.05x; with SharedWriteBuffer
+	// 0.98x and 1.03x, with a 64 KB ReadBufferSize 1.07x and 1.13x
+	// (neither set); with WriteBufferSize 0 (each frame written at
+	// once) 1.37x and 1.48x.
+	opts := []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(int(min(s.lim.MaxRequestBytes, 1<<31-1))),
+		grpc.ConnectionTimeout(s.lim.ReadTimeout),
+		grpc.InitialWindowSize(grpcWindow),
+		grpc.InitialConnWindowSize(grpcWindow),
+		// A fixed set of goroutines answers the streams instead of a
+		// new goroutine for each request.
+		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
+		// ModelInfer requests reach modelInferHandler as wire bytes.
+		grpc.ForceServerCodecV2(newWireCodec()),
+	}
+	if s.tls != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(s.tls)))
+	}
+	s.grpcSrv = grpc.NewServer(opts...)
+	s.grpcSrv.RegisterService(inferServiceDesc(), &grpcService{s: s})
+	healthpb.RegisterHealthServer(s.grpcSrv, s.health)
+	s.wg.Go(func() {
+		if err := s.grpcSrv.Serve(withBusyPoll(ln, s.cfg.BusyPoll)); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+			s.log.Error("serve: grpc server stopped", "err", err)
+		}
+	})
 }
 
 func addrString(ln net.Listener) string {
@@ -353,6 +377,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	var errs []error
 	if s.httpSrv != nil {
 		if err := s.httpSrv.shutdown(ctx); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if s.h2Srv != nil {
+		if err := s.h2Srv.shutdown(ctx); err != nil {
 			errs = append(errs, err)
 		}
 	}

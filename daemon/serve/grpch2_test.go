@@ -1,0 +1,308 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"net"
+	"testing"
+	"time"
+
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/encoding/gzip"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+	protoapi "google.golang.org/protobuf/proto"
+
+	"github.com/libsvmgo/libsvmgo/core"
+	"github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb"
+)
+
+// dialGRPC connects a grpc-go client to srv's gRPC address.
+func dialGRPC(t *testing.T, srv *Server, opts ...grpc.DialOption) *grpc.ClientConn {
+	t.Helper()
+	conn, err := grpc.NewClient(srv.GRPCAddr(), append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// TestGRPCTransportsAgree sends the same calls to the package's own HTTP/2
+// transport and to grpc-go's server (Config.GRPCGo) and compares every
+// answer and status: 10,000-row batches whose answers (240 KB with
+// decision values and probabilities) are past the client's 64 KB
+// windows, so that they wait for its window updates; the metadata and
+// health methods; an unknown method; a message past the size cap.
+func TestGRPCTransportsAgree(t *testing.T) {
+	ds := heart(t)
+	km := kernelModel(t, ds)
+	n, nf := 10000, ds.NumFeatures()
+	x := make([]float32, 0, n*nf)
+	var raw []byte
+	for r := range n {
+		for _, v := range ds.DenseRow(r % ds.Len()) {
+			x = append(x, v)
+			raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(v))
+		}
+	}
+	shape := []int64{int64(n), int64(nf)}
+	on := &inferencepb.InferParameter{ParameterChoice: &inferencepb.InferParameter_BoolParam{BoolParam: true}}
+	typed := &inferencepb.ModelInferRequest{ModelName: "heart", Id: "typed",
+		Inputs:     []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: shape, Contents: &inferencepb.InferTensorContents{Fp32Contents: x}}},
+		Parameters: map[string]*inferencepb.InferParameter{"decision": on, "probability": on}}
+	rawReq := &inferencepb.ModelInferRequest{ModelName: "heart", Id: "raw",
+		Inputs:           []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: shape}},
+		Outputs:          []*inferencepb.ModelInferRequest_InferRequestedOutputTensor{{Name: "label"}, {Name: "decision"}},
+		RawInputContents: [][]byte{raw}}
+	single := &inferencepb.ModelInferRequest{ModelName: "heart",
+		Inputs: []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: []int64{1, int64(nf)},
+			Contents: &inferencepb.InferTensorContents{Fp32Contents: x[:nf]}}}}
+
+	type call struct {
+		method   string
+		req, out protoapi.Message
+	}
+	calls := func() []call {
+		return []call{
+			{"/inference.GRPCInferenceService/ModelInfer", typed, new(inferencepb.ModelInferResponse)},
+			{"/inference.GRPCInferenceService/ModelInfer", rawReq, new(inferencepb.ModelInferResponse)},
+			{"/inference.GRPCInferenceService/ModelInfer", single, new(inferencepb.ModelInferResponse)},
+			{"/inference.GRPCInferenceService/ServerLive", &inferencepb.ServerLiveRequest{}, new(inferencepb.ServerLiveResponse)},
+			{"/inference.GRPCInferenceService/ServerReady", &inferencepb.ServerReadyRequest{}, new(inferencepb.ServerReadyResponse)},
+			{"/inference.GRPCInferenceService/ServerMetadata", &inferencepb.ServerMetadataRequest{}, new(inferencepb.ServerMetadataResponse)},
+			{"/inference.GRPCInferenceService/ModelMetadata", &inferencepb.ModelMetadataRequest{Name: "heart"}, new(inferencepb.ModelMetadataResponse)},
+			{"/inference.GRPCInferenceService/ModelReady", &inferencepb.ModelReadyRequest{Name: "heart"}, new(inferencepb.ModelReadyResponse)},
+			{"/inference.GRPCInferenceService/ModelReady", &inferencepb.ModelReadyRequest{Name: "nope"}, new(inferencepb.ModelReadyResponse)},
+			{"/grpc.health.v1.Health/Check", &healthpb.HealthCheckRequest{}, new(healthpb.HealthCheckResponse)},
+			{"/inference.GRPCInferenceService/ModelStreamInfer", &inferencepb.ServerLiveRequest{}, new(inferencepb.ServerLiveResponse)},
+			{"/nope", &inferencepb.ServerLiveRequest{}, new(inferencepb.ServerLiveResponse)},
+		}
+	}
+	type result struct {
+		out  protoapi.Message
+		code codes.Code
+	}
+	run := func(grpcGo bool) ([]result, codes.Code) {
+		srv, _ := testServerConfig(t, Config{GRPCGo: grpcGo}, map[string]core.Model{"heart": km})
+		conn := dialGRPC(t, srv, grpc.WithInitialWindowSize(64<<10), grpc.WithInitialConnWindowSize(64<<10),
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)))
+		var out []result
+		// A deadline sends grpc-timeout.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		for _, c := range calls() {
+			err := conn.Invoke(ctx, c.method, c.req, c.out)
+			out = append(out, result{c.out, status.Code(err)})
+		}
+		small, _ := testServerConfig(t, Config{GRPCGo: grpcGo, Limits: Limits{MaxRequestBytes: 4096, MaxRows: 100, MaxJSONDepth: 16,
+			MaxInFlight: 4, ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: time.Minute}}, map[string]core.Model{"heart": km})
+		_, err := inferencepb.NewGRPCInferenceServiceClient(dialGRPC(t, small)).ModelInfer(context.Background(), typed)
+		return out, status.Code(err)
+	}
+	own, ownCap := run(false)
+	ref, refCap := run(true)
+	for i, c := range calls() {
+		if own[i].code != ref[i].code || !protoapi.Equal(own[i].out, ref[i].out) {
+			t.Errorf("%s (%d): own transport %v %.200v; grpc-go %v %.200v", c.method, i, own[i].code, own[i].out, ref[i].code, ref[i].out)
+		}
+	}
+	if ownCap != codes.ResourceExhausted || refCap != codes.ResourceExhausted {
+		t.Errorf("a message past the size cap: own transport %v, grpc-go %v; want both %v", ownCap, refCap, codes.ResourceExhausted)
+	}
+	resp := own[0].out.(*inferencepb.ModelInferResponse)
+	if len(resp.Outputs) != 3 {
+		t.Fatalf("batch answer has %d outputs, want label, decision and probability", len(resp.Outputs))
+	}
+	labels := resp.Outputs[0].Contents.Int64Contents
+	for r := 0; r < n; r += 997 {
+		if want := km.PredictDense(ds.DenseRow(r % ds.Len())); float64(labels[r]) != want {
+			t.Errorf("row %d label %d, want %v", r, labels[r], want)
+		}
+	}
+	if own[3].code != codes.OK || !own[3].out.(*inferencepb.ServerLiveResponse).Live {
+		t.Errorf("ServerLive: %v %v", own[3].code, own[3].out)
+	}
+	if own[len(own)-1].code != codes.Unimplemented {
+		t.Errorf("an unknown method: %v, want %v", own[len(own)-1].code, codes.Unimplemented)
+	}
+}
+
+// TestGRPCOwnTransport checks what only the package's own transport is
+// asked: a compressed call is refused (UNIMPLEMENTED, no decompressors),
+// a health watch follows readiness to the shutdown, TLS with ALPN h2, and
+// a server that stays up through malformed connections and answers
+// non-gRPC requests with HTTP errors.
+func TestGRPCOwnTransport(t *testing.T) {
+	ds := heart(t)
+	km := kernelModel(t, ds)
+	srv, _ := testServer(t, Limits{}, map[string]core.Model{"heart": km})
+	conn := dialGRPC(t, srv)
+	client := inferencepb.NewGRPCInferenceServiceClient(conn)
+	ctx := context.Background()
+	if _, err := client.ServerLive(ctx, &inferencepb.ServerLiveRequest{}, grpc.UseCompressor(gzip.Name)); status.Code(err) != codes.Unimplemented {
+		t.Errorf("a gzip-compressed call: %v, want %v", err, codes.Unimplemented)
+	}
+
+	t.Run("malformed connections", func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(27, 1))
+		for i := range 30 {
+			c, err := net.Dial("tcp", srv.GRPCAddr())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if i%3 != 0 {
+				b.WriteString(http2.ClientPreface)
+				http2.NewFramer(&b, nil).WriteSettings()
+			}
+			junk := make([]byte, 1+rng.IntN(200))
+			for j := range junk {
+				junk[j] = byte(rng.Uint32())
+			}
+			b.Write(junk)
+			c.Write(b.Bytes())
+			c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+			for {
+				if _, err := c.Read(make([]byte, 4096)); err != nil {
+					break
+				}
+			}
+			c.Close()
+		}
+		if live, err := client.ServerLive(ctx, &inferencepb.ServerLiveRequest{}); err != nil || !live.Live {
+			t.Fatalf("after malformed connections: %v, %v", live, err)
+		}
+	})
+
+	t.Run("HTTP errors", func(t *testing.T) {
+		for _, c := range []struct{ method, contentType, want string }{
+			{"GET", "application/grpc", "405"},
+			{"POST", "application/json", "415"},
+		} {
+			if got := h2Status(t, srv.GRPCAddr(), c.method, c.contentType); got != c.want {
+				t.Errorf("%s %s: status %s, want %s", c.method, c.contentType, got, c.want)
+			}
+		}
+	})
+
+	t.Run("TLS", func(t *testing.T) {
+		certFile, keyFile, cert := selfSignedCert(t)
+		tsrv, _ := testServerConfig(t, Config{TLSCert: certFile, TLSKey: keyFile}, map[string]core.Model{"heart": km})
+		pool := x509.NewCertPool()
+		pool.AddCert(cert)
+		tconn, err := grpc.NewClient(tsrv.GRPCAddr(), grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: pool})))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tconn.Close()
+		if live, err := inferencepb.NewGRPCInferenceServiceClient(tconn).ServerLive(ctx, &inferencepb.ServerLiveRequest{}); err != nil || !live.Live {
+			t.Fatalf("over TLS: %v, %v", live, err)
+		}
+	})
+
+	// Last: a watch follows the server to its shutdown, which ends it
+	// (grpc-go's GracefulStop waits for open streams instead, until the
+	// drain timeout).
+	w, err := healthpb.NewHealthClient(conn).Watch(ctx, &healthpb.HealthCheckRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := w.Recv(); err != nil || m.Status != healthpb.HealthCheckResponse_SERVING {
+		t.Fatalf("first watch answer %v, %v; want SERVING", m, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Shutdown(ctx) }()
+	for {
+		m, err := w.Recv()
+		if err != nil {
+			break
+		}
+		if m.Status != healthpb.HealthCheckResponse_NOT_SERVING {
+			t.Errorf("watch answer at shutdown %v, want NOT_SERVING", m)
+		}
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Error("Shutdown waits for the open watch")
+	}
+}
+
+// h2Status sends one HTTP/2 request with method and content type to addr
+// and returns the answer's :status.
+func h2Status(t *testing.T, addr, method, contentType string) string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	var out, hb bytes.Buffer
+	fr := http2.NewFramer(&out, bufio.NewReader(c))
+	fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
+	out.WriteString(http2.ClientPreface)
+	fr.WriteSettings()
+	enc := hpack.NewEncoder(&hb)
+	for _, f := range []hpack.HeaderField{{Name: ":method", Value: method}, {Name: ":scheme", Value: "http"},
+		{Name: ":path", Value: "/inference.GRPCInferenceService/ServerLive"}, {Name: ":authority", Value: addr},
+		{Name: "content-type", Value: contentType}} {
+		enc.WriteField(f)
+	}
+	fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: hb.Bytes(), EndHeaders: true, EndStream: true})
+	if _, err := c.Write(out.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		f, err := fr.ReadFrame()
+		if err != nil {
+			t.Fatalf("%s %s: %v before an answer", method, contentType, err)
+		}
+		if h, ok := f.(*http2.MetaHeadersFrame); ok && h.StreamID == 1 {
+			return h.PseudoValue("status")
+		}
+	}
+}
+
+// TestGRPCHeaderValues checks the grpc-timeout reader and the
+// grpc-message encoder against gRPC's HTTP/2 protocol text.
+func TestGRPCHeaderValues(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"1H", time.Hour, true}, {"2M", 2 * time.Minute, true}, {"30S", 30 * time.Second, true},
+		{"250m", 250 * time.Millisecond, true}, {"99999999u", 99999999 * time.Microsecond, true}, {"7n", 7, true},
+		{"", 0, false}, {"S", 0, false}, {"10", 0, false}, {"10s", 0, false}, {"-1S", 0, false}, {"123456789S", 0, false},
+	} {
+		if got, ok := parseGRPCTimeout(c.in); got != c.want || ok != c.ok {
+			t.Errorf("parseGRPCTimeout(%q) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+	for in, want := range map[string]string{
+		"plain text: 1 < 2": "plain text: 1 < 2",
+		"100% sure":         "100%25 sure",
+		"a\nb":              "a%0Ab",
+		"naïve":             "na%C3%AFve",
+	} {
+		if got := encodeGRPCMessage(in); got != want {
+			t.Errorf("encodeGRPCMessage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
