@@ -24,6 +24,7 @@ import (
 	"google.golang.org/grpc/codes"
 	grpcmd "google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
 	protoapi "google.golang.org/protobuf/proto"
 )
 
@@ -60,6 +61,7 @@ type h2Server struct {
 	tls    *tls.Config
 	log    *slog.Logger
 	unary  map[string]h2Unary
+	early  map[string]h2Early
 	stream map[string]h2StreamMethod
 
 	mu      sync.Mutex
@@ -72,6 +74,12 @@ type h2Server struct {
 // h2Unary answers one unary call: msg is the request message, valid for
 // the call only; the answer is a protobuf message or a *wireResponse.
 type h2Unary func(ctx context.Context, msg []byte) (any, error)
+
+// h2Early answers a large unary call started before its request has
+// arrived whole: msg is the whole request's length, its first bytes in
+// place, and wait returns once the first n are (an error: they never
+// will be).
+type h2Early func(ctx context.Context, msg []byte, wait func(n int) error) (any, error)
 
 // h2StreamMethod is a server-streaming method and the service it calls.
 type h2StreamMethod struct {
@@ -93,6 +101,12 @@ const (
 	// h2InlineBytes is the largest request answered on the reader's own
 	// goroutine.
 	h2InlineBytes = 64 << 10
+	// h2EarlyBytes is the smallest request started early (handleUnary).
+	h2EarlyBytes = 64 << 10
+	// h2EarlyField is the field whose start starts a call early:
+	// ModelInferRequest's raw_input_contents, which protobuf's encoders
+	// write last (fields in the order of their numbers).
+	h2EarlyField = 7
 )
 
 func newH2Server(lim Limits, tlsConfig *tls.Config, log *slog.Logger) *h2Server {
@@ -100,7 +114,7 @@ func newH2Server(lim Limits, tlsConfig *tls.Config, log *slog.Logger) *h2Server 
 		tlsConfig = tlsConfig.Clone()
 		tlsConfig.NextProtos = []string{"h2"}
 	}
-	return &h2Server{lim: lim, tls: tlsConfig, log: log, unary: map[string]h2Unary{},
+	return &h2Server{lim: lim, tls: tlsConfig, log: log, unary: map[string]h2Unary{}, early: map[string]h2Early{},
 		stream: map[string]h2StreamMethod{}, conns: map[*h2Conn]struct{}{}}
 }
 
@@ -123,8 +137,16 @@ func (s *h2Server) RegisterService(desc *grpc.ServiceDesc, impl any) {
 }
 
 // handleUnary answers the unary method at path with h instead of the
-// handler RegisterService took from its description.
-func (s *h2Server) handleUnary(path string, h h2Unary) { s.unary[path] = h }
+// handler RegisterService took from its description, and with early (when
+// not nil) a request of h2EarlyBytes or more whose last field begins with
+// the bytes received (a batch's raw payload): so a batch is read into
+// place, checked and predicted while it arrives.
+func (s *h2Server) handleUnary(path string, h h2Unary, early h2Early) {
+	s.unary[path] = h
+	if early != nil {
+		s.early[path] = early
+	}
+}
 
 // unmarshalMessage is protobuf's Unmarshal of msg into v, with gRPC's
 // answer when it fails.
@@ -272,13 +294,61 @@ type h2Conn struct {
 
 // h2Stream is a call being received.
 type h2Stream struct {
-	id       uint32
-	unary    h2Unary
-	stream   *h2StreamMethod
-	msg      *[]byte // the body received so far: gRPC's length-prefixed messages
-	unacked  int64   // stream-level bytes not yet given back
+	id     uint32
+	unary  h2Unary
+	early  h2Early // nil: the method is not started early
+	stream *h2StreamMethod
+	// msg holds the pooled buffer of body, the bytes received so far
+	// (gRPC's length-prefixed messages), which the reader appends to;
+	// once the call started early (arrival set), the call owns msg and
+	// the reader appends no further than the one message's end.
+	msg      *[]byte
+	body     []byte
+	unacked  int64 // stream-level bytes not yet given back
 	deadline time.Time
+	arrival  *h2Arrival
+	noEarly  bool // the request cannot be started early
 }
+
+// h2Arrival is what the reader and a call started early share: how much of
+// the request is in place, or why the rest never will be.
+type h2Arrival struct {
+	got    atomic.Int64 // bytes of the body in place
+	err    error        // set before failed
+	failed atomic.Bool
+	wake   chan struct{} // capacity 1: got or failed changed
+}
+
+// wait returns once the first n bytes of the message (after its 5-byte
+// prefix) are in place.
+func (a *h2Arrival) wait(n int) error {
+	for a.got.Load() < int64(5+n) {
+		if a.failed.Load() {
+			return a.err
+		}
+		<-a.wake
+	}
+	return nil
+}
+
+func (a *h2Arrival) signal() {
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+}
+
+// fail tells the call that the rest of its request will not come.
+func (a *h2Arrival) fail(err error) {
+	if !a.failed.Load() {
+		a.err = err
+		a.failed.Store(true)
+		a.signal()
+	}
+}
+
+// errCallGone is why a call started early gets no more of its request.
+var errCallGone = status.Error(codes.Canceled, "the client reset the call or closed the connection")
 
 // h2Sender is an answer that waits for the client's stream window (a
 // large one, or a stream's): its window and whether the client reset it.
@@ -291,6 +361,14 @@ type h2Sender struct {
 
 // msgBufPool holds request and answer buffers.
 var msgBufPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// releaseBody puts body, held in the pooled buffer b (nil: none), back.
+func releaseBody(b *[]byte, body []byte) {
+	if b != nil {
+		*b = body
+		putMsgBuf(b)
+	}
+}
 
 func putMsgBuf(b *[]byte) {
 	if cap(*b) <= 4<<20 {
@@ -383,23 +461,26 @@ func (c *h2Conn) finish() {
 	c.wcond.Broadcast()
 	c.wmu.Unlock()
 	c.nc.Close()
-	c.handlers.Wait()
 	for _, st := range c.streams {
 		c.drop(st)
 	}
+	c.handlers.Wait()
 	c.s.mu.Lock()
 	delete(c.s.conns, c)
 	c.s.mu.Unlock()
 	c.s.wg.Done()
 }
 
-// drop forgets a call being received without answering it.
+// drop forgets a call being received without answering it (one started
+// early is told, and answers to nobody).
 func (c *h2Conn) drop(st *h2Stream) {
 	delete(c.streams, st.id)
-	if st.msg != nil {
-		putMsgBuf(st.msg)
-		st.msg = nil
+	if st.arrival != nil {
+		st.arrival.fail(errCallGone)
+		return
 	}
+	releaseBody(st.msg, st.body)
+	st.msg, st.body = nil, nil
 	if st.unary != nil {
 		c.active.Add(-1)
 	}
@@ -490,7 +571,10 @@ func (c *h2Conn) headers(f *http2.MetaHeadersFrame) error {
 		c.end(st)
 		return nil
 	}
-	if id%2 == 0 || id <= c.lastID {
+	if id <= c.lastID && id%2 == 1 {
+		return nil // a stream answered, reset or whose call has its request: frames after it are ignored
+	}
+	if id%2 == 0 {
 		return http2.ConnectionError(http2.ErrCodeProtocol)
 	}
 	c.lastID = id
@@ -528,7 +612,7 @@ func (c *h2Conn) headers(f *http2.MetaHeadersFrame) error {
 	}
 	path := f.PseudoValue("path")
 	if h, ok := c.s.unary[path]; ok {
-		st.unary = h
+		st.unary, st.early = h, c.s.early[path]
 	} else if sm, ok := c.s.stream[path]; ok {
 		st.stream = &sm
 	} else {
@@ -592,11 +676,15 @@ func (c *h2Conn) data(f *http2.DataFrame) error {
 	st := c.streams[id]
 	if st != nil {
 		st.unacked += n
-		if err := c.receive(st, f.Data()); err != nil {
+		if st.arrival != nil {
+			c.arrive(st, f.Data())
+		} else if err := c.receive(st, f.Data()); err != nil {
 			c.drop(st)
 			c.answerError(id, true, err)
-			st = nil
+		} else if st.early != nil && !st.noEarly {
+			c.startEarly(st)
 		}
+		st = c.streams[id] // nil once answered, or with its call
 	}
 	var update bool
 	c.wmu.Lock()
@@ -618,6 +706,111 @@ func (c *h2Conn) data(f *http2.DataFrame) error {
 	return nil
 }
 
+// startEarly starts a large call once its request's last field, the raw
+// payload, has begun to arrive (handleUnary); the reader then puts the
+// rest in place as it comes (arrive).
+func (c *h2Conn) startEarly(st *h2Stream) {
+	b := st.body
+	if len(b) < 5 {
+		return
+	}
+	n := int(binary.BigEndian.Uint32(b[1:5]))
+	if n < h2EarlyBytes || b[0] != 0 {
+		st.noEarly = true
+		return
+	}
+	switch lastFieldBegun(b[5:], n, h2EarlyField) {
+	case fieldLater:
+		return
+	case fieldNever:
+		st.noEarly = true
+		return
+	}
+	a := &h2Arrival{wake: make(chan struct{}, 1)}
+	a.got.Store(int64(len(b)))
+	st.arrival = a
+	msg := b[5 : 5+n] // receive made room for the whole message
+	c.handlers.Add(1)
+	go func() {
+		defer c.handlers.Done()
+		resp, err := c.callEarly(st, msg)
+		c.finishCall(st.id, st.msg, b[:0], resp, err)
+	}()
+	if len(b) == 5+n {
+		delete(c.streams, st.id) // all there: the call has it
+	}
+}
+
+// arrive puts a DATA frame's bytes of a call started early in place, up to
+// the end of its one message (a second message is not read), and tells
+// the call.
+func (c *h2Conn) arrive(st *h2Stream, d []byte) {
+	b := st.body
+	end := 5 + int(binary.BigEndian.Uint32(b[1:5]))
+	st.body = append(b, d[:min(len(d), end-len(b))]...)
+	st.arrival.got.Store(int64(len(st.body)))
+	st.arrival.signal()
+	if len(st.body) == end {
+		delete(c.streams, st.id) // all there: the call has it
+	}
+}
+
+// What lastFieldBegun found.
+const (
+	fieldLater = iota // more bytes will tell
+	fieldNever        // the message is not of that shape
+	fieldBegun        // its last field is num and has begun
+)
+
+// lastFieldBegun reports whether b, the first bytes of a protobuf message
+// of n bytes, holds the whole of the message but for the value of field
+// num, its last, length-delimited field.
+func lastFieldBegun(b []byte, n int, num protowire.Number) int {
+	for i := 0; ; {
+		tag, k := protowire.ConsumeVarint(b[i:])
+		if k < 0 {
+			return fieldLater // a short tag: more bytes will tell, or end will
+		}
+		if protowire.Type(tag&7) != protowire.BytesType {
+			return fieldNever
+		}
+		l, k2 := protowire.ConsumeVarint(b[i+k:])
+		if k2 < 0 {
+			return fieldLater
+		}
+		start := i + k + k2
+		if l > uint64(n-start) {
+			return fieldNever
+		}
+		end := start + int(l)
+		if protowire.Number(tag>>3) == num {
+			if end != n {
+				return fieldNever
+			}
+			return fieldBegun
+		}
+		if end > len(b) {
+			return fieldLater
+		}
+		i = end
+	}
+}
+
+// callEarly runs a call started early, turning a panic into an INTERNAL
+// answer as call does.
+func (c *h2Conn) callEarly(st *h2Stream, msg []byte) (any, error) {
+	ctx := context.Background()
+	if !st.deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, st.deadline)
+		defer cancel()
+	}
+	early := st.early
+	return c.call(ctx, func(ctx context.Context, msg []byte) (any, error) {
+		return early(ctx, msg, st.arrival.wait)
+	}, msg)
+}
+
 // receive appends b to the call's body, refusing a message past the size
 // cap as soon as its length prefix is read.
 func (c *h2Conn) receive(st *h2Stream, b []byte) error {
@@ -626,38 +819,46 @@ func (c *h2Conn) receive(st *h2Stream, b []byte) error {
 	}
 	if st.msg == nil {
 		st.msg = msgBufPool.Get().(*[]byte)
+		st.body = *st.msg
 	}
-	m := *st.msg
+	m := st.body
 	had := len(m)
 	m = append(m, b...)
 	max := c.s.lim.MaxRequestBytes
 	if had < 5 && len(m) >= 5 {
 		n := int64(binary.BigEndian.Uint32(m[1:5]))
 		if n > max {
-			*st.msg = m
+			st.body = m
 			return status.Errorf(codes.ResourceExhausted, "grpc: received message larger than max (%d vs. %d)", n, max)
 		}
 		if need := 5 + int(n); cap(m) < need {
 			m = append(make([]byte, 0, need), m...)
 		}
 	}
-	*st.msg = m
+	st.body = m
 	if int64(len(m)) > 5+max {
 		return status.Errorf(codes.ResourceExhausted, "grpc: received message larger than max (%d vs. %d)", len(m)-5, max)
 	}
 	return nil
 }
 
-// end runs a call whose request has been received whole.
+// end runs a call whose request has been received whole (or tells one
+// started early that the rest of it will not come).
 func (c *h2Conn) end(st *h2Stream) {
 	delete(c.streams, st.id)
-	var body []byte
-	if st.msg != nil {
-		body = *st.msg
+	if st.arrival != nil {
+		st.arrival.fail(status.Error(codes.Internal, "grpc: a truncated request message"))
+		return
 	}
+	body := st.body
 	msg, err := oneMessage(body)
 	if err != nil {
-		c.finishCall(st, nil, err)
+		if st.unary != nil {
+			c.finishCall(st.id, st.msg, body, nil, err)
+		} else {
+			releaseBody(st.msg, body)
+			c.answerError(st.id, false, err)
+		}
 		return
 	}
 	if st.stream != nil {
@@ -707,7 +908,7 @@ func (c *h2Conn) runUnary(st *h2Stream, msg []byte) {
 		defer cancel()
 	}
 	resp, err := c.call(ctx, st.unary, msg)
-	c.finishCall(st, resp, err)
+	c.finishCall(st.id, st.msg, st.body, resp, err)
 }
 
 // call runs h, turning a panic into an INTERNAL answer.
@@ -721,24 +922,21 @@ func (c *h2Conn) call(ctx context.Context, h h2Unary, msg []byte) (resp any, err
 	return h(ctx, msg)
 }
 
-// finishCall answers a unary call with resp, or with err's status, and
-// releases its request.
-func (c *h2Conn) finishCall(st *h2Stream, resp any, err error) {
+// finishCall answers the unary call id with resp, or with err's status,
+// and releases its request, body in the pooled buffer req.
+func (c *h2Conn) finishCall(id uint32, req *[]byte, body []byte, resp any, err error) {
 	defer c.active.Add(-1)
 	var out *[]byte
 	if err == nil {
 		out = msgBufPool.Get().(*[]byte)
 		*out, err = appendMessage(append((*out)[:0], 0, 0, 0, 0, 0), resp)
 	}
-	if st.msg != nil {
-		putMsgBuf(st.msg)
-		st.msg = nil
-	}
+	releaseBody(req, body)
 	if err != nil {
 		if out != nil {
 			putMsgBuf(out)
 		}
-		c.answerError(st.id, false, err)
+		c.answerError(id, false, err)
 		return
 	}
 	b := *out
@@ -750,10 +948,10 @@ func (c *h2Conn) finishCall(st *h2Stream, resp any, err error) {
 		return
 	}
 	if n := int64(len(b)); n <= c.sendWindow && n <= c.peerInitial {
-		c.writeHeaders(st.id)
-		c.writeData(st.id, b)
+		c.writeHeaders(id)
+		c.writeData(id, b)
 		c.sendWindow -= n
-		c.writeStatus(st.id, codes.OK, "", false)
+		c.writeStatus(id, codes.OK, "", false)
 		c.flush()
 		c.wmu.Unlock()
 		putMsgBuf(out)
@@ -762,7 +960,7 @@ func (c *h2Conn) finishCall(st *h2Stream, resp any, err error) {
 	// An answer past the client's window waits for it, on a goroutine of
 	// its own (the reader's must go on reading the window updates).
 	snd := &h2Sender{window: c.peerInitial}
-	c.sending[st.id] = snd
+	c.sending[id] = snd
 	c.wmu.Unlock()
 	c.active.Add(1)
 	c.handlers.Add(1)
@@ -772,9 +970,9 @@ func (c *h2Conn) finishCall(st *h2Stream, resp any, err error) {
 		defer putMsgBuf(out)
 		c.wmu.Lock()
 		defer c.wmu.Unlock()
-		defer delete(c.sending, st.id)
-		if c.send(st.id, snd, b) == nil {
-			c.writeStatus(st.id, codes.OK, "", false)
+		defer delete(c.sending, id)
+		if c.send(id, snd, b) == nil {
+			c.writeStatus(id, codes.OK, "", false)
 			c.flush()
 		}
 	}()
@@ -957,9 +1155,7 @@ func (c *h2Conn) runStream(st *h2Stream, msg []byte) {
 		}()
 		return st.stream.desc.Handler(st.stream.impl, ss)
 	}()
-	if st.msg != nil {
-		putMsgBuf(st.msg)
-	}
+	releaseBody(st.msg, st.body)
 	if ctx.Err() == context.DeadlineExceeded && err != nil {
 		err = status.Error(codes.DeadlineExceeded, "context deadline exceeded")
 	}

@@ -66,6 +66,10 @@ func TestGRPCTransportsAgree(t *testing.T) {
 		Inputs:           []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: shape}},
 		Outputs:          []*inferencepb.ModelInferRequest_InferRequestedOutputTensor{{Name: "label"}, {Name: "decision"}},
 		RawInputContents: [][]byte{raw}}
+	// Of the common form (label only): read as it arrives (grpcwire.go).
+	rawLabels := &inferencepb.ModelInferRequest{ModelName: "heart", Id: "raw labels",
+		Inputs:           []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: shape}},
+		RawInputContents: [][]byte{raw}}
 	single := &inferencepb.ModelInferRequest{ModelName: "heart",
 		Inputs: []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: []int64{1, int64(nf)},
 			Contents: &inferencepb.InferTensorContents{Fp32Contents: x[:nf]}}}}
@@ -78,6 +82,7 @@ func TestGRPCTransportsAgree(t *testing.T) {
 		return []call{
 			{"/inference.GRPCInferenceService/ModelInfer", typed, new(inferencepb.ModelInferResponse)},
 			{"/inference.GRPCInferenceService/ModelInfer", rawReq, new(inferencepb.ModelInferResponse)},
+			{"/inference.GRPCInferenceService/ModelInfer", rawLabels, new(inferencepb.ModelInferResponse)},
 			{"/inference.GRPCInferenceService/ModelInfer", single, new(inferencepb.ModelInferResponse)},
 			{"/inference.GRPCInferenceService/ServerLive", &inferencepb.ServerLiveRequest{}, new(inferencepb.ServerLiveResponse)},
 			{"/inference.GRPCInferenceService/ServerReady", &inferencepb.ServerReadyRequest{}, new(inferencepb.ServerReadyResponse)},
@@ -131,8 +136,17 @@ func TestGRPCTransportsAgree(t *testing.T) {
 			t.Errorf("row %d label %d, want %v", r, labels[r], want)
 		}
 	}
-	if own[3].code != codes.OK || !own[3].out.(*inferencepb.ServerLiveResponse).Live {
-		t.Errorf("ServerLive: %v %v", own[3].code, own[3].out)
+	rawOut := own[2].out.(*inferencepb.ModelInferResponse).RawOutputContents
+	if len(rawOut) != 1 || len(rawOut[0]) != 8*n {
+		t.Fatalf("raw batch answer: %d outputs", len(rawOut))
+	}
+	for r := range n {
+		if got := int64(binary.LittleEndian.Uint64(rawOut[0][8*r:])); got != labels[r] {
+			t.Fatalf("raw row %d label %d, typed %d", r, got, labels[r])
+		}
+	}
+	if own[4].code != codes.OK || !own[4].out.(*inferencepb.ServerLiveResponse).Live {
+		t.Errorf("ServerLive: %v %v", own[4].code, own[4].out)
 	}
 	if own[len(own)-1].code != codes.Unimplemented {
 		t.Errorf("an unknown method: %v, want %v", own[len(own)-1].code, codes.Unimplemented)
@@ -303,6 +317,107 @@ func TestGRPCHeaderValues(t *testing.T) {
 	} {
 		if got := encodeGRPCMessage(in); got != want {
 			t.Errorf("encodeGRPCMessage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestGRPCEarlyCallCut sends, on one connection, a large raw batch cut
+// short by the client's end of stream (answered with an error), another
+// reset by the client while it arrives, and a small call after them, which
+// is answered: a call started before its request has arrived whole
+// (grpch2.go's startEarly) ends whatever its client does.
+func TestGRPCEarlyCallCut(t *testing.T) {
+	ds := heart(t)
+	srv, _ := testServer(t, Limits{}, map[string]core.Model{"heart": kernelModel(t, ds)})
+	n, nf := 10000, ds.NumFeatures()
+	raw := make([]byte, 0, 4*n*nf)
+	for r := range n {
+		for _, v := range ds.DenseRow(r % ds.Len()) {
+			raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(v))
+		}
+	}
+	msg, err := protoapi.Marshal(&inferencepb.ModelInferRequest{ModelName: "heart",
+		Inputs:           []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: []int64{int64(n), int64(nf)}}},
+		RawInputContents: [][]byte{raw}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := binary.BigEndian.AppendUint32([]byte{0}, uint32(len(msg)))
+	body = append(body, msg...)
+	live := binary.BigEndian.AppendUint32([]byte{0}, 0) // an empty ServerLiveRequest
+
+	c, err := net.Dial("tcp", srv.GRPCAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	var out, hb bytes.Buffer
+	fr := http2.NewFramer(&out, bufio.NewReader(c))
+	fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
+	enc := hpack.NewEncoder(&hb)
+	headers := func(id uint32, method string) {
+		hb.Reset()
+		for _, f := range []hpack.HeaderField{{Name: ":method", Value: "POST"}, {Name: ":scheme", Value: "http"},
+			{Name: ":path", Value: "/inference.GRPCInferenceService/" + method}, {Name: ":authority", Value: "x"},
+			{Name: "content-type", Value: "application/grpc"}} {
+			enc.WriteField(f)
+		}
+		fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: hb.Bytes(), EndHeaders: true})
+	}
+	data := func(id uint32, b []byte, end bool) {
+		for len(b) > 16384 {
+			fr.WriteData(id, false, b[:16384])
+			b = b[16384:]
+		}
+		fr.WriteData(id, end, b)
+	}
+	out.WriteString(http2.ClientPreface)
+	fr.WriteSettings()
+	headers(1, "ModelInfer")
+	data(1, body[:100<<10], true) // cut short
+	headers(3, "ModelInfer")
+	data(3, body[:100<<10], false)
+	fr.WriteRSTStream(3, http2.ErrCodeCancel)
+	headers(5, "ServerLive")
+	data(5, live, true)
+	if _, err := c.Write(out.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	statuses := map[uint32]string{}
+	for statuses[5] == "" {
+		f, err := fr.ReadFrame()
+		if err != nil {
+			t.Fatalf("%v before the last call's answer (answers so far %v)", err, statuses)
+		}
+		if h, ok := f.(*http2.MetaHeadersFrame); ok && h.StreamEnded() {
+			for _, hf := range h.RegularFields() {
+				if hf.Name == "grpc-status" {
+					statuses[h.StreamID] = hf.Value
+				}
+			}
+		}
+	}
+	if statuses[5] != "0" {
+		t.Errorf("the call after them: grpc-status %s, want 0", statuses[5])
+	}
+	if st := statuses[1]; st == "" || st == "0" {
+		// The cut call's answer may come after the last call's.
+		for statuses[1] == "" {
+			f, err := fr.ReadFrame()
+			if err != nil {
+				t.Fatalf("%v before the cut call's answer", err)
+			}
+			if h, ok := f.(*http2.MetaHeadersFrame); ok && h.StreamEnded() && h.StreamID == 1 {
+				for _, hf := range h.RegularFields() {
+					if hf.Name == "grpc-status" {
+						statuses[1] = hf.Value
+					}
+				}
+			}
+		}
+		if statuses[1] == "0" {
+			t.Error("a request cut short was answered OK")
 		}
 	}
 }
