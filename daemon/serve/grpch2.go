@@ -271,6 +271,7 @@ type h2Conn struct {
 
 	// The reader goroutine's own.
 	streams     map[uint32]*h2Stream // calls being received
+	buffered    int64                // bytes of their bodies
 	lastID      uint32               // the highest stream a client opened
 	recvUnacked int64                // connection-level bytes not yet given back
 
@@ -471,10 +472,18 @@ func (c *h2Conn) finish() {
 	c.s.wg.Done()
 }
 
+// forget removes a call from those being received.
+func (c *h2Conn) forget(st *h2Stream) {
+	if _, ok := c.streams[st.id]; ok {
+		delete(c.streams, st.id)
+		c.buffered -= int64(len(st.body))
+	}
+}
+
 // drop forgets a call being received without answering it (one started
 // early is told, and answers to nobody).
 func (c *h2Conn) drop(st *h2Stream) {
-	delete(c.streams, st.id)
+	c.forget(st)
 	if st.arrival != nil {
 		st.arrival.fail(errCallGone)
 		return
@@ -737,7 +746,7 @@ func (c *h2Conn) startEarly(st *h2Stream) {
 		c.finishCall(st.id, st.msg, b[:0], resp, err)
 	}()
 	if len(b) == 5+n {
-		delete(c.streams, st.id) // all there: the call has it
+		c.forget(st) // all there: the call has it
 	}
 }
 
@@ -748,10 +757,11 @@ func (c *h2Conn) arrive(st *h2Stream, d []byte) {
 	b := st.body
 	end := 5 + int(binary.BigEndian.Uint32(b[1:5]))
 	st.body = append(b, d[:min(len(d), end-len(b))]...)
+	c.buffered += int64(len(st.body) - len(b))
 	st.arrival.got.Store(int64(len(st.body)))
 	st.arrival.signal()
 	if len(st.body) == end {
-		delete(c.streams, st.id) // all there: the call has it
+		c.forget(st) // all there: the call has it
 	}
 }
 
@@ -812,11 +822,18 @@ func (c *h2Conn) callEarly(st *h2Stream, msg []byte) (any, error) {
 }
 
 // receive appends b to the call's body, refusing a message past the size
-// cap as soon as its length prefix is read.
+// cap as soon as its length prefix is read, and a call whose bytes would
+// take the calls being received on the connection past twice the cap
+// (many large calls at once: refused, as past the in-flight bound, rather
+// than held in memory without bound).
 func (c *h2Conn) receive(st *h2Stream, b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
+	if c.buffered+int64(len(b)) > 2*c.s.lim.MaxRequestBytes {
+		return status.Errorf(codes.ResourceExhausted, "the calls being received on this connection are past %d bytes: retry later", 2*c.s.lim.MaxRequestBytes)
+	}
+	c.buffered += int64(len(b))
 	if st.msg == nil {
 		st.msg = msgBufPool.Get().(*[]byte)
 		st.body = *st.msg
@@ -845,7 +862,7 @@ func (c *h2Conn) receive(st *h2Stream, b []byte) error {
 // end runs a call whose request has been received whole (or tells one
 // started early that the rest of it will not come).
 func (c *h2Conn) end(st *h2Stream) {
-	delete(c.streams, st.id)
+	c.forget(st)
 	if st.arrival != nil {
 		st.arrival.fail(status.Error(codes.Internal, "grpc: a truncated request message"))
 		return

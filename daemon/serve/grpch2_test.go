@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net"
+	"strconv"
 	"testing"
 	"time"
 
@@ -261,34 +262,18 @@ func TestGRPCOwnTransport(t *testing.T) {
 // and returns the answer's :status.
 func h2Status(t *testing.T, addr, method, contentType string) string {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
-	var out, hb bytes.Buffer
-	fr := http2.NewFramer(&out, bufio.NewReader(c))
-	fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
-	out.WriteString(http2.ClientPreface)
-	fr.WriteSettings()
-	enc := hpack.NewEncoder(&hb)
-	for _, f := range []hpack.HeaderField{{Name: ":method", Value: method}, {Name: ":scheme", Value: "http"},
+	h := dialH2(t, addr)
+	h.headersWith(1, true, []hpack.HeaderField{{Name: ":method", Value: method}, {Name: ":scheme", Value: "http"},
 		{Name: ":path", Value: "/inference.GRPCInferenceService/ServerLive"}, {Name: ":authority", Value: addr},
-		{Name: "content-type", Value: contentType}} {
-		enc.WriteField(f)
-	}
-	fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: hb.Bytes(), EndHeaders: true, EndStream: true})
-	if _, err := c.Write(out.Bytes()); err != nil {
-		t.Fatal(err)
-	}
+		{Name: "content-type", Value: contentType}})
+	h.send()
 	for {
-		f, err := fr.ReadFrame()
+		f, err := h.fr.ReadFrame()
 		if err != nil {
 			t.Fatalf("%s %s: %v before an answer", method, contentType, err)
 		}
-		if h, ok := f.(*http2.MetaHeadersFrame); ok && h.StreamID == 1 {
-			return h.PseudoValue("status")
+		if m, ok := f.(*http2.MetaHeadersFrame); ok && m.StreamID == 1 {
+			return m.PseudoValue("status")
 		}
 	}
 }
@@ -346,78 +331,129 @@ func TestGRPCEarlyCallCut(t *testing.T) {
 	body = append(body, msg...)
 	live := binary.BigEndian.AppendUint32([]byte{0}, 0) // an empty ServerLiveRequest
 
-	c, err := net.Dial("tcp", srv.GRPCAddr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
-	var out, hb bytes.Buffer
-	fr := http2.NewFramer(&out, bufio.NewReader(c))
-	fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
-	enc := hpack.NewEncoder(&hb)
-	headers := func(id uint32, method string) {
-		hb.Reset()
-		for _, f := range []hpack.HeaderField{{Name: ":method", Value: "POST"}, {Name: ":scheme", Value: "http"},
-			{Name: ":path", Value: "/inference.GRPCInferenceService/" + method}, {Name: ":authority", Value: "x"},
-			{Name: "content-type", Value: "application/grpc"}} {
-			enc.WriteField(f)
-		}
-		fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: hb.Bytes(), EndHeaders: true})
-	}
-	data := func(id uint32, b []byte, end bool) {
-		for len(b) > 16384 {
-			fr.WriteData(id, false, b[:16384])
-			b = b[16384:]
-		}
-		fr.WriteData(id, end, b)
-	}
-	out.WriteString(http2.ClientPreface)
-	fr.WriteSettings()
-	headers(1, "ModelInfer")
-	data(1, body[:100<<10], true) // cut short
-	headers(3, "ModelInfer")
-	data(3, body[:100<<10], false)
-	fr.WriteRSTStream(3, http2.ErrCodeCancel)
-	headers(5, "ServerLive")
-	data(5, live, true)
-	if _, err := c.Write(out.Bytes()); err != nil {
-		t.Fatal(err)
-	}
+	h := dialH2(t, srv.GRPCAddr())
+	h.headers(1, "ModelInfer")
+	h.data(1, body[:100<<10], true) // cut short
+	h.headers(3, "ModelInfer")
+	h.data(3, body[:100<<10], false)
+	h.fr.WriteRSTStream(3, http2.ErrCodeCancel)
+	h.headers(5, "ServerLive")
+	h.data(5, live, true)
+	h.send()
 	statuses := map[uint32]string{}
-	for statuses[5] == "" {
-		f, err := fr.ReadFrame()
-		if err != nil {
-			t.Fatalf("%v before the last call's answer (answers so far %v)", err, statuses)
-		}
-		if h, ok := f.(*http2.MetaHeadersFrame); ok && h.StreamEnded() {
-			for _, hf := range h.RegularFields() {
-				if hf.Name == "grpc-status" {
-					statuses[h.StreamID] = hf.Value
-				}
-			}
-		}
-	}
+	h.statuses(statuses, 5)
 	if statuses[5] != "0" {
 		t.Errorf("the call after them: grpc-status %s, want 0", statuses[5])
 	}
-	if st := statuses[1]; st == "" || st == "0" {
-		// The cut call's answer may come after the last call's.
-		for statuses[1] == "" {
-			f, err := fr.ReadFrame()
-			if err != nil {
-				t.Fatalf("%v before the cut call's answer", err)
-			}
-			if h, ok := f.(*http2.MetaHeadersFrame); ok && h.StreamEnded() && h.StreamID == 1 {
-				for _, hf := range h.RegularFields() {
-					if hf.Name == "grpc-status" {
-						statuses[1] = hf.Value
-					}
+	h.statuses(statuses, 1) // it may come after the last call's
+	if statuses[1] == "0" {
+		t.Error("a request cut short was answered OK")
+	}
+}
+
+// TestGRPCConnectionBufferBound opens calls on one connection whose
+// requests, each within the size cap, together pass twice the cap before
+// any is whole: the one that passes it is refused (RESOURCE_EXHAUSTED),
+// the others are answered once their requests end.
+func TestGRPCConnectionBufferBound(t *testing.T) {
+	lim := DefaultLimits()
+	lim.MaxRequestBytes = 4096
+	srv, _ := testServer(t, lim, map[string]core.Model{"heart": kernelModel(t, heart(t))})
+	msg := binary.BigEndian.AppendUint32([]byte{0}, 3000)
+	msg = append(msg, make([]byte, 3000)...)  // a ServerLiveRequest of unknown fields
+	msg[5], msg[6], msg[7] = 0x7a, 0xb5, 0x17 // field 15, bytes, 2997 long
+	h := dialH2(t, srv.GRPCAddr())
+	for id := uint32(1); id <= 5; id += 2 {
+		h.headers(id, "ServerLive")
+		h.data(id, msg[:len(msg)-1], false)
+	}
+	for id := uint32(1); id <= 3; id += 2 {
+		h.data(id, msg[len(msg)-1:], true)
+	}
+	h.send()
+	statuses := map[uint32]string{}
+	h.statuses(statuses, 1)
+	h.statuses(statuses, 3)
+	h.statuses(statuses, 5)
+	if statuses[1] != "0" || statuses[3] != "0" || statuses[5] != strconv.Itoa(int(codes.ResourceExhausted)) {
+		t.Errorf("grpc-status of the three calls %v, want 0, 0, %d", statuses, codes.ResourceExhausted)
+	}
+}
+
+// rawH2 is an HTTP/2 client connection written frame by frame.
+type rawH2 struct {
+	t       *testing.T
+	c       net.Conn
+	fr      *http2.Framer
+	out, hb bytes.Buffer
+	enc     *hpack.Encoder
+}
+
+func dialH2(t *testing.T, addr string) *rawH2 {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	h := &rawH2{t: t, c: c}
+	h.fr = http2.NewFramer(&h.out, bufio.NewReader(c))
+	h.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
+	h.enc = hpack.NewEncoder(&h.hb)
+	h.out.WriteString(http2.ClientPreface)
+	h.fr.WriteSettings()
+	return h
+}
+
+// headers opens stream id calling method of the inference service.
+func (h *rawH2) headers(id uint32, method string) {
+	h.headersWith(id, false, []hpack.HeaderField{{Name: ":method", Value: "POST"}, {Name: ":scheme", Value: "http"},
+		{Name: ":path", Value: "/inference.GRPCInferenceService/" + method}, {Name: ":authority", Value: "x"},
+		{Name: "content-type", Value: "application/grpc"}})
+}
+
+// headersWith opens stream id with fields, ending it when end is set.
+func (h *rawH2) headersWith(id uint32, end bool, fields []hpack.HeaderField) {
+	h.hb.Reset()
+	for _, f := range fields {
+		h.enc.WriteField(f)
+	}
+	h.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: h.hb.Bytes(), EndHeaders: true, EndStream: end})
+}
+
+// data sends b on stream id in 16 KB frames, the last ending the stream
+// when end is set.
+func (h *rawH2) data(id uint32, b []byte, end bool) {
+	for len(b) > 16384 {
+		h.fr.WriteData(id, false, b[:16384])
+		b = b[16384:]
+	}
+	h.fr.WriteData(id, end, b)
+}
+
+// send writes the frames so far.
+func (h *rawH2) send() {
+	if _, err := h.c.Write(h.out.Bytes()); err != nil {
+		h.t.Fatal(err)
+	}
+	h.out.Reset()
+}
+
+// statuses reads frames, noting each stream's grpc-status, until stream
+// id has one.
+func (h *rawH2) statuses(into map[uint32]string, id uint32) {
+	for into[id] == "" {
+		f, err := h.fr.ReadFrame()
+		if err != nil {
+			h.t.Fatalf("%v before stream %d's answer (answers so far %v)", err, id, into)
+		}
+		if m, ok := f.(*http2.MetaHeadersFrame); ok && m.StreamEnded() {
+			for _, hf := range m.RegularFields() {
+				if hf.Name == "grpc-status" {
+					into[m.StreamID] = hf.Value
 				}
 			}
-		}
-		if statuses[1] == "0" {
-			t.Error("a request cut short was answered OK")
 		}
 	}
 }
