@@ -338,7 +338,7 @@ func TestGRPCEarlyCallCut(t *testing.T) {
 	h.data(3, body[:100<<10], false)
 	h.fr.WriteRSTStream(3, http2.ErrCodeCancel)
 	h.headers(5, "ServerLive")
-	h.data(5, live, true)
+	h.fr.WriteDataPadded(5, true, live, make([]byte, 7)) // padded: read past the padding
 	h.send()
 	statuses := map[uint32]string{}
 	h.statuses(statuses, 5)
