@@ -79,9 +79,8 @@ type h2Unary func(ctx context.Context, msg []byte) (any, error)
 
 // h2Early answers a large unary call started before its request has
 // arrived whole: msg is the whole request's length, its first bytes in
-// place, and wait returns once the first n are (an error: they never
-// will be).
-type h2Early func(ctx context.Context, msg []byte, wait func(n int) error) (any, error)
+// place, the rest arriving as arr tells.
+type h2Early func(ctx context.Context, msg []byte, arr arriving) (any, error)
 
 // h2StreamMethod is a server-streaming method and the service it calls.
 type h2StreamMethod struct {
@@ -311,15 +310,48 @@ type h2Stream struct {
 	deadline time.Time
 	arrival  *h2Arrival
 	noEarly  bool // the request cannot be started early
+	// recv is the body's bytes received: len(body), or more once a call
+	// started early has them read into its rows (h2Arrival.rows).
+	recv int
 }
 
 // h2Arrival is what the reader and a call started early share: how much of
-// the request is in place, or why the rest never will be.
+// the request is in place, or why the rest never will be; and where its
+// raw payload's bytes go once the call has its rows (rows).
 type h2Arrival struct {
 	got    atomic.Int64 // bytes of the body in place
 	err    error        // set before failed
 	failed atomic.Bool
-	wake   chan struct{} // capacity 1: got or failed changed
+	wake   chan struct{} // capacity 1: got, switched or failed changed
+
+	n        int // the message's length
+	mu       sync.Mutex
+	dst      []byte // the rows, from message offset dstFrom; under mu until switched
+	dstFrom  int
+	switched atomic.Bool // the reader reads into dst from switchAt on
+	switchAt int         // a body offset, set before switched
+}
+
+// rows has the bytes of the message from offset from on read straight into
+// dst (the call's rows) rather than into the body, from the reader's next
+// read on; it returns the message offset from which they are (those
+// before it are in the body), once the reader has switched, or the
+// message's end when it arrived whole first.
+func (a *h2Arrival) rows(dst []byte, from int) (int, error) {
+	a.mu.Lock()
+	a.dst, a.dstFrom = dst, from
+	a.mu.Unlock()
+	for {
+		switch {
+		case a.switched.Load():
+			return a.switchAt - 5, nil
+		case a.got.Load() == int64(5+a.n):
+			return a.n, nil
+		case a.failed.Load():
+			return 0, a.err
+		}
+		<-a.wake
+	}
 }
 
 // wait returns once the first n bytes of the message (after its 5-byte
@@ -481,7 +513,7 @@ func (c *h2Conn) finish() {
 func (c *h2Conn) forget(st *h2Stream) {
 	if _, ok := c.streams[st.id]; ok {
 		delete(c.streams, st.id)
-		c.buffered -= int64(len(st.body))
+		c.buffered -= int64(st.recv)
 	}
 }
 
@@ -773,7 +805,7 @@ func (c *h2Conn) startEarly(st *h2Stream) {
 		st.noEarly = true
 		return
 	}
-	a := &h2Arrival{wake: make(chan struct{}, 1)}
+	a := &h2Arrival{wake: make(chan struct{}, 1), n: n}
 	a.got.Store(int64(len(b)))
 	st.arrival = a
 	msg := b[5 : 5+n] // receive made room for the whole message
@@ -789,24 +821,39 @@ func (c *h2Conn) startEarly(st *h2Stream) {
 }
 
 // arrive reads a DATA frame's size bytes of a call started early into
-// place, up to the end of its one message (a second message is not read),
-// and tells the call.
+// place (the body, or the call's rows once it has them there: rows), up to
+// the end of its one message (a second message is not read), and tells
+// the call.
 func (c *h2Conn) arrive(st *h2Stream, size int) error {
-	b := st.body
-	end := 5 + int(binary.BigEndian.Uint32(b[1:5]))
-	k := min(size, end-len(b))
-	nb := b[:len(b)+k] // receive made room for the whole message
-	if _, err := io.ReadFull(c.br, nb[len(b):]); err != nil {
+	a := st.arrival
+	end := 5 + int(binary.BigEndian.Uint32(st.body[1:5]))
+	k := min(size, end-st.recv)
+	a.mu.Lock()
+	if a.dst != nil && !a.switched.Load() {
+		a.switchAt = st.recv
+		a.switched.Store(true)
+	}
+	a.mu.Unlock()
+	var err error
+	if a.switched.Load() {
+		at := st.recv - 5 - a.dstFrom
+		_, err = io.ReadFull(c.br, a.dst[at:at+k])
+	} else {
+		b := st.body
+		st.body = b[:len(b)+k] // receive made room for the whole message
+		_, err = io.ReadFull(c.br, st.body[len(b):])
+	}
+	if err != nil {
 		return err
 	}
-	st.body = nb
+	st.recv += k
 	c.buffered += int64(k)
-	st.arrival.got.Store(int64(len(nb)))
-	st.arrival.signal()
-	if len(nb) == end {
+	a.got.Store(int64(st.recv))
+	a.signal()
+	if st.recv == end {
 		c.forget(st) // all there: the call has it
 	}
-	_, err := c.br.Discard(size - k)
+	_, err = c.br.Discard(size - k)
 	return err
 }
 
@@ -862,7 +909,7 @@ func (c *h2Conn) callEarly(st *h2Stream, msg []byte) (any, error) {
 	}
 	early := st.early
 	return c.call(ctx, func(ctx context.Context, msg []byte) (any, error) {
-		return early(ctx, msg, st.arrival.wait)
+		return early(ctx, msg, st.arrival)
 	}, msg)
 }
 
@@ -887,7 +934,7 @@ func (c *h2Conn) receive(st *h2Stream, size int) (callErr, ioErr error) {
 	}
 	had := len(st.body)
 	m := slices.Grow(st.body, size)[:had+size]
-	st.body = m
+	st.body, st.recv = m, len(m)
 	c.buffered += int64(size)
 	if _, err := io.ReadFull(c.br, m[had:]); err != nil {
 		return nil, err

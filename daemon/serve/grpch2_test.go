@@ -310,7 +310,8 @@ func TestGRPCHeaderValues(t *testing.T) {
 // short by the client's end of stream (answered with an error), another
 // reset by the client while it arrives, and a small call after them, which
 // is answered: a call started before its request has arrived whole
-// (grpch2.go's startEarly) ends whatever its client does.
+// (grpch2.go's startEarly) ends whatever its client does. Then a batch
+// refused for a NaN while the rest of its rows arrive, and a whole one.
 func TestGRPCEarlyCallCut(t *testing.T) {
 	ds := heart(t)
 	srv, _ := testServer(t, Limits{}, map[string]core.Model{"heart": kernelModel(t, ds)})
@@ -348,6 +349,24 @@ func TestGRPCEarlyCallCut(t *testing.T) {
 	h.statuses(statuses, 1) // it may come after the last call's
 	if statuses[1] == "0" {
 		t.Error("a request cut short was answered OK")
+	}
+
+	// A batch with a NaN in its fourth row, read into the rows as it
+	// arrives, is refused; the whole batch after it is answered.
+	nan := append([]byte(nil), body...)
+	binary.LittleEndian.PutUint32(nan[len(nan)-len(raw)+4*(3*nf+2):], math.Float32bits(float32(math.NaN())))
+	h.headers(7, "ModelInfer")
+	h.data(7, nan[:40<<10], false)
+	h.send()
+	time.Sleep(10 * time.Millisecond) // the call starts with part of its rows
+	h.data(7, nan[40<<10:], true)
+	h.headers(9, "ModelInfer")
+	h.data(9, body, true)
+	h.send()
+	h.statuses(statuses, 7)
+	h.statuses(statuses, 9)
+	if statuses[7] != strconv.Itoa(int(codes.InvalidArgument)) || statuses[9] != "0" {
+		t.Errorf("a batch with a NaN: grpc-status %s, want %d; the batch after it: %s, want 0", statuses[7], codes.InvalidArgument, statuses[9])
 	}
 }
 
@@ -402,7 +421,9 @@ func dialH2(t *testing.T, addr string) *rawH2 {
 	h.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
 	h.enc = hpack.NewEncoder(&h.hb)
 	h.out.WriteString(http2.ClientPreface)
-	h.fr.WriteSettings()
+	// Windows large enough for every answer: this client gives none back.
+	h.fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 30})
+	h.fr.WriteWindowUpdate(0, 1<<30-65535)
 	return h
 }
 

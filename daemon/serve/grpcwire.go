@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -49,12 +50,23 @@ type wireRequest struct {
 	b       []byte
 	data    mem.BufferSlice // referenced while pending
 	pending span            // the raw payload's span of b, not yet written
-	// wait, when set, returns once the first n bytes of b are in place:
-	// the package's own HTTP/2 transport starts a large call while its
-	// raw payload, the message's last field, is still arriving (grpch2.go).
-	// An error means they never will be (the call was reset or its
+	// arr, when set, is b still arriving: the package's own HTTP/2
+	// transport starts a large call while its raw payload, the message's
+	// last field, is still arriving (grpch2.go).
+	arr arriving
+}
+
+// arriving is a request message whose bytes are still arriving.
+type arriving interface {
+	// wait returns once the message's first n bytes are in place; an
+	// error means they never will be (the call was reset or its
 	// connection closed; its answer goes nowhere).
-	wait func(n int) error
+	wait(n int) error
+	// rows has the message's bytes from offset from on read straight into
+	// dst rather than into the message's buffer; it returns the offset
+	// from which they are (those before it are in the buffer). Until the
+	// whole message has arrived (or wait fails), dst may be written.
+	rows(dst []byte, from int) (int, error)
 }
 
 // minPending is the smallest raw payload left in grpc-go's buffers (below
@@ -129,8 +141,8 @@ func (w *wireRequest) leaveRaw(data mem.BufferSlice) bool {
 // fill writes the pending raw payload into w.b, or waits for the rest of
 // b to arrive.
 func (w *wireRequest) fill() {
-	if w.wait != nil {
-		w.wait(len(w.b))
+	if w.arr != nil {
+		w.arr.wait(len(w.b))
 		return
 	}
 	if !w.pending.ok {
@@ -162,14 +174,26 @@ func (w *wireRequest) rawInto(inf *inference, dt datatype, p span) error {
 		w.fill()
 		return rawData(inf.x, w.b[p.start:p.end], dt, inf.rows, inf.cols)
 	}
-	next := p.start
-	if w.wait != nil {
-		return fillFP32(inf.x[:n], inf.cols, !inf.helped, func(c []byte, at int) error {
+	if w.arr != nil {
+		// The rows are read straight into inf.x from the switch on; the
+		// part before it is copied from b here.
+		x := inf.x[:n]
+		from, err := w.arr.rows(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), 4*n), p.start)
+		if err != nil {
+			return err
+		}
+		// inf.x is pooled: whatever this returns, it is written until the
+		// whole message has arrived.
+		defer w.arr.wait(len(w.b))
+		return fillFP32(x, inf.cols, !inf.helped, func(c []byte, at int) error {
 			inf.arrived(at)
-			if err := w.wait(next + len(c)); err != nil {
+			off := p.start + 4*at
+			if err := w.arr.wait(off + len(c)); err != nil {
 				return err
 			}
-			next += copy(c, w.b[next:])
+			if off < from {
+				copy(c, w.b[off:min(from, off+len(c))])
+			}
 			return nil
 		})
 	}
@@ -283,9 +307,9 @@ func (g *grpcService) modelInferWire(ctx context.Context, b []byte) (any, error)
 }
 
 // modelInferArriving is modelInferWire on b, whose first bytes only have
-// arrived: wait returns once the first n have (wireRequest.wait).
-func (g *grpcService) modelInferArriving(ctx context.Context, b []byte, wait func(n int) error) (any, error) {
-	return g.modelInferRequest(ctx, &wireRequest{b: b, wait: wait})
+// arrived (wireRequest.arr).
+func (g *grpcService) modelInferArriving(ctx context.Context, b []byte, arr arriving) (any, error) {
+	return g.modelInferRequest(ctx, &wireRequest{b: b, arr: arr})
 }
 
 // modelInferRequest is modelInferWire on w, whose raw payload may be
@@ -595,7 +619,7 @@ func (q *wireInfer) input(inf *inference, v *version, lim *Limits) (err error) {
 		return err
 	}
 	if q.raw.ok {
-		if w := q.pending; w != nil && (w.pending.ok || w.wait != nil) {
+		if w := q.pending; w != nil && (w.pending.ok || w.arr != nil) {
 			if inf.startStream(v) {
 				defer func() { err = inf.endStream(err) }()
 			}
