@@ -813,6 +813,10 @@ func (c *h2Conn) startEarly(st *h2Stream) {
 	go func() {
 		defer c.handlers.Done()
 		resp, err := c.callEarly(st, msg)
+		// The reader writes the body until the message has arrived whole
+		// or never will (an answer may come first: an unknown model);
+		// only then may the body go back to its pool.
+		a.wait(n)
 		c.finishCall(st.id, st.msg, b[:0], resp, err)
 	}()
 	if len(b) == 5+n {

@@ -368,6 +368,29 @@ func TestGRPCEarlyCallCut(t *testing.T) {
 	if statuses[7] != strconv.Itoa(int(codes.InvalidArgument)) || statuses[9] != "0" {
 		t.Errorf("a batch with a NaN: grpc-status %s, want %d; the batch after it: %s, want 0", statuses[7], codes.InvalidArgument, statuses[9])
 	}
+
+	// A batch for a model not served is answered (NOT_FOUND) once it has
+	// arrived: its buffer is written until then.
+	nope, err := protoapi.Marshal(&inferencepb.ModelInferRequest{ModelName: "nope",
+		Inputs:           []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: []int64{int64(n), int64(nf)}}},
+		RawInputContents: [][]byte{raw}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nope = append(binary.BigEndian.AppendUint32([]byte{0}, uint32(len(nope))), nope...)
+	h.headers(11, "ModelInfer")
+	h.data(11, nope[:40<<10], false)
+	h.send()
+	time.Sleep(10 * time.Millisecond)
+	h.data(11, nope[40<<10:], true)
+	h.headers(13, "ModelInfer")
+	h.data(13, body, true)
+	h.send()
+	h.statuses(statuses, 11)
+	h.statuses(statuses, 13)
+	if statuses[11] != strconv.Itoa(int(codes.NotFound)) || statuses[13] != "0" {
+		t.Errorf("a batch for no model: grpc-status %s, want %d; the batch after it: %s, want 0", statuses[11], codes.NotFound, statuses[13])
+	}
 }
 
 // TestGRPCConnectionBufferBound opens calls on one connection whose
