@@ -42,6 +42,11 @@ type svcQ struct {
 	// kernelEvals counts the kernel values computed (cache misses), the
 	// measure of a training run's work.
 	kernelEvals int64
+	// unkept counts the columns computed since the cache was emptied
+	// for variables without a kept column: what keptColumns.capture can
+	// copy; none after most warm pairs, whose columns all come from the
+	// kept ones.
+	unkept int
 	// reuse keeps the cache (and Q's diagonal) when reset is given the
 	// rows and labels q already holds: set by a caller that trains the same
 	// rows with the same kernel again, where only C changes and Q does not
@@ -106,6 +111,7 @@ func (q *svcQ) init() {
 	}
 	q.cache.reset(l)
 	q.kernelEvals = 0
+	q.unkept = 0
 }
 
 // getQ returns Q's column i, entries 0..length-1 in the current ordering.
@@ -149,6 +155,7 @@ func (q *svcQ) fill(data []float32, i, have, length int) {
 	}
 	q.cols.column(q.kr, data[have:length], int(q.index[i]), q.index[have:length])
 	q.kernelEvals += int64(length - have)
+	q.unkept++
 }
 
 // QD returns Q's diagonal in the current ordering.

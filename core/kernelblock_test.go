@@ -547,3 +547,97 @@ func TestBlockedDecisionsLongCancellingSums(t *testing.T) {
 	}
 	t.Logf("largest error %.3g of Σ|coef·K| + |ρ| (stated %.3g; wide simd.Dot: %v)", worst, blockDecisionTol, wideDot)
 }
+
+// TestClassSumsMatchKernelDecisions32 holds the batch path's class sums
+// (classSums32, a class at a time over a block's rows) to the row-at-a-time
+// KernelDecisions32's bit for bit, decision values included, on class
+// sizes around simd.DotStrided's steps; on the portable path (no wide dot)
+// the batch path does not take them.
+func TestClassSumsMatchKernelDecisions32(t *testing.T) {
+	if !wideDot {
+		t.Skip("classSums32 runs on the wide dot only")
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	start := []int{0, 1, 18, 18, 83, 200, 347}
+	nr, l := len(start)-1, start[len(start)-1]
+	w := nr * (nr - 1)
+	const n, ldk = 9, 352
+	kv := make([]float32, n*ldk)
+	for i := range kv {
+		kv[i] = r.Float32()
+	}
+	coef := make([]float32, (nr-1)*l)
+	for i := range coef {
+		coef[i] = float32(r.NormFloat64())
+	}
+	rho := make([]float64, nr*(nr-1)/2)
+	for i := range rho {
+		rho[i] = r.NormFloat64()
+	}
+	parts := make([]float32, n*w)
+	classSums32(parts, kv, ldk, n, coef, l, start, nil)
+	part := make([]float32, w)
+	want := make([]float64, len(rho))
+	got := make([]float64, len(rho))
+	for row := range n {
+		KernelDecisions32(CSVC, want, kv[row*ldk:][:l], coef, rho, start, part)
+		for k := range w {
+			if math.Float32bits(parts[row*w+k]) != math.Float32bits(part[k]) {
+				t.Fatalf("row %d: class sum %d = %v, KernelDecisions32 %v", row, k, parts[row*w+k], part[k])
+			}
+		}
+		svcDecisions(got, parts[row*w:][:w], rho, nr)
+		for p := range want {
+			if math.Float64bits(got[p]) != math.Float64bits(want[p]) {
+				t.Fatalf("row %d: decision %d = %v, KernelDecisions32 %v", row, p, got[p], want[p])
+			}
+		}
+	}
+}
+
+// TestBlockBatchSumsMatchRows checks that a batch block's fused path
+// (blockBatch: the kernel function and the class sums a class at a time)
+// gives each row the class sums, bit for bit, of the kernel values taken a
+// whole row at a time (kernelRows) summed by KernelDecisions32, on every
+// kernel of a 4-class model.
+func TestBlockBatchSumsMatchRows(t *testing.T) {
+	if !wideDot {
+		t.Skip("the fused path runs on the wide dot only")
+	}
+	r := rand.New(rand.NewPCG(23, 24))
+	const nf = 30
+	ds := randomData(r, 300, nf, 4, true)
+	for _, kt := range []KernelType{RBFKernel, PolyKernel, SigmoidKernel} {
+		p := DefaultKernelParams()
+		p.Kernel.Type = kt
+		p.Kernel.Gamma = 0.05
+		m, _, err := TrainKernel(ds, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := m.prepared().blocks(m)
+		s := b.batchPool.Get().(*blockScratch)
+		if s.parts == nil {
+			t.Fatalf("%v: no batch class sums for a %d-class C-SVC model", kt, len(m.Labels))
+		}
+		n := min(b.rows, ds.Len())
+		a := ds.DenseMatrix()[:n*nf]
+		for i := range n {
+			s.xx[i] = dotDense32(a[i*nf:][:nf], a[i*nf:][:nf])
+		}
+		m.blockBatch(b, s, make([]float64, n), a, n)
+		got := slices.Clone(s.parts)
+		m.kernelRows(b, s, a, nf, n)
+		nr := len(m.pre.start) - 1
+		w := nr * (nr - 1)
+		for i := range n {
+			KernelDecisions32(m.SVMType, s.dec, s.kv[i*b.lp:][:b.l], b.coef, m.Rho, m.pre.start, s.part)
+			for k := range w {
+				if math.Float32bits(got[i*w+k]) != math.Float32bits(s.part[k]) {
+					t.Fatalf("%v row %d: class sum %d = %v, a row at a time %v", kt, i, k, got[i*w+k], s.part[k])
+				}
+			}
+		}
+		b.batchPool.Put(s)
+	}
+}

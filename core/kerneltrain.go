@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/feasible"
@@ -137,6 +138,12 @@ type KernelTrainer struct {
 	// the internal cross-validation folds of Probability, which LIBSVM
 	// trains whatever their class counts.
 	nuUnchecked bool
+	// solveSettled makes every warm pair go through the solver, even one
+	// warmSettled finds optimal at its start (tests compare the two);
+	// settled counts the pairs warmSettled solved since the trainer was
+	// made.
+	solveSettled bool
+	settled      atomic.Int64
 }
 
 // denseViewMaxFeatures is the widest data a KernelTrainer made for a
@@ -148,6 +155,21 @@ type KernelTrainer struct {
 // The copy takes capRows × capFeatures float32 (plus a label each), at most
 // 264 bytes a row.
 const denseViewMaxFeatures = 64
+
+// KernelRowWidth returns how many values a kernel trainer's kernels read
+// per row of rows of numFeatures features holding about nonzeros
+// nonzeros each (at most numFeatures): numFeatures when the rows are
+// narrow and dense enough for the trainer to read them through its dense
+// copy (denseViewMaxFeatures, data.PreferDense), else nonzeros. The
+// incremental trainers' default for kept columns depends on it
+// (options.KernelOptions.Incremental).
+func KernelRowWidth(numFeatures, nonzeros int) int {
+	nonzeros = min(nonzeros, numFeatures)
+	if numFeatures <= denseViewMaxFeatures && data.PreferDense(1, numFeatures, nonzeros) {
+		return numFeatures
+	}
+	return nonzeros
+}
 
 // wantsDenseView reports whether a trainer for ds, when ds is all it
 // trains, needs the dense copy: ds is sparse, narrow and mostly nonzero.
@@ -818,7 +840,11 @@ func (t *KernelTrainer) startWarm(ds *data.Dataset, warm *KernelDual, k Kernel, 
 		if t.kept != nil && len(t.kept.left) > 0 {
 			kept = t.kept
 		}
-		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr, kept)
+		var pairs [][2]int32 // the classes of C-SVC's pairs: only their rows are read
+		if warm.SVMType.IsSVC() {
+			pairs = warm.Pairs
+		}
+		t.goneK, goneEvals = t.warmGrad.removedColumns(t.workers[0].kr, kept, pairs)
 	}
 	return goneEvals
 }
@@ -982,6 +1008,7 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 		nuSum = p.Nu * solve.WeightSum(wv, lp) / 2
 	}
 	clear(alpha)
+	w.q.reset(rows, y)
 	var a0, G0, Gbar0 []float64
 	a, v := warmPair(r.warm, r.labels[i], r.labels[j])
 	warmStart := a != nil
@@ -1000,6 +1027,13 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 			G0, Gbar0 = w.s.gradient(lp)
 			g.fillStored(a0, G0, Gbar0, rows, ni, flipped, v)
 			g.takeOutRemoved(G0, Gbar0, rows, y, flipped, v, t.goneK)
+			if !r.nu && !t.solveSettled {
+				if res, ok := w.s.warmSettled(w.q, alpha, a0, G0, Gbar0, pv, y, Cp, Cn, wv, p.Eps); ok {
+					t.settled.Add(1)
+					t.finishPair(r, w, pi, res, alpha, Cp, Cn, ni)
+					return
+				}
+			}
 		}
 	}
 	if r.nu {
@@ -1015,7 +1049,6 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 			feasible.Start(alpha[ni:], 1, wn, nuSum)
 		}
 	}
-	w.q.reset(rows, y)
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Weight: wv, Eps: p.Eps,
 		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart, Nu: r.nu,
 		Progress: t.smoProgress(2, r.labels[i], r.labels[j])})
@@ -1170,7 +1203,10 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 		}
 		nul = p.Nu * sum
 	}
+	w.q.reset(rows, y)
 	var a0, G0, Gbar0 []float64
+	var res smoResult
+	settled := false
 	warmStart := warm != nil && len(warm.Alpha) == 1
 	if warmStart {
 		for r := range alpha {
@@ -1182,6 +1218,9 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 			G0, Gbar0 = w.s.gradient(l)
 			g.fillStored(a0, G0, Gbar0, rows, l, false, 0)
 			g.takeOutRemoved(G0, Gbar0, rows, y, false, 0, t.goneK)
+			if !t.solveSettled {
+				res, settled = w.s.warmSettled(w.q, alpha, a0, G0, Gbar0, pv, y, 1, 1, dw, p.Eps)
+			}
 		}
 	} else if dw != nil {
 		// The cold start below with bounds ω_r: rows in order filled up
@@ -1204,12 +1243,15 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 			alpha[nOnes] = nul - float64(nOnes)
 		}
 	}
-	w.q.reset(rows, y)
-	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
-		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart,
-		Progress: t.smoProgress(0, 0, 0)})
-	if t.kept != nil && t.kept.capturing {
-		t.kept.capture(w.q, alpha)
+	if settled {
+		t.settled.Add(1)
+	} else {
+		res = w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
+			Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart,
+			Progress: t.smoProgress(0, 0, 0)})
+		if t.kept != nil && t.kept.capturing {
+			t.kept.capture(w.q, alpha)
+		}
 	}
 	sub := subproblemOf(res, 0, 0, l, w.q.kernelEvals)
 	dual := &KernelDual{SVMType: OneClass, Alpha: [][]float64{append([]float64(nil), alpha...)}}

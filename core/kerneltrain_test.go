@@ -904,3 +904,21 @@ func TestKernelDenseViewOfSparse(t *testing.T) {
 		t.Errorf("NewDenseTrainer's model: rho %v, %d iterations; NewTrainer's %v, %d", a.Rho, a.Result.Iterations, b.Rho, b.Result.Iterations)
 	}
 }
+
+// KernelRowWidth counts rows of at most 64 features that are 40% nonzero
+// (the trainer reads them through its dense copy) as wide as their
+// features, others by their nonzeros, at most the features.
+func TestKernelRowWidth(t *testing.T) {
+	for _, c := range []struct{ features, nonzeros, want int }{
+		{64, 33, 64}, // digits
+		{64, 25, 25}, // under 40%
+		{9, 9, 9},    // shuttle
+		{65, 60, 60}, // too wide for the dense copy
+		{784, 400, 400},
+		{1000, 2000, 1000},
+	} {
+		if got := KernelRowWidth(c.features, c.nonzeros); got != c.want {
+			t.Errorf("KernelRowWidth(%d, %d) = %d, want %d", c.features, c.nonzeros, got, c.want)
+		}
+	}
+}

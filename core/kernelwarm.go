@@ -302,9 +302,15 @@ func removedTerm(svm SVMType, g *KernelGradient, rs *gradientRows, pairs [][2]in
 // when not nil, between its begin and end) where it holds them: the
 // values the runs that put the row's terms into G computed; the others
 // are computed by kr (which reads the data set's rows, or their dense
-// copy) from the removed row kept in gradientRows.sv. Returns nil when
-// nothing was removed, and the number of kernel evaluations.
-func (g *KernelGradient) removedColumns(kr *kernelRows, kept *keptColumns) ([][]float32, int64) {
+// copy) from the removed row kept in gradientRows.sv. For C-SVC (pairs,
+// the subproblems' classes, and the rows' labels known) only the rows of
+// the pairs in which the removed row has a term are filled (the others
+// stay 0: takeOutRemoved reads none of them): a support vector of digits
+// is one in a few of its class's nine pairs (digits -M 20, 1% in and out:
+// warm over cold kernel evaluations 0.025 with every row, 0.019 with
+// these). Returns nil when nothing was removed, and the number of kernel
+// evaluations.
+func (g *KernelGradient) removedColumns(kr *kernelRows, kept *keptColumns, pairs [][2]int32) ([][]float32, int64) {
 	gone := g.rows.gone
 	if gone == nil {
 		return nil, 0
@@ -320,8 +326,9 @@ func (g *KernelGradient) removedColumns(kr *kernelRows, kept *keptColumns) ([][]
 	cols := make([][]float32, len(gone.SV))
 	sv := g.rows.sv
 	var evals int64
-	var missing []int32
+	var missing, need, some []int32
 	var buf []float32
+	svc := pairs != nil && len(g.rows.label) == n && len(pairs) == len(gone.Coef)
 	for q, s := range gone.SV {
 		col := make([]float32, n)
 		rows := all
@@ -330,6 +337,22 @@ func (g *KernelGradient) removedColumns(kr *kernelRows, kept *keptColumns) ([][]
 			if missing, ok = kept.removedColumn(gone.Hash[q], col, missing); ok {
 				rows = missing
 			}
+		}
+		if svc {
+			// The classes of the pairs with a term of this row.
+			need = need[:0]
+			for v, pr := range pairs {
+				if gone.Coef[v][q] != 0 || gone.Bar[v][q] != 0 {
+					need = append(need, pr[0], pr[1])
+				}
+			}
+			some = some[:0]
+			for _, t := range rows {
+				if slices.Contains(need, g.rows.label[t]) {
+					some = append(some, t)
+				}
+			}
+			rows = some
 		}
 		cols[q] = col
 		if len(rows) == 0 {
@@ -569,10 +592,11 @@ func (q *svcQ) entries(dst []float32, i int, js []int32) {
 		rows[k] = q.index[j]
 	}
 	dst = dst[:len(js)]
-	q.cols.column(q.kr, dst, int(q.index[i]), rows)
-	q.kernelEvals += int64(len(js))
-	if q.kept != nil {
-		q.kept.keepEntries(q.index[i], rows, dst)
+	if q.kept == nil {
+		q.cols.column(q.kr, dst, int(q.index[i]), rows)
+		q.kernelEvals += int64(len(js))
+	} else {
+		q.keptEntries(dst, q.index[i], rows)
 	}
 	if q.y != nil {
 		yi := q.y[i]
@@ -580,6 +604,39 @@ func (q *svcQ) entries(dst []float32, i int, js []int32) {
 			if q.y[j] != yi {
 				dst[k] = -dst[k]
 			}
+		}
+	}
+}
+
+// keptEntries sets dst[k] = K(x_row, x_rows[k]) from the kept columns of
+// rows where they hold the entry at row's slot, and computes the others
+// (counted in kernelEvals), which it keeps. A row added since the last
+// Train meets the support vectors of every pair of its class: on digits
+// its entries against its own class's support vectors were computed once
+// per pair, nine times, where the first pair's keepEntries had put them in
+// those support vectors' columns. rows is overwritten.
+func (q *svcQ) keptEntries(dst []float32, row int32, rows []int32) {
+	missing := q.kept.across(dst, row, rows, q.missing)
+	q.missing = missing
+	n := len(missing)
+	if n == 0 {
+		return
+	}
+	// The missing rows, compacted in place (missing is increasing).
+	for m, k := range missing {
+		rows[m] = rows[k]
+	}
+	rows = rows[:n]
+	buf := dst
+	if n < len(dst) {
+		buf = q.keptBuf[:n]
+	}
+	q.cols.column(q.kr, buf, int(row), rows)
+	q.kernelEvals += int64(n)
+	q.kept.keepEntries(row, rows, buf)
+	if n < len(dst) {
+		for m, k := range missing {
+			dst[k] = buf[m]
 		}
 	}
 }
@@ -599,4 +656,136 @@ func (q *svrQ) entries(dst []float32, i int, js []int32) {
 			dst[k] = -dst[k]
 		}
 	}
+}
+
+// warmSettled is a warm C-SVC pair's (or one-class problem's) shortcut
+// past the solver when its start is the stored one: α equals α⁰ wherever
+// G⁰ holds a value (none of the pair's α moved: no support vector of the
+// pair left it and the repair changed nothing) and is 0 elsewhere (rows
+// added since), so G⁰ is ∇f at α on its rows. It gives the variables
+// without a stored value their G and Gbar from their entries against the
+// nonzero α, summed as initGradientFrom's rebuildByRows sums them, and
+// records them in G0 and Gbar0 (α⁰ = 0 there), so that a solve started
+// after it computes no kernel value to start. Then one pass over the
+// variables, in the caller's order, gives m(α) − M(α), ρ, the objective
+// and the support vector counts as finish computes them; when m − M ≤ eps
+// (0: 1e-3) the problem is solved, and it returns the result a solve
+// would have returned after no iteration (ok; bit for bit on problems of
+// up to 1000 variables, which the solver does not shrink before its first
+// check). Otherwise (ok false) the caller solves, from G0 and Gbar0 as
+// updated.
+//
+// On digits (-M 20), where 1% of the rows in and out leave about a third
+// of the 45 pairs optimal, each such pair cost a solve's setup and finish
+// passes, the gap checked three times and the copies around them: a
+// retrain with no row changed took 2.0 ms of CPU, 1.4 ms with this.
+func (s *smo) warmSettled(q qEntries, alpha, alpha0, G0, Gbar0, p []float64, y []int8, Cp, Cn float64, wt []float64, eps float64) (res smoResult, ok bool) {
+	l := len(alpha)
+	alpha0, G0, Gbar0, p, y = alpha0[:l], G0[:l], Gbar0[:l], p[:l], y[:l] // equal lengths: no bounds checks
+	unknown := 0
+	for t, a := range alpha {
+		switch {
+		case math.IsNaN(G0[t]):
+			if a != 0 {
+				return res, false
+			}
+			unknown++
+		case a != alpha0[t]:
+			return res, false
+		}
+	}
+	C := func(t int) float64 {
+		c := Cn
+		if y[t] > 0 {
+			c = Cp
+		}
+		if wt != nil {
+			c *= wt[t]
+		}
+		return c
+	}
+	if unknown > 0 {
+		nz := s.nz[:0]
+		for j, a := range alpha {
+			if a != 0 {
+				nz = append(nz, int32(j))
+			}
+		}
+		buf := s.qbuf[:len(nz)]
+		for t, g := range G0 {
+			if !math.IsNaN(g) {
+				continue
+			}
+			q.entries(buf, t, nz)
+			var sum, gbar float64
+			for k, j := range nz {
+				v := float64(buf[k])
+				sum += alpha[j] * v
+				if c := C(int(j)); alpha[j] >= c {
+					gbar += c * v
+				}
+			}
+			alpha0[t], G0[t], Gbar0[t] = 0, p[t]+sum, gbar
+		}
+	}
+	if eps == 0 {
+		eps = smoDefaultEps
+	}
+	m, M := math.Inf(-1), math.Inf(1)
+	ub, lb := math.Inf(1), math.Inf(-1)
+	var sum, obj float64
+	nFree := 0
+	for t, a := range alpha {
+		c, g := C(t), G0[t]
+		atUpper, atLower := a >= c, a <= 0
+		free := !atUpper && !atLower
+		if a > 0 {
+			res.NumSV++
+			if atUpper {
+				res.NumBoundSV++
+			}
+		}
+		obj += a * (g + p[t])
+		if y[t] < 0 {
+			atUpper, atLower = atLower, atUpper
+		}
+		v := -float64(y[t]) * g // −y_t G_t, as mM reads it
+		if !atUpper && v > m {
+			m = v
+		}
+		if !atLower && v < M {
+			M = v
+		}
+		yG := float64(y[t]) * g
+		switch {
+		case free:
+			sum += yG
+			nFree++
+		case !atUpper: // only in I_up
+			ub = min(ub, yG)
+		default:
+			lb = max(lb, yG)
+		}
+	}
+	if !math.IsInf(m, 0) && !math.IsInf(M, 0) {
+		res.Gap = m - M
+	}
+	if !(res.Gap <= eps) {
+		return smoResult{}, false
+	}
+	switch {
+	case nFree > 0:
+		res.Rho = sum / float64(nFree)
+	case math.IsInf(ub, 1) && math.IsInf(lb, -1):
+		res.Rho = 0
+	case math.IsInf(ub, 1):
+		res.Rho = lb
+	case math.IsInf(lb, -1):
+		res.Rho = ub
+	default:
+		res.Rho = (ub + lb) / 2
+	}
+	res.Objective = obj / 2
+	res.Converged = true
+	return res, true
 }

@@ -142,7 +142,11 @@ func checkRemovedGradient(t *testing.T, ds *data.Dataset, dual *KernelDual, p Ke
 			}
 		}
 		kr := &kernelRows{ds: ds, k: k, sqnorm: sqnorm, scratch: make([]float64, ds.NumFeatures())}
-		cols, _ := g.removedColumns(kr, nil)
+		var pairs [][2]int32 // C-SVC: the removed rows' columns over their pairs' rows only
+		if p.SVMType == CSVC {
+			pairs = dual.Pairs
+		}
+		cols, _ := g.removedColumns(kr, nil, pairs)
 		g.takeOutRemoved(G0, Gbar0, rows, y, false, v, cols)
 		for r, row := range rows {
 			want, wantBar, scale := 0.0, 0.0, 1.0

@@ -278,7 +278,8 @@ typedef struct svmgo_trainer svmgo_trainer;
  * trainer keeps its support vectors' kernel columns from one fit to the
  * next within -M MB, which defaults here to the -m cache size (100 unless
  * set; svm-train's own default is 0) for rows of 64 or more values
- * (num_features, or capacity_nonzeros / capacity_rows for sparse rows)
+ * (num_features, or capacity_nonzeros / capacity_rows for sparse rows,
+ * num_features again when that is at most 64 and 40% of the rows' values)
  * and to 0 for narrower ones, where a kernel value costs about what
  * reading a kept one does: its kernel memory is then at most twice -m,
  * and "-M 0" keeps none.

@@ -69,7 +69,11 @@
 // carries a false dependency on its register); int16 codes are held as
 // float32, exact, for the same reason. With several functions the row's
 // zero features are skipped (listed 256 at a time, branch-free), as image
-// rows are half zeros.
+// rows are half zeros. Dense batches (linearblock.go) keep the codes as
+// their products read them, built at the first batch: one function's as
+// float64 for simd.DotRows64x4, 64 rows a call and the single rows' values
+// bit for bit; several functions' packed as float32 for simd.Gemm (float32
+// sums, as the float model's batches).
 //
 // Kernel: the dot products with every decoded support vector are
 //

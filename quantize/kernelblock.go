@@ -140,6 +140,7 @@ type qblockScratch struct {
 	fx     []float32 // float prefilter: rows × nf staged rows
 	fk     []float32 // float prefilter: rows × lp kernel values
 	fxx    []float64 // float prefilter: ‖x‖² of each row
+	fpart  []float32 // float prefilter, 3+ classes: rows × partW·classes class sums
 	lab    []float64 // float prefilter: the doubtful rows' labels
 	dec    []float64
 	votes  []float64
@@ -257,11 +258,12 @@ func newKernelBlocks(m *Kernel) *kernelBlocks {
 			pre = qblockScratch{
 				fx: make([]float32, b.rows*nf), fk: make([]float32, b.rows*b.lp),
 				fxx: make([]float64, b.rows), lab: make([]float64, b.rows), doubt: make([]int, b.rows),
+				fpart: make([]float32, b.rows*b.fl.partW*(len(b.ranges)-1)),
 			}
 		}
 		return &qblockScratch{
 			w: pre.w, c32: pre.c32, lo2: pre.lo2, doubt: pre.doubt, corr: pre.corr,
-			fx: pre.fx, fk: pre.fk, fxx: pre.fxx, lab: pre.lab,
+			fx: pre.fx, fk: pre.fk, fxx: pre.fxx, lab: pre.lab, fpart: pre.fpart,
 			hi: make([]int16, b.rows*b.k2), lo: make([]int16, b.rows*b.k2),
 			c:  make([]int64, b.rows*b.lp),
 			in: make([]rowInput, b.rows), zsum: make([]int64, b.rows),
@@ -658,8 +660,8 @@ func (m *Kernel) blockPredictRows(b *kernelBlocks, dst []float64, ds *data.Datas
 	for r0 := from; r0 < to; r0 += b.rows {
 		n := min(b.rows, to-r0)
 		if b.fl != nil {
-			a := b.floatStage(s, ds, r0, n)
-			m.floatPredict(b, s, dst[r0:r0+n], a, n, func(i, r int) {
+			a, up := b.floatStage(s, ds, r0, n)
+			m.floatPredict(b, s, dst[r0:r0+n], a, n, up, func(i, r int) {
 				if ds.IsDense() {
 					m.encodeDense(b, s, i, ds.DenseRow(r0+r))
 				} else {
@@ -689,11 +691,12 @@ func (m *Kernel) blockPredictMatrix(b *kernelBlocks, dst []float64, x []float32)
 		n := min(b.rows, len(dst)-r0)
 		if b.fl != nil {
 			a := x[r0*m.nf : (r0+n)*m.nf]
+			up := 0.0
 			for r := range n {
-				row := a[r*m.nf:][:m.nf]
-				s.fxx[r] = simd.Dot64x4(row, row)
+				xx, xu := floatNorm(a[r*m.nf:][:m.nf])
+				s.fxx[r], up = xx, max(up, xu)
 			}
-			m.floatPredict(b, s, dst[r0:r0+n], a, n, func(i, r int) { m.encodeDense(b, s, i, a[r*m.nf:][:m.nf]) })
+			m.floatPredict(b, s, dst[r0:r0+n], a, n, up, func(i, r int) { m.encodeDense(b, s, i, a[r*m.nf:][:m.nf]) })
 			continue
 		}
 		m.encodeDenseRows(b, s, n, func(r int) []float32 { return x[(r0+r)*m.nf:][:m.nf] })
@@ -724,7 +727,7 @@ func (m *Kernel) BatchPays() (bool, string) {
 	case m.blk == nil:
 		return false, "this CPU has no fast int16 product (AVX-512 VNNI): batches take the exact column sums, several times the float model's time"
 	case m.blk.fl != nil:
-		return true, "the float32 prefilter (an RBF model below 256 features: the float model's product on the decoded support vectors; the rows it leaves in doubt take the exact sums, ε-SVR values are its own): 0.97–1.08× the float model's CPU time on breast_cancer (30 features), 1.09–1.16× on digits (64), int8 and int16 alike"
+		return true, "the float32 prefilter (an RBF model below 256 features: the float model's product on the decoded support vectors, class sums as one product a class for 3+ classes; the rows it leaves in doubt take the exact sums, ε-SVR values are its own): 0.61–0.91× the float model's CPU time on heart_scale, breast_cancer, digits and shuttle, int8 and int16 alike, and a tie (0.90–1.03×) on diabetes' ε-SVR, whose rows are exp and the product in both"
 	case m.svmType.IsRegression():
 		return false, "ε-SVR batch values of models of 256 features or more take the exact float64 path (kernel values by math.Exp, serial sums): several times the float model's time (diabetes' 10-feature model took 21× on it)"
 	case m.bits == 16:

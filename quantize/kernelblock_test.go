@@ -131,13 +131,13 @@ func TestKernelBlockExact(t *testing.T) {
 					break
 				}
 				x := denseRow(te, r, q.nf)
-				xx := simd.Dot64x4(x, x)
+				xx, up := floatNorm(x)
 				s.fxx[0] = xx
 				q.floatKernel(b, s, x, 1)
-				if !q.floatDecide(b, s, s.fk[:q.l], xx) {
+				g := b.fl.slack(q.kernel.Gamma, up)
+				if !q.floatDecide(b, s, 0, g) {
 					doubtfulFl++
 				}
-				g := b.fl.slack(q.kernel.Gamma, xx)
 				q.DecisionDense(dec, x)
 				for p, want := range dec {
 					e := b.fl.e[p] + g*b.fl.f[p] // floatDecide's threshold
@@ -176,8 +176,8 @@ func TestKernelBlockExact(t *testing.T) {
 				if b.fl != nil && q.IsRegression() {
 					// ε-SVR batch values are the float32 path's, within its
 					// bound of the exact single-row value.
-					x := denseRow(te, r, q.nf)
-					if e := q.floatRegressionBound(simd.Dot64x4(x, x)); !(math.Abs(batch[r]-want) <= e) || par[r] != batch[r] {
+					_, up := floatNorm(denseRow(te, r, q.nf))
+					if e := q.floatRegressionBound(up); !(math.Abs(batch[r]-want) <= e) || par[r] != batch[r] {
 						t.Fatalf("%s int%d row %d: batch %v, parallel %v, single row %v: off by more than %g", c.name, bits, r, batch[r], par[r], want, e)
 					}
 					continue

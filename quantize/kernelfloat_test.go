@@ -86,10 +86,10 @@ func TestKernelFloatDoubt(t *testing.T) {
 			floatSlackScale = 1e9
 			s := b.pool.Get().(*qblockScratch)
 			x := denseRow(te, 0, q.nf)
-			xx := simd.Dot64x4(x, x)
+			xx, up := floatNorm(x)
 			s.fxx[0] = xx
 			q.floatKernel(b, s, x, 1)
-			if q.floatDecide(b, s, s.fk[:q.l], xx) {
+			if q.floatDecide(b, s, 0, b.fl.slack(q.kernel.Gamma, up)) {
 				t.Fatalf("%s int%d: row 0 settled with ε scaled by %g", c.name, bits, floatSlackScale)
 			}
 			b.pool.Put(s)

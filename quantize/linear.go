@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -41,6 +42,9 @@ type Linear struct {
 	sourceCRC uint32
 	created   int64
 	pool      sync.Pool // *[]float64 of nrW entries, for nrW > maxStackDecisions
+	// batchW: the codes as the dense batches read them, built at the
+	// first (linearblock.go); nil before.
+	batchW atomic.Pointer[batchWeights]
 	// probA, probB: the float model's Platt sigmoids (an SVC trained with
 	// -b 1), nil otherwise.
 	probA, probB []float64

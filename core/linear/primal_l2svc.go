@@ -99,10 +99,10 @@ func (f *l2svcFun) grad(w, g, D []float64) {
 	}
 	f.nI = n
 	k, _ := slices.BinarySearch(I[:n], int32(first))
-	for _, i := range I[k:n] {
-		c := 2 * f.c[i]
-		f.addRowSquares(g, c*float64(f.sign[i])*(f.z[i]-1), D, c, int(i))
+	for _, i := range I[k:n] { // u, free until the next line search, holds ∇f's factors
+		f.u[i] = 2 * f.c[i] * float64(f.sign[i]) * (f.z[i] - 1)
 	}
+	f.addRowsSquares(g, D, I, k, n, f.u, f.c, 2)
 	f.reads += int64(n - k)
 	for j := range D {
 		D[j]++
@@ -111,10 +111,9 @@ func (f *l2svcFun) grad(w, g, D []float64) {
 
 func (f *l2svcFun) lossRange(eta float64, lo, hi int) float64 {
 	var v float64
-	for i := lo; i < hi; i++ {
-		if d := 1 - (f.z[i] + eta*f.u[i]); d > 0 {
-			v += f.c[i] * d * d
-		}
+	for i := lo; i < hi; i++ { // no branch: a row past the margin adds +0, v's bits unchanged
+		d := max(1-(f.z[i]+eta*f.u[i]), 0)
+		v += f.c[i] * d * d
 	}
 	return v
 }

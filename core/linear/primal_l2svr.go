@@ -86,13 +86,13 @@ func (f *l2svrFun) grad(w, g, D []float64) {
 	}
 	f.nI = 0
 	for i, z := range f.z {
-		if d := f.excess(z); d != 0 {
+		if d := f.excess(z); d != 0 { // u, free until the next line search, holds ∇f's factors
 			f.I[f.nI] = int32(i)
 			f.nI++
-			c := 2 * f.c[i]
-			f.addRowSquares(g, c*d, D, c, i)
+			f.u[i] = 2 * f.c[i] * d
 		}
 	}
+	f.addRowsSquares(g, D, f.I, 0, f.nI, f.u, f.c, 2)
 	f.reads += int64(f.nI)
 }
 

@@ -121,28 +121,23 @@ func (r *primalRows) dim() int {
 	return r.n
 }
 
-// dot returns wᵀx_i including the bias pseudo-feature.
+// dot returns wᵀx_i including the bias pseudo-feature: dense rows of 32
+// features or more in simd.DotWiden's 32 lanes (AVX-512: 10× the plain
+// loop on Fashion-MNIST), narrower ones in data.DotDense's four (shuttle
+// -s 0: 20% less CPU than 32 lanes).
 func (r *primalRows) dot(i int, w []float64) float64 {
 	var s float64
-	if r.ds.IsDense() {
-		s = dotDense(r.ds.DenseRow(i), w)
-	} else {
+	if !r.ds.IsDense() {
 		s = r.ds.Dot(i, w[:r.n])
+	} else if x := r.ds.DenseRow(i); len(x) >= 32 {
+		s = simd.DotWiden(x, w[:len(x)])
+	} else {
+		s = data.DotDense(x, w)
 	}
 	if r.bias >= 0 {
 		s += w[r.n] * r.bias
 	}
 	return s
-}
-
-// dotDense returns xᵀw over x's length: simd.DotWiden's 32 lanes from 32
-// features (AVX-512: 10× the plain loop on Fashion-MNIST), else
-// data.DotDense's four (shuttle -s 0: 20% less CPU than 32 lanes).
-func dotDense(x []float32, w []float64) float64 {
-	if len(x) >= 32 {
-		return simd.DotWiden(x, w[:len(x)])
-	}
-	return data.DotDense(x, w)
 }
 
 // Data of splitNonzeros nonzeros or more is read in two fixed halves, the
@@ -227,53 +222,24 @@ func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float6
 func (r *primalRows) Hv(s, Hs []float64) { r.hv(s, Hs, r.I[:r.nI], r.c, 2) }
 
 // hvRange adds hv's rows at positions lo..hi−1 to Hs, one fetch a row for
-// its dot and update (sparse rows inlined: debdesc_bin a third faster).
+// its dot and update, many rows a simd call (a row's loops and calls cost
+// as much as its arithmetic: debdesc_bin's 6 nonzeros, shuttle's 9
+// features, digits' 64).
 func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale float64, lo, hi int) {
 	n, bias, ds := r.n, r.bias, r.ds
-	sb := 0.0
-	if bias >= 0 {
-		sb = s[n] * bias
-	}
-	if ds.IsDense() && n < 32 { // a call a row cost shuttle's 9 features as much as their arithmetic
-		simd.HvRows64x4(Hs, s, ds.DenseMatrix(), n, rows, lo, hi, a, scale, bias)
+	if !ds.IsDense() {
+		start, index, value := ds.SparseMatrix()
+		simd.HvSparseRows(Hs, s, start, index, value, n, rows, lo, hi, a, scale, bias)
 		return
 	}
-	for k := lo; k < hi; k++ {
-		i := k
-		if rows != nil {
-			i = int(rows[k])
-		}
-		var c float64
-		if ds.IsDense() {
-			x := ds.DenseRow(i)
-			c = scale * a[i] * (dotDense(x, s) + sb)
-			addDense(Hs, c, x)
-		} else {
-			idx, val := ds.SparseRow(i)
-			val = val[:len(idx)]
-			var s0, s1, s2, s3 float64
-			q := 0
-			for ; q+4 <= len(idx); q += 4 {
-				s0 += float64(val[q]) * s[idx[q]]
-				s1 += float64(val[q+1]) * s[idx[q+1]]
-				s2 += float64(val[q+2]) * s[idx[q+2]]
-				s3 += float64(val[q+3]) * s[idx[q+3]]
-			}
-			for ; q < len(idx); q++ {
-				s0 += float64(val[q]) * s[idx[q]]
-			}
-			c = scale * a[i] * ((s0 + s1) + (s2 + s3) + sb)
-			for q, j := range idx {
-				Hs[j] += c * float64(val[q])
-			}
-		}
-		if bias >= 0 {
-			Hs[n] += c * bias
-		}
+	if n < 32 {
+		simd.HvRows64x4(Hs, s, ds.DenseMatrix(), n, rows, lo, hi, a, scale, bias)
+	} else {
+		simd.HvWidenRows(Hs, s, ds.DenseMatrix(), n, rows, lo, hi, a, scale, bias)
 	}
 }
 
-// addDense does dst += a·x over x's length, as dotDense reads x.
+// addDense does dst += a·x over x's length, as dot reads x.
 func addDense(dst []float64, a float64, x []float32) {
 	if len(x) >= 32 {
 		simd.AxpyWiden(dst[:len(x)], a, x)
@@ -323,6 +289,33 @@ func (r *primalRows) addRowSquares(dst []float64, a float64, D []float64, b floa
 	}
 }
 
+// addRowsSquares does addRowSquares(g, a[i], D, scale·b[i], i) for rows
+// i = rows[k] (nil: k), k = lo..hi−1, in order; sparse and narrow dense
+// rows many a simd call (a row a call: debdesc_bin 8% of -s 0, shuttle 31%).
+func (r *primalRows) addRowsSquares(g, D []float64, rows []int32, lo, hi int, a, b []float64, scale float64) {
+	n := r.n
+	if !r.ds.IsDense() {
+		start, index, value := r.ds.SparseMatrix()
+		simd.AxpySquaresSparseRows(g, D, start, index, value, n, rows, lo, hi, a, b, scale, r.bias)
+		return
+	}
+	if n < 32 {
+		simd.AxpySquaresRows(g, D, r.ds.DenseMatrix(), n, rows, lo, hi, a, b, scale)
+	}
+	for k := lo; k < hi; k++ {
+		i := k
+		if rows != nil {
+			i = int(rows[k])
+		}
+		if n >= 32 {
+			r.addRowSquares(g, a[i], D, scale*b[i], i)
+		} else if r.bias >= 0 { // the pseudo-feature, as addRowSquares adds it
+			g[n] += a[i] * r.bias
+			D[n] += scale * b[i] * r.bias * r.bias
+		}
+	}
+}
+
 // lineSearch is every objective's line search (newton.go): f(w + ηs) is
 // ½‖w + ηs‖² plus the loss at margins z + ηu, O(l) a trial but the first,
 // which reads the rows for u (stepRange).
@@ -345,38 +338,44 @@ func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float6
 	return 0, fw
 }
 
-// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (z_i too below r.exact),
-// a sparse row fetched once for both, one call a row (dot made three).
+// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (z_i too below r.exact,
+// a sparse row fetched once for both), the rows past r.exact many a simd
+// call (debdesc_bin -s 2: a row a call was 11% of the run; digits 14%).
 func (r *primalRows) stepRange(s []float64, lo, hi int) {
 	dense, n, bias := r.ds.IsDense(), r.n, r.bias
-	for i := lo; i < hi; i++ {
-		var x float64
-		switch {
-		case dense:
-			x = r.dot(i, s)
-			if i < r.exact {
-				r.z[i] = float64(r.sign[i]) * r.dot(i, r.w)
-			}
-		case i < r.exact:
+	end := hi
+	hi = min(max(lo, r.exact), hi)
+	switch {
+	case !dense:
+		start, index, value := r.ds.SparseMatrix()
+		simd.DotSparseRows(r.u, s, start, index, value, n, hi, end, bias)
+	case n < 32: // as dot sums
+		simd.DotRows64x4(r.u[hi:end], r.ds.DenseMatrix()[hi*n:], n, nil, s)
+	default:
+		simd.DotWidenRows(r.u, s, r.ds.DenseMatrix(), n, hi, end)
+	}
+	for i := lo; i < hi; i++ { // below r.exact: z_i too
+		var x, z float64
+		if dense {
+			x, z = r.dot(i, s), r.dot(i, r.w)
+		} else {
 			idx, val := r.ds.SparseRow(i)
-			var z float64
 			x, z = data.DotSparse2(idx, val, s[:n], r.w[:n])
 			if bias >= 0 { // as dot adds it
 				x += s[n] * bias
 				z += r.w[n] * bias
 			}
-			r.z[i] = float64(r.sign[i]) * z
-		default:
-			idx, val := r.ds.SparseRow(i)
-			x = data.DotSparse(idx, val, s[:n])
-			if bias >= 0 {
-				x += s[n] * bias
-			}
+		}
+		r.z[i] = float64(r.sign[i]) * z
+		r.u[i] = x
+	}
+	for i := lo; i < end; i++ { // the simd calls' rows: the bias as dot adds it
+		if dense && bias >= 0 && i >= hi {
+			r.u[i] += s[n] * bias
 		}
 		if r.sign != nil && r.sign[i] < 0 {
-			x = -x
+			r.u[i] = -r.u[i]
 		}
-		r.u[i] = x
 	}
 }
 

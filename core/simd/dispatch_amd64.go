@@ -20,6 +20,11 @@ func gemm4AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, 
 //go:noescape
 func gemm8AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int, pf *float32, pfStride int)
 
+// gemm14AVX512 is gemm8AVX512 on fourteen rows (gemm14_amd64.s).
+//
+//go:noescape
+func gemm14AVX512(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int, pf *float32, pfStride int)
+
 //go:noescape
 func gemm4AVX2(c *float32, ldc int, a *float32, lda int, bp *float32, panels, k int)
 
@@ -65,8 +70,15 @@ func dot(x, y []float32) float32 {
 
 // gemmPanels computes rows [0, m) of C against the panels of bp, asking
 // the L2 cache for next (the panels Gemm takes after these) on the way, a
-// share of it in each eight rows' pass (gemm8AVX512): the first pass over
-// a block then finds it in cache instead of waiting on memory.
+// share of it in each pass of fourteen or eight rows (gemm14AVX512,
+// gemm8AVX512): the first pass over a block then finds it in cache
+// instead of waiting on memory.
+//
+// Rows that do not fill a last pass are taken by a pass that overlaps the
+// one before it (rows m−14 to m, or m−4 to m): an element of C is the same
+// chain of FMAs in every kernel, so the rows computed twice are written
+// twice with the same bits, which costs less than a narrower kernel (a
+// single row costs a whole 4-row pass).
 func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, panels, k int, next []float32) {
 	if level == Portable || k == 0 {
 		gemmPortable(c, ldc, a, lda, m, bp, panels, k)
@@ -77,18 +89,26 @@ func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, pan
 		kernel = gemm4AVX512
 	}
 	i := 0
-	if level == AVX512 {
+	if level == AVX512 && m >= 8 {
+		wide, rows := gemm8AVX512, 8
+		if m >= 14 {
+			wide, rows = gemm14AVX512, 14
+		}
 		steps := panels * k // prefetches of one pass
-		groups := m / 8
+		passes := m / rows
+		tail := m%rows >= 8 // one more wide pass, overlapping
+		if tail {
+			passes++
+		}
 		// Bytes between prefetches: next spread over the passes, at
 		// least a quarter line so that no line is asked for more than
 		// four times, at most a line (too few passes to cover next ask
 		// for its first part).
 		stride := 0
-		if groups > 0 && len(next) > 0 {
-			stride = min(64, max(16, ((4*len(next)+groups*steps-1)/(groups*steps)+15)&^15))
+		if len(next) > 0 {
+			stride = min(64, max(16, ((4*len(next)+passes*steps-1)/(passes*steps)+15)&^15))
 		}
-		for g := 0; i+8 <= m; i, g = i+8, g+1 {
+		for g := range passes {
 			// Prefetches never fault: the last pass that asks for next
 			// may run up to one pass's prefetches past its end. The
 			// passes after it ask for bp's first line again and again.
@@ -96,14 +116,24 @@ func gemmPanels(c []float32, ldc int, a []float32, lda, m int, bp []float32, pan
 			if off := g * steps * stride / 4; off < len(next) {
 				pf, ps = &next[off], stride
 			}
-			gemm8AVX512(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k, pf, ps)
+			i = min(g*rows, m-rows)
+			wide(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k, pf, ps)
+		}
+		i = m / rows * rows
+		if tail {
+			i = m
 		}
 	}
 	for ; i+4 <= m; i += 4 {
 		kernel(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k)
 	}
-	// The last rows one at a time: strides 0 make the kernel's four rows
-	// the same row, computed (and stored) four times over.
+	if i < m && m >= 4 {
+		i = m - 4 // the last rows in a pass overlapping the one before
+		kernel(&c[i*ldc], ldc, &a[i*lda], lda, &bp[0], panels, k)
+		i = m
+	}
+	// Fewer than four rows, one at a time: strides 0 make the kernel's
+	// four rows the same row, computed (and stored) four times over.
 	for ; i < m; i++ {
 		kernel(&c[i*ldc], 0, &a[i*lda], 0, &bp[0], panels, k)
 	}
@@ -211,4 +241,20 @@ func gemmS8x16Panels(c []int32, ldc int, a []int16, lda, m int, bp []int8, panel
 	if i < m {
 		gemmS8x16Portable(c[i*ldc:], ldc, a[i*lda:], lda, m-i, bp, panels, k2)
 	}
+}
+
+// dot3AVX512 is dotAVX512 on three rows of y, ldy elements apart
+// (dot3_amd64.s).
+//
+//go:noescape
+func dot3AVX512(dst *float32, x, y *float32, ldy, n int)
+
+func dotStrided(dst, x, y []float32, ldy int) {
+	r := 0
+	if level == AVX512 && len(x) > 0 {
+		for ; r+3 <= len(dst); r += 3 {
+			dot3AVX512(&dst[r], &x[0], &y[r*ldy], ldy, len(x))
+		}
+	}
+	dotStridedEach(dst, x, y, ldy, r)
 }

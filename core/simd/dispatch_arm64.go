@@ -48,3 +48,5 @@ func pairDots64(dst []float64, x []float32, rows, nf int, w []float32, nw int) {
 func gemmS8x16Panels(c []int32, ldc int, a []int16, lda, m int, bp []int8, panels, k2 int) {
 	gemmS8x16Portable(c, ldc, a, lda, m, bp, panels, k2)
 }
+
+func dotStrided(dst, x, y []float32, ldy int) { dotStridedEach(dst, x, y, ldy, 0) }

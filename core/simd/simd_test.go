@@ -123,7 +123,7 @@ func TestGemm(t *testing.T) {
 		r := rand.New(rand.NewPCG(3, 4))
 		ks := []int{0, 1, 2, 3, 9, 16, 31, 64, 67, 784}
 		for _, k := range ks {
-			for _, m := range []int{1, 2, 3, 4, 5, 7, 8, 9, 13, 24} { // 24: three passes of gemm8AVX512's prefetches
+			for _, m := range []int{1, 2, 3, 4, 5, 7, 8, 9, 13, 14, 15, 23, 24, 29, 31} { // 24: three passes of gemm8AVX512's prefetches; 14 up: gemm14AVX512, 23 and 31 its overlapping last pass
 				for _, n := range []int{1, 5, 31, 32, 33, 64, 67, 100} {
 					lda := k + r.IntN(3)
 					ldc := PaddedCols(n) + r.IntN(3)
@@ -160,6 +160,42 @@ func TestGemm(t *testing.T) {
 					for _, v := range c[(m-1)*ldc+PaddedCols(n):] {
 						if v != sentinel {
 							t.Fatalf("k=%d m=%d n=%d: c written past its end", k, m, n)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestGemmRowsAgree checks that a row of C has the same bits however many
+// rows Gemm takes at once: the 14-, 8- and 4-row kernels, the passes that
+// overlap the one before (gemmPanels) and a row alone all compute an
+// element as one chain of FMAs over q = 0, 1, ..., k−1, and the blocked
+// predictors' decision values, hence their labels, do not depend on how a
+// batch is cut into blocks.
+func TestGemmRowsAgree(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(11, 12))
+		for _, k := range []int{1, 2, 3, 784, 785} {
+			const n = 230 // 8 panels: several of gemmBlockBytes's blocks at k = 784
+			lda, ldc := k+1, PaddedCols(n)+3
+			const rows = 47
+			a := randFloats(r, rows*lda, 0)
+			bp := make([]float32, PackedLen(n, k))
+			Pack(bp, randFloats(r, n*k, 0), n, k, k, 1)
+			alone := make([]float32, rows*ldc)
+			for i := range rows {
+				Gemm(alone[i*ldc:], ldc, a[i*lda:], lda, 1, bp, n, k)
+			}
+			c := make([]float32, rows*ldc)
+			for m := 1; m <= rows; m++ {
+				clear(c)
+				Gemm(c, ldc, a, lda, m, bp, n, k)
+				for i := range m {
+					for j := range n {
+						if got, want := c[i*ldc+j], alone[i*ldc+j]; math.Float32bits(got) != math.Float32bits(want) {
+							t.Fatalf("k=%d m=%d: c[%d][%d] = %v, alone %v", k, m, i, j, got, want)
 						}
 					}
 				}
@@ -463,13 +499,15 @@ func TestS16Chunk(t *testing.T) {
 
 func TestPanics(t *testing.T) {
 	cases := map[string]func(){
-		"Dot":      func() { Dot(make([]float32, 3), make([]float32, 4)) },
-		"ExpRBF":   func() { ExpRBF(make([]float32, 3), make([]float32, 3), make([]float32, 2), 1, 0) },
-		"Tanh":     func() { Tanh(make([]float32, 2), make([]float32, 3)) },
-		"Gemm c":   func() { Gemm(make([]float32, 31), 32, make([]float32, 4), 4, 1, make([]float32, 128), 1, 4) },
-		"Gemm a":   func() { Gemm(make([]float32, 64), 32, make([]float32, 7), 4, 2, make([]float32, 128), 1, 4) },
-		"Gemm bp":  func() { Gemm(make([]float32, 32), 32, make([]float32, 4), 4, 1, make([]float32, 127), 1, 4) },
-		"Gemm ldc": func() { Gemm(make([]float32, 64), 16, make([]float32, 8), 4, 2, make([]float32, 128), 1, 4) },
+		"Dot":            func() { Dot(make([]float32, 3), make([]float32, 4)) },
+		"ExpRBF":         func() { ExpRBF(make([]float32, 3), make([]float32, 3), make([]float32, 2), 1, 0) },
+		"Tanh":           func() { Tanh(make([]float32, 2), make([]float32, 3)) },
+		"Gemm c":         func() { Gemm(make([]float32, 31), 32, make([]float32, 4), 4, 1, make([]float32, 128), 1, 4) },
+		"Gemm a":         func() { Gemm(make([]float32, 64), 32, make([]float32, 7), 4, 2, make([]float32, 128), 1, 4) },
+		"Gemm bp":        func() { Gemm(make([]float32, 32), 32, make([]float32, 4), 4, 1, make([]float32, 127), 1, 4) },
+		"Gemm ldc":       func() { Gemm(make([]float32, 64), 16, make([]float32, 8), 4, 2, make([]float32, 128), 1, 4) },
+		"DotStrided y":   func() { DotStrided(make([]float32, 2), make([]float32, 3), make([]float32, 6), 4) },
+		"DotStrided ldy": func() { DotStrided(make([]float32, 2), make([]float32, 3), make([]float32, 9), -1) },
 		"GemmS16Limbs hi": func() {
 			GemmS16Limbs(make([]int64, 32), 32, make([]int16, 3), make([]int16, 3), 4, 1, make([]int16, 128), 1, 3, 0, 1)
 		},
@@ -507,6 +545,7 @@ func TestNoAllocs(t *testing.T) {
 	ci := make([]int64, 5*PaddedCols(40))
 	allocs := testing.AllocsPerRun(20, func() {
 		Dot(x, x)
+		DotStrided(c[:7], x[:13], x, 12)
 		Gemm(c, PaddedCols(40), a, 100, 5, bp, 40, 100)
 		exp(x, x)
 		ExpRBF(x, x, x, 1, 0)

@@ -162,7 +162,12 @@
 // With Config.QuantizeBits (svmgo watch --quantize int8|int16) each
 // retrained model is quantized (quantize.QuantizeLinear or QuantizeKernel)
 // and the quantized model, not the float one, is published: a smaller file that predicts faster, within
-// the error bound quantize documents. The gate judges the quantized model,
+// the error bound quantize documents. A quantized model that changes the
+// labels of its own support vectors (quantize.CheckFaithful: shuttle's
+// int8 model, whose outlying values leave the deciding ones a few codes)
+// is not published: the float model is, the batch is ingested as usual,
+// and the refusal is logged ("quantized model refused") with its reason
+// and counted (models_quantize_refused_total). The gate judges the quantized model,
 // since that is what clients will serve: a model that passes as float but
 // fails once quantized is not published. Training does not change: the
 // store keeps the float solve's α, the next retrain starts from it, and a
@@ -177,8 +182,9 @@
 // at start and logged with core.KernelTrainerBytes; the support vectors'
 // kernel columns kept between retrains take at most -M, which defaults to
 // -m here for rows of 64 or more values (the store's nonzeros per row,
-// at most its MaxFeatures; options.KernelOptions.Incremental), to 0 for
-// narrower ones. With Config.ColdEvery
+// at most its MaxFeatures, or MaxFeatures itself when the kernels read
+// such rows through core's dense copy: at most 64 features, 40% nonzero;
+// options.KernelOptions.Incremental), to 0 for narrower ones. With Config.ColdEvery
 // the daemon measures the warm start against a cold solve: coordinate
 // updates for linear models, kernel evaluations for kernel models, logged
 // and exported in /metrics.

@@ -916,16 +916,26 @@ func TestKernelKeptBudget(t *testing.T) {
 // within the -m budget for rows of 64 values (options.KernelOptions.
 // Incremental): /metrics reports that budget, and after a warm retrain
 // some columns within it. Rows of at most 9 features, or sparse rows of
-// 9 nonzeros, keep none.
+// 9 nonzeros, or 20 of 64 features keep none; 33 nonzeros of 64 features
+// (digits), which the kernels read through core's dense copy, keep them.
 func TestKernelKeptDefault(t *testing.T) {
 	const opts = "-t 2 -m 2"
 	budget := float64(2 << 20)
-	for _, st := range []store.Config{{Capacity: 100, MaxFeatures: 9}, {Capacity: 100, MaxFeatures: 1000, CapacityNonzeros: 900}} {
-		narrow := kernelConfig(t.TempDir(), opts, st.Capacity, st.MaxFeatures)
-		narrow.Store.CapacityNonzeros = st.CapacityNonzeros
-		spec, err := narrow.validate()
-		if err != nil || spec.opts.Kernel.Params.KeepMB != 0 {
-			t.Errorf("store %+v: kept columns %v MiB (%v), want none for rows of 9 values", st, spec.opts.Kernel.Params.KeepMB, err)
+	for _, c := range []struct {
+		st   store.Config
+		keep bool
+	}{
+		{store.Config{Capacity: 100, MaxFeatures: 9}, false},
+		{store.Config{Capacity: 100, MaxFeatures: 1000, CapacityNonzeros: 900}, false},
+		{store.Config{Capacity: 100, MaxFeatures: 64, CapacityNonzeros: 2000}, false},
+		{store.Config{Capacity: 100, MaxFeatures: 64, CapacityNonzeros: 3300}, true},
+	} {
+		st := c.st
+		cfg := kernelConfig(t.TempDir(), opts, st.Capacity, st.MaxFeatures)
+		cfg.Store.CapacityNonzeros = st.CapacityNonzeros
+		spec, err := cfg.validate()
+		if keep := spec.opts.Kernel.Params.KeepMB; err != nil || (keep == 2) != c.keep || (keep != 0 && keep != 2) {
+			t.Errorf("store %+v: kept columns %v MiB (%v), want %v", st, keep, err, map[bool]string{true: "-m's 2", false: "none"}[c.keep])
 		}
 	}
 	all := lines(t, digitsTrain)

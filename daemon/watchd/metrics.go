@@ -24,12 +24,15 @@ import (
 // has its own set, so two daemons in one process (tests) do not share
 // counters.
 type daemonMetrics struct {
-	list            []exported
-	ingested        *metrics.Counter
-	rejected        *metrics.Counter
-	special         *metrics.Counter
-	duplicates      *metrics.Counter
-	gateRefused     *metrics.Counter
+	list        []exported
+	ingested    *metrics.Counter
+	rejected    *metrics.Counter
+	special     *metrics.Counter
+	duplicates  *metrics.Counter
+	gateRefused *metrics.Counter
+	// quantizeRefused counts retrained models whose quantization
+	// quantize.CheckFaithful refused: their float model was published.
+	quantizeRefused *metrics.Counter
 	samples         *metrics.Gauge
 	modelVersion    *metrics.Gauge
 	modelBits       *metrics.Gauge
@@ -104,6 +107,8 @@ func newDaemonMetrics() *daemonMetrics {
 		"Entries of incoming/ that were not regular files (links, directories, FIFOs, sockets, devices), moved to rejected/ unread.")
 	m.duplicates = m.counter("batches_duplicate_total", "Batches whose content hash the store already held, moved to done/ without adding rows.")
 	m.gateRefused = m.counter("models_gate_refused_total", "Retrained models the configured gate refused to publish.")
+	m.quantizeRefused = m.counter("models_quantize_refused_total",
+		"Retrained models whose quantized form changed the labels of too many of their own support vectors (quantize.CheckFaithful): the float model was published instead.")
 	m.samples = m.gauge("samples_stored", "Rows held in the sample store.")
 	m.modelVersion = m.gauge("model_version", "Version of the newest published model in models/ (0: none yet).")
 	m.modelBits = m.gauge("model_quantized_width", "Code width in bits of the last model this process published: 0 for a float model, else 8 or 16.")

@@ -3,6 +3,7 @@ package watchd
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -253,5 +254,76 @@ func TestQuantizedGate(t *testing.T) {
 	bad.QuantizeBits = 4
 	if err := s.d.Reload(bad); err == nil || !strings.Contains(err.Error(), "quantize bits 4") {
 		t.Errorf("Reload with 4 bits: %v, want a configuration error naming them", err)
+	}
+}
+
+// outlierText returns rows in LIBSVM text whose label follows feature 1
+// within [0, 0.02] while two outlying rows (the first batch's) stretch
+// that feature to [−1, 1]: shuttle's shape in two features, where int8's
+// 255 steps leave the deciding values three codes (quantize's own
+// outlierModel).
+func outlierText(seed uint64, rows int, outliers bool) string {
+	r := rand.New(rand.NewPCG(seed, 3))
+	var b strings.Builder
+	for range rows {
+		x1, x2 := r.Float64()*0.02, r.Float64()
+		y := -1
+		if x1 > 0.01 {
+			y = 1
+		}
+		fmt.Fprintf(&b, "%+d 1:%.6g 2:%.6g\n", y, x1, x2)
+	}
+	if outliers {
+		b.WriteString("+1 1:-1 2:0.5\n+1 1:1 2:0.5\n")
+	}
+	return b.String()
+}
+
+// TestQuantizeUnfaithfulPublishesFloat: a retrained model whose int8
+// codes change the labels of its own support vectors (quantize's
+// CheckFaithful refuses it) is published as the float model, not
+// quantized, and the batch is ingested: the refusal is logged with its
+// reason and counted in /metrics. The same daemon reloaded to 16 bits,
+// whose codes keep the labels, publishes the next retrain quantized, and
+// the count stays.
+func TestQuantizeUnfaithfulPublishesFloat(t *testing.T) {
+	cfg := kernelConfig(t.TempDir(), "-t 2 -c 100 -g 1000", 1000, 2)
+	cfg.QuantizeBits = 8
+	s := newSync(t, cfg)
+	s.ingest(t, "b0.txt", outlierText(30, 300, true))
+	path := filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(1))
+	if kind, err := modelKind(path); err != nil || kind != modelfile.KindKernel {
+		t.Fatalf("version 1: kind %q, %v; want the float model, %q", kind, err, modelfile.KindKernel)
+	}
+	refused := s.records(t, "quantized model refused: publishing the float model")
+	if len(refused) != 1 || refused[0]["bits"] != 8.0 || refused[0]["batch"] != "b0.txt" ||
+		!strings.Contains(fmt.Sprint(refused[0]["reason"]), "int8 codes change the labels of") {
+		t.Fatalf("refusals logged %v; want one for b0.txt, int8, with CheckFaithful's reason", refused)
+	}
+	published := s.records(t, "model published")
+	if len(published) != 1 || published[0]["quantized_bits"] != 0.0 {
+		t.Fatalf("published %v; want one float model (quantized_bits 0)", published)
+	}
+	var m strings.Builder
+	s.d.WriteMetrics(&m)
+	if n, b := metricValue(t, m.String(), "models_quantize_refused_total"), metricValue(t, m.String(), "model_quantized_width"); n != 1 || b != 0 {
+		t.Fatalf("metrics: models_quantize_refused_total %v, model_quantized_width %v; want 1 and 0", n, b)
+	}
+
+	cfg16 := cfg
+	cfg16.QuantizeBits = 16
+	if err := s.d.Reload(cfg16); err != nil {
+		t.Fatal(err)
+	}
+	s.d.applyReload()
+	s.ingest(t, "b1.txt", outlierText(31, 60, false))
+	q, err := modelfile.ReadFileAs[quantize.Model](filepath.Join(cfg.Root, ModelsDir, modeldir.FileName(2)))
+	if err != nil || q.Bits() != 16 {
+		t.Fatalf("version 2 at 16 bits: %v, %v; want an int16 model", q, err)
+	}
+	m.Reset()
+	s.d.WriteMetrics(&m)
+	if n := metricValue(t, m.String(), "models_quantize_refused_total"); n != 1 || len(s.records(t, "quantized model refused: publishing the float model")) != 1 {
+		t.Fatalf("after a faithful int16 model: %v refusals counted; want still 1", n)
 	}
 }

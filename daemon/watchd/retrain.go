@@ -130,6 +130,13 @@ func (d *Daemon) retrainAndPublish(newest *data.Dataset, name string) error {
 		if err := r.quantize(bits); err != nil {
 			return reject("%v", err)
 		}
+		// A quantization that changes its own support vectors' labels is
+		// not the model trained (shuttle int8: a third of them): the
+		// float model is published instead, and the batch stays.
+		if reason := r.unfaithful(); reason != nil {
+			d.metrics.quantizeRefused.Inc()
+			d.log.Warn("quantized model refused: publishing the float model", "batch", name, "bits", bits, "reason", reason)
+		}
 	}
 
 	publish := true
@@ -184,6 +191,22 @@ func (r *run) quantize(bits int) error {
 	}
 	r.quantized = q
 	return nil
+}
+
+// unfaithful checks r's quantized model against its float model
+// (quantize.CheckFaithful) and, when the check refuses it, drops it, so
+// that the float model is the one published, and returns the refusal;
+// nil when r has no quantized model or it is faithful. Only a refusal
+// drops it: the check reports nothing else.
+func (r *run) unfaithful() error {
+	if r.quantized == nil {
+		return nil
+	}
+	_, _, err := quantize.CheckFaithful(r.float, r.quantized)
+	if err != nil {
+		r.quantized = nil
+	}
+	return err
 }
 
 // bits is the code width of the model to publish, 0 for a float model.

@@ -710,7 +710,7 @@ func TestQuantizeLargeSparseModel(t *testing.T) {
 }
 
 // batchVerdictPattern is the quantize report's batch predict line.
-var batchVerdictPattern = regexp.MustCompile(`^([0-9]+\.[0-9]{2})× model_in's time \(PredictBatch on (.+), one goroutine, median of 3 alternated rounds\): (pays|on a par with model_in \(within 5%, this timing's noise\)|does not pay \((.+)\); quantize for size, predict batches with model_in for speed)$`)
+var batchVerdictPattern = regexp.MustCompile(`^([0-9]+\.[0-9]{2})× model_in's (?:CPU|wall) time \(PredictBatch on (.+), one goroutine, median of 5 alternated rounds' ratios\): (pays|on a par with model_in \(within 5%, this timing's noise\)|does not pay \((.+)\); quantize for size, predict batches with model_in for speed)$`)
 
 // checkBatchVerdict checks a measured batch predict line: timed on at most
 // `most` of the rows named (fewer when a call is slow), and its verdict the

@@ -17,7 +17,10 @@
 //   - batch throughput: one goroutine calling PredictBatch over every test
 //     row, calls repeated so that a timing of the float model lasts about
 //     -target; a warm-up call of each model, then -repeat rounds
-//     alternating the models, median ns per row;
+//     alternating the models (float, int8, int16, then the other way
+//     round), median ns per row, wall and CPU time; and per round the
+//     model's CPU time over the float model's in that round: the median of
+//     those ratios, their least and largest, and how many rounds were ≤ 1;
 //   - throughput: one goroutine calling PredictDense (PredictSparse for sparse
 //     rows) row after row over the same rows for every model: the first
 //     test rows, as many as the float model predicts in -target (at most
@@ -35,7 +38,7 @@
 //
 // It prints one line of space-separated key=value fields per model:
 //
-//	model=int8 file_bytes=82750 correct=351 total=360 acc=0.975000 rows=360 passes=3 repeats=5 ns_per_row=26155.2 rows_per_s=38233 batch_calls=40 batch_ns_per_row=12500.0 batch_rows_per_s=80000 batch_cpu_ns_per_row=12400.0
+//	model=int8 file_bytes=82750 correct=351 total=360 acc=0.975000 rows=360 passes=3 repeats=5 ns_per_row=26155.2 rows_per_s=38233 batch_calls=40 batch_ns_per_row=12500.0 batch_rows_per_s=80000 batch_cpu_ns_per_row=12400.0 batch_cpu_ratio=0.420 batch_cpu_ratio_min=0.401 batch_cpu_ratio_max=0.455 batch_rounds_le1=5
 //
 // with mse= and scc= (squared correlation) instead of acc for regression.
 package main
@@ -310,14 +313,27 @@ func run(w io.Writer, testFile string, modelFiles []string, target time.Duration
 	}
 	bns := make([][]float64, len(models))
 	bcpu := make([][]float64, len(models))
-	for range repeat {
-		for i := range models {
+	for round := range repeat {
+		for k := range models {
+			i := k
+			if round%2 == 1 { // every other round the other way round: no model always goes first
+				i = len(models) - 1 - k
+			}
 			t, c := time.Now(), processCPU()
 			for range calls {
 				models[i].batch1(all, ds)
 			}
 			bns[i] = append(bns[i], float64(time.Since(t).Nanoseconds())/float64(calls*ds.Len()))
 			bcpu[i] = append(bcpu[i], float64(processCPU()-c)/float64(calls*ds.Len()))
+		}
+	}
+	// Each round's CPU time against the float model's in the same round:
+	// a neighbour's burst hits a round's timings alike, so the spread of
+	// these ratios says whether a median below 1 is more than noise.
+	ratios := make([][]float64, len(models))
+	for i := range models {
+		for r := range repeat {
+			ratios[i] = append(ratios[i], bcpu[i][r]/bcpu[0][r])
 		}
 	}
 
@@ -329,8 +345,16 @@ func run(w io.Writer, testFile string, modelFiles []string, target time.Duration
 			score = fmt.Sprintf("total=%d mse=%.6g scc=%.6g", len(preds[i]), s.MSE, s.SquaredCorrelation)
 		}
 		bmed := median(bns[i])
-		fmt.Fprintf(w, "model=%s file_bytes=%d %s rows=%d passes=%d repeats=%d ns_per_row=%.1f rows_per_s=%.0f batch_calls=%d batch_ns_per_row=%.1f batch_rows_per_s=%.0f batch_cpu_ns_per_row=%.1f\n",
-			m.name, m.fileBytes, score, n, passes, repeat, med, 1e9/med, calls, bmed, 1e9/bmed, median(bcpu[i]))
+		q := ratios[i]
+		below := 0
+		for _, v := range q {
+			if v <= 1 {
+				below++
+			}
+		}
+		fmt.Fprintf(w, "model=%s file_bytes=%d %s rows=%d passes=%d repeats=%d ns_per_row=%.1f rows_per_s=%.0f batch_calls=%d batch_ns_per_row=%.1f batch_rows_per_s=%.0f batch_cpu_ns_per_row=%.1f batch_cpu_ratio=%.3f batch_cpu_ratio_min=%.3f batch_cpu_ratio_max=%.3f batch_rounds_le1=%d\n",
+			m.name, m.fileBytes, score, n, passes, repeat, med, 1e9/med, calls, bmed, 1e9/bmed, median(bcpu[i]),
+			median(q), slices.Min(q), slices.Max(q), below)
 	}
 	return nil
 }

@@ -1,0 +1,127 @@
+#include "textflag.h"
+
+// func dot3AVX512(dst *float32, x, y *float32, ldy, n int)
+//
+// dotAVX512 three times over: dst[r] = Σ x[i]·y[r·ldy + i] for r < 3, i < n
+// (ldy in elements), each sum taken in dotAVX512's order — four
+// 16-lane accumulators over 64 elements a step, then 16 a step into the
+// first, a masked step for the last n mod 16 into the second, and the same
+// reduction — so that each is bit for bit what dotAVX512 returns. The
+// three share x's loads and their reductions overlap; row r uses Z(4r) to
+// Z(4r+3), x's chunks Z12..Z15.
+TEXT ·dot3AVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	MOVQ ldy+24(FP), R8
+	MOVQ n+32(FP), CX
+	SHLQ $2, R8               // ldy in bytes
+	LEAQ (DI)(R8*1), R9       // row 1
+	LEAQ (DI)(R8*2), R10      // row 2
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+
+loop64:
+	CMPQ CX, $64
+	JL   loop16
+	VMOVUPS (SI), Z12
+	VMOVUPS 64(SI), Z13
+	VMOVUPS 128(SI), Z14
+	VMOVUPS 192(SI), Z15
+	VFMADD231PS (DI), Z12, Z0
+	VFMADD231PS 64(DI), Z13, Z1
+	VFMADD231PS 128(DI), Z14, Z2
+	VFMADD231PS 192(DI), Z15, Z3
+	VFMADD231PS (R9), Z12, Z4
+	VFMADD231PS 64(R9), Z13, Z5
+	VFMADD231PS 128(R9), Z14, Z6
+	VFMADD231PS 192(R9), Z15, Z7
+	VFMADD231PS (R10), Z12, Z8
+	VFMADD231PS 64(R10), Z13, Z9
+	VFMADD231PS 128(R10), Z14, Z10
+	VFMADD231PS 192(R10), Z15, Z11
+	ADDQ $256, SI
+	ADDQ $256, DI
+	ADDQ $256, R9
+	ADDQ $256, R10
+	SUBQ $64, CX
+	JMP  loop64
+
+loop16:
+	CMPQ CX, $16
+	JL   tail
+	VMOVUPS (SI), Z12
+	VFMADD231PS (DI), Z12, Z0
+	VFMADD231PS (R9), Z12, Z4
+	VFMADD231PS (R10), Z12, Z8
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $64, R9
+	ADDQ $64, R10
+	SUBQ $16, CX
+	JMP  loop16
+
+tail:
+	TESTQ CX, CX
+	JZ    reduce
+	MOVL  $1, AX
+	SHLL  CX, AX
+	DECL  AX
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z12
+	VMOVUPS.Z (DI), K1, Z13
+	VMOVUPS.Z (R9), K1, Z14
+	VMOVUPS.Z (R10), K1, Z15
+	VFMADD231PS Z13, Z12, Z1
+	VFMADD231PS Z14, Z12, Z5
+	VFMADD231PS Z15, Z12, Z9
+
+reduce:
+	VADDPS Z1, Z0, Z0
+	VADDPS Z5, Z4, Z4
+	VADDPS Z9, Z8, Z8
+	VADDPS Z3, Z2, Z2
+	VADDPS Z7, Z6, Z6
+	VADDPS Z11, Z10, Z10
+	VADDPS Z2, Z0, Z0
+	VADDPS Z6, Z4, Z4
+	VADDPS Z10, Z8, Z8
+	VEXTRACTF64X4 $1, Z0, Y1
+	VEXTRACTF64X4 $1, Z4, Y5
+	VEXTRACTF64X4 $1, Z8, Y9
+	VADDPS Y1, Y0, Y0
+	VADDPS Y5, Y4, Y4
+	VADDPS Y9, Y8, Y8
+	VEXTRACTF128 $1, Y0, X1
+	VEXTRACTF128 $1, Y4, X5
+	VEXTRACTF128 $1, Y8, X9
+	VADDPS X1, X0, X0
+	VADDPS X5, X4, X4
+	VADDPS X9, X8, X8
+	VPSHUFD $0x4e, X0, X1
+	VPSHUFD $0x4e, X4, X5
+	VPSHUFD $0x4e, X8, X9
+	VADDPS X1, X0, X0
+	VADDPS X5, X4, X4
+	VADDPS X9, X8, X8
+	VPSHUFD $0xb1, X0, X1
+	VPSHUFD $0xb1, X4, X5
+	VPSHUFD $0xb1, X8, X9
+	VADDSS X1, X0, X0
+	VADDSS X5, X4, X4
+	VADDSS X9, X8, X8
+	VMOVSS X0, (DX)
+	VMOVSS X4, 4(DX)
+	VMOVSS X8, 8(DX)
+	VZEROUPPER
+	RET

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package simd
+
+func gatherMarked32(dst, src []float32, idx []int32, marker uint32) bool {
+	return gatherMarked32Portable(dst, src, idx, marker, 0)
+}
