@@ -6,8 +6,8 @@ import "sync/atomic"
 // answering the request and one of the server's idle helpers.
 //
 // A raw FP32 batch (a REST request's binary tensor data, read from the
-// connection; a gRPC request's raw contents, copied from grpc-go's frame
-// buffers) is streamed: the request's goroutine only moves the rows into
+// connection; a gRPC request's raw contents, copied as the HTTP/2 loop's
+// reader puts them in place, or from grpc-go's frame buffers) is streamed: the request's goroutine only moves the rows into
 // place, a chunk at a time, and the helper checks each run of rows that
 // has arrived for non-finite values and predicts it; once every row is in
 // place the two share what is left. Moving, checking and predicting a

@@ -57,6 +57,12 @@ func benchServer(b *testing.B) (*Server, []float32) { return linearServer(b, 300
 // linearServer is benchServer with the model trained on l rows (fewer
 // train faster, for tests under the race detector).
 func linearServer(b testing.TB, l int) (*Server, []float32) {
+	return linearServerConfig(b, l, Config{})
+}
+
+// linearServerConfig is linearServer with the rest of cfg (its addresses
+// are set to loopback ports).
+func linearServerConfig(b testing.TB, l int, cfg Config) (*Server, []float32) {
 	x := benchRows(l)
 	ds := data.NewDense(l, benchFeatures)
 	for i := range l {
@@ -81,7 +87,8 @@ func linearServer(b testing.TB, l int) (*Server, []float32) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := New(repo, Config{HTTPAddr: "127.0.0.1:0", GRPCAddr: "127.0.0.1:0"})
+	cfg.HTTPAddr, cfg.GRPCAddr = "127.0.0.1:0", "127.0.0.1:0"
+	srv, err := New(repo, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -199,8 +206,21 @@ func BenchmarkGRPCServiceSingleRow(b *testing.B) {
 	})
 }
 
-func BenchmarkGRPCLoopbackSingleRow(b *testing.B) {
-	srv, x := benchServer(b)
+// grpcTransports runs f as a sub-benchmark on a server of each gRPC
+// transport: the package's own ("own") and grpc-go's (Config.GRPCGo).
+func grpcTransports(b *testing.B, f func(b *testing.B, srv *Server, x []float32)) {
+	for _, grpcGo := range []bool{false, true} {
+		name := map[bool]string{false: "own", true: "grpc-go"}[grpcGo]
+		b.Run(name, func(b *testing.B) {
+			srv, x := linearServerConfig(b, 300, Config{GRPCGo: grpcGo})
+			f(b, srv, x)
+		})
+	}
+}
+
+func BenchmarkGRPCLoopbackSingleRow(b *testing.B) { grpcTransports(b, benchGRPCSingleRow) }
+
+func benchGRPCSingleRow(b *testing.B, srv *Server, x []float32) {
 	conn, err := grpc.NewClient(srv.GRPCAddr(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		b.Fatal(err)
@@ -325,8 +345,9 @@ func benchHandler(b *testing.B, h http.Handler, body []byte, header http.Header)
 
 // BenchmarkGRPCLoopbackBatch times a 1000-row request over loopback with
 // its rows as raw_input_contents (little-endian FP32), grpc-go's client.
-func BenchmarkGRPCLoopbackBatch(b *testing.B) {
-	srv, _ := benchServer(b)
+func BenchmarkGRPCLoopbackBatch(b *testing.B) { grpcTransports(b, benchGRPCBatch) }
+
+func benchGRPCBatch(b *testing.B, srv *Server, _ []float32) {
 	conn, err := grpc.NewClient(srv.GRPCAddr(), grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.MaxCallSendMsgSize(64<<20)))
 	if err != nil {

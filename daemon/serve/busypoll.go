@@ -85,7 +85,8 @@ type syscallConn interface {
 
 // busyPollConn is a connection whose Read polls first (see above). Its
 // Read is called by one goroutine at a time, as every reader of a stream
-// connection is (the HTTP/1.1 connection loop, grpc-go's reader).
+// connection is (the HTTP/1.1 and HTTP/2 connection loops, grpc-go's
+// reader).
 type busyPollConn struct {
 	net.Conn
 	rc syscall.RawConn

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net"
+	"strconv"
 	"testing"
 	"time"
 
@@ -41,14 +42,15 @@ func dialGRPC(t *testing.T, srv *Server, opts ...grpc.DialOption) *grpc.ClientCo
 
 // TestGRPCTransportsAgree sends the same calls to the package's own HTTP/2
 // transport and to grpc-go's server (Config.GRPCGo) and compares every
-// answer and status: 10,000-row batches whose answers (240 KB with
-// decision values and probabilities) are past the client's 64 KB
-// windows, so that they wait for its window updates; the metadata and
+// answer and status: 3,000-row batches, one started before it has
+// arrived whole, one whose answer (about 100 KB with decision values and
+// probabilities) is past the client's 64 KB windows, so that it waits for
+// its window updates; the metadata and
 // health methods; an unknown method; a message past the size cap.
 func TestGRPCTransportsAgree(t *testing.T) {
 	ds := heart(t)
 	km := kernelModel(t, ds)
-	n, nf := 10000, ds.NumFeatures()
+	n, nf := 3000, ds.NumFeatures()
 	x := make([]float32, 0, n*nf)
 	var raw []byte
 	for r := range n {
@@ -66,6 +68,10 @@ func TestGRPCTransportsAgree(t *testing.T) {
 		Inputs:           []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: shape}},
 		Outputs:          []*inferencepb.ModelInferRequest_InferRequestedOutputTensor{{Name: "label"}, {Name: "decision"}},
 		RawInputContents: [][]byte{raw}}
+	// Of the common form (label only): read as it arrives (grpcwire.go).
+	rawLabels := &inferencepb.ModelInferRequest{ModelName: "heart", Id: "raw labels",
+		Inputs:           []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: shape}},
+		RawInputContents: [][]byte{raw}}
 	single := &inferencepb.ModelInferRequest{ModelName: "heart",
 		Inputs: []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: []int64{1, int64(nf)},
 			Contents: &inferencepb.InferTensorContents{Fp32Contents: x[:nf]}}}}
@@ -78,6 +84,7 @@ func TestGRPCTransportsAgree(t *testing.T) {
 		return []call{
 			{"/inference.GRPCInferenceService/ModelInfer", typed, new(inferencepb.ModelInferResponse)},
 			{"/inference.GRPCInferenceService/ModelInfer", rawReq, new(inferencepb.ModelInferResponse)},
+			{"/inference.GRPCInferenceService/ModelInfer", rawLabels, new(inferencepb.ModelInferResponse)},
 			{"/inference.GRPCInferenceService/ModelInfer", single, new(inferencepb.ModelInferResponse)},
 			{"/inference.GRPCInferenceService/ServerLive", &inferencepb.ServerLiveRequest{}, new(inferencepb.ServerLiveResponse)},
 			{"/inference.GRPCInferenceService/ServerReady", &inferencepb.ServerReadyRequest{}, new(inferencepb.ServerReadyResponse)},
@@ -126,13 +133,22 @@ func TestGRPCTransportsAgree(t *testing.T) {
 		t.Fatalf("batch answer has %d outputs, want label, decision and probability", len(resp.Outputs))
 	}
 	labels := resp.Outputs[0].Contents.Int64Contents
-	for r := 0; r < n; r += 997 {
+	for r := 0; r < n; r += 97 {
 		if want := km.PredictDense(ds.DenseRow(r % ds.Len())); float64(labels[r]) != want {
 			t.Errorf("row %d label %d, want %v", r, labels[r], want)
 		}
 	}
-	if own[3].code != codes.OK || !own[3].out.(*inferencepb.ServerLiveResponse).Live {
-		t.Errorf("ServerLive: %v %v", own[3].code, own[3].out)
+	rawOut := own[2].out.(*inferencepb.ModelInferResponse).RawOutputContents
+	if len(rawOut) != 1 || len(rawOut[0]) != 8*n {
+		t.Fatalf("raw batch answer: %d outputs", len(rawOut))
+	}
+	for r := range n {
+		if got := int64(binary.LittleEndian.Uint64(rawOut[0][8*r:])); got != labels[r] {
+			t.Fatalf("raw row %d label %d, typed %d", r, got, labels[r])
+		}
+	}
+	if own[4].code != codes.OK || !own[4].out.(*inferencepb.ServerLiveResponse).Live {
+		t.Errorf("ServerLive: %v %v", own[4].code, own[4].out)
 	}
 	if own[len(own)-1].code != codes.Unimplemented {
 		t.Errorf("an unknown method: %v, want %v", own[len(own)-1].code, codes.Unimplemented)
@@ -247,34 +263,18 @@ func TestGRPCOwnTransport(t *testing.T) {
 // and returns the answer's :status.
 func h2Status(t *testing.T, addr, method, contentType string) string {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
-	var out, hb bytes.Buffer
-	fr := http2.NewFramer(&out, bufio.NewReader(c))
-	fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
-	out.WriteString(http2.ClientPreface)
-	fr.WriteSettings()
-	enc := hpack.NewEncoder(&hb)
-	for _, f := range []hpack.HeaderField{{Name: ":method", Value: method}, {Name: ":scheme", Value: "http"},
+	h := dialH2(t, addr)
+	h.headersWith(1, true, []hpack.HeaderField{{Name: ":method", Value: method}, {Name: ":scheme", Value: "http"},
 		{Name: ":path", Value: "/inference.GRPCInferenceService/ServerLive"}, {Name: ":authority", Value: addr},
-		{Name: "content-type", Value: contentType}} {
-		enc.WriteField(f)
-	}
-	fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: hb.Bytes(), EndHeaders: true, EndStream: true})
-	if _, err := c.Write(out.Bytes()); err != nil {
-		t.Fatal(err)
-	}
+		{Name: "content-type", Value: contentType}})
+	h.send()
 	for {
-		f, err := fr.ReadFrame()
+		f, err := h.fr.ReadFrame()
 		if err != nil {
 			t.Fatalf("%s %s: %v before an answer", method, contentType, err)
 		}
-		if h, ok := f.(*http2.MetaHeadersFrame); ok && h.StreamID == 1 {
-			return h.PseudoValue("status")
+		if m, ok := f.(*http2.MetaHeadersFrame); ok && m.StreamID == 1 {
+			return m.PseudoValue("status")
 		}
 	}
 }
@@ -303,6 +303,202 @@ func TestGRPCHeaderValues(t *testing.T) {
 	} {
 		if got := encodeGRPCMessage(in); got != want {
 			t.Errorf("encodeGRPCMessage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestGRPCEarlyCallCut sends, on one connection, a large raw batch cut
+// short by the client's end of stream (answered with an error), another
+// reset by the client while it arrives, and a small call after them, which
+// is answered: a call started before its request has arrived whole
+// (grpch2.go's startEarly) ends whatever its client does. Then a batch
+// refused for a NaN while the rest of its rows arrive, and a whole one.
+func TestGRPCEarlyCallCut(t *testing.T) {
+	ds := heart(t)
+	srv, _ := testServer(t, Limits{}, map[string]core.Model{"heart": kernelModel(t, ds)})
+	n, nf := 10000, ds.NumFeatures()
+	raw := make([]byte, 0, 4*n*nf)
+	for r := range n {
+		for _, v := range ds.DenseRow(r % ds.Len()) {
+			raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(v))
+		}
+	}
+	msg, err := protoapi.Marshal(&inferencepb.ModelInferRequest{ModelName: "heart",
+		Inputs:           []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: []int64{int64(n), int64(nf)}}},
+		RawInputContents: [][]byte{raw}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := binary.BigEndian.AppendUint32([]byte{0}, uint32(len(msg)))
+	body = append(body, msg...)
+	live := binary.BigEndian.AppendUint32([]byte{0}, 0) // an empty ServerLiveRequest
+
+	h := dialH2(t, srv.GRPCAddr())
+	h.headers(1, "ModelInfer")
+	h.data(1, body[:100<<10], true) // cut short
+	h.headers(3, "ModelInfer")
+	h.data(3, body[:100<<10], false)
+	h.fr.WriteRSTStream(3, http2.ErrCodeCancel)
+	h.headers(5, "ServerLive")
+	h.fr.WriteDataPadded(5, true, live, make([]byte, 7)) // padded: read past the padding
+	h.send()
+	statuses := map[uint32]string{}
+	h.statuses(statuses, 5)
+	if statuses[5] != "0" {
+		t.Errorf("the call after them: grpc-status %s, want 0", statuses[5])
+	}
+	h.statuses(statuses, 1) // it may come after the last call's
+	if statuses[1] == "0" {
+		t.Error("a request cut short was answered OK")
+	}
+
+	// A batch with a NaN in its fourth row, read into the rows as it
+	// arrives, is refused; the whole batch after it is answered.
+	nan := append([]byte(nil), body...)
+	binary.LittleEndian.PutUint32(nan[len(nan)-len(raw)+4*(3*nf+2):], math.Float32bits(float32(math.NaN())))
+	h.headers(7, "ModelInfer")
+	h.data(7, nan[:40<<10], false)
+	h.send()
+	time.Sleep(10 * time.Millisecond) // the call starts with part of its rows
+	h.data(7, nan[40<<10:], true)
+	h.headers(9, "ModelInfer")
+	h.data(9, body, true)
+	h.send()
+	h.statuses(statuses, 7)
+	h.statuses(statuses, 9)
+	if statuses[7] != strconv.Itoa(int(codes.InvalidArgument)) || statuses[9] != "0" {
+		t.Errorf("a batch with a NaN: grpc-status %s, want %d; the batch after it: %s, want 0", statuses[7], codes.InvalidArgument, statuses[9])
+	}
+
+	// A batch for a model not served is answered (NOT_FOUND) once it has
+	// arrived: its buffer is written until then.
+	nope, err := protoapi.Marshal(&inferencepb.ModelInferRequest{ModelName: "nope",
+		Inputs:           []*inferencepb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "FP32", Shape: []int64{int64(n), int64(nf)}}},
+		RawInputContents: [][]byte{raw}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nope = append(binary.BigEndian.AppendUint32([]byte{0}, uint32(len(nope))), nope...)
+	h.headers(11, "ModelInfer")
+	h.data(11, nope[:40<<10], false)
+	h.send()
+	time.Sleep(10 * time.Millisecond)
+	h.data(11, nope[40<<10:], true)
+	h.headers(13, "ModelInfer")
+	h.data(13, body, true)
+	h.send()
+	h.statuses(statuses, 11)
+	h.statuses(statuses, 13)
+	if statuses[11] != strconv.Itoa(int(codes.NotFound)) || statuses[13] != "0" {
+		t.Errorf("a batch for no model: grpc-status %s, want %d; the batch after it: %s, want 0", statuses[11], codes.NotFound, statuses[13])
+	}
+}
+
+// TestGRPCConnectionBufferBound opens calls on one connection whose
+// requests, each within the size cap, together pass twice the cap before
+// any is whole: the one that passes it is refused (RESOURCE_EXHAUSTED),
+// the others are answered once their requests end.
+func TestGRPCConnectionBufferBound(t *testing.T) {
+	lim := DefaultLimits()
+	lim.MaxRequestBytes = 4096
+	srv, _ := testServer(t, lim, map[string]core.Model{"heart": kernelModel(t, heart(t))})
+	msg := binary.BigEndian.AppendUint32([]byte{0}, 3000)
+	msg = append(msg, make([]byte, 3000)...)  // a ServerLiveRequest of unknown fields
+	msg[5], msg[6], msg[7] = 0x7a, 0xb5, 0x17 // field 15, bytes, 2997 long
+	h := dialH2(t, srv.GRPCAddr())
+	for id := uint32(1); id <= 5; id += 2 {
+		h.headers(id, "ServerLive")
+		h.data(id, msg[:len(msg)-1], false)
+	}
+	for id := uint32(1); id <= 3; id += 2 {
+		h.data(id, msg[len(msg)-1:], true)
+	}
+	h.send()
+	statuses := map[uint32]string{}
+	h.statuses(statuses, 1)
+	h.statuses(statuses, 3)
+	h.statuses(statuses, 5)
+	if statuses[1] != "0" || statuses[3] != "0" || statuses[5] != strconv.Itoa(int(codes.ResourceExhausted)) {
+		t.Errorf("grpc-status of the three calls %v, want 0, 0, %d", statuses, codes.ResourceExhausted)
+	}
+}
+
+// rawH2 is an HTTP/2 client connection written frame by frame.
+type rawH2 struct {
+	t       *testing.T
+	c       net.Conn
+	fr      *http2.Framer
+	out, hb bytes.Buffer
+	enc     *hpack.Encoder
+}
+
+func dialH2(t *testing.T, addr string) *rawH2 {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	h := &rawH2{t: t, c: c}
+	h.fr = http2.NewFramer(&h.out, bufio.NewReader(c))
+	h.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
+	h.enc = hpack.NewEncoder(&h.hb)
+	h.out.WriteString(http2.ClientPreface)
+	// Windows large enough for every answer: this client gives none back.
+	h.fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 30})
+	h.fr.WriteWindowUpdate(0, 1<<30-65535)
+	return h
+}
+
+// headers opens stream id calling method of the inference service.
+func (h *rawH2) headers(id uint32, method string) {
+	h.headersWith(id, false, []hpack.HeaderField{{Name: ":method", Value: "POST"}, {Name: ":scheme", Value: "http"},
+		{Name: ":path", Value: "/inference.GRPCInferenceService/" + method}, {Name: ":authority", Value: "x"},
+		{Name: "content-type", Value: "application/grpc"}})
+}
+
+// headersWith opens stream id with fields, ending it when end is set.
+func (h *rawH2) headersWith(id uint32, end bool, fields []hpack.HeaderField) {
+	h.hb.Reset()
+	for _, f := range fields {
+		h.enc.WriteField(f)
+	}
+	h.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: h.hb.Bytes(), EndHeaders: true, EndStream: end})
+}
+
+// data sends b on stream id in 16 KB frames, the last ending the stream
+// when end is set.
+func (h *rawH2) data(id uint32, b []byte, end bool) {
+	for len(b) > 16384 {
+		h.fr.WriteData(id, false, b[:16384])
+		b = b[16384:]
+	}
+	h.fr.WriteData(id, end, b)
+}
+
+// send writes the frames so far.
+func (h *rawH2) send() {
+	if _, err := h.c.Write(h.out.Bytes()); err != nil {
+		h.t.Fatal(err)
+	}
+	h.out.Reset()
+}
+
+// statuses reads frames, noting each stream's grpc-status, until stream
+// id has one.
+func (h *rawH2) statuses(into map[uint32]string, id uint32) {
+	for into[id] == "" {
+		f, err := h.fr.ReadFrame()
+		if err != nil {
+			h.t.Fatalf("%v before stream %d's answer (answers so far %v)", err, id, into)
+		}
+		if m, ok := f.(*http2.MetaHeadersFrame); ok && m.StreamEnded() {
+			for _, hf := range m.RegularFields() {
+				if hf.Name == "grpc-status" {
+					into[m.StreamID] = hf.Value
+				}
+			}
 		}
 	}
 }

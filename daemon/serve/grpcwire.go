@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -49,6 +50,23 @@ type wireRequest struct {
 	b       []byte
 	data    mem.BufferSlice // referenced while pending
 	pending span            // the raw payload's span of b, not yet written
+	// arr, when set, is b still arriving: the package's own HTTP/2
+	// transport starts a large call while its raw payload, the message's
+	// last field, is still arriving (grpch2.go).
+	arr arriving
+}
+
+// arriving is a request message whose bytes are still arriving.
+type arriving interface {
+	// wait returns once the message's first n bytes are in place; an
+	// error means they never will be (the call was reset or its
+	// connection closed; its answer goes nowhere).
+	wait(n int) error
+	// rows has the message's bytes from offset from on read straight into
+	// dst rather than into the message's buffer; it returns the offset
+	// from which they are (those before it are in the buffer). Until the
+	// whole message has arrived (or wait fails), dst may be written.
+	rows(dst []byte, from int) (int, error)
 }
 
 // minPending is the smallest raw payload left in grpc-go's buffers (below
@@ -120,8 +138,13 @@ func (w *wireRequest) leaveRaw(data mem.BufferSlice) bool {
 	return true
 }
 
-// fill writes the pending raw payload into w.b.
+// fill writes the pending raw payload into w.b, or waits for the rest of
+// b to arrive.
 func (w *wireRequest) fill() {
+	if w.arr != nil {
+		w.arr.wait(len(w.b))
+		return
+	}
 	if !w.pending.ok {
 		return
 	}
@@ -139,16 +162,40 @@ func (w *wireRequest) release() {
 	}
 }
 
-// rawInto is rawData for the pending raw payload, into inf.x: FP32 on a
-// little-endian machine is copied from grpc-go's buffers a chunk at a
-// time, each checked while in cache (or, streamed, checked and predicted
-// by a helper as they are copied: batchstream.go); anything else (another
-// datatype, a size rawData refuses) is filled in and read by rawData.
-func (w *wireRequest) rawInto(inf *inference, dt datatype) error {
-	n, p := inf.rows*inf.cols, w.pending
+// rawInto is rawData for the raw payload p (pending in grpc-go's buffers,
+// or arriving into b), into inf.x: FP32 on a little-endian machine is
+// copied a chunk at a time as it is there, each checked while in cache
+// (or, streamed, checked and predicted by a helper as they are copied:
+// batchstream.go); anything else (another datatype, a size rawData
+// refuses) is filled in and read by rawData.
+func (w *wireRequest) rawInto(inf *inference, dt datatype, p span) error {
+	n := inf.rows * inf.cols
 	if dt != dtFP32 || !nativeLittleEndian || p.end-p.start != 4*n {
 		w.fill()
 		return rawData(inf.x, w.b[p.start:p.end], dt, inf.rows, inf.cols)
+	}
+	if w.arr != nil {
+		// The rows are read straight into inf.x from the switch on; the
+		// part before it is copied from b here.
+		x := inf.x[:n]
+		from, err := w.arr.rows(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), 4*n), p.start)
+		if err != nil {
+			return err
+		}
+		// inf.x is pooled: whatever this returns, it is written until the
+		// whole message has arrived.
+		defer w.arr.wait(len(w.b))
+		return fillFP32(x, inf.cols, !inf.helped, func(c []byte, at int) error {
+			inf.arrived(at)
+			off := p.start + 4*at
+			if err := w.arr.wait(off + len(c)); err != nil {
+				return err
+			}
+			if off < from {
+				copy(c, w.b[off:min(from, off+len(c))])
+			}
+			return nil
+		})
 	}
 	r := pieceReader{data: w.data}
 	r.skip(p.start)
@@ -259,8 +306,14 @@ func (g *grpcService) modelInferWire(ctx context.Context, b []byte) (any, error)
 	return g.modelInferRequest(ctx, &wireRequest{b: b})
 }
 
+// modelInferArriving is modelInferWire on b, whose first bytes only have
+// arrived (wireRequest.arr).
+func (g *grpcService) modelInferArriving(ctx context.Context, b []byte, arr arriving) (any, error) {
+	return g.modelInferRequest(ctx, &wireRequest{b: b, arr: arr})
+}
+
 // modelInferRequest is modelInferWire on w, whose raw payload may be
-// pending.
+// pending or arriving.
 func (g *grpcService) modelInferRequest(ctx context.Context, w *wireRequest) (any, error) {
 	q := wireInfer{pending: w}
 	ok := q.parse(w.b)
@@ -566,11 +619,11 @@ func (q *wireInfer) input(inf *inference, v *version, lim *Limits) (err error) {
 		return err
 	}
 	if q.raw.ok {
-		if q.pending != nil && q.pending.pending.ok {
+		if w := q.pending; w != nil && (w.pending.ok || w.arr != nil) {
 			if inf.startStream(v) {
 				defer func() { err = inf.endStream(err) }()
 			}
-			return q.pending.rawInto(inf, dt)
+			return w.rawInto(inf, dt, q.raw)
 		}
 		return rawData(inf.x, q.b[q.raw.start:q.raw.end], dt, inf.rows, inf.cols)
 	}

@@ -244,8 +244,9 @@ func (s *Server) Start() error {
 			s.h2Srv = newH2Server(s.lim, s.tls, s.log)
 			g := &grpcService{s: s}
 			inferencepb.RegisterGRPCInferenceServiceServer(s.h2Srv, g)
-			// ModelInfer reads the request's wire bytes (grpcwire.go).
-			s.h2Srv.handleUnary(inferencepb.GRPCInferenceService_ModelInfer_FullMethodName, g.modelInferWire)
+			// ModelInfer reads the request's wire bytes (grpcwire.go), a
+			// batch's raw rows as they arrive.
+			s.h2Srv.handleUnary(inferencepb.GRPCInferenceService_ModelInfer_FullMethodName, g.modelInferWire, g.modelInferArriving)
 			healthpb.RegisterHealthServer(s.h2Srv, s.health)
 			s.wg.Go(func() {
 				if err := s.h2Srv.serve(withBusyPoll(ln, s.cfg.BusyPoll)); !errors.Is(err, grpc.ErrServerStopped) {

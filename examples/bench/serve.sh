@@ -104,6 +104,7 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "server, which serve does not use, adds $(diff nethttp_1_p50_us echo_1_p50_us) µs to the echo doing nothing); Go's net/http client"
 	echo "adds $(diff resthttp_1_p50_us rest_1_p50_us) µs. gRPC's p50 is $(ratio grpc_1_p50_us grpcfloor_1_p50_us)× grpc-go's own floor ($(fmt grpcfloor_1_p50_us) µs) with grpc-go's"
 	echo "client, $(ratio grpclean_1_p50_us grpcleanfloor_1_p50_us)× it ($(fmt grpcleanfloor_1_p50_us) µs) with the lean client; grpc-go's client adds $(diff grpc_1_p50_us grpclean_1_p50_us) µs."
+	echo "(svmgo serve answers gRPC on an HTTP/2 loop of its own, daemon/serve/grpch2.go; --grpc-go serves with grpc-go's server.)"
 	echo
 	echo "| 1000-row batch | million rows/s | vs the C ABI's call over 10000 rows | in process, the same 1000 rows alongside | vs those |"
 	echo "|---|---:|---:|---:|---:|"

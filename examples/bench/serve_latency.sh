@@ -15,26 +15,28 @@
 # CASES:
 #   idle  one client, single rows (REST and gRPC, lean clients; the TCP echo
 #         floor; the same over unix sockets): svmgo serve as is; with
-#         --busy-poll=50us; with GOMAXPROCS=1; and "kept busy": as is while
-#         two nice-19 spinners (one a CPU) keep the vCPUs from halting, so
-#         that no request waits for a halted vCPU's wake-up (the figure a
+#         --busy-poll=50us; with --grpc-go (gRPC by grpc-go's server instead of
+#         serve's own HTTP/2 loop); with GOMAXPROCS=1; and "kept busy": as is
+#         while two nice-19 spinners (one a CPU) keep the vCPUs from halting,
+#         so that no request waits for a halted vCPU's wake-up (the figure a
 #         loaded machine gives; not a setting to use). On an idle machine the
 #         difference between "as is" and "kept busy" is what the wake-ups
 #         cost; on a loaded one the two are alike. Last, "paced": as is, the
-#         client sending a request every 2 ms instead of back to back, so
-#         that client and server block between requests on any machine (a
-#         pause longer than --busy-poll's budget: polling cannot help it).
+#         client sending a request every 2 ms instead of back to back, so that
+#         client and server block between requests on any machine (a pause
+#         longer than --busy-poll's budget: polling cannot help it).
 #   tail  eight clients, single rows: clients as goroutines of one process
-#         (serve.sh's); as eight processes (GOMAXPROCS 1 each, as separate
-#         client programs); the same with the server at GOMAXPROCS=1; and with
-#         the server's threads given a 100 µs scheduler slice (Linux 6.12+'s
-#         EEVDF custom slice; the default slice here is 1.4 ms, about the
-#         8-client p99); and each client process paced to PACED_RATE
-#         requests a second (default 1000: 8000/s together, about half of
-#         what back-to-back clients reach here) instead of back to back, as
-#         callers of a sidecar send. Beside each: svmgo serve's own p99 (its /metrics
-#         histogram's bucket) and the shares of requests past 1 ms as the
-#         server and as the clients timed them.
+#         (serve.sh's), and the same with --grpc-go; as eight processes
+#         (GOMAXPROCS 1 each, as separate client programs); the same with the
+#         server at GOMAXPROCS=1; and with the server's threads given a 100 µs
+#         scheduler slice (Linux 6.12+'s EEVDF custom slice; the default slice
+#         here is 1.4 ms, about the 8-client p99); and each client process
+#         paced to PACED_RATE requests a second (default 1000: 8000/s
+#         together, about half of what back-to-back clients reach here)
+#         instead of back to back, as callers of a sidecar send. Beside each:
+#         svmgo serve's own p99 (its /metrics histogram's bucket) and the
+#         shares of requests past 1 ms as the server and as the clients timed
+#         them.
 set -euo pipefail
 
 die() { echo "serve_latency.sh: $*" >&2; exit 1; }
@@ -79,6 +81,7 @@ for r in $(seq "$ROUNDS"); do
 	if [[ " $CASES " == *" idle "* ]]; then
 		run "as-is" "${idle[@]}"
 		run "busy-poll" "${idle[@]}" -server-args --busy-poll=50us
+		run "grpc-go" "${idle[@]}" -server-args --grpc-go
 		run "GOMAXPROCS=1" "${idle[@]}" -server-env GOMAXPROCS=1
 		for cpu in $(seq 0 $(($(nproc) - 1))); do
 			nice -n 19 taskset -c "$cpu" bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
@@ -90,6 +93,7 @@ for r in $(seq "$ROUNDS"); do
 	fi
 	if [[ " $CASES " == *" tail "* ]]; then
 		run "goroutines" "${tail[@]}"
+		run "goroutines,grpc-go" "${tail[@]}" -server-args --grpc-go
 		run "processes" "${tail[@]}" -client-procs
 		run "processes,GOMAXPROCS=1" "${tail[@]}" -client-procs -server-env GOMAXPROCS=1
 		run "processes,slice=100us" "${tail[@]}" -client-procs -server-slice 100us
@@ -106,7 +110,7 @@ if [[ " $CASES " == *" idle "* ]]; then
 	echo
 	echo "| one client, single row | p50 µs REST / gRPC / echo | p99 µs REST / gRPC / echo | unix socket p50 µs REST / gRPC / echo | server CPU µs a request REST / gRPC | server blocks a request REST / gRPC |"
 	echo "|---|---:|---:|---:|---:|---:|"
-	for v in as-is busy-poll GOMAXPROCS=1 kept-busy paced; do
+	for v in as-is busy-poll grpc-go GOMAXPROCS=1 kept-busy paced; do
 		echo "| $v | $(med $v rest_1_p50_us) / $(med $v grpclean_1_p50_us) / $(med $v echo_1_p50_us) |" \
 			"$(med $v rest_1_p99_us) / $(med $v grpclean_1_p99_us) / $(med $v echo_1_p99_us) |" \
 			"$(med $v restunix_1_p50_us) / $(med $v grpcleanunix_1_p50_us) / $(med $v echounix_1_p50_us) |" \
@@ -118,7 +122,7 @@ if [[ " $CASES " == *" tail "* ]]; then
 	echo
 	echo "| 8 clients, single row | REST p50 / p99 µs | REST p99 / p50 | gRPC p50 / p99 µs | gRPC p99 / p50 | requests/s REST / gRPC | server's own p99 ≤ µs REST / gRPC | past 1 ms, server / clients, REST | past 1 ms, server / clients, gRPC | run-queue wait µs a request, server / clients, REST |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-	for v in goroutines processes processes,GOMAXPROCS=1 processes,slice=100us processes,paced; do
+	for v in goroutines goroutines,grpc-go processes processes,GOMAXPROCS=1 processes,slice=100us processes,paced; do
 		ratio() { awk -v a="$(med $v "$1")" -v b="$(med $v "$2")" 'BEGIN { printf "%.2f", a / b }'; }
 		echo "| $v | $(med $v rest_8_p50_us) / $(med $v rest_8_p99_us) | $(ratio rest_8_p99_us rest_8_p50_us) |" \
 			"$(med $v grpclean_8_p50_us) / $(med $v grpclean_8_p99_us) | $(ratio grpclean_8_p99_us grpclean_8_p50_us) |" \
