@@ -28,9 +28,9 @@ import (
 // and each row's piece of K stay in the L1 cache: on Fashion-MNIST 10k
 // the whole-row passes read 3 MB of K twice a block and 200 KB of
 // coefficients a row from beyond the L2 cache (predicttime, 1 core,
-// alternated, load 14–22: sums a class at a time took 0.84–0.97 of the
-// batch CPU time of rows at a time, and with the kernel function taken
-// there too 0.80–0.92 of that). This is how
+// alternated, load 14–22: with the kernel function taken a class at a
+// time too, a batch took 0.80–0.92 of the CPU time of the sums alone a
+// class at a time after an exp pass over whole rows). This is how
 // the fast engines (ThunderSVM, oneDAL) evaluate kernels; a row at a time,
 // by contrast, streams every support vector from memory for every row.
 //
