@@ -18,11 +18,19 @@ import (
 // matrix product: simd.Gemm, a register-blocked, cache-blocked float32
 // micro-kernel over the support vectors packed once into simd's panel
 // layout, by the first prediction (kernelPre.blocks; not by Init, so a
-// model that is only trained and written never holds the copy). The kernel function is applied a row of T at a time
+// model that is only trained and written never holds the copy). The kernel function is applied
 // with the vectorized exp (RBF, simd.ExpRBF with −γ‖sv‖² precomputed) and
 // tanh (sigmoid), and each class pair's coefficient sums are dot products
 // over its two classes' support vectors (classSum: simd.Dot where it is
-// vectorized, float64 sums on the portable path). This is how
+// vectorized, float64 sums on the portable path). A row at a time, except
+// in a C-SVC batch block on the wide dot (blockBatch), which takes both a
+// class at a time over the block's rows, so that the class's coefficients
+// and each row's piece of K stay in the L1 cache: on Fashion-MNIST 10k
+// the whole-row passes read 3 MB of K twice a block and 200 KB of
+// coefficients a row from beyond the L2 cache (predicttime, 1 core,
+// alternated, load 14–22: with the kernel function taken a class at a
+// time too, a batch took 0.80–0.92 of the CPU time of the sums alone a
+// class at a time after an exp pass over whole rows). This is how
 // the fast engines (ThunderSVM, oneDAL) evaluate kernels; a row at a time,
 // by contrast, streams every support vector from memory for every row.
 //
@@ -75,16 +83,18 @@ const blockDecisionTol = 2.5e-7
 const blockRefineAbove = 1e-3
 
 // blockScratchBytes bounds a batch block's kernel values (rows × padded
-// support vectors, float32): with up to 128 rows a block, the packed
-// panels are read from memory once per 128 rows. A large model's panels do
-// not fit the L2 cache (Fashion-MNIST 10k: 17 MB), and the matrix product
-// waits on memory in proportion: simd.Gemm of 64 rows × 5556 × 784 reached
-// 59–66% of one core's FMA peak, of 128 rows 58–76% (CPU time, load 10–13;
-// 256 rows did no better in whole predicts). The cost: 2.8 MB of kernel
-// values a goroutine for that model, 1.4 MB more than 64 rows took.
+// support vectors, float32): with up to maxBlockRows rows a block, the
+// packed panels are read from memory once per block. A large model's
+// panels do not fit the L2 cache (Fashion-MNIST 10k: 17 MB), and the
+// matrix product waits on memory in proportion: simd.Gemm of 64 rows ×
+// 5556 × 784 reached 59–66% of one core's FMA peak, of 128 rows 58–76%
+// (CPU time, load 10–13; 256 rows did no better in whole predicts). The
+// cost: 3.1 MB of kernel values a goroutine for that model at 140 rows.
 const blockScratchBytes = 4 << 20
 
-// maxBlockRows is the most rows a block takes.
+// maxBlockRows is the most rows a block takes: ten passes of Gemm's
+// 14-row kernel (56 and 84 rows measured alike on Fashion-MNIST 10k,
+// alternated at load ~15).
 const maxBlockRows = 140
 
 // packSlack is how much memory the panels may always take; beyond it they

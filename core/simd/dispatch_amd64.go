@@ -258,3 +258,22 @@ func dotStrided(dst, x, y []float32, ldy int) {
 	}
 	dotStridedEach(dst, x, y, ldy, r)
 }
+
+// dot64x4AVX2 runs Dot64x4's accumulators over the first n terms, n a
+// positive multiple of 4, into s (dot64_amd64.s).
+//
+//go:noescape
+func dot64x4AVX2(x, y *float32, n int, s *[4]float64)
+
+// dot64x4Lanes sets s to Dot64x4's four accumulators over x's whole groups
+// of four terms and returns how many terms that took: 0 where the loop in
+// Go takes them all (the portable path, and short vectors whose call
+// would cost more than it saves).
+func dot64x4Lanes(x, y []float32, s *[4]float64) int {
+	n := len(x) &^ 3
+	if level == Portable || n < 16 {
+		return 0
+	}
+	dot64x4AVX2(&x[0], &y[0], n, s)
+	return n
+}

@@ -46,3 +46,29 @@ func TestDot64x4Accuracy(t *testing.T) {
 		t.Errorf("%v allocations", a)
 	}
 }
+
+// TestDot64x4Paths holds Dot64x4 on every path to the four accumulators
+// written out in Go, bit for bit, on lengths around the vector path's
+// groups of four and its threshold, with values whose sums round.
+func TestDot64x4Paths(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(41, 42))
+		for n := 0; n <= 70; n++ {
+			x, y := randFloats(r, n, r.IntN(3)), randFloats(r, n, 0)
+			var s [4]float64
+			j := 0
+			for ; j+4 <= n; j += 4 {
+				for i := range s {
+					s[i] += float64(x[j+i]) * float64(y[j+i])
+				}
+			}
+			for ; j < n; j++ {
+				s[0] += float64(x[j]) * float64(y[j])
+			}
+			want := (s[0] + s[1]) + (s[2] + s[3])
+			if got := Dot64x4(x, y); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("n=%d: Dot64x4 %v, the accumulators in Go %v", n, got, want)
+			}
+		}
+	})
+}
