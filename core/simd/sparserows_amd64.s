@@ -110,6 +110,22 @@ GLOBL sparseTailLanes<>(SB), RODATA|NOPTR, $64
 	VPBROADCASTD AX, Z31                 \
 	VMOVDQU64 sparseTailLanes<>(SB), Z30
 
+// ROWINDEX: AX = rows[CX] (BX the list), or CX when BX = 0.
+#define ROWINDEX \
+	MOVQ CX, AX            \
+	TESTQ BX, BX           \
+	JZ   2(PC)             \
+	MOVLQSX (BX)(CX*4), AX
+
+// ADDTO: base[idx_j] += add_j in the lanes of mask (gathered, added and
+// scattered back; a row's indices are distinct). Uses K6.
+#define ADDTO(base, idx, add, tmp, mask) \
+	KMOVW mask, K6                   \
+	VGATHERDPD (base)(idx*8), K6, tmp \
+	VADDPD add, tmp, tmp             \
+	KMOVW mask, K6                   \
+	VSCATTERDPD tmp, K6, (base)(idx*8)
+
 // func hvSparseRowsAVX512(Hs, s *float64, start *int, index *int32, value *float32, n int, rows *int32, lo, hi int, a *float64, nRows, nIndex int, scale, bias, sb float64, hasBias int) int
 //
 // A row's dot as above, + sb, c = (scale·a[i]) times that; the update
@@ -129,10 +145,7 @@ TEXT ·hvSparseRowsAVX512(SB), NOSPLIT, $0-136
 row:
 	CMPQ CX, hi+64(FP)
 	JGE  stop
-	MOVQ CX, AX
-	TESTQ BX, BX
-	JZ   2(PC)
-	MOVLQSX (BX)(CX*4), AX
+	ROWINDEX
 	SPARSEROW
 	SPARSEDOT
 	VADDSD X6, X13, X13         // + sb
@@ -142,18 +155,10 @@ row:
 	VBROADCASTSD X14, Z15
 	VMULPD Z15, Z1, Z1
 	VMULPD Z15, Z2, Z2
-	KMOVW K1, K6
-	VGATHERDPD (DI)(Y0*8), K6, Z16
-	VADDPD Z1, Z16, Z16
-	KMOVW K1, K6
-	VSCATTERDPD Z16, K6, (DI)(Y0*8)
+	ADDTO(DI, Y0, Z1, Z16, K1)
 	KORTESTW K2, K2
 	JZ   bias
-	KMOVW K2, K6
-	VGATHERDPD (DI)(Y8*8), K6, Z17
-	VADDPD Z2, Z17, Z17
-	KMOVW K2, K6
-	VSCATTERDPD Z17, K6, (DI)(Y8*8)
+	ADDTO(DI, Y8, Z2, Z17, K2)
 
 bias:
 	CMPQ hasBias+120(FP), $0
@@ -220,10 +225,7 @@ TEXT ·axpySquaresSparseRowsAVX512(SB), NOSPLIT, $0-136
 row:
 	CMPQ CX, hi+64(FP)
 	JGE  stop
-	MOVQ CX, AX
-	TESTQ BX, BX
-	JZ   2(PC)
-	MOVLQSX (BX)(CX*4), AX
+	ROWINDEX
 	SPARSEROW
 	VBROADCASTSD (R11)(AX*8), Z15
 	MOVQ b+96(FP), R13
@@ -232,31 +234,15 @@ row:
 	VMULPD Z15, Z1, Z3          // a·x
 	VMULPD Z16, Z1, Z4
 	VMULPD Z1, Z4, Z4           // (b·x)·x
-	KMOVW K1, K6
-	VGATHERDPD (DI)(Y0*8), K6, Z5
-	VADDPD Z3, Z5, Z5
-	KMOVW K1, K6
-	VSCATTERDPD Z5, K6, (DI)(Y0*8)
-	KMOVW K1, K6
-	VGATHERDPD (SI)(Y0*8), K6, Z17
-	VADDPD Z4, Z17, Z17
-	KMOVW K1, K6
-	VSCATTERDPD Z17, K6, (SI)(Y0*8)
+	ADDTO(DI, Y0, Z3, Z5, K1)
+	ADDTO(SI, Y0, Z4, Z17, K1)
 	KORTESTW K2, K2
 	JZ   bias
 	VMULPD Z15, Z2, Z3
 	VMULPD Z16, Z2, Z4
 	VMULPD Z2, Z4, Z4
-	KMOVW K2, K6
-	VGATHERDPD (DI)(Y8*8), K6, Z5
-	VADDPD Z3, Z5, Z5
-	KMOVW K2, K6
-	VSCATTERDPD Z5, K6, (DI)(Y8*8)
-	KMOVW K2, K6
-	VGATHERDPD (SI)(Y8*8), K6, Z17
-	VADDPD Z4, Z17, Z17
-	KMOVW K2, K6
-	VSCATTERDPD Z17, K6, (SI)(Y8*8)
+	ADDTO(DI, Y8, Z3, Z5, K2)
+	ADDTO(SI, Y8, Z4, Z17, K2)
 
 bias:
 	CMPQ hasBias+112(FP), $0

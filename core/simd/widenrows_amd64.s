@@ -1,5 +1,19 @@
 #include "textflag.h"
 
+// DTAILSTEP: the dot's next tail step of min(8, BX) terms at xoff(SI)
+// and woff(DI) into acc under a mask, then BX −= 8. Uses CX, DX, K1.
+#define DTAILSTEP(xoff, woff, tmp, acc) \
+	MOVQ $8, DX                      \
+	CMPQ BX, $8                      \
+	CMOVQLT BX, DX                   \
+	MOVL $0xff, CX                   \
+	BZHIL DX, CX, CX                 \
+	KMOVB CX, K1                     \
+	VCVTPS2PD.Z xoff(SI), K1, tmp    \
+	VMULPD.Z woff(DI), tmp, K1, tmp  \
+	VADDPD tmp, acc, K1, acc         \
+	SUBQ $8, BX
+
 // WIDENDOT: X0 = the row at SI against DI, n = R9 entries, summed as
 // dotWidenAVX512 sums (four 8-lane accumulators, 32 terms a step, the last
 // n mod 32 under masks, dotWidenReduce's tree). Uses BX, CX, DX, Z0..Z7,
@@ -34,45 +48,13 @@ dloop: \
 dtail: \
 	TESTQ BX, BX \
 	JZ   reduce \
-	MOVQ $8, DX \
-	CMPQ BX, $8 \
-	CMOVQLT BX, DX \
-	MOVL $0xff, CX \
-	BZHIL DX, CX, CX \
-	KMOVB CX, K1 \
-	VCVTPS2PD.Z (SI), K1, Z4 \
-	VMULPD.Z (DI), Z4, K1, Z4 \
-	VADDPD Z4, Z0, K1, Z0 \
-	SUBQ $8, BX \
+	DTAILSTEP(0, 0, Z4, Z0) \
 	JLE  reduce \
-	MOVQ $8, DX \
-	CMPQ BX, $8 \
-	CMOVQLT BX, DX \
-	MOVL $0xff, CX \
-	BZHIL DX, CX, CX \
-	KMOVB CX, K1 \
-	VCVTPS2PD.Z 32(SI), K1, Z5 \
-	VMULPD.Z 64(DI), Z5, K1, Z5 \
-	VADDPD Z5, Z1, K1, Z1 \
-	SUBQ $8, BX \
+	DTAILSTEP(32, 64, Z5, Z1) \
 	JLE  reduce \
-	MOVQ $8, DX \
-	CMPQ BX, $8 \
-	CMOVQLT BX, DX \
-	MOVL $0xff, CX \
-	BZHIL DX, CX, CX \
-	KMOVB CX, K1 \
-	VCVTPS2PD.Z 64(SI), K1, Z6 \
-	VMULPD.Z 128(DI), Z6, K1, Z6 \
-	VADDPD Z6, Z2, K1, Z2 \
-	SUBQ $8, BX \
+	DTAILSTEP(64, 128, Z6, Z2) \
 	JLE  reduce \
-	MOVL $0xff, CX \
-	BZHIL BX, CX, CX \
-	KMOVB CX, K1 \
-	VCVTPS2PD.Z 96(SI), K1, Z7 \
-	VMULPD.Z 192(DI), Z7, K1, Z7 \
-	VADDPD Z7, Z3, K1, Z3 \
+	DTAILSTEP(96, 192, Z7, Z3) \
 reduce: \
 	VADDPD Z1, Z0, Z0 \
 	VADDPD Z3, Z2, Z2 \
