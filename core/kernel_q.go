@@ -146,6 +146,21 @@ func (q *svcQ) fill(data []float32, i, have, length int) {
 			}
 			return
 		}
+		// No kept column of i's row: the kept columns of the other rows
+		// may hold their entries against it (a new row's, from the warm
+		// start's gradient: kernelwarm.go's entries keeps them).
+		q.missing, rows = q.kept.fillAcross(data, q.index, q.kslot[i], have, length, q.missing, q.rowBuf)
+		if n := len(rows); n < length-have {
+			if n > 0 {
+				buf := q.keptBuf[:n]
+				q.cols.column(q.kr, buf, int(q.index[i]), rows)
+				for k, t := range q.missing {
+					data[t] = buf[k]
+				}
+				q.kernelEvals += int64(n)
+			}
+			return
+		}
 	}
 	q.cols.column(q.kr, data[have:length], int(q.index[i]), q.index[have:length])
 	q.kernelEvals += int64(length - have)

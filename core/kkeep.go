@@ -470,6 +470,28 @@ func (c *keptColumns) fill(data []float32, index, kslot []int32, i, have, length
 	return true, missing, rows
 }
 
+// fillAcross sets data[t] = K(x_{index[t]}, x_i) for t in [have, length)
+// from the kept columns of the rows index[t], at slot si (row i's), where
+// there are such columns and the entry is set: row i's own column when it
+// has none (K is symmetric, bit for bit: keepEntries writes both). The
+// entries it lacks are listed in missing (positions t), their rows in
+// rows, for the caller to compute.
+func (c *keptColumns) fillAcross(data []float32, index []int32, si int32, have, length int, missing, rows []int32) ([]int32, []int32) {
+	missing, rows = missing[:0], rows[:0]
+	cur := c.cur
+	for t := have; t < length; t++ {
+		r := index[t]
+		if col := cur[r]; int(si) < len(col) {
+			if v := atomic.LoadUint32(keptBits(&col[si])); v != keptUnset {
+				data[t] = math.Float32frombits(v)
+				continue
+			}
+		}
+		missing, rows = append(missing, int32(t)), append(rows, r)
+	}
+	return missing, rows
+}
+
 // keep writes the entries vals of the rows rows (which fill listed as
 // missing) into the kept column of row i.
 func (c *keptColumns) keep(i int32, rows []int32, vals []float32) {
