@@ -122,15 +122,24 @@ func (q *svcQ) getQ(i, length int) []float32 {
 	if have < length {
 		q.fill(data, i, have, length)
 		if q.y != nil {
-			yi := q.y[i]
-			for t := have; t < length; t++ {
-				if q.y[t] != yi {
-					data[t] = -data[t]
-				}
-			}
+			signLabels(data[have:length], q.y[have:length], q.y[i])
 		}
 	}
 	return data
+}
+
+// signLabels negates col[t] where y[t] ≠ yi (Q_it = y_i y_t K_it) by
+// flipping its sign bit, without a branch: a pair's labels come in no
+// order, and the branch, mispredicted about every other entry, was 12% of
+// a warm retrain's profile on a Fashion-MNIST pair. It panics if y is
+// shorter than col.
+func signLabels(col []float32, y []int8, yi int8) {
+	y = y[:len(col)] // equal lengths: no bounds checks on y
+	for t, v := range col {
+		// y_t ^ y_i is 0 for equal labels, 0xFE for ±1 and ∓1.
+		flip := uint32(uint8(y[t]^yi)) << 24 & (1 << 31)
+		col[t] = math.Float32frombits(math.Float32bits(v) ^ flip)
+	}
 }
 
 // fill computes K's entries data[have:length] of column i, reading those
