@@ -569,10 +569,24 @@ func (q *svcQ) entries(dst []float32, i int, js []int32) {
 		rows[k] = q.index[j]
 	}
 	dst = dst[:len(js)]
-	q.cols.column(q.kr, dst, int(q.index[i]), rows)
-	q.kernelEvals += int64(len(js))
-	if q.kept != nil {
-		q.kept.keepEntries(q.index[i], rows, dst)
+	if q.across {
+		// Another pair may have computed them (a new row's entries
+		// against the support vectors of its class, which most of the
+		// pairs of that class share): only the others are computed.
+		var vals []float32
+		rows, q.missing, vals = q.kept.entriesKept(dst, q.index[i], rows, q.missing, q.keptBuf)
+		q.cols.column(q.kr, vals, int(q.index[i]), rows)
+		q.kept.keepEntries(q.index[i], rows, vals)
+		for k, t := range q.missing {
+			dst[t] = vals[k]
+		}
+		q.kernelEvals += int64(len(rows))
+	} else {
+		q.cols.column(q.kr, dst, int(q.index[i]), rows)
+		q.kernelEvals += int64(len(js))
+		if q.kept != nil {
+			q.kept.keepEntries(q.index[i], rows, dst)
+		}
 	}
 	if q.y != nil {
 		yi := q.y[i]

@@ -279,14 +279,24 @@ func (c *keptColumns) begin(rowHash []uint64, l, covered int) bool {
 		c.of[o] = col
 	}
 	c.slots = slots
-	c.bytes = 4 * c.cols * int64(slots)
 	for _, o := range c.prev {
-		var col []float32
+		var col, made []float32
 		if o >= 0 {
 			col = c.of[o]
+		} else if c.cols < c.maxCols {
+			// A row added: a column of its own from the start, which
+			// the warm start's entries against the support vectors
+			// begin to fill (keepEntries) and every pair that solves
+			// it shares. Each of the pairs of its class computed its
+			// column again (Fashion-MNIST, 10 classes); end keeps it
+			// if the row is a support vector.
+			col = newColumn(slots, nil)
+			made = col
+			c.cols++
 		}
-		c.cur, c.made = append(c.cur, col), append(c.made, nil)
+		c.cur, c.made = append(c.cur, col), append(c.made, made)
 	}
+	c.bytes = 4 * c.cols * int64(slots)
 	c.capturing = true
 	return true
 }
@@ -418,7 +428,9 @@ func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 		switch {
 		case matched && c.cur[j] != nil:
 			of[j] = c.cur[j]
-			taken[c.prev[j]] = true
+			if c.prev[j] >= 0 { // a row added has its column in made too
+				taken[c.prev[j]] = true
+			}
 		case matched && c.made[j] != nil:
 			of[j] = c.made[j]
 		default:
@@ -490,6 +502,37 @@ func (c *keptColumns) fillAcross(data []float32, index []int32, si int32, have, 
 		missing, rows = append(missing, int32(t)), append(rows, r)
 	}
 	return missing, rows
+}
+
+// entriesKept sets dst[k] = K(x_i, x_rows[k]) from the kept column of row
+// i, at rows[k]'s slot, or else from that of rows[k], at i's slot, where
+// one holds it. It moves the rows whose entry neither holds to the front
+// of rows and returns them, their positions k in missing[:0], and as many
+// entries of vals, for the caller to compute them into and keep
+// (keepEntries).
+func (c *keptColumns) entriesKept(dst []float32, i int32, rows, missing []int32, vals []float32) ([]int32, []int32, []float32) {
+	missing = missing[:0]
+	oldOf, cur := c.oldOf, c.cur
+	si := oldOf[i]
+	ci := cur[i]
+	n := 0
+	for k, r := range rows {
+		b := keptUnset
+		if ci != nil {
+			b = atomic.LoadUint32(keptBits(&ci[oldOf[r]]))
+		}
+		if col := cur[r]; b == keptUnset && int(si) < len(col) {
+			b = atomic.LoadUint32(keptBits(&col[si]))
+		}
+		if b != keptUnset {
+			dst[k] = math.Float32frombits(b)
+			continue
+		}
+		rows[n] = r
+		missing = append(missing, int32(k))
+		n++
+	}
+	return rows[:n], missing, vals[:n]
 }
 
 // keep writes the entries vals of the rows rows (which fill listed as
