@@ -39,7 +39,8 @@ type svcQ struct {
 	// load fewer per entry read.
 	kslot []int32
 	// across says fill reads a column without a kept one from the other
-	// rows' kept columns (keptColumns.fillAcross): rows of at least
+	// rows' kept columns (keptColumns.fillAcross), and entries what the
+	// kept columns hold (keptColumns.entriesKept): rows of at least
 	// acrossMinWidth values, where a kernel value costs more than the
 	// scattered read.
 	across bool
@@ -150,14 +151,8 @@ func (q *svcQ) fill(data []float32, i, have, length int) {
 		var rows []int32
 		ok, q.missing, rows = q.kept.fill(data, q.index, q.kslot, i, have, length, q.missing, q.rowBuf)
 		if ok {
-			if n := len(rows); n > 0 {
-				buf := q.keptBuf[:n]
-				q.cols.column(q.kr, buf, int(q.index[i]), rows)
-				for k, t := range q.missing {
-					data[t] = buf[k]
-				}
-				q.kept.keep(q.index[i], rows, buf)
-				q.kernelEvals += int64(n)
+			if len(rows) > 0 {
+				q.kept.keep(q.index[i], rows, q.computeMissing(data, i, rows))
 			}
 			return
 		}
@@ -170,18 +165,26 @@ func (q *svcQ) fill(data []float32, i, have, length int) {
 		q.missing, rows = q.kept.fillAcross(data, q.index, q.kslot[i], have, length, q.missing, q.rowBuf)
 		if n := len(rows); n < length-have {
 			if n > 0 {
-				buf := q.keptBuf[:n]
-				q.cols.column(q.kr, buf, int(q.index[i]), rows)
-				for k, t := range q.missing {
-					data[t] = buf[k]
-				}
-				q.kernelEvals += int64(n)
+				q.computeMissing(data, i, rows)
 			}
 			return
 		}
 	}
 	q.cols.column(q.kr, data[have:length], int(q.index[i]), q.index[have:length])
 	q.kernelEvals += int64(length - have)
+}
+
+// computeMissing computes the entries K(x_{index[i]}, x_r) of the rows r
+// in rows into data at the positions q.missing lists (one each), counts
+// them, and returns them in q.keptBuf for the caller to keep.
+func (q *svcQ) computeMissing(data []float32, i int, rows []int32) []float32 {
+	buf := q.keptBuf[:len(rows)]
+	q.cols.column(q.kr, buf, int(q.index[i]), rows)
+	for k, t := range q.missing {
+		data[t] = buf[k]
+	}
+	q.kernelEvals += int64(len(rows))
+	return buf
 }
 
 // acrossMinWidth is the narrowest rows (values a row) for which svcQ.fill

@@ -573,14 +573,10 @@ func (q *svcQ) entries(dst []float32, i int, js []int32) {
 		// Another pair may have computed them (a new row's entries
 		// against the support vectors of its class, which most of the
 		// pairs of that class share): only the others are computed.
-		var vals []float32
-		rows, q.missing, vals = q.kept.entriesKept(dst, q.index[i], rows, q.missing, q.keptBuf)
-		q.cols.column(q.kr, vals, int(q.index[i]), rows)
-		q.kept.keepEntries(q.index[i], rows, vals)
-		for k, t := range q.missing {
-			dst[t] = vals[k]
+		rows, q.missing = q.kept.entriesKept(dst, q.index[i], rows, q.missing)
+		if len(rows) > 0 {
+			q.kept.keepEntries(q.index[i], rows, q.computeMissing(dst, i, rows))
 		}
-		q.kernelEvals += int64(len(rows))
 	} else {
 		q.cols.column(q.kr, dst, int(q.index[i]), rows)
 		q.kernelEvals += int64(len(js))

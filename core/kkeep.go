@@ -535,10 +535,9 @@ func (c *keptColumns) fillAcross(data []float32, index []int32, si int32, have, 
 // entriesKept sets dst[k] = K(x_i, x_rows[k]) from the kept column of row
 // i, at rows[k]'s slot, or else from that of rows[k], at i's slot, where
 // one holds it. It moves the rows whose entry neither holds to the front
-// of rows and returns them, their positions k in missing[:0], and as many
-// entries of vals, for the caller to compute them into and keep
-// (keepEntries).
-func (c *keptColumns) entriesKept(dst []float32, i int32, rows, missing []int32, vals []float32) ([]int32, []int32, []float32) {
+// of rows and returns them and their positions k (in missing[:0]), for
+// the caller to compute and keep (keepEntries).
+func (c *keptColumns) entriesKept(dst []float32, i int32, rows, missing []int32) ([]int32, []int32) {
 	missing = missing[:0]
 	oldOf, cur := c.oldOf, c.cur
 	si := oldOf[i]
@@ -560,7 +559,7 @@ func (c *keptColumns) entriesKept(dst []float32, i int32, rows, missing []int32,
 		missing = append(missing, int32(k))
 		n++
 	}
-	return rows[:n], missing, vals[:n]
+	return rows[:n], missing
 }
 
 // keep writes the entries vals of the rows rows (which fill listed as
