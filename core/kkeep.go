@@ -512,8 +512,9 @@ func (c *keptColumns) fill(data []float32, index, kslot []int32, i, have, length
 
 // fillAcross sets data[t] = K(x_{index[t]}, x_i) for t in [have, length)
 // from the kept columns of the rows index[t], at slot si (row i's), where
-// there are such columns and the entry is set: row i's own column when it
-// has none (K is symmetric, bit for bit: keepEntries writes both). The
+// there are such columns and the entry is set: they stand in for the
+// column row i lacks (K is symmetric, bit for bit: keepEntries writes
+// both). The
 // entries it lacks are listed in missing (positions t), their rows in
 // rows, for the caller to compute.
 func (c *keptColumns) fillAcross(data []float32, index []int32, si int32, have, length int, missing, rows []int32) ([]int32, []int32) {
