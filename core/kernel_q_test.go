@@ -1,7 +1,9 @@
 package core
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -240,5 +242,25 @@ func TestSVRQTwin(t *testing.T) {
 	}
 	if u := q.twin(l + 3); u != -1 {
 		t.Errorf("after a swap twin(%d) = %d, want −1", l+3, u)
+	}
+}
+
+// signLabels negates exactly the entries whose label differs from y_i,
+// bit for bit as the negation does (zeros and NaN payloads included).
+func TestSignLabels(t *testing.T) {
+	col := []float32{1.5, -2, 0, float32(math.Copysign(0, -1)), math.Float32frombits(keptUnset), 3e-39, -7}
+	y := []int8{1, -1, -1, 1, -1, -1, 1}
+	for _, yi := range []int8{1, -1} {
+		got := slices.Clone(col)
+		signLabels(got, y, yi)
+		for k, v := range col {
+			want := v
+			if y[k] != yi {
+				want = -v
+			}
+			if math.Float32bits(got[k]) != math.Float32bits(want) {
+				t.Errorf("y_i %d, entry %d: %08x, want %08x", yi, k, math.Float32bits(got[k]), math.Float32bits(want))
+			}
+		}
 	}
 }

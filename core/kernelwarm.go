@@ -592,11 +592,20 @@ func (q *svcQ) entries(dst []float32, i int, js []int32) {
 		rows[k] = q.index[j]
 	}
 	dst = dst[:len(js)]
-	if q.kept == nil {
+	if q.across {
+		// Another pair may have computed them (a new row's entries
+		// against the support vectors of its class, which most of the
+		// pairs of that class share): only the others are computed.
+		rows, q.missing = q.kept.entriesKept(dst, q.index[i], rows, q.missing)
+		if len(rows) > 0 {
+			q.kept.keepEntries(q.index[i], rows, q.computeMissing(dst, i, rows))
+		}
+	} else {
 		q.cols.column(q.kr, dst, int(q.index[i]), rows)
 		q.kernelEvals += int64(len(js))
-	} else {
-		q.keptEntries(dst, q.index[i], rows)
+		if q.kept != nil {
+			q.kept.keepEntries(q.index[i], rows, dst)
+		}
 	}
 	if q.y != nil {
 		yi := q.y[i]
@@ -604,39 +613,6 @@ func (q *svcQ) entries(dst []float32, i int, js []int32) {
 			if q.y[j] != yi {
 				dst[k] = -dst[k]
 			}
-		}
-	}
-}
-
-// keptEntries sets dst[k] = K(x_row, x_rows[k]) from the kept columns of
-// rows where they hold the entry at row's slot, and computes the others
-// (counted in kernelEvals), which it keeps. A row added since the last
-// Train meets the support vectors of every pair of its class: on digits
-// its entries against its own class's support vectors were computed once
-// per pair, nine times, where the first pair's keepEntries had put them in
-// those support vectors' columns. rows is overwritten.
-func (q *svcQ) keptEntries(dst []float32, row int32, rows []int32) {
-	missing := q.kept.across(dst, row, rows, q.missing)
-	q.missing = missing
-	n := len(missing)
-	if n == 0 {
-		return
-	}
-	// The missing rows, compacted in place (missing is increasing).
-	for m, k := range missing {
-		rows[m] = rows[k]
-	}
-	rows = rows[:n]
-	buf := dst
-	if n < len(dst) {
-		buf = q.keptBuf[:n]
-	}
-	q.cols.column(q.kr, buf, int(row), rows)
-	q.kernelEvals += int64(n)
-	q.kept.keepEntries(row, rows, buf)
-	if n < len(dst) {
-		for m, k := range missing {
-			dst[k] = buf[m]
 		}
 	}
 }

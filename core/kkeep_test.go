@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -283,5 +284,36 @@ func TestKeptColumnsShrunk(t *testing.T) {
 			t.Errorf("retrain %d: %d bytes of kernel columns kept, budget %d", b, kb, budget)
 		}
 		d0, d1 = n0, n1
+	}
+}
+
+// fillAcross reads a row's entries from the other rows' kept columns at
+// its slot (K is symmetric), and lists the positions whose row has no
+// column, or whose entry is unset, with their rows.
+func TestKeptFillAcross(t *testing.T) {
+	unset := math.Float32frombits(keptUnset)
+	// Rows 1 and 3 have kept columns (entries by slot); rows 0 and 2 none.
+	c := &keptColumns{cur: [][]float32{
+		nil,
+		{0.5, unset, 0.25, 0.125},
+		nil,
+		{unset, 0.75, 0.0625, unset},
+	}}
+	index := []int32{2, 3, 1, 0} // the variable at each position's row
+	for _, tc := range []struct {
+		si          int32
+		data        []float32
+		missing, rw []int32
+	}{
+		// Slot 2: position 1 (row 3) and 2 (row 1) are set, 3 (row 0) has no column.
+		{2, []float32{-1, 0.0625, 0.25, -1}, []int32{3}, []int32{0}},
+		// Slot 1: row 1's entry is unset.
+		{1, []float32{-1, 0.75, -1, -1}, []int32{2, 3}, []int32{1, 0}},
+	} {
+		data := []float32{-1, -1, -1, -1}
+		missing, rows := c.fillAcross(data, index, tc.si, 1, 4, make([]int32, 0, 4), make([]int32, 0, 4))
+		if !slices.Equal(data, tc.data) || !slices.Equal(missing, tc.missing) || !slices.Equal(rows, tc.rw) {
+			t.Errorf("slot %d: data %v, missing %v, rows %v; want %v, %v, %v", tc.si, data, missing, rows, tc.data, tc.missing, tc.rw)
+		}
 	}
 }

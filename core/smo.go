@@ -77,7 +77,10 @@ import (
 // when Q computes entries) or else a column each. When that is no fewer
 // kernel values than the cold rebuild would take, the cold rebuild runs
 // instead. A warm start is then shrunk at once and every
-// smoShrinkEveryWarm iterations (ShrinkAtStart); its first round judges
+// smoShrinkEveryWarm iterations (ShrinkAtStart), unless free variables
+// are a large part of it (smoWarmFreeShare: it then runs unshrunk, with
+// no reconstruction, for a few iterations per free variable); its first
+// round judges
 // the bounded variables against the previous optimum's threshold (the
 // mean of −y_t G⁰_t over the variables free in α⁰, thresholdAt) as well
 // as the current m and M, which the new rows' violations stretch: on a
@@ -141,6 +144,24 @@ const (
 	// a pair of 34,240 rows had 34,075 active until then, 273 after. A
 	// round scans the active set once, what an iteration does twice.
 	smoShrinkEveryWarm = 100
+	// smoWarmFreeShare and smoWarmShrinkAfter: a warm start with at least
+	// one free variable in smoWarmFreeShare does not shrink until
+	// smoWarmShrinkAfter iterations per free variable have passed. Its
+	// iterations are about as many as its free variables (most of them
+	// move: 1,487–1,665 of 1,780 on a Fashion-MNIST pair of 4,950 rows,
+	// in 2,800–3,700 iterations), so the two reconstructions of the
+	// shrunk variables' gradients (free × inactive entries each, 41–45%
+	// of the retrain) cost more than the scans of the shrunk variables
+	// they save (an iteration scans the active set twice, contiguous and
+	// vectorized); the columns reach every row either way. That pair's
+	// warm retrains took 0.83–0.86 of the CPU time without shrinking
+	// (alternated runs at load 15–20) for 1.003 of the kernel
+	// evaluations and 0.86 of the iterations. Where the free variables are few
+	// (shuttle: 4–22 of 33,889–40,450, 637–2,385 iterations) shrinking
+	// sets almost every variable aside for the whole run, and the cap
+	// keeps a long run on its old course.
+	smoWarmFreeShare   = 8
+	smoWarmShrinkAfter = 4
 )
 
 // smoParams are one solve's settings.
@@ -159,7 +180,8 @@ type smoParams struct {
 	// chance of entering a violating pair (most rows of a previous
 	// solution), so the first thousand iterations do not scan them. It
 	// applies to problems of more than 1000 variables, and then the rounds
-	// come every smoShrinkEveryWarm iterations.
+	// come every smoShrinkEveryWarm iterations; with Warm, a start whose
+	// free variables are many (smoWarmFreeShare) defers them instead.
 	ShrinkAtStart bool
 	// Warm says the starting α is a previous solution, often optimal
 	// already or nearly: before the first iteration and after the final
@@ -370,6 +392,13 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 		// round only costs the columns' extension after unshrinking.
 		counter, every = 1, smoShrinkEveryWarm
 		s.shrinkFromStart = par.Warm && !s.nu
+		if par.Warm && !s.nu {
+			if nFree := s.countFree(); nFree*smoWarmFreeShare >= l {
+				// Most of the problem moves: see smoWarmFreeShare.
+				counter = smoWarmShrinkAfter*nFree + 1
+				s.shrinkFromStart = false
+			}
+		}
 	}
 	for iter < maxIter {
 		if len(s.gbarEv) > cap(s.gbarEv)-2 {
@@ -563,6 +592,17 @@ func (s *smo) inLow(t int) bool { return s.sets[t]&inLowSet != 0 }
 func (s *smo) getQ(i, length int) []float32 {
 	s.qColumns++
 	return s.Q.getQ(i, length)[:length]
+}
+
+// countFree returns the number of free variables.
+func (s *smo) countFree() int {
+	n := 0
+	for _, st := range s.alphaStatus[:s.l] {
+		if st == freeAlpha {
+			n++
+		}
+	}
+	return n
 }
 
 // initGradient builds G = Qα + p and Gbar from the starting α, one full

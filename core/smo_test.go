@@ -953,3 +953,53 @@ func TestSMOWarmShrinkFromThreshold(t *testing.T) {
 		t.Errorf("warm objective %.10g, cold %.10g", rw.Objective, rc.Objective)
 	}
 }
+
+// A warm start (Warm, ShrinkAtStart) shrinks at once when few of its
+// variables are free, and not at all when they are a large part of the
+// problem (smoWarmFreeShare): there it runs without a reconstruction of
+// the gradient (the round at 10·eps that makes every variable active
+// again never comes). Either way it reaches the cold optimum.
+func TestSMOWarmManyFreeUnshrunk(t *testing.T) {
+	const l, eps = 1200, 1e-5
+	for _, c := range []struct {
+		gamma, C float64
+		manyFree bool
+	}{{100, 10, true}, {4, 10, false}} {
+		pr := smoRBFProblem(l, c.gamma, c.C, 19)
+		par := smoParams{Cp: pr.Cp, Cn: pr.Cn, Eps: eps, Shrinking: true}
+		s := newSMO(l)
+		cold, rc := pr.run(t, s, par)
+		smoCheckOptimal(t, pr, cold, rc, eps)
+		r := solve.NewRNG(7)
+		pert := append([]float64(nil), cold...)
+		for range 400 {
+			i, j := r.Intn(l), r.Intn(l)
+			if i == j || pr.y[i] != pr.y[j] {
+				continue
+			}
+			d := smoFloat(&r) * min(pr.C(i)-pert[i], pert[j])
+			pert[i] += d
+			pert[j] -= d
+		}
+		free := 0
+		for i, a := range pert {
+			if a > 0 && a < pr.C(i) {
+				free++
+			}
+		}
+		if many := free*smoWarmFreeShare >= l; many != c.manyFree {
+			t.Fatalf("γ %g: %d of %d variables free at the warm start: the case is not the one meant", c.gamma, free, l)
+		}
+		pr.alpha0 = pert
+		par.ShrinkAtStart, par.Warm = true, true
+		warm, rw := pr.run(t, s, par)
+		smoCheckOptimal(t, pr, warm, rw, eps)
+		if rel := math.Abs(rw.Objective-rc.Objective) / math.Abs(rc.Objective); rel > 1e-6 {
+			t.Errorf("γ %g: warm objective %.10g, cold %.10g", c.gamma, rw.Objective, rc.Objective)
+		}
+		if s.unshrunk == c.manyFree {
+			t.Errorf("γ %g, %d of %d free: unshrunk %v after the warm solve, want %v", c.gamma, free, l, s.unshrunk, !c.manyFree)
+		}
+		t.Logf("γ %g: %d free at the start, %d iterations (cold %d), unshrunk %v", c.gamma, free, rw.Iterations, rc.Iterations, s.unshrunk)
+	}
+}
