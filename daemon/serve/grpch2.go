@@ -503,6 +503,9 @@ func (c *h2Conn) settings(f *http2.SettingsFrame) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	err := f.ForeachSetting(func(st http2.Setting) error {
+		if err := st.Valid(); err != nil {
+			return err // a window past 2^31-1, a frame size out of range (RFC 9113 6.5.2)
+		}
 		switch st.ID {
 		case http2.SettingInitialWindowSize:
 			delta := int64(st.Val) - c.peerInitial

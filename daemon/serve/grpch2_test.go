@@ -502,3 +502,36 @@ func (h *rawH2) statuses(into map[uint32]string, id uint32) {
 		}
 	}
 }
+
+// TestGRPCSettingsOutOfRange sends SETTINGS values RFC 9113 (6.5.2) makes
+// connection errors: the server answers each with a GOAWAY of the code
+// the RFC names and closes the connection.
+func TestGRPCSettingsOutOfRange(t *testing.T) {
+	srv, _ := testServer(t, Limits{}, map[string]core.Model{"heart": linearModel(t, heart(t), 1)})
+	for _, c := range []struct {
+		s    http2.Setting
+		want http2.ErrCode
+	}{
+		{http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 31}, http2.ErrCodeFlowControl},
+		{http2.Setting{ID: http2.SettingMaxFrameSize, Val: 16383}, http2.ErrCodeProtocol},
+		{http2.Setting{ID: http2.SettingMaxFrameSize, Val: 1 << 24}, http2.ErrCodeProtocol},
+		{http2.Setting{ID: http2.SettingEnablePush, Val: 2}, http2.ErrCodeProtocol},
+	} {
+		h := dialH2(t, srv.GRPCAddr())
+		h.fr.WriteSettings(c.s)
+		h.send()
+		var code http2.ErrCode = 1 << 31 // none
+		for {
+			f, err := h.fr.ReadFrame()
+			if err != nil {
+				break
+			}
+			if g, ok := f.(*http2.GoAwayFrame); ok {
+				code = g.ErrCode
+			}
+		}
+		if code != c.want {
+			t.Errorf("SETTINGS %v: GOAWAY %v, want %v", c.s, code, c.want)
+		}
+	}
+}
