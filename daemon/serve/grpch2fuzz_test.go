@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -349,8 +350,7 @@ func (s *h2Server) calls() int {
 // isConnReset reports whether err is the server closing the connection
 // before reading everything the client sent (the kernel then resets it).
 func isConnReset(err error) bool {
-	var ne *net.OpError
-	return errors.As(err, &ne) && (strings.Contains(err.Error(), "connection reset") || strings.Contains(err.Error(), "broken pipe"))
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 // grpcStatusOf reads frames until stream id's grpc-status, which it
