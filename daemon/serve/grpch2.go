@@ -768,10 +768,11 @@ func (c *h2Conn) end(st *h2Stream) {
 		return
 	}
 	if st.stream != nil {
+		ctx, snd := c.openStream(st)
 		c.handlers.Add(1)
 		go func() {
 			defer c.handlers.Done()
-			c.runStream(st, msg)
+			c.runStream(ctx, st, snd, msg)
 		}()
 		return
 	}

@@ -535,3 +535,36 @@ func TestGRPCSettingsOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// TestGRPCWatchResetAtOnce resets health watches in the same write as
+// their requests: each watch ends (its answer leaves the connection's
+// table of answers), though the RST_STREAM is read before the watch's
+// goroutine has started.
+func TestGRPCWatchResetAtOnce(t *testing.T) {
+	srv, _ := testServer(t, Limits{}, map[string]core.Model{"heart": linearModel(t, heart(t), 1)})
+	h := dialH2(t, srv.GRPCAddr())
+	for id := uint32(1); id <= 39; id += 2 {
+		h.headersWith(id, false, []hpack.HeaderField{{Name: ":method", Value: "POST"}, {Name: ":scheme", Value: "http"},
+			{Name: ":path", Value: "/grpc.health.v1.Health/Watch"}, {Name: ":authority", Value: "x"},
+			{Name: "content-type", Value: "application/grpc"}})
+		h.fr.WriteData(id, true, []byte{0, 0, 0, 0, 0})
+		h.fr.WriteRSTStream(id, http2.ErrCodeCancel)
+	}
+	h.send()
+	open := func() int {
+		n := 0
+		srv.h2Srv.mu.Lock()
+		defer srv.h2Srv.mu.Unlock()
+		for c := range srv.h2Srv.conns {
+			c.wmu.Lock()
+			n += len(c.sending)
+			c.wmu.Unlock()
+		}
+		return n
+	}
+	for wait := time.Now().Add(2 * time.Second); open() > 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(wait) {
+			t.Fatalf("%d watches reset with their requests still answered", open())
+		}
+	}
+}
