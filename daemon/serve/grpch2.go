@@ -504,7 +504,7 @@ func (c *h2Conn) settings(f *http2.SettingsFrame) error {
 	defer c.wmu.Unlock()
 	err := f.ForeachSetting(func(st http2.Setting) error {
 		if err := st.Valid(); err != nil {
-			return err // a window past 2^31-1, a frame size out of range (RFC 9113 6.5.2)
+			return err // a frame size out of range, ENABLE_PUSH not 0 or 1 (RFC 9113 6.5.2; the Framer refuses a window past 2^31-1)
 		}
 		switch st.ID {
 		case http2.SettingInitialWindowSize:

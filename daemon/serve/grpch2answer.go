@@ -249,8 +249,11 @@ func (c *h2Conn) flush() {
 // call's goroutine, it came too late for such a reset, and the call ran
 // until the connection closed).
 func (c *h2Conn) openStream(st *h2Stream) (context.Context, *h2Sender) {
-	ctx, cancel := context.WithCancel(context.Background())
-	if !st.deadline.IsZero() {
+	var ctx context.Context
+	var cancel context.CancelFunc
+	if st.deadline.IsZero() {
+		ctx, cancel = context.WithCancel(context.Background())
+	} else {
 		ctx, cancel = context.WithDeadline(context.Background(), st.deadline)
 	}
 	c.wmu.Lock()
