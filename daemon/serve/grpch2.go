@@ -503,6 +503,9 @@ func (c *h2Conn) settings(f *http2.SettingsFrame) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	err := f.ForeachSetting(func(st http2.Setting) error {
+		if err := st.Valid(); err != nil {
+			return err // a frame size out of range, ENABLE_PUSH not 0 or 1 (RFC 9113 6.5.2; the Framer refuses a window past 2^31-1)
+		}
 		switch st.ID {
 		case http2.SettingInitialWindowSize:
 			delta := int64(st.Val) - c.peerInitial
@@ -765,10 +768,11 @@ func (c *h2Conn) end(st *h2Stream) {
 		return
 	}
 	if st.stream != nil {
+		ctx, snd := c.openStream(st)
 		c.handlers.Add(1)
 		go func() {
 			defer c.handlers.Done()
-			c.runStream(st, msg)
+			c.runStream(ctx, st, snd, msg)
 		}()
 		return
 	}

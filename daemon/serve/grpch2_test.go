@@ -502,3 +502,69 @@ func (h *rawH2) statuses(into map[uint32]string, id uint32) {
 		}
 	}
 }
+
+// TestGRPCSettingsOutOfRange sends SETTINGS values RFC 9113 (6.5.2) makes
+// connection errors: the server answers each with a GOAWAY of the code
+// the RFC names and closes the connection.
+func TestGRPCSettingsOutOfRange(t *testing.T) {
+	srv, _ := testServer(t, Limits{}, map[string]core.Model{"heart": linearModel(t, heart(t), 1)})
+	for _, c := range []struct {
+		s    http2.Setting
+		want http2.ErrCode
+	}{
+		{http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 31}, http2.ErrCodeFlowControl},
+		{http2.Setting{ID: http2.SettingMaxFrameSize, Val: 16383}, http2.ErrCodeProtocol},
+		{http2.Setting{ID: http2.SettingMaxFrameSize, Val: 1 << 24}, http2.ErrCodeProtocol},
+		{http2.Setting{ID: http2.SettingEnablePush, Val: 2}, http2.ErrCodeProtocol},
+	} {
+		h := dialH2(t, srv.GRPCAddr())
+		h.fr.WriteSettings(c.s)
+		h.send()
+		var code http2.ErrCode = 1 << 31 // none
+		for {
+			f, err := h.fr.ReadFrame()
+			if err != nil {
+				break
+			}
+			if g, ok := f.(*http2.GoAwayFrame); ok {
+				code = g.ErrCode
+			}
+		}
+		if code != c.want {
+			t.Errorf("SETTINGS %v: GOAWAY %v, want %v", c.s, code, c.want)
+		}
+	}
+}
+
+// TestGRPCWatchResetAtOnce resets health watches in the same write as
+// their requests: each watch ends (its answer leaves the connection's
+// table of answers), though the RST_STREAM is read before the watch's
+// goroutine has started.
+func TestGRPCWatchResetAtOnce(t *testing.T) {
+	srv, _ := testServer(t, Limits{}, map[string]core.Model{"heart": linearModel(t, heart(t), 1)})
+	h := dialH2(t, srv.GRPCAddr())
+	for id := uint32(1); id <= 39; id += 2 {
+		h.headersWith(id, false, []hpack.HeaderField{{Name: ":method", Value: "POST"}, {Name: ":scheme", Value: "http"},
+			{Name: ":path", Value: "/grpc.health.v1.Health/Watch"}, {Name: ":authority", Value: "x"},
+			{Name: "content-type", Value: "application/grpc"}})
+		h.fr.WriteData(id, true, []byte{0, 0, 0, 0, 0})
+		h.fr.WriteRSTStream(id, http2.ErrCodeCancel)
+	}
+	h.send()
+	open := func() int {
+		n := 0
+		srv.h2Srv.mu.Lock()
+		defer srv.h2Srv.mu.Unlock()
+		for c := range srv.h2Srv.conns {
+			c.wmu.Lock()
+			n += len(c.sending)
+			c.wmu.Unlock()
+		}
+		return n
+	}
+	for wait := time.Now().Add(2 * time.Second); open() > 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(wait) {
+			t.Fatalf("%d watches reset with their requests still answered", open())
+		}
+	}
+}

@@ -243,17 +243,30 @@ func (c *h2Conn) flush() {
 	}
 }
 
-// runStream runs a server-streaming call on its own goroutine.
-func (c *h2Conn) runStream(st *h2Stream, msg []byte) {
-	ctx, cancel := context.WithCancel(context.Background())
-	if !st.deadline.IsZero() {
-		ctx, cancel = context.WithDeadline(ctx, st.deadline)
+// openStream registers a server-streaming call's answer, on the reader's
+// goroutine before the call's own starts: a RST_STREAM read right after
+// the request then finds it and cancels the call (registered by the
+// call's goroutine, it came too late for such a reset, and the call ran
+// until the connection closed).
+func (c *h2Conn) openStream(st *h2Stream) (context.Context, *h2Sender) {
+	var ctx context.Context
+	var cancel context.CancelFunc
+	if st.deadline.IsZero() {
+		ctx, cancel = context.WithCancel(context.Background())
+	} else {
+		ctx, cancel = context.WithDeadline(context.Background(), st.deadline)
 	}
-	defer cancel()
 	c.wmu.Lock()
+	defer c.wmu.Unlock()
 	snd := &h2Sender{window: c.peerInitial, cancel: cancel}
 	c.sending[st.id] = snd
-	c.wmu.Unlock()
+	return ctx, snd
+}
+
+// runStream runs a server-streaming call opened by openStream, on its own
+// goroutine.
+func (c *h2Conn) runStream(ctx context.Context, st *h2Stream, snd *h2Sender, msg []byte) {
+	defer snd.cancel()
 	ss := &h2ServerStream{c: c, id: st.id, snd: snd, ctx: ctx, msg: msg}
 	err := func() (err error) {
 		defer func() {

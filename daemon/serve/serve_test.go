@@ -68,14 +68,14 @@ func linearModel(t testing.TB, ds *data.Dataset, c float64) *linear.LinearModel 
 // testServer serves a repository of one model directory per entry of
 // models (each published as version 1 when non-nil) over REST and gRPC on
 // loopback ports, until the test ends.
-func testServer(t *testing.T, lim Limits, models map[string]core.Model) (*Server, string) {
+func testServer(t testing.TB, lim Limits, models map[string]core.Model) (*Server, string) {
 	t.Helper()
 	return testServerConfig(t, Config{Limits: lim}, models)
 }
 
 // testServerConfig is testServer with the rest of cfg (its addresses are
 // set to loopback ports).
-func testServerConfig(t *testing.T, cfg Config, models map[string]core.Model) (*Server, string) {
+func testServerConfig(t testing.TB, cfg Config, models map[string]core.Model) (*Server, string) {
 	t.Helper()
 	root := t.TempDir()
 	for name, m := range models {
