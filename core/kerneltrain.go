@@ -830,7 +830,8 @@ func (t *KernelTrainer) startWarm(ds *data.Dataset, warm *KernelDual, k Kernel, 
 			return false
 		})
 	}
-	if t.kept != nil && t.warmGrad != nil && t.kept.begin(t.rowHash, l, t.warmGrad.Rows) {
+	if t.kept != nil && t.warmGrad != nil && t.kept.begin(t.rowHash, l, t.warmGrad.Rows,
+		KernelRowWidth(ds.NumFeatures(), ds.Nonzeros()/max(l, 1)) >= acrossMinWidth) {
 		for w := range t.workers {
 			t.workers[w].q.kept = t.kept
 		}
