@@ -26,11 +26,14 @@
 #         client and server block between requests on any machine (a pause
 #         longer than --busy-poll's budget: polling cannot help it).
 #   tail  eight clients, single rows: clients as goroutines of one process
-#         (serve.sh's), and the same with --grpc-go; as eight processes
+#         (serve.sh's); the same with that process at GOMAXPROCS=1 (one
+#         thread runs the clients, so the client process does not hold both
+#         vCPUs); the same with the server's and the clients' threads given
+#         a 100 µs scheduler slice (Linux 6.12+'s EEVDF custom slice; the
+#         default slice here is 1.4 ms, about the 8-client p99: a thread
+#         woken while another runs can wait that long); as eight processes
 #         (GOMAXPROCS 1 each, as separate client programs); the same with the
-#         server at GOMAXPROCS=1; and with the server's threads given a 100 µs
-#         scheduler slice (Linux 6.12+'s EEVDF custom slice; the default slice
-#         here is 1.4 ms, about the 8-client p99); and each client process
+#         server at GOMAXPROCS=1; with the 100 µs slices; and each client process
 #         paced to PACED_RATE requests a second (default 1000: 8000/s
 #         together, about half of what back-to-back clients reach here)
 #         instead of back to back, as callers of a sidecar send. Beside each:
@@ -93,10 +96,11 @@ for r in $(seq "$ROUNDS"); do
 	fi
 	if [[ " $CASES " == *" tail "* ]]; then
 		run "goroutines" "${tail[@]}"
-		run "goroutines,grpc-go" "${tail[@]}" -server-args --grpc-go
+		GOMAXPROCS=1 run "goroutines,one-client-thread" "${tail[@]}" -server-env "GOMAXPROCS=$(nproc)"
+		run "goroutines,slice=100us" "${tail[@]}" -server-slice 100us -client-slice 100us
 		run "processes" "${tail[@]}" -client-procs
 		run "processes,GOMAXPROCS=1" "${tail[@]}" -client-procs -server-env GOMAXPROCS=1
-		run "processes,slice=100us" "${tail[@]}" -client-procs -server-slice 100us
+		run "processes,slice=100us" "${tail[@]}" -client-procs -server-slice 100us -client-slice 100us
 		run "processes,paced" "${tail[@]}" -client-procs -client-rate "$PACED_RATE"
 	fi
 done
@@ -122,7 +126,7 @@ if [[ " $CASES " == *" tail "* ]]; then
 	echo
 	echo "| 8 clients, single row | REST p50 / p99 µs | REST p99 / p50 | gRPC p50 / p99 µs | gRPC p99 / p50 | requests/s REST / gRPC | server's own p99 ≤ µs REST / gRPC | past 1 ms, server / clients, REST | past 1 ms, server / clients, gRPC | run-queue wait µs a request, server / clients, REST |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-	for v in goroutines goroutines,grpc-go processes processes,GOMAXPROCS=1 processes,slice=100us processes,paced; do
+	for v in goroutines goroutines,one-client-thread goroutines,slice=100us processes processes,GOMAXPROCS=1 processes,slice=100us processes,paced; do
 		ratio() { awk -v a="$(med $v "$1")" -v b="$(med $v "$2")" 'BEGIN { printf "%.2f", a / b }'; }
 		echo "| $v | $(med $v rest_8_p50_us) / $(med $v rest_8_p99_us) | $(ratio rest_8_p99_us rest_8_p50_us) |" \
 			"$(med $v grpclean_8_p50_us) / $(med $v grpclean_8_p99_us) | $(ratio grpclean_8_p99_us grpclean_8_p50_us) |" \
