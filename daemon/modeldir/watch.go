@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -74,14 +73,6 @@ type Options struct {
 	// watcher loads, skips, remembers failures and swaps as it does for its
 	// own layout.
 	Versions func(dir string) (VersionList, error)
-	// Background makes the watcher load the versions it finds after the
-	// first scan (and call OnSwap) on a thread of its own at the lowest
-	// CPU priority (Linux: nice 19), so that the process's other threads
-	// (a server answering requests) take the CPUs first while a version
-	// loads and warms; a load then takes longer when they are busy. Where
-	// threads have no priority of their own it does nothing. False, the
-	// default, leaves the thread's priority alone.
-	Background bool
 }
 
 // VersionList is what Options.Versions lists of a directory: each
@@ -102,7 +93,6 @@ type Watcher struct {
 	onSwap     func(*Loaded)
 	onSkip     func(Skip)
 	versions   func(string) (VersionList, error)
-	background bool
 	fsw        *fsnotify.Watcher
 	current    atomic.Pointer[Loaded]
 	skip       atomic.Pointer[Skip] // the newest version skipped, newer than current
@@ -170,7 +160,6 @@ func newWatcher(dir string, opt Options) *Watcher {
 		onSwap:     opt.OnSwap,
 		onSkip:     opt.OnSkip,
 		versions:   opt.Versions,
-		background: opt.Background,
 		done:       make(chan struct{}),
 		failed:     make(map[uint64]stamp),
 		watched:    make(map[string]bool),
@@ -230,20 +219,6 @@ func (w *Watcher) Close() error {
 // is closed.
 func (w *Watcher) run(events <-chan fsnotify.Event, errs <-chan error) {
 	defer close(w.done)
-	scan := w.Rescan
-	if w.background {
-		scans, scanned := make(chan struct{}, 1), make(chan struct{})
-		go w.scanAtLowPriority(scans, scanned)
-		defer func() { close(scans); <-scanned }()
-		// A scan asked for while one runs is kept (the buffer's one
-		// slot), so the files it would see are scanned once it ends.
-		scan = func() {
-			select {
-			case scans <- struct{}{}:
-			default:
-			}
-		}
-	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	pending := false
@@ -281,31 +256,8 @@ func (w *Watcher) run(events <-chan fsnotify.Event, errs <-chan error) {
 			schedule()
 		case <-timer.C:
 			pending = false
-			scan()
+			w.Rescan()
 		}
-	}
-}
-
-// scanAtLowPriority runs a Rescan for each value received on scans, on a
-// thread of the lowest CPU priority, until scans is closed; then it closes
-// scanned (Options.Background). The events are read and debounced by run
-// on an ordinary goroutine: a goroutine locked to its thread costs two
-// thread wake-ups each time it is woken (the P handed to its thread and
-// back), and a publish brings five or more events but one scan. With a
-// version published every 20 ms and no requests, svmgo serve's nice-19
-// thread woke 4.8–5.3 times a swap with the event loop on it and 1.03
-// times with the loop here, and ran 0.27–0.30 ms a swap instead of
-// 0.34–0.38 (two alternated runs each, load 12).
-func (w *Watcher) scanAtLowPriority(scans <-chan struct{}, scanned chan<- struct{}) {
-	defer close(scanned)
-	// The thread stays locked: it exits with this goroutine, so its
-	// priority never reaches another goroutine.
-	runtime.LockOSThread()
-	if err := lowerThreadPriority(); err != nil {
-		w.log.Debug("modeldir: cannot lower the watcher thread's priority", "err", err)
-	}
-	for range scans {
-		w.Rescan()
 	}
 }
 
