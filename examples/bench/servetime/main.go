@@ -65,9 +65,11 @@
 //     client to the echo floor (moving the rows over loopback, no work);
 //   - single-row gRPC p99 with one client while a new version of the model
 //     is published every 20 ms by a publisher process of its own (older
-//     versions removed as svmgo watch --keep 4 does), next to the same
-//     client without swaps, alternating -swap-rounds rounds of each (the
-//     medians are reported), and the server's CPU time a swap (with the
+//     versions removed as svmgo watch --keep 4 does), timed from the
+//     first version it published being served (its process's start is
+//     not a swap), next to the same client without swaps, alternating
+//     -swap-rounds rounds of each (the medians are reported), and the
+//     server's CPU time and its threads' blocking waits a swap (with the
 //     publisher alone, no requests, for -seconds);
 //   - startup to ready with a 10 MB kernel model (trained here on random
 //     rows with a large gamma, so every row is a support vector): from
@@ -84,8 +86,9 @@
 // and as the clients timed them; -clients picks the client counts,
 // -client-procs runs several clients as processes of their own,
 // -client-rate paces them, -unix adds the lean clients and the echo floor
-// over unix sockets, and -server-args, -server-env and -server-slice start
-// svmgo serve with other flags, environment or scheduler slice.
+// over unix sockets, -server-args, -server-env and -server-slice start
+// svmgo serve with other flags, environment or scheduler slice, and
+// -client-slice gives the clients' threads a scheduler slice.
 //
 // It checks that every answer is 200 / OK with a label and prints one line
 // of key=value fields (see serve.sh).
