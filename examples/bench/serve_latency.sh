@@ -51,7 +51,10 @@
 #         server, client and publisher on one CPU (so GOMAXPROCS 1) shared
 #         with a spinner at the same priority, a device busy with other
 #         work: a loader the kernel keeps off the CPU holds the server's
-#         only P (a loader at nice 19 made that p99 4-6x).
+#         only P (a loader at nice 19 made that p99 4-6x). Beside each: the
+#         server's threads' run-queue wait a request and its own p99 (its
+#         histogram's bucket), without and with swaps: a swap's cost inside
+#         the handler, or in the waits for a CPU around it.
 set -euo pipefail
 
 die() { echo "serve_latency.sh: $*" >&2; exit 1; }
@@ -160,10 +163,11 @@ if [[ " $CASES " == *" tail "* ]]; then
 fi
 if [[ " $CASES " == *" swap "* ]]; then
 	echo
-	echo "| one gRPC client (grpc-go's), p99 µs | no swaps | while publishing | ratio | swaps/s |"
-	echo "|---|---:|---:|---:|---:|"
+	echo "| one gRPC client (grpc-go's), p99 µs | no swaps | while publishing | ratio | swaps/s | server run-queue wait µs a request, no swaps / publishing | server's own p99 ≤ µs, no swaps / publishing |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
 	for v in swap swap,publisher-only swap,GOGC=off swap,one-busy-cpu; do
 		echo "| $v | $(med $v grpc_1_p99_calm_us) | $(med $v grpc_1_p99_swapping_us) |" \
-			"$(awk -v a="$(med $v grpc_1_p99_swapping_us)" -v b="$(med $v grpc_1_p99_calm_us)" 'BEGIN { printf "%.2f", a / b }') | $(med $v swaps_per_s) |"
+			"$(awk -v a="$(med $v grpc_1_p99_swapping_us)" -v b="$(med $v grpc_1_p99_calm_us)" 'BEGIN { printf "%.2f", a / b }') | $(med $v swaps_per_s) |" \
+			"$(med $v grpc_1_server_runq_calm_us) / $(med $v grpc_1_server_runq_swapping_us) | $(med $v grpc_1_server_p99_le_calm_us) / $(med $v grpc_1_server_p99_le_swapping_us) |"
 	done
 fi

@@ -68,7 +68,9 @@
 //     versions removed as svmgo watch --keep 4 does), timed from the
 //     first version it published being served (its process's start is
 //     not a swap), next to the same client without swaps, alternating
-//     -swap-rounds rounds of each (the medians are reported), and the
+//     -swap-rounds rounds of each (the medians are reported; with the
+//     server's threads' run-queue wait a request and its own p99's
+//     histogram bucket, each way), and the
 //     server's CPU time and its threads' blocking waits a swap (with the
 //     publisher alone, no requests, for -seconds);
 //   - startup to ready with a 10 MB kernel model (trained here on random
@@ -331,11 +333,24 @@ func main() {
 		fmt.Println(strings.Join(out, " "))
 		return
 	}
-	var calm, swapping []float64
+	// window times one client for d/2 and returns its p99, the time the
+	// server's threads waited for a CPU a request (schedstat), and the
+	// bucket of the server's own histogram that holds its p99: whether a
+	// swap's cost is inside the handler or in the waits around it.
+	window := func() (p99, runq, serverP99 float64) {
+		_, wait0, _ := threadStats(b.pid)
+		_, hist0 := b.serverHistogram("grpc")
+		lat, _ := b.single("grpc", 1, d/2)
+		_, wait1, _ := threadStats(b.pid)
+		bounds, hist1 := b.serverHistogram("grpc")
+		le, _, _ := serverTail(bounds, hist0, hist1, lat)
+		return us(quantile(lat, 0.99)), us(wait1-wait0) / float64(len(lat)), le
+	}
+	var calm, swapping, runq, swappingRunq, serverP99, swappingServerP99 []float64
 	var swaps, swapSeconds float64
 	for range *swapRounds {
-		lat, _ := b.single("grpc", 1, d/2)
-		calm = append(calm, us(quantile(lat, 0.99)))
+		p99, q, sp := window()
+		calm, runq, serverP99 = append(calm, p99), append(runq, q), append(serverP99, sp)
 		swaps0 := b.swaps()
 		into := modelDir
 		if *unserved {
@@ -353,14 +368,16 @@ func main() {
 			swaps0 = b.swaps()
 		}
 		t0 := time.Now()
-		lat, _ = b.single("grpc", 1, d/2)
+		p99, q, sp = window()
 		swapSeconds += time.Since(t0).Seconds()
 		stop()
 		swaps += b.swaps() - swaps0
-		swapping = append(swapping, us(quantile(lat, 0.99)))
+		swapping, swappingRunq, swappingServerP99 = append(swapping, p99), append(swappingRunq, q), append(swappingServerP99, sp)
 	}
 	out = append(out, fmt.Sprintf("grpc_1_p99_calm_us=%.1f grpc_1_p99_swapping_us=%.1f swaps_per_s=%.1f grpc_1_p99_calm_rounds_us=%s grpc_1_p99_swapping_rounds_us=%s",
-		median(calm), median(swapping), swaps/swapSeconds, joinFloats(calm), joinFloats(swapping)))
+		median(calm), median(swapping), swaps/swapSeconds, joinFloats(calm), joinFloats(swapping))+
+		fmt.Sprintf(" grpc_1_server_runq_calm_us=%.1f grpc_1_server_runq_swapping_us=%.1f grpc_1_server_p99_le_calm_us=%.0f grpc_1_server_p99_le_swapping_us=%.0f",
+			median(runq), median(swappingRunq), median(serverP99), median(swappingServerP99)))
 	if *only != "" {
 		fmt.Println(strings.Join(out, " "))
 		return
