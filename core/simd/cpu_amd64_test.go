@@ -21,3 +21,12 @@ func TestX86Features(t *testing.T) {
 		t.Errorf("package flags %v, %v, %v differ from x86Features", hasAVX2, hasAVX512, hasVNNI)
 	}
 }
+
+// TestHasAVX512VBMI: the VBMI path's features are golang.org/x/sys/cpu's.
+func TestHasAVX512VBMI(t *testing.T) {
+	x := cpu.X86
+	want := hasAVX512 && x.HasAVX512VBMI && x.HasBMI2
+	if got := HasAVX512VBMI(); got != want {
+		t.Errorf("HasAVX512VBMI() = %v; x/sys/cpu: %v", got, want)
+	}
+}
