@@ -857,7 +857,7 @@ type lineParser struct {
 	row    []float32
 	direct int
 	// vector runs parseFeaturesVector ahead of parseFeatures' own loop
-	// (vectorFeatures: AVX-512 VBMI on amd64).
+	// (vectorFeatures: AVX-512 with BMI2 on amd64).
 	vector  bool
 	columns int // CSV: the column count of the first row; 0 before it
 	// weightColumn is ReadOptions.WeightColumn (CSV); weight is the last

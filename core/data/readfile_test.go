@@ -763,8 +763,9 @@ func TestReadParseLineAllocs(t *testing.T) {
 		{FormatLIBSVM, "47.0 1:0.02354575262934534 2:0.05068011873981862 3:-0.020217511096257485 4:1e-5 5:0x1p-3"},
 		{FormatCSV, "+1,0.708333,1,1,-0.320755,-0.105023,-1,1,-0.419847,-1,-0.225806,0,1,-1"},
 	}
-	for _, c := range lines {
-		p := lineParser{format: c.f}
+	for k := range 2 * len(lines) { // each line on the Go loop, then the vector loop
+		c := lines[k%len(lines)]
+		p := lineParser{format: c.f, vector: k >= len(lines) && vectorFeatures()}
 		line := []byte(c.line)
 		if _, _, err := p.parse(line); err != nil { // warm-up: grows the scratch
 			t.Fatal(err)
@@ -1184,6 +1185,22 @@ func TestReadFileMatchesStrconv(t *testing.T) {
 				!slices.EqualFunc(val, wv, func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }) {
 				t.Fatalf("%s row %d: %v %v %v, want %v %v %v", p, i, d.Label(i), idx, val, want.Label(i), wi, wv)
 			}
+		}
+	}
+}
+
+// TestParseIntoEmptyRow: a dense row of no features (a dense data set of
+// width 0) takes none of a line's features, on every feature loop: they
+// stay in index and value for the data set to refuse.
+func TestParseIntoEmptyRow(t *testing.T) {
+	line := "1" + strings.Repeat(" ", 20)
+	for j := range 20 {
+		line += fmt.Sprintf(" %d:0.25", j+1)
+	}
+	for _, vector := range []bool{false, vectorFeatures()} {
+		p := lineParser{format: FormatLIBSVM, vector: vector, row: []float32{}}
+		if _, _, perr := p.parse([]byte(line)); perr != nil || p.direct != 0 || len(p.index) != 20 {
+			t.Fatalf("vector %v: %v, %d direct, %d left", vector, perr, p.direct, len(p.index))
 		}
 	}
 }
