@@ -9,7 +9,7 @@ import (
 // featuresAVX512 parses LIBSVM features from line[i:] (line holds n bytes)
 // while they take a form narrower than parseFeatures': index of 1 to 7
 // digits above prev and at most limit, ':', [-]digits[.digits] with 1 to 16
-// digits, a blank, in at most 24 bytes, with 48 bytes of the line left and
+// digits, a blank, in at most 24 bytes, with 32 bytes of the line left and
 // at least 16 before the token (it loads the 16 bytes that end at the
 // index's and at the value's last digit). It writes each value to row[index-1] when row is not nil, and otherwise
 // index-1 and the value to index[count] and value[count] while count <

@@ -966,15 +966,16 @@ const featureBytes = 48
 // digitRun), and the fraction's two 8-byte loads do not wait on each other.
 func (p *lineParser) parseFeatures(line []byte, i int, prev, limit int64) (int, int64) {
 	const zeros = 0x3030303030303030
-	for i+featureBytes <= len(line) {
+	for {
 		if p.vector {
 			// The vector loop takes the common features; this one
 			// the next feature it leaves, if it can, and then hands
 			// back to it.
 			i, prev = p.parseFeaturesVector(line, i, prev, limit)
-			if i = skipBlanks(line, i); i+featureBytes > len(line) {
-				break
-			}
+			i = skipBlanks(line, i)
+		}
+		if i+featureBytes > len(line) {
+			break
 		}
 		b := (*[featureBytes]byte)(line[i : i+featureBytes])
 		w := binary.LittleEndian.Uint64(b[0:8])
