@@ -21,3 +21,12 @@ func TestX86Features(t *testing.T) {
 		t.Errorf("package flags %v, %v, %v differ from x86Features", hasAVX2, hasAVX512, hasVNNI)
 	}
 }
+
+// TestHasAVX512BMI: the LIBSVM reader's features are golang.org/x/sys/cpu's.
+func TestHasAVX512BMI(t *testing.T) {
+	x := cpu.X86
+	want := hasAVX512 && x.HasPOPCNT && x.HasBMI1 && x.HasBMI2
+	if got := HasAVX512BMI(); got != want {
+		t.Errorf("HasAVX512BMI() = %v; x/sys/cpu: %v", got, want)
+	}
+}
