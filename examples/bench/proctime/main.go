@@ -17,14 +17,20 @@
 //     microsecond rusage reports (what perf stat's task-clock counts too);
 //   - wall: the monotonic clock from just before the fork to just after
 //     wait4 returns;
-//   - rss: the child's peak resident set (ru_maxrss, KiB).
+//   - faults: the child's minor page faults (ru_minflt), and
+//     csw: its context switches, voluntary and not (ru_nvcsw + ru_nivcsw):
+//     counts, not times, so they barely move with the machine's load.
+//
+// Peak memory is not measured: the child starts as a vfork copy of
+// proctime, and Linux carries the old memory's peak into ru_maxrss at
+// exec, so proctime's own peak would floor the child's.
 //
 // Pinning is the caller's: `taskset -c 0 proctime …` pins proctime, and the
 // children inherit its CPU set.
 //
 // It prints one line a command, in the order given:
 //
-//	cmd=1 runs=N cpu_ms=1.234 wall_ms=2.345 rss_kib=5432 cpu_q1=… cpu_q3=… wall_q1=… wall_q3=…
+//	cmd=1 runs=N cpu_ms=1.234 wall_ms=2.345 faults=310 csw=14 cpu_q1=… cpu_q3=… wall_q1=… wall_q3=…
 //
 // with the medians (and quartiles) over the N runs. A command that exits
 // non-zero stops proctime with exit status 1 and its output on standard
@@ -52,8 +58,8 @@ func main() {
 
 // sample is one run's measurement.
 type sample struct {
-	cpu, wall time.Duration
-	rssKiB    int64
+	cpu, wall   time.Duration
+	faults, csw int64
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -111,9 +117,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for k, ss := range samples {
 		cpu := quartiles(ss, func(s sample) float64 { return s.cpu.Seconds() * 1e3 })
 		wall := quartiles(ss, func(s sample) float64 { return s.wall.Seconds() * 1e3 })
-		rss := quartiles(ss, func(s sample) float64 { return float64(s.rssKiB) })
-		fmt.Fprintf(stdout, "cmd=%d runs=%d cpu_ms=%.4f wall_ms=%.4f rss_kib=%.0f cpu_q1=%.4f cpu_q3=%.4f wall_q1=%.4f wall_q3=%.4f\n",
-			k+1, len(ss), cpu[1], wall[1], rss[1], cpu[0], cpu[2], wall[0], wall[2])
+		faults := quartiles(ss, func(s sample) float64 { return float64(s.faults) })
+		csw := quartiles(ss, func(s sample) float64 { return float64(s.csw) })
+		fmt.Fprintf(stdout, "cmd=%d runs=%d cpu_ms=%.4f wall_ms=%.4f faults=%.0f csw=%.0f cpu_q1=%.4f cpu_q3=%.4f wall_q1=%.4f wall_q3=%.4f\n",
+			k+1, len(ss), cpu[1], wall[1], faults[1], csw[1], cpu[0], cpu[2], wall[0], wall[2])
 	}
 	return 0
 }
@@ -162,7 +169,7 @@ func runOnce(argv []string, log *os.File) (sample, error) {
 		return sample{}, errors.New("no rusage from wait4")
 	}
 	cpu := time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
-	return sample{cpu: cpu, wall: wall, rssKiB: ru.Maxrss}, nil
+	return sample{cpu: cpu, wall: wall, faults: ru.Minflt, csw: ru.Nvcsw + ru.Nivcsw}, nil
 }
 
 // quartiles returns the first quartile, median and third quartile of f
