@@ -587,7 +587,7 @@ func TestLinearTrainerBytesPrimal(t *testing.T) {
 	l1 := LinearTrainerBytes(p, 1000, 100)
 	p.Solver = L2LossSVCPrimal
 	primal := LinearTrainerBytes(p, 1000, 100)
-	if want := l1 + 1000*20 + 10*101*8 + 101*4 + stiffCoords*(4+stiffCoords*8+8+4+8); dual != want || primal != want {
+	if want := l1 + 1000*20 + 11*101*8 + 101*4 + stiffCoords*(4+stiffCoords*8+8+4+8); dual != want || primal != want {
 		t.Errorf("bytes: -s 1 %d, -s 2 %d, want %d (-s 3 %d)", dual, primal, want, l1)
 	}
 }
