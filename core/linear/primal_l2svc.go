@@ -103,7 +103,6 @@ func (f *l2svcFun) grad(w, g, D []float64) {
 		f.u[i] = 2 * f.c[i] * float64(f.sign[i]) * (f.z[i] - 1)
 	}
 	f.split(rowPass{kind: passGrad, out: g, D: D, rows: I, a: f.u, b: f.c, x: 2}, k, n)
-	f.reads += int64(n - k)
 	for j := range D {
 		D[j]++
 	}

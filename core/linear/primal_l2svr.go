@@ -93,7 +93,6 @@ func (f *l2svrFun) grad(w, g, D []float64) {
 		}
 	}
 	f.split(rowPass{kind: passGrad, out: g, D: D, rows: f.I, a: f.u, b: f.c, x: 2}, 0, f.nI)
-	f.reads += int64(f.nI)
 }
 
 func (f *l2svrFun) lossRange(eta float64, lo, hi int) float64 {

@@ -88,18 +88,21 @@ func (f *lrFun) grad(w, g, D []float64) {
 	for j := range D {
 		D[j]++ // the identity first: a cold run's order of sums
 	}
-	// u, free until the next line search, holds ∇f's factors; D the
-	// weights, from e_i: σ(|z_i|) = 1/(1 + e_i), 1 − σ(|z_i|) = e_i/(1 + e_i).
-	for i, z := range f.z {
+	f.weights(0, first) // the rows given: Hv's weights
+	f.split(rowPass{kind: passGrad, out: g, D: D, a: f.u, b: f.D, x: 1}, first, len(f.z))
+}
+
+// weights sets rows lo..hi−1's ∇f factors in u (free until the next line search)
+// and Hessian weights in D from e_i = exp(−|z_i|) there: σ(|z_i|) = 1/(1 + e_i).
+func (f *lrFun) weights(lo, hi int) {
+	for i := lo; i < hi; i++ {
 		s := 1 / (1 + f.D[i])
 		t := f.D[i] * s
-		if z < 0 {
+		if f.z[i] < 0 {
 			s, t = t, s
 		}
 		f.D[i], f.u[i] = f.c[i]*s*t, -f.c[i]*t*float64(f.sign[i])
 	}
-	f.split(rowPass{kind: passGrad, out: g, D: D, a: f.u, b: f.D, x: 1}, first, len(f.z))
-	f.reads += int64(len(f.z) - first)
 }
 
 func (f *lrFun) lossRange(eta float64, lo, hi int) float64 {
@@ -140,8 +143,9 @@ func (f *lrFun) Hv(s, Hs []float64) { f.hv(s, Hs, nil, f.D, 1) }
 func (f *lrFun) dual(alpha []float64, d *dualSums) {
 	var az float64
 	n := 0
+	simd.Exp64(alpha, f.z) // math.Exp's bits, 8 rows at a time
 	for i, z := range f.z {
-		a := f.c[i] * (1 / (1 + math.Exp(z))) // σ(−z)
+		a := f.c[i] * (1 / (1 + alpha[i])) // σ(−z)
 		alpha[i] = a
 		az += a * z
 		if a != 0 { // no branch (countNonzero)

@@ -73,10 +73,14 @@ func (r *primalRows) gradStart(w, g, D []float64) int {
 	return k.rows
 }
 
-// rowLoss is an objective's loss at margins z + ηu over rows lo..hi−1.
+// rowLoss is an objective's loss at margins z + ηu over rows lo..hi−1,
+// and what its gradient pass sets first over positions lo..hi−1 (weights).
 type rowLoss interface {
 	lossRange(eta float64, lo, hi int) float64
+	weights(lo, hi int)
 }
+
+func (r *primalRows) weights(int, int) {} // the L2 losses set theirs with I
 
 // Run and Done lend r's second half to another core (solve.Lender).
 func (r *primalRows) Run()                { r.run(&r.half) }
@@ -169,6 +173,7 @@ func (r *primalRows) run(p *rowPass) {
 	case passHv:
 		r.hvRange(p.s, p.out, p.rows, p.a, p.x, p.lo, p.hi)
 	case passGrad:
+		r.obj.weights(p.lo, p.hi)
 		r.addRowsSquares(p.out, p.D, p.rows, p.lo, p.hi, p.a, p.b, p.x)
 	case passStep:
 		r.stepRange(p.s, p.lo, p.hi)
@@ -183,6 +188,9 @@ func (r *primalRows) run(p *rowPass) {
 // zeroed vectors, which are added to out and D last.
 func (r *primalRows) split(p rowPass, lo, hi int) float64 {
 	p.lo, p.hi = lo, hi
+	if p.kind != passLoss { // the passes that read rows
+		r.reads += int64(hi - lo)
+	}
 	if !r.halves {
 		r.run(&p)
 		return p.sum
@@ -212,7 +220,6 @@ func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float6
 	}
 	copy(Hs, s)
 	r.split(rowPass{kind: passHv, s: s, out: Hs, rows: rows, a: a, x: scale}, 0, m)
-	r.reads += int64(m)
 }
 
 // Hv is the L2 losses' ∇²f·s = s + 2 Σ_{i∈I} C_i (x_iᵀs) x_i.
@@ -318,7 +325,6 @@ func (r *primalRows) addRowsSquares(g, D []float64, rows []int32, lo, hi int, a,
 // which reads the rows for u (stepRange).
 func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
 	r.w = w
-	r.reads += int64(len(r.u))
 	wTw, wTs, sTs := dot64(w, w), dot64(w, s), dot64(s, s)
 	eta, kind := 1.0, passStep // the first trial's pass sets u
 	for range maxLineSearch {
