@@ -2,6 +2,7 @@ package solve
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -19,8 +20,9 @@ import (
 // microseconds to wake on a virtual machine that halts idle CPUs, as much
 // as a half of a pass takes (BenchmarkLend).
 type Lender struct {
-	idle atomic.Int32 // cores free to take a half
-	jobs chan Job     // buffered: a lent job never waits for its helper
+	idle    atomic.Int32 // cores free to take a half
+	jobs    chan Job     // buffered: a lent job never waits for its helper
+	running sync.WaitGroup
 }
 
 // Job is a half a task lends: Run runs it; Done, a channel of capacity
@@ -60,8 +62,10 @@ func (c *Lender) Wait(j Job) { receive(j.Done()) }
 // jobs, idle cores free at first; Stop(helpers) ends them.
 func (c *Lender) Start(helpers, idle int) {
 	c.idle.Store(int32(idle))
+	c.running.Add(helpers)
 	for range helpers {
 		go func() {
+			defer c.running.Done()
 			for j := <-c.jobs; j != nil; j = receive(c.jobs) {
 				j.Run()
 				c.idle.Add(1)
@@ -88,9 +92,10 @@ func receive[T any](ch chan T) T {
 // left.
 func (c *Lender) Free() { c.idle.Add(1) }
 
-// Stop ends the helpers of Start.
+// Stop ends the helpers of Start, and returns once they have ended.
 func (c *Lender) Stop(helpers int) {
 	for range helpers {
 		c.jobs <- nil
 	}
+	c.running.Wait()
 }
