@@ -16,9 +16,10 @@ import (
 //
 // A helper that has run a job polls for the next one for spinWait before
 // it sleeps, and Wait polls for the job's end as long, yielding the core
-// to any other goroutine at each poll: a sleeping thread takes tens of
-// microseconds to wake on a virtual machine that halts idle CPUs, as much
-// as a half of a pass takes (BenchmarkLend).
+// to any other goroutine at each poll: waking a sleeping thread cost more
+// than a small half saves (BenchmarkLend, halves of 25 µs: 55 µs a pass
+// lent to a sleeping helper, 50 µs both halves alone, 25 µs lent to a
+// polling one; SCHED_FIFO on the 2-vCPU VM at load 20).
 type Lender struct {
 	idle    atomic.Int32 // cores free to take a half
 	jobs    chan Job     // buffered: a lent job never waits for its helper
@@ -33,9 +34,9 @@ type Job interface {
 }
 
 // spinWait is how long a helper polls for the next job, and Wait for a
-// job's end, before sleeping: about a pass's half on the data that is
-// split (debdesc_bin, 316k nonzeros: 0.2–0.5 ms), longer than the gaps
-// between passes (a CG step's vector updates).
+// job's end, before sleeping: longer than the gaps between the primal
+// Newton method's passes (a CG step's vector updates: debdesc_bin ~40 µs),
+// shorter than a half of them (0.3–0.6 ms).
 const spinWait = 200 * time.Microsecond
 
 // NewLender returns a Lender for up to helpers helpers; Start runs them.
