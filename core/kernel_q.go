@@ -41,8 +41,8 @@ type svcQ struct {
 	// across says fill reads a column without a kept one from the other
 	// rows' kept columns (keptColumns.fillAcross), and entries what the
 	// kept columns hold (keptColumns.entriesKept): rows of at least
-	// acrossMinWidth values, where a kernel value costs more than the
-	// scattered read.
+	// acrossMinWidth values (keptColumns.wide), where a kernel value costs
+	// more than the scattered read.
 	across bool
 
 	// kernelEvals counts the kernel values computed (cache misses), the
@@ -109,7 +109,7 @@ func (q *svcQ) init() {
 			q.qd[t] = q.kr.diag(int(r)) // y_t² = 1
 		}
 	}
-	q.across = q.kept != nil && q.kr.rowWidth() >= acrossMinWidth
+	q.across = q.kept != nil && q.kept.wide
 	if q.kept != nil {
 		q.kslot = q.kslot[:l]
 		for t, r := range q.index {

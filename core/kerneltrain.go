@@ -160,9 +160,12 @@ const denseViewMaxFeatures = 64
 // per row of rows of numFeatures features holding about nonzeros
 // nonzeros each (at most numFeatures): numFeatures when the rows are
 // narrow and dense enough for the trainer to read them through its dense
-// copy (denseViewMaxFeatures, data.PreferDense), else nonzeros. The
-// incremental trainers' default for kept columns depends on it
-// (options.KernelOptions.Incremental).
+// copy (denseViewMaxFeatures, data.PreferDense), else nonzeros. It is the
+// one rule for what a row's width decides: the incremental trainers'
+// default for kept columns (options.KernelOptions.Incremental, from the
+// capacity's nonzeros a row), and in a warm Train (from the data set's),
+// whether added rows get kept columns and columns are read across the
+// kept ones (keptColumns.wide, acrossMinWidth).
 func KernelRowWidth(numFeatures, nonzeros int) int {
 	nonzeros = min(nonzeros, numFeatures)
 	if numFeatures <= denseViewMaxFeatures && data.PreferDense(1, numFeatures, nonzeros) {
