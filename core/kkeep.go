@@ -107,7 +107,7 @@ type keptColumns struct {
 	// and a column without a kept one is read from the other rows' kept
 	// columns (svcQ.across). Set by begin.
 	wide bool
-	mu        sync.Mutex
+	mu   sync.Mutex
 	// used and fresh are begin's scratch: the slots taken, the slots
 	// given to rows added.
 	used  []bool
