@@ -15,10 +15,10 @@
 #                table shows whether per-core CPU changed (default: none)
 #   RUNS         alternating rounds per case, median quoted (default: 3)
 #   LONG_RUNS    rounds of the two long cases, shuttle one-class and
-#                shuttle ε-SVR (15–25 s of CPU a run, the rest of a round
-#                together about 30 s): default the smaller of RUNS and 3,
-#                so that RUNS=5 with SVMGO_BASE takes about 10 minutes on
-#                the quiet machine
+#                shuttle ε-SVR (about 20 s a run; a round of the other 22
+#                cases takes about 51 s with SVMGO_BASE): default the
+#                smaller of RUNS and 3, so that RUNS=5 with SVMGO_BASE takes
+#                about 10 minutes on the quiet machine (cores_quiet.sh)
 #   BENCH_CASES  cases to run, space or comma separated (default: all; see
 #                setup() and the list in $all below). Every shared set is
 #                trained as C-SVC (diabetes, whose targets are real

@@ -11,9 +11,10 @@
 #   SVMGO_BASE=/tmp/svmgo.main bash examples/bench/cores_quiet.sh
 #
 # All 24 cases with a base binary: about 10 minutes on the quiet 2-core
-# machine, estimated from the CPU a run of each case (measured at load
-# 8–13: a round of the 22 shorter cases about 30 s, one of each shuttle
-# case 70–95 s with the base); without SVMGO_BASE about 7. A subset:
+# machine (5 rounds of the 22 shorter cases at about 51 s a round, 3 of the
+# two shuttle cases at about 120 s), 7 without SVMGO_BASE: timed at
+# autogroup nice −20, where wall is close to CPU (2026-11-28: the 22 with a
+# base, RUNS=3, 153 s; the two shuttle cases, one round without, 80 s). A subset:
 # BENCH_CASES="spamlike debdesc10k oneclass-debdesc10k svr-debdesc10k".
 #
 # Exit status: cores.sh's, or 3 when the machine never became quiet.
