@@ -28,8 +28,9 @@
 #                minutes of CPU a training)
 #
 # A timing is one command repeated REPS times (REPS per case: the small
-# sets take a few ms a run, so they repeat to about 0.3 s a timing), user+sys CPU (wait4's rusage) and wall
-# (time.perf_counter) over the repetitions divided by REPS, in µs: the
+# sets take a few ms a run, so they repeat to about 0.3 s a timing),
+# user+sys CPU (wait4's rusage) and wall (time.perf_counter) over the
+# repetitions divided by REPS, in µs: the
 # 10 ms steps of /usr/bin/time's output were 1% of a 1.25 s run, the
 # margin the goal was in doubt by. A round times svmgo on both cores
 # (unpinned) and pinned to CPU 0 (taskset -c 0) back to back, in turn

@@ -5,7 +5,7 @@
 # the 1-minute load average is below QUIET_LOAD (default 0.5), checked
 # every 10 s for at most QUIET_WAIT seconds (default 1800), then runs
 # cores.sh (RUNS default 5 here, LONG_RUNS 3 for the two shuttle cases of
-# 15–25 s a run) with the rest of the environment as given, and says
+# about 20 s a run) with the rest of the environment as given, and says
 # whether the load stayed below QUIET_LOAD + 1 while it ran.
 #
 #   SVMGO_BASE=/tmp/svmgo.main bash examples/bench/cores_quiet.sh
