@@ -3,7 +3,7 @@
 # are meaningless while other jobs hold the cores: a pinned run waits for
 # CPU 0, a 2-core run's second core is someone else's. This waits until
 # the 1-minute load average is below QUIET_LOAD (default 0.5), checked
-# every 10 s for at most QUIET_WAIT seconds (default 1800), then runs
+# every 10 s for at most QUIET_WAIT seconds (default 600), then runs
 # cores.sh (RUNS default 5 here, LONG_RUNS 3 for the two shuttle cases of
 # about 20 s a run) with the rest of the environment as given, and says
 # whether the load stayed below QUIET_LOAD + 1 while it ran.
@@ -22,7 +22,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 limit=${QUIET_LOAD:-0.5}
-wait=${QUIET_WAIT:-1800}
+wait=${QUIET_WAIT:-600}
 load() { cut -d ' ' -f 1 /proc/loadavg; }
 below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
