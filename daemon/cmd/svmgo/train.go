@@ -17,10 +17,10 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
-var trainUsage = `usage: svmgo train [options] train_file [model_file]
+const trainUsage = `usage: svmgo train [options] train_file [model_file]
 ` + options.KernelUsage + options.ScaleUsage + trainFilesUsage
 
-var trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_file]
+const trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_file]
 ` + options.LinearUsage + options.ScaleUsage + trainFilesUsage
 
 // train is svm-train: a kernel SVM from a data file, or with -v the
@@ -123,9 +123,7 @@ func trainCommand(args []string, syntax options.Syntax, usage string, stdout, st
 		m = core.WithCreated(m, t)
 	}
 	if !o.Kernel.Quiet && !o.Linear.Quiet {
-		if report, ok := trainReports[m.Info().Kind]; ok {
-			report(stdout, m)
-		}
+		reportTraining(stdout, m)
 	}
 	// Unsynced, as LIBSVM's and LIBLINEAR's train write theirs: the run can
 	// be repeated, and the syncs were half of a small set's wall.
@@ -146,11 +144,15 @@ func heapGrown() bool {
 	return s.NumGC > 0
 }
 
-// trainReports print the report of a training run of each kind as the
-// reference tool does (svm-train, LIBLINEAR's train).
-var trainReports = map[string]func(w io.Writer, m core.Model){
-	core.KindKernel: func(w io.Writer, m core.Model) { reportKernel(w, m.(*core.KernelModel)) },
-	core.KindLinear: func(w io.Writer, m core.Model) { reportLinear(w, m.(*linear.LinearModel)) },
+// reportTraining prints the report of a training run as the reference
+// tool does (svm-train, LIBLINEAR's train); other kinds print none.
+func reportTraining(w io.Writer, m core.Model) {
+	switch m := m.(type) {
+	case *core.KernelModel:
+		reportKernel(w, m)
+	case *linear.LinearModel:
+		reportLinear(w, m)
+	}
 }
 
 // reportKernel prints svm-train's report of a training run, without its
@@ -222,7 +224,7 @@ func reportLinear(w io.Writer, m *linear.LinearModel) {
 const laplaceNote = "Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma= %.6g\n"
 
 // trainFilesUsage ends both train commands' usage: their file arguments.
-var trainFilesUsage = readFlagsUsage + weightFlagsUsage + progressUsage + `
+const trainFilesUsage = readFlagsUsage + weightFlagsUsage + progressUsage + `
 train_file is in LIBSVM format (or CSV, label first, when it ends in .csv);
 a classifier's labels must be integers.
 model_file defaults to the train file's name with .svmgo appended, in the
