@@ -15,10 +15,10 @@
 #                table shows whether per-core CPU changed (default: none)
 #   RUNS         alternating rounds per case, median quoted (default: 3)
 #   LONG_RUNS    rounds of the two long cases, shuttle one-class and
-#                shuttle ε-SVR (15–25 s of CPU a run, the rest of a round
-#                together about 30 s): default the smaller of RUNS and 3,
-#                so that RUNS=5 with SVMGO_BASE takes about 10 minutes on
-#                the quiet machine
+#                shuttle ε-SVR (about 20 s a run; a round of the other 22
+#                cases takes about 51 s with SVMGO_BASE): default the
+#                smaller of RUNS and 3, so that RUNS=5 with SVMGO_BASE takes
+#                about 10 minutes on the quiet machine (cores_quiet.sh)
 #   BENCH_CASES  cases to run, space or comma separated (default: all; see
 #                setup() and the list in $all below). Every shared set is
 #                trained as C-SVC (diabetes, whose targets are real
@@ -28,8 +28,9 @@
 #                minutes of CPU a training)
 #
 # A timing is one command repeated REPS times (REPS per case: the small
-# sets take a few ms a run, so they repeat to about 0.3 s a timing), user+sys CPU (wait4's rusage) and wall
-# (time.perf_counter) over the repetitions divided by REPS, in µs: the
+# sets take a few ms a run, so they repeat to about 0.3 s a timing),
+# user+sys CPU (wait4's rusage) and wall (time.perf_counter) over the
+# repetitions divided by REPS, in µs: the
 # 10 ms steps of /usr/bin/time's output were 1% of a 1.25 s run, the
 # margin the goal was in doubt by. A round times svmgo on both cores
 # (unpinned) and pinned to CPU 0 (taskset -c 0) back to back, in turn

@@ -3,17 +3,18 @@
 # are meaningless while other jobs hold the cores: a pinned run waits for
 # CPU 0, a 2-core run's second core is someone else's. This waits until
 # the 1-minute load average is below QUIET_LOAD (default 0.5), checked
-# every 10 s for at most QUIET_WAIT seconds (default 1800), then runs
+# every 10 s for at most QUIET_WAIT seconds (default 600), then runs
 # cores.sh (RUNS default 5 here, LONG_RUNS 3 for the two shuttle cases of
-# 15–25 s a run) with the rest of the environment as given, and says
+# about 20 s a run) with the rest of the environment as given, and says
 # whether the load stayed below QUIET_LOAD + 1 while it ran.
 #
 #   SVMGO_BASE=/tmp/svmgo.main bash examples/bench/cores_quiet.sh
 #
 # All 24 cases with a base binary: about 10 minutes on the quiet 2-core
-# machine, estimated from the CPU a run of each case (measured at load
-# 8–13: a round of the 22 shorter cases about 30 s, one of each shuttle
-# case 70–95 s with the base); without SVMGO_BASE about 7. A subset:
+# machine (5 rounds of the 22 shorter cases at about 51 s a round, 3 of the
+# two shuttle cases at about 120 s), 7 without SVMGO_BASE: timed at
+# autogroup nice −20, where wall is close to CPU (2026-11-28: the 22 with a
+# base, RUNS=3, 153 s; the two shuttle cases, one round without, 80 s). A subset:
 # BENCH_CASES="spamlike debdesc10k oneclass-debdesc10k svr-debdesc10k".
 #
 # Exit status: cores.sh's, or 3 when the machine never became quiet.
@@ -21,7 +22,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 limit=${QUIET_LOAD:-0.5}
-wait=${QUIET_WAIT:-1800}
+wait=${QUIET_WAIT:-600}
 load() { cut -d ' ' -f 1 /proc/loadavg; }
 below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
