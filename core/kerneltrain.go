@@ -910,8 +910,8 @@ type svcRun struct {
 	// vals holds what the pairs' solves leave, in parts of off[nPairs]
 	// values: every pair's α, then, when the dual is wanted, every pair's
 	// G and Gbar; pair pi's values of a part are at off[pi]:off[pi+1]
-	// (part). One allocation a run: three a pair (135 on digits) cost more
-	// than their copies.
+	// (part): one allocation a run, where finishPair made three a pair
+	// (135 on digits).
 	vals []float64
 	off  []int
 }

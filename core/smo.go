@@ -509,12 +509,13 @@ func (s *smo) setup(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gbar0 [
 	copy(s.p, p)
 	copy(s.y, y)
 	for t, a := range alpha {
-		if !(a >= 0 && a <= s.C(t)) {
+		C := s.C(t)
+		if !(a >= 0 && a <= C) {
 			panic("core: smo.solve: starting alpha outside [0, C]")
 		}
 		s.alpha[t] = a
 		s.index[t] = int32(t)
-		s.setStatus(t)
+		s.setStatusIn(t, C)
 	}
 	s.activeSize = l
 	s.unshrunk = false
@@ -579,8 +580,11 @@ func (s *smo) C(t int) float64 {
 
 // setStatus classifies α_t, pins it to a bound it reached and records its
 // membership in I_up and I_low.
-func (s *smo) setStatus(t int) {
-	switch C := s.C(t); {
+func (s *smo) setStatus(t int) { s.setStatusIn(t, s.C(t)) }
+
+// setStatusIn is setStatus with α_t's upper bound C = C(t) known.
+func (s *smo) setStatusIn(t int, C float64) {
+	switch {
 	case s.alpha[t] >= C:
 		s.alpha[t] = C
 		s.alphaStatus[t] = upperBound

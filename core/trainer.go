@@ -152,8 +152,7 @@ func (d *Dual) Extended(n int) *Dual {
 // vector has room for n values, each is extended with zeros within its
 // capacity and d itself is returned; else d.Extended(n). Extended copies
 // every vector each Train: on digits (45 pairs of about 1,400 rows) half a
-// megabyte, and the next Train's reads of the copies miss the cache.
-// Panics if n < d.Rows().
+// megabyte. Panics if n < d.Rows().
 func (d *Dual) ExtendInPlace(n int) *Dual {
 	if n < d.Rows() {
 		panic("core: Dual.ExtendInPlace: fewer rows than the dual covers")
