@@ -269,3 +269,49 @@ func cloneEach(v [][]float64) [][]float64 {
 	}
 	return out
 }
+
+// inClassOrder returns g, a state whose decision functions have the
+// positive classes warmLabels, with its functions in the order of this
+// run's labels (labels[:len(box)] the positive classes; a binary run's two
+// classes), box their costs; nil when the classes or costs differ. Classes
+// are numbered in order of first appearance, so a removal can reorder
+// them (digits without rows 0, 3 and 7): g's vectors are then permuted
+// into a new value (g is not changed, duals share it); a binary run whose
+// positive class is the other one's flips every y_i, so its w, ∇f and
+// ∇f(0) are negated and its costs swapped (the margins, loss and ∇²f do
+// not change).
+func (g *LinearGradient) inClassOrder(warmLabels, labels []int32, box [][2]float64) *LinearGradient {
+	nrW := len(box)
+	if slices.Equal(warmLabels, labels[:nrW]) {
+		if !slices.Equal(g.Box, box) {
+			return nil
+		}
+		return g
+	}
+	if nrW == 1 {
+		if len(labels) != 2 || warmLabels[0] != labels[1] || g.Box[0] != [2]float64{box[0][1], box[0][0]} {
+			return nil
+		}
+		neg := func(v [][]float64) [][]float64 {
+			x := make([]float64, len(v[0]))
+			for j, e := range v[0] {
+				x[j] = -e
+			}
+			return [][]float64{x}
+		}
+		ng := *g
+		ng.Box, ng.W, ng.G, ng.G0 = box, neg(g.W), neg(g.G), neg(g.G0)
+		return &ng
+	}
+	ng := *g
+	ng.Box, ng.W, ng.G, ng.G0 = make([][2]float64, nrW), make([][]float64, nrW), make([][]float64, nrW), make([][]float64, nrW)
+	ng.H, ng.Loss = make([][]float64, nrW), make([]float64, nrW)
+	for k, pos := range labels[:nrW] {
+		q := slices.Index(warmLabels, pos)
+		if q < 0 || g.Box[q] != box[k] {
+			return nil
+		}
+		ng.Box[k], ng.W[k], ng.G[k], ng.G0[k], ng.H[k], ng.Loss[k] = box[k], g.W[q], g.G[q], g.G0[q], g.H[q], g.Loss[q]
+	}
+	return &ng
+}

@@ -2,7 +2,6 @@ package linear
 
 import (
 	"math"
-	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
@@ -76,8 +75,8 @@ func (t *LinearTrainer) keepsGradient() bool {
 }
 
 // usableGradient returns warm's gradient when it was computed on ds's
-// first Rows rows (n features) at warm's α, same bias and decision
-// functions; else nil. hMid is hashLabels(ds, warm.Gradient.Rows)'s first.
+// first Rows rows (n features) at warm's α, same bias and classes, in this
+// run's order of decision functions (inClassOrder); else nil. hMid is hashLabels(ds, warm.Gradient.Rows)'s first.
 func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][2]float64, n int, hMid [4]uint64, l int) *LinearGradient {
 	if warm == nil || warm.Gradient == nil {
 		return nil
@@ -87,8 +86,7 @@ func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][
 	if g.Rows <= 0 || g.Rows > l || g.Bias != t.params.Bias || g.Features < 0 || g.Features > n ||
 		g.logistic != (t.params.Solver == L2Logistic) ||
 		len(warm.Alpha) != nrW || len(g.Box) != nrW || len(g.W) != nrW || len(g.G) != nrW ||
-		len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW ||
-		!slices.Equal(warm.Labels, labels[:nrW]) || !slices.Equal(g.Box, box) {
+		len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW || len(warm.Labels) != nrW {
 		return nil
 	}
 	dim := g.Features
@@ -104,7 +102,7 @@ func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][
 	if hashLinearAlpha(hMid, warm.Alpha, g.Rows) != g.Check {
 		return nil
 	}
-	return g
+	return g.inClassOrder(warm.Labels, labels, box)
 }
 
 // known returns decision function k's part of g as the Newton method's
