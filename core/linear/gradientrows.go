@@ -155,11 +155,11 @@ func (k *keptRows) numFeatures() int {
 func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int) *LinearGradient {
 	rs, n, nrW := g.rows, g.Rows, len(g.W)
 	if rs == nil || len(rs.live) != n || len(alpha) != nrW || len(labels) != nrW || len(g.Box) != nrW ||
-		len(g.G) != nrW || len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW {
+		len(g.G) != nrW || len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW || len(g.Z) != nrW {
 		return nil
 	}
-	for _, a := range alpha {
-		if len(a) < n {
+	for k, a := range alpha {
+		if len(a) < n || len(g.Z[k]) != n {
 			return nil
 		}
 	}
@@ -209,6 +209,10 @@ func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int
 		live = append(live, p)
 	}
 	ng.rows = &keptRows{log: rs.log, view: rs.view, live: live}
+	ng.Z = make([][]float64, nrW)
+	for k, z := range g.Z {
+		ng.Z[k] = withoutPositions(z, cut)
+	}
 	// A sparse data set's features shrink to those of the rows kept
 	// (Dataset.DeleteRows): no row has the others, whose weights the next
 	// start takes as 0 (their terms in the sums above are then 0 too).
@@ -231,6 +235,18 @@ func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int
 		ng.W, ng.G, ng.G0, ng.H = cutFeatures(ng.W), cutFeatures(ng.G), cutFeatures(ng.G0), cutFeatures(ng.H)
 	}
 	return ng
+}
+
+// withoutPositions returns a copy of v without the entries at the
+// ascending positions cut.
+func withoutPositions(v []float64, cut []int) []float64 {
+	out := make([]float64, 0, len(v)-len(cut))
+	next := 0
+	for _, r := range cut {
+		out = append(out, v[next:r]...)
+		next = r + 1
+	}
+	return append(out, v[next:]...)
 }
 
 // addRowTerms does v += a·x_r and, when h is not nil, h_j += b·x_rj²,
@@ -278,7 +294,7 @@ func cloneEach(v [][]float64) [][]float64 {
 // them (digits without rows 0, 3 and 7): g's vectors are then permuted
 // into a new value (g is not changed, duals share it); a binary run whose
 // positive class is the other one's flips every y_i, so its w, ∇f and
-// ∇f(0) are negated and its costs swapped (the margins, loss and ∇²f do
+// ∇f(0) are negated and its costs swapped (its margins, loss and ∇²f do
 // not change).
 func (g *LinearGradient) inClassOrder(warmLabels, labels []int32, box [][2]float64) *LinearGradient {
 	nrW := len(box)
@@ -305,13 +321,14 @@ func (g *LinearGradient) inClassOrder(warmLabels, labels []int32, box [][2]float
 	}
 	ng := *g
 	ng.Box, ng.W, ng.G, ng.G0 = make([][2]float64, nrW), make([][]float64, nrW), make([][]float64, nrW), make([][]float64, nrW)
-	ng.H, ng.Loss = make([][]float64, nrW), make([]float64, nrW)
+	ng.H, ng.Loss, ng.Z = make([][]float64, nrW), make([]float64, nrW), make([][]float64, nrW)
 	for k, pos := range labels[:nrW] {
 		q := slices.Index(warmLabels, pos)
 		if q < 0 || g.Box[q] != box[k] {
 			return nil
 		}
 		ng.Box[k], ng.W[k], ng.G[k], ng.G0[k], ng.H[k], ng.Loss[k] = box[k], g.W[q], g.G[q], g.G0[q], g.H[q], g.Loss[q]
+		ng.Z[k] = g.Z[q]
 	}
 	return &ng
 }
