@@ -36,7 +36,7 @@ type primalRows struct {
 	given bool
 	// known, when not nil, is what the first start and grad take as given
 	// for rows 0..known.rows−1 (LinearGradient), alpha their dual
-	// variables, from which the loss gives their margins; grad clears it.
+	// variables (logistic regression's Hessian weights); grad clears it.
 	known *knownRows
 	alpha []float64
 }
@@ -53,7 +53,7 @@ type knownRows struct {
 }
 
 // startKnown makes the next start and grad take rows 0..k.rows−1 as k
-// gives them, with α (their dual variables) for their margins.
+// gives them, with α their dual variables.
 func (r *primalRows) startKnown(k *knownRows, alpha []float64) {
 	r.known, r.alpha, r.given = k, alpha, true
 }
