@@ -82,7 +82,8 @@ func (t *LinearTrainer) keepsGradient() bool {
 
 // usableGradient returns warm's gradient when it was computed on ds's
 // first Rows rows (n features) at warm's α, same bias and classes, in this
-// run's order of decision functions (inClassOrder); else nil. hMid is hashLabels(ds, warm.Gradient.Rows)'s first.
+// run's order of decision functions (inClassOrder); else nil. hMid is
+// hashLabels(ds, warm.Gradient.Rows)'s first.
 func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][2]float64, n int, hMid [4]uint64, l int) *LinearGradient {
 	if warm == nil || warm.Gradient == nil {
 		return nil
