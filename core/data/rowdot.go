@@ -57,58 +57,6 @@ func dotSparse(idx []int32, val []float32, w []float64) float64 {
 // a sparse row (SparseRow), for a loop over rows that fetches them itself.
 func DotSparse(idx []int32, val []float32, w []float64) float64 { return dotSparse(idx, val, w) }
 
-// DotSparse2 returns DotSparse(idx, val, v) and DotSparse(idx, val, w),
-// each summed in DotSparse's order, reading the row once: a linear
-// solver's step and margin of a row from one fetch of it (a warm
-// retrain's first line search needs both for nearly every row).
-func DotSparse2(idx []int32, val []float32, v, w []float64) (float64, float64) {
-	val = val[:len(idx)]
-	var a0, a1, a2, a3, b0, b1, b2, b3 float64
-	k := 0
-	for ; k+4 <= len(idx); k += 4 {
-		j0, j1, j2, j3 := uint(idx[k]), uint(idx[k+1]), uint(idx[k+2]), uint(idx[k+3])
-		x0, x1, x2, x3 := float64(val[k]), float64(val[k+1]), float64(val[k+2]), float64(val[k+3])
-		if j3 < uint(len(v)) && j3 < uint(len(w)) { // indices increase
-			a0 += x0 * v[j0]
-			a1 += x1 * v[j1]
-			a2 += x2 * v[j2]
-			a3 += x3 * v[j3]
-			b0 += x0 * w[j0]
-			b1 += x1 * w[j1]
-			b2 += x2 * w[j2]
-			b3 += x3 * w[j3]
-			continue
-		}
-		a0, a1, a2, a3 = dotGroup(idx[k:k+4], val[k:k+4], v, a0, a1, a2, a3)
-		b0, b1, b2, b3 = dotGroup(idx[k:k+4], val[k:k+4], w, b0, b1, b2, b3)
-	}
-	for ; k < len(idx); k++ {
-		x := float64(val[k])
-		if j := uint(idx[k]); j < uint(len(v)) {
-			a0 += x * v[j]
-		}
-		if j := uint(idx[k]); j < uint(len(w)) {
-			b0 += x * w[j]
-		}
-	}
-	return (a0 + a1) + (a2 + a3), (b0 + b1) + (b2 + b3)
-}
-
-// dotGroup adds a group of four of dotSparse's products to its lanes as
-// dotSparse does: all four lanes when the group's last index is within w,
-// else each product within w to the first.
-func dotGroup(idx []int32, val []float32, w []float64, s0, s1, s2, s3 float64) (float64, float64, float64, float64) {
-	if j3 := uint(idx[3]); j3 < uint(len(w)) {
-		return s0 + float64(val[0])*w[idx[0]], s1 + float64(val[1])*w[idx[1]], s2 + float64(val[2])*w[idx[2]], s3 + float64(val[3])*w[j3]
-	}
-	for q, j := range idx[:4] {
-		if uint(j) < uint(len(w)) {
-			s0 += float64(val[q]) * w[j]
-		}
-	}
-	return s0, s1, s2, s3
-}
-
 // axpyDense adds a·x to dst over j < min(len(x), len(dst)). Four elements
 // a step: each element's sum is its own, so the unrolling changes no bit of
 // the result, only the loop overhead (a quarter of the counter updates and

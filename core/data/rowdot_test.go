@@ -54,36 +54,3 @@ func BenchmarkAxpyDense(b *testing.B) {
 		})
 	}
 }
-
-// TestDotSparse2 checks DotSparse2 against two dotSparse calls, bit for
-// bit: rows of every length around the unrolling's step, with v and w
-// shorter than the row's indices reach (each vector in turn).
-func TestDotSparse2(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	const nf = 40
-	vec := func(n int) []float64 {
-		v := make([]float64, n)
-		for j := range v {
-			v[j] = r.NormFloat64()
-		}
-		return v
-	}
-	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
-	for n := range 13 {
-		var idx []int32
-		var val []float32
-		for j := range nf {
-			if len(idx) < n && r.IntN(3) == 0 || nf-j <= n-len(idx) {
-				idx = append(idx, int32(j))
-				val = append(val, float32(r.NormFloat64()))
-			}
-		}
-		for _, lens := range [][2]int{{nf, nf}, {nf / 2, nf}, {nf, nf / 3}, {5, 7}} {
-			v, w := vec(lens[0]), vec(lens[1])
-			a, b := DotSparse2(idx, val, v, w)
-			if wa, wb := dotSparse(idx, val, v), dotSparse(idx, val, w); !same(a, wa) || !same(b, wb) {
-				t.Fatalf("%d nonzeros, lengths %v: DotSparse2 = %v, %v, want %v, %v", n, lens, a, b, wa, wb)
-			}
-		}
-	}
-}

@@ -155,11 +155,11 @@ func (k *keptRows) numFeatures() int {
 func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int) *LinearGradient {
 	rs, n, nrW := g.rows, g.Rows, len(g.W)
 	if rs == nil || len(rs.live) != n || len(alpha) != nrW || len(labels) != nrW || len(g.Box) != nrW ||
-		len(g.G) != nrW || len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW {
+		len(g.G) != nrW || len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW || len(g.Z) != nrW {
 		return nil
 	}
-	for _, a := range alpha {
-		if len(a) < n {
+	for k, a := range alpha {
+		if len(a) < n || len(g.Z[k]) != n {
 			return nil
 		}
 	}
@@ -209,6 +209,10 @@ func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int
 		live = append(live, p)
 	}
 	ng.rows = &keptRows{log: rs.log, view: rs.view, live: live}
+	ng.Z = make([][]float64, nrW)
+	for k, z := range g.Z {
+		ng.Z[k] = withoutPositions(z, cut)
+	}
 	// A sparse data set's features shrink to those of the rows kept
 	// (Dataset.DeleteRows): no row has the others, whose weights the next
 	// start takes as 0 (their terms in the sums above are then 0 too).
@@ -231,6 +235,18 @@ func (g *LinearGradient) deleteRows(labels []int32, alpha [][]float64, del []int
 		ng.W, ng.G, ng.G0, ng.H = cutFeatures(ng.W), cutFeatures(ng.G), cutFeatures(ng.G0), cutFeatures(ng.H)
 	}
 	return ng
+}
+
+// withoutPositions returns a copy of v without the entries at the
+// ascending positions cut.
+func withoutPositions(v []float64, cut []int) []float64 {
+	out := make([]float64, 0, len(v)-len(cut))
+	next := 0
+	for _, r := range cut {
+		out = append(out, v[next:r]...)
+		next = r + 1
+	}
+	return append(out, v[next:]...)
 }
 
 // addRowTerms does v += a·x_r and, when h is not nil, h_j += b·x_rj²,
@@ -268,4 +284,51 @@ func cloneEach(v [][]float64) [][]float64 {
 		out[k] = slices.Clone(x)
 	}
 	return out
+}
+
+// inClassOrder returns g, a state whose decision functions have the
+// positive classes warmLabels, with its functions in the order of this
+// run's labels (labels[:len(box)] the positive classes; a binary run's two
+// classes), box their costs; nil when the classes or costs differ. Classes
+// are numbered in order of first appearance, so a removal can reorder
+// them (digits without rows 0, 3 and 7): g's vectors are then permuted
+// into a new value (g is not changed, duals share it); a binary run whose
+// positive class is the other one's flips every y_i, so its w, ∇f and
+// ∇f(0) are negated and its costs swapped (its margins, loss and ∇²f do
+// not change).
+func (g *LinearGradient) inClassOrder(warmLabels, labels []int32, box [][2]float64) *LinearGradient {
+	nrW := len(box)
+	if slices.Equal(warmLabels, labels[:nrW]) {
+		if !slices.Equal(g.Box, box) {
+			return nil
+		}
+		return g
+	}
+	if nrW == 1 {
+		if len(labels) != 2 || warmLabels[0] != labels[1] || g.Box[0] != [2]float64{box[0][1], box[0][0]} {
+			return nil
+		}
+		neg := func(v [][]float64) [][]float64 {
+			x := make([]float64, len(v[0]))
+			for j, e := range v[0] {
+				x[j] = -e
+			}
+			return [][]float64{x}
+		}
+		ng := *g
+		ng.Box, ng.W, ng.G, ng.G0 = box, neg(g.W), neg(g.G), neg(g.G0)
+		return &ng
+	}
+	ng := *g
+	ng.Box, ng.W, ng.G, ng.G0 = make([][2]float64, nrW), make([][]float64, nrW), make([][]float64, nrW), make([][]float64, nrW)
+	ng.H, ng.Loss, ng.Z = make([][]float64, nrW), make([]float64, nrW), make([][]float64, nrW)
+	for k, pos := range labels[:nrW] {
+		q := slices.Index(warmLabels, pos)
+		if q < 0 || g.Box[q] != box[k] {
+			return nil
+		}
+		ng.Box[k], ng.W[k], ng.G[k], ng.G0[k], ng.H[k], ng.Loss[k] = box[k], g.W[q], g.G[q], g.G0[q], g.H[q], g.Loss[q]
+		ng.Z[k] = g.Z[q]
+	}
+	return &ng
 }

@@ -2,7 +2,6 @@ package linear
 
 import (
 	"math"
-	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/internal/solve"
@@ -10,20 +9,23 @@ import (
 
 // Warm starts that carry the primal Newton method's state.
 //
-// A warm Newton run starts from f, ∇f, ∇f(0) and ∇²f's diagonal at the
-// previous w, a pass over every row (a quarter of a warm run). Over the
-// previous run's rows they are known (α gives the margins), so a LinearDual
-// carries them and the next run reads only the rows added since, when all
-// but the features matches: a start only (newton.minimize).
+// A warm Newton run starts from f, ∇f, ∇f(0), ∇²f's diagonal and the
+// margins at the previous w, a pass over every row (a quarter of a warm
+// run), and its first line search needs the margins again. Over the
+// previous run's rows they are known, so a LinearDual carries them and the
+// next run reads only the rows added since at its start, and none for
+// their margins (debdesc_bin: one row dot in two of a warm run's line
+// search), when all but the features matches (newton.minimize).
 
 // LinearGradient is the state of each decision function's primal Newton
 // run (newton.go; -s 2, -s 1's primal twin, -s 0) at the w it returned,
 // over rows 0..Rows−1. Rows appended since (α padded with zeros) or deleted
 // through LinearDual.DeleteRows keep it usable; changed labels, weights or
 // α do not (Check), and Train reads the rows. Changed features are outside
-// the warm start's contract (TrainFrom): a poorer first step, still
-// stopping only on values read from the rows. Train fills it for a trainer
-// that keeps it (LinearTrainer.KeepGradient).
+// the warm start's contract (TrainFrom): the run takes the kept margins
+// as given, so its model is not the changed rows' optimum (core's scaled
+// trainers start cold when the scaling changes). Train fills it for a
+// trainer that keeps it (LinearTrainer.KeepGradient).
 type LinearGradient struct {
 	// Rows is the number of rows of the run.
 	Rows int
@@ -55,6 +57,9 @@ type LinearGradient struct {
 	// Loss holds Σ C_i max(0, 1 − y_i Wᵀx_i)² over rows 0..Rows−1 (for
 	// logistic regression Σ C_i log(1 + exp(−y_i Wᵀx_i))).
 	Loss []float64
+	// Z holds each decision function's margins y_i Wᵀx_i of rows
+	// 0..Rows−1.
+	Z [][]float64
 
 	// logistic marks a state of logistic regression's objective (-s 0):
 	// its sums are of that loss (G0 = −½ Σ C_i y_i x_i, H the weights
@@ -76,8 +81,9 @@ func (t *LinearTrainer) keepsGradient() bool {
 }
 
 // usableGradient returns warm's gradient when it was computed on ds's
-// first Rows rows (n features) at warm's α, same bias and decision
-// functions; else nil. hMid is hashLabels(ds, warm.Gradient.Rows)'s first.
+// first Rows rows (n features) at warm's α, same bias and classes, in this
+// run's order of decision functions (inClassOrder); else nil. hMid is
+// hashLabels(ds, warm.Gradient.Rows)'s first.
 func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][2]float64, n int, hMid [4]uint64, l int) *LinearGradient {
 	if warm == nil || warm.Gradient == nil {
 		return nil
@@ -87,8 +93,7 @@ func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][
 	if g.Rows <= 0 || g.Rows > l || g.Bias != t.params.Bias || g.Features < 0 || g.Features > n ||
 		g.logistic != (t.params.Solver == L2Logistic) ||
 		len(warm.Alpha) != nrW || len(g.Box) != nrW || len(g.W) != nrW || len(g.G) != nrW ||
-		len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW ||
-		!slices.Equal(warm.Labels, labels[:nrW]) || !slices.Equal(g.Box, box) {
+		len(g.G0) != nrW || len(g.H) != nrW || len(g.Loss) != nrW || len(g.Z) != nrW || len(warm.Labels) != nrW {
 		return nil
 	}
 	dim := g.Features
@@ -97,20 +102,20 @@ func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][
 	}
 	for k := range nrW {
 		if len(g.W[k]) != dim || len(g.G[k]) != dim || len(g.G0[k]) != dim || len(g.H[k]) != dim ||
-			len(warm.Alpha[k]) < g.Rows {
+			len(g.Z[k]) != g.Rows || len(warm.Alpha[k]) < g.Rows {
 			return nil
 		}
 	}
 	if hashLinearAlpha(hMid, warm.Alpha, g.Rows) != g.Check {
 		return nil
 	}
-	return g
+	return g.inClassOrder(warm.Labels, labels, box)
 }
 
 // known returns decision function k's part of g as the Newton method's
 // start.
 func (g *LinearGradient) known(k int) *knownRows {
-	return &knownRows{rows: g.Rows, n: g.Features, loss: g.Loss[k], g: g.G[k], g0: g.G0[k], h: g.H[k]}
+	return &knownRows{rows: g.Rows, n: g.Features, loss: g.Loss[k], g: g.G[k], g0: g.G0[k], h: g.H[k], z: g.Z[k]}
 }
 
 // copyWidened copies v, a vector over n features and then the bias
@@ -128,7 +133,8 @@ func copyWidened(dst, v []float64, n int, bias float64) {
 // over l rows of n features.
 func newLinearGradient(nrW, l, n int, bias float64) *LinearGradient {
 	return &LinearGradient{Rows: l, Bias: bias, Features: n, Box: make([][2]float64, nrW), W: make([][]float64, nrW),
-		G: make([][]float64, nrW), G0: make([][]float64, nrW), H: make([][]float64, nrW), Loss: make([]float64, nrW)}
+		G: make([][]float64, nrW), G0: make([][]float64, nrW), H: make([][]float64, nrW), Loss: make([]float64, nrW),
+		Z: make([][]float64, nrW)}
 }
 
 // hashTrainRows returns hashLabels(ds, mid) for a run that keeps or uses
@@ -147,8 +153,8 @@ func (t *LinearTrainer) hashTrainRows(ds *data.Dataset, warm *LinearDual) (hMid,
 // hashLabels returns the lanes of a hash of the labels and instance
 // weights of ds's rows 0..mid−1 and 0..ds.Len()−1 (mid clamped), four
 // independent lanes of solve.HashWord that the processor overlaps. Features
-// are not hashed: that cost as much as the pass the gradient spares, and a
-// wrong gradient only gives a poorer start (primalFunction.forgetStart).
+// are not hashed: that cost as much as the pass the gradient spares (they
+// are the caller's to keep: LinearGradient).
 func hashLabels(ds *data.Dataset, mid int) (hMid, hAll [4]uint64) {
 	return hashLabelsAt(ds.Labels(), ds.Weights(), nil, mid)
 }

@@ -145,19 +145,19 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 			func() SolveResult { return s.solve(p.MaxIter, Cp, Cn, false) }), s.w
 	}
 
-	keep.set(k, [2]float64{Cp, Cn}, w, &wk.newton, r.f)
+	keep.set(k, [2]float64{Cp, Cn}, w, f.z, &wk.newton, r.f)
 	return primalResult(r, res.Updates, &sums), w
 }
 
 // set records, when g is not nil, decision function k's Newton run that
-// ended at w with f(w) = fw, nw holding its last ∇f, ∇f(0) and diagonal,
-// under the costs box.
-func (g *LinearGradient) set(k int, box [2]float64, w []float64, nw *newton, fw float64) {
+// ended at w with margins z and f(w) = fw, nw holding its last ∇f, ∇f(0)
+// and diagonal, under the costs box.
+func (g *LinearGradient) set(k int, box [2]float64, w, z []float64, nw *newton, fw float64) {
 	if g == nil {
 		return
 	}
 	g.Box[k] = box
-	g.W[k], g.G[k] = slices.Clone(w), slices.Clone(nw.g[:len(w)])
+	g.W[k], g.G[k], g.Z[k] = slices.Clone(w), slices.Clone(nw.g[:len(w)]), slices.Clone(z)
 	// The loss is f less its regularizer: the last pass summed them.
 	g.G0[k], g.Loss[k] = slices.Clone(nw.g0[:len(w)]), fw-0.5*dot64(w, w)
 	h := slices.Clone(nw.D[:len(w)])
@@ -227,7 +227,7 @@ func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alph
 	// The loss in f(w), the dual's terms but −Σ α_i z_i (lrFun.dual).
 	sums := dualSums{terms: 0.5*distSq(w, g) - (r.f - 0.5*dot64(w, w))}
 	f.dual(alpha, &sums)
-	keep.set(k, [2]float64{Cp, Cn}, w, &wk.newton, r.f)
+	keep.set(k, [2]float64{Cp, Cn}, w, f.z, &wk.newton, r.f)
 	return primalResult(r, reads+f.reads, &sums), w
 }
 

@@ -47,7 +47,7 @@ func (f *l2svcFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, 
 
 func (f *l2svcFun) start(w, g0 []float64) float64 {
 	if g0 == nil { // w = 0: every margin is 0, every row has loss C_i
-		f.known, f.alpha, f.exact = nil, nil, 0 // nothing to save
+		f.known, f.alpha, f.given = nil, nil, false // nothing to save
 		clear(f.z)
 		var v float64
 		for _, c := range f.c {
@@ -59,14 +59,10 @@ func (f *l2svcFun) start(w, g0 []float64) float64 {
 	v := 0.5 * dot64(w, w)
 	first := 0
 	if k := f.known; k != nil {
-		// Rows 0..k.rows−1: their loss and ∇f(0) as given, and their
-		// margins z_i = 1 − α_i/(2C_i) where α_i > 0; elsewhere z_i ≥ 1,
-		// recorded as 1 (no loss, out of I) until the first line search.
+		// Rows 0..k.rows−1: their loss, ∇f(0) and margins as given.
 		copyWidened(g0, k.g0, k.n, f.bias)
 		v += k.loss
-		for i, a := range f.alpha[:k.rows] {
-			f.z[i] = 1 - a/(2*f.c[i]) // 1 where α_i = 0, without a branch
-		}
+		copy(f.z, k.z)
 		first = k.rows
 	}
 	for i := first; i < len(f.z); i++ {

@@ -54,20 +54,16 @@ func (f *lrFun) start(w, g0 []float64) float64 {
 	v := 0.5 * dot64(w, w)
 	first := 0
 	if k := f.known; k != nil {
-		// Rows 0..k.rows−1: their loss and ∇f(0) as given, and from
-		// α_i = C_i σ(−z_i), σ(z_i) = 1 − α_i/C_i, e = exp(−|z_i|) (the
-		// smaller of σ(z_i) and 1 − σ(z_i) over the larger) and the sign
-		// of z_i, all grad reads of a margin; the line search's first
-		// trial reads their exact z_i (no log a row for z_i from α).
+		// Rows 0..k.rows−1: their loss, ∇f(0) and margins as given, and
+		// from α_i = C_i σ(−z_i), σ(z_i) = 1 − α_i/C_i, e = exp(−|z_i|)
+		// (the smaller of σ(z_i) and 1 − σ(z_i) over the larger: no
+		// exponential a row).
 		copyWidened(g0, k.g0, k.n, f.bias)
 		v += k.loss
+		copy(f.z, k.z)
 		for i, a := range f.alpha[:k.rows] {
 			t := min(max(a/f.c[i], 0), 1)
-			if s := 1 - t; s >= t {
-				f.z[i], f.D[i] = 1, t/s
-			} else {
-				f.z[i], f.D[i] = -1, s/t
-			}
+			f.D[i] = min(t, 1-t) / max(t, 1-t)
 		}
 		first = k.rows
 	}

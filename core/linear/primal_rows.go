@@ -31,30 +31,31 @@ type primalRows struct {
 	part   []float64
 	half   rowPass
 	done   chan struct{}
-	// lineSearch's: the loss, w, rows 0..exact−1's margins given (known).
+	// lineSearch's loss; given: the start was (forgetStart).
 	obj   rowLoss
-	w     []float64
-	exact int
+	given bool
 	// known, when not nil, is what the first start and grad take as given
 	// for rows 0..known.rows−1 (LinearGradient), alpha their dual
-	// variables, from which the loss gives their margins; grad clears it.
+	// variables (logistic regression's Hessian weights); grad clears it.
 	known *knownRows
 	alpha []float64
 }
 
-// knownRows is a previous run's f, ∇f and ∇f(0) over its rows at its w.
+// knownRows is a previous run's f, ∇f, ∇f(0) and margins over its rows at
+// its w.
 type knownRows struct {
 	rows  int
 	n     int       // features of g and g0 (then the bias's entry, if any)
 	loss  float64   // the loss over the rows
+	z     []float64 // the margins at w
 	g, g0 []float64 // ∇f(w), ∇f(0) over the rows
 	h     []float64 // ∇²f(w)'s diagonal over the rows, less the identity
 }
 
 // startKnown makes the next start and grad take rows 0..k.rows−1 as k
-// gives them, with α (their dual variables) for their margins.
+// gives them, with α their dual variables.
 func (r *primalRows) startKnown(k *knownRows, alpha []float64) {
-	r.known, r.alpha, r.exact = k, alpha, k.rows
+	r.known, r.alpha, r.given = k, alpha, true
 }
 
 // gradStart sets g and D to what grad adds the rows' terms to (the known
@@ -91,7 +92,7 @@ func (r *primalRows) Done() chan struct{} { return r.done }
 func (r *primalRows) setRows(ds *data.Dataset, bias float64, sign []int8, Cp, Cn float64, c, z, u []float64) {
 	l := ds.Len()
 	r.ds, r.n, r.bias, r.reads = ds, ds.NumFeatures(), bias, 0
-	r.known, r.alpha, r.exact = nil, nil, 0
+	r.known, r.alpha, r.given = nil, nil, false
 	r.wt = solve.RowWeights(ds)
 	r.c, r.z, r.u = c[:l], z[:l], u[:l]
 	r.halves = r.part != nil && ds.Nonzeros() >= splitNonzeros // part: a trainer's worker
@@ -324,7 +325,6 @@ func (r *primalRows) addRowsSquares(g, D []float64, rows []int32, lo, hi int, a,
 // ½‖w + ηs‖² plus the loss at margins z + ηu, O(l) a trial but the first,
 // which reads the rows for u (stepRange).
 func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
-	r.w = w
 	wTw, wTs, sTs := dot64(w, w), dot64(w, s), dot64(s, s)
 	eta, kind := 1.0, passStep // the first trial's pass sets u
 	for range maxLineSearch {
@@ -341,39 +341,22 @@ func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float6
 	return 0, fw
 }
 
-// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1 (z_i too below r.exact,
-// a sparse row fetched once for both), the rows past r.exact many a simd
-// call (debdesc_bin -s 2: a row a call was 11% of the run; digits 14%).
+// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1, many rows a simd call
+// (a row a call: debdesc_bin -s 2 11% of the run; digits 14%).
 func (r *primalRows) stepRange(s []float64, lo, hi int) {
-	dense, n, bias := r.ds.IsDense(), r.n, r.bias
-	end := hi
-	hi = min(max(lo, r.exact), hi)
+	n, bias := r.n, r.bias
 	switch {
-	case !dense:
+	case !r.ds.IsDense():
 		start, index, value := r.ds.SparseMatrix()
-		simd.DotSparseRows(r.u, s, start, index, value, n, hi, end, bias)
+		simd.DotSparseRows(r.u, s, start, index, value, n, lo, hi, bias)
+		bias = -1 // added
 	case n < 32: // as dot sums
-		simd.DotRows64x4(r.u[hi:end], r.ds.DenseMatrix()[hi*n:], n, nil, s)
+		simd.DotRows64x4(r.u[lo:hi], r.ds.DenseMatrix()[lo*n:], n, nil, s)
 	default:
-		simd.DotWidenRows(r.u, s, r.ds.DenseMatrix(), n, hi, end)
+		simd.DotWidenRows(r.u, s, r.ds.DenseMatrix(), n, lo, hi)
 	}
-	for i := lo; i < hi; i++ { // below r.exact: z_i too
-		var x, z float64
-		if dense {
-			x, z = r.dot(i, s), r.dot(i, r.w)
-		} else {
-			idx, val := r.ds.SparseRow(i)
-			x, z = data.DotSparse2(idx, val, s[:n], r.w[:n])
-			if bias >= 0 { // as dot adds it
-				x += s[n] * bias
-				z += r.w[n] * bias
-			}
-		}
-		r.z[i] = float64(r.sign[i]) * z
-		r.u[i] = x
-	}
-	for i := lo; i < end; i++ { // the simd calls' rows: the bias as dot adds it
-		if dense && bias >= 0 && i >= hi {
+	for i := lo; i < hi; i++ {
+		if bias >= 0 { // as dot adds it
 			r.u[i] += s[n] * bias
 		}
 		if r.sign != nil && r.sign[i] < 0 {
@@ -385,8 +368,8 @@ func (r *primalRows) stepRange(s []float64, lo, hi int) {
 // forgetStart reports whether a start from known rows was set
 // (startKnown), and clears it.
 func (r *primalRows) forgetStart() bool {
-	given := r.exact > 0
-	r.known, r.alpha, r.exact = nil, nil, 0
+	given := r.given
+	r.known, r.alpha, r.given = nil, nil, false
 	return given
 }
 

@@ -50,8 +50,8 @@
 #   STREAM_CASES  cases to run (default: all): shuttle shuttle-M digits digits-M
 #                 digits-oneclass digits-oneclass-M
 #                 diabetes-svr fashion-pair fashion10 debdesc_bin
-#                 debdesc_bin-dcd debdesc_bin-s2 debdesc_bin-s0 shuttle-10k shuttle-40k
-#                 shuttle-160k (the store sizes: shuttle.train four times, the
+#                 debdesc_bin-dcd debdesc_bin-s2 debdesc_bin-s0 digits-linear shuttle-10k
+#                 shuttle-40k shuttle-160k (the store sizes: shuttle.train four times, the
 #                 copies after the first with each value moved by up to ±0.001,
 #                 174,000 rows, in a store of 10,000, 40,000 or 160,000 rows;
 #                 the 160,000-row stream's last batches go on from the file's
@@ -61,7 +61,8 @@
 #                 -s 1 -twin 0 (dual coordinate descent; not partial_fit,
 #                 whose LinearSVC has no -twin), debdesc_bin-s2 and
 #                 debdesc_bin-s0 the primals -s 2 and -s 0 (not partial_fit
-#                 for -s 0)
+#                 for -s 0); digits-linear -s 2 one-vs-rest over 10 classes,
+#                 whose order of first appearance the removals change
 #   PATHS         paths to run (default: process capi partial_fit daemon):
 #                 process is the in-process one, the only one of the -M
 #                 cases; a run of some paths keeps the README's rows of the
@@ -91,7 +92,7 @@ keep=${KEEP_MB:-0}
 fkeep=${FASHION_KEEP_MB:-200}
 skeep=${SHUTTLE_KEEP_MB:-400}
 dkeep=${DIGITS_KEEP_MB:-20}
-cases=${STREAM_CASES:-shuttle shuttle-M digits digits-M digits-oneclass digits-oneclass-M diabetes-svr fashion-pair fashion10 debdesc_bin debdesc_bin-dcd debdesc_bin-s2 debdesc_bin-s0 shuttle-10k shuttle-40k shuttle-160k}
+cases=${STREAM_CASES:-shuttle shuttle-M digits digits-M digits-oneclass digits-oneclass-M diabetes-svr fashion-pair fashion10 debdesc_bin debdesc_bin-dcd debdesc_bin-s2 debdesc_bin-s0 digits-linear shuttle-10k shuttle-40k shuttle-160k}
 paths=${PATHS:-process capi partial_fit daemon}
 python=${PYTHON:-python3}
 svmgo=${SVMGO:-$root/bin/svmgo}
@@ -135,6 +136,7 @@ setup() {
 	debdesc_bin-dcd) file=$shared/debdesc_bin.train opts="-s 1 -twin 0" name=debdesc_bin linear=1 ;;
 	debdesc_bin-s2) file=$shared/debdesc_bin.train opts="-s 2" name=debdesc_bin linear=1 ;;
 	debdesc_bin-s0) file=$shared/debdesc_bin.train opts="-s 0" name=debdesc_bin linear=1 ;;
+	digits-linear) file=$shared/digits.train opts="-s 2" name=digits linear=1 ;;
 	fashion-pair | fashion10)
 		[[ -r $fdata/fashion.train ]] || return 1
 		file=$tmp/fashion.train opts="-c 10 -g 0.03 -m 200" m=$fkeep
