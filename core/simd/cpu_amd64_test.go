@@ -24,6 +24,15 @@ func TestX86Features(t *testing.T) {
 	}
 }
 
+// TestHasAVX512BMI: the LIBSVM reader's features are golang.org/x/sys/cpu's.
+func TestHasAVX512BMI(t *testing.T) {
+	x := cpu.X86
+	want := hasAVX512 && x.HasPOPCNT && x.HasBMI1 && x.HasBMI2
+	if got := HasAVX512BMI(); got != want {
+		t.Errorf("HasAVX512BMI() = %v; x/sys/cpu: %v", got, want)
+	}
+}
+
 // TestStartFeatures: the features the package starts with are what CPUID
 // says (through the runtime's table where the Go release's layout is
 // known: a layout that moved would show here).
