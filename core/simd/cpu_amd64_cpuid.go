@@ -5,3 +5,6 @@ package simd
 // startFeatures reads the features with CPUID: the runtime's table has a
 // layout of its own in each Go release (cpu_amd64_runtime.go).
 func startFeatures() (avx2, avx512, vnni bool) { return x86Features() }
+
+// bmiFeatures reads POPCNT, BMI1 and BMI2 with CPUID.
+func bmiFeatures() bool { return x86BMI() }

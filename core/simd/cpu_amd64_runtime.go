@@ -61,3 +61,9 @@ func startFeatures() (avx2, avx512, vnni bool) {
 	avx512 = avx2 && x.HasAVX512
 	return avx2, avx512, avx512 && x.HasAVX512VNNI
 }
+
+// bmiFeatures returns x86BMI's result from the runtime's table.
+func bmiFeatures() bool {
+	x := &runtimeX86
+	return x.HasPOPCNT && x.HasBMI1 && x.HasBMI2
+}

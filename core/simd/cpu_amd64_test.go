@@ -45,4 +45,7 @@ func TestStartFeatures(t *testing.T) {
 	if avx2 != w2 || avx512 != w512 || vnni != wv {
 		t.Errorf("startFeatures() = %v, %v, %v; x86Features() = %v, %v, %v", avx2, avx512, vnni, w2, w512, wv)
 	}
+	if got, want := bmiFeatures(), x86BMI(); got != want {
+		t.Errorf("bmiFeatures() = %v; x86BMI() = %v", got, want)
+	}
 }

@@ -21,7 +21,9 @@
 // would otherwise run at the start of every command (heart_scale
 // train-linear: 5.2 MiB peak RSS instead of 13.0), and runs
 // svmgo-daemon, the default build installed next to it, in its place for
-// watch, serve and follow (batch.go).
+// watch, serve and follow (batch.go), and for export --format c, whose C
+// generator's text/template would bring net/url and net/netip's inits to
+// every command too (export_c_batch.go).
 //
 // Exit status: 0 on success, 1 on bad arguments or bad files (one line on
 // standard error says what was wrong), 2 on a usage error.

@@ -1,3 +1,5 @@
+//go:build !svmgo_batch
+
 package main
 
 import (

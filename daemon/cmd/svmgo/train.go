@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -123,7 +124,12 @@ func trainCommand(args []string, syntax options.Syntax, usage string, stdout, st
 		m = core.WithCreated(m, t)
 	}
 	if !o.Kernel.Quiet && !o.Linear.Quiet {
-		reportTraining(stdout, m)
+		// One write, not one a line (a line or two a decision function).
+		// As the reference tools do, a report that cannot be written does
+		// not stop the model's.
+		w := bufio.NewWriter(stdout)
+		reportTraining(w, m)
+		w.Flush()
 	}
 	// Unsynced, as LIBSVM's and LIBLINEAR's train write theirs: the run can
 	// be repeated, and the syncs were half of a small set's wall.
