@@ -59,7 +59,7 @@ ARM64_WHEEL := dist/linux-arm64/svmgo-$(VERSION)-py3-none-linux_aarch64.whl
 ARMV7_LIB   := lib/linux-armv7/libsvmgo.so
 ARMV7_WHEEL := dist/linux-armv7/svmgo-$(VERSION)-py3-none-linux_armv7l.whl
 
-GO_SRC   := $(shell find core daemon quantize capi -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
+GO_SRC   := $(shell find core daemon quantize capi \( -name '*.go' -o -name '*.s' \) -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 CAPI_C   := $(shell find capi -maxdepth 1 \( -name '*.c' -o -name '*.h' \) 2>/dev/null)
 
 .PHONY: all build lib demo test test-deps test-deps-fleet test-fleet fleet-soak test-long vet test-c test-cpp test-python readme-check cross-arm64 test-deps-mcu test-mcu test-mcu-full \
@@ -655,6 +655,7 @@ bench: $(BIN) $(LIB) bench-deps
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/linear.sh
 	LIBLINEAR250=$(LIBLINEAR250) SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) \
 		bash examples/bench/newton.sh
+	LIBLINEAR250=$(LIBLINEAR250) SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) bash examples/bench/startup.sh
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/kernel.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/predict.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) bash examples/bench/smo.sh

@@ -599,7 +599,8 @@ func readLines(dst *Dataset, lr *lineReader, name string, opt ReadOptions) (int,
 		dst.Truncate(rows0) // a failed read leaves no trace
 		return 0, err
 	}
-	p := lineParser{format: opt.Format, maxFeatures: max(opt.MaxFeatures, 0), weightColumn: opt.WeightColumn}
+	p := lineParser{format: opt.Format, maxFeatures: max(opt.MaxFeatures, 0), weightColumn: opt.WeightColumn,
+		vector: vectorFeatures()}
 	layout, err := csvLayoutOf(opt, opt.Format)
 	if err != nil {
 		return fail(err)
@@ -853,8 +854,11 @@ type lineParser struct {
 	// counts them), and only the others go to index and value, for the
 	// caller to add (Dataset.appendParsedDense). The caller clears row when
 	// the line turns out bad.
-	row     []float32
-	direct  int
+	row    []float32
+	direct int
+	// vector runs parseFeaturesVector ahead of parseFeatures' own loop
+	// (vectorFeatures: AVX-512 with BMI2 on amd64).
+	vector  bool
 	columns int // CSV: the column count of the first row; 0 before it
 	// weightColumn is ReadOptions.WeightColumn (CSV); weight is the last
 	// row's value there.
@@ -962,7 +966,17 @@ const featureBytes = 48
 // digitRun), and the fraction's two 8-byte loads do not wait on each other.
 func (p *lineParser) parseFeatures(line []byte, i int, prev, limit int64) (int, int64) {
 	const zeros = 0x3030303030303030
-	for i+featureBytes <= len(line) {
+	for {
+		if p.vector {
+			// The vector loop takes the common features; this one
+			// the next feature it leaves, if it can, and then hands
+			// back to it.
+			i, prev = p.parseFeaturesVector(line, i, prev, limit)
+			i = skipBlanks(line, i)
+		}
+		if i+featureBytes > len(line) {
+			break
+		}
 		b := (*[featureBytes]byte)(line[i : i+featureBytes])
 		w := binary.LittleEndian.Uint64(b[0:8])
 		k := bits.TrailingZeros64(nonDigits(w)) >> 3

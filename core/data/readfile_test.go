@@ -400,9 +400,18 @@ func rfReferenceLine(line string, maxFeatures int) (label float64, idx []int32, 
 }
 
 // rfCheckLine compares lineParser with rfReferenceLine on one line.
+// Where the machine has a vector feature loop it checks both loops.
 func rfCheckLine(t testing.TB, line string, maxFeatures int) {
 	t.Helper()
-	p := lineParser{format: FormatLIBSVM, maxFeatures: maxFeatures}
+	rfCheckLineLoop(t, line, maxFeatures, false)
+	if vectorFeatures() {
+		rfCheckLineLoop(t, line, maxFeatures, true)
+	}
+}
+
+func rfCheckLineLoop(t testing.TB, line string, maxFeatures int, vector bool) {
+	t.Helper()
+	p := lineParser{format: FormatLIBSVM, maxFeatures: maxFeatures, vector: vector}
 	label, blank, perr := p.parse([]byte(line))
 	wl, wi, wv, wblank, ok := rfReferenceLine(line, maxFeatures)
 	if ok != (perr == nil) {
@@ -419,6 +428,35 @@ func rfCheckLine(t testing.TB, line string, maxFeatures int) {
 		if math.Float32bits(p.value[k]) != math.Float32bits(wv[k]) {
 			t.Fatalf("%q: value %d is %v, want %v", line, k, p.value[k], wv[k])
 		}
+	}
+	if len(wi) == 0 || wi[len(wi)/2] >= 1<<16 {
+		return
+	}
+	// Into a dense row (as for a dense data set) that holds the features
+	// up to the middle one: the parser writes those there and leaves the
+	// others in index and value.
+	width := int(wi[len(wi)/2]) + 1
+	p = lineParser{format: FormatLIBSVM, maxFeatures: maxFeatures, vector: vector, row: make([]float32, width)}
+	if _, _, perr := p.parse([]byte(line)); perr != nil {
+		t.Fatalf("%q into a row of %d: %v", line, width, perr)
+	}
+	got := make(map[int32]float32)
+	for j, v := range p.row {
+		if v != 0 || math.Signbit(float64(v)) {
+			got[int32(j)] = v
+		}
+	}
+	for k, j := range p.index {
+		got[j] = p.value[k]
+	}
+	for k, j := range wi {
+		if v, ok := got[j]; (ok || wv[k] != 0) && math.Float32bits(v) != math.Float32bits(wv[k]) {
+			t.Fatalf("%q into a row of %d: feature %d is %v, want %v", line, width, j+1, v, wv[k])
+		}
+		delete(got, j)
+	}
+	if len(got) > 0 {
+		t.Fatalf("%q into a row of %d: features %v not in the line", line, width, got)
 	}
 }
 
@@ -725,8 +763,9 @@ func TestReadParseLineAllocs(t *testing.T) {
 		{FormatLIBSVM, "47.0 1:0.02354575262934534 2:0.05068011873981862 3:-0.020217511096257485 4:1e-5 5:0x1p-3"},
 		{FormatCSV, "+1,0.708333,1,1,-0.320755,-0.105023,-1,1,-0.419847,-1,-0.225806,0,1,-1"},
 	}
-	for _, c := range lines {
-		p := lineParser{format: c.f}
+	for k := range 2 * len(lines) { // each line on the Go loop, then the vector loop
+		c := lines[k%len(lines)]
+		p := lineParser{format: c.f, vector: k >= len(lines) && vectorFeatures()}
 		line := []byte(c.line)
 		if _, _, err := p.parse(line); err != nil { // warm-up: grows the scratch
 			t.Fatal(err)
@@ -1068,5 +1107,100 @@ func TestReadIntoDenseInPlace(t *testing.T) {
 			t.Fatalf("%.40q: a row appended after the failed read holds %v", c.in, got)
 		}
 		d.Truncate(3)
+	}
+}
+
+// TestParseFeaturesTokenEnds checks the fast path's token window at its
+// edges: every shape of feature it takes (index and integer digits 1 to 7,
+// a sign, 0 to 16 fraction digits), followed by a blank or by a byte that
+// makes the token invalid, with a line tail long enough for the fast path
+// to run, against strconv. Tokens of tokenBytes and more, valid or not,
+// must go to the general way.
+func TestParseFeaturesTokenEnds(t *testing.T) {
+	// The index spelled with leading zeros too ("0000002"), so that the
+	// dense row the line is also parsed into stays small.
+	var tail, smallTail strings.Builder
+	for k := range 8 {
+		fmt.Fprintf(&tail, " %d:0.5", 2000000+k)
+		fmt.Fprintf(&smallTail, " %d:0.5", 3+k)
+	}
+	for id := 1; id <= 7; id++ {
+		for _, sign := range []string{"", "-"} {
+			for in := 1; in <= 7; in++ {
+				for fr := -1; fr <= 16; fr++ { // -1: no '.'
+					val := ":" + sign + "9876543"[:in]
+					if fr >= 0 {
+						val += "." + "1234567890123456"[:fr]
+					}
+					for _, end := range []string{"", "\t", "x", ":", ".", "-", "e5"} {
+						rfCheckLine(t, "1 "+"1234567"[:id]+val+end+tail.String(), 0)
+						rfCheckLine(t, "1 "+"0000002"[7-id:]+val+end+smallTail.String(), 0)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestParseFeaturesNearMidpoints: values within a few float64 ulps of a
+// float32 rounding midpoint, where m × RN(10^-k) can round to the wrong
+// side, must still come out as strconv's; the fast loops refuse them.
+func TestParseFeaturesNearMidpoints(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	var tail strings.Builder
+	for k := range 8 {
+		fmt.Fprintf(&tail, " %d:0.5", 3+k)
+	}
+	for range 3000 {
+		a := float32(0.1 + 0.9*r.Float64())
+		mid := (float64(a) + float64(math.Nextafter32(a, 1))) / 2
+		for _, v := range []string{strconv.FormatFloat(mid, 'f', 15, 64), strconv.FormatFloat(-mid, 'f', 15, 64),
+			strconv.FormatFloat(mid*1e6, 'f', 9, 64)} {
+			rfCheckLine(t, "1 2:"+v+tail.String(), 0)
+		}
+	}
+}
+
+// TestReadFileMatchesStrconv reads every shared data file with ReadFile
+// (both halves, the vector feature loop where the machine has it) and with
+// the obvious strconv reader, and wants the same rows bit for bit.
+func TestReadFileMatchesStrconv(t *testing.T) {
+	for _, p := range append(shareddata.Glob(t, "*.train"), shareddata.Glob(t, "*.test")...) {
+		d, err := ReadFile(p, ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := NewSparse(d.Len(), d.Len()*max(d.NumFeatures(), 1), 0)
+		if err := rfStrconvRead(want, p); err != nil {
+			t.Fatal(err)
+		}
+		if d.IsDense() {
+			rfEqual(t, d, want)
+			continue
+		}
+		for i := range d.Len() { // rfEqual's dense rows would take seconds here
+			idx, val := d.SparseRow(i)
+			wi, wv := want.SparseRow(i)
+			if math.Float64bits(d.Label(i)) != math.Float64bits(want.Label(i)) || !slices.Equal(idx, wi) ||
+				!slices.EqualFunc(val, wv, func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }) {
+				t.Fatalf("%s row %d: %v %v %v, want %v %v %v", p, i, d.Label(i), idx, val, want.Label(i), wi, wv)
+			}
+		}
+	}
+}
+
+// TestParseIntoEmptyRow: a dense row of no features (a dense data set of
+// width 0) takes none of a line's features, on every feature loop: they
+// stay in index and value for the data set to refuse.
+func TestParseIntoEmptyRow(t *testing.T) {
+	line := "1" + strings.Repeat(" ", 20)
+	for j := range 20 {
+		line += fmt.Sprintf(" %d:0.25", j+1)
+	}
+	for _, vector := range []bool{false, vectorFeatures()} {
+		p := lineParser{format: FormatLIBSVM, vector: vector, row: []float32{}}
+		if _, _, perr := p.parse([]byte(line)); perr != nil || p.direct != 0 || len(p.index) != 20 {
+			t.Fatalf("vector %v: %v, %d direct, %d left", vector, perr, p.direct, len(p.index))
+		}
 	}
 }
