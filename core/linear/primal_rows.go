@@ -184,8 +184,8 @@ func (r *primalRows) run(p *rowPass) {
 	}
 }
 
-// split runs p over positions lo..hi−1 and returns its sum; in halves
-// when r.halves, the second (lent to an idle core) adding to r.part's
+// split runs p over positions lo..hi−1 and returns its sum; in halves as
+// splitNonzeros says, the second (lent to an idle core) adding to r.part's
 // zeroed vectors, which are added to out and D last.
 func (r *primalRows) split(p rowPass, lo, hi int) float64 {
 	p.lo, p.hi = lo, hi

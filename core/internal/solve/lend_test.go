@@ -56,7 +56,7 @@ func (j *sumJob) Run() {
 }
 func (j *sumJob) Done() chan struct{} { return j.done }
 
-// BenchmarkLend: a pass of 2 × 32k additions (about 30 µs a half) in halves,
+// BenchmarkLend: a pass of 2 × 32k additions (about 25 µs a half) in halves,
 // the second lent to an idle core, as the primal Newton method's passes
 // are; "alone" runs both halves on the caller's core, the floor the
 // lending has to beat by its hand-offs.
