@@ -8,6 +8,10 @@ package simd
 // too (XCR0).
 var hasAVX2, hasAVX512, hasVNNI = x86Features()
 
+// hasBMI is AVX-512 with POPCNT, BMI1 and BMI2 (HasAVX512BMI), which
+// x86Features sets from the same two CPUID reads.
+var hasBMI bool
+
 // hasNEON is arm64's.
 const hasNEON = false
 
@@ -33,5 +37,6 @@ func x86Features() (avx2, avx512, vnni bool) {
 	bit := func(r uint32, b uint) bool { return r>>b&1 == 1 }
 	avx2 = xcr0&ymmState == ymmState && ecx1&fma != 0 && bit(ebx7, 5)
 	avx512 = avx2 && xcr0&zmmState == zmmState && bit(ebx7, 16) && bit(ebx7, 17) && bit(ebx7, 30) && bit(ebx7, 31)
+	hasBMI = avx512 && bit(ecx1, 23) && bit(ebx7, 3) && bit(ebx7, 8) // POPCNT, BMI1, BMI2
 	return avx2, avx512, avx512 && bit(ecx7, 11)
 }
