@@ -655,6 +655,7 @@ bench: $(BIN) $(LIB) bench-deps
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/linear.sh
 	LIBLINEAR250=$(LIBLINEAR250) SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) \
 		bash examples/bench/newton.sh
+	LIBLINEAR250=$(LIBLINEAR250) SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) bash examples/bench/startup.sh
 	SVMGO_DATA=$(SVMGO_DATA) bash examples/bench/kernel.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) bash examples/bench/predict.sh
 	SVMGO_DATA=$(SVMGO_DATA) SHARED=$(SHARED) SVMGO=$(CURDIR)/$(BIN) bash examples/bench/smo.sh

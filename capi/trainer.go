@@ -31,7 +31,7 @@ type trainerHandle struct {
 	// dual holds the last fit's dual state for the rows then held: a
 	// prefix of the rows now held, since rows are appended at the end and
 	// removed from both alike. Rows added since start at zero
-	// (extendOwn).
+	// (core.Dual.ExtendInPlace: nobody else holds it).
 	dual *core.Dual
 	// batch[i] numbers the add call that added row i (1 for the first
 	// call that added rows, one more for each call after), so that a
@@ -304,7 +304,7 @@ func forget(h *trainerHandle, batch uint64) (int, error) {
 func fit(h *trainerHandle) (core.Model, error) {
 	var warm *core.Dual
 	if h.dual != nil {
-		warm = extendOwn(h.dual, h.ds.Len())
+		warm = h.dual.ExtendInPlace(h.ds.Len())
 	}
 	m, dual, err := h.trainer.Train(h.ds, warm)
 	if err != nil {
@@ -318,37 +318,6 @@ func fit(h *trainerHandle) (core.Model, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-// extendOwn returns the warm start for a fit on n rows from d, the
-// trainer's own last dual (nobody else holds it, and Train only reads a
-// warm start): d itself, each α vector extended with zeros within its
-// capacity, when every vector has room (rows added since no more than
-// rows removed: remove cuts the vectors in place), its gradient kept;
-// else d.Extended(n). Extended copied every vector each fit (digits: 45
-// pairs of 1,437 rows, half a megabyte).
-func extendOwn(d *core.Dual, n int) *core.Dual {
-	var alpha [][]float64
-	switch {
-	case d.Kernel != nil:
-		alpha = d.Kernel.Alpha
-	case d.Linear != nil:
-		alpha = d.Linear.Alpha
-	}
-	if n < d.Rows() {
-		panic("capi: extendOwn: fewer rows than the dual covers")
-	}
-	for _, a := range alpha {
-		if cap(a) < n {
-			return d.Extended(n)
-		}
-	}
-	for k, a := range alpha {
-		old := len(a)
-		alpha[k] = a[:n]
-		clear(alpha[k][old:])
-	}
-	return d
 }
 
 // setWeights sets the instance weights of rows first .. first+len(w)−1,

@@ -223,15 +223,6 @@ type kernelRows struct {
 	scratch []float64 // sparse: one row scattered, all zeros between calls
 }
 
-// rowWidth returns the values a row of the data set holds on average: the
-// width of dense rows, the nonzeros a row of sparse ones.
-func (r *kernelRows) rowWidth() int {
-	if n := r.ds.Len(); n > 0 {
-		return r.ds.Nonzeros() / n
-	}
-	return 0
-}
-
 // newKernelRows returns the kernel of k over the rows of ds. sqnorm is a
 // caller-owned buffer of at least ds.Len() entries (filled here, used for
 // RBF; nil is fine for the other kernels). A sparse data set also gets a

@@ -28,6 +28,12 @@ type svcQ struct {
 	cols  columnSplitter
 	// rowBuf holds data rows for entries (kernelwarm.go), len(index) long.
 	rowBuf []int32
+	// split is where the labels change when they are grouped, +1 first
+	// (y_t = +1 for t < split, −1 from there), as a one-vs-one pair's are
+	// in the identity ordering; −1 when they are not (swapIndex of
+	// variables of two labels, or no y). getQ's signs then negate one
+	// range (sign).
+	split int
 	// kept, when not nil, gives the entries of kernel columns kept from
 	// the last warm Train (kkeep.go); missing and keptBuf hold the
 	// positions and values of the entries it lacks.
@@ -41,8 +47,8 @@ type svcQ struct {
 	// across says fill reads a column without a kept one from the other
 	// rows' kept columns (keptColumns.fillAcross), and entries what the
 	// kept columns hold (keptColumns.entriesKept): rows of at least
-	// acrossMinWidth values, where a kernel value costs more than the
-	// scattered read.
+	// acrossMinWidth values (keptColumns.wide), where a kernel value costs
+	// more than the scattered read.
 	across bool
 
 	// kernelEvals counts the kernel values computed (cache misses), the
@@ -86,6 +92,7 @@ func (q *svcQ) reset(rows []int32, y []int8) {
 	}
 	if q.reuse && slices.Equal(q.index, rows) && slices.Equal(q.y, y) {
 		q.kernelEvals = 0 // a solve leaves Q in its identity ordering
+		q.split = labelSplit(q.y)
 		return
 	}
 	q.index = append(q.index[:0], rows...)
@@ -109,7 +116,7 @@ func (q *svcQ) init() {
 			q.qd[t] = q.kr.diag(int(r)) // y_t² = 1
 		}
 	}
-	q.across = q.kept != nil && q.kr.rowWidth() >= acrossMinWidth
+	q.across = q.kept != nil && q.kept.wide
 	if q.kept != nil {
 		q.kslot = q.kslot[:l]
 		for t, r := range q.index {
@@ -119,6 +126,28 @@ func (q *svcQ) init() {
 	q.cache.reset(l)
 	q.kernelEvals = 0
 	q.unkept = 0
+	q.split = labelSplit(q.y)
+}
+
+// labelSplit returns the position of the first −1 in y (len(y) for none)
+// when every +1 comes before every −1, else −1; −1 for nil y.
+func labelSplit(y []int8) int {
+	if y == nil {
+		return -1
+	}
+	s := len(y)
+	for t, v := range y {
+		if v < 0 {
+			s = t
+			break
+		}
+	}
+	for _, v := range y[s:] {
+		if v > 0 {
+			return -1
+		}
+	}
+	return s
 }
 
 // getQ returns Q's column i, entries 0..length-1 in the current ordering.
@@ -129,10 +158,37 @@ func (q *svcQ) getQ(i, length int) []float32 {
 	if have < length {
 		q.fill(data, i, have, length)
 		if q.y != nil {
-			signLabels(data[have:length], q.y[have:length], q.y[i])
+			q.sign(data, i, have, length)
 		}
 	}
 	return data
+}
+
+// sign turns K's entries data[have:length] of column i into Q's, Q_it =
+// y_i y_t K_it: with the labels grouped (split) only the other label's
+// range changes sign, a third of signLabels's work a value (a tenth of a
+// warm retrain's instructions on digits went to signLabels).
+func (q *svcQ) sign(data []float32, i, have, length int) {
+	s := q.split
+	if s < 0 {
+		signLabels(data[have:length], q.y[have:length], q.y[i])
+		return
+	}
+	lo, hi := s, length // y_i = +1: the −1 rows
+	if i >= s {
+		lo, hi = have, s // y_i = −1: the +1 rows
+	}
+	if lo, hi = max(lo, have), min(hi, length); lo < hi {
+		negate32(data[lo:hi])
+	}
+}
+
+// negate32 flips the sign bit of every value of v, as signLabels does
+// where labels differ.
+func negate32(v []float32) {
+	for k, x := range v {
+		v[k] = math.Float32frombits(math.Float32bits(x) ^ (1 << 31))
+	}
 }
 
 // signLabels negates col[t] where y[t] ≠ yi (Q_it = y_i y_t K_it) by
@@ -213,6 +269,9 @@ func (q *svcQ) swapIndex(i, j int) {
 		q.kslot[i], q.kslot[j] = q.kslot[j], q.kslot[i]
 	}
 	if q.y != nil {
+		if q.y[i] != q.y[j] {
+			q.split = -1
+		}
 		q.y[i], q.y[j] = q.y[j], q.y[i]
 	}
 	q.qd[i], q.qd[j] = q.qd[j], q.qd[i]

@@ -126,6 +126,29 @@ func TestSVCQ(t *testing.T) {
 			exerciseQ(t, name+"/reset", q, sub, 200, 2)
 		}
 	}
+	// Labels grouped, +1 first, as a one-vs-one pair's: getQ negates one
+	// range of each column (svcQ.split) until a swap of two labels mixes
+	// them; the columns are the same either way.
+	grouped, gy := slices.Clone(rows), slices.Clone(y)
+	order := make([]int, len(rows))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return int(y[b]) - int(y[a]) })
+	nPos := 0
+	for k, o := range order {
+		grouped[k], gy[k] = rows[o], y[o]
+		if y[o] > 0 {
+			nPos++
+		}
+	}
+	for _, k := range testKernels {
+		q := newSVCQ(newKernelRows(dense, k, sq), grouped, gy, 0)
+		if q.split != nPos {
+			t.Fatalf("%s: grouped labels: split %d, want %d", k.Type, q.split, nPos)
+		}
+		exerciseQ(t, k.Type.String()+"/grouped", q, exactQ(k, dense, grouped, gy), 600, 3)
+	}
 	// With a cache that holds everything, a second pass over the columns
 	// computes nothing.
 	kr := newKernelRows(dense, testKernels[2], sq)
@@ -242,6 +265,22 @@ func TestSVRQTwin(t *testing.T) {
 	}
 	if u := q.twin(l + 3); u != -1 {
 		t.Errorf("after a swap twin(%d) = %d, want −1", l+3, u)
+	}
+}
+
+// labelSplit finds where grouped labels change sign, and refuses
+// labels that are not grouped +1 first.
+func TestLabelSplit(t *testing.T) {
+	for _, c := range []struct {
+		y    []int8
+		want int
+	}{
+		{nil, -1}, {[]int8{}, 0}, {[]int8{1, 1}, 2}, {[]int8{-1, -1}, 0}, {[]int8{1, 1, -1}, 2},
+		{[]int8{-1, 1}, -1}, {[]int8{1, -1, 1}, -1},
+	} {
+		if got := labelSplit(c.y); got != c.want {
+			t.Errorf("labelSplit(%v) = %d, want %d", c.y, got, c.want)
+		}
 	}
 }
 

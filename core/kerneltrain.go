@@ -160,9 +160,12 @@ const denseViewMaxFeatures = 64
 // per row of rows of numFeatures features holding about nonzeros
 // nonzeros each (at most numFeatures): numFeatures when the rows are
 // narrow and dense enough for the trainer to read them through its dense
-// copy (denseViewMaxFeatures, data.PreferDense), else nonzeros. The
-// incremental trainers' default for kept columns depends on it
-// (options.KernelOptions.Incremental).
+// copy (denseViewMaxFeatures, data.PreferDense), else nonzeros. It is the
+// one rule for what a row's width decides: the incremental trainers'
+// default for kept columns (options.KernelOptions.Incremental, from the
+// capacity's nonzeros a row), and in a warm Train (from the data set's),
+// whether added rows get kept columns and columns are read across the
+// kept ones (keptColumns.wide, acrossMinWidth).
 func KernelRowWidth(numFeatures, nonzeros int) int {
 	nonzeros = min(nonzeros, numFeatures)
 	if numFeatures <= denseViewMaxFeatures && data.PreferDense(1, numFeatures, nonzeros) {
@@ -904,6 +907,21 @@ type svcRun struct {
 	pairErr   []error
 	dual      *KernelDual
 	grad      *KernelGradient
+	// vals holds what the pairs' solves leave, in parts of off[nPairs]
+	// values: every pair's α, then, when the dual is wanted, every pair's
+	// G and Gbar; pair pi's values of a part are at off[pi]:off[pi+1]
+	// (part). One allocation a run: three a pair (135 on digits) cost more
+	// than their copies.
+	vals []float64
+	off  []int
+}
+
+// part returns pair pi's values of part k of r.vals (0: α, 1: G, 2:
+// Gbar), capped so that an append cannot reach the next pair's.
+func (r *svcRun) part(k, pi int) []float64 {
+	n := r.off[len(r.off)-1]
+	lo, hi := k*n+r.off[pi], k*n+r.off[pi+1]
+	return r.vals[lo:hi:hi]
 }
 
 // newSVCRun groups ds's rows by class (a counting sort into t.perm) and
@@ -947,6 +965,15 @@ func (t *KernelTrainer) newSVCRun(ds *data.Dataset, labels []int32, warm *Kernel
 	r.grad = &KernelGradient{Box: make([][2]float64, nPairs), G: make([][]float64, nPairs), Gbar: make([][]float64, nPairs),
 		First: make([]int, nPairs), alpha: make([][]float64, nPairs)}
 	r.dual.Gradient = r.grad
+	r.off = make([]int, nPairs+1)
+	for pi := range nPairs {
+		r.off[pi+1] = r.off[pi] + r.pairSize(pi)
+	}
+	parts := 1
+	if t.wantDual {
+		parts = 3
+	}
+	r.vals = make([]float64, parts*r.off[nPairs])
 	return r
 }
 
@@ -1066,7 +1093,8 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 func (t *KernelTrainer) finishPair(r *svcRun, w *kernelWorker, pi int, res smoResult, alpha []float64, Cp, Cn float64, ni int) {
 	p := &t.params
 	i, j := r.pairI[pi], r.pairJ[pi]
-	r.pairAlpha[pi] = append([]float64(nil), alpha...)
+	r.pairAlpha[pi] = r.part(0, pi)
+	copy(r.pairAlpha[pi], alpha)
 	r.coefScale[pi] = 1
 	if r.nu && !(res.R > 0) {
 		// r ≤ 0 only where the dual optimum is 0 (the classes' reduced
@@ -1088,7 +1116,9 @@ func (t *KernelTrainer) finishPair(r *svcRun, w *kernelWorker, pi int, res smoRe
 	if t.wantDual {
 		G, Gbar := w.s.gradient(lp)
 		r.grad.Box[pi] = [2]float64{Cp, Cn}
-		r.grad.G[pi], r.grad.Gbar[pi] = append([]float64(nil), G...), append([]float64(nil), Gbar...)
+		r.grad.G[pi], r.grad.Gbar[pi] = r.part(1, pi), r.part(2, pi)
+		copy(r.grad.G[pi], G)
+		copy(r.grad.Gbar[pi], Gbar)
 		r.grad.alpha[pi] = r.pairAlpha[pi] // read only from here on
 		r.grad.First[pi] = ni
 	}

@@ -101,7 +101,13 @@ type keptColumns struct {
 	// columns (capture): from begin or startSeed to end; mu orders the
 	// pairs' captures.
 	capturing bool
-	mu        sync.Mutex
+	// wide says this Train's rows are wide enough (KernelRowWidth at
+	// least acrossMinWidth) that a kernel value costs more than making and
+	// reading a kept one: rows added get a column of their own (begin),
+	// and a column without a kept one is read from the other rows' kept
+	// columns (svcQ.across). Set by begin.
+	wide bool
+	mu   sync.Mutex
 	// used and fresh are begin's scratch: the slots taken, the slots
 	// given to rows added.
 	used  []bool
@@ -195,16 +201,16 @@ func (c *keptColumns) startSeed(rowHash []uint64) {
 // slot (one a removed row left, its entries unset in every column, or a
 // new one), and starts capturing. It reports whether there are kept
 // columns for this Train; when the slots would come to more than twice
-// the rows (the store shrank), it drops them all instead. addColumns
-// gives each row added a column of its own from the start (see below):
-// only for rows wide enough that a kernel value costs more than making
-// and reading the column (acrossMinWidth): on shuttle's 9 features
+// the rows (the store shrank), it drops them all instead. wide (kept in
+// c.wide) gives each row added a column of its own from the start (see
+// below): only for rows wide enough that a kernel value costs more than
+// making and reading the column (acrossMinWidth): on shuttle's 9 features
 // (-M 400, 10 batches of 431 rows, each a column of 43,065 entries) the
 // warm retrains took 0.88–1.12 s of CPU with them, 0.57–0.68 s without
 // (three alternated runs, one core, quiet), for 1.5% fewer kernel values.
-func (c *keptColumns) begin(rowHash []uint64, l, covered int, addColumns bool) bool {
+func (c *keptColumns) begin(rowHash []uint64, l, covered int, wide bool) bool {
 	c.prev, c.oldOf, c.cur, c.made, c.left = c.prev[:0], c.oldOf[:0], c.cur[:0], c.made[:0], c.left[:0]
-	c.capturing = false
+	c.capturing, c.wide = false, wide
 	if c.of == nil {
 		return false
 	}
@@ -293,7 +299,7 @@ func (c *keptColumns) begin(rowHash []uint64, l, covered int, addColumns bool) b
 		var col, made []float32
 		if o >= 0 {
 			col = c.of[o]
-		} else if addColumns && c.cols < c.maxCols {
+		} else if wide && c.cols < c.maxCols {
 			// A row added: a column of its own from the start, which
 			// the warm start's entries against the support vectors
 			// begin to fill (keepEntries) and every pair that solves

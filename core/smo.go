@@ -385,6 +385,9 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 
 	iter := 0
 	converged := false
+	// gap is m − M over all l variables at the current α where the loop
+	// computed it last: finish then need not scan them again.
+	gap := math.NaN()
 	every := min(l, smoShrinkEvery)
 	counter := every + 1
 	if par.ShrinkAtStart && l > smoShrinkEvery {
@@ -412,8 +415,15 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 		}
 		var i, j int
 		var Qi []float32
-		if par.Warm && iter == 0 && s.gap() <= s.eps {
-			j = -1
+		if par.Warm && iter == 0 {
+			if g := s.gap(); g <= s.eps {
+				j = -1
+				if s.activeSize == l {
+					gap = g // over every variable: nothing is shrunk
+				}
+			} else {
+				i, j, Qi = s.selectPair()
+			}
 		} else {
 			i, j, Qi = s.selectPair()
 		}
@@ -422,9 +432,15 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 			// believing it.
 			s.reconstructGradient()
 			s.activeSize = l
-			if par.Warm && s.gap() <= s.eps {
-				converged = true
-				break
+			if par.Warm {
+				if math.IsNaN(gap) {
+					gap = s.gap()
+				}
+				if gap <= s.eps {
+					converged = true
+					break
+				}
+				gap = math.NaN() // the iterations go on
 			}
 			if i, j, Qi = s.selectPair(); j < 0 {
 				converged = true
@@ -444,7 +460,7 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 		s.activeSize = l
 	}
 
-	return s.finish(alpha, iter, converged)
+	return s.finish(alpha, iter, converged, gap)
 }
 
 // setup checks solveFrom's arguments (panicking on a caller bug), loads
@@ -512,9 +528,10 @@ func (s *smo) setup(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gbar0 [
 }
 
 // finish computes the result of a solve that took iter iterations: ρ (and
-// r for ν), the gap, the objective and the support vector counts, and
+// r for ν), the gap (gap when not NaN: the solve's last m − M over every
+// variable at this α), the objective and the support vector counts, and
 // writes the solution into alpha with Q back in its identity ordering.
-func (s *smo) finish(alpha []float64, iter int, converged bool) smoResult {
+func (s *smo) finish(alpha []float64, iter int, converged bool, gap float64) smoResult {
 	l := s.l
 	res := smoResult{Iterations: iter, Converged: converged}
 	if s.nu {
@@ -522,7 +539,10 @@ func (s *smo) finish(alpha []float64, iter int, converged bool) smoResult {
 	} else {
 		res.Rho = s.rho()
 	}
-	res.Gap = s.gap()
+	res.Gap = gap
+	if math.IsNaN(gap) {
+		res.Gap = s.gap()
+	}
 	// The objective is summed in the caller's order, so that it does not
 	// depend on the shrinking path (a warm start at the optimum gives back
 	// its first run's objective bit for bit).

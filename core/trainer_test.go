@@ -184,6 +184,30 @@ func TestDualExtended(t *testing.T) {
 	d.Extended(2)
 }
 
+// TestDualExtendInPlace: with room in every α vector (rows removed by a
+// cut in place), ExtendInPlace pads d's own vectors with zeros, clearing
+// what a cut left past the old length, and returns d; without room it
+// returns Extended's copy and leaves d alone.
+func TestDualExtendInPlace(t *testing.T) {
+	mem := []float64{0.5, 0, 1, 7, 8}
+	d := &Dual{Linear: &linear.LinearDual{Labels: []int32{1, -1}, Alpha: [][]float64{mem[:3]}}}
+	if e := d.ExtendInPlace(5); e != d || !slices.Equal(d.Linear.Alpha[0], []float64{0.5, 0, 1, 0, 0}) || &d.Linear.Alpha[0][0] != &mem[0] {
+		t.Errorf("in place: got %p (d %p), α %v, want d itself with [0.5 0 1 0 0] in its own memory", e, d, d.Linear.Alpha[0])
+	}
+	g := &KernelGradient{}
+	k := &Dual{Kernel: &KernelDual{SVMType: CSVC, Pairs: [][2]int32{{1, 2}}, Alpha: [][]float64{{1, 2}}, Gradient: g}}
+	ke := k.ExtendInPlace(3)
+	if ke == k || ke.Kernel.Gradient != g || !slices.Equal(ke.Kernel.Alpha[0], []float64{1, 2, 0}) || !slices.Equal(k.Kernel.Alpha[0], []float64{1, 2}) {
+		t.Errorf("without room: got %+v from %+v, want a copy [1 2 0] and d unchanged", ke.Kernel, k.Kernel)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("ExtendInPlace(4) of a 5-row dual did not panic")
+		}
+	}()
+	d.ExtendInPlace(4)
+}
+
 func TestDualPrefix(t *testing.T) {
 	var nilDual *Dual
 	if nilDual.Prefix(0) != nil {

@@ -295,21 +295,12 @@ func (e *NotRegularError) Unwrap() error { return ErrNotRegular }
 // Checking the open descriptor, not the name, leaves no window for the
 // name to be replaced in between. Model files, data files and the
 // command's inputs are opened with it. The caller closes the file.
-func OpenRegular(path string) (*os.File, int64, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
-	if err != nil {
-		return nil, 0, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, 0, &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Mode: fi.Mode()}}
-	}
-	return f, fi.Size(), nil
+func OpenRegular(path string) (*os.File, int64, error) { return openRegular(path) }
+
+// notRegular is OpenRegular's refusal of the file at path, of mode m,
+// which is not a regular file.
+func notRegular(path string, m fs.FileMode) error {
+	return &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Mode: m}}
 }
 
 // KindOf names the type of a file mode for a message: "a directory", "a

@@ -52,7 +52,11 @@ var OS FS = osFS{}
 type osFS struct{}
 
 func (osFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
-	f, err := os.OpenFile(name, flag, perm)
+	open := os.OpenFile
+	if flag&(os.O_CREATE|os.O_EXCL) == os.O_CREATE|os.O_EXCL {
+		open = createFile // a new regular file: no poller (open_linux.go)
+	}
+	f, err := open(name, flag, perm)
 	if err != nil {
 		return nil, err // not a typed nil in the interface
 	}

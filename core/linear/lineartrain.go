@@ -222,7 +222,7 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 	t := &LinearTrainer{params: p, capRows: capRows, capFeatures: capFeatures}
 	t.workers = make([]dcdWorker, p.workerCount())
 	if len(t.workers) > 1 && p.Solver.hasL2Loss() {
-		t.share = solve.NewLender()
+		t.share = solve.NewLender(len(t.workers) - 1)
 	}
 	for k := range t.workers {
 		wk := &t.workers[k]

@@ -95,20 +95,20 @@ const (
 type newton struct {
 	g, s, r, d, Hd, D, M []float64
 	g0                   []float64 // ∇f(0), kept for a later warm start (LinearGradient)
-	part                 []float64 // a pass's second half (primalRows.split)
+	part                 []float64 // a pass's second half: two vectors (primalRows.split)
 	// progress, when not nil, is told of each Newton step (the trainer
 	// sets it, with the subproblem's class, before minimize).
 	progress func(iteration int, objective, violation float64)
 }
 
 // newtonBuffers is the number of float64 vectors a newton holds.
-const newtonBuffers = 9
+const newtonBuffers = 10
 
 // newNewton allocates a newton for problems of up to n variables.
 func newNewton(n int) newton {
 	buf := make([]float64, newtonBuffers*n)
 	v := func(k int) []float64 { return buf[k*n : (k+1)*n : (k+1)*n] }
-	return newton{g: v(0), s: v(1), r: v(2), d: v(3), Hd: v(4), D: v(5), M: v(6), g0: v(7), part: v(8)}
+	return newton{g: v(0), s: v(1), r: v(2), d: v(3), Hd: v(4), D: v(5), M: v(6), g0: v(7), part: buf[8*n:]}
 }
 
 // newtonResult is what one minimization did.

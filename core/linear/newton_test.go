@@ -587,7 +587,7 @@ func TestLinearTrainerBytesPrimal(t *testing.T) {
 	l1 := LinearTrainerBytes(p, 1000, 100)
 	p.Solver = L2LossSVCPrimal
 	primal := LinearTrainerBytes(p, 1000, 100)
-	if want := l1 + 1000*20 + 10*101*8 + 101*4 + stiffCoords*(4+stiffCoords*8+8+4+8); dual != want || primal != want {
+	if want := l1 + 1000*20 + 11*101*8 + 101*4 + stiffCoords*(4+stiffCoords*8+8+4+8); dual != want || primal != want {
 		t.Errorf("bytes: -s 1 %d, -s 2 %d, want %d (-s 3 %d)", dual, primal, want, l1)
 	}
 }
@@ -620,6 +620,43 @@ func splitData(t *testing.T, classes int) *data.Dataset {
 	return ds
 }
 
+// splitSparseData returns a sparse data set above splitNonzeros, as a
+// text set's rows (40,000 rows of 8 nonzeros in 2,000 features, one of them
+// in every row, as debdesc_bin's), labelled as splitData's.
+func splitSparseData(t *testing.T, classes int) *data.Dataset {
+	rng := rand.New(rand.NewPCG(26, uint64(classes)))
+	const l, n, k = 40000, 2000, 8
+	ds := data.NewSparse(l, l*k, n)
+	index, value := make([]int32, k), make([]float32, k)
+	for range l {
+		seen := map[int32]bool{0: true}
+		for q := 1; q < k; q++ {
+			j := int32(1 + rng.IntN(n-1))
+			for seen[j] {
+				j = int32(1 + rng.IntN(n-1))
+			}
+			seen[j], index[q] = true, j
+		}
+		slices.Sort(index)
+		var z float64
+		for q, j := range index {
+			value[q] = float32(rng.Float64())
+			z += float64(value[q]) * float64(int(j)%7-3) / 2
+		}
+		y := z + rng.NormFloat64()
+		if classes > 0 {
+			y = float64(1 + int(math.Abs(y))%classes)
+		}
+		if err := ds.AppendSparse(y, index, value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ds.Nonzeros() < splitNonzeros {
+		t.Fatalf("%d nonzeros, want at least %d", ds.Nonzeros(), splitNonzeros)
+	}
+	return ds
+}
+
 // TestNewtonSplitPasses: above splitNonzeros the passes run in halves,
 // and a model is the same bit for bit on one core and on two (where a
 // binary problem, and a one-vs-rest run's last classes, lend the second
@@ -628,12 +665,17 @@ func TestNewtonSplitPasses(t *testing.T) {
 	cases := []struct {
 		opts    string
 		classes int
-	}{{"-s 2", 2}, {"-s 0 -B 1", 2}, {"-s 0", 3}, {"-s 2 -B 1", 3}, {"-s 11", 0}}
+		sparse  bool
+	}{{"-s 2", 2, false}, {"-s 0 -B 1", 2, false}, {"-s 0", 3, false}, {"-s 2 -B 1", 3, false}, {"-s 11", 0, false},
+		{"-s 0", 2, true}, {"-s 2 -B 1", 2, true}, {"-s 11 -B 1", 0, true}}
 	if raceEnabled {
 		cases = cases[:1] // a binary run lends every second half: 20× slower under the race detector
 	}
 	for _, c := range cases {
 		ds := splitData(t, c.classes)
+		if c.sparse {
+			ds = splitSparseData(t, c.classes)
+		}
 		opts, _, _ := ParseLinearOptions(strings.Fields(c.opts))
 		var models [2]*LinearModel
 		for k, threads := range []int{1, 2} {

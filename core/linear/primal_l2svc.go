@@ -102,8 +102,7 @@ func (f *l2svcFun) grad(w, g, D []float64) {
 	for _, i := range I[k:n] { // u, free until the next line search, holds ∇f's factors
 		f.u[i] = 2 * f.c[i] * float64(f.sign[i]) * (f.z[i] - 1)
 	}
-	f.addRowsSquares(g, D, I, k, n, f.u, f.c, 2)
-	f.reads += int64(n - k)
+	f.split(rowPass{kind: passGrad, out: g, D: D, rows: I, a: f.u, b: f.c, x: 2}, k, n)
 	for j := range D {
 		D[j]++
 	}

@@ -92,8 +92,7 @@ func (f *l2svrFun) grad(w, g, D []float64) {
 			f.u[i] = 2 * f.c[i] * d
 		}
 	}
-	f.addRowsSquares(g, D, f.I, 0, f.nI, f.u, f.c, 2)
-	f.reads += int64(f.nI)
+	f.split(rowPass{kind: passGrad, out: g, D: D, rows: f.I, a: f.u, b: f.c, x: 2}, 0, f.nI)
 }
 
 func (f *l2svrFun) lossRange(eta float64, lo, hi int) float64 {

@@ -40,15 +40,6 @@ func (f *lrFun) init(ds *data.Dataset, y []int8, Cp, Cn, bias float64, c, z, u, 
 	f.obj = f
 }
 
-// sigmas returns σ(z) = 1/(1 + e^{−z}) and 1 − σ(z) given e = exp(−|z|).
-func sigmas(z, e float64) (s, t float64) {
-	inv := 1 / (1 + e)
-	if z >= 0 {
-		return inv, e * inv
-	}
-	return e * inv, inv
-}
-
 func (f *lrFun) start(w, g0 []float64) float64 {
 	if g0 == nil { // w = 0: every margin is 0, every loss log 2
 		clear(f.z)
@@ -97,14 +88,21 @@ func (f *lrFun) grad(w, g, D []float64) {
 	for j := range D {
 		D[j]++ // the identity first: a cold run's order of sums
 	}
-	for i, z := range f.z { // u, free until the next line search, holds ∇f's factors
-		s, t := sigmas(z, f.D[i])
-		c := f.c[i]
-		f.D[i] = c * s * t
-		f.u[i] = -c * t * float64(f.sign[i])
+	f.weights(0, first) // the rows given: Hv's weights
+	f.split(rowPass{kind: passGrad, out: g, D: D, a: f.u, b: f.D, x: 1}, first, len(f.z))
+}
+
+// weights sets rows lo..hi−1's ∇f factors in u (free until the next line search)
+// and Hessian weights in D from e_i = exp(−|z_i|) there: σ(|z_i|) = 1/(1 + e_i).
+func (f *lrFun) weights(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		s := 1 / (1 + f.D[i])
+		t := f.D[i] * s
+		if f.z[i] < 0 {
+			s, t = t, s
+		}
+		f.D[i], f.u[i] = f.c[i]*s*t, -f.c[i]*t*float64(f.sign[i])
 	}
-	f.addRowsSquares(g, D, nil, first, len(f.z), f.u, f.D, 1)
-	f.reads += int64(len(f.z) - first)
 }
 
 func (f *lrFun) lossRange(eta float64, lo, hi int) float64 {
@@ -112,8 +110,8 @@ func (f *lrFun) lossRange(eta float64, lo, hi int) float64 {
 }
 
 // sumLoss returns v + Σ_i c_i log(1 + e^{−t_i}) in row order at margins
-// t = z + ηu (u nil: z) and sets e_i = exp(−|t_i|), from which sigmas
-// gives σ(t_i); exponentials and logarithms 64 rows at a time in one
+// t = z + ηu (u nil: z) and sets e_i = exp(−|t_i|), from which grad
+// takes σ(t_i); exponentials and logarithms 64 rows at a time in one
 // simd.Exp64 and one simd.Log1p call (math.Exp's and math.Log1p's bits,
 // 8 lanes: shuttle -s 0 spent 14% of its CPU in log1p, then 15% in exp).
 func sumLoss(v float64, z, u []float64, eta float64, c, e []float64) float64 {
@@ -145,8 +143,9 @@ func (f *lrFun) Hv(s, Hs []float64) { f.hv(s, Hs, nil, f.D, 1) }
 func (f *lrFun) dual(alpha []float64, d *dualSums) {
 	var az float64
 	n := 0
+	simd.Exp64(alpha, f.z) // math.Exp's bits, 8 rows at a time
 	for i, z := range f.z {
-		a := f.c[i] * (1 / (1 + math.Exp(z))) // σ(−z)
+		a := f.c[i] * (1 / (1 + alpha[i])) // σ(−z)
 		alpha[i] = a
 		az += a * z
 		if a != 0 { // no branch (countNonzero)

@@ -24,8 +24,8 @@ type primalRows struct {
 	// The L2 losses' rows with a loss (z_i < 1, |z_i| > p) at the last grad: I[:nI].
 	I  []int32
 	nI int
-	// split's: halves or not, the cores lent, the second half's vector
-	// (room for dim), pass, and signal that another core ran it.
+	// split's: halves or not, the cores lent, the second half's two
+	// vectors (room for dim each), pass, and signal that another core ran it.
 	halves bool
 	share  *solve.Lender
 	part   []float64
@@ -73,10 +73,14 @@ func (r *primalRows) gradStart(w, g, D []float64) int {
 	return k.rows
 }
 
-// rowLoss is an objective's loss at margins z + ηu over rows lo..hi−1.
+// rowLoss is an objective's loss at margins z + ηu over rows lo..hi−1,
+// and what its gradient pass sets first over positions lo..hi−1 (weights).
 type rowLoss interface {
 	lossRange(eta float64, lo, hi int) float64
+	weights(lo, hi int)
 }
+
+func (r *primalRows) weights(int, int) {} // the L2 losses set theirs with I
 
 // Run and Done lend r's second half to another core (solve.Lender).
 func (r *primalRows) Run()                { r.run(&r.half) }
@@ -140,26 +144,27 @@ func (r *primalRows) dot(i int, w []float64) float64 {
 	return s
 }
 
-// Data of splitNonzeros nonzeros or more is read in two fixed halves, the
-// second summed apart and added last on any number of cores (a model's
-// bits do not depend on them). Below, passes are short (digits: 50 µs).
+// Passes over an eighth of the rows or more of data of splitNonzeros nonzeros
+// or more run in two fixed halves, the second summed apart and added last on
+// any number of cores. Below, passes are short (digits: 50 µs; rows added warm).
 const splitNonzeros = 1 << 18
 
 const (
 	passHv   = iota // rows' part of ∇²f·s, into out
+	passGrad        // rows' part of ∇f and ∇²f's diagonal, into out and D
 	passLoss        // the loss at margins z + ηu, into sum
 	passStep        // passLoss after setting the margins' step u along s
 )
 
 // rowPass is a pass over positions lo..hi−1 of rows (all rows: nil).
 type rowPass struct {
-	kind   int
-	s, out []float64
-	rows   []int32
-	a      []float64
-	x      float64 // passHv: a_i's factor; passLoss: η
-	sum    float64 // passLoss's result
-	lo, hi int
+	kind      int
+	s, out, D []float64
+	rows      []int32
+	a, b      []float64
+	x         float64 // passHv, passGrad: a_i's (b_i's) factor; passLoss: η
+	sum       float64 // passLoss's result
+	lo, hi    int
 }
 
 // run runs the pass.
@@ -167,6 +172,9 @@ func (r *primalRows) run(p *rowPass) {
 	switch p.kind {
 	case passHv:
 		r.hvRange(p.s, p.out, p.rows, p.a, p.x, p.lo, p.hi)
+	case passGrad:
+		r.obj.weights(p.lo, p.hi)
+		r.addRowsSquares(p.out, p.D, p.rows, p.lo, p.hi, p.a, p.b, p.x)
 	case passStep:
 		r.stepRange(p.s, p.lo, p.hi)
 		fallthrough
@@ -175,27 +183,32 @@ func (r *primalRows) run(p *rowPass) {
 	}
 }
 
-// split runs p over positions 0..m−1, in halves when r.halves (the
-// second, into out2, lent to an idle core), and returns the pass with the
-// sum.
-func (r *primalRows) split(p rowPass, out2 []float64, m int) *rowPass {
-	p.lo, p.hi = 0, m
-	if !r.halves {
-		r.half = p
-		r.run(&r.half)
-		return &r.half
+// split runs p over positions lo..hi−1 and returns its sum; in halves
+// when r.halves, the second (lent to an idle core) adding to r.part's
+// zeroed vectors, which are added to out and D last.
+func (r *primalRows) split(p rowPass, lo, hi int) float64 {
+	p.lo, p.hi = lo, hi
+	if p.kind != passLoss { // the passes that read rows
+		r.reads += int64(hi - lo)
 	}
-	r.half, p.hi = p, m/2
-	r.half.lo, r.half.out = m/2, out2
+	if !r.halves || 8*(hi-lo) < len(r.z) {
+		r.run(&p)
+		return p.sum
+	}
+	r.half, p.hi = p, lo+(hi-lo)/2
+	r.half.lo, r.half.out, r.half.D = p.hi, r.part[:len(p.out)], r.part[len(r.part)/2:][:len(p.D)]
+	clear(r.half.out)
+	clear(r.half.D)
 	lent := r.share.Lend(r)
 	r.run(&p)
 	if lent {
-		<-r.done
+		r.share.Wait(r)
 	} else {
 		r.run(&r.half)
 	}
-	r.half.sum += p.sum
-	return &r.half
+	axpy(p.out, 1, r.half.out)
+	axpy(p.D, 1, r.half.D)
+	return p.sum + r.half.sum
 }
 
 // hv writes Hs = s + Σ_k a_i (x_iᵀs) x_i, i = rows[k] (nil: every row),
@@ -206,16 +219,7 @@ func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float6
 		m = len(a)
 	}
 	copy(Hs, s)
-	var part []float64
-	if r.halves {
-		part = r.part[:len(Hs)]
-		clear(part)
-	}
-	r.split(rowPass{kind: passHv, s: s, out: Hs, rows: rows, a: a, x: scale}, part, m)
-	if r.halves {
-		axpy(Hs, 1, part)
-	}
-	r.reads += int64(m)
+	r.split(rowPass{kind: passHv, s: s, out: Hs, rows: rows, a: a, x: scale}, 0, m)
 }
 
 // Hv is the L2 losses' ∇²f·s = s + 2 Σ_{i∈I} C_i (x_iᵀs) x_i.
@@ -321,11 +325,10 @@ func (r *primalRows) addRowsSquares(g, D []float64, rows []int32, lo, hi int, a,
 // which reads the rows for u (stepRange).
 func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
 	r.w = w
-	r.reads += int64(len(r.u))
 	wTw, wTs, sTs := dot64(w, w), dot64(w, s), dot64(s, s)
 	eta, kind := 1.0, passStep // the first trial's pass sets u
 	for range maxLineSearch {
-		loss := r.split(rowPass{kind: kind, s: s, x: eta}, nil, len(r.z)).sum
+		loss := r.split(rowPass{kind: kind, s: s, x: eta}, 0, len(r.z))
 		kind = passLoss
 		fnew := loss + 0.5*wTw + eta*wTs + 0.5*eta*eta*sTs
 		if fnew-fw <= armijoEta*eta*gs {

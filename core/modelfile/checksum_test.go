@@ -24,3 +24,15 @@ func TestChecksum(t *testing.T) {
 		}
 	}
 }
+
+// TestCRC32CTable: the table built from its one-bit entries is the one
+// eight shifts an entry give (hash/crc32's simple table).
+func TestCRC32CTable(t *testing.T) {
+	if got, want := crc32cTable(), crc32.MakeTable(crc32.Castagnoli); *got != [256]uint32(*want) {
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("t[%d] = %#x, hash/crc32 %#x", i, got[i], want[i])
+			}
+		}
+	}
+}

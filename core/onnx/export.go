@@ -182,15 +182,27 @@ func toFloat32(what string, v []float64) ([]float32, error) {
 	return out, nil
 }
 
-// kernelTypeNames are ONNX's kernel_type values by core's kernel types.
-var kernelTypeNames = map[core.KernelType]string{
-	core.LinearKernel: "LINEAR", core.PolyKernel: "POLY", core.RBFKernel: "RBF", core.SigmoidKernel: "SIGMOID",
+// kernelTypeName is ONNX's kernel_type value of core's kernel type t. A
+// switch, not a map: a map literal is built at every start of every
+// program linking this package.
+func kernelTypeName(t core.KernelType) (string, bool) {
+	switch t {
+	case core.LinearKernel:
+		return "LINEAR", true
+	case core.PolyKernel:
+		return "POLY", true
+	case core.RBFKernel:
+		return "RBF", true
+	case core.SigmoidKernel:
+		return "SIGMOID", true
+	}
+	return "", false
 }
 
 // kernelNode is the SVMClassifier (C-SVC, ν-SVC) or SVMRegressor (ε-SVR,
 // ν-SVR, one-class) of m. ONNX's rho is −ρ: both add it to Σ coef·K.
 func kernelNode(m *core.KernelModel) ([]node, error) {
-	kt, ok := kernelTypeNames[m.Kernel.Type]
+	kt, ok := kernelTypeName(m.Kernel.Type)
 	if !ok {
 		return nil, fmt.Errorf("%w: kernel type %d", ErrNotExportable, m.Kernel.Type)
 	}

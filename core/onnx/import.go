@@ -438,9 +438,20 @@ func finishLinear(m *linear.LinearModel, r *scale.Ranges) (core.Model, error) {
 	return m, nil
 }
 
-// onnxKernels are core's kernel types by ONNX's kernel_type.
-var onnxKernels = map[string]core.KernelType{
-	"LINEAR": core.LinearKernel, "POLY": core.PolyKernel, "RBF": core.RBFKernel, "SIGMOID": core.SigmoidKernel,
+// onnxKernel is core's kernel type of ONNX's kernel_type name (a switch,
+// as kernelTypeName).
+func onnxKernel(name string) (core.KernelType, bool) {
+	switch name {
+	case "LINEAR":
+		return core.LinearKernel, true
+	case "POLY":
+		return core.PolyKernel, true
+	case "RBF":
+		return core.RBFKernel, true
+	case "SIGMOID":
+		return core.SigmoidKernel, true
+	}
+	return 0, false
 }
 
 // importKernel reads an SVMClassifier (as C-SVC) or SVMRegressor (as
@@ -543,7 +554,7 @@ func kernelOf(n *node) (core.Kernel, error) {
 	if a := find(n, "kernel_type"); a != nil {
 		kt = string(a.s)
 	}
-	t, ok := onnxKernels[kt]
+	t, ok := onnxKernel(kt)
 	if !ok {
 		return k, unsupported("%s (node %q): attribute kernel_type %q", n.opType, n.name, kt)
 	}

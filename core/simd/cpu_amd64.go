@@ -1,12 +1,13 @@
 package simd
 
-// The features each path needs, read with two CPUID instructions and
-// XGETBV: golang.org/x/sys/cpu's init took four and parsed GODEBUG, and
-// in a virtual machine each CPUID traps to the hypervisor (76 µs each at
-// load 30 on the 2-core test machine, where the runtime's own start-up
-// takes about seven). A path counts only when the OS saves its registers
-// too (XCR0).
-var hasAVX2, hasAVX512, hasVNNI = x86Features()
+// The features each path needs. In a virtual machine each CPUID traps to
+// the hypervisor (7-9 µs each on the quiet 2-core test machine, 76 µs at
+// load 30), so where the Go release's CPU feature table is known they are
+// read from the one the runtime filled at start (runtimeFeatures, no
+// CPUID); otherwise with two CPUID instructions and XGETBV
+// (golang.org/x/sys/cpu's init took four and parsed GODEBUG). A path
+// counts only when the OS saves its registers too (XCR0).
+var hasAVX2, hasAVX512, hasVNNI = startFeatures()
 
 // hasBMI is AVX-512 with POPCNT, BMI1 and BMI2 (HasAVX512BMI), which
 // x86Features sets from the same two CPUID reads.

@@ -1,6 +1,8 @@
 package simd
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/cpu"
@@ -28,5 +30,19 @@ func TestHasAVX512BMI(t *testing.T) {
 	want := hasAVX512 && x.HasPOPCNT && x.HasBMI1 && x.HasBMI2
 	if got := HasAVX512BMI(); got != want {
 		t.Errorf("HasAVX512BMI() = %v; x/sys/cpu: %v", got, want)
+	}
+}
+
+// TestStartFeatures: the features the package starts with are what CPUID
+// says (through the runtime's table where the Go release's layout is
+// known: a layout that moved would show here).
+func TestStartFeatures(t *testing.T) {
+	if strings.Contains(os.Getenv("GODEBUG"), "cpu.") {
+		t.Skip("GODEBUG turns CPU features off in the runtime's table, not in CPUID's")
+	}
+	avx2, avx512, vnni := startFeatures()
+	w2, w512, wv := x86Features()
+	if avx2 != w2 || avx512 != w512 || vnni != wv {
+		t.Errorf("startFeatures() = %v, %v, %v; x86Features() = %v, %v, %v", avx2, avx512, vnni, w2, w512, wv)
 	}
 }

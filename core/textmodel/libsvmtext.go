@@ -206,17 +206,38 @@ func (h *libsvmHeader) one(key string, vals []string) (string, error) {
 	return vals[0], nil
 }
 
-// libsvmTypes and libsvmKernels map svm_type and kernel_type names to
-// core's values; "precomputed" is refused apart.
-var (
-	libsvmTypes = map[string]core.SVMType{
-		"c_svc": core.CSVC, "nu_svc": core.NuSVC, "one_class": core.OneClass,
-		"epsilon_svr": core.EpsSVR, "nu_svr": core.NuSVR,
+// libsvmType and libsvmKernel map svm_type and kernel_type names to core's
+// values; "precomputed" is refused apart. Switches, not maps: a map
+// literal is built at every start of every program linking this package.
+func libsvmType(name string) (core.SVMType, bool) {
+	switch name {
+	case "c_svc":
+		return core.CSVC, true
+	case "nu_svc":
+		return core.NuSVC, true
+	case "one_class":
+		return core.OneClass, true
+	case "epsilon_svr":
+		return core.EpsSVR, true
+	case "nu_svr":
+		return core.NuSVR, true
 	}
-	libsvmKernels = map[string]core.KernelType{
-		"linear": core.LinearKernel, "polynomial": core.PolyKernel, "rbf": core.RBFKernel, "sigmoid": core.SigmoidKernel,
+	return 0, false
+}
+
+func libsvmKernel(name string) (core.KernelType, bool) {
+	switch name {
+	case "linear":
+		return core.LinearKernel, true
+	case "polynomial":
+		return core.PolyKernel, true
+	case "rbf":
+		return core.RBFKernel, true
+	case "sigmoid":
+		return core.SigmoidKernel, true
 	}
-)
+	return 0, false
+}
 
 // set applies one header line, key and its values, to the model.
 func (h *libsvmHeader) set(key string, vals []string) error {
@@ -292,7 +313,7 @@ func (h *libsvmHeader) set(key string, vals []string) error {
 // setType applies an svm_type or kernel_type line of value v.
 func (h *libsvmHeader) setType(key, v string) error {
 	if key == "svm_type" {
-		t, ok := libsvmTypes[v]
+		t, ok := libsvmType(v)
 		if !ok {
 			return h.syntax("unknown svm_type %q", v)
 		}
@@ -302,7 +323,7 @@ func (h *libsvmHeader) setType(key, v string) error {
 	if v == "precomputed" {
 		return h.t.errorf(core.ErrParams, "kernel_type precomputed is not supported")
 	}
-	k, ok := libsvmKernels[v]
+	k, ok := libsvmKernel(v)
 	if !ok {
 		return h.syntax("unknown kernel_type %q", v)
 	}
@@ -489,7 +510,7 @@ func (sv *supportVectors) store(m *core.KernelModel, name string) error {
 	return nil
 }
 
-// liblinearSolvers maps LIBLINEAR's solver_type names to the formulation
+// liblinearSolver maps LIBLINEAR's solver_type names to the formulation
 // recorded for an imported model. Prediction needs only w, whether the
 // model classifies or regresses, and whether it is logistic regression
 // (whose decision values give probabilities, liblinear-predict -b 1): so
@@ -498,18 +519,27 @@ func (sv *supportVectors) store(m *core.KernelModel, name string) error {
 // linear.L1L2LossSVC, every other LIBLINEAR classifier as an SVC (its
 // L1-loss dual as L1LossSVCDual, the rest as L2LossSVCDual) and every
 // regressor as an SVR.
-var liblinearSolvers = map[string]linear.LinearSolver{
-	"L2R_LR":              linear.L2Logistic,
-	"L2R_L2LOSS_SVC_DUAL": linear.L2LossSVCDual,
-	"L2R_L2LOSS_SVC":      linear.L2LossSVCDual,
-	"L2R_L1LOSS_SVC_DUAL": linear.L1LossSVCDual,
-	"MCSVM_CS":            linear.L2LossSVCDual,
-	"L1R_L2LOSS_SVC":      linear.L1L2LossSVC,
-	"L1R_LR":              linear.L1Logistic,
-	"L2R_LR_DUAL":         linear.L2LogisticDual,
-	"L2R_L2LOSS_SVR":      linear.L2LossSVRDual,
-	"L2R_L2LOSS_SVR_DUAL": linear.L2LossSVRDual,
-	"L2R_L1LOSS_SVR_DUAL": linear.L1LossSVRDual,
+// ok is false for a name LIBLINEAR does not write.
+func liblinearSolver(name string) (s linear.LinearSolver, ok bool) {
+	switch name {
+	case "L2R_LR":
+		return linear.L2Logistic, true
+	case "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC", "MCSVM_CS":
+		return linear.L2LossSVCDual, true
+	case "L2R_L1LOSS_SVC_DUAL":
+		return linear.L1LossSVCDual, true
+	case "L1R_L2LOSS_SVC":
+		return linear.L1L2LossSVC, true
+	case "L1R_LR":
+		return linear.L1Logistic, true
+	case "L2R_LR_DUAL":
+		return linear.L2LogisticDual, true
+	case "L2R_L2LOSS_SVR", "L2R_L2LOSS_SVR_DUAL":
+		return linear.L2LossSVRDual, true
+	case "L2R_L1LOSS_SVR_DUAL":
+		return linear.L1LossSVRDual, true
+	}
+	return 0, false
 }
 
 // ReadLIBLINEARModel reads a LIBLINEAR text model file (as train and
@@ -517,7 +547,7 @@ var liblinearSolvers = map[string]linear.LinearSolver{
 // labels as liblinear-predict and decision values equal to predict_values'
 // up to the rounding of the weights to float32.
 //
-// Every LIBLINEAR classifier and regressor is read (see liblinearSolvers
+// Every LIBLINEAR classifier and regressor is read (see liblinearSolver
 // for the Solver recorded); the one-class SVM of LIBLINEAR 2.4+
 // (ONECLASS_SVM) is refused with an error wrapping ErrParams. A two-class
 // Crammer–Singer model (MCSVM_CS) stores a weight vector per class, but
@@ -532,7 +562,7 @@ func ReadLIBLINEARModel(r io.Reader, name string) (*linear.LinearModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	solver := liblinearSolvers[h.solverName]
+	solver, _ := liblinearSolver(h.solverName) // known: readLIBLINEARHeader refused the rest
 	m := &linear.LinearModel{
 		Solver:      solver,
 		NumFeatures: h.nrFeature,
@@ -617,7 +647,7 @@ func readLIBLINEARHeader(t *textReader) (*liblinearHeader, error) {
 			if h.solverName == "ONECLASS_SVM" {
 				return nil, t.errorf(core.ErrParams, "solver_type ONECLASS_SVM is not supported")
 			}
-			if _, ok := liblinearSolvers[h.solverName]; !ok {
+			if _, ok := liblinearSolver(h.solverName); !ok {
 				return nil, syntax("unknown solver_type %q", h.solverName)
 			}
 		case "nr_class", "nr_feature":

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -74,14 +73,6 @@ type Options struct {
 	// watcher loads, skips, remembers failures and swaps as it does for its
 	// own layout.
 	Versions func(dir string) (VersionList, error)
-	// Background makes the watcher load the versions it finds after the
-	// first scan (and call OnSwap) on a thread of its own at the lowest
-	// CPU priority (Linux: nice 19), so that the process's other threads
-	// (a server answering requests) take the CPUs first while a version
-	// loads and warms; a load then takes longer when they are busy. Where
-	// threads have no priority of their own it does nothing. False, the
-	// default, leaves the thread's priority alone.
-	Background bool
 }
 
 // VersionList is what Options.Versions lists of a directory: each
@@ -102,7 +93,6 @@ type Watcher struct {
 	onSwap     func(*Loaded)
 	onSkip     func(Skip)
 	versions   func(string) (VersionList, error)
-	background bool
 	fsw        *fsnotify.Watcher
 	current    atomic.Pointer[Loaded]
 	skip       atomic.Pointer[Skip] // the newest version skipped, newer than current
@@ -170,7 +160,6 @@ func newWatcher(dir string, opt Options) *Watcher {
 		onSwap:     opt.OnSwap,
 		onSkip:     opt.OnSkip,
 		versions:   opt.Versions,
-		background: opt.Background,
 		done:       make(chan struct{}),
 		failed:     make(map[uint64]stamp),
 		watched:    make(map[string]bool),
@@ -230,14 +219,6 @@ func (w *Watcher) Close() error {
 // is closed.
 func (w *Watcher) run(events <-chan fsnotify.Event, errs <-chan error) {
 	defer close(w.done)
-	if w.background {
-		// The thread stays locked: it exits with this goroutine, so its
-		// priority never reaches another goroutine.
-		runtime.LockOSThread()
-		if err := lowerThreadPriority(); err != nil {
-			w.log.Debug("modeldir: cannot lower the watcher thread's priority", "err", err)
-		}
-	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	pending := false

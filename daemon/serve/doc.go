@@ -146,9 +146,11 @@
 // raw, is checked and predicted by the helper as its rows arrive while the
 // request's goroutine reads the rest, and a decoded one has its rows
 // split between the two; the answer is the same bits as one goroutine's
-// (batchstream.go). A new version is loaded, checked and warmed on the
-// watcher's own thread at the lowest CPU priority (modeldir's
-// Options.Background), so that requests take the CPUs first.
+// (batchstream.go). A new version is loaded, checked and warmed by the
+// model directory's watcher goroutine, then swapped in; at the process's
+// own CPU priority, not a lower one: a goroutine holds a scheduler P while
+// it runs, so a loader the kernel keeps off a busy CPU would stall the
+// requests waiting for that P (repository.go's open says what it cost).
 //
 // # Limits
 //

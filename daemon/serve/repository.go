@@ -325,9 +325,17 @@ func (r *Repository) open(name, dir string) (*model, error) {
 		Logger: log,
 		OnSwap: m.refresh,
 		OnSkip: func(s modeldir.Skip) { r.metrics.loadFailed(name) },
-		// A new version loads and warms on a thread of the lowest
-		// priority: requests take the CPUs first (p99 while swapping).
-		Background: true,
+		// A new version loads and warms on the watcher's goroutine at the
+		// process's priority. Serve loaded it on a thread locked at nice
+		// 19 before, so that requests would take the CPUs first; but a
+		// goroutine holds one of the scheduler's Ps while it runs, and a
+		// thread the kernel keeps off the CPU keeps its P. Server, client
+		// and publisher on one CPU shared with a busy process (so
+		// GOMAXPROCS 1), one gRPC client's p99 while swapping was 4.2-5.8x
+		// its p99 without with the nice-19 loader (3 runs), 1.05-1.29x
+		// at the process's priority (3 runs; serve_latency.sh CASES=swap,
+		// "one-busy-cpu"), and versions were swapped in at 11-15 a second
+		// instead of 37-41 (one published every 20 ms).
 	}
 	if m.triton {
 		opt.Versions = tritonList

@@ -14,6 +14,11 @@
 #   SVMGO_BASE   optional: an earlier svmgo binary, also timed pinned, so the
 #                table shows whether per-core CPU changed (default: none)
 #   RUNS         alternating rounds per case, median quoted (default: 3)
+#   LONG_RUNS    rounds of the two long cases, shuttle one-class and
+#                shuttle ε-SVR (15–25 s of CPU a run, the rest of a round
+#                together about 30 s): default the smaller of RUNS and 3,
+#                so that RUNS=5 with SVMGO_BASE takes about 10 minutes on
+#                the quiet machine
 #   BENCH_CASES  cases to run, space or comma separated (default: all; see
 #                setup() and the list in $all below). Every shared set is
 #                trained as C-SVC (diabetes, whose targets are real
@@ -23,7 +28,7 @@
 #                minutes of CPU a training)
 #
 # A timing is one command repeated REPS times (REPS per case: the small
-# sets take a few ms a run), user+sys CPU (wait4's rusage) and wall
+# sets take a few ms a run, so they repeat to about 0.3 s a timing), user+sys CPU (wait4's rusage) and wall
 # (time.perf_counter) over the repetitions divided by REPS, in µs: the
 # 10 ms steps of /usr/bin/time's output were 1% of a 1.25 s run, the
 # margin the goal was in doubt by. A round times svmgo on both cores
@@ -64,6 +69,8 @@ if [[ -n ${SVMGO:-} ]]; then svmgo=$(abs "$SVMGO"); else svmgo=$root/bin/svmgo; 
 base=${SVMGO_BASE:+$(abs "$SVMGO_BASE")}
 runs=${RUNS:-3}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS=$runs: want a positive integer"
+longruns=${LONG_RUNS:-$((runs < 3 ? runs : 3))}
+[[ $longruns =~ ^[1-9][0-9]*$ ]] || die "LONG_RUNS=$longruns: want a positive integer"
 all="heart_scale breast_cancer spamlike debdesc10k oneclass svr digits shuttle
 oneclass-heart_scale oneclass-diabetes oneclass-digits oneclass-shuttle oneclass-debdesc10k
 svr-heart_scale svr-breast_cancer svr-digits svr-shuttle svr-debdesc10k
@@ -84,9 +91,10 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# setup CASE: sets cmd (train or train-linear), file, opts, reps, label.
+# setup CASE: sets cmd (train or train-linear), file, opts, reps, rounds,
+# label.
 setup() {
-	cmd=train opts="" reps=1
+	cmd=train opts="" reps=1 rounds=$runs
 	case $1 in
 	oneclass-* | svr-*)
 		local set=${1#*-}
@@ -98,23 +106,25 @@ setup() {
 		svr-*) opts="-s 3" label="${set/debdesc10k/debdesc_bin 10k} ε-SVR" ;;
 		esac
 		case $set in
-		heart_scale | breast_cancer | diabetes) reps=20 ;;
-		digits) reps=3 ;;
+		heart_scale | breast_cancer | diabetes) reps=60 ;;
+		digits) reps=8 ;;
+		shuttle) rounds=$longruns ;;
 		esac
 		;;
-	heart_scale) file=$shared/heart_scale reps=20 label="heart_scale C-SVC" ;;
-	breast_cancer) file=$shared/breast_cancer.train reps=20 label="breast_cancer C-SVC" ;;
+	heart_scale) file=$shared/heart_scale reps=60 label="heart_scale C-SVC" ;;
+	breast_cancer) file=$shared/breast_cancer.train reps=60 label="breast_cancer C-SVC" ;;
 	spamlike) file=$tmp/spamlike.train opts="-c 4" reps=2 label="spamlike C-SVC" ;;
 	debdesc10k) file=$tmp/debdesc10k.train label="debdesc_bin 10k C-SVC" ;;
-	oneclass) file=$shared/breast_cancer.train opts="-s 2" reps=20 label="breast_cancer one-class" ;;
-	svr) file=$shared/diabetes.train opts="-s 3" reps=20 label="diabetes ε-SVR" ;;
-	digits) file=$shared/digits.train reps=3 label="digits C-SVC" ;;
+	oneclass) file=$shared/breast_cancer.train opts="-s 2" reps=60 label="breast_cancer one-class" ;;
+	svr) file=$shared/diabetes.train opts="-s 3" reps=60 label="diabetes ε-SVR" ;;
+	digits) file=$shared/digits.train reps=8 label="digits C-SVC" ;;
 	shuttle) file=$shared/shuttle.train opts="-c 100 -g 1" label="shuttle C-SVC" ;;
 	linear-*)
 		cmd=train-linear file=$shared/${1#linear-}
 		[[ -r $file ]] || file=$file.train
-		reps=20 label="${1#linear-} linear"
+		reps=60 label="${1#linear-} linear"
 		case $1 in
+		linear-digits) reps=8 ;;
 		linear-debdesc_bin | linear-shuttle) reps=3 ;;
 		linear-diabetes) opts="-s 11" label="diabetes linear ε-SVR" ;;
 		esac
@@ -183,10 +193,10 @@ notes=()
 for c in $cases; do
 	setup "$c"
 	[[ -r $file ]] || die "missing $file"
-	say "$label ${opts:-(defaults)}: $runs rounds of $reps run(s) a timing"
+	say "$label ${opts:-(defaults)}: $rounds rounds of $reps run(s) a timing"
 	rm -f "$tmp/two" "$tmp/one" "$tmp/base"
 	load0=$(cut -d ' ' -f 1-3 /proc/loadavg)
-	for ((r = 0; r < runs; r++)); do
+	for ((r = 0; r < rounds; r++)); do
 		if ((r % 2 == 0)); then
 			timed "$tmp/two" "$tmp/m2" "$svmgo"
 			timed "$tmp/one" "$tmp/m1" taskset -c 0 "$svmgo"
@@ -220,7 +230,7 @@ for c in $cases; do
 		basecell="$(awk -v a="$c1" -v b="$cb" 'BEGIN { printf "%.2f", a / b }')× ($cb s)"
 	fi
 	rows+=("| $label | \`${opts:-defaults}\` | $(printf '%.4f' "$w1") / $(printf '%.4f' "$c1") s | $(printf '%.4f' "$w2") / $(printf '%.4f' "$c2") s | **$ratio** ($spread) | $met | $work | $basecell |")
-	notes+=("- $label \`${opts:-defaults}\`: measured $(date -u +%Y-%m-%d), $runs rounds of $reps run(s) a timing; load average $load0 before, $load1 after.")
+	notes+=("- $label \`${opts:-defaults}\`: measured $(date -u +%Y-%m-%d), $rounds rounds of $reps run(s) a timing; load average $load0 before, $load1 after.")
 done
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
@@ -241,4 +251,4 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 mkdir -p examples/bench/out
 cp "$tmp/cores.md" examples/bench/out/cores.md
 cat "$tmp/cores.md"
-say "table written to examples/bench/out/cores.md"
+say "table written to examples/bench/out/cores.md ($SECONDS s)"

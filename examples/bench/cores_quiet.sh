@@ -4,10 +4,17 @@
 # CPU 0, a 2-core run's second core is someone else's. This waits until
 # the 1-minute load average is below QUIET_LOAD (default 0.5), checked
 # every 10 s for at most QUIET_WAIT seconds (default 1800), then runs
-# cores.sh (RUNS default 5 here) with the rest of the environment as given,
-# and says whether the load stayed below QUIET_LOAD + 1 while it ran.
+# cores.sh (RUNS default 5 here, LONG_RUNS 3 for the two shuttle cases of
+# 15–25 s a run) with the rest of the environment as given, and says
+# whether the load stayed below QUIET_LOAD + 1 while it ran.
 #
 #   SVMGO_BASE=/tmp/svmgo.main bash examples/bench/cores_quiet.sh
+#
+# All 24 cases with a base binary: about 10 minutes on the quiet 2-core
+# machine, estimated from the CPU a run of each case (measured at load
+# 8–13: a round of the 22 shorter cases about 30 s, one of each shuttle
+# case 70–95 s with the base); without SVMGO_BASE about 7. A subset:
+# BENCH_CASES="spamlike debdesc10k oneclass-debdesc10k svr-debdesc10k".
 #
 # Exit status: cores.sh's, or 3 when the machine never became quiet.
 set -euo pipefail
@@ -34,7 +41,7 @@ max=$(load)
 ) >"${TMPDIR:-/tmp}/cores_quiet.$$" &
 watcher=$!
 status=0
-RUNS=${RUNS:-5} bash "$here/cores.sh" || status=$?
+RUNS=${RUNS:-5} LONG_RUNS=${LONG_RUNS:-3} bash "$here/cores.sh" || status=$?
 kill "$watcher" 2>/dev/null || true
 max=$( (
 	echo "$max"

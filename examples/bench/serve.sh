@@ -131,10 +131,11 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "| gRPC, 1 client | p99 µs |"
 	echo "|---|---:|"
 	echo "| no swaps | $(fmt grpc_1_p99_calm_us) |"
-	echo "| while a publisher process publishes a version every 20 ms ($(f swaps_per_s) swaps/s) | $(fmt grpc_1_p99_swapping_us) |"
+	echo "| while a publisher process publishes a version every 20 ms ($(f swaps_per_s) swaps/s; timed from the first version it published being served) | $(fmt grpc_1_p99_swapping_us) |"
 	echo
-	echo "A swap costs the server $(fmt server_cpu_per_swap_us) µs of CPU (the publisher alone, no requests: the watcher's events,"
-	echo "its scan, reading, checking and decoding the file, warming the new version, the swap)."
+	echo "A swap costs the server $(fmt server_cpu_per_swap_us) µs of CPU and $(f server_blocks_per_swap) blocking waits of its threads (wake-ups; the"
+	echo "publisher alone, no requests: the watcher's events, its scan, reading, checking and decoding the file,"
+	echo "warming the new version, the swap, and the Go runtime's sysmon, which polls every 20 µs while a thread works)."
 	echo
 	echo "Startup to ready (process start to the first 200 of /v2/health/ready) with a"
 	echo "$(awk -v b="$(f startup_model_bytes)" 'BEGIN { printf "%.1f", b / 1e6 }') MB kernel model: $(f startup_ms) ms; to the answer of a first inference sent then"

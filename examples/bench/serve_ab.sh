@@ -51,7 +51,7 @@ for k in rest_1_p50_us rest_1_p99_us rest_1_server_cpu_us rest_8_rps resthttp_1_
 	rest_1_excess_us rest_1_server_runq_us echo_1_excess_us \
 	rest_batch_rows_per_s restbin_batch_rows_per_s restbinlean_batch_rows_per_s grpc_batch_rows_per_s echobin_batch_rows_per_s \
 	rest_batch_inprocess_rows_per_s restbin_batch_server_cpu_us restbinlean_batch_server_cpu_us grpc_batch_server_cpu_us \
-	grpc_1_p99_calm_us grpc_1_p99_swapping_us server_cpu_per_swap_us; do
+	grpc_1_p99_calm_us grpc_1_p99_swapping_us server_cpu_per_swap_us server_blocks_per_swap; do
 	med() { sed -n "s/^$1 $k=//p" "$tmp/runs" | sort -g | awk '{v[NR] = $1} END { if (NR) print v[int((NR + 1) / 2)] }'; }
 	a=$(med A) b=$(med B)
 	awk -v k="$k" -v a="$a" -v b="$b" 'BEGIN {

@@ -6,7 +6,7 @@
 # the median of each figure a variant (examples/serve/README.md, "Single-row
 # latency", reads it).
 #
-#   [ROUNDS=3] [SECONDS_EACH=2] [CASES="idle tail"] [PACED_RATE=1000] bash examples/bench/serve_latency.sh
+#   [ROUNDS=3] [SECONDS_EACH=2] [CASES="idle tail swap"] [PACED_RATE=1000] bash examples/bench/serve_latency.sh
 #
 # Needs `make` (bin/svmgo, bin/svmgo-daemon, lib/libsvmgo.so) and
 # $SVMGO_DATA/fashion.{train,test} (default ~/.cache/libsvmgo; without them
@@ -26,17 +26,32 @@
 #         client and server block between requests on any machine (a pause
 #         longer than --busy-poll's budget: polling cannot help it).
 #   tail  eight clients, single rows: clients as goroutines of one process
-#         (serve.sh's), and the same with --grpc-go; as eight processes
+#         (serve.sh's); the same with that process at GOMAXPROCS=1 (one
+#         thread runs the clients, so the client process does not hold both
+#         vCPUs); the same with the server's and the clients' threads given
+#         a 100 µs scheduler slice (Linux 6.12+'s EEVDF custom slice; the
+#         default slice here is 1.4 ms, about the 8-client p99: a thread
+#         woken while another runs can wait that long); as eight processes
 #         (GOMAXPROCS 1 each, as separate client programs); the same with the
-#         server at GOMAXPROCS=1; and with the server's threads given a 100 µs
-#         scheduler slice (Linux 6.12+'s EEVDF custom slice; the default slice
-#         here is 1.4 ms, about the 8-client p99); and each client process
+#         server at GOMAXPROCS=1; with the 100 µs slices; and each client process
 #         paced to PACED_RATE requests a second (default 1000: 8000/s
 #         together, about half of what back-to-back clients reach here)
 #         instead of back to back, as callers of a sidecar send. Beside each:
 #         svmgo serve's own p99 (its /metrics histogram's bucket) and the
 #         shares of requests past 1 ms as the server and as the clients timed
 #         them.
+#   swap  one gRPC client's p99 without and while a publisher process
+#         publishes a version every 20 ms (serve.sh's figure: 5 rounds of
+#         each, alternated, SECONDS_EACH/2 a round, medians): as is; with the
+#         publisher publishing into a directory the server does not follow
+#         (the publisher's own cost: no swaps); and with the server's garbage
+#         collector off (GOGC=off: a swap allocates about 67 KB, one more
+#         collection a second at 45 swaps a second, next to about 5 a second
+#         from the requests of one client at 9,000 a second); and with
+#         server, client and publisher on one CPU (so GOMAXPROCS 1) shared
+#         with a spinner at the same priority, a device busy with other
+#         work: a loader the kernel keeps off the CPU holds the server's
+#         only P (a loader at nice 19 made that p99 4-6x).
 set -euo pipefail
 
 die() { echo "serve_latency.sh: $*" >&2; exit 1; }
@@ -46,7 +61,7 @@ root=$(cd "$here/../.." && pwd)
 abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
 SVMGO=$(abs "${SVMGO:-bin/svmgo}")
 export SVMGO_DATA=${SVMGO_DATA:-$HOME/.cache/libsvmgo}
-ROUNDS=${ROUNDS:-3} SECONDS_EACH=${SECONDS_EACH:-2} CASES=${CASES:-idle tail} PACED_RATE=${PACED_RATE:-1000}
+ROUNDS=${ROUNDS:-3} SECONDS_EACH=${SECONDS_EACH:-2} CASES=${CASES:-idle tail swap} PACED_RATE=${PACED_RATE:-1000}
 cd "$root"
 [[ -x $SVMGO ]] || die "$SVMGO not found: run 'make' first"
 [[ -f lib/libsvmgo.so ]] || die "lib/libsvmgo.so not found: run 'make' first"
@@ -63,17 +78,19 @@ trap 'stop_spinners; rm -rf "$tmp"' EXIT
 go build -o "$tmp/servetime" ./examples/bench/servetime
 "$tmp/capi_latency" "$tmp" >/dev/null
 
-# run NAME ARGS...: one servetime run, its figures appended to runs as
-# "NAME key=value" lines.
+# run NAME ARGS...: one servetime run (under $wrap, a command prefix, when
+# set), its figures appended to runs as "NAME key=value" lines.
+wrap=
 run() {
 	local name=$1
 	shift
 	say "$name"
-	"$tmp/servetime" -bin "$SVMGO" -seconds "$SECONDS_EACH" -swap-rounds 0 "$@" "$tmp" |
+	$wrap "$tmp/servetime" -bin "$SVMGO" -seconds "$SECONDS_EACH" -swap-rounds 0 "$@" "$tmp" |
 		tr ' ' '\n' | sed "s/^/$name /" >>"$tmp/runs"
 }
 idle=(-only rest,grpclean,echo,echounix -unix -clients 1)
 tail=(-only rest,grpclean -clients 8)
+swap=(-only swap -swap-rounds 5)
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for r in $(seq "$ROUNDS"); do
@@ -93,11 +110,21 @@ for r in $(seq "$ROUNDS"); do
 	fi
 	if [[ " $CASES " == *" tail "* ]]; then
 		run "goroutines" "${tail[@]}"
-		run "goroutines,grpc-go" "${tail[@]}" -server-args --grpc-go
+		GOMAXPROCS=1 run "goroutines,one-client-thread" "${tail[@]}" -server-env "GOMAXPROCS=$(nproc)"
+		run "goroutines,slice=100us" "${tail[@]}" -server-slice 100us -client-slice 100us
 		run "processes" "${tail[@]}" -client-procs
 		run "processes,GOMAXPROCS=1" "${tail[@]}" -client-procs -server-env GOMAXPROCS=1
-		run "processes,slice=100us" "${tail[@]}" -client-procs -server-slice 100us
+		run "processes,slice=100us" "${tail[@]}" -client-procs -server-slice 100us -client-slice 100us
 		run "processes,paced" "${tail[@]}" -client-procs -client-rate "$PACED_RATE"
+	fi
+	if [[ " $CASES " == *" swap "* ]]; then
+		run "swap" "${swap[@]}"
+		run "swap,publisher-only" "${swap[@]}" -publish-unserved
+		run "swap,GOGC=off" "${swap[@]}" -server-env GOGC=off
+		taskset -c 0 bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
+		spinners+=($!)
+		wrap="taskset -c 0" run "swap,one-busy-cpu" "${swap[@]}"
+		stop_spinners
 	fi
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -122,12 +149,21 @@ if [[ " $CASES " == *" tail "* ]]; then
 	echo
 	echo "| 8 clients, single row | REST p50 / p99 µs | REST p99 / p50 | gRPC p50 / p99 µs | gRPC p99 / p50 | requests/s REST / gRPC | server's own p99 ≤ µs REST / gRPC | past 1 ms, server / clients, REST | past 1 ms, server / clients, gRPC | run-queue wait µs a request, server / clients, REST |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-	for v in goroutines goroutines,grpc-go processes processes,GOMAXPROCS=1 processes,slice=100us processes,paced; do
+	for v in goroutines goroutines,one-client-thread goroutines,slice=100us processes processes,GOMAXPROCS=1 processes,slice=100us processes,paced; do
 		ratio() { awk -v a="$(med $v "$1")" -v b="$(med $v "$2")" 'BEGIN { printf "%.2f", a / b }'; }
 		echo "| $v | $(med $v rest_8_p50_us) / $(med $v rest_8_p99_us) | $(ratio rest_8_p99_us rest_8_p50_us) |" \
 			"$(med $v grpclean_8_p50_us) / $(med $v grpclean_8_p99_us) | $(ratio grpclean_8_p99_us grpclean_8_p50_us) |" \
 			"$(med $v rest_8_rps) / $(med $v grpclean_8_rps) | $(med $v rest_8_server_p99_le_us) / $(med $v grpclean_8_server_p99_le_us) |" \
 			"$(med $v rest_8_server_over_1ms) / $(med $v rest_8_client_over_1ms) | $(med $v grpclean_8_server_over_1ms) / $(med $v grpclean_8_client_over_1ms) |" \
 			"$(med $v rest_8_server_runq_us) / $(med $v rest_8_client_runq_us) |"
+	done
+fi
+if [[ " $CASES " == *" swap "* ]]; then
+	echo
+	echo "| one gRPC client (grpc-go's), p99 µs | no swaps | while publishing | ratio | swaps/s |"
+	echo "|---|---:|---:|---:|---:|"
+	for v in swap swap,publisher-only swap,GOGC=off swap,one-busy-cpu; do
+		echo "| $v | $(med $v grpc_1_p99_calm_us) | $(med $v grpc_1_p99_swapping_us) |" \
+			"$(awk -v a="$(med $v grpc_1_p99_swapping_us)" -v b="$(med $v grpc_1_p99_calm_us)" 'BEGIN { printf "%.2f", a / b }') | $(med $v swaps_per_s) |"
 	done
 fi

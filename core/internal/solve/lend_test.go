@@ -22,7 +22,7 @@ func TestLender(t *testing.T) {
 	if none.Lend(j) {
 		t.Fatal("a nil Lender lent a job")
 	}
-	c := NewLender()
+	c := NewLender(1)
 	c.Start(1, 0)
 	defer c.Stop(1)
 	if c.Lend(j) {
@@ -33,9 +33,55 @@ func TestLender(t *testing.T) {
 		if !c.Lend(j) {
 			t.Fatalf("job %d: an idle core took nothing", k)
 		}
-		<-j.Done()
+		c.Wait(j)
 		if n := j.runs.Load(); n != int32(k) {
 			t.Fatalf("job %d: %d runs", k, n)
 		}
 	}
+}
+
+// sumJob sums its slice: a pass's half.
+type sumJob struct {
+	x    []float64
+	sum  float64
+	done chan struct{}
+}
+
+func (j *sumJob) Run() {
+	var s float64
+	for _, v := range j.x {
+		s += v
+	}
+	j.sum = s
+}
+func (j *sumJob) Done() chan struct{} { return j.done }
+
+// BenchmarkLend: a pass of 2 × 32k additions (about 30 µs a half) in halves,
+// the second lent to an idle core, as the primal Newton method's passes
+// are; "alone" runs both halves on the caller's core, the floor the
+// lending has to beat by its hand-offs.
+func BenchmarkLend(b *testing.B) {
+	x := make([]float64, 1<<16)
+	for i := range x {
+		x[i] = float64(i)
+	}
+	first, second := &sumJob{x: x[:len(x)/2]}, &sumJob{x: x[len(x)/2:], done: make(chan struct{}, 1)}
+	b.Run("alone", func(b *testing.B) {
+		for range b.N {
+			first.Run()
+			second.Run()
+		}
+	})
+	b.Run("lent", func(b *testing.B) {
+		c := NewLender(1)
+		c.Start(1, 1)
+		defer c.Stop(1)
+		for range b.N {
+			if !c.Lend(second) {
+				b.Fatal("not lent")
+			}
+			first.Run()
+			c.Wait(second)
+		}
+	})
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
-var gridUsage = `usage: svmgo grid [grid_options] [svm-train options] dataset
+const gridUsage = `usage: svmgo grid [grid_options] [svm-train options] dataset
 
 Cross-validated search over C and gamma, as LIBSVM's grid.py: the same
 options, the same progress lines and the same last line (best C, best

@@ -11,7 +11,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/fileio"
 )
 
-var predictUsage = `usage: svmgo predict [options] test_file model_file output_file
+const predictUsage = `usage: svmgo predict [options] test_file model_file output_file
 options:
 -b probability_estimates : whether to predict probability estimates, 0 or 1
    (default 0): kernel C-SVC and epsilon-SVR models trained with -b 1, linear

@@ -21,14 +21,17 @@ const (
 )
 
 // readFlagsUsage documents maxLineBytesFlag and the CSV flags in the
-// commands' usage.
-var readFlagsUsage = fmt.Sprintf(`--max-line-bytes n : refuse a data file with a line longer than n bytes
-   (default %d); a data file must be a regular file
+// commands' usage. A constant (TestReadFlagsUsageDefault holds its default
+// to data.DefaultMaxLineBytes): the usages built from it are constants
+// too, where a fmt.Sprintf and its concatenations ran at every start of
+// every command.
+const readFlagsUsage = `--max-line-bytes n : refuse a data file with a line longer than n bytes
+   (default 1048576); a data file must be a regular file
 --csv.header auto|yes|no : whether a CSV file starts with a header line (default
    auto: when its label field is not a number)
 --csv.skip-columns c1,c2,... : drop these CSV columns (1-based) before the label
    column: 1 drops the index pandas' to_csv() writes first
-`, data.DefaultMaxLineBytes)
+`
 
 // parseColumnList reads "c1,c2,..." (1-based column numbers, increasing).
 func parseColumnList(s string) ([]int, error) {

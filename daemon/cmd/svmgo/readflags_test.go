@@ -1,12 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/libsvmgo/libsvmgo/core/data"
 )
 
 // TestSpecialAndEndlessInputs: train-linear, train and predict refuse
@@ -118,5 +121,14 @@ func TestFractionalLabelNamesLine(t *testing.T) {
 		if code, _, errs := svmgo(t, args...); code != 0 {
 			t.Errorf("%v: %s", args, errs)
 		}
+	}
+}
+
+// TestReadFlagsUsageDefault holds the default the constant usage text
+// names to the reader's.
+func TestReadFlagsUsageDefault(t *testing.T) {
+	want := fmt.Sprintf("(default %d)", data.DefaultMaxLineBytes)
+	if !strings.Contains(readFlagsUsage, want) {
+		t.Errorf("readFlagsUsage does not say %q:\n%s", want, readFlagsUsage)
 	}
 }

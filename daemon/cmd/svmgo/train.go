@@ -17,10 +17,10 @@ import (
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
-var trainUsage = `usage: svmgo train [options] train_file [model_file]
+const trainUsage = `usage: svmgo train [options] train_file [model_file]
 ` + options.KernelUsage + options.ScaleUsage + trainFilesUsage
 
-var trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_file]
+const trainLinearUsage = `usage: svmgo train-linear [options] train_file [model_file]
 ` + options.LinearUsage + options.ScaleUsage + trainFilesUsage
 
 // train is svm-train: a kernel SVM from a data file, or with -v the
@@ -90,19 +90,20 @@ func trainCommand(args []string, syntax options.Syntax, usage string, stdout, st
 	}
 
 	progress := newProgressPrinter(stderr, showProgress, o.Kernel.Quiet || o.Linear.Quiet)
-	oneP := core.BestOnOneP(ds, p)
-	procs := 0
-	if oneP {
+	if core.BestOnOneP(ds, p) {
 		// One solver and nothing else to run: a second P only hands the
 		// solver between threads (and CPUs) at every preemption. One P
 		// runs it as pinned to a CPU would, without pinning it. The file
-		// was read, and the model is written, on every CPU.
-		procs = runtime.GOMAXPROCS(1)
+		// was read on every CPU. The rest of the command (the collection
+		// below, the model's encoding and write) stays on one P: restoring
+		// two first costs a stop of the world, and a collection on two Ps
+		// wakes the idle P's thread for a mark worker and waits for it at
+		// each stop (spamlike -c 4, 12 alternated runs at load 13: the
+		// command's part after the solve took 23.5 ms, median, restoring
+		// first, 3.3 ms without; 10 of 12 pairs lower).
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	}
 	m, err := core.TrainModelReporting(ds, p, progress.fn())
-	if oneP {
-		runtime.GOMAXPROCS(procs)
-	}
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %w", trainFile, err))
 	}
@@ -122,9 +123,7 @@ func trainCommand(args []string, syntax options.Syntax, usage string, stdout, st
 		m = core.WithCreated(m, t)
 	}
 	if !o.Kernel.Quiet && !o.Linear.Quiet {
-		if report, ok := trainReports[m.Info().Kind]; ok {
-			report(stdout, m)
-		}
+		reportTraining(stdout, m)
 	}
 	// Unsynced, as LIBSVM's and LIBLINEAR's train write theirs: the run can
 	// be repeated, and the syncs were half of a small set's wall.
@@ -145,11 +144,15 @@ func heapGrown() bool {
 	return s.NumGC > 0
 }
 
-// trainReports print the report of a training run of each kind as the
-// reference tool does (svm-train, LIBLINEAR's train).
-var trainReports = map[string]func(w io.Writer, m core.Model){
-	core.KindKernel: func(w io.Writer, m core.Model) { reportKernel(w, m.(*core.KernelModel)) },
-	core.KindLinear: func(w io.Writer, m core.Model) { reportLinear(w, m.(*linear.LinearModel)) },
+// reportTraining prints the report of a training run as the reference
+// tool does (svm-train, LIBLINEAR's train); other kinds print none.
+func reportTraining(w io.Writer, m core.Model) {
+	switch m := m.(type) {
+	case *core.KernelModel:
+		reportKernel(w, m)
+	case *linear.LinearModel:
+		reportLinear(w, m)
+	}
 }
 
 // reportKernel prints svm-train's report of a training run, without its
@@ -221,7 +224,7 @@ func reportLinear(w io.Writer, m *linear.LinearModel) {
 const laplaceNote = "Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma= %.6g\n"
 
 // trainFilesUsage ends both train commands' usage: their file arguments.
-var trainFilesUsage = readFlagsUsage + weightFlagsUsage + progressUsage + `
+const trainFilesUsage = readFlagsUsage + weightFlagsUsage + progressUsage + `
 train_file is in LIBSVM format (or CSV, label first, when it ends in .csv);
 a classifier's labels must be integers.
 model_file defaults to the train file's name with .svmgo appended, in the

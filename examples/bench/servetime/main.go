@@ -152,6 +152,9 @@ func main() {
 	flag.IntVar(&batchRequests, "batch-requests", batchRequests, "requests a batch figure is the median of")
 	port := flag.Int("port", 18470, "the first of the loopback ports used: the server's REST (this), gRPC (+1) and startup (+2) ports, the floors' (+10..+12)")
 	flag.Parse()
+	if *clientSlice > 0 {
+		go applySlice(os.Getpid(), *clientSlice)
+	}
 	addr := func(off int) string { return "127.0.0.1:" + strconv.Itoa(*port+off) }
 	if *publish != "" {
 		publishLoop(*publish, flag.Arg(0))
@@ -326,7 +329,7 @@ func main() {
 		return
 	}
 	var calm, swapping []float64
-	var swaps float64
+	var swaps, swapSeconds float64
 	for range *swapRounds {
 		lat, _ := b.single("grpc", 1, d/2)
 		calm = append(calm, us(quantile(lat, 0.99)))
@@ -337,24 +340,38 @@ func main() {
 			check(os.MkdirAll(into, 0o755))
 		}
 		stop := startPublisher(filepath.Join(dir, "model.svmgo"), into)
+		if !*unserved {
+			// The publisher process's start (exec, its runtime's start,
+			// reading the model) is not a swap: time from its first
+			// version served on.
+			for deadline := time.Now().Add(2 * time.Second); b.swaps() == swaps0 && time.Now().Before(deadline); {
+				time.Sleep(time.Millisecond)
+			}
+			swaps0 = b.swaps()
+		}
+		t0 := time.Now()
 		lat, _ = b.single("grpc", 1, d/2)
+		swapSeconds += time.Since(t0).Seconds()
 		stop()
 		swaps += b.swaps() - swaps0
 		swapping = append(swapping, us(quantile(lat, 0.99)))
 	}
 	out = append(out, fmt.Sprintf("grpc_1_p99_calm_us=%.1f grpc_1_p99_swapping_us=%.1f swaps_per_s=%.1f grpc_1_p99_calm_rounds_us=%s grpc_1_p99_swapping_rounds_us=%s",
-		median(calm), median(swapping), swaps/(float64(*swapRounds)*(d/2).Seconds()), joinFloats(calm), joinFloats(swapping)))
+		median(calm), median(swapping), swaps/swapSeconds, joinFloats(calm), joinFloats(swapping)))
 	if *only != "" {
 		fmt.Println(strings.Join(out, " "))
 		return
 	}
 	if !*unserved {
 		// The swaps alone, no requests: the server's CPU time a swap.
-		swaps0, cpu0 := b.swaps(), b.serverCPU()
+		swaps0 := b.swaps()
+		cpu0, _, blocks0 := threadStats(b.pid)
 		stop := startPublisher(filepath.Join(dir, "model.svmgo"), modelDir)
 		time.Sleep(d)
 		stop()
-		out = append(out, fmt.Sprintf("server_cpu_per_swap_us=%.1f", us(b.serverCPU()-cpu0)/(b.swaps()-swaps0)))
+		cpu1, _, blocks1 := threadStats(b.pid)
+		n := b.swaps() - swaps0
+		out = append(out, fmt.Sprintf("server_cpu_per_swap_us=%.1f server_blocks_per_swap=%.2f", us(cpu1-cpu0)/n, float64(blocks1-blocks0)/n))
 	}
 	srv.Process.Kill()
 	srv.Wait()

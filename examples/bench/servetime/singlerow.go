@@ -34,6 +34,7 @@ var (
 	clientChild = flag.String("client-child", "", "internal: run one single-row client of this protocol, from -client-start for -seconds, against -client-http / -client-grpc, and print its latencies")
 	clientStart = flag.Int64("client-start", 0, "internal: a child client's start, Unix nanoseconds")
 	serverSlice = flag.Duration("server-slice", 0, "diagnosis: set the Linux scheduler's time slice of svmgo serve's threads (sched_setattr; an EEVDF custom slice, Linux 6.12+) to this, e.g. 100us")
+	clientSlice = flag.Duration("client-slice", 0, "diagnosis: set the Linux scheduler's time slice of this process's threads (the clients', and each child client's) to this, as -server-slice does the server's")
 	clientRate  = flag.Float64("client-rate", 0, "single-row requests a second each client sends at most, spaced evenly (the clients' phases spread over the interval); 0: back to back, each as soon as the last is answered")
 	clientPhase = flag.Duration("client-phase", 0, "internal: a child client's delay of its first request")
 	clientHTTP  = flag.String("client-http", "", "internal: a child client's REST address")
@@ -62,7 +63,7 @@ func (b *bench) singleProcs(proto string, clients int, d time.Duration) ([]time.
 	}
 	for c := range clients {
 		cmd := exec.Command(os.Args[0], "-client-child", proto, "-client-start", strconv.FormatInt(startAt.UnixNano(), 10),
-			"-client-rate", strconv.FormatFloat(*clientRate, 'g', -1, 64), "-client-phase", newPacer(c, clients).phase.String(),
+			"-client-slice", clientSlice.String(), "-client-rate", strconv.FormatFloat(*clientRate, 'g', -1, 64), "-client-phase", newPacer(c, clients).phase.String(),
 			"-seconds", strconv.FormatFloat(d.Seconds(), 'f', -1, 64),
 			"-client-http", addr(b.httpAddr, proto), "-client-grpc", addr(b.grpcAddr, proto), flag.Arg(0))
 		cmd.Env = append(os.Environ(), "GOMAXPROCS=1")

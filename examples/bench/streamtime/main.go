@@ -3,7 +3,8 @@
 // model: core.NewDenseTrainer over a dense data set; a linear one,
 // --linear: core.NewTrainer over a sparse one with the incremental
 // trainers' parameters, options.LinearOptions.Incremental; its last Dual
-// extended to the rows added since and cut where rows were removed).
+// cut where rows were removed and extended in place to the rows added
+// since, Dual.ExtendInPlace).
 //
 // Usage:
 //
@@ -345,7 +346,7 @@ func measure(w io.Writer, o core.TrainParams, full, test *data.Dataset, c config
 			if err := add(batch); err != nil {
 				return err
 			}
-			hot, err := train(tr, ds, dual.Extended(ds.Len()))
+			hot, err := train(tr, ds, dual.ExtendInPlace(ds.Len()))
 			if err != nil {
 				return err
 			}
@@ -450,7 +451,7 @@ func profileStream(w io.Writer, c config, ds *data.Dataset, dual *core.Dual, tr 
 		if err := add(len(old)); err != nil {
 			return err
 		}
-		hot, err := train(tr, ds, dual.Extended(ds.Len()))
+		hot, err := train(tr, ds, dual.ExtendInPlace(ds.Len()))
 		if err != nil {
 			return err
 		}
