@@ -14,6 +14,7 @@
 //
 // # Imports
 //
-// It may import core/fileio and core/internal/hashword; imports point
-// down the package table of DESIGN.md §2, never sideways.
+// It may import core/fileio, core/internal/hashword and core/simd (for
+// its CPU features only); imports point down the package table of
+// DESIGN.md §2, never sideways.
 package data

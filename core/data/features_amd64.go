@@ -11,11 +11,12 @@ import (
 // digits above prev and at most limit, ':', [-]digits[.digits] with 1 to 16
 // digits, a blank, in at most 24 bytes, with 32 bytes of the line left and
 // at least 16 before the token (it loads the 16 bytes that end at the
-// index's and at the value's last digit). It writes each value to row[index-1] when row is not nil, and otherwise
-// index-1 and the value to index[count] and value[count] while count <
-// outCap. It returns where it stopped, the last index taken and how many
-// it took. pow is &inversePow10[0]. Values are float32Prefix's, bit for
-// bit. (features_amd64.s)
+// index's and at the value's last digit). It writes each value to
+// row[index-1] when row is not nil, and otherwise index-1 and the value to
+// index[count] and value[count] while count < outCap. It returns where it
+// stopped, the last index taken and how many it took. pow is
+// &inversePow10[0]. Values are float32Prefix's, bit for bit
+// (features_amd64.s).
 //
 //go:noescape
 func featuresAVX512(line *byte, n, i int, prev, limit int64, row *float32, index *int32, value *float32, outCap int, pow *float64) (next int, last int64, count int)

@@ -4,9 +4,14 @@ package data
 // readers spend their time here; strconv.ParseFloat is correct but wants a
 // string (a copy, or unsafe) and runs its general machinery on every call.
 //
-// Three paths, fastest first, each handing what it does not handle to the
+// Four paths, fastest first, each handing what it does not handle to the
 // next:
 //
+//   - on amd64 with AVX-512 and BMI2, LIBSVM's common features (an index of
+//     up to 7 digits, a value of up to 16 digits and one '.') are read by an
+//     assembly loop (features_amd64.s) whose values are float32Prefix's,
+//     bit for bit: byte masks find a token's parts, and its digits are
+//     converted 16 at a time by vector multiply-adds.
 //   - digitRun finds and converts up to 8 digits at a time inside a 64-bit
 //     word (SWAR), for LIBSVM's hot loop (parseFeatures) and float32Prefix.
 //     A float32 result is taken from m × RN(10^-k), a multiplication, and is

@@ -1114,7 +1114,7 @@ func TestReadIntoDenseInPlace(t *testing.T) {
 // edges: every shape of feature it takes (index and integer digits 1 to 7,
 // a sign, 0 to 16 fraction digits), followed by a blank or by a byte that
 // makes the token invalid, with a line tail long enough for the fast path
-// to run, against strconv. Tokens of tokenBytes and more, valid or not,
+// to run, against strconv. Tokens of 24 bytes and more, valid or not,
 // must go to the general way.
 func TestParseFeaturesTokenEnds(t *testing.T) {
 	// The index spelled with leading zeros too ("0000002"), so that the

@@ -12,7 +12,10 @@
 #
 # Defaults: ~/.cache/libsvmgo/fashion.test and fashion10k.svmgo from
 # ~/.cache/libsvmgo/predict-models (predict.sh trains it) or else
-# ~/.cache/libsvmgo/onnx-models. Environment: SVMGO (default bin/svmgo), RUNS (default 3).
+# ~/.cache/libsvmgo/onnx-models. Environment: SVMGO (default bin/svmgo), RUNS (default 3);
+# SVMGO_BASE, another build of svmgo (say main's), makes it an A/B: the two
+# alternate run by run, and each gets the median of its parse + output
+# shares.
 # Needs perf (linux-tools) and permission to sample (perf_event_paranoid).
 set -euo pipefail
 die() { echo "predictphases.sh: $*" >&2; exit 1; }
@@ -26,8 +29,13 @@ command -v perf >/dev/null || die "perf not found"
 [[ -x $svmgo && -r $test && -r $model ]] || die "need $svmgo, $test and $model"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+base=${SVMGO_BASE:-}
+[[ -z $base || -x $base ]] || die "SVMGO_BASE $base is not executable"
+sides=("$svmgo")
+[[ -z $base ]] || sides=("$base" "$svmgo")
 for ((r = 1; r <= runs; r++)); do
-	perf record -q -e cpu-clock -F 4000 -g -o "$tmp/perf.data" -- "$svmgo" predict -q "$test" "$model" "$tmp/out" >/dev/null 2>&1 ||
+for bin in "${sides[@]}"; do
+	perf record -q -e cpu-clock -F 4000 -g -o "$tmp/perf.data" -- "$bin" predict -q "$test" "$model" "$tmp/out" >/dev/null 2>&1 ||
 		die "perf record failed (perf_event_paranoid?)"
 	perf script -i "$tmp/perf.data" -F time,ip,sym 2>/dev/null | python3 -c '
 import re, sys
@@ -59,6 +67,11 @@ for ph in ["parse", "output", "model load", "predict", "other"]:
         cells.append("%s %.3f CPU, %.3f wall" % (ph, count[ph] / n, (last[ph] - first[ph]) / span))
 po = (count.get("parse", 0) + count.get("output", 0)) / n
 print("run %s: %s; parse + output %.3f of the CPU; %d samples over %.2f s" % (sys.argv[1], "; ".join(cells), po, n, span))
-' "$r"
+' "$r $bin" | tee -a "$tmp/runs"
+done
+done
+for bin in "${sides[@]}"; do
+	grep -F " $bin: " "$tmp/runs" | sed 's/.*parse + output \([0-9.]*\) of the CPU.*/\1/' | sort -n |
+		awk -v b="$bin" '{v[NR] = $1} END {printf "%s: median parse + output %.3f of the CPU over %d runs (%.3f-%.3f)\n", b, (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), NR, v[1], v[NR]}'
 done
 echo "load average: $(cut -d ' ' -f 1-3 /proc/loadavg)"
