@@ -333,6 +333,9 @@ func (d *Dataset) checkSparse(label float64, index []int32, value []float32) err
 	if math.IsNaN(label) || math.IsInf(label, 0) {
 		return fmt.Errorf("%w: label %v is not finite", ErrBadRow, label)
 	}
+	// A dense data set's rows hold maxFeatures (= numFeatures) values, so
+	// its limit holds even at 0; a sparse one's 0 means no limit.
+	limit, limited := d.maxFeatures, d.maxFeatures > 0 || d.dense
 	prev := int32(-1)
 	for k, j := range index {
 		if j <= prev {
@@ -341,8 +344,8 @@ func (d *Dataset) checkSparse(label float64, index []int32, value []float32) err
 			}
 			return fmt.Errorf("%w: index %d after %d: indices must increase", ErrBadRow, j, prev)
 		}
-		if d.maxFeatures > 0 && int(j) >= d.maxFeatures {
-			return fmt.Errorf("%w: index %d beyond the %d features allowed", ErrBadRow, j, d.maxFeatures)
+		if limited && int(j) >= limit {
+			return fmt.Errorf("%w: index %d beyond the %d features allowed", ErrBadRow, j, limit)
 		}
 		if v := float64(value[k]); math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("%w: value %v at index %d is not finite", ErrBadRow, v, j)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -245,5 +246,31 @@ func TestAppendSparseRefusesBadRows(t *testing.T) {
 	}
 	if err := ds.AppendSparse(1, []int32{0}, []float32{1}); !errors.Is(err, ErrFull) {
 		t.Errorf("fourth row in a 3-row set: %v, want ErrFull", err)
+	}
+}
+
+// TestZeroWidthDenseRefusesFeatures: a dense data set of 0 features holds
+// rows of labels only; a row with a feature is refused (it has nowhere to
+// go), by AppendSparse and by ReadInto, which names the line. A sparse
+// data set's limit 0 means none: there the same row is taken.
+func TestZeroWidthDenseRefusesFeatures(t *testing.T) {
+	d := NewDense(2, 0)
+	if err := d.AppendSparse(1, []int32{0}, []float32{0.5}); !errors.Is(err, ErrBadRow) {
+		t.Errorf("AppendSparse: err = %v, want ErrBadRow", err)
+	}
+	if err := d.AppendSparse(1, nil, nil); err != nil || d.Len() != 1 {
+		t.Fatalf("label-only row: err %v, %d rows", err, d.Len())
+	}
+	n, err := ReadInto(d, strings.NewReader("-1\n+1 1:0.5\n"), "b.libsvm", ReadOptions{})
+	var pe *ParseError
+	if n != 0 || !errors.Is(err, ErrBadRow) || !errors.As(err, &pe) || pe.Line != 2 {
+		t.Errorf("ReadInto: %d rows, err %v; want 0 rows and ErrBadRow at line 2", n, err)
+	}
+	if d.Len() != 1 {
+		t.Errorf("ReadInto left %d rows, want the 1 it found", d.Len())
+	}
+	s := NewSparse(1, 1, 0)
+	if err := s.AppendSparse(1, []int32{5}, []float32{0.5}); err != nil || s.NumFeatures() != 6 {
+		t.Errorf("sparse, no limit: err %v, width %d", err, s.NumFeatures())
 	}
 }
