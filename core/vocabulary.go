@@ -1,6 +1,8 @@
 package core
 
 import (
+	"io"
+
 	"github.com/libsvmgo/libsvmgo/core/model"
 	"github.com/libsvmgo/libsvmgo/core/scale"
 )
@@ -67,6 +69,9 @@ func BatchRows(dst []float64, x []float32, nf int, fn string) []float64 {
 
 // WithCreated is model.WithCreated.
 func WithCreated(m Model, t int64) Model { return model.WithCreated(m, t) }
+
+// WriteTrainingReport is model.WriteTrainingReport.
+func WriteTrainingReport(w io.Writer, m Model) { model.WriteTrainingReport(w, m) }
 
 // Widen is model.Widen.
 func Widen(m Model, n int) error { return model.Widen(m, n) }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -169,6 +170,16 @@ func Widen(m Model, n int) error {
 		return w.Widen(n)
 	}
 	return nil
+}
+
+// WriteTrainingReport writes the report the reference tool prints after
+// the training run that made m (svm-train's, LIBLINEAR train's), for the
+// kinds that keep one (the float kinds, by their WriteTrainingReport
+// method); any other kind writes nothing.
+func WriteTrainingReport(w io.Writer, m Model) {
+	if r, ok := m.(interface{ WriteTrainingReport(w io.Writer) }); ok {
+		r.WriteTrainingReport(w)
+	}
 }
 
 // RepeatedLabel returns a label that occurs more than once, in n·log n

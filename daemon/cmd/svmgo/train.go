@@ -128,7 +128,7 @@ func trainCommand(args []string, syntax options.Syntax, usage string, stdout, st
 		// As the reference tools do, a report that cannot be written does
 		// not stop the model's.
 		w := bufio.NewWriter(stdout)
-		reportTraining(w, m)
+		core.WriteTrainingReport(w, m)
 		w.Flush()
 	}
 	// Unsynced, as LIBSVM's and LIBLINEAR's train write theirs: the run can
@@ -149,85 +149,6 @@ func heapGrown() bool {
 	debug.ReadGCStats(&s)
 	return s.NumGC > 0
 }
-
-// reportTraining prints the report of a training run as the reference
-// tool does (svm-train, LIBLINEAR's train); other kinds print none.
-func reportTraining(w io.Writer, m core.Model) {
-	switch m := m.(type) {
-	case *core.KernelModel:
-		reportKernel(w, m)
-	case *linear.LinearModel:
-		reportLinear(w, m)
-	}
-}
-
-// reportKernel prints svm-train's report of a training run, without its
-// shrinking dots and ν line.
-func reportKernel(w io.Writer, m *core.KernelModel) {
-	for _, r := range m.Result.Subproblems {
-		fmt.Fprintf(w, "optimization finished, #iter = %d\n", r.Iterations)
-		if !r.Converged {
-			fmt.Fprintf(w, "\nWARNING: reaching max number of iterations\n")
-		}
-		switch m.SVMType {
-		case core.NuSVC:
-			fmt.Fprintf(w, "C = %f\n", 1/r.R)
-		case core.NuSVR:
-			fmt.Fprintf(w, "epsilon = %f\n", -r.R)
-		}
-		fmt.Fprintf(w, "obj = %f, rho = %f\nnSV = %d, nBSV = %d\n", r.Objective, r.Rho, r.NumSV, r.NumBoundSV)
-	}
-	if m.SVMType.IsSVC() {
-		fmt.Fprintf(w, "Total nSV = %d\n", m.SV.Len())
-	}
-	if m.SVMType.IsRegression() && m.HasProbability() {
-		fmt.Fprintf(w, laplaceNote, m.ProbA[0])
-	}
-}
-
-// reportLinear prints LIBLINEAR's report of a training run; for the
-// Newton method its iteration counts and the primal objective,
-// which LIBLINEAR does not print.
-func reportLinear(w io.Writer, m *linear.LinearModel) {
-	for k, r := range m.Result.Subproblems {
-		if m.Solver.IsL1() {
-			// Coordinate descent over w: the primal objective and the
-			// nonzero weights, as LIBLINEAR prints them.
-			fmt.Fprintf(w, "optimization finished, #iter = %d\n", r.Iterations)
-			if !r.Converged {
-				fmt.Fprintf(w, "\nWARNING: reaching max number of iterations\n")
-			}
-			nnz, rows := 0, len(m.W)/m.NrW()
-			for j := range rows {
-				if m.W[j*m.NrW()+k] != 0 {
-					nnz++
-				}
-			}
-			fmt.Fprintf(w, "Objective value = %f\n#nonzeros/#features = %d/%d\n", r.PrimalObjective, nnz, rows)
-			continue
-		}
-		if m.Solver.IsPrimal() || m.Params.PrimalTwin || m.Solver.IsMultinomial() {
-			fmt.Fprintf(w, "optimization finished, #Newton iter = %d, #Hessian-vector products = %d\n",
-				r.NewtonIterations, r.HessianProducts)
-			if !r.Converged {
-				fmt.Fprintf(w, "\nWARNING: reaching max number of iterations\n")
-			}
-			fmt.Fprintf(w, "Primal objective value = %f\n", r.PrimalObjective)
-			continue
-		}
-		fmt.Fprintf(w, "optimization finished, #iter = %d\n", r.Iterations)
-		if !r.Converged {
-			fmt.Fprintf(w, "\nWARNING: reaching max number of iterations\n")
-		}
-		fmt.Fprintf(w, "Objective value = %f\n", r.DualObjective)
-		if m.Solver != linear.L2LogisticDual { // every α of -s 7 is positive: LIBLINEAR prints no count
-			fmt.Fprintf(w, "nSV = %d\n", r.NumSV)
-		}
-	}
-}
-
-// laplaceNote is LIBSVM's description of ε-SVR's probability model, with σ.
-const laplaceNote = "Prob. model for test data: target value = predicted value + z,\nz: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma= %.6g\n"
 
 // trainFilesUsage ends both train commands' usage: their file arguments.
 const trainFilesUsage = readFlagsUsage + weightFlagsUsage + progressUsage + `
