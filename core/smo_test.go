@@ -191,6 +191,26 @@ func smoCheckOptimal(t *testing.T, pr *smoProblem, alpha []float64, res smoResul
 	}
 }
 
+// perturb returns alpha with mass moved within draws random pairs of
+// variables (seed's; a pair of two classes moves nothing), each by a random
+// share of what keeps both in [0, C]: a feasible point (yᵀα kept) near
+// alpha, for warm starts.
+func (pr *smoProblem) perturb(alpha []float64, seed uint64, draws int) []float64 {
+	r := solve.NewRNG(seed)
+	pert := append([]float64(nil), alpha...)
+	l := len(alpha)
+	for range draws {
+		i, j := r.Intn(l), r.Intn(l)
+		if i == j || pr.y[i] != pr.y[j] {
+			continue
+		}
+		d := smoFloat(&r) * min(pr.C(i)-pert[i], pert[j])
+		pert[i] += d
+		pert[j] -= d
+	}
+	return pert
+}
+
 // smoFloat returns uniform floats in [0, 1) from the package's RNG.
 func smoFloat(r *solve.RNG) float64 { return float64(r.Next()>>11) / (1 << 53) }
 
@@ -533,17 +553,7 @@ func TestSMOWarmStart(t *testing.T) {
 
 	// From a perturbed feasible point: mass moved between same-class pairs
 	// keeps yᵀα.
-	r := solve.NewRNG(5)
-	pert := append([]float64(nil), cold...)
-	for range 100 {
-		i, j := r.Intn(200), r.Intn(200)
-		if i == j || pr.y[i] != pr.y[j] {
-			continue
-		}
-		d := smoFloat(&r) * min(pr.C(i)-pert[i], pert[j])
-		pert[i] += d
-		pert[j] -= d
-	}
+	pert := pr.perturb(cold, 5, 100)
 	pr.alpha0 = pert
 	warm, rw := pr.run(t, s, par)
 	smoCheckOptimal(t, pr, warm, rw, eps)
@@ -802,17 +812,7 @@ func TestSMOWarmShrunkGbar(t *testing.T) {
 	s := newSMO(l)
 	cold, rc := pr.run(t, s, par)
 	smoCheckOptimal(t, pr, cold, rc, eps)
-	r := solve.NewRNG(7)
-	pert := append([]float64(nil), cold...)
-	for range 400 {
-		i, j := r.Intn(l), r.Intn(l)
-		if i == j || pr.y[i] != pr.y[j] {
-			continue
-		}
-		d := smoFloat(&r) * min(pr.C(i)-pert[i], pert[j])
-		pert[i] += d
-		pert[j] -= d
-	}
+	pert := pr.perturb(cold, 7, 400)
 	pr.alpha0 = pert
 	par.ShrinkAtStart = true
 	for _, room := range []int{gbarEventCap(l), 2} {
@@ -851,17 +851,7 @@ func TestSMOWarmCheckWithoutColumn(t *testing.T) {
 	s := newSMO(l)
 	cold, rc := pr.run(t, s, par)
 	smoCheckOptimal(t, pr, cold, rc, eps)
-	r := solve.NewRNG(5)
-	pert := append([]float64(nil), cold...)
-	for range 40 {
-		i, j := r.Intn(l), r.Intn(l)
-		if i == j || pr.y[i] != pr.y[j] {
-			continue
-		}
-		d := smoFloat(&r) * min(pr.C(i)-pert[i], pert[j])
-		pert[i] += d
-		pert[j] -= d
-	}
+	pert := pr.perturb(cold, 5, 40)
 	for _, start := range []struct {
 		name  string
 		alpha []float64
@@ -970,17 +960,7 @@ func TestSMOWarmManyFreeUnshrunk(t *testing.T) {
 		s := newSMO(l)
 		cold, rc := pr.run(t, s, par)
 		smoCheckOptimal(t, pr, cold, rc, eps)
-		r := solve.NewRNG(7)
-		pert := append([]float64(nil), cold...)
-		for range 400 {
-			i, j := r.Intn(l), r.Intn(l)
-			if i == j || pr.y[i] != pr.y[j] {
-				continue
-			}
-			d := smoFloat(&r) * min(pr.C(i)-pert[i], pert[j])
-			pert[i] += d
-			pert[j] -= d
-		}
+		pert := pr.perturb(cold, 7, 400)
 		free := 0
 		for i, a := range pert {
 			if a > 0 && a < pr.C(i) {
