@@ -949,14 +949,15 @@ func (p *lineParser) parseLIBSVM(line []byte) (label float64, blank bool, perr *
 }
 
 // featureBytes is how much of a line parseFeatures needs from a feature's
-// start: the longest feature it handles, "9999999:-9999999.9999999999999999",
-// and a blank, with room for 8-byte loads.
+// start: "9999999:-9999999." and three 8-byte words of fraction digits (41
+// bytes, the most it loads) and the blank after the longest feature it
+// takes, with room to spare.
 const featureBytes = 48
 
 // parseFeatures parses LIBSVM features from line[i:] into p.index and
 // p.value (or p.row, for indices within it) for as long as they take the common form — a blank-separated
 // index of 1 to 7 digits above prev and at most limit, ':', and a value
-// [-]digits[.digits] with at most 7 integer and 16 fraction digits, 19 in
+// [-]digits[.digits] with at most 7 integer and 23 fraction digits, 19 in
 // all — and featureBytes of the line remain. It returns where it stopped
 // and the last index parsed; the caller goes on the general way from there,
 // which also reports errors. Values are exactly float32Prefix's.
@@ -1008,23 +1009,28 @@ func (p *lineParser) parseFeatures(line []byte, i int, prev, limit int64) (int, 
 			j++
 			w1 := binary.LittleEndian.Uint64(b[j : j+8])
 			w2 := binary.LittleEndian.Uint64(b[j+8 : j+16])
+			w3 := binary.LittleEndian.Uint64(b[j+16 : j+24])
 			k1 := bits.TrailingZeros64(nonDigits(w1)) >> 3
 			k2 := bits.TrailingZeros64(nonDigits(w2)) >> 3
-			k2 &= -(k1 >> 3) // the second word counts only if the first is all digits
-			if k2 == 8 {
+			k3 := bits.TrailingZeros64(nonDigits(w3)) >> 3
+			k2 &= -(k1 >> 3) // a word counts only if the one before is all digits
+			k3 &= -(k2 >> 3)
+			if k3 == 8 {
 				break
 			}
-			m = (m*exactPow10Int[k1]+eightDigitsValue((w1-zeros)<<(64-8*k1)))*exactPow10Int[k2] +
-				eightDigitsValue((w2-zeros)<<(64-8*k2))
-			frac = k1 + k2
+			// Past 19 digits m wraps; the digit count below refuses it.
+			m = ((m*exactPow10Int[k1]+eightDigitsValue((w1-zeros)<<(64-8*k1)))*exactPow10Int[k2]+
+				eightDigitsValue((w2-zeros)<<(64-8*k2)))*exactPow10Int[k3] +
+				eightDigitsValue((w3-zeros)<<(64-8*k3))
+			frac = k1 + k2 + k3
 			j += frac
 			digits += frac
 		}
-		if digits == 0 || digits > 19 || m>>53 != 0 || (b[j] != ' ' && b[j] != '\t') {
+		if digits == 0 || digits > 19 || m>>63 != 0 || (b[j] != ' ' && b[j] != '\t') {
 			break
 		}
 		x := float64(int64(m))
-		if frac > 0 && m != 0 {
+		if (frac > 0 || m>>53 != 0) && m != 0 {
 			x *= inversePow10[frac]
 			// see float32Prefix for this rounding test
 			if d := int64(math.Float64bits(x)&(1<<29-1)) - 1<<28; d >= -8 && d <= 8 {
