@@ -867,6 +867,10 @@ type lineParser struct {
 	// row's value there.
 	weightColumn int
 	weight       float64
+	// tail holds a LIBSVM line's last bytes, fewer than featureBytes, then
+	// a blank and zeros, so that parseFeatures takes the line's last
+	// features too (see parseLIBSVM).
+	tail [2*featureBytes + 1]byte
 }
 
 // parse reads one line (without its newline) into p.index and p.value
@@ -914,6 +918,20 @@ func (p *lineParser) parseLIBSVM(line []byte) (label float64, blank bool, perr *
 	for {
 		i = skipBlanks(line, i)
 		i, prev = p.parseFeatures(line, i, prev, limit)
+		if rest := len(line) - i; rest > 0 && rest < featureBytes {
+			// Too few bytes left for parseFeatures' word loads: the
+			// line's last features (a third of heart_scale's) go through
+			// a copy that ends as the line does, with a blank, and then
+			// zeros, which end any number (the blank is consumed only
+			// after a feature the line ends with).
+			t := p.tail[:rest+1+featureBytes]
+			copy(t, line[i:])
+			t[rest] = ' '
+			clear(t[rest+1:])
+			var j int
+			j, prev = p.parseFeatures(t, 0, prev, limit)
+			i += min(j, rest)
+		}
 		if i == len(line) {
 			return label, false, nil
 		}
@@ -1009,20 +1027,24 @@ func (p *lineParser) parseFeatures(line []byte, i int, prev, limit int64) (int, 
 			j++
 			w1 := binary.LittleEndian.Uint64(b[j : j+8])
 			w2 := binary.LittleEndian.Uint64(b[j+8 : j+16])
-			w3 := binary.LittleEndian.Uint64(b[j+16 : j+24])
 			k1 := bits.TrailingZeros64(nonDigits(w1)) >> 3
 			k2 := bits.TrailingZeros64(nonDigits(w2)) >> 3
-			k3 := bits.TrailingZeros64(nonDigits(w3)) >> 3
-			k2 &= -(k1 >> 3) // a word counts only if the one before is all digits
-			k3 &= -(k2 >> 3)
-			if k3 == 8 {
-				break
+			k2 &= -(k1 >> 3) // the second word counts only if the first is all digits
+			m = (m*exactPow10Int[k1]+eightDigitsValue((w1-zeros)<<(64-8*k1)))*exactPow10Int[k2] +
+				eightDigitsValue((w2-zeros)<<(64-8*k2))
+			frac = k1 + k2
+			if k2 == 8 {
+				// More than 16 fraction digits (%.17g's, numpy's): a
+				// third word. Past 19 digits m wraps; the digit count
+				// below refuses it.
+				w3 := binary.LittleEndian.Uint64(b[j+16 : j+24])
+				k3 := bits.TrailingZeros64(nonDigits(w3)) >> 3
+				if k3 == 8 {
+					break
+				}
+				m = m*exactPow10Int[k3] + eightDigitsValue((w3-zeros)<<(64-8*k3))
+				frac += k3
 			}
-			// Past 19 digits m wraps; the digit count below refuses it.
-			m = ((m*exactPow10Int[k1]+eightDigitsValue((w1-zeros)<<(64-8*k1)))*exactPow10Int[k2]+
-				eightDigitsValue((w2-zeros)<<(64-8*k2)))*exactPow10Int[k3] +
-				eightDigitsValue((w3-zeros)<<(64-8*k3))
-			frac = k1 + k2 + k3
 			j += frac
 			digits += frac
 		}
