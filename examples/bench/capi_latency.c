@@ -2,7 +2,8 @@
  * capi_latency.c — prediction cost through libsvmgo's C interface.
  *
  *   capi_latency OUT_DIR
- *   capi_latency --batch OUT_DIR   (the batch timing again, on OUT_DIR's files)
+ *   capi_latency --batch OUT_DIR   (the batch timings again, on OUT_DIR's files,
+ *                                   whose model may be any kind: serve.sh's large model)
  *
  * Trains a linear SVM (-s 1 -B 1) with 784 features through the ABI on the
  * first 2000 rows of Fashion-MNIST ($SVMGO_DATA/fashion.train) or, when that
@@ -19,7 +20,11 @@
  *    svmgo_model_get (the cost of crossing the ABI and doing nothing), and
  *    for svmgo_predict_dense_f32 on a two-class model (one dot product);
  *  - batch throughput: one svmgo_predict_dense_f32 call over all the test
- *    rows (10000), REPEATS times; the median gives rows per second.
+ *    rows (10000), REPEATS times; the median gives rows per second; and
+ *    calls over SERVED_ROWS (1000) rows, the k-th on rows [1000k, 1000k +
+ *    1000) cycling through the test rows (the rows of svmgo serve's batch
+ *    requests in examples/bench/servetime), 5 × REPEATS times: the floor
+ *    of a 1000-row request, the same model and rows in process.
  *
  * It writes into OUT_DIR the model (model.svmgo), the dense test rows
  * (rows.f32: little-endian float32, row-major, 784 a row) and the batch
@@ -45,6 +50,7 @@
 #define CALLS 200000
 #define BATCH 16
 #define REPEATS 21
+#define SERVED_ROWS 1000
 /* Single-row calls cycle through the first LATENCY_ROWS rows (300 KB): an
  * application predicts a row it has just built, which is in cache; cycling
  * through all 31 MB of rows would time the memory instead. */
@@ -237,6 +243,23 @@ static double batch_median_ns(const svmgo_model *model, double *labels)
     return ns[REPEATS / 2];
 }
 
+/* served_median_ns times 5 × REPEATS calls of svmgo_predict_dense_f32 over
+ * SERVED_ROWS rows of dense_rows each, the k-th call on the k-th block of
+ * SERVED_ROWS rows (cycling), and returns the median. */
+static double served_median_ns(const svmgo_model *model, double *labels)
+{
+    static double ns[5 * REPEATS];
+    size_t rep, blocks = TEST_ROWS / SERVED_ROWS;
+    for (rep = 0; rep < 5 * REPEATS; rep++) {
+        const float *x = dense_rows + (rep % blocks) * SERVED_ROWS * NUM_FEATURES;
+        double t0 = now_ns();
+        CHECK(svmgo_predict_dense_f32(model, SVMGO_OUTPUT_LABEL, labels, SERVED_ROWS, x, SERVED_ROWS, NUM_FEATURES));
+        ns[rep] = now_ns() - t0;
+    }
+    qsort(ns, 5 * REPEATS, sizeof ns[0], cmp_double);
+    return ns[5 * REPEATS / 2];
+}
+
 /* batch_only times the batch call again on the model and rows that a full
  * run wrote into dir: capi.sh alternates it with the Go benchmark, so that
  * both see the same machine load. */
@@ -246,7 +269,7 @@ static int batch_only(const char *dir)
     svmgo_model *model = NULL;
     char path[4096];
     FILE *f;
-    double ns;
+    double ns, served;
 
     snprintf(path, sizeof path, "%s/model.svmgo", dir);
     CHECK(svmgo_model_load(path, &model));
@@ -260,8 +283,10 @@ static int batch_only(const char *dir)
         return 1;
     }
     fclose(f);
+    served = served_median_ns(model, labels);
     ns = batch_median_ns(model, labels);
-    printf("batch_median_ms=%.3f batch_rows_per_s=%.0f\n", ns / 1e6, TEST_ROWS / (ns / 1e9));
+    printf("batch_median_ms=%.3f batch_rows_per_s=%.0f batch1000_rows_per_s=%.0f\n", ns / 1e6,
+           TEST_ROWS / (ns / 1e9), SERVED_ROWS / (served / 1e9));
     svmgo_model_free(model);
     free(dense_rows);
     return 0;
@@ -275,7 +300,7 @@ int main(int argc, char **argv)
     double *binary_labels;
     const char *source = "";
     static double labels[TEST_ROWS];
-    double med, p99, csr_med, csr_p99, floor_med, floor_p99, bin_med, bin_p99, timer, t0, train_s, batch;
+    double med, p99, csr_med, csr_p99, floor_med, floor_p99, bin_med, bin_p99, timer, t0, train_s, batch, served;
     size_t r, nnz_test;
     char path[4096];
 
@@ -344,7 +369,8 @@ int main(int argc, char **argv)
     latency(model, call_get, &floor_med, &floor_p99);
     latency(binary, call_dense, &bin_med, &bin_p99);
 
-    /* Batch: all test rows in one call. */
+    /* Batch: 1000-row calls, then all test rows in one call. */
+    served = served_median_ns(model, labels);
     batch = batch_median_ns(model, labels);
 
     write_file(argv[1], "rows.f32", dense_rows, (size_t)TEST_ROWS * NUM_FEATURES * sizeof *dense_rows);
@@ -358,10 +384,11 @@ int main(int argc, char **argv)
                "accuracy=%.4f calls=%d batch=%d timer_ns=%.1f "
                "dense_median_ns=%.1f dense_p99_ns=%.1f csr_median_ns=%.1f csr_p99_ns=%.1f "
                "get_median_ns=%.1f get_p99_ns=%.1f binary_median_ns=%.1f binary_p99_ns=%.1f "
-               "batch_median_ms=%.3f batch_rows_per_s=%.0f\n",
+               "batch_median_ms=%.3f batch_rows_per_s=%.0f batch1000_rows_per_s=%.0f\n",
                source, train.num_rows, NUM_FEATURES, NUM_CLASSES, train_s, TEST_ROWS,
                (double)nnz_test / TEST_ROWS, (double)correct / TEST_ROWS, CALLS, BATCH, timer, med, p99, csr_med,
-               csr_p99, floor_med, floor_p99, bin_med, bin_p99, batch / 1e6, TEST_ROWS / (batch / 1e9));
+               csr_p99, floor_med, floor_p99, bin_med, bin_p99, batch / 1e6, TEST_ROWS / (batch / 1e9),
+               SERVED_ROWS / (served / 1e9));
     }
     if (sink == 12345.678) { /* keeps the calls' results alive */
         printf("\n");

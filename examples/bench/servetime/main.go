@@ -140,6 +140,7 @@ func main() {
 	startup := flag.Bool("startup", true, "time startup to ready with a 10 MB model")
 	swapRounds := flag.Int("swap-rounds", 5, "rounds of p99 without and with swaps (the medians are reported)")
 	publish := flag.String("publish", "", "internal: publish this model file into the directory argument every 20 ms until interrupted")
+	flag.DurationVar(&publishEvery, "publish-every", publishEvery, "the publisher's interval while swapping (20ms: 50 versions a second; 120ms: the acceptance soak's 500 versions in 60 s)")
 	unserved := flag.Bool("publish-unserved", false, "diagnosis: the publisher publishes into a directory the server does not follow (its own cost, without swaps)")
 	serverLog := flag.String("server-log", "", "append the server's standard error (its log) to this file")
 	only := flag.String("only", "", "diagnosis: time only these single-row measurements, 1 client, batches and the p99 with and without swaps (comma-separated, e.g. grpc,grpclean,grpcfloor,restbin_batch,swap), and stop")
@@ -152,6 +153,7 @@ func main() {
 		return nil
 	})
 	clientList := flag.String("clients", "1,8", "client counts of the single-row measurements (with -only: 1 unless given)")
+	big := flag.String("write-big", "", "write a 3 MB RBF model and a link to the rows of DIR into this directory (serve.sh's large model), and stop")
 	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
 	abBin := flag.String("ab", "", "diagnosis: also serve with this binary (on ports +3, +4) and send each batch request to both servers, alternated; its figures get the suffix _b")
 	flag.IntVar(&batchRequests, "batch-requests", batchRequests, "requests a batch figure is the median of")
@@ -163,6 +165,10 @@ func main() {
 	addr := func(off int) string { return "127.0.0.1:" + strconv.Itoa(*port+off) }
 	if *publish != "" {
 		publishLoop(*publish, flag.Arg(0))
+		return
+	}
+	if *big != "" {
+		writeBig(*big, flag.Arg(0))
 		return
 	}
 	if *floor != "" {
@@ -890,12 +896,12 @@ func (b *bench) encodeBatch(proto string, r, n int) {
 	}
 }
 
-// startup10MB trains a kernel model of about 10 MB, puts it in a
-// repository and returns its size and the median times, in ms, from
-// starting svmgo serve to its first ready answer and to the answer of its
-// first inference (a kernel model's prediction tables are built by then).
-func startup10MB(bin, tmp, addr string) (size int64, readyMS, answerMS float64) {
-	const nf, l = 784, 3300 // 3300 support vectors of 784 float32: 10.3 MB
+// bigModel trains a two-class RBF model of l support vectors of 784
+// features (3.1 KB each: 3300 make 10.3 MB) on random rows with a large
+// gamma, so that every row is a support vector, and returns it with its
+// last training row.
+func bigModel(l int) (core.Model, []float32) {
+	const nf = 784
 	rng := rand.New(rand.NewPCG(1, 2))
 	ds := data.NewDense(l, nf)
 	x := make([]float32, nf)
@@ -909,6 +915,29 @@ func startup10MB(bin, tmp, addr string) (size int64, readyMS, answerMS float64) 
 	p.Kernel.Gamma = 10 // K ≈ I: every row a support vector, in few iterations
 	m, err := core.TrainKernelModel(ds, p)
 	check(err)
+	return m, x
+}
+
+// writeBig writes a bigModel of 1000 support vectors (3.1 MB; a row costs
+// 100 times the small linear model's multiply-adds) into dir as
+// model.svmgo, beside a link to rows.f32 of from: serve.sh's large model,
+// served and called through the C ABI on the same rows as the small one.
+func writeBig(dir, from string) {
+	m, _ := bigModel(1000)
+	check(os.MkdirAll(dir, 0o755))
+	check(modelfile.WriteFile(filepath.Join(dir, "model.svmgo"), m))
+	rows, err := filepath.Abs(filepath.Join(from, "rows.f32"))
+	check(err)
+	check(os.Symlink(rows, filepath.Join(dir, "rows.f32")))
+}
+
+// startup10MB trains a kernel model of about 10 MB, puts it in a
+// repository and returns its size and the median times, in ms, from
+// starting svmgo serve to its first ready answer and to the answer of its
+// first inference (a kernel model's prediction tables are built by then).
+func startup10MB(bin, tmp, addr string) (size int64, readyMS, answerMS float64) {
+	m, x := bigModel(3300)
+	nf := len(x)
 	dir := filepath.Join(tmp, "big", "m")
 	check(os.MkdirAll(dir, 0o755))
 	check(modelfile.WriteFile(filepath.Join(dir, modeldir.FileName(1)), m))
@@ -936,7 +965,7 @@ func startup10MB(bin, tmp, addr string) (size int64, readyMS, answerMS float64) 
 }
 
 // publishLoop publishes the model file src into the model directory dir
-// every 20 ms, removing older versions as svmgo watch --keep 4 does, until
+// every -publish-every (20 ms by default), removing older versions as svmgo watch --keep 4 does, until
 // interrupted. It runs in a process of its own, so that the publisher's
 // file writes and fsyncs do not stall the timing client's goroutines.
 func publishLoop(src, dir string) {
@@ -944,7 +973,7 @@ func publishLoop(src, dir string) {
 	check(err)
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt)
-	tick := time.NewTicker(20 * time.Millisecond)
+	tick := time.NewTicker(publishEvery)
 	for after := uint64(1 << 20); ; after++ {
 		select {
 		case <-stop:
@@ -958,11 +987,14 @@ func publishLoop(src, dir string) {
 	}
 }
 
+// publishEvery is the publisher's interval (-publish-every).
+var publishEvery = 20 * time.Millisecond
+
 // startPublisher starts this program's publishLoop in a process of its
 // own, publishing src into dir; the function it returns stops it and
 // waits for the server's scan of the last version.
 func startPublisher(src, dir string) (stop func()) {
-	pub := exec.Command(os.Args[0], "-publish", src, dir)
+	pub := exec.Command(os.Args[0], "-publish", src, "-publish-every", publishEvery.String(), dir)
 	pub.Stderr = os.Stderr
 	check(pub.Start())
 	return func() {
