@@ -4,6 +4,7 @@
  *   capi_latency OUT_DIR
  *   capi_latency --batch OUT_DIR   (the batch timings again, on OUT_DIR's files,
  *                                   whose model may be any kind: serve.sh's large model)
+ *   capi_latency --child OUT_DIR   (one 1000-row call a line of stdin: servetime -capi)
  *
  * Trains a linear SVM (-s 1 -B 1) with 784 features through the ABI on the
  * first 2000 rows of Fashion-MNIST ($SVMGO_DATA/fashion.train) or, when that
@@ -260,19 +261,15 @@ static double served_median_ns(const svmgo_model *model, double *labels)
     return ns[5 * REPEATS / 2];
 }
 
-/* batch_only times the batch call again on the model and rows that a full
- * run wrote into dir: capi.sh alternates it with the Go benchmark, so that
- * both see the same machine load. */
-static int batch_only(const char *dir)
+/* load_dir loads the model and rows that a full run wrote into dir (or
+ * that servetime -write-big put there) into *model and dense_rows. */
+static void load_dir(const char *dir, svmgo_model **model)
 {
-    static double labels[TEST_ROWS];
-    svmgo_model *model = NULL;
     char path[4096];
     FILE *f;
-    double ns, served;
 
     snprintf(path, sizeof path, "%s/model.svmgo", dir);
-    CHECK(svmgo_model_load(path, &model));
+    CHECK(svmgo_model_load(path, model));
     snprintf(path, sizeof path, "%s/rows.f32", dir);
     dense_rows = malloc((size_t)TEST_ROWS * NUM_FEATURES * sizeof *dense_rows);
     f = fopen(path, "rb");
@@ -280,13 +277,49 @@ static int batch_only(const char *dir)
         fread(dense_rows, sizeof *dense_rows, (size_t)TEST_ROWS * NUM_FEATURES, f) !=
             (size_t)TEST_ROWS * NUM_FEATURES) {
         fprintf(stderr, "capi_latency: cannot read %s\n", path);
-        return 1;
+        exit(1);
     }
     fclose(f);
+}
+
+/* batch_only times the batch calls again on the model and rows of dir:
+ * capi.sh alternates it with the Go benchmark, so that both see the same
+ * machine load. */
+static int batch_only(const char *dir)
+{
+    static double labels[TEST_ROWS];
+    svmgo_model *model = NULL;
+    double ns, served;
+
+    load_dir(dir, &model);
     served = served_median_ns(model, labels);
     ns = batch_median_ns(model, labels);
     printf("batch_median_ms=%.3f batch_rows_per_s=%.0f batch1000_rows_per_s=%.0f\n", ns / 1e6,
            TEST_ROWS / (ns / 1e9), SERVED_ROWS / (served / 1e9));
+    svmgo_model_free(model);
+    free(dense_rows);
+    return 0;
+}
+
+/* child answers each first row r read from stdin (one a line) with the
+ * nanoseconds of one svmgo_predict_dense_f32 call over rows [r, r +
+ * SERVED_ROWS) of dir's rows: examples/bench/servetime -capi times it just
+ * before each batch request it sends with the same rows, so that the two
+ * share the machine's load. */
+static int child(const char *dir)
+{
+    static double labels[SERVED_ROWS];
+    svmgo_model *model = NULL;
+    size_t r;
+
+    load_dir(dir, &model);
+    while (scanf("%zu", &r) == 1 && r + SERVED_ROWS <= TEST_ROWS) {
+        double t0 = now_ns();
+        CHECK(svmgo_predict_dense_f32(model, SVMGO_OUTPUT_LABEL, labels, SERVED_ROWS,
+                                      dense_rows + r * NUM_FEATURES, SERVED_ROWS, NUM_FEATURES));
+        printf("%.0f\n", now_ns() - t0);
+        fflush(stdout);
+    }
     svmgo_model_free(model);
     free(dense_rows);
     return 0;
@@ -307,8 +340,11 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "--batch") == 0) {
         return batch_only(argv[2]);
     }
+    if (argc == 3 && strcmp(argv[1], "--child") == 0) {
+        return child(argv[2]);
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: capi_latency OUT_DIR | capi_latency --batch OUT_DIR\n");
+        fprintf(stderr, "usage: capi_latency OUT_DIR | capi_latency --batch OUT_DIR | capi_latency --child OUT_DIR\n");
         return 2;
     }
     memset(&train, 0, sizeof train);

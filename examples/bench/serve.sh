@@ -52,28 +52,15 @@ go build -o "$tmp/servetime" ./examples/bench/servetime
 say "C ABI, in process (trains on 2000 rows, then about 10 s of timing)"
 c=$("$tmp/capi_latency" "$tmp")
 say "svmgo serve, REST and gRPC, and the floors (about $((SECONDS_EACH * 17)) s, then a 10 MB model)"
-s=$("$tmp/servetime" -bin "$SVMGO" -seconds "$SECONDS_EACH" "$tmp")
+s=$("$tmp/servetime" -bin "$SVMGO" -capi "$tmp/capi_latency" -seconds "$SECONDS_EACH" "$tmp")
 say "p99 while swapping at the acceptance soak's rate (a version every 120 ms: 500 in 60 s)"
 soak=$("$tmp/servetime" -bin "$SVMGO" -seconds "$SECONDS_EACH" -only swap -publish-every 120ms "$tmp" | tr ' ' '\n' | sed 's/^/soak_/' | tr '\n' ' ')
-# batches DIR ONLY PREFIX: 1000-row batches of DIR's model through the C ABI
-# (capi_latency --batch) and served (servetime -only ONLY), alternated
-# BATCH_ROUNDS times (default 3) so that both see the same load; the
-# median of each figure, its key prefixed with PREFIX.
-batches() {
-	local r
-	for r in $(seq "${BATCH_ROUNDS:-3}"); do
-		"$tmp/capi_latency" --batch "$1"
-		"$tmp/servetime" -bin "$SVMGO" -only "$2" "$1"
-	done | tr ' ' '\n' | grep = | sort -t= -k1,1 -k2,2g | awk -F= -v p="$3" '
-		function put() { if (n) printf "%s%s=%s ", p, k, v[int((n + 1) / 2)] }
-		$1 != k { put(); k = $1; n = 0 } { v[++n] = $2 } END { put() }'
-}
-say "1000-row batches, small model: the C ABI's call and served, alternated"
-small=$(batches "$tmp" rest_batch,restbin_batch,restbinlean_batch,grpc_batch,grpclean_batch,echobin_batch small_)
-say "large model: a 3 MB RBF model (1000 support vectors), the same"
+say "large model: a 3 MB RBF model (1000 support vectors), 1000-row batches"
 "$tmp/servetime" -write-big "$tmp/big" "$tmp"
-big=$(batches "$tmp/big" restbin_batch,restbinlean_batch,grpc_batch,grpclean_batch big_)
-all="$c $s $soak $small $big"
+big=$({ "$tmp/capi_latency" --batch "$tmp/big"
+	"$tmp/servetime" -bin "$SVMGO" -capi "$tmp/capi_latency" -only restbin_batch,restbinlean_batch,grpc_batch,grpclean_batch "$tmp/big"; } |
+	tr ' ' '\n' | sed 's/^/big_/' | tr '\n' ' ')
+all="$c $s $soak $big"
 f() { kv "$all" "$1"; }
 fmt() { awk -v v="$(f "$1")" 'BEGIN { printf "%.1f", v }'; }
 us() { awk -v v="$(f "$1")" 'BEGIN { printf "%.2f", v / 1e3 }'; }
@@ -128,29 +115,29 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "client, $(ratio grpclean_1_p50_us grpcleanfloor_1_p50_us)× it ($(fmt grpcleanfloor_1_p50_us) µs) with the lean client; grpc-go's client adds $(diff grpc_1_p50_us grpclean_1_p50_us) µs."
 	echo "(svmgo serve answers gRPC on an HTTP/2 loop of its own, daemon/serve/grpch2.go; --grpc-go serves with grpc-go's server.)"
 	echo
-	echo "| 1000-row batch | small model: million rows/s | vs the C ABI's call on the same rows | vs the Go API alongside | large model: thousand rows/s | vs the C ABI's call on the same rows | vs the Go API alongside |"
-	echo "|---|---:|---:|---:|---:|---:|---:|"
-	echo "| C ABI, one call over the 1000 rows, in process (capi_latency) | $(mrows small_batch1000_rows_per_s) | 1.00 | – | $(krows big_batch1000_rows_per_s) | 1.00 | – |"
-	echo "| C ABI, one call over 10000 rows, in process (capi_latency) | $(mrows small_batch_rows_per_s) | – | – | $(krows big_batch_rows_per_s) | – | – |"
+	echo "| 1000-row batch | small model: million rows/s | the C ABI's call alongside | vs it | vs the Go API alongside | large model: thousand rows/s | the C ABI's call alongside | vs it | vs the Go API alongside |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| C ABI, 1000-row calls, in process (capi_latency, before the servers run) | $(mrows batch1000_rows_per_s) | – | – | – | $(krows big_batch1000_rows_per_s) | – | – | – |"
+	echo "| C ABI, one call over 10000 rows, in process (capi_latency, before the servers run) | $(mrows batch_rows_per_s) | – | – | – | $(krows big_batch_rows_per_s) | – | – | – |"
 	for p in rest restbin restbinlean grpc grpclean echobin; do
 		case $p in rest) name="REST (JSON)" ;; restbin) name="REST (binary tensor data extension)" ;;
 		restbinlean) name="REST (binary tensor data), lean client" ;; grpc) name="gRPC (raw_input_contents)" ;;
 		grpclean) name="gRPC (raw_input_contents), lean client" ;;
 		echobin) name="floor: the binary request's bytes to the TCP echo (lean client)" ;; esac
-		large="– | – | –"
+		large="– | – | – | –"
 		case $p in restbin | restbinlean | grpc | grpclean)
-			large="$(krows big_${p}_batch_rows_per_s) | $(ratio big_${p}_batch_rows_per_s big_batch1000_rows_per_s) | $(ratio big_${p}_batch_rows_per_s big_${p}_batch_inprocess_rows_per_s)" ;;
+			large="$(krows big_${p}_batch_rows_per_s) | $(krows big_${p}_batch_capi_rows_per_s) | $(ratio big_${p}_batch_rows_per_s big_${p}_batch_capi_rows_per_s) | $(ratio big_${p}_batch_rows_per_s big_${p}_batch_inprocess_rows_per_s)" ;;
 		esac
-		echo "| $name | $(mrows small_${p}_batch_rows_per_s) | $(ratio small_${p}_batch_rows_per_s small_batch1000_rows_per_s) | $(ratio small_${p}_batch_rows_per_s small_${p}_batch_inprocess_rows_per_s) | $large |"
+		echo "| $name | $(mrows ${p}_batch_rows_per_s) | $(mrows ${p}_batch_capi_rows_per_s) | $(ratio ${p}_batch_rows_per_s ${p}_batch_capi_rows_per_s) | $(ratio ${p}_batch_rows_per_s ${p}_batch_inprocess_rows_per_s) | $large |"
 	done
 	echo
 	echo "The small model is capi_latency's linear one (32 KB); the large one a two-class RBF model of 1000"
 	echo "support vectors (3.1 MB: a row costs 100 times the small one's multiply-adds), on the same rows."
-	echo "Two floors: the C ABI's call (\`svmgo_predict_dense_f32\`, labels; capi_latency: calls over 1000 rows, the"
-	echo "k-th on rows 1000k to 1000k+999 as the requests are, and one call over all 10000 test rows, 31 MB),"
-	echo "alternated with the servers' runs (medians of ${BATCH_ROUNDS:-3} rounds); and the same 1000 rows through the Go API (PredictDenseBatch, which the"
-	echo "server runs; for a linear model it is not the C ABI's path, which gives float64 decision values first)"
-	echo "just before each request, sharing its load; 1000 rows (3.1 MB) stay in cache. Binary"
+	echo "Two floors, each timed on the request's 1000 rows just before it (medians of 21), so that both share"
+	echo "its load: the C ABI's call (\`svmgo_predict_dense_f32\`, labels), by a \`capi_latency --child\` process on"
+	echo "the same model and rows; and the Go API (PredictDenseBatch, which the server runs; for a linear model"
+	echo "it is not the C ABI's path, which computes float64 decision values first). 1000 rows (3.1 MB) stay in"
+	echo "cache; capi_latency's own timings before the servers run are in the first two rows. Binary"
 	echo "REST is timed with Go's net/http client and with the lean client (the whole request written in one"
 	echo "call; the labels checked against the in-process ones); the echo floor reads the same request by its"
 	echo "Content-Length into a 64 KB buffer and answers: moving the rows over loopback alone, no server work."
@@ -178,12 +165,15 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "Goals: gRPC single-row p50 ≤ 100 µs: $(goal "$(f grpclean_1_p50_us)" 100) (lean client; grpc-go's client: $(goal "$(f grpc_1_p50_us)" 100));"
 	echo "REST ≤ 150 µs: $(goal "$(f rest_1_p50_us)" 150) (with Go's net/http client: $(goal "$(f resthttp_1_p50_us)" 150));"
 	echo "p99 ≤ 3× p50 (1 client, lean clients): REST $(goal "$(ratio rest_1_p99_us rest_1_p50_us)" 3), gRPC $(goal "$(ratio grpclean_1_p99_us grpclean_1_p50_us)" 3) (grpc-go's client: $(goal "$(ratio grpc_1_p99_us grpc_1_p50_us)" 3));"
-	echo "batch ≥ 50% of in-process (the C ABI's call on the same rows, small / large model; the Go API alongside, small):"
-	echo "REST binary $(goal 0.5 "$(ratio small_restbin_batch_rows_per_s small_batch1000_rows_per_s)") / $(goal 0.5 "$(ratio big_restbin_batch_rows_per_s big_batch1000_rows_per_s)"); $(goal 0.5 "$(ratio small_restbin_batch_rows_per_s small_restbin_batch_inprocess_rows_per_s)")"
-	echo "(lean client $(goal 0.5 "$(ratio small_restbinlean_batch_rows_per_s small_batch1000_rows_per_s)") / $(goal 0.5 "$(ratio big_restbinlean_batch_rows_per_s big_batch1000_rows_per_s)"); $(goal 0.5 "$(ratio small_restbinlean_batch_rows_per_s small_restbinlean_batch_inprocess_rows_per_s)"); the echo floor alone: $(ratio small_echobin_batch_rows_per_s small_echobin_batch_inprocess_rows_per_s) of the Go API),"
-	echo "gRPC $(goal 0.5 "$(ratio small_grpc_batch_rows_per_s small_batch1000_rows_per_s)") / $(goal 0.5 "$(ratio big_grpc_batch_rows_per_s big_batch1000_rows_per_s)"); $(goal 0.5 "$(ratio small_grpc_batch_rows_per_s small_grpc_batch_inprocess_rows_per_s)")"
-	echo "(lean client $(goal 0.5 "$(ratio small_grpclean_batch_rows_per_s small_batch1000_rows_per_s)") / $(goal 0.5 "$(ratio big_grpclean_batch_rows_per_s big_batch1000_rows_per_s)"); $(goal 0.5 "$(ratio small_grpclean_batch_rows_per_s small_grpclean_batch_inprocess_rows_per_s)"));"
-	echo "REST JSON $(goal 0.5 "$(ratio small_rest_batch_rows_per_s small_batch1000_rows_per_s)") (small; $(goal 0.5 "$(ratio small_rest_batch_rows_per_s small_rest_batch_inprocess_rows_per_s)"));"
+	echo "batch ≥ 50% of in-process (the C ABI's call alongside, small / large model; the Go API alongside, small):"
+	for p in restbin restbinlean grpc grpclean; do
+		case $p in restbin) name="REST binary" ;; restbinlean) name="REST binary, lean client" ;;
+		grpc) name="gRPC raw" ;; grpclean) name="gRPC raw, lean client" ;; esac
+		echo "$name $(goal 0.5 "$(ratio ${p}_batch_rows_per_s ${p}_batch_capi_rows_per_s)") / $(goal 0.5 "$(ratio big_${p}_batch_rows_per_s big_${p}_batch_capi_rows_per_s)");" \
+			"$(goal 0.5 "$(ratio ${p}_batch_rows_per_s ${p}_batch_inprocess_rows_per_s)");"
+	done
+	echo "REST JSON $(goal 0.5 "$(ratio rest_batch_rows_per_s rest_batch_capi_rows_per_s)"); $(goal 0.5 "$(ratio rest_batch_rows_per_s rest_batch_inprocess_rows_per_s)")"
+	echo "(the TCP echo of the binary request's bytes alone: $(ratio echobin_batch_rows_per_s echobin_batch_capi_rows_per_s) of the C ABI's call, $(ratio echobin_batch_rows_per_s echobin_batch_inprocess_rows_per_s) of the Go API's);"
 	echo "p99 while swapping ≤ 1.1× without: $(goal "$(ratio grpc_1_p99_swapping_us grpc_1_p99_calm_us)" 1.1) ($(ratio grpc_1_p99_swapping_us grpc_1_p99_calm_us)× at 50 a second),"
 	echo "$(goal "$(ratio soak_grpc_1_p99_swapping_us soak_grpc_1_p99_calm_us)" 1.1) ($(ratio soak_grpc_1_p99_swapping_us soak_grpc_1_p99_calm_us)× at the soak's 8 a second);"
 	echo "startup ≤ 50 ms: $(goal "$(f startup_ms)" 50)."

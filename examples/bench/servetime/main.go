@@ -60,7 +60,8 @@
 //     16 KB frames written in one call with the HEADERS, "grpclean"):
 //     the median of 21 requests, as rows per second, each after the same
 //     rows predicted in this process through the Go API (the floor, timed
-//     alongside so that both share the load), and the server's CPU time a
+//     alongside so that both share the load) and, with -capi, through the
+//     C ABI by a capi_latency --child process, and the server's CPU time a
 //     request; and "echobin", the binary request's bytes sent by the lean
 //     client to the echo floor (moving the rows over loopback, no work);
 //   - single-row gRPC p99 with one client while a new version of the model
@@ -153,6 +154,7 @@ func main() {
 		return nil
 	})
 	clientList := flag.String("clients", "1,8", "client counts of the single-row measurements (with -only: 1 unless given)")
+	flag.StringVar(&capiChild, "capi", "", "time each batch request's rows through the C ABI too, with this capi_latency (--child DIR), just before the request")
 	big := flag.String("write-big", "", "write a 3 MB RBF model and a link to the rows of DIR into this directory (serve.sh's large model), and stop")
 	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
 	abBin := flag.String("ab", "", "diagnosis: also serve with this binary (on ports +3, +4) and send each batch request to both servers, alternated; its figures get the suffix _b")
@@ -206,7 +208,7 @@ func main() {
 	defer srv.Process.Kill()
 	waitReady(addr(0), 10*time.Second)
 
-	b := &bench{model: model, bigRow: -1, pid: srv.Process.Pid, httpAddr: addr(0), grpcAddr: addr(1), nf: nf, rows: rows, nrows: nrows,
+	b := &bench{dir: dir, model: model, bigRow: -1, pid: srv.Process.Pid, httpAddr: addr(0), grpcAddr: addr(1), nf: nf, rows: rows, nrows: nrows,
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
 	conn, err := grpc.NewClient(addr(1), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	check(err)
@@ -303,8 +305,8 @@ func main() {
 	if *binaryData && want("echobin_batch") {
 		// The binary batch's floor: its bytes over loopback to the echo
 		// server, which reads them by Content-Length and answers.
-		served, local := b.batch("echobin", 1000)
-		out = append(out, fmt.Sprintf("echobin_batch_rows_per_s=%.0f echobin_batch_inprocess_rows_per_s=%.0f", served[0], local))
+		served, local, viaC := b.batch("echobin", 1000)
+		out = append(out, fmt.Sprintf("echobin_batch_rows_per_s=%.0f echobin_batch_inprocess_rows_per_s=%.0f echobin_batch_capi_rows_per_s=%.0f", served[0], local, viaC))
 	}
 	fconn.Close()
 	fl.Process.Kill()
@@ -327,9 +329,9 @@ func main() {
 		}
 		cpu0 := b.serverCPU()
 		abCPU0 := ab.serverCPU()
-		served, local := b.batch(proto, 1000, others...)
-		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f %s_batch_server_cpu_us=%.0f",
-			proto, served[0], proto, local, proto, us(b.serverCPU()-cpu0)/float64(batchRequests)))
+		served, local, viaC := b.batch(proto, 1000, others...)
+		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f %s_batch_capi_rows_per_s=%.0f %s_batch_server_cpu_us=%.0f",
+			proto, served[0], proto, local, proto, viaC, proto, us(b.serverCPU()-cpu0)/float64(batchRequests)))
 		if ab != nil {
 			out = append(out, fmt.Sprintf("%s_batch_rows_per_s_b=%.0f %s_batch_server_cpu_us_b=%.0f",
 				proto, served[1], proto, us(ab.serverCPU()-abCPU0)/float64(batchRequests)))
@@ -420,6 +422,7 @@ func main() {
 }
 
 type bench struct {
+	dir       string // capi_latency's outputs
 	model     core.Model
 	pid       int // the server's
 	httpAddr  string
@@ -792,11 +795,11 @@ var batchRequests = 21
 // load; it returns the rows per second of both. The same requests go to
 // the servers of others too, alternated with b's (A B B A A B ...), each
 // server's rows per second following b's in served.
-func (b *bench) batch(proto string, n int, others ...*bench) (served []float64, inProcess float64) {
+func (b *bench) batch(proto string, n int, others ...*bench) (served []float64, inProcess, viaC float64) {
 	n = min(n, b.nrows)
 	all := append([]*bench{b}, others...)
 	secs := make([][]float64, len(all))
-	var local []float64
+	var local, c []float64
 	labels := make([]float64, n)
 	for i := range batchRequests {
 		r := (i * n) % (b.nrows - n + 1)
@@ -806,6 +809,9 @@ func (b *bench) batch(proto string, n int, others ...*bench) (served []float64, 
 		start := time.Now()
 		b.model.PredictDenseBatch(labels, b.rows[r*b.nf:(r+n)*b.nf])
 		local = append(local, time.Since(start).Seconds())
+		if capiChild != "" && n == 1000 {
+			c = append(c, capiSeconds(b.dir, r))
+		}
 		for k := range all {
 			if i%2 == 1 {
 				k = len(all) - 1 - k
@@ -828,7 +834,45 @@ func (b *bench) batch(proto string, n int, others ...*bench) (served []float64, 
 	for _, s := range secs {
 		served = append(served, float64(n)/median(s))
 	}
-	return served, float64(n) / median(local)
+	if len(c) > 0 {
+		viaC = float64(n) / median(c)
+	}
+	return served, float64(n) / median(local), viaC
+}
+
+// capiChild is capi_latency's path (-capi), "" for none; capiIn and
+// capiOut talk to the child started on DIR's files.
+var (
+	capiChild string
+	capiIn    io.Writer
+	capiOut   *bufio.Scanner
+)
+
+// capiSeconds returns the seconds of one C ABI call over 1000 rows from
+// row r, timed by the child (started on first use), or 0 without -capi.
+func capiSeconds(dir string, r int) float64 {
+	if capiChild == "" {
+		return 0
+	}
+	if capiIn == nil {
+		cmd := exec.Command(capiChild, "--child", dir)
+		in, err := cmd.StdinPipe()
+		check(err)
+		out, err := cmd.StdoutPipe()
+		check(err)
+		cmd.Stderr = os.Stderr
+		check(cmd.Start())
+		servers = append(servers, cmd.Process)
+		capiIn, capiOut = in, bufio.NewScanner(out)
+	}
+	_, err := fmt.Fprintln(capiIn, r)
+	check(err)
+	if !capiOut.Scan() {
+		die(fmt.Errorf("capi_latency --child: no answer for row %d: %v", r, capiOut.Err()))
+	}
+	ns, err := strconv.ParseFloat(capiOut.Text(), 64)
+	check(err)
+	return ns / 1e9
 }
 
 // leanBatch sends the binary batch encoded last (b.big) with the lean
