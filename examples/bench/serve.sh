@@ -2,9 +2,8 @@
 # serve.sh — svmgo serve (the Open Inference Protocol over REST and gRPC)
 # next to the in-process C ABI call on the same model and rows: single-row
 # latency with 1 and 8 clients, 1000-row batch throughput (a small and a
-# large model), p99 while
-# versions are swapped in, startup to ready with a 10 MB model, and the
-# binary's size. Prints a Markdown table, also written to
+# large model), p99 while versions are swapped in (50 and 8 a second),
+# startup to ready with a 10 MB model, and the binary's size. Prints a Markdown table, also written to
 # examples/bench/out/serve.md.
 #
 # Run by `make bench`, or after `make`:
@@ -21,7 +20,10 @@
 # Steps: examples/bench/capi_latency.c trains a 10-class, 784-feature linear
 # SVM through the ABI and times it (the floor), writing the model and rows;
 # examples/bench/servetime serves that model with svmgo serve and times it
-# through both protocols (see its header for what it measures).
+# through both protocols (see its header for what it measures), each
+# batch request's rows timed through the C ABI just before it by a
+# `capi_latency --child` process; then the same for a 3 MB RBF model
+# (servetime -write-big) on the same rows.
 set -euo pipefail
 
 die() { echo "serve.sh: $*" >&2; exit 1; }
