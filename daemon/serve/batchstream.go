@@ -13,14 +13,14 @@ import "sync/atomic"
 // its cache (fillFP32; simd.FirstNonFinite), and the helper predicts each
 // run of rows that has arrived; once every row is in place the two share
 // what is left. The helper checked the rows itself before, reading them
-// first from the other core's cache: that scan took a third as long as
-// the prediction (examples/bench/serve.sh). Moving, checking and predicting a
-// batch one after the other on one core left the other idle: on loopback
-// the client has written its whole 1000-row, 3.1 MB request into the
-// socket by the time the server has read a fifth of it, and then waits
-// for the server's copy, check and prediction in turn. A batch that is not
-// streamed (JSON, typed gRPC contents, a small raw one), decoded and
-// checked already, is shared the same way for its prediction.
+// first from the other core's cache: that scan took two thirds as long as
+// the prediction (perf, examples/serve/README.md). Moving, checking and
+// predicting a batch one after the other on one core left the other idle:
+// on loopback the client has written its whole 1000-row, 3.1 MB request
+// into the socket by the time the server has read a fifth of it, and then
+// waits for the server's copy, check and prediction in turn. A batch that
+// is not streamed (JSON, typed gRPC contents, a small raw one), decoded
+// and checked already, is shared the same way for its prediction.
 //
 // Helpers are a fixed set of goroutines (GOMAXPROCS-1), so a batch never
 // waits for one: a request takes a helper only when one is idle, and is
@@ -28,11 +28,11 @@ import "sync/atomic"
 // are split by an atomic claim on a prefix (rowStream.claim). A row's
 // outputs do not depend on the rows predicted with it (runRows; no claim
 // is small enough for a linear model's row-at-a-time path), so the answer
-// is the same bits however the rows were split (TestStreamedBatchMatchesOneCore);
-// rows are checked in order before they are announced, so a request
-// refused for a non-finite value names the first one. A request waits for its helper to
-// stop before it returns, so the pooled buffers are never touched after
-// the request ends.
+// is the same bits however the rows were split
+// (TestStreamedBatchMatchesOneCore); rows are checked in order before they
+// are announced, so a request refused for a non-finite value names the
+// first one. A request waits for its helper to stop before it returns, so
+// the pooled buffers are never touched after the request ends.
 
 // streamRows is the rows the helper takes at a time while a batch
 // arrives, and shareRows the fewest either takes once all have. The
