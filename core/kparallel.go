@@ -58,10 +58,12 @@ import (
 // offering to a helper: a column must be long enough for the helper's
 // chunks to pay for the hand-off and for the imbalance of the last one.
 // 2^17: debdesc_bin's first 10,000 rows (10,000 × (6 + 16) = 220,000, a
-// column of about 150 µs) offer theirs and take 0.71–0.89 of the pinned
-// wall on two cores (below); spamlike (3,680 rows of 17 nonzeros, 121,440,
-// about 70 µs) does not, as before, since offering measured no gain there
-// (1.05–1.10, cores.sh at load 14). It was 2^18 while helpers slept.
+// column of about 150 µs) offer theirs and take 0.76–0.86 of the pinned
+// wall on two cores (C-SVC, one-class, ε-SVR: medians of 7 alternated
+// rounds of cores.sh, load 10–14, autogroup nice −20); spamlike (3,680
+// rows of 17 nonzeros, 121,440, about 70 µs) does not, as before, since
+// offering measured no gain there (1.05–1.10, 5 rounds at load 14). It
+// was 2^18 while helpers slept.
 const columnWorkMin = 1 << 17
 
 // worthOffering reports whether a column of n entries over ds's rows is
