@@ -637,6 +637,7 @@ arm64-lib:
 
 bench-deps:
 	@command -v liblinear-train >/dev/null && command -v svm-train >/dev/null || { $(APT_GET) update -qq && $(APT_GET) install -y -qq liblinear-tools liblinear-dev libsvm-tools; }
+	@command -v wrk >/dev/null && command -v h2load >/dev/null || { $(APT_GET) update -qq && $(APT_GET) install -y -qq wrk nghttp2-client; }
 	@test -f $(SVMGO_DATA)/fashion.train || bash $(SHARED)/make-fashion-mnist.sh $(SVMGO_DATA)
 
 # LIBLINEAR250: upstream LIBLINEAR 2.50's train binary, built outside the

@@ -161,6 +161,17 @@
 // Shutdown drains: readiness goes false, new inferences get 503 /
 // UNAVAILABLE, requests in flight finish.
 //
+// # Turns
+//
+// Inference requests are worked on Config.Workers at a time (svmgo serve
+// --workers; by default GOMAXPROCS-1, at least 1), the others waiting for
+// their turn first come first served (turns.go): Go's scheduler lets a
+// connection whose client sends its next request before the last answer's
+// goroutine parks be served again and again while other connections'
+// requests wait in the kernel. A request whose rows are read from the
+// connection while they are predicted (a REST binary batch, a gRPC batch
+// started before its rows arrived) works without a turn.
+//
 // # Busy polling
 //
 // Config.BusyPoll (svmgo serve --busy-poll=50us) has each connection's

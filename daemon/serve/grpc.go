@@ -112,6 +112,8 @@ func (g *grpcService) infer(req *inferencepb.ModelInferRequest, vname *string) (
 	*vname = v.name
 	inf := s.getInference()
 	defer inf.release()
+	s.takeTurn(inf)
+	defer s.endTurn(inf)
 	raw := len(req.GetRawInputContents()) > 0
 	if err := decodeGRPC(inf, req, v, &s.lim); err != nil {
 		return nil, err

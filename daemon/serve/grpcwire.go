@@ -356,6 +356,13 @@ func (g *grpcService) inferWireParsed(q *wireInfer, name, vname *string) (*wireR
 	*vname = v.name
 	inf := s.getInference()
 	defer inf.release()
+	if q.pending == nil || q.pending.arr == nil {
+		// A call started while its rows still arrive (grpch2early.go)
+		// works without a turn: it waits for its connection's reader,
+		// which may itself wait for a turn.
+		s.takeTurn(inf)
+		defer s.endTurn(inf)
+	}
 	if err := q.input(inf, v, &s.lim); err != nil {
 		return nil, err
 	}

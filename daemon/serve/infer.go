@@ -128,6 +128,7 @@ type inference struct {
 	body    []byte      // the request body (REST)
 	req     restRequest // what was decoded of body (REST)
 	out     []byte      // the encoded response (REST)
+	turn    bool        // it holds a turn (turns.go)
 }
 
 var inferencePool = sync.Pool{New: func() any { return new(inference) }}

@@ -184,6 +184,7 @@ func (s *Server) restInfer(w http.ResponseWriter, r *http.Request) {
 	defer s.releaseSlot()
 	inf := s.getInference()
 	defer inf.release()
+	defer s.endTurn(inf)
 	v, err := s.restDecode(inf, w, r, name, ver)
 	if err == nil {
 		err = inf.run(v)
@@ -251,6 +252,7 @@ func (s *Server) restDecode(inf *inference, w http.ResponseWriter, r *http.Reque
 	if err := s.readBody(inf, w, r); err != nil {
 		return nil, err
 	}
+	s.takeTurn(inf)
 	_, v, err := s.repo.resolve(name, ver)
 	if err != nil {
 		return nil, err

@@ -95,6 +95,11 @@ type Config struct {
 	// own HTTP/2 connection loop (grpch2.go), for comparison: the same
 	// services and answers, with grpc-go's goroutine hand-offs.
 	GRPCGo bool
+	// Workers is the inference requests worked on at once; the others
+	// wait for their turn, first come first served (turns.go). Zero:
+	// GOMAXPROCS-1, at least 1; negative: no queue, every request is
+	// worked on as soon as its connection's goroutine reads it.
+	Workers int
 }
 
 // Server answers the Open Inference Protocol over REST and gRPC for the
@@ -106,6 +111,7 @@ type Server struct {
 	log      *slog.Logger
 	tls      *tls.Config
 	inFlight chan struct{}
+	turns    chan struct{} // turns.go; nil: no queue
 	draining atomic.Bool
 
 	httpSrv *http1Server
@@ -144,7 +150,8 @@ func New(repo *Repository, cfg Config) (*Server, error) {
 	if (cfg.TLSCert == "") != (cfg.TLSKey == "") {
 		return nil, errors.New("serve: --tls-cert and --tls-key go together")
 	}
-	s := &Server{repo: repo, cfg: cfg, lim: cfg.Limits, log: cfg.Logger, inFlight: make(chan struct{}, cfg.Limits.MaxInFlight)}
+	s := &Server{repo: repo, cfg: cfg, lim: cfg.Limits, log: cfg.Logger, inFlight: make(chan struct{}, cfg.Limits.MaxInFlight),
+		turns: newTurns(cfg.Workers)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -40,6 +40,7 @@ CC=${CC:-gcc}
 SECONDS_EACH=${SECONDS_EACH:-2}
 [[ -x $SVMGO ]] || die "$SVMGO not found: run 'make' first"
 [[ -f lib/libsvmgo.so ]] || die "lib/libsvmgo.so not found: run 'make' first"
+command -v wrk >/dev/null && command -v h2load >/dev/null || die "needs wrk and h2load (Debian's wrk and nghttp2-client: make bench-deps)"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -53,7 +54,7 @@ go build -o "$tmp/servetime" ./examples/bench/servetime
 
 say "C ABI, in process (trains on 2000 rows, then about 10 s of timing)"
 c=$("$tmp/capi_latency" "$tmp")
-say "svmgo serve, REST and gRPC, and the floors (about $((SECONDS_EACH * 17)) s, then a 10 MB model)"
+say "svmgo serve, REST and gRPC, and the floors (about $((SECONDS_EACH * 23)) s, then a 10 MB model)"
 s=$("$tmp/servetime" -bin "$SVMGO" -capi "$tmp/capi_latency" -seconds "$SECONDS_EACH" "$tmp")
 say "p99 while swapping at the acceptance soak's rate (a version every 120 ms: 500 in 60 s)"
 soak=$("$tmp/servetime" -bin "$SVMGO" -seconds "$SECONDS_EACH" -only swap -publish-every 120ms "$tmp" | tr ' ' '\n' | sed 's/^/soak_/' | tr '\n' ' ')
@@ -84,6 +85,13 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "connection, a call's HEADERS and DATA frames written in one call, the answer's frames read by the"
 	echo "calling goroutine, as a C++ synchronous client does). Load average at the start: $load."
 	echo
+	echo "Several clients as the serving world measures them (Triton's perf_analyzer --concurrency-range N,"
+	echo "wrk -c N): one event-driven load generator, one thread, keeping N requests in flight on N connections,"
+	echo "each sent as soon as its connection's answer came: nghttp2's h2load (\`h2load --h1 -c N\` for REST, the"
+	echo "first row's JSON; \`h2load -c N -m 1\` for gRPC, its ModelInferRequest; each request's time from its"
+	echo "log) and wrk (\`wrk -t 1 -c N\`, the 100 rows' JSON in turn; its histogram, which adds the requests a"
+	echo "stalled connection would have sent: its correction for coordinated omission). The lean clients' 8-client"
+	echo "rows are 8 goroutines of one Go process, so 8 client threads' worth of runnable work on 2 vCPUs."
 	echo "The last two columns weigh the tail: the mean time a request took past the median, and the time the"
 	echo "server's and the client's threads waited on a run queue for a CPU (another process had it), a request."
 	echo
@@ -93,9 +101,10 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	row() { # row NAME KEY CLIENTS
 		echo "| $1 | $3 | $(fmt ${2}_${3}_p50_us) | $(fmt ${2}_${3}_p99_us) | $(ratio ${2}_${3}_p99_us ${2}_${3}_p50_us) | $(fmt ${2}_${3}_rps) | $(fmt ${2}_${3}_server_cpu_us) | $(fmt ${2}_${3}_client_cpu_us) | $(fmt ${2}_${3}_excess_us) | $(fmt ${2}_${3}_server_runq_us) / $(fmt ${2}_${3}_client_runq_us) |"
 	}
-	for p in rest resthttp grpc grpclean; do
+	for p in rest resthttp h2loadh1 wrk grpc grpclean h2load; do
 		case $p in rest) name="REST, lean client" ;; resthttp) name="REST, Go net/http client" ;;
-		grpc) name="gRPC, grpc-go client" ;; grpclean) name="gRPC, lean client" ;; esac
+		h2loadh1) name="REST, one load generator (h2load --h1)" ;; wrk) name="REST, one load generator (wrk)" ;;
+		grpc) name="gRPC, grpc-go client" ;; grpclean) name="gRPC, lean client" ;; h2load) name="gRPC, one load generator (h2load)" ;; esac
 		for n in 1 8; do row "$name" $p $n; done
 	done
 	echo
@@ -167,6 +176,9 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "Goals: gRPC single-row p50 ≤ 100 µs: $(goal "$(f grpclean_1_p50_us)" 100) (lean client; grpc-go's client: $(goal "$(f grpc_1_p50_us)" 100));"
 	echo "REST ≤ 150 µs: $(goal "$(f rest_1_p50_us)" 150) (with Go's net/http client: $(goal "$(f resthttp_1_p50_us)" 150));"
 	echo "p99 ≤ 3× p50 (1 client, lean clients): REST $(goal "$(ratio rest_1_p99_us rest_1_p50_us)" 3), gRPC $(goal "$(ratio grpclean_1_p99_us grpclean_1_p50_us)" 3) (grpc-go's client: $(goal "$(ratio grpc_1_p99_us grpc_1_p50_us)" 3));"
+	echo "8 clients, one load generator with 8 in flight (h2load): REST $(goal "$(ratio h2loadh1_8_p99_us h2loadh1_8_p50_us)" 3) ($(ratio h2loadh1_8_p99_us h2loadh1_8_p50_us)×; wrk's,"
+	echo "corrected for coordinated omission, $(ratio wrk_8_p99_us wrk_8_p50_us)×), gRPC $(goal "$(ratio h2load_8_p99_us h2load_8_p50_us)" 3) ($(ratio h2load_8_p99_us h2load_8_p50_us)×); a request was passed by (p99) $(f h2loadh1_8_overtaken_p99) / $(f h2load_8_overtaken_p99)"
+	echo "requests sent after it (REST / gRPC; 0 when answered first come first served);"
 	echo "batch ≥ 50% of in-process (the C ABI's call alongside, small / large model; the Go API alongside, small):"
 	for p in restbin restbinlean grpc grpclean; do
 		case $p in restbin) name="REST binary" ;; restbinlean) name="REST binary, lean client" ;;

@@ -39,7 +39,16 @@
 #         instead of back to back, as callers of a sidecar send. Beside each:
 #         svmgo serve's own p99 (its /metrics histogram's bucket) and the
 #         shares of requests past 1 ms as the server and as the clients timed
-#         them.
+#         them. Then eight in flight from one load generator, as the serving
+#         world measures concurrency (h2load --h1 and wrk for REST, h2load
+#         for gRPC; examples/bench/servetime/loadgen.go): svmgo serve as is
+#         (inference takes turns, first come first served, GOMAXPROCS-1 at
+#         a time: daemon/serve/turns.go); without the queue
+#         (--workers=-1: each connection's goroutine works as soon as it has
+#         read a request); and the two with 100 µs scheduler slices for
+#         the server's and the generator's threads. Beside each: how many
+#         requests sent after a request were answered before it (p99; 0
+#         when answered in the order sent).
 #   swap  one gRPC client's p99 without and while a publisher process
 #         publishes a version every 20 ms (serve.sh's figure: 5 rounds of
 #         each, alternated, SECONDS_EACH/2 a round, medians): as is; with the
@@ -94,6 +103,7 @@ run() {
 }
 idle=(-only rest,grpclean,echo,echounix -unix -clients 1)
 tail=(-only rest,grpclean -clients 8)
+gen=(-only h2loadh1,wrk,h2load -clients 8)
 swap=(-only swap -swap-rounds 5)
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -120,6 +130,10 @@ for r in $(seq "$ROUNDS"); do
 		run "processes,GOMAXPROCS=1" "${tail[@]}" -client-procs -server-env GOMAXPROCS=1
 		run "processes,slice=100us" "${tail[@]}" -client-procs -server-slice 100us -client-slice 100us
 		run "processes,paced" "${tail[@]}" -client-procs -client-rate "$PACED_RATE"
+		run "generator" "${gen[@]}"
+		run "generator,no-queue" "${gen[@]}" -server-args --workers=-1
+		run "generator,slice=100us" "${gen[@]}" -server-slice 100us -client-slice 100us
+		run "generator,no-queue,slice=100us" "${gen[@]}" -server-args --workers=-1 -server-slice 100us -client-slice 100us
 	fi
 	if [[ " $CASES " == *" swap "* ]]; then
 		run "swap" "${swap[@]}"
@@ -161,6 +175,17 @@ if [[ " $CASES " == *" tail "* ]]; then
 			"$(med $v rest_8_rps) / $(med $v grpclean_8_rps) | $(med $v rest_8_server_p99_le_us) / $(med $v grpclean_8_server_p99_le_us) |" \
 			"$(med $v rest_8_server_over_1ms) / $(med $v rest_8_client_over_1ms) | $(med $v grpclean_8_server_over_1ms) / $(med $v grpclean_8_client_over_1ms) |" \
 			"$(med $v rest_8_server_runq_us) / $(med $v rest_8_client_runq_us) |"
+	done
+	echo
+	echo "| 8 in flight from one load generator, single row | REST h2load p50 / p99 µs | p99 / p50 | REST wrk p50 / p99 µs | p99 / p50 | gRPC h2load p50 / p99 µs | p99 / p50 | requests/s REST / gRPC | passed by (p99) REST / gRPC | server CPU µs a request REST / gRPC | server run-queue wait µs a request REST / gRPC |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for v in generator generator,no-queue generator,slice=100us generator,no-queue,slice=100us; do
+		ratio() { awk -v a="$(med $v "$1")" -v b="$(med $v "$2")" 'BEGIN { printf "%.2f", a / b }'; }
+		echo "| $v | $(med $v h2loadh1_8_p50_us) / $(med $v h2loadh1_8_p99_us) | $(ratio h2loadh1_8_p99_us h2loadh1_8_p50_us) |" \
+			"$(med $v wrk_8_p50_us) / $(med $v wrk_8_p99_us) | $(ratio wrk_8_p99_us wrk_8_p50_us) |" \
+			"$(med $v h2load_8_p50_us) / $(med $v h2load_8_p99_us) | $(ratio h2load_8_p99_us h2load_8_p50_us) |" \
+			"$(med $v h2loadh1_8_rps) / $(med $v h2load_8_rps) | $(med $v h2loadh1_8_overtaken_p99) / $(med $v h2load_8_overtaken_p99) |" \
+			"$(med $v h2loadh1_8_server_cpu_us) / $(med $v h2load_8_server_cpu_us) | $(med $v h2loadh1_8_server_runq_us) / $(med $v h2load_8_server_runq_us) |"
 	done
 fi
 if [[ " $CASES " == *" swap "* ]]; then

@@ -93,6 +93,13 @@
 // svmgo serve with other flags, environment or scheduler slice, and
 // -client-slice gives the clients' threads a scheduler slice.
 //
+// Several clients as the serving world measures them (loadgen.go): "wrk"
+// and "h2loadh1" (REST) and "h2load" (gRPC) time the single row with one
+// event-driven load generator process, Debian's wrk or nghttp2's h2load,
+// keeping the client count of requests in flight on as many connections;
+// h2load's also give how many requests sent after a request were answered
+// before it (p99: "overtaken", 0 when answered in the order sent).
+//
 // It checks that every answer is 200 / OK with a label and prints one line
 // of key=value fields (see serve.sh).
 package main
@@ -233,7 +240,7 @@ func main() {
 		cpu0, wait0, blocks0 := threadStats(b.pid)
 		self0, selfWait0, selfBlocks0 := threadStats(os.Getpid())
 		// svmgo serve's own time a request, from its histogram.
-		protocol := map[string]string{"rest": "rest", "resthttp": "rest", "grpc": "grpc", "grpclean": "grpc"}[proto]
+		protocol := map[string]string{"rest": "rest", "resthttp": "rest", "wrk": "rest", "h2loadh1": "rest", "grpc": "grpc", "grpclean": "grpc", "h2load": "grpc"}[proto]
 		var hist0 []float64
 		if protocol != "" {
 			_, hist0 = b.serverHistogram(protocol)
@@ -259,6 +266,10 @@ func main() {
 			proto, clients, us(cpu1-cpu0)/n, proto, clients, us(self1-self0)/n,
 			proto, clients, us(excess)/n, proto, clients, us(wait1-wait0)/n, proto, clients, us(selfWait1-selfWait0)/n)+
 			fmt.Sprintf(" %s_%d_server_blocks=%.2f %s_%d_client_blocks=%.2f", proto, clients, float64(blocks1-blocks0)/n, proto, clients, float64(selfBlocks1-selfBlocks0)/n))
+		if overtaken != nil {
+			out = append(out, fmt.Sprintf("%s_%d_overtaken_p50=%d %s_%d_overtaken_p99=%d", proto, clients, overtaken[len(overtaken)/2], proto, clients, overtaken[len(overtaken)*99/100]))
+			overtaken = nil
+		}
 		if protocol != "" {
 			bounds, hist1 := b.serverHistogram(protocol)
 			le, so, co := serverTail(bounds, hist0, hist1, lat)
@@ -275,7 +286,7 @@ func main() {
 			clientCounts = append(clientCounts, n)
 		}
 	}
-	for _, proto := range []string{"rest", "resthttp", "grpc", "grpclean"} {
+	for _, proto := range []string{"rest", "resthttp", "wrk", "h2loadh1", "grpc", "grpclean", "h2load"} {
 		for _, clients := range clientCounts {
 			if want(proto) {
 				measure(proto, clients)
@@ -662,6 +673,9 @@ func (b *bench) leanAnswer() []byte {
 // single runs clients concurrent clients of single-row requests for d and
 // returns every request's latency, sorted, and the requests per second.
 func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Duration, float64) {
+	if proto == "wrk" || proto == "h2load" || proto == "h2loadh1" {
+		return b.loadgen(proto, clients, d)
+	}
 	if *clientProcs && clients > 1 {
 		return b.singleProcs(proto, clients, d)
 	}
