@@ -375,3 +375,6 @@ func (r *primalRows) forgetStart() bool {
 
 // dualDone is false: no dual test (but l2svcFun's and l2svrFun's).
 func (r *primalRows) dualDone([]float64) bool { return false }
+
+// gradStep is false: grad reads the rows (but l2svcFun's).
+func (r *primalRows) gradStep(_, _, _ []float64, _ float64) bool { return false }
