@@ -115,16 +115,21 @@ func (f *l2svcFun) gradStep(g, D, r []float64, eta float64) bool {
 	for j, v := range r {
 		g[j] = (1-eta)*g[j] - eta*v
 	}
-	I, k := f.I[:f.nI], 0
+	I, k := f.I, 0 // I[k] ≥ i: the old I's next row, or a sentinel
+	if f.nI < len(I) {
+		I[f.nI] = -1
+	}
 	for i, z := range f.z {
-		c, was := 2*f.c[i], k < len(I) && I[k] == int32(i)
-		if was {
-			c, k = -c, k+1
-		}
-		if was != (z < 1) {
+		d := int(I[k]) - i // 0: row i was in I
+		if was := d == 0; was != (z < 1) { // rare: the scan's only branch
+			c := 2 * f.c[i]
+			if was {
+				c = -c
+			}
 			f.addRowSquares(g, c*float64(f.sign[i])*(z-1), D, c, i)
 			f.reads++
 		}
+		k += int(^uint(d|-d) >> 63) // 1 when d = 0, without a branch
 	}
 	f.setI()
 	return true
