@@ -74,9 +74,8 @@ type primalFunction interface {
 	// were given for some rows rather than read from them (a previous
 	// run's, LinearGradient), and makes every later call read every row.
 	forgetStart() bool
-	// gradStep is grad after lineSearch moved w by ηs, given g and D at
-	// the old w and CG's residual r = −g − ∇²f·s, where the loss allows;
-	// false (g and D untouched) where it does not.
+	// gradStep is grad after lineSearch moved w by ηs, from g and D at the old
+	// w and CG's residual r = −g − ∇²f·s; false (nothing done) where it cannot.
 	gradStep(g, D, r []float64, eta float64) bool
 }
 

@@ -115,21 +115,17 @@ func (f *l2svcFun) gradStep(g, D, r []float64, eta float64) bool {
 	for j, v := range r {
 		g[j] = (1-eta)*g[j] - eta*v
 	}
-	I, k := f.I, 0 // I[k] ≥ i: the old I's next row, or a sentinel
-	if f.nI < len(I) {
-		I[f.nI] = -1
+	for _, i := range f.I[:f.nI] { // the rows of I marked by their cost's sign
+		f.c[i] = -f.c[i]
 	}
 	for i, z := range f.z {
-		d := int(I[k]) - i // 0: row i was in I
-		if was := d == 0; was != (z < 1) { // rare: the scan's only branch
-			c := 2 * f.c[i]
-			if was {
-				c = -c
-			}
-			f.addRowSquares(g, c*float64(f.sign[i])*(z-1), D, c, i)
+		if c := 2 * f.c[i]; (c < 0) != (z < 1) { // rare: the scan's only branch
+			f.addRowSquares(g, c*float64(f.sign[i])*(z-1), D, c, i) // c < 0: out of I
 			f.reads++
 		}
-		k += int(^uint(d|-d) >> 63) // 1 when d = 0, without a branch
+	}
+	for _, i := range f.I[:f.nI] {
+		f.c[i] = -f.c[i]
 	}
 	f.setI()
 	return true
