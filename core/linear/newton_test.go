@@ -266,13 +266,10 @@ func widen64(m *LinearModel, k int) []float64 {
 // within 1e-8), where the summation order of a dense row's dot product
 // (simd.DotWiden) moves the line search's iterates within rounding.
 func TestPrimalDenseEqualsSparse(t *testing.T) {
-	ds := readTestdata(t, "breast_cancer.train")
-	dense := data.NewDense(ds.Len(), ds.NumFeatures())
-	for i := range ds.Len() {
-		solve.AppendRow(dense, ds, i)
-	}
+	both := sparseAndDense(t, "breast_cancer.train")
+	ds, dense := both[0], both[1]
 	opts, _, _ := ParseLinearOptions(strings.Fields("-s 2 -B 1 -e 0.0001"))
-	a, _, err := TrainLinear(prefix(ds, ds.Len()), opts.Params)
+	a, _, err := TrainLinear(ds, opts.Params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -512,12 +509,7 @@ func TestPrimalOptions(t *testing.T) {
 // TestNewtonAllocs: the Newton method's iterations and the objectives' passes allocate
 // nothing, sparse and dense.
 func TestNewtonAllocs(t *testing.T) {
-	ds := readTestdata(t, "heart_scale")
-	dense := data.NewDense(ds.Len(), ds.NumFeatures())
-	for i := range ds.Len() {
-		solve.AppendRow(dense, ds, i)
-	}
-	for _, data := range []*data.Dataset{prefix(ds, ds.Len()), dense} {
+	for _, data := range sparseAndDense(t, "heart_scale") {
 		for _, s := range []LinearSolver{L2LossSVCPrimal, L2LossSVRPrimal, L2Logistic} {
 			p := DefaultLinearParams()
 			p.Solver, p.Bias, p.Eps = s, 1, 1e-6
@@ -582,12 +574,7 @@ func TestNewtonAllocs(t *testing.T) {
 // it reads only the crossed rows, fewer than I: heart_scale, sparse and
 // dense, with a bias and unequal costs, at the second and third steps.
 func TestSquaredHingeGradStep(t *testing.T) {
-	ds := readTestdata(t, "heart_scale")
-	dense := data.NewDense(ds.Len(), ds.NumFeatures())
-	for i := range ds.Len() {
-		solve.AppendRow(dense, ds, i)
-	}
-	for _, data := range []*data.Dataset{prefix(ds, ds.Len()), dense} {
+	for _, data := range sparseAndDense(t, "heart_scale") {
 		p := DefaultLinearParams()
 		p.Solver, p.Bias = L2LossSVCPrimal, 1
 		tr, err := NewLinearTrainer(p, data.Len(), data.NumFeatures())
@@ -643,6 +630,17 @@ func TestSquaredHingeGradStep(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sparseAndDense returns the shared test set name as read (sparse) and as
+// a dense copy.
+func sparseAndDense(t *testing.T, name string) []*data.Dataset {
+	ds := readTestdata(t, name)
+	dense := data.NewDense(ds.Len(), ds.NumFeatures())
+	for i := range ds.Len() {
+		solve.AppendRow(dense, ds, i)
+	}
+	return []*data.Dataset{prefix(ds, ds.Len()), dense}
 }
 
 // TestLinearTrainerBytesPrimal: the size query counts the Newton method's buffers and
