@@ -1036,7 +1036,7 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 		nuSum = p.Nu * solve.WeightSum(wv, lp) / 2
 	}
 	clear(alpha)
-	w.q.reset(rows, y)
+	w.q.assign(rows, y)
 	var a0, G0, Gbar0 []float64
 	a, v := warmPair(r.warm, r.labels[i], r.labels[j])
 	warmStart := a != nil
@@ -1077,6 +1077,7 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 			feasible.Start(alpha[ni:], 1, wn, nuSum)
 		}
 	}
+	w.q.prepare()
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Weight: wv, Eps: p.Eps,
 		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart, Nu: r.nu,
 		Progress: t.smoProgress(2, r.labels[i], r.labels[j])})
@@ -1234,7 +1235,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 		}
 		nul = p.Nu * sum
 	}
-	w.q.reset(rows, y)
+	w.q.assign(rows, y)
 	var a0, G0, Gbar0 []float64
 	var res smoResult
 	settled := false
@@ -1277,6 +1278,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	if settled {
 		t.settled.Add(1)
 	} else {
+		w.q.prepare()
 		res = w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
 			Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart,
 			Progress: t.smoProgress(0, 0, 0)})
