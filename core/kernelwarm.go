@@ -752,6 +752,23 @@ func (s *smo) warmSettled(q qEntries, alpha, alpha0, G0, Gbar0, p []float64, y [
 		if wt != nil {
 			c *= wt[t]
 		}
+		if a == 0 && c > 0 && g+p[t]-(g+p[t]) == 0 {
+			// At the lower bound alone (most variables: no support
+			// vector): its term of the objective is 0 (g + p_t
+			// finite), m or M and ub or lb as below.
+			if y[t] > 0 {
+				if -g > m {
+					m = -g
+				}
+				ub = min(ub, g)
+			} else {
+				if g < M {
+					M = g
+				}
+				lb = max(lb, -g)
+			}
+			continue
+		}
 		atUpper, atLower := a >= c, a <= 0
 		if a > 0 {
 			res.NumSV++
