@@ -1036,7 +1036,7 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 		nuSum = p.Nu * solve.WeightSum(wv, lp) / 2
 	}
 	clear(alpha)
-	w.q.reset(rows, y)
+	w.q.assign(rows, y)
 	var a0, G0, Gbar0 []float64
 	a, v := warmPair(r.warm, r.labels[i], r.labels[j])
 	warmStart := a != nil
@@ -1077,6 +1077,7 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 			feasible.Start(alpha[ni:], 1, wn, nuSum)
 		}
 	}
+	w.q.prepare()
 	res := w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: Cp, Cn: Cn, Weight: wv, Eps: p.Eps,
 		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart, Nu: r.nu,
 		Progress: t.smoProgress(2, r.labels[i], r.labels[j])})
@@ -1183,16 +1184,9 @@ func (r *svcRun) fillModel(ds *data.Dataset, m *KernelModel, svIndex []int32) {
 		i, j := r.pairI[pi], r.pairJ[pi]
 		a := r.pairAlpha[pi]
 		ni := r.start[i+1] - r.start[i]
-		for k, row := range r.perm[r.start[i]:r.start[i+1]] {
-			if s := svIndex[row]; s >= 0 {
-				m.Coef[(j-1)*nSV+int(s)] = a[k] * r.coefScale[pi]
-			}
-		}
-		for k, row := range r.perm[r.start[j]:r.start[j+1]] {
-			if s := svIndex[row]; s >= 0 {
-				m.Coef[i*nSV+int(s)] = -a[ni+k] * r.coefScale[pi]
-			}
-		}
+		// −a·s is a·(−s) to the bit (rounding is symmetric in sign).
+		coefsOf(m.Coef[(j-1)*nSV:j*nSV], r.perm[r.start[i]:r.start[i+1]], svIndex, a[:ni], r.coefScale[pi])
+		coefsOf(m.Coef[i*nSV:(i+1)*nSV], r.perm[r.start[j]:r.start[j+1]], svIndex, a[ni:], -r.coefScale[pi])
 		m.Rho[pi] = r.subs[pi].Rho
 	}
 	m.Result = summarizeKernel(r.subs, nSV)
@@ -1205,14 +1199,34 @@ func (r *svcRun) fillDualAlpha(l int) {
 	for pi := range r.pairI {
 		i, j := r.pairI[pi], r.pairJ[pi]
 		full := all[pi*l : (pi+1)*l : (pi+1)*l]
-		for k, row := range r.perm[r.start[i]:r.start[i+1]] {
-			full[row] = r.pairAlpha[pi][k]
-		}
+		a := r.pairAlpha[pi]
 		ni := r.start[i+1] - r.start[i]
-		for k, row := range r.perm[r.start[j]:r.start[j+1]] {
-			full[row] = r.pairAlpha[pi][ni+k]
-		}
+		scatter(full, r.perm[r.start[i]:r.start[i+1]], a[:ni])
+		scatter(full, r.perm[r.start[j]:r.start[j+1]], a[ni:])
 		r.dual.Alpha[pi] = full
+	}
+}
+
+// coefsOf sets coef[svIndex[row]] = a[k]·scale for each rows[k] that is a
+// support vector (svIndex ≥ 0). The loops of fillModel and fillDualAlpha
+// are helpers taking slices, not loops over r's fields: the compiler
+// reloaded those fields at every store (on digits -M 20, nothing changed,
+// a warm retrain took 4.38 M instructions with those loops, 3.96 M
+// with these).
+func coefsOf(coef []float64, rows, svIndex []int32, a []float64, scale float64) {
+	a = a[:len(rows)] // equal lengths: no bounds checks on a
+	for k, row := range rows {
+		if s := svIndex[row]; s >= 0 {
+			coef[s] = a[k] * scale
+		}
+	}
+}
+
+// scatter sets dst[rows[k]] = src[k].
+func scatter(dst []float64, rows []int32, src []float64) {
+	src = src[:len(rows)] // equal lengths: no bounds checks on src
+	for k, row := range rows {
+		dst[row] = src[k]
 	}
 }
 
@@ -1234,7 +1248,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 		}
 		nul = p.Nu * sum
 	}
-	w.q.reset(rows, y)
+	w.q.assign(rows, y)
 	var a0, G0, Gbar0 []float64
 	var res smoResult
 	settled := false
@@ -1277,6 +1291,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 	if settled {
 		t.settled.Add(1)
 	} else {
+		w.q.prepare()
 		res = w.s.solveFrom(w.q, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: 1, Cn: 1, Weight: dw, Eps: p.Eps,
 			Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart,
 			Progress: t.smoProgress(0, 0, 0)})

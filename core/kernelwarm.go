@@ -742,9 +742,34 @@ func (s *smo) warmSettled(q qEntries, alpha, alpha0, G0, Gbar0, p []float64, y [
 	var sum, obj float64
 	nFree := 0
 	for t, a := range alpha {
-		c, g := C(t), G0[t]
+		// The sign of y_t by branch, not by a conversion and product a
+		// variable: this pass is most of a settled pair's cost.
+		g := G0[t]
+		c, yG := Cp, g // y_t G_t
+		if y[t] < 0 {
+			c, yG = Cn, -g
+		}
+		if wt != nil {
+			c *= wt[t]
+		}
+		if a == 0 && c > 0 && g+p[t]-(g+p[t]) == 0 {
+			// At the lower bound alone (most variables: no support
+			// vector): its term of the objective is 0 (g + p_t
+			// finite), m or M and ub or lb as below.
+			if y[t] > 0 {
+				if -g > m {
+					m = -g
+				}
+				ub = min(ub, g)
+			} else {
+				if g < M {
+					M = g
+				}
+				lb = max(lb, -g)
+			}
+			continue
+		}
 		atUpper, atLower := a >= c, a <= 0
-		free := !atUpper && !atLower
 		if a > 0 {
 			res.NumSV++
 			if atUpper {
@@ -752,24 +777,30 @@ func (s *smo) warmSettled(q qEntries, alpha, alpha0, G0, Gbar0, p []float64, y [
 			}
 		}
 		obj += a * (g + p[t])
+		v := -yG // −y_t G_t, as mM reads it
+		if !atUpper && !atLower {
+			sum += yG
+			nFree++
+			if v > m {
+				m = v
+			}
+			if v < M {
+				M = v
+			}
+			continue
+		}
 		if y[t] < 0 {
 			atUpper, atLower = atLower, atUpper
 		}
-		v := -float64(y[t]) * g // −y_t G_t, as mM reads it
-		if !atUpper && v > m {
-			m = v
-		}
-		if !atLower && v < M {
-			M = v
-		}
-		yG := float64(y[t]) * g
-		switch {
-		case free:
-			sum += yG
-			nFree++
-		case !atUpper: // only in I_up
+		if !atUpper { // only in I_up
+			if v > m {
+				m = v
+			}
 			ub = min(ub, yG)
-		default:
+		} else {
+			if !atLower && v < M {
+				M = v
+			}
 			lb = max(lb, yG)
 		}
 	}

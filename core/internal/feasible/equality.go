@@ -55,8 +55,15 @@ func Clip(v, c float64) float64 {
 // solve's on diabetes (TestWarmRepairKeepsBounds).
 func RepairEquality(alpha []float64, y []int8, Cp, Cn float64, wt []float64, delta float64) {
 	var s, sum float64
+	y = y[:len(alpha)] // equal lengths: no bounds checks
 	for t, a := range alpha {
-		s += float64(y[t]) * a
+		// s += y_t α_t, the sign by branch: this pass is what a warm
+		// pair whose α needs no repair pays.
+		if y[t] > 0 {
+			s += a
+		} else if y[t] < 0 {
+			s -= a
+		}
 		sum += a
 	}
 	d := s - delta
