@@ -203,6 +203,34 @@ func TestSVRQ(t *testing.T) {
 	}
 }
 
+// svrQ.getQ before any swap (its copy of the column and of its negation)
+// gives every length's entries as exactQ has them, from both halves.
+func TestSVRQIdentityOrder(t *testing.T) {
+	dense, _ := readTestSets(t, "diabetes.train")
+	const l = 50
+	rows := make([]int32, l)
+	z := make([]int8, 2*l)
+	for v := range rows {
+		rows[v] = int32(3 * v)
+	}
+	for v := range z {
+		z[v] = int8(1 - 2*(v/l))
+	}
+	k := Kernel{Type: RBFKernel, Gamma: 0.1}
+	exact := exactQ(k, dense, append(append([]int32(nil), rows...), rows...), z)
+	q := newSVRQ(newKernelRows(dense, k, make([]float64, dense.Len())), rows, 0)
+	for _, i := range []int{0, 9, l - 1, l, l + 9, 2*l - 1} {
+		for _, length := range []int{1, l - 1, l, l + 1, 2*l - 1, 2 * l} {
+			col := q.getQ(i, length)
+			for t2 := range length {
+				if want := float32(exact[i][t2]); col[t2] != want {
+					t.Fatalf("getQ(%d, %d)[%d] = %v, want %v", i, length, t2, col[t2], want)
+				}
+			}
+		}
+	}
+}
+
 func TestKernelQNoAllocs(t *testing.T) {
 	dense, _ := readTestSets(t, "diabetes.train")
 	l := dense.Len()

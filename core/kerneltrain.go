@@ -1513,6 +1513,7 @@ func resetSVRQ(q *svrQ, rows []int32) {
 		q.index[r+l], q.sign[r+l], q.qd[r+l] = int32(r), -1, k
 	}
 	q.cache.reset(l)
+	q.identity = true
 	q.next = 0
 	q.kernelEvals = 0
 }

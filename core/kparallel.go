@@ -1,11 +1,13 @@
 package core
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
+	"github.com/libsvmgo/libsvmgo/core/internal/solve"
 )
 
 // Kernel columns on more than one core. One subproblem (binary C-SVC,
@@ -14,15 +16,27 @@ import (
 // overlap, but a column's entries are independent. So a Train starts
 // GOMAXPROCS−1 helper goroutines for its duration, and a matrix whose
 // column is long enough offers it, in columnChunks chunks, to a helper
-// that is idle (waiting on the pool's channel). The solver then claims and
-// computes chunks itself; the helper claims chunks once it runs. The
-// solver waits for the helper only while the helper is computing a chunk
-// it claimed: a helper that has not started by the time the solver has
-// claimed the last chunk (its thread not yet scheduled, or the other core
-// busy with another process) costs the solver one channel send and is
-// never waited for. A helper busy elsewhere (another pair's solver holds
-// every core) is not offered the column at all. Each entry is computed as
-// alone, so the columns, and the solution, do not depend on the split.
+// that is idle. The solver then claims and computes chunks itself; the
+// helper claims chunks once it runs. The solver waits for the helper only
+// while the helper is computing a chunk it claimed: a helper that has not
+// started by the time the solver has claimed the last chunk (its thread
+// not yet scheduled, or the other core busy with another process) costs
+// the solver one channel send and is never waited for. A helper busy
+// elsewhere (another pair's solver holds every core) is not offered the
+// column at all. Each entry is computed as alone, so the columns, and the
+// solution, do not depend on the split.
+//
+// Both sides poll rather than sleep: an idle helper polls for the next
+// offer for a while (solve.Receive) and the solver polls for the helper's
+// last chunk, each yielding its P at every poll. An SMO iteration's columns
+// come a few µs apart, and a sleeping helper's thread took tens of µs to
+// wake on this 2-vCPU VM, as long as a 150 µs column's half saves: with a
+// sleeping helper debdesc_bin's first 10,000 rows (6 nonzeros a row) took
+// 1.034× the pinned wall on two cores (quiet machine, 2026-11-28, 0 of 5
+// rounds ≤ 1); with polling, BenchmarkColumnSplitSparse's column of that
+// shape takes 0.56 of its time alone (55 against 99 µs, 3 runs at load 14,
+// autogroup nice −20). The price is CPU on the second core while a
+// training offers columns, not on the first.
 //
 // Whether to offer at all is measured, not assumed from the size: each
 // solver times its columns, offered and alone, and offers only while
@@ -41,10 +55,16 @@ import (
 
 // columnWorkMin is the least work, in row·feature units (a column's length
 // times rowWork plus a constant for exp and bookkeeping), worth
-// offering to a helper: the offer (waking the helper's thread) costs the
-// solver a few µs, and a column must be long enough for the helper, woken
-// tens of µs later on a busy machine, to still find chunks to take.
-const columnWorkMin = 1 << 18
+// offering to a helper: a column must be long enough for the helper's
+// chunks to pay for the hand-off and for the imbalance of the last one.
+// 2^17: debdesc_bin's first 10,000 rows (10,000 × (6 + 16) = 220,000, a
+// column of about 150 µs) offer theirs and take 0.76–0.86 of the pinned
+// wall on two cores (C-SVC, one-class, ε-SVR: medians of 7 alternated
+// rounds of cores.sh, load 10–14, autogroup nice −20); spamlike (3,680
+// rows of 17 nonzeros, 121,440, about 70 µs) does not, as before, since
+// offering measured no gain there (1.05–1.10, 5 rounds at load 14). It
+// was 2^18 while helpers slept.
+const columnWorkMin = 1 << 17
 
 // worthOffering reports whether a column of n entries over ds's rows is
 // long enough to offer to a helper (columnWorkMin). A data set none of
@@ -134,14 +154,11 @@ func rowWork(ds *data.Dataset) int {
 // feature (an indexed load, a conversion and a scalar multiply-add against
 // a lane of a vectorized product: one core at load 12-14, a column of
 // debdesc_bin's shape, 10,000 rows of 6 nonzeros, took 150-212 us, one of
-// 4,000 dense rows of 57 features 64-119 us), yet counting it as 4, so
-// that debdesc_bin's first 10,000 rows offered their columns to the idle
-// core, made that training cost 1.35-1.44x the CPU on two cores for no
-// wall time (quiet machine, 2026-11-28: 2-core wall / pinned 1.034, 0 of
-// 5 rounds at or below 1, against one P's tie): a 150 us column cut in 8
-// chunks hands the helper pieces too small to pay for the hand-off. So a
-// nonzero counts as one feature, and such a training runs on one P
-// (BestOnOneP).
+// 4,000 dense rows of 57 features 64-119 us), but columnWorkMin is set in
+// these units for sparse rows: one a nonzero puts debdesc_bin 10k above
+// it and spamlike below. (Counting 4 while helpers slept offered
+// debdesc_bin 10k's columns for no wall time and 1.35-1.44x the CPU,
+// quiet machine, 2026-11-28.)
 const sparseEntryWork = 1
 
 // columnChunks is how many pieces an offered column is cut into; the
@@ -166,10 +183,9 @@ type columnJob struct {
 	// compare-and-swap that also checks gen, so a stale offer claims
 	// nothing and never reads the fields above.
 	state atomic.Uint64
-	// computed counts the chunks whose entries are written; whoever
-	// writes the last one knows it (Add returns columnChunks).
+	// computed counts the chunks whose entries are written: the solver,
+	// out of chunks to claim, polls it until it reaches columnChunks.
 	computed atomic.Int32
-	done     chan struct{} // the helper sends once it wrote the last chunk
 }
 
 // claim returns the next chunk of gen's column, or −1 when none is left
@@ -187,42 +203,56 @@ func (j *columnJob) claim(gen uint32) int {
 	}
 }
 
-// compute writes chunk c's entries and reports whether they were the
-// column's last.
-func (j *columnJob) compute(kr *kernelRows, c int) bool {
+// compute writes chunk c's entries.
+func (j *columnJob) compute(kr *kernelRows, c int) {
 	lo := min(c*j.chunk, len(j.rows))
 	hi := min(lo+j.chunk, len(j.rows))
 	kr.column(j.dst[lo:hi], j.i, j.rows[lo:hi])
-	return j.computed.Add(1) == columnChunks
+	j.computed.Add(1)
 }
 
 // columnPool is the helpers of one Train call. A nil pool computes every
 // column on the calling goroutine.
 type columnPool struct {
-	offers chan columnOffer
+	idle   atomic.Int32     // helpers free to take an offer
+	offers chan columnOffer // buffered: an offer never waits for its helper
 	wg     sync.WaitGroup
 }
 
 // startColumnPool starts one helper per kernelRows of helpers (each owns
 // its scratch; their data set and kernel must be the trainer's for this
-// run) and returns the pool, or nil for no helpers.
+// run) and returns the pool, or nil for no helpers. A helper polls for
+// the next offer (solve.Receive) before it sleeps: the gaps between an SMO
+// iteration's columns are a few µs, and waking a sleeping thread costs
+// tens.
 func startColumnPool(helpers []*kernelRows) *columnPool {
 	if len(helpers) == 0 {
 		return nil
 	}
-	p := &columnPool{offers: make(chan columnOffer)}
+	p := &columnPool{offers: make(chan columnOffer, len(helpers))}
+	p.idle.Store(int32(len(helpers)))
 	for _, kr := range helpers {
 		p.wg.Go(func() {
-			for o := range p.offers {
+			for o, ok := solve.Receive(p.offers); ok; o, ok = solve.Receive(p.offers) {
 				for c := o.job.claim(o.gen); c >= 0; c = o.job.claim(o.gen) {
-					if o.job.compute(kr, c) {
-						o.job.done <- struct{}{}
-					}
+					o.job.compute(kr, c)
 				}
+				p.idle.Add(1)
 			}
 		})
 	}
 	return p
+}
+
+// offer hands o to an idle helper, if one is, and reports whether it did.
+func (p *columnPool) offer(o columnOffer) bool {
+	for v := p.idle.Load(); v > 0; v = p.idle.Load() {
+		if p.idle.CompareAndSwap(v, v-1) {
+			p.offers <- o
+			return true
+		}
+	}
+	return false
 }
 
 // stop ends the helpers and waits for them.
@@ -322,27 +352,23 @@ func (o *offerChoice) record(offered bool, d time.Duration, n int) {
 // (computed alone when none is idle).
 func (c *columnSplitter) share(kr *kernelRows, dst []float32, i int, rows []int32) {
 	job := &c.job
-	if job.done == nil {
-		job.done = make(chan struct{}, 1)
-	}
 	c.gen++
 	gen := c.gen
 	job.dst, job.i, job.rows = dst[:len(rows)], i, rows
 	job.chunk = (len(rows) + columnChunks - 1) / columnChunks
 	job.computed.Store(0)
-	job.state.Store(uint64(gen) << 32) // publishes the fields above
-	select {
-	case c.pool.offers <- columnOffer{job, gen}:
-	default: // no helper idle
+	job.state.Store(uint64(gen) << 32)        // publishes the fields above
+	if !c.pool.offer(columnOffer{job, gen}) { // no helper idle
 		kr.column(dst, i, rows)
 		return
 	}
-	last := false
 	for ch := job.claim(gen); ch >= 0; ch = job.claim(gen) {
-		last = job.compute(kr, ch)
+		job.compute(kr, ch)
 	}
-	if !last {
-		<-job.done // the helper is writing the last chunk
+	// The helper is writing its last chunk: a few µs, polled (a receive
+	// that slept would wait for the helper's thread to wake this one).
+	for job.computed.Load() < columnChunks {
+		runtime.Gosched()
 	}
 	job.dst, job.rows = nil, nil
 }

@@ -181,8 +181,8 @@ func TestBestOnOneP(t *testing.T) {
 		return p
 	}
 	none := func(*KernelParams) {}
-	small := sparse(3000, 200, 5, 2) // 3,000 × (4·5+16) = 108,000 < columnWorkMin
-	wide := sparse(3000, 200, 80, 2) // 3,000 × (4·80+16) = 1,008,000 ≥ columnWorkMin
+	small := sparse(3000, 200, 5, 2) // 3,000 × (5+16) = 63,000 < columnWorkMin
+	wide := sparse(3000, 200, 80, 2) // 3,000 × (80+16) = 288,000 ≥ columnWorkMin
 	scaled := kernel(none)
 	scaled.Scale = ScaleParams{Enabled: true, Lower: -1, Upper: 1}
 	for _, c := range []struct {
@@ -195,6 +195,11 @@ func TestBestOnOneP(t *testing.T) {
 		{"one-class, short columns", small, kernel(func(k *KernelParams) { k.SVMType = OneClass }), true},
 		{"ε-SVR, short columns", small, kernel(func(k *KernelParams) { k.SVMType = EpsSVR }), true},
 		{"binary C-SVC, long columns", wide, kernel(none), false},
+		// The shapes of debdesc_bin's first 10,000 rows (10,000 × (6+16) =
+		// 220,000: its columns split on two cores) and of spamlike
+		// (3,680 × (17+16) = 121,440: they do not).
+		{"debdesc_bin 10k's shape", sparse(10000, 9132, 6, 2), kernel(none), false},
+		{"spamlike's shape", sparse(3680, 57, 17, 2), kernel(none), true},
 		{"three classes: pairs in parallel", sparse(3000, 200, 5, 3), kernel(none), false},
 		{"probability: folds in parallel", small, kernel(func(k *KernelParams) { k.Probability = true }), false},
 		{"scaled: 200 features a row", small, scaled, false},

@@ -392,7 +392,10 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	counter := every + 1
 	if par.ShrinkAtStart && l > smoShrinkEvery {
 		// Small problems shrink after l iterations anyway; there an early
-		// round only costs the columns' extension after unshrinking.
+		// round only costs the columns' extension after unshrinking, and
+		// the iterations on the shrunk set take more steps: digits' warm
+		// pairs (~285 variables, -M 20, 1% in and out) shrunk at once took
+		// 1.41 times the iterations and 1.10 times the instructions.
 		counter, every = 1, smoShrinkEveryWarm
 		s.shrinkFromStart = par.Warm && !s.nu
 		if par.Warm && !s.nu {

@@ -214,11 +214,13 @@ var inversePow10 = [...]float64{
 // retries the whole token with parseFloat32.
 //
 // For a float32 result the correctly rounded float64 is more than needed:
-// m × RN(10^-k) is within 3 float64 ulps of m × 10^-k (two roundings of
-// relative size 2^-53 each), and rounding it to float32 gives the correctly
-// rounded float32 unless a float32 rounding midpoint lies within those 3
-// ulps. Midpoints have low 29 mantissa bits equal to 1<<28 (see toFloat32),
-// so a result within 8 ulps of one goes to the exact path. This trades a
+// RN(m) × RN(10^-k) is within 3 float64 ulps of m × 10^-k (three roundings
+// of relative size 2^-53 each at most: RN(m) = m below 2^53, which the 17
+// to 19 digits of %.17g or numpy's output often pass), and rounding it to
+// float32 gives the correctly rounded float32 unless a float32 rounding
+// midpoint lies within those 3 ulps. Midpoints have low 29 mantissa bits
+// equal to 1<<28 (see toFloat32), so a result within 8 ulps of one goes to
+// the exact path. This trades a
 // division (about 13 cycles, on the critical path) for a multiplication.
 func float32Prefix(b []byte) (f float32, n int, ok bool) {
 	i := 0
@@ -239,11 +241,11 @@ func float32Prefix(b []byte) (f float32, n int, ok bool) {
 		digits += frac
 	}
 	// Leading zeros count as digits here, so 19 digits cannot overflow m.
-	if digits == 0 || digits > 19 || m>>53 != 0 || frac > 22 || (i < len(b) && b[i]|0x20 == 'e') {
+	if digits == 0 || digits > 19 || m>>63 != 0 || frac > 22 || (i < len(b) && b[i]|0x20 == 'e') {
 		return 0, i, false
 	}
-	x := float64(int64(m)) // exact: m < 2^53
-	if frac > 0 && m != 0 {
+	x := float64(int64(m)) // exact when m < 2^53, else one more rounding
+	if (frac > 0 || m>>53 != 0) && m != 0 {
 		x *= inversePow10[frac]
 		if d := int64(math.Float64bits(x)&(1<<29-1)) - 1<<28; d >= -8 && d <= 8 {
 			return 0, i, false

@@ -66,6 +66,36 @@ func TestParseFloatCases(t *testing.T) {
 	}
 }
 
+// TestFloat32PrefixLongSignificands checks that float32Prefix takes the
+// values %.17g and numpy write (17 to 19 digits, significands past 2^53:
+// diabetes.train's, a third of which went to strconv) and gets them right,
+// midpoints and the 19-digit edge included.
+func TestFloat32PrefixLongSignificands(t *testing.T) {
+	for _, s := range []string{"0.059685012862409445", "-0.020217511096257485", "9007199254740993",
+		"0.899999999999999999", "9223372036854775807", "3.14159265358979323"} {
+		if _, n, ok := float32Prefix([]byte(s)); !ok || n != len(s) {
+			t.Errorf("float32Prefix(%q) declined it", s)
+		}
+		checkParseNumber(t, s)
+	}
+	r := rand.New(rand.NewPCG(7, 25))
+	n := 200000
+	if testing.Short() {
+		n = 20000
+	}
+	for range n {
+		x := math.Float32frombits(r.Uint32() & 0x7f7fffff)
+		if r.IntN(2) == 0 { // at and around a midpoint
+			mid := (float64(x) + float64(math.Nextafter32(x, float32(math.Inf(1))))) / 2
+			x64 := math.Float64frombits(math.Float64bits(mid) + uint64(r.IntN(41)) - 20)
+			checkParseNumber(t, strconv.FormatFloat(x64, 'f', -1, 64))
+			checkParseNumber(t, strconv.FormatFloat(x64, 'g', 17, 64))
+		}
+		v := float64(x) * math.Pow(10, float64(-r.IntN(6)))
+		checkParseNumber(t, strconv.FormatFloat(v, 'f', 17+r.IntN(3), 64))
+	}
+}
+
 func TestParseFloatMidpoints(t *testing.T) {
 	// Every decimal that lands on a float32 midpoint after rounding to
 	// float64 must reach strconv, which breaks the tie from the full text.

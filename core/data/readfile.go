@@ -867,6 +867,10 @@ type lineParser struct {
 	// row's value there.
 	weightColumn int
 	weight       float64
+	// tail holds a LIBSVM line's last bytes, fewer than featureBytes, then
+	// a blank and zeros, so that parseFeatures takes the line's last
+	// features too (see parseLIBSVM).
+	tail [2*featureBytes + 1]byte
 }
 
 // parse reads one line (without its newline) into p.index and p.value
@@ -914,6 +918,20 @@ func (p *lineParser) parseLIBSVM(line []byte) (label float64, blank bool, perr *
 	for {
 		i = skipBlanks(line, i)
 		i, prev = p.parseFeatures(line, i, prev, limit)
+		if rest := len(line) - i; rest > 0 && rest < featureBytes {
+			// Too few bytes left for parseFeatures' word loads: the
+			// line's last features (a third of heart_scale's) go through
+			// a copy that ends as the line does, with a blank, and then
+			// zeros, which end any number (the blank is consumed only
+			// after a feature the line ends with).
+			t := p.tail[:rest+1+featureBytes]
+			copy(t, line[i:])
+			t[rest] = ' '
+			clear(t[rest+1:])
+			var j int
+			j, prev = p.parseFeatures(t, 0, prev, limit)
+			i += min(j, rest)
+		}
 		if i == len(line) {
 			return label, false, nil
 		}
@@ -949,14 +967,15 @@ func (p *lineParser) parseLIBSVM(line []byte) (label float64, blank bool, perr *
 }
 
 // featureBytes is how much of a line parseFeatures needs from a feature's
-// start: the longest feature it handles, "9999999:-9999999.9999999999999999",
-// and a blank, with room for 8-byte loads.
+// start: "9999999:-9999999." and three 8-byte words of fraction digits (41
+// bytes, the most it loads) and the blank after the longest feature it
+// takes, with room to spare.
 const featureBytes = 48
 
 // parseFeatures parses LIBSVM features from line[i:] into p.index and
 // p.value (or p.row, for indices within it) for as long as they take the common form — a blank-separated
 // index of 1 to 7 digits above prev and at most limit, ':', and a value
-// [-]digits[.digits] with at most 7 integer and 16 fraction digits, 19 in
+// [-]digits[.digits] with at most 7 integer and 23 fraction digits, 19 in
 // all — and featureBytes of the line remain. It returns where it stopped
 // and the last index parsed; the caller goes on the general way from there,
 // which also reports errors. Values are exactly float32Prefix's.
@@ -1011,20 +1030,29 @@ func (p *lineParser) parseFeatures(line []byte, i int, prev, limit int64) (int, 
 			k1 := bits.TrailingZeros64(nonDigits(w1)) >> 3
 			k2 := bits.TrailingZeros64(nonDigits(w2)) >> 3
 			k2 &= -(k1 >> 3) // the second word counts only if the first is all digits
-			if k2 == 8 {
-				break
-			}
 			m = (m*exactPow10Int[k1]+eightDigitsValue((w1-zeros)<<(64-8*k1)))*exactPow10Int[k2] +
 				eightDigitsValue((w2-zeros)<<(64-8*k2))
 			frac = k1 + k2
+			if k2 == 8 {
+				// More than 16 fraction digits (%.17g's, numpy's): a
+				// third word. Past 19 digits m wraps; the digit count
+				// below refuses it.
+				w3 := binary.LittleEndian.Uint64(b[j+16 : j+24])
+				k3 := bits.TrailingZeros64(nonDigits(w3)) >> 3
+				if k3 == 8 {
+					break
+				}
+				m = m*exactPow10Int[k3] + eightDigitsValue((w3-zeros)<<(64-8*k3))
+				frac += k3
+			}
 			j += frac
 			digits += frac
 		}
-		if digits == 0 || digits > 19 || m>>53 != 0 || (b[j] != ' ' && b[j] != '\t') {
+		if digits == 0 || digits > 19 || m>>63 != 0 || (b[j] != ' ' && b[j] != '\t') {
 			break
 		}
 		x := float64(int64(m))
-		if frac > 0 && m != 0 {
+		if (frac > 0 || m>>53 != 0) && m != 0 {
 			x *= inversePow10[frac]
 			// see float32Prefix for this rounding test
 			if d := int64(math.Float64bits(x)&(1<<29-1)) - 1<<28; d >= -8 && d <= 8 {

@@ -259,12 +259,8 @@ func TestLinearDeterministic(t *testing.T) {
 
 // TestLinearAllocs: an outer pass and the predictors allocate nothing.
 func TestLinearAllocs(t *testing.T) {
-	ds := readTestdata(t, "heart_scale")
-	dense := data.NewDense(ds.Len(), ds.NumFeatures())
-	for i := range ds.Len() {
-		solve.AppendRow(dense, ds, i)
-	}
-	for _, data := range []*data.Dataset{prefix(ds, ds.Len()), dense} {
+	heart := sparseAndDense(t, "heart_scale")
+	for _, data := range heart {
 		p := DefaultLinearParams()
 		p.Bias = 1
 		tr, err := NewLinearTrainer(p, data.Len(), data.NumFeatures())
@@ -293,7 +289,7 @@ func TestLinearAllocs(t *testing.T) {
 	for _, args := range []string{"-s 1", "-s 1 -B 1"} {
 		opts, _, _ := ParseLinearOptions(strings.Fields(args))
 		// sparse copies, for SparseRow
-		for _, train := range []*data.Dataset{prefix(ds, ds.Len()), prefix(digits, digits.Len())} {
+		for _, train := range []*data.Dataset{heart[0], prefix(digits, digits.Len())} {
 			m, _, err := TrainLinear(train, opts.Params)
 			if err != nil {
 				t.Fatal(err)

@@ -83,7 +83,7 @@ func (t *LinearTrainer) keepsGradient() bool {
 // usableGradient returns warm's gradient when it was computed on ds's
 // first Rows rows (n features) at warm's α, same bias and classes, in this
 // run's order of decision functions (inClassOrder); else nil. hMid is
-// hashLabels(ds, warm.Gradient.Rows)'s first.
+// hashTrainRows's first.
 func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][2]float64, n int, hMid [4]uint64, l int) *LinearGradient {
 	if warm == nil || warm.Gradient == nil {
 		return nil
@@ -137,8 +137,8 @@ func newLinearGradient(nrW, l, n int, bias float64) *LinearGradient {
 		Z: make([][]float64, nrW)}
 }
 
-// hashTrainRows returns hashLabels(ds, mid) for a run that keeps or uses
-// a gradient (mid: the rows of warm's gradient, if any); zeros otherwise.
+// hashTrainRows returns hashLabelsAt over ds's rows for a run that keeps or
+// uses a gradient (mid: the rows of warm's gradient, if any); zeros otherwise.
 func (t *LinearTrainer) hashTrainRows(ds *data.Dataset, warm *LinearDual) (hMid, hAll [4]uint64) {
 	if !t.keepsGradient() {
 		return hMid, hAll
@@ -147,20 +147,15 @@ func (t *LinearTrainer) hashTrainRows(ds *data.Dataset, warm *LinearDual) (hMid,
 	if warm != nil && warm.Gradient != nil {
 		mid = warm.Gradient.Rows
 	}
-	return hashLabels(ds, mid)
-}
-
-// hashLabels returns the lanes of a hash of the labels and instance
-// weights of ds's rows 0..mid−1 and 0..ds.Len()−1 (mid clamped), four
-// independent lanes of solve.HashWord that the processor overlaps. Features
-// are not hashed: that cost as much as the pass the gradient spares (they
-// are the caller's to keep: LinearGradient).
-func hashLabels(ds *data.Dataset, mid int) (hMid, hAll [4]uint64) {
 	return hashLabelsAt(ds.Labels(), ds.Weights(), nil, mid)
 }
 
-// hashLabelsAt is hashLabels over the rows at positions at of labels and
-// weights (nil weights: all 1; nil at: every row, in order).
+// hashLabelsAt returns the lanes of a hash of the labels and instance
+// weights (nil: all 1) of the rows at positions at (nil: every row, in
+// order), over the first mid (clamped) and over all, four independent
+// lanes of solve.HashWord that the processor overlaps. Features are not
+// hashed: that cost as much as the pass the gradient spares (they are the
+// caller's to keep: LinearGradient).
 func hashLabelsAt(labels, weights []float64, at []int32, mid int) (hMid, hAll [4]uint64) {
 	h := [4]uint64{solve.HashSeed, solve.HashSeed ^ 1, solve.HashSeed ^ 2, solve.HashSeed ^ 3}
 	l := len(labels)

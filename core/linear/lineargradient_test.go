@@ -339,10 +339,10 @@ func TestLinearGradientRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if g := tr.usableGradient(warm, []int32{1, -1}, [][2]float64{{1, 1}}, full.NumFeatures(), first(hashLabels(relabelled, warm.Gradient.Rows)), l); g != nil {
+	if g := tr.usableGradient(warm, []int32{1, -1}, [][2]float64{{1, 1}}, full.NumFeatures(), first(hashLabelsAt(relabelled.Labels(), relabelled.Weights(), nil, warm.Gradient.Rows)), l); g != nil {
 		t.Errorf("labels changed: the state is usable")
 	}
-	if g := tr.usableGradient(warm, []int32{1, -1}, [][2]float64{{1, 1}}, full.NumFeatures(), first(hashLabels(full, warm.Gradient.Rows)), l); g == nil {
+	if g := tr.usableGradient(warm, []int32{1, -1}, [][2]float64{{1, 1}}, full.NumFeatures(), first(hashLabelsAt(full.Labels(), full.Weights(), nil, warm.Gradient.Rows)), l); g == nil {
 		t.Errorf("the same rows: the state is not usable")
 	}
 }

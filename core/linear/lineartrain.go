@@ -487,11 +487,10 @@ func (t *LinearTrainer) newOVRRun(ds *data.Dataset, m *LinearModel, warm *Linear
 		warmed: make([]bool, nrW), starts: make([]*startW, nrW)}
 	for k := range r.dual.Alpha {
 		r.dual.Labels[k] = labels[k]
-		r.dual.Alpha[k] = make([]float64, l)
-		if a := warmVector(warm, labels, labels[k]); a != nil {
-			copy(r.dual.Alpha[k], a)
-			r.warmed[k] = true
-		}
+		a := warmVector(warm, labels, labels[k])
+		alpha := make([]float64, l) // with the copy next, only the part past a is zeroed
+		copy(alpha, a)
+		r.dual.Alpha[k], r.warmed[k] = alpha, a != nil
 		r.starts[k] = primalVector(warmW, labels, labels[k])
 	}
 	r.rows = m.weightRows()

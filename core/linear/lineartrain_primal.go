@@ -98,15 +98,9 @@ func (t *LinearTrainer) primalSVC(wk *dcdWorker, ds *data.Dataset, y []int8, alp
 	f.init(ds, y, Cp, Cn, p.Bias, wk.QD, wk.z, wk.u, wk.I) // QD is DCD's, free until the Newton method is done
 	w := wk.w[:f.dim()]
 	var reads int64
-	rebuilt := false // w from α alone, below
-	switch {
-	case from != nil:
-		copyWidened(w, from.W[k], from.Features, p.Bias)
-		f.startKnown(from.known(k), alpha)
-	case start == nil && warmed:
-		rebuilt = true
-	default:
-		reads = f.startAt(w, start, warmed, alpha)
+	rebuilt := from == nil && start == nil && warmed // w from α alone, below
+	if !rebuilt {
+		reads = f.startAt(w, from, k, start, warmed, alpha)
 	}
 	// LIBLINEAR's scale, min(#pos, #neg)/l, with rows counted by their
 	// instance weights, so that a weighted run stops where its duplicated
@@ -175,7 +169,7 @@ func (t *LinearTrainer) primalSVR(wk *dcdWorker, ds *data.Dataset, beta []float6
 	f := &wk.fsvr
 	f.init(ds, p.C, p.P, p.Bias, wk.QD, wk.z, wk.u, wk.I)
 	w := wk.w[:f.dim()]
-	reads := f.startAt(w, start, warmed, beta)
+	reads := f.startAt(w, nil, 0, start, warmed, beta)
 	tol := p.primalTol()
 	dualTest := tol == 0
 	if dualTest {
@@ -213,13 +207,7 @@ func (t *LinearTrainer) primalLR(wk *dcdWorker, ds *data.Dataset, y []int8, alph
 	f := &wk.flr
 	f.init(ds, y, Cp, Cn, p.Bias, wk.QD, wk.z, wk.u, wk.D)
 	w := wk.w[:f.dim()]
-	var reads int64
-	if from != nil {
-		copyWidened(w, from.W[k], from.Features, p.Bias)
-		f.startKnown(from.known(k), alpha)
-	} else {
-		reads = f.startAt(w, start, warmed, alpha)
-	}
+	reads := f.startAt(w, from, k, start, warmed, alpha)
 	minority, rows := weightedCounts(y, solve.RowWeights(ds)) // as primalSVC counts them
 	tol := p.Eps * minority / rows
 	r := wk.newton.minimize(f, w, tol, t.newtonSettings(warmed, p.Eps), p.MaxIter)
@@ -307,12 +295,16 @@ func distSq(u, v []float64) float64 {
 	return s
 }
 
-// startAt sets w, the Newton method's starting point: the given start,
-// else w(α) = Σ y_i α_i x_i for a warm dual α (Σ β_i x_i for a
-// regression's β), else 0. It returns the rows it read.
-func (r *primalRows) startAt(w []float64, start *startW, warmed bool, alpha []float64) int64 {
+// startAt sets w, the Newton method's starting point: decision function
+// k's of a kept state from (whose rows it then takes as given), else the
+// given start, else w(α) = Σ y_i α_i x_i for a warm dual α (Σ β_i x_i for
+// a regression's β), else 0. It returns the rows it read.
+func (r *primalRows) startAt(w []float64, from *LinearGradient, k int, start *startW, warmed bool, alpha []float64) int64 {
 	clear(w)
 	switch {
+	case from != nil:
+		copyWidened(w, from.W[k], from.Features, r.bias)
+		r.startKnown(from.known(k), alpha)
 	case start != nil:
 		start.fill(w, r.n, r.bias)
 	case warmed:

@@ -74,6 +74,9 @@ type primalFunction interface {
 	// were given for some rows rather than read from them (a previous
 	// run's, LinearGradient), and makes every later call read every row.
 	forgetStart() bool
+	// gradStep is grad after lineSearch moved w by ηs, from g and D at the old
+	// w and CG's residual r = −g − ∇²f·s; false (nothing done) where it cannot.
+	gradStep(g, D, r []float64, eta float64) bool
 }
 
 // newtonSettings is how CG runs: preconditioned by M = (1 − precond)I +
@@ -186,7 +189,9 @@ func (t *newton) minimize(f primalFunction, w []float64, eps float64, set newton
 		res.iterations++
 		actred := fw - fnew
 		fw = fnew
-		f.grad(w, g, D)
+		if set.objEps <= 0 || !f.gradStep(g, D, t.r[:n], eta) {
+			f.grad(w, g, D)
+		}
 		res.f, res.gnorm = fw, norm2(g)
 		if t.progress != nil {
 			t.progress(res.iterations, fw, res.gnorm/res.gnorm0)

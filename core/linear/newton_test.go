@@ -266,13 +266,10 @@ func widen64(m *LinearModel, k int) []float64 {
 // within 1e-8), where the summation order of a dense row's dot product
 // (simd.DotWiden) moves the line search's iterates within rounding.
 func TestPrimalDenseEqualsSparse(t *testing.T) {
-	ds := readTestdata(t, "breast_cancer.train")
-	dense := data.NewDense(ds.Len(), ds.NumFeatures())
-	for i := range ds.Len() {
-		solve.AppendRow(dense, ds, i)
-	}
+	both := sparseAndDense(t, "breast_cancer.train")
+	ds, dense := both[0], both[1]
 	opts, _, _ := ParseLinearOptions(strings.Fields("-s 2 -B 1 -e 0.0001"))
-	a, _, err := TrainLinear(prefix(ds, ds.Len()), opts.Params)
+	a, _, err := TrainLinear(ds, opts.Params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -512,12 +509,7 @@ func TestPrimalOptions(t *testing.T) {
 // TestNewtonAllocs: the Newton method's iterations and the objectives' passes allocate
 // nothing, sparse and dense.
 func TestNewtonAllocs(t *testing.T) {
-	ds := readTestdata(t, "heart_scale")
-	dense := data.NewDense(ds.Len(), ds.NumFeatures())
-	for i := range ds.Len() {
-		solve.AppendRow(dense, ds, i)
-	}
-	for _, data := range []*data.Dataset{prefix(ds, ds.Len()), dense} {
+	for _, data := range sparseAndDense(t, "heart_scale") {
 		for _, s := range []LinearSolver{L2LossSVCPrimal, L2LossSVRPrimal, L2Logistic} {
 			p := DefaultLinearParams()
 			p.Solver, p.Bias, p.Eps = s, 1, 1e-6
@@ -574,6 +566,81 @@ func TestNewtonAllocs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSquaredHingeGradStep: after a Newton step of the squared hinge,
+// gradStep's ∇f and diagonal (from the old ones and CG's residual, plus
+// the rows whose margin crossed 1) equal grad's from every row of I, and
+// it reads only the crossed rows, fewer than I: heart_scale, sparse and
+// dense, with a bias and unequal costs, at the second and third steps.
+func TestSquaredHingeGradStep(t *testing.T) {
+	for _, data := range sparseAndDense(t, "heart_scale") {
+		p := DefaultLinearParams()
+		p.Solver, p.Bias = L2LossSVCPrimal, 1
+		tr, err := NewLinearTrainer(p, data.Len(), data.NumFeatures())
+		if err != nil {
+			t.Fatal(err)
+		}
+		wk := &tr.workers[0]
+		y := make([]int8, data.Len())
+		for i := range y {
+			y[i] = int8(data.Label(i))
+		}
+		f, nw := &wk.fsvc, &wk.newton
+		f.init(data, y, 1, 2, 1, wk.QD, wk.z, wk.u, wk.I)
+		dim := f.dim()
+		w := wk.w[:dim]
+		clear(w)
+		for steps := 1; steps <= 2; steps++ {
+			// steps Newton steps from 0 (eps 0: none stops), then one by hand.
+			clear(w)
+			r := nw.minimize(f, w, 0, tr.newtonSettings(false, 0), steps)
+			g, D, M := nw.g[:dim], nw.D[:dim], nw.M[:dim]
+			copy(M, D)
+			nw.pcg(f, dim, 0.1)
+			before := slices.Clone(f.I[:f.nI])
+			eta, _ := f.lineSearch(w, nw.s[:dim], r.f, dot64(g, nw.s[:dim]))
+			if eta == 0 {
+				t.Fatalf("steps %d: the line search failed", steps)
+			}
+			crossed := 0
+			for i, z := range f.z {
+				if _, was := slices.BinarySearch(before, int32(i)); was != (z < 1) {
+					crossed++
+				}
+			}
+			g1, D1 := slices.Clone(g), slices.Clone(D)
+			reads := f.reads
+			if !f.gradStep(g1, D1, nw.r[:dim], eta) {
+				t.Fatal("gradStep: false")
+			}
+			if got := f.reads - reads; got != int64(crossed) || crossed == 0 || crossed >= len(before) {
+				t.Errorf("dense=%v steps %d: gradStep read %d rows, %d crossed of %d in I", data.IsDense(), steps, got, crossed, len(before))
+			}
+			nI := f.nI
+			f.grad(w, g, D)
+			if f.nI != nI {
+				t.Errorf("dense=%v steps %d: gradStep's I has %d rows, grad's %d", data.IsDense(), steps, nI, f.nI)
+			}
+			for j := range g {
+				if math.Abs(g1[j]-g[j]) > 1e-9*(1+math.Abs(g[j])) || math.Abs(D1[j]-D[j]) > 1e-9*D[j] {
+					t.Fatalf("dense=%v steps %d, entry %d: ∇f %v, grad's %v; diagonal %v, grad's %v",
+						data.IsDense(), steps, j, g1[j], g[j], D1[j], D[j])
+				}
+			}
+		}
+	}
+}
+
+// sparseAndDense returns the shared test set name as read (sparse) and as
+// a dense copy.
+func sparseAndDense(t *testing.T, name string) []*data.Dataset {
+	ds := readTestdata(t, name)
+	dense := data.NewDense(ds.Len(), ds.NumFeatures())
+	for i := range ds.Len() {
+		solve.AppendRow(dense, ds, i)
+	}
+	return []*data.Dataset{prefix(ds, ds.Len()), dense}
 }
 
 // TestLinearTrainerBytesPrimal: the size query counts the Newton method's buffers and

@@ -67,11 +67,9 @@ func (f *l2svcFun) start(w, g0 []float64) float64 {
 	}
 	for i := first; i < len(f.z); i++ {
 		yi, c := float64(f.sign[i]), f.c[i]
-		z := yi * f.dot(i, w)
-		f.z[i] = z
-		if z < 1 {
-			v += c * (1 - z) * (1 - z)
-		}
+		f.z[i] = yi * f.dot(i, w)
+		d := max(1-f.z[i], 0) // a row past the margin adds +0: v's bits unchanged
+		v += c * d * d
 		f.addRow(g0, -2*c*yi, i) // at w = 0 every z_i is 0 < 1
 	}
 	f.reads += int64(len(f.z) - first)
@@ -83,17 +81,7 @@ func (f *l2svcFun) start(w, g0 []float64) float64 {
 // since read.
 func (f *l2svcFun) grad(w, g, D []float64) {
 	first := f.gradStart(w, g, D)
-	// I first, in a scan without a branch (whether z_i < 1 is a coin
-	// toss on most data; perf on debdesc_bin's warm retrains: grad's own
-	// share 6.4% → 3.5%), then the rows of I from first, in order.
-	I, n := f.I[:len(f.z)], 0
-	for i, z := range f.z {
-		I[n] = int32(i)
-		if z < 1 {
-			n++
-		}
-	}
-	f.nI = n
+	I, n := f.I, f.setI()
 	k, _ := slices.BinarySearch(I[:n], int32(first))
 	for _, i := range I[k:n] { // u, free until the next line search, holds ∇f's factors
 		f.u[i] = 2 * f.c[i] * float64(f.sign[i]) * (f.z[i] - 1)
@@ -102,6 +90,45 @@ func (f *l2svcFun) grad(w, g, D []float64) {
 	for j := range D {
 		D[j]++
 	}
+}
+
+// setI sets I[:nI] to the rows whose margin is below 1, in a scan
+// without a branch (whether z_i < 1 is a coin toss on most data; perf on
+// debdesc_bin's warm retrains: grad's own share 6.4% → 3.5%), and
+// returns nI.
+func (f *l2svcFun) setI() int {
+	I, n := f.I[:len(f.z)], 0
+	for i, z := range f.z {
+		I[n] = int32(i)
+		if z < 1 {
+			n++
+		}
+	}
+	f.nI = n
+	return n
+}
+
+// gradStep: while no margin crosses 1, ∇f is affine along s with slope
+// ∇²f·s = −g − r, so ∇f(w + ηs) = (1 − η)g − ηr and D stays; the rows
+// that crossed then add or take out their terms, the only rows read.
+func (f *l2svcFun) gradStep(g, D, r []float64, eta float64) bool {
+	for j, v := range r {
+		g[j] = (1-eta)*g[j] - eta*v
+	}
+	for _, i := range f.I[:f.nI] { // the rows of I marked by their cost's sign
+		f.c[i] = -f.c[i]
+	}
+	for i, z := range f.z {
+		if c := 2 * f.c[i]; (c < 0) != (z < 1) { // rare: the scan's only branch
+			f.addRowSquares(g, c*float64(f.sign[i])*(z-1), D, c, i) // c < 0: out of I
+			f.reads++
+		}
+	}
+	for _, i := range f.I[:f.nI] {
+		f.c[i] = -f.c[i]
+	}
+	f.setI()
+	return true
 }
 
 func (f *l2svcFun) lossRange(eta float64, lo, hi int) float64 {

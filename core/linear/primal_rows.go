@@ -359,8 +359,8 @@ func (r *primalRows) stepRange(s []float64, lo, hi int) {
 		if bias >= 0 { // as dot adds it
 			r.u[i] += s[n] * bias
 		}
-		if r.sign != nil && r.sign[i] < 0 {
-			r.u[i] = -r.u[i]
+		if r.sign != nil { // ×±1, exact: a branch on the sign was a coin toss a row
+			r.u[i] *= float64(r.sign[i])
 		}
 	}
 }
@@ -375,3 +375,6 @@ func (r *primalRows) forgetStart() bool {
 
 // dualDone is false: no dual test (but l2svcFun's and l2svrFun's).
 func (r *primalRows) dualDone([]float64) bool { return false }
+
+// gradStep is false: grad reads the rows (but l2svcFun's).
+func (r *primalRows) gradStep(_, _, _ []float64, _ float64) bool { return false }

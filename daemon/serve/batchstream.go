@@ -7,16 +7,20 @@ import "sync/atomic"
 //
 // A raw FP32 batch (a REST request's binary tensor data, read from the
 // connection; a gRPC request's raw contents, copied as the HTTP/2 loop's
-// reader puts them in place, or from grpc-go's frame buffers) is streamed: the request's goroutine only moves the rows into
-// place, a chunk at a time, and the helper checks each run of rows that
-// has arrived for non-finite values and predicts it; once every row is in
-// place the two share what is left. Moving, checking and predicting a
-// batch one after the other on one core left the other idle: on loopback
-// the client has written its whole 1000-row, 3.1 MB request into the
-// socket by the time the server has read a fifth of it, and then waits
-// for the server's copy, check and prediction in turn. A batch that is not
-// streamed (JSON, typed gRPC contents, a small raw one), decoded and
-// checked already, is shared the same way for its prediction.
+// reader puts them in place, or from grpc-go's frame buffers) is streamed:
+// the request's goroutine moves the rows into place a chunk at a time and
+// checks each chunk for non-finite values while the copy has left it in
+// its cache (fillFP32; simd.FirstNonFinite), and the helper predicts each
+// run of rows that has arrived; once every row is in place the two share
+// what is left. The helper checked the rows itself before, reading them
+// first from the other core's cache: that scan took two thirds as long as
+// the prediction (perf, examples/serve/README.md). Moving, checking and
+// predicting a batch one after the other on one core left the other idle:
+// on loopback the client has written its whole 1000-row, 3.1 MB request
+// into the socket by the time the server has read a fifth of it, and then
+// waits for the server's copy, check and prediction in turn. A batch that
+// is not streamed (JSON, typed gRPC contents, a small raw one), decoded
+// and checked already, is shared the same way for its prediction.
 //
 // Helpers are a fixed set of goroutines (GOMAXPROCS-1), so a batch never
 // waits for one: a request takes a helper only when one is idle, and is
@@ -24,11 +28,11 @@ import "sync/atomic"
 // are split by an atomic claim on a prefix (rowStream.claim). A row's
 // outputs do not depend on the rows predicted with it (runRows; no claim
 // is small enough for a linear model's row-at-a-time path), so the answer
-// is the same bits however the rows were split; a request refused for a
-// non-finite value names the first one, as when it is checked in order
-// (TestStreamedBatchMatchesOneCore). A request waits for its helper to
-// stop before it returns, so the pooled buffers are never touched after
-// the request ends.
+// is the same bits however the rows were split
+// (TestStreamedBatchMatchesOneCore); rows are checked in order before they
+// are announced, so a request refused for a non-finite value names the
+// first one. A request waits for its helper to stop before it returns, so
+// the pooled buffers are never touched after the request ends.
 
 // streamRows is the rows the helper takes at a time while a batch
 // arrives, and shareRows the fewest either takes once all have. The
@@ -54,14 +58,9 @@ const helpValues = 1 << 17
 type rowStream struct {
 	v       *version
 	rows    int64        // the batch's
-	check   bool         // whether claimed rows are checked before they are predicted
-	ready   atomic.Int64 // rows in place, which may be claimed
+	ready   atomic.Int64 // rows in place and checked, which may be claimed
 	claimed atomic.Int64 // rows taken, by either goroutine
 	end     atomic.Bool  // ready is final
-	bad     atomic.Int64 // index of the first non-finite value found, -1 for none
-	// values is how many values the request's goroutine has put in place
-	// (its own: a row may be partly there).
-	values int
 	// wake (capacity 1) tells the helper that ready or end changed;
 	// finished that the helper has stopped, panicked what it panicked
 	// with (nil for nothing).
@@ -105,19 +104,19 @@ func (s *Server) getInference() *inference {
 	return inf
 }
 
-// startStream hands inf, whose rows will be put in inf.x unchecked
-// (arrived), to an idle helper that checks and predicts them on v as they
-// come; it reports whether one took it, after which the rows are not
-// checked as they are put in place and endStream must be called once they
-// are, or their reading failed. input must have sized inf first.
+// startStream hands inf, whose rows will be put in inf.x and checked
+// (arrived), to an idle helper that predicts them on v as they come; it
+// reports whether one took it, after which endStream must be called once
+// they are in place, or their reading failed. input must have sized inf
+// first.
 func (inf *inference) startStream(v *version) bool {
-	return inf.handOff(v, 0, false, true)
+	return inf.handOff(v, 0, false)
 }
 
 // share predicts the rows of inf past inf.done, all in place and checked,
 // with a helper when one is idle; it reports whether one took part.
 func (inf *inference) share(v *version) bool {
-	if !inf.handOff(v, inf.rows, true, false) {
+	if !inf.handOff(v, inf.rows, true) {
 		return false
 	}
 	inf.endStream(nil)
@@ -125,10 +124,10 @@ func (inf *inference) share(v *version) bool {
 }
 
 // handOff gives an idle helper the rows of inf past inf.done, ready of
-// them in place, end telling whether that is all, check whether they are
-// still to be checked; it reports false, and nothing changes, for a batch
-// too small to share, outputs v cannot give, or no idle helper.
-func (inf *inference) handOff(v *version, ready int, end, check bool) bool {
+// them in place, end telling whether that is all; it reports false, and
+// nothing changes, for a batch too small to share, outputs v cannot give,
+// or no idle helper.
+func (inf *inference) handOff(v *version, ready int, end bool) bool {
 	rows := inf.rows - inf.done
 	if inf.helpers == nil || rows < 2*shareRows || !v.info.Kernel && rows*inf.cols < helpValues || inf.prepare(v) != nil {
 		return false
@@ -138,11 +137,10 @@ func (inf *inference) handOff(v *version, ready int, end, check bool) bool {
 		st = &rowStream{wake: make(chan struct{}, 1), finished: make(chan struct{}, 1)}
 		inf.st = st
 	}
-	st.v, st.rows, st.check, st.values = v, int64(inf.rows), check, ready*inf.cols
+	st.v, st.rows = v, int64(inf.rows)
 	st.ready.Store(int64(ready))
 	st.claimed.Store(int64(inf.done))
 	st.end.Store(end)
-	st.bad.Store(-1)
 	select {
 	case inf.helpers <- inf:
 		inf.helped = true
@@ -153,14 +151,14 @@ func (inf *inference) handOff(v *version, ready int, end, check bool) bool {
 }
 
 // arrived tells a streamed inference that the first values values of
-// inf.x are in place. The helper is woken only when it has rows to claim:
-// not at every chunk, whose wake-ups would cost more than its work.
+// inf.x are in place and checked. The helper is woken only when it has
+// rows to claim: not at every chunk, whose wake-ups would cost more than
+// its work.
 func (inf *inference) arrived(values int) {
 	if !inf.helped {
 		return
 	}
 	st := inf.st
-	st.values = values
 	rows := int64(values / inf.cols)
 	st.ready.Store(rows)
 	if rows-st.claimed.Load() >= streamRows {
@@ -169,18 +167,16 @@ func (inf *inference) arrived(values int) {
 }
 
 // endStream ends a helped inference's stream; readErr is why its rows
-// could not all be read (nil: all are in place). The request's goroutine
-// then works on what is left together with the helper, and returns once
-// the helper has stopped: the first non-finite value's error if any row
-// holds one, else readErr. It does nothing for an inference no helper
-// took.
+// could not all be read or were refused (nil: all are in place and
+// checked). The request's goroutine then works on what is left together
+// with the helper, and returns readErr once the helper has stopped. It
+// does nothing for an inference no helper took.
 func (inf *inference) endStream(readErr error) error {
 	if !inf.helped {
 		return readErr
 	}
 	st := inf.st
 	if readErr == nil {
-		st.values = inf.rows * inf.cols
 		st.ready.Store(st.rows)
 	}
 	st.end.Store(true)
@@ -190,7 +186,7 @@ func (inf *inference) endStream(readErr error) error {
 		if !ok {
 			break
 		}
-		inf.work(from, to)
+		inf.runRows(st.v, from, to)
 	}
 	<-st.finished
 	inf.done, inf.helped = int(st.claimed.Load()), false
@@ -201,17 +197,6 @@ func (inf *inference) endStream(readErr error) error {
 		// that goroutine predicted alone.
 		st.panicked = nil
 		panic(p)
-	}
-	bad := st.bad.Load()
-	if bad < 0 && readErr != nil && st.check {
-		// A row only partly read: its values in place are checked too, as
-		// reading in order checks every chunk it has read.
-		if i := firstNonFinite(inf.x[inf.done*inf.cols : st.values]); i >= 0 {
-			bad = int64(inf.done*inf.cols + i)
-		}
-	}
-	if bad >= 0 {
-		return rawNonFinite(int(bad), inf.cols, inf.x[bad])
 	}
 	return readErr
 }
@@ -228,38 +213,13 @@ func (inf *inference) help() {
 	for {
 		end := st.end.Load() // before the claim: a claim that fails after it leaves nothing
 		if from, to, ok := st.claim(); ok {
-			inf.work(from, to)
+			inf.runRows(st.v, from, to)
 			continue
 		}
 		if end {
 			return
 		}
 		<-st.wake
-	}
-}
-
-// work checks rows [from, to) when the stream checks, keeping the first
-// non-finite value's index, and predicts them unless one was found.
-func (inf *inference) work(from, to int) {
-	st := inf.st
-	if st.check {
-		if i := firstNonFinite(inf.x[from*inf.cols : to*inf.cols]); i >= 0 {
-			st.failAt(int64(from*inf.cols + i))
-		}
-	}
-	if st.bad.Load() < 0 {
-		inf.runRows(st.v, from, to)
-	}
-}
-
-// failAt keeps i as the first non-finite value's index unless an earlier
-// one was found.
-func (st *rowStream) failAt(i int64) {
-	for {
-		b := st.bad.Load()
-		if b >= 0 && b <= i || st.bad.CompareAndSwap(b, i) {
-			return
-		}
 	}
 }
 

@@ -143,8 +143,8 @@
 // A batch of 128 rows or more (of a linear model, also 2^17 values or
 // more) is worked on by two goroutines when one of the server's helpers
 // (GOMAXPROCS-1 of them) is idle: a raw FP32 batch, REST binary or gRPC
-// raw, is checked and predicted by the helper as its rows arrive while the
-// request's goroutine reads the rest, and a decoded one has its rows
+// raw, is predicted by the helper as its rows arrive while the request's
+// goroutine reads and checks the rest, and a decoded one has its rows
 // split between the two; the answer is the same bits as one goroutine's
 // (batchstream.go). A new version is loaded, checked and warmed by the
 // model directory's watcher goroutine, then swapped in; at the process's
@@ -193,8 +193,9 @@
 //
 // # Imports
 //
-// It may import core, core/modelfile, daemon/modeldir, daemon/buildinfo,
-// its generated inferencepb, google.golang.org/grpc and /protobuf,
+// It may import core, core/simd (the check of a batch's values for NaN and
+// infinities), core/modelfile, daemon/modeldir, daemon/buildinfo, its
+// generated inferencepb, google.golang.org/grpc and /protobuf,
 // golang.org/x/net/http2, golang.org/x/sys/unix; it
 // predicts through core.Model only, never a kind's own type.
 package serve

@@ -185,7 +185,7 @@ func (w *wireRequest) rawInto(inf *inference, dt datatype, p span) error {
 		// inf.x is pooled: whatever this returns, it is written until the
 		// whole message has arrived.
 		defer w.arr.wait(len(w.b))
-		return fillFP32(x, inf.cols, !inf.helped, func(c []byte, at int) error {
+		return fillFP32(x, inf.cols, func(c []byte, at int) error {
 			inf.arrived(at)
 			off := p.start + 4*at
 			if err := w.arr.wait(off + len(c)); err != nil {
@@ -199,7 +199,7 @@ func (w *wireRequest) rawInto(inf *inference, dt datatype, p span) error {
 	}
 	r := pieceReader{data: w.data}
 	r.skip(p.start)
-	return fillFP32(inf.x[:n], inf.cols, !inf.helped, func(c []byte, at int) error {
+	return fillFP32(inf.x[:n], inf.cols, func(c []byte, at int) error {
 		inf.arrived(at)
 		r.copy(c)
 		return nil

@@ -327,7 +327,7 @@ func (inf *inference) read(t *binaryTensor, dt datatype) error {
 		// A chunk at a time, each checked while it is still in cache (or
 		// checked and predicted by a streamed batch's helper); a refusal
 		// leaves the rest for restDecodeBinary to drain.
-		return fillFP32(inf.x[:n], inf.cols, !inf.helped, func(c []byte, at int) error {
+		return fillFP32(inf.x[:n], inf.cols, func(c []byte, at int) error {
 			inf.arrived(at)
 			if _, err := io.ReadFull(t.r, c); err != nil {
 				t.n = 0

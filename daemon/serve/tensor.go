@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"unsafe"
+
+	"github.com/libsvmgo/libsvmgo/core/simd"
 )
 
 // datatype is a tensor element type of the protocol that an input may
@@ -395,19 +397,16 @@ const rawChunk = 16 << 10
 
 // fillFP32 fills dst, rows of cols values read as raw FP32 input, a chunk
 // at a time: fill writes the chunk's bytes (which start at value at), and
-// when check the chunk is checked for non-finite values, refused with its
-// index and row, before the next is filled (a streamed batch's helper
-// checks them instead: batchstream.go).
-func fillFP32(dst []float32, cols int, check bool, fill func(b []byte, at int) error) error {
+// the chunk is checked for non-finite values, refused with its index and
+// row, before the next is filled (so a streamed batch's helper, told by
+// fill of the chunks before, predicts only checked rows: batchstream.go).
+func fillFP32(dst []float32, cols int, fill func(b []byte, at int) error) error {
 	for at := 0; at < len(dst); at += rawChunk {
 		c := dst[at:min(len(dst), at+rawChunk)]
 		if err := fill(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c))), 4*len(c)), at); err != nil {
 			return err
 		}
-		if !check {
-			continue
-		}
-		if i := firstNonFinite(c); i >= 0 {
+		if i := simd.FirstNonFinite(c); i >= 0 {
 			return rawNonFinite(at+i, cols, c[i])
 		}
 	}
@@ -418,37 +417,6 @@ func fillFP32(dst []float32, cols int, check bool, fill func(b []byte, at int) e
 // is x, not finite.
 func rawNonFinite(i, cols int, x float32) error {
 	return badRequestf("raw input value %d (row %d) is %v: features must be finite float32 values", i, i/cols, x)
-}
-
-// firstNonFinite returns the index of x's first NaN or infinity, or -1.
-//
-// A float32 is not finite when its eight exponent bits are all ones. The
-// scan reads eight bytes (two values) at a time and masks each value to
-// its exponent bits; adding 1 to an exponent field then carries into the
-// value's sign bit exactly when the field was all ones, and no carry can
-// cross into the other value, whose sign bit the mask cleared. The sign
-// bits of four words are ORed before one branch, so a batch of finite
-// values costs a few instructions a value (BenchmarkFirstNonFinite: the
-// value-at-a-time test it replaced took 1.9x as long, 3 runs on one core,
-// load 21); the index is looked up value by value only after a hit.
-func firstNonFinite(x []float32) int {
-	const exp, one, sign = 0x7f8000007f800000, 0x0080000000800000, 0x8000000080000000
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), 4*len(x))
-	i := 0
-	for ; len(b)-i >= 32; i += 32 {
-		w := b[i : i+32 : i+32] // one bounds check for the four words
-		s := (binary.NativeEndian.Uint64(w[0:])&exp + one) | (binary.NativeEndian.Uint64(w[8:])&exp + one) |
-			(binary.NativeEndian.Uint64(w[16:])&exp + one) | (binary.NativeEndian.Uint64(w[24:])&exp + one)
-		if s&sign != 0 {
-			break
-		}
-	}
-	for k := i / 4; k < len(x); k++ {
-		if math.Float32bits(x[k])&0x7f800000 == 0x7f800000 {
-			return k
-		}
-	}
-	return -1
 }
 
 // rawData reads raw_input_contents b, rows×cols little-endian elements of
@@ -465,13 +433,13 @@ func rawData(dst []float32, b []byte, dt datatype, rows, cols int) error {
 	if dt == dtFP32 {
 		// The common case, without the per-element switch (a batch is a
 		// million values): on a little-endian machine the bytes are the
-		// float32 values, so a copy moves each chunk and firstNonFinite
+		// float32 values, so a copy moves each chunk and simd.FirstNonFinite
 		// checks it while it is in cache (BenchmarkRawDataFP32, 1000 rows
 		// of 784 features: 0.47x the time of one copy and a value-at-a-
 		// time scan of the whole, 3 alternated runs on one core, load 20).
 		b = b[:4*n]
 		if nativeLittleEndian {
-			return fillFP32(dst, cols, true, func(c []byte, at int) error {
+			return fillFP32(dst, cols, func(c []byte, at int) error {
 				copy(c, b[4*at:])
 				return nil
 			})

@@ -2,7 +2,9 @@
  * capi_latency.c — prediction cost through libsvmgo's C interface.
  *
  *   capi_latency OUT_DIR
- *   capi_latency --batch OUT_DIR   (the batch timing again, on OUT_DIR's files)
+ *   capi_latency --batch OUT_DIR   (the batch timings again, on OUT_DIR's files,
+ *                                   whose model may be any kind: serve.sh's large model)
+ *   capi_latency --child OUT_DIR   (one 1000-row call a line of stdin: servetime -capi)
  *
  * Trains a linear SVM (-s 1 -B 1) with 784 features through the ABI on the
  * first 2000 rows of Fashion-MNIST ($SVMGO_DATA/fashion.train) or, when that
@@ -19,7 +21,11 @@
  *    svmgo_model_get (the cost of crossing the ABI and doing nothing), and
  *    for svmgo_predict_dense_f32 on a two-class model (one dot product);
  *  - batch throughput: one svmgo_predict_dense_f32 call over all the test
- *    rows (10000), REPEATS times; the median gives rows per second.
+ *    rows (10000), REPEATS times; the median gives rows per second; and
+ *    calls over SERVED_ROWS (1000) rows, the k-th on rows [1000k, 1000k +
+ *    1000) cycling through the test rows (the rows of svmgo serve's batch
+ *    requests in examples/bench/servetime), 5 × REPEATS times: the floor
+ *    of a 1000-row request, the same model and rows in process.
  *
  * It writes into OUT_DIR the model (model.svmgo), the dense test rows
  * (rows.f32: little-endian float32, row-major, 784 a row) and the batch
@@ -45,6 +51,7 @@
 #define CALLS 200000
 #define BATCH 16
 #define REPEATS 21
+#define SERVED_ROWS 1000
 /* Single-row calls cycle through the first LATENCY_ROWS rows (300 KB): an
  * application predicts a row it has just built, which is in cache; cycling
  * through all 31 MB of rows would time the memory instead. */
@@ -237,19 +244,32 @@ static double batch_median_ns(const svmgo_model *model, double *labels)
     return ns[REPEATS / 2];
 }
 
-/* batch_only times the batch call again on the model and rows that a full
- * run wrote into dir: capi.sh alternates it with the Go benchmark, so that
- * both see the same machine load. */
-static int batch_only(const char *dir)
+/* served_median_ns times 5 × REPEATS calls of svmgo_predict_dense_f32 over
+ * SERVED_ROWS rows of dense_rows each, the k-th call on the k-th block of
+ * SERVED_ROWS rows (cycling), and returns the median. */
+static double served_median_ns(const svmgo_model *model, double *labels)
 {
-    static double labels[TEST_ROWS];
-    svmgo_model *model = NULL;
+    static double ns[5 * REPEATS];
+    size_t rep, blocks = TEST_ROWS / SERVED_ROWS;
+    for (rep = 0; rep < 5 * REPEATS; rep++) {
+        const float *x = dense_rows + (rep % blocks) * SERVED_ROWS * NUM_FEATURES;
+        double t0 = now_ns();
+        CHECK(svmgo_predict_dense_f32(model, SVMGO_OUTPUT_LABEL, labels, SERVED_ROWS, x, SERVED_ROWS, NUM_FEATURES));
+        ns[rep] = now_ns() - t0;
+    }
+    qsort(ns, 5 * REPEATS, sizeof ns[0], cmp_double);
+    return ns[5 * REPEATS / 2];
+}
+
+/* load_dir loads the model and rows that a full run wrote into dir (or
+ * that servetime -write-big put there) into *model and dense_rows. */
+static void load_dir(const char *dir, svmgo_model **model)
+{
     char path[4096];
     FILE *f;
-    double ns;
 
     snprintf(path, sizeof path, "%s/model.svmgo", dir);
-    CHECK(svmgo_model_load(path, &model));
+    CHECK(svmgo_model_load(path, model));
     snprintf(path, sizeof path, "%s/rows.f32", dir);
     dense_rows = malloc((size_t)TEST_ROWS * NUM_FEATURES * sizeof *dense_rows);
     f = fopen(path, "rb");
@@ -257,11 +277,49 @@ static int batch_only(const char *dir)
         fread(dense_rows, sizeof *dense_rows, (size_t)TEST_ROWS * NUM_FEATURES, f) !=
             (size_t)TEST_ROWS * NUM_FEATURES) {
         fprintf(stderr, "capi_latency: cannot read %s\n", path);
-        return 1;
+        exit(1);
     }
     fclose(f);
+}
+
+/* batch_only times the batch calls again on the model and rows of dir:
+ * capi.sh alternates it with the Go benchmark, so that both see the same
+ * machine load. */
+static int batch_only(const char *dir)
+{
+    static double labels[TEST_ROWS];
+    svmgo_model *model = NULL;
+    double ns, served;
+
+    load_dir(dir, &model);
+    served = served_median_ns(model, labels);
     ns = batch_median_ns(model, labels);
-    printf("batch_median_ms=%.3f batch_rows_per_s=%.0f\n", ns / 1e6, TEST_ROWS / (ns / 1e9));
+    printf("batch_median_ms=%.3f batch_rows_per_s=%.0f batch1000_rows_per_s=%.0f\n", ns / 1e6,
+           TEST_ROWS / (ns / 1e9), SERVED_ROWS / (served / 1e9));
+    svmgo_model_free(model);
+    free(dense_rows);
+    return 0;
+}
+
+/* child answers each first row r read from stdin (one a line) with the
+ * nanoseconds of one svmgo_predict_dense_f32 call over rows [r, r +
+ * SERVED_ROWS) of dir's rows: examples/bench/servetime -capi times it just
+ * before each batch request it sends with the same rows, so that the two
+ * share the machine's load. */
+static int child(const char *dir)
+{
+    static double labels[SERVED_ROWS];
+    svmgo_model *model = NULL;
+    size_t r;
+
+    load_dir(dir, &model);
+    while (scanf("%zu", &r) == 1 && r + SERVED_ROWS <= TEST_ROWS) {
+        double t0 = now_ns();
+        CHECK(svmgo_predict_dense_f32(model, SVMGO_OUTPUT_LABEL, labels, SERVED_ROWS,
+                                      dense_rows + r * NUM_FEATURES, SERVED_ROWS, NUM_FEATURES));
+        printf("%.0f\n", now_ns() - t0);
+        fflush(stdout);
+    }
     svmgo_model_free(model);
     free(dense_rows);
     return 0;
@@ -275,15 +333,18 @@ int main(int argc, char **argv)
     double *binary_labels;
     const char *source = "";
     static double labels[TEST_ROWS];
-    double med, p99, csr_med, csr_p99, floor_med, floor_p99, bin_med, bin_p99, timer, t0, train_s, batch;
+    double med, p99, csr_med, csr_p99, floor_med, floor_p99, bin_med, bin_p99, timer, t0, train_s, batch, served;
     size_t r, nnz_test;
     char path[4096];
 
     if (argc == 3 && strcmp(argv[1], "--batch") == 0) {
         return batch_only(argv[2]);
     }
+    if (argc == 3 && strcmp(argv[1], "--child") == 0) {
+        return child(argv[2]);
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: capi_latency OUT_DIR | capi_latency --batch OUT_DIR\n");
+        fprintf(stderr, "usage: capi_latency OUT_DIR | capi_latency --batch OUT_DIR | capi_latency --child OUT_DIR\n");
         return 2;
     }
     memset(&train, 0, sizeof train);
@@ -344,7 +405,8 @@ int main(int argc, char **argv)
     latency(model, call_get, &floor_med, &floor_p99);
     latency(binary, call_dense, &bin_med, &bin_p99);
 
-    /* Batch: all test rows in one call. */
+    /* Batch: 1000-row calls, then all test rows in one call. */
+    served = served_median_ns(model, labels);
     batch = batch_median_ns(model, labels);
 
     write_file(argv[1], "rows.f32", dense_rows, (size_t)TEST_ROWS * NUM_FEATURES * sizeof *dense_rows);
@@ -358,10 +420,11 @@ int main(int argc, char **argv)
                "accuracy=%.4f calls=%d batch=%d timer_ns=%.1f "
                "dense_median_ns=%.1f dense_p99_ns=%.1f csr_median_ns=%.1f csr_p99_ns=%.1f "
                "get_median_ns=%.1f get_p99_ns=%.1f binary_median_ns=%.1f binary_p99_ns=%.1f "
-               "batch_median_ms=%.3f batch_rows_per_s=%.0f\n",
+               "batch_median_ms=%.3f batch_rows_per_s=%.0f batch1000_rows_per_s=%.0f\n",
                source, train.num_rows, NUM_FEATURES, NUM_CLASSES, train_s, TEST_ROWS,
                (double)nnz_test / TEST_ROWS, (double)correct / TEST_ROWS, CALLS, BATCH, timer, med, p99, csr_med,
-               csr_p99, floor_med, floor_p99, bin_med, bin_p99, batch / 1e6, TEST_ROWS / (batch / 1e9));
+               csr_p99, floor_med, floor_p99, bin_med, bin_p99, batch / 1e6, TEST_ROWS / (batch / 1e9),
+               SERVED_ROWS / (served / 1e9));
     }
     if (sink == 12345.678) { /* keeps the calls' results alive */
         printf("\n");

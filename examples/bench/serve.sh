@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # serve.sh — svmgo serve (the Open Inference Protocol over REST and gRPC)
 # next to the in-process C ABI call on the same model and rows: single-row
-# latency with 1 and 8 clients, 1000-row batch throughput, p99 while
-# versions are swapped in, startup to ready with a 10 MB model, and the
-# binary's size. Prints a Markdown table, also written to
+# latency with 1 and 8 clients, 1000-row batch throughput (a small and a
+# large model), p99 while versions are swapped in (50 and 8 a second),
+# startup to ready with a 10 MB model, and the binary's size. Prints a Markdown table, also written to
 # examples/bench/out/serve.md.
 #
 # Run by `make bench`, or after `make`:
@@ -20,7 +20,10 @@
 # Steps: examples/bench/capi_latency.c trains a 10-class, 784-feature linear
 # SVM through the ABI and times it (the floor), writing the model and rows;
 # examples/bench/servetime serves that model with svmgo serve and times it
-# through both protocols (see its header for what it measures).
+# through both protocols (see its header for what it measures), each
+# batch request's rows timed through the C ABI just before it by a
+# `capi_latency --child` process; then the same for a 3 MB RBF model
+# (servetime -write-big) on the same rows.
 set -euo pipefail
 
 die() { echo "serve.sh: $*" >&2; exit 1; }
@@ -52,12 +55,20 @@ go build -o "$tmp/servetime" ./examples/bench/servetime
 say "C ABI, in process (trains on 2000 rows, then about 10 s of timing)"
 c=$("$tmp/capi_latency" "$tmp")
 say "svmgo serve, REST and gRPC, and the floors (about $((SECONDS_EACH * 23)) s, then a 10 MB model)"
-s=$("$tmp/servetime" -bin "$SVMGO" -seconds "$SECONDS_EACH" "$tmp")
-all="$c $s"
+s=$("$tmp/servetime" -bin "$SVMGO" -capi "$tmp/capi_latency" -seconds "$SECONDS_EACH" "$tmp")
+say "p99 while swapping at the acceptance soak's rate (a version every 120 ms: 500 in 60 s)"
+soak=$("$tmp/servetime" -bin "$SVMGO" -seconds "$SECONDS_EACH" -only swap -publish-every 120ms "$tmp" | tr ' ' '\n' | sed 's/^/soak_/' | tr '\n' ' ')
+say "large model: a 3 MB RBF model (1000 support vectors), 1000-row batches"
+"$tmp/servetime" -write-big "$tmp/big" "$tmp"
+big=$({ "$tmp/capi_latency" --batch "$tmp/big"
+	"$tmp/servetime" -bin "$SVMGO" -capi "$tmp/capi_latency" -only restbin_batch,restbinlean_batch,grpc_batch,grpclean_batch "$tmp/big"; } |
+	tr ' ' '\n' | sed 's/^/big_/' | tr '\n' ' ')
+all="$c $s $soak $big"
 f() { kv "$all" "$1"; }
 fmt() { awk -v v="$(f "$1")" 'BEGIN { printf "%.1f", v }'; }
 us() { awk -v v="$(f "$1")" 'BEGIN { printf "%.2f", v / 1e3 }'; }
 mrows() { awk -v v="$(f "$1")" 'BEGIN { printf "%.3f", v / 1e6 }'; }
+krows() { awk -v v="$(f "$1")" 'BEGIN { printf "%.1f", v / 1e3 }'; }
 ratio() { awk -v a="$(f "$1")" -v b="$(f "$2")" 'BEGIN { printf "%.2f", a / b }'; }
 goal() { awk -v v="$1" -v g="$2" 'BEGIN { print (v <= g ? "met" : "not met") }'; }
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
@@ -116,20 +127,29 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "client, $(ratio grpclean_1_p50_us grpcleanfloor_1_p50_us)× it ($(fmt grpcleanfloor_1_p50_us) µs) with the lean client; grpc-go's client adds $(diff grpc_1_p50_us grpclean_1_p50_us) µs."
 	echo "(svmgo serve answers gRPC on an HTTP/2 loop of its own, daemon/serve/grpch2.go; --grpc-go serves with grpc-go's server.)"
 	echo
-	echo "| 1000-row batch | million rows/s | vs the C ABI's call over 10000 rows | in process, the same 1000 rows alongside | vs those |"
-	echo "|---|---:|---:|---:|---:|"
-	echo "| C ABI, one call over 10000 rows, in process (capi_latency) | $(mrows batch_rows_per_s) | 1.00 | – | – |"
+	echo "| 1000-row batch | small model: million rows/s | the C ABI's call alongside | vs it | vs the Go API alongside | large model: thousand rows/s | the C ABI's call alongside | vs it | vs the Go API alongside |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| C ABI, 1000-row calls, in process (capi_latency, before the servers run) | $(mrows batch1000_rows_per_s) | – | – | – | $(krows big_batch1000_rows_per_s) | – | – | – |"
+	echo "| C ABI, one call over 10000 rows, in process (capi_latency, before the servers run) | $(mrows batch_rows_per_s) | – | – | – | $(krows big_batch_rows_per_s) | – | – | – |"
 	for p in rest restbin restbinlean grpc grpclean echobin; do
 		case $p in rest) name="REST (JSON)" ;; restbin) name="REST (binary tensor data extension)" ;;
 		restbinlean) name="REST (binary tensor data), lean client" ;; grpc) name="gRPC (raw_input_contents)" ;;
 		grpclean) name="gRPC (raw_input_contents), lean client" ;;
 		echobin) name="floor: the binary request's bytes to the TCP echo (lean client)" ;; esac
-		echo "| $name | $(mrows ${p}_batch_rows_per_s) | $(ratio ${p}_batch_rows_per_s batch_rows_per_s) | $(mrows ${p}_batch_inprocess_rows_per_s) | $(ratio ${p}_batch_rows_per_s ${p}_batch_inprocess_rows_per_s) |"
+		large="– | – | – | –"
+		case $p in restbin | restbinlean | grpc | grpclean)
+			large="$(krows big_${p}_batch_rows_per_s) | $(krows big_${p}_batch_capi_rows_per_s) | $(ratio big_${p}_batch_rows_per_s big_${p}_batch_capi_rows_per_s) | $(ratio big_${p}_batch_rows_per_s big_${p}_batch_inprocess_rows_per_s)" ;;
+		esac
+		echo "| $name | $(mrows ${p}_batch_rows_per_s) | $(mrows ${p}_batch_capi_rows_per_s) | $(ratio ${p}_batch_rows_per_s ${p}_batch_capi_rows_per_s) | $(ratio ${p}_batch_rows_per_s ${p}_batch_inprocess_rows_per_s) | $large |"
 	done
 	echo
-	echo "Two floors: the C ABI's one call over all 10000 test rows (31 MB of rows, timed by capi_latency"
-	echo "earlier in this run), and the same 1000 rows through the Go API (PredictDenseBatch, which the"
-	echo "server runs) just before each request, sharing its load; 1000 rows (3.1 MB) stay in cache. Binary"
+	echo "The small model is capi_latency's linear one (32 KB); the large one a two-class RBF model of 1000"
+	echo "support vectors (3.1 MB: a row costs 100 times the small one's multiply-adds), on the same rows."
+	echo "Two floors, each timed on the request's 1000 rows just before it (medians of 21), so that both share"
+	echo "its load: the C ABI's call (\`svmgo_predict_dense_f32\`, labels), by a \`capi_latency --child\` process on"
+	echo "the same model and rows; and the Go API (PredictDenseBatch, which the server runs; for a linear model"
+	echo "it is not the C ABI's path, which computes float64 decision values first). 1000 rows (3.1 MB) stay in"
+	echo "cache; capi_latency's own timings before the servers run are in the first two rows. Binary"
 	echo "REST is timed with Go's net/http client and with the lean client (the whole request written in one"
 	echo "call; the labels checked against the in-process ones); the echo floor reads the same request by its"
 	echo "Content-Length into a 64 KB buffer and answers: moving the rows over loopback alone, no server work."
@@ -142,6 +162,8 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "|---|---:|"
 	echo "| no swaps | $(fmt grpc_1_p99_calm_us) |"
 	echo "| while a publisher process publishes a version every 20 ms ($(f swaps_per_s) swaps/s; timed from the first version it published being served) | $(fmt grpc_1_p99_swapping_us) |"
+	echo "| no swaps (a second run) | $(fmt soak_grpc_1_p99_calm_us) |"
+	echo "| while a version is published every 120 ms, the acceptance soak's rate (500 in 60 s; $(f soak_swaps_per_s) swaps/s) | $(fmt soak_grpc_1_p99_swapping_us) |"
 	echo
 	echo "A swap costs the server $(fmt server_cpu_per_swap_us) µs of CPU and $(f server_blocks_per_swap) blocking waits of its threads (wake-ups; the"
 	echo "publisher alone, no requests: the watcher's events, its scan, reading, checking and decoding the file,"
@@ -158,11 +180,17 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "8 clients, one load generator with 8 in flight (h2load): REST $(goal "$(ratio h2loadh1_8_p99_us h2loadh1_8_p50_us)" 3) ($(ratio h2loadh1_8_p99_us h2loadh1_8_p50_us)×; wrk's,"
 	echo "corrected for coordinated omission, $(ratio wrk_8_p99_us wrk_8_p50_us)×), gRPC $(goal "$(ratio h2load_8_p99_us h2load_8_p50_us)" 3) ($(ratio h2load_8_p99_us h2load_8_p50_us)×); a request was passed by (p99) $(f h2loadh1_8_overtaken_p99) / $(f h2load_8_overtaken_p99)"
 	echo "requests sent after it (REST / gRPC; 0 when answered first come first served);"
-	echo "batch ≥ 50% of in-process (the C ABI's call / the same rows alongside): REST binary $(goal 0.5 "$(ratio restbin_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio restbin_batch_rows_per_s restbin_batch_inprocess_rows_per_s)")"
-	echo "(lean client $(goal 0.5 "$(ratio restbinlean_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio restbinlean_batch_rows_per_s restbinlean_batch_inprocess_rows_per_s)"); the echo floor alone: $(ratio echobin_batch_rows_per_s echobin_batch_inprocess_rows_per_s)),"
-	echo "REST JSON $(goal 0.5 "$(ratio rest_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio rest_batch_rows_per_s rest_batch_inprocess_rows_per_s)"), gRPC $(goal 0.5 "$(ratio grpc_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio grpc_batch_rows_per_s grpc_batch_inprocess_rows_per_s)")"
-	echo "(lean client $(goal 0.5 "$(ratio grpclean_batch_rows_per_s batch_rows_per_s)") / $(goal 0.5 "$(ratio grpclean_batch_rows_per_s grpclean_batch_inprocess_rows_per_s)"));"
-	echo "p99 while swapping ≤ 1.1× without: $(goal "$(ratio grpc_1_p99_swapping_us grpc_1_p99_calm_us)" 1.1) ($(ratio grpc_1_p99_swapping_us grpc_1_p99_calm_us)×);"
+	echo "batch ≥ 50% of in-process (the C ABI's call alongside, small / large model; the Go API alongside, small):"
+	for p in restbin restbinlean grpc grpclean; do
+		case $p in restbin) name="REST binary" ;; restbinlean) name="REST binary, lean client" ;;
+		grpc) name="gRPC raw" ;; grpclean) name="gRPC raw, lean client" ;; esac
+		echo "$name $(goal 0.5 "$(ratio ${p}_batch_rows_per_s ${p}_batch_capi_rows_per_s)") / $(goal 0.5 "$(ratio big_${p}_batch_rows_per_s big_${p}_batch_capi_rows_per_s)");" \
+			"$(goal 0.5 "$(ratio ${p}_batch_rows_per_s ${p}_batch_inprocess_rows_per_s)");"
+	done
+	echo "REST JSON $(goal 0.5 "$(ratio rest_batch_rows_per_s rest_batch_capi_rows_per_s)"); $(goal 0.5 "$(ratio rest_batch_rows_per_s rest_batch_inprocess_rows_per_s)")"
+	echo "(the TCP echo of the binary request's bytes alone: $(ratio echobin_batch_rows_per_s echobin_batch_capi_rows_per_s) of the C ABI's call, $(ratio echobin_batch_rows_per_s echobin_batch_inprocess_rows_per_s) of the Go API's);"
+	echo "p99 while swapping ≤ 1.1× without: $(goal "$(ratio grpc_1_p99_swapping_us grpc_1_p99_calm_us)" 1.1) ($(ratio grpc_1_p99_swapping_us grpc_1_p99_calm_us)× at 50 a second),"
+	echo "$(goal "$(ratio soak_grpc_1_p99_swapping_us soak_grpc_1_p99_calm_us)" 1.1) ($(ratio soak_grpc_1_p99_swapping_us soak_grpc_1_p99_calm_us)× at the soak's 8 a second);"
 	echo "startup ≤ 50 ms: $(goal "$(f startup_ms)" 50)."
 	echo
 	echo "- Machine: $(nproc) CPU(s)${cpu:+, $cpu}; $(go env GOVERSION); $(date -u +%Y-%m-%d)."

@@ -57,7 +57,7 @@ func (c *Lender) Lend(j Job) bool {
 }
 
 // Wait returns once j, lent by Lend, has run.
-func (c *Lender) Wait(j Job) { receive(j.Done()) }
+func (c *Lender) Wait(j Job) { Receive(j.Done()) }
 
 // Start runs helpers goroutines (at most NewLender's) that take lent
 // jobs, idle cores free at first; Stop(helpers) ends them.
@@ -67,7 +67,7 @@ func (c *Lender) Start(helpers, idle int) {
 	for range helpers {
 		go func() {
 			defer c.running.Done()
-			for j := <-c.jobs; j != nil; j = receive(c.jobs) {
+			for j := <-c.jobs; j != nil; j, _ = Receive(c.jobs) {
 				j.Run()
 				c.idle.Add(1)
 				j.Done() <- struct{}{}
@@ -76,17 +76,21 @@ func (c *Lender) Start(helpers, idle int) {
 	}
 }
 
-// receive returns the next value from ch, polling for it for spinWait
-// before it blocks.
-func receive[T any](ch chan T) T {
+// Receive returns the next value from ch (ok false once ch is closed and
+// empty, as a receive's second result), polling for it for spinWait
+// before it blocks, yielding the core to any other goroutine at each
+// poll: for a helper between short jobs, or a job's end, on another core
+// (waking a sleeping thread costs tens of µs on this VM).
+func Receive[T any](ch chan T) (v T, ok bool) {
 	for start := time.Now(); time.Since(start) < spinWait; runtime.Gosched() {
 		select {
-		case v := <-ch:
-			return v
+		case v, ok = <-ch:
+			return v, ok
 		default:
 		}
 	}
-	return <-ch
+	v, ok = <-ch
+	return v, ok
 }
 
 // Free adds a core to the idle ones: a task's worker that has no task

@@ -3,6 +3,7 @@ package solve
 import (
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // halfJob counts its runs and which goroutine ran it.
@@ -37,6 +38,28 @@ func TestLender(t *testing.T) {
 		if n := j.runs.Load(); n != int32(k) {
 			t.Fatalf("job %d: %d runs", k, n)
 		}
+	}
+}
+
+// TestReceive: Receive returns what was sent, whether it arrives while it
+// polls or after it has gone to sleep, and reports a closed channel as a
+// receive does.
+func TestReceive(t *testing.T) {
+	ch := make(chan int, 1)
+	ch <- 1
+	if v, ok := Receive(ch); v != 1 || !ok {
+		t.Fatalf("buffered value: got %d, %v", v, ok)
+	}
+	go func() {
+		time.Sleep(5 * spinWait) // past the polling, into the blocking receive
+		ch <- 2
+		close(ch)
+	}()
+	if v, ok := Receive(ch); v != 2 || !ok {
+		t.Fatalf("late value: got %d, %v", v, ok)
+	}
+	if v, ok := Receive(ch); v != 0 || ok {
+		t.Fatalf("closed channel: got %d, %v", v, ok)
 	}
 }
 

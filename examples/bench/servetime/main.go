@@ -60,7 +60,8 @@
 //     16 KB frames written in one call with the HEADERS, "grpclean"):
 //     the median of 21 requests, as rows per second, each after the same
 //     rows predicted in this process through the Go API (the floor, timed
-//     alongside so that both share the load), and the server's CPU time a
+//     alongside so that both share the load) and, with -capi, through the
+//     C ABI by a capi_latency --child process, and the server's CPU time a
 //     request; and "echobin", the binary request's bytes sent by the lean
 //     client to the echo floor (moving the rows over loopback, no work);
 //   - single-row gRPC p99 with one client while a new version of the model
@@ -147,6 +148,7 @@ func main() {
 	startup := flag.Bool("startup", true, "time startup to ready with a 10 MB model")
 	swapRounds := flag.Int("swap-rounds", 5, "rounds of p99 without and with swaps (the medians are reported)")
 	publish := flag.String("publish", "", "internal: publish this model file into the directory argument every 20 ms until interrupted")
+	flag.DurationVar(&publishEvery, "publish-every", publishEvery, "the publisher's interval while swapping (20ms: 50 versions a second; 120ms: the acceptance soak's 500 versions in 60 s)")
 	unserved := flag.Bool("publish-unserved", false, "diagnosis: the publisher publishes into a directory the server does not follow (its own cost, without swaps)")
 	serverLog := flag.String("server-log", "", "append the server's standard error (its log) to this file")
 	only := flag.String("only", "", "diagnosis: time only these single-row measurements, 1 client, batches and the p99 with and without swaps (comma-separated, e.g. grpc,grpclean,grpcfloor,restbin_batch,swap), and stop")
@@ -159,6 +161,8 @@ func main() {
 		return nil
 	})
 	clientList := flag.String("clients", "1,8", "client counts of the single-row measurements (with -only: 1 unless given)")
+	flag.StringVar(&capiChild, "capi", "", "time each batch request's rows through the C ABI too, with this capi_latency (--child DIR), just before the request")
+	big := flag.String("write-big", "", "write a 3 MB RBF model and a link to the rows of DIR into this directory (serve.sh's large model), and stop")
 	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
 	abBin := flag.String("ab", "", "diagnosis: also serve with this binary (on ports +3, +4) and send each batch request to both servers, alternated; its figures get the suffix _b")
 	flag.IntVar(&batchRequests, "batch-requests", batchRequests, "requests a batch figure is the median of")
@@ -170,6 +174,10 @@ func main() {
 	addr := func(off int) string { return "127.0.0.1:" + strconv.Itoa(*port+off) }
 	if *publish != "" {
 		publishLoop(*publish, flag.Arg(0))
+		return
+	}
+	if *big != "" {
+		writeBig(*big, flag.Arg(0))
 		return
 	}
 	if *floor != "" {
@@ -207,7 +215,7 @@ func main() {
 	defer srv.Process.Kill()
 	waitReady(addr(0), 10*time.Second)
 
-	b := &bench{model: model, bigRow: -1, pid: srv.Process.Pid, httpAddr: addr(0), grpcAddr: addr(1), nf: nf, rows: rows, nrows: nrows,
+	b := &bench{dir: dir, model: model, bigRow: -1, pid: srv.Process.Pid, httpAddr: addr(0), grpcAddr: addr(1), nf: nf, rows: rows, nrows: nrows,
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
 	conn, err := grpc.NewClient(addr(1), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	check(err)
@@ -308,8 +316,8 @@ func main() {
 	if *binaryData && want("echobin_batch") {
 		// The binary batch's floor: its bytes over loopback to the echo
 		// server, which reads them by Content-Length and answers.
-		served, local := b.batch("echobin", 1000)
-		out = append(out, fmt.Sprintf("echobin_batch_rows_per_s=%.0f echobin_batch_inprocess_rows_per_s=%.0f", served[0], local))
+		served, local, viaC := b.batch("echobin", 1000)
+		out = append(out, fmt.Sprintf("echobin_batch_rows_per_s=%.0f echobin_batch_inprocess_rows_per_s=%.0f echobin_batch_capi_rows_per_s=%.0f", served[0], local, viaC))
 	}
 	fconn.Close()
 	fl.Process.Kill()
@@ -332,9 +340,9 @@ func main() {
 		}
 		cpu0 := b.serverCPU()
 		abCPU0 := ab.serverCPU()
-		served, local := b.batch(proto, 1000, others...)
-		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f %s_batch_server_cpu_us=%.0f",
-			proto, served[0], proto, local, proto, us(b.serverCPU()-cpu0)/float64(batchRequests)))
+		served, local, viaC := b.batch(proto, 1000, others...)
+		out = append(out, fmt.Sprintf("%s_batch_rows_per_s=%.0f %s_batch_inprocess_rows_per_s=%.0f %s_batch_capi_rows_per_s=%.0f %s_batch_server_cpu_us=%.0f",
+			proto, served[0], proto, local, proto, viaC, proto, us(b.serverCPU()-cpu0)/float64(batchRequests)))
 		if ab != nil {
 			out = append(out, fmt.Sprintf("%s_batch_rows_per_s_b=%.0f %s_batch_server_cpu_us_b=%.0f",
 				proto, served[1], proto, us(ab.serverCPU()-abCPU0)/float64(batchRequests)))
@@ -425,6 +433,7 @@ func main() {
 }
 
 type bench struct {
+	dir       string // capi_latency's outputs
 	model     core.Model
 	pid       int // the server's
 	httpAddr  string
@@ -800,11 +809,11 @@ var batchRequests = 21
 // load; it returns the rows per second of both. The same requests go to
 // the servers of others too, alternated with b's (A B B A A B ...), each
 // server's rows per second following b's in served.
-func (b *bench) batch(proto string, n int, others ...*bench) (served []float64, inProcess float64) {
+func (b *bench) batch(proto string, n int, others ...*bench) (served []float64, inProcess, viaC float64) {
 	n = min(n, b.nrows)
 	all := append([]*bench{b}, others...)
 	secs := make([][]float64, len(all))
-	var local []float64
+	var local, c []float64
 	labels := make([]float64, n)
 	for i := range batchRequests {
 		r := (i * n) % (b.nrows - n + 1)
@@ -814,6 +823,9 @@ func (b *bench) batch(proto string, n int, others ...*bench) (served []float64, 
 		start := time.Now()
 		b.model.PredictDenseBatch(labels, b.rows[r*b.nf:(r+n)*b.nf])
 		local = append(local, time.Since(start).Seconds())
+		if capiChild != "" && n == 1000 {
+			c = append(c, capiSeconds(b.dir, r))
+		}
 		for k := range all {
 			if i%2 == 1 {
 				k = len(all) - 1 - k
@@ -836,7 +848,45 @@ func (b *bench) batch(proto string, n int, others ...*bench) (served []float64, 
 	for _, s := range secs {
 		served = append(served, float64(n)/median(s))
 	}
-	return served, float64(n) / median(local)
+	if len(c) > 0 {
+		viaC = float64(n) / median(c)
+	}
+	return served, float64(n) / median(local), viaC
+}
+
+// capiChild is capi_latency's path (-capi), "" for none; capiIn and
+// capiOut talk to the child started on DIR's files.
+var (
+	capiChild string
+	capiIn    io.Writer
+	capiOut   *bufio.Scanner
+)
+
+// capiSeconds returns the seconds of one C ABI call over 1000 rows from
+// row r, timed by the child (started on first use), or 0 without -capi.
+func capiSeconds(dir string, r int) float64 {
+	if capiChild == "" {
+		return 0
+	}
+	if capiIn == nil {
+		cmd := exec.Command(capiChild, "--child", dir)
+		in, err := cmd.StdinPipe()
+		check(err)
+		out, err := cmd.StdoutPipe()
+		check(err)
+		cmd.Stderr = os.Stderr
+		check(cmd.Start())
+		servers = append(servers, cmd.Process)
+		capiIn, capiOut = in, bufio.NewScanner(out)
+	}
+	_, err := fmt.Fprintln(capiIn, r)
+	check(err)
+	if !capiOut.Scan() {
+		die(fmt.Errorf("capi_latency --child: no answer for row %d: %v", r, capiOut.Err()))
+	}
+	ns, err := strconv.ParseFloat(capiOut.Text(), 64)
+	check(err)
+	return ns / 1e9
 }
 
 // leanBatch sends the binary batch encoded last (b.big) with the lean
@@ -904,12 +954,12 @@ func (b *bench) encodeBatch(proto string, r, n int) {
 	}
 }
 
-// startup10MB trains a kernel model of about 10 MB, puts it in a
-// repository and returns its size and the median times, in ms, from
-// starting svmgo serve to its first ready answer and to the answer of its
-// first inference (a kernel model's prediction tables are built by then).
-func startup10MB(bin, tmp, addr string) (size int64, readyMS, answerMS float64) {
-	const nf, l = 784, 3300 // 3300 support vectors of 784 float32: 10.3 MB
+// bigModel trains a two-class RBF model of l support vectors of 784
+// features (3.1 KB each: 3300 make 10.3 MB) on random rows with a large
+// gamma, so that every row is a support vector, and returns it with its
+// last training row.
+func bigModel(l int) (core.Model, []float32) {
+	const nf = 784
 	rng := rand.New(rand.NewPCG(1, 2))
 	ds := data.NewDense(l, nf)
 	x := make([]float32, nf)
@@ -923,6 +973,29 @@ func startup10MB(bin, tmp, addr string) (size int64, readyMS, answerMS float64) 
 	p.Kernel.Gamma = 10 // K ≈ I: every row a support vector, in few iterations
 	m, err := core.TrainKernelModel(ds, p)
 	check(err)
+	return m, x
+}
+
+// writeBig writes a bigModel of 1000 support vectors (3.1 MB; a row costs
+// 100 times the small linear model's multiply-adds) into dir as
+// model.svmgo, beside a link to rows.f32 of from: serve.sh's large model,
+// served and called through the C ABI on the same rows as the small one.
+func writeBig(dir, from string) {
+	m, _ := bigModel(1000)
+	check(os.MkdirAll(dir, 0o755))
+	check(modelfile.WriteFile(filepath.Join(dir, "model.svmgo"), m))
+	rows, err := filepath.Abs(filepath.Join(from, "rows.f32"))
+	check(err)
+	check(os.Symlink(rows, filepath.Join(dir, "rows.f32")))
+}
+
+// startup10MB trains a kernel model of about 10 MB, puts it in a
+// repository and returns its size and the median times, in ms, from
+// starting svmgo serve to its first ready answer and to the answer of its
+// first inference (a kernel model's prediction tables are built by then).
+func startup10MB(bin, tmp, addr string) (size int64, readyMS, answerMS float64) {
+	m, x := bigModel(3300)
+	nf := len(x)
 	dir := filepath.Join(tmp, "big", "m")
 	check(os.MkdirAll(dir, 0o755))
 	check(modelfile.WriteFile(filepath.Join(dir, modeldir.FileName(1)), m))
@@ -950,7 +1023,7 @@ func startup10MB(bin, tmp, addr string) (size int64, readyMS, answerMS float64) 
 }
 
 // publishLoop publishes the model file src into the model directory dir
-// every 20 ms, removing older versions as svmgo watch --keep 4 does, until
+// every -publish-every (20 ms by default), removing older versions as svmgo watch --keep 4 does, until
 // interrupted. It runs in a process of its own, so that the publisher's
 // file writes and fsyncs do not stall the timing client's goroutines.
 func publishLoop(src, dir string) {
@@ -958,7 +1031,7 @@ func publishLoop(src, dir string) {
 	check(err)
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt)
-	tick := time.NewTicker(20 * time.Millisecond)
+	tick := time.NewTicker(publishEvery)
 	for after := uint64(1 << 20); ; after++ {
 		select {
 		case <-stop:
@@ -972,11 +1045,14 @@ func publishLoop(src, dir string) {
 	}
 }
 
+// publishEvery is the publisher's interval (-publish-every).
+var publishEvery = 20 * time.Millisecond
+
 // startPublisher starts this program's publishLoop in a process of its
 // own, publishing src into dir; the function it returns stops it and
 // waits for the server's scan of the last version.
 func startPublisher(src, dir string) (stop func()) {
-	pub := exec.Command(os.Args[0], "-publish", src, dir)
+	pub := exec.Command(os.Args[0], "-publish", src, "-publish-every", publishEvery.String(), dir)
 	pub.Stderr = os.Stderr
 	check(pub.Start())
 	return func() {

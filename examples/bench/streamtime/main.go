@@ -81,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.rows, "rows", 0, "use only the file's first rows (after --classes; 0: all)")
 	fs.StringVar(&c.classes, "classes", "", "use only rows of these labels (comma-separated)")
 	fs.StringVar(&c.name, "name", "", "name of the data in the total row (default: the file's)")
-	fs.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the warm retrains here (stream; skips the cold ones)")
+	fs.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the warm retrains here (stream; skips the cold ones; -: no profile)")
 	fs.BoolVar(&c.linear, "linear", false, "the options are LIBLINEAR's (train-linear)")
 	fs.StringVar(&c.test, "test", "", "LIBSVM file of test rows: count those the warm and cold models predict differently")
 	// Our flags come first; the rest are svm-train options and the file.
@@ -426,17 +426,21 @@ func median(v []float64) float64 {
 // without the cold solves' (which share the solver's functions), and
 // prints each one's CPU seconds, work and iterations, and their totals:
 // two builds' warm retrains compared side by side (--cpuprofile /dev/null)
-// cost a fifth of the stream with its cold solves.
+// cost a fifth of the stream with its cold solves. --cpuprofile - runs
+// them without the profiler, for an instruction counter (callgrind's
+// signal handling fails on the profiler's SIGPROF).
 func profileStream(w io.Writer, c config, ds *data.Dataset, dual *core.Dual, tr core.Trainer, old []int, add func(int) error) error {
-	f, err := os.Create(c.profile)
-	if err != nil {
-		return err
+	if c.profile != "-" {
+		f, err := os.Create(c.profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
-	defer f.Close()
-	if err := pprof.StartCPUProfile(f); err != nil {
-		return err
-	}
-	defer pprof.StopCPUProfile()
 	var tw, ew float64
 	for b := range c.batches {
 		for k := range old {
