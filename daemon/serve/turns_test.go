@@ -1,8 +1,11 @@
 package serve
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
@@ -108,5 +111,40 @@ func TestGRPCEarlyCallHoldsNoTurn(t *testing.T) {
 	h.statuses(statuses, 1)
 	if statuses[3] != "0" || statuses[1] != "0" {
 		t.Errorf("grpc-status of the single row %s, of the batch %s; want 0 and 0", statuses[3], statuses[1])
+	}
+}
+
+// TestSchedSlice starts a server with a 100 µs scheduler slice: every
+// thread of the process has it (se.slice in /proc/self/task/*/sched, on
+// Linux 6.12+, whose EEVDF takes the custom slice), and a slice outside
+// the kernel's range is refused.
+func TestSchedSlice(t *testing.T) {
+	if _, err := New(nil, Config{HTTPAddr: "127.0.0.1:0", SchedSlice: 50 * time.Microsecond}); err == nil {
+		t.Error("a 50 µs slice was accepted")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("needs Linux")
+	}
+	st, err := os.ReadFile("/proc/self/sched")
+	if err != nil || !bytes.Contains(st, []byte("se.slice")) {
+		t.Skip("no se.slice in /proc/self/sched: a kernel without EEVDF's custom slices")
+	}
+	ds := heart(t)
+	testServerConfig(t, Config{SchedSlice: 100 * time.Microsecond}, map[string]core.Model{"heart": linearModel(t, ds, 1)})
+	tasks, err := filepath.Glob("/proc/self/task/*/sched")
+	if err != nil || len(tasks) == 0 {
+		t.Fatal(tasks, err)
+	}
+	for _, task := range tasks {
+		st, err := os.ReadFile(task)
+		if err != nil {
+			continue // the thread ended
+		}
+		_, rest, _ := bytes.Cut(st, []byte("se.slice"))
+		_, rest, _ = bytes.Cut(rest, []byte(":"))
+		line, _, _ := bytes.Cut(rest, []byte("\n"))
+		if got := string(bytes.TrimSpace(line)); got != "100000" {
+			t.Errorf("%s: se.slice %s ns, want 100000", task, got)
+		}
 	}
 }

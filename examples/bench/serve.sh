@@ -92,6 +92,7 @@ load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "log) and wrk (\`wrk -t 1 -c N\`, the 100 rows' JSON in turn; its histogram, which adds the requests a"
 	echo "stalled connection would have sent: its correction for coordinated omission). The lean clients' 8-client"
 	echo "rows are 8 goroutines of one Go process, so 8 client threads' worth of runnable work on 2 vCPUs."
+	echo
 	echo "The last two columns weigh the tail: the mean time a request took past the median, and the time the"
 	echo "server's and the client's threads waited on a run queue for a CPU (another process had it), a request."
 	echo

@@ -6,7 +6,7 @@
 # the median of each figure a variant (examples/serve/README.md, "Single-row
 # latency", reads it).
 #
-#   [ROUNDS=3] [SECONDS_EACH=2] [CASES="idle tail swap"] [PACED_RATE=1000] bash examples/bench/serve_latency.sh
+#   [ROUNDS=3] [SECONDS_EACH=2] [CASES="idle tail gen swap"] [PACED_RATE=1000] bash examples/bench/serve_latency.sh
 #
 # Needs `make` (bin/svmgo, bin/svmgo-daemon, lib/libsvmgo.so) and
 # $SVMGO_DATA/fashion.{train,test} (default ~/.cache/libsvmgo; without them
@@ -39,14 +39,18 @@
 #         instead of back to back, as callers of a sidecar send. Beside each:
 #         svmgo serve's own p99 (its /metrics histogram's bucket) and the
 #         shares of requests past 1 ms as the server and as the clients timed
-#         them. Then eight in flight from one load generator, as the serving
+#         them.
+#   gen   eight in flight from one load generator, as the serving
 #         world measures concurrency (h2load --h1 and wrk for REST, h2load
 #         for gRPC; examples/bench/servetime/loadgen.go): svmgo serve as is
 #         (inference takes turns, first come first served, GOMAXPROCS-1 at
 #         a time: daemon/serve/turns.go); without the queue
 #         (--workers=-1: each connection's goroutine works as soon as it has
-#         read a request); and the two with 100 µs scheduler slices for
-#         the server's and the generator's threads. Beside each: how many
+#         read a request); the two with the server's threads given a 100 µs
+#         scheduler slice (--sched-slice=100us, Linux 6.12+: a thread woken
+#         on a busy machine waits about that long for a CPU, not the
+#         default 1.4 ms); and that with the generator's threads given the
+#         same slice (-client-slice). Beside each: how many
 #         requests sent after a request were answered before it (p99; 0
 #         when answered in the order sent).
 #   swap  one gRPC client's p99 without and while a publisher process
@@ -74,7 +78,7 @@ root=$(cd "$here/../.." && pwd)
 abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
 SVMGO=$(abs "${SVMGO:-bin/svmgo}")
 export SVMGO_DATA=${SVMGO_DATA:-$HOME/.cache/libsvmgo}
-ROUNDS=${ROUNDS:-3} SECONDS_EACH=${SECONDS_EACH:-2} CASES=${CASES:-idle tail swap} PACED_RATE=${PACED_RATE:-1000}
+ROUNDS=${ROUNDS:-3} SECONDS_EACH=${SECONDS_EACH:-2} CASES=${CASES:-idle tail gen swap} PACED_RATE=${PACED_RATE:-1000}
 cd "$root"
 [[ -x $SVMGO ]] || die "$SVMGO not found: run 'make' first"
 [[ -f lib/libsvmgo.so ]] || die "lib/libsvmgo.so not found: run 'make' first"
@@ -130,10 +134,13 @@ for r in $(seq "$ROUNDS"); do
 		run "processes,GOMAXPROCS=1" "${tail[@]}" -client-procs -server-env GOMAXPROCS=1
 		run "processes,slice=100us" "${tail[@]}" -client-procs -server-slice 100us -client-slice 100us
 		run "processes,paced" "${tail[@]}" -client-procs -client-rate "$PACED_RATE"
+	fi
+	if [[ " $CASES " == *" gen "* ]]; then
 		run "generator" "${gen[@]}"
 		run "generator,no-queue" "${gen[@]}" -server-args --workers=-1
-		run "generator,slice=100us" "${gen[@]}" -server-slice 100us -client-slice 100us
-		run "generator,no-queue,slice=100us" "${gen[@]}" -server-args --workers=-1 -server-slice 100us -client-slice 100us
+		run "generator,--sched-slice=100us" "${gen[@]}" -server-args --sched-slice=100us
+		run "generator,--sched-slice=100us,no-queue" "${gen[@]}" -server-args "--sched-slice=100us --workers=-1"
+		run "generator,--sched-slice=100us,client-slice=100us" "${gen[@]}" -server-args --sched-slice=100us -client-slice 100us
 	fi
 	if [[ " $CASES " == *" swap "* ]]; then
 		run "swap" "${swap[@]}"
@@ -176,10 +183,12 @@ if [[ " $CASES " == *" tail "* ]]; then
 			"$(med $v rest_8_server_over_1ms) / $(med $v rest_8_client_over_1ms) | $(med $v grpclean_8_server_over_1ms) / $(med $v grpclean_8_client_over_1ms) |" \
 			"$(med $v rest_8_server_runq_us) / $(med $v rest_8_client_runq_us) |"
 	done
+fi
+if [[ " $CASES " == *" gen "* ]]; then
 	echo
 	echo "| 8 in flight from one load generator, single row | REST h2load p50 / p99 µs | p99 / p50 | REST wrk p50 / p99 µs | p99 / p50 | gRPC h2load p50 / p99 µs | p99 / p50 | requests/s REST / gRPC | passed by (p99) REST / gRPC | server CPU µs a request REST / gRPC | server run-queue wait µs a request REST / gRPC |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-	for v in generator generator,no-queue generator,slice=100us generator,no-queue,slice=100us; do
+	for v in generator generator,no-queue generator,--sched-slice=100us generator,--sched-slice=100us,no-queue generator,--sched-slice=100us,client-slice=100us; do
 		ratio() { awk -v a="$(med $v "$1")" -v b="$(med $v "$2")" 'BEGIN { printf "%.2f", a / b }'; }
 		echo "| $v | $(med $v h2loadh1_8_p50_us) / $(med $v h2loadh1_8_p99_us) | $(ratio h2loadh1_8_p99_us h2loadh1_8_p50_us) |" \
 			"$(med $v wrk_8_p50_us) / $(med $v wrk_8_p99_us) | $(ratio wrk_8_p99_us wrk_8_p50_us) |" \

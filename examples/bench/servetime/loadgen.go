@@ -216,7 +216,8 @@ func overtakes(spans [][2]int64) []int {
 }
 
 // runGenerator runs a load generator and returns its output; its CPU
-// time and blocking waits count as the clients' (children), and
+// time, run-queue wait and blocking waits count as the clients'
+// (children), and
 // -client-slice gives its threads that scheduler slice.
 func (b *bench) runGenerator(name string, args ...string) string {
 	cmd := exec.Command(name, args...)
@@ -228,11 +229,33 @@ func (b *bench) runGenerator(name string, args ...string) string {
 	if *clientSlice > 0 {
 		go applySlice(cmd.Process.Pid, *clientSlice)
 	}
-	if err := cmd.Wait(); err != nil {
+	// Its run-queue wait: schedstat read every 50 ms while it runs (the
+	// last 50 ms are missed).
+	var wait time.Duration
+	done, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		for tick := time.NewTicker(50 * time.Millisecond); ; {
+			if _, w, _ := threadStats(cmd.Process.Pid); w > 0 {
+				wait = w
+			}
+			select {
+			case <-tick.C:
+			case <-done:
+				tick.Stop()
+				return
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	<-exited
+	if err != nil {
 		die(fmt.Errorf("%s: %w\n%s", name, err, out.String()))
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	children.run += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	children.wait += wait
 	children.blocks += ru.Nvcsw
 	return out.String()
 }
