@@ -242,12 +242,18 @@ func (q *svcQ) fill(data []float32, i, have, length int) {
 // them, and returns them in q.keptBuf for the caller to keep.
 func (q *svcQ) computeMissing(data []float32, i int, rows []int32) []float32 {
 	buf := q.keptBuf[:len(rows)]
-	q.cols.column(q.kr, buf, int(q.index[i]), rows)
-	for k, t := range q.missing {
+	q.kernelEvals += computeMissing(&q.cols, q.kr, data, buf, q.index[i], rows, q.missing)
+	return buf
+}
+
+// computeMissing sets buf[k] = K(x_row, x_rows[k]) and data[missing[k]]
+// to it, and returns the kernel values computed (len(rows)).
+func computeMissing(cols *columnSplitter, kr *kernelRows, data, buf []float32, row int32, rows, missing []int32) int64 {
+	cols.column(kr, buf, int(row), rows)
+	for k, t := range missing {
 		data[t] = buf[k]
 	}
-	q.kernelEvals += int64(len(rows))
-	return buf
+	return int64(len(rows))
 }
 
 // acrossMinWidth is the narrowest rows (values a row) for which svcQ.fill
@@ -315,9 +321,19 @@ type svrQ struct {
 	identity bool
 	// rowBuf holds data rows for entries (kernelwarm.go), 2·len(rows) long.
 	rowBuf []int32
+	// kept, missing, keptBuf and kslot are svcQ's, by sample (the cache's
+	// order, which swaps do not change): the kernel columns kept from the
+	// last warm Train, which fill reads and fills as svcQ.fill does.
+	kept    *keptColumns
+	missing []int32
+	keptBuf []float32
+	kslot   []int32
 
-	// kernelEvals counts the kernel values computed (cache misses).
+	// kernelEvals counts the kernel values computed (cache misses);
+	// unkept the columns computed for samples without a kept column
+	// (svcQ's).
 	kernelEvals int64
+	unkept      int
 }
 
 // newSVRQ returns the ε-SVR matrix of the samples rows (data rows of kr's
@@ -351,8 +367,7 @@ func (q *svrQ) getQ(i, length int) []float32 {
 	r := q.index[i]
 	data, have := q.cache.get(int(r), l)
 	if have < l {
-		q.cols.column(q.kr, data[have:l], int(q.rows[r]), q.rows[have:l])
-		q.kernelEvals += int64(l - have)
+		q.fill(data, int(r), have, l)
 	}
 	buf := q.buf[q.next][:length]
 	q.next ^= 1
@@ -385,6 +400,29 @@ func (q *svrQ) getQ(i, length int) []float32 {
 		buf[t] = math.Float32frombits(math.Float32bits(data[s]) ^ flip)
 	}
 	return buf
+}
+
+// fill computes K's entries data[have:l] of sample r's column, reading
+// those of a kept column where there is one (kkeep.go). Without it a warm
+// retrain computed again the columns of the variables it works on and of
+// the α it changes, which the last retrain had computed.
+func (q *svrQ) fill(data []float32, r, have, l int) {
+	if q.kept != nil {
+		var ok bool
+		var rows []int32
+		ok, q.missing, rows = q.kept.fill(data, q.rows, q.kslot, r, have, l, q.missing, q.rowBuf)
+		if ok {
+			if len(rows) > 0 {
+				buf := q.keptBuf[:len(rows)]
+				q.kernelEvals += computeMissing(&q.cols, q.kr, data, buf, q.rows[r], rows, q.missing)
+				q.kept.keep(q.rows[r], rows, buf)
+			}
+			return
+		}
+	}
+	q.cols.column(q.kr, data[have:l], int(q.rows[r]), q.rows[have:l])
+	q.kernelEvals += int64(l - have)
+	q.unkept++
 }
 
 // QD returns Q's diagonal in the current ordering.

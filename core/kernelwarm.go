@@ -648,15 +648,19 @@ func (q *svcQ) entries(dst []float32, i int, js []int32) {
 }
 
 // entries sets dst[k] = Q_{i,js[k]} (qEntries) without the cache, counted
-// in kernelEvals.
+// in kernelEvals; the kernel values go into the kept columns as svcQ's do.
 func (q *svrQ) entries(dst []float32, i int, js []int32) {
 	rows := q.rowBuf[:len(js)]
 	for k, j := range js {
 		rows[k] = q.rows[q.index[j]]
 	}
 	dst = dst[:len(js)]
-	q.cols.column(q.kr, dst, int(q.rows[q.index[i]]), rows)
+	row := q.rows[q.index[i]]
+	q.cols.column(q.kr, dst, int(row), rows)
 	q.kernelEvals += int64(len(js))
+	if q.kept != nil {
+		q.kept.keepEntries(row, rows, dst)
+	}
 	for k, j := range js {
 		if q.sign[j] != q.sign[i] {
 			dst[k] = -dst[k]
