@@ -406,7 +406,7 @@ func (q *svrQ) getQ(i, length int) []float32 {
 // those of a kept column where there is one (kkeep.go). Without it a warm
 // retrain computed again the columns of the variables it works on and of
 // the α it changes, which the last retrain had computed: on diabetes's
-// stream (-M 20, 3 of 349 rows in and out) 0.52 of the kernel values, on
+// stream (-M 20, 3 of 349 rows in and out) 0.53 of the kernel values, on
 // digits's values (-s 3, 64 features) 0.39 and 0.72 of the instructions.
 // Narrow rows gain no CPU (diabetes's 8 features: 1.2 times, the kept
 // columns' bookkeeping costing what the values saved did), which is why
