@@ -34,16 +34,9 @@ type svcQ struct {
 	// variables of two labels, or no y). getQ's signs then negate one
 	// range (sign).
 	split int
-	// kept, when not nil, gives the entries of kernel columns kept from
-	// the last warm Train (kkeep.go); missing and keptBuf hold the
-	// positions and values of the entries it lacks.
-	kept    *keptColumns
-	missing []int32
-	keptBuf []float32
-	// kslot holds each variable's slot in the kept columns
-	// (keptColumns.oldOf of its row), kept in step with the swaps: one
-	// load fewer per entry read.
-	kslot []int32
+	// keptReader reads the kernel columns kept from the last warm Train;
+	// kslot is kept in step with the swaps: one load fewer per entry read.
+	keptReader
 	// across says fill reads a column without a kept one from the other
 	// rows' kept columns (keptColumns.fillAcross), and entries what the
 	// kept columns hold (keptColumns.entriesKept): rows of at least
@@ -208,16 +201,8 @@ func signLabels(col []float32, y []int8, yi int8) {
 // fill computes K's entries data[have:length] of column i, reading those
 // of a kept column where there is one (kkeep.go).
 func (q *svcQ) fill(data []float32, i, have, length int) {
-	if q.kept != nil {
-		var ok bool
-		var rows []int32
-		ok, q.missing, rows = q.kept.fill(data, q.index, q.kslot, i, have, length, q.missing, q.rowBuf)
-		if ok {
-			if len(rows) > 0 {
-				q.kept.keep(q.index[i], rows, q.computeMissing(data, i, rows))
-			}
-			return
-		}
+	if q.readKept(&q.kernelEvals, &q.cols, q.kr, data, q.index, i, have, length, q.rowBuf) {
+		return
 	}
 	if q.across {
 		// No kept column of i's row: the kept columns of the other rows
@@ -235,6 +220,36 @@ func (q *svcQ) fill(data []float32, i, have, length int) {
 	q.cols.column(q.kr, data[have:length], int(q.index[i]), q.index[have:length])
 	q.kernelEvals += int64(length - have)
 	q.unkept++
+}
+
+// keptReader is what a matrix reads kernel columns kept from the last
+// warm Train with (kkeep.go): kept, when not nil, holds them; kslot
+// holds each variable's slot in them (keptColumns.oldOf of its row, for
+// svrQ of its sample's); missing and keptBuf hold the positions and values
+// of the entries a kept column lacks.
+type keptReader struct {
+	kept    *keptColumns
+	missing []int32
+	keptBuf []float32
+	kslot   []int32
+}
+
+// readKept sets data[have:length] of the column of row index[i] against
+// the rows index[have:length] from its kept column, computing (through
+// rowBuf, counted in evals) and keeping the entries it lacks. It reports
+// whether there is such a column.
+func (k *keptReader) readKept(evals *int64, cols *columnSplitter, kr *kernelRows, data []float32, index []int32, i, have, length int, rowBuf []int32) bool {
+	if k.kept == nil {
+		return false
+	}
+	ok, missing, rows := k.kept.fill(data, index, k.kslot, i, have, length, k.missing, rowBuf)
+	k.missing = missing
+	if ok && len(rows) > 0 {
+		buf := k.keptBuf[:len(rows)]
+		*evals += computeMissing(cols, kr, data, buf, index[i], rows, missing)
+		k.kept.keep(index[i], rows, buf)
+	}
+	return ok
 }
 
 // computeMissing computes the entries K(x_{index[i]}, x_r) of the rows r
@@ -321,13 +336,9 @@ type svrQ struct {
 	identity bool
 	// rowBuf holds data rows for entries (kernelwarm.go), 2·len(rows) long.
 	rowBuf []int32
-	// kept, missing, keptBuf and kslot are svcQ's, by sample (the cache's
-	// order, which swaps do not change): the kernel columns kept from the
-	// last warm Train, which fill reads and fills as svcQ.fill does.
-	kept    *keptColumns
-	missing []int32
-	keptBuf []float32
-	kslot   []int32
+	// keptReader reads the kernel columns kept from the last warm Train
+	// by sample (the cache's order, which swaps do not change).
+	keptReader
 
 	// kernelEvals counts the kernel values computed (cache misses);
 	// unkept the columns computed for samples without a kept column
@@ -412,18 +423,8 @@ func (q *svrQ) getQ(i, length int) []float32 {
 // columns' bookkeeping costing what the values saved did), which is why
 // options.Incremental keeps none below KeepMinRowWidth.
 func (q *svrQ) fill(data []float32, r, have, l int) {
-	if q.kept != nil {
-		var ok bool
-		var rows []int32
-		ok, q.missing, rows = q.kept.fill(data, q.rows, q.kslot, r, have, l, q.missing, q.rowBuf)
-		if ok {
-			if len(rows) > 0 {
-				buf := q.keptBuf[:len(rows)]
-				q.kernelEvals += computeMissing(&q.cols, q.kr, data, buf, q.rows[r], rows, q.missing)
-				q.kept.keep(q.rows[r], rows, buf)
-			}
-			return
-		}
+	if q.readKept(&q.kernelEvals, &q.cols, q.kr, data, q.rows, r, have, l, q.rowBuf) {
+		return
 	}
 	q.cols.column(q.kr, data[have:l], int(q.rows[r]), q.rows[have:l])
 	q.kernelEvals += int64(l - have)
