@@ -356,6 +356,9 @@ func kernelWorkerBytes(p *KernelParams, lMax, capFeatures int) int64 {
 	} else {
 		b += lm * (4 + 1 + 8 + 4) // svcQ index, y, qd, rowBuf
 	}
+	if p.keepBytes() > 0 {
+		b += lm * (4 + 4 + 4) // the matrix's missing, keptBuf, kslot
+	}
 	return b
 }
 
@@ -436,7 +439,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 	if view && capFeatures <= denseViewMaxFeatures {
 		t.dense = data.NewDense(capRows, capFeatures)
 	}
-	if b := p.keepBytes(); b > 0 && !p.SVMType.IsRegression() {
+	if b := p.keepBytes(); b > 0 {
 		t.kept = &keptColumns{budget: b, prev: make([]int32, 0, capRows), oldOf: make([]int32, 0, capRows), cur: make([][]float32, 0, capRows)}
 	}
 	for h := range t.helpers {
@@ -484,6 +487,9 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 				buf:    [2][]float32{make([]float32, vars), make([]float32, vars)},
 				rowBuf: make([]int32, vars),
 			}
+			if t.kept != nil {
+				w.svr.missing, w.svr.keptBuf, w.svr.kslot = make([]int32, 0, lMax), make([]float32, lMax), make([]int32, 0, lMax)
+			}
 		} else {
 			w.q = &svcQ{
 				kr:     w.kr,
@@ -506,8 +512,7 @@ func (t *KernelTrainer) Params() KernelParams { return t.params }
 
 // KeptBytes returns the bytes of the kernel columns t keeps between warm
 // Trains (kkeep.go) and their budget, KeepMB in bytes: kept ≤ budget
-// after every Train. Both are 0 without KeepMB (and for ε-SVR, whose
-// matrix reads none).
+// after every Train. Both are 0 without KeepMB.
 func (t *KernelTrainer) KeptBytes() (kept, budget int64) {
 	if t.kept == nil {
 		return 0, 0
@@ -646,6 +651,9 @@ func (t *KernelTrainer) train(ds *data.Dataset, warm *KernelDual) (*KernelModel,
 	t.warmGrad, t.goneK = nil, nil
 	for w := range t.workers {
 		if q := t.workers[w].q; q != nil {
+			q.kept = nil
+		}
+		if q := t.workers[w].svr; q != nil {
 			q.kept = nil
 		}
 	}
@@ -836,7 +844,11 @@ func (t *KernelTrainer) startWarm(ds *data.Dataset, warm *KernelDual, k Kernel, 
 	if t.kept != nil && t.warmGrad != nil && t.kept.begin(t.rowHash, l, t.warmGrad.Rows,
 		KernelRowWidth(ds.NumFeatures(), ds.Nonzeros()/max(l, 1)) >= acrossMinWidth) {
 		for w := range t.workers {
-			t.workers[w].q.kept = t.kept
+			if q := t.workers[w].q; q != nil {
+				q.kept = t.kept
+			} else {
+				t.workers[w].svr.kept = t.kept
+			}
 		}
 	}
 	if t.warmGrad != nil {
@@ -1370,6 +1382,9 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 	res := w.s.solveFrom(w.svr, pv, y, alpha, a0, G0, Gbar0, smoParams{Cp: p.C, Cn: p.C, Weight: wv, Eps: p.Eps,
 		Shrinking: p.Shrinking, MaxIter: p.MaxIter, ShrinkAtStart: warmStart, Warm: warmStart, Nu: nu,
 		Progress: t.smoProgress(0, 0, 0)})
+	if t.kept != nil && t.kept.capturing {
+		t.kept.captureSVR(w.svr, alpha)
+	}
 	beta := make([]float64, l)
 	nBound := 0
 	both := false // α_t and α*_t both nonzero: β does not give α back
@@ -1527,10 +1542,17 @@ func resetSVRQ(q *svrQ, rows []int32) {
 		q.index[r], q.sign[r], q.qd[r] = int32(r), 1, k
 		q.index[r+l], q.sign[r+l], q.qd[r+l] = int32(r), -1, k
 	}
+	if q.kept != nil {
+		q.kslot = q.kslot[:l]
+		for r, d := range q.rows {
+			q.kslot[r] = q.kept.oldOf[d]
+		}
+	}
 	q.cache.reset(l)
 	q.identity = true
 	q.next = 0
 	q.kernelEvals = 0
+	q.unkept = 0
 }
 
 // denseView copies the rows of the sparse ds into t.dense, as wide as ds,

@@ -34,8 +34,8 @@ package core
 // entries marked unset), so the columns never move and the run keeps the
 // entries it computes for the new rows. Moving every column's entries to
 // the new rows' order (a memmove of the whole budget per retrain) took an
-// eighth of a warm retrain's time on digits. ε-SVR's matrix does not read
-// them.
+// eighth of a warm retrain's time on digits. ε-SVR's matrix reads them by
+// sample (svrQ.fill).
 //
 // The solves' caches hold more: the columns of support vectors that have
 // no kept column yet (new rows, or rows that became support vectors), and
@@ -413,15 +413,9 @@ func (c *keptColumns) capture(q *svcQ, alpha []float64) {
 		if len(src) == 0 || cut[len(src)] > 0 {
 			continue
 		}
-		dst := c.made[row]
+		dst := c.madeFor(row)
 		if dst == nil {
-			if c.cols >= c.maxCols {
-				continue
-			}
-			dst = newColumn(c.slots, nil)
-			c.made[row] = dst
-			c.cols++
-			c.bytes += 4 * int64(c.slots)
+			continue
 		}
 		index := q.index[:len(src)]
 		var y []int8
@@ -435,6 +429,46 @@ func (c *keptColumns) capture(q *svcQ, alpha []float64) {
 				v = -v
 			}
 			dst[c.oldOf[r]] = v
+		}
+	}
+}
+
+// madeFor returns the column capture made for row in this Train, making
+// it (all entries unset) while the budget allows; nil when it does not.
+func (c *keptColumns) madeFor(row int32) []float32 {
+	dst := c.made[row]
+	if dst == nil && c.cols < c.maxCols {
+		dst = newColumn(c.slots, nil)
+		c.made[row] = dst
+		c.cols++
+		c.bytes += 4 * int64(c.slots)
+	}
+	return dst
+}
+
+// captureSVR is capture for the ε-SVR (or ν-SVR) matrix q after a solve
+// whose solution is alpha (α then α*): for each sample with α or α* > 0
+// whose row has no kept column, the entries of its cached column, which
+// are kernel values in sample order (q's cache is never swapped).
+func (c *keptColumns) captureSVR(q *svrQ, alpha []float64) {
+	if q.unkept == 0 {
+		return
+	}
+	l := len(q.rows)
+	for r, row := range q.rows {
+		if alpha[r] == 0 && alpha[r+l] == 0 || c.cur[row] != nil {
+			continue
+		}
+		src := q.cache.stored(r)
+		if len(src) == 0 {
+			continue
+		}
+		dst := c.madeFor(row)
+		if dst == nil {
+			continue
+		}
+		for t, d := range q.rows[:len(src)] {
+			dst[c.oldOf[d]] = src[t]
 		}
 	}
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // TestKeptColumns streams digits through two trainers, one keeping kernel
-// columns between warm Trains (KeepMB) and one not: each retrain removes
+// columns between warm Trains (KeepMB) and one not (C-SVC, one-class, and
+// ε-SVR on the digits as values, whose matrix reads them by sample): each retrain removes
 // the oldest rows and appends new ones. The duals must be equal bit for
 // bit (the kept entries are the kernels' own); with room for every
 // support vector's column, the kept trainer must compute fewer kernel
@@ -21,15 +22,7 @@ func TestKeptColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	const store, batch = 600, 12
-	for _, c := range []struct {
-		name   string
-		svm    SVMType
-		keepMB float64
-	}{
-		{"C-SVC", CSVC, 64},
-		{"C-SVC small budget", CSVC, 10 * 4 * store / float64(1<<20)},
-		{"one-class", OneClass, 64},
-	} {
+	for _, c := range keptCases(store) {
 		t.Run(c.name, func(t *testing.T) {
 			p := DefaultKernelParams()
 			p.SVMType, p.Nu = c.svm, 0.2
@@ -51,11 +44,35 @@ func TestKeptColumns(t *testing.T) {
 				}
 				d0, d1 = n0, n1
 			}
-			if c.keepMB >= 1 && e1 >= e0 {
-				t.Errorf("%d kernel evaluations with kept columns, %d without", e1, e0)
+			if c.keepMB >= 1 && float64(e1) > c.most*float64(e0) {
+				t.Errorf("%d kernel evaluations with kept columns, %d without: want at most %v times", e1, e0, c.most)
 			}
 			t.Logf("kernel evaluations after the first retrain: %d with kept columns, %d without", e1, e0)
 		})
+	}
+}
+
+// keptCase is a formulation and budget the kept-columns tests stream:
+// with a budget of at least 1 MiB the trainer keeping columns computes
+// at most most times the kernel values of the other.
+type keptCase struct {
+	name   string
+	svm    SVMType
+	keepMB float64
+	most   float64
+}
+
+// keptCases returns the kept-columns tests' cases for a store of store
+// rows: room for every column, or for ten (small budget).
+func keptCases(store int) []keptCase {
+	few := 10 * 4 * float64(store) / (1 << 20)
+	return []keptCase{
+		{"C-SVC", CSVC, 64, 0.5}, // 0.35
+		{"C-SVC small budget", CSVC, few, 1},
+		{"one-class", OneClass, 64, 0.8}, // 0.74
+		{"ε-SVR", EpsSVR, 64, 0.8},       // 0.67; 0.99 with the removed rows' columns alone
+		{"ε-SVR small budget", EpsSVR, few, 1},
+		{"ν-SVR", NuSVR, 64, 0.8}, // 0.60
 	}
 }
 
@@ -198,25 +215,18 @@ func TestKeptColumnsSlots(t *testing.T) {
 // TestKeptColumnsSeeded: a trainer keeping kernel columns that starts
 // with a cold Train fills them from that run's kernel caches, with no
 // kernel evaluation of its own (the cold run's model stays a plain
-// trainer's), so its first warm retrain already reads them: fewer kernel
-// evaluations than a trainer without kept columns at every retrain (no
-// more with a budget of a few columns), the same duals bit for bit, and
-// the budget kept.
+// trainer's), so its first warm retrain already reads them: at most
+// keptCase.most times the kernel evaluations of a trainer without kept
+// columns at every retrain (no more with a budget of a few columns; ε-SVR
+// 0.43 at the first, 0.85 without captureSVR), the same duals bit for
+// bit, and the budget kept.
 func TestKeptColumnsSeeded(t *testing.T) {
 	full, err := data.ReadFile("testdata/digits.train", data.ReadOptions{ClassLabels: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	const store, batch = 600, 12
-	for _, c := range []struct {
-		name   string
-		svm    SVMType
-		keepMB float64
-	}{
-		{"C-SVC", CSVC, 64},
-		{"C-SVC small budget", CSVC, 10 * 4 * store / float64(1<<20)},
-		{"one-class", OneClass, 64},
-	} {
+	for _, c := range keptCases(store) {
 		t.Run(c.name, func(t *testing.T) {
 			p := DefaultKernelParams()
 			p.SVMType, p.Nu = c.svm, 0.2
@@ -241,7 +251,7 @@ func TestKeptColumnsSeeded(t *testing.T) {
 			for b := range 3 {
 				slideBoth(t, ds, d0, d1, oldest, add, batch)
 				m0, m1, n0, n1 := retrainBoth(t, b, plain, kept, ds, d0, d1)
-				if e0, e1 := m0.Result.KernelEvals, m1.Result.KernelEvals; e1 > e0 || c.keepMB >= 1 && e1 >= e0 {
+				if e0, e1 := m0.Result.KernelEvals, m1.Result.KernelEvals; e1 > e0 || c.keepMB >= 1 && float64(e1) > c.most*float64(e0) {
 					t.Errorf("retrain %d: %d kernel evaluations with seeded kept columns, %d without", b,
 						m1.Result.KernelEvals, m0.Result.KernelEvals)
 				}

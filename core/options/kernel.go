@@ -30,7 +30,8 @@ type KernelOptions struct {
 // pair (784 features, 4,950 rows, 1% of the rows replaced) that cost 1.05
 // of a cold solve's CPU, against 0.09 with them (33.7 MiB kept). -M 0
 // keeps none; svm-train itself trains once and keeps none (KeepMB 0), and
-// neither does ε-SVR, whose matrix reads none.
+// neither does ε-SVR unless -M is given: its matrix reads kept columns,
+// but no wide regression set has measured the default.
 func (o *KernelOptions) Incremental(rowWidth int) core.KernelParams {
 	p := o.Params
 	if !o.KeepGiven && !p.SVMType.IsRegression() && rowWidth >= KeepMinRowWidth {

@@ -140,8 +140,7 @@ func TestParseKernelErrors(t *testing.T) {
 
 // TestKernelIncremental: a trainer that retrains as rows arrive keeps
 // kernel columns within -m unless -M is given (-M 0 included) or its rows
-// are narrower than KeepMinRowWidth, and an ε-SVR, whose matrix reads
-// none, keeps none; svm-train's own parse keeps its default of none.
+// are narrower than KeepMinRowWidth, and an ε-SVR keeps none without -M; svm-train's own parse keeps its default of none.
 func TestKernelIncremental(t *testing.T) {
 	for _, c := range []struct {
 		args       string

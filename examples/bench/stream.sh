@@ -46,10 +46,11 @@
 #                 capi, partial_fit (the estimators' kept_cache_size) and
 #                 daemon paths get the case's -M too
 #   SHUTTLE_KEEP_MB, DIGITS_KEEP_MB  -M for the cases shuttle-M (default: 400),
-#                 digits-M and digits-oneclass-M (default: 20), in process
+#                 digits-M, digits-oneclass-M and diabetes-svr-M (default: 20),
+#                 in process
 #   STREAM_CASES  cases to run (default: all): shuttle shuttle-M digits digits-M
 #                 digits-oneclass digits-oneclass-M
-#                 diabetes-svr fashion-pair fashion10 debdesc_bin
+#                 diabetes-svr diabetes-svr-M fashion-pair fashion10 debdesc_bin
 #                 debdesc_bin-dcd debdesc_bin-s2 debdesc_bin-s0 digits-linear shuttle-10k
 #                 shuttle-40k shuttle-160k (the store sizes: shuttle.train four times, the
 #                 copies after the first with each value moved by up to ±0.001,
@@ -92,7 +93,7 @@ keep=${KEEP_MB:-0}
 fkeep=${FASHION_KEEP_MB:-200}
 skeep=${SHUTTLE_KEEP_MB:-400}
 dkeep=${DIGITS_KEEP_MB:-20}
-cases=${STREAM_CASES:-shuttle shuttle-M digits digits-M digits-oneclass digits-oneclass-M diabetes-svr fashion-pair fashion10 debdesc_bin debdesc_bin-dcd debdesc_bin-s2 debdesc_bin-s0 digits-linear shuttle-10k shuttle-40k shuttle-160k}
+cases=${STREAM_CASES:-shuttle shuttle-M digits digits-M digits-oneclass digits-oneclass-M diabetes-svr diabetes-svr-M fashion-pair fashion10 debdesc_bin debdesc_bin-dcd debdesc_bin-s2 debdesc_bin-s0 digits-linear shuttle-10k shuttle-40k shuttle-160k}
 paths=${PATHS:-process capi partial_fit daemon}
 python=${PYTHON:-python3}
 svmgo=${SVMGO:-$root/bin/svmgo}
@@ -132,6 +133,7 @@ setup() {
 		done >"$file"
 		;;
 	diabetes-svr) file=$shared/diabetes.train opts="-s 3 -c 100 -p 5" name="diabetes ε-SVR" ;;
+	diabetes-svr-M) file=$shared/diabetes.train opts="-s 3 -c 100 -p 5" name="diabetes ε-SVR" m=$dkeep ;;
 	debdesc_bin) file=$shared/debdesc_bin.train opts="-s 1" name=debdesc_bin linear=1 ;;
 	debdesc_bin-dcd) file=$shared/debdesc_bin.train opts="-s 1 -twin 0" name=debdesc_bin linear=1 ;;
 	debdesc_bin-s2) file=$shared/debdesc_bin.train opts="-s 2" name=debdesc_bin linear=1 ;;
