@@ -111,7 +111,7 @@ func newTrainer(opts string, capRows, numFeatures, capNonzeros uint64) (*trainer
 		// Dense rows: a kernel trainer needs no dense copy of them.
 		h.trainer, err = core.NewDenseTrainer(o.Params(), int(capRows), int(numFeatures))
 	} else {
-		h.trainer, err = core.NewTrainer(o.Params(), int(capRows), int(numFeatures))
+		h.trainer, err = core.NewSparseTrainer(o.Params(), int(capRows), int(numFeatures), int(capNonzeros))
 	}
 	if err != nil {
 		return nil, errorf(statusInvalidArgument, "options %q: %w", opts, err)

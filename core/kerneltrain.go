@@ -404,8 +404,7 @@ func NewKernelTrainer(p KernelParams, capRows, capFeatures int) (*KernelTrainer,
 // newKernelTrainer is NewKernelTrainer with the number of workers, the
 // rows of the largest subproblem it will solve (lMax ≤ capRows; Train
 // panics on a larger one), which sizes the solvers and caches, and whether
-// to keep a dense copy for sparse data (view; ignored when capFeatures >
-// denseViewMaxFeatures).
+// to keep a dense copy for sparse data (view).
 func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, view bool) (*KernelTrainer, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -436,7 +435,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 		workers:     make([]kernelWorker, workers),
 		helpers:     make([]*kernelRows, kernelHelperCount()),
 	}
-	if view && capFeatures <= denseViewMaxFeatures {
+	if view {
 		t.dense = data.NewDense(capRows, capFeatures)
 	}
 	if b := p.keepBytes(); b > 0 {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
@@ -920,5 +921,79 @@ func TestKernelRowWidth(t *testing.T) {
 		if got := KernelRowWidth(c.features, c.nonzeros); got != c.want {
 			t.Errorf("KernelRowWidth(%d, %d) = %d, want %d", c.features, c.nonzeros, got, c.want)
 		}
+	}
+}
+
+// NewSparseTrainer keeps the dense copy for wide rows when its nonzero
+// capacity says they are mostly nonzero (Fashion-MNIST's 784 features in
+// the daemon's sparse store): the model is the one trained on the rows
+// stored dense, bit for bit, cold and warm. With a nonzero capacity of
+// sparse rows it keeps none, as NewTrainer does for wide rows.
+func TestSparseTrainerDenseViewWide(t *testing.T) {
+	const l, nf = 240, 120
+	rng := rand.New(rand.NewPCG(21, 1))
+	dense := data.NewDense(l, nf)
+	row := make([]float32, nf)
+	for i := range l {
+		c := i % 3
+		for j := range row {
+			row[j] = 0
+			if rng.Float64() < 0.6 {
+				row[j] = float32(rng.Float64() + 0.3*float64(c)*float64(j%4))
+			}
+		}
+		if err := dense.AppendDense(float64(c), row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sparse := toSparse(t, dense)
+	o, _, err := parseTrainParams([]string{"-t", "2", "-c", "4", "-g", "0.02"}, KernelFamily)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := NewSparseTrainer(o, l, nf, sparse.Nonzeros())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.(kernelTrainer).t.dense == nil {
+		t.Fatalf("NewSparseTrainer for %d × %d with %d nonzeros keeps no dense copy", l, nf, sparse.Nonzeros())
+	}
+	dt, err := NewDenseTrainer(o, l, nf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(what string, a, b Model) {
+		t.Helper()
+		x, y := a.(*KernelModel), b.(*KernelModel)
+		if !slices.Equal(x.Rho, y.Rho) || !slices.Equal(x.Coef, y.Coef) || x.Result.Iterations != y.Result.Iterations ||
+			x.Result.KernelEvals != y.Result.KernelEvals {
+			t.Errorf("%s: sparse rows: rho %v, %d iterations, %d kernel values; dense %v, %d, %d", what,
+				x.Rho, x.Result.Iterations, x.Result.KernelEvals, y.Rho, y.Result.Iterations, y.Result.KernelEvals)
+		}
+	}
+	half, halfDense := sparse.Prefix(l/2), dense.Prefix(l/2)
+	ms, ds1, err := st.Train(half, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, dd1, err := dt.Train(halfDense, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("cold", ms, md)
+	ms, _, err = st.Train(sparse, ds1.Extended(l))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _, err = dt.Train(dense, dd1.Extended(l))
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("warm", ms, md)
+	if tr, _ := NewSparseTrainer(o, l, nf, l*nf/10); tr.(kernelTrainer).t.dense != nil {
+		t.Errorf("NewSparseTrainer for rows 10%% nonzero keeps a dense copy")
+	}
+	if tr, _ := NewTrainer(o, l, nf); tr.(kernelTrainer).t.dense != nil {
+		t.Errorf("NewTrainer for %d features keeps a dense copy", nf)
 	}
 }

@@ -179,7 +179,9 @@
 //
 // The trainer is sized once for the store's capacity and MaxFeatures; a
 // kernel trainer's cache is the -m budget (100 MB unless set), allocated
-// at start and logged with core.KernelTrainerBytes; the support vectors'
+// at start and logged with core.KernelTrainerBytes (which leaves out the
+// dense copy core.NewSparseTrainer keeps of rows wider than 64 features
+// when the store's nonzeros say they are mostly nonzero); the support vectors'
 // kernel columns kept between retrains take at most -M, which defaults to
 // -m here for rows of 64 or more values (the store's nonzeros per row,
 // at most its MaxFeatures, or MaxFeatures itself when the kernels read

@@ -21,7 +21,7 @@ import (
 // the -m budget, allocated here).
 func (d *Daemon) setTrainer(spec trainSpec) error {
 	sc := d.st.Config()
-	t, err := core.NewTrainer(spec.opts.Params(), sc.Capacity, sc.MaxFeatures)
+	t, err := core.NewSparseTrainer(spec.opts.Params(), sc.Capacity, sc.MaxFeatures, sc.CapacityNonzeros)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
