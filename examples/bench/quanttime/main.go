@@ -303,11 +303,17 @@ func run(w io.Writer, testFile string, modelFiles []string, target time.Duration
 	// time: at a load of 10–20 on two cores the wall time was 3–10× the
 	// CPU time, so a round of linear-fashion was 2 calls, 13 ms of CPU,
 	// and its ratios spread 0.81–1.14 around the same instructions
-	// (float32 and int8 run the one simd.Gemm over the same panels).
+	// (float32 and int8 run the one simd.Gemm over the same panels). The
+	// least of three calls: one call, in a quiet minute, once took 125 ms
+	// of CPU for 4.7 (a collection, or the runtime's start-up threads).
 	all := make([]float64, ds.Len())
-	c0 := processCPU()
-	models[0].batch1(all, ds)
-	calls := max(1, int(math.Round(float64(target)/float64(max(processCPU()-c0, 1)))))
+	one := int64(math.MaxInt64)
+	for range 3 {
+		c0 := processCPU()
+		models[0].batch1(all, ds)
+		one = min(one, max(processCPU()-c0, 1))
+	}
+	calls := max(1, int(math.Round(float64(target)/float64(one))))
 	for i := range models {
 		models[i].batch1(all, ds)
 		for r := range all {
