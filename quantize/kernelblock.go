@@ -731,7 +731,7 @@ func (m *Kernel) BatchPays() (bool, string) {
 	case m.svmType.IsRegression():
 		return false, "ε-SVR batch values of models of 256 features or more take the exact float64 path (kernel values by math.Exp, serial sums): several times the float model's time (diabetes' 10-feature model took 21× on it)"
 	case m.bits == 16:
-		return false, "16-bit codes: the exact sums need the input in two 12-bit limbs and int32 sums widened every 7 feature pairs, and one limb would overflow int32, so the product makes fewer products an instruction than float32's FMAs: 1.75× the float model on Fashion-MNIST 10k"
+		return false, "16-bit codes: the exact sums need the input in two 12-bit limbs and int32 sums widened every 7 feature pairs, and one limb would overflow int32, so the product makes fewer products an instruction than float32's FMAs: 2.0–2.2× the float model's CPU time on Fashion-MNIST 10k (784 features, 2026-11-28); and the float32 prefilter, whose bound grows with the features (the product's rounding over 784 terms), left 29% of its rows in doubt even with kernel-weighted coefficient sums, 2.7×"
 	case m.blk.pre:
 		return true, "the one-limb prefilter (8-bit codes, twice the float32 product's multiply-adds an instruction; rows it leaves in doubt take the exact sums): 0.93–0.98× the float model's CPU time on Fashion-MNIST 10k (784 features)"
 	case m.kernel.Type != core.RBFKernel:

@@ -264,14 +264,25 @@ func TestBatchPays(t *testing.T) {
 		if pays, why := q.BatchPays(); pays != c.pays || !strings.Contains(why, c.why) {
 			t.Errorf("%s int%d: BatchPays %v %q, want %v and %q", c.name, c.bits, pays, why, c.pays, c.why)
 		}
+		if c.name == "digits" && c.bits == 16 { // as a 256-feature model: no prefilter pays, and it says why
+			q.blk = wideBlocks(q)
+			if pays, why := q.BatchPays(); pays || !strings.Contains(why, "16-bit codes") || !strings.Contains(why, "in doubt") {
+				t.Errorf("digits int16 as a wide model: BatchPays %v %q, want false and why", pays, why)
+			}
+		}
 		if c.name == "digits" && c.bits == 8 { // with the prefilter, as a 256-feature model has it
-			old := preMinFeatures
-			preMinFeatures = 0
-			q.blk = newKernelBlocks(q)
-			preMinFeatures = old
+			q.blk = wideBlocks(q)
 			if pays, why := q.BatchPays(); !pays || !strings.Contains(why, "one-limb prefilter") {
 				t.Errorf("digits int8 with the prefilter: BatchPays %v %q", pays, why)
 			}
 		}
 	}
+}
+
+// wideBlocks returns q's blocked path as a model of preMinFeatures
+// features or more makes it.
+func wideBlocks(q *Kernel) *kernelBlocks {
+	defer func(old int) { preMinFeatures = old }(preMinFeatures)
+	preMinFeatures = 0
+	return newKernelBlocks(q)
 }

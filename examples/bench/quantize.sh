@@ -328,7 +328,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 	echo "  one timing), passes over them making a timing of the float32 model (target: $(IFS=,; echo "${targets[*]}" | sed 's/,/, /g'));"
 	echo "  a warm-up timing, then $repeat rounds alternating the three models, median. The timed calls"
 	echo "  return the batch predictions."
-	echo "- Batch: one goroutine, PredictBatch over every test row, calls repeated to make a timing of"
+	echo "- Batch: one goroutine, PredictBatch over every test row, calls repeated to make a timing (CPU time) of"
 	echo "  the float32 model; a warm-up call, then $repeat rounds alternating the three models (float32,"
 	echo "  int8, int16, then the other way round); quanttime pinned to one core (${pin[*]:-no taskset})."
 	echo "  \"batch time vs float32\" is the median over the rounds of the model's CPU time over the"

@@ -15,8 +15,8 @@
 //     (PredictBatchParallel on all CPUs for kernel models, PredictBatch for
 //     linear ones), scored by core.ScorePredictions;
 //   - batch throughput: one goroutine calling PredictBatch over every test
-//     row, calls repeated so that a timing of the float model lasts about
-//     -target; a warm-up call of each model, then -repeat rounds
+//     row, calls repeated so that a timing of the float model takes about
+//     -target of CPU time; a warm-up call of each model, then -repeat rounds
 //     alternating the models (float, int8, int16, then the other way
 //     round), median ns per row, wall and CPU time; and per round the
 //     model's CPU time over the float model's in that round: the median of
@@ -299,10 +299,21 @@ func run(w io.Writer, testFile string, modelFiles []string, target time.Duration
 	// Batch throughput: PredictBatch over every test row on one
 	// goroutine, as many calls a timing as make the float model's last
 	// about target; a warm-up call, then rounds alternating the models.
+	// The calls are counted from the first call's CPU time, not its wall
+	// time: at a load of 10–20 on two cores the wall time was 3–10× the
+	// CPU time, so a round of linear-fashion was 2 calls, 13 ms of CPU,
+	// and its ratios spread 0.81–1.14 around the same instructions
+	// (float32 and int8 run the one simd.Gemm over the same panels). The
+	// least of three calls: one call, in a quiet minute, once took 125 ms
+	// of CPU for 4.7 (a collection, or the runtime's start-up threads).
 	all := make([]float64, ds.Len())
-	t0 = time.Now()
-	models[0].batch1(all, ds)
-	calls := max(1, int(math.Round(float64(target)/float64(time.Since(t0)))))
+	one := int64(math.MaxInt64)
+	for range 3 {
+		c0 := processCPU()
+		models[0].batch1(all, ds)
+		one = min(one, max(processCPU()-c0, 1))
+	}
+	calls := max(1, int(math.Round(float64(target)/float64(one))))
 	for i := range models {
 		models[i].batch1(all, ds)
 		for r := range all {
