@@ -163,9 +163,9 @@
 //
 // # Turns
 //
-// Inference requests are worked on Config.Workers at a time (svmgo serve
-// --workers; by default GOMAXPROCS-1, at least 1), the others waiting for
-// their turn first come first served (turns.go): Go's scheduler lets a
+// With Config.Workers > 0 (svmgo serve --workers; by default no queue)
+// inference requests are worked on that many at a time, the others waiting
+// for their turn first come first served (turns.go): Go's scheduler lets a
 // connection whose client sends its next request before the last answer's
 // goroutine parks be served again and again while other connections'
 // requests wait in the kernel. A request whose rows are read from the

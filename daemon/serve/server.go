@@ -100,10 +100,10 @@ type Config struct {
 	// on a busy machine a thread woken by a request runs after about that
 	// long rather than the kernel's default slice (schedslice_linux.go).
 	SchedSlice time.Duration
-	// Workers is the inference requests worked on at once; the others
-	// wait for their turn, first come first served (turns.go). Zero:
-	// GOMAXPROCS-1, at least 1; negative: no queue, every request is
-	// worked on as soon as its connection's goroutine reads it.
+	// Workers, when positive, is the inference requests worked on at
+	// once, the others waiting for their turn, first come first served
+	// (turns.go). Zero or negative, the default: no queue, every request
+	// is worked on as soon as its connection's goroutine reads it.
 	Workers int
 }
 

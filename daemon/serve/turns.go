@@ -1,9 +1,7 @@
 package serve
 
-import "runtime"
-
-// Inference work takes turns, first come first served, Config.Workers at
-// a time (by default GOMAXPROCS-1, at least 1). Go's scheduler is not
+// Inference work can take turns, first come first served, Config.Workers
+// at a time (svmgo serve --workers N; 0, the default: no queue). Go's scheduler is not
 // fair to connections: a connection's goroutine that answers a request
 // and finds the client's next one already arrived serves it at once,
 // without parking, and the other connections' requests wait in the
@@ -21,14 +19,19 @@ import "runtime"
 // are predicted (a REST binary batch) does not take a turn: a slow sender
 // would hold it.
 
-// newTurns returns the queue of workers turns (0: GOMAXPROCS-1, at least
-// 1), or nil for no queue (workers < 0).
+// newTurns returns the queue of workers turns, or nil for no queue
+// (workers ≤ 0).
+//
+// No queue is the default: on a quiet 2-vCPU machine (2026-11-28,
+// serve_latency.sh CASES=gen, 3 alternated rounds, load 1.3-2.7) one turn
+// (GOMAXPROCS-1) against none, 8 in flight from h2load: REST p99 1,862
+// against 1,003 µs (p99/p50 7.33 against 4.54), gRPC 949 against 719 µs,
+// and 14% fewer REST requests a second. The queue paid only on a machine
+// whose CPUs other processes held (load 13-22: REST p99/p50 2.61 against
+// 14.02 with 100 µs scheduler slices), so it is there to be asked for.
 func newTurns(workers int) chan struct{} {
-	if workers < 0 {
+	if workers <= 0 {
 		return nil
-	}
-	if workers == 0 {
-		workers = max(1, runtime.GOMAXPROCS(0)-1)
 	}
 	return make(chan struct{}, workers)
 }

@@ -43,10 +43,10 @@
 #   gen   eight in flight from one load generator, as the serving
 #         world measures concurrency (h2load --h1 and wrk for REST, h2load
 #         for gRPC; examples/bench/servetime/loadgen.go): svmgo serve as is
-#         (inference takes turns, first come first served, GOMAXPROCS-1 at
-#         a time: daemon/serve/turns.go); without the queue
-#         (--workers=-1: each connection's goroutine works as soon as it has
-#         read a request); the two with the server's threads given a 100 µs
+#         (no queue: each connection's goroutine works as soon as it has
+#         read a request); with one turn (--workers=1, GOMAXPROCS-1 here:
+#         inference first come first served, daemon/serve/turns.go); the
+#         two with the server's threads given a 100 µs
 #         scheduler slice (--sched-slice=100us, Linux 6.12+: a thread woken
 #         on a busy machine waits about that long for a CPU, not the
 #         default 1.4 ms); and that with the generator's threads given the
@@ -137,9 +137,9 @@ for r in $(seq "$ROUNDS"); do
 	fi
 	if [[ " $CASES " == *" gen "* ]]; then
 		run "generator" "${gen[@]}"
-		run "generator,no-queue" "${gen[@]}" -server-args --workers=-1
+		run "generator,turns" "${gen[@]}" -server-args --workers=1
 		run "generator,--sched-slice=100us" "${gen[@]}" -server-args --sched-slice=100us
-		run "generator,--sched-slice=100us,no-queue" "${gen[@]}" -server-args "--sched-slice=100us --workers=-1"
+		run "generator,--sched-slice=100us,turns" "${gen[@]}" -server-args "--sched-slice=100us --workers=1"
 		run "generator,--sched-slice=100us,client-slice=100us" "${gen[@]}" -server-args --sched-slice=100us -client-slice 100us
 	fi
 	if [[ " $CASES " == *" swap "* ]]; then
@@ -188,7 +188,7 @@ if [[ " $CASES " == *" gen "* ]]; then
 	echo
 	echo "| 8 in flight from one load generator, single row | REST h2load p50 / p99 µs | p99 / p50 | REST wrk p50 / p99 µs | p99 / p50 | gRPC h2load p50 / p99 µs | p99 / p50 | requests/s REST / gRPC | passed by (p99) REST / gRPC | server CPU µs a request REST / gRPC | server run-queue wait µs a request REST / gRPC |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-	for v in generator generator,no-queue generator,--sched-slice=100us generator,--sched-slice=100us,no-queue generator,--sched-slice=100us,client-slice=100us; do
+	for v in generator generator,turns generator,--sched-slice=100us generator,--sched-slice=100us,turns generator,--sched-slice=100us,client-slice=100us; do
 		ratio() { awk -v a="$(med $v "$1")" -v b="$(med $v "$2")" 'BEGIN { printf "%.2f", a / b }'; }
 		echo "| $v | $(med $v h2loadh1_8_p50_us) / $(med $v h2loadh1_8_p99_us) | $(ratio h2loadh1_8_p99_us h2loadh1_8_p50_us) |" \
 			"$(med $v wrk_8_p50_us) / $(med $v wrk_8_p99_us) | $(ratio wrk_8_p99_us wrk_8_p50_us) |" \

@@ -71,7 +71,7 @@ func addServeFlags(fs *flag.FlagSet, prefix string, f *serveFlags, httpDefault, 
 	fs.DurationVar(&c.Limits.IdleTimeout, prefix+"idle-timeout", lim.IdleTimeout, "longest wait of an idle kept-alive REST connection")
 	fs.DurationVar(&c.BusyPoll, prefix+"busy-poll", 0, "how long a connection's reader polls for the next request before it blocks (e.g. 50us; at most 1ms): lower single-row latency on an idle machine for up to that much CPU a read; 0: off")
 	fs.DurationVar(&c.SchedSlice, prefix+"sched-slice", 0, "scheduler slice of the server's threads (Linux 6.12+, e.g. 100us): on a busy machine a thread woken by a request runs after about that long rather than the kernel's default slice; 0: the default")
-	fs.IntVar(&c.Workers, prefix+"workers", 0, "inference requests worked on at once, the others served first come first served: 0 for GOMAXPROCS-1 (at least 1), which leaves a CPU to poll the network and to clients on the same machine; -1: no queue")
+	fs.IntVar(&c.Workers, prefix+"workers", 0, "inference requests worked on at once, the others served first come first served (GOMAXPROCS-1 leaves a CPU to poll the network and to clients on a busy machine); 0: no queue, each request worked on as soon as it is read")
 	fs.BoolVar(&c.GRPCGo, prefix+"grpc-go", false, "serve gRPC with grpc-go's server instead of serve's own HTTP/2 loop (the same services and answers; for comparison)")
 	fs.DurationVar(&f.drainTimeout, prefix+"drain-timeout", 10*time.Second, "on SIGINT/SIGTERM, longest wait for requests in flight")
 }
