@@ -1065,7 +1065,7 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 			a0 = w.alpha0[:lp]
 			G0, Gbar0 = w.s.gradient(lp)
 			g.fillStored(a0, G0, Gbar0, rows, ni, flipped, v)
-			g.takeOutRemoved(G0, Gbar0, rows, y, flipped, v, t.goneK)
+			g.takeOutRemoved(G0, Gbar0, rows, ni, flipped, v, t.goneK)
 			if !r.nu && !t.solveSettled {
 				if res, ok := w.s.warmSettled(w.q, alpha, a0, G0, Gbar0, pv, y, Cp, Cn, wv, p.Eps); ok {
 					t.settled.Add(1)
@@ -1273,7 +1273,7 @@ func (t *KernelTrainer) trainOneClass(ds *data.Dataset, warm *KernelDual, m *Ker
 			a0 = w.alpha0[:l]
 			G0, Gbar0 = w.s.gradient(l)
 			g.fillStored(a0, G0, Gbar0, rows, l, false, 0)
-			g.takeOutRemoved(G0, Gbar0, rows, y, false, 0, t.goneK)
+			g.takeOutRemoved(G0, Gbar0, rows, l, false, 0, t.goneK)
 			if !t.solveSettled {
 				res, settled = w.s.warmSettled(w.q, alpha, a0, G0, Gbar0, pv, y, 1, 1, dw, p.Eps)
 			}
@@ -1366,7 +1366,7 @@ func (t *KernelTrainer) trainSVR(ds *data.Dataset, warm *KernelDual, m *KernelMo
 			g.fillStoredSVR(a0, G0, Gbar0)
 			if g.rows.gone != nil {
 				// α's half; α*'s follows as fillStoredSVR has it.
-				g.takeOutRemoved(G0[:l], Gbar0[:l], rows, y[:l], false, 0, t.goneK)
+				g.takeOutRemoved(G0[:l], Gbar0[:l], rows, l, false, 0, t.goneK)
 				for r := range min(g.Rows, l) {
 					G0[r+l], Gbar0[r+l] = 2*g.Epsilon-G0[r], -Gbar0[r]
 				}

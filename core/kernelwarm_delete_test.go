@@ -147,7 +147,7 @@ func checkRemovedGradient(t *testing.T, ds *data.Dataset, dual *KernelDual, p Ke
 			pairs = dual.Pairs
 		}
 		cols, _ := g.removedColumns(kr, nil, pairs)
-		g.takeOutRemoved(G0, Gbar0, rows, y, false, v, cols)
+		g.takeOutRemoved(G0, Gbar0, rows, ni, false, v, cols)
 		for r, row := range rows {
 			want, wantBar, scale := 0.0, 0.0, 1.0
 			switch p.SVMType {

@@ -82,7 +82,7 @@ import (
 // no reconstruction, for a few iterations per free variable); its first
 // round judges
 // the bounded variables against the previous optimum's threshold (the
-// mean of −y_t G⁰_t over the variables free in α⁰, thresholdAt) as well
+// mean of −y_t G⁰_t over the variables free in α⁰, bStart) as well
 // as the current m and M, which the new rows' violations stretch: on a
 // shuttle pair of 33,889 rows the round kept 33,761 active without it
 // (139 with it), and the 100 iterations on them were most of the pair's
@@ -505,21 +505,10 @@ func (s *smo) setup(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gbar0 [
 		s.wt = s.wt[:l]
 		copy(s.wt, par.Weight)
 	}
-	for t, v := range y {
-		s.ny[t] = -float64(v)
-	}
 	s.nextI = noNext
 	copy(s.p, p)
 	copy(s.y, y)
-	for t, a := range alpha {
-		C := s.C(t)
-		if !(a >= 0 && a <= C) {
-			panic("core: smo.solve: starting alpha outside [0, C]")
-		}
-		s.alpha[t] = a
-		s.index[t] = int32(t)
-		s.setStatusIn(t, C)
-	}
+	s.loadAlpha(alpha)
 	s.activeSize = l
 	s.unshrunk = false
 	s.shrinkFromStart = false
@@ -529,6 +518,50 @@ func (s *smo) setup(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gbar0 [
 	s.qColumns = 0
 	s.QD = Q.QD()
 	return maxIter
+}
+
+// setsOf gives a variable's I_up and I_low bits (sets) by its status and
+// side (0: y = +1, 1: y = −1): setStatusIn's, looked up.
+var setsOf = [3][2]uint8{
+	lowerBound: {inUpSet, inLowSet},
+	upperBound: {inLowSet, inUpSet},
+	freeAlpha:  {inUpSet | inLowSet, inUpSet | inLowSet},
+}
+
+// loadAlpha sets s's starting α, status, sets, −y and identity order
+// from alpha (panicking on an α outside its box), as setStatusIn and a
+// pass each for −y and the order did: one pass, with each side's bound
+// hoisted and no call a variable (a warm retrain loads some 13,000
+// variables on digits, 45 pairs, where its solves take some 900
+// iterations).
+func (s *smo) loadAlpha(alpha []float64) {
+	l := len(alpha)
+	y, ny, sa, st, sets, index := s.y[:l], s.ny[:l], s.alpha[:l], s.alphaStatus[:l], s.sets[:l], s.index[:l]
+	var wt []float64
+	if s.weighted {
+		wt = s.wt[:l]
+	}
+	for t, a := range alpha {
+		side, C := 0, s.Cp
+		if y[t] < 0 {
+			side, C = 1, s.Cn
+		}
+		ny[t] = -float64(y[t])
+		if wt != nil {
+			C *= wt[t]
+		}
+		if !(a >= 0 && a <= C) {
+			panic("core: smo.solve: starting alpha outside [0, C]")
+		}
+		status := freeAlpha
+		switch {
+		case a >= C:
+			a, status = C, upperBound
+		case a <= 0:
+			a, status = 0, lowerBound
+		}
+		sa[t], st[t], sets[t], index[t] = a, status, setsOf[status][side], int32(t)
+	}
 }
 
 // finish computes the result of a solve that took iter iterations: ρ (and
@@ -653,20 +686,52 @@ func (s *smo) initGradient() {
 // initGradientFrom builds G and Gbar at α from their values G0, Gbar0 at
 // alpha0 (file comment): a column per changed α_j and per variable with
 // no stored value, or the cold rebuild when that is cheaper.
+//
+// One pass counts what changed, sums the previous optimum's threshold
+// (bStart: the mean of −y_t G0_t over the variables free in alpha0 that
+// have a stored value, −ρ there; NaN when none is free) and loads G0 and
+// Gbar0; the columns of changed α and the rebuilt variables are then
+// found in passes that stop at the last one. Four passes over every
+// variable, each as long as a settled pair's whole check, were a
+// twentieth of a warm retrain on digits (-M 20).
 func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 	l := s.l
 	alpha0, G0, Gbar0 = alpha0[:l], G0[:l], Gbar0[:l]
-	changed, unknown, nonzero := 0, 0, 0
-	for t := range l {
+	alpha, status, y, ny := s.alpha[:l], s.alphaStatus[:l], s.y[:l], s.ny[:l]
+	var wt []float64
+	if s.weighted {
+		wt = s.wt[:l]
+	}
+	// G and Gbar may be G0 and Gbar0 themselves: each is read at t
+	// before it is written there. NaN in G marks from here on the
+	// variables without a stored value (Gbar 0 there).
+	G, Gbar := s.G[:l], s.Gbar[:l]
+	changed, unknown, nonzero, nFree := 0, 0, 0, 0
+	var sum float64
+	for t, g := range G0 {
 		a0 := alpha0[t]
-		if math.IsNaN(G0[t]) {
+		if g != g { // NaN: no stored value
 			unknown++
 			a0 = 0
+			G[t], Gbar[t] = g, 0
+		} else {
+			C := s.Cn
+			if y[t] > 0 {
+				C = s.Cp
+			}
+			if wt != nil {
+				C *= wt[t]
+			}
+			if a0 > 0 && a0 < C {
+				sum += ny[t] * g
+				nFree++
+			}
+			G[t], Gbar[t] = g, Gbar0[t]
 		}
-		if s.alpha[t] != a0 {
+		if alpha[t] != a0 {
 			changed++
 		}
-		if s.alphaStatus[t] != lowerBound {
+		if status[t] != lowerBound {
 			nonzero++
 		}
 	}
@@ -687,28 +752,21 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 		s.initGradient()
 		return
 	}
-	// Record which variables lack a stored value in Gbar before G0 and
-	// Gbar0 (possibly s.G and s.Gbar themselves) are overwritten: NaN in G
-	// marks them from here on.
-	G, Gbar := s.G[:l], s.Gbar[:l]
-	s.bStart = s.thresholdAt(alpha0, G0)
-	for t := range l {
-		if math.IsNaN(G0[t]) {
-			G[t], Gbar[t] = math.NaN(), 0
-		} else {
-			G[t], Gbar[t] = G0[t], Gbar0[t]
-		}
+	s.bStart = math.NaN()
+	if nFree > 0 {
+		s.bStart = sum / float64(nFree)
 	}
-	for j := range l {
+	for j := 0; changed > 0; j++ {
 		known := !math.IsNaN(G[j])
 		a0 := 0.0
 		if known {
 			a0 = alpha0[j]
 		}
-		d := s.alpha[j] - a0
+		d := alpha[j] - a0
 		if d == 0 {
 			continue
 		}
+		changed--
 		Qj := s.getQ(j, l)
 		G := G[:len(Qj)] // equal lengths let the compiler drop bounds checks
 		for t, q := range Qj {
@@ -716,7 +774,7 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 		}
 		C := s.C(j)
 		wasUpper := known && a0 >= C
-		if isUpper := s.alphaStatus[j] == upperBound; wasUpper != isUpper {
+		if isUpper := status[j] == upperBound; wasUpper != isUpper {
 			if wasUpper {
 				C = -C
 			}
@@ -726,17 +784,20 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 			}
 		}
 	}
+	if unknown == 0 {
+		return
+	}
 	var nz []int32 // positions of the nonzero α, for byEntry
-	if byEntry && unknown > 0 {
+	if byEntry {
 		nz = s.nz[:0]
-		for j, st := range s.alphaStatus[:l] {
+		for j, st := range status {
 			if st != lowerBound {
 				nz = append(nz, int32(j))
 			}
 		}
 	}
 	if byEntry && unknown <= rowwiseUnknownMax {
-		s.rebuildByRows(qe, nz)
+		s.rebuildByRows(qe, nz, unknown)
 		return
 	}
 	if byEntry {
@@ -763,25 +824,6 @@ func (s *smo) initGradientFrom(alpha0, G0, Gbar0 []float64) {
 	}
 }
 
-// thresholdAt returns the mean of −y_t G0_t over the variables free in
-// alpha0 that have a stored value (G0_t not NaN): at a previous optimum,
-// where m − M ≤ eps, the threshold that separates the bounded variables'
-// sides. NaN when none is free.
-func (s *smo) thresholdAt(alpha0, G0 []float64) float64 {
-	var sum float64
-	n := 0
-	for t, g := range G0[:s.l] {
-		if a := alpha0[t]; a > 0 && a < s.C(t) && !math.IsNaN(g) {
-			sum += s.ny[t] * g
-			n++
-		}
-	}
-	if n == 0 {
-		return math.NaN()
-	}
-	return sum / float64(n)
-}
-
 // rowwiseUnknownMax is the most variables without a stored value that
 // rebuildByRows takes: one batch of entries per variable against the
 // nonzero α. rebuildByEntries's batch per nonzero α over a block of so
@@ -796,14 +838,18 @@ const rowwiseUnknownMax = 16
 // whose row is the negation of i's (qTwins: ε-SVR's α*_t of α_t's), the
 // same batch gives G_u = p_u − Σ_j α_j Q_ij and Gbar_u = −Gbar_i: a row
 // added to ε-SVR costs one batch, not two.
-func (s *smo) rebuildByRows(qe qEntries, nz []int32) {
+func (s *smo) rebuildByRows(qe qEntries, nz []int32, unknown int) {
 	q := s.qbuf[:len(nz)]
 	alpha, status := s.alpha[:s.l], s.alphaStatus[:s.l]
 	tw, _ := s.Q.(qTwins)
 	for i, g := range s.G[:s.l] {
+		if unknown == 0 {
+			return // the rest have their values
+		}
 		if !math.IsNaN(g) {
 			continue
 		}
+		unknown--
 		qe.entries(q, i, nz)
 		var sum, gbar float64
 		for k, j := range nz {
@@ -819,6 +865,7 @@ func (s *smo) rebuildByRows(qe qEntries, nz []int32) {
 		}
 		if u := tw.twin(i); u > i && math.IsNaN(s.G[u]) {
 			s.G[u], s.Gbar[u] = s.p[u]-sum, -gbar
+			unknown--
 		}
 	}
 }

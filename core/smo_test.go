@@ -877,7 +877,7 @@ func TestSMOWarmCheckWithoutColumn(t *testing.T) {
 
 // The first shrinking round of a warm start from a stored gradient judges
 // the bounded variables against the previous optimum's threshold
-// (thresholdAt, which is −ρ there) as well as the current m and M: after
+// (smo.bStart, which is −ρ there) as well as the current m and M: after
 // a few α moved far from that optimum (as removed rows and the repair move
 // them), it keeps fewer variables active than m and M alone would, and the
 // solve still reaches the cold optimum.
@@ -898,7 +898,8 @@ func TestSMOWarmShrinkFromThreshold(t *testing.T) {
 		}
 	}
 	s.setup(pr.Q, pr.p, pr.y, cold, cold, G0, Gbar0, par)
-	if b := s.thresholdAt(cold, G0); math.Abs(b+rc.Rho) > 1e-9*(1+math.Abs(rc.Rho)) {
+	s.initGradientFrom(cold, append([]float64(nil), G0...), append([]float64(nil), Gbar0...))
+	if b := s.bStart; math.Abs(b+rc.Rho) > 1e-9*(1+math.Abs(rc.Rho)) {
 		t.Errorf("threshold at the optimum %.12g, want −ρ = %.12g", b, -rc.Rho)
 	}
 	r := solve.NewRNG(3)

@@ -47,6 +47,7 @@ import (
 	"github.com/libsvmgo/libsvmgo/core"
 	"github.com/libsvmgo/libsvmgo/core/data"
 	"github.com/libsvmgo/libsvmgo/core/model"
+	"github.com/libsvmgo/libsvmgo/core/modelfile"
 	"github.com/libsvmgo/libsvmgo/core/options"
 )
 
@@ -64,6 +65,7 @@ type config struct {
 	name    string
 	options string // the train options, for the total row
 	profile string // CPU profile of the warm retrains (stream; no cold ones)
+	models  string // directory for each warm retrain's model file (with profile)
 	linear  bool   // LIBLINEAR options, a sparse store
 	test    string // test rows for the drift check
 }
@@ -82,6 +84,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.classes, "classes", "", "use only rows of these labels (comma-separated)")
 	fs.StringVar(&c.name, "name", "", "name of the data in the total row (default: the file's)")
 	fs.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the warm retrains here (stream; skips the cold ones; -: no profile)")
+	fs.StringVar(&c.models, "models", "", "with --cpuprofile, write each warm retrain's model to this directory (warm-N.svmgo), to compare builds byte for byte")
 	fs.BoolVar(&c.linear, "linear", false, "the options are LIBLINEAR's (train-linear)")
 	fs.StringVar(&c.test, "test", "", "LIBSVM file of test rows: count those the warm and cold models predict differently")
 	// Our flags come first; the rest are svm-train options and the file.
@@ -460,6 +463,12 @@ func profileStream(w io.Writer, c config, ds *data.Dataset, dual *core.Dual, tr 
 			return err
 		}
 		dual = hot.dual
+		if c.models != "" {
+			// Written after the retrain's CPU is taken: it is not timed.
+			if err := modelfile.WriteFile(filepath.Join(c.models, fmt.Sprintf("warm-%d.svmgo", b+1)), hot.m); err != nil {
+				return err
+			}
+		}
 		tw, ew = tw+hot.cpu, ew+float64(hot.sum.Work)
 		fmt.Fprintf(w, "| %d | | %.4f | | | %.0f | | %d | | |\n", b+1, hot.cpu, float64(hot.sum.Work), hot.sum.Iterations)
 	}
