@@ -1024,11 +1024,16 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 	rows = append(rows, r.perm[r.start[j]:r.start[j+1]]...)
 	lp := len(rows)
 	y, alpha, pv := w.y[:lp], w.alpha[:lp], w.p[:lp]
-	for k := range lp {
-		y[k] = -1
-		if k < ni {
-			y[k] = 1
-		}
+	// By side, without a test a variable (here and in the start's clip
+	// below): a pair's per-variable passes are most of what a warm
+	// retrain does outside its solves.
+	for k := range y[:ni] {
+		y[k] = 1
+	}
+	for k := range y[ni:] {
+		y[ni+k] = -1
+	}
+	for k := range pv {
 		pv[k] = -1
 	}
 	Cp, Cn := p.C*p.weightOf(r.labels[i]), p.C*p.weightOf(r.labels[j])
@@ -1046,15 +1051,19 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 		Cp, Cn = 1, 1
 		nuSum = p.Nu * solve.WeightSum(wv, lp) / 2
 	}
-	clear(alpha)
 	w.q.assign(rows, y)
 	var a0, G0, Gbar0 []float64
 	a, v := warmPair(r.warm, r.labels[i], r.labels[j])
 	warmStart := a != nil
-	if a != nil {
-		for k, row := range rows {
-			alpha[k] = feasible.Clip(a[row], solve.Weighted(feasible.BoxOf(y[k], Cp, Cn), wv, k))
+	if a == nil {
+		clear(alpha)
+	} else {
+		clipStart(alpha[:ni], a, rows[:ni], Cp, wv)
+		var wn []float64
+		if wv != nil {
+			wn = wv[ni:]
 		}
+		clipStart(alpha[ni:], a, rows[ni:], Cn, wn)
 		if r.nu {
 			feasible.RepairSums(alpha, y, ni, 1, wv, nuSum)
 		} else {
@@ -1096,6 +1105,22 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 		t.kept.capture(w.q, alpha)
 	}
 	t.finishPair(r, w, pi, res, alpha, Cp, Cn, ni)
+}
+
+// clipStart sets alpha[k] = a[rows[k]] clipped to [0, C·wt[k]] (wt nil:
+// weights 1): one side's start from a warm α laid out over the data set.
+func clipStart(alpha, a []float64, rows []int32, C float64, wt []float64) {
+	alpha = alpha[:len(rows)] // equal lengths: no bounds checks on alpha
+	if wt == nil {
+		for k, row := range rows {
+			alpha[k] = feasible.Clip(a[row], C)
+		}
+		return
+	}
+	wt = wt[:len(rows)]
+	for k, row := range rows {
+		alpha[k] = feasible.Clip(a[row], C*wt[k])
+	}
 }
 
 // finishPair keeps what pair pi's solve left: its α (the pair's own rows,

@@ -199,7 +199,9 @@ func (g *KernelGradient) deleteRows(svm SVMType, pairs [][2]int32, del []int) bo
 			}
 		}
 		if len(gone.SV) > 0 {
-			var coef, bar []float64
+			// Sized at once: grown a value at a time, these were most
+			// of deleteRows's instructions on digits.
+			coef, bar := make([]float64, 0, len(gone.SV)), make([]float64, 0, len(gone.SV))
 			if rs.gone != nil {
 				coef, bar = append(coef, rs.gone.Coef[v]...), append(bar, rs.gone.Bar[v]...)
 			}
@@ -442,7 +444,7 @@ func (g *KernelGradient) removedColumns(kr *kernelRows, kept *keptColumns, pairs
 // which turns the sides into the stored orientation's. cols holds the
 // removed rows' kernel values (removedColumns).
 //
-// Each side's covered rows are a prefix of its rows (fillSide), and a
+// Each side's covered rows are a prefix of its rows (storedSides), and a
 // side's sign is one: a term is subtracted over that prefix with the
 // sign in the coefficient ((−K)·c is K·(−c) to the bit), and Gbar0 only
 // for a removed row that was at its bound (most are free). A sign, a
@@ -453,20 +455,13 @@ func (g *KernelGradient) takeOutRemoved(G0, Gbar0 []float64, rows []int32, nPos 
 	if gone == nil {
 		return
 	}
+	pos, _, neg, _ := g.storedSides(v, flipped)
 	sides := [2]struct {
 		lo, hi int
 		sign   float64
-	}{{0, nPos, 1}, {nPos, len(rows), -1}}
-	for k := range sides {
-		sd := &sides[k]
-		if flipped {
-			sd.sign = -sd.sign
-		}
-		n := sd.lo
-		for n < sd.hi && int(rows[n]) < g.Rows {
-			n++
-		}
-		sd.hi = n
+	}{{0, min(pos, nPos), 1}, {nPos, nPos + min(neg, len(rows)-nPos), -1}}
+	if flipped {
+		sides[0].sign, sides[1].sign = -1, 1
 	}
 	for q, col := range cols {
 		c, b := gone.Coef[v][q], gone.Bar[v][q]
@@ -584,35 +579,47 @@ func (g *KernelGradient) boxMatches(v int, Cp, Cn float64, flipped bool) bool {
 // in data order, then (from position nPos) the negative class's; flipped
 // says the positive class is Pairs[v][1]. Rows the gradient covers come
 // first within each class (they are the data set's first Rows rows), so
-// each class's stored values are a prefix of its rows here. One-class
-// passes the identity rows, nPos = len(rows).
+// each class's stored values are a prefix of its rows here
+// (storedSides). One-class passes the identity rows, nPos = len(rows).
 func (g *KernelGradient) fillStored(a0, G0, Gbar0 []float64, rows []int32, nPos int, flipped bool, v int) {
-	posOff, negOff := 0, len(g.G[v]) // one-class: every row is "positive"
-	if g.First != nil {
-		posOff, negOff = 0, g.First[v]
-		if flipped {
-			posOff, negOff = g.First[v], 0
-		}
+	pos, posOff, neg, negOff := g.storedSides(v, flipped)
+	g.fillSide(a0[:nPos], G0[:nPos], Gbar0[:nPos], pos, v, posOff)
+	g.fillSide(a0[nPos:], G0[nPos:], Gbar0[nPos:], neg, v, negOff)
+}
+
+// storedSides returns how many values subproblem v stores for its
+// positive and its negative side (flipped: the positive side is
+// Pairs[v][1]) and where each side's start in G[v]: for C-SVC the
+// classes' rows among the first Rows rows (First[v] and the rest), for
+// one-class every stored row on the positive side. Those are the rows
+// each side's variables start with (fillStored): the data set's first
+// Rows rows are the gradient's (usableGradient), in data order within a
+// class. Scanning each side's rows for the first one past Rows, twice a
+// pair (fillSide and takeOutRemoved), was a fiftieth of a warm retrain
+// on digits.
+func (g *KernelGradient) storedSides(v int, flipped bool) (pos, posOff, neg, negOff int) {
+	n := len(g.G[v])
+	if g.First == nil {
+		return n, 0, 0, n // one-class: every row is "positive"
 	}
-	g.fillSide(a0[:nPos], G0[:nPos], Gbar0[:nPos], rows[:nPos], v, posOff)
-	g.fillSide(a0[nPos:], G0[nPos:], Gbar0[nPos:], rows[nPos:], v, negOff)
+	f := g.First[v]
+	if flipped {
+		return n - f, f, f, 0
+	}
+	return f, 0, n - f, f
 }
 
 // fillSide is fillStored for the variables of one class, whose stored
-// values start at off in subproblem v's: the rows the gradient covers
-// are a prefix of the class's rows, copied at once (a test and three
-// loads a variable took a fiftieth of a warm retrain on digits); a row
-// past the prefix gets α⁰ = 0 and NaN, and so does any covered row after
-// it (there is none: its value is then rebuilt, not lost).
-func (g *KernelGradient) fillSide(a0, G0, Gbar0 []float64, rows []int32, v, off int) {
-	n := 0
-	for n < len(rows) && int(rows[n]) < g.Rows {
-		n++
-	}
+// values are the stored ones of subproblem v from off, for its first
+// stored variables: copied at once (a test and three loads a variable
+// took a fiftieth of a warm retrain on digits); the variables past them
+// get α⁰ = 0 and NaN.
+func (g *KernelGradient) fillSide(a0, G0, Gbar0 []float64, stored, v, off int) {
+	n := min(stored, len(a0))
 	copy(a0[:n], g.alpha[v][off:off+n])
 	copy(G0[:n], g.G[v][off:off+n])
 	copy(Gbar0[:n], g.Gbar[v][off:off+n])
-	for r := n; r < len(rows); r++ {
+	for r := n; r < len(a0); r++ {
 		a0[r], G0[r], Gbar0[r] = 0, math.NaN(), 0
 	}
 }
