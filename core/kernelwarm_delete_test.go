@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/libsvmgo/libsvmgo/core/data"
@@ -191,4 +192,75 @@ func kernelAcross(k Kernel, ds *data.Dataset, i int, sv *data.Dataset, j int) fl
 	xi, xv := ds.SparseRow(i)
 	zi, zv := sv.SparseRow(j)
 	return k.Sparse(xi, xv, zi, zv)
+}
+
+// TestRemovedGradientFlippedPairs: after rows left (support vectors among
+// them) and rows came, a warm C-SVC retrain whose classes appear in
+// another order (the first row's class left the front, so pairs come as
+// (b, a) where the stored gradient has (a, b)) starts each flipped pair
+// from the stored values of the other side (KernelGradient.storedSides)
+// with the removed rows' terms taken out with the other sign; the
+// gradient it returns must still be G = Qα + p and Gbar at its α, by
+// definition, as checkRemovedGradient has it.
+func TestRemovedGradientFlippedPairs(t *testing.T) {
+	full, err := data.ReadFile("testdata/digits.train", data.ReadOptions{ClassLabels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, added = 400, 8
+	ds := data.NewDense(n+added, full.NumFeatures())
+	for i := range n {
+		solve.AppendRow(ds, full, i)
+	}
+	p := DefaultKernelParams()
+	p.C = 10
+	tr, err := NewKernelTrainer(p, n+added, ds.NumFeatures())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dual, err := tr.Train(ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := slices.Clone(dual.Pairs)
+	// The leading rows of the first class, and support vectors further on.
+	first := ds.Label(0)
+	var del []int
+	for i := 0; i < n && ds.Label(i) == first; i++ {
+		del = append(del, i)
+	}
+	removedSV := 0
+	for i := len(del); i < n && removedSV < 6; i += 7 {
+		if dual.Gradient.rows.svOf[i] >= 0 {
+			del = append(del, i)
+			removedSV++
+		}
+	}
+	if err := ds.DeleteRows(del); err != nil {
+		t.Fatal(err)
+	}
+	if err := dual.DeleteRows(del); err != nil {
+		t.Fatal(err)
+	}
+	if dual.Gradient == nil || dual.Gradient.rows.gone == nil {
+		t.Fatal("gradient dropped, or no removed support vector kept")
+	}
+	for i := n; i < n+added; i++ {
+		solve.AppendRow(ds, full, i)
+	}
+	warm := (&Dual{Kernel: dual}).ExtendInPlace(ds.Len()).Kernel
+	_, after, err := tr.Train(ds, warm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := 0
+	for _, pr := range after.Pairs {
+		if slices.Contains(before, [2]int32{pr[1], pr[0]}) {
+			flipped++
+		}
+	}
+	if flipped == 0 {
+		t.Fatalf("no pair came flipped (before %v, after %v): the test would not see the other side's values", before, after.Pairs)
+	}
+	checkRemovedGradient(t, ds, after, p, p.ResolvedKernel(ds.NumFeatures()))
 }
