@@ -296,7 +296,8 @@ func computeMissing(cols *columnSplitter, kr *kernelRows, data, buf []float32, r
 // On shuttle's 9 features that read was 6% of a warm retrain's profile
 // (-M 400) for 0.7% fewer kernel values; on Fashion-MNIST's 784 it took
 // a quarter of the pair's kernel values away. The trainers keep columns
-// by default from the same width (options.KeepMinRowWidth).
+// by default on rows of every width (options.KeepMinRowWidth), and read
+// them across from this one.
 const acrossMinWidth = 64
 
 // QD returns Q's diagonal in the current ordering.
@@ -440,8 +441,9 @@ func (q *svrQ) getQ(i, length int) []float32 {
 // stream (-M 20, 3 of 349 rows in and out) 0.53 of the kernel values, on
 // digits's values (-s 3, 64 features) 0.39 and 0.72 of the instructions.
 // Narrow rows gain no CPU (diabetes's 8 features: 1.2 times, the kept
-// columns' bookkeeping costing what the values saved did), which is why
-// options.Incremental keeps none below KeepMinRowWidth.
+// columns' bookkeeping costing what the values saved did; 1.13 with
+// kkeep.go's spare columns and plain stores), which is why
+// options.Incremental keeps none for regression.
 func (q *svrQ) fill(data []float32, r, have, l int) {
 	if q.readKept(&q.kernelEvals, &q.cols, q.kr, data, q.rows, r, have, l, q.rowBuf) {
 		return

@@ -503,6 +503,9 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 			}
 		}
 	}
+	if t.kept != nil {
+		t.kept.shared = len(t.workers) > 1 // pairs at once (keptColumns.store)
+	}
 	return t, nil
 }
 

@@ -101,6 +101,12 @@ type keptColumns struct {
 	// columns (capture): from begin or startSeed to end; mu orders the
 	// pairs' captures.
 	capturing bool
+	// shared says pairs may be solved at once (a trainer of more than
+	// one worker), reading and writing the same entries: they are then
+	// stored atomically. One worker stores them plainly: an atomic store
+	// is a locked exchange on amd64, and keep's took 4.7% of shuttle's
+	// warm retrains (-M 100, one core) where a plain store takes ~0.5%.
+	shared bool
 	// wide says this Train's rows are wide enough (KernelRowWidth at
 	// least acrossMinWidth) that a kernel value costs more than making and
 	// reading a kept one: rows added get a column of their own (begin),
@@ -112,6 +118,19 @@ type keptColumns struct {
 	// given to rows added.
 	used  []bool
 	fresh []int32
+	// spare holds columns no row has (dropped by end, or made and not
+	// kept), for madeFor, begin and end to take before they allocate;
+	// counted in bytes and in the budget (cols plus them at most
+	// maxCols). Without them every retrain allocated (and zeroed) a
+	// column per support vector captured, which end then let go: on
+	// digits -M 20 capture and madeFor's mallocgc were ~7% of a warm
+	// retrain's instructions.
+	spare [][]float32
+	// slotNext and ofNext are end's next slot and of, the memory of the
+	// ones before the last (end swaps them): no per-row allocation a
+	// retrain.
+	slotNext []int32
+	ofNext   [][]float32
 }
 
 // leftColumn is the kept column of a row removed since the last run.
@@ -143,11 +162,36 @@ func newColumn(n int, free *[][]float32) []float32 {
 		col = make([]float32, n, n+n/8)
 	}
 	col = col[:n]
-	unset := math.Float32frombits(keptUnset)
-	for t := range col {
-		col[t] = unset
-	}
+	unsetAll(col)
 	return col
+}
+
+// unsetAll sets every entry of col to keptUnset: the first one, then
+// copies of what is set doubling in length (memmove's wide stores, where
+// a loop stored an entry at a time: a shuttle column is 43,065 entries).
+func unsetAll(col []float32) {
+	if len(col) == 0 {
+		return
+	}
+	col[0] = math.Float32frombits(keptUnset)
+	for k := 1; k < len(col); k *= 2 {
+		copy(col[k:], col[:k])
+	}
+}
+
+// takeSpare returns a column of n unset entries from the spare ones, or
+// a new one when there are none.
+func (c *keptColumns) takeSpare(n int) []float32 {
+	return newColumn(n, &c.spare)
+}
+
+// trimSpare lets the spare columns go past the first keep ones.
+func (c *keptColumns) trimSpare(keep int64) {
+	keep = max(keep, 0)
+	if int64(len(c.spare)) > keep {
+		clear(c.spare[keep:])
+		c.spare = c.spare[:keep]
+	}
 }
 
 // seed starts the kept columns of a trainer that has none, as if the last
@@ -295,6 +339,7 @@ func (c *keptColumns) begin(rowHash []uint64, l, covered int, wide bool) bool {
 		c.of[o] = col
 	}
 	c.slots = slots
+	c.trimSpare(c.maxCols - c.cols)
 	for _, o := range c.prev {
 		var col, made []float32
 		if o >= 0 {
@@ -306,13 +351,13 @@ func (c *keptColumns) begin(rowHash []uint64, l, covered int, wide bool) bool {
 			// it shares. Each of the pairs of its class computed its
 			// column again (Fashion-MNIST, 10 classes); end keeps it
 			// if the row is a support vector.
-			col = newColumn(slots, nil)
+			col = c.takeSpare(slots)
 			made = col
 			c.cols++
 		}
 		c.cur, c.made = append(c.cur, col), append(c.made, made)
 	}
-	c.bytes = 4 * c.cols * int64(slots)
+	c.bytes = 4 * (c.cols + int64(len(c.spare))) * int64(slots)
 	c.capturing = true
 	return true
 }
@@ -320,6 +365,7 @@ func (c *keptColumns) begin(rowHash []uint64, l, covered int, wide bool) bool {
 // drop forgets every kept column.
 func (c *keptColumns) drop() {
 	c.hash, c.slot, c.of, c.slots, c.bytes = c.hash[:0], nil, nil, 0, 0
+	c.spare, c.slotNext, c.ofNext = nil, nil, nil
 	c.prev, c.oldOf, c.cur, c.made, c.left = c.prev[:0], c.oldOf[:0], c.cur[:0], c.made[:0], c.left[:0]
 	c.capturing = false
 }
@@ -403,45 +449,90 @@ func (c *keptColumns) capture(q *svcQ, alpha []float64) {
 	// The columns as the cache stores them, through the swaps still
 	// pending (the solve's restoring of q's order): reading a few columns
 	// need not make those swaps in every cached one.
-	from, cut := q.cache.pendingPermutation()
+	var from, cut []int32
+	swapped := len(q.cache.pending) > 0
+	if swapped {
+		from, cut = q.cache.pendingPermutation()
+	}
+	// Each variable's slot: q's own (kslot) when it reads these columns;
+	// at a cold run's (startSeed) every row's slot is the row.
+	slotOf := q.index
+	if q.kept == c {
+		slotOf = q.kslot
+	}
 	for i, a := range alpha {
 		row := q.index[i]
 		if a == 0 || c.cur[row] != nil {
 			continue
 		}
 		src := q.cache.stored(i)
-		if len(src) == 0 || cut[len(src)] > 0 {
+		if len(src) == 0 || swapped && cut[len(src)] > 0 {
 			continue
 		}
 		dst := c.madeFor(row)
 		if dst == nil {
 			continue
 		}
-		index := q.index[:len(src)]
+		var perm []int32
+		if swapped {
+			perm = from
+		}
 		var y []int8
 		if q.y != nil {
-			y = q.y[:len(src)]
+			y = q.y
 		}
-		perm := from[:len(src)] // equal lengths: no bounds checks on perm
-		for t, r := range index {
-			v := src[perm[t]]
-			if y != nil && y[t] != y[i] {
-				v = -v
+		captureColumn(dst, src, slotOf, perm, y, i)
+	}
+}
+
+// captureColumn sets dst[slot[t]] = y_i y_t src[perm[t]] for t <
+// len(src) (perm nil: the identity; y nil: all +1): a cached column of Q
+// back to K's values at the rows' slots. The sign is flipped without a
+// branch, as signLabels flips it, and the pending swaps are followed only
+// when there are some: the entry-by-entry loop with both was 7% of a
+// warm retrain's instructions on shuttle (-M 400).
+func captureColumn(dst, src []float32, slot, perm []int32, y []int8, i int) {
+	n := len(src)
+	slot = slot[:n] // equal lengths: no bounds checks
+	switch {
+	case y == nil && perm == nil:
+		for t, s := range slot {
+			dst[s] = src[t]
+		}
+	case perm == nil:
+		yi := y[i]
+		y = y[:n]
+		for t, s := range slot {
+			flip := uint32(uint8(y[t]^yi)) << 24 & (1 << 31)
+			dst[s] = math.Float32frombits(math.Float32bits(src[t]) ^ flip)
+		}
+	default:
+		perm = perm[:n]
+		var yi int8
+		if y != nil {
+			yi = y[i]
+			y = y[:n]
+		}
+		for t, s := range slot {
+			b := math.Float32bits(src[perm[t]])
+			if y != nil {
+				b ^= uint32(uint8(y[t]^yi)) << 24 & (1 << 31)
 			}
-			dst[c.oldOf[r]] = v
+			dst[s] = math.Float32frombits(b)
 		}
 	}
 }
 
 // madeFor returns the column capture made for row in this Train, making
-// it (all entries unset) while the budget allows; nil when it does not.
+// it (all entries unset, a spare one's memory when there is one) while
+// the budget allows; nil when it does not.
 func (c *keptColumns) madeFor(row int32) []float32 {
 	dst := c.made[row]
-	if dst == nil && c.cols < c.maxCols {
-		dst = newColumn(c.slots, nil)
+	if dst == nil && c.cols < c.maxCols { // cols + spares ≤ maxCols
+		dst = c.takeSpare(c.slots)
 		c.made[row] = dst
 		c.cols++
-		c.bytes += 4 * int64(c.slots)
+		c.bytes = 4 * (c.cols + int64(len(c.spare))) * int64(c.slots)
 	}
 	return dst
 }
@@ -477,13 +568,19 @@ func (c *keptColumns) captureSVR(q *svrQ, alpha []float64) {
 // Train that just ran (on l rows, hashes rowHash; sv reports whether a row
 // is one), as many as fit in the budget, in data order: a row's kept
 // column, or the one capture made for it, or else a new one, all unset
-// (in the memory of a column not kept again). It computes no kernel
-// value. Without a begin or startSeed for these rows, every column starts
-// again, unset, with one slot a row.
+// (in the memory of a column not kept again, or a spare one). The
+// columns left over stay spare within the budget. It computes no kernel
+// value and, once the store's size is steady, allocates nothing. Without
+// a begin or startSeed for these rows, every column starts again, unset,
+// with one slot a row.
 func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 	matched := c.capturing && len(c.oldOf) == l
 	c.capturing = false
-	slot := make([]int32, l)
+	slot := c.slotNext[:0]
+	if cap(slot) < l {
+		slot = make([]int32, l)
+	}
+	slot = slot[:l]
 	slots := l
 	if matched {
 		copy(slot, c.oldOf)
@@ -496,7 +593,12 @@ func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 	maxCols := c.budget / (4 * int64(max(slots, 1)))
 	// The columns taken again (taken marks the last run's rows whose
 	// column is); the others' memory serves the new ones.
-	of := make([][]float32, l)
+	of := c.ofNext[:0]
+	if cap(of) < l {
+		of = make([][]float32, l)
+	}
+	of = of[:l]
+	clear(of)
 	taken := append(c.used[:0], make([]bool, len(c.of))...)
 	need := c.fresh[:0] // rows that get a new column
 	var n int64
@@ -517,24 +619,32 @@ func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 		}
 		n++
 	}
-	var free [][]float32
 	for o, col := range c.of {
 		if col != nil && !taken[o] {
-			free = append(free, col)
+			c.spare = append(c.spare, col)
 		}
 	}
 	for j := 0; j < l && matched; j++ {
 		if col := c.made[j]; col != nil && of[j] == nil {
-			free = append(free, col)
+			c.spare = append(c.spare, col)
 		}
 	}
 	for _, j := range need {
-		of[j] = newColumn(slots, &free)
+		of[j] = c.takeSpare(slots)
 	}
+	c.trimSpare(maxCols - n)
 	c.used, c.fresh = taken, need
 	c.hash = append(c.hash[:0], rowHash[:l]...)
+	// The last run's slot and of serve the next end; of's columns are
+	// in the new of or spare, or let go.
+	clear(c.of)
+	c.slotNext, c.ofNext = c.slot, c.of
 	c.slot, c.of, c.slots = slot, of, slots
-	c.bytes = 4 * n * int64(slots)
+	c.bytes = 4 * (n + int64(len(c.spare))) * int64(slots)
+	// No column held past the budget through the Train's maps.
+	clear(c.cur)
+	clear(c.made)
+	clear(c.left)
 	c.prev, c.oldOf, c.cur, c.made, c.left = c.prev[:0], c.oldOf[:0], c.cur[:0], c.made[:0], c.left[:0]
 }
 
@@ -623,7 +733,7 @@ func (c *keptColumns) entriesKept(dst []float32, i int32, rows, missing []int32)
 func (c *keptColumns) keep(i int32, rows []int32, vals []float32) {
 	dst := c.cur[i]
 	for k, r := range rows {
-		atomic.StoreUint32(keptBits(&dst[c.oldOf[r]]), math.Float32bits(vals[k]))
+		c.store(dst, c.oldOf[r], vals[k])
 	}
 }
 
@@ -635,12 +745,21 @@ func (c *keptColumns) keepEntries(i int32, rows []int32, vals []float32) {
 	si := oldOf[i]
 	col := c.cur[i]
 	for k, r := range rows {
-		b := math.Float32bits(vals[k])
 		if col != nil {
-			atomic.StoreUint32(keptBits(&col[oldOf[r]]), b)
+			c.store(col, oldOf[r], vals[k])
 		}
 		if dst := c.cur[r]; dst != nil {
-			atomic.StoreUint32(keptBits(&dst[si]), b)
+			c.store(dst, si, vals[k])
 		}
 	}
+}
+
+// store sets col[s] = v, atomically when pairs may be solved at once
+// (shared).
+func (c *keptColumns) store(col []float32, s int32, v float32) {
+	if c.shared {
+		atomic.StoreUint32(keptBits(&col[s]), math.Float32bits(v))
+		return
+	}
+	col[s] = v
 }

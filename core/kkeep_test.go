@@ -327,3 +327,81 @@ func TestKeptFillAcross(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptColumnsAllocs: once a store's size is steady, a retrain's kept
+// columns (begin, the matrix reading them, capture of the columns of
+// support vectors without one, end) allocate nothing, whichever rows are
+// support vectors: columns let go serve those made next (spare), within
+// the budget. Two support sets take turns, half of each the other's; the
+// kept entries must be the kernel's values (or unset), bit for bit.
+func TestKeptColumnsAllocs(t *testing.T) {
+	ds := readRefData(t, "heart_scale")
+	l := ds.Len()
+	k := Kernel{Type: RBFKernel, Gamma: 0.1}
+	kr := newKernelRows(ds, k, make([]float64, l))
+	rows, y, hash := make([]int32, l), make([]int8, l), make([]uint64, l)
+	for r := range l {
+		rows[r], y[r], hash[r] = int32(r), 1, uint64(r)*0x9e3779b97f4a7c15+1
+		if ds.Label(r) < 0 {
+			y[r] = -1
+		}
+	}
+	const room = 20
+	c := &keptColumns{budget: room * 4 * int64(l), prev: make([]int32, 0, l), oldOf: make([]int32, 0, l), cur: make([][]float32, 0, l)}
+	q := newSVCQ(kr, rows, y, 1<<20)
+	q.missing, q.keptBuf, q.kslot = make([]int32, 0, l), make([]float32, l), make([]int32, 0, l)
+	alpha := make([]float64, l)
+	sv := func(i int) bool { return alpha[i] != 0 }
+	// retrain solves with the support vectors sv[lo:hi]: their columns
+	// read (kept, or computed and captured), then kept.
+	retrain := func(lo, hi int) {
+		if !c.begin(hash, l, l, false) {
+			t.Fatal("begin: no kept columns")
+		}
+		q.kept = c
+		q.reset(rows, y)
+		clear(alpha)
+		for i := lo; i < hi; i++ {
+			q.getQ(i, l)
+			alpha[i] = 1
+		}
+		c.capture(q, alpha)
+		q.kept = nil
+		c.end(l, hash, sv)
+	}
+	c.startSeed(hash)
+	q.reset(rows, y)
+	for i := range 12 {
+		q.getQ(i, l)
+		alpha[i] = 1
+	}
+	c.capture(q, alpha)
+	c.end(l, hash, sv)
+	for range 3 {
+		retrain(0, 12)
+		retrain(6, 18)
+	}
+	if a := testing.AllocsPerRun(10, func() { retrain(0, 12); retrain(6, 18) }); a != 0 && !raceEnabled {
+		t.Errorf("%v allocations per two retrains", a)
+	}
+	if c.bytes > c.budget {
+		t.Errorf("kept columns take %d bytes of a %d-byte budget", c.bytes, c.budget)
+	}
+	kept := 0
+	want := make([]float32, l)
+	for r, col := range c.of {
+		if col == nil {
+			continue
+		}
+		kept++
+		kr.column(want, r, rows)
+		for s, v := range col {
+			if b := math.Float32bits(v); b != keptUnset && b != math.Float32bits(want[s]) {
+				t.Fatalf("row %d's kept column: entry %d is %v, want %v", r, s, v, want[s])
+			}
+		}
+	}
+	if kept != 12 {
+		t.Errorf("%d kept columns, want the 12 support vectors'", kept)
+	}
+}

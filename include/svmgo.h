@@ -277,12 +277,8 @@ typedef struct svmgo_trainer svmgo_trainer;
  * of features of the rows held (num_features for dense rows). A kernel
  * trainer keeps its support vectors' kernel columns from one fit to the
  * next within -M MB, which defaults here to the -m cache size (100 unless
- * set; svm-train's own default is 0) for rows of 64 or more values
- * (num_features, or capacity_nonzeros / capacity_rows for sparse rows,
- * num_features again when that is at most 64 and 40% of the rows' values)
- * and to 0 for narrower ones, where a kernel value costs about what
- * reading a kept one does: its kernel memory is then at most twice -m,
- * and "-M 0" keeps none.
+ * set; svm-train's own default is 0), and to 0 for regression: its
+ * kernel memory is then at most twice -m, and "-M 0" keeps none.
  * In either syntax, "--scale" (with "--scale-lower l" and "--scale-upper u",
  * default -1 and 1) fits svm-scale's per-feature ranges on the rows of each
  * fit, trains on the scaled rows and stores the ranges in the model, whose

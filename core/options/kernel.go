@@ -28,8 +28,9 @@ type KernelOptions struct {
 // its kernel memory is then at most twice -m. Without them a warm retrain
 // computes again the columns the last one computed: on a Fashion-MNIST
 // pair (784 features, 4,950 rows, 1% of the rows replaced) that cost 1.05
-// of a cold solve's CPU, against 0.09 with them (33.7 MiB kept). -M 0
-// keeps none; svm-train itself trains once and keeps none (KeepMB 0), and
+// of a cold solve's CPU, against 0.09 with them (33.7 MiB kept); on
+// shuttle (9 features, 43,065 rows, 1% in and out) 0.114 of a cold
+// solve's kernel evaluations against 0.043. -M 0 keeps none; svm-train itself trains once and keeps none (KeepMB 0), and
 // neither does ε-SVR unless -M is given: its matrix reads kept columns,
 // but no wide regression set has measured the default.
 func (o *KernelOptions) Incremental(rowWidth int) core.KernelParams {
@@ -41,13 +42,20 @@ func (o *KernelOptions) Incremental(rowWidth int) core.KernelParams {
 }
 
 // KeepMinRowWidth is the narrowest rows for which Incremental keeps kernel
-// columns by default: on narrower ones a kernel value costs about what
-// reading a kept one does, and keeping them cost CPU (warm over cold CPU
-// of the in-process stream, 1% batches, no columns kept against 20 MiB or
-// more: shuttle, 9 features, 0.141 against 0.150; heart_scale, 13, 0.51
-// against 0.56; breast_cancer, 30, 0.30 against 0.35; digits, 64, 0.279
-// against 0.241; Fashion-MNIST, 784, 1.05 against 0.09).
-const KeepMinRowWidth = 64
+// columns by default: every row with a value. It was 64 while keeping
+// them cost CPU on narrower rows (warm over cold CPU of the in-process
+// stream, no columns kept against 20 MiB or more: shuttle, 9 features,
+// 0.141 against 0.150; heart_scale, 13, 0.51 against 0.56;
+// breast_cancer, 30, 0.30 against 0.35): each retrain allocated the
+// columns it captured, and stored every kept entry with a locked
+// exchange. Without those (kkeep.go: spare
+// columns, plain stores on one worker) they pay there too: warm CPU with
+// -M 100 against -M 0 on one core, median of alternated runs: shuttle
+// 0.965, breast_cancer (30) 0.82, heart_scale (13) 0.88, shuttle×4 in a
+// store of 10,000 rows 1.01 (noise) for 0.26 of the kernel evaluations.
+// ε-SVR keeps none by default still: diabetes (8 features, 349 rows)
+// takes 1.13 times the CPU with them.
+const KeepMinRowWidth = 1
 
 // KernelUsage lists the options ParseKernel accepts, in svm-train's
 // layout.
@@ -70,7 +78,7 @@ const KernelUsage = `options:
 -n nu : set the parameter nu of nu-SVC, one-class SVM, and nu-SVR (default 0.5)
 -p epsilon : set the epsilon in loss function of epsilon-SVR (default 0.1)
 -m cachesize : set cache memory size in MB (default 100)
--M keptsize : MB of support vectors' kernel columns a trainer keeps between warm retrains (default 0: none; the daemon's and the C ABI trainer's default: the -m size for rows of 64 values or more)
+-M keptsize : MB of support vectors' kernel columns a trainer keeps between warm retrains (default 0: none; the daemon's and the C ABI trainer's default: the -m size, none for regression)
 -e epsilon : set tolerance of termination criterion (default 0.001)
 -h shrinking : whether to use the shrinking heuristics, 0 or 1 (default 1)
 -b probability_estimates : whether to train a SVC or SVR model for probability estimates, 0 or 1 (default 0)

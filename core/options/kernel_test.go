@@ -140,7 +140,9 @@ func TestParseKernelErrors(t *testing.T) {
 
 // TestKernelIncremental: a trainer that retrains as rows arrive keeps
 // kernel columns within -m unless -M is given (-M 0 included) or its rows
-// are narrower than KeepMinRowWidth, and an ε-SVR keeps none without -M; svm-train's own parse keeps its default of none.
+// are narrower than KeepMinRowWidth (rows of 9 values keep them), and an
+// ε-SVR keeps none without -M; svm-train's own parse keeps its default of
+// none.
 func TestKernelIncremental(t *testing.T) {
 	for _, c := range []struct {
 		args       string
@@ -150,6 +152,7 @@ func TestKernelIncremental(t *testing.T) {
 		{"-t 2", 784, 0, 100},
 		{"-t 2", KeepMinRowWidth, 0, 100},
 		{"-t 2", KeepMinRowWidth - 1, 0, 0},
+		{"-t 2", 9, 0, 100},
 		{"-t 2 -m 7.5", 64, 0, 7.5},
 		{"-t 2 -m 7.5 -M 3", 64, 3, 3},
 		{"-t 2 -M 3", 9, 3, 3},

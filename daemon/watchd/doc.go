@@ -183,10 +183,8 @@
 // dense copy core.NewSparseTrainer keeps of rows wider than 64 features
 // when the store's nonzeros say they are mostly nonzero); the support vectors'
 // kernel columns kept between retrains take at most -M, which defaults to
-// -m here for rows of 64 or more values (the store's nonzeros per row,
-// at most its MaxFeatures, or MaxFeatures itself when the kernels read
-// such rows through core's dense copy: at most 64 features, 40% nonzero;
-// options.KernelOptions.Incremental), to 0 for narrower ones. With Config.ColdEvery
+// -m here but for regression (options.KernelOptions.Incremental, for
+// rows of any width since kept columns pay on narrow rows too). With Config.ColdEvery
 // the daemon measures the warm start against a cold solve: coordinate
 // updates for linear models, kernel evaluations for kernel models, logged
 // and exported in /metrics.

@@ -913,25 +913,27 @@ func TestKernelKeptBudget(t *testing.T) {
 }
 
 // TestKernelKeptDefault: without -M the daemon keeps kernel columns
-// within the -m budget for rows of 64 values (options.KernelOptions.
-// Incremental): /metrics reports that budget, and after a warm retrain
-// some columns within it. Rows of at most 9 features, or sparse rows of
-// 9 nonzeros, or 20 of 64 features keep none; 33 nonzeros of 64 features
-// (digits), which the kernels read through core's dense copy, keep them.
+// within the -m budget (options.KernelOptions.Incremental): /metrics
+// reports that budget, and after a warm retrain some columns within it.
+// Rows of any width keep them: 9 features, sparse rows of 9 nonzeros, 20
+// or 33 nonzeros of 64 features (digits, which the kernels read through
+// core's dense copy); -M 0 keeps none.
 func TestKernelKeptDefault(t *testing.T) {
 	const opts = "-t 2 -m 2"
 	budget := float64(2 << 20)
 	for _, c := range []struct {
+		opts string
 		st   store.Config
 		keep bool
 	}{
-		{store.Config{Capacity: 100, MaxFeatures: 9}, false},
-		{store.Config{Capacity: 100, MaxFeatures: 1000, CapacityNonzeros: 900}, false},
-		{store.Config{Capacity: 100, MaxFeatures: 64, CapacityNonzeros: 2000}, false},
-		{store.Config{Capacity: 100, MaxFeatures: 64, CapacityNonzeros: 3300}, true},
+		{opts, store.Config{Capacity: 100, MaxFeatures: 9}, true},
+		{opts, store.Config{Capacity: 100, MaxFeatures: 1000, CapacityNonzeros: 900}, true},
+		{opts, store.Config{Capacity: 100, MaxFeatures: 64, CapacityNonzeros: 2000}, true},
+		{opts, store.Config{Capacity: 100, MaxFeatures: 64, CapacityNonzeros: 3300}, true},
+		{opts + " -M 0", store.Config{Capacity: 100, MaxFeatures: 9}, false},
 	} {
 		st := c.st
-		cfg := kernelConfig(t.TempDir(), opts, st.Capacity, st.MaxFeatures)
+		cfg := kernelConfig(t.TempDir(), c.opts, st.Capacity, st.MaxFeatures)
 		cfg.Store.CapacityNonzeros = st.CapacityNonzeros
 		spec, err := cfg.validate()
 		if keep := spec.opts.Kernel.Params.KeepMB; err != nil || (keep == 2) != c.keep || (keep != 0 && keep != 2) {

@@ -113,7 +113,7 @@ def estimator(options, nf):
                                      fit_intercept=bias > 0, intercept_scaling=bias if bias > 0 else 1.0)
     s = o.get("-s", "0")
     # -M when given; else kept_cache_size None, the Trainer's default (columns kept
-    # within -m on rows of 64 values or more), as the capi path's Trainer has it.
+    # within -m but for regression), as the capi path's Trainer has it.
     kw = {"gamma": float(o.get("-g", 1.0 / nf)), "kept_cache_size": float(o["-M"]) if "-M" in o else None}
     if s == "2":
         return sksvm.OneClassSVM, dict(kw, nu=float(o.get("-n", 0.5)))

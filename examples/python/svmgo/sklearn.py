@@ -752,11 +752,9 @@ class SVC(ClassifierMixin, _KernelBase):
         MB of the support vectors' kernel columns kept from one fit to the
         next (svm-train's ``-M``): a :meth:`partial_fit` or :meth:`forget`
         then reads the kept entries instead of computing them, which pays
-        where a kernel value is dear (many features). None (the default):
-        the C ABI trainer's default, as much as ``cache_size`` for rows of
-        64 or more values (features, or nonzeros of sparse rows; features
-        again for sparse rows of at most 64 features, 40% nonzero), none
-        for narrower ones; 0: none.
+        most where a kernel value is dear (many features). None (the default):
+        the C ABI trainer's default, as much as ``cache_size`` (none for
+        regression); 0: none.
 
     ``gamma="scale"`` is computed from the rows of ``fit`` or of the first
     ``partial_fit`` and then kept. ``verbose`` prints the solvers' progress
