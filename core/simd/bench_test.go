@@ -193,3 +193,23 @@ func BenchmarkLog1p(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPairDots64 times a linear model's decision values for 784
+// features and 10 classes (svmgo serve's benchmark model): one row, as a
+// single-row request predicts, and a batch of 64.
+func BenchmarkPairDots64(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	const nf, nw = 784, 10
+	w := randFloats(r, nf*nw, 0)
+	for _, rows := range []int{1, 64} {
+		x := randFloats(r, rows*nf, 0)
+		dst := make([]float64, rows*nw)
+		b.Run(fmt.Sprint(rows), func(b *testing.B) {
+			benchLevels(b, func(b *testing.B) {
+				for b.Loop() {
+					PairDots64(dst, x, rows, nf, w, nw)
+				}
+			})
+		})
+	}
+}

@@ -226,10 +226,15 @@ func pairDots64(dst []float64, x []float32, rows, nf int, w []float32, nw int) {
 	for ; r+4 <= rows; r += 4 {
 		pairDots4AVX512(&dst[r*nw], nw, &x[r*nf], nf, &w[0], nf, nw)
 	}
-	for ; r < rows; r++ { // the kernel's four rows all row r
-		pairDots4AVX512(&dst[r*nw], 0, &x[r*nf], 0, &w[0], nf, nw)
+	for ; r < rows; r++ { // a single row, and a batch's last one to three
+		pairDots1AVX512(&dst[r*nw], &x[r*nf], &w[0], nf, nw)
 	}
 }
+
+// pairDots1AVX512 runs PairDots64 on one row (pairdots64_amd64.s).
+//
+//go:noescape
+func pairDots1AVX512(d *float64, x *float32, w *float32, nf, nw int)
 
 func gemmS8x16Panels(c []int32, ldc int, a []int16, lda, m int, bp []int8, panels, k2 int) {
 	i := 0

@@ -11,7 +11,8 @@ package simd
 // predicted alone (rows = 1) or in a batch, on every path and architecture
 // (linear models' DecisionDense and their batches share it). The AVX-512
 // path takes four rows and eight columns a step (float32 values widened
-// exactly), the portable one a row at a time.
+// exactly; a single row, or a batch's last one to three, sixteen columns
+// a step), the portable one a row at a time.
 //
 // It panics if dst, x or w is too short.
 func PairDots64(dst []float64, x []float32, rows, nf int, w []float32, nw int) {

@@ -120,3 +120,102 @@ store:
 done:
 	VZEROUPPER
 	RET
+
+// func pairDots1AVX512(d *float64, x *float32, w *float32, nf, nw int)
+//
+// PairDots64 on one row: sixteen columns of w a step, Z0 and Z1 the sums
+// of the step's first and second eight, K1 and K2 masking the columns past
+// nw (K2 all clear when eight or fewer are left). Per pair of features j,
+// j+1: the same instructions per column as pairDots4AVX512's (so the same
+// roundings), on the one row. A row's sum is a chain of dependent VADDPDs
+// (the contract's order); two chains a step, rather than the four-row
+// kernel's four copies of one, halve the steps and the work of a single
+// row (10 classes: one step, not two steps of four rows).
+TEXT ·pairDots1AVX512(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ w+16(FP), BX
+	MOVQ nf+24(FP), R10
+	MOVQ nw+32(FP), R11
+	LEAQ 0(R11*4), R14       // one feature's weights, bytes
+	MOVQ R11, DX             // columns left
+
+step1:
+	TESTQ DX, DX
+	JLE   done1
+	MOVQ  $0xff, AX          // K1: the first eight columns
+	CMPQ  DX, $8
+	JGE   mask1
+	MOVQ  DX, CX
+	MOVQ  $1, AX
+	SHLQ  CX, AX
+	DECQ  AX
+
+mask1:
+	KMOVB AX, K1
+	XORQ  AX, AX             // K2: the next eight
+	MOVQ  DX, CX
+	SUBQ  $8, CX
+	JLE   mask2
+	MOVQ  $0xff, AX
+	CMPQ  CX, $8
+	JGE   mask2
+	MOVQ  $1, AX
+	SHLQ  CX, AX
+	DECQ  AX
+
+mask2:
+	KMOVB AX, K2
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	MOVQ  SI, AX             // x, feature j
+	MOVQ  BX, R15            // w, feature j
+	MOVQ  R10, CX
+	SHRQ  $1, CX             // pairs
+	JZ    odd1
+
+pair1:
+	VBROADCASTSS (AX), Y6
+	VBROADCASTSS 4(AX), Y7
+	VCVTPS2PD Y6, Z6
+	VCVTPS2PD Y7, Z7
+	VCVTPS2PD.Z (R15), K1, Z4
+	VCVTPS2PD.Z (R15)(R14*1), K1, Z5
+	VCVTPS2PD.Z 32(R15), K2, Z8
+	VCVTPS2PD.Z 32(R15)(R14*1), K2, Z9
+	VMULPD Z4, Z6, Z4
+	VMULPD Z5, Z7, Z5
+	VMULPD Z8, Z6, Z8
+	VMULPD Z9, Z7, Z9
+	VADDPD Z5, Z4, Z4
+	VADDPD Z9, Z8, Z8
+	VADDPD Z4, Z0, Z0
+	VADDPD Z8, Z1, Z1
+	ADDQ $8, AX
+	LEAQ (R15)(R14*2), R15
+	DECQ CX
+	JNZ  pair1
+
+odd1:
+	TESTQ $1, R10
+	JZ    store1
+	VBROADCASTSS (AX), Y6
+	VCVTPS2PD Y6, Z6
+	VCVTPS2PD.Z (R15), K1, Z4
+	VCVTPS2PD.Z 32(R15), K2, Z8
+	VMULPD Z4, Z6, Z4
+	VMULPD Z8, Z6, Z8
+	VADDPD Z4, Z0, Z0
+	VADDPD Z8, Z1, Z1
+
+store1:
+	VMOVUPD Z0, K1, (DI)
+	VMOVUPD Z1, K2, 64(DI)
+	ADDQ $128, DI
+	ADDQ $64, BX
+	SUBQ $16, DX
+	JMP  step1
+
+done1:
+	VZEROUPPER
+	RET

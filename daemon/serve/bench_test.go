@@ -374,3 +374,22 @@ func benchGRPCBatch(b *testing.B, srv *Server, _ []float32) {
 		}
 	}
 }
+
+// BenchmarkJSONDataSingleRow reads one row's "data" (784 numbers k/255,
+// half of them 0, as json.Marshal writes float32 values) into float32
+// features: the numbers' share of a single-row REST request.
+func BenchmarkJSONDataSingleRow(b *testing.B) {
+	x := benchRows(1)
+	text, err := json.Marshal(x)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]float32, len(x))
+	b.ReportAllocs()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if err := jsonData(dst, text, dtFP32, 1, len(x)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

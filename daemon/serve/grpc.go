@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/libsvmgo/libsvmgo/core/simd"
 	"github.com/libsvmgo/libsvmgo/daemon/serve/inferencepb"
 )
 
@@ -199,10 +200,8 @@ func convertFP32(dst, src []float32) error {
 		return badRequestf("input fp32_contents has %d values; the shape needs %d", len(src), len(dst))
 	}
 	copy(dst, src)
-	for i, x := range dst {
-		if math.Float32bits(x)&0x7f800000 == 0x7f800000 {
-			return badRequestf("input fp32_contents value %d is %v: features must be finite float32 values", i, x)
-		}
+	if i := simd.FirstNonFinite(dst); i >= 0 {
+		return fp32NonFinite(i, dst[i])
 	}
 	return nil
 }

@@ -121,3 +121,52 @@ func TestWireCodecLeavesRaw(t *testing.T) {
 		}
 	}
 }
+
+// TestWireFP32Contents checks the wire path's typed fp32_contents against
+// protobuf's: the same labels for finite rows (one and two), and for a
+// NaN or an infinity at the first, a middle and the last value the same
+// INVALID_ARGUMENT naming that value's index.
+func TestWireFP32Contents(t *testing.T) {
+	srv, x := linearServer(t, 4)
+	g := &grpcService{s: srv}
+	ctx := context.Background()
+	req := func(rows int, vals []float32) []byte {
+		b, err := protoapi.Marshal(&inferencepb.ModelInferRequest{ModelName: "m", Inputs: []*inferencepb.ModelInferRequest_InferInputTensor{{
+			Name: "x", Datatype: "FP32", Shape: []int64{int64(rows), benchFeatures}, Contents: &inferencepb.InferTensorContents{Fp32Contents: vals}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	viaProto := func(b []byte) (*inferencepb.ModelInferResponse, error) {
+		var m inferencepb.ModelInferRequest
+		if err := protoapi.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return g.ModelInfer(ctx, &m)
+	}
+	for _, rows := range []int{1, 2} {
+		b := req(rows, x[:rows*benchFeatures])
+		got, err := g.modelInferWire(ctx, b)
+		want, werr := viaProto(b)
+		if err != nil || werr != nil {
+			t.Fatalf("%d rows: %v; through protobuf %v", rows, err, werr)
+		}
+		if !protoapi.Equal(responseMessage(t, got), want) {
+			t.Fatalf("%d rows: %v, want %v", rows, responseMessage(t, got), want)
+		}
+	}
+	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+		for _, i := range []int{0, 391, benchFeatures - 1} {
+			vals := slices.Clone(x[:benchFeatures])
+			vals[i] = bad
+			b := req(1, vals)
+			_, err := g.modelInferWire(ctx, b)
+			_, werr := viaProto(b)
+			msg := fmt.Sprintf("input fp32_contents value %d is %v: features must be finite float32 values", i, bad)
+			if err == nil || werr == nil || status.Convert(err).Message() != msg || err.Error() != werr.Error() {
+				t.Fatalf("%v at %d: %v; through protobuf %v; want %q", bad, i, err, werr, msg)
+			}
+		}
+	}
+}

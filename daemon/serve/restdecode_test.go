@@ -76,6 +76,84 @@ func TestNumberMatchesParseFloat(t *testing.T) {
 			if err != nil || math.Float32bits(got) != math.Float32bits(want) || p.i != len(tok) {
 				t.Errorf("%s %q: read %v (%v, end %d), strconv %v", dt, tok, got, err, p.i, want)
 			}
+			// The same number inside an array, digits after it: read up
+			// to its end only (decimalDigits reads eight bytes at a time).
+			p = jsonReader{b: []byte(tok + ",12345678]")}
+			if got, err := p.number(dt); err != nil || math.Float32bits(got) != math.Float32bits(want) || p.i != len(tok) {
+				t.Errorf("%s %q followed by digits: read %v (%v, end %d), strconv %v", dt, tok, got, err, p.i, want)
+			}
+		}
+	}
+}
+
+// TestDecimalDigits holds decimalDigits, eight digits at a time, to the
+// digit-at-a-time loop: runs of 0 to 24 digits (mant wrapping past 19, as
+// the loop's does) ended by each kind of byte next to the digits ('/' and
+// ':', bytes whose +6 carries, a '.', the end of the text), from a start
+// value.
+func TestDecimalDigits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	ends := []string{"", "/", ":", ".", ",", "]", "\xfa", "\xff", "e", " "}
+	for range 20000 {
+		n := rng.IntN(25)
+		b := make([]byte, 0, n+12)
+		for range n {
+			b = append(b, byte('0'+rng.IntN(10)))
+		}
+		end := len(b)
+		b = append(b, ends[rng.IntN(len(ends))]...)
+		for range rng.IntN(10) {
+			b = append(b, byte('0'+rng.IntN(10)))
+		}
+		from := rng.Uint64() % 1000
+		want := from
+		for _, d := range b[:end] {
+			want = want*10 + uint64(d-'0')
+		}
+		if len(b) > end && b[end]-'0' <= 9 {
+			continue // no end byte drawn: the run goes on
+		}
+		got, i := decimalDigits(b, 0, from)
+		if got != want || i != end {
+			t.Fatalf("%q from %d: %d, end %d; want %d, end %d", b, from, got, i, want, end)
+		}
+	}
+}
+
+// TestLoneZeros reads data of zeros in each position of an array, beside
+// -0, 0.0 and zeros with space, flat and nested, in FP32 and INT32, and
+// refuses a leading zero.
+func TestLoneZeros(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []float32
+	}{
+		{"[0,0,0]", []float32{0, 0, 0}},
+		{"[0, 0 ,0 ]", []float32{0, 0, 0}},
+		{"[1,0,2]", []float32{1, 0, 2}},
+		{"[[0,5],[0.0,0]]", []float32{0, 5, 0, 0}},
+		{"[0e3,0,-0]", []float32{0, 0, float32(math.Copysign(0, -1))}},
+	} {
+		for _, dt := range []datatype{dtFP32, dtINT32} {
+			dst := make([]float32, len(c.want))
+			rows, cols := 1, len(c.want)
+			if c.text[1] == '[' {
+				rows, cols = 2, 2
+			}
+			err := jsonData(dst, []byte(c.text), dt, rows, cols)
+			if err != nil {
+				t.Fatalf("%s %s: %v", dt, c.text, err)
+			}
+			for i := range dst {
+				if math.Float32bits(dst[i]) != math.Float32bits(c.want[i]) {
+					t.Fatalf("%s %s: %v, want %v", dt, c.text, dst, c.want)
+				}
+			}
+		}
+	}
+	for _, text := range []string{"[00,1]", "[0,01]", "[0,0", "[0,0,]"} {
+		if err := jsonData(make([]float32, 2), []byte(text), dtFP32, 1, 2); err == nil {
+			t.Errorf("%s: read", text)
 		}
 	}
 }

@@ -136,12 +136,24 @@ func (p *jsonReader) numbers(dst []float32, dt datatype, row int) error {
 		}
 		return "flat data"
 	}
+	b := p.b
 	for k := range dst {
 		if k > 0 {
-			if p.next() != ',' {
+			if p.i < len(b) && b[p.i] == ',' { // the compact form, without space
+				p.i++
+			} else if p.next() != ',' {
 				return badRequestf(`input "data", %s: %d values, want %d`, where(), k, len(dst))
+			} else {
+				p.i++
 			}
-			p.i++
+		}
+		// A lone 0 (most of an image's pixels, and of many feature
+		// vectors' values): 0 in every datatype, read without number's
+		// scan.
+		if i := p.i; i+1 < len(b) && b[i] == '0' && (b[i+1] == ',' || b[i+1] == ']') {
+			dst[k] = 0
+			p.i = i + 1
+			continue
 		}
 		p.space()
 		x, err := p.number(dt)
@@ -295,19 +307,18 @@ func (p *jsonReader) shortNumber(dt datatype) (x float32, ok bool, err error) {
 	}
 	s := i
 	var mant uint64
-	for ; i < len(b) && b[i]-'0' <= 9; i++ {
-		mant = mant*10 + uint64(b[i]-'0')
-	}
-	if i == s || b[s] == '0' && i-s > 1 {
-		return 0, false, nil // no digit, or a leading zero: number says what is wrong
+	if i < len(b) && b[i] == '0' { // 0.xxx: most values of a scaled feature
+		if i++; i < len(b) && b[i]-'0' <= 9 {
+			return 0, false, nil // a leading zero: number says what is wrong
+		}
+	} else if mant, i = decimalDigits(b, i, 0); i == s {
+		return 0, false, nil // no digit
 	}
 	nd, exp := i-s, 0
 	if i < len(b) && b[i] == '.' {
 		i++
 		f := i
-		for ; i < len(b) && b[i]-'0' <= 9; i++ {
-			mant = mant*10 + uint64(b[i]-'0')
-		}
+		mant, i = decimalDigits(b, i, mant)
 		if i == f {
 			return 0, false, nil
 		}
@@ -346,6 +357,32 @@ func (p *jsonReader) shortNumber(dt datatype) (x float32, ok bool, err error) {
 	}
 	p.i = i
 	return x, true, err
+}
+
+// decimalDigits reads the decimal digits of b from i on into mant (each
+// digit d making it mant·10 + d) and returns it and the index past them.
+// Eight digits are read at a time while eight bytes are left (SWAR, as
+// simdjson's parse_eight_digits_unrolled: the float32 values of a tensor
+// written shortest have up to nine digits, most of them in the fraction),
+// then one at a time. mant wraps past 19 digits: callers count them.
+func decimalDigits(b []byte, i int, mant uint64) (uint64, int) {
+	for i+8 <= len(b) {
+		v := binary.LittleEndian.Uint64(b[i:])
+		// Every byte is '0'..'9' (0x30..0x39) when its high nibble is 3
+		// and adding 6 keeps it there.
+		if v&0xf0f0f0f0f0f0f0f0|(v+0x0606060606060606)&0xf0f0f0f0f0f0f0f0>>4 != 0x3333333333333333 {
+			break
+		}
+		v -= 0x3030303030303030
+		v = v*10 + v>>8 // pairs of digits, in every other byte
+		v = ((v&0x000000ff000000ff)*(100+1000000<<32) + (v>>16&0x000000ff000000ff)*(1+10000<<32)) >> 32
+		mant = mant*100000000 + v
+		i += 8
+	}
+	for ; i < len(b) && b[i]-'0' <= 9; i++ {
+		mant = mant*10 + uint64(b[i]-'0')
+	}
+	return mant, i
 }
 
 // unsafeString returns b as a string sharing its bytes, for a use that
