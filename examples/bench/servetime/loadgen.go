@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -39,6 +38,12 @@ func (b *bench) loadgen(proto string, clients int, d time.Duration) ([]time.Dura
 	check(err)
 	defer os.RemoveAll(dir)
 	secs := strconv.Itoa(max(1, int(math.Round(d.Seconds()))))
+	genFor = d
+	if base, ok := strings.CutSuffix(proto, "echo"); ok {
+		// The generator's own floor: the same requests to the echo server.
+		defer func(addr string) { b.httpAddr = addr }(b.httpAddr)
+		b.httpAddr, proto = b.addr["echo"], base
+	}
 	switch proto {
 	case "wrk":
 		return b.wrk(dir, clients, secs)
@@ -215,12 +220,15 @@ func overtakes(spans [][2]int64) []int {
 	return out
 }
 
+// genFor is the length of the generator's run that loadgen starts.
+var genFor time.Duration
+
 // runGenerator runs a load generator and returns its output; its CPU
 // time, run-queue wait and blocking waits count as the clients'
 // (children), and
 // -client-slice gives its threads that scheduler slice.
 func (b *bench) runGenerator(name string, args ...string) string {
-	cmd := exec.Command(name, args...)
+	cmd := command(name, args...)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -247,7 +255,9 @@ func (b *bench) runGenerator(name string, args ...string) string {
 			}
 		}
 	}()
+	disarm := fifoWatchdog(cmd, genFor)
 	err := cmd.Wait()
+	disarm()
 	close(done)
 	<-exited
 	if err != nil {
