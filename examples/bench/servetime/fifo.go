@@ -29,13 +29,14 @@ var fifoPrio = flag.Int("fifo", 0, "run svmgo serve, the floors and the load gen
 // before servetime kills it and the servers.
 const fifoGrace = 30 * time.Second
 
-// command is exec.Command, under chrt -f with -fifo (chrt execs the
-// command, so its process is the command's).
-func command(name string, args ...string) *exec.Cmd {
+// fifoWrap makes cmd, not started yet, run under chrt -f with -fifo.
+func fifoWrap(cmd *exec.Cmd) {
 	if *fifoPrio > 0 {
-		return exec.Command("chrt", append([]string{"-f", strconv.Itoa(*fifoPrio), name}, args...)...)
+		chrt, err := exec.LookPath("chrt")
+		check(err)
+		cmd.Args = append([]string{"chrt", "-f", strconv.Itoa(*fifoPrio), cmd.Path}, cmd.Args[1:]...)
+		cmd.Path = chrt
 	}
-	return exec.Command(name, args...)
 }
 
 // fifoWatchdog kills cmd and the servers and stops servetime if cmd runs

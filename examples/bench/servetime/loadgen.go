@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -228,9 +229,10 @@ var genFor time.Duration
 // (children), and
 // -client-slice gives its threads that scheduler slice.
 func (b *bench) runGenerator(name string, args ...string) string {
-	cmd := command(name, args...)
+	cmd := exec.Command(name, args...)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
+	fifoWrap(cmd)
 	if err := cmd.Start(); err != nil {
 		die(fmt.Errorf("%s (Debian's wrk and nghttp2-client: make bench-deps): %w", name, err))
 	}

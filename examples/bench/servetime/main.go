@@ -306,8 +306,9 @@ func main() {
 	// a floor process; each timed like the server, with one client.
 	answer := filepath.Join(tmp, "answer")
 	check(os.WriteFile(answer, b.leanAnswer(), 0o644))
-	fl := command(os.Args[0], "-floor", strconv.Itoa(*port+10), answer)
+	fl := exec.Command(os.Args[0], "-floor", strconv.Itoa(*port+10), answer)
 	fl.Stderr = os.Stderr
+	fifoWrap(fl)
 	check(fl.Start())
 	servers = append(servers, fl.Process)
 	server := b.pid
@@ -1127,8 +1128,9 @@ func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
 		}
 		ln.Close()
 	}
-	cmd := command(bin, append(args, serverArgs...)...)
+	cmd := exec.Command(bin, append(args, serverArgs...)...)
 	cmd.Env = append(os.Environ(), serverEnv...)
+	fifoWrap(cmd)
 	if serverStderr != nil {
 		cmd.Stderr = serverStderr
 	}
