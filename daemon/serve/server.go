@@ -100,6 +100,13 @@ type Config struct {
 	// on a busy machine a thread woken by a request runs after about that
 	// long rather than the kernel's default slice (schedslice_linux.go).
 	SchedSlice time.Duration
+	// HeapFloor, when positive, is the least heap goal the collector is
+	// paced to, in bytes (heapfloor.go): while the live heap is small,
+	// GOGC's percentage is raised so that a collection runs once that
+	// much is allocated rather than at the runtime's 4 MB, fewer
+	// collections interrupting requests for up to that much more memory.
+	// It is process-wide, as GOGC is. Zero: the runtime's own pacing.
+	HeapFloor uint64
 	// Workers, when positive, is the inference requests worked on at
 	// once, the others waiting for their turn, first come first served
 	// (turns.go). Zero or negative, the default: no queue, every request
@@ -140,6 +147,7 @@ type Server struct {
 	// Shutdown is called).
 	sliceStop     chan struct{}
 	sliceStopOnce sync.Once
+	heapFloor     *heapFloor // nil: none
 }
 
 // New checks cfg and returns a server of repo's models; Start listens.
@@ -235,6 +243,7 @@ func (s *Server) Start() error {
 			return fmt.Errorf("serve: scheduler slice %v: %w", s.cfg.SchedSlice, err)
 		}
 	}
+	s.heapFloor = startHeapFloor(s.cfg.HeapFloor)
 	s.startHelpers(runtime.GOMAXPROCS(0) - 1)
 	if s.cfg.HTTPAddr != "" {
 		ln, err := listen(s.cfg.HTTPAddr)
@@ -427,5 +436,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.wg.Wait()
 	s.stopHelpers()
+	s.heapFloor.stop()
 	return errors.Join(errs...)
 }

@@ -6,7 +6,15 @@
 # the median of each figure a variant (examples/serve/README.md, "Single-row
 # latency", reads it).
 #
-#   [ROUNDS=3] [SECONDS_EACH=2] [CASES="idle tail gen swap"] [PACED_RATE=1000] bash examples/bench/serve_latency.sh
+#   [ROUNDS=3] [SECONDS_EACH=2] [CASES="idle tail gen swap"] [PACED_RATE=1000] [FIFO=20] bash examples/bench/serve_latency.sh
+#
+# FIFO=N runs svmgo serve, the floors and the load generators under
+# SCHED_FIFO priority N (servetime -fifo N; needs CAP_SYS_NICE), so that on
+# a machine shared with other work they are not preempted by it; runs are
+# serialized on /tmp/fifo.lock (two Go processes at one FIFO priority can
+# livelock on two CPUs: servetime/fifo.go). Under FIFO no thread of the
+# benchmark preempts another either, which is most of the 8-in-flight tail
+# under the default scheduler (examples/serve/README.md): say which was used.
 #
 # Needs `make` (bin/svmgo, bin/svmgo-daemon, lib/libsvmgo.so) and
 # $SVMGO_DATA/fashion.{train,test} (default ~/.cache/libsvmgo; without them
@@ -52,7 +60,9 @@
 #         default 1.4 ms); and that with the generator's threads given the
 #         same slice (-client-slice). Beside each: how many
 #         requests sent after a request were answered before it (p99; 0
-#         when answered in the order sent).
+#         when answered in the order sent). Then echo-floor: the same
+#         generators against servetime's TCP echo server, the method's own
+#         p99 / p50 with no server work.
 #   swap  one gRPC client's p99 without and while a publisher process
 #         publishes a version every 20 ms (serve.sh's figure: 5 rounds of
 #         each, alternated, SECONDS_EACH/2 a round, medians): as is; with the
@@ -98,16 +108,21 @@ go build -o "$tmp/servetime" ./examples/bench/servetime
 # run NAME ARGS...: one servetime run (under $wrap, a command prefix, when
 # set), its figures appended to runs as "NAME key=value" lines.
 wrap=
+fifo=() fifoarg=()
+if [[ -n ${FIFO:-} ]]; then
+	fifo=(flock /tmp/fifo.lock) fifoarg=(-fifo "$FIFO")
+fi
 run() {
 	local name=$1
 	shift
 	say "$name"
-	$wrap "$tmp/servetime" -bin "$SVMGO" -seconds "$SECONDS_EACH" -swap-rounds 0 "$@" "$tmp" |
+	$wrap "${fifo[@]}" "$tmp/servetime" "${fifoarg[@]}" -bin "$SVMGO" -seconds "$SECONDS_EACH" -swap-rounds 0 "$@" "$tmp" |
 		tr ' ' '\n' | sed "s/^/$name /" >>"$tmp/runs"
 }
 idle=(-only rest,grpclean,echo,echounix -unix -clients 1)
 tail=(-only rest,grpclean -clients 8)
 gen=(-only h2loadh1,wrk,h2load -clients 8)
+genfloor=(-only h2loadh1echo,wrkecho -clients 8)
 swap=(-only swap -swap-rounds 5)
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -141,6 +156,7 @@ for r in $(seq "$ROUNDS"); do
 		run "generator,--sched-slice=100us" "${gen[@]}" -server-args --sched-slice=100us
 		run "generator,--sched-slice=100us,turns" "${gen[@]}" -server-args "--sched-slice=100us --workers=1"
 		run "generator,--sched-slice=100us,client-slice=100us" "${gen[@]}" -server-args --sched-slice=100us -client-slice 100us
+		run echo-floor "${genfloor[@]}"
 	fi
 	if [[ " $CASES " == *" swap "* ]]; then
 		run "swap" "${swap[@]}"
@@ -188,13 +204,15 @@ if [[ " $CASES " == *" gen "* ]]; then
 	echo
 	echo "| 8 in flight from one load generator, single row | REST h2load p50 / p99 µs | p99 / p50 | REST wrk p50 / p99 µs | p99 / p50 | gRPC h2load p50 / p99 µs | p99 / p50 | requests/s REST / gRPC | passed by (p99) REST / gRPC | server CPU µs a request REST / gRPC | server run-queue wait µs a request REST / gRPC |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-	for v in generator generator,turns generator,--sched-slice=100us generator,--sched-slice=100us,turns generator,--sched-slice=100us,client-slice=100us; do
-		ratio() { awk -v a="$(med $v "$1")" -v b="$(med $v "$2")" 'BEGIN { printf "%.2f", a / b }'; }
-		echo "| $v | $(med $v h2loadh1_8_p50_us) / $(med $v h2loadh1_8_p99_us) | $(ratio h2loadh1_8_p99_us h2loadh1_8_p50_us) |" \
-			"$(med $v wrk_8_p50_us) / $(med $v wrk_8_p99_us) | $(ratio wrk_8_p99_us wrk_8_p50_us) |" \
+	for v in generator generator,turns generator,--sched-slice=100us generator,--sched-slice=100us,turns generator,--sched-slice=100us,client-slice=100us echo-floor; do
+		g=h2loadh1 w=wrk
+		[[ $v == echo-floor ]] && g=h2loadh1echo w=wrkecho
+		ratio() { awk -v a="$(med $v "$1")" -v b="$(med $v "$2")" 'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else printf "–" }'; }
+		echo "| $v | $(med "$v" ${g}_8_p50_us) / $(med "$v" ${g}_8_p99_us) | $(ratio ${g}_8_p99_us ${g}_8_p50_us) |" \
+			"$(med "$v" ${w}_8_p50_us) / $(med "$v" ${w}_8_p99_us) | $(ratio ${w}_8_p99_us ${w}_8_p50_us) |" \
 			"$(med $v h2load_8_p50_us) / $(med $v h2load_8_p99_us) | $(ratio h2load_8_p99_us h2load_8_p50_us) |" \
-			"$(med $v h2loadh1_8_rps) / $(med $v h2load_8_rps) | $(med $v h2loadh1_8_overtaken_p99) / $(med $v h2load_8_overtaken_p99) |" \
-			"$(med $v h2loadh1_8_server_cpu_us) / $(med $v h2load_8_server_cpu_us) | $(med $v h2loadh1_8_server_runq_us) / $(med $v h2load_8_server_runq_us) |"
+			"$(med $v ${g}_8_rps) / $(med $v h2load_8_rps) | $(med $v ${g}_8_overtaken_p99) / $(med $v h2load_8_overtaken_p99) |" \
+			"$(med $v ${g}_8_server_cpu_us) / $(med $v h2load_8_server_cpu_us) | $(med $v ${g}_8_server_runq_us) / $(med $v h2load_8_server_runq_us) |"
 	done
 fi
 if [[ " $CASES " == *" swap "* ]]; then

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -52,9 +53,19 @@ type multiFlag []string
 func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
+// defaultHeapFloorMiB is --heap-floor-mib's default: four times the
+// runtime's 4 MB minimum goal, so a small model's server collects a
+// quarter as often, for up to 12 MB more memory (serve.Config.HeapFloor;
+// 8 MiB paid for gRPC but not for REST's h2load figure: 5 alternated
+// rounds under chrt -f 20 at load 19-29, p99 / p50 REST h2load 2.28 (as
+// before) / 2.27 (8 MiB) / 2.08 (16 MiB), wrk 2.67 / 2.44 / 2.22, gRPC
+// 2.96 / 2.67 / 2.71; with the collector off 2.09, 2.13, 2.71).
+const defaultHeapFloorMiB = 16
+
 func addServeFlags(fs *flag.FlagSet, prefix string, f *serveFlags, httpDefault, grpcDefault string) {
 	c, lim := &f.cfg, serve.DefaultLimits()
 	c.Limits = lim
+	c.HeapFloor = defaultHeapFloorMiB << 20
 	fs.StringVar(&c.HTTPAddr, prefix+"http", httpDefault, "REST address: host:port or unix:PATH; empty: no REST")
 	fs.StringVar(&c.GRPCAddr, prefix+"grpc", grpcDefault, "gRPC address: host:port or unix:PATH; empty: no gRPC")
 	fs.StringVar(&c.TLSCert, prefix+"tls-cert", "", "PEM certificate: serve TLS on both protocols (with --tls-key)")
@@ -71,6 +82,14 @@ func addServeFlags(fs *flag.FlagSet, prefix string, f *serveFlags, httpDefault, 
 	fs.DurationVar(&c.Limits.IdleTimeout, prefix+"idle-timeout", lim.IdleTimeout, "longest wait of an idle kept-alive REST connection")
 	fs.DurationVar(&c.BusyPoll, prefix+"busy-poll", 0, "how long a connection's reader polls for the next request before it blocks (e.g. 50us; at most 1ms): lower single-row latency on an idle machine for up to that much CPU a read; 0: off")
 	fs.DurationVar(&c.SchedSlice, prefix+"sched-slice", 0, "scheduler slice of the server's threads (Linux 6.12+, e.g. 100us): on a busy machine a thread woken by a request runs after about that long rather than the kernel's default slice; 0: the default")
+	fs.Func(prefix+"heap-floor-mib", "least heap goal of the garbage collector, MiB (GOGC's percentage raised while the live heap is smaller): fewer collections interrupting requests, for up to that much more memory; 0: the runtime's own pacing (default "+strconv.Itoa(defaultHeapFloorMiB)+")", func(v string) error {
+		n, err := strconv.ParseUint(v, 10, 32)
+		if err != nil {
+			return err
+		}
+		c.HeapFloor = n << 20
+		return nil
+	})
 	fs.IntVar(&c.Workers, prefix+"workers", 0, "inference requests worked on at once, the others served first come first served (GOMAXPROCS-1 leaves a CPU to poll the network and to clients on a busy machine); 0: no queue, each request worked on as soon as it is read")
 	fs.BoolVar(&c.GRPCGo, prefix+"grpc-go", false, "serve gRPC with grpc-go's server instead of serve's own HTTP/2 loop (the same services and answers; for comparison)")
 	fs.DurationVar(&f.drainTimeout, prefix+"drain-timeout", 10*time.Second, "on SIGINT/SIGTERM, longest wait for requests in flight")

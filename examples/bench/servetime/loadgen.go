@@ -39,6 +39,12 @@ func (b *bench) loadgen(proto string, clients int, d time.Duration) ([]time.Dura
 	check(err)
 	defer os.RemoveAll(dir)
 	secs := strconv.Itoa(max(1, int(math.Round(d.Seconds()))))
+	genFor = d
+	if base, ok := strings.CutSuffix(proto, "echo"); ok {
+		// The generator's own floor: the same requests to the echo server.
+		defer func(addr string) { b.httpAddr = addr }(b.httpAddr)
+		b.httpAddr, proto = b.addr["echo"], base
+	}
 	switch proto {
 	case "wrk":
 		return b.wrk(dir, clients, secs)
@@ -215,6 +221,9 @@ func overtakes(spans [][2]int64) []int {
 	return out
 }
 
+// genFor is the length of the generator's run that loadgen starts.
+var genFor time.Duration
+
 // runGenerator runs a load generator and returns its output; its CPU
 // time, run-queue wait and blocking waits count as the clients'
 // (children), and
@@ -223,6 +232,7 @@ func (b *bench) runGenerator(name string, args ...string) string {
 	cmd := exec.Command(name, args...)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
+	fifoWrap(cmd)
 	if err := cmd.Start(); err != nil {
 		die(fmt.Errorf("%s (Debian's wrk and nghttp2-client: make bench-deps): %w", name, err))
 	}
@@ -247,7 +257,9 @@ func (b *bench) runGenerator(name string, args ...string) string {
 			}
 		}
 	}()
+	disarm := fifoWatchdog(cmd, genFor)
 	err := cmd.Wait()
+	disarm()
 	close(done)
 	<-exited
 	if err != nil {

@@ -98,7 +98,13 @@
 // event-driven load generator process, Debian's wrk or nghttp2's h2load,
 // keeping the client count of requests in flight on as many connections;
 // h2load's also give how many requests sent after a request were answered
-// before it (p99: "overtaken", 0 when answered in the order sent).
+// before it (p99: "overtaken", 0 when answered in the order sent), and
+// "h2loadh1echo" and "wrkecho" time the same generators against the echo
+// floor (the method's own tail: no server work). Each gives the server's
+// involuntary context switches a request ("server_preempted"). -fifo N
+// runs the server, the floors and the generators under SCHED_FIFO
+// (fifo.go), so that other processes on a shared machine do not preempt
+// them.
 //
 // It checks that every answer is 200 / OK with a label and prints one line
 // of key=value fields (see serve.sh).
@@ -238,6 +244,7 @@ func main() {
 	out := []string{fmt.Sprintf("features=%d rows=%d", nf, nrows)}
 	measure := func(proto string, clients int) {
 		cpu0, wait0, blocks0 := threadStats(b.pid)
+		pre0 := preemptions(b.pid)
 		self0, selfWait0, selfBlocks0 := threadStats(os.Getpid())
 		// svmgo serve's own time a request, from its histogram.
 		protocol := map[string]string{"rest": "rest", "resthttp": "rest", "wrk": "rest", "h2loadh1": "rest", "grpc": "grpc", "grpclean": "grpc", "h2load": "grpc"}[proto]
@@ -247,6 +254,7 @@ func main() {
 		}
 		lat, rps := b.single(proto, clients, d)
 		cpu1, wait1, blocks1 := threadStats(b.pid)
+		pre1 := preemptions(b.pid)
 		self1, selfWait1, selfBlocks1 := threadStats(os.Getpid())
 		// Clients in processes of their own (-client-procs) add theirs.
 		self1, selfWait1, selfBlocks1 = self1+children.run, selfWait1+children.wait, selfBlocks1+children.blocks
@@ -265,7 +273,8 @@ func main() {
 			proto, clients, us(p50), proto, clients, us(quantile(lat, 0.99)), proto, clients, rps,
 			proto, clients, us(cpu1-cpu0)/n, proto, clients, us(self1-self0)/n,
 			proto, clients, us(excess)/n, proto, clients, us(wait1-wait0)/n, proto, clients, us(selfWait1-selfWait0)/n)+
-			fmt.Sprintf(" %s_%d_server_blocks=%.2f %s_%d_client_blocks=%.2f", proto, clients, float64(blocks1-blocks0)/n, proto, clients, float64(selfBlocks1-selfBlocks0)/n))
+			fmt.Sprintf(" %s_%d_server_blocks=%.2f %s_%d_client_blocks=%.2f %s_%d_server_preempted=%.3f", proto, clients, float64(blocks1-blocks0)/n,
+				proto, clients, float64(selfBlocks1-selfBlocks0)/n, proto, clients, float64(pre1-pre0)/n))
 		if overtaken != nil {
 			out = append(out, fmt.Sprintf("%s_%d_overtaken_p50=%d %s_%d_overtaken_p99=%d", proto, clients, overtaken[len(overtaken)/2], proto, clients, overtaken[len(overtaken)*99/100]))
 			overtaken = nil
@@ -299,6 +308,7 @@ func main() {
 	check(os.WriteFile(answer, b.leanAnswer(), 0o644))
 	fl := exec.Command(os.Args[0], "-floor", strconv.Itoa(*port+10), answer)
 	fl.Stderr = os.Stderr
+	fifoWrap(fl)
 	check(fl.Start())
 	servers = append(servers, fl.Process)
 	server := b.pid
@@ -311,6 +321,15 @@ func main() {
 	for _, proto := range []string{"echo", "nethttp", "grpcfloor", "grpcleanfloor", "echounix"} {
 		if want(proto) && (proto != "echounix" || *unixSockets) {
 			measure(proto, 1)
+		}
+	}
+	// The generators' floor: each against the echo server, with the
+	// clients' counts of requests in flight.
+	for _, proto := range []string{"h2loadh1echo", "wrkecho"} {
+		for _, clients := range clientCounts {
+			if want(proto) {
+				measure(proto, clients)
+			}
 		}
 	}
 	if *binaryData && want("echobin_batch") {
@@ -673,7 +692,7 @@ func (b *bench) leanAnswer() []byte {
 // single runs clients concurrent clients of single-row requests for d and
 // returns every request's latency, sorted, and the requests per second.
 func (b *bench) single(proto string, clients int, d time.Duration) ([]time.Duration, float64) {
-	if proto == "wrk" || proto == "h2load" || proto == "h2loadh1" {
+	if proto == "wrk" || proto == "h2load" || proto == "h2loadh1" || proto == "wrkecho" || proto == "h2loadh1echo" {
 		return b.loadgen(proto, clients, d)
 	}
 	if *clientProcs && clients > 1 {
@@ -1111,6 +1130,7 @@ func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
 	}
 	cmd := exec.Command(bin, append(args, serverArgs...)...)
 	cmd.Env = append(os.Environ(), serverEnv...)
+	fifoWrap(cmd)
 	if serverStderr != nil {
 		cmd.Stderr = serverStderr
 	}
