@@ -53,12 +53,7 @@ import (
 // only at the next reconstruction, one column per variable whose updates
 // did not cancel (deferGbar). Gbar is read only there, and the inactive
 // part of a column is rarely cached: a warm start, shrunk from its first
-// iteration, paid most of its kernel evaluations for it. Departure: a
-// warm solve also minimises f over the face of its free variables by
-// projected conjugate gradients every smoCGEvery iterations per free
-// variable (faceCG, smo_cg.go), where pairwise steps zig-zag on a near
-// singular Q_FF (shuttle: ~700 iterations a warm pair for ~13 free
-// variables); those steps are not counted as iterations.
+// iteration, paid most of its kernel evaluations for it.
 // rho is computed as in the same paper: the average of y_t G_t over free
 // variables, or the midpoint of the interval the bounded ones allow.
 // Nothing here copies LIBSVM's code; names follow the papers.
@@ -266,8 +261,6 @@ type smo struct {
 	// gbarEv holds the Gbar updates of inactive variables not made yet
 	// (deferGbar), in the order they happened; at most cap(gbarEv).
 	gbarEv []gbarEvent
-	// cg is faceCG's scratch (smo_cg.go).
-	cg cgBuf
 
 	Q          qMatrix
 	QD         []float64
@@ -323,8 +316,8 @@ const noNext = -2
 // smoBytes returns the bytes newSMO(l) allocates for its buffers.
 func smoBytes(l int) int {
 	// alpha, G, Gbar, p, ny, wt; y, alphaStatus, sets; index, nz, qbuf;
-	// the deferred Gbar updates; faceCG's buffers.
-	return l*(6*8+1+1+1+4+4+4) + 16*gbarEventCap(l) + cgBytes(l)
+	// the deferred Gbar updates.
+	return l*(6*8+1+1+1+4+4+4) + 16*gbarEventCap(l)
 }
 
 // gbarEventCap is the capacity of smo.gbarEv for l variables (≥ 2: an
@@ -347,7 +340,6 @@ func newSMO(l int) *smo {
 		nz:          make([]int32, 0, l),
 		qbuf:        make([]float32, l),
 		gbarEv:      make([]gbarEvent, 0, gbarEventCap(l)),
-		cg:          newCGBuf(l),
 	}
 }
 
@@ -398,13 +390,6 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 	gap := math.NaN()
 	every := min(l, smoShrinkEvery)
 	counter := every + 1
-	// cgAt is the iteration at which a warm solve next runs faceCG (−1:
-	// never): smoCGEvery iterations per free variable from the start.
-	cgAt, nFree := -1, 0
-	if par.Warm && !s.nu {
-		nFree = s.countFree()
-		cgAt = max(smoCGMin, smoCGEvery*nFree)
-	}
 	if par.ShrinkAtStart && l > smoShrinkEvery {
 		// Small problems shrink after l iterations anyway; there an early
 		// round only costs the columns' extension after unshrinking, and
@@ -414,7 +399,7 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 		counter, every = 1, smoShrinkEveryWarm
 		s.shrinkFromStart = par.Warm && !s.nu
 		if par.Warm && !s.nu {
-			if nFree*smoWarmFreeShare >= l {
+			if nFree := s.countFree(); nFree*smoWarmFreeShare >= l {
 				// Most of the problem moves: see smoWarmFreeShare.
 				counter = smoWarmShrinkAfter*nFree + 1
 				s.shrinkFromStart = false
@@ -465,16 +450,6 @@ func (s *smo) solveFrom(Q qMatrix, p []float64, y []int8, alpha, alpha0, G0, Gba
 				break
 			}
 			counter = 1 // the shrunk set was wrong: shrink again at once
-		}
-		if iter == cgAt {
-			// Conjugate gradients on the free face (smo_cg.go).
-			k, steps := s.faceCG()
-			cgAt = iter + max(smoCGMin, smoCGEvery*k)
-			if steps > 0 {
-				if i, j, Qi = s.selectPair(); j < 0 {
-					continue // the check above, over every variable
-				}
-			}
 		}
 		iter++
 		s.update(i, j, Qi)

@@ -712,8 +712,7 @@ func TestSMOAllocs(t *testing.T) {
 
 func TestSMOSizeAndPanics(t *testing.T) {
 	s := newSMO(100)
-	want := 8*(cap(s.alpha)+cap(s.G)+cap(s.Gbar)+cap(s.p)+cap(s.ny)+cap(s.wt)) + cap(s.y) + cap(s.alphaStatus) + cap(s.sets) + 4*(cap(s.index)+cap(s.nz)+cap(s.qbuf)) + 16*cap(s.gbarEv) +
-		8*(cap(s.cg.q)+cap(s.cg.g)+cap(s.cg.r)+cap(s.cg.d)+cap(s.cg.w)+cap(s.cg.y)+cap(s.cg.a0)) + cap(s.cg.st0) + 4*cap(s.cg.f)
+	want := 8*(cap(s.alpha)+cap(s.G)+cap(s.Gbar)+cap(s.p)+cap(s.ny)+cap(s.wt)) + cap(s.y) + cap(s.alphaStatus) + cap(s.sets) + 4*(cap(s.index)+cap(s.nz)+cap(s.qbuf)) + 16*cap(s.gbarEv)
 	if got := smoBytes(100); got != want {
 		t.Errorf("smoBytes(100) = %d, want %d", got, want)
 	}
