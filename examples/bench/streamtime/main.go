@@ -8,7 +8,7 @@
 //
 // Usage:
 //
-//	streamtime [-mode add|stream] [-frac 0.01] [-batches 10] [-store n] [-runs 3] [-pairs] [-linear] [-test file] [train options] train_file
+//	streamtime [-mode add|stream] [-frac 0.01] [-batches 10] [-store n] [-only add|remove] [-runs 3] [-pairs] [-linear] [-test file] [train options] train_file
 //
 // -mode add trains the first (1 − frac) of the rows, then adds the last
 // frac and retrains warm, and trains the same rows cold (runs times each,
@@ -17,7 +17,10 @@
 // first -store rows, then, per batch, removes the oldest frac of the store
 // and appends the next rows of the file (wrapping around), retrains warm,
 // and trains the same rows cold once; -frac 0 retrains with nothing
-// changed, the fixed cost of a warm Train. -pairs prints each C-SVC pair's
+// changed, the fixed cost of a warm Train. -only add appends each batch
+// without removing rows (the store grows), -only remove removes them
+// without appending (the store shrinks): which of the two a warm
+// retrain's iterations and kernel work come from. -pairs prints each C-SVC pair's
 // rows, iterations and kernel evaluations, warm against cold.
 //
 // Times are the process's CPU seconds (user+system) around each Train
@@ -66,6 +69,7 @@ type config struct {
 	options string // the train options, for the total row
 	profile string // CPU profile of the warm retrains (stream; no cold ones)
 	models  string // directory for each warm retrain's model file (with profile)
+	only    string // stream: "add" or "remove" only ("": both)
 	linear  bool   // LIBLINEAR options, a sparse store
 	test    string // test rows for the drift check
 }
@@ -83,6 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.rows, "rows", 0, "use only the file's first rows (after --classes; 0: all)")
 	fs.StringVar(&c.classes, "classes", "", "use only rows of these labels (comma-separated)")
 	fs.StringVar(&c.name, "name", "", "name of the data in the total row (default: the file's)")
+	fs.StringVar(&c.only, "only", "", "stream: add or remove the batches' rows only (the store grows or shrinks)")
 	fs.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the warm retrains here (stream; skips the cold ones; -: no profile)")
 	fs.StringVar(&c.models, "models", "", "with --cpuprofile, write each warm retrain's model to this directory (warm-N.svmgo), to compare builds byte for byte")
 	fs.BoolVar(&c.linear, "linear", false, "the options are LIBLINEAR's (train-linear)")
@@ -111,7 +116,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		opts.Linear.Params = opts.Linear.Incremental()
 	}
 	o := opts.Params()
-	if err != nil || len(files) != 1 || !(c.frac > 0 && c.frac < 1 || c.frac == 0 && c.mode == "stream") || c.runs < 1 || c.batches < 1 {
+	if err != nil || len(files) != 1 || !(c.frac > 0 && c.frac < 1 || c.frac == 0 && c.mode == "stream") || c.runs < 1 || c.batches < 1 ||
+		!(c.only == "" || c.only == "add" || c.only == "remove") {
 		fmt.Fprintf(stderr, "usage: streamtime [--mode add|stream] [--frac f] [--batches n] [--store n] [--runs n] [--pairs] [options] train_file (%v)\n", err)
 		return 2
 	}
@@ -259,17 +265,29 @@ func measure(w io.Writer, o core.TrainParams, full, test *data.Dataset, c config
 	if c.mode == "add" {
 		store = l - batch
 	}
+	// The rows a batch removes and adds (--only), and the most the store
+	// holds.
+	nDel, nAdd, most := batch, batch, store+batch
+	switch c.only {
+	case "add":
+		nDel, most = 0, store+c.batches*batch
+	case "remove":
+		nAdd = 0
+		if c.batches*batch >= store {
+			return fmt.Errorf("--only remove: %d batches of %d rows empty a store of %d", c.batches, batch, store)
+		}
+	}
 	var ds *data.Dataset
 	var tr core.Trainer
 	var err error
 	if c.linear {
 		// The C ABI trainer's sparse store: room for the densest rows.
-		ds = data.NewSparse(store+batch, (store+batch)*maxRowNonzeros(full), nf)
-		tr, err = core.NewTrainer(o, store+batch, nf)
+		ds = data.NewSparse(most, most*maxRowNonzeros(full), nf)
+		tr, err = core.NewTrainer(o, most, nf)
 	} else {
-		ds = data.NewDense(store+batch, nf)
+		ds = data.NewDense(most, nf)
 		ds.KeepRowHashes() // as the C ABI trainer's
-		tr, err = core.NewDenseTrainer(o, store+batch, nf)
+		tr, err = core.NewDenseTrainer(o, most, nf)
 	}
 	if err != nil {
 		return err
@@ -331,9 +349,9 @@ func measure(w io.Writer, o core.TrainParams, full, test *data.Dataset, c config
 	case "stream":
 		fmt.Fprintf(w, "| batch | cold CPU s | warm CPU s | warm/cold CPU | cold %[1]s | warm %[1]s | warm/cold %[1]s | iter warm/cold | obj rel diff | test rows changed |\n", unit)
 		fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-		old := make([]int, batch)
+		old := make([]int, nDel)
 		if c.profile != "" {
-			return profileStream(w, c, ds, dual, tr, old, add)
+			return profileStream(w, c, ds, dual, tr, old, func() error { return add(nAdd) })
 		}
 		changed := 0
 		for b := range c.batches {
@@ -346,7 +364,7 @@ func measure(w io.Writer, o core.TrainParams, full, test *data.Dataset, c config
 			if err := dual.DeleteRows(old); err != nil {
 				return err
 			}
-			if err := add(batch); err != nil {
+			if err := add(nAdd); err != nil {
 				return err
 			}
 			hot, err := train(tr, ds, dual.ExtendInPlace(ds.Len()))
@@ -432,7 +450,7 @@ func median(v []float64) float64 {
 // cost a fifth of the stream with its cold solves. --cpuprofile - runs
 // them without the profiler, for an instruction counter (callgrind's
 // signal handling fails on the profiler's SIGPROF).
-func profileStream(w io.Writer, c config, ds *data.Dataset, dual *core.Dual, tr core.Trainer, old []int, add func(int) error) error {
+func profileStream(w io.Writer, c config, ds *data.Dataset, dual *core.Dual, tr core.Trainer, old []int, add func() error) error {
 	if c.profile != "-" {
 		f, err := os.Create(c.profile)
 		if err != nil {
@@ -455,7 +473,7 @@ func profileStream(w io.Writer, c config, ds *data.Dataset, dual *core.Dual, tr 
 		if err := dual.DeleteRows(old); err != nil {
 			return err
 		}
-		if err := add(len(old)); err != nil {
+		if err := add(); err != nil {
 			return err
 		}
 		hot, err := train(tr, ds, dual.ExtendInPlace(ds.Len()))
