@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 )
 
 // A request of the common form is read without allocating: net/http's
@@ -203,7 +204,7 @@ func (f *fastRequest) read(br *bufio.Reader) *http.Request {
 		f.header[key] = append(f.header[key][:0], v)
 	}
 	for k := range f.header {
-		if !containsString(f.seen, k) {
+		if !slices.Contains(f.seen, k) {
 			delete(f.header, k)
 		}
 	}
@@ -263,13 +264,4 @@ func asciiEqualFold(b []byte, s string) bool {
 		}
 	}
 	return true
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
