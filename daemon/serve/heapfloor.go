@@ -8,9 +8,9 @@ import (
 )
 
 // A floor under the collector's heap goal (Config.HeapFloor, svmgo serve
-// --heap-floor-mib). A request's connection loop allocates about 1.2 KB
-// (net/http's request parser for REST, HPACK's fields for gRPC) while the
-// live heap stays under 1 MB, so with GOGC's percentage alone the heap
+// --heap-floor-mib). A request's connection loop allocated about 1.2 KB
+// (net/http's request parser for REST, until http1fast.go; HPACK's fields
+// for gRPC) while the live heap stays under 1 MB, so with GOGC's percentage alone the heap
 // goal sits at the runtime's 4 MB minimum and a collection runs every 3 MB
 // allocated: every 52-73 ms at 8 requests in flight (gctrace, 2026-11-28),
 // each with two stop-the-world pauses of 0.06-0.3 ms and mark assists on

@@ -55,6 +55,10 @@ type http1Conn struct {
 	br   *bufio.Reader
 	bw   *bufio.Writer
 	resp http1Response
+	fast *fastRequest // http1fast.go
+	// remote is c.RemoteAddr().String(), made once: a request's
+	// RemoteAddr.
+	remote string
 }
 
 func newHTTP1Server(ln net.Listener, h http.Handler, lim Limits, tlsConfig *tls.Config, log *slog.Logger) *http1Server {
@@ -88,7 +92,7 @@ func (s *http1Server) serve() error {
 		if s.tls != nil {
 			c = tls.Server(c, s.tls)
 		}
-		hc := &http1Conn{c: c}
+		hc := &http1Conn{c: c, fast: newFastRequest(), remote: c.RemoteAddr().String()}
 		hc.lr.R = c
 		hc.br = bufio.NewReaderSize(&hc.lr, 16<<10)
 		hc.bw = bufio.NewWriterSize(c, 16<<10)
@@ -143,7 +147,13 @@ func (s *http1Server) serveConn(hc *http1Conn) {
 		}
 		now := time.Now()
 		c.SetReadDeadline(now.Add(s.lim.ReadTimeout))
-		req, err := http.ReadRequest(hc.br)
+		// A request of the common form is read without allocating
+		// (http1fast.go); any other by net/http's parser.
+		req := hc.fast.read(hc.br)
+		var err error
+		if req == nil {
+			req, err = http.ReadRequest(hc.br)
+		}
 		if err != nil {
 			switch {
 			case hc.lr.N <= 0:
@@ -154,7 +164,7 @@ func (s *http1Server) serveConn(hc *http1Conn) {
 			return
 		}
 		hc.lr.N = 1<<63 - 1
-		req.RemoteAddr = c.RemoteAddr().String()
+		req.RemoteAddr = hc.remote
 		if tc, ok := c.(*tls.Conn); ok {
 			st := tc.ConnectionState()
 			req.TLS = &st

@@ -15,6 +15,9 @@
 # livelock on two CPUs: servetime/fifo.go). Under FIFO no thread of the
 # benchmark preempts another either, which is most of the 8-in-flight tail
 # under the default scheduler (examples/serve/README.md): say which was used.
+# The --sched-slice variants set the server's threads back to SCHED_OTHER
+# (sched_setattr with a slice), so under FIFO they time a server that other
+# processes and the FIFO generator preempt, not the slice alone.
 #
 # Needs `make` (bin/svmgo, bin/svmgo-daemon, lib/libsvmgo.so) and
 # $SVMGO_DATA/fashion.{train,test} (default ~/.cache/libsvmgo; without them
