@@ -139,40 +139,40 @@ TEXT ·pairDots1AVX512(SB), NOSPLIT, $0-40
 	MOVQ nw+32(FP), R11
 	LEAQ 0(R11*4), R14       // one feature's weights, bytes
 	MOVQ R11, DX             // columns left
+	MOVQ R10, R12
+	SHRQ $1, R12             // pairs of features
 
 step1:
 	TESTQ DX, DX
 	JLE   done1
-	MOVQ  $0xff, AX          // K1: the first eight columns
-	CMPQ  DX, $8
-	JGE   mask1
-	MOVQ  DX, CX
-	MOVQ  $1, AX
-	SHLQ  CX, AX
-	DECQ  AX
-
-mask1:
-	KMOVB AX, K1
-	XORQ  AX, AX             // K2: the next eight
-	MOVQ  DX, CX
-	SUBQ  $8, CX
-	JLE   mask2
-	MOVQ  $0xff, AX
-	CMPQ  CX, $8
-	JGE   mask2
-	MOVQ  $1, AX
-	SHLQ  CX, AX
-	DECQ  AX
-
-mask2:
-	KMOVB AX, K2
-	VXORPD Z0, Z0, Z0
-	VXORPD Z1, Z1, Z1
-	MOVQ  SI, AX             // x, feature j
-	MOVQ  BX, R15            // w, feature j
-	MOVQ  R10, CX
-	SHRQ  $1, CX             // pairs
-	JZ    odd1
+	// K1 and K2: the low min(max(c, 0), 8) bits, c the columns left from
+	// the step's first and ninth (branch-free).
+	MOVQ    $8, R8
+	XORQ    R9, R9
+	MOVQ    DX, CX
+	CMPQ    CX, R8
+	CMOVQGT R8, CX           // min(DX, 8)
+	MOVQ    $1, AX
+	SHLQ    CX, AX
+	DECQ    AX
+	KMOVB   AX, K1
+	MOVQ    DX, CX
+	SUBQ    R8, CX
+	CMPQ    CX, R9
+	CMOVQLT R9, CX           // max(DX-8, 0)
+	CMPQ    CX, R8
+	CMOVQGT R8, CX           // min(.., 8)
+	MOVQ    $1, AX
+	SHLQ    CX, AX
+	DECQ    AX
+	KMOVB   AX, K2
+	MOVQ    R12, CX          // pairs
+	MOVQ    SI, AX           // x, feature j
+	MOVQ    BX, R15          // w, feature j
+	VXORPD  Z0, Z0, Z0
+	VXORPD  Z1, Z1, Z1
+	TESTQ   CX, CX
+	JZ      odd1
 
 pair1:
 	VBROADCASTSS (AX), Y6

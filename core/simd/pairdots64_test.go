@@ -33,7 +33,7 @@ func TestPairDots64(t *testing.T) {
 		r := rand.New(rand.NewPCG(7, 7))
 		for _, rows := range []int{1, 3, 4, 5, 9} {
 			for _, nf := range []int{0, 1, 2, 7, 64, 785} {
-				for _, nw := range []int{1, 2, 7, 8, 10, 17} {
+				for _, nw := range []int{1, 2, 7, 8, 10, 16, 17, 33} {
 					x := randFloats(r, rows*nf, 0)
 					w := randFloats(r, nf*nw, 0)
 					dst := make([]float64, rows*nw+1)

@@ -156,7 +156,12 @@ func (p *jsonReader) numbers(dst []float32, dt datatype, row int) error {
 			continue
 		}
 		p.space()
-		x, err := p.number(dt)
+		// shortNumber first, without number's call around it (number
+		// reads what it does not).
+		x, ok, err := p.shortNumber(dt)
+		if !ok {
+			x, err = p.number(dt)
+		}
 		if err != nil {
 			return badRequestf(`input "data", %s, value %d: %v`, where(), k, err)
 		}
