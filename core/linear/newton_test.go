@@ -608,7 +608,7 @@ func TestSquaredHingeGradStep(t *testing.T) {
 			// The margins' step of I's rows came from CG's products (stepDots):
 			// the line search read the others only, and every step is ±x_iᵀs.
 			want := len(f.z) // dense rows: every row (stepDots)
-			if !data.IsDense() {
+			if !data.IsDense() && data.Nonzeros() <= 16*data.Len() {
 				want -= len(before)
 			}
 			if got := f.reads - reads; got != int64(want) {

@@ -40,16 +40,16 @@ func hvSparseRowsFrom(Hs, s []float64, start []int, index []int32, value []float
 		idx := index[start[i]:start[i+1]]
 		val := value[start[i]:start[i+1]]
 		val = val[:len(idx)]
-		sum := sparseDot(idx, val, s[:n]) + sb
-		if dots != nil {
-			dots[k] = sum
-		}
-		c := float64(scale*a[i]) * sum
+		sum := sparseDot(idx, val, s[:n])
+		c := float64(scale*a[i]) * (sum + sb)
 		for q, j := range idx {
 			Hs[:n][j] += float64(c * float64(val[q]))
 		}
 		if bias >= 0 {
 			Hs[n] += float64(c * bias)
+		}
+		if dots != nil {
+			dots[k] = sum + sb
 		}
 	}
 }
