@@ -324,7 +324,7 @@ func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float6
 // Σ α_k x_iᵀd_k from the kernels' dots (t), and the line search reads only
 // the others (stepOthers); warm runs only, the rounding not a dot's with s.
 // Sparse rows of ≤ 16 nonzeros on average only (the kernels' one call): on
-// digits' 33 a warm -s 2 stream cost 1.04× the CPU. Cold, no dots (2%).
+// digits' 33 a warm -s 2 stream cost 1.04× the CPU. Cold: no dots (2%, perf).
 func (r *primalRows) stepDots(alpha float64, first bool) {
 	if first && !r.ds.IsDense() && r.ds.Nonzeros() <= 16*len(r.z) {
 		clear(r.u)
