@@ -112,12 +112,6 @@ func (t *LinearTrainer) usableGradient(warm *LinearDual, labels []int32, box [][
 	return g.inClassOrder(warm.Labels, labels, box)
 }
 
-// known returns decision function k's part of g as the Newton method's
-// start.
-func (g *LinearGradient) known(k int) *knownRows {
-	return &knownRows{rows: g.Rows, n: g.Features, loss: g.Loss[k], g: g.G[k], g0: g.G0[k], h: g.H[k], z: g.Z[k]}
-}
-
 // copyWidened copies v, a vector over n features and then the bias
 // weight when bias ≥ 0, into dst, a vector over more features laid out
 // the same way: the features added are 0.
@@ -138,11 +132,8 @@ func newLinearGradient(nrW, l, n int, bias float64) *LinearGradient {
 }
 
 // hashTrainRows returns hashLabelsAt over ds's rows for a run that keeps or
-// uses a gradient (mid: the rows of warm's gradient, if any); zeros otherwise.
+// uses a gradient (keepsGradient; mid: the rows of warm's gradient, if any).
 func (t *LinearTrainer) hashTrainRows(ds *data.Dataset, warm *LinearDual) (hMid, hAll [4]uint64) {
-	if !t.keepsGradient() {
-		return hMid, hAll
-	}
 	mid := 0
 	if warm != nil && warm.Gradient != nil {
 		mid = warm.Gradient.Rows

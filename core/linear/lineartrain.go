@@ -169,7 +169,7 @@ func LinearTrainerBytes(p LinearParams, capRows, capFeatures int) int {
 		perWorker += capRows * (8 + 8 + 1) // alphaC; logRatio, logSide
 	}
 	if p.Solver.hasL2Loss() {
-		perWorker += capRows*(8+8+4) + (newtonBuffers+1)*(capFeatures+1)*8 // z, u, I; the Newton method's vectors, w
+		perWorker += capRows*(8+8+8+4) + (newtonBuffers+1)*(capFeatures+1)*8 // z, u, the products' dots, I; the Newton method's vectors, w
 		if p.Solver == L2Logistic {
 			perWorker += capRows * (8 - 4) // D instead of I
 		}
@@ -252,8 +252,9 @@ func NewLinearTrainer(p LinearParams, capRows, capFeatures int) (*LinearTrainer,
 			if p.Solver.isL2LossSVC() {
 				wk.stiff = newStiffBlock(capFeatures + 1)
 			}
+			dots := make([]float64, capRows) // one objective runs at a time
 			for _, r := range []*primalRows{&wk.fsvc.primalRows, &wk.flr.primalRows, &wk.fsvr.primalRows} {
-				r.share, r.part, r.done = t.share, wk.newton.part, make(chan struct{}, 1)
+				r.share, r.part, r.done, r.t = t.share, wk.newton.part, make(chan struct{}, 1), dots
 			}
 		}
 		if p.Solver.IsL1() {

@@ -304,7 +304,7 @@ func (r *primalRows) startAt(w []float64, from *LinearGradient, k int, start *st
 	switch {
 	case from != nil:
 		copyWidened(w, from.W[k], from.Features, r.bias)
-		r.startKnown(from.known(k), alpha)
+		r.known, r.kf, r.alpha, r.given = from, k, alpha, true // rows 0..Rows−1 as from gives them
 	case start != nil:
 		start.fill(w, r.n, r.bias)
 	case warmed:

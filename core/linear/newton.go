@@ -61,6 +61,9 @@ type primalFunction interface {
 	grad(w, g, D []float64)
 	// Hv writes ∇²f·s to Hs.
 	Hv(s, Hs []float64)
+	// stepDots adds α·x_iᵀs of the last Hv's rows to the line search's
+	// margin steps; first (a warm CG's start) zeroes them and starts it.
+	stepDots(alpha float64, first bool)
 	// lineSearch moves w to w + ηs by backtracking (above), given
 	// fw = f(w) and gs = ∇f(w)ᵀs, and returns η and f(w + ηs); η = 0 (w
 	// unchanged) when no trial decreased f enough.
@@ -170,7 +173,7 @@ func (t *newton) minimize(f primalFunction, w []float64, eps float64, set newton
 		if res.iterations == 0 {
 			epsCG = set.epsCG0
 		}
-		res.hv += t.pcg(f, n, epsCG)
+		res.hv += t.pcg(f, n, epsCG, set.objEps > 0)
 		eta, fnew := f.lineSearch(w, s, fw, dot64(g, s))
 		given := f.forgetStart()
 		if eta == 0 {
@@ -209,8 +212,9 @@ func (t *newton) minimize(f primalFunction, w []float64, eps float64, set newton
 
 // pcg solves ∇²f·s = −g approximately by CG preconditioned by t.M (the
 // rule above, at most max(n, 5) steps, or until a direction has no
-// curvature left), into t.s, and returns the Hessian-vector products.
-func (t *newton) pcg(f primalFunction, n int, epsCG float64) int {
+// curvature left), into t.s, and returns the Hessian-vector products;
+// warm, their rows' x_iᵀs sum to the step's (stepDots).
+func (t *newton) pcg(f primalFunction, n int, epsCG float64, warm bool) int {
 	g, s, r, d, Hd, M := t.g[:n], t.s[:n], t.r[:n], t.d[:n], t.Hd[:n], t.M[:n]
 	var zTr float64
 	for j, gj := range g {
@@ -221,6 +225,7 @@ func (t *newton) pcg(f primalFunction, n int, epsCG float64) int {
 	tol := min(epsCG, math.Sqrt(math.Sqrt(zTr)))
 	var Q float64 // the quadratic model at s
 	maxCG := max(n, 5)
+	f.stepDots(0, warm)
 	for it := 1; it <= maxCG; it++ {
 		f.Hv(d, Hd)
 		dHd := dot64(d, Hd)
@@ -228,6 +233,7 @@ func (t *newton) pcg(f primalFunction, n int, epsCG float64) int {
 			return it
 		}
 		alpha := zTr / dHd
+		f.stepDots(alpha, false)
 		// s += αd, r −= α·Hd, and the sums the rule and β need, in one loop.
 		var sr, sg, zTrNew float64
 		for j := range s {

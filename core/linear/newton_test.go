@@ -554,11 +554,12 @@ func TestNewtonAllocs(t *testing.T) {
 			}
 			if s == L2LossSVCPrimal {
 				// From a kept state over the first half of the rows.
-				k := &knownRows{rows: data.Len() / 2, n: data.NumFeatures(), g: slices.Clone(w), g0: slices.Clone(w), h: slices.Clone(w)}
+				k := &LinearGradient{Rows: data.Len() / 2, Features: data.NumFeatures(), G: [][]float64{slices.Clone(w)},
+					G0: [][]float64{slices.Clone(w)}, H: [][]float64{slices.Clone(w)}, Loss: []float64{0}, Z: [][]float64{nil}}
 				alpha := make([]float64, data.Len())
 				if n := testing.AllocsPerRun(10, func() {
 					copy(w, opt)
-					wk.fsvc.startKnown(k, alpha)
+					wk.fsvc.known, wk.fsvc.kf, wk.fsvc.alpha, wk.fsvc.given = k, 0, alpha, true
 					wk.newton.minimize(f, w, 1e-6, tr.newtonSettings(true, 1e-6), 1000)
 				}); n != 0 {
 					t.Errorf("dense=%v: minimize from a kept state allocates %v times", data.IsDense(), n)
@@ -568,8 +569,8 @@ func TestNewtonAllocs(t *testing.T) {
 	}
 }
 
-// TestSquaredHingeGradStep: after a Newton step of the squared hinge,
-// gradStep's ∇f and diagonal (from the old ones and CG's residual, plus
+// TestSquaredHingeGradStep: after a warm Newton step of the squared hinge,
+// the line search reads only the rows outside I of sparse data (stepDots), and gradStep's ∇f and diagonal (from the old ones and CG's residual, plus
 // the rows whose margin crossed 1) equal grad's from every row of I, and
 // it reads only the crossed rows, fewer than I: heart_scale, sparse and
 // dense, with a bias and unequal costs, at the second and third steps.
@@ -597,11 +598,26 @@ func TestSquaredHingeGradStep(t *testing.T) {
 			r := nw.minimize(f, w, 0, tr.newtonSettings(false, 0), steps)
 			g, D, M := nw.g[:dim], nw.D[:dim], nw.M[:dim]
 			copy(M, D)
-			nw.pcg(f, dim, 0.1)
+			nw.pcg(f, dim, 0.1, true)
 			before := slices.Clone(f.I[:f.nI])
+			reads := f.reads
 			eta, _ := f.lineSearch(w, nw.s[:dim], r.f, dot64(g, nw.s[:dim]))
 			if eta == 0 {
 				t.Fatalf("steps %d: the line search failed", steps)
+			}
+			// The margins' step of I's rows came from CG's products (stepDots):
+			// the line search read the others only, and every step is ±x_iᵀs.
+			want := len(f.z) // dense rows: every row (stepDots)
+			if !data.IsDense() && data.Nonzeros() <= 16*data.Len() {
+				want -= len(before)
+			}
+			if got := f.reads - reads; got != int64(want) {
+				t.Errorf("dense=%v steps %d: the line search read %d rows, want %d (%d in I)", data.IsDense(), steps, got, want, len(before))
+			}
+			for i, u := range f.u {
+				if want := float64(f.sign[i]) * f.dot(i, nw.s[:dim]); math.Abs(u-want) > 1e-12*(1+math.Abs(want)) {
+					t.Fatalf("dense=%v steps %d: row %d's step %v, x_iᵀs %v", data.IsDense(), steps, i, u, want)
+				}
 			}
 			crossed := 0
 			for i, z := range f.z {
@@ -610,7 +626,7 @@ func TestSquaredHingeGradStep(t *testing.T) {
 				}
 			}
 			g1, D1 := slices.Clone(g), slices.Clone(D)
-			reads := f.reads
+			reads = f.reads
 			if !f.gradStep(g1, D1, nw.r[:dim], eta) {
 				t.Fatal("gradStep: false")
 			}
@@ -643,8 +659,8 @@ func sparseAndDense(t *testing.T, name string) []*data.Dataset {
 	return []*data.Dataset{prefix(ds, ds.Len()), dense}
 }
 
-// TestLinearTrainerBytesPrimal: the size query counts the Newton method's buffers and
-// the block that rebuilds w from α (primal_rebuild.go): a position per
+// TestLinearTrainerBytesPrimal: the size query counts the Newton method's buffers
+// (per row: z, u, the products' dots, I) and the block that rebuilds w from α (primal_rebuild.go): a position per
 // coordinate, a stiffCoords² matrix and four stiffCoords vectors.
 func TestLinearTrainerBytesPrimal(t *testing.T) {
 	p := DefaultLinearParams()
@@ -654,7 +670,7 @@ func TestLinearTrainerBytesPrimal(t *testing.T) {
 	l1 := LinearTrainerBytes(p, 1000, 100)
 	p.Solver = L2LossSVCPrimal
 	primal := LinearTrainerBytes(p, 1000, 100)
-	if want := l1 + 1000*20 + 11*101*8 + 101*4 + stiffCoords*(4+stiffCoords*8+8+4+8); dual != want || primal != want {
+	if want := l1 + 1000*28 + 11*101*8 + 101*4 + stiffCoords*(4+stiffCoords*8+8+4+8); dual != want || primal != want {
 		t.Errorf("bytes: -s 1 %d, -s 2 %d, want %d (-s 3 %d)", dual, primal, want, l1)
 	}
 }

@@ -59,11 +59,11 @@ func (f *l2svcFun) start(w, g0 []float64) float64 {
 	v := 0.5 * dot64(w, w)
 	first := 0
 	if k := f.known; k != nil {
-		// Rows 0..k.rows−1: their loss, ∇f(0) and margins as given.
-		copyWidened(g0, k.g0, k.n, f.bias)
-		v += k.loss
-		copy(f.z, k.z)
-		first = k.rows
+		// Rows 0..k.Rows−1: their loss, ∇f(0) and margins as given.
+		copyWidened(g0, k.G0[f.kf], k.Features, f.bias)
+		v += k.Loss[f.kf]
+		copy(f.z, k.Z[f.kf])
+		first = k.Rows
 	}
 	for i := first; i < len(f.z); i++ {
 		yi, c := float64(f.sign[i]), f.c[i]
@@ -92,14 +92,14 @@ func (f *l2svcFun) grad(w, g, D []float64) {
 	}
 }
 
-// setI sets I[:nI] to the rows whose margin is below 1, in a scan
-// without a branch (whether z_i < 1 is a coin toss on most data; perf on
-// debdesc_bin's warm retrains: grad's own share 6.4% → 3.5%), and
-// returns nI.
+// setI sets I[:nI] to the rows whose margin is below 1 and the others
+// after them, last first (primalRows.I), in a scan without a branch
+// (whether z_i < 1 is a coin toss on most data; perf on debdesc_bin's
+// warm retrains: grad's own share 6.4% → 3.5%), and returns nI.
 func (f *l2svcFun) setI() int {
 	I, n := f.I[:len(f.z)], 0
 	for i, z := range f.z {
-		I[n] = int32(i)
+		I[n], I[len(I)-1-i+n] = int32(i), int32(i) // one slot only for the last row
 		if z < 1 {
 			n++
 		}

@@ -84,14 +84,15 @@ func (f *l2svrFun) grad(w, g, D []float64) {
 	for j := range D {
 		D[j] = 1
 	}
-	f.nI = 0
-	for i, z := range f.z {
-		if d := f.excess(z); d != 0 { // u, free until the next line search, holds ∇f's factors
-			f.I[f.nI] = int32(i)
-			f.nI++
-			f.u[i] = 2 * f.c[i] * d
+	n := 0
+	for i, z := range f.z { // u, free until the next line search, holds ∇f's factors
+		d := f.excess(z)
+		f.I[n], f.I[len(f.z)-1-i+n], f.u[i] = int32(i), int32(i), 2*f.c[i]*d // I as l2svcFun.setI
+		if d != 0 {
+			n++
 		}
 	}
+	f.nI = n
 	f.split(rowPass{kind: passGrad, out: g, D: D, rows: f.I, a: f.u, b: f.c, x: 2}, 0, f.nI)
 }
 

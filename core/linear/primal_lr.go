@@ -54,18 +54,18 @@ func (f *lrFun) start(w, g0 []float64) float64 {
 	v := 0.5 * dot64(w, w)
 	first := 0
 	if k := f.known; k != nil {
-		// Rows 0..k.rows−1: their loss, ∇f(0) and margins as given, and
+		// Rows 0..k.Rows−1: their loss, ∇f(0) and margins as given, and
 		// from α_i = C_i σ(−z_i), σ(z_i) = 1 − α_i/C_i, e = exp(−|z_i|)
 		// (the smaller of σ(z_i) and 1 − σ(z_i) over the larger: no
 		// exponential a row).
-		copyWidened(g0, k.g0, k.n, f.bias)
-		v += k.loss
-		copy(f.z, k.z)
-		for i, a := range f.alpha[:k.rows] {
+		copyWidened(g0, k.G0[f.kf], k.Features, f.bias)
+		v += k.Loss[f.kf]
+		copy(f.z, k.Z[f.kf])
+		for i, a := range f.alpha[:k.Rows] {
 			t := min(max(a/f.c[i], 0), 1)
 			f.D[i] = min(t, 1-t) / max(t, 1-t)
 		}
-		first = k.rows
+		first = k.Rows
 	}
 	for i := first; i < len(f.z); i++ {
 		yi := float64(f.sign[i])

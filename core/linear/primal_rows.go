@@ -21,9 +21,12 @@ type primalRows struct {
 	c    []float64 // C_i of every row (the class's C times the row's weight)
 	z    []float64 // margins at w
 	u    []float64 // their step along the last line search's direction
-	// The L2 losses' rows with a loss (z_i < 1, |z_i| > p) at the last grad: I[:nI].
-	I  []int32
-	nI int
+	// The L2 losses' rows with a loss (z_i < 1, |z_i| > p) at the last
+	// grad: I[:nI], then the others, last first; dots (t, a trainer's
+	// buffer, while a warm CG runs): the last Hv's nt rows' x_iᵀs (stepDots).
+	I       []int32
+	nI, nt  int
+	t, dots []float64
 	// split's: halves or not, the cores lent, the second half's two
 	// vectors (room for dim each), pass, and signal that another core ran it.
 	halves bool
@@ -34,28 +37,13 @@ type primalRows struct {
 	// lineSearch's loss; given: the start was (forgetStart).
 	obj   rowLoss
 	given bool
-	// known, when not nil, is what the first start and grad take as given
-	// for rows 0..known.rows−1 (LinearGradient), alpha their dual
-	// variables (logistic regression's Hessian weights); grad clears it.
-	known *knownRows
+	// known, when not nil, is a previous run whose decision function kf's
+	// loss, ∇f, ∇f(0), diagonal and margins the first start and grad take
+	// as given for rows 0..known.Rows−1, alpha their dual variables
+	// (logistic regression's Hessian weights); grad clears it.
+	known *LinearGradient
+	kf    int
 	alpha []float64
-}
-
-// knownRows is a previous run's f, ∇f, ∇f(0) and margins over its rows at
-// its w.
-type knownRows struct {
-	rows  int
-	n     int       // features of g and g0 (then the bias's entry, if any)
-	loss  float64   // the loss over the rows
-	z     []float64 // the margins at w
-	g, g0 []float64 // ∇f(w), ∇f(0) over the rows
-	h     []float64 // ∇²f(w)'s diagonal over the rows, less the identity
-}
-
-// startKnown makes the next start and grad take rows 0..k.rows−1 as k
-// gives them, with α their dual variables.
-func (r *primalRows) startKnown(k *knownRows, alpha []float64) {
-	r.known, r.alpha, r.given = k, alpha, true
 }
 
 // gradStart sets g and D to what grad adds the rows' terms to (the known
@@ -69,9 +57,9 @@ func (r *primalRows) gradStart(w, g, D []float64) int {
 		clear(D)
 		return 0
 	}
-	copyWidened(g, k.g, k.n, r.bias)
-	copyWidened(D, k.h, k.n, r.bias)
-	return k.rows
+	copyWidened(g, k.G[r.kf], k.Features, r.bias)
+	copyWidened(D, k.H[r.kf], k.Features, r.bias)
+	return k.Rows
 }
 
 // rowLoss is an objective's loss at margins z + ηu over rows lo..hi−1,
@@ -92,14 +80,11 @@ func (r *primalRows) Done() chan struct{} { return r.done }
 func (r *primalRows) setRows(ds *data.Dataset, bias float64, sign []int8, Cp, Cn float64, c, z, u []float64) {
 	l := ds.Len()
 	r.ds, r.n, r.bias, r.reads = ds, ds.NumFeatures(), bias, 0
-	r.known, r.alpha, r.given = nil, nil, false
+	r.known, r.alpha, r.given, r.dots = nil, nil, false, nil
 	r.wt = solve.RowWeights(ds)
 	r.c, r.z, r.u = c[:l], z[:l], u[:l]
 	r.halves = r.part != nil && ds.Nonzeros() >= splitNonzeros // part: a trainer's worker
-	r.sign = nil
-	if sign != nil {
-		r.sign = sign[:l]
-	}
+	r.sign = sign[:min(len(sign), l)]                          // nil stays nil
 	C := [2]float64{Cn, Cp}
 	for i := range r.c {
 		k := 1
@@ -155,6 +140,7 @@ const (
 	passGrad        // rows' part of ∇f and ∇²f's diagonal, into out and D
 	passLoss        // the loss at margins z + ηu, into sum
 	passStep        // passLoss after setting the margins' step u along s
+	passDots        // the margins' step u of rows only
 )
 
 // rowPass is a pass over positions lo..hi−1 of rows (all rows: nil).
@@ -176,8 +162,10 @@ func (r *primalRows) run(p *rowPass) {
 	case passGrad:
 		r.obj.weights(p.lo, p.hi)
 		r.addRowsSquares(p.out, p.D, p.rows, p.lo, p.hi, p.a, p.b, p.x)
+	case passDots:
+		r.stepRange(p.s, p.rows, p.lo, p.hi)
 	case passStep:
-		r.stepRange(p.s, p.lo, p.hi)
+		r.stepRange(p.s, nil, p.lo, p.hi)
 		fallthrough
 	default:
 		p.sum = r.obj.lossRange(p.x, p.lo, p.hi)
@@ -220,6 +208,7 @@ func (r *primalRows) hv(s, Hs []float64, rows []int32, a []float64, scale float6
 		m = len(a)
 	}
 	copy(Hs, s)
+	r.nt = m
 	r.split(rowPass{kind: passHv, s: s, out: Hs, rows: rows, a: a, x: scale}, 0, m)
 }
 
@@ -234,7 +223,7 @@ func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale f
 	n, bias, ds := r.n, r.bias, r.ds
 	if !ds.IsDense() {
 		start, index, value := ds.SparseMatrix()
-		simd.HvSparseRows(Hs, s, start, index, value, n, rows, lo, hi, a, scale, bias)
+		simd.HvSparseRows(Hs, s, start, index, value, n, rows, lo, hi, a, scale, bias, r.dots)
 		return
 	}
 	if n < 32 {
@@ -244,21 +233,15 @@ func (r *primalRows) hvRange(s, Hs []float64, rows []int32, a []float64, scale f
 	}
 }
 
-// addDense does dst += a·x over x's length, as dot reads x.
-func addDense(dst []float64, a float64, x []float32) {
-	if len(x) >= 32 {
-		simd.AxpyWiden(dst[:len(x)], a, x)
-	} else {
-		data.AxpyDense(dst, a, x)
-	}
-}
-
 // addRow does dst += a·x_i including the bias pseudo-feature.
 func (r *primalRows) addRow(dst []float64, a float64, i int) {
-	if r.ds.IsDense() {
-		addDense(dst, a, r.ds.DenseRow(i))
-	} else {
+	switch {
+	case !r.ds.IsDense():
 		r.ds.AddScaledTo(dst[:r.n], a, i)
+	case r.n >= 32: // as dot reads the row
+		simd.AxpyWiden(dst[:r.n], a, r.ds.DenseRow(i))
+	default:
+		data.AxpyDense(dst, a, r.ds.DenseRow(i))
 	}
 	if r.bias >= 0 {
 		dst[r.n] += a * r.bias
@@ -271,7 +254,7 @@ func (r *primalRows) addRow(dst []float64, a float64, i int) {
 func (r *primalRows) addRowSquares(dst []float64, a float64, D []float64, b float64, i int) {
 	if r.ds.IsDense() {
 		x := r.ds.DenseRow(i)
-		if len(x) >= 32 { // as addDense
+		if len(x) >= 32 { // as addRow
 			simd.AxpySquaresWiden(dst, D, a, b, x)
 		} else {
 			data.AxpyDense(dst, a, x)
@@ -308,11 +291,7 @@ func (r *primalRows) addRowsSquares(g, D []float64, rows []int32, lo, hi int, a,
 		simd.AxpySquaresRows(g, D, r.ds.DenseMatrix(), n, rows, lo, hi, a, b, scale)
 	}
 	for k := lo; k < hi; k++ {
-		i := k
-		if rows != nil {
-			i = int(rows[k])
-		}
-		if n >= 32 {
+		if i := at(rows, k); n >= 32 {
 			r.addRowSquares(g, a[i], D, scale*b[i], i)
 		} else if r.bias >= 0 { // the pseudo-feature, as addRowSquares adds it
 			g[n] += a[i] * r.bias
@@ -326,7 +305,7 @@ func (r *primalRows) addRowsSquares(g, D []float64, rows []int32, lo, hi int, a,
 // which reads the rows for u (stepRange).
 func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float64) {
 	wTw, wTs, sTs := dot64(w, w), dot64(w, s), dot64(s, s)
-	eta, kind := 1.0, passStep // the first trial's pass sets u
+	eta, kind := 1.0, r.stepOthers(s) // the first trial's pass sets u, or stepOthers did
 	for range maxLineSearch {
 		loss := r.split(rowPass{kind: kind, s: s, x: eta}, 0, len(r.z))
 		kind = passLoss
@@ -341,21 +320,64 @@ func (r *primalRows) lineSearch(w, s []float64, fw, gs float64) (float64, float6
 	return 0, fw
 }
 
-// stepRange sets u_i = ±x_iᵀs for rows lo..hi−1, many rows a simd call
-// (a row a call: debdesc_bin -s 2 11% of the run; digits 14%).
-func (r *primalRows) stepRange(s []float64, lo, hi int) {
+// stepDots: CG's s is Σ α_k d_k, so a row of its products has u_i =
+// Σ α_k x_iᵀd_k from the kernels' dots (t), and the line search reads only
+// the others (stepOthers); warm runs only, the rounding not a dot's with s.
+// Sparse rows of ≤ 16 nonzeros on average only (the kernels' one call): on
+// digits' 33 a warm -s 2 stream cost 1.04× the CPU. Cold: no dots (2%, perf).
+func (r *primalRows) stepDots(alpha float64, first bool) {
+	if first && !r.ds.IsDense() && r.ds.Nonzeros() <= 16*len(r.z) {
+		clear(r.u)
+		r.dots = r.t
+	} else if r.dots != nil {
+		axpy(r.u[:r.nt], alpha, r.dots[:r.nt])
+	}
+}
+
+// stepOthers puts stepDots's sums in row order (I's; logistic regression's
+// Hv reads every row), signed, reads the rows outside I for theirs and
+// returns passLoss; passStep (u unset) when no CG summed them.
+func (r *primalRows) stepOthers(s []float64) int {
+	if r.dots == nil {
+		return passStep
+	}
+	r.dots = nil
+	for k := r.nt - 1; k >= 0; k-- { // I[k] ≥ k: a position is read before its row's entry is written
+		if i := at(r.I, k); r.sign != nil {
+			r.u[i] = r.u[k] * float64(r.sign[i])
+		} else {
+			r.u[i] = r.u[k]
+		}
+	}
+	r.split(rowPass{kind: passDots, s: s, rows: r.I}, r.nt, len(r.z))
+	return passLoss
+}
+
+// at returns rows[k], or k for rows nil.
+func at(rows []int32, k int) int {
+	if rows != nil {
+		return int(rows[k])
+	}
+	return k
+}
+
+// stepRange sets u_i = ±x_iᵀs for rows i = rows[k] (nil: k; sparse data
+// only), k = lo..hi−1, many rows a simd call (a row a call: debdesc_bin -s 2 11% of the run;
+// digits 14%).
+func (r *primalRows) stepRange(s []float64, rows []int32, lo, hi int) {
 	n, bias := r.n, r.bias
 	switch {
 	case !r.ds.IsDense():
 		start, index, value := r.ds.SparseMatrix()
-		simd.DotSparseRows(r.u, s, start, index, value, n, lo, hi, bias)
+		simd.DotSparseRows(r.u, s, start, index, value, n, rows, lo, hi, bias)
 		bias = -1 // added
 	case n < 32: // as dot sums
 		simd.DotRows64x4(r.u[lo:hi], r.ds.DenseMatrix()[lo*n:], n, nil, s)
 	default:
 		simd.DotWidenRows(r.u, s, r.ds.DenseMatrix(), n, lo, hi)
 	}
-	for i := lo; i < hi; i++ {
+	for k := lo; k < hi; k++ {
+		i := at(rows, k)
 		if bias >= 0 { // as dot adds it
 			r.u[i] += s[n] * bias
 		}
@@ -366,7 +388,7 @@ func (r *primalRows) stepRange(s []float64, lo, hi int) {
 }
 
 // forgetStart reports whether a start from known rows was set
-// (startKnown), and clears it.
+// (startAt), and clears it.
 func (r *primalRows) forgetStart() bool {
 	given := r.given
 	r.known, r.alpha, r.given = nil, nil, false

@@ -11,25 +11,27 @@ package simd
 // before its sum (never fused), so every path returns the same bits. For
 // the primal Newton method's passes over short sparse rows, where a
 // row's loops cost as much as its arithmetic (debdesc_bin: 6 nonzeros a
-// row). It panics if a row, an index or a[i] lies out of range, or s or Hs
-// is shorter than n (n + 1 when bias ≥ 0).
-func HvSparseRows(Hs, s []float64, start []int, index []int32, value []float32, n int, rows []int32, lo, hi int, a []float64, scale, bias float64) {
+// row). dots, when not nil, receives x_iᵀs + s[n]·bias at position k (a
+// warm step's margins from its products, newton.go). It panics if a row,
+// an index or a[i] lies out of range, or s, Hs or dots is shorter than n
+// (n + 1 when bias ≥ 0) or hi.
+func HvSparseRows(Hs, s []float64, start []int, index []int32, value []float32, n int, rows []int32, lo, hi int, a []float64, scale, bias float64, dots []float64) {
 	m := n
 	if bias >= 0 {
 		m = n + 1
 	}
-	if n < 0 || len(s) < m || len(Hs) < m || len(value) < len(index) || (rows != nil && len(rows) < hi) {
+	if n < 0 || len(s) < m || len(Hs) < m || len(value) < len(index) || (rows != nil && len(rows) < hi) || (dots != nil && len(dots) < hi) {
 		panic("simd: HvSparseRows: a vector is shorter than n or hi")
 	}
 	sb := 0.0
 	if bias >= 0 {
 		sb = float64(s[n] * bias) // rounded: never fused into the sum below
 	}
-	hvSparseRows(Hs, s, start, index, value, n, rows, lo, hi, a, scale, bias, sb)
+	hvSparseRows(Hs, s, start, index, value, n, rows, lo, hi, a, scale, bias, sb, dots)
 }
 
 // hvSparseRowsFrom is HvSparseRows's reference over positions lo..hi−1.
-func hvSparseRowsFrom(Hs, s []float64, start []int, index []int32, value []float32, n int, rows []int32, lo, hi int, a []float64, scale, bias, sb float64) {
+func hvSparseRowsFrom(Hs, s []float64, start []int, index []int32, value []float32, n int, rows []int32, lo, hi int, a []float64, scale, bias, sb float64, dots []float64) {
 	for k := lo; k < hi; k++ {
 		i := k
 		if rows != nil {
@@ -46,10 +48,14 @@ func hvSparseRowsFrom(Hs, s []float64, start []int, index []int32, value []float
 		if bias >= 0 {
 			Hs[n] += float64(c * bias)
 		}
+		if dots != nil {
+			dots[k] = sum + sb
+		}
 	}
 }
 
-// DotSparseRows sets dst[i] = x_iᵀs for i = lo, …, hi−1, x_i row i of a
+// DotSparseRows sets dst[i] = x_iᵀs for k = lo, …, hi−1, i = rows[k]
+// (rows nil: k), x_i row i of a
 // sparse matrix in CSR form (as HvSparseRows's), plus s[n]·bias when
 // bias ≥ 0, the row summed in HvSparseRows's order (data.DotSparse's),
 // every product rounded before its sum, so every path returns the same
@@ -57,24 +63,28 @@ func hvSparseRowsFrom(Hs, s []float64, start []int, index []int32, value []float
 // time cost as much as its arithmetic on short rows. It panics if a row or
 // an index lies out of range, or s is shorter than n (n + 1 when
 // bias ≥ 0), or dst than hi.
-func DotSparseRows(dst, s []float64, start []int, index []int32, value []float32, n, lo, hi int, bias float64) {
+func DotSparseRows(dst, s []float64, start []int, index []int32, value []float32, n int, rows []int32, lo, hi int, bias float64) {
 	m := n
 	if bias >= 0 {
 		m = n + 1
 	}
-	if n < 0 || len(s) < m || len(dst) < hi || len(value) < len(index) {
+	if n < 0 || len(s) < m || (rows == nil && len(dst) < hi) || (rows != nil && len(rows) < hi) || len(value) < len(index) {
 		panic("simd: DotSparseRows: a vector is shorter than n or hi")
 	}
 	sb := 0.0
 	if bias >= 0 {
 		sb = float64(s[n] * bias)
 	}
-	dotSparseRows(dst, s, start, index, value, n, lo, hi, bias, sb)
+	dotSparseRows(dst, s, start, index, value, n, rows, lo, hi, bias, sb)
 }
 
 // dotSparseRowsFrom is DotSparseRows's reference over rows lo..hi−1.
-func dotSparseRowsFrom(dst, s []float64, start []int, index []int32, value []float32, n, lo, hi int, bias, sb float64) {
-	for i := lo; i < hi; i++ {
+func dotSparseRowsFrom(dst, s []float64, start []int, index []int32, value []float32, n int, rows []int32, lo, hi int, bias, sb float64) {
+	for k := lo; k < hi; k++ {
+		i := k
+		if rows != nil {
+			i = int(rows[k])
+		}
 		x := sparseDot(index[start[i]:start[i+1]], value[start[i]:start[i+1]], s[:n])
 		if bias >= 0 {
 			x += sb

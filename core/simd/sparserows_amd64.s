@@ -126,12 +126,12 @@ GLOBL sparseTailLanes<>(SB), RODATA|NOPTR, $64
 	KMOVW mask, K6                   \
 	VSCATTERDPD tmp, K6, (base)(idx*8)
 
-// func hvSparseRowsAVX512(Hs, s *float64, start *int, index *int32, value *float32, n int, rows *int32, lo, hi int, a *float64, nRows, nIndex int, scale, bias, sb float64, hasBias int) int
+// func hvSparseRowsAVX512(Hs, s *float64, start *int, index *int32, value *float32, n int, rows *int32, lo, hi int, a *float64, nRows, nIndex int, scale, bias, sb float64, hasBias int, dots *float64) int
 //
-// A row's dot as above, + sb, c = (scale·a[i]) times that; the update
-// gathers Hs's entries, adds c·x and scatters them back (indices
-// distinct within a row).
-TEXT ·hvSparseRowsAVX512(SB), NOSPLIT, $0-136
+// A row's dot as above, + sb (stored at dots[k] when dots is not nil),
+// c = (scale·a[i]) times that; the update gathers Hs's entries, adds c·x
+// and scatters them back (indices distinct within a row).
+TEXT ·hvSparseRowsAVX512(SB), NOSPLIT, $0-144
 	SPARSESETUP
 	MOVQ s+8(FP), SI
 	MOVQ Hs+0(FP), DI
@@ -149,6 +149,10 @@ row:
 	SPARSEROW
 	SPARSEDOT
 	VADDSD X6, X13, X13         // + sb
+	MOVQ dots+128(FP), R12
+	TESTQ R12, R12
+	JZ   2(PC)
+	VMOVSD X13, (R12)(CX*8)     // dots[k]
 	VMULSD (R11)(AX*8), X5, X14 // scale·a[i]
 	VMULSD X13, X14, X14        // c
 
@@ -173,25 +177,30 @@ next:
 	JMP  row
 
 stop:
-	MOVQ CX, ret+128(FP)
+	MOVQ CX, ret+136(FP)
 	VZEROUPPER
 	RET
 
-// func dotSparseRowsAVX512(dst, s *float64, start *int, index *int32, value *float32, n int, lo, hi int, sb float64, hasBias int, nRows, nIndex int) int
+// func dotSparseRowsAVX512(dst, s *float64, start *int, index *int32, value *float32, n int, lo, hi int, sb float64, hasBias int, nRows, nIndex int, rows *int32) int
 //
-// dst[i] = a row's dot as above, + sb when hasBias ≠ 0.
-TEXT ·dotSparseRowsAVX512(SB), NOSPLIT, $0-104
+// dst[i] = a row's dot as above, + sb when hasBias ≠ 0, i = rows[k]
+// (rows nil: k) at position k.
+TEXT ·dotSparseRowsAVX512(SB), NOSPLIT, $0-112
 	SPARSESETUP
 	MOVQ s+8(FP), SI
 	MOVQ dst+0(FP), DI
 	MOVQ lo+48(FP), CX
 	VMOVSD sb+64(FP), X6
 	MOVQ hasBias+72(FP), BX
+	MOVQ rows+96(FP), R11
 
 row:
 	CMPQ CX, hi+56(FP)
 	JGE  stop
 	MOVQ CX, AX
+	TESTQ R11, R11
+	JZ   2(PC)
+	MOVLQSX (R11)(CX*4), AX
 	SPARSEROW
 	SPARSEDOT
 	TESTQ BX, BX
@@ -202,7 +211,7 @@ row:
 	JMP  row
 
 stop:
-	MOVQ CX, ret+96(FP)
+	MOVQ CX, ret+104(FP)
 	VZEROUPPER
 	RET
 

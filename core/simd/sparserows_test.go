@@ -3,6 +3,7 @@ package simd
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -46,7 +47,8 @@ func csrCase(r *rand.Rand, n, m, off int, lens []int) ([]int, []int32, []float32
 // written out here one term at a time, for rows of 0..40 terms (the
 // kernel's masked path runs up to 16, longer ones the loop), consecutive
 // or listed with repeats, with and without the bias pseudo-feature; Hs
-// past n (n + 1) is left alone.
+// past n (n + 1) is left alone; dots (odd n) gets each position's sum and
+// nothing outside lo..hi−1.
 func TestHvSparseRows(t *testing.T) {
 	forEachLevel(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(25, 7))
@@ -81,7 +83,15 @@ func TestHvSparseRows(t *testing.T) {
 							got[j] = r.NormFloat64()
 						}
 						want := append([]float64(nil), got...)
-						HvSparseRows(got, s, start, index, value, n, rows, lo, hi, a, 2, bias)
+						var dots []float64
+						if n%2 == 1 {
+							dots = make([]float64, hi+1)
+							dots[0], dots[hi] = 7, 7
+						}
+						HvSparseRows(got, s, start, index, value, n, rows, lo, hi, a, 2, bias, dots)
+						if dots != nil && (dots[0] != 7 || dots[hi] != 7) {
+							t.Fatalf("n %d lens %v: dots written outside lo..hi−1: %v", n, lens, dots)
+						}
 						for k := lo; k < hi; k++ {
 							i := k
 							if picked {
@@ -102,6 +112,9 @@ func TestHvSparseRows(t *testing.T) {
 								sum += float64(s[n] * bias)
 							} else {
 								sum += 0
+							}
+							if dots != nil && math.Float64bits(dots[k]) != math.Float64bits(sum) {
+								t.Fatalf("n %d lens %v picked %v bias %v: dots[%d] = %v, want %v", n, lens, picked, bias, k, dots[k], sum)
 							}
 							c := float64(2*a[i]) * sum
 							for q := range L {
@@ -131,10 +144,10 @@ func TestHvSparseRowsPanics(t *testing.T) {
 		start, index, value := []int{0, 2, 3}, []int32{0, 4, 1}, []float32{1, 2, 3}
 		s, Hs, a := make([]float64, 4), make([]float64, 4), []float64{1, 1}
 		for name, f := range map[string]func(){
-			"index past n": func() { HvSparseRows(Hs, s, start, index, value, 4, nil, 0, 2, a, 1, -1) },
-			"row past end": func() { HvSparseRows(Hs, s, start, index[:2], value, 3, []int32{1, 2}, 0, 2, a, 1, -1) },
-			"short s":      func() { HvSparseRows(Hs, s[:2], start, index, value, 3, nil, 0, 2, a, 1, -1) },
-			"bias past s":  func() { HvSparseRows(Hs, s, start, index, value, 4, nil, 0, 1, a, 1, 1) },
+			"index past n": func() { HvSparseRows(Hs, s, start, index, value, 4, nil, 0, 2, a, 1, -1, nil) },
+			"row past end": func() { HvSparseRows(Hs, s, start, index[:2], value, 3, []int32{1, 2}, 0, 2, a, 1, -1, nil) },
+			"short s":      func() { HvSparseRows(Hs, s[:2], start, index, value, 3, nil, 0, 2, a, 1, -1, nil) },
+			"bias past s":  func() { HvSparseRows(Hs, s, start, index, value, 4, nil, 0, 1, a, 1, 1, nil) },
 		} {
 			func() {
 				defer func() {
@@ -150,7 +163,8 @@ func TestHvSparseRowsPanics(t *testing.T) {
 
 // TestDotSparseRows holds every level to data.DotSparse's order (as
 // TestHvSparseRows writes it out) plus s[n]·bias when bias ≥ 0, bit for
-// bit, for rows of 0..40 terms; dst outside lo..hi−1 is left alone.
+// bit, for rows of 0..40 terms, consecutive or listed (rows); dst
+// outside the rows is left alone.
 func TestDotSparseRows(t *testing.T) {
 	forEachLevel(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(25, 9))
@@ -159,6 +173,10 @@ func TestDotSparseRows(t *testing.T) {
 				for _, bias := range []float64{-1, 0.5} {
 					m := 11
 					start, index, value := csrCase(r, n, m, r.IntN(3), lens)
+					var rows []int32 // a listing: every other row, backwards
+					if bias >= 0 {
+						rows = []int32{0, 0, 9, 7, 5, 3, 1}
+					}
 					s := make([]float64, n+1)
 					for j := range s {
 						if r.IntN(5) > 0 {
@@ -170,10 +188,13 @@ func TestDotSparseRows(t *testing.T) {
 						dst[i] = 7
 					}
 					lo, hi := 2, m
-					DotSparseRows(dst, s, start, index, value, n, lo, hi, bias)
+					if rows != nil {
+						hi = len(rows)
+					}
+					DotSparseRows(dst, s, start, index, value, n, rows, lo, hi, bias)
 					for i := range dst {
 						want := 7.0
-						if i >= lo && i < hi {
+						if rows == nil && i >= lo && i < hi || rows != nil && slices.Contains(rows[lo:hi], int32(i)) {
 							var l [4]float64
 							L := start[i+1] - start[i]
 							for q := range L {
@@ -286,7 +307,7 @@ func BenchmarkHvSparseRows(b *testing.B) {
 	benchLevels(b, func(b *testing.B) {
 		b.SetBytes(int64(8 * len(index)))
 		for range b.N {
-			HvSparseRows(Hs, s, start, index, value, n, nil, 0, m, a, 1, -1)
+			HvSparseRows(Hs, s, start, index, value, n, nil, 0, m, a, 1, -1, nil)
 		}
 	})
 }
