@@ -1026,7 +1026,13 @@ func (t *KernelTrainer) solvePair(r *svcRun, w *kernelWorker, pi int) {
 	ni := len(rows)
 	rows = append(rows, r.perm[r.start[j]:r.start[j+1]]...)
 	lp := len(rows)
-	y, alpha, pv := w.y[:lp], w.alpha[:lp], w.p[:lp]
+	// The solve leaves α, and with the dual wanted G and Gbar, where the
+	// run keeps them (r.vals), not in the worker's buffers to be copied.
+	y, alpha, pv := w.y[:lp], r.part(0, pi), w.p[:lp]
+	if t.wantDual {
+		w.s.gradientInto(r.part(1, pi), r.part(2, pi))
+		defer w.s.gradientInto(nil, nil)
+	}
 	// By side, without a test a variable (here and in the start's clip
 	// below): a pair's per-variable passes are most of what a warm
 	// retrain does outside its solves.
@@ -1134,7 +1140,7 @@ func (t *KernelTrainer) finishPair(r *svcRun, w *kernelWorker, pi int, res smoRe
 	p := &t.params
 	i, j := r.pairI[pi], r.pairJ[pi]
 	r.pairAlpha[pi] = r.part(0, pi)
-	copy(r.pairAlpha[pi], alpha)
+	copy(r.pairAlpha[pi], alpha) // nothing to move where alpha is that part (solvePair)
 	r.coefScale[pi] = 1
 	if r.nu && !(res.R > 0) {
 		// r ≤ 0 only where the dual optimum is 0 (the classes' reduced
@@ -1157,7 +1163,7 @@ func (t *KernelTrainer) finishPair(r *svcRun, w *kernelWorker, pi int, res smoRe
 		G, Gbar := w.s.gradient(lp)
 		r.grad.Box[pi] = [2]float64{Cp, Cn}
 		r.grad.G[pi], r.grad.Gbar[pi] = r.part(1, pi), r.part(2, pi)
-		copy(r.grad.G[pi], G)
+		copy(r.grad.G[pi], G) // nothing to move where solvePair lent them (gradientInto)
 		copy(r.grad.Gbar[pi], Gbar)
 		r.grad.alpha[pi] = r.pairAlpha[pi] // read only from here on
 		r.grad.First[pi] = ni

@@ -258,6 +258,9 @@ type smo struct {
 	// and their partial sums.
 	blkRows       [entryBlock]int32
 	blkG, blkGbar [entryBlock]float64
+	// ownG and ownGbar are the solver's own buffers for G and Gbar,
+	// which gradientInto lends out for others'.
+	ownG, ownGbar []float64
 	// gbarEv holds the Gbar updates of inactive variables not made yet
 	// (deferGbar), in the order they happened; at most cap(gbarEv).
 	gbarEv []gbarEvent
@@ -326,7 +329,7 @@ func gbarEventCap(l int) int { return max(2, min(l, gbarEventsMax)) }
 
 // newSMO returns a solver for problems of up to l variables.
 func newSMO(l int) *smo {
-	return &smo{
+	s := &smo{
 		alpha:       make([]float64, l),
 		G:           make([]float64, l),
 		Gbar:        make([]float64, l),
@@ -341,6 +344,8 @@ func newSMO(l int) *smo {
 		qbuf:        make([]float32, l),
 		gbarEv:      make([]gbarEvent, 0, gbarEventCap(l)),
 	}
+	s.ownG, s.ownGbar = s.G, s.Gbar
+	return s
 }
 
 // solve is solveFrom without a stored gradient: G and Gbar are built from
@@ -356,6 +361,24 @@ func (s *smo) solve(Q qMatrix, p []float64, y []int8, alpha []float64, par smoPa
 // Gbar0 before writing G and Gbar, so a trainer needs no buffers of its own.
 func (s *smo) gradient(l int) (G, Gbar []float64) {
 	return s.G[:l], s.Gbar[:l]
+}
+
+// gradientInto makes G and Gbar, each as long as the variables of the
+// solves to come (at most s's capacity), the buffers s keeps ∇f and
+// Gbar in (gradient returns them): a caller that keeps every solve's
+// gradient (the next warm start's) has the solver work in the memory it
+// keeps, where copying each pair's G and Gbar out after its solve was
+// 3% of a shuttle warm retrain's CPU. nil, nil gives s its own buffers
+// back. It panics if G and Gbar differ in length or exceed the capacity.
+func (s *smo) gradientInto(G, Gbar []float64) {
+	if G == nil && Gbar == nil {
+		s.G, s.Gbar = s.ownG, s.ownGbar
+		return
+	}
+	if len(G) != len(Gbar) || len(G) > cap(s.ownG) {
+		panic("core: smo.gradientInto: bad lengths")
+	}
+	s.G, s.Gbar = G, Gbar
 }
 
 // solveFrom minimises f over the variables given by p, y and alpha (all of

@@ -984,3 +984,39 @@ func TestSMOWarmManyFreeUnshrunk(t *testing.T) {
 		t.Logf("γ %g: %d free at the start, %d iterations (cold %d), unshrunk %v", c.gamma, free, rw.Iterations, rc.Iterations, s.unshrunk)
 	}
 }
+
+// TestSMOGradientInto: a solve in buffers lent to the solver
+// (gradientInto) gives the α, result and gradient of a solve in its own,
+// bit for bit, leaves ∇f and Gbar in the lent memory (where a C-SVC run
+// keeps each pair's), and after gradientInto(nil, nil) the solver works
+// in its own buffers again, the lent ones untouched by the next solve.
+func TestSMOGradientInto(t *testing.T) {
+	const l = 300
+	pr := smoRBFProblem(l, 4, 10, 5)
+	par := smoParams{Cp: pr.Cp, Cn: pr.Cn, Shrinking: true}
+	own := newSMO(l)
+	want, wantRes := pr.run(t, own, par)
+	wantG, wantGbar := own.gradient(l)
+	wantG, wantGbar = slices.Clone(wantG), slices.Clone(wantGbar)
+
+	s := newSMO(l)
+	G, Gbar := make([]float64, l), make([]float64, l)
+	s.gradientInto(G, Gbar)
+	got, gotRes := pr.run(t, s, par)
+	if !slices.Equal(got, want) || gotRes != wantRes {
+		t.Fatalf("lent buffers: result %+v, own %+v (α equal %v)", gotRes, wantRes, slices.Equal(got, want))
+	}
+	if !slices.Equal(G, wantG) || !slices.Equal(Gbar, wantGbar) {
+		t.Fatal("the lent buffers do not hold the solve's G and Gbar")
+	}
+	s.gradientInto(nil, nil)
+	keptG := slices.Clone(G)
+	pr2 := smoRBFProblem(l, 2, 1, 6)
+	pr2.run(t, s, smoParams{Cp: pr2.Cp, Cn: pr2.Cn, Shrinking: true})
+	if !slices.Equal(G, keptG) {
+		t.Fatal("a solve after gradientInto(nil, nil) wrote into the lent buffer")
+	}
+	if g, _ := s.gradient(l); &g[0] == &G[0] {
+		t.Fatal("gradient still returns the lent buffer")
+	}
+}
