@@ -229,10 +229,18 @@ func (q *svcQ) fill(data []float32, i, have, length int) {
 		// may hold their entries against it (a new row's, from the warm
 		// start's gradient: kernelwarm.go's entries keeps them).
 		var rows []int32
-		q.missing, rows = q.kept.fillAcross(data, q.index, q.kslot[i], have, length, q.missing, q.rowBuf)
+		var written int64
+		q.missing, rows, written = q.kept.fillAcross(data, q.index, q.kslot[i], have, length, q.missing, q.rowBuf)
+		q.kernelEvals += written
 		if n := len(rows); n < length-have {
 			if n > 0 {
 				q.computeMissing(data, i, rows)
+			}
+			if q.kept.track {
+				// A column to capture however many entries the
+				// others held: how many did depends on timing when
+				// pairs run at once (kkeepwrites.go).
+				q.unkept++
 			}
 			return
 		}
@@ -262,8 +270,9 @@ func (k *keptReader) readKept(evals *int64, cols *columnSplitter, kr *kernelRows
 	if k.kept == nil {
 		return false
 	}
-	ok, missing, rows := k.kept.fill(data, index, k.kslot, i, have, length, k.missing, rowBuf)
+	ok, missing, rows, written := k.kept.fill(data, index, k.kslot, i, have, length, k.missing, rowBuf)
 	k.missing = missing
+	*evals += written
 	if ok && len(rows) > 0 {
 		buf := k.keptBuf[:len(rows)]
 		*evals += computeMissing(cols, kr, data, buf, index[i], rows, missing)

@@ -440,6 +440,7 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 	}
 	if b := p.keepBytes(); b > 0 {
 		t.kept = &keptColumns{budget: b, prev: make([]int32, 0, capRows), oldOf: make([]int32, 0, capRows), cur: make([][]float32, 0, capRows)}
+		t.kept.track = workers > 1 // pairs at once share the columns (kkeepwrites.go)
 	}
 	for h := range t.helpers {
 		t.helpers[h] = &kernelRows{scratch: make([]float64, capFeatures)}
