@@ -335,6 +335,9 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int,
 		// worker 1 is sized for lMax rows with the small budget, the
 		// others for l1 rows (workerShape).
 		total += worker(lMax, b1) + int64(workers-2)*worker(l1, b1)
+		if p.keepBytes() > 0 {
+			total += int64(workers) * 8 * l // each matrix's kpos (kkeepwrites.go)
+		}
 	}
 	helpers := int64(kernelHelperCount()) * (int64(capFeatures)*8 + 64) // scratch, kernelRows
 	return total + helpers
@@ -501,6 +504,9 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 			}
 			if t.kept != nil {
 				w.q.missing, w.q.keptBuf, w.q.kslot = make([]int32, 0, lMax), make([]float32, lMax), make([]int32, 0, lMax)
+				if t.kept.track {
+					w.q.kpos = make([]int32, 2*capRows) // the most slots (keptColumns.begin)
+				}
 			}
 		}
 	}

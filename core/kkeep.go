@@ -554,9 +554,9 @@ func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 // set (kslot[t] is variable t's slot), and reports whether it had a
 // column; the entries it lacks are listed in missing (positions t), their
 // rows in rows, for the caller to compute and give to keep. written
-// counts the entries it read that this Train stored (track only,
-// kkeepwrites.go).
-func (c *keptColumns) fill(data []float32, index, kslot []int32, i, have, length int, missing, rows []int32) (ok bool, _, _ []int32, written int64) {
+// counts the entries it read that this Train stored (track only, kpos
+// the inverse of kslot: kkeepwrites.go).
+func (c *keptColumns) fill(data []float32, index, kslot, kpos []int32, i, have, length int, missing, rows []int32) (ok bool, _, _ []int32, written int64) {
 	src := c.cur[index[i]]
 	if src == nil {
 		return false, missing, rows, 0
@@ -568,7 +568,7 @@ func (c *keptColumns) fill(data []float32, index, kslot []int32, i, have, length
 	// retrain on digits (45 pairs of ~290 rows, ~25 iterations each).
 	unset := simd.GatherMarked32(data, src, kslot, keptUnset)
 	if c.track {
-		written = c.writtenFound(index[i], data, src, kslot)
+		written = c.writtenFound(index[i], data, src, kslot, kpos, have)
 	}
 	if !unset {
 		return true, missing, rows, written
