@@ -340,8 +340,10 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int,
 		// worker 1 is sized for lMax rows with the small budget, the
 		// others for l1 rows (workerShape).
 		total += worker(lMax, b1) + int64(workers-2)*worker(l1, b1)
-		if p.keepBytes() > 0 {
-			total += int64(workers) * 8 * l // each matrix's kpos (kkeepwrites.go)
+		if b := p.keepBytes(); b > 0 {
+			// The kept columns' marks and each matrix's kpos: pairs
+			// run at once (kkeepwrites.go).
+			total += keptWritesBytes(capRows, b) + int64(workers)*8*l
 		}
 	}
 	helpers := int64(kernelHelperCount()) * (int64(capFeatures)*8 + 64) // scratch, kernelRows

@@ -131,8 +131,7 @@ func keptColumnsBytes(capRows int, budget int64) int64 {
 	if budget <= 0 {
 		return 0
 	}
-	return budget + int64(capRows)*(8+4+24+4+4+24+24+2*1+2*4) + // columns; hash, slot, of, prev, oldOf, cur, made, used, fresh
-		keptWritesBytes(capRows, budget)
+	return budget + int64(capRows)*(8+4+24+4+4+24+24+2*1+2*4) // columns; hash, slot, of, prev, oldOf, cur, made, used, fresh
 }
 
 // newColumn returns a column of n unset entries, in free's last column
