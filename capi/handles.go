@@ -129,7 +129,13 @@ func freeTrainer(id uint64) error {
 	if !handles.CompareAndDelete(id, t) {
 		return badHandle("trainer", id)
 	}
-	if t.bytes >= releaseBytes {
+	var dense int64 // the dense copy a fit made, if one needed it
+	t.mu.Lock()
+	if t.trainer != nil {
+		dense, _ = t.trainer.DenseCopyBytes()
+	}
+	t.mu.Unlock()
+	if t.bytes+dense >= releaseBytes {
 		// The garbage collector would free the trainer at its next cycle
 		// and the runtime return its pages to the system only minutes
 		// later: a program that fits again and again (scikit-learn's

@@ -44,7 +44,9 @@ type trainerHandle struct {
 	last   core.FitSummary
 	fitted bool
 	// bytes is what the trainer's buffers and rows take (the size
-	// queries): freeTrainer returns a large trainer's pages to the system.
+	// queries), besides the dense copy of wide rows a kernel trainer
+	// makes when a fit first needs it (core.Trainer.DenseCopyBytes):
+	// freeTrainer returns a large trainer's pages to the system.
 	bytes int64
 }
 

@@ -135,6 +135,11 @@ func (q *svcQ) init() {
 		for t, r := range q.index {
 			q.kslot[t] = q.kept.oldOf[r]
 		}
+		if q.kept.track {
+			for t, s := range q.kslot {
+				q.kpos[s] = int32(t)
+			}
+		}
 	}
 	q.cache.reset(l)
 	q.unkept = 0
@@ -229,10 +234,18 @@ func (q *svcQ) fill(data []float32, i, have, length int) {
 		// may hold their entries against it (a new row's, from the warm
 		// start's gradient: kernelwarm.go's entries keeps them).
 		var rows []int32
-		q.missing, rows = q.kept.fillAcross(data, q.index, q.kslot[i], have, length, q.missing, q.rowBuf)
+		var written int64
+		q.missing, rows, written = q.kept.fillAcross(data, q.index, q.kslot[i], have, length, q.missing, q.rowBuf)
+		q.kernelEvals += written
 		if n := len(rows); n < length-have {
 			if n > 0 {
 				q.computeMissing(data, i, rows)
+			}
+			if q.kept.track {
+				// A column to capture however many entries the
+				// others held: how many did depends on timing when
+				// pairs run at once (kkeepwrites.go).
+				q.unkept++
 			}
 			return
 		}
@@ -252,6 +265,10 @@ type keptReader struct {
 	missing []int32
 	keptBuf []float32
 	kslot   []int32
+	// kpos maps a slot to its variable (kslot's inverse, for the
+	// variables' slots; the others' entries are stale) when the kept
+	// columns track their writes (kkeepwrites.go): 2·capRows long.
+	kpos []int32
 }
 
 // readKept sets data[have:length] of the column of row index[i] against
@@ -262,8 +279,9 @@ func (k *keptReader) readKept(evals *int64, cols *columnSplitter, kr *kernelRows
 	if k.kept == nil {
 		return false
 	}
-	ok, missing, rows := k.kept.fill(data, index, k.kslot, i, have, length, k.missing, rowBuf)
+	ok, missing, rows, written := k.kept.fill(data, index, k.kslot, k.kpos, i, have, length, k.missing, rowBuf)
 	k.missing = missing
+	*evals += written
 	if ok && len(rows) > 0 {
 		buf := k.keptBuf[:len(rows)]
 		*evals += computeMissing(cols, kr, data, buf, index[i], rows, missing)
@@ -309,6 +327,9 @@ func (q *svcQ) swapIndex(i, j int) {
 	q.index[i], q.index[j] = q.index[j], q.index[i]
 	if q.kept != nil {
 		q.kslot[i], q.kslot[j] = q.kslot[j], q.kslot[i]
+		if q.kept.track {
+			q.kpos[q.kslot[i]], q.kpos[q.kslot[j]] = int32(i), int32(j)
+		}
 	}
 	if q.y != nil {
 		if q.y[i] != q.y[j] {

@@ -103,8 +103,12 @@ type KernelTrainer struct {
 	normKey  normKey
 	// dense is the dense copy the kernels read a sparse data set through
 	// when most of its entries are nonzero (denseView); nil when the
-	// trainer was made without one.
-	dense   *data.Dataset
+	// trainer was made without one, or has not needed its lazy one yet.
+	dense *data.Dataset
+	// denseLazy says the copy is made when a Train first needs it, sized
+	// to its rows (rows wider than denseViewMaxFeatures: kdenseview.go).
+	denseLazy bool
+
 	cls     []int32 // class index of each row (C-SVC)
 	perm    []int32 // rows grouped by class, data order within a class
 	svIndex []int32 // row → support vector index, −1 for none
@@ -323,7 +327,8 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int,
 	}
 	l := int64(capRows)
 	shared := l*(8+4+4+4+8+8+8) + keptColumnsBytes(capRows, p.keepBytes()) // sqnorm, cls, perm, svIndex, rowHash, normHash, norm, kept columns
-	if view {
+	// A copy of wider rows is made when a Train needs it (denseView).
+	if view && capFeatures <= denseViewMaxFeatures {
 		shared += denseViewBytes(capRows, capFeatures)
 	}
 	worker := func(lMax int, budget int64) int64 {
@@ -335,6 +340,11 @@ func kernelTrainerBytes(p KernelParams, capRows, capFeatures, workers, lMax int,
 		// worker 1 is sized for lMax rows with the small budget, the
 		// others for l1 rows (workerShape).
 		total += worker(lMax, b1) + int64(workers-2)*worker(l1, b1)
+		if b := p.keepBytes(); b > 0 {
+			// The kept columns' marks and each matrix's kpos: pairs
+			// run at once (kkeepwrites.go).
+			total += keptWritesBytes(capRows, b) + int64(workers)*8*l
+		}
 	}
 	helpers := int64(kernelHelperCount()) * (int64(capFeatures)*8 + 64) // scratch, kernelRows
 	return total + helpers
@@ -435,11 +445,13 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 		workers:     make([]kernelWorker, workers),
 		helpers:     make([]*kernelRows, kernelHelperCount()),
 	}
-	if view {
+	if view && capFeatures <= denseViewMaxFeatures {
 		t.dense = data.NewDense(capRows, capFeatures)
 	}
+	t.denseLazy = view && capFeatures > denseViewMaxFeatures
 	if b := p.keepBytes(); b > 0 {
 		t.kept = &keptColumns{budget: b, prev: make([]int32, 0, capRows), oldOf: make([]int32, 0, capRows), cur: make([][]float32, 0, capRows)}
+		t.kept.track = workers > 1 // pairs at once share the columns (kkeepwrites.go)
 	}
 	for h := range t.helpers {
 		t.helpers[h] = &kernelRows{scratch: make([]float64, capFeatures)}
@@ -500,11 +512,11 @@ func newKernelTrainer(p KernelParams, capRows, capFeatures, workers, lMax int, v
 			}
 			if t.kept != nil {
 				w.q.missing, w.q.keptBuf, w.q.kslot = make([]int32, 0, lMax), make([]float32, lMax), make([]int32, 0, lMax)
+				if t.kept.track {
+					w.q.kpos = make([]int32, 2*capRows) // the most slots (keptColumns.begin)
+				}
 			}
 		}
-	}
-	if t.kept != nil {
-		t.kept.shared = len(t.workers) > 1 // pairs at once (keptColumns.store)
 	}
 	return t, nil
 }
@@ -738,11 +750,11 @@ func (t *KernelTrainer) checkRun(ds *data.Dataset, warm *KernelDual) (*KernelDua
 // (rowNorms; the first covered rows may be the last Train's), and starts
 // the helpers' column pool; it returns the function that stops it.
 func (t *KernelTrainer) attachRows(ds *data.Dataset, k Kernel, covered int) (detach func()) {
-	l, n := ds.Len(), ds.NumFeatures()
+	l := ds.Len()
 	// kds is what the kernels read: ds, or its dense copy.
 	kds := ds
-	if t.dense != nil && !ds.IsDense() && data.PreferDense(l, n, ds.Nonzeros()) {
-		kds = t.denseView(ds)
+	if v := t.denseView(ds); v != nil {
+		kds = v
 	}
 	sqnorm := t.sqnorm[:l]
 	if k.Type == RBFKernel {
@@ -1586,14 +1598,6 @@ func resetSVRQ(q *svrQ, rows []int32) {
 	q.next = 0
 	q.kernelEvals = 0
 	q.unkept = 0
-}
-
-// denseView copies the rows of the sparse ds into t.dense, as wide as ds,
-// and returns it. Only the kernels read it; labels, weights, the support
-// vectors and the warm start's hash come from ds.
-func (t *KernelTrainer) denseView(ds *data.Dataset) *data.Dataset {
-	t.dense.ResetDenseFrom(ds)
-	return t.dense
 }
 
 // warmPair returns the warm-start vector of the C-SVC pair {a, b}, in

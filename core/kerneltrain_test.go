@@ -955,8 +955,9 @@ func TestSparseTrainerDenseViewWide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.(kernelTrainer).t.dense == nil {
-		t.Fatalf("NewSparseTrainer for %d × %d with %d nonzeros keeps no dense copy", l, nf, sparse.Nonzeros())
+	if kt := st.(kernelTrainer).t; kt.dense != nil || !kt.denseLazy {
+		t.Fatalf("NewSparseTrainer for %d × %d with %d nonzeros: copy made %v, lazy %v; want one made when needed",
+			l, nf, sparse.Nonzeros(), kt.dense != nil, kt.denseLazy)
 	}
 	dt, err := NewDenseTrainer(o, l, nf)
 	if err != nil {
@@ -976,6 +977,10 @@ func TestSparseTrainerDenseViewWide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if held, most := st.DenseCopyBytes(); held != denseViewBytes(l/2+l/8, nf) || most != denseViewBytes(l, nf) {
+		t.Errorf("after a Train on %d rows the dense copy takes %d bytes of at most %d; want %d of %d",
+			l/2, held, most, denseViewBytes(l/2+l/8, nf), denseViewBytes(l, nf))
+	}
 	md, dd1, err := dt.Train(halfDense, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -990,10 +995,64 @@ func TestSparseTrainerDenseViewWide(t *testing.T) {
 		t.Fatal(err)
 	}
 	same("warm", ms, md)
+	if held, _ := st.DenseCopyBytes(); held != denseViewBytes(l, nf) {
+		t.Errorf("after a Train on %d rows the dense copy takes %d bytes, want %d", l, held, denseViewBytes(l, nf))
+	}
 	if tr, _ := NewSparseTrainer(o, l, nf, l*nf/10); tr.(kernelTrainer).t.dense != nil {
 		t.Errorf("NewSparseTrainer for rows 10%% nonzero keeps a dense copy")
 	}
 	if tr, _ := NewTrainer(o, l, nf); tr.(kernelTrainer).t.dense != nil {
 		t.Errorf("NewTrainer for %d features keeps a dense copy", nf)
+	}
+}
+
+// A sparse trainer whose nonzero capacity is every cell of rows wider
+// than 64 features (the daemon's store with --store.nonzeros unset) neither
+// reserves nor counts the dense copy at construction: the memory check
+// refused such a trainer near the machine's memory for a copy its rows
+// might never need. Its first Train on rows mostly zero makes none; the
+// first on rows mostly nonzero makes it, for the rows held.
+func TestSparseTrainerDenseCopyWhenNeeded(t *testing.T) {
+	const l, nf = 200, 100
+	p := DefaultKernelParams()
+	if with, without := kernelTrainerBytes(p, l, nf, 1, l, true), kernelTrainerBytes(p, l, nf, 1, l, false); with != without {
+		t.Errorf("the memory check of a trainer of %d features counts %d bytes of dense copy", nf, with-without)
+	}
+	tr, err := NewSparseTrainer(TrainParams{Family: KernelFamily, Kernel: p}, l, nf, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held, most := tr.DenseCopyBytes(); held != 0 || most != denseViewBytes(l, nf) {
+		t.Errorf("new trainer: dense copy %d bytes of at most %d; want 0 of %d", held, most, denseViewBytes(l, nf))
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	rows := func(n int, density float64) *data.Dataset {
+		ds := data.NewSparse(n, n*nf, nf)
+		var idx []int32
+		var val []float32
+		for i := range n {
+			idx, val = idx[:0], val[:0]
+			for j := range nf {
+				if rng.Float64() < density {
+					idx, val = append(idx, int32(j)), append(val, float32(rng.Float64()))
+				}
+			}
+			if err := ds.AppendSparse(float64(i%2), idx, val); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return ds
+	}
+	if _, _, err := tr.Train(rows(l, 0.1), nil); err != nil {
+		t.Fatal(err)
+	}
+	if held, _ := tr.DenseCopyBytes(); held != 0 {
+		t.Errorf("after a Train on rows 10%% nonzero the dense copy takes %d bytes", held)
+	}
+	if _, _, err := tr.Train(rows(80, 0.7), nil); err != nil {
+		t.Fatal(err)
+	}
+	if held, _ := tr.DenseCopyBytes(); held != denseViewBytes(100, nf) {
+		t.Errorf("after a Train on 80 rows 70%% nonzero the dense copy takes %d bytes, want %d", held, denseViewBytes(100, nf))
 	}
 }

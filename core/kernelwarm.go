@@ -660,7 +660,9 @@ func (q *svcQ) entries(dst []float32, i int, js []int32) {
 		// Another pair may have computed them (a new row's entries
 		// against the support vectors of its class, which most of the
 		// pairs of that class share): only the others are computed.
-		rows, q.missing = q.kept.entriesKept(dst, q.index[i], rows, q.missing)
+		var written int64
+		rows, q.missing, written = q.kept.entriesKept(dst, q.index[i], rows, q.missing)
+		q.kernelEvals += written
 		if len(rows) > 0 {
 			q.kept.keepEntries(q.index[i], rows, q.computeMissing(dst, i, rows))
 		}

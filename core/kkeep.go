@@ -101,12 +101,6 @@ type keptColumns struct {
 	// columns (capture): from begin or startSeed to end; mu orders the
 	// pairs' captures.
 	capturing bool
-	// shared says pairs may be solved at once (a trainer of more than
-	// one worker), reading and writing the same entries: they are then
-	// stored atomically. One worker stores them plainly: an atomic store
-	// is a locked exchange on amd64, and keep's took 4.7% of shuttle's
-	// warm retrains (-M 100, one core) where a plain store takes ~0.5%.
-	shared bool
 	// wide says this Train's rows are wide enough (KernelRowWidth at
 	// least acrossMinWidth) that a kernel value costs more than making and
 	// reading a kept one: rows added get a column of their own (begin),
@@ -131,6 +125,9 @@ type keptColumns struct {
 	// retrain.
 	slotNext []int32
 	ofNext   [][]float32
+	// keptWrites makes the kernel evaluation counts exact when pairs run
+	// at once (kkeepwrites.go).
+	keptWrites
 }
 
 // leftColumn is the kept column of a row removed since the last run.
@@ -236,6 +233,7 @@ func (c *keptColumns) startSeed(rowHash []uint64) {
 	}
 	c.slots, c.bytes, c.cols = n, 0, 0
 	c.maxCols = c.budget / (4 * int64(max(n, 1)))
+	c.startWrites(c.cur, n)
 	c.capturing = true
 }
 
@@ -358,6 +356,7 @@ func (c *keptColumns) begin(rowHash []uint64, l, covered int, wide bool) bool {
 		c.cur, c.made = append(c.cur, col), append(c.made, made)
 	}
 	c.bytes = 4 * (c.cols + int64(len(c.spare))) * int64(slots)
+	c.startWrites(c.cur, slots)
 	c.capturing = true
 	return true
 }
@@ -533,6 +532,11 @@ func (c *keptColumns) madeFor(row int32) []float32 {
 		c.made[row] = dst
 		c.cols++
 		c.bytes = 4 * (c.cols + int64(len(c.spare))) * int64(c.slots)
+		if c.track {
+			c.madeTracked(row)
+		}
+	} else if dst == nil && c.track {
+		dst = c.evictFor(row) // the lowest rows' columns, whoever asks first
 	}
 	return dst
 }
@@ -652,19 +656,25 @@ func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 // length) from the kept column of variable i's row where the entry is
 // set (kslot[t] is variable t's slot), and reports whether it had a
 // column; the entries it lacks are listed in missing (positions t), their
-// rows in rows, for the caller to compute and give to keep.
-func (c *keptColumns) fill(data []float32, index, kslot []int32, i, have, length int, missing, rows []int32) (bool, []int32, []int32) {
+// rows in rows, for the caller to compute and give to keep. written
+// counts the entries it read that this Train stored (track only, kpos
+// the inverse of kslot: kkeepwrites.go).
+func (c *keptColumns) fill(data []float32, index, kslot, kpos []int32, i, have, length int, missing, rows []int32) (ok bool, _, _ []int32, written int64) {
 	src := c.cur[index[i]]
 	if src == nil {
-		return false, missing, rows
+		return false, missing, rows, 0
 	}
 	missing, rows = missing[:0], rows[:0]
 	data, kslot = data[have:length], kslot[have:length]
 	// One gather of every entry, then a pass for the unset ones only
 	// when there are some: the entry-by-entry loop was a tenth of a warm
 	// retrain on digits (45 pairs of ~290 rows, ~25 iterations each).
-	if !simd.GatherMarked32(data, src, kslot, keptUnset) {
-		return true, missing, rows
+	unset := simd.GatherMarked32(data, src, kslot, keptUnset)
+	if c.track {
+		written = c.writtenFound(index[i], data, src, kslot, kpos, have)
+	}
+	if !unset {
+		return true, missing, rows, written
 	}
 	for k, v := range data {
 		if math.Float32bits(v) == keptUnset {
@@ -672,7 +682,7 @@ func (c *keptColumns) fill(data []float32, index, kslot []int32, i, have, length
 			rows = append(rows, index[have+k])
 		}
 	}
-	return true, missing, rows
+	return true, missing, rows, written
 }
 
 // fillAcross sets data[t] = K(x_{index[t]}, x_i) for t in [have, length)
@@ -681,8 +691,9 @@ func (c *keptColumns) fill(data []float32, index, kslot []int32, i, have, length
 // column row i lacks (K is symmetric, bit for bit: keepEntries writes
 // both). The
 // entries it lacks are listed in missing (positions t), their rows in
-// rows, for the caller to compute.
-func (c *keptColumns) fillAcross(data []float32, index []int32, si int32, have, length int, missing, rows []int32) ([]int32, []int32) {
+// rows, for the caller to compute; written counts those it read that this
+// Train stored (track only, kkeepwrites.go).
+func (c *keptColumns) fillAcross(data []float32, index []int32, si int32, have, length int, missing, rows []int32) (_, _ []int32, written int64) {
 	missing, rows = missing[:0], rows[:0]
 	cur := c.cur
 	for t := have; t < length; t++ {
@@ -690,20 +701,25 @@ func (c *keptColumns) fillAcross(data []float32, index []int32, si int32, have, 
 		if col := cur[r]; int(si) < len(col) {
 			if v := atomic.LoadUint32(keptBits(&col[si])); v != keptUnset {
 				data[t] = math.Float32frombits(v)
+				if c.track && c.wrote(r, si) {
+					written++
+				}
 				continue
 			}
 		}
 		missing, rows = append(missing, int32(t)), append(rows, r)
 	}
-	return missing, rows
+	return missing, rows, written
 }
 
 // entriesKept sets dst[k] = K(x_i, x_rows[k]) from the kept column of row
 // i, at rows[k]'s slot, or else from that of rows[k], at i's slot, where
 // one holds it. It moves the rows whose entry neither holds to the front
 // of rows and returns them and their positions k (in missing[:0]), for
-// the caller to compute and keep (keepEntries).
-func (c *keptColumns) entriesKept(dst []float32, i int32, rows, missing []int32) ([]int32, []int32) {
+// the caller to compute and keep (keepEntries). written counts the
+// entries it read that neither column held at the Train's start (track
+// only, kkeepwrites.go).
+func (c *keptColumns) entriesKept(dst []float32, i int32, rows, missing []int32) (_, _ []int32, written int64) {
 	missing = missing[:0]
 	oldOf, cur := c.oldOf, c.cur
 	si := oldOf[i]
@@ -711,26 +727,38 @@ func (c *keptColumns) entriesKept(dst []float32, i int32, rows, missing []int32)
 	n := 0
 	for k, r := range rows {
 		b := keptUnset
+		kept := false // read from an entry set at the Train's start
 		if ci != nil {
 			b = atomic.LoadUint32(keptBits(&ci[oldOf[r]]))
+			kept = b != keptUnset && !(c.track && c.wrote(i, oldOf[r]))
 		}
-		if col := cur[r]; b == keptUnset && int(si) < len(col) {
-			b = atomic.LoadUint32(keptBits(&col[si]))
+		if col := cur[r]; !kept && int(si) < len(col) && (b == keptUnset || c.track) {
+			if v := atomic.LoadUint32(keptBits(&col[si])); v != keptUnset {
+				b, kept = v, !(c.track && c.wrote(r, si))
+			}
 		}
 		if b != keptUnset {
 			dst[k] = math.Float32frombits(b)
+			if !kept {
+				written++
+			}
 			continue
 		}
 		rows[n] = r
 		missing = append(missing, int32(k))
 		n++
 	}
-	return rows[:n], missing
+	return rows[:n], missing, written
 }
 
 // keep writes the entries vals of the rows rows (which fill listed as
-// missing) into the kept column of row i.
+// missing) into the kept column of row i; when pairs run at once (track),
+// into the kept columns of rows too, as keepEntries does (kkeepwrites.go).
 func (c *keptColumns) keep(i int32, rows []int32, vals []float32) {
+	if c.track {
+		c.keepEntries(i, rows, vals)
+		return
+	}
 	dst := c.cur[i]
 	for k, r := range rows {
 		c.store(dst, c.oldOf[r], vals[k])
@@ -744,6 +772,18 @@ func (c *keptColumns) keepEntries(i int32, rows []int32, vals []float32) {
 	oldOf := c.oldOf
 	si := oldOf[i]
 	col := c.cur[i]
+	if c.track {
+		for k, r := range rows {
+			b := math.Float32bits(vals[k])
+			if col != nil {
+				c.keptWrites.store(col, i, oldOf[r], b)
+			}
+			if dst := c.cur[r]; dst != nil {
+				c.keptWrites.store(dst, r, si, b)
+			}
+		}
+		return
+	}
 	for k, r := range rows {
 		if col != nil {
 			c.store(col, oldOf[r], vals[k])
@@ -755,9 +795,11 @@ func (c *keptColumns) keepEntries(i int32, rows []int32, vals []float32) {
 }
 
 // store sets col[s] = v, atomically when pairs may be solved at once
-// (shared).
+// (track). One worker stores plainly: an atomic store is a locked
+// exchange on amd64, and keep's took 4.7% of shuttle's warm retrains
+// (-M 100, one core) where a plain store takes ~0.5%.
 func (c *keptColumns) store(col []float32, s int32, v float32) {
-	if c.shared {
+	if c.track {
 		atomic.StoreUint32(keptBits(&col[s]), math.Float32bits(v))
 		return
 	}

@@ -321,7 +321,7 @@ func TestKeptFillAcross(t *testing.T) {
 		{1, []float32{-1, 0.75, -1, -1}, []int32{2, 3}, []int32{1, 0}},
 	} {
 		data := []float32{-1, -1, -1, -1}
-		missing, rows := c.fillAcross(data, index, tc.si, 1, 4, make([]int32, 0, 4), make([]int32, 0, 4))
+		missing, rows, _ := c.fillAcross(data, index, tc.si, 1, 4, make([]int32, 0, 4), make([]int32, 0, 4))
 		if !slices.Equal(data, tc.data) || !slices.Equal(missing, tc.missing) || !slices.Equal(rows, tc.rw) {
 			t.Errorf("slot %d: data %v, missing %v, rows %v; want %v, %v, %v", tc.si, data, missing, rows, tc.data, tc.missing, tc.rw)
 		}

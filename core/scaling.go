@@ -87,6 +87,8 @@ func (t scaledTrainer) SetProgress(fn ProgressFunc) { t.inner.SetProgress(fn) }
 
 func (t scaledTrainer) KeptBytes() (kept, budget int64) { return t.inner.KeptBytes() }
 
+func (t scaledTrainer) DenseCopyBytes() (held, most int64) { return t.inner.DenseCopyBytes() }
+
 func (t scaledTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
 	return t.inner.WarmStart(stored, last, rows)
 }

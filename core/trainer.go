@@ -41,6 +41,12 @@ type Trainer interface {
 	// KernelParams.KeepMB) and the budget the user set for them: kept ≤
 	// budget after every Train. 0, 0 for a trainer that keeps none.
 	KeptBytes() (kept, budget int64)
+	// DenseCopyBytes returns the bytes of a kernel trainer's dense copy
+	// of sparse rows wider than 64 features (NewSparseTrainer), which
+	// the first Train that needs it makes: held now, and most, what it
+	// may take. 0, 0 for a trainer that keeps none (KernelTrainerBytes
+	// counts a copy of narrower rows).
+	DenseCopyBytes() (held, most int64)
 }
 
 // NewTrainer returns a trainer for the parameters p, linear or kernel as
@@ -66,8 +72,10 @@ func NewDenseTrainer(p TrainParams, capRows, capFeatures int) (Trainer, error) {
 // at most capNonzeros values (0: capRows × capFeatures), such as the
 // daemon's store and the C ABI's sparse trainer: its kernel trainer also
 // keeps the dense copy for rows wider than 64 features when capNonzeros
-// says they are mostly nonzero (data.PreferDense), so the copy takes at
-// most 1.25 times the rows' own storage. Its kernels then read such rows
+// says they may be mostly nonzero (data.PreferDense), made by the first
+// Train whose rows are (kdenseview.go), for the rows it holds: at most
+// 1.25 times their own storage, and not reserved or counted here
+// (Trainer.DenseCopyBytes reports it). Its kernels then read such rows
 // dense, as a data set read dense is read: on Fashion-MNIST (784
 // features, half of them nonzero) the sparse kernels cost the daemon's
 // cold solves 6 times the CPU of the dense ones.
@@ -246,6 +254,8 @@ func (lt linearTrainer) SetProgress(fn ProgressFunc) { lt.t.SetProgress(fn) }
 
 func (linearTrainer) KeptBytes() (kept, budget int64) { return 0, 0 }
 
+func (linearTrainer) DenseCopyBytes() (held, most int64) { return 0, 0 }
+
 func (linearTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
 	return warmStart(false, 0, stored, last, rows)
 }
@@ -273,6 +283,16 @@ func (kernelTrainer) Family() Family { return KernelFamily }
 func (kt kernelTrainer) SetProgress(fn ProgressFunc) { kt.t.SetProgress(fn) }
 
 func (kt kernelTrainer) KeptBytes() (kept, budget int64) { return kt.t.KeptBytes() }
+
+// DenseCopyBytes is KernelTrainer.DenseCopyBytes for a copy of rows wider
+// than denseViewMaxFeatures; a narrower one is counted by
+// KernelTrainerBytes.
+func (kt kernelTrainer) DenseCopyBytes() (held, most int64) {
+	if kt.t.capFeatures <= denseViewMaxFeatures {
+		return 0, 0
+	}
+	return kt.t.DenseCopyBytes()
+}
 
 func (kt kernelTrainer) WarmStart(stored, last *Dual, rows int) (*Dual, error) {
 	return warmStart(true, kt.t.params.SVMType, stored, last, rows)

@@ -179,9 +179,14 @@
 //
 // The trainer is sized once for the store's capacity and MaxFeatures; a
 // kernel trainer's cache is the -m budget (100 MB unless set), allocated
-// at start and logged with core.KernelTrainerBytes (which leaves out the
-// dense copy core.NewSparseTrainer keeps of rows wider than 64 features
-// when the store's nonzeros say they are mostly nonzero); the support vectors'
+// at start and logged with core.KernelTrainerBytes ("bytes"), beside the
+// most the dense copy core.NewSparseTrainer keeps of rows wider than 64
+// features may take ("dense_copy_max_bytes": the store's capacity, dense):
+// that copy is made by the first retrain whose rows are mostly nonzero, for
+// the rows the store holds then, not reserved at start (with
+// --store.nonzeros unset the store's nonzeros are every cell of up to 100
+// features, and a start near the machine's memory was refused for a copy
+// sparse rows never read); the support vectors'
 // kernel columns kept between retrains take at most -M, which defaults to
 // -m here but for regression (options.KernelOptions.Incremental, for
 // rows of any width since kept columns pay on narrow rows too). With Config.ColdEvery

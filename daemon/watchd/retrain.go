@@ -27,9 +27,13 @@ func (d *Daemon) setTrainer(spec trainSpec) error {
 	}
 	if spec.opts.IsKernel() {
 		p := spec.opts.Kernel.Params
+		// The dense copy of wide mostly-nonzero rows is made by the first
+		// retrain that reads its rows through it, for the rows the store
+		// holds then: the most it may take, beside what is allocated.
+		_, dense := t.DenseCopyBytes()
 		d.log.Info("kernel trainer allocated", "svm_type", p.SVMType.String(),
 			"kernel", p.Kernel.Type.String(), "cache_mb", p.CacheMB,
-			"bytes", core.KernelTrainerBytes(p, sc.Capacity, sc.MaxFeatures))
+			"bytes", core.KernelTrainerBytes(p, sc.Capacity, sc.MaxFeatures), "dense_copy_max_bytes", dense)
 	}
 	d.progress = &progressLog{log: d.log, interval: progressLogEvery}
 	t.SetProgress(d.progress.report)

@@ -4,11 +4,13 @@
 //
 // Usage:
 //
-//	servetime -bin bin/svmgo [-seconds 2] [-binary=false] [-startup=false] [-port 18470] DIR
+//	servetime -bin bin/svmgo [-seconds 2] [-binary=false] [-startup=false] [-port 0] DIR
 //
-// Its servers listen on loopback ports from -port on (REST, gRPC, the
-// startup server, a second server's two, then the floors' from -port+10),
-// so that two runs with ports 100 apart do not meet. For an A/B of two
+// Its servers listen on loopback ports the system finds free (each bound
+// to port 0 and read back, all held until every one is known, then handed
+// to the servers), so that runs at once do not meet; -port N uses N on
+// instead (REST, gRPC, the startup server, a second server's two, then the
+// floors' from N+10). For an A/B of two
 // binaries, -ab BIN serves the same model with BIN too and sends each
 // batch request to both servers, alternated, with -batch-requests
 // requests (default 21) a median: its figures get the suffix _b.
@@ -169,15 +171,14 @@ func main() {
 	clientList := flag.String("clients", "1,8", "client counts of the single-row measurements (with -only: 1 unless given)")
 	flag.StringVar(&capiChild, "capi", "", "time each batch request's rows through the C ABI too, with this capi_latency (--child DIR), just before the request")
 	big := flag.String("write-big", "", "write a 3 MB RBF model and a link to the rows of DIR into this directory (serve.sh's large model), and stop")
-	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on this port and the next two, answering REST with the file given as argument")
+	floor := flag.String("floor", "", "internal: serve the floors (echo, nethttp, grpcfloor) on these three ports (comma-separated), answering REST with the file given as argument")
 	abBin := flag.String("ab", "", "diagnosis: also serve with this binary (on ports +3, +4) and send each batch request to both servers, alternated; its figures get the suffix _b")
 	flag.IntVar(&batchRequests, "batch-requests", batchRequests, "requests a batch figure is the median of")
-	port := flag.Int("port", 18470, "the first of the loopback ports used: the server's REST (this), gRPC (+1) and startup (+2) ports, the floors' (+10..+12)")
+	port := flag.Int("port", 0, "the first of the loopback ports used: the server's REST (this), gRPC (+1) and startup (+2) ports, the floors' (+10..+12); 0: ports found free")
 	flag.Parse()
 	if *clientSlice > 0 {
 		go applySlice(os.Getpid(), *clientSlice)
 	}
-	addr := func(off int) string { return "127.0.0.1:" + strconv.Itoa(*port+off) }
 	if *publish != "" {
 		publishLoop(*publish, flag.Arg(0))
 		return
@@ -190,6 +191,8 @@ func main() {
 		serveFloors(*floor, flag.Arg(0))
 		return
 	}
+	ports := loopbackPorts(*port, 13)
+	addr := func(off int) string { return "127.0.0.1:" + strconv.Itoa(ports[off]) }
 	if *serverLog != "" {
 		f, err := os.OpenFile(*serverLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		check(err)
@@ -306,7 +309,7 @@ func main() {
 	// a floor process; each timed like the server, with one client.
 	answer := filepath.Join(tmp, "answer")
 	check(os.WriteFile(answer, b.leanAnswer(), 0o644))
-	fl := exec.Command(os.Args[0], "-floor", strconv.Itoa(*port+10), answer)
+	fl := exec.Command(os.Args[0], "-floor", fmt.Sprintf("%d,%d,%d", ports[10], ports[11], ports[12]), answer)
 	fl.Stderr = os.Stderr
 	fifoWrap(fl)
 	check(fl.Start())
@@ -1142,21 +1145,46 @@ func start(bin, repo, httpAddr, grpcAddr string) *exec.Cmd {
 	return cmd
 }
 
-// serveFloors serves the floors on loopback until killed: on port, a TCP
-// server that reads HTTP/1.1 requests by their Content-Length and answers
-// each with the bytes of the file answer; on port+1, net/http with svmgo
-// serve's timeouts answering the same status, headers and body; on
-// port+2, grpc-go answering ModelInfer with one INT64 label.
-func serveFloors(port, answer string) {
-	p, err := strconv.Atoi(port)
-	check(err)
+// loopbackPorts returns n loopback ports for the servers: base, base+1, …
+// when base > 0, else ports the system finds free. Each of those is bound
+// to port 0 and read back, and all stay bound until the last is known, so
+// they differ; a fixed base made two runs at once meet on the same ports
+// (the second refused to start, or timed the first's server).
+func loopbackPorts(base, n int) []int {
+	ports := make([]int, n)
+	if base > 0 {
+		for i := range ports {
+			ports[i] = base + i
+		}
+		return ports
+	}
+	for i := range ports {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		check(err)
+		defer ln.Close()
+		ports[i] = ln.Addr().(*net.TCPAddr).Port
+	}
+	return ports
+}
+
+// serveFloors serves the floors on loopback until killed: on the first of
+// ports (three, comma-separated), a TCP server that reads HTTP/1.1
+// requests by their Content-Length and answers each with the bytes of the
+// file answer; on the second, net/http with svmgo serve's timeouts
+// answering the same status, headers and body; on the third, grpc-go
+// answering ModelInfer with one INT64 label.
+func serveFloors(ports, answer string) {
+	ps := strings.Split(ports, ",")
+	if len(ps) != 3 {
+		die(fmt.Errorf("-floor %q: want three ports", ports))
+	}
 	ans, err := os.ReadFile(answer)
 	check(err)
 	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(ans)), nil)
 	check(err)
 	body, err := io.ReadAll(resp.Body)
 	check(err)
-	addr := func(i int) string { return "127.0.0.1:" + strconv.Itoa(p+i) }
+	addr := func(i int) string { return "127.0.0.1:" + ps[i] }
 
 	echo, err := net.Listen("tcp", addr(0))
 	check(err)
