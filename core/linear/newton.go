@@ -40,11 +40,12 @@ import (
 //     the rows 1 + 2·(iterations) + (CG steps) times, LIBLINEAR
 //     4 + 3·(iterations) + (CG steps).
 //   - A warm start preconditions CG by the plain diagonal (a = 1), solves
-//     its first system to CG tolerance 0.1, and stops only once the Newton
-//     decrement ½∇fᵀD⁻¹∇f is at most objEps·|f(w)| too (Boyd & Vandenberghe,
-//     9.5.1): from a good w the gradient test passes at once, as far from
-//     the optimum as it allows. It may take the trained rows' f, ∇f, ∇f(0)
-//     and diagonal as given (LinearGradient, a start only).
+//     its first system to CG tolerance 0.1 and each to ½rᵀD⁻¹r < ½objEps·|f|
+//     (r CG's residual: half the test below, the rest for margins that cross),
+//     and stops only once the Newton decrement ½∇fᵀD⁻¹∇f is at most objEps·|f(w)|
+//     too (Boyd & Vandenberghe, 9.5.1): from a good w the gradient test passes at
+//     once, as far from the optimum as it allows. It may take the trained rows'
+//     f, ∇f, ∇f(0) and diagonal as given (LinearGradient, a start only).
 //   - Passes over large data run in two halves on two cores (primalRows.split).
 
 // primalFunction is an objective the Newton method minimizes: LIBLINEAR's
@@ -173,7 +174,7 @@ func (t *newton) minimize(f primalFunction, w []float64, eps float64, set newton
 		if res.iterations == 0 {
 			epsCG = set.epsCG0
 		}
-		res.hv += t.pcg(f, n, epsCG, set.objEps > 0)
+		res.hv += t.pcg(f, n, epsCG, set.objEps > 0, set.objEps*math.Abs(fw))
 		eta, fnew := f.lineSearch(w, s, fw, dot64(g, s))
 		given := f.forgetStart()
 		if eta == 0 {
@@ -210,11 +211,10 @@ func (t *newton) minimize(f primalFunction, w []float64, eps float64, set newton
 	return res
 }
 
-// pcg solves ∇²f·s = −g approximately by CG preconditioned by t.M (the
-// rule above, at most max(n, 5) steps, or until a direction has no
-// curvature left), into t.s, and returns the Hessian-vector products;
-// warm, their rows' x_iᵀs sum to the step's (stepDots).
-func (t *newton) pcg(f primalFunction, n int, epsCG float64, warm bool) int {
+// pcg solves ∇²f·s = −g approximately by CG preconditioned by t.M (the rule above or
+// rᵀM⁻¹r < zStop, at most max(n, 5) steps, or until no curvature is left) into t.s, and
+// returns the products; warm, their rows' x_iᵀs sum to the step's (stepDots).
+func (t *newton) pcg(f primalFunction, n int, epsCG float64, warm bool, zStop float64) int {
 	g, s, r, d, Hd, M := t.g[:n], t.s[:n], t.r[:n], t.d[:n], t.Hd[:n], t.M[:n]
 	var zTr float64
 	for j, gj := range g {
@@ -244,7 +244,7 @@ func (t *newton) pcg(f primalFunction, n int, epsCG float64, warm bool) int {
 			zTrNew += r[j] * r[j] / M[j]
 		}
 		newQ := -0.5 * (sr - sg)
-		if dQ := newQ - Q; newQ > 0 || dQ > 0 || float64(it)*dQ >= tol*newQ {
+		if dQ := newQ - Q; newQ > 0 || dQ > 0 || float64(it)*dQ >= tol*newQ || zTrNew < zStop {
 			return it
 		}
 		Q = newQ

@@ -598,7 +598,7 @@ func TestSquaredHingeGradStep(t *testing.T) {
 			r := nw.minimize(f, w, 0, tr.newtonSettings(false, 0), steps)
 			g, D, M := nw.g[:dim], nw.D[:dim], nw.M[:dim]
 			copy(M, D)
-			nw.pcg(f, dim, 0.1, true)
+			nw.pcg(f, dim, 0.1, true, 0)
 			before := slices.Clone(f.I[:f.nI])
 			reads := f.reads
 			eta, _ := f.lineSearch(w, nw.s[:dim], r.f, dot64(g, nw.s[:dim]))
