@@ -96,21 +96,23 @@ type pendingModel struct {
 // publication, and its version, in the store.
 func (d *Daemon) publish(p *pendingModel) error {
 	if p.version == 0 {
-		v, err := modeldir.PublishEncoded(d.fs, d.models, p.file, d.st.Version())
+		// Retention rides on the publication's directory sync
+		// (PublishEncodedKeep): one sync of models/ a batch, not two.
+		v, removed, err := modeldir.PublishEncodedKeep(d.fs, d.models, p.file, d.st.Version(), d.cfg.Keep)
 		if v != 0 {
 			// Named, so visible to watchers, even when syncing the
 			// directory failed (err): it is not published again.
 			p.version = v
 			d.published(p)
 		}
+		d.retained(removed)
 		if err != nil {
 			return fmt.Errorf("watchd: %w", err)
 		}
 	} else if err := fileio.SyncDirFS(d.fs, d.models); err != nil {
 		// A retry: the name may not be durable yet.
 		return fmt.Errorf("watchd: publish: %w", err)
-	}
-	if err := d.retain(); err != nil {
+	} else if err := d.retain(); err != nil {
 		return err
 	}
 	d.st.SetPublished(p.gen)
@@ -146,11 +148,16 @@ func (d *Daemon) published(p *pendingModel) {
 // alone.
 func (d *Daemon) retain() error {
 	removed, err := modeldir.Retain(d.fs, d.models, d.cfg.Keep)
-	for _, v := range removed {
-		d.log.Info("old model removed", "version", v)
-	}
+	d.retained(removed)
 	if err != nil {
 		return fmt.Errorf("watchd: retention: %w", err)
 	}
 	return nil
+}
+
+// retained logs the removal of the old models removed.
+func (d *Daemon) retained(removed []uint64) {
+	for _, v := range removed {
+		d.log.Info("old model removed", "version", v)
+	}
 }
