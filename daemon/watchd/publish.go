@@ -117,8 +117,13 @@ func (d *Daemon) publish(p *pendingModel) error {
 	}
 	d.st.SetPublished(p.gen)
 	d.st.SetVersion(p.version)
-	if err := d.commit(); err != nil {
-		return err
+	// The record is not synced on its own (store.CommitUnsynced): the
+	// next batch's commit syncs it, or the daemon's stop. Until then a
+	// kill -9 keeps it; a machine's crash may lose it, and the start
+	// repairs that as it does a crash before the record (republish,
+	// settle).
+	if err := d.st.CommitUnsynced(); err != nil {
+		return fmt.Errorf("watchd: commit the store: %w", err)
 	}
 	d.unpublished = nil
 	return nil
