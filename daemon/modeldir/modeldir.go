@@ -125,22 +125,43 @@ func stamped(m core.Model, created int64) core.Model {
 // that encodes first learns of a model that cannot be written before it
 // commits to publishing it.
 func PublishEncoded(fsys fileio.FS, dir string, data []byte, after uint64) (uint64, error) {
+	v, _, err := PublishEncodedKeep(fsys, dir, data, after, 0)
+	return v, err
+}
+
+// PublishEncodedKeep is PublishEncoded followed by Retain(keep) (keep 0:
+// no retention), at one listing and one sync of dir where PublishEncoded
+// then Retain take two of each: the versions retention removes are
+// unlinked before the directory sync that makes the new name durable.
+// That is safe because a removal needs no sync of its own (a crash that
+// undoes one leaves an old version the next retention removes) and none
+// of them is the newest version dir held before: should the crash keep
+// the removals and lose the new name, that version still serves. With
+// keep 1 the newest before is removed too, so it goes after the sync (and
+// a second one, as Retain does). It returns the version written and the
+// versions removed; an error after the final name exists is returned with
+// the version, as PublishEncoded's is.
+func PublishEncodedKeep(fsys fileio.FS, dir string, data []byte, after uint64, keep int) (uint64, []uint64, error) {
 	tmp, err := fileio.WriteTempFS(fsys, dir, publishBase, data)
 	if err != nil {
-		return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
+		return 0, nil, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 	}
 	// The temporary name is ignored by watchers, so a failure to remove it
 	// leaves only a stray file; the link (or rename) below is what matters.
 	defer fsys.Remove(tmp)
 
 	for {
-		highest, _, err := HighestVersion(fsys, dir)
+		entries, err := fsys.ReadDir(dir)
 		if err != nil {
-			return 0, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
+			return 0, nil, fmt.Errorf("modeldir: publish in %s: %w", dir, err)
 		}
-		highest = max(highest, after)
+		versions := publishedVersions(entries)
+		highest := after
+		if len(versions) > 0 {
+			highest = max(highest, versions[0].v)
+		}
 		if highest == ^uint64(0) {
-			return 0, fmt.Errorf("modeldir: publish in %s: version %d is the highest possible", dir, highest)
+			return 0, nil, fmt.Errorf("modeldir: publish in %s: version %d is the highest possible", dir, highest)
 		}
 		next := highest + 1
 		err = name(fsys, dir, tmp, next)
@@ -148,12 +169,25 @@ func PublishEncoded(fsys fileio.FS, dir string, data []byte, after uint64) (uint
 			continue // another publisher took this version first
 		}
 		if err != nil {
-			return 0, err
+			return 0, nil, err
+		}
+		// Retention counts the new version as the newest: versions[keep-1:]
+		// go, all but the newest of them before the sync.
+		var removed []uint64
+		var rerr error
+		if keep >= 2 && len(versions) >= keep {
+			removed, rerr = removeVersions(fsys, dir, versions[keep-1:])
 		}
 		if err := fileio.SyncDirFS(fsys, dir); err != nil {
-			return next, fmt.Errorf("modeldir: publish %s: sync directory: %w", filepath.Join(dir, FileName(next)), err)
+			return next, removed, fmt.Errorf("modeldir: publish %s: sync directory: %w", filepath.Join(dir, FileName(next)), err)
 		}
-		return next, nil
+		if rerr != nil {
+			return next, removed, rerr
+		}
+		if keep == 1 {
+			removed, err = Retain(fsys, dir, 1)
+		}
+		return next, removed, err
 	}
 }
 
@@ -225,25 +259,45 @@ func Retain(fsys fileio.FS, dir string, keep int) (removed []uint64, err error) 
 	if err != nil {
 		return nil, err
 	}
-	type version struct {
-		v    uint64
-		name string // the file's own name: model-<v>.svmgo or model-<v>.onnx
+	versions := publishedVersions(entries)
+	if len(versions) <= max(keep, 1) {
+		return nil, nil
 	}
+	removed, err = removeVersions(fsys, dir, versions[max(keep, 1):])
+	if err != nil {
+		return removed, err
+	}
+	return removed, fileio.SyncDirFS(fsys, dir)
+}
+
+// version is a published model file of a directory: its version and its
+// own name (model-<v>.svmgo or model-<v>.onnx).
+type version struct {
+	v    uint64
+	name string
+}
+
+// publishedVersions returns the published model files among entries,
+// newest first.
+func publishedVersions(entries []os.DirEntry) []version {
 	var versions []version
 	for _, e := range entries {
 		if v, ok := ParseFileName(e.Name()); ok {
 			versions = append(versions, version{v, e.Name()})
 		}
 	}
-	if len(versions) <= max(keep, 1) {
-		return nil, nil
-	}
 	slices.SortFunc(versions, func(a, b version) int { return cmp.Compare(b.v, a.v) })
-	for _, ver := range versions[max(keep, 1):] {
+	return versions
+}
+
+// removeVersions removes the files of versions from dir, unsynced, and
+// returns the versions removed (one already gone counts as removed).
+func removeVersions(fsys fileio.FS, dir string, versions []version) (removed []uint64, err error) {
+	for _, ver := range versions {
 		if err := fsys.Remove(filepath.Join(dir, ver.name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return removed, err
 		}
 		removed = append(removed, ver.v)
 	}
-	return removed, fileio.SyncDirFS(fsys, dir)
+	return removed, nil
 }

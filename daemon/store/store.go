@@ -175,8 +175,12 @@ type Store struct {
 	// durable is whether buf holds the snapshot of the store as it was
 	// last opened or committed, the state Rollback returns to.
 	durable bool
-	hashes  []Hash
-	seen    map[Hash]struct{}
+	// noSync is set during CommitUnsynced; unsynced is whether the
+	// journal ends with a frame written but not synced (CommitUnsynced),
+	// which the next synced frame, compaction or Sync makes durable.
+	noSync, unsynced bool
+	hashes           []Hash
+	seen             map[Hash]struct{}
 	// batches records, for hashes[i], the generation that added its rows
 	// (their age), when, and whether it was forgotten (forget.go).
 	batches []batchRecord

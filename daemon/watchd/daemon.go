@@ -236,6 +236,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// line finds /healthz answering.
 	d.serving.Store(true)
 	defer d.serving.Store(false)
+	// A stop makes the last publication's record durable (publish
+	// leaves it to the next commit).
+	defer func() {
+		if err := d.st.Sync(); err != nil {
+			d.log.Warn("store not synced at stop", "err", err)
+		}
+	}()
 	d.log.Info("daemon started", "root", d.cfg.Root, "samples", d.st.Len(),
 		"generation", d.st.Generation(), "published", d.st.Published())
 

@@ -24,7 +24,8 @@
 //  3. add its rows to the store (evicting by the store's policy), retrain
 //     warm, apply the gate, record α and commit the store durably;
 //  4. publish the model into models/ and keep the newest Keep versions;
-//     record the publication in the store;
+//     record the publication in the store (written, synced by the next
+//     batch's commit or the daemon's stop);
 //  5. move the batch to done/.
 //
 // Nothing one input does stops the daemon (issue 22): a batch training
@@ -47,7 +48,8 @@
 //
 // A batch leaves incoming/ only after the store holding its rows is durable,
 // so a crash at any point loses nothing and adds nothing twice; a crash
-// between steps 3 and 4 is repaired at start by retraining and publishing.
+// between steps 3 and 4 is repaired at start by retraining and publishing,
+// and so is a machine's crash that lost step 4's record (a kill -9 keeps it).
 // The temporary files a crash leaves in models/ and rejected/ are removed
 // at start (the store removes its own).
 //

@@ -96,27 +96,34 @@ type pendingModel struct {
 // publication, and its version, in the store.
 func (d *Daemon) publish(p *pendingModel) error {
 	if p.version == 0 {
-		v, err := modeldir.PublishEncoded(d.fs, d.models, p.file, d.st.Version())
+		// Retention rides on the publication's directory sync
+		// (PublishEncodedKeep): one sync of models/ a batch, not two.
+		v, removed, err := modeldir.PublishEncodedKeep(d.fs, d.models, p.file, d.st.Version(), d.cfg.Keep)
 		if v != 0 {
 			// Named, so visible to watchers, even when syncing the
 			// directory failed (err): it is not published again.
 			p.version = v
 			d.published(p)
 		}
+		d.retained(removed)
 		if err != nil {
 			return fmt.Errorf("watchd: %w", err)
 		}
 	} else if err := fileio.SyncDirFS(d.fs, d.models); err != nil {
 		// A retry: the name may not be durable yet.
 		return fmt.Errorf("watchd: publish: %w", err)
-	}
-	if err := d.retain(); err != nil {
+	} else if err := d.retain(); err != nil {
 		return err
 	}
 	d.st.SetPublished(p.gen)
 	d.st.SetVersion(p.version)
-	if err := d.commit(); err != nil {
-		return err
+	// The record is not synced on its own (store.CommitUnsynced): the
+	// next batch's commit syncs it, or the daemon's stop. Until then a
+	// kill -9 keeps it; a machine's crash may lose it, and the start
+	// repairs that as it does a crash before the record (republish,
+	// settle).
+	if err := d.st.CommitUnsynced(); err != nil {
+		return fmt.Errorf("watchd: commit the store: %w", err)
 	}
 	d.unpublished = nil
 	return nil
@@ -146,11 +153,16 @@ func (d *Daemon) published(p *pendingModel) {
 // alone.
 func (d *Daemon) retain() error {
 	removed, err := modeldir.Retain(d.fs, d.models, d.cfg.Keep)
-	for _, v := range removed {
-		d.log.Info("old model removed", "version", v)
-	}
+	d.retained(removed)
 	if err != nil {
 		return fmt.Errorf("watchd: retention: %w", err)
 	}
 	return nil
+}
+
+// retained logs the removal of the old models removed.
+func (d *Daemon) retained(removed []uint64) {
+	for _, v := range removed {
+		d.log.Info("old model removed", "version", v)
+	}
 }
