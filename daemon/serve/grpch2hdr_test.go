@@ -256,20 +256,20 @@ func TestH2HeadersAllocs(t *testing.T) {
 	}
 }
 
-// BenchmarkGRPCRawSingleRow times single-row calls of a client that
-// allocates nothing (frames built once, the stream id written in place,
-// answers read by their frame headers), so that its allocations are the
-// server's a call: the call's header block is grpc-go's (indexed after the
+// rawGRPCClient makes single-row calls with a client that allocates
+// nothing (frames built once, the stream id written in place, answers read
+// by their frame headers), so that the allocations of a loop of its calls
+// are the server's: the call's header block is grpc-go's (indexed after the
 // first call), without a deadline (with one, each call's context is a
-// timer).
-func BenchmarkGRPCRawSingleRow(b *testing.B) {
-	srv, x := benchServer(b)
+// timer). It returns the function making one call.
+func rawGRPCClient(tb testing.TB) func() {
+	srv, x := linearServer(tb, 300)
 	nc, err := net.Dial("tcp", srv.GRPCAddr())
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	defer nc.Close()
-	msg := grpcMessage(b, benchGRPCRequest(x))
+	tb.Cleanup(func() { nc.Close() })
+	msg := grpcMessage(tb, benchGRPCRequest(x))
 	f := newH2Frames()
 	fields := grpcCallFields[:len(grpcCallFields)-2]
 	f.out.WriteString(http2.ClientPreface)
@@ -288,24 +288,23 @@ func BenchmarkGRPCRawSingleRow(b *testing.B) {
 		for {
 			hdr, err := br.Peek(9)
 			if err != nil {
-				b.Fatal(err)
+				tb.Fatal(err)
 			}
 			n, t, flags, sid := frameHeader(hdr)
+			if t == http2.FrameRSTStream || t == http2.FrameGoAway {
+				tb.Fatalf("frame %v", t)
+			}
 			br.Discard(9 + n)
 			if t == http2.FrameHeaders && sid == id && flags.Has(http2.FlagHeadersEndStream) {
 				return
 			}
-			if t == http2.FrameRSTStream || t == http2.FrameGoAway {
-				b.Fatalf("frame %v", t)
-			}
 		}
 	}
 	if _, err := nc.Write(first); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	answer(1)
-	// Frames whose stream id is 3 in call: each HEADERS/DATA frame's id
-	// is rewritten per call.
+	// The offsets of the stream ids of call's frames, rewritten per call.
 	var at []int
 	for i := 0; i < len(call); {
 		n, _, _, _ := frameHeader(call[i:])
@@ -313,15 +312,41 @@ func BenchmarkGRPCRawSingleRow(b *testing.B) {
 		i += 9 + n
 	}
 	id := uint32(3)
-	b.ReportAllocs()
-	for b.Loop() {
+	return func() {
 		for _, i := range at {
 			binary.BigEndian.PutUint32(call[i:], id)
 		}
 		if _, err := nc.Write(call); err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		answer(id)
 		id += 2
+	}
+}
+
+// BenchmarkGRPCRawSingleRow times single-row calls of rawGRPCClient: its
+// allocations are the server's.
+func BenchmarkGRPCRawSingleRow(b *testing.B) {
+	call := rawGRPCClient(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		call()
+	}
+}
+
+// TestGRPCSingleRowAllocs: a single-row call of the common form allocates
+// nothing in the server once its connection is warm (header block read
+// into the connection's buffers, its h2Stream reused, request and answer
+// pooled).
+func TestGRPCSingleRowAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	call := rawGRPCClient(t)
+	for range 100 {
+		call()
+	}
+	if allocs := testing.AllocsPerRun(1000, call); allocs != 0 {
+		t.Errorf("%v allocations a call in the server, want 0", allocs)
 	}
 }
