@@ -189,7 +189,7 @@ func BenchmarkGRPCServiceSingleRow(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			resp.(*wireResponse).data.Free() // as grpc-go does once it is sent
+			resp.(*wireResponse).release() // as the transports do once it is sent
 		}
 	})
 	b.Run("proto", func(b *testing.B) {

@@ -342,7 +342,7 @@ func responseMessage(t testing.TB, resp any) *inferencepb.ModelInferResponse {
 		return r
 	case *wireResponse:
 		m := new(inferencepb.ModelInferResponse)
-		if err := proto.Unmarshal(r.data.Materialize(), m); err != nil {
+		if err := proto.Unmarshal(r.sc.msg, m); err != nil {
 			t.Fatalf("the wire answer does not unmarshal: %v", err)
 		}
 		return m

@@ -267,11 +267,13 @@ type h2Conn struct {
 	nc net.Conn
 	br *bufio.Reader
 	fr *http2.Framer
+	hh *h2Headers // reads HEADERS and CONTINUATION frames
 
 	// The reader goroutine's own.
 	streams     map[uint32]*h2Stream // calls being received
 	buffered    int64                // bytes of their bodies
 	lastID      uint32               // the highest stream a client opened
+	spare       *h2Stream            // a call answered on the reader goroutine, for the next
 	recvUnacked int64                // connection-level bytes not yet given back
 
 	// active counts the unary calls opened and not yet answered (for a
@@ -339,8 +341,8 @@ func newH2Conn(s *h2Server, nc net.Conn) *h2Conn {
 	c.fr = http2.NewFramer(&c.out, c.br)
 	c.fr.SetMaxReadFrameSize(h2MaxFrame)
 	c.fr.MaxHeaderListSize = h2MaxHeaderList
-	c.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
 	c.fr.SetReuseFrames()
+	c.hh = newH2Headers()
 	c.henc = hpack.NewEncoder(&c.hbuf)
 	return c
 }
@@ -374,7 +376,12 @@ func (c *h2Conn) serve() {
 	}
 	c.nc.SetReadDeadline(time.Time{})
 	for {
-		ok, err := c.readData()
+		ok, err := c.hh.read(c.br)
+		if ok && err == nil {
+			err = c.headers(c.hh)
+		} else if !ok {
+			ok, err = c.readData()
+		}
 		if !ok && err == nil {
 			var f http2.Frame
 			if f, err = c.fr.ReadFrame(); err == nil {
@@ -454,8 +461,6 @@ func (c *h2Conn) drop(st *h2Stream) {
 // frame handles one frame read.
 func (c *h2Conn) frame(f http2.Frame) error {
 	switch f := f.(type) {
-	case *http2.MetaHeadersFrame:
-		return c.headers(f)
 	case *http2.SettingsFrame:
 		if f.IsAck() {
 			return nil
@@ -528,10 +533,10 @@ func (c *h2Conn) settings(f *http2.SettingsFrame) error {
 }
 
 // headers opens a call (or ends one whose client sent trailers).
-func (c *h2Conn) headers(f *http2.MetaHeadersFrame) error {
-	id := f.StreamID
+func (c *h2Conn) headers(f *h2Headers) error {
+	id := f.id
 	if st := c.streams[id]; st != nil {
-		if !f.StreamEnded() {
+		if !f.ended {
 			return http2.ConnectionError(http2.ErrCodeProtocol)
 		}
 		c.end(st)
@@ -551,18 +556,23 @@ func (c *h2Conn) headers(f *http2.MetaHeadersFrame) error {
 		c.reset(id, http2.ErrCodeRefusedStream)
 		return nil
 	}
-	if f.Truncated {
-		c.refuse(id, !f.StreamEnded(), codes.ResourceExhausted, fmt.Sprintf("request headers past %d bytes", h2MaxHeaderList))
+	if f.truncated {
+		c.refuse(id, !f.ended, codes.ResourceExhausted, fmt.Sprintf("request headers past %d bytes", h2MaxHeaderList))
 		return nil
 	}
-	if m := f.PseudoValue("method"); m != "POST" {
-		c.httpError(id, !f.StreamEnded(), "405")
+	if m := f.pseudoValue("method"); m != "POST" {
+		c.httpError(id, !f.ended, "405")
 		return nil
 	}
-	st := &h2Stream{id: id}
+	st := c.spare
+	if st == nil {
+		st = new(h2Stream)
+	}
+	c.spare = nil
+	*st = h2Stream{id: id}
 	var encoding, timeout string
 	ct := false
-	for _, h := range f.RegularFields() {
+	for _, h := range f.regular() {
 		switch h.Name {
 		case "content-type":
 			ct = h.Value == "application/grpc" || strings.HasPrefix(h.Value, "application/grpc+") || strings.HasPrefix(h.Value, "application/grpc;")
@@ -573,26 +583,26 @@ func (c *h2Conn) headers(f *http2.MetaHeadersFrame) error {
 		}
 	}
 	if !ct {
-		c.httpError(id, !f.StreamEnded(), "415")
+		c.httpError(id, !f.ended, "415")
 		return nil
 	}
-	path := f.PseudoValue("path")
+	path := f.pseudoValue("path")
 	if h, ok := c.s.unary[path]; ok {
 		st.unary, st.early = h, c.s.early[path]
 	} else if sm, ok := c.s.stream[path]; ok {
 		st.stream = &sm
 	} else {
-		c.refuse(id, !f.StreamEnded(), codes.Unimplemented, unknownMethod(path))
+		c.refuse(id, !f.ended, codes.Unimplemented, unknownMethod(path))
 		return nil
 	}
 	if encoding != "" && encoding != "identity" {
-		c.refuse(id, !f.StreamEnded(), codes.Unimplemented, fmt.Sprintf("grpc: Decompressor is not installed for grpc-encoding %q", encoding))
+		c.refuse(id, !f.ended, codes.Unimplemented, fmt.Sprintf("grpc: Decompressor is not installed for grpc-encoding %q", encoding))
 		return nil
 	}
 	if timeout != "" {
 		d, ok := parseGRPCTimeout(timeout)
 		if !ok {
-			c.refuse(id, !f.StreamEnded(), codes.Internal, fmt.Sprintf("malformed grpc-timeout %q", timeout))
+			c.refuse(id, !f.ended, codes.Internal, fmt.Sprintf("malformed grpc-timeout %q", timeout))
 			return nil
 		}
 		st.deadline = time.Now().Add(d)
@@ -601,7 +611,7 @@ func (c *h2Conn) headers(f *http2.MetaHeadersFrame) error {
 		c.active.Add(1)
 	}
 	c.streams[id] = st
-	if f.StreamEnded() {
+	if f.ended {
 		c.end(st)
 	}
 	return nil
@@ -778,6 +788,7 @@ func (c *h2Conn) end(st *h2Stream) {
 	}
 	if len(body) <= h2InlineBytes && c.br.Buffered() == 0 {
 		c.runUnary(st, msg)
+		c.spare = st // answered, referenced by nothing else
 		return
 	}
 	c.handlers.Add(1)

@@ -91,10 +91,8 @@ func (c *h2Conn) finishCall(id uint32, req *[]byte, body []byte, resp any, err e
 func appendMessage(b []byte, resp any) ([]byte, error) {
 	switch r := resp.(type) {
 	case *wireResponse:
-		for _, buf := range r.data {
-			b = append(b, buf.ReadOnlyData()...)
-		}
-		r.data.Free()
+		b = append(b, r.sc.msg...)
+		r.release()
 		return b, nil
 	case protoapi.Message:
 		b, err := protoapi.MarshalOptions{}.MarshalAppend(b, r)

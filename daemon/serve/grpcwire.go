@@ -85,7 +85,9 @@ func newWireCodec() wireCodec { return wireCodec{encoding.GetCodecV2(proto.Name)
 
 func (c wireCodec) Marshal(v any) (mem.BufferSlice, error) {
 	if r, ok := v.(*wireResponse); ok {
-		return r.data, nil
+		data := mem.BufferSlice{mem.Copy(r.sc.msg, mem.DefaultBufferPool())}
+		r.release()
+		return data, nil
 	}
 	return c.CodecV2.Marshal(v)
 }
@@ -304,8 +306,18 @@ func unmarshalError(err error) error {
 // call only. Its answer is a *wireResponse for a request of the common
 // form, else the *inferencepb.ModelInferResponse ModelInfer gives.
 func (g *grpcService) modelInferWire(ctx context.Context, b []byte) (any, error) {
-	return g.modelInferRequest(ctx, &wireRequest{b: b})
+	w := wireRefPool.Get().(*wireRequest)
+	w.b = b
+	resp, err := g.modelInferRequest(ctx, w)
+	*w = wireRequest{} // b is the caller's
+	wireRefPool.Put(w)
+	return resp, err
 }
+
+// wireRefPool holds modelInferWire's wireRequests (a call's ~100 B:
+// modelInferRequest lets it escape), apart from wireRequestPool's, whose
+// own buffers b they would drop.
+var wireRefPool = sync.Pool{New: func() any { return new(wireRequest) }}
 
 // modelInferArriving is modelInferWire on b, whose first bytes only have
 // arrived (wireRequest.arr).
@@ -373,10 +385,23 @@ func (g *grpcService) inferWireParsed(q *wireInfer, name, vname *string) (*wireR
 	return encodeResponse(q.str(q.id), v, inf, q.raw.ok), nil
 }
 
-// wireResponse is a ModelInferResponse as wire bytes in a buffer of
-// grpc-go's pool, which wireCodec sends as they are and grpc-go frees
-// once it has written them.
-type wireResponse struct{ data mem.BufferSlice }
+// wireResponse is a ModelInferResponse as wire bytes, in the pooled
+// scratch they were encoded into: the package's own transport appends
+// them to its answer (appendMessage), wireCodec copies them to a buffer of
+// grpc-go's pool, which grpc-go frees once it has written them; each then
+// releases the response. Pooled with its scratch, a call allocates none.
+type wireResponse struct{ sc *responseScratch }
+
+var wireResponsePool = sync.Pool{New: func() any { return new(wireResponse) }}
+
+// release gives r and its scratch back; r's bytes are gone.
+func (r *wireResponse) release() {
+	if sc := r.sc; cap(sc.msg)+cap(sc.tensor)+cap(sc.contents) <= 4<<20 {
+		responseScratchPool.Put(sc)
+	}
+	r.sc = nil
+	wireResponsePool.Put(r)
+}
 
 // responseScratch holds the buffers appendResponse encodes into, pooled:
 // they grow to the largest answer seen, up to the size the pool keeps.
@@ -391,10 +416,8 @@ var responseScratchPool = sync.Pool{New: func() any { return new(responseScratch
 func encodeResponse(id string, v *version, inf *inference, raw bool) *wireResponse {
 	sc := responseScratchPool.Get().(*responseScratch)
 	sc.msg = sc.appendResponse(sc.msg[:0], id, v, inf, raw)
-	r := &wireResponse{data: mem.BufferSlice{mem.Copy(sc.msg, mem.DefaultBufferPool())}}
-	if cap(sc.msg)+cap(sc.tensor)+cap(sc.contents) <= 4<<20 {
-		responseScratchPool.Put(sc)
-	}
+	r := wireResponsePool.Get().(*wireResponse)
+	r.sc = sc
 	return r
 }
 

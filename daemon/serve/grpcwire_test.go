@@ -41,10 +41,10 @@ func TestEncodeResponseMatchesProto(t *testing.T) {
 						t.Fatal(err)
 					}
 					r := encodeResponse(id, v, inf, raw)
-					if got := r.data.Materialize(); !bytes.Equal(got, wantBytes) {
+					if got := r.sc.msg; !bytes.Equal(got, wantBytes) {
 						t.Errorf("%s:\n got % x\nwant % x", name, got, wantBytes)
 					}
-					r.data.Free()
+					r.release()
 				}
 			}
 		}

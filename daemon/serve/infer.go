@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 
 	"google.golang.org/grpc/codes"
@@ -145,20 +146,21 @@ func (inf *inference) release() {
 }
 
 // input sizes x for rows×cols values, checking the shape against the
-// limits and the model.
+// limits and the model. Its error messages quote a copy of shape, so
+// that shape does not escape (a caller's stack array).
 func (inf *inference) input(shape []int64, v *version, lim *Limits) error {
 	if len(shape) != 2 {
-		return badRequestf("input shape %v: want [N, F], rank 2", shape)
+		return badRequestf("input shape %v: want [N, F], rank 2", slices.Clone(shape))
 	}
 	nf := int64(v.info.NumFeatures)
 	if shape[1] != nf {
-		return badRequestf("input shape %v: model %s version %s takes %d features a row", shape, v.model, v.name, nf)
+		return badRequestf("input shape %v: model %s version %s takes %d features a row", slices.Clone(shape), v.model, v.name, nf)
 	}
 	if shape[0] < 1 {
-		return badRequestf("input shape %v: want at least one row", shape)
+		return badRequestf("input shape %v: want at least one row", slices.Clone(shape))
 	}
 	if shape[0] > int64(lim.MaxRows) {
-		return tooLargef("input shape %v: more than %d rows a request", shape, lim.MaxRows)
+		return tooLargef("input shape %v: more than %d rows a request", slices.Clone(shape), lim.MaxRows)
 	}
 	inf.rows, inf.cols = int(shape[0]), int(nf)
 	inf.x = grow(inf.x, inf.rows*inf.cols)
