@@ -173,11 +173,8 @@ func labelSplit(y []int8) int {
 // swapIndex.
 func (q *svcQ) getQ(i, length int) []float32 {
 	data, have := q.cache.get(i, length)
-	if have < length {
-		q.fill(data, i, have, length)
-		if q.y != nil {
-			q.sign(data, i, have, length)
-		}
+	if have < length && !q.fill(data, i, have, length) && q.y != nil {
+		q.sign(data, i, have, length)
 	}
 	return data
 }
@@ -224,10 +221,12 @@ func signLabels(col []float32, y []int8, yi int8) {
 }
 
 // fill computes K's entries data[have:length] of column i, reading those
-// of a kept column where there is one (kkeep.go).
-func (q *svcQ) fill(data []float32, i, have, length int) {
-	if q.readKept(&q.kernelEvals, &q.cols, q.kr, data, q.index, i, have, length, q.rowBuf) {
-		return
+// of a kept column where there is one (kkeep.go). It reports whether it
+// wrote Q's entries (signed by the labels, as the kept column's gather
+// does) rather than K's.
+func (q *svcQ) fill(data []float32, i, have, length int) bool {
+	if q.readKept(&q.kernelEvals, &q.cols, q.kr, data, q.index, q.y, i, have, length, q.rowBuf) {
+		return true
 	}
 	if q.across {
 		// No kept column of i's row: the kept columns of the other rows
@@ -247,12 +246,13 @@ func (q *svcQ) fill(data []float32, i, have, length int) {
 				// pairs run at once (kkeepwrites.go).
 				q.unkept++
 			}
-			return
+			return false
 		}
 	}
 	q.cols.column(q.kr, data[have:length], int(q.index[i]), q.index[have:length])
 	q.kernelEvals += int64(length - have)
 	q.unkept++
+	return false
 }
 
 // keptReader is what a matrix reads kernel columns kept from the last
@@ -273,19 +273,28 @@ type keptReader struct {
 
 // readKept sets data[have:length] of the column of row index[i] against
 // the rows index[have:length] from its kept column, computing (through
-// rowBuf, counted in evals) and keeping the entries it lacks. It reports
-// whether there is such a column.
-func (k *keptReader) readKept(evals *int64, cols *columnSplitter, kr *kernelRows, data []float32, index []int32, i, have, length int, rowBuf []int32) bool {
+// rowBuf, counted in evals) and keeping the entries it lacks. With labels
+// y (±1 a variable) it writes Q's entries y_i y_t K_it, K's without. It
+// reports whether there is such a column.
+func (k *keptReader) readKept(evals *int64, cols *columnSplitter, kr *kernelRows, data []float32, index []int32, y []int8, i, have, length int, rowBuf []int32) bool {
 	if k.kept == nil {
 		return false
 	}
-	ok, missing, rows, written := k.kept.fill(data, index, k.kslot, k.kpos, i, have, length, k.missing, rowBuf)
+	ok, missing, rows, written := k.kept.fill(data, index, k.kslot, k.kpos, y, i, have, length, k.missing, rowBuf)
 	k.missing = missing
 	*evals += written
 	if ok && len(rows) > 0 {
 		buf := k.keptBuf[:len(rows)]
 		*evals += computeMissing(cols, kr, data, buf, index[i], rows, missing)
 		k.kept.keep(index[i], rows, buf)
+		if y != nil {
+			yi := y[i]
+			for _, t := range missing {
+				if y[t] != yi {
+					data[t] = math.Float32frombits(math.Float32bits(data[t]) ^ (1 << 31))
+				}
+			}
+		}
 	}
 	return ok
 }
@@ -466,7 +475,7 @@ func (q *svrQ) getQ(i, length int) []float32 {
 // kkeep.go's spare columns and plain stores), which is why
 // options.Incremental keeps none for regression.
 func (q *svrQ) fill(data []float32, r, have, l int) {
-	if q.readKept(&q.kernelEvals, &q.cols, q.kr, data, q.rows, r, have, l, q.rowBuf) {
+	if q.readKept(&q.kernelEvals, &q.cols, q.kr, data, q.rows, nil, r, have, l, q.rowBuf) {
 		return
 	}
 	q.cols.column(q.kr, data[have:l], int(q.rows[r]), q.rows[have:l])

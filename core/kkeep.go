@@ -654,12 +654,14 @@ func (c *keptColumns) end(l int, rowHash []uint64, sv func(i int) bool) {
 
 // fill sets data[t] = K(x_{index[i]}, x_{index[t]}) for t in [have,
 // length) from the kept column of variable i's row where the entry is
-// set (kslot[t] is variable t's slot), and reports whether it had a
-// column; the entries it lacks are listed in missing (positions t), their
-// rows in rows, for the caller to compute and give to keep. written
-// counts the entries it read that this Train stored (track only, kpos
-// the inverse of kslot: kkeepwrites.go).
-func (c *keptColumns) fill(data []float32, index, kslot, kpos []int32, i, have, length int, missing, rows []int32) (ok bool, _, _ []int32, written int64) {
+// set (kslot[t] is variable t's slot), times y_i y_t when there are labels
+// y (Q's entries: the gather flips the signs, where a pass after it took
+// ~8% of a shuttle warm retrain's instructions), and reports whether it
+// had a column; the entries it lacks (unset, of either sign) are listed
+// in missing (positions t), their rows in rows, for the caller to compute
+// and give to keep. written counts the entries it read that this Train
+// stored (track only, kpos the inverse of kslot: kkeepwrites.go).
+func (c *keptColumns) fill(data []float32, index, kslot, kpos []int32, y []int8, i, have, length int, missing, rows []int32) (ok bool, _, _ []int32, written int64) {
 	src := c.cur[index[i]]
 	if src == nil {
 		return false, missing, rows, 0
@@ -669,15 +671,20 @@ func (c *keptColumns) fill(data []float32, index, kslot, kpos []int32, i, have, 
 	// One gather of every entry, then a pass for the unset ones only
 	// when there are some: the entry-by-entry loop was a tenth of a warm
 	// retrain on digits (45 pairs of ~290 rows, ~25 iterations each).
-	unset := simd.GatherMarked32(data, src, kslot, keptUnset)
+	var marked bool
+	if y == nil {
+		marked = simd.GatherMarked32(data, src, kslot, keptUnset)
+	} else {
+		marked = simd.GatherMarkedSigned32(data, src, kslot, y[have:length], y[i], keptUnset)
+	}
 	if c.track {
 		written = c.writtenFound(index[i], data, src, kslot, kpos, have)
 	}
-	if !unset {
+	if !marked {
 		return true, missing, rows, written
 	}
 	for k, v := range data {
-		if math.Float32bits(v) == keptUnset {
+		if math.Float32bits(v)&^(1<<31) == keptUnset {
 			missing = append(missing, int32(have+k))
 			rows = append(rows, index[have+k])
 		}
@@ -689,10 +696,9 @@ func (c *keptColumns) fill(data []float32, index, kslot, kpos []int32, i, have, 
 // from the kept columns of the rows index[t], at slot si (row i's), where
 // there are such columns and the entry is set: they stand in for the
 // column row i lacks (K is symmetric, bit for bit: keepEntries writes
-// both). The
-// entries it lacks are listed in missing (positions t), their rows in
-// rows, for the caller to compute; written counts those it read that this
-// Train stored (track only, kkeepwrites.go).
+// both). The entries it lacks are listed in missing (positions t), their
+// rows in rows, for the caller to compute; written counts those it read
+// that this Train stored (track only, kkeepwrites.go).
 func (c *keptColumns) fillAcross(data []float32, index []int32, si int32, have, length int, missing, rows []int32) (_, _ []int32, written int64) {
 	missing, rows = missing[:0], rows[:0]
 	cur := c.cur

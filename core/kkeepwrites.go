@@ -121,7 +121,7 @@ func (w *keptWrites) writtenFound(r int32, data, src []float32, kslot, kpos []in
 	if !loadsInOrder {
 		for k, v := range data {
 			s := kslot[k]
-			if math.Float32bits(v) != keptUnset && atomic.LoadUint32(keptBits(&src[s])) != keptUnset &&
+			if math.Float32bits(v)&^(1<<31) != keptUnset && atomic.LoadUint32(keptBits(&src[s])) != keptUnset &&
 				atomic.LoadUint64(&marks[s>>6])>>(s&63)&1 != 0 {
 				n++
 			}
@@ -137,7 +137,7 @@ func (w *keptWrites) writtenFound(r int32, data, src []float32, kslot, kpos []in
 			// holds stale positions for the slots of rows not in
 			// this matrix, which kslot tells.
 			k := int(kpos[s]) - have
-			if uint(k) < uint(len(kslot)) && kslot[k] == s && math.Float32bits(data[k]) != keptUnset {
+			if uint(k) < uint(len(kslot)) && kslot[k] == s && math.Float32bits(data[k])&^(1<<31) != keptUnset {
 				n++
 			}
 		}

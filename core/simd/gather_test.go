@@ -105,3 +105,65 @@ func BenchmarkGatherMarked32(b *testing.B) {
 		})
 	}
 }
+
+// TestGatherMarkedSigned32 checks every level against the loop written
+// out, bit for bit: each value's sign flipped where its label differs
+// from yi (NaN payloads and zeros included), the marker found before the
+// flip, labels in runs and mixed; a short y panics.
+func TestGatherMarkedSigned32(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(21, 6))
+		for _, n := range append(lengths(100), 287, 1422, 4096) {
+			for trial := range 6 {
+				src := randFloats(r, 50+n+trial*7, trial%3)
+				src[r.IntN(len(src))] = 0
+				if trial%2 == 1 {
+					for range 1 + trial {
+						src[r.IntN(len(src))] = math.Float32frombits(testMarker)
+					}
+				}
+				idx := make([]int32, n)
+				y := make([]int8, n)
+				split := r.IntN(n + 1)
+				for k := range idx {
+					idx[k] = int32(r.IntN(len(src)))
+					y[k] = 1
+					if trial < 3 && k >= split || trial >= 3 && r.IntN(2) == 0 {
+						y[k] = -1
+					}
+				}
+				yi := int8(1 - 2*(trial%2))
+				dst := make([]float32, n+3)
+				for k := range dst {
+					dst[k] = -7
+				}
+				got := GatherMarkedSigned32(dst, src, idx, y, yi, testMarker)
+				want := false
+				for k, i := range idx {
+					b := math.Float32bits(src[i])
+					want = want || b == testMarker
+					if y[k] != yi {
+						b ^= 1 << 31
+					}
+					if math.Float32bits(dst[k]) != b {
+						t.Fatalf("n %d trial %d: dst[%d] = %x, want %x", n, trial, k, math.Float32bits(dst[k]), b)
+					}
+				}
+				if got != want {
+					t.Fatalf("n %d trial %d: marked %v, want %v", n, trial, got, want)
+				}
+				for k := n; k < len(dst); k++ {
+					if dst[k] != -7 {
+						t.Fatalf("n %d: dst[%d] past idx written", n, k)
+					}
+				}
+			}
+		}
+		defer func() {
+			if recover() == nil {
+				t.Error("short y: no panic")
+			}
+		}()
+		GatherMarkedSigned32(make([]float32, 4), make([]float32, 4), make([]int32, 4), make([]int8, 3), 1, testMarker)
+	})
+}
