@@ -405,3 +405,73 @@ func TestKeptColumnsAllocs(t *testing.T) {
 		t.Errorf("%d kept columns, want the 12 support vectors'", kept)
 	}
 }
+
+// A support vector's made column, captured by two pairs of its class
+// (classes A, B then A, C of heart_scale's rows, grouped), holds the
+// kernel's values for every row of both pairs, bit for bit, though the
+// second capture skips its own class's rows; when the first pair's
+// cached column covered A's rows only in part, the second copies them.
+func TestKeptCaptureOwnClassOnce(t *testing.T) {
+	ds := readRefData(t, "heart_scale")
+	l := ds.Len()
+	kr := newKernelRows(ds, Kernel{Type: RBFKernel, Gamma: 0.1}, make([]float64, l))
+	hash := make([]uint64, l)
+	for r := range l {
+		hash[r] = uint64(r)*0x9e3779b97f4a7c15 + 1
+	}
+	// A: rows 0..99, B: 100..179, C: 180..l−1.
+	pair := func(lo1, hi1, lo2, hi2 int) ([]int32, []int8) {
+		var rows []int32
+		var y []int8
+		for r := lo1; r < hi1; r++ {
+			rows, y = append(rows, int32(r)), append(y, 1)
+		}
+		for r := lo2; r < hi2; r++ {
+			rows, y = append(rows, int32(r)), append(y, -1)
+		}
+		return rows, y
+	}
+	want := make([]float32, l)
+	all := make([]int32, l)
+	for r := range all {
+		all[r] = int32(r)
+	}
+	for _, partial := range []bool{false, true} {
+		c := &keptColumns{budget: 8 * 4 * int64(l)}
+		c.startSeed(hash)
+		capture := func(rows []int32, y []int8, length int) {
+			q := newSVCQ(kr, rows, y, 1<<20)
+			alpha := make([]float64, len(rows))
+			q.getQ(3, length) // row 3, of class A
+			alpha[3] = 1
+			c.capture(q, alpha)
+		}
+		rows, y := pair(0, 100, 100, 180)
+		n := len(rows)
+		if partial {
+			n = 60
+		}
+		capture(rows, y, n)
+		rows, y = pair(0, 100, 180, l)
+		capture(rows, y, len(rows))
+		col := c.made[3]
+		if col == nil {
+			t.Fatal("no column made for row 3")
+		}
+		kr.column(want, 3, all)
+		for s := range l {
+			inFirst := s < 100 && (!partial || s < 60) || s >= 100 && s < 180 && !partial
+			inSecond := s < 100 || s >= 180
+			b := math.Float32bits(col[s])
+			if !inFirst && !inSecond {
+				if b != keptUnset {
+					t.Errorf("partial %v: entry %d set", partial, s)
+				}
+				continue
+			}
+			if b != math.Float32bits(want[s]) {
+				t.Fatalf("partial %v: entry %d is %x, want %x", partial, s, b, math.Float32bits(want[s]))
+			}
+		}
+	}
+}
