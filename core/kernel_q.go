@@ -134,9 +134,7 @@ func (q *svcQ) init() {
 	q.across = q.kept != nil && q.kept.wide
 	if q.kept != nil {
 		q.kslot = q.kslot[:l]
-		for t, r := range q.index {
-			q.kslot[t] = q.kept.oldOf[r]
-		}
+		simd.GatherInt32(q.kslot, q.kept.oldOf, q.index)
 		if q.kept.track {
 			for t, s := range q.kslot {
 				q.kpos[s] = int32(t)

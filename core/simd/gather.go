@@ -63,3 +63,25 @@ func gatherMarked32Portable(dst, src []float32, idx []int32, y []int8, yi int8, 
 	}
 	return marked
 }
+
+// GatherInt32 sets dst[k] = src[idx[k]] for k < len(idx): the gather of
+// GatherMarked32 on int32 values (a matrix's kept-column slots, one per
+// variable, looked up by row: svcQ.init's loop was ~1% of a shuttle warm
+// retrain's instructions). It panics as GatherMarked32 does.
+func GatherInt32(dst, src []int32, idx []int32) {
+	if len(dst) < len(idx) {
+		panic("simd: GatherInt32: dst is shorter than idx")
+	}
+	if len(idx) == 0 {
+		return
+	}
+	if len(src) == 0 {
+		for _, i := range idx {
+			_ = src[i] // panics
+		}
+		return
+	}
+	// The same bits through the float32 gather: it copies them whole.
+	gatherMarked32(unsafe.Slice((*float32)(unsafe.Pointer(&dst[0])), len(idx)),
+		unsafe.Slice((*float32)(unsafe.Pointer(&src[0])), len(src)), idx, nil, 0, 0)
+}

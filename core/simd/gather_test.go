@@ -167,3 +167,39 @@ func TestGatherMarkedSigned32(t *testing.T) {
 		GatherMarkedSigned32(make([]float32, 4), make([]float32, 4), make([]int32, 4), make([]int8, 3), 1, testMarker)
 	})
 }
+
+// TestGatherInt32 checks every level against the loop written out, on
+// every length up to 100 and longer ones; an index outside src panics.
+func TestGatherInt32(t *testing.T) {
+	forEachLevel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(21, 8))
+		for _, n := range append(lengths(100), 287, 4096) {
+			src := make([]int32, 40+n)
+			for k := range src {
+				src[k] = int32(r.Uint32())
+			}
+			src[0] = -1
+			idx := make([]int32, n)
+			for k := range idx {
+				idx[k] = int32(r.IntN(len(src)))
+			}
+			dst := make([]int32, n+2)
+			GatherInt32(dst, src, idx)
+			for k, i := range idx {
+				if dst[k] != src[i] {
+					t.Fatalf("n %d: dst[%d] = %d, want %d", n, k, dst[k], src[i])
+				}
+			}
+			if dst[n] != 0 || dst[n+1] != 0 {
+				t.Fatalf("n %d: written past idx", n)
+			}
+		}
+		defer func() {
+			if recover() == nil {
+				t.Error("index outside src: no panic")
+			}
+		}()
+		GatherInt32(nil, nil, nil)
+		GatherInt32(make([]int32, 20), make([]int32, 5), append(make([]int32, 19), 5))
+	})
+}
